@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: MIT
+# baretop: one entry point. `make` builds build/baretop.efi (GNU-EFI + newlib)
+# and the hosted tools; `make test` runs the whole suite; `make run` boots the
+# app in QEMU + OVMF. See README.md.
+#
+# Which file goes where is decided by its place and name, so adding a file
+# never means editing this Makefile:
+#   metrics/ metrics/gen/ pmu/ workloads/ app/  portable C11: built hosted AND into the EFI app
+#     *-host.c                              ...hosted only (POSIX helpers)
+#     *-ring0.c, *.S                        ...EFI app only (privileged code)
+#   efi/*.c                                 EFI app only; the only files that see <efi.h>
+#   tools/<name>/*.c                        a host program build/<name> (tools/host -> baretop-host)
+#   tests/unit/test-*.c                     one hosted test program each, with tests/unit/lib/*.c
+#   tests/fuzz/fuzz-*.c                     libFuzzer targets (clang), replay drivers (gcc)
+
+.SUFFIXES:
+.DELETE_ON_ERROR:
+.SECONDARY:
+.DEFAULT_GOAL := all
+MAKEFLAGS += --no-builtin-rules
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+BUILD ?= build
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+SAN ?= 0
+
+CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wno-unused-parameter
+COMMON_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -fno-strict-aliasing
+
+# ---------------------------------------------------------------- sources
+PORTABLE_DIRS := metrics metrics/gen pmu workloads app
+ALL_PORTABLE := $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c))
+HOST_ONLY_SRCS := $(filter %-host.c,$(ALL_PORTABLE))
+RING0_SRCS := $(filter %-ring0.c,$(ALL_PORTABLE))
+PORTABLE_SRCS := $(filter-out %-host.c %-ring0.c,$(ALL_PORTABLE))
+EFI_SRCS := $(wildcard efi/*.c)
+EFI_ASM := $(foreach d,efi $(PORTABLE_DIRS),$(wildcard $(d)/*.S))
+
+# ---------------------------------------------------------------- hosted build
+CFG := $(if $(CC_IS_CLANG),-clang)$(if $(filter 1,$(SAN)),-san)
+HOST_DIR := $(BUILD)/host$(CFG)
+HOST_CFLAGS := $(COMMON_CFLAGS) -D_DEFAULT_SOURCE -DBT_HOSTED=1 -MMD -MP
+HOST_LDFLAGS :=
+ifeq ($(SAN),1)
+HOST_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1
+HOST_LDFLAGS += -fsanitize=address,undefined
+endif
+HOST_LIBS := -lm -lpthread
+
+HOST_LIB_OBJS := $(patsubst %.c,$(HOST_DIR)/%.o,$(PORTABLE_SRCS) $(HOST_ONLY_SRCS))
+HOST_LIB := $(HOST_DIR)/libbaretop.a
+
+TOOL_DIRS := $(patsubst tools/%/,%,$(sort $(dir $(wildcard tools/*/*.c))))
+tool_bin = $(BUILD)/$(if $(filter host,$(1)),baretop-host,$(1))$(CFG)
+TOOL_BINS := $(foreach t,$(TOOL_DIRS),$(call tool_bin,$(t)))
+
+TEST_LIB_SRCS := $(wildcard tests/unit/lib/*.c)
+TEST_SRCS := $(wildcard tests/unit/test-*.c)
+TEST_BINS := $(patsubst tests/unit/%.c,$(HOST_DIR)/tests/%,$(TEST_SRCS))
+
+$(HOST_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(HOST_LIB): $(HOST_LIB_OBJS)
+	@echo "  AR    $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+define tool_rule
+$(call tool_bin,$(1)): $(patsubst %.c,$(HOST_DIR)/%.o,$(wildcard tools/$(1)/*.c)) $(HOST_LIB)
+	@echo "  LD    $$@"
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $$@ $$^ $(HOST_LIBS)
+endef
+$(foreach t,$(TOOL_DIRS),$(eval $(call tool_rule,$(t))))
+
+$(HOST_DIR)/tests/%: $(HOST_DIR)/tests/unit/%.o $(patsubst %.c,$(HOST_DIR)/%.o,$(TEST_LIB_SRCS)) $(HOST_LIB)
+	@mkdir -p $(@D)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LIBS)
+
+# ---------------------------------------------------------------- EFI build
+# newlib is built once from Debian's newlib-source and cached outside the tree
+# (tools/build-newlib.sh keys the cache on its flags).
+NEWLIB := $(shell bash tools/build-newlib.sh --dir)
+GNUEFI_LIB := /usr/lib
+GNUEFI_INC := /usr/include/efi
+EFI_DIR := $(BUILD)/efi$(if $(CC_IS_CLANG),-clang)
+CC_INCLUDE := $(shell $(CC) -print-file-name=include)
+LIBGCC := $(shell gcc -print-libgcc-file-name)
+
+EFI_CFLAGS := $(COMMON_CFLAGS) -DBT_UEFI=1 -MMD -MP \
+  -fpic -fshort-wchar -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables \
+  -fno-unwind-tables -nostdinc -isystem $(NEWLIB)/include -isystem $(CC_INCLUDE)
+ifneq ($(CC_IS_CLANG),1)
+EFI_CFLAGS += -maccumulate-outgoing-args
+endif
+# Only efi/ sees the UEFI headers: the layering rule is enforced by the compiler.
+EFI_PLATFORM_CFLAGS := -isystem $(GNUEFI_INC) -isystem $(GNUEFI_INC)/x86_64 -isystem $(GNUEFI_INC)/protocol \
+  -DGNU_EFI_USE_MS_ABI -DGNU_EFI_USE_EXTERNAL_STDARG
+
+EFI_OBJS := $(patsubst %.c,$(EFI_DIR)/%.o,$(PORTABLE_SRCS) $(RING0_SRCS) $(EFI_SRCS)) \
+            $(patsubst %.S,$(EFI_DIR)/%.o,$(EFI_ASM))
+
+$(NEWLIB)/.complete: tools/build-newlib.sh
+	$(Q)bash tools/build-newlib.sh >/dev/null
+
+$(EFI_DIR)/efi/%.o: efi/%.c $(NEWLIB)/.complete
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(EFI_CFLAGS) $(EFI_PLATFORM_CFLAGS) -c $< -o $@
+
+$(EFI_DIR)/%.o: %.c $(NEWLIB)/.complete
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
+
+$(EFI_DIR)/%.o: %.S
+	@mkdir -p $(@D)
+	@echo "  AS    $@"
+	$(Q)$(CC) -fpic -DBT_UEFI=1 -I. -c $< -o $@
+
+# gnu-efi's libefi.a defines memset/memcpy too; newlib's must win.
+$(EFI_DIR)/libefi-weak.a: $(GNUEFI_LIB)/libefi.a
+	@mkdir -p $(@D)
+	$(Q)objcopy --weaken-symbol=memset --weaken-symbol=memcpy $< $@
+
+$(EFI_DIR)/baretop.so: $(EFI_OBJS) $(EFI_DIR)/libefi-weak.a
+	@echo "  LD    $@"
+	$(Q)ld -nostdlib -znocombreloc -shared -Bsymbolic -z noexecstack -T $(GNUEFI_LIB)/elf_x86_64_efi.lds \
+	  $(GNUEFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJS) -L$(NEWLIB)/lib \
+	  --start-group -lc -lm $(EFI_DIR)/libefi-weak.a $(GNUEFI_LIB)/libgnuefi.a $(LIBGCC) --end-group \
+	  -Map=$(EFI_DIR)/baretop.map -o $@
+	$(Q)if nm -D $@ 2>/dev/null | grep -q ' U '; then \
+	  echo "error: unresolved symbols in $@:"; nm -D $@ | grep ' U '; exit 1; fi
+
+$(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi: $(EFI_DIR)/baretop.so
+	@echo "  EFI   $@"
+	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+	  -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+
+EFI_APP := $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi
+
+# ---------------------------------------------------------------- targets
+.PHONY: all efi host tests check test run bench fuzz clean setup
+all: efi host
+efi: $(EFI_APP)
+host: $(HOST_LIB) $(TOOL_BINS)
+tests: $(TEST_BINS)
+
+# Hosted unit tests (use SAN=1 for ASan + UBSan).
+check: $(TEST_BINS) $(TOOL_BINS)
+	$(Q)BUILD=$(BUILD) HOST_DIR=$(HOST_DIR) bash tests/run-unit.sh $(TEST_BINS)
+
+# The whole suite, as CI runs it. README's test command.
+test:
+	$(Q)bash tests/run-all.sh
+
+# Build and boot baretop in QEMU + OVMF. README's run command.
+QEMU_ARGS ?=
+run: $(EFI_APP)
+	$(Q)bash qemu/run.sh --efi $(EFI_APP) $(QEMU_ARGS)
+
+bench:
+	$(Q)bash tests/run-bench.sh
+
+setup:
+	$(Q)bash tools/setup.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

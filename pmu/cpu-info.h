@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What baretop knows about the CPU it runs on and its PMU, as read from CPUID
+ * (and, where CPUID says the register exists, IA32_PERF_CAPABILITIES and the
+ * microcode revision MSR). PMU presence is decided from CPUID alone: under
+ * QEMU TCG every RDMSR reads 0 without faulting, so probing proves nothing.
+ */
+#ifndef PMU_CPU_INFO_H
+#define PMU_CPU_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum bt_vendor {
+	BT_VENDOR_UNKNOWN = 0,
+	BT_VENDOR_INTEL,
+	BT_VENDOR_AMD,
+};
+
+/* CPUID.1AH:EAX[31:24], the core type of a hybrid Intel part. */
+enum bt_core_type {
+	BT_CORE_TYPE_NONE = 0,    /* not hybrid, or not reported */
+	BT_CORE_TYPE_ATOM = 0x20, /* E-core (Gracemont, Crestmont, Skymont) */
+	BT_CORE_TYPE_CORE = 0x40, /* P-core (Golden Cove, Redwood Cove, Lion Cove) */
+};
+
+enum bt_tsc_source {
+	BT_TSC_UNKNOWN = 0,
+	BT_TSC_CPUID_15H,   /* crystal clock and TSC/crystal ratio */
+	BT_TSC_CPUID_16H,   /* processor base frequency */
+	BT_TSC_CALIBRATED,  /* measured against the firmware's Stall() */
+	BT_TSC_GIVEN,       /* set by the user or by a count file */
+};
+
+enum bt_pmu_kind {
+	BT_PMU_NONE = 0,
+	BT_PMU_INTEL_ARCH,  /* Intel architectural performance monitoring */
+	BT_PMU_AMD_LEGACY,  /* 4 counters at 0xC0010000.. */
+	BT_PMU_AMD_CORE_EXT,/* 6 counters at 0xC0010200.., interleaved */
+	BT_PMU_AMD_V2,      /* core extension + PerfMonV2 global control */
+};
+
+#define BT_PMU_MAX_GP    16
+#define BT_PMU_MAX_FIXED 16
+
+struct bt_pmu_caps {
+	enum bt_pmu_kind kind;
+	/* When kind == BT_PMU_NONE: why, in one sentence for the user. */
+	char absent_reason[192];
+
+	uint8_t num_gp;          /* general-purpose counters */
+	uint8_t gp_width;        /* their width in bits */
+	uint32_t gp_mask;        /* bit n: general counter n exists */
+	uint8_t num_fixed;       /* highest fixed counter index + 1 */
+	uint8_t fixed_width;
+	uint32_t fixed_mask;     /* bit n: fixed counter n exists (v5: ECX bitmap too) */
+
+	/* Intel, CPUID.0AH */
+	uint8_t version;         /* EAX[7:0], architectural perfmon version */
+	uint8_t arch_events_len; /* EAX[31:24], length of the EBX bit vector */
+	uint32_t arch_events_na; /* EBX: bit set = architectural event NOT available */
+	bool any_thread_deprecated; /* EDX[15] (v5): AnyThread is ignored */
+
+	/* Intel, IA32_PERF_CAPABILITIES (0x345): read only when CPUID.01H:ECX[15]
+	 * (PDCM) says it exists. */
+	bool has_perf_capabilities;
+	uint64_t perf_capabilities;
+	bool full_width_write;   /* [13]: IA32_A_PMCx (0x4C1+) writes all bits */
+	bool perf_metrics;       /* [15]: MSR_PERF_METRICS (0x329) is available */
+
+	/* AMD */
+	bool amd_core_ext;       /* CPUID 8000_0001h:ECX[23] PerfCtrExtCore */
+	bool amd_perfmon_v2;     /* CPUID 8000_0022h:EAX[0] PerfMonV2 */
+	bool amd_lbr_v2;         /* CPUID 8000_0022h:EAX[1] (reported only) */
+};
+
+struct bt_cpu_info {
+	enum bt_vendor vendor;
+	char vendor_str[13];     /* "GenuineIntel", "AuthenticAMD", ... */
+	char brand[49];          /* CPUID 8000_0002h..4h, leading blanks removed */
+	uint32_t signature;      /* CPUID.01H:EAX */
+	uint32_t family;         /* display family (base + extended) */
+	uint32_t model;          /* display model (extended << 4 | base) */
+	uint32_t stepping;
+
+	bool microcode_valid;
+	uint32_t microcode;      /* IA32_BIOS_SIGN_ID[63:32] / AMD PATCH_LEVEL */
+	char microcode_note[96]; /* why it is not valid, when it is not */
+
+	bool hypervisor;         /* CPUID.01H:ECX[31] */
+	char hypervisor_vendor[13];
+
+	uint32_t logical_cpus;   /* from the platform (MP services); 0 = unknown */
+	uint32_t threads_per_core; /* from CPUID topology; 1 = no SMT */
+	bool smt;
+
+	bool hybrid;             /* CPUID.07H:EDX[15] */
+	enum bt_core_type core_type;
+	uint32_t native_model_id; /* CPUID.1AH:EAX[23:0] */
+
+	bool invariant_tsc;      /* CPUID 8000_0007h:EDX[8] */
+	bool aperf_mperf;        /* CPUID.06H:ECX[0] */
+	uint64_t tsc_hz;
+	enum bt_tsc_source tsc_source;
+
+	bool avx, avx2, avx512f; /* what the CPU has; the app enables the state */
+	bool osxsave;
+
+	struct bt_pmu_caps pmu;
+};
+
+#endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs the Debian 12 packages baretop needs to build, test and run in QEMU.
+# Idempotent: packages already present are not touched, and apt-get is only
+# called (after an 'apt-get update') when something is missing.
+set -euo pipefail
+
+packages=(
+  make gcc clang llvm libc6-dev binutils     # host build, fuzzers (clang), sanitizers
+  libclang-rt-14-dev                          # ASan/UBSan/libFuzzer runtimes for clang
+  python3                                     # test helpers (../shared check.py)
+  gnu-efi newlib-source xz-utils              # the UEFI build: gnu-efi + newlib from source
+  ovmf qemu-system-x86 mtools dosfstools      # boot in QEMU + OVMF, FAT ESP images
+  file                                        # tests check the PE32+ header
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: need root to install packages (try: sudo $0)" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
