@@ -84,6 +84,25 @@ $(HOST_DIR)/tests/%: $(HOST_DIR)/tests/unit/%.o $(patsubst %.c,$(HOST_DIR)/%.o,$
 	@echo "  LD    $@"
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LIBS)
 
+# ---------------------------------------------------------------- fuzzing
+# libFuzzer targets (clang); each runs briefly in the suite (FUZZ_SECONDS).
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_CFLAGS := $(COMMON_CFLAGS) -D_DEFAULT_SOURCE -DBT_HOSTED=1 -MMD -MP -O1 \
+  -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(PORTABLE_SRCS) $(HOST_ONLY_SRCS))
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
+FUZZ_SECONDS ?= 15
+
+$(FUZZ_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)clang $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/tests/fuzz/fuzz-%.o $(FUZZ_LIB_OBJS)
+	@echo "  LD    $@"
+	$(Q)clang -fsanitize=fuzzer,address,undefined -o $@ $^ -lm -lpthread
+
 # ---------------------------------------------------------------- EFI build
 # newlib is built once from Debian's newlib-source and cached outside the tree
 # (tools/build-newlib.sh keys the cache on its flags).
@@ -166,8 +185,12 @@ QEMU_ARGS ?=
 run: $(EFI_APP)
 	$(Q)bash qemu/run.sh --efi $(EFI_APP) $(QEMU_ARGS)
 
-bench:
-	$(Q)bash tests/run-bench.sh
+# Host benchmarks: every tools/bench-*/ program, built optimised, no sanitizers.
+bench: $(filter $(BUILD)/bench-%,$(TOOL_BINS))
+	$(Q)bash tests/run-bench.sh $^
+
+fuzz: $(FUZZ_BINS)
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/run-fuzz.sh $^
 
 setup:
 	$(Q)bash tools/setup.sh

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The two commands of the README, usable on a fresh Debian 12 machine as root:
+#   ./dev.sh run [QEMU options]   install what is missing, build, boot baretop in QEMU
+#   ./dev.sh test                 install what is missing, run the whole test suite
+# Once the packages are installed, `make run` and `make test` do the same.
+set -euo pipefail
+cd "$(dirname "$0")"
+bash tools/setup.sh
+case "${1:-}" in
+  run)  shift; exec make -j"$(nproc)" run QEMU_ARGS="$*" ;;
+  test) exec make test ;;
+  *)    echo "usage: ./dev.sh run [qemu/run.sh options] | ./dev.sh test" >&2; exit 2 ;;
+esac

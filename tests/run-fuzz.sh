@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runs each libFuzzer target for FUZZ_SECONDS, starting from its committed seed
+# corpus (tests/fuzz/corpus/<target>/) copied to a scratch folder, so the
+# tree is never modified. Any crash, leak, UBSan report or timeout fails.
+set -u
+secs=${FUZZ_SECONDS:-15}
+fail=0
+for bin in "$@"; do
+  name=$(basename "$bin")
+  work=$(mktemp -d)
+  seeds=tests/fuzz/corpus/${name#fuzz-}
+  [ -d "$seeds" ] && cp -r "$seeds/." "$work/"
+  log=$(mktemp)
+  if "$bin" "$work" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+       -print_final_stats=1 -artifact_prefix="$work/" >"$log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+    echo "ok   $name: ${runs:-?} inputs in ${secs}s, no crash, leak or UB"
+  else
+    echo "FAIL $name"; tail -40 "$log"; fail=1
+    ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null
+  fi
+  rm -rf "$work" "$log"
+done
+exit $fail

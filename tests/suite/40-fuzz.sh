@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every libFuzzer target runs briefly: no crash, leak or undefined behaviour.
+set -euo pipefail
+ls tests/fuzz/fuzz-*.c >/dev/null 2>&1 || { echo "no fuzz targets yet"; exit 0; }
+make -j"$(nproc)" fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
