@@ -30,7 +30,7 @@ SAN ?= 0
 CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wno-unused-parameter
-COMMON_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -fno-strict-aliasing
+COMMON_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -fno-strict-aliasing -D_DEFAULT_SOURCE
 
 # ---------------------------------------------------------------- sources
 PORTABLE_DIRS := metrics metrics/gen pmu workloads app

@@ -1,14 +1,148 @@
 /* SPDX-License-Identifier: MIT */
-#include <efi.h>
-#include <efilib.h>
+/*
+ * The UEFI entry point: set up the platform layer (console, heap, files on
+ * the boot volume, fault guard, watchdog off), run the portable program,
+ * and tear everything down again before returning to the firmware.
+ */
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "app/app-main.h"
+#include "app/cmdline.h"
+#include "efi/efi-state.h"
+#include "efi/platform-efi.h"
+#include "pmu/arch-hw.h"
+
+struct bt_efi_state bt_efi;
+
+static jmp_buf exit_jump;
+static int exit_status;
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
 
+/* exit() anywhere in the program (or abort()) comes back here. */
+static void on_exit_call(int status)
+{
+	exit_status = status;
+	longjmp(exit_jump, 1);
+}
+
+/* The loaded image's file path ("\EFI\BOOT\BOOTX64.EFI"): the media file
+ * path nodes of LoadedImage->FilePath, concatenated. */
+static void find_app_path(void)
+{
+	EFI_DEVICE_PATH *dp = bt_efi.loaded_image->FilePath;
+	size_t n = 0;
+
+	while (dp && !(dp->Type == END_DEVICE_PATH_TYPE && dp->SubType == 0xff)) {
+		size_t len = dp->Length[0] | (size_t)dp->Length[1] << 8;
+
+		if (len < 4)
+			break;
+		if (dp->Type == MEDIA_DEVICE_PATH && dp->SubType == MEDIA_FILEPATH_DP) {
+			const CHAR16 *name = (const CHAR16 *)((const uint8_t *)dp + 4);
+
+			for (size_t i = 0; i < (len - 4) / 2 && name[i]; i++) {
+				char c = name[i] < 0x80 ? (char)name[i] : '?';
+				if (c == '\\' && n && bt_efi.app_path[n - 1] == '\\')
+					continue;
+				if (n + 1 < sizeof(bt_efi.app_path))
+					bt_efi.app_path[n++] = c;
+			}
+		}
+		dp = (EFI_DEVICE_PATH *)((uint8_t *)dp + len);
+	}
+	bt_efi.app_path[n] = '\0';
+	char *slash = strrchr(bt_efi.app_path, '\\');
+	size_t dir_len = slash ? (size_t)(slash - bt_efi.app_path) : 0;
+	memcpy(bt_efi.app_dir, bt_efi.app_path, dir_len);
+	bt_efi.app_dir[dir_len] = '\0';
+}
+
+static void open_boot_volume(struct bt_platform *p)
+{
+	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *fs;
+	EFI_STATUS st;
+
+	st = bt_efi.bs->HandleProtocol(bt_efi.loaded_image->DeviceHandle, &gEfiSimpleFileSystemProtocolGuid,
+				       (void **)&fs);
+	if (st == EFI_SUCCESS)
+		st = fs->OpenVolume(fs, &bt_efi.root);
+	if (st != EFI_SUCCESS) {
+		bt_efi.root = NULL;
+		bt_efi.root_status = st;
+		snprintf(p->files_unavailable, sizeof(p->files_unavailable),
+			 "the boot device has no file system UEFI can open (%s)",
+			 bt_efi_status_name(st));
+	}
+}
+
+static uint8_t guard_selftest(void)
+{
+	return bt_arch_hw_guarded() ? (uint8_t)bt_hw_ud2() : 0;
+}
+
+static int efi_rename_noreplace(const char *from, const char *to)
+{
+	return rename(from, to); /* efi/files.c: never replaces */
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
-	(void)image;
-	(void)st;
-	return EFI_SUCCESS;
+	static struct bt_platform plat;
+	int argc = 0;
+	char **argv = NULL;
+	EFI_STATUS est;
+
+	bt_efi.image = image;
+	bt_efi.st = st;
+	bt_efi.bs = st->BootServices;
+	bt_efi.rs = st->RuntimeServices;
+	/* The watchdog would reset the machine after 5 minutes of a long run. */
+	bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
+
+	est = bt_efi.bs->HandleProtocol(image, &gEfiLoadedImageProtocolGuid,
+					(void **)&bt_efi.loaded_image);
+	if (est != EFI_SUCCESS) {
+		st->ConOut->OutputString(st->ConOut, L"baretop: no EFI_LOADED_IMAGE_PROTOCOL\r\n");
+		return est;
+	}
+	find_app_path();
+	bt_efi_files_init();
+	bt_efi_platform_init(&plat);
+	snprintf(plat.program_path, sizeof(plat.program_path), "%s", bt_efi.app_path);
+	static char config_path[300];
+	snprintf(config_path, sizeof(config_path), "%s\\baretop.cfg", bt_efi.app_dir);
+	plat.config_path = config_path;
+	plat.rename_noreplace = efi_rename_noreplace;
+	plat.fault_guard_selftest = guard_selftest;
+	open_boot_volume(&plat);
+	bt_efi_fault_guard_install(&plat.fault_guard);
+	bt_efi_set_exit_handler(on_exit_call);
+
+	if (setjmp(exit_jump) == 0) {
+		if (bt_efi_args(&argc, &argv) != BT_OK) {
+			printf("baretop: cannot read the load options\n");
+			exit_status = BT_EXIT_FAILED;
+		} else {
+			exit_status = bt_app_main(argc, argv, &plat);
+		}
+	}
+	/* Back from the program, by returning or by exit(). */
+	fflush(NULL);
+	bt_efi_files_close_all();
+	bt_efi_fault_guard_remove();
+	if (bt_efi.root)
+		bt_efi.root->Close(bt_efi.root);
+	bt_cmdline_free(argc, argv);
+	/* UEFI does not free an application's pages when it exits: give the
+	 * heap back, as nothing runs after this point (no stdio either). */
+	bt_efi_heap_release();
+	switch (exit_status) {
+	case BT_EXIT_OK:    return EFI_SUCCESS;
+	case BT_EXIT_USAGE: return EFI_INVALID_PARAMETER;
+	default:            return EFI_ABORTED;
+	}
 }

@@ -46,7 +46,7 @@ enum bt_pmu_kind {
 struct bt_pmu_caps {
 	enum bt_pmu_kind kind;
 	/* When kind == BT_PMU_NONE: why, in one sentence for the user. */
-	char absent_reason[192];
+	char absent_reason[256];
 
 	uint8_t num_gp;          /* general-purpose counters */
 	uint8_t gp_width;        /* their width in bits */

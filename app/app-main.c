@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The program: options, identification, self-tests, console report and the
+ * results file. Portable: efi/efi-main.c calls it with the UEFI platform,
+ * the tests with a hosted one.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app-main.h"
+#include "app/cmdline.h"
+#include "app/fault-selftest.h"
+#include "app/json-out.h"
+#include "app/options.h"
+#include "app/report-detect.h"
+#include "app/results-file.h"
+#include "app/version.h"
+#include "pmu/cpu-detect.h"
+
+struct run {
+	struct bt_platform *plat;
+	struct bt_options opt;
+	int argc;
+	char **argv;
+	const char *config_used;      /* path, or NULL */
+	int config_argc;
+	char **config_argv;
+	char time[40];
+	struct bt_cpu_info cpu;
+	struct bt_cpu_census census;
+	uint8_t guard_check_vector;   /* UD2 through the guard: 6 if it works */
+	bool selftest_ran;
+	struct bt_fault_selftest selftest;
+	int status;
+	char messages[8][200];
+	int n_messages;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void note(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->n_messages == 8)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->messages[r->n_messages++], sizeof(r->messages[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void stall_cb(uint64_t us, void *ctx)
+{
+	((struct bt_platform *)ctx)->stall_us(us);
+}
+
+/* Reads the configuration file into words. Lines starting with '#' are
+ * comments. Returns 0, or an errno value (ENOENT when absent). A line that
+ * cannot be split (an unterminated quote) is reported in err and EINVAL is
+ * returned, but the words of every other line are still returned, so that
+ * their --shutdown is honoured: a bad file must not leave a machine
+ * waiting. */
+static int read_config(const char *path, int *ret_argc, char ***ret_argv, char *err,
+		       size_t errcap)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	int argc = 0, lineno = 0, result = 0;
+	char **argv = calloc(1, sizeof(char *));
+
+	if (!argv)
+		return ENOMEM;
+	if (!f) {
+		int e = errno ? errno : ENOENT;
+		free(argv);
+		return e;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line;
+		int n;
+		char **words;
+
+		lineno++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#')
+			continue;
+		if (bt_cmdline_split(p, &n, &words) != BT_OK) {
+			if (!result)
+				snprintf(err, errcap, "%s:%d: unterminated quote", path, lineno);
+			result = EINVAL;
+			continue;
+		}
+		bt_status st = bt_cmdline_append(&argc, &argv, n, words);
+		bt_cmdline_free(n, words);
+		if (st != BT_OK) {
+			fclose(f);
+			bt_cmdline_free(argc, argv);
+			return ENOMEM;
+		}
+	}
+	fclose(f);
+	*ret_argc = argc;
+	*ret_argv = argv;
+	return result;
+}
+
+static bt_status render_results(unsigned seq, struct bt_strbuf *out, void *ctx)
+{
+	struct run *r = ctx;
+	struct bt_json j;
+
+	bt_json_init(&j, out);
+	bt_json_object(&j, NULL);
+	bt_json_str(&j, "format", "baretop-results");
+	bt_json_u64(&j, "format_version", BT_RESULTS_FORMAT_VERSION);
+	bt_json_u64(&j, "sequence", seq);
+	/* Nothing in this file comes from a simulated PMU or replayed counts. */
+	bt_json_bool(&j, "simulated", r->plat->arch->simulated);
+
+	bt_json_object(&j, "baretop");
+	bt_json_str(&j, "version", BT_VERSION);
+	bt_json_array(&j, "command_line");
+	for (int i = 0; i < r->argc; i++)
+		bt_json_str(&j, NULL, r->argv[i]);
+	bt_json_end(&j);
+	bt_json_str(&j, "config_file", r->config_used);
+	if (r->config_used) {
+		bt_json_array(&j, "config_options");
+		for (int i = 0; i < r->config_argc; i++)
+			bt_json_str(&j, NULL, r->config_argv[i]);
+		bt_json_end(&j);
+	}
+	bt_json_end(&j);
+
+	bt_json_object(&j, "time");
+	bt_json_str(&j, "firmware_clock", r->time[0] ? r->time : NULL);
+	bt_json_str(&j, "note", "the firmware real-time clock; it carries a UTC offset only "
+				"when the firmware sets one");
+	bt_json_end(&j);
+
+	bt_report_detect_json(&j, r->plat, &r->cpu, &r->census);
+
+	bt_json_object(&j, "fault_guard");
+	bt_json_bool(&j, "installed", r->plat->fault_guard.installed);
+	bt_json_str(&j, "detail", r->plat->fault_guard.detail);
+	if (r->guard_check_vector)
+		bt_json_str(&j, "check", bt_fault_name(r->guard_check_vector));
+	else
+		bt_json_null(&j, "check");
+	if (r->selftest_ran)
+		bt_fault_selftest_json(&j, "selftest", &r->selftest);
+	bt_json_end(&j);
+
+	bt_json_object(&j, "result");
+	bt_json_i64(&j, "exit_status", r->status);
+	bt_json_array(&j, "messages");
+	for (int i = 0; i < r->n_messages; i++)
+		bt_json_str(&j, NULL, r->messages[i]);
+	bt_json_end(&j);
+	bt_json_end(&j);
+
+	bt_json_end(&j);
+	return j.overflow ? BT_ERR_INTERNAL : BT_OK;
+}
+
+/* Ends the run as the options ask: QEMU's exit device on failure, power off. */
+static int finish(struct run *r, int status)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
+		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
+	if (r->opt.shutdown && r->plat->power_off)
+		r->plat->power_off();
+	return status;
+}
+
+static int usage_error(struct run *r, const char *program, const char *msg)
+{
+	fprintf(stderr, "baretop: %s\n", msg);
+	fprintf(stderr, "usage: %s [OPTIONS]; '%s --help' lists them.\n", program, program);
+	return finish(r, BT_EXIT_USAGE);
+}
+
+static void guard_check(struct run *r)
+{
+	struct bt_platform *p = r->plat;
+
+	if (!p->fault_guard.installed) {
+		printf("fault guard   NOT installed: %s; MSR access is disabled\n",
+		       p->fault_guard.detail);
+		note(r, "fault guard not installed: %s", p->fault_guard.detail);
+		return;
+	}
+	if (p->fault_guard_selftest) {
+		r->guard_check_vector = p->fault_guard_selftest();
+		printf("fault guard   installed, %s\n",
+		       r->guard_check_vector == 6 ? "checked (UD2 raised #UD and was caught)"
+						  : "CHECK FAILED (UD2 did not come back as #UD)");
+	} else {
+		printf("fault guard   %s\n", p->fault_guard.detail);
+	}
+}
+
+/* Shows paths the way the UEFI shell writes them: backslashes. */
+static void display_path(const struct run *r, char *text)
+{
+	if (!r->plat->uefi_revision)
+		return;
+	for (char *c = text; *c; c++)
+		if (*c == '/')
+			*c = '\\';
+}
+
+static void write_results(struct run *r)
+{
+	struct bt_results_written w;
+	char err[300];
+
+	if (r->opt.no_results) {
+		printf("results       not written (--no-results)\n");
+		return;
+	}
+	if (r->plat->files_unavailable[0]) {
+		printf("results       NOT written: %s\n", r->plat->files_unavailable);
+		note(r, "results not written: %s", r->plat->files_unavailable);
+		r->status = BT_EXIT_NO_RESULTS;
+		return;
+	}
+	bt_status st = bt_results_write(r->opt.results_dir, "json", render_results, r,
+					 r->plat->rename_noreplace, &w, err, sizeof(err));
+	if (st == BT_OK) {
+		display_path(r, w.path);
+		printf("results       %s\n", w.path);
+	} else {
+		display_path(r, err);
+		printf("results       NOT written: %s\n", err);
+		printf("              (the report above is complete)\n");
+		r->status = BT_EXIT_NO_RESULTS;
+	}
+}
+
+int bt_app_main(int argc, char **argv, struct bt_platform *plat)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	const char *program = argc > 0 ? argv[0] : "baretop";
+	char err[300];
+	int status;
+
+	if (!r) {
+		fprintf(stderr, "baretop: out of memory\n");
+		return BT_EXIT_FAILED;
+	}
+	r->plat = plat;
+	r->argc = argc;
+	r->argv = argv;
+	bt_options_defaults(&r->opt);
+	bt_options_scan_end_actions(&r->opt, argc - 1, argv + 1);
+
+	/* The configuration file first, so the command line can override it. */
+	const char *cfg = NULL;
+	bool explicit_cfg = false;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--config=", 9) == 0) {
+			cfg = argv[i] + 9;
+			explicit_cfg = true;
+		} else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+			cfg = argv[i + 1];
+			explicit_cfg = true;
+		}
+	}
+	if (!cfg && !bt_options_has(argc - 1, argv + 1, "no-config"))
+		cfg = plat->config_path;
+	if (cfg) {
+		err[0] = '\0';
+		int e = read_config(cfg, &r->config_argc, &r->config_argv, err, sizeof(err));
+		if (e == EINVAL) {
+			bt_options_scan_end_actions(&r->opt, r->config_argc, r->config_argv);
+			status = usage_error(r, program, err);
+			goto out;
+		}
+		if (e == 0) {
+			r->config_used = cfg;
+			bt_options_scan_end_actions(&r->opt, r->config_argc, r->config_argv);
+			if (bt_options_parse(&r->opt, r->config_argc, r->config_argv, cfg, err,
+					     sizeof(err)) != BT_OK) {
+				status = usage_error(r, program, err);
+				goto out;
+			}
+		} else if (explicit_cfg || e != ENOENT) {
+			if (!err[0])
+				snprintf(err, sizeof(err), "cannot read %s: %s", cfg,
+					 bt_file_error_phrase(e));
+			status = usage_error(r, program, err);
+			goto out;
+		}
+	}
+	if (bt_options_parse(&r->opt, argc - 1, argv + 1, "command line", err, sizeof(err)) !=
+	    BT_OK) {
+		status = usage_error(r, program, err);
+		goto out;
+	}
+	if (r->opt.help) {
+		bt_options_usage(stdout, program);
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
+	if (r->opt.version) {
+		printf("baretop %s\n", BT_VERSION);
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
+
+	printf("baretop %s: bare-metal Top-Down analysis\n", BT_VERSION);
+	if (r->config_used) {
+		printf("options       from %s:", r->config_used);
+		for (int i = 0; i < r->config_argc; i++)
+			printf(" %s", r->config_argv[i]);
+		printf("\n");
+	}
+	if (plat->uefi_revision) {
+		char rev[16];
+
+		bt_uefi_revision_str(plat->uefi_revision, rev, sizeof(rev));
+		printf("platform      UEFI %s, firmware %s rev 0x%x\n", rev, plat->firmware_vendor,
+		       (unsigned)plat->firmware_revision);
+	} else {
+		printf("platform      %s\n", plat->name);
+	}
+	if (plat->wallclock)
+		plat->wallclock(r->time, sizeof(r->time));
+	guard_check(r);
+
+	struct bt_detect_options dopt = {
+		.stall_us = plat->stall_us ? stall_cb : NULL,
+		.stall_ctx = plat,
+		.assume_amd_legacy_pmu = r->opt.assume_amd_legacy_pmu,
+	};
+	bt_cpu_detect(plat->arch, &dopt, &r->cpu);
+	bt_cpu_census_take(plat, &r->census);
+	bt_report_detect_print(stdout, plat, &r->cpu, &r->census);
+	if (r->cpu.pmu.kind == BT_PMU_NONE)
+		note(r, "no PMU: %s", r->cpu.pmu.absent_reason);
+
+	if (r->opt.fault_selftest) {
+		bt_fault_selftest_run(plat, &r->cpu, &r->selftest);
+		r->selftest_ran = true;
+		bt_fault_selftest_print(stdout, &r->selftest);
+	}
+
+	write_results(r);
+	printf("done          exit status %d\n", r->status);
+	status = finish(r, r->status);
+out:
+	bt_cmdline_free(r->config_argc, r->config_argv);
+	free(r);
+	return status;
+}

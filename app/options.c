@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/options.h"
+
+enum arg_kind {
+	ARG_NONE,     /* --flag */
+	ARG_REQUIRED, /* --opt VALUE or --opt=VALUE */
+	ARG_OPTIONAL, /* --opt or --opt=VALUE (never takes the next word) */
+};
+
+typedef bt_status apply_fn(struct bt_options *o, const char *value, char *err, size_t errcap);
+
+struct option_def {
+	const char *section;  /* starts a new --help section when not NULL */
+	const char *name;     /* long name without "--" */
+	char short_name;
+	enum arg_kind arg;
+	const char *metavar;
+	const char *help;
+	apply_fn *apply;
+};
+
+static bt_status parse_u64(const char *s, uint64_t max, uint64_t *ret)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return BT_ERR_INVALID;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return BT_ERR_INVALID;
+	*ret = v;
+	return BT_OK;
+}
+
+#define FLAG(field)                                                                    \
+	static bt_status set_##field(struct bt_options *o, const char *v, char *e, size_t n) \
+	{                                                                              \
+		(void)v; (void)e; (void)n;                                             \
+		o->field = true;                                                       \
+		return BT_OK;                                                          \
+	}
+FLAG(help)
+FLAG(version)
+FLAG(quiet)
+FLAG(shutdown)
+FLAG(no_results)
+FLAG(no_config)
+FLAG(fault_selftest)
+FLAG(assume_amd_legacy_pmu)
+
+static bt_status set_qemu_exit(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	uint64_t port = BT_QEMU_DEBUG_EXIT_PORT;
+
+	if (v && parse_u64(v, 0xffff, &port) != BT_OK) {
+		snprintf(err, errcap, "--qemu-exit=%s: not an I/O port number (0-0xffff)", v);
+		return BT_ERR_INVALID;
+	}
+	o->qemu_exit = true;
+	o->qemu_exit_port = (uint16_t)port;
+	return BT_OK;
+}
+
+static bt_status set_results_dir(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	if (!*v) {
+		snprintf(err, errcap, "--results-dir: empty directory name");
+		return BT_ERR_INVALID;
+	}
+	o->results_dir = v;
+	return BT_OK;
+}
+
+static bt_status set_config(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	(void)err;
+	(void)errcap;
+	o->config_path = v;
+	return BT_OK;
+}
+
+static const struct option_def options[] = {
+	{ "General", "help", 'h', ARG_NONE, NULL, "show this help and exit", set_help },
+	{ NULL, "version", 'V', ARG_NONE, NULL, "show the version and exit", set_version },
+	{ NULL, "quiet", 'q', ARG_NONE, NULL, "print only the summary on the console", set_quiet },
+
+	{ "Unattended runs", "shutdown", 0, ARG_NONE, NULL,
+	  "power the machine off when done (UEFI ResetSystem)", set_shutdown },
+	{ NULL, "qemu-exit", 0, ARG_OPTIONAL, "PORT",
+	  "on failure, report the exit status to QEMU's isa-debug-exit device at PORT "
+	  "(default 0xf4; QEMU then exits with 2*status+1); success powers off (status 0)",
+	  set_qemu_exit },
+
+	{ "Files", "results-dir", 0, ARG_REQUIRED, "DIR",
+	  "write results under DIR on the boot volume (default \\baretop\\results)",
+	  set_results_dir },
+	{ NULL, "no-results", 0, ARG_NONE, NULL, "do not write a results file", set_no_results },
+	{ NULL, "config", 0, ARG_REQUIRED, "FILE",
+	  "read options from FILE (default: baretop.cfg next to baretop.efi, if present)",
+	  set_config },
+	{ NULL, "no-config", 0, ARG_NONE, NULL, "ignore the configuration file", set_no_config },
+
+	{ "Detection and self-tests", "fault-selftest", 0, ARG_NONE, NULL,
+	  "execute instructions that fault (UD2, RDPMC, a reserved MSR) through the fault "
+	  "guard and report what each raised",
+	  set_fault_selftest },
+	{ NULL, "assume-amd-legacy-pmu", 0, ARG_NONE, NULL,
+	  "on AMD under a hypervisor, assume the 4 legacy counters exist (they have no CPUID bit)",
+	  set_assume_amd_legacy_pmu },
+};
+
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+void bt_options_defaults(struct bt_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->results_dir = BT_DEFAULT_RESULTS_DIR;
+	o->qemu_exit_port = BT_QEMU_DEBUG_EXIT_PORT;
+}
+
+static const struct option_def *find_long(const char *name, size_t len)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++)
+		if (strlen(options[i].name) == len && strncmp(options[i].name, name, len) == 0)
+			return &options[i];
+	return NULL;
+}
+
+static const struct option_def *find_short(char c)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++)
+		if (options[i].short_name && options[i].short_name == c)
+			return &options[i];
+	return NULL;
+}
+
+bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char *where,
+			   char *err, size_t errcap)
+{
+	for (int i = 0; i < n; i++) {
+		const char *w = words[i], *value = NULL;
+		const struct option_def *def = NULL;
+		char shown[64];
+
+		if (w[0] == '-' && w[1] == '-' && w[2]) {
+			const char *eq = strchr(w + 2, '=');
+			size_t len = eq ? (size_t)(eq - (w + 2)) : strlen(w + 2);
+
+			def = find_long(w + 2, len);
+			snprintf(shown, sizeof(shown), "--%.*s", (int)len, w + 2);
+			if (eq)
+				value = eq + 1;
+		} else if (w[0] == '-' && w[1] && !w[2]) {
+			def = find_short(w[1]);
+			snprintf(shown, sizeof(shown), "-%c", w[1]);
+		} else {
+			snprintf(err, errcap, "%s: unexpected argument '%s'", where, w);
+			return BT_ERR_INVALID;
+		}
+		if (!def) {
+			snprintf(err, errcap, "%s: unknown option '%s'", where, w);
+			return BT_ERR_INVALID;
+		}
+		switch (def->arg) {
+		case ARG_NONE:
+			if (value) {
+				snprintf(err, errcap, "%s: option '%s' takes no value", where, shown);
+				return BT_ERR_INVALID;
+			}
+			break;
+		case ARG_REQUIRED:
+			if (!value) {
+				if (i + 1 >= n) {
+					snprintf(err, errcap, "%s: option '%s' needs a value (%s)",
+						 where, shown, def->metavar);
+					return BT_ERR_INVALID;
+				}
+				value = words[++i];
+			}
+			break;
+		case ARG_OPTIONAL:
+			break;
+		}
+		char why[160] = "";
+		if (def->apply(o, value, why, sizeof(why)) != BT_OK) {
+			snprintf(err, errcap, "%s: %s", where, why);
+			return BT_ERR_INVALID;
+		}
+	}
+	return BT_OK;
+}
+
+bool bt_options_has(int n, char **words, const char *long_name)
+{
+	size_t len = strlen(long_name);
+
+	for (int i = 0; i < n; i++)
+		if (words[i][0] == '-' && words[i][1] == '-' &&
+		    strncmp(words[i] + 2, long_name, len) == 0 &&
+		    (words[i][2 + len] == '\0' || words[i][2 + len] == '='))
+			return true;
+	return false;
+}
+
+void bt_options_scan_end_actions(struct bt_options *o, int n, char **words)
+{
+	char err[160];
+
+	for (int i = 0; i < n; i++) {
+		if (bt_options_has(1, &words[i], "shutdown"))
+			o->shutdown = true;
+		if (bt_options_has(1, &words[i], "qemu-exit")) {
+			const char *eq = strchr(words[i], '=');
+			if (set_qemu_exit(o, eq ? eq + 1 : NULL, err, sizeof(err)) != BT_OK)
+				set_qemu_exit(o, NULL, err, sizeof(err));
+		}
+	}
+}
+
+/* Prints text wrapped at `width` columns, continuation lines indented. */
+static void wrap(FILE *f, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+
+	while (*p) {
+		int room = width - col;
+		const char *end = p;
+		const char *last_space = NULL;
+
+		while (*end && end - p < room) {
+			if (*end == ' ')
+				last_space = end;
+			end++;
+		}
+		if (*end && last_space)
+			end = last_space;
+		fprintf(f, "%.*s\n", (int)(end - p), p);
+		p = *end == ' ' ? end + 1 : end;
+		if (*p)
+			fprintf(f, "%*s", indent, "");
+		col = indent;
+	}
+}
+
+void bt_options_usage(FILE *f, const char *program)
+{
+	fprintf(f, "usage: %s [OPTIONS]\n\n"
+		   "baretop: bare-metal Top-Down performance analysis (UEFI application).\n"
+		   "Options are read from baretop.cfg next to the app, then from the command line.\n",
+		program);
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct option_def *d = &options[i];
+		char left[64];
+		int n;
+
+		if (d->section)
+			fprintf(f, "\n%s:\n", d->section);
+		n = snprintf(left, sizeof(left), "  %s%c%s--%s", d->short_name ? "-" : "",
+			     d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ",
+			     d->name);
+		if (!d->short_name)
+			n = snprintf(left, sizeof(left), "      --%s", d->name);
+		if (d->arg == ARG_REQUIRED)
+			n += snprintf(left + n, sizeof(left) - (size_t)n, " %s", d->metavar);
+		else if (d->arg == ARG_OPTIONAL)
+			n += snprintf(left + n, sizeof(left) - (size_t)n, "[=%s]", d->metavar);
+		fprintf(f, "%-32s", left);
+		if (n >= 32)
+			fprintf(f, "\n%32s", "");
+		wrap(f, d->help, 32, 32, 100);
+	}
+	fprintf(f, "\nExit status: 0 success, 1 run failed, 2 bad arguments, "
+		   "3 results could not be written.\n");
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop's options. One table (app/options.c) drives the parser and the
+ * --help text, so the two cannot drift apart. Options come from the
+ * configuration file next to the app first (an app started by the boot
+ * manager gets no command line), then from the command line; a later
+ * option overrides an earlier one.
+ */
+#ifndef APP_OPTIONS_H
+#define APP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "metrics/status.h"
+
+#define BT_DEFAULT_RESULTS_DIR "/baretop/results"
+#define BT_QEMU_DEBUG_EXIT_PORT 0xf4
+
+struct bt_options {
+	bool help;
+	bool version;
+	bool quiet;
+
+	/* End of the run */
+	bool shutdown;            /* power off when done */
+	bool qemu_exit;           /* report a failure to isa-debug-exit */
+	uint16_t qemu_exit_port;
+
+	/* Files */
+	const char *results_dir;
+	bool no_results;
+	const char *config_path;  /* --config FILE; NULL = the platform's default */
+	bool no_config;
+
+	/* Detection and self-tests */
+	bool fault_selftest;
+	bool assume_amd_legacy_pmu;
+};
+
+void bt_options_defaults(struct bt_options *o);
+
+/*
+ * Parses words[0..n) into *o. `where` names their source for messages
+ * ("command line", "\EFI\BOOT\baretop.cfg"). On error returns
+ * BT_ERR_INVALID with one line in err ("unknown option '--foo'"). The
+ * strings in *o point into words, which must outlive *o.
+ */
+bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char *where,
+			   char *err, size_t errcap);
+
+/* True if words contain an option that ends the run unattended
+ * (--shutdown, --qemu-exit): honoured even when parsing fails, so that a
+ * bad configuration never leaves a machine waiting. */
+void bt_options_scan_end_actions(struct bt_options *o, int n, char **words);
+bool bt_options_has(int n, char **words, const char *long_name);
+
+void bt_options_usage(FILE *f, const char *program);
+
+#endif

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/platform-host.h"
+
+static void host_stall_us(uint64_t us)
+{
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void host_wallclock(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		snprintf(buf, len, "%s", "");
+}
+
+static bt_status host_cpu_count(uint32_t *ret_total, uint32_t *ret_enabled)
+{
+	cpu_set_t set;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (n <= 0)
+		return BT_ERR_UNSUPPORTED;
+	*ret_total = (uint32_t)n;
+	*ret_enabled = sched_getaffinity(0, sizeof(set), &set) == 0 ? (uint32_t)CPU_COUNT(&set)
+								    : (uint32_t)n;
+	return BT_OK;
+}
+
+struct pinned_call {
+	void (*fn)(void *);
+	void *arg;
+};
+
+static void *pinned_thread(void *p)
+{
+	struct pinned_call *c = p;
+
+	c->fn(c->arg);
+	return NULL;
+}
+
+static bt_status host_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	cpu_set_t set;
+	struct pinned_call call = { fn, arg };
+
+	(void)timeout_us;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	int e = pthread_create(&t, &attr, pinned_thread, &call);
+	pthread_attr_destroy(&attr);
+	if (e)
+		return BT_ERR_UNSUPPORTED;
+	pthread_join(t, NULL);
+	return BT_OK;
+}
+
+static void *host_alloc_exec(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void host_free_exec(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
+}
+
+/* rename() that fails instead of replacing: link() refuses an existing
+ * name (EEXIST), then the temporary name is removed. */
+static int host_rename_noreplace(const char *from, const char *to)
+{
+	if (link(from, to) != 0)
+		return -1;
+	return unlink(from);
+}
+
+void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = "hosted (Linux)";
+	p->arch = arch;
+	snprintf(p->fault_guard.detail, sizeof(p->fault_guard.detail),
+		 "none in user space: privileged instructions are refused, not executed");
+	p->stall_us = host_stall_us;
+	p->wallclock = host_wallclock;
+	p->cpu_count = host_cpu_count;
+	p->run_on_cpu = host_run_on_cpu;
+	p->alloc_exec = host_alloc_exec;
+	p->free_exec = host_free_exec;
+	p->rename_noreplace = host_rename_noreplace;
+}

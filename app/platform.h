@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the portable program needs from the environment beyond the C
+ * library. Files, console and time go through libc (newlib's system calls
+ * are implemented over UEFI in efi/syscalls.c), so they are not here.
+ * Implemented by efi/platform.c (UEFI) and app/platform-host.c (Linux, for
+ * tests and baretop-host).
+ */
+#ifndef APP_PLATFORM_H
+#define APP_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics/status.h"
+#include "pmu/arch.h"
+
+struct bt_cpu_location {
+	uint64_t apic_id;
+	uint32_t package, core, thread;
+	bool is_bsp;
+	bool enabled;
+};
+
+/* How the fault guard came up; reported in every results file. */
+struct bt_fault_guard_state {
+	bool installed;          /* #GP and #UD handlers registered */
+	char detail[128];        /* how, or why not */
+};
+
+struct bt_platform {
+	const char *name;        /* "UEFI" or "hosted" */
+	char firmware_vendor[64];
+	uint32_t firmware_revision;
+	uint32_t uefi_revision;  /* (major << 16) | minor, 0 when hosted */
+
+	/* Where the program was loaded from ("\EFI\BOOT\BOOTX64.EFI"), and
+	 * the configuration file read when present (relative paths are taken
+	 * from the program's directory); NULL when there is none. */
+	char program_path[256];
+	const char *config_path;
+	/* Why files cannot be written at all (no file system on the boot
+	 * device...), or "" if they can be tried. */
+	char files_unavailable[128];
+
+	/* The backend for privileged instructions: hardware under UEFI. The
+	 * simulated one is chosen by the program, never by the platform. */
+	struct bt_arch *arch;
+	struct bt_fault_guard_state fault_guard;
+	/* Executes UD2 through the fault guard and returns the vector that was
+	 * caught (6 when the guard works); NULL where there is no guard. */
+	uint8_t (*fault_guard_selftest)(void);
+
+	/* Busy-wait (UEFI: BootServices->Stall). */
+	void (*stall_us)(uint64_t us);
+	/* Wall-clock time as "YYYY-MM-DDTHH:MM:SSZ" or "" if unknown. The
+	 * firmware RTC has no time zone guarantee; it is labelled as such. */
+	void (*wallclock)(char *buf, size_t len);
+
+	/* rename() that never replaces an existing file (errno EEXIST). */
+	int (*rename_noreplace)(const char *from, const char *to);
+
+	/* Logical CPUs (UEFI: EFI_MP_SERVICES_PROTOCOL). */
+	bt_status (*cpu_count)(uint32_t *ret_total, uint32_t *ret_enabled);
+	bt_status (*cpu_location)(uint32_t cpu, struct bt_cpu_location *ret);
+	/* Runs fn(arg) on logical CPU `cpu` (0 = the one baretop runs on)
+	 * and waits for it, at most timeout_us (0 = no limit). */
+	bt_status (*run_on_cpu)(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);
+
+	/* Memory that can hold generated code (UEFI: EfiLoaderCode pages). */
+	void *(*alloc_exec)(size_t size);
+	void (*free_exec)(void *p, size_t size);
+
+	/* End of an unattended run: power off (UEFI ResetSystem). Returns only
+	 * if the platform cannot. */
+	void (*power_off)(void);
+	/* Report `code` to QEMU's isa-debug-exit device at `port`; QEMU then
+	 * exits with status (code << 1) | 1. Returns only if nothing happened. */
+	bt_status (*qemu_debug_exit)(uint16_t port, uint32_t code);
+};
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State of the UEFI platform layer. The firmware tables live here and only
+ * here: nothing outside efi/ sees them.
+ */
+#ifndef EFI_EFI_STATE_H
+#define EFI_EFI_STATE_H
+
+#include <efi.h>
+#include <efilib.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metrics/status.h"
+
+struct bt_efi_state {
+	EFI_HANDLE image;
+	EFI_SYSTEM_TABLE *st;
+	EFI_BOOT_SERVICES *bs;
+	EFI_RUNTIME_SERVICES *rs;
+	EFI_LOADED_IMAGE *loaded_image;
+	/* Root directory of the volume baretop.efi was loaded from (the ESP
+	 * or USB stick), or NULL with the reason in root_status. */
+	EFI_FILE_HANDLE root;
+	EFI_STATUS root_status;
+	/* Directory of baretop.efi on that volume, "\EFI\BOOT" style, UTF-8,
+	 * without a trailing backslash ("" for the root). */
+	char app_dir[256];
+	char app_path[256];
+};
+
+extern struct bt_efi_state bt_efi;
+
+bt_status bt_efi_status(EFI_STATUS s);
+/* "EFI_WRITE_PROTECTED", ... */
+const char *bt_efi_status_name(EFI_STATUS s);
+/* errno value for a failed file operation. */
+int bt_efi_errno(EFI_STATUS s);
+
+/* efi/console.c: UTF-8 to the console, '\n' -> CR LF. */
+void bt_efi_console_write(const char *s, size_t n);
+
+/* efi/files.c */
+void bt_efi_files_init(void);
+void bt_efi_files_close_all(void);
+
+/* efi/heap.c: releases the heap pages (after the last malloc use). */
+void bt_efi_heap_release(void);
+
+/* efi/fault-guard.c */
+struct bt_fault_guard_state;
+void bt_efi_fault_guard_install(struct bt_fault_guard_state *ret);
+void bt_efi_fault_guard_remove(void);
+
+/* efi/args.c: the load options as UTF-8 argv (argv[0] = program name). */
+bt_status bt_efi_args(int *ret_argc, char ***ret_argv);
+
+/* efi/syscalls.c: _exit() longjmps back to efi_main through this. */
+void bt_efi_set_exit_handler(void (*fn)(int status));
+
+#endif

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fault guard: exception handlers registered through
+ * EFI_CPU_ARCH_PROTOCOL.RegisterInterruptHandler for #DE, #UD, #GP and #PF.
+ *
+ * A #GP or #UD raised by one of the guarded instruction stubs
+ * (pmu/x86-guarded.S) is turned into an error return by moving RIP to the
+ * stub's resume label. Any other exception is a bug in baretop or in a
+ * workload: it is reported with its address (and the offset into
+ * baretop.efi, to look up in build/efi/baretop.map) and the machine is
+ * powered off, so an unattended run ends instead of hanging in the
+ * firmware's dead loop. The handlers are removed when baretop exits.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "app/platform.h"
+#include "efi/efi-state.h"
+#include "efi/proto/cpu-arch.h"
+#include "pmu/arch-hw.h"
+
+static const EFI_EXCEPTION_TYPE guarded_vectors[] = { 0, 6, 13, 14 };
+static BT_EFI_CPU_ARCH_PROTOCOL *cpu_arch;
+static bool registered[sizeof(guarded_vectors) / sizeof(guarded_vectors[0])];
+static volatile int in_handler;
+
+static const char *vector_name(EFI_EXCEPTION_TYPE v)
+{
+	switch (v) {
+	case 0:  return "#DE divide error";
+	case 6:  return "#UD invalid opcode";
+	case 13: return "#GP general protection";
+	case 14: return "#PF page fault";
+	}
+	return "exception";
+}
+
+/* Minimal output for exception context: no malloc, no stdio buffers. */
+static void say(const char *s)
+{
+	bt_efi_console_write(s, strlen(s));
+}
+
+static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+{
+	EFI_SYSTEM_CONTEXT_X64 *c = ctx.SystemContextX64;
+	char line[200];
+
+	if (bt_hw_fault_fixup((uint8_t)type, &c->Rip, &c->Rax))
+		return;
+	if (in_handler++) /* a fault while reporting one: stop right here */
+		for (;;)
+			__asm__ volatile("hlt");
+	uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
+	uint64_t size = bt_efi.loaded_image->ImageSize;
+
+	snprintf(line, sizeof(line), "\nbaretop: unexpected %s (vector %u, error code 0x%llx)\n",
+		 vector_name(type), (unsigned)type, (unsigned long long)c->ExceptionData);
+	say(line);
+	if (c->Rip >= base && c->Rip < base + size)
+		snprintf(line, sizeof(line), "  at RIP 0x%llx = baretop.efi+0x%llx (see baretop.map)\n",
+			 (unsigned long long)c->Rip, (unsigned long long)(c->Rip - base));
+	else
+		snprintf(line, sizeof(line), "  at RIP 0x%llx, outside baretop.efi\n",
+			 (unsigned long long)c->Rip);
+	say(line);
+	if (type == 14) {
+		snprintf(line, sizeof(line), "  faulting address (CR2) 0x%llx\n",
+			 (unsigned long long)c->Cr2);
+		say(line);
+	}
+	say("baretop: cannot continue safely; powering off.\n");
+	bt_efi.rs->ResetSystem(EfiResetShutdown, EFI_ABORTED, 0, NULL);
+	for (;;)
+		__asm__ volatile("hlt");
+}
+
+void bt_efi_fault_guard_install(struct bt_fault_guard_state *ret)
+{
+	EFI_GUID guid = BT_EFI_CPU_ARCH_PROTOCOL_GUID;
+	EFI_STATUS st;
+	size_t n = sizeof(guarded_vectors) / sizeof(guarded_vectors[0]);
+
+	memset(ret, 0, sizeof(*ret));
+	st = bt_efi.bs->LocateProtocol(&guid, NULL, (void **)&cpu_arch);
+	if (st != EFI_SUCCESS) {
+		snprintf(ret->detail, sizeof(ret->detail),
+			 "EFI_CPU_ARCH_PROTOCOL not found (%s)", bt_efi_status_name(st));
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		st = cpu_arch->RegisterInterruptHandler(cpu_arch, guarded_vectors[i], on_exception);
+		registered[i] = st == EFI_SUCCESS;
+		if (!registered[i] && (guarded_vectors[i] == 6 || guarded_vectors[i] == 13)) {
+			snprintf(ret->detail, sizeof(ret->detail),
+				 "registering the %s handler failed (%s)",
+				 vector_name(guarded_vectors[i]), bt_efi_status_name(st));
+			bt_efi_fault_guard_remove();
+			return;
+		}
+	}
+	ret->installed = true;
+	snprintf(ret->detail, sizeof(ret->detail),
+		 "#UD and #GP handlers registered through EFI_CPU_ARCH_PROTOCOL%s",
+		 registered[0] && registered[3] ? " (#DE and #PF reported too)" : "");
+	bt_arch_hw_set_guarded(true);
+}
+
+void bt_efi_fault_guard_remove(void)
+{
+	bt_arch_hw_set_guarded(false);
+	if (!cpu_arch)
+		return;
+	for (size_t i = 0; i < sizeof(guarded_vectors) / sizeof(guarded_vectors[0]); i++) {
+		if (registered[i])
+			cpu_arch->RegisterInterruptHandler(cpu_arch, guarded_vectors[i], NULL);
+		registered[i] = false;
+	}
+}

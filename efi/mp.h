@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef EFI_MP_H
+#define EFI_MP_H
+
+#include <stdint.h>
+
+#include "app/platform.h"
+
+bt_status bt_efi_cpu_count(uint32_t *ret_total, uint32_t *ret_enabled);
+bt_status bt_efi_cpu_location(uint32_t cpu, struct bt_cpu_location *ret);
+bt_status bt_efi_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);
+
+#endif

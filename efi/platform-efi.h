@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef EFI_PLATFORM_EFI_H
+#define EFI_PLATFORM_EFI_H
+
+#include "app/platform.h"
+
+/* Fills *p with the UEFI services (the fault guard state is set apart). */
+void bt_efi_platform_init(struct bt_platform *p);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+
+#include "pmu/arch.h"
+
+const char *bt_fault_name(uint8_t vector)
+{
+	static char other[8];
+
+	switch (vector) {
+	case BT_VEC_UD: return "#UD";
+	case BT_VEC_GP: return "#GP";
+	}
+	snprintf(other, sizeof(other), "#%u", vector);
+	return other;
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Boots baretop.efi in QEMU + OVMF (TCG: software emulation, so no PMU) from a
+# FAT ESP image, captures the serial console, and copies baretop's files
+# back out with mtools.
+#
+#   qemu/run.sh [--efi FILE] [--cpu MODEL] [--smp N] [--mem MIB] [--timeout S]
+#               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
+#               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
+#               [--keep-esp]
+#
+# baretop's options go into EFI\BOOT\baretop.cfg next to the app (the boot
+# manager passes no command line); --shutdown --qemu-exit are added unless
+# --no-unattended, so the run ends by itself. Outputs in DIR (default
+# build/qemu/run): esp.img, serial.log (raw), console.txt (escape codes
+# removed), esp/ (a copy of \baretop on the ESP). --keep-esp boots DIR/esp.img
+# again as it is (only the app and baretop.cfg are replaced), as a machine
+# that runs baretop at every boot would.
+#
+# Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
+# reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
+# itself failed.
+set -euo pipefail
+
+efi=build/baretop.efi
+cpu=""
+smp=2
+mem=512
+timeout_s=120
+out=build/qemu/run
+args=""
+unattended=1
+readonly_esp=0
+fill_esp=0
+esp_mib=64
+keep_esp=0
+adds=()
+
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --efi) efi=$2; shift 2 ;;
+    --cpu) cpu=$2; shift 2 ;;
+    --smp) smp=$2; shift 2 ;;
+    --mem) mem=$2; shift 2 ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --args) args=$2; shift 2 ;;
+    --no-unattended) unattended=0; shift ;;
+    --readonly) readonly_esp=1; shift ;;
+    --fill-esp) fill_esp=1; shift ;;
+    --esp-mib) esp_mib=$2; shift 2 ;;
+    --add) adds+=("$2"); shift 2 ;;
+    --keep-esp) keep_esp=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+ovmf=""
+for f in /usr/share/ovmf/OVMF.fd /usr/share/OVMF/OVMF.fd /usr/share/qemu/OVMF.fd; do
+  [ -f "$f" ] && { ovmf=$f; break; }
+done
+[ -n "$ovmf" ] || { echo "qemu/run.sh: OVMF.fd not found (apt-get install ovmf)" >&2; exit 125; }
+[ -f "$efi" ] || { echo "qemu/run.sh: $efi not found (run make)" >&2; exit 125; }
+
+mkdir -p "$out"
+img=$out/esp.img
+if [ "$keep_esp" = 0 ] || [ ! -f "$img" ]; then
+  rm -f "$img"
+  # A FAT16 image: mformat picks the FAT type from the size.
+  dd if=/dev/zero of="$img" bs=1M count="$esp_mib" status=none
+  mformat -i "$img" -v BARETOP ::
+  mmd -i "$img" ::/EFI ::/EFI/BOOT
+fi
+mcopy -o -i "$img" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+cfg=$(mktemp)
+{
+  echo "# written by qemu/run.sh"
+  [ "$unattended" = 1 ] && echo "--shutdown --qemu-exit"
+  [ -n "$args" ] && printf '%s\n' "$args"
+} >"$cfg"
+mcopy -o -i "$img" "$cfg" ::/EFI/BOOT/baretop.cfg
+rm -f "$cfg"
+for a in "${adds[@]+"${adds[@]}"}"; do
+  src=${a%%=*}; dst=${a#*=}
+  d=$(dirname "$dst")
+  # create the parent folders one by one (mmd has no -p)
+  p=""; IFS=/ read -ra parts <<<"${d#/}"
+  for part in "${parts[@]}"; do
+    [ -n "$part" ] || continue
+    p="$p/$part"; mmd -i "$img" "::$p" 2>/dev/null || true
+  done
+  mcopy -o -i "$img" "$src" "::$dst"
+done
+if [ "$fill_esp" = 1 ]; then
+  # Leave the volume with no free space: baretop must still print its whole
+  # report and say where the results could not be written.
+  bytes=$(mdir -i "$img" :: | awk '/bytes free/ {gsub(/[^0-9]/, ""); print}')
+  filler=$(mktemp)
+  head -c "${bytes:-0}" /dev/zero >"$filler"
+  mcopy -i "$img" "$filler" ::/FILLER.BIN 2>/dev/null || true
+  rm -f "$filler"
+fi
+
+drive="if=virtio,format=raw,file=$img"
+[ "$readonly_esp" = 1 ] && drive="$drive,readonly=on"
+qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
+           -bios "$ovmf" -drive "$drive"
+           -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")
+
+set +e
+timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+  </dev/null >"$out/serial.log" 2>"$out/qemu.err"
+rc=$?
+set -e
+
+# Console text without terminal escape sequences and CRs.
+sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r$//' -e 's/\r/\n/g' "$out/serial.log" >"$out/console.txt"
+rm -rf "$out/esp"
+mkdir -p "$out/esp"
+if mdir -i "$img" ::/baretop >/dev/null 2>&1; then
+  # (bounded: a corrupt directory could make the recursion endless)
+  timeout 60 mcopy -s -n -i "$img" ::/baretop "$out/esp/" || echo "qemu/run.sh: copying \\baretop out failed" >&2
+fi
+
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+  echo "qemu/run.sh: timed out after ${timeout_s}s" >&2
+  exit 124
+fi
+if [ $rc -eq 0 ]; then
+  exit 0
+fi
+if [ $((rc % 2)) -eq 1 ]; then
+  exit $(((rc - 1) / 2))
+fi
+echo "qemu/run.sh: QEMU failed (exit $rc):" >&2
+cat "$out/qemu.err" >&2
+exit 125

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# End-to-end tests of baretop.efi in QEMU + OVMF (TCG, so no PMU):
+# the binary, identification on Intel and AMD CPU models, the fault guard,
+# bad arguments, a read-only and a full ESP, and results never overwritten.
+set -uo pipefail
+
+efi=build/baretop.efi
+out=build/qemu/suite
+fail=0
+pass=0
+
+ok()   { echo "ok   $*"; pass=$((pass + 1)); }
+bad()  { echo "FAIL $*"; fail=$((fail + 1)); }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+
+# boot NAME EXPECTED_RC [qemu/run.sh options...]: boots, checks the exit status.
+boot() {
+  local name=$1 want=$2; shift 2
+  local t0=$(date +%s.%N)
+  bash qemu/run.sh --efi "$efi" --out "$out/$name" "$@" >/dev/null 2>"$out/$name.err"
+  local rc=$?
+  local secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
+  if [ "$rc" = "$want" ]; then
+    ok "$name: exit status $rc (${secs}s)"
+  else
+    bad "$name: exit status $rc, expected $want"; sed 's/^/     /' "$out/$name.err"
+    tail -20 "$out/$name/console.txt" 2>/dev/null | sed 's/^/     | /'
+  fi
+}
+console_has() { grep -qF -- "$2" "$out/$1/console.txt"; }
+
+mkdir -p "$out"
+make -s -j"$(nproc)" efi >/dev/null || { echo "FAIL build"; exit 1; }
+
+# --- the binary -------------------------------------------------------------
+check "file(1) reports a PE32+ EFI application for x86-64" \
+  "file $efi | grep -q 'PE32+ executable (EFI application) x86-64'"
+# The linker map names the archive each object came from: printf and malloc
+# must come from the newlib libc.a built by tools/build-newlib.sh.
+newlib=$(bash tools/build-newlib.sh --dir)
+check "printf is newlib's (vfprintf from $newlib/lib/libc.a)" \
+  "grep -qF '$newlib/lib/libc.a(lib_a-vfprintf.o)' build/efi/baretop.map"
+check "malloc is newlib's (mallocr from libc.a)" \
+  "grep -qF '$newlib/lib/libc.a(lib_a-mallocr.o)' build/efi/baretop.map"
+check "no glibc in the image" "! grep -q GLIBC $efi"
+
+# --- identification ---------------------------------------------------------
+boot skylake 0 --cpu Skylake-Client --smp 2 --args "--fault-selftest"
+python3 tests/qemu/check-results.py "$out/skylake/esp/baretop/results/000001.json" \
+  Skylake-Client 2 --fault-selftest && ok "skylake: results fields" || bad "skylake: results fields"
+check "skylake: console says there is no architectural PMU" \
+  "console_has skylake 'none: CPUID.0AH reports version 0: no architectural PMU'"
+check "skylake: the fault guard caught UD2" \
+  "console_has skylake 'fault guard   installed, checked (UD2 raised #UD and was caught)'"
+check "skylake: RDPMC raised #UD, was reported, and the run completed" \
+  "console_has skylake 'RDPMC ECX=0' && grep -q 'RDPMC ECX=0 .*raised #UD, caught' $out/skylake/console.txt && console_has skylake 'done          exit status 0'"
+
+boot default-cpu 0 --smp 2
+python3 tests/qemu/check-results.py "$out/default-cpu/esp/baretop/results/000001.json" \
+  default 2 && ok "default CPU: results fields (AuthenticAMD)" || bad "default CPU: results fields"
+
+boot epyc 0 --cpu EPYC --smp 4
+python3 tests/qemu/check-results.py "$out/epyc/esp/baretop/results/000001.json" \
+  EPYC 4 && ok "EPYC -smp 4: results fields" || bad "EPYC -smp 4: results fields"
+
+# --- arguments --------------------------------------------------------------
+boot help 0 --args "--help"
+check "help: lists the options and exit statuses" \
+  "console_has help '--results-dir DIR' && console_has help 'Exit status: 0 success'"
+boot bad-option 2 --args "--no-such-option"
+check "bad-option: names the option and the file it came from" \
+  "console_has bad-option \"baretop: \\EFI\\BOOT\\baretop.cfg: unknown option '--no-such-option'\""
+check "bad-option: prints a usage line" "console_has bad-option 'usage: '"
+boot missing-value 2 --args "--results-dir"
+check "missing-value: says the option needs a value" \
+  "console_has missing-value \"option '--results-dir' needs a value\""
+boot bad-quote 2 --args '--results-dir "unterminated'
+check "bad-quote: reports the unterminated quote with its line" \
+  "console_has bad-quote 'baretop.cfg:3: unterminated quote'"
+
+# --- the ESP ----------------------------------------------------------------
+boot readonly 3 --cpu Skylake-Client --readonly
+check "readonly: the report is complete (PMU section printed)" "console_has readonly 'PMU'"
+check "readonly: says the volume is write-protected" \
+  "console_has readonly 'NOT written: cannot create \\baretop\\results: the volume is write-protected'"
+check "readonly: no results file" "[ ! -e $out/readonly/esp/baretop ]"
+
+boot full 3 --fill-esp
+check "full ESP: says the volume is full" "console_has full 'the volume is full'"
+
+# The results folder exists but there is no room for the file itself.
+mkdir -p "$out/tmp" && echo "earlier" >"$out/tmp/000001.json"
+boot full-dir 3 --add "$out/tmp/000001.json=/baretop/results/000001.json" --fill-esp
+check "full ESP, existing folder: says the volume is full" "console_has full-dir 'the volume is full'"
+check "full ESP, existing folder: no partial or temporary file left" \
+  "[ \"\$(ls $out/full-dir/esp/baretop/results)\" = 000001.json ]"
+check "full ESP, existing folder: the earlier result is intact" \
+  "[ \"\$(cat $out/full-dir/esp/baretop/results/000001.json)\" = earlier ]"
+
+# Results are never overwritten: boot the same ESP twice, with a result from
+# "another run" (000002) placed between the two boots.
+boot seq-1 0 --cpu Skylake-Client
+sum1=$(sha256sum <"$out/seq-1/esp/baretop/results/000001.json")
+mkdir -p "$out/seq-2" && cp "$out/seq-1/esp.img" "$out/seq-2/esp.img"
+echo '{"placed": "by another run"}' >"$out/tmp/000002.json"
+mcopy -o -i "$out/seq-2/esp.img" "$out/tmp/000002.json" ::/baretop/results/000002.json
+boot seq-2 0 --cpu Skylake-Client --keep-esp
+check "second boot: wrote 000003.json" "[ -f $out/seq-2/esp/baretop/results/000003.json ]"
+check "second boot: 000001.json unchanged" \
+  "[ \"\$(sha256sum <$out/seq-2/esp/baretop/results/000001.json)\" = \"$sum1\" ]"
+check "second boot: 000002.json (another run's) unchanged" \
+  "grep -q 'by another run' $out/seq-2/esp/baretop/results/000002.json"
+check "second boot: its sequence field is 3" \
+  "python3 -c 'import json,sys; sys.exit(json.load(open(\"$out/seq-2/esp/baretop/results/000003.json\"))[\"sequence\"] != 3)'"
+
+echo "qemu foundation: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

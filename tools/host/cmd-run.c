@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `baretop-host run [OPTIONS]`: the same program as baretop.efi, on Linux,
+ * with the hosted platform: CPUID is this machine's, MSRs are refused,
+ * results go under --results-dir.
+ */
+#include "app/app-main.h"
+#include "app/platform-host.h"
+#include "pmu/arch-cpuid-host.h"
+#include "tools/host/command.h"
+
+BT_HOST_COMMAND(run, "run [BARETOP OPTIONS]",
+		"run baretop's program on this Linux machine (CPUID only, no counting)")
+
+static int cmd_run(int argc, char **argv)
+{
+	struct bt_platform plat;
+
+	bt_platform_host_init(&plat, bt_arch_cpuid_host());
+	argv[0] = "baretop-host run";
+	return bt_app_main(argc, argv, &plat);
+}
