@@ -122,9 +122,10 @@ bool bt_event_fits_fixed(const struct bt_event *e, const struct bt_pmu_caps *cap
 	if (e->cmask || (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_EQ)) || e->msr_index ||
 	    e->umask_ext)
 		return false;
-	if ((e->flags & BT_EVF_ANY) && (caps->version < 3 || caps->any_thread_deprecated))
-		return false;
-	if ((e->flags & BT_EVF_SUP) && (e->flags & BT_EVF_USER))
+	/* Every group carries the fixed counters for cross-checking, counting
+	 * all rings of this thread: an event asking for a privilege filter or
+	 * AnyThread goes to a general counter instead. */
+	if (e->flags & (BT_EVF_ANY | BT_EVF_SUP | BT_EVF_USER))
 		return false;
 	return true;
 }

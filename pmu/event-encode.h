@@ -30,9 +30,10 @@ struct bt_encoding {
 bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			     bool use_code2, struct bt_encoding *ret, char *err, size_t errlen);
 
-/* Whether the event can be counted by fixed counter e->fixed of this PMU:
- * the counter exists and the event needs nothing a fixed counter lacks
- * (counter mask, invert, edge, extra MSR). */
+/* Whether the event is counted by fixed counter e->fixed of this PMU: the
+ * counter exists and the event needs nothing a fixed counter lacks (counter
+ * mask, invert, edge, extra MSR) nor a privilege filter or AnyThread (the
+ * fixed counters count all rings in every group, for cross-checking). */
 bool bt_event_fits_fixed(const struct bt_event *e, const struct bt_pmu_caps *caps);
 
 /* The 4-bit IA32_FIXED_CTR_CTRL field for an event on a fixed counter. */

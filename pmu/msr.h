@@ -13,6 +13,7 @@
 #ifndef PMU_MSR_H
 #define PMU_MSR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define BT_BIT(n) (1ull << (n))
@@ -126,5 +127,8 @@
 #define AMD_EVTSEL_VALID        ((0xFFFFFFFFull & ~(EVTSEL_PC | EVTSEL_ANY)) | \
 				 (0xFull << 32) | AMD_EVTSEL_GUESTONLY | AMD_EVTSEL_HOSTONLY)
 #define AMD_COUNTER_WIDTH       48
+
+/* Name of a PMU register for messages ("IA32_PERFEVTSEL2"); len >= 32. */
+const char *bt_msr_name(uint32_t msr, char *buf, size_t len);
 
 #endif

@@ -23,7 +23,5 @@ void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n);
 void bt_sim_add_fixed(struct bt_sim *sim, unsigned i, uint64_t n);
 /* Advance everything that counts, by the source's counts: one window. */
 void bt_sim_count_window(struct bt_sim *sim);
-/* Recompute the PERF_METRICS bytes from the per-field slot counts. */
-void bt_sim_pm_update(struct bt_sim *sim);
 
 #endif

@@ -183,6 +183,10 @@ void bt_sim_snapshot(const struct bt_sim *sim, struct bt_sim_regs *ret);
 bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 		       char *diff, size_t difflen);
 
+/* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
+ * source_error if a count is not floor(SLOTS*b/255) for any byte b). */
+void bt_sim_pm_update(struct bt_sim *sim);
+
 void bt_sim_log_clear(struct bt_sim *sim);
 /* Index of the first log entry at or after `from` matching op/msr, or -1. */
 long bt_sim_log_find(const struct bt_sim *sim, size_t from, uint8_t op, uint32_t index);
@@ -192,8 +196,6 @@ long bt_sim_log_find(const struct bt_sim *sim, size_t from, uint8_t op, uint32_t
  * bt_pmu_caps_from_cpuid() (tests compare it with the config). */
 void bt_sim_detect_caps(struct bt_sim *sim, struct bt_pmu_caps *ret);
 
-/* Name of a PMU register for messages ("IA32_PERFEVTSEL2"); buf >= 32. */
-const char *bt_msr_name(uint32_t msr, char *buf, size_t len);
 
 /* ------------------------------------------------------------ count sources */
 
