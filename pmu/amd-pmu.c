@@ -198,11 +198,16 @@ bt_status bt_amd_restore(struct bt_pmu_session *s)
 	for (unsigned i = 0; i < s->caps.num_gp; i++)
 		bt_pmu_restore_one(s, sel_msr(s, i), &first);
 	if (v2(s) && s->status_saved && bt_pmu_saved_value(s, MSR_AMD_PERF_GLOBAL_CTL, NULL)) {
-		bt_status st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_CLR,
-					s->caps.gp_mask & ~s->saved_status);
-		if (st == BT_OK && (s->saved_status & s->caps.gp_mask))
-			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_SET,
-				      s->saved_status & s->caps.gp_mask);
+		uint64_t clr = s->caps.gp_mask & ~s->saved_status;
+		bt_status st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_CLR, clr);
+		if (st != BT_OK)
+			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_CLR, clr);
+		if (st == BT_OK && (s->saved_status & s->caps.gp_mask)) {
+			uint64_t set = s->saved_status & s->caps.gp_mask;
+			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_SET, set);
+			if (st != BT_OK)
+				st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_SET, set);
+		}
 		if (st != BT_OK && first == BT_OK)
 			first = st;
 	}
