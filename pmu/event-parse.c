@@ -165,8 +165,8 @@ static bt_status term(struct bt_raw_event *r, enum bt_vendor vendor, const char 
 			FAIL("%s: needs a nonzero request/response mask", what);
 		return set_extra(e, MSR_OFFCORE_RSP_0, n, what, err, errlen);
 	} else if (key_is(k, klen, "counters")) {
-		if (!has_v || n == 0 || n > 0xFFFF)
-			FAIL("%s: a nonzero mask of general counters 0-15", what);
+		if (!has_v || n > 0xFFFF)
+			FAIL("%s: a mask of general counters 0-15 (0: fixed counter only)", what);
 		e->counters = (uint32_t)n;
 	} else if (key_is(k, klen, "fixed")) {
 		if (!has_v || n > 15)
