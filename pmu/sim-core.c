@@ -295,7 +295,7 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 				 (unsigned long long)b->field);                     \
 		return false;                                                       \
 	}
-	char idx[8];
+	char idx[16];
 	for (int i = 0; i < BT_SIM_MAX_GP; i++) {
 		snprintf(idx, sizeof(idx), "%d", i);
 		CMP(evtsel[i], "evtsel", idx);

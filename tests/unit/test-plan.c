@@ -252,6 +252,7 @@ TEST(validator_catches_bad_plans)
 
 	/* 5. PERF_METRICS without fixed counter 3 / the capability */
 	struct bt_pmu_caps icl = caps_of("icl");
+	fx_ptrs(ev, 8, evp);
 	CHECK(bt_plan_events(evp, 8, &icl, NULL, &plan) == BT_OK);
 	CHECK(bt_plan_validate(&plan, evp, 8, &icl, NULL, err, sizeof(err)) == BT_OK);
 	bad = plan;
