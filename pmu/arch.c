@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Backend-independent helpers of the arch seam (pmu/arch.h). */
 #include <stdio.h>
 
 #include "pmu/arch.h"

@@ -4,16 +4,12 @@
  * ch. 20 "Performance Monitoring" (CPUID.0AH, IA32_PERF_CAPABILITIES), vol. 4
  * (MSRs); AMD APM vol. 2 ch. 13 and vol. 3 (CPUID Fn8000_0001, _0022).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pmu/cpu-detect.h"
-
-/* MSRs read here (Intel SDM vol. 4, table 2-2; AMD APM vol. 2, app. A). */
-#define MSR_IA32_BIOS_SIGN_ID      0x0000008Bu /* Intel: microcode rev. in [63:32] */
-#define MSR_AMD_PATCH_LEVEL        0x0000008Bu /* AMD: microcode patch level [31:0] */
-#define MSR_IA32_PERF_CAPABILITIES 0x00000345u /* exists iff CPUID.01H:ECX[15] */
+#include "pmu/msr.h"
+#include "pmu/pmu-caps.h"
 
 #define BIT(n) (1u << (n))
 
@@ -216,17 +212,6 @@ static void detect_tsc(struct bt_arch *a, const struct bt_detect_options *opt,
 	}
 }
 
-__attribute__((format(printf, 2, 3)))
-static void no_pmu(struct bt_cpu_info *ci, const char *fmt, ...)
-{
-	va_list ap;
-
-	ci->pmu.kind = BT_PMU_NONE;
-	va_start(ap, fmt);
-	vsnprintf(ci->pmu.absent_reason, sizeof(ci->pmu.absent_reason), fmt, ap);
-	va_end(ap);
-}
-
 static const char *hypervisor_hint(const struct bt_cpu_info *ci)
 {
 	static char hint[96];
@@ -239,103 +224,45 @@ static const char *hypervisor_hint(const struct bt_cpu_info *ci)
 	return hint;
 }
 
-static void detect_intel_pmu(struct bt_arch *a, struct bt_cpu_info *ci, uint32_t max_leaf)
+/*
+ * The decoding of the leaves is pmu/pmu-caps.c's (shared with the simulated
+ * PMU's tests); what is decided here is policy: AMD's four legacy counters
+ * have no CPUID bit, so they are assumed on bare metal only, and every
+ * "no PMU" says whether a hypervisor may be hiding one.
+ */
+static void detect_pmu(struct bt_arch *a, const struct bt_detect_options *opt,
+		       struct bt_cpu_info *ci)
 {
+	struct bt_cpuid_leaves l;
 	struct bt_pmu_caps *p = &ci->pmu;
 
-	if (max_leaf < 0xa) {
-		no_pmu(ci, "CPUID has no leaf 0AH (highest leaf %02XH): no architectural PMU%s",
-		       max_leaf, hypervisor_hint(ci));
+	bt_cpuid_collect(a, &l);
+	bt_pmu_caps_from_cpuid(&l, p);
+	if (p->kind == BT_PMU_AMD_LEGACY && ci->hypervisor &&
+	    !(opt && opt->assume_amd_legacy_pmu)) {
+		p->kind = BT_PMU_NONE;
+		p->num_gp = 0;
+		p->gp_mask = 0;
+		p->gp_width = 0;
+		snprintf(p->absent_reason, sizeof(p->absent_reason),
+			 "no PMU known from CPUID: no PerfCtrExtCore, no PerfMonV2, and the 4 "
+			 "legacy counters have no CPUID bit%s (--assume-amd-legacy-pmu assumes them)",
+			 hypervisor_hint(ci));
 		return;
 	}
-	struct bt_cpuid r = leaf(a, 0xa, 0);
-	p->version = r.eax & 0xff;
-	if (p->version == 0) {
-		no_pmu(ci, "CPUID.0AH reports version 0: no architectural PMU%s",
-		       hypervisor_hint(ci));
+	if (p->kind == BT_PMU_NONE) {
+		size_t n = strlen(p->absent_reason);
+		snprintf(p->absent_reason + n, sizeof(p->absent_reason) - n, "%s",
+			 hypervisor_hint(ci));
 		return;
 	}
-	p->num_gp = (r.eax >> 8) & 0xff;
-	p->gp_width = (r.eax >> 16) & 0xff;
-	p->arch_events_len = (r.eax >> 24) & 0xff;
-	p->arch_events_na = r.ebx;
-	if (p->num_gp == 0) {
-		no_pmu(ci, "CPUID.0AH reports version %u with no general-purpose counters%s",
-		       p->version, hypervisor_hint(ci));
-		return;
-	}
-	if (p->num_gp > BT_PMU_MAX_GP)
-		p->num_gp = BT_PMU_MAX_GP;
-	p->gp_mask = (uint32_t)((1ull << p->num_gp) - 1);
-	if (p->version >= 2) {
-		/* EDX[4:0]: contiguous fixed counters; v5 adds ECX, a bitmap.
-		 * Fixed counter i exists if ECX[i] || EDX[4:0] > i (SDM vol. 3B,
-		 * "Architectural Performance Monitoring Version 5"). */
-		uint32_t n = r.edx & 0x1f;
-		uint32_t mask = n >= 32 ? 0xffffffffu : (uint32_t)((1ull << n) - 1);
-
-		if (p->version >= 5)
-			mask |= r.ecx;
-		mask &= (uint32_t)((1ull << BT_PMU_MAX_FIXED) - 1);
-		p->fixed_mask = mask;
-		p->num_fixed = 0;
-		for (int i = 0; i < BT_PMU_MAX_FIXED; i++)
-			if (mask & BIT(i))
-				p->num_fixed = (uint8_t)(i + 1);
-		p->fixed_width = (r.edx >> 5) & 0xff;
-		p->any_thread_deprecated = r.edx & BIT(15);
-	}
-	p->kind = BT_PMU_INTEL_ARCH;
-
 	/* IA32_PERF_CAPABILITIES exists iff CPUID.01H:ECX[15] (PDCM). */
-	if (leaf(a, 1, 0).ecx & BIT(15)) {
+	if (p->kind == BT_PMU_INTEL_ARCH && bt_cpuid_has_pdcm(&l)) {
 		uint64_t caps;
 
-		if (bt_rdmsr(a, MSR_IA32_PERF_CAPABILITIES, &caps) == BT_OK) {
-			p->has_perf_capabilities = true;
-			p->perf_capabilities = caps;
-			p->full_width_write = caps & BIT(13);
-			p->perf_metrics = caps & BIT(15);
-		}
+		if (bt_rdmsr(a, MSR_IA32_PERF_CAPABILITIES, &caps) == BT_OK)
+			bt_pmu_caps_apply_perf_capabilities(p, caps);
 	}
-}
-
-static void detect_amd_pmu(struct bt_arch *a, const struct bt_detect_options *opt,
-			   struct bt_cpu_info *ci, uint32_t max_ext)
-{
-	struct bt_pmu_caps *p = &ci->pmu;
-
-	if (max_ext >= 0x80000001u)
-		p->amd_core_ext = leaf(a, 0x80000001u, 0).ecx & BIT(23);
-	if (max_ext >= 0x80000022u) {
-		struct bt_cpuid r = leaf(a, 0x80000022u, 0);
-
-		p->amd_perfmon_v2 = r.eax & BIT(0);
-		p->amd_lbr_v2 = r.eax & BIT(1);
-		if (p->amd_perfmon_v2)
-			p->num_gp = r.ebx & 0xf; /* NumPerfCtrCore */
-	}
-	/* AMD APM vol. 2, 13.2: counters are 48 bits wide. */
-	p->gp_width = 48;
-	if (p->amd_perfmon_v2 && p->num_gp) {
-		p->kind = BT_PMU_AMD_V2;
-	} else if (p->amd_core_ext) {
-		p->kind = BT_PMU_AMD_CORE_EXT;
-		p->num_gp = 6;
-	} else if (!ci->hypervisor || (opt && opt->assume_amd_legacy_pmu)) {
-		p->kind = BT_PMU_AMD_LEGACY;
-		p->num_gp = 4;
-	} else {
-		no_pmu(ci,
-		       "no PMU known from CPUID: no PerfCtrExtCore, no PerfMonV2, and the 4 legacy "
-		       "counters have no CPUID bit%s (--assume-amd-legacy-pmu assumes them)",
-		       hypervisor_hint(ci));
-		p->gp_width = 0;
-		return;
-	}
-	if (p->num_gp > BT_PMU_MAX_GP)
-		p->num_gp = BT_PMU_MAX_GP;
-	p->gp_mask = (uint32_t)((1ull << p->num_gp) - 1);
 }
 
 void bt_cpu_detect(struct bt_arch *a, const struct bt_detect_options *opt,
@@ -380,12 +307,7 @@ void bt_cpu_detect(struct bt_arch *a, const struct bt_detect_options *opt,
 	detect_microcode(a, &ci);
 	detect_tsc(a, opt, &ci, max_leaf, max_ext);
 
-	if (ci.vendor == BT_VENDOR_INTEL)
-		detect_intel_pmu(a, &ci, max_leaf);
-	else if (ci.vendor == BT_VENDOR_AMD)
-		detect_amd_pmu(a, opt, &ci, max_ext);
-	else
-		no_pmu(&ci, "unknown CPU vendor \"%s\": PMU not supported", ci.vendor_str);
+	detect_pmu(a, opt, &ci);
 	*ret = ci;
 }
 

@@ -60,6 +60,10 @@ struct bt_pmu_caps {
 	uint8_t arch_events_len; /* EAX[31:24], length of the EBX bit vector */
 	uint32_t arch_events_na; /* EBX: bit set = architectural event NOT available */
 	bool any_thread_deprecated; /* EDX[15] (v5): AnyThread is ignored */
+	/* CPUID.23H:EBX (enumerated by CPUID.(07H,1):EAX[8]), perfmon v6 selector
+	 * extensions: [0] UMASK2 in IA32_PERFEVTSELx[47:40], [1] EQ bit 36. */
+	bool umask2;
+	bool eq;
 
 	/* Intel, IA32_PERF_CAPABILITIES (0x345): read only when CPUID.01H:ECX[15]
 	 * (PDCM) says it exists. */

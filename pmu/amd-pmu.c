@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * AMD core performance counters (APM vol. 2 §13.2): 4 legacy counters at
+ * 0xC0010000/4, 6 with the core extension at 0xC0010200 + 2n (select) /
+ * + 2n + 1 (counter), and PerfMonV2's PerfCntrGlobalCtl (0xC0000301), which
+ * gives the same one-write start/stop as Intel.
+ *
+ * Without PerfMonV2 there is no global enable: each counter starts when its
+ * PerfEvtSel.En is written. The used counters u0..uk are enabled in order,
+ * uk by the counting window's start write, and disabled uk (the stop write)
+ * then u0..uk-1. Counter uj therefore also counts the k - j enable writes
+ * after its own, the stop write and the j disable writes before its own, up
+ * to k + 1 foreign WRMSRs (and what the CPU retires around them). The
+ * harness's empty-workload calibration measures exactly that and subtracts it.
+ */
+#include <string.h>
+
+#include "pmu/event-encode.h"
+#include "pmu/msr.h"
+#include "pmu/pmu-caps.h"
+#include "pmu/pmu-internal.h"
+
+static bool core_ext(const struct bt_pmu_session *s)
+{
+	return s->caps.kind == BT_PMU_AMD_CORE_EXT || s->caps.kind == BT_PMU_AMD_V2;
+}
+
+static uint32_t sel_msr(const struct bt_pmu_session *s, unsigned i)
+{
+	return core_ext(s) ? MSR_AMD_CORE_EVTSEL0 + 2 * i : MSR_AMD_PERFEVTSEL0 + i;
+}
+
+static uint32_t ctr_msr(const struct bt_pmu_session *s, unsigned i)
+{
+	return core_ext(s) ? MSR_AMD_CORE_CTR0 + 2 * i : MSR_AMD_PERFCTR0 + i;
+}
+
+static bool v2(const struct bt_pmu_session *s)
+{
+	return s->caps.kind == BT_PMU_AMD_V2;
+}
+
+bt_status bt_amd_open(struct bt_pmu_session *s)
+{
+	if (v2(s)) {
+		uint64_t status;
+		bt_status st = bt_pmu_rd(s, MSR_AMD_PERF_GLOBAL_STATUS, &status,
+					 "saving PerfCntrGlobalStatus");
+		if (st != BT_OK)
+			return st;
+		s->saved_status = status;
+		s->status_saved = true;
+		if (s->opts.mutation && s->opts.mutation->no_stop_first)
+			return bt_pmu_save(s, MSR_AMD_PERF_GLOBAL_CTL);
+		return bt_pmu_wr(s, MSR_AMD_PERF_GLOBAL_CTL, 0, "stopping all counters");
+	}
+	/* No global control: stop each counter by clearing its En bit. */
+	for (unsigned i = 0; i < s->caps.num_gp; i++) {
+		uint64_t sel;
+		bt_status st = bt_pmu_save(s, sel_msr(s, i));
+		if (st != BT_OK)
+			return st;
+		bt_pmu_saved_value(s, sel_msr(s, i), &sel);
+		if (sel & EVTSEL_EN) {
+			st = bt_pmu_wr(s, sel_msr(s, i), sel & ~EVTSEL_EN, "stopping a counter");
+			if (st != BT_OK)
+				return st;
+		}
+	}
+	return BT_OK;
+}
+
+bt_status bt_amd_program(struct bt_pmu_session *s)
+{
+	const struct bt_plan_group *g = &s->plan->groups[s->group];
+	char err[160];
+	bt_status st;
+	memset(s->evtsel, 0, sizeof(s->evtsel));
+	for (int k = 0; k < g->n_gp; k++) {
+		struct bt_encoding enc;
+		if (bt_event_encode_gp(s->events[g->gp[k].event], &s->caps, false, &enc, err,
+				       sizeof(err)) != BT_OK)
+			return bt_pmu_fail(s, BT_ERR_INVALID, "%s", err);
+		if (s->opts.mutation && s->opts.mutation->amd_drop_event_hi)
+			enc.evtsel &= ~(0xFull << AMD_EVTSEL_EVENT_HI_SHIFT);
+		s->evtsel[g->gp[k].counter] = enc.evtsel;
+	}
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
+		if (i >= s->caps.num_gp && !(s->gp_used & (1u << i)))
+			continue;
+		/* With PerfMonV2, En is set now and GlobalCtl starts the counter;
+		 * without it, En is the start and is written by bt_amd_run. */
+		uint64_t v = s->evtsel[i];
+		if (v2(s) && (s->gp_used & (1u << i)))
+			v |= EVTSEL_EN;
+		st = bt_pmu_wr(s, sel_msr(s, i), v, "programming a PerfEvtSel");
+		if (st != BT_OK)
+			return st;
+	}
+	uint64_t mask = bt_width_mask(AMD_COUNTER_WIDTH);
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
+		if (!(s->gp_used & (1u << i)))
+			continue;
+		st = bt_pmu_wr(s, ctr_msr(s, i), s->opts.counter_start & mask, "clearing a PerfCtr");
+		if (st != BT_OK)
+			return st;
+		s->gp_start[i] = s->opts.counter_start & mask;
+	}
+	if (v2(s)) {
+		st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_CLR, s->caps.gp_mask);
+		if (st != BT_OK)
+			return bt_pmu_fail(s, st, "WRMSR PerfCntrGlobalStatusClr raised %s",
+					   bt_fault_name(s->arch->fault_vector));
+	}
+	return BT_OK;
+}
+
+bt_status bt_amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
+{
+	bt_status st;
+	if (v2(s)) {
+		st = s->arch->ops->run_window(s->arch, MSR_AMD_PERF_GLOBAL_CTL, s->gp_used, 0, fn, arg);
+		if (st != BT_OK)
+			return bt_pmu_fail(s, st, "the counting window's PerfCntrGlobalCtl write raised %s",
+					   bt_fault_name(s->arch->fault_vector));
+		return BT_OK;
+	}
+	int used[BT_PMU_MAX_GP], n = 0;
+	for (unsigned i = 0; i < s->caps.num_gp; i++)
+		if (s->gp_used & (1u << i))
+			used[n++] = (int)i;
+	if (n == 0) {
+		/* Nothing to start: a window that writes PerfEvtSel0 unchanged. */
+		st = s->arch->ops->run_window(s->arch, sel_msr(s, 0), s->evtsel[0], s->evtsel[0], fn, arg);
+		return st == BT_OK ? BT_OK : bt_pmu_fail(s, st, "the counting window's write raised %s",
+							 bt_fault_name(s->arch->fault_vector));
+	}
+	for (int k = 0; k < n - 1; k++) {
+		st = bt_pmu_wr(s, sel_msr(s, (unsigned)used[k]), s->evtsel[used[k]] | EVTSEL_EN,
+			       "starting a counter");
+		if (st != BT_OK)
+			return st;
+	}
+	unsigned last = (unsigned)used[n - 1];
+	st = s->arch->ops->run_window(s->arch, sel_msr(s, last), s->evtsel[last] | EVTSEL_EN,
+				      s->evtsel[last], fn, arg);
+	if (st != BT_OK)
+		return bt_pmu_fail(s, st, "the counting window's PerfEvtSel%u write raised %s", last,
+				   bt_fault_name(s->arch->fault_vector));
+	for (int k = 0; k < n - 1; k++) {
+		st = bt_pmu_wr(s, sel_msr(s, (unsigned)used[k]), s->evtsel[used[k]], "stopping a counter");
+		if (st != BT_OK)
+			return st;
+	}
+	return BT_OK;
+}
+
+bt_status bt_amd_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
+{
+	uint64_t mask = bt_width_mask(AMD_COUNTER_WIDTH);
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
+		if (!(s->gp_used & (1u << i)))
+			continue;
+		bt_status st = s->opts.use_rdmsr ? bt_pmu_rd(s, ctr_msr(s, i), &c->gp_end[i], "reading a PerfCtr")
+						 : bt_pmu_rdpmc(s, i, &c->gp_end[i], "reading a PerfCtr");
+		if (st != BT_OK)
+			return st;
+		c->gp_start[i] = s->gp_start[i];
+		c->gp_delta[i] = (c->gp_end[i] - c->gp_start[i]) & mask;
+	}
+	return BT_OK;
+}
+
+bt_status bt_amd_restore(struct bt_pmu_session *s)
+{
+	bt_status first = BT_OK;
+	uint64_t v;
+	if (v2(s) && bt_pmu_saved_value(s, MSR_AMD_PERF_GLOBAL_CTL, NULL)) {
+		bt_status st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_CTL, 0);
+		if (st != BT_OK)
+			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_CTL, 0);
+		if (st != BT_OK)
+			first = st;
+	}
+	/* Selectors disabled first (their saved value may have En set), then
+	 * counters, then the selectors' saved values. */
+	for (unsigned i = 0; i < s->caps.num_gp; i++) {
+		if (!bt_pmu_saved_value(s, sel_msr(s, i), &v))
+			continue;
+		bt_status st = bt_wrmsr(s->arch, sel_msr(s, i), v & ~EVTSEL_EN);
+		if (st != BT_OK)
+			st = bt_wrmsr(s->arch, sel_msr(s, i), v & ~EVTSEL_EN);
+		if (st != BT_OK && first == BT_OK)
+			first = st;
+	}
+	for (unsigned i = 0; i < s->caps.num_gp; i++)
+		bt_pmu_restore_one(s, ctr_msr(s, i), &first);
+	for (unsigned i = 0; i < s->caps.num_gp; i++)
+		bt_pmu_restore_one(s, sel_msr(s, i), &first);
+	if (v2(s) && s->status_saved && bt_pmu_saved_value(s, MSR_AMD_PERF_GLOBAL_CTL, NULL)) {
+		uint64_t clr = s->caps.gp_mask & ~s->saved_status;
+		bt_status st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_CLR, clr);
+		if (st != BT_OK)
+			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_CLR, clr);
+		if (st == BT_OK && (s->saved_status & s->caps.gp_mask)) {
+			uint64_t set = s->saved_status & s->caps.gp_mask;
+			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_SET, set);
+			if (st != BT_OK)
+				st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_SET, set);
+		}
+		if (st != BT_OK && first == BT_OK)
+			first = st;
+	}
+	bt_pmu_restore_one(s, MSR_AMD_PERF_GLOBAL_CTL, &first);
+	if (first != BT_OK && !s->failed)
+		bt_pmu_fail(s, first, "restoring the PMU: %s", s->warning);
+	return first;
+}

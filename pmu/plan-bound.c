@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lower bound on the number of groups, and the plan validator. Both
+ * look only at the events and the PMU, never at how the planner works.
+ *
+ * Lower bound. Only general-counter events create groups (fixed-counter,
+ * PERF_METRICS, TSC and duration events ride along in every group); events
+ * with the same encoding count once. Let A be the TakenAlone events and N
+ * the others. A TakenAlone event excludes every other general-counter event
+ * from its group, so no group serves both, and
+ *
+ *     groups >= |A| + max(capacity, hall, msr)        (|N| > 0)
+ *
+ *   capacity = ceil(|N| / counters): each group has `counters` counters;
+ *   hall     = max over counter subsets S of ceil(|{e in N: allowed(e) ⊆ S}| / |S|):
+ *              events confined to S get at most |S| counters per group
+ *              (Hall's condition, e.g. events restricted to counter 2 need
+ *              a group each; capacity is the case S = all counters);
+ *   msr      = max of: distinct MSR_PEBS_LD_LAT values; distinct
+ *              MSR_PEBS_FRONTEND values; distinct values of events that can
+ *              only use MSR_OFFCORE_RSP_0 (resp. _1); ceil(distinct
+ *              OFFCORE_RSP values / 2), since a group holds one value per MSR
+ *              and OCR events may use either MSR of the pair.
+ *
+ * If nothing needs a general counter but something is measured, one run is
+ * still needed: bound 1.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pmu/event-encode.h"
+#include "pmu/msr.h"
+#include "pmu/plan.h"
+
+static int popcount32(uint32_t v)
+{
+	int n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+static int count_distinct(const uint64_t *v, int n)
+{
+	int d = 0;
+	for (int i = 0; i < n; i++) {
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = v[j] == v[i];
+		d += !seen;
+	}
+	return d;
+}
+
+static bool is_gp_event(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			const struct bt_plan_opts *opts)
+{
+	struct bt_encoding enc;
+	return e->source == BT_SRC_PMC && !bt_event_fits_fixed(e, caps) &&
+	       bt_event_encode_gp(e, caps, false, &enc, NULL, 0) == BT_OK &&
+	       bt_plan_allowed(e, caps, opts) != 0;
+}
+
+static bool is_measured(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			const struct bt_plan_opts *opts)
+{
+	switch (e->source) {
+	case BT_SRC_TSC:
+	case BT_SRC_DURATION:
+		return true;
+	case BT_SRC_PERF_METRICS:
+		return caps->perf_metrics && (caps->fixed_mask & (1u << 3));
+	case BT_SRC_PMC:
+		return bt_event_fits_fixed(e, caps) || is_gp_event(e, caps, opts);
+	}
+	return false;
+}
+
+int bt_plan_lower_bound(const struct bt_event *const *events, int n,
+			const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
+			struct bt_plan_bound *ret)
+{
+	struct bt_plan_bound b;
+	memset(&b, 0, sizeof(b));
+	static uint32_t allowed[BT_PLAN_MAX_EVENTS];
+	static uint64_t ldlat[BT_PLAN_MAX_EVENTS], fe[BT_PLAN_MAX_EVENTS], ocr[BT_PLAN_MAX_EVENTS],
+		ocr0[BT_PLAN_MAX_EVENTS], ocr1[BT_PLAN_MAX_EVENTS];
+	int n_free = 0, n_ldlat = 0, n_fe = 0, n_ocr = 0, n_ocr0 = 0, n_ocr1 = 0;
+	bool measured = false;
+	int counters = caps->num_gp + (opts && opts->mutation ? opts->mutation->extra_counters : 0);
+	if (n > BT_PLAN_MAX_EVENTS)
+		n = BT_PLAN_MAX_EVENTS;
+
+	for (int i = 0; i < n; i++) {
+		const struct bt_event *e = events[i];
+		if (!is_measured(e, caps, opts))
+			continue;
+		measured = true;
+		if (!is_gp_event(e, caps, opts))
+			continue;
+		bool dup = false;
+		for (int j = 0; j < i && !dup; j++)
+			dup = is_gp_event(events[j], caps, opts) && bt_plan_same_encoding(e, events[j]) &&
+			      !(e->flags & BT_EVF_ALONE) && !(events[j]->flags & BT_EVF_ALONE);
+		if (dup)
+			continue;
+		b.gp_events++;
+		if (e->flags & BT_EVF_ALONE) {
+			b.alone++;
+			continue;
+		}
+		allowed[n_free++] = bt_plan_allowed(e, caps, opts);
+		unsigned opt = bt_plan_msr_options(e);
+		if (opt & (1u << BT_PLAN_MSR_LDLAT))
+			ldlat[n_ldlat++] = e->msr_value;
+		if (opt & (1u << BT_PLAN_MSR_FRONTEND))
+			fe[n_fe++] = e->msr_value;
+		if (opt & ((1u << BT_PLAN_MSR_OFFCORE0) | (1u << BT_PLAN_MSR_OFFCORE1))) {
+			ocr[n_ocr++] = e->msr_value;
+			if (opt == (1u << BT_PLAN_MSR_OFFCORE0))
+				ocr0[n_ocr0++] = e->msr_value;
+			if (opt == (1u << BT_PLAN_MSR_OFFCORE1))
+				ocr1[n_ocr1++] = e->msr_value;
+		}
+	}
+	if (n_free > 0 && counters > 0) {
+		b.capacity = (n_free + counters - 1) / counters;
+		uint32_t all = 0;
+		for (int i = 0; i < n_free; i++)
+			all |= allowed[i];
+		/* Every subset S of the counters in use (at most 2^16). */
+		for (uint32_t s = all; s; s = (s - 1) & all) {
+			int inside = 0;
+			for (int i = 0; i < n_free; i++)
+				inside += (allowed[i] & ~s) == 0;
+			int size = popcount32(s);
+			int need = (inside + size - 1) / size;
+			if (need > b.hall) {
+				b.hall = need;
+				b.hall_set = s;
+			}
+		}
+		int m = count_distinct(ldlat, n_ldlat);
+		int v = count_distinct(fe, n_fe);
+		if (v > m) m = v;
+		v = (count_distinct(ocr, n_ocr) + 1) / 2;
+		if (v > m) m = v;
+		v = count_distinct(ocr0, n_ocr0);
+		if (v > m) m = v;
+		v = count_distinct(ocr1, n_ocr1);
+		if (v > m) m = v;
+		b.msr = m;
+	}
+	int rest = b.capacity;
+	if (b.hall > rest) rest = b.hall;
+	if (b.msr > rest) rest = b.msr;
+	b.total = b.alone + rest;
+	if (b.total == 0 && measured)
+		b.total = 1;
+	if (ret)
+		*ret = b;
+	return b.total;
+}
+
+#define FAIL(...)                                                   \
+	do {                                                        \
+		if (err)                                            \
+			snprintf(err, errlen, __VA_ARGS__);         \
+		return BT_ERR_INVALID;                              \
+	} while (0)
+
+static const char *ename(const struct bt_event *const *events, int i)
+{
+	return events[i]->name ? events[i]->name : "(unnamed)";
+}
+
+bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const *events, int n,
+			   const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
+			   char *err, size_t errlen)
+{
+	static const struct bt_plan_opts no_opts;
+	struct bt_plan_opts real = opts ? *opts : no_opts;
+	real.mutation = NULL; /* validate against the PMU as it really is */
+	if (p->n_events != n)
+		FAIL("plan is for %d events, %d given", p->n_events, n);
+	if (p->n_groups < 0 || p->n_groups > BT_PLAN_MAX_GROUPS)
+		FAIL("bad group count %d", p->n_groups);
+	static int times_placed[BT_PLAN_MAX_EVENTS];
+	memset(times_placed, 0, sizeof(times_placed));
+
+	for (int g = 0; g < p->n_groups; g++) {
+		const struct bt_plan_group *pg = &p->groups[g];
+		if (pg->n_gp > caps->num_gp)
+			FAIL("group %d: %d events on general counters, the PMU has %d", g, pg->n_gp,
+			     caps->num_gp);
+		uint32_t used = 0;
+		bool have_msr[BT_PLAN_MSR_SLOTS] = { false };
+		uint64_t msr_val[BT_PLAN_MSR_SLOTS] = { 0 };
+		bool alone = false;
+		for (int i = 0; i < pg->n_gp; i++) {
+			const struct bt_plan_slot *sl = &pg->gp[i];
+			if (sl->event >= n)
+				FAIL("group %d: event index %d out of range", g, sl->event);
+			const struct bt_event *e = events[sl->event];
+			const char *nm = ename(events, sl->event);
+			if (sl->counter >= caps->num_gp || !(caps->gp_mask & (1u << sl->counter)))
+				FAIL("group %d: %s on general counter %d, which does not exist", g, nm,
+				     sl->counter);
+			if (used & (1u << sl->counter))
+				FAIL("group %d: general counter %d assigned twice", g, sl->counter);
+			used |= 1u << sl->counter;
+			if (!(bt_plan_allowed(e, caps, &real) & (1u << sl->counter)))
+				FAIL("group %d: %s may not use general counter %d (allowed 0x%X)", g, nm,
+				     sl->counter, bt_plan_allowed(e, caps, &real));
+			struct bt_encoding enc;
+			char why[160];
+			if (bt_event_encode_gp(e, caps, sl->code2, &enc, why, sizeof(why)) != BT_OK)
+				FAIL("group %d: %s", g, why);
+			if (e->flags & BT_EVF_ALONE)
+				alone = true;
+			int slot = -1;
+			switch (enc.extra_msr) {
+			case MSR_OFFCORE_RSP_0: slot = BT_PLAN_MSR_OFFCORE0; break;
+			case MSR_OFFCORE_RSP_1: slot = BT_PLAN_MSR_OFFCORE1; break;
+			case MSR_PEBS_LD_LAT: slot = BT_PLAN_MSR_LDLAT; break;
+			case MSR_PEBS_FRONTEND: slot = BT_PLAN_MSR_FRONTEND; break;
+			}
+			if (slot >= 0) {
+				if (have_msr[slot] && msr_val[slot] != enc.extra_value)
+					FAIL("group %d: %s needs %s = 0x%llx, another event needs 0x%llx", g,
+					     nm, bt_plan_msr_name(slot), (unsigned long long)enc.extra_value,
+					     (unsigned long long)msr_val[slot]);
+				have_msr[slot] = true;
+				msr_val[slot] = enc.extra_value;
+				if (!pg->msr_used[slot] || pg->msr_value[slot] != enc.extra_value)
+					FAIL("group %d: %s = 0x%llx needed by %s is not what the group programs",
+					     g, bt_plan_msr_name(slot), (unsigned long long)enc.extra_value, nm);
+			}
+			times_placed[sl->event]++;
+		}
+		if (alone && pg->n_gp > 1)
+			FAIL("group %d: a TakenAlone event shares the group with %d other events", g,
+			     pg->n_gp - 1);
+	}
+	bool pm_needed = false;
+	for (int i = 0; i < n; i++) {
+		const struct bt_event *e = events[i];
+		const struct bt_plan_event *pe = &p->ev[i];
+		bool measurable = is_measured(e, caps, &real);
+		switch (pe->place) {
+		case BT_PLACE_GP:
+			if (pe->alias_of >= 0) {
+				if (pe->alias_of >= n || !bt_plan_same_encoding(e, events[pe->alias_of]) ||
+				    times_placed[pe->alias_of] != 1)
+					FAIL("%s: counted as %d, which is not the same encoding", ename(events, i),
+					     pe->alias_of);
+				if (times_placed[i])
+					FAIL("%s: an alias is also placed itself", ename(events, i));
+			} else if (times_placed[i] != 1) {
+				FAIL("%s: placed in %d groups", ename(events, i), times_placed[i]);
+			}
+			break;
+		case BT_PLACE_FIXED:
+			if (!bt_event_fits_fixed(e, caps) || pe->counter != e->fixed ||
+			    !(p->fixed_mask & (1u << pe->counter)))
+				FAIL("%s: cannot be counted on fixed counter %d", ename(events, i), pe->counter);
+			break;
+		case BT_PLACE_PERF_METRICS:
+			if (e->source != BT_SRC_PERF_METRICS || !caps->perf_metrics ||
+			    pe->counter != e->pm_field)
+				FAIL("%s: not a PERF_METRICS field of this PMU", ename(events, i));
+			pm_needed = true;
+			break;
+		case BT_PLACE_FREE:
+			if (e->source != BT_SRC_TSC && e->source != BT_SRC_DURATION)
+				FAIL("%s: only TSC and duration are free", ename(events, i));
+			break;
+		case BT_PLACE_UNMEASURABLE:
+			if (measurable)
+				FAIL("%s: measurable but reported as unmeasurable", ename(events, i));
+			break;
+		default:
+			FAIL("%s: not placed", ename(events, i));
+		}
+		if (pe->place != BT_PLACE_GP && times_placed[i])
+			FAIL("%s: on a general counter but not planned there", ename(events, i));
+	}
+	if (pm_needed && (!p->perf_metrics || !(p->fixed_mask & (1u << 3))))
+		FAIL("PERF_METRICS fields need fixed counter 3 (SLOTS) in the same group");
+	int lb = bt_plan_lower_bound(events, n, caps, &real, NULL);
+	if (p->n_groups < lb)
+		FAIL("%d groups is below the lower bound %d: the plan or the bound is wrong",
+		     p->n_groups, lb);
+	return BT_OK;
+}

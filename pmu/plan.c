@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The group planner. Events are classified (fixed counter, PERF_METRICS
+ * field, free, unmeasurable, general counter), general-counter events with
+ * the same encoding are merged, and then the fewest groups are searched for,
+ * starting at the lower bound (plan-bound.c): TakenAlone events get a group
+ * each; the others are placed least flexible first (fewest allowed counters,
+ * extra-MSR users first) by a depth-first search over groups with a step
+ * budget (limited backtracking). Whether an event fits a group is decided
+ * by exact bipartite matching of the group's events to their allowed
+ * counters, so a restricted event never blocks a flexible one needlessly.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/event-encode.h"
+#include "pmu/msr.h"
+#include "pmu/plan.h"
+
+static int popcount32(uint32_t v)
+{
+	int n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+const char *bt_plan_msr_name(int slot)
+{
+	static const char *const names[BT_PLAN_MSR_SLOTS] = {
+		"MSR_OFFCORE_RSP_0", "MSR_OFFCORE_RSP_1", "MSR_PEBS_LD_LAT", "MSR_PEBS_FRONTEND",
+	};
+	return slot >= 0 && slot < BT_PLAN_MSR_SLOTS ? names[slot] : "?";
+}
+
+uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			 const struct bt_plan_opts *opts)
+{
+	uint32_t m = e->counters;
+	if (opts && opts->smt_off && e->counters_ht_off)
+		m = e->counters_ht_off;
+	uint32_t have = caps->gp_mask;
+	int extra = opts && opts->mutation ? opts->mutation->extra_counters : 0;
+	if (extra > 0) {
+		/* TEST ONLY: phantom counters above the real ones, open to all. */
+		uint32_t phantom = (uint32_t)(((1ull << (caps->num_gp + extra)) - 1) & ~(uint64_t)have);
+		return (m & have) | (m ? phantom : 0);
+	}
+	return m & have;
+}
+
+unsigned bt_plan_msr_options(const struct bt_event *e)
+{
+	switch (e->msr_index) {
+	case MSR_OFFCORE_RSP_0:
+		return e->code2 ? (1u << BT_PLAN_MSR_OFFCORE0) | (1u << BT_PLAN_MSR_OFFCORE1)
+				: 1u << BT_PLAN_MSR_OFFCORE0;
+	case MSR_OFFCORE_RSP_1: return 1u << BT_PLAN_MSR_OFFCORE1;
+	case MSR_PEBS_LD_LAT: return 1u << BT_PLAN_MSR_LDLAT;
+	case MSR_PEBS_FRONTEND: return 1u << BT_PLAN_MSR_FRONTEND;
+	}
+	return 0;
+}
+
+bool bt_plan_same_encoding(const struct bt_event *a, const struct bt_event *b)
+{
+	const uint8_t mask = (uint8_t)~BT_EVF_ALONE;
+	return a->source == b->source && a->code == b->code && a->code2 == b->code2 &&
+	       a->umask == b->umask && a->umask_ext == b->umask_ext && a->cmask == b->cmask &&
+	       (a->flags & mask) == (b->flags & mask) && a->msr_index == b->msr_index &&
+	       (a->msr_index == 0 || a->msr_value == b->msr_value);
+}
+
+/* ------------------------------------------------------------ search state */
+
+struct gp_item {
+	int event;                /* input index */
+	uint32_t allowed;
+	unsigned msr_opts;
+	uint64_t msr_value;
+	bool alone;
+};
+
+struct group_state {
+	int n;
+	int item[BT_PMU_MAX_GP + 8];   /* indices into items */
+	int msr_choice[BT_PMU_MAX_GP + 8];
+	int msr_refs[BT_PLAN_MSR_SLOTS];
+	uint64_t msr_value[BT_PLAN_MSR_SLOTS];
+	bool alone;
+};
+
+struct search {
+	const struct gp_item *items;
+	int n_items;
+	int *order;
+	struct group_state *g;
+	int n_groups;
+	int capacity;             /* counters (incl. test-only phantom ones) */
+	long steps, max_steps;
+};
+
+/* Kuhn's augmenting paths: can the group's events be given distinct
+ * allowed counters? Optionally returns the assignment. */
+static bool try_kuhn(const uint32_t *allowed, int e, int *owner, bool *seen, int capacity)
+{
+	for (int c = 0; c < capacity; c++) {
+		if (!(allowed[e] & (1u << c)) || seen[c])
+			continue;
+		seen[c] = true;
+		if (owner[c] < 0 || try_kuhn(allowed, owner[c], owner, seen, capacity)) {
+			owner[c] = e;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool match_counters(const uint32_t *allowed, int n, int capacity, int *ret_counter)
+{
+	int owner[32];
+	if (n > capacity)
+		return false;
+	for (int c = 0; c < 32; c++)
+		owner[c] = -1;
+	for (int e = 0; e < n; e++) {
+		bool seen[32] = { false };
+		if (!try_kuhn(allowed, e, owner, seen, capacity))
+			return false;
+	}
+	if (ret_counter)
+		for (int c = 0; c < capacity; c++)
+			if (owner[c] >= 0)
+				ret_counter[owner[c]] = c;
+	return true;
+}
+
+static bool group_fits(const struct search *s, const struct group_state *g, int item)
+{
+	uint32_t allowed[BT_PMU_MAX_GP + 8];
+	if (g->n + 1 > s->capacity)
+		return false;
+	for (int i = 0; i < g->n; i++)
+		allowed[i] = s->items[g->item[i]].allowed;
+	allowed[g->n] = s->items[item].allowed;
+	return match_counters(allowed, g->n + 1, s->capacity, NULL);
+}
+
+static bool msr_ok(const struct group_state *g, int slot, uint64_t value)
+{
+	return g->msr_refs[slot] == 0 || g->msr_value[slot] == value;
+}
+
+static void push(struct group_state *g, const struct gp_item *it, int item, int slot)
+{
+	g->item[g->n] = item;
+	g->msr_choice[g->n] = slot;
+	g->n++;
+	if (slot >= 0) {
+		g->msr_value[slot] = it->msr_value;
+		g->msr_refs[slot]++;
+	}
+	if (it->alone)
+		g->alone = true;
+}
+
+static void pop(struct group_state *g, const struct gp_item *it)
+{
+	g->n--;
+	int slot = g->msr_choice[g->n];
+	if (slot >= 0)
+		g->msr_refs[slot]--;
+	if (it->alone)
+		g->alone = false;
+}
+
+/* Place items order[k..] into the groups; depth-first with a step budget. */
+static bool place(struct search *s, int k)
+{
+	if (k == s->n_items)
+		return true;
+	if (++s->steps > s->max_steps)
+		return false;
+	int item = s->order[k];
+	const struct gp_item *it = &s->items[item];
+	bool tried_empty = false;
+	for (int gi = 0; gi < s->n_groups; gi++) {
+		struct group_state *g = &s->g[gi];
+		if (g->n == 0) {
+			/* Empty groups are interchangeable: try only one. */
+			if (tried_empty)
+				continue;
+			tried_empty = true;
+		}
+		if (g->alone || (it->alone && g->n > 0))
+			continue;
+		if (!group_fits(s, g, item))
+			continue;
+		for (int slot = -1; slot < BT_PLAN_MSR_SLOTS; slot++) {
+			if (it->msr_opts ? (slot < 0 || !(it->msr_opts & (1u << slot))) : slot >= 0)
+				continue;
+			if (slot >= 0 && !msr_ok(g, slot, it->msr_value))
+				continue;
+			push(g, it, item, slot);
+			if (place(s, k + 1))
+				return true;
+			pop(g, it);
+			if (s->steps > s->max_steps)
+				return false;
+		}
+	}
+	return false;
+}
+
+/* Least flexible first: TakenAlone, then extra-MSR users with fewer
+ * options, then fewer allowed counters; ties keep input order. */
+static int flex_key(const struct gp_item *it)
+{
+	int k = popcount32(it->allowed) * 8;
+	if (it->alone)
+		return -1000;
+	if (it->msr_opts)
+		k -= 400 - popcount32(it->msr_opts) * 100;
+	return k;
+}
+
+static const struct gp_item *sort_items;
+static int cmp_order(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	int kx = flex_key(&sort_items[x]), ky = flex_key(&sort_items[y]);
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
+		     const struct bt_plan_opts *opts, struct bt_plan_event *pe)
+{
+	char err[160];
+	pe->group = -1;
+	pe->alias_of = -1;
+	switch (e->source) {
+	case BT_SRC_TSC:
+	case BT_SRC_DURATION:
+		pe->place = BT_PLACE_FREE;
+		return;
+	case BT_SRC_UNCORE:
+		pe->place = BT_PLACE_UNMEASURABLE;
+		snprintf(pe->reason, sizeof(pe->reason), "uncore event: the core PMU cannot count it");
+		return;
+	case BT_SRC_PERF_METRICS:
+		if (caps->perf_metrics && (caps->fixed_mask & (1u << 3)) && e->pm_field < 8) {
+			pe->place = BT_PLACE_PERF_METRICS;
+			pe->counter = e->pm_field;
+		} else {
+			pe->place = BT_PLACE_UNMEASURABLE;
+			snprintf(pe->reason, sizeof(pe->reason),
+				 "PERF_METRICS is not available (IA32_PERF_CAPABILITIES[15] clear "
+				 "or no fixed counter 3)");
+		}
+		return;
+	case BT_SRC_PMC:
+		break;
+	default:
+		pe->place = BT_PLACE_UNMEASURABLE;
+		snprintf(pe->reason, sizeof(pe->reason), "unknown event source %u", e->source);
+		return;
+	}
+	if (bt_event_fits_fixed(e, caps)) {
+		pe->place = BT_PLACE_FIXED;
+		pe->counter = (uint8_t)e->fixed;
+		return;
+	}
+	struct bt_encoding enc;
+	if (bt_event_encode_gp(e, caps, false, &enc, err, sizeof(err)) != BT_OK) {
+		pe->place = BT_PLACE_UNMEASURABLE;
+		memcpy(pe->reason, err, sizeof(pe->reason) - 1);
+		pe->reason[sizeof(pe->reason) - 1] = 0;
+		return;
+	}
+	if (!bt_plan_allowed(e, caps, opts)) {
+		pe->place = BT_PLACE_UNMEASURABLE;
+		if (e->counters == 0 && e->fixed >= 0)
+			snprintf(pe->reason, sizeof(pe->reason),
+				 "needs fixed counter %d, which this PMU lacks", e->fixed);
+		else
+			snprintf(pe->reason, sizeof(pe->reason),
+				 "none of its allowed counters (mask 0x%X) exists on this PMU",
+				 e->counters);
+		return;
+	}
+	pe->place = BT_PLACE_GP;
+}
+
+bt_status bt_plan_events(const struct bt_event *const *events, int n,
+			 const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
+			 struct bt_plan *ret)
+{
+	static const struct bt_plan_opts no_opts;
+	if (!opts)
+		opts = &no_opts;
+	if (!events || n < 0 || n > BT_PLAN_MAX_EVENTS || !caps || !ret)
+		return BT_ERR_INVALID;
+	struct bt_plan *p = ret;
+	memset(p, 0, sizeof(*p));
+	p->n_events = n;
+	p->num_gp = caps->num_gp;
+	if (caps->kind == BT_PMU_INTEL_ARCH)
+		p->fixed_mask = caps->fixed_mask;
+	p->perf_metrics = caps->perf_metrics && (caps->fixed_mask & (1u << 3));
+
+	static struct gp_item items[BT_PLAN_MAX_EVENTS];
+	int n_items = 0;
+	bool measured = false;
+	for (int i = 0; i < n; i++) {
+		struct bt_plan_event *pe = &p->ev[i];
+		classify(events[i], caps, opts, pe);
+		if (pe->place == BT_PLACE_UNMEASURABLE) {
+			p->n_unmeasurable++;
+			continue;
+		}
+		measured = true;
+		if (pe->place != BT_PLACE_GP)
+			continue;
+		for (int j = 0; j < i; j++)
+			if (p->ev[j].place == BT_PLACE_GP && p->ev[j].alias_of < 0 &&
+			    bt_plan_same_encoding(events[i], events[j]) &&
+			    !(events[i]->flags & BT_EVF_ALONE) && !(events[j]->flags & BT_EVF_ALONE)) {
+				pe->alias_of = (int16_t)j;
+				break;
+			}
+		if (pe->alias_of >= 0)
+			continue;
+		items[n_items] = (struct gp_item){
+			.event = i,
+			.allowed = bt_plan_allowed(events[i], caps, opts),
+			.msr_opts = bt_plan_msr_options(events[i]),
+			.msr_value = events[i]->msr_value,
+			.alone = (events[i]->flags & BT_EVF_ALONE) != 0,
+		};
+		n_items++;
+	}
+
+	p->lower_bound = bt_plan_lower_bound(events, n, caps, opts, &p->bound);
+	if (!measured) {
+		p->n_groups = 0;
+		return BT_OK;
+	}
+
+	int order[BT_PLAN_MAX_EVENTS];
+	for (int i = 0; i < n_items; i++)
+		order[i] = i;
+	sort_items = items;
+	qsort(order, (size_t)n_items, sizeof(order[0]), cmp_order);
+
+	static struct group_state groups[BT_PLAN_MAX_GROUPS];
+	struct search s = {
+		.items = items, .n_items = n_items, .order = order, .g = groups,
+		.capacity = caps->num_gp + (opts->mutation ? opts->mutation->extra_counters : 0),
+		.max_steps = opts->max_steps > 0 ? opts->max_steps : 200000,
+	};
+	int k = p->lower_bound > 0 ? p->lower_bound : 1;
+	bool ok = false;
+	for (; k <= BT_PLAN_MAX_GROUPS; k++) {
+		memset(groups, 0, sizeof(groups[0]) * (size_t)k);
+		s.n_groups = k;
+		s.steps = 0;
+		ok = place(&s, 0);
+		p->search_steps += s.steps;
+		if (ok)
+			break;
+	}
+	if (!ok) {
+		/* Greedy fallback so the caller sees which events are left out. */
+		k = BT_PLAN_MAX_GROUPS;
+		memset(groups, 0, sizeof(groups[0]) * (size_t)k);
+		for (int i = 0; i < n_items; i++) {
+			const struct gp_item *it = &items[order[i]];
+			bool placed = false;
+			for (int gi = 0; gi < k && !placed; gi++) {
+				struct group_state *g = &groups[gi];
+				if (g->alone || (it->alone && g->n) || !group_fits(&s, g, order[i]))
+					continue;
+				for (int slot = -1; slot < BT_PLAN_MSR_SLOTS && !placed; slot++) {
+					if (it->msr_opts ? (slot < 0 || !(it->msr_opts & (1u << slot))) : slot >= 0)
+						continue;
+					if (slot >= 0 && !msr_ok(g, slot, it->msr_value))
+						continue;
+					push(g, it, order[i], slot);
+					placed = true;
+				}
+			}
+			if (!placed)
+				p->n_unplaced++;
+		}
+	}
+
+	/* Write the groups out: the counter of each event from a final matching. */
+	int used = 0;
+	for (int gi = 0; gi < k; gi++) {
+		struct group_state *g = &groups[gi];
+		if (g->n == 0)
+			continue;
+		uint32_t allowed[BT_PMU_MAX_GP + 8];
+		int counter[BT_PMU_MAX_GP + 8];
+		for (int i = 0; i < g->n; i++)
+			allowed[i] = items[g->item[i]].allowed;
+		match_counters(allowed, g->n, s.capacity, counter);
+		struct bt_plan_group *pg = &p->groups[used];
+		pg->n_gp = (uint8_t)(g->n > BT_PMU_MAX_GP ? BT_PMU_MAX_GP : g->n);
+		for (int i = 0; i < pg->n_gp; i++) {
+			int ev = items[g->item[i]].event;
+			pg->gp[i].event = (uint16_t)ev;
+			pg->gp[i].counter = (uint8_t)counter[i];
+			pg->gp[i].code2 = g->msr_choice[i] == BT_PLAN_MSR_OFFCORE1 &&
+					  events[ev]->msr_index == MSR_OFFCORE_RSP_0;
+			int slot = g->msr_choice[i];
+			if (slot >= 0) {
+				pg->msr_used[slot] = true;
+				pg->msr_value[slot] = items[g->item[i]].msr_value;
+			}
+			p->ev[ev].group = (int16_t)used;
+			p->ev[ev].counter = pg->gp[i].counter;
+			p->ev[ev].code2 = pg->gp[i].code2;
+		}
+		used++;
+	}
+	/* Anything measured needs at least one run. */
+	p->n_groups = used ? used : 1;
+	for (int i = 0; i < n; i++) {
+		struct bt_plan_event *pe = &p->ev[i];
+		if (pe->place == BT_PLACE_GP && pe->alias_of >= 0) {
+			const struct bt_plan_event *orig = &p->ev[pe->alias_of];
+			pe->group = orig->group;
+			pe->counter = orig->counter;
+			pe->code2 = orig->code2;
+		}
+		if (pe->place == BT_PLACE_GP && pe->group < 0)
+			pe->place = BT_PLACE_NONE;
+	}
+	return p->n_unplaced ? BT_ERR_FULL : BT_OK;
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counter group planning without multiplexing: split the events a set of
+ * Top-Down nodes needs into the fewest groups that each fit the counters of
+ * the CPU actually running, so the workload can be re-run once per group.
+ *
+ * Every group counts all fixed counters (instructions, cycles, reference
+ * cycles, slots where present) and, where the PMU has it, PERF_METRICS, so
+ * runs can be checked against each other; events that fit a fixed counter
+ * or a PERF_METRICS field therefore cost no general counter and are
+ * measured in every group. TSC and duration are always measured. Uncore
+ * events cannot be planned and are reported as unmeasurable.
+ */
+#ifndef PMU_PLAN_H
+#define PMU_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics/event.h"
+#include "metrics/status.h"
+#include "pmu/cpu-info.h"
+
+#define BT_PLAN_MAX_EVENTS 256
+#define BT_PLAN_MAX_GROUPS 96
+
+/* The extra MSRs a group may program, as slots. */
+enum bt_plan_msr {
+	BT_PLAN_MSR_OFFCORE0 = 0, /* MSR_OFFCORE_RSP_0 */
+	BT_PLAN_MSR_OFFCORE1,     /* MSR_OFFCORE_RSP_1 */
+	BT_PLAN_MSR_LDLAT,        /* MSR_PEBS_LD_LAT */
+	BT_PLAN_MSR_FRONTEND,     /* MSR_PEBS_FRONTEND */
+	BT_PLAN_MSR_SLOTS,
+};
+
+enum bt_plan_place {
+	BT_PLACE_NONE = 0,        /* not placed: the planner failed (n_unplaced) */
+	BT_PLACE_GP,              /* general counter `counter` of group `group` */
+	BT_PLACE_FIXED,           /* fixed counter `counter`, every group */
+	BT_PLACE_PERF_METRICS,    /* PERF_METRICS field `counter`, every group */
+	BT_PLACE_FREE,            /* TSC / duration: every group */
+	BT_PLACE_UNMEASURABLE,    /* see reason */
+};
+
+struct bt_plan_slot {
+	uint16_t event;           /* index into the input */
+	uint8_t counter;          /* general counter */
+	bool code2;               /* programmed with the alternative code + OFFCORE_RSP_1 */
+};
+
+struct bt_plan_group {
+	uint8_t n_gp;
+	struct bt_plan_slot gp[BT_PMU_MAX_GP];
+	bool msr_used[BT_PLAN_MSR_SLOTS];
+	uint64_t msr_value[BT_PLAN_MSR_SLOTS];
+};
+
+struct bt_plan_event {
+	uint8_t place;            /* enum bt_plan_place */
+	int16_t group;            /* BT_PLACE_GP: its group; otherwise -1 */
+	uint8_t counter;
+	bool code2;
+	int16_t alias_of;         /* same encoding as an earlier event: counted once; -1 */
+	char reason[120];         /* BT_PLACE_UNMEASURABLE: why */
+};
+
+/* How the lower bound was derived (see plan-bound.c). */
+struct bt_plan_bound {
+	int gp_events;            /* distinct general-counter events */
+	int alone;                /* TakenAlone events: one group each */
+	int capacity;             /* ceil(non-alone GP events / counters) */
+	int hall;                 /* max over counter subsets S of ceil(#events confined to S / |S|) */
+	uint32_t hall_set;        /* the S attaining it */
+	int msr;                  /* distinct extra-MSR values (OFFCORE_RSP pair: /2) */
+	int total;                /* alone + max(capacity, hall, msr), at least 1 if anything is measured */
+};
+
+struct bt_plan {
+	int n_events;
+	struct bt_plan_event ev[BT_PLAN_MAX_EVENTS];
+	int n_groups;
+	struct bt_plan_group groups[BT_PLAN_MAX_GROUPS];
+	uint32_t fixed_mask;      /* fixed counters every group carries */
+	bool perf_metrics;        /* every group reads PERF_METRICS with SLOTS */
+	uint8_t num_gp;           /* general counters of the PMU planned for */
+	struct bt_plan_bound bound;
+	int lower_bound;          /* = bound.total */
+	int n_unplaced;           /* events the search could not place */
+	int n_unmeasurable;
+	long search_steps;        /* backtracking steps used */
+};
+
+/* TEST ONLY: planner mistakes the tests inject to prove the validator and
+ * the simulated PMU catch them. Never set outside tests. */
+struct bt_plan_mutation {
+	int extra_counters;       /* believe the PMU has this many more counters */
+};
+
+struct bt_plan_opts {
+	bool smt_off;             /* use CounterHTOff restrictions where given */
+	long max_steps;           /* backtracking budget per group count (0: default 200000) */
+	const struct bt_plan_mutation *mutation;
+};
+
+/* Plan `n` events for this PMU. ret is large: allocate it statically or on
+ * the heap. Returns BT_ERR_INVALID for bad arguments, BT_ERR_FULL if more
+ * than BT_PLAN_MAX_GROUPS groups would be needed (n_unplaced says how many
+ * events are left out), BT_OK otherwise. */
+bt_status bt_plan_events(const struct bt_event *const *events, int n,
+			 const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
+			 struct bt_plan *ret);
+
+/* The lower bound on the number of groups, with its parts. */
+int bt_plan_lower_bound(const struct bt_event *const *events, int n,
+			const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
+			struct bt_plan_bound *ret);
+
+/* Check a plan independently of how it was made: every group respects the
+ * counters that exist and each event's allowed counters, agrees on each
+ * extra MSR, keeps TakenAlone events alone, fixed and PERF_METRICS events
+ * only where the PMU has them (PERF_METRICS with fixed counter 3), and every
+ * measurable event is measured. BT_OK or BT_ERR_INVALID with a message. */
+bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const *events, int n,
+			   const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
+			   char *err, size_t errlen);
+
+/* Helpers shared by the planner, the bound and the validator. */
+/* The general counters the event may use on this PMU (0: none). */
+uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			 const struct bt_plan_opts *opts);
+/* Extra-MSR slot options of an event: bit s = may use slot s. 0 = needs none. */
+unsigned bt_plan_msr_options(const struct bt_event *e);
+/* Same encoding (so one counter counts both)? */
+bool bt_plan_same_encoding(const struct bt_event *a, const struct bt_event *b);
+const char *bt_plan_msr_name(int slot);
+
+#endif

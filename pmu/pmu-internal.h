@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by pmu-session.c, intel-pmu.c and amd-pmu.c only. */
+#ifndef PMU_PMU_INTERNAL_H
+#define PMU_PMU_INTERNAL_H
+
+#include "pmu/pmu-session.h"
+
+bool bt_pmu_is_amd(const struct bt_pmu_session *s);
+/* Save msr (once) then write it; on failure the session fails. */
+bt_status bt_pmu_wr(struct bt_pmu_session *s, uint32_t msr, uint64_t value, const char *why);
+/* Save `save_msr` (once, read from it) then write `msr`. */
+bt_status bt_pmu_wr_saving(struct bt_pmu_session *s, uint32_t save_msr, uint32_t msr,
+			   uint64_t value, const char *why);
+bt_status bt_pmu_save(struct bt_pmu_session *s, uint32_t msr);
+bt_status bt_pmu_rd(struct bt_pmu_session *s, uint32_t msr, uint64_t *ret, const char *why);
+bt_status bt_pmu_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret, const char *why);
+bt_status bt_pmu_fail(struct bt_pmu_session *s, bt_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool bt_pmu_saved_value(const struct bt_pmu_session *s, uint32_t msr, uint64_t *ret);
+/* Restore one saved MSR (retried once); records the first error. */
+void bt_pmu_restore_one(struct bt_pmu_session *s, uint32_t msr, bt_status *first);
+
+bt_status bt_intel_open(struct bt_pmu_session *s);
+bt_status bt_intel_program(struct bt_pmu_session *s);
+bt_status bt_intel_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg);
+bt_status bt_intel_read(struct bt_pmu_session *s, struct bt_pmu_counts *c);
+bt_status bt_intel_restore(struct bt_pmu_session *s);
+bt_status bt_amd_open(struct bt_pmu_session *s);
+bt_status bt_amd_program(struct bt_pmu_session *s);
+bt_status bt_amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg);
+bt_status bt_amd_read(struct bt_pmu_session *s, struct bt_pmu_counts *c);
+bt_status bt_amd_restore(struct bt_pmu_session *s);
+
+#endif

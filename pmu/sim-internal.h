@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared between the simulated PMU's files only. */
+#ifndef PMU_SIM_INTERNAL_H
+#define PMU_SIM_INTERNAL_H
+
+#include "pmu/sim.h"
+
+void bt_sim_violation(struct bt_sim *sim, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void bt_sim_cpuid(struct bt_arch *a, uint32_t leaf, uint32_t subleaf, struct bt_cpuid *ret);
+
+bt_status bt_sim_intel_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret);
+bt_status bt_sim_intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value);
+bt_status bt_sim_amd_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret);
+bt_status bt_sim_amd_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value);
+bt_status bt_sim_rdpmc_value(struct bt_sim *sim, uint32_t ecx, uint64_t *ret);
+
+bool bt_sim_fixed_exists(const struct bt_sim *sim, unsigned i);
+bool bt_sim_gp_enabled(const struct bt_sim *sim, unsigned i);
+bool bt_sim_fixed_enabled(const struct bt_sim *sim, unsigned i);
+void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n);
+void bt_sim_add_fixed(struct bt_sim *sim, unsigned i, uint64_t n);
+/* Advance everything that counts, by the source's counts: one window. */
+void bt_sim_count_window(struct bt_sim *sim);
+
+#endif

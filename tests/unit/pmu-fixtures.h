@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event sets for the PMU tests that reproduce real constraints from the
+ * vendor event files (facts quoted per event; the files themselves are not
+ * read by the tests): allowed counters ("Counter"), fixed counters, TakenAlone,
+ * extra MSRs (MSRIndex/MSRValue), PERF_METRICS fields, AMD 12-bit codes.
+ */
+#ifndef TESTS_UNIT_PMU_FIXTURES_H
+#define TESTS_UNIT_PMU_FIXTURES_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/event.h"
+#include "pmu/msr.h"
+#include "pmu/pmu-session.h"
+#include "pmu/plan.h"
+#include "pmu/sim.h"
+
+static inline struct bt_event fx_gp(const char *name, uint16_t code, uint8_t umask, uint8_t cmask,
+				    uint32_t counters)
+{
+	struct bt_event e;
+	memset(&e, 0, sizeof(e));
+	e.name = name;
+	e.source = BT_SRC_PMC;
+	e.code = code;
+	e.umask = umask;
+	e.cmask = cmask;
+	e.fixed = BT_EV_NO_FIXED;
+	e.counters = counters;
+	return e;
+}
+
+static inline struct bt_event fx_fixed(const char *name, uint16_t code, uint8_t umask, int fixed,
+				       uint32_t counters)
+{
+	struct bt_event e = fx_gp(name, code, umask, 0, counters);
+	e.fixed = (int8_t)fixed;
+	return e;
+}
+
+static inline struct bt_event fx_msr(struct bt_event e, uint16_t msr, uint64_t value, uint16_t code2)
+{
+	e.msr_index = msr;
+	e.msr_value = value;
+	e.code2 = code2;
+	return e;
+}
+
+static inline struct bt_event fx_pm(const char *name, int field)
+{
+	struct bt_event e;
+	memset(&e, 0, sizeof(e));
+	e.name = name;
+	e.source = BT_SRC_PERF_METRICS;
+	e.pm_field = (uint8_t)field;
+	e.fixed = BT_EV_NO_FIXED;
+	return e;
+}
+
+static inline struct bt_event fx_src(const char *name, uint8_t source)
+{
+	struct bt_event e;
+	memset(&e, 0, sizeof(e));
+	e.name = name;
+	e.source = source;
+	e.fixed = BT_EV_NO_FIXED;
+	return e;
+}
+
+#define FX_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define FX_MAX 64
+
+static inline int fx_skl_set(struct bt_event *out);
+static inline int fx_icl_set(struct bt_event *out);
+static inline int fx_zen4_set(struct bt_event *out);
+
+/* Drop the events needing an extra MSR the preset lacks. */
+static inline int fx_filter_msrs(struct bt_event *ev, int n, const struct bt_sim_config *c)
+{
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		uint16_t x = ev[i].msr_index;
+		if ((x == MSR_OFFCORE_RSP_0 || x == MSR_OFFCORE_RSP_1) && !c->offcore)
+			continue;
+		if (x == MSR_PEBS_LD_LAT && !c->ldlat)
+			continue;
+		if (x == MSR_PEBS_FRONTEND && !c->frontend)
+			continue;
+		ev[m++] = ev[i];
+	}
+	return m;
+}
+
+/* The event set a preset is tested with. */
+static inline int fx_set_for(const struct bt_sim_config *c, struct bt_event *out)
+{
+	int n;
+	if (c->vendor == BT_VENDOR_AMD)
+		n = fx_zen4_set(out);
+	else if (c->perf_metrics)
+		n = fx_icl_set(out);
+	else
+		n = fx_skl_set(out);
+	return fx_filter_msrs(out, n, c);
+}
+
+/* Skylake-like (SKL events JSON: Counter "0,1,2,3" for almost all events,
+ * INST_RETIRED.ANY "Fixed counter 0", CPU_CLK_UNHALTED.THREAD "Fixed
+ * counter 1", REF_TSC "Fixed counter 2", INST_RETIRED.PREC_DIST Counter "1",
+ * INST_RETIRED.TOTAL_CYCLES_PS Counter "0,2,3"; FRONTEND_RETIRED.* MSR 0x3F7
+ * and MEM_TRANS_RETIRED.LOAD_LATENCY_* MSR 0x3F6 are TakenAlone; OCR events
+ * EventCode "0xB7, 0xBB" with MSRIndex "0x1a6,0x1a7"). */
+static inline int fx_skl_set(struct bt_event *out)
+{
+	int n = 0;
+	out[n++] = fx_fixed("INST_RETIRED.ANY", 0xC0, 0x00, 0, 0);
+	out[n++] = fx_fixed("CPU_CLK_UNHALTED.THREAD", 0x3C, 0x00, 1, 0);
+	out[n++] = fx_fixed("CPU_CLK_UNHALTED.REF_TSC", 0x00, 0x03, 2, 0);
+	out[n++] = fx_gp("IDQ_UOPS_NOT_DELIVERED.CORE", 0x9C, 0x01, 0, 0xF);
+	out[n++] = fx_gp("UOPS_ISSUED.ANY", 0x0E, 0x01, 0, 0xF);
+	out[n++] = fx_gp("UOPS_RETIRED.RETIRE_SLOTS", 0xC2, 0x02, 0, 0xF);
+	out[n++] = fx_gp("INT_MISC.RECOVERY_CYCLES", 0x0D, 0x01, 0, 0xF);
+	out[n++] = fx_gp("CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, 20, 0xF);
+	out[n++] = fx_gp("CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, 4, 0xF);
+	out[n++] = fx_gp("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, 0, 0xF);
+	out[n++] = fx_gp("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, 0, 0xF);
+	out[n++] = fx_gp("UOPS_EXECUTED.CORE_CYCLES_NONE", 0xB1, 0x02, 1, 0xF);
+	out[n - 1].flags = BT_EVF_INV;
+	out[n++] = fx_gp("INST_RETIRED.PREC_DIST", 0xC0, 0x01, 0, 0x2);
+	out[n++] = fx_gp("INST_RETIRED.TOTAL_CYCLES_PS", 0xC0, 0x01, 10, 0xD);
+	out[n - 1].flags = BT_EVF_INV;
+	out[n++] = fx_msr(fx_gp("OCR.DEMAND_DATA_RD.ANY_RESPONSE", 0xB7, 0x01, 0, 0xF),
+			  MSR_OFFCORE_RSP_0, 0x10001, 0xBB);
+	out[n++] = fx_msr(fx_gp("OCR.DEMAND_RFO.L3_MISS", 0xB7, 0x01, 0, 0xF),
+			  MSR_OFFCORE_RSP_0, 0x3FFFC00002ull, 0xBB);
+	out[n++] = fx_msr(fx_gp("OCR.DEMAND_DATA_RD.L3_MISS", 0xB7, 0x01, 0, 0xF),
+			  MSR_OFFCORE_RSP_0, 0x3FFFC00001ull, 0xBB);
+	out[n++] = fx_msr(fx_gp("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", 0xCD, 0x01, 0, 0xF),
+			  MSR_PEBS_LD_LAT, 4, 0);
+	out[n - 1].flags = BT_EVF_ALONE;
+	out[n++] = fx_msr(fx_gp("FRONTEND_RETIRED.LATENCY_GE_4", 0xC6, 0x01, 0, 0xF),
+			  MSR_PEBS_FRONTEND, 0x400406, 0);
+	out[n - 1].flags = BT_EVF_ALONE;
+	out[n++] = fx_src("TSC", BT_SRC_TSC);
+	return n;
+}
+
+/* Ice Lake-like (ICL events JSON: TOPDOWN.SLOTS "Fixed counter 3"; many
+ * events "0,1,2,3" of 8 counters, e.g. L1D_PEND_MISS.PENDING,
+ * CYCLE_ACTIVITY.STALLS_L1D_MISS; PERF_METRICS fields). */
+static inline int fx_icl_set(struct bt_event *out)
+{
+	int n = 0;
+	out[n++] = fx_fixed("INST_RETIRED.ANY", 0xC0, 0x00, 0, 0);
+	out[n++] = fx_fixed("CPU_CLK_UNHALTED.THREAD", 0x3C, 0x00, 1, 0);
+	out[n++] = fx_fixed("CPU_CLK_UNHALTED.REF_TSC", 0x00, 0x03, 2, 0);
+	out[n++] = fx_fixed("TOPDOWN.SLOTS", 0x00, 0x04, 3, 0);
+	out[n++] = fx_pm("PERF_METRICS.RETIRING", BT_PM_RETIRING);
+	out[n++] = fx_pm("PERF_METRICS.BAD_SPECULATION", BT_PM_BAD_SPECULATION);
+	out[n++] = fx_pm("PERF_METRICS.FRONTEND_BOUND", BT_PM_FRONTEND_BOUND);
+	out[n++] = fx_pm("PERF_METRICS.BACKEND_BOUND", BT_PM_BACKEND_BOUND);
+	out[n++] = fx_gp("L1D_PEND_MISS.PENDING", 0x48, 0x01, 0, 0xF);
+	out[n++] = fx_gp("CYCLE_ACTIVITY.STALLS_L1D_MISS", 0xA3, 0x0C, 12, 0xF);
+	out[n++] = fx_gp("CYCLE_ACTIVITY.STALLS_L2_MISS", 0xA3, 0x05, 5, 0xF);
+	out[n++] = fx_gp("CYCLE_ACTIVITY.STALLS_L3_MISS", 0xA3, 0x06, 6, 0xF);
+	out[n++] = fx_gp("EXE_ACTIVITY.BOUND_ON_STORES", 0xA6, 0x40, 0, 0xFF);
+	out[n++] = fx_gp("EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, 0, 0xFF);
+	out[n++] = fx_gp("EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, 0, 0xFF);
+	out[n++] = fx_gp("BR_MISP_RETIRED.ALL_BRANCHES", 0xC5, 0x00, 0, 0xFF);
+	out[n++] = fx_gp("MACHINE_CLEARS.COUNT", 0xC3, 0x01, 1, 0xFF);
+	out[n - 1].flags = BT_EVF_EDGE;
+	out[n++] = fx_gp("UOPS_ISSUED.ANY", 0x0E, 0x01, 0, 0xFF);
+	out[n++] = fx_gp("MEM_LOAD_RETIRED.L2_HIT", 0xD1, 0x02, 0, 0xF);
+	out[n++] = fx_gp("MEM_LOAD_RETIRED.L3_HIT", 0xD1, 0x04, 0, 0xF);
+	out[n++] = fx_gp("MEM_LOAD_RETIRED.FB_HIT", 0xD1, 0x40, 0, 0xF);
+	out[n++] = fx_gp("MEM_LOAD_RETIRED.L1_MISS", 0xD1, 0x08, 0, 0xF);
+	out[n++] = fx_src("TSC", BT_SRC_TSC);
+	return n;
+}
+
+/* AMD Zen 4 (amdzen4 pipeline.json: de_no_dispatch_per_slot.* EventCode
+ * "0x1a0" with UMask 0x01 / 0x1e; core.json: ls_not_halted_cyc 0x76,
+ * ex_ret_instr 0xc0, ex_ret_ops 0xc1). */
+static inline int fx_zen4_set(struct bt_event *out)
+{
+	int n = 0;
+	out[n++] = fx_gp("ls_not_halted_cyc", 0x76, 0x00, 0, 0x3F);
+	out[n++] = fx_gp("ex_ret_instr", 0xC0, 0x00, 0, 0x3F);
+	out[n++] = fx_gp("ex_ret_ops", 0xC1, 0x00, 0, 0x3F);
+	out[n++] = fx_gp("de_no_dispatch_per_slot.no_ops_from_frontend", 0x1A0, 0x01, 0, 0x3F);
+	out[n++] = fx_gp("de_no_dispatch_per_slot.backend_stalls", 0x1A0, 0x1E, 0, 0x3F);
+	out[n++] = fx_gp("de_no_dispatch_per_slot.no_ops_from_frontend:c6", 0x1A0, 0x01, 6, 0x3F);
+	out[n++] = fx_gp("ex_ret_brn_misp", 0xC3, 0x00, 0, 0x3F);
+	out[n++] = fx_src("TSC", BT_SRC_TSC);
+	return n;
+}
+
+static inline void fx_ptrs(const struct bt_event *ev, int n, const struct bt_event **out)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = &ev[i];
+}
+
+#endif
