@@ -183,7 +183,7 @@ test:
 # Build and boot baretop in QEMU + OVMF. README's run command.
 QEMU_ARGS ?=
 run: $(EFI_APP)
-	$(Q)bash qemu/run.sh --efi $(EFI_APP) $(QEMU_ARGS)
+	$(Q)bash qemu/run.sh --show --efi $(EFI_APP) $(QEMU_ARGS)
 
 # Host benchmarks: every tools/bench-*/ program, built optimised, no sanitizers.
 bench: $(filter $(BUILD)/bench-%,$(TOOL_BINS))

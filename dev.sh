@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 bash tools/setup.sh
 case "${1:-}" in
-  run)  shift; exec make -j"$(nproc)" run QEMU_ARGS="$*" ;;
+  run)  shift; make -j"$(nproc)" efi && exec bash qemu/run.sh --show "$@" ;;
   test) exec make test ;;
   *)    echo "usage: ./dev.sh run [qemu/run.sh options] | ./dev.sh test" >&2; exit 2 ;;
 esac

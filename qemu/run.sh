@@ -7,7 +7,7 @@
 #   qemu/run.sh [--efi FILE] [--cpu MODEL] [--smp N] [--mem MIB] [--timeout S]
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
-#               [--keep-esp]
+#               [--keep-esp] [--show]
 #
 # baretop's options go into EFI\BOOT\baretop.cfg next to the app (the boot
 # manager passes no command line); --shutdown --qemu-exit are added unless
@@ -15,7 +15,8 @@
 # build/qemu/run): esp.img, serial.log (raw), console.txt (escape codes
 # removed), esp/ (a copy of \baretop on the ESP). --keep-esp boots DIR/esp.img
 # again as it is (only the app and baretop.cfg are replaced), as a machine
-# that runs baretop at every boot would.
+# that runs baretop at every boot would. --show also prints the console as
+# it runs (make run does).
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -34,6 +35,7 @@ readonly_esp=0
 fill_esp=0
 esp_mib=64
 keep_esp=0
+show=0
 adds=()
 
 usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -53,6 +55,7 @@ while [ $# -gt 0 ]; do
     --esp-mib) esp_mib=$2; shift 2 ;;
     --add) adds+=("$2"); shift 2 ;;
     --keep-esp) keep_esp=1; shift ;;
+    --show) show=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -112,9 +115,16 @@ qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
 [ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")
 
 set +e
-timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
-  </dev/null >"$out/serial.log" 2>"$out/qemu.err"
-rc=$?
+if [ "$show" = 1 ]; then
+  timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+    </dev/null 2>"$out/qemu.err" | tee "$out/serial.log" |
+    sed -u -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r$//'
+  rc=${PIPESTATUS[0]}
+else
+  timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+    </dev/null >"$out/serial.log" 2>"$out/qemu.err"
+  rc=$?
+fi
 set -e
 
 # Console text without terminal escape sequences and CRs.
@@ -130,6 +140,7 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
   echo "qemu/run.sh: timed out after ${timeout_s}s" >&2
   exit 124
 fi
+[ "$show" = 1 ] && echo "qemu/run.sh: console in $out/console.txt, files from the ESP in $out/esp/" >&2
 if [ $rc -eq 0 ]; then
   exit 0
 fi
