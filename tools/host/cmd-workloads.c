@@ -31,14 +31,15 @@ struct result {
 	bool deterministic;
 	uint64_t checksum;
 	unsigned reps;
-	double median_ns, min_ns, max_ns;
+	double median_ns, min_ns, max_ns;   /* wall time (CLOCK_MONOTONIC) */
+	double cpu_median_ns;               /* the measuring thread's CPU time */
 };
 
-static double now_ns(void)
+static double now_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
@@ -49,11 +50,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double median_of(double *v, unsigned n)
+{
+	qsort(v, n, sizeof v[0], cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void run_one(const struct bt_wl_config *cfg, const struct bt_wl_env *env, unsigned reps,
 		    struct result *r)
 {
 	struct bt_wl_instance inst;
-	double times[MAX_REPS];
+	double times[MAX_REPS], cpu[MAX_REPS];
 	bt_status s;
 
 	r->name = cfg->wl->name;
@@ -64,7 +71,7 @@ static void run_one(const struct bt_wl_config *cfg, const struct bt_wl_env *env,
 	snprintf(r->note, sizeof r->note, "%s", inst.note);
 	r->deterministic = true;
 	for (unsigned i = 0; i <= reps; i++) {   /* run 0 is the warm-up */
-		double t0, t1;
+		double t0, t1, c0, c1;
 		uint64_t sum;
 
 		s = bt_wl_before_run(&inst, r->error, sizeof r->error);
@@ -72,9 +79,11 @@ static void run_one(const struct bt_wl_config *cfg, const struct bt_wl_env *env,
 			r->status = s;
 			break;
 		}
-		t0 = now_ns();
+		t0 = now_ns(CLOCK_MONOTONIC);
+		c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 		bt_wl_run(&inst);
-		t1 = now_ns();
+		c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		t1 = now_ns(CLOCK_MONOTONIC);
 		s = bt_wl_after_run(&inst, r->error, sizeof r->error);
 		if (s != BT_OK) {
 			r->status = s;
@@ -85,17 +94,19 @@ static void run_one(const struct bt_wl_config *cfg, const struct bt_wl_env *env,
 			r->checksum = sum;
 		else if (sum != r->checksum)
 			r->deterministic = false;
-		if (i > 0)
+		if (i > 0) {
 			times[i - 1] = t1 - t0;
+			cpu[i - 1] = c1 - c0;
+		}
 	}
 	bt_wl_teardown(&inst);
 	if (r->status != BT_OK)
 		return;
-	qsort(times, reps, sizeof times[0], cmp_double);
 	r->reps = reps;
+	r->median_ns = median_of(times, reps);   /* sorts */
 	r->min_ns = times[0];
 	r->max_ns = times[reps - 1];
-	r->median_ns = reps % 2 ? times[reps / 2] : (times[reps / 2 - 1] + times[reps / 2]) / 2;
+	r->cpu_median_ns = median_of(cpu, reps);
 }
 
 static void json_string(FILE *f, const char *s)
@@ -143,8 +154,9 @@ static void print_json(FILE *f, const struct result *res, size_t n, bool quick,
 		if (r->status == BT_OK) {
 			fprintf(f, ", \"checksum\": \"0x%016llx\", \"runs\": %u",
 				(unsigned long long)r->checksum, r->reps);
-			fprintf(f, ", \"time_ns\": {\"median\": %.0f, \"min\": %.0f, \"max\": %.0f}",
-				r->median_ns, r->min_ns, r->max_ns);
+			fprintf(f, ", \"time_ns\": {\"median\": %.0f, \"min\": %.0f, \"max\": %.0f, "
+				"\"cpu_median\": %.0f}", r->median_ns, r->min_ns, r->max_ns,
+				r->cpu_median_ns);
 			fprintf(f, ", \"note\": ");
 			json_string(f, r->note);
 		} else {
@@ -158,8 +170,8 @@ static void print_json(FILE *f, const struct result *res, size_t n, bool quick,
 
 static void print_text(FILE *f, const struct result *res, size_t n, bool quick)
 {
-	fprintf(f, "%-20s %-18s %12s %12s %12s  %s\n", "workload", "checksum", "median ms",
-		"min ms", "max ms", "parameters");
+	fprintf(f, "%-20s %-18s %10s %10s %10s %10s  %s\n", "workload", "checksum", "median ms",
+		"min ms", "max ms", "cpu ms", "parameters");
 	for (size_t i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 
@@ -167,14 +179,15 @@ static void print_text(FILE *f, const struct result *res, size_t n, bool quick)
 			fprintf(f, "%-20s %s: %s\n", r->name, status_word(r), r->error);
 			continue;
 		}
-		fprintf(f, "%-20s 0x%016llx %12.3f %12.3f %12.3f  %s%s\n", r->name,
+		fprintf(f, "%-20s 0x%016llx %10.3f %10.3f %10.3f %10.3f  %s%s\n", r->name,
 			(unsigned long long)r->checksum, r->median_ns / 1e6, r->min_ns / 1e6,
-			r->max_ns / 1e6, r->params, r->deterministic ? "" : "  NONDETERMINISTIC");
+			r->max_ns / 1e6, r->cpu_median_ns / 1e6, r->params,
+			r->deterministic ? "" : "  NONDETERMINISTIC");
 		if (r->note[0])
 			fprintf(f, "%-20s   (%s)\n", "", r->note);
 	}
-	fprintf(f, "(hosted build, %s preset; times are of the measured body only)\n",
-		quick ? "quick" : "default");
+	fprintf(f, "(hosted build, %s preset; wall times of the measured body only; cpu = median "
+		"CPU time of the measuring thread)\n", quick ? "quick" : "default");
 }
 
 static void print_list(FILE *f)
