@@ -178,7 +178,7 @@ CHASE_PARAMS(DRAM, 256ull << 20, 16ull << 20, 1000000, 5000);
 
 CHASE_WORKLOAD(bt_wl_ptr_chase_l1, L1, "ptr-chase-l1",
 	       "dependent loads over a random cycle in 16 KiB (L1d hits)",
-	       "Backend_Bound > Memory_Bound > L1_Bound (L1_Latency_Dependency on ICL+/SPR)",
+	       "Backend_Bound > Memory_Bound > L1_Bound (> L1_Latency_Dependency where the model has it: SKL+)",
 	       "backend_bound > backend_bound_memory");
 CHASE_WORKLOAD(bt_wl_ptr_chase_l2, L2, "ptr-chase-l2",
 	       "dependent loads over a random cycle in 128 KiB (L2 hits)",
