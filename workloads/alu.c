@@ -16,8 +16,8 @@
  *                  iteration): as many ADDs per cycle as the core has ALUs.
  *
  * Register-register ADD is used rather than ADD with an immediate because
- * recent Intel cores can execute some immediate ADDs at rename, which would
- * take the chain off the ALUs.
+ * some recent cores (Intel Golden Cove is reported to) resolve small
+ * immediate ADDs at rename, which would take the chain off the ALUs.
  */
 #include <stdlib.h>
 

@@ -8,11 +8,14 @@
  * returning. With the default 4096 blocks 4160 bytes apart (one page plus
  * one line: successive blocks are on different pages and in different L1i
  * sets), one call executes 4096 blocks on 4096 pages spread over 16 MiB:
- * every block is an instruction-cache miss (L1i holds 512 lines) that also
- * misses the L2, and an ITLB miss (the first-level ITLB holds 64-256 4 KiB
- * entries, the STLB 1.5-3 K). The random order defeats the next-line
- * instruction prefetcher; the jumps are direct, so they are predicted once
- * the BTB has seen them (4096 of them fit most BTBs).
+ * every block is an L1 instruction-cache miss (the 4096 lines are 256 KiB;
+ * L1i holds 32-64 KiB), served by the L2 on most parts, and an ITLB miss
+ * (first-level ITLBs hold 64-256 4 KiB entries; the second-level TLB, 0.5-3 K
+ * entries depending on the core, misses too when it is under 4096). The
+ * random order defeats the next-line instruction prefetcher; the jumps are
+ * direct, so they are predicted once the BTB has seen them (4096 fit most
+ * BTBs). spacing=16 is the control: the same 4096 blocks packed into 64 KiB
+ * on 16 pages (L1i misses that hit the L2, no ITLB misses).
  *
  *   entry:     F3 0F 1E FA       endbr64          (a NOP unless CET-IBT is on)
  *              31 C0             xor  eax, eax    rax = 0
