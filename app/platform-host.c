@@ -5,11 +5,11 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "app/platform-host.h"
+#include "workloads/env-host.h"
 
 static void host_stall_us(uint64_t us)
 {
@@ -76,19 +76,6 @@ static bt_status host_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, ui
 	return BT_OK;
 }
 
-static void *host_alloc_exec(size_t size)
-{
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void host_free_exec(void *p, size_t size)
-{
-	if (p)
-		munmap(p, size);
-}
-
 /* rename() that fails instead of replacing: link() refuses an existing
  * name (EEXIST), then the temporary name is removed. */
 static int host_rename_noreplace(const char *from, const char *to)
@@ -109,7 +96,7 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->wallclock = host_wallclock;
 	p->cpu_count = host_cpu_count;
 	p->run_on_cpu = host_run_on_cpu;
-	p->alloc_exec = host_alloc_exec;
-	p->free_exec = host_free_exec;
+	static struct bt_wl_host wl_host;
+	bt_wl_env_host_init(&p->workload_env, &wl_host);
 	p->rename_noreplace = host_rename_noreplace;
 }

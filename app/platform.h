@@ -15,6 +15,7 @@
 
 #include "metrics/status.h"
 #include "pmu/arch.h"
+#include "workloads/workload.h"
 
 struct bt_cpu_location {
 	uint64_t apic_id;
@@ -68,9 +69,9 @@ struct bt_platform {
 	 * and waits for it, at most timeout_us (0 = no limit). */
 	bt_status (*run_on_cpu)(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);
 
-	/* Memory that can hold generated code (UEFI: EfiLoaderCode pages). */
-	void *(*alloc_exec)(size_t size);
-	void (*free_exec)(void *p, size_t size);
+	/* What the workloads need from the platform: code and data memory, a
+	 * partner CPU. env.cpu is filled by the program after detection. */
+	struct bt_wl_env workload_env;
 
 	/* End of an unattended run: power off (UEFI ResetSystem). Returns only
 	 * if the platform cannot. */

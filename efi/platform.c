@@ -8,6 +8,7 @@
 #include "efi/mp.h"
 #include "efi/platform-efi.h"
 #include "efi/proto/cpu-io2.h"
+#include "efi/wl-env-efi.h"
 #include "pmu/arch-hw.h"
 
 static void efi_stall_us(uint64_t us)
@@ -39,25 +40,6 @@ static void efi_wallclock(char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, "%c%02d:%02d", off < 0 ? '-' : '+',
 			 (off < 0 ? -off : off) / 60, (off < 0 ? -off : off) % 60);
 	}
-}
-
-static void *efi_alloc_exec(size_t size)
-{
-	EFI_PHYSICAL_ADDRESS addr;
-	UINTN pages = (size + EFI_PAGE_SIZE - 1) / EFI_PAGE_SIZE;
-
-	/* EfiLoaderCode: the memory type firmware keeps executable when it
-	 * applies no-execute protection to data pages. */
-	if (bt_efi.bs->AllocatePages(AllocateAnyPages, EfiLoaderCode, pages, &addr) != EFI_SUCCESS)
-		return NULL;
-	return (void *)(uintptr_t)addr;
-}
-
-static void efi_free_exec(void *p, size_t size)
-{
-	if (p)
-		bt_efi.bs->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p,
-				     (size + EFI_PAGE_SIZE - 1) / EFI_PAGE_SIZE);
 }
 
 static void efi_power_off(void)
@@ -104,8 +86,7 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->cpu_count = bt_efi_cpu_count;
 	p->cpu_location = bt_efi_cpu_location;
 	p->run_on_cpu = bt_efi_run_on_cpu;
-	p->alloc_exec = efi_alloc_exec;
-	p->free_exec = efi_free_exec;
+	bt_efi_wl_env_init(&p->workload_env);
 	p->power_off = efi_power_off;
 	p->qemu_debug_exit = efi_qemu_debug_exit;
 }

@@ -163,7 +163,7 @@ static bt_status sim_run_window(struct bt_arch *a, uint32_t msr, uint64_t start,
 		return st;
 	sim->in_window = true;
 	log_access(sim, BT_SIM_WINDOW_BEGIN, msr, start, false);
-	bt_sim_count_window(sim);
+	bt_sim_count_window(sim, fn);
 	if (fn)
 		fn(arg);
 	log_access(sim, BT_SIM_WINDOW_END, msr, stop, false);

@@ -103,9 +103,9 @@ void bt_sim_pm_update(struct bt_sim *sim)
 	sim->regs.perf_metrics = value;
 }
 
-static const struct bt_event *find_gp(const struct bt_sim *sim, uint64_t sel, uint64_t *count)
+static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_sim_source *s,
+				      uint64_t sel, uint64_t *count)
 {
-	const struct bt_sim_source *s = sim->source;
 	for (size_t k = 0; s && k < s->n; k++)
 		if (gp_matches(sim, sel, &s->entries[k].ev)) {
 			*count = s->entries[k].count;
@@ -114,9 +114,12 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, uint64_t sel, ui
 	return NULL;
 }
 
-void bt_sim_count_window(struct bt_sim *sim)
+void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 {
 	const struct bt_sim_source *s = sim->source;
+
+	if (s && s->body && s->body != body)
+		s = NULL; /* not the simulated workload: an empty window */
 	const struct bt_sim_config *c = &sim->cfg;
 	bool gp_on[BT_SIM_MAX_GP], fixed_on[BT_SIM_MAX_FIXED];
 	/* Decide what counts before advancing anything: all counters see the
@@ -144,7 +147,7 @@ void bt_sim_count_window(struct bt_sim *sim)
 
 	for (unsigned i = 0; i < c->num_gp; i++) {
 		uint64_t n;
-		if (gp_on[i] && find_gp(sim, sim->regs.evtsel[i], &n))
+		if (gp_on[i] && find_gp(sim, s, sim->regs.evtsel[i], &n))
 			bt_sim_add_gp(sim, i, n);
 	}
 	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {

@@ -22,6 +22,6 @@ bool bt_sim_fixed_enabled(const struct bt_sim *sim, unsigned i);
 void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n);
 void bt_sim_add_fixed(struct bt_sim *sim, unsigned i, uint64_t n);
 /* Advance everything that counts, by the source's counts: one window. */
-void bt_sim_count_window(struct bt_sim *sim);
+void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body);
 
 #endif

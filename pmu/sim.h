@@ -58,6 +58,11 @@ struct bt_sim_source {
 	const struct bt_sim_count *entries;
 	size_t n;
 	uint64_t tsc_per_window;   /* 0: the TSC entry (BT_SRC_TSC) or cfg default */
+	/* The simulated workload is the function the window runs: when `body`
+	 * is set, the counts apply only to windows that run it, and any other
+	 * window (a calibration with an empty body) counts nothing but the
+	 * modelled foreign activity. NULL: every window counts the entries. */
+	bt_window_fn *body;
 };
 
 /* ------------------------------------------------------------ configuration */

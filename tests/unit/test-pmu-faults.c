@@ -46,7 +46,7 @@ static void every_access_faults(const char *preset)
 	bt_sim_free(&sim);
 
 	/* Count the accesses of a clean run. */
-	struct bt_sim_source source = { src, (size_t)n, 0 };
+	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
 	CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
 	bt_sim_set_source(&sim, &source);
 	sim.access_count = 0;

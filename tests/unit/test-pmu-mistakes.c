@@ -49,7 +49,7 @@ static struct outcome measure(const char *preset, struct bt_event *ev, int n,
 	bt_sim_detect_caps(&sim, &caps);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_sim_generate_counts(evp, (size_t)n, 7, src) == BT_OK);
-	struct bt_sim_source source = { src, (size_t)n, 0 };
+	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
 	bt_sim_set_source(&sim, &source);
 	struct bt_plan_opts popts = { .mutation = pm };
 	bt_plan_events(evp, n, &caps, &popts, &plan);

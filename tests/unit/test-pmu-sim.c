@@ -21,7 +21,7 @@ struct run_result {
 	char msg[256];
 };
 
-static const struct bt_sim_source empty_source = { NULL, 0, 0 };
+static const struct bt_sim_source empty_source = { NULL, 0, 0, NULL };
 
 /* Measure every group; for parts without a global enable subtract an
  * empty-workload calibration run (see amd-pmu.c). */
@@ -46,7 +46,7 @@ static struct run_result run_all(const char *preset, uint64_t counter_start, boo
 		snprintf(r.msg, sizeof(r.msg), "generate failed");
 		goto out;
 	}
-	struct bt_sim_source source = { src, (size_t)n, 0 };
+	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
 	if (bt_plan_events(evp, n, &caps, NULL, &plan) != BT_OK ||
 	    bt_plan_validate(&plan, evp, n, &caps, NULL, r.msg, sizeof(r.msg)) != BT_OK)
 		goto out;
@@ -196,7 +196,7 @@ TEST(tsc_aperf_mperf_smi_per_run)
 	struct bt_event ev[2] = { fx_src("TSC", BT_SRC_TSC), fx_src("duration_time", BT_SRC_DURATION) };
 	const struct bt_event *evp[2] = { &ev[0], &ev[1] };
 	struct bt_sim_count src[1] = { { ev[0], 3000000 } };
-	struct bt_sim_source source = { src, 1, 0 };
+	struct bt_sim_source source = { src, 1, 0, NULL };
 	bt_sim_set_source(&sim, &source);
 	CHECK(bt_plan_events(evp, 2, &caps, NULL, &plan) == BT_OK);
 	CHECK_EQ_INT(plan.n_groups, 1);

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The measurement engine against the simulated PMU: every event's count
+ * comes back exactly as the source supplied it (after the calibration
+ * removed the sim's modelled foreign activity), retries replace runs that
+ * saw an SMI or disagree on instructions, persistent disagreement is
+ * flagged, and a fault leaves every register as it was.
+ */
+#include <stdlib.h>
+
+#include "app/measure.h"
+#include "pmu/arch-cpuid-host.h"
+#include "pmu/plan.h"
+#include "pmu/sim.h"
+#include "tests/unit/lib/test.h"
+#include "tests/unit/pmu-fixtures.h"
+
+/* The simulated workload: its identity is its address (sim source "body"). */
+static void sim_workload(void *arg)
+{
+	(void)arg;
+}
+
+struct setup {
+	struct bt_sim sim;
+	struct bt_pmu_caps caps;
+	struct bt_event ev[FX_MAX];
+	const struct bt_event *evp[FX_MAX];
+	struct bt_sim_count src[FX_MAX];
+	struct bt_sim_source source;
+	struct bt_plan plan;
+	int n;
+};
+
+static bool prepare(struct setup *t, const char *preset)
+{
+	memset(t, 0, sizeof(*t));
+	if (bt_sim_init(&t->sim, bt_sim_preset(preset)) != BT_OK)
+		return false;
+	bt_sim_detect_caps(&t->sim, &t->caps);
+	t->n = fx_set_for(&t->sim.cfg, t->ev);
+	fx_ptrs(t->ev, t->n, t->evp);
+	if (bt_sim_generate_counts(t->evp, (size_t)t->n, 7, t->src) != BT_OK)
+		return false;
+	t->source = (struct bt_sim_source){ t->src, (size_t)t->n, 0, sim_workload };
+	bt_sim_set_source(&t->sim, &t->source);
+	return bt_plan_events(t->evp, t->n, &t->caps, NULL, &t->plan) == BT_OK;
+}
+
+static int index_of_fixed(const struct setup *t, int fixed)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->ev[i].source == BT_SRC_PMC && t->ev[i].fixed == fixed && !t->ev[i].flags &&
+		    !t->ev[i].cmask)
+			return i;
+	return -1;
+}
+
+/* Checks every measured PMC / PERF_METRICS event against the source. */
+static void check_exact(const struct setup *t, const struct bt_measurement *m, const char *preset)
+{
+	int compared = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		uint8_t s = t->ev[i].source;
+		if (s != BT_SRC_PMC && s != BT_SRC_PERF_METRICS)
+			continue;
+		CHECK_MSG(m->ev[i].measured, "%s: %s not measured", preset, t->ev[i].name);
+		CHECK_MSG(m->ev[i].median == t->src[i].count && m->ev[i].min == t->src[i].count &&
+				  m->ev[i].max == t->src[i].count,
+			  "%s: %s median %llu min %llu max %llu, source %llu", preset,
+			  t->ev[i].name, (unsigned long long)m->ev[i].median,
+			  (unsigned long long)m->ev[i].min, (unsigned long long)m->ev[i].max,
+			  (unsigned long long)t->src[i].count);
+		compared++;
+	}
+	CHECK_MSG(compared >= 5, "%s: only %d events compared", preset, compared);
+}
+
+TEST(every_event_comes_back_exactly_on_each_pmu_kind)
+{
+	const char *presets[] = { "skl", "icl", "spr", "adl-e", "zen4", "zen2", "amd-legacy", "nhm" };
+
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+		static struct setup t;
+		struct bt_measurement m;
+		struct bt_measure_opts o;
+		struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+		struct bt_sim_regs before, after;
+		char diff[200] = "";
+
+		CHECK_MSG(prepare(&t, presets[p]), "%s: setup", presets[p]);
+		bt_measure_opts_defaults(&o);
+		o.reps = 3;
+		bt_sim_snapshot(&t.sim, &before);
+		bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+		CHECK_MSG(st == BT_OK, "%s: %s", presets[p], m.error);
+		if (st == BT_OK) {
+			check_exact(&t, &m, presets[p]);
+			CHECK_EQ_INT(m.n_runs, t.plan.n_groups * 3);
+			CHECK_EQ_INT(m.n_flagged, 0);
+			CHECK_EQ_INT(m.n_retried, 0);
+		}
+		bt_sim_snapshot(&t.sim, &after);
+		CHECK_MSG(bt_sim_regs_equal(&before, &after, diff, sizeof(diff)), "%s: %s",
+			  presets[p], diff);
+		CHECK_MSG(t.sim.n_violations == 0, "%s: %s", presets[p], t.sim.violations[0]);
+		bt_measurement_free(&m);
+		bt_sim_free(&t.sim);
+	}
+}
+
+/* The empty-window calibration is what makes AMD without a global enable
+ * exact: without it, each counter also counts the driver's enable writes. */
+TEST(without_calibration_amd_legacy_counts_the_driver_writes)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+	int off = 0;
+
+	CHECK(prepare(&t, "amd-legacy"));
+	bt_measure_opts_defaults(&o);
+	o.calib_runs = 0;
+	CHECK_EQ_INT(bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	for (int i = 0; i < t.n; i++)
+		if (t.ev[i].source == BT_SRC_PMC && m.ev[i].median != t.src[i].count)
+			off++;
+	CHECK_MSG(off > 0, "no counter included the enable writes: the sim would not "
+			   "catch a missing calibration");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+struct disturb {
+	struct setup *t;
+	int calls;
+	int smi_on_call;          /* that window sees an SMI; -1 = every window */
+	int skew_inst_on_call;    /* that window retires 1 % more instructions */
+	int inst_index;
+	uint64_t inst_count;
+};
+
+static bt_status disturb_before(void *ctx, char *err, size_t errlen)
+{
+	struct disturb *d = ctx;
+	int call = ++d->calls;
+
+	(void)err;
+	(void)errlen;
+	d->t->sim.cfg.smi_per_window = d->smi_on_call == -1 || call == d->smi_on_call;
+	if (d->inst_index >= 0)
+		d->t->src[d->inst_index].count =
+			call == d->skew_inst_on_call ? d->inst_count + d->inst_count / 100
+						     : d->inst_count;
+	return BT_OK;
+}
+
+static void run_disturbed(struct disturb *d, struct bt_measurement *m)
+{
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, disturb_before, NULL, d };
+
+	bt_measure_opts_defaults(&o);
+	o.reps = 3;
+	d->t->sim.cfg.smi_count = true;
+	o.pmu.read_smi_count = true;
+	CHECK_EQ_INT(bt_measure(&d->t->sim.arch, &d->t->caps, &d->t->plan, d->t->evp, &wl, &o, m),
+		     BT_OK);
+}
+
+TEST(an_smi_in_the_window_is_retried_and_the_retry_kept)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 3, 0, -1, 0 };
+
+	CHECK(prepare(&t, "skl"));
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 1);
+	CHECK_EQ_INT(m.n_flagged, 0);
+	CHECK_EQ_INT(m.n_smi_runs, 0);
+	check_exact(&t, &m, "skl+smi");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+TEST(an_instruction_count_outlier_is_retried)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 0, 4, -1, 0 };
+
+	CHECK(prepare(&t, "skl"));
+	d.inst_index = index_of_fixed(&t, 0);
+	CHECK(d.inst_index >= 0);
+	d.inst_count = t.src[d.inst_index].count;
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 1);
+	CHECK_EQ_INT(m.n_flagged, 0);
+	CHECK_EQ_U64(m.inst_min, d.inst_count);
+	CHECK_EQ_U64(m.inst_max, d.inst_count);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+TEST(a_persistent_smi_is_flagged_after_the_retries)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, -1, 0, -1, 0 };
+
+	CHECK(prepare(&t, "skl"));
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, m.n_runs);
+	CHECK_EQ_INT(m.n_flagged, m.n_runs);
+	CHECK_EQ_INT(m.n_smi_runs, m.n_runs);
+	for (int k = 0; k < m.n_runs; k++)
+		CHECK(m.runs[k].flagged && m.runs[k].attempts == 1 + BT_MEASURE_MAX_RETRIES_DEFAULT &&
+		      strcmp(m.runs[k].why, "SMI in the window") == 0);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+TEST(a_fault_anywhere_aborts_cleanly_and_restores_every_register)
+{
+	const char *presets[] = { "skl", "icl", "zen4" };
+
+	for (size_t p = 0; p < 3; p++) {
+		for (uint64_t at = 1; at < 400; at += 37) {
+			static struct setup t;
+			struct bt_measurement m;
+			struct bt_measure_opts o;
+			struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+			struct bt_sim_regs before, after;
+			char diff[200] = "";
+
+			CHECK(prepare(&t, presets[p]));
+			bt_measure_opts_defaults(&o);
+			o.reps = 2;
+			bt_sim_snapshot(&t.sim, &before);
+			t.sim.fault_at = t.sim.access_count + at;
+			bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+			if (st != BT_OK)
+				CHECK_MSG(strstr(m.error, "#GP") != NULL, "%s at %llu: '%s'", presets[p],
+					  (unsigned long long)at, m.error);
+			bt_sim_snapshot(&t.sim, &after);
+			CHECK_MSG(bt_sim_regs_equal(&before, &after, diff, sizeof(diff)),
+				  "%s, fault at access %llu: %s", presets[p], (unsigned long long)at,
+				  diff);
+			bt_measurement_free(&m);
+			bt_sim_free(&t.sim);
+		}
+	}
+}
+
+static void spin(void *arg)
+{
+	volatile uint64_t *n = arg;
+	for (uint64_t i = 0; i < 100000; i++)
+		*n += i;
+}
+
+TEST(timing_without_counters)
+{
+	struct bt_timing t;
+	uint64_t n = 0;
+	char err[100];
+	struct bt_measure_workload wl = { spin, &n, NULL, NULL, NULL };
+
+	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 1, 5, false, &t, err, sizeof(err)),
+		     BT_OK);
+	CHECK_EQ_INT(t.runs, 5);
+	CHECK(t.min > 0 && t.min <= t.median && t.median <= t.max);
+	CHECK_EQ_U64(n, 6ull * (100000ull * 99999ull / 2)); /* 1 warm-up + 5 runs */
+	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 0, 0, false, &t, err, sizeof(err)),
+		     BT_ERR_INVALID);
+}
+
+TEST(median_is_an_observed_value)
+{
+	uint64_t v[] = { 9, 1, 5, 3 };
+	CHECK_EQ_U64(bt_median_u64(v, 4), 3);
+	CHECK_EQ_U64(bt_median_u64(v, 3), 5);
+	CHECK_EQ_U64(bt_median_u64(v, 1), 9);
+}
