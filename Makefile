@@ -165,10 +165,29 @@ $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi: $(EFI_DIR)/baretop.so
 
 EFI_APP := $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi
 
+# Test EFI applications (tests/efi/*.c): plain gnu-efi, no C library, run by
+# the QEMU tests (e.g. as `baretop -x` workloads).
+TEST_EFI_SRCS := $(wildcard tests/efi/*.c)
+TEST_EFI_APPS := $(patsubst tests/efi/%.c,$(BUILD)/tests/%.efi,$(TEST_EFI_SRCS))
+
+$(EFI_DIR)/tests/efi/%.so: tests/efi/%.c
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -fpic -fshort-wchar -mno-red-zone \
+	  -fno-stack-protector -ffreestanding $(EFI_PLATFORM_CFLAGS) -c $< -o $(@:.so=.o)
+	$(Q)ld -nostdlib -znocombreloc -shared -Bsymbolic -z noexecstack -T $(GNUEFI_LIB)/elf_x86_64_efi.lds \
+	  $(GNUEFI_LIB)/crt0-efi-x86_64.o $(@:.so=.o) $(GNUEFI_LIB)/libefi.a $(GNUEFI_LIB)/libgnuefi.a -o $@
+
+$(BUILD)/tests/%.efi: $(EFI_DIR)/tests/efi/%.so
+	@mkdir -p $(@D)
+	@echo "  EFI   $@"
+	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
+	  -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+
 # ---------------------------------------------------------------- targets
 .PHONY: all efi host tests check test run bench fuzz clean setup
 all: efi host
-efi: $(EFI_APP)
+efi: $(EFI_APP) $(if $(CC_IS_CLANG),,$(TEST_EFI_APPS))
 host: $(HOST_LIB) $(TOOL_BINS)
 tests: $(TEST_BINS)
 

@@ -17,6 +17,7 @@
 #include "app/options.h"
 #include "app/report-detect.h"
 #include "app/results-file.h"
+#include "app/run.h"
 #include "app/version.h"
 #include "pmu/cpu-detect.h"
 
@@ -35,6 +36,8 @@ struct run {
 	bool selftest_ran;
 	struct bt_fault_selftest selftest;
 	int status;
+	bool ran_workloads;
+	struct bt_run_phase phase;
 	char messages[8][200];
 	int n_messages;
 };
@@ -142,6 +145,8 @@ static bt_status render_results(unsigned seq, struct bt_strbuf *out, void *ctx)
 	bt_json_end(&j);
 
 	bt_report_detect_json(&j, r->plat, &r->cpu, &r->census);
+	if (r->ran_workloads)
+		bt_run_phase_json(&j, &r->phase);
 
 	bt_json_object(&j, "fault_guard");
 	bt_json_bool(&j, "installed", r->plat->fault_guard.installed);
@@ -169,6 +174,8 @@ static bt_status render_results(unsigned seq, struct bt_strbuf *out, void *ctx)
 /* Ends the run as the options ask: QEMU's exit device on failure, power off. */
 static int finish(struct run *r, int status)
 {
+	/* Whatever baretop changed in the CPU is put back first. */
+	bt_run_phase_free(&r->phase);
 	fflush(stdout);
 	fflush(stderr);
 	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
@@ -255,6 +262,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		return BT_EXIT_FAILED;
 	}
 	r->plat = plat;
+	r->phase.plat = plat;
 	r->argc = argc;
 	r->argv = argv;
 	bt_options_defaults(&r->opt);
@@ -308,6 +316,15 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		status = finish(r, BT_EXIT_OK);
 		goto out;
 	}
+	if (bt_run_check_specs(&r->opt, err, sizeof(err)) != BT_OK) {
+		status = usage_error(r, program, err);
+		goto out;
+	}
+	if (r->opt.list_workloads) {
+		bt_list_workloads(stdout);
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
 	if (r->opt.version) {
 		printf("baretop %s\n", BT_VERSION);
 		status = finish(r, BT_EXIT_OK);
@@ -349,6 +366,22 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		bt_fault_selftest_run(plat, &r->cpu, &r->selftest);
 		r->selftest_ran = true;
 		bt_fault_selftest_print(stdout, &r->selftest);
+	}
+
+	if (!r->opt.no_workloads) {
+		r->phase.plat = plat;
+		r->phase.opt = &r->opt;
+		r->phase.cpu = &r->cpu;
+		r->phase.can_count = false;
+		snprintf(r->phase.no_count_reason, sizeof(r->phase.no_count_reason), "%s",
+			 r->cpu.pmu.kind == BT_PMU_NONE ? r->cpu.pmu.absent_reason
+							: "counting is not wired into the app yet");
+		bt_run_phase_run(&r->phase);
+		r->ran_workloads = true;
+		if (r->phase.n_failed) {
+			note(r, "%d workload(s) failed", r->phase.n_failed);
+			r->status = BT_EXIT_FAILED;
+		}
 	}
 
 	write_results(r);

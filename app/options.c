@@ -52,6 +52,57 @@ FLAG(no_results)
 FLAG(no_config)
 FLAG(fault_selftest)
 FLAG(assume_amd_legacy_pmu)
+FLAG(quick)
+FLAG(list_workloads)
+FLAG(no_workloads)
+
+static bt_status set_workload(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	if (o->n_workloads == BT_MAX_WORKLOAD_SPECS) {
+		snprintf(err, errcap, "at most %d -w options", BT_MAX_WORKLOAD_SPECS);
+		return BT_ERR_INVALID;
+	}
+	if (!*v) {
+		snprintf(err, errcap, "-w: empty workload name");
+		return BT_ERR_INVALID;
+	}
+	o->workloads[o->n_workloads++] = v;
+	return BT_OK;
+}
+
+static bt_status set_count(unsigned *field, const char *name, uint64_t min, uint64_t max,
+			   const char *v, char *err, size_t errcap)
+{
+	uint64_t n;
+
+	if (parse_u64(v, max, &n) != BT_OK || n < min) {
+		snprintf(err, errcap, "%s=%s: not a number from %llu to %llu", name, v,
+			 (unsigned long long)min, (unsigned long long)max);
+		return BT_ERR_INVALID;
+	}
+	*field = (unsigned)n;
+	return BT_OK;
+}
+
+static bt_status set_reps(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	return set_count(&o->reps, "--reps", 1, 64, v, err, errcap);
+}
+
+static bt_status set_warmups(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	o->warmups_set = true;
+	return set_count(&o->warmups, "--warmups", 0, 100, v, err, errcap);
+}
+
+/* -x takes the rest of the words (bt_options_parse hands them over). */
+static bt_status set_exec(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	(void)err;
+	(void)errcap;
+	o->exec_path = v;
+	return BT_OK;
+}
 
 static bt_status set_qemu_exit(struct bt_options *o, const char *v, char *err, size_t errcap)
 {
@@ -112,6 +163,24 @@ static const struct option_def options[] = {
 	{ NULL, "assume-amd-legacy-pmu", 0, ARG_NONE, NULL,
 	  "on AMD under a hypervisor, assume the 4 legacy counters exist (they have no CPUID bit)",
 	  set_assume_amd_legacy_pmu },
+
+	{ "Workloads", "workload", 'w', ARG_REQUIRED, "SPEC",
+	  "run workload SPEC = NAME[:PARAM=VALUE,...] (repeatable; default: the default suite)",
+	  set_workload },
+	{ NULL, "list-workloads", 0, ARG_NONE, NULL,
+	  "list the built-in workloads, their parameters and expected signatures", set_list_workloads },
+	{ NULL, "quick", 0, ARG_NONE, NULL,
+	  "use the small parameter preset of every workload (for emulators such as QEMU TCG)",
+	  set_quick },
+	{ NULL, "no-workloads", 0, ARG_NONE, NULL, "identify the CPU and PMU only", set_no_workloads },
+	{ NULL, "reps", 0, ARG_REQUIRED, "N", "measured repetitions per counter group (default 5)",
+	  set_reps },
+	{ NULL, "warmups", 0, ARG_REQUIRED, "N", "discarded warm-up runs before them (default 1)",
+	  set_warmups },
+	{ NULL, "exec", 'x', ARG_REQUIRED, "FILE [ARGS...]",
+	  "measure the EFI application FILE (with ARGS, the rest of the command line) as the "
+	  "workload: only its StartImage is counted, once per counter group",
+	  set_exec },
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
@@ -191,6 +260,12 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 			snprintf(err, errcap, "%s: %s", where, why);
 			return BT_ERR_INVALID;
 		}
+		if (def->apply == set_exec) {
+			/* Everything after -x FILE belongs to FILE: argv[0] = FILE. */
+			o->exec_argc = n - i;
+			o->exec_argv = &words[i];
+			return BT_OK;
+		}
 	}
 	return BT_OK;
 }
@@ -265,9 +340,9 @@ void bt_options_usage(FILE *f, const char *program)
 			     d->name);
 		if (!d->short_name)
 			n = snprintf(left, sizeof(left), "      --%s", d->name);
-		if (d->arg == ARG_REQUIRED)
+		if (d->arg == ARG_REQUIRED && n < (int)sizeof(left))
 			n += snprintf(left + n, sizeof(left) - (size_t)n, " %s", d->metavar);
-		else if (d->arg == ARG_OPTIONAL)
+		else if (d->arg == ARG_OPTIONAL && n < (int)sizeof(left))
 			n += snprintf(left + n, sizeof(left) - (size_t)n, "[=%s]", d->metavar);
 		fprintf(f, "%-32s", left);
 		if (n >= 32)

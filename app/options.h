@@ -17,6 +17,7 @@
 
 #define BT_DEFAULT_RESULTS_DIR "/baretop/results"
 #define BT_QEMU_DEBUG_EXIT_PORT 0xf4
+#define BT_MAX_WORKLOAD_SPECS 32
 
 struct bt_options {
 	bool help;
@@ -37,6 +38,19 @@ struct bt_options {
 	/* Detection and self-tests */
 	bool fault_selftest;
 	bool assume_amd_legacy_pmu;
+
+	/* Workloads */
+	const char *workloads[BT_MAX_WORKLOAD_SPECS]; /* -w SPEC, in order */
+	int n_workloads;
+	bool quick;               /* the small parameter preset (QEMU) */
+	bool list_workloads;
+	bool no_workloads;        /* identification only */
+	unsigned reps;            /* 0: BT_MEASURE_REPS_DEFAULT */
+	unsigned warmups;
+	bool warmups_set;
+	const char *exec_path;    /* -x FILE: an EFI application as the workload */
+	int exec_argc;            /* its arguments, argv[0] = FILE */
+	char **exec_argv;
 };
 
 void bt_options_defaults(struct bt_options *o);

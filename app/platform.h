@@ -73,6 +73,21 @@ struct bt_platform {
 	 * partner CPU. env.cpu is filled by the program after detection. */
 	struct bt_wl_env workload_env;
 
+	/*
+	 * Another EFI application as the workload (-x). image_load reads FILE
+	 * from the boot volume and loads it with `args` as its load options
+	 * (argv[0] included, as the UEFI shell passes them); image_start runs
+	 * it (the measured body: StartImage only) and unloads it when it
+	 * returns; the exit status and its exit data (when text) are kept.
+	 * An image runs once per load, so each run loads it again.
+	 */
+	bt_status (*image_load)(const char *path, int argc, char *const *argv, void **ret_image,
+				char *err, size_t errlen);
+	bt_status (*image_prepare)(void *image, char *err, size_t errlen); /* before each run */
+	void (*image_start)(void *image);   /* bt_window_fn-compatible */
+	bt_status (*image_result)(void *image, uint64_t *ret_status, char *msg, size_t msglen);
+	void (*image_free)(void *image);
+
 	/* End of an unattended run: power off (UEFI ResetSystem). Returns only
 	 * if the platform cannot. */
 	void (*power_off)(void);

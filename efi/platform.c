@@ -5,6 +5,7 @@
 
 #include "app/platform.h"
 #include "efi/efi-state.h"
+#include "efi/image-efi.h"
 #include "efi/mp.h"
 #include "efi/platform-efi.h"
 #include "efi/proto/cpu-io2.h"
@@ -87,6 +88,11 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->cpu_location = bt_efi_cpu_location;
 	p->run_on_cpu = bt_efi_run_on_cpu;
 	bt_efi_wl_env_init(&p->workload_env);
+	p->image_load = bt_efi_image_load;
+	p->image_prepare = bt_efi_image_prepare;
+	p->image_start = bt_efi_image_start;
+	p->image_result = bt_efi_image_result;
+	p->image_free = bt_efi_image_free;
 	p->power_off = efi_power_off;
 	p->qemu_debug_exit = efi_qemu_debug_exit;
 }

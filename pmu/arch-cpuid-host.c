@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A hosted backend for Linux user space: CPUID and RDTSC are real (they
- * work in ring 3), everything privileged refuses with BT_ERR_UNSUPPORTED.
+ * A hosted backend for Linux user space: CPUID, RDTSC and XGETBV are real
+ * (they work in ring 3), everything privileged refuses with
+ * BT_ERR_UNSUPPORTED.
  * It lets `baretop-host detect` show what baretop would see of this CPU
  * from CPUID alone; counting needs the EFI app (or the simulated PMU).
  */
@@ -22,6 +23,21 @@ static uint64_t host_rdtsc(struct bt_arch *a)
 	(void)a;
 	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
+}
+
+/* XGETBV runs in ring 3 once the OS set CR4.OSXSAVE (CPUID.01H:ECX[27]),
+ * which every x86-64 Linux with AVX support does. */
+static bt_status host_xgetbv(struct bt_arch *a, uint32_t xcr, uint64_t *ret)
+{
+	struct bt_cpuid r;
+	uint32_t lo, hi;
+
+	host_cpuid(a, 1, 0, &r);
+	if (!(r.ecx & (1u << 27)))
+		return BT_ERR_UNSUPPORTED;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(xcr));
+	*ret = (uint64_t)hi << 32 | lo;
+	return BT_OK;
 }
 
 static bt_status refuse_rd(struct bt_arch *a, uint32_t x, uint64_t *ret)
@@ -71,7 +87,7 @@ static const struct bt_arch_ops host_ops = {
 	.wrmsr = refuse_wr,
 	.rdpmc = refuse_rd,
 	.rdtsc = host_rdtsc,
-	.xgetbv = refuse_rd,
+	.xgetbv = host_xgetbv,
 	.xsetbv = refuse_wr,
 	.read_cr4 = no_cr4,
 	.write_cr4 = no_write_cr4,

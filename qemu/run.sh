@@ -7,11 +7,12 @@
 #   qemu/run.sh [--efi FILE] [--cpu MODEL] [--smp N] [--mem MIB] [--timeout S]
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
-#               [--keep-esp] [--show]
+#               [--keep-esp] [--show] [--full-size]
 #
 # baretop's options go into EFI\BOOT\baretop.cfg next to the app (the boot
 # manager passes no command line); --shutdown --qemu-exit are added unless
-# --no-unattended, so the run ends by itself. Outputs in DIR (default
+# --no-unattended, so the run ends by itself, and --quick (the workloads'
+# small preset: TCG is 50-100x slower than hardware) unless --full-size. Outputs in DIR (default
 # build/qemu/run): esp.img, serial.log (raw), console.txt (escape codes
 # removed), esp/ (a copy of \baretop on the ESP). --keep-esp boots DIR/esp.img
 # again as it is (only the app and baretop.cfg are replaced), as a machine
@@ -36,6 +37,7 @@ fill_esp=0
 esp_mib=64
 keep_esp=0
 show=0
+full_size=0
 adds=()
 
 usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -56,6 +58,7 @@ while [ $# -gt 0 ]; do
     --add) adds+=("$2"); shift 2 ;;
     --keep-esp) keep_esp=1; shift ;;
     --show) show=1; shift ;;
+    --full-size) full_size=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -82,6 +85,8 @@ cfg=$(mktemp)
 {
   echo "# written by qemu/run.sh"
   [ "$unattended" = 1 ] && echo "--shutdown --qemu-exit"
+  # TCG is 50-100x slower than hardware: the workloads' small preset.
+  [ "$full_size" = 0 ] && echo "--quick"
   [ -n "$args" ] && printf '%s\n' "$args"
 } >"$cfg"
 mcopy -o -i "$img" "$cfg" ::/EFI/BOOT/baretop.cfg

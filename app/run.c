@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/run.h"
+
+bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t errlen)
+{
+	enum bt_wl_preset preset = opt->quick ? BT_WL_QUICK : BT_WL_DEFAULT;
+
+	for (int i = 0; i < opt->n_workloads; i++) {
+		struct bt_wl_config cfg;
+		char why[200] = "";
+
+		if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, why, sizeof(why)) !=
+		    BT_OK) {
+			snprintf(err, errlen, "-w %s: %s", opt->workloads[i], why);
+			return BT_ERR_INVALID;
+		}
+	}
+	if (opt->exec_path && opt->n_workloads) {
+		snprintf(err, errlen, "-x and -w cannot be combined: -x measures one EFI application");
+		return BT_ERR_INVALID;
+	}
+	return BT_OK;
+}
+
+/* ------------------------------------------------------------ glue */
+
+struct wl_glue {
+	struct bt_wl_instance *inst;
+};
+
+static bt_status wl_before(void *ctx, char *err, size_t errlen)
+{
+	return bt_wl_before_run(((struct wl_glue *)ctx)->inst, err, errlen);
+}
+
+static bt_status wl_after(void *ctx, char *err, size_t errlen)
+{
+	return bt_wl_after_run(((struct wl_glue *)ctx)->inst, err, errlen);
+}
+
+struct image_glue {
+	struct bt_platform *plat;
+	void *image;
+};
+
+static bt_status image_before(void *ctx, char *err, size_t errlen)
+{
+	struct image_glue *g = ctx;
+
+	return g->plat->image_prepare(g->image, err, errlen);
+}
+
+static bt_status image_after(void *ctx, char *err, size_t errlen)
+{
+	struct image_glue *g = ctx;
+	uint64_t status;
+
+	return g->plat->image_result(g->image, &status, err, errlen) == BT_OK ? BT_OK
+									       : BT_ERR_ABORTED;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void set_reason(struct bt_outcome *o, enum bt_outcome_state st, const char *fmt, ...)
+{
+	va_list ap;
+
+	o->state = st;
+	va_start(ap, fmt);
+	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	va_end(ap);
+}
+
+static double ticks_ms(const struct bt_run_phase *r, uint64_t t)
+{
+	return r->cpu->tsc_hz ? (double)t * 1e3 / (double)r->cpu->tsc_hz : 0.0;
+}
+
+static void print_outcome(const struct bt_run_phase *r, const struct bt_outcome *o)
+{
+	printf("  %-20s ", o->name);
+	if (o->state != BT_OUTCOME_RAN) {
+		printf("%s: %s\n", o->state == BT_OUTCOME_SKIPPED ? "skipped" : "FAILED", o->reason);
+		return;
+	}
+	if (o->timed) {
+		if (r->cpu->tsc_hz)
+			printf("%10.3f ms (min %.3f, max %.3f, %u runs)", ticks_ms(r, o->timing.median),
+			       ticks_ms(r, o->timing.min), ticks_ms(r, o->timing.max),
+			       o->timing.runs);
+		else
+			printf("%12" PRIu64 " TSC ticks (%u runs)", o->timing.median, o->timing.runs);
+	}
+	if (o->has_checksum)
+		printf("  checksum %016" PRIx64, o->checksum);
+	printf("\n");
+	if (o->params[0])
+		printf("  %-20s %s\n", "", o->params);
+	if (o->note[0])
+		printf("  %-20s %s\n", "", o->note);
+	if (o->reason[0])
+		printf("  %-20s %s\n", "", o->reason);
+}
+
+static struct bt_outcome *new_outcome(struct bt_run_phase *r)
+{
+	struct bt_outcome *grown = realloc(r->outcomes, (size_t)(r->n_outcomes + 1) * sizeof(*grown));
+
+	if (!grown)
+		return NULL;
+	r->outcomes = grown;
+	memset(&grown[r->n_outcomes], 0, sizeof(grown[0]));
+	return &grown[r->n_outcomes++];
+}
+
+/* Times (no PMU) one workload; fills o. An EFI application (-x) may wait
+ * for timer events, so its window keeps interrupts enabled. */
+static void time_one(struct bt_run_phase *r, const struct bt_measure_workload *mw,
+		     struct bt_outcome *o, bool mask_interrupts)
+{
+	char err[240] = "";
+	bt_status st = bt_time_workload(r->plat->arch, mw, r->warmups, r->reps, mask_interrupts,
+					&o->timing, err, sizeof(err));
+
+	if (st != BT_OK) {
+		set_reason(o, BT_OUTCOME_FAILED, "%s", err);
+		return;
+	}
+	o->timed = true;
+	snprintf(o->not_counted, sizeof(o->not_counted), "%s", r->no_count_reason);
+}
+
+static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
+			const struct bt_wl_env *env)
+{
+	struct bt_outcome *o = new_outcome(r);
+	struct bt_wl_instance inst;
+	char err[240] = "";
+
+	if (!o)
+		return;
+	snprintf(o->name, sizeof(o->name), "%s", cfg->wl->name);
+	bt_wl_config_format(cfg, o->params, sizeof(o->params));
+	bt_status st = bt_wl_setup(&inst, cfg, env, err, sizeof(err));
+	if (st == BT_ERR_UNSUPPORTED) {
+		set_reason(o, BT_OUTCOME_SKIPPED, "%s", err);
+		print_outcome(r, o);
+		return;
+	}
+	if (st != BT_OK) {
+		set_reason(o, BT_OUTCOME_FAILED, "setup: %s", err);
+		r->n_failed++;
+		print_outcome(r, o);
+		return;
+	}
+	snprintf(o->note, sizeof(o->note), "%s", inst.note);
+
+	struct wl_glue glue = { &inst };
+	struct bt_measure_workload mw = { inst.wl->run, inst.state, wl_before, wl_after, &glue };
+
+	time_one(r, &mw, o, true);
+	if (o->state == BT_OUTCOME_RAN) {
+		o->has_checksum = true;
+		o->checksum = bt_wl_checksum(&inst);
+	} else {
+		r->n_failed++;
+	}
+	bt_wl_teardown(&inst);
+	print_outcome(r, o);
+}
+
+static void run_image(struct bt_run_phase *r)
+{
+	struct bt_platform *p = r->plat;
+	struct bt_outcome *o = new_outcome(r);
+	char err[240] = "";
+	void *image = NULL;
+
+	if (!o)
+		return;
+	snprintf(o->name, sizeof(o->name), "%s", r->opt->exec_path);
+	for (int i = 1; i < r->opt->exec_argc; i++) {
+		size_t n = strlen(o->params);
+		snprintf(o->params + n, sizeof(o->params) - n, "%s%s", i > 1 ? " " : "",
+			 r->opt->exec_argv[i]);
+	}
+	if (!p->image_load) {
+		set_reason(o, BT_OUTCOME_SKIPPED, "this platform cannot start EFI applications");
+		print_outcome(r, o);
+		return;
+	}
+	if (p->image_load(r->opt->exec_path, r->opt->exec_argc, r->opt->exec_argv, &image, err,
+			  sizeof(err)) != BT_OK) {
+		set_reason(o, BT_OUTCOME_FAILED, "%s", err);
+		r->n_failed++;
+		print_outcome(r, o);
+		return;
+	}
+	struct image_glue glue = { p, image };
+	struct bt_measure_workload mw = { p->image_start, image, image_before, image_after, &glue };
+
+	time_one(r, &mw, o, false);
+	snprintf(o->reason, sizeof(o->reason), "interrupts stay enabled in its window: an "
+		 "application may wait for timer events");
+	uint64_t status;
+	char msg[240];
+	p->image_result(image, &status, msg, sizeof(msg));
+	snprintf(o->note, sizeof(o->note), "%s", msg);
+	if (o->state != BT_OUTCOME_RAN)
+		r->n_failed++;
+	p->image_free(image);
+	print_outcome(r, o);
+}
+
+bt_status bt_run_phase_run(struct bt_run_phase *r)
+{
+	const struct bt_options *opt = r->opt;
+	struct bt_wl_env env = r->plat->workload_env;
+	enum bt_wl_preset preset = opt->quick ? BT_WL_QUICK : BT_WL_DEFAULT;
+
+	r->reps = opt->reps ? opt->reps : BT_MEASURE_REPS_DEFAULT;
+	r->warmups = opt->warmups_set ? opt->warmups : BT_MEASURE_WARMUPS_DEFAULT;
+	if (!r->xstate_done) {
+		bt_xstate_enable(r->plat->arch, &r->xstate);
+		r->xstate_done = true;
+	}
+	bt_wl_cpu_from_info(&env.cpu, r->cpu, r->xstate.xcr0);
+	if (r->plat->cpu_count) {
+		uint32_t total, enabled;
+		if (r->plat->cpu_count(&total, &enabled) == BT_OK)
+			env.cpu.logical_cpus = enabled;
+	}
+
+	printf("Workloads (%s; %u warm-up + %u runs each%s)\n",
+	       r->can_count ? "counted" : "timed only", r->warmups, r->reps,
+	       opt->quick ? ", quick preset" : "");
+	printf("  vector state: %s\n", r->xstate.note);
+	if (!r->can_count)
+		printf("  no counts: %s\n", r->no_count_reason);
+
+	if (opt->exec_path) {
+		run_image(r);
+		return BT_OK;
+	}
+	if (opt->n_workloads) {
+		for (int i = 0; i < opt->n_workloads; i++) {
+			struct bt_wl_config cfg;
+			char err[200];
+
+			if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, err,
+						   sizeof(err)) == BT_OK)
+				run_builtin(r, &cfg, &env);
+		}
+		return BT_OK;
+	}
+	size_t n;
+	const struct bt_workload *const *suite = bt_wl_default_suite(&n);
+	for (size_t i = 0; i < n; i++) {
+		struct bt_wl_config cfg;
+
+		bt_wl_config_init(&cfg, suite[i], preset);
+		run_builtin(r, &cfg, &env);
+	}
+	return BT_OK;
+}
+
+void bt_run_phase_free(struct bt_run_phase *r)
+{
+	if (r->xstate_done)
+		bt_xstate_restore(r->plat->arch, &r->xstate);
+	r->xstate_done = false;
+	free(r->outcomes);
+	r->outcomes = NULL;
+	r->n_outcomes = 0;
+}
+
+void bt_run_phase_json(struct bt_json *j, const struct bt_run_phase *r)
+{
+	static const char *const state_names[] = { "ran", "skipped", "failed" };
+
+	bt_json_object(j, "run");
+	bt_json_bool(j, "counted", r->can_count);
+	bt_json_str(j, "not_counted_reason", r->can_count ? NULL : r->no_count_reason);
+	bt_json_u64(j, "warmups", r->warmups);
+	bt_json_u64(j, "reps", r->reps);
+	bt_json_bool(j, "quick_preset", r->opt->quick);
+	bt_json_str(j, "vector_state", r->xstate.note);
+	bt_json_hex(j, "xcr0", r->xstate.xcr0);
+	bt_json_array(j, "workloads");
+	for (int i = 0; i < r->n_outcomes; i++) {
+		const struct bt_outcome *o = &r->outcomes[i];
+
+		bt_json_object(j, NULL);
+		bt_json_str(j, "name", o->name);
+		bt_json_str(j, "params", o->params);
+		bt_json_str(j, "state", state_names[o->state]);
+		bt_json_str(j, "reason", o->reason[0] ? o->reason : NULL);
+		bt_json_str(j, "note", o->note[0] ? o->note : NULL);
+		if (o->has_checksum)
+			bt_json_hex(j, "checksum", o->checksum);
+		else
+			bt_json_null(j, "checksum");
+		if (o->timed) {
+			bt_json_object(j, "time");
+			bt_json_u64(j, "runs", o->timing.runs);
+			bt_json_u64(j, "tsc_min", o->timing.min);
+			bt_json_u64(j, "tsc_median", o->timing.median);
+			bt_json_u64(j, "tsc_max", o->timing.max);
+			if (r->cpu->tsc_hz) {
+				bt_json_double(j, "ms_min", ticks_ms(r, o->timing.min));
+				bt_json_double(j, "ms_median", ticks_ms(r, o->timing.median));
+				bt_json_double(j, "ms_max", ticks_ms(r, o->timing.max));
+			}
+			bt_json_end(j);
+		}
+		bt_json_str(j, "not_counted", o->counted ? NULL : o->not_counted);
+		bt_json_end(j);
+	}
+	bt_json_end(j);
+	bt_json_end(j);
+}
+
+void bt_list_workloads(FILE *f)
+{
+	size_t n;
+	const struct bt_workload *const *all = bt_wl_all(&n);
+
+	fprintf(f, "Built-in workloads (-w NAME[:PARAM=VALUE,...]):\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct bt_workload *w = all[i];
+		struct bt_wl_config def, quick;
+		char d[200], q[200];
+
+		bt_wl_config_init(&def, w, BT_WL_DEFAULT);
+		bt_wl_config_init(&quick, w, BT_WL_QUICK);
+		bt_wl_config_format(&def, d, sizeof(d));
+		bt_wl_config_format(&quick, q, sizeof(q));
+		fprintf(f, "\n  %s: %s\n", w->name, w->summary);
+		fprintf(f, "    default: %s\n    --quick: %s\n", d, q);
+		fprintf(f, "    expected on Intel: %s\n", w->signature_intel);
+		fprintf(f, "    expected on AMD:   %s\n", w->signature_amd);
+		for (unsigned k = 0; k < w->n_params; k++)
+			fprintf(f, "    %-10s %s\n", w->params[k].name, w->params[k].help);
+	}
+}

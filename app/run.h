@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run phase: the workloads (built-in, or an EFI application with -x),
+ * each counted group by group when there is a PMU (or the simulated one),
+ * timed otherwise, with its checksum; their outcomes feed the console report
+ * and the results file.
+ */
+#ifndef APP_RUN_H
+#define APP_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "app/json-out.h"
+#include "app/measure.h"
+#include "app/options.h"
+#include "app/platform.h"
+#include "app/xstate.h"
+#include "pmu/cpu-info.h"
+#include "workloads/workload.h"
+
+enum bt_outcome_state {
+	BT_OUTCOME_RAN,
+	BT_OUTCOME_SKIPPED,      /* cannot run here (reason says why) */
+	BT_OUTCOME_FAILED,       /* started and failed (reason says how) */
+};
+
+struct bt_tree_outcome;      /* app/count.h: the counted part */
+
+struct bt_outcome {
+	char name[64];
+	char params[200];        /* "n=128 isa=auto" or the -x command line */
+	char note[240];          /* setup remark ("isa=avx (auto)"), -x exit status */
+	enum bt_outcome_state state;
+	char reason[320];
+	bool has_checksum;
+	uint64_t checksum;
+	bool timed;
+	struct bt_timing timing; /* TSC ticks, when not counted */
+	struct bt_tree_outcome *counted; /* NULL when not counted */
+	char not_counted[320];   /* why there are no counts */
+};
+
+struct bt_run_phase {
+	struct bt_platform *plat;
+	const struct bt_options *opt;
+	const struct bt_cpu_info *cpu;
+	struct bt_xstate xstate;
+	bool xstate_done;
+	/* Counting: possible or not, and why not. */
+	bool can_count;
+	char no_count_reason[320];
+	unsigned reps, warmups;
+	struct bt_outcome *outcomes;
+	int n_outcomes;
+	int n_failed;
+};
+
+/* Validates the workload specs (-w) against the registry without running
+ * anything: errors are usage errors. */
+bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t errlen);
+
+/* Runs the workloads. Returns BT_OK even when some failed (n_failed). */
+bt_status bt_run_phase_run(struct bt_run_phase *r);
+void bt_run_phase_free(struct bt_run_phase *r);
+
+void bt_run_phase_json(struct bt_json *j, const struct bt_run_phase *r);
+
+/* --list-workloads */
+void bt_list_workloads(FILE *f);
+
+#endif
