@@ -204,8 +204,9 @@ static void run_image(struct bt_run_phase *r)
 	struct bt_measure_workload mw = { p->image_start, image, image_before, image_after, &glue };
 
 	time_one(r, &mw, o, false);
-	snprintf(o->reason, sizeof(o->reason), "interrupts stay enabled in its window: an "
-		 "application may wait for timer events");
+	if (o->state == BT_OUTCOME_RAN)
+		snprintf(o->reason, sizeof(o->reason), "interrupts stay enabled in its window: an "
+			 "application may wait for timer events");
 	uint64_t status;
 	char msg[240];
 	p->image_result(image, &status, msg, sizeof(msg));
