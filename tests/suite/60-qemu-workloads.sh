@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Issue 5 in QEMU (TCG, no PMU): the default suite runs and is timed on an
+# Intel and an AMD CPU model with 2 CPUs, every checksum equals the hosted
+# build's, and an EFI application built by the tests is measured with -x.
+set -uo pipefail
+
+out=build/qemu/suite-wl
+fail=0
+pass=0
+ok()  { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+mkdir -p "$out"
+make -s -j"$(nproc)" efi host >/dev/null || { echo "FAIL build"; exit 1; }
+
+./build/baretop-host workloads --quick --json >"$out/hosted.json" 2>"$out/hosted.err" \
+  && ok "hosted reference run" || { bad "hosted reference run"; cat "$out/hosted.err"; }
+
+for cpu in Skylake-Client default; do
+  args=(--smp 2 --out "$out/$cpu")
+  [ "$cpu" != default ] && args+=(--cpu "$cpu")
+  t0=$(date +%s)
+  if bash qemu/run.sh "${args[@]}" >/dev/null 2>"$out/$cpu.err"; then
+    ok "$cpu: default suite completed, exit status 0 ($(( $(date +%s) - t0 ))s)"
+  else
+    bad "$cpu: exit status $?"; tail -20 "$out/$cpu/console.txt"
+  fi
+  python3 tests/qemu/check-workloads.py "$out/$cpu/esp/baretop/results/000001.json" \
+    "$out/hosted.json" --expect-all && ok "$cpu: workloads checked" || bad "$cpu: workloads"
+done
+grep -q "vector state: XCR0 = 0x7 (AVX), enabled by baretop" "$out/Skylake-Client/console.txt" \
+  && ok "Skylake-Client: baretop enabled the AVX state itself" || bad "AVX state not enabled"
+
+# An EFI application as the workload: it must run with its argument, once
+# per run (1 warm-up + 5), and its exit data carries its own checksum, which
+# is recomputed here independently.
+rounds=250000
+want=$(python3 -c "
+x = 0x9e3779b97f4a7c15
+for i in range($rounds):
+    x ^= x >> 31; x = (x * 0xbf58476d1ce4e5b9) & (2**64 - 1); x = (x + i) & (2**64 - 1)
+print('rounds=$rounds checksum=0x%X' % x)")
+if bash qemu/run.sh --cpu Skylake-Client --out "$out/exec" \
+     --add build/tests/spin-workload.efi=/tools/spin.efi \
+     --args "-x \\tools\\spin.efi $rounds" >/dev/null 2>"$out/exec.err"; then
+  ok "-x: exit status 0"
+else
+  bad "-x: exit status $?"; tail -20 "$out/exec/console.txt"
+fi
+python3 - "$out/exec/esp/baretop/results/000001.json" "$want" <<'PY' && ok "-x: the application ran with its argument (exit data: $want)" || bad "-x: results"
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = r["run"]["workloads"]
+assert len(w) == 1, w
+w = w[0]
+assert w["name"] == "\\tools\\spin.efi", w["name"]
+assert w["state"] == "ran", w
+assert w["params"] == "250000", w["params"]
+assert w["note"].endswith("exit data: " + sys.argv[2]), (w["note"], sys.argv[2])
+assert w["time"]["runs"] == r["run"]["reps"] == 5
+PY
+
+echo "qemu workloads: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
