@@ -95,6 +95,45 @@ static bt_status set_warmups(struct bt_options *o, const char *v, char *err, siz
 	return set_count(&o->warmups, "--warmups", 0, 100, v, err, errcap);
 }
 
+/* --cpu all | N[,N...] */
+static bt_status set_cpu(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	char buf[256];
+	char *save = NULL;
+
+	if (strcmp(v, "all") == 0) {
+		o->cpu_all = true;
+		o->n_cpus = 0;
+		return BT_OK;
+	}
+	snprintf(buf, sizeof(buf), "%s", v);
+	o->cpu_all = false;
+	o->n_cpus = 0;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t n;
+
+		if (parse_u64(tok, 4095, &n) != BT_OK) {
+			snprintf(err, errcap, "--cpu %s: '%s' is not a CPU number (or use 'all')", v, tok);
+			return BT_ERR_INVALID;
+		}
+		if (o->n_cpus == BT_MAX_CPU_LIST) {
+			snprintf(err, errcap, "--cpu: at most %d CPUs in a list", BT_MAX_CPU_LIST);
+			return BT_ERR_INVALID;
+		}
+		o->cpus[o->n_cpus++] = (uint32_t)n;
+	}
+	if (o->n_cpus == 0) {
+		snprintf(err, errcap, "--cpu: empty list");
+		return BT_ERR_INVALID;
+	}
+	return BT_OK;
+}
+
+static bt_status set_copies(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	return set_count(&o->copies, "--copies", 1, 4096, v, err, errcap);
+}
+
 /* -x takes the rest of the words (bt_options_parse hands them over). */
 static bt_status set_exec(struct bt_options *o, const char *v, char *err, size_t errcap)
 {
@@ -177,6 +216,12 @@ static const struct option_def options[] = {
 	  set_reps },
 	{ NULL, "warmups", 0, ARG_REQUIRED, "N", "discarded warm-up runs before them (default 1)",
 	  set_warmups },
+	{ NULL, "cpu", 0, ARG_REQUIRED, "N[,N...]|all",
+	  "run on these logical CPUs (numbers as MP services counts them), one after another; "
+	  "'all' = every enabled CPU (default: the one baretop started on)", set_cpu },
+	{ NULL, "copies", 0, ARG_REQUIRED, "N",
+	  "run N copies at once (the paper's multi-copy mode): the measured one plus N-1 on "
+	  "other CPUs, each with its own data", set_copies },
 	{ NULL, "exec", 'x', ARG_REQUIRED, "FILE [ARGS...]",
 	  "measure the EFI application FILE (with ARGS, the rest of the command line) as the "
 	  "workload: only its StartImage is counted, once per counter group",

@@ -18,6 +18,7 @@
 #define BT_DEFAULT_RESULTS_DIR "/baretop/results"
 #define BT_QEMU_DEBUG_EXIT_PORT 0xf4
 #define BT_MAX_WORKLOAD_SPECS 32
+#define BT_MAX_CPU_LIST 64
 
 struct bt_options {
 	bool help;
@@ -48,6 +49,12 @@ struct bt_options {
 	unsigned reps;            /* 0: BT_MEASURE_REPS_DEFAULT */
 	unsigned warmups;
 	bool warmups_set;
+	/* CPUs: run on these logical CPUs one after another (cpu_all, or the
+	 * listed ones), and/or with `copies` simultaneous copies */
+	bool cpu_all;
+	int n_cpus;
+	uint32_t cpus[BT_MAX_CPU_LIST];
+	unsigned copies;          /* 0/1: one copy */
 	const char *exec_path;    /* -x FILE: an EFI application as the workload */
 	int exec_argc;            /* its arguments, argv[0] = FILE */
 	char **exec_argv;

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,24 +57,58 @@ static void *pinned_thread(void *p)
 	return NULL;
 }
 
-static bt_status host_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+static uint32_t host_current_cpu(void)
+{
+	int c = sched_getcpu();
+
+	return c < 0 ? 0 : (uint32_t)c;
+}
+
+struct started {
+	pthread_t t;
+	struct pinned_call call;
+};
+
+static bt_status host_start_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle)
 {
 	pthread_attr_t attr;
-	pthread_t t;
 	cpu_set_t set;
-	struct pinned_call call = { fn, arg };
+	struct started *h = calloc(1, sizeof(*h));
 
-	(void)timeout_us;
+	if (!h)
+		return BT_ERR_NOMEM;
+	h->call.fn = fn;
+	h->call.arg = arg;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	pthread_attr_init(&attr);
 	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	int e = pthread_create(&t, &attr, pinned_thread, &call);
+	int e = pthread_create(&h->t, &attr, pinned_thread, &h->call);
 	pthread_attr_destroy(&attr);
-	if (e)
+	if (e) {
+		free(h);
 		return BT_ERR_UNSUPPORTED;
-	pthread_join(t, NULL);
+	}
+	*ret_handle = h;
 	return BT_OK;
+}
+
+static bt_status host_wait_cpu(void *handle, uint64_t timeout_us)
+{
+	struct started *h = handle;
+
+	(void)timeout_us;
+	pthread_join(h->t, NULL);
+	free(h);
+	return BT_OK;
+}
+
+static bt_status host_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+{
+	void *h;
+	bt_status st = host_start_on_cpu(cpu, fn, arg, &h);
+
+	return st == BT_OK ? host_wait_cpu(h, timeout_us) : st;
 }
 
 /* rename() that fails instead of replacing: link() refuses an existing
@@ -95,7 +130,10 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->stall_us = host_stall_us;
 	p->wallclock = host_wallclock;
 	p->cpu_count = host_cpu_count;
+	p->current_cpu = host_current_cpu;
 	p->run_on_cpu = host_run_on_cpu;
+	p->start_on_cpu = host_start_on_cpu;
+	p->wait_cpu = host_wait_cpu;
 	static struct bt_wl_host wl_host;
 	bt_wl_env_host_init(&p->workload_env, &wl_host);
 	p->rename_noreplace = host_rename_noreplace;

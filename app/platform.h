@@ -65,9 +65,16 @@ struct bt_platform {
 	/* Logical CPUs (UEFI: EFI_MP_SERVICES_PROTOCOL). */
 	bt_status (*cpu_count)(uint32_t *ret_total, uint32_t *ret_enabled);
 	bt_status (*cpu_location)(uint32_t cpu, struct bt_cpu_location *ret);
-	/* Runs fn(arg) on logical CPU `cpu` (0 = the one baretop runs on)
-	 * and waits for it, at most timeout_us (0 = no limit). */
+	/* The logical CPU baretop runs on. */
+	uint32_t (*current_cpu)(void);
+	/* Runs fn(arg) on logical CPU `cpu` and waits for it, at most
+	 * timeout_us (0 = no limit). fn must not call the firmware (on UEFI
+	 * it runs on an AP, which may not use boot services). */
 	bt_status (*run_on_cpu)(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);
+	/* Starts fn(arg) on `cpu` and returns at once (several CPUs may be
+	 * started); wait_cpu waits for it to return, at most timeout_us. */
+	bt_status (*start_on_cpu)(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle);
+	bt_status (*wait_cpu)(void *handle, uint64_t timeout_us);
 
 	/* What the workloads need from the platform: code and data memory, a
 	 * partner CPU. env.cpu is filled by the program after detection. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/on-cpu.h"
 #include "app/run.h"
 
 bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t errlen)
@@ -97,6 +98,8 @@ static void print_outcome(const struct bt_run_phase *r, const struct bt_outcome 
 	}
 	if (o->has_checksum)
 		printf("  checksum %016" PRIx64, o->checksum);
+	if (o->copies > 1)
+		printf("  (%u copies at once)", o->copies);
 	printf("\n");
 	if (o->params[0])
 		printf("  %-20s %s\n", "", o->params);
@@ -117,17 +120,40 @@ static struct bt_outcome *new_outcome(struct bt_run_phase *r)
 	return &grown[r->n_outcomes++];
 }
 
-/* Times (no PMU) one workload; fills o. An EFI application (-x) may wait
- * for timer events, so its window keeps interrupts enabled. */
+struct timing_job {
+	struct bt_run_phase *r;
+	const struct bt_measure_workload *mw;
+	bool mask_interrupts;
+	struct bt_timing *ret;
+	bt_status st;
+	char err[240];
+};
+
+static void timing_work(void *p)
+{
+	struct timing_job *t = p;
+
+	t->st = bt_time_workload(t->r->plat->arch, t->mw, t->r->warmups, t->r->reps,
+				 t->mask_interrupts, t->ret, t->err, sizeof(t->err));
+}
+
+/* Times (no PMU) one workload on o->cpu; fills o. An EFI application (-x)
+ * may wait for timer events, so its window keeps interrupts enabled. */
 static void time_one(struct bt_run_phase *r, const struct bt_measure_workload *mw,
 		     struct bt_outcome *o, bool mask_interrupts)
 {
-	char err[240] = "";
-	bt_status st = bt_time_workload(r->plat->arch, mw, r->warmups, r->reps, mask_interrupts,
-					&o->timing, err, sizeof(err));
+	struct timing_job t = { r, mw, mask_interrupts, &o->timing, BT_OK, "" };
+	struct bt_cpu_job job = { .arch = r->plat->arch, .work = timing_work, .ctx = &t };
+	bt_status st = bt_cpu_job_run(r->plat, o->cpu, &job);
 
+	o->core_type = job.core_type;
 	if (st != BT_OK) {
-		set_reason(o, BT_OUTCOME_FAILED, "%s", err);
+		set_reason(o, BT_OUTCOME_FAILED, "could not run on CPU %u: %s", o->cpu,
+			   bt_status_str(st));
+		return;
+	}
+	if (t.st != BT_OK) {
+		set_reason(o, BT_OUTCOME_FAILED, "%s", t.err);
 		return;
 	}
 	o->timed = true;
@@ -135,16 +161,25 @@ static void time_one(struct bt_run_phase *r, const struct bt_measure_workload *m
 }
 
 static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
-			const struct bt_wl_env *env)
+			const struct bt_wl_env *env, uint32_t cpu)
 {
 	struct bt_outcome *o = new_outcome(r);
 	struct bt_wl_instance inst;
+	static struct bt_copies copies;
 	char err[240] = "";
 
 	if (!o)
 		return;
 	snprintf(o->name, sizeof(o->name), "%s", cfg->wl->name);
+	o->cpu = cpu;
+	o->copies = 1;
 	bt_wl_config_format(cfg, o->params, sizeof(o->params));
+	if (cpu != r->self_cpu && (cfg->wl->flags & BT_WL_NEEDS_PARTNER)) {
+		set_reason(o, BT_OUTCOME_SKIPPED, "runs only on the CPU baretop started on (CPU %u): "
+			   "it starts its partner CPU through the firmware", r->self_cpu);
+		print_outcome(r, o);
+		return;
+	}
 	bt_status st = bt_wl_setup(&inst, cfg, env, err, sizeof(err));
 	if (st == BT_ERR_UNSUPPORTED) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "%s", err);
@@ -158,11 +193,23 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 		return;
 	}
 	snprintf(o->note, sizeof(o->note), "%s", inst.note);
+	if (r->opt->copies > 1) {
+		if (bt_copies_start(r->plat, cpu, r->opt->copies, cfg, env, &copies, err,
+				    sizeof(err)) != BT_OK) {
+			set_reason(o, BT_OUTCOME_SKIPPED, "%u copies: %s", r->opt->copies, err);
+			bt_wl_teardown(&inst);
+			print_outcome(r, o);
+			return;
+		}
+		o->copies = (unsigned)copies.n + 1;
+	}
 
 	struct wl_glue glue = { &inst };
 	struct bt_measure_workload mw = { inst.wl->run, inst.state, wl_before, wl_after, &glue };
 
 	time_one(r, &mw, o, true);
+	if (o->copies > 1)
+		bt_copies_stop(&copies);
 	if (o->state == BT_OUTCOME_RAN) {
 		o->has_checksum = true;
 		o->checksum = bt_wl_checksum(&inst);
@@ -173,7 +220,7 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	print_outcome(r, o);
 }
 
-static void run_image(struct bt_run_phase *r)
+static void run_image(struct bt_run_phase *r, uint32_t cpu)
 {
 	struct bt_platform *p = r->plat;
 	struct bt_outcome *o = new_outcome(r);
@@ -183,6 +230,8 @@ static void run_image(struct bt_run_phase *r)
 	if (!o)
 		return;
 	snprintf(o->name, sizeof(o->name), "%s", r->opt->exec_path);
+	o->cpu = cpu;
+	o->copies = 1;
 	for (int i = 1; i < r->opt->exec_argc; i++) {
 		size_t n = strlen(o->params);
 		snprintf(o->params + n, sizeof(o->params) - n, "%s%s", i > 1 ? " " : "",
@@ -190,6 +239,12 @@ static void run_image(struct bt_run_phase *r)
 	}
 	if (!p->image_load) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "this platform cannot start EFI applications");
+		print_outcome(r, o);
+		return;
+	}
+	if (cpu != r->self_cpu) {
+		set_reason(o, BT_OUTCOME_SKIPPED, "an EFI application runs only on the CPU baretop "
+			   "started on (CPU %u): it uses boot services", r->self_cpu);
 		print_outcome(r, o);
 		return;
 	}
@@ -217,6 +272,42 @@ static void run_image(struct bt_run_phase *r)
 	print_outcome(r, o);
 }
 
+/* The CPUs to run on: --cpu all, --cpu LIST, or the current one. */
+static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, char *err, size_t errlen)
+{
+	const struct bt_options *opt = r->opt;
+	struct bt_platform *p = r->plat;
+	uint32_t total = 1, enabled = 1;
+	int n = 0;
+
+	if (!opt->cpu_all && !opt->n_cpus) {
+		cpus[0] = r->self_cpu;
+		return 1;
+	}
+	if (!p->cpu_count || p->cpu_count(&total, &enabled) != BT_OK) {
+		snprintf(err, errlen, "--cpu: this platform cannot enumerate CPUs");
+		return -1;
+	}
+	if (opt->cpu_all) {
+		for (uint32_t c = 0; c < total && n < cap; c++) {
+			struct bt_cpu_location loc;
+			if (p->cpu_location && p->cpu_location(c, &loc) == BT_OK && !loc.enabled)
+				continue;
+			cpus[n++] = c;
+		}
+		return n;
+	}
+	for (int i = 0; i < opt->n_cpus && n < cap; i++) {
+		if (opt->cpus[i] >= total) {
+			snprintf(err, errlen, "--cpu %u: there are %u logical CPUs (0-%u)", opt->cpus[i],
+				 total, total - 1);
+			return -1;
+		}
+		cpus[n++] = opt->cpus[i];
+	}
+	return n;
+}
+
 bt_status bt_run_phase_run(struct bt_run_phase *r)
 {
 	const struct bt_options *opt = r->opt;
@@ -224,6 +315,7 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	enum bt_wl_preset preset = opt->quick ? BT_WL_QUICK : BT_WL_DEFAULT;
 
 	r->reps = opt->reps ? opt->reps : BT_MEASURE_REPS_DEFAULT;
+	r->self_cpu = r->plat->current_cpu ? r->plat->current_cpu() : 0;
 	r->warmups = opt->warmups_set ? opt->warmups : BT_MEASURE_WARMUPS_DEFAULT;
 	if (!r->xstate_done) {
 		bt_xstate_enable(r->plat->arch, &r->xstate);
@@ -243,28 +335,44 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	if (!r->can_count)
 		printf("  no counts: %s\n", r->no_count_reason);
 
-	if (opt->exec_path) {
-		run_image(r);
-		return BT_OK;
-	}
-	if (opt->n_workloads) {
-		for (int i = 0; i < opt->n_workloads; i++) {
-			struct bt_wl_config cfg;
-			char err[200];
+	uint32_t cpus[BT_MAX_CPU_LIST > 256 ? BT_MAX_CPU_LIST : 256];
+	char err[200];
+	int n_cpus = target_cpus(r, cpus, (int)(sizeof(cpus) / sizeof(cpus[0])), err, sizeof(err));
 
-			if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, err,
-						   sizeof(err)) == BT_OK)
-				run_builtin(r, &cfg, &env);
+	if (n_cpus < 0) {
+		struct bt_outcome *o = new_outcome(r);
+		if (o) {
+			snprintf(o->name, sizeof(o->name), "(cpu selection)");
+			set_reason(o, BT_OUTCOME_FAILED, "%s", err);
+			print_outcome(r, o);
 		}
+		r->n_failed++;
 		return BT_OK;
 	}
-	size_t n;
-	const struct bt_workload *const *suite = bt_wl_default_suite(&n);
-	for (size_t i = 0; i < n; i++) {
-		struct bt_wl_config cfg;
+	for (int c = 0; c < n_cpus; c++) {
+		if (n_cpus > 1 || cpus[c] != r->self_cpu)
+			printf("  on CPU %u%s\n", cpus[c], cpus[c] == r->self_cpu ? " (baretop's)" : "");
+		if (opt->exec_path) {
+			run_image(r, cpus[c]);
+		} else if (opt->n_workloads) {
+			for (int i = 0; i < opt->n_workloads; i++) {
+				struct bt_wl_config cfg;
 
-		bt_wl_config_init(&cfg, suite[i], preset);
-		run_builtin(r, &cfg, &env);
+				if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, err,
+							   sizeof(err)) == BT_OK)
+					run_builtin(r, &cfg, &env, cpus[c]);
+			}
+		} else {
+			size_t n;
+			const struct bt_workload *const *suite = bt_wl_default_suite(&n);
+
+			for (size_t i = 0; i < n; i++) {
+				struct bt_wl_config cfg;
+
+				bt_wl_config_init(&cfg, suite[i], preset);
+				run_builtin(r, &cfg, &env, cpus[c]);
+			}
+		}
 	}
 	return BT_OK;
 }
@@ -298,6 +406,10 @@ void bt_run_phase_json(struct bt_json *j, const struct bt_run_phase *r)
 		bt_json_object(j, NULL);
 		bt_json_str(j, "name", o->name);
 		bt_json_str(j, "params", o->params);
+		bt_json_u64(j, "cpu", o->cpu);
+		if (o->core_type)
+			bt_json_hex(j, "core_type", o->core_type);
+		bt_json_u64(j, "copies", o->copies);
 		bt_json_str(j, "state", state_names[o->state]);
 		bt_json_str(j, "reason", o->reason[0] ? o->reason : NULL);
 		bt_json_str(j, "note", o->note[0] ? o->note : NULL);

@@ -30,6 +30,9 @@ struct bt_tree_outcome;      /* app/count.h: the counted part */
 
 struct bt_outcome {
 	char name[64];
+	uint32_t cpu;            /* the logical CPU it ran on */
+	enum bt_core_type core_type; /* read on that CPU (hybrid parts) */
+	unsigned copies;         /* simultaneous copies (1 = alone) */
 	char params[200];        /* "n=128 isa=auto" or the -x command line */
 	char note[240];          /* setup remark ("isa=avx (auto)"), -x exit status */
 	enum bt_outcome_state state;
@@ -52,6 +55,7 @@ struct bt_run_phase {
 	bool can_count;
 	char no_count_reason[320];
 	unsigned reps, warmups;
+	uint32_t self_cpu;       /* the CPU baretop runs on */
 	struct bt_outcome *outcomes;
 	int n_outcomes;
 	int n_failed;

@@ -3,6 +3,7 @@
  * Logical CPUs through EFI_MP_SERVICES_PROTOCOL (PI spec vol. 2). Without
  * the protocol baretop still runs, on the CPU the firmware started it on.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/platform.h"
@@ -72,22 +73,80 @@ static VOID EFIAPI ap_trampoline(VOID *p)
 	c->fn(c->arg);
 }
 
-bt_status bt_efi_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+uint32_t bt_efi_current_cpu(void)
 {
 	BT_EFI_MP_SERVICES_PROTOCOL *mp = mp_protocol();
 	UINTN self = 0;
-	struct ap_call call = { fn, arg };
-	EFI_STATUS st;
 
 	if (mp && mp->WhoAmI(mp, &self) != EFI_SUCCESS)
 		self = 0;
-	if (cpu == self) {
+	return (uint32_t)self;
+}
+
+struct started {
+	struct ap_call call;
+	EFI_EVENT done;
+};
+
+bt_status bt_efi_start_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle)
+{
+	BT_EFI_MP_SERVICES_PROTOCOL *mp = mp_protocol();
+	struct started *h;
+	EFI_STATUS st;
+
+	if (!mp)
+		return BT_ERR_UNSUPPORTED;
+	if (cpu == bt_efi_current_cpu())
+		return BT_ERR_INVALID; /* this CPU cannot start itself and go on */
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return BT_ERR_NOMEM;
+	h->call.fn = fn;
+	h->call.arg = arg;
+	if (bt_efi.bs->CreateEvent(0, 0, NULL, NULL, &h->done) != EFI_SUCCESS) {
+		free(h);
+		return BT_ERR_NOMEM;
+	}
+	/* Non-blocking: the MP driver signals `done` when fn returns. */
+	st = mp->StartupThisAP(mp, ap_trampoline, cpu, h->done, 0, &h->call, NULL);
+	if (st != EFI_SUCCESS) {
+		bt_efi.bs->CloseEvent(h->done);
+		free(h);
+		return bt_efi_status(st);
+	}
+	*ret_handle = h;
+	return BT_OK;
+}
+
+bt_status bt_efi_wait_cpu(void *handle, uint64_t timeout_us)
+{
+	struct started *h = handle;
+
+	/* The event is signalled from the MP driver's timer callback: poll it
+	 * with interrupts enabled. */
+	for (uint64_t t = 0; timeout_us == 0 || t < timeout_us; t += 100) {
+		if (bt_efi.bs->CheckEvent(h->done) == EFI_SUCCESS) {
+			bt_efi.bs->CloseEvent(h->done);
+			free(h);
+			return BT_OK;
+		}
+		bt_efi.bs->Stall(100);
+	}
+	return BT_ERR_TIMEOUT; /* the AP keeps running; the handle stays valid */
+}
+
+bt_status bt_efi_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+{
+	BT_EFI_MP_SERVICES_PROTOCOL *mp = mp_protocol();
+	struct ap_call call = { fn, arg };
+
+	if (cpu == bt_efi_current_cpu()) {
 		fn(arg);
 		return BT_OK;
 	}
 	if (!mp)
 		return BT_ERR_UNSUPPORTED;
 	/* Blocking call: the BSP waits in the firmware until the AP is done. */
-	st = mp->StartupThisAP(mp, ap_trampoline, cpu, NULL, (UINTN)timeout_us, &call, NULL);
-	return bt_efi_status(st);
+	return bt_efi_status(mp->StartupThisAP(mp, ap_trampoline, cpu, NULL, (UINTN)timeout_us,
+					       &call, NULL));
 }

@@ -61,5 +61,36 @@ assert w["note"].endswith("exit data: " + sys.argv[2]), (w["note"], sys.argv[2])
 assert w["time"]["runs"] == r["run"]["reps"] == 5
 PY
 
+# Every CPU one after another (MP services; AVX state enabled on each AP),
+# and the multi-copy mode.
+if bash qemu/run.sh --cpu Skylake-Client --smp 4 --out "$out/cpus" \
+     --args "-w multiply3 -w false-sharing --cpu all" >/dev/null 2>&1; then
+  ok "--cpu all: exit status 0"
+else
+  bad "--cpu all: exit status $?"
+fi
+python3 - "$out/cpus/esp/baretop/results/000001.json" "$out/hosted.json" <<'PY' && ok "--cpu all: multiply3 ran on CPUs 0-3 with the hosted checksum; false-sharing only on CPU 0, skipped elsewhere with a reason" || bad "--cpu all: results"
+import json, sys
+w = json.load(open(sys.argv[1]))["run"]["workloads"]
+host = {h["name"]: h for h in json.load(open(sys.argv[2]))["workloads"]}
+m3 = [x for x in w if x["name"] == "multiply3"]
+assert sorted(x["cpu"] for x in m3) == [0, 1, 2, 3], m3
+assert all(x["state"] == "ran" and int(x["checksum"], 16) == int(host["multiply3"]["checksum"], 16) for x in m3)
+fs = {x["cpu"]: x for x in w if x["name"] == "false-sharing"}
+assert fs[0]["state"] == "ran", fs[0]
+assert all(fs[c]["state"] == "skipped" and "started on" in fs[c]["reason"] for c in (1, 2, 3))
+PY
+if bash qemu/run.sh --cpu Skylake-Client --smp 4 --out "$out/copies" \
+     --args "-w stream-triad --copies 4" >/dev/null 2>&1; then
+  ok "--copies 4: exit status 0"
+else
+  bad "--copies 4: exit status $?"
+fi
+python3 - "$out/copies/esp/baretop/results/000001.json" <<'PY' && ok "--copies 4: ran as 4 simultaneous copies" || bad "--copies 4: results"
+import json, sys
+w = json.load(open(sys.argv[1]))["run"]["workloads"]
+assert len(w) == 1 and w[0]["state"] == "ran" and w[0]["copies"] == 4, w
+PY
+
 echo "qemu workloads: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
