@@ -178,6 +178,13 @@ static int finish(struct run *r, int status)
 	bt_run_phase_free(&r->phase);
 	fflush(stdout);
 	fflush(stderr);
+	if (r->opt.then_boot && !r->opt.help && !r->opt.version && status != BT_EXIT_USAGE) {
+		/* The platform chainloads after its own clean-up. */
+		snprintf(r->plat->chainload, sizeof(r->plat->chainload), "%s", r->opt.then_boot);
+		printf("then          starting %s\n", r->opt.then_boot);
+		fflush(stdout);
+		return status;
+	}
 	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
 		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
 	if (r->opt.shutdown && r->plat->power_off)

@@ -156,6 +156,16 @@ static bt_status set_qemu_exit(struct bt_options *o, const char *v, char *err, s
 	return BT_OK;
 }
 
+static bt_status set_then_boot(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	if (!*v) {
+		snprintf(err, errcap, "--then-boot: empty file name");
+		return BT_ERR_INVALID;
+	}
+	o->then_boot = v;
+	return BT_OK;
+}
+
 static bt_status set_results_dir(struct bt_options *o, const char *v, char *err, size_t errcap)
 {
 	if (!*v) {
@@ -181,6 +191,10 @@ static const struct option_def options[] = {
 
 	{ "Unattended runs", "shutdown", 0, ARG_NONE, NULL,
 	  "power the machine off when done (UEFI ResetSystem)", set_shutdown },
+	{ NULL, "then-boot", 0, ARG_REQUIRED, "FILE",
+	  "when done (results written, every register restored), start the EFI application "
+	  "FILE, e.g. the OS loader \\EFI\\debian\\shimx64.efi: boot, measure, save, hand over",
+	  set_then_boot },
 	{ NULL, "qemu-exit", 0, ARG_OPTIONAL, "PORT",
 	  "on failure, report the exit status to QEMU's isa-debug-exit device at PORT "
 	  "(default 0xf4; QEMU then exits with 2*status+1); success powers off (status 0)",

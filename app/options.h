@@ -27,6 +27,7 @@ struct bt_options {
 
 	/* End of the run */
 	bool shutdown;            /* power off when done */
+	const char *then_boot;    /* chainload this EFI application when done */
 	bool qemu_exit;           /* report a failure to isa-debug-exit */
 	uint16_t qemu_exit_port;
 

@@ -95,6 +95,10 @@ struct bt_platform {
 	bt_status (*image_result)(void *image, uint64_t *ret_status, char *msg, size_t msglen);
 	void (*image_free)(void *image);
 
+	/* After the program returns: start this EFI application (chainload),
+	 * once the platform has undone its own changes. Set by the program. */
+	char chainload[256];
+
 	/* End of an unattended run: power off (UEFI ResetSystem). Returns only
 	 * if the platform cannot. */
 	void (*power_off)(void);

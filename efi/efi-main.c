@@ -12,6 +12,7 @@
 #include "app/app-main.h"
 #include "app/cmdline.h"
 #include "efi/efi-state.h"
+#include "efi/image-efi.h"
 #include "efi/platform-efi.h"
 #include "pmu/arch-hw.h"
 
@@ -89,6 +90,37 @@ static int efi_rename_noreplace(const char *from, const char *to)
 	return rename(from, to); /* efi/files.c: never replaces */
 }
 
+/*
+ * --then-boot: everything baretop changed is undone (fault guard removed,
+ * vector state and PMU registers restored by the program, files closed);
+ * now start the next application from the boot volume. An OS loader does
+ * not come back; if it does, its status is baretop's.
+ */
+static EFI_STATUS chainload(struct bt_platform *p)
+{
+	void *image = NULL;
+	char err[240];
+	char *argv[1] = { p->chainload };
+	uint64_t status = EFI_LOAD_ERROR;
+
+	bt_efi_files_init(); /* the image is read through the file layer again */
+	if (bt_efi_image_load(p->chainload, 1, argv, &image, err, sizeof(err)) != BT_OK) {
+		printf("baretop: --then-boot: %s\n", err);
+		fflush(stdout);
+		bt_efi_files_close_all();
+		bt_efi_heap_release();
+		return EFI_LOAD_ERROR;
+	}
+	bt_efi_image_start(image);
+	bt_efi_image_result(image, &status, err, sizeof(err));
+	printf("baretop: %s returned: %s\n", p->chainload, err);
+	fflush(stdout);
+	bt_efi_image_free(image);
+	bt_efi_files_close_all();
+	bt_efi_heap_release();
+	return (EFI_STATUS)status;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	static struct bt_platform plat;
@@ -134,9 +166,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	fflush(NULL);
 	bt_efi_files_close_all();
 	bt_efi_fault_guard_remove();
+	bt_cmdline_free(argc, argv);
+	if (plat.chainload[0]) {
+		EFI_STATUS cst = chainload(&plat); /* reads through bt_efi.root */
+		if (bt_efi.root)
+			bt_efi.root->Close(bt_efi.root);
+		return cst;
+	}
 	if (bt_efi.root)
 		bt_efi.root->Close(bt_efi.root);
-	bt_cmdline_free(argc, argv);
 	/* UEFI does not free an application's pages when it exits: give the
 	 * heap back, as nothing runs after this point (no stdio either). */
 	bt_efi_heap_release();

@@ -77,7 +77,7 @@ check "missing-value: says the option needs a value" \
   "console_has missing-value \"option '--results-dir' needs a value\""
 boot bad-quote 2 --args '--results-dir "unterminated'
 check "bad-quote: reports the unterminated quote with its line" \
-  "console_has bad-quote 'baretop.cfg:3: unterminated quote'"
+  "console_has bad-quote 'baretop.cfg:4: unterminated quote'"
 
 # --- the ESP ----------------------------------------------------------------
 boot readonly 3 --cpu Skylake-Client --readonly
@@ -113,6 +113,17 @@ check "second boot: 000002.json (another run's) unchanged" \
   "grep -q 'by another run' $out/seq-2/esp/baretop/results/000002.json"
 check "second boot: its sequence field is 3" \
   "python3 -c 'import json,sys; sys.exit(json.load(open(\"$out/seq-2/esp/baretop/results/000003.json\"))[\"sequence\"] != 3)'"
+
+# Boot, measure, save, hand over: --then-boot starts the OS loader once the
+# results are written and baretop's changes are undone (no --shutdown here:
+# the stand-in loader powers the machine off itself).
+boot then-boot 0 --cpu Skylake-Client --no-unattended --timeout 60 \
+  --add build/tests/fake-os-loader.efi=/EFI/os/loader.efi \
+  --args '--no-workloads --then-boot \EFI\os\loader.efi'
+check "then-boot: results written before the hand-over" \
+  "[ -f $out/then-boot/esp/baretop/results/000001.json ]"
+check "then-boot: the loader ran after baretop finished" \
+  "grep -A3 'done          exit status 0' $out/then-boot/console.txt | grep -q 'then          starting' && grep -q 'fake-os-loader: started' $out/then-boot/console.txt"
 
 echo "qemu foundation: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
