@@ -12,6 +12,7 @@ packages=(
   gnu-efi newlib-source xz-utils              # the UEFI build: gnu-efi + newlib from source
   ovmf qemu-system-x86 mtools dosfstools      # boot in QEMU + OVMF, FAT ESP images
   file                                        # tests check the PE32+ header
+  fdisk bc                                    # sfdisk: boot/make-usb-image.sh; bc: test timing
 )
 
 missing=()
