@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The expression DAG of a model: every distinct operation once (hash-consed),
- * in an order where operands come before their users, so evaluation is one
- * pass over an array. Operations on constants are folded at build time with
- * the same code that evaluates them (bt_op_apply), so folding changes no bit.
- * Commutative + and * have their operands ordered: a+b and b+a are the same
- * IEEE operation and share one entry; (a+b)+c and a+(b+c) stay distinct.
+ * The expression DAG of a model: every distinct operation once (hash-consed).
+ * Operations on literals are folded at build time with the code that
+ * evaluates them (bt_op_apply) and Python's int/float typing, so folding
+ * changes no bit. Commutative + and * have their operands ordered: a+b and
+ * b+a are the same IEEE operation and share one entry; (a+b)+c and a+(b+c)
+ * stay distinct. bt_dag_finish orders the operations by depth and opcode so
+ * that evaluation is a series of tight loops (see struct bt_segment).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -72,15 +73,10 @@ static int rehash(struct dag *g)
 	return 0;
 }
 
-static int is_imm(const struct dag *g, uint32_t i)
-{
-	return i != NO_OP && g->ops[i].code == OP_IMM;
-}
-
-static int arity(uint8_t code)
+int bt_op_arity(uint8_t code)
 {
 	switch (code) {
-	case OP_EVENT: case OP_RL: case OP_CONST: case OP_IMM:
+	case OP_EVENT: case OP_RL: case OP_CONST: case OP_IMM: case OP_IMMI:
 		return 0;
 	case OP_NEG: case OP_NOT:
 		return 1;
@@ -91,9 +87,87 @@ static int arity(uint8_t code)
 	}
 }
 
+static int is_lit(const struct dag *g, uint32_t i)
+{
+	return g->ops[i].code == OP_IMM || g->ops[i].code == OP_IMMI;
+}
+
+static uint8_t join(uint8_t x, uint8_t y)
+{
+	if (x == T_BOOL && y == T_BOOL)
+		return T_BOOL;
+	x = x == T_BOOL ? T_INT : x;
+	y = y == T_BOOL ? T_INT : y;
+	return x == y ? x : T_MAYBE;
+}
+
+/* The static Python type of an operation's result (struct bt_op.type). */
+static uint8_t result_type(const struct dag *g, uint8_t code, uint32_t a, uint32_t b, uint32_t c)
+{
+	const struct bt_op *o = g->ops;
+	switch (code) {
+	case OP_EVENT:
+	case OP_IMMI:
+		return T_INT;
+	case OP_CONST:
+		/* perfmon gives these as numbers with a fraction */
+		return a == BT_C_DURATIONTIMEINMILLISECONDS || a == BT_C_TSC_HZ ? T_FLOAT : T_INT;
+	case OP_RL:
+	case OP_IMM:
+	case OP_DIV:
+		return T_FLOAT;
+	case OP_NEG:
+		return o[a].type == T_BOOL ? T_INT : o[a].type;
+	case OP_ADD: case OP_SUB: case OP_MUL: {
+		uint8_t x = o[a].type == T_BOOL ? T_INT : o[a].type;
+		uint8_t y = o[b].type == T_BOOL ? T_INT : o[b].type;
+		return x == T_FLOAT || y == T_FLOAT ? T_FLOAT : x == T_INT && y == T_INT ? T_INT : T_MAYBE;
+	}
+	case OP_IF:
+		return join(o[a].type, o[c].type);
+	case OP_MIN: case OP_MAX: case OP_AND: case OP_OR:
+		return join(o[a].type, o[b].type);
+	case OP_DRATIO:
+		return T_MAYBE; /* the int 0, or a quotient */
+	default:
+		return T_BOOL;  /* comparisons and not */
+	}
+}
+
+/* Folds an operation on literals; returns NO_OP when it cannot (or need not). */
+static uint32_t fold(struct dag *g, uint8_t code, uint32_t a, uint32_t b, uint32_t c)
+{
+	int n = bt_op_arity(code);
+	if (code == OP_IF && is_lit(g, b)) {
+		double cond = g->ops[b].k;
+		if (isnan(cond))
+			return bt_dag_op(g, OP_IMM, 0, 0, 0, NAN);
+		return cond != 0 ? a : c;
+	}
+	if (n == 0 || !is_lit(g, a) || (n > 1 && !is_lit(g, b)) || (n > 2 && !is_lit(g, c)))
+		return NO_OP;
+	double v[3] = { g->ops[a].k, n > 1 ? g->ops[b].k : 0, n > 2 ? g->ops[c].k : 0 };
+	struct bt_op tmp = { .code = code, .a = 0, .b = 1, .c = 2 };
+	double r = bt_op_apply(&tmp, v);
+	uint8_t t = result_type(g, code, a, b, c);
+	if (t == T_BOOL)
+		t = T_INT;
+	if (t == T_MAYBE) {
+		/* the operand Python would return decides */
+		uint32_t chosen = r == v[0] ? a : b;
+		if (code == OP_DRATIO)
+			t = v[1] == 0 ? T_INT : T_FLOAT;
+		else
+			t = g->ops[chosen].type == T_FLOAT ? T_FLOAT : T_INT;
+	}
+	if (t == T_INT && !(fabs(r) <= 9007199254740992.0))
+		return NO_OP; /* beyond exact doubles: leave it to the evaluator */
+	return bt_dag_op(g, t == T_INT ? OP_IMMI : OP_IMM, 0, 0, 0, r);
+}
+
 uint32_t bt_dag_op(struct dag *g, uint8_t code, uint32_t a, uint32_t b, uint32_t c, double k)
 {
-	int n = arity(code);
+	int n = bt_op_arity(code);
 	if ((n >= 1 && a == NO_OP) || (n >= 2 && b == NO_OP) || (n >= 3 && c == NO_OP))
 		return NO_OP;
 	/* unused fields are zero so equal operations hash equal (leaves keep
@@ -102,29 +176,18 @@ uint32_t bt_dag_op(struct dag *g, uint8_t code, uint32_t a, uint32_t b, uint32_t
 		c = 0;
 	if (n < 2)
 		b = 0;
-	if (code == OP_IMM)
+	if (code == OP_IMM || code == OP_IMMI)
 		a = 0;
-	if (code != OP_IMM)
+	else
 		k = 0;
 	if ((code == OP_ADD || code == OP_MUL) && a > b) {
 		uint32_t t = a;
 		a = b;
 		b = t;
 	}
-	/* fold operations whose operands are all constants */
-	if (n > 0) {
-		if (code == OP_IF && is_imm(g, b)) {
-			double cond = g->ops[b].k;
-			if (isnan(cond))
-				return bt_dag_op(g, OP_IMM, 0, 0, 0, NAN);
-			return cond != 0 ? a : c;
-		}
-		if (is_imm(g, a) && (n < 2 || is_imm(g, b)) && (n < 3 || is_imm(g, c))) {
-			double v[3] = { g->ops[a].k, n > 1 ? g->ops[b].k : 0, n > 2 ? g->ops[c].k : 0 };
-			struct bt_op tmp = { .code = code, .a = 0, .b = 1, .c = 2 };
-			return bt_dag_op(g, OP_IMM, 0, 0, 0, bt_op_apply(&tmp, v));
-		}
-	}
+	uint32_t folded = fold(g, code, a, b, c);
+	if (folded != NO_OP)
+		return folded;
 	struct bt_op op = { .code = code, .a = a, .b = b, .c = c, .k = k };
 	if (g->n * 2 >= g->table_size && rehash(g) < 0)
 		return NO_OP;
@@ -142,21 +205,97 @@ uint32_t bt_dag_op(struct dag *g, uint8_t code, uint32_t a, uint32_t b, uint32_t
 		g->ops = ops;
 		g->cap = cap;
 	}
+	op.type = result_type(g, code, a, b, c);
 	g->ops[g->n] = op;
 	g->table[h] = g->n + 1;
 	return g->n++;
 }
 
-int bt_dag_finish(struct dag *g, struct bt_arena *a, struct bt_op **ret_ops, uint32_t *ret_n)
+struct order_key {
+	uint32_t depth;
+	uint8_t code;
+	uint32_t index;
+};
+
+static int cmp_key(const void *x, const void *y)
 {
-	struct bt_op *ops = bt_arena_alloc(a, (g->n + 1) * sizeof(*ops));
-	if (!ops)
-		return -1;
-	if (g->n)
-		memcpy(ops, g->ops, g->n * sizeof(*ops));
-	*ret_ops = ops;
-	*ret_n = g->n;
-	return 0;
+	const struct order_key *p = x, *q = y;
+	if (p->depth != q->depth)
+		return p->depth < q->depth ? -1 : 1;
+	if (p->code != q->code)
+		return p->code < q->code ? -1 : 1;
+	return p->index < q->index ? -1 : p->index > q->index;
+}
+
+int bt_dag_finish(struct dag *g, struct bt_model *m, uint32_t **ret_remap)
+{
+	uint32_t n = g->n;
+	struct order_key *keys = malloc((n + 1) * sizeof(*keys));
+	uint32_t *remap = malloc((n + 1) * sizeof(*remap));
+	struct bt_arena *a = &m->arena;
+	int rc = -1;
+	if (!keys || !remap)
+		goto out;
+	/* depth: leaves 0, others one more than their deepest operand */
+	uint32_t *depth = remap; /* reused as scratch before it becomes the remap */
+	for (uint32_t i = 0; i < n; i++) {
+		const struct bt_op *o = &g->ops[i];
+		int ar = bt_op_arity(o->code);
+		uint32_t d = 0;
+		if (ar >= 1 && depth[o->a] + 1 > d)
+			d = depth[o->a] + 1;
+		if (ar >= 2 && depth[o->b] + 1 > d)
+			d = depth[o->b] + 1;
+		if (ar >= 3 && depth[o->c] + 1 > d)
+			d = depth[o->c] + 1;
+		depth[i] = d;
+		keys[i] = (struct order_key){ .depth = d, .code = o->code, .index = i };
+	}
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	for (uint32_t i = 0; i < n; i++)
+		remap[keys[i].index] = i;
+	m->ops = bt_arena_alloc(a, (n + 1) * sizeof(*m->ops));
+	m->opa = bt_arena_alloc(a, (n + 1) * sizeof(uint32_t));
+	m->opb = bt_arena_alloc(a, (n + 1) * sizeof(uint32_t));
+	m->opc = bt_arena_alloc(a, (n + 1) * sizeof(uint32_t));
+	m->imm = bt_arena_alloc(a, (n + 1) * sizeof(double));
+	m->segs = bt_arena_alloc(a, (n + 1) * sizeof(*m->segs));
+	m->int_ops = bt_arena_alloc(a, (n + 1) * sizeof(uint32_t));
+	if (!m->ops || !m->opa || !m->opb || !m->opc || !m->imm || !m->segs || !m->int_ops)
+		goto out;
+	m->n_segs = 0;
+	m->n_int_ops = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct bt_op o = g->ops[keys[i].index];
+		int ar = bt_op_arity(o.code);
+		if (ar >= 1)
+			o.a = remap[o.a];
+		if (ar >= 2)
+			o.b = remap[o.b];
+		if (ar >= 3)
+			o.c = remap[o.c];
+		m->ops[i] = o;
+		m->opa[i] = o.a;
+		m->opb[i] = o.b;
+		m->opc[i] = o.c;
+		m->imm[i] = o.k;
+		if (o.type == T_INT || o.type == T_MAYBE)
+			m->int_ops[m->n_int_ops++] = i;
+		if (!m->n_segs || m->segs[m->n_segs - 1].code != o.code ||
+		    keys[i].depth != keys[i - 1].depth) {
+			m->segs[m->n_segs++] = (struct bt_segment){ .start = i, .end = i + 1, .code = o.code };
+		} else {
+			m->segs[m->n_segs - 1].end = i + 1;
+		}
+	}
+	m->n_ops = n;
+	*ret_remap = remap;
+	remap = NULL;
+	rc = 0;
+out:
+	free(keys);
+	free(remap);
+	return rc;
 }
 
 static double cmp(uint8_t code, double x, double y)
@@ -175,7 +314,7 @@ double bt_op_apply(const struct bt_op *o, const double *v)
 {
 	double x = v[o->a], y = v[o->b];
 	switch (o->code) {
-	case OP_IMM: return o->k;
+	case OP_IMM: case OP_IMMI: return o->k;
 	case OP_NEG: return -x;
 	case OP_NOT: return isnan(x) ? x : (double)(x == 0);
 	case OP_ADD: return x + y;

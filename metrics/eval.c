@@ -142,45 +142,87 @@ void bt_result_free(struct bt_result *r)
 	free(r);
 }
 
-/* The program: one pass, operands before users. */
-static void run(const struct bt_model *m, const struct bt_counts *c, double *v)
+/*
+ * The program, in double precision: one tight loop per segment (operations
+ * of one opcode whose operands are ready), so the branch on the opcode is
+ * taken once per segment instead of once per operation.
+ */
+static void run(const struct bt_model *m, const struct bt_counts *c, double *restrict v)
 {
-	const struct bt_op *ops = m->ops;
-	const uint32_t n = m->n_ops;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct bt_op *o = &ops[i];
-		double x, y;
-		switch (o->code) {
-		case OP_EVENT: v[i] = c->events[o->a]; break;
-		case OP_RL: v[i] = c->retire_latency[o->a]; break;
-		case OP_CONST: v[i] = c->constants[o->a]; break;
-		case OP_IMM: v[i] = o->k; break;
-		case OP_ADD: v[i] = v[o->a] + v[o->b]; break;
-		case OP_SUB: v[i] = v[o->a] - v[o->b]; break;
-		case OP_MUL: v[i] = v[o->a] * v[o->b]; break;
+	const uint32_t *restrict A = m->opa, *restrict B = m->opb, *restrict C = m->opc;
+	for (uint32_t s = 0; s < m->n_segs; s++) {
+		const uint32_t lo = m->segs[s].start, hi = m->segs[s].end;
+		uint32_t i;
+		switch (m->segs[s].code) {
+		case OP_EVENT:
+			for (i = lo; i < hi; i++)
+				v[i] = c->events[A[i]];
+			break;
+		case OP_RL:
+			for (i = lo; i < hi; i++)
+				v[i] = c->retire_latency[A[i]];
+			break;
+		case OP_CONST:
+			for (i = lo; i < hi; i++)
+				v[i] = c->constants[A[i]];
+			break;
+		case OP_IMM:
+		case OP_IMMI:
+			for (i = lo; i < hi; i++)
+				v[i] = m->imm[i];
+			break;
+		case OP_ADD:
+			for (i = lo; i < hi; i++)
+				v[i] = v[A[i]] + v[B[i]];
+			break;
+		case OP_SUB:
+			for (i = lo; i < hi; i++)
+				v[i] = v[A[i]] - v[B[i]];
+			break;
+		case OP_MUL:
+			for (i = lo; i < hi; i++)
+				v[i] = v[A[i]] * v[B[i]];
+			break;
 		case OP_DIV:
-			y = v[o->b];
-			v[i] = y == 0 ? NAN : v[o->a] / y;
+			for (i = lo; i < hi; i++) {
+				double y = v[B[i]];
+				v[i] = y == 0 ? NAN : v[A[i]] / y;
+			}
 			break;
 		case OP_MIN:
-			x = v[o->a];
-			y = v[o->b];
-			v[i] = isnan(x) || isnan(y) ? NAN : y < x ? y : x;
+			for (i = lo; i < hi; i++) {
+				double x = v[A[i]], y = v[B[i]];
+				v[i] = isnan(x) || isnan(y) ? NAN : y < x ? y : x;
+			}
 			break;
 		case OP_MAX:
-			x = v[o->a];
-			y = v[o->b];
-			v[i] = isnan(x) || isnan(y) ? NAN : y > x ? y : x;
+			for (i = lo; i < hi; i++) {
+				double x = v[A[i]], y = v[B[i]];
+				v[i] = isnan(x) || isnan(y) ? NAN : y > x ? y : x;
+			}
 			break;
 		case OP_IF:
-			y = v[o->b];
-			v[i] = isnan(y) ? y : y != 0 ? v[o->a] : v[o->c];
+			for (i = lo; i < hi; i++) {
+				double y = v[B[i]];
+				v[i] = isnan(y) ? y : y != 0 ? v[A[i]] : v[C[i]];
+			}
 			break;
 		default:
-			v[i] = bt_op_apply(o, v);
+			for (i = lo; i < hi; i++)
+				v[i] = bt_op_apply(&m->ops[i], v);
 			break;
 		}
 	}
+}
+
+/* Python computes integer-valued operations exactly; doubles agree as long as
+ * every such value stays within 2^53. */
+static int doubles_exact(const struct bt_model *m, const double *v)
+{
+	for (uint32_t k = 0; k < m->n_int_ops; k++)
+		if (fabs(v[m->int_ops[k]]) > 9007199254740992.0)
+			return 0;
+	return 1;
 }
 
 /* Second pass, only when inputs are missing: did a missing input reach the
@@ -193,7 +235,7 @@ static void run_taint(const struct bt_model *m, const struct bt_counts *c, const
 		switch (o->code) {
 		case OP_EVENT: t[i] = isnan(c->events[o->a]); break;
 		case OP_CONST: t[i] = isnan(c->constants[o->a]); break;
-		case OP_RL: case OP_IMM: t[i] = 0; break;
+		case OP_RL: case OP_IMM: case OP_IMMI: t[i] = 0; break;
 		case OP_NEG: case OP_NOT: t[i] = t[o->a]; break;
 		case OP_IF:
 			t[i] = t[o->b] | (isnan(v[o->b]) ? 0 : v[o->b] != 0 ? t[o->a] : t[o->c]);
@@ -242,6 +284,9 @@ bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struc
 		return BT_ERR_INVALID;
 	double *v = r->ops;
 	run(m, c, v);
+	r->exact_int = !doubles_exact(m, v);
+	if (r->exact_int)
+		bt_run_exact(m, c, v);
 	const struct bt_model_def *def = m->def;
 	unsigned n = def->n_nodes;
 	int missing = 0;

@@ -37,6 +37,7 @@ struct lexer {
 	char sigil;
 	char *ident;   /* decoded identifier (arena) */
 	double num;
+	int num_is_float;
 };
 
 static void fail(struct lexer *lx, const char *at, const char *fmt, const char *arg)
@@ -107,6 +108,7 @@ static int lex_number(struct lexer *lx)
 	memcpy(buf, lx->p, n);
 	buf[n] = 0;
 	lx->num = strtod(buf, NULL);
+	lx->num_is_float = strpbrk(buf, ".eE") != NULL;
 	if (!(lx->num <= 1.7976931348623157e308)) {
 		fail(lx, lx->p, "number out of range", NULL);
 		return -1;
@@ -332,6 +334,14 @@ struct bt_expr *bt_expr_num(struct bt_arena *a, double v)
 	return e;
 }
 
+struct bt_expr *bt_expr_float(struct bt_arena *a, double v)
+{
+	struct bt_expr *e = bt_expr_num(a, v);
+	if (e)
+		e->is_float = 1;
+	return e;
+}
+
 static struct bt_expr *node(struct lexer *lx, enum bt_expr_op op, uint16_t nargs, const char *at)
 {
 	struct bt_expr *e = bt_expr_new(lx->a, op, nargs);
@@ -424,6 +434,7 @@ static struct bt_expr *parse_primary(struct lexer *lx)
 		if (!e)
 			return NULL;
 		e->num = lx->num;
+		e->is_float = (uint8_t)lx->num_is_float;
 		return next(lx) < 0 ? NULL : e;
 	}
 	case T_LPAREN: {

@@ -123,8 +123,14 @@ static void print(struct bt_strbuf *sb, const struct bt_expr *e)
 	int l = level(e);
 	switch (e->op) {
 	case BT_X_NUM:
-		bt_format_double(num, sizeof(num), e->num);
+		if (!e->is_float && e->num == floor(e->num) && fabs(e->num) < 9.2e18)
+			snprintf(num, sizeof(num), "%.0f", e->num);
+		else
+			bt_format_double(num, sizeof(num), e->num);
 		bt_sb_puts(sb, num);
+		/* keep a float literal a float when read back: "1e9" -> "1000000000.0" */
+		if (e->is_float && !strpbrk(num, ".eEn"))
+			bt_sb_puts(sb, ".0");
 		return;
 	case BT_X_EVENT:
 		print_event(sb, e->name);

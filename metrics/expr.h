@@ -67,6 +67,8 @@ enum bt_expr_op {
 struct bt_expr {
 	uint8_t op;          /* enum bt_expr_op */
 	char sigil;          /* BT_X_IDENT: '$', '#', '\'' (quoted) or 0 */
+	uint8_t is_float;    /* BT_X_NUM: written as a float ("2.4", "1e9", "100.0"); an
+			      * integer literal is a Python int, which matters for exactness */
 	uint16_t nargs;
 	uint32_t pos;        /* offset of the token in the source text */
 	double num;
@@ -81,7 +83,8 @@ bt_status bt_expr_parse(struct bt_arena *a, enum bt_dialect dialect, const char 
 /* Node constructors (NULL on allocation failure). */
 struct bt_expr *bt_expr_new(struct bt_arena *a, enum bt_expr_op op, uint16_t nargs);
 struct bt_expr *bt_expr_leaf(struct bt_arena *a, enum bt_expr_op op, const char *name);
-struct bt_expr *bt_expr_num(struct bt_arena *a, double v);
+struct bt_expr *bt_expr_num(struct bt_arena *a, double v);       /* integer literal */
+struct bt_expr *bt_expr_float(struct bt_arena *a, double v);     /* float literal */
 
 /* Canonical text of a resolved tree (no BT_X_IDENT left), in the arena. */
 char *bt_expr_print(struct bt_arena *a, const struct bt_expr *e);

@@ -107,7 +107,7 @@ static struct bt_expr *resolve(struct loader *ld, void *vctx, struct bt_expr *id
 		e = bt_expr_new(ld->a, BT_X_DIV, 2);
 		if (e) {
 			e->args[0] = bt_expr_leaf(ld->a, BT_X_EVENT, "duration_time");
-			e->args[1] = bt_expr_num(ld->a, 1e9);
+			e->args[1] = bt_expr_float(ld->a, 1e9);
 			if (!e->args[0] || !e->args[1])
 				e = NULL;
 		}

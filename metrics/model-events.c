@@ -11,20 +11,6 @@
 
 #include "metrics/model-internal.h"
 
-static int arity(uint8_t code)
-{
-	switch (code) {
-	case OP_EVENT: case OP_RL: case OP_CONST: case OP_IMM:
-		return 0;
-	case OP_NEG: case OP_NOT:
-		return 1;
-	case OP_IF:
-		return 3;
-	default:
-		return 2;
-	}
-}
-
 bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *nodes, unsigned n_nodes,
 				    const double *constants, uint16_t *ret_events, unsigned *ret_n)
 {
@@ -42,8 +28,8 @@ bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *no
 		/* values of the operations that depend on constants only */
 		for (uint32_t i = 0; i < n; i++) {
 			const struct bt_op *o = &m->ops[i];
-			int k = arity(o->code);
-			if (o->code == OP_IMM) {
+			int k = bt_op_arity(o->code);
+			if (o->code == OP_IMM || o->code == OP_IMMI) {
 				known[i] = 1;
 				cv[i] = o->k;
 			} else if (o->code == OP_CONST) {
@@ -74,7 +60,7 @@ bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *no
 			continue;
 		}
 		uint32_t next[3];
-		int k = 0, a = arity(o->code);
+		int k = 0, a = bt_op_arity(o->code);
 		if (o->code == OP_IF && constants && known[o->b]) {
 			double c = cv[o->b];
 			if (!isnan(c))

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The compiled form of a model (model.c builds it, eval.c runs it). */
+/* The compiled form of a model (model.c builds it, eval*.c run it). */
 #ifndef METRICS_MODEL_INTERNAL_H
 #define METRICS_MODEL_INTERNAL_H
 
@@ -11,7 +11,8 @@ enum bt_opcode {
 	OP_EVENT,     /* a = event index */
 	OP_RL,        /* a = retire-latency index */
 	OP_CONST,     /* a = enum bt_constant */
-	OP_IMM,       /* k */
+	OP_IMM,       /* k, a float literal */
+	OP_IMMI,      /* k, an integer literal (a Python int) */
 	OP_NEG,
 	OP_NOT,
 	OP_ADD,
@@ -29,19 +30,42 @@ enum bt_opcode {
 	OP_COUNT,
 };
 
+/* What Python would hold in an operation's result when counts are ints. */
+enum bt_optype {
+	T_FLOAT = 0,
+	T_INT = 1,    /* always an int (exact arithmetic in Python) */
+	T_MAYBE = 2,  /* int or float depending on the values (min, max, if ...) */
+	T_BOOL = 3,   /* a comparison's 0/1 (a Python bool, which is an int) */
+};
+
 struct bt_op {
 	uint8_t code;
+	uint8_t type;  /* enum bt_optype */
 	uint32_t a, b, c;
 	double k;
 };
 
 #define NO_OP UINT32_MAX
 
+/* A run of operations with the same opcode whose operands are all computed
+ * before the run starts: evaluated by one tight loop. */
+struct bt_segment {
+	uint32_t start, end;
+	uint8_t code;
+};
+
 struct bt_model {
 	const struct bt_model_def *def;
 	struct bt_arena arena;
-	struct bt_op *ops;
+	struct bt_op *ops;         /* by depth, then opcode */
 	uint32_t n_ops;
+	uint32_t *opa, *opb, *opc; /* the operands again, as arrays, for the fast loops */
+	double *imm;               /* literal values (OP_IMM, OP_IMMI), else 0 */
+	struct bt_segment *segs;
+	uint32_t n_segs;
+	uint32_t *int_ops;         /* ops of type T_INT/T_MAYBE: doubles are exact while
+				    * these stay within 2^53 */
+	uint32_t n_int_ops;
 	uint32_t *node_value;      /* per node: op of its value */
 	uint32_t *node_thresh;     /* per node: op of its threshold, NO_OP if none */
 	uint32_t *node_thresh_lit; /* per node: op of the literal threshold, NO_OP if none */
@@ -58,16 +82,22 @@ struct bt_model {
 	unsigned consts_used;      /* bit c: some formula names constant c */
 };
 
-/* Compiles canonical formula trees into ops (dag.c). */
+/* The DAG under construction (dag.c). */
 struct dag;
 struct dag *bt_dag_new(void);
 void bt_dag_free(struct dag *g);
-/* NO_OP on allocation failure */
+/* NO_OP on allocation failure; k is the literal of OP_IMM/OP_IMMI */
 uint32_t bt_dag_op(struct dag *g, uint8_t code, uint32_t a, uint32_t b, uint32_t c, double k);
-/* Moves the ops into the model's arena. */
-int bt_dag_finish(struct dag *g, struct bt_arena *a, struct bt_op **ret_ops, uint32_t *ret_n);
+/* Orders the ops by depth then opcode, builds the segments and moves
+ * everything into the model's arena. remap[old] = new index (caller frees). */
+int bt_dag_finish(struct dag *g, struct bt_model *m, uint32_t **ret_remap);
 
-/* One evaluation step, shared by bt_evaluate and the constant folder. */
+/* One evaluation step on doubles, shared by the evaluators and the folder. */
 double bt_op_apply(const struct bt_op *o, const double *v);
+int bt_op_arity(uint8_t code);
+
+/* Exact evaluation with Python int semantics (eval-exact.c): used when some
+ * integer-valued operation leaves the range where doubles are exact. */
+void bt_run_exact(const struct bt_model *m, const struct bt_counts *c, double *v);
 
 #endif

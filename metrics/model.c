@@ -104,7 +104,7 @@ static uint32_t compile(struct compiler *c, const struct bt_expr *e, bt_status *
 	uint32_t a = 0, b = 0, x = 0;
 	switch (e->op) {
 	case BT_X_NUM:
-		return bt_dag_op(c->g, OP_IMM, 0, 0, 0, e->num);
+		return bt_dag_op(c->g, e->is_float ? OP_IMM : OP_IMMI, 0, 0, 0, e->num);
 	case BT_X_NA:
 		return bt_dag_op(c->g, OP_IMM, 0, 0, 0, NAN);
 	case BT_X_EVENT: {
@@ -362,11 +362,20 @@ bt_status bt_model_open(const struct bt_model_def *def, struct bt_model **ret, s
 	}
 	if (def->cpi_node)
 		m->cpi_node = bt_model_node_find(m, def->cpi_node);
-	if (bt_dag_finish(c.g, &m->arena, &m->ops, &m->n_ops) < 0) {
+	uint32_t *remap;
+	if (bt_dag_finish(c.g, m, &remap) < 0) {
 		bt_diag_set(d, "out of memory");
 		s = BT_ERR_NOMEM;
 		goto out;
 	}
+	for (unsigned i = 0; i < n; i++) {
+		m->node_value[i] = remap[m->node_value[i]];
+		if (m->node_thresh[i] != NO_OP)
+			m->node_thresh[i] = remap[m->node_thresh[i]];
+		if (m->node_thresh_lit[i] != NO_OP)
+			m->node_thresh_lit[i] = remap[m->node_thresh_lit[i]];
+	}
+	free(remap);
 	s = BT_OK;
 out:
 	bt_dag_free(c.g);

@@ -155,6 +155,7 @@ struct bt_result {
 	unsigned n_missing_events;
 	unsigned missing_constants; /* bit c: constant c used but not given */
 	unsigned n_default_retire_latency; /* latencies taken from published defaults */
+	int exact_int;           /* integer arithmetic beyond 2^53 was done exactly */
 	double *ops;             /* scratch: one value per compiled operation */
 	uint8_t *taint;          /* scratch */
 };

@@ -2683,7 +2683,7 @@ static const struct bt_node_def nodes[] = {
 	  .formula = "CPU_CLK_UNHALTED.THREAD / CPU_CLK_UNHALTED.REF_TSC * #SYSTEM_TSC_FREQ / 1000000000 / "
 	             "(#DURATIONTIMEINMILLISECONDS / 1000)", },
 	{ .name = "Info_System_Uncore_Frequency", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "UNC_CLOCK.SOCKET / 1000000000 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
+	  .formula = "UNC_CLOCK.SOCKET / 1000000000.0 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
 	{ .name = "Info_System_GFLOPs", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
 	  .formula = "(FP_ARITH_INST_RETIRED.SCALAR + 2 * FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE + 4 * "
 	             "FP_ARITH_INST_RETIRED.4_FLOPS + 8 * FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE) / "

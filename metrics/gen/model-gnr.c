@@ -3382,11 +3382,12 @@ static const struct bt_node_def nodes[] = {
 	  .formula = "1 - CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE / CPU_CLK_UNHALTED.REF_DISTRIBUTED if "
 	             "#HYPERTHREADING_ON else 0", },
 	{ .name = "Info_Memory_SoC_R2C_Offcore_BW", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "64 * OCR.READS_TO_CORE.ANY_RESPONSE / 1000000000 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
+	  .formula = "64 * OCR.READS_TO_CORE.ANY_RESPONSE / 1000000000.0 / (#DURATIONTIMEINMILLISECONDS / "
+	             "1000)", },
 	{ .name = "Info_Memory_SoC_R2C_L3M_BW", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "64 * OCR.READS_TO_CORE.L3_MISS / 1000000000 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
+	  .formula = "64 * OCR.READS_TO_CORE.L3_MISS / 1000000000.0 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
 	{ .name = "Info_Memory_SoC_R2C_DRAM_BW", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "64 * OCR.READS_TO_CORE.DRAM / 1000000000 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
+	  .formula = "64 * OCR.READS_TO_CORE.DRAM / 1000000000.0 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
 };
 
 static const struct bt_retire_latency_default retire_latency[] = {

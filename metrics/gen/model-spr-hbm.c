@@ -3097,7 +3097,7 @@ static const struct bt_node_def nodes[] = {
 	  .formula = "CPU_CLK_UNHALTED.THREAD / CPU_CLK_UNHALTED.REF_TSC * #SYSTEM_TSC_FREQ / 1000000000 / "
 	             "(#DURATIONTIMEINMILLISECONDS / 1000)", },
 	{ .name = "Info_System_Uncore_Frequency", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "UNC_CHA_CLOCKTICKS:one_unit / 1000000000 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
+	  .formula = "UNC_CHA_CLOCKTICKS:one_unit / 1000000000.0 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
 	{ .name = "Info_System_GFLOPs", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
 	  .formula = "(1 * (FP_ARITH_INST_RETIRED.SCALAR + FP_ARITH_INST_RETIRED2.SCALAR_HALF) + 2 * "
 	             "(FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE + FP_ARITH_INST_RETIRED2.COMPLEX_SCALAR_HALF) "
@@ -3152,13 +3152,14 @@ static const struct bt_node_def nodes[] = {
 	  .formula = "INST_RETIRED.ANY / BR_INST_RETIRED.FAR_BRANCH:USER",
 	  .threshold = "$Info_System_IpFarBranch < 1000000", },
 	{ .name = "Info_Memory_SoC_R2C_Offcore_BW", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "64 * OCR.READS_TO_CORE.ANY_RESPONSE / 1000000000 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
+	  .formula = "64 * OCR.READS_TO_CORE.ANY_RESPONSE / 1000000000.0 / (#DURATIONTIMEINMILLISECONDS / "
+	             "1000)", },
 	{ .name = "Info_Memory_SoC_R2C_L3M_BW", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "64 * OCR.READS_TO_CORE.L3_MISS / 1000000000 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
+	  .formula = "64 * OCR.READS_TO_CORE.L3_MISS / 1000000000.0 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
 	{ .name = "Info_Memory_SoC_R2C_DRAM_BW", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "64 * OCR.READS_TO_CORE.DRAM / 1000000000 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
+	  .formula = "64 * OCR.READS_TO_CORE.DRAM / 1000000000.0 / (#DURATIONTIMEINMILLISECONDS / 1000)", },
 	{ .name = "Info_Memory_SoC_R2C_HBM_BW", .kind = BT_NODE_INFO, .level = 0, .percent = 0,
-	  .formula = "#NA if 0 > 2 else 64 * OCR.DEMAND_DATA_RD.PMM / 1000000000 / "
+	  .formula = "#NA if 0 > 2 else 64 * OCR.DEMAND_DATA_RD.PMM / 1000000000.0 / "
 	             "(#DURATIONTIMEINMILLISECONDS / 1000)", },
 };
 
