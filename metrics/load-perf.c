@@ -141,7 +141,8 @@ static bt_status add_generic_aliases(struct loader *ld)
 		struct bt_event *ev = bt_arena_alloc(ld->a, (ld->table.n + 1) * sizeof(*ev));
 		if (!ev)
 			return bt_ld_nomem(ld);
-		memcpy(ev, ld->table.events, ld->table.n * sizeof(*ev));
+		if (ld->table.n)
+			memcpy(ev, ld->table.events, ld->table.n * sizeof(*ev));
 		ev[ld->table.n] = *e;
 		ev[ld->table.n].name = map[i].generic;
 		ld->table.events = ev;

@@ -241,7 +241,8 @@ static bt_status finish(struct loader *ld)
 	struct bt_event *events = bt_arena_alloc(ld->a, (ld->n_used + 1) * sizeof(*events));
 	if (!nodes || !events)
 		return bt_ld_nomem(ld);
-	memcpy(nodes, ld->nodes, ld->n_nodes * sizeof(*nodes));
+	if (ld->n_nodes)
+		memcpy(nodes, ld->nodes, ld->n_nodes * sizeof(*nodes));
 	for (size_t i = 0; i < ld->n_used; i++)
 		events[i] = ld->used[i].ev;
 	qsort(events, ld->n_used, sizeof(*events), cmp_event);

@@ -87,7 +87,7 @@ static int rl_find(const struct bt_model *m, const char *name)
 	return -1;
 }
 
-static uint32_t compile_node(struct compiler *c, unsigned i);
+static uint32_t compile_node(struct compiler *c, unsigned i, bt_status *err);
 
 static uint32_t fail(struct compiler *c, bt_status *err, bt_status s, const char *fmt, const char *arg)
 {
@@ -120,8 +120,11 @@ static uint32_t compile(struct compiler *c, const struct bt_expr *e, bt_status *
 			const char **names = bt_arena_alloc(&m->arena, (m->n_rl + 1) * sizeof(*names));
 			if (!names)
 				return fail(c, err, BT_ERR_NOMEM, "%s", "out of memory");
-			memcpy(names, m->rl_names, m->n_rl * sizeof(*names));
+			if (m->n_rl)
+				memcpy(names, m->rl_names, m->n_rl * sizeof(*names));
 			names[m->n_rl] = bt_arena_strdup(&m->arena, e->name);
+			if (!names[m->n_rl])
+				return fail(c, err, BT_ERR_NOMEM, "%s", "out of memory");
 			m->rl_names = names;
 			i = (int)m->n_rl++;
 		}
@@ -141,11 +144,9 @@ static uint32_t compile(struct compiler *c, const struct bt_expr *e, bt_status *
 		unsigned saved = c->cur;
 		int saved_t = c->threshold;
 		c->threshold = 0;
-		uint32_t r = compile_node(c, (unsigned)i);
+		uint32_t r = compile_node(c, (unsigned)i, err);
 		c->cur = saved;
 		c->threshold = saved_t;
-		if (r == NO_OP && *err == BT_OK)
-			return fail(c, err, BT_ERR_INVALID, "cannot compile reference %s", e->name);
 		return r;
 	}
 	case BT_X_IDENT:
@@ -191,22 +192,21 @@ static uint32_t compile(struct compiler *c, const struct bt_expr *e, bt_status *
 	}
 }
 
-static uint32_t compile_node(struct compiler *c, unsigned i)
+static uint32_t compile_node(struct compiler *c, unsigned i, bt_status *err)
 {
 	struct bt_model *m = c->m;
 	if (c->state[i] == 2)
 		return m->node_value[i];
 	c->cur = i;
-	bt_status err = BT_OK;
-	if (c->state[i] == 1) {
-		fail(c, &err, BT_ERR_INVALID, "%s", "formula refers to itself (a cycle)");
-		return NO_OP;
-	}
+	if (c->state[i] == 1)
+		return fail(c, err, BT_ERR_INVALID, "%s", "formula refers to itself (a cycle)");
 	c->state[i] = 1;
-	uint32_t r = compile(c, c->formula[i], &err);
+	uint32_t r = compile(c, c->formula[i], err);
 	if (r == NO_OP) {
-		if (err == BT_OK)
+		if (*err == BT_OK) {
 			bt_diag_set(c->d, "model %s: out of memory", m->def->id);
+			*err = BT_ERR_NOMEM;
+		}
 		return NO_OP;
 	}
 	c->state[i] = 2;
@@ -330,8 +330,9 @@ bt_status bt_model_open(const struct bt_model_def *def, struct bt_model **ret, s
 		}
 	}
 	for (unsigned i = 0; i < n; i++) {
-		if (compile_node(&c, i) == NO_OP) {
-			s = BT_ERR_INVALID;
+		bt_status err = BT_OK;
+		if (compile_node(&c, i, &err) == NO_OP) {
+			s = err != BT_OK ? err : BT_ERR_INTERNAL;
 			goto out;
 		}
 	}
