@@ -192,11 +192,11 @@ void bt_run_exact(const struct bt_model *m, const struct bt_counts *c, double *v
 			set_float(r, o->k);
 			break;
 		case OP_IMMI:
-			set_int(r, (i128)o->k);
+			set_input(r, o->k, 1);
 			break;
 		case OP_NEG:
-			if (a->is_int)
-				set_int(r, -a->i);
+			if (a->is_int && !__builtin_sub_overflow((i128)0, a->i, &t))
+				set_int(r, t);
 			else
 				set_float(r, -a->d);
 			break;

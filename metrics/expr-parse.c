@@ -99,7 +99,7 @@ static int lex_number(struct lexer *lx)
 		fail(lx, lx->p, "malformed number", NULL);
 		return -1;
 	}
-	char buf[64];
+	char buf[400];
 	size_t n = (size_t)(q - lx->p);
 	if (n >= sizeof(buf) || n == 0 || (n == 1 && *lx->p == '.')) {
 		fail(lx, lx->p, "malformed number", NULL);

@@ -119,11 +119,11 @@ static void print_event(struct bt_strbuf *sb, const char *name)
 
 static void print(struct bt_strbuf *sb, const struct bt_expr *e)
 {
-	char num[40];
+	char num[400];
 	int l = level(e);
 	switch (e->op) {
 	case BT_X_NUM:
-		if (!e->is_float && e->num == floor(e->num) && fabs(e->num) < 9.2e18)
+		if (!e->is_float && e->num == floor(e->num) && isfinite(e->num))
 			snprintf(num, sizeof(num), "%.0f", e->num);
 		else
 			bt_format_double(num, sizeof(num), e->num);
