@@ -207,6 +207,58 @@ static void run(const struct bt_model *m, const struct bt_counts *c, double *res
 				v[i] = isnan(y) ? y : y != 0 ? v[A[i]] : v[C[i]];
 			}
 			break;
+		case OP_NEG:
+			for (i = lo; i < hi; i++)
+				v[i] = -v[A[i]];
+			break;
+		case OP_AND: /* thresholds: "x and y" over comparisons */
+			for (i = lo; i < hi; i++) {
+				double x = v[A[i]];
+				v[i] = isnan(x) || x == 0 ? x : v[B[i]];
+			}
+			break;
+		case OP_OR:
+			for (i = lo; i < hi; i++) {
+				double x = v[A[i]];
+				v[i] = isnan(x) || x != 0 ? x : v[B[i]];
+			}
+			break;
+		/* threshold comparisons: an invalid operand compares false
+		 * (C's ordered comparisons are false with a NaN already) */
+		case OP_TGT:
+			for (i = lo; i < hi; i++)
+				v[i] = v[A[i]] > v[B[i]];
+			break;
+		case OP_TLT:
+			for (i = lo; i < hi; i++)
+				v[i] = v[A[i]] < v[B[i]];
+			break;
+		case OP_TGE:
+			for (i = lo; i < hi; i++)
+				v[i] = v[A[i]] >= v[B[i]];
+			break;
+		case OP_TLE:
+			for (i = lo; i < hi; i++)
+				v[i] = v[A[i]] <= v[B[i]];
+			break;
+		case OP_GT: /* formula comparisons: invalid in, invalid out */
+			for (i = lo; i < hi; i++) {
+				double x = v[A[i]], y = v[B[i]];
+				v[i] = isnan(x) || isnan(y) ? NAN : x > y;
+			}
+			break;
+		case OP_GE:
+			for (i = lo; i < hi; i++) {
+				double x = v[A[i]], y = v[B[i]];
+				v[i] = isnan(x) || isnan(y) ? NAN : x >= y;
+			}
+			break;
+		case OP_DRATIO:
+			for (i = lo; i < hi; i++) {
+				double y = v[B[i]];
+				v[i] = isnan(y) ? y : y == 0 ? 0 : v[A[i]] / y;
+			}
+			break;
 		default:
 			for (i = lo; i < hi; i++)
 				v[i] = bt_op_apply(&m->ops[i], v);
