@@ -12,6 +12,7 @@ struct used_event {
 	struct bt_event ev;
 	bt_status status;            /* of bt_event_encode */
 	const char *why;             /* its message when it failed */
+	int noted;
 };
 
 struct loader {

@@ -137,8 +137,11 @@ bt_status bt_ld_events(struct loader *ld, const struct bt_expr *e, const char *n
 				bt_diag_set(ld->d, "model %s: node %s: %s", ld->r->id, node, u->why);
 				return u->status;
 			}
-			bt_ld_note(ld, "model %s: metric %s: %s (no encoding: count files may supply it)",
-				   ld->r->id, node, u->why);
+			if (!u->noted)
+				bt_ld_note(ld, "model %s: event %s (first needed by %s) is not in the "
+					   "vendor event files: no encoding, only count files can supply it",
+					   ld->r->id, u->ev.name, node);
+			u->noted = 1;
 		}
 		return BT_OK;
 	}

@@ -3,6 +3,7 @@
  * each flagged node's share of CPI (its fraction x CPI) in its own column. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics/report.h"
@@ -97,21 +98,36 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 		}
 	}
 	if (r->n_missing_events || r->missing_constants) {
-		fprintf(f, "\nmissing inputs:");
+		/* only what the nodes shown here need */
+		unsigned level = o->max_level ? o->max_level : bt_model_max_level(m);
+		unsigned n_ev = bt_model_event_count(m), n_need = 0;
+		uint16_t *need = malloc((n_ev + 1) * sizeof(*need));
+		uint8_t *needed = calloc(n_ev + 1, 1);
+		if (need && needed && bt_model_events_up_to_level(m, level, NULL, need, &n_need) == BT_OK)
+			for (unsigned k = 0; k < n_need; k++)
+				needed[need[k]] = 1;
+		unsigned shown_missing = 0;
 		for (unsigned k = 0; k < r->n_missing_events; k++)
-			fprintf(f, " %s", bt_model_event(m, r->missing_events[k])->name);
-		for (int k = 0; k < BT_CONST_COUNT; k++)
-			if (r->missing_constants >> k & 1)
-				fprintf(f, " #%s", bt_constant_name((enum bt_constant)k));
-		unsigned nm = 0;
-		for (unsigned i = 0; i < bt_model_node_count(m); i++)
-			nm += r->state[i] == BT_NODE_MISSING;
-		fprintf(f, "\nnodes that cannot be computed without them (%u):", nm);
-		for (unsigned i = 0, shown = 0; i < bt_model_node_count(m); i++)
-			if (r->state[i] == BT_NODE_MISSING && bt_model_node(m, i)->kind == BT_NODE_TREE &&
-			    shown++ < 200)
-				fprintf(f, " %s", bt_model_node(m, i)->name);
-		fprintf(f, "\n");
+			shown_missing += !needed || needed[r->missing_events[k]];
+		if (shown_missing || r->missing_constants) {
+			fprintf(f, "\nmissing inputs of the tree up to level %u:", level);
+			for (unsigned k = 0; k < r->n_missing_events; k++)
+				if (!needed || needed[r->missing_events[k]])
+					fprintf(f, " %s", bt_model_event(m, r->missing_events[k])->name);
+			for (int k = 0; k < BT_CONST_COUNT; k++)
+				if (r->missing_constants >> k & 1)
+					fprintf(f, " #%s", bt_constant_name((enum bt_constant)k));
+			fprintf(f, "\nnodes that cannot be computed without them:");
+			for (unsigned i = 0; i < bt_model_node_count(m); i++) {
+				const struct bt_node_def *nd = bt_model_node(m, i);
+				if (r->state[i] == BT_NODE_MISSING && nd->kind == BT_NODE_TREE &&
+				    nd->level <= level)
+					fprintf(f, " %s", nd->name);
+			}
+			fprintf(f, "\n");
+		}
+		free(need);
+		free(needed);
 	}
 	return ferror(f) ? BT_ERR_IO : BT_OK;
 }

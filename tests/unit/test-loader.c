@@ -57,7 +57,7 @@ TEST(helper_metric_without_encoding_is_a_note)
 	static struct bt_load_notes notes;
 	CHECK(bt_model_load_noted(&a, &r, DIR, &def, &notes, &d) == BT_OK);
 	CHECK_EQ_INT(notes.n, 1);
-	CHECK(notes.n && strstr(notes.lines[0], "metric Info_Thing: event NOT_HERE.EITHER") != NULL);
+	CHECK(notes.n && strstr(notes.lines[0], "event NOT_HERE.EITHER (first needed by Info_Thing)") != NULL);
 	CHECK(def->n_events == 2 && def->events[1].source == BT_SRC_UNKNOWN);
 	bt_arena_free(&a);
 }
