@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 400
+#define MAX_DEPTH BT_EXPR_MAX_NESTING
 #define MAX_IDENT 512
 
 enum tok {
@@ -350,6 +350,24 @@ static struct bt_expr *node(struct lexer *lx, enum bt_expr_op op, uint16_t nargs
 		return NULL;
 	}
 	e->pos = (uint32_t)(at - lx->text);
+	e->depth = 1;
+	return e;
+}
+
+/* Sets e's height from its arguments; fails when the tree gets too high. */
+static struct bt_expr *grown(struct lexer *lx, struct bt_expr *e, const char *at)
+{
+	if (!e)
+		return NULL;
+	unsigned h = 0;
+	for (int i = 0; i < e->nargs; i++)
+		if (e->args[i]->depth > h)
+			h = e->args[i]->depth;
+	if (h + 1 > BT_EXPR_MAX_HEIGHT) {
+		fail(lx, at, "formula too deeply nested (more than %s levels)", "256");
+		return NULL;
+	}
+	e->depth = (uint16_t)(h + 1);
 	return e;
 }
 
@@ -363,7 +381,7 @@ static struct bt_expr *binary(struct lexer *lx, enum bt_expr_op op, struct bt_ex
 		return NULL;
 	e->args[0] = l;
 	e->args[1] = r;
-	return e;
+	return grown(lx, e, at);
 }
 
 static struct bt_expr *parse_expr(struct lexer *lx);
@@ -380,20 +398,32 @@ static int expect(struct lexer *lx, enum tok t, const char *what)
 }
 
 /* min(...), max(...), d_ratio(a, b), retire_latency(EVENT) */
+struct arg_list {
+	struct bt_expr *e;
+	struct arg_list *next;
+};
+
 static struct bt_expr *parse_call(struct lexer *lx, enum bt_expr_op op, const char *at)
 {
-	struct bt_expr *args[64];
+	struct arg_list *head = NULL, **tail = &head;
 	int n = 0;
 	if (next(lx) < 0 || expect(lx, T_LPAREN, "'('") < 0)
 		return NULL;
 	for (;;) {
-		if (n == 64) {
+		if (n == 1000) {
 			fail(lx, lx->start, "too many arguments", NULL);
 			return NULL;
 		}
-		args[n] = parse_expr(lx);
-		if (!args[n])
+		struct arg_list *a = bt_arena_alloc(lx->a, sizeof(*a));
+		if (!a) {
+			nomem(lx);
 			return NULL;
+		}
+		a->e = parse_expr(lx);
+		if (!a->e)
+			return NULL;
+		*tail = a;
+		tail = &a->next;
 		n++;
 		if (lx->tok == T_COMMA) {
 			if (next(lx) < 0)
@@ -409,18 +439,20 @@ static struct bt_expr *parse_call(struct lexer *lx, enum bt_expr_op op, const ch
 		return NULL;
 	}
 	if (op == BT_X_RL) {
-		if (n != 1 || args[0]->op != BT_X_EVENT) {
+		if (n != 1 || head->e->op != BT_X_EVENT) {
 			fail(lx, at, "retire_latency takes one event", NULL);
 			return NULL;
 		}
-		args[0]->op = BT_X_RL;
-		return args[0];
+		head->e->op = BT_X_RL;
+		return head->e;
 	}
 	struct bt_expr *e = node(lx, op, (uint16_t)n, at);
 	if (!e)
 		return NULL;
-	memcpy(e->args, args, (size_t)n * sizeof(*args));
-	return e;
+	int i = 0;
+	for (struct arg_list *a = head; a; a = a->next)
+		e->args[i++] = a->e;
+	return grown(lx, e, at);
 }
 
 static struct bt_expr *parse_primary(struct lexer *lx)
@@ -488,27 +520,25 @@ static struct bt_expr *parse_primary(struct lexer *lx)
 static struct bt_expr *parse_unary(struct lexer *lx)
 {
 	const char *at = lx->start;
+	if (!op_is(lx, "-") && !op_is(lx, "+"))
+		return parse_primary(lx);
+	/* a chain of unary operators nests like parentheses */
 	if (++lx->depth > MAX_DEPTH) {
 		fail(lx, at, "formula nested too deeply", NULL);
 		return NULL;
 	}
-	struct bt_expr *e;
-	if (op_is(lx, "-") || op_is(lx, "+")) {
-		int neg = op_is(lx, "-");
-		if (next(lx) < 0)
-			return NULL;
+	int neg = op_is(lx, "-");
+	struct bt_expr *e = NULL;
+	if (next(lx) == 0) {
 		struct bt_expr *arg = parse_unary(lx);
-		if (!arg)
-			return NULL;
-		if (!neg) {
+		if (arg && !neg) {
 			e = arg;
-		} else {
+		} else if (arg) {
 			e = node(lx, BT_X_NEG, 1, at);
 			if (e)
 				e->args[0] = arg;
+			e = grown(lx, e, at);
 		}
-	} else {
-		e = parse_primary(lx);
 	}
 	lx->depth--;
 	return e;
@@ -591,7 +621,7 @@ static struct bt_expr *parse_not(struct lexer *lx)
 		struct bt_expr *e = node(lx, BT_X_NOT, 1, at);
 		if (e)
 			e->args[0] = arg;
-		return e;
+		return grown(lx, e, at);
 	}
 	return parse_cmp(lx);
 }
@@ -650,7 +680,7 @@ static struct bt_expr *parse_expr(struct lexer *lx)
 		x->args[0] = e;
 		x->args[1] = cond;
 		x->args[2] = other;
-		e = x;
+		e = grown(lx, x, if_at);
 	}
 	lx->depth--;
 	return e;

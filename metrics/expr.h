@@ -18,7 +18,13 @@
  * Comparisons do not chain. Binary operators associate to the left, and the
  * tree keeps the vendor's grouping exactly: (a+b)+c is not a+(b+c) in
  * floating point.
+ *
+ * Limits keep recursion (here and in the compiler) small enough for the EFI
+ * stack: parentheses nest at most BT_EXPR_MAX_NESTING deep and a tree is at
+ * most BT_EXPR_MAX_HEIGHT high. The vendor formulas reach 17 and about 40.
  */
+#define BT_EXPR_MAX_NESTING 64
+#define BT_EXPR_MAX_HEIGHT 256
 #ifndef METRICS_EXPR_H
 #define METRICS_EXPR_H
 
@@ -70,6 +76,7 @@ struct bt_expr {
 	uint8_t is_float;    /* BT_X_NUM: written as a float ("2.4", "1e9", "100.0"); an
 			      * integer literal is a Python int, which matters for exactness */
 	uint16_t nargs;
+	uint16_t depth;      /* height of the tree below (1 for a leaf) */
 	uint32_t pos;        /* offset of the token in the source text */
 	double num;
 	const char *name;

@@ -15,7 +15,7 @@
 #include "metrics/diag.h"
 #include "metrics/status.h"
 
-#define BT_JSON_MAX_DEPTH 200
+#define BT_JSON_MAX_DEPTH 64 /* vendor and count files nest 4 deep */
 
 enum bt_json_type {
 	BT_JSON_NULL,

@@ -162,6 +162,20 @@ TEST(rejects_deep_nesting)
 	struct bt_expr *e;
 	CHECK(bt_expr_parse(&a, BT_DIALECT_CANON, f, &e, &d) == BT_ERR_INVALID);
 	CHECK(strstr(d.text, "nested too deeply") != NULL);
+	/* a long flat chain builds a tall tree: limited too (recursion elsewhere) */
+	n = 0;
+	for (int i = 0; i < 300; i++)
+		n += (size_t)snprintf(f + n, sizeof(f) - n, "%s1", i ? "+" : "");
+	CHECK(bt_expr_parse(&a, BT_DIALECT_CANON, f, &e, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "too deeply nested") != NULL);
+	/* the vendor formulas stay far below both limits */
+	char ok[400] = "";
+	for (int i = 0; i < 40; i++)
+		strcat(ok, "(");
+	strcat(ok, "1");
+	for (int i = 0; i < 40; i++)
+		strcat(ok, ")");
+	CHECK(bt_expr_parse(&a, BT_DIALECT_CANON, ok, &e, &d) == BT_OK);
 	bt_arena_free(&a);
 }
 
