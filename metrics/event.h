@@ -14,7 +14,8 @@
 /* Where the count comes from. */
 enum bt_event_source {
 	BT_SRC_PMC = 0,        /* a core PMU event (general and/or fixed counter) */
-	BT_SRC_PERF_METRICS,   /* one byte of MSR_PERF_METRICS, as a slot count */
+	BT_SRC_PERF_METRICS,   /* one byte of MSR_PERF_METRICS, as a slot count:
+				* floor(SLOTS * byte / 0xFF), see metrics/perf-metrics.h */
 	BT_SRC_TSC,            /* TSC ticks over the counting window */
 	BT_SRC_DURATION,       /* wall time of the window, ns ("duration_time") */
 	BT_SRC_UNCORE,         /* an uncore/system event the core PMU cannot count */

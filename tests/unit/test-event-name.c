@@ -6,6 +6,7 @@
  */
 #include "metrics/builtin.h"
 #include "metrics/event-name.h"
+#include "metrics/perf-metrics.h"
 #include "tests/unit/lib/test.h"
 
 static const char *canon(const char *name)
@@ -148,4 +149,19 @@ TEST(encode_errors)
 	CHECK(bt_event_encode(&a, &t, "INST_RETIRED.ANY:filter1=3", &ev, &d) == BT_ERR_UNSUPPORTED);
 	CHECK(bt_event_encode(&a, &t, "PERF_METRICS.NOPE", &ev, &d) == BT_ERR_INVALID);
 	bt_arena_free(&a);
+}
+
+TEST(perf_metrics_bytes_become_slot_counts)
+{
+	/* MSR_PERF_METRICS bytes: 0 retiring, 1 bad speculation, 2 frontend, 3 backend */
+	uint64_t msr = 0x4D1A3366ull; /* retiring 0x66, bad spec 0x33, frontend 0x1A, backend 0x4D */
+	CHECK_EQ_U64(bt_perf_metrics_slots(1000, msr, BT_PM_RETIRING), 400);        /* 102000/255 */
+	CHECK_EQ_U64(bt_perf_metrics_slots(1000, msr, BT_PM_BAD_SPECULATION), 200); /* 51000/255 */
+	CHECK_EQ_U64(bt_perf_metrics_slots(1000, msr, BT_PM_FRONTEND_BOUND), 101);  /* 26000/255 = 101.96 */
+	CHECK_EQ_U64(bt_perf_metrics_slots(1000, msr, BT_PM_BACKEND_BOUND), 301);   /* 77000/255 = 301.96 */
+	CHECK_EQ_U64(bt_perf_metrics_slots(1000, msr, BT_PM_MEMORY_BOUND), 0);
+	/* no overflow near 2^64 */
+	CHECK_EQ_U64(bt_perf_metrics_slots(UINT64_MAX, 0xFF, BT_PM_RETIRING), UINT64_MAX);
+	CHECK_EQ_U64(bt_perf_metrics_slots(UINT64_MAX, 0x80, BT_PM_RETIRING),
+		     9259542123273814144ull); /* Python: (2**64-1)*128//255 */
 }
