@@ -71,8 +71,12 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	fprintf(f, "\n  * = flagged (vendor threshold), <== = bottleneck path, n/a = division by zero,\n"
 		   "  missing = needs a count that was not given\n\n");
 	fprintf(f, "bottleneck path: ");
+	int any_threshold = 0;
+	for (unsigned i = 0; i < bt_model_node_count(m); i++)
+		any_threshold |= bt_model_node(m, i)->kind == BT_NODE_TREE && r->has_flag[i];
 	if (!r->path_len)
-		fprintf(f, "(no level-1 node is flagged)");
+		fprintf(f, "%s", any_threshold ? "(no level-1 node is flagged)"
+					      : "(the vendor files define no thresholds for this model)");
 	for (unsigned k = 0; k < r->path_len; k++)
 		fprintf(f, "%s%s", k ? " > " : "", bt_model_node(m, r->path[k])->name);
 	fprintf(f, "\n");
