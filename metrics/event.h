@@ -14,10 +14,14 @@
 /* Where the count comes from. */
 enum bt_event_source {
 	BT_SRC_PMC = 0,        /* a core PMU event (general and/or fixed counter) */
-	BT_SRC_PERF_METRICS,   /* one byte of MSR_PERF_METRICS, as a slot count */
+	BT_SRC_PERF_METRICS,   /* one byte of MSR_PERF_METRICS, as a slot count:
+				* floor(SLOTS * byte / 0xFF), see metrics/perf-metrics.h */
 	BT_SRC_TSC,            /* TSC ticks over the counting window */
 	BT_SRC_DURATION,       /* wall time of the window, ns ("duration_time") */
 	BT_SRC_UNCORE,         /* an uncore/system event the core PMU cannot count */
+	BT_SRC_UNKNOWN,        /* named by a vendor formula but absent from the vendor
+				* event files baretop was given: no encoding, so only a
+				* count file can supply it (added by the metric core) */
 };
 
 /* enum bt_event_flags */
@@ -28,6 +32,8 @@ enum bt_event_source {
 #define BT_EVF_ALONE    (1u << 4) /* TakenAlone: no other general-counter event in its group */
 #define BT_EVF_SUP      (1u << 5) /* ":SUP": ring 0 only */
 #define BT_EVF_USER     (1u << 6) /* ":USER": ring > 0 only */
+#define BT_EVF_PERCORE  (1u << 7) /* ":percore": count for the whole core (all SMT
+				   * threads), e.g. TOPDOWN.SLOTS:percore (added by the metric core) */
 
 /* MSR_PERF_METRICS byte index (Intel SDM vol. 3B, "Performance Metrics"). */
 enum bt_perf_metrics_field {

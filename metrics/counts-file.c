@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+#include "metrics/counts-file.h"
+
+#include <string.h>
+
+static bt_status check_numbers(const struct bt_json *obj, const char *what, const char *file,
+			       struct bt_diag *d)
+{
+	if (!obj)
+		return BT_OK;
+	if (obj->type != BT_JSON_OBJECT) {
+		bt_diag_set(d, "%s:%u:%u: \"%s\" must be an object", file, obj->line, obj->col, what);
+		return BT_ERR_INVALID;
+	}
+	for (size_t i = 0; i < obj->u.obj.n; i++) {
+		const struct bt_json *v = obj->u.obj.values[i];
+		if (v->type != BT_JSON_NUMBER && v->type != BT_JSON_TRUE && v->type != BT_JSON_FALSE) {
+			bt_diag_set(d, "%s:%u:%u: %s \"%s\" is not a number", file, v->line, v->col, what,
+				    obj->u.obj.keys[i]);
+			return BT_ERR_INVALID;
+		}
+	}
+	return BT_OK;
+}
+
+static double number(const struct bt_json *v)
+{
+	return v->type == BT_JSON_NUMBER ? v->u.num.value : v->type == BT_JSON_TRUE ? 1 : 0;
+}
+
+bt_status bt_count_file_parse(struct bt_arena *a, const char *text, size_t len, const char *name,
+			      struct bt_count_file *ret, struct bt_diag *d)
+{
+	struct bt_json *root;
+	bt_status s = bt_json_parse(a, text, len, name, &root, d);
+	if (s != BT_OK)
+		return s;
+	if (root->type != BT_JSON_OBJECT) {
+		bt_diag_set(d, "%s:%u:%u: a count file is a JSON object", name, root->line, root->col);
+		return BT_ERR_INVALID;
+	}
+	struct bt_count_file f = { .path = name };
+	f.model = bt_json_get_str(root, "model");
+	f.case_name = bt_json_get_str(root, "case");
+	f.kind = bt_json_get_str(root, "kind");
+	f.counts = bt_json_get(root, "counts");
+	f.retire_latency = bt_json_get(root, "retire_latency");
+	f.constants = bt_json_get(root, "constants");
+	if (!f.counts) {
+		bt_diag_set(d, "%s:%u:%u: no \"counts\" object", name, root->line, root->col);
+		return BT_ERR_INVALID;
+	}
+	if ((s = check_numbers(f.counts, "counts", name, d)) != BT_OK ||
+	    (s = check_numbers(f.retire_latency, "retire_latency", name, d)) != BT_OK ||
+	    (s = check_numbers(f.constants, "constants", name, d)) != BT_OK)
+		return s;
+	*ret = f;
+	return BT_OK;
+}
+
+bt_status bt_count_file_read(struct bt_arena *a, const char *path, struct bt_count_file *ret,
+			     struct bt_diag *d)
+{
+	char *text;
+	size_t len;
+	bt_status s = bt_file_read(a, path, &text, &len, d);
+	if (s != BT_OK)
+		return s;
+	return bt_count_file_parse(a, text, len, path, ret, d);
+}
+
+bt_status bt_count_file_apply(const struct bt_count_file *f, struct bt_counts *c,
+			      unsigned *ret_unused, struct bt_diag *d)
+{
+	unsigned unused = 0;
+	(void)d;
+	bt_counts_reset(c);
+	const struct bt_json *groups[3] = { f->counts, f->retire_latency, f->constants };
+	for (int g = 0; g < 3; g++) {
+		const struct bt_json *obj = groups[g];
+		for (size_t i = 0; obj && i < obj->u.obj.n; i++) {
+			const char *key = obj->u.obj.keys[i];
+			double v = number(obj->u.obj.values[i]);
+			bt_status s = g == 0 ? bt_counts_set_event(c, key, v)
+				      : g == 1 ? bt_counts_set_retire_latency(c, key, v)
+					       : bt_counts_set_constant(c, key, v);
+			if (s != BT_OK)
+				unused++;
+		}
+	}
+	if (ret_unused)
+		*ret_unused = unused;
+	return BT_OK;
+}

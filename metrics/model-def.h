@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A Top-Down model as data: the nodes (name, parent, level, formula and
+ * threshold as canonical text, see metrics/expr.h) and the events with their
+ * encodings. The built-in models in metrics/gen/ are constant tables of these
+ * types, written by tools/gen-models; the run-time loaders (metrics/load.h)
+ * build the very same structures from vendor files, and bt_model_open()
+ * (metrics/model.h) compiles either one. One code path for both.
+ */
+#ifndef METRICS_MODEL_DEF_H
+#define METRICS_MODEL_DEF_H
+
+#include <stdint.h>
+
+#include "metrics/event.h"
+
+enum bt_node_kind {
+	BT_NODE_TREE = 0,       /* a Top-Down node (vendor TMA / TopdownL<n> / PipelineL<n>) */
+	BT_NODE_INFO = 1,       /* a helper metric (Info_*, AMD non-tree metrics) */
+	BT_NODE_BOTTLENECK = 2, /* Intel Bottleneck_* metrics (0..100 scale) */
+	BT_NODE_HELPER = 3,     /* added by baretop (e.g. CPI where the vendor has none) */
+};
+
+struct bt_node_def {
+	const char *name;              /* as the vectors spell it: "Frontend_Bound" */
+	const char *parent;            /* tree nodes below level 1, else NULL */
+	const char *formula;           /* canonical text */
+	const char *threshold;         /* canonical text, or NULL when the vendor gives none */
+	const char *threshold_literal; /* the vendor threshold read literally, where the
+					* model's intent differs from the text (SRF), else NULL */
+	uint8_t kind;                  /* enum bt_node_kind */
+	uint8_t level;                 /* 1.. for tree nodes, 0 otherwise */
+	uint8_t percent;               /* formula yields percent (perfmon "100 * (...)"):
+					* the reported value is formula / 100 */
+};
+
+/* A published default retire latency (cycles), used when it cannot be measured. */
+struct bt_retire_latency_default {
+	const char *event;
+	double cycles;
+};
+
+#define BT_MODEL_PERF_METRICS (1u << 0) /* level-1/2 nodes read MSR_PERF_METRICS */
+#define BT_MODEL_RETIRE_LATENCY (1u << 1) /* some formulas use retire latencies */
+#define BT_MODEL_THRESH_FRACTION (1u << 2) /* thresholds written as fractions of percent metrics (SRF) */
+
+struct bt_model_def {
+	const char *id;                /* "SPR", "ADL-GRT", "ZEN4" */
+	const char *vendor;            /* "GenuineIntel", "AuthenticAMD" */
+	const char *uarch;             /* "Sapphire Rapids", "Gracemont (Alder Lake E-core)" */
+	const char *source;            /* vendor file(s) and versions */
+	uint8_t pipeline_width;        /* issue slots per cycle */
+	uint32_t flags;                /* BT_MODEL_* */
+	const char *cpi_node;          /* node giving cycles per instruction (CPI stack) */
+	uint16_t n_nodes;
+	const struct bt_node_def *nodes;
+	uint16_t n_events;
+	const struct bt_event *events;
+	uint16_t n_retire_latency;
+	const struct bt_retire_latency_default *retire_latency;
+	const char *retire_latency_source; /* file and version of the defaults, or NULL */
+};
+
+#endif

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The metric core's API for the rest of baretop.
+ *
+ *   const struct bt_model_def *def = bt_builtin_find("SPR");     (builtin.h)
+ *      or bt_model_select(&cpu, NULL, &def, &diag)                (select.h)
+ *      or bt_model_load(&arena, &recipe, root, &def, &diag)       (load.h)
+ *   struct bt_model *m;  bt_model_open(def, &m, &diag);
+ *   bt_model_events_up_to_level(m, 2, NULL, list, &n)   -> what to count
+ *   struct bt_counts *c = bt_counts_new(m);  bt_counts_set_event(c, "INST_RETIRED.ANY", v) ...
+ *   struct bt_result *r = bt_result_new(m);  bt_evaluate(m, c, r);
+ *   bt_report_text(stdout, m, r, &opts)                          (report.h)
+ *
+ * bt_model_open() compiles every node's formula and threshold (canonical text,
+ * metrics/expr.h) into one hash-consed expression DAG shared by all nodes of
+ * the model: a common subexpression is computed once, and a node's value is
+ * the value of one DAG entry. Evaluation is eager and exact with respect to
+ * the vendor oracles' lazy semantics because:
+ *   - "invalid" (Python's ZeroDivisionError) is NaN: x/0, 0/0 and x/-0 give NaN;
+ *     NaN propagates through + - * /, min, max and comparisons inside a formula
+ *     (an invalid condition makes the formula invalid);
+ *   - "A if C else B" takes one branch, so an invalid untaken branch (which the
+ *     oracle never evaluates) does not matter;
+ *   - in a threshold, a comparison involving an invalid value is false, and
+ *     the flag of an invalid node is false.
+ * Missing counts are NaN too; a second pass tells "cannot be computed: input
+ * missing" from "invalid: division by zero" for each NaN node.
+ *
+ * No global state: a model, its counts and its results are independent
+ * objects (one model can serve several threads with their own counts/results).
+ */
+#ifndef METRICS_MODEL_H
+#define METRICS_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics/diag.h"
+#include "metrics/event.h"
+#include "metrics/model-def.h"
+#include "metrics/status.h"
+
+struct bt_model;
+
+/* Constants a formula can name (FORMAT.md "Constants"). */
+enum bt_constant {
+	BT_C_HYPERTHREADING_ON,       /* 0/1: SMT enabled */
+	BT_C_THREADS_PER_CORE,
+	BT_C_SYSTEM_TSC_FREQ,         /* perfmon: TSC ticks over the measured interval */
+	BT_C_TSC_HZ,
+	BT_C_DURATIONTIMEINMILLISECONDS,
+	BT_C_SOCKET_COUNT,
+	BT_C_CORES_PER_SOCKET,
+	BT_C_CHAS_PER_SOCKET,
+	BT_C_NUM_CPUS,
+	BT_C_CORE_WIDE,               /* perf #core_wide: 1 = counting core-wide */
+	BT_CONST_COUNT,
+};
+const char *bt_constant_name(enum bt_constant c);
+/* BT_CONST_COUNT if unknown */
+enum bt_constant bt_constant_find(const char *name);
+
+/* Compiles a model definition (built-in or loaded; it must outlive the model). */
+bt_status bt_model_open(const struct bt_model_def *def, struct bt_model **ret, struct bt_diag *d);
+void bt_model_close(struct bt_model *m);
+
+const struct bt_model_def *bt_model_def(const struct bt_model *m);
+
+/* Nodes (index 0..n-1, in definition order). */
+unsigned bt_model_node_count(const struct bt_model *m);
+const struct bt_node_def *bt_model_node(const struct bt_model *m, unsigned i);
+/* -1 if no such node */
+int bt_model_node_find(const struct bt_model *m, const char *name);
+/* parent index of a tree node, -1 for level 1 and non-tree nodes */
+int bt_model_node_parent(const struct bt_model *m, unsigned i);
+/* children of a tree node (tree nodes whose parent it is), in definition order */
+unsigned bt_model_node_children(const struct bt_model *m, unsigned i, const uint16_t **ret);
+/* tree nodes of level 1 */
+unsigned bt_model_roots(const struct bt_model *m, const uint16_t **ret);
+unsigned bt_model_max_level(const struct bt_model *m);
+
+/* Events (index 0..n-1 = the definition's event table, sorted by name). */
+unsigned bt_model_event_count(const struct bt_model *m);
+const struct bt_event *bt_model_event(const struct bt_model *m, unsigned i);
+int bt_model_event_find(const struct bt_model *m, const char *name);
+
+/* Retire-latency inputs (event names whose average retire latency formulas use). */
+unsigned bt_model_retire_latency_count(const struct bt_model *m);
+const char *bt_model_retire_latency_name(const struct bt_model *m, unsigned i);
+
+/*
+ * The events needed to compute (value and flag of) the given nodes, deduplicated,
+ * as indexes into bt_model_event() in ascending order. When constants is not
+ * NULL (BT_CONST_COUNT values, NaN = unknown), branches that the constants
+ * decide (e.g. "... if HYPERTHREADING_ON else ...") are followed one way only.
+ * ret_events must have room for bt_model_event_count() entries.
+ */
+bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *nodes, unsigned n_nodes,
+				    const double *constants, uint16_t *ret_events, unsigned *ret_n);
+/* ... for all tree nodes of level <= level (and what their thresholds need) */
+bt_status bt_model_events_up_to_level(const struct bt_model *m, unsigned level,
+				      const double *constants, uint16_t *ret_events, unsigned *ret_n);
+/* Size of the compiled program (distinct operations), for statistics. */
+unsigned bt_model_op_count(const struct bt_model *m);
+
+/* ---- inputs ---- */
+
+struct bt_counts {
+	const struct bt_model *model;
+	double *events;               /* by event index; NaN = not counted */
+	double *retire_latency;       /* by retire-latency index; -1 = not measured */
+	uint8_t *retire_latency_default; /* 1 = value from the vendor's published defaults */
+	double constants[BT_CONST_COUNT]; /* NaN = not given */
+};
+
+struct bt_counts *bt_counts_new(const struct bt_model *m);
+void bt_counts_free(struct bt_counts *c);
+/* Back to the initial state: no events, retire latencies not measured (-1), no constants. */
+void bt_counts_reset(struct bt_counts *c);
+/* BT_ERR_NOT_FOUND when the model does not use this event / latency / constant. */
+bt_status bt_counts_set_event(struct bt_counts *c, const char *name, double value);
+bt_status bt_counts_set_retire_latency(struct bt_counts *c, const char *event, double cycles);
+bt_status bt_counts_set_constant(struct bt_counts *c, const char *name, double value);
+/*
+ * Live runs cannot measure retire latencies (that needs PEBS sampling): fill
+ * every latency that is still "not measured" from the model's published
+ * defaults (GNR: graniterapids_retire_latency.json MEAN). Returns how many
+ * were filled; those are marked in retire_latency_default, and results say so.
+ */
+unsigned bt_counts_use_default_retire_latencies(struct bt_counts *c);
+
+/* ---- results ---- */
+
+enum bt_node_state {
+	BT_NODE_OK = 0,
+	BT_NODE_INVALID,   /* division by zero on its evaluation path */
+	BT_NODE_MISSING,   /* needs an input that was not given */
+};
+
+#define BT_PATH_MAX 16
+
+struct bt_result {
+	const struct bt_model *model;
+	double *raw;             /* per node: the formula's value (percent for perfmon tree nodes) */
+	double *value;           /* per node: reported value, tree nodes as fractions; NaN = none */
+	uint8_t *state;          /* per node: enum bt_node_state */
+	uint8_t *flag;           /* per node: threshold true (0 for invalid nodes and no threshold) */
+	uint8_t *has_flag;       /* per node: the node has a threshold */
+	uint8_t *flag_literal;   /* per node: the literal reading, where it differs (SRF) */
+	double *cpi_share;       /* per node: value * CPI for flagged tree nodes, else NaN */
+	double cpi;              /* cycles per instruction (NaN if not computable) */
+	uint16_t path[BT_PATH_MAX]; /* bottleneck path, level 1 first */
+	unsigned path_len;
+	uint16_t *missing_events;   /* events used but not given (indexes) */
+	unsigned n_missing_events;
+	unsigned missing_constants; /* bit c: constant c used but not given */
+	unsigned n_default_retire_latency; /* latencies taken from published defaults */
+	int exact_int;           /* integer arithmetic beyond 2^53 was done exactly */
+	double *ops;             /* scratch: one value per compiled operation */
+	uint8_t *taint;          /* scratch */
+};
+
+struct bt_result *bt_result_new(const struct bt_model *m);
+void bt_result_free(struct bt_result *r);
+/* Evaluates every node; allocates nothing. */
+bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struct bt_result *r);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#include "metrics/select.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "metrics/builtin.h"
+
+void bt_cpu_facts_key(const struct bt_cpu_facts *cpu, char *buf, unsigned size)
+{
+	int n = snprintf(buf, size, "%s-%u-%X-%X", cpu->vendor ? cpu->vendor : "?", cpu->family,
+			 cpu->model, cpu->stepping);
+	if (cpu->core_type && n > 0 && (unsigned)n < size)
+		snprintf(buf + n, size - (unsigned)n, " core type 0x%02x", cpu->core_type);
+}
+
+static void list_models(char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < bt_builtin_model_count && n + 16 < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : "", bt_builtin_models[i]->id);
+}
+
+bt_status bt_model_select(const struct bt_cpu_facts *cpu, const char *force_id,
+			  const struct bt_model_def **ret, struct bt_diag *d)
+{
+	char models[400];
+	list_models(models, sizeof(models));
+	if (force_id) {
+		const struct bt_model_def *m = bt_builtin_find(force_id);
+		if (!m) {
+			bt_diag_set(d, "no built-in model \"%s\"; available: %s", force_id, models);
+			return BT_ERR_NOT_FOUND;
+		}
+		*ret = m;
+		return BT_OK;
+	}
+	if (!cpu || !cpu->vendor) {
+		bt_diag_set(d, "no CPU facts to select a model; force one of: %s", models);
+		return BT_ERR_INVALID;
+	}
+	for (unsigned i = 0; i < bt_cpu_map_count; i++) {
+		const struct bt_cpu_map_entry *e = &bt_cpu_map[i];
+		if (!e->vendor || strcmp(e->vendor, cpu->vendor) || e->family != cpu->family ||
+		    cpu->model < e->model_lo || cpu->model > e->model_hi)
+			continue;
+		if (cpu->stepping < 16 && !(e->steppings >> cpu->stepping & 1))
+			continue;
+		if (e->core_type && e->core_type != cpu->core_type)
+			continue;
+		if (e->native_model && cpu->native_model && e->native_model != cpu->native_model)
+			continue;
+		const struct bt_model_def *m = bt_builtin_find(e->model_id);
+		if (!m)
+			continue;
+		*ret = m;
+		return BT_OK;
+	}
+	char key[64];
+	bt_cpu_facts_key(cpu, key, sizeof(key));
+	bt_diag_set(d, "no built-in model for CPU %s; available models: %s (force one, or load "
+		    "vendor files for this CPU)", key, models);
+	return BT_ERR_NOT_FOUND;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Choosing a built-in model from CPUID facts, the way perfmon's mapfile.csv
+ * maps CPUs to files (metrics/gen/mapfile.c is generated from it). pmu/
+ * detection fills struct bt_cpu_facts from struct bt_cpu_info; metrics/ does
+ * not depend on pmu/.
+ */
+#ifndef METRICS_SELECT_H
+#define METRICS_SELECT_H
+
+#include <stdint.h>
+
+#include "metrics/diag.h"
+#include "metrics/model-def.h"
+#include "metrics/status.h"
+
+struct bt_cpu_facts {
+	const char *vendor;      /* "GenuineIntel", "AuthenticAMD" */
+	uint32_t family;         /* display family (base + extended) */
+	uint32_t model;          /* display model (extended << 4 | base) */
+	uint32_t stepping;
+	uint8_t core_type;       /* CPUID.1AH EAX[31:24] on hybrid parts (0x20 E, 0x40 P), else 0 */
+	uint32_t native_model;   /* CPUID.1AH EAX[23:0], or 0 */
+};
+
+/*
+ * force_id: use this built-in model whatever the CPU (NULL = select from cpu).
+ * Unknown CPU or unknown id: BT_ERR_NOT_FOUND, and the message lists the
+ * available models and how to force one.
+ */
+bt_status bt_model_select(const struct bt_cpu_facts *cpu, const char *force_id,
+			  const struct bt_model_def **ret, struct bt_diag *d);
+
+/* "GenuineIntel-6-8F-8" style key of the facts (for messages), buf >= 48. */
+void bt_cpu_facts_key(const struct bt_cpu_facts *cpu, char *buf, unsigned size);
+
+#endif

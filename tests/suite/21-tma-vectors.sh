@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every Top-Down vector (values and flags of tree nodes and Info_/Bottleneck_
+# metrics) reproduced by `baretop-host replay --json`, checked by the shared
+# check.py, through tools/tma-check.sh (the way hidden cases will be checked).
+set -euo pipefail
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+if [ -d ../shared/testdata/tma ] && [ -f ../shared/testdata/check.py ]; then
+  echo "vectors: ../shared/testdata/tma (all of them)"
+  tools/tma-check.sh ../shared/testdata/tma "$out/all" --info --require-all
+else
+  echo "vectors: tests/data/tma -- a SUBSET (../shared/testdata is absent)"
+  # without check.py, the unit test test-vectors checks the subset (make check)
+  build/baretop-host replay --json --out-dir "$out/subset" --base tests/data/tma \
+    $(find tests/data/tma -name '*.json' | sort) && echo "replayed the subset; values are checked by test-vectors"
+fi
