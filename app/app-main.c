@@ -113,61 +113,61 @@ static int read_config(const char *path, int *ret_argc, char ***ret_argv, char *
 static bt_status render_results(unsigned seq, struct bt_strbuf *out, void *ctx)
 {
 	struct run *r = ctx;
-	struct bt_json j;
+	struct bt_jw j;
 
-	bt_json_init(&j, out);
-	bt_json_object(&j, NULL);
-	bt_json_str(&j, "format", "baretop-results");
-	bt_json_u64(&j, "format_version", BT_RESULTS_FORMAT_VERSION);
-	bt_json_u64(&j, "sequence", seq);
+	bt_jw_init(&j, out);
+	bt_jw_object(&j, NULL);
+	bt_jw_str(&j, "format", "baretop-results");
+	bt_jw_u64(&j, "format_version", BT_RESULTS_FORMAT_VERSION);
+	bt_jw_u64(&j, "sequence", seq);
 	/* Nothing in this file comes from a simulated PMU or replayed counts. */
-	bt_json_bool(&j, "simulated", r->plat->arch->simulated);
+	bt_jw_bool(&j, "simulated", r->plat->arch->simulated);
 
-	bt_json_object(&j, "baretop");
-	bt_json_str(&j, "version", BT_VERSION);
-	bt_json_array(&j, "command_line");
+	bt_jw_object(&j, "baretop");
+	bt_jw_str(&j, "version", BT_VERSION);
+	bt_jw_array(&j, "command_line");
 	for (int i = 0; i < r->argc; i++)
-		bt_json_str(&j, NULL, r->argv[i]);
-	bt_json_end(&j);
-	bt_json_str(&j, "config_file", r->config_used);
+		bt_jw_str(&j, NULL, r->argv[i]);
+	bt_jw_end(&j);
+	bt_jw_str(&j, "config_file", r->config_used);
 	if (r->config_used) {
-		bt_json_array(&j, "config_options");
+		bt_jw_array(&j, "config_options");
 		for (int i = 0; i < r->config_argc; i++)
-			bt_json_str(&j, NULL, r->config_argv[i]);
-		bt_json_end(&j);
+			bt_jw_str(&j, NULL, r->config_argv[i]);
+		bt_jw_end(&j);
 	}
-	bt_json_end(&j);
+	bt_jw_end(&j);
 
-	bt_json_object(&j, "time");
-	bt_json_str(&j, "firmware_clock", r->time[0] ? r->time : NULL);
-	bt_json_str(&j, "note", "the firmware real-time clock; it carries a UTC offset only "
+	bt_jw_object(&j, "time");
+	bt_jw_str(&j, "firmware_clock", r->time[0] ? r->time : NULL);
+	bt_jw_str(&j, "note", "the firmware real-time clock; it carries a UTC offset only "
 				"when the firmware sets one");
-	bt_json_end(&j);
+	bt_jw_end(&j);
 
 	bt_report_detect_json(&j, r->plat, &r->cpu, &r->census);
 	if (r->ran_workloads)
 		bt_run_phase_json(&j, &r->phase);
 
-	bt_json_object(&j, "fault_guard");
-	bt_json_bool(&j, "installed", r->plat->fault_guard.installed);
-	bt_json_str(&j, "detail", r->plat->fault_guard.detail);
+	bt_jw_object(&j, "fault_guard");
+	bt_jw_bool(&j, "installed", r->plat->fault_guard.installed);
+	bt_jw_str(&j, "detail", r->plat->fault_guard.detail);
 	if (r->guard_check_vector)
-		bt_json_str(&j, "check", bt_fault_name(r->guard_check_vector));
+		bt_jw_str(&j, "check", bt_fault_name(r->guard_check_vector));
 	else
-		bt_json_null(&j, "check");
+		bt_jw_null(&j, "check");
 	if (r->selftest_ran)
 		bt_fault_selftest_json(&j, "selftest", &r->selftest);
-	bt_json_end(&j);
+	bt_jw_end(&j);
 
-	bt_json_object(&j, "result");
-	bt_json_i64(&j, "exit_status", r->status);
-	bt_json_array(&j, "messages");
+	bt_jw_object(&j, "result");
+	bt_jw_i64(&j, "exit_status", r->status);
+	bt_jw_array(&j, "messages");
 	for (int i = 0; i < r->n_messages; i++)
-		bt_json_str(&j, NULL, r->messages[i]);
-	bt_json_end(&j);
-	bt_json_end(&j);
+		bt_jw_str(&j, NULL, r->messages[i]);
+	bt_jw_end(&j);
+	bt_jw_end(&j);
 
-	bt_json_end(&j);
+	bt_jw_end(&j);
 	return j.overflow ? BT_ERR_INTERNAL : BT_OK;
 }
 

@@ -76,22 +76,22 @@ void bt_fault_selftest_print(FILE *f, const struct bt_fault_selftest *t)
 		fprintf(f, "  %-44s %s\n", t->probe[i].what, t->probe[i].note);
 }
 
-void bt_fault_selftest_json(struct bt_json *j, const char *key, const struct bt_fault_selftest *t)
+void bt_fault_selftest_json(struct bt_jw *j, const char *key, const struct bt_fault_selftest *t)
 {
-	bt_json_array(j, key);
+	bt_jw_array(j, key);
 	for (int i = 0; i < t->n; i++) {
 		const struct bt_fault_probe *pr = &t->probe[i];
 
-		bt_json_object(j, NULL);
-		bt_json_str(j, "instruction", pr->what);
-		bt_json_bool(j, "ran", pr->ran);
-		bt_json_bool(j, "faulted", pr->faulted);
+		bt_jw_object(j, NULL);
+		bt_jw_str(j, "instruction", pr->what);
+		bt_jw_bool(j, "ran", pr->ran);
+		bt_jw_bool(j, "faulted", pr->faulted);
 		if (pr->faulted)
-			bt_json_str(j, "vector", bt_fault_name(pr->vector));
+			bt_jw_str(j, "vector", bt_fault_name(pr->vector));
 		else
-			bt_json_null(j, "vector");
-		bt_json_str(j, "note", pr->note);
-		bt_json_end(j);
+			bt_jw_null(j, "vector");
+		bt_jw_str(j, "note", pr->note);
+		bt_jw_end(j);
 	}
-	bt_json_end(j);
+	bt_jw_end(j);
 }

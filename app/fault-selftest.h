@@ -30,6 +30,6 @@ struct bt_fault_selftest {
 void bt_fault_selftest_run(struct bt_platform *p, const struct bt_cpu_info *ci,
 			   struct bt_fault_selftest *ret);
 void bt_fault_selftest_print(FILE *f, const struct bt_fault_selftest *t);
-void bt_fault_selftest_json(struct bt_json *j, const char *key, const struct bt_fault_selftest *t);
+void bt_fault_selftest_json(struct bt_jw *j, const char *key, const struct bt_fault_selftest *t);
 
 #endif

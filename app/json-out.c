@@ -5,58 +5,58 @@
 
 #include "app/json-out.h"
 
-void bt_json_init(struct bt_json *j, struct bt_strbuf *out)
+void bt_jw_init(struct bt_jw *j, struct bt_strbuf *out)
 {
-	*j = (struct bt_json){ .out = out };
+	*j = (struct bt_jw){ .out = out };
 	j->first[0] = true;
 }
 
-static void indent(struct bt_json *j)
+static void indent(struct bt_jw *j)
 {
-	bt_strbuf_putn(j->out, "\n", 1);
+	bt_sb_putn(j->out, "\n", 1);
 	for (int i = 0; i < j->depth; i++)
-		bt_strbuf_putn(j->out, "  ", 2);
+		bt_sb_putn(j->out, "  ", 2);
 }
 
-void bt_json_escape(struct bt_strbuf *out, const char *s)
+void bt_jw_escape(struct bt_strbuf *out, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
-		case '"':  bt_strbuf_puts(out, "\\\""); break;
-		case '\\': bt_strbuf_puts(out, "\\\\"); break;
-		case '\n': bt_strbuf_puts(out, "\\n"); break;
-		case '\r': bt_strbuf_puts(out, "\\r"); break;
-		case '\t': bt_strbuf_puts(out, "\\t"); break;
+		case '"':  bt_sb_puts(out, "\\\""); break;
+		case '\\': bt_sb_puts(out, "\\\\"); break;
+		case '\n': bt_sb_puts(out, "\\n"); break;
+		case '\r': bt_sb_puts(out, "\\r"); break;
+		case '\t': bt_sb_puts(out, "\\t"); break;
 		default:
 			if (*p < 0x20)
-				bt_strbuf_printf(out, "\\u%04x", *p);
+				bt_sb_printf(out, "\\u%04x", *p);
 			else
-				bt_strbuf_putn(out, (const char *)p, 1);
+				bt_sb_putn(out, (const char *)p, 1);
 		}
 	}
 }
 
 /* Separator, indentation and key before a value. */
-static void lead(struct bt_json *j, const char *key)
+static void lead(struct bt_jw *j, const char *key)
 {
 	if (j->depth > 0) {
 		if (!j->first[j->depth])
-			bt_strbuf_putn(j->out, ",", 1);
+			bt_sb_putn(j->out, ",", 1);
 		indent(j);
 	}
 	j->first[j->depth] = false;
 	if (key && j->depth > 0 && !j->is_array[j->depth]) {
-		bt_strbuf_putn(j->out, "\"", 1);
-		bt_json_escape(j->out, key);
-		bt_strbuf_puts(j->out, "\": ");
+		bt_sb_putn(j->out, "\"", 1);
+		bt_jw_escape(j->out, key);
+		bt_sb_puts(j->out, "\": ");
 	}
 }
 
-static void open_container(struct bt_json *j, const char *key, bool array)
+static void open_container(struct bt_jw *j, const char *key, bool array)
 {
 	lead(j, key);
-	bt_strbuf_putn(j->out, array ? "[" : "{", 1);
-	if (j->depth + 1 >= BT_JSON_MAX_DEPTH) {
+	bt_sb_putn(j->out, array ? "[" : "{", 1);
+	if (j->depth + 1 >= BT_JW_MAX_DEPTH) {
 		j->overflow = true;
 		return;
 	}
@@ -65,17 +65,17 @@ static void open_container(struct bt_json *j, const char *key, bool array)
 	j->is_array[j->depth] = array;
 }
 
-void bt_json_object(struct bt_json *j, const char *key)
+void bt_jw_object(struct bt_jw *j, const char *key)
 {
 	open_container(j, key, false);
 }
 
-void bt_json_array(struct bt_json *j, const char *key)
+void bt_jw_array(struct bt_jw *j, const char *key)
 {
 	open_container(j, key, true);
 }
 
-void bt_json_end(struct bt_json *j)
+void bt_jw_end(struct bt_jw *j)
 {
 	if (j->depth == 0)
 		return;
@@ -83,58 +83,58 @@ void bt_json_end(struct bt_json *j)
 	j->depth--;
 	if (!empty)
 		indent(j);
-	bt_strbuf_putn(j->out, array ? "]" : "}", 1);
+	bt_sb_putn(j->out, array ? "]" : "}", 1);
 	if (j->depth == 0)
-		bt_strbuf_putn(j->out, "\n", 1);
+		bt_sb_putn(j->out, "\n", 1);
 }
 
-void bt_json_str(struct bt_json *j, const char *key, const char *value)
+void bt_jw_str(struct bt_jw *j, const char *key, const char *value)
 {
 	lead(j, key);
 	if (!value) {
-		bt_strbuf_puts(j->out, "null");
+		bt_sb_puts(j->out, "null");
 		return;
 	}
-	bt_strbuf_putn(j->out, "\"", 1);
-	bt_json_escape(j->out, value);
-	bt_strbuf_putn(j->out, "\"", 1);
+	bt_sb_putn(j->out, "\"", 1);
+	bt_jw_escape(j->out, value);
+	bt_sb_putn(j->out, "\"", 1);
 }
 
-void bt_json_i64(struct bt_json *j, const char *key, int64_t value)
+void bt_jw_i64(struct bt_jw *j, const char *key, int64_t value)
 {
 	lead(j, key);
-	bt_strbuf_printf(j->out, "%" PRId64, value);
+	bt_sb_printf(j->out, "%" PRId64, value);
 }
 
-void bt_json_u64(struct bt_json *j, const char *key, uint64_t value)
+void bt_jw_u64(struct bt_jw *j, const char *key, uint64_t value)
 {
 	lead(j, key);
-	bt_strbuf_printf(j->out, "%" PRIu64, value);
+	bt_sb_printf(j->out, "%" PRIu64, value);
 }
 
-void bt_json_hex(struct bt_json *j, const char *key, uint64_t value)
+void bt_jw_hex(struct bt_jw *j, const char *key, uint64_t value)
 {
 	lead(j, key);
-	bt_strbuf_printf(j->out, "\"0x%" PRIx64 "\"", value);
+	bt_sb_printf(j->out, "\"0x%" PRIx64 "\"", value);
 }
 
-void bt_json_bool(struct bt_json *j, const char *key, bool value)
+void bt_jw_bool(struct bt_jw *j, const char *key, bool value)
 {
 	lead(j, key);
-	bt_strbuf_puts(j->out, value ? "true" : "false");
+	bt_sb_puts(j->out, value ? "true" : "false");
 }
 
-void bt_json_double(struct bt_json *j, const char *key, double value)
+void bt_jw_double(struct bt_jw *j, const char *key, double value)
 {
 	lead(j, key);
 	if (isnan(value) || isinf(value))
-		bt_strbuf_puts(j->out, "null");
+		bt_sb_puts(j->out, "null");
 	else
-		bt_strbuf_printf(j->out, "%.17g", value);
+		bt_sb_printf(j->out, "%.17g", value);
 }
 
-void bt_json_null(struct bt_json *j, const char *key)
+void bt_jw_null(struct bt_jw *j, const char *key)
 {
 	lead(j, key);
-	bt_strbuf_puts(j->out, "null");
+	bt_sb_puts(j->out, "null");
 }

@@ -124,105 +124,105 @@ void bt_report_detect_print(FILE *f, const struct bt_platform *p, const struct b
 	(void)p;
 }
 
-static void json_opt_str(struct bt_json *j, const char *key, const char *v)
+static void json_opt_str(struct bt_jw *j, const char *key, const char *v)
 {
-	bt_json_str(j, key, v && *v ? v : NULL);
+	bt_jw_str(j, key, v && *v ? v : NULL);
 }
 
-void bt_report_detect_json(struct bt_json *j, const struct bt_platform *p,
+void bt_report_detect_json(struct bt_jw *j, const struct bt_platform *p,
 			   const struct bt_cpu_info *ci, const struct bt_cpu_census *cs)
 {
 	const struct bt_pmu_caps *pmu = &ci->pmu;
 	char buf[32];
 	uint32_t tpc;
 
-	bt_json_object(j, "platform");
-	bt_json_str(j, "name", p->name);
+	bt_jw_object(j, "platform");
+	bt_jw_str(j, "name", p->name);
 	if (p->uefi_revision) {
 		bt_uefi_revision_str(p->uefi_revision, buf, sizeof(buf));
-		bt_json_str(j, "uefi_revision", buf);
+		bt_jw_str(j, "uefi_revision", buf);
 	} else {
-		bt_json_null(j, "uefi_revision");
+		bt_jw_null(j, "uefi_revision");
 	}
 	json_opt_str(j, "firmware_vendor", p->firmware_vendor);
-	bt_json_hex(j, "firmware_revision", p->firmware_revision);
+	bt_jw_hex(j, "firmware_revision", p->firmware_revision);
 	json_opt_str(j, "program_path", p->program_path);
-	bt_json_str(j, "arch_backend", p->arch->name);
-	bt_json_end(j);
+	bt_jw_str(j, "arch_backend", p->arch->name);
+	bt_jw_end(j);
 
-	bt_json_object(j, "cpu");
-	bt_json_str(j, "vendor", ci->vendor_str);
+	bt_jw_object(j, "cpu");
+	bt_jw_str(j, "vendor", ci->vendor_str);
 	json_opt_str(j, "brand", ci->brand);
-	bt_json_hex(j, "signature", ci->signature);
-	bt_json_u64(j, "family", ci->family);
-	bt_json_hex(j, "family_hex", ci->family);
-	bt_json_u64(j, "model", ci->model);
-	bt_json_hex(j, "model_hex", ci->model);
-	bt_json_u64(j, "stepping", ci->stepping);
+	bt_jw_hex(j, "signature", ci->signature);
+	bt_jw_u64(j, "family", ci->family);
+	bt_jw_hex(j, "family_hex", ci->family);
+	bt_jw_u64(j, "model", ci->model);
+	bt_jw_hex(j, "model_hex", ci->model);
+	bt_jw_u64(j, "stepping", ci->stepping);
 	if (ci->microcode_valid)
-		bt_json_hex(j, "microcode", ci->microcode);
+		bt_jw_hex(j, "microcode", ci->microcode);
 	else
-		bt_json_null(j, "microcode");
+		bt_jw_null(j, "microcode");
 	json_opt_str(j, "microcode_note", ci->microcode_note);
-	bt_json_bool(j, "hypervisor", ci->hypervisor);
+	bt_jw_bool(j, "hypervisor", ci->hypervisor);
 	json_opt_str(j, "hypervisor_vendor", ci->hypervisor_vendor);
 	if (cs->total) {
-		bt_json_u64(j, "logical_cpus", cs->total);
-		bt_json_u64(j, "logical_cpus_enabled", cs->enabled);
+		bt_jw_u64(j, "logical_cpus", cs->total);
+		bt_jw_u64(j, "logical_cpus_enabled", cs->enabled);
 		if (cs->packages)
-			bt_json_u64(j, "packages", cs->packages);
+			bt_jw_u64(j, "packages", cs->packages);
 		else
-			bt_json_null(j, "packages");
+			bt_jw_null(j, "packages");
 	} else {
-		bt_json_null(j, "logical_cpus");
-		bt_json_str(j, "logical_cpus_note", cs->note);
+		bt_jw_null(j, "logical_cpus");
+		bt_jw_str(j, "logical_cpus_note", cs->note);
 	}
 	tpc = cs->threads_per_core ? cs->threads_per_core : ci->threads_per_core;
-	bt_json_u64(j, "threads_per_core", tpc);
-	bt_json_bool(j, "smt", tpc > 1);
-	bt_json_bool(j, "hybrid", ci->hybrid);
+	bt_jw_u64(j, "threads_per_core", tpc);
+	bt_jw_bool(j, "smt", tpc > 1);
+	bt_jw_bool(j, "hybrid", ci->hybrid);
 	json_opt_str(j, "core_type", bt_core_type_name(ci->core_type));
 	if (ci->hybrid)
-		bt_json_hex(j, "native_model_id", ci->native_model_id);
+		bt_jw_hex(j, "native_model_id", ci->native_model_id);
 	if (ci->tsc_hz)
-		bt_json_u64(j, "tsc_hz", ci->tsc_hz);
+		bt_jw_u64(j, "tsc_hz", ci->tsc_hz);
 	else
-		bt_json_null(j, "tsc_hz");
-	bt_json_str(j, "tsc_source", bt_tsc_source_name(ci->tsc_source));
-	bt_json_bool(j, "invariant_tsc", ci->invariant_tsc);
-	bt_json_bool(j, "aperf_mperf", ci->aperf_mperf);
-	bt_json_bool(j, "avx", ci->avx);
-	bt_json_bool(j, "avx2", ci->avx2);
-	bt_json_bool(j, "avx512f", ci->avx512f);
-	bt_json_end(j);
+		bt_jw_null(j, "tsc_hz");
+	bt_jw_str(j, "tsc_source", bt_tsc_source_name(ci->tsc_source));
+	bt_jw_bool(j, "invariant_tsc", ci->invariant_tsc);
+	bt_jw_bool(j, "aperf_mperf", ci->aperf_mperf);
+	bt_jw_bool(j, "avx", ci->avx);
+	bt_jw_bool(j, "avx2", ci->avx2);
+	bt_jw_bool(j, "avx512f", ci->avx512f);
+	bt_jw_end(j);
 
-	bt_json_object(j, "pmu");
-	bt_json_bool(j, "present", pmu->kind != BT_PMU_NONE);
-	bt_json_str(j, "kind", bt_pmu_kind_name(pmu->kind));
+	bt_jw_object(j, "pmu");
+	bt_jw_bool(j, "present", pmu->kind != BT_PMU_NONE);
+	bt_jw_str(j, "kind", bt_pmu_kind_name(pmu->kind));
 	if (pmu->kind == BT_PMU_NONE) {
-		bt_json_str(j, "reason", pmu->absent_reason);
+		bt_jw_str(j, "reason", pmu->absent_reason);
 	} else {
-		bt_json_u64(j, "general_counters", pmu->num_gp);
-		bt_json_u64(j, "general_width", pmu->gp_width);
+		bt_jw_u64(j, "general_counters", pmu->num_gp);
+		bt_jw_u64(j, "general_width", pmu->gp_width);
 	}
 	if (ci->vendor == BT_VENDOR_INTEL) {
-		bt_json_u64(j, "arch_perfmon_version", pmu->version);
+		bt_jw_u64(j, "arch_perfmon_version", pmu->version);
 		if (pmu->kind != BT_PMU_NONE) {
-			bt_json_u64(j, "fixed_counters", pmu->num_fixed);
-			bt_json_hex(j, "fixed_mask", pmu->fixed_mask);
-			bt_json_u64(j, "fixed_width", pmu->fixed_width);
-			bt_json_hex(j, "arch_events_unavailable", pmu->arch_events_na);
-			bt_json_bool(j, "any_thread_deprecated", pmu->any_thread_deprecated);
+			bt_jw_u64(j, "fixed_counters", pmu->num_fixed);
+			bt_jw_hex(j, "fixed_mask", pmu->fixed_mask);
+			bt_jw_u64(j, "fixed_width", pmu->fixed_width);
+			bt_jw_hex(j, "arch_events_unavailable", pmu->arch_events_na);
+			bt_jw_bool(j, "any_thread_deprecated", pmu->any_thread_deprecated);
 			if (pmu->has_perf_capabilities)
-				bt_json_hex(j, "perf_capabilities", pmu->perf_capabilities);
+				bt_jw_hex(j, "perf_capabilities", pmu->perf_capabilities);
 			else
-				bt_json_null(j, "perf_capabilities");
-			bt_json_bool(j, "full_width_write", pmu->full_width_write);
-			bt_json_bool(j, "perf_metrics", pmu->perf_metrics);
+				bt_jw_null(j, "perf_capabilities");
+			bt_jw_bool(j, "full_width_write", pmu->full_width_write);
+			bt_jw_bool(j, "perf_metrics", pmu->perf_metrics);
 		}
 	} else if (ci->vendor == BT_VENDOR_AMD) {
-		bt_json_bool(j, "core_extension", pmu->amd_core_ext);
-		bt_json_bool(j, "perfmon_v2", pmu->amd_perfmon_v2);
+		bt_jw_bool(j, "core_extension", pmu->amd_core_ext);
+		bt_jw_bool(j, "perfmon_v2", pmu->amd_perfmon_v2);
 	}
-	bt_json_end(j);
+	bt_jw_end(j);
 }

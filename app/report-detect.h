@@ -25,7 +25,7 @@ void bt_uefi_revision_str(uint32_t rev, char *buf, size_t len);
 
 void bt_report_detect_print(FILE *f, const struct bt_platform *p, const struct bt_cpu_info *ci,
 			    const struct bt_cpu_census *census);
-void bt_report_detect_json(struct bt_json *j, const struct bt_platform *p,
+void bt_report_detect_json(struct bt_jw *j, const struct bt_platform *p,
 			   const struct bt_cpu_info *ci, const struct bt_cpu_census *census);
 
 #endif

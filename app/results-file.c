@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,17 +129,17 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 		remove(tmp); /* left behind by an interrupted run, if at all */
 
 		struct bt_strbuf doc;
-		bt_strbuf_init(&doc);
+		memset(&doc, 0, sizeof(doc));
 		bt_status st = render(seq, &doc, ctx);
-		if (st == BT_OK && !bt_strbuf_ok(&doc))
+		if (st == BT_OK && !!doc.oom)
 			st = BT_ERR_NOMEM;
 		if (st != BT_OK) {
-			bt_strbuf_free(&doc);
+			bt_sb_free(&doc);
 			snprintf(err, errcap, "rendering the results failed: %s", bt_status_str(st));
 			return st;
 		}
-		e = write_whole_file(tmp, bt_strbuf_str(&doc), doc.len);
-		bt_strbuf_free(&doc);
+		e = write_whole_file(tmp, bt_sb_str(&doc), doc.n);
+		bt_sb_free(&doc);
 		if (e) {
 			remove(tmp);
 			snprintf(err, errcap, "cannot write %s: %s", tmp, bt_file_error_phrase(e));

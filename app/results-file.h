@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "app/strbuf.h"
+#include "metrics/strbuf.h"
 #include "metrics/status.h"
 
 /* Renders the document for sequence number `seq` into out. */

@@ -387,54 +387,54 @@ void bt_run_phase_free(struct bt_run_phase *r)
 	r->n_outcomes = 0;
 }
 
-void bt_run_phase_json(struct bt_json *j, const struct bt_run_phase *r)
+void bt_run_phase_json(struct bt_jw *j, const struct bt_run_phase *r)
 {
 	static const char *const state_names[] = { "ran", "skipped", "failed" };
 
-	bt_json_object(j, "run");
-	bt_json_bool(j, "counted", r->can_count);
-	bt_json_str(j, "not_counted_reason", r->can_count ? NULL : r->no_count_reason);
-	bt_json_u64(j, "warmups", r->warmups);
-	bt_json_u64(j, "reps", r->reps);
-	bt_json_bool(j, "quick_preset", r->opt->quick);
-	bt_json_str(j, "vector_state", r->xstate.note);
-	bt_json_hex(j, "xcr0", r->xstate.xcr0);
-	bt_json_array(j, "workloads");
+	bt_jw_object(j, "run");
+	bt_jw_bool(j, "counted", r->can_count);
+	bt_jw_str(j, "not_counted_reason", r->can_count ? NULL : r->no_count_reason);
+	bt_jw_u64(j, "warmups", r->warmups);
+	bt_jw_u64(j, "reps", r->reps);
+	bt_jw_bool(j, "quick_preset", r->opt->quick);
+	bt_jw_str(j, "vector_state", r->xstate.note);
+	bt_jw_hex(j, "xcr0", r->xstate.xcr0);
+	bt_jw_array(j, "workloads");
 	for (int i = 0; i < r->n_outcomes; i++) {
 		const struct bt_outcome *o = &r->outcomes[i];
 
-		bt_json_object(j, NULL);
-		bt_json_str(j, "name", o->name);
-		bt_json_str(j, "params", o->params);
-		bt_json_u64(j, "cpu", o->cpu);
+		bt_jw_object(j, NULL);
+		bt_jw_str(j, "name", o->name);
+		bt_jw_str(j, "params", o->params);
+		bt_jw_u64(j, "cpu", o->cpu);
 		if (o->core_type)
-			bt_json_hex(j, "core_type", o->core_type);
-		bt_json_u64(j, "copies", o->copies);
-		bt_json_str(j, "state", state_names[o->state]);
-		bt_json_str(j, "reason", o->reason[0] ? o->reason : NULL);
-		bt_json_str(j, "note", o->note[0] ? o->note : NULL);
+			bt_jw_hex(j, "core_type", o->core_type);
+		bt_jw_u64(j, "copies", o->copies);
+		bt_jw_str(j, "state", state_names[o->state]);
+		bt_jw_str(j, "reason", o->reason[0] ? o->reason : NULL);
+		bt_jw_str(j, "note", o->note[0] ? o->note : NULL);
 		if (o->has_checksum)
-			bt_json_hex(j, "checksum", o->checksum);
+			bt_jw_hex(j, "checksum", o->checksum);
 		else
-			bt_json_null(j, "checksum");
+			bt_jw_null(j, "checksum");
 		if (o->timed) {
-			bt_json_object(j, "time");
-			bt_json_u64(j, "runs", o->timing.runs);
-			bt_json_u64(j, "tsc_min", o->timing.min);
-			bt_json_u64(j, "tsc_median", o->timing.median);
-			bt_json_u64(j, "tsc_max", o->timing.max);
+			bt_jw_object(j, "time");
+			bt_jw_u64(j, "runs", o->timing.runs);
+			bt_jw_u64(j, "tsc_min", o->timing.min);
+			bt_jw_u64(j, "tsc_median", o->timing.median);
+			bt_jw_u64(j, "tsc_max", o->timing.max);
 			if (r->cpu->tsc_hz) {
-				bt_json_double(j, "ms_min", ticks_ms(r, o->timing.min));
-				bt_json_double(j, "ms_median", ticks_ms(r, o->timing.median));
-				bt_json_double(j, "ms_max", ticks_ms(r, o->timing.max));
+				bt_jw_double(j, "ms_min", ticks_ms(r, o->timing.min));
+				bt_jw_double(j, "ms_median", ticks_ms(r, o->timing.median));
+				bt_jw_double(j, "ms_max", ticks_ms(r, o->timing.max));
 			}
-			bt_json_end(j);
+			bt_jw_end(j);
 		}
-		bt_json_str(j, "not_counted", o->counted ? NULL : o->not_counted);
-		bt_json_end(j);
+		bt_jw_str(j, "not_counted", o->counted ? NULL : o->not_counted);
+		bt_jw_end(j);
 	}
-	bt_json_end(j);
-	bt_json_end(j);
+	bt_jw_end(j);
+	bt_jw_end(j);
 }
 
 void bt_list_workloads(FILE *f)

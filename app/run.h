@@ -69,7 +69,7 @@ bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t err
 bt_status bt_run_phase_run(struct bt_run_phase *r);
 void bt_run_phase_free(struct bt_run_phase *r);
 
-void bt_run_phase_json(struct bt_json *j, const struct bt_run_phase *r);
+void bt_run_phase_json(struct bt_jw *j, const struct bt_run_phase *r);
 
 /* --list-workloads */
 void bt_list_workloads(FILE *f);

@@ -267,7 +267,7 @@ bt_status bt_event_encode(struct bt_arena *a, const struct bt_event_table *t, co
 {
 	char base[BT_EVENT_NAME_MAX];
 	struct bt_event_mods m;
-	bt_status s = bt_event_parse(canonical, base, sizeof(base), &m, d);
+	bt_status s = bt_event_name_parse(canonical, base, sizeof(base), &m, d);
 	if (s != BT_OK)
 		return s;
 	struct bt_event ev = { .fixed = BT_EV_NO_FIXED };

@@ -80,7 +80,7 @@ static bt_status apply_mod(struct bt_event_mods *m, const char *mod, const char 
 	return BT_OK;
 }
 
-bt_status bt_event_parse(const char *name, char *base, size_t base_size, struct bt_event_mods *m,
+bt_status bt_event_name_parse(const char *name, char *base, size_t base_size, struct bt_event_mods *m,
 			 struct bt_diag *d)
 {
 	mods_init(m);
@@ -138,7 +138,7 @@ bt_status bt_event_canonical(const char *name, char *out, size_t size, struct bt
 			     struct bt_diag *d)
 {
 	char base[BT_EVENT_NAME_MAX];
-	bt_status s = bt_event_parse(name, base, sizeof(base), m, d);
+	bt_status s = bt_event_name_parse(name, base, sizeof(base), m, d);
 	if (s != BT_OK)
 		return s;
 	bt_event_format(out, size, base, m);
@@ -204,7 +204,7 @@ bt_status bt_event_from_perf(const char *token, char *out, size_t size, struct b
 		t += len + (comma ? 1 : 0);
 		if (first) {
 			/* the event itself, possibly with ":k"/":u" */
-			bt_status s = bt_event_parse(term, base, sizeof(base), &m, d);
+			bt_status s = bt_event_name_parse(term, base, sizeof(base), &m, d);
 			if (s != BT_OK)
 				return s;
 			first = 0;

@@ -34,7 +34,7 @@ struct bt_event_mods {
 };
 
 /* Splits "BASE:mod:..." (perfmon or canonical spelling) into base and modifiers. */
-bt_status bt_event_parse(const char *name, char *base, size_t base_size, struct bt_event_mods *m,
+bt_status bt_event_name_parse(const char *name, char *base, size_t base_size, struct bt_event_mods *m,
 			 struct bt_diag *d);
 /* Canonical spelling of base + modifiers. */
 void bt_event_format(char *out, size_t size, const char *base, const struct bt_event_mods *m);

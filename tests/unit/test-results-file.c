@@ -26,7 +26,7 @@ static void remove_tree(const char *dir)
 
 static bt_status render_seq(unsigned seq, struct bt_strbuf *out, void *ctx)
 {
-	bt_strbuf_printf(out, "{\"sequence\": %u, \"tag\": \"%s\"}\n", seq, (const char *)ctx);
+	bt_sb_printf(out, "{\"sequence\": %u, \"tag\": \"%s\"}\n", seq, (const char *)ctx);
 	return BT_OK;
 }
 
