@@ -28,6 +28,8 @@ enum bt_event_source {
 #define BT_EVF_ALONE    (1u << 4) /* TakenAlone: no other general-counter event in its group */
 #define BT_EVF_SUP      (1u << 5) /* ":SUP": ring 0 only */
 #define BT_EVF_USER     (1u << 6) /* ":USER": ring > 0 only */
+#define BT_EVF_PEBS_ONLY (1u << 7) /* counts only with PEBS enabled (vendor "PEBS": "2"):
+				   * not measurable in counting mode */
 
 /* MSR_PERF_METRICS byte index (Intel SDM vol. 3B, "Performance Metrics"). */
 enum bt_perf_metrics_field {

@@ -110,7 +110,7 @@ TEST(parser_says_which_part_is_wrong)
 	CHECK(parse("cpu/event=0x1A0/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
 	CHECK_STR(err, "event=0x1A0 needs AMD (Intel event select is 8 bits)");
 	CHECK(parse("cpu/event=0xcd,ldlat=0/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
-	CHECK(strstr(err, "ldlat=0") && strstr(err, "1-65535"));
+	CHECK(strstr(err, "ldlat=0") && strstr(err, "3-65535"));
 	CHECK(parse("cpu/event=0xcd,ldlat=70000/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
 	CHECK(parse("cpu/event=0x3c,umask=0x100/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
 	CHECK(strstr(err, "umask=0x100") != NULL);

@@ -90,10 +90,12 @@ TEST(bound_extra_msr_values)
 {
 	struct bt_pmu_caps caps = caps_of("skl");
 	struct bt_event ev[6];
-	/* ldlat 4, 8, 16 (MEM_TRANS_RETIRED.LOAD_LATENCY_GT_*, here not alone) */
-	ev[0] = fx_msr(gen(0, 0xF), MSR_PEBS_LD_LAT, 4, 0);
-	ev[1] = fx_msr(gen(1, 0xF), MSR_PEBS_LD_LAT, 8, 0);
-	ev[2] = fx_msr(gen(2, 0xF), MSR_PEBS_LD_LAT, 16, 0);
+	/* FRONTEND_RETIRED (0xC6/0x01 on Skylake) with three MSR_PEBS_FRONTEND
+	 * values (DSB_MISS 0x11, ITLB_MISS 0x14, LATENCY_GE_4 0x400406; here
+	 * not TakenAlone): one value per group. */
+	ev[0] = fx_msr(fx_gp("FE.A", 0xC6, 0x01, 0, 0xF), MSR_PEBS_FRONTEND, 0x11, 0);
+	ev[1] = fx_msr(fx_gp("FE.B", 0xC6, 0x01, 0, 0xF), MSR_PEBS_FRONTEND, 0x14, 0);
+	ev[2] = fx_msr(fx_gp("FE.C", 0xC6, 0x01, 0, 0xF), MSR_PEBS_FRONTEND, 0x400406, 0);
 	ev[3] = gen(3, 0xF);
 	CHECK_EQ_INT(plan_ok(ev, 4, &caps), 3);
 	CHECK_EQ_INT(plan.bound.msr, 3);
@@ -161,7 +163,7 @@ TEST(optimal_on_realistic_sets)
 	}
 	/* A model-sized set (~120 events) with HSW-like restrictions: 6 events
 	 * on counter 2 only, 4 on counter 3 only, 1 on counter 1 only, 2
-	 * TakenAlone, 4 OCR values, 3 ldlat values, the rest on 0-3. */
+	 * TakenAlone, 4 OCR values, 3 MSR_PEBS_FRONTEND values, the rest on 0-3. */
 	struct bt_pmu_caps caps = caps_of("skl");
 	int n = 0;
 	for (int i = 0; i < 6; i++) ev[n] = gen(n, 0x4), n++;
@@ -169,10 +171,11 @@ TEST(optimal_on_realistic_sets)
 	ev[n] = gen(n, 0x2), n++;
 	for (int i = 0; i < 2; i++) ev[n] = gen(n, 0xF), ev[n].flags = BT_EVF_ALONE, n++;
 	for (int i = 0; i < 4; i++)
-		ev[n] = fx_msr(fx_gp(names[n], 0xB7, (uint8_t)(1 + i), 0, 0xF), MSR_OFFCORE_RSP_0,
+		ev[n] = fx_msr(fx_gp(names[n], 0xB7, 0x01, 0, 0xF), MSR_OFFCORE_RSP_0,
 			       0x10001ull << i, 0xBB), snprintf(names[n], 32, "OCR%d", i), n++;
 	for (int i = 0; i < 3; i++)
-		ev[n] = fx_msr(gen(n, 0xF), MSR_PEBS_LD_LAT, 4u << i, 0), n++;
+		ev[n] = fx_msr(fx_gp(names[n], 0xC6, 0x01, 0, 0xF), MSR_PEBS_FRONTEND, 0x11u + i, 0),
+		snprintf(names[n], 32, "FE%d", i), n++;
 	while (n < 120)
 		ev[n] = gen(n, 0xF), n++;
 	int g = plan_ok(ev, n, &caps);
@@ -207,7 +210,8 @@ TEST(validator_catches_bad_plans)
 	CHECK(bt_plan_validate(&plan, evp, 7, &caps, NULL, err, sizeof(err)) == BT_OK);
 	static struct bt_plan bad;
 
-	/* 1. an event on a counter it may not use */
+	/* 1. an event on a counter it may not use (groups and event table
+	 * changed consistently) */
 	bad = plan;
 	int g0 = plan.ev[0].group;
 	for (int i = 0; i < bad.groups[g0].n_gp; i++)
@@ -216,6 +220,8 @@ TEST(validator_catches_bad_plans)
 			uint8_t c = bad.groups[g0].gp[i].counter;
 			bad.groups[g0].gp[i].counter = bad.groups[g0].gp[other].counter;
 			bad.groups[g0].gp[other].counter = c;
+			bad.ev[0].counter = bad.groups[g0].gp[i].counter;
+			bad.ev[bad.groups[g0].gp[other].event].counter = c;
 		}
 	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
 	CHECK(strstr(err, "may not use") != NULL);
