@@ -64,6 +64,7 @@ bt_status bt_sim_amd_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 			if (value >> SIM_AMD_CTR_WIDTH)
 				return BT_ERR_FAULT;
 			sim->regs.ctr[i] = value;
+			bt_sim_note_gp_write(sim, (unsigned)i);
 			return BT_OK;
 		}
 		if (value & ~SIM_AMD_SEL_VALID)

@@ -94,7 +94,8 @@ static void foreign_activity(struct bt_sim *sim)
 		if (bt_sim_gp_enabled(sim, i) && (sim->regs.evtsel[i] & SIM_SEL_OS)) {
 			bt_sim_add_gp(sim, i, n);
 			if (gp_as_found(sim, i))
-				sim->found_gp[i] += n;
+				*((sim->written_gp >> i) & 1 ? &sim->found_post_gp[i]
+							     : &sim->found_pre_gp[i]) += n;
 		}
 	if (sim->cfg.vendor == BT_VENDOR_INTEL)
 		for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
@@ -102,8 +103,21 @@ static void foreign_activity(struct bt_sim *sim)
 			    ((sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & SIM_FIX_OS)) {
 				bt_sim_add_fixed(sim, i, n);
 				if (fixed_as_found(sim, i))
-					sim->found_fixed[i] += n;
+					*((sim->written_fixed >> i) & 1 ? &sim->found_post_fixed[i]
+									: &sim->found_pre_fixed[i]) += n;
 			}
+}
+
+void bt_sim_note_gp_write(struct bt_sim *sim, unsigned i)
+{
+	sim->written_gp |= 1u << i;
+	sim->found_post_gp[i] = 0;
+}
+
+void bt_sim_note_fixed_write(struct bt_sim *sim, unsigned i)
+{
+	sim->written_fixed |= 1u << i;
+	sim->found_post_fixed[i] = 0;
 }
 
 static bt_status sim_rdmsr(struct bt_arch *a, uint32_t msr, uint64_t *ret)
@@ -368,8 +382,11 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 void bt_sim_checkpoint(struct bt_sim *sim, struct bt_sim_regs *ret)
 {
 	sim->found = sim->regs;
-	memset(sim->found_gp, 0, sizeof(sim->found_gp));
-	memset(sim->found_fixed, 0, sizeof(sim->found_fixed));
+	memset(sim->found_pre_gp, 0, sizeof(sim->found_pre_gp));
+	memset(sim->found_post_gp, 0, sizeof(sim->found_post_gp));
+	memset(sim->found_pre_fixed, 0, sizeof(sim->found_pre_fixed));
+	memset(sim->found_post_fixed, 0, sizeof(sim->found_post_fixed));
+	sim->written_gp = sim->written_fixed = 0;
 	*ret = sim->regs;
 }
 
@@ -377,11 +394,16 @@ bool bt_sim_restored(const struct bt_sim *sim, const struct bt_sim_regs *checkpo
 		     char *diff, size_t difflen)
 {
 	struct bt_sim_regs want = *checkpoint;
+	/* A driver that saved a counter after stopping it and wrote it back
+	 * at the end leaves: the value found + what it counted as found before
+	 * the driver's first write (in the saved value) + what it counted as
+	 * found after the last write (the restarted firmware counting). */
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
-		want.ctr[i] = (want.ctr[i] + sim->found_gp[i]) & sim_width_mask(sim->cfg.gp_width);
+		want.ctr[i] = (want.ctr[i] + sim->found_pre_gp[i] + sim->found_post_gp[i]) &
+			      sim_width_mask(sim->cfg.gp_width);
 	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
-		want.fixed_ctr[i] = (want.fixed_ctr[i] + sim->found_fixed[i]) &
-				    sim_width_mask(sim->cfg.fixed_width);
+		want.fixed_ctr[i] = (want.fixed_ctr[i] + sim->found_pre_fixed[i] +
+				     sim->found_post_fixed[i]) & sim_width_mask(sim->cfg.fixed_width);
 	return bt_sim_regs_equal(&sim->regs, &want, diff, difflen);
 }
 

@@ -351,6 +351,8 @@ static bt_status write_selector(struct bt_sim *sim, unsigned i, uint64_t value)
 static bt_status write_fixed(struct bt_sim *sim, unsigned i, uint64_t value)
 {
 	bt_status st = write_counter(&sim->regs.fixed_ctr[i], value, sim->cfg.fixed_width, false);
+	if (st == BT_OK)
+		bt_sim_note_fixed_write(sim, i);
 	/* SDM 20.3.9.3 asks software to write FIXED_CTR3 and PERF_METRICS
 	 * together (SLOTS first); it does not say whether hardware clears
 	 * PERF_METRICS when FIXED_CTR3 alone is written. Recent KVM emulates
@@ -374,16 +376,19 @@ bt_status bt_sim_intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 	case GP_V6_SEL:
 		return write_selector(sim, (unsigned)i, value);
 	case GP_CTR:
-		return write_counter(&r->ctr[i], value, c->gp_width, true);
 	case GP_ACTR:
-		if (!c->full_width)
+	case GP_V6_CTR: {
+		if (kind == GP_ACTR && !c->full_width)
 			return BT_ERR_FAULT; /* IA32_A_PMCx exists iff PERF_CAPABILITIES[13] */
-		return write_counter(&r->ctr[i], value, c->gp_width, false);
-	case GP_V6_CTR:
 		/* No manual text found on whether the v6 counter MSRs sign-extend
 		 * 32-bit writes; modelled like the legacy pair: full width when
 		 * PERF_CAPABILITIES[13], else IA32_PMCx semantics. */
-		return write_counter(&r->ctr[i], value, c->gp_width, !c->full_width);
+		bool sign_extend = kind == GP_CTR || (kind == GP_V6_CTR && !c->full_width);
+		bt_status st = write_counter(&r->ctr[i], value, c->gp_width, sign_extend);
+		if (st == BT_OK)
+			bt_sim_note_gp_write(sim, (unsigned)i);
+		return st;
+	}
 	case GP_NONE:
 		break;
 	}
@@ -499,6 +504,7 @@ bt_status bt_sim_rdpmc_value(struct bt_sim *sim, uint32_t ecx, uint64_t *ret)
 		if (c->rdpmc_metrics_clear && (sim->regs.fixed_ctrl & SIM_FIX_METRICS_CLEAR_EN)) {
 			sim->regs.perf_metrics = 0;
 			sim->regs.fixed_ctr[3] = 0;
+			bt_sim_note_fixed_write(sim, 3);
 			memset(sim->pm_acc, 0, sizeof(sim->pm_acc));
 			sim->pm_stale = false;
 		}

@@ -28,6 +28,9 @@ uint32_t bt_sim_fixed_mask(const struct bt_sim *sim);
 bool bt_sim_gp_enabled(const struct bt_sim *sim, unsigned i);
 bool bt_sim_fixed_enabled(const struct bt_sim *sim, unsigned i);
 void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n);
+/* A counter's value was written (for the restore check's accounting). */
+void bt_sim_note_gp_write(struct bt_sim *sim, unsigned i);
+void bt_sim_note_fixed_write(struct bt_sim *sim, unsigned i);
 void bt_sim_add_fixed(struct bt_sim *sim, unsigned i, uint64_t n);
 /* Advance everything that counts, by the source's counts: one window. */
 void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body);

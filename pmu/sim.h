@@ -197,9 +197,13 @@ struct bt_sim {
 	/* Restore checks with counters left running: what the counters counted
 	 * outside windows while configured exactly as found at the checkpoint
 	 * (the firmware's own counting of the driver's instructions, which no
-	 * driver can undo). See bt_sim_checkpoint(). */
+	 * driver can undo), before the counter was first written and after it
+	 * was last written; what it counted in between, a write replaced. See
+	 * bt_sim_checkpoint(). */
 	struct bt_sim_regs found;
-	uint64_t found_gp[BT_SIM_MAX_GP], found_fixed[BT_SIM_MAX_FIXED];
+	uint64_t found_pre_gp[BT_SIM_MAX_GP], found_post_gp[BT_SIM_MAX_GP];
+	uint64_t found_pre_fixed[BT_SIM_MAX_FIXED], found_post_fixed[BT_SIM_MAX_FIXED];
+	uint32_t written_gp, written_fixed;
 
 	uint64_t tsc, aperf, mperf;
 	uint32_t smi;

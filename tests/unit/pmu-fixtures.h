@@ -251,4 +251,104 @@ static inline void fx_ptrs(const struct bt_event *ev, int n, const struct bt_eve
 		out[i] = &ev[i];
 }
 
+/* What measuring a set of events on a simulated PMU gave. */
+struct fx_outcome {
+	bool failed;              /* open/program/run/read reported an error */
+	bt_status close_status;
+	int measured, wrong, unmeasured;
+	bool restored;            /* bt_sim_restored() after close */
+	int violations;
+	uint64_t first_got, first_want;
+	char msg[256];            /* the driver's error, or the first wrong count */
+	char warning[256];        /* the driver's restore warning */
+	char diff[160];           /* first register not as found */
+	char reason[192];         /* an unmeasurable event's reason */
+};
+
+/* Plan, program, run and read every group of `ev` on a sim made from cfg
+ * (with generated counts), close, and check the register file. On AMD
+ * parts without global control an empty-window calibration is subtracted.
+ * `sim` is left initialised (its log, violations) for further checks: the
+ * caller frees it. */
+static inline struct fx_outcome fx_measure(struct bt_sim *sim, const struct bt_sim_config *cfg,
+					   const struct bt_event *ev, int n,
+					   const struct bt_pmu_session_opts *opts)
+{
+	static struct bt_plan plan;
+	static struct bt_pmu_counts counts;
+	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
+	static struct bt_sim_count src[BT_PLAN_MAX_EVENTS];
+	static const struct bt_sim_source empty = { NULL, 0, 0, NULL };
+	struct fx_outcome o;
+	memset(&o, 0, sizeof(o));
+	if (bt_sim_init(sim, cfg) != BT_OK) {
+		o.failed = true;
+		snprintf(o.msg, sizeof(o.msg), "bad sim config");
+		return o;
+	}
+	struct bt_pmu_caps caps;
+	bt_sim_detect_caps(sim, &caps);
+	fx_ptrs(ev, n, evp);
+	if (bt_sim_generate_counts(evp, (size_t)n, 11, src) != BT_OK ||
+	    bt_plan_events(evp, n, &caps, NULL, &plan) != BT_OK) {
+		o.failed = true;
+		snprintf(o.msg, sizeof(o.msg), "plan failed");
+		return o;
+	}
+	for (int i = 0; i < n; i++)
+		if (plan.ev[i].place == BT_PLACE_UNMEASURABLE) {
+			o.unmeasured++;
+			snprintf(o.reason, sizeof(o.reason), "%s", plan.ev[i].reason);
+		}
+	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
+	struct bt_sim_regs before;
+	bt_sim_checkpoint(sim, &before);
+	struct bt_pmu_session s;
+	bool calibrate = caps.kind == BT_PMU_AMD_LEGACY || caps.kind == BT_PMU_AMD_CORE_EXT;
+	bt_status st = bt_pmu_open(&s, &sim->arch, &caps, opts);
+	for (int g = 0; st == BT_OK && g < plan.n_groups; g++) {
+		uint64_t base[BT_PLAN_MAX_EVENTS] = { 0 };
+		if (calibrate) {
+			bt_sim_set_source(sim, &empty);
+			st = bt_pmu_measure_group(&s, &plan, g, evp, NULL, NULL, &counts);
+			for (int i = 0; st == BT_OK && i < n; i++)
+				base[i] = counts.count[i];
+		}
+		bt_sim_set_source(sim, &source);
+		if (st == BT_OK)
+			st = bt_pmu_measure_group(&s, &plan, g, evp, NULL, NULL, &counts);
+		for (int i = 0; st == BT_OK && i < n; i++) {
+			if (!counts.measured[i] || evp[i]->source == BT_SRC_TSC ||
+			    evp[i]->source == BT_SRC_DURATION)
+				continue;
+			uint64_t got = counts.count[i] - (evp[i]->source == BT_SRC_PMC ? base[i] : 0);
+			o.measured++;
+			if (got != src[i].count && o.wrong++ == 0) {
+				o.first_got = got;
+				o.first_want = src[i].count;
+				snprintf(o.msg, sizeof(o.msg), "%s: %llu, source %llu", evp[i]->name,
+					 (unsigned long long)got, (unsigned long long)src[i].count);
+			}
+		}
+	}
+	if (st != BT_OK) {
+		o.failed = true;
+		snprintf(o.msg, sizeof(o.msg), "%s", bt_pmu_error(&s));
+	}
+	o.close_status = bt_pmu_close(&s);
+	if (o.close_status != BT_OK && !o.failed)
+		snprintf(o.msg, sizeof(o.msg), "%s", bt_pmu_error(&s));
+	snprintf(o.warning, sizeof(o.warning), "%s", s.warning);
+	o.restored = bt_sim_restored(sim, &before, o.diff, sizeof(o.diff));
+	o.violations = sim->n_violations;
+	return o;
+}
+
+/* Exact, clean and restored. */
+static inline bool fx_clean(const struct fx_outcome *o)
+{
+	return !o->failed && o->close_status == BT_OK && o->wrong == 0 && o->restored &&
+	       !o->violations && !o->warning[0];
+}
+
 #endif

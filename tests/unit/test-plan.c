@@ -271,3 +271,88 @@ TEST(validator_catches_bad_plans)
 	bad.n_groups = 1;
 	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, err, sizeof(err)) == BT_ERR_INVALID);
 }
+
+/* Finding 6: bt_pmu_read() takes each event's count from p->ev[i].group /
+ * .counter / .code2, not from the groups: a plan whose event table
+ * disagrees with its groups would return one event's count as another's.
+ * The validator checks the two against each other. */
+TEST(validator_checks_the_event_table_against_the_groups)
+{
+	struct bt_pmu_caps caps = caps_of("skl");
+	static struct bt_event ev[6];
+	static const struct bt_event *evp[6];
+	for (int i = 0; i < 4; i++)
+		ev[i] = gen(i, 0xF);
+	ev[4] = ev[0];
+	ev[4].name = "ALIAS_OF_EV0";
+	ev[5] = fx_msr(fx_gp("OCR.A", 0xB7, 1, 0, 0xF), MSR_OFFCORE_RSP_0, 0x10001, 0xBB);
+	fx_ptrs(ev, 6, evp);
+	CHECK(bt_plan_events(evp, 6, &caps, NULL, &plan) == BT_OK);
+	char err[256];
+	CHECK(bt_plan_validate(&plan, evp, 6, &caps, NULL, err, sizeof(err)) == BT_OK);
+	static struct bt_plan bad;
+
+	/* Two events' counters swapped in the table only. */
+	bad = plan;
+	uint8_t c = bad.ev[1].counter;
+	bad.ev[1].counter = bad.ev[2].counter;
+	bad.ev[2].counter = c;
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(err, "event table"), "%s", err);
+	/* An alias pointing at another counter than its target's. */
+	bad = plan;
+	bad.ev[4].counter = (uint8_t)((plan.ev[0].counter + 1) % 4);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	/* The table says code2 where the group programs the primary code. */
+	bad = plan;
+	bad.ev[5].code2 = !plan.ev[5].code2;
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	/* Fixed counters the PMU lacks. */
+	bad = plan;
+	bad.fixed_mask |= 1u << 3;
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(err, "fixed counters"), "%s", err);
+}
+
+/* Finding 7: one counter counts identical encodings once, TakenAlone or
+ * not; the counted encoding is TakenAlone if any of its events is. The
+ * bound is then a true lower bound and the plan reaches it. */
+TEST(identical_taken_alone_events_are_counted_once)
+{
+	struct bt_pmu_caps caps = caps_of("skl");
+	static struct bt_event ev[4];
+	/* FRONTEND_RETIRED.DSB_MISS twice (TakenAlone, SKL JSON) and once more
+	 * without the flag: one counter, one group, alone. */
+	for (int i = 0; i < 3; i++)
+		ev[i] = fx_msr(fx_gp("FRONTEND_RETIRED.DSB_MISS", 0xC6, 0x01, 0, 0xF),
+			       MSR_PEBS_FRONTEND, 0x11, 0);
+	ev[0].flags = ev[1].flags = BT_EVF_ALONE;
+	CHECK_EQ_INT(plan_ok(ev, 3, &caps), 1);
+	CHECK_EQ_INT(plan.lower_bound, 1);
+	CHECK_EQ_INT(plan.bound.alone, 1);
+	CHECK_EQ_INT(plan.ev[1].alias_of, 0);
+	CHECK_EQ_INT(plan.ev[2].alias_of, 0);
+	/* The plain copy first: still merged, and the group stays alone. */
+	ev[0].flags = 0;
+	ev[2].flags = BT_EVF_ALONE;
+	ev[3] = gen(3, 0xF);
+	CHECK_EQ_INT(plan_ok(ev, 4, &caps), 2);
+	CHECK_EQ_INT(plan.lower_bound, 2);
+	CHECK_EQ_INT(plan.groups[plan.ev[0].group].n_gp, 1);
+	/* The validator: an alias's TakenAlone flag keeps its target alone. */
+	static const struct bt_event *evp[4];
+	fx_ptrs(ev, 4, evp);
+	static struct bt_plan bad;
+	bad = plan;
+	int ga = plan.ev[0].group, gb = plan.ev[3].group;
+	struct bt_plan_group *G = &bad.groups[ga];
+	G->gp[1] = bad.groups[gb].gp[0];
+	G->gp[1].counter = (uint8_t)(G->gp[0].counter == 0 ? 1 : 0);
+	G->n_gp = 2;
+	bad.groups[gb].n_gp = 0;
+	bad.ev[3].group = (int16_t)ga;
+	bad.ev[3].counter = G->gp[1].counter;
+	char err[256];
+	CHECK(bt_plan_validate(&bad, evp, 4, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(err, "TakenAlone"), "%s", err);
+}

@@ -342,3 +342,39 @@ TEST(sequence_stop_program_one_start_one_stop)
 	}
 	bt_sim_free(&sim);
 }
+
+/* Finding 15: a counter the PMU lacks must be refused before any MSR is
+ * written, not left to a #GP: on AMD's legacy PMU "PerfEvtSel4" would be
+ * 0xC0010004, which is PerfCtr0, and the write would not fault. */
+TEST(program_refuses_counters_the_pmu_lacks_before_any_write)
+{
+	static struct bt_event ev[FX_MAX];
+	static const struct bt_event *evp[FX_MAX];
+	static struct bt_sim sim;
+	int n = 0;
+	for (int i = 0; i < 5; i++) {
+		static char names[5][8];
+		snprintf(names[i], sizeof(names[i]), "E%d", i);
+		ev[n++] = fx_gp(names[i], (uint16_t)(0x40 + i), 0x00, 0, 0x3F);
+	}
+	fx_ptrs(ev, n, evp);
+	CHECK(bt_sim_init(&sim, bt_sim_preset("amd-legacy")) == BT_OK);
+	struct bt_pmu_caps caps;
+	bt_sim_detect_caps(&sim, &caps);
+	struct bt_plan_mutation pm = { .extra_counters = 1 };
+	struct bt_plan_opts popts = { .mutation = &pm };
+	bt_plan_events(evp, n, &caps, &popts, &plan);
+	CHECK_EQ_INT(plan.n_groups, 1);                   /* all five in one group */
+	struct bt_sim_regs before;
+	bt_sim_checkpoint(&sim, &before);
+	struct bt_pmu_session s;
+	CHECK(bt_pmu_open(&s, &sim.arch, &caps, NULL) == BT_OK);
+	size_t mark = sim.log_len;
+	CHECK(bt_pmu_program(&s, &plan, 0, evp) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(bt_pmu_error(&s), "general counter 4") &&
+		  strstr(bt_pmu_error(&s), "nothing programmed"), "%s", bt_pmu_error(&s));
+	CHECK_EQ_INT(sim.log_len, mark);                   /* not a single access */
+	CHECK(bt_pmu_close(&s) == BT_OK);
+	CHECK(bt_sim_restored(&sim, &before, NULL, 0));
+	bt_sim_free(&sim);
+}
