@@ -112,7 +112,7 @@ TEST(intel_perf_metrics_literally)
 	ev[n++] = fx_fixed("TOPDOWN.SLOTS", 0x00, 0x04, 3, 0);
 	ev[n++] = fx_pm("PERF_METRICS.RETIRING", BT_PM_RETIRING);
 	for (int i = 0; i < 8; i++) {
-		static char names[8][8];
+		static char names[8][16];
 		snprintf(names[i], sizeof(names[i]), "E%d", i);
 		ev[n++] = fx_gp(names[i], (uint16_t)(0x10 + i), 0x01, 0, 0xFF);
 	}

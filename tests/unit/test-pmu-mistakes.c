@@ -353,7 +353,7 @@ TEST(program_refuses_counters_the_pmu_lacks_before_any_write)
 	static struct bt_sim sim;
 	int n = 0;
 	for (int i = 0; i < 5; i++) {
-		static char names[5][8];
+		static char names[5][16];
 		snprintf(names[i], sizeof(names[i]), "E%d", i);
 		ev[n++] = fx_gp(names[i], (uint16_t)(0x40 + i), 0x00, 0, 0x3F);
 	}
