@@ -8,8 +8,13 @@
  * cycles, slots where present) and, where the PMU has it, PERF_METRICS, so
  * runs can be checked against each other; events that fit a fixed counter
  * or a PERF_METRICS field therefore cost no general counter and are
- * measured in every group. TSC and duration are always measured. Uncore
- * events cannot be planned and are reported as unmeasurable.
+ * measured in every group. TSC and duration are always measured. Events
+ * the core PMU cannot count in counting mode are reported unmeasurable with
+ * the reason: uncore events, PEBS-only and load-latency events (they need
+ * IA32_PEBS_ENABLE), OFFCORE_RESPONSE / FRONTEND encodings this core does
+ * not have, PERF_METRICS fields beyond caps.perf_metrics_fields. Events with
+ * identical encodings are counted once (alias_of), TakenAlone if any of them
+ * is.
  */
 #ifndef PMU_PLAN_H
 #define PMU_PLAN_H

@@ -14,6 +14,8 @@
  *     without full-width writes, PERF_METRICS without the capability, AMD
  *     extension MSRs without the feature, IA32_PERF_CAPABILITIES without
  *     PDCM), writes to read-only registers, RDPMC of a missing counter;
+ *     not for deprecated AnyThread bits (no manual says so: accepted and
+ *     ignored);
  *   - 32-bit writes to IA32_PMCx sign-extend bit 31 (SDM 20.2.6);
  *   - counters advance only inside run_window, from a count source, for the
  *     encoding actually programmed (event, umask, cmask, inv, edge, any, eq,
