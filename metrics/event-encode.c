@@ -323,11 +323,11 @@ bt_status bt_event_encode(struct bt_arena *a, const struct bt_event_table *t, co
 	if (m.cmask >= 0)
 		ev.cmask = (uint8_t)m.cmask;
 	if (m.inv >= 0)
-		ev.flags = (uint8_t)(m.inv ? ev.flags | BT_EVF_INV : ev.flags & ~BT_EVF_INV);
+		ev.flags = (uint16_t)(m.inv ? ev.flags | BT_EVF_INV : ev.flags & ~BT_EVF_INV);
 	if (m.edge >= 0)
-		ev.flags = (uint8_t)(m.edge ? ev.flags | BT_EVF_EDGE : ev.flags & ~BT_EVF_EDGE);
+		ev.flags = (uint16_t)(m.edge ? ev.flags | BT_EVF_EDGE : ev.flags & ~BT_EVF_EDGE);
 	if (m.eq >= 0)
-		ev.flags = (uint8_t)(m.eq ? ev.flags | BT_EVF_EQ : ev.flags & ~BT_EVF_EQ);
+		ev.flags = (uint16_t)(m.eq ? ev.flags | BT_EVF_EQ : ev.flags & ~BT_EVF_EQ);
 	if (m.umask >= 0)
 		ev.umask = (uint8_t)m.umask;
 	if (m.has_ocr) {

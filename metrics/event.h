@@ -34,6 +34,12 @@ enum bt_event_source {
 #define BT_EVF_USER     (1u << 6) /* ":USER": ring > 0 only */
 #define BT_EVF_PERCORE  (1u << 7) /* ":percore": count for the whole core (all SMT
 				   * threads), e.g. TOPDOWN.SLOTS:percore (added by the metric core) */
+#define BT_EVF_PEBS_ONLY (1u << 8) /* counts only with PEBS enabled: not measurable in
+				   * counting mode. Not derived from the vendor "PEBS": "2",
+				   * which also marks INST_RETIRED.PREC_DIST/TOTAL_CYCLES_PS
+				   * (they count without PEBS); the load-latency facility
+				   * (MSR 0x3F6), which does need PEBS (SDM vol. 3B), is
+				   * refused by the driver on its own. */
 
 /* MSR_PERF_METRICS byte index (Intel SDM vol. 3B, "Performance Metrics"). */
 enum bt_perf_metrics_field {
@@ -52,7 +58,7 @@ enum bt_perf_metrics_field {
 struct bt_event {
 	const char *name;          /* canonical spelling, e.g. "UOPS_EXECUTED.CORE:c1:i1" */
 	uint8_t source;            /* enum bt_event_source */
-	uint8_t flags;             /* BT_EVF_* */
+	uint16_t flags;            /* BT_EVF_* */
 	uint16_t code;             /* event select; AMD: 12 bits, [11:8] go to PerfEvtSel[35:32] */
 	uint16_t code2;            /* alternative code that uses the second extra MSR
 				    * (OCR: 0xB7 with OFFCORE_RSP_0, 0xBB with _1); 0 = none */

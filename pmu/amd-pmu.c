@@ -73,7 +73,7 @@ bt_status bt_amd_open(struct bt_pmu_session *s)
 bt_status bt_amd_program(struct bt_pmu_session *s)
 {
 	const struct bt_plan_group *g = &s->plan->groups[s->group];
-	char err[160];
+	char err[240];
 	bt_status st;
 	memset(s->evtsel, 0, sizeof(s->evtsel));
 	for (int k = 0; k < g->n_gp; k++) {
@@ -86,7 +86,7 @@ bt_status bt_amd_program(struct bt_pmu_session *s)
 		s->evtsel[g->gp[k].counter] = enc.evtsel;
 	}
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
-		if (i >= s->caps.num_gp && !(s->gp_used & (1u << i)))
+		if (!(s->caps.gp_mask & (1u << i)))
 			continue;
 		/* With PerfMonV2, En is set now and GlobalCtl starts the counter;
 		 * without it, En is the start and is written by bt_amd_run. */
@@ -175,41 +175,25 @@ bt_status bt_amd_restore(struct bt_pmu_session *s)
 {
 	bt_status first = BT_OK;
 	uint64_t v;
-	if (v2(s) && bt_pmu_saved_value(s, MSR_AMD_PERF_GLOBAL_CTL, NULL)) {
-		bt_status st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_CTL, 0);
-		if (st != BT_OK)
-			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_CTL, 0);
-		if (st != BT_OK)
-			first = st;
-	}
+	if (v2(s) && bt_pmu_saved_value(s, MSR_AMD_PERF_GLOBAL_CTL, NULL))
+		bt_pmu_restore_write(s, MSR_AMD_PERF_GLOBAL_CTL, 0, &first);
 	/* Selectors disabled first (their saved value may have En set), then
 	 * counters, then the selectors' saved values. */
-	for (unsigned i = 0; i < s->caps.num_gp; i++) {
-		if (!bt_pmu_saved_value(s, sel_msr(s, i), &v))
-			continue;
-		bt_status st = bt_wrmsr(s->arch, sel_msr(s, i), v & ~EVTSEL_EN);
-		if (st != BT_OK)
-			st = bt_wrmsr(s->arch, sel_msr(s, i), v & ~EVTSEL_EN);
-		if (st != BT_OK && first == BT_OK)
-			first = st;
-	}
+	for (unsigned i = 0; i < s->caps.num_gp; i++)
+		if (bt_pmu_saved_value(s, sel_msr(s, i), &v))
+			bt_pmu_restore_write(s, sel_msr(s, i), v & ~EVTSEL_EN, &first);
 	for (unsigned i = 0; i < s->caps.num_gp; i++)
 		bt_pmu_restore_one(s, ctr_msr(s, i), &first);
 	for (unsigned i = 0; i < s->caps.num_gp; i++)
 		bt_pmu_restore_one(s, sel_msr(s, i), &first);
 	if (v2(s) && s->status_saved && bt_pmu_saved_value(s, MSR_AMD_PERF_GLOBAL_CTL, NULL)) {
-		uint64_t clr = s->caps.gp_mask & ~s->saved_status;
-		bt_status st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_CLR, clr);
-		if (st != BT_OK)
-			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_CLR, clr);
-		if (st == BT_OK && (s->saved_status & s->caps.gp_mask)) {
-			uint64_t set = s->saved_status & s->caps.gp_mask;
-			st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_SET, set);
-			if (st != BT_OK)
-				st = bt_wrmsr(s->arch, MSR_AMD_PERF_GLOBAL_STATUS_SET, set);
-		}
-		if (st != BT_OK && first == BT_OK)
-			first = st;
+		/* PerfMonV2 has both a clear and a set register: clear what our
+		 * runs set, set back what program time cleared. */
+		bt_pmu_restore_write(s, MSR_AMD_PERF_GLOBAL_STATUS_CLR,
+				     s->caps.gp_mask & ~s->saved_status, &first);
+		if (s->saved_status & s->caps.gp_mask)
+			bt_pmu_restore_write(s, MSR_AMD_PERF_GLOBAL_STATUS_SET,
+					     s->saved_status & s->caps.gp_mask, &first);
 	}
 	bt_pmu_restore_one(s, MSR_AMD_PERF_GLOBAL_CTL, &first);
 	if (first != BT_OK && !s->failed)

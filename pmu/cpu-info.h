@@ -43,12 +43,33 @@ enum bt_pmu_kind {
 #define BT_PMU_MAX_GP    16
 #define BT_PMU_MAX_FIXED 16
 
+/*
+ * Intel core microarchitecture class, from CPUID family/model and, on
+ * hybrid parts, the core type (pmu/intel-uarch.c). It decides facts CPUID
+ * does not enumerate: which OFFCORE_RSP MSR an event code selects, which
+ * MSR_PEBS_FRONTEND bits exist, how many PERF_METRICS fields there are.
+ * UNKNOWN: a model baretop has no verified table for; events needing those
+ * facts are reported unmeasurable instead of guessed.
+ */
+enum bt_intel_uarch {
+	BT_UARCH_UNKNOWN = 0,
+	BT_UARCH_CORE2,      /* Core 2: none of the extra MSRs */
+	BT_UARCH_NHM,        /* Nehalem: OFFCORE_RSP_0 only (0xB7) */
+	BT_UARCH_WSM_BDW,    /* Westmere .. Broadwell: 0xB7 / 0xBB */
+	BT_UARCH_SKL,        /* Skylake, Cascade Lake: + MSR_PEBS_FRONTEND */
+	BT_UARCH_ICL,        /* Ice Lake, Tiger Lake, Rocket Lake: + PERF_METRICS (4 fields) */
+	BT_UARCH_GLC,        /* Golden Cove: OCR 0x2A / 0x2B, PERF_METRICS 8 fields */
+	BT_UARCH_RWC,        /* Redwood Cove */
+	BT_UARCH_LNC,        /* Lion Cove */
+	BT_UARCH_ATOM,       /* Silvermont .. Skymont E-cores: OCR 0xB7 umask 0x01 / 0x02 */
+};
+
 struct bt_pmu_caps {
 	enum bt_pmu_kind kind;
 	/* When kind == BT_PMU_NONE: why, in one sentence for the user. */
 	char absent_reason[256];
 
-	uint8_t num_gp;          /* general-purpose counters */
+	uint8_t num_gp;          /* highest general counter index + 1 (= count unless v6 has gaps) */
 	uint8_t gp_width;        /* their width in bits */
 	uint32_t gp_mask;        /* bit n: general counter n exists */
 	uint8_t num_fixed;       /* highest fixed counter index + 1 */
@@ -65,12 +86,19 @@ struct bt_pmu_caps {
 	bool umask2;
 	bool eq;
 
+	/* CPUID.23H.01H (v6; subleaf valid per CPUID.23H:EAX[1]): the counter
+	 * bitmaps, which then replace the masks above; the counters are
+	 * programmed through the v6 MSR range (0x1900 + 4n, 0x1980 + 4n). */
+	bool v6_counter_leaf;
+	uint8_t uarch;           /* enum bt_intel_uarch */
+
 	/* Intel, IA32_PERF_CAPABILITIES (0x345): read only when CPUID.01H:ECX[15]
 	 * (PDCM) says it exists. */
 	bool has_perf_capabilities;
 	uint64_t perf_capabilities;
 	bool full_width_write;   /* [13]: IA32_A_PMCx (0x4C1+) writes all bits */
 	bool perf_metrics;       /* [15]: MSR_PERF_METRICS (0x329) is available */
+	uint8_t perf_metrics_fields; /* fields that exist: 4 (ICL/TGL) or 8 (Golden Cove+) */
 
 	/* AMD */
 	bool amd_core_ext;       /* CPUID 8000_0001h:ECX[23] PerfCtrExtCore */

@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "pmu/extra-msr.h"
+#include "pmu/intel-uarch.h"
 #include "pmu/msr.h"
 
 #define FAIL(...)                                                   \
@@ -12,13 +14,86 @@
 		return BT_ERR_INVALID;                              \
 	} while (0)
 
-static uint64_t priv_bits(uint8_t flags)
+static uint64_t priv_bits(uint16_t flags)
 {
 	if (flags & BT_EVF_SUP)
 		return EVTSEL_OS;
 	if (flags & BT_EVF_USER)
 		return EVTSEL_USR;
 	return EVTSEL_OS | EVTSEL_USR;
+}
+
+static const char *ocr_codes_hint(uint8_t uarch)
+{
+	switch (uarch) {
+	case BT_UARCH_NHM: return "event 0xB7 umask 0x01 only (no OFFCORE_RSP_1)";
+	case BT_UARCH_WSM_BDW:
+	case BT_UARCH_SKL:
+	case BT_UARCH_ICL: return "events 0xB7 / 0xBB, umask 0x01";
+	case BT_UARCH_GLC:
+	case BT_UARCH_RWC:
+	case BT_UARCH_LNC: return "events 0x2A / 0x2B, umask 0x01";
+	case BT_UARCH_ATOM: return "event 0xB7, umask 0x01 / 0x02";
+	}
+	return "no OFFCORE_RESPONSE events";
+}
+
+/* The extra MSR of an Intel general-counter encoding (code, umask is what
+ * is programmed, possibly the alternative of the pair). */
+static bt_status intel_extra(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			     bool use_code2, uint16_t code, uint8_t umask, struct bt_encoding *enc,
+			     char *err, size_t errlen)
+{
+	const char *name = e->name ? e->name : "event";
+	const char *uarch = bt_intel_uarch_name(caps->uarch);
+	switch (e->msr_index) {
+	case 0:
+		return BT_OK;
+	case MSR_OFFCORE_RSP_0:
+	case MSR_OFFCORE_RSP_1: {
+		/* The MSR follows from the programmed code (and, on Atom cores,
+		 * umask), not from the event's spelling (pmu/extra-msr.c). */
+		uint32_t msr = bt_ocr_msr(caps->uarch, code, umask);
+		if (!msr && caps->uarch == BT_UARCH_UNKNOWN)
+			FAIL("%s: which OFFCORE_RSP MSR event 0x%X umask 0x%02X uses is not known for "
+			     "this CPU model (baretop has no verified table for it)", name, code, umask);
+		if (!msr)
+			FAIL("%s: event 0x%X umask 0x%02X is not an OFFCORE_RESPONSE event on %s (%s)",
+			     name, code, umask, uarch, ocr_codes_hint(caps->uarch));
+		if (!use_code2 && msr != e->msr_index)
+			FAIL("%s: declares MSR 0x%X, but on %s event 0x%X umask 0x%02X selects MSR 0x%X",
+			     name, e->msr_index, uarch, code, umask, msr);
+		enc->extra_msr = msr;
+		enc->extra_value = e->msr_value;
+		return BT_OK;
+	}
+	case MSR_PEBS_LD_LAT:
+		/* SDM vol. 3B "Load Latency Performance Monitoring Facility":
+		 * threshold in [15:0], minimum 3; and the facility needs PEBS
+		 * (PEBS_EN_PMCx, before extended PEBS also LL_EN_PMCx, in
+		 * IA32_PEBS_ENABLE). baretop counts without PEBS. */
+		if (e->msr_value < 3 || e->msr_value > 0xFFFF)
+			FAIL("%s: ldlat=%llu: the load latency threshold is MSR_PEBS_LD_LAT[15:0], "
+			     "3-65535 (the SDM's minimum is 3)", name, (unsigned long long)e->msr_value);
+		FAIL("%s: load-latency events count only with PEBS enabled for their counter "
+		     "(IA32_PEBS_ENABLE), which baretop does not use in counting mode", name);
+	case MSR_PEBS_FRONTEND: {
+		uint32_t mask = bt_frontend_mask(caps->uarch, code, umask);
+		if (!mask)
+			FAIL("%s: event 0x%X umask 0x%02X does not use MSR_PEBS_FRONTEND on %s", name,
+			     code, umask, uarch);
+		if (e->msr_value & ~(uint64_t)mask)
+			FAIL("%s: frontend=0x%llx: bits 0x%llx are reserved for this event on %s "
+			     "(MSR_PEBS_FRONTEND bits it may set: 0x%X)", name,
+			     (unsigned long long)e->msr_value,
+			     (unsigned long long)(e->msr_value & ~(uint64_t)mask), uarch, mask);
+		enc->extra_msr = MSR_PEBS_FRONTEND;
+		enc->extra_value = e->msr_value;
+		return BT_OK;
+	}
+	}
+	FAIL("%s: extra MSR 0x%X is not one baretop programs (0x1A6, 0x1A7, 0x3F6, 0x3F7)",
+	     name, e->msr_index);
 }
 
 bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps *caps,
@@ -33,11 +108,25 @@ bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps 
 		FAIL("%s: not a core PMU counter event", name);
 	if ((e->flags & BT_EVF_SUP) && (e->flags & BT_EVF_USER))
 		FAIL("%s: :SUP and :USER together count nothing", name);
-	if (use_code2 && !e->code2)
-		FAIL("%s: has no alternative code for the second extra MSR", name);
-	uint16_t code = use_code2 ? e->code2 : e->code;
+	if (e->flags & BT_EVF_PEBS_ONLY)
+		FAIL("%s: PEBS-only event (vendor data \"PEBS\": \"2\"): it counts only with PEBS "
+		     "enabled, which baretop does not use in counting mode", name);
+	uint16_t code = e->code;
+	uint8_t umask = e->umask;
+	if (use_code2) {
+		/* The other encoding of an OFFCORE_RESPONSE pair: its code must
+		 * be the one the event declares, its umask comes from the table
+		 * (Atom cores pair 0xB7 umask 0x01 with 0xB7 umask 0x02). */
+		bool ocr = e->msr_index == MSR_OFFCORE_RSP_0 || e->msr_index == MSR_OFFCORE_RSP_1;
+		if (!e->code2)
+			FAIL("%s: has no alternative code for the second extra MSR", name);
+		if (amd || !ocr || !bt_ocr_other(caps->uarch, e->code, e->umask, &code, &umask) ||
+		    code != e->code2)
+			FAIL("%s: code2=0x%X is not the other OFFCORE_RESPONSE encoding of event 0x%X "
+			     "umask 0x%02X on this CPU", name, e->code2, e->code, e->umask);
+	}
 	struct bt_encoding enc = { 0, 0, 0 };
-	enc.evtsel = (code & 0xFFu) | (uint64_t)e->umask << EVTSEL_UMASK_SHIFT |
+	enc.evtsel = (code & 0xFFu) | (uint64_t)umask << EVTSEL_UMASK_SHIFT |
 		     (uint64_t)e->cmask << EVTSEL_CMASK_SHIFT | priv_bits(e->flags);
 	if (e->flags & BT_EVF_INV)
 		enc.evtsel |= EVTSEL_INV;
@@ -83,32 +172,9 @@ bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps 
 			     e->umask_ext);
 		enc.evtsel |= (uint64_t)e->umask_ext << EVTSEL_UMASK2_SHIFT;
 	}
-	switch (e->msr_index) {
-	case 0:
-		break;
-	case MSR_OFFCORE_RSP_0:
-	case MSR_OFFCORE_RSP_1:
-		enc.extra_msr = use_code2 ? MSR_OFFCORE_RSP_1 : e->msr_index;
-		enc.extra_value = e->msr_value;
-		break;
-	case MSR_PEBS_LD_LAT:
-		if (e->msr_value < 1 || e->msr_value > 0xFFFF)
-			FAIL("%s: ldlat=%llu: the load latency threshold is MSR_PEBS_LD_LAT[15:0] (1-65535)",
-			     name, (unsigned long long)e->msr_value);
-		enc.extra_msr = e->msr_index;
-		enc.extra_value = e->msr_value;
-		break;
-	case MSR_PEBS_FRONTEND:
-		if (e->msr_value > 0xFFFFFF)
-			FAIL("%s: frontend=0x%llx: MSR_PEBS_FRONTEND uses bits 23:0", name,
-			     (unsigned long long)e->msr_value);
-		enc.extra_msr = e->msr_index;
-		enc.extra_value = e->msr_value;
-		break;
-	default:
-		FAIL("%s: extra MSR 0x%X is not one baretop programs (0x1A6, 0x1A7, 0x3F6, 0x3F7)",
-		     name, e->msr_index);
-	}
+	bt_status st = intel_extra(e, caps, use_code2, code, umask, &enc, err, errlen);
+	if (st != BT_OK)
+		return st;
 	*ret = enc;
 	return BT_OK;
 }
@@ -119,8 +185,8 @@ bool bt_event_fits_fixed(const struct bt_event *e, const struct bt_pmu_caps *cap
 		return false;
 	if (caps->kind != BT_PMU_INTEL_ARCH || !(caps->fixed_mask & (1u << e->fixed)))
 		return false;
-	if (e->cmask || (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_EQ)) || e->msr_index ||
-	    e->umask_ext)
+	if (e->cmask || (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_EQ | BT_EVF_PEBS_ONLY)) ||
+	    e->msr_index || e->umask_ext)
 		return false;
 	/* Every group carries the fixed counters for cross-checking, counting
 	 * all rings of this thread: an event asking for a privilege filter or
@@ -128,18 +194,4 @@ bool bt_event_fits_fixed(const struct bt_event *e, const struct bt_pmu_caps *cap
 	if (e->flags & (BT_EVF_ANY | BT_EVF_SUP | BT_EVF_USER))
 		return false;
 	return true;
-}
-
-uint8_t bt_event_fixed_field(const struct bt_event *e, const struct bt_pmu_caps *caps)
-{
-	uint8_t f;
-	if (e->flags & BT_EVF_SUP)
-		f = FIXED_CTRL_OS;
-	else if (e->flags & BT_EVF_USER)
-		f = FIXED_CTRL_USR;
-	else
-		f = FIXED_CTRL_OS | FIXED_CTRL_USR;
-	if ((e->flags & BT_EVF_ANY) && caps->version >= 3 && !caps->any_thread_deprecated)
-		f |= FIXED_CTRL_ANY;
-	return f;
 }

@@ -24,9 +24,13 @@ struct bt_encoding {
 	uint64_t extra_value;
 };
 
-/* Encode for a general counter of this PMU. use_code2 selects the
- * alternative code and the second MSR of the pair (OCR: 0xBB with
- * OFFCORE_RSP_1). On failure writes a message into err. */
+/* Encode for a general counter of this PMU. use_code2 selects the other
+ * encoding of an OFFCORE_RESPONSE pair (its code is e->code2, its umask and
+ * the MSR come from pmu/extra-msr.c: 0xBB with OFFCORE_RSP_1 up to Ice
+ * Lake, 0x2B on Golden Cove and later, 0xB7 umask 0x02 on Atom cores). The
+ * extra MSR is always the one the programmed code selects on this CPU.
+ * Events the PMU cannot count in counting mode (PEBS-only, load latency)
+ * are rejected with the reason. On failure writes a message into err. */
 bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			     bool use_code2, struct bt_encoding *ret, char *err, size_t errlen);
 
@@ -35,9 +39,6 @@ bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps 
  * mask, invert, edge, extra MSR) nor a privilege filter or AnyThread (the
  * fixed counters count all rings in every group, for cross-checking). */
 bool bt_event_fits_fixed(const struct bt_event *e, const struct bt_pmu_caps *caps);
-
-/* The 4-bit IA32_FIXED_CTR_CTRL field for an event on a fixed counter. */
-uint8_t bt_event_fixed_field(const struct bt_event *e, const struct bt_pmu_caps *caps);
 
 /* ------------------------------------------------------------ raw events */
 
@@ -68,9 +69,13 @@ struct bt_raw_event {
  * fetch_latency, memory_bound).
  *
  * Limits checked: Intel event select 8 bits, AMD 12 bits; umask, umask2,
- * cmask 8 bits; ldlat 1..65535 (MSR_PEBS_LD_LAT[15:0]); frontend 24 bits
- * (MSR_PEBS_FRONTEND[23:0]); at most one extra MSR per event; any/eq/umask2
- * and extra MSRs are Intel only.
+ * cmask 8 bits; ldlat 3..65535 (MSR_PEBS_LD_LAT[15:0], SDM minimum 3);
+ * frontend within 0x7FFF1F (bits no part has are rejected here, the
+ * per-event bits by the encoder); offcore_rsp= only with an
+ * OFFCORE_RESPONSE code (0xB7/0xBB, 0x2A/0x2B, 0xB7 umask 2 on Atom), whose
+ * MSR follows from the code; at most one extra MSR per event; any/eq/umask2
+ * and extra MSRs are Intel only. A parsed ldlat= event is still
+ * unmeasurable: load latency needs PEBS (see bt_event_encode_gp).
  */
 bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_event *ret,
 			 char *err, size_t errlen);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pmu/event-encode.h"
+#include "pmu/extra-msr.h"
 #include "pmu/msr.h"
 
 #define FAIL(...)                                                   \
@@ -145,24 +146,33 @@ static bt_status term(struct bt_raw_event *r, enum bt_vendor vendor, const char 
 		if (n)
 			e->flags |= bit;
 		else
-			e->flags &= (uint8_t)~bit;
+			e->flags &= (uint16_t)~bit;
 	} else if (key_is(k, klen, "ldlat")) {
 		if (vendor == BT_VENDOR_AMD)
 			FAIL("%s: MSR_PEBS_LD_LAT is Intel-only", what);
-		if (!has_v || n < 1 || n > 0xFFFF)
-			FAIL("%s: the load latency threshold is MSR_PEBS_LD_LAT[15:0] (1-65535)", what);
+		/* SDM vol. 3B "Load Latency Performance Monitoring Facility":
+		 * "the minimum value that may be programmed ... is 3". */
+		if (!has_v || n < 3 || n > 0xFFFF)
+			FAIL("%s: the load latency threshold is MSR_PEBS_LD_LAT[15:0] (3-65535; "
+			     "the SDM's minimum is 3)", what);
 		return set_extra(e, MSR_PEBS_LD_LAT, n, what, err, errlen);
 	} else if (key_is(k, klen, "frontend")) {
 		if (vendor == BT_VENDOR_AMD)
 			FAIL("%s: MSR_PEBS_FRONTEND is Intel-only", what);
-		if (!has_v || n > 0xFFFFFF)
-			FAIL("%s: MSR_PEBS_FRONTEND uses bits 23:0", what);
+		/* Bits 23 and 7:5 exist on no part, bit 3 only from Golden
+		 * Cove (pmu/extra-msr.c); the encoder checks the event's bits. */
+		if (!has_v || (n & ~(uint64_t)BT_FRONTEND_ANY_MASK))
+			FAIL("%s: MSR_PEBS_FRONTEND has no bits 0x%llx (at most 0x%X exist)", what,
+			     (unsigned long long)(n & ~(uint64_t)BT_FRONTEND_ANY_MASK),
+			     BT_FRONTEND_ANY_MASK);
 		return set_extra(e, MSR_PEBS_FRONTEND, n, what, err, errlen);
 	} else if (key_is(k, klen, "offcore_rsp")) {
 		if (vendor == BT_VENDOR_AMD)
 			FAIL("%s: MSR_OFFCORE_RSP is Intel-only", what);
 		if (!has_v || n == 0)
 			FAIL("%s: needs a nonzero request/response mask", what);
+		/* Provisional: which of the pair follows from event/umask,
+		 * which may come later in the string (bt_event_parse). */
 		return set_extra(e, MSR_OFFCORE_RSP_0, n, what, err, errlen);
 	} else if (key_is(k, klen, "counters")) {
 		if (!has_v || n > 0xFFFF)
@@ -297,7 +307,19 @@ bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_eve
 		}
 		if ((r.ev.flags & BT_EVF_SUP) && (r.ev.flags & BT_EVF_USER))
 			r.ev.flags &= (uint8_t)~(BT_EVF_SUP | BT_EVF_USER); /* ku = both rings */
-		if (r.ev.code2 && r.ev.msr_index != MSR_OFFCORE_RSP_0)
+		if (r.ev.msr_index == MSR_OFFCORE_RSP_0) {
+			/* offcore_rsp=: the MSR is the one the code selects
+			 * (pmu/extra-msr.c). Without the CPU at hand, every
+			 * class that knows the encoding must agree. */
+			uint32_t msr = bt_ocr_msr_any(r.ev.code, r.ev.umask);
+			if (!msr)
+				FAIL("%.40s: offcore_rsp= needs an OFFCORE_RESPONSE event: 0xB7/0xBB "
+				     "umask 0x01 (up to Ice Lake), 0x2A/0x2B umask 0x01 (Golden Cove "
+				     "and later), 0xB7 umask 0x01/0x02 (Atom cores)", buf);
+			r.ev.msr_index = (uint16_t)msr;
+		}
+		if (r.ev.code2 && r.ev.msr_index != MSR_OFFCORE_RSP_0 &&
+		    r.ev.msr_index != MSR_OFFCORE_RSP_1)
 			FAIL("%.40s: code2 is the OCR alternative and needs offcore_rsp=", buf);
 	}
 	*ret = r;

@@ -4,6 +4,11 @@
  * stop with IA32_PERF_GLOBAL_CTRL = 0, program selectors, fixed control and
  * extra MSRs, clear counters and overflow status, start and stop with one
  * GLOBAL_CTRL write each, read with RDPMC, restore.
+ *
+ * IA32_PERF_GLOBAL_STATUS is saved at open and put back at close. v4+ has
+ * STATUS_SET, so bits may be cleared and set back; v2/v3 has only OVF_CTRL
+ * (clear), so a bit that was set at open is never cleared. The one status
+ * bit that matters for counting is CTR_Frz (v4): while set, nothing counts.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +23,42 @@ static const struct bt_pmu_mutation no_mutation;
 static const struct bt_pmu_mutation *mut(const struct bt_pmu_session *s)
 {
 	return s->opts.mutation ? s->opts.mutation : &no_mutation;
+}
+
+/* Perfmon v6 programs every counter through the 0x19xx range (pmu/msr.h);
+ * the legacy addresses only reach counters 0-7. */
+static bool v6(const struct bt_pmu_session *s)
+{
+	return s->caps.version >= 6;
+}
+
+static uint32_t sel_msr(const struct bt_pmu_session *s, unsigned i)
+{
+	return v6(s) ? MSR_IA32_PMC_V6_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * i
+		     : MSR_IA32_PERFEVTSEL0 + i;
+}
+
+/* The counter's address for reads (and saving). */
+static uint32_t ctr_msr(const struct bt_pmu_session *s, unsigned i)
+{
+	return v6(s) ? MSR_IA32_PMC_V6_GP0_CTR + MSR_IA32_PMC_V6_STEP * i : MSR_IA32_PMC0 + i;
+}
+
+/* The counter's address for writes: the full-width alias IA32_A_PMCx when
+ * IA32_PERF_CAPABILITIES[13] says it exists. No manual text was found on
+ * whether the v6 counter MSRs sign-extend 32-bit writes; baretop treats them
+ * like the legacy pair (full width when PERF_CAPABILITIES[13]). */
+static uint32_t ctr_write_msr(const struct bt_pmu_session *s, unsigned i)
+{
+	if (v6(s))
+		return ctr_msr(s, i);
+	return s->caps.full_width_write ? MSR_IA32_A_PMC0 + i : MSR_IA32_PMC0 + i;
+}
+
+static uint32_t fixed_msr(const struct bt_pmu_session *s, unsigned i)
+{
+	return v6(s) ? MSR_IA32_PMC_V6_FX0_CTR + MSR_IA32_PMC_V6_STEP * i
+		     : MSR_IA32_FIXED_CTR0 + i;
 }
 
 static uint64_t fixed_ctrl_value(const struct bt_pmu_session *s)
@@ -40,12 +81,28 @@ static uint64_t global_start(const struct bt_pmu_session *s)
 	return v;
 }
 
-static uint64_t clear_mask(const struct bt_pmu_session *s)
+/* The counter overflow bits of GLOBAL_STATUS / RESET / SET: one per
+ * general and fixed counter, and 48 for PERF_METRICS where it exists. */
+static uint64_t counter_bits(const struct bt_pmu_session *s)
 {
 	uint64_t v = s->caps.gp_mask | (uint64_t)s->caps.fixed_mask << GLOBAL_FIXED_SHIFT;
 	if (s->caps.perf_metrics)
 		v |= GLOBAL_PERF_METRICS;
 	return v;
+}
+
+#define FRZ_BITS (GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ)
+
+/* What the overflow-status write at program time clears. v4+: every
+ * counter's bit, and CTR_Frz/LBR_Frz if firmware left them set (a frozen
+ * PMU counts nothing); close sets back what was set. v2/v3: nothing that
+ * was set at open, since there is no STATUS_SET to put it back. */
+static uint64_t program_clear(const struct bt_pmu_session *s)
+{
+	uint64_t v = counter_bits(s);
+	if (s->caps.version >= 4)
+		return v | (s->saved_status & FRZ_BITS);
+	return v & ~s->saved_status;
 }
 
 bt_status bt_intel_open(struct bt_pmu_session *s)
@@ -73,21 +130,23 @@ static uint64_t gp_write_effect(const struct bt_pmu_session *s, uint64_t v)
 	return (uint64_t)(int64_t)(int32_t)(uint32_t)v & mask;
 }
 
+/* What to write so that the counter holds gp_write_effect(v). */
+static uint64_t gp_write_value(const struct bt_pmu_session *s, uint64_t v)
+{
+	return s->caps.full_width_write ? v & bt_width_mask(s->caps.gp_width) : v & 0xFFFFFFFFull;
+}
+
 static bt_status write_gp_counter(struct bt_pmu_session *s, unsigned i, uint64_t v)
 {
-	uint32_t msr = s->caps.full_width_write ? MSR_IA32_A_PMC0 + i : MSR_IA32_PMC0 + i;
-	uint64_t mask = bt_width_mask(s->caps.gp_width);
-	/* The full-width alias takes exactly the counter width; the legacy
-	 * address takes the low 32 bits. */
-	uint64_t w = s->caps.full_width_write ? v & mask : v & 0xFFFFFFFFull;
-	return bt_pmu_wr_saving(s, MSR_IA32_PMC0 + i, msr, w, "clearing a general counter");
+	return bt_pmu_wr_saving(s, ctr_msr(s, i), ctr_write_msr(s, i), gp_write_value(s, v),
+				"clearing a general counter");
 }
 
 bt_status bt_intel_program(struct bt_pmu_session *s)
 {
 	const struct bt_plan_group *g = &s->plan->groups[s->group];
 	bt_status st;
-	char err[160];
+	char err[240];
 	if (mut(s)->enable_before_program) {
 		st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, global_start(s), "enabling (too early)");
 		if (st != BT_OK)
@@ -102,22 +161,18 @@ bt_status bt_intel_program(struct bt_pmu_session *s)
 		if (bt_event_encode_gp(e, &s->caps, g->gp[k].code2, &enc, err, sizeof(err)) != BT_OK)
 			return bt_pmu_fail(s, BT_ERR_INVALID, "%s", err);
 		s->evtsel[g->gp[k].counter] = enc.evtsel | EVTSEL_EN;
-		int slot = enc.extra_msr == MSR_OFFCORE_RSP_0 ? BT_PLAN_MSR_OFFCORE0
-			   : enc.extra_msr == MSR_OFFCORE_RSP_1 ? BT_PLAN_MSR_OFFCORE1
-			   : enc.extra_msr == MSR_PEBS_LD_LAT ? BT_PLAN_MSR_LDLAT
-			   : enc.extra_msr == MSR_PEBS_FRONTEND ? BT_PLAN_MSR_FRONTEND : -1;
+		int slot = bt_plan_msr_slot(enc.extra_msr);
 		if (slot >= 0) {
 			msr_needed[slot] = true;
 			msr_value[slot] = enc.extra_value;
 		}
 	}
-	/* Selectors: the group's events, every other selector cleared so no
-	 * stale encoding from an earlier group counts. Counters beyond the
-	 * PMU's (a planner mistake) fault here. */
+	/* Selectors: the group's events, every other existing selector
+	 * cleared so no stale encoding from an earlier group counts. */
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
-		if (i >= s->caps.num_gp && !(s->gp_used & (1u << i)))
+		if (!(s->caps.gp_mask & (1u << i)))
 			continue;
-		st = bt_pmu_wr(s, MSR_IA32_PERFEVTSEL0 + i, s->evtsel[i], "programming a selector");
+		st = bt_pmu_wr(s, sel_msr(s, i), s->evtsel[i], "programming a selector");
 		if (st != BT_OK)
 			return st;
 	}
@@ -152,7 +207,7 @@ bt_status bt_intel_program(struct bt_pmu_session *s)
 			continue;
 		/* With PERF_METRICS, SLOTS starts at 0: the fractions are of it. */
 		uint64_t v = (i == 3 && s->pm) ? 0 : s->opts.counter_start & fmask;
-		st = bt_pmu_wr(s, MSR_IA32_FIXED_CTR0 + i, v, "clearing a fixed counter");
+		st = bt_pmu_wr(s, fixed_msr(s, i), v, "clearing a fixed counter");
 		if (st != BT_OK)
 			return st;
 		s->fixed_start[i] = v;
@@ -165,11 +220,16 @@ bt_status bt_intel_program(struct bt_pmu_session *s)
 		if (st != BT_OK)
 			return st;
 	}
-	/* Clear overflow status (GLOBAL_OVF_CTRL / GLOBAL_STATUS_RESET). */
-	st = bt_wrmsr(s->arch, MSR_IA32_PERF_GLOBAL_OVF_CTRL, clear_mask(s));
-	if (st != BT_OK)
-		return bt_pmu_fail(s, st, "WRMSR IA32_PERF_GLOBAL_OVF_CTRL = 0x%llx raised %s",
-				   (unsigned long long)clear_mask(s), bt_fault_name(s->arch->fault_vector));
+	/* Clear overflow status (OVF_CTRL / STATUS_RESET), CTR_Frz included. */
+	uint64_t clear = program_clear(s);
+	if (clear) {
+		st = bt_wrmsr(s->arch, MSR_IA32_PERF_GLOBAL_OVF_CTRL, clear);
+		if (st != BT_OK)
+			return bt_pmu_fail(s, st, "WRMSR IA32_PERF_GLOBAL_%s (0x390) = 0x%llx raised %s",
+					   s->caps.version >= 4 ? "STATUS_RESET" : "OVF_CTRL",
+					   (unsigned long long)clear,
+					   bt_fault_name(s->arch->fault_vector));
+	}
 	return BT_OK;
 }
 
@@ -187,8 +247,7 @@ bt_status bt_intel_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 static bt_status read_counter(struct bt_pmu_session *s, bool fixed, unsigned i, uint64_t *ret)
 {
 	if (s->opts.use_rdmsr)
-		return bt_pmu_rd(s, (fixed ? MSR_IA32_FIXED_CTR0 : MSR_IA32_PMC0) + i, ret,
-				 "reading a counter");
+		return bt_pmu_rd(s, fixed ? fixed_msr(s, i) : ctr_msr(s, i), ret, "reading a counter");
 	/* RDPMC: ECX[30] selects the fixed counters (SDM vol. 2B). */
 	uint32_t ecx = i;
 	if (fixed && !mut(s)->rdpmc_no_fixed_bit)
@@ -237,62 +296,59 @@ bt_status bt_intel_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
 	return BT_OK;
 }
 
+/* Put GLOBAL_STATUS back as it was at open (see the top of this file). */
+static void restore_status(struct bt_pmu_session *s, bt_status *first)
+{
+	uint64_t saved = s->saved_status;
+	/* Clear what our runs may have set and was clear at open. */
+	uint64_t clear = (counter_bits(s) | GLOBAL_STATUS_OVF_BUF | GLOBAL_STATUS_COND_CHGD |
+			  (s->caps.version >= 4 ? FRZ_BITS : 0)) & ~saved;
+	bt_pmu_restore_write(s, MSR_IA32_PERF_GLOBAL_OVF_CTRL, clear, first);
+	/* v4+: set back what program time cleared (never bit 63, which
+	 * STATUS_SET does not have). */
+	uint64_t set = saved & (counter_bits(s) | FRZ_BITS);
+	if (s->caps.version >= 4 && set)
+		bt_pmu_restore_write(s, MSR_IA32_PERF_GLOBAL_STATUS_SET, set, first);
+	/* Say so when the status could not be put back. */
+	uint64_t now;
+	if (bt_rdmsr(s->arch, MSR_IA32_PERF_GLOBAL_STATUS, &now) == BT_OK && now != saved &&
+	    !s->warning[0])
+		snprintf(s->warning, sizeof(s->warning),
+			 "IA32_PERF_GLOBAL_STATUS is 0x%llx after restoring, was 0x%llx when "
+			 "baretop started", (unsigned long long)now, (unsigned long long)saved);
+}
+
 bt_status bt_intel_restore(struct bt_pmu_session *s)
 {
 	bt_status first = BT_OK;
 	uint64_t v;
 	/* Stop first, so nothing counts while registers change. */
-	if (bt_pmu_saved_value(s, MSR_IA32_PERF_GLOBAL_CTRL, NULL)) {
-		bt_status st = bt_wrmsr(s->arch, MSR_IA32_PERF_GLOBAL_CTRL, 0);
-		if (st != BT_OK)
-			st = bt_wrmsr(s->arch, MSR_IA32_PERF_GLOBAL_CTRL, 0);
-		if (st != BT_OK)
-			first = st;
-	}
+	if (bt_pmu_saved_value(s, MSR_IA32_PERF_GLOBAL_CTRL, NULL))
+		bt_pmu_restore_write(s, MSR_IA32_PERF_GLOBAL_CTRL, 0, &first);
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
-		bt_pmu_restore_one(s, MSR_IA32_PERFEVTSEL0 + i, &first);
+		bt_pmu_restore_one(s, sel_msr(s, i), &first);
 	bt_pmu_restore_one(s, MSR_IA32_FIXED_CTR_CTRL, &first);
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
-		if (!bt_pmu_saved_value(s, MSR_IA32_PMC0 + i, &v))
+		if (!bt_pmu_saved_value(s, ctr_msr(s, i), &v))
 			continue;
-		uint32_t msr = s->caps.full_width_write ? MSR_IA32_A_PMC0 + i : MSR_IA32_PMC0 + i;
-		uint64_t w = s->caps.full_width_write ? v : v & 0xFFFFFFFFull;
-		if (!s->caps.full_width_write && gp_write_effect(s, w) != v && !s->warning[0])
+		uint64_t w = gp_write_value(s, v);
+		if (gp_write_effect(s, w) != v && !s->warning[0])
 			snprintf(s->warning, sizeof(s->warning),
 				 "IA32_PMC%u held 0x%llx, which a 32-bit sign-extending write cannot "
 				 "restore (no full-width writes); restored its low 32 bits", i,
 				 (unsigned long long)v);
-		bt_status st = bt_wrmsr(s->arch, msr, w);
-		if (st != BT_OK)
-			st = bt_wrmsr(s->arch, msr, w);
-		if (st != BT_OK && first == BT_OK)
-			first = st;
+		bt_pmu_restore_write(s, ctr_write_msr(s, i), w, &first);
 	}
 	/* FIXED_CTR3 before PERF_METRICS: the fractions are relative to it. */
 	for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++)
-		bt_pmu_restore_one(s, MSR_IA32_FIXED_CTR0 + i, &first);
+		bt_pmu_restore_one(s, fixed_msr(s, i), &first);
 	bt_pmu_restore_one(s, MSR_PERF_METRICS, &first);
 	bt_pmu_restore_one(s, MSR_OFFCORE_RSP_0, &first);
 	bt_pmu_restore_one(s, MSR_OFFCORE_RSP_1, &first);
 	bt_pmu_restore_one(s, MSR_PEBS_LD_LAT, &first);
 	bt_pmu_restore_one(s, MSR_PEBS_FRONTEND, &first);
-	if (s->status_saved && bt_pmu_saved_value(s, MSR_IA32_PERF_GLOBAL_CTRL, NULL)) {
-		/* Our runs may have set overflow bits: clear ours, then put back
-		 * what was there (STATUS_SET exists from v4, SDM 20.2.4). */
-		uint64_t clear = clear_mask(s) | GLOBAL_OVF_OTHER_V2;
-		bt_status st = bt_wrmsr(s->arch, MSR_IA32_PERF_GLOBAL_OVF_CTRL, clear & ~s->saved_status);
-		if (st != BT_OK)
-			st = bt_wrmsr(s->arch, MSR_IA32_PERF_GLOBAL_OVF_CTRL, clear & ~s->saved_status);
-		if (st != BT_OK && first == BT_OK)
-			first = st;
-		if (s->saved_status && s->caps.version >= 4) {
-			st = bt_wrmsr(s->arch, MSR_IA32_PERF_GLOBAL_STATUS_SET, s->saved_status);
-			if (st != BT_OK)
-				st = bt_wrmsr(s->arch, MSR_IA32_PERF_GLOBAL_STATUS_SET, s->saved_status);
-			if (st != BT_OK && first == BT_OK)
-				first = st;
-		}
-	}
+	if (s->status_saved && bt_pmu_saved_value(s, MSR_IA32_PERF_GLOBAL_CTRL, NULL))
+		restore_status(s, &first);
 	bt_pmu_restore_one(s, MSR_IA32_PERF_GLOBAL_CTRL, &first);
 	if (first != BT_OK && !s->failed)
 		bt_pmu_fail(s, first, "restoring the PMU: %s", s->warning);

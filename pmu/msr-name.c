@@ -6,9 +6,9 @@
 const char *bt_msr_name(uint32_t msr, char *buf, size_t len)
 {
 	struct { uint32_t base, count; const char *name; } ranges[] = {
-		{ MSR_IA32_PMC0, 16, "IA32_PMC" },
-		{ MSR_IA32_A_PMC0, 16, "IA32_A_PMC" },
-		{ MSR_IA32_PERFEVTSEL0, 16, "IA32_PERFEVTSEL" },
+		{ MSR_IA32_PMC0, 8, "IA32_PMC" },
+		{ MSR_IA32_A_PMC0, 8, "IA32_A_PMC" },
+		{ MSR_IA32_PERFEVTSEL0, 8, "IA32_PERFEVTSEL" },
 		{ MSR_IA32_FIXED_CTR0, 16, "IA32_FIXED_CTR" },
 		{ MSR_AMD_PERFEVTSEL0, 4, "PerfEvtSel" },
 		{ MSR_AMD_PERFCTR0, 4, "PerfCtr" },
@@ -18,6 +18,21 @@ const char *bt_msr_name(uint32_t msr, char *buf, size_t len)
 			snprintf(buf, len, "%s%u", ranges[i].name, msr - ranges[i].base);
 			return buf;
 		}
+	if (msr >= MSR_IA32_PMC_V6_GP0_CTR &&
+	    msr < MSR_IA32_PMC_V6_GP0_CTR + MSR_IA32_PMC_V6_STEP * 32 &&
+	    (msr - MSR_IA32_PMC_V6_GP0_CTR) % MSR_IA32_PMC_V6_STEP < 2) {
+		uint32_t off = msr - MSR_IA32_PMC_V6_GP0_CTR;
+		snprintf(buf, len, "IA32_PMC_GP%u_%s", off / MSR_IA32_PMC_V6_STEP,
+			 off % MSR_IA32_PMC_V6_STEP ? "CFG_A" : "CTR");
+		return buf;
+	}
+	if (msr >= MSR_IA32_PMC_V6_FX0_CTR &&
+	    msr < MSR_IA32_PMC_V6_FX0_CTR + MSR_IA32_PMC_V6_STEP * 16 &&
+	    (msr - MSR_IA32_PMC_V6_FX0_CTR) % MSR_IA32_PMC_V6_STEP == 0) {
+		snprintf(buf, len, "IA32_PMC_FX%u_CTR",
+			 (msr - MSR_IA32_PMC_V6_FX0_CTR) / MSR_IA32_PMC_V6_STEP);
+		return buf;
+	}
 	if (msr >= MSR_AMD_CORE_EVTSEL0 && msr < MSR_AMD_CORE_EVTSEL0 + 12) {
 		snprintf(buf, len, "%s%u", (msr - MSR_AMD_CORE_EVTSEL0) % 2 ? "PerfCtr" : "PerfEvtSel",
 			 (msr - MSR_AMD_CORE_EVTSEL0) / 2);
@@ -43,10 +58,10 @@ const char *bt_msr_name(uint32_t msr, char *buf, size_t len)
 	case MSR_AMD_PERF_GLOBAL_CTL: n = "PerfCntrGlobalCtl"; break;
 	case MSR_AMD_PERF_GLOBAL_STATUS_CLR: n = "PerfCntrGlobalStatusClr"; break;
 	case MSR_AMD_PERF_GLOBAL_STATUS_SET: n = "PerfCntrGlobalStatusSet"; break;
+	case MSR_IA32_PEBS_ENABLE: n = "IA32_PEBS_ENABLE"; break;
 	}
-	if (n)
-		snprintf(buf, len, "%s", n);
-	else
-		snprintf(buf, len, "MSR 0x%X", msr);
+	/* Callers print the address next to the name: an unnamed MSR is just
+	 * "MSR", not its address twice. */
+	snprintf(buf, len, "%s", n ? n : "MSR");
 	return buf;
 }

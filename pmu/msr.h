@@ -46,13 +46,24 @@
 #define MSR_IA32_PERF_GLOBAL_OVF_CTRL 0x390u
 /* IA32_PERF_GLOBAL_STATUS_SET (v4+): write 1 to set a GLOBAL_STATUS bit. */
 #define MSR_IA32_PERF_GLOBAL_STATUS_SET 0x391u
+/* Architectural perfmon v6 MSR range, used for every counter when
+ * CPUID.0AH:EAX[7:0] >= 6 (Linux commit 149fd4712bcd "perf/x86/intel:
+ * Support Perfmon MSRs aliasing", msr-index.h MSR_IA32_PMC_V6_*): GP counter
+ * n at 0x1900 + 4n, its event select at 0x1901 + 4n, fixed counter n at
+ * 0x1980 + 4n. The legacy IA32_PMC0-7 / PERFEVTSEL0-7 alias counters 0-7
+ * only: counters 8 and up exist only here. FIXED_CTR_CTRL does not move. */
+#define MSR_IA32_PMC_V6_GP0_CTR   0x1900u
+#define MSR_IA32_PMC_V6_GP0_CFG_A 0x1901u
+#define MSR_IA32_PMC_V6_FX0_CTR   0x1980u
+#define MSR_IA32_PMC_V6_STEP      4u
 /* MSR_PERF_METRICS (R/W): 8 one-byte fractions of TOPDOWN.SLOTS; exists iff
  * IA32_PERF_CAPABILITIES[15]. Byte order: enum bt_perf_metrics_field. */
 #define MSR_PERF_METRICS        0x329u
 #define MSR_OFFCORE_RSP_0       0x1A6u
 #define MSR_OFFCORE_RSP_1       0x1A7u
-#define MSR_PEBS_LD_LAT         0x3F6u  /* [15:0] load latency threshold */
-#define MSR_PEBS_FRONTEND       0x3F7u  /* [23:0] FRONTEND_RETIRED qualifier */
+#define MSR_IA32_PEBS_ENABLE    0x3F1u  /* named in messages only: baretop never writes it */
+#define MSR_PEBS_LD_LAT         0x3F6u  /* [15:0] load latency threshold (min. 3); needs PEBS */
+#define MSR_PEBS_FRONTEND       0x3F7u  /* FRONTEND_RETIRED qualifier; bits per core: extra-msr.c */
 #define MSR_SMI_COUNT           0x034u  /* RO, [31:0] SMIs since reset (Nehalem+) */
 #define MSR_IA32_MPERF          0x0E7u  /* CPUID.06H:ECX[0] */
 #define MSR_IA32_APERF          0x0E8u
@@ -89,12 +100,17 @@
  * IA32_PERF_CAPABILITIES[15] (SDM 20.3.9.3 "Performance Metrics"). */
 #define GLOBAL_FIXED_SHIFT      32
 #define GLOBAL_PERF_METRICS     BT_BIT(48)
-/* GLOBAL_STATUS / OVF_CTRL bits other than the counters' (SDM Figure 20-14,
- * 20-36): 55 Trace_ToPA_PMI, 58 LBR_Frz, 59 CTR_Frz (v4), 61 Ovf_Uncore,
- * 62 OvfBuffer (DS), 63 CondChgd. */
-#define GLOBAL_OVF_OTHER_V2     (BT_BIT(62) | BT_BIT(63))
-#define GLOBAL_OVF_OTHER_V4     (BT_BIT(55) | BT_BIT(58) | BT_BIT(59) | BT_BIT(61) | \
-				 BT_BIT(62) | BT_BIT(63))
+/* GLOBAL_STATUS bits other than the counters' (SDM vol. 4 Table 2-2):
+ * 55 Trace_ToPA_PMI, 58 LBR_Frz (v4), 59 CTR_Frz (v4), 60 ASCI, 61
+ * Ovf_Uncore, 62 OvfBuf (DS), 63 CondChgd. STATUS_RESET (v4) clears any of
+ * them; OVF_CTRL (v2/v3) has 55, 61, 62, 63; STATUS_SET (v4) sets 55, 58-62
+ * but not 63 (reserved: CondChgd cannot be set). CTR_Frz stops every
+ * counter: a v4 counter counts only when its enables are set and CTR_Frz
+ * is clear (SDM 20.2.4 "Architectural Performance Monitoring Version 4"). */
+#define GLOBAL_STATUS_LBR_FRZ   BT_BIT(58)
+#define GLOBAL_STATUS_CTR_FRZ   BT_BIT(59)
+#define GLOBAL_STATUS_OVF_BUF   BT_BIT(62)
+#define GLOBAL_STATUS_COND_CHGD BT_BIT(63)
 
 /* IA32_PERF_CAPABILITIES bits used here. */
 #define PERF_CAP_FW_WRITE       BT_BIT(13)
@@ -133,7 +149,8 @@
 				 (0xFull << 32) | AMD_EVTSEL_GUESTONLY | AMD_EVTSEL_HOSTONLY)
 #define AMD_COUNTER_WIDTH       48
 
-/* Name of a PMU register for messages ("IA32_PERFEVTSEL2"); len >= 32. */
+/* Name of a PMU register for messages ("IA32_PERFEVTSEL2"; "MSR" when it
+ * has none: callers print the address too); len >= 32. */
 const char *bt_msr_name(uint32_t msr, char *buf, size_t len);
 
 #endif

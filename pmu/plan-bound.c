@@ -5,9 +5,11 @@
  *
  * Lower bound. Only general-counter events create groups (fixed-counter,
  * PERF_METRICS, TSC and duration events ride along in every group); events
- * with the same encoding count once. Let A be the TakenAlone events and N
- * the others. A TakenAlone event excludes every other general-counter event
- * from its group, so no group serves both, and
+ * with the same encoding count once, whether TakenAlone or not (one counter
+ * counts them all), and such an encoding is TakenAlone if any of its events
+ * is. Let A be the TakenAlone encodings and N the others. A TakenAlone
+ * event excludes every other general-counter event from its group, so no
+ * group serves both, and
  *
  *     groups >= |A| + max(capacity, hall, msr)        (|N| > 0)
  *
@@ -69,7 +71,8 @@ static bool is_measured(const struct bt_event *e, const struct bt_pmu_caps *caps
 	case BT_SRC_DURATION:
 		return true;
 	case BT_SRC_PERF_METRICS:
-		return caps->perf_metrics && (caps->fixed_mask & (1u << 3));
+		return caps->perf_metrics && (caps->fixed_mask & (1u << 3)) &&
+		       e->pm_field < caps->perf_metrics_fields;
 	case BT_SRC_PMC:
 		return bt_event_fits_fixed(e, caps) || is_gp_event(e, caps, opts);
 	}
@@ -87,30 +90,45 @@ int bt_plan_lower_bound(const struct bt_event *const *events, int n,
 		ocr0[BT_PLAN_MAX_EVENTS], ocr1[BT_PLAN_MAX_EVENTS];
 	int n_free = 0, n_ldlat = 0, n_fe = 0, n_ocr = 0, n_ocr0 = 0, n_ocr1 = 0;
 	bool measured = false;
-	int counters = caps->num_gp + (opts && opts->mutation ? opts->mutation->extra_counters : 0);
+	int counters = popcount32(caps->gp_mask) +
+		       (opts && opts->mutation ? opts->mutation->extra_counters : 0);
 	if (n > BT_PLAN_MAX_EVENTS)
 		n = BT_PLAN_MAX_EVENTS;
 
+	/* Distinct general-counter encodings (TakenAlone is not part of the
+	 * encoding): rep[i] is the first event of i's encoding, and an
+	 * encoding is TakenAlone if any of its events is. */
+	static int rep[BT_PLAN_MAX_EVENTS];
+	static bool any_alone[BT_PLAN_MAX_EVENTS];
 	for (int i = 0; i < n; i++) {
+		rep[i] = -1;
+		any_alone[i] = false;
 		const struct bt_event *e = events[i];
 		if (!is_measured(e, caps, opts))
 			continue;
 		measured = true;
 		if (!is_gp_event(e, caps, opts))
 			continue;
-		bool dup = false;
-		for (int j = 0; j < i && !dup; j++)
-			dup = is_gp_event(events[j], caps, opts) && bt_plan_same_encoding(e, events[j]) &&
-			      !(e->flags & BT_EVF_ALONE) && !(events[j]->flags & BT_EVF_ALONE);
-		if (dup)
+		rep[i] = i;
+		for (int j = 0; j < i; j++)
+			if (rep[j] == j && bt_plan_same_encoding(e, events[j])) {
+				rep[i] = j;
+				break;
+			}
+		if (e->flags & BT_EVF_ALONE)
+			any_alone[rep[i]] = true;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct bt_event *e = events[i];
+		if (rep[i] != i)
 			continue;
 		b.gp_events++;
-		if (e->flags & BT_EVF_ALONE) {
+		if (any_alone[i]) {
 			b.alone++;
 			continue;
 		}
 		allowed[n_free++] = bt_plan_allowed(e, caps, opts);
-		unsigned opt = bt_plan_msr_options(e);
+		unsigned opt = bt_plan_msr_options(e, caps);
 		if (opt & (1u << BT_PLAN_MSR_LDLAT))
 			ldlat[n_ldlat++] = e->msr_value;
 		if (opt & (1u << BT_PLAN_MSR_FRONTEND))
@@ -188,11 +206,36 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 	static int times_placed[BT_PLAN_MAX_EVENTS];
 	memset(times_placed, 0, sizeof(times_placed));
 
+	/* The driver counts only what the per-event table (p->ev) says and
+	 * reads counters through it (bt_pmu_read): it must agree with the
+	 * groups, or one event's count comes back as another's. */
+	if (caps->kind == BT_PMU_INTEL_ARCH ? (p->fixed_mask & ~caps->fixed_mask) != 0
+					    : p->fixed_mask != 0)
+		FAIL("the plan carries fixed counters 0x%X, the PMU has 0x%X", p->fixed_mask,
+		     caps->kind == BT_PMU_INTEL_ARCH ? caps->fixed_mask : 0);
+	if (p->perf_metrics && !caps->perf_metrics)
+		FAIL("the plan reads PERF_METRICS, which the PMU lacks");
+	static bool alone_ev[BT_PLAN_MAX_EVENTS];
+	for (int i = 0; i < n; i++)
+		alone_ev[i] = events[i]->flags & BT_EVF_ALONE;
+	for (int i = 0; i < n; i++) {
+		const struct bt_plan_event *pe = &p->ev[i];
+		if (pe->place == BT_PLACE_GP && pe->alias_of >= 0 && pe->alias_of < n) {
+			const struct bt_plan_event *t = &p->ev[pe->alias_of];
+			if (t->place != BT_PLACE_GP || t->alias_of >= 0 || pe->group != t->group ||
+			    pe->counter != t->counter || pe->code2 != t->code2)
+				FAIL("%s: counted as %s, but the plan places the two differently",
+				     ename(events, i), ename(events, pe->alias_of));
+			if (alone_ev[i])
+				alone_ev[pe->alias_of] = true;
+		}
+	}
+
 	for (int g = 0; g < p->n_groups; g++) {
 		const struct bt_plan_group *pg = &p->groups[g];
-		if (pg->n_gp > caps->num_gp)
+		if (pg->n_gp > popcount32(caps->gp_mask))
 			FAIL("group %d: %d events on general counters, the PMU has %d", g, pg->n_gp,
-			     caps->num_gp);
+			     popcount32(caps->gp_mask));
 		uint32_t used = 0;
 		bool have_msr[BT_PLAN_MSR_SLOTS] = { false };
 		uint64_t msr_val[BT_PLAN_MSR_SLOTS] = { 0 };
@@ -208,6 +251,13 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 				     sl->counter);
 			if (used & (1u << sl->counter))
 				FAIL("group %d: general counter %d assigned twice", g, sl->counter);
+			const struct bt_plan_event *pe = &p->ev[sl->event];
+			if (pe->place != BT_PLACE_GP || pe->alias_of >= 0 || pe->group != g ||
+			    pe->counter != sl->counter || pe->code2 != sl->code2)
+				FAIL("group %d: %s is on general counter %d%s here, but the plan's event "
+				     "table says group %d, counter %d%s", g, nm, sl->counter,
+				     sl->code2 ? " (code2)" : "", pe->group, pe->counter,
+				     pe->code2 ? " (code2)" : "");
 			used |= 1u << sl->counter;
 			if (!(bt_plan_allowed(e, caps, &real) & (1u << sl->counter)))
 				FAIL("group %d: %s may not use general counter %d (allowed 0x%X)", g, nm,
@@ -216,15 +266,9 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 			char why[160];
 			if (bt_event_encode_gp(e, caps, sl->code2, &enc, why, sizeof(why)) != BT_OK)
 				FAIL("group %d: %s", g, why);
-			if (e->flags & BT_EVF_ALONE)
+			if (alone_ev[sl->event])
 				alone = true;
-			int slot = -1;
-			switch (enc.extra_msr) {
-			case MSR_OFFCORE_RSP_0: slot = BT_PLAN_MSR_OFFCORE0; break;
-			case MSR_OFFCORE_RSP_1: slot = BT_PLAN_MSR_OFFCORE1; break;
-			case MSR_PEBS_LD_LAT: slot = BT_PLAN_MSR_LDLAT; break;
-			case MSR_PEBS_FRONTEND: slot = BT_PLAN_MSR_FRONTEND; break;
-			}
+			int slot = bt_plan_msr_slot(enc.extra_msr);
 			if (slot >= 0) {
 				if (have_msr[slot] && msr_val[slot] != enc.extra_value)
 					FAIL("group %d: %s needs %s = 0x%llx, another event needs 0x%llx", g,
@@ -267,7 +311,7 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 			break;
 		case BT_PLACE_PERF_METRICS:
 			if (e->source != BT_SRC_PERF_METRICS || !caps->perf_metrics ||
-			    pe->counter != e->pm_field)
+			    pe->counter != e->pm_field || pe->counter >= caps->perf_metrics_fields)
 				FAIL("%s: not a PERF_METRICS field of this PMU", ename(events, i));
 			pm_needed = true;
 			break;

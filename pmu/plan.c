@@ -50,17 +50,33 @@ uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *cap
 	return m & have;
 }
 
-unsigned bt_plan_msr_options(const struct bt_event *e)
+int bt_plan_msr_slot(uint32_t msr)
 {
-	switch (e->msr_index) {
-	case MSR_OFFCORE_RSP_0:
-		return e->code2 ? (1u << BT_PLAN_MSR_OFFCORE0) | (1u << BT_PLAN_MSR_OFFCORE1)
-				: 1u << BT_PLAN_MSR_OFFCORE0;
-	case MSR_OFFCORE_RSP_1: return 1u << BT_PLAN_MSR_OFFCORE1;
-	case MSR_PEBS_LD_LAT: return 1u << BT_PLAN_MSR_LDLAT;
-	case MSR_PEBS_FRONTEND: return 1u << BT_PLAN_MSR_FRONTEND;
+	switch (msr) {
+	case MSR_OFFCORE_RSP_0: return BT_PLAN_MSR_OFFCORE0;
+	case MSR_OFFCORE_RSP_1: return BT_PLAN_MSR_OFFCORE1;
+	case MSR_PEBS_LD_LAT: return BT_PLAN_MSR_LDLAT;
+	case MSR_PEBS_FRONTEND: return BT_PLAN_MSR_FRONTEND;
 	}
-	return 0;
+	return -1;
+}
+
+unsigned bt_plan_msr_options(const struct bt_event *e, const struct bt_pmu_caps *caps)
+{
+	/* The encoder decides which MSR an encoding selects on this CPU
+	 * (pmu/extra-msr.c); the alternative of an OFFCORE_RESPONSE pair is an
+	 * option only when the event declares it (code2) and it encodes. */
+	struct bt_encoding enc;
+	unsigned opt = 0;
+	if (!e->msr_index || bt_event_encode_gp(e, caps, false, &enc, NULL, 0) != BT_OK)
+		return 0;
+	int slot = bt_plan_msr_slot(enc.extra_msr);
+	if (slot >= 0)
+		opt |= 1u << slot;
+	if (e->code2 && bt_event_encode_gp(e, caps, true, &enc, NULL, 0) == BT_OK &&
+	    (slot = bt_plan_msr_slot(enc.extra_msr)) >= 0)
+		opt |= 1u << slot;
+	return opt;
 }
 
 bool bt_plan_same_encoding(const struct bt_event *a, const struct bt_event *b)
@@ -78,8 +94,9 @@ struct gp_item {
 	int event;                /* input index */
 	uint32_t allowed;
 	unsigned msr_opts;
+	int primary_slot;         /* the MSR slot of the event's own encoding */
 	uint64_t msr_value;
-	bool alone;
+	bool alone;               /* TakenAlone, or an identical event is */
 };
 
 struct group_state {
@@ -238,7 +255,7 @@ static int cmp_order(const void *a, const void *b)
 static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 		     const struct bt_plan_opts *opts, struct bt_plan_event *pe)
 {
-	char err[160];
+	char err[240];
 	pe->group = -1;
 	pe->alias_of = -1;
 	switch (e->source) {
@@ -251,14 +268,22 @@ static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 		snprintf(pe->reason, sizeof(pe->reason), "uncore event: the core PMU cannot count it");
 		return;
 	case BT_SRC_PERF_METRICS:
-		if (caps->perf_metrics && (caps->fixed_mask & (1u << 3)) && e->pm_field < 8) {
-			pe->place = BT_PLACE_PERF_METRICS;
-			pe->counter = e->pm_field;
-		} else {
+		if (!caps->perf_metrics || !(caps->fixed_mask & (1u << 3)) || e->pm_field >= 8) {
 			pe->place = BT_PLACE_UNMEASURABLE;
 			snprintf(pe->reason, sizeof(pe->reason),
 				 "PERF_METRICS is not available (IA32_PERF_CAPABILITIES[15] clear "
 				 "or no fixed counter 3)");
+		} else if (e->pm_field >= caps->perf_metrics_fields) {
+			/* ICL/TGL have the 4 level-1 fields; reading byte 4+ there
+			 * reads a reserved byte (0), not a measurement. */
+			pe->place = BT_PLACE_UNMEASURABLE;
+			snprintf(pe->reason, sizeof(pe->reason),
+				 "PERF_METRICS field %u does not exist here: this CPU has %u fields "
+				 "(level-2 fields need Golden Cove or later)", e->pm_field,
+				 caps->perf_metrics_fields);
+		} else {
+			pe->place = BT_PLACE_PERF_METRICS;
+			pe->counter = e->pm_field;
 		}
 		return;
 	case BT_SRC_PMC:
@@ -275,14 +300,28 @@ static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 	}
 	struct bt_encoding enc;
 	if (bt_event_encode_gp(e, caps, false, &enc, err, sizeof(err)) != BT_OK) {
+		/* The encoder's message starts with the event's name, which
+		 * whoever prints the reason prints already. */
+		const char *why = err;
+		size_t nl = e->name ? strlen(e->name) : 0;
+		if (nl && strncmp(err, e->name, nl) == 0 && err[nl] == ':' && err[nl + 1] == ' ')
+			why = err + nl + 2;
 		pe->place = BT_PLACE_UNMEASURABLE;
-		memcpy(pe->reason, err, sizeof(pe->reason) - 1);
-		pe->reason[sizeof(pe->reason) - 1] = 0;
+		size_t len = strlen(why);
+		if (len >= sizeof(pe->reason))
+			len = sizeof(pe->reason) - 1;
+		memcpy(pe->reason, why, len);
+		pe->reason[len] = 0;
 		return;
 	}
 	if (!bt_plan_allowed(e, caps, opts)) {
 		pe->place = BT_PLACE_UNMEASURABLE;
-		if (e->counters == 0 && e->fixed >= 0)
+		if (e->counters == 0 && e->fixed >= 0 && e->fixed < BT_PMU_MAX_FIXED &&
+		    caps->kind == BT_PMU_INTEL_ARCH && (caps->fixed_mask & (1u << e->fixed)))
+			snprintf(pe->reason, sizeof(pe->reason),
+				 "counts only on fixed counter %d, which every group counts in all "
+				 "rings: this filtered variant needs a general counter", e->fixed);
+		else if (e->counters == 0 && e->fixed >= 0)
 			snprintf(pe->reason, sizeof(pe->reason),
 				 "needs fixed counter %d, which this PMU lacks", e->fixed);
 		else
@@ -312,11 +351,13 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 	p->perf_metrics = caps->perf_metrics && (caps->fixed_mask & (1u << 3));
 
 	static struct gp_item items[BT_PLAN_MAX_EVENTS];
+	static int item_of[BT_PLAN_MAX_EVENTS];
 	int n_items = 0;
 	bool measured = false;
 	for (int i = 0; i < n; i++) {
 		struct bt_plan_event *pe = &p->ev[i];
 		classify(events[i], caps, opts, pe);
+		item_of[i] = -1;
 		if (pe->place == BT_PLACE_UNMEASURABLE) {
 			p->n_unmeasurable++;
 			continue;
@@ -324,19 +365,27 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		measured = true;
 		if (pe->place != BT_PLACE_GP)
 			continue;
+		/* One counter counts identical encodings once, TakenAlone or
+		 * not; the counted event is TakenAlone if any of them is. */
 		for (int j = 0; j < i; j++)
 			if (p->ev[j].place == BT_PLACE_GP && p->ev[j].alias_of < 0 &&
-			    bt_plan_same_encoding(events[i], events[j]) &&
-			    !(events[i]->flags & BT_EVF_ALONE) && !(events[j]->flags & BT_EVF_ALONE)) {
+			    bt_plan_same_encoding(events[i], events[j])) {
 				pe->alias_of = (int16_t)j;
 				break;
 			}
-		if (pe->alias_of >= 0)
+		if (pe->alias_of >= 0) {
+			if (events[i]->flags & BT_EVF_ALONE)
+				items[item_of[pe->alias_of]].alone = true;
 			continue;
+		}
+		struct bt_encoding enc;
+		bt_event_encode_gp(events[i], caps, false, &enc, NULL, 0);
+		item_of[i] = n_items;
 		items[n_items] = (struct gp_item){
 			.event = i,
 			.allowed = bt_plan_allowed(events[i], caps, opts),
-			.msr_opts = bt_plan_msr_options(events[i]),
+			.msr_opts = bt_plan_msr_options(events[i], caps),
+			.primary_slot = bt_plan_msr_slot(enc.extra_msr),
 			.msr_value = events[i]->msr_value,
 			.alone = (events[i]->flags & BT_EVF_ALONE) != 0,
 		};
@@ -358,6 +407,8 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 	static struct group_state groups[BT_PLAN_MAX_GROUPS];
 	struct search s = {
 		.items = items, .n_items = n_items, .order = order, .g = groups,
+		/* Counter indices below this are tried (gaps of a v6 bitmap are
+		 * excluded by the allowed masks). */
 		.capacity = caps->num_gp + (opts->mutation ? opts->mutation->extra_counters : 0),
 		.max_steps = opts->max_steps > 0 ? opts->max_steps : 200000,
 	};
@@ -414,8 +465,10 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 			int ev = items[g->item[i]].event;
 			pg->gp[i].event = (uint16_t)ev;
 			pg->gp[i].counter = (uint8_t)counter[i];
-			pg->gp[i].code2 = g->msr_choice[i] == BT_PLAN_MSR_OFFCORE1 &&
-					  events[ev]->msr_index == MSR_OFFCORE_RSP_0;
+			/* Programmed with the other encoding of its pair when the
+			 * search gave it the other MSR. */
+			pg->gp[i].code2 = g->msr_choice[i] >= 0 &&
+					  g->msr_choice[i] != items[g->item[i]].primary_slot;
 			int slot = g->msr_choice[i];
 			if (slot >= 0) {
 				pg->msr_used[slot] = true;

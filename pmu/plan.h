@@ -8,8 +8,13 @@
  * cycles, slots where present) and, where the PMU has it, PERF_METRICS, so
  * runs can be checked against each other; events that fit a fixed counter
  * or a PERF_METRICS field therefore cost no general counter and are
- * measured in every group. TSC and duration are always measured. Uncore
- * events cannot be planned and are reported as unmeasurable.
+ * measured in every group. TSC and duration are always measured. Events
+ * the core PMU cannot count in counting mode are reported unmeasurable with
+ * the reason: uncore events, PEBS-only and load-latency events (they need
+ * IA32_PEBS_ENABLE), OFFCORE_RESPONSE / FRONTEND encodings this core does
+ * not have, PERF_METRICS fields beyond caps.perf_metrics_fields. Events with
+ * identical encodings are counted once (alias_of), TakenAlone if any of them
+ * is.
  */
 #ifndef PMU_PLAN_H
 #define PMU_PLAN_H
@@ -46,7 +51,8 @@ enum bt_plan_place {
 struct bt_plan_slot {
 	uint16_t event;           /* index into the input */
 	uint8_t counter;          /* general counter */
-	bool code2;               /* programmed with the alternative code + OFFCORE_RSP_1 */
+	bool code2;               /* programmed with the other encoding of its
+				   * OFFCORE_RESPONSE pair (and the other MSR) */
 };
 
 struct bt_plan_group {
@@ -61,8 +67,9 @@ struct bt_plan_event {
 	int16_t group;            /* BT_PLACE_GP: its group; otherwise -1 */
 	uint8_t counter;
 	bool code2;
-	int16_t alias_of;         /* same encoding as an earlier event: counted once; -1 */
-	char reason[120];         /* BT_PLACE_UNMEASURABLE: why */
+	int16_t alias_of;         /* same encoding as an earlier event: counted once (its
+				   * group/counter/code2 are the target's); -1 */
+	char reason[192];         /* BT_PLACE_UNMEASURABLE: why (without the event's name) */
 };
 
 /* How the lower bound was derived (see plan-bound.c). */
@@ -129,9 +136,14 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 /* The general counters the event may use on this PMU (0: none). */
 uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			 const struct bt_plan_opts *opts);
-/* Extra-MSR slot options of an event: bit s = may use slot s. 0 = needs none. */
-unsigned bt_plan_msr_options(const struct bt_event *e);
-/* Same encoding (so one counter counts both)? */
+/* Extra-MSR slot options of an event on this PMU: bit s = may use slot s
+ * (an OFFCORE_RESPONSE event with code2 may use either MSR of its pair).
+ * 0 = needs none, or the event does not encode here. */
+unsigned bt_plan_msr_options(const struct bt_event *e, const struct bt_pmu_caps *caps);
+/* The slot of an extra MSR address, or -1. */
+int bt_plan_msr_slot(uint32_t msr);
+/* Same encoding (so one counter counts both; TakenAlone is not part of the
+ * encoding: identical events are counted once, alone if any of them is)? */
 bool bt_plan_same_encoding(const struct bt_event *a, const struct bt_event *b);
 const char *bt_plan_msr_name(int slot);
 

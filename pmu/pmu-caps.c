@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pmu/intel-uarch.h"
 #include "pmu/msr.h"
 
 void bt_cpuid_collect(struct bt_arch *a, struct bt_cpuid_leaves *ret)
@@ -21,7 +22,11 @@ void bt_cpuid_collect(struct bt_arch *a, struct bt_cpuid_leaves *ret)
 	}
 	if (max >= 0x0A) bt_cpuid(a, 0x0A, 0, &l.l0a);
 	if (max >= 0x1A) bt_cpuid(a, 0x1A, 0, &l.l1a);
-	if (max >= 0x23) bt_cpuid(a, 0x23, 0, &l.l23);
+	if (max >= 0x23) {
+		bt_cpuid(a, 0x23, 0, &l.l23);
+		if ((l.l23.eax >> 1) & 1)
+			bt_cpuid(a, 0x23, 1, &l.l23_1);
+	}
 	bt_cpuid(a, 0x80000000u, 0, &l.e00);
 	uint32_t emax = l.e00.eax;
 	if (emax < 0x80000000u || emax > 0x8000FFFFu)
@@ -83,22 +88,59 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 	 * v5: ECX is a bitmap of further supported fixed counters; fixed counter
 	 * i exists iff ECX[i] || EDX[4:0] > i (SDM vol. 2A, CPUID leaf 0AH). */
 	unsigned nfixed = edx & 0x1F;
+	c->fixed_width = (edx >> 5) & 0xFF;
+	/* Early processors with perfmon v2 may report no fixed counters in
+	 * EDX although they have the three architectural ones (SDM vol. 3B
+	 * 20.2.2 defines fixed counters 0-2 for v2; Linux intel_pmu_init()
+	 * applies the same quirk to versions 2-4, on bare metal only: under a
+	 * hypervisor EDX is the VMM's word and is believed). */
+	bool hypervisor = (l->l01.ecx >> 31) & 1;
+	if (c->version >= 2 && c->version <= 4 && !hypervisor && nfixed < 3) {
+		nfixed = 3;
+		if (c->fixed_width == 0)
+			c->fixed_width = c->gp_width;
+	}
 	uint32_t fmask = nfixed ? (uint32_t)bt_width_mask(nfixed) : 0;
 	if (c->version >= 5)
 		fmask |= ecx;
+	/* Leaf 23H exists when CPUID.(EAX=07H,ECX=1):EAX[8] is set. */
+	if ((l->l07_1.eax >> 8) & 1 && l->l00.eax >= 0x23) {
+		c->umask2 = l->l23.ebx & 1;
+		c->eq = (l->l23.ebx >> 1) & 1;
+		/* Subleaf 1 (valid per CPUID.23H:EAX[1]) enumerates the counters
+		 * as bitmaps; they replace leaf 0AH's counts (SDM vol. 2B RDPMC:
+		 * GP counter x is valid if CPUID.23H.01H:EAX[x], fixed counter x
+		 * if CPUID.23H.01H:EBX[x]; Linux update_pmu_cap() does the same). */
+		if ((l->l23.eax >> 1) & 1) {
+			c->v6_counter_leaf = true;
+			c->gp_mask = l->l23_1.eax & (uint32_t)bt_width_mask(BT_PMU_MAX_GP);
+			fmask = l->l23_1.ebx;
+			c->num_gp = 0;
+			for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
+				if (c->gp_mask & (1u << i))
+					c->num_gp = (uint8_t)(i + 1);
+		}
+	}
 	fmask &= (uint32_t)bt_width_mask(BT_PMU_MAX_FIXED);
 	c->fixed_mask = fmask;
 	c->num_fixed = 0;
 	for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++)
 		if (fmask & (1u << i))
 			c->num_fixed = (uint8_t)(i + 1);
-	c->fixed_width = (edx >> 5) & 0xFF;
 	c->any_thread_deprecated = (edx >> 15) & 1;
-	/* Leaf 23H exists when CPUID.(EAX=07H,ECX=1):EAX[8] is set. */
-	if ((l->l07_1.eax >> 8) & 1 && l->l00.eax >= 0x23) {
-		c->umask2 = l->l23.ebx & 1;
-		c->eq = (l->l23.ebx >> 1) & 1;
-	}
+
+	/* The microarchitecture class: display family/model (SDM vol. 2A
+	 * CPUID.01H:EAX) and, on hybrid parts (CPUID.07H:EDX[15]), the core
+	 * type in CPUID.1AH:EAX[31:24]. */
+	uint32_t sig = l->l01.eax, fam = (sig >> 8) & 0xF, model = (sig >> 4) & 0xF;
+	if (fam == 0x6 || fam == 0xF)
+		model |= ((sig >> 16) & 0xF) << 4;
+	if (fam == 0xF)
+		fam += (sig >> 20) & 0xFF;
+	uint8_t core_type = 0;
+	if (((l->l07.edx >> 15) & 1) && l->l00.eax >= 0x1A)
+		core_type = (uint8_t)(l->l1a.eax >> 24);
+	c->uarch = (uint8_t)bt_intel_uarch_of(fam, model, core_type);
 }
 
 static void amd_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
@@ -155,4 +197,13 @@ void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t valu
 	/* PERF_METRICS needs fixed counter 3 (SLOTS) as its base. */
 	caps->perf_metrics = (value & PERF_CAP_PERF_METRICS) != 0 &&
 			     (caps->fixed_mask & (1u << 3));
+	/* How many fields exist is not enumerated: per microarchitecture. An
+	 * unknown part with PERF_METRICS is given the 4 level-1 fields every
+	 * such part has; level-2 fields would read reserved bytes there. */
+	caps->perf_metrics_fields = 0;
+	if (caps->perf_metrics) {
+		caps->perf_metrics_fields = bt_intel_perf_metrics_fields(caps->uarch);
+		if (caps->perf_metrics_fields == 0)
+			caps->perf_metrics_fields = 4;
+	}
 }

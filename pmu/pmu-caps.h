@@ -23,7 +23,8 @@ struct bt_cpuid_leaves {
 	struct bt_cpuid l07_1;    /* EAX[8] architectural perfmon extension leaf 23H */
 	struct bt_cpuid l0a;      /* architectural performance monitoring */
 	struct bt_cpuid l1a;      /* hybrid core type */
-	struct bt_cpuid l23;      /* perfmon extension (UMASK2, EQ) */
+	struct bt_cpuid l23;      /* perfmon extension: EAX valid subleaves, EBX UMASK2/EQ */
+	struct bt_cpuid l23_1;    /* subleaf 1 (if CPUID.23H:EAX[1]): counter bitmaps */
 	struct bt_cpuid e00;      /* max extended leaf */
 	struct bt_cpuid e01;      /* AMD ECX[23] PerfCtrExtCore */
 	struct bt_cpuid e22;      /* AMD PerfMonV2 */

@@ -19,6 +19,10 @@ bt_status bt_pmu_fail(struct bt_pmu_session *s, bt_status st, const char *fmt, .
 bool bt_pmu_saved_value(const struct bt_pmu_session *s, uint32_t msr, uint64_t *ret);
 /* Restore one saved MSR (retried once); records the first error. */
 void bt_pmu_restore_one(struct bt_pmu_session *s, uint32_t msr, bt_status *first);
+/* A write made while restoring (retried once): on failure records the
+ * first error and says which write failed in s->warning. */
+void bt_pmu_restore_write(struct bt_pmu_session *s, uint32_t msr, uint64_t value,
+			  bt_status *first);
 
 bt_status bt_intel_open(struct bt_pmu_session *s);
 bt_status bt_intel_program(struct bt_pmu_session *s);

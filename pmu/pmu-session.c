@@ -107,23 +107,32 @@ bt_status bt_pmu_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret, co
 	return BT_OK;
 }
 
+void bt_pmu_restore_write(struct bt_pmu_session *s, uint32_t msr, uint64_t value,
+			  bt_status *first)
+{
+	/* Retry once: a fault here is not expected (the value was read from
+	 * the same register, or is within the bits the manuals define), and a
+	 * transient one must not leave it changed. */
+	bt_status st = bt_wrmsr(s->arch, msr, value);
+	if (st != BT_OK)
+		st = bt_wrmsr(s->arch, msr, value);
+	if (st == BT_OK)
+		return;
+	if (*first == BT_OK)
+		*first = st;
+	if (!s->warning[0]) {
+		char name[40];
+		snprintf(s->warning, sizeof(s->warning), "could not write %s (0x%X) = 0x%llx: %s",
+			 bt_msr_name(msr, name, sizeof(name)), msr, (unsigned long long)value,
+			 bt_fault_name(s->arch->fault_vector));
+	}
+}
+
 void bt_pmu_restore_one(struct bt_pmu_session *s, uint32_t msr, bt_status *first)
 {
 	uint64_t v;
-	if (!bt_pmu_saved_value(s, msr, &v))
-		return;
-	/* Retry once: a fault here is not expected (the value was read from
-	 * the same register), and a transient one must not leave it changed. */
-	bt_status st = bt_wrmsr(s->arch, msr, v);
-	if (st != BT_OK)
-		st = bt_wrmsr(s->arch, msr, v);
-	if (st != BT_OK && *first == BT_OK) {
-		char name[40];
-		*first = st;
-		snprintf(s->warning, sizeof(s->warning), "could not restore %s (0x%X) = 0x%llx: %s",
-			 bt_msr_name(msr, name, sizeof(name)), msr, (unsigned long long)v,
-			 bt_fault_name(s->arch->fault_vector));
-	}
+	if (bt_pmu_saved_value(s, msr, &v))
+		bt_pmu_restore_write(s, msr, v, first);
 }
 
 uint64_t bt_perf_metrics_slots(uint64_t slots, uint8_t field)
@@ -179,10 +188,31 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 	s->programmed = false;
 	s->ran = false;
 	s->gp_used = 0;
+	/* Before any MSR is touched: every counter the plan names must exist
+	 * here. A missing counter cannot be relied on to fault: AMD's legacy
+	 * "PerfEvtSel4" would be 0xC0010004, which is PerfCtr0. */
 	const struct bt_plan_group *g = &plan->groups[group];
-	for (int i = 0; i < g->n_gp; i++)
-		s->gp_used |= 1u << g->gp[i].counter;
-	s->fixed_used = bt_pmu_is_amd(s) ? 0 : plan->fixed_mask & s->caps.fixed_mask;
+	if (g->n_gp > BT_PMU_MAX_GP)
+		return bt_pmu_fail(s, BT_ERR_INVALID, "group %d has %d general-counter events", group,
+				   g->n_gp);
+	for (int i = 0; i < g->n_gp; i++) {
+		unsigned c = g->gp[i].counter;
+		const char *name = g->gp[i].event < plan->n_events && events[g->gp[i].event] &&
+				   events[g->gp[i].event]->name ? events[g->gp[i].event]->name : "an event";
+		if (c >= BT_PMU_MAX_GP || !(s->caps.gp_mask & (1u << c)))
+			return bt_pmu_fail(s, BT_ERR_INVALID,
+					   "group %d puts %s on general counter %u, which this PMU does "
+					   "not have (counters 0x%X); nothing programmed", group, name, c,
+					   s->caps.gp_mask);
+		if (s->gp_used & (1u << c))
+			return bt_pmu_fail(s, BT_ERR_INVALID, "group %d uses general counter %u twice; "
+					   "nothing programmed", group, c);
+		s->gp_used |= 1u << c;
+	}
+	if (!bt_pmu_is_amd(s) && (plan->fixed_mask & ~s->caps.fixed_mask))
+		return bt_pmu_fail(s, BT_ERR_INVALID, "the plan uses fixed counters 0x%X, this PMU has "
+				   "0x%X; nothing programmed", plan->fixed_mask, s->caps.fixed_mask);
+	s->fixed_used = bt_pmu_is_amd(s) ? 0 : plan->fixed_mask;
 	s->pm = plan->perf_metrics && s->caps.perf_metrics && (s->fixed_used & (1u << 3));
 	st = bt_pmu_is_amd(s) ? bt_amd_program(s) : bt_intel_program(s);
 	if (st == BT_OK)

@@ -15,6 +15,17 @@
  * Every MSR is saved before it is first written. A fault (#GP) in any step
  * marks the session failed with a message naming the access; later steps
  * return BT_ERR_ABORTED, and bt_pmu_close() still restores everything.
+ * bt_pmu_program() first checks that every counter the group names exists
+ * (caps.gp_mask / fixed_mask) and refuses the plan before touching any MSR:
+ * a missing counter is not relied on to fault. When something could not be
+ * put back exactly (a restore write failed, GLOBAL_STATUS differs after the
+ * restore, a counter value 32-bit writes cannot hold), s.warning says what.
+ *
+ * GLOBAL_STATUS: on v4+ the overflow bits and CTR_Frz/LBR_Frz left by
+ * firmware are cleared for the runs (CTR_Frz stops every counter) and set
+ * back through STATUS_SET at close; on v2/v3 (no STATUS_SET) bits set at
+ * open are never cleared. Perfmon v6 counters are programmed through the
+ * 0x19xx MSR range (pmu/msr.h).
  *
  * Intel: IA32_PERF_GLOBAL_CTRL = 0 first; start and stop are single writes
  * of GLOBAL_CTRL (via arch->run_window). AMD with PerfMonV2: the same with

@@ -8,26 +8,24 @@
  * them is modelled as #GP, as for any MBZ MSR bit (APM vol. 2 §1.3 "reserved,
  * MBZ"). Counters are 48 bits; bits 63:48 are modelled as MBZ too.
  */
-#include "pmu/msr.h"
-#include "pmu/pmu-caps.h"
 #include "pmu/sim-internal.h"
 
 /* Which counter a select (*is_ctr = false) or counter MSR addresses, or -1. */
 static int amd_index(const struct bt_sim *sim, uint32_t msr, bool *is_ctr)
 {
 	const struct bt_sim_config *c = &sim->cfg;
-	if (msr >= MSR_AMD_PERFEVTSEL0 && msr < MSR_AMD_PERFEVTSEL0 + 4) {
+	if (msr >= SIM_AMD_PERFEVTSEL0 && msr < SIM_AMD_PERFEVTSEL0 + 4) {
 		*is_ctr = false;
-		return (int)(msr - MSR_AMD_PERFEVTSEL0);
+		return (int)(msr - SIM_AMD_PERFEVTSEL0);
 	}
-	if (msr >= MSR_AMD_PERFCTR0 && msr < MSR_AMD_PERFCTR0 + 4) {
+	if (msr >= SIM_AMD_PERFCTR0 && msr < SIM_AMD_PERFCTR0 + 4) {
 		*is_ctr = true;
-		return (int)(msr - MSR_AMD_PERFCTR0);
+		return (int)(msr - SIM_AMD_PERFCTR0);
 	}
-	if ((c->amd_core_ext || c->amd_v2) && msr >= MSR_AMD_CORE_EVTSEL0 &&
-	    msr < MSR_AMD_CORE_EVTSEL0 + 2u * c->num_gp) {
-		*is_ctr = (msr - MSR_AMD_CORE_EVTSEL0) & 1;
-		return (int)((msr - MSR_AMD_CORE_EVTSEL0) / 2);
+	if ((c->amd_core_ext || c->amd_v2) && msr >= SIM_AMD_CORE_SEL0 &&
+	    msr < SIM_AMD_CORE_SEL0 + 2u * c->num_gp) {
+		*is_ctr = (msr - SIM_AMD_CORE_SEL0) & 1;
+		return (int)((msr - SIM_AMD_CORE_SEL0) / 2);
 	}
 	return -1;
 }
@@ -43,14 +41,14 @@ bt_status bt_sim_amd_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 	}
 	if (c->amd_v2) {
 		switch (msr) {
-		case MSR_AMD_PERF_GLOBAL_CTL: *ret = sim->regs.global_ctrl; return BT_OK;
-		case MSR_AMD_PERF_GLOBAL_STATUS: *ret = sim->regs.global_status; return BT_OK;
-		case MSR_AMD_PERF_GLOBAL_STATUS_CLR:
-		case MSR_AMD_PERF_GLOBAL_STATUS_SET: *ret = 0; return BT_OK;
+		case SIM_AMD_GLOBAL_CTL: *ret = sim->regs.global_ctrl; return BT_OK;
+		case SIM_AMD_GLOBAL_STATUS: *ret = sim->regs.global_status; return BT_OK;
+		case SIM_AMD_GLOBAL_STATUS_CLR:
+		case SIM_AMD_GLOBAL_STATUS_SET: *ret = 0; return BT_OK;
 		}
 	}
-	if (c->aperf_mperf && (msr == MSR_IA32_MPERF || msr == MSR_IA32_APERF)) {
-		*ret = msr == MSR_IA32_MPERF ? sim->mperf : sim->aperf;
+	if (c->aperf_mperf && (msr == SIM_IA32_MPERF || msr == SIM_IA32_APERF)) {
+		*ret = msr == SIM_IA32_MPERF ? sim->mperf : sim->aperf;
 		return BT_OK;
 	}
 	return BT_ERR_FAULT;
@@ -63,45 +61,46 @@ bt_status bt_sim_amd_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 	int i = amd_index(sim, msr, &is_ctr);
 	if (i >= 0) {
 		if (is_ctr) {
-			if (value >> AMD_COUNTER_WIDTH)
+			if (value >> SIM_AMD_CTR_WIDTH)
 				return BT_ERR_FAULT;
 			sim->regs.ctr[i] = value;
+			bt_sim_note_gp_write(sim, (unsigned)i);
 			return BT_OK;
 		}
-		if (value & ~AMD_EVTSEL_VALID)
+		if (value & ~SIM_AMD_SEL_VALID)
 			return BT_ERR_FAULT;
 		if (c->amd_v2 && ((sim->regs.global_ctrl >> i) & 1) &&
-		    ((sim->regs.evtsel[i] | value) & EVTSEL_EN) && sim->regs.evtsel[i] != value &&
-		    (sim->regs.evtsel[i] & EVTSEL_EN) && (value & EVTSEL_EN))
+		    ((sim->regs.evtsel[i] | value) & SIM_SEL_EN) && sim->regs.evtsel[i] != value &&
+		    (sim->regs.evtsel[i] & SIM_SEL_EN) && (value & SIM_SEL_EN))
 			bt_sim_violation(sim, "PerfEvtSel%d rewritten while counting "
 					 "(PerfCntrGlobalCtl and En both set)", i);
 		sim->regs.evtsel[i] = value;
 		return BT_OK;
 	}
 	if (c->amd_v2) {
-		uint64_t valid = bt_width_mask(c->num_gp);
+		uint64_t valid = sim_width_mask(c->num_gp);
 		switch (msr) {
-		case MSR_AMD_PERF_GLOBAL_CTL:
+		case SIM_AMD_GLOBAL_CTL:
 			if (value & ~valid)
 				return BT_ERR_FAULT;
 			sim->regs.global_ctrl = value;
 			return BT_OK;
-		case MSR_AMD_PERF_GLOBAL_STATUS:
+		case SIM_AMD_GLOBAL_STATUS:
 			return BT_ERR_FAULT; /* read-only */
-		case MSR_AMD_PERF_GLOBAL_STATUS_CLR:
+		case SIM_AMD_GLOBAL_STATUS_CLR:
 			if (value & ~valid)
 				return BT_ERR_FAULT;
 			sim->regs.global_status &= ~value;
 			return BT_OK;
-		case MSR_AMD_PERF_GLOBAL_STATUS_SET:
+		case SIM_AMD_GLOBAL_STATUS_SET:
 			if (value & ~valid)
 				return BT_ERR_FAULT;
 			sim->regs.global_status |= value;
 			return BT_OK;
 		}
 	}
-	if (c->aperf_mperf && (msr == MSR_IA32_MPERF || msr == MSR_IA32_APERF)) {
-		if (msr == MSR_IA32_MPERF)
+	if (c->aperf_mperf && (msr == SIM_IA32_MPERF || msr == SIM_IA32_APERF)) {
+		if (msr == SIM_IA32_MPERF)
 			sim->mperf = value;
 		else
 			sim->aperf = value;

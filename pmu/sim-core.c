@@ -2,15 +2,14 @@
 /*
  * The simulated PMU's register model: RDMSR/WRMSR/RDPMC semantics, the
  * counting window, the access log and fault injection. CPUID answers are in
- * sim-cpuid.c, presets in sim-presets.c, counting in sim-count.c.
+ * sim-cpuid.c, presets in sim-presets.c, counting in sim-count.c, register
+ * facts in sim-regs.h and sim-tables.c (never the driver's pmu/msr.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/msr.h"
-#include "pmu/pmu-caps.h"
 #include "pmu/sim.h"
 #include "pmu/sim-internal.h"
 
@@ -65,6 +64,22 @@ static bool injected(struct bt_sim *sim, uint8_t op, uint32_t index)
 	return false;
 }
 
+/* Is general counter i (fixed counter i) configured exactly as it was at
+ * the checkpoint? Counts it makes then are the firmware's own counting. */
+static bool gp_as_found(const struct bt_sim *sim, unsigned i)
+{
+	const struct bt_sim_regs *r = &sim->regs, *f = &sim->found;
+	return r->evtsel[i] == f->evtsel[i] && ((r->global_ctrl ^ f->global_ctrl) >> i & 1) == 0;
+}
+
+static bool fixed_as_found(const struct bt_sim *sim, unsigned i)
+{
+	const struct bt_sim_regs *r = &sim->regs, *f = &sim->found;
+	unsigned sh = SIM_FIX_SHIFT(i);
+	return ((r->fixed_ctrl ^ f->fixed_ctrl) >> sh & 0xF) == 0 &&
+	       ((r->global_ctrl ^ f->global_ctrl) >> (SIM_GLOBAL_FIXED_SHIFT + i) & 1) == 0;
+}
+
 /* Foreign activity: the instructions of the driver itself retire while any
  * counter it left enabled counts (the ring-0 driver: OS-enabled counters). */
 static void foreign_activity(struct bt_sim *sim)
@@ -72,16 +87,37 @@ static void foreign_activity(struct bt_sim *sim)
 	if (sim->in_window)
 		return;
 	sim->tsc += sim->cfg.tsc_per_access;
-	if (!sim->cfg.noise_per_access)
+	uint64_t n = sim->cfg.noise_per_access;
+	if (!n)
 		return;
-	for (unsigned i = 0; i < sim->cfg.num_gp; i++)
-		if (bt_sim_gp_enabled(sim, i) && (sim->regs.evtsel[i] & EVTSEL_OS))
-			bt_sim_add_gp(sim, i, sim->cfg.noise_per_access);
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
+		if (bt_sim_gp_enabled(sim, i) && (sim->regs.evtsel[i] & SIM_SEL_OS)) {
+			bt_sim_add_gp(sim, i, n);
+			if (gp_as_found(sim, i))
+				*((sim->written_gp >> i) & 1 ? &sim->found_post_gp[i]
+							     : &sim->found_pre_gp[i]) += n;
+		}
 	if (sim->cfg.vendor == BT_VENDOR_INTEL)
 		for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
 			if (bt_sim_fixed_enabled(sim, i) &&
-			    ((sim->regs.fixed_ctrl >> FIXED_CTRL_SHIFT(i)) & FIXED_CTRL_OS))
-				bt_sim_add_fixed(sim, i, sim->cfg.noise_per_access);
+			    ((sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & SIM_FIX_OS)) {
+				bt_sim_add_fixed(sim, i, n);
+				if (fixed_as_found(sim, i))
+					*((sim->written_fixed >> i) & 1 ? &sim->found_post_fixed[i]
+									: &sim->found_pre_fixed[i]) += n;
+			}
+}
+
+void bt_sim_note_gp_write(struct bt_sim *sim, unsigned i)
+{
+	sim->written_gp |= 1u << i;
+	sim->found_post_gp[i] = 0;
+}
+
+void bt_sim_note_fixed_write(struct bt_sim *sim, unsigned i)
+{
+	sim->written_fixed |= 1u << i;
+	sim->found_post_fixed[i] = 0;
 }
 
 static bt_status sim_rdmsr(struct bt_arch *a, uint32_t msr, uint64_t *ret)
@@ -192,16 +228,23 @@ static const struct bt_arch_ops sim_ops = {
  * holding fractions of a nonzero SLOTS. Counter values on parts without
  * full-width writes are ones a 32-bit sign-extending write can produce, so
  * a driver can put them back. GLOBAL_CTRL has its reset value (SDM 20.2.2:
- * the general-purpose enables set, for v1 software). */
+ * the general-purpose enables set, for v1 software). cfg.initial adds
+ * counters left running, overflow bits, a frozen PMU, CondChgd/ASCI. */
 static void initial_state(struct bt_sim *sim)
 {
 	const struct bt_sim_config *c = &sim->cfg;
 	struct bt_sim_regs *r = &sim->regs;
 	memset(r, 0, sizeof(*r));
 	bool intel = c->vendor == BT_VENDOR_INTEL;
-	uint64_t gpw = bt_width_mask(c->gp_width);
-	for (unsigned i = 0; i < c->num_gp; i++) {
-		r->evtsel[i] = EVTSEL_OS | EVTSEL_USR | (0x3Cull + i) | ((uint64_t)i << 8);
+	bool running = c->initial & BT_SIM_INIT_RUNNING;
+	uint64_t gpw = sim_width_mask(c->gp_width);
+	uint32_t gpm = bt_sim_gp_mask(sim), fxm = bt_sim_fixed_mask(sim);
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
+		if (!((gpm >> i) & 1))
+			continue;
+		r->evtsel[i] = SIM_SEL_OS | SIM_SEL_USR | (0x3Cull + i) | ((uint64_t)i << 8);
+		if (running)
+			r->evtsel[i] |= SIM_SEL_EN;
 		uint64_t v = 0x123456789ull * (i + 3) + 0x1111;
 		if (intel && !c->full_width)
 			v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
@@ -209,9 +252,15 @@ static void initial_state(struct bt_sim *sim)
 	}
 	if (intel) {
 		for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
-			if (bt_sim_fixed_exists(sim, i))
-				r->fixed_ctr[i] = (0x2345678ull * (i + 5)) & bt_width_mask(c->fixed_width);
-		r->global_ctrl = bt_width_mask(c->num_gp);
+			if ((fxm >> i) & 1) {
+				r->fixed_ctr[i] = (0x2345678ull * (i + 5)) & sim_width_mask(c->fixed_width);
+				if (running)
+					r->fixed_ctrl |= (SIM_FIX_OS | SIM_FIX_USR) << SIM_FIX_SHIFT(i);
+			}
+		r->global_ctrl = sim_width_mask(c->num_gp) & gpm;
+		if (running)
+			r->global_ctrl = gpm | (uint64_t)fxm << SIM_GLOBAL_FIXED_SHIFT |
+					 (c->perf_metrics ? SIM_GLOBAL_PM : 0);
 		if (c->perf_metrics) {
 			r->fixed_ctr[3] = 255000;
 			r->perf_metrics = 0x0A141E28323C4650ull;
@@ -229,9 +278,18 @@ static void initial_state(struct bt_sim *sim)
 		if (c->frontend)
 			r->frontend = 0x11;
 		if (c->version >= 4)
-			r->global_status = BT_BIT(62); /* a stale OvfBuffer, restorable via STATUS_SET */
+			r->global_status = SIM_ST_OVF_BUF; /* a stale OvfBuffer, restorable via STATUS_SET */
+		if (c->initial & BT_SIM_INIT_OVERFLOW)
+			r->global_status |= (gpm & 0x3) | ((fxm & 0x2ull) << SIM_GLOBAL_FIXED_SHIFT) |
+					    SIM_ST_OVF_BUF;
+		if ((c->initial & BT_SIM_INIT_FROZEN) && c->version >= 4)
+			r->global_status |= SIM_ST_CTR_FRZ | SIM_ST_LBR_FRZ | (gpm & 0x1);
+		if (c->initial & BT_SIM_INIT_CONDCHGD)
+			r->global_status |= SIM_ST_COND_CHGD | (c->version >= 4 ? SIM_ST_ASCI : 0);
 	} else if (c->amd_v2) {
-		r->global_ctrl = bt_width_mask(c->num_gp);
+		r->global_ctrl = sim_width_mask(c->num_gp);
+		if (c->initial & BT_SIM_INIT_OVERFLOW)
+			r->global_status |= 0x3;
 	}
 	sim->tsc = 1000000;
 	sim->aperf = 5000;
@@ -245,14 +303,16 @@ bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg)
 	if (!cfg || cfg->num_gp > BT_SIM_MAX_GP || (cfg->vendor != BT_VENDOR_INTEL &&
 						   cfg->vendor != BT_VENDOR_AMD))
 		return BT_ERR_INVALID;
+	/* The legacy addresses hold 8 counters; more need the v6 range. */
 	if (cfg->vendor == BT_VENDOR_INTEL &&
 	    (cfg->version < 2 || cfg->num_fixed > BT_SIM_MAX_FIXED || cfg->gp_width < 32 ||
 	     cfg->gp_width > 64 || cfg->fixed_width > 64 ||
+	     (cfg->num_gp > SIM_LEGACY_GP_MAX && cfg->version < 6) ||
 	     (cfg->perf_metrics && (cfg->pm_fields != 4 && cfg->pm_fields != 8))))
 		return BT_ERR_INVALID;
 	sim->cfg = *cfg;
 	if (cfg->vendor == BT_VENDOR_AMD) {
-		sim->cfg.gp_width = AMD_COUNTER_WIDTH;
+		sim->cfg.gp_width = SIM_AMD_CTR_WIDTH;
 		sim->cfg.num_fixed = 0;
 		if (!cfg->amd_core_ext && !cfg->amd_v2)
 			sim->cfg.num_gp = 4;
@@ -264,6 +324,7 @@ bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg)
 	sim->arch.ops = &sim_ops;
 	sim->arch.ctx = sim;
 	initial_state(sim);
+	sim->found = sim->regs;
 	return BT_OK;
 }
 
@@ -313,8 +374,37 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 	CMP(offcore[1], "offcore_rsp", "1");
 	CMP(ldlat, "pebs_ld_lat", "");
 	CMP(frontend, "pebs_frontend", "");
+	CMP(pebs_enable, "pebs_enable", "");
 #undef CMP
 	return true;
+}
+
+void bt_sim_checkpoint(struct bt_sim *sim, struct bt_sim_regs *ret)
+{
+	sim->found = sim->regs;
+	memset(sim->found_pre_gp, 0, sizeof(sim->found_pre_gp));
+	memset(sim->found_post_gp, 0, sizeof(sim->found_post_gp));
+	memset(sim->found_pre_fixed, 0, sizeof(sim->found_pre_fixed));
+	memset(sim->found_post_fixed, 0, sizeof(sim->found_post_fixed));
+	sim->written_gp = sim->written_fixed = 0;
+	*ret = sim->regs;
+}
+
+bool bt_sim_restored(const struct bt_sim *sim, const struct bt_sim_regs *checkpoint,
+		     char *diff, size_t difflen)
+{
+	struct bt_sim_regs want = *checkpoint;
+	/* A driver that saved a counter after stopping it and wrote it back
+	 * at the end leaves: the value found + what it counted as found before
+	 * the driver's first write (in the saved value) + what it counted as
+	 * found after the last write (the restarted firmware counting). */
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
+		want.ctr[i] = (want.ctr[i] + sim->found_pre_gp[i] + sim->found_post_gp[i]) &
+			      sim_width_mask(sim->cfg.gp_width);
+	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
+		want.fixed_ctr[i] = (want.fixed_ctr[i] + sim->found_pre_fixed[i] +
+				     sim->found_post_fixed[i]) & sim_width_mask(sim->cfg.fixed_width);
+	return bt_sim_regs_equal(&sim->regs, &want, diff, difflen);
 }
 
 void bt_sim_log_clear(struct bt_sim *sim)
@@ -329,18 +419,4 @@ long bt_sim_log_find(const struct bt_sim *sim, size_t from, uint8_t op, uint32_t
 		if (sim->log[i].op == op && sim->log[i].index == index)
 			return (long)i;
 	return -1;
-}
-
-void bt_sim_detect_caps(struct bt_sim *sim, struct bt_pmu_caps *ret)
-{
-	struct bt_cpuid_leaves l;
-	bt_cpuid_collect(&sim->arch, &l);
-	struct bt_pmu_caps caps;
-	bt_pmu_caps_from_cpuid(&l, &caps);
-	if (bt_cpuid_vendor(&l) == BT_VENDOR_INTEL && bt_cpuid_has_pdcm(&l)) {
-		uint64_t v;
-		if (bt_rdmsr(&sim->arch, MSR_IA32_PERF_CAPABILITIES, &v) == BT_OK)
-			bt_pmu_caps_apply_perf_capabilities(&caps, v);
-	}
-	*ret = caps;
 }

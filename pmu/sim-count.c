@@ -9,13 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/msr.h"
-#include "pmu/pmu-caps.h"
 #include "pmu/sim-internal.h"
 
 /* OS/USR as the event wants them: ":SUP" ring 0 only, ":USER" ring > 0
  * only, otherwise both. */
-static bool priv_match(uint8_t flags, bool os, bool usr)
+static bool priv_match(uint16_t flags, bool os, bool usr)
 {
 	if (flags & BT_EVF_SUP)
 		return os && !usr;
@@ -24,56 +22,88 @@ static bool priv_match(uint8_t flags, bool os, bool usr)
 	return os && usr;
 }
 
-static bool extra_msr_matches(const struct bt_sim *sim, uint16_t msr, uint64_t want)
+static bool is_ocr(const struct bt_event *e)
 {
-	switch (msr) {
-	case 0: return true;
-	case MSR_OFFCORE_RSP_0: return sim->cfg.offcore && sim->regs.offcore[0] == want;
-	case MSR_OFFCORE_RSP_1: return sim->cfg.offcore && sim->regs.offcore[1] == want;
-	case MSR_PEBS_LD_LAT: return sim->cfg.ldlat && sim->regs.ldlat == want;
-	case MSR_PEBS_FRONTEND: return sim->cfg.frontend && sim->regs.frontend == want;
-	}
-	return false;
+	return e->msr_index == SIM_MSR_OFFCORE_RSP_0 || e->msr_index == SIM_MSR_OFFCORE_RSP_1;
+}
+
+/* Load-latency events count only with PEBS armed for their counter (SDM
+ * "Load Latency Performance Monitoring Facility": PEBS_EN_PMCx and, before
+ * extended PEBS, LL_EN_PMCx in IA32_PEBS_ENABLE); so do events the vendor
+ * data marks PEBS-only. */
+static bool pebs_armed(const struct bt_sim *sim, unsigned i, const struct bt_event *e)
+{
+	bool ldlat = e->msr_index == SIM_MSR_PEBS_LD_LAT;
+	if (!ldlat && !(e->flags & BT_EVF_PEBS_ONLY))
+		return true;
+	uint64_t pe = sim->regs.pebs_enable;
+	if (!((pe >> i) & 1))
+		return false;
+	return !ldlat || sim->cfg.version >= 5 || ((pe >> (32 + i)) & 1);
 }
 
 /* Does general counter i's selector count entry e? */
-static bool gp_matches(const struct bt_sim *sim, uint64_t sel, const struct bt_event *e)
+static bool gp_matches(const struct bt_sim *sim, unsigned i, uint64_t sel, const struct bt_event *e)
 {
 	bool amd = sim->cfg.vendor == BT_VENDOR_AMD;
 	if (e->source != BT_SRC_PMC)
 		return false;
 	unsigned code = sel & 0xFF;
 	if (amd)
-		code |= ((sel >> AMD_EVTSEL_EVENT_HI_SHIFT) & 0xF) << 8;
-	unsigned umask = (sel >> EVTSEL_UMASK_SHIFT) & 0xFF;
-	unsigned cmask = (sel >> EVTSEL_CMASK_SHIFT) & 0xFF;
-	bool inv = sel & EVTSEL_INV, edge = sel & EVTSEL_EDGE;
-	bool any = !amd && (sel & EVTSEL_ANY);
-	bool eq = !amd && (sel & EVTSEL_EQ);
-	unsigned umask2 = amd ? 0 : (sel >> EVTSEL_UMASK2_SHIFT) & 0xFF;
-	if (amd && (sel & AMD_EVTSEL_GUESTONLY) && !(sel & AMD_EVTSEL_HOSTONLY))
+		code |= ((sel >> SIM_AMD_EVENT_HI_SHIFT) & 0xF) << 8;
+	unsigned umask = (sel >> SIM_SEL_UMASK_SHIFT) & 0xFF;
+	unsigned cmask = (sel >> SIM_SEL_CMASK_SHIFT) & 0xFF;
+	bool inv = sel & SIM_SEL_INV, edge = sel & SIM_SEL_EDGE;
+	/* AnyThread deprecated (CPUID.0AH:EDX[15]): the bit is ignored. */
+	bool any = !amd && (sel & SIM_SEL_ANY) && bt_sim_any_effective(&sim->cfg);
+	bool eq = !amd && (sel & SIM_SEL_EQ);
+	unsigned umask2 = amd ? 0 : (sel >> SIM_SEL_UMASK2_SHIFT) & 0xFF;
+	if (amd && (sel & SIM_AMD_GUESTONLY) && !(sel & SIM_AMD_HOSTONLY))
 		return false; /* we are the host: guest-only counts nothing */
-	if (umask != e->umask || cmask != e->cmask || umask2 != e->umask_ext ||
+	if (cmask != e->cmask || umask2 != e->umask_ext ||
 	    inv != !!(e->flags & BT_EVF_INV) || edge != !!(e->flags & BT_EVF_EDGE) ||
 	    any != !!(e->flags & BT_EVF_ANY) || eq != !!(e->flags & BT_EVF_EQ) ||
-	    !priv_match(e->flags, sel & EVTSEL_OS, sel & EVTSEL_USR))
+	    !priv_match(e->flags, sel & SIM_SEL_OS, sel & SIM_SEL_USR))
 		return false;
-	if (code == e->code && extra_msr_matches(sim, e->msr_index, e->msr_value))
-		return true;
-	/* The alternative code pairs with the second MSR of the pair (OCR:
-	 * 0xB7 + OFFCORE_RSP_0, 0xBB + OFFCORE_RSP_1). */
-	return e->code2 && code == e->code2 && e->msr_index == MSR_OFFCORE_RSP_0 &&
-	       extra_msr_matches(sim, MSR_OFFCORE_RSP_1, e->msr_value);
+	if (!amd && is_ocr(e)) {
+		/* OFFCORE_RESPONSE: the programmed (code, umask) selects the MSR
+		 * on this microarchitecture (sim-tables.c), whatever the entry
+		 * declares; it counts the entry when the entry is an OCR event of
+		 * the same pair and that MSR holds the entry's value. */
+		int rsp = bt_sim_ocr_rsp(sim->cfg.family, code, umask);
+		return sim->cfg.offcore && rsp >= 0 &&
+		       bt_sim_ocr_rsp(sim->cfg.family, e->code, e->umask) >= 0 &&
+		       sim->regs.offcore[rsp] == e->msr_value;
+	}
+	if (code != e->code || umask != e->umask)
+		return false;
+	switch (e->msr_index) {
+	case 0:
+		break;
+	case SIM_MSR_PEBS_LD_LAT:
+		if (!sim->cfg.ldlat || sim->regs.ldlat != e->msr_value)
+			return false;
+		break;
+	case SIM_MSR_PEBS_FRONTEND:
+		if (!sim->cfg.frontend || sim->regs.frontend != e->msr_value)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	return amd || pebs_armed(sim, i, e);
 }
 
-static bool fixed_matches(unsigned i, uint64_t field, const struct bt_event *e)
+static bool fixed_matches(const struct bt_sim *sim, unsigned i, uint64_t field,
+			  const struct bt_event *e)
 {
 	if (e->source != BT_SRC_PMC || e->fixed != (int)i || e->cmask ||
-	    (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_EQ)))
+	    (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_EQ | BT_EVF_PEBS_ONLY)))
 		return false;
-	if (!!(field & FIXED_CTRL_ANY) != !!(e->flags & BT_EVF_ANY))
+	bool any = (field & SIM_FIX_ANY) && bt_sim_any_effective(&sim->cfg);
+	if (any != !!(e->flags & BT_EVF_ANY))
 		return false;
-	return priv_match(e->flags, field & FIXED_CTRL_OS, field & FIXED_CTRL_USR);
+	return priv_match(e->flags, field & SIM_FIX_OS, field & SIM_FIX_USR);
 }
 
 void bt_sim_pm_update(struct bt_sim *sim)
@@ -104,10 +134,10 @@ void bt_sim_pm_update(struct bt_sim *sim)
 }
 
 static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_sim_source *s,
-				      uint64_t sel, uint64_t *count)
+				      unsigned i, uint64_t sel, uint64_t *count)
 {
 	for (size_t k = 0; s && k < s->n; k++)
-		if (gp_matches(sim, sel, &s->entries[k].ev)) {
+		if (gp_matches(sim, i, sel, &s->entries[k].ev)) {
 			*count = s->entries[k].count;
 			return &s->entries[k].ev;
 		}
@@ -124,12 +154,12 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 	bool gp_on[BT_SIM_MAX_GP], fixed_on[BT_SIM_MAX_FIXED];
 	/* Decide what counts before advancing anything: all counters see the
 	 * same window. */
-	for (unsigned i = 0; i < c->num_gp; i++)
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
 		gp_on[i] = bt_sim_gp_enabled(sim, i);
 	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
 		fixed_on[i] = bt_sim_fixed_enabled(sim, i);
 	bool pm_on = c->perf_metrics && fixed_on[3] &&
-		     (sim->regs.global_ctrl & GLOBAL_PERF_METRICS);
+		     (sim->regs.global_ctrl & SIM_GLOBAL_PM);
 
 	uint64_t tsc = c->tsc_per_window, cycles = 0;
 	bool have_cycles = false;
@@ -145,17 +175,17 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 	if (s && s->tsc_per_window)
 		tsc = s->tsc_per_window;
 
-	for (unsigned i = 0; i < c->num_gp; i++) {
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
 		uint64_t n;
-		if (gp_on[i] && find_gp(sim, s, sim->regs.evtsel[i], &n))
+		if (gp_on[i] && find_gp(sim, s, i, sim->regs.evtsel[i], &n))
 			bt_sim_add_gp(sim, i, n);
 	}
 	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {
 		if (!fixed_on[i])
 			continue;
-		uint64_t field = (sim->regs.fixed_ctrl >> FIXED_CTRL_SHIFT(i)) & 0xF;
+		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
 		for (size_t k = 0; s && k < s->n; k++)
-			if (fixed_matches(i, field, &s->entries[k].ev)) {
+			if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
 				bt_sim_add_fixed(sim, i, s->entries[k].count);
 				break;
 			}

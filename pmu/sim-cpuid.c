@@ -76,9 +76,18 @@ void bt_sim_cpuid(struct bt_arch *a, uint32_t leaf, uint32_t subleaf, struct bt_
 				r.eax = (uint32_t)c->core_type << 24 | (c->native_model & 0xFFFFFF);
 			break;
 		case 0x23:
-			if (intel && c->umask2_eq && subleaf == 0) {
-				r.eax = 1;
-				r.ebx = 3; /* UMASK2, EQ */
+			/* Architectural perfmon extension leaf (SDM vol. 2A CPUID;
+			 * Linux ARCH_PERFMON_EXT_*): subleaf 0 EAX = bitmap of the
+			 * valid subleaves, EBX[0] UMASK2, EBX[1] EQ; subleaf 1
+			 * EAX = general counters, EBX = fixed counters (bitmaps). */
+			if (!intel || !c->umask2_eq)
+				break;
+			if (subleaf == 0) {
+				r.eax = 0x3;
+				r.ebx = 0x3;
+			} else if (subleaf == 1) {
+				r.eax = bt_sim_gp_mask(sim);
+				r.ebx = bt_sim_fixed_mask(sim);
 			}
 			break;
 		case 0x80000000u:

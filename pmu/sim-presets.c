@@ -4,6 +4,11 @@
  * (version, counters, widths, capabilities) after a real part; the brand
  * string says it is simulated. Numbers: CPUID.0AH as documented for the
  * parts (SDM vol. 3B ch. 20 per-microarchitecture sections), AMD APM/PPRs.
+ * .family selects the sim's own OFFCORE_RSP / FRONTEND tables (sim-tables.c);
+ * it is written here by hand, not derived from the signature the way the
+ * driver derives it, so the two are independent. "lnl-p" has 10 general
+ * counters so that counters 8 and 9, which exist only in the perfmon v6 MSR
+ * range, are exercised.
  */
 #include <string.h>
 
@@ -12,50 +17,59 @@
 #define COMMON .noise_per_access = 1, .tsc_per_access = 50, .tsc_per_window = 1000000
 
 static const struct bt_sim_config presets[] = {
-	{ .name = "core2", .vendor = BT_VENDOR_INTEL, .signature = 0x000006F6,
+	{ .name = "core2", .family = BT_SIM_FAM_CORE2,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x000006F6,
 	  .brand = "baretop sim: Intel perfmon v2 (Core 2-like)",
 	  .version = 2, .num_gp = 2, .gp_width = 40, .num_fixed = 3, .fixed_width = 40,
 	  .pdcm = true, .aperf_mperf = true, COMMON },
-	{ .name = "nhm", .vendor = BT_VENDOR_INTEL, .signature = 0x000106A5,
+	{ .name = "nhm", .family = BT_SIM_FAM_NHM,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x000106A5,
 	  .brand = "baretop sim: Intel perfmon v3 (Nehalem-like)",
 	  .version = 3, .num_gp = 4, .gp_width = 48, .num_fixed = 3, .fixed_width = 48,
 	  .pdcm = true, .offcore = true, .ldlat = true, .smi_count = true,
 	  .aperf_mperf = true, COMMON },
-	{ .name = "skl", .vendor = BT_VENDOR_INTEL, .signature = 0x000506E3,
+	{ .name = "skl", .family = BT_SIM_FAM_SKL,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x000506E3,
 	  .brand = "baretop sim: Intel perfmon v4 (Skylake-like)",
 	  .version = 4, .num_gp = 4, .gp_width = 48, .num_fixed = 3, .fixed_width = 48,
 	  .pdcm = true, .full_width = true, .offcore = true, .ldlat = true, .frontend = true,
 	  .smi_count = true, .aperf_mperf = true, COMMON },
-	{ .name = "icl", .vendor = BT_VENDOR_INTEL, .signature = 0x000706E5,
+	{ .name = "icl", .family = BT_SIM_FAM_ICL,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x000706E5,
 	  .brand = "baretop sim: Intel perfmon v5 (Ice Lake-like)",
 	  .version = 5, .num_gp = 8, .gp_width = 48, .num_fixed = 4, .fixed_width = 48,
 	  .any_deprecated = true, .pdcm = true, .full_width = true, .perf_metrics = true,
 	  .pm_fields = 4, .offcore = true, .ldlat = true, .frontend = true, .smi_count = true,
 	  .aperf_mperf = true, COMMON },
-	{ .name = "spr", .vendor = BT_VENDOR_INTEL, .signature = 0x000806F8,
+	{ .name = "spr", .family = BT_SIM_FAM_GLC,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x000806F8,
 	  .brand = "baretop sim: Intel perfmon v5 (SPR-like)",
 	  .version = 5, .num_gp = 8, .gp_width = 48, .num_fixed = 4, .fixed_width = 48,
 	  .any_deprecated = true, .pdcm = true, .full_width = true, .perf_metrics = true,
 	  .pm_fields = 8, .offcore = true, .ldlat = true, .frontend = true, .smi_count = true,
 	  .aperf_mperf = true, COMMON },
-	{ .name = "adl-p", .vendor = BT_VENDOR_INTEL, .signature = 0x00090672,
+	{ .name = "adl-p", .family = BT_SIM_FAM_GLC,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x00090672,
 	  .brand = "baretop sim: Intel hybrid P-core (ADL-like)",
 	  .version = 5, .num_gp = 8, .gp_width = 48, .num_fixed = 4, .fixed_width = 48,
 	  .any_deprecated = true, .pdcm = true, .full_width = true, .perf_metrics = true,
 	  .pm_fields = 8, .hybrid = true, .core_type = BT_CORE_TYPE_CORE, .native_model = 1,
 	  .offcore = true, .ldlat = true, .frontend = true, .smi_count = true,
 	  .aperf_mperf = true, COMMON },
-	{ .name = "adl-e", .vendor = BT_VENDOR_INTEL, .signature = 0x00090672,
+	{ .name = "adl-e", .family = BT_SIM_FAM_ATOM,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x00090672,
 	  .brand = "baretop sim: Intel hybrid E-core (ADL-like)",
 	  .version = 5, .num_gp = 6, .gp_width = 48, .num_fixed = 3, .fixed_width = 48,
 	  .any_deprecated = true, .pdcm = true, .full_width = true,
 	  .hybrid = true, .core_type = BT_CORE_TYPE_ATOM, .native_model = 1,
 	  .offcore = true, .ldlat = true, .smi_count = true, .aperf_mperf = true, COMMON },
-	{ .name = "lnl-p", .vendor = BT_VENDOR_INTEL, .signature = 0x000B06D1,
+	{ .name = "lnl-p", .family = BT_SIM_FAM_LNC,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x000B06D1,
 	  .brand = "baretop sim: Intel perfmon v6 (LNL P-core-like)",
 	  .version = 6, .num_gp = 10, .gp_width = 48, .num_fixed = 4, .fixed_width = 48,
 	  .fixed_bitmap = 0x0F, .any_deprecated = true, .pdcm = true, .full_width = true,
-	  .perf_metrics = true, .pm_fields = 8, .umask2_eq = true, .hybrid = true,
+	  .perf_metrics = true, .pm_fields = 8, .rdpmc_metrics_clear = true, .umask2_eq = true,
+	  .hybrid = true,
 	  .core_type = BT_CORE_TYPE_CORE, .native_model = 1, .offcore = true, .ldlat = true,
 	  .frontend = true, .smi_count = true, .aperf_mperf = true, COMMON },
 	{ .name = "amd-legacy", .vendor = BT_VENDOR_AMD, .signature = 0x00100F22,

@@ -14,6 +14,8 @@
  *     without full-width writes, PERF_METRICS without the capability, AMD
  *     extension MSRs without the feature, IA32_PERF_CAPABILITIES without
  *     PDCM), writes to read-only registers, RDPMC of a missing counter;
+ *     not for deprecated AnyThread bits (no manual says so: accepted and
+ *     ignored);
  *   - 32-bit writes to IA32_PMCx sign-extend bit 31 (SDM 20.2.6);
  *   - counters advance only inside run_window, from a count source, for the
  *     encoding actually programmed (event, umask, cmask, inv, edge, any, eq,
@@ -24,7 +26,15 @@
  *   - PERF_METRICS holds 8 byte fractions of SLOTS; the sim keeps the
  *     per-field slot counts and chooses bytes b so that floor(SLOTS*b/255)
  *     equals them; writing FIXED_CTR3 without rewriting PERF_METRICS leaves
- *     stale fractions (SDM 20.3.9.3: the two are reset together);
+ *     stale fractions (SDM 20.3.9.3: the two are reset together; whether
+ *     hardware clears PERF_METRICS itself on a FIXED_CTR3 write is not
+ *     documented, see sim-intel.c);
+ *   - GLOBAL_STATUS with separate STATUS_RESET / STATUS_SET masks, CTR_Frz
+ *     (a frozen PMU counts nothing), IA32_PEBS_ENABLE (load-latency events
+ *     count only with it), the perfmon v6 MSR range, per-microarchitecture
+ *     OFFCORE_RSP pairing and MSR_PEBS_FRONTEND reserved bits, from the
+ *     sim's own tables (pmu/sim-regs.h, sim-tables.c), never the driver's;
+ *   - several "left by firmware" initial states (cfg.initial);
  *   - sequence rules that are mistakes but not faults are recorded as
  *     violations (selector written while its counter is enabled, counting
  *     started with stale PERF_METRICS).
@@ -67,6 +77,31 @@ struct bt_sim_source {
 
 /* ------------------------------------------------------------ configuration */
 
+/* The sim's microarchitecture classes, for its own tables of OFFCORE_RSP
+ * pairing and MSR_PEBS_FRONTEND bits (sim-tables.c). Set literally per
+ * preset, independently of the driver's model table. */
+enum bt_sim_family {
+	BT_SIM_FAM_NONE = 0,
+	BT_SIM_FAM_CORE2,      /* no extra MSRs baretop uses */
+	BT_SIM_FAM_NHM,        /* OFFCORE_RSP_0 only: 0xB7/0x01 */
+	BT_SIM_FAM_WSM_BDW,    /* 0xB7/0x01 -> RSP_0, 0xBB/0x01 -> RSP_1 */
+	BT_SIM_FAM_SKL,        /* + MSR_PEBS_FRONTEND, valid bits 0x7FFF17 */
+	BT_SIM_FAM_ICL,        /* as SKL, PERF_METRICS with 4 fields */
+	BT_SIM_FAM_GLC,        /* 0x2A/0x01 -> RSP_0, 0x2B/0x01 -> RSP_1; FRONTEND 0x7FFF1F */
+	BT_SIM_FAM_RWC,        /* as GLC */
+	BT_SIM_FAM_LNC,        /* as GLC */
+	BT_SIM_FAM_ATOM,       /* 0xB7/0x01 -> RSP_0, 0xB7/0x02 -> RSP_1; no FRONTEND */
+};
+
+/* "Left by firmware" states the register file can start in (cfg.initial),
+ * combined as flags. 0 = idle: stale disabled selectors, counters holding
+ * values, on v4+ a stale OvfBuffer status bit. */
+#define BT_SIM_INIT_RUNNING   (1u << 0) /* every counter enabled and counting */
+#define BT_SIM_INIT_OVERFLOW  (1u << 1) /* overflow bits of counters 0, 1, fixed 1 set */
+#define BT_SIM_INIT_FROZEN    (1u << 2) /* v4+: CTR_Frz and LBR_Frz set (a PMI froze it) */
+#define BT_SIM_INIT_CONDCHGD  (1u << 3) /* CondChgd set; v4+ also ASCI */
+#define BT_SIM_INIT_ALL       0xFu
+
 struct bt_sim_config {
 	const char *name;          /* preset name, e.g. "skl" */
 	enum bt_vendor vendor;
@@ -77,12 +112,15 @@ struct bt_sim_config {
 	uint8_t version;           /* CPUID.0AH:EAX[7:0], 2..6 */
 	uint8_t num_gp, gp_width;
 	uint8_t num_fixed, fixed_width; /* CPUID.0AH:EDX[4:0], [12:5] */
-	uint32_t fixed_bitmap;     /* v5+: CPUID.0AH:ECX */
+	uint32_t fixed_bitmap;     /* v5+: CPUID.0AH:ECX; v6: also CPUID.23H.1:EBX */
+	uint32_t gp_bitmap;        /* v6: CPUID.23H.1:EAX (0: counters 0..num_gp-1) */
 	bool any_deprecated;       /* CPUID.0AH:EDX[15] */
 	bool pdcm;                 /* IA32_PERF_CAPABILITIES exists */
 	bool full_width;           /* PERF_CAPABILITIES[13] */
 	bool perf_metrics;         /* PERF_CAPABILITIES[15] */
 	uint8_t pm_fields;         /* 4 (ICL) or 8 (SPR, Golden Cove and later) */
+	bool rdpmc_metrics_clear;  /* PERF_CAPABILITIES[19]: FIXED_CTR_CTRL bit 14 exists */
+	uint8_t family;            /* enum bt_sim_family */
 	bool umask2_eq;            /* CPUID.23H:EBX[1:0] */
 	bool hybrid;               /* CPUID.07H:EDX[15] */
 	uint8_t core_type;         /* CPUID.1AH:EAX[31:24] */
@@ -99,6 +137,7 @@ struct bt_sim_config {
 	uint64_t tsc_per_access;   /* TSC ticks per access outside the window */
 	uint64_t tsc_per_window;   /* TSC ticks per window when the source has none */
 	uint32_t smi_per_window;   /* SMIs that "land" in each window */
+	uint8_t initial;           /* BT_SIM_INIT_* flags */
 };
 
 /* Named presets: "core2" "nhm" "skl" "icl" "spr" "adl-p" "adl-e" "lnl-p"
@@ -141,6 +180,7 @@ struct bt_sim_regs {
 	uint64_t perf_metrics;
 	uint64_t offcore[2];
 	uint64_t ldlat, frontend;
+	uint64_t pebs_enable;      /* IA32_PEBS_ENABLE */
 };
 
 #define BT_SIM_MAX_VIOLATIONS 16
@@ -155,6 +195,17 @@ struct bt_sim {
 	 * written without PERF_METRICS being written after it. */
 	uint64_t pm_acc[8];
 	bool pm_stale;
+
+	/* Restore checks with counters left running: what the counters counted
+	 * outside windows while configured exactly as found at the checkpoint
+	 * (the firmware's own counting of the driver's instructions, which no
+	 * driver can undo), before the counter was first written and after it
+	 * was last written; what it counted in between, a write replaced. See
+	 * bt_sim_checkpoint(). */
+	struct bt_sim_regs found;
+	uint64_t found_pre_gp[BT_SIM_MAX_GP], found_post_gp[BT_SIM_MAX_GP];
+	uint64_t found_pre_fixed[BT_SIM_MAX_FIXED], found_post_fixed[BT_SIM_MAX_FIXED];
+	uint32_t written_gp, written_fixed;
 
 	uint64_t tsc, aperf, mperf;
 	uint32_t smi;
@@ -187,6 +238,16 @@ void bt_sim_snapshot(const struct bt_sim *sim, struct bt_sim_regs *ret);
 /* true if equal; otherwise writes the first difference into diff. */
 bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 		       char *diff, size_t difflen);
+
+/* Restore checks that also hold when counters were left running: take the
+ * checkpoint before the driver runs, then bt_sim_restored() compares the
+ * register file with it, allowing exactly the counts that counters made
+ * while configured as found (counting the driver's accesses before it
+ * stopped them and after it restarted them). With nothing left running this
+ * is bt_sim_regs_equal(). */
+void bt_sim_checkpoint(struct bt_sim *sim, struct bt_sim_regs *ret);
+bool bt_sim_restored(const struct bt_sim *sim, const struct bt_sim_regs *checkpoint,
+		     char *diff, size_t difflen);
 
 /* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
  * source_error if a count is not floor(SLOTS*b/255) for any byte b). */

@@ -30,8 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[200];
 	struct bt_encoding enc;
 	if (bt_event_parse(buf, BT_VENDOR_INTEL, &r, err, sizeof(err)) == BT_OK) {
-		bt_event_encode_gp(&r.ev, &intel, false, &enc, err, sizeof(err));
-		bt_event_encode_gp(&r.ev, &intel, true, &enc, err, sizeof(err));
+		/* The extra-MSR tables differ per core: try a few. */
+		static const uint8_t uarchs[] = { BT_UARCH_UNKNOWN, BT_UARCH_NHM, BT_UARCH_SKL,
+						  BT_UARCH_GLC, BT_UARCH_LNC, BT_UARCH_ATOM };
+		for (size_t i = 0; i < sizeof(uarchs); i++) {
+			intel.uarch = uarchs[i];
+			bt_event_encode_gp(&r.ev, &intel, false, &enc, err, sizeof(err));
+			bt_event_encode_gp(&r.ev, &intel, true, &enc, err, sizeof(err));
+		}
 	}
 	if (bt_event_parse(buf, BT_VENDOR_AMD, &r, err, sizeof(err)) == BT_OK)
 		bt_event_encode_gp(&r.ev, &amd, false, &enc, err, sizeof(err));

@@ -110,7 +110,7 @@ TEST(parser_says_which_part_is_wrong)
 	CHECK(parse("cpu/event=0x1A0/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
 	CHECK_STR(err, "event=0x1A0 needs AMD (Intel event select is 8 bits)");
 	CHECK(parse("cpu/event=0xcd,ldlat=0/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
-	CHECK(strstr(err, "ldlat=0") && strstr(err, "1-65535"));
+	CHECK(strstr(err, "ldlat=0") && strstr(err, "3-65535"));
 	CHECK(parse("cpu/event=0xcd,ldlat=70000/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
 	CHECK(parse("cpu/event=0x3c,umask=0x100/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
 	CHECK(strstr(err, "umask=0x100") != NULL);
@@ -126,4 +126,30 @@ TEST(parser_says_which_part_is_wrong)
 	CHECK(parse("cpu/event=0x3c", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
 	CHECK(parse("", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
 	CHECK(parse("gpu/event=1/", BT_VENDOR_INTEL, &r, err) == BT_ERR_INVALID);
+}
+
+/* Finding 18: messages. An unnamed MSR is "MSR (0x...)", not its address
+ * twice; a fixed-only event with a privilege filter is unmeasurable because
+ * of the filter, not because the counter is missing. */
+TEST(messages_say_what_is_wrong)
+{
+	char buf[40];
+	CHECK_STR(bt_msr_name(0xC0010008, buf, sizeof(buf)), "MSR");
+	CHECK_STR(bt_msr_name(0x1921, buf, sizeof(buf)), "IA32_PMC_GP8_CFG_A");
+	CHECK_STR(bt_msr_name(0x198C, buf, sizeof(buf)), "IA32_PMC_FX3_CTR");
+	CHECK_STR(bt_msr_name(0x188, buf, sizeof(buf)), "IA32_PERFEVTSEL2");
+	static struct bt_plan plan;
+	struct bt_pmu_caps skl = caps_of("skl");
+	struct bt_event ev[2] = {
+		fx_fixed("INST_RETIRED.ANY:SUP", 0xC0, 0x00, 0, 0),
+		fx_fixed("TOPDOWN.SLOTS", 0x00, 0x04, 3, 0),
+	};
+	ev[0].flags = BT_EVF_SUP;
+	const struct bt_event *evp[2] = { &ev[0], &ev[1] };
+	CHECK(bt_plan_events(evp, 2, &skl, NULL, &plan) == BT_OK);
+	CHECK_EQ_INT(plan.ev[0].place, BT_PLACE_UNMEASURABLE);
+	CHECK_MSG(strstr(plan.ev[0].reason, "general counter") &&
+		  !strstr(plan.ev[0].reason, "lacks"), "%s", plan.ev[0].reason);
+	CHECK_EQ_INT(plan.ev[1].place, BT_PLACE_UNMEASURABLE);
+	CHECK_MSG(strstr(plan.ev[1].reason, "lacks"), "%s", plan.ev[1].reason);
 }

@@ -90,10 +90,12 @@ TEST(bound_extra_msr_values)
 {
 	struct bt_pmu_caps caps = caps_of("skl");
 	struct bt_event ev[6];
-	/* ldlat 4, 8, 16 (MEM_TRANS_RETIRED.LOAD_LATENCY_GT_*, here not alone) */
-	ev[0] = fx_msr(gen(0, 0xF), MSR_PEBS_LD_LAT, 4, 0);
-	ev[1] = fx_msr(gen(1, 0xF), MSR_PEBS_LD_LAT, 8, 0);
-	ev[2] = fx_msr(gen(2, 0xF), MSR_PEBS_LD_LAT, 16, 0);
+	/* FRONTEND_RETIRED (0xC6/0x01 on Skylake) with three MSR_PEBS_FRONTEND
+	 * values (DSB_MISS 0x11, ITLB_MISS 0x14, LATENCY_GE_4 0x400406; here
+	 * not TakenAlone): one value per group. */
+	ev[0] = fx_msr(fx_gp("FE.A", 0xC6, 0x01, 0, 0xF), MSR_PEBS_FRONTEND, 0x11, 0);
+	ev[1] = fx_msr(fx_gp("FE.B", 0xC6, 0x01, 0, 0xF), MSR_PEBS_FRONTEND, 0x14, 0);
+	ev[2] = fx_msr(fx_gp("FE.C", 0xC6, 0x01, 0, 0xF), MSR_PEBS_FRONTEND, 0x400406, 0);
 	ev[3] = gen(3, 0xF);
 	CHECK_EQ_INT(plan_ok(ev, 4, &caps), 3);
 	CHECK_EQ_INT(plan.bound.msr, 3);
@@ -161,7 +163,7 @@ TEST(optimal_on_realistic_sets)
 	}
 	/* A model-sized set (~120 events) with HSW-like restrictions: 6 events
 	 * on counter 2 only, 4 on counter 3 only, 1 on counter 1 only, 2
-	 * TakenAlone, 4 OCR values, 3 ldlat values, the rest on 0-3. */
+	 * TakenAlone, 4 OCR values, 3 MSR_PEBS_FRONTEND values, the rest on 0-3. */
 	struct bt_pmu_caps caps = caps_of("skl");
 	int n = 0;
 	for (int i = 0; i < 6; i++) ev[n] = gen(n, 0x4), n++;
@@ -169,10 +171,11 @@ TEST(optimal_on_realistic_sets)
 	ev[n] = gen(n, 0x2), n++;
 	for (int i = 0; i < 2; i++) ev[n] = gen(n, 0xF), ev[n].flags = BT_EVF_ALONE, n++;
 	for (int i = 0; i < 4; i++)
-		ev[n] = fx_msr(fx_gp(names[n], 0xB7, (uint8_t)(1 + i), 0, 0xF), MSR_OFFCORE_RSP_0,
+		ev[n] = fx_msr(fx_gp(names[n], 0xB7, 0x01, 0, 0xF), MSR_OFFCORE_RSP_0,
 			       0x10001ull << i, 0xBB), snprintf(names[n], 32, "OCR%d", i), n++;
 	for (int i = 0; i < 3; i++)
-		ev[n] = fx_msr(gen(n, 0xF), MSR_PEBS_LD_LAT, 4u << i, 0), n++;
+		ev[n] = fx_msr(fx_gp(names[n], 0xC6, 0x01, 0, 0xF), MSR_PEBS_FRONTEND, 0x11u + i, 0),
+		snprintf(names[n], 32, "FE%d", i), n++;
 	while (n < 120)
 		ev[n] = gen(n, 0xF), n++;
 	int g = plan_ok(ev, n, &caps);
@@ -207,7 +210,8 @@ TEST(validator_catches_bad_plans)
 	CHECK(bt_plan_validate(&plan, evp, 7, &caps, NULL, err, sizeof(err)) == BT_OK);
 	static struct bt_plan bad;
 
-	/* 1. an event on a counter it may not use */
+	/* 1. an event on a counter it may not use (groups and event table
+	 * changed consistently) */
 	bad = plan;
 	int g0 = plan.ev[0].group;
 	for (int i = 0; i < bad.groups[g0].n_gp; i++)
@@ -216,6 +220,8 @@ TEST(validator_catches_bad_plans)
 			uint8_t c = bad.groups[g0].gp[i].counter;
 			bad.groups[g0].gp[i].counter = bad.groups[g0].gp[other].counter;
 			bad.groups[g0].gp[other].counter = c;
+			bad.ev[0].counter = bad.groups[g0].gp[i].counter;
+			bad.ev[bad.groups[g0].gp[other].event].counter = c;
 		}
 	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
 	CHECK(strstr(err, "may not use") != NULL);
@@ -264,4 +270,89 @@ TEST(validator_catches_bad_plans)
 	bad = plan;
 	bad.n_groups = 1;
 	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+}
+
+/* Finding 6: bt_pmu_read() takes each event's count from p->ev[i].group /
+ * .counter / .code2, not from the groups: a plan whose event table
+ * disagrees with its groups would return one event's count as another's.
+ * The validator checks the two against each other. */
+TEST(validator_checks_the_event_table_against_the_groups)
+{
+	struct bt_pmu_caps caps = caps_of("skl");
+	static struct bt_event ev[6];
+	static const struct bt_event *evp[6];
+	for (int i = 0; i < 4; i++)
+		ev[i] = gen(i, 0xF);
+	ev[4] = ev[0];
+	ev[4].name = "ALIAS_OF_EV0";
+	ev[5] = fx_msr(fx_gp("OCR.A", 0xB7, 1, 0, 0xF), MSR_OFFCORE_RSP_0, 0x10001, 0xBB);
+	fx_ptrs(ev, 6, evp);
+	CHECK(bt_plan_events(evp, 6, &caps, NULL, &plan) == BT_OK);
+	char err[256];
+	CHECK(bt_plan_validate(&plan, evp, 6, &caps, NULL, err, sizeof(err)) == BT_OK);
+	static struct bt_plan bad;
+
+	/* Two events' counters swapped in the table only. */
+	bad = plan;
+	uint8_t c = bad.ev[1].counter;
+	bad.ev[1].counter = bad.ev[2].counter;
+	bad.ev[2].counter = c;
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(err, "event table"), "%s", err);
+	/* An alias pointing at another counter than its target's. */
+	bad = plan;
+	bad.ev[4].counter = (uint8_t)((plan.ev[0].counter + 1) % 4);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	/* The table says code2 where the group programs the primary code. */
+	bad = plan;
+	bad.ev[5].code2 = !plan.ev[5].code2;
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	/* Fixed counters the PMU lacks. */
+	bad = plan;
+	bad.fixed_mask |= 1u << 3;
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(err, "fixed counters"), "%s", err);
+}
+
+/* Finding 7: one counter counts identical encodings once, TakenAlone or
+ * not; the counted encoding is TakenAlone if any of its events is. The
+ * bound is then a true lower bound and the plan reaches it. */
+TEST(identical_taken_alone_events_are_counted_once)
+{
+	struct bt_pmu_caps caps = caps_of("skl");
+	static struct bt_event ev[4];
+	/* FRONTEND_RETIRED.DSB_MISS twice (TakenAlone, SKL JSON) and once more
+	 * without the flag: one counter, one group, alone. */
+	for (int i = 0; i < 3; i++)
+		ev[i] = fx_msr(fx_gp("FRONTEND_RETIRED.DSB_MISS", 0xC6, 0x01, 0, 0xF),
+			       MSR_PEBS_FRONTEND, 0x11, 0);
+	ev[0].flags = ev[1].flags = BT_EVF_ALONE;
+	CHECK_EQ_INT(plan_ok(ev, 3, &caps), 1);
+	CHECK_EQ_INT(plan.lower_bound, 1);
+	CHECK_EQ_INT(plan.bound.alone, 1);
+	CHECK_EQ_INT(plan.ev[1].alias_of, 0);
+	CHECK_EQ_INT(plan.ev[2].alias_of, 0);
+	/* The plain copy first: still merged, and the group stays alone. */
+	ev[0].flags = 0;
+	ev[2].flags = BT_EVF_ALONE;
+	ev[3] = gen(3, 0xF);
+	CHECK_EQ_INT(plan_ok(ev, 4, &caps), 2);
+	CHECK_EQ_INT(plan.lower_bound, 2);
+	CHECK_EQ_INT(plan.groups[plan.ev[0].group].n_gp, 1);
+	/* The validator: an alias's TakenAlone flag keeps its target alone. */
+	static const struct bt_event *evp[4];
+	fx_ptrs(ev, 4, evp);
+	static struct bt_plan bad;
+	bad = plan;
+	int ga = plan.ev[0].group, gb = plan.ev[3].group;
+	struct bt_plan_group *G = &bad.groups[ga];
+	G->gp[1] = bad.groups[gb].gp[0];
+	G->gp[1].counter = (uint8_t)(G->gp[0].counter == 0 ? 1 : 0);
+	G->n_gp = 2;
+	bad.groups[gb].n_gp = 0;
+	bad.ev[3].group = (int16_t)ga;
+	bad.ev[3].counter = G->gp[1].counter;
+	char err[256];
+	CHECK(bt_plan_validate(&bad, evp, 4, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(err, "TakenAlone"), "%s", err);
 }

@@ -30,13 +30,15 @@ static uint64_t full_run(struct bt_sim *sim, const struct bt_pmu_caps *caps,
 	return sim->access_count;
 }
 
-static void every_access_faults(const char *preset)
+static void every_access_faults(const char *preset, uint8_t initial)
 {
 	static struct bt_sim sim;
 	static struct bt_event ev[FX_MAX];
 	static const struct bt_event *evp[FX_MAX];
 	static struct bt_sim_count src[FX_MAX];
-	CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
+	struct bt_sim_config cfg = *bt_sim_preset(preset);
+	cfg.initial = initial;
+	CHECK(bt_sim_init(&sim, &cfg) == BT_OK);
 	struct bt_pmu_caps caps;
 	bt_sim_detect_caps(&sim, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
@@ -47,47 +49,57 @@ static void every_access_faults(const char *preset)
 
 	/* Count the accesses of a clean run. */
 	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
-	CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
+	CHECK(bt_sim_init(&sim, &cfg) == BT_OK);
 	bt_sim_set_source(&sim, &source);
 	sim.access_count = 0;
 	bool reported;
 	char msg[256];
 	uint64_t total = full_run(&sim, &caps, evp, &reported, msg, sizeof(msg));
-	CHECK(!reported);
+	CHECK_MSG(!reported, "%s/0x%X clean run: %s", preset, initial, msg);
 	CHECK(total > 20);
 	bt_sim_free(&sim);
 
 	int failures = 0;
 	for (uint64_t k = 1; k <= total; k++) {
-		CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
+		CHECK(bt_sim_init(&sim, &cfg) == BT_OK);
 		bt_sim_set_source(&sim, &source);
-		struct bt_sim_regs before, after;
-		bt_sim_snapshot(&sim, &before);
+		struct bt_sim_regs before;
+		bt_sim_checkpoint(&sim, &before);
 		sim.access_count = 0;
 		sim.fault_at = k;
 		full_run(&sim, &caps, evp, &reported, msg, sizeof(msg));
-		bt_sim_snapshot(&sim, &after);
 		char diff[160] = "";
-		bool same = bt_sim_regs_equal(&before, &after, diff, sizeof(diff));
+		bool same = bt_sim_restored(&sim, &before, diff, sizeof(diff));
 		/* A fault in a restore write is retried; anywhere else the run
 		 * stops and says which access faulted. */
 		bool fault_in_restore = k > close_at;
 		if (!same || (!fault_in_restore && !(reported && strstr(msg, "#GP")))) {
 			if (failures++ < 3)
-				CHECK_MSG(false, "%s: fault at access %llu: reported=%d same=%d %s | %s",
-					  preset, (unsigned long long)k, reported, same, diff, msg);
+				CHECK_MSG(false, "%s/0x%X: fault at access %llu: reported=%d same=%d %s | %s",
+					  preset, initial, (unsigned long long)k, reported, same, diff, msg);
 		}
 		bt_sim_free(&sim);
 	}
 	CHECK_EQ_INT(failures, 0);
 }
 
-TEST(every_access_faulting_skl_restores_state) { every_access_faults("skl"); }
-TEST(every_access_faulting_icl_restores_state) { every_access_faults("icl"); }
-TEST(every_access_faulting_nhm_restores_state) { every_access_faults("nhm"); }
-TEST(every_access_faulting_zen4_restores_state) { every_access_faults("zen4"); }
-TEST(every_access_faulting_zen2_restores_state) { every_access_faults("zen2"); }
-TEST(every_access_faulting_amd_legacy_restores_state) { every_access_faults("amd-legacy"); }
+static void every_preset(uint8_t initial)
+{
+	for (int p = 0; bt_sim_preset_names[p]; p++)
+		every_access_faults(bt_sim_preset_names[p], initial);
+}
+
+/* Finding 17: every preset (core2 and lnl-p included), from an idle state
+ * and from states firmware may leave: counters running (the AMD stop at
+ * open and its restore), overflow bits and a frozen PMU (the status
+ * restore), and everything at once. */
+TEST(every_access_faulting_every_preset_idle) { every_preset(0); }
+TEST(every_access_faulting_every_preset_running) { every_preset(BT_SIM_INIT_RUNNING); }
+TEST(every_access_faulting_every_preset_overflowed_frozen)
+{
+	every_preset(BT_SIM_INIT_OVERFLOW | BT_SIM_INIT_FROZEN | BT_SIM_INIT_CONDCHGD);
+}
+TEST(every_access_faulting_every_preset_all_states) { every_preset(BT_SIM_INIT_ALL); }
 
 TEST(fault_on_a_chosen_msr_is_reported_by_name)
 {

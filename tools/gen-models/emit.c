@@ -68,16 +68,17 @@ static const char *source_name(uint8_t s)
 	}
 }
 
-static void emit_flags(FILE *f, uint8_t fl)
+static void emit_flags(FILE *f, uint16_t fl)
 {
 	static const struct {
-		uint8_t bit;
+		uint16_t bit;
 		const char *name;
 	} names[] = {
 		{ BT_EVF_INV, "BT_EVF_INV" }, { BT_EVF_EDGE, "BT_EVF_EDGE" },
 		{ BT_EVF_ANY, "BT_EVF_ANY" }, { BT_EVF_EQ, "BT_EVF_EQ" },
 		{ BT_EVF_ALONE, "BT_EVF_ALONE" }, { BT_EVF_SUP, "BT_EVF_SUP" },
 		{ BT_EVF_USER, "BT_EVF_USER" }, { BT_EVF_PERCORE, "BT_EVF_PERCORE" },
+		{ BT_EVF_PEBS_ONLY, "BT_EVF_PEBS_ONLY" },
 	};
 	if (!fl) {
 		fputc('0', f);

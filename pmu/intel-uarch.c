@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel family 6 display models -> core microarchitecture class.
+ *
+ * Sources (facts only): Intel's perfmon mapfile.csv (family-model -> event
+ * file, which names the core: e.g. 6-8F sapphirerapids_core, 6-97 hybrid
+ * 0x40 goldencove / 0x20 gracemont, 6-AA redwoodcove / crestmont, 6-BD
+ * lioncove / skymont, 6-AD graniterapids = Redwood Cove), and Linux
+ * arch/x86/include/asm/intel-family.h + intel_pmu_init() for the parts the
+ * mapfile no longer lists (Core 2). Models that are in neither, or whose
+ * core's OFFCORE_RSP pairing could not be checked (e.g. Panther Lake
+ * 6-CC/D5/E5, Clearwater Forest 6-DD, family 18), are UNKNOWN on purpose.
+ */
+#include "pmu/intel-uarch.h"
+
+#include <stddef.h>
+
+static const struct {
+	uint8_t model;
+	uint8_t uarch;
+} plain[] = {
+	/* Core 2 (Merom, Merom-L, Penryn, Dunnington) */
+	{ 0x0F, BT_UARCH_CORE2 }, { 0x16, BT_UARCH_CORE2 }, { 0x17, BT_UARCH_CORE2 },
+	{ 0x1D, BT_UARCH_CORE2 },
+	/* Nehalem EP/client/G/EX */
+	{ 0x1A, BT_UARCH_NHM }, { 0x1E, BT_UARCH_NHM }, { 0x1F, BT_UARCH_NHM },
+	{ 0x2E, BT_UARCH_NHM },
+	/* Westmere, Sandy Bridge, Ivy Bridge, Haswell, Broadwell */
+	{ 0x25, BT_UARCH_WSM_BDW }, { 0x2C, BT_UARCH_WSM_BDW }, { 0x2F, BT_UARCH_WSM_BDW },
+	{ 0x2A, BT_UARCH_WSM_BDW }, { 0x2D, BT_UARCH_WSM_BDW }, { 0x3A, BT_UARCH_WSM_BDW },
+	{ 0x3E, BT_UARCH_WSM_BDW }, { 0x3C, BT_UARCH_WSM_BDW }, { 0x3F, BT_UARCH_WSM_BDW },
+	{ 0x45, BT_UARCH_WSM_BDW }, { 0x46, BT_UARCH_WSM_BDW }, { 0x3D, BT_UARCH_WSM_BDW },
+	{ 0x47, BT_UARCH_WSM_BDW }, { 0x4F, BT_UARCH_WSM_BDW }, { 0x56, BT_UARCH_WSM_BDW },
+	/* Skylake, Kaby/Coffee/Comet Lake, Skylake-X / Cascade Lake */
+	{ 0x4E, BT_UARCH_SKL }, { 0x5E, BT_UARCH_SKL }, { 0x8E, BT_UARCH_SKL },
+	{ 0x9E, BT_UARCH_SKL }, { 0xA5, BT_UARCH_SKL }, { 0xA6, BT_UARCH_SKL },
+	{ 0x55, BT_UARCH_SKL },
+	/* Ice Lake client/server, Tiger Lake, Rocket Lake */
+	{ 0x7D, BT_UARCH_ICL }, { 0x7E, BT_UARCH_ICL }, { 0x6A, BT_UARCH_ICL },
+	{ 0x6C, BT_UARCH_ICL }, { 0x8C, BT_UARCH_ICL }, { 0x8D, BT_UARCH_ICL },
+	{ 0xA7, BT_UARCH_ICL },
+	/* Sapphire Rapids, Emerald Rapids (Golden Cove); Granite Rapids
+	 * (Redwood Cove) */
+	{ 0x8F, BT_UARCH_GLC }, { 0xCF, BT_UARCH_GLC },
+	{ 0xAD, BT_UARCH_RWC }, { 0xAE, BT_UARCH_RWC },
+	/* Atom cores: Silvermont/Airmont, Goldmont, Goldmont Plus, Tremont,
+	 * Knights Landing/Mill, Gracemont (ADL-N), Crestmont (SRF, GRR) */
+	{ 0x37, BT_UARCH_ATOM }, { 0x4A, BT_UARCH_ATOM }, { 0x4D, BT_UARCH_ATOM },
+	{ 0x4C, BT_UARCH_ATOM }, { 0x5A, BT_UARCH_ATOM }, { 0x5C, BT_UARCH_ATOM },
+	{ 0x5F, BT_UARCH_ATOM }, { 0x7A, BT_UARCH_ATOM }, { 0x86, BT_UARCH_ATOM },
+	{ 0x96, BT_UARCH_ATOM }, { 0x9C, BT_UARCH_ATOM }, { 0x57, BT_UARCH_ATOM },
+	{ 0x85, BT_UARCH_ATOM }, { 0xBE, BT_UARCH_ATOM }, { 0xAF, BT_UARCH_ATOM },
+	{ 0xB6, BT_UARCH_ATOM },
+};
+
+/* Hybrid parts: the P-core class; E-cores (core type 0x20) are ATOM. */
+static const struct {
+	uint8_t model;
+	uint8_t p_core;
+} hybrid[] = {
+	/* Alder Lake, Raptor Lake: Golden Cove / Raptor Cove + Gracemont */
+	{ 0x97, BT_UARCH_GLC }, { 0x9A, BT_UARCH_GLC }, { 0xB7, BT_UARCH_GLC },
+	{ 0xBA, BT_UARCH_GLC }, { 0xBF, BT_UARCH_GLC },
+	/* Meteor Lake: Redwood Cove + Crestmont */
+	{ 0xAA, BT_UARCH_RWC }, { 0xAC, BT_UARCH_RWC }, { 0xB5, BT_UARCH_RWC },
+	/* Lunar Lake, Arrow Lake: Lion Cove + Skymont (ARL also Crestmont) */
+	{ 0xBD, BT_UARCH_LNC }, { 0xC5, BT_UARCH_LNC }, { 0xC6, BT_UARCH_LNC },
+};
+
+enum bt_intel_uarch bt_intel_uarch_of(uint32_t family, uint32_t model, uint8_t core_type)
+{
+	if (family != 6)
+		return BT_UARCH_UNKNOWN;
+	for (size_t i = 0; i < sizeof(hybrid) / sizeof(hybrid[0]); i++)
+		if (hybrid[i].model == model) {
+			if (core_type == BT_CORE_TYPE_CORE)
+				return (enum bt_intel_uarch)hybrid[i].p_core;
+			if (core_type == BT_CORE_TYPE_ATOM)
+				return BT_UARCH_ATOM;
+			return BT_UARCH_UNKNOWN; /* hybrid model, core type not reported */
+		}
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (plain[i].model == model)
+			return (enum bt_intel_uarch)plain[i].uarch;
+	return BT_UARCH_UNKNOWN;
+}
+
+const char *bt_intel_uarch_name(enum bt_intel_uarch u)
+{
+	switch (u) {
+	case BT_UARCH_CORE2: return "Core 2";
+	case BT_UARCH_NHM: return "Nehalem";
+	case BT_UARCH_WSM_BDW: return "Westmere..Broadwell";
+	case BT_UARCH_SKL: return "Skylake";
+	case BT_UARCH_ICL: return "Ice Lake";
+	case BT_UARCH_GLC: return "Golden Cove";
+	case BT_UARCH_RWC: return "Redwood Cove";
+	case BT_UARCH_LNC: return "Lion Cove";
+	case BT_UARCH_ATOM: return "Atom (E-core)";
+	case BT_UARCH_UNKNOWN: break;
+	}
+	return "an unknown Intel core";
+}
+
+/* Linux intel_pmu_init(): num_topdown_events = 4 for Ice Lake / Tiger
+ * Lake, 8 for Sapphire Rapids and in intel_pmu_init_glc() (Golden Cove and
+ * every later P-core). PERF_METRICS has no CPUID enumeration of its fields. */
+uint8_t bt_intel_perf_metrics_fields(enum bt_intel_uarch u)
+{
+	switch (u) {
+	case BT_UARCH_ICL:
+		return 4;
+	case BT_UARCH_GLC:
+	case BT_UARCH_RWC:
+	case BT_UARCH_LNC:
+		return 8;
+	default:
+		return 0;
+	}
+}
