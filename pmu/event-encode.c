@@ -179,6 +179,37 @@ bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps 
 	return BT_OK;
 }
 
+bool bt_event_fixed_to_gp(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			  struct bt_event *ret)
+{
+	/* Intel SDM vol. 3B, "Pre-defined Architectural Performance Events":
+	 * Instructions Retired = event C0H umask 00H (fixed counter 0 counts
+	 * the same, INST_RETIRED.ANY); UnHalted Core Cycles = event 3CH umask
+	 * 00H (fixed counter 1, CPU_CLK_UNHALTED.THREAD). Fixed counter 2
+	 * (reference cycles at the TSC rate) has no exact general-counter twin:
+	 * 3CH/01H counts at the bus/crystal rate. */
+	static const uint16_t arch_code[2] = { 0xC0, 0x3C };
+
+	if (e->source != BT_SRC_PMC || e->counters || e->fixed < 0 || e->fixed > 1 ||
+	    caps->kind != BT_PMU_INTEL_ARCH || !caps->gp_mask)
+		return false;
+	if (bt_event_fits_fixed(e, caps))
+		return false; /* the fixed counter can count it as it is */
+	/* What the shared fixed counter cannot do: a ring filter, AnyThread. */
+	if (!(e->flags & (BT_EVF_ANY | BT_EVF_SUP | BT_EVF_USER)) || e->cmask || e->msr_index ||
+	    (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_EQ | BT_EVF_PEBS_ONLY)))
+		return false;
+	*ret = *e;
+	ret->code = arch_code[e->fixed];
+	ret->code2 = 0;
+	ret->umask = 0;
+	ret->umask_ext = 0;
+	ret->fixed = BT_EV_NO_FIXED;
+	ret->counters = caps->gp_mask;
+	ret->counters_ht_off = 0;
+	return true;
+}
+
 bool bt_event_fits_fixed(const struct bt_event *e, const struct bt_pmu_caps *caps)
 {
 	if (e->source != BT_SRC_PMC || e->fixed < 0 || e->fixed >= BT_PMU_MAX_FIXED)

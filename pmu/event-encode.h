@@ -39,6 +39,16 @@ bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps 
  * mask, invert, edge, extra MSR) nor a privilege filter or AnyThread (the
  * fixed counters count all rings in every group, for cross-checking). */
 bool bt_event_fits_fixed(const struct bt_event *e, const struct bt_pmu_caps *caps);
+/*
+ * An event only fixed counter 0 or 1 counts (vendor "Fixed counter N",
+ * no general-counter encoding), but with a ring filter or AnyThread that
+ * the fixed counter, shared by every group and counting all rings, cannot
+ * apply (e.g. CPU_CLK_UNHALTED.THREAD_ANY): *ret is the same event as the
+ * architectural general-counter event (C0H/00H, 3CH/00H) with its filters.
+ * false when e is not such an event.
+ */
+bool bt_event_fixed_to_gp(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			  struct bt_event *ret);
 
 /* ------------------------------------------------------------ raw events */
 

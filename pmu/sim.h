@@ -143,6 +143,13 @@ struct bt_sim_config {
 /* Named presets: "core2" "nhm" "skl" "icl" "spr" "adl-p" "adl-e" "lnl-p"
  * "amd-legacy" "zen2" "zen4". NULL if unknown. */
 const struct bt_sim_config *bt_sim_preset(const char *name);
+/* A simulated CPU for a built-in Top-Down model (metrics/ model id such as
+ * "SKL", "ADL-GRT", "ZEN4"): its signature and counters (pmu/sim-models.c).
+ * false if there is none. */
+bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret);
+/* The model ids bt_sim_config_for_model knows, NULL-terminated. */
+extern const char *const bt_sim_model_names[];
+
 /* The preset names, NULL-terminated. */
 extern const char *const bt_sim_preset_names[];
 
