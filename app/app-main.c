@@ -12,6 +12,7 @@
 
 #include "app/app-main.h"
 #include "app/cmdline.h"
+#include "app/count.h"
 #include "app/fault-selftest.h"
 #include "app/json-out.h"
 #include "app/options.h"
@@ -37,6 +38,7 @@ struct run {
 	struct bt_fault_selftest selftest;
 	int status;
 	bool ran_workloads;
+	bool counting_simulated;
 	struct bt_run_phase phase;
 	char messages[8][200];
 	int n_messages;
@@ -120,8 +122,8 @@ static bt_status render_results(unsigned seq, struct bt_strbuf *out, void *ctx)
 	bt_jw_str(&j, "format", "baretop-results");
 	bt_jw_u64(&j, "format_version", BT_RESULTS_FORMAT_VERSION);
 	bt_jw_u64(&j, "sequence", seq);
-	/* Nothing in this file comes from a simulated PMU or replayed counts. */
-	bt_jw_bool(&j, "simulated", r->plat->arch->simulated);
+	/* true when anything here was counted by the simulated PMU. */
+	bt_jw_bool(&j, "simulated", r->plat->arch->simulated || r->counting_simulated);
 
 	bt_jw_object(&j, "baretop");
 	bt_jw_str(&j, "version", BT_VERSION);
@@ -327,6 +329,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		status = usage_error(r, program, err);
 		goto out;
 	}
+	if (r->opt.list_models) {
+		bt_list_models(stdout);
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
 	if (r->opt.list_workloads) {
 		bt_list_workloads(stdout);
 		status = finish(r, BT_EXIT_OK);
@@ -379,10 +386,16 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		r->phase.plat = plat;
 		r->phase.opt = &r->opt;
 		r->phase.cpu = &r->cpu;
-		r->phase.can_count = false;
-		snprintf(r->phase.no_count_reason, sizeof(r->phase.no_count_reason), "%s",
-			 r->cpu.pmu.kind == BT_PMU_NONE ? r->cpu.pmu.absent_reason
-							: "counting is not wired into the app yet");
+		r->phase.census = &r->census;
+		bt_status cs = bt_count_prepare(plat, &r->opt, &r->cpu, &r->census, &r->phase.count,
+						r->phase.no_count_reason,
+						sizeof(r->phase.no_count_reason));
+		if (cs == BT_ERR_INVALID) {
+			status = usage_error(r, program, r->phase.no_count_reason);
+			goto out;
+		}
+		r->phase.can_count = cs == BT_OK;
+		r->counting_simulated = cs == BT_OK && r->opt.sim;
 		bt_run_phase_run(&r->phase);
 		r->ran_workloads = true;
 		if (r->phase.n_failed) {

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "app/json-out.h"
 
@@ -137,4 +138,19 @@ void bt_jw_null(struct bt_jw *j, const char *key)
 {
 	lead(j, key);
 	bt_sb_puts(j->out, "null");
+}
+
+void bt_jw_raw(struct bt_jw *j, const char *key, const char *json)
+{
+	size_t n;
+
+	lead(j, key);
+	if (!json) {
+		bt_sb_puts(j->out, "null");
+		return;
+	}
+	n = strlen(json);
+	while (n && (json[n - 1] == '\n' || json[n - 1] == ' ' || json[n - 1] == '\r'))
+		n--;
+	bt_sb_putn(j->out, json, n);
 }

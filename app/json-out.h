@@ -42,6 +42,9 @@ void bt_jw_hex(struct bt_jw *j, const char *key, uint64_t value); /* "0x5e" */
 void bt_jw_bool(struct bt_jw *j, const char *key, bool value);
 void bt_jw_double(struct bt_jw *j, const char *key, double value);
 void bt_jw_null(struct bt_jw *j, const char *key);
+/* A value that is already JSON text (another writer's document), inserted
+ * as it is, trailing blanks removed. NULL -> null. */
+void bt_jw_raw(struct bt_jw *j, const char *key, const char *json);
 /* Escapes s as a JSON string body (no quotes) into out. */
 void bt_jw_escape(struct bt_strbuf *out, const char *s);
 

@@ -55,6 +55,52 @@ FLAG(assume_amd_legacy_pmu)
 FLAG(quick)
 FLAG(list_workloads)
 FLAG(no_workloads)
+FLAG(list_models)
+FLAG(no_count)
+
+static bt_status set_drilldown(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	(void)v; (void)err; (void)errcap;
+	o->drilldown = true;
+	o->level = 0;
+	return BT_OK;
+}
+
+static bt_status set_model(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	if (!*v) {
+		snprintf(err, errcap, "--model: empty model id (--list-models lists them)");
+		return BT_ERR_INVALID;
+	}
+	o->model = v;
+	return BT_OK;
+}
+
+static bt_status set_model_files(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	if (!strchr(v, ',')) {
+		snprintf(err, errcap, "--model-files %s: give the metrics file and the events "
+			 "file(s), separated by commas", v);
+		return BT_ERR_INVALID;
+	}
+	o->model_files = v;
+	return BT_OK;
+}
+
+static bt_status set_sim(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	(void)err; (void)errcap;
+	o->sim = true;
+	o->sim_name = v && *v ? v : NULL;
+	return BT_OK;
+}
+
+static bt_status set_counts(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	(void)err; (void)errcap;
+	o->counts_file = v;
+	return BT_OK;
+}
 
 static bt_status set_workload(struct bt_options *o, const char *v, char *err, size_t errcap)
 {
@@ -82,6 +128,12 @@ static bt_status set_count(unsigned *field, const char *name, uint64_t min, uint
 	}
 	*field = (unsigned)n;
 	return BT_OK;
+}
+
+static bt_status set_level(struct bt_options *o, const char *v, char *err, size_t errcap)
+{
+	o->drilldown = false;
+	return set_count(&o->level, "--level", 1, 16, v, err, errcap);
 }
 
 static bt_status set_reps(struct bt_options *o, const char *v, char *err, size_t errcap)
@@ -216,6 +268,25 @@ static const struct option_def options[] = {
 	{ NULL, "assume-amd-legacy-pmu", 0, ARG_NONE, NULL,
 	  "on AMD under a hypervisor, assume the 4 legacy counters exist (they have no CPUID bit)",
 	  set_assume_amd_legacy_pmu },
+
+	{ "Top-Down", "model", 0, ARG_REQUIRED, "ID",
+	  "use this built-in model whatever the CPU (default: chosen from CPUID)", set_model },
+	{ NULL, "list-models", 0, ARG_NONE, NULL, "list the built-in models", set_list_models },
+	{ NULL, "model-files", 0, ARG_REQUIRED, "METRICS,EVENTS[,...]",
+	  "load the model from Intel perfmon files on the boot volume (new silicon needs no "
+	  "rebuild): the *_metrics.json file, then the *_core.json event file(s)",
+	  set_model_files },
+	{ NULL, "level", 0, ARG_REQUIRED, "N", "measure every node down to level N", set_level },
+	{ NULL, "drilldown", 0, ARG_NONE, NULL,
+	  "measure level 1, then only the children of flagged nodes, level by level (default)",
+	  set_drilldown },
+	{ NULL, "sim", 0, ARG_OPTIONAL, "NAME",
+	  "count with the SIMULATED PMU (of the model's CPU, or NAME: a model id or a preset); "
+	  "every output says so", set_sim },
+	{ NULL, "counts", 0, ARG_REQUIRED, "FILE",
+	  "with --sim: the counts the simulated PMU produces (a count file as in "
+	  "testdata/tma/FORMAT.md; its constants are replayed too)", set_counts },
+	{ NULL, "no-count", 0, ARG_NONE, NULL, "time the workloads, do not count", set_no_count },
 
 	{ "Workloads", "workload", 'w', ARG_REQUIRED, "SPEC",
 	  "run workload SPEC = NAME[:PARAM=VALUE,...] (repeatable; default: the default suite)",

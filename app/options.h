@@ -50,6 +50,17 @@ struct bt_options {
 	unsigned reps;            /* 0: BT_MEASURE_REPS_DEFAULT */
 	unsigned warmups;
 	bool warmups_set;
+	/* Counting */
+	const char *model;        /* --model ID: force a built-in model */
+	bool list_models;
+	const char *model_files;  /* --model-files METRICS.json,EVENTS.json[,...] */
+	unsigned level;           /* --level N: every node to level N; 0 = drill-down */
+	bool drilldown;
+	bool sim;                 /* --sim[=NAME]: the simulated PMU, never chosen by itself */
+	const char *sim_name;     /* a preset or model id; NULL = the model's own */
+	const char *counts_file;  /* --counts FILE: the simulated PMU's counts */
+	bool no_count;            /* time the workloads only */
+
 	/* CPUs: run on these logical CPUs one after another (cpu_all, or the
 	 * listed ones), and/or with `copies` simultaneous copies */
 	bool cpu_all;

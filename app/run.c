@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/count.h"
 #include "app/on-cpu.h"
+#include "metrics/builtin.h"
+#include "pmu/cpu-detect.h"
 #include "app/run.h"
 
 bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t errlen)
@@ -88,6 +91,12 @@ static void print_outcome(const struct bt_run_phase *r, const struct bt_outcome 
 		printf("%s: %s\n", o->state == BT_OUTCOME_SKIPPED ? "skipped" : "FAILED", o->reason);
 		return;
 	}
+	if (o->counted && o->counted->n_steps) {
+		uint64_t t = o->counted->steps[0].tsc_median;
+		if (r->cpu->tsc_hz)
+			printf("%10.3f ms per run (median)", ticks_ms(r, t));
+		printf("  counted%s", o->counted->simulated ? " (SIMULATED PMU)" : "");
+	}
 	if (o->timed) {
 		if (r->cpu->tsc_hz)
 			printf("%10.3f ms (min %.3f, max %.3f, %u runs)", ticks_ms(r, o->timing.median),
@@ -107,6 +116,8 @@ static void print_outcome(const struct bt_run_phase *r, const struct bt_outcome 
 		printf("  %-20s %s\n", "", o->note);
 	if (o->reason[0])
 		printf("  %-20s %s\n", "", o->reason);
+	if (o->counted)
+		bt_tree_outcome_print(stdout, o->counted, r->opt->level != 0);
 }
 
 static struct bt_outcome *new_outcome(struct bt_run_phase *r)
@@ -160,6 +171,80 @@ static void time_one(struct bt_run_phase *r, const struct bt_measure_workload *m
 	snprintf(o->not_counted, sizeof(o->not_counted), "%s", r->no_count_reason);
 }
 
+struct detect_job {
+	struct bt_arch *arch;
+	struct bt_cpu_info info;
+	uint64_t tsc_hz;
+};
+
+/* Detection on another CPU: no stall (no firmware on an AP), the TSC rate
+ * is the one measured on baretop's CPU. */
+static void detect_work(void *p)
+{
+	struct detect_job *d = p;
+
+	bt_cpu_detect(d->arch, NULL, &d->info);
+	if (!d->info.tsc_hz) {
+		d->info.tsc_hz = d->tsc_hz;
+		d->info.tsc_source = BT_TSC_GIVEN;
+	}
+}
+
+/* The count context for `cpu`: the core type decides (hybrid parts). */
+static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu, char *why,
+					  size_t whylen)
+{
+	if (!r->can_count)
+		return NULL;
+	if (!r->cpu->hybrid || cpu == r->self_cpu)
+		return r->count;
+	struct bt_cpu_job probe = { .arch = r->plat->arch, .work = NULL };
+	struct detect_job d = { .arch = r->plat->arch, .tsc_hz = r->cpu->tsc_hz };
+	probe.work = detect_work;
+	probe.ctx = &d;
+	if (bt_cpu_job_run(r->plat, cpu, &probe) != BT_OK) {
+		snprintf(why, whylen, "could not identify CPU %u", cpu);
+		return NULL;
+	}
+	if (d.info.core_type == r->cpu->core_type)
+		return r->count;
+	if (r->count_other && r->count_other_type == d.info.core_type)
+		return r->count_other;
+	if (r->count_other) {
+		snprintf(why, whylen, "a third core type (0x%x) on CPU %u", d.info.core_type, cpu);
+		return NULL;
+	}
+	r->other_cpu = d.info;
+	if (bt_count_prepare(r->plat, r->opt, &r->other_cpu, r->census, &r->count_other, why,
+			     whylen) != BT_OK)
+		return NULL;
+	r->count_other_type = d.info.core_type;
+	printf("  CPU %u is a%s %s: %s\n", cpu, d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
+	       bt_core_type_name(d.info.core_type) ? bt_core_type_name(d.info.core_type) : "core",
+	       bt_count_describe(r->count_other));
+	return r->count_other;
+}
+
+/* Counts (or, without a PMU, times) one workload on o->cpu. */
+static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload *mw,
+			struct bt_outcome *o, bool mask_interrupts)
+{
+	char why[320] = "";
+	struct bt_count_ctx *ctx = count_ctx_for(r, o->cpu, why, sizeof(why));
+
+	if (!ctx) {
+		if (r->can_count)
+			snprintf(r->no_count_reason, sizeof(r->no_count_reason), "%s", why);
+		time_one(r, mw, o, mask_interrupts);
+		return;
+	}
+	char err[400] = "";
+	bt_status st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
+					 err, sizeof(err));
+	if (st != BT_OK)
+		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", err);
+}
+
 static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 			const struct bt_wl_env *env, uint32_t cpu)
 {
@@ -207,7 +292,7 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	struct wl_glue glue = { &inst };
 	struct bt_measure_workload mw = { inst.wl->run, inst.state, wl_before, wl_after, &glue };
 
-	time_one(r, &mw, o, true);
+	measure_one(r, &mw, o, true);
 	if (o->copies > 1)
 		bt_copies_stop(&copies);
 	if (o->state == BT_OUTCOME_RAN) {
@@ -258,7 +343,7 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 	struct image_glue glue = { p, image };
 	struct bt_measure_workload mw = { p->image_start, image, image_before, image_after, &glue };
 
-	time_one(r, &mw, o, false);
+	measure_one(r, &mw, o, false);
 	if (o->state == BT_OUTCOME_RAN)
 		snprintf(o->reason, sizeof(o->reason), "interrupts stay enabled in its window: an "
 			 "application may wait for timer events");
@@ -334,6 +419,8 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	printf("  vector state: %s\n", r->xstate.note);
 	if (!r->can_count)
 		printf("  no counts: %s\n", r->no_count_reason);
+	else
+		bt_count_print_header(stdout, r->count);
 
 	uint32_t cpus[BT_MAX_CPU_LIST > 256 ? BT_MAX_CPU_LIST : 256];
 	char err[200];
@@ -382,6 +469,11 @@ void bt_run_phase_free(struct bt_run_phase *r)
 	if (r->xstate_done)
 		bt_xstate_restore(r->plat->arch, &r->xstate);
 	r->xstate_done = false;
+	for (int i = 0; i < r->n_outcomes; i++)
+		bt_tree_outcome_free(r->outcomes[i].counted);
+	bt_count_free(r->count);
+	bt_count_free(r->count_other);
+	r->count = r->count_other = NULL;
 	free(r->outcomes);
 	r->outcomes = NULL;
 	r->n_outcomes = 0;
@@ -393,6 +485,8 @@ void bt_run_phase_json(struct bt_jw *j, const struct bt_run_phase *r)
 
 	bt_jw_object(j, "run");
 	bt_jw_bool(j, "counted", r->can_count);
+	if (r->count)
+		bt_count_json(j, r->count);
 	bt_jw_str(j, "not_counted_reason", r->can_count ? NULL : r->no_count_reason);
 	bt_jw_u64(j, "warmups", r->warmups);
 	bt_jw_u64(j, "reps", r->reps);
@@ -430,7 +524,10 @@ void bt_run_phase_json(struct bt_jw *j, const struct bt_run_phase *r)
 			}
 			bt_jw_end(j);
 		}
-		bt_jw_str(j, "not_counted", o->counted ? NULL : o->not_counted);
+		if (o->counted)
+			bt_tree_outcome_json(j, o->counted);
+		bt_jw_str(j, "not_counted", o->counted || o->state != BT_OUTCOME_RAN ? NULL
+										     : o->not_counted);
 		bt_jw_end(j);
 	}
 	bt_jw_end(j);
@@ -459,4 +556,15 @@ void bt_list_workloads(FILE *f)
 		for (unsigned k = 0; k < w->n_params; k++)
 			fprintf(f, "    %-10s %s\n", w->params[k].name, w->params[k].help);
 	}
+}
+
+void bt_list_models(FILE *f)
+{
+	fprintf(f, "Built-in Top-Down models (--model ID):\n");
+	for (unsigned i = 0; i < bt_builtin_model_count; i++) {
+		const struct bt_model_def *d = bt_builtin_models[i];
+		fprintf(f, "  %-8s %s\n           %s\n", d->id, d->uarch, d->source);
+	}
+	fprintf(f, "CPUs map to models the way Intel's perfmon mapfile.csv maps them (AMD: "
+		   "family 19h = Zen 4, 1Ah = Zen 5).\n");
 }

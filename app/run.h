@@ -27,6 +27,8 @@ enum bt_outcome_state {
 };
 
 struct bt_tree_outcome;      /* app/count.h: the counted part */
+struct bt_count_ctx;
+struct bt_cpu_census;
 
 struct bt_outcome {
 	char name[64];
@@ -51,8 +53,14 @@ struct bt_run_phase {
 	const struct bt_cpu_info *cpu;
 	struct bt_xstate xstate;
 	bool xstate_done;
-	/* Counting: possible or not, and why not. */
+	/* Counting: possible or not, and why not. One context per core type
+	 * (hybrid parts: each core type has its own model and counters). */
 	bool can_count;
+	struct bt_count_ctx *count;       /* the core type baretop runs on */
+	struct bt_count_ctx *count_other; /* the other core type, when used */
+	enum bt_core_type count_other_type;
+	struct bt_cpu_info other_cpu;     /* what the other core type detected */
+	const struct bt_cpu_census *census;
 	char no_count_reason[320];
 	unsigned reps, warmups;
 	uint32_t self_cpu;       /* the CPU baretop runs on */
@@ -73,5 +81,7 @@ void bt_run_phase_json(struct bt_jw *j, const struct bt_run_phase *r);
 
 /* --list-workloads */
 void bt_list_workloads(FILE *f);
+/* --list-models */
+void bt_list_models(FILE *f);
 
 #endif

@@ -115,18 +115,29 @@ void bt_sim_pm_update(struct bt_sim *sim)
 		if (slots == 0) {
 			b = 0;
 		} else {
-			/* The smallest b with floor(slots*b/255) >= acc; it reproduces
-			 * acc exactly iff acc is of the form floor(slots*k/255). */
-			b = (acc * 255 + slots - 1) / slots;
+			/* The byte whose floor(slots*b/255) is nearest to acc: the
+			 * register holds 8-bit fractions, so a count that is not of
+			 * that form cannot come from it (it is reported below). */
+			uint64_t lo = acc * 255 / slots, best = lo;
+			if (lo > 255)
+				lo = best = 255;
+			uint64_t got = slots * lo / 255, d = got > acc ? got - acc : acc - got;
+			if (lo < 255) {
+				uint64_t up = slots * (lo + 1) / 255;
+				uint64_t du = up > acc ? up - acc : acc - up;
+				if (du < d)
+					best = lo + 1;
+			}
+			b = best;
 		}
-		if (b > 255 || (slots && slots * b / 255 != acc) || (!slots && acc)) {
+		if ((slots && slots * b / 255 != acc) || (!slots && acc)) {
 			if (!sim->source_error[0])
 				snprintf(sim->source_error, sizeof(sim->source_error),
 					 "PERF_METRICS field %d: %llu slots of SLOTS=%llu is not "
-					 "floor(SLOTS*b/255) for any byte b", f,
-					 (unsigned long long)acc, (unsigned long long)slots);
-			if (b > 255)
-				b = 255;
+					 "floor(SLOTS*b/255) for any byte b; the register holds the "
+					 "nearest, %llu", f, (unsigned long long)acc,
+					 (unsigned long long)slots,
+					 (unsigned long long)(slots ? slots * b / 255 : 0));
 		}
 		value |= b << (8 * f);
 	}

@@ -232,7 +232,7 @@ struct bt_sim {
 
 	char violations[BT_SIM_MAX_VIOLATIONS][160];
 	int n_violations;
-	char source_error[192];    /* a count the model cannot represent */
+	char source_error[320];    /* a count the model cannot represent */
 };
 
 /* Set up a simulated PMU. cfg is copied. The register file starts in a

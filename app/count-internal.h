@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* The count context, shared by app/count*.c only. */
+#ifndef APP_COUNT_INTERNAL_H
+#define APP_COUNT_INTERNAL_H
+
+#include "app/count.h"
+#include "app/report-detect.h"
+#include "metrics/arena.h"
+#include "metrics/counts-file.h"
+#include "pmu/sim.h"
+
+struct bt_count_ctx {
+	struct bt_arena arena;
+	const struct bt_cpu_info *cpu;
+	const struct bt_model_def *def;
+	struct bt_model *model;
+	char how[320];                 /* how the model was chosen */
+	/* the PMU */
+	struct bt_arch *arch;
+	struct bt_pmu_caps caps;
+	bool simulated;
+	struct bt_sim *sim;
+	struct bt_sim_config simcfg;
+	struct bt_sim_count *src;      /* what the simulated PMU counts */
+	size_t n_src;
+	struct bt_sim_source source;
+	char source_label[320];
+	struct bt_count_file cf;       /* --counts */
+	bool have_cf;
+	struct bt_counts *file_counts; /* its counts, latencies and constants */
+	/* events as the planner sees them (index = model event index) */
+	const struct bt_event **evp;
+	struct bt_event *twins;
+	double constants[BT_CONST_COUNT];
+	bool smt;
+	unsigned level;                /* 0 = drill-down */
+	struct bt_measure_opts mopts;
+	char describe[600];
+	char notes[6][320];            /* about the count source, printed once */
+	int n_notes;
+};
+
+void bt_count_describe_build(struct bt_count_ctx *c);
+
+#endif

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* Console and results-file output of the counted part of a run. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/count-internal.h"
+#include "metrics/report.h"
+#include "pmu/cpu-detect.h"
+
+void bt_count_describe_build(struct bt_count_ctx *c)
+{
+	snprintf(c->describe, sizeof(c->describe), "model %s (%s; %s), %s%s PMU: %u general "
+		 "counters, fixed mask 0x%x%s",
+		 c->def->id, c->def->uarch, c->how, c->simulated ? "SIMULATED " : "",
+		 c->simulated ? c->simcfg.brand : bt_pmu_kind_name(c->caps.kind),
+		 (unsigned)__builtin_popcount(c->caps.gp_mask), (unsigned)c->caps.fixed_mask,
+		 c->caps.perf_metrics ? ", PERF_METRICS" : "");
+}
+
+const char *bt_count_describe(const struct bt_count_ctx *c)
+{
+	return c->describe;
+}
+
+void bt_count_print_header(FILE *f, const struct bt_count_ctx *c)
+{
+	fprintf(f, "  counting: %s\n", c->describe);
+	if (c->simulated)
+		fprintf(f, "  SIMULATED: every count below comes from the simulated PMU (%s), not "
+			   "from hardware\n", c->source_label);
+	for (int k = 0; k < c->n_notes; k++)
+		fprintf(f, "  note: %s\n", c->notes[k]);
+	fprintf(f, "  nodes: %s; %u warm-up + %u runs per counter group, interrupts masked\n",
+		c->level ? "every node to the given level" : "drill-down (level 1, then the "
+		"children of flagged nodes)", c->mopts.warmups, c->mopts.reps);
+}
+
+void bt_count_json(struct bt_jw *j, const struct bt_count_ctx *c)
+{
+	bt_jw_object(j, "counting");
+	bt_jw_str(j, "model", c->def->id);
+	bt_jw_str(j, "uarch", c->def->uarch);
+	bt_jw_str(j, "model_source", c->def->source);
+	bt_jw_str(j, "model_chosen", c->how);
+	bt_jw_bool(j, "simulated", c->simulated);
+	bt_jw_str(j, "pmu", c->simulated ? c->simcfg.brand : bt_pmu_kind_name(c->caps.kind));
+	if (c->simulated)
+		bt_jw_str(j, "simulated_counts", c->source_label);
+	bt_jw_u64(j, "general_counters", (uint64_t)__builtin_popcount(c->caps.gp_mask));
+	bt_jw_hex(j, "fixed_mask", c->caps.fixed_mask);
+	bt_jw_bool(j, "perf_metrics", c->caps.perf_metrics);
+	bt_jw_str(j, "nodes", c->level ? "level" : "drilldown");
+	if (c->level)
+		bt_jw_u64(j, "level", c->level);
+	bt_jw_u64(j, "warmups", c->mopts.warmups);
+	bt_jw_u64(j, "reps", c->mopts.reps);
+	bt_jw_u64(j, "calibration_runs", c->mopts.calib_runs);
+	bt_jw_double(j, "tolerance", c->mopts.tolerance);
+	bt_jw_u64(j, "max_retries", c->mopts.max_retries);
+	bt_jw_array(j, "notes");
+	for (int k = 0; k < c->n_notes; k++)
+		bt_jw_str(j, NULL, c->notes[k]);
+	bt_jw_end(j);
+	bt_jw_end(j);
+}
+
+void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose)
+{
+	struct bt_report_opts o = {
+		.max_level = 0,
+		.flagged_only = !verbose,
+		.input_label = t->input_label,
+	};
+
+	for (int s = 0; s < t->n_steps; s++) {
+		const struct bt_tree_step *st = &t->steps[s];
+
+		fprintf(f, "    level %u: %u nodes, %d new events in %d group(s) (lower bound %d)",
+			st->level, st->n_nodes, st->n_events, st->groups, st->bound);
+		if (st->runs)
+			fprintf(f, ", %d runs, instructions %" PRIu64 " (spread %" PRIu64 "..%" PRIu64
+				   ")%s", st->runs, st->inst_median, st->inst_min, st->inst_max,
+				st->retried ? ", retried" : "");
+		fprintf(f, "\n");
+	}
+	bt_report_text(f, t->model, t->result, &o);
+	for (int k = 0; k < t->n_notes; k++)
+		fprintf(f, "    note: %s\n", t->notes[k]);
+}
+
+/* The metric core's JSON report of the tree, embedded as it is. */
+static void embed_tree_report(struct bt_jw *j, const struct bt_tree_outcome *t)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	struct bt_report_opts o = { .input_label = t->input_label };
+
+	if (!mem) {
+		bt_jw_null(j, "tree");
+		return;
+	}
+	bt_report_json(mem, t->model, t->result, &o);
+	fclose(mem);
+	bt_jw_raw(j, "tree", text);
+	free(text);
+}
+
+void bt_tree_outcome_json(struct bt_jw *j, const struct bt_tree_outcome *t)
+{
+	bt_jw_object(j, "counted");
+	bt_jw_bool(j, "simulated", t->simulated);
+	bt_jw_str(j, "input", t->input_label);
+	bt_jw_u64(j, "groups", (uint64_t)t->total_groups);
+	bt_jw_array(j, "steps");
+	for (int s = 0; s < t->n_steps; s++) {
+		const struct bt_tree_step *st = &t->steps[s];
+
+		bt_jw_object(j, NULL);
+		bt_jw_u64(j, "level", st->level);
+		bt_jw_u64(j, "nodes", st->n_nodes);
+		bt_jw_i64(j, "events", st->n_events);
+		bt_jw_i64(j, "groups", st->groups);
+		bt_jw_i64(j, "lower_bound", st->bound);
+		bt_jw_i64(j, "unmeasurable", st->unmeasurable);
+		bt_jw_i64(j, "runs", st->runs);
+		bt_jw_i64(j, "retried", st->retried);
+		bt_jw_i64(j, "flagged", st->flagged);
+		bt_jw_u64(j, "instructions_median", st->inst_median);
+		bt_jw_u64(j, "instructions_min", st->inst_min);
+		bt_jw_u64(j, "instructions_max", st->inst_max);
+		bt_jw_u64(j, "tsc_median", st->tsc_median);
+		bt_jw_end(j);
+	}
+	bt_jw_end(j);
+	bt_jw_object(j, "events");
+	for (unsigned i = 0; i < bt_model_event_count(t->model); i++) {
+		const struct bt_measure_stat *s = &t->stat[i];
+
+		if (!t->counted[i])
+			continue;
+		bt_jw_object(j, bt_model_event(t->model, i)->name);
+		bt_jw_u64(j, "median", s->median);
+		bt_jw_u64(j, "min", s->min);
+		bt_jw_u64(j, "max", s->max);
+		bt_jw_u64(j, "raw_median", s->raw_median);
+		bt_jw_u64(j, "overhead", s->overhead);
+		bt_jw_i64(j, "group", s->group);
+		if (s->clamped)
+			bt_jw_bool(j, "clamped_at_zero", true);
+		bt_jw_end(j);
+	}
+	bt_jw_end(j);
+	bt_jw_array(j, "notes");
+	for (int k = 0; k < t->n_notes; k++)
+		bt_jw_str(j, NULL, t->notes[k]);
+	bt_jw_end(j);
+	embed_tree_report(j, t);
+	bt_jw_end(j);
+}

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counting one workload: choose the nodes (every node to --level N, or
+ * drill-down), plan their events, measure group by group on the chosen CPU,
+ * evaluate; in drill-down, repeat with the children of the flagged nodes.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/count-internal.h"
+#include "app/on-cpu.h"
+#include "pmu/cpu-detect.h"
+#include "pmu/plan.h"
+
+__attribute__((format(printf, 2, 3)))
+static void add_note(struct bt_tree_outcome *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->n_notes == (int)(sizeof(t->notes) / sizeof(t->notes[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->notes[t->n_notes++], sizeof(t->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+struct measure_job {
+	struct bt_count_ctx *c;
+	const struct bt_plan *plan;
+	const struct bt_event *const *events;
+	const struct bt_measure_workload *mw;
+	struct bt_measure_opts opts;
+	struct bt_measurement m;
+	bt_status st;
+};
+
+/* Runs on the measured CPU: no firmware calls, no printing. */
+static void measure_work(void *p)
+{
+	struct measure_job *j = p;
+
+	j->st = bt_measure(j->c->arch, &j->c->caps, j->plan, j->events, j->mw, &j->opts, &j->m);
+}
+
+/* Tree nodes of level <= max. */
+static unsigned nodes_to_level(const struct bt_model *m, unsigned max, unsigned *out)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < bt_model_node_count(m); i++) {
+		const struct bt_node_def *nd = bt_model_node(m, i);
+		if (nd->level >= 1 && nd->level <= max)
+			out[n++] = i;
+	}
+	return n;
+}
+
+/* Plans and measures the events of `nodes` not counted yet; fills counts. */
+static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
+			      const struct bt_measure_workload *mw, bool mask_interrupts,
+			      const unsigned *nodes, unsigned n_nodes, struct bt_tree_outcome *t,
+			      struct bt_tree_step *step, char *err, size_t errlen)
+{
+	unsigned ne_model = bt_model_event_count(c->model), n_idx = 0;
+	uint16_t *idx = calloc(ne_model ? ne_model : 1, sizeof(*idx));
+	const struct bt_event **evp = calloc(ne_model ? ne_model : 1, sizeof(*evp));
+	uint16_t *model_of = calloc(ne_model ? ne_model : 1, sizeof(*model_of));
+	static struct bt_plan plan;
+	struct bt_plan_opts popts = { .smt_off = !c->smt };
+	struct measure_job *job = calloc(1, sizeof(*job));
+	bt_status st = BT_OK;
+	int n = 0;
+
+	if (!idx || !evp || !model_of || !job) {
+		st = BT_ERR_NOMEM;
+		goto out;
+	}
+	st = bt_model_events_for_nodes(c->model, nodes, n_nodes, c->constants, idx, &n_idx);
+	if (st != BT_OK) {
+		snprintf(err, errlen, "cannot list the events of the chosen nodes");
+		goto out;
+	}
+	for (unsigned k = 0; k < n_idx; k++) {
+		if (t->counted[idx[k]])
+			continue;
+		if (n == BT_PLAN_MAX_EVENTS) {
+			st = BT_ERR_FULL;
+			snprintf(err, errlen, "more than %d events in one step", BT_PLAN_MAX_EVENTS);
+			goto out;
+		}
+		model_of[n] = idx[k];
+		evp[n++] = c->evp[idx[k]];
+	}
+	step->n_nodes = n_nodes;
+	step->n_events = n;
+	if (n == 0)
+		goto out;
+	st = bt_plan_events(evp, n, &c->caps, &popts, &plan);
+	char verr[256] = "";
+	if (st == BT_OK)
+		st = bt_plan_validate(&plan, evp, n, &c->caps, &popts, verr, sizeof(verr));
+	if (st != BT_OK) {
+		snprintf(err, errlen, "no valid counter plan: %s", verr[0] ? verr : bt_status_str(st));
+		goto out;
+	}
+	step->groups = plan.n_groups;
+	step->bound = plan.lower_bound;
+	step->unmeasurable = plan.n_unmeasurable;
+	t->total_groups += plan.n_groups;
+
+	job->c = c;
+	job->plan = &plan;
+	job->events = evp;
+	job->mw = mw;
+	job->opts = c->mopts;
+	job->opts.mask_interrupts = mask_interrupts;
+	struct bt_cpu_job cj = { .arch = c->arch, .work = measure_work, .ctx = job };
+	st = bt_cpu_job_run(p, cpu, &cj);
+	if (st != BT_OK) {
+		snprintf(err, errlen, "could not run on CPU %u: %s", cpu, bt_status_str(st));
+		goto out;
+	}
+	if (job->st != BT_OK) {
+		st = job->st;
+		snprintf(err, errlen, "%s", job->m.error);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned e = model_of[i];
+
+		if (plan.ev[i].place == BT_PLACE_UNMEASURABLE) {
+			add_note(t, "%s not measurable: %s", evp[i]->name, plan.ev[i].reason);
+			continue;
+		}
+		if (!job->m.ev[i].measured)
+			continue;
+		t->counted[e] = true;
+		t->stat[e] = job->m.ev[i];
+		t->counts->events[e] = (double)job->m.ev[i].median;
+	}
+	if (c->simulated && c->sim->source_error[0]) {
+		add_note(t, "simulated PMU: %s", c->sim->source_error);
+		c->sim->source_error[0] = '\0';
+	}
+	step->runs = job->m.n_runs;
+	step->retried = job->m.n_retried;
+	step->flagged = job->m.n_flagged;
+	step->inst_median = job->m.inst_median;
+	step->inst_min = job->m.inst_min;
+	step->inst_max = job->m.inst_max;
+	step->tsc_median = job->m.tsc_median;
+	if (job->m.n_flagged)
+		add_note(t, "level %u: %d of %d runs still disagreed after %u retries (SMIs: %d)",
+			 step->level, job->m.n_flagged, job->m.n_runs, c->mopts.max_retries,
+			 job->m.n_smi_runs);
+	bt_measurement_free(&job->m);
+out:
+	free(idx);
+	free(evp);
+	free(model_of);
+	free(job);
+	return st;
+}
+
+/* Constants that depend on the run: the interval the formulas mean. */
+static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
+{
+	struct bt_counts *k = t->counts;
+
+	memcpy(k->constants, c->constants, sizeof(k->constants));
+	if (c->file_counts) {
+		/* Replaying a count file: its machine state, constants included. */
+		for (int i = 0; i < BT_CONST_COUNT; i++)
+			if (!isnan(c->file_counts->constants[i]))
+				k->constants[i] = c->file_counts->constants[i];
+		unsigned nrl = bt_model_retire_latency_count(c->model);
+		for (unsigned i = 0; i < nrl; i++)
+			k->retire_latency[i] = c->file_counts->retire_latency[i];
+		return;
+	}
+	if (t->n_steps) {
+		/* perfmon's SYSTEM_TSC_FREQ is TSC ticks over the measured
+		 * interval (FORMAT.md), here one run of the workload. */
+		uint64_t tsc = t->steps[0].tsc_median;
+		k->constants[BT_C_SYSTEM_TSC_FREQ] = (double)tsc;
+		if (c->cpu->tsc_hz)
+			k->constants[BT_C_DURATIONTIMEINMILLISECONDS] =
+				(double)tsc * 1e3 / (double)c->cpu->tsc_hz;
+	}
+	unsigned filled = bt_counts_use_default_retire_latencies(k);
+	if (filled)
+		add_note(t, "%u retire latencies cannot be measured without PEBS: the vendor's "
+			    "published defaults are used (%s)", filled,
+			 c->def->retire_latency_source ? c->def->retire_latency_source : "model");
+	else if (bt_model_retire_latency_count(c->model))
+		add_note(t, "%u retire-latency inputs are not measured (they need PEBS) and have "
+			    "no published default here: the formulas' 'not measured' cases apply",
+			 bt_model_retire_latency_count(c->model));
+}
+
+static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
+{
+	struct bt_tree_outcome *t = calloc(1, sizeof(*t));
+	unsigned ne = bt_model_event_count(c->model);
+
+	if (!t)
+		return NULL;
+	t->model = c->model;
+	t->counts = bt_counts_new(c->model);
+	t->result = bt_result_new(c->model);
+	t->stat = calloc(ne ? ne : 1, sizeof(*t->stat));
+	t->counted = calloc(ne ? ne : 1, sizeof(*t->counted));
+	if (!t->counts || !t->result || !t->stat || !t->counted) {
+		bt_tree_outcome_free(t);
+		return NULL;
+	}
+	t->simulated = c->simulated;
+	return t;
+}
+
+bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
+			    const struct bt_measure_workload *mw, bool mask_interrupts,
+			    struct bt_tree_outcome **ret, char *err, size_t errlen)
+{
+	unsigned nn = bt_model_node_count(c->model);
+	unsigned *nodes = calloc(nn ? nn : 1, sizeof(*nodes)), n_nodes = 0;
+	unsigned *next_nodes = calloc(nn ? nn : 1, sizeof(*next_nodes));
+	struct bt_tree_outcome *t = new_outcome(c);
+	bt_status st = BT_OK;
+	unsigned max = bt_model_max_level(c->model);
+
+	*ret = NULL;
+	if (!nodes || !next_nodes || !t) {
+		free(nodes);
+		free(next_nodes);
+		bt_tree_outcome_free(t);
+		return BT_ERR_NOMEM;
+	}
+	if (c->simulated) {
+		/* The simulated workload is the body this window runs: an empty
+		 * calibration window counts nothing but modelled overhead. */
+		c->source.body = mw->run;
+		bt_sim_set_source(c->sim, &c->source);
+		snprintf(t->input_label, sizeof(t->input_label),
+			 "SIMULATED PMU (%s) on CPU %u, %s: not measured on hardware",
+			 c->simcfg.brand, cpu, c->source_label);
+	} else {
+		snprintf(t->input_label, sizeof(t->input_label),
+			 "counted by the %s PMU of CPU %u (median of %u runs per group)",
+			 bt_pmu_kind_name(c->caps.kind), cpu, c->mopts.reps);
+	}
+	if (c->level) {
+		unsigned lv = c->level < max ? c->level : max;
+		n_nodes = nodes_to_level(c->model, lv, nodes);
+		t->steps[0].level = lv;
+		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
+				  err, errlen);
+		t->n_steps = 1;
+		run_constants(c, t);
+		if (st == BT_OK)
+			st = bt_evaluate(c->model, t->counts, t->result);
+	} else {
+		const uint16_t *roots;
+		n_nodes = bt_model_roots(c->model, &roots);
+		for (unsigned i = 0; i < n_nodes; i++)
+			nodes[i] = roots[i];
+		for (unsigned lv = 1; st == BT_OK && n_nodes && lv <= max && t->n_steps < BT_MAX_STEPS;
+		     lv++) {
+			struct bt_tree_step *step = &t->steps[t->n_steps++];
+
+			step->level = lv;
+			st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, step, err,
+					  errlen);
+			if (st != BT_OK)
+				break;
+			run_constants(c, t);
+			st = bt_evaluate(c->model, t->counts, t->result);
+			/* Next: the children of the nodes of this level that are flagged. */
+			unsigned next = 0;
+			for (unsigned i = 0; i < n_nodes && st == BT_OK; i++) {
+				const uint16_t *kids;
+				unsigned nk;
+
+				if (!t->result->flag[nodes[i]])
+					continue;
+				nk = bt_model_node_children(c->model, nodes[i], &kids);
+				for (unsigned k = 0; k < nk && next < nn; k++)
+					next_nodes[next++] = kids[k];
+			}
+			memcpy(nodes, next_nodes, next * sizeof(*nodes));
+			n_nodes = next;
+		}
+	}
+	free(nodes);
+	free(next_nodes);
+	if (st != BT_OK) {
+		bt_tree_outcome_free(t);
+		return st;
+	}
+	*ret = t;
+	return BT_OK;
+}
+
+void bt_tree_outcome_free(struct bt_tree_outcome *t)
+{
+	if (!t)
+		return;
+	if (t->counts)
+		bt_counts_free(t->counts);
+	if (t->result)
+		bt_result_free(t->result);
+	free(t->stat);
+	free(t->counted);
+	free(t);
+}

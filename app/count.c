@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/count-internal.h"
+#include "app/on-cpu.h"
+#include "metrics/builtin.h"
+#include "metrics/counts-file.h"
+#include "metrics/load.h"
+#include "metrics/select.h"
+#include "pmu/event-encode.h"
+#include "pmu/plan.h"
+#include "pmu/sim.h"
+
+__attribute__((format(printf, 3, 4)))
+static bt_status say(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return BT_ERR_UNSUPPORTED;
+}
+
+/* --model-files METRICS,EVENTS[,EVENTS]: a perfmon-native model loaded at run
+ * time. Settings that are not in the files (pipeline width, E-core naming,
+ * published retire latencies) come from the built-in model of this CPU, if
+ * there is one. */
+static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
+				  const struct bt_model_def *like, char *why, size_t whylen)
+{
+	struct bt_model_recipe *r = bt_arena_alloc(&c->arena, sizeof(*r));
+	char *copy = bt_arena_strdup(&c->arena, list);
+	struct bt_model_def *def;
+	struct bt_diag d = { "" };
+	int nm = 0, ne = 0;
+
+	if (!r || !copy)
+		return BT_ERR_NOMEM;
+	const struct bt_model_recipe *base = like ? bt_recipe_find(like->id) : NULL;
+	if (base)
+		*r = *base;
+	else
+		memset(r, 0, sizeof(*r));
+	memset(r->metrics, 0, sizeof(r->metrics));
+	memset(r->events, 0, sizeof(r->events));
+	r->id = "FILES";
+	r->format = BT_FMT_PERFMON;
+	r->retire_latency = NULL;
+	if (!r->vendor)
+		r->vendor = c->cpu->vendor_str;
+	if (!r->uarch)
+		r->uarch = "loaded from --model-files";
+	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+		if (nm == 0)
+			r->metrics[nm++] = tok;
+		else if (ne < BT_RECIPE_MAX_FILES - 1)
+			r->events[ne++] = tok;
+	}
+	bt_status st = bt_model_load(&c->arena, r, NULL, &def, &d);
+	if (st != BT_OK) {
+		snprintf(why, whylen, "--model-files: %s", d.text);
+		return BT_ERR_INVALID;
+	}
+	c->def = def;
+	snprintf(c->how, sizeof(c->how), "loaded at run time from %s%s%s", list,
+		 base ? "; settings of the built-in " : "", base ? base->id : "");
+	return BT_OK;
+}
+
+static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *opt, char *why,
+			      size_t whylen)
+{
+	const struct bt_cpu_info *ci = c->cpu;
+	struct bt_cpu_facts facts = {
+		.vendor = ci->vendor_str, .family = ci->family, .model = ci->model,
+		.stepping = ci->stepping, .core_type = (uint8_t)ci->core_type,
+		.native_model = ci->native_model_id,
+	};
+	const struct bt_model_def *def = NULL;
+	struct bt_diag d = { "" };
+	char key[64];
+
+	bt_cpu_facts_key(&facts, key, sizeof(key));
+	/* With --sim=MODEL the simulated CPU's model is meant. */
+	const char *force = opt->model;
+	if (!force && c->have_cf && c->cf.model)
+		force = c->cf.model;   /* the count file says whose counts they are */
+	if (!force && opt->sim && opt->sim_name && bt_builtin_find(opt->sim_name))
+		force = opt->sim_name;
+	bt_status st = bt_model_select(&facts, force, &def, &d);
+	if (opt->model_files)
+		return load_model_files(c, opt->model_files, st == BT_OK ? def : NULL, why, whylen);
+	if (st != BT_OK) {
+		snprintf(why, whylen, "%s", d.text);
+		return force ? BT_ERR_INVALID : BT_ERR_UNSUPPORTED;
+	}
+	c->def = def;
+	if (opt->model)
+		snprintf(c->how, sizeof(c->how), "forced with --model");
+	else if (c->have_cf && c->cf.model)
+		snprintf(c->how, sizeof(c->how), "named by the count file %s", opt->counts_file);
+	else if (force)
+		snprintf(c->how, sizeof(c->how), "the model of the simulated CPU (--sim=%s)", force);
+	else
+		snprintf(c->how, sizeof(c->how), "selected from CPUID (%s)", key);
+	return BT_OK;
+}
+
+/* The simulated PMU: --sim[=NAME], NAME a model id or a preset. */
+static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt, char *why,
+			   size_t whylen)
+{
+	const char *name = opt->sim_name ? opt->sim_name : c->def->id;
+	const struct bt_sim_config *preset;
+
+	if (!bt_sim_config_for_model(name, &c->simcfg)) {
+		preset = bt_sim_preset(name);
+		if (!preset) {
+			size_t n = (size_t)snprintf(why, whylen, "--sim=%s: no such simulated PMU; "
+						    "models:", name);
+			for (int k = 0; bt_sim_model_names[k] && n < whylen; k++)
+				n += (size_t)snprintf(why + n, whylen - n, " %s", bt_sim_model_names[k]);
+			if (n < whylen)
+				n += (size_t)snprintf(why + n, whylen - n, "; presets:");
+			for (int k = 0; bt_sim_preset_names[k] && n < whylen; k++)
+				n += (size_t)snprintf(why + n, whylen - n, " %s", bt_sim_preset_names[k]);
+			return BT_ERR_INVALID;
+		}
+		c->simcfg = *preset;
+	}
+	c->sim = calloc(1, sizeof(*c->sim));
+	if (!c->sim || bt_sim_init(c->sim, &c->simcfg) != BT_OK)
+		return say(why, whylen, "the simulated PMU could not be set up");
+	bt_sim_detect_caps(c->sim, &c->caps);
+	c->arch = &c->sim->arch;
+	c->simulated = true;
+	return BT_OK;
+}
+
+/* The events the planner sees: a filtered event only fixed counter 0/1
+ * counts becomes its architectural general-counter twin. */
+static bt_status prepare_events(struct bt_count_ctx *c)
+{
+	unsigned n = bt_model_event_count(c->model);
+
+	c->evp = calloc(n ? n : 1, sizeof(*c->evp));
+	c->twins = calloc(n ? n : 1, sizeof(*c->twins));
+	if (!c->evp || !c->twins)
+		return BT_ERR_NOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		c->evp[i] = bt_model_event(c->model, i);
+		if (bt_event_fixed_to_gp(c->evp[i], &c->caps, &c->twins[i]))
+			c->evp[i] = &c->twins[i];
+	}
+	return BT_OK;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->n_notes == (int)(sizeof(c->notes) / sizeof(c->notes[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->notes[c->n_notes++], sizeof(c->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* A count file can say things no PMU can: two events with the same
+ * encoding counting differently, or a PERF_METRICS count that no 8-bit
+ * field gives. The simulated PMU behaves like hardware; say where the file
+ * and hardware part ways. */
+static void check_source(struct bt_count_ctx *c)
+{
+	uint64_t slots = 0;
+
+	for (size_t i = 0; i < c->n_src; i++) {
+		const struct bt_sim_count *a = &c->src[i];
+
+		if (a->ev.source == BT_SRC_PMC && a->ev.fixed == 3 && !a->ev.flags)
+			slots = a->count;
+		for (size_t k = i + 1; k < c->n_src; k++) {
+			const struct bt_sim_count *b = &c->src[k];
+			if (a->ev.source == BT_SRC_PMC && b->ev.source == BT_SRC_PMC &&
+			    a->count != b->count && bt_plan_same_encoding(&a->ev, &b->ev))
+				ctx_note(c, "the count file gives %s and %s, which have the same "
+					    "encoding, different counts (%llu, %llu): a PMU counts them "
+					    "alike, so nodes using either may differ from the file's",
+					 a->ev.name, b->ev.name, (unsigned long long)a->count,
+					 (unsigned long long)b->count);
+		}
+	}
+	for (size_t i = 0; i < c->n_src; i++) {
+		const struct bt_sim_count *a = &c->src[i];
+		uint64_t lo, hi;
+
+		if (a->ev.source != BT_SRC_PERF_METRICS)
+			continue;
+		if (!slots) {
+			if (a->count)
+				ctx_note(c, "the count file's %s = %llu with TOPDOWN.SLOTS = 0: "
+					    "PERF_METRICS holds fractions of SLOTS, so it reads 0",
+					 a->ev.name, (unsigned long long)a->count);
+			continue;
+		}
+		lo = a->count * 255 / slots;
+		hi = lo + 1;
+		if (slots * lo / 255 != a->count && slots * hi / 255 != a->count)
+			ctx_note(c, "the count file's %s = %llu is not floor(SLOTS*b/255) for any "
+				    "byte b (SLOTS = %llu): PERF_METRICS cannot hold it, the simulated "
+				    "register keeps the nearest", a->ev.name,
+				 (unsigned long long)a->count, (unsigned long long)slots);
+	}
+}
+
+/* What the simulated PMU counts: the count file's counts for the model's
+ * events (as the planner will program them), or generated ones. */
+static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_options *opt,
+				    char *why, size_t whylen)
+{
+	unsigned n = bt_model_event_count(c->model);
+	struct bt_diag d = { "" };
+
+	c->src = calloc(n ? n : 1, sizeof(*c->src));
+	(void)d;
+	if (!c->src)
+		return BT_ERR_NOMEM;
+	if (opt->counts_file) {
+		c->file_counts = bt_counts_new(c->model);
+		unsigned unused = 0;
+		if (!c->file_counts ||
+		    bt_count_file_apply(&c->cf, c->file_counts, &unused, &d) != BT_OK) {
+			snprintf(why, whylen, "--counts %s: %s", opt->counts_file, d.text);
+			return BT_ERR_INVALID;
+		}
+		if (c->cf.model && strcmp(c->cf.model, c->def->id) != 0) {
+			snprintf(why, whylen, "--counts %s holds counts of model %s, not %s (use "
+				 "--model %s or --sim=%s)", opt->counts_file, c->cf.model, c->def->id,
+				 c->cf.model, c->cf.model);
+			return BT_ERR_INVALID;
+		}
+		for (unsigned i = 0; i < n; i++) {
+			double v = c->file_counts->events[i];
+
+			if (isnan(v) || v < 0)
+				continue;
+			c->src[c->n_src].ev = *c->evp[i];
+			c->src[c->n_src].count = (uint64_t)v;
+			c->n_src++;
+		}
+		snprintf(c->source_label, sizeof(c->source_label), "counts from %s%s%s",
+			 opt->counts_file, c->cf.case_name ? ", case " : "",
+			 c->cf.case_name ? c->cf.case_name : "");
+		check_source(c);
+	} else {
+		if (bt_sim_generate_counts(c->evp, n, 1, c->src) != BT_OK)
+			return say(why, whylen, "the simulated PMU cannot generate counts for %s "
+				   "(it needs TOPDOWN.SLOTS among the events)", c->def->id);
+		c->n_src = n;
+		snprintf(c->source_label, sizeof(c->source_label),
+			 "deterministic generated counts (not a workload's)");
+	}
+	c->source.entries = c->src;
+	c->source.n = c->n_src;
+	return BT_OK;
+}
+
+static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)
+{
+	const struct bt_cpu_info *ci = c->cpu;
+	uint32_t tpc = census && census->threads_per_core ? census->threads_per_core
+							  : ci->threads_per_core;
+	uint32_t packages = census && census->packages ? census->packages : 1;
+	uint32_t cpus = census && census->total ? census->total : 1;
+
+	for (int k = 0; k < BT_CONST_COUNT; k++)
+		c->constants[k] = NAN;
+	c->constants[BT_C_HYPERTHREADING_ON] = tpc > 1;
+	c->constants[BT_C_THREADS_PER_CORE] = tpc ? tpc : 1;
+	c->constants[BT_C_SOCKET_COUNT] = packages;
+	c->constants[BT_C_NUM_CPUS] = cpus;
+	c->constants[BT_C_CORES_PER_SOCKET] = (double)cpus / packages / (tpc ? tpc : 1);
+	/* baretop counts one logical CPU, not core-wide (perf #core_wide). */
+	c->constants[BT_C_CORE_WIDE] = 0;
+	if (ci->tsc_hz)
+		c->constants[BT_C_TSC_HZ] = (double)ci->tsc_hz;
+	if (c->file_counts) {
+		/* Replaying a count file: its machine's constants decide both
+		 * which events are needed (SMT on/off branches) and the values. */
+		for (int k = 0; k < BT_CONST_COUNT; k++)
+			if (!isnan(c->file_counts->constants[k]))
+				c->constants[k] = c->file_counts->constants[k];
+	}
+	c->smt = c->constants[BT_C_HYPERTHREADING_ON] > 0;
+}
+
+bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
+			   const struct bt_cpu_info *cpu, const struct bt_cpu_census *census,
+			   struct bt_count_ctx **ret, char *why, size_t whylen)
+{
+	struct bt_count_ctx *c;
+	struct bt_diag d = { "" };
+	bt_status st;
+
+	if (opt->no_count)
+		return say(why, whylen, "--no-count");
+	if (opt->counts_file && !opt->sim) {
+		snprintf(why, whylen, "--counts feeds the simulated PMU: add --sim");
+		return BT_ERR_INVALID;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return BT_ERR_NOMEM;
+	c->cpu = cpu;
+	c->level = opt->level;
+	st = BT_OK;
+	if (opt->counts_file) {
+		if (bt_count_file_read(&c->arena, opt->counts_file, &c->cf, &d) != BT_OK) {
+			snprintf(why, whylen, "--counts: %s", d.text);
+			st = BT_ERR_INVALID;
+		}
+		c->have_cf = st == BT_OK;
+	}
+	if (st == BT_OK)
+		st = choose_model(c, opt, why, whylen);
+	if (st == BT_OK && bt_model_open(c->def, &c->model, &d) != BT_OK) {
+		snprintf(why, whylen, "model %s: %s", c->def->id, d.text);
+		st = BT_ERR_UNSUPPORTED;
+	}
+	if (st == BT_OK && opt->sim) {
+		st = setup_sim(c, opt, why, whylen);
+	} else if (st == BT_OK) {
+		if (cpu->pmu.kind == BT_PMU_NONE) {
+			st = say(why, whylen, "%s", cpu->pmu.absent_reason);
+		} else if (!p->fault_guard.installed) {
+			st = say(why, whylen, "the fault guard is not installed (%s): MSR access is "
+				 "disabled", p->fault_guard.detail);
+		} else {
+			c->arch = p->arch;
+			c->caps = cpu->pmu;
+		}
+	}
+	if (st == BT_OK)
+		st = prepare_events(c);
+	if (st == BT_OK && c->simulated)
+		st = prepare_sim_source(c, opt, why, whylen);
+	if (st != BT_OK) {
+		bt_count_free(c);
+		return st;
+	}
+	set_constants(c, census);
+	bt_measure_opts_defaults(&c->mopts);
+	if (opt->reps)
+		c->mopts.reps = opt->reps;
+	if (opt->warmups_set)
+		c->mopts.warmups = opt->warmups;
+	c->mopts.pmu.read_aperf_mperf = c->simulated ? c->simcfg.aperf_mperf : cpu->aperf_mperf;
+	/* MSR_SMI_COUNT (0x34) exists on Intel Core parts since Nehalem. */
+	c->mopts.pmu.read_smi_count = c->simulated ? c->simcfg.smi_count
+						  : cpu->vendor == BT_VENDOR_INTEL &&
+							    cpu->family == 6 && cpu->model >= 0x1A;
+	c->mopts.pmu.tsc_hz = cpu->tsc_hz;
+	bt_count_describe_build(c);
+	*ret = c;
+	return BT_OK;
+}
+
+void bt_count_free(struct bt_count_ctx *c)
+{
+	if (!c)
+		return;
+	if (c->model)
+		bt_model_close(c->model);
+	if (c->file_counts)
+		bt_counts_free(c->file_counts);
+	if (c->sim) {
+		bt_sim_free(c->sim);
+		free(c->sim);
+	}
+	free(c->src);
+	free(c->evp);
+	free(c->twins);
+	bt_arena_free(&c->arena);
+	free(c);
+}
