@@ -78,10 +78,13 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 
 		fprintf(f, "    level %u: %u nodes, %d new events in %d group(s) (lower bound %d)",
 			st->level, st->n_nodes, st->n_events, st->groups, st->bound);
-		if (st->runs)
+		if (st->runs && st->has_inst)
 			fprintf(f, ", %d runs, instructions %" PRIu64 " (spread %" PRIu64 "..%" PRIu64
 				   ")%s", st->runs, st->inst_median, st->inst_min, st->inst_max,
 				st->retried ? ", retried" : "");
+		else if (st->runs)
+			fprintf(f, ", %d runs (no fixed instruction counter to cross-check them)%s",
+				st->runs, st->retried ? ", retried" : "");
 		fprintf(f, "\n");
 	}
 	bt_report_text(f, t->model, t->result, &o);
@@ -130,7 +133,36 @@ void bt_tree_outcome_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 		bt_jw_u64(j, "instructions_median", st->inst_median);
 		bt_jw_u64(j, "instructions_min", st->inst_min);
 		bt_jw_u64(j, "instructions_max", st->inst_max);
+		bt_jw_u64(j, "cycles_median", st->cycles_median);
+		bt_jw_u64(j, "cycles_min", st->cycles_min);
+		bt_jw_u64(j, "cycles_max", st->cycles_max);
 		bt_jw_u64(j, "tsc_median", st->tsc_median);
+		bt_jw_array(j, "run_log");
+		for (int k = 0; k < st->n_run_log; k++) {
+			const struct bt_measure_run *run = &st->run_log[k];
+
+			bt_jw_object(j, NULL);
+			bt_jw_i64(j, "group", run->group);
+			bt_jw_u64(j, "rep", run->rep);
+			bt_jw_u64(j, "attempts", run->attempts);
+			if (run->why[0])
+				bt_jw_str(j, "retried_because", run->why);
+			if (run->flagged)
+				bt_jw_bool(j, "still_disagrees", true);
+			if (run->has_inst)
+				bt_jw_u64(j, "instructions", run->inst);
+			if (run->has_cycles)
+				bt_jw_u64(j, "cycles", run->cycles);
+			bt_jw_u64(j, "tsc", run->tsc);
+			if (run->has_aperf_mperf) {
+				bt_jw_u64(j, "aperf", run->aperf);
+				bt_jw_u64(j, "mperf", run->mperf);
+			}
+			if (run->has_smi)
+				bt_jw_u64(j, "smi", run->smi);
+			bt_jw_end(j);
+		}
+		bt_jw_end(j);
 		bt_jw_end(j);
 	}
 	bt_jw_end(j);

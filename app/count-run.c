@@ -147,6 +147,13 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->runs = job->m.n_runs;
 	step->retried = job->m.n_retried;
 	step->flagged = job->m.n_flagged;
+	step->has_inst = c->caps.fixed_mask & 1;
+	step->cycles_median = job->m.cycles_median;
+	step->cycles_min = job->m.cycles_min;
+	step->cycles_max = job->m.cycles_max;
+	/* The per-run records go to the results file: keep them. */
+	step->run_log = job->m.runs;
+	step->n_run_log = job->m.n_runs;
 	step->inst_median = job->m.inst_median;
 	step->inst_min = job->m.inst_min;
 	step->inst_max = job->m.inst_max;
@@ -155,6 +162,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		add_note(t, "level %u: %d of %d runs still disagreed after %u retries (SMIs: %d)",
 			 step->level, job->m.n_flagged, job->m.n_runs, c->mopts.max_retries,
 			 job->m.n_smi_runs);
+	job->m.runs = NULL; /* now owned by step->run_log */
+	job->m.n_runs = 0;
 	bt_measurement_free(&job->m);
 out:
 	free(idx);
@@ -283,7 +292,10 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 				const uint16_t *kids;
 				unsigned nk;
 
-				if (!t->result->flag[nodes[i]])
+				/* A flagged node opens its children; so does one the
+				 * vendor gives no threshold (AMD's pipeline metrics):
+				 * without a flag to go by, baretop goes on measuring. */
+				if (!t->result->flag[nodes[i]] && t->result->has_flag[nodes[i]])
 					continue;
 				nk = bt_model_node_children(c->model, nodes[i], &kids);
 				for (unsigned k = 0; k < nk && next < nn; k++)
@@ -311,6 +323,8 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t)
 		bt_counts_free(t->counts);
 	if (t->result)
 		bt_result_free(t->result);
+	for (int k = 0; k < t->n_steps; k++)
+		free(t->steps[k].run_log);
 	free(t->stat);
 	free(t->counted);
 	free(t);

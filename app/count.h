@@ -35,8 +35,12 @@ struct bt_tree_step {
 	int n_events;            /* new events counted in this step */
 	int groups, bound, unmeasurable;
 	int runs, retried, flagged;
+	bool has_inst;           /* fixed counter 0 counted (Intel) */
 	uint64_t inst_median, inst_min, inst_max;
+	uint64_t cycles_median, cycles_min, cycles_max;
 	uint64_t tsc_median;
+	struct bt_measure_run *run_log; /* every kept run of this step (malloc'd) */
+	int n_run_log;
 };
 
 struct bt_tree_outcome {

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Drill-down (the default) against the full tree, counted through the
+# SIMULATED PMU from vectors whose bottleneck is a single path down the tree
+# (tests/data/tma-drill: oracle vectors SKL 009 and ICX 000): drill-down
+# must find the same bottleneck path with at most a third of the counter
+# groups the full tree needs.
+set -uo pipefail
+make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+for vec in tests/data/tma-drill/*.json; do
+  name=$(basename "$vec" .json)
+  for mode in drill full; do
+    extra=""; [ $mode = full ] && extra="--level 6"
+    ./build/baretop-host run -w alu-independent --quick --reps 1 --warmups 0 --sim \
+      --counts "$vec" $extra --results-dir "$work/$name-$mode" >"$work/$name-$mode.log" 2>&1 \
+      || { echo "FAIL $name $mode: exit $?"; fail=1; }
+  done
+  python3 - "$work/$name-drill/000001.json" "$work/$name-full/000001.json" "$name" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+f = json.load(open(sys.argv[2]))["run"]["workloads"][0]["counted"]
+name = sys.argv[3]
+dg, fg = d["groups"], f["groups"]
+dp, fp = d["tree"]["bottleneck_path"], f["tree"]["bottleneck_path"]
+steps = ", ".join(f"L{s['level']}: {s['groups']}" for s in d["steps"])
+print(f"     {name}: drill-down {dg} groups ({steps}), full tree {fg} groups: {dg / fg:.0%}; path {' > '.join(dp)}")
+ok = dp == fp and len(dp) >= 2 and dg * 3 <= fg
+if not ok:
+    print(f"FAIL {name}: path {dp} vs full {fp}, groups {dg} vs {fg}")
+    sys.exit(1)
+print(f"ok   {name}: same bottleneck path as the full tree with at most a third of its groups")
+PY
+done
+exit $fail
