@@ -19,7 +19,7 @@ struct run_result {
 	int mismatches;
 	bool regs_restored;
 	int unmeasured;
-	char msg[256];
+	char msg[400];
 };
 
 static const struct bt_sim_source empty_source = { NULL, 0, 0, NULL };
