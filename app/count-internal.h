@@ -15,6 +15,7 @@ struct bt_count_ctx {
 	const struct bt_model_def *def;
 	struct bt_model *model;
 	char how[320];                 /* how the model was chosen */
+	const char *like_id;           /* --model-files: the built-in model it stands in for */
 	/* the PMU */
 	struct bt_arch *arch;
 	struct bt_pmu_caps caps;

@@ -66,6 +66,7 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 		return BT_ERR_INVALID;
 	}
 	c->def = def;
+	c->like_id = base ? base->id : NULL;
 	snprintf(c->how, sizeof(c->how), "loaded at run time from %s%s%s", list,
 		 base ? "; settings of the built-in " : "", base ? base->id : "");
 	return BT_OK;
@@ -114,7 +115,7 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt, char *why,
 			   size_t whylen)
 {
-	const char *name = opt->sim_name ? opt->sim_name : c->def->id;
+	const char *name = opt->sim_name ? opt->sim_name : c->like_id ? c->like_id : c->def->id;
 	const struct bt_sim_config *preset;
 
 	if (!bt_sim_config_for_model(name, &c->simcfg)) {
@@ -238,9 +239,10 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 			snprintf(why, whylen, "--counts %s: %s", opt->counts_file, d.text);
 			return BT_ERR_INVALID;
 		}
-		if (c->cf.model && strcmp(c->cf.model, c->def->id) != 0) {
+		const char *id = c->like_id ? c->like_id : c->def->id;
+		if (c->cf.model && strcmp(c->cf.model, id) != 0) {
 			snprintf(why, whylen, "--counts %s holds counts of model %s, not %s (use "
-				 "--model %s or --sim=%s)", opt->counts_file, c->cf.model, c->def->id,
+				 "--model %s or --sim=%s)", opt->counts_file, c->cf.model, id,
 				 c->cf.model, c->cf.model);
 			return BT_ERR_INVALID;
 		}

@@ -34,4 +34,25 @@ for vec in tests/data/tma-sim/*.json; do
   grep -q "SIMULATED: every count below comes from the simulated PMU" "$out/$name/console.txt" \
     || { echo "FAIL $name: the console does not say the counts are simulated"; fail=1; }
 done
+# The model loaded at run time from Intel's perfmon files on the ESP (new
+# silicon needs no rebuild) gives the same tree as the built-in one. The
+# vendor files are copied onto the test ESP, never into the project.
+ref=${BT_SHARED_REFERENCE:-../shared/reference}
+if [ -f "$ref/intel/SKL/metrics/skylake_metrics.json" ]; then
+  bash qemu/run.sh --cpu Skylake-Client --out "$out/model-files" --timeout 300 \
+    --add "$ref/intel/SKL/metrics/skylake_metrics.json=/tma/sklmet.json" \
+    --add "$ref/intel/SKL/events/skylake_core.json=/tma/sklev.json" \
+    --add "tests/data/tma-sim/SKL-000.json=/tma/skl000.json" \
+    --args '-w alu-independent --reps 2 --sim --counts \tma\skl000.json --level 6 --model-files \tma\sklmet.json,\tma\sklev.json' \
+    >/dev/null 2>"$out/model-files.err"
+  rc=$?
+  if [ $rc -eq 0 ] && grep -q "loaded at run time from" "$out/model-files/console.txt" &&
+     python3 "$check" "$out/model-files/esp/baretop/results/000001.json" tests/data/tma-sim/SKL-000.json; then
+    echo "ok   --model-files: SKL loaded from vendor JSON on the ESP gives the same tree"
+  else
+    echo "FAIL --model-files (exit $rc)"; tail -20 "$out/model-files/console.txt"; fail=1
+  fi
+else
+  echo "skip --model-files: $ref is absent"
+fi
 exit $fail
