@@ -7,12 +7,7 @@
 #include "pmu/intel-uarch.h"
 #include "pmu/msr.h"
 
-#define FAIL(...)                                                   \
-	do {                                                        \
-		if (err)                                            \
-			snprintf(err, errlen, __VA_ARGS__);         \
-		return BT_ERR_INVALID;                              \
-	} while (0)
+#include "pmu/fail.h"
 
 static uint64_t priv_bits(uint16_t flags)
 {

@@ -11,12 +11,7 @@
 #include "pmu/extra-msr.h"
 #include "pmu/msr.h"
 
-#define FAIL(...)                                                   \
-	do {                                                        \
-		if (err)                                            \
-			snprintf(err, errlen, __VA_ARGS__);         \
-		return BT_ERR_INVALID;                              \
-	} while (0)
+#include "pmu/fail.h"
 
 /* Parse a whole decimal or 0x-hex number of [s, s+len). */
 static bool parse_u64(const char *s, size_t len, uint64_t *ret)

@@ -180,12 +180,7 @@ int bt_plan_lower_bound(const struct bt_event *const *events, int n,
 	return b.total;
 }
 
-#define FAIL(...)                                                   \
-	do {                                                        \
-		if (err)                                            \
-			snprintf(err, errlen, __VA_ARGS__);         \
-		return BT_ERR_INVALID;                              \
-	} while (0)
+#include "pmu/fail.h"
 
 static const char *ename(const struct bt_event *const *events, int i)
 {

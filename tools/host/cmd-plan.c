@@ -13,27 +13,13 @@
 
 #include "metrics/arena.h"
 #include "metrics/model.h"
+#include "metrics/report.h"
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
 #include "pmu/sim.h"
 #include "tools/host/command.h"
 #include "tools/host/model-open-host.h"
 #include "tools/host/plan-print.h"
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static const char *nm(const struct bt_event *const *ev, int i)
 {
@@ -55,7 +41,7 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 	const struct bt_plan_bound *b = &p.bound;
 	if (json) {
 		fprintf(out, "{\"caps\": ");
-		json_str(out, caps_label);
+		bt_json_put_string(out, caps_label);
 		fprintf(out, ", \"general_counters\": %d, \"events\": %d, \"groups\": %d, "
 			"\"lower_bound\": %d, \"bound\": {\"alone\": %d, \"capacity\": %d, \"hall\": %d, "
 			"\"msr\": %d}, \"valid\": %s",
@@ -63,7 +49,7 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 			vst == BT_OK ? "true" : "false");
 		if (vst != BT_OK) {
 			fprintf(out, ", \"error\": ");
-			json_str(out, err);
+			bt_json_put_string(out, err);
 		}
 		fprintf(out, ",\n \"plan\": [");
 		for (int g = 0; g < p.n_groups; g++) {
@@ -71,14 +57,14 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 			fprintf(out, "%s\n  {\"group\": %d, \"counters\": {", g ? "," : "", g);
 			for (int i = 0; i < G->n_gp; i++) {
 				fprintf(out, "%s\"%d\": ", i ? ", " : "", G->gp[i].counter);
-				json_str(out, nm(events, G->gp[i].event));
+				bt_json_put_string(out, nm(events, G->gp[i].event));
 			}
 			fprintf(out, "}, \"fixed\": {");
 			int k = 0;
 			for (int i = 0; i < n; i++)
 				if (p.ev[i].place == BT_PLACE_FIXED) {
 					fprintf(out, "%s\"%d\": ", k++ ? ", " : "", p.ev[i].counter);
-					json_str(out, nm(events, i));
+					bt_json_put_string(out, nm(events, i));
 				}
 			fprintf(out, "}, \"extra_msrs\": {");
 			k = 0;
@@ -94,16 +80,16 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 			if (p.ev[i].place == BT_PLACE_FIXED || p.ev[i].place == BT_PLACE_PERF_METRICS ||
 			    p.ev[i].place == BT_PLACE_FREE) {
 				fprintf(out, "%s", k++ ? ", " : "");
-				json_str(out, nm(events, i));
+				bt_json_put_string(out, nm(events, i));
 			}
 		fprintf(out, "],\n \"unmeasurable\": [");
 		k = 0;
 		for (int i = 0; i < n; i++)
 			if (p.ev[i].place == BT_PLACE_UNMEASURABLE) {
 				fprintf(out, "%s{\"event\": ", k++ ? ", " : "");
-				json_str(out, nm(events, i));
+				bt_json_put_string(out, nm(events, i));
 				fprintf(out, ", \"reason\": ");
-				json_str(out, p.ev[i].reason);
+				bt_json_put_string(out, p.ev[i].reason);
 				fputc('}', out);
 			}
 		fprintf(out, "]}\n");
