@@ -20,6 +20,8 @@
 #include "app/results-file.h"
 #include "app/run.h"
 #include "app/version.h"
+#include "metrics/builtin.h"
+#include "pmu/sim.h"
 #include "pmu/cpu-detect.h"
 
 struct run {
@@ -173,6 +175,56 @@ static bt_status render_results(unsigned seq, struct bt_strbuf *out, void *ctx)
 	return j.overflow ? BT_ERR_INTERNAL : BT_OK;
 }
 
+/* Checks what can be checked before anything runs: wrong values are usage
+ * errors (exit 2), not failures found halfway through a run. */
+static bool options_valid(const struct run *r, char *err, size_t errlen)
+{
+	const struct bt_options *o = &r->opt;
+	struct bt_sim_config sc;
+
+	if (o->model && !bt_builtin_find(o->model)) {
+		size_t n = (size_t)snprintf(err, errlen, "--model %s: no such model; the models are:",
+					    o->model);
+		for (unsigned i = 0; i < bt_builtin_model_count && n < errlen; i++)
+			n += (size_t)snprintf(err + n, errlen - n, " %s", bt_builtin_models[i]->id);
+		return false;
+	}
+	if (o->counts_file && !o->sim) {
+		snprintf(err, errlen, "--counts feeds the simulated PMU: add --sim");
+		return false;
+	}
+	if (o->sim && o->sim_name && !bt_sim_config_for_model(o->sim_name, &sc) &&
+	    !bt_sim_preset(o->sim_name)) {
+		size_t n = (size_t)snprintf(err, errlen, "--sim=%s: no such simulated PMU; models:",
+					    o->sim_name);
+		for (int k = 0; bt_sim_model_names[k] && n < errlen; k++)
+			n += (size_t)snprintf(err + n, errlen - n, " %s", bt_sim_model_names[k]);
+		if (n < errlen)
+			n += (size_t)snprintf(err + n, errlen - n, "; presets:");
+		for (int k = 0; bt_sim_preset_names[k] && n < errlen; k++)
+			n += (size_t)snprintf(err + n, errlen - n, " %s", bt_sim_preset_names[k]);
+		return false;
+	}
+	if (o->copies > 1 && o->exec_path) {
+		snprintf(err, errlen, "--copies: an EFI application (-x) runs as one copy");
+		return false;
+	}
+	if (o->n_cpus) {
+		uint32_t total = 0, enabled = 0;
+		if (!r->plat->cpu_count || r->plat->cpu_count(&total, &enabled) != BT_OK) {
+			snprintf(err, errlen, "--cpu: this platform cannot enumerate CPUs");
+			return false;
+		}
+		for (int i = 0; i < o->n_cpus; i++)
+			if (o->cpus[i] >= total) {
+				snprintf(err, errlen, "--cpu %u: there are %u logical CPUs (0-%u)",
+					 o->cpus[i], total, total - 1);
+				return false;
+			}
+	}
+	return true;
+}
+
 /* Ends the run as the options ask: QEMU's exit device on failure, power off. */
 static int finish(struct run *r, int status)
 {
@@ -280,16 +332,17 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	/* The configuration file first, so the command line can override it. */
 	const char *cfg = NULL;
 	bool explicit_cfg = false;
-	for (int i = 1; i < argc; i++) {
+	int own = 1 + bt_options_scan_limit(argc - 1, argv + 1); /* -x ARGS are not ours */
+	for (int i = 1; i < own; i++) {
 		if (strncmp(argv[i], "--config=", 9) == 0) {
 			cfg = argv[i] + 9;
 			explicit_cfg = true;
-		} else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+		} else if (strcmp(argv[i], "--config") == 0 && i + 1 < own) {
 			cfg = argv[i + 1];
 			explicit_cfg = true;
 		}
 	}
-	if (!cfg && !bt_options_has(argc - 1, argv + 1, "no-config"))
+	if (!cfg && !bt_options_has(own - 1, argv + 1, "no-config"))
 		cfg = plat->config_path;
 	if (cfg) {
 		err[0] = '\0';
@@ -320,12 +373,15 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		status = usage_error(r, program, err);
 		goto out;
 	}
+	if (r->opt.qemu_exit && plat->set_failure_exit_port)
+		plat->set_failure_exit_port(r->opt.qemu_exit_port);
 	if (r->opt.help) {
 		bt_options_usage(stdout, program);
 		status = finish(r, BT_EXIT_OK);
 		goto out;
 	}
-	if (bt_run_check_specs(&r->opt, err, sizeof(err)) != BT_OK) {
+	if (!options_valid(r, err, sizeof(err)) ||
+	    bt_run_check_specs(&r->opt, err, sizeof(err)) != BT_OK) {
 		status = usage_error(r, program, err);
 		goto out;
 	}
@@ -372,10 +428,40 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	};
 	bt_cpu_detect(plat->arch, &dopt, &r->cpu);
 	bt_cpu_census_take(plat, &r->census);
-	bt_report_detect_print(stdout, plat, &r->cpu, &r->census);
+	if (r->opt.quiet)
+		printf("CPU           %s, %s family 0x%x model 0x%x; PMU: %s\n", r->cpu.brand,
+		       r->cpu.vendor_str, (unsigned)r->cpu.family, (unsigned)r->cpu.model,
+		       r->cpu.pmu.kind == BT_PMU_NONE ? r->cpu.pmu.absent_reason
+						      : bt_pmu_kind_name(r->cpu.pmu.kind));
+	else
+		bt_report_detect_print(stdout, plat, &r->cpu, &r->census);
 	if (r->cpu.pmu.kind == BT_PMU_NONE)
 		note(r, "no PMU: %s", r->cpu.pmu.absent_reason);
 
+	if (r->opt.crash_test) {
+		if (plat->crash_test) {
+			printf("crash test    executing an unguarded UD2 on CPU %u\n",
+			       plat->current_cpu ? plat->current_cpu() : 0);
+			fflush(stdout);
+			plat->crash_test(); /* does not return */
+		}
+		printf("crash test    not available on this platform\n");
+	}
+	if (r->opt.fault_selftest_ap) {
+		uint32_t total = 0, enabled = 0, self = plat->current_cpu ? plat->current_cpu() : 0;
+		uint32_t ap = self == 0 ? 1 : 0;
+		if (!plat->fault_selftest_ap || !plat->cpu_count ||
+		    plat->cpu_count(&total, &enabled) != BT_OK || enabled < 2) {
+			printf("AP fault test  not run: needs a second CPU and the UEFI fault guard\n");
+		} else {
+			bt_status st = plat->fault_selftest_ap(ap);
+			printf("AP fault test  unguarded UD2 on CPU %u: %s\n", ap,
+			       st == BT_ERR_FAULT ? "reported by the BSP, CPU parked, run continues"
+						  : "NOT caught as expected");
+			if (st != BT_ERR_FAULT)
+				r->status = BT_EXIT_FAILED;
+		}
+	}
 	if (r->opt.fault_selftest) {
 		bt_fault_selftest_run(plat, &r->cpu, &r->selftest);
 		r->selftest_ran = true;

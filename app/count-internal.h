@@ -34,6 +34,8 @@ struct bt_count_ctx {
 	struct bt_event *twins;
 	double constants[BT_CONST_COUNT];
 	bool smt;
+	unsigned copies;
+	bool exec_mode;                /* -x: the window keeps interrupts enabled */
 	unsigned level;                /* 0 = drill-down */
 	struct bt_measure_opts mopts;
 	char describe[600];

@@ -31,9 +31,12 @@ void bt_count_print_header(FILE *f, const struct bt_count_ctx *c)
 			   "from hardware\n", c->source_label);
 	for (int k = 0; k < c->n_notes; k++)
 		fprintf(f, "  note: %s\n", c->notes[k]);
-	fprintf(f, "  nodes: %s; %u warm-up + %u runs per counter group, interrupts masked\n",
+	fprintf(f, "  nodes: %s; %u warm-up + %u runs per counter group, %s\n",
 		c->level ? "every node to the given level" : "drill-down (level 1, then the "
-		"children of flagged nodes)", c->mopts.warmups, c->mopts.reps);
+		"children of flagged nodes)", c->mopts.warmups, c->mopts.reps,
+		c->exec_mode ? "interrupts enabled in the window (an EFI application may wait "
+			       "for timer events; the firmware's work in StartImage counts too)"
+			     : "interrupts masked");
 }
 
 void bt_count_json(struct bt_jw *j, const struct bt_count_ctx *c)
@@ -71,6 +74,8 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 		.max_level = 0,
 		.flagged_only = !verbose,
 		.input_label = t->input_label,
+		.targeted = t->targeted,
+		.untargeted_why = t->untargeted_why,
 	};
 
 	for (int s = 0; s < t->n_steps; s++) {

@@ -57,6 +57,23 @@ static unsigned nodes_to_level(const struct bt_model *m, unsigned max, unsigned 
 	return n;
 }
 
+/* CPI (cycles per instruction, from the fixed counters on Intel) belongs
+ * to the first step whatever the mode: the CPI stack of the bottleneck path
+ * needs it, and it costs no general counter where fixed counters exist. */
+static unsigned add_cpi_node(const struct bt_model *m, unsigned *nodes, unsigned n)
+{
+	const char *name = bt_model_def(m)->cpi_node;
+	int cpi = name ? bt_model_node_find(m, name) : -1;
+
+	if (cpi < 0)
+		return n;
+	for (unsigned i = 0; i < n; i++)
+		if (nodes[i] == (unsigned)cpi)
+			return n;
+	nodes[n] = (unsigned)cpi;
+	return n + 1;
+}
+
 /* Plans and measures the events of `nodes` not counted yet; fills counts. */
 static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			      const struct bt_measure_workload *mw, bool mask_interrupts,
@@ -116,7 +133,10 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	job->mw = mw;
 	job->opts = c->mopts;
 	job->opts.mask_interrupts = mask_interrupts;
-	struct bt_cpu_job cj = { .arch = c->arch, .work = measure_work, .ctx = job };
+	/* The job's own instructions (vector state, CPUID on that CPU) go to
+	 * the real CPU; only the counting goes through c->arch, which may be
+	 * the simulated PMU. */
+	struct bt_cpu_job cj = { .arch = p->arch, .work = measure_work, .ctx = job };
 	st = bt_cpu_job_run(p, cpu, &cj);
 	if (st != BT_OK) {
 		snprintf(err, errlen, "could not run on CPU %u: %s", cpu, bt_status_str(st));
@@ -199,6 +219,9 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 				(double)tsc * 1e3 / (double)c->cpu->tsc_hz;
 	}
 	unsigned filled = bt_counts_use_default_retire_latencies(k);
+	if (t->latency_noted)
+		return; /* said once, at the first step */
+	t->latency_noted = true;
 	if (filled)
 		add_note(t, "%u retire latencies cannot be measured without PEBS: the vendor's "
 			    "published defaults are used (%s)", filled,
@@ -221,7 +244,8 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 	t->result = bt_result_new(c->model);
 	t->stat = calloc(ne ? ne : 1, sizeof(*t->stat));
 	t->counted = calloc(ne ? ne : 1, sizeof(*t->counted));
-	if (!t->counts || !t->result || !t->stat || !t->counted) {
+	t->targeted = calloc(bt_model_node_count(c->model) + 1, 1);
+	if (!t->counts || !t->result || !t->stat || !t->counted || !t->targeted) {
 		bt_tree_outcome_free(t);
 		return NULL;
 	}
@@ -263,7 +287,12 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	if (c->level) {
 		unsigned lv = c->level < max ? c->level : max;
 		n_nodes = nodes_to_level(c->model, lv, nodes);
+		n_nodes = add_cpi_node(c->model, nodes, n_nodes);
 		t->steps[0].level = lv;
+		for (unsigned i = 0; i < n_nodes; i++)
+			t->targeted[nodes[i]] = 1;
+		snprintf(t->untargeted_why, sizeof(t->untargeted_why),
+			 "--level %u stops there", lv);
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
 				  err, errlen);
 		t->n_steps = 1;
@@ -272,14 +301,20 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 			st = bt_evaluate(c->model, t->counts, t->result);
 	} else {
 		const uint16_t *roots;
+		snprintf(t->untargeted_why, sizeof(t->untargeted_why),
+			 "drill-down opens only flagged nodes (--level N measures every node "
+			 "to level N)");
 		n_nodes = bt_model_roots(c->model, &roots);
 		for (unsigned i = 0; i < n_nodes; i++)
 			nodes[i] = roots[i];
+		n_nodes = add_cpi_node(c->model, nodes, n_nodes);
 		for (unsigned lv = 1; st == BT_OK && n_nodes && lv <= max && t->n_steps < BT_MAX_STEPS;
 		     lv++) {
 			struct bt_tree_step *step = &t->steps[t->n_steps++];
 
 			step->level = lv;
+			for (unsigned i = 0; i < n_nodes; i++)
+				t->targeted[nodes[i]] = 1;
 			st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, step, err,
 					  errlen);
 			if (st != BT_OK)
@@ -327,5 +362,6 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t)
 		free(t->steps[k].run_log);
 	free(t->stat);
 	free(t->counted);
+	free(t->targeted);
 	free(t);
 }

@@ -272,6 +272,9 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 	return BT_OK;
 }
 
+static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)
 {
 	const struct bt_cpu_info *ci = c->cpu;
@@ -299,6 +302,18 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 				c->constants[k] = c->file_counts->constants[k];
 	}
 	c->smt = c->constants[BT_C_HYPERTHREADING_ON] > 0;
+	if (!c->file_counts && c->smt) {
+		/* The SMT-on formulas (HSW..SKX: SLOTS = 4 * THREAD_ANY / 2) assume
+		 * both threads of the core were counted and summed. baretop counts
+		 * one logical CPU while its sibling idles, so the per-thread
+		 * formulas are the right ones (toplev's --single-thread). */
+		c->constants[BT_C_HYPERTHREADING_ON] = 0;
+		c->smt = false;
+		ctx_note(c, "SMT is on, but baretop counts one logical CPU while its sibling "
+			    "idles: the per-thread formulas are used (HYPERTHREADING_ON = 0)%s",
+			 c->copies > 1 ? "; with --copies a copy may run on the sibling, which "
+					 "these formulas do not account for" : "");
+	}
 }
 
 bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
@@ -355,6 +370,8 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		bt_count_free(c);
 		return st;
 	}
+	c->copies = opt->copies;
+	c->exec_mode = opt->exec_path != NULL;
 	set_constants(c, census);
 	bt_measure_opts_defaults(&c->mopts);
 	if (opt->reps)

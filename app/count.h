@@ -55,8 +55,13 @@ struct bt_tree_outcome {
 	/* per model event: its statistics when counted (NULL entries when not) */
 	struct bt_measure_stat *stat;   /* bt_model_event_count() entries */
 	bool *counted;
+	/* per model node: 1 = measured by this run (drill-down leaves the
+	 * children of unflagged nodes out) */
+	unsigned char *targeted;
+	char untargeted_why[120];
 	char notes[4][240];
 	int n_notes;
+	bool latency_noted;
 };
 
 struct bt_count_ctx;

@@ -169,18 +169,26 @@ static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
 	return v > o ? v - o : 0;
 }
 
+/*
+ * A run is repeated when its instructions disagree with the median of all
+ * runs. An SMI in the window alone is not a reason: where the PMU freezes in
+ * SMM it changes nothing, and platforms with periodic SMIs would otherwise
+ * repeat every long run. Without an instruction count (AMD: no fixed
+ * counter) a run with an SMI is repeated, as nothing else can judge it.
+ */
 static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t ref, char *why,
 		      size_t whylen)
 {
-	if (r->c.has_smi_count && r->c.smi_delta) {
-		snprintf(why, whylen, "SMI in the window");
-		return true;
+	bool smi = r->c.has_smi_count && r->c.smi_delta;
+
+	if (!(r->c.fixed_used & (1u << FIXED_INST)) || ref == 0) {
+		if (smi)
+			snprintf(why, whylen, "SMI in the window, no instruction count to judge it");
+		return smi;
 	}
-	if (!(r->c.fixed_used & (1u << FIXED_INST)) || ref == 0)
-		return false;
 	double d = ((double)run_inst(e, r) - (double)ref) / (double)ref;
 	if (d > e->opts->tolerance || d < -e->opts->tolerance) {
-		snprintf(why, whylen, "instructions %+.3f%%", d * 100.0);
+		snprintf(why, whylen, "instructions %+.3f%%%s", d * 100.0, smi ? ", SMI" : "");
 		return true;
 	}
 	return false;
@@ -349,7 +357,7 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 
 		for (int k = 0; k < n_runs && st == BT_OK; k++) {
 			struct bt_measure_run *mr = &ret->runs[k];
-			char why[48];
+			char why[80];
 
 			if (!disagrees(&e, &e.runs[k], ref, why, sizeof(why)))
 				continue;
@@ -358,9 +366,14 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 			bool fixed = false;
 			for (unsigned t = 0; t < opts->max_retries && st == BT_OK && !fixed; t++) {
 				struct raw_run again;
-				char why2[48];
+				char why2[80];
 
-				st = workload_window(&e, e.runs[k].c.group, &again.c);
+				/* The retry runs after every group: warm up first. */
+				struct raw_run warm;
+				for (unsigned w = 0; w < opts->warmups && st == BT_OK; w++)
+					st = workload_window(&e, e.runs[k].c.group, &warm.c);
+				if (st == BT_OK)
+					st = workload_window(&e, e.runs[k].c.group, &again.c);
 				mr->attempts++;
 				if (st == BT_OK && !disagrees(&e, &again, ref, why2, sizeof(why2))) {
 					e.runs[k] = again;

@@ -66,7 +66,7 @@ struct bt_measure_run {
 	uint8_t rep;
 	uint8_t attempts;         /* 1 + retries */
 	bool flagged;             /* still disagreed after the retries */
-	char why[48];             /* what made it retry: "SMI", "instructions +0.4%" */
+	char why[80];             /* what made it retry: "instructions +0.4%, SMI" */
 	bool has_inst;
 	uint64_t inst;            /* fixed counter 0, corrected */
 	bool has_cycles;

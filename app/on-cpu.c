@@ -79,11 +79,20 @@ bt_status bt_copies_start(struct bt_platform *p, uint32_t measured_cpu, unsigned
 			 enabled);
 		return BT_ERR_UNSUPPORTED;
 	}
+	/* The CPU baretop runs on starts the others and waits for the measured
+	 * one: it cannot take a copy unless it is the measured one itself. */
+	uint32_t self = p->current_cpu ? p->current_cpu() : 0;
+	unsigned usable = enabled - (self != measured_cpu ? 1 : 0);
+	if (n_copies > usable) {
+		snprintf(err, errlen, "%u copies need %u CPUs other than CPU %u (baretop's own, "
+			 "which starts them); %u are available", n_copies, n_copies, self, usable);
+		return BT_ERR_UNSUPPORTED;
+	}
 	for (uint32_t cpu = 0; cpu < total && (unsigned)ret->n < n_copies - 1; cpu++) {
 		struct bt_cpu_location loc;
 		int k = ret->n;
 
-		if (cpu == measured_cpu)
+		if (cpu == measured_cpu || cpu == self)
 			continue;
 		if (p->cpu_location && p->cpu_location(cpu, &loc) == BT_OK && !loc.enabled)
 			continue;
@@ -113,8 +122,9 @@ void bt_copies_stop(struct bt_copies *c)
 {
 	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
 	for (int k = 0; k < c->n; k++) {
+		/* A copy stops after its current lap: a minute is plenty. */
 		if (c->handle[k] && c->plat->wait_cpu)
-			c->plat->wait_cpu(c->handle[k], 0);
+			c->plat->wait_cpu(c->handle[k], 60ull * 1000000ull);
 		bt_wl_teardown(&c->inst[k]);
 	}
 	c->n = 0;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +24,23 @@ struct option_def {
 	apply_fn *apply;
 };
 
+/* Decimal, or hexadecimal with 0x. Not octal: "--cpu 010" is CPU 10 to a
+ * reader, not CPU 8. No sign, no white space. */
 static bt_status parse_u64(const char *s, uint64_t max, uint64_t *ret)
 {
+	int base = 10;
 	char *end;
 
-	if (!s || !*s || *s == '-')
+	if (!s)
+		return BT_ERR_INVALID;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!isxdigit((unsigned char)*s) || (base == 10 && !isdigit((unsigned char)*s)))
 		return BT_ERR_INVALID;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
+	unsigned long long v = strtoull(s, &end, base);
 	if (errno || *end || v > max)
 		return BT_ERR_INVALID;
 	*ret = v;
@@ -51,6 +61,8 @@ FLAG(shutdown)
 FLAG(no_results)
 FLAG(no_config)
 FLAG(fault_selftest)
+FLAG(fault_selftest_ap)
+FLAG(crash_test)
 FLAG(assume_amd_legacy_pmu)
 FLAG(quick)
 FLAG(list_workloads)
@@ -147,23 +159,30 @@ static bt_status set_warmups(struct bt_options *o, const char *v, char *err, siz
 	return set_count(&o->warmups, "--warmups", 0, 100, v, err, errcap);
 }
 
-/* --cpu all | N[,N...] */
+/* --cpu all | N[,N...]: strict, so "1,,2" or "1," is an error and not a
+ * silently shorter list. */
 static bt_status set_cpu(struct bt_options *o, const char *v, char *err, size_t errcap)
 {
-	char buf[256];
-	char *save = NULL;
-
 	if (strcmp(v, "all") == 0) {
 		o->cpu_all = true;
 		o->n_cpus = 0;
 		return BT_OK;
 	}
-	snprintf(buf, sizeof(buf), "%s", v);
 	o->cpu_all = false;
 	o->n_cpus = 0;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (const char *p = v;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char tok[16];
 		uint64_t n;
 
+		if (len == 0 || len >= sizeof(tok)) {
+			snprintf(err, errcap, "--cpu %s: expected 'all' or CPU numbers separated by commas",
+				 v);
+			return BT_ERR_INVALID;
+		}
+		memcpy(tok, p, len);
+		tok[len] = '\0';
 		if (parse_u64(tok, 4095, &n) != BT_OK) {
 			snprintf(err, errcap, "--cpu %s: '%s' is not a CPU number (or use 'all')", v, tok);
 			return BT_ERR_INVALID;
@@ -173,12 +192,10 @@ static bt_status set_cpu(struct bt_options *o, const char *v, char *err, size_t 
 			return BT_ERR_INVALID;
 		}
 		o->cpus[o->n_cpus++] = (uint32_t)n;
+		if (!comma)
+			return BT_OK;
+		p = comma + 1;
 	}
-	if (o->n_cpus == 0) {
-		snprintf(err, errcap, "--cpu: empty list");
-		return BT_ERR_INVALID;
-	}
-	return BT_OK;
 }
 
 static bt_status set_copies(struct bt_options *o, const char *v, char *err, size_t errcap)
@@ -239,7 +256,9 @@ static bt_status set_config(struct bt_options *o, const char *v, char *err, size
 static const struct option_def options[] = {
 	{ "General", "help", 'h', ARG_NONE, NULL, "show this help and exit", set_help },
 	{ NULL, "version", 'V', ARG_NONE, NULL, "show the version and exit", set_version },
-	{ NULL, "quiet", 'q', ARG_NONE, NULL, "print only the summary on the console", set_quiet },
+	{ NULL, "quiet", 'q', ARG_NONE, NULL,
+	  "console: one line for the CPU and one per workload, no trees (the results file "
+	  "has everything)", set_quiet },
 
 	{ "Unattended runs", "shutdown", 0, ARG_NONE, NULL,
 	  "power the machine off when done (UEFI ResetSystem)", set_shutdown },
@@ -249,7 +268,8 @@ static const struct option_def options[] = {
 	  set_then_boot },
 	{ NULL, "qemu-exit", 0, ARG_OPTIONAL, "PORT",
 	  "on failure, report the exit status to QEMU's isa-debug-exit device at PORT "
-	  "(default 0xf4; QEMU then exits with 2*status+1); success powers off (status 0)",
+	  "(default 0xf4; QEMU then exits with 2*status+1); with --shutdown a success powers "
+	  "off (QEMU exits with 0)",
 	  set_qemu_exit },
 
 	{ "Files", "results-dir", 0, ARG_REQUIRED, "DIR",
@@ -265,6 +285,12 @@ static const struct option_def options[] = {
 	  "execute instructions that fault (UD2, RDPMC, a reserved MSR) through the fault "
 	  "guard and report what each raised",
 	  set_fault_selftest },
+	{ NULL, "fault-selftest-ap", 0, ARG_NONE, NULL,
+	  "execute an unguarded UD2 on another CPU: baretop must report it and go on (that "
+	  "CPU stays parked until the next reset)", set_fault_selftest_ap },
+	{ NULL, "crash-test", 0, ARG_NONE, NULL,
+	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the machine "
+	  "powered off (with --qemu-exit, as a failure); to test unattended setups", set_crash_test },
 	{ NULL, "assume-amd-legacy-pmu", 0, ARG_NONE, NULL,
 	  "on AMD under a hypervisor, assume the 4 legacy counters exist (they have no CPUID bit)",
 	  set_assume_amd_legacy_pmu },
@@ -392,12 +418,23 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 		}
 		if (def->apply == set_exec) {
 			/* Everything after -x FILE belongs to FILE: argv[0] = FILE. */
+			if (words[i] != value)
+				words[i] = (char *)value; /* --exec=FILE: argv[0] is FILE */
 			o->exec_argc = n - i;
 			o->exec_argv = &words[i];
 			return BT_OK;
 		}
 	}
 	return BT_OK;
+}
+
+int bt_options_scan_limit(int n, char **words)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(words[i], "-x") == 0 || strcmp(words[i], "--exec") == 0 ||
+		    strncmp(words[i], "--exec=", 7) == 0)
+			return i;
+	return n;
 }
 
 bool bt_options_has(int n, char **words, const char *long_name)
@@ -416,6 +453,7 @@ void bt_options_scan_end_actions(struct bt_options *o, int n, char **words)
 {
 	char err[160];
 
+	n = bt_options_scan_limit(n, words); /* what follows -x is the application's */
 	for (int i = 0; i < n; i++) {
 		if (bt_options_has(1, &words[i], "shutdown"))
 			o->shutdown = true;

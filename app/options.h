@@ -39,6 +39,8 @@ struct bt_options {
 
 	/* Detection and self-tests */
 	bool fault_selftest;
+	bool fault_selftest_ap;
+	bool crash_test;
 	bool assume_amd_legacy_pmu;
 
 	/* Workloads */
@@ -88,6 +90,9 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
  * bad configuration never leaves a machine waiting. */
 void bt_options_scan_end_actions(struct bt_options *o, int n, char **words);
 bool bt_options_has(int n, char **words, const char *long_name);
+/* Index of -x/--exec in words (the words after it are the application's),
+ * or n. */
+int bt_options_scan_limit(int n, char **words);
 
 void bt_options_usage(FILE *f, const char *program);
 

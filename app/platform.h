@@ -52,6 +52,13 @@ struct bt_platform {
 	/* Executes UD2 through the fault guard and returns the vector that was
 	 * caught (6 when the guard works); NULL where there is no guard. */
 	uint8_t (*fault_guard_selftest)(void);
+	/* Executes an unguarded UD2 on logical CPU `cpu` (an AP): the fault
+	 * guard must record it, park that CPU and let the run go on. Returns
+	 * the status run_on_cpu reported (BT_ERR_FAULT expected). NULL where
+	 * there are no APs. */
+	bt_status (*fault_selftest_ap)(uint32_t cpu);
+	/* An unguarded UD2 on this CPU: does not return (report, power off). */
+	void (*crash_test)(void);
 
 	/* Busy-wait (UEFI: BootServices->Stall). */
 	void (*stall_us)(uint64_t us);
@@ -102,6 +109,9 @@ struct bt_platform {
 	/* End of an unattended run: power off (UEFI ResetSystem). Returns only
 	 * if the platform cannot. */
 	void (*power_off)(void);
+	/* Where an unexpected fault reports failure (QEMU's isa-debug-exit):
+	 * set when the options ask for --qemu-exit. May be NULL. */
+	void (*set_failure_exit_port)(uint16_t port);
 	/* Report `code` to QEMU's isa-debug-exit device at `port`; QEMU then
 	 * exits with status (code << 1) | 1. Returns only if nothing happened. */
 	bt_status (*qemu_debug_exit)(uint16_t port, uint32_t code);

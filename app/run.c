@@ -110,6 +110,18 @@ static void print_outcome(const struct bt_run_phase *r, const struct bt_outcome 
 	if (o->copies > 1)
 		printf("  (%u copies at once)", o->copies);
 	printf("\n");
+	if (r->opt->quiet) {
+		/* One line: what the bottleneck path says, when counted. */
+		if (o->counted && o->counted->result->path_len) {
+			const struct bt_result *res = o->counted->result;
+			printf("  %-20s bottleneck:", "");
+			for (unsigned k = 0; k < res->path_len; k++)
+				printf(" %s%s", k ? "> " : "",
+				       bt_model_node(o->counted->model, res->path[k])->name);
+			printf("\n");
+		}
+		return;
+	}
 	if (o->params[0])
 		printf("  %-20s %s\n", "", o->params);
 	if (o->note[0])
@@ -245,6 +257,14 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", err);
 }
 
+/* A workload the user named that cannot run here fails the run; one of the
+ * default suite that cannot run is skipped quietly (it is still reported). */
+static void skipped(struct bt_run_phase *r)
+{
+	if (r->opt->n_workloads || r->opt->exec_path)
+		r->n_failed++;
+}
+
 static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 			const struct bt_wl_env *env, uint32_t cpu)
 {
@@ -262,12 +282,14 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	if (cpu != r->self_cpu && (cfg->wl->flags & BT_WL_NEEDS_PARTNER)) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "runs only on the CPU baretop started on (CPU %u): "
 			   "it starts its partner CPU through the firmware", r->self_cpu);
+		skipped(r);
 		print_outcome(r, o);
 		return;
 	}
 	bt_status st = bt_wl_setup(&inst, cfg, env, err, sizeof(err));
 	if (st == BT_ERR_UNSUPPORTED) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "%s", err);
+		skipped(r);
 		print_outcome(r, o);
 		return;
 	}
@@ -282,6 +304,7 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 		if (bt_copies_start(r->plat, cpu, r->opt->copies, cfg, env, &copies, err,
 				    sizeof(err)) != BT_OK) {
 			set_reason(o, BT_OUTCOME_SKIPPED, "%u copies: %s", r->opt->copies, err);
+			skipped(r);
 			bt_wl_teardown(&inst);
 			print_outcome(r, o);
 			return;
@@ -324,12 +347,14 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 	}
 	if (!p->image_load) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "this platform cannot start EFI applications");
+		skipped(r);
 		print_outcome(r, o);
 		return;
 	}
 	if (cpu != r->self_cpu) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "an EFI application runs only on the CPU baretop "
 			   "started on (CPU %u): it uses boot services", r->self_cpu);
+		skipped(r);
 		print_outcome(r, o);
 		return;
 	}

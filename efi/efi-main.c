@@ -13,6 +13,7 @@
 #include "app/cmdline.h"
 #include "efi/efi-state.h"
 #include "efi/image-efi.h"
+#include "efi/mp.h"
 #include "efi/platform-efi.h"
 #include "pmu/arch-hw.h"
 
@@ -45,6 +46,11 @@ static void find_app_path(void)
 		if (dp->Type == MEDIA_DEVICE_PATH && dp->SubType == MEDIA_FILEPATH_DP) {
 			const CHAR16 *name = (const CHAR16 *)((const uint8_t *)dp + 4);
 
+			/* A path may be split over several nodes ("EFI", "BOOT", ...;
+			 * UEFI spec 10.3.5.4): they join with a backslash. */
+			if (n && bt_efi.app_path[n - 1] != '\\' && name[0] != L'\\' &&
+			    n + 1 < sizeof(bt_efi.app_path))
+				bt_efi.app_path[n++] = '\\';
 			for (size_t i = 0; i < (len - 4) / 2 && name[i]; i++) {
 				char c = name[i] < 0x80 ? (char)name[i] : '?';
 				if (c == '\\' && n && bt_efi.app_path[n - 1] == '\\')
@@ -85,6 +91,17 @@ static uint8_t guard_selftest(void)
 	return bt_arch_hw_guarded() ? (uint8_t)bt_hw_ud2() : 0;
 }
 
+static void ud2_on_ap(void *arg)
+{
+	(void)arg;
+	bt_hw_ud2_unguarded();
+}
+
+static bt_status fault_selftest_ap(uint32_t cpu)
+{
+	return bt_efi_run_on_cpu(cpu, ud2_on_ap, NULL, 10000000);
+}
+
 static int efi_rename_noreplace(const char *from, const char *to)
 {
 	return rename(from, to); /* efi/files.c: never replaces */
@@ -100,18 +117,23 @@ static EFI_STATUS chainload(struct bt_platform *p)
 {
 	void *image = NULL;
 	char err[240];
-	char *argv[1] = { p->chainload };
 	uint64_t status = EFI_LOAD_ERROR;
 
-	bt_efi_files_init(); /* the image is read through the file layer again */
-	if (bt_efi_image_load(p->chainload, 1, argv, &image, err, sizeof(err)) != BT_OK) {
+	/* No load options: the boot manager would pass the boot option's
+	 * optional data, which baretop does not have. */
+	if (bt_efi_image_load(p->chainload, 0, NULL, &image, err, sizeof(err)) != BT_OK) {
 		printf("baretop: --then-boot: %s\n", err);
 		fflush(stdout);
 		bt_efi_files_close_all();
 		bt_efi_heap_release();
 		return EFI_LOAD_ERROR;
 	}
+	/* The boot manager arms a 5-minute watchdog before it starts a boot
+	 * option (UEFI spec, EFI_BOOT_SERVICES.SetWatchdogTimer); baretop had
+	 * disabled it for its own run. */
+	bt_efi.bs->SetWatchdogTimer(300, 0, 0, NULL);
 	bt_efi_image_start(image);
+	bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
 	bt_efi_image_result(image, &status, err, sizeof(err));
 	printf("baretop: %s returned: %s\n", p->chainload, err);
 	fflush(stdout);
@@ -124,8 +146,9 @@ static EFI_STATUS chainload(struct bt_platform *p)
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	static struct bt_platform plat;
-	int argc = 0;
-	char **argv = NULL;
+	/* static: changed between setjmp and a longjmp from exit() (C11 7.13.2.1) */
+	static int argc;
+	static char **argv;
 	EFI_STATUS est;
 
 	bt_efi.image = image;
@@ -150,6 +173,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	plat.config_path = config_path;
 	plat.rename_noreplace = efi_rename_noreplace;
 	plat.fault_guard_selftest = guard_selftest;
+	plat.fault_selftest_ap = fault_selftest_ap;
+	plat.crash_test = bt_hw_ud2_unguarded;
 	open_boot_volume(&plat);
 	bt_efi_fault_guard_install(&plat.fault_guard);
 	bt_efi_set_exit_handler(on_exit_call);

@@ -52,6 +52,19 @@ struct bt_fault_guard_state;
 void bt_efi_fault_guard_install(struct bt_fault_guard_state *ret);
 void bt_efi_fault_guard_remove(void);
 
+/* An unexpected exception on an AP, recorded by the fault guard (the AP
+ * is parked: it may not call the firmware). */
+struct bt_efi_ap_fault {
+	bool hit;
+	uint8_t vector;
+	uint32_t apic_id;
+	uint64_t rip, cr2;
+	uint64_t offset;    /* into baretop.efi, 0 if outside */
+};
+bool bt_efi_ap_fault(struct bt_efi_ap_fault *ret);
+/* With --qemu-exit: where an unexpected fault reports its failure. */
+void bt_efi_set_failure_exit_port(uint16_t port);
+
 /* efi/args.c: the load options as UTF-8 argv (argv[0] = program name). */
 bt_status bt_efi_args(int *ret_argc, char ***ret_argv);
 

@@ -17,6 +17,7 @@
 #include "app/platform.h"
 #include "efi/efi-state.h"
 #include "efi/proto/cpu-arch.h"
+#include "efi/proto/cpu-io2.h"
 #include "pmu/arch-hw.h"
 
 static const EFI_EXCEPTION_TYPE guarded_vectors[] = { 0, 6, 13, 14 };
@@ -41,6 +42,45 @@ static void say(const char *s)
 	bt_efi_console_write(s, strlen(s));
 }
 
+/* The BSP's APIC ID, and the record of an unexpected fault on an AP. */
+static uint32_t bsp_apic_id;
+static volatile struct bt_efi_ap_fault ap_fault;
+static uint16_t failure_exit_port;
+
+/* CPUID.0BH:EDX (x2APIC ID) where leaf 0BH exists, else CPUID.01H:EBX[31:24]. */
+static uint32_t apic_id(void)
+{
+	struct bt_arch *a = bt_arch_hw();
+	struct bt_cpuid r;
+
+	bt_cpuid(a, 0, 0, &r);
+	if (r.eax >= 0xb) {
+		bt_cpuid(a, 0xb, 0, &r);
+		if (r.ebx)
+			return r.edx;
+	}
+	bt_cpuid(a, 1, 0, &r);
+	return r.ebx >> 24;
+}
+
+bool bt_efi_ap_fault(struct bt_efi_ap_fault *ret)
+{
+	if (!ap_fault.hit)
+		return false;
+	ret->hit = true;
+	ret->vector = ap_fault.vector;
+	ret->apic_id = ap_fault.apic_id;
+	ret->rip = ap_fault.rip;
+	ret->cr2 = ap_fault.cr2;
+	ret->offset = ap_fault.offset;
+	return true;
+}
+
+void bt_efi_set_failure_exit_port(uint16_t port)
+{
+	failure_exit_port = port;
+}
+
 static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 {
 	EFI_SYSTEM_CONTEXT_X64 *c = ctx.SystemContextX64;
@@ -48,6 +88,22 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 
 	if (bt_hw_fault_fixup((uint8_t)type, &c->Rip, &c->Rax))
 		return;
+	uint32_t me = apic_id();
+	if (me != bsp_apic_id) {
+		/* An AP may not call the firmware (PI spec, MP Services): record
+		 * the fault for the BSP, which is polling for this job, and park
+		 * this CPU for good. */
+		uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
+		ap_fault.vector = (uint8_t)type;
+		ap_fault.apic_id = me;
+		ap_fault.rip = c->Rip;
+		ap_fault.cr2 = c->Cr2;
+		ap_fault.offset = c->Rip >= base && c->Rip < base + bt_efi.loaded_image->ImageSize
+					  ? c->Rip - base : 0;
+		__atomic_store_n(&ap_fault.hit, true, __ATOMIC_RELEASE);
+		for (;;)
+			__asm__ volatile("cli; hlt");
+	}
 	if (in_handler++) /* a fault while reporting one: stop right here */
 		for (;;)
 			__asm__ volatile("hlt");
@@ -70,6 +126,15 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 		say(line);
 	}
 	say("baretop: cannot continue safely; powering off.\n");
+	if (failure_exit_port) {
+		/* Tell QEMU this run failed (exit status 1) before powering off,
+		 * or the power-off would look like success. */
+		EFI_GUID io_guid = BT_EFI_CPU_IO2_PROTOCOL_GUID;
+		BT_EFI_CPU_IO2_PROTOCOL *io;
+		UINT32 v = 1;
+		if (bt_efi.bs->LocateProtocol(&io_guid, NULL, (void **)&io) == EFI_SUCCESS)
+			io->Io.Write(io, BtEfiCpuIoWidthUint32, failure_exit_port, 1, &v);
+	}
 	bt_efi.rs->ResetSystem(EfiResetShutdown, EFI_ABORTED, 0, NULL);
 	for (;;)
 		__asm__ volatile("hlt");
@@ -82,6 +147,7 @@ void bt_efi_fault_guard_install(struct bt_fault_guard_state *ret)
 	size_t n = sizeof(guarded_vectors) / sizeof(guarded_vectors[0]);
 
 	memset(ret, 0, sizeof(*ret));
+	bsp_apic_id = apic_id();
 	st = bt_efi.bs->LocateProtocol(&guid, NULL, (void **)&cpu_arch);
 	if (st != EFI_SUCCESS) {
 		snprintf(ret->detail, sizeof(ret->detail),

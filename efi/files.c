@@ -28,6 +28,7 @@
 struct efi_file {
 	EFI_FILE_HANDLE h;
 	bool append;
+	bool writable;   /* opened for writing: Flush() is meaningful */
 };
 
 static struct efi_file files[MAX_FILES];
@@ -55,7 +56,8 @@ void bt_efi_files_close_all(void)
 {
 	for (int i = 0; i < MAX_FILES; i++) {
 		if (files[i].h) {
-			files[i].h->Flush(files[i].h);
+			if (files[i].writable)
+				files[i].h->Flush(files[i].h);
 			files[i].h->Close(files[i].h);
 			files[i].h = NULL;
 		}
@@ -192,6 +194,12 @@ int open(const char *path, int flags, ...)
 	}
 	if ((flags & O_TRUNC) && acc != O_RDONLY && info && info->FileSize) {
 		info->FileSize = 0;
+		/* Zero times mean "leave them to the driver" (UEFI spec,
+		 * EFI_FILE_INFO); passing the old ones back would keep a stale
+		 * modification time on the truncated file. */
+		memset(&info->CreateTime, 0, sizeof(info->CreateTime));
+		memset(&info->LastAccessTime, 0, sizeof(info->LastAccessTime));
+		memset(&info->ModificationTime, 0, sizeof(info->ModificationTime));
 		EFI_STATUS st = h->SetInfo(h, &gEfiFileInfoGuid, info->Size, info);
 		if (st != EFI_SUCCESS) {
 			h->Close(h);
@@ -200,6 +208,7 @@ int open(const char *path, int flags, ...)
 	}
 	files[slot].h = h;
 	files[slot].append = flags & O_APPEND;
+	files[slot].writable = acc != O_RDONLY;
 	return slot + FIRST_FD;
 }
 
@@ -212,7 +221,8 @@ int close(int fd)
 		return 0;
 	if (!f)
 		return fail(EBADF);
-	st = f->h->Flush(f->h);
+	/* EDK2's FAT Flush refuses read-only handles (EFI_ACCESS_DENIED). */
+	st = f->writable ? f->h->Flush(f->h) : EFI_SUCCESS;
 	EFI_STATUS st2 = f->h->Close(f->h);
 	f->h = NULL;
 	if (st == EFI_SUCCESS)

@@ -4,7 +4,8 @@
  * pages, handed out by sbrk(). newlib's malloc expects sbrk() to extend one
  * region, and UEFI cannot promise that pages next to an allocation are
  * free, so the block is reserved up front: half of the largest free region
- * in the memory map, capped at 1 GiB and at least 8 MiB. Pages are only
+ * in the memory map, capped at 256 MiB and at least 8 MiB (models, plans and
+ * counts need tens of MiB; the big workload buffers are pages of their own). Pages are only
  * reserved, not touched, so this costs nothing on a machine with plenty of
  * memory; generated code and large workload buffers are allocated apart
  * from it (efi/platform.c).
@@ -15,7 +16,7 @@
 #include "efi/efi-state.h"
 
 #define MIB (1024ull * 1024ull)
-#define HEAP_MAX (1024 * MIB)
+#define HEAP_MAX (256 * MIB)
 #define HEAP_MIN (8 * MIB)
 
 static uint8_t *heap_base;

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Another EFI application as the workload (baretop -x FILE ARGS...).
- * The file is read from the boot volume into memory once; each run loads
- * it from that buffer (LoadImage, outside the counting window), sets its
- * load options, and the window holds StartImage only. The firmware unloads
- * an application when it returns from its entry point, so an image is
- * started once per load.
+ * Another EFI application: the workload of `baretop -x FILE ARGS...`, or the
+ * OS loader started by --then-boot.
+ *
+ * Images are loaded through a device path (the boot volume's own device
+ * path followed by a file-path node), not from a memory buffer, so that the
+ * started application finds itself as it would when the boot manager starts
+ * it: EFI_LOADED_IMAGE.DeviceHandle and .FilePath are set (shim, GRUB and
+ * systemd-boot locate their directory and second stage from them).
+ *
+ * For -x, each run loads the image again outside the counting window (the
+ * firmware unloads an application when it returns from its entry point), and
+ * the window holds StartImage only; the exit data is converted afterwards.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,40 +23,78 @@
 #include "efi/image-efi.h"
 
 struct image {
-	uint8_t *file;
-	size_t file_size;
-	CHAR16 *options;          /* "name arg1 arg2", UCS-2 */
+	EFI_DEVICE_PATH *path;    /* boot volume + file node, pool memory */
+	CHAR16 *options;          /* "name arg1 arg2", UCS-2, or NULL */
 	UINT32 options_size;      /* bytes, including the terminating NUL */
 	EFI_HANDLE handle;        /* loaded, not yet started; NULL otherwise */
 	EFI_STATUS exit_status;
+	UINTN exit_size;
+	CHAR16 *exit_data;        /* from StartImage, freed after reading */
 	char exit_text[160];
 	bool started;
-	char path[256];
+	char name[256];
 };
 
-static bt_status read_file(const char *path, struct image *im, char *err, size_t errlen)
+static size_t path_size(const EFI_DEVICE_PATH *dp)
 {
-	FILE *f = fopen(path, "rb");
-	long size;
+	size_t n = 0;
 
-	if (!f) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-		return BT_ERR_NOT_FOUND;
+	for (;;) {
+		size_t len = dp->Length[0] | (size_t)dp->Length[1] << 8;
+
+		if (dp->Type == END_DEVICE_PATH_TYPE && dp->SubType == 0xff)
+			return n;
+		if (len < 4)
+			return 0; /* malformed */
+		n += len;
+		dp = (const EFI_DEVICE_PATH *)((const uint8_t *)dp + len);
 	}
-	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		snprintf(err, errlen, "%s is empty or unreadable", path);
-		return BT_ERR_IO;
+}
+
+/* The boot volume's device path + a file-path node for `file` ("\x\y.efi"). */
+static EFI_DEVICE_PATH *file_device_path(const char *file, char *err, size_t errlen)
+{
+	EFI_DEVICE_PATH *vol;
+	char name[256];
+	size_t n = 0;
+
+	if (bt_efi.bs->HandleProtocol(bt_efi.loaded_image->DeviceHandle, &DevicePathProtocol,
+				      (void **)&vol) != EFI_SUCCESS) {
+		snprintf(err, errlen, "the boot volume has no device path");
+		return NULL;
 	}
-	im->file = malloc((size_t)size);
-	if (!im->file || fread(im->file, 1, (size_t)size, f) != (size_t)size) {
-		fclose(f);
-		snprintf(err, errlen, "cannot read %s", path);
-		return BT_ERR_IO;
+	/* Absolute from the volume's root, with backslashes; relative paths
+	 * are taken from baretop's own directory, as for every other file. */
+	if (file[0] != '/' && file[0] != '\\')
+		n = (size_t)snprintf(name, sizeof(name), "%s\\", bt_efi.app_dir);
+	snprintf(name + n, sizeof(name) - n, "%s", file);
+	for (char *c = name; *c; c++)
+		if (*c == '/')
+			*c = '\\';
+	size_t chars = strlen(name) + 1;
+	size_t vsize = path_size(vol);
+	size_t fsize = SIZE_OF_FILEPATH_DEVICE_PATH + chars * sizeof(CHAR16);
+	uint8_t *buf;
+
+	if (bt_efi.bs->AllocatePool(EfiLoaderData, vsize + fsize + END_DEVICE_PATH_LENGTH,
+				    (void **)&buf) != EFI_SUCCESS) {
+		snprintf(err, errlen, "out of pool memory");
+		return NULL;
 	}
-	fclose(f);
-	im->file_size = (size_t)size;
-	return BT_OK;
+	memcpy(buf, vol, vsize);
+	FILEPATH_DEVICE_PATH *fp = (FILEPATH_DEVICE_PATH *)(buf + vsize);
+	fp->Header.Type = MEDIA_DEVICE_PATH;
+	fp->Header.SubType = MEDIA_FILEPATH_DP;
+	fp->Header.Length[0] = (UINT8)(fsize & 0xff);
+	fp->Header.Length[1] = (UINT8)(fsize >> 8);
+	for (size_t i = 0; i < chars; i++)
+		fp->PathName[i] = (unsigned char)name[i] < 0x80 ? (CHAR16)name[i] : L'?';
+	EFI_DEVICE_PATH *end = (EFI_DEVICE_PATH *)(buf + vsize + fsize);
+	end->Type = END_DEVICE_PATH_TYPE;
+	end->SubType = 0xff;
+	end->Length[0] = END_DEVICE_PATH_LENGTH;
+	end->Length[1] = 0;
+	return (EFI_DEVICE_PATH *)buf;
 }
 
 /* argv joined with blanks (quoted where needed) as UCS-2. */
@@ -86,20 +130,25 @@ static bt_status load(struct image *im, char *err, size_t errlen)
 	EFI_LOADED_IMAGE *li;
 	EFI_STATUS st;
 
-	st = bt_efi.bs->LoadImage(FALSE, bt_efi.image, NULL, im->file, im->file_size, &im->handle);
+	st = bt_efi.bs->LoadImage(FALSE, bt_efi.image, im->path, NULL, 0, &im->handle);
+	if (st == EFI_SECURITY_VIOLATION && im->handle) {
+		/* UEFI spec, LoadImage: the image was loaded (a handle exists)
+		 * but Secure Boot refuses to start it. Do not leak it. */
+		bt_efi.bs->UnloadImage(im->handle);
+	}
 	if (st != EFI_SUCCESS) {
 		im->handle = NULL;
-		snprintf(err, errlen, "LoadImage(%s) failed: %s%s", im->path, bt_efi_status_name(st),
-			 st == EFI_UNSUPPORTED || st == EFI_LOAD_ERROR
+		snprintf(err, errlen, "LoadImage(%s) failed: %s%s", im->name, bt_efi_status_name(st),
+			 st == EFI_NOT_FOUND ? " (no such file)"
+			 : st == EFI_SECURITY_VIOLATION ? " (refused by Secure Boot)"
+			 : st == EFI_UNSUPPORTED || st == EFI_LOAD_ERROR
 				 ? " (not an EFI application for this machine?)" : "");
 		return bt_efi_status(st);
 	}
 	if (bt_efi.bs->HandleProtocol(im->handle, &gEfiLoadedImageProtocolGuid, (void **)&li) ==
 	    EFI_SUCCESS) {
 		li->LoadOptions = im->options;
-		li->LoadOptionsSize = im->options_size;
-		/* Its files are relative to baretop's volume. */
-		li->DeviceHandle = bt_efi.loaded_image->DeviceHandle;
+		li->LoadOptionsSize = im->options ? im->options_size : 0;
 	}
 	im->started = false;
 	return BT_OK;
@@ -109,13 +158,15 @@ bt_status bt_efi_image_load(const char *path, int argc, char *const *argv, void 
 			    char *err, size_t errlen)
 {
 	struct image *im = calloc(1, sizeof(*im));
-	bt_status st;
+	bt_status st = BT_OK;
 
 	if (!im)
 		return BT_ERR_NOMEM;
-	snprintf(im->path, sizeof(im->path), "%s", path);
-	st = read_file(path, im, err, errlen);
-	if (st == BT_OK)
+	snprintf(im->name, sizeof(im->name), "%s", path);
+	im->path = file_device_path(path, err, errlen);
+	if (!im->path)
+		st = BT_ERR_NOMEM;
+	if (st == BT_OK && argc > 0)
 		st = build_options(im, argc, argv);
 	if (st == BT_OK)
 		st = load(im, err, errlen); /* checks it loads before any run */
@@ -127,12 +178,28 @@ bt_status bt_efi_image_load(const char *path, int argc, char *const *argv, void 
 	return BT_OK;
 }
 
+static void take_exit_data(struct image *im)
+{
+	size_t n = 0;
+
+	if (!im->exit_data)
+		return;
+	for (; n + 1 < sizeof(im->exit_text) && n < im->exit_size / sizeof(CHAR16) &&
+	       im->exit_data[n]; n++)
+		im->exit_text[n] = im->exit_data[n] >= 0x20 && im->exit_data[n] < 0x7f
+					   ? (char)im->exit_data[n] : '?';
+	im->exit_text[n] = '\0';
+	bt_efi.bs->FreePool(im->exit_data);
+	im->exit_data = NULL;
+}
+
 /* Before each run, outside the window: load the image again if its last
- * run unloaded it. */
+ * run unloaded it; read the last run's exit data. */
 bt_status bt_efi_image_prepare(void *p, char *err, size_t errlen)
 {
 	struct image *im = p;
 
+	take_exit_data(im);
 	return im->handle ? BT_OK : load(im, err, errlen);
 }
 
@@ -140,8 +207,6 @@ bt_status bt_efi_image_prepare(void *p, char *err, size_t errlen)
 void bt_efi_image_start(void *p)
 {
 	struct image *im = p;
-	UINTN size = 0;
-	CHAR16 *data = NULL;
 
 	if (!im->handle) {
 		/* bt_efi_image_prepare() was not called: never load in the window */
@@ -149,17 +214,11 @@ void bt_efi_image_start(void *p)
 		im->started = true;
 		return;
 	}
-	im->exit_status = bt_efi.bs->StartImage(im->handle, &size, &data);
+	im->exit_size = 0;
+	im->exit_data = NULL;
+	im->exit_status = bt_efi.bs->StartImage(im->handle, &im->exit_size, &im->exit_data);
 	im->handle = NULL; /* an application is unloaded when it returns */
 	im->started = true;
-	im->exit_text[0] = '\0';
-	if (data) {
-		size_t n = 0;
-		for (; n + 1 < sizeof(im->exit_text) && n < size / sizeof(CHAR16) && data[n]; n++)
-			im->exit_text[n] = data[n] >= 0x20 && data[n] < 0x7f ? (char)data[n] : '?';
-		im->exit_text[n] = '\0';
-		bt_efi.bs->FreePool(data);
-	}
 }
 
 bt_status bt_efi_image_result(void *p, uint64_t *ret_status, char *msg, size_t msglen)
@@ -167,11 +226,12 @@ bt_status bt_efi_image_result(void *p, uint64_t *ret_status, char *msg, size_t m
 	struct image *im = p;
 
 	if (!im->started) {
-		snprintf(msg, msglen, "%s has not run", im->path);
+		snprintf(msg, msglen, "%s has not run", im->name);
 		return BT_ERR_INVALID;
 	}
+	take_exit_data(im);
 	*ret_status = im->exit_status;
-	snprintf(msg, msglen, "%s: %s%s%s", im->path, bt_efi_status_name(im->exit_status),
+	snprintf(msg, msglen, "%s: %s%s%s", im->name, bt_efi_status_name(im->exit_status),
 		 im->exit_text[0] ? ", exit data: " : "", im->exit_text);
 	return im->exit_status == EFI_SUCCESS ? BT_OK : BT_ERR_ABORTED;
 }
@@ -182,9 +242,11 @@ void bt_efi_image_free(void *p)
 
 	if (!im)
 		return;
+	take_exit_data(im);
 	if (im->handle)
 		bt_efi.bs->UnloadImage(im->handle);
-	free(im->file);
+	if (im->path)
+		bt_efi.bs->FreePool(im->path);
 	free(im->options);
 	free(im);
 }

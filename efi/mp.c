@@ -3,6 +3,7 @@
  * Logical CPUs through EFI_MP_SERVICES_PROTOCOL (PI spec vol. 2). Without
  * the protocol baretop still runs, on the CPU the firmware started it on.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,17 +119,37 @@ bt_status bt_efi_start_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, void 
 	return BT_OK;
 }
 
+static void report_ap_fault(const struct bt_efi_ap_fault *f)
+{
+	printf("\nbaretop: unexpected exception %u on the AP with APIC ID %u at RIP 0x%llx",
+	       f->vector, f->apic_id, (unsigned long long)f->rip);
+	if (f->offset)
+		printf(" = baretop.efi+0x%llx (see baretop.map)", (unsigned long long)f->offset);
+	if (f->vector == 14)
+		printf(", CR2 0x%llx", (unsigned long long)f->cr2);
+	printf("; that CPU is parked for the rest of the run\n");
+}
+
 bt_status bt_efi_wait_cpu(void *handle, uint64_t timeout_us)
 {
 	struct started *h = handle;
+	struct bt_efi_ap_fault f;
 
 	/* The event is signalled from the MP driver's timer callback: poll it
-	 * with interrupts enabled. */
+	 * with interrupts enabled, and watch for a fault the AP could not
+	 * report itself. */
 	for (uint64_t t = 0; timeout_us == 0 || t < timeout_us; t += 100) {
 		if (bt_efi.bs->CheckEvent(h->done) == EFI_SUCCESS) {
 			bt_efi.bs->CloseEvent(h->done);
 			free(h);
 			return BT_OK;
+		}
+		if (bt_efi_ap_fault(&f)) {
+			static bool reported;
+			if (!reported)
+				report_ap_fault(&f);
+			reported = true;
+			return BT_ERR_FAULT; /* the AP never finishes: keep the handle */
 		}
 		bt_efi.bs->Stall(100);
 	}
@@ -137,16 +158,15 @@ bt_status bt_efi_wait_cpu(void *handle, uint64_t timeout_us)
 
 bt_status bt_efi_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
 {
-	BT_EFI_MP_SERVICES_PROTOCOL *mp = mp_protocol();
-	struct ap_call call = { fn, arg };
+	void *h;
+	bt_status st;
 
 	if (cpu == bt_efi_current_cpu()) {
 		fn(arg);
 		return BT_OK;
 	}
-	if (!mp)
-		return BT_ERR_UNSUPPORTED;
-	/* Blocking call: the BSP waits in the firmware until the AP is done. */
-	return bt_efi_status(mp->StartupThisAP(mp, ap_trampoline, cpu, NULL, (UINTN)timeout_us,
-					       &call, NULL));
+	/* Started non-blocking and polled, rather than a blocking
+	 * StartupThisAP, so that a fault on the AP is noticed at once. */
+	st = bt_efi_start_on_cpu(cpu, fn, arg, &h);
+	return st == BT_OK ? bt_efi_wait_cpu(h, timeout_us) : st;
 }

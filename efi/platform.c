@@ -98,4 +98,5 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->image_free = bt_efi_image_free;
 	p->power_off = efi_power_off;
 	p->qemu_debug_exit = efi_qemu_debug_exit;
+	p->set_failure_exit_port = bt_efi_set_failure_exit_port;
 }

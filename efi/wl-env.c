@@ -53,10 +53,41 @@ static void *efi_code_alloc(size_t size, void *ctx)
 	return pages(size, EfiLoaderCode);
 }
 
+/* EFI_MEMORY_ATTRIBUTE_PROTOCOL (UEFI 2.10, 37.7): firmware that maps
+ * fresh pages no-execute offers it to clear EFI_MEMORY_XP. */
+#define BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID \
+	{ 0xf4560cf6, 0x40ec, 0x4b4a, { 0xa1, 0x92, 0xbf, 0x1d, 0x57, 0xd0, 0xb1, 0x89 } }
+#define BT_EFI_MEMORY_XP 0x0000000000004000ull
+#define BT_EFI_MEMORY_RO 0x0000000000020000ull
+
+typedef struct BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL;
+struct BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL {
+	EFI_STATUS (EFIAPI *GetMemoryAttributes)(BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL *This,
+						 EFI_PHYSICAL_ADDRESS Base, UINT64 Length,
+						 UINT64 *Attributes);
+	EFI_STATUS (EFIAPI *SetMemoryAttributes)(BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL *This,
+						 EFI_PHYSICAL_ADDRESS Base, UINT64 Length,
+						 UINT64 Attributes);
+	EFI_STATUS (EFIAPI *ClearMemoryAttributes)(BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL *This,
+						   EFI_PHYSICAL_ADDRESS Base, UINT64 Length,
+						   UINT64 Attributes);
+};
+
+/* EfiLoaderCode pages are executable on most firmware; where the firmware
+ * offers the memory-attribute protocol, make sure: clear XP. */
 static bt_status efi_code_seal(void *p, size_t size, void *ctx)
 {
-	(void)p; (void)size; (void)ctx;
-	return BT_OK; /* EfiLoaderCode is already executable */
+	EFI_GUID guid = BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID;
+	BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma;
+	EFI_PHYSICAL_ADDRESS base = (EFI_PHYSICAL_ADDRESS)(uintptr_t)p;
+	UINT64 len = (UINT64)EFI_SIZE_TO_PAGES(size) * EFI_PAGE_SIZE;
+
+	(void)ctx;
+	if (bt_efi.bs->LocateProtocol(&guid, NULL, (void **)&ma) != EFI_SUCCESS)
+		return BT_OK;
+	if (ma->ClearMemoryAttributes(ma, base, len, BT_EFI_MEMORY_XP) != EFI_SUCCESS)
+		return BT_ERR_UNSUPPORTED;
+	return BT_OK;
 }
 
 static void efi_code_free(void *p, size_t size, void *ctx)
@@ -152,6 +183,8 @@ static bt_status efi_wait_partner(void *ctx)
 	for (uint64_t waited = 0; waited < PARTNER_TIMEOUT_US; waited += 100) {
 		if (bt_efi.bs->CheckEvent(partner.done) == EFI_SUCCESS) {
 			partner.running = false;
+			bt_efi.bs->CloseEvent(partner.done);
+			partner.done = NULL;
 			return BT_OK;
 		}
 		bt_efi.bs->Stall(100);

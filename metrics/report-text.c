@@ -41,12 +41,69 @@ static void print_node(FILE *f, const struct bt_model *m, const struct bt_result
 	const char *mark = on_path(r, i) ? "<==" : r->flag[i] ? "*" : "";
 	fprintf(f, "  %-5u %*s%-*s %10s  %-3s  %9s\n", nd->level, (int)(2 * depth), "",
 		(int)(46 - 2 * depth > 10 ? 46 - 2 * depth : 10), nd->name, val, mark, cpi);
-	if (o->flagged_only && !r->flag[i])
+	/* A node without a vendor threshold cannot be "not flagged": its
+	 * children are shown (and drill-down measures them). */
+	if (o->flagged_only && !r->flag[i] && r->has_flag[i])
 		return;
 	const uint16_t *kids;
 	unsigned n = bt_model_node_children(m, i, &kids);
 	for (unsigned k = 0; k < n; k++)
 		print_node(f, m, r, o, kids[k], depth + 1);
+}
+
+/* The inputs that the nodes the caller wanted lack, and those nodes; nodes
+ * left out on purpose (drill-down) are only counted. */
+static void print_missing(FILE *f, const struct bt_model *m, const struct bt_result *r,
+			  const struct bt_report_opts *o)
+{
+	unsigned level = o->max_level ? o->max_level : bt_model_max_level(m);
+	unsigned nn = bt_model_node_count(m), n_ev = bt_model_event_count(m);
+	unsigned *want = malloc((nn + 1) * sizeof(*want));
+	uint16_t *need = malloc((n_ev + 1) * sizeof(*need));
+	uint8_t *needed = calloc(n_ev + 1, 1);
+	unsigned n_want = 0, n_need = 0, n_left_out = 0, shown = 0;
+
+	if (!want || !need || !needed)
+		goto out;
+	for (unsigned i = 0; i < nn; i++) {
+		const struct bt_node_def *nd = bt_model_node(m, i);
+
+		if (nd->kind != BT_NODE_TREE || nd->level > level)
+			continue;
+		if (o->targeted && !o->targeted[i])
+			n_left_out++;
+		else if (r->state[i] == BT_NODE_MISSING)
+			want[n_want++] = i;
+	}
+	if (n_want && bt_model_events_for_nodes(m, want, n_want, NULL, need, &n_need) == BT_OK)
+		for (unsigned k = 0; k < n_need; k++)
+			needed[need[k]] = 1;
+	for (unsigned k = 0; k < r->n_missing_events; k++)
+		shown += needed[r->missing_events[k]];
+	if (shown || (n_want && r->missing_constants)) {
+		if (o->targeted)
+			fprintf(f, "\nmissing inputs of the nodes measured:");
+		else
+			fprintf(f, "\nmissing inputs of the tree up to level %u:", level);
+		for (unsigned k = 0; k < r->n_missing_events; k++)
+			if (needed[r->missing_events[k]])
+				fprintf(f, " %s", bt_model_event(m, r->missing_events[k])->name);
+		for (int k = 0; k < BT_CONST_COUNT; k++)
+			if (r->missing_constants >> k & 1)
+				fprintf(f, " #%s", bt_constant_name((enum bt_constant)k));
+		fprintf(f, "\nnodes that cannot be computed without them:");
+		for (unsigned k = 0; k < n_want; k++)
+			fprintf(f, " %s", bt_model_node(m, want[k])->name);
+		fprintf(f, "\n");
+	}
+	if (n_left_out)
+		fprintf(f, "\n%u deeper node%s not measured: %s\n", n_left_out,
+			n_left_out == 1 ? "" : "s",
+			o->untargeted_why ? o->untargeted_why : "left out by the caller");
+out:
+	free(want);
+	free(need);
+	free(needed);
 }
 
 bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_result *r,
@@ -101,37 +158,6 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 			fprintf(f, "  %-60s %14s  %s\n", nd->name, val, r->flag[i] ? "*" : "");
 		}
 	}
-	if (r->n_missing_events || r->missing_constants) {
-		/* only what the nodes shown here need */
-		unsigned level = o->max_level ? o->max_level : bt_model_max_level(m);
-		unsigned n_ev = bt_model_event_count(m), n_need = 0;
-		uint16_t *need = malloc((n_ev + 1) * sizeof(*need));
-		uint8_t *needed = calloc(n_ev + 1, 1);
-		if (need && needed && bt_model_events_up_to_level(m, level, NULL, need, &n_need) == BT_OK)
-			for (unsigned k = 0; k < n_need; k++)
-				needed[need[k]] = 1;
-		unsigned shown_missing = 0;
-		for (unsigned k = 0; k < r->n_missing_events; k++)
-			shown_missing += !needed || needed[r->missing_events[k]];
-		if (shown_missing || r->missing_constants) {
-			fprintf(f, "\nmissing inputs of the tree up to level %u:", level);
-			for (unsigned k = 0; k < r->n_missing_events; k++)
-				if (!needed || needed[r->missing_events[k]])
-					fprintf(f, " %s", bt_model_event(m, r->missing_events[k])->name);
-			for (int k = 0; k < BT_CONST_COUNT; k++)
-				if (r->missing_constants >> k & 1)
-					fprintf(f, " #%s", bt_constant_name((enum bt_constant)k));
-			fprintf(f, "\nnodes that cannot be computed without them:");
-			for (unsigned i = 0; i < bt_model_node_count(m); i++) {
-				const struct bt_node_def *nd = bt_model_node(m, i);
-				if (r->state[i] == BT_NODE_MISSING && nd->kind == BT_NODE_TREE &&
-				    nd->level <= level)
-					fprintf(f, " %s", nd->name);
-			}
-			fprintf(f, "\n");
-		}
-		free(need);
-		free(needed);
-	}
+	print_missing(f, m, r, o);
 	return ferror(f) ? BT_ERR_IO : BT_OK;
 }

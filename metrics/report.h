@@ -17,6 +17,12 @@ struct bt_report_opts {
 	int info;                 /* text: also list Info_/Bottleneck_ metrics */
 	int flagged_only;         /* text: show a node only if its parent chain is flagged */
 	const char *input_label;  /* e.g. "replayed counts from 000.json (not measured by baretop)" */
+	/* text: the tree nodes the caller set out to compute (one byte per
+	 * node; NULL = all of them up to max_level). The others were left out
+	 * on purpose, for the reason in `untargeted_why` (drill-down), and are
+	 * counted, not listed as missing inputs. */
+	const unsigned char *targeted;
+	const char *untargeted_why;
 };
 
 bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_result *r,

@@ -34,5 +34,7 @@ bool bt_arch_hw_guarded(void);
 /* Executes UD2 through the guard: returns 6 (#UD) when the guard works.
  * Only call it when bt_arch_hw_guarded(). For the self-test. */
 uint32_t bt_hw_ud2(void);
+/* UD2 outside the guard: an unexpected exception, for --fault-selftest-ap. */
+void bt_hw_ud2_unguarded(void);
 
 #endif

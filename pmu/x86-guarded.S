@@ -118,6 +118,16 @@ bt_hw_ud2_resume:
 	ret
 	.size	bt_hw_ud2, . - bt_hw_ud2
 
+/* void bt_hw_ud2_unguarded(void): UD2 with no resume address, so the fault
+ * guard treats it as the unexpected exception it is. Only for the self-test
+ * of how baretop handles a crash on an AP (--fault-selftest-ap). */
+	.globl	bt_hw_ud2_unguarded
+	.type	bt_hw_ud2_unguarded, @function
+bt_hw_ud2_unguarded:
+	ud2
+	ret
+	.size	bt_hw_ud2_unguarded, . - bt_hw_ud2_unguarded
+
 /*
  * uint32_t bt_hw_run_window(uint32_t msr, uint64_t start, uint64_t stop,
  *                           void (*fn)(void *), void *arg)

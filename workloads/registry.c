@@ -68,7 +68,12 @@ void bt_wl_cpu_from_info(struct bt_wl_cpu *ret, const struct bt_cpu_info *info, 
 	struct bt_wl_cpu c;
 
 	memset(&c, 0, sizeof c);
-	c.avx = info->avx && info->osxsave && (xcr0 & avx_state) == avx_state;
+	/* xcr0 was read with XGETBV after the caller enabled the state, and
+	 * XGETBV only works with CR4.OSXSAVE set (XCR0 bit 0 is always 1), so
+	 * a non-zero xcr0 proves OSXSAVE even if `info` was read before the
+	 * caller set it (firmware usually leaves it clear). */
+	bool osxsave = info->osxsave || (xcr0 & 1);
+	c.avx = info->avx && osxsave && (xcr0 & avx_state) == avx_state;
 	c.avx512f = c.avx && info->avx512f && (xcr0 & avx512_state) == avx512_state;
 	c.logical_cpus = info->logical_cpus;
 	*ret = c;

@@ -7,7 +7,8 @@
 # through its 8-bit fields), evaluated. Each case must reproduce the
 # expected tree within 1e-9, or baretop must have said why it cannot: the
 # vector holds something no PMU can produce (two events with one encoding
-# and different counts, a PERF_METRICS count that no 8-bit field gives).
+# and different counts, a PERF_METRICS count that no 8-bit field gives),
+# naming an event that is an input of every node that differs.
 set -uo pipefail
 shared=${BT_SHARED_TESTDATA:-../shared/testdata}
 [ -d "$shared/tma" ] || { echo "skip: $shared/tma is absent (the QEMU step checks the project's own subset)"; exit 0; }
@@ -59,3 +60,12 @@ if [ -n "$unexplained" ]; then
   exit 1
 fi
 echo "ok   no vector differs without baretop saying why"
+# Finer: each mismatching node must have a noted event among its inputs.
+reference=${BT_SHARED_REFERENCE:-${shared%/testdata}/reference}
+if [ -d "$reference/intel" ]; then
+  python3 tests/suite/lib/explained-mismatches.py "$work/check.txt" "$work/res" "$shared/tma" "$reference" \
+    || { echo "FAIL: a mismatching node has no noted input"; exit 1; }
+  echo "ok   every mismatching node has an input that baretop's notes name"
+else
+  echo "skip: $reference is absent: the per-node check of the notes needs the perfmon metric files"
+fi

@@ -64,6 +64,17 @@ boot epyc 0 --cpu EPYC --smp 4
 python3 tests/qemu/check-results.py "$out/epyc/esp/baretop/results/000001.json" \
   EPYC 4 && ok "EPYC -smp 4: results fields" || bad "EPYC -smp 4: results fields"
 
+# An unexpected exception on an AP is recorded, reported by the BSP, the AP
+# parked, and the run completes; one on baretop's own CPU is reported and the
+# machine powers off as a failure (not as a clean exit).
+boot ap-fault 0 --cpu Skylake-Client --smp 2 --args "--fault-selftest-ap --no-workloads"
+check "ap-fault: reported with its address by the BSP" \
+  "grep -q 'unexpected exception 6 on the AP with APIC ID 1 at RIP .* = baretop.efi+0x' $out/ap-fault/console.txt"
+check "ap-fault: the run completed" "console_has ap-fault 'reported by the BSP, CPU parked, run continues' && console_has ap-fault 'done          exit status 0'"
+boot crash 1 --cpu Skylake-Client --args "--crash-test --no-workloads"
+check "crash: reported with its address, then powered off as a failure" \
+  "grep -q 'baretop: unexpected #UD invalid opcode' $out/crash/console.txt && console_has crash 'cannot continue safely; powering off'"
+
 # --- arguments --------------------------------------------------------------
 boot help 0 --args "--help"
 check "help: lists the options and exit statuses" \
@@ -124,6 +135,10 @@ check "then-boot: results written before the hand-over" \
   "[ -f $out/then-boot/esp/baretop/results/000001.json ]"
 check "then-boot: the loader ran after baretop finished" \
   "grep -A3 'done          exit status 0' $out/then-boot/console.txt | grep -q 'then          starting' && grep -q 'fake-os-loader: started' $out/then-boot/console.txt"
+check "then-boot: the loader knows its own file path (shim and GRUB need it)" \
+  "grep -qF 'fake-os-loader: FilePath=\EFI\os\loader.efi' $out/then-boot/console.txt"
+check "then-boot: its device handle is the boot volume, and it gets no load options" \
+  "grep -q 'DeviceHandle has a file system: yes' $out/then-boot/console.txt && grep -q 'LoadOptionsSize=0' $out/then-boot/console.txt"
 
 echo "qemu foundation: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

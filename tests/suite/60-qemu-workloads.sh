@@ -69,13 +69,16 @@ if bash qemu/run.sh --cpu Skylake-Client --smp 4 --out "$out/cpus" \
 else
   bad "--cpu all: exit status $?"
 fi
-python3 - "$out/cpus/esp/baretop/results/000001.json" "$out/hosted.json" <<'PY' && ok "--cpu all: multiply3 ran on CPUs 0-3 with the hosted checksum; false-sharing only on CPU 0, skipped elsewhere with a reason" || bad "--cpu all: results"
+python3 - "$out/cpus/esp/baretop/results/000001.json" "$out/hosted.json" <<'PY' && ok "--cpu all: multiply3 ran with AVX on CPUs 0-3 with the hosted checksum; false-sharing only on CPU 0, skipped elsewhere with a reason" || bad "--cpu all: results"
 import json, sys
 w = json.load(open(sys.argv[1]))["run"]["workloads"]
 host = {h["name"]: h for h in json.load(open(sys.argv[2]))["workloads"]}
 m3 = [x for x in w if x["name"] == "multiply3"]
 assert sorted(x["cpu"] for x in m3) == [0, 1, 2, 3], m3
 assert all(x["state"] == "ran" and int(x["checksum"], 16) == int(host["multiply3"]["checksum"], 16) for x in m3)
+# Skylake-Client has AVX2 but not AVX-512: the automatic choice must be AVX
+# on every CPU, so XCR0/CR4 were set up on each AP (not just the BSP).
+assert all(x["note"].startswith("isa=avx (auto)") for x in m3), [x["note"] for x in m3]
 fs = {x["cpu"]: x for x in w if x["name"] == "false-sharing"}
 assert fs[0]["state"] == "ran", fs[0]
 assert all(fs[c]["state"] == "skipped" and "started on" in fs[c]["reason"] for c in (1, 2, 3))

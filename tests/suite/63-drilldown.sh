@@ -4,7 +4,7 @@
 # SIMULATED PMU from vectors whose bottleneck is a single path down the tree
 # (tests/data/tma-drill: oracle vectors SKL 009 and ICX 000): drill-down
 # must find the same bottleneck path with at most a third of the counter
-# groups the full tree needs.
+# groups the full tree needs, and the CPI of the CPI stack.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 work=$(mktemp -d)
@@ -18,9 +18,18 @@ for vec in tests/data/tma-drill/*.json; do
       --counts "$vec" $extra --results-dir "$work/$name-$mode" >"$work/$name-$mode.log" 2>&1 \
       || { echo "FAIL $name $mode: exit $?"; fail=1; }
   done
-  python3 - "$work/$name-drill/000001.json" "$work/$name-full/000001.json" "$name" <<'PY' || fail=1
-import json, sys
+  python3 - "$work/$name-drill/000001.json" "$work/$name-full/000001.json" "$name" "$vec" "$work/$name-drill.log" <<'PY' || fail=1
+import json, re, sys
 d = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+# The CPI stack needs CPI in every mode; the vector's expected value is the
+# oracle's, not baretop's.
+cpi = json.load(open(sys.argv[4]))["expected_info"]["Info_Thread_CPI"]["value"]
+if abs(d["tree"]["cpi"] - cpi) > 1e-9 * cpi:
+    print(f"FAIL {sys.argv[3]}: drill-down CPI {d['tree']['cpi']} vs expected {cpi}"); sys.exit(1)
+# The nodes drill-down leaves out are said to be left out, not "missing".
+log = open(sys.argv[5]).read()
+if "missing inputs" in log or not re.search(r"\n\d+ deeper nodes not measured: drill-down opens only flagged nodes", log):
+    print(f"FAIL {sys.argv[3]}: the console does not say which nodes drill-down left out"); sys.exit(1)
 f = json.load(open(sys.argv[2]))["run"]["workloads"][0]["counted"]
 name = sys.argv[3]
 dg, fg = d["groups"], f["groups"]

@@ -85,7 +85,13 @@ TEST(usage_lists_every_option)
 	FILE *f = open_memstream(&text, &len);
 	const char *names[] = { "--help", "--version", "--quiet", "--shutdown", "--qemu-exit[=PORT]",
 				"--results-dir DIR", "--no-results", "--config FILE", "--no-config",
-				"--fault-selftest", "--assume-amd-legacy-pmu", "Exit status" };
+				"--fault-selftest", "--assume-amd-legacy-pmu", "Exit status",
+				"--then-boot", "--fault-selftest-ap", "--crash-test", "--model ID",
+				"--list-models", "--model-files", "--level N", "--drilldown",
+				"--sim[=NAME]", "--counts FILE", "--no-count", "--workload SPEC",
+				"--list-workloads", "--quick", "--no-workloads", "--reps N",
+				"--warmups N", "--cpu N[,N...]|all", "--copies N",
+				"--exec FILE [ARGS...]", "-x" };
 
 	bt_options_usage(f, "baretop");
 	fclose(f);
@@ -98,4 +104,116 @@ TEST(usage_lists_every_option)
 		      "--assume-amd-legacy-pmu", "--config", "x.cfg" };
 	CHECK_EQ_INT(parse(&o, w, 7, err), BT_OK);
 	free(text);
+}
+
+TEST(counting_and_cpu_options)
+{
+	struct bt_options o;
+	char err[200];
+	char *w[] = { "--level", "3", "--sim=SKL", "--counts", "c.txt", "--cpu", "0,2,010",
+		      "--copies=4", "-w", "a", "--workload=b:n=1", "--reps", "7", "--warmups", "0" };
+
+	CHECK_EQ_INT(parse(&o, w, 15, err), BT_OK);
+	CHECK_EQ_INT(o.level, 3);
+	CHECK(!o.drilldown);
+	CHECK(o.sim);
+	CHECK_STR(o.sim_name, "SKL");
+	CHECK_STR(o.counts_file, "c.txt");
+	CHECK(!o.cpu_all);
+	CHECK_EQ_INT(o.n_cpus, 3);
+	CHECK_EQ_INT(o.cpus[0], 0);
+	CHECK_EQ_INT(o.cpus[1], 2);
+	CHECK_EQ_INT(o.cpus[2], 10);  /* decimal, not octal */
+	CHECK_EQ_INT(o.copies, 4);
+	CHECK_EQ_INT(o.n_workloads, 2);
+	CHECK_STR(o.workloads[1], "b:n=1");
+	CHECK_EQ_INT(o.reps, 7);
+	CHECK(o.warmups_set);
+	CHECK_EQ_INT(o.warmups, 0);
+
+	/* A later option overrides an earlier one. */
+	char *w2[] = { "--cpu", "3", "--cpu", "all", "--level", "2", "--drilldown", "--sim",
+		       "--cpu=0x10" };
+	CHECK_EQ_INT(parse(&o, w2, 7, err), BT_OK);
+	CHECK(o.cpu_all);
+	CHECK_EQ_INT(o.n_cpus, 0);
+	CHECK(o.drilldown);
+	CHECK_EQ_INT(parse(&o, w2, 9, err), BT_OK);
+	CHECK(o.sim);
+	CHECK(o.sim_name == NULL);
+	CHECK(!o.cpu_all);
+	CHECK_EQ_INT(o.n_cpus, 1);
+	CHECK_EQ_INT(o.cpus[0], 16);
+}
+
+TEST(exec_takes_the_rest_of_the_line)
+{
+	struct bt_options o;
+	char err[200];
+	char *w[] = { "-q", "-x", "app.efi", "--level", "9", "-q", "x" };
+
+	CHECK_EQ_INT(bt_options_scan_limit(7, w), 1);
+	CHECK_EQ_INT(parse(&o, w, 7, err), BT_OK);
+	CHECK_STR(o.exec_path, "app.efi");
+	CHECK_EQ_INT(o.exec_argc, 5);
+	CHECK_STR(o.exec_argv[0], "app.efi");
+	CHECK_STR(o.exec_argv[1], "--level");
+	CHECK_STR(o.exec_argv[4], "x");
+	CHECK_EQ_INT(o.level, 0);      /* the app's options are not baretop's */
+
+	char *w2[] = { "--exec=tool.efi", "a", "b" };
+	CHECK_EQ_INT(bt_options_scan_limit(3, w2), 0);
+	CHECK_EQ_INT(parse(&o, w2, 3, err), BT_OK);
+	CHECK_STR(o.exec_path, "tool.efi");
+	CHECK_EQ_INT(o.exec_argc, 3);
+	CHECK_STR(o.exec_argv[0], "tool.efi");  /* argv[0] is the file, not "--exec=..." */
+	CHECK_STR(o.exec_argv[2], "b");
+
+	char *w3[] = { "--level", "2" };
+	CHECK_EQ_INT(bt_options_scan_limit(2, w3), 2);
+}
+
+TEST(counting_and_cpu_errors)
+{
+	struct bt_options o;
+	char err[200];
+	static char many[64 * 3 + 8];
+	struct {
+		char *word[2];
+		int n;
+		const char *msg;
+	} cases[] = {
+		{ { "--level", "0" }, 2, "--level=0: not a number from 1 to 16" },
+		{ { "--level", "17" }, 2, "--level=17: not a number from 1 to 16" },
+		{ { "--level", "2x" }, 2, "not a number" },
+		{ { "--copies", "0" }, 2, "--copies=0: not a number from 1" },
+		{ { "--reps", "0" }, 2, "--reps=0" },
+		{ { "--warmups", "-1" }, 2, "--warmups=-1" },
+		{ { "--cpu", "" }, 2, "expected 'all' or CPU numbers" },
+		{ { "--cpu", "1,,2" }, 2, "expected 'all' or CPU numbers" },
+		{ { "--cpu", "1," }, 2, "expected 'all' or CPU numbers" },
+		{ { "--cpu", "one" }, 2, "'one' is not a CPU number" },
+		{ { "--cpu", " 1" }, 2, "is not a CPU number" },
+		{ { "--cpu", "+1" }, 2, "is not a CPU number" },
+		{ { "--cpu", "4096" }, 2, "'4096' is not a CPU number" },
+		{ { "--cpu", many }, 2, "at most 64 CPUs" },
+		{ { "-x" }, 1, "option '-x' needs a value" },
+		{ { "-w", "" }, 2, "-w: empty workload name" },
+		{ { "--sim=" }, 1, NULL },   /* --sim= is plain --sim: accepted below */
+	};
+
+	many[0] = '\0';
+	for (int i = 0; i < 65; i++)
+		strcat(many, i ? ",1" : "1");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		bt_status st = parse(&o, cases[i].word, cases[i].n, err);
+		if (!cases[i].msg) {
+			CHECK_EQ_INT(st, BT_OK);
+			continue;
+		}
+		CHECK_MSG(st == BT_ERR_INVALID, "case %zu accepted", i);
+		CHECK_MSG(strstr(err, cases[i].msg) != NULL, "case %zu: '%s' lacks '%s'", i, err,
+			  cases[i].msg);
+	}
 }

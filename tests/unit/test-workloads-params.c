@@ -283,7 +283,13 @@ TEST(cpu_facts_from_detection_require_enabled_state)
 	CHECK(cpu.avx && !cpu.avx512f);
 	bt_wl_cpu_from_info(&cpu, &info, 0xE7);          /* + opmask, ZMM */
 	CHECK(cpu.avx && cpu.avx512f);
+	/* CPUID.1:ECX.OSXSAVE read before the caller set CR4.OSXSAVE: a
+	 * non-zero XCR0 (bit 0 is architecturally 1) proves XGETBV ran, so
+	 * the enabled state still counts. XCR0 == 0 means it could not be
+	 * read at all. */
 	info.osxsave = false;
 	bt_wl_cpu_from_info(&cpu, &info, 0xE7);
+	CHECK(cpu.avx && cpu.avx512f);
+	bt_wl_cpu_from_info(&cpu, &info, 0);
 	CHECK(!cpu.avx && !cpu.avx512f);
 }
