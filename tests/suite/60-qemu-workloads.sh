@@ -83,6 +83,17 @@ fs = {x["cpu"]: x for x in w if x["name"] == "false-sharing"}
 assert fs[0]["state"] == "ran", fs[0]
 assert all(fs[c]["state"] == "skipped" and "started on" in fs[c]["reason"] for c in (1, 2, 3))
 PY
+# The same workload asked for only on another CPU runs nowhere: a failure.
+if bash qemu/run.sh --cpu Skylake-Client --smp 2 --out "$out/elsewhere" \
+     --args "-w false-sharing --cpu 1" >/dev/null 2>&1; then
+  bad "-w false-sharing --cpu 1: exit status 0, but the workload ran nowhere"
+else
+  python3 - "$out/elsewhere/esp/baretop/results/000001.json" <<'PY' && ok "-w false-sharing --cpu 1: skipped with a reason, exit status non-zero" || bad "-w false-sharing --cpu 1: results"
+import json, sys
+w = json.load(open(sys.argv[1]))["run"]["workloads"]
+assert len(w) == 1 and w[0]["state"] == "skipped" and w[0]["cpu"] == 1 and "started on" in w[0]["reason"], w
+PY
+fi
 if bash qemu/run.sh --cpu Skylake-Client --smp 4 --out "$out/copies" \
      --args "-w stream-triad --copies 4" >/dev/null 2>&1; then
   ok "--copies 4: exit status 0"
