@@ -117,11 +117,13 @@ static uint64_t program_clear(const struct bt_pmu_session *s)
  * IA32_PERF_CAPABILITIES[12] (SMM_FRZ) reads 1: software must check that
  * first. DEBUGCTL's other bits (LBR, BTF, BTS, the PMI freezes...) may be in
  * use by firmware or a debugger, so the bit is set by read-modify-write and
- * the register is saved and restored like every other. KVM neither reports
- * bit 12 to guests nor lets them set bit 14 (vmx_get_perf_capabilities; the
- * 2025 "Preserve host's DEBUGCTLMSR_FREEZE_IN_SMM" series), so under KVM
- * this is skipped; if another VMM advertises the bit and then refuses it,
- * the session counts without it and says so rather than fail.
+ * the register is saved and restored like every other. KVM builds a guest's
+ * PERF_CAPABILITIES from the full-width-write, LBR-format and PEBS bits only
+ * (vmx_get_perf_capabilities), so bit 12 reads 0 there and this is skipped
+ * (KVM applies the host's own FREEZE_IN_SMM setting to the guest since the
+ * 2025 "Preserve host's DEBUGCTLMSR_FREEZE_IN_SMM" change). If a VMM
+ * advertises the bit and then refuses it, the session counts without the
+ * freeze and says so in s->warning rather than fail.
  */
 static void freeze_in_smm(struct bt_pmu_session *s)
 {
