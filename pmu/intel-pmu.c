@@ -9,6 +9,9 @@
  * STATUS_SET, so bits may be cleared and set back; v2/v3 has only OVF_CTRL
  * (clear), so a bit that was set at open is never cleared. The one status
  * bit that matters for counting is CTR_Frz (v4): while set, nothing counts.
+ *
+ * IA32_DEBUGCTL.FREEZE_WHILE_SMM (bit 14) is set at open when
+ * IA32_PERF_CAPABILITIES[12] says it exists (see freeze_in_smm()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,6 +108,39 @@ static uint64_t program_clear(const struct bt_pmu_session *s)
 	return v & ~s->saved_status;
 }
 
+/*
+ * Keep SMI handlers out of the counts. SDM vol. 3B "Filtering of SMM Handler
+ * Overhead" (18.18.1 in the 2016 edition) and the IA32_DEBUGCTL flag list:
+ * with IA32_DEBUGCTL.FREEZE_WHILE_SMM (bit 14) set, SMI delivery clears the
+ * enables of IA32_PERF_GLOBAL_CTRL and RSM sets them back, so an SMI landing
+ * in a window adds nothing to the counters. The bit exists only if
+ * IA32_PERF_CAPABILITIES[12] (SMM_FRZ) reads 1: software must check that
+ * first. DEBUGCTL's other bits (LBR, BTF, BTS, the PMI freezes...) may be in
+ * use by firmware or a debugger, so the bit is set by read-modify-write and
+ * the register is saved and restored like every other. KVM builds a guest's
+ * PERF_CAPABILITIES from the full-width-write, LBR-format and PEBS bits only
+ * (vmx_get_perf_capabilities), so bit 12 reads 0 there and this is skipped
+ * (KVM applies the host's own FREEZE_IN_SMM setting to the guest since the
+ * 2025 "Preserve host's DEBUGCTLMSR_FREEZE_IN_SMM" change). If a VMM
+ * advertises the bit and then refuses it, the session counts without the
+ * freeze and says so in s->warning rather than fail.
+ */
+static void freeze_in_smm(struct bt_pmu_session *s)
+{
+	if (s->opts.count_in_smm || !s->caps.has_perf_capabilities ||
+	    !(s->caps.perf_capabilities & PERF_CAP_FREEZE_WHILE_SMM))
+		return;
+	const char *access = "";
+	bt_status st = bt_pmu_try_set_bits(s, MSR_IA32_DEBUGCTL, DEBUGCTL_FREEZE_WHILE_SMM, &access);
+	if (st == BT_OK) {
+		s->smm_frozen = true;
+		return;
+	}
+	bt_pmu_warn(s, "%s IA32_DEBUGCTL (0x1D9) raised %s: counting is not frozen in SMM "
+		    "(an SMI adds its handler's counts)", access,
+		    st == BT_ERR_FAULT ? bt_fault_name(s->arch->fault_vector) : bt_status_str(st));
+}
+
 bt_status bt_intel_open(struct bt_pmu_session *s)
 {
 	uint64_t status;
@@ -115,9 +151,12 @@ bt_status bt_intel_open(struct bt_pmu_session *s)
 	s->saved_status = status;
 	s->status_saved = true;
 	if (mut(s)->no_stop_first)
-		return bt_pmu_save(s, MSR_IA32_PERF_GLOBAL_CTRL);
-	/* Stop everything first (SDM 20.2.2): nothing counts while we program. */
-	return bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, 0, "stopping all counters");
+		st = bt_pmu_save(s, MSR_IA32_PERF_GLOBAL_CTRL);
+	else /* Stop everything first (SDM 20.2.2): nothing counts while we program. */
+		st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, 0, "stopping all counters");
+	if (st == BT_OK)
+		freeze_in_smm(s);
+	return st;
 }
 
 /* The value a counter holds after writing `v`: IA32_PMCx writes bits 31:0
@@ -312,10 +351,11 @@ static void restore_status(struct bt_pmu_session *s, bt_status *first)
 	/* Say so when the status could not be put back. */
 	uint64_t now;
 	if (bt_rdmsr(s->arch, MSR_IA32_PERF_GLOBAL_STATUS, &now) == BT_OK && now != saved &&
-	    !s->warning[0])
-		snprintf(s->warning, sizeof(s->warning),
-			 "IA32_PERF_GLOBAL_STATUS is 0x%llx after restoring, was 0x%llx when "
-			 "baretop started", (unsigned long long)now, (unsigned long long)saved);
+	    !s->restore_warned) {
+		s->restore_warned = true;
+		bt_pmu_warn(s, "IA32_PERF_GLOBAL_STATUS is 0x%llx after restoring, was 0x%llx when "
+			    "baretop started", (unsigned long long)now, (unsigned long long)saved);
+	}
 }
 
 bt_status bt_intel_restore(struct bt_pmu_session *s)
@@ -332,11 +372,12 @@ bt_status bt_intel_restore(struct bt_pmu_session *s)
 		if (!bt_pmu_saved_value(s, ctr_msr(s, i), &v))
 			continue;
 		uint64_t w = gp_write_value(s, v);
-		if (gp_write_effect(s, w) != v && !s->warning[0])
-			snprintf(s->warning, sizeof(s->warning),
-				 "IA32_PMC%u held 0x%llx, which a 32-bit sign-extending write cannot "
-				 "restore (no full-width writes); restored its low 32 bits", i,
-				 (unsigned long long)v);
+		if (gp_write_effect(s, w) != v && !s->restore_warned) {
+			s->restore_warned = true;
+			bt_pmu_warn(s, "IA32_PMC%u held 0x%llx, which a 32-bit sign-extending write "
+				    "cannot restore (no full-width writes); restored its low 32 bits",
+				    i, (unsigned long long)v);
+		}
 		bt_pmu_restore_write(s, ctr_write_msr(s, i), w, &first);
 	}
 	/* FIXED_CTR3 before PERF_METRICS: the fractions are relative to it. */
@@ -347,6 +388,10 @@ bt_status bt_intel_restore(struct bt_pmu_session *s)
 	bt_pmu_restore_one(s, MSR_OFFCORE_RSP_1, &first);
 	bt_pmu_restore_one(s, MSR_PEBS_LD_LAT, &first);
 	bt_pmu_restore_one(s, MSR_PEBS_FRONTEND, &first);
+	/* Saved only if open changed it (FREEZE_WHILE_SMM); counters are
+	 * stopped, and firmware's own counting resumes with GLOBAL_CTRL below,
+	 * under its own DEBUGCTL. */
+	bt_pmu_restore_one(s, MSR_IA32_DEBUGCTL, &first);
 	if (s->status_saved && bt_pmu_saved_value(s, MSR_IA32_PERF_GLOBAL_CTRL, NULL))
 		restore_status(s, &first);
 	bt_pmu_restore_one(s, MSR_IA32_PERF_GLOBAL_CTRL, &first);

@@ -52,6 +52,7 @@ const char *bt_msr_name(uint32_t msr, char *buf, size_t len)
 	case MSR_PEBS_LD_LAT: n = "MSR_PEBS_LD_LAT"; break;
 	case MSR_PEBS_FRONTEND: n = "MSR_PEBS_FRONTEND"; break;
 	case MSR_SMI_COUNT: n = "MSR_SMI_COUNT"; break;
+	case MSR_IA32_DEBUGCTL: n = "IA32_DEBUGCTL"; break;
 	case MSR_IA32_MPERF: n = "IA32_MPERF"; break;
 	case MSR_IA32_APERF: n = "IA32_APERF"; break;
 	case MSR_AMD_PERF_GLOBAL_STATUS: n = "PerfCntrGlobalStatus"; break;

@@ -64,7 +64,10 @@
 #define MSR_IA32_PEBS_ENABLE    0x3F1u  /* named in messages only: baretop never writes it */
 #define MSR_PEBS_LD_LAT         0x3F6u  /* [15:0] load latency threshold (min. 3); needs PEBS */
 #define MSR_PEBS_FRONTEND       0x3F7u  /* FRONTEND_RETIRED qualifier; bits per core: extra-msr.c */
-#define MSR_SMI_COUNT           0x034u  /* RO, [31:0] SMIs since reset (Nehalem+) */
+/* MSR_SMI_COUNT (RO, SDM vol. 4, Nehalem and later): [31:0] SMIs since
+ * reset. Not architectural: a VMM may not emulate it (#GP), so the session
+ * reads it once at open before relying on it (pmu-session.c). */
+#define MSR_SMI_COUNT           0x034u
 #define MSR_IA32_MPERF          0x0E7u  /* CPUID.06H:ECX[0] */
 #define MSR_IA32_APERF          0x0E8u
 
@@ -112,7 +115,26 @@
 #define GLOBAL_STATUS_OVF_BUF   BT_BIT(62)
 #define GLOBAL_STATUS_COND_CHGD BT_BIT(63)
 
-/* IA32_PERF_CAPABILITIES bits used here. */
+/* IA32_DEBUGCTL (R/W; SDM vol. 3B "IA32_DEBUGCTL MSR" in the debug chapter,
+ * vol. 4 Table 2-2 address 1D9H). Bits: 0 LBR, 1 BTF, 2 BUS_LOCK_DETECT
+ * (CPUID.(07H,0):ECX[24]), 6 TR, 7 BTS, 8 BTINT, 9 BTS_OFF_OS, 10
+ * BTS_OFF_USR, 11 FREEZE_LBRS_ON_PMI, 12 FREEZE_PERFMON_ON_PMI, 13
+ * ENABLE_UNCORE_PMI, 14 FREEZE_WHILE_SMM, 15 RTM_DEBUG; the rest reserved.
+ * Firmware or a debugger may own the others: baretop only ever sets bit 14,
+ * by read-modify-write, and puts the register back at close.
+ *
+ * FREEZE_WHILE_SMM (bit 14), writable only if IA32_PERF_CAPABILITIES[12]
+ * (SDM vol. 3B "Filtering of SMM Handler Overhead", 18.18.1 in the 2016
+ * edition): on SMI delivery the processor clears the enables of
+ * IA32_PERF_GLOBAL_CTRL (and LBR/BTF/TR/BTS) and restores them at RSM, so
+ * the SMI handler's work is not counted. Linux: DEBUGCTLMSR_FREEZE_IN_SMM,
+ * the freeze_on_smi attribute. */
+#define MSR_IA32_DEBUGCTL       0x1D9u
+#define DEBUGCTL_FREEZE_WHILE_SMM BT_BIT(14)
+
+/* IA32_PERF_CAPABILITIES bits used here (SDM vol. 4 Table 2-2; vol. 3B
+ * "IA32_PERF_CAPABILITIES MSR Enumeration"). */
+#define PERF_CAP_FREEZE_WHILE_SMM BT_BIT(12) /* SMM_FRZ: DEBUGCTL[14] exists */
 #define PERF_CAP_FW_WRITE       BT_BIT(13)
 #define PERF_CAP_PERF_METRICS   BT_BIT(15)
 

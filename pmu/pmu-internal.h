@@ -12,6 +12,15 @@ bt_status bt_pmu_wr(struct bt_pmu_session *s, uint32_t msr, uint64_t value, cons
 bt_status bt_pmu_wr_saving(struct bt_pmu_session *s, uint32_t save_msr, uint32_t msr,
 			   uint64_t value, const char *why);
 bt_status bt_pmu_save(struct bt_pmu_session *s, uint32_t msr);
+/* For optional settings: set `bits` in `msr` by read-modify-write, saving it
+ * first, WITHOUT failing the session. BT_OK: the bits are set (or already
+ * were). Otherwise the access that faulted ("RDMSR"/"WRMSR") is in
+ * *ret_access, and nothing was changed or saved. */
+bt_status bt_pmu_try_set_bits(struct bt_pmu_session *s, uint32_t msr, uint64_t bits,
+			      const char **ret_access);
+/* Append a caveat to s->warning ("; "-separated, truncated when full). */
+void bt_pmu_warn(struct bt_pmu_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 bt_status bt_pmu_rd(struct bt_pmu_session *s, uint32_t msr, uint64_t *ret, const char *why);
 bt_status bt_pmu_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret, const char *why);
 bt_status bt_pmu_fail(struct bt_pmu_session *s, bt_status st, const char *fmt, ...)

@@ -46,6 +46,28 @@ bool bt_pmu_saved_value(const struct bt_pmu_session *s, uint32_t msr, uint64_t *
 	return false;
 }
 
+void bt_pmu_warn(struct bt_pmu_session *s, const char *fmt, ...)
+{
+	size_t len = strlen(s->warning);
+	if (len + 3 >= sizeof(s->warning))
+		return;
+	if (len) {
+		memcpy(s->warning + len, "; ", 3);
+		len += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->warning + len, sizeof(s->warning) - len, fmt, ap);
+	va_end(ap);
+}
+
+static void add_saved(struct bt_pmu_session *s, uint32_t msr, uint64_t value)
+{
+	s->saved[s->n_saved].msr = msr;
+	s->saved[s->n_saved].value = value;
+	s->n_saved++;
+}
+
 bt_status bt_pmu_save(struct bt_pmu_session *s, uint32_t msr)
 {
 	if (bt_pmu_saved_value(s, msr, NULL))
@@ -59,9 +81,34 @@ bt_status bt_pmu_save(struct bt_pmu_session *s, uint32_t msr)
 		return bt_pmu_fail(s, st, "RDMSR %s (0x%X) raised %s while saving it; nothing "
 				   "written to it", bt_msr_name(msr, name, sizeof(name)), msr,
 				   bt_fault_name(s->arch->fault_vector));
-	s->saved[s->n_saved].msr = msr;
-	s->saved[s->n_saved].value = v;
-	s->n_saved++;
+	add_saved(s, msr, v);
+	return BT_OK;
+}
+
+bt_status bt_pmu_try_set_bits(struct bt_pmu_session *s, uint32_t msr, uint64_t bits,
+			      const char **ret_access)
+{
+	uint64_t v;
+	/* Only ever called for an MSR not saved yet (at open). */
+	if (bt_pmu_saved_value(s, msr, NULL) || s->n_saved == BT_PMU_MAX_SAVED) {
+		*ret_access = "saving";
+		return BT_ERR_INTERNAL;
+	}
+	bt_status st = bt_rdmsr(s->arch, msr, &v);
+	if (st != BT_OK) {
+		*ret_access = "RDMSR";
+		return st;
+	}
+	if ((v & bits) == bits)
+		return BT_OK; /* already set (by firmware): nothing to write or restore */
+	/* Read-modify-write: the other bits belong to whoever set them. */
+	add_saved(s, msr, v);
+	st = bt_wrmsr(s->arch, msr, v | bits);
+	if (st != BT_OK) {
+		s->n_saved--; /* the write did not happen: nothing to put back */
+		*ret_access = "WRMSR";
+		return st;
+	}
 	return BT_OK;
 }
 
@@ -120,11 +167,12 @@ void bt_pmu_restore_write(struct bt_pmu_session *s, uint32_t msr, uint64_t value
 		return;
 	if (*first == BT_OK)
 		*first = st;
-	if (!s->warning[0]) {
+	if (!s->restore_warned) {
 		char name[40];
-		snprintf(s->warning, sizeof(s->warning), "could not write %s (0x%X) = 0x%llx: %s",
-			 bt_msr_name(msr, name, sizeof(name)), msr, (unsigned long long)value,
-			 bt_fault_name(s->arch->fault_vector));
+		s->restore_warned = true;
+		bt_pmu_warn(s, "could not write %s (0x%X) = 0x%llx: %s",
+			    bt_msr_name(msr, name, sizeof(name)), msr, (unsigned long long)value,
+			    bt_fault_name(s->arch->fault_vector));
 	}
 }
 
@@ -161,8 +209,19 @@ bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
 		return BT_ERR_UNSUPPORTED;
 	}
 	s->open = true;
-	bt_status st = bt_pmu_is_amd(s) ? bt_amd_open(s) : bt_intel_open(s);
-	return st;
+	/* MSR_SMI_COUNT is model-specific (Nehalem and later) and VMMs often
+	 * do not emulate it: read it once, through the fault guard, before
+	 * relying on it in every window. On a fault, count no SMIs rather
+	 * than abort each window. */
+	if (s->opts.read_smi_count && !bt_pmu_is_amd(s)) {
+		uint64_t v;
+		if (bt_rdmsr(arch, MSR_SMI_COUNT, &v) != BT_OK) {
+			s->opts.read_smi_count = false;
+			s->smi_count_unreadable = true;
+			bt_pmu_warn(s, "MSR_SMI_COUNT (0x34) is not readable here: SMIs are not counted");
+		}
+	}
+	return bt_pmu_is_amd(s) ? bt_amd_open(s) : bt_intel_open(s);
 }
 
 static bt_status usable(struct bt_pmu_session *s)
@@ -220,9 +279,16 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 	return st;
 }
 
+/* The per-run TSC is the run's duration: it must bracket the window as
+ * tightly as possible, so it is read last before the window and first after
+ * it (only the start and stop writes lie between). APERF/MPERF and
+ * MSR_SMI_COUNT are read outside that pair: their interval contains the
+ * TSC's, so an SMI in the TSC's interval is always counted. */
 static bt_status sample_side(struct bt_pmu_session *s, bool after)
 {
 	bt_status st;
+	if (after)
+		s->tsc1 = bt_rdtsc(s->arch);
 	if (s->opts.read_aperf_mperf) {
 		st = bt_pmu_rd(s, MSR_IA32_MPERF, after ? &s->mperf1 : &s->mperf0, "reading IA32_MPERF");
 		if (st == BT_OK)
@@ -238,9 +304,7 @@ static bt_status sample_side(struct bt_pmu_session *s, bool after)
 			return st;
 		s->have_smi = true;
 	}
-	if (after)
-		s->tsc1 = bt_rdtsc(s->arch);
-	else
+	if (!after)
 		s->tsc0 = bt_rdtsc(s->arch);
 	return BT_OK;
 }
@@ -287,6 +351,7 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 		c.has_smi_count = true;
 		c.smi_delta = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
 	}
+	c.smm_frozen = s->smm_frozen;
 	if (s->opts.tsc_hz)
 		c.duration_ns = c.tsc_delta / s->opts.tsc_hz * 1000000000ull +
 				(c.tsc_delta % s->opts.tsc_hz) * 1000000000ull / s->opts.tsc_hz;

@@ -3,11 +3,14 @@
  * Programming and reading the core PMU, group by group, without
  * multiplexing. The harness calls:
  *
- *     bt_pmu_open(&s, arch, &caps, &opts);      saves GLOBAL_CTRL, stops everything
+ *     bt_pmu_open(&s, arch, &caps, &opts);      saves GLOBAL_CTRL, stops everything,
+ *                                               freezes counting in SMM, probes
+ *                                               MSR_SMI_COUNT
  *     for each group g of a plan:
  *         bt_pmu_program(&s, plan, g, events);  selectors, fixed control, extra
  *                                               MSRs, counters cleared, status cleared
- *         bt_pmu_run(&s, workload, arg);        one write starts, one write stops
+ *         bt_pmu_run(&s, workload, arg);        TSC, one write starts, one write
+ *                                               stops, TSC (APERF/MPERF/SMI outside)
  *         bt_pmu_read(&s, &counts);             counters, PERF_METRICS with SLOTS,
  *                                               TSC, APERF/MPERF, SMI count
  *     bt_pmu_close(&s);                         restores every MSR it touched
@@ -19,7 +22,29 @@
  * (caps.gp_mask / fixed_mask) and refuses the plan before touching any MSR:
  * a missing counter is not relied on to fault. When something could not be
  * put back exactly (a restore write failed, GLOBAL_STATUS differs after the
- * restore, a counter value 32-bit writes cannot hold), s.warning says what.
+ * restore, a counter value 32-bit writes cannot hold), or an optional
+ * facility could not be used (MSR_SMI_COUNT unreadable, FREEZE_WHILE_SMM
+ * refused), s.warning says what ("; "-separated when several).
+ *
+ * SMM (Intel): when IA32_PERF_CAPABILITIES[12] says IA32_DEBUGCTL bit 14
+ * FREEZE_WHILE_SMM exists, open sets it (read-modify-write; DEBUGCTL is
+ * saved and put back at close like every other MSR), so an SMI landing in
+ * a window does not add the SMI handler's work to the counts (SDM vol. 3B
+ * "Filtering of SMM Handler Overhead"); s.smm_frozen and counts.smm_frozen
+ * say so. opts.count_in_smm leaves DEBUGCTL alone. If the bit is refused
+ * (#GP: a VMM that advertises it without emulating it), the session goes
+ * on without it and says so in s.warning. The TSC still runs during SMM:
+ * counts.tsc_delta includes an SMI's time even when the counters froze.
+ *
+ * MSR_SMI_COUNT is not architectural (VMMs often lack it): with
+ * opts.read_smi_count, open reads it once; if that faults, SMI counts are
+ * dropped for the session (s.smi_count_unreadable, counts.has_smi_count
+ * false) with a warning, instead of every window aborting.
+ *
+ * The per-run TSC brackets the window as tightly as the session can: its
+ * last read before the window and its first read after, with only the start
+ * and stop writes between them and the window; APERF/MPERF/SMI_COUNT are
+ * read outside that pair, so their window contains the TSC's.
  *
  * GLOBAL_STATUS: on v4+ the overflow bits and CTR_Frz/LBR_Frz left by
  * firmware are cleared for the runs (CTR_Frz stops every counter) and set
@@ -64,7 +89,8 @@ struct bt_pmu_session_opts {
 				      * PERF_METRICS, FIXED_CTR3 always starts at 0 */
 	bool use_rdmsr;              /* read counters with RDMSR instead of RDPMC */
 	bool read_aperf_mperf;       /* CPUID.06H:ECX[0] */
-	bool read_smi_count;         /* Intel MSR_SMI_COUNT exists (Nehalem and later) */
+	bool read_smi_count;         /* read Intel MSR_SMI_COUNT per run (probed at open) */
+	bool count_in_smm;           /* do not set IA32_DEBUGCTL.FREEZE_WHILE_SMM */
 	uint64_t tsc_hz;             /* for duration_time (ns); 0 = not derived */
 	const struct bt_pmu_mutation *mutation; /* TEST ONLY */
 };
@@ -86,6 +112,9 @@ struct bt_pmu_counts {
 	uint64_t aperf_delta, mperf_delta;
 	bool has_smi_count;
 	uint64_t smi_delta;
+	/* IA32_DEBUGCTL.FREEZE_WHILE_SMM was set for this run: counters did
+	 * not count while an SMI handler ran (the TSC did). */
+	bool smm_frozen;
 	uint64_t duration_ns;        /* from tsc_hz, 0 if unknown */
 	int n_events;
 	bool measured[BT_PLAN_MAX_EVENTS]; /* counted in this run */
@@ -113,8 +142,13 @@ struct bt_pmu_session {
 	uint64_t gp_start[BT_PMU_MAX_GP], fixed_start[BT_PMU_MAX_FIXED];
 	uint64_t tsc0, tsc1, aperf0, aperf1, mperf0, mperf1, smi0, smi1;
 	bool have_aperf, have_smi;
+	bool smm_frozen;             /* IA32_DEBUGCTL.FREEZE_WHILE_SMM set for the session */
+	bool smi_count_unreadable;   /* MSR_SMI_COUNT faulted at open: SMIs not counted */
+	bool restore_warned;         /* a restore caveat is already in warning */
 	char msg[320];               /* what failed */
-	char warning[256];           /* restore caveats (e.g. a value 32-bit writes cannot hold) */
+	/* Caveats, "; "-separated: restore (e.g. a value 32-bit writes cannot
+	 * hold) and facilities not available here (MSR_SMI_COUNT, SMM freeze). */
+	char warning[256];
 };
 
 bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,

@@ -163,9 +163,13 @@ static bt_status sim_rdpmc(struct bt_arch *a, uint32_t ecx, uint64_t *ret)
 	return BT_OK;
 }
 
+/* RDTSC cannot fault and is not an MSR access (no foreign activity, no
+ * fault injection), but it is logged: where the driver reads the TSC
+ * relative to the window matters (pmu-session.c sample_side). */
 static uint64_t sim_rdtsc(struct bt_arch *a)
 {
 	struct bt_sim *sim = a->ctx;
+	log_access(sim, BT_SIM_RDTSC, 0, sim->tsc, false);
 	return sim->tsc;
 }
 
@@ -229,7 +233,8 @@ static const struct bt_arch_ops sim_ops = {
  * full-width writes are ones a 32-bit sign-extending write can produce, so
  * a driver can put them back. GLOBAL_CTRL has its reset value (SDM 20.2.2:
  * the general-purpose enables set, for v1 software). cfg.initial adds
- * counters left running, overflow bits, a frozen PMU, CondChgd/ASCI. */
+ * counters left running, overflow bits, a frozen PMU, CondChgd/ASCI, a
+ * DEBUGCTL in use. */
 static void initial_state(struct bt_sim *sim)
 {
 	const struct bt_sim_config *c = &sim->cfg;
@@ -286,6 +291,10 @@ static void initial_state(struct bt_sim *sim)
 			r->global_status |= SIM_ST_CTR_FRZ | SIM_ST_LBR_FRZ | (gpm & 0x1);
 		if (c->initial & BT_SIM_INIT_CONDCHGD)
 			r->global_status |= SIM_ST_COND_CHGD | (c->version >= 4 ? SIM_ST_ASCI : 0);
+		/* A debugger's LBR setup: bits a driver setting FREEZE_WHILE_SMM
+		 * must keep (read-modify-write) and put back. */
+		if (c->initial & BT_SIM_INIT_DEBUGCTL)
+			r->debugctl = SIM_DBG_LBR | SIM_DBG_FREEZE_LBRS_ON_PMI;
 	} else if (c->amd_v2) {
 		r->global_ctrl = sim_width_mask(c->num_gp);
 		if (c->initial & BT_SIM_INIT_OVERFLOW)
@@ -375,6 +384,7 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 	CMP(ldlat, "pebs_ld_lat", "");
 	CMP(frontend, "pebs_frontend", "");
 	CMP(pebs_enable, "pebs_enable", "");
+	CMP(debugctl, "debugctl", "");
 #undef CMP
 	return true;
 }

@@ -155,6 +155,41 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
 	return NULL;
 }
 
+/*
+ * SMIs landing in the window (Intel). Without IA32_DEBUGCTL.FREEZE_WHILE_SMM
+ * the counters go on counting while the SMI handler runs: each SMI adds
+ * cfg.smm_counts_per_smi to every counter that is counting and counts ring 0
+ * (SMM runs in a real-address-like environment, SDM vol. 3C "SMI Handler
+ * Execution Environment": not user mode). SLOTS is left out on PERF_METRICS
+ * parts: the sim has no breakdown of the handler's slots. With the freeze
+ * (SDM vol. 3B "Filtering of SMM Handler Overhead"), SMI delivery clears
+ * GLOBAL_CTRL's enables and RSM "sets them to 1": the handler adds nothing,
+ * and the sim takes the manual literally, leaving every counter's enable
+ * set after the SMI (a driver that cleared the selectors it does not use
+ * counts nothing more; the stop write clears them).
+ */
+static void smis_in_window(struct bt_sim *sim, const bool *gp_on, const bool *fixed_on)
+{
+	const struct bt_sim_config *c = &sim->cfg;
+	if (!c->smi_per_window || c->vendor != BT_VENDOR_INTEL)
+		return;
+	if (sim->regs.debugctl & SIM_DBG_FREEZE_WHILE_SMM) {
+		sim->regs.global_ctrl |= bt_sim_gp_mask(sim) |
+					 (uint64_t)bt_sim_fixed_mask(sim) << SIM_GLOBAL_FIXED_SHIFT;
+		return;
+	}
+	uint64_t n = (uint64_t)c->smi_per_window * c->smm_counts_per_smi;
+	if (!n)
+		return;
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
+		if (gp_on[i] && (sim->regs.evtsel[i] & SIM_SEL_OS))
+			bt_sim_add_gp(sim, i, n);
+	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
+		if (fixed_on[i] && !(i == 3 && c->perf_metrics) &&
+		    ((sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & SIM_FIX_OS))
+			bt_sim_add_fixed(sim, i, n);
+}
+
 void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 {
 	const struct bt_sim_source *s = sim->source;
@@ -209,6 +244,7 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 		}
 		bt_sim_pm_update(sim);
 	}
+	smis_in_window(sim, gp_on, fixed_on);
 	sim->tsc += tsc;
 	sim->mperf += tsc;
 	sim->aperf += have_cycles ? cycles : tsc;

@@ -140,6 +140,23 @@ static uint64_t perf_capabilities(const struct bt_sim_config *c)
 		v |= SIM_CAP_PERF_METRICS;
 	if (c->rdpmc_metrics_clear)
 		v |= SIM_CAP_RDPMC_METRICS_CLEAR;
+	if (c->freeze_while_smm)
+		v |= SIM_CAP_SMM_FREEZE;
+	return v;
+}
+
+/* The IA32_DEBUGCTL bits this configuration implements (sim-regs.h). The
+ * sim models no CPU without PDCM and perfmon v2, so bits 11 and 12 need only
+ * PDCM; bit 13 is Nehalem and later (all but the Core 2 class). */
+static uint64_t debugctl_valid(const struct bt_sim_config *c)
+{
+	uint64_t v = SIM_DBG_LBR | SIM_DBG_BTF | SIM_DBG_TR_BTS_BITS;
+	if (c->pdcm && c->version > 1)
+		v |= SIM_DBG_FREEZE_LBRS_ON_PMI | SIM_DBG_FREEZE_PERFMON_ON_PMI;
+	if (c->family != BT_SIM_FAM_CORE2)
+		v |= SIM_DBG_ENABLE_UNCORE_PMI;
+	if (c->freeze_while_smm)
+		v |= SIM_DBG_FREEZE_WHILE_SMM;
 	return v;
 }
 
@@ -331,6 +348,9 @@ bt_status bt_sim_intel_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 			return BT_ERR_FAULT;
 		*ret = msr == SIM_IA32_MPERF ? sim->mperf : sim->aperf;
 		return BT_OK;
+	case SIM_IA32_DEBUGCTL:
+		*ret = r->debugctl;
+		return BT_OK;
 	}
 	return BT_ERR_FAULT; /* no such MSR */
 }
@@ -464,6 +484,11 @@ bt_status bt_sim_intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 			sim->mperf = value;
 		else
 			sim->aperf = value;
+		return BT_OK;
+	case SIM_IA32_DEBUGCTL:
+		if (value & ~debugctl_valid(c))
+			return BT_ERR_FAULT; /* reserved bit, or bit 14 without PERF_CAPABILITIES[12] */
+		r->debugctl = value;
 		return BT_OK;
 	}
 	return BT_ERR_FAULT;

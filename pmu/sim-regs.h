@@ -48,6 +48,25 @@ static inline uint64_t sim_width_mask(unsigned width)
 #define SIM_MSR_SMI_COUNT           0x034u
 #define SIM_IA32_MPERF              0x0E7u
 #define SIM_IA32_APERF              0x0E8u
+#define SIM_IA32_DEBUGCTL           0x1D9u
+
+/* IA32_DEBUGCTL (SDM vol. 4 Table 2-2 at 1D9H; vol. 3B "IA32_DEBUGCTL
+ * MSR"): 0 LBR, 1 BTF, 2 BUS_LOCK_DETECT (if CPUID.(07H,0):ECX[24]), 5:3
+ * reserved, 6 TR, 7 BTS, 8 BTINT, 9 BTS_OFF_OS, 10 BTS_OFF_USR, 11
+ * FREEZE_LBRS_ON_PMI and 12 FREEZE_PERFMON_ON_PMI (if CPUID.01H:ECX[15] and
+ * perfmon version > 1), 13 ENABLE_UNCORE_PMI (06_1AH, Nehalem, and later),
+ * 14 FREEZE_WHILE_SMM (if IA32_PERF_CAPABILITIES[12]), 15 RTM_DEBUG (if
+ * CPUID.(07H,0):EBX[11] RTM), 63:16 reserved. A WRMSR setting a bit that is
+ * reserved here raises #GP. The sim reports neither bus-lock detection nor
+ * RTM, so bits 2 and 15 are reserved in it. Linux msr-index.h
+ * DEBUGCTLMSR_* agrees (second source). */
+#define SIM_DBG_LBR                 SIM_BIT(0)
+#define SIM_DBG_BTF                 SIM_BIT(1)
+#define SIM_DBG_TR_BTS_BITS         (0x1Full << 6)  /* TR, BTS, BTINT, BTS_OFF_OS/USR */
+#define SIM_DBG_FREEZE_LBRS_ON_PMI  SIM_BIT(11)
+#define SIM_DBG_FREEZE_PERFMON_ON_PMI SIM_BIT(12)
+#define SIM_DBG_ENABLE_UNCORE_PMI   SIM_BIT(13)
+#define SIM_DBG_FREEZE_WHILE_SMM    SIM_BIT(14)
 
 /* Architectural perfmon v6 MSR range (Linux commit 149fd4712bcd "Support
  * Perfmon MSRs aliasing"; msr-index.h MSR_IA32_PMC_V6_*): GP counter n at
@@ -111,7 +130,9 @@ static inline uint64_t sim_width_mask(unsigned width)
 #define SIM_STATUS_SET_OTHER (SIM_ST_TOPA_PMI | SIM_ST_LBR_FRZ | SIM_ST_CTR_FRZ | \
 			      SIM_ST_ASCI | SIM_ST_OVF_UNCORE | SIM_ST_OVF_BUF)
 
-/* IA32_PERF_CAPABILITIES bits the sim reports (SDM vol. 4 Table 2-2). */
+/* IA32_PERF_CAPABILITIES bits the sim reports (SDM vol. 4 Table 2-2; vol.
+ * 3B "IA32_PERF_CAPABILITIES MSR Enumeration": [12] SMM_FRZ). */
+#define SIM_CAP_SMM_FREEZE   SIM_BIT(12)
 #define SIM_CAP_FW_WRITE     SIM_BIT(13)
 #define SIM_CAP_PERF_METRICS SIM_BIT(15)
 #define SIM_CAP_RDPMC_METRICS_CLEAR SIM_BIT(19)

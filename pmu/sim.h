@@ -34,12 +34,16 @@
  *     count only with it), the perfmon v6 MSR range, per-microarchitecture
  *     OFFCORE_RSP pairing and MSR_PEBS_FRONTEND reserved bits, from the
  *     sim's own tables (pmu/sim-regs.h, sim-tables.c), never the driver's;
+ *   - IA32_DEBUGCTL with its reserved bits, FREEZE_WHILE_SMM (bit 14) only
+ *     when IA32_PERF_CAPABILITIES[12] says so; SMIs landing in a window
+ *     (cfg.smi_per_window) add cfg.smm_counts_per_smi each to the counters
+ *     counting ring 0 unless FREEZE_WHILE_SMM is set (sim-count.c);
  *   - several "left by firmware" initial states (cfg.initial);
  *   - sequence rules that are mistakes but not faults are recorded as
  *     violations (selector written while its counter is enabled, counting
  *     started with stale PERF_METRICS).
  *
- * Every access is logged (op, msr/ecx, value, result) and any single access
+ * Every access (and every RDTSC) is logged (op, msr/ecx, value, result) and any single access
  * can be made to fault. Everything it counts is simulated: arch.simulated is
  * true and arch.name is "simulated"; callers label their output accordingly.
  */
@@ -100,7 +104,8 @@ enum bt_sim_family {
 #define BT_SIM_INIT_OVERFLOW  (1u << 1) /* overflow bits of counters 0, 1, fixed 1 set */
 #define BT_SIM_INIT_FROZEN    (1u << 2) /* v4+: CTR_Frz and LBR_Frz set (a PMI froze it) */
 #define BT_SIM_INIT_CONDCHGD  (1u << 3) /* CondChgd set; v4+ also ASCI */
-#define BT_SIM_INIT_ALL       0xFu
+#define BT_SIM_INIT_DEBUGCTL  (1u << 4) /* Intel: DEBUGCTL LBR, FREEZE_LBRS_ON_PMI set */
+#define BT_SIM_INIT_ALL       0x1Fu
 
 struct bt_sim_config {
 	const char *name;          /* preset name, e.g. "skl" */
@@ -120,6 +125,7 @@ struct bt_sim_config {
 	bool perf_metrics;         /* PERF_CAPABILITIES[15] */
 	uint8_t pm_fields;         /* 4 (ICL) or 8 (SPR, Golden Cove and later) */
 	bool rdpmc_metrics_clear;  /* PERF_CAPABILITIES[19]: FIXED_CTR_CTRL bit 14 exists */
+	bool freeze_while_smm;     /* PERF_CAPABILITIES[12]: IA32_DEBUGCTL[14] exists */
 	uint8_t family;            /* enum bt_sim_family */
 	bool umask2_eq;            /* CPUID.23H:EBX[1:0] */
 	bool hybrid;               /* CPUID.07H:EDX[15] */
@@ -137,6 +143,8 @@ struct bt_sim_config {
 	uint64_t tsc_per_access;   /* TSC ticks per access outside the window */
 	uint64_t tsc_per_window;   /* TSC ticks per window when the source has none */
 	uint32_t smi_per_window;   /* SMIs that "land" in each window */
+	uint64_t smm_counts_per_smi; /* Intel: what one SMI handler adds to each counter
+				      * counting ring 0, unless DEBUGCTL.FREEZE_WHILE_SMM */
 	uint8_t initial;           /* BT_SIM_INIT_* flags */
 };
 
@@ -161,6 +169,7 @@ enum bt_sim_op {
 	BT_SIM_RDPMC,
 	BT_SIM_WINDOW_BEGIN,       /* after the start write of run_window */
 	BT_SIM_WINDOW_END,         /* before the stop write */
+	BT_SIM_RDTSC,              /* index 0, value = the TSC read */
 };
 
 struct bt_sim_log_entry {
@@ -176,7 +185,8 @@ struct bt_sim_log_entry {
 #define BT_SIM_MAX_FIXED 8
 
 /* Every register the simulated PMU keeps (free-running TSC, APERF, MPERF
- * and SMI_COUNT excluded): what "the MSR state" means in restore checks. */
+ * and SMI_COUNT excluded): what "the MSR state" means in restore checks.
+ * IA32_DEBUGCTL is here because the driver may set FREEZE_WHILE_SMM in it. */
 struct bt_sim_regs {
 	uint64_t evtsel[BT_SIM_MAX_GP];
 	uint64_t ctr[BT_SIM_MAX_GP];
@@ -188,6 +198,7 @@ struct bt_sim_regs {
 	uint64_t offcore[2];
 	uint64_t ldlat, frontend;
 	uint64_t pebs_enable;      /* IA32_PEBS_ENABLE */
+	uint64_t debugctl;         /* Intel IA32_DEBUGCTL */
 };
 
 #define BT_SIM_MAX_VIOLATIONS 16
