@@ -92,6 +92,18 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 				st->runs, st->retried ? ", retried" : "");
 		fprintf(f, "\n");
 	}
+	if (t->n_steps && t->steps[0].runs) {
+		int frozen = 0;
+
+		for (int s = 0; s < t->n_steps; s++)
+			frozen += t->steps[s].smm_frozen;
+		if (frozen == t->n_steps)
+			fprintf(f, "    SMM: counters frozen while an SMI handler runs "
+				   "(IA32_DEBUGCTL.FREEZE_WHILE_SMM); run times still include it\n");
+		else if (frozen)
+			fprintf(f, "    SMM: counters frozen in %d of %d steps only\n", frozen,
+				t->n_steps);
+	}
 	bt_report_text(f, t->model, t->result, &o);
 	for (int k = 0; k < t->n_notes; k++)
 		fprintf(f, "    note: %s\n", t->notes[k]);
@@ -135,6 +147,7 @@ void bt_tree_outcome_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 		bt_jw_i64(j, "runs", st->runs);
 		bt_jw_i64(j, "retried", st->retried);
 		bt_jw_i64(j, "flagged", st->flagged);
+		bt_jw_bool(j, "smm_frozen", st->smm_frozen);
 		bt_jw_u64(j, "instructions_median", st->inst_median);
 		bt_jw_u64(j, "instructions_min", st->inst_min);
 		bt_jw_u64(j, "instructions_max", st->inst_max);

@@ -18,12 +18,17 @@ __attribute__((format(printf, 2, 3)))
 static void add_note(struct bt_tree_outcome *t, const char *fmt, ...)
 {
 	va_list ap;
+	char note[sizeof(t->notes[0])];
 
 	if (t->n_notes == (int)(sizeof(t->notes) / sizeof(t->notes[0])))
 		return;
 	va_start(ap, fmt);
-	vsnprintf(t->notes[t->n_notes++], sizeof(t->notes[0]), fmt, ap);
+	vsnprintf(note, sizeof(note), fmt, ap);
 	va_end(ap);
+	for (int k = 0; k < t->n_notes; k++)
+		if (strcmp(t->notes[k], note) == 0)
+			return;  /* every step's session says the same */
+	memcpy(t->notes[t->n_notes++], note, sizeof(note));
 }
 
 struct measure_job {
@@ -168,6 +173,9 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->retried = job->m.n_retried;
 	step->flagged = job->m.n_flagged;
 	step->has_inst = c->caps.fixed_mask & 1;
+	step->smm_frozen = job->m.smm_frozen;
+	if (job->m.pmu_warning[0])
+		add_note(t, "PMU: %s", job->m.pmu_warning);
 	step->cycles_median = job->m.cycles_median;
 	step->cycles_min = job->m.cycles_min;
 	step->cycles_max = job->m.cycles_max;

@@ -36,6 +36,7 @@ struct bt_tree_step {
 	int groups, bound, unmeasurable;
 	int runs, retried, flagged;
 	bool has_inst;           /* fixed counter 0 counted (Intel) */
+	bool smm_frozen;         /* counters frozen while in SMM (IA32_DEBUGCTL bit 14) */
 	uint64_t inst_median, inst_min, inst_max;
 	uint64_t cycles_median, cycles_min, cycles_max;
 	uint64_t tsc_median;
@@ -59,7 +60,7 @@ struct bt_tree_outcome {
 	 * children of unflagged nodes out) */
 	unsigned char *targeted;
 	char untargeted_why[120];
-	char notes[4][240];
+	char notes[6][320];
 	int n_notes;
 	bool latency_noted;
 };

@@ -336,6 +336,7 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 		st = failed(&e, "%s", bt_pmu_error(&e.s));
 		goto out_close;
 	}
+	ret->smm_frozen = e.s.smm_frozen;
 
 	/* Phase 1: calibration, warm-ups and the repetitions of every group. */
 	for (int g = 0; g < groups && st == BT_OK; g++) {
@@ -388,6 +389,7 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	}
 out_close:
 	cst = bt_pmu_close(&e.s);
+	snprintf(ret->pmu_warning, sizeof(ret->pmu_warning), "%s", e.s.warning);
 	if (st == BT_OK && cst != BT_OK)
 		st = failed(&e, "restoring the PMU registers failed: %s", bt_pmu_error(&e.s));
 	if (st == BT_OK) {
