@@ -129,12 +129,20 @@ EFI_OBJS := $(patsubst %.c,$(EFI_DIR)/%.o,$(PORTABLE_SRCS) $(RING0_SRCS) $(EFI_S
 $(NEWLIB)/.complete: tools/build-newlib.sh
 	$(Q)bash tools/build-newlib.sh >/dev/null
 
-$(EFI_DIR)/efi/%.o: efi/%.c $(NEWLIB)/.complete
+# Which newlib the objects were built against: a different cache folder
+# (BARETOP_CACHE, changed flags) must rebuild and relink, even when that
+# folder's .complete is older than the objects.
+NEWLIB_STAMP := $(EFI_DIR)/newlib.path
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(EFI_DIR) && (echo '$(NEWLIB)' | cmp -s - $(NEWLIB_STAMP) || echo '$(NEWLIB)' > $(NEWLIB_STAMP)))
+endif
+
+$(EFI_DIR)/efi/%.o: efi/%.c $(NEWLIB)/.complete $(NEWLIB_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)$(CC) $(EFI_CFLAGS) $(EFI_PLATFORM_CFLAGS) -c $< -o $@
 
-$(EFI_DIR)/%.o: %.c $(NEWLIB)/.complete
+$(EFI_DIR)/%.o: %.c $(NEWLIB)/.complete $(NEWLIB_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)$(CC) $(EFI_CFLAGS) -c $< -o $@
