@@ -11,7 +11,7 @@
 #   efi/*.c                                 EFI app only; the only files that see <efi.h>
 #   tools/<name>/*.c                        a host program build/<name> (tools/host -> baretop-host)
 #   tests/unit/test-*.c                     one hosted test program each, with tests/unit/lib/*.c
-#   tests/fuzz/fuzz-*.c                     libFuzzer targets (clang), replay drivers (gcc)
+#   tests/fuzz/fuzz-*.c                     libFuzzer targets (clang; make fuzz), seeds in corpus/
 
 .SUFFIXES:
 .DELETE_ON_ERROR:

@@ -63,55 +63,49 @@ static void stall_cb(uint64_t us, void *ctx)
 	((struct bt_platform *)ctx)->stall_us(us);
 }
 
-/* Reads the configuration file into words. Lines starting with '#' are
- * comments. Returns 0, or an errno value (ENOENT when absent). A line that
- * cannot be split (an unterminated quote) is reported in err and EINVAL is
- * returned, but the words of every other line are still returned, so that
- * their --shutdown is honoured: a bad file must not leave a machine
- * waiting. */
+/* Reads the configuration file into words (bt_config_split). Returns 0, or
+ * an errno value (ENOENT when absent). A line that cannot be split is
+ * reported in err and EINVAL is returned, but the words of every other line
+ * are still returned, so that their --shutdown is honoured: a bad file must
+ * not leave a machine waiting. */
+#define BT_CONFIG_MAX_BYTES 65536
+
 static int read_config(const char *path, int *ret_argc, char ***ret_argv, char *err,
 		       size_t errcap)
 {
 	FILE *f = fopen(path, "r");
-	char line[512];
-	int argc = 0, lineno = 0, result = 0;
-	char **argv = calloc(1, sizeof(char *));
+	char *text;
+	size_t len;
+	int bad_line = 0;
 
-	if (!argv)
+	if (!f)
+		return errno ? errno : ENOENT;
+	text = malloc(BT_CONFIG_MAX_BYTES + 1);
+	if (!text) {
+		fclose(f);
 		return ENOMEM;
-	if (!f) {
-		int e = errno ? errno : ENOENT;
-		free(argv);
-		return e;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		const char *p = line;
-		int n;
-		char **words;
-
-		lineno++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '#')
-			continue;
-		if (bt_cmdline_split(p, &n, &words) != BT_OK) {
-			if (!result)
-				snprintf(err, errcap, "%s:%d: unterminated quote", path, lineno);
-			result = EINVAL;
-			continue;
-		}
-		bt_status st = bt_cmdline_append(&argc, &argv, n, words);
-		bt_cmdline_free(n, words);
-		if (st != BT_OK) {
-			fclose(f);
-			bt_cmdline_free(argc, argv);
-			return ENOMEM;
-		}
-	}
+	len = fread(text, 1, BT_CONFIG_MAX_BYTES + 1, f);
+	int read_error = ferror(f);
 	fclose(f);
-	*ret_argc = argc;
-	*ret_argv = argv;
-	return result;
+	if (read_error || len > BT_CONFIG_MAX_BYTES || memchr(text, '\0', len)) {
+		snprintf(err, errcap, "%s: %s", path,
+			 read_error ? "read error"
+			 : len > BT_CONFIG_MAX_BYTES ? "larger than 64 KiB"
+						     : "holds a NUL byte: not a text file");
+		free(text);
+		return EINVAL;
+	}
+	text[len] = '\0';
+	bt_status st = bt_config_split(text, ret_argc, ret_argv, &bad_line);
+	free(text);
+	if (st == BT_ERR_NOMEM)
+		return ENOMEM;
+	if (st == BT_ERR_INVALID) {
+		snprintf(err, errcap, "%s:%d: unterminated quote", path, bad_line);
+		return EINVAL;
+	}
+	return 0;
 }
 
 static bt_status render_results(unsigned seq, struct bt_strbuf *out, void *ctx)

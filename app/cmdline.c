@@ -101,3 +101,57 @@ void bt_cmdline_free(int argc, char **argv)
 		free(argv[i]);
 	free(argv);
 }
+
+bt_status bt_config_split(const char *text, int *ret_argc, char ***ret_argv, int *ret_bad_line)
+{
+	int argc = 0, lineno = 0;
+	char **argv = calloc(1, sizeof(char *));
+	bt_status result = BT_OK;
+
+	*ret_bad_line = 0;
+	if (!argv)
+		return BT_ERR_NOMEM;
+	for (const char *p = text; *p;) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *line = malloc(len + 1);
+		char **words;
+		int n;
+
+		lineno++;
+		if (!line) {
+			bt_cmdline_free(argc, argv);
+			return BT_ERR_NOMEM;
+		}
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p += len + (end != NULL);
+
+		const char *q = line;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == '#') {
+			free(line);
+			continue;
+		}
+		bt_status st = bt_cmdline_split(q, &n, &words);
+		free(line);
+		if (st == BT_ERR_INVALID) {
+			if (result == BT_OK)
+				*ret_bad_line = lineno;
+			result = BT_ERR_INVALID;
+			continue;
+		}
+		if (st == BT_OK) {
+			st = bt_cmdline_append(&argc, &argv, n, words);
+			bt_cmdline_free(n, words);
+		}
+		if (st != BT_OK) {
+			bt_cmdline_free(argc, argv);
+			return BT_ERR_NOMEM;
+		}
+	}
+	*ret_argc = argc;
+	*ret_argv = argv;
+	return result;
+}

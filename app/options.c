@@ -417,9 +417,13 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 			return BT_ERR_INVALID;
 		}
 		if (def->apply == set_exec) {
-			/* Everything after -x FILE belongs to FILE: argv[0] = FILE. */
-			if (words[i] != value)
-				words[i] = (char *)value; /* --exec=FILE: argv[0] is FILE */
+			/* Everything after -x FILE belongs to FILE: argv[0] = FILE.
+			 * For --exec=FILE the word itself becomes "FILE", moved in
+			 * place: the pointer stays the one its owner frees. */
+			if (words[i] != value) {
+				memmove(words[i], value, strlen(value) + 1);
+				o->exec_path = words[i];
+			}
 			o->exec_argc = n - i;
 			o->exec_argv = &words[i];
 			return BT_OK;

@@ -80,7 +80,9 @@ void bt_options_defaults(struct bt_options *o);
  * Parses words[0..n) into *o. `where` names their source for messages
  * ("command line", "\EFI\BOOT\baretop.cfg"). On error returns
  * BT_ERR_INVALID with one line in err ("unknown option '--foo'"). The
- * strings in *o point into words, which must outlive *o.
+ * strings in *o point into words, which must outlive *o. The words must be
+ * writable: --exec=FILE is rewritten in place to FILE, the argv[0] of the
+ * application.
  */
 bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char *where,
 			   char *err, size_t errcap);

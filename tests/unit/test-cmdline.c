@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
+#include <string.h>
 
 #include "app/cmdline.h"
 #include "tests/unit/lib/test.h"
@@ -57,5 +58,50 @@ TEST(prepend_and_append)
 	CHECK_STR(argv[1], "-h");
 	CHECK_STR(argv[3], "z");
 	CHECK(argv[4] == NULL);
+	bt_cmdline_free(argc, argv);
+}
+
+TEST(config_text_lines_comments_and_bad_lines)
+{
+	int argc = -1, bad = -1;
+	char **argv = NULL;
+
+	CHECK_EQ_INT(bt_config_split("# baretop.cfg\r\n  --shutdown\r\n\t# -w not-this\n-w a \"b c\"",
+				     &argc, &argv, &bad), BT_OK);
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(argc, 4);
+	if (argc == 4) {
+		CHECK_STR(argv[0], "--shutdown");
+		CHECK_STR(argv[1], "-w");
+		CHECK_STR(argv[2], "a");
+		CHECK_STR(argv[3], "b c");
+		CHECK(argv[4] == NULL);
+	}
+	bt_cmdline_free(argc, argv);
+
+	/* A bad line is reported by number; the others' words still come back
+	 * (a --shutdown in a damaged file must still power the machine off). */
+	CHECK_EQ_INT(bt_config_split("-q\n-w \"x\n--shutdown\n\"y\n", &argc, &argv, &bad),
+		     BT_ERR_INVALID);
+	CHECK_EQ_INT(bad, 2);  /* the first bad line; quotes do not span lines */
+	CHECK_EQ_INT(argc, 2);
+	if (argc == 2) {
+		CHECK_STR(argv[0], "-q");
+		CHECK_STR(argv[1], "--shutdown");
+	}
+	bt_cmdline_free(argc, argv);
+
+	/* No line-length limit: a 2000-character word stays one word. */
+	char long_line[2100];
+	memset(long_line, 'a', 2000);
+	strcpy(long_line + 2000, " b\n");
+	CHECK_EQ_INT(bt_config_split(long_line, &argc, &argv, &bad), BT_OK);
+	CHECK_EQ_INT(argc, 2);
+	if (argc == 2)
+		CHECK_EQ_INT(strlen(argv[0]), 2000);
+	bt_cmdline_free(argc, argv);
+
+	CHECK_EQ_INT(bt_config_split("", &argc, &argv, &bad), BT_OK);
+	CHECK_EQ_INT(argc, 0);
 	bt_cmdline_free(argc, argv);
 }

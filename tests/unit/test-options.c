@@ -161,7 +161,8 @@ TEST(exec_takes_the_rest_of_the_line)
 	CHECK_STR(o.exec_argv[4], "x");
 	CHECK_EQ_INT(o.level, 0);      /* the app's options are not baretop's */
 
-	char *w2[] = { "--exec=tool.efi", "a", "b" };
+	char exec_word[] = "--exec=tool.efi";  /* rewritten in place to its argv[0] */
+	char *w2[] = { exec_word, "a", "b" };
 	CHECK_EQ_INT(bt_options_scan_limit(3, w2), 0);
 	CHECK_EQ_INT(parse(&o, w2, 3, err), BT_OK);
 	CHECK_STR(o.exec_path, "tool.efi");
