@@ -12,6 +12,8 @@
  * after its own, the stop write and the j disable writes before its own, up
  * to k + 1 foreign WRMSRs (and what the CPU retires around them). The
  * harness's empty-workload calibration measures exactly that and subtracts it.
+ * The run's TSC is read around the window's start and stop writes only
+ * (bt_pmu_window), so the other writes stay out of the run's duration.
  */
 #include <string.h>
 
@@ -119,7 +121,7 @@ bt_status bt_amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 {
 	bt_status st;
 	if (v2(s)) {
-		st = s->arch->ops->run_window(s->arch, MSR_AMD_PERF_GLOBAL_CTL, s->gp_used, 0, fn, arg);
+		st = bt_pmu_window(s, MSR_AMD_PERF_GLOBAL_CTL, s->gp_used, 0, fn, arg);
 		if (st != BT_OK)
 			return bt_pmu_fail(s, st, "the counting window's PerfCntrGlobalCtl write raised %s",
 					   bt_fault_name(s->arch->fault_vector));
@@ -131,7 +133,7 @@ bt_status bt_amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 			used[n++] = (int)i;
 	if (n == 0) {
 		/* Nothing to start: a window that writes PerfEvtSel0 unchanged. */
-		st = s->arch->ops->run_window(s->arch, sel_msr(s, 0), s->evtsel[0], s->evtsel[0], fn, arg);
+		st = bt_pmu_window(s, sel_msr(s, 0), s->evtsel[0], s->evtsel[0], fn, arg);
 		return st == BT_OK ? BT_OK : bt_pmu_fail(s, st, "the counting window's write raised %s",
 							 bt_fault_name(s->arch->fault_vector));
 	}
@@ -142,8 +144,8 @@ bt_status bt_amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 			return st;
 	}
 	unsigned last = (unsigned)used[n - 1];
-	st = s->arch->ops->run_window(s->arch, sel_msr(s, last), s->evtsel[last] | EVTSEL_EN,
-				      s->evtsel[last], fn, arg);
+	st = bt_pmu_window(s, sel_msr(s, last), s->evtsel[last] | EVTSEL_EN, s->evtsel[last], fn,
+			   arg);
 	if (st != BT_OK)
 		return bt_pmu_fail(s, st, "the counting window's PerfEvtSel%u write raised %s", last,
 				   bt_fault_name(s->arch->fault_vector));

@@ -275,8 +275,7 @@ bt_status bt_intel_program(struct bt_pmu_session *s)
 bt_status bt_intel_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 {
 	/* GLOBAL_CTRL was saved at open; one write starts, one write stops. */
-	bt_status st = s->arch->ops->run_window(s->arch, MSR_IA32_PERF_GLOBAL_CTRL, global_start(s),
-						0, fn, arg);
+	bt_status st = bt_pmu_window(s, MSR_IA32_PERF_GLOBAL_CTRL, global_start(s), 0, fn, arg);
 	if (st != BT_OK)
 		return bt_pmu_fail(s, st, "the counting window's IA32_PERF_GLOBAL_CTRL write raised %s",
 				   bt_fault_name(s->arch->fault_vector));

@@ -33,6 +33,12 @@ void bt_pmu_restore_one(struct bt_pmu_session *s, uint32_t msr, bt_status *first
 void bt_pmu_restore_write(struct bt_pmu_session *s, uint32_t msr, uint64_t value,
 			  bt_status *first);
 
+/* The counting window: the run's TSC is read right before the start write
+ * and right after the stop write, so nothing else lies inside its interval.
+ * Backends call this for the one write that starts and the one that stops. */
+bt_status bt_pmu_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start, uint64_t stop,
+			bt_window_fn *fn, void *arg);
+
 bt_status bt_intel_open(struct bt_pmu_session *s);
 bt_status bt_intel_program(struct bt_pmu_session *s);
 bt_status bt_intel_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg);

@@ -280,15 +280,15 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 }
 
 /* The per-run TSC is the run's duration: it must bracket the window as
- * tightly as possible, so it is read last before the window and first after
- * it (only the start and stop writes lie between). APERF/MPERF and
- * MSR_SMI_COUNT are read outside that pair: their interval contains the
- * TSC's, so an SMI in the TSC's interval is always counted. */
+ * tightly as possible, so bt_pmu_window reads it last before the window's
+ * start write and first after its stop write. That holds for AMD without
+ * PerfMonV2 too, whose other per-counter enable and disable writes lie
+ * outside the TSC's interval (amd-pmu.c). APERF/MPERF and MSR_SMI_COUNT are
+ * read here, outside the TSC's interval: theirs contains it, so an SMI in
+ * the TSC's interval is always counted. */
 static bt_status sample_side(struct bt_pmu_session *s, bool after)
 {
 	bt_status st;
-	if (after)
-		s->tsc1 = bt_rdtsc(s->arch);
 	if (s->opts.read_aperf_mperf) {
 		st = bt_pmu_rd(s, MSR_IA32_MPERF, after ? &s->mperf1 : &s->mperf0, "reading IA32_MPERF");
 		if (st == BT_OK)
@@ -304,9 +304,16 @@ static bt_status sample_side(struct bt_pmu_session *s, bool after)
 			return st;
 		s->have_smi = true;
 	}
-	if (!after)
-		s->tsc0 = bt_rdtsc(s->arch);
 	return BT_OK;
+}
+
+bt_status bt_pmu_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start, uint64_t stop,
+			bt_window_fn *fn, void *arg)
+{
+	s->tsc0 = bt_rdtsc(s->arch);
+	bt_status st = s->arch->ops->run_window(s->arch, msr, start, stop, fn, arg);
+	s->tsc1 = bt_rdtsc(s->arch);
+	return st;
 }
 
 bt_status bt_pmu_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)

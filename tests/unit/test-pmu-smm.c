@@ -331,12 +331,13 @@ TEST(missing_smi_count_is_probed_once_at_open_and_dropped_with_a_warning)
 
 /* Change 3. The TSC is the run's duration: the last thing read before the
  * window and the first after it, with only the start and stop writes in
- * between (APERF/MPERF/SMI_COUNT read outside). On the sim only the start
+ * between (APERF/MPERF/SMI_COUNT read outside; on AMD without PerfMonV2 the
+ * other counters' enable and disable writes too). On the sim only the start
  * write costs ticks outside the window (tsc_per_access): the run's TSC is
  * the window's ticks plus exactly one access. */
 TEST(tsc_brackets_the_window_tightly)
 {
-	const char *presets[] = { "nhm", "skl", "icl", "lnl-p", "zen4" };
+	const char *presets[] = { "nhm", "skl", "icl", "lnl-p", "amd-legacy", "zen2", "zen4" };
 	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
 		struct bt_sim_config c = *bt_sim_preset(presets[p]);
 		struct bt_pmu_session_opts o = { .read_aperf_mperf = true,
