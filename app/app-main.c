@@ -321,6 +321,8 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	r->argc = argc;
 	r->argv = argv;
 	bt_options_defaults(&r->opt);
+	if (plat->default_results_dir)
+		r->opt.results_dir = plat->default_results_dir;
 	bt_options_scan_end_actions(&r->opt, argc - 1, argv + 1);
 
 	/* The configuration file first, so the command line can override it. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Console and results-file output of the counted part of a run. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,35 @@ static void embed_tree_report(struct bt_jw *j, const struct bt_tree_outcome *t)
 	free(text);
 }
 
+/* The other inputs the tree was evaluated with, so that "events" plus
+ * these reproduce it exactly (baretop-host counts writes them to a count
+ * file): the constants that were set, and the retire latencies that have a
+ * value, those from the vendor's published defaults named as such. */
+static void inputs_json(struct bt_jw *j, const struct bt_tree_outcome *t)
+{
+	const struct bt_counts *c = t->counts;
+	unsigned nrl = bt_model_retire_latency_count(t->model), n_default = 0;
+
+	bt_jw_object(j, "constants");
+	for (int k = 0; k < BT_CONST_COUNT; k++)
+		if (!isnan(c->constants[k]))
+			bt_jw_double(j, bt_constant_name((enum bt_constant)k), c->constants[k]);
+	bt_jw_end(j);
+	bt_jw_object(j, "retire_latency");
+	for (unsigned i = 0; i < nrl; i++) {
+		if (c->retire_latency[i] < 0)
+			continue; /* not measured */
+		bt_jw_double(j, bt_model_retire_latency_name(t->model, i), c->retire_latency[i]);
+		n_default += c->retire_latency_default[i];
+	}
+	bt_jw_end(j);
+	bt_jw_array(j, "retire_latency_defaults");
+	for (unsigned i = 0; n_default && i < nrl; i++)
+		if (c->retire_latency[i] >= 0 && c->retire_latency_default[i])
+			bt_jw_str(j, NULL, bt_model_retire_latency_name(t->model, i));
+	bt_jw_end(j);
+}
+
 void bt_tree_outcome_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 {
 	bt_jw_object(j, "counted");
@@ -202,6 +232,7 @@ void bt_tree_outcome_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 		bt_jw_end(j);
 	}
 	bt_jw_end(j);
+	inputs_json(j, t);
 	bt_jw_array(j, "notes");
 	for (int k = 0; k < t->n_notes; k++)
 		bt_jw_str(j, NULL, t->notes[k]);

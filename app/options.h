@@ -16,6 +16,8 @@
 #include "metrics/status.h"
 
 #define BT_DEFAULT_RESULTS_DIR "/baretop/results"
+/* baretop-host run's default, relative to the working directory. */
+#define BT_HOST_RESULTS_DIR "baretop/results"
 #define BT_QEMU_DEBUG_EXIT_PORT 0xf4
 #define BT_MAX_WORKLOAD_SPECS 32
 #define BT_MAX_CPU_LIST 64

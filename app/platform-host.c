@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/options.h"
 #include "app/platform-host.h"
 #include "workloads/env-host.h"
 
@@ -124,6 +125,7 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 {
 	memset(p, 0, sizeof(*p));
 	p->name = "hosted (Linux)";
+	p->default_results_dir = BT_HOST_RESULTS_DIR;
 	p->arch = arch;
 	snprintf(p->fault_guard.detail, sizeof(p->fault_guard.detail),
 		 "none in user space: privileged instructions are refused, not executed");

@@ -41,6 +41,10 @@ struct bt_platform {
 	 * from the program's directory); NULL when there is none. */
 	char program_path[256];
 	const char *config_path;
+	/* Where results go without --results-dir; NULL: BT_DEFAULT_RESULTS_DIR
+	 * (the ESP's \baretop\results). Hosted, a path relative to the
+	 * working directory, so a run never writes to the file system's root. */
+	const char *default_results_dir;
 	/* Why files cannot be written at all (no file system on the boot
 	 * device...), or "" if they can be tried. */
 	char files_unavailable[128];

@@ -16,7 +16,7 @@ struct bt_report_opts {
 	unsigned max_level;       /* deepest tree level shown; 0 = all */
 	int info;                 /* text: also list Info_/Bottleneck_ metrics */
 	int flagged_only;         /* text: show a node only if its parent chain is flagged */
-	const char *input_label;  /* e.g. "replayed counts from 000.json (not measured by baretop)" */
+	const char *input_label;  /* e.g. "replayed counts from 000.json (evaluated from the file: ...)" */
 	/* text: the tree nodes the caller set out to compute (one byte per
 	 * node; NULL = all of them up to max_level). The others were left out
 	 * on purpose, for the reason in `untargeted_why` (drill-down), and are

@@ -9,6 +9,9 @@
 # vector holds something no PMU can produce (two events with one encoding
 # and different counts, a PERF_METRICS count that no 8-bit field gives),
 # naming an event that is an input of every node that differs.
+# Each results file also goes through `baretop-host counts` and `replay`:
+# the count file written from it must give back the very tree baretop
+# computed (every value and flag identical).
 set -uo pipefail
 shared=${BT_SHARED_TESTDATA:-../shared/testdata}
 [ -d "$shared/tma" ] || { echo "skip: $shared/tma is absent (the QEMU step checks the project's own subset)"; exit 0; }
@@ -23,8 +26,12 @@ run_case() {
   cp "$case" "$work/cases/$m/"
   ./build/baretop-host run -w alu-independent --quick --reps 1 --warmups 0 --sim --counts "$case" \
     --level 6 --results-dir "$work/res/$m-$b" >"$work/res-$m-$b.log" 2>&1
+  ./build/baretop-host counts "$work/res/$m-$b/000001.json" --out-dir "$work/res/$m-$b" \
+    >"$work/res/$m-$b/counts.list" 2>&1 &&
+  ./build/baretop-host replay "$(head -1 "$work/res/$m-$b/counts.list")" --json \
+    >"$work/res/$m-$b/replayed.json" 2>&1
   python3 - "$work" "$m" "$b" <<'PY'
-import json, sys
+import json, math, sys
 work, m, b = sys.argv[1:4]
 r = json.load(open(f"{work}/res/{m}-{b}/000001.json"))
 assert r["simulated"] is True
@@ -32,6 +39,18 @@ w = r["run"]["workloads"][0]
 if "counted" not in w:
     open(f"{work}/failed", "a").write(f"{m}/{b}: not counted: {w.get('reason')}\n"); sys.exit()
 t = w["counted"]["tree"]
+try:
+    rp = json.load(open(f"{work}/res/{m}-{b}/replayed.json"))
+except ValueError:
+    rp = {"values": {}, "thresh": {}}
+same = lambda x, y: x == y or (x is None and y is None)
+diff = [k for k in t["values"] if not same(t["values"][k], rp["values"].get(k, "absent"))]
+diff += [k for k in t["thresh"] if t["thresh"][k] != rp["thresh"].get(k, "absent")]
+if diff or len(rp["values"]) != len(t["values"]):
+    open(f"{work}/failed", "a").write(f"{m}/{b}: counts -> replay differs from the results file's "
+                                      f"tree at {diff[:5]} ({len(rp['values'])} values)\n")
+else:
+    open(f"{work}/roundtrip", "a").write(f"{m}/{b} {len(t['values'])}\n")
 json.dump({"values": t["values"], "thresh": t["thresh"]}, open(f"{work}/out/{m}/{b}.json", "w"))
 if r["run"]["counting"]["notes"] or w["counted"]["notes"]:
     open(f"{work}/noted", "a").write(f"{m}/{b}.json\n")
@@ -60,6 +79,9 @@ if [ -n "$unexplained" ]; then
   exit 1
 fi
 echo "ok   no vector differs without baretop saying why"
+rt=$(wc -l <"$work/roundtrip"); rtv=$(awk '{n += $2} END {print n}' "$work/roundtrip")
+[ "$rt" -eq "$total" ] || { echo "FAIL: only $rt of $total results files went through counts -> replay"; exit 1; }
+echo "ok   $rt results files -> baretop-host counts -> replay: the same $rtv node values and flags"
 # Finer: each mismatching node must have a noted event among its inputs.
 reference=${BT_SHARED_REFERENCE:-${shared%/testdata}/reference}
 if [ -d "$reference/intel" ]; then

@@ -121,7 +121,7 @@ static int replay_one(struct session *s, const char *file)
 		bt_counts_use_default_retire_latencies(c);
 	bt_evaluate(m, c, r);
 	char label[600];
-	snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (not measured by baretop)%s",
+	snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
 		 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
 		 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
 		 s->load ? "; model loaded from vendor files" : "");
