@@ -69,6 +69,24 @@ void bt_count_json(struct bt_jw *j, const struct bt_count_ctx *c)
 	bt_jw_end(j);
 }
 
+/* The step's clock from APERF/MPERF. Not for simulated PMUs: their APERF
+ * follows the count file's cycles and their TSC a fixed window length, so
+ * the ratio says nothing about a clock. */
+static void print_freq(FILE *f, const struct bt_tree_outcome *t, const struct bt_tree_step *st)
+{
+	const struct bt_run_freq *q = &st->freq;
+
+	if (t->simulated || !q->n_runs)
+		return;
+	fprintf(f, "      clock: APERF/MPERF %.3f (%.3f..%.3f)", q->ratio_median, q->ratio_min,
+		q->ratio_max);
+	if (!isnan(q->hz_median))
+		fprintf(f, ", effective %.0f MHz", q->hz_median / 1e6);
+	if (!isnan(q->c0_median))
+		fprintf(f, ", C0 %.1f%% of the window", 100 * q->c0_median);
+	fprintf(f, "\n");
+}
+
 void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose)
 {
 	struct bt_report_opts o = {
@@ -92,6 +110,7 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 			fprintf(f, ", %d runs (no fixed instruction counter to cross-check them)%s",
 				st->runs, st->retried ? ", retried" : "");
 		fprintf(f, "\n");
+		print_freq(f, t, st);
 	}
 	if (t->n_steps && t->steps[0].runs) {
 		int frozen = 0;
@@ -185,6 +204,20 @@ void bt_tree_outcome_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 		bt_jw_u64(j, "cycles_min", st->cycles_min);
 		bt_jw_u64(j, "cycles_max", st->cycles_max);
 		bt_jw_u64(j, "tsc_median", st->tsc_median);
+		/* Not for simulated PMUs (see print_freq): their per-run
+		 * APERF/MPERF stay in run_log as counted. */
+		if (st->freq.n_runs && !t->simulated) {
+			bt_jw_object(j, "aperf_mperf");
+			bt_jw_i64(j, "runs", st->freq.n_runs);
+			bt_jw_double(j, "ratio_median", st->freq.ratio_median);
+			bt_jw_double(j, "ratio_min", st->freq.ratio_min);
+			bt_jw_double(j, "ratio_max", st->freq.ratio_max);
+			bt_jw_double(j, "effective_hz_median", st->freq.hz_median);
+			bt_jw_double(j, "c0_residency_median", st->freq.c0_median);
+			bt_jw_str(j, "note", "effective frequency = TSC frequency x APERF/MPERF, "
+					     "taking MPERF to tick at the TSC's rate");
+			bt_jw_end(j);
+		}
 		bt_jw_array(j, "run_log");
 		for (int k = 0; k < st->n_run_log; k++) {
 			const struct bt_measure_run *run = &st->run_log[k];

@@ -186,6 +186,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->inst_min = job->m.inst_min;
 	step->inst_max = job->m.inst_max;
 	step->tsc_median = job->m.tsc_median;
+	bt_run_freq(step->run_log, step->n_run_log, c->cpu->tsc_hz, &step->freq);
 	if (job->m.n_flagged)
 		add_note(t, "level %u: %d of %d runs still disagreed after %u retries (SMIs: %d)",
 			 step->level, job->m.n_flagged, job->m.n_runs, c->mopts.max_retries,

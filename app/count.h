@@ -23,6 +23,7 @@
 #include "app/options.h"
 #include "app/platform.h"
 #include "app/report-detect.h"
+#include "app/run-freq.h"
 #include "metrics/model.h"
 #include "pmu/cpu-info.h"
 
@@ -40,6 +41,7 @@ struct bt_tree_step {
 	uint64_t inst_median, inst_min, inst_max;
 	uint64_t cycles_median, cycles_min, cycles_max;
 	uint64_t tsc_median;
+	struct bt_run_freq freq;  /* from APERF/MPERF; freq.n_runs = 0 without them */
 	struct bt_measure_run *run_log; /* every kept run of this step (malloc'd) */
 	int n_run_log;
 };
