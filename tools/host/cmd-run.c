@@ -10,7 +10,7 @@
 #include "tools/host/command.h"
 
 BT_HOST_COMMAND(run, "run [BARETOP OPTIONS]",
-		"run baretop's program on this Linux machine (CPUID only, no counting)")
+		"run baretop's program on this Linux machine (CPUID only: counts only with --sim)")
 
 static int cmd_run(int argc, char **argv)
 {
