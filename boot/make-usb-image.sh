@@ -13,7 +13,7 @@
 set -euo pipefail
 
 out=${1:-}
-[ -n "$out" ] && [ "${out#-}" = "$out" ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ -n "$out" ] && [ "${out#-}" = "$out" ] || { sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 efi=build/baretop.efi
 size=256

@@ -8,6 +8,8 @@
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size]
+# Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
+# --mem 512, --timeout 120, --esp-mib 64.
 #
 # baretop's options go into EFI\BOOT\baretop.cfg next to the app (the boot
 # manager passes no command line); --shutdown --qemu-exit are added unless
@@ -40,7 +42,7 @@ show=0
 full_size=0
 adds=()
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -156,6 +156,12 @@ def main():
           % (len(models), len(files), checked, flags, len(problems)))
     if not a.keep:
         shutil.rmtree(work, ignore_errors=True)
+    # Zero mismatches over zero comparisons proves nothing: an oracle that
+    # selects no metric of a model (a wrong unit or file filter) must fail.
+    empty = [mid for mid in models if per_model.get(mid, [0, 0, 0])[0] == 0]
+    if empty:
+        print('compare: nothing compared for %s' % ', '.join(empty))
+        return 1
     return 1 if problems else 0
 
 

@@ -7,7 +7,7 @@ set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 fail=0
 for smt in "" --smt; do
-  echo "== SMT ${smt:+on}${smt:-off}"
+  echo "== SMT $([ -n "$smt" ] && echo on || echo off)"
   ./build/baretop-host plan --all-models $smt || fail=1
 done
 [ $fail -eq 0 ] && echo "ok   every model, every level: valid plans with groups = lower bound"

@@ -60,6 +60,11 @@ boot default-cpu 0 --smp 2
 python3 tests/qemu/check-results.py "$out/default-cpu/esp/baretop/results/000001.json" \
   default 2 && ok "default CPU: results fields (AuthenticAMD)" || bad "default CPU: results fields"
 
+# Icelake-Server: README lists it as verified; QEMU gives it model 134, not ICX's 0x6a.
+boot icelake 0 --cpu Icelake-Server --smp 2 --args "--no-workloads"
+python3 tests/qemu/check-results.py "$out/icelake/esp/baretop/results/000001.json" \
+  Icelake-Server 2 && ok "Icelake-Server: results fields" || bad "Icelake-Server: results fields"
+
 boot epyc 0 --cpu EPYC --smp 4
 python3 tests/qemu/check-results.py "$out/epyc/esp/baretop/results/000001.json" \
   EPYC 4 && ok "EPYC -smp 4: results fields" || bad "EPYC -smp 4: results fields"
@@ -92,7 +97,10 @@ check "bad-quote: reports the unterminated quote with its line" \
 
 # --- the ESP ----------------------------------------------------------------
 boot readonly 3 --cpu Skylake-Client --readonly
-check "readonly: the report is complete (PMU section printed)" "console_has readonly 'PMU'"
+# Complete = every section to the end, not just the start: the PMU section,
+# the last workload of the default suite, and the final status line.
+check "readonly: the report is complete (PMU section, every workload, final status)" \
+  "grep -qx 'PMU' $out/readonly/console.txt && grep -q '^  memory-order-clears .* checksum ' $out/readonly/console.txt && console_has readonly 'done          exit status 3'"
 check "readonly: says the volume is write-protected" \
   "console_has readonly 'NOT written: cannot create \\baretop\\results: the volume is write-protected'"
 check "readonly: no results file" "[ ! -e $out/readonly/esp/baretop ]"

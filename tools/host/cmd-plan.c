@@ -312,7 +312,7 @@ static int cmd_plan(int argc, char **argv)
 			       "plan is valid and has as many groups as the lower bound.\n"
 			       "--events FILE: one raw event per line (cpu/event=0x..,umask=0x..,.../,\n"
 			       "rUUEE, tsc, duration_time; extensions counters=MASK fixed=N alone code2=\n"
-			       "perf_metrics=FIELD), for a simulated PMU preset:\n");
+			       "perf_metrics=FIELD), for a simulated PMU preset (default skl):\n");
 			for (int k = 0; bt_sim_preset_names[k]; k++)
 				printf("  %s\n", bt_sim_preset_names[k]);
 			printf("Models: ");

@@ -2,7 +2,8 @@
 /*
  * `baretop-host run [OPTIONS]`: the same program as baretop.efi, on Linux,
  * with the hosted platform: CPUID is this machine's, MSRs are refused,
- * results go under --results-dir.
+ * results go under --results-dir (default baretop/results in the working
+ * directory, never the root of the host's file system).
  */
 #include "app/app-main.h"
 #include "app/platform-host.h"
@@ -10,7 +11,7 @@
 #include "tools/host/command.h"
 
 BT_HOST_COMMAND(run, "run [BARETOP OPTIONS]",
-		"run baretop's program on this Linux machine (CPUID only, no counting)")
+		"run baretop's program on this Linux machine (CPUID only: counts only with --sim)")
 
 static int cmd_run(int argc, char **argv)
 {
