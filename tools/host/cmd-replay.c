@@ -19,6 +19,7 @@
 #include "metrics/counts-file.h"
 #include "metrics/report.h"
 #include "tools/host/command.h"
+#include "tools/host/host-args.h"
 #include "tools/host/model-open-host.h"
 
 BT_HOST_COMMAND(replay, "replay FILE... [--json] [--model ID]",
@@ -176,7 +177,10 @@ static int cmd_replay(int argc, char **argv)
 		} else if (!strcmp(a, "--base") && i + 1 < argc) {
 			s.base = argv[++i];
 		} else if (!strcmp(a, "--level") && i + 1 < argc) {
-			s.opts.max_level = (unsigned)strtoul(argv[++i], NULL, 10);
+			if (!host_parse_uint("replay", "--level", argv[++i], 1, 16, &s.opts.max_level)) {
+				free(files);
+				return 2;
+			}
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			free(files);

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "tools/host/command.h"
+#include "tools/host/host-args.h"
 #include "workloads/env-host.h"
 #include "workloads/workload.h"
 
@@ -239,9 +240,17 @@ static int cmd_workloads(int argc, char **argv)
 			free(specs);
 			return 0;
 		} else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-			reps = (unsigned)strtoul(argv[++i], NULL, 10);
+			if (!host_parse_uint("workloads", "--reps", argv[++i], 1, 1000, &reps)) {
+				free(specs);
+				return 2;
+			}
 		} else if (strcmp(argv[i], "--cpu") == 0 && i + 1 < argc) {
-			cpu = atoi(argv[++i]);
+			unsigned c;
+			if (!host_parse_uint("workloads", "--cpu", argv[++i], 0, 4095, &c)) {
+				free(specs);
+				return 2;
+			}
+			cpu = (int)c;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			printf("usage: baretop-host workloads [--quick] [--json] [--reps N] [--cpu N] [--list]\n"
 			       "                              [NAME[:param=value,...] ...]\n"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# baretop-host's own command line: bad option values are usage errors
+# (status 2, a message naming the option), `counts` refuses what is not a
+# results file and never replaces a file, and a hosted run writes its
+# results under the working directory. Uses only the project's own files.
+set -uo pipefail
+make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
+bin=$PWD/build/baretop-host
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+case_file=tests/data/tma-sim/SKL-000.json
+expect() { # expect STATUS PATTERN CMD...: exit status and a line of stderr
+  local want=$1 pat=$2; shift 2
+  "$@" >"$work/out" 2>"$work/err"; local rc=$?
+  if [ "$rc" -eq "$want" ] && grep -q -- "$pat" "$work/err"; then
+    echo "ok   baretop-host ${*:2}: status $rc, \"$(grep -m1 -- "$pat" "$work/err")\""
+  else
+    echo "FAIL baretop-host ${*:2}: status $rc (want $want), stderr: $(head -2 "$work/err")"; fail=1
+  fi
+}
+expect 2 "replay: --level 'x'" "$bin" replay --level x "$case_file"
+expect 2 "replay: --level '0'" "$bin" replay --level 0 "$case_file"
+expect 2 "workloads: --cpu '-1'" "$bin" workloads --cpu -1 alu-independent
+expect 2 "workloads: --reps '2x'" "$bin" workloads --reps 2x alu-independent
+expect 2 "plan: --level 0" "$bin" plan --model SKL --level 0
+expect 1 "is not a baretop results file" "$bin" counts "$case_file" --out-dir "$work"
+
+# A hosted run with the simulated PMU: results under ./baretop/results of the
+# working directory, then counts -> count file, and a second counts call
+# must refuse to replace it.
+(cd "$work" && "$bin" run -w alu-independent --quick --reps 1 --warmups 0 --sim=SKL \
+   --counts "$OLDPWD/$case_file" --level 1 -q >run.log 2>&1)
+if [ -f "$work/baretop/results/000001.json" ]; then
+  echo "ok   hosted run wrote baretop/results/000001.json under the working directory"
+else
+  echo "FAIL hosted run: no results under the working directory"; cat "$work/run.log"; fail=1
+fi
+mkdir -p "$work/c"
+if "$bin" counts "$work/baretop/results/000001.json" --out-dir "$work/c" >"$work/list" 2>"$work/err" &&
+   [ "$(wc -l <"$work/list")" -eq 1 ] && "$bin" replay "$(cat "$work/list")" >"$work/replayed" 2>&1 &&
+   grep -q "SIMULATED PMU" "$work/replayed"; then
+  echo "ok   counts wrote $(basename "$(cat "$work/list")"); replay says it came from the SIMULATED PMU"
+else
+  echo "FAIL counts/replay: $(cat "$work/err")"; fail=1
+fi
+expect 1 "exists already" "$bin" counts "$work/baretop/results/000001.json" --out-dir "$work/c"
+exit $fail

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* Option values of the baretop-host commands, checked the same way everywhere. */
+#ifndef TOOLS_HOST_HOST_ARGS_H
+#define TOOLS_HOST_HOST_ARGS_H
+
+#include <stdbool.h>
+
+/* A whole decimal (or 0x hex) number in [min, max]; otherwise says on
+ * stderr which option and value are wrong and returns false. */
+bool host_parse_uint(const char *cmd, const char *option, const char *text, unsigned min,
+		     unsigned max, unsigned *ret);
+
+#endif
