@@ -171,15 +171,23 @@ static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
 
 /*
  * A run is repeated when its instructions disagree with the median of all
- * runs. An SMI in the window alone is not a reason: where the PMU freezes in
- * SMM it changes nothing, and platforms with periodic SMIs would otherwise
- * repeat every long run. Without an instruction count (AMD: no fixed
- * counter) a run with an SMI is repeated, as nothing else can judge it.
+ * runs. An SMI in a window whose counters were frozen in SMM
+ * (IA32_DEBUGCTL.FREEZE_WHILE_SMM) is not a reason: the handler added
+ * nothing, and platforms with periodic SMIs would otherwise repeat every
+ * long run. Where the counters were not frozen, every counter also counted
+ * the handler's work (SDM vol. 3B "Filtering of SMM Handler Overhead"), and
+ * the instruction count is a poor judge of that: a handler that retires a
+ * few thousand instructions (well inside the tolerance) can still stall for
+ * tens of microseconds and add its cycles and misses to every event. So such
+ * a run is repeated, and flagged if every retry saw an SMI too. Without an
+ * instruction count (AMD: no fixed counter) a run with an SMI is repeated,
+ * as nothing else can judge it.
  */
 static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t ref, char *why,
 		      size_t whylen)
 {
 	bool smi = r->c.has_smi_count && r->c.smi_delta;
+	bool smi_counted = smi && !r->c.smm_frozen;
 
 	if (!(r->c.fixed_used & (1u << FIXED_INST)) || ref == 0) {
 		if (smi)
@@ -188,7 +196,12 @@ static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t 
 	}
 	double d = ((double)run_inst(e, r) - (double)ref) / (double)ref;
 	if (d > e->opts->tolerance || d < -e->opts->tolerance) {
-		snprintf(why, whylen, "instructions %+.3f%%%s", d * 100.0, smi ? ", SMI" : "");
+		snprintf(why, whylen, "instructions %+.3f%%%s", d * 100.0,
+			 smi_counted ? ", SMI counted (not frozen in SMM)" : smi ? ", SMI" : "");
+		return true;
+	}
+	if (smi_counted) {
+		snprintf(why, whylen, "SMI in the window, counters not frozen in SMM");
 		return true;
 	}
 	return false;

@@ -14,10 +14,12 @@
  *   3. `reps` measured runs, each with interrupts masked around the window.
  * Every run also counts the fixed counters, so the runs can be checked
  * against each other: a bare-metal re-run retires the same instructions.
- * A run whose corrected instruction count differs from the median of the
- * runs so far by more than `tolerance` (relative), or in whose window an SMI
- * landed, is repeated (at most `max_retries` times per run); if it still
- * disagrees it is kept and flagged, and the report says so.
+ * A run whose corrected instruction count differs from the median of all
+ * runs by more than `tolerance` (relative), or in whose window an SMI landed
+ * while the counters were not frozen in SMM (or with no instruction count to
+ * judge it), is repeated (at most `max_retries` times per run); if it still
+ * disagrees it is kept and flagged, and the report says so. An SMI in a
+ * window frozen by IA32_DEBUGCTL.FREEZE_WHILE_SMM is only counted.
  */
 #ifndef APP_MEASURE_H
 #define APP_MEASURE_H

@@ -126,8 +126,10 @@ static uint64_t hw_rdtsc(struct bt_arch *a)
 {
 	uint32_t lo, hi;
 
-	/* LFENCE first so earlier instructions are done (SDM vol. 2B, RDTSC). */
-	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi));
+	/* SDM vol. 2B, RDTSC: LFENCE before it so earlier instructions are
+	 * done, and after it so later ones (a timed body) do not start before
+	 * the counter is read. */
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
 	return (uint64_t)hi << 32 | lo;
 }
 

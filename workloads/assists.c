@@ -8,10 +8,16 @@
  * m = {0.75, 1.25, 0.5, 1.5}: every multiply reads a denormal and produces a
  * denormal. On Intel cores SSE/AVX multiplies with denormal operands or
  * results are finished by a microcode assist (tens to hundreds of cycles)
- * unless MXCSR.DAZ / MXCSR.FTZ are set; this workload REQUIRES both clear,
- * the x86-64 default that UEFI and Linux give a program. (With DAZ the
- * inputs read as zero, with FTZ the outputs are flushed: either changes the
- * checksum, which is how a wrong MXCSR shows up.)
+ * unless MXCSR.DAZ / MXCSR.FTZ are set, so the body does not trust the
+ * MXCSR it inherits (UEFI and the Linux ABI promise 0x1F80 at entry, but a
+ * firmware service, an AP's start-up code or the caller may have set FTZ or
+ * DAZ, and with DAZ the inputs read as zero, with FTZ the outputs are
+ * flushed: no assist, and a different checksum). It saves MXCSR, loads
+ * 0x1F80 (round to nearest, every exception masked, FTZ = DAZ = 0) and puts
+ * the saved value back at the end: three instructions in the window, the
+ * same in the control. It does this in the body itself, not in before_run,
+ * because the multi-copy mode runs copies of the body without the hooks;
+ * setup computes the inputs under the same MXCSR.
  *
  * denormal=0 is the control: the same inputs scaled by 2^1000 (normal), the
  * same instructions, no assists.
@@ -27,6 +33,10 @@
 #include "workloads/workloads.h"
 
 #define DENORMAL_ELEMENTS 512      /* 4 KiB in, 4 KiB out: L1-resident */
+/* MXCSR for the body: exception masks 12:7 set, RC (14:13) = nearest,
+ * FTZ (15) = DAZ (6) = 0, flags 5:0 clear (SDM vol. 1, "MXCSR Control and
+ * Status Register"). */
+#define DENORMAL_MXCSR 0x1F80u
 
 struct assists {
 	double *in, *out;
@@ -36,12 +46,33 @@ struct assists {
 	const struct bt_wl_env *env;
 };
 
+/*
+ * Loads DENORMAL_MXCSR and returns the caller's MXCSR for mxcsr_leave().
+ * asm with a memory clobber, not _mm_setcsr: compilers do not order FP
+ * arithmetic against MXCSR writes, but the multiplies read in[] and write
+ * out[], which cannot cross these.
+ */
+static inline uint32_t mxcsr_enter(void)
+{
+	uint32_t saved, known = DENORMAL_MXCSR;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(saved) : : "memory");
+	__asm__ volatile("ldmxcsr %0" : : "m"(known) : "memory");
+	return saved;
+}
+
+static inline void mxcsr_leave(uint32_t saved)
+{
+	__asm__ volatile("ldmxcsr %0" : : "m"(saved) : "memory");
+}
+
 static void denormal_run(void *state)
 {
 	struct assists *st = state;
 	const double *restrict in = st->in;
 	double *restrict out = st->out;
 	const double m0 = st->m[0], m1 = st->m[1], m2 = st->m[2], m3 = st->m[3];
+	uint32_t saved_mxcsr = mxcsr_enter();
 
 	for (uint64_t lap = 0; lap < st->laps; lap++) {
 		for (size_t i = 0; i < DENORMAL_ELEMENTS; i += 4) {
@@ -52,6 +83,7 @@ static void denormal_run(void *state)
 		}
 		BT_WL_MEMORY_BARRIER();
 	}
+	mxcsr_leave(saved_mxcsr);
 }
 
 static uint64_t denormal_checksum(const void *state)
@@ -99,12 +131,16 @@ static bt_status denormal_setup(const uint64_t *values, const struct bt_wl_env *
 	}
 	st->in = st->buf.p;
 	st->out = st->in + DENORMAL_ELEMENTS;
-	/* denormal=1: 2^-1070 (denormal); denormal=0: 2^-70 (normal). */
+	/* denormal=1: 2^-1070 (denormal); denormal=0: 2^-70 (normal). Computed
+	 * under the body's MXCSR too: with the caller's FTZ the halvings
+	 * below 2^-1022 would give 0. */
+	uint32_t saved_mxcsr = mxcsr_enter();
 	unit = pow2(values[1] ? -1070 : -70);
 	for (size_t i = 0; i < DENORMAL_ELEMENTS; i++) {
 		st->in[i] = (double)(1 + i % 16) * unit;
 		st->out[i] = 0.0;
 	}
+	mxcsr_leave(saved_mxcsr);
 	st->m[0] = 0.75;
 	st->m[1] = 1.25;
 	st->m[2] = 0.5;

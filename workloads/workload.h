@@ -39,9 +39,11 @@
  *
  * Floating-point environment: the workloads assume the x86-64 defaults
  * (MXCSR = 0x1F80: round to nearest, all exceptions masked, FTZ and DAZ off),
- * which both the UEFI spec and the Linux ABI guarantee at entry. The
- * denormal-assist workload depends on it; with FTZ/DAZ set its checksum
- * changes, so a hosted/EFI checksum comparison detects a wrong MXCSR.
+ * which both the UEFI spec and the Linux ABI guarantee at entry; only
+ * integer-valued data go through the FP units elsewhere, so no other
+ * result depends on it. The one workload whose signature depends on
+ * FTZ/DAZ, denormal-assist, loads 0x1F80 itself for its body and restores
+ * the caller's MXCSR after it.
  */
 #ifndef WORKLOADS_WORKLOAD_H
 #define WORKLOADS_WORKLOAD_H

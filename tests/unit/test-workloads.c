@@ -444,6 +444,47 @@ TEST(denormal_assist_really_computes_denormals)
 	}
 }
 
+static uint32_t get_mxcsr(void)
+{
+	uint32_t v;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(v) : : "memory");
+	return v;
+}
+
+static void set_mxcsr(uint32_t v)
+{
+	__asm__ volatile("ldmxcsr %0" : : "m"(v) : "memory");
+}
+
+/* A caller that left FTZ (bit 15) and DAZ (bit 6) set, and round-toward-zero
+ * (RC = 11b, bits 14:13): the body still computes the denormals (the same
+ * checksum as the reference, computed here under the default MXCSR), and
+ * the caller gets its MXCSR back. */
+TEST(denormal_assist_ignores_and_restores_the_callers_mxcsr)
+{
+	static const double m[4] = { 0.75, 1.25, 0.5, 1.5 };
+	const uint32_t ftz_daz = 0x1F80u | (1u << 15) | (1u << 6) | (3u << 13);
+	struct ref_hash h;
+
+	CHECK_EQ_U64(get_mxcsr() & 0xFFC0u, 0x1F80u);
+	ref_hash_init(&h);
+	for (int i = 0; i < 512; i++) {
+		double out = ldexp((double)(1 + i % 16), -1070) * m[i % 4];
+		uint64_t bits;
+
+		memcpy(&bits, &out, sizeof bits);
+		ref_hash_add(&h, bits);
+	}
+	uint32_t before = get_mxcsr();
+	set_mxcsr(ftz_daz);
+	uint64_t sum = checksum_of("denormal-assist:laps=2,denormal=1");
+	uint32_t after = get_mxcsr();
+	set_mxcsr(before);
+	CHECK_EQ_U64(sum, h.h);
+	CHECK_EQ_U64(after & 0xFFC0u, ftz_daz & 0xFFC0u); /* control bits; 5:0 are sticky flags */
+}
+
 /* ------------------------------------------------------------ two cores */
 
 TEST(two_core_workloads_count_only_the_measured_cpu)
