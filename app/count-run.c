@@ -41,6 +41,20 @@ struct measure_job {
 	bt_status st;
 };
 
+/* A park cleanup (platform.h): the CPU is being parked after a fault, in
+ * mid-run perhaps: stop its counters and restore every PMU register. */
+static void close_session_on_park(void *s)
+{
+	bt_pmu_close(s);
+}
+
+static void park_cleanup_hook(void *ctx, struct bt_pmu_session *s)
+{
+	struct bt_platform *p = ctx;
+
+	p->set_park_cleanup(s ? close_session_on_park : NULL, s);
+}
+
 /* Runs on the measured CPU: no firmware calls, no printing. */
 static void measure_work(void *p)
 {
@@ -138,6 +152,10 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	job->mw = mw;
 	job->opts = c->mopts;
 	job->opts.mask_interrupts = mask_interrupts;
+	if (p->set_park_cleanup) {
+		job->opts.session_hook = park_cleanup_hook;
+		job->opts.session_hook_ctx = p;
+	}
 	/* The job's own instructions (vector state, CPUID on that CPU) go to
 	 * the real CPU; only the counting goes through c->arch, which may be
 	 * the simulated PMU. */

@@ -350,6 +350,8 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 		goto out_close;
 	}
 	ret->smm_frozen = e.s.smm_frozen;
+	if (opts->session_hook)
+		opts->session_hook(opts->session_hook_ctx, &e.s);
 
 	/* Phase 1: calibration, warm-ups and the repetitions of every group. */
 	for (int g = 0; g < groups && st == BT_OK; g++) {
@@ -401,6 +403,8 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 		}
 	}
 out_close:
+	if (opts->session_hook)
+		opts->session_hook(opts->session_hook_ctx, NULL);
 	cst = bt_pmu_close(&e.s);
 	snprintf(ret->pmu_warning, sizeof(ret->pmu_warning), "%s", e.s.warning);
 	if (st == BT_OK && cst != BT_OK)

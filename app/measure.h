@@ -58,6 +58,12 @@ struct bt_measure_opts {
 	unsigned max_retries;
 	bool mask_interrupts;
 	struct bt_pmu_session_opts pmu;
+	/* Called with the PMU session right after it is opened and with NULL
+	 * right before it is closed, on the measuring CPU: the caller can
+	 * arrange for the session to be closed should that CPU be lost in
+	 * mid-run (count-run.c: the platform's park cleanup). May be NULL. */
+	void (*session_hook)(void *ctx, struct bt_pmu_session *s);
+	void *session_hook_ctx;
 };
 
 void bt_measure_opts_defaults(struct bt_measure_opts *o);

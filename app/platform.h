@@ -56,11 +56,19 @@ struct bt_platform {
 	/* Executes UD2 through the fault guard and returns the vector that was
 	 * caught (6 when the guard works); NULL where there is no guard. */
 	uint8_t (*fault_guard_selftest)(void);
-	/* Executes an unguarded UD2 on logical CPU `cpu` (an AP): the fault
-	 * guard must record it, park that CPU and let the run go on. Returns
-	 * the status run_on_cpu reported (BT_ERR_FAULT expected). NULL where
-	 * there are no APs. */
-	bt_status (*fault_selftest_ap)(uint32_t cpu);
+	/* Executes an unguarded UD2 on logical CPU `cpu` (an AP), with
+	 * cleanup(arg) registered there as its park cleanup (below): the fault
+	 * guard must run the cleanup, record the fault, park that CPU and let
+	 * the run go on. Returns the status run_on_cpu reported (BT_ERR_FAULT
+	 * expected). NULL where there are no APs. */
+	bt_status (*fault_selftest_ap)(uint32_t cpu, void (*cleanup)(void *), void *arg);
+	/* On the calling CPU: should an unexpected exception park it (an AP;
+	 * the BSP powers off instead), fn(arg) runs there first, once, before
+	 * the fault is reported: an open PMU session is closed that way, so a
+	 * crashed workload does not leave that CPU counting with baretop's
+	 * registers. fn must not call the firmware. fn NULL removes it. NULL
+	 * where CPUs are not parked (hosted). */
+	void (*set_park_cleanup)(void (*fn)(void *), void *arg);
 	/* An unguarded UD2 on this CPU: does not return (report, power off). */
 	void (*crash_test)(void);
 

@@ -60,8 +60,11 @@ struct bt_efi_ap_fault {
 	uint32_t apic_id;
 	uint64_t rip, cr2;
 	uint64_t offset;    /* into baretop.efi, 0 if outside */
+	bool cleanup_ran;   /* its park cleanup ran before it was parked */
 };
 bool bt_efi_ap_fault(struct bt_efi_ap_fault *ret);
+/* The platform's set_park_cleanup: one slot, for the calling CPU's APIC ID. */
+void bt_efi_set_park_cleanup(void (*fn)(void *), void *arg);
 /* With --qemu-exit: where an unexpected fault reports its failure. */
 void bt_efi_set_failure_exit_port(uint16_t port);
 

@@ -45,6 +45,14 @@ static void say(const char *s)
 /* The BSP's APIC ID, and the record of an unexpected fault on an AP. */
 static uint32_t bsp_apic_id;
 static volatile struct bt_efi_ap_fault ap_fault;
+/* One slot: only one CPU counts at a time (copies run workloads, they do
+ * not count), and the APIC ID makes sure a crash elsewhere does not run
+ * another CPU's cleanup on the wrong CPU. */
+static struct {
+	void (*volatile fn)(void *);
+	void *volatile arg;
+	volatile uint32_t apic_id;
+} park_cleanup;
 static uint16_t failure_exit_port;
 
 /* CPUID.0BH:EDX (x2APIC ID) where leaf 0BH exists, else CPUID.01H:EBX[31:24]. */
@@ -73,7 +81,18 @@ bool bt_efi_ap_fault(struct bt_efi_ap_fault *ret)
 	ret->rip = ap_fault.rip;
 	ret->cr2 = ap_fault.cr2;
 	ret->offset = ap_fault.offset;
+	ret->cleanup_ran = ap_fault.cleanup_ran;
 	return true;
+}
+
+void bt_efi_set_park_cleanup(void (*fn)(void *), void *arg)
+{
+	__atomic_store_n(&park_cleanup.fn, NULL, __ATOMIC_RELEASE);
+	if (!fn)
+		return;
+	park_cleanup.arg = arg;
+	park_cleanup.apic_id = apic_id();
+	__atomic_store_n(&park_cleanup.fn, fn, __ATOMIC_RELEASE);
 }
 
 void bt_efi_set_failure_exit_port(uint16_t port)
@@ -94,6 +113,17 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 		 * the fault for the BSP, which is polling for this job, and park
 		 * this CPU for good. */
 		uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
+		/* Its cleanup first (taken out of the slot, so a fault inside
+		 * it ends here on the second pass), then the record: the BSP
+		 * must not go on (and hand over to an OS) before this CPU's
+		 * registers are back. */
+		void (*fn)(void *) = __atomic_load_n(&park_cleanup.fn, __ATOMIC_ACQUIRE);
+		if (fn && park_cleanup.apic_id == me &&
+		    __atomic_compare_exchange_n(&park_cleanup.fn, &fn, NULL, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			fn(park_cleanup.arg);
+			ap_fault.cleanup_ran = true;
+		}
 		ap_fault.vector = (uint8_t)type;
 		ap_fault.apic_id = me;
 		ap_fault.rip = c->Rip;

@@ -127,7 +127,8 @@ static void report_ap_fault(const struct bt_efi_ap_fault *f)
 		printf(" = baretop.efi+0x%llx (see baretop.map)", (unsigned long long)f->offset);
 	if (f->vector == 14)
 		printf(", CR2 0x%llx", (unsigned long long)f->cr2);
-	printf("; that CPU is parked for the rest of the run\n");
+	printf("; that CPU is parked for the rest of the run%s\n",
+	       f->cleanup_ran ? "; its park cleanup ran first (it closes an open PMU session)" : "");
 }
 
 bt_status bt_efi_wait_cpu(void *handle, uint64_t timeout_us)

@@ -76,6 +76,10 @@ boot ap-fault 0 --cpu Skylake-Client --smp 2 --args "--fault-selftest-ap --no-wo
 check "ap-fault: reported with its address by the BSP" \
   "grep -q 'unexpected exception 6 on the AP with APIC ID 1 at RIP .* = baretop.efi+0x' $out/ap-fault/console.txt"
 check "ap-fault: the run completed" "console_has ap-fault 'reported by the BSP, CPU parked, run continues' && console_has ap-fault 'done          exit status 0'"
+# The park cleanup (how a CPU lost in mid-window gets its PMU session
+# closed) ran on the AP, once, before the BSP reported the fault.
+check "ap-fault: the AP's park cleanup ran once, before the report" \
+  "console_has ap-fault 'its park cleanup ran 1 time(s)' && console_has ap-fault 'its park cleanup ran first (it closes an open PMU session)'"
 boot crash 1 --cpu Skylake-Client --args "--crash-test --no-workloads"
 check "crash: reported with its address, then powered off as a failure" \
   "grep -q 'baretop: unexpected #UD invalid opcode' $out/crash/console.txt && console_has crash 'cannot continue safely; powering off'"

@@ -350,6 +350,70 @@ TEST(a_fault_anywhere_aborts_cleanly_and_restores_every_register)
 	}
 }
 
+/* A CPU lost in mid-window (an AP that faulted and is parked) gets its
+ * session closed by the park cleanup, from inside the window: that alone
+ * must leave every register as it was before baretop touched it, since
+ * the window's own stop write never comes. */
+static struct {
+	struct setup *t;
+	struct bt_pmu_session *hooked;
+	int opened, closed, windows;
+	bool parked;
+	struct bt_sim_regs at_park;
+} lost;
+
+static void lost_hook(void *ctx, struct bt_pmu_session *s)
+{
+	(void)ctx;
+	if (s)
+		lost.opened++;
+	else
+		lost.closed++;
+	lost.hooked = s;
+}
+
+static void crashing_body(void *arg)
+{
+	(void)arg;
+	if (++lost.windows == 3 && lost.hooked) {
+		bt_pmu_close(lost.hooked); /* what close_session_on_park does */
+		bt_sim_snapshot(&lost.t->sim, &lost.at_park);
+		lost.parked = true;
+	}
+}
+
+TEST(a_session_closed_in_mid_window_restores_every_register)
+{
+	const char *presets[] = { "skl", "icl", "adl-e", "amd-legacy", "zen4" };
+
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+		static struct setup t;
+		struct bt_measurement m;
+		struct bt_measure_opts o;
+		struct bt_measure_workload wl = { crashing_body, NULL, NULL, NULL, NULL };
+		struct bt_sim_regs before;
+		char diff[200] = "";
+
+		CHECK(prepare(&t, presets[p]));
+		memset(&lost, 0, sizeof(lost));
+		lost.t = &t;
+		bt_measure_opts_defaults(&o);
+		o.reps = 2;
+		o.session_hook = lost_hook;
+		bt_sim_snapshot(&t.sim, &before);
+		bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+		CHECK_MSG(lost.parked, "%s: the third window never came", presets[p]);
+		CHECK_MSG(lost.opened == 1 && lost.closed == 1, "%s: hook opened %d closed %d",
+			  presets[p], lost.opened, lost.closed);
+		CHECK_MSG(bt_sim_regs_equal(&before, &lost.at_park, diff, sizeof(diff)),
+			  "%s: registers at park: %s", presets[p], diff);
+		/* The run itself cannot go on with a closed session. */
+		CHECK_MSG(st != BT_OK, "%s: the run went on after its session was closed", presets[p]);
+		bt_measurement_free(&m);
+		bt_sim_free(&t.sim);
+	}
+}
+
 static void spin(void *arg)
 {
 	volatile uint64_t *n = arg;
