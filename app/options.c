@@ -433,12 +433,29 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 	return BT_OK;
 }
 
+/* The option word w takes the next word as its value ("--counts FILE"). */
+static bool takes_next_word(const char *w)
+{
+	const struct option_def *def = NULL;
+
+	if (w[0] == '-' && w[1] == '-' && w[2] && !strchr(w + 2, '='))
+		def = find_long(w + 2, strlen(w + 2));
+	else if (w[0] == '-' && w[1] && !w[2])
+		def = find_short(w[1]);
+	return def && def->arg == ARG_REQUIRED;
+}
+
+/* Walks the words as bt_options_parse does, so a value that looks like
+ * -x or --exec= ("--counts --exec=f") is a value here too. */
 int bt_options_scan_limit(int n, char **words)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		if (strcmp(words[i], "-x") == 0 || strcmp(words[i], "--exec") == 0 ||
 		    strncmp(words[i], "--exec=", 7) == 0)
 			return i;
+		if (takes_next_word(words[i]))
+			i++;
+	}
 	return n;
 }
 

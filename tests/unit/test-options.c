@@ -172,6 +172,17 @@ TEST(exec_takes_the_rest_of_the_line)
 
 	char *w3[] = { "--level", "2" };
 	CHECK_EQ_INT(bt_options_scan_limit(2, w3), 2);
+
+	/* A value that looks like -x is a value: the scan walks the words as
+	 * the parser does (fuzz-config found the two disagreeing). */
+	char exec_word2[] = "--exec=real.efi";
+	char *w4[] = { "--counts", "--exec=c.json", "--results-dir", "-x", exec_word2, "a" };
+	CHECK_EQ_INT(bt_options_scan_limit(6, w4), 4);
+	CHECK_EQ_INT(parse(&o, w4, 6, err), BT_OK);
+	CHECK_STR(o.counts_file, "--exec=c.json");
+	CHECK_STR(o.results_dir, "-x");
+	CHECK_STR(o.exec_path, "real.efi");
+	CHECK_EQ_INT(o.exec_argc, 2);
 }
 
 TEST(counting_and_cpu_errors)
