@@ -24,9 +24,7 @@ struct option_def {
 	apply_fn *apply;
 };
 
-/* Decimal, or hexadecimal with 0x. Not octal: "--cpu 010" is CPU 10 to a
- * reader, not CPU 8. No sign, no white space. */
-static bt_status parse_u64(const char *s, uint64_t max, uint64_t *ret)
+bt_status bt_options_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 {
 	int base = 10;
 	char *end;
@@ -133,7 +131,7 @@ static bt_status set_count(unsigned *field, const char *name, uint64_t min, uint
 {
 	uint64_t n;
 
-	if (parse_u64(v, max, &n) != BT_OK || n < min) {
+	if (bt_options_parse_u64(v, max, &n) != BT_OK || n < min) {
 		snprintf(err, errcap, "%s=%s: not a number from %llu to %llu", name, v,
 			 (unsigned long long)min, (unsigned long long)max);
 		return BT_ERR_INVALID;
@@ -183,7 +181,7 @@ static bt_status set_cpu(struct bt_options *o, const char *v, char *err, size_t 
 		}
 		memcpy(tok, p, len);
 		tok[len] = '\0';
-		if (parse_u64(tok, 4095, &n) != BT_OK) {
+		if (bt_options_parse_u64(tok, 4095, &n) != BT_OK) {
 			snprintf(err, errcap, "--cpu %s: '%s' is not a CPU number (or use 'all')", v, tok);
 			return BT_ERR_INVALID;
 		}
@@ -216,7 +214,7 @@ static bt_status set_qemu_exit(struct bt_options *o, const char *v, char *err, s
 {
 	uint64_t port = BT_QEMU_DEBUG_EXIT_PORT;
 
-	if (v && parse_u64(v, 0xffff, &port) != BT_OK) {
+	if (v && bt_options_parse_u64(v, 0xffff, &port) != BT_OK) {
 		snprintf(err, errcap, "--qemu-exit=%s: not an I/O port number (0-0xffff)", v);
 		return BT_ERR_INVALID;
 	}

@@ -94,6 +94,10 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
  * bad configuration never leaves a machine waiting. */
 void bt_options_scan_end_actions(struct bt_options *o, int n, char **words);
 bool bt_options_has(int n, char **words, const char *long_name);
+/* An option's number: decimal, or hexadecimal with 0x. Not octal ("--cpu
+ * 010" is CPU 10 to a reader, not CPU 8); no sign, no white space, at most
+ * max. BT_ERR_INVALID otherwise. */
+bt_status bt_options_parse_u64(const char *s, uint64_t max, uint64_t *ret);
 /* Index of -x/--exec in words (the words after it are the application's),
  * or n. */
 int bt_options_scan_limit(int n, char **words);

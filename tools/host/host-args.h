@@ -5,8 +5,9 @@
 
 #include <stdbool.h>
 
-/* A whole decimal (or 0x hex) number in [min, max]; otherwise says on
- * stderr which option and value are wrong and returns false. */
+/* A number as baretop's options take it (bt_options_parse_u64) in
+ * [min, max]; otherwise says on stderr which option and value are wrong
+ * and returns false. */
 bool host_parse_uint(const char *cmd, const char *option, const char *text, unsigned min,
 		     unsigned max, unsigned *ret);
 
