@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "metrics/report.h"
 #include "tools/host/command.h"
 #include "tools/host/host-args.h"
 #include "workloads/env-host.h"
@@ -110,22 +111,6 @@ static void run_one(const struct bt_wl_config *cfg, const struct bt_wl_env *env,
 	r->cpu_median_ns = median_of(cpu, reps);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static const char *status_word(const struct result *r)
 {
 	if (r->status == BT_ERR_UNSUPPORTED)
@@ -148,9 +133,9 @@ static void print_json(FILE *f, const struct result *res, size_t n, bool quick,
 		const struct result *r = &res[i];
 
 		fprintf(f, "    {\"name\": ");
-		json_string(f, r->name);
+		bt_json_put_string(f, r->name);
 		fprintf(f, ", \"params\": ");
-		json_string(f, r->params);
+		bt_json_put_string(f, r->params);
 		fprintf(f, ", \"status\": \"%s\"", status_word(r));
 		if (r->status == BT_OK) {
 			fprintf(f, ", \"checksum\": \"0x%016llx\", \"runs\": %u",
@@ -159,10 +144,10 @@ static void print_json(FILE *f, const struct result *res, size_t n, bool quick,
 				"\"cpu_median\": %.0f}", r->median_ns, r->min_ns, r->max_ns,
 				r->cpu_median_ns);
 			fprintf(f, ", \"note\": ");
-			json_string(f, r->note);
+			bt_json_put_string(f, r->note);
 		} else {
 			fprintf(f, ", \"error\": ");
-			json_string(f, r->error);
+			bt_json_put_string(f, r->error);
 		}
 		fprintf(f, "}%s\n", i + 1 < n ? "," : "");
 	}
