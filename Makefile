@@ -9,7 +9,7 @@
 #     *-host.c                              ...hosted only (POSIX helpers)
 #     *-ring0.c, *.S                        ...EFI app only (privileged code)
 #   efi/*.c                                 EFI app only; the only files that see <efi.h>
-#   tools/<name>/*.c                        a host program build/<name> (tools/host -> baretop-host)
+#   tools/<name>/*.c                        a host program build/<name>
 #   tests/unit/test-*.c                     one hosted test program each, with tests/unit/lib/*.c
 #   tests/fuzz/fuzz-*.c                     libFuzzer targets (clang; make fuzz), seeds in corpus/
 
@@ -33,9 +33,9 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 COMMON_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -fno-strict-aliasing -D_DEFAULT_SOURCE
 
 # ---------------------------------------------------------------- sources
-PORTABLE_DIRS := metrics metrics/gen pmu workloads app
+PORTABLE_DIRS := base arch arch/sim pmu metrics metrics/gen report workloads app
 ALL_PORTABLE := $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c))
-HOST_ONLY_SRCS := $(filter %-host.c,$(ALL_PORTABLE))
+HOST_ONLY_SRCS := $(filter %-host.c,$(ALL_PORTABLE)) $(wildcard host/*.c)
 RING0_SRCS := $(filter %-ring0.c,$(ALL_PORTABLE))
 PORTABLE_SRCS := $(filter-out %-host.c %-ring0.c,$(ALL_PORTABLE))
 EFI_SRCS := $(wildcard efi/*.c)
@@ -56,12 +56,12 @@ HOST_LIB_OBJS := $(patsubst %.c,$(HOST_DIR)/%.o,$(PORTABLE_SRCS) $(HOST_ONLY_SRC
 HOST_LIB := $(HOST_DIR)/libbaretop.a
 
 TOOL_DIRS := $(patsubst tools/%/,%,$(sort $(dir $(wildcard tools/*/*.c))))
-tool_bin = $(BUILD)/$(if $(filter host,$(1)),baretop-host,$(1))$(CFG)
+tool_bin = $(BUILD)/$(1)$(CFG)
 TOOL_BINS := $(foreach t,$(TOOL_DIRS),$(call tool_bin,$(t)))
 
 TEST_LIB_SRCS := $(wildcard tests/unit/lib/*.c)
-TEST_SRCS := $(wildcard tests/unit/test-*.c)
-TEST_BINS := $(patsubst tests/unit/%.c,$(HOST_DIR)/tests/%,$(TEST_SRCS))
+TEST_SRCS := $(filter-out tests/unit/lib/%,$(wildcard tests/unit/*/test-*.c))
+TEST_BINS := $(foreach s,$(TEST_SRCS),$(HOST_DIR)/tests/$(basename $(notdir $(s))))
 
 $(HOST_DIR)/%.o: %.c
 	@mkdir -p $(@D)
@@ -79,10 +79,14 @@ $(call tool_bin,$(1)): $(patsubst %.c,$(HOST_DIR)/%.o,$(wildcard tools/$(1)/*.c)
 endef
 $(foreach t,$(TOOL_DIRS),$(eval $(call tool_rule,$(t))))
 
-$(HOST_DIR)/tests/%: $(HOST_DIR)/tests/unit/%.o $(patsubst %.c,$(HOST_DIR)/%.o,$(TEST_LIB_SRCS)) $(HOST_LIB)
-	@mkdir -p $(@D)
-	@echo "  LD    $@"
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LIBS)
+# A test program is named after its file: tests/unit/pmu/test-plan.c -> tests/test-plan.
+define test_rule
+$(HOST_DIR)/tests/$(basename $(notdir $(1))): $(HOST_DIR)/$(1:.c=.o) $(patsubst %.c,$(HOST_DIR)/%.o,$(TEST_LIB_SRCS)) $(HOST_LIB)
+	@mkdir -p $$(@D)
+	@echo "  LD    $$@"
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $$@ $$^ $(HOST_LIBS)
+endef
+$(foreach s,$(TEST_SRCS),$(eval $(call test_rule,$(s))))
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets (clang); each runs briefly in the suite (FUZZ_SECONDS).

@@ -14,14 +14,14 @@
 #include "app/cmdline.h"
 #include "app/count.h"
 #include "app/fault-selftest.h"
-#include "app/json-out.h"
+#include "base/json-write.h"
 #include "app/options.h"
-#include "app/report-detect.h"
-#include "app/results-file.h"
+#include "report/report-detect.h"
+#include "report/results-file.h"
 #include "app/run.h"
 #include "app/version.h"
 #include "metrics/builtin.h"
-#include "pmu/sim.h"
+#include "arch/sim/sim.h"
 #include "pmu/cpu-detect.h"
 
 struct run {

@@ -9,7 +9,7 @@
 #ifndef APP_CMDLINE_H
 #define APP_CMDLINE_H
 
-#include "metrics/status.h"
+#include "base/status.h"
 
 /* *ret_argv is NULL-terminated; free it with bt_cmdline_free(). An
  * unterminated quote is an error (BT_ERR_INVALID). */

@@ -4,10 +4,10 @@
 #define APP_COUNT_INTERNAL_H
 
 #include "app/count.h"
-#include "app/report-detect.h"
-#include "metrics/arena.h"
+#include "report/report-detect.h"
+#include "base/arena.h"
 #include "metrics/counts-file.h"
-#include "pmu/sim.h"
+#include "arch/sim/sim.h"
 
 struct bt_count_ctx {
 	struct bt_arena arena;

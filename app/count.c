@@ -12,7 +12,7 @@
 #include "metrics/select.h"
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
-#include "pmu/sim.h"
+#include "arch/sim/sim.h"
 
 __attribute__((format(printf, 3, 4)))
 static bt_status say(char *why, size_t whylen, const char *fmt, ...)

@@ -11,19 +11,19 @@
  * For each workload the nodes to measure are chosen (all nodes up to
  * --level N, or, by default, drill-down: level 1 first, then only the
  * children of flagged nodes, level by level), their events are planned into
- * counter groups and measured (app/measure.c), and the tree is evaluated.
+ * counter groups and measured (pmu/measure.c), and the tree is evaluated.
  */
 #ifndef APP_COUNT_H
 #define APP_COUNT_H
 
 #include <stdio.h>
 
-#include "app/json-out.h"
-#include "app/measure.h"
+#include "base/json-write.h"
+#include "pmu/measure.h"
 #include "app/options.h"
 #include "app/platform.h"
-#include "app/report-detect.h"
-#include "app/run-freq.h"
+#include "report/report-detect.h"
+#include "pmu/run-freq.h"
 #include "metrics/model.h"
 #include "pmu/cpu-info.h"
 

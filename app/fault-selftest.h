@@ -7,7 +7,7 @@
 #ifndef APP_FAULT_SELFTEST_H
 #define APP_FAULT_SELFTEST_H
 
-#include "app/json-out.h"
+#include "base/json-write.h"
 #include "app/platform.h"
 #include "pmu/cpu-info.h"
 

@@ -10,7 +10,7 @@
 #define APP_ON_CPU_H
 
 #include "app/platform.h"
-#include "app/xstate.h"
+#include "arch/xstate.h"
 #include "pmu/cpu-info.h"
 #include "workloads/workload.h"
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "metrics/status.h"
+#include "base/status.h"
 
 #define BT_DEFAULT_RESULTS_DIR "/baretop/results"
 /* baretop-host run's default, relative to the working directory. */

@@ -3,7 +3,7 @@
  * What the portable program needs from the environment beyond the C
  * library. Files, console and time go through libc (newlib's system calls
  * are implemented over UEFI in efi/syscalls.c), so they are not here.
- * Implemented by efi/platform.c (UEFI) and app/platform-host.c (Linux, for
+ * Implemented by efi/platform.c (UEFI) and host/platform-host.c (Linux, for
  * tests and baretop-host).
  */
 #ifndef APP_PLATFORM_H
@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics/status.h"
-#include "pmu/arch.h"
+#include "base/status.h"
+#include "arch/arch.h"
 #include "workloads/workload.h"
 
 struct bt_cpu_location {

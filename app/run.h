@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "app/json-out.h"
-#include "app/measure.h"
+#include "base/json-write.h"
+#include "pmu/measure.h"
 #include "app/options.h"
 #include "app/platform.h"
-#include "app/xstate.h"
+#include "arch/xstate.h"
 #include "pmu/cpu-info.h"
 #include "workloads/workload.h"
 

@@ -15,7 +15,7 @@
 #include "efi/image-efi.h"
 #include "efi/mp.h"
 #include "efi/platform-efi.h"
-#include "pmu/arch-hw.h"
+#include "arch/arch-hw.h"
 
 struct bt_efi_state bt_efi;
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "metrics/status.h"
+#include "base/status.h"
 
 struct bt_efi_state {
 	EFI_HANDLE image;

@@ -4,7 +4,7 @@
  * EFI_CPU_ARCH_PROTOCOL.RegisterInterruptHandler for #DE, #UD, #GP and #PF.
  *
  * A #GP or #UD raised by one of the guarded instruction stubs
- * (pmu/x86-guarded.S) is turned into an error return by moving RIP to the
+ * (arch/x86-guarded.S) is turned into an error return by moving RIP to the
  * stub's resume label. Any other exception is a bug in baretop or in a
  * workload: it is reported with its address (and the offset into
  * baretop.efi, to look up in build/efi/baretop.map) and the machine is
@@ -18,7 +18,7 @@
 #include "efi/efi-state.h"
 #include "efi/proto/cpu-arch.h"
 #include "efi/proto/cpu-io2.h"
-#include "pmu/arch-hw.h"
+#include "arch/arch-hw.h"
 
 static const EFI_EXCEPTION_TYPE guarded_vectors[] = { 0, 6, 13, 14 };
 static BT_EFI_CPU_ARCH_PROTOCOL *cpu_arch;

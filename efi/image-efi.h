@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics/status.h"
+#include "base/status.h"
 
 bt_status bt_efi_image_load(const char *path, int argc, char *const *argv, void **ret_image,
 			    char *err, size_t errlen);

@@ -10,7 +10,7 @@
 #include "efi/platform-efi.h"
 #include "efi/proto/cpu-io2.h"
 #include "efi/wl-env-efi.h"
-#include "pmu/arch-hw.h"
+#include "arch/arch-hw.h"
 
 static void efi_stall_us(uint64_t us)
 {

@@ -11,11 +11,11 @@
 
 #include <stddef.h>
 
-#include "metrics/arena.h"
-#include "metrics/diag.h"
-#include "metrics/json.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/json-read.h"
 #include "metrics/model.h"
-#include "metrics/status.h"
+#include "base/status.h"
 
 struct bt_count_file {
 	const char *path;

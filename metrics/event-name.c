@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/json.h"
+#include "base/json-read.h"
 
 static int starts(const char *s, const char *prefix)
 {

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics/arena.h"
-#include "metrics/diag.h"
-#include "metrics/event.h"
-#include "metrics/status.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/event.h"
+#include "base/status.h"
 
 #define BT_EVENT_NAME_MAX 256
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/strbuf.h"
+#include "base/strbuf.h"
 
 void bt_format_double(char *buf, size_t size, double v)
 {

@@ -31,9 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics/arena.h"
-#include "metrics/diag.h"
-#include "metrics/status.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/status.h"
 
 enum bt_dialect {
 	BT_DIALECT_CANON,

@@ -5,7 +5,7 @@
 
 #include "metrics/event-name.h"
 #include "metrics/expr.h"
-#include "metrics/json.h"
+#include "base/json-read.h"
 #include "metrics/load.h"
 
 struct used_event {

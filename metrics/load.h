@@ -16,10 +16,10 @@
 #ifndef METRICS_LOAD_H
 #define METRICS_LOAD_H
 
-#include "metrics/arena.h"
-#include "metrics/diag.h"
+#include "base/arena.h"
+#include "base/diag.h"
 #include "metrics/model-def.h"
-#include "metrics/status.h"
+#include "base/status.h"
 
 enum bt_model_format {
 	BT_FMT_PERFMON,

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "metrics/event.h"
+#include "base/event.h"
 
 enum bt_node_kind {
 	BT_NODE_TREE = 0,       /* a Top-Down node (vendor TMA / TopdownL<n> / PipelineL<n>) */

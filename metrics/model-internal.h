@@ -3,7 +3,7 @@
 #ifndef METRICS_MODEL_INTERNAL_H
 #define METRICS_MODEL_INTERNAL_H
 
-#include "metrics/arena.h"
+#include "base/arena.h"
 #include "metrics/expr.h"
 #include "metrics/model.h"
 

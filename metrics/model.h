@@ -35,10 +35,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics/diag.h"
-#include "metrics/event.h"
+#include "base/diag.h"
+#include "base/event.h"
 #include "metrics/model-def.h"
-#include "metrics/status.h"
+#include "base/status.h"
 
 struct bt_model;
 

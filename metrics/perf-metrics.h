@@ -3,7 +3,7 @@
  * MSR_PERF_METRICS (0x329; Intel SDM vol. 3B, "Performance Metrics", Ice Lake
  * and later with IA32_PERF_CAPABILITIES[15]) holds eight 8-bit fields, each
  * the share of TOPDOWN.SLOTS (fixed counter 3) in units of 1/0xFF, in the
- * byte order of enum bt_perf_metrics_field (metrics/event.h).
+ * byte order of enum bt_perf_metrics_field (base/event.h).
  *
  * The metric core takes PERF_METRICS.<FIELD> as a SLOT COUNT, like Linux
  * perf's topdown-* events and the test vectors (FORMAT.md):
@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "metrics/event.h"
+#include "base/event.h"
 
 /* floor(slots * byte / 255) without overflow for any 64-bit slots. */
 static inline uint64_t bt_perf_metrics_slots(uint64_t slots, uint64_t msr_value,

@@ -4,7 +4,7 @@
  * the reference root, ../shared/reference) and how to read them.
  * tools/gen-models turns every recipe into metrics/gen/model-<id>.c; the
  * same recipe, pointed at the same files, is how a model is loaded at run
- * time (tests/unit/test-model-load.c checks both give identical results).
+ * time (tests/unit/metrics/test-model-load.c checks both give identical results).
  * To add a microarchitecture, add a recipe here (see metrics/README.md).
  */
 #include <string.h>

@@ -10,9 +10,9 @@
 
 #include <stdint.h>
 
-#include "metrics/diag.h"
+#include "base/diag.h"
 #include "metrics/model-def.h"
-#include "metrics/status.h"
+#include "base/status.h"
 
 struct bt_cpu_facts {
 	const char *vendor;      /* "GenuineIntel", "AuthenticAMD" */

@@ -6,7 +6,7 @@
 #ifndef PMU_CPU_DETECT_H
 #define PMU_CPU_DETECT_H
 
-#include "pmu/arch.h"
+#include "arch/arch.h"
 #include "pmu/cpu-info.h"
 
 struct bt_detect_options {

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics/event.h"
-#include "metrics/status.h"
+#include "base/event.h"
+#include "base/status.h"
 #include "pmu/cpu-info.h"
 
 /* A general-counter encoding: the selector (without the enable bit, which

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "metrics/status.h"
+#include "base/status.h"
 
 #define FAIL(...)                                                   \
 	do {                                                        \

@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics/event.h"
-#include "metrics/status.h"
+#include "base/event.h"
+#include "base/status.h"
 #include "pmu/cpu-info.h"
 
 #define BT_PLAN_MAX_EVENTS 256

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/arch.h"
+#include "arch/arch.h"
 #include "pmu/cpu-info.h"
 
 /* The leaves PMU detection reads. A leaf above the reported maximum

@@ -65,9 +65,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "metrics/event.h"
-#include "metrics/status.h"
-#include "pmu/arch.h"
+#include "base/event.h"
+#include "base/status.h"
+#include "arch/arch.h"
 #include "pmu/cpu-info.h"
 #include "pmu/plan.h"
 

@@ -9,7 +9,7 @@
  *     "name=value" strings;
  *   - is set up once (buffers, tables, generated code) outside the window;
  *   - has a measured body `run(state)` with the bt_window_fn signature from
- *     pmu/arch.h. It is re-runnable and deterministic: given the same state it
+ *     arch/arch.h. It is re-runnable and deterministic: given the same state it
  *     retires the same instructions every time (what it mutates it resets
  *     first, or it rewrites the same values);
  *   - leaves its results in its state, from which `checksum(state)` computes a
@@ -21,8 +21,8 @@
  *
  * What differs between UEFI and Linux (executable memory, a second CPU, what
  * the CPU can execute) comes in through struct bt_wl_env, filled by the
- * caller: workloads/env-host.c on Linux, efi/ in the app. Workloads never
- * execute CPUID or XGETBV themselves (pmu/arch.h is the only seam for that).
+ * caller: host/env-host.c on Linux, efi/ in the app. Workloads never
+ * execute CPUID or XGETBV themselves (arch/arch.h is the only seam for that).
  *
  * The caller's sequence for one workload:
  *
@@ -52,8 +52,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics/status.h"
-#include "pmu/arch.h"
+#include "base/status.h"
+#include "arch/arch.h"
 
 struct bt_cpu_info;
 

@@ -6,7 +6,7 @@
 
 #include "metrics/builtin.h"
 #include "metrics/counts-file.h"
-#include "metrics/report.h"
+#include "report/tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "metrics/json.h"
+#include "base/json-read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 # window of the built baretop.efi (gcc and clang builds): everything from the
 # WRMSR that starts the counters to the WRMSR that stops them, disassembled
 # from the binary itself. The limit is 8 (issue 5); the window routine is
-# pmu/x86-guarded.S, bt_hw_run_window.
+# arch/x86-guarded.S, bt_hw_run_window.
 set -uo pipefail
 limit=8
 fail=0

@@ -6,7 +6,7 @@
 # console and the results file; the Haswell model's PMU (a Nehalem-class
 # preset without the bit) gets no DEBUGCTL write and no such claim. The
 # register-level rules (read-modify-write, restore, #GP on a reserved bit)
-# are unit-tested in tests/unit/test-pmu-smm.c.
+# are unit-tested in tests/unit/pmu/test-pmu-smm.c.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 work=$(mktemp -d)

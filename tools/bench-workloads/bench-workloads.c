@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "workloads/env-host.h"
+#include "host/env-host.h"
 #include "workloads/workload.h"
 
 #define MAX_REPS 50

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/arena.h"
-#include "metrics/json.h"
+#include "base/arena.h"
+#include "base/json-read.h"
 #include "tools/gen-models/gen.h"
 
 static void copy_str(char *dst, size_t size, const char *src)

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the simulated PMU counts in a window: each enabled counter whose
+ * programmed encoding matches a count-source entry advances by that entry's
+ * count. The programmed registers are decoded here independently of the
+ * driver's encoder (pmu/event-encode.c), so an encoding mistake there shows
+ * up as a wrong (usually zero) count instead of being mirrored.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "arch/sim/sim-internal.h"
+
+/* OS/USR as the event wants them: ":SUP" ring 0 only, ":USER" ring > 0
+ * only, otherwise both. */
+static bool priv_match(uint16_t flags, bool os, bool usr)
+{
+	if (flags & BT_EVF_SUP)
+		return os && !usr;
+	if (flags & BT_EVF_USER)
+		return usr && !os;
+	return os && usr;
+}
+
+static bool is_ocr(const struct bt_event *e)
+{
+	return e->msr_index == SIM_MSR_OFFCORE_RSP_0 || e->msr_index == SIM_MSR_OFFCORE_RSP_1;
+}
+
+/* Load-latency events count only with PEBS armed for their counter (SDM
+ * "Load Latency Performance Monitoring Facility": PEBS_EN_PMCx and, before
+ * extended PEBS, LL_EN_PMCx in IA32_PEBS_ENABLE); so do events the vendor
+ * data marks PEBS-only. */
+static bool pebs_armed(const struct bt_sim *sim, unsigned i, const struct bt_event *e)
+{
+	bool ldlat = e->msr_index == SIM_MSR_PEBS_LD_LAT;
+	if (!ldlat && !(e->flags & BT_EVF_PEBS_ONLY))
+		return true;
+	uint64_t pe = sim->regs.pebs_enable;
+	if (!((pe >> i) & 1))
+		return false;
+	return !ldlat || sim->cfg.version >= 5 || ((pe >> (32 + i)) & 1);
+}
+
+/* Does general counter i's selector count entry e? */
+static bool gp_matches(const struct bt_sim *sim, unsigned i, uint64_t sel, const struct bt_event *e)
+{
+	bool amd = sim->cfg.vendor == BT_VENDOR_AMD;
+	if (e->source != BT_SRC_PMC)
+		return false;
+	unsigned code = sel & 0xFF;
+	if (amd)
+		code |= ((sel >> SIM_AMD_EVENT_HI_SHIFT) & 0xF) << 8;
+	unsigned umask = (sel >> SIM_SEL_UMASK_SHIFT) & 0xFF;
+	unsigned cmask = (sel >> SIM_SEL_CMASK_SHIFT) & 0xFF;
+	bool inv = sel & SIM_SEL_INV, edge = sel & SIM_SEL_EDGE;
+	/* AnyThread deprecated (CPUID.0AH:EDX[15]): the bit is ignored. */
+	bool any = !amd && (sel & SIM_SEL_ANY) && bt_sim_any_effective(&sim->cfg);
+	bool eq = !amd && (sel & SIM_SEL_EQ);
+	unsigned umask2 = amd ? 0 : (sel >> SIM_SEL_UMASK2_SHIFT) & 0xFF;
+	if (amd && (sel & SIM_AMD_GUESTONLY) && !(sel & SIM_AMD_HOSTONLY))
+		return false; /* we are the host: guest-only counts nothing */
+	if (cmask != e->cmask || umask2 != e->umask_ext ||
+	    inv != !!(e->flags & BT_EVF_INV) || edge != !!(e->flags & BT_EVF_EDGE) ||
+	    any != !!(e->flags & BT_EVF_ANY) || eq != !!(e->flags & BT_EVF_EQ) ||
+	    !priv_match(e->flags, sel & SIM_SEL_OS, sel & SIM_SEL_USR))
+		return false;
+	if (!amd && is_ocr(e)) {
+		/* OFFCORE_RESPONSE: the programmed (code, umask) selects the MSR
+		 * on this microarchitecture (sim-tables.c), whatever the entry
+		 * declares; it counts the entry when the entry is an OCR event of
+		 * the same pair and that MSR holds the entry's value. */
+		int rsp = bt_sim_ocr_rsp(sim->cfg.family, code, umask);
+		return sim->cfg.offcore && rsp >= 0 &&
+		       bt_sim_ocr_rsp(sim->cfg.family, e->code, e->umask) >= 0 &&
+		       sim->regs.offcore[rsp] == e->msr_value;
+	}
+	if (code != e->code || umask != e->umask)
+		return false;
+	switch (e->msr_index) {
+	case 0:
+		break;
+	case SIM_MSR_PEBS_LD_LAT:
+		if (!sim->cfg.ldlat || sim->regs.ldlat != e->msr_value)
+			return false;
+		break;
+	case SIM_MSR_PEBS_FRONTEND:
+		if (!sim->cfg.frontend || sim->regs.frontend != e->msr_value)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	return amd || pebs_armed(sim, i, e);
+}
+
+static bool fixed_matches(const struct bt_sim *sim, unsigned i, uint64_t field,
+			  const struct bt_event *e)
+{
+	if (e->source != BT_SRC_PMC || e->fixed != (int)i || e->cmask ||
+	    (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_EQ | BT_EVF_PEBS_ONLY)))
+		return false;
+	bool any = (field & SIM_FIX_ANY) && bt_sim_any_effective(&sim->cfg);
+	if (any != !!(e->flags & BT_EVF_ANY))
+		return false;
+	return priv_match(e->flags, field & SIM_FIX_OS, field & SIM_FIX_USR);
+}
+
+void bt_sim_pm_update(struct bt_sim *sim)
+{
+	uint64_t slots = sim->regs.fixed_ctr[3];
+	uint64_t value = 0;
+	for (int f = 0; f < sim->cfg.pm_fields; f++) {
+		uint64_t acc = sim->pm_acc[f], b;
+		if (slots == 0) {
+			b = 0;
+		} else {
+			/* The byte whose floor(slots*b/255) is nearest to acc: the
+			 * register holds 8-bit fractions, so a count that is not of
+			 * that form cannot come from it (it is reported below). */
+			uint64_t lo = acc * 255 / slots, best = lo;
+			if (lo > 255)
+				lo = best = 255;
+			uint64_t got = slots * lo / 255, d = got > acc ? got - acc : acc - got;
+			if (lo < 255) {
+				uint64_t up = slots * (lo + 1) / 255;
+				uint64_t du = up > acc ? up - acc : acc - up;
+				if (du < d)
+					best = lo + 1;
+			}
+			b = best;
+		}
+		if ((slots && slots * b / 255 != acc) || (!slots && acc)) {
+			if (!sim->source_error[0])
+				snprintf(sim->source_error, sizeof(sim->source_error),
+					 "PERF_METRICS field %d: %llu slots of SLOTS=%llu is not "
+					 "floor(SLOTS*b/255) for any byte b; the register holds the "
+					 "nearest, %llu", f, (unsigned long long)acc,
+					 (unsigned long long)slots,
+					 (unsigned long long)(slots ? slots * b / 255 : 0));
+		}
+		value |= b << (8 * f);
+	}
+	sim->regs.perf_metrics = value;
+}
+
+static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_sim_source *s,
+				      unsigned i, uint64_t sel, uint64_t *count)
+{
+	for (size_t k = 0; s && k < s->n; k++)
+		if (gp_matches(sim, i, sel, &s->entries[k].ev)) {
+			*count = s->entries[k].count;
+			return &s->entries[k].ev;
+		}
+	return NULL;
+}
+
+/*
+ * SMIs landing in the window (Intel). Without IA32_DEBUGCTL.FREEZE_WHILE_SMM
+ * the counters go on counting while the SMI handler runs: each SMI adds
+ * cfg.smm_counts_per_smi to every counter that is counting and counts ring 0
+ * (SMM runs in a real-address-like environment, SDM vol. 3C "SMI Handler
+ * Execution Environment": not user mode). SLOTS is left out on PERF_METRICS
+ * parts: the sim has no breakdown of the handler's slots. With the freeze
+ * (SDM vol. 3B "Filtering of SMM Handler Overhead"), SMI delivery clears
+ * GLOBAL_CTRL's enables and RSM "sets them to 1": the handler adds nothing,
+ * and the sim takes the manual literally, leaving every counter's enable
+ * set after the SMI (a driver that cleared the selectors it does not use
+ * counts nothing more; the stop write clears them).
+ */
+static void smis_in_window(struct bt_sim *sim, const bool *gp_on, const bool *fixed_on)
+{
+	const struct bt_sim_config *c = &sim->cfg;
+	if (!c->smi_per_window || c->vendor != BT_VENDOR_INTEL)
+		return;
+	if (sim->regs.debugctl & SIM_DBG_FREEZE_WHILE_SMM) {
+		sim->regs.global_ctrl |= bt_sim_gp_mask(sim) |
+					 (uint64_t)bt_sim_fixed_mask(sim) << SIM_GLOBAL_FIXED_SHIFT;
+		return;
+	}
+	uint64_t n = (uint64_t)c->smi_per_window * c->smm_counts_per_smi;
+	if (!n)
+		return;
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
+		if (gp_on[i] && (sim->regs.evtsel[i] & SIM_SEL_OS))
+			bt_sim_add_gp(sim, i, n);
+	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
+		if (fixed_on[i] && !(i == 3 && c->perf_metrics) &&
+		    ((sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & SIM_FIX_OS))
+			bt_sim_add_fixed(sim, i, n);
+}
+
+void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
+{
+	const struct bt_sim_source *s = sim->source;
+
+	if (s && s->body && s->body != body)
+		s = NULL; /* not the simulated workload: an empty window */
+	const struct bt_sim_config *c = &sim->cfg;
+	bool gp_on[BT_SIM_MAX_GP], fixed_on[BT_SIM_MAX_FIXED];
+	/* Decide what counts before advancing anything: all counters see the
+	 * same window. */
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
+		gp_on[i] = bt_sim_gp_enabled(sim, i);
+	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
+		fixed_on[i] = bt_sim_fixed_enabled(sim, i);
+	bool pm_on = c->perf_metrics && fixed_on[3] &&
+		     (sim->regs.global_ctrl & SIM_GLOBAL_PM);
+
+	uint64_t tsc = c->tsc_per_window, cycles = 0;
+	bool have_cycles = false;
+	for (size_t k = 0; s && k < s->n; k++) {
+		const struct bt_event *e = &s->entries[k].ev;
+		if (e->source == BT_SRC_TSC)
+			tsc = s->entries[k].count;
+		if (e->source == BT_SRC_PMC && e->fixed == 1 && !e->flags && !have_cycles) {
+			cycles = s->entries[k].count;
+			have_cycles = true;
+		}
+	}
+	if (s && s->tsc_per_window)
+		tsc = s->tsc_per_window;
+
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
+		uint64_t n;
+		if (gp_on[i] && find_gp(sim, s, i, sim->regs.evtsel[i], &n))
+			bt_sim_add_gp(sim, i, n);
+	}
+	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {
+		if (!fixed_on[i])
+			continue;
+		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
+		for (size_t k = 0; s && k < s->n; k++)
+			if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
+				bt_sim_add_fixed(sim, i, s->entries[k].count);
+				break;
+			}
+	}
+	if (pm_on) {
+		for (size_t k = 0; s && k < s->n; k++) {
+			const struct bt_event *e = &s->entries[k].ev;
+			if (e->source == BT_SRC_PERF_METRICS && e->pm_field < c->pm_fields)
+				sim->pm_acc[e->pm_field] += s->entries[k].count;
+		}
+		bt_sim_pm_update(sim);
+	}
+	smis_in_window(sim, gp_on, fixed_on);
+	sim->tsc += tsc;
+	sim->mperf += tsc;
+	sim->aperf += have_cycles ? cycles : tsc;
+	sim->smi += c->smi_per_window;
+}
+
+/* ------------------------------------------------------------ generator */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	/* FNV-1a over the 8 bytes of v, then a splitmix finaliser. */
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xFF;
+		h *= 0x100000001B3ull;
+	}
+	return h;
+}
+
+static uint64_t finish(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t event_hash(const struct bt_event *e, uint64_t seed)
+{
+	uint64_t h = 0xCBF29CE484222325ull;
+	h = mix(h, seed);
+	h = mix(h, e->source | (uint64_t)e->flags << 8 | (uint64_t)e->code << 16 |
+		       (uint64_t)e->code2 << 32 | (uint64_t)e->umask << 48 | (uint64_t)e->umask_ext << 56);
+	h = mix(h, e->cmask | (uint64_t)(uint8_t)e->fixed << 8 | (uint64_t)e->pm_field << 16 |
+		       (uint64_t)e->msr_index << 24);
+	h = mix(h, e->msr_value);
+	return finish(h);
+}
+
+bt_status bt_sim_generate_counts(const struct bt_event *const *events, size_t n,
+				 uint64_t seed, struct bt_sim_count *out)
+{
+	uint64_t slots = 0;
+	bool have_slots = false, need_slots = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct bt_event *e = events[i];
+		out[i].ev = *e;
+		uint64_t h = event_hash(e, seed);
+		switch (e->source) {
+		case BT_SRC_PMC:
+			out[i].count = 1000000 + h % 1000000000ull;
+			if (e->fixed == 3 && !have_slots) {
+				/* SLOTS = width x cycles: large, a multiple of 4 or 6 */
+				slots = out[i].count * 4;
+				out[i].count = slots;
+				have_slots = true;
+			}
+			break;
+		case BT_SRC_TSC:
+			out[i].count = 2000000000ull + h % 1000000000ull;
+			break;
+		case BT_SRC_PERF_METRICS:
+			need_slots = true;
+			out[i].count = 0;
+			break;
+		default:
+			out[i].count = 0; /* DURATION comes from the TSC; UNCORE is not counted */
+			break;
+		}
+	}
+	if (!need_slots)
+		return BT_OK;
+	if (!have_slots)
+		return BT_ERR_INVALID;
+	for (size_t i = 0; i < n; i++)
+		if (events[i]->source == BT_SRC_PERF_METRICS) {
+			uint64_t b = event_hash(events[i], seed) % 256;
+			out[i].count = slots * b / 255;
+		}
+	return BT_OK;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated PMU's own per-microarchitecture facts, kept apart from the
+ * driver's (pmu/extra-msr.c) on purpose: an event programmed with a code the
+ * hardware pairs with the other OFFCORE_RSP MSR counts against that MSR's
+ * value here, whatever the driver believed.
+ *
+ * OFFCORE_RSP pairing. Vendor event files (perfmon, "EventCode"/"UMask"/
+ * "MSRIndex" of the OCR.* events): Sandy Bridge .. Ice Lake "0xB7, 0xBB" /
+ * "0x01" / "0x1a6,0x1a7"; Golden Cove, Redwood Cove, Lion Cove "0x2A,0x2B" /
+ * "0x01"; Gracemont, Crestmont, Skymont "0xB7" / "0x01,0x02". Nehalem has
+ * only OFFCORE_RSP_0 (Linux intel_nehalem_extra_regs: 0x01b7 only;
+ * Westmere adds 0x01bb).
+ *
+ * MSR_PEBS_FRONTEND: the bits that exist (Linux intel_skl/icl_extra_regs
+ * 0x7fff17, intel_spr/rwc/lnc_extra_regs 0x7fff1f, with the comment that the
+ * low byte "is not a continuous field, containing some #GPing bits"): a
+ * write with other bits set is modelled as #GP.
+ */
+#include "arch/sim/sim-internal.h"
+
+static const struct {
+	uint8_t family;
+	uint8_t code, umask;
+	uint8_t rsp;
+} ocr_pairs[] = {
+	{ BT_SIM_FAM_NHM, 0xB7, 0x01, 0 },
+	{ BT_SIM_FAM_WSM_BDW, 0xB7, 0x01, 0 }, { BT_SIM_FAM_WSM_BDW, 0xBB, 0x01, 1 },
+	{ BT_SIM_FAM_SKL, 0xB7, 0x01, 0 }, { BT_SIM_FAM_SKL, 0xBB, 0x01, 1 },
+	{ BT_SIM_FAM_ICL, 0xB7, 0x01, 0 }, { BT_SIM_FAM_ICL, 0xBB, 0x01, 1 },
+	{ BT_SIM_FAM_GLC, 0x2A, 0x01, 0 }, { BT_SIM_FAM_GLC, 0x2B, 0x01, 1 },
+	{ BT_SIM_FAM_RWC, 0x2A, 0x01, 0 }, { BT_SIM_FAM_RWC, 0x2B, 0x01, 1 },
+	{ BT_SIM_FAM_LNC, 0x2A, 0x01, 0 }, { BT_SIM_FAM_LNC, 0x2B, 0x01, 1 },
+	{ BT_SIM_FAM_ATOM, 0xB7, 0x01, 0 }, { BT_SIM_FAM_ATOM, 0xB7, 0x02, 1 },
+};
+
+int bt_sim_ocr_rsp(uint8_t family, unsigned code, unsigned umask)
+{
+	for (unsigned i = 0; i < sizeof(ocr_pairs) / sizeof(ocr_pairs[0]); i++)
+		if (ocr_pairs[i].family == family && ocr_pairs[i].code == code &&
+		    ocr_pairs[i].umask == umask)
+			return ocr_pairs[i].rsp;
+	return -1;
+}
+
+uint64_t bt_sim_frontend_valid(uint8_t family)
+{
+	switch (family) {
+	case BT_SIM_FAM_SKL:
+	case BT_SIM_FAM_ICL:
+		return 0x7FFF17;
+	case BT_SIM_FAM_GLC:
+	case BT_SIM_FAM_RWC:
+	case BT_SIM_FAM_LNC:
+		return 0x7FFF1F;
+	}
+	return 0;
+}

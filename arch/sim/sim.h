@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated PMU: a struct bt_arch whose CPUID, RDMSR, WRMSR, RDPMC and
+ * RDTSC model the registers of Intel architectural performance monitoring
+ * v2..v6 (with or without PERF_METRICS, hybrid core types) and of AMD
+ * (legacy, core extension, PerfMonV2), following the Intel SDM vol. 3B
+ * ch. 20 and the AMD APM vol. 2 §13.2 closely enough to catch programming
+ * mistakes:
+ *
+ *   - #GP (BT_ERR_FAULT, vector 13) where the manuals say hardware raises it:
+ *     reserved bits in PERFEVTSEL / FIXED_CTR_CTRL / GLOBAL_CTRL /
+ *     GLOBAL_OVF_CTRL / PerfMonV2 registers, MSRs that do not exist for the
+ *     configuration (counters beyond the configured number, IA32_A_PMCx
+ *     without full-width writes, PERF_METRICS without the capability, AMD
+ *     extension MSRs without the feature, IA32_PERF_CAPABILITIES without
+ *     PDCM), writes to read-only registers, RDPMC of a missing counter;
+ *     not for deprecated AnyThread bits (no manual says so: accepted and
+ *     ignored);
+ *   - 32-bit writes to IA32_PMCx sign-extend bit 31 (SDM 20.2.6);
+ *   - counters advance only inside run_window, from a count source, for the
+ *     encoding actually programmed (event, umask, cmask, inv, edge, any, eq,
+ *     umask2, OS/USR, and the extra MSR's value), modulo their width;
+ *   - "foreign activity": every MSR access or RDPMC outside the window
+ *     advances each enabled counter by cfg.noise_per_access (the driver's own
+ *     instructions), so counters left running while programming are visible;
+ *   - PERF_METRICS holds 8 byte fractions of SLOTS; the sim keeps the
+ *     per-field slot counts and chooses bytes b so that floor(SLOTS*b/255)
+ *     equals them; writing FIXED_CTR3 without rewriting PERF_METRICS leaves
+ *     stale fractions (SDM 20.3.9.3: the two are reset together; whether
+ *     hardware clears PERF_METRICS itself on a FIXED_CTR3 write is not
+ *     documented, see sim-intel.c);
+ *   - GLOBAL_STATUS with separate STATUS_RESET / STATUS_SET masks, CTR_Frz
+ *     (a frozen PMU counts nothing), IA32_PEBS_ENABLE (load-latency events
+ *     count only with it), the perfmon v6 MSR range, per-microarchitecture
+ *     OFFCORE_RSP pairing and MSR_PEBS_FRONTEND reserved bits, from the
+ *     sim's own tables (arch/sim/sim-regs.h, sim-tables.c), never the driver's;
+ *   - IA32_DEBUGCTL with its reserved bits, FREEZE_WHILE_SMM (bit 14) only
+ *     when IA32_PERF_CAPABILITIES[12] says so; SMIs landing in a window
+ *     (cfg.smi_per_window) add cfg.smm_counts_per_smi each to the counters
+ *     counting ring 0 unless FREEZE_WHILE_SMM is set (sim-count.c);
+ *   - several "left by firmware" initial states (cfg.initial);
+ *   - sequence rules that are mistakes but not faults are recorded as
+ *     violations (selector written while its counter is enabled, counting
+ *     started with stale PERF_METRICS).
+ *
+ * Every access (and every RDTSC) is logged (op, msr/ecx, value, result) and any single access
+ * can be made to fault. Everything it counts is simulated: arch.simulated is
+ * true and arch.name is "simulated"; callers label their output accordingly.
+ */
+#ifndef ARCH_SIM_SIM_H
+#define ARCH_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/event.h"
+#include "base/status.h"
+#include "arch/arch.h"
+#include "pmu/cpu-info.h"
+
+/* ------------------------------------------------------------ count source */
+
+/* One event the simulated workload produces: its encoding (as a model or
+ * the raw-event parser describes it) and its count per counting window. */
+struct bt_sim_count {
+	struct bt_event ev;
+	uint64_t count;
+};
+
+struct bt_sim_source {
+	const struct bt_sim_count *entries;
+	size_t n;
+	uint64_t tsc_per_window;   /* 0: the TSC entry (BT_SRC_TSC) or cfg default */
+	/* The simulated workload is the function the window runs: when `body`
+	 * is set, the counts apply only to windows that run it, and any other
+	 * window (a calibration with an empty body) counts nothing but the
+	 * modelled foreign activity. NULL: every window counts the entries. */
+	bt_window_fn *body;
+};
+
+/* ------------------------------------------------------------ configuration */
+
+/* The sim's microarchitecture classes, for its own tables of OFFCORE_RSP
+ * pairing and MSR_PEBS_FRONTEND bits (sim-tables.c). Set literally per
+ * preset, independently of the driver's model table. */
+enum bt_sim_family {
+	BT_SIM_FAM_NONE = 0,
+	BT_SIM_FAM_CORE2,      /* no extra MSRs baretop uses */
+	BT_SIM_FAM_NHM,        /* OFFCORE_RSP_0 only: 0xB7/0x01 */
+	BT_SIM_FAM_WSM_BDW,    /* 0xB7/0x01 -> RSP_0, 0xBB/0x01 -> RSP_1 */
+	BT_SIM_FAM_SKL,        /* + MSR_PEBS_FRONTEND, valid bits 0x7FFF17 */
+	BT_SIM_FAM_ICL,        /* as SKL, PERF_METRICS with 4 fields */
+	BT_SIM_FAM_GLC,        /* 0x2A/0x01 -> RSP_0, 0x2B/0x01 -> RSP_1; FRONTEND 0x7FFF1F */
+	BT_SIM_FAM_RWC,        /* as GLC */
+	BT_SIM_FAM_LNC,        /* as GLC */
+	BT_SIM_FAM_ATOM,       /* 0xB7/0x01 -> RSP_0, 0xB7/0x02 -> RSP_1; no FRONTEND */
+};
+
+/* "Left by firmware" states the register file can start in (cfg.initial),
+ * combined as flags. 0 = idle: stale disabled selectors, counters holding
+ * values, on v4+ a stale OvfBuffer status bit. */
+#define BT_SIM_INIT_RUNNING   (1u << 0) /* every counter enabled and counting */
+#define BT_SIM_INIT_OVERFLOW  (1u << 1) /* overflow bits of counters 0, 1, fixed 1 set */
+#define BT_SIM_INIT_FROZEN    (1u << 2) /* v4+: CTR_Frz and LBR_Frz set (a PMI froze it) */
+#define BT_SIM_INIT_CONDCHGD  (1u << 3) /* CondChgd set; v4+ also ASCI */
+#define BT_SIM_INIT_DEBUGCTL  (1u << 4) /* Intel: DEBUGCTL LBR, FREEZE_LBRS_ON_PMI set */
+#define BT_SIM_INIT_ALL       0x1Fu
+
+struct bt_sim_config {
+	const char *name;          /* preset name, e.g. "skl" */
+	enum bt_vendor vendor;
+	uint32_t signature;        /* CPUID.01H:EAX */
+	const char *brand;         /* CPUID 8000_0002h..4h (<= 47 chars) */
+
+	/* Intel */
+	uint8_t version;           /* CPUID.0AH:EAX[7:0], 2..6 */
+	uint8_t num_gp, gp_width;
+	uint8_t num_fixed, fixed_width; /* CPUID.0AH:EDX[4:0], [12:5] */
+	uint32_t fixed_bitmap;     /* v5+: CPUID.0AH:ECX; v6: also CPUID.23H.1:EBX */
+	uint32_t gp_bitmap;        /* v6: CPUID.23H.1:EAX (0: counters 0..num_gp-1) */
+	bool any_deprecated;       /* CPUID.0AH:EDX[15] */
+	bool pdcm;                 /* IA32_PERF_CAPABILITIES exists */
+	bool full_width;           /* PERF_CAPABILITIES[13] */
+	bool perf_metrics;         /* PERF_CAPABILITIES[15] */
+	uint8_t pm_fields;         /* 4 (ICL) or 8 (SPR, Golden Cove and later) */
+	bool rdpmc_metrics_clear;  /* PERF_CAPABILITIES[19]: FIXED_CTR_CTRL bit 14 exists */
+	bool freeze_while_smm;     /* PERF_CAPABILITIES[12]: IA32_DEBUGCTL[14] exists */
+	uint8_t family;            /* enum bt_sim_family */
+	bool umask2_eq;            /* CPUID.23H:EBX[1:0] */
+	bool hybrid;               /* CPUID.07H:EDX[15] */
+	uint8_t core_type;         /* CPUID.1AH:EAX[31:24] */
+	uint32_t native_model;     /* CPUID.1AH:EAX[23:0] */
+	bool offcore, ldlat, frontend; /* MSRs 0x1A6/7, 0x3F6, 0x3F7 exist */
+	bool smi_count;            /* MSR_SMI_COUNT exists */
+
+	/* AMD */
+	bool amd_core_ext, amd_v2;
+
+	/* Both */
+	bool aperf_mperf;          /* CPUID.06H:ECX[0] */
+	uint32_t noise_per_access; /* foreign activity per access outside the window */
+	uint64_t tsc_per_access;   /* TSC ticks per access outside the window */
+	uint64_t tsc_per_window;   /* TSC ticks per window when the source has none */
+	uint32_t smi_per_window;   /* SMIs that "land" in each window */
+	uint64_t smm_counts_per_smi; /* Intel: what one SMI handler adds to each counter
+				      * counting ring 0, unless DEBUGCTL.FREEZE_WHILE_SMM */
+	uint8_t initial;           /* BT_SIM_INIT_* flags */
+};
+
+/* Named presets: "core2" "nhm" "skl" "icl" "spr" "adl-p" "adl-e" "lnl-p"
+ * "amd-legacy" "zen2" "zen4". NULL if unknown. */
+const struct bt_sim_config *bt_sim_preset(const char *name);
+/* A simulated CPU for a built-in Top-Down model (metrics/ model id such as
+ * "SKL", "ADL-GRT", "ZEN4"): its signature and counters (arch/sim/sim-models.c).
+ * false if there is none. */
+bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret);
+/* The model ids bt_sim_config_for_model knows, NULL-terminated. */
+extern const char *const bt_sim_model_names[];
+
+/* The preset names, NULL-terminated. */
+extern const char *const bt_sim_preset_names[];
+
+/* ------------------------------------------------------------ access log */
+
+enum bt_sim_op {
+	BT_SIM_RDMSR = 1,
+	BT_SIM_WRMSR,
+	BT_SIM_RDPMC,
+	BT_SIM_WINDOW_BEGIN,       /* after the start write of run_window */
+	BT_SIM_WINDOW_END,         /* before the stop write */
+	BT_SIM_RDTSC,              /* index 0, value = the TSC read */
+};
+
+struct bt_sim_log_entry {
+	uint8_t op;                /* enum bt_sim_op */
+	bool faulted;
+	uint32_t index;            /* MSR address, or RDPMC ECX */
+	uint64_t value;            /* written or read value */
+};
+
+/* ------------------------------------------------------------ register file */
+
+#define BT_SIM_MAX_GP 16
+#define BT_SIM_MAX_FIXED 8
+
+/* Every register the simulated PMU keeps (free-running TSC, APERF, MPERF
+ * and SMI_COUNT excluded): what "the MSR state" means in restore checks.
+ * IA32_DEBUGCTL is here because the driver may set FREEZE_WHILE_SMM in it. */
+struct bt_sim_regs {
+	uint64_t evtsel[BT_SIM_MAX_GP];
+	uint64_t ctr[BT_SIM_MAX_GP];
+	uint64_t fixed_ctr[BT_SIM_MAX_FIXED];
+	uint64_t fixed_ctrl;
+	uint64_t global_ctrl;      /* Intel GLOBAL_CTRL or AMD PerfCntrGlobalCtl */
+	uint64_t global_status;
+	uint64_t perf_metrics;
+	uint64_t offcore[2];
+	uint64_t ldlat, frontend;
+	uint64_t pebs_enable;      /* IA32_PEBS_ENABLE */
+	uint64_t debugctl;         /* Intel IA32_DEBUGCTL */
+};
+
+#define BT_SIM_MAX_VIOLATIONS 16
+
+struct bt_sim {
+	struct bt_arch arch;       /* hand &sim->arch to the driver */
+	struct bt_sim_config cfg;
+	struct bt_sim_regs regs;
+	const struct bt_sim_source *source;
+
+	/* PERF_METRICS model: slot counts per field, and whether FIXED_CTR3 was
+	 * written without PERF_METRICS being written after it. */
+	uint64_t pm_acc[8];
+	bool pm_stale;
+
+	/* Restore checks with counters left running: what the counters counted
+	 * outside windows while configured exactly as found at the checkpoint
+	 * (the firmware's own counting of the driver's instructions, which no
+	 * driver can undo), before the counter was first written and after it
+	 * was last written; what it counted in between, a write replaced. See
+	 * bt_sim_checkpoint(). */
+	struct bt_sim_regs found;
+	uint64_t found_pre_gp[BT_SIM_MAX_GP], found_post_gp[BT_SIM_MAX_GP];
+	uint64_t found_pre_fixed[BT_SIM_MAX_FIXED], found_post_fixed[BT_SIM_MAX_FIXED];
+	uint32_t written_gp, written_fixed;
+
+	uint64_t tsc, aperf, mperf;
+	uint32_t smi;
+	bool in_window;
+
+	/* Fault injection: fault the Nth MSR/RDPMC access (1-based; 0 = off),
+	 * or every access matching op (0 = any) and msr. */
+	uint64_t access_count;
+	uint64_t fault_at;
+	uint8_t fault_op;
+	uint32_t fault_msr;
+	bool fault_msr_armed;
+
+	struct bt_sim_log_entry *log;
+	size_t log_len, log_cap;
+	bool log_overflow;
+
+	char violations[BT_SIM_MAX_VIOLATIONS][160];
+	int n_violations;
+	char source_error[320];    /* a count the model cannot represent */
+};
+
+/* Set up a simulated PMU. cfg is copied. The register file starts in a
+ * plausible "left by firmware" state (see sim-core.c). */
+bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg);
+void bt_sim_free(struct bt_sim *sim);
+void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src);
+
+void bt_sim_snapshot(const struct bt_sim *sim, struct bt_sim_regs *ret);
+/* true if equal; otherwise writes the first difference into diff. */
+bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
+		       char *diff, size_t difflen);
+
+/* Restore checks that also hold when counters were left running: take the
+ * checkpoint before the driver runs, then bt_sim_restored() compares the
+ * register file with it, allowing exactly the counts that counters made
+ * while configured as found (counting the driver's accesses before it
+ * stopped them and after it restarted them). With nothing left running this
+ * is bt_sim_regs_equal(). */
+void bt_sim_checkpoint(struct bt_sim *sim, struct bt_sim_regs *ret);
+bool bt_sim_restored(const struct bt_sim *sim, const struct bt_sim_regs *checkpoint,
+		     char *diff, size_t difflen);
+
+/* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
+ * source_error if a count is not floor(SLOTS*b/255) for any byte b). */
+void bt_sim_pm_update(struct bt_sim *sim);
+
+void bt_sim_log_clear(struct bt_sim *sim);
+/* Index of the first log entry at or after `from` matching op/msr, or -1. */
+long bt_sim_log_find(const struct bt_sim *sim, size_t from, uint8_t op, uint32_t index);
+
+/* The caps a correct detection derives from this configuration, computed
+ * from the sim's own CPUID answers and IA32_PERF_CAPABILITIES through
+ * bt_pmu_caps_from_cpuid() (tests compare it with the config). */
+void bt_sim_detect_caps(struct bt_sim *sim, struct bt_pmu_caps *ret);
+
+
+/* ------------------------------------------------------------ count sources */
+
+/* Deterministic counts for the given events (PMC and PERF_METRICS; TSC gets
+ * a tick count): a pure function of (event encoding, seed). PERF_METRICS
+ * counts are made as floor(SLOTS * b / 255) for generated bytes b, with
+ * SLOTS the count of the TOPDOWN.SLOTS event (fixed counter 3), which must be
+ * among the events. `out` needs n entries. */
+bt_status bt_sim_generate_counts(const struct bt_event *const *events, size_t n,
+				 uint64_t seed, struct bt_sim_count *out);
+
+#endif

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A small strict JSON reader (RFC 8259) for the vendor files and the count
+ * files. It builds a tree in an arena and reports the first error as
+ * "file:line:column: message". Depth is limited (BT_JSON_MAX_DEPTH) so a
+ * hostile file cannot exhaust the stack.
+ */
+#ifndef BASE_JSON_READ_H
+#define BASE_JSON_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/status.h"
+
+#define BT_JSON_MAX_DEPTH 64 /* vendor and count files nest 4 deep */
+
+enum bt_json_type {
+	BT_JSON_NULL,
+	BT_JSON_FALSE,
+	BT_JSON_TRUE,
+	BT_JSON_NUMBER,
+	BT_JSON_STRING,
+	BT_JSON_ARRAY,
+	BT_JSON_OBJECT,
+};
+
+struct bt_json {
+	uint8_t type;            /* enum bt_json_type */
+	uint32_t line, col;      /* where the value starts (1-based) */
+	union {
+		struct {
+			double value;
+			const char *text;   /* the number exactly as written */
+		} num;
+		struct {
+			const char *s;      /* NUL-terminated (may also contain NULs) */
+			size_t len;
+		} str;
+		struct {
+			size_t n;
+			struct bt_json **items;
+		} arr;
+		struct {
+			size_t n;
+			const char **keys;
+			struct bt_json **values;
+		} obj;
+	} u;
+};
+
+/* Parses text[0..len) (need not be NUL-terminated). file names the source in messages. */
+bt_status bt_json_parse(struct bt_arena *a, const char *text, size_t len, const char *file,
+			struct bt_json **ret_root, struct bt_diag *d);
+
+/* Reads a whole file with stdio (works hosted and in the EFI app) into the arena.
+ * The buffer is NUL-terminated; *ret_len excludes the NUL. */
+bt_status bt_file_read(struct bt_arena *a, const char *path, char **ret_text, size_t *ret_len,
+		       struct bt_diag *d);
+/* bt_file_read + bt_json_parse. */
+bt_status bt_json_load_file(struct bt_arena *a, const char *path, struct bt_json **ret_root,
+			    struct bt_diag *d);
+
+/* Member of an object by key (first match), or NULL (also when v is not an object). */
+const struct bt_json *bt_json_get(const struct bt_json *v, const char *key);
+/* The string value, or NULL if v is NULL or not a string. */
+const char *bt_json_str(const struct bt_json *v);
+/* String member of an object, or NULL. */
+const char *bt_json_get_str(const struct bt_json *obj, const char *key);
+
+#endif

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/options.h"
+#include "host/platform-host.h"
+#include "host/env-host.h"
+
+static void host_stall_us(uint64_t us)
+{
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void host_wallclock(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		snprintf(buf, len, "%s", "");
+}
+
+static bt_status host_cpu_count(uint32_t *ret_total, uint32_t *ret_enabled)
+{
+	cpu_set_t set;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (n <= 0)
+		return BT_ERR_UNSUPPORTED;
+	*ret_total = (uint32_t)n;
+	*ret_enabled = sched_getaffinity(0, sizeof(set), &set) == 0 ? (uint32_t)CPU_COUNT(&set)
+								    : (uint32_t)n;
+	return BT_OK;
+}
+
+struct pinned_call {
+	void (*fn)(void *);
+	void *arg;
+};
+
+static void *pinned_thread(void *p)
+{
+	struct pinned_call *c = p;
+
+	c->fn(c->arg);
+	return NULL;
+}
+
+static uint32_t host_current_cpu(void)
+{
+	int c = sched_getcpu();
+
+	return c < 0 ? 0 : (uint32_t)c;
+}
+
+struct started {
+	pthread_t t;
+	struct pinned_call call;
+};
+
+static bt_status host_start_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+	struct started *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return BT_ERR_NOMEM;
+	h->call.fn = fn;
+	h->call.arg = arg;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	int e = pthread_create(&h->t, &attr, pinned_thread, &h->call);
+	pthread_attr_destroy(&attr);
+	if (e) {
+		free(h);
+		return BT_ERR_UNSUPPORTED;
+	}
+	*ret_handle = h;
+	return BT_OK;
+}
+
+static bt_status host_wait_cpu(void *handle, uint64_t timeout_us)
+{
+	struct started *h = handle;
+
+	(void)timeout_us;
+	pthread_join(h->t, NULL);
+	free(h);
+	return BT_OK;
+}
+
+static bt_status host_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+{
+	void *h;
+	bt_status st = host_start_on_cpu(cpu, fn, arg, &h);
+
+	return st == BT_OK ? host_wait_cpu(h, timeout_us) : st;
+}
+
+/* rename() that fails instead of replacing: link() refuses an existing
+ * name (EEXIST), then the temporary name is removed. */
+static int host_rename_noreplace(const char *from, const char *to)
+{
+	if (link(from, to) != 0)
+		return -1;
+	return unlink(from);
+}
+
+void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = "hosted (Linux)";
+	p->default_results_dir = BT_HOST_RESULTS_DIR;
+	p->arch = arch;
+	snprintf(p->fault_guard.detail, sizeof(p->fault_guard.detail),
+		 "none in user space: privileged instructions are refused, not executed");
+	p->stall_us = host_stall_us;
+	p->wallclock = host_wallclock;
+	p->cpu_count = host_cpu_count;
+	p->current_cpu = host_current_cpu;
+	p->run_on_cpu = host_run_on_cpu;
+	p->start_on_cpu = host_start_on_cpu;
+	p->wait_cpu = host_wait_cpu;
+	static struct bt_wl_host wl_host;
+	bt_wl_env_host_init(&p->workload_env, &wl_host);
+	p->rename_noreplace = host_rename_noreplace;
+}

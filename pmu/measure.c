@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/measure.h"
+
+/* Fixed counter 0 counts INST_RETIRED.ANY, 1 CPU_CLK_UNHALTED.THREAD
+ * (Intel SDM vol. 3B, "Fixed-Function Performance Counters"). */
+#define FIXED_INST 0
+#define FIXED_CYCLES 1
+
+void bt_measure_opts_defaults(struct bt_measure_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->warmups = BT_MEASURE_WARMUPS_DEFAULT;
+	o->reps = BT_MEASURE_REPS_DEFAULT;
+	o->calib_runs = BT_MEASURE_CALIB_RUNS_DEFAULT;
+	o->tolerance = BT_MEASURE_TOLERANCE_DEFAULT;
+	o->max_retries = BT_MEASURE_MAX_RETRIES_DEFAULT;
+	o->mask_interrupts = true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t bt_median_u64(const uint64_t *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	uint64_t *tmp = malloc((size_t)n * sizeof(*tmp));
+	if (!tmp)
+		return v[0];
+	memcpy(tmp, v, (size_t)n * sizeof(*tmp));
+	qsort(tmp, (size_t)n, sizeof(*tmp), cmp_u64);
+	uint64_t m = tmp[(n - 1) / 2];
+	free(tmp);
+	return m;
+}
+
+static void empty_body(void *arg)
+{
+	(void)arg;
+}
+
+/* All a run of one group measured, before correction. */
+struct raw_run {
+	struct bt_pmu_counts c;
+};
+
+struct engine {
+	struct bt_arch *arch;
+	struct bt_pmu_session s;
+	const struct bt_plan *plan;
+	const struct bt_event *const *events;
+	const struct bt_measure_workload *wl;
+	const struct bt_measure_opts *opts;
+	struct bt_measurement *m;
+	/* per group g, per event i: calibration overhead */
+	uint64_t *overhead;           /* [n_groups * n_events] */
+	uint64_t *calib_inst;         /* [n_groups]: fixed counter 0 of the empty window */
+	uint64_t *calib_cycles;       /* [n_groups]: fixed counter 1 of the empty window */
+	/* kept runs: n_groups * reps, in (group, rep) order */
+	struct raw_run *runs;
+};
+
+__attribute__((format(printf, 2, 3)))
+static bt_status failed(struct engine *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->m->error, sizeof(e->m->error), fmt, ap);
+	va_end(ap);
+	return BT_ERR_ABORTED;
+}
+
+/* Program group g, run `fn` in the window (interrupts masked), read. */
+static bt_status one_window(struct engine *e, int g, bt_window_fn *fn, void *arg,
+			    struct bt_pmu_counts *ret)
+{
+	bt_status st = bt_pmu_program(&e->s, e->plan, g, e->events);
+	uint64_t irq = 0;
+
+	if (st != BT_OK)
+		return st;
+	if (e->opts->mask_interrupts)
+		irq = e->arch->ops->irq_save(e->arch);
+	st = bt_pmu_run(&e->s, fn, arg);
+	if (e->opts->mask_interrupts)
+		e->arch->ops->irq_restore(e->arch, irq);
+	if (st != BT_OK)
+		return st;
+	return bt_pmu_read(&e->s, ret);
+}
+
+static bt_status workload_window(struct engine *e, int g, struct bt_pmu_counts *ret)
+{
+	char err[200] = "";
+	bt_status st;
+
+	if (e->wl->before && (st = e->wl->before(e->wl->ctx, err, sizeof(err))) != BT_OK)
+		return failed(e, "the workload's preparation failed: %s", err);
+	st = one_window(e, g, e->wl->run, e->wl->arg, ret);
+	if (st != BT_OK)
+		return failed(e, "%s", bt_pmu_error(&e->s));
+	if (e->wl->after && (st = e->wl->after(e->wl->ctx, err, sizeof(err))) != BT_OK)
+		return failed(e, "the workload's check after the run failed: %s", err);
+	return BT_OK;
+}
+
+static bt_status calibrate(struct engine *e, int g)
+{
+	int n = e->plan->n_events, k = (int)e->opts->calib_runs;
+	uint64_t *samples, inst[BT_MEASURE_MAX_REPS], cyc[BT_MEASURE_MAX_REPS];
+	struct bt_pmu_counts c;
+
+	if (k == 0)
+		return BT_OK;
+	if (k > BT_MEASURE_MAX_REPS)
+		k = BT_MEASURE_MAX_REPS;
+	samples = calloc((size_t)n * (size_t)k, sizeof(*samples));
+	if (!samples)
+		return failed(e, "out of memory");
+	for (int r = 0; r < k; r++) {
+		if (one_window(e, g, empty_body, NULL, &c) != BT_OK) {
+			free(samples);
+			return failed(e, "calibration: %s", bt_pmu_error(&e->s));
+		}
+		for (int i = 0; i < n; i++)
+			samples[(size_t)i * (size_t)k + (size_t)r] = c.measured[i] ? c.count[i] : 0;
+		inst[r] = c.fixed_delta[FIXED_INST];
+		cyc[r] = c.fixed_delta[FIXED_CYCLES];
+	}
+	for (int i = 0; i < n; i++) {
+		/* TSC and wall time are not counts of the body: never corrected. */
+		if (e->events[i]->source == BT_SRC_TSC || e->events[i]->source == BT_SRC_DURATION)
+			continue;
+		e->overhead[(size_t)g * (size_t)n + (size_t)i] =
+			bt_median_u64(&samples[(size_t)i * (size_t)k], k);
+	}
+	e->calib_inst[g] = bt_median_u64(inst, k);
+	e->calib_cycles[g] = bt_median_u64(cyc, k);
+	free(samples);
+	return BT_OK;
+}
+
+static uint64_t corrected(const struct engine *e, int g, int i, uint64_t raw, bool *clamped)
+{
+	uint64_t o = e->overhead[(size_t)g * (size_t)e->plan->n_events + (size_t)i];
+
+	if (raw < o) {
+		*clamped = true;
+		return 0;
+	}
+	return raw - o;
+}
+
+static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
+{
+	uint64_t v = r->c.fixed_delta[FIXED_INST], o = e->calib_inst[r->c.group];
+
+	return v > o ? v - o : 0;
+}
+
+/*
+ * A run is repeated when its instructions disagree with the median of all
+ * runs. An SMI in a window whose counters were frozen in SMM
+ * (IA32_DEBUGCTL.FREEZE_WHILE_SMM) is not a reason: the handler added
+ * nothing, and platforms with periodic SMIs would otherwise repeat every
+ * long run. Where the counters were not frozen, every counter also counted
+ * the handler's work (SDM vol. 3B "Filtering of SMM Handler Overhead"), and
+ * the instruction count is a poor judge of that: a handler that retires a
+ * few thousand instructions (well inside the tolerance) can still stall for
+ * tens of microseconds and add its cycles and misses to every event. So such
+ * a run is repeated, and flagged if every retry saw an SMI too. Without an
+ * instruction count (AMD: no fixed counter) a run with an SMI is repeated,
+ * as nothing else can judge it.
+ */
+static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t ref, char *why,
+		      size_t whylen)
+{
+	bool smi = r->c.has_smi_count && r->c.smi_delta;
+	bool smi_counted = smi && !r->c.smm_frozen;
+
+	if (!(r->c.fixed_used & (1u << FIXED_INST)) || ref == 0) {
+		if (smi)
+			snprintf(why, whylen, "SMI in the window, no instruction count to judge it");
+		return smi;
+	}
+	double d = ((double)run_inst(e, r) - (double)ref) / (double)ref;
+	if (d > e->opts->tolerance || d < -e->opts->tolerance) {
+		snprintf(why, whylen, "instructions %+.3f%%%s", d * 100.0,
+			 smi_counted ? ", SMI counted (not frozen in SMM)" : smi ? ", SMI" : "");
+		return true;
+	}
+	if (smi_counted) {
+		snprintf(why, whylen, "SMI in the window, counters not frozen in SMM");
+		return true;
+	}
+	return false;
+}
+
+static uint64_t median_inst(const struct engine *e, int n_runs)
+{
+	uint64_t *v = malloc((size_t)n_runs * sizeof(*v));
+	uint64_t med;
+
+	if (!v)
+		return 0;
+	for (int k = 0; k < n_runs; k++)
+		v[k] = run_inst(e, &e->runs[k]);
+	med = bt_median_u64(v, n_runs);
+	free(v);
+	return med;
+}
+
+static void aggregate(struct engine *e, int n_runs)
+{
+	struct bt_measurement *m = e->m;
+	int n = e->plan->n_events;
+	uint64_t *v = malloc((size_t)n_runs * sizeof(*v));
+
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct bt_measure_stat *st = &m->ev[i];
+		int k = 0;
+		uint64_t *raw = malloc((size_t)n_runs * sizeof(*raw));
+
+		if (!raw)
+			break;
+		st->group = e->plan->ev[i].place == BT_PLACE_GP ? e->plan->ev[i].group : -1;
+		for (int r = 0; r < n_runs; r++) {
+			const struct raw_run *rr = &e->runs[r];
+			if (!rr->c.measured[i])
+				continue;
+			raw[k] = rr->c.count[i];
+			v[k] = corrected(e, rr->c.group, i, rr->c.count[i], &st->clamped);
+			k++;
+		}
+		if (k) {
+			st->measured = true;
+			st->median = bt_median_u64(v, k);
+			st->raw_median = bt_median_u64(raw, k);
+			st->min = st->max = v[0];
+			for (int j = 1; j < k; j++) {
+				if (v[j] < st->min)
+					st->min = v[j];
+				if (v[j] > st->max)
+					st->max = v[j];
+			}
+			st->overhead = st->raw_median >= st->median ? st->raw_median - st->median : 0;
+		}
+		free(raw);
+	}
+	free(v);
+}
+
+static void summarize_runs(struct engine *e, int n_runs)
+{
+	struct bt_measurement *m = e->m;
+	uint64_t *inst = malloc((size_t)n_runs * sizeof(*inst));
+	uint64_t *cyc = malloc((size_t)n_runs * sizeof(*cyc));
+	uint64_t *tsc = malloc((size_t)n_runs * sizeof(*tsc));
+	int ni = 0, nc = 0;
+
+	if (!inst || !cyc || !tsc)
+		goto out;
+	for (int k = 0; k < n_runs; k++) {
+		const struct raw_run *r = &e->runs[k];
+		struct bt_measure_run *mr = &m->runs[k];
+		int g = r->c.group;
+
+		mr->group = (int16_t)g;
+		mr->has_inst = r->c.fixed_used & (1u << FIXED_INST);
+		if (mr->has_inst)
+			inst[ni++] = mr->inst = run_inst(e, r);
+		mr->has_cycles = r->c.fixed_used & (1u << FIXED_CYCLES);
+		if (mr->has_cycles) {
+			uint64_t c = r->c.fixed_delta[FIXED_CYCLES], o = e->calib_cycles[g];
+			cyc[nc++] = mr->cycles = c > o ? c - o : 0;
+		}
+		tsc[k] = mr->tsc = r->c.tsc_delta;
+		mr->has_aperf_mperf = r->c.has_aperf_mperf;
+		mr->aperf = r->c.aperf_delta;
+		mr->mperf = r->c.mperf_delta;
+		mr->has_smi = r->c.has_smi_count;
+		mr->smi = r->c.smi_delta;
+		if (mr->has_smi && mr->smi)
+			m->n_smi_runs++;
+	}
+	if (ni) {
+		m->inst_median = bt_median_u64(inst, ni);
+		m->inst_min = m->inst_max = inst[0];
+		for (int k = 1; k < ni; k++) {
+			m->inst_min = inst[k] < m->inst_min ? inst[k] : m->inst_min;
+			m->inst_max = inst[k] > m->inst_max ? inst[k] : m->inst_max;
+		}
+	}
+	if (nc) {
+		m->cycles_median = bt_median_u64(cyc, nc);
+		m->cycles_min = m->cycles_max = cyc[0];
+		for (int k = 1; k < nc; k++) {
+			m->cycles_min = cyc[k] < m->cycles_min ? cyc[k] : m->cycles_min;
+			m->cycles_max = cyc[k] > m->cycles_max ? cyc[k] : m->cycles_max;
+		}
+	}
+	m->tsc_median = bt_median_u64(tsc, n_runs);
+	m->calib_inst = bt_median_u64(e->calib_inst, e->plan->n_groups);
+out:
+	free(inst);
+	free(cyc);
+	free(tsc);
+}
+
+bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
+		     const struct bt_plan *plan, const struct bt_event *const *events,
+		     const struct bt_measure_workload *wl, const struct bt_measure_opts *opts,
+		     struct bt_measurement *ret)
+{
+	struct engine e = { .arch = arch, .plan = plan, .events = events, .wl = wl,
+			    .opts = opts, .m = ret };
+	int groups = plan->n_groups, reps = (int)opts->reps, n_runs = groups * reps;
+	bt_status st = BT_OK, cst;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->n_events = plan->n_events;
+	if (reps < 1 || reps > BT_MEASURE_MAX_REPS)
+		return failed(&e, "repetitions must be 1..%d", BT_MEASURE_MAX_REPS);
+	if (groups < 1)
+		return failed(&e, "the plan has no counter group");
+	e.overhead = calloc((size_t)groups * (size_t)plan->n_events, sizeof(uint64_t));
+	e.calib_inst = calloc((size_t)groups, sizeof(uint64_t));
+	e.calib_cycles = calloc((size_t)groups, sizeof(uint64_t));
+	e.runs = calloc((size_t)n_runs, sizeof(*e.runs));
+	ret->runs = calloc((size_t)n_runs, sizeof(*ret->runs));
+	if (!e.overhead || !e.calib_inst || !e.calib_cycles || !e.runs || !ret->runs) {
+		st = failed(&e, "out of memory");
+		goto out_free;
+	}
+	if (bt_pmu_open(&e.s, arch, caps, &opts->pmu) != BT_OK) {
+		st = failed(&e, "%s", bt_pmu_error(&e.s));
+		goto out_close;
+	}
+	ret->smm_frozen = e.s.smm_frozen;
+	if (opts->session_hook)
+		opts->session_hook(opts->session_hook_ctx, &e.s);
+
+	/* Phase 1: calibration, warm-ups and the repetitions of every group. */
+	for (int g = 0; g < groups && st == BT_OK; g++) {
+		st = calibrate(&e, g);
+		for (unsigned w = 0; w < opts->warmups && st == BT_OK; w++) {
+			struct raw_run discard;
+			st = workload_window(&e, g, &discard.c);
+		}
+		for (int r = 0; r < reps && st == BT_OK; r++) {
+			st = workload_window(&e, g, &e.runs[g * reps + r].c);
+			ret->runs[g * reps + r].rep = (uint8_t)r;
+			ret->runs[g * reps + r].attempts = 1;
+		}
+	}
+	/* Phase 2: runs that disagree with the median of all runs (or saw an
+	 * SMI) are repeated; a retry replaces the run when it agrees. */
+	if (st == BT_OK) {
+		uint64_t ref = median_inst(&e, n_runs);
+
+		for (int k = 0; k < n_runs && st == BT_OK; k++) {
+			struct bt_measure_run *mr = &ret->runs[k];
+			char why[80];
+
+			if (!disagrees(&e, &e.runs[k], ref, why, sizeof(why)))
+				continue;
+			snprintf(mr->why, sizeof(mr->why), "%s", why);
+			ret->n_retried++;
+			bool fixed = false;
+			for (unsigned t = 0; t < opts->max_retries && st == BT_OK && !fixed; t++) {
+				struct raw_run again;
+				char why2[80];
+
+				/* The retry runs after every group: warm up first. */
+				struct raw_run warm;
+				for (unsigned w = 0; w < opts->warmups && st == BT_OK; w++)
+					st = workload_window(&e, e.runs[k].c.group, &warm.c);
+				if (st == BT_OK)
+					st = workload_window(&e, e.runs[k].c.group, &again.c);
+				mr->attempts++;
+				if (st == BT_OK && !disagrees(&e, &again, ref, why2, sizeof(why2))) {
+					e.runs[k] = again;
+					fixed = true;
+				}
+			}
+			if (!fixed) {
+				mr->flagged = true;
+				ret->n_flagged++;
+			}
+		}
+	}
+out_close:
+	if (opts->session_hook)
+		opts->session_hook(opts->session_hook_ctx, NULL);
+	cst = bt_pmu_close(&e.s);
+	snprintf(ret->pmu_warning, sizeof(ret->pmu_warning), "%s", e.s.warning);
+	if (st == BT_OK && cst != BT_OK)
+		st = failed(&e, "restoring the PMU registers failed: %s", bt_pmu_error(&e.s));
+	if (st == BT_OK) {
+		ret->n_runs = n_runs;
+		summarize_runs(&e, n_runs);
+		aggregate(&e, n_runs);
+	}
+out_free:
+	free(e.overhead);
+	free(e.calib_inst);
+	free(e.calib_cycles);
+	free(e.runs);
+	if (st != BT_OK) {
+		free(ret->runs);
+		ret->runs = NULL;
+		ret->n_runs = 0;
+	}
+	return st;
+}
+
+void bt_measurement_free(struct bt_measurement *m)
+{
+	free(m->runs);
+	m->runs = NULL;
+	m->n_runs = 0;
+}
+
+bt_status bt_time_workload(struct bt_arch *arch, const struct bt_measure_workload *wl,
+			   unsigned warmups, unsigned reps, bool mask_interrupts,
+			   struct bt_timing *ret, char *err, size_t errlen)
+{
+	uint64_t t[BT_MEASURE_MAX_REPS];
+
+	if (reps < 1 || reps > BT_MEASURE_MAX_REPS) {
+		snprintf(err, errlen, "repetitions must be 1..%d", BT_MEASURE_MAX_REPS);
+		return BT_ERR_INVALID;
+	}
+	for (unsigned k = 0; k < warmups + reps; k++) {
+		bt_status st;
+		uint64_t irq = 0, t0, t1;
+
+		if (wl->before && (st = wl->before(wl->ctx, err, errlen)) != BT_OK)
+			return st;
+		if (mask_interrupts)
+			irq = arch->ops->irq_save(arch);
+		t0 = bt_rdtsc(arch);
+		wl->run(wl->arg);
+		t1 = bt_rdtsc(arch);
+		if (mask_interrupts)
+			arch->ops->irq_restore(arch, irq);
+		if (wl->after && (st = wl->after(wl->ctx, err, errlen)) != BT_OK)
+			return st;
+		if (k >= warmups)
+			t[k - warmups] = t1 - t0;
+	}
+	ret->runs = reps;
+	ret->median = bt_median_u64(t, (int)reps);
+	ret->min = ret->max = t[0];
+	for (unsigned k = 1; k < reps; k++) {
+		ret->min = t[k] < ret->min ? t[k] : ret->min;
+		ret->max = t[k] > ret->max ? t[k] : ret->max;
+	}
+	return BT_OK;
+}

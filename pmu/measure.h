@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The measurement engine: runs a workload once per counter group of a plan,
+ * with warm-ups and repetitions, and turns the runs into one count per
+ * event with its spread. It knows events and plans, not Top-Down models.
+ *
+ * For each group:
+ *   1. calibration: the window around an empty body, `calib_runs` times; the
+ *      median count per counter is the overhead subtracted from every run
+ *      (the call, the reloads of ECX/EDX/EAX and, on some parts, the WRMSRs
+ *      themselves: see arch/x86-guarded.S);
+ *   2. `warmups` runs whose counts are discarded (caches, branch predictors,
+ *      page walks of the workload's first touch);
+ *   3. `reps` measured runs, each with interrupts masked around the window.
+ * Every run also counts the fixed counters, so the runs can be checked
+ * against each other: a bare-metal re-run retires the same instructions.
+ * A run whose corrected instruction count differs from the median of all
+ * runs by more than `tolerance` (relative), or in whose window an SMI landed
+ * while the counters were not frozen in SMM (or with no instruction count to
+ * judge it), is repeated (at most `max_retries` times per run); if it still
+ * disagrees it is kept and flagged, and the report says so. An SMI in a
+ * window frozen by IA32_DEBUGCTL.FREEZE_WHILE_SMM is only counted.
+ */
+#ifndef PMU_MEASURE_H
+#define PMU_MEASURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/event.h"
+#include "arch/arch.h"
+#include "pmu/plan.h"
+#include "pmu/pmu-session.h"
+
+/* Tunables, each with its default (cf. nanoBench's *_DEFAULT). */
+#define BT_MEASURE_WARMUPS_DEFAULT 1
+#define BT_MEASURE_REPS_DEFAULT 5
+#define BT_MEASURE_CALIB_RUNS_DEFAULT 5
+#define BT_MEASURE_TOLERANCE_DEFAULT 0.001 /* 0.1 % of instructions retired */
+#define BT_MEASURE_MAX_RETRIES_DEFAULT 3
+#define BT_MEASURE_MAX_REPS 64
+
+/* The workload as the engine sees it. */
+struct bt_measure_workload {
+	bt_window_fn *run;        /* the measured body */
+	void *arg;
+	/* Outside the window, before and after each run (may be NULL). */
+	bt_status (*before)(void *ctx, char *err, size_t errlen);
+	bt_status (*after)(void *ctx, char *err, size_t errlen);
+	void *ctx;
+};
+
+struct bt_measure_opts {
+	unsigned warmups;
+	unsigned reps;            /* 1..BT_MEASURE_MAX_REPS */
+	unsigned calib_runs;      /* 0: no calibration */
+	double tolerance;
+	unsigned max_retries;
+	bool mask_interrupts;
+	struct bt_pmu_session_opts pmu;
+	/* Called with the PMU session right after it is opened and with NULL
+	 * right before it is closed, on the measuring CPU: the caller can
+	 * arrange for the session to be closed should that CPU be lost in
+	 * mid-run (count-run.c: the platform's park cleanup). May be NULL. */
+	void (*session_hook)(void *ctx, struct bt_pmu_session *s);
+	void *session_hook_ctx;
+};
+
+void bt_measure_opts_defaults(struct bt_measure_opts *o);
+
+/* One kept run. */
+struct bt_measure_run {
+	int16_t group;
+	uint8_t rep;
+	uint8_t attempts;         /* 1 + retries */
+	bool flagged;             /* still disagreed after the retries */
+	char why[80];             /* what made it retry: "instructions +0.4%, SMI" */
+	bool has_inst;
+	uint64_t inst;            /* fixed counter 0, corrected */
+	bool has_cycles;
+	uint64_t cycles;          /* fixed counter 1, corrected */
+	uint64_t tsc;
+	bool has_aperf_mperf;
+	uint64_t aperf, mperf;
+	bool has_smi;
+	uint64_t smi;
+};
+
+struct bt_measure_stat {
+	bool measured;
+	uint64_t min, median, max;    /* corrected: raw minus the group's overhead */
+	uint64_t raw_median;
+	uint64_t overhead;            /* calibration median, 0 without calibration */
+	bool clamped;                 /* some run counted less than the overhead */
+	int16_t group;                /* where it was counted; -1 = every group */
+};
+
+struct bt_measurement {
+	int n_events;
+	struct bt_measure_stat ev[BT_PLAN_MAX_EVENTS];
+	struct bt_measure_run *runs;  /* n_runs, malloc'd; free with bt_measurement_free */
+	int n_runs;
+	/* Cross-run consistency over every kept run of every group. */
+	uint64_t inst_min, inst_median, inst_max;
+	uint64_t cycles_min, cycles_median, cycles_max;
+	uint64_t tsc_median;
+	int n_retried, n_flagged, n_smi_runs;
+	uint64_t calib_inst;          /* instructions of the empty window (median) */
+	bool smm_frozen;              /* IA32_DEBUGCTL.FREEZE_WHILE_SMM held the counters in SMM */
+	char pmu_warning[256];        /* the PMU session's caveats ("" = none) */
+	char error[400];              /* set when BT_OK is not returned */
+};
+
+/* Measures every group of `plan`. The PMU session is opened and closed here
+ * (every MSR restored, also on failure). */
+bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
+		     const struct bt_plan *plan, const struct bt_event *const *events,
+		     const struct bt_measure_workload *wl, const struct bt_measure_opts *opts,
+		     struct bt_measurement *ret);
+void bt_measurement_free(struct bt_measurement *m);
+
+/* Median of n values (sorted copy; n <= BT_MEASURE_MAX_REPS * groups). For
+ * even n, the lower of the two middle values: a count that was observed. */
+uint64_t bt_median_u64(const uint64_t *v, int n);
+
+/*
+ * Times the workload without counters: `reps` runs (after `warmups`) with
+ * interrupts masked around RDTSC / body / RDTSC. Used when there is no PMU.
+ */
+struct bt_timing {
+	uint64_t min, median, max;    /* TSC ticks */
+	unsigned runs;
+};
+bt_status bt_time_workload(struct bt_arch *arch, const struct bt_measure_workload *wl,
+			   unsigned warmups, unsigned reps, bool mask_interrupts,
+			   struct bt_timing *ret, char *err, size_t errlen);
+
+#endif

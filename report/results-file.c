@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "report/results-file.h"
+
+/* A hint, not a source of truth: the next sequence number to try. Losing
+ * or corrupting it only costs a few extra stat() calls. */
+#define HINT_NAME "next-sequence"
+
+const char *bt_file_error_phrase(int err)
+{
+	switch (err) {
+	case EROFS:  return "the volume is write-protected";
+	case ENOSPC: return "the volume is full";
+	case ENXIO:  return "the boot device has no file system baretop can use";
+	case EACCES: return "access denied";
+	case ENOENT: return "no such file or directory";
+	case EEXIST: return "the file already exists";
+	case ENOMEM: return "out of memory";
+	}
+	return strerror(err);
+}
+
+int bt_mkdir_p(const char *dir)
+{
+	char path[256];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(path))
+		return ENAMETOOLONG;
+	memcpy(path, dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (path[i] != '/' && path[i] != '\\' && path[i] != '\0')
+			continue;
+		char saved = path[i];
+		path[i] = '\0';
+		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+			struct stat st;
+			int e = errno;
+			/* Some file systems report other errors for an existing
+			 * directory (read-only volumes: EROFS); accept those. */
+			if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+				return e;
+		}
+		path[i] = saved;
+	}
+	return 0;
+}
+
+static unsigned read_hint(const char *dir)
+{
+	char path[300];
+	unsigned seq = 1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%u", &seq) != 1 || seq == 0 || seq > BT_RESULTS_MAX_SEQ)
+			seq = 1;
+		fclose(f);
+	}
+	return seq;
+}
+
+static void write_hint(const char *dir, unsigned next)
+{
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%u\n", next);
+		fclose(f);
+	}
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* Writes all of data to path; returns 0 or an errno value. */
+static int write_whole_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	int err = 0;
+
+	if (!f)
+		return errno ? errno : EIO;
+	if (len && fwrite(data, 1, len, f) != len)
+		err = errno ? errno : EIO;
+	if (fflush(f) != 0 && !err)
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && !err)
+		err = errno ? errno : EIO;
+	return err;
+}
+
+bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *render, void *ctx,
+			   bt_rename_noreplace_fn *rename_noreplace,
+			   struct bt_results_written *ret, char *err, size_t errcap)
+{
+	char final[256], tmp[256];
+	int e = bt_mkdir_p(dir);
+
+	if (e) {
+		snprintf(err, errcap, "cannot create %s: %s", dir, bt_file_error_phrase(e));
+		return e == EROFS ? BT_ERR_READ_ONLY : e == ENOSPC ? BT_ERR_FULL : BT_ERR_IO;
+	}
+	for (unsigned seq = read_hint(dir), tries = 0; seq <= BT_RESULTS_MAX_SEQ; seq++) {
+		snprintf(final, sizeof(final), "%s/%06u.%s", dir, seq, ext);
+		if (exists(final))
+			continue;
+		if (++tries > 100) {
+			snprintf(err, errcap, "gave up after 100 attempts to claim a name in %s", dir);
+			return BT_ERR_IO;
+		}
+		snprintf(tmp, sizeof(tmp), "%s/%06u.tmp", dir, seq);
+		remove(tmp); /* left behind by an interrupted run, if at all */
+
+		struct bt_strbuf doc;
+		memset(&doc, 0, sizeof(doc));
+		bt_status st = render(seq, &doc, ctx);
+		if (st == BT_OK && !!doc.oom)
+			st = BT_ERR_NOMEM;
+		if (st != BT_OK) {
+			bt_sb_free(&doc);
+			snprintf(err, errcap, "rendering the results failed: %s", bt_status_str(st));
+			return st;
+		}
+		e = write_whole_file(tmp, bt_sb_str(&doc), doc.n);
+		bt_sb_free(&doc);
+		if (e) {
+			remove(tmp);
+			snprintf(err, errcap, "cannot write %s: %s", tmp, bt_file_error_phrase(e));
+			return e == EROFS ? BT_ERR_READ_ONLY : e == ENOSPC ? BT_ERR_FULL : BT_ERR_IO;
+		}
+		if (rename_noreplace(tmp, final) != 0) {
+			e = errno;
+			if (e == EEXIST) {
+				remove(tmp);
+				continue; /* someone took the name meanwhile: next one */
+			}
+			remove(tmp);
+			snprintf(err, errcap, "cannot rename %s to %s: %s", tmp, final,
+				 bt_file_error_phrase(e));
+			return BT_ERR_IO;
+		}
+		write_hint(dir, seq + 1);
+		ret->seq = seq;
+		snprintf(ret->path, sizeof(ret->path), "%s", final);
+		return BT_OK;
+	}
+	snprintf(err, errcap, "%s holds results up to sequence %u already", dir, BT_RESULTS_MAX_SEQ);
+	return BT_ERR_FULL;
+}

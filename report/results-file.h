@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results files: never lost, never overwritten. Each run writes
+ * DIR/NNNNNN.EXT with the next free sequence number: the document is
+ * rendered for that number, written to DIR/NNNNNN.tmp, flushed and closed,
+ * then renamed into place by a rename that refuses to replace a file. A
+ * failure leaves no partial file under the final name.
+ */
+#ifndef REPORT_RESULTS_FILE_H
+#define REPORT_RESULTS_FILE_H
+
+#include <stddef.h>
+
+#include "base/strbuf.h"
+#include "base/status.h"
+
+/* Renders the document for sequence number `seq` into out. */
+typedef bt_status bt_render_fn(unsigned seq, struct bt_strbuf *out, void *ctx);
+
+/* rename() that fails (errno EEXIST) instead of replacing `to`. */
+typedef int bt_rename_noreplace_fn(const char *from, const char *to);
+
+struct bt_results_written {
+	unsigned seq;
+	char path[256];
+};
+
+#define BT_RESULTS_MAX_SEQ 999999u
+
+bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *render, void *ctx,
+			   bt_rename_noreplace_fn *rename_noreplace,
+			   struct bt_results_written *ret, char *err, size_t errcap);
+
+/* Creates dir and its parents ("a/b/c"); existing ones are fine. Returns 0
+ * or an errno value. */
+int bt_mkdir_p(const char *dir);
+
+/* One phrase for a file-system errno: "the volume is write-protected". */
+const char *bt_file_error_phrase(int err);
+
+#endif

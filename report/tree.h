@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing an evaluated tree: text for people (console, results file) and
+ * JSON for programs. Both use only stdio, so they work hosted and in the EFI
+ * app (newlib). Every report says where its counts came from (input_label),
+ * so replayed or simulated numbers are never mistaken for a live run.
+ */
+#ifndef REPORT_TREE_H
+#define REPORT_TREE_H
+
+#include <stdio.h>
+
+#include "metrics/model.h"
+
+struct bt_report_opts {
+	unsigned max_level;       /* deepest tree level shown; 0 = all */
+	int info;                 /* text: also list Info_/Bottleneck_ metrics */
+	int flagged_only;         /* text: show a node only if its parent chain is flagged */
+	const char *input_label;  /* e.g. "replayed counts from 000.json (evaluated from the file: ...)" */
+	/* text: the tree nodes the caller set out to compute (one byte per
+	 * node; NULL = all of them up to max_level). The others were left out
+	 * on purpose, for the reason in `untargeted_why` (drill-down), and are
+	 * counted, not listed as missing inputs. */
+	const unsigned char *targeted;
+	const char *untargeted_why;
+};
+
+bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_result *r,
+			 const struct bt_report_opts *o);
+/*
+ * {"model", "input", "values": {node: number|null}, "thresh": {node: bool},
+ *  "nodes": {node: {value, raw, level, parent, kind, state, thresh[, thresh_literal]
+ *  [, cpi_share]}}, "bottleneck_path": [...], "cpi", "missing_events": [...],
+ *  "missing_constants": [...], "retire_latency_defaults_used"}
+ * "values"/"thresh" are what ../shared/testdata/check.py reads: tree nodes as
+ * fractions, Info_/Bottleneck_ in their own scale, null = invalid/missing.
+ */
+bt_status bt_report_json(FILE *f, const struct bt_model *m, const struct bt_result *r,
+			 const struct bt_report_opts *o);
+
+/* "%.17g" for finite numbers, "null" otherwise. buf >= 32 bytes. */
+void bt_json_number(char *buf, size_t size, double v);
+/* A JSON string literal with escapes. */
+void bt_json_put_string(FILE *f, const char *s);
+
+#endif

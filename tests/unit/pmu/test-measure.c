@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The measurement engine against the simulated PMU: every event's count
+ * comes back exactly as the source supplied it (after the calibration
+ * removed the sim's modelled foreign activity), retries replace runs that
+ * disagree on instructions or saw an SMI the counters were not frozen for
+ * (or with no instruction count to judge it), persistent disagreement is
+ * flagged, and a fault leaves every register as it was.
+ */
+#include <stdlib.h>
+
+#include "pmu/measure.h"
+#include "arch/arch-cpuid-host.h"
+#include "pmu/plan.h"
+#include "arch/sim/sim.h"
+#include "tests/unit/lib/test.h"
+#include "tests/unit/lib/pmu-fixtures.h"
+
+/* The simulated workload: its identity is its address (sim source "body"). */
+static void sim_workload(void *arg)
+{
+	(void)arg;
+}
+
+struct setup {
+	struct bt_sim sim;
+	struct bt_pmu_caps caps;
+	struct bt_event ev[FX_MAX];
+	const struct bt_event *evp[FX_MAX];
+	struct bt_sim_count src[FX_MAX];
+	struct bt_sim_source source;
+	struct bt_plan plan;
+	int n;
+};
+
+static bool prepare(struct setup *t, const char *preset)
+{
+	memset(t, 0, sizeof(*t));
+	if (bt_sim_init(&t->sim, bt_sim_preset(preset)) != BT_OK)
+		return false;
+	bt_sim_detect_caps(&t->sim, &t->caps);
+	t->n = fx_set_for(&t->sim.cfg, t->ev);
+	fx_ptrs(t->ev, t->n, t->evp);
+	if (bt_sim_generate_counts(t->evp, (size_t)t->n, 7, t->src) != BT_OK)
+		return false;
+	t->source = (struct bt_sim_source){ t->src, (size_t)t->n, 0, sim_workload };
+	bt_sim_set_source(&t->sim, &t->source);
+	return bt_plan_events(t->evp, t->n, &t->caps, NULL, &t->plan) == BT_OK;
+}
+
+static int index_of_fixed(const struct setup *t, int fixed)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->ev[i].source == BT_SRC_PMC && t->ev[i].fixed == fixed && !t->ev[i].flags &&
+		    !t->ev[i].cmask)
+			return i;
+	return -1;
+}
+
+/* Checks every measured PMC / PERF_METRICS event against the source. */
+static void check_exact(const struct setup *t, const struct bt_measurement *m, const char *preset)
+{
+	int compared = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		uint8_t s = t->ev[i].source;
+		if (s != BT_SRC_PMC && s != BT_SRC_PERF_METRICS)
+			continue;
+		CHECK_MSG(m->ev[i].measured, "%s: %s not measured", preset, t->ev[i].name);
+		CHECK_MSG(m->ev[i].median == t->src[i].count && m->ev[i].min == t->src[i].count &&
+				  m->ev[i].max == t->src[i].count,
+			  "%s: %s median %llu min %llu max %llu, source %llu", preset,
+			  t->ev[i].name, (unsigned long long)m->ev[i].median,
+			  (unsigned long long)m->ev[i].min, (unsigned long long)m->ev[i].max,
+			  (unsigned long long)t->src[i].count);
+		compared++;
+	}
+	CHECK_MSG(compared >= 5, "%s: only %d events compared", preset, compared);
+}
+
+TEST(every_event_comes_back_exactly_on_each_pmu_kind)
+{
+	const char *presets[] = { "skl", "icl", "spr", "adl-e", "zen4", "zen2", "amd-legacy", "nhm" };
+
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+		static struct setup t;
+		struct bt_measurement m;
+		struct bt_measure_opts o;
+		struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+		struct bt_sim_regs before, after;
+		char diff[200] = "";
+
+		CHECK_MSG(prepare(&t, presets[p]), "%s: setup", presets[p]);
+		bt_measure_opts_defaults(&o);
+		o.reps = 3;
+		bt_sim_snapshot(&t.sim, &before);
+		bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+		CHECK_MSG(st == BT_OK, "%s: %s", presets[p], m.error);
+		if (st == BT_OK) {
+			check_exact(&t, &m, presets[p]);
+			CHECK_EQ_INT(m.n_runs, t.plan.n_groups * 3);
+			CHECK_EQ_INT(m.n_flagged, 0);
+			CHECK_EQ_INT(m.n_retried, 0);
+		}
+		bt_sim_snapshot(&t.sim, &after);
+		CHECK_MSG(bt_sim_regs_equal(&before, &after, diff, sizeof(diff)), "%s: %s",
+			  presets[p], diff);
+		CHECK_MSG(t.sim.n_violations == 0, "%s: %s", presets[p], t.sim.violations[0]);
+		bt_measurement_free(&m);
+		bt_sim_free(&t.sim);
+	}
+}
+
+/* The empty-window calibration is what makes AMD without a global enable
+ * exact: without it, each counter also counts the driver's enable writes. */
+TEST(without_calibration_amd_legacy_counts_the_driver_writes)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+	int off = 0;
+
+	CHECK(prepare(&t, "amd-legacy"));
+	bt_measure_opts_defaults(&o);
+	o.calib_runs = 0;
+	CHECK_EQ_INT(bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	for (int i = 0; i < t.n; i++)
+		if (t.ev[i].source == BT_SRC_PMC && m.ev[i].median != t.src[i].count)
+			off++;
+	CHECK_MSG(off > 0, "no counter included the enable writes: the sim would not "
+			   "catch a missing calibration");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+struct disturb {
+	struct setup *t;
+	int calls;
+	int smi_on_call;          /* that window sees an SMI; -1 = every window */
+	int skew_inst_on_call;    /* that window retires 1 % more instructions */
+	int inst_index;
+	uint64_t inst_count;
+	int skew_from_call;
+};
+
+static bt_status disturb_before(void *ctx, char *err, size_t errlen)
+{
+	struct disturb *d = ctx;
+	int call = ++d->calls;
+
+	(void)err;
+	(void)errlen;
+	d->t->sim.cfg.smi_per_window = d->smi_on_call == -1 || call == d->smi_on_call;
+	/* skew_inst_on_call: that call; skew_from_call (if set): also every
+	 * call from there on (the retries come after the first pass). */
+	bool skew = call == d->skew_inst_on_call ||
+		    (d->skew_from_call && call >= d->skew_from_call);
+	if (d->inst_index >= 0)
+		d->t->src[d->inst_index].count =
+			skew ? d->inst_count + d->inst_count / 100 : d->inst_count;
+	return BT_OK;
+}
+
+static void run_disturbed(struct disturb *d, struct bt_measurement *m)
+{
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, disturb_before, NULL, d };
+
+	bt_measure_opts_defaults(&o);
+	o.reps = 3;
+	d->t->sim.cfg.smi_count = true;
+	o.pmu.read_smi_count = true;
+	CHECK_EQ_INT(bt_measure(&d->t->sim.arch, &d->t->caps, &d->t->plan, d->t->evp, &wl, &o, m),
+		     BT_OK);
+}
+
+/* With an instruction count to judge a run by, an SMI alone does not make
+ * it run again; it is counted and reported. */
+TEST(an_smi_alone_does_not_repeat_a_run_whose_counts_agree)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 3, 0, -1, 0, 0 };
+
+	CHECK(prepare(&t, "skl"));
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 0);
+	CHECK_EQ_INT(m.n_flagged, 0);
+	CHECK_EQ_INT(m.n_smi_runs, 1);
+	check_exact(&t, &m, "skl+smi");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/* An SMI together with disagreeing instructions: the run is repeated
+ * (after a warm-up) and the agreeing retry replaces it. */
+TEST(an_smi_with_disagreeing_counts_is_retried_and_the_retry_kept)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 4, 4, -1, 0, 0 };
+
+	CHECK(prepare(&t, "skl"));
+	d.inst_index = index_of_fixed(&t, 0);
+	CHECK(d.inst_index >= 0);
+	d.inst_count = t.src[d.inst_index].count;
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 1);
+	CHECK_EQ_INT(m.n_flagged, 0);
+	CHECK_EQ_INT(m.n_smi_runs, 0);
+	int k;
+	for (k = 0; k < m.n_runs && !m.runs[k].why[0]; k++)
+		;
+	CHECK(k < m.n_runs && strstr(m.runs[k].why, "SMI") && strstr(m.runs[k].why, "instructions"));
+	check_exact(&t, &m, "skl+smi+skew");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+TEST(an_instruction_count_outlier_is_retried)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 0, 4, -1, 0, 0 };
+
+	CHECK(prepare(&t, "skl"));
+	d.inst_index = index_of_fixed(&t, 0);
+	CHECK(d.inst_index >= 0);
+	d.inst_count = t.src[d.inst_index].count;
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 1);
+	CHECK_EQ_INT(m.n_flagged, 0);
+	CHECK_EQ_U64(m.inst_min, d.inst_count);
+	CHECK_EQ_U64(m.inst_max, d.inst_count);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/* Instructions that disagree in every retry: flagged after the retries. */
+TEST(a_persistent_disagreement_is_flagged_after_the_retries)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 0, 0, -1, 0, 0 };
+
+	CHECK(prepare(&t, "skl"));
+	d.inst_index = index_of_fixed(&t, 0);
+	d.inst_count = t.src[d.inst_index].count;
+	/* The first pass is 1 warm-up + 3 runs per group; one run of it
+	 * disagrees, and so does every retry after it. */
+	d.skew_inst_on_call = 4;
+	d.skew_from_call = t.plan.n_groups * 4 + 1;
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 1);
+	CHECK_EQ_INT(m.n_flagged, 1);
+	for (int k = 0; k < m.n_runs; k++)
+		if (m.runs[k].flagged)
+			CHECK(m.runs[k].attempts == 1 + BT_MEASURE_MAX_RETRIES_DEFAULT &&
+			      strstr(m.runs[k].why, "instructions") != NULL);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/* Without FREEZE_WHILE_SMM (the Nehalem-class preset has no
+ * PERF_CAPABILITIES[12]) an SMI's handler is counted by every counter. Its
+ * instructions here are far inside the 0.1 % tolerance, so the instruction
+ * count alone would keep the run; the SMI itself must repeat it, and the
+ * clean retry replaces it, so every event comes back exact. */
+TEST(an_smi_in_an_unfrozen_window_is_retried_even_when_instructions_agree)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 3, 0, -1, 0, 0 };
+
+	CHECK(prepare(&t, "nhm"));
+	CHECK(!t.caps.has_perf_capabilities ||
+	      !(t.caps.perf_capabilities & (1ull << 12))); /* no SMM freeze here */
+	int inst = index_of_fixed(&t, 0);
+	CHECK(inst >= 0);
+	/* The handler's work: 1 part in 10^5 of the instructions, at least 1. */
+	t.sim.cfg.smm_counts_per_smi = t.src[inst].count / 100000 + 1;
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 1);
+	CHECK_EQ_INT(m.n_flagged, 0);
+	CHECK_EQ_INT(m.n_smi_runs, 0);
+	int k;
+	for (k = 0; k < m.n_runs && !m.runs[k].why[0]; k++)
+		;
+	CHECK(k < m.n_runs && strstr(m.runs[k].why, "not frozen") != NULL);
+	check_exact(&t, &m, "nhm+smi");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/* Every window has an SMI but the counts agree: no retries, all reported. */
+TEST(smis_in_every_window_are_counted_not_retried)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, -1, 0, -1, 0, 0 };
+
+	CHECK(prepare(&t, "skl"));
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 0);
+	CHECK_EQ_INT(m.n_smi_runs, m.n_runs);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+TEST(a_fault_anywhere_aborts_cleanly_and_restores_every_register)
+{
+	const char *presets[] = { "skl", "icl", "zen4" };
+
+	for (size_t p = 0; p < 3; p++) {
+		int aborted = 0, fired = 0;
+
+		for (uint64_t at = 1; at < 400; at += 37) {
+			static struct setup t;
+			struct bt_measurement m;
+			struct bt_measure_opts o;
+			struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+			struct bt_sim_regs before, after;
+			char diff[200] = "";
+
+			CHECK(prepare(&t, presets[p]));
+			bt_measure_opts_defaults(&o);
+			o.reps = 2;
+			bt_sim_snapshot(&t.sim, &before);
+			t.sim.fault_at = t.sim.access_count + at;
+			bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+			bool hit = t.sim.access_count >= t.sim.fault_at; /* the access existed */
+			fired += hit;
+			CHECK_MSG(!hit || st != BT_OK, "%s: fault at access %llu did not abort the run",
+				  presets[p], (unsigned long long)at);
+			if (st != BT_OK) {
+				aborted++;
+				CHECK_MSG(strstr(m.error, "#GP") != NULL, "%s at %llu: '%s'", presets[p],
+					  (unsigned long long)at, m.error);
+			}
+			bt_sim_snapshot(&t.sim, &after);
+			CHECK_MSG(bt_sim_regs_equal(&before, &after, diff, sizeof(diff)),
+				  "%s, fault at access %llu: %s", presets[p], (unsigned long long)at,
+				  diff);
+			bt_measurement_free(&m);
+			bt_sim_free(&t.sim);
+		}
+		CHECK_MSG(fired >= 5 && aborted == fired, "%s: %d faults fired, %d aborted the run",
+			  presets[p], fired, aborted);
+	}
+}
+
+/* A CPU lost in mid-window (an AP that faulted and is parked) gets its
+ * session closed by the park cleanup, from inside the window: that alone
+ * must leave every register as it was before baretop touched it, since
+ * the window's own stop write never comes. */
+static struct {
+	struct setup *t;
+	struct bt_pmu_session *hooked;
+	int opened, closed, windows;
+	bool parked;
+	struct bt_sim_regs at_park;
+} lost;
+
+static void lost_hook(void *ctx, struct bt_pmu_session *s)
+{
+	(void)ctx;
+	if (s)
+		lost.opened++;
+	else
+		lost.closed++;
+	lost.hooked = s;
+}
+
+static void crashing_body(void *arg)
+{
+	(void)arg;
+	if (++lost.windows == 3 && lost.hooked) {
+		bt_pmu_close(lost.hooked); /* what close_session_on_park does */
+		bt_sim_snapshot(&lost.t->sim, &lost.at_park);
+		lost.parked = true;
+	}
+}
+
+TEST(a_session_closed_in_mid_window_restores_every_register)
+{
+	const char *presets[] = { "skl", "icl", "adl-e", "amd-legacy", "zen4" };
+
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+		static struct setup t;
+		struct bt_measurement m;
+		struct bt_measure_opts o;
+		struct bt_measure_workload wl = { crashing_body, NULL, NULL, NULL, NULL };
+		struct bt_sim_regs before;
+		char diff[200] = "";
+
+		CHECK(prepare(&t, presets[p]));
+		memset(&lost, 0, sizeof(lost));
+		lost.t = &t;
+		bt_measure_opts_defaults(&o);
+		o.reps = 2;
+		o.session_hook = lost_hook;
+		bt_sim_snapshot(&t.sim, &before);
+		bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+		CHECK_MSG(lost.parked, "%s: the third window never came", presets[p]);
+		CHECK_MSG(lost.opened == 1 && lost.closed == 1, "%s: hook opened %d closed %d",
+			  presets[p], lost.opened, lost.closed);
+		CHECK_MSG(bt_sim_regs_equal(&before, &lost.at_park, diff, sizeof(diff)),
+			  "%s: registers at park: %s", presets[p], diff);
+		/* The run itself cannot go on with a closed session. */
+		CHECK_MSG(st != BT_OK, "%s: the run went on after its session was closed", presets[p]);
+		bt_measurement_free(&m);
+		bt_sim_free(&t.sim);
+	}
+}
+
+static void spin(void *arg)
+{
+	volatile uint64_t *n = arg;
+	for (uint64_t i = 0; i < 100000; i++)
+		*n += i;
+}
+
+TEST(timing_without_counters)
+{
+	struct bt_timing t;
+	uint64_t n = 0;
+	char err[100];
+	struct bt_measure_workload wl = { spin, &n, NULL, NULL, NULL };
+
+	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 1, 5, false, &t, err, sizeof(err)),
+		     BT_OK);
+	CHECK_EQ_INT(t.runs, 5);
+	CHECK(t.min > 0 && t.min <= t.median && t.median <= t.max);
+	CHECK_EQ_U64(n, 6ull * (100000ull * 99999ull / 2)); /* 1 warm-up + 5 runs */
+	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 0, 0, false, &t, err, sizeof(err)),
+		     BT_ERR_INVALID);
+}
+
+TEST(median_is_an_observed_value)
+{
+	uint64_t v[] = { 9, 1, 5, 3 };
+	CHECK_EQ_U64(bt_median_u64(v, 4), 3);
+	CHECK_EQ_U64(bt_median_u64(v, 3), 5);
+	CHECK_EQ_U64(bt_median_u64(v, 1), 9);
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/results-file.h"
+#include "tests/unit/lib/test.h"
+
+static char root[64];
+
+static void fresh_dir(void)
+{
+	snprintf(root, sizeof(root), "/tmp/bt-results-XXXXXX");
+	CHECK(mkdtemp(root) != NULL);
+}
+
+static void remove_tree(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
+static bt_status render_seq(unsigned seq, struct bt_strbuf *out, void *ctx)
+{
+	bt_sb_printf(out, "{\"sequence\": %u, \"tag\": \"%s\"}\n", seq, (const char *)ctx);
+	return BT_OK;
+}
+
+static bt_status render_fails(unsigned seq, struct bt_strbuf *out, void *ctx)
+{
+	(void)seq; (void)out; (void)ctx;
+	return BT_ERR_INTERNAL;
+}
+
+static int noreplace(const char *from, const char *to)
+{
+	if (link(from, to) != 0)
+		return -1;
+	return unlink(from);
+}
+
+static int race_once_calls;
+static int rename_loses_race_once(const char *from, const char *to)
+{
+	if (race_once_calls++ == 0) {
+		/* Another writer takes the name between our check and rename. */
+		FILE *f = fopen(to, "w");
+		fputs("someone else\n", f);
+		fclose(f);
+	}
+	return noreplace(from, to);
+}
+
+static int rename_io_error(const char *from, const char *to)
+{
+	(void)from; (void)to;
+	errno = EIO;
+	return -1;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int count_entries(const char *dir, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name), s = strlen(suffix);
+		if (l >= s && strcmp(e->d_name + l - s, suffix) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+TEST(sequence_numbers_never_overwrite)
+{
+	char dir[128], path[160], err[300];
+	struct bt_results_written w;
+
+	fresh_dir();
+	snprintf(dir, sizeof(dir), "%s/baretop/results", root);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "first", noreplace, &w, err,
+				      sizeof(err)), BT_OK);
+	CHECK_EQ_U64(w.seq, 1);
+	snprintf(path, sizeof(path), "%s/000001.json", dir);
+	CHECK_STR(w.path, path);
+	CHECK_STR(slurp(path), "{\"sequence\": 1, \"tag\": \"first\"}\n");
+
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "second", noreplace, &w, err,
+				      sizeof(err)), BT_OK);
+	CHECK_EQ_U64(w.seq, 2);
+	CHECK_STR(slurp(path), "{\"sequence\": 1, \"tag\": \"first\"}\n");
+	CHECK_EQ_INT(count_entries(dir, ".json"), 2);
+	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
+	remove_tree(root);
+}
+
+TEST(a_stale_or_broken_hint_only_costs_probes)
+{
+	char dir[128], path[160], err[300];
+	struct bt_results_written w;
+
+	fresh_dir();
+	snprintf(dir, sizeof(dir), "%s/r", root);
+	CHECK_EQ_INT(bt_mkdir_p(dir), 0);
+	for (int i = 1; i <= 3; i++) {
+		snprintf(path, sizeof(path), "%s/%06d.json", dir, i);
+		FILE *f = fopen(path, "w");
+		fputs("earlier\n", f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/next-sequence", dir);
+	FILE *f = fopen(path, "w");
+	fputs("garbage\n", f);
+	fclose(f);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, err, sizeof(err)),
+		     BT_OK);
+	CHECK_EQ_U64(w.seq, 4);
+	snprintf(path, sizeof(path), "%s/000002.json", dir);
+	CHECK_STR(slurp(path), "earlier\n");
+	remove_tree(root);
+}
+
+TEST(leftover_temporary_file_is_replaced)
+{
+	char dir[128], path[160], err[300];
+	struct bt_results_written w;
+
+	fresh_dir();
+	snprintf(dir, sizeof(dir), "%s/r", root);
+	CHECK_EQ_INT(bt_mkdir_p(dir), 0);
+	snprintf(path, sizeof(path), "%s/000001.tmp", dir);
+	FILE *f = fopen(path, "w");
+	fputs("half a result from a run that lost power", f);
+	fclose(f);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, err, sizeof(err)),
+		     BT_OK);
+	CHECK_EQ_U64(w.seq, 1);
+	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
+	remove_tree(root);
+}
+
+TEST(losing_a_rename_race_takes_the_next_number)
+{
+	char dir[128], path[160], err[300];
+	struct bt_results_written w;
+
+	fresh_dir();
+	snprintf(dir, sizeof(dir), "%s/r", root);
+	race_once_calls = 0;
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "mine", rename_loses_race_once, &w,
+				      err, sizeof(err)), BT_OK);
+	CHECK_EQ_U64(w.seq, 2);
+	snprintf(path, sizeof(path), "%s/000001.json", dir);
+	CHECK_STR(slurp(path), "someone else\n");
+	snprintf(path, sizeof(path), "%s/000002.json", dir);
+	CHECK_STR(slurp(path), "{\"sequence\": 2, \"tag\": \"mine\"}\n");
+	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
+	remove_tree(root);
+}
+
+TEST(failures_leave_nothing_behind)
+{
+	char dir[128], err[300];
+	struct bt_results_written w;
+
+	fresh_dir();
+	snprintf(dir, sizeof(dir), "%s/r", root);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_fails, NULL, noreplace, &w, err,
+				      sizeof(err)), BT_ERR_INTERNAL);
+	CHECK(strstr(err, "rendering the results failed") != NULL);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", rename_io_error, &w, err,
+				      sizeof(err)), BT_ERR_IO);
+	CHECK(strstr(err, "cannot rename") != NULL);
+	CHECK_EQ_INT(count_entries(dir, ".json"), 0);
+	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
+	remove_tree(root);
+}
+
+TEST(mkdir_p_creates_parents_and_accepts_existing)
+{
+	char dir[128];
+	struct stat st;
+
+	fresh_dir();
+	snprintf(dir, sizeof(dir), "%s/a/b/c", root);
+	CHECK_EQ_INT(bt_mkdir_p(dir), 0);
+	CHECK_EQ_INT(bt_mkdir_p(dir), 0);
+	CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+	/* A file in the way is an error. */
+	char file[160];
+	snprintf(file, sizeof(file), "%s/a/f", root);
+	FILE *f = fopen(file, "w");
+	fclose(f);
+	snprintf(dir, sizeof(dir), "%s/a/f/g", root);
+	CHECK(bt_mkdir_p(dir) != 0);
+	remove_tree(root);
+}

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop-host plan --events FILE [--preset P] [--smt-off] [--json]
+ *
+ * Plans counter groups (no multiplexing) for the events in FILE, one raw
+ * event per line (see pmu/event-encode.h; '#' starts a comment), for the
+ * PMU of a simulated preset (the host has no PMU of its own to plan for:
+ * the output says which caps were used). Exits non-zero if the plan is
+ * invalid by the independent validator, or events could not be placed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "metrics/model.h"
+#include "report/tree.h"
+#include "pmu/event-encode.h"
+#include "pmu/plan.h"
+#include "arch/sim/sim.h"
+#include "tools/baretop-host/command.h"
+#include "tools/baretop-host/model-open-host.h"
+#include "tools/baretop-host/plan-print.h"
+
+static const char *nm(const struct bt_event *const *ev, int i)
+{
+	return ev[i]->name ? ev[i]->name : "?";
+}
+
+int bt_host_plan_print(const struct bt_event *const *events, int n, const struct bt_pmu_caps *caps,
+		       const char *caps_label, bool smt_off, bool json, FILE *out)
+{
+	static struct bt_plan p;
+	struct bt_plan_opts opts = { .smt_off = smt_off };
+	bt_status st = bt_plan_events(events, n, caps, &opts, &p);
+	char err[256] = "";
+	bt_status vst = st == BT_OK ? bt_plan_validate(&p, events, n, caps, &opts, err, sizeof(err))
+				    : BT_ERR_INVALID;
+	if (st != BT_OK && !err[0])
+		snprintf(err, sizeof(err), "%d events could not be placed (%s)", p.n_unplaced,
+			 bt_status_str(st));
+	const struct bt_plan_bound *b = &p.bound;
+	if (json) {
+		fprintf(out, "{\"caps\": ");
+		bt_json_put_string(out, caps_label);
+		fprintf(out, ", \"general_counters\": %d, \"events\": %d, \"groups\": %d, "
+			"\"lower_bound\": %d, \"bound\": {\"alone\": %d, \"capacity\": %d, \"hall\": %d, "
+			"\"msr\": %d}, \"valid\": %s",
+			caps->num_gp, n, p.n_groups, p.lower_bound, b->alone, b->capacity, b->hall, b->msr,
+			vst == BT_OK ? "true" : "false");
+		if (vst != BT_OK) {
+			fprintf(out, ", \"error\": ");
+			bt_json_put_string(out, err);
+		}
+		fprintf(out, ",\n \"plan\": [");
+		for (int g = 0; g < p.n_groups; g++) {
+			const struct bt_plan_group *G = &p.groups[g];
+			fprintf(out, "%s\n  {\"group\": %d, \"counters\": {", g ? "," : "", g);
+			for (int i = 0; i < G->n_gp; i++) {
+				fprintf(out, "%s\"%d\": ", i ? ", " : "", G->gp[i].counter);
+				bt_json_put_string(out, nm(events, G->gp[i].event));
+			}
+			fprintf(out, "}, \"fixed\": {");
+			int k = 0;
+			for (int i = 0; i < n; i++)
+				if (p.ev[i].place == BT_PLACE_FIXED) {
+					fprintf(out, "%s\"%d\": ", k++ ? ", " : "", p.ev[i].counter);
+					bt_json_put_string(out, nm(events, i));
+				}
+			fprintf(out, "}, \"extra_msrs\": {");
+			k = 0;
+			for (int s = 0; s < BT_PLAN_MSR_SLOTS; s++)
+				if (G->msr_used[s])
+					fprintf(out, "%s\"%s\": \"0x%llx\"", k++ ? ", " : "", bt_plan_msr_name(s),
+						(unsigned long long)G->msr_value[s]);
+			fprintf(out, "}, \"perf_metrics\": %s}", p.perf_metrics ? "true" : "false");
+		}
+		fprintf(out, "],\n \"every_group\": [");
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			if (p.ev[i].place == BT_PLACE_FIXED || p.ev[i].place == BT_PLACE_PERF_METRICS ||
+			    p.ev[i].place == BT_PLACE_FREE) {
+				fprintf(out, "%s", k++ ? ", " : "");
+				bt_json_put_string(out, nm(events, i));
+			}
+		fprintf(out, "],\n \"unmeasurable\": [");
+		k = 0;
+		for (int i = 0; i < n; i++)
+			if (p.ev[i].place == BT_PLACE_UNMEASURABLE) {
+				fprintf(out, "%s{\"event\": ", k++ ? ", " : "");
+				bt_json_put_string(out, nm(events, i));
+				fprintf(out, ", \"reason\": ");
+				bt_json_put_string(out, p.ev[i].reason);
+				fputc('}', out);
+			}
+		fprintf(out, "]}\n");
+	} else {
+		fprintf(out, "caps: %s (%d general counters, fixed mask 0x%X%s)\n", caps_label,
+			caps->num_gp, caps->fixed_mask, caps->perf_metrics ? ", PERF_METRICS" : "");
+		for (int g = 0; g < p.n_groups; g++) {
+			const struct bt_plan_group *G = &p.groups[g];
+			fprintf(out, "group %d:", g);
+			for (int i = 0; i < G->n_gp; i++)
+				fprintf(out, " c%d=%s%s", G->gp[i].counter, nm(events, G->gp[i].event),
+					G->gp[i].code2 ? "(code2)" : "");
+			for (int s = 0; s < BT_PLAN_MSR_SLOTS; s++)
+				if (G->msr_used[s])
+					fprintf(out, " [%s=0x%llx]", bt_plan_msr_name(s),
+						(unsigned long long)G->msr_value[s]);
+			fputc('\n', out);
+		}
+		for (int i = 0; i < n; i++) {
+			const struct bt_plan_event *e = &p.ev[i];
+			if (e->place == BT_PLACE_FIXED)
+				fprintf(out, "every group: fixed counter %d = %s\n", e->counter, nm(events, i));
+			else if (e->place == BT_PLACE_PERF_METRICS)
+				fprintf(out, "every group: PERF_METRICS field %d = %s\n", e->counter, nm(events, i));
+			else if (e->place == BT_PLACE_FREE)
+				fprintf(out, "every group: %s\n", nm(events, i));
+			else if (e->place == BT_PLACE_UNMEASURABLE)
+				fprintf(out, "unmeasurable: %s: %s\n", nm(events, i), e->reason);
+		}
+		fprintf(out, "groups: %d, lower bound: %d (alone %d + max(capacity %d, hall %d, msr %d))\n",
+			p.n_groups, p.lower_bound, b->alone, b->capacity, b->hall, b->msr);
+		if (vst != BT_OK)
+			fprintf(out, "INVALID PLAN: %s\n", err);
+	}
+	return vst == BT_OK ? 0 : 1;
+}
+
+static int cmd_plan(int argc, char **argv);
+BT_HOST_COMMAND(plan, "plan (--events FILE | --model M | --all-models) [...]",
+		"plan counter groups (no multiplexing) for a model or raw events, with the lower bound")
+
+/* The caps a correct detection derives from a simulated PMU configuration. */
+static bool sim_caps(const struct bt_sim_config *cfg, struct bt_pmu_caps *ret)
+{
+	static struct bt_sim sim;
+
+	if (bt_sim_init(&sim, cfg) != BT_OK)
+		return false;
+	bt_sim_detect_caps(&sim, ret);
+	bt_sim_free(&sim);
+	return true;
+}
+
+/* The events of `model` up to `level` (0 = all), with SMT on or off. */
+static int model_events(struct bt_model *m, unsigned level, bool smt,
+			const struct bt_pmu_caps *caps, const struct bt_event **evp, int cap)
+{
+	static uint16_t idx[BT_PLAN_MAX_EVENTS * 4];
+	double constants[BT_CONST_COUNT];
+	unsigned n = 0;
+
+	for (int c = 0; c < BT_CONST_COUNT; c++)
+		constants[c] = __builtin_nan("");
+	constants[BT_C_HYPERTHREADING_ON] = smt ? 1 : 0;
+	static struct bt_event gp_twin[BT_PLAN_MAX_EVENTS];
+
+	if (bt_model_event_count(m) > sizeof(idx) / sizeof(idx[0]) ||
+	    bt_model_events_up_to_level(m, level ? level : bt_model_max_level(m), constants, idx,
+					&n) != BT_OK)
+		return -1;
+	if ((int)n > cap)
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		evp[i] = bt_model_event(m, idx[i]);
+		if (bt_event_fixed_to_gp(evp[i], caps, &gp_twin[i]))
+			evp[i] = &gp_twin[i];
+	}
+	return (int)n;
+}
+
+static int plan_model(const char *id, unsigned level, bool smt, bool json)
+{
+	struct bt_sim_config cfg;
+	struct bt_pmu_caps caps;
+	struct bt_arena arena = { 0 };
+	struct bt_model *m = NULL;
+	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
+	char label[160];
+
+	if (!bt_sim_config_for_model(id, &cfg) || !sim_caps(&cfg, &caps)) {
+		fprintf(stderr, "plan: no simulated PMU for model '%s'\n", id);
+		return 2;
+	}
+	if (host_open_model(id, NULL, &arena, &m) != 0)
+		return 2;
+	if (level > bt_model_max_level(m)) {
+		fprintf(stderr, "plan: %s has levels 1..%u\n", id, bt_model_max_level(m));
+		bt_model_close(m);
+		return 2;
+	}
+	int n = model_events(m, level, smt, &caps, evp, BT_PLAN_MAX_EVENTS);
+	if (n < 0) {
+		fprintf(stderr, "plan: %s: too many events\n", id);
+		bt_model_close(m);
+		return 2;
+	}
+	snprintf(label, sizeof(label), "%s; model %s, level %s%u, SMT %s", cfg.brand, id,
+		 level ? "" : "all = ", level ? level : bt_model_max_level(m), smt ? "on" : "off");
+	int rc = bt_host_plan_print(evp, n, &caps, label, !smt, json, stdout);
+	bt_model_close(m);
+	return rc;
+}
+
+/* Every model at every level: the plan must be valid and have as many
+ * groups as the lower bound. Prints one row per model (full depth). */
+static int plan_all_models(bool smt, bool json)
+{
+	int bad = 0;
+
+	if (json)
+		printf("[");
+	else
+		printf("%-8s %-6s %-7s %-8s %-6s %-6s %-13s %s\n", "model", "levels", "events",
+		       "general", "groups", "bound", "unmeasurable", "every level optimal");
+	for (int k = 0; bt_sim_model_names[k]; k++) {
+		const char *id = bt_sim_model_names[k];
+		struct bt_sim_config cfg;
+		struct bt_pmu_caps caps;
+		struct bt_arena arena = { 0 };
+		struct bt_model *m = NULL;
+		static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
+		static struct bt_plan p;
+		struct bt_plan_opts opts = { .smt_off = !smt };
+		char err[256] = "", levels_ok[64] = "";
+		int full_groups = 0, full_bound = 0, full_events = 0, full_unmeas = 0;
+		bool optimal = true;
+
+		if (!bt_sim_config_for_model(id, &cfg) || !sim_caps(&cfg, &caps) ||
+		    host_open_model(id, NULL, &arena, &m) != 0) {
+			printf("%s: cannot set up\n", id);
+			bad = 1;
+			continue;
+		}
+		unsigned max = bt_model_max_level(m);
+		for (unsigned lv = 1; lv <= max; lv++) {
+			int n = model_events(m, lv, smt, &caps, evp, BT_PLAN_MAX_EVENTS);
+			bt_status st = n < 0 ? BT_ERR_FULL : bt_plan_events(evp, n, &caps, &opts, &p);
+			if (st == BT_OK)
+				st = bt_plan_validate(&p, evp, n, &caps, &opts, err, sizeof(err));
+			if (st != BT_OK || p.n_groups != p.lower_bound) {
+				optimal = false;
+				bad = 1;
+				fprintf(stderr, "%s level %u: %s (groups %d, bound %d)\n", id, lv,
+					st != BT_OK ? (err[0] ? err : bt_status_str(st)) : "not optimal",
+					p.n_groups, p.lower_bound);
+			}
+			size_t len = strlen(levels_ok);
+			snprintf(levels_ok + len, sizeof(levels_ok) - len, "%s%d", lv > 1 ? "/" : "",
+				 p.n_groups);
+			if (lv == max) {
+				full_groups = p.n_groups;
+				full_bound = p.lower_bound;
+				full_events = n;
+				full_unmeas = p.n_unmeasurable;
+			}
+		}
+		if (json)
+			printf("%s\n {\"model\": \"%s\", \"levels\": %u, \"events\": %d, "
+			       "\"general_counters\": %d, \"groups\": %d, \"lower_bound\": %d, "
+			       "\"unmeasurable\": %d, \"groups_per_level\": \"%s\", "
+			       "\"every_level_optimal\": %s}",
+			       k ? "," : "", id, max, full_events, caps.num_gp, full_groups, full_bound,
+			       full_unmeas, levels_ok, optimal ? "true" : "false");
+		else
+			printf("%-8s %-6u %-7d %-8d %-6d %-6d %-13d %s (groups per level %s)\n", id, max,
+			       full_events, caps.num_gp, full_groups, full_bound, full_unmeas,
+			       optimal ? "yes" : "NO", levels_ok);
+		bt_model_close(m);
+	}
+	if (json)
+		printf("\n]\n");
+	return bad;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	const char *file = NULL, *preset = "skl", *model = NULL;
+	bool json = false, smt_off = false, smt = false, all = false;
+	unsigned level = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--events") == 0 && i + 1 < argc)
+			file = argv[++i];
+		else if (strcmp(argv[i], "--preset") == 0 && i + 1 < argc)
+			preset = argv[++i];
+		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
+			model = argv[++i];
+		else if (strcmp(argv[i], "--level") == 0 && i + 1 < argc) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (*end || v < 1 || v > 16) {
+				fprintf(stderr, "plan: --level %s: a level from 1\n", argv[i]);
+				return 2;
+			}
+			level = (unsigned)v;
+		} else if (strcmp(argv[i], "--all-models") == 0)
+			all = true;
+		else if (strcmp(argv[i], "--smt") == 0)
+			smt = true;
+		else if (strcmp(argv[i], "--json") == 0)
+			json = true;
+		else if (strcmp(argv[i], "--smt-off") == 0)
+			smt_off = true;
+		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("usage: baretop-host plan --model M [--level N] [--smt] [--json]\n"
+			       "       baretop-host plan --all-models [--smt] [--json]\n"
+			       "       baretop-host plan --events FILE [--preset P] [--smt-off] [--json]\n"
+			       "--model: the events of model M's tree up to level N (default: all levels),\n"
+			       "planned for the simulated PMU of M's microarchitecture (SMT off unless\n"
+			       "--smt). --all-models: every model at every level; exits 1 unless every\n"
+			       "plan is valid and has as many groups as the lower bound.\n"
+			       "--events FILE: one raw event per line (cpu/event=0x..,umask=0x..,.../,\n"
+			       "rUUEE, tsc, duration_time; extensions counters=MASK fixed=N alone code2=\n"
+			       "perf_metrics=FIELD), for a simulated PMU preset (default skl):\n");
+			for (int k = 0; bt_sim_preset_names[k]; k++)
+				printf("  %s\n", bt_sim_preset_names[k]);
+			printf("Models: ");
+			for (int k = 0; bt_sim_model_names[k]; k++)
+				printf("%s%s", k ? " " : "", bt_sim_model_names[k]);
+			printf("\nExit status: 0 valid plan, 1 invalid or incomplete, 2 bad arguments.\n");
+			return 0;
+		} else {
+			fprintf(stderr, "plan: unknown argument '%s' (try --help)\n", argv[i]);
+			return 2;
+		}
+	}
+	if (all)
+		return plan_all_models(smt, json);
+	if (model)
+		return plan_model(model, level, smt, json);
+	if (!file) {
+		fprintf(stderr, "plan: --model M, --all-models or --events FILE is required\n");
+		return 2;
+	}
+	const struct bt_sim_config *cfg = bt_sim_preset(preset);
+	if (!cfg) {
+		fprintf(stderr, "plan: unknown preset '%s' (try --help)\n", preset);
+		return 2;
+	}
+	struct bt_pmu_caps caps;
+	if (!sim_caps(cfg, &caps))
+		return 2;
+
+	FILE *f = fopen(file, "r");
+	if (!f) {
+		fprintf(stderr, "plan: cannot open %s\n", file);
+		return 2;
+	}
+	static struct bt_raw_event raw[BT_PLAN_MAX_EVENTS];
+	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
+	char line[1024];
+	int n = 0, lineno = 0, bad = 0;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n' || *p == '\r')
+			continue;
+		if (n == BT_PLAN_MAX_EVENTS) {
+			fprintf(stderr, "%s:%d: more than %d events\n", file, lineno, BT_PLAN_MAX_EVENTS);
+			bad = 1;
+			break;
+		}
+		char err[200];
+		if (bt_event_parse(p, cfg->vendor, &raw[n], err, sizeof(err)) != BT_OK) {
+			fprintf(stderr, "%s:%d: %s\n", file, lineno, err);
+			bad = 1;
+			continue;
+		}
+		evp[n] = &raw[n].ev;
+		n++;
+	}
+	fclose(f);
+	if (bad)
+		return 1;
+	char label[96];
+	snprintf(label, sizeof(label), "simulated PMU preset %s", preset);
+	return bt_host_plan_print(evp, n, &caps, label, smt_off, json, stdout);
+}

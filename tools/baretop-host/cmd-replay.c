@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop-host replay FILE... [--json] [--model ID] [--level N] [--info]
+ *                     [--flagged] [--load REFDIR] [--default-retire-latency]
+ *                     [--out-dir DIR --base DIR]
+ *
+ * Evaluates count files (../shared/testdata/tma/FORMAT.md) with a built-in
+ * model (or one loaded from vendor files with --load) and prints the tree.
+ * The output says the counts are replayed: nothing is measured here.
+ * With --out-dir, each FILE's report goes to DIR/<FILE relative to --base>
+ * (one process for a whole tree of cases; models are compiled once).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "metrics/counts-file.h"
+#include "report/tree.h"
+#include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
+#include "tools/baretop-host/model-open-host.h"
+
+BT_HOST_COMMAND(replay, "replay FILE... [--json] [--model ID]",
+		"evaluate count files and print the Top-Down tree")
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: baretop-host replay FILE... [options]\n"
+		   "  --json                 every node's value, flag, level and parent as JSON\n"
+		   "  --model ID             model to use (default: the file's \"model\")\n"
+		   "  --level N              tree levels 1..N only\n"
+		   "  --info                 also list Info_/Bottleneck_ metrics (text)\n"
+		   "  --flagged              text: expand only flagged nodes\n"
+		   "  --load REFDIR          load the model from vendor files under REFDIR\n"
+		   "  --default-retire-latency  use the vendor's published retire latencies\n"
+		   "                         where the file has none\n"
+		   "  --out-dir DIR --base B write each report to DIR/<FILE relative to B>\n");
+}
+
+#define MAX_MODELS 64
+
+struct session {
+	const char *model_id, *load, *out_dir, *base;
+	int json, default_rl;
+	struct bt_report_opts opts;
+	struct bt_arena arena;
+	struct {
+		const char *id;
+		struct bt_model *m;
+		struct bt_counts *c;
+		struct bt_result *r;
+	} models[MAX_MODELS];
+	int n_models;
+};
+
+static int get_model(struct session *s, const char *id, int *ret)
+{
+	for (int i = 0; i < s->n_models; i++)
+		if (!strcmp(s->models[i].id, id)) {
+			*ret = i;
+			return 0;
+		}
+	if (s->n_models == MAX_MODELS)
+		return -1;
+	int i = s->n_models;
+	if (host_open_model(id, s->load, &s->arena, &s->models[i].m) < 0)
+		return -1;
+	s->models[i].id = bt_arena_strdup(&s->arena, id);
+	s->models[i].c = bt_counts_new(s->models[i].m);
+	s->models[i].r = bt_result_new(s->models[i].m);
+	if (!s->models[i].id || !s->models[i].c || !s->models[i].r) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		return -1;
+	}
+	s->n_models++;
+	*ret = i;
+	return 0;
+}
+
+/* mkdir -p of the directories in path (not the last component) */
+static int make_parents(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		int r = mkdir(path, 0777);
+		*p = '/';
+		if (r < 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+static int replay_one(struct session *s, const char *file)
+{
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_count_file cf;
+	int rc = 1, idx;
+	FILE *out = stdout;
+	char out_path[4096] = "";
+	if (bt_count_file_read(&a, file, &cf, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
+		goto done;
+	}
+	const char *id = s->model_id ? s->model_id : cf.model;
+	if (!id) {
+		fprintf(stderr, "baretop-host: %s names no model; use --model ID\n", file);
+		goto done;
+	}
+	if (get_model(s, id, &idx) < 0)
+		goto done;
+	struct bt_model *m = s->models[idx].m;
+	struct bt_counts *c = s->models[idx].c;
+	struct bt_result *r = s->models[idx].r;
+	bt_count_file_apply(&cf, c, NULL, &d);
+	if (s->default_rl)
+		bt_counts_use_default_retire_latencies(c);
+	bt_evaluate(m, c, r);
+	char label[600];
+	snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
+		 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
+		 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
+		 s->load ? "; model loaded from vendor files" : "");
+	struct bt_report_opts opts = s->opts;
+	opts.input_label = label;
+	if (s->out_dir) {
+		const char *rel = file;
+		size_t bl = s->base ? strlen(s->base) : 0;
+		if (bl && !strncmp(file, s->base, bl))
+			rel = file + bl;
+		while (*rel == '/')
+			rel++;
+		snprintf(out_path, sizeof(out_path), "%s/%s", s->out_dir, rel);
+		if (make_parents(out_path) < 0 || !(out = fopen(out_path, "w"))) {
+			fprintf(stderr, "baretop-host: cannot write %s\n", out_path);
+			out = stdout;
+			goto done;
+		}
+	}
+	bt_status st = s->json ? bt_report_json(out, m, r, &opts) : bt_report_text(out, m, r, &opts);
+	rc = st == BT_OK ? 0 : 1;
+done:
+	if (out != stdout && fclose(out) != 0)
+		rc = 1;
+	bt_arena_free(&a);
+	return rc;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+	struct session s = { 0 };
+	const char **files = calloc((size_t)argc + 1, sizeof(*files));
+	int n_files = 0, rc = 0;
+	if (!files)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--json")) {
+			s.json = 1;
+		} else if (!strcmp(a, "--info")) {
+			s.opts.info = 1;
+		} else if (!strcmp(a, "--flagged")) {
+			s.opts.flagged_only = 1;
+		} else if (!strcmp(a, "--default-retire-latency")) {
+			s.default_rl = 1;
+		} else if (!strcmp(a, "--model") && i + 1 < argc) {
+			s.model_id = argv[++i];
+		} else if (!strcmp(a, "--load") && i + 1 < argc) {
+			s.load = argv[++i];
+		} else if (!strcmp(a, "--out-dir") && i + 1 < argc) {
+			s.out_dir = argv[++i];
+		} else if (!strcmp(a, "--base") && i + 1 < argc) {
+			s.base = argv[++i];
+		} else if (!strcmp(a, "--level") && i + 1 < argc) {
+			if (!host_parse_uint("replay", "--level", argv[++i], 1, 16, &s.opts.max_level)) {
+				free(files);
+				return 2;
+			}
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			free(files);
+			return 0;
+		} else if (a[0] != '-') {
+			files[n_files++] = a;
+		} else {
+			usage(stderr);
+			free(files);
+			return 2;
+		}
+	}
+	if (!n_files || (n_files > 1 && !s.out_dir)) {
+		if (n_files > 1)
+			fprintf(stderr, "baretop-host: several files need --out-dir\n");
+		usage(stderr);
+		free(files);
+		return 2;
+	}
+	bt_arena_init(&s.arena);
+	for (int i = 0; i < n_files; i++)
+		if (replay_one(&s, files[i]) != 0)
+			rc = 1;
+	for (int i = 0; i < s.n_models; i++) {
+		bt_result_free(s.models[i].r);
+		bt_counts_free(s.models[i].c);
+		bt_model_close(s.models[i].m);
+	}
+	bt_arena_free(&s.arena);
+	free(files);
+	return rc;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop-host: the hosted companion of baretop.efi. It runs the same
+ * portable code (models, evaluator, planner, simulated PMU) on Linux.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/baretop-host/command.h"
+
+#define MAX_COMMANDS 32
+
+static struct {
+	const char *name, *usage, *summary;
+	bt_host_command_fn *fn;
+} commands[MAX_COMMANDS];
+static int n_commands;
+
+void bt_host_command_register(const char *name, const char *usage, const char *summary,
+			      bt_host_command_fn *fn)
+{
+	if (n_commands == MAX_COMMANDS)
+		return;
+	commands[n_commands].name = name;
+	commands[n_commands].usage = usage;
+	commands[n_commands].summary = summary;
+	commands[n_commands].fn = fn;
+	n_commands++;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: baretop-host COMMAND [ARGS]\n\ncommands:\n");
+	for (int i = 0; i < n_commands; i++)
+		fprintf(f, "  %-34s %s\n", commands[i].usage, commands[i].summary);
+	fprintf(f, "\n'baretop-host COMMAND --help' describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	for (int i = 0; i < n_commands; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "baretop-host: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
