@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The layering rules (README.md, "Layout"): UEFI headers in efi/ only,
+# privileged instructions in arch/ only, each folder includes only the
+# folders below it, and no file-level import cycle (from the symbols the
+# hosted objects define and use). The checker first shows that each rule can
+# fail, then checks the tree.
+set -uo pipefail
+make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
+python3 tests/suite/lib/layering.py --self-test || exit 1
+python3 tests/suite/lib/layering.py build/host

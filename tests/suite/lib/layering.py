@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The layering rules of README.md ("Layout"), checked on the tree and on the
+built objects. Exits 1 with one line per broken rule.
+
+  1. UEFI headers are included only in efi/ (and the test EFI apps).
+  2. Privileged instructions appear only in arch/ (inline asm or .S files).
+  3. Folders include only the folders below them (ALLOWED), so the folder
+     graph has no cycle.
+  4. No file-level import cycle: file A imports file B when A's object uses a
+     symbol B's object defines (from `nm` of the hosted build), which also
+     sees circles that run through a shared internal header.
+"""
+import os, re, subprocess, sys
+from collections import defaultdict
+
+ROOMS = ['base', 'arch', 'arch/sim', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'app', 'efi', 'host']
+# What each room may include (itself always). arch/sim reuses the driver's
+# CPUID decoding (pmu/pmu-caps) to describe the CPU it simulates.
+ALLOWED = {
+    'base': set(),
+    'arch': {'base'},
+    'arch/sim': {'base', 'arch', 'pmu'},
+    'pmu': {'base', 'arch'},
+    'metrics': {'base'},
+    'metrics/gen': {'base', 'metrics'},
+    'report': {'base', 'arch', 'pmu', 'metrics'},
+    'workloads': {'base', 'arch', 'pmu'},
+    'app': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads'},
+    'efi': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'app'},
+    'host': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'app'},
+}
+UEFI_HEADERS = re.compile(r'#\s*include\s*[<"](efi|efilib|efiapi|efiprot|efidef|efibind|efierr|efi_\w+|protocol/\w+|Uefi\w*|Protocol/\w+)(\.h)?[>"]')
+PRIVILEGED = re.compile(r'\b(rdmsr|wrmsr|rdpmc|rdtscp?|cpuid|xgetbv|xsetbv|cli|sti|hlt|lidt|lgdt|invlpg|wbinvd|in[bwl]?|out[bwl]?)\b'
+                        r'|mov[lq]?\s+[^;\n]*%?cr[0-8]')
+
+def room_of(path):
+    best = None
+    for r in ROOMS:
+        if path.startswith(r + '/') and (best is None or len(r) > len(best)):
+            best = r
+    return best
+
+def sources():
+    out = subprocess.check_output(['git', 'ls-files', '*.c', '*.h', '*.S'], text=True).split()
+    return [f for f in out if os.path.exists(f)]
+
+def asm_text(path, text):
+    """The instruction text of a file: all of a .S file, the asm statements of a C file."""
+    if path.endswith('.S'):
+        return re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+    chunks = []
+    for m in re.finditer(r'\b(?:__asm__|asm)\s*(?:volatile|__volatile__|goto|inline|\s)*\((.*?)\)\s*;', text, re.S):
+        chunks.append(' '.join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))))
+    return '\n'.join(chunks)
+
+def main(obj_dir):
+    errors = []
+    files = sources()
+    graph = defaultdict(set)
+    for f in files:
+        text = open(f, encoding='utf-8', errors='replace').read()
+        room = room_of(f)
+        if UEFI_HEADERS.search(text) and room != 'efi' and not f.startswith('tests/efi/'):
+            errors.append(f'{f}: includes a UEFI header outside efi/')
+        if room not in ('arch', 'arch/sim') and not f.startswith('tests/efi/'):
+            m = PRIVILEGED.search(asm_text(f, text))
+            if m:
+                errors.append(f'{f}: privileged instruction "{m.group(0).strip()}" outside arch/')
+        if room is None:
+            continue
+        for inc in re.findall(r'#\s*include\s*"([^"]+)"', text):
+            target = room_of(inc)
+            if target is None or target == room:
+                continue
+            graph[room].add(target)
+            if target not in ALLOWED[room]:
+                errors.append(f'{f}: {room}/ may not include {inc} ({target}/ is not below it)')
+    # 4. file-level cycles over symbol use in the hosted objects.
+    defs, uses = {}, defaultdict(set)
+    for f in files:
+        if not f.endswith('.c') or room_of(f) is None:
+            continue
+        o = os.path.join(obj_dir, f[:-2] + '.o')
+        if not os.path.exists(o):
+            continue
+        for line in subprocess.check_output(['nm', o], text=True).splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] in 'TDBR':
+                defs[parts[2]] = f
+            elif len(parts) == 2 and parts[0] == 'U':
+                uses[f].add(parts[1])
+    if not defs:
+        errors.append(f'no objects under {obj_dir}: build the hosted library first')
+    fg = {f: {defs[s] for s in syms if s in defs and defs[s] != f} for f, syms in uses.items()}
+    errors += [f'file import cycle among: {", ".join(c[:-1])}' for c in cycles(fg)]
+    for e in errors:
+        print('FAIL', e)
+    rooms = sorted(graph)
+    print(f'{len(files)} files, {len(fg)} objects checked; folder graph: ' +
+          '; '.join(f'{r} -> {",".join(sorted(graph[r]))}' for r in rooms))
+    return 1 if errors else 0
+
+def cycles(g):
+    """One representative cycle per strongly connected component (Tarjan)."""
+    index, low, stack, on, out, n = {}, {}, [], set(), [], [0]
+    def strong(v):
+        index[v] = low[v] = n[0]; n[0] += 1; stack.append(v); on.add(v)
+        for w in g.get(v, ()):
+            if w not in index:
+                strong(w); low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop(); on.discard(w); comp.append(w)
+                if w == v: break
+            if len(comp) > 1:
+                out.append(sorted(comp) + [sorted(comp)[0]])
+    sys.setrecursionlimit(10000)
+    for v in list(g):
+        if v not in index:
+            strong(v)
+    return out
+
+def self_test():
+    """The rules must be able to fail: each is shown a violation."""
+    bad_c = 'static inline void f(void) { __asm__ volatile("wrmsr" :: "c"(1), "a"(0), "d"(0)); }'
+    bad_cr = 'void g(void) { asm volatile("movq %0, %%cr4" :: "r"(x)); }'
+    fine = 'void h(void) { __asm__ volatile("1: dec %0\\n\\tjnz 1b" : "+r"(n)); } /* rdmsr in a comment */'
+    checks = [
+        (PRIVILEGED.search(asm_text('x.c', bad_c)) is not None, 'wrmsr in inline asm is found'),
+        (PRIVILEGED.search(asm_text('x.c', bad_cr)) is not None, 'a CR4 write is found'),
+        (PRIVILEGED.search(asm_text('x.c', fine)) is None, 'a dec/jnz loop and a comment are not privileged'),
+        (PRIVILEGED.search(asm_text('x.S', 'rdpmc\n')) is not None, 'rdpmc in a .S file is found'),
+        (UEFI_HEADERS.search('#include <efi.h>') is not None, '<efi.h> is a UEFI header'),
+        (UEFI_HEADERS.search('#include <efilib.h>') is not None, '<efilib.h> is a UEFI header'),
+        ('pmu' not in ALLOWED['metrics'] and 'app' not in ALLOWED['report'], 'metrics/ may not see pmu/, report/ not app/'),
+        (room_of('arch/sim/sim-core.c') == 'arch/sim' and room_of('arch/arch.h') == 'arch', 'rooms by longest prefix'),
+        (cycles({'a': {'b'}, 'b': {'a'}, 'c': {'a'}}) == [['a', 'b', 'a']], 'a two-file cycle is found'),
+        (cycles({'a': {'b'}, 'b': {'c'}}) == [], 'a chain is not a cycle'),
+    ]
+    for ok, what in checks:
+        print(('ok   ' if ok else 'FAIL ') + 'self-test: ' + what)
+    # The allowed folder graph itself must be acyclic.
+    acyclic = cycles({r: set(a) for r, a in ALLOWED.items()}) == []
+    print(('ok   ' if acyclic else 'FAIL ') + 'self-test: the allowed folder graph has no cycle')
+    return 0 if all(ok for ok, _ in checks) and acyclic else 1
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--self-test']:
+        sys.exit(self_test())
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else 'build/host'))
