@@ -458,6 +458,9 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		    plat->cpu_count(&total, &enabled) != BT_OK || enabled < 2) {
 			printf("AP fault test  not run: needs a second CPU and the UEFI fault guard\n");
 		} else {
+			/* static: the AP's park cleanup writes it from its exception
+			 * handler, and an AP that misses the BSP's timeout may still
+			 * do so after this block has ended. */
 			static volatile int cleanups;
 			bt_status st = plat->fault_selftest_ap(ap, count_cleanup, (void *)&cleanups);
 			printf("AP fault test  unguarded UD2 on CPU %u: %s; its park cleanup ran %d "

@@ -93,17 +93,30 @@ static unsigned add_cpi_node(const struct bt_model *m, unsigned *nodes, unsigned
 	return n + 1;
 }
 
+/*
+ * Scratch memory of one bt_count_workload() call, reused by each of its
+ * steps. On the heap, not on the stack: the plan alone is about 60 KiB
+ * (sizeof(struct bt_plan) = 61248 bytes on x86-64 with the limits of
+ * pmu/plan.h), and UEFI firmware gives the BSP a 64-128 KiB stack and the
+ * APs (MP services) less. Owned by the call, not a static: counting also
+ * runs on other CPUs, and a static plan would make this code non-reentrant.
+ */
+struct bt_count_scratch {
+	struct bt_plan plan;       /* the counter groups of the current step */
+};
+
 /* Plans and measures the events of `nodes` not counted yet; fills counts. */
 static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			      const struct bt_measure_workload *mw, bool mask_interrupts,
 			      const unsigned *nodes, unsigned n_nodes, struct bt_tree_outcome *t,
-			      struct bt_tree_step *step, char *err, size_t errlen)
+			      struct bt_tree_step *step, struct bt_count_scratch *scratch,
+			      char *err, size_t errlen)
 {
 	unsigned ne_model = bt_model_event_count(c->model), n_idx = 0;
 	uint16_t *idx = calloc(ne_model ? ne_model : 1, sizeof(*idx));
 	const struct bt_event **evp = calloc(ne_model ? ne_model : 1, sizeof(*evp));
 	uint16_t *model_of = calloc(ne_model ? ne_model : 1, sizeof(*model_of));
-	static struct bt_plan plan;
+	struct bt_plan *plan = &scratch->plan;
 	struct bt_plan_opts popts = { .smt_off = !c->smt };
 	struct measure_job *job = calloc(1, sizeof(*job));
 	bt_status st = BT_OK;
@@ -133,21 +146,21 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->n_events = n;
 	if (n == 0)
 		goto out;
-	st = bt_plan_events(evp, n, &c->caps, &popts, &plan);
+	st = bt_plan_events(evp, n, &c->caps, &popts, plan);
 	char verr[256] = "";
 	if (st == BT_OK)
-		st = bt_plan_validate(&plan, evp, n, &c->caps, &popts, verr, sizeof(verr));
+		st = bt_plan_validate(plan, evp, n, &c->caps, &popts, verr, sizeof(verr));
 	if (st != BT_OK) {
 		snprintf(err, errlen, "no valid counter plan: %s", verr[0] ? verr : bt_status_str(st));
 		goto out;
 	}
-	step->groups = plan.n_groups;
-	step->bound = plan.lower_bound;
-	step->unmeasurable = plan.n_unmeasurable;
-	t->total_groups += plan.n_groups;
+	step->groups = plan->n_groups;
+	step->bound = plan->lower_bound;
+	step->unmeasurable = plan->n_unmeasurable;
+	t->total_groups += plan->n_groups;
 
 	job->c = c;
-	job->plan = &plan;
+	job->plan = plan;
 	job->events = evp;
 	job->mw = mw;
 	job->opts = c->mopts;
@@ -173,8 +186,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	for (int i = 0; i < n; i++) {
 		unsigned e = model_of[i];
 
-		if (plan.ev[i].place == BT_PLACE_UNMEASURABLE) {
-			add_note(t, "%s not measurable: %s", evp[i]->name, plan.ev[i].reason);
+		if (plan->ev[i].place == BT_PLACE_UNMEASURABLE) {
+			add_note(t, "%s not measurable: %s", evp[i]->name, plan->ev[i].reason);
 			continue;
 		}
 		if (!job->m.ev[i].measured)
@@ -288,13 +301,15 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	unsigned *nodes = calloc(nn ? nn : 1, sizeof(*nodes)), n_nodes = 0;
 	unsigned *next_nodes = calloc(nn ? nn : 1, sizeof(*next_nodes));
 	struct bt_tree_outcome *t = new_outcome(c);
+	struct bt_count_scratch *scratch = calloc(1, sizeof(*scratch));
 	bt_status st = BT_OK;
 	unsigned max = bt_model_max_level(c->model);
 
 	*ret = NULL;
-	if (!nodes || !next_nodes || !t) {
+	if (!nodes || !next_nodes || !t || !scratch) {
 		free(nodes);
 		free(next_nodes);
+		free(scratch);
 		bt_tree_outcome_free(t);
 		return BT_ERR_NOMEM;
 	}
@@ -321,7 +336,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		snprintf(t->untargeted_why, sizeof(t->untargeted_why),
 			 "--level %u stops there", lv);
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
-				  err, errlen);
+				  scratch, err, errlen);
 		t->n_steps = 1;
 		run_constants(c, t);
 		if (st == BT_OK)
@@ -342,8 +357,8 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 			step->level = lv;
 			for (unsigned i = 0; i < n_nodes; i++)
 				t->targeted[nodes[i]] = 1;
-			st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, step, err,
-					  errlen);
+			st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, step,
+					  scratch, err, errlen);
 			if (st != BT_OK)
 				break;
 			run_constants(c, t);
@@ -369,6 +384,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	}
 	free(nodes);
 	free(next_nodes);
+	free(scratch);
 	if (st != BT_OK) {
 		bt_tree_outcome_free(t);
 		return st;

@@ -34,17 +34,9 @@ bt_status bt_cpu_job_run(struct bt_platform *p, uint32_t cpu, struct bt_cpu_job 
 	return p->run_on_cpu(cpu, job_trampoline, job, CPU_JOB_TIMEOUT_US);
 }
 
-struct copy_arg {
-	struct bt_copies *c;
-	int k;
-	struct bt_arch *arch;
-};
-
-static struct copy_arg copy_args[BT_MAX_COPIES];
-
 static void copy_loop(void *p)
 {
-	struct copy_arg *a = p;
+	struct bt_copy_arg *a = p;
 	struct bt_copies *c = a->c;
 	struct bt_xstate xs;
 
@@ -100,8 +92,8 @@ bt_status bt_copies_start(struct bt_platform *p, uint32_t measured_cpu, unsigned
 			bt_copies_stop(ret);
 			return BT_ERR_UNSUPPORTED;
 		}
-		copy_args[k] = (struct copy_arg){ ret, k, p->arch };
-		if (p->start_on_cpu(cpu, copy_loop, &copy_args[k], &ret->handle[k]) != BT_OK) {
+		ret->arg[k] = (struct bt_copy_arg){ ret, k, p->arch };
+		if (p->start_on_cpu(cpu, copy_loop, &ret->arg[k], &ret->handle[k]) != BT_OK) {
 			bt_wl_teardown(&ret->inst[k]);
 			snprintf(err, errlen, "could not start a copy on CPU %u", cpu);
 			bt_copies_stop(ret);

@@ -29,14 +29,26 @@ bt_status bt_cpu_job_run(struct bt_platform *p, uint32_t cpu, struct bt_cpu_job 
 
 #define BT_MAX_COPIES 256
 
+struct bt_copies;
+
+/* What one copy's CPU is handed: it reads it while it loops, so it lives
+ * in struct bt_copies (not on the starting CPU's stack, not in a static). */
+struct bt_copy_arg {
+	struct bt_copies *c;
+	int k;                        /* its index in the arrays below */
+	struct bt_arch *arch;
+};
+
 /* The paper's multi-copy mode: copies of the workload, each with its own
- * instance, loop on other CPUs while one copy is measured. */
+ * instance, loop on other CPUs while one copy is measured. About 70 KiB:
+ * the caller keeps it off the UEFI stack (app/run.c, struct bt_run_scratch). */
 struct bt_copies {
 	struct bt_platform *plat;
 	int n;                        /* copies started (besides the measured one) */
 	uint32_t cpu[BT_MAX_COPIES];
 	void *handle[BT_MAX_COPIES];
 	struct bt_wl_instance inst[BT_MAX_COPIES];
+	struct bt_copy_arg arg[BT_MAX_COPIES];
 	volatile int stop;
 	unsigned long long laps[BT_MAX_COPIES];
 };

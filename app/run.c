@@ -280,12 +280,24 @@ static void skipped_elsewhere(struct bt_run_phase *r)
 	skipped(r);
 }
 
+/*
+ * Scratch memory of the run phase, allocated once by bt_run_phase_run() and
+ * handed down. On the heap, not on the stack: the copies' state is about
+ * 70 KiB (sizeof(struct bt_copies) = 70680 bytes on x86-64: an instance and
+ * a start argument per possible copy), and UEFI firmware gives the BSP a
+ * 64-128 KiB stack and the APs (MP services) less. Not a static either: a
+ * hidden static would make the run phase non-reentrant.
+ */
+struct bt_run_scratch {
+	struct bt_copies copies;     /* --copies N: the copies of the current workload */
+};
+
 static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
-			const struct bt_wl_env *env, uint32_t cpu)
+			const struct bt_wl_env *env, uint32_t cpu, struct bt_run_scratch *scratch)
 {
 	struct bt_outcome *o = new_outcome(r);
 	struct bt_wl_instance inst;
-	static struct bt_copies copies;
+	struct bt_copies *copies = scratch ? &scratch->copies : NULL;
 	char err[240] = "";
 
 	if (!o)
@@ -316,15 +328,17 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	}
 	snprintf(o->note, sizeof(o->note), "%s", inst.note);
 	if (r->opt->copies > 1) {
-		if (bt_copies_start(r->plat, cpu, r->opt->copies, cfg, env, &copies, err,
-				    sizeof(err)) != BT_OK) {
+		if (!copies)
+			snprintf(err, sizeof(err), "out of memory");
+		if (!copies || bt_copies_start(r->plat, cpu, r->opt->copies, cfg, env, copies, err,
+					       sizeof(err)) != BT_OK) {
 			set_reason(o, BT_OUTCOME_SKIPPED, "%u copies: %s", r->opt->copies, err);
 			skipped(r);
 			bt_wl_teardown(&inst);
 			print_outcome(r, o);
 			return;
 		}
-		o->copies = (unsigned)copies.n + 1;
+		o->copies = (unsigned)copies->n + 1;
 	}
 
 	struct wl_glue glue = { &inst };
@@ -332,7 +346,7 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 
 	measure_one(r, &mw, o, true);
 	if (o->copies > 1)
-		bt_copies_stop(&copies);
+		bt_copies_stop(copies);
 	if (o->state == BT_OUTCOME_RAN) {
 		o->has_checksum = true;
 		o->checksum = bt_wl_checksum(&inst);
@@ -476,6 +490,10 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 		r->n_failed++;
 		return BT_OK;
 	}
+	/* Only --copies needs it; without it a failed allocation is reported
+	 * by each workload that needed it (run_builtin). */
+	struct bt_run_scratch *scratch = opt->copies > 1 ? calloc(1, sizeof(*scratch)) : NULL;
+
 	for (int c = 0; c < n_cpus; c++) {
 		if (n_cpus > 1 || cpus[c] != r->self_cpu)
 			printf("  on CPU %u%s\n", cpus[c], cpus[c] == r->self_cpu ? " (baretop's)" : "");
@@ -487,7 +505,7 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 
 				if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, err,
 							   sizeof(err)) == BT_OK)
-					run_builtin(r, &cfg, &env, cpus[c]);
+					run_builtin(r, &cfg, &env, cpus[c], scratch);
 			}
 		} else {
 			size_t n;
@@ -497,10 +515,11 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 				struct bt_wl_config cfg;
 
 				bt_wl_config_init(&cfg, suite[i], preset);
-				run_builtin(r, &cfg, &env, cpus[c]);
+				run_builtin(r, &cfg, &env, cpus[c], scratch);
 			}
 		}
 	}
+	free(scratch);
 	return BT_OK;
 }
 
