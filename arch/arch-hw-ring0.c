@@ -187,6 +187,18 @@ static void hw_irq_restore(struct bt_arch *a, uint64_t flags)
 		__asm__ volatile("sti" : : : "memory");
 }
 
+_Noreturn void bt_hw_park_forever(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+_Noreturn void bt_hw_halt_forever(void)
+{
+	for (;;)
+		__asm__ volatile("hlt");
+}
+
 static bt_status hw_run_window(struct bt_arch *a, uint32_t msr, uint64_t start, uint64_t stop,
 			       bt_window_fn *fn, void *arg)
 {

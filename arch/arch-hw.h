@@ -37,4 +37,16 @@ uint32_t bt_hw_ud2(void);
 /* UD2 outside the guard: an unexpected exception, for --fault-selftest-ap. */
 void bt_hw_ud2_unguarded(void);
 
+/*
+ * Stopping this CPU for good, from the platform's exception handler.
+ * bt_hw_park_forever masks interrupts first (CLI; HLT in a loop): an AP that
+ * faulted may not return into the firmware's MP services, and nothing may
+ * wake it into code that is no longer in a known state. bt_hw_halt_forever
+ * leaves RFLAGS.IF as it is (HLT in a loop): the BSP's last resort after a
+ * fault while reporting a fault, or a power-off that returned. An NMI or SMI
+ * still resumes after HLT, hence the loops (SDM vol. 2A, HLT).
+ */
+_Noreturn void bt_hw_park_forever(void);
+_Noreturn void bt_hw_halt_forever(void);
+
 #endif

@@ -97,6 +97,48 @@ static inline uint64_t bt_rdtsc(struct bt_arch *a)
 	return a->ops->rdtsc(a);
 }
 
+/* XCR0 and CR4 (arch/xstate.c enables the AVX state with them). XGETBV and
+ * XSETBV raise #UD while CR4.OSXSAVE is clear, XSETBV #GP for an invalid
+ * XCR0 combination (SDM vol. 2, XGETBV/XSETBV; vol. 1, 13.3): both come
+ * back as BT_ERR_FAULT. */
+static inline bt_status bt_xgetbv(struct bt_arch *a, uint32_t xcr, uint64_t *ret)
+{
+	return a->ops->xgetbv(a, xcr, ret);
+}
+
+static inline bt_status bt_xsetbv(struct bt_arch *a, uint32_t xcr, uint64_t value)
+{
+	return a->ops->xsetbv(a, xcr, value);
+}
+
+static inline uint64_t bt_read_cr4(struct bt_arch *a)
+{
+	return a->ops->read_cr4(a);
+}
+
+static inline void bt_write_cr4(struct bt_arch *a, uint64_t value)
+{
+	a->ops->write_cr4(a, value);
+}
+
+/* Masks maskable interrupts; the returned state goes to bt_irq_restore. */
+static inline uint64_t bt_irq_save(struct bt_arch *a)
+{
+	return a->ops->irq_save(a);
+}
+
+static inline void bt_irq_restore(struct bt_arch *a, uint64_t state)
+{
+	a->ops->irq_restore(a, state);
+}
+
+/* The counting window (bt_arch_ops.run_window). */
+static inline bt_status bt_run_window(struct bt_arch *a, uint32_t msr, uint64_t start,
+				      uint64_t stop, bt_window_fn *fn, void *arg)
+{
+	return a->ops->run_window(a, msr, start, stop, fn, arg);
+}
+
 /* "#GP" / "#UD" / "#6"... for messages about the last fault. */
 const char *bt_fault_name(uint8_t vector);
 

@@ -22,7 +22,7 @@ void bt_xstate_enable(struct bt_arch *a, struct bt_xstate *ret)
 	/* CPUID.01H:ECX.OSXSAVE[27] mirrors CR4.OSXSAVE: when set, XGETBV works
 	 * and XCR0 tells what the firmware (or OS) already enabled. */
 	bool osxsave = r.ecx & (1u << 27);
-	if (osxsave && a->ops->xgetbv(a, 0, &cur) == BT_OK) {
+	if (osxsave && bt_xgetbv(a, 0, &cur) == BT_OK) {
 		ret->old_xcr0 = cur;
 		ret->old_xcr0_valid = true;
 	}
@@ -43,12 +43,12 @@ void bt_xstate_enable(struct bt_arch *a, struct bt_xstate *ret)
 			 (cur & BT_XCR0_AVX512) == BT_XCR0_AVX512 ? ", AVX-512" : "");
 		return;
 	}
-	ret->old_cr4 = a->ops->read_cr4(a);
+	ret->old_cr4 = bt_read_cr4(a);
 	if (!osxsave) {
-		a->ops->write_cr4(a, ret->old_cr4 | BT_CR4_OSXSAVE);
+		bt_write_cr4(a, ret->old_cr4 | BT_CR4_OSXSAVE);
 		ret->changed = true;
 	}
-	bt_status st = a->ops->xsetbv(a, 0, cur | want);
+	bt_status st = bt_xsetbv(a, 0, cur | want);
 	if (st != BT_OK) {
 		if (st == BT_ERR_FAULT)
 			snprintf(ret->note, sizeof(ret->note),
@@ -58,13 +58,13 @@ void bt_xstate_enable(struct bt_arch *a, struct bt_xstate *ret)
 			snprintf(ret->note, sizeof(ret->note), "XCR0 cannot be set here (the %s "
 				 "backend): %s", a->name, cur & BT_XCR0_AVX ? "AVX as it was" : "SSE only");
 		if (ret->changed)
-			a->ops->write_cr4(a, ret->old_cr4);
+			bt_write_cr4(a, ret->old_cr4);
 		ret->changed = false;
 		ret->xcr0 = cur;
 		return;
 	}
 	ret->changed = true;
-	if (a->ops->xgetbv(a, 0, &ret->xcr0) != BT_OK)
+	if (bt_xgetbv(a, 0, &ret->xcr0) != BT_OK)
 		ret->xcr0 = cur | want;
 	snprintf(ret->note, sizeof(ret->note), "XCR0 = 0x%llx (%s%s), enabled by baretop",
 		 (unsigned long long)ret->xcr0, ret->xcr0 & BT_XCR0_AVX ? "AVX" : "SSE only",
@@ -76,8 +76,8 @@ void bt_xstate_restore(struct bt_arch *a, const struct bt_xstate *x)
 	if (!x->changed)
 		return;
 	if (x->old_xcr0_valid)
-		a->ops->xsetbv(a, 0, x->old_xcr0);
+		bt_xsetbv(a, 0, x->old_xcr0);
 	else if (!(x->old_cr4 & BT_CR4_OSXSAVE))
-		a->ops->xsetbv(a, 0, BT_XCR0_X87); /* XCR0's reset value (SDM vol. 1, 13.3) */
-	a->ops->write_cr4(a, x->old_cr4);
+		bt_xsetbv(a, 0, BT_XCR0_X87); /* XCR0's reset value (SDM vol. 1, 13.3) */
+	bt_write_cr4(a, x->old_cr4);
 }

@@ -131,12 +131,10 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 		ap_fault.offset = c->Rip >= base && c->Rip < base + bt_efi.loaded_image->ImageSize
 					  ? c->Rip - base : 0;
 		__atomic_store_n(&ap_fault.hit, true, __ATOMIC_RELEASE);
-		for (;;)
-			__asm__ volatile("cli; hlt");
+		bt_hw_park_forever();
 	}
 	if (in_handler++) /* a fault while reporting one: stop right here */
-		for (;;)
-			__asm__ volatile("hlt");
+		bt_hw_halt_forever();
 	uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
 	uint64_t size = bt_efi.loaded_image->ImageSize;
 
@@ -166,8 +164,7 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 			io->Io.Write(io, BtEfiCpuIoWidthUint32, failure_exit_port, 1, &v);
 	}
 	bt_efi.rs->ResetSystem(EfiResetShutdown, EFI_ABORTED, 0, NULL);
-	for (;;)
-		__asm__ volatile("hlt");
+	bt_hw_halt_forever();
 }
 
 void bt_efi_fault_guard_install(struct bt_fault_guard_state *ret)
