@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Issue 5 in QEMU (TCG, no PMU): the default suite runs and is timed on an
-# Intel and an AMD CPU model with 2 CPUs, every checksum equals the hosted
-# build's, and an EFI application built by the tests is measured with -x.
+# The measurement harness and the built-in workloads, end to end in QEMU
+# (TCG, no PMU): the default suite runs and is timed on an Intel and an AMD
+# CPU model with 2 CPUs, every checksum equals the hosted build's, and an EFI
+# application built by the tests is measured with -x.
 set -uo pipefail
 
 out=build/qemu/suite-wl
