@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared state of the vendor-file loaders (load.c, load-perfmon.c, load-perf.c). */
+/*
+ * Shared state of the vendor-file loaders: load.c (the dispatcher) calls
+ * bt_ld_perfmon (load-perfmon.c) or bt_ld_perf (load-perf.c); the helpers
+ * below, which all three use, are defined in load-common.c, which calls
+ * none of them back.
+ */
 #ifndef METRICS_LOAD_INTERNAL_H
 #define METRICS_LOAD_INTERNAL_H
 
@@ -33,6 +38,8 @@ struct loader {
 	int uses_perf_metrics, uses_retire_latency;
 };
 
+/* ---- load-common.c */
+
 /* root + "/" + rel (or rel when root is NULL) */
 const char *bt_ld_path(struct loader *ld, const char *rel);
 void bt_ld_note(struct loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -54,7 +61,8 @@ bt_status bt_ld_formula(struct loader *ld, enum bt_dialect dialect, const char *
 			const char *node, uint8_t kind, const char *what, bt_ld_resolve_fn *fn,
 			void *ctx, struct bt_expr **ret_tree, const char **ret_text);
 
-bt_status bt_ld_perfmon(struct loader *ld);
-bt_status bt_ld_perf(struct loader *ld);
+/* ---- the format loaders: the metrics files of ld->r into ld's nodes */
+bt_status bt_ld_perfmon(struct loader *ld);   /* load-perfmon.c, BT_FMT_PERFMON */
+bt_status bt_ld_perf(struct loader *ld);      /* load-perf.c, BT_FMT_PERF_JSON */
 
 #endif
