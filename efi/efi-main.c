@@ -155,6 +155,8 @@ static EFI_STATUS chainload(struct bt_platform *p)
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
+	/* The platform lives for the whole program and is reached from exit()
+	 * (through the cleanup path), so it is a singleton, not on the stack. */
 	static struct bt_platform plat;
 	/* static: changed between setjmp and a longjmp from exit() (C11 7.13.2.1) */
 	static int argc;
@@ -178,7 +180,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	bt_efi_files_init();
 	bt_efi_platform_init(&plat);
 	snprintf(plat.program_path, sizeof(plat.program_path), "%s", bt_efi.app_path);
-	static char config_path[300];
+	static char config_path[300]; /* plat keeps the pointer: program lifetime */
 	snprintf(config_path, sizeof(config_path), "%s\\baretop.cfg", bt_efi.app_dir);
 	plat.config_path = config_path;
 	plat.rename_noreplace = efi_rename_noreplace;

@@ -31,6 +31,9 @@ struct efi_file {
 	bool writable;   /* opened for writing: Flush() is meaningful */
 };
 
+/* The open files of the program, indexed by descriptor: newlib's system
+ * calls reach them by number only, so this table is process state (one
+ * program, touched by the BSP only: APs never do file I/O). */
 static struct efi_file files[MAX_FILES];
 
 /* Declarations for the system calls newlib expects (MISSING_SYSCALL_NAMES:

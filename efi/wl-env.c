@@ -29,6 +29,8 @@ struct partner {
 	void *arg;
 };
 
+/* The one partner CPU of a two-core workload: started and awaited by the
+ * BSP, one at a time, so a single record suffices. */
 static struct partner partner;
 
 static void *pages(size_t size, EFI_MEMORY_TYPE type)

@@ -136,6 +136,7 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->run_on_cpu = host_run_on_cpu;
 	p->start_on_cpu = host_start_on_cpu;
 	p->wait_cpu = host_wait_cpu;
+	/* One per process, like the platform it belongs to. */
 	static struct bt_wl_host wl_host;
 	bt_wl_env_host_init(&p->workload_env, &wl_host);
 	p->rename_noreplace = host_rename_noreplace;
