@@ -338,7 +338,7 @@ static inline struct fx_outcome fx_measure(struct bt_sim *sim, const struct bt_s
 	o.close_status = bt_pmu_close(&s);
 	if (o.close_status != BT_OK && !o.failed)
 		snprintf(o.msg, sizeof(o.msg), "%s", bt_pmu_error(&s));
-	snprintf(o.warning, sizeof(o.warning), "%s", s.warning);
+	snprintf(o.warning, sizeof(o.warning), "%s", bt_pmu_session_warnings(&s));
 	o.restored = bt_sim_restored(sim, &before, o.diff, sizeof(o.diff));
 	o.violations = sim->n_violations;
 	return o;

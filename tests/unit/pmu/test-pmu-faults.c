@@ -29,9 +29,9 @@ static uint64_t full_run(struct bt_sim *sim, const struct bt_pmu_caps *caps,
 	snprintf(msg, len, "%s", bt_pmu_error(&s));
 	/* A fault in an optional setting (IA32_DEBUGCTL.FREEZE_WHILE_SMM at
 	 * open) does not stop the run: the warning must name it instead. */
-	if (!*reported && strstr(s.warning, "#GP")) {
+	if (!*reported && strstr(bt_pmu_session_warnings(&s), "#GP")) {
 		*reported = true;
-		snprintf(msg, len, "%s", s.warning);
+		snprintf(msg, len, "%s", bt_pmu_session_warnings(&s));
 	}
 	return sim->access_count;
 }

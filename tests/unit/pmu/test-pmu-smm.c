@@ -100,7 +100,7 @@ static struct smm_run measure(const struct bt_sim_config *cfg, const struct bt_p
 	bt_status cst = bt_pmu_close(&s);
 	if (cst != BT_OK && st == BT_OK)
 		snprintf(r.msg, sizeof(r.msg), "close: %s", bt_pmu_error(&s));
-	snprintf(r.warning, sizeof(r.warning), "%s", s.warning);
+	snprintf(r.warning, sizeof(r.warning), "%s", bt_pmu_session_warnings(&s));
 	r.ok = st == BT_OK && cst == BT_OK;
 	r.restored = bt_sim_restored(&sim, &before, r.diff, sizeof(r.diff));
 	return r;
@@ -205,7 +205,8 @@ TEST(debugctl_is_read_modify_written_and_restored_also_on_abort)
 	sim.fault_op = BT_SIM_WRMSR;
 	struct bt_pmu_session s;
 	CHECK(bt_pmu_open(&s, &sim.arch, &caps, NULL) == BT_OK);
-	CHECK(s.smm_frozen && sim.regs.debugctl == (found | SIM_DBG_FREEZE_WHILE_SMM));
+	CHECK(bt_pmu_session_smm_frozen(&s) &&
+	      sim.regs.debugctl == (found | SIM_DBG_FREEZE_WHILE_SMM));
 	CHECK(bt_pmu_measure_group(&s, &plan, 0, evp, NULL, NULL, &counts) == BT_ERR_FAULT);
 	sim.fault_msr_armed = false;
 	bt_pmu_close(&s);
@@ -219,7 +220,7 @@ TEST(debugctl_is_read_modify_written_and_restored_also_on_abort)
 	sim.regs.debugctl = found | SIM_DBG_FREEZE_WHILE_SMM;
 	bt_sim_checkpoint(&sim, &before);
 	CHECK(bt_pmu_open(&s, &sim.arch, &caps, NULL) == BT_OK);
-	CHECK(s.smm_frozen);
+	CHECK(bt_pmu_session_smm_frozen(&s));
 	CHECK(bt_pmu_close(&s) == BT_OK);
 	CHECK_EQ_INT(count_log(BT_SIM_WRMSR, SIM_IA32_DEBUGCTL, false), 0);
 	CHECK(bt_sim_restored(&sim, &before, NULL, 0));
@@ -250,9 +251,10 @@ TEST(debugctl_refused_the_session_counts_on_and_says_so)
 	sim.fault_op = BT_SIM_WRMSR;
 	struct bt_pmu_session s;
 	CHECK(bt_pmu_open(&s, &sim.arch, &caps, NULL) == BT_OK);
-	CHECK(!s.smm_frozen);
-	CHECK_MSG(strstr(s.warning, "WRMSR IA32_DEBUGCTL (0x1D9) raised #GP") &&
-		  strstr(s.warning, "not frozen in SMM"), "%s", s.warning);
+	CHECK(!bt_pmu_session_smm_frozen(&s));
+	const char *warning = bt_pmu_session_warnings(&s);
+	CHECK_MSG(strstr(warning, "WRMSR IA32_DEBUGCTL (0x1D9) raised #GP") &&
+		  strstr(warning, "not frozen in SMM"), "%s", warning);
 	for (int g = 0; g < plan.n_groups; g++) {
 		CHECK_MSG(bt_pmu_measure_group(&s, &plan, g, evp, NULL, NULL, &counts) == BT_OK,
 			  "%s", bt_pmu_error(&s));
