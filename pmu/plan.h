@@ -132,7 +132,8 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 			   const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
 			   char *err, size_t errlen);
 
-/* Helpers shared by the planner, the bound and the validator. */
+/* Helpers shared by the planner, the bound and the validator
+ * (plan-classify.c). */
 /* The general counters the event may use on this PMU (0: none). */
 uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			 const struct bt_plan_opts *opts);
