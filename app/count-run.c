@@ -106,10 +106,13 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	static struct bt_plan plan;
 	struct bt_plan_opts popts = { .smt_off = !c->smt };
 	struct measure_job *job = calloc(1, sizeof(*job));
+	/* The planner's working memory (48 KiB, pmu/plan.h): on the heap, since
+	 * a UEFI stack may be as small as 8-32 KiB. */
+	struct bt_plan_scratch *scratch = malloc(sizeof(*scratch));
 	bt_status st = BT_OK;
 	int n = 0;
 
-	if (!idx || !evp || !model_of || !job) {
+	if (!idx || !evp || !model_of || !job || !scratch) {
 		st = BT_ERR_NOMEM;
 		goto out;
 	}
@@ -133,10 +136,10 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->n_events = n;
 	if (n == 0)
 		goto out;
-	st = bt_plan_events(evp, n, &c->caps, &popts, &plan);
+	st = bt_plan_events(evp, n, &c->caps, &popts, scratch, &plan);
 	char verr[256] = "";
 	if (st == BT_OK)
-		st = bt_plan_validate(&plan, evp, n, &c->caps, &popts, verr, sizeof(verr));
+		st = bt_plan_validate(&plan, evp, n, &c->caps, &popts, scratch, verr, sizeof(verr));
 	if (st != BT_OK) {
 		snprintf(err, errlen, "no valid counter plan: %s", verr[0] ? verr : bt_status_str(st));
 		goto out;
@@ -217,6 +220,7 @@ out:
 	free(evp);
 	free(model_of);
 	free(job);
+	free(scratch);
 	return st;
 }
 

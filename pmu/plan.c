@@ -11,7 +11,6 @@
  * counters, so a restricted event never blocks a flexible one needlessly.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "pmu/event-encode.h"
@@ -27,29 +26,14 @@ static int popcount32(uint32_t v)
 
 /* ------------------------------------------------------------ search state */
 
-struct gp_item {
-	int event;                /* input index */
-	uint32_t allowed;
-	unsigned msr_opts;
-	int primary_slot;         /* the MSR slot of the event's own encoding */
-	uint64_t msr_value;
-	bool alone;               /* TakenAlone, or an identical event is */
-};
-
-struct group_state {
-	int n;
-	int item[BT_PMU_MAX_GP + 8];   /* indices into items */
-	int msr_choice[BT_PMU_MAX_GP + 8];
-	int msr_refs[BT_PLAN_MSR_SLOTS];
-	uint64_t msr_value[BT_PLAN_MSR_SLOTS];
-	bool alone;
-};
+/* The items (struct bt_plan_item) and the groups being filled (struct
+ * bt_plan_group_state) live in the caller's struct bt_plan_scratch (plan.h). */
 
 struct search {
-	const struct gp_item *items;
+	const struct bt_plan_item *items;
 	int n_items;
 	int *order;
-	struct group_state *g;
+	struct bt_plan_group_state *g;
 	int n_groups;
 	int capacity;             /* counters (incl. test-only phantom ones) */
 	long steps, max_steps;
@@ -90,7 +74,7 @@ static bool match_counters(const uint32_t *allowed, int n, int capacity, int *re
 	return true;
 }
 
-static bool group_fits(const struct search *s, const struct group_state *g, int item)
+static bool group_fits(const struct search *s, const struct bt_plan_group_state *g, int item)
 {
 	uint32_t allowed[BT_PMU_MAX_GP + 8];
 	if (g->n + 1 > s->capacity)
@@ -101,12 +85,12 @@ static bool group_fits(const struct search *s, const struct group_state *g, int 
 	return match_counters(allowed, g->n + 1, s->capacity, NULL);
 }
 
-static bool msr_ok(const struct group_state *g, int slot, uint64_t value)
+static bool msr_ok(const struct bt_plan_group_state *g, int slot, uint64_t value)
 {
 	return g->msr_refs[slot] == 0 || g->msr_value[slot] == value;
 }
 
-static void push(struct group_state *g, const struct gp_item *it, int item, int slot)
+static void push(struct bt_plan_group_state *g, const struct bt_plan_item *it, int item, int slot)
 {
 	g->item[g->n] = item;
 	g->msr_choice[g->n] = slot;
@@ -119,7 +103,7 @@ static void push(struct group_state *g, const struct gp_item *it, int item, int 
 		g->alone = true;
 }
 
-static void pop(struct group_state *g, const struct gp_item *it)
+static void pop(struct bt_plan_group_state *g, const struct bt_plan_item *it)
 {
 	g->n--;
 	int slot = g->msr_choice[g->n];
@@ -137,10 +121,10 @@ static bool place(struct search *s, int k)
 	if (++s->steps > s->max_steps)
 		return false;
 	int item = s->order[k];
-	const struct gp_item *it = &s->items[item];
+	const struct bt_plan_item *it = &s->items[item];
 	bool tried_empty = false;
 	for (int gi = 0; gi < s->n_groups; gi++) {
-		struct group_state *g = &s->g[gi];
+		struct bt_plan_group_state *g = &s->g[gi];
 		if (g->n == 0) {
 			/* Empty groups are interchangeable: try only one. */
 			if (tried_empty)
@@ -169,7 +153,7 @@ static bool place(struct search *s, int k)
 
 /* Least flexible first: TakenAlone, then extra-MSR users with fewer
  * options, then fewer allowed counters; ties keep input order. */
-static int flex_key(const struct gp_item *it)
+static int flex_key(const struct bt_plan_item *it)
 {
 	int k = popcount32(it->allowed) * 8;
 	if (it->alone)
@@ -179,14 +163,19 @@ static int flex_key(const struct gp_item *it)
 	return k;
 }
 
-static const struct gp_item *sort_items;
-static int cmp_order(const void *a, const void *b)
+/* order[] = 0..n-1 sorted by (key[i], i). Insertion sort: n is at most
+ * BT_PLAN_MAX_EVENTS and the key travels as an argument, not through a
+ * global as a qsort comparator would need it. The order is total (ties
+ * broken by index), so any correct sort gives this same order. */
+static void sort_by_key(int *order, const int *key, int n)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	int kx = flex_key(&sort_items[x]), ky = flex_key(&sort_items[y]);
-	if (kx != ky)
-		return kx < ky ? -1 : 1;
-	return x < y ? -1 : x > y;
+	for (int i = 0; i < n; i++) {
+		int x = i, j = i;
+		for (; j > 0 && (key[order[j - 1]] > key[x] ||
+				 (key[order[j - 1]] == key[x] && order[j - 1] > x)); j--)
+			order[j] = order[j - 1];
+		order[j] = x;
+	}
 }
 
 static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
@@ -272,12 +261,12 @@ static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 
 bt_status bt_plan_events(const struct bt_event *const *events, int n,
 			 const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
-			 struct bt_plan *ret)
+			 struct bt_plan_scratch *scratch, struct bt_plan *ret)
 {
 	static const struct bt_plan_opts no_opts;
 	if (!opts)
 		opts = &no_opts;
-	if (!events || n < 0 || n > BT_PLAN_MAX_EVENTS || !caps || !ret)
+	if (!events || n < 0 || n > BT_PLAN_MAX_EVENTS || !caps || !scratch || !ret)
 		return BT_ERR_INVALID;
 	struct bt_plan *p = ret;
 	memset(p, 0, sizeof(*p));
@@ -287,8 +276,8 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		p->fixed_mask = caps->fixed_mask;
 	p->perf_metrics = caps->perf_metrics && (caps->fixed_mask & (1u << 3));
 
-	static struct gp_item items[BT_PLAN_MAX_EVENTS];
-	static int item_of[BT_PLAN_MAX_EVENTS];
+	struct bt_plan_item *items = scratch->search.items;
+	int *item_of = scratch->search.item_of;
 	int n_items = 0;
 	bool measured = false;
 	for (int i = 0; i < n; i++) {
@@ -318,7 +307,7 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		struct bt_encoding enc;
 		bt_event_encode_gp(events[i], caps, false, &enc, NULL, 0);
 		item_of[i] = n_items;
-		items[n_items] = (struct gp_item){
+		items[n_items] = (struct bt_plan_item){
 			.event = i,
 			.allowed = bt_plan_allowed(events[i], caps, opts),
 			.msr_opts = bt_plan_msr_options(events[i], caps),
@@ -329,19 +318,18 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		n_items++;
 	}
 
-	p->lower_bound = bt_plan_lower_bound(events, n, caps, opts, &p->bound);
+	p->lower_bound = bt_plan_lower_bound(events, n, caps, opts, scratch, &p->bound);
 	if (!measured) {
 		p->n_groups = 0;
 		return BT_OK;
 	}
 
-	int order[BT_PLAN_MAX_EVENTS];
+	int *order = scratch->search.order;
 	for (int i = 0; i < n_items; i++)
-		order[i] = i;
-	sort_items = items;
-	qsort(order, (size_t)n_items, sizeof(order[0]), cmp_order);
+		scratch->search.key[i] = flex_key(&items[i]);
+	sort_by_key(order, scratch->search.key, n_items);
 
-	static struct group_state groups[BT_PLAN_MAX_GROUPS];
+	struct bt_plan_group_state *groups = scratch->search.groups;
 	struct search s = {
 		.items = items, .n_items = n_items, .order = order, .g = groups,
 		/* Counter indices below this are tried (gaps of a v6 bitmap are
@@ -365,10 +353,10 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		k = BT_PLAN_MAX_GROUPS;
 		memset(groups, 0, sizeof(groups[0]) * (size_t)k);
 		for (int i = 0; i < n_items; i++) {
-			const struct gp_item *it = &items[order[i]];
+			const struct bt_plan_item *it = &items[order[i]];
 			bool placed = false;
 			for (int gi = 0; gi < k && !placed; gi++) {
-				struct group_state *g = &groups[gi];
+				struct bt_plan_group_state *g = &groups[gi];
 				if (g->alone || (it->alone && g->n) || !group_fits(&s, g, order[i]))
 					continue;
 				for (int slot = -1; slot < BT_PLAN_MSR_SLOTS && !placed; slot++) {
@@ -388,7 +376,7 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 	/* Write the groups out: the counter of each event from a final matching. */
 	int used = 0;
 	for (int gi = 0; gi < k; gi++) {
-		struct group_state *g = &groups[gi];
+		struct bt_plan_group_state *g = &groups[gi];
 		if (g->n == 0)
 			continue;
 		uint32_t allowed[BT_PMU_MAX_GP + 8];

@@ -19,6 +19,7 @@
 
 static struct bt_sim sim;
 static struct bt_plan plan;
+static struct bt_plan_scratch scratch;
 static struct bt_pmu_counts counts;
 static struct bt_event ev[FX_MAX];
 static const struct bt_event *evp[FX_MAX];
@@ -58,7 +59,7 @@ static struct smm_run measure(const struct bt_sim_config *cfg, const struct bt_p
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	if (bt_sim_generate_counts(evp, (size_t)n, 5, src) != BT_OK ||
-	    bt_plan_events(evp, n, &caps, NULL, &plan) != BT_OK) {
+	    bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) != BT_OK) {
 		snprintf(r.msg, sizeof(r.msg), "plan failed");
 		return r;
 	}
@@ -197,7 +198,7 @@ TEST(debugctl_is_read_modify_written_and_restored_also_on_abort)
 	bt_sim_detect_caps(&sim, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
-	CHECK(bt_plan_events(evp, n, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 	struct bt_sim_regs before;
 	bt_sim_checkpoint(&sim, &before);
 	sim.fault_msr_armed = true;
@@ -243,7 +244,7 @@ TEST(debugctl_refused_the_session_counts_on_and_says_so)
 	CHECK(bt_sim_generate_counts(evp, (size_t)n, 5, src) == BT_OK);
 	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
 	bt_sim_set_source(&sim, &source);
-	CHECK(bt_plan_events(evp, n, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 	struct bt_sim_regs before;
 	bt_sim_checkpoint(&sim, &before);
 	sim.fault_msr_armed = true;
