@@ -95,14 +95,16 @@ static unsigned add_cpi_node(const struct bt_model *m, unsigned *nodes, unsigned
 
 /*
  * Scratch memory of one bt_count_workload() call, reused by each of its
- * steps. On the heap, not on the stack: the plan alone is about 60 KiB
- * (sizeof(struct bt_plan) = 61248 bytes on x86-64 with the limits of
- * pmu/plan.h), and UEFI firmware gives the BSP a 64-128 KiB stack and the
- * APs (MP services) less. Owned by the call, not a static: counting also
- * runs on other CPUs, and a static plan would make this code non-reentrant.
+ * steps. On the heap, not on the stack: the plan is about 60 KiB and the
+ * planner's working memory about 48 KiB (sizeof(struct bt_plan) and
+ * sizeof(struct bt_plan_scratch) with the limits of pmu/plan.h), and UEFI
+ * firmware gives the BSP a 64-128 KiB stack and the APs (MP services) less.
+ * Owned by the call, not a static: counting also runs on other CPUs, and a
+ * static plan would make this code non-reentrant.
  */
 struct bt_count_scratch {
-	struct bt_plan plan;       /* the counter groups of the current step */
+	struct bt_plan plan;               /* the counter groups of the current step */
+	struct bt_plan_scratch planner;    /* bt_plan_events' working memory */
 };
 
 /* Plans and measures the events of `nodes` not counted yet; fills counts. */
@@ -146,10 +148,10 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->n_events = n;
 	if (n == 0)
 		goto out;
-	st = bt_plan_events(evp, n, &c->caps, &popts, plan);
+	st = bt_plan_events(evp, n, &c->caps, &popts, &scratch->planner, plan);
 	char verr[256] = "";
 	if (st == BT_OK)
-		st = bt_plan_validate(plan, evp, n, &c->caps, &popts, verr, sizeof(verr));
+		st = bt_plan_validate(plan, evp, n, &c->caps, &popts, &scratch->planner, verr, sizeof(verr));
 	if (st != BT_OK) {
 		snprintf(err, errlen, "no valid counter plan: %s", verr[0] ? verr : bt_status_str(st));
 		goto out;

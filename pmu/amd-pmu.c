@@ -20,7 +20,8 @@
 #include "pmu/event-encode.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
-#include "pmu/pmu-internal.h"
+#include "pmu/pmu-driver.h"
+#include "pmu/pmu-regs.h"
 
 static bool core_ext(const struct bt_pmu_session *s)
 {
@@ -42,7 +43,7 @@ static bool v2(const struct bt_pmu_session *s)
 	return s->caps.kind == BT_PMU_AMD_V2;
 }
 
-bt_status bt_amd_open(struct bt_pmu_session *s)
+static bt_status amd_open(struct bt_pmu_session *s)
 {
 	if (v2(s)) {
 		uint64_t status;
@@ -72,7 +73,7 @@ bt_status bt_amd_open(struct bt_pmu_session *s)
 	return BT_OK;
 }
 
-bt_status bt_amd_program(struct bt_pmu_session *s)
+static bt_status amd_program(struct bt_pmu_session *s)
 {
 	const struct bt_plan_group *g = &s->plan->groups[s->group];
 	char err[240];
@@ -91,7 +92,7 @@ bt_status bt_amd_program(struct bt_pmu_session *s)
 		if (!(s->caps.gp_mask & (1u << i)))
 			continue;
 		/* With PerfMonV2, En is set now and GlobalCtl starts the counter;
-		 * without it, En is the start and is written by bt_amd_run. */
+		 * without it, En is the start and is written by amd_run. */
 		uint64_t v = s->evtsel[i];
 		if (v2(s) && (s->gp_used & (1u << i)))
 			v |= EVTSEL_EN;
@@ -117,7 +118,7 @@ bt_status bt_amd_program(struct bt_pmu_session *s)
 	return BT_OK;
 }
 
-bt_status bt_amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
+static bt_status amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 {
 	bt_status st;
 	if (v2(s)) {
@@ -157,7 +158,7 @@ bt_status bt_amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 	return BT_OK;
 }
 
-bt_status bt_amd_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
+static bt_status amd_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
 {
 	uint64_t mask = bt_width_mask(AMD_COUNTER_WIDTH);
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
@@ -173,7 +174,7 @@ bt_status bt_amd_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
 	return BT_OK;
 }
 
-bt_status bt_amd_restore(struct bt_pmu_session *s)
+static bt_status amd_restore(struct bt_pmu_session *s)
 {
 	bt_status first = BT_OK;
 	uint64_t v;
@@ -202,3 +203,18 @@ bt_status bt_amd_restore(struct bt_pmu_session *s)
 		bt_pmu_fail(s, first, "restoring the PMU: %s", s->warning);
 	return first;
 }
+
+/* Legacy (4 counters), core extension (6) and PerfMonV2 (global control):
+ * the differences are decided from caps.kind inside this file. AMD has no
+ * fixed counters here and no MSR_SMI_COUNT. */
+const struct bt_pmu_driver bt_pmu_amd_driver = {
+	.name = "amd",
+	.kinds = 1u << BT_PMU_AMD_LEGACY | 1u << BT_PMU_AMD_CORE_EXT | 1u << BT_PMU_AMD_V2,
+	.fixed_counters = false,
+	.smi_count = false,
+	.open = amd_open,
+	.program = amd_program,
+	.run = amd_run,
+	.read = amd_read,
+	.restore = amd_restore,
+};

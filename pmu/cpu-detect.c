@@ -212,13 +212,12 @@ static void detect_tsc(struct bt_arch *a, const struct bt_detect_options *opt,
 	}
 }
 
-static const char *hypervisor_hint(const struct bt_cpu_info *ci)
+/* Into the caller's buffer: detection may run on several CPUs at once. */
+static const char *hypervisor_hint(const struct bt_cpu_info *ci, char *hint, size_t len)
 {
-	static char hint[96];
-
 	if (!ci->hypervisor)
 		return "";
-	snprintf(hint, sizeof(hint), "; running under a hypervisor%s%s%s without a virtual PMU?",
+	snprintf(hint, len, "; running under a hypervisor%s%s%s without a virtual PMU?",
 		 ci->hypervisor_vendor[0] ? " (" : "", ci->hypervisor_vendor,
 		 ci->hypervisor_vendor[0] ? ")" : "");
 	return hint;
@@ -235,6 +234,7 @@ static void detect_pmu(struct bt_arch *a, const struct bt_detect_options *opt,
 {
 	struct bt_cpuid_leaves l;
 	struct bt_pmu_caps *p = &ci->pmu;
+	char hint[96];
 
 	bt_cpuid_collect(a, &l);
 	bt_pmu_caps_from_cpuid(&l, p);
@@ -247,13 +247,13 @@ static void detect_pmu(struct bt_arch *a, const struct bt_detect_options *opt,
 		snprintf(p->absent_reason, sizeof(p->absent_reason),
 			 "no PMU known from CPUID: no PerfCtrExtCore, no PerfMonV2, and the 4 "
 			 "legacy counters have no CPUID bit%s (--assume-amd-legacy-pmu assumes them)",
-			 hypervisor_hint(ci));
+			 hypervisor_hint(ci, hint, sizeof(hint)));
 		return;
 	}
 	if (p->kind == BT_PMU_NONE) {
 		size_t n = strlen(p->absent_reason);
 		snprintf(p->absent_reason + n, sizeof(p->absent_reason) - n, "%s",
-			 hypervisor_hint(ci));
+			 hypervisor_hint(ci, hint, sizeof(hint)));
 		return;
 	}
 	/* IA32_PERF_CAPABILITIES exists iff CPUID.01H:ECX[15] (PDCM). */

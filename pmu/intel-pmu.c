@@ -19,7 +19,8 @@
 #include "pmu/event-encode.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
-#include "pmu/pmu-internal.h"
+#include "pmu/pmu-driver.h"
+#include "pmu/pmu-regs.h"
 
 static const struct bt_pmu_mutation no_mutation;
 
@@ -141,7 +142,7 @@ static void freeze_in_smm(struct bt_pmu_session *s)
 		    st == BT_ERR_FAULT ? bt_fault_name(s->arch->fault_vector) : bt_status_str(st));
 }
 
-bt_status bt_intel_open(struct bt_pmu_session *s)
+static bt_status intel_open(struct bt_pmu_session *s)
 {
 	uint64_t status;
 	bt_status st = bt_pmu_rd(s, MSR_IA32_PERF_GLOBAL_STATUS, &status,
@@ -181,7 +182,7 @@ static bt_status write_gp_counter(struct bt_pmu_session *s, unsigned i, uint64_t
 				"clearing a general counter");
 }
 
-bt_status bt_intel_program(struct bt_pmu_session *s)
+static bt_status intel_program(struct bt_pmu_session *s)
 {
 	const struct bt_plan_group *g = &s->plan->groups[s->group];
 	bt_status st;
@@ -272,7 +273,7 @@ bt_status bt_intel_program(struct bt_pmu_session *s)
 	return BT_OK;
 }
 
-bt_status bt_intel_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
+static bt_status intel_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 {
 	/* GLOBAL_CTRL was saved at open; one write starts, one write stops. */
 	bt_status st = bt_pmu_window(s, MSR_IA32_PERF_GLOBAL_CTRL, global_start(s), 0, fn, arg);
@@ -293,7 +294,17 @@ static bt_status read_counter(struct bt_pmu_session *s, bool fixed, unsigned i, 
 	return bt_pmu_rdpmc(s, ecx, ret, fixed ? "reading a fixed counter" : "reading a counter");
 }
 
-bt_status bt_intel_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
+/* PERF_METRICS holds each Top-Down level-1/2 fraction as a byte of 255ths
+ * of SLOTS (SDM 20.3.9.3). */
+uint64_t bt_perf_metrics_slots(uint64_t slots, uint8_t field)
+{
+	/* slots < 2^56 keeps slots * 255 within 64 bits; beyond that split. */
+	if (slots < (1ull << 56))
+		return slots * field / 255;
+	return (slots / 255) * field + (slots % 255) * field / 255;
+}
+
+static bt_status intel_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
 {
 	bt_status st;
 	uint64_t gmask = bt_width_mask(s->caps.gp_width), fmask = bt_width_mask(s->caps.fixed_width);
@@ -357,7 +368,7 @@ static void restore_status(struct bt_pmu_session *s, bt_status *first)
 	}
 }
 
-bt_status bt_intel_restore(struct bt_pmu_session *s)
+static bt_status intel_restore(struct bt_pmu_session *s)
 {
 	bt_status first = BT_OK;
 	uint64_t v;
@@ -398,3 +409,18 @@ bt_status bt_intel_restore(struct bt_pmu_session *s)
 		bt_pmu_fail(s, first, "restoring the PMU: %s", s->warning);
 	return first;
 }
+
+/* Architectural performance monitoring v2+: fixed counters, one
+ * GLOBAL_CTRL write starts and one stops. What differs by version (v4+
+ * STATUS_SET, v6 0x19xx addresses) is decided from caps inside this file. */
+const struct bt_pmu_driver bt_pmu_intel_driver = {
+	.name = "intel-arch",
+	.kinds = 1u << BT_PMU_INTEL_ARCH,
+	.fixed_counters = true,
+	.smi_count = true,
+	.open = intel_open,
+	.program = intel_program,
+	.run = intel_run,
+	.read = intel_read,
+	.restore = intel_restore,
+};

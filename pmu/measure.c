@@ -349,7 +349,7 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 		st = failed(&e, "%s", bt_pmu_error(&e.s));
 		goto out_close;
 	}
-	ret->smm_frozen = e.s.smm_frozen;
+	ret->smm_frozen = bt_pmu_session_smm_frozen(&e.s);
 	if (opts->session_hook)
 		opts->session_hook(opts->session_hook_ctx, &e.s);
 
@@ -406,7 +406,7 @@ out_close:
 	if (opts->session_hook)
 		opts->session_hook(opts->session_hook_ctx, NULL);
 	cst = bt_pmu_close(&e.s);
-	snprintf(ret->pmu_warning, sizeof(ret->pmu_warning), "%s", e.s.warning);
+	snprintf(ret->pmu_warning, sizeof(ret->pmu_warning), "%s", bt_pmu_session_warnings(&e.s));
 	if (st == BT_OK && cst != BT_OK)
 		st = failed(&e, "restoring the PMU registers failed: %s", bt_pmu_error(&e.s));
 	if (st == BT_OK) {

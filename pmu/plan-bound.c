@@ -81,13 +81,14 @@ static bool is_measured(const struct bt_event *e, const struct bt_pmu_caps *caps
 
 int bt_plan_lower_bound(const struct bt_event *const *events, int n,
 			const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
-			struct bt_plan_bound *ret)
+			struct bt_plan_scratch *scratch, struct bt_plan_bound *ret)
 {
 	struct bt_plan_bound b;
 	memset(&b, 0, sizeof(b));
-	static uint32_t allowed[BT_PLAN_MAX_EVENTS];
-	static uint64_t ldlat[BT_PLAN_MAX_EVENTS], fe[BT_PLAN_MAX_EVENTS], ocr[BT_PLAN_MAX_EVENTS],
-		ocr0[BT_PLAN_MAX_EVENTS], ocr1[BT_PLAN_MAX_EVENTS];
+	/* The caller's memory (plan.h: too large for a UEFI stack). */
+	uint32_t *allowed = scratch->bound.allowed;
+	uint64_t *ldlat = scratch->bound.ldlat, *fe = scratch->bound.fe, *ocr = scratch->bound.ocr,
+		 *ocr0 = scratch->bound.ocr0, *ocr1 = scratch->bound.ocr1;
 	int n_free = 0, n_ldlat = 0, n_fe = 0, n_ocr = 0, n_ocr0 = 0, n_ocr1 = 0;
 	bool measured = false;
 	int counters = popcount32(caps->gp_mask) +
@@ -98,8 +99,8 @@ int bt_plan_lower_bound(const struct bt_event *const *events, int n,
 	/* Distinct general-counter encodings (TakenAlone is not part of the
 	 * encoding): rep[i] is the first event of i's encoding, and an
 	 * encoding is TakenAlone if any of its events is. */
-	static int rep[BT_PLAN_MAX_EVENTS];
-	static bool any_alone[BT_PLAN_MAX_EVENTS];
+	int *rep = scratch->bound.rep;
+	bool *any_alone = scratch->bound.any_alone;
 	for (int i = 0; i < n; i++) {
 		rep[i] = -1;
 		any_alone[i] = false;
@@ -189,7 +190,7 @@ static const char *ename(const struct bt_event *const *events, int i)
 
 bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const *events, int n,
 			   const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
-			   char *err, size_t errlen)
+			   struct bt_plan_scratch *scratch, char *err, size_t errlen)
 {
 	static const struct bt_plan_opts no_opts;
 	struct bt_plan_opts real = opts ? *opts : no_opts;
@@ -198,8 +199,8 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 		FAIL("plan is for %d events, %d given", p->n_events, n);
 	if (p->n_groups < 0 || p->n_groups > BT_PLAN_MAX_GROUPS)
 		FAIL("bad group count %d", p->n_groups);
-	static int times_placed[BT_PLAN_MAX_EVENTS];
-	memset(times_placed, 0, sizeof(times_placed));
+	int *times_placed = scratch->check.times_placed;
+	memset(times_placed, 0, sizeof(scratch->check.times_placed));
 
 	/* The driver counts only what the per-event table (p->ev) says and
 	 * reads counters through it (bt_pmu_read): it must agree with the
@@ -210,7 +211,7 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 		     caps->kind == BT_PMU_INTEL_ARCH ? caps->fixed_mask : 0);
 	if (p->perf_metrics && !caps->perf_metrics)
 		FAIL("the plan reads PERF_METRICS, which the PMU lacks");
-	static bool alone_ev[BT_PLAN_MAX_EVENTS];
+	bool *alone_ev = scratch->check.alone_ev;
 	for (int i = 0; i < n; i++)
 		alone_ev[i] = events[i]->flags & BT_EVF_ALONE;
 	for (int i = 0; i < n; i++) {
@@ -326,7 +327,7 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 	}
 	if (pm_needed && (!p->perf_metrics || !(p->fixed_mask & (1u << 3))))
 		FAIL("PERF_METRICS fields need fixed counter 3 (SLOTS) in the same group");
-	int lb = bt_plan_lower_bound(events, n, caps, &real, NULL);
+	int lb = bt_plan_lower_bound(events, n, caps, &real, scratch, NULL);
 	if (p->n_groups < lb)
 		FAIL("%d groups is below the lower bound %d: the plan or the bound is wrong",
 		     p->n_groups, lb);

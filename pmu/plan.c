@@ -11,11 +11,9 @@
  * counters, so a restricted event never blocks a flexible one needlessly.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "pmu/event-encode.h"
-#include "pmu/msr.h"
 #include "pmu/plan.h"
 
 static int popcount32(uint32_t v)
@@ -26,93 +24,16 @@ static int popcount32(uint32_t v)
 	return n;
 }
 
-const char *bt_plan_msr_name(int slot)
-{
-	static const char *const names[BT_PLAN_MSR_SLOTS] = {
-		"MSR_OFFCORE_RSP_0", "MSR_OFFCORE_RSP_1", "MSR_PEBS_LD_LAT", "MSR_PEBS_FRONTEND",
-	};
-	return slot >= 0 && slot < BT_PLAN_MSR_SLOTS ? names[slot] : "?";
-}
-
-uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
-			 const struct bt_plan_opts *opts)
-{
-	uint32_t m = e->counters;
-	if (opts && opts->smt_off && e->counters_ht_off)
-		m = e->counters_ht_off;
-	uint32_t have = caps->gp_mask;
-	int extra = opts && opts->mutation ? opts->mutation->extra_counters : 0;
-	if (extra > 0) {
-		/* TEST ONLY: phantom counters above the real ones, open to all. */
-		uint32_t phantom = (uint32_t)(((1ull << (caps->num_gp + extra)) - 1) & ~(uint64_t)have);
-		return (m & have) | (m ? phantom : 0);
-	}
-	return m & have;
-}
-
-int bt_plan_msr_slot(uint32_t msr)
-{
-	switch (msr) {
-	case MSR_OFFCORE_RSP_0: return BT_PLAN_MSR_OFFCORE0;
-	case MSR_OFFCORE_RSP_1: return BT_PLAN_MSR_OFFCORE1;
-	case MSR_PEBS_LD_LAT: return BT_PLAN_MSR_LDLAT;
-	case MSR_PEBS_FRONTEND: return BT_PLAN_MSR_FRONTEND;
-	}
-	return -1;
-}
-
-unsigned bt_plan_msr_options(const struct bt_event *e, const struct bt_pmu_caps *caps)
-{
-	/* The encoder decides which MSR an encoding selects on this CPU
-	 * (pmu/extra-msr.c); the alternative of an OFFCORE_RESPONSE pair is an
-	 * option only when the event declares it (code2) and it encodes. */
-	struct bt_encoding enc;
-	unsigned opt = 0;
-	if (!e->msr_index || bt_event_encode_gp(e, caps, false, &enc, NULL, 0) != BT_OK)
-		return 0;
-	int slot = bt_plan_msr_slot(enc.extra_msr);
-	if (slot >= 0)
-		opt |= 1u << slot;
-	if (e->code2 && bt_event_encode_gp(e, caps, true, &enc, NULL, 0) == BT_OK &&
-	    (slot = bt_plan_msr_slot(enc.extra_msr)) >= 0)
-		opt |= 1u << slot;
-	return opt;
-}
-
-bool bt_plan_same_encoding(const struct bt_event *a, const struct bt_event *b)
-{
-	const uint8_t mask = (uint8_t)~BT_EVF_ALONE;
-	return a->source == b->source && a->code == b->code && a->code2 == b->code2 &&
-	       a->umask == b->umask && a->umask_ext == b->umask_ext && a->cmask == b->cmask &&
-	       (a->flags & mask) == (b->flags & mask) && a->msr_index == b->msr_index &&
-	       (a->msr_index == 0 || a->msr_value == b->msr_value);
-}
-
 /* ------------------------------------------------------------ search state */
 
-struct gp_item {
-	int event;                /* input index */
-	uint32_t allowed;
-	unsigned msr_opts;
-	int primary_slot;         /* the MSR slot of the event's own encoding */
-	uint64_t msr_value;
-	bool alone;               /* TakenAlone, or an identical event is */
-};
-
-struct group_state {
-	int n;
-	int item[BT_PMU_MAX_GP + 8];   /* indices into items */
-	int msr_choice[BT_PMU_MAX_GP + 8];
-	int msr_refs[BT_PLAN_MSR_SLOTS];
-	uint64_t msr_value[BT_PLAN_MSR_SLOTS];
-	bool alone;
-};
+/* The items (struct bt_plan_item) and the groups being filled (struct
+ * bt_plan_group_state) live in the caller's struct bt_plan_scratch (plan.h). */
 
 struct search {
-	const struct gp_item *items;
+	const struct bt_plan_item *items;
 	int n_items;
 	int *order;
-	struct group_state *g;
+	struct bt_plan_group_state *g;
 	int n_groups;
 	int capacity;             /* counters (incl. test-only phantom ones) */
 	long steps, max_steps;
@@ -153,7 +74,7 @@ static bool match_counters(const uint32_t *allowed, int n, int capacity, int *re
 	return true;
 }
 
-static bool group_fits(const struct search *s, const struct group_state *g, int item)
+static bool group_fits(const struct search *s, const struct bt_plan_group_state *g, int item)
 {
 	uint32_t allowed[BT_PMU_MAX_GP + 8];
 	if (g->n + 1 > s->capacity)
@@ -164,12 +85,12 @@ static bool group_fits(const struct search *s, const struct group_state *g, int 
 	return match_counters(allowed, g->n + 1, s->capacity, NULL);
 }
 
-static bool msr_ok(const struct group_state *g, int slot, uint64_t value)
+static bool msr_ok(const struct bt_plan_group_state *g, int slot, uint64_t value)
 {
 	return g->msr_refs[slot] == 0 || g->msr_value[slot] == value;
 }
 
-static void push(struct group_state *g, const struct gp_item *it, int item, int slot)
+static void push(struct bt_plan_group_state *g, const struct bt_plan_item *it, int item, int slot)
 {
 	g->item[g->n] = item;
 	g->msr_choice[g->n] = slot;
@@ -182,7 +103,7 @@ static void push(struct group_state *g, const struct gp_item *it, int item, int 
 		g->alone = true;
 }
 
-static void pop(struct group_state *g, const struct gp_item *it)
+static void pop(struct bt_plan_group_state *g, const struct bt_plan_item *it)
 {
 	g->n--;
 	int slot = g->msr_choice[g->n];
@@ -200,10 +121,10 @@ static bool place(struct search *s, int k)
 	if (++s->steps > s->max_steps)
 		return false;
 	int item = s->order[k];
-	const struct gp_item *it = &s->items[item];
+	const struct bt_plan_item *it = &s->items[item];
 	bool tried_empty = false;
 	for (int gi = 0; gi < s->n_groups; gi++) {
-		struct group_state *g = &s->g[gi];
+		struct bt_plan_group_state *g = &s->g[gi];
 		if (g->n == 0) {
 			/* Empty groups are interchangeable: try only one. */
 			if (tried_empty)
@@ -232,7 +153,7 @@ static bool place(struct search *s, int k)
 
 /* Least flexible first: TakenAlone, then extra-MSR users with fewer
  * options, then fewer allowed counters; ties keep input order. */
-static int flex_key(const struct gp_item *it)
+static int flex_key(const struct bt_plan_item *it)
 {
 	int k = popcount32(it->allowed) * 8;
 	if (it->alone)
@@ -242,14 +163,19 @@ static int flex_key(const struct gp_item *it)
 	return k;
 }
 
-static const struct gp_item *sort_items;
-static int cmp_order(const void *a, const void *b)
+/* order[] = 0..n-1 sorted by (key[i], i). Insertion sort: n is at most
+ * BT_PLAN_MAX_EVENTS and the key travels as an argument, not through a
+ * global as a qsort comparator would need it. The order is total (ties
+ * broken by index), so any correct sort gives this same order. */
+static void sort_by_key(int *order, const int *key, int n)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	int kx = flex_key(&sort_items[x]), ky = flex_key(&sort_items[y]);
-	if (kx != ky)
-		return kx < ky ? -1 : 1;
-	return x < y ? -1 : x > y;
+	for (int i = 0; i < n; i++) {
+		int x = i, j = i;
+		for (; j > 0 && (key[order[j - 1]] > key[x] ||
+				 (key[order[j - 1]] == key[x] && order[j - 1] > x)); j--)
+			order[j] = order[j - 1];
+		order[j] = x;
+	}
 }
 
 static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
@@ -335,12 +261,12 @@ static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 
 bt_status bt_plan_events(const struct bt_event *const *events, int n,
 			 const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
-			 struct bt_plan *ret)
+			 struct bt_plan_scratch *scratch, struct bt_plan *ret)
 {
 	static const struct bt_plan_opts no_opts;
 	if (!opts)
 		opts = &no_opts;
-	if (!events || n < 0 || n > BT_PLAN_MAX_EVENTS || !caps || !ret)
+	if (!events || n < 0 || n > BT_PLAN_MAX_EVENTS || !caps || !scratch || !ret)
 		return BT_ERR_INVALID;
 	struct bt_plan *p = ret;
 	memset(p, 0, sizeof(*p));
@@ -350,8 +276,8 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		p->fixed_mask = caps->fixed_mask;
 	p->perf_metrics = caps->perf_metrics && (caps->fixed_mask & (1u << 3));
 
-	static struct gp_item items[BT_PLAN_MAX_EVENTS];
-	static int item_of[BT_PLAN_MAX_EVENTS];
+	struct bt_plan_item *items = scratch->search.items;
+	int *item_of = scratch->search.item_of;
 	int n_items = 0;
 	bool measured = false;
 	for (int i = 0; i < n; i++) {
@@ -381,7 +307,7 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		struct bt_encoding enc;
 		bt_event_encode_gp(events[i], caps, false, &enc, NULL, 0);
 		item_of[i] = n_items;
-		items[n_items] = (struct gp_item){
+		items[n_items] = (struct bt_plan_item){
 			.event = i,
 			.allowed = bt_plan_allowed(events[i], caps, opts),
 			.msr_opts = bt_plan_msr_options(events[i], caps),
@@ -392,19 +318,18 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		n_items++;
 	}
 
-	p->lower_bound = bt_plan_lower_bound(events, n, caps, opts, &p->bound);
+	p->lower_bound = bt_plan_lower_bound(events, n, caps, opts, scratch, &p->bound);
 	if (!measured) {
 		p->n_groups = 0;
 		return BT_OK;
 	}
 
-	int order[BT_PLAN_MAX_EVENTS];
+	int *order = scratch->search.order;
 	for (int i = 0; i < n_items; i++)
-		order[i] = i;
-	sort_items = items;
-	qsort(order, (size_t)n_items, sizeof(order[0]), cmp_order);
+		scratch->search.key[i] = flex_key(&items[i]);
+	sort_by_key(order, scratch->search.key, n_items);
 
-	static struct group_state groups[BT_PLAN_MAX_GROUPS];
+	struct bt_plan_group_state *groups = scratch->search.groups;
 	struct search s = {
 		.items = items, .n_items = n_items, .order = order, .g = groups,
 		/* Counter indices below this are tried (gaps of a v6 bitmap are
@@ -428,10 +353,10 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 		k = BT_PLAN_MAX_GROUPS;
 		memset(groups, 0, sizeof(groups[0]) * (size_t)k);
 		for (int i = 0; i < n_items; i++) {
-			const struct gp_item *it = &items[order[i]];
+			const struct bt_plan_item *it = &items[order[i]];
 			bool placed = false;
 			for (int gi = 0; gi < k && !placed; gi++) {
-				struct group_state *g = &groups[gi];
+				struct bt_plan_group_state *g = &groups[gi];
 				if (g->alone || (it->alone && g->n) || !group_fits(&s, g, order[i]))
 					continue;
 				for (int slot = -1; slot < BT_PLAN_MSR_SLOTS && !placed; slot++) {
@@ -451,7 +376,7 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 	/* Write the groups out: the counter of each event from a final matching. */
 	int used = 0;
 	for (int gi = 0; gi < k; gi++) {
-		struct group_state *g = &groups[gi];
+		struct bt_plan_group_state *g = &groups[gi];
 		if (g->n == 0)
 			continue;
 		uint32_t allowed[BT_PMU_MAX_GP + 8];

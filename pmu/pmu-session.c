@@ -1,194 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The vendor-neutral session: save-before-touch bookkeeping, error
- * messages, per-run TSC/APERF/MPERF/SMI, and turning raw counter values
- * into per-event counts. Vendor programming is in intel-pmu.c / amd-pmu.c.
+ * The vendor-neutral session: argument and counter checks, per-run
+ * TSC/APERF/MPERF/SMI, and turning raw counter values into per-event
+ * counts. The vendor's registers are programmed by the driver chosen at
+ * open (s->driver, pmu-driver.h: intel-pmu.c, amd-pmu.c); the
+ * save-before-touch bookkeeping both use is in pmu-regs.c.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
-#include "pmu/pmu-internal.h"
-
-bool bt_pmu_is_amd(const struct bt_pmu_session *s)
-{
-	return s->caps.kind == BT_PMU_AMD_LEGACY || s->caps.kind == BT_PMU_AMD_CORE_EXT ||
-	       s->caps.kind == BT_PMU_AMD_V2;
-}
-
-bt_status bt_pmu_fail(struct bt_pmu_session *s, bt_status st, const char *fmt, ...)
-{
-	if (!s->failed) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
-		va_end(ap);
-	}
-	s->failed = true;
-	return st;
-}
+#include "pmu/pmu-driver.h"
+#include "pmu/pmu-regs.h"
 
 const char *bt_pmu_error(const struct bt_pmu_session *s)
 {
 	return s->msg;
 }
 
-bool bt_pmu_saved_value(const struct bt_pmu_session *s, uint32_t msr, uint64_t *ret)
+bool bt_pmu_session_smm_frozen(const struct bt_pmu_session *s)
 {
-	for (int i = 0; i < s->n_saved; i++)
-		if (s->saved[i].msr == msr) {
-			if (ret)
-				*ret = s->saved[i].value;
-			return true;
-		}
-	return false;
+	return s->smm_frozen;
 }
 
-void bt_pmu_warn(struct bt_pmu_session *s, const char *fmt, ...)
+const char *bt_pmu_session_warnings(const struct bt_pmu_session *s)
 {
-	size_t len = strlen(s->warning);
-	if (len + 3 >= sizeof(s->warning))
-		return;
-	if (len) {
-		memcpy(s->warning + len, "; ", 3);
-		len += 2;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(s->warning + len, sizeof(s->warning) - len, fmt, ap);
-	va_end(ap);
-}
-
-static void add_saved(struct bt_pmu_session *s, uint32_t msr, uint64_t value)
-{
-	s->saved[s->n_saved].msr = msr;
-	s->saved[s->n_saved].value = value;
-	s->n_saved++;
-}
-
-bt_status bt_pmu_save(struct bt_pmu_session *s, uint32_t msr)
-{
-	if (bt_pmu_saved_value(s, msr, NULL))
-		return BT_OK;
-	if (s->n_saved == BT_PMU_MAX_SAVED)
-		return bt_pmu_fail(s, BT_ERR_INTERNAL, "too many MSRs to save");
-	uint64_t v;
-	char name[40];
-	bt_status st = bt_rdmsr(s->arch, msr, &v);
-	if (st != BT_OK)
-		return bt_pmu_fail(s, st, "RDMSR %s (0x%X) raised %s while saving it; nothing "
-				   "written to it", bt_msr_name(msr, name, sizeof(name)), msr,
-				   bt_fault_name(s->arch->fault_vector));
-	add_saved(s, msr, v);
-	return BT_OK;
-}
-
-bt_status bt_pmu_try_set_bits(struct bt_pmu_session *s, uint32_t msr, uint64_t bits,
-			      const char **ret_access)
-{
-	uint64_t v;
-	/* Only ever called for an MSR not saved yet (at open). */
-	if (bt_pmu_saved_value(s, msr, NULL) || s->n_saved == BT_PMU_MAX_SAVED) {
-		*ret_access = "saving";
-		return BT_ERR_INTERNAL;
-	}
-	bt_status st = bt_rdmsr(s->arch, msr, &v);
-	if (st != BT_OK) {
-		*ret_access = "RDMSR";
-		return st;
-	}
-	if ((v & bits) == bits)
-		return BT_OK; /* already set (by firmware): nothing to write or restore */
-	/* Read-modify-write: the other bits belong to whoever set them. */
-	add_saved(s, msr, v);
-	st = bt_wrmsr(s->arch, msr, v | bits);
-	if (st != BT_OK) {
-		s->n_saved--; /* the write did not happen: nothing to put back */
-		*ret_access = "WRMSR";
-		return st;
-	}
-	return BT_OK;
-}
-
-bt_status bt_pmu_wr_saving(struct bt_pmu_session *s, uint32_t save_msr, uint32_t msr,
-			   uint64_t value, const char *why)
-{
-	bt_status st = bt_pmu_save(s, save_msr);
-	if (st != BT_OK)
-		return st;
-	st = bt_wrmsr(s->arch, msr, value);
-	if (st != BT_OK) {
-		char name[40];
-		return bt_pmu_fail(s, st, "WRMSR %s (0x%X) = 0x%llx raised %s while %s",
-				   bt_msr_name(msr, name, sizeof(name)), msr, (unsigned long long)value,
-				   bt_fault_name(s->arch->fault_vector), why);
-	}
-	return BT_OK;
-}
-
-bt_status bt_pmu_wr(struct bt_pmu_session *s, uint32_t msr, uint64_t value, const char *why)
-{
-	return bt_pmu_wr_saving(s, msr, msr, value, why);
-}
-
-bt_status bt_pmu_rd(struct bt_pmu_session *s, uint32_t msr, uint64_t *ret, const char *why)
-{
-	bt_status st = bt_rdmsr(s->arch, msr, ret);
-	if (st != BT_OK) {
-		char name[40];
-		return bt_pmu_fail(s, st, "RDMSR %s (0x%X) raised %s while %s",
-				   bt_msr_name(msr, name, sizeof(name)), msr,
-				   bt_fault_name(s->arch->fault_vector), why);
-	}
-	return BT_OK;
-}
-
-bt_status bt_pmu_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret, const char *why)
-{
-	bt_status st = bt_rdpmc(s->arch, ecx, ret);
-	if (st != BT_OK)
-		return bt_pmu_fail(s, st, "RDPMC ECX=0x%X raised %s while %s", ecx,
-				   bt_fault_name(s->arch->fault_vector), why);
-	return BT_OK;
-}
-
-void bt_pmu_restore_write(struct bt_pmu_session *s, uint32_t msr, uint64_t value,
-			  bt_status *first)
-{
-	/* Retry once: a fault here is not expected (the value was read from
-	 * the same register, or is within the bits the manuals define), and a
-	 * transient one must not leave it changed. */
-	bt_status st = bt_wrmsr(s->arch, msr, value);
-	if (st != BT_OK)
-		st = bt_wrmsr(s->arch, msr, value);
-	if (st == BT_OK)
-		return;
-	if (*first == BT_OK)
-		*first = st;
-	if (!s->restore_warned) {
-		char name[40];
-		s->restore_warned = true;
-		bt_pmu_warn(s, "could not write %s (0x%X) = 0x%llx: %s",
-			    bt_msr_name(msr, name, sizeof(name)), msr, (unsigned long long)value,
-			    bt_fault_name(s->arch->fault_vector));
-	}
-}
-
-void bt_pmu_restore_one(struct bt_pmu_session *s, uint32_t msr, bt_status *first)
-{
-	uint64_t v;
-	if (bt_pmu_saved_value(s, msr, &v))
-		bt_pmu_restore_write(s, msr, v, first);
-}
-
-uint64_t bt_perf_metrics_slots(uint64_t slots, uint8_t field)
-{
-	/* slots < 2^56 keeps slots * 255 within 64 bits; beyond that split. */
-	if (slots < (1ull << 56))
-		return slots * field / 255;
-	return (slots / 255) * field + (slots % 255) * field / 255;
+	return s->warning;
 }
 
 bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
@@ -208,12 +46,17 @@ bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
 		snprintf(s->msg, sizeof(s->msg), "PMU has more counters than baretop handles");
 		return BT_ERR_UNSUPPORTED;
 	}
+	s->driver = bt_pmu_driver_for(caps);
+	if (!s->driver) {
+		snprintf(s->msg, sizeof(s->msg), "no driver for this PMU (kind %u)", (unsigned)caps->kind);
+		return BT_ERR_UNSUPPORTED;
+	}
 	s->open = true;
 	/* MSR_SMI_COUNT is model-specific (Nehalem and later) and VMMs often
 	 * do not emulate it: read it once, through the fault guard, before
 	 * relying on it in every window. On a fault, count no SMIs rather
 	 * than abort each window. */
-	if (s->opts.read_smi_count && !bt_pmu_is_amd(s)) {
+	if (s->opts.read_smi_count && s->driver->smi_count) {
 		uint64_t v;
 		if (bt_rdmsr(arch, MSR_SMI_COUNT, &v) != BT_OK) {
 			s->opts.read_smi_count = false;
@@ -221,7 +64,7 @@ bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
 			bt_pmu_warn(s, "MSR_SMI_COUNT (0x34) is not readable here: SMIs are not counted");
 		}
 	}
-	return bt_pmu_is_amd(s) ? bt_amd_open(s) : bt_intel_open(s);
+	return s->driver->open(s);
 }
 
 static bt_status usable(struct bt_pmu_session *s)
@@ -268,12 +111,12 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 					   "nothing programmed", group, c);
 		s->gp_used |= 1u << c;
 	}
-	if (!bt_pmu_is_amd(s) && (plan->fixed_mask & ~s->caps.fixed_mask))
+	if (s->driver->fixed_counters && (plan->fixed_mask & ~s->caps.fixed_mask))
 		return bt_pmu_fail(s, BT_ERR_INVALID, "the plan uses fixed counters 0x%X, this PMU has "
 				   "0x%X; nothing programmed", plan->fixed_mask, s->caps.fixed_mask);
-	s->fixed_used = bt_pmu_is_amd(s) ? 0 : plan->fixed_mask;
+	s->fixed_used = s->driver->fixed_counters ? plan->fixed_mask : 0;
 	s->pm = plan->perf_metrics && s->caps.perf_metrics && (s->fixed_used & (1u << 3));
-	st = bt_pmu_is_amd(s) ? bt_amd_program(s) : bt_intel_program(s);
+	st = s->driver->program(s);
 	if (st == BT_OK)
 		s->programmed = true;
 	return st;
@@ -298,22 +141,13 @@ static bt_status sample_side(struct bt_pmu_session *s, bool after)
 			return st;
 		s->have_aperf = true;
 	}
-	if (s->opts.read_smi_count && !bt_pmu_is_amd(s)) {
+	if (s->opts.read_smi_count && s->driver->smi_count) {
 		st = bt_pmu_rd(s, MSR_SMI_COUNT, after ? &s->smi1 : &s->smi0, "reading MSR_SMI_COUNT");
 		if (st != BT_OK)
 			return st;
 		s->have_smi = true;
 	}
 	return BT_OK;
-}
-
-bt_status bt_pmu_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start, uint64_t stop,
-			bt_window_fn *fn, void *arg)
-{
-	s->tsc0 = bt_rdtsc(s->arch);
-	bt_status st = s->arch->ops->run_window(s->arch, msr, start, stop, fn, arg);
-	s->tsc1 = bt_rdtsc(s->arch);
-	return st;
 }
 
 bt_status bt_pmu_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
@@ -325,7 +159,7 @@ bt_status bt_pmu_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 		return bt_pmu_fail(s, BT_ERR_INVALID, "run before program");
 	st = sample_side(s, false);
 	if (st == BT_OK)
-		st = bt_pmu_is_amd(s) ? bt_amd_run(s, fn, arg) : bt_intel_run(s, fn, arg);
+		st = s->driver->run(s, fn, arg);
 	if (st == BT_OK)
 		st = sample_side(s, true);
 	if (st == BT_OK)
@@ -340,66 +174,67 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 		return st;
 	if (!s->ran)
 		return bt_pmu_fail(s, BT_ERR_INVALID, "read before run");
-	static struct bt_pmu_counts c;
-	memset(&c, 0, sizeof(c));
-	c.group = s->group;
-	c.gp_used = s->gp_used;
-	c.fixed_used = s->fixed_used;
-	st = bt_pmu_is_amd(s) ? bt_amd_read(s, &c) : bt_intel_read(s, &c);
+	/* Filled in place: the caller owns the counts (3 KiB), so the reader
+	 * keeps no state of its own and may run on several CPUs at once. */
+	struct bt_pmu_counts *c = ret;
+	memset(c, 0, sizeof(*c));
+	c->group = s->group;
+	c->gp_used = s->gp_used;
+	c->fixed_used = s->fixed_used;
+	st = s->driver->read(s, c);
 	if (st != BT_OK)
 		return st;
-	c.tsc_delta = s->tsc1 - s->tsc0;
+	c->tsc_delta = s->tsc1 - s->tsc0;
 	if (s->have_aperf) {
-		c.has_aperf_mperf = true;
-		c.aperf_delta = s->aperf1 - s->aperf0;
-		c.mperf_delta = s->mperf1 - s->mperf0;
+		c->has_aperf_mperf = true;
+		c->aperf_delta = s->aperf1 - s->aperf0;
+		c->mperf_delta = s->mperf1 - s->mperf0;
 	}
 	if (s->have_smi) {
-		c.has_smi_count = true;
-		c.smi_delta = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
+		c->has_smi_count = true;
+		c->smi_delta = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
 	}
-	c.smm_frozen = s->smm_frozen;
+	c->smm_frozen = s->smm_frozen;
 	if (s->opts.tsc_hz)
-		c.duration_ns = c.tsc_delta / s->opts.tsc_hz * 1000000000ull +
-				(c.tsc_delta % s->opts.tsc_hz) * 1000000000ull / s->opts.tsc_hz;
+		c->duration_ns = c->tsc_delta / s->opts.tsc_hz * 1000000000ull +
+				(c->tsc_delta % s->opts.tsc_hz) * 1000000000ull / s->opts.tsc_hz;
 
 	/* Per event. */
 	const struct bt_plan *p = s->plan;
-	c.n_events = p->n_events;
+	c->n_events = p->n_events;
 	for (int i = 0; i < p->n_events; i++) {
 		const struct bt_plan_event *pe = &p->ev[i];
 		const struct bt_event *e = s->events[i];
 		switch (pe->place) {
 		case BT_PLACE_GP:
 			if (pe->group == s->group) {
-				c.measured[i] = true;
-				c.count[i] = c.gp_delta[pe->counter];
+				c->measured[i] = true;
+				c->count[i] = c->gp_delta[pe->counter];
 			}
 			break;
 		case BT_PLACE_FIXED:
-			if (c.fixed_used & (1u << pe->counter)) {
-				c.measured[i] = true;
-				c.count[i] = c.fixed_delta[pe->counter];
+			if (c->fixed_used & (1u << pe->counter)) {
+				c->measured[i] = true;
+				c->count[i] = c->fixed_delta[pe->counter];
 			}
 			break;
 		case BT_PLACE_PERF_METRICS:
-			if (c.has_perf_metrics) {
-				c.measured[i] = true;
-				c.count[i] = c.pm_slots[pe->counter];
+			if (c->has_perf_metrics) {
+				c->measured[i] = true;
+				c->count[i] = c->pm_slots[pe->counter];
 			}
 			break;
 		case BT_PLACE_FREE:
 			if (e->source == BT_SRC_TSC) {
-				c.measured[i] = true;
-				c.count[i] = c.tsc_delta;
+				c->measured[i] = true;
+				c->count[i] = c->tsc_delta;
 			} else if (s->opts.tsc_hz) {
-				c.measured[i] = true;
-				c.count[i] = c.duration_ns;
+				c->measured[i] = true;
+				c->count[i] = c->duration_ns;
 			}
 			break;
 		}
 	}
-	*ret = c;
 	return BT_OK;
 }
 
@@ -410,7 +245,7 @@ bt_status bt_pmu_close(struct bt_pmu_session *s)
 	s->open = false;
 	if (s->opts.mutation && s->opts.mutation->no_restore)
 		return BT_OK;
-	return bt_pmu_is_amd(s) ? bt_amd_restore(s) : bt_intel_restore(s);
+	return s->driver->restore(s);
 }
 
 bt_status bt_pmu_measure_group(struct bt_pmu_session *s, const struct bt_plan *plan, int group,

@@ -24,17 +24,19 @@
  * put back exactly (a restore write failed, GLOBAL_STATUS differs after the
  * restore, a counter value 32-bit writes cannot hold), or an optional
  * facility could not be used (MSR_SMI_COUNT unreadable, FREEZE_WHILE_SMM
- * refused), s.warning says what ("; "-separated when several).
+ * refused), bt_pmu_session_warnings() says what ("; "-separated when
+ * several).
  *
  * SMM (Intel): when IA32_PERF_CAPABILITIES[12] says IA32_DEBUGCTL bit 14
  * FREEZE_WHILE_SMM exists, open sets it (read-modify-write; DEBUGCTL is
  * saved and put back at close like every other MSR), so an SMI landing in
  * a window does not add the SMI handler's work to the counts (SDM vol. 3B
- * "Filtering of SMM Handler Overhead"); s.smm_frozen and counts.smm_frozen
- * say so. opts.count_in_smm leaves DEBUGCTL alone. If the bit is refused
- * (#GP: a VMM that advertises it without emulating it), the session goes
- * on without it and says so in s.warning. The TSC still runs during SMM:
- * counts.tsc_delta includes an SMI's time even when the counters froze.
+ * "Filtering of SMM Handler Overhead"); bt_pmu_session_smm_frozen() and
+ * counts.smm_frozen say so. opts.count_in_smm leaves DEBUGCTL alone. If the
+ * bit is refused (#GP: a VMM that advertises it without emulating it), the
+ * session goes on without it and says so in its warnings. The TSC still
+ * runs during SMM: counts.tsc_delta includes an SMI's time even when the
+ * counters froze.
  *
  * MSR_SMI_COUNT is not architectural (VMMs often lack it): with
  * opts.read_smi_count, open reads it once; if that faults, SMI counts are
@@ -51,6 +53,10 @@
  * back through STATUS_SET at close; on v2/v3 (no STATUS_SET) bits set at
  * open are never cleared. Perfmon v6 counters are programmed through the
  * 0x19xx MSR range (pmu/msr.h).
+ *
+ * The vendor's registers are programmed by a driver chosen at open from
+ * caps.kind (pmu-driver.h; intel-pmu.c, amd-pmu.c). Outside pmu/, read a
+ * session only through the functions below, never its fields.
  *
  * Intel: IA32_PERF_GLOBAL_CTRL = 0 first; start and stop are single writes
  * of GLOBAL_CTRL (via arch->run_window). AMD with PerfMonV2: the same with
@@ -123,8 +129,13 @@ struct bt_pmu_counts {
 
 #define BT_PMU_MAX_SAVED 64
 
+struct bt_pmu_driver;
+
+/* The session's state. Its fields belong to pmu-session.c, pmu-regs.c and
+ * the drivers; everyone else uses the functions below. */
 struct bt_pmu_session {
 	struct bt_arch *arch;
+	const struct bt_pmu_driver *driver; /* chosen at open from caps.kind */
 	struct bt_pmu_caps caps;
 	struct bt_pmu_session_opts opts;
 	bool open, failed, programmed, ran;
@@ -156,11 +167,19 @@ bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
 bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, int group,
 			 const struct bt_event *const *events);
 bt_status bt_pmu_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg);
+/* Fills *ret (which the caller owns: the session keeps no buffer of its
+ * own); on failure *ret holds nothing meaningful. */
 bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret);
 /* Restore every saved MSR (GLOBAL_CTRL last). Returns the first failure. */
 bt_status bt_pmu_close(struct bt_pmu_session *s);
 /* The message of the first failure, or "". */
 const char *bt_pmu_error(const struct bt_pmu_session *s);
+/* IA32_DEBUGCTL.FREEZE_WHILE_SMM was set at open: counters do not count
+ * while an SMI handler runs. */
+bool bt_pmu_session_smm_frozen(const struct bt_pmu_session *s);
+/* The session's caveats so far ("; "-separated, "" if none): facilities not
+ * available here, registers that could not be put back exactly. */
+const char *bt_pmu_session_warnings(const struct bt_pmu_session *s);
 
 /* Convenience: program, run and read one group. */
 bt_status bt_pmu_measure_group(struct bt_pmu_session *s, const struct bt_plan *plan, int group,
@@ -169,7 +188,7 @@ bt_status bt_pmu_measure_group(struct bt_pmu_session *s, const struct bt_plan *p
 
 /* floor(slots * field / 255): a PERF_METRICS byte as a slot count (the
  * convention of perf's topdown-* events, the metric core and the test
- * vectors, FORMAT.md). */
+ * vectors, FORMAT.md). Defined with the Intel driver (intel-pmu.c). */
 uint64_t bt_perf_metrics_slots(uint64_t slots, uint8_t field);
 
 #endif

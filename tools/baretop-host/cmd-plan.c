@@ -30,11 +30,13 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 		       const char *caps_label, bool smt_off, bool json, FILE *out)
 {
 	static struct bt_plan p;
+	static struct bt_plan_scratch scratch;
 	struct bt_plan_opts opts = { .smt_off = smt_off };
-	bt_status st = bt_plan_events(events, n, caps, &opts, &p);
+	bt_status st = bt_plan_events(events, n, caps, &opts, &scratch, &p);
 	char err[256] = "";
-	bt_status vst = st == BT_OK ? bt_plan_validate(&p, events, n, caps, &opts, err, sizeof(err))
-				    : BT_ERR_INVALID;
+	bt_status vst = st == BT_OK
+		? bt_plan_validate(&p, events, n, caps, &opts, &scratch, err, sizeof(err))
+		: BT_ERR_INVALID;
 	if (st != BT_OK && !err[0])
 		snprintf(err, sizeof(err), "%d events could not be placed (%s)", p.n_unplaced,
 			 bt_status_str(st));
@@ -222,6 +224,7 @@ static int plan_all_models(bool smt, bool json)
 		struct bt_model *m = NULL;
 		static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
 		static struct bt_plan p;
+		static struct bt_plan_scratch scratch;
 		struct bt_plan_opts opts = { .smt_off = !smt };
 		char err[256] = "", levels_ok[64] = "";
 		int full_groups = 0, full_bound = 0, full_events = 0, full_unmeas = 0;
@@ -236,9 +239,11 @@ static int plan_all_models(bool smt, bool json)
 		unsigned max = bt_model_max_level(m);
 		for (unsigned lv = 1; lv <= max; lv++) {
 			int n = model_events(m, lv, smt, &caps, evp, BT_PLAN_MAX_EVENTS);
-			bt_status st = n < 0 ? BT_ERR_FULL : bt_plan_events(evp, n, &caps, &opts, &p);
+			bt_status st = n < 0 ? BT_ERR_FULL
+					     : bt_plan_events(evp, n, &caps, &opts, &scratch, &p);
 			if (st == BT_OK)
-				st = bt_plan_validate(&p, evp, n, &caps, &opts, err, sizeof(err));
+				st = bt_plan_validate(&p, evp, n, &caps, &opts, &scratch, err,
+						      sizeof(err));
 			if (st != BT_OK || p.n_groups != p.lower_bound) {
 				optimal = false;
 				bad = 1;

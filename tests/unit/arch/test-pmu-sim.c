@@ -11,6 +11,7 @@
 #include "tests/unit/lib/pmu-fixtures.h"
 
 static struct bt_plan plan;
+static struct bt_plan_scratch scratch;
 static struct bt_pmu_counts counts;
 
 struct run_result {
@@ -50,8 +51,8 @@ static struct run_result run_cfg(const struct bt_sim_config *cfg, uint64_t count
 		goto out;
 	}
 	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
-	if (bt_plan_events(evp, n, &caps, NULL, &plan) != BT_OK ||
-	    bt_plan_validate(&plan, evp, n, &caps, NULL, r.msg, sizeof(r.msg)) != BT_OK)
+	if (bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) != BT_OK ||
+	    bt_plan_validate(&plan, evp, n, &caps, NULL, &scratch, r.msg, sizeof(r.msg)) != BT_OK)
 		goto out;
 	r.groups = plan.n_groups;
 	r.bound = plan.lower_bound;
@@ -217,7 +218,7 @@ TEST(tsc_aperf_mperf_smi_per_run)
 	struct bt_sim_count src[1] = { { ev[0], 3000000 } };
 	struct bt_sim_source source = { src, 1, 0, NULL };
 	bt_sim_set_source(&sim, &source);
-	CHECK(bt_plan_events(evp, 2, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, 2, &caps, NULL, &scratch, &plan) == BT_OK);
 	CHECK_EQ_INT(plan.n_groups, 1);
 	struct bt_pmu_session s;
 	struct bt_pmu_session_opts o = { .read_aperf_mperf = true, .read_smi_count = true,

@@ -275,6 +275,7 @@ static inline struct fx_outcome fx_measure(struct bt_sim *sim, const struct bt_s
 					   const struct bt_pmu_session_opts *opts)
 {
 	static struct bt_plan plan;
+	static struct bt_plan_scratch scratch;
 	static struct bt_pmu_counts counts;
 	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
 	static struct bt_sim_count src[BT_PLAN_MAX_EVENTS];
@@ -290,7 +291,7 @@ static inline struct fx_outcome fx_measure(struct bt_sim *sim, const struct bt_s
 	bt_sim_detect_caps(sim, &caps);
 	fx_ptrs(ev, n, evp);
 	if (bt_sim_generate_counts(evp, (size_t)n, 11, src) != BT_OK ||
-	    bt_plan_events(evp, n, &caps, NULL, &plan) != BT_OK) {
+	    bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) != BT_OK) {
 		o.failed = true;
 		snprintf(o.msg, sizeof(o.msg), "plan failed");
 		return o;
@@ -338,7 +339,7 @@ static inline struct fx_outcome fx_measure(struct bt_sim *sim, const struct bt_s
 	o.close_status = bt_pmu_close(&s);
 	if (o.close_status != BT_OK && !o.failed)
 		snprintf(o.msg, sizeof(o.msg), "%s", bt_pmu_error(&s));
-	snprintf(o.warning, sizeof(o.warning), "%s", s.warning);
+	snprintf(o.warning, sizeof(o.warning), "%s", bt_pmu_session_warnings(&s));
 	o.restored = bt_sim_restored(sim, &before, o.diff, sizeof(o.diff));
 	o.violations = sim->n_violations;
 	return o;

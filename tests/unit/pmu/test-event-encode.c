@@ -139,6 +139,7 @@ TEST(messages_say_what_is_wrong)
 	CHECK_STR(bt_msr_name(0x198C, buf, sizeof(buf)), "IA32_PMC_FX3_CTR");
 	CHECK_STR(bt_msr_name(0x188, buf, sizeof(buf)), "IA32_PERFEVTSEL2");
 	static struct bt_plan plan;
+	static struct bt_plan_scratch scratch;
 	struct bt_pmu_caps skl = caps_of("skl");
 	struct bt_event ev[2] = {
 		fx_fixed("INST_RETIRED.ANY:SUP", 0xC0, 0x00, 0, 0),
@@ -146,7 +147,7 @@ TEST(messages_say_what_is_wrong)
 	};
 	ev[0].flags = BT_EVF_SUP;
 	const struct bt_event *evp[2] = { &ev[0], &ev[1] };
-	CHECK(bt_plan_events(evp, 2, &skl, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, 2, &skl, NULL, &scratch, &plan) == BT_OK);
 	CHECK_EQ_INT(plan.ev[0].place, BT_PLACE_UNMEASURABLE);
 	CHECK_MSG(strstr(plan.ev[0].reason, "general counter") &&
 		  !strstr(plan.ev[0].reason, "lacks"), "%s", plan.ev[0].reason);

@@ -30,6 +30,7 @@ struct setup {
 	struct bt_sim_count src[FX_MAX];
 	struct bt_sim_source source;
 	struct bt_plan plan;
+	struct bt_plan_scratch scratch;
 	int n;
 };
 
@@ -45,7 +46,7 @@ static bool prepare(struct setup *t, const char *preset)
 		return false;
 	t->source = (struct bt_sim_source){ t->src, (size_t)t->n, 0, sim_workload };
 	bt_sim_set_source(&t->sim, &t->source);
-	return bt_plan_events(t->evp, t->n, &t->caps, NULL, &t->plan) == BT_OK;
+	return bt_plan_events(t->evp, t->n, &t->caps, NULL, &t->scratch, &t->plan) == BT_OK;
 }
 
 static int index_of_fixed(const struct setup *t, int fixed)

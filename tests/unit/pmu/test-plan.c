@@ -6,6 +6,7 @@
 #include "tests/unit/lib/pmu-fixtures.h"
 
 static struct bt_plan plan;
+static struct bt_plan_scratch scratch;
 
 static struct bt_pmu_caps caps_of(const char *preset)
 {
@@ -22,10 +23,10 @@ static int plan_ok(struct bt_event *ev, int n, const struct bt_pmu_caps *caps)
 {
 	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
 	fx_ptrs(ev, n, evp);
-	if (bt_plan_events(evp, n, caps, NULL, &plan) != BT_OK)
+	if (bt_plan_events(evp, n, caps, NULL, &scratch, &plan) != BT_OK)
 		return -1;
 	char err[256];
-	if (bt_plan_validate(&plan, evp, n, caps, NULL, err, sizeof(err)) != BT_OK) {
+	if (bt_plan_validate(&plan, evp, n, caps, NULL, &scratch, err, sizeof(err)) != BT_OK) {
 		CHECK_MSG(false, "invalid plan: %s", err);
 		return -1;
 	}
@@ -205,9 +206,9 @@ TEST(validator_catches_bad_plans)
 	ev[6].flags = BT_EVF_ALONE;
 	ev[7] = fx_pm("PERF_METRICS.RETIRING", 0);
 	fx_ptrs(ev, 7, evp);
-	CHECK(bt_plan_events(evp, 7, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, 7, &caps, NULL, &scratch, &plan) == BT_OK);
 	char err[256];
-	CHECK(bt_plan_validate(&plan, evp, 7, &caps, NULL, err, sizeof(err)) == BT_OK);
+	CHECK(bt_plan_validate(&plan, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_OK);
 	static struct bt_plan bad;
 
 	/* 1. an event on a counter it may not use (groups and event table
@@ -223,7 +224,7 @@ TEST(validator_catches_bad_plans)
 			bad.ev[0].counter = bad.groups[g0].gp[i].counter;
 			bad.ev[bad.groups[g0].gp[other].event].counter = c;
 		}
-	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 	CHECK(strstr(err, "may not use") != NULL);
 
 	/* 2. two OCR values on the same MSR in one group */
@@ -238,7 +239,7 @@ TEST(validator_catches_bad_plans)
 	while (used & (1u << free_c)) free_c++;
 	G->gp[G->n_gp].counter = (uint8_t)free_c;
 	G->n_gp++;
-	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 
 	/* 3. company for a TakenAlone event */
 	bad = plan;
@@ -246,7 +247,7 @@ TEST(validator_catches_bad_plans)
 	G->gp[1].event = 1;
 	G->gp[1].counter = (uint8_t)(G->gp[0].counter == 0 ? 1 : 0);
 	G->n_gp = 2;
-	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 
 	/* 4. an event left out */
 	bad = plan;
@@ -254,22 +255,22 @@ TEST(validator_catches_bad_plans)
 	for (int i = 0; i < G->n_gp; i++)
 		if (G->gp[i].event == 3)
 			G->gp[i] = G->gp[--G->n_gp];
-	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 
 	/* 5. PERF_METRICS without fixed counter 3 / the capability */
 	struct bt_pmu_caps icl = caps_of("icl");
 	fx_ptrs(ev, 8, evp);
-	CHECK(bt_plan_events(evp, 8, &icl, NULL, &plan) == BT_OK);
-	CHECK(bt_plan_validate(&plan, evp, 8, &icl, NULL, err, sizeof(err)) == BT_OK);
+	CHECK(bt_plan_events(evp, 8, &icl, NULL, &scratch, &plan) == BT_OK);
+	CHECK(bt_plan_validate(&plan, evp, 8, &icl, NULL, &scratch, err, sizeof(err)) == BT_OK);
 	bad = plan;
 	bad.perf_metrics = false;
-	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 	CHECK(strstr(err, "fixed counter 3") != NULL);
 
 	/* 6. fewer groups than the bound */
 	bad = plan;
 	bad.n_groups = 1;
-	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 }
 
 /* Finding 6: bt_pmu_read() takes each event's count from p->ev[i].group /
@@ -287,9 +288,9 @@ TEST(validator_checks_the_event_table_against_the_groups)
 	ev[4].name = "ALIAS_OF_EV0";
 	ev[5] = fx_msr(fx_gp("OCR.A", 0xB7, 1, 0, 0xF), MSR_OFFCORE_RSP_0, 0x10001, 0xBB);
 	fx_ptrs(ev, 6, evp);
-	CHECK(bt_plan_events(evp, 6, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, 6, &caps, NULL, &scratch, &plan) == BT_OK);
 	char err[256];
-	CHECK(bt_plan_validate(&plan, evp, 6, &caps, NULL, err, sizeof(err)) == BT_OK);
+	CHECK(bt_plan_validate(&plan, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_OK);
 	static struct bt_plan bad;
 
 	/* Two events' counters swapped in the table only. */
@@ -297,20 +298,20 @@ TEST(validator_checks_the_event_table_against_the_groups)
 	uint8_t c = bad.ev[1].counter;
 	bad.ev[1].counter = bad.ev[2].counter;
 	bad.ev[2].counter = c;
-	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 	CHECK_MSG(strstr(err, "event table"), "%s", err);
 	/* An alias pointing at another counter than its target's. */
 	bad = plan;
 	bad.ev[4].counter = (uint8_t)((plan.ev[0].counter + 1) % 4);
-	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 	/* The table says code2 where the group programs the primary code. */
 	bad = plan;
 	bad.ev[5].code2 = !plan.ev[5].code2;
-	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 	/* Fixed counters the PMU lacks. */
 	bad = plan;
 	bad.fixed_mask |= 1u << 3;
-	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 	CHECK_MSG(strstr(err, "fixed counters"), "%s", err);
 }
 
@@ -353,6 +354,32 @@ TEST(identical_taken_alone_events_are_counted_once)
 	bad.ev[3].group = (int16_t)ga;
 	bad.ev[3].counter = G->gp[1].counter;
 	char err[256];
-	CHECK(bt_plan_validate(&bad, evp, 4, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 4, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 	CHECK_MSG(strstr(err, "TakenAlone"), "%s", err);
+}
+
+/* The planner keeps no state of its own: what it needs is in the caller's
+ * scratch, which need not be initialized. Two scratches, one full of
+ * garbage, used in turn on two event sets, give byte-identical plans. */
+TEST(scratch_is_the_only_state)
+{
+	static struct bt_event ev[BT_PLAN_MAX_EVENTS], other[BT_PLAN_MAX_EVENTS];
+	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS], *otherp[BT_PLAN_MAX_EVENTS];
+	static struct bt_plan_scratch dirty;
+	static struct bt_plan a, b, c;
+	struct bt_pmu_caps caps = caps_of("skl"), icl = caps_of("icl");
+	int n = fx_set_for(bt_sim_preset("skl"), ev);
+	int m = fx_set_for(bt_sim_preset("icl"), other);
+	fx_ptrs(ev, n, evp);
+	fx_ptrs(other, m, otherp);
+	memset(&dirty, 0xA5, sizeof(dirty));
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &a) == BT_OK);
+	CHECK(bt_plan_events(otherp, m, &icl, NULL, &scratch, &c) == BT_OK);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &dirty, &b) == BT_OK);
+	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	char err[256];
+	CHECK_MSG(bt_plan_validate(&a, evp, n, &caps, NULL, &dirty, err, sizeof(err)) == BT_OK,
+		  "%s", err);
+	CHECK_EQ_INT(bt_plan_lower_bound(evp, n, &caps, NULL, &dirty, NULL), a.lower_bound);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, NULL, &b) == BT_ERR_INVALID);
 }

@@ -13,6 +13,7 @@
 
 static struct bt_sim sim;
 static struct bt_plan plan;
+static struct bt_plan_scratch scratch;
 
 static struct bt_pmu_caps caps_of(const char *preset)
 {
@@ -28,9 +29,9 @@ static bool plan_valid(const struct bt_event *ev, int n, const struct bt_pmu_cap
 	static const struct bt_event *evp[FX_MAX];
 	char err[256];
 	fx_ptrs(ev, n, evp);
-	if (bt_plan_events(evp, n, caps, NULL, &plan) != BT_OK)
+	if (bt_plan_events(evp, n, caps, NULL, &scratch, &plan) != BT_OK)
 		return false;
-	bool ok = bt_plan_validate(&plan, evp, n, caps, NULL, err, sizeof(err)) == BT_OK;
+	bool ok = bt_plan_validate(&plan, evp, n, caps, NULL, &scratch, err, sizeof(err)) == BT_OK;
 	CHECK_MSG(ok, "invalid plan: %s", err);
 	return ok;
 }
@@ -269,5 +270,5 @@ TEST(perf_metrics_fields_beyond_the_cpu_are_unmeasurable)
 	static const struct bt_event *evp[3];
 	fx_ptrs(ev, 3, evp);
 	char err[256];
-	CHECK(bt_plan_validate(&bad, evp, 3, &icl, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 3, &icl, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 }

@@ -11,6 +11,7 @@
 #include "tests/unit/lib/pmu-fixtures.h"
 
 static struct bt_plan plan;
+static struct bt_plan_scratch scratch;
 static struct bt_pmu_counts counts;
 
 /* One full run; returns the number of accesses it made. */
@@ -29,9 +30,9 @@ static uint64_t full_run(struct bt_sim *sim, const struct bt_pmu_caps *caps,
 	snprintf(msg, len, "%s", bt_pmu_error(&s));
 	/* A fault in an optional setting (IA32_DEBUGCTL.FREEZE_WHILE_SMM at
 	 * open) does not stop the run: the warning must name it instead. */
-	if (!*reported && strstr(s.warning, "#GP")) {
+	if (!*reported && strstr(bt_pmu_session_warnings(&s), "#GP")) {
 		*reported = true;
-		snprintf(msg, len, "%s", s.warning);
+		snprintf(msg, len, "%s", bt_pmu_session_warnings(&s));
 	}
 	return sim->access_count;
 }
@@ -50,7 +51,7 @@ static void every_access_faults(const char *preset, uint8_t initial)
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_sim_generate_counts(evp, (size_t)n, 3, src) == BT_OK);
-	CHECK(bt_plan_events(evp, n, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 	bt_sim_free(&sim);
 
 	/* Count the accesses of a clean run. */
@@ -117,7 +118,7 @@ TEST(fault_on_a_chosen_msr_is_reported_by_name)
 	bt_sim_detect_caps(&sim, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
-	CHECK(bt_plan_events(evp, n, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 	struct bt_sim_regs before, after;
 	bt_sim_snapshot(&sim, &before);
 	sim.fault_msr_armed = true;

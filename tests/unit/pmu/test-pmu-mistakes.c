@@ -13,6 +13,7 @@
 #include "tests/unit/lib/pmu-fixtures.h"
 
 static struct bt_plan plan;
+static struct bt_plan_scratch scratch;
 static struct bt_pmu_counts counts;
 
 struct outcome {
@@ -52,7 +53,7 @@ static struct outcome measure(const char *preset, struct bt_event *ev, int n,
 	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
 	bt_sim_set_source(&sim, &source);
 	struct bt_plan_opts popts = { .mutation = pm };
-	bt_plan_events(evp, n, &caps, &popts, &plan);
+	bt_plan_events(evp, n, &caps, &popts, &scratch, &plan);
 	struct bt_sim_regs before, after;
 	bt_sim_snapshot(&sim, &before);
 	struct bt_pmu_session s;
@@ -220,9 +221,9 @@ TEST(mistake_more_events_in_a_group_than_counters)
 	static const struct bt_event *evp[FX_MAX];
 	fx_ptrs(ev, n, evp);
 	struct bt_plan_opts popts = { .mutation = &pm };
-	bt_plan_events(evp, n, &caps, &popts, &plan);
+	bt_plan_events(evp, n, &caps, &popts, &scratch, &plan);
 	char err[256] = "";
-	CHECK(bt_plan_validate(&plan, evp, n, &caps, NULL, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&plan, evp, n, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
 	CHECK(strstr(err, "general counter") != NULL);
 	/* ...and if programmed anyway, the driver refuses before touching any
 	 * MSR: counter 4 does not exist (it does not rely on a #GP). */
@@ -309,7 +310,7 @@ TEST(sequence_stop_program_one_start_one_stop)
 	bt_sim_detect_caps(&sim, &caps);
 	int n = skl_events(ev);
 	fx_ptrs(ev, n, evp);
-	CHECK(bt_plan_events(evp, n, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 	bt_sim_log_clear(&sim);
 	struct bt_pmu_session s;
 	CHECK(bt_pmu_open(&s, &sim.arch, &caps, NULL) == BT_OK);
@@ -363,7 +364,7 @@ TEST(program_refuses_counters_the_pmu_lacks_before_any_write)
 	bt_sim_detect_caps(&sim, &caps);
 	struct bt_plan_mutation pm = { .extra_counters = 1 };
 	struct bt_plan_opts popts = { .mutation = &pm };
-	bt_plan_events(evp, n, &caps, &popts, &plan);
+	bt_plan_events(evp, n, &caps, &popts, &scratch, &plan);
 	CHECK_EQ_INT(plan.n_groups, 1);                   /* all five in one group */
 	struct bt_sim_regs before;
 	bt_sim_checkpoint(&sim, &before);

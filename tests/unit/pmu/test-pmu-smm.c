@@ -19,6 +19,7 @@
 
 static struct bt_sim sim;
 static struct bt_plan plan;
+static struct bt_plan_scratch scratch;
 static struct bt_pmu_counts counts;
 static struct bt_event ev[FX_MAX];
 static const struct bt_event *evp[FX_MAX];
@@ -58,7 +59,7 @@ static struct smm_run measure(const struct bt_sim_config *cfg, const struct bt_p
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	if (bt_sim_generate_counts(evp, (size_t)n, 5, src) != BT_OK ||
-	    bt_plan_events(evp, n, &caps, NULL, &plan) != BT_OK) {
+	    bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) != BT_OK) {
 		snprintf(r.msg, sizeof(r.msg), "plan failed");
 		return r;
 	}
@@ -100,7 +101,7 @@ static struct smm_run measure(const struct bt_sim_config *cfg, const struct bt_p
 	bt_status cst = bt_pmu_close(&s);
 	if (cst != BT_OK && st == BT_OK)
 		snprintf(r.msg, sizeof(r.msg), "close: %s", bt_pmu_error(&s));
-	snprintf(r.warning, sizeof(r.warning), "%s", s.warning);
+	snprintf(r.warning, sizeof(r.warning), "%s", bt_pmu_session_warnings(&s));
 	r.ok = st == BT_OK && cst == BT_OK;
 	r.restored = bt_sim_restored(&sim, &before, r.diff, sizeof(r.diff));
 	return r;
@@ -197,7 +198,7 @@ TEST(debugctl_is_read_modify_written_and_restored_also_on_abort)
 	bt_sim_detect_caps(&sim, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
-	CHECK(bt_plan_events(evp, n, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 	struct bt_sim_regs before;
 	bt_sim_checkpoint(&sim, &before);
 	sim.fault_msr_armed = true;
@@ -205,7 +206,8 @@ TEST(debugctl_is_read_modify_written_and_restored_also_on_abort)
 	sim.fault_op = BT_SIM_WRMSR;
 	struct bt_pmu_session s;
 	CHECK(bt_pmu_open(&s, &sim.arch, &caps, NULL) == BT_OK);
-	CHECK(s.smm_frozen && sim.regs.debugctl == (found | SIM_DBG_FREEZE_WHILE_SMM));
+	CHECK(bt_pmu_session_smm_frozen(&s) &&
+	      sim.regs.debugctl == (found | SIM_DBG_FREEZE_WHILE_SMM));
 	CHECK(bt_pmu_measure_group(&s, &plan, 0, evp, NULL, NULL, &counts) == BT_ERR_FAULT);
 	sim.fault_msr_armed = false;
 	bt_pmu_close(&s);
@@ -219,7 +221,7 @@ TEST(debugctl_is_read_modify_written_and_restored_also_on_abort)
 	sim.regs.debugctl = found | SIM_DBG_FREEZE_WHILE_SMM;
 	bt_sim_checkpoint(&sim, &before);
 	CHECK(bt_pmu_open(&s, &sim.arch, &caps, NULL) == BT_OK);
-	CHECK(s.smm_frozen);
+	CHECK(bt_pmu_session_smm_frozen(&s));
 	CHECK(bt_pmu_close(&s) == BT_OK);
 	CHECK_EQ_INT(count_log(BT_SIM_WRMSR, SIM_IA32_DEBUGCTL, false), 0);
 	CHECK(bt_sim_restored(&sim, &before, NULL, 0));
@@ -242,7 +244,7 @@ TEST(debugctl_refused_the_session_counts_on_and_says_so)
 	CHECK(bt_sim_generate_counts(evp, (size_t)n, 5, src) == BT_OK);
 	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
 	bt_sim_set_source(&sim, &source);
-	CHECK(bt_plan_events(evp, n, &caps, NULL, &plan) == BT_OK);
+	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 	struct bt_sim_regs before;
 	bt_sim_checkpoint(&sim, &before);
 	sim.fault_msr_armed = true;
@@ -250,9 +252,10 @@ TEST(debugctl_refused_the_session_counts_on_and_says_so)
 	sim.fault_op = BT_SIM_WRMSR;
 	struct bt_pmu_session s;
 	CHECK(bt_pmu_open(&s, &sim.arch, &caps, NULL) == BT_OK);
-	CHECK(!s.smm_frozen);
-	CHECK_MSG(strstr(s.warning, "WRMSR IA32_DEBUGCTL (0x1D9) raised #GP") &&
-		  strstr(s.warning, "not frozen in SMM"), "%s", s.warning);
+	CHECK(!bt_pmu_session_smm_frozen(&s));
+	const char *warning = bt_pmu_session_warnings(&s);
+	CHECK_MSG(strstr(warning, "WRMSR IA32_DEBUGCTL (0x1D9) raised #GP") &&
+		  strstr(warning, "not frozen in SMM"), "%s", warning);
 	for (int g = 0; g < plan.n_groups; g++) {
 		CHECK_MSG(bt_pmu_measure_group(&s, &plan, g, evp, NULL, NULL, &counts) == BT_OK,
 			  "%s", bt_pmu_error(&s));

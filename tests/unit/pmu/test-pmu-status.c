@@ -79,12 +79,13 @@ TEST(a_failing_status_restore_names_the_register)
 
 		static const struct bt_event *evp[FX_MAX];
 		static struct bt_plan plan;
+		static struct bt_plan_scratch scratch;
 		static struct bt_pmu_counts counts;
 		fx_ptrs(ev, n, evp);
 		CHECK(bt_sim_init(&sim, &c) == BT_OK);
 		struct bt_pmu_caps caps;
 		bt_sim_detect_caps(&sim, &caps);
-		CHECK(bt_plan_events(evp, n, &caps, NULL, &plan) == BT_OK);
+		CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 		sim.fault_msr_armed = true;
 		sim.fault_msr = cases[i].msr;
 		sim.fault_op = BT_SIM_WRMSR;

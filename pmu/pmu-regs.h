@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by pmu-session.c, intel-pmu.c and amd-pmu.c only. */
-#ifndef PMU_PMU_INTERNAL_H
-#define PMU_PMU_INTERNAL_H
+/*
+ * What a PMU driver (intel-pmu.c, amd-pmu.c) and the session share: MSR and
+ * RDPMC access with save-before-touch bookkeeping, failure and caveat
+ * messages, and the counting window. Defined in pmu-regs.c, which calls
+ * neither the session nor a driver, so the calls go one way:
+ * pmu-session.c -> driver -> pmu-regs.c (and pmu-session.c -> pmu-regs.c).
+ *
+ * Every MSR a session writes is saved (read) before its first write, once;
+ * the driver's restore puts the saved values back at close.
+ */
+#ifndef PMU_PMU_REGS_H
+#define PMU_PMU_REGS_H
 
 #include "pmu/pmu-session.h"
 
-bool bt_pmu_is_amd(const struct bt_pmu_session *s);
 /* Save msr (once) then write it; on failure the session fails. */
 bt_status bt_pmu_wr(struct bt_pmu_session *s, uint32_t msr, uint64_t value, const char *why);
 /* Save `save_msr` (once, read from it) then write `msr`. */
@@ -23,6 +31,7 @@ void bt_pmu_warn(struct bt_pmu_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 bt_status bt_pmu_rd(struct bt_pmu_session *s, uint32_t msr, uint64_t *ret, const char *why);
 bt_status bt_pmu_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret, const char *why);
+/* Mark the session failed; the first failure's message is kept. Returns st. */
 bt_status bt_pmu_fail(struct bt_pmu_session *s, bt_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool bt_pmu_saved_value(const struct bt_pmu_session *s, uint32_t msr, uint64_t *ret);
@@ -35,19 +44,8 @@ void bt_pmu_restore_write(struct bt_pmu_session *s, uint32_t msr, uint64_t value
 
 /* The counting window: the run's TSC is read right before the start write
  * and right after the stop write, so nothing else lies inside its interval.
- * Backends call this for the one write that starts and the one that stops. */
+ * Drivers call this for the one write that starts and the one that stops. */
 bt_status bt_pmu_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start, uint64_t stop,
 			bt_window_fn *fn, void *arg);
-
-bt_status bt_intel_open(struct bt_pmu_session *s);
-bt_status bt_intel_program(struct bt_pmu_session *s);
-bt_status bt_intel_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg);
-bt_status bt_intel_read(struct bt_pmu_session *s, struct bt_pmu_counts *c);
-bt_status bt_intel_restore(struct bt_pmu_session *s);
-bt_status bt_amd_open(struct bt_pmu_session *s);
-bt_status bt_amd_program(struct bt_pmu_session *s);
-bt_status bt_amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg);
-bt_status bt_amd_read(struct bt_pmu_session *s, struct bt_pmu_counts *c);
-bt_status bt_amd_restore(struct bt_pmu_session *s);
 
 #endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the planner (plan.c), the lower bound and the validator
+ * (plan-bound.c) ask of one event on this PMU: the general counters it may
+ * use, the extra-MSR slots it may program, whether two events share one
+ * encoding. Kept apart from both so each depends on it and neither on the
+ * other's internals (plan.c -> plan-bound.c -> plan-classify.c). Declared
+ * in plan.h.
+ */
+#include "pmu/event-encode.h"
+#include "pmu/msr.h"
+#include "pmu/plan.h"
+
+const char *bt_plan_msr_name(int slot)
+{
+	static const char *const names[BT_PLAN_MSR_SLOTS] = {
+		"MSR_OFFCORE_RSP_0", "MSR_OFFCORE_RSP_1", "MSR_PEBS_LD_LAT", "MSR_PEBS_FRONTEND",
+	};
+	return slot >= 0 && slot < BT_PLAN_MSR_SLOTS ? names[slot] : "?";
+}
+
+uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			 const struct bt_plan_opts *opts)
+{
+	uint32_t m = e->counters;
+	if (opts && opts->smt_off && e->counters_ht_off)
+		m = e->counters_ht_off;
+	uint32_t have = caps->gp_mask;
+	int extra = opts && opts->mutation ? opts->mutation->extra_counters : 0;
+	if (extra > 0) {
+		/* TEST ONLY: phantom counters above the real ones, open to all. */
+		uint32_t phantom = (uint32_t)(((1ull << (caps->num_gp + extra)) - 1) & ~(uint64_t)have);
+		return (m & have) | (m ? phantom : 0);
+	}
+	return m & have;
+}
+
+int bt_plan_msr_slot(uint32_t msr)
+{
+	switch (msr) {
+	case MSR_OFFCORE_RSP_0: return BT_PLAN_MSR_OFFCORE0;
+	case MSR_OFFCORE_RSP_1: return BT_PLAN_MSR_OFFCORE1;
+	case MSR_PEBS_LD_LAT: return BT_PLAN_MSR_LDLAT;
+	case MSR_PEBS_FRONTEND: return BT_PLAN_MSR_FRONTEND;
+	}
+	return -1;
+}
+
+unsigned bt_plan_msr_options(const struct bt_event *e, const struct bt_pmu_caps *caps)
+{
+	/* The encoder decides which MSR an encoding selects on this CPU
+	 * (pmu/extra-msr.c); the alternative of an OFFCORE_RESPONSE pair is an
+	 * option only when the event declares it (code2) and it encodes. */
+	struct bt_encoding enc;
+	unsigned opt = 0;
+	if (!e->msr_index || bt_event_encode_gp(e, caps, false, &enc, NULL, 0) != BT_OK)
+		return 0;
+	int slot = bt_plan_msr_slot(enc.extra_msr);
+	if (slot >= 0)
+		opt |= 1u << slot;
+	if (e->code2 && bt_event_encode_gp(e, caps, true, &enc, NULL, 0) == BT_OK &&
+	    (slot = bt_plan_msr_slot(enc.extra_msr)) >= 0)
+		opt |= 1u << slot;
+	return opt;
+}
+
+bool bt_plan_same_encoding(const struct bt_event *a, const struct bt_event *b)
+{
+	const uint8_t mask = (uint8_t)~BT_EVF_ALONE;
+	return a->source == b->source && a->code == b->code && a->code2 == b->code2 &&
+	       a->umask == b->umask && a->umask_ext == b->umask_ext && a->cmask == b->cmask &&
+	       (a->flags & mask) == (b->flags & mask) && a->msr_index == b->msr_index &&
+	       (a->msr_index == 0 || a->msr_value == b->msr_value);
+}
