@@ -91,10 +91,10 @@ static bt_status one_window(struct engine *e, int g, bt_window_fn *fn, void *arg
 	if (st != BT_OK)
 		return st;
 	if (e->opts->mask_interrupts)
-		irq = e->arch->ops->irq_save(e->arch);
+		irq = bt_irq_save(e->arch);
 	st = bt_pmu_run(&e->s, fn, arg);
 	if (e->opts->mask_interrupts)
-		e->arch->ops->irq_restore(e->arch, irq);
+		bt_irq_restore(e->arch, irq);
 	if (st != BT_OK)
 		return st;
 	return bt_pmu_read(&e->s, ret);
@@ -451,12 +451,12 @@ bt_status bt_time_workload(struct bt_arch *arch, const struct bt_measure_workloa
 		if (wl->before && (st = wl->before(wl->ctx, err, errlen)) != BT_OK)
 			return st;
 		if (mask_interrupts)
-			irq = arch->ops->irq_save(arch);
+			irq = bt_irq_save(arch);
 		t0 = bt_rdtsc(arch);
 		wl->run(wl->arg);
 		t1 = bt_rdtsc(arch);
 		if (mask_interrupts)
-			arch->ops->irq_restore(arch, irq);
+			bt_irq_restore(arch, irq);
 		if (wl->after && (st = wl->after(wl->ctx, err, errlen)) != BT_OK)
 			return st;
 		if (k >= warmups)

@@ -177,7 +177,7 @@ bt_status bt_pmu_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start, 
 			bt_window_fn *fn, void *arg)
 {
 	s->tsc0 = bt_rdtsc(s->arch);
-	bt_status st = s->arch->ops->run_window(s->arch, msr, start, stop, fn, arg);
+	bt_status st = bt_run_window(s->arch, msr, start, stop, fn, arg);
 	s->tsc1 = bt_rdtsc(s->arch);
 	return st;
 }

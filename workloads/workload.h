@@ -32,7 +32,7 @@
  *     bt_wl_setup(&inst, &cfg, &env, err, sizeof err);   // BT_ERR_UNSUPPORTED: say why, skip
  *     for each counter group and repetition:
  *         bt_wl_before_run(&inst);                        // outside the window
- *         arch->ops->run_window(arch, msr, start, stop, inst.wl->run, inst.state);
+ *         bt_run_window(arch, msr, start, stop, inst.wl->run, inst.state);
  *         bt_wl_after_run(&inst);                         // outside the window
  *     checksum = bt_wl_checksum(&inst);
  *     bt_wl_teardown(&inst);

@@ -42,7 +42,7 @@ def room_of(path):
     return best
 
 def sources():
-    out = subprocess.check_output(['git', 'ls-files', '*.c', '*.h', '*.S'], text=True).split()
+    out = subprocess.check_output(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '*.c', '*.h', '*.S'], text=True).split()
     return [f for f in out if os.path.exists(f)]
 
 def asm_text(path, text):
