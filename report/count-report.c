@@ -129,24 +129,6 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 		fprintf(f, "    note: %s\n", t->notes[k]);
 }
 
-/* The metric core's JSON report of the tree, embedded as it is. */
-static void embed_tree_report(struct bt_jw *j, const struct bt_tree_outcome *t)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	struct bt_report_opts o = { .input_label = t->input_label };
-
-	if (!mem) {
-		bt_jw_null(j, "tree");
-		return;
-	}
-	bt_report_json(mem, t->model, t->result, &o);
-	fclose(mem);
-	bt_jw_raw(j, "tree", text);
-	free(text);
-}
-
 /* The other inputs the tree was evaluated with, so that "events" plus
  * these reproduce it exactly (baretop-host counts writes them to a count
  * file): the constants that were set, and the retire latencies that have a
@@ -270,6 +252,10 @@ void bt_tree_outcome_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 	for (int k = 0; k < t->n_notes; k++)
 		bt_jw_str(j, NULL, t->notes[k]);
 	bt_jw_end(j);
-	embed_tree_report(j, t);
+	{
+		struct bt_report_opts o = { .input_label = t->input_label };
+
+		bt_report_json_write(j, "tree", t->model, t->result, &o);
+	}
 	bt_jw_end(j);
 }
