@@ -411,9 +411,9 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	       r->can_count ? "counted" : "timed only", r->warmups, r->reps,
 	       opt->quick ? ", quick preset" : "");
 	printf("  vector state: %s\n", r->xstate.note);
-	if (!r->can_count)
+	if (!r->can_count) {
 		printf("  no counts: %s\n", r->no_count_reason);
-	else {
+	} else {
 		struct bt_count_setup setup;
 
 		bt_count_setup_of(r->count, &setup);
