@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The program: options, identification, self-tests, console report and the
- * results file. Portable: efi/efi-main.c calls it with the UEFI platform,
- * the tests with a hosted one.
+ * The program's flow: options, identification, self-tests, the workloads,
+ * then the results file; report/ writes the console report and the
+ * document from the data gathered here. Portable: efi/efi-main.c calls it
+ * with the UEFI platform, the tests and baretop-host with a hosted one.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,13 +14,13 @@
 #include "app/app-main.h"
 #include "app/cmdline.h"
 #include "app/count.h"
+#include "app/cpu-census.h"
 #include "app/fault-selftest.h"
-#include "base/json-write.h"
 #include "app/options.h"
-#include "report/report-detect.h"
-#include "report/results-file.h"
 #include "app/run.h"
 #include "app/version.h"
+#include "report/console.h"
+#include "report/results.h"
 #include "metrics/builtin.h"
 #include "arch/sim/sim.h"
 #include "pmu/cpu-detect.h"
@@ -108,65 +109,45 @@ static int read_config(const char *path, int *ret_argc, char ***ret_argv, char *
 	return 0;
 }
 
-static bt_status render_results(unsigned seq, struct bt_strbuf *out, void *ctx)
+/* The results document's data (report/results.h): pointers into the run,
+ * nothing copied; the parts are the caller's, alive while it is written. */
+static void results_of(const struct run *r, struct bt_results *res,
+		       struct bt_platform_facts *pf, struct bt_run_record *run,
+		       struct bt_count_setup *count)
 {
-	struct run *r = ctx;
-	struct bt_jw j;
+	const struct bt_platform *p = r->plat;
 
-	bt_jw_init(&j, out);
-	bt_jw_object(&j, NULL);
-	bt_jw_str(&j, "format", "baretop-results");
-	bt_jw_u64(&j, "format_version", BT_RESULTS_FORMAT_VERSION);
-	bt_jw_u64(&j, "sequence", seq);
-	/* true when anything here was counted by the simulated PMU. */
-	bt_jw_bool(&j, "simulated", r->plat->arch->simulated || r->counting_simulated);
-
-	bt_jw_object(&j, "baretop");
-	bt_jw_str(&j, "version", BT_VERSION);
-	bt_jw_array(&j, "command_line");
-	for (int i = 0; i < r->argc; i++)
-		bt_jw_str(&j, NULL, r->argv[i]);
-	bt_jw_end(&j);
-	bt_jw_str(&j, "config_file", r->config_used);
-	if (r->config_used) {
-		bt_jw_array(&j, "config_options");
-		for (int i = 0; i < r->config_argc; i++)
-			bt_jw_str(&j, NULL, r->config_argv[i]);
-		bt_jw_end(&j);
-	}
-	bt_jw_end(&j);
-
-	bt_jw_object(&j, "time");
-	bt_jw_str(&j, "firmware_clock", r->time[0] ? r->time : NULL);
-	bt_jw_str(&j, "note", "the firmware real-time clock; it carries a UTC offset only "
-				"when the firmware sets one");
-	bt_jw_end(&j);
-
-	bt_report_detect_json(&j, r->plat, &r->cpu, &r->census);
+	*pf = (struct bt_platform_facts){
+		.name = p->name,
+		.uefi_revision = p->uefi_revision,
+		.firmware_vendor = p->firmware_vendor,
+		.firmware_revision = p->firmware_revision,
+		.program_path = p->program_path,
+		.arch_backend = p->arch->name,
+		.fault_guard_installed = p->fault_guard.installed,
+		.fault_guard_detail = p->fault_guard.detail,
+	};
 	if (r->ran_workloads)
-		bt_run_phase_json(&j, &r->phase);
-
-	bt_jw_object(&j, "fault_guard");
-	bt_jw_bool(&j, "installed", r->plat->fault_guard.installed);
-	bt_jw_str(&j, "detail", r->plat->fault_guard.detail);
-	if (r->guard_check_vector)
-		bt_jw_str(&j, "check", bt_fault_name(r->guard_check_vector));
-	else
-		bt_jw_null(&j, "check");
-	if (r->selftest_ran)
-		bt_fault_selftest_json(&j, "selftest", &r->selftest);
-	bt_jw_end(&j);
-
-	bt_jw_object(&j, "result");
-	bt_jw_i64(&j, "exit_status", r->status);
-	bt_jw_array(&j, "messages");
-	for (int i = 0; i < r->n_messages; i++)
-		bt_jw_str(&j, NULL, r->messages[i]);
-	bt_jw_end(&j);
-	bt_jw_end(&j);
-
-	bt_jw_end(&j);
-	return j.overflow ? BT_ERR_INTERNAL : BT_OK;
+		bt_run_phase_record(&r->phase, run, count);
+	*res = (struct bt_results){
+		.simulated = p->arch->simulated || r->counting_simulated,
+		.version = BT_VERSION,
+		.argc = r->argc,
+		.argv = r->argv,
+		.config_file = r->config_used,
+		.config_argc = r->config_argc,
+		.config_argv = r->config_argv,
+		.firmware_clock = r->time[0] ? r->time : NULL,
+		.platform = pf,
+		.cpu = &r->cpu,
+		.census = &r->census,
+		.run = r->ran_workloads ? run : NULL,
+		.fault_guard_check = r->guard_check_vector,
+		.selftest = r->selftest_ran ? &r->selftest : NULL,
+		.exit_status = r->status,
+		.messages = r->messages,
+		.n_messages = r->n_messages,
+	};
 }
 
 /* Checks what can be checked before anything runs: wrong values are usage
@@ -288,6 +269,10 @@ static void display_path(const struct run *r, char *text)
 static void write_results(struct run *r)
 {
 	struct bt_results_written w;
+	struct bt_results res;
+	struct bt_platform_facts pf;
+	struct bt_run_record run;
+	struct bt_count_setup count;
 	char err[300];
 
 	if (r->opt.no_results) {
@@ -300,8 +285,9 @@ static void write_results(struct run *r)
 		r->status = BT_EXIT_NO_RESULTS;
 		return;
 	}
-	bt_status st = bt_results_write(r->opt.results_dir, "json", render_results, r,
-					 r->plat->rename_noreplace, &w, err, sizeof(err));
+	results_of(r, &res, &pf, &run, &count);
+	bt_status st = bt_results_save(r->opt.results_dir, &bt_results_json, &res,
+				       r->plat->rename_noreplace, &w, err, sizeof(err));
 	if (st == BT_OK) {
 		display_path(r, w.path);
 		printf("results       %s\n", w.path);
@@ -433,12 +419,9 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	bt_cpu_detect(plat->arch, &dopt, &r->cpu);
 	bt_cpu_census_take(plat, &r->census);
 	if (r->opt.quiet)
-		printf("CPU           %s, %s family 0x%x model 0x%x; PMU: %s\n", r->cpu.brand,
-		       r->cpu.vendor_str, (unsigned)r->cpu.family, (unsigned)r->cpu.model,
-		       r->cpu.pmu.kind == BT_PMU_NONE ? r->cpu.pmu.absent_reason
-						      : bt_pmu_kind_name(r->cpu.pmu.kind));
+		bt_report_detect_line(stdout, &r->cpu);
 	else
-		bt_report_detect_print(stdout, plat, &r->cpu, &r->census);
+		bt_report_detect_print(stdout, &r->cpu, &r->census);
 	if (r->cpu.pmu.kind == BT_PMU_NONE)
 		note(r, "no PMU: %s", r->cpu.pmu.absent_reason);
 

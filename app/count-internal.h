@@ -4,7 +4,6 @@
 #define APP_COUNT_INTERNAL_H
 
 #include "app/count.h"
-#include "report/report-detect.h"
 #include "base/arena.h"
 #include "metrics/counts-file.h"
 #include "arch/sim/sim.h"
@@ -42,7 +41,5 @@ struct bt_count_ctx {
 	char notes[6][320];            /* about the count source, printed once */
 	int n_notes;
 };
-
-void bt_count_describe_build(struct bt_count_ctx *c);
 
 #endif

@@ -10,9 +10,11 @@
 #include "metrics/counts-file.h"
 #include "metrics/load.h"
 #include "metrics/select.h"
+#include "pmu/cpu-detect.h"
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
+#include "report/console.h"
 
 __attribute__((format(printf, 3, 4)))
 static bt_status say(char *why, size_t whylen, const char *fmt, ...)
@@ -384,7 +386,10 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 						  : cpu->vendor == BT_VENDOR_INTEL &&
 							    cpu->family == 6 && cpu->model >= 0x1A;
 	c->mopts.pmu.tsc_hz = cpu->tsc_hz;
-	bt_count_describe_build(c);
+	struct bt_count_setup setup;
+
+	bt_count_setup_of(c, &setup);
+	bt_count_setup_describe(&setup, c->describe, sizeof(c->describe));
 	*ret = c;
 	return BT_OK;
 }
@@ -406,4 +411,34 @@ void bt_count_free(struct bt_count_ctx *c)
 	free(c->twins);
 	bt_arena_free(&c->arena);
 	free(c);
+}
+
+void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
+{
+	*ret = (struct bt_count_setup){
+		.model_id = c->def->id,
+		.uarch = c->def->uarch,
+		.model_source = c->def->source,
+		.how = c->how,
+		.simulated = c->simulated,
+		.pmu = c->simulated ? c->simcfg.brand : bt_pmu_kind_name(c->caps.kind),
+		.source_label = c->source_label,
+		.general_counters = (unsigned)__builtin_popcount(c->caps.gp_mask),
+		.fixed_mask = c->caps.fixed_mask,
+		.perf_metrics = c->caps.perf_metrics,
+		.level = c->level,
+		.warmups = c->mopts.warmups,
+		.reps = c->mopts.reps,
+		.calibration_runs = c->mopts.calib_runs,
+		.max_retries = c->mopts.max_retries,
+		.tolerance = c->mopts.tolerance,
+		.exec_mode = c->exec_mode,
+		.notes = c->notes,
+		.n_notes = c->n_notes,
+	};
+}
+
+const char *bt_count_describe(const struct bt_count_ctx *c)
+{
+	return c->describe;
 }

@@ -68,30 +68,3 @@ void bt_fault_selftest_run(struct bt_platform *p, const struct bt_cpu_info *ci,
 					: "");
 	}
 }
-
-void bt_fault_selftest_print(FILE *f, const struct bt_fault_selftest *t)
-{
-	fprintf(f, "Fault-guard self-test\n");
-	for (int i = 0; i < t->n; i++)
-		fprintf(f, "  %-44s %s\n", t->probe[i].what, t->probe[i].note);
-}
-
-void bt_fault_selftest_json(struct bt_jw *j, const char *key, const struct bt_fault_selftest *t)
-{
-	bt_jw_array(j, key);
-	for (int i = 0; i < t->n; i++) {
-		const struct bt_fault_probe *pr = &t->probe[i];
-
-		bt_jw_object(j, NULL);
-		bt_jw_str(j, "instruction", pr->what);
-		bt_jw_bool(j, "ran", pr->ran);
-		bt_jw_bool(j, "faulted", pr->faulted);
-		if (pr->faulted)
-			bt_jw_str(j, "vector", bt_fault_name(pr->vector));
-		else
-			bt_jw_null(j, "vector");
-		bt_jw_str(j, "note", pr->note);
-		bt_jw_end(j);
-	}
-	bt_jw_end(j);
-}

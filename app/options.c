@@ -272,7 +272,8 @@ static const struct option_def options[] = {
 
 	{ "Files", "results-dir", 0, ARG_REQUIRED, "DIR",
 	  "write results under DIR on the boot volume (default \\baretop\\results; "
-	  "baretop-host run: " BT_HOST_RESULTS_DIR " in the working directory)",
+	  "baretop-host run: results next to the baretop-host binary, build/results, never "
+	  "the working directory)",
 	  set_results_dir },
 	{ NULL, "no-results", 0, ARG_NONE, NULL, "do not write a results file", set_no_results },
 	{ NULL, "config", 0, ARG_REQUIRED, "FILE",

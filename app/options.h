@@ -16,7 +16,9 @@
 #include "base/status.h"
 
 #define BT_DEFAULT_RESULTS_DIR "/baretop/results"
-/* baretop-host run's default, relative to the working directory. */
+/* The hosted platform's fallback (host/platform-host.c), relative to the
+ * working directory; baretop-host run replaces it with results/ next to its
+ * binary (tools/baretop-host/cmd-run.c), so nothing lands where it is run. */
 #define BT_HOST_RESULTS_DIR "baretop/results"
 #define BT_QEMU_DEBUG_EXIT_PORT 0xf4
 #define BT_MAX_WORKLOAD_SPECS 32

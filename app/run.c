@@ -9,6 +9,7 @@
 #include "metrics/builtin.h"
 #include "pmu/cpu-detect.h"
 #include "app/run.h"
+#include "report/console.h"
 
 bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t errlen)
 {
@@ -79,57 +80,10 @@ static void set_reason(struct bt_outcome *o, enum bt_outcome_state st, const cha
 	va_end(ap);
 }
 
-static double ticks_ms(const struct bt_run_phase *r, uint64_t t)
-{
-	return r->cpu->tsc_hz ? (double)t * 1e3 / (double)r->cpu->tsc_hz : 0.0;
-}
-
+/* A workload's console lines, as soon as it is done. */
 static void print_outcome(const struct bt_run_phase *r, const struct bt_outcome *o)
 {
-	printf("  %-20s ", o->name);
-	if (o->state != BT_OUTCOME_RAN) {
-		printf("%s: %s\n", o->state == BT_OUTCOME_SKIPPED ? "skipped" : "FAILED", o->reason);
-		return;
-	}
-	if (o->counted && o->counted->n_steps) {
-		uint64_t t = o->counted->steps[0].tsc_median;
-		if (r->cpu->tsc_hz)
-			printf("%10.3f ms per run (median)", ticks_ms(r, t));
-		printf("  counted%s", o->counted->simulated ? " (SIMULATED PMU)" : "");
-	}
-	if (o->timed) {
-		if (r->cpu->tsc_hz)
-			printf("%10.3f ms (min %.3f, max %.3f, %u runs)", ticks_ms(r, o->timing.median),
-			       ticks_ms(r, o->timing.min), ticks_ms(r, o->timing.max),
-			       o->timing.runs);
-		else
-			printf("%12" PRIu64 " TSC ticks (%u runs)", o->timing.median, o->timing.runs);
-	}
-	if (o->has_checksum)
-		printf("  checksum %016" PRIx64, o->checksum);
-	if (o->copies > 1)
-		printf("  (%u copies at once)", o->copies);
-	printf("\n");
-	if (r->opt->quiet) {
-		/* One line: what the bottleneck path says, when counted. */
-		if (o->counted && o->counted->result->path_len) {
-			const struct bt_result *res = o->counted->result;
-			printf("  %-20s bottleneck:", "");
-			for (unsigned k = 0; k < res->path_len; k++)
-				printf(" %s%s", k ? "> " : "",
-				       bt_model_node(o->counted->model, res->path[k])->name);
-			printf("\n");
-		}
-		return;
-	}
-	if (o->params[0])
-		printf("  %-20s %s\n", "", o->params);
-	if (o->note[0])
-		printf("  %-20s %s\n", "", o->note);
-	if (o->reason[0])
-		printf("  %-20s %s\n", "", o->reason);
-	if (o->counted)
-		bt_tree_outcome_print(stdout, o->counted, r->opt->level != 0);
+	bt_outcome_print(stdout, o, r->cpu->tsc_hz, r->opt->quiet, r->opt->level != 0);
 }
 
 static struct bt_outcome *new_outcome(struct bt_run_phase *r)
@@ -471,10 +425,14 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	       r->can_count ? "counted" : "timed only", r->warmups, r->reps,
 	       opt->quick ? ", quick preset" : "");
 	printf("  vector state: %s\n", r->xstate.note);
-	if (!r->can_count)
+	if (!r->can_count) {
 		printf("  no counts: %s\n", r->no_count_reason);
-	else
-		bt_count_print_header(stdout, r->count);
+	} else {
+		struct bt_count_setup setup;
+
+		bt_count_setup_of(r->count, &setup);
+		bt_count_setup_print(stdout, &setup);
+	}
 
 	uint32_t cpus[BT_MAX_CPU_LIST > 256 ? BT_MAX_CPU_LIST : 256];
 	char err[200];
@@ -538,59 +496,24 @@ void bt_run_phase_free(struct bt_run_phase *r)
 	r->n_outcomes = 0;
 }
 
-void bt_run_phase_json(struct bt_jw *j, const struct bt_run_phase *r)
+void bt_run_phase_record(const struct bt_run_phase *r, struct bt_run_record *ret,
+			 struct bt_count_setup *count)
 {
-	static const char *const state_names[] = { "ran", "skipped", "failed" };
-
-	bt_jw_object(j, "run");
-	bt_jw_bool(j, "counted", r->can_count);
 	if (r->count)
-		bt_count_json(j, r->count);
-	bt_jw_str(j, "not_counted_reason", r->can_count ? NULL : r->no_count_reason);
-	bt_jw_u64(j, "warmups", r->warmups);
-	bt_jw_u64(j, "reps", r->reps);
-	bt_jw_bool(j, "quick_preset", r->opt->quick);
-	bt_jw_str(j, "vector_state", r->xstate.note);
-	bt_jw_hex(j, "xcr0", r->xstate.xcr0);
-	bt_jw_array(j, "workloads");
-	for (int i = 0; i < r->n_outcomes; i++) {
-		const struct bt_outcome *o = &r->outcomes[i];
-
-		bt_jw_object(j, NULL);
-		bt_jw_str(j, "name", o->name);
-		bt_jw_str(j, "params", o->params);
-		bt_jw_u64(j, "cpu", o->cpu);
-		if (o->core_type)
-			bt_jw_hex(j, "core_type", o->core_type);
-		bt_jw_u64(j, "copies", o->copies);
-		bt_jw_str(j, "state", state_names[o->state]);
-		bt_jw_str(j, "reason", o->reason[0] ? o->reason : NULL);
-		bt_jw_str(j, "note", o->note[0] ? o->note : NULL);
-		if (o->has_checksum)
-			bt_jw_hex(j, "checksum", o->checksum);
-		else
-			bt_jw_null(j, "checksum");
-		if (o->timed) {
-			bt_jw_object(j, "time");
-			bt_jw_u64(j, "runs", o->timing.runs);
-			bt_jw_u64(j, "tsc_min", o->timing.min);
-			bt_jw_u64(j, "tsc_median", o->timing.median);
-			bt_jw_u64(j, "tsc_max", o->timing.max);
-			if (r->cpu->tsc_hz) {
-				bt_jw_double(j, "ms_min", ticks_ms(r, o->timing.min));
-				bt_jw_double(j, "ms_median", ticks_ms(r, o->timing.median));
-				bt_jw_double(j, "ms_max", ticks_ms(r, o->timing.max));
-			}
-			bt_jw_end(j);
-		}
-		if (o->counted)
-			bt_tree_outcome_json(j, o->counted);
-		bt_jw_str(j, "not_counted", o->counted || o->state != BT_OUTCOME_RAN ? NULL
-										     : o->not_counted);
-		bt_jw_end(j);
-	}
-	bt_jw_end(j);
-	bt_jw_end(j);
+		bt_count_setup_of(r->count, count);
+	*ret = (struct bt_run_record){
+		.can_count = r->can_count,
+		.count = r->count ? count : NULL,
+		.no_count_reason = r->no_count_reason,
+		.warmups = r->warmups,
+		.reps = r->reps,
+		.quick_preset = r->opt->quick,
+		.vector_state = r->xstate.note,
+		.xcr0 = r->xstate.xcr0,
+		.tsc_hz = r->cpu->tsc_hz,
+		.outcomes = r->outcomes,
+		.n_outcomes = r->n_outcomes,
+	};
 }
 
 void bt_list_workloads(FILE *f)

@@ -12,40 +12,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "base/json-write.h"
 #include "pmu/measure.h"
 #include "app/options.h"
 #include "app/platform.h"
+#include "report/results.h"
 #include "arch/xstate.h"
 #include "pmu/cpu-info.h"
 #include "workloads/workload.h"
 
-enum bt_outcome_state {
-	BT_OUTCOME_RAN,
-	BT_OUTCOME_SKIPPED,      /* cannot run here (reason says why) */
-	BT_OUTCOME_FAILED,       /* started and failed (reason says how) */
-};
-
-struct bt_tree_outcome;      /* app/count.h: the counted part */
 struct bt_count_ctx;
-struct bt_cpu_census;
-
-struct bt_outcome {
-	char name[64];
-	uint32_t cpu;            /* the logical CPU it ran on */
-	enum bt_core_type core_type; /* read on that CPU (hybrid parts) */
-	unsigned copies;         /* simultaneous copies (1 = alone) */
-	char params[200];        /* "n=128 isa=auto" or the -x command line */
-	char note[240];          /* setup remark ("isa=avx (auto)"), -x exit status */
-	enum bt_outcome_state state;
-	char reason[320];
-	bool has_checksum;
-	uint64_t checksum;
-	bool timed;
-	struct bt_timing timing; /* TSC ticks, when not counted */
-	struct bt_tree_outcome *counted; /* NULL when not counted */
-	char not_counted[320];   /* why there are no counts */
-};
 
 struct bt_run_phase {
 	struct bt_platform *plat;
@@ -77,7 +52,10 @@ bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t err
 bt_status bt_run_phase_run(struct bt_run_phase *r);
 void bt_run_phase_free(struct bt_run_phase *r);
 
-void bt_run_phase_json(struct bt_jw *j, const struct bt_run_phase *r);
+/* The phase as the results take it (report/results.h): pointers into r,
+ * and the count setup into *count, which must outlive *ret. */
+void bt_run_phase_record(const struct bt_run_phase *r, struct bt_run_record *ret,
+			 struct bt_count_setup *count);
 
 /* --list-workloads */
 void bt_list_workloads(FILE *f);

@@ -12,78 +12,117 @@ void bt_jw_init(struct bt_jw *j, struct bt_strbuf *out)
 	j->first[0] = true;
 }
 
-static void indent(struct bt_jw *j)
+/* A new line and `levels` steps of two spaces. */
+static void indent(struct bt_jw *j, int levels)
 {
 	bt_sb_putn(j->out, "\n", 1);
-	for (int i = 0; i < j->depth; i++)
+	for (int i = 0; i < levels; i++)
 		bt_sb_putn(j->out, "  ", 2);
+}
+
+/* u_only: control characters as \u00XX only, not as \n \r \t. */
+static void escape(struct bt_strbuf *out, const char *s, bool u_only)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		const char *short_form = NULL;
+
+		switch (*p) {
+		case '"':  short_form = "\\\""; break;
+		case '\\': short_form = "\\\\"; break;
+		case '\n': short_form = u_only ? NULL : "\\n"; break;
+		case '\r': short_form = u_only ? NULL : "\\r"; break;
+		case '\t': short_form = u_only ? NULL : "\\t"; break;
+		}
+		if (short_form)
+			bt_sb_puts(out, short_form);
+		else if (*p < 0x20)
+			bt_sb_printf(out, "\\u%04x", *p);
+		else
+			bt_sb_putn(out, (const char *)p, 1);
+	}
 }
 
 void bt_jw_escape(struct bt_strbuf *out, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':  bt_sb_puts(out, "\\\""); break;
-		case '\\': bt_sb_puts(out, "\\\\"); break;
-		case '\n': bt_sb_puts(out, "\\n"); break;
-		case '\r': bt_sb_puts(out, "\\r"); break;
-		case '\t': bt_sb_puts(out, "\\t"); break;
-		default:
-			if (*p < 0x20)
-				bt_sb_printf(out, "\\u%04x", *p);
-			else
-				bt_sb_putn(out, (const char *)p, 1);
-		}
-	}
+	escape(out, s, false);
+}
+
+/* A string literal, escaped as the current container says. */
+static void quoted(struct bt_jw *j, const char *s)
+{
+	bt_sb_putn(j->out, "\"", 1);
+	escape(j->out, s, j->style[j->depth] & BT_JW_ESCAPE_U);
+	bt_sb_putn(j->out, "\"", 1);
 }
 
 /* Separator, indentation and key before a value. */
 static void lead(struct bt_jw *j, const char *key)
 {
-	if (j->depth > 0) {
-		if (!j->first[j->depth])
-			bt_sb_putn(j->out, ",", 1);
-		indent(j);
+	int d = j->depth;
+	bool in_line = j->style[d] & BT_JW_INLINE;
+
+	if (d > 0) {
+		if (!j->first[d])
+			bt_sb_puts(j->out, in_line ? ", " : ",");
+		if (!in_line)
+			indent(j, d - j->margin[d]);
 	}
-	j->first[j->depth] = false;
-	if (key && j->depth > 0 && !j->is_array[j->depth]) {
-		bt_sb_putn(j->out, "\"", 1);
-		bt_jw_escape(j->out, key);
-		bt_sb_puts(j->out, "\": ");
+	j->first[d] = false;
+	if (key && d > 0 && !j->is_array[d]) {
+		quoted(j, key);
+		bt_sb_puts(j->out, ": ");
 	}
 }
 
-static void open_container(struct bt_jw *j, const char *key, bool array)
+static void open_container(struct bt_jw *j, const char *key, bool array, unsigned style)
 {
+	int d = j->depth;
+
 	lead(j, key);
 	bt_sb_putn(j->out, array ? "[" : "{", 1);
-	if (j->depth + 1 >= BT_JW_MAX_DEPTH) {
+	if (d + 1 >= BT_JW_MAX_DEPTH) {
 		j->overflow = true;
 		return;
 	}
 	j->depth++;
-	j->first[j->depth] = true;
-	j->is_array[j->depth] = array;
+	j->first[d + 1] = true;
+	j->is_array[d + 1] = array;
+	j->style[d + 1] = (unsigned char)((j->style[d] & (BT_JW_INLINE | BT_JW_ESCAPE_U)) | style);
+	j->margin[d + 1] = (unsigned char)(style & BT_JW_DOCUMENT ? d : j->margin[d]);
 }
 
 void bt_jw_object(struct bt_jw *j, const char *key)
 {
-	open_container(j, key, false);
+	open_container(j, key, false, 0);
 }
 
 void bt_jw_array(struct bt_jw *j, const char *key)
 {
-	open_container(j, key, true);
+	open_container(j, key, true, 0);
+}
+
+void bt_jw_object_styled(struct bt_jw *j, const char *key, unsigned style)
+{
+	open_container(j, key, false, style);
+}
+
+void bt_jw_array_styled(struct bt_jw *j, const char *key, unsigned style)
+{
+	open_container(j, key, true, style);
 }
 
 void bt_jw_end(struct bt_jw *j)
 {
-	if (j->depth == 0)
+	int d = j->depth;
+
+	if (d == 0)
 		return;
-	bool array = j->is_array[j->depth], empty = j->first[j->depth];
+	bool array = j->is_array[d], empty = j->first[d];
+	unsigned style = j->style[d];
+
 	j->depth--;
-	if (!empty)
-		indent(j);
+	if (!(style & BT_JW_INLINE) && (!empty || style & BT_JW_BREAK_EMPTY))
+		indent(j, j->depth - j->margin[d]);
 	bt_sb_putn(j->out, array ? "]" : "}", 1);
 	if (j->depth == 0)
 		bt_sb_putn(j->out, "\n", 1);
@@ -96,9 +135,7 @@ void bt_jw_str(struct bt_jw *j, const char *key, const char *value)
 		bt_sb_puts(j->out, "null");
 		return;
 	}
-	bt_sb_putn(j->out, "\"", 1);
-	bt_jw_escape(j->out, value);
-	bt_sb_putn(j->out, "\"", 1);
+	quoted(j, value);
 }
 
 void bt_jw_i64(struct bt_jw *j, const char *key, int64_t value)

@@ -1,33 +1,18 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The tree as JSON, through the results document's writer (base/json-write):
+ * standalone for `baretop-host replay --json` and check.py, and as the
+ * "tree" of every counted workload in the results file. Its layout is the
+ * one it has always had: a document indented from column 0 wherever it is
+ * embedded, one node per line, lists on one line, control characters in
+ * strings as \u00XX.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "metrics/model-internal.h"
+#include "base/json-write.h"
 #include "report/tree.h"
-
-void bt_json_number(char *buf, size_t size, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, size, "null");
-	else
-		snprintf(buf, size, "%.17g", v);
-}
-
-void bt_json_put_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static const char *kind_str(uint8_t k)
 {
@@ -54,90 +39,97 @@ static int shown(const struct bt_model *m, unsigned i, const struct bt_report_op
 	return n->kind != BT_NODE_TREE || !o->max_level || n->level <= o->max_level;
 }
 
-bt_status bt_report_json(FILE *f, const struct bt_model *m, const struct bt_result *r,
-			 const struct bt_report_opts *o)
+/* A string that is written as "" when absent (names always are strings). */
+static const char *text(const char *s)
+{
+	return s ? s : "";
+}
+
+static void write_flag(struct bt_jw *j, const char *key, const struct bt_result *r, unsigned i)
+{
+	if (r->has_flag[i])
+		bt_jw_bool(j, key, r->flag[i]);
+	else
+		bt_jw_null(j, key);
+}
+
+static void write_node(struct bt_jw *j, const struct bt_model *m, const struct bt_result *r,
+		       unsigned i)
+{
+	const struct bt_node_def *nd = bt_model_node(m, i);
+
+	bt_jw_object_styled(j, text(nd->name), BT_JW_INLINE);
+	bt_jw_double(j, "value", r->value[i]);
+	bt_jw_double(j, "raw", r->raw[i]);
+	bt_jw_str(j, "kind", kind_str(nd->kind));
+	bt_jw_u64(j, "level", nd->level);
+	bt_jw_str(j, "parent", nd->parent);
+	bt_jw_str(j, "state", state_str(r->state[i]));
+	write_flag(j, "thresh", r, i);
+	if (nd->threshold_literal)
+		bt_jw_bool(j, "thresh_literal", r->flag_literal[i]);
+	if (!isnan(r->cpi_share[i]))
+		bt_jw_double(j, "cpi_share", r->cpi_share[i]);
+	bt_jw_end(j);
+}
+
+void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_model *m,
+			  const struct bt_result *r, const struct bt_report_opts *o)
 {
 	const struct bt_model_def *def = bt_model_def(m);
 	unsigned n = bt_model_node_count(m);
-	char num[40];
-	fprintf(f, "{\n  \"model\": ");
-	bt_json_put_string(f, def->id);
-	fprintf(f, ",\n  \"model_source\": ");
-	bt_json_put_string(f, def->source);
-	fprintf(f, ",\n  \"input\": ");
-	bt_json_put_string(f, o->input_label ? o->input_label : "");
-	fprintf(f, ",\n  \"values\": {");
-	int first = 1;
-	for (unsigned i = 0; i < n; i++) {
-		if (!shown(m, i, o))
-			continue;
-		bt_json_number(num, sizeof(num), r->value[i]);
-		fprintf(f, "%s\n    ", first ? "" : ",");
-		bt_json_put_string(f, bt_model_node(m, i)->name);
-		fprintf(f, ": %s", num);
-		first = 0;
-	}
-	fprintf(f, "\n  },\n  \"thresh\": {");
-	first = 1;
-	for (unsigned i = 0; i < n; i++) {
-		if (!shown(m, i, o) || !r->has_flag[i])
-			continue;
-		fprintf(f, "%s\n    ", first ? "" : ",");
-		bt_json_put_string(f, bt_model_node(m, i)->name);
-		fprintf(f, ": %s", r->flag[i] ? "true" : "false");
-		first = 0;
-	}
-	fprintf(f, "\n  },\n  \"nodes\": {");
-	first = 1;
-	for (unsigned i = 0; i < n; i++) {
-		if (!shown(m, i, o))
-			continue;
-		const struct bt_node_def *nd = bt_model_node(m, i);
-		fprintf(f, "%s\n    ", first ? "" : ",");
-		first = 0;
-		bt_json_put_string(f, nd->name);
-		bt_json_number(num, sizeof(num), r->value[i]);
-		fprintf(f, ": {\"value\": %s", num);
-		bt_json_number(num, sizeof(num), r->raw[i]);
-		fprintf(f, ", \"raw\": %s, \"kind\": \"%s\", \"level\": %u, \"parent\": ", num,
-			kind_str(nd->kind), nd->level);
-		if (nd->parent)
-			bt_json_put_string(f, nd->parent);
-		else
-			fprintf(f, "null");
-		fprintf(f, ", \"state\": \"%s\", \"thresh\": %s", state_str(r->state[i]),
-			r->has_flag[i] ? (r->flag[i] ? "true" : "false") : "null");
-		if (nd->threshold_literal)
-			fprintf(f, ", \"thresh_literal\": %s", r->flag_literal[i] ? "true" : "false");
-		if (!isnan(r->cpi_share[i])) {
-			bt_json_number(num, sizeof(num), r->cpi_share[i]);
-			fprintf(f, ", \"cpi_share\": %s", num);
-		}
-		fprintf(f, "}");
-	}
-	fprintf(f, "\n  },\n  \"bottleneck_path\": [");
-	for (unsigned k = 0; k < r->path_len; k++) {
-		fprintf(f, "%s", k ? ", " : "");
-		bt_json_put_string(f, bt_model_node(m, r->path[k])->name);
-	}
-	bt_json_number(num, sizeof(num), r->cpi);
-	fprintf(f, "],\n  \"cpi\": %s,\n  \"cpi_node\": ", num);
-	if (def->cpi_node)
-		bt_json_put_string(f, def->cpi_node);
-	else
-		fprintf(f, "null");
-	fprintf(f, ",\n  \"missing_events\": [");
-	for (unsigned k = 0; k < r->n_missing_events; k++) {
-		fprintf(f, "%s", k ? ", " : "");
-		bt_json_put_string(f, bt_model_event(m, r->missing_events[k])->name);
-	}
-	fprintf(f, "],\n  \"missing_constants\": [");
-	first = 1;
+
+	bt_jw_object_styled(j, key, BT_JW_DOCUMENT | BT_JW_ESCAPE_U);
+	bt_jw_str(j, "model", text(def->id));
+	bt_jw_str(j, "model_source", text(def->source));
+	bt_jw_str(j, "input", text(o->input_label));
+	bt_jw_object_styled(j, "values", BT_JW_BREAK_EMPTY);
+	for (unsigned i = 0; i < n; i++)
+		if (shown(m, i, o))
+			bt_jw_double(j, text(bt_model_node(m, i)->name), r->value[i]);
+	bt_jw_end(j);
+	bt_jw_object_styled(j, "thresh", BT_JW_BREAK_EMPTY);
+	for (unsigned i = 0; i < n; i++)
+		if (shown(m, i, o) && r->has_flag[i])
+			bt_jw_bool(j, text(bt_model_node(m, i)->name), r->flag[i]);
+	bt_jw_end(j);
+	bt_jw_object_styled(j, "nodes", BT_JW_BREAK_EMPTY);
+	for (unsigned i = 0; i < n; i++)
+		if (shown(m, i, o))
+			write_node(j, m, r, i);
+	bt_jw_end(j);
+	bt_jw_array_styled(j, "bottleneck_path", BT_JW_INLINE);
+	for (unsigned k = 0; k < r->path_len; k++)
+		bt_jw_str(j, NULL, text(bt_model_node(m, r->path[k])->name));
+	bt_jw_end(j);
+	bt_jw_double(j, "cpi", r->cpi);
+	bt_jw_str(j, "cpi_node", def->cpi_node);
+	bt_jw_array_styled(j, "missing_events", BT_JW_INLINE);
+	for (unsigned k = 0; k < r->n_missing_events; k++)
+		bt_jw_str(j, NULL, text(bt_model_event(m, r->missing_events[k])->name));
+	bt_jw_end(j);
+	bt_jw_array_styled(j, "missing_constants", BT_JW_INLINE);
 	for (int k = 0; k < BT_CONST_COUNT; k++)
-		if (r->missing_constants >> k & 1) {
-			fprintf(f, "%s\"%s\"", first ? "" : ", ", bt_constant_name((enum bt_constant)k));
-			first = 0;
-		}
-	fprintf(f, "],\n  \"retire_latency_defaults_used\": %u\n}\n", r->n_default_retire_latency);
-	return ferror(f) ? BT_ERR_IO : BT_OK;
+		if (r->missing_constants >> k & 1)
+			bt_jw_str(j, NULL, bt_constant_name((enum bt_constant)k));
+	bt_jw_end(j);
+	bt_jw_u64(j, "retire_latency_defaults_used", r->n_default_retire_latency);
+	bt_jw_end(j);
+}
+
+bt_status bt_report_json(FILE *f, const struct bt_model *m, const struct bt_result *r,
+			 const struct bt_report_opts *o)
+{
+	struct bt_strbuf sb = { 0 };
+	struct bt_jw j;
+	bt_status st = BT_OK;
+
+	bt_jw_init(&j, &sb);
+	bt_report_json_write(&j, NULL, m, r, o);
+	if (sb.oom || j.overflow)
+		st = sb.oom ? BT_ERR_NOMEM : BT_ERR_INTERNAL;
+	else if (fwrite(bt_sb_str(&sb), 1, sb.n, f) != sb.n || ferror(f))
+		st = BT_ERR_IO;
+	bt_sb_free(&sb);
+	return st;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writing an evaluated tree: text for people (console, results file) and
- * JSON for programs. Both use only stdio, so they work hosted and in the EFI
- * app (newlib). Every report says where its counts came from (input_label),
+ * Writing an evaluated tree: text for people (the console) and JSON for
+ * programs (replay --json, and the results file through the same writer).
+ * Both use only the C library, so they work hosted and in the EFI app
+ * (newlib). Every report says where its counts came from (input_label),
  * so replayed or simulated numbers are never mistaken for a live run.
  */
 #ifndef REPORT_TREE_H
@@ -10,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "base/json-write.h"
 #include "metrics/model.h"
 
 struct bt_report_opts {
@@ -37,10 +39,13 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
  */
 bt_status bt_report_json(FILE *f, const struct bt_model *m, const struct bt_result *r,
 			 const struct bt_report_opts *o);
+/* The same document as the value of `key` (NULL: the top level or an array
+ * element) of the JSON being written by j. */
+void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_model *m,
+			  const struct bt_result *r, const struct bt_report_opts *o);
 
-/* "%.17g" for finite numbers, "null" otherwise. buf >= 32 bytes. */
-void bt_json_number(char *buf, size_t size, double v);
-/* A JSON string literal with escapes. */
+/* A JSON string literal with escapes, for the host tools' FILE writers
+ * (json-file.c). */
 void bt_json_put_string(FILE *f, const char *s);
 
 #endif

@@ -3,7 +3,8 @@
 # baretop-host's own command line: bad option values are usage errors
 # (status 2, a message naming the option), `counts` refuses what is not a
 # results file and never replaces a file, and a hosted run writes its
-# results under the working directory. Uses only the project's own files.
+# results next to the binary (build/results), nothing in the working
+# directory, or under --results-dir. Uses only the project's own files.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=$PWD/build/baretop-host
@@ -27,23 +28,39 @@ expect 2 "workloads: --reps '2x'" "$bin" workloads --reps 2x alu-independent
 expect 2 "plan: --level 0" "$bin" plan --model SKL --level 0
 expect 1 "is not a baretop results file" "$bin" counts "$case_file" --out-dir "$work"
 
-# A hosted run with the simulated PMU: results under ./baretop/results of the
-# working directory, then counts -> count file, and a second counts call
-# must refuse to replace it.
-(cd "$work" && "$bin" run -w alu-independent --quick --reps 1 --warmups 0 --sim=SKL \
-   --counts "$OLDPWD/$case_file" --level 1 -q >run.log 2>&1)
-if [ -f "$work/baretop/results/000001.json" ]; then
-  echo "ok   hosted run wrote baretop/results/000001.json under the working directory"
+# A hosted run with the simulated PMU: results under results/ next to the
+# binary (a copy in $work/bin, so build/results is left alone) and nothing
+# in the working directory; then counts -> count file, and a second counts
+# call must refuse to replace it.
+mkdir -p "$work/bin" "$work/cwd"
+cp "$bin" "$work/bin/baretop-host"
+(cd "$work/cwd" && "$work/bin/baretop-host" run -w alu-independent --quick --reps 1 --warmups 0 \
+   --sim=SKL --counts "$OLDPWD/$case_file" --level 1 -q >"$work/run.log" 2>&1)
+if [ -f "$work/bin/results/000001.json" ]; then
+  echo "ok   hosted run wrote results/000001.json next to the binary"
 else
-  echo "FAIL hosted run: no results under the working directory"; cat "$work/run.log"; fail=1
+  echo "FAIL hosted run: no results/000001.json next to the binary"; cat "$work/run.log"; fail=1
+fi
+if [ -z "$(ls -A "$work/cwd")" ]; then
+  echo "ok   hosted run wrote nothing in the working directory"
+else
+  echo "FAIL hosted run wrote in the working directory: $(ls -A "$work/cwd")"; fail=1
+fi
+(cd "$work/cwd" && "$work/bin/baretop-host" run --sim=SKL --no-workloads -q \
+   --results-dir "$work/explicit" >"$work/run2.log" 2>&1)
+if [ -f "$work/explicit/000001.json" ] && [ -z "$(ls -A "$work/cwd")" ] &&
+   [ ! -e "$work/bin/results/000002.json" ]; then
+  echo "ok   hosted run with --results-dir wrote there only"
+else
+  echo "FAIL hosted run with --results-dir"; cat "$work/run2.log"; fail=1
 fi
 mkdir -p "$work/c"
-if "$bin" counts "$work/baretop/results/000001.json" --out-dir "$work/c" >"$work/list" 2>"$work/err" &&
+if "$bin" counts "$work/bin/results/000001.json" --out-dir "$work/c" >"$work/list" 2>"$work/err" &&
    [ "$(wc -l <"$work/list")" -eq 1 ] && "$bin" replay "$(cat "$work/list")" >"$work/replayed" 2>&1 &&
    grep -q "SIMULATED PMU" "$work/replayed"; then
   echo "ok   counts wrote $(basename "$(cat "$work/list")"); replay says it came from the SIMULATED PMU"
 else
   echo "FAIL counts/replay: $(cat "$work/err")"; fail=1
 fi
-expect 1 "exists already" "$bin" counts "$work/baretop/results/000001.json" --out-dir "$work/c"
+expect 1 "exists already" "$bin" counts "$work/bin/results/000001.json" --out-dir "$work/c"
 exit $fail

@@ -1,23 +1,79 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `baretop-host run [OPTIONS]`: the same program as baretop.efi, on Linux,
- * with the hosted platform: CPUID is this machine's, MSRs are refused,
- * results go under --results-dir (default baretop/results in the working
- * directory, never the root of the host's file system).
+ * with the hosted platform: CPUID is this machine's, MSRs are refused.
+ * Results go under --results-dir DIR, by default under `results` next to
+ * the baretop-host binary (build/results for build/baretop-host): inside
+ * the build folder, which is ignored by git and removed by `make clean`,
+ * and never in the folder the command happens to be run from (the
+ * repository's root included) nor at the root of the host's file system.
  */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "app/app-main.h"
+#include "app/options.h"
 #include "host/platform-host.h"
 #include "arch/arch-cpuid-host.h"
 #include "tools/baretop-host/command.h"
 
 BT_HOST_COMMAND(run, "run [BARETOP OPTIONS]",
-		"run baretop's program on this Linux machine (CPUID only: counts only with --sim)")
+		"run baretop's program on this Linux machine (CPUID only: counts only with --sim; "
+		"results in build/results unless --results-dir)")
+
+/* DIR/results for the folder DIR that holds this binary, which Linux names
+ * in /proc/self/exe. */
+static int results_next_to_binary(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if ((size_t)snprintf(buf, len, "%s/results", exe) >= len)
+		return -1;
+	return 0;
+}
+
+/* Without /proc there is no default; a run that names its folder, writes
+ * none or only asks for help still works. */
+static bool needs_default(int argc, char **argv)
+{
+	static const char *const enough[] = { "results-dir", "no-results", "help", "version" };
+	int own = bt_options_scan_limit(argc - 1, argv + 1); /* -x ARGS are the application's */
+
+	for (size_t i = 0; i < sizeof(enough) / sizeof(enough[0]); i++)
+		if (bt_options_has(own, argv + 1, enough[i]))
+			return false;
+	for (int i = 1; i <= own; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "-V") == 0)
+			return false;
+	return true;
+}
 
 static int cmd_run(int argc, char **argv)
 {
+	static char results_dir[PATH_MAX + 16];
 	struct bt_platform plat;
 
 	bt_platform_host_init(&plat, bt_arch_cpuid_host());
+	if (results_next_to_binary(results_dir, sizeof(results_dir)) == 0) {
+		plat.default_results_dir = results_dir;
+	} else if (needs_default(argc, argv)) {
+		fprintf(stderr, "baretop-host run: cannot find this binary's folder (no "
+				"/proc/self/exe), so there is no default results folder: give "
+				"--results-dir DIR or --no-results\n");
+		return BT_EXIT_USAGE;
+	}
 	argv[0] = "baretop-host run";
 	return bt_app_main(argc, argv, &plat);
 }

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The console report, piece by piece: app/ prints each piece as the run
+ * gets there (detection first, each workload as it finishes), so a run
+ * that hangs shows how far it got. The results file says the same and
+ * more, written at the end from the whole struct bt_results.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "pmu/cpu-detect.h"
+#include "report/console.h"
+#include "report/tree.h"
+
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+void bt_report_detect_print(FILE *f, const struct bt_cpu_info *ci, const struct bt_cpu_census *cs)
+{
+	const struct bt_pmu_caps *pmu = &ci->pmu;
+
+	fprintf(f, "CPU\n");
+	fprintf(f, "  vendor        %s (%s)\n", ci->vendor_str, bt_vendor_name(ci->vendor));
+	fprintf(f, "  brand         %s\n", ci->brand[0] ? ci->brand : "(no brand string)");
+	fprintf(f, "  signature     0x%" PRIx32 ": family %" PRIu32 " (0x%" PRIx32 "), model %" PRIu32
+		   " (0x%" PRIx32 "), stepping %" PRIu32 "\n",
+		ci->signature, ci->family, ci->family, ci->model, ci->model, ci->stepping);
+	if (ci->microcode_valid)
+		fprintf(f, "  microcode     0x%" PRIx32 "%s%s\n", ci->microcode,
+			ci->microcode_note[0] ? ", " : "", ci->microcode_note);
+	else
+		fprintf(f, "  microcode     unknown: %s\n", ci->microcode_note);
+	if (ci->hypervisor)
+		fprintf(f, "  hypervisor    yes%s%s%s\n", ci->hypervisor_vendor[0] ? " (" : "",
+			ci->hypervisor_vendor, ci->hypervisor_vendor[0] ? ")" : "");
+	else
+		fprintf(f, "  hypervisor    no\n");
+	uint32_t tpc = cs->threads_per_core ? cs->threads_per_core : ci->threads_per_core;
+	if (cs->total) {
+		fprintf(f, "  logical CPUs  %" PRIu32 " (%" PRIu32 " enabled)", cs->total, cs->enabled);
+		if (cs->packages)
+			fprintf(f, ", %" PRIu32 " package(s)", cs->packages);
+		fprintf(f, ", %" PRIu32 " thread(s) per core: SMT %s\n", tpc, tpc > 1 ? "on" : "off");
+	} else
+		fprintf(f, "  logical CPUs  unknown: %s\n", cs->note);
+	if (ci->hybrid)
+		fprintf(f, "  hybrid        yes, this is a%s %s (CPUID.1AH native model 0x%" PRIx32 ")\n",
+			ci->core_type == BT_CORE_TYPE_ATOM ? "n" : "",
+			bt_core_type_name(ci->core_type) ? bt_core_type_name(ci->core_type)
+							 : "core of unknown type",
+			ci->native_model_id);
+	else
+		fprintf(f, "  hybrid        no\n");
+	if (ci->tsc_hz)
+		fprintf(f, "  TSC           %.3f GHz (%s), invariant %s\n", ci->tsc_hz / 1e9,
+			bt_tsc_source_name(ci->tsc_source), yes_no(ci->invariant_tsc));
+	else
+		fprintf(f, "  TSC           frequency unknown\n");
+	fprintf(f, "  vector ISA    AVX %s, AVX2 %s, AVX-512F %s; APERF/MPERF %s\n",
+		yes_no(ci->avx), yes_no(ci->avx2), yes_no(ci->avx512f), yes_no(ci->aperf_mperf));
+
+	fprintf(f, "PMU\n");
+	if (pmu->kind == BT_PMU_NONE) {
+		fprintf(f, "  none: %s\n", pmu->absent_reason);
+		fprintf(f, "  Counting is not possible here; workloads can still run and be timed.\n");
+		return;
+	}
+	fprintf(f, "  kind          %s", bt_pmu_kind_name(pmu->kind));
+	if (pmu->kind == BT_PMU_INTEL_ARCH)
+		fprintf(f, " version %u", pmu->version);
+	fprintf(f, "\n  general       %u counters, %u bits\n", pmu->num_gp, pmu->gp_width);
+	if (pmu->kind == BT_PMU_INTEL_ARCH) {
+		fprintf(f, "  fixed         %u counters (mask 0x%" PRIx32 "), %u bits\n",
+			pmu->num_fixed, pmu->fixed_mask, pmu->fixed_width);
+		if (pmu->has_perf_capabilities)
+			fprintf(f, "  capabilities  IA32_PERF_CAPABILITIES 0x%" PRIx64
+				   ": full-width writes %s, PERF_METRICS %s\n",
+				pmu->perf_capabilities, yes_no(pmu->full_width_write),
+				yes_no(pmu->perf_metrics));
+		else
+			fprintf(f, "  capabilities  no IA32_PERF_CAPABILITIES (CPUID.01H:ECX[15] clear)\n");
+		if (pmu->version >= 5)
+			fprintf(f, "  AnyThread     %s\n", pmu->any_thread_deprecated
+							? "deprecated (CPUID.0AH:EDX[15])" : "supported");
+	}
+}
+
+void bt_report_detect_line(FILE *f, const struct bt_cpu_info *ci)
+{
+	fprintf(f, "CPU           %s, %s family 0x%x model 0x%x; PMU: %s\n", ci->brand,
+		ci->vendor_str, (unsigned)ci->family, (unsigned)ci->model,
+		ci->pmu.kind == BT_PMU_NONE ? ci->pmu.absent_reason
+					    : bt_pmu_kind_name(ci->pmu.kind));
+}
+
+void bt_fault_selftest_print(FILE *f, const struct bt_fault_selftest *t)
+{
+	fprintf(f, "Fault-guard self-test\n");
+	for (int i = 0; i < t->n; i++)
+		fprintf(f, "  %-44s %s\n", t->probe[i].what, t->probe[i].note);
+}
+
+void bt_count_setup_describe(const struct bt_count_setup *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "model %s (%s; %s), %s%s PMU: %u general counters, fixed mask 0x%x%s",
+		 c->model_id, c->uarch, c->how, c->simulated ? "SIMULATED " : "", c->pmu,
+		 c->general_counters, (unsigned)c->fixed_mask, c->perf_metrics ? ", PERF_METRICS" : "");
+}
+
+void bt_count_setup_print(FILE *f, const struct bt_count_setup *c)
+{
+	char describe[600];
+
+	bt_count_setup_describe(c, describe, sizeof(describe));
+	fprintf(f, "  counting: %s\n", describe);
+	if (c->simulated)
+		fprintf(f, "  SIMULATED: every count below comes from the simulated PMU (%s), not "
+			   "from hardware\n", c->source_label);
+	for (int k = 0; k < c->n_notes; k++)
+		fprintf(f, "  note: %s\n", c->notes[k]);
+	fprintf(f, "  nodes: %s; %u warm-up + %u runs per counter group, %s\n",
+		c->level ? "every node to the given level" : "drill-down (level 1, then the "
+		"children of flagged nodes)", c->warmups, c->reps,
+		c->exec_mode ? "interrupts enabled in the window (an EFI application may wait "
+			       "for timer events; the firmware's work in StartImage counts too)"
+			     : "interrupts masked");
+}
+
+/* The step's clock from APERF/MPERF. Not for simulated PMUs: their APERF
+ * follows the count file's cycles and their TSC a fixed window length, so
+ * the ratio says nothing about a clock. */
+static void print_freq(FILE *f, const struct bt_tree_outcome *t, const struct bt_tree_step *st)
+{
+	const struct bt_run_freq *q = &st->freq;
+
+	if (t->simulated || !q->n_runs)
+		return;
+	fprintf(f, "      clock: APERF/MPERF %.3f (%.3f..%.3f)", q->ratio_median, q->ratio_min,
+		q->ratio_max);
+	if (!isnan(q->hz_median))
+		fprintf(f, ", effective %.0f MHz", q->hz_median / 1e6);
+	if (!isnan(q->c0_median))
+		fprintf(f, ", C0 %.1f%% of the window", 100 * q->c0_median);
+	fprintf(f, "\n");
+}
+
+void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose)
+{
+	struct bt_report_opts o = {
+		.max_level = 0,
+		.flagged_only = !verbose,
+		.input_label = t->input_label,
+		.targeted = t->targeted,
+		.untargeted_why = t->untargeted_why,
+	};
+
+	for (int s = 0; s < t->n_steps; s++) {
+		const struct bt_tree_step *st = &t->steps[s];
+
+		fprintf(f, "    level %u: %u nodes, %d new events in %d group(s) (lower bound %d)",
+			st->level, st->n_nodes, st->n_events, st->groups, st->bound);
+		if (st->runs && st->has_inst)
+			fprintf(f, ", %d runs, instructions %" PRIu64 " (spread %" PRIu64 "..%" PRIu64
+				   ")%s", st->runs, st->inst_median, st->inst_min, st->inst_max,
+				st->retried ? ", retried" : "");
+		else if (st->runs)
+			fprintf(f, ", %d runs (no fixed instruction counter to cross-check them)%s",
+				st->runs, st->retried ? ", retried" : "");
+		fprintf(f, "\n");
+		print_freq(f, t, st);
+	}
+	if (t->n_steps && t->steps[0].runs) {
+		int frozen = 0;
+
+		for (int s = 0; s < t->n_steps; s++)
+			frozen += t->steps[s].smm_frozen;
+		if (frozen == t->n_steps)
+			fprintf(f, "    SMM: counters frozen while an SMI handler runs "
+				   "(IA32_DEBUGCTL.FREEZE_WHILE_SMM); run times still include it\n");
+		else if (frozen)
+			fprintf(f, "    SMM: counters frozen in %d of %d steps only\n", frozen,
+				t->n_steps);
+	}
+	bt_report_text(f, t->model, t->result, &o);
+	for (int k = 0; k < t->n_notes; k++)
+		fprintf(f, "    note: %s\n", t->notes[k]);
+}
+
+void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool quiet,
+		      bool verbose)
+{
+	fprintf(f, "  %-20s ", o->name);
+	if (o->state != BT_OUTCOME_RAN) {
+		fprintf(f, "%s: %s\n", o->state == BT_OUTCOME_SKIPPED ? "skipped" : "FAILED", o->reason);
+		return;
+	}
+	if (o->counted && o->counted->n_steps) {
+		uint64_t t = o->counted->steps[0].tsc_median;
+		if (tsc_hz)
+			fprintf(f, "%10.3f ms per run (median)", bt_ticks_ms(tsc_hz, t));
+		fprintf(f, "  counted%s", o->counted->simulated ? " (SIMULATED PMU)" : "");
+	}
+	if (o->timed) {
+		if (tsc_hz)
+			fprintf(f, "%10.3f ms (min %.3f, max %.3f, %u runs)",
+				bt_ticks_ms(tsc_hz, o->timing.median), bt_ticks_ms(tsc_hz, o->timing.min),
+				bt_ticks_ms(tsc_hz, o->timing.max), o->timing.runs);
+		else
+			fprintf(f, "%12" PRIu64 " TSC ticks (%u runs)", o->timing.median,
+				o->timing.runs);
+	}
+	if (o->has_checksum)
+		fprintf(f, "  checksum %016" PRIx64, o->checksum);
+	if (o->copies > 1)
+		fprintf(f, "  (%u copies at once)", o->copies);
+	fprintf(f, "\n");
+	if (quiet) {
+		/* One line: what the bottleneck path says, when counted. */
+		if (o->counted && o->counted->result->path_len) {
+			const struct bt_result *res = o->counted->result;
+			fprintf(f, "  %-20s bottleneck:", "");
+			for (unsigned k = 0; k < res->path_len; k++)
+				fprintf(f, " %s%s", k ? "> " : "",
+					bt_model_node(o->counted->model, res->path[k])->name);
+			fprintf(f, "\n");
+		}
+		return;
+	}
+	if (o->params[0])
+		fprintf(f, "  %-20s %s\n", "", o->params);
+	if (o->note[0])
+		fprintf(f, "  %-20s %s\n", "", o->note);
+	if (o->reason[0])
+		fprintf(f, "  %-20s %s\n", "", o->reason);
+	if (o->counted)
+		bt_tree_outcome_print(f, o->counted, verbose);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The counted part of a run, as data: how the run counts (the model and
+ * the PMU, struct bt_count_setup) and, per counted workload, the steps that
+ * measured it and the evaluated tree (struct bt_tree_outcome). app/count*.c
+ * fill them; report/ writes them (console.c for the console, results-json.c
+ * for the results file).
+ */
+#ifndef REPORT_COUNTED_H
+#define REPORT_COUNTED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "metrics/model.h"
+#include "pmu/measure.h"
+#include "pmu/run-freq.h"
+
+/* How this run counts: the same for every workload of a core type. */
+struct bt_count_setup {
+	const char *model_id, *uarch, *model_source;
+	const char *how;              /* how the model was chosen */
+	bool simulated;
+	const char *pmu;              /* the simulated PMU's brand, or the PMU kind */
+	const char *source_label;     /* simulated: what it counts */
+	unsigned general_counters;
+	uint32_t fixed_mask;
+	bool perf_metrics;
+	unsigned level;               /* 0 = drill-down */
+	unsigned warmups, reps, calibration_runs, max_retries;
+	double tolerance;
+	bool exec_mode;               /* -x: the window keeps interrupts enabled */
+	const char (*notes)[320];     /* about the count source */
+	int n_notes;
+};
+
+#define BT_MAX_STEPS 8
+
+/* One planning-and-measuring step (a level in drill-down). */
+struct bt_tree_step {
+	unsigned level;          /* deepest level of the nodes measured */
+	unsigned n_nodes;
+	int n_events;            /* new events counted in this step */
+	int groups, bound, unmeasurable;
+	int runs, retried, flagged;
+	bool has_inst;           /* fixed counter 0 counted (Intel) */
+	bool smm_frozen;         /* counters frozen while in SMM (IA32_DEBUGCTL bit 14) */
+	uint64_t inst_median, inst_min, inst_max;
+	uint64_t cycles_median, cycles_min, cycles_max;
+	uint64_t tsc_median;
+	struct bt_run_freq freq;  /* from APERF/MPERF; freq.n_runs = 0 without them */
+	struct bt_measure_run *run_log; /* every kept run of this step (malloc'd) */
+	int n_run_log;
+};
+
+struct bt_tree_outcome {
+	const struct bt_model *model;
+	struct bt_counts *counts;
+	struct bt_result *result;
+	char input_label[720];   /* where the counts come from: "counted by the ... PMU" */
+	bool simulated;
+	int n_steps;
+	struct bt_tree_step steps[BT_MAX_STEPS];
+	int total_groups;
+	/* per model event: its statistics when counted (NULL entries when not) */
+	struct bt_measure_stat *stat;   /* bt_model_event_count() entries */
+	bool *counted;
+	/* per model node: 1 = measured by this run (drill-down leaves the
+	 * children of unflagged nodes out) */
+	unsigned char *targeted;
+	char untargeted_why[120];
+	char notes[6][320];
+	int n_notes;
+	bool latency_noted;
+};
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A string literal for JSON written straight to a FILE by the host tools
+ * (baretop-host plan --json, workloads --json). baretop's own documents,
+ * the tree report and the results file, go through base/json-write.c.
+ */
+#include <stdio.h>
+
+#include "report/tree.h"
+
+void bt_json_put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}

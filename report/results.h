@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results document of one run, as plain data: app/ fills a struct
+ * bt_results (pointers into its own state, nothing copied) and hands it to
+ * a format, which walks it and renders the document; results-file.c saves
+ * it as DIR/NNNNNN.<ext>. JSON is the one format today (results-json.c);
+ * another is one more file that walks the same struct (README.md, "Add an
+ * output format").
+ */
+#ifndef REPORT_RESULTS_H
+#define REPORT_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/status.h"
+#include "base/strbuf.h"
+#include "pmu/cpu-info.h"
+#include "pmu/measure.h"
+#include "report/counted.h"
+#include "report/results-file.h"
+
+/* Version of the results-file layout; bumped on incompatible changes. */
+#define BT_RESULTS_FORMAT_VERSION 1
+
+/* Logical CPUs as the platform enumerates them (app/ takes the census). */
+struct bt_cpu_census {
+	uint32_t total, enabled;   /* 0 = unknown */
+	uint32_t packages;         /* distinct package numbers seen */
+	uint32_t threads_per_core; /* max thread index + 1 seen, 0 = unknown */
+	char note[128];            /* why unknown */
+};
+
+/* What the results say about the platform baretop ran on. */
+struct bt_platform_facts {
+	const char *name;            /* "UEFI" or "hosted" */
+	uint32_t uefi_revision;      /* (major << 16) | minor, 0 when hosted */
+	const char *firmware_vendor; /* "" when unknown */
+	uint32_t firmware_revision;
+	const char *program_path;    /* "" when unknown */
+	const char *arch_backend;    /* the privileged-instruction backend's name */
+	bool fault_guard_installed;
+	const char *fault_guard_detail;
+};
+
+/* The fault-guard self-test (app/fault-selftest.c runs it). */
+#define BT_FAULT_PROBES 3
+
+struct bt_fault_probe {
+	const char *what;        /* "RDPMC ECX=0" */
+	bool ran;
+	bool faulted;
+	uint8_t vector;
+	uint64_t value;          /* when it did not fault */
+	char note[160];
+};
+
+struct bt_fault_selftest {
+	struct bt_fault_probe probe[BT_FAULT_PROBES];
+	int n;
+};
+
+/* One workload run (app/run.c fills it). */
+enum bt_outcome_state {
+	BT_OUTCOME_RAN,
+	BT_OUTCOME_SKIPPED,      /* cannot run here (reason says why) */
+	BT_OUTCOME_FAILED,       /* started and failed (reason says how) */
+};
+
+struct bt_outcome {
+	char name[64];
+	uint32_t cpu;            /* the logical CPU it ran on */
+	enum bt_core_type core_type; /* read on that CPU (hybrid parts) */
+	unsigned copies;         /* simultaneous copies (1 = alone) */
+	char params[200];        /* "n=128 isa=auto" or the -x command line */
+	char note[240];          /* setup remark ("isa=avx (auto)"), -x exit status */
+	enum bt_outcome_state state;
+	char reason[320];
+	bool has_checksum;
+	uint64_t checksum;
+	bool timed;
+	struct bt_timing timing; /* TSC ticks, when not counted */
+	struct bt_tree_outcome *counted; /* NULL when not counted */
+	char not_counted[320];   /* why there are no counts */
+};
+
+/* The workload phase. */
+struct bt_run_record {
+	bool can_count;
+	const struct bt_count_setup *count; /* the core type baretop runs on; NULL if none */
+	const char *no_count_reason;
+	unsigned warmups, reps;
+	bool quick_preset;
+	const char *vector_state;           /* what was done to XCR0/CR4, and why */
+	uint64_t xcr0;
+	uint64_t tsc_hz;                    /* times in ms need it; 0 = unknown */
+	const struct bt_outcome *outcomes;
+	int n_outcomes;
+};
+
+struct bt_results {
+	bool simulated;                     /* anything here counted by the simulated PMU */
+	const char *version;                /* baretop's */
+	int argc;
+	char *const *argv;
+	const char *config_file;            /* NULL: none read */
+	int config_argc;
+	char *const *config_argv;
+	const char *firmware_clock;         /* NULL: unknown */
+	const struct bt_platform_facts *platform;
+	const struct bt_cpu_info *cpu;
+	const struct bt_cpu_census *census;
+	const struct bt_run_record *run;    /* NULL: no workload phase */
+	uint8_t fault_guard_check;          /* the vector UD2 came back as; 0 = not checked */
+	const struct bt_fault_selftest *selftest; /* NULL: not run */
+	int exit_status;
+	const char (*messages)[200];
+	int n_messages;
+};
+
+/* "2.7", "2.3.1" from a UEFI revision word. */
+void bt_uefi_revision_str(uint32_t rev, char *buf, size_t len);
+/* TSC ticks as milliseconds; 0 when the TSC frequency is unknown (0). */
+double bt_ticks_ms(uint64_t tsc_hz, uint64_t ticks);
+
+/* An output format of the results document. */
+struct bt_results_format {
+	const char *ext;                    /* file extension: "json" */
+	/* Renders res for sequence number seq into out. */
+	bt_status (*render)(const struct bt_results *res, unsigned seq, struct bt_strbuf *out);
+};
+
+extern const struct bt_results_format bt_results_json;  /* results-json.c */
+
+/* Saves res in format fmt as the next DIR/NNNNNN.<ext> (results-file.h). */
+bt_status bt_results_save(const char *dir, const struct bt_results_format *fmt,
+			  const struct bt_results *res, bt_rename_noreplace_fn *rename_noreplace,
+			  struct bt_results_written *ret, char *err, size_t errcap);
+
+#endif

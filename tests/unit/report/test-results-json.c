@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results document from a hand-filled struct bt_results, as a new
+ * output format would be tested: report/ needs nothing from app/.
+ */
+#include <string.h>
+
+#include "report/results.h"
+#include "tests/unit/lib/test.h"
+
+static const char *has(const char *doc, const char *text)
+{
+	const char *p = strstr(doc, text);
+
+	if (!p)
+		fprintf(stderr, "# missing: %s\n", text);
+	return p;
+}
+
+TEST(minimal_run)
+{
+	static char *argv[] = { "baretop", "--no-workloads" };
+	static const char messages[2][200] = { "first", "a \"quoted\"\tnote" };
+	struct bt_platform_facts pf = {
+		.name = "hosted (test)", .firmware_vendor = "", .program_path = "",
+		.arch_backend = "none", .fault_guard_detail = "not here",
+	};
+	struct bt_cpu_info cpu = { .vendor_str = "GenuineIntel", .family = 6, .model = 0x55 };
+	struct bt_cpu_census census = { .note = "cannot enumerate" };
+	struct bt_results res = {
+		.version = "9.9", .argc = 2, .argv = argv, .platform = &pf, .cpu = &cpu,
+		.census = &census, .exit_status = 3, .messages = messages, .n_messages = 2,
+	};
+	struct bt_strbuf sb = { 0 };
+
+	CHECK_EQ_INT(bt_results_json.render(&res, 7, &sb), BT_OK);
+	const char *doc = bt_sb_str(&sb);
+	CHECK(strncmp(doc, "{\n  \"format\": \"baretop-results\",\n  \"format_version\": 1,\n"
+			   "  \"sequence\": 7,\n  \"simulated\": false,\n", 95) == 0);
+	CHECK(has(doc, "\"command_line\": [\n      \"baretop\",\n      \"--no-workloads\"\n    ]"));
+	CHECK(has(doc, "\"config_file\": null\n"));
+	CHECK(has(doc, "\"firmware_clock\": null,"));
+	CHECK(has(doc, "\"uefi_revision\": null,"));
+	CHECK(has(doc, "\"firmware_vendor\": null,"));
+	CHECK(has(doc, "\"model_hex\": \"0x55\","));
+	CHECK(has(doc, "\"logical_cpus\": null,\n    \"logical_cpus_note\": \"cannot enumerate\""));
+	CHECK(!strstr(doc, "\"run\""));
+	CHECK(has(doc, "\"check\": null\n  },"));
+	CHECK(has(doc, "\"exit_status\": 3,\n    \"messages\": [\n      \"first\",\n"
+		       "      \"a \\\"quoted\\\"\\tnote\"\n    ]\n  }\n}\n"));
+	bt_sb_free(&sb);
+}
+
+TEST(workload_records)
+{
+	static char *argv[] = { "baretop" };
+	struct bt_platform_facts pf = { .name = "t", .arch_backend = "none",
+					.fault_guard_installed = true, .fault_guard_detail = "ok" };
+	struct bt_cpu_info cpu = { .vendor_str = "AuthenticAMD" };
+	struct bt_cpu_census census = { .total = 4, .enabled = 4, .packages = 1,
+					.threads_per_core = 2 };
+	struct bt_outcome o[2] = {
+		{ .name = "alu", .copies = 1, .state = BT_OUTCOME_RAN, .has_checksum = true,
+		  .checksum = 0xabc, .timed = true,
+		  .timing = { .min = 1000, .median = 2000, .max = 3000, .runs = 3 },
+		  .not_counted = "no PMU" },
+		{ .name = "gone", .copies = 1, .state = BT_OUTCOME_SKIPPED, .reason = "why" },
+	};
+	struct bt_run_record run = {
+		.no_count_reason = "no PMU", .warmups = 1, .reps = 3, .vector_state = "as it was",
+		.xcr0 = 0xe7, .tsc_hz = 1000000, .outcomes = o, .n_outcomes = 2,
+	};
+	struct bt_fault_selftest st = { .n = 1, .probe = { { .what = "UD2", .ran = true,
+						   .faulted = true, .vector = 6, .note = "n" } } };
+	struct bt_results res = { .version = "v", .argc = 1, .argv = argv, .platform = &pf,
+				  .cpu = &cpu, .census = &census, .run = &run,
+				  .fault_guard_check = 6, .selftest = &st };
+	struct bt_strbuf sb = { 0 };
+
+	CHECK_EQ_INT(bt_results_json.render(&res, 1, &sb), BT_OK);
+	const char *doc = bt_sb_str(&sb);
+	CHECK(has(doc, "\"run\": {\n    \"counted\": false,\n    \"not_counted_reason\": \"no PMU\","));
+	CHECK(has(doc, "\"xcr0\": \"0xe7\","));
+	CHECK(has(doc, "\"checksum\": \"0xabc\",\n        \"time\": {\n          \"runs\": 3,"));
+	CHECK(has(doc, "\"ms_median\": 2,"));
+	CHECK(has(doc, "\"not_counted\": \"no PMU\"\n      },"));
+	CHECK(has(doc, "\"state\": \"skipped\",\n        \"reason\": \"why\","));
+	CHECK(has(doc, "\"logical_cpus\": 4,"));
+	CHECK(has(doc, "\"smt\": true,"));
+	CHECK(has(doc, "\"installed\": true,"));
+	CHECK(has(doc, "\"vector\": \"#UD\""));
+	bt_sb_free(&sb);
+}
