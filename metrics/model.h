@@ -9,7 +9,7 @@
  *   bt_model_events_up_to_level(m, 2, NULL, list, &n)   -> what to count
  *   struct bt_counts *c = bt_counts_new(m);  bt_counts_set_event(c, "INST_RETIRED.ANY", v) ...
  *   struct bt_result *r = bt_result_new(m);  bt_evaluate(m, c, r);
- *   bt_report_text(stdout, m, r, &opts)                          (report.h)
+ *   bt_report_text(stdout, m, r, &opts)                          (report/tree.h)
  *
  * bt_model_open() compiles every node's formula and threshold (canonical text,
  * metrics/expr.h) into one hash-consed expression DAG shared by all nodes of
