@@ -150,7 +150,12 @@ TEST(every_preset_detects_the_caps_it_models)
 		if (c->vendor == BT_VENDOR_INTEL) {
 			CHECK_EQ_INT(caps.kind, BT_PMU_INTEL_ARCH);
 			CHECK_EQ_INT(caps.version, c->version);
-			CHECK_EQ_INT(caps.num_fixed, c->num_fixed);
+			/* CPUID.0AH:EDX[4:0] contiguous counters, v5+ the ECX bitmap. */
+			uint32_t fixed = (1u << c->num_fixed) - 1;
+			if (c->version >= 5)
+				fixed |= c->fixed_bitmap;
+			CHECK_MSG(caps.fixed_mask == fixed, "%s: fixed mask 0x%x, modelled 0x%x",
+				  c->name, caps.fixed_mask, fixed);
 			CHECK_EQ_INT(caps.fixed_width, c->fixed_width);
 			CHECK_EQ_INT(caps.full_width_write, c->full_width);
 			CHECK_EQ_INT(caps.perf_metrics, c->perf_metrics);
