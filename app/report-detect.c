@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app/report-detect.h"
+#include "pmu/pmu-caps.h"
 #include "pmu/cpu-detect.h"
 
 void bt_cpu_census_take(struct bt_platform *p, struct bt_cpu_census *ret)
@@ -120,6 +121,10 @@ void bt_report_detect_print(FILE *f, const struct bt_platform *p, const struct b
 		if (pmu->version >= 5)
 			fprintf(f, "  AnyThread     %s\n", pmu->any_thread_deprecated
 							? "deprecated (CPUID.0AH:EDX[15])" : "supported");
+		char notes[8][200];
+		unsigned n = bt_pmu_caps_notes(pmu, notes, 8);
+		for (unsigned i = 0; i < n; i++)
+			fprintf(f, "  correction    %s\n", notes[i]);
 	}
 	(void)p;
 }
@@ -219,6 +224,12 @@ void bt_report_detect_json(struct bt_jw *j, const struct bt_platform *p,
 				bt_jw_null(j, "perf_capabilities");
 			bt_jw_bool(j, "full_width_write", pmu->full_width_write);
 			bt_jw_bool(j, "perf_metrics", pmu->perf_metrics);
+			char notes[8][200];
+			unsigned n = bt_pmu_caps_notes(pmu, notes, 8);
+			bt_jw_array(j, "corrections");
+			for (unsigned i = 0; i < n; i++)
+				bt_jw_str(j, NULL, notes[i]);
+			bt_jw_end(j);
 		}
 	} else if (ci->vendor == BT_VENDOR_AMD) {
 		bt_jw_bool(j, "core_extension", pmu->amd_core_ext);
