@@ -156,7 +156,8 @@ static void detect_work(void *p)
 	}
 }
 
-/* The count context for `cpu`: the core type decides (hybrid parts). */
+/* The count context for `cpu`: its kind of core decides (hybrid parts), the
+ * core type together with the native model ID (bt_cpu_same_core_kind). */
 static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu, char *why,
 					  size_t whylen)
 {
@@ -172,23 +173,28 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu, 
 		snprintf(why, whylen, "could not identify CPU %u", cpu);
 		return NULL;
 	}
-	if (d.info.core_type == r->cpu->core_type)
+	if (bt_cpu_same_core_kind(&d.info, r->cpu))
 		return r->count;
-	if (r->count_other && r->count_other_type == d.info.core_type)
-		return r->count_other;
-	if (r->count_other) {
-		snprintf(why, whylen, "a third core type (0x%x) on CPU %u", d.info.core_type, cpu);
+	for (int k = 0; k < r->n_other; k++)
+		if (bt_cpu_same_core_kind(&d.info, &r->other_cpu[k]))
+			return r->count_other[k];
+	if (r->n_other >= BT_RUN_MAX_CORE_KINDS - 1) {
+		snprintf(why, whylen, "more than %d kinds of core: core type 0x%x, native model "
+			 "0x%x on CPU %u", BT_RUN_MAX_CORE_KINDS, d.info.core_type,
+			 d.info.native_model_id, cpu);
 		return NULL;
 	}
-	r->other_cpu = d.info;
-	if (bt_count_prepare(r->plat, r->opt, &r->other_cpu, r->census, &r->count_other, why,
-			     whylen) != BT_OK)
+	int k = r->n_other;
+	r->other_cpu[k] = d.info;
+	if (bt_count_prepare(r->plat, r->opt, &r->other_cpu[k], r->census, &r->count_other[k],
+			     why, whylen) != BT_OK)
 		return NULL;
-	r->count_other_type = d.info.core_type;
-	printf("  CPU %u is a%s %s: %s\n", cpu, d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
+	r->n_other++;
+	printf("  CPU %u is a%s %s (native model 0x%x): %s\n", cpu,
+	       d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
 	       bt_core_type_name(d.info.core_type) ? bt_core_type_name(d.info.core_type) : "core",
-	       bt_count_describe(r->count_other));
-	return r->count_other;
+	       d.info.native_model_id, bt_count_describe(r->count_other[k]));
+	return r->count_other[k];
 }
 
 /* Counts (or, without a PMU, times) one workload on o->cpu. */
@@ -489,8 +495,12 @@ void bt_run_phase_free(struct bt_run_phase *r)
 	for (int i = 0; i < r->n_outcomes; i++)
 		bt_tree_outcome_free(r->outcomes[i].counted);
 	bt_count_free(r->count);
-	bt_count_free(r->count_other);
-	r->count = r->count_other = NULL;
+	for (int k = 0; k < r->n_other; k++) {
+		bt_count_free(r->count_other[k]);
+		r->count_other[k] = NULL;
+	}
+	r->n_other = 0;
+	r->count = NULL;
 	free(r->outcomes);
 	r->outcomes = NULL;
 	r->n_outcomes = 0;

@@ -22,19 +22,22 @@
 
 struct bt_count_ctx;
 
+#define BT_RUN_MAX_CORE_KINDS 4
+
 struct bt_run_phase {
 	struct bt_platform *plat;
 	const struct bt_options *opt;
 	const struct bt_cpu_info *cpu;
 	struct bt_xstate xstate;
 	bool xstate_done;
-	/* Counting: possible or not, and why not. One context per core type
-	 * (hybrid parts: each core type has its own model and counters). */
+	/* Counting: possible or not, and why not. One context per kind of core
+	 * (hybrid parts: each (core type, native model ID) has its own model
+	 * and counters; Arrow Lake H has three). */
 	bool can_count;
-	struct bt_count_ctx *count;       /* the core type baretop runs on */
-	struct bt_count_ctx *count_other; /* the other core type, when used */
-	enum bt_core_type count_other_type;
-	struct bt_cpu_info other_cpu;     /* what the other core type detected */
+	struct bt_count_ctx *count;       /* the kind of core baretop runs on */
+	struct bt_count_ctx *count_other[BT_RUN_MAX_CORE_KINDS - 1]; /* others, when used */
+	struct bt_cpu_info other_cpu[BT_RUN_MAX_CORE_KINDS - 1];     /* what they detected */
+	int n_other;
 	const struct bt_cpu_census *census;
 	char no_count_reason[320];
 	unsigned reps, warmups;

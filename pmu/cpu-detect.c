@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pmu/cpu-detect.h"
+#include "pmu/intel-uarch.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 
@@ -303,12 +304,28 @@ void bt_cpu_detect(struct bt_arch *a, const struct bt_detect_options *opt,
 		ci.core_type = (enum bt_core_type)(r.eax >> 24);
 		ci.native_model_id = r.eax & 0xffffff;
 	}
+	/* An Alder/Raptor Lake model without the hybrid bit has P-cores only
+	 * (Linux adl_get_hybrid_cpu_type()): its model and PMU are the P-core's. */
+	if (ci.vendor == BT_VENDOR_INTEL)
+		ci.core_type = (enum bt_core_type)bt_intel_effective_core_type(
+			ci.family, ci.model, ci.hybrid, (uint8_t)ci.core_type);
 	detect_topology(a, &ci, max_leaf, max_ext);
 	detect_microcode(a, &ci);
 	detect_tsc(a, opt, &ci, max_leaf, max_ext);
 
 	detect_pmu(a, opt, &ci);
 	*ret = ci;
+}
+
+bool bt_cpu_same_core_kind(const struct bt_cpu_info *a, const struct bt_cpu_info *b)
+{
+	/* CPUID.1AH:EAX[31:24] alone does not tell the cores of a hybrid
+	 * part apart: Arrow Lake H has two Atom kinds of core type 20H,
+	 * Skymont (native model ID 3) and Crestmont LP-E (2), with different
+	 * fixed counters and event files. The pair decides, as it decides the
+	 * event file in Intel's mapfile.csv ("Core Type", "Native Model ID")
+	 * and the PMU in Linux (intel_pmu_init(), INTEL_ARROWLAKE_H). */
+	return a->core_type == b->core_type && a->native_model_id == b->native_model_id;
 }
 
 const char *bt_vendor_name(enum bt_vendor v)

@@ -31,6 +31,10 @@ struct bt_detect_options {
 void bt_cpu_detect(struct bt_arch *a, const struct bt_detect_options *opt,
 		   struct bt_cpu_info *ret);
 
+/* Two CPUs are the same kind of core (one model, one set of counters): same
+ * hybrid core type and native model ID (CPUID.1AH:EAX[31:24], [23:0]). */
+bool bt_cpu_same_core_kind(const struct bt_cpu_info *a, const struct bt_cpu_info *b);
+
 /* "Intel", "AMD" or "unknown". */
 const char *bt_vendor_name(enum bt_vendor v);
 /* "P-core", "E-core" or NULL when not hybrid. */

@@ -64,6 +64,20 @@ enum bt_intel_uarch {
 	BT_UARCH_ATOM,       /* Silvermont .. Skymont E-cores: OCR 0xB7 umask 0x01 / 0x02 */
 };
 
+/* Corrections CPUID and IA32_PERF_CAPABILITIES need on real parts. */
+#define BT_PMU_QUIRK_HYBRID_BIG_COUNTERS (1u << 0) /* ADL/RPL P-core: +2 general, +1 fixed */
+#define BT_PMU_QUIRK_HYBRID_ALL_COUNTERS (1u << 1) /* ... already enumerated (E-cores off) */
+#define BT_PMU_QUIRK_PM_ASSUMED          (1u << 2) /* PERF_METRICS on whatever bit 15 says */
+#define BT_PMU_QUIRK_PM_NONE             (1u << 3) /* hybrid E-core: no PERF_METRICS */
+#define BT_PMU_QUIRK_PM_BIT_BROKEN       (1u << 4) /* MTL: bit 15 always reads 0 */
+#define BT_PMU_QUIRK_GP_CLAMPED          (1u << 5) /* version < 6: at most 8 general */
+
+enum bt_pm_rule {
+	BT_PM_FROM_MSR = 0,      /* IA32_PERF_CAPABILITIES[15] as read */
+	BT_PM_ASSUMED_ON,        /* present whatever the bit says */
+	BT_PM_ASSUMED_OFF,       /* absent whatever the bit says */
+};
+
 struct bt_pmu_caps {
 	enum bt_pmu_kind kind;
 	/* When kind == BT_PMU_NONE: why, in one sentence for the user. */
@@ -99,6 +113,12 @@ struct bt_pmu_caps {
 	bool full_width_write;   /* [13]: IA32_A_PMCx (0x4C1+) writes all bits */
 	bool perf_metrics;       /* [15]: MSR_PERF_METRICS (0x329) is available */
 	uint8_t perf_metrics_fields; /* fields that exist: 4 (ICL/TGL) or 8 (Golden Cove+) */
+
+	/* Part-specific corrections (pmu/pmu-caps.c, each with its source):
+	 * BT_PMU_QUIRK_* bits that were applied, for the detection report. */
+	uint32_t quirks;
+	uint8_t enumerated_gp;   /* general counters CPUID enumerated, before a clamp */
+	uint8_t perf_metrics_rule; /* enum bt_pm_rule: how PERF_CAPABILITIES[15] is read */
 
 	/* AMD */
 	bool amd_core_ext;       /* CPUID 8000_0001h:ECX[23] PerfCtrExtCore */

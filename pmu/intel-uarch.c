@@ -85,6 +85,27 @@ enum bt_intel_uarch bt_intel_uarch_of(uint32_t family, uint32_t model, uint8_t c
 	return BT_UARCH_UNKNOWN;
 }
 
+bool bt_intel_is_adl_rpl(uint32_t family, uint32_t model)
+{
+	/* Linux intel_pmu_init(): INTEL_ALDERLAKE(_L), INTEL_RAPTORLAKE(_P, _S). */
+	return family == 6 && (model == 0x97 || model == 0x9A || model == 0xB7 ||
+			       model == 0xBA || model == 0xBF);
+}
+
+bool bt_intel_perf_cap_pm_broken(uint32_t family, uint32_t model)
+{
+	/* Linux intel_pmu_broken_perf_cap(): INTEL_METEORLAKE(_L). */
+	return family == 6 && (model == 0xAA || model == 0xAC);
+}
+
+uint8_t bt_intel_effective_core_type(uint32_t family, uint32_t model, bool is_hybrid,
+				     uint8_t core_type)
+{
+	if (is_hybrid)
+		return core_type;
+	return bt_intel_is_adl_rpl(family, model) ? BT_CORE_TYPE_CORE : 0;
+}
+
 const char *bt_intel_uarch_name(enum bt_intel_uarch u)
 {
 	switch (u) {

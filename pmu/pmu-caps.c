@@ -50,6 +50,14 @@ enum bt_vendor bt_cpuid_vendor(const struct bt_cpuid_leaves *l)
 	return BT_VENDOR_UNKNOWN;
 }
 
+static unsigned bt_popcount32(uint32_t v)
+{
+	unsigned n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 bool bt_cpuid_has_pdcm(const struct bt_cpuid_leaves *l)
 {
 	return (l->l01.ecx >> 15) & 1;
@@ -115,18 +123,8 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 			c->v6_counter_leaf = true;
 			c->gp_mask = l->l23_1.eax & (uint32_t)bt_width_mask(BT_PMU_MAX_GP);
 			fmask = l->l23_1.ebx;
-			c->num_gp = 0;
-			for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
-				if (c->gp_mask & (1u << i))
-					c->num_gp = (uint8_t)(i + 1);
 		}
 	}
-	fmask &= (uint32_t)bt_width_mask(BT_PMU_MAX_FIXED);
-	c->fixed_mask = fmask;
-	c->num_fixed = 0;
-	for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++)
-		if (fmask & (1u << i))
-			c->num_fixed = (uint8_t)(i + 1);
 	c->any_thread_deprecated = (edx >> 15) & 1;
 
 	/* The microarchitecture class: display family/model (SDM vol. 2A
@@ -137,10 +135,79 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 		model |= ((sig >> 16) & 0xF) << 4;
 	if (fam == 0xF)
 		fam += (sig >> 20) & 0xFF;
+	bool hybrid = (l->l07.edx >> 15) & 1;
 	uint8_t core_type = 0;
-	if (((l->l07.edx >> 15) & 1) && l->l00.eax >= 0x1A)
+	if (hybrid && l->l00.eax >= 0x1A)
 		core_type = (uint8_t)(l->l1a.eax >> 24);
+	core_type = bt_intel_effective_core_type(fam, model, hybrid, core_type);
 	c->uarch = (uint8_t)bt_intel_uarch_of(fam, model, core_type);
+
+	/* Alder Lake / Raptor Lake have no leaf 23H, and on a hybrid part
+	 * leaf 0AH enumerates only the counters common to both core types
+	 * (a real i9-13900K P-core answers EAX=07300605h, EDX=8603h: 6 and 3).
+	 * The P-core has 2 more general counters and fixed counter 3 (Linux
+	 * intel_pmu_init(), INTEL_ALDERLAKE..RAPTORLAKE_S: cntr_mask <<= 2 |
+	 * 3, fixed_cntr_mask <<= 1 | 1). With the E-cores disabled in the BIOS
+	 * the part still says hybrid but leaf 0AH already gives the P-core's
+	 * 8 and 4; more than 8 general or 4 fixed after the shift means that
+	 * case, and leaf 0AH's values stand (Linux does the same check). */
+	if (bt_intel_is_adl_rpl(fam, model) && hybrid && core_type == BT_CORE_TYPE_CORE &&
+	    !c->v6_counter_leaf) {
+		uint32_t gp = (c->gp_mask << 2) | 0x3, fx = (fmask << 1) | 0x1;
+		if (bt_popcount32(gp) > 8 || bt_popcount32(fx) > 4) {
+			c->quirks |= BT_PMU_QUIRK_HYBRID_ALL_COUNTERS;
+		} else {
+			c->gp_mask = gp;
+			fmask = fx;
+			c->quirks |= BT_PMU_QUIRK_HYBRID_BIG_COUNTERS;
+		}
+	}
+
+	/* Below perfmon version 6 the general counters live at
+	 * IA32_PERFEVTSELi = 0x186 + i and IA32_PMCi = 0xC1 + i, and SDM vol. 4
+	 * (table 2-2) defines those for i = 0..7 only: 0x18E and 0xC9 are not
+	 * counters. A part enumerating more (an ARL-H Lion Cove core: version
+	 * 5, CPUID.23H.01H:EAX = 3FFh) is driven with the first 8. */
+	c->enumerated_gp = 0;
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
+		if (c->gp_mask & (1u << i))
+			c->enumerated_gp = (uint8_t)(i + 1);
+	if (c->version < 6 && c->enumerated_gp > 8) {
+		c->gp_mask &= 0xFF;
+		c->quirks |= BT_PMU_QUIRK_GP_CLAMPED;
+	}
+	c->num_gp = 0;
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
+		if (c->gp_mask & (1u << i))
+			c->num_gp = (uint8_t)(i + 1);
+
+	fmask &= (uint32_t)bt_width_mask(BT_PMU_MAX_FIXED);
+	c->fixed_mask = fmask;
+	c->num_fixed = 0;
+	for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++)
+		if (fmask & (1u << i))
+			c->num_fixed = (uint8_t)(i + 1);
+
+	/* PERF_METRICS on hybrid parts (Linux intel_pmu_init_hybrid(): the big
+	 * core has it, the small ones do not, whatever the boot CPU's
+	 * IA32_PERF_CAPABILITIES said; update_pmu_cap() then reads the MSR per
+	 * core type only where leaf 23H exists, and not on Meteor Lake, whose
+	 * bit 15 "is always cleared": intel_pmu_broken_perf_cap()). On bare
+	 * metal only: under a hypervisor the MSR is the VMM's word. */
+	c->perf_metrics_rule = BT_PM_FROM_MSR;
+	bool pm_by_model = bt_intel_is_adl_rpl(fam, model) ||
+			   bt_intel_perf_cap_pm_broken(fam, model);
+	if (pm_by_model && !hypervisor) {
+		if (core_type == BT_CORE_TYPE_CORE) {
+			c->perf_metrics_rule = BT_PM_ASSUMED_ON;
+			c->quirks |= BT_PMU_QUIRK_PM_ASSUMED;
+		} else if (core_type == BT_CORE_TYPE_ATOM) {
+			c->perf_metrics_rule = BT_PM_ASSUMED_OFF;
+			c->quirks |= BT_PMU_QUIRK_PM_NONE;
+		}
+		if (bt_intel_perf_cap_pm_broken(fam, model))
+			c->quirks |= BT_PMU_QUIRK_PM_BIT_BROKEN;
+	}
 }
 
 static void amd_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
@@ -195,8 +262,12 @@ void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t valu
 	caps->perf_capabilities = value;
 	caps->full_width_write = (value & PERF_CAP_FW_WRITE) != 0;
 	/* PERF_METRICS needs fixed counter 3 (SLOTS) as its base. */
-	caps->perf_metrics = (value & PERF_CAP_PERF_METRICS) != 0 &&
-			     (caps->fixed_mask & (1u << 3));
+	bool pm = (value & PERF_CAP_PERF_METRICS) != 0;
+	if (caps->perf_metrics_rule == BT_PM_ASSUMED_ON)
+		pm = true;
+	else if (caps->perf_metrics_rule == BT_PM_ASSUMED_OFF)
+		pm = false;
+	caps->perf_metrics = pm && (caps->fixed_mask & (1u << 3));
 	/* How many fields exist is not enumerated: per microarchitecture. An
 	 * unknown part with PERF_METRICS is given the 4 level-1 fields every
 	 * such part has; level-2 fields would read reserved bytes there. */
@@ -206,4 +277,47 @@ void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t valu
 		if (caps->perf_metrics_fields == 0)
 			caps->perf_metrics_fields = 4;
 	}
+}
+
+unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned bit = 0; bit < 32 && n < max; bit++) {
+		uint32_t q = 1u << bit;
+		if (!(caps->quirks & q))
+			continue;
+		switch (q) {
+		case BT_PMU_QUIRK_HYBRID_BIG_COUNTERS:
+			snprintf(out[n], 200, "Alder/Raptor Lake P-core: CPUID.0AH lists only the "
+				 "counters shared with the E-cores; 2 general and fixed counter 3 "
+				 "added (as Linux perf does)");
+			break;
+		case BT_PMU_QUIRK_HYBRID_ALL_COUNTERS:
+			snprintf(out[n], 200, "Alder/Raptor Lake P-core: CPUID.0AH already lists "
+				 "all P-core counters (E-cores disabled?): taken as enumerated");
+			break;
+		case BT_PMU_QUIRK_PM_ASSUMED:
+			snprintf(out[n], 200, "PERF_METRICS assumed present on this P-core whatever "
+				 "IA32_PERF_CAPABILITIES[15] says (as Linux perf does)");
+			break;
+		case BT_PMU_QUIRK_PM_NONE:
+			snprintf(out[n], 200, "E-core of a hybrid part: no PERF_METRICS");
+			break;
+		case BT_PMU_QUIRK_PM_BIT_BROKEN:
+			snprintf(out[n], 200, "Meteor Lake: IA32_PERF_CAPABILITIES[15] always reads 0 "
+				 "(Linux intel_pmu_broken_perf_cap()): ignored");
+			break;
+		case BT_PMU_QUIRK_GP_CLAMPED:
+			snprintf(out[n], 200, "CPUID enumerates %u general counters but perfmon "
+				 "version %u addresses only 8 (IA32_PERFEVTSEL0-7, IA32_PMC0-7): "
+				 "counters 8-%u are not used", caps->enumerated_gp, caps->version,
+				 caps->enumerated_gp - 1u);
+			break;
+		default:
+			continue;
+		}
+		n++;
+	}
+	return n;
 }

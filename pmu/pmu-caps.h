@@ -47,6 +47,13 @@ bool bt_cpuid_has_pdcm(const struct bt_cpuid_leaves *l);
 void bt_pmu_caps_from_cpuid(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *ret);
 void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t value);
 
+/*
+ * The corrections in caps->quirks as sentences for the user, one per set
+ * bit, in bit order: fills up to `max` entries of `out` (each `len` bytes)
+ * and returns how many.
+ */
+unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], unsigned max);
+
 /* Mask of the low `width` bits (width 1..64). */
 static inline uint64_t bt_width_mask(unsigned width)
 {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "pmu/cpu-detect.h"
+#include "pmu/pmu-caps.h"
 #include "report/console.h"
 #include "report/tree.h"
 
@@ -85,6 +86,10 @@ void bt_report_detect_print(FILE *f, const struct bt_cpu_info *ci, const struct 
 		if (pmu->version >= 5)
 			fprintf(f, "  AnyThread     %s\n", pmu->any_thread_deprecated
 							? "deprecated (CPUID.0AH:EDX[15])" : "supported");
+		char notes[8][200];
+		unsigned n = bt_pmu_caps_notes(pmu, notes, 8);
+		for (unsigned i = 0; i < n; i++)
+			fprintf(f, "  correction    %s\n", notes[i]);
 	}
 }
 

@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "base/json-write.h"
 #include "pmu/cpu-detect.h"
+#include "pmu/pmu-caps.h"
 #include "report/results.h"
 #include "report/tree.h"
 
@@ -110,6 +111,12 @@ static void detect_json(struct bt_jw *j, const struct bt_platform_facts *p,
 				bt_jw_null(j, "perf_capabilities");
 			bt_jw_bool(j, "full_width_write", pmu->full_width_write);
 			bt_jw_bool(j, "perf_metrics", pmu->perf_metrics);
+			char notes[8][200];
+			unsigned n = bt_pmu_caps_notes(pmu, notes, 8);
+			bt_jw_array(j, "corrections");
+			for (unsigned i = 0; i < n; i++)
+				bt_jw_str(j, NULL, notes[i]);
+			bt_jw_end(j);
 		}
 	} else if (ci->vendor == BT_VENDOR_AMD) {
 		bt_jw_bool(j, "core_extension", pmu->amd_core_ext);

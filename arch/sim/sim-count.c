@@ -58,8 +58,15 @@ static bool gp_matches(const struct bt_sim *sim, unsigned i, uint64_t sel, const
 	bool any = !amd && (sel & SIM_SEL_ANY) && bt_sim_any_effective(&sim->cfg);
 	bool eq = !amd && (sel & SIM_SEL_EQ);
 	unsigned umask2 = amd ? 0 : (sel >> SIM_SEL_UMASK2_SHIFT) & 0xFF;
-	if (amd && (sel & SIM_AMD_GUESTONLY) && !(sel & SIM_AMD_HOSTONLY))
-		return false; /* we are the host: guest-only counts nothing */
+	/* HostOnly (41) / GuestOnly (40), APM vol. 2 §13.2.1: one of them alone
+	 * restricts counting to host or guest mode, and with EFER.SVME = 0
+	 * (the simulated CPU never enables SVM) the processor is in neither:
+	 * either bit alone counts nothing. Linux relies on it: with SVM off
+	 * amd_pmu_disable_virt() masks HostOnly out of every selector so that
+	 * "host-only" counters count at all, and a GuestOnly one then "will not
+	 * count anything". Both clear or both set count everything. */
+	if (amd && !!(sel & SIM_AMD_GUESTONLY) != !!(sel & SIM_AMD_HOSTONLY))
+		return false;
 	if (cmask != e->cmask || umask2 != e->umask_ext ||
 	    inv != !!(e->flags & BT_EVF_INV) || edge != !!(e->flags & BT_EVF_EDGE) ||
 	    any != !!(e->flags & BT_EVF_ANY) || eq != !!(e->flags & BT_EVF_EQ) ||

@@ -28,10 +28,36 @@ static void brand_leaf(const struct bt_sim_config *c, uint32_t part, struct bt_c
 	memcpy(&r->edx, buf + 16 * part + 12, 4);
 }
 
+/* A real part's answer: its table, the brand string excepted; a leaf or
+ * subleaf the table does not have reads 0 (every leaf baretop reads below
+ * the part's maximum is in it). */
+static void part_leaf(const struct bt_sim_config *c, uint32_t leaf, uint32_t subleaf,
+		      struct bt_cpuid *ret)
+{
+	struct bt_cpuid r = { 0, 0, 0, 0 };
+
+	if (leaf >= 0x80000002u && leaf <= 0x80000004u) {
+		brand_leaf(c, leaf - 0x80000002u, &r);
+	} else {
+		for (size_t i = 0; i < c->part->n; i++) {
+			const struct bt_sim_cpuid_leaf *e = &c->part->leaves[i];
+			if (e->leaf == leaf && e->subleaf == subleaf) {
+				r = (struct bt_cpuid){ e->eax, e->ebx, e->ecx, e->edx };
+				break;
+			}
+		}
+	}
+	*ret = r;
+}
+
 void bt_sim_cpuid(struct bt_arch *a, uint32_t leaf, uint32_t subleaf, struct bt_cpuid *ret)
 {
 	struct bt_sim *sim = a->ctx;
 	const struct bt_sim_config *c = &sim->cfg;
+	if (c->part) {
+		part_leaf(c, leaf, subleaf, ret);
+		return;
+	}
 	bool intel = c->vendor == BT_VENDOR_INTEL;
 	struct bt_cpuid r = { 0, 0, 0, 0 };
 	uint32_t max_basic = intel ? (c->umask2_eq ? 0x23 : c->hybrid ? 0x20 : 0x16) : 0x10;

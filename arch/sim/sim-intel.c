@@ -136,7 +136,7 @@ static uint64_t perf_capabilities(const struct bt_sim_config *c)
 	uint64_t v = 0x4C5; /* LBR format 5, PEBS trap, PEBS arch regs, record format 4 */
 	if (c->full_width)
 		v |= SIM_CAP_FW_WRITE;
-	if (c->perf_metrics)
+	if (c->perf_metrics && !c->perf_cap_pm_reads_zero)
 		v |= SIM_CAP_PERF_METRICS;
 	if (c->rdpmc_metrics_clear)
 		v |= SIM_CAP_RDPMC_METRICS_CLEAR;

@@ -107,6 +107,32 @@ enum bt_sim_family {
 #define BT_SIM_INIT_DEBUGCTL  (1u << 4) /* Intel: DEBUGCTL LBR, FREEZE_LBRS_ON_PMI set */
 #define BT_SIM_INIT_ALL       0x1Fu
 
+/* One CPUID answer of a real part (arch/sim/sim-parts.c). */
+struct bt_sim_cpuid_leaf {
+	uint32_t leaf, subleaf;
+	uint32_t eax, ebx, ecx, edx;
+};
+
+/* A real part's CPUID answers: one dump block (one kind of core) of
+ * ../shared/reference/cpuid/<dump>.cpuid, its first CPU being `cpu`. */
+struct bt_sim_cpuid_part {
+	const char *id;            /* "adl-p", "arlh-lpe", ... */
+	const char *dump;          /* dump file name without ".cpuid" */
+	uint32_t cpu;
+	const struct bt_sim_cpuid_leaf *leaves;
+	size_t n;
+};
+
+/* Every part, NULL-terminated; bt_sim_cpuid_part(id) finds one, or NULL. */
+extern const struct bt_sim_cpuid_part *const bt_sim_cpuid_parts[];
+const struct bt_sim_cpuid_part *bt_sim_cpuid_part(const char *id);
+extern const struct bt_sim_cpuid_part bt_sim_part_ivb, bt_sim_part_hsw, bt_sim_part_cfl,
+	bt_sim_part_skx, bt_sim_part_icl, bt_sim_part_tgl, bt_sim_part_icx, bt_sim_part_adl_p,
+	bt_sim_part_adl_e, bt_sim_part_spr, bt_sim_part_emr, bt_sim_part_gnr, bt_sim_part_mtl_p,
+	bt_sim_part_mtl_e, bt_sim_part_lnl_p, bt_sim_part_lnl_e, bt_sim_part_arl_p,
+	bt_sim_part_arl_e, bt_sim_part_arlh_p, bt_sim_part_arlh_e, bt_sim_part_arlh_lpe,
+	bt_sim_part_zen4, bt_sim_part_zen5;
+
 struct bt_sim_config {
 	const char *name;          /* preset name, e.g. "skl" */
 	enum bt_vendor vendor;
@@ -134,8 +160,20 @@ struct bt_sim_config {
 	bool offcore, ldlat, frontend; /* MSRs 0x1A6/7, 0x3F6, 0x3F7 exist */
 	bool smi_count;            /* MSR_SMI_COUNT exists */
 
+	/* IA32_PERF_CAPABILITIES[15] reads 0 although PERF_METRICS exists
+	 * (Meteor Lake: Linux intel_pmu_broken_perf_cap()). */
+	bool perf_cap_pm_reads_zero;
+
 	/* AMD */
 	bool amd_core_ext, amd_v2;
+
+	/* CPUID as a real part answered it (NULL: made up from the fields
+	 * above). The fields above are then what that part's hardware has,
+	 * which CPUID need not say directly: a hybrid Raptor Lake P-core
+	 * enumerates 6 general counters and has 8. Every leaf comes from the
+	 * part except the brand string (8000_0002H..4H), which keeps `brand`
+	 * so that a simulated CPU always says so. */
+	const struct bt_sim_cpuid_part *part;
 
 	/* Both */
 	bool aperf_mperf;          /* CPUID.06H:ECX[0] */

@@ -151,7 +151,12 @@ TEST(every_preset_detects_the_caps_it_models)
 		if (c->vendor == BT_VENDOR_INTEL) {
 			CHECK_EQ_INT(caps.kind, BT_PMU_INTEL_ARCH);
 			CHECK_EQ_INT(caps.version, c->version);
-			CHECK_EQ_INT(caps.num_fixed, c->num_fixed);
+			/* CPUID.0AH:EDX[4:0] contiguous counters, v5+ the ECX bitmap. */
+			uint32_t fixed = (1u << c->num_fixed) - 1;
+			if (c->version >= 5)
+				fixed |= c->fixed_bitmap;
+			CHECK_MSG(caps.fixed_mask == fixed, "%s: fixed mask 0x%x, modelled 0x%x",
+				  c->name, caps.fixed_mask, fixed);
 			CHECK_EQ_INT(caps.fixed_width, c->fixed_width);
 			CHECK_EQ_INT(caps.full_width_write, c->full_width);
 			CHECK_EQ_INT(caps.perf_metrics, c->perf_metrics);
@@ -373,4 +378,36 @@ TEST(perf_metrics_after_a_fixed_ctr3_write_is_modelled_stale)
 	CHECK(bt_rdmsr(&sim.arch, 0x329, &after) == BT_OK);
 	CHECK(before != 0 && after == before && sim.pm_stale);
 	bt_sim_free(&sim);
+}
+
+/* Review finding 7: with EFER.SVME = 0 a selector with HostOnly (41) or
+ * GuestOnly (40) set alone counts nothing (APM vol. 2 §13.2.1; Linux
+ * amd_pmu_disable_virt() masks HostOnly out for that reason); both clear or
+ * both set count. The driver never sets these bits; the sim must still
+ * answer as the part would. */
+TEST(amd_host_only_or_guest_only_alone_count_nothing_without_svm)
+{
+	static struct bt_sim sim;
+	struct bt_event cyc = fx_gp("ls_not_halted_cyc", 0x76, 0x00, 0, 0x3F);
+	struct bt_sim_count src[1] = { { cyc, 1000 } };
+	struct bt_sim_source source = { src, 1, 0, NULL };
+	const struct { uint64_t bits; uint64_t want; } cases[] = {
+		{ 0, 1000 }, { 1ull << 41, 0 }, { 1ull << 40, 0 }, { 3ull << 40, 1000 },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		CHECK(bt_sim_init(&sim, bt_sim_preset("zen4")) == BT_OK);
+		bt_sim_set_source(&sim, &source);
+		struct bt_arch *a = &sim.arch;
+		uint64_t v0, v1;
+		CHECK(bt_wrmsr(a, 0xC0000301, 0) == BT_OK);          /* PerfCntrGlobalCtl */
+		/* PerfEvtSel0: EventSelect 0x76, USR, OS, EN, and the bits */
+		CHECK(bt_wrmsr(a, 0xC0010200, 0x76 | 3u << 16 | 1u << 22 | cases[k].bits) == BT_OK);
+		CHECK(bt_rdmsr(a, 0xC0010201, &v0) == BT_OK);
+		CHECK(a->ops->run_window(a, 0xC0000301, 1, 0, NULL, NULL) == BT_OK);
+		CHECK(bt_rdmsr(a, 0xC0010201, &v1) == BT_OK);
+		CHECK_MSG(v1 - v0 == cases[k].want, "bits 41:40 = %llu: counted %llu, want %llu",
+			  (unsigned long long)(cases[k].bits >> 40),
+			  (unsigned long long)(v1 - v0), (unsigned long long)cases[k].want);
+		bt_sim_free(&sim);
+	}
 }

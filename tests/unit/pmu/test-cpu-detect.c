@@ -348,3 +348,39 @@ TEST(brand_string_is_trimmed)
 
 	CHECK_STR(ci.brand, "Intel(R) Core(TM) i7");
 }
+
+/* Review finding 3: Arrow Lake H (GenuineIntel00C0652_ArrowLakeH_04) has
+ * three kinds of core, two of them with core type 20H: Skymont (native
+ * model ID 3; CPUID.23H.01H fixed counters 77h) and Crestmont LP-E (native
+ * model ID 2; fixed counters 7). They need separate count contexts: the
+ * kind of core is the pair (core type, native model ID). */
+TEST(arrow_lake_h_atom_cores_are_two_kinds)
+{
+	static const struct { uint32_t l1a, fixed; } kinds[3] = {
+		{ 0x40000003, 0x0F }, { 0x20000003, 0x77 }, { 0x20000002, 0x07 },
+	};
+	struct bt_cpu_info ci[3];
+	for (int k = 0; k < 3; k++) {
+		const struct leaf_entry arlh[] = {
+			INTEL_VENDOR(0x23),
+			{ 1, 0, { 0x000C0652, 0, 1u << 15, 0 } },
+			{ 7, 0, { 2, 0, 0, 0xFC1CC430 } },
+			{ 7, 1, { 0x44C009D0, 1, 0, 0x00040030 } },
+			{ 0xa, 0, { 0x07300805, 0, 7, 0x00008603 } },
+			{ 0x1a, 0, { kinds[k].l1a, 0, 0, 0 } },
+			{ 0x23, 0, { 0x0B, 0, 0, 0 } },
+			{ 0x23, 1, { 0xFF, kinds[k].fixed, 0, 0 } },
+			END,
+		};
+		static const struct msr_entry msrs[] = { { 0x345, 0, false }, { 0x8B, 0, false },
+							 { 0, 0, false } };
+		ci[k] = detect(arlh, msrs, false, NULL);
+		CHECK_EQ_U64(ci[k].pmu.fixed_mask, kinds[k].fixed);
+	}
+	CHECK_EQ_INT(ci[1].core_type, ci[2].core_type);
+	CHECK(!bt_cpu_same_core_kind(&ci[1], &ci[2]));
+	CHECK(!bt_cpu_same_core_kind(&ci[0], &ci[1]));
+	CHECK(bt_cpu_same_core_kind(&ci[2], &ci[2]));
+	CHECK_EQ_U64(ci[1].native_model_id, 3);
+	CHECK_EQ_U64(ci[2].native_model_id, 2);
+}

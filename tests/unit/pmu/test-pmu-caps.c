@@ -117,3 +117,160 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 	CHECK_EQ_INT(c.uarch, BT_UARCH_UNKNOWN);
 	CHECK_EQ_INT(c.perf_metrics_fields, 4);
 }
+
+/* A hybrid part's leaves: leaf 7 EDX[15], leaf 1AH core type and native
+ * model ID. */
+static struct bt_cpuid_leaves hybrid_core(struct bt_cpuid_leaves l, uint8_t core_type,
+					  uint32_t native_model)
+{
+	l.l07.edx |= 1u << 15;
+	l.l1a.eax = (uint32_t)core_type << 24 | native_model;
+	l.l01.ecx |= 1u << 15;                              /* PDCM */
+	return l;
+}
+
+/* Review finding 1: an i9-13900K's P-cores (GenuineIntel00B0671 in
+ * ../shared/reference/cpuid) answer CPUID.0AH EAX=07300605h ECX=7
+ * EDX=8603h: 6 general, 3 fixed, the counters the E-cores have too. Linux
+ * intel_pmu_init() adds 2 general and fixed counter 3 for the big core and
+ * sets PERF_METRICS there; the E-core keeps 6/3 and has no PERF_METRICS. */
+TEST(adl_rpl_hybrid_p_core_gets_its_own_counters_and_perf_metrics)
+{
+	struct bt_cpuid_leaves base = intel(0x000B0671, 0x07300605, 0x00008603);
+	base.l0a.ecx = 0x7;
+	struct bt_pmu_caps c;
+
+	struct bt_cpuid_leaves p = hybrid_core(base, 0x40, 1);
+	bt_pmu_caps_from_cpuid(&p, &c);
+	CHECK_EQ_U64(c.gp_mask, 0xFF);
+	CHECK_EQ_INT(c.num_gp, 8);
+	CHECK_EQ_U64(c.fixed_mask, 0xF);
+	CHECK_EQ_INT(c.num_fixed, 4);
+	CHECK(c.quirks & BT_PMU_QUIRK_HYBRID_BIG_COUNTERS);
+	/* Whatever IA32_PERF_CAPABILITIES[15] says on this part. */
+	bt_pmu_caps_apply_perf_capabilities(&c, 0);
+	CHECK(c.perf_metrics);
+	CHECK_EQ_INT(c.perf_metrics_fields, 8);
+
+	struct bt_cpuid_leaves e = hybrid_core(base, 0x20, 1);
+	bt_pmu_caps_from_cpuid(&e, &c);
+	CHECK_EQ_U64(c.gp_mask, 0x3F);
+	CHECK_EQ_U64(c.fixed_mask, 0x7);
+	bt_pmu_caps_apply_perf_capabilities(&c, 1u << 15);
+	CHECK(!c.perf_metrics);
+
+	/* E-cores disabled in the BIOS: still hybrid, but leaf 0AH already
+	 * gives 8 and 4 (+2/+1 would exceed 8/4): kept as enumerated. */
+	struct bt_cpuid_leaves all = hybrid_core(intel(0x00090672, 0x08300805, 0x00008604),
+						 0x40, 1);
+	all.l0a.ecx = 0xF;
+	bt_pmu_caps_from_cpuid(&all, &c);
+	CHECK_EQ_U64(c.gp_mask, 0xFF);
+	CHECK_EQ_U64(c.fixed_mask, 0xF);
+	CHECK(c.quirks & BT_PMU_QUIRK_HYBRID_ALL_COUNTERS);
+
+	/* A P-core-only Alder Lake (i5-12400, GenuineIntel0090672_AlderLake_02)
+	 * is not hybrid: 8/4 from leaf 0AH, the P-core's class and PERF_METRICS
+	 * (Linux adl_get_hybrid_cpu_type(): the big core). */
+	struct bt_cpuid_leaves ponly = intel(0x00090672, 0x08300805, 0x00008604);
+	ponly.l0a.ecx = 0xF;
+	bt_pmu_caps_from_cpuid(&ponly, &c);
+	CHECK_EQ_U64(c.gp_mask, 0xFF);
+	CHECK_EQ_U64(c.fixed_mask, 0xF);
+	CHECK_EQ_INT(c.uarch, BT_UARCH_GLC);
+	bt_pmu_caps_apply_perf_capabilities(&c, 0);
+	CHECK(c.perf_metrics);
+
+	/* Under a hypervisor the VMM's leaf 0AH and MSR are believed. */
+	p.l01.ecx |= 1u << 31;
+	bt_pmu_caps_from_cpuid(&p, &c);
+	bt_pmu_caps_apply_perf_capabilities(&c, 0);
+	CHECK(!c.perf_metrics);
+}
+
+/* Review finding 2: Meteor Lake's IA32_PERF_CAPABILITIES[15] always reads 0
+ * (Linux intel_pmu_broken_perf_cap(), 6-AA / 6-AC): Redwood Cove has
+ * PERF_METRICS all the same, Crestmont has none. Leaves from
+ * GenuineIntel00A06A4_MeteorLake_10: leaf 23H exists, subleaf 1 gives the
+ * counters. On Lunar Lake (6-BD) the bit is read per core as it is. */
+TEST(meteor_lake_perf_capabilities_bit_15_is_not_believed)
+{
+	struct bt_cpuid_leaves base = intel(0x000A06A4, 0x07300805, 0x00008603);
+	base.l0a.ecx = 0x7;
+	base.l07_1.eax = 0x40400910;
+	base.l23.eax = 0x0B;
+	struct bt_pmu_caps c;
+
+	struct bt_cpuid_leaves p = hybrid_core(base, 0x40, 2);
+	p.l23_1.eax = 0xFF;
+	p.l23_1.ebx = 0x0F;
+	bt_pmu_caps_from_cpuid(&p, &c);
+	CHECK_EQ_U64(c.gp_mask, 0xFF);
+	CHECK_EQ_U64(c.fixed_mask, 0xF);
+	bt_pmu_caps_apply_perf_capabilities(&c, 0);        /* bit 15 reads 0 */
+	CHECK(c.perf_metrics);
+	CHECK_EQ_INT(c.perf_metrics_fields, 8);
+	CHECK(c.quirks & BT_PMU_QUIRK_PM_BIT_BROKEN);
+
+	struct bt_cpuid_leaves e = hybrid_core(base, 0x20, 2);
+	e.l23_1.eax = 0xFF;
+	e.l23_1.ebx = 0x07;
+	bt_pmu_caps_from_cpuid(&e, &c);
+	CHECK_EQ_U64(c.fixed_mask, 0x7);
+	bt_pmu_caps_apply_perf_capabilities(&c, 1u << 15);
+	CHECK(!c.perf_metrics);
+
+	/* Lunar Lake P-core: the bit as read, both ways. */
+	struct bt_cpuid_leaves lnl = hybrid_core(intel(0x000B06D1, 0x0D300806, 0x00008603), 0x40, 3);
+	lnl.l0a.ecx = 0x7;
+	lnl.l07_1.eax = 0x44C009D7;
+	lnl.l23.eax = 0x0B;
+	lnl.l23_1.eax = 0x3FF;
+	lnl.l23_1.ebx = 0x0F;
+	bt_pmu_caps_from_cpuid(&lnl, &c);
+	bt_pmu_caps_apply_perf_capabilities(&c, 0);
+	CHECK(!c.perf_metrics);
+	bt_pmu_caps_apply_perf_capabilities(&c, 1u << 15);
+	CHECK(c.perf_metrics);
+}
+
+/* Review finding 5: below perfmon version 6 general counter i is
+ * IA32_PERFEVTSELi = 0x186 + i / IA32_PMCi = 0xC1 + i, defined for i < 8
+ * only (SDM vol. 4 table 2-2). An Arrow Lake H Lion Cove core
+ * (GenuineIntel00C0652_ArrowLakeH_04) is version 5 with CPUID.23H.01H:EAX =
+ * 3FFh: baretop uses 8, and says so. Version 6 keeps all 10. */
+TEST(more_than_eight_general_counters_below_v6_are_clamped)
+{
+	struct bt_cpuid_leaves l = hybrid_core(intel(0x000C0652, 0x07300805, 0x00008603), 0x40, 3);
+	l.l0a.ecx = 0x7;
+	l.l07_1.eax = 0x44C009D0;
+	l.l23.eax = 0x0B;
+	l.l23_1.eax = 0x3FF;
+	l.l23_1.ebx = 0x0F;
+	struct bt_pmu_caps c;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.gp_mask, 0xFF);
+	CHECK_EQ_INT(c.num_gp, 8);
+	CHECK_EQ_INT(c.enumerated_gp, 10);
+	CHECK(c.quirks & BT_PMU_QUIRK_GP_CLAMPED);
+	char notes[8][200];
+	unsigned n = bt_pmu_caps_notes(&c, notes, 8);
+	bool said = false;
+	for (unsigned i = 0; i < n; i++)
+		said |= strstr(notes[i], "10 general counters") != NULL;
+	CHECK(said);
+	/* Leaf 0AH alone saying 12 on a v4 part: clamped too. */
+	l = intel(0x000506E3, 0x07300C04, 0x00000603);
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.gp_mask, 0xFF);
+	/* Version 6: the v6 MSR range has them all. */
+	l = hybrid_core(intel(0x000C0662, 0x0D300806, 0x00008603), 0x40, 3);
+	l.l0a.ecx = 0x7;
+	l.l07_1.eax = 0x44C009D7;
+	l.l23.eax = 0x0B;
+	l.l23_1.eax = 0x3FF;
+	l.l23_1.ebx = 0x0F;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.gp_mask, 0x3FF);
+	CHECK(!(c.quirks & BT_PMU_QUIRK_GP_CLAMPED));
+}

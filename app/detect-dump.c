@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+#include "app/detect-dump.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/builtin.h"
+#include "metrics/select.h"
+#include "arch/sim/cpuid-dump-cpu.h"
+#include "pmu/cpu-detect.h"
+#include "pmu/intel-uarch.h"
+#include "pmu/msr.h"
+#include "pmu/pmu-caps.h"
+#include "arch/sim/sim.h"
+
+static void note(struct bt_dump_decision *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void note(struct bt_dump_decision *d, const char *fmt, ...)
+{
+	va_list ap;
+	if (d->n_notes >= BT_DUMP_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->notes[d->n_notes++], sizeof(d->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+static const struct bt_model_def *select_model(const struct bt_cpu_info *ci, char *why,
+					       size_t whylen)
+{
+	struct bt_cpu_facts facts = {
+		.vendor = ci->vendor_str, .family = ci->family, .model = ci->model,
+		.stepping = ci->stepping, .core_type = (uint8_t)ci->core_type,
+		.native_model = ci->native_model_id,
+	};
+	const struct bt_model_def *def = NULL;
+	struct bt_diag diag = { "" };
+	if (bt_model_select(&facts, NULL, &def, &diag) != BT_OK) {
+		snprintf(why, whylen, "%s", diag.text);
+		return NULL;
+	}
+	return def;
+}
+
+/* The simulated CPU that answers CPUID as this very part did (signature,
+ * hybrid bit and leaf 1AH equal), else NULL. */
+static bool part_config(const struct bt_cpuid_dump_group *g, struct bt_sim_config *ret,
+			const char **ret_name)
+{
+	struct bt_cpuid l1 = bt_cpuid_dump_get(g, 1, 0), l7 = bt_cpuid_dump_get(g, 7, 0),
+			l1a = bt_cpuid_dump_get(g, 0x1A, 0);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *const *names = pass ? bt_sim_preset_names : bt_sim_model_names;
+		for (int k = 0; names[k]; k++) {
+			struct bt_sim_config c;
+			if (pass) {
+				const struct bt_sim_config *p = bt_sim_preset(names[k]);
+				if (!p)
+					continue;
+				c = *p;
+			} else if (!bt_sim_config_for_model(names[k], &c)) {
+				continue;
+			}
+			if (!c.part)
+				continue;
+			struct bt_cpuid p1 = { 0, 0, 0, 0 }, p7 = p1, p1a = p1;
+			for (size_t i = 0; i < c.part->n; i++) {
+				const struct bt_sim_cpuid_leaf *e = &c.part->leaves[i];
+				struct bt_cpuid r = { e->eax, e->ebx, e->ecx, e->edx };
+				if (e->leaf == 1 && e->subleaf == 0) p1 = r;
+				if (e->leaf == 7 && e->subleaf == 0) p7 = r;
+				if (e->leaf == 0x1A && e->subleaf == 0) p1a = r;
+			}
+			if (p1.eax == l1.eax && ((p7.edx ^ l7.edx) & (1u << 15)) == 0 &&
+			    p1a.eax == l1a.eax) {
+				*ret = c;
+				*ret_name = names[k];
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static bool sim_perf_cap(const struct bt_sim_config *c, uint64_t *ret)
+{
+	struct bt_sim *sim = calloc(1, sizeof(*sim));
+	bool ok = sim && bt_sim_init(sim, c) == BT_OK &&
+		  bt_rdmsr(&sim->arch, MSR_IA32_PERF_CAPABILITIES, ret) == BT_OK;
+	if (sim) {
+		bt_sim_free(sim);
+		free(sim);
+	}
+	return ok;
+}
+
+static enum bt_intel_uarch p_uarch(const struct bt_cpu_info *ci)
+{
+	return (enum bt_intel_uarch)ci->pmu.uarch;
+}
+
+/* The preset of a core class, for an MSR value no simulated CPU of the part
+ * or of its model gives (e.g. Rocket Lake, whose Cypress Cove core is of the
+ * Ice Lake class and has no built-in model). NULL: no such preset. */
+static const char *class_preset(enum bt_intel_uarch u)
+{
+	switch (u) {
+	case BT_UARCH_CORE2: return "core2";
+	case BT_UARCH_NHM: case BT_UARCH_WSM_BDW: return "nhm";
+	case BT_UARCH_SKL: return "skl";
+	case BT_UARCH_ICL: return "icl";
+	case BT_UARCH_GLC: return "spr";
+	case BT_UARCH_LNC: return "lnl-p";
+	case BT_UARCH_ATOM: return "adl-e";
+	case BT_UARCH_RWC: case BT_UARCH_UNKNOWN: break;
+	}
+	return NULL;
+}
+
+void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_decision *ret)
+{
+	struct bt_dump_decision *d = calloc(1, sizeof(*d));
+	struct bt_arch_dump a;
+	char why[400] = "";
+
+	if (!d) {
+		memset(ret, 0, sizeof(*ret));
+		snprintf(ret->notes[0], sizeof(ret->notes[0]), "out of memory");
+		ret->n_notes = 1;
+		return;
+	}
+	bt_cpuid_dump_cpus_text(g, d->cpus, sizeof(d->cpus));
+	bt_arch_dump_init(&a, g);
+	bt_cpu_detect(&a.arch, NULL, &d->ci);
+
+	/* IA32_PERF_CAPABILITIES (full-width writes, PERF_METRICS) is an MSR:
+	 * take the value the simulated CPU of this part reports, which is what
+	 * the part is known to report, or failing that the simulated CPU of
+	 * its model; say which. */
+	if (d->ci.pmu.kind == BT_PMU_INTEL_ARCH &&
+	    (bt_cpuid_dump_get(g, 1, 0).ecx & (1u << 15))) {
+		struct bt_sim_config c;
+		const char *name = NULL;
+		const struct bt_model_def *m = NULL;
+		bool have = part_config(g, &c, &name);
+		if (!have && (m = select_model(&d->ci, why, sizeof(why))) != NULL &&
+		    bt_sim_config_for_model(m->id, &c)) {
+			have = true;
+			name = m->id;
+		}
+		const char *cls = class_preset(p_uarch(&d->ci));
+		bool by_class = false;
+		if (!have && cls && bt_sim_preset(cls)) {
+			c = *bt_sim_preset(cls);
+			have = by_class = true;
+			name = cls;
+		}
+		if (have && sim_perf_cap(&c, &d->perf_cap)) {
+			d->perf_cap_assumed = true;
+			a.has_perf_capabilities = true;
+			a.perf_capabilities = d->perf_cap;
+			bt_cpu_detect(&a.arch, NULL, &d->ci);
+			if (by_class)
+				note(d, "IA32_PERF_CAPABILITIES is not in a CPUID dump and not known "
+					"for this part: assumed 0x%llx, as baretop's simulated %s "
+					"(same core class: %s)", (unsigned long long)d->perf_cap, name,
+				     bt_intel_uarch_name(p_uarch(&d->ci)));
+			else
+				note(d, "IA32_PERF_CAPABILITIES is not in a CPUID dump: assumed "
+					"0x%llx, as baretop's simulated %s (%s) reports it",
+				     (unsigned long long)d->perf_cap, name,
+				     c.part ? c.part->dump : "CPUID made up");
+		} else {
+			note(d, "IA32_PERF_CAPABILITIES is not in a CPUID dump and no value is "
+				"known for this part: taken as unreadable (no PERF_METRICS, no "
+				"full-width counter writes)");
+		}
+	}
+	why[0] = '\0';
+	const struct bt_model_def *m = select_model(&d->ci, why, sizeof(why));
+	d->model = m ? m->id : NULL;
+	if (!m)
+		note(d, "no built-in model for %s family 0x%X model 0x%X%s: force one with "
+			"--model ID or load vendor files (--model-files)", d->ci.vendor_str,
+		     d->ci.family, d->ci.model,
+		     d->ci.hybrid ? (d->ci.core_type == BT_CORE_TYPE_ATOM ? " E-core" : " P-core")
+				  : "");
+	if (!m && d->ci.hybrid)
+		note(d, "the kind of core: core type 0x%02X, native model ID 0x%X",
+		     d->ci.core_type, d->ci.native_model_id);
+
+	const struct bt_pmu_caps *p = &d->ci.pmu;
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
+		if (p->gp_mask & (1u << i))
+			d->general_counters++;
+	if (p->kind == BT_PMU_NONE)
+		note(d, "no PMU: %s", p->absent_reason);
+	if (!d->ci.hybrid && d->ci.core_type == BT_CORE_TYPE_CORE)
+		note(d, "Alder/Raptor Lake model without the hybrid bit: P-cores only, taken as "
+			"the P-core (as Linux perf does)");
+	char q[8][200];
+	unsigned nq = bt_pmu_caps_notes(p, q, 8);
+	for (unsigned i = 0; i < nq; i++)
+		note(d, "%s", q[i]);
+	*ret = *d;
+	free(d);
+}

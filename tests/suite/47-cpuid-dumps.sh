@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `baretop-host detect --cpuid` on the CPUID dumps of 28 real machines in
+# ../shared/reference/cpuid/ (skipped with a message when absent) and on the
+# hand-written `cpuid -r` samples in tests/data/cpuid/: exit 0 and valid JSON
+# of the documented shape for every dump, the hybrid Raptor Lake P-core with
+# 8 general counters, fixed mask 0xf and PERF_METRICS, the two Arrow Lake H
+# Atom kinds with different fixed masks, and a malformed dump refused with
+# its line number and status 2. The per-group expectations written by hand
+# from Linux perf's rules are in tests/unit/test-cpuid-dumps.c (run here too).
+set -uo pipefail
+make -s -j"$(nproc)" host tests >/dev/null || { echo "FAIL build"; exit 1; }
+bin=$PWD/build/baretop-host
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+dir=${BT_SHARED_CPUID:-../shared/reference/cpuid}
+
+shape='
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["core_types"] and d["core_types"], "no core_types"
+for g in d["core_types"]:
+    assert list(g) == ["cpus", "core_type", "native_model_id", "model", "general_counters",
+                       "fixed_mask", "perf_metrics", "notes"], list(g)
+    assert g["cpus"] and all(isinstance(c, int) for c in g["cpus"])
+    assert g["core_type"] in ("P-core", "E-core", "none")
+    assert g["model"] is None or isinstance(g["model"], str)
+    assert g["fixed_mask"].startswith("0x") and isinstance(g["perf_metrics"], bool)
+    assert all(isinstance(n, str) for n in g["notes"])
+'
+
+if [ -d "$dir" ]; then
+  n=0
+  for f in "$dir"/*.cpuid; do
+    name=$(basename "$f" .cpuid)
+    if ! "$bin" detect --cpuid "$f" --json >"$work/$name.json" 2>"$work/err"; then
+      echo "FAIL detect $name: $(head -1 "$work/err")"; fail=1; continue
+    fi
+    "$bin" detect --cpuid "$f" >/dev/null 2>&1 || { echo "FAIL detect $name (text)"; fail=1; }
+    python3 -c "$shape" "$work/$name.json" 2>"$work/err" ||
+      { echo "FAIL $name: JSON shape: $(tail -1 "$work/err")"; fail=1; }
+    n=$((n + 1))
+  done
+  echo "ok   detect --cpuid on $n reference dumps: status 0, JSON of the documented shape"
+  py='
+import json, sys
+rpl = json.load(open(sys.argv[1]))["core_types"]
+p = [g for g in rpl if g["core_type"] == "P-core"][0]
+assert (p["general_counters"], p["fixed_mask"], p["perf_metrics"]) == (8, "0xf", True), p
+arlh = json.load(open(sys.argv[2]))["core_types"]
+e = {g["native_model_id"]: g for g in arlh if g["core_type"] == "E-core"}
+assert e[3]["fixed_mask"] == "0x77" and e[2]["fixed_mask"] == "0x7", e
+assert e[3]["model"] == "ARL-SKT" and e[2]["model"] is None, e
+'
+  if python3 -c "$py" "$work/GenuineIntel00B0671_RaptorLake_01_CPUID.json" \
+       "$work/GenuineIntel00C0652_ArrowLakeH_04_CPUID.json" 2>"$work/err"; then
+    echo "ok   Raptor Lake P-core: 8 general, fixed 0xf, PERF_METRICS; ARL-H Skymont 0x77, Crestmont 0x7"
+  else
+    echo "FAIL hybrid expectations: $(tail -1 "$work/err")"; fail=1
+  fi
+else
+  echo "skip reference dumps: $dir not found (set BT_SHARED_CPUID)"
+fi
+
+if "$bin" detect --cpuid tests/data/cpuid/raw-rpl-2p2e.txt --json >"$work/raw.json" &&
+   python3 -c "$shape" "$work/raw.json" &&
+   python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["core_types"]
+assert [x["cpus"] for x in g] == [[0, 1], [2, 3]], g
+assert [x["model"] for x in g] == ["ADL-GLC", "ADL-GRT"], g
+' "$work/raw.json"; then
+  echo "ok   cpuid -r sample: CPUs 0,1 (ADL-GLC) and 2,3 (ADL-GRT) grouped"
+else
+  echo "FAIL cpuid -r sample"; fail=1
+fi
+
+"$bin" detect --cpuid tests/data/cpuid/malformed-raw.txt >"$work/out" 2>"$work/err"; rc=$?
+if [ "$rc" -eq 2 ] && grep -q "malformed-raw.txt: line 4:" "$work/err"; then
+  echo "ok   malformed dump: status 2, \"$(head -1 "$work/err")\""
+else
+  echo "FAIL malformed dump: status $rc, $(head -1 "$work/err")"; fail=1
+fi
+"$bin" detect --cpuid "$work/none" >/dev/null 2>&1; rc=$?
+[ "$rc" -eq 2 ] && echo "ok   missing file: status 2" || { echo "FAIL missing file: status $rc"; fail=1; }
+
+if build/host/tests/test-cpuid-dumps >"$work/unit" 2>&1; then
+  echo "ok   test-cpuid-dumps: every group as written by hand from Linux perf's rules"
+else
+  echo "FAIL test-cpuid-dumps"; grep -v '^#\|^ok' "$work/unit" | head; fail=1
+fi
+exit $fail

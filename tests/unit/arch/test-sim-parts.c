@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated CPUs answer CPUID as the real parts did: every entry of
+ * arch/sim/sim-parts.c against the dumps in ../shared/reference/cpuid/ (skipped
+ * when absent), every leaf baretop reads present, and the presets' own
+ * fields (signature, hybrid core type, PDCM, APERF/MPERF) consistent with
+ * their part. Then the hardware behind the CPUID: a hybrid Alder Lake
+ * P-core enumerates 6 and 3 counters and has 8 and 4; a Meteor Lake P-core
+ * has PERF_METRICS with IA32_PERF_CAPABILITIES[15] reading 0.
+ */
+#include <string.h>
+
+#include "pmu/msr.h"
+#include "pmu/pmu-caps.h"
+#include "arch/sim/sim.h"
+#include "tests/unit/lib/cpuid-dumps.h"
+#include "tests/unit/lib/test.h"
+
+/* The leaves baretop reads (pmu/cpu-detect.c, pmu/pmu-caps.c, arch/xstate.c,
+ * app/on-cpu.c), subleaf 0 unless given. */
+static const struct { uint32_t leaf, sub; bool amd_only, intel_only; } read_leaves[] = {
+	{ 0x00, 0, 0, 0 }, { 0x01, 0, 0, 0 }, { 0x06, 0, 0, 0 }, { 0x07, 0, 0, 0 },
+	{ 0x07, 1, 0, 0 }, { 0x0A, 0, 0, 0 }, { 0x0B, 0, 0, 1 }, { 0x0D, 0, 0, 0 },
+	{ 0x15, 0, 0, 1 }, { 0x16, 0, 0, 1 }, { 0x1A, 0, 0, 1 }, { 0x23, 0, 0, 1 },
+	{ 0x23, 1, 0, 1 }, { 0x80000000u, 0, 0, 0 }, { 0x80000001u, 0, 0, 0 },
+	{ 0x80000007u, 0, 0, 0 }, { 0x80000008u, 0, 0, 0 }, { 0x8000001Eu, 0, 1, 0 },
+	{ 0x80000022u, 0, 1, 0 },
+};
+
+static bool has(const struct bt_sim_cpuid_part *p, uint32_t leaf, uint32_t sub)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->leaves[i].leaf == leaf && p->leaves[i].subleaf == sub)
+			return true;
+	return false;
+}
+
+TEST(every_part_answers_as_its_dump)
+{
+	const char *dir = cpuid_dump_dir();
+	if (!dir) {
+		bt_test_skip("../shared/reference/cpuid not found (set BT_SHARED_CPUID)");
+		return;
+	}
+	for (size_t k = 0; bt_sim_cpuid_parts[k]; k++) {
+		const struct bt_sim_cpuid_part *p = bt_sim_cpuid_parts[k];
+		struct bt_cpuid_dump d;
+		char err[240];
+		if (!cpuid_dump_load(dir, p->dump, &d, err, sizeof(err))) {
+			CHECK_MSG(false, "%s: %s", p->id, err);
+			continue;
+		}
+		const struct bt_cpuid_dump_group *g = cpuid_dump_group_of(&d, p->cpu);
+		CHECK_MSG(g && g->cpus[0] == p->cpu, "%s: CPU %u does not start a block of %s",
+			  p->id, p->cpu, p->dump);
+		if (!g) {
+			bt_cpuid_dump_free(&d);
+			continue;
+		}
+		for (size_t i = 0; i < p->n; i++) {
+			const struct bt_sim_cpuid_leaf *e = &p->leaves[i];
+			struct bt_cpuid want = bt_cpuid_dump_get(g, e->leaf, e->subleaf);
+			CHECK_MSG(want.eax == e->eax && want.ebx == e->ebx && want.ecx == e->ecx &&
+				  want.edx == e->edx, "%s: leaf %08X.%02X differs from %s",
+				  p->id, e->leaf, e->subleaf, p->dump);
+		}
+		bool amd = bt_cpuid_dump_get(g, 0, 0).ebx == 0x68747541u;
+		uint32_t max = bt_cpuid_dump_get(g, 0, 0).eax;
+		uint32_t emax = bt_cpuid_dump_get(g, 0x80000000u, 0).eax;
+		for (size_t i = 0; i < sizeof(read_leaves) / sizeof(read_leaves[0]); i++) {
+			uint32_t l = read_leaves[i].leaf, s = read_leaves[i].sub;
+			if ((amd && read_leaves[i].intel_only) || (!amd && read_leaves[i].amd_only) ||
+			    (l < 0x80000000u ? l > max : l > emax))
+				continue;
+			bool in_dump = false;
+			for (size_t j = 0; j < g->n_leaves; j++)
+				in_dump |= g->leaves[j].leaf == l && g->leaves[j].subleaf == s;
+			CHECK_MSG(!in_dump || has(p, l, s), "%s: leaf %08X.%02X (read by baretop) "
+				  "missing", p->id, l, s);
+		}
+		bt_cpuid_dump_free(&d);
+	}
+}
+
+static struct bt_cpuid part_get(const struct bt_sim_cpuid_part *p, uint32_t leaf, uint32_t sub)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->leaves[i].leaf == leaf && p->leaves[i].subleaf == sub)
+			return (struct bt_cpuid){ p->leaves[i].eax, p->leaves[i].ebx,
+						  p->leaves[i].ecx, p->leaves[i].edx };
+	return (struct bt_cpuid){ 0, 0, 0, 0 };
+}
+
+static void check_config(const struct bt_sim_config *c)
+{
+	static struct bt_sim sim;
+	const struct bt_sim_cpuid_part *p = c->part;
+	struct bt_cpuid l0 = part_get(p, 0, 0), l1 = part_get(p, 1, 0), l6 = part_get(p, 6, 0),
+			l7 = part_get(p, 7, 0), l1a = part_get(p, 0x1A, 0);
+	bool intel = l0.ebx == 0x756E6547u;
+	CHECK_MSG(intel == (c->vendor == BT_VENDOR_INTEL), "%s: vendor", c->name);
+	CHECK_MSG(c->signature == l1.eax, "%s: signature 0x%X, part %s 0x%X", c->name,
+		  c->signature, p->id, l1.eax);
+	CHECK_MSG(c->aperf_mperf == (l6.ecx & 1), "%s: APERF/MPERF", c->name);
+	if (intel) {
+		bool hybrid = (l7.edx >> 15) & 1;
+		CHECK_MSG(c->pdcm == ((l1.ecx >> 15) & 1), "%s: PDCM", c->name);
+		CHECK_MSG(c->hybrid == hybrid, "%s: hybrid %d, part %d", c->name, c->hybrid, hybrid);
+		if (hybrid)
+			CHECK_MSG(c->core_type == l1a.eax >> 24 &&
+				  c->native_model == (l1a.eax & 0xFFFFFF),
+				  "%s: core type 0x%X native model %u, part leaf 1AH 0x%08X",
+				  c->name, c->core_type, c->native_model, l1a.eax);
+	}
+	/* Through the sim's CPUID: every leaf as the table, brand excepted. */
+	CHECK(bt_sim_init(&sim, c) == BT_OK);
+	for (size_t i = 0; i < p->n; i++) {
+		struct bt_cpuid r;
+		bt_cpuid(&sim.arch, p->leaves[i].leaf, p->leaves[i].subleaf, &r);
+		CHECK_MSG(r.eax == p->leaves[i].eax && r.ebx == p->leaves[i].ebx &&
+			  r.ecx == p->leaves[i].ecx && r.edx == p->leaves[i].edx,
+			  "%s: sim CPUID %08X.%02X", c->name, p->leaves[i].leaf, p->leaves[i].subleaf);
+	}
+	char brand[49] = "";
+	for (uint32_t i = 0; i < 3; i++) {
+		struct bt_cpuid r;
+		bt_cpuid(&sim.arch, 0x80000002u + i, 0, &r);
+		memcpy(brand + 16 * i, &r, 16);
+	}
+	CHECK_MSG(strncmp(brand, "baretop sim", 11) == 0, "%s: brand \"%s\"", c->name, brand);
+	bt_sim_free(&sim);
+}
+
+TEST(presets_and_model_cpus_agree_with_their_part)
+{
+	int with_part = 0;
+	for (int k = 0; bt_sim_preset_names[k]; k++) {
+		const struct bt_sim_config *c = bt_sim_preset(bt_sim_preset_names[k]);
+		if (c && c->part) {
+			check_config(c);
+			with_part++;
+		}
+	}
+	for (int k = 0; bt_sim_model_names[k]; k++) {
+		struct bt_sim_config c;
+		CHECK(bt_sim_config_for_model(bt_sim_model_names[k], &c));
+		if (c.part) {
+			check_config(&c);
+			with_part++;
+		} else {
+			/* Only Sierra Forest has no dump. */
+			CHECK_STR(bt_sim_model_names[k], "SRF");
+		}
+	}
+	CHECK(with_part >= 30);
+}
+
+/* Review finding 1 on the simulated part: CPUID.0AH as the real hybrid
+ * Alder Lake P-core (6 general, 3 fixed), while the P-core has 8 and 4:
+ * detection finds them, and the counters beyond CPUID's word exist. */
+TEST(hybrid_adl_p_core_enumerates_six_and_three_and_has_eight_and_four)
+{
+	static struct bt_sim sim;
+	struct bt_sim_config c;
+	CHECK(bt_sim_config_for_model("ADL-GLC", &c));
+	CHECK(bt_sim_init(&sim, &c) == BT_OK);
+	struct bt_cpuid r;
+	bt_cpuid(&sim.arch, 0x0A, 0, &r);
+	CHECK_EQ_U64(r.eax, 0x07300605);
+	CHECK_EQ_U64(r.edx, 0x00008603);
+	struct bt_pmu_caps caps;
+	bt_sim_detect_caps(&sim, &caps);
+	CHECK_EQ_U64(caps.gp_mask, 0xFF);
+	CHECK_EQ_U64(caps.fixed_mask, 0xF);
+	CHECK(caps.perf_metrics);
+	CHECK(bt_wrmsr(&sim.arch, 0x18D, 0) == BT_OK);       /* IA32_PERFEVTSEL7 */
+	CHECK(bt_wrmsr(&sim.arch, 0x30C, 0) == BT_OK);       /* IA32_FIXED_CTR3 */
+	bt_sim_free(&sim);
+}
+
+/* Review finding 2 on the simulated part: Meteor Lake's P-core reads
+ * IA32_PERF_CAPABILITIES[15] as 0 (Linux intel_pmu_broken_perf_cap()) and
+ * has PERF_METRICS: detection still finds it, and MSR_PERF_METRICS works. */
+TEST(meteor_lake_p_core_has_perf_metrics_with_bit_15_clear)
+{
+	static struct bt_sim sim;
+	struct bt_sim_config c;
+	CHECK(bt_sim_config_for_model("MTL-RWC", &c));
+	CHECK(bt_sim_init(&sim, &c) == BT_OK);
+	uint64_t v;
+	CHECK(bt_rdmsr(&sim.arch, MSR_IA32_PERF_CAPABILITIES, &v) == BT_OK);
+	CHECK_EQ_U64(v & PERF_CAP_PERF_METRICS, 0);
+	struct bt_pmu_caps caps;
+	bt_sim_detect_caps(&sim, &caps);
+	CHECK(caps.perf_metrics);
+	CHECK_EQ_INT(caps.perf_metrics_fields, 8);
+	CHECK(bt_rdmsr(&sim.arch, 0x329, &v) == BT_OK);      /* MSR_PERF_METRICS */
+	bt_sim_free(&sim);
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What baretop decides on every real part in ../shared/reference/cpuid/,
+ * per kind of core, against expectations written here by hand from the
+ * dumps' leaves and Linux perf's rules (arch/x86/events/intel/core.c
+ * intel_pmu_init(), intel_pmu_init_hybrid(), update_pmu_cap(),
+ * intel_pmu_broken_perf_cap(); amd/core.c amd_core_pmu_init()) and the
+ * mapfile (metrics/gen/mapfile.c, from Intel's perfmon mapfile.csv). Never
+ * from baretop's own output. Skipped when ../shared is absent.
+ *
+ * The rules, per column:
+ *   general: Intel CPUID.0AH:EAX[15:8], replaced by CPUID.23H.01H:EAX where
+ *     leaf 23H exists (CPUID.(07H,1):EAX[8]); ADL/RPL hybrid P-core +2
+ *     (Linux cntr_mask <<= 2 | 3), capped at 8; below perfmon v6 at most 8
+ *     (SDM vol. 4: PERFEVTSEL0-7 only; Linux would take the ARL-H P-core's
+ *     10 from leaf 23H, baretop refuses counters 8-9 at 0x18E/0xC9). AMD:
+ *     CPUID 8000_0022H:EBX[3:0] with PerfMonV2, 6 with PerfCtrExtCore.
+ *   fixed: CPUID.0AH:EDX[4:0] contiguous | ECX bitmap (v5+), or
+ *     CPUID.23H.01H:EBX; ADL/RPL hybrid P-core <<= 1 | 1. AMD: none.
+ *   PERF_METRICS: needs fixed counter 3; ADL/RPL and MTL P-core always,
+ *     E-cores never (intel_pmu_init_hybrid, MTL's bit 15 broken); other
+ *     parts IA32_PERF_CAPABILITIES[15], which a dump lacks: Ice Lake and
+ *     later big cores (ICL, TGL, RKL, ICX, SPR, EMR, GNR, LNL/ARL Lion Cove)
+ *     have it (Linux num_topdown_events 4 / 8 for them), the rest not.
+ *   model: the mapfile row for (family, model, stepping, core type, native
+ *     model ID); none for Haswell-EP (6-3F), Rocket Lake (6-A7: no built-in
+ *     RKL), Elkhart Lake (6-96, Tremont), and ARL-H's Crestmont LP-E cores
+ *     (6-C5, core type 20H, native model 2: Intel's mapfile has only an
+ *     event file for them, no metrics).
+ */
+#include <dirent.h>
+#include <string.h>
+
+#include "app/detect-dump.h"
+#include "tests/unit/lib/cpuid-dumps.h"
+#include "tests/unit/lib/test.h"
+
+struct expect {
+	const char *dump;
+	uint32_t first_cpu;      /* of the group */
+	const char *model;       /* NULL: no model */
+	unsigned general;
+	uint32_t fixed_mask;
+	bool perf_metrics;
+};
+
+static const struct expect expected[] = {
+	/* AMD: PerfMonV2, EBX[3:0] = 6; no fixed counters, no PERF_METRICS.
+	 * Genoa's two sockets are two blocks of the same core. */
+	{ "AuthenticAMD0A10F11_K19_Genoa_01_CPUID", 0, "ZEN4", 6, 0x0, false },
+	{ "AuthenticAMD0A10F11_K19_Genoa_01_CPUID", 192, "ZEN4", 6, 0x0, false },
+	{ "AuthenticAMD0A60F12_K19_Raphael_01_CPUID", 0, "ZEN4", 6, 0x0, false },
+	{ "AuthenticAMD0B00F21_K20_Turin_01_CPUID", 0, "ZEN5", 6, 0x0, false },
+	{ "AuthenticAMD0B40F40_K20_GraniteRidge_02_CPUID", 0, "ZEN5", 6, 0x0, false },
+	/* 0AH = 07300403h / 00000603h: v3, 4 general (SMT on), 3 fixed. */
+	{ "GenuineIntel00306A9_IvyBridge_CPUID", 0, "IVB", 4, 0x7, false },
+	{ "GenuineIntel00306C3_Haswell_CPUID", 0, "HSW", 4, 0x7, false },
+	{ "GenuineIntel00306F2_HaswellEP_00_CPUID", 0, NULL, 4, 0x7, false },
+	/* 07300404h: v4, 4 general; 6-55 stepping 4 and 7 both SKX. */
+	{ "GenuineIntel0050654_SkylakeX_CPUID", 0, "SKX", 4, 0x7, false },
+	{ "GenuineIntel0050657_CascadeLakeSP_CPUID1", 0, "SKX", 4, 0x7, false },
+	/* i5-6400T, no SMT: 07300804h, 8 general. */
+	{ "GenuineIntel00506E3_Skylake_CPUID", 0, "SKL", 8, 0x7, false },
+	{ "GenuineIntel00906EA_Coffeelake_CPUID", 0, "SKL", 4, 0x7, false },
+	/* 08300805h, ECX 0Fh, EDX 8604h: v5, 8 general, fixed 0-3. */
+	{ "GenuineIntel00606A6_ICX_04_CPUID", 0, "ICX", 8, 0xF, true },
+	{ "GenuineIntel00706E5_IceLakeY_CPUID", 0, "ICL", 8, 0xF, true },
+	{ "GenuineIntel00806C1_TigerLake_01_CPUID", 0, "TGL", 8, 0xF, true },
+	{ "GenuineIntel00A0671_RocketLake_01_CPUID", 0, NULL, 8, 0xF, true },
+	{ "GenuineIntel00806F8_SapphireRapids_05_CPUID", 0, "SPR", 8, 0xF, true },
+	{ "GenuineIntel00C06F2_EmeraldRapids_01_CPUID", 0, "EMR", 8, 0xF, true },
+	/* Leaf 23H: 23.01H = FFh / 0Fh. */
+	{ "GenuineIntel00A06D1_GraniteRapids_03_CPUID", 0, "GNR", 8, 0xF, true },
+	/* Tremont: 07300405h, ECX 7, EDX 8603h; no model. */
+	{ "GenuineIntel0090661_ElkhartLake_CPUID01", 0, NULL, 4, 0x7, false },
+	/* i5-12400: not hybrid, 08300805h: 8/4 as enumerated; the big core
+	 * (adl_get_hybrid_cpu_type), so PERF_METRICS and the P-core model. */
+	{ "GenuineIntel0090672_AlderLake_02_CPUID", 0, "ADL-GLC", 8, 0xF, true },
+	/* Hybrid ADL / RPL: 07300605h, ECX 7, EDX 8603h on both core types;
+	 * the P-core gets 6+2 and fixed 0-3, the E-core keeps 6 and 0-2. */
+	{ "GenuineIntel0090672_AlderLake_03_CPUID", 0, "ADL-GLC", 8, 0xF, true },
+	{ "GenuineIntel0090672_AlderLake_03_CPUID", 16, "ADL-GRT", 6, 0x7, false },
+	{ "GenuineIntel00906A3_AlderLakeP_00_CPUID", 0, "ADL-GLC", 8, 0xF, true },
+	{ "GenuineIntel00906A3_AlderLakeP_00_CPUID", 12, "ADL-GRT", 6, 0x7, false },
+	{ "GenuineIntel00B0671_RaptorLake_01_CPUID", 0, "ADL-GLC", 8, 0xF, true },
+	{ "GenuineIntel00B0671_RaptorLake_01_CPUID", 16, "ADL-GRT", 6, 0x7, false },
+	/* ADL-N, Gracemont only (6-BE): 07300605h, 6 and 0-2. */
+	{ "GenuineIntel00B06E0_AlderLakeN_02_CPUID", 0, "ADL-GRT", 6, 0x7, false },
+	/* Meteor Lake, leaf 23H: P 23.01H = FFh/0Fh, E and LP-E FFh/07h (both
+	 * core type 20H, native model 2: one kind). */
+	{ "GenuineIntel00A06A4_MeteorLake_10_CPUID", 0, "MTL-RWC", 8, 0xF, true },
+	{ "GenuineIntel00A06A4_MeteorLake_10_CPUID", 2, "MTL-CMT", 8, 0x7, false },
+	{ "GenuineIntel00A06A4_MeteorLake_10_CPUID", 20, "MTL-CMT", 8, 0x7, false },
+	/* Lunar Lake / Arrow Lake S, v6: P 3FFh/0Fh, E FFh/77h. */
+	{ "GenuineIntel00B06D1_LunarLake_04_CPUID", 0, "LNL-LNC", 10, 0xF, true },
+	{ "GenuineIntel00B06D1_LunarLake_04_CPUID", 4, "LNL-SKT", 8, 0x77, false },
+	{ "GenuineIntel00C0662_ArrowLake_07_CPUID", 0, "ARL-LNC", 10, 0xF, true },
+	{ "GenuineIntel00C0662_ArrowLake_07_CPUID", 2, "ARL-SKT", 8, 0x77, false },
+	/* Arrow Lake H, v5 (07300805h): P 3FFh -> 8 (v5), Skymont FFh/77h,
+	 * Crestmont LP-E FFh/07h: the two Atom kinds differ. */
+	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 0, "ARL-LNC", 8, 0xF, true },
+	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 2, "ARL-SKT", 8, 0x77, false },
+	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 14, NULL, 8, 0x7, false },
+};
+
+#define N_EXPECTED (sizeof(expected) / sizeof(expected[0]))
+
+static const char *core_kind(const struct bt_cpu_info *ci)
+{
+	return ci->core_type == BT_CORE_TYPE_CORE ? "P" : ci->core_type ? "E" : "-";
+}
+
+TEST(every_reference_dump_decided_as_linux_perf_would)
+{
+	const char *dir = cpuid_dump_dir();
+	if (!dir) {
+		bt_test_skip("../shared/reference/cpuid not found (set BT_SHARED_CPUID)");
+		return;
+	}
+	/* Every dump in the directory has its expectations, and each
+	 * expectation's dump has exactly the groups listed. */
+	DIR *dd = opendir(dir);
+	CHECK(dd != NULL);
+	int n_files = 0;
+	struct dirent *de;
+	while (dd && (de = readdir(dd)) != NULL) {
+		size_t n = strlen(de->d_name);
+		if (n < 7 || strcmp(de->d_name + n - 6, ".cpuid") != 0)
+			continue;
+		n_files++;
+		bool listed = false;
+		for (size_t i = 0; i < N_EXPECTED; i++)
+			listed |= strlen(expected[i].dump) == n - 6 &&
+				  strncmp(expected[i].dump, de->d_name, n - 6) == 0;
+		CHECK_MSG(listed, "%s: no expectations written for it", de->d_name);
+	}
+	if (dd)
+		closedir(dd);
+	CHECK_EQ_INT(n_files, 28);
+
+	printf("# %-46s %-6s %-4s %-8s %7s %5s %s\n", "dump", "cpus", "core", "model",
+	       "general", "fixed", "PERF_METRICS");
+	for (size_t i = 0; i < N_EXPECTED; i++) {
+		const struct expect *e = &expected[i];
+		if (i && strcmp(e->dump, expected[i - 1].dump) == 0)
+			continue; /* the dump was checked with its first group */
+		struct bt_cpuid_dump d;
+		char err[240];
+		if (!cpuid_dump_load(dir, e->dump, &d, err, sizeof(err))) {
+			CHECK_MSG(false, "%s: %s", e->dump, err);
+			continue;
+		}
+		size_t groups = 0;
+		for (size_t k = i; k < N_EXPECTED && strcmp(expected[k].dump, e->dump) == 0; k++)
+			groups++;
+		CHECK_MSG(d.n_groups == groups, "%s: %zu groups, %zu expected", e->dump,
+			  d.n_groups, groups);
+		for (size_t k = i; k < i + groups; k++) {
+			const struct expect *x = &expected[k];
+			const struct bt_cpuid_dump_group *g = cpuid_dump_group_of(&d, x->first_cpu);
+			CHECK_MSG(g && g->cpus[0] == x->first_cpu, "%s: no group starts with CPU %u",
+				  x->dump, x->first_cpu);
+			if (!g)
+				continue;
+			static struct bt_dump_decision r;
+			bt_detect_dump_group(g, &r);
+			const struct bt_pmu_caps *p = &r.ci.pmu;
+			printf("# %-46.46s %-6u %-4s %-8s %7u %5s0x%-3x %s\n", x->dump, x->first_cpu,
+			       core_kind(&r.ci), r.model ? r.model : "none", r.general_counters, "",
+			       p->fixed_mask, p->perf_metrics ? "yes" : "no");
+			CHECK_MSG(x->model ? r.model && strcmp(r.model, x->model) == 0 : !r.model,
+				  "%s CPU %u: model %s, expected %s", x->dump, x->first_cpu,
+				  r.model ? r.model : "none", x->model ? x->model : "none");
+			CHECK_MSG(r.general_counters == x->general, "%s CPU %u: %u general, expected %u",
+				  x->dump, x->first_cpu, r.general_counters, x->general);
+			CHECK_MSG(p->fixed_mask == x->fixed_mask, "%s CPU %u: fixed 0x%x, expected 0x%x",
+				  x->dump, x->first_cpu, p->fixed_mask, x->fixed_mask);
+			CHECK_MSG(p->perf_metrics == x->perf_metrics, "%s CPU %u: PERF_METRICS %d, "
+				  "expected %d", x->dump, x->first_cpu, p->perf_metrics,
+				  x->perf_metrics);
+			/* A dump cannot give the MSR: the assumption is always said. */
+			if (r.ci.pmu.kind == BT_PMU_INTEL_ARCH) {
+				bool said = false;
+				for (unsigned n = 0; n < r.n_notes; n++)
+					said |= strstr(r.notes[n], "IA32_PERF_CAPABILITIES") != NULL;
+				CHECK_MSG(said, "%s CPU %u: no note on IA32_PERF_CAPABILITIES",
+					  x->dump, x->first_cpu);
+			}
+		}
+		bt_cpuid_dump_free(&d);
+	}
+}
+
+/* `cpuid -r` lists every CPU: the CPUs of one kind are grouped although
+ * their APIC IDs differ (tests/data/cpuid/raw-rpl-2p2e.txt, written by hand
+ * from the i9-13900K's values). */
+TEST(raw_cpuid_output_is_grouped_per_kind_of_core)
+{
+	struct bt_cpuid_dump d;
+	char err[240];
+	FILE *f = fopen("tests/data/cpuid/raw-rpl-2p2e.txt", "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static char text[16384];
+	size_t n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	CHECK(bt_cpuid_dump_parse(text, n, &d, err, sizeof(err)) == BT_OK);
+	CHECK_STR(d.format, "cpuid -r");
+	CHECK_EQ_INT(d.n_groups, 2);
+	CHECK(d.n_groups == 2 && d.groups[0].n_cpus == 2 && d.groups[1].n_cpus == 2);
+	if (d.n_groups == 2) {
+		CHECK_EQ_U64(bt_cpuid_dump_get(&d.groups[1], 0x1A, 0).eax, 0x20000001);
+		static struct bt_dump_decision r;
+		bt_detect_dump_group(&d.groups[0], &r);
+		CHECK_STR(r.model, "ADL-GLC");
+		CHECK_EQ_U64(r.ci.pmu.fixed_mask, 0xF);
+		CHECK_EQ_INT(r.general_counters, 8);
+		CHECK_STR(r.cpus, "0,1");
+	}
+	bt_cpuid_dump_free(&d);
+}
+
+/* Malformed dumps: an error naming the line, nothing returned. */
+TEST(malformed_dumps_are_refused_with_the_line)
+{
+	static const struct { const char *text; const char *want; } cases[] = {
+		{ "cpus 0\n00000000.00 00000020 756E6547 6C65746E 49656E69\n0000000A.00 0730 0 0 0\n",
+		  "line 3:" },
+		{ "# c\n\n00000000.00 00000020 756E6547 6C65746E 49656E69\n", "line 3:" },
+		{ "cpus 0,x\n", "line 1:" },
+		{ "cpus 0\n00000001.00 00000000 00000000 00000000 00000000\n", "00000000.00" },
+		{ "cpus 0\n00000000.00 00000020 756E6547 6C65746E 49656E69\n"
+		  "00000000.00 00000020 756E6547 6C65746E 49656E69\n", "line 3: leaf 00000000.00 given twice" },
+		{ "CPU 0:\n   0x00000000 0x00: eax=0x00000020 ebx=0x756e6547 ecx=0x6c65746e\n", "line 2:" },
+		{ "CPU 0:\n   0x00000000 0x00: eax=0x00000020 ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n"
+		  "00000001.00 00000000 00000000 00000000 00000000\n", "line 3: not a `cpuid -r` line" },
+		{ "", "no CPUs" },
+		{ "hello\n", "line 1:" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bt_cpuid_dump d;
+		char err[240] = "";
+		bt_status st = bt_cpuid_dump_parse(cases[i].text, strlen(cases[i].text), &d, err,
+						   sizeof(err));
+		CHECK_MSG(st == BT_ERR_INVALID && strstr(err, cases[i].want) && d.n_groups == 0,
+			  "case %zu: status %d, \"%s\" (want \"%s\")", i, (int)st, err, cases[i].want);
+	}
+}

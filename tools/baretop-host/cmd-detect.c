@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop-host detect --cpuid FILE [--json]
+ *
+ * What baretop would decide on a machine it has never booted on, from a
+ * CPUID dump of it (the format of ../shared/reference/cpuid/, or the raw
+ * output of Linux `cpuid -r`): per kind of core, the model, the general and
+ * fixed counters, PERF_METRICS and the part-specific corrections, through the
+ * same detection code the EFI app runs (pmu/cpu-detect.c), with CPUID
+ * answered from the dump. MSR values are not in a dump: the one that decides
+ * anything here, IA32_PERF_CAPABILITIES, is taken from baretop's simulated
+ * CPU of that part, and the notes say so.
+ *
+ * Exit status: 0, or 2 for bad arguments, an unreadable file or a malformed
+ * dump (the message gives the line).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/detect-dump.h"
+#include "base/json-write.h"
+#include "base/strbuf.h"
+#include "pmu/cpu-detect.h"
+#include "arch/cpuid-dump.h"
+#include "tools/baretop-host/command.h"
+
+BT_HOST_COMMAND(detect, "detect --cpuid FILE [--json]",
+		"what baretop would decide per kind of core, from a CPUID dump")
+
+static char *read_file(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	*ret_len = n;
+	return buf;
+}
+
+static const char *core_type_text(enum bt_core_type t)
+{
+	const char *s = bt_core_type_name(t);
+	return s ? s : "none";
+}
+
+static void print_text(const char *path, const struct bt_cpuid_dump *dump,
+		       const struct bt_dump_decision *d)
+{
+	printf("%s: %s format, %zu kind%s of core (what baretop would decide; no MSR is in a "
+	       "CPUID dump)\n", path, dump->format, dump->n_groups, dump->n_groups == 1 ? "" : "s");
+	for (size_t i = 0; i < dump->n_groups; i++) {
+		const struct bt_dump_decision *x = &d[i];
+		const struct bt_cpu_info *ci = &x->ci;
+		const struct bt_pmu_caps *p = &ci->pmu;
+		printf("\nCPUs %s: %s family 0x%X model 0x%X stepping %u", x->cpus,
+		       ci->vendor_str[0] ? ci->vendor_str : "?", ci->family, ci->model,
+		       ci->stepping);
+		if (ci->core_type)
+			printf(", %s (core type 0x%02X, native model ID 0x%X)",
+			       core_type_text(ci->core_type), ci->core_type, ci->native_model_id);
+		printf("\n  model             %s\n", x->model ? x->model : "none");
+		printf("  PMU               %s", bt_pmu_kind_name(p->kind));
+		if (p->kind == BT_PMU_INTEL_ARCH)
+			printf(", version %u", p->version);
+		printf("\n  general counters  %u (mask 0x%x, %u bits)\n", x->general_counters,
+		       p->gp_mask, p->gp_width);
+		printf("  fixed counters    mask 0x%x\n", p->fixed_mask);
+		printf("  PERF_METRICS      %s", p->perf_metrics ? "yes" : "no");
+		if (p->perf_metrics)
+			printf(" (%u fields)", p->perf_metrics_fields);
+		printf("\n");
+		for (unsigned k = 0; k < x->n_notes; k++)
+			printf("  note: %s\n", x->notes[k]);
+	}
+}
+
+static void print_json(const struct bt_cpuid_dump *dump, const struct bt_dump_decision *d)
+{
+	struct bt_strbuf sb = { 0 };
+	struct bt_jw j;
+
+	bt_jw_init(&j, &sb);
+	bt_jw_object(&j, NULL);
+	bt_jw_array(&j, "core_types");
+	for (size_t i = 0; i < dump->n_groups; i++) {
+		const struct bt_dump_decision *x = &d[i];
+		const struct bt_pmu_caps *p = &x->ci.pmu;
+		char hex[16];
+		bt_jw_object(&j, NULL);
+		bt_jw_array(&j, "cpus");
+		for (size_t k = 0; k < dump->groups[i].n_cpus; k++)
+			bt_jw_u64(&j, NULL, dump->groups[i].cpus[k]);
+		bt_jw_end(&j);
+		bt_jw_str(&j, "core_type", core_type_text(x->ci.core_type));
+		bt_jw_u64(&j, "native_model_id", x->ci.native_model_id);
+		bt_jw_str(&j, "model", x->model);
+		bt_jw_u64(&j, "general_counters", x->general_counters);
+		snprintf(hex, sizeof(hex), "0x%x", p->fixed_mask);
+		bt_jw_str(&j, "fixed_mask", hex);
+		bt_jw_bool(&j, "perf_metrics", p->perf_metrics);
+		bt_jw_array(&j, "notes");
+		for (unsigned k = 0; k < x->n_notes; k++)
+			bt_jw_str(&j, NULL, x->notes[k]);
+		bt_jw_end(&j);
+		bt_jw_end(&j);
+	}
+	bt_jw_end(&j);
+	bt_jw_end(&j);
+	printf("%s\n", bt_sb_str(&sb));
+	bt_sb_free(&sb);
+}
+
+static int cmd_detect(int argc, char **argv)
+{
+	const char *path = NULL;
+	bool json = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+		} else if (strcmp(argv[i], "--cpuid") == 0 && i + 1 < argc) {
+			path = argv[++i];
+		} else if (strncmp(argv[i], "--cpuid=", 8) == 0) {
+			path = argv[i] + 8;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("usage: baretop-host detect --cpuid FILE [--json]\n"
+			       "What baretop would decide per kind of core (model, counters,\n"
+			       "PERF_METRICS, corrections for the part) from a CPUID dump: the\n"
+			       "format of ../shared/reference/cpuid/ or the output of `cpuid -r`.\n");
+			return 0;
+		} else {
+			fprintf(stderr, "baretop-host detect: unexpected argument \"%s\" "
+				"(usage: detect --cpuid FILE [--json])\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "baretop-host detect: --cpuid FILE is required\n");
+		return 2;
+	}
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	if (!text) {
+		fprintf(stderr, "baretop-host detect: cannot read %s\n", path);
+		return 2;
+	}
+	struct bt_cpuid_dump dump;
+	char err[240];
+	bt_status st = bt_cpuid_dump_parse(text, len, &dump, err, sizeof(err));
+	free(text);
+	if (st != BT_OK) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		return 2;
+	}
+	struct bt_dump_decision *d = calloc(dump.n_groups, sizeof(*d));
+	if (!d) {
+		bt_cpuid_dump_free(&dump);
+		fprintf(stderr, "baretop-host detect: out of memory\n");
+		return 2;
+	}
+	for (size_t i = 0; i < dump.n_groups; i++)
+		bt_detect_dump_group(&dump.groups[i], &d[i]);
+	if (json)
+		print_json(&dump, d);
+	else
+		print_text(path, &dump, d);
+	free(d);
+	bt_cpuid_dump_free(&dump);
+	return 0;
+}
