@@ -472,7 +472,8 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 						&d);
 		/* The run's record keeps the reason in its own field (and as
 		 * long as it was before: the results file prints it). */
-		snprintf(r->phase.no_count_reason, sizeof(r->phase.no_count_reason), "%s", d.text);
+		snprintf(r->phase.no_count_reason, sizeof(r->phase.no_count_reason), "%.*s",
+			 (int)sizeof(r->phase.no_count_reason) - 1, d.text);
 		if (cs == BT_ERR_INVALID) {
 			status = usage_error(r, program, r->phase.no_count_reason);
 			goto out;

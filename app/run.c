@@ -196,7 +196,8 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 
 	if (!ctx) {
 		if (r->can_count)
-			snprintf(r->no_count_reason, sizeof(r->no_count_reason), "%s", d.text);
+			snprintf(r->no_count_reason, sizeof(r->no_count_reason), "%.*s",
+				 (int)sizeof(r->no_count_reason) - 1, d.text);
 		time_one(r, mw, o, mask_interrupts);
 		return;
 	}
@@ -354,7 +355,7 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 	uint64_t status;
 	struct bt_diag msg = { "" };
 	p->image_result(image, &status, &msg);
-	snprintf(o->note, sizeof(o->note), "%s", msg.text);
+	snprintf(o->note, sizeof(o->note), "%.*s", (int)sizeof(o->note) - 1, msg.text);
 	if (o->state != BT_OUTCOME_RAN)
 		r->n_failed++;
 	p->image_free(image);

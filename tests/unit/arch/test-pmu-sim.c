@@ -54,7 +54,7 @@ static struct run_result run_cfg(const struct bt_sim_config *cfg, uint64_t count
 	struct bt_diag vd = { "" };
 	if (bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) != BT_OK ||
 	    bt_plan_validate(&plan, evp, n, &caps, NULL, &scratch, &vd) != BT_OK) {
-		snprintf(r.msg, sizeof(r.msg), "%s", vd.text);
+		snprintf(r.msg, sizeof(r.msg), "%.*s", (int)sizeof(r.msg) - 1, vd.text);
 		goto out;
 	}
 	r.groups = plan.n_groups;
