@@ -66,13 +66,12 @@ static void stall_cb(uint64_t us, void *ctx)
 
 /* Reads the configuration file into words (bt_config_split). Returns 0, or
  * an errno value (ENOENT when absent). A line that cannot be split is
- * reported in err and EINVAL is returned, but the words of every other line
+ * reported in d and EINVAL is returned, but the words of every other line
  * are still returned, so that their --shutdown is honoured: a bad file must
  * not leave a machine waiting. */
 #define BT_CONFIG_MAX_BYTES 65536
 
-static int read_config(const char *path, int *ret_argc, char ***ret_argv, char *err,
-		       size_t errcap)
+static int read_config(const char *path, int *ret_argc, char ***ret_argv, struct bt_diag *d)
 {
 	FILE *f = fopen(path, "r");
 	char *text;
@@ -90,10 +89,10 @@ static int read_config(const char *path, int *ret_argc, char ***ret_argv, char *
 	int read_error = ferror(f);
 	fclose(f);
 	if (read_error || len > BT_CONFIG_MAX_BYTES || memchr(text, '\0', len)) {
-		snprintf(err, errcap, "%s: %s", path,
-			 read_error ? "read error"
-			 : len > BT_CONFIG_MAX_BYTES ? "larger than 64 KiB"
-						     : "holds a NUL byte: not a text file");
+		bt_diag_set(d, "%s: %s", path,
+			    read_error ? "read error"
+			    : len > BT_CONFIG_MAX_BYTES ? "larger than 64 KiB"
+			    : "holds a NUL byte: not a text file");
 		free(text);
 		return EINVAL;
 	}
@@ -103,7 +102,7 @@ static int read_config(const char *path, int *ret_argc, char ***ret_argv, char *
 	if (st == BT_ERR_NOMEM)
 		return ENOMEM;
 	if (st == BT_ERR_INVALID) {
-		snprintf(err, errcap, "%s:%d: unterminated quote", path, bad_line);
+		bt_diag_set(d, "%s:%d: unterminated quote", path, bad_line);
 		return EINVAL;
 	}
 	return 0;
@@ -152,48 +151,53 @@ static void results_of(const struct run *r, struct bt_results *res,
 
 /* Checks what can be checked before anything runs: wrong values are usage
  * errors (exit 2), not failures found halfway through a run. */
-static bool options_valid(const struct run *r, char *err, size_t errlen)
+static bool options_valid(const struct run *r, struct bt_diag *d)
 {
 	const struct bt_options *o = &r->opt;
 	struct bt_sim_config sc;
 
 	if (o->model && !bt_builtin_find(o->model)) {
-		size_t n = (size_t)snprintf(err, errlen, "--model %s: no such model; the models are:",
-					    o->model);
-		for (unsigned i = 0; i < bt_builtin_model_count && n < errlen; i++)
-			n += (size_t)snprintf(err + n, errlen - n, " %s", bt_builtin_models[i]->id);
+		char list[BT_DIAG_MAX] = "";
+		size_t n = 0;
+		for (unsigned i = 0; i < bt_builtin_model_count && n < sizeof(list); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, " %s",
+					      bt_builtin_models[i]->id);
+		bt_diag_set(d, "--model %s: no such model; the models are:%s", o->model, list);
 		return false;
 	}
 	if (o->counts_file && !o->sim) {
-		snprintf(err, errlen, "--counts feeds the simulated PMU: add --sim");
+		bt_diag_set(d, "--counts feeds the simulated PMU: add --sim");
 		return false;
 	}
 	if (o->sim && o->sim_name && !bt_sim_config_for_model(o->sim_name, &sc) &&
 	    !bt_sim_preset(o->sim_name)) {
-		size_t n = (size_t)snprintf(err, errlen, "--sim=%s: no such simulated PMU; models:",
-					    o->sim_name);
-		for (int k = 0; bt_sim_model_names[k] && n < errlen; k++)
-			n += (size_t)snprintf(err + n, errlen - n, " %s", bt_sim_model_names[k]);
-		if (n < errlen)
-			n += (size_t)snprintf(err + n, errlen - n, "; presets:");
-		for (int k = 0; bt_sim_preset_names[k] && n < errlen; k++)
-			n += (size_t)snprintf(err + n, errlen - n, " %s", bt_sim_preset_names[k]);
+		char models[BT_DIAG_MAX] = "", presets[BT_DIAG_MAX] = "";
+		size_t n = 0;
+		for (int k = 0; bt_sim_model_names[k] && n < sizeof(models); k++)
+			n += (size_t)snprintf(models + n, sizeof(models) - n, " %s",
+					      bt_sim_model_names[k]);
+		n = 0;
+		for (int k = 0; bt_sim_preset_names[k] && n < sizeof(presets); k++)
+			n += (size_t)snprintf(presets + n, sizeof(presets) - n, " %s",
+					      bt_sim_preset_names[k]);
+		bt_diag_set(d, "--sim=%s: no such simulated PMU; models:%s; presets:%s",
+			    o->sim_name, models, presets);
 		return false;
 	}
 	if (o->copies > 1 && o->exec_path) {
-		snprintf(err, errlen, "--copies: an EFI application (-x) runs as one copy");
+		bt_diag_set(d, "--copies: an EFI application (-x) runs as one copy");
 		return false;
 	}
 	if (o->n_cpus) {
 		uint32_t total = 0, enabled = 0;
 		if (!r->plat->cpu_count || r->plat->cpu_count(&total, &enabled) != BT_OK) {
-			snprintf(err, errlen, "--cpu: this platform cannot enumerate CPUs");
+			bt_diag_set(d, "--cpu: this platform cannot enumerate CPUs");
 			return false;
 		}
 		for (int i = 0; i < o->n_cpus; i++)
 			if (o->cpus[i] >= total) {
-				snprintf(err, errlen, "--cpu %u: there are %u logical CPUs (0-%u)",
-					 o->cpus[i], total, total - 1);
+				bt_diag_set(d, "--cpu %u: there are %u logical CPUs (0-%u)",
+					    o->cpus[i], total, total - 1);
 				return false;
 			}
 	}
@@ -273,7 +277,7 @@ static void write_results(struct run *r)
 	struct bt_platform_facts pf;
 	struct bt_run_record run;
 	struct bt_count_setup count;
-	char err[300];
+	struct bt_diag d;
 
 	if (r->opt.no_results) {
 		printf("results       not written (--no-results)\n");
@@ -287,13 +291,13 @@ static void write_results(struct run *r)
 	}
 	results_of(r, &res, &pf, &run, &count);
 	bt_status st = bt_results_save(r->opt.results_dir, &bt_results_json, &res,
-				       r->plat->rename_noreplace, &w, err, sizeof(err));
+				       r->plat->rename_noreplace, &w, &d);
 	if (st == BT_OK) {
 		display_path(r, w.path);
 		printf("results       %s\n", w.path);
 	} else {
-		display_path(r, err);
-		printf("results       NOT written: %s\n", err);
+		display_path(r, d.text);
+		printf("results       NOT written: %s\n", d.text);
 		printf("              (the report above is complete)\n");
 		r->status = BT_EXIT_NO_RESULTS;
 	}
@@ -303,7 +307,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 {
 	struct run *r = calloc(1, sizeof(*r));
 	const char *program = argc > 0 ? argv[0] : "baretop";
-	char err[300];
+	struct bt_diag d;
 	int status;
 
 	if (!r) {
@@ -335,32 +339,30 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	if (!cfg && !bt_options_has(own - 1, argv + 1, "no-config"))
 		cfg = plat->config_path;
 	if (cfg) {
-		err[0] = '\0';
-		int e = read_config(cfg, &r->config_argc, &r->config_argv, err, sizeof(err));
+		d.text[0] = '\0';
+		int e = read_config(cfg, &r->config_argc, &r->config_argv, &d);
 		if (e == EINVAL) {
 			bt_options_scan_end_actions(&r->opt, r->config_argc, r->config_argv);
-			status = usage_error(r, program, err);
+			status = usage_error(r, program, d.text);
 			goto out;
 		}
 		if (e == 0) {
 			r->config_used = cfg;
 			bt_options_scan_end_actions(&r->opt, r->config_argc, r->config_argv);
-			if (bt_options_parse(&r->opt, r->config_argc, r->config_argv, cfg, err,
-					     sizeof(err)) != BT_OK) {
-				status = usage_error(r, program, err);
+			if (bt_options_parse(&r->opt, r->config_argc, r->config_argv, cfg, &d) !=
+			    BT_OK) {
+				status = usage_error(r, program, d.text);
 				goto out;
 			}
 		} else if (explicit_cfg || e != ENOENT) {
-			if (!err[0])
-				snprintf(err, sizeof(err), "cannot read %s: %s", cfg,
-					 bt_file_error_phrase(e));
-			status = usage_error(r, program, err);
+			if (!d.text[0])
+				bt_diag_set(&d, "cannot read %s: %s", cfg, bt_file_error_phrase(e));
+			status = usage_error(r, program, d.text);
 			goto out;
 		}
 	}
-	if (bt_options_parse(&r->opt, argc - 1, argv + 1, "command line", err, sizeof(err)) !=
-	    BT_OK) {
-		status = usage_error(r, program, err);
+	if (bt_options_parse(&r->opt, argc - 1, argv + 1, "command line", &d) != BT_OK) {
+		status = usage_error(r, program, d.text);
 		goto out;
 	}
 	if (r->opt.qemu_exit && plat->set_failure_exit_port)
@@ -370,9 +372,8 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		status = finish(r, BT_EXIT_OK);
 		goto out;
 	}
-	if (!options_valid(r, err, sizeof(err)) ||
-	    bt_run_check_specs(&r->opt, err, sizeof(err)) != BT_OK) {
-		status = usage_error(r, program, err);
+	if (!options_valid(r, &d) || bt_run_check_specs(&r->opt, &d) != BT_OK) {
+		status = usage_error(r, program, d.text);
 		goto out;
 	}
 	if (r->opt.list_models) {
@@ -466,9 +467,13 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		r->phase.opt = &r->opt;
 		r->phase.cpu = &r->cpu;
 		r->phase.census = &r->census;
+		d.text[0] = '\0';
 		bt_status cs = bt_count_prepare(plat, &r->opt, &r->cpu, &r->census, &r->phase.count,
-						r->phase.no_count_reason,
-						sizeof(r->phase.no_count_reason));
+						&d);
+		/* The run's record keeps the reason in its own field (and as
+		 * long as it was before: the results file prints it). */
+		snprintf(r->phase.no_count_reason, sizeof(r->phase.no_count_reason), "%.*s",
+			 (int)sizeof(r->phase.no_count_reason) - 1, d.text);
 		if (cs == BT_ERR_INVALID) {
 			status = usage_error(r, program, r->phase.no_count_reason);
 			goto out;

@@ -112,7 +112,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 			      const struct bt_measure_workload *mw, bool mask_interrupts,
 			      const unsigned *nodes, unsigned n_nodes, struct bt_tree_outcome *t,
 			      struct bt_tree_step *step, struct bt_count_scratch *scratch,
-			      char *err, size_t errlen)
+			      struct bt_diag *d)
 {
 	unsigned ne_model = bt_model_event_count(c->model), n_idx = 0;
 	uint16_t *idx = calloc(ne_model ? ne_model : 1, sizeof(*idx));
@@ -130,7 +130,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	}
 	st = bt_model_events_for_nodes(c->model, nodes, n_nodes, c->constants, idx, &n_idx);
 	if (st != BT_OK) {
-		snprintf(err, errlen, "cannot list the events of the chosen nodes");
+		bt_diag_set(d, "cannot list the events of the chosen nodes");
 		goto out;
 	}
 	for (unsigned k = 0; k < n_idx; k++) {
@@ -138,7 +138,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 			continue;
 		if (n == BT_PLAN_MAX_EVENTS) {
 			st = BT_ERR_FULL;
-			snprintf(err, errlen, "more than %d events in one step", BT_PLAN_MAX_EVENTS);
+			bt_diag_set(d, "more than %d events in one step", BT_PLAN_MAX_EVENTS);
 			goto out;
 		}
 		model_of[n] = idx[k];
@@ -149,11 +149,12 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	if (n == 0)
 		goto out;
 	st = bt_plan_events(evp, n, &c->caps, &popts, &scratch->planner, plan);
-	char verr[256] = "";
+	struct bt_diag vd = { "" };
 	if (st == BT_OK)
-		st = bt_plan_validate(plan, evp, n, &c->caps, &popts, &scratch->planner, verr, sizeof(verr));
+		st = bt_plan_validate(plan, evp, n, &c->caps, &popts, &scratch->planner, &vd);
 	if (st != BT_OK) {
-		snprintf(err, errlen, "no valid counter plan: %s", verr[0] ? verr : bt_status_str(st));
+		bt_diag_set(d, "no valid counter plan: %s",
+			    vd.text[0] ? vd.text : bt_status_str(st));
 		goto out;
 	}
 	step->groups = plan->n_groups;
@@ -177,12 +178,12 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	struct bt_cpu_job cj = { .arch = p->arch, .work = measure_work, .ctx = job };
 	st = bt_cpu_job_run(p, cpu, &cj);
 	if (st != BT_OK) {
-		snprintf(err, errlen, "could not run on CPU %u: %s", cpu, bt_status_str(st));
+		bt_diag_set(d, "could not run on CPU %u: %s", cpu, bt_status_str(st));
 		goto out;
 	}
 	if (job->st != BT_OK) {
 		st = job->st;
-		snprintf(err, errlen, "%s", job->m.error);
+		bt_diag_set(d, "%s", job->m.error);
 		goto out;
 	}
 	for (int i = 0; i < n; i++) {
@@ -297,7 +298,7 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 
 bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			    const struct bt_measure_workload *mw, bool mask_interrupts,
-			    struct bt_tree_outcome **ret, char *err, size_t errlen)
+			    struct bt_tree_outcome **ret, struct bt_diag *d)
 {
 	unsigned nn = bt_model_node_count(c->model);
 	unsigned *nodes = calloc(nn ? nn : 1, sizeof(*nodes)), n_nodes = 0;
@@ -338,7 +339,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		snprintf(t->untargeted_why, sizeof(t->untargeted_why),
 			 "--level %u stops there", lv);
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
-				  scratch, err, errlen);
+				  scratch, d);
 		t->n_steps = 1;
 		run_constants(c, t);
 		if (st == BT_OK)
@@ -360,7 +361,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 			for (unsigned i = 0; i < n_nodes; i++)
 				t->targeted[nodes[i]] = 1;
 			st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, step,
-					  scratch, err, errlen);
+					  scratch, d);
 			if (st != BT_OK)
 				break;
 			run_constants(c, t);

@@ -16,14 +16,16 @@
 #include "arch/sim/sim.h"
 #include "report/console.h"
 
-__attribute__((format(printf, 3, 4)))
-static bt_status say(char *why, size_t whylen, const char *fmt, ...)
+__attribute__((format(printf, 2, 3)))
+static bt_status say(struct bt_diag *why, const char *fmt, ...)
 {
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
+	if (why) {
+		va_start(ap, fmt);
+		vsnprintf(why->text, sizeof(why->text), fmt, ap);
+		va_end(ap);
+	}
 	return BT_ERR_UNSUPPORTED;
 }
 
@@ -32,7 +34,7 @@ static bt_status say(char *why, size_t whylen, const char *fmt, ...)
  * published retire latencies) come from the built-in model of this CPU, if
  * there is one. */
 static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
-				  const struct bt_model_def *like, char *why, size_t whylen)
+				  const struct bt_model_def *like, struct bt_diag *why)
 {
 	struct bt_model_recipe *r = bt_arena_alloc(&c->arena, sizeof(*r));
 	char *copy = bt_arena_strdup(&c->arena, list);
@@ -64,7 +66,7 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	}
 	bt_status st = bt_model_load(&c->arena, r, NULL, &def, &d);
 	if (st != BT_OK) {
-		snprintf(why, whylen, "--model-files: %s", d.text);
+		bt_diag_set(why, "--model-files: %s", d.text);
 		return BT_ERR_INVALID;
 	}
 	c->def = def;
@@ -74,8 +76,8 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	return BT_OK;
 }
 
-static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *opt, char *why,
-			      size_t whylen)
+static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *opt,
+			      struct bt_diag *why)
 {
 	const struct bt_cpu_info *ci = c->cpu;
 	struct bt_cpu_facts facts = {
@@ -96,9 +98,9 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 		force = opt->sim_name;
 	bt_status st = bt_model_select(&facts, force, &def, &d);
 	if (opt->model_files)
-		return load_model_files(c, opt->model_files, st == BT_OK ? def : NULL, why, whylen);
+		return load_model_files(c, opt->model_files, st == BT_OK ? def : NULL, why);
 	if (st != BT_OK) {
-		snprintf(why, whylen, "%s", d.text);
+		bt_diag_set(why, "%s", d.text);
 		return force ? BT_ERR_INVALID : BT_ERR_UNSUPPORTED;
 	}
 	c->def = def;
@@ -114,8 +116,8 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 }
 
 /* The simulated PMU: --sim[=NAME], NAME a model id or a preset. */
-static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt, char *why,
-			   size_t whylen)
+static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
+			   struct bt_diag *why)
 {
 	const char *name = opt->sim_name ? opt->sim_name : c->like_id ? c->like_id : c->def->id;
 	const struct bt_sim_config *preset;
@@ -123,21 +125,24 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 	if (!bt_sim_config_for_model(name, &c->simcfg)) {
 		preset = bt_sim_preset(name);
 		if (!preset) {
-			size_t n = (size_t)snprintf(why, whylen, "--sim=%s: no such simulated PMU; "
-						    "models:", name);
-			for (int k = 0; bt_sim_model_names[k] && n < whylen; k++)
-				n += (size_t)snprintf(why + n, whylen - n, " %s", bt_sim_model_names[k]);
-			if (n < whylen)
-				n += (size_t)snprintf(why + n, whylen - n, "; presets:");
-			for (int k = 0; bt_sim_preset_names[k] && n < whylen; k++)
-				n += (size_t)snprintf(why + n, whylen - n, " %s", bt_sim_preset_names[k]);
+			char models[BT_DIAG_MAX] = "", presets[BT_DIAG_MAX] = "";
+			size_t n = 0;
+			for (int k = 0; bt_sim_model_names[k] && n < sizeof(models); k++)
+				n += (size_t)snprintf(models + n, sizeof(models) - n, " %s",
+						      bt_sim_model_names[k]);
+			n = 0;
+			for (int k = 0; bt_sim_preset_names[k] && n < sizeof(presets); k++)
+				n += (size_t)snprintf(presets + n, sizeof(presets) - n, " %s",
+						      bt_sim_preset_names[k]);
+			bt_diag_set(why, "--sim=%s: no such simulated PMU; models:%s; presets:%s",
+				    name, models, presets);
 			return BT_ERR_INVALID;
 		}
 		c->simcfg = *preset;
 	}
 	c->sim = calloc(1, sizeof(*c->sim));
 	if (!c->sim || bt_sim_init(c->sim, &c->simcfg) != BT_OK)
-		return say(why, whylen, "the simulated PMU could not be set up");
+		return say(why, "the simulated PMU could not be set up");
 	bt_sim_detect_caps(c->sim, &c->caps);
 	c->arch = &c->sim->arch;
 	c->simulated = true;
@@ -224,7 +229,7 @@ static void check_source(struct bt_count_ctx *c)
 /* What the simulated PMU counts: the count file's counts for the model's
  * events (as the planner will program them), or generated ones. */
 static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_options *opt,
-				    char *why, size_t whylen)
+				    struct bt_diag *why)
 {
 	unsigned n = bt_model_event_count(c->model);
 	struct bt_diag d = { "" };
@@ -238,14 +243,14 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 		unsigned unused = 0;
 		if (!c->file_counts ||
 		    bt_count_file_apply(&c->cf, c->file_counts, &unused, &d) != BT_OK) {
-			snprintf(why, whylen, "--counts %s: %s", opt->counts_file, d.text);
+			bt_diag_set(why, "--counts %s: %s", opt->counts_file, d.text);
 			return BT_ERR_INVALID;
 		}
 		const char *id = c->like_id ? c->like_id : c->def->id;
 		if (c->cf.model && strcmp(c->cf.model, id) != 0) {
-			snprintf(why, whylen, "--counts %s holds counts of model %s, not %s (use "
-				 "--model %s or --sim=%s)", opt->counts_file, c->cf.model, id,
-				 c->cf.model, c->cf.model);
+			bt_diag_set(why, "--counts %s holds counts of model %s, not %s (use "
+				    "--model %s or --sim=%s)", opt->counts_file, c->cf.model, id,
+				    c->cf.model, c->cf.model);
 			return BT_ERR_INVALID;
 		}
 		for (unsigned i = 0; i < n; i++) {
@@ -263,7 +268,7 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 		check_source(c);
 	} else {
 		if (bt_sim_generate_counts(c->evp, n, 1, c->src) != BT_OK)
-			return say(why, whylen, "the simulated PMU cannot generate counts for %s "
+			return say(why, "the simulated PMU cannot generate counts for %s "
 				   "(it needs TOPDOWN.SLOTS among the events)", c->def->id);
 		c->n_src = n;
 		snprintf(c->source_label, sizeof(c->source_label),
@@ -320,16 +325,16 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 
 bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 			   const struct bt_cpu_info *cpu, const struct bt_cpu_census *census,
-			   struct bt_count_ctx **ret, char *why, size_t whylen)
+			   struct bt_count_ctx **ret, struct bt_diag *why)
 {
 	struct bt_count_ctx *c;
 	struct bt_diag d = { "" };
 	bt_status st;
 
 	if (opt->no_count)
-		return say(why, whylen, "--no-count");
+		return say(why, "--no-count");
 	if (opt->counts_file && !opt->sim) {
-		snprintf(why, whylen, "--counts feeds the simulated PMU: add --sim");
+		bt_diag_set(why, "--counts feeds the simulated PMU: add --sim");
 		return BT_ERR_INVALID;
 	}
 	c = calloc(1, sizeof(*c));
@@ -340,24 +345,24 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	st = BT_OK;
 	if (opt->counts_file) {
 		if (bt_count_file_read(&c->arena, opt->counts_file, &c->cf, &d) != BT_OK) {
-			snprintf(why, whylen, "--counts: %s", d.text);
+			bt_diag_set(why, "--counts: %s", d.text);
 			st = BT_ERR_INVALID;
 		}
 		c->have_cf = st == BT_OK;
 	}
 	if (st == BT_OK)
-		st = choose_model(c, opt, why, whylen);
+		st = choose_model(c, opt, why);
 	if (st == BT_OK && bt_model_open(c->def, &c->model, &d) != BT_OK) {
-		snprintf(why, whylen, "model %s: %s", c->def->id, d.text);
+		bt_diag_set(why, "model %s: %s", c->def->id, d.text);
 		st = BT_ERR_UNSUPPORTED;
 	}
 	if (st == BT_OK && opt->sim) {
-		st = setup_sim(c, opt, why, whylen);
+		st = setup_sim(c, opt, why);
 	} else if (st == BT_OK) {
 		if (cpu->pmu.kind == BT_PMU_NONE) {
-			st = say(why, whylen, "%s", cpu->pmu.absent_reason);
+			st = say(why, "%s", cpu->pmu.absent_reason);
 		} else if (!p->fault_guard.installed) {
-			st = say(why, whylen, "the fault guard is not installed (%s): MSR access is "
+			st = say(why, "the fault guard is not installed (%s): MSR access is "
 				 "disabled", p->fault_guard.detail);
 		} else {
 			c->arch = p->arch;
@@ -367,7 +372,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	if (st == BT_OK)
 		st = prepare_events(c);
 	if (st == BT_OK && c->simulated)
-		st = prepare_sim_source(c, opt, why, whylen);
+		st = prepare_sim_source(c, opt, why);
 	if (st != BT_OK) {
 		bt_count_free(c);
 		return st;

@@ -36,7 +36,7 @@ struct bt_count_ctx;
  */
 bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 			   const struct bt_cpu_info *cpu, const struct bt_cpu_census *census,
-			   struct bt_count_ctx **ret, char *why, size_t whylen);
+			   struct bt_count_ctx **ret, struct bt_diag *why);
 void bt_count_free(struct bt_count_ctx *c);
 /* One line: the model and the backend ("model SKL (selected from CPUID ...) on ..."). */
 const char *bt_count_describe(const struct bt_count_ctx *c);
@@ -44,10 +44,10 @@ const char *bt_count_describe(const struct bt_count_ctx *c);
  * points into c. */
 void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret);
 
-/* Counts one workload on `cpu`. On failure *ret is NULL and err says why. */
+/* Counts one workload on `cpu`. On failure *ret is NULL and d says why. */
 bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			    const struct bt_measure_workload *mw, bool mask_interrupts,
-			    struct bt_tree_outcome **ret, char *err, size_t errlen);
+			    struct bt_tree_outcome **ret, struct bt_diag *d);
 
 void bt_tree_outcome_free(struct bt_tree_outcome *t);
 

@@ -27,8 +27,8 @@ static void note(struct bt_dump_decision *d, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const struct bt_model_def *select_model(const struct bt_cpu_info *ci, char *why,
-					       size_t whylen)
+static const struct bt_model_def *select_model(const struct bt_cpu_info *ci,
+					       struct bt_diag *why)
 {
 	struct bt_cpu_facts facts = {
 		.vendor = ci->vendor_str, .family = ci->family, .model = ci->model,
@@ -36,11 +36,8 @@ static const struct bt_model_def *select_model(const struct bt_cpu_info *ci, cha
 		.native_model = ci->native_model_id,
 	};
 	const struct bt_model_def *def = NULL;
-	struct bt_diag diag = { "" };
-	if (bt_model_select(&facts, NULL, &def, &diag) != BT_OK) {
-		snprintf(why, whylen, "%s", diag.text);
+	if (bt_model_select(&facts, NULL, &def, why) != BT_OK)
 		return NULL;
-	}
 	return def;
 }
 
@@ -123,7 +120,7 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 {
 	struct bt_dump_decision *d = calloc(1, sizeof(*d));
 	struct bt_arch_dump a;
-	char why[400] = "";
+	struct bt_diag why = { "" };
 
 	if (!d) {
 		memset(ret, 0, sizeof(*ret));
@@ -145,7 +142,7 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 		const char *name = NULL;
 		const struct bt_model_def *m = NULL;
 		bool have = part_config(g, &c, &name);
-		if (!have && (m = select_model(&d->ci, why, sizeof(why))) != NULL &&
+		if (!have && (m = select_model(&d->ci, &why)) != NULL &&
 		    bt_sim_config_for_model(m->id, &c)) {
 			have = true;
 			name = m->id;
@@ -178,8 +175,8 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 				"full-width counter writes)");
 		}
 	}
-	why[0] = '\0';
-	const struct bt_model_def *m = select_model(&d->ci, why, sizeof(why));
+	why.text[0] = '\0';
+	const struct bt_model_def *m = select_model(&d->ci, &why);
 	d->model = m ? m->id : NULL;
 	if (!m)
 		note(d, "no built-in model for %s family 0x%X model 0x%X%s: force one with "

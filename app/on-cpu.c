@@ -50,7 +50,7 @@ static void copy_loop(void *p)
 
 bt_status bt_copies_start(struct bt_platform *p, uint32_t measured_cpu, unsigned n_copies,
 			  const struct bt_wl_config *cfg, const struct bt_wl_env *env,
-			  struct bt_copies *ret, char *err, size_t errlen)
+			  struct bt_copies *ret, struct bt_diag *d)
 {
 	uint32_t total = 0, enabled = 0;
 
@@ -59,16 +59,16 @@ bt_status bt_copies_start(struct bt_platform *p, uint32_t measured_cpu, unsigned
 	if (n_copies <= 1)
 		return BT_OK;
 	if (cfg->wl->flags & BT_WL_NEEDS_PARTNER) {
-		snprintf(err, errlen, "%s uses a partner CPU itself; it runs as one copy", cfg->wl->name);
+		bt_diag_set(d, "%s uses a partner CPU itself; it runs as one copy", cfg->wl->name);
 		return BT_ERR_UNSUPPORTED;
 	}
 	if (!p->start_on_cpu || !p->cpu_count || p->cpu_count(&total, &enabled) != BT_OK) {
-		snprintf(err, errlen, "this platform cannot start work on other CPUs");
+		bt_diag_set(d, "this platform cannot start work on other CPUs");
 		return BT_ERR_UNSUPPORTED;
 	}
 	if (n_copies - 1 > BT_MAX_COPIES || n_copies > enabled) {
-		snprintf(err, errlen, "%u copies need %u CPUs; %u are enabled", n_copies, n_copies,
-			 enabled);
+		bt_diag_set(d, "%u copies need %u CPUs; %u are enabled", n_copies, n_copies,
+			    enabled);
 		return BT_ERR_UNSUPPORTED;
 	}
 	/* The CPU baretop runs on starts the others and waits for the measured
@@ -76,8 +76,9 @@ bt_status bt_copies_start(struct bt_platform *p, uint32_t measured_cpu, unsigned
 	uint32_t self = p->current_cpu ? p->current_cpu() : 0;
 	unsigned usable = enabled - (self != measured_cpu ? 1 : 0);
 	if (n_copies > usable) {
-		snprintf(err, errlen, "%u copies need %u CPUs other than CPU %u (baretop's own, "
-			 "which starts them); %u are available", n_copies, n_copies, self, usable);
+		bt_diag_set(d, "%u copies need %u CPUs other than CPU %u (baretop's own, "
+			    "which starts them); %u are available", n_copies, n_copies, self,
+			    usable);
 		return BT_ERR_UNSUPPORTED;
 	}
 	for (uint32_t cpu = 0; cpu < total && (unsigned)ret->n < n_copies - 1; cpu++) {
@@ -88,14 +89,14 @@ bt_status bt_copies_start(struct bt_platform *p, uint32_t measured_cpu, unsigned
 			continue;
 		if (p->cpu_location && p->cpu_location(cpu, &loc) == BT_OK && !loc.enabled)
 			continue;
-		if (bt_wl_setup(&ret->inst[k], cfg, env, err, errlen) != BT_OK) {
+		if (bt_wl_setup(&ret->inst[k], cfg, env, d) != BT_OK) {
 			bt_copies_stop(ret);
 			return BT_ERR_UNSUPPORTED;
 		}
 		ret->arg[k] = (struct bt_copy_arg){ ret, k, p->arch };
 		if (p->start_on_cpu(cpu, copy_loop, &ret->arg[k], &ret->handle[k]) != BT_OK) {
 			bt_wl_teardown(&ret->inst[k]);
-			snprintf(err, errlen, "could not start a copy on CPU %u", cpu);
+			bt_diag_set(d, "could not start a copy on CPU %u", cpu);
 			bt_copies_stop(ret);
 			return BT_ERR_UNSUPPORTED;
 		}
@@ -103,7 +104,7 @@ bt_status bt_copies_start(struct bt_platform *p, uint32_t measured_cpu, unsigned
 		ret->n++;
 	}
 	if ((unsigned)ret->n < n_copies - 1) {
-		snprintf(err, errlen, "only %d other CPUs could take a copy", ret->n);
+		bt_diag_set(d, "only %d other CPUs could take a copy", ret->n);
 		bt_copies_stop(ret);
 		return BT_ERR_UNSUPPORTED;
 	}

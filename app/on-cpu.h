@@ -56,7 +56,7 @@ struct bt_copies {
 /* Starts n_copies - 1 copies of cfg on CPUs other than measured_cpu. */
 bt_status bt_copies_start(struct bt_platform *p, uint32_t measured_cpu, unsigned n_copies,
 			  const struct bt_wl_config *cfg, const struct bt_wl_env *env,
-			  struct bt_copies *ret, char *err, size_t errlen);
+			  struct bt_copies *ret, struct bt_diag *d);
 /* Tells them to stop after their current lap, waits, tears them down. */
 void bt_copies_stop(struct bt_copies *c);
 

@@ -12,7 +12,7 @@ enum arg_kind {
 	ARG_OPTIONAL, /* --opt or --opt=VALUE (never takes the next word) */
 };
 
-typedef bt_status apply_fn(struct bt_options *o, const char *value, char *err, size_t errcap);
+typedef bt_status apply_fn(struct bt_options *o, const char *value, struct bt_diag *d);
 
 struct option_def {
 	const char *section;  /* starts a new --help section when not NULL */
@@ -45,12 +45,12 @@ bt_status bt_options_parse_u64(const char *s, uint64_t max, uint64_t *ret)
 	return BT_OK;
 }
 
-#define FLAG(field)                                                                    \
-	static bt_status set_##field(struct bt_options *o, const char *v, char *e, size_t n) \
-	{                                                                              \
-		(void)v; (void)e; (void)n;                                             \
-		o->field = true;                                                       \
-		return BT_OK;                                                          \
+#define FLAG(field)                                                                     \
+	static bt_status set_##field(struct bt_options *o, const char *v, struct bt_diag *d) \
+	{                                                                               \
+		(void)v; (void)d;                                                       \
+		o->field = true;                                                        \
+		return BT_OK;                                                           \
 	}
 FLAG(help)
 FLAG(version)
@@ -68,58 +68,58 @@ FLAG(no_workloads)
 FLAG(list_models)
 FLAG(no_count)
 
-static bt_status set_drilldown(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_drilldown(struct bt_options *o, const char *v, struct bt_diag *d)
 {
-	(void)v; (void)err; (void)errcap;
+	(void)v; (void)d;
 	o->drilldown = true;
 	o->level = 0;
 	return BT_OK;
 }
 
-static bt_status set_model(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_model(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (!*v) {
-		snprintf(err, errcap, "--model: empty model id (--list-models lists them)");
+		bt_diag_set(d, "--model: empty model id (--list-models lists them)");
 		return BT_ERR_INVALID;
 	}
 	o->model = v;
 	return BT_OK;
 }
 
-static bt_status set_model_files(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_model_files(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (!strchr(v, ',')) {
-		snprintf(err, errcap, "--model-files %s: give the metrics file and the events "
-			 "file(s), separated by commas", v);
+		bt_diag_set(d, "--model-files %s: give the metrics file and the events "
+			    "file(s), separated by commas", v);
 		return BT_ERR_INVALID;
 	}
 	o->model_files = v;
 	return BT_OK;
 }
 
-static bt_status set_sim(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_sim(struct bt_options *o, const char *v, struct bt_diag *d)
 {
-	(void)err; (void)errcap;
+	(void)d;
 	o->sim = true;
 	o->sim_name = v && *v ? v : NULL;
 	return BT_OK;
 }
 
-static bt_status set_counts(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_counts(struct bt_options *o, const char *v, struct bt_diag *d)
 {
-	(void)err; (void)errcap;
+	(void)d;
 	o->counts_file = v;
 	return BT_OK;
 }
 
-static bt_status set_workload(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_workload(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (o->n_workloads == BT_MAX_WORKLOAD_SPECS) {
-		snprintf(err, errcap, "at most %d -w options", BT_MAX_WORKLOAD_SPECS);
+		bt_diag_set(d, "at most %d -w options", BT_MAX_WORKLOAD_SPECS);
 		return BT_ERR_INVALID;
 	}
 	if (!*v) {
-		snprintf(err, errcap, "-w: empty workload name");
+		bt_diag_set(d, "-w: empty workload name");
 		return BT_ERR_INVALID;
 	}
 	o->workloads[o->n_workloads++] = v;
@@ -127,39 +127,39 @@ static bt_status set_workload(struct bt_options *o, const char *v, char *err, si
 }
 
 static bt_status set_count(unsigned *field, const char *name, uint64_t min, uint64_t max,
-			   const char *v, char *err, size_t errcap)
+			   const char *v, struct bt_diag *d)
 {
 	uint64_t n;
 
 	if (bt_options_parse_u64(v, max, &n) != BT_OK || n < min) {
-		snprintf(err, errcap, "%s=%s: not a number from %llu to %llu", name, v,
-			 (unsigned long long)min, (unsigned long long)max);
+		bt_diag_set(d, "%s=%s: not a number from %llu to %llu", name, v,
+			    (unsigned long long)min, (unsigned long long)max);
 		return BT_ERR_INVALID;
 	}
 	*field = (unsigned)n;
 	return BT_OK;
 }
 
-static bt_status set_level(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_level(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	o->drilldown = false;
-	return set_count(&o->level, "--level", 1, 16, v, err, errcap);
+	return set_count(&o->level, "--level", 1, 16, v, d);
 }
 
-static bt_status set_reps(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_reps(struct bt_options *o, const char *v, struct bt_diag *d)
 {
-	return set_count(&o->reps, "--reps", 1, 64, v, err, errcap);
+	return set_count(&o->reps, "--reps", 1, 64, v, d);
 }
 
-static bt_status set_warmups(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_warmups(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	o->warmups_set = true;
-	return set_count(&o->warmups, "--warmups", 0, 100, v, err, errcap);
+	return set_count(&o->warmups, "--warmups", 0, 100, v, d);
 }
 
 /* --cpu all | N[,N...]: strict, so "1,,2" or "1," is an error and not a
  * silently shorter list. */
-static bt_status set_cpu(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_cpu(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (strcmp(v, "all") == 0) {
 		o->cpu_all = true;
@@ -175,18 +175,18 @@ static bt_status set_cpu(struct bt_options *o, const char *v, char *err, size_t 
 		uint64_t n;
 
 		if (len == 0 || len >= sizeof(tok)) {
-			snprintf(err, errcap, "--cpu %s: expected 'all' or CPU numbers separated by commas",
-				 v);
+			bt_diag_set(d, "--cpu %s: expected 'all' or CPU numbers separated by "
+				    "commas", v);
 			return BT_ERR_INVALID;
 		}
 		memcpy(tok, p, len);
 		tok[len] = '\0';
 		if (bt_options_parse_u64(tok, 4095, &n) != BT_OK) {
-			snprintf(err, errcap, "--cpu %s: '%s' is not a CPU number (or use 'all')", v, tok);
+			bt_diag_set(d, "--cpu %s: '%s' is not a CPU number (or use 'all')", v, tok);
 			return BT_ERR_INVALID;
 		}
 		if (o->n_cpus == BT_MAX_CPU_LIST) {
-			snprintf(err, errcap, "--cpu: at most %d CPUs in a list", BT_MAX_CPU_LIST);
+			bt_diag_set(d, "--cpu: at most %d CPUs in a list", BT_MAX_CPU_LIST);
 			return BT_ERR_INVALID;
 		}
 		o->cpus[o->n_cpus++] = (uint32_t)n;
@@ -196,26 +196,25 @@ static bt_status set_cpu(struct bt_options *o, const char *v, char *err, size_t 
 	}
 }
 
-static bt_status set_copies(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_copies(struct bt_options *o, const char *v, struct bt_diag *d)
 {
-	return set_count(&o->copies, "--copies", 1, 4096, v, err, errcap);
+	return set_count(&o->copies, "--copies", 1, 4096, v, d);
 }
 
 /* -x takes the rest of the words (bt_options_parse hands them over). */
-static bt_status set_exec(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_exec(struct bt_options *o, const char *v, struct bt_diag *d)
 {
-	(void)err;
-	(void)errcap;
+	(void)d;
 	o->exec_path = v;
 	return BT_OK;
 }
 
-static bt_status set_qemu_exit(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_qemu_exit(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	uint64_t port = BT_QEMU_DEBUG_EXIT_PORT;
 
 	if (v && bt_options_parse_u64(v, 0xffff, &port) != BT_OK) {
-		snprintf(err, errcap, "--qemu-exit=%s: not an I/O port number (0-0xffff)", v);
+		bt_diag_set(d, "--qemu-exit=%s: not an I/O port number (0-0xffff)", v);
 		return BT_ERR_INVALID;
 	}
 	o->qemu_exit = true;
@@ -223,30 +222,29 @@ static bt_status set_qemu_exit(struct bt_options *o, const char *v, char *err, s
 	return BT_OK;
 }
 
-static bt_status set_then_boot(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_then_boot(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (!*v) {
-		snprintf(err, errcap, "--then-boot: empty file name");
+		bt_diag_set(d, "--then-boot: empty file name");
 		return BT_ERR_INVALID;
 	}
 	o->then_boot = v;
 	return BT_OK;
 }
 
-static bt_status set_results_dir(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_results_dir(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (!*v) {
-		snprintf(err, errcap, "--results-dir: empty directory name");
+		bt_diag_set(d, "--results-dir: empty directory name");
 		return BT_ERR_INVALID;
 	}
 	o->results_dir = v;
 	return BT_OK;
 }
 
-static bt_status set_config(struct bt_options *o, const char *v, char *err, size_t errcap)
+static bt_status set_config(struct bt_options *o, const char *v, struct bt_diag *d)
 {
-	(void)err;
-	(void)errcap;
+	(void)d;
 	o->config_path = v;
 	return BT_OK;
 }
@@ -365,7 +363,7 @@ static const struct option_def *find_short(char c)
 }
 
 bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char *where,
-			   char *err, size_t errcap)
+			   struct bt_diag *d)
 {
 	for (int i = 0; i < n; i++) {
 		const char *w = words[i], *value = NULL;
@@ -384,25 +382,25 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 			def = find_short(w[1]);
 			snprintf(shown, sizeof(shown), "-%c", w[1]);
 		} else {
-			snprintf(err, errcap, "%s: unexpected argument '%s'", where, w);
+			bt_diag_set(d, "%s: unexpected argument '%s'", where, w);
 			return BT_ERR_INVALID;
 		}
 		if (!def) {
-			snprintf(err, errcap, "%s: unknown option '%s'", where, w);
+			bt_diag_set(d, "%s: unknown option '%s'", where, w);
 			return BT_ERR_INVALID;
 		}
 		switch (def->arg) {
 		case ARG_NONE:
 			if (value) {
-				snprintf(err, errcap, "%s: option '%s' takes no value", where, shown);
+				bt_diag_set(d, "%s: option '%s' takes no value", where, shown);
 				return BT_ERR_INVALID;
 			}
 			break;
 		case ARG_REQUIRED:
 			if (!value) {
 				if (i + 1 >= n) {
-					snprintf(err, errcap, "%s: option '%s' needs a value (%s)",
-						 where, shown, def->metavar);
+					bt_diag_set(d, "%s: option '%s' needs a value (%s)",
+						    where, shown, def->metavar);
 					return BT_ERR_INVALID;
 				}
 				value = words[++i];
@@ -411,9 +409,8 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 		case ARG_OPTIONAL:
 			break;
 		}
-		char why[160] = "";
-		if (def->apply(o, value, why, sizeof(why)) != BT_OK) {
-			snprintf(err, errcap, "%s: %s", where, why);
+		if (def->apply(o, value, d) != BT_OK) {
+			bt_diag_prefix(d, "%s", where);
 			return BT_ERR_INVALID;
 		}
 		if (def->apply == set_exec) {
@@ -472,16 +469,14 @@ bool bt_options_has(int n, char **words, const char *long_name)
 
 void bt_options_scan_end_actions(struct bt_options *o, int n, char **words)
 {
-	char err[160];
-
 	n = bt_options_scan_limit(n, words); /* what follows -x is the application's */
 	for (int i = 0; i < n; i++) {
 		if (bt_options_has(1, &words[i], "shutdown"))
 			o->shutdown = true;
 		if (bt_options_has(1, &words[i], "qemu-exit")) {
 			const char *eq = strchr(words[i], '=');
-			if (set_qemu_exit(o, eq ? eq + 1 : NULL, err, sizeof(err)) != BT_OK)
-				set_qemu_exit(o, NULL, err, sizeof(err));
+			if (set_qemu_exit(o, eq ? eq + 1 : NULL, NULL) != BT_OK)
+				set_qemu_exit(o, NULL, NULL);
 		}
 	}
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/diag.h"
 #include "base/status.h"
 
 #define BT_DEFAULT_RESULTS_DIR "/baretop/results"
@@ -83,13 +84,13 @@ void bt_options_defaults(struct bt_options *o);
 /*
  * Parses words[0..n) into *o. `where` names their source for messages
  * ("command line", "\EFI\BOOT\baretop.cfg"). On error returns
- * BT_ERR_INVALID with one line in err ("unknown option '--foo'"). The
+ * BT_ERR_INVALID with one line in d ("unknown option '--foo'"). The
  * strings in *o point into words, which must outlive *o. The words must be
  * writable: --exec=FILE is rewritten in place to FILE, the argv[0] of the
  * application.
  */
 bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char *where,
-			   char *err, size_t errcap);
+			   struct bt_diag *d);
 
 /* True if words contain an option that ends the run unattended
  * (--shutdown, --qemu-exit): honoured even when parsing fails, so that a

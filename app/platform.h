@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "base/status.h"
 #include "arch/arch.h"
 #include "workloads/workload.h"
@@ -108,10 +109,11 @@ struct bt_platform {
 	 * An image runs once per load, so each run loads it again.
 	 */
 	bt_status (*image_load)(const char *path, int argc, char *const *argv, void **ret_image,
-				char *err, size_t errlen);
-	bt_status (*image_prepare)(void *image, char *err, size_t errlen); /* before each run */
+				struct bt_diag *d);
+	bt_status (*image_prepare)(void *image, struct bt_diag *d); /* before each run */
 	void (*image_start)(void *image);   /* bt_window_fn-compatible */
-	bt_status (*image_result)(void *image, uint64_t *ret_status, char *msg, size_t msglen);
+	/* d gets one line either way: the exit status (and exit data), or why none. */
+	bt_status (*image_result)(void *image, uint64_t *ret_status, struct bt_diag *d);
 	void (*image_free)(void *image);
 
 	/* After the program returns: start this EFI application (chainload),

@@ -11,22 +11,19 @@
 #include "app/run.h"
 #include "report/console.h"
 
-bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t errlen)
+bt_status bt_run_check_specs(const struct bt_options *opt, struct bt_diag *d)
 {
 	enum bt_wl_preset preset = opt->quick ? BT_WL_QUICK : BT_WL_DEFAULT;
 
 	for (int i = 0; i < opt->n_workloads; i++) {
 		struct bt_wl_config cfg;
-		char why[200] = "";
-
-		if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, why, sizeof(why)) !=
-		    BT_OK) {
-			snprintf(err, errlen, "-w %s: %s", opt->workloads[i], why);
+		if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, d) != BT_OK) {
+			bt_diag_prefix(d, "-w %s", opt->workloads[i]);
 			return BT_ERR_INVALID;
 		}
 	}
 	if (opt->exec_path && opt->n_workloads) {
-		snprintf(err, errlen, "-x and -w cannot be combined: -x measures one EFI application");
+		bt_diag_set(d, "-x and -w cannot be combined: -x measures one EFI application");
 		return BT_ERR_INVALID;
 	}
 	return BT_OK;
@@ -38,14 +35,14 @@ struct wl_glue {
 	struct bt_wl_instance *inst;
 };
 
-static bt_status wl_before(void *ctx, char *err, size_t errlen)
+static bt_status wl_before(void *ctx, struct bt_diag *d)
 {
-	return bt_wl_before_run(((struct wl_glue *)ctx)->inst, err, errlen);
+	return bt_wl_before_run(((struct wl_glue *)ctx)->inst, d);
 }
 
-static bt_status wl_after(void *ctx, char *err, size_t errlen)
+static bt_status wl_after(void *ctx, struct bt_diag *d)
 {
-	return bt_wl_after_run(((struct wl_glue *)ctx)->inst, err, errlen);
+	return bt_wl_after_run(((struct wl_glue *)ctx)->inst, d);
 }
 
 struct image_glue {
@@ -53,20 +50,19 @@ struct image_glue {
 	void *image;
 };
 
-static bt_status image_before(void *ctx, char *err, size_t errlen)
+static bt_status image_before(void *ctx, struct bt_diag *d)
 {
 	struct image_glue *g = ctx;
 
-	return g->plat->image_prepare(g->image, err, errlen);
+	return g->plat->image_prepare(g->image, d);
 }
 
-static bt_status image_after(void *ctx, char *err, size_t errlen)
+static bt_status image_after(void *ctx, struct bt_diag *d)
 {
 	struct image_glue *g = ctx;
 	uint64_t status;
 
-	return g->plat->image_result(g->image, &status, err, errlen) == BT_OK ? BT_OK
-									       : BT_ERR_ABORTED;
+	return g->plat->image_result(g->image, &status, d) == BT_OK ? BT_OK : BT_ERR_ABORTED;
 }
 
 __attribute__((format(printf, 3, 4)))
@@ -103,7 +99,7 @@ struct timing_job {
 	bool mask_interrupts;
 	struct bt_timing *ret;
 	bt_status st;
-	char err[240];
+	struct bt_diag d;     /* the caller's, filled on the CPU that ran it */
 };
 
 static void timing_work(void *p)
@@ -111,7 +107,7 @@ static void timing_work(void *p)
 	struct timing_job *t = p;
 
 	t->st = bt_time_workload(t->r->plat->arch, t->mw, t->r->warmups, t->r->reps,
-				 t->mask_interrupts, t->ret, t->err, sizeof(t->err));
+				 t->mask_interrupts, t->ret, &t->d);
 }
 
 /* Times (no PMU) one workload on o->cpu; fills o. An EFI application (-x)
@@ -119,7 +115,7 @@ static void timing_work(void *p)
 static void time_one(struct bt_run_phase *r, const struct bt_measure_workload *mw,
 		     struct bt_outcome *o, bool mask_interrupts)
 {
-	struct timing_job t = { r, mw, mask_interrupts, &o->timing, BT_OK, "" };
+	struct timing_job t = { r, mw, mask_interrupts, &o->timing, BT_OK, { "" } };
 	struct bt_cpu_job job = { .arch = r->plat->arch, .work = timing_work, .ctx = &t };
 	bt_status st = bt_cpu_job_run(r->plat, o->cpu, &job);
 
@@ -130,7 +126,7 @@ static void time_one(struct bt_run_phase *r, const struct bt_measure_workload *m
 		return;
 	}
 	if (t.st != BT_OK) {
-		set_reason(o, BT_OUTCOME_FAILED, "%s", t.err);
+		set_reason(o, BT_OUTCOME_FAILED, "%s", t.d.text);
 		return;
 	}
 	o->timed = true;
@@ -158,8 +154,8 @@ static void detect_work(void *p)
 
 /* The count context for `cpu`: its kind of core decides (hybrid parts), the
  * core type together with the native model ID (bt_cpu_same_core_kind). */
-static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu, char *why,
-					  size_t whylen)
+static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
+					  struct bt_diag *why)
 {
 	if (!r->can_count)
 		return NULL;
@@ -170,7 +166,7 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu, 
 	probe.work = detect_work;
 	probe.ctx = &d;
 	if (bt_cpu_job_run(r->plat, cpu, &probe) != BT_OK) {
-		snprintf(why, whylen, "could not identify CPU %u", cpu);
+		bt_diag_set(why, "could not identify CPU %u", cpu);
 		return NULL;
 	}
 	if (bt_cpu_same_core_kind(&d.info, r->cpu))
@@ -179,15 +175,15 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu, 
 		if (bt_cpu_same_core_kind(&d.info, &r->other_cpu[k]))
 			return r->count_other[k];
 	if (r->n_other >= BT_RUN_MAX_CORE_KINDS - 1) {
-		snprintf(why, whylen, "more than %d kinds of core: core type 0x%x, native model "
-			 "0x%x on CPU %u", BT_RUN_MAX_CORE_KINDS, d.info.core_type,
-			 d.info.native_model_id, cpu);
+		bt_diag_set(why, "more than %d kinds of core: core type 0x%x, native model "
+			    "0x%x on CPU %u", BT_RUN_MAX_CORE_KINDS, d.info.core_type,
+			    d.info.native_model_id, cpu);
 		return NULL;
 	}
 	int k = r->n_other;
 	r->other_cpu[k] = d.info;
 	if (bt_count_prepare(r->plat, r->opt, &r->other_cpu[k], r->census, &r->count_other[k],
-			     why, whylen) != BT_OK)
+			     why) != BT_OK)
 		return NULL;
 	r->n_other++;
 	printf("  CPU %u is a%s %s (native model 0x%x): %s\n", cpu,
@@ -201,20 +197,21 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu, 
 static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload *mw,
 			struct bt_outcome *o, bool mask_interrupts)
 {
-	char why[320] = "";
-	struct bt_count_ctx *ctx = count_ctx_for(r, o->cpu, why, sizeof(why));
+	struct bt_diag d = { "" };
+	struct bt_count_ctx *ctx = count_ctx_for(r, o->cpu, &d);
 
 	if (!ctx) {
 		if (r->can_count)
-			snprintf(r->no_count_reason, sizeof(r->no_count_reason), "%s", why);
+			snprintf(r->no_count_reason, sizeof(r->no_count_reason), "%.*s",
+				 (int)sizeof(r->no_count_reason) - 1, d.text);
 		time_one(r, mw, o, mask_interrupts);
 		return;
 	}
-	char err[400] = "";
+	d.text[0] = '\0';
 	bt_status st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
-					 err, sizeof(err));
+					 &d);
 	if (st != BT_OK)
-		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", err);
+		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
 }
 
 /* A workload the user named that cannot run here fails the run; one of the
@@ -258,7 +255,7 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	struct bt_outcome *o = new_outcome(r);
 	struct bt_wl_instance inst;
 	struct bt_copies *copies = scratch ? &scratch->copies : NULL;
-	char err[240] = "";
+	struct bt_diag d = { "" };
 
 	if (!o)
 		return;
@@ -273,15 +270,15 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 		print_outcome(r, o);
 		return;
 	}
-	bt_status st = bt_wl_setup(&inst, cfg, env, err, sizeof(err));
+	bt_status st = bt_wl_setup(&inst, cfg, env, &d);
 	if (st == BT_ERR_UNSUPPORTED) {
-		set_reason(o, BT_OUTCOME_SKIPPED, "%s", err);
+		set_reason(o, BT_OUTCOME_SKIPPED, "%s", d.text);
 		skipped(r);
 		print_outcome(r, o);
 		return;
 	}
 	if (st != BT_OK) {
-		set_reason(o, BT_OUTCOME_FAILED, "setup: %s", err);
+		set_reason(o, BT_OUTCOME_FAILED, "setup: %s", d.text);
 		r->n_failed++;
 		print_outcome(r, o);
 		return;
@@ -289,10 +286,10 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	snprintf(o->note, sizeof(o->note), "%s", inst.note);
 	if (r->opt->copies > 1) {
 		if (!copies)
-			snprintf(err, sizeof(err), "out of memory");
-		if (!copies || bt_copies_start(r->plat, cpu, r->opt->copies, cfg, env, copies, err,
-					       sizeof(err)) != BT_OK) {
-			set_reason(o, BT_OUTCOME_SKIPPED, "%u copies: %s", r->opt->copies, err);
+			bt_diag_set(&d, "out of memory");
+		if (!copies ||
+		    bt_copies_start(r->plat, cpu, r->opt->copies, cfg, env, copies, &d) != BT_OK) {
+			set_reason(o, BT_OUTCOME_SKIPPED, "%u copies: %s", r->opt->copies, d.text);
 			skipped(r);
 			bt_wl_teardown(&inst);
 			print_outcome(r, o);
@@ -321,7 +318,7 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 {
 	struct bt_platform *p = r->plat;
 	struct bt_outcome *o = new_outcome(r);
-	char err[240] = "";
+	struct bt_diag d = { "" };
 	void *image = NULL;
 
 	if (!o)
@@ -347,9 +344,9 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 		print_outcome(r, o);
 		return;
 	}
-	if (p->image_load(r->opt->exec_path, r->opt->exec_argc, r->opt->exec_argv, &image, err,
-			  sizeof(err)) != BT_OK) {
-		set_reason(o, BT_OUTCOME_FAILED, "%s", err);
+	if (p->image_load(r->opt->exec_path, r->opt->exec_argc, r->opt->exec_argv, &image, &d) !=
+	    BT_OK) {
+		set_reason(o, BT_OUTCOME_FAILED, "%s", d.text);
 		r->n_failed++;
 		print_outcome(r, o);
 		return;
@@ -362,9 +359,9 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 		snprintf(o->reason, sizeof(o->reason), "interrupts stay enabled in its window: an "
 			 "application may wait for timer events");
 	uint64_t status;
-	char msg[240];
-	p->image_result(image, &status, msg, sizeof(msg));
-	snprintf(o->note, sizeof(o->note), "%s", msg);
+	struct bt_diag msg = { "" };
+	p->image_result(image, &status, &msg);
+	snprintf(o->note, sizeof(o->note), "%.*s", (int)sizeof(o->note) - 1, msg.text);
 	if (o->state != BT_OUTCOME_RAN)
 		r->n_failed++;
 	p->image_free(image);
@@ -372,7 +369,7 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 }
 
 /* The CPUs to run on: --cpu all, --cpu LIST, or the current one. */
-static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, char *err, size_t errlen)
+static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, struct bt_diag *d)
 {
 	const struct bt_options *opt = r->opt;
 	struct bt_platform *p = r->plat;
@@ -384,7 +381,7 @@ static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, char *er
 		return 1;
 	}
 	if (!p->cpu_count || p->cpu_count(&total, &enabled) != BT_OK) {
-		snprintf(err, errlen, "--cpu: this platform cannot enumerate CPUs");
+		bt_diag_set(d, "--cpu: this platform cannot enumerate CPUs");
 		return -1;
 	}
 	if (opt->cpu_all) {
@@ -398,8 +395,8 @@ static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, char *er
 	}
 	for (int i = 0; i < opt->n_cpus && n < cap; i++) {
 		if (opt->cpus[i] >= total) {
-			snprintf(err, errlen, "--cpu %u: there are %u logical CPUs (0-%u)", opt->cpus[i],
-				 total, total - 1);
+			bt_diag_set(d, "--cpu %u: there are %u logical CPUs (0-%u)", opt->cpus[i],
+				    total, total - 1);
 			return -1;
 		}
 		cpus[n++] = opt->cpus[i];
@@ -441,14 +438,14 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	}
 
 	uint32_t cpus[BT_MAX_CPU_LIST > 256 ? BT_MAX_CPU_LIST : 256];
-	char err[200];
-	int n_cpus = target_cpus(r, cpus, (int)(sizeof(cpus) / sizeof(cpus[0])), err, sizeof(err));
+	struct bt_diag d;
+	int n_cpus = target_cpus(r, cpus, (int)(sizeof(cpus) / sizeof(cpus[0])), &d);
 
 	if (n_cpus < 0) {
 		struct bt_outcome *o = new_outcome(r);
 		if (o) {
 			snprintf(o->name, sizeof(o->name), "(cpu selection)");
-			set_reason(o, BT_OUTCOME_FAILED, "%s", err);
+			set_reason(o, BT_OUTCOME_FAILED, "%s", d.text);
 			print_outcome(r, o);
 		}
 		r->n_failed++;
@@ -467,8 +464,8 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 			for (int i = 0; i < opt->n_workloads; i++) {
 				struct bt_wl_config cfg;
 
-				if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, err,
-							   sizeof(err)) == BT_OK)
+				if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, &d) ==
+				    BT_OK)
 					run_builtin(r, &cfg, &env, cpus[c], scratch);
 			}
 		} else {

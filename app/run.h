@@ -49,7 +49,7 @@ struct bt_run_phase {
 
 /* Validates the workload specs (-w) against the registry without running
  * anything: errors are usage errors. */
-bt_status bt_run_check_specs(const struct bt_options *opt, char *err, size_t errlen);
+bt_status bt_run_check_specs(const struct bt_options *opt, struct bt_diag *d);
 
 /* Runs the workloads. Returns BT_OK even when some failed (n_failed). */
 bt_status bt_run_phase_run(struct bt_run_phase *r);

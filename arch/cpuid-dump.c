@@ -14,8 +14,7 @@ struct parser {
 	size_t cap_leaves;         /* of the last group */
 	size_t cap_cpus;           /* of the last group */
 	unsigned line;
-	char *err;
-	size_t errlen;
+	struct bt_diag *d_err;
 	bool raw;                  /* `cpuid -r` format */
 };
 
@@ -23,11 +22,11 @@ static bt_status fail(struct parser *p, const char *fmt, ...) __attribute__((for
 static bt_status fail(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(p->err, p->errlen, "line %u: ", p->line);
+	char what[BT_DIAG_MAX];
 	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < p->errlen)
-		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	bt_diag_set(p->d_err, "line %u: %s", p->line, what);
 	return BT_ERR_INVALID;
 }
 
@@ -258,20 +257,19 @@ static bt_status merge_groups(struct bt_cpuid_dump *d)
 }
 
 bt_status bt_cpuid_dump_parse(const char *text, size_t len, struct bt_cpuid_dump *ret,
-			      char *err, size_t errlen)
+			      struct bt_diag *diag)
 {
 	struct bt_cpuid_dump d;
-	struct parser p = { &d, 0, 0, 0, 0, err, errlen, false };
+	struct parser p = { &d, 0, 0, 0, 0, diag, false };
 	bool decided = false;
 	bt_status st = BT_OK;
 	char *buf = malloc(len + 1); /* one line at a time, of any length */
 
 	memset(&d, 0, sizeof(d));
 	memset(ret, 0, sizeof(*ret));
-	if (errlen)
-		err[0] = '\0';
+	bt_diag_set(diag, "%s", "");
 	if (!buf) {
-		snprintf(err, errlen, "out of memory");
+		bt_diag_set(diag, "out of memory");
 		return BT_ERR_NOMEM;
 	}
 	for (size_t pos = 0; pos < len && st == BT_OK;) {
@@ -325,7 +323,7 @@ bt_status bt_cpuid_dump_parse(const char *text, size_t len, struct bt_cpuid_dump
 		}
 	free(buf);
 	if (st == BT_ERR_NOMEM)
-		snprintf(err, errlen, "out of memory");
+		bt_diag_set(diag, "out of memory");
 	if (st != BT_OK) {
 		bt_cpuid_dump_free(&d);
 		return st;

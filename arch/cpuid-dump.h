@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "base/status.h"
 #include "arch/arch.h"
 
@@ -48,11 +49,11 @@ struct bt_cpuid_dump {
 
 /*
  * Parses `len` bytes of text. On error returns BT_ERR_INVALID (BT_ERR_NOMEM
- * when out of memory) and writes "line N: what" into err; *ret is then
+ * when out of memory) and writes "line N: what" into diag; *ret is then
  * empty. Free with bt_cpuid_dump_free().
  */
 bt_status bt_cpuid_dump_parse(const char *text, size_t len, struct bt_cpuid_dump *ret,
-			      char *err, size_t errlen);
+			      struct bt_diag *diag);
 void bt_cpuid_dump_free(struct bt_cpuid_dump *d);
 
 /* The group's answer to (leaf, subleaf); all zero when the dump lacks it. */

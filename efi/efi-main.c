@@ -126,13 +126,13 @@ static int efi_rename_noreplace(const char *from, const char *to)
 static EFI_STATUS chainload(struct bt_platform *p)
 {
 	void *image = NULL;
-	char err[240];
+	struct bt_diag d = { "" };
 	uint64_t status = EFI_LOAD_ERROR;
 
 	/* No load options: the boot manager would pass the boot option's
 	 * optional data, which baretop does not have. */
-	if (bt_efi_image_load(p->chainload, 0, NULL, &image, err, sizeof(err)) != BT_OK) {
-		printf("baretop: --then-boot: %s\n", err);
+	if (bt_efi_image_load(p->chainload, 0, NULL, &image, &d) != BT_OK) {
+		printf("baretop: --then-boot: %s\n", d.text);
 		fflush(stdout);
 		bt_efi_files_close_all();
 		bt_efi_heap_release();
@@ -144,8 +144,8 @@ static EFI_STATUS chainload(struct bt_platform *p)
 	bt_efi.bs->SetWatchdogTimer(300, 0, 0, NULL);
 	bt_efi_image_start(image);
 	bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
-	bt_efi_image_result(image, &status, err, sizeof(err));
-	printf("baretop: %s returned: %s\n", p->chainload, err);
+	bt_efi_image_result(image, &status, &d);
+	printf("baretop: %s returned: %s\n", p->chainload, d.text);
 	fflush(stdout);
 	bt_efi_image_free(image);
 	bt_efi_files_close_all();

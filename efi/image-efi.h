@@ -5,13 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "base/status.h"
 
 bt_status bt_efi_image_load(const char *path, int argc, char *const *argv, void **ret_image,
-			    char *err, size_t errlen);
-bt_status bt_efi_image_prepare(void *image, char *err, size_t errlen);
+			    struct bt_diag *d);
+bt_status bt_efi_image_prepare(void *image, struct bt_diag *d);
 void bt_efi_image_start(void *image);
-bt_status bt_efi_image_result(void *image, uint64_t *ret_status, char *msg, size_t msglen);
+bt_status bt_efi_image_result(void *image, uint64_t *ret_status, struct bt_diag *d);
 void bt_efi_image_free(void *image);
 
 #endif

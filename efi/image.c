@@ -52,7 +52,7 @@ static size_t path_size(const EFI_DEVICE_PATH *dp)
 }
 
 /* The boot volume's device path + a file-path node for `file` ("\x\y.efi"). */
-static EFI_DEVICE_PATH *file_device_path(const char *file, char *err, size_t errlen)
+static EFI_DEVICE_PATH *file_device_path(const char *file, struct bt_diag *d)
 {
 	EFI_DEVICE_PATH *vol;
 	char name[256];
@@ -60,7 +60,7 @@ static EFI_DEVICE_PATH *file_device_path(const char *file, char *err, size_t err
 
 	if (bt_efi.bs->HandleProtocol(bt_efi.loaded_image->DeviceHandle, &DevicePathProtocol,
 				      (void **)&vol) != EFI_SUCCESS) {
-		snprintf(err, errlen, "the boot volume has no device path");
+		bt_diag_set(d, "the boot volume has no device path");
 		return NULL;
 	}
 	/* Absolute from the volume's root, with backslashes; relative paths
@@ -78,7 +78,7 @@ static EFI_DEVICE_PATH *file_device_path(const char *file, char *err, size_t err
 
 	if (bt_efi.bs->AllocatePool(EfiLoaderData, vsize + fsize + END_DEVICE_PATH_LENGTH,
 				    (void **)&buf) != EFI_SUCCESS) {
-		snprintf(err, errlen, "out of pool memory");
+		bt_diag_set(d, "out of pool memory");
 		return NULL;
 	}
 	memcpy(buf, vol, vsize);
@@ -125,7 +125,7 @@ static bt_status build_options(struct image *im, int argc, char *const *argv)
 	return BT_OK;
 }
 
-static bt_status load(struct image *im, char *err, size_t errlen)
+static bt_status load(struct image *im, struct bt_diag *d)
 {
 	EFI_LOADED_IMAGE *li;
 	EFI_STATUS st;
@@ -138,11 +138,11 @@ static bt_status load(struct image *im, char *err, size_t errlen)
 	}
 	if (st != EFI_SUCCESS) {
 		im->handle = NULL;
-		snprintf(err, errlen, "LoadImage(%s) failed: %s%s", im->name, bt_efi_status_name(st),
-			 st == EFI_NOT_FOUND ? " (no such file)"
-			 : st == EFI_SECURITY_VIOLATION ? " (refused by Secure Boot)"
-			 : st == EFI_UNSUPPORTED || st == EFI_LOAD_ERROR
-				 ? " (not an EFI application for this machine?)" : "");
+		bt_diag_set(d, "LoadImage(%s) failed: %s%s", im->name, bt_efi_status_name(st),
+			    st == EFI_NOT_FOUND ? " (no such file)"
+			    : st == EFI_SECURITY_VIOLATION ? " (refused by Secure Boot)"
+			    : st == EFI_UNSUPPORTED || st == EFI_LOAD_ERROR
+			    ? " (not an EFI application for this machine?)" : "");
 		return bt_efi_status(st);
 	}
 	if (bt_efi.bs->HandleProtocol(im->handle, &gEfiLoadedImageProtocolGuid, (void **)&li) ==
@@ -155,7 +155,7 @@ static bt_status load(struct image *im, char *err, size_t errlen)
 }
 
 bt_status bt_efi_image_load(const char *path, int argc, char *const *argv, void **ret_image,
-			    char *err, size_t errlen)
+			    struct bt_diag *d)
 {
 	struct image *im = calloc(1, sizeof(*im));
 	bt_status st = BT_OK;
@@ -163,13 +163,13 @@ bt_status bt_efi_image_load(const char *path, int argc, char *const *argv, void 
 	if (!im)
 		return BT_ERR_NOMEM;
 	snprintf(im->name, sizeof(im->name), "%s", path);
-	im->path = file_device_path(path, err, errlen);
+	im->path = file_device_path(path, d);
 	if (!im->path)
 		st = BT_ERR_NOMEM;
 	if (st == BT_OK && argc > 0)
 		st = build_options(im, argc, argv);
 	if (st == BT_OK)
-		st = load(im, err, errlen); /* checks it loads before any run */
+		st = load(im, d); /* checks it loads before any run */
 	if (st != BT_OK) {
 		bt_efi_image_free(im);
 		return st;
@@ -195,12 +195,12 @@ static void take_exit_data(struct image *im)
 
 /* Before each run, outside the window: load the image again if its last
  * run unloaded it; read the last run's exit data. */
-bt_status bt_efi_image_prepare(void *p, char *err, size_t errlen)
+bt_status bt_efi_image_prepare(void *p, struct bt_diag *d)
 {
 	struct image *im = p;
 
 	take_exit_data(im);
-	return im->handle ? BT_OK : load(im, err, errlen);
+	return im->handle ? BT_OK : load(im, d);
 }
 
 /* The measured body: StartImage, nothing else. */
@@ -221,18 +221,18 @@ void bt_efi_image_start(void *p)
 	im->started = true;
 }
 
-bt_status bt_efi_image_result(void *p, uint64_t *ret_status, char *msg, size_t msglen)
+bt_status bt_efi_image_result(void *p, uint64_t *ret_status, struct bt_diag *d)
 {
 	struct image *im = p;
 
 	if (!im->started) {
-		snprintf(msg, msglen, "%s has not run", im->name);
+		bt_diag_set(d, "%s has not run", im->name);
 		return BT_ERR_INVALID;
 	}
 	take_exit_data(im);
 	*ret_status = im->exit_status;
-	snprintf(msg, msglen, "%s: %s%s%s", im->name, bt_efi_status_name(im->exit_status),
-		 im->exit_text[0] ? ", exit data: " : "", im->exit_text);
+	bt_diag_set(d, "%s: %s%s%s", im->name, bt_efi_status_name(im->exit_status),
+		    im->exit_text[0] ? ", exit data: " : "", im->exit_text);
 	return im->exit_status == EFI_SUCCESS ? BT_OK : BT_ERR_ABORTED;
 }
 

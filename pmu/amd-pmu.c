@@ -76,14 +76,14 @@ static bt_status amd_open(struct bt_pmu_session *s)
 static bt_status amd_program(struct bt_pmu_session *s)
 {
 	const struct bt_plan_group *g = &s->plan->groups[s->group];
-	char err[240];
+	struct bt_diag d;
 	bt_status st;
 	memset(s->evtsel, 0, sizeof(s->evtsel));
 	for (int k = 0; k < g->n_gp; k++) {
 		struct bt_encoding enc;
-		if (bt_event_encode_gp(s->events[g->gp[k].event], &s->caps, false, &enc, err,
-				       sizeof(err)) != BT_OK)
-			return bt_pmu_fail(s, BT_ERR_INVALID, "%s", err);
+		if (bt_event_encode_gp(s->events[g->gp[k].event], &s->caps, false, &enc, &d) !=
+		    BT_OK)
+			return bt_pmu_fail(s, BT_ERR_INVALID, "%s", d.text);
 		if (s->opts.mutation && s->opts.mutation->amd_drop_event_hi)
 			enc.evtsel &= ~(0xFull << AMD_EVTSEL_EVENT_HI_SHIFT);
 		s->evtsel[g->gp[k].counter] = enc.evtsel;

@@ -37,7 +37,7 @@ static const char *ocr_codes_hint(uint8_t uarch)
  * is programmed, possibly the alternative of the pair). */
 static bt_status intel_extra(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			     bool use_code2, uint16_t code, uint8_t umask, struct bt_encoding *enc,
-			     char *err, size_t errlen)
+			     struct bt_diag *d)
 {
 	const char *name = e->name ? e->name : "event";
 	const char *uarch = bt_intel_uarch_name(caps->uarch);
@@ -92,7 +92,7 @@ static bt_status intel_extra(const struct bt_event *e, const struct bt_pmu_caps 
 }
 
 bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps *caps,
-			     bool use_code2, struct bt_encoding *ret, char *err, size_t errlen)
+			     bool use_code2, struct bt_encoding *ret, struct bt_diag *d)
 {
 	const char *name = e->name ? e->name : "event";
 	bool amd = caps->kind == BT_PMU_AMD_LEGACY || caps->kind == BT_PMU_AMD_CORE_EXT ||
@@ -167,7 +167,7 @@ bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps 
 			     e->umask_ext);
 		enc.evtsel |= (uint64_t)e->umask_ext << EVTSEL_UMASK2_SHIFT;
 	}
-	bt_status st = intel_extra(e, caps, use_code2, code, umask, &enc, err, errlen);
+	bt_status st = intel_extra(e, caps, use_code2, code, umask, &enc, d);
 	if (st != BT_OK)
 		return st;
 	*ret = enc;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "base/event.h"
 #include "base/status.h"
 #include "pmu/cpu-info.h"
@@ -30,9 +31,9 @@ struct bt_encoding {
  * Lake, 0x2B on Golden Cove and later, 0xB7 umask 0x02 on Atom cores). The
  * extra MSR is always the one the programmed code selects on this CPU.
  * Events the PMU cannot count in counting mode (PEBS-only, load latency)
- * are rejected with the reason. On failure writes a message into err. */
+ * are rejected with the reason. On failure sets the message in d. */
 bt_status bt_event_encode_gp(const struct bt_event *e, const struct bt_pmu_caps *caps,
-			     bool use_code2, struct bt_encoding *ret, char *err, size_t errlen);
+			     bool use_code2, struct bt_encoding *ret, struct bt_diag *d);
 
 /* Whether the event is counted by fixed counter e->fixed of this PMU: the
  * counter exists and the event needs nothing a fixed counter lacks (counter
@@ -88,6 +89,6 @@ struct bt_raw_event {
  * unmeasurable: load latency needs PEBS (see bt_event_encode_gp).
  */
 bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_event *ret,
-			 char *err, size_t errlen);
+			 struct bt_diag *d);
 
 #endif

@@ -64,7 +64,7 @@ static void set_name(struct bt_raw_event *r, const char *s, size_t len)
 }
 
 static bt_status set_extra(struct bt_event *e, uint16_t msr, uint64_t v, const char *what,
-			   char *err, size_t errlen)
+			   struct bt_diag *d)
 {
 	if (e->msr_index && e->msr_index != msr)
 		FAIL("%s: an event programs at most one extra MSR (already 0x%X)", what, e->msr_index);
@@ -75,7 +75,7 @@ static bt_status set_extra(struct bt_event *e, uint16_t msr, uint64_t v, const c
 
 /* One key[=value] term of the cpu/.../ form. */
 static bt_status term(struct bt_raw_event *r, enum bt_vendor vendor, const char *k, size_t klen,
-		      const char *v, size_t vlen, bool has_v, char *err, size_t errlen)
+		      const char *v, size_t vlen, bool has_v, struct bt_diag *d)
 {
 	struct bt_event *e = &r->ev;
 	uint64_t n = 1;
@@ -150,7 +150,7 @@ static bt_status term(struct bt_raw_event *r, enum bt_vendor vendor, const char 
 		if (!has_v || n < 3 || n > 0xFFFF)
 			FAIL("%s: the load latency threshold is MSR_PEBS_LD_LAT[15:0] (3-65535; "
 			     "the SDM's minimum is 3)", what);
-		return set_extra(e, MSR_PEBS_LD_LAT, n, what, err, errlen);
+		return set_extra(e, MSR_PEBS_LD_LAT, n, what, d);
 	} else if (key_is(k, klen, "frontend")) {
 		if (vendor == BT_VENDOR_AMD)
 			FAIL("%s: MSR_PEBS_FRONTEND is Intel-only", what);
@@ -160,7 +160,7 @@ static bt_status term(struct bt_raw_event *r, enum bt_vendor vendor, const char 
 			FAIL("%s: MSR_PEBS_FRONTEND has no bits 0x%llx (at most 0x%X exist)", what,
 			     (unsigned long long)(n & ~(uint64_t)BT_FRONTEND_ANY_MASK),
 			     BT_FRONTEND_ANY_MASK);
-		return set_extra(e, MSR_PEBS_FRONTEND, n, what, err, errlen);
+		return set_extra(e, MSR_PEBS_FRONTEND, n, what, d);
 	} else if (key_is(k, klen, "offcore_rsp")) {
 		if (vendor == BT_VENDOR_AMD)
 			FAIL("%s: MSR_OFFCORE_RSP is Intel-only", what);
@@ -168,7 +168,7 @@ static bt_status term(struct bt_raw_event *r, enum bt_vendor vendor, const char 
 			FAIL("%s: needs a nonzero request/response mask", what);
 		/* Provisional: which of the pair follows from event/umask,
 		 * which may come later in the string (bt_event_parse). */
-		return set_extra(e, MSR_OFFCORE_RSP_0, n, what, err, errlen);
+		return set_extra(e, MSR_OFFCORE_RSP_0, n, what, d);
 	} else if (key_is(k, klen, "counters")) {
 		if (!has_v || n > 0xFFFF)
 			FAIL("%s: a mask of general counters 0-15 (0: fixed counter only)", what);
@@ -186,7 +186,7 @@ static bt_status term(struct bt_raw_event *r, enum bt_vendor vendor, const char 
 }
 
 static bt_status parse_raw_config(const char *s, enum bt_vendor vendor, struct bt_raw_event *r,
-				  char *err, size_t errlen)
+				  struct bt_diag *d)
 {
 	uint64_t c = 0;
 	size_t len = strlen(s);
@@ -227,7 +227,7 @@ static bt_status parse_raw_config(const char *s, enum bt_vendor vendor, struct b
 }
 
 bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_event *ret,
-			 char *err, size_t errlen)
+			 struct bt_diag *d)
 {
 	struct bt_raw_event r;
 	memset(&r, 0, sizeof(r));
@@ -259,7 +259,7 @@ bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_eve
 		r.ev.source = BT_SRC_DURATION;
 		r.ev.counters = 0;
 	} else if (buf[0] == 'r' && len > 1 && isxdigit((unsigned char)buf[1])) {
-		bt_status st = parse_raw_config(buf, vendor, &r, err, errlen);
+		bt_status st = parse_raw_config(buf, vendor, &r, d);
 		if (st != BT_OK)
 			return st;
 	} else {
@@ -285,7 +285,7 @@ bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_eve
 			if (key_is(p, klen, "event") || key_is(p, klen, "perf_metrics"))
 				have_event = true;
 			bt_status st = term(&r, vendor, p, klen, eq ? eq + 1 : NULL,
-					    eq ? (size_t)(tend - eq - 1) : 0, eq != NULL, err, errlen);
+					    eq ? (size_t)(tend - eq - 1) : 0, eq != NULL, d);
 			if (st != BT_OK)
 				return st;
 			p = comma ? comma + 1 : end;

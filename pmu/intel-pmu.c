@@ -186,7 +186,7 @@ static bt_status intel_program(struct bt_pmu_session *s)
 {
 	const struct bt_plan_group *g = &s->plan->groups[s->group];
 	bt_status st;
-	char err[240];
+	struct bt_diag d;
 	if (mut(s)->enable_before_program) {
 		st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, global_start(s), "enabling (too early)");
 		if (st != BT_OK)
@@ -198,8 +198,8 @@ static bt_status intel_program(struct bt_pmu_session *s)
 	for (int k = 0; k < g->n_gp; k++) {
 		const struct bt_event *e = s->events[g->gp[k].event];
 		struct bt_encoding enc;
-		if (bt_event_encode_gp(e, &s->caps, g->gp[k].code2, &enc, err, sizeof(err)) != BT_OK)
-			return bt_pmu_fail(s, BT_ERR_INVALID, "%s", err);
+		if (bt_event_encode_gp(e, &s->caps, g->gp[k].code2, &enc, &d) != BT_OK)
+			return bt_pmu_fail(s, BT_ERR_INVALID, "%s", d.text);
 		s->evtsel[g->gp[k].counter] = enc.evtsel | EVTSEL_EN;
 		int slot = bt_plan_msr_slot(enc.extra_msr);
 		if (slot >= 0) {

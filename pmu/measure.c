@@ -102,16 +102,16 @@ static bt_status one_window(struct engine *e, int g, bt_window_fn *fn, void *arg
 
 static bt_status workload_window(struct engine *e, int g, struct bt_pmu_counts *ret)
 {
-	char err[200] = "";
+	struct bt_diag d = { "" };
 	bt_status st;
 
-	if (e->wl->before && (st = e->wl->before(e->wl->ctx, err, sizeof(err))) != BT_OK)
-		return failed(e, "the workload's preparation failed: %s", err);
+	if (e->wl->before && (st = e->wl->before(e->wl->ctx, &d)) != BT_OK)
+		return failed(e, "the workload's preparation failed: %s", d.text);
 	st = one_window(e, g, e->wl->run, e->wl->arg, ret);
 	if (st != BT_OK)
 		return failed(e, "%s", bt_pmu_error(&e->s));
-	if (e->wl->after && (st = e->wl->after(e->wl->ctx, err, sizeof(err))) != BT_OK)
-		return failed(e, "the workload's check after the run failed: %s", err);
+	if (e->wl->after && (st = e->wl->after(e->wl->ctx, &d)) != BT_OK)
+		return failed(e, "the workload's check after the run failed: %s", d.text);
 	return BT_OK;
 }
 
@@ -436,19 +436,19 @@ void bt_measurement_free(struct bt_measurement *m)
 
 bt_status bt_time_workload(struct bt_arch *arch, const struct bt_measure_workload *wl,
 			   unsigned warmups, unsigned reps, bool mask_interrupts,
-			   struct bt_timing *ret, char *err, size_t errlen)
+			   struct bt_timing *ret, struct bt_diag *d)
 {
 	uint64_t t[BT_MEASURE_MAX_REPS];
 
 	if (reps < 1 || reps > BT_MEASURE_MAX_REPS) {
-		snprintf(err, errlen, "repetitions must be 1..%d", BT_MEASURE_MAX_REPS);
+		bt_diag_set(d, "repetitions must be 1..%d", BT_MEASURE_MAX_REPS);
 		return BT_ERR_INVALID;
 	}
 	for (unsigned k = 0; k < warmups + reps; k++) {
 		bt_status st;
 		uint64_t irq = 0, t0, t1;
 
-		if (wl->before && (st = wl->before(wl->ctx, err, errlen)) != BT_OK)
+		if (wl->before && (st = wl->before(wl->ctx, d)) != BT_OK)
 			return st;
 		if (mask_interrupts)
 			irq = bt_irq_save(arch);
@@ -457,7 +457,7 @@ bt_status bt_time_workload(struct bt_arch *arch, const struct bt_measure_workloa
 		t1 = bt_rdtsc(arch);
 		if (mask_interrupts)
 			bt_irq_restore(arch, irq);
-		if (wl->after && (st = wl->after(wl->ctx, err, errlen)) != BT_OK)
+		if (wl->after && (st = wl->after(wl->ctx, d)) != BT_OK)
 			return st;
 		if (k >= warmups)
 			t[k - warmups] = t1 - t0;

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "base/event.h"
 #include "arch/arch.h"
 #include "pmu/plan.h"
@@ -45,8 +46,8 @@ struct bt_measure_workload {
 	bt_window_fn *run;        /* the measured body */
 	void *arg;
 	/* Outside the window, before and after each run (may be NULL). */
-	bt_status (*before)(void *ctx, char *err, size_t errlen);
-	bt_status (*after)(void *ctx, char *err, size_t errlen);
+	bt_status (*before)(void *ctx, struct bt_diag *d);
+	bt_status (*after)(void *ctx, struct bt_diag *d);
 	void *ctx;
 };
 
@@ -133,6 +134,6 @@ struct bt_timing {
 };
 bt_status bt_time_workload(struct bt_arch *arch, const struct bt_measure_workload *wl,
 			   unsigned warmups, unsigned reps, bool mask_interrupts,
-			   struct bt_timing *ret, char *err, size_t errlen);
+			   struct bt_timing *ret, struct bt_diag *d);
 
 #endif

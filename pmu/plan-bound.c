@@ -59,7 +59,7 @@ static bool is_gp_event(const struct bt_event *e, const struct bt_pmu_caps *caps
 {
 	struct bt_encoding enc;
 	return e->source == BT_SRC_PMC && !bt_event_fits_fixed(e, caps) &&
-	       bt_event_encode_gp(e, caps, false, &enc, NULL, 0) == BT_OK &&
+	       bt_event_encode_gp(e, caps, false, &enc, NULL) == BT_OK &&
 	       bt_plan_allowed(e, caps, opts) != 0;
 }
 
@@ -190,7 +190,7 @@ static const char *ename(const struct bt_event *const *events, int i)
 
 bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const *events, int n,
 			   const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
-			   struct bt_plan_scratch *scratch, char *err, size_t errlen)
+			   struct bt_plan_scratch *scratch, struct bt_diag *d)
 {
 	static const struct bt_plan_opts no_opts;
 	struct bt_plan_opts real = opts ? *opts : no_opts;
@@ -259,9 +259,10 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 				FAIL("group %d: %s may not use general counter %d (allowed 0x%X)", g, nm,
 				     sl->counter, bt_plan_allowed(e, caps, &real));
 			struct bt_encoding enc;
-			char why[160];
-			if (bt_event_encode_gp(e, caps, sl->code2, &enc, why, sizeof(why)) != BT_OK)
-				FAIL("group %d: %s", g, why);
+			if (bt_event_encode_gp(e, caps, sl->code2, &enc, d) != BT_OK) {
+				bt_diag_prefix(d, "group %d", g);
+				return BT_ERR_INVALID;
+			}
 			if (alone_ev[sl->event])
 				alone = true;
 			int slot = bt_plan_msr_slot(enc.extra_msr);

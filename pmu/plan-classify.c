@@ -53,12 +53,12 @@ unsigned bt_plan_msr_options(const struct bt_event *e, const struct bt_pmu_caps 
 	 * option only when the event declares it (code2) and it encodes. */
 	struct bt_encoding enc;
 	unsigned opt = 0;
-	if (!e->msr_index || bt_event_encode_gp(e, caps, false, &enc, NULL, 0) != BT_OK)
+	if (!e->msr_index || bt_event_encode_gp(e, caps, false, &enc, NULL) != BT_OK)
 		return 0;
 	int slot = bt_plan_msr_slot(enc.extra_msr);
 	if (slot >= 0)
 		opt |= 1u << slot;
-	if (e->code2 && bt_event_encode_gp(e, caps, true, &enc, NULL, 0) == BT_OK &&
+	if (e->code2 && bt_event_encode_gp(e, caps, true, &enc, NULL) == BT_OK &&
 	    (slot = bt_plan_msr_slot(enc.extra_msr)) >= 0)
 		opt |= 1u << slot;
 	return opt;

@@ -181,7 +181,7 @@ static void sort_by_key(int *order, const int *key, int n)
 static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 		     const struct bt_plan_opts *opts, struct bt_plan_event *pe)
 {
-	char err[240];
+	struct bt_diag d;
 	pe->group = -1;
 	pe->alias_of = -1;
 	switch (e->source) {
@@ -225,13 +225,14 @@ static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 		return;
 	}
 	struct bt_encoding enc;
-	if (bt_event_encode_gp(e, caps, false, &enc, err, sizeof(err)) != BT_OK) {
+	if (bt_event_encode_gp(e, caps, false, &enc, &d) != BT_OK) {
 		/* The encoder's message starts with the event's name, which
 		 * whoever prints the reason prints already. */
-		const char *why = err;
+		const char *why = d.text;
 		size_t nl = e->name ? strlen(e->name) : 0;
-		if (nl && strncmp(err, e->name, nl) == 0 && err[nl] == ':' && err[nl + 1] == ' ')
-			why = err + nl + 2;
+		if (nl && strncmp(d.text, e->name, nl) == 0 && d.text[nl] == ':' &&
+		    d.text[nl + 1] == ' ')
+			why = d.text + nl + 2;
 		pe->place = BT_PLACE_UNMEASURABLE;
 		size_t len = strlen(why);
 		if (len >= sizeof(pe->reason))
@@ -305,7 +306,7 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 			continue;
 		}
 		struct bt_encoding enc;
-		bt_event_encode_gp(events[i], caps, false, &enc, NULL, 0);
+		bt_event_encode_gp(events[i], caps, false, &enc, NULL);
 		item_of[i] = n_items;
 		items[n_items] = (struct bt_plan_item){
 			.event = i,

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "base/event.h"
 #include "base/status.h"
 #include "pmu/cpu-info.h"
@@ -182,7 +183,7 @@ int bt_plan_lower_bound(const struct bt_event *const *events, int n,
  * Works in *scratch (not NULL; may be the one the plan was made with). */
 bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const *events, int n,
 			   const struct bt_pmu_caps *caps, const struct bt_plan_opts *opts,
-			   struct bt_plan_scratch *scratch, char *err, size_t errlen);
+			   struct bt_plan_scratch *scratch, struct bt_diag *d);
 
 /* Helpers shared by the planner, the bound and the validator
  * (plan-classify.c). */

@@ -108,13 +108,13 @@ static int write_whole_file(const char *path, const char *data, size_t len)
 
 bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *render, void *ctx,
 			   bt_rename_noreplace_fn *rename_noreplace,
-			   struct bt_results_written *ret, char *err, size_t errcap)
+			   struct bt_results_written *ret, struct bt_diag *d)
 {
 	char final[256], tmp[256];
 	int e = bt_mkdir_p(dir);
 
 	if (e) {
-		snprintf(err, errcap, "cannot create %s: %s", dir, bt_file_error_phrase(e));
+		bt_diag_set(d, "cannot create %s: %s", dir, bt_file_error_phrase(e));
 		return e == EROFS ? BT_ERR_READ_ONLY : e == ENOSPC ? BT_ERR_FULL : BT_ERR_IO;
 	}
 	for (unsigned seq = read_hint(dir), tries = 0; seq <= BT_RESULTS_MAX_SEQ; seq++) {
@@ -122,7 +122,7 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 		if (exists(final))
 			continue;
 		if (++tries > 100) {
-			snprintf(err, errcap, "gave up after 100 attempts to claim a name in %s", dir);
+			bt_diag_set(d, "gave up after 100 attempts to claim a name in %s", dir);
 			return BT_ERR_IO;
 		}
 		snprintf(tmp, sizeof(tmp), "%s/%06u.tmp", dir, seq);
@@ -135,14 +135,14 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 			st = BT_ERR_NOMEM;
 		if (st != BT_OK) {
 			bt_sb_free(&doc);
-			snprintf(err, errcap, "rendering the results failed: %s", bt_status_str(st));
+			bt_diag_set(d, "rendering the results failed: %s", bt_status_str(st));
 			return st;
 		}
 		e = write_whole_file(tmp, bt_sb_str(&doc), doc.n);
 		bt_sb_free(&doc);
 		if (e) {
 			remove(tmp);
-			snprintf(err, errcap, "cannot write %s: %s", tmp, bt_file_error_phrase(e));
+			bt_diag_set(d, "cannot write %s: %s", tmp, bt_file_error_phrase(e));
 			return e == EROFS ? BT_ERR_READ_ONLY : e == ENOSPC ? BT_ERR_FULL : BT_ERR_IO;
 		}
 		if (rename_noreplace(tmp, final) != 0) {
@@ -152,8 +152,8 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 				continue; /* someone took the name meanwhile: next one */
 			}
 			remove(tmp);
-			snprintf(err, errcap, "cannot rename %s to %s: %s", tmp, final,
-				 bt_file_error_phrase(e));
+			bt_diag_set(d, "cannot rename %s to %s: %s", tmp, final,
+				    bt_file_error_phrase(e));
 			return BT_ERR_IO;
 		}
 		write_hint(dir, seq + 1);
@@ -161,6 +161,6 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 		snprintf(ret->path, sizeof(ret->path), "%s", final);
 		return BT_OK;
 	}
-	snprintf(err, errcap, "%s holds results up to sequence %u already", dir, BT_RESULTS_MAX_SEQ);
+	bt_diag_set(d, "%s holds results up to sequence %u already", dir, BT_RESULTS_MAX_SEQ);
 	return BT_ERR_FULL;
 }

@@ -11,8 +11,9 @@
 
 #include <stddef.h>
 
-#include "base/strbuf.h"
+#include "base/diag.h"
 #include "base/status.h"
+#include "base/strbuf.h"
 
 /* Renders the document for sequence number `seq` into out. */
 typedef bt_status bt_render_fn(unsigned seq, struct bt_strbuf *out, void *ctx);
@@ -29,7 +30,7 @@ struct bt_results_written {
 
 bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *render, void *ctx,
 			   bt_rename_noreplace_fn *rename_noreplace,
-			   struct bt_results_written *ret, char *err, size_t errcap);
+			   struct bt_results_written *ret, struct bt_diag *d);
 
 /* Creates dir and its parents ("a/b/c"); existing ones are fine. Returns 0
  * or an errno value. */

@@ -136,6 +136,6 @@ extern const struct bt_results_format bt_results_json;  /* results-json.c */
 /* Saves res in format fmt as the next DIR/NNNNNN.<ext> (results-file.h). */
 bt_status bt_results_save(const char *dir, const struct bt_results_format *fmt,
 			  const struct bt_results *res, bt_rename_noreplace_fn *rename_noreplace,
-			  struct bt_results_written *ret, char *err, size_t errcap);
+			  struct bt_results_written *ret, struct bt_diag *d);
 
 #endif

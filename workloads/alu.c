@@ -86,7 +86,7 @@ static void div_chain_run(void *state)
 }
 
 static bt_status div_chain_setup(const uint64_t *values, const struct bt_wl_env *env,
-				 void **ret_state, char *err, size_t err_len)
+				 void **ret_state, struct bt_diag *d)
 {
 	bt_status s = alu_alloc(values, ret_state);
 
@@ -153,7 +153,7 @@ static void alu_indep_run(void *state)
 }
 
 static bt_status alu_setup(const uint64_t *values, const struct bt_wl_env *env,
-			   void **ret_state, char *err, size_t err_len)
+			   void **ret_state, struct bt_diag *d)
 {
 	return alu_alloc(values, ret_state);
 }

@@ -114,7 +114,7 @@ static double pow2(int e)
 }
 
 static bt_status denormal_setup(const uint64_t *values, const struct bt_wl_env *env,
-				void **ret_state, char *err, size_t err_len)
+				void **ret_state, struct bt_diag *d)
 {
 	struct assists *st = calloc(1, sizeof *st);
 	double unit;

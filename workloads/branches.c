@@ -79,7 +79,7 @@ static void branches_teardown(void *state)
 }
 
 static bt_status branches_setup(const uint64_t *values, const struct bt_wl_env *env,
-				void **ret_state, char *err, size_t err_len)
+				void **ret_state, struct bt_diag *d)
 {
 	struct branches *st = calloc(1, sizeof *st);
 	bt_status s;
@@ -94,7 +94,7 @@ static bt_status branches_setup(const uint64_t *values, const struct bt_wl_env *
 	s = bt_wl_buf_alloc(&st->buf, env, (size_t)st->entries, 64);
 	if (s != BT_OK) {
 		branches_teardown(st);
-		return bt_wl_fail(s, err, err_len, "cannot allocate the branch table");
+		return bt_wl_fail(s, d, "cannot allocate the branch table");
 	}
 	st->table = st->buf.p;
 	/* Entry i is 1 (taken) iff rand_at(seed, i) mod 100 < taken_pct. */

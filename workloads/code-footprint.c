@@ -134,7 +134,7 @@ static void footprint_teardown(void *state)
 }
 
 static bt_status footprint_setup(const uint64_t *values, const struct bt_wl_env *env,
-				 void **ret_state, char *err, size_t err_len)
+				 void **ret_state, struct bt_diag *d)
 {
 	struct footprint *f;
 	uint32_t *next;
@@ -142,7 +142,7 @@ static bt_status footprint_setup(const uint64_t *values, const struct bt_wl_env 
 	bt_status s;
 
 	if (values[0] > (MAX_REGION - ENTRY_BYTES) / values[1])
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len,
+		return bt_wl_fail(BT_ERR_INVALID, d,
 				  "code-footprint: blocks x spacing exceeds 1 GiB");
 	region = ENTRY_BYTES + values[0] * values[1];
 	region = (region + 4095) & ~4095ull;
@@ -162,7 +162,7 @@ static bt_status footprint_setup(const uint64_t *values, const struct bt_wl_env 
 	if (!f->code) {
 		free(next);
 		footprint_teardown(f);
-		return bt_wl_fail(BT_ERR_NOMEM, err, err_len,
+		return bt_wl_fail(BT_ERR_NOMEM, d,
 				  "code-footprint: no executable memory for %llu bytes",
 				  (unsigned long long)region);
 	}
@@ -172,7 +172,7 @@ static bt_status footprint_setup(const uint64_t *values, const struct bt_wl_env 
 	s = env->code_seal(f->code, f->region, env->ctx);
 	if (s != BT_OK) {
 		footprint_teardown(f);
-		return bt_wl_fail(s, err, err_len, "code-footprint: cannot make the code executable: %s",
+		return bt_wl_fail(s, d, "code-footprint: cannot make the code executable: %s",
 				  bt_status_str(s));
 	}
 	/* ISO C has no object-to-function pointer conversion; memcpy is exact. */

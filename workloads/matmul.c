@@ -217,7 +217,7 @@ static void matmul_teardown(void *state)
 }
 
 static bt_status matmul_setup_common(uint64_t n, const struct bt_wl_env *env,
-				     struct matmul **ret, char *err, size_t err_len)
+				     struct matmul **ret, struct bt_diag *d)
 {
 	size_t bytes = (size_t)(n * n * sizeof(double));
 	struct matmul *m = calloc(1, sizeof *m);
@@ -237,7 +237,7 @@ static bt_status matmul_setup_common(uint64_t n, const struct bt_wl_env *env,
 
 		matmul_teardown(m);
 		bt_wl_format_bytes(size, sizeof size, 3 * (uint64_t)bytes);
-		return bt_wl_fail(s, err, err_len, "matrices of n=%llu need %s: %s",
+		return bt_wl_fail(s, d, "matrices of n=%llu need %s: %s",
 				  (unsigned long long)n, size, bt_status_str(s));
 	}
 	m->a = m->buf_a.p;
@@ -251,10 +251,10 @@ static bt_status matmul_setup_common(uint64_t n, const struct bt_wl_env *env,
 }
 
 static bt_status scalar_setup(const uint64_t *values, const struct bt_wl_env *env,
-			      void **ret_state, char *err, size_t err_len)
+			      void **ret_state, struct bt_diag *d)
 {
 	struct matmul *m;
-	bt_status s = matmul_setup_common(values[0], env, &m, err, err_len);
+	bt_status s = matmul_setup_common(values[0], env, &m, d);
 
 	if (s == BT_OK)
 		*ret_state = m;
@@ -262,19 +262,19 @@ static bt_status scalar_setup(const uint64_t *values, const struct bt_wl_env *en
 }
 
 static bt_status multiply3_setup(const uint64_t *values, const struct bt_wl_env *env,
-				 void **ret_state, char *err, size_t err_len)
+				 void **ret_state, struct bt_diag *d)
 {
 	enum mm_isa isa = (enum mm_isa)values[1];
 	struct matmul *m;
 	bt_status s;
 
 	if (isa == ISA_AVX512 && !env->cpu.avx512f)
-		return bt_wl_fail(BT_ERR_UNSUPPORTED, err, err_len,
+		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "multiply3: isa=avx512, but AVX-512F is not usable on this CPU");
 	if (isa == ISA_AVX && !env->cpu.avx)
-		return bt_wl_fail(BT_ERR_UNSUPPORTED, err, err_len,
+		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "multiply3: isa=avx, but AVX is not usable on this CPU");
-	s = matmul_setup_common(values[0], env, &m, err, err_len);
+	s = matmul_setup_common(values[0], env, &m, d);
 	if (s != BT_OK)
 		return s;
 	m->isa_was_auto = isa == ISA_AUTO;

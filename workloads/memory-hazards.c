@@ -97,7 +97,7 @@ static uint64_t store_fwd_checksum(const void *state)
 }
 
 static bt_status store_fwd_setup(const uint64_t *values, const struct bt_wl_env *env,
-				 void **ret_state, char *err, size_t err_len)
+				 void **ret_state, struct bt_diag *d)
 {
 	struct hazard *st = calloc(1, sizeof *st);
 	bt_status s;
@@ -156,14 +156,14 @@ static uint64_t alias_checksum(const void *state)
 }
 
 static bt_status alias_setup(const uint64_t *values, const struct bt_wl_env *env,
-			     void **ret_state, char *err, size_t err_len)
+			     void **ret_state, struct bt_diag *d)
 {
 	struct hazard *st;
 	uint64_t *src;
 	bt_status s;
 
 	if (values[0] < ALIAS_SPAN)
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len,
+		return bt_wl_fail(BT_ERR_INVALID, d,
 				  "4k-alias: offset=%llu must be at least the %d bytes stored per lap",
 				  (unsigned long long)values[0], ALIAS_SPAN);
 	st = calloc(1, sizeof *st);

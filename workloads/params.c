@@ -168,7 +168,7 @@ static bool parse_number(const char *s, enum bt_wl_param_kind kind, uint64_t *re
 }
 
 static bt_status parse_value(const struct bt_workload *wl, const struct bt_wl_param *p,
-			     const char *value, uint64_t *ret, char *err, size_t err_len)
+			     const char *value, uint64_t *ret, struct bt_diag *d)
 {
 	const char *why = NULL;
 	uint64_t v;
@@ -183,25 +183,25 @@ static bt_status parse_value(const struct bt_workload *wl, const struct bt_wl_pa
 			}
 		}
 		list_choices(p, choices, sizeof choices);
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len, "%s: %s=%s: expected one of %s",
+		return bt_wl_fail(BT_ERR_INVALID, d, "%s: %s=%s: expected one of %s",
 				  wl->name, p->name, value, choices);
 	}
 	if (!parse_number(value, p->kind, &v, &why))
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len, "%s: %s=%s: %s", wl->name,
+		return bt_wl_fail(BT_ERR_INVALID, d, "%s: %s=%s: %s", wl->name,
 				  p->name, value, why);
 	if (v < p->min || v > p->max)
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len,
+		return bt_wl_fail(BT_ERR_INVALID, d,
 				  "%s: %s=%s: out of range (%llu..%llu)", wl->name, p->name, value,
 				  (unsigned long long)p->min, (unsigned long long)p->max);
 	if (p->multiple > 1 && v % p->multiple != 0)
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len, "%s: %s=%s: must be a multiple of %llu",
+		return bt_wl_fail(BT_ERR_INVALID, d, "%s: %s=%s: must be a multiple of %llu",
 				  wl->name, p->name, value, (unsigned long long)p->multiple);
 	*ret = v;
 	return BT_OK;
 }
 
 static bt_status set_token(struct bt_wl_config *cfg, const char *tok, size_t tok_len,
-			   char *err, size_t err_len)
+			   struct bt_diag *d)
 {
 	const struct bt_workload *wl = cfg->wl;
 	char value[MAX_TOKEN + 1], names[160];
@@ -213,25 +213,25 @@ static bt_status set_token(struct bt_wl_config *cfg, const char *tok, size_t tok
 
 	eq = memchr(tok, '=', tok_len);
 	if (!eq || eq == tok)
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len,
+		return bt_wl_fail(BT_ERR_INVALID, d,
 				  "%s: '%.*s': expected name=value", wl->name,
 				  (int)(tok_len > MAX_TOKEN ? MAX_TOKEN : tok_len), tok);
 	p = find_param(wl, tok, (size_t)(eq - tok), &index);
 	if (!p) {
 		list_params(wl, names, sizeof names);
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len,
+		return bt_wl_fail(BT_ERR_INVALID, d,
 				  "%s: unknown parameter '%.*s' (parameters: %s)", wl->name,
 				  (int)(eq - tok > MAX_TOKEN ? MAX_TOKEN : eq - tok), tok, names);
 	}
 	if (tok_len - (size_t)(eq + 1 - tok) > MAX_TOKEN)
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len, "%s: %s: value too long",
+		return bt_wl_fail(BT_ERR_INVALID, d, "%s: %s: value too long",
 				  wl->name, p->name);
 	memcpy(value, eq + 1, tok_len - (size_t)(eq + 1 - tok));
 	value[tok_len - (size_t)(eq + 1 - tok)] = '\0';
 	if (value[0] == '\0')
-		return bt_wl_fail(BT_ERR_INVALID, err, err_len, "%s: %s: empty value",
+		return bt_wl_fail(BT_ERR_INVALID, d, "%s: %s: empty value",
 				  wl->name, p->name);
-	s = parse_value(wl, p, value, &v, err, err_len);
+	s = parse_value(wl, p, value, &v, d);
 	if (s != BT_OK)
 		return s;
 	cfg->values[index] = v;
@@ -239,9 +239,9 @@ static bt_status set_token(struct bt_wl_config *cfg, const char *tok, size_t tok
 }
 
 bt_status bt_wl_config_set(struct bt_wl_config *cfg, const char *assignment,
-			   char *err, size_t err_len)
+			   struct bt_diag *d)
 {
-	return set_token(cfg, assignment, strlen(assignment), err, err_len);
+	return set_token(cfg, assignment, strlen(assignment), d);
 }
 
 static bool is_separator(char c)
@@ -250,7 +250,7 @@ static bool is_separator(char c)
 }
 
 bt_status bt_wl_config_from_spec(struct bt_wl_config *ret, const char *spec,
-				 enum bt_wl_preset preset, char *err, size_t err_len)
+				 enum bt_wl_preset preset, struct bt_diag *d)
 {
 	const struct bt_workload *wl = NULL;
 	struct bt_wl_config cfg;
@@ -266,7 +266,7 @@ bt_status bt_wl_config_from_spec(struct bt_wl_config *ret, const char *spec,
 		}
 	}
 	if (!wl)
-		return bt_wl_fail(BT_ERR_NOT_FOUND, err, err_len,
+		return bt_wl_fail(BT_ERR_NOT_FOUND, d,
 				  "no workload '%.*s' (baretop-host workloads --list shows them)",
 				  (int)(name_len > MAX_TOKEN ? MAX_TOKEN : name_len), spec);
 	bt_wl_config_init(&cfg, wl, preset);
@@ -284,7 +284,7 @@ bt_status bt_wl_config_from_spec(struct bt_wl_config *ret, const char *spec,
 			end = p;
 			while (*end && !is_separator(*end))
 				end++;
-			s = set_token(&cfg, p, (size_t)(end - p), err, err_len);
+			s = set_token(&cfg, p, (size_t)(end - p), d);
 			if (s != BT_OK)
 				return s;
 			p = end;

@@ -77,7 +77,7 @@ static void chase_teardown(void *state)
 }
 
 static bt_status chase_setup(const uint64_t *values, const struct bt_wl_env *env,
-			     void **ret_state, const char *level, char *err, size_t err_len)
+			     void **ret_state, const char *level, struct bt_diag *d)
 {
 	uint64_t size = values[0], steps = values[1];
 	struct chase *c = calloc(1, sizeof *c);
@@ -98,7 +98,7 @@ static bt_status chase_setup(const uint64_t *values, const struct bt_wl_env *env
 		free(next);
 		chase_teardown(c);
 		bt_wl_format_bytes(text, sizeof text, size);
-		return bt_wl_fail(BT_ERR_NOMEM, err, err_len, "cannot allocate %s for the chase", text);
+		return bt_wl_fail(BT_ERR_NOMEM, d, "cannot allocate %s for the chase", text);
 	}
 	c->nodes = c->buf.p;
 	bt_wl_cyclic_permutation(next, (uint32_t)c->n_nodes, CHASE_SEED);
@@ -117,9 +117,9 @@ static bt_status chase_setup(const uint64_t *values, const struct bt_wl_env *env
 
 #define CHASE_SETUP(lvl)                                                               \
 	static bt_status chase_setup_##lvl(const uint64_t *values, const struct bt_wl_env *env, \
-					   void **ret_state, char *err, size_t err_len)       \
+					   void **ret_state, struct bt_diag *d)       \
 	{                                                                              \
-		return chase_setup(values, env, ret_state, #lvl, err, err_len);        \
+		return chase_setup(values, env, ret_state, #lvl, d);        \
 	}
 CHASE_SETUP(L1)
 CHASE_SETUP(L2)

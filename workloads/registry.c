@@ -80,55 +80,55 @@ void bt_wl_cpu_from_info(struct bt_wl_cpu *ret, const struct bt_cpu_info *info, 
 }
 
 static bt_status check_env(const struct bt_workload *wl, const struct bt_wl_env *env,
-			   char *err, size_t err_len)
+			   struct bt_diag *d)
 {
 	if ((wl->flags & BT_WL_NEEDS_PARTNER) && (!env->start_partner || !env->wait_partner))
-		return bt_wl_fail(BT_ERR_UNSUPPORTED, err, err_len,
+		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "%s needs a second CPU: the platform offers no partner CPU",
 				  wl->name);
 	if ((wl->flags & BT_WL_NEEDS_PARTNER) && env->cpu.logical_cpus == 1)
-		return bt_wl_fail(BT_ERR_UNSUPPORTED, err, err_len,
+		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "%s needs a second CPU: only one logical CPU is available",
 				  wl->name);
 	if ((wl->flags & BT_WL_NEEDS_CODE_MEMORY) &&
 	    (!env->code_alloc || !env->code_seal || !env->code_free))
-		return bt_wl_fail(BT_ERR_UNSUPPORTED, err, err_len,
+		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "%s needs executable memory, which the platform does not provide",
 				  wl->name);
 	return BT_OK;
 }
 
 bt_status bt_wl_setup(struct bt_wl_instance *ret, const struct bt_wl_config *cfg,
-		      const struct bt_wl_env *env, char *err, size_t err_len)
+		      const struct bt_wl_env *env, struct bt_diag *d)
 {
 	const struct bt_workload *wl = cfg->wl;
 	struct bt_wl_instance inst;
 	bt_status s;
 
-	if (err && err_len)
-		err[0] = '\0';
+	if (d)
+		d->text[0] = '\0';
 	/* Values may come from a caller that bypassed the parser: check again. */
 	for (unsigned i = 0; i < wl->n_params; i++) {
 		const struct bt_wl_param *p = &wl->params[i];
 		uint64_t v = cfg->values[i];
 
 		if (v < p->min || v > p->max || (p->multiple > 1 && v % p->multiple))
-			return bt_wl_fail(BT_ERR_INVALID, err, err_len,
+			return bt_wl_fail(BT_ERR_INVALID, d,
 					  "%s: %s=%llu is out of range or not a multiple of %llu",
 					  wl->name, p->name, (unsigned long long)v,
 					  (unsigned long long)(p->multiple ? p->multiple : 1));
 	}
-	s = check_env(wl, env, err, err_len);
+	s = check_env(wl, env, d);
 	if (s != BT_OK)
 		return s;
 
 	memset(&inst, 0, sizeof inst);
 	inst.wl = wl;
 	inst.cfg = *cfg;
-	s = wl->setup(cfg->values, env, &inst.state, err, err_len);
+	s = wl->setup(cfg->values, env, &inst.state, d);
 	if (s != BT_OK) {
-		if (err && err_len && err[0] == '\0')
-			bt_wl_fail(s, err, err_len, "%s: setup failed: %s", wl->name,
+		if (d && d->text[0] == '\0')
+			bt_wl_fail(s, d, "%s: setup failed: %s", wl->name,
 				   bt_status_str(s));
 		return s;
 	}
@@ -138,9 +138,9 @@ bt_status bt_wl_setup(struct bt_wl_instance *ret, const struct bt_wl_config *cfg
 	return BT_OK;
 }
 
-bt_status bt_wl_before_run(struct bt_wl_instance *inst, char *err, size_t err_len)
+bt_status bt_wl_before_run(struct bt_wl_instance *inst, struct bt_diag *d)
 {
-	return inst->wl->before_run ? inst->wl->before_run(inst->state, err, err_len) : BT_OK;
+	return inst->wl->before_run ? inst->wl->before_run(inst->state, d) : BT_OK;
 }
 
 void bt_wl_run(struct bt_wl_instance *inst)
@@ -148,9 +148,9 @@ void bt_wl_run(struct bt_wl_instance *inst)
 	inst->wl->run(inst->state);
 }
 
-bt_status bt_wl_after_run(struct bt_wl_instance *inst, char *err, size_t err_len)
+bt_status bt_wl_after_run(struct bt_wl_instance *inst, struct bt_diag *d)
 {
-	return inst->wl->after_run ? inst->wl->after_run(inst->state, err, err_len) : BT_OK;
+	return inst->wl->after_run ? inst->wl->after_run(inst->state, d) : BT_OK;
 }
 
 uint64_t bt_wl_checksum(const struct bt_wl_instance *inst)

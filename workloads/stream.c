@@ -86,8 +86,7 @@ static void stream_teardown(void *state)
 	free(st);
 }
 
-static bt_status stream_alloc(struct stream *st, int count, size_t bytes, char *err,
-			      size_t err_len)
+static bt_status stream_alloc(struct stream *st, int count, size_t bytes, struct bt_diag *d)
 {
 	for (int i = 0; i < count; i++) {
 		bt_status s = bt_wl_buf_alloc(&st->buf[i], st->env, bytes, 64);
@@ -96,14 +95,14 @@ static bt_status stream_alloc(struct stream *st, int count, size_t bytes, char *
 			char text[32];
 
 			bt_wl_format_bytes(text, sizeof text, (uint64_t)bytes * (uint64_t)count);
-			return bt_wl_fail(s, err, err_len, "cannot allocate %s of arrays", text);
+			return bt_wl_fail(s, d, "cannot allocate %s of arrays", text);
 		}
 	}
 	return BT_OK;
 }
 
 static bt_status stream_read_setup(const uint64_t *values, const struct bt_wl_env *env,
-				   void **ret_state, char *err, size_t err_len)
+				   void **ret_state, struct bt_diag *d)
 {
 	struct stream *st = calloc(1, sizeof *st);
 	bt_status s;
@@ -113,7 +112,7 @@ static bt_status stream_read_setup(const uint64_t *values, const struct bt_wl_en
 	st->env = env;
 	st->n = (size_t)(values[0] / sizeof(uint64_t));
 	st->laps = values[1];
-	s = stream_alloc(st, 1, (size_t)values[0], err, err_len);
+	s = stream_alloc(st, 1, (size_t)values[0], d);
 	if (s != BT_OK) {
 		stream_teardown(st);
 		return s;
@@ -126,7 +125,7 @@ static bt_status stream_read_setup(const uint64_t *values, const struct bt_wl_en
 }
 
 static bt_status stream_triad_setup(const uint64_t *values, const struct bt_wl_env *env,
-				    void **ret_state, char *err, size_t err_len)
+				    void **ret_state, struct bt_diag *d)
 {
 	struct stream *st = calloc(1, sizeof *st);
 	bt_status s;
@@ -137,7 +136,7 @@ static bt_status stream_triad_setup(const uint64_t *values, const struct bt_wl_e
 	st->n = (size_t)(values[0] / sizeof(double));
 	st->laps = values[1];
 	st->scalar = 3.0;
-	s = stream_alloc(st, 3, (size_t)values[0], err, err_len);
+	s = stream_alloc(st, 3, (size_t)values[0], d);
 	if (s != BT_OK) {
 		stream_teardown(st);
 		return s;

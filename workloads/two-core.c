@@ -84,7 +84,7 @@ static void partner_loop(void *arg)
 	}
 }
 
-static bt_status start_partner(void *state, char *err, size_t err_len)
+static bt_status start_partner(void *state, struct bt_diag *d)
 {
 	struct two_core *t = state;
 	const struct bt_wl_env *env = t->env;
@@ -96,14 +96,14 @@ static bt_status start_partner(void *state, char *err, size_t err_len)
 	__atomic_store_n(t->ready, 0, __ATOMIC_SEQ_CST);
 	s = env->start_partner(partner_loop, t, env->ctx);
 	if (s != BT_OK)
-		return bt_wl_fail(BT_ERR_UNSUPPORTED, err, err_len,
+		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "needs a second CPU: starting the partner CPU failed: %s",
 				  bt_status_str(s));
 	for (uint64_t spins = 0; !__atomic_load_n(t->ready, __ATOMIC_ACQUIRE); spins++) {
 		if (spins == READY_SPIN_LIMIT) {
 			__atomic_store_n(t->stop, 1, __ATOMIC_SEQ_CST);
 			env->wait_partner(env->ctx);
-			return bt_wl_fail(BT_ERR_TIMEOUT, err, err_len,
+			return bt_wl_fail(BT_ERR_TIMEOUT, d,
 					  "the partner CPU was started but never ran");
 		}
 		__builtin_ia32_pause();
@@ -112,7 +112,7 @@ static bt_status start_partner(void *state, char *err, size_t err_len)
 	return BT_OK;
 }
 
-static bt_status stop_partner(void *state, char *err, size_t err_len)
+static bt_status stop_partner(void *state, struct bt_diag *d)
 {
 	struct two_core *t = state;
 	bt_status s;
@@ -123,7 +123,7 @@ static bt_status stop_partner(void *state, char *err, size_t err_len)
 	s = t->env->wait_partner(t->env->ctx);
 	t->partner_running = false;
 	if (s != BT_OK)
-		return bt_wl_fail(s, err, err_len, "waiting for the partner CPU failed: %s",
+		return bt_wl_fail(s, d, "waiting for the partner CPU failed: %s",
 				  bt_status_str(s));
 	return BT_OK;
 }
@@ -132,7 +132,7 @@ static void two_core_teardown(void *state)
 {
 	struct two_core *t = state;
 
-	stop_partner(t, NULL, 0);
+	stop_partner(t, NULL);
 	bt_wl_buf_free(&t->buf, t->env);
 	free(t);
 }
@@ -195,7 +195,7 @@ static void false_sharing_run(void *state)
 }
 
 static bt_status false_sharing_setup(const uint64_t *values, const struct bt_wl_env *env,
-				     void **ret_state, char *err, size_t err_len)
+				     void **ret_state, struct bt_diag *d)
 {
 	return two_core_setup(values, env, ret_state, false);
 }
@@ -230,7 +230,7 @@ static void mo_clears_run(void *state)
 }
 
 static bt_status mo_clears_setup(const uint64_t *values, const struct bt_wl_env *env,
-				 void **ret_state, char *err, size_t err_len)
+				 void **ret_state, struct bt_diag *d)
 {
 	return two_core_setup(values, env, ret_state, true);
 }

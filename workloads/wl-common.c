@@ -82,13 +82,13 @@ void bt_wl_cyclic_permutation(uint32_t *next, uint32_t n, uint64_t seed)
 	}
 }
 
-bt_status bt_wl_fail(bt_status s, char *err, size_t err_len, const char *fmt, ...)
+bt_status bt_wl_fail(bt_status s, struct bt_diag *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err && err_len) {
+	if (d) {
 		va_start(ap, fmt);
-		vsnprintf(err, err_len, fmt, ap);
+		vsnprintf(d->text, sizeof d->text, fmt, ap);
 		va_end(ap);
 	}
 	return s;

@@ -107,9 +107,9 @@ void bt_wl_cyclic_permutation(uint32_t *next, uint32_t n, uint64_t seed);
 
 /* ------------------------------------------------------------ errors */
 
-/* snprintf into err (if not NULL) and return s. */
-bt_status bt_wl_fail(bt_status s, char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* Set the message in d (if not NULL) and return s. */
+bt_status bt_wl_fail(bt_status s, struct bt_diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* "256 KiB", "1.5 MiB", "1000 B" for notes and messages. */
 void bt_wl_format_bytes(char *buf, size_t len, uint64_t bytes);

@@ -28,8 +28,9 @@
  *
  *     struct bt_wl_config cfg;
  *     struct bt_wl_instance inst;
- *     bt_wl_config_from_spec(&cfg, "ptr-chase-l2:steps=1M", BT_WL_DEFAULT, err, sizeof err);
- *     bt_wl_setup(&inst, &cfg, &env, err, sizeof err);   // BT_ERR_UNSUPPORTED: say why, skip
+ *     struct bt_diag d;                               // the message of a failure
+ *     bt_wl_config_from_spec(&cfg, "ptr-chase-l2:steps=1M", BT_WL_DEFAULT, &d);
+ *     bt_wl_setup(&inst, &cfg, &env, &d);             // BT_ERR_UNSUPPORTED: say why, skip
  *     for each counter group and repetition:
  *         bt_wl_before_run(&inst);                        // outside the window
  *         bt_run_window(arch, msr, start, stop, inst.wl->run, inst.state);
@@ -52,6 +53,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "base/status.h"
 #include "arch/arch.h"
 
@@ -157,13 +159,13 @@ struct bt_workload {
 
 	/* Allocate and initialise; `values` holds n_params validated values. */
 	bt_status (*setup)(const uint64_t *values, const struct bt_wl_env *env,
-			   void **ret_state, char *err, size_t err_len);
+			   void **ret_state, struct bt_diag *d);
 	/* Optional, outside the window: e.g. start the partner CPU. */
-	bt_status (*before_run)(void *state, char *err, size_t err_len);
+	bt_status (*before_run)(void *state, struct bt_diag *d);
 	/* The measured body. */
 	bt_window_fn *run;
 	/* Optional, outside the window: e.g. stop the partner CPU. */
-	bt_status (*after_run)(void *state, char *err, size_t err_len);
+	bt_status (*after_run)(void *state, struct bt_diag *d);
 	uint64_t (*checksum)(const void *state);
 	void (*teardown)(void *state);
 	/* Optional: a remark about this instance for the results, e.g. the
@@ -197,12 +199,12 @@ void bt_wl_config_init(struct bt_wl_config *cfg, const struct bt_workload *wl,
 
 /*
  * Set one parameter from "name=value". Errors (BT_ERR_INVALID, message in
- * err): no '=', unknown name (the message lists the valid ones), a value that
+ * d): no '=', unknown name (the message lists the valid ones), a value that
  * is not a number, overflows, is out of range, not a multiple, or not one of
  * the choices. cfg is unchanged on error.
  */
 bt_status bt_wl_config_set(struct bt_wl_config *cfg, const char *assignment,
-			   char *err, size_t err_len);
+			   struct bt_diag *d);
 
 /*
  * Parse "NAME" or "NAME:p=v,p=v" (',' or ' ' between assignments) into a
@@ -210,7 +212,7 @@ bt_status bt_wl_config_set(struct bt_wl_config *cfg, const char *assignment,
  * ret is set only on success.
  */
 bt_status bt_wl_config_from_spec(struct bt_wl_config *ret, const char *spec,
-				 enum bt_wl_preset preset, char *err, size_t err_len);
+				 enum bt_wl_preset preset, struct bt_diag *d);
 
 /*
  * "n=2048 isa=auto" -- every parameter, sizes with the largest exact binary
@@ -237,11 +239,11 @@ struct bt_wl_instance {
  * CPU". ret is set only on success.
  */
 bt_status bt_wl_setup(struct bt_wl_instance *ret, const struct bt_wl_config *cfg,
-		      const struct bt_wl_env *env, char *err, size_t err_len);
-bt_status bt_wl_before_run(struct bt_wl_instance *inst, char *err, size_t err_len);
+		      const struct bt_wl_env *env, struct bt_diag *d);
+bt_status bt_wl_before_run(struct bt_wl_instance *inst, struct bt_diag *d);
 /* Run the body directly (hosted timing, tests); the harness uses run_window. */
 void bt_wl_run(struct bt_wl_instance *inst);
-bt_status bt_wl_after_run(struct bt_wl_instance *inst, char *err, size_t err_len);
+bt_status bt_wl_after_run(struct bt_wl_instance *inst, struct bt_diag *d);
 uint64_t bt_wl_checksum(const struct bt_wl_instance *inst);
 void bt_wl_teardown(struct bt_wl_instance *inst);
 

@@ -64,7 +64,7 @@ static void check_round_trip(int argc, char **argv)
 static void check_options(int argc, char **argv)
 {
 	struct bt_options o;
-	char err[300] = "";
+	struct bt_diag d = { "" };
 
 	bt_options_defaults(&o);
 	bt_options_scan_end_actions(&o, argc, argv);
@@ -75,9 +75,9 @@ static void check_options(int argc, char **argv)
 	int first = limit + (limit < argc && strncmp(argv[limit], "--exec=", 7) != 0);
 
 	bt_options_defaults(&o);
-	bt_status st = bt_options_parse(&o, argc, argv, "fuzz.cfg", err, sizeof(err));
+	bt_status st = bt_options_parse(&o, argc, argv, "fuzz.cfg", &d);
 	if (st != BT_OK) {
-		if (st != BT_ERR_INVALID || strncmp(err, "fuzz.cfg: ", 10) != 0)
+		if (st != BT_ERR_INVALID || strncmp(d.text, "fuzz.cfg: ", 10) != 0)
 			abort();
 		return;
 	}

@@ -13,8 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bt_cpuid_dump d;
-	char err[256];
-	if (bt_cpuid_dump_parse((const char *)data, size, &d, err, sizeof(err)) != BT_OK)
+	struct bt_diag err;
+	if (bt_cpuid_dump_parse((const char *)data, size, &d, &err) != BT_OK)
 		return 0;
 	static struct bt_dump_decision decision; /* large: keep it off the fuzzer's stack */
 	for (size_t i = 0; i < d.n_groups && i < 8; i++)

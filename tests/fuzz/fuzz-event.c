@@ -27,19 +27,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	amd.num_gp = 6;
 	amd.gp_mask = 0x3F;
 	struct bt_raw_event r;
-	char err[200];
+	struct bt_diag d;
 	struct bt_encoding enc;
-	if (bt_event_parse(buf, BT_VENDOR_INTEL, &r, err, sizeof(err)) == BT_OK) {
+	if (bt_event_parse(buf, BT_VENDOR_INTEL, &r, &d) == BT_OK) {
 		/* The extra-MSR tables differ per core: try a few. */
 		static const uint8_t uarchs[] = { BT_UARCH_UNKNOWN, BT_UARCH_NHM, BT_UARCH_SKL,
 						  BT_UARCH_GLC, BT_UARCH_LNC, BT_UARCH_ATOM };
 		for (size_t i = 0; i < sizeof(uarchs); i++) {
 			intel.uarch = uarchs[i];
-			bt_event_encode_gp(&r.ev, &intel, false, &enc, err, sizeof(err));
-			bt_event_encode_gp(&r.ev, &intel, true, &enc, err, sizeof(err));
+			bt_event_encode_gp(&r.ev, &intel, false, &enc, &d);
+			bt_event_encode_gp(&r.ev, &intel, true, &enc, &d);
 		}
 	}
-	if (bt_event_parse(buf, BT_VENDOR_AMD, &r, err, sizeof(err)) == BT_OK)
-		bt_event_encode_gp(&r.ev, &amd, false, &enc, err, sizeof(err));
+	if (bt_event_parse(buf, BT_VENDOR_AMD, &r, &d) == BT_OK)
+		bt_event_encode_gp(&r.ev, &amd, false, &enc, &d);
 	return 0;
 }

@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void check_config(const struct bt_wl_config *cfg)
 {
 	struct bt_wl_config back;
-	char text[512], spec[640], err[256] = "";
+	char text[512], spec[640];
+	struct bt_diag d = { "" };
 
 	for (unsigned i = 0; i < cfg->wl->n_params; i++) {
 		const struct bt_wl_param *p = &cfg->wl->params[i];
@@ -31,7 +32,7 @@ static void check_config(const struct bt_wl_config *cfg)
 	if (bt_wl_config_format(cfg, text, sizeof text) >= sizeof text)
 		abort();
 	snprintf(spec, sizeof spec, "%s:%s", cfg->wl->name, text);
-	if (bt_wl_config_from_spec(&back, spec, BT_WL_QUICK, err, sizeof err) != BT_OK)
+	if (bt_wl_config_from_spec(&back, spec, BT_WL_QUICK, &d) != BT_OK)
 		abort();
 	if (back.wl != cfg->wl || memcmp(back.values, cfg->values, sizeof back.values) != 0)
 		abort();
@@ -41,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = malloc(size + 1);
 	struct bt_wl_config cfg;
-	char err[256];
+	struct bt_diag d;
 	size_t n;
 	const struct bt_workload *const *all = bt_wl_all(&n);
 
@@ -50,18 +51,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 
-	err[0] = '\0';
-	if (bt_wl_config_from_spec(&cfg, s, BT_WL_DEFAULT, err, sizeof err) == BT_OK)
+	d.text[0] = '\0';
+	if (bt_wl_config_from_spec(&cfg, s, BT_WL_DEFAULT, &d) == BT_OK)
 		check_config(&cfg);
-	else if (err[0] == '\0')
+	else if (d.text[0] == '\0')
 		abort();
 
 	for (size_t i = 0; i < n; i++) {
 		bt_wl_config_init(&cfg, all[i], BT_WL_DEFAULT);
-		err[0] = '\0';
-		if (bt_wl_config_set(&cfg, s, err, sizeof err) == BT_OK)
+		d.text[0] = '\0';
+		if (bt_wl_config_set(&cfg, s, &d) == BT_OK)
 			check_config(&cfg);
-		else if (err[0] == '\0')
+		else if (d.text[0] == '\0')
 			abort();
 	}
 	free(s);

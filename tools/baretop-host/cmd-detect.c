@@ -169,11 +169,11 @@ static int cmd_detect(int argc, char **argv)
 		return 2;
 	}
 	struct bt_cpuid_dump dump;
-	char err[240];
-	bt_status st = bt_cpuid_dump_parse(text, len, &dump, err, sizeof(err));
+	struct bt_diag err;
+	bt_status st = bt_cpuid_dump_parse(text, len, &dump, &err);
 	free(text);
 	if (st != BT_OK) {
-		fprintf(stderr, "%s: %s\n", path, err);
+		fprintf(stderr, "%s: %s\n", path, err.text);
 		return 2;
 	}
 	struct bt_dump_decision *d = calloc(dump.n_groups, sizeof(*d));

@@ -33,13 +33,13 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 	static struct bt_plan_scratch scratch;
 	struct bt_plan_opts opts = { .smt_off = smt_off };
 	bt_status st = bt_plan_events(events, n, caps, &opts, &scratch, &p);
-	char err[256] = "";
+	struct bt_diag d = { "" };
 	bt_status vst = st == BT_OK
-		? bt_plan_validate(&p, events, n, caps, &opts, &scratch, err, sizeof(err))
+		? bt_plan_validate(&p, events, n, caps, &opts, &scratch, &d)
 		: BT_ERR_INVALID;
-	if (st != BT_OK && !err[0])
-		snprintf(err, sizeof(err), "%d events could not be placed (%s)", p.n_unplaced,
-			 bt_status_str(st));
+	if (st != BT_OK && !d.text[0])
+		bt_diag_set(&d, "%d events could not be placed (%s)", p.n_unplaced,
+			    bt_status_str(st));
 	const struct bt_plan_bound *b = &p.bound;
 	if (json) {
 		fprintf(out, "{\"caps\": ");
@@ -51,7 +51,7 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 			vst == BT_OK ? "true" : "false");
 		if (vst != BT_OK) {
 			fprintf(out, ", \"error\": ");
-			bt_json_put_string(out, err);
+			bt_json_put_string(out, d.text);
 		}
 		fprintf(out, ",\n \"plan\": [");
 		for (int g = 0; g < p.n_groups; g++) {
@@ -124,7 +124,7 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 		fprintf(out, "groups: %d, lower bound: %d (alone %d + max(capacity %d, hall %d, msr %d))\n",
 			p.n_groups, p.lower_bound, b->alone, b->capacity, b->hall, b->msr);
 		if (vst != BT_OK)
-			fprintf(out, "INVALID PLAN: %s\n", err);
+			fprintf(out, "INVALID PLAN: %s\n", d.text);
 	}
 	return vst == BT_OK ? 0 : 1;
 }
@@ -226,7 +226,8 @@ static int plan_all_models(bool smt, bool json)
 		static struct bt_plan p;
 		static struct bt_plan_scratch scratch;
 		struct bt_plan_opts opts = { .smt_off = !smt };
-		char err[256] = "", levels_ok[64] = "";
+		struct bt_diag d = { "" };
+		char levels_ok[64] = "";
 		int full_groups = 0, full_bound = 0, full_events = 0, full_unmeas = 0;
 		bool optimal = true;
 
@@ -242,13 +243,13 @@ static int plan_all_models(bool smt, bool json)
 			bt_status st = n < 0 ? BT_ERR_FULL
 					     : bt_plan_events(evp, n, &caps, &opts, &scratch, &p);
 			if (st == BT_OK)
-				st = bt_plan_validate(&p, evp, n, &caps, &opts, &scratch, err,
-						      sizeof(err));
+				st = bt_plan_validate(&p, evp, n, &caps, &opts, &scratch, &d);
 			if (st != BT_OK || p.n_groups != p.lower_bound) {
 				optimal = false;
 				bad = 1;
 				fprintf(stderr, "%s level %u: %s (groups %d, bound %d)\n", id, lv,
-					st != BT_OK ? (err[0] ? err : bt_status_str(st)) : "not optimal",
+					st != BT_OK ? (d.text[0] ? d.text : bt_status_str(st))
+						    : "not optimal",
 					p.n_groups, p.lower_bound);
 			}
 			size_t len = strlen(levels_ok);
@@ -371,9 +372,9 @@ static int cmd_plan(int argc, char **argv)
 			bad = 1;
 			break;
 		}
-		char err[200];
-		if (bt_event_parse(p, cfg->vendor, &raw[n], err, sizeof(err)) != BT_OK) {
-			fprintf(stderr, "%s:%d: %s\n", file, lineno, err);
+		struct bt_diag d;
+		if (bt_event_parse(p, cfg->vendor, &raw[n], &d) != BT_OK) {
+			fprintf(stderr, "%s:%d: %s\n", file, lineno, d.text);
 			bad = 1;
 			continue;
 		}

@@ -28,7 +28,7 @@ struct result {
 	const char *name;
 	char params[256];
 	char note[160];
-	char error[256];
+	struct bt_diag error;       /* why it failed or was skipped */
 	bt_status status;
 	bool deterministic;
 	uint64_t checksum;
@@ -67,7 +67,7 @@ static void run_one(const struct bt_wl_config *cfg, const struct bt_wl_env *env,
 
 	r->name = cfg->wl->name;
 	bt_wl_config_format(cfg, r->params, sizeof r->params);
-	r->status = bt_wl_setup(&inst, cfg, env, r->error, sizeof r->error);
+	r->status = bt_wl_setup(&inst, cfg, env, &r->error);
 	if (r->status != BT_OK)
 		return;
 	snprintf(r->note, sizeof r->note, "%s", inst.note);
@@ -76,7 +76,7 @@ static void run_one(const struct bt_wl_config *cfg, const struct bt_wl_env *env,
 		double t0, t1, c0, c1;
 		uint64_t sum;
 
-		s = bt_wl_before_run(&inst, r->error, sizeof r->error);
+		s = bt_wl_before_run(&inst, &r->error);
 		if (s != BT_OK) {
 			r->status = s;
 			break;
@@ -86,7 +86,7 @@ static void run_one(const struct bt_wl_config *cfg, const struct bt_wl_env *env,
 		bt_wl_run(&inst);
 		c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 		t1 = now_ns(CLOCK_MONOTONIC);
-		s = bt_wl_after_run(&inst, r->error, sizeof r->error);
+		s = bt_wl_after_run(&inst, &r->error);
 		if (s != BT_OK) {
 			r->status = s;
 			break;
@@ -147,7 +147,7 @@ static void print_json(FILE *f, const struct result *res, size_t n, bool quick,
 			bt_json_put_string(f, r->note);
 		} else {
 			fprintf(f, ", \"error\": ");
-			bt_json_put_string(f, r->error);
+			bt_json_put_string(f, r->error.text);
 		}
 		fprintf(f, "}%s\n", i + 1 < n ? "," : "");
 	}
@@ -162,7 +162,7 @@ static void print_text(FILE *f, const struct result *res, size_t n, bool quick)
 		const struct result *r = &res[i];
 
 		if (r->status != BT_OK) {
-			fprintf(f, "%-20s %s: %s\n", r->name, status_word(r), r->error);
+			fprintf(f, "%-20s %s: %s\n", r->name, status_word(r), r->error.text);
 			continue;
 		}
 		fprintf(f, "%-20s 0x%016llx %10.3f %10.3f %10.3f %10.3f  %s%s\n", r->name,
@@ -280,12 +280,12 @@ static int cmd_workloads(int argc, char **argv)
 	}
 	for (size_t i = 0; i < total; i++) {
 		struct bt_wl_config cfg;
-		char err[256];
+		struct bt_diag d;
 
 		if (n_specs) {
 			if (bt_wl_config_from_spec(&cfg, specs[i], quick ? BT_WL_QUICK : BT_WL_DEFAULT,
-						   err, sizeof err) != BT_OK) {
-				fprintf(stderr, "workloads: %s\n", err);
+						   &d) != BT_OK) {
+				fprintf(stderr, "workloads: %s\n", d.text);
 				rc = 2;
 				goto out;
 			}

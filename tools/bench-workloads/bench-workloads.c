@@ -71,7 +71,7 @@ static int bench_size(unsigned n, unsigned reps, const struct bt_wl_env *env)
 	double times[N_KERNELS][MAX_REPS], wall[N_KERNELS][MAX_REPS], med[N_KERNELS];
 	uint64_t sums[N_KERNELS];
 	bool have[N_KERNELS];
-	char err[256];
+	struct bt_diag d;
 	int rc = 0;
 
 	printf("\nmatrix multiply, n=%u (3 x %.1f MiB of doubles), %u run%s of each, interleaved\n",
@@ -82,10 +82,10 @@ static int bench_size(unsigned n, unsigned reps, const struct bt_wl_env *env)
 
 		snprintf(spec, sizeof spec, "%s%sn=%u", kernels[k].spec,
 			 strchr(kernels[k].spec, ':') ? "," : ":", n);
-		have[k] = bt_wl_config_from_spec(&cfg, spec, BT_WL_DEFAULT, err, sizeof err) == BT_OK &&
-			  bt_wl_setup(&inst[k], &cfg, env, err, sizeof err) == BT_OK;
+		have[k] = bt_wl_config_from_spec(&cfg, spec, BT_WL_DEFAULT, &d) == BT_OK &&
+			  bt_wl_setup(&inst[k], &cfg, env, &d) == BT_OK;
 		if (!have[k]) {
-			printf("  %s: not run: %s\n", kernels[k].label, err);
+			printf("  %s: not run: %s\n", kernels[k].label, d.text);
 			if (k < 3)
 				return 1;
 		}
@@ -96,13 +96,13 @@ static int bench_size(unsigned n, unsigned reps, const struct bt_wl_env *env)
 
 			if (!have[k])
 				continue;
-			bt_wl_before_run(&inst[k], err, sizeof err);
+			bt_wl_before_run(&inst[k], &d);
 			w0 = now_s(CLOCK_MONOTONIC);
 			c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 			bt_wl_run(&inst[k]);
 			times[k][r] = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 			wall[k][r] = now_s(CLOCK_MONOTONIC) - w0;
-			bt_wl_after_run(&inst[k], err, sizeof err);
+			bt_wl_after_run(&inst[k], &d);
 			sums[k] = bt_wl_checksum(&inst[k]);
 		}
 	}

@@ -4,10 +4,10 @@
 #include "app/options.h"
 #include "tests/unit/lib/test.h"
 
-static bt_status parse(struct bt_options *o, char **words, int n, char *err)
+static bt_status parse(struct bt_options *o, char **words, int n, struct bt_diag *d)
 {
 	bt_options_defaults(o);
-	return bt_options_parse(o, n, words, "command line", err, 200);
+	return bt_options_parse(o, n, words, "command line", d);
 }
 
 TEST(defaults)
@@ -23,16 +23,16 @@ TEST(defaults)
 TEST(flags_values_and_short_names)
 {
 	struct bt_options o;
-	char err[200];
+	struct bt_diag d;
 	char *w[] = { "-h", "--shutdown", "--results-dir", "/r", "--qemu-exit=0x501", "-q" };
 
-	CHECK_EQ_INT(parse(&o, w, 6, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w, 6, &d), BT_OK);
 	CHECK(o.help && o.shutdown && o.quiet && o.qemu_exit);
 	CHECK_STR(o.results_dir, "/r");
 	CHECK_EQ_U64(o.qemu_exit_port, 0x501);
 
 	char *w2[] = { "--results-dir=/x", "--qemu-exit" };
-	CHECK_EQ_INT(parse(&o, w2, 2, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w2, 2, &d), BT_OK);
 	CHECK_STR(o.results_dir, "/x");
 	CHECK_EQ_U64(o.qemu_exit_port, 0xf4);
 }
@@ -40,7 +40,7 @@ TEST(flags_values_and_short_names)
 TEST(errors_say_what_is_wrong)
 {
 	struct bt_options o;
-	char err[200];
+	struct bt_diag d;
 	struct {
 		char *word[2];
 		int n;
@@ -58,11 +58,11 @@ TEST(errors_say_what_is_wrong)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		err[0] = '\0';
-		CHECK_EQ_INT(parse(&o, cases[i].word, cases[i].n, err), BT_ERR_INVALID);
-		CHECK_MSG(strstr(err, cases[i].msg) != NULL, "case %zu: '%s' lacks '%s'", i, err,
-			  cases[i].msg);
-		CHECK(strncmp(err, "command line: ", 14) == 0);
+		d.text[0] = '\0';
+		CHECK_EQ_INT(parse(&o, cases[i].word, cases[i].n, &d), BT_ERR_INVALID);
+		CHECK_MSG(strstr(d.text, cases[i].msg) != NULL, "case %zu: '%s' lacks '%s'", i,
+			  d.text, cases[i].msg);
+		CHECK(strncmp(d.text, "command line: ", 14) == 0);
 	}
 }
 
@@ -99,21 +99,21 @@ TEST(usage_lists_every_option)
 		CHECK_MSG(strstr(text, names[i]) != NULL, "usage lacks %s", names[i]);
 	/* And each documented option parses. */
 	struct bt_options o;
-	char err[200];
+	struct bt_diag d;
 	char *w[] = { "--version", "--no-results", "--no-config", "--fault-selftest",
 		      "--assume-amd-legacy-pmu", "--config", "x.cfg" };
-	CHECK_EQ_INT(parse(&o, w, 7, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w, 7, &d), BT_OK);
 	free(text);
 }
 
 TEST(counting_and_cpu_options)
 {
 	struct bt_options o;
-	char err[200];
+	struct bt_diag d;
 	char *w[] = { "--level", "3", "--sim=SKL", "--counts", "c.txt", "--cpu", "0,2,010",
 		      "--copies=4", "-w", "a", "--workload=b:n=1", "--reps", "7", "--warmups", "0" };
 
-	CHECK_EQ_INT(parse(&o, w, 15, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w, 15, &d), BT_OK);
 	CHECK_EQ_INT(o.level, 3);
 	CHECK(!o.drilldown);
 	CHECK(o.sim);
@@ -134,11 +134,11 @@ TEST(counting_and_cpu_options)
 	/* A later option overrides an earlier one. */
 	char *w2[] = { "--cpu", "3", "--cpu", "all", "--level", "2", "--drilldown", "--sim",
 		       "--cpu=0x10" };
-	CHECK_EQ_INT(parse(&o, w2, 7, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w2, 7, &d), BT_OK);
 	CHECK(o.cpu_all);
 	CHECK_EQ_INT(o.n_cpus, 0);
 	CHECK(o.drilldown);
-	CHECK_EQ_INT(parse(&o, w2, 9, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w2, 9, &d), BT_OK);
 	CHECK(o.sim);
 	CHECK(o.sim_name == NULL);
 	CHECK(!o.cpu_all);
@@ -149,11 +149,11 @@ TEST(counting_and_cpu_options)
 TEST(exec_takes_the_rest_of_the_line)
 {
 	struct bt_options o;
-	char err[200];
+	struct bt_diag d;
 	char *w[] = { "-q", "-x", "app.efi", "--level", "9", "-q", "x" };
 
 	CHECK_EQ_INT(bt_options_scan_limit(7, w), 1);
-	CHECK_EQ_INT(parse(&o, w, 7, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w, 7, &d), BT_OK);
 	CHECK_STR(o.exec_path, "app.efi");
 	CHECK_EQ_INT(o.exec_argc, 5);
 	CHECK_STR(o.exec_argv[0], "app.efi");
@@ -164,7 +164,7 @@ TEST(exec_takes_the_rest_of_the_line)
 	char exec_word[] = "--exec=tool.efi";  /* rewritten in place to its argv[0] */
 	char *w2[] = { exec_word, "a", "b" };
 	CHECK_EQ_INT(bt_options_scan_limit(3, w2), 0);
-	CHECK_EQ_INT(parse(&o, w2, 3, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w2, 3, &d), BT_OK);
 	CHECK_STR(o.exec_path, "tool.efi");
 	CHECK_EQ_INT(o.exec_argc, 3);
 	CHECK_STR(o.exec_argv[0], "tool.efi");  /* argv[0] is the file, not "--exec=..." */
@@ -178,7 +178,7 @@ TEST(exec_takes_the_rest_of_the_line)
 	char exec_word2[] = "--exec=real.efi";
 	char *w4[] = { "--counts", "--exec=c.json", "--results-dir", "-x", exec_word2, "a" };
 	CHECK_EQ_INT(bt_options_scan_limit(6, w4), 4);
-	CHECK_EQ_INT(parse(&o, w4, 6, err), BT_OK);
+	CHECK_EQ_INT(parse(&o, w4, 6, &d), BT_OK);
 	CHECK_STR(o.counts_file, "--exec=c.json");
 	CHECK_STR(o.results_dir, "-x");
 	CHECK_STR(o.exec_path, "real.efi");
@@ -188,7 +188,7 @@ TEST(exec_takes_the_rest_of_the_line)
 TEST(counting_and_cpu_errors)
 {
 	struct bt_options o;
-	char err[200];
+	struct bt_diag d;
 	static char many[64 * 3 + 8];
 	struct {
 		char *word[2];
@@ -218,14 +218,14 @@ TEST(counting_and_cpu_errors)
 	for (int i = 0; i < 65; i++)
 		strcat(many, i ? ",1" : "1");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		err[0] = '\0';
-		bt_status st = parse(&o, cases[i].word, cases[i].n, err);
+		d.text[0] = '\0';
+		bt_status st = parse(&o, cases[i].word, cases[i].n, &d);
 		if (!cases[i].msg) {
 			CHECK_EQ_INT(st, BT_OK);
 			continue;
 		}
 		CHECK_MSG(st == BT_ERR_INVALID, "case %zu accepted", i);
-		CHECK_MSG(strstr(err, cases[i].msg) != NULL, "case %zu: '%s' lacks '%s'", i, err,
-			  cases[i].msg);
+		CHECK_MSG(strstr(d.text, cases[i].msg) != NULL, "case %zu: '%s' lacks '%s'", i,
+			  d.text, cases[i].msg);
 	}
 }

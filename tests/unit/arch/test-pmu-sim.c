@@ -51,9 +51,12 @@ static struct run_result run_cfg(const struct bt_sim_config *cfg, uint64_t count
 		goto out;
 	}
 	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
+	struct bt_diag vd = { "" };
 	if (bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) != BT_OK ||
-	    bt_plan_validate(&plan, evp, n, &caps, NULL, &scratch, r.msg, sizeof(r.msg)) != BT_OK)
+	    bt_plan_validate(&plan, evp, n, &caps, NULL, &scratch, &vd) != BT_OK) {
+		snprintf(r.msg, sizeof(r.msg), "%.*s", (int)sizeof(r.msg) - 1, vd.text);
 		goto out;
+	}
 	r.groups = plan.n_groups;
 	r.bound = plan.lower_bound;
 	for (int i = 0; i < n; i++)

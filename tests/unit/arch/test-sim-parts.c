@@ -45,9 +45,9 @@ TEST(every_part_answers_as_its_dump)
 	for (size_t k = 0; bt_sim_cpuid_parts[k]; k++) {
 		const struct bt_sim_cpuid_part *p = bt_sim_cpuid_parts[k];
 		struct bt_cpuid_dump d;
-		char err[240];
-		if (!cpuid_dump_load(dir, p->dump, &d, err, sizeof(err))) {
-			CHECK_MSG(false, "%s: %s", p->id, err);
+		struct bt_diag err;
+		if (!cpuid_dump_load(dir, p->dump, &d, &err)) {
+			CHECK_MSG(false, "%s: %s", p->id, err.text);
 			continue;
 		}
 		const struct bt_cpuid_dump_group *g = cpuid_dump_group_of(&d, p->cpu);

@@ -25,13 +25,13 @@ static inline const char *cpuid_dump_dir(void)
 
 /* Reads and parses DIR/NAME.cpuid; false (err says why) on failure. */
 static inline bool cpuid_dump_load(const char *dir, const char *name, struct bt_cpuid_dump *ret,
-				   char *err, size_t errlen)
+				   struct bt_diag *diag)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s.cpuid", dir, name);
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		snprintf(err, errlen, "cannot open %.200s", path);
+		bt_diag_set(diag, "cannot open %.200s", path);
 		return false;
 	}
 	size_t cap = 1 << 20, n = 0;
@@ -50,10 +50,10 @@ static inline bool cpuid_dump_load(const char *dir, const char *name, struct bt_
 	}
 	fclose(f);
 	if (!buf) {
-		snprintf(err, errlen, "out of memory");
+		bt_diag_set(diag, "out of memory");
 		return false;
 	}
-	bt_status st = bt_cpuid_dump_parse(buf, n, ret, err, errlen);
+	bt_status st = bt_cpuid_dump_parse(buf, n, ret, diag);
 	free(buf);
 	return st == BT_OK;
 }

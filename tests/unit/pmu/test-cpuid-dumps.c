@@ -145,9 +145,9 @@ TEST(every_reference_dump_decided_as_linux_perf_would)
 		if (i && strcmp(e->dump, expected[i - 1].dump) == 0)
 			continue; /* the dump was checked with its first group */
 		struct bt_cpuid_dump d;
-		char err[240];
-		if (!cpuid_dump_load(dir, e->dump, &d, err, sizeof(err))) {
-			CHECK_MSG(false, "%s: %s", e->dump, err);
+		struct bt_diag err;
+		if (!cpuid_dump_load(dir, e->dump, &d, &err)) {
+			CHECK_MSG(false, "%s: %s", e->dump, err.text);
 			continue;
 		}
 		size_t groups = 0;
@@ -197,7 +197,7 @@ TEST(every_reference_dump_decided_as_linux_perf_would)
 TEST(raw_cpuid_output_is_grouped_per_kind_of_core)
 {
 	struct bt_cpuid_dump d;
-	char err[240];
+	struct bt_diag err;
 	FILE *f = fopen("tests/data/cpuid/raw-rpl-2p2e.txt", "rb");
 	CHECK(f != NULL);
 	if (!f)
@@ -205,7 +205,7 @@ TEST(raw_cpuid_output_is_grouped_per_kind_of_core)
 	static char text[16384];
 	size_t n = fread(text, 1, sizeof(text), f);
 	fclose(f);
-	CHECK(bt_cpuid_dump_parse(text, n, &d, err, sizeof(err)) == BT_OK);
+	CHECK(bt_cpuid_dump_parse(text, n, &d, &err) == BT_OK);
 	CHECK_STR(d.format, "cpuid -r");
 	CHECK_EQ_INT(d.n_groups, 2);
 	CHECK(d.n_groups == 2 && d.groups[0].n_cpus == 2 && d.groups[1].n_cpus == 2);
@@ -240,10 +240,10 @@ TEST(malformed_dumps_are_refused_with_the_line)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct bt_cpuid_dump d;
-		char err[240] = "";
-		bt_status st = bt_cpuid_dump_parse(cases[i].text, strlen(cases[i].text), &d, err,
-						   sizeof(err));
-		CHECK_MSG(st == BT_ERR_INVALID && strstr(err, cases[i].want) && d.n_groups == 0,
-			  "case %zu: status %d, \"%s\" (want \"%s\")", i, (int)st, err, cases[i].want);
+		struct bt_diag err = { "" };
+		bt_status st = bt_cpuid_dump_parse(cases[i].text, strlen(cases[i].text), &d, &err);
+		CHECK_MSG(st == BT_ERR_INVALID && strstr(err.text, cases[i].want) && d.n_groups == 0,
+			  "case %zu: status %d, \"%s\" (want \"%s\")", i, (int)st, err.text,
+			  cases[i].want);
 	}
 }

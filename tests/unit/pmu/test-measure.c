@@ -145,13 +145,12 @@ struct disturb {
 	int skew_from_call;
 };
 
-static bt_status disturb_before(void *ctx, char *err, size_t errlen)
+static bt_status disturb_before(void *ctx, struct bt_diag *diag)
 {
 	struct disturb *d = ctx;
 	int call = ++d->calls;
 
-	(void)err;
-	(void)errlen;
+	(void)diag;
 	d->t->sim.cfg.smi_per_window = d->smi_on_call == -1 || call == d->smi_on_call;
 	/* skew_inst_on_call: that call; skew_from_call (if set): also every
 	 * call from there on (the retries come after the first pass). */
@@ -426,15 +425,14 @@ TEST(timing_without_counters)
 {
 	struct bt_timing t;
 	uint64_t n = 0;
-	char err[100];
+	struct bt_diag d;
 	struct bt_measure_workload wl = { spin, &n, NULL, NULL, NULL };
 
-	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 1, 5, false, &t, err, sizeof(err)),
-		     BT_OK);
+	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 1, 5, false, &t, &d), BT_OK);
 	CHECK_EQ_INT(t.runs, 5);
 	CHECK(t.min > 0 && t.min <= t.median && t.median <= t.max);
 	CHECK_EQ_U64(n, 6ull * (100000ull * 99999ull / 2)); /* 1 warm-up + 5 runs */
-	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 0, 0, false, &t, err, sizeof(err)),
+	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 0, 0, false, &t, &d),
 		     BT_ERR_INVALID);
 }
 

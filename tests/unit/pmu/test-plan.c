@@ -25,9 +25,9 @@ static int plan_ok(struct bt_event *ev, int n, const struct bt_pmu_caps *caps)
 	fx_ptrs(ev, n, evp);
 	if (bt_plan_events(evp, n, caps, NULL, &scratch, &plan) != BT_OK)
 		return -1;
-	char err[256];
-	if (bt_plan_validate(&plan, evp, n, caps, NULL, &scratch, err, sizeof(err)) != BT_OK) {
-		CHECK_MSG(false, "invalid plan: %s", err);
+	struct bt_diag d;
+	if (bt_plan_validate(&plan, evp, n, caps, NULL, &scratch, &d) != BT_OK) {
+		CHECK_MSG(false, "invalid plan: %s", d.text);
 		return -1;
 	}
 	return plan.n_groups;
@@ -207,8 +207,8 @@ TEST(validator_catches_bad_plans)
 	ev[7] = fx_pm("PERF_METRICS.RETIRING", 0);
 	fx_ptrs(ev, 7, evp);
 	CHECK(bt_plan_events(evp, 7, &caps, NULL, &scratch, &plan) == BT_OK);
-	char err[256];
-	CHECK(bt_plan_validate(&plan, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_OK);
+	struct bt_diag d;
+	CHECK(bt_plan_validate(&plan, evp, 7, &caps, NULL, &scratch, &d) == BT_OK);
 	static struct bt_plan bad;
 
 	/* 1. an event on a counter it may not use (groups and event table
@@ -224,8 +224,8 @@ TEST(validator_catches_bad_plans)
 			bad.ev[0].counter = bad.groups[g0].gp[i].counter;
 			bad.ev[bad.groups[g0].gp[other].event].counter = c;
 		}
-	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK(strstr(err, "may not use") != NULL);
+	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "may not use") != NULL);
 
 	/* 2. two OCR values on the same MSR in one group */
 	bad = plan;
@@ -239,7 +239,7 @@ TEST(validator_catches_bad_plans)
 	while (used & (1u << free_c)) free_c++;
 	G->gp[G->n_gp].counter = (uint8_t)free_c;
 	G->n_gp++;
-	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
 
 	/* 3. company for a TakenAlone event */
 	bad = plan;
@@ -247,7 +247,7 @@ TEST(validator_catches_bad_plans)
 	G->gp[1].event = 1;
 	G->gp[1].counter = (uint8_t)(G->gp[0].counter == 0 ? 1 : 0);
 	G->n_gp = 2;
-	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
 
 	/* 4. an event left out */
 	bad = plan;
@@ -255,22 +255,22 @@ TEST(validator_catches_bad_plans)
 	for (int i = 0; i < G->n_gp; i++)
 		if (G->gp[i].event == 3)
 			G->gp[i] = G->gp[--G->n_gp];
-	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 7, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
 
 	/* 5. PERF_METRICS without fixed counter 3 / the capability */
 	struct bt_pmu_caps icl = caps_of("icl");
 	fx_ptrs(ev, 8, evp);
 	CHECK(bt_plan_events(evp, 8, &icl, NULL, &scratch, &plan) == BT_OK);
-	CHECK(bt_plan_validate(&plan, evp, 8, &icl, NULL, &scratch, err, sizeof(err)) == BT_OK);
+	CHECK(bt_plan_validate(&plan, evp, 8, &icl, NULL, &scratch, &d) == BT_OK);
 	bad = plan;
 	bad.perf_metrics = false;
-	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK(strstr(err, "fixed counter 3") != NULL);
+	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, &scratch, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "fixed counter 3") != NULL);
 
 	/* 6. fewer groups than the bound */
 	bad = plan;
 	bad.n_groups = 1;
-	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, &scratch, &d) == BT_ERR_INVALID);
 }
 
 /* Finding 6: bt_pmu_read() takes each event's count from p->ev[i].group /
@@ -289,8 +289,8 @@ TEST(validator_checks_the_event_table_against_the_groups)
 	ev[5] = fx_msr(fx_gp("OCR.A", 0xB7, 1, 0, 0xF), MSR_OFFCORE_RSP_0, 0x10001, 0xBB);
 	fx_ptrs(ev, 6, evp);
 	CHECK(bt_plan_events(evp, 6, &caps, NULL, &scratch, &plan) == BT_OK);
-	char err[256];
-	CHECK(bt_plan_validate(&plan, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_OK);
+	struct bt_diag d;
+	CHECK(bt_plan_validate(&plan, evp, 6, &caps, NULL, &scratch, &d) == BT_OK);
 	static struct bt_plan bad;
 
 	/* Two events' counters swapped in the table only. */
@@ -298,21 +298,21 @@ TEST(validator_checks_the_event_table_against_the_groups)
 	uint8_t c = bad.ev[1].counter;
 	bad.ev[1].counter = bad.ev[2].counter;
 	bad.ev[2].counter = c;
-	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK_MSG(strstr(err, "event table"), "%s", err);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "event table"), "%s", d.text);
 	/* An alias pointing at another counter than its target's. */
 	bad = plan;
 	bad.ev[4].counter = (uint8_t)((plan.ev[0].counter + 1) % 4);
-	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
 	/* The table says code2 where the group programs the primary code. */
 	bad = plan;
 	bad.ev[5].code2 = !plan.ev[5].code2;
-	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
 	/* Fixed counters the PMU lacks. */
 	bad = plan;
 	bad.fixed_mask |= 1u << 3;
-	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK_MSG(strstr(err, "fixed counters"), "%s", err);
+	CHECK(bt_plan_validate(&bad, evp, 6, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "fixed counters"), "%s", d.text);
 }
 
 /* Finding 7: one counter counts identical encodings once, TakenAlone or
@@ -353,9 +353,9 @@ TEST(identical_taken_alone_events_are_counted_once)
 	bad.groups[gb].n_gp = 0;
 	bad.ev[3].group = (int16_t)ga;
 	bad.ev[3].counter = G->gp[1].counter;
-	char err[256];
-	CHECK(bt_plan_validate(&bad, evp, 4, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK_MSG(strstr(err, "TakenAlone"), "%s", err);
+	struct bt_diag d;
+	CHECK(bt_plan_validate(&bad, evp, 4, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "TakenAlone"), "%s", d.text);
 }
 
 /* The planner keeps no state of its own: what it needs is in the caller's
@@ -377,9 +377,9 @@ TEST(scratch_is_the_only_state)
 	CHECK(bt_plan_events(otherp, m, &icl, NULL, &scratch, &c) == BT_OK);
 	CHECK(bt_plan_events(evp, n, &caps, NULL, &dirty, &b) == BT_OK);
 	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
-	char err[256];
-	CHECK_MSG(bt_plan_validate(&a, evp, n, &caps, NULL, &dirty, err, sizeof(err)) == BT_OK,
-		  "%s", err);
+	struct bt_diag d;
+	CHECK_MSG(bt_plan_validate(&a, evp, n, &caps, NULL, &dirty, &d) == BT_OK,
+		  "%s", d.text);
 	CHECK_EQ_INT(bt_plan_lower_bound(evp, n, &caps, NULL, &dirty, NULL), a.lower_bound);
 	CHECK(bt_plan_events(evp, n, &caps, NULL, NULL, &b) == BT_ERR_INVALID);
 }

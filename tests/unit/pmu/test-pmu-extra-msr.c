@@ -27,12 +27,12 @@ static struct bt_pmu_caps caps_of(const char *preset)
 static bool plan_valid(const struct bt_event *ev, int n, const struct bt_pmu_caps *caps)
 {
 	static const struct bt_event *evp[FX_MAX];
-	char err[256];
+	struct bt_diag d;
 	fx_ptrs(ev, n, evp);
 	if (bt_plan_events(evp, n, caps, NULL, &scratch, &plan) != BT_OK)
 		return false;
-	bool ok = bt_plan_validate(&plan, evp, n, caps, NULL, &scratch, err, sizeof(err)) == BT_OK;
-	CHECK_MSG(ok, "invalid plan: %s", err);
+	bool ok = bt_plan_validate(&plan, evp, n, caps, NULL, &scratch, &d) == BT_OK;
+	CHECK_MSG(ok, "invalid plan: %s", d.text);
 	return ok;
 }
 
@@ -63,15 +63,13 @@ TEST(pebs_only_and_load_latency_events_are_unmeasurable_with_the_reason)
 	CHECK_EQ_INT(plan.lower_bound, 1);
 	/* Raw events: ldlat= parses (3..65535) but is unmeasurable. */
 	struct bt_raw_event r;
-	char err[200];
-	CHECK(bt_event_parse("cpu/event=0xcd,umask=0x1,ldlat=3/", BT_VENDOR_INTEL, &r, err,
-			     sizeof(err)) == BT_OK);
+	struct bt_diag d;
+	CHECK(bt_event_parse("cpu/event=0xcd,umask=0x1,ldlat=3/", BT_VENDOR_INTEL, &r, &d) == BT_OK);
 	struct bt_encoding enc;
-	CHECK(bt_event_encode_gp(&r.ev, &skl, false, &enc, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK(strstr(err, "PEBS") != NULL);
-	CHECK(bt_event_parse("cpu/event=0xcd,umask=0x1,ldlat=2/", BT_VENDOR_INTEL, &r, err,
-			     sizeof(err)) == BT_ERR_INVALID);
-	CHECK_MSG(strstr(err, "minimum is 3"), "%s", err);
+	CHECK(bt_event_encode_gp(&r.ev, &skl, false, &enc, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "PEBS") != NULL);
+	CHECK(bt_event_parse("cpu/event=0xcd,umask=0x1,ldlat=2/", BT_VENDOR_INTEL, &r, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "minimum is 3"), "%s", d.text);
 }
 
 /* What the sim does with a load-latency selector: nothing until PEBS is
@@ -111,7 +109,7 @@ TEST(sim_counts_load_latency_only_with_pebs_armed)
 TEST(parser_takes_the_offcore_msr_from_the_code)
 {
 	struct bt_raw_event r;
-	char err[200];
+	struct bt_diag d;
 	const struct { const char *s; uint16_t msr; } ok[] = {
 		{ "cpu/event=0xb7,umask=0x1,offcore_rsp=0x10001/", 0x1A6 },
 		{ "cpu/offcore_rsp=0x10001,event=0xbb,umask=0x1/", 0x1A7 },
@@ -120,13 +118,12 @@ TEST(parser_takes_the_offcore_msr_from_the_code)
 		{ "cpu/event=0xb7,umask=0x2,offcore_rsp=0x10001/", 0x1A7 },   /* Atom */
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		CHECK_MSG(bt_event_parse(ok[i].s, BT_VENDOR_INTEL, &r, err, sizeof(err)) == BT_OK,
-			  "%s: %s", ok[i].s, err);
+		CHECK_MSG(bt_event_parse(ok[i].s, BT_VENDOR_INTEL, &r, &d) == BT_OK,
+			  "%s: %s", ok[i].s, d.text);
 		CHECK_MSG(r.ev.msr_index == ok[i].msr, "%s: 0x%X", ok[i].s, r.ev.msr_index);
 	}
-	CHECK(bt_event_parse("cpu/event=0x3c,offcore_rsp=0x10001/", BT_VENDOR_INTEL, &r, err,
-			     sizeof(err)) == BT_ERR_INVALID);
-	CHECK(strstr(err, "OFFCORE_RESPONSE") != NULL);
+	CHECK(bt_event_parse("cpu/event=0x3c,offcore_rsp=0x10001/", BT_VENDOR_INTEL, &r, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "OFFCORE_RESPONSE") != NULL);
 }
 
 /* On Skylake, event 0xBB counts against OFFCORE_RSP_1 (Linux extra_regs
@@ -136,9 +133,9 @@ TEST(offcore_rsp_1_event_measured_through_the_msr_its_code_selects)
 {
 	struct bt_event ev[2];
 	struct bt_raw_event r;
-	char err[200];
+	struct bt_diag d;
 	CHECK(bt_event_parse("cpu/event=0xbb,umask=0x1,offcore_rsp=0x3fffc00004,"
-			     "name=OFFCORE_RESPONSE_1.X/", BT_VENDOR_INTEL, &r, err, sizeof(err)) == BT_OK);
+			     "name=OFFCORE_RESPONSE_1.X/", BT_VENDOR_INTEL, &r, &d) == BT_OK);
 	ev[0] = r.ev;
 	ev[1] = fx_fixed("INST_RETIRED.ANY", 0xC0, 0x00, 0, 0);
 	struct fx_outcome o = fx_measure(&sim, bt_sim_preset("skl"), ev, 2, NULL);
@@ -149,8 +146,8 @@ TEST(offcore_rsp_1_event_measured_through_the_msr_its_code_selects)
 	struct bt_pmu_caps skl = caps_of("skl");
 	struct bt_event bad = fx_msr(fx_gp("BAD", 0xBB, 0x01, 0, 0xF), 0x1A6, 0x10001, 0);
 	struct bt_encoding enc;
-	CHECK(bt_event_encode_gp(&bad, &skl, false, &enc, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK_MSG(strstr(err, "declares MSR 0x1A6") && strstr(err, "0x1A7"), "%s", err);
+	CHECK(bt_event_encode_gp(&bad, &skl, false, &enc, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "declares MSR 0x1A6") && strstr(d.text, "0x1A7"), "%s", d.text);
 }
 
 /* Atom cores pair by umask (Gracemont/Skymont JSON: EventCode 0xB7, UMask
@@ -208,24 +205,23 @@ TEST(offcore_events_the_core_does_not_have_are_unmeasurable)
 TEST(frontend_bits_that_do_not_exist_are_rejected)
 {
 	struct bt_raw_event r;
-	char err[200];
+	struct bt_diag d;
 	/* Bit 23 and bits 7:5 exist on no part (Linux masks 0x7fff17/0x7fff1f). */
 	CHECK(bt_event_parse("cpu/event=0xc6,umask=0x1,frontend=0x800011/", BT_VENDOR_INTEL, &r,
-			     err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK(bt_event_parse("cpu/event=0xc6,umask=0x1,frontend=0x31/", BT_VENDOR_INTEL, &r, err,
-			     sizeof(err)) == BT_ERR_INVALID);
+			     &d) == BT_ERR_INVALID);
+	CHECK(bt_event_parse("cpu/event=0xc6,umask=0x1,frontend=0x31/", BT_VENDOR_INTEL, &r, &d) == BT_ERR_INVALID);
 	CHECK(bt_event_parse("cpu/event=0xc6,umask=0x1,frontend=0x400406/", BT_VENDOR_INTEL, &r,
-			     err, sizeof(err)) == BT_OK);
+			     &d) == BT_OK);
 	/* Bit 3 exists from Golden Cove (0x7fff1f), not on Skylake (0x7fff17). */
 	struct bt_pmu_caps skl = caps_of("skl"), spr = caps_of("spr");
 	struct bt_event fe = fx_msr(fx_gp("FRONTEND_RETIRED.X", 0xC6, 0x01, 0, 0xF), 0x3F7, 0x19, 0);
 	struct bt_encoding enc;
-	CHECK(bt_event_encode_gp(&fe, &skl, false, &enc, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK_MSG(strstr(err, "0x8") && strstr(err, "reserved"), "%s", err);
-	CHECK(bt_event_encode_gp(&fe, &spr, false, &enc, err, sizeof(err)) == BT_OK);
+	CHECK(bt_event_encode_gp(&fe, &skl, false, &enc, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "0x8") && strstr(d.text, "reserved"), "%s", d.text);
+	CHECK(bt_event_encode_gp(&fe, &spr, false, &enc, &d) == BT_OK);
 	/* An event that does not use MSR_PEBS_FRONTEND on this core. */
 	fe.code = 0x3C;
-	CHECK(bt_event_encode_gp(&fe, &spr, false, &enc, err, sizeof(err)) == BT_ERR_INVALID);
+	CHECK(bt_event_encode_gp(&fe, &spr, false, &enc, &d) == BT_ERR_INVALID);
 	/* The sim faults on the reserved bit, from its own table. */
 	CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
 	CHECK(bt_wrmsr(&sim.arch, 0x3F7, 0x19) == BT_ERR_FAULT);
@@ -269,6 +265,6 @@ TEST(perf_metrics_fields_beyond_the_cpu_are_unmeasurable)
 	bad.ev[2].counter = BT_PM_HEAVY_OPERATIONS;
 	static const struct bt_event *evp[3];
 	fx_ptrs(ev, 3, evp);
-	char err[256];
-	CHECK(bt_plan_validate(&bad, evp, 3, &icl, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
+	struct bt_diag d;
+	CHECK(bt_plan_validate(&bad, evp, 3, &icl, NULL, &scratch, &d) == BT_ERR_INVALID);
 }

@@ -222,9 +222,9 @@ TEST(mistake_more_events_in_a_group_than_counters)
 	fx_ptrs(ev, n, evp);
 	struct bt_plan_opts popts = { .mutation = &pm };
 	bt_plan_events(evp, n, &caps, &popts, &scratch, &plan);
-	char err[256] = "";
-	CHECK(bt_plan_validate(&plan, evp, n, &caps, NULL, &scratch, err, sizeof(err)) == BT_ERR_INVALID);
-	CHECK(strstr(err, "general counter") != NULL);
+	struct bt_diag d = { "" };
+	CHECK(bt_plan_validate(&plan, evp, n, &caps, NULL, &scratch, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "general counter") != NULL);
 	/* ...and if programmed anyway, the driver refuses before touching any
 	 * MSR: counter 4 does not exist (it does not rely on a #GP). */
 	struct outcome bad = measure("skl", ev, n, NULL, &pm, 0);

@@ -95,20 +95,19 @@ static int count_entries(const char *dir, const char *suffix)
 
 TEST(sequence_numbers_never_overwrite)
 {
-	char dir[128], path[160], err[300];
+	char dir[128], path[160];
+	struct bt_diag d;
 	struct bt_results_written w;
 
 	fresh_dir();
 	snprintf(dir, sizeof(dir), "%s/baretop/results", root);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "first", noreplace, &w, err,
-				      sizeof(err)), BT_OK);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "first", noreplace, &w, &d), BT_OK);
 	CHECK_EQ_U64(w.seq, 1);
 	snprintf(path, sizeof(path), "%s/000001.json", dir);
 	CHECK_STR(w.path, path);
 	CHECK_STR(slurp(path), "{\"sequence\": 1, \"tag\": \"first\"}\n");
 
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "second", noreplace, &w, err,
-				      sizeof(err)), BT_OK);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "second", noreplace, &w, &d), BT_OK);
 	CHECK_EQ_U64(w.seq, 2);
 	CHECK_STR(slurp(path), "{\"sequence\": 1, \"tag\": \"first\"}\n");
 	CHECK_EQ_INT(count_entries(dir, ".json"), 2);
@@ -118,7 +117,8 @@ TEST(sequence_numbers_never_overwrite)
 
 TEST(a_stale_or_broken_hint_only_costs_probes)
 {
-	char dir[128], path[160], err[300];
+	char dir[128], path[160];
+	struct bt_diag d;
 	struct bt_results_written w;
 
 	fresh_dir();
@@ -134,7 +134,7 @@ TEST(a_stale_or_broken_hint_only_costs_probes)
 	FILE *f = fopen(path, "w");
 	fputs("garbage\n", f);
 	fclose(f);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, err, sizeof(err)),
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, &d),
 		     BT_OK);
 	CHECK_EQ_U64(w.seq, 4);
 	snprintf(path, sizeof(path), "%s/000002.json", dir);
@@ -144,7 +144,8 @@ TEST(a_stale_or_broken_hint_only_costs_probes)
 
 TEST(leftover_temporary_file_is_replaced)
 {
-	char dir[128], path[160], err[300];
+	char dir[128], path[160];
+	struct bt_diag d;
 	struct bt_results_written w;
 
 	fresh_dir();
@@ -154,7 +155,7 @@ TEST(leftover_temporary_file_is_replaced)
 	FILE *f = fopen(path, "w");
 	fputs("half a result from a run that lost power", f);
 	fclose(f);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, err, sizeof(err)),
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, &d),
 		     BT_OK);
 	CHECK_EQ_U64(w.seq, 1);
 	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
@@ -163,14 +164,15 @@ TEST(leftover_temporary_file_is_replaced)
 
 TEST(losing_a_rename_race_takes_the_next_number)
 {
-	char dir[128], path[160], err[300];
+	char dir[128], path[160];
+	struct bt_diag d;
 	struct bt_results_written w;
 
 	fresh_dir();
 	snprintf(dir, sizeof(dir), "%s/r", root);
 	race_once_calls = 0;
 	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "mine", rename_loses_race_once, &w,
-				      err, sizeof(err)), BT_OK);
+				      &d), BT_OK);
 	CHECK_EQ_U64(w.seq, 2);
 	snprintf(path, sizeof(path), "%s/000001.json", dir);
 	CHECK_STR(slurp(path), "someone else\n");
@@ -182,17 +184,18 @@ TEST(losing_a_rename_race_takes_the_next_number)
 
 TEST(failures_leave_nothing_behind)
 {
-	char dir[128], err[300];
+	char dir[128];
+	struct bt_diag d;
 	struct bt_results_written w;
 
 	fresh_dir();
 	snprintf(dir, sizeof(dir), "%s/r", root);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_fails, NULL, noreplace, &w, err,
-				      sizeof(err)), BT_ERR_INTERNAL);
-	CHECK(strstr(err, "rendering the results failed") != NULL);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", rename_io_error, &w, err,
-				      sizeof(err)), BT_ERR_IO);
-	CHECK(strstr(err, "cannot rename") != NULL);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_fails, NULL, noreplace, &w, &d),
+		     BT_ERR_INTERNAL);
+	CHECK(strstr(d.text, "rendering the results failed") != NULL);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", rename_io_error, &w, &d),
+		     BT_ERR_IO);
+	CHECK(strstr(d.text, "cannot rename") != NULL);
 	CHECK_EQ_INT(count_entries(dir, ".json"), 0);
 	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
 	remove_tree(root);

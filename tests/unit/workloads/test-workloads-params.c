@@ -75,42 +75,43 @@ TEST(presets_give_paper_size_and_quick_size)
 TEST(values_and_suffixes)
 {
 	struct bt_wl_config cfg;
-	char err[256];
+	struct bt_diag d;
 
 	bt_wl_config_init(&cfg, bt_wl_find("ptr-chase-l2"), BT_WL_DEFAULT);
-	CHECK(bt_wl_config_set(&cfg, "size=64K", err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "size=64K", &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "size"), 65536);
-	CHECK(bt_wl_config_set(&cfg, "size=1MiB", err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "size=1MiB", &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "size"), 1 << 20);
-	CHECK(bt_wl_config_set(&cfg, "size=2g", err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "size=2g", &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "size"), 2ull << 30);
-	CHECK(bt_wl_config_set(&cfg, "size=0x1000", err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "size=0x1000", &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "size"), 4096);
-	CHECK(bt_wl_config_set(&cfg, "size=8192B", err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "size=8192B", &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "size"), 8192);
 	/* Counts are decimal: K = 1000. */
-	CHECK(bt_wl_config_set(&cfg, "steps=3M", err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "steps=3M", &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "steps"), 3000000);
-	CHECK(bt_wl_config_set(&cfg, "steps=12k", err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "steps=12k", &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "steps"), 12000);
 
 	bt_wl_config_init(&cfg, bt_wl_find("multiply3"), BT_WL_DEFAULT);
-	CHECK(bt_wl_config_set(&cfg, "isa=sse2", err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "isa=sse2", &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "isa"), 1);
 }
 
 static void expect_error(const char *workload, const char *assignment, const char *needle)
 {
 	struct bt_wl_config cfg, before;
-	char err[256] = "";
+	struct bt_diag d = { "" };
 
 	bt_wl_config_init(&cfg, bt_wl_find(workload), BT_WL_DEFAULT);
 	before = cfg;
-	CHECK_MSG(bt_wl_config_set(&cfg, assignment, err, sizeof err) == BT_ERR_INVALID,
+	CHECK_MSG(bt_wl_config_set(&cfg, assignment, &d) == BT_ERR_INVALID,
 		  "%s %s accepted", workload, assignment);
-	CHECK_MSG(strstr(err, needle) != NULL, "%s %s: message '%s' lacks '%s'", workload,
-		  assignment, err, needle);
-	CHECK_MSG(strstr(err, workload) != NULL, "message '%s' does not name %s", err, workload);
+	CHECK_MSG(strstr(d.text, needle) != NULL, "%s %s: message '%s' lacks '%s'", workload,
+		  assignment, d.text, needle);
+	CHECK_MSG(strstr(d.text, workload) != NULL, "message '%s' does not name %s", d.text,
+		  workload);
 	CHECK_MSG(memcmp(&cfg, &before, sizeof cfg) == 0, "%s %s changed the config", workload,
 		  assignment);
 }
@@ -142,28 +143,26 @@ TEST(parse_errors_say_what_is_wrong)
 TEST(specs_select_a_workload_and_its_parameters)
 {
 	struct bt_wl_config cfg;
-	char err[256];
+	struct bt_diag d;
 
-	CHECK(bt_wl_config_from_spec(&cfg, "div-chain", BT_WL_QUICK, err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_from_spec(&cfg, "div-chain", BT_WL_QUICK, &d) == BT_OK);
 	CHECK_STR(cfg.wl->name, "div-chain");
 	CHECK_EQ_U64(value_of(&cfg, "iterations"), cfg.wl->params[0].quick);
-	CHECK(bt_wl_config_from_spec(&cfg, "div-chain:iterations=5,divisor=3", BT_WL_DEFAULT, err,
-				     sizeof err) == BT_OK);
+	CHECK(bt_wl_config_from_spec(&cfg, "div-chain:iterations=5,divisor=3", BT_WL_DEFAULT, &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "iterations"), 5);
 	CHECK_EQ_U64(value_of(&cfg, "divisor"), 3);
-	CHECK(bt_wl_config_from_spec(&cfg, "div-chain: iterations=6  divisor=4,", BT_WL_DEFAULT, err,
-				     sizeof err) == BT_OK);
+	CHECK(bt_wl_config_from_spec(&cfg, "div-chain: iterations=6  divisor=4,", BT_WL_DEFAULT, &d) == BT_OK);
 	CHECK_EQ_U64(value_of(&cfg, "iterations"), 6);
 	CHECK_EQ_U64(value_of(&cfg, "divisor"), 4);
-	CHECK(bt_wl_config_from_spec(&cfg, "div-chain:", BT_WL_DEFAULT, err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_from_spec(&cfg, "div-chain:", BT_WL_DEFAULT, &d) == BT_OK);
 
-	CHECK(bt_wl_config_from_spec(&cfg, "dvi-chain", BT_WL_DEFAULT, err, sizeof err) == BT_ERR_NOT_FOUND);
-	CHECK(strstr(err, "no workload 'dvi-chain'") != NULL);
-	CHECK(bt_wl_config_from_spec(&cfg, "", BT_WL_DEFAULT, err, sizeof err) == BT_ERR_NOT_FOUND);
-	CHECK(bt_wl_config_from_spec(&cfg, ":n=3", BT_WL_DEFAULT, err, sizeof err) == BT_ERR_NOT_FOUND);
-	CHECK(bt_wl_config_from_spec(&cfg, "div-chain:divisor=0", BT_WL_DEFAULT, err, sizeof err) ==
+	CHECK(bt_wl_config_from_spec(&cfg, "dvi-chain", BT_WL_DEFAULT, &d) == BT_ERR_NOT_FOUND);
+	CHECK(strstr(d.text, "no workload 'dvi-chain'") != NULL);
+	CHECK(bt_wl_config_from_spec(&cfg, "", BT_WL_DEFAULT, &d) == BT_ERR_NOT_FOUND);
+	CHECK(bt_wl_config_from_spec(&cfg, ":n=3", BT_WL_DEFAULT, &d) == BT_ERR_NOT_FOUND);
+	CHECK(bt_wl_config_from_spec(&cfg, "div-chain:divisor=0", BT_WL_DEFAULT, &d) ==
 	      BT_ERR_INVALID);
-	CHECK(strstr(err, "div-chain: divisor=0: out of range") != NULL);
+	CHECK(strstr(d.text, "div-chain: divisor=0: out of range") != NULL);
 }
 
 TEST(format_then_parse_round_trips_for_every_workload)
@@ -174,7 +173,8 @@ TEST(format_then_parse_round_trips_for_every_workload)
 	for (size_t i = 0; i < n; i++) {
 		for (int preset = BT_WL_DEFAULT; preset <= BT_WL_QUICK; preset++) {
 			struct bt_wl_config cfg, back;
-			char text[256], spec[320], err[256];
+			char text[256], spec[320];
+			struct bt_diag d;
 			size_t len;
 
 			bt_wl_config_init(&cfg, all[i], (enum bt_wl_preset)preset);
@@ -182,8 +182,7 @@ TEST(format_then_parse_round_trips_for_every_workload)
 			CHECK(len == strlen(text));
 			snprintf(spec, sizeof spec, "%s:%s", all[i]->name, text);
 			/* Parse onto the OTHER preset, so every value must come from the text. */
-			CHECK_MSG(bt_wl_config_from_spec(&back, spec, (enum bt_wl_preset)!preset, err,
-							 sizeof err) == BT_OK, "%s: %s", spec, err);
+			CHECK_MSG(bt_wl_config_from_spec(&back, spec, (enum bt_wl_preset)!preset, &d) == BT_OK, "%s: %s", spec, d.text);
 			CHECK_MSG(memcmp(back.values, cfg.values, sizeof cfg.values) == 0, "%s", spec);
 		}
 	}
@@ -219,25 +218,25 @@ TEST(two_core_workloads_say_they_need_a_second_cpu)
 	struct bt_wl_env none = { 0 }, failing = { 0 }, single = { 0 };
 	struct bt_wl_config cfg;
 	struct bt_wl_instance inst;
-	char err[256];
+	struct bt_diag d;
 
 	bt_wl_config_init(&cfg, bt_wl_find("false-sharing"), BT_WL_QUICK);
-	CHECK(bt_wl_setup(&inst, &cfg, &none, err, sizeof err) == BT_ERR_UNSUPPORTED);
-	CHECK(strstr(err, "needs a second CPU") != NULL);
+	CHECK(bt_wl_setup(&inst, &cfg, &none, &d) == BT_ERR_UNSUPPORTED);
+	CHECK(strstr(d.text, "needs a second CPU") != NULL);
 
 	single.start_partner = failing_start;
 	single.wait_partner = never_wait;
 	single.cpu.logical_cpus = 1;
-	CHECK(bt_wl_setup(&inst, &cfg, &single, err, sizeof err) == BT_ERR_UNSUPPORTED);
-	CHECK(strstr(err, "needs a second CPU") != NULL);
+	CHECK(bt_wl_setup(&inst, &cfg, &single, &d) == BT_ERR_UNSUPPORTED);
+	CHECK(strstr(d.text, "needs a second CPU") != NULL);
 
 	/* The platform claims to have a partner, but starting it fails. */
 	failing.start_partner = failing_start;
 	failing.wait_partner = never_wait;
 	bt_wl_config_init(&cfg, bt_wl_find("memory-order-clears"), BT_WL_QUICK);
-	CHECK(bt_wl_setup(&inst, &cfg, &failing, err, sizeof err) == BT_OK);
-	CHECK(bt_wl_before_run(&inst, err, sizeof err) == BT_ERR_UNSUPPORTED);
-	CHECK(strstr(err, "needs a second CPU") != NULL);
+	CHECK(bt_wl_setup(&inst, &cfg, &failing, &d) == BT_OK);
+	CHECK(bt_wl_before_run(&inst, &d) == BT_ERR_UNSUPPORTED);
+	CHECK(strstr(d.text, "needs a second CPU") != NULL);
 	bt_wl_teardown(&inst);
 }
 
@@ -246,11 +245,11 @@ TEST(code_footprint_needs_executable_memory)
 	struct bt_wl_env none = { 0 };
 	struct bt_wl_config cfg;
 	struct bt_wl_instance inst;
-	char err[256];
+	struct bt_diag d;
 
 	bt_wl_config_init(&cfg, bt_wl_find("code-footprint"), BT_WL_QUICK);
-	CHECK(bt_wl_setup(&inst, &cfg, &none, err, sizeof err) == BT_ERR_UNSUPPORTED);
-	CHECK(strstr(err, "executable memory") != NULL);
+	CHECK(bt_wl_setup(&inst, &cfg, &none, &d) == BT_ERR_UNSUPPORTED);
+	CHECK(strstr(d.text, "executable memory") != NULL);
 }
 
 TEST(setup_rechecks_values_that_bypassed_the_parser)
@@ -258,14 +257,14 @@ TEST(setup_rechecks_values_that_bypassed_the_parser)
 	struct bt_wl_env none = { 0 };
 	struct bt_wl_config cfg;
 	struct bt_wl_instance inst;
-	char err[256];
+	struct bt_diag d;
 
 	bt_wl_config_init(&cfg, bt_wl_find("ptr-chase-l1"), BT_WL_QUICK);
 	cfg.values[0] = 100;   /* not a multiple of 64 */
-	CHECK(bt_wl_setup(&inst, &cfg, &none, err, sizeof err) == BT_ERR_INVALID);
+	CHECK(bt_wl_setup(&inst, &cfg, &none, &d) == BT_ERR_INVALID);
 	bt_wl_config_init(&cfg, bt_wl_find("4k-alias"), BT_WL_QUICK);
-	CHECK(bt_wl_config_set(&cfg, "offset=1024", err, sizeof err) == BT_OK);
-	CHECK(bt_wl_setup(&inst, &cfg, &none, err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_set(&cfg, "offset=1024", &d) == BT_OK);
+	CHECK(bt_wl_setup(&inst, &cfg, &none, &d) == BT_OK);
 	bt_wl_teardown(&inst);
 }
 

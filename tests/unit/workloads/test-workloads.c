@@ -74,32 +74,32 @@ static bool run_spec(const char *spec, int runs, uint64_t *ret_sum, bool *ret_sk
 {
 	struct bt_wl_config cfg;
 	struct bt_wl_instance inst;
-	char err[256];
+	struct bt_diag d;
 	uint64_t first = 0;
 	bt_status s;
 
 	*ret_skipped = false;
-	s = bt_wl_config_from_spec(&cfg, spec, BT_WL_QUICK, err, sizeof err);
-	CHECK_MSG(s == BT_OK, "%s: %s", spec, err);
+	s = bt_wl_config_from_spec(&cfg, spec, BT_WL_QUICK, &d);
+	CHECK_MSG(s == BT_OK, "%s: %s", spec, d.text);
 	if (s != BT_OK)
 		return false;
-	s = bt_wl_setup(&inst, &cfg, env(), err, sizeof err);
+	s = bt_wl_setup(&inst, &cfg, env(), &d);
 	if (s == BT_ERR_UNSUPPORTED) {
 		*ret_skipped = true;
-		printf("# %s: %s\n", spec, err);
+		printf("# %s: %s\n", spec, d.text);
 		return false;
 	}
-	CHECK_MSG(s == BT_OK, "%s: setup: %s", spec, err);
+	CHECK_MSG(s == BT_OK, "%s: setup: %s", spec, d.text);
 	if (s != BT_OK)
 		return false;
 	for (int r = 0; r < runs; r++) {
 		uint64_t sum;
 
-		s = bt_wl_before_run(&inst, err, sizeof err);
-		CHECK_MSG(s == BT_OK, "%s: before_run: %s", spec, err);
+		s = bt_wl_before_run(&inst, &d);
+		CHECK_MSG(s == BT_OK, "%s: before_run: %s", spec, d.text);
 		bt_wl_run(&inst);
-		s = bt_wl_after_run(&inst, err, sizeof err);
-		CHECK_MSG(s == BT_OK, "%s: after_run: %s", spec, err);
+		s = bt_wl_after_run(&inst, &d);
+		CHECK_MSG(s == BT_OK, "%s: after_run: %s", spec, d.text);
 		sum = bt_wl_checksum(&inst);
 		if (r == 0)
 			first = sum;
@@ -203,16 +203,16 @@ TEST(multiply3_refuses_an_isa_the_cpu_lacks)
 	struct bt_wl_env e = *env();
 	struct bt_wl_config cfg;
 	struct bt_wl_instance inst;
-	char err[256];
+	struct bt_diag d;
 
 	e.cpu.avx = false;
 	e.cpu.avx512f = false;
-	CHECK(bt_wl_config_from_spec(&cfg, "multiply3:n=8,isa=avx", BT_WL_QUICK, err, sizeof err) == BT_OK);
-	CHECK(bt_wl_setup(&inst, &cfg, &e, err, sizeof err) == BT_ERR_UNSUPPORTED);
-	CHECK(strstr(err, "AVX") != NULL);
+	CHECK(bt_wl_config_from_spec(&cfg, "multiply3:n=8,isa=avx", BT_WL_QUICK, &d) == BT_OK);
+	CHECK(bt_wl_setup(&inst, &cfg, &e, &d) == BT_ERR_UNSUPPORTED);
+	CHECK(strstr(d.text, "AVX") != NULL);
 	/* auto falls back to SSE2 and says so. */
-	CHECK(bt_wl_config_from_spec(&cfg, "multiply3:n=8", BT_WL_QUICK, err, sizeof err) == BT_OK);
-	CHECK(bt_wl_setup(&inst, &cfg, &e, err, sizeof err) == BT_OK);
+	CHECK(bt_wl_config_from_spec(&cfg, "multiply3:n=8", BT_WL_QUICK, &d) == BT_OK);
+	CHECK(bt_wl_setup(&inst, &cfg, &e, &d) == BT_OK);
 	CHECK(strstr(inst.note, "isa=sse2 (auto)") != NULL);
 	bt_wl_teardown(&inst);
 }
