@@ -5,14 +5,12 @@
  * document from the data gathered here. Portable: efi/efi-main.c calls it
  * with the UEFI platform, the tests and baretop-host with a hosted one.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/app-main.h"
-#include "app/cmdline.h"
 #include "app/count.h"
 #include "app/cpu-census.h"
 #include "app/fault-selftest.h"
@@ -30,9 +28,7 @@ struct run {
 	struct bt_options opt;
 	int argc;
 	char **argv;
-	const char *config_used;      /* path, or NULL */
-	int config_argc;
-	char **config_argv;
+	struct bt_config_words config; /* the configuration file's words */
 	char time[40];
 	struct bt_cpu_info cpu;
 	struct bt_cpu_census census;
@@ -64,50 +60,6 @@ static void stall_cb(uint64_t us, void *ctx)
 	((struct bt_platform *)ctx)->stall_us(us);
 }
 
-/* Reads the configuration file into words (bt_config_split). Returns 0, or
- * an errno value (ENOENT when absent). A line that cannot be split is
- * reported in d and EINVAL is returned, but the words of every other line
- * are still returned, so that their --shutdown is honoured: a bad file must
- * not leave a machine waiting. */
-#define BT_CONFIG_MAX_BYTES 65536
-
-static int read_config(const char *path, int *ret_argc, char ***ret_argv, struct bt_diag *d)
-{
-	FILE *f = fopen(path, "r");
-	char *text;
-	size_t len;
-	int bad_line = 0;
-
-	if (!f)
-		return errno ? errno : ENOENT;
-	text = malloc(BT_CONFIG_MAX_BYTES + 1);
-	if (!text) {
-		fclose(f);
-		return ENOMEM;
-	}
-	len = fread(text, 1, BT_CONFIG_MAX_BYTES + 1, f);
-	int read_error = ferror(f);
-	fclose(f);
-	if (read_error || len > BT_CONFIG_MAX_BYTES || memchr(text, '\0', len)) {
-		bt_diag_set(d, "%s: %s", path,
-			    read_error ? "read error"
-			    : len > BT_CONFIG_MAX_BYTES ? "larger than 64 KiB"
-			    : "holds a NUL byte: not a text file");
-		free(text);
-		return EINVAL;
-	}
-	text[len] = '\0';
-	bt_status st = bt_config_split(text, ret_argc, ret_argv, &bad_line);
-	free(text);
-	if (st == BT_ERR_NOMEM)
-		return ENOMEM;
-	if (st == BT_ERR_INVALID) {
-		bt_diag_set(d, "%s:%d: unterminated quote", path, bad_line);
-		return EINVAL;
-	}
-	return 0;
-}
-
 /* The results document's data (report/results.h): pointers into the run,
  * nothing copied; the parts are the caller's, alive while it is written. */
 static void results_of(const struct run *r, struct bt_results *res,
@@ -133,9 +85,9 @@ static void results_of(const struct run *r, struct bt_results *res,
 		.version = BT_VERSION,
 		.argc = r->argc,
 		.argv = r->argv,
-		.config_file = r->config_used,
-		.config_argc = r->config_argc,
-		.config_argv = r->config_argv,
+		.config_file = r->config.path,
+		.config_argc = r->config.argc,
+		.config_argv = r->config.argv,
 		.firmware_clock = r->time[0] ? r->time : NULL,
 		.platform = pf,
 		.cpu = &r->cpu,
@@ -321,47 +273,8 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	bt_options_defaults(&r->opt);
 	if (plat->default_results_dir)
 		r->opt.results_dir = plat->default_results_dir;
-	bt_options_scan_end_actions(&r->opt, argc - 1, argv + 1);
-
 	/* The configuration file first, so the command line can override it. */
-	const char *cfg = NULL;
-	bool explicit_cfg = false;
-	int own = 1 + bt_options_scan_limit(argc - 1, argv + 1); /* -x ARGS are not ours */
-	for (int i = 1; i < own; i++) {
-		if (strncmp(argv[i], "--config=", 9) == 0) {
-			cfg = argv[i] + 9;
-			explicit_cfg = true;
-		} else if (strcmp(argv[i], "--config") == 0 && i + 1 < own) {
-			cfg = argv[i + 1];
-			explicit_cfg = true;
-		}
-	}
-	if (!cfg && !bt_options_has(own - 1, argv + 1, "no-config"))
-		cfg = plat->config_path;
-	if (cfg) {
-		d.text[0] = '\0';
-		int e = read_config(cfg, &r->config_argc, &r->config_argv, &d);
-		if (e == EINVAL) {
-			bt_options_scan_end_actions(&r->opt, r->config_argc, r->config_argv);
-			status = usage_error(r, program, d.text);
-			goto out;
-		}
-		if (e == 0) {
-			r->config_used = cfg;
-			bt_options_scan_end_actions(&r->opt, r->config_argc, r->config_argv);
-			if (bt_options_parse(&r->opt, r->config_argc, r->config_argv, cfg, &d) !=
-			    BT_OK) {
-				status = usage_error(r, program, d.text);
-				goto out;
-			}
-		} else if (explicit_cfg || e != ENOENT) {
-			if (!d.text[0])
-				bt_diag_set(&d, "cannot read %s: %s", cfg, bt_file_error_phrase(e));
-			status = usage_error(r, program, d.text);
-			goto out;
-		}
-	}
-	if (bt_options_parse(&r->opt, argc - 1, argv + 1, "command line", &d) != BT_OK) {
+	if (bt_options_load(&r->opt, argc, argv, plat->config_path, &r->config, &d) != BT_OK) {
 		status = usage_error(r, program, d.text);
 		goto out;
 	}
@@ -393,10 +306,10 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	}
 
 	printf("baretop %s: bare-metal Top-Down analysis\n", BT_VERSION);
-	if (r->config_used) {
-		printf("options       from %s:", r->config_used);
-		for (int i = 0; i < r->config_argc; i++)
-			printf(" %s", r->config_argv[i]);
+	if (r->config.path) {
+		printf("options       from %s:", r->config.path);
+		for (int i = 0; i < r->config.argc; i++)
+			printf(" %s", r->config.argv[i]);
 		printf("\n");
 	}
 	if (plat->uefi_revision) {
@@ -492,7 +405,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	printf("done          exit status %d\n", r->status);
 	status = finish(r, r->status);
 out:
-	bt_cmdline_free(r->config_argc, r->config_argv);
+	bt_config_words_free(&r->config);
 	free(r);
 	return status;
 }

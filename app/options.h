@@ -105,6 +105,28 @@ bt_status bt_options_parse_u64(const char *s, uint64_t max, uint64_t *ret);
  * or n. */
 int bt_options_scan_limit(int n, char **words);
 
+/* The words read from the configuration file. */
+struct bt_config_words {
+	const char *path;   /* the file they came from; NULL when none was used */
+	int argc;
+	char **argv;        /* owned: bt_config_words_free */
+};
+
+/*
+ * All of a run's options (app/options-config.c): the configuration file
+ * first -- `--config FILE` on the command line, else default_path (the
+ * platform's baretop.cfg next to the app) unless `--no-config` -- then the
+ * command line argv[1..argc), which overrides it. A missing default file is
+ * not an error; a missing --config file is. On a usage error returns
+ * BT_ERR_INVALID with one line in d; even then o's end actions (--shutdown,
+ * --qemu-exit) are those of every word that could be read, so a bad file
+ * never leaves an unattended machine waiting. The caller frees cfg_words in
+ * every case (o points into it).
+ */
+bt_status bt_options_load(struct bt_options *o, int argc, char **argv, const char *default_path,
+			  struct bt_config_words *cfg_words, struct bt_diag *d);
+void bt_config_words_free(struct bt_config_words *cfg_words);
+
 void bt_options_usage(FILE *f, const char *program);
 
 #endif

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "app/options.h"
 #include "tests/unit/lib/test.h"
@@ -228,4 +231,104 @@ TEST(counting_and_cpu_errors)
 		CHECK_MSG(strstr(d.text, cases[i].msg) != NULL, "case %zu: '%s' lacks '%s'", i,
 			  d.text, cases[i].msg);
 	}
+}
+
+/* A configuration file with `text` in a fresh temporary folder; its path. */
+static const char *write_config(char *dir, size_t dirlen, const char *text)
+{
+	static char path[512];
+	snprintf(dir, dirlen, "/tmp/bt-options-XXXXXX");
+	if (!mkdtemp(dir))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/baretop.cfg", dir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return NULL;
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void remove_config(const char *dir, const char *path)
+{
+	remove(path);
+	rmdir(dir);
+}
+
+TEST(config_file_first_then_the_command_line)
+{
+	char dir[64];
+	const char *cfg = write_config(dir, sizeof(dir), "# unattended\n--shutdown --results-dir /from-file\n");
+	CHECK(cfg != NULL);
+	struct bt_options o;
+	struct bt_config_words w;
+	struct bt_diag d;
+
+	/* The default file is read, and the command line overrides it. */
+	char *argv[] = { "baretop", "--results-dir", "/from-cmdline" };
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_load(&o, 3, argv, cfg, &w, &d), BT_OK);
+	CHECK(o.shutdown);
+	CHECK_STR(o.results_dir, "/from-cmdline");
+	CHECK_STR(w.path, cfg);
+	CHECK_EQ_INT(w.argc, 3);
+	bt_config_words_free(&w);
+
+	/* --no-config: the default file is not read. */
+	char *argv2[] = { "baretop", "--no-config" };
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_load(&o, 2, argv2, cfg, &w, &d), BT_OK);
+	CHECK(!o.shutdown && w.path == NULL);
+	bt_config_words_free(&w);
+
+	/* -x ARGS belong to the application: its --config is not ours. */
+	char xcfg[600];
+	snprintf(xcfg, sizeof(xcfg), "--config=%s", cfg);
+	char *argv3[] = { "baretop", "-x", "app.efi", xcfg };
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_load(&o, 4, argv3, NULL, &w, &d), BT_OK);
+	CHECK(!o.shutdown && w.path == NULL);
+	bt_config_words_free(&w);
+	remove_config(dir, cfg);
+}
+
+TEST(config_file_errors)
+{
+	struct bt_options o;
+	struct bt_config_words w;
+	struct bt_diag d;
+
+	/* A missing default file is no error; a missing --config file is. */
+	char *argv[] = { "baretop" };
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_load(&o, 1, argv, "/nonexistent/baretop.cfg", &w, &d), BT_OK);
+	CHECK(w.path == NULL);
+	bt_config_words_free(&w);
+	char *argv2[] = { "baretop", "--config", "/nonexistent/other.cfg" };
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_load(&o, 3, argv2, NULL, &w, &d), BT_ERR_INVALID);
+	CHECK(strstr(d.text, "cannot read /nonexistent/other.cfg") != NULL);
+	bt_config_words_free(&w);
+
+	/* A line that cannot be split is refused, but the file's --shutdown is
+	 * still honoured: a bad file must not leave a machine waiting. */
+	char dir[64];
+	const char *cfg = write_config(dir, sizeof(dir), "--shutdown\n-w \"unterminated\n");
+	CHECK(cfg != NULL);
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_load(&o, 1, argv, cfg, &w, &d), BT_ERR_INVALID);
+	CHECK(strstr(d.text, ":2: unterminated quote") != NULL);
+	CHECK(o.shutdown);
+	bt_config_words_free(&w);
+	remove_config(dir, cfg);
+
+	/* An unknown option in the file names the file. */
+	cfg = write_config(dir, sizeof(dir), "--bogus\n");
+	CHECK(cfg != NULL);
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_load(&o, 1, argv, cfg, &w, &d), BT_ERR_INVALID);
+	CHECK(strstr(d.text, "unknown option '--bogus'") != NULL);
+	CHECK(strstr(d.text, cfg) != NULL);
+	bt_config_words_free(&w);
+	remove_config(dir, cfg);
 }
