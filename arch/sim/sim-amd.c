@@ -30,7 +30,7 @@ static int amd_index(const struct bt_sim *sim, uint32_t msr, bool *is_ctr)
 	return -1;
 }
 
-bt_status bt_sim_amd_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
+static bt_status amd_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 {
 	const struct bt_sim_config *c = &sim->cfg;
 	bool is_ctr;
@@ -54,7 +54,7 @@ bt_status bt_sim_amd_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 	return BT_ERR_FAULT;
 }
 
-bt_status bt_sim_amd_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
+static bt_status amd_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 {
 	const struct bt_sim_config *c = &sim->cfg;
 	bool is_ctr;
@@ -108,3 +108,21 @@ bt_status bt_sim_amd_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 	}
 	return BT_ERR_FAULT;
 }
+
+/* RDPMC (APM vol. 3 RDPMC): ECX is the counter number; one beyond the
+ * counters is #GP. */
+static bt_status amd_rdpmc(struct bt_sim *sim, uint32_t ecx, uint64_t *ret)
+{
+	const struct bt_sim_config *c = &sim->cfg;
+	if (ecx >= c->num_gp)
+		return BT_ERR_FAULT;
+	*ret = sim->regs.ctr[ecx];
+	return BT_OK;
+}
+
+const struct bt_sim_vendor bt_sim_amd_regs = {
+	.vendor = BT_VENDOR_AMD,
+	.rdmsr = amd_rdmsr,
+	.wrmsr = amd_wrmsr,
+	.rdpmc = amd_rdpmc,
+};

@@ -1,28 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simulated PMU's register model: RDMSR/WRMSR/RDPMC semantics, the
- * counting window, the access log and fault injection. CPUID answers are in
- * sim-cpuid.c, presets in sim-presets.c, counting in sim-count.c, register
- * facts in sim-regs.h and sim-tables.c (never the driver's pmu/msr.h).
+ * The simulated PMU's dispatcher: the struct bt_arch ops (CPUID, RDMSR,
+ * WRMSR, RDPMC, RDTSC, the counting window), what every access shares
+ * (foreign activity, fault injection, the access log, the #GP), set-up and
+ * the "left by firmware" state, and the restore checks. What an MSR or
+ * RDPMC does is the vendor's register model's (struct bt_sim_vendor:
+ * sim-intel.c, sim-amd.c), chosen once at bt_sim_init; CPUID answers are
+ * in sim-cpuid.c, counting in sim-count.c, the shared state helpers in
+ * sim-state.c, presets in sim-presets.c and sim-models.c, register facts
+ * in sim-regs.h and sim-tables.c (never the driver's pmu/msr.h). Calls go
+ * one way, down that list (arch/sim/README.md).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arch/sim/sim.h"
 #include "arch/sim/sim-internal.h"
-
-void bt_sim_violation(struct bt_sim *sim, const char *fmt, ...)
-{
-	if (sim->n_violations >= BT_SIM_MAX_VIOLATIONS)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(sim->violations[sim->n_violations], sizeof(sim->violations[0]), fmt, ap);
-	va_end(ap);
-	sim->n_violations++;
-}
 
 static void log_access(struct bt_sim *sim, uint8_t op, uint32_t index, uint64_t value,
 		       bool faulted)
@@ -108,18 +102,6 @@ static void foreign_activity(struct bt_sim *sim)
 			}
 }
 
-void bt_sim_note_gp_write(struct bt_sim *sim, unsigned i)
-{
-	sim->written_gp |= 1u << i;
-	sim->found_post_gp[i] = 0;
-}
-
-void bt_sim_note_fixed_write(struct bt_sim *sim, unsigned i)
-{
-	sim->written_fixed |= 1u << i;
-	sim->found_post_fixed[i] = 0;
-}
-
 static bt_status sim_rdmsr(struct bt_arch *a, uint32_t msr, uint64_t *ret)
 {
 	struct bt_sim *sim = a->ctx;
@@ -127,8 +109,7 @@ static bt_status sim_rdmsr(struct bt_arch *a, uint32_t msr, uint64_t *ret)
 	foreign_activity(sim);
 	uint64_t v = 0;
 	bt_status st = injected(sim, BT_SIM_RDMSR, msr) ? BT_ERR_FAULT
-		       : sim->cfg.vendor == BT_VENDOR_AMD ? bt_sim_amd_rdmsr(sim, msr, &v)
-							  : bt_sim_intel_rdmsr(sim, msr, &v);
+		       : sim->vendor->rdmsr(sim, msr, &v);
 	log_access(sim, BT_SIM_RDMSR, msr, v, st != BT_OK);
 	if (st != BT_OK)
 		return gp_fault(sim);
@@ -142,8 +123,7 @@ static bt_status sim_wrmsr(struct bt_arch *a, uint32_t msr, uint64_t value)
 	sim->access_count++;
 	foreign_activity(sim);
 	bt_status st = injected(sim, BT_SIM_WRMSR, msr) ? BT_ERR_FAULT
-		       : sim->cfg.vendor == BT_VENDOR_AMD ? bt_sim_amd_wrmsr(sim, msr, value)
-							  : bt_sim_intel_wrmsr(sim, msr, value);
+		       : sim->vendor->wrmsr(sim, msr, value);
 	log_access(sim, BT_SIM_WRMSR, msr, value, st != BT_OK);
 	return st == BT_OK ? BT_OK : gp_fault(sim);
 }
@@ -155,7 +135,7 @@ static bt_status sim_rdpmc(struct bt_arch *a, uint32_t ecx, uint64_t *ret)
 	foreign_activity(sim);
 	uint64_t v = 0;
 	bt_status st = injected(sim, BT_SIM_RDPMC, ecx) ? BT_ERR_FAULT
-		       : bt_sim_rdpmc_value(sim, ecx, &v);
+		       : sim->vendor->rdpmc(sim, ecx, &v);
 	log_access(sim, BT_SIM_RDPMC, ecx, v, st != BT_OK);
 	if (st != BT_OK)
 		return gp_fault(sim);
@@ -306,11 +286,26 @@ static void initial_state(struct bt_sim *sim)
 	sim->smi = 7;
 }
 
+/* The vendors' register models; a new one is a file defining its struct
+ * bt_sim_vendor and one line here. */
+static const struct bt_sim_vendor *const vendors[] = {
+	&bt_sim_intel_regs,
+	&bt_sim_amd_regs,
+};
+
+static const struct bt_sim_vendor *vendor_for(enum bt_vendor v)
+{
+	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
+		if (vendors[i]->vendor == v)
+			return vendors[i];
+	return NULL;
+}
+
 bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg)
 {
 	memset(sim, 0, sizeof(*sim));
-	if (!cfg || cfg->num_gp > BT_SIM_MAX_GP || (cfg->vendor != BT_VENDOR_INTEL &&
-						   cfg->vendor != BT_VENDOR_AMD))
+	const struct bt_sim_vendor *vendor = cfg ? vendor_for(cfg->vendor) : NULL;
+	if (!cfg || cfg->num_gp > BT_SIM_MAX_GP || !vendor)
 		return BT_ERR_INVALID;
 	/* The legacy addresses hold 8 counters; more need the v6 range. */
 	if (cfg->vendor == BT_VENDOR_INTEL &&
@@ -320,6 +315,7 @@ bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg)
 	     (cfg->perf_metrics && (cfg->pm_fields != 4 && cfg->pm_fields != 8))))
 		return BT_ERR_INVALID;
 	sim->cfg = *cfg;
+	sim->vendor = vendor;
 	if (cfg->vendor == BT_VENDOR_AMD) {
 		sim->cfg.gp_width = SIM_AMD_CTR_WIDTH;
 		sim->cfg.num_fixed = 0;

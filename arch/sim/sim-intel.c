@@ -9,47 +9,6 @@
 
 #include "arch/sim/sim-internal.h"
 
-static bool v6_range(const struct bt_sim_config *c)
-{
-	return c->version >= 6;
-}
-
-uint32_t bt_sim_gp_mask(const struct bt_sim *sim)
-{
-	const struct bt_sim_config *c = &sim->cfg;
-	/* v6: CPUID.23H.01H:EAX enumerates the counters as a bitmap (SDM vol.
-	 * 2B RDPMC: counter x is valid if x < CPUID.0AH:EAX[15:8] or
-	 * CPUID.23H.01H:EAX[x]). */
-	if (c->vendor == BT_VENDOR_INTEL && v6_range(c) && c->gp_bitmap)
-		return c->gp_bitmap & (uint32_t)sim_width_mask(BT_SIM_MAX_GP);
-	return (uint32_t)sim_width_mask(c->num_gp);
-}
-
-bool bt_sim_gp_exists(const struct bt_sim *sim, unsigned i)
-{
-	return i < BT_SIM_MAX_GP && ((bt_sim_gp_mask(sim) >> i) & 1);
-}
-
-bool bt_sim_fixed_exists(const struct bt_sim *sim, unsigned i)
-{
-	const struct bt_sim_config *c = &sim->cfg;
-	if (c->vendor != BT_VENDOR_INTEL || i >= BT_SIM_MAX_FIXED)
-		return false;
-	/* SDM vol. 2A CPUID.0AH: fixed counter i exists iff ECX[i] (v5+) or
-	 * EDX[4:0] > i; v6 also CPUID.23H.01H:EBX[i] (the sim reports the
-	 * same bitmap in both). */
-	return i < c->num_fixed || (c->version >= 5 && ((c->fixed_bitmap >> i) & 1));
-}
-
-uint32_t bt_sim_fixed_mask(const struct bt_sim *sim)
-{
-	uint32_t m = 0;
-	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
-		if (bt_sim_fixed_exists(sim, i))
-			m |= 1u << i;
-	return m;
-}
-
 /* AnyThread (IA32_PERFEVTSELx[21], FIXED_CTR_CTRL bit 4i+2) exists from v3
  * (SDM 20.2.3). When CPUID.0AH:EDX[15] reports it deprecated (SDM 20.2.5),
  * no manual text says a write faults, so the sim accepts the bit and ignores
@@ -57,11 +16,6 @@ uint32_t bt_sim_fixed_mask(const struct bt_sim *sim)
 static bool any_writable(const struct bt_sim_config *c)
 {
 	return c->version >= 3;
-}
-
-bool bt_sim_any_effective(const struct bt_sim_config *c)
-{
-	return c->version >= 3 && !c->any_deprecated;
 }
 
 /* Bits a WRMSR to IA32_PERFEVTSELx may set (SDM Figure 20-1 and 20-6; v6
@@ -159,59 +113,6 @@ static uint64_t debugctl_valid(const struct bt_sim_config *c)
 		v |= SIM_DBG_FREEZE_WHILE_SMM;
 	return v;
 }
-
-/* CTR_Frz: "performance counters in the core PMU are frozen" (SDM vol. 4
- * Table 2-2; v4 counts only when EN && GLOBAL_CTRL.PMCn && !CTR_Frz, SDM
- * 20.2.4 "Architectural Performance Monitoring Version 4"). */
-static bool frozen(const struct bt_sim *sim)
-{
-	return sim->cfg.vendor == BT_VENDOR_INTEL && sim->cfg.version >= 4 &&
-	       (sim->regs.global_status & SIM_ST_CTR_FRZ);
-}
-
-bool bt_sim_gp_enabled(const struct bt_sim *sim, unsigned i)
-{
-	if (!bt_sim_gp_exists(sim, i))
-		return false;
-	uint64_t sel = sim->regs.evtsel[i];
-	if (!(sel & SIM_SEL_EN) || !(sel & (SIM_SEL_OS | SIM_SEL_USR)))
-		return false;
-	if (sim->cfg.vendor == BT_VENDOR_INTEL)
-		return ((sim->regs.global_ctrl >> i) & 1) && !frozen(sim);
-	if (sim->cfg.amd_v2)
-		return (sim->regs.global_ctrl >> i) & 1;
-	return true; /* AMD without PerfMonV2: PerfEvtSel.En alone */
-}
-
-bool bt_sim_fixed_enabled(const struct bt_sim *sim, unsigned i)
-{
-	if (!bt_sim_fixed_exists(sim, i))
-		return false;
-	uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
-	return (field & (SIM_FIX_OS | SIM_FIX_USR)) &&
-	       ((sim->regs.global_ctrl >> (SIM_GLOBAL_FIXED_SHIFT + i)) & 1) && !frozen(sim);
-}
-
-void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n)
-{
-	uint64_t mask = sim_width_mask(sim->cfg.gp_width);
-	uint64_t old = sim->regs.ctr[i];
-	sim->regs.ctr[i] = (old + n) & mask;
-	/* Overflow: the count passed 2^width (at most once per window, which
-	 * the driver relies on). GLOBAL_STATUS bit i (Intel, AMD PerfMonV2). */
-	if (n > mask - old && (sim->cfg.vendor == BT_VENDOR_INTEL || sim->cfg.amd_v2))
-		sim->regs.global_status |= 1ull << i;
-}
-
-void bt_sim_add_fixed(struct bt_sim *sim, unsigned i, uint64_t n)
-{
-	uint64_t mask = sim_width_mask(sim->cfg.fixed_width);
-	uint64_t old = sim->regs.fixed_ctr[i];
-	sim->regs.fixed_ctr[i] = (old + n) & mask;
-	if (n > mask - old)
-		sim->regs.global_status |= 1ull << (SIM_GLOBAL_FIXED_SHIFT + i);
-}
-
 /* Counter writes. IA32_PMCx: "only the lower 32 bits are written; bits
  * [width-1:32] are sign-extended from bit 31" (SDM 20.2.6). IA32_A_PMCx and
  * IA32_FIXED_CTRx write the full width; bits beyond the width are reserved
@@ -248,7 +149,7 @@ static int gp_decode(const struct bt_sim *sim, uint32_t msr, enum gp_kind *kind)
 	} else if (msr >= SIM_IA32_A_PMC0 && msr < SIM_IA32_A_PMC0 + SIM_LEGACY_GP_MAX) {
 		i = (int)(msr - SIM_IA32_A_PMC0);
 		*kind = GP_ACTR;
-	} else if (v6_range(c) && msr >= SIM_V6_GP0_CTR &&
+	} else if (sim_v6_range(c) && msr >= SIM_V6_GP0_CTR &&
 		   msr < SIM_V6_GP0_CTR + SIM_V6_STEP * BT_SIM_MAX_GP) {
 		uint32_t off = msr - SIM_V6_GP0_CTR;
 		i = (int)(off / SIM_V6_STEP);
@@ -271,14 +172,14 @@ static int fixed_decode(const struct bt_sim *sim, uint32_t msr)
 	int i = -1;
 	if (msr >= SIM_IA32_FIXED_CTR0 && msr < SIM_IA32_FIXED_CTR0 + BT_SIM_MAX_FIXED)
 		i = (int)(msr - SIM_IA32_FIXED_CTR0);
-	else if (v6_range(&sim->cfg) && msr >= SIM_V6_FX0_CTR &&
+	else if (sim_v6_range(&sim->cfg) && msr >= SIM_V6_FX0_CTR &&
 		 msr < SIM_V6_FX0_CTR + SIM_V6_STEP * BT_SIM_MAX_FIXED &&
 		 (msr - SIM_V6_FX0_CTR) % SIM_V6_STEP == 0)
 		i = (int)((msr - SIM_V6_FX0_CTR) / SIM_V6_STEP);
 	return i >= 0 && bt_sim_fixed_exists(sim, (unsigned)i) ? i : -1;
 }
 
-bt_status bt_sim_intel_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
+static bt_status intel_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 {
 	const struct bt_sim_config *c = &sim->cfg;
 	struct bt_sim_regs *r = &sim->regs;
@@ -385,7 +286,7 @@ static bt_status write_fixed(struct bt_sim *sim, unsigned i, uint64_t value)
 	return st;
 }
 
-bt_status bt_sim_intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
+static bt_status intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 {
 	const struct bt_sim_config *c = &sim->cfg;
 	struct bt_sim_regs *r = &sim->regs;
@@ -498,16 +399,10 @@ bt_status bt_sim_intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
  * PERF_METRICS (with the low bits 0); an index beyond the counters, or any
  * other ECX bit, is #GP. With FIXED_CTR_CTRL.METRICS_CLEAR_EN (bit 14) set,
  * the PERF_METRICS read also clears PERF_METRICS and fixed counter 3 after
- * the read. AMD: ECX is the counter number. */
-bt_status bt_sim_rdpmc_value(struct bt_sim *sim, uint32_t ecx, uint64_t *ret)
+ * the read. */
+static bt_status intel_rdpmc(struct bt_sim *sim, uint32_t ecx, uint64_t *ret)
 {
 	const struct bt_sim_config *c = &sim->cfg;
-	if (c->vendor == BT_VENDOR_AMD) {
-		if (ecx >= c->num_gp)
-			return BT_ERR_FAULT;
-		*ret = sim->regs.ctr[ecx];
-		return BT_OK;
-	}
 	uint32_t index = ecx & 0xFFFF;
 	uint32_t type = ecx & ~0xFFFFu;
 	if (type == 0) {
@@ -537,3 +432,10 @@ bt_status bt_sim_rdpmc_value(struct bt_sim *sim, uint32_t ecx, uint64_t *ret)
 	}
 	return BT_ERR_FAULT;
 }
+
+const struct bt_sim_vendor bt_sim_intel_regs = {
+	.vendor = BT_VENDOR_INTEL,
+	.rdmsr = intel_rdmsr,
+	.wrmsr = intel_wrmsr,
+	.rdpmc = intel_rdpmc,
+};

@@ -36,6 +36,10 @@
 
 #include "arch/sim/sim.h"
 
+/* A row names only what differs from its base preset. A field left out is
+ * 0, which means "the base's" for every field but hybrid and perf_metrics:
+ * there 0 means "no", and "the base's" is FROM_BASE (-1), which every row
+ * therefore writes out. */
 struct model_sim {
 	const char *model;        /* built-in model id (metrics/) */
 	const char *base;         /* preset it starts from */
@@ -43,66 +47,111 @@ struct model_sim {
 	uint8_t family;           /* enum bt_sim_family; 0 = the base's */
 	uint8_t num_gp;           /* 0 = the base's */
 	uint32_t fixed_bitmap;    /* CPUID.0AH:ECX; 0 = the base's */
-	uint8_t unused;
-	int8_t hybrid;            /* -1 = the base's, 0/1 */
-	uint8_t core_type;
-	int8_t perf_metrics;      /* -1 = the base's, 0/1 */
+	int8_t hybrid;            /* FROM_BASE, 0 or 1 */
+	uint8_t core_type;        /* with hybrid 0/1: 0 = the base's */
+	int8_t perf_metrics;      /* FROM_BASE, 0 or 1 */
 	uint8_t version;          /* 0 = the base's */
 	const char *brand;
-	/* The real part whose CPUID it answers (arch/sim/sim-parts.c); NULL =
-	 * the base's, which for SRF is made up: no Sierra Forest dump. */
+	/* The real part whose CPUID it answers (arch/sim/sim-parts.c); NULL:
+	 * CPUID made up from the fields (SRF: no Sierra Forest dump). */
 	const struct bt_sim_cpuid_part *part;
 	uint32_t native_model;    /* CPUID.1AH:EAX[23:0]; 0 = the base's */
-	bool perf_cap_pm_reads_zero; /* see struct bt_sim_config */
+	bool perf_cap_pm_reads_zero; /* see struct bt_sim_config; false = the base's */
 };
 
+#define FROM_BASE (-1)
+
 static const struct model_sim table[] = {
-	{ "IVB", "nhm", 0x000306A9, BT_SIM_FAM_WSM_BDW, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Ivy Bridge PMU (perfmon v3)", .part = &bt_sim_part_ivb },
-	{ "HSW", "nhm", 0x000306C3, BT_SIM_FAM_WSM_BDW, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Haswell PMU (perfmon v3)", .part = &bt_sim_part_hsw },
-	{ "SKL", "skl", 0x000906EA, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Skylake PMU (perfmon v4)", .part = &bt_sim_part_cfl },
-	{ "SKX", "skl", 0x00050654, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Skylake-SP PMU (perfmon v4)", .part = &bt_sim_part_skx },
-	{ "ICL", "icl", 0x000706E5, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Ice Lake PMU (perfmon v5, PERF_METRICS)", .part = &bt_sim_part_icl },
-	{ "TGL", "icl", 0x000806C1, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Tiger Lake PMU (perfmon v5, PERF_METRICS)", .part = &bt_sim_part_tgl },
-	{ "ICX", "icl", 0x000606A6, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Ice Lake-SP PMU (perfmon v5, PERF_METRICS)", .part = &bt_sim_part_icx },
-	{ "ADL-GLC", "adl-p", 0x00090672, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Alder Lake P-core PMU (Golden Cove)", .part = &bt_sim_part_adl_p },
-	{ "ADL-GRT", "adl-e", 0x00090672, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Alder Lake E-core PMU (Gracemont)", .part = &bt_sim_part_adl_e },
-	{ "SPR", "spr", 0x000806F8, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Sapphire Rapids PMU (Golden Cove)", .part = &bt_sim_part_spr },
-	{ "SPR-HBM", "spr", 0x000806F8, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Xeon Max PMU (Golden Cove)", .part = &bt_sim_part_spr },
-	{ "EMR", "spr", 0x000C06F2, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Emerald Rapids PMU (Raptor Cove)", .part = &bt_sim_part_emr },
-	{ "GNR", "spr", 0x000A06D1, BT_SIM_FAM_RWC, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Granite Rapids PMU (Redwood Cove)", .part = &bt_sim_part_gnr },
-	{ "SRF", "adl-e", 0x000A06F3, 0, 8, 0, 0, 0, 0, -1, 0,
-	  "baretop sim: Sierra Forest PMU (Crestmont)", .part = NULL },
-	{ "MTL-RWC", "adl-p", 0x000A06A4, BT_SIM_FAM_RWC, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Meteor Lake P-core PMU (Redwood Cove)", .part = &bt_sim_part_mtl_p,
-	  .native_model = 2, .perf_cap_pm_reads_zero = true },
-	{ "MTL-CMT", "adl-e", 0x000A06A4, 0, 8, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Meteor Lake E-core PMU (Crestmont)", .part = &bt_sim_part_mtl_e,
-	  .native_model = 2 },
-	{ "LNL-LNC", "lnl-p", 0x000B06D1, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Lunar Lake P-core PMU (Lion Cove, perfmon v6)", .part = &bt_sim_part_lnl_p },
-	{ "ARL-LNC", "lnl-p", 0x000C0662, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: Arrow Lake P-core PMU (Lion Cove, perfmon v6)", .part = &bt_sim_part_arl_p },
-	{ "LNL-SKT", "lnl-p", 0x000B06D1, BT_SIM_FAM_ATOM, 8, 0x77, 7, 1, BT_CORE_TYPE_ATOM, 0, 0,
-	  "baretop sim: Lunar Lake E-core PMU (Skymont, perfmon v6)", .part = &bt_sim_part_lnl_e },
-	{ "ARL-SKT", "lnl-p", 0x000C0662, BT_SIM_FAM_ATOM, 8, 0x77, 7, 1, BT_CORE_TYPE_ATOM, 0, 0,
-	  "baretop sim: Arrow Lake E-core PMU (Skymont, perfmon v6)", .part = &bt_sim_part_arl_e },
-	{ "ZEN4", "zen4", 0x00A60F12, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: AMD Zen 4 PMU (PerfMonV2)", .part = &bt_sim_part_zen4 },
-	{ "ZEN5", "zen4", 0x00B40F40, 0, 0, 0, 0, -1, 0, -1, 0,
-	  "baretop sim: AMD Zen 5 PMU (PerfMonV2)", .part = &bt_sim_part_zen5 },
+	{ .model = "IVB", .base = "nhm", .signature = 0x000306A9,
+	  .family = BT_SIM_FAM_WSM_BDW, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Ivy Bridge PMU (perfmon v3)",
+	  .part = &bt_sim_part_ivb },
+	{ .model = "HSW", .base = "nhm", .signature = 0x000306C3,
+	  .family = BT_SIM_FAM_WSM_BDW, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Haswell PMU (perfmon v3)",
+	  .part = &bt_sim_part_hsw },
+	{ .model = "SKL", .base = "skl", .signature = 0x000906EA,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Skylake PMU (perfmon v4)",
+	  .part = &bt_sim_part_cfl },
+	{ .model = "SKX", .base = "skl", .signature = 0x00050654,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Skylake-SP PMU (perfmon v4)",
+	  .part = &bt_sim_part_skx },
+	{ .model = "ICL", .base = "icl", .signature = 0x000706E5,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Ice Lake PMU (perfmon v5, PERF_METRICS)",
+	  .part = &bt_sim_part_icl },
+	{ .model = "TGL", .base = "icl", .signature = 0x000806C1,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Tiger Lake PMU (perfmon v5, PERF_METRICS)",
+	  .part = &bt_sim_part_tgl },
+	{ .model = "ICX", .base = "icl", .signature = 0x000606A6,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Ice Lake-SP PMU (perfmon v5, PERF_METRICS)",
+	  .part = &bt_sim_part_icx },
+	{ .model = "ADL-GLC", .base = "adl-p", .signature = 0x00090672,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Alder Lake P-core PMU (Golden Cove)",
+	  .part = &bt_sim_part_adl_p },
+	{ .model = "ADL-GRT", .base = "adl-e", .signature = 0x00090672,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Alder Lake E-core PMU (Gracemont)",
+	  .part = &bt_sim_part_adl_e },
+	{ .model = "SPR", .base = "spr", .signature = 0x000806F8,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Sapphire Rapids PMU (Golden Cove)",
+	  .part = &bt_sim_part_spr },
+	{ .model = "SPR-HBM", .base = "spr", .signature = 0x000806F8,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Xeon Max PMU (Golden Cove)",
+	  .part = &bt_sim_part_spr },
+	{ .model = "EMR", .base = "spr", .signature = 0x000C06F2,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Emerald Rapids PMU (Raptor Cove)",
+	  .part = &bt_sim_part_emr },
+	{ .model = "GNR", .base = "spr", .signature = 0x000A06D1,
+	  .family = BT_SIM_FAM_RWC, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Granite Rapids PMU (Redwood Cove)",
+	  .part = &bt_sim_part_gnr },
+	{ .model = "SRF", .base = "adl-e", .signature = 0x000A06F3,
+	  .num_gp = 8, .hybrid = 0, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Sierra Forest PMU (Crestmont)",
+	  .part = NULL },
+	{ .model = "MTL-RWC", .base = "adl-p", .signature = 0x000A06A4,
+	  .family = BT_SIM_FAM_RWC, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Meteor Lake P-core PMU (Redwood Cove)",
+	  .part = &bt_sim_part_mtl_p, .native_model = 2, .perf_cap_pm_reads_zero = true },
+	{ .model = "MTL-CMT", .base = "adl-e", .signature = 0x000A06A4,
+	  .num_gp = 8, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Meteor Lake E-core PMU (Crestmont)",
+	  .part = &bt_sim_part_mtl_e, .native_model = 2 },
+	{ .model = "LNL-LNC", .base = "lnl-p", .signature = 0x000B06D1,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Lunar Lake P-core PMU (Lion Cove, perfmon v6)",
+	  .part = &bt_sim_part_lnl_p },
+	{ .model = "ARL-LNC", .base = "lnl-p", .signature = 0x000C0662,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: Arrow Lake P-core PMU (Lion Cove, perfmon v6)",
+	  .part = &bt_sim_part_arl_p },
+	{ .model = "LNL-SKT", .base = "lnl-p", .signature = 0x000B06D1,
+	  .family = BT_SIM_FAM_ATOM, .num_gp = 8, .fixed_bitmap = 0x77,
+	  .hybrid = 1, .core_type = BT_CORE_TYPE_ATOM, .perf_metrics = 0,
+	  .brand = "baretop sim: Lunar Lake E-core PMU (Skymont, perfmon v6)",
+	  .part = &bt_sim_part_lnl_e },
+	{ .model = "ARL-SKT", .base = "lnl-p", .signature = 0x000C0662,
+	  .family = BT_SIM_FAM_ATOM, .num_gp = 8, .fixed_bitmap = 0x77,
+	  .hybrid = 1, .core_type = BT_CORE_TYPE_ATOM, .perf_metrics = 0,
+	  .brand = "baretop sim: Arrow Lake E-core PMU (Skymont, perfmon v6)",
+	  .part = &bt_sim_part_arl_e },
+	{ .model = "ZEN4", .base = "zen4", .signature = 0x00A60F12,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: AMD Zen 4 PMU (PerfMonV2)",
+	  .part = &bt_sim_part_zen4 },
+	{ .model = "ZEN5", .base = "zen4", .signature = 0x00B40F40,
+	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
+	  .brand = "baretop sim: AMD Zen 5 PMU (PerfMonV2)",
+	  .part = &bt_sim_part_zen5 },
 };
 
 bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret)

@@ -8,8 +8,12 @@
  * (subleaves 0, 1), 8000_0000H, _0001H, _0007H, _0008H, and on AMD
  * 8000_001EH and 8000_0022H; a leaf above the part's maximum is left out.
  * Each table is the named dump block's first CPU (leaf 01H EBX and the
- * topology leaves carry that CPU's APIC ID). tests/unit/test-sim-parts.c
+ * topology leaves carry that CPU's APIC ID). tests/unit/arch/test-sim-parts.c
  * checks every entry against the dumps when ../shared is present.
+ *
+ * The rows stay positional on purpose: each is { leaf, subleaf, eax, ebx,
+ * ecx, edx } (struct bt_sim_cpuid_leaf), the order of a line of the dump
+ * it is checked against, so a row can be compared with the dump by eye.
  */
 #include <stddef.h>
 #include <string.h>

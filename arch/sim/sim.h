@@ -241,9 +241,13 @@ struct bt_sim_regs {
 
 #define BT_SIM_MAX_VIOLATIONS 16
 
+struct bt_sim_vendor;
+
 struct bt_sim {
 	struct bt_arch arch;       /* hand &sim->arch to the driver */
 	struct bt_sim_config cfg;
+	/* The vendor's register model, from cfg.vendor (sim-internal.h). */
+	const struct bt_sim_vendor *vendor;
 	struct bt_sim_regs regs;
 	const struct bt_sim_source *source;
 
