@@ -24,8 +24,9 @@
  *
  * Fraction, IPC and fixed/general rules need no derivation: every tree node
  * is a share of slots or cycles (all three vendor formats define the tree
- * that way), the width is the model's pipeline_width (the slots per cycle
- * of its formulas: metrics/gen, from tools/gen-models' per-model table), and
+ * that way), the width is the model's pipeline_width (the issue slots per
+ * cycle its formulas divide by, e.g. SKL's "4 * CPU_CLK_UNHALTED.THREAD",
+ * set per model in metrics/recipes.c and carried into metrics/gen), and
  * the fixed/general twins are read off the model's event table.
  */
 #include <math.h>
