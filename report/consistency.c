@@ -38,8 +38,8 @@ void bt_report_consistency_text(FILE *f, const struct bt_consistency *cs, const 
 		bt_rule_describe(rs, i, text, sizeof(text));
 		if (v->state == BT_RULE_VIOLATED)
 			fprintf(f, "%s  finding: an event does not count as the formula assumes: %s off "
-				   "by %.6g\n%s    (%.6g against %.6g, tolerance %.6g); events involved: ",
-				indent, text, v->diff, indent, v->lhs, v->rhs, v->tol);
+				   "by %.6g (%.6g against %.6g, tolerance %.6g); events involved: ",
+				indent, text, v->diff, v->lhs, v->rhs, v->tol);
 		else if (v->state == BT_RULE_HELD)
 			fprintf(f, "%s  held: %s (%.6g against %.6g, tolerance %.6g); events: ", indent,
 				text, v->lhs, v->rhs, v->tol);

@@ -16,9 +16,8 @@
 
 /*
  *   <indent>consistency: N rules held, N violated, N not applicable (an input not measured)
- *   <indent>  finding: an event does not count as the formula assumes: RULE off by X
- *   <indent>    (LHS against RHS, tolerance T); events involved: A, B, ...
- * (one finding per violated rule; with all_rules, every rule and its verdict)
+ *   <indent>  finding: an event does not count as the formula assumes: RULE off by X (LHS against RHS, tolerance T); events involved: A, B, ...
+ * (one line per violated rule; with all_rules, every rule and its verdict)
  */
 void bt_report_consistency_text(FILE *f, const struct bt_consistency *cs, const struct bt_result *r,
 				const char *indent, int all_rules);
