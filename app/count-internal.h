@@ -6,6 +6,7 @@
 #include "app/count.h"
 #include "base/arena.h"
 #include "metrics/counts-file.h"
+#include "metrics/rules.h"
 #include "arch/sim/sim.h"
 
 struct bt_count_ctx {
@@ -13,6 +14,7 @@ struct bt_count_ctx {
 	const struct bt_cpu_info *cpu;
 	const struct bt_model_def *def;
 	struct bt_model *model;
+	struct bt_rule_set *rules;     /* its consistency rules (NULL: not derived) */
 	char how[320];                 /* how the model was chosen */
 	const char *like_id;           /* --model-files: the built-in model it stands in for */
 	/* the PMU */

@@ -388,6 +388,14 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	free(nodes);
 	free(next_nodes);
 	free(scratch);
+	/* The tree as finally evaluated, against the model's consistency rules. */
+	if (st == BT_OK && c->rules) {
+		t->consistency = bt_consistency_new(c->rules);
+		if (!t->consistency)
+			st = BT_ERR_NOMEM;
+		else
+			bt_consistency_check(t->consistency, t->counts, t->result);
+	}
 	if (st != BT_OK) {
 		bt_tree_outcome_free(t);
 		return st;
@@ -409,5 +417,6 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t)
 	free(t->stat);
 	free(t->counted);
 	free(t->targeted);
+	bt_consistency_free(t->consistency);
 	free(t);
 }

@@ -356,6 +356,10 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		bt_diag_set(why, "model %s: %s", c->def->id, d.text);
 		st = BT_ERR_UNSUPPORTED;
 	}
+	/* The rules every tree of this model must satisfy; without them (out
+	 * of memory) the trees are still reported, unchecked. */
+	if (st == BT_OK && bt_rules_derive(c->model, &c->rules, &d) != BT_OK)
+		c->rules = NULL;
 	if (st == BT_OK && opt->sim) {
 		st = setup_sim(c, opt, why);
 	} else if (st == BT_OK) {
@@ -403,6 +407,7 @@ void bt_count_free(struct bt_count_ctx *c)
 {
 	if (!c)
 		return;
+	bt_rules_free(c->rules);
 	if (c->model)
 		bt_model_close(c->model);
 	if (c->file_counts)

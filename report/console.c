@@ -11,6 +11,7 @@
 
 #include "pmu/cpu-detect.h"
 #include "pmu/pmu-caps.h"
+#include "report/consistency.h"
 #include "report/console.h"
 #include "report/tree.h"
 
@@ -190,6 +191,8 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 				t->n_steps);
 	}
 	bt_report_text(f, t->model, t->result, &o);
+	if (t->consistency)
+		bt_report_consistency_text(f, t->consistency, t->result, "    ", 0);
 	for (int k = 0; k < t->n_notes; k++)
 		fprintf(f, "    note: %s\n", t->notes[k]);
 }
@@ -232,6 +235,11 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 					bt_model_node(o->counted->model, res->path[k])->name);
 			fprintf(f, "\n");
 		}
+		/* A violated rule is a finding: never left out, even here. */
+		if (o->counted && o->counted->consistency && o->counted->consistency->n_violated)
+			fprintf(f, "  %-20s consistency: %u rule(s) violated: an event does not count "
+				   "as the formula assumes (the full report lists them)\n", "",
+				o->counted->consistency->n_violated);
 		return;
 	}
 	if (o->params[0])

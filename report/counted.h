@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "metrics/model.h"
+#include "metrics/rules.h"
 #include "pmu/measure.h"
 #include "pmu/run-freq.h"
 
@@ -72,6 +73,9 @@ struct bt_tree_outcome {
 	char notes[6][320];
 	int n_notes;
 	bool latency_noted;
+	/* the evaluated tree against the model's consistency rules
+	 * (metrics/rules.h); NULL when they were not derived */
+	struct bt_consistency *consistency;
 };
 
 #endif

@@ -12,6 +12,7 @@
 #include "base/json-write.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/pmu-caps.h"
+#include "report/consistency.h"
 #include "report/results.h"
 #include "report/tree.h"
 
@@ -285,6 +286,8 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 
 		bt_report_json_write(j, "tree", t->model, t->result, &o);
 	}
+	if (t->consistency)
+		bt_report_consistency_json(j, "consistency", t->consistency, t->result);
 	bt_jw_end(j);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/json-write.h"
+#include "report/consistency.h"
 #include "report/tree.h"
 
 static const char *kind_str(uint8_t k)
@@ -114,6 +115,8 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 			bt_jw_str(j, NULL, bt_constant_name((enum bt_constant)k));
 	bt_jw_end(j);
 	bt_jw_u64(j, "retire_latency_defaults_used", r->n_default_retire_latency);
+	if (o->consistency)
+		bt_report_consistency_json(j, "consistency", o->consistency, r);
 	bt_jw_end(j);
 }
 

@@ -13,6 +13,7 @@
 
 #include "base/json-write.h"
 #include "metrics/model.h"
+#include "metrics/rules.h"
 
 struct bt_report_opts {
 	unsigned max_level;       /* deepest tree level shown; 0 = all */
@@ -25,6 +26,9 @@ struct bt_report_opts {
 	 * counted, not listed as missing inputs. */
 	const unsigned char *targeted;
 	const char *untargeted_why;
+	/* JSON: the consistency verdicts of this tree, written as "consistency"
+	 * at the end of the document (replay --json); NULL = none */
+	const struct bt_consistency *consistency;
 };
 
 bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_result *r,
@@ -33,7 +37,7 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
  * {"model", "input", "values": {node: number|null}, "thresh": {node: bool},
  *  "nodes": {node: {value, raw, level, parent, kind, state, thresh[, thresh_literal]
  *  [, cpi_share]}}, "bottleneck_path": [...], "cpi", "missing_events": [...],
- *  "missing_constants": [...], "retire_latency_defaults_used"}
+ *  "missing_constants": [...], "retire_latency_defaults_used"[, "consistency": [...]]}
  * "values"/"thresh" are what ../shared/testdata/check.py reads: tree nodes as
  * fractions, Info_/Bottleneck_ in their own scale, null = invalid/missing.
  */

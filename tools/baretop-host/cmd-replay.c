@@ -6,7 +6,9 @@
  *
  * Evaluates count files (../shared/testdata/tma/FORMAT.md) with a built-in
  * model (or one loaded from vendor files with --load) and prints the tree.
- * The output says the counts are replayed: nothing is measured here.
+ * The output says the counts are replayed: nothing is measured here. After
+ * the tree come its consistency verdicts (metrics/rules.h; JSON:
+ * "consistency"): random test vectors may violate them, real counts must not.
  * With --out-dir, each FILE's report goes to DIR/<FILE relative to --base>
  * (one process for a whole tree of cases; models are compiled once).
  */
@@ -17,6 +19,8 @@
 #include <sys/stat.h>
 
 #include "metrics/counts-file.h"
+#include "metrics/rules.h"
+#include "report/consistency.h"
 #include "report/tree.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
@@ -33,6 +37,8 @@ static void usage(FILE *f)
 		   "  --level N              tree levels 1..N only\n"
 		   "  --info                 also list Info_/Bottleneck_ metrics (text)\n"
 		   "  --flagged              text: expand only flagged nodes\n"
+		   "  --all-rules            text: every consistency rule with its verdict\n"
+		   "                         (by default the counts and each violated rule)\n"
 		   "  --load REFDIR          load the model from vendor files under REFDIR\n"
 		   "  --default-retire-latency  use the vendor's published retire latencies\n"
 		   "                         where the file has none\n"
@@ -43,7 +49,7 @@ static void usage(FILE *f)
 
 struct session {
 	const char *model_id, *load, *out_dir, *base;
-	int json, default_rl;
+	int json, default_rl, all_rules;
 	struct bt_report_opts opts;
 	struct bt_arena arena;
 	struct {
@@ -51,6 +57,8 @@ struct session {
 		struct bt_model *m;
 		struct bt_counts *c;
 		struct bt_result *r;
+		struct bt_rule_set *rules;
+		struct bt_consistency *cons;
 	} models[MAX_MODELS];
 	int n_models;
 };
@@ -70,7 +78,13 @@ static int get_model(struct session *s, const char *id, int *ret)
 	s->models[i].id = bt_arena_strdup(&s->arena, id);
 	s->models[i].c = bt_counts_new(s->models[i].m);
 	s->models[i].r = bt_result_new(s->models[i].m);
-	if (!s->models[i].id || !s->models[i].c || !s->models[i].r) {
+	struct bt_diag d = { "" };
+	if (bt_rules_derive(s->models[i].m, &s->models[i].rules, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
+		return -1;
+	}
+	s->models[i].cons = bt_consistency_new(s->models[i].rules);
+	if (!s->models[i].id || !s->models[i].c || !s->models[i].r || !s->models[i].cons) {
 		fprintf(stderr, "baretop-host: out of memory\n");
 		return -1;
 	}
@@ -121,6 +135,8 @@ static int replay_one(struct session *s, const char *file)
 	if (s->default_rl)
 		bt_counts_use_default_retire_latencies(c);
 	bt_evaluate(m, c, r);
+	struct bt_consistency *cons = s->models[idx].cons;
+	bt_consistency_check(cons, c, r);
 	char label[600];
 	snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
 		 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
@@ -128,6 +144,7 @@ static int replay_one(struct session *s, const char *file)
 		 s->load ? "; model loaded from vendor files" : "");
 	struct bt_report_opts opts = s->opts;
 	opts.input_label = label;
+	opts.consistency = cons;
 	if (s->out_dir) {
 		const char *rel = file;
 		size_t bl = s->base ? strlen(s->base) : 0;
@@ -143,6 +160,8 @@ static int replay_one(struct session *s, const char *file)
 		}
 	}
 	bt_status st = s->json ? bt_report_json(out, m, r, &opts) : bt_report_text(out, m, r, &opts);
+	if (st == BT_OK && !s->json)
+		bt_report_consistency_text(out, cons, r, "", s->all_rules);
 	rc = st == BT_OK ? 0 : 1;
 done:
 	if (out != stdout && fclose(out) != 0)
@@ -164,6 +183,8 @@ static int cmd_replay(int argc, char **argv)
 			s.json = 1;
 		} else if (!strcmp(a, "--info")) {
 			s.opts.info = 1;
+		} else if (!strcmp(a, "--all-rules")) {
+			s.all_rules = 1;
 		} else if (!strcmp(a, "--flagged")) {
 			s.opts.flagged_only = 1;
 		} else if (!strcmp(a, "--default-retire-latency")) {
@@ -205,6 +226,8 @@ static int cmd_replay(int argc, char **argv)
 		if (replay_one(&s, files[i]) != 0)
 			rc = 1;
 	for (int i = 0; i < s.n_models; i++) {
+		bt_consistency_free(s.models[i].cons);
+		bt_rules_free(s.models[i].rules);
 		bt_result_free(s.models[i].r);
 		bt_counts_free(s.models[i].c);
 		bt_model_close(s.models[i].m);

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Checking a model's consistency rules (rules.h) on one evaluated tree.
+ * A rule whose inputs were not all given is "not applicable", never held:
+ * a drill-down that did not measure a child proves nothing about its sum.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/model-internal.h"
+#include "metrics/rules.h"
+
+struct bt_consistency *bt_consistency_new(const struct bt_rule_set *rs)
+{
+	struct bt_consistency *cs = calloc(1, sizeof(*cs));
+	if (!cs)
+		return NULL;
+	cs->rules = rs;
+	cs->verdict = calloc(rs->n + 1, sizeof(*cs->verdict));
+	if (!cs->verdict) {
+		free(cs);
+		return NULL;
+	}
+	return cs;
+}
+
+void bt_consistency_free(struct bt_consistency *cs)
+{
+	if (!cs)
+		return;
+	free(cs->verdict);
+	free(cs);
+}
+
+static double tolerance(const struct bt_rule *x, double reference)
+{
+	double t = x->tol_rel * fabs(reference);
+	return t > x->tol_abs ? t : x->tol_abs;
+}
+
+/* NaN when some term is not a value */
+static double sum_of(const struct bt_result *r, const uint16_t *terms, unsigned n)
+{
+	double s = 0;
+	for (unsigned k = 0; k < n; k++)
+		s += r->value[terms[k]];
+	return s;
+}
+
+static void check_one(const struct bt_rule *x, const struct bt_counts *c,
+		      const struct bt_result *r, struct bt_rule_verdict *v)
+{
+	double lhs = NAN, rhs = NAN, diff = NAN;
+
+	switch (x->kind) {
+	case BT_RULE_LEVEL1_SUM:
+		lhs = sum_of(r, x->terms, x->n_terms);
+		rhs = 1;
+		diff = lhs - rhs;
+		break;
+	case BT_RULE_PARENT_SUM:
+		lhs = r->value[x->node];
+		rhs = sum_of(r, x->terms, x->n_terms);
+		diff = lhs - rhs;
+		break;
+	case BT_RULE_FRACTION:
+		lhs = r->value[x->node];
+		rhs = lhs < 0 ? 0 : lhs > 1 ? 1 : lhs; /* the bound it is nearest to, or itself */
+		diff = lhs - rhs;
+		break;
+	case BT_RULE_IPC_WIDTH:
+		lhs = r->value[x->node] > 0 ? 1 / r->value[x->node] : NAN;
+		rhs = x->bound;
+		diff = lhs > rhs ? lhs - rhs : 0;
+		break;
+	case BT_RULE_FIXED_GENERAL:
+		lhs = c->events[x->event_a];
+		rhs = c->events[x->event_b];
+		diff = lhs - rhs;
+		break;
+	}
+	v->lhs = lhs;
+	v->rhs = rhs;
+	v->diff = diff;
+	v->tol = tolerance(x, x->kind == BT_RULE_PARENT_SUM || x->kind == BT_RULE_FIXED_GENERAL ? lhs : rhs);
+	if (isnan(lhs) || isnan(rhs) || isnan(diff) || isnan(v->tol))
+		v->state = BT_RULE_NA;
+	else
+		v->state = fabs(diff) <= v->tol ? BT_RULE_HELD : BT_RULE_VIOLATED;
+}
+
+void bt_consistency_check(struct bt_consistency *cs, const struct bt_counts *c,
+			  const struct bt_result *r)
+{
+	const struct bt_rule_set *rs = cs->rules;
+
+	cs->n_held = cs->n_violated = cs->n_na = 0;
+	for (unsigned i = 0; i < rs->n; i++) {
+		struct bt_rule_verdict *v = &cs->verdict[i];
+		check_one(&rs->rules[i], c, r, v);
+		cs->n_held += v->state == BT_RULE_HELD;
+		cs->n_violated += v->state == BT_RULE_VIOLATED;
+		cs->n_na += v->state == BT_RULE_NA;
+	}
+}
+
+/* The event leaves of node values, along the branches the evaluation took. */
+static void mark_events(const struct bt_model *m, const double *v, uint32_t root, uint8_t *seen,
+			uint32_t *stack, uint8_t *used)
+{
+	uint32_t sp = 0;
+
+	if (seen[root])
+		return;
+	seen[root] = 1;
+	stack[sp++] = root;
+	while (sp) {
+		const struct bt_op *o = &m->ops[stack[--sp]];
+		uint32_t next[3];
+		int k = 0, ar = bt_op_arity(o->code);
+
+		if (o->code == OP_EVENT) {
+			used[o->a] = 1;
+			continue;
+		}
+		if (o->code == OP_IF && !isnan(v[o->b])) {
+			next[k++] = o->b;
+			next[k++] = v[o->b] != 0 ? o->a : o->c;
+		} else {
+			if (ar >= 1)
+				next[k++] = o->a;
+			if (ar >= 2)
+				next[k++] = o->b;
+			if (ar >= 3)
+				next[k++] = o->c;
+		}
+		for (int j = 0; j < k; j++)
+			if (!seen[next[j]]) {
+				seen[next[j]] = 1;
+				stack[sp++] = next[j];
+			}
+	}
+}
+
+unsigned bt_rule_events(const struct bt_rule_set *rs, unsigned i, const struct bt_result *r,
+			uint16_t *ret)
+{
+	const struct bt_model *m = rs->model;
+	const struct bt_rule *x = &rs->rules[i];
+	unsigned ne = m->def->n_events, n = 0;
+	uint8_t *used = calloc(ne + 1, 1), *seen = calloc(m->n_ops + 1, 1);
+	uint32_t *stack = malloc((m->n_ops + 1) * sizeof(*stack));
+
+	if (!used || !seen || !stack)
+		goto out;
+	if (x->kind == BT_RULE_FIXED_GENERAL) {
+		used[x->event_a] = used[x->event_b] = 1;
+	} else {
+		if (x->node >= 0)
+			mark_events(m, r->ops, m->node_value[x->node], seen, stack, used);
+		for (unsigned k = 0; k < x->n_terms; k++)
+			mark_events(m, r->ops, m->node_value[x->terms[k]], seen, stack, used);
+	}
+	for (unsigned e = 0; e < ne; e++)
+		if (used[e])
+			ret[n++] = (uint16_t)e;
+out:
+	free(used);
+	free(seen);
+	free(stack);
+	return n;
+}

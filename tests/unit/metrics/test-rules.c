@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Consistency rules (metrics/rules.h). The expectations are written from the
+ * Top-Down method and the vendor formulas' shape, not from the code's
+ * output: the four level-2 splits and the level-1 sum must be derived for
+ * SKL (formulas in events) and SPR (PERF_METRICS); SKL's Memory_Bound, whose
+ * five children come from separate stall events, and Zen 4's level-1 nodes,
+ * each its own d_ratio of dispatch-slot events, are not sums the formulas
+ * imply; a count set made by hand to be consistent holds every rule, and
+ * one event scaled by 2 breaks a rule that names it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/builtin.h"
+#include "metrics/rules.h"
+#include "tests/unit/lib/test.h"
+
+struct fixture {
+	struct bt_model *m;
+	struct bt_rule_set *rs;
+};
+
+static int open_rules(const char *id, struct fixture *f)
+{
+	struct bt_diag d = { "" };
+	const struct bt_model_def *def = bt_builtin_find(id);
+
+	f->m = NULL;
+	f->rs = NULL;
+	if (!def || bt_model_open(def, &f->m, &d) != BT_OK)
+		return -1;
+	if (bt_rules_derive(f->m, &f->rs, &d) != BT_OK) {
+		bt_model_close(f->m);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_rules(struct fixture *f)
+{
+	bt_rules_free(f->rs);
+	bt_model_close(f->m);
+}
+
+/* Is there a rule of this kind over exactly these nodes (parent NULL: level-1 sum)? */
+static int has_sum(const struct fixture *f, const char *parent, const char *const *terms)
+{
+	unsigned n_terms = 0;
+	while (terms[n_terms])
+		n_terms++;
+	for (unsigned i = 0; i < f->rs->n; i++) {
+		const struct bt_rule *x = &f->rs->rules[i];
+		if (x->kind != (parent ? BT_RULE_PARENT_SUM : BT_RULE_LEVEL1_SUM) ||
+		    x->n_terms != n_terms)
+			continue;
+		if (parent && strcmp(bt_model_node(f->m, (unsigned)x->node)->name, parent))
+			continue;
+		unsigned found = 0;
+		for (unsigned k = 0; k < n_terms; k++)
+			for (unsigned t = 0; t < x->n_terms; t++)
+				found += !strcmp(bt_model_node(f->m, x->terms[t])->name, terms[k]);
+		if (found == n_terms)
+			return 1;
+	}
+	return 0;
+}
+
+static int sum_not_implied(const struct fixture *f, const char *parent)
+{
+	for (unsigned i = 0; i < f->rs->n_not_implied; i++) {
+		int n = f->rs->not_implied[i].node;
+		if (parent ? n >= 0 && !strcmp(bt_model_node(f->m, (unsigned)n)->name, parent) : n < 0)
+			return 1;
+	}
+	return 0;
+}
+
+static const char *const level1[] = { "Frontend_Bound", "Bad_Speculation", "Backend_Bound",
+				      "Retiring", NULL };
+static const char *const fe[] = { "Fetch_Latency", "Fetch_Bandwidth", NULL };
+static const char *const bs[] = { "Branch_Mispredicts", "Machine_Clears", NULL };
+static const char *const be[] = { "Memory_Bound", "Core_Bound", NULL };
+static const char *const ret[] = { "Light_Operations", "Heavy_Operations", NULL };
+
+static void check_top_down_splits(const char *id)
+{
+	struct fixture f;
+	if (open_rules(id, &f) < 0) {
+		CHECK_MSG(0, "%s: no rules", id);
+		return;
+	}
+	CHECK_MSG(has_sum(&f, NULL, level1), "%s: level-1 sum", id);
+	CHECK_MSG(has_sum(&f, "Frontend_Bound", fe), "%s: Frontend_Bound split", id);
+	CHECK_MSG(has_sum(&f, "Bad_Speculation", bs), "%s: Bad_Speculation split", id);
+	CHECK_MSG(has_sum(&f, "Backend_Bound", be), "%s: Backend_Bound split", id);
+	CHECK_MSG(has_sum(&f, "Retiring", ret), "%s: Retiring split", id);
+	/* one fraction rule per tree node, one IPC rule at the model's width */
+	unsigned tree = 0;
+	for (unsigned i = 0; i < bt_model_node_count(f.m); i++)
+		tree += bt_model_node(f.m, i)->kind == BT_NODE_TREE;
+	CHECK_EQ_INT(f.rs->n_kind[BT_RULE_FRACTION], tree);
+	CHECK_EQ_INT(f.rs->n_kind[BT_RULE_IPC_WIDTH], 1);
+	close_rules(&f);
+}
+
+TEST(skl_and_spr_derive_the_level_2_splits)
+{
+	check_top_down_splits("SKL");
+	check_top_down_splits("SPR");
+}
+
+TEST(ipc_bound_is_the_models_width)
+{
+	struct fixture f;
+	CHECK(open_rules("SKL", &f) == 0);
+	for (unsigned i = 0; f.rs && i < f.rs->n; i++)
+		if (f.rs->rules[i].kind == BT_RULE_IPC_WIDTH)
+			CHECK_NEAR(f.rs->rules[i].bound, 4, 0, 0);
+	close_rules(&f);
+	CHECK(open_rules("SPR", &f) == 0);
+	for (unsigned i = 0; f.rs && i < f.rs->n; i++)
+		if (f.rs->rules[i].kind == BT_RULE_IPC_WIDTH)
+			CHECK_NEAR(f.rs->rules[i].bound, 6, 0, 0);
+	close_rules(&f);
+}
+
+TEST(relations_the_formulas_do_not_imply_are_not_derived)
+{
+	static const char *const mem[] = { "L1_Bound", "L2_Bound", "L3_Bound", "DRAM_Bound",
+					   "Store_Bound", NULL };
+	static const char *const zen_l1[] = { "frontend_bound", "bad_speculation", "backend_bound",
+					      "smt_contention", "retiring", NULL };
+	struct fixture f;
+
+	CHECK(open_rules("SKL", &f) == 0);
+	CHECK(!has_sum(&f, "Memory_Bound", mem));
+	CHECK(sum_not_implied(&f, "Memory_Bound"));
+	close_rules(&f);
+	/* Zen 4: each level-1 node is its own event over the dispatch slots */
+	CHECK(open_rules("ZEN4", &f) == 0);
+	CHECK(!has_sum(&f, NULL, zen_l1));
+	CHECK(sum_not_implied(&f, NULL));
+	CHECK_EQ_INT(f.rs->n_kind[BT_RULE_LEVEL1_SUM], 0);
+	close_rules(&f);
+}
+
+TEST(derivation_is_deterministic)
+{
+	struct fixture a, b;
+	CHECK(open_rules("SPR", &a) == 0);
+	CHECK(open_rules("SPR", &b) == 0);
+	CHECK_EQ_INT(a.rs->n, b.rs->n);
+	for (unsigned k = 0; k < BT_RULE_KIND_COUNT; k++)
+		CHECK_EQ_INT(a.rs->n_kind[k], b.rs->n_kind[k]);
+	close_rules(&a);
+	close_rules(&b);
+}
+
+/*
+ * SKL levels 1-2 for 1,000,000 cycles, SMT off (4 slots a cycle):
+ * Frontend 0.2 (Fetch_Latency 0.12 + Fetch_Bandwidth 0.08), Bad_Speculation
+ * 0.075, Retiring 0.5 (Heavy 0.05), Backend 0.225; IPC 1.9; the general
+ * cycle counter 0.05 % off the fixed one.
+ */
+static const struct {
+	const char *name;
+	double v;
+} skl_counts[] = {
+	{ "CPU_CLK_UNHALTED.THREAD", 1000000 },
+	{ "CPU_CLK_UNHALTED.THREAD_P", 1000500 },
+	{ "INST_RETIRED.ANY", 1900000 },
+	{ "IDQ_UOPS_NOT_DELIVERED.CORE", 800000 },
+	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 120000 },
+	{ "UOPS_ISSUED.ANY", 2200000 },
+	{ "UOPS_RETIRED.RETIRE_SLOTS", 2000000 },
+	{ "INT_MISC.RECOVERY_CYCLES", 25000 },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", 9000 },
+	{ "MACHINE_CLEARS.COUNT", 1000 },
+	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", 100000 },
+	{ "EXE_ACTIVITY.BOUND_ON_STORES", 10000 },
+	{ "CYCLE_ACTIVITY.STALLS_TOTAL", 200000 },
+	{ "EXE_ACTIVITY.1_PORTS_UTIL", 50000 },
+	{ "EXE_ACTIVITY.2_PORTS_UTIL", 60000 },
+	{ "UOPS_RETIRED.MACRO_FUSED", 100000 },
+};
+
+static void set_skl(struct bt_counts *c, const char *scaled)
+{
+	bt_counts_reset(c);
+	for (unsigned i = 0; i < sizeof(skl_counts) / sizeof(skl_counts[0]); i++)
+		CHECK(bt_counts_set_event(c, skl_counts[i].name,
+					  skl_counts[i].v * (scaled && !strcmp(scaled, skl_counts[i].name)
+								 ? 2 : 1)) == BT_OK);
+	CHECK(bt_counts_set_constant(c, "HYPERTHREADING_ON", 0) == BT_OK);
+}
+
+/* Does some violated rule involve the event? */
+static int violation_names(const struct fixture *f, const struct bt_consistency *cs,
+			   const struct bt_result *r, const char *event)
+{
+	uint16_t *ev = malloc((bt_model_event_count(f->m) + 1) * sizeof(*ev));
+	int found = 0;
+	for (unsigned i = 0; ev && i < f->rs->n && !found; i++) {
+		if (cs->verdict[i].state != BT_RULE_VIOLATED)
+			continue;
+		unsigned n = bt_rule_events(f->rs, i, r, ev);
+		for (unsigned k = 0; k < n; k++)
+			found |= !strcmp(bt_model_event(f->m, ev[k])->name, event);
+	}
+	free(ev);
+	return found;
+}
+
+static int state_of(const struct fixture *f, const struct bt_consistency *cs, uint8_t kind,
+		    const char *node)
+{
+	for (unsigned i = 0; i < f->rs->n; i++) {
+		const struct bt_rule *x = &f->rs->rules[i];
+		if (x->kind == kind &&
+		    (!node || (x->node >= 0 && !strcmp(bt_model_node(f->m, (unsigned)x->node)->name, node))))
+			return cs->verdict[i].state;
+	}
+	return -1;
+}
+
+TEST(consistent_counts_hold_and_a_doubled_event_is_named)
+{
+	struct fixture f;
+	CHECK(open_rules("SKL", &f) == 0);
+	if (!f.rs)
+		return;
+	struct bt_counts *c = bt_counts_new(f.m);
+	struct bt_result *r = bt_result_new(f.m);
+	struct bt_consistency *cs = bt_consistency_new(f.rs);
+
+	set_skl(c, NULL);
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(cs->n_violated, 0);
+	CHECK_EQ_INT(cs->n_held + cs->n_violated + cs->n_na, f.rs->n);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_LEVEL1_SUM, NULL), BT_RULE_HELD);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_PARENT_SUM, "Frontend_Bound"), BT_RULE_HELD);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_PARENT_SUM, "Bad_Speculation"), BT_RULE_HELD);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_PARENT_SUM, "Backend_Bound"), BT_RULE_HELD);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_PARENT_SUM, "Retiring"), BT_RULE_HELD);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_FRACTION, "Backend_Bound"), BT_RULE_HELD);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_IPC_WIDTH, NULL), BT_RULE_HELD);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_FIXED_GENERAL, NULL), BT_RULE_HELD);
+	/* a node deeper than the counts go cannot be checked */
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_FRACTION, "L1_Bound"), BT_RULE_NA);
+
+	/* twice the issued uops: Backend_Bound = 1 - 0.2 - 4.5/4 < 0 */
+	set_skl(c, "UOPS_ISSUED.ANY");
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK(cs->n_violated > 0);
+	CHECK(violation_names(&f, cs, r, "UOPS_ISSUED.ANY"));
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_FRACTION, "Backend_Bound"), BT_RULE_VIOLATED);
+
+	/* the general cycle counter counting twice: the twins disagree */
+	set_skl(c, "CPU_CLK_UNHALTED.THREAD_P");
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK(violation_names(&f, cs, r, "CPU_CLK_UNHALTED.THREAD_P"));
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_FIXED_GENERAL, NULL), BT_RULE_VIOLATED);
+
+	/* twice the instructions: IPC 3.8 is still within SKL's 4 */
+	set_skl(c, "INST_RETIRED.ANY");
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_IPC_WIDTH, NULL), BT_RULE_HELD);
+
+	bt_consistency_free(cs);
+	bt_result_free(r);
+	bt_counts_free(c);
+	close_rules(&f);
+}

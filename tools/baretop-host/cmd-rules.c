@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop-host rules [ID] [--load REFDIR]
+ *
+ *   rules       per built-in model: how many consistency rules its formulas
+ *               give, by kind, and the sum relations they do not imply
+ *   rules ID    one model: every rule with its tolerance, and each sum
+ *               relation of the tree that is not implied (with how many
+ *               random count sets it was decided on)
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "metrics/builtin.h"
+#include "metrics/rules.h"
+#include "tools/baretop-host/command.h"
+#include "tools/baretop-host/model-open-host.h"
+
+BT_HOST_COMMAND(rules, "rules [ID] [--load DIR]",
+		"the consistency rules derived from each model's formulas")
+
+static int derive(const char *id, const char *load, struct bt_arena *a, struct bt_model **m,
+		  struct bt_rule_set **rs)
+{
+	struct bt_diag d = { "" };
+
+	if (host_open_model(id, load, a, m) < 0)
+		return -1;
+	if (bt_rules_derive(*m, rs, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
+		bt_model_close(*m);
+		return -1;
+	}
+	return 0;
+}
+
+static int table(const char *load)
+{
+	printf("%-8s %7s %10s %10s %12s %8s %9s %13s %5s\n", "model", "vectors", "level1_sum",
+	       "parent_sum", "not_implied", "fraction", "ipc_width", "fixed_general", "total");
+	for (unsigned k = 0; k < bt_builtin_model_count; k++) {
+		struct bt_arena a;
+		struct bt_model *m;
+		struct bt_rule_set *rs;
+
+		bt_arena_init(&a);
+		if (derive(bt_builtin_models[k]->id, load, &a, &m, &rs) < 0) {
+			bt_arena_free(&a);
+			return 1;
+		}
+		printf("%-8s %7u %10u %10u %12u %8u %9u %13u %5u\n", bt_builtin_models[k]->id,
+		       rs->vectors, rs->n_kind[BT_RULE_LEVEL1_SUM], rs->n_kind[BT_RULE_PARENT_SUM],
+		       rs->n_not_implied, rs->n_kind[BT_RULE_FRACTION],
+		       rs->n_kind[BT_RULE_IPC_WIDTH], rs->n_kind[BT_RULE_FIXED_GENERAL], rs->n);
+		bt_rules_free(rs);
+		bt_model_close(m);
+		bt_arena_free(&a);
+	}
+	return 0;
+}
+
+static int one(const char *id, const char *load)
+{
+	struct bt_arena a;
+	struct bt_model *m;
+	struct bt_rule_set *rs;
+	char text[1024];
+
+	bt_arena_init(&a);
+	if (derive(id, load, &a, &m, &rs) < 0) {
+		bt_arena_free(&a);
+		return 1;
+	}
+	printf("%s: %u rules derived from the formulas (%u random count sets)\n",
+	       bt_model_def(m)->id, rs->n, rs->vectors);
+	for (unsigned i = 0; i < rs->n; i++) {
+		const struct bt_rule *x = &rs->rules[i];
+		bt_rule_describe(rs, i, text, sizeof(text));
+		printf("  %-13s %s   (tolerance", bt_rule_kind_name(x->kind), text);
+		if (x->tol_abs > 0)
+			printf(" %g absolute%s", x->tol_abs, x->tol_rel > 0 ? " or" : "");
+		if (x->tol_rel > 0)
+			printf(" %g relative", x->tol_rel);
+		printf(")\n");
+	}
+	for (unsigned i = 0; i < rs->n_not_implied; i++) {
+		const struct bt_rule_not_implied *n = &rs->not_implied[i];
+		printf("  not implied: %s = sum of its %s (held on %u of %u count sets where "
+		       "defined and unclamped)\n",
+		       n->node < 0 ? "1" : bt_model_node(m, (unsigned)n->node)->name,
+		       n->node < 0 ? "level-1 nodes" : "children", n->held, n->vectors);
+	}
+	bt_rules_free(rs);
+	bt_model_close(m);
+	bt_arena_free(&a);
+	return 0;
+}
+
+static int cmd_rules(int argc, char **argv)
+{
+	const char *load = NULL, *id = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--load") && i + 1 < argc) {
+			load = argv[++i];
+		} else if (argv[i][0] != '-' && !id) {
+			id = argv[i];
+		} else {
+			fprintf(stderr, "usage: baretop-host rules [ID] [--load REFDIR]\n");
+			return 2;
+		}
+	}
+	return id ? one(id, load) : table(load);
+}
