@@ -64,6 +64,15 @@ static bool injected(struct bt_sim *sim, uint8_t op, uint32_t index)
 	return false;
 }
 
+/* An injected SMI lands right after the access that completes the count
+ * (struct bt_sim smi_after). */
+static void smi_injection(struct bt_sim *sim, uint8_t op, uint32_t index)
+{
+	if (sim->smi_after && (sim->smi_op == 0 || sim->smi_op == op) && sim->smi_msr == index &&
+	    --sim->smi_after == 0)
+		bt_sim_smi(sim);
+}
+
 /* Is general counter i (fixed counter i) configured exactly as it was at
  * the checkpoint? Counts it makes then are the firmware's own counting. */
 static bool gp_as_found(const struct bt_sim *sim, unsigned i)
@@ -130,6 +139,7 @@ static bt_status sim_rdmsr(struct bt_arch *a, uint32_t msr, uint64_t *ret)
 		       : sim->cfg.vendor == BT_VENDOR_AMD ? bt_sim_amd_rdmsr(sim, msr, &v)
 							  : bt_sim_intel_rdmsr(sim, msr, &v);
 	log_access(sim, BT_SIM_RDMSR, msr, v, st != BT_OK);
+	smi_injection(sim, BT_SIM_RDMSR, msr);
 	if (st != BT_OK)
 		return gp_fault(sim);
 	*ret = v;
@@ -145,6 +155,7 @@ static bt_status sim_wrmsr(struct bt_arch *a, uint32_t msr, uint64_t value)
 		       : sim->cfg.vendor == BT_VENDOR_AMD ? bt_sim_amd_wrmsr(sim, msr, value)
 							  : bt_sim_intel_wrmsr(sim, msr, value);
 	log_access(sim, BT_SIM_WRMSR, msr, value, st != BT_OK);
+	smi_injection(sim, BT_SIM_WRMSR, msr);
 	return st == BT_OK ? BT_OK : gp_fault(sim);
 }
 
@@ -157,6 +168,7 @@ static bt_status sim_rdpmc(struct bt_arch *a, uint32_t ecx, uint64_t *ret)
 	bt_status st = injected(sim, BT_SIM_RDPMC, ecx) ? BT_ERR_FAULT
 		       : bt_sim_rdpmc_value(sim, ecx, &v);
 	log_access(sim, BT_SIM_RDPMC, ecx, v, st != BT_OK);
+	smi_injection(sim, BT_SIM_RDPMC, ecx);
 	if (st != BT_OK)
 		return gp_fault(sim);
 	*ret = v;

@@ -37,7 +37,9 @@
  *   - IA32_DEBUGCTL with its reserved bits, FREEZE_WHILE_SMM (bit 14) only
  *     when IA32_PERF_CAPABILITIES[12] says so; SMIs landing in a window
  *     (cfg.smi_per_window) add cfg.smm_counts_per_smi each to the counters
- *     counting ring 0 unless FREEZE_WHILE_SMM is set (sim-count.c);
+ *     counting ring 0 unless FREEZE_WHILE_SMM is set, and one can be injected
+ *     between any two accesses (smi_after), where after RSM the frozen
+ *     GLOBAL_CTRL enables read 1 as the SDM says (sim-count.c);
  *   - several "left by firmware" initial states (cfg.initial);
  *   - sequence rules that are mistakes but not faults are recorded as
  *     violations (selector written while its counter is enabled, counting
@@ -275,6 +277,16 @@ struct bt_sim {
 	uint32_t fault_msr;
 	bool fault_msr_armed;
 
+	/* SMI injection (bt_sim_smi, sim-count.c): one SMI is delivered right
+	 * after the smi_after-th access, counted from when it is armed, that
+	 * matches smi_op (0 = any) and smi_msr (MSR address or RDPMC ECX), as
+	 * between two of the driver's instructions; 0 = none armed. Counted in
+	 * smis_injected. */
+	uint32_t smi_after;
+	uint8_t smi_op;
+	uint32_t smi_msr;
+	uint32_t smis_injected;
+
 	struct bt_sim_log_entry *log;
 	size_t log_len, log_cap;
 	bool log_overflow;
@@ -304,6 +316,13 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 void bt_sim_checkpoint(struct bt_sim *sim, struct bt_sim_regs *ret);
 bool bt_sim_restored(const struct bt_sim *sim, const struct bt_sim_regs *checkpoint,
 		     char *diff, size_t difflen);
+
+/* Deliver one SMI now, outside a window (Intel): MSR_SMI_COUNT counts it;
+ * without IA32_DEBUGCTL.FREEZE_WHILE_SMM every counter counting in ring 0
+ * counts the handler's work (cfg.smm_counts_per_smi); with it the handler
+ * adds nothing and RSM sets IA32_PERF_GLOBAL_CTRL's enables to 1, as the SDM
+ * says, so armed selectors count whatever the driver does next. */
+void bt_sim_smi(struct bt_sim *sim);
 
 /* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
  * source_error if a count is not floor(SLOTS*b/255) for any byte b). */

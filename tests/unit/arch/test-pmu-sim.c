@@ -411,3 +411,53 @@ TEST(amd_host_only_or_guest_only_alone_count_nothing_without_svm)
 		bt_sim_free(&sim);
 	}
 }
+
+/* Finding 4 (issue 11): an SMI between two accesses (struct bt_sim
+ * smi_after), on the Skylake preset (PERF_CAPABILITIES[12]). MSR_SMI_COUNT
+ * counts it. With IA32_DEBUGCTL.FREEZE_WHILE_SMM the handler adds nothing
+ * and RSM sets the GLOBAL_CTRL enable bits to 1 whatever they were (SDM
+ * vol. 3B, the FREEZE_WHILE_SMM_EN entry of the IA32_DEBUGCTL flags and
+ * "Filtering of SMM Handler Overhead"), so an armed selector counts the
+ * next accesses; without the freeze the handler's work is counted by what
+ * counts then, and GLOBAL_CTRL is left alone. */
+TEST(sim_smi_between_accesses_follows_the_sdm)
+{
+	static struct bt_sim sim;
+	const uint64_t sel = 0x43003C; /* EN | OS | USR, event 3CH */
+	const uint64_t all = 0xFull | 0x7ull << 32; /* skl: 4 general, 3 fixed */
+	uint64_t smi0, smi1, ctrl, c0, c1, v;
+	for (int freeze = 0; freeze < 2; freeze++)
+		for (int enabled = 0; enabled < 2; enabled++) {
+			CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
+			struct bt_arch *a = &sim.arch;
+			CHECK(bt_wrmsr(a, 0x1D9, freeze ? 1ull << 14 : 0) == BT_OK);
+			CHECK(bt_wrmsr(a, 0x38F, 0) == BT_OK);
+			CHECK(bt_wrmsr(a, 0x186, sel) == BT_OK);
+			CHECK(bt_wrmsr(a, 0x38F, enabled ? 1 : 0) == BT_OK);
+			CHECK(bt_rdmsr(a, 0x34, &smi0) == BT_OK);
+			CHECK(bt_rdmsr(a, 0xC1, &c0) == BT_OK);
+			/* Armed on the second read of GLOBAL_STATUS from now. */
+			sim.smi_op = BT_SIM_RDMSR;
+			sim.smi_msr = 0x38E;
+			sim.smi_after = 2;
+			CHECK(bt_rdmsr(a, 0x38E, &v) == BT_OK);
+			CHECK_EQ_INT(sim.smis_injected, 0);
+			CHECK(bt_rdmsr(a, 0x38E, &v) == BT_OK);
+			CHECK_EQ_INT(sim.smis_injected, 1);
+			CHECK(bt_rdmsr(a, 0x34, &smi1) == BT_OK);
+			CHECK(bt_rdmsr(a, 0x38F, &ctrl) == BT_OK);
+			CHECK(bt_rdmsr(a, 0xC1, &c1) == BT_OK);
+			CHECK_EQ_U64(smi1 - smi0, 1);
+			/* Accesses counted by PMC0 while enabled (noise 1 each):
+			 * enabled: the two 0x38E reads, the 0x34 read, the 0x38F
+			 * read and the 0xC1 read itself; frozen and restarted: the
+			 * last three. */
+			uint64_t handler = !freeze && enabled ? sim.cfg.smm_counts_per_smi : 0;
+			uint64_t driver = enabled ? 5 : freeze ? 3 : 0;
+			CHECK_MSG(c1 - c0 == handler + driver, "freeze %d enabled %d: PMC0 +%llu, want %llu",
+				  freeze, enabled, (unsigned long long)(c1 - c0),
+				  (unsigned long long)(handler + driver));
+			CHECK_EQ_U64(ctrl, freeze ? all : enabled ? 1 : 0);
+			bt_sim_free(&sim);
+		}
+}
