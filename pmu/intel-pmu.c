@@ -187,6 +187,16 @@ static bt_status intel_program(struct bt_pmu_session *s)
 	const struct bt_plan_group *g = &s->plan->groups[s->group];
 	bt_status st;
 	char err[240];
+	/* With FREEZE_WHILE_SMM, an SMI since the last stop write set every
+	 * GLOBAL_CTRL enable at RSM (pmu-session.h): stop the counters again
+	 * before any of them is programmed. An SMI after this is in the run's
+	 * SMI bracket. */
+	if (s->smm_frozen && s->smi_since_stop) {
+		st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, 0,
+			       "stopping the counters an SMI may have restarted");
+		if (st != BT_OK)
+			return st;
+	}
 	if (mut(s)->enable_before_program) {
 		st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, global_start(s), "enabling (too early)");
 		if (st != BT_OK)
@@ -341,6 +351,21 @@ static bt_status intel_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
 		c->slots = c->fixed_delta[3];
 		for (int f = 0; f < 8; f++)
 			c->pm_slots[f] = bt_perf_metrics_slots(c->slots, (uint8_t)(pm >> (8 * f)));
+	}
+	/* With FREEZE_WHILE_SMM, an SMI after the stop write sets every
+	 * GLOBAL_CTRL enable at RSM (pmu-session.h), and the counters counted
+	 * the reads above: say so, and stop them again. */
+	if (s->smm_frozen) {
+		uint64_t ctrl;
+		st = bt_pmu_rd(s, MSR_IA32_PERF_GLOBAL_CTRL, &ctrl,
+			       "checking IA32_PERF_GLOBAL_CTRL after the reads");
+		if (st == BT_OK && ctrl) {
+			c->smm_restarted = true;
+			st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, 0,
+				       "stopping the counters an SMI restarted");
+		}
+		if (st != BT_OK)
+			return st;
 	}
 	return BT_OK;
 }
