@@ -307,6 +307,17 @@ static void initial_state(struct bt_sim *sim)
 		 * must keep (read-modify-write) and put back. */
 		if (c->initial & BT_SIM_INIT_DEBUGCTL)
 			r->debugctl = SIM_DBG_LBR | SIM_DBG_FREEZE_LBRS_ON_PMI;
+		/* Firmware's own counters (sim.h): general counter 1 counting
+		 * ring 0 with a PMI, fixed counter 1 likewise. */
+		if ((c->initial & BT_SIM_INIT_FW_COUNTERS) && (gpm & 0x2) && (fxm & 0x2)) {
+			r->evtsel[1] = SIM_SEL_EN | SIM_SEL_INT | SIM_SEL_OS | 0x3C;
+			r->fixed_ctrl = (r->fixed_ctrl & ~(0xFull << SIM_FIX_SHIFT(1))) |
+					(SIM_FIX_PMI | SIM_FIX_USR | SIM_FIX_OS) << SIM_FIX_SHIFT(1);
+			r->global_ctrl |= 0x2 | 0x2ull << SIM_GLOBAL_FIXED_SHIFT;
+		}
+		/* PEBS armed on counter 0, where PEBS exists (sim-intel.c). */
+		if ((c->initial & BT_SIM_INIT_PEBS) && c->ldlat)
+			r->pebs_enable = 0x1;
 	} else if (c->amd_v2) {
 		r->global_ctrl = sim_width_mask(c->num_gp);
 		if (c->initial & BT_SIM_INIT_OVERFLOW)

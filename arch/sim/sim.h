@@ -40,6 +40,12 @@
  *     counting ring 0 unless FREEZE_WHILE_SMM is set, and one can be injected
  *     between any two accesses (smi_after), where after RSM the frozen
  *     GLOBAL_CTRL enables read 1 as the SDM says (sim-count.c);
+ *   - IA32_PERF_GLOBAL_INUSE (v4+, derived from the selectors and fixed
+ *     control), IA32_MISC_ENABLE (read only: PEBS unavailable unless the
+ *     part has PEBS, which in the sim means .ldlat, and then CPUID.01H:EDX
+ *     reports DS), IA32_PEBS_ENABLE where PEBS exists, and a PEBS assist
+ *     on the overflow of a counter PEBS_ENABLE arms recorded as a violation
+ *     (it writes into the DS area of whoever armed it);
  *   - several "left by firmware" initial states (cfg.initial);
  *   - sequence rules that are mistakes but not faults are recorded as
  *     violations (selector written while its counter is enabled, counting
@@ -107,7 +113,14 @@ enum bt_sim_family {
 #define BT_SIM_INIT_FROZEN    (1u << 2) /* v4+: CTR_Frz and LBR_Frz set (a PMI froze it) */
 #define BT_SIM_INIT_CONDCHGD  (1u << 3) /* CondChgd set; v4+ also ASCI */
 #define BT_SIM_INIT_DEBUGCTL  (1u << 4) /* Intel: DEBUGCTL LBR, FREEZE_LBRS_ON_PMI set */
-#define BT_SIM_INIT_ALL       0x1Fu
+/* Intel: firmware's own counting, as Linux's "the BIOS has corrupted hw-PMU
+ * resources" reports show it (e.g. IA32_FIXED_CTR_CTRL = 0xb0: fixed
+ * counter 1 enabled with a PMI): general counter 1 and fixed counter 1
+ * programmed, enabled (also in GLOBAL_CTRL) and with PMI. */
+#define BT_SIM_INIT_FW_COUNTERS (1u << 5)
+/* Intel, where PEBS exists: IA32_PEBS_ENABLE bit 0 (PEBS_EN_PMC0) set. */
+#define BT_SIM_INIT_PEBS      (1u << 6)
+#define BT_SIM_INIT_ALL       0x7Fu
 
 /* One CPUID answer of a real part (arch/sim/sim-parts.c). */
 struct bt_sim_cpuid_leaf {

@@ -461,3 +461,71 @@ TEST(sim_smi_between_accesses_follows_the_sdm)
 			bt_sim_free(&sim);
 		}
 }
+
+/* Finding 6 (issue 11): the registers that say who else uses the PMU, as
+ * the SDM defines them (arch/sim/sim-regs.h): IA32_PERF_GLOBAL_INUSE on
+ * perfmon v4+ only (#GP below), derived from the selectors' event select,
+ * the fixed counters' enable bits and the PMI bits (PMI_InUse at bit 63);
+ * IA32_PEBS_ENABLE a plain register where PEBS exists, #GP where not, and
+ * IA32_MISC_ENABLE[12] / CPUID.01H:EDX[21] saying which. */
+TEST(sim_global_inuse_and_pebs_enable_as_the_sdm_defines_them)
+{
+	static struct bt_sim sim;
+	uint64_t v;
+	struct bt_cpuid id;
+	/* v3: no GLOBAL_INUSE. core2: no PEBS. */
+	CHECK(bt_sim_init(&sim, bt_sim_preset("nhm")) == BT_OK);
+	CHECK(bt_rdmsr(&sim.arch, 0x392, &v) == BT_ERR_FAULT && sim.arch.fault_vector == BT_VEC_GP);
+	CHECK(bt_rdmsr(&sim.arch, 0x1A0, &v) == BT_OK && !(v & (1ull << 12)));
+	bt_cpuid(&sim.arch, 1, 0, &id);
+	CHECK((id.edx >> 21) & 1);
+	CHECK(bt_rdmsr(&sim.arch, 0x3F1, &v) == BT_OK);
+	bt_sim_free(&sim);
+	CHECK(bt_sim_init(&sim, bt_sim_preset("core2")) == BT_OK);
+	CHECK(bt_rdmsr(&sim.arch, 0x1A0, &v) == BT_OK && (v & (1ull << 12)));
+	bt_cpuid(&sim.arch, 1, 0, &id);
+	CHECK(!((id.edx >> 21) & 1));
+	CHECK(bt_rdmsr(&sim.arch, 0x3F1, &v) == BT_ERR_FAULT);
+	CHECK(bt_wrmsr(&sim.arch, 0x3F1, 0) == BT_ERR_FAULT);
+	bt_sim_free(&sim);
+
+	CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
+	struct bt_arch *a = &sim.arch;
+	/* Idle: stale encodings in all four selectors (event select != 0). */
+	CHECK(bt_rdmsr(a, 0x392, &v) == BT_OK);
+	CHECK_EQ_U64(v, 0xF);
+	CHECK(bt_wrmsr(a, 0x392, 0) == BT_ERR_FAULT); /* read-only */
+	CHECK(bt_wrmsr(a, 0x188, 0x00FF00) == BT_OK);  /* umask only: not in use */
+	CHECK(bt_wrmsr(a, 0x189, 0x100000 | 0x3C) == BT_OK); /* INT: PMI in use */
+	CHECK(bt_wrmsr(a, 0x38D, 0x8 | 0x2 << 4) == BT_OK); /* fixed 0 PMI only, 1 USR */
+	CHECK(bt_rdmsr(a, 0x392, &v) == BT_OK);
+	CHECK_EQ_U64(v, 0xBull | 0x2ull << 32 | 1ull << 63);
+	CHECK(bt_wrmsr(a, 0x189, 0x3C) == BT_OK);
+	CHECK(bt_wrmsr(a, 0x38D, 0x2 << 4) == BT_OK);
+	CHECK(bt_rdmsr(a, 0x392, &v) == BT_OK);
+	CHECK_EQ_U64(v, 0xBull | 0x2ull << 32);
+	CHECK(bt_wrmsr(a, 0x3F1, 0x1) == BT_OK); /* PEBS_EN_PMC0: PMI in use */
+	CHECK(bt_rdmsr(a, 0x392, &v) == BT_OK);
+	CHECK_EQ_U64(v, 0xBull | 0x2ull << 32 | 1ull << 63);
+	/* PMC0 armed for PEBS overflows: the assist is a violation. */
+	CHECK(bt_wrmsr(a, 0x38F, 0) == BT_OK);
+	CHECK(bt_wrmsr(a, 0x186, 0x43003C) == BT_OK);
+	CHECK(bt_wrmsr(a, 0x4C1, 0xFFFFFFFFFFF0ull) == BT_OK);
+	CHECK_EQ_INT(sim.n_violations, 0);
+	CHECK(bt_wrmsr(a, 0x38F, 1) == BT_OK);
+	for (int i = 0; i < 20; i++)
+		CHECK(bt_rdmsr(a, 0x38E, &v) == BT_OK); /* one count each */
+	CHECK(sim.n_violations == 1 && strstr(sim.violations[0], "PEBS"));
+	bt_sim_free(&sim);
+
+	/* Firmware's states: its counters show in GLOBAL_INUSE, its PEBS bit
+	 * in PEBS_ENABLE. */
+	struct bt_sim_config c = *bt_sim_preset("icl");
+	c.initial = BT_SIM_INIT_FW_COUNTERS | BT_SIM_INIT_PEBS;
+	CHECK(bt_sim_init(&sim, &c) == BT_OK);
+	CHECK(bt_rdmsr(&sim.arch, 0x392, &v) == BT_OK);
+	CHECK_EQ_U64(v, 0xFFull | 0x2ull << 32 | 1ull << 63);
+	CHECK(bt_rdmsr(&sim.arch, 0x3F1, &v) == BT_OK);
+	CHECK_EQ_U64(v, 1);
+	bt_sim_free(&sim);
+}
