@@ -110,7 +110,7 @@ struct bt_measurement {
 	int n_retried, n_flagged, n_smi_runs;
 	uint64_t calib_inst;          /* instructions of the empty window (median) */
 	bool smm_frozen;              /* IA32_DEBUGCTL.FREEZE_WHILE_SMM held the counters in SMM */
-	char pmu_warning[256];        /* the PMU session's caveats ("" = none) */
+	char pmu_warning[512];        /* the PMU session's caveats ("" = none) */
 	char error[400];              /* set when BT_OK is not returned */
 };
 

@@ -197,7 +197,7 @@ struct bt_pmu_session {
 	char msg[320];               /* what failed */
 	/* Caveats, "; "-separated: restore (e.g. a value 32-bit writes cannot
 	 * hold) and facilities not available here (MSR_SMI_COUNT, SMM freeze). */
-	char warning[256];
+	char warning[512];
 };
 
 bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
