@@ -95,6 +95,9 @@ struct bt_pmu_caps {
 	uint8_t arch_events_len; /* EAX[31:24], length of the EBX bit vector */
 	uint32_t arch_events_na; /* EBX: bit set = architectural event NOT available */
 	bool any_thread_deprecated; /* EDX[15] (v5): AnyThread is ignored */
+	/* CPUID.01H:EDX[21] DS (Debug Store): PEBS may exist; whether it does,
+	 * IA32_MISC_ENABLE[12] says (read by the session at open). */
+	bool ds;
 	/* CPUID.23H:EBX (enumerated by CPUID.(07H,1):EAX[8]), perfmon v6 selector
 	 * extensions: [0] UMASK2 in IA32_PERFEVTSELx[47:40], [1] EQ bit 36. */
 	bool umask2;

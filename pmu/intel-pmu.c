@@ -11,7 +11,9 @@
  * bit that matters for counting is CTR_Frz (v4): while set, nothing counts.
  *
  * IA32_DEBUGCTL.FREEZE_WHILE_SMM (bit 14) is set at open when
- * IA32_PERF_CAPABILITIES[12] says it exists (see freeze_in_smm()).
+ * IA32_PERF_CAPABILITIES[12] says it exists (see freeze_in_smm()). Open
+ * also reports counters found in use (v4+ IA32_PERF_GLOBAL_INUSE,
+ * counters_in_use()) and clears a PEBS_ENABLE left armed (take_pebs()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -142,6 +144,105 @@ static void freeze_in_smm(struct bt_pmu_session *s)
 		    st == BT_ERR_FAULT ? bt_fault_name(s->arch->fault_vector) : bt_status_str(st));
 }
 
+/* "0, 3" for mask 0x9. */
+static void list_counters(char *buf, size_t len, uint32_t mask)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < 32 && n < len; i++)
+		if (mask & (1u << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%u", n ? ", " : "", i);
+}
+
+/*
+ * Counters someone else was using when baretop started (firmware, an SMM
+ * handler, a BMC agent). IA32_PERF_GLOBAL_INUSE (perfmon v4+, msr.h) marks
+ * a general counter whose selector has a nonzero event select -- which a
+ * stale, disabled encoding also has (Linux's own disable path leaves the
+ * encoding in place) -- and a fixed counter whose enable bits are set.
+ * Linux perf does not refuse such a PMU: check_hw_exists() (arch/x86/events/
+ * core.c) warns "the BIOS has corrupted hw-PMU resources (MSR %x is %Lx)"
+ * when a selector's EN bit or a fixed counter's enable bits are set, and
+ * uses the counters anyway. baretop does the same: it reads the selectors
+ * GLOBAL_INUSE marks (saving them, as programming would), names the ones
+ * that are enabled and the fixed counters in use, and goes on; every one
+ * is put back at close. The read goes through the fault guard: a VMM that
+ * reports v4 without the MSR costs a warning, not the session.
+ */
+static bt_status counters_in_use(struct bt_pmu_session *s)
+{
+	uint64_t inuse, sel;
+	if (s->caps.version < 4)
+		return BT_OK;
+	if (bt_rdmsr(s->arch, MSR_IA32_PERF_GLOBAL_INUSE, &inuse) != BT_OK) {
+		bt_pmu_warn(s, "RDMSR IA32_PERF_GLOBAL_INUSE (0x392) raised %s: counters in use "
+			    "before baretop are not reported", bt_fault_name(s->arch->fault_vector));
+		return BT_OK;
+	}
+	uint32_t gp = 0, fixed = (uint32_t)(inuse >> 32) & s->caps.fixed_mask & 0x7FFFFFFFu;
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
+		if (!(s->caps.gp_mask & inuse & (1u << i)))
+			continue;
+		bt_status st = bt_pmu_save(s, sel_msr(s, i));
+		if (st != BT_OK)
+			return st;
+		if (bt_pmu_saved_value(s, sel_msr(s, i), &sel) && (sel & EVTSEL_EN))
+			gp |= 1u << i;
+	}
+	if (!gp && !fixed)
+		return BT_OK;
+	char g[48], f[48];
+	list_counters(g, sizeof(g), gp);
+	list_counters(f, sizeof(f), fixed);
+	bt_pmu_warn(s, "IA32_PERF_GLOBAL_INUSE (0x392) = 0x%llx: %s%s%s%s%s in use before baretop "
+		    "took %s (firmware's?%s), put back at close",
+		    (unsigned long long)inuse,
+		    !gp ? "" : gp & (gp - 1) ? "general counters " : "general counter ", g,
+		    gp && fixed ? " and " : "",
+		    !fixed ? "" : fixed & (fixed - 1) ? "fixed counters " : "fixed counter ", f,
+		    (gp | fixed) & ((gp | fixed) - 1) || (gp && fixed) ? "them" : "it",
+		    inuse & GLOBAL_INUSE_PMI ? " with a PMI" : "");
+	return BT_OK;
+}
+
+/*
+ * PEBS armed by someone else: with IA32_PEBS_ENABLE bit n set, an overflow
+ * of counter n makes the processor write a PEBS record through IA32_DS_AREA
+ * -- into a buffer baretop does not own. PEBS exists when CPUID.01H:EDX[21]
+ * (DS) is set and IA32_MISC_ENABLE[12] (PEBS unavailable) is clear, as Linux
+ * decides X86_FEATURE_PEBS. There, IA32_PEBS_ENABLE is saved and cleared
+ * for the session (through the save-before-touch helpers: put back at
+ * close, also after a fault), and the warnings say so. Reads that fault
+ * (a VMM) cost a warning; a refused clear fails the session, as counting
+ * with someone else's PEBS armed is not safe.
+ */
+static bt_status take_pebs(struct bt_pmu_session *s)
+{
+	uint64_t misc, pebs;
+	if (!s->caps.ds)
+		return BT_OK;
+	if (bt_rdmsr(s->arch, MSR_IA32_MISC_ENABLE, &misc) != BT_OK) {
+		bt_pmu_warn(s, "RDMSR IA32_MISC_ENABLE (0x1A0) raised %s: IA32_PEBS_ENABLE left as "
+			    "found", bt_fault_name(s->arch->fault_vector));
+		return BT_OK;
+	}
+	if (misc & MISC_ENABLE_PEBS_UNAVAIL)
+		return BT_OK;
+	if (bt_rdmsr(s->arch, MSR_IA32_PEBS_ENABLE, &pebs) != BT_OK) {
+		bt_pmu_warn(s, "RDMSR IA32_PEBS_ENABLE (0x3F1) raised %s: left as found",
+			    bt_fault_name(s->arch->fault_vector));
+		return BT_OK;
+	}
+	if (!pebs)
+		return BT_OK;
+	bt_status st = bt_pmu_wr(s, MSR_IA32_PEBS_ENABLE, 0, "clearing IA32_PEBS_ENABLE");
+	if (st == BT_OK)
+		bt_pmu_warn(s, "IA32_PEBS_ENABLE (0x3F1) was 0x%llx (PEBS armed before baretop, "
+			    "firmware's?): cleared for the runs, put back at close",
+			    (unsigned long long)pebs);
+	return st;
+}
+
 static bt_status intel_open(struct bt_pmu_session *s)
 {
 	uint64_t status;
@@ -157,6 +258,10 @@ static bt_status intel_open(struct bt_pmu_session *s)
 		st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, 0, "stopping all counters");
 	if (st == BT_OK)
 		freeze_in_smm(s);
+	if (st == BT_OK)
+		st = counters_in_use(s);
+	if (st == BT_OK)
+		st = take_pebs(s);
 	return st;
 }
 
@@ -187,6 +292,16 @@ static bt_status intel_program(struct bt_pmu_session *s)
 	const struct bt_plan_group *g = &s->plan->groups[s->group];
 	bt_status st;
 	struct bt_diag d;
+	/* With FREEZE_WHILE_SMM, an SMI since the last stop write set every
+	 * GLOBAL_CTRL enable at RSM (pmu-session.h): stop the counters again
+	 * before any of them is programmed. An SMI after this is in the run's
+	 * SMI bracket. */
+	if (s->smm_frozen && s->smi_since_stop) {
+		st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, 0,
+			       "stopping the counters an SMI may have restarted");
+		if (st != BT_OK)
+			return st;
+	}
 	if (mut(s)->enable_before_program) {
 		st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, global_start(s), "enabling (too early)");
 		if (st != BT_OK)
@@ -342,6 +457,21 @@ static bt_status intel_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
 		for (int f = 0; f < 8; f++)
 			c->pm_slots[f] = bt_perf_metrics_slots(c->slots, (uint8_t)(pm >> (8 * f)));
 	}
+	/* With FREEZE_WHILE_SMM, an SMI after the stop write sets every
+	 * GLOBAL_CTRL enable at RSM (pmu-session.h), and the counters counted
+	 * the reads above: say so, and stop them again. */
+	if (s->smm_frozen) {
+		uint64_t ctrl;
+		st = bt_pmu_rd(s, MSR_IA32_PERF_GLOBAL_CTRL, &ctrl,
+			       "checking IA32_PERF_GLOBAL_CTRL after the reads");
+		if (st == BT_OK && ctrl) {
+			c->smm_restarted = true;
+			st = bt_pmu_wr(s, MSR_IA32_PERF_GLOBAL_CTRL, 0,
+				       "stopping the counters an SMI restarted");
+		}
+		if (st != BT_OK)
+			return st;
+	}
 	return BT_OK;
 }
 
@@ -402,6 +532,9 @@ static bt_status intel_restore(struct bt_pmu_session *s)
 	 * stopped, and firmware's own counting resumes with GLOBAL_CTRL below,
 	 * under its own DEBUGCTL. */
 	bt_pmu_restore_one(s, MSR_IA32_DEBUGCTL, &first);
+	/* Saved only if open cleared it: PEBS as armed before, counters and
+	 * their controls already back, still stopped. */
+	bt_pmu_restore_one(s, MSR_IA32_PEBS_ENABLE, &first);
 	if (s->status_saved && bt_pmu_saved_value(s, MSR_IA32_PERF_GLOBAL_CTRL, NULL))
 		restore_status(s, &first);
 	bt_pmu_restore_one(s, MSR_IA32_PERF_GLOBAL_CTRL, &first);

@@ -182,6 +182,16 @@ static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
  * a run is repeated, and flagged if every retry saw an SMI too. Without an
  * instruction count (AMD: no fixed counter) a run with an SMI is repeated,
  * as nothing else can judge it.
+ *
+ * An SMI outside the window but inside the run (between the first
+ * programming write and the last counter read: counts.smi_outside, or
+ * counts.smm_restarted when it came right after the stop write) repeats
+ * the run whatever the counts say: with FREEZE_WHILE_SMM, RSM sets the
+ * GLOBAL_CTRL enables (SDM vol. 3B "Filtering of SMM Handler Overhead"), so
+ * the armed counters counted the session's own instructions around the
+ * window, a few counts per access, far inside the instruction tolerance.
+ * Without the freeze GLOBAL_CTRL stays 0 there and the counts are probably
+ * right, but the gaps are short and rarely hit: repeating costs one run.
  */
 static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t ref, char *why,
 		      size_t whylen)
@@ -189,6 +199,10 @@ static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t 
 	bool smi = r->c.has_smi_count && r->c.smi_delta;
 	bool smi_counted = smi && !r->c.smm_frozen;
 
+	if ((r->c.has_smi_count && r->c.smi_outside) || r->c.smm_restarted) {
+		snprintf(why, whylen, "SMI outside the window, between programming and reading");
+		return true;
+	}
 	if (!(r->c.fixed_used & (1u << FIXED_INST)) || ref == 0) {
 		if (smi)
 			snprintf(why, whylen, "SMI in the window, no instruction count to judge it");

@@ -19,7 +19,10 @@
  * while the counters were not frozen in SMM (or with no instruction count to
  * judge it), is repeated (at most `max_retries` times per run); if it still
  * disagrees it is kept and flagged, and the report says so. An SMI in a
- * window frozen by IA32_DEBUGCTL.FREEZE_WHILE_SMM is only counted.
+ * window frozen by IA32_DEBUGCTL.FREEZE_WHILE_SMM is only counted; one
+ * outside the window but between the run's programming and its reads
+ * (counts.smi_outside, see pmu-session.h) always repeats the run, and the
+ * run's record says so ("SMI outside the window").
  */
 #ifndef PMU_MEASURE_H
 #define PMU_MEASURE_H
@@ -108,7 +111,7 @@ struct bt_measurement {
 	int n_retried, n_flagged, n_smi_runs;
 	uint64_t calib_inst;          /* instructions of the empty window (median) */
 	bool smm_frozen;              /* IA32_DEBUGCTL.FREEZE_WHILE_SMM held the counters in SMM */
-	char pmu_warning[256];        /* the PMU session's caveats ("" = none) */
+	char pmu_warning[512];        /* the PMU session's caveats ("" = none) */
 	char error[400];              /* set when BT_OK is not returned */
 };
 

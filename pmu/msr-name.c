@@ -60,6 +60,8 @@ const char *bt_msr_name(uint32_t msr, char *buf, size_t len)
 	case MSR_AMD_PERF_GLOBAL_STATUS_CLR: n = "PerfCntrGlobalStatusClr"; break;
 	case MSR_AMD_PERF_GLOBAL_STATUS_SET: n = "PerfCntrGlobalStatusSet"; break;
 	case MSR_IA32_PEBS_ENABLE: n = "IA32_PEBS_ENABLE"; break;
+	case MSR_IA32_MISC_ENABLE: n = "IA32_MISC_ENABLE"; break;
+	case MSR_IA32_PERF_GLOBAL_INUSE: n = "IA32_PERF_GLOBAL_INUSE"; break;
 	}
 	/* Callers print the address next to the name: an unnamed MSR is just
 	 * "MSR", not its address twice. */

@@ -61,13 +61,30 @@
 #define MSR_PERF_METRICS        0x329u
 #define MSR_OFFCORE_RSP_0       0x1A6u
 #define MSR_OFFCORE_RSP_1       0x1A7u
-#define MSR_IA32_PEBS_ENABLE    0x3F1u  /* named in messages only: baretop never writes it */
+/* IA32_PEBS_ENABLE (R/W, where PEBS exists): bit n arms PEBS on counter n;
+ * firmware may have armed it with its own DS area, so baretop saves it,
+ * clears it for the session and puts it back at close (intel-pmu.c). */
+#define MSR_IA32_PEBS_ENABLE    0x3F1u
 #define MSR_PEBS_LD_LAT         0x3F6u  /* [15:0] load latency threshold (min. 3); needs PEBS */
 #define MSR_PEBS_FRONTEND       0x3F7u  /* FRONTEND_RETIRED qualifier; bits per core: extra-msr.c */
 /* MSR_SMI_COUNT (RO, SDM vol. 4, Nehalem and later): [31:0] SMIs since
  * reset. Not architectural: a VMM may not emulate it (#GP), so the session
  * reads it once at open before relying on it (pmu-session.c). */
 #define MSR_SMI_COUNT           0x034u
+/* IA32_MISC_ENABLE (SDM vol. 4 Table 2-2 at 1A0H): bit 12 "Processor Event
+ * Based Sampling Unavailable" (RO). PEBS exists when CPUID.01H:EDX[21] (DS)
+ * is set and this bit is clear: Linux's X86_FEATURE_PEBS
+ * (arch/x86/kernel/cpu/intel.c init_intel). */
+#define MSR_IA32_MISC_ENABLE    0x1A0u
+#define MISC_ENABLE_PEBS_UNAVAIL BT_BIT(12)
+/* IA32_PERF_GLOBAL_INUSE (RO, perfmon v4+; SDM vol. 3B "IA32_PERF_GLOBAL_INUSE
+ * MSR"): bit n = IA32_PERFEVTSELn[7:0] != 0, bit 32 + i = fixed counter i's
+ * enable bits in IA32_FIXED_CTR_CTRL != 0, bit 63 PMI_InUse (any selector's
+ * INT, a fixed counter's PMI bit, or IA32_PEBS_ENABLE[3:0]). The vol. 3B
+ * text says "PMI_InUse[bit 32]": a typo, vol. 4's table and Linux
+ * (MSR_CORE_PERF_GLOBAL_INUSE_PMI, BIT_ULL(63)) have bit 63. */
+#define MSR_IA32_PERF_GLOBAL_INUSE 0x392u
+#define GLOBAL_INUSE_PMI        BT_BIT(63)
 #define MSR_IA32_MPERF          0x0E7u  /* CPUID.06H:ECX[0] */
 #define MSR_IA32_APERF          0x0E8u
 
@@ -126,8 +143,10 @@
  * FREEZE_WHILE_SMM (bit 14), writable only if IA32_PERF_CAPABILITIES[12]
  * (SDM vol. 3B "Filtering of SMM Handler Overhead", 18.18.1 in the 2016
  * edition): on SMI delivery the processor clears the enables of
- * IA32_PERF_GLOBAL_CTRL (and LBR/BTF/TR/BTS) and restores them at RSM, so
- * the SMI handler's work is not counted. Linux: DEBUGCTLMSR_FREEZE_IN_SMM,
+ * IA32_PERF_GLOBAL_CTRL (and LBR/BTF/TR/BTS), so the SMI handler's work is
+ * not counted, and after RSM "the enable bits of IA32_PERF_GLOBAL_CTRL will
+ * be set to 1" -- read literally, whatever they were before the SMI
+ * (pmu-session.h: SMIs outside the window). Linux: DEBUGCTLMSR_FREEZE_IN_SMM,
  * the freeze_on_smi attribute. */
 #define MSR_IA32_DEBUGCTL       0x1D9u
 #define DEBUGCTL_FREEZE_WHILE_SMM BT_BIT(14)

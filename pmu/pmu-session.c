@@ -57,12 +57,14 @@ bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
 	 * relying on it in every window. On a fault, count no SMIs rather
 	 * than abort each window. */
 	if (s->opts.read_smi_count && s->driver->smi_count) {
-		uint64_t v;
+		uint64_t v = 0;
 		if (bt_rdmsr(arch, MSR_SMI_COUNT, &v) != BT_OK) {
 			s->opts.read_smi_count = false;
 			s->smi_count_unreadable = true;
 			bt_pmu_warn(s, "MSR_SMI_COUNT (0x34) is not readable here: SMIs are not counted");
 		}
+		s->smi_stopped = v; /* before the driver stops the counters: an SMI
+				     * in between is taken as one after the stop */
 	}
 	return s->driver->open(s);
 }
@@ -116,6 +118,15 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 				   "0x%X; nothing programmed", plan->fixed_mask, s->caps.fixed_mask);
 	s->fixed_used = s->driver->fixed_counters ? plan->fixed_mask : 0;
 	s->pm = plan->perf_metrics && s->caps.perf_metrics && (s->fixed_used & (1u << 3));
+	/* The run's SMI bracket opens before the first programming write (see
+	 * pmu-session.h): an SMI from here to the last counter read is seen. */
+	if (s->opts.read_smi_count && s->driver->smi_count) {
+		st = bt_pmu_rd(s, MSR_SMI_COUNT, &s->smi_program,
+			       "reading MSR_SMI_COUNT before programming");
+		if (st != BT_OK)
+			return st;
+		s->smi_since_stop = s->smi_program != s->smi_stopped;
+	}
 	st = s->driver->program(s);
 	if (st == BT_OK)
 		s->programmed = true;
@@ -184,6 +195,17 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 	st = s->driver->read(s, c);
 	if (st != BT_OK)
 		return st;
+	/* ... and closes after the last counter read. */
+	uint64_t smi_read = 0;
+	if (s->have_smi) {
+		st = bt_pmu_rd(s, MSR_SMI_COUNT, &smi_read, "reading MSR_SMI_COUNT after the counters");
+		if (st != BT_OK)
+			return st;
+		/* An SMI up to smi1 that restarted the counters after the stop
+		 * write is seen by the driver's read (counts.smm_restarted) and
+		 * stopped there; one after smi1 is for the next program step. */
+		s->smi_stopped = s->smi1;
+	}
 	c->tsc_delta = s->tsc1 - s->tsc0;
 	if (s->have_aperf) {
 		c->has_aperf_mperf = true;
@@ -193,6 +215,7 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 	if (s->have_smi) {
 		c->has_smi_count = true;
 		c->smi_delta = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
+		c->smi_outside = ((smi_read - s->smi_program) - (s->smi1 - s->smi0)) & 0xFFFFFFFFull;
 	}
 	c->smm_frozen = s->smm_frozen;
 	if (s->opts.tsc_hz)

@@ -7,12 +7,14 @@
  *                                               freezes counting in SMM, probes
  *                                               MSR_SMI_COUNT
  *     for each group g of a plan:
- *         bt_pmu_program(&s, plan, g, events);  selectors, fixed control, extra
- *                                               MSRs, counters cleared, status cleared
+ *         bt_pmu_program(&s, plan, g, events);  SMI count, selectors, fixed control,
+ *                                               extra MSRs, counters cleared, status
+ *                                               cleared
  *         bt_pmu_run(&s, workload, arg);        TSC, one write starts, one write
  *                                               stops, TSC (APERF/MPERF/SMI outside)
  *         bt_pmu_read(&s, &counts);             counters, PERF_METRICS with SLOTS,
- *                                               TSC, APERF/MPERF, SMI count
+ *                                               TSC, APERF/MPERF, SMI counts (in the
+ *                                               window, and in the rest of the run)
  *     bt_pmu_close(&s);                         restores every MSR it touched
  *
  * Every MSR is saved before it is first written. A fault (#GP) in any step
@@ -42,6 +44,29 @@
  * opts.read_smi_count, open reads it once; if that faults, SMI counts are
  * dropped for the session (s.smi_count_unreadable, counts.has_smi_count
  * false) with a warning, instead of every window aborting.
+ *
+ * An SMI can also land outside the window, between the programming and the
+ * start write or between the stop write and the reads. With the freeze,
+ * RSM then sets the enable bits of IA32_PERF_GLOBAL_CTRL to 1 (SDM vol. 3B
+ * "Filtering of SMM Handler Overhead" and the IA32_DEBUGCTL flag list, read
+ * literally: whatever they were before), and every armed selector counts
+ * the session's own instructions until GLOBAL_CTRL is written again. So:
+ *   - with opts.read_smi_count, MSR_SMI_COUNT is also read before the first
+ *     programming write and after the last counter read: counts.smi_outside
+ *     says how many SMIs the run had outside its window but inside that
+ *     span (pmu/measure.c repeats such a run);
+ *   - the window's own SMI count (read around the TSC pair) cannot tell an
+ *     SMI just after the stop write from one in the window: with the freeze
+ *     the driver reads GLOBAL_CTRL after the counters, and finding it
+ *     nonzero (counts.smm_restarted) stops the counters again;
+ *   - an SMI after that, or between runs, is seen at the next program step
+ *     (MSR_SMI_COUNT moved since the read right after the last window, or
+ *     since open), which then writes GLOBAL_CTRL = 0 before touching a
+ *     counter.
+ * What remains unseen: an SMI between the last MSR_SMI_COUNT read before the
+ * window and the start write (an RDTSC apart) is taken as one in the
+ * window, and the few instructions between its RSM and the start write are
+ * counted; without MSR_SMI_COUNT only the GLOBAL_CTRL check is left.
  *
  * The per-run TSC brackets the window as tightly as the session can: its
  * last read before the window and its first read after, with only the start
@@ -118,6 +143,16 @@ struct bt_pmu_counts {
 	uint64_t aperf_delta, mperf_delta;
 	bool has_smi_count;
 	uint64_t smi_delta;
+	/* SMIs in the rest of the run: between MSR_SMI_COUNT read before the
+	 * first programming write and read after the last counter read, outside
+	 * the window (with has_smi_count). With FREEZE_WHILE_SMM, RSM sets the
+	 * GLOBAL_CTRL enables there and the armed counters count the driver. */
+	uint64_t smi_outside;
+	/* IA32_PERF_GLOBAL_CTRL read nonzero after the counter reads (Intel,
+	 * with FREEZE_WHILE_SMM): an SMI after the stop write set its enables
+	 * at RSM and the counters counted the reads. The session stopped them
+	 * again. Such an SMI may be in smi_delta: it came before smi1's read. */
+	bool smm_restarted;
 	/* IA32_DEBUGCTL.FREEZE_WHILE_SMM was set for this run: counters did
 	 * not count while an SMI handler ran (the TSC did). */
 	bool smm_frozen;
@@ -152,6 +187,9 @@ struct bt_pmu_session {
 	uint64_t evtsel[BT_PMU_MAX_GP];
 	uint64_t gp_start[BT_PMU_MAX_GP], fixed_start[BT_PMU_MAX_FIXED];
 	uint64_t tsc0, tsc1, aperf0, aperf1, mperf0, mperf1, smi0, smi1;
+	uint64_t smi_program;        /* MSR_SMI_COUNT before the group was programmed */
+	uint64_t smi_stopped;        /* MSR_SMI_COUNT at open / right after the last window */
+	bool smi_since_stop;         /* smi_program differs: an SMI may have restarted them */
 	bool have_aperf, have_smi;
 	bool smm_frozen;             /* IA32_DEBUGCTL.FREEZE_WHILE_SMM set for the session */
 	bool smi_count_unreadable;   /* MSR_SMI_COUNT faulted at open: SMIs not counted */
@@ -159,7 +197,7 @@ struct bt_pmu_session {
 	char msg[320];               /* what failed */
 	/* Caveats, "; "-separated: restore (e.g. a value 32-bit writes cannot
 	 * hold) and facilities not available here (MSR_SMI_COUNT, SMM freeze). */
-	char warning[256];
+	char warning[512];
 };
 
 bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,

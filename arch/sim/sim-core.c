@@ -58,6 +58,15 @@ static bool injected(struct bt_sim *sim, uint8_t op, uint32_t index)
 	return false;
 }
 
+/* An injected SMI lands right after the access that completes the count
+ * (struct bt_sim smi_after). */
+static void smi_injection(struct bt_sim *sim, uint8_t op, uint32_t index)
+{
+	if (sim->smi_after && (sim->smi_op == 0 || sim->smi_op == op) && sim->smi_msr == index &&
+	    --sim->smi_after == 0)
+		bt_sim_smi(sim);
+}
+
 /* Is general counter i (fixed counter i) configured exactly as it was at
  * the checkpoint? Counts it makes then are the firmware's own counting. */
 static bool gp_as_found(const struct bt_sim *sim, unsigned i)
@@ -111,6 +120,7 @@ static bt_status sim_rdmsr(struct bt_arch *a, uint32_t msr, uint64_t *ret)
 	bt_status st = injected(sim, BT_SIM_RDMSR, msr) ? BT_ERR_FAULT
 		       : sim->vendor->rdmsr(sim, msr, &v);
 	log_access(sim, BT_SIM_RDMSR, msr, v, st != BT_OK);
+	smi_injection(sim, BT_SIM_RDMSR, msr);
 	if (st != BT_OK)
 		return gp_fault(sim);
 	*ret = v;
@@ -125,6 +135,7 @@ static bt_status sim_wrmsr(struct bt_arch *a, uint32_t msr, uint64_t value)
 	bt_status st = injected(sim, BT_SIM_WRMSR, msr) ? BT_ERR_FAULT
 		       : sim->vendor->wrmsr(sim, msr, value);
 	log_access(sim, BT_SIM_WRMSR, msr, value, st != BT_OK);
+	smi_injection(sim, BT_SIM_WRMSR, msr);
 	return st == BT_OK ? BT_OK : gp_fault(sim);
 }
 
@@ -137,6 +148,7 @@ static bt_status sim_rdpmc(struct bt_arch *a, uint32_t ecx, uint64_t *ret)
 	bt_status st = injected(sim, BT_SIM_RDPMC, ecx) ? BT_ERR_FAULT
 		       : sim->vendor->rdpmc(sim, ecx, &v);
 	log_access(sim, BT_SIM_RDPMC, ecx, v, st != BT_OK);
+	smi_injection(sim, BT_SIM_RDPMC, ecx);
 	if (st != BT_OK)
 		return gp_fault(sim);
 	*ret = v;
@@ -275,6 +287,17 @@ static void initial_state(struct bt_sim *sim)
 		 * must keep (read-modify-write) and put back. */
 		if (c->initial & BT_SIM_INIT_DEBUGCTL)
 			r->debugctl = SIM_DBG_LBR | SIM_DBG_FREEZE_LBRS_ON_PMI;
+		/* Firmware's own counters (sim.h): general counter 1 counting
+		 * ring 0 with a PMI, fixed counter 1 likewise. */
+		if ((c->initial & BT_SIM_INIT_FW_COUNTERS) && (gpm & 0x2) && (fxm & 0x2)) {
+			r->evtsel[1] = SIM_SEL_EN | SIM_SEL_INT | SIM_SEL_OS | 0x3C;
+			r->fixed_ctrl = (r->fixed_ctrl & ~(0xFull << SIM_FIX_SHIFT(1))) |
+					(SIM_FIX_PMI | SIM_FIX_USR | SIM_FIX_OS) << SIM_FIX_SHIFT(1);
+			r->global_ctrl |= 0x2 | 0x2ull << SIM_GLOBAL_FIXED_SHIFT;
+		}
+		/* PEBS armed on counter 0, where PEBS exists (sim-intel.c). */
+		if ((c->initial & BT_SIM_INIT_PEBS) && c->ldlat)
+			r->pebs_enable = 0x1;
 	} else if (c->amd_v2) {
 		r->global_ctrl = sim_width_mask(c->num_gp);
 		if (c->initial & BT_SIM_INIT_OVERFLOW)

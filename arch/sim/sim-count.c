@@ -163,7 +163,8 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
 }
 
 /*
- * SMIs landing in the window (Intel). Without IA32_DEBUGCTL.FREEZE_WHILE_SMM
+ * SMIs landing in the window, or injected between two accesses (bt_sim_smi
+ * below), on Intel. Without IA32_DEBUGCTL.FREEZE_WHILE_SMM
  * the counters go on counting while the SMI handler runs: each SMI adds
  * cfg.smm_counts_per_smi to every counter that is counting and counts ring 0
  * (SMM runs in a real-address-like environment, SDM vol. 3C "SMI Handler
@@ -172,20 +173,23 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
  * (SDM vol. 3B "Filtering of SMM Handler Overhead"), SMI delivery clears
  * GLOBAL_CTRL's enables and RSM "sets them to 1": the handler adds nothing,
  * and the sim takes the manual literally, leaving every counter's enable
- * set after the SMI (a driver that cleared the selectors it does not use
- * counts nothing more; the stop write clears them).
+ * set after the SMI whatever it was before (a driver that cleared the
+ * selectors it does not use counts nothing more; the stop write clears
+ * them; outside the window, nothing does until the driver writes
+ * GLOBAL_CTRL again).
  */
-static void smis_in_window(struct bt_sim *sim, const bool *gp_on, const bool *fixed_on)
+static void deliver_smis(struct bt_sim *sim, uint32_t smis, const bool *gp_on,
+			 const bool *fixed_on)
 {
 	const struct bt_sim_config *c = &sim->cfg;
-	if (!c->smi_per_window || c->vendor != BT_VENDOR_INTEL)
+	if (!smis || c->vendor != BT_VENDOR_INTEL)
 		return;
 	if (sim->regs.debugctl & SIM_DBG_FREEZE_WHILE_SMM) {
 		sim->regs.global_ctrl |= bt_sim_gp_mask(sim) |
 					 (uint64_t)bt_sim_fixed_mask(sim) << SIM_GLOBAL_FIXED_SHIFT;
 		return;
 	}
-	uint64_t n = (uint64_t)c->smi_per_window * c->smm_counts_per_smi;
+	uint64_t n = (uint64_t)smis * c->smm_counts_per_smi;
 	if (!n)
 		return;
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
@@ -251,11 +255,30 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 		}
 		bt_sim_pm_update(sim);
 	}
-	smis_in_window(sim, gp_on, fixed_on);
+	deliver_smis(sim, c->smi_per_window, gp_on, fixed_on);
 	sim->tsc += tsc;
 	sim->mperf += tsc;
 	sim->aperf += have_cycles ? cycles : tsc;
 	sim->smi += c->smi_per_window;
+}
+
+/* An SMI between two accesses outside a window (struct bt_sim smi_after):
+ * the same handler model as in a window, for the counters counting at that
+ * moment. Between the driver's programming and its start write, or its
+ * stop write and its reads, GLOBAL_CTRL is 0: without the freeze nothing
+ * counts the handler; with it, RSM's "enable bits set to 1" starts every
+ * armed selector, which then counts the driver's own accesses (foreign
+ * activity, sim-core.c) until GLOBAL_CTRL is written again. */
+void bt_sim_smi(struct bt_sim *sim)
+{
+	bool gp_on[BT_SIM_MAX_GP], fixed_on[BT_SIM_MAX_FIXED];
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
+		gp_on[i] = bt_sim_gp_enabled(sim, i);
+	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
+		fixed_on[i] = bt_sim_fixed_enabled(sim, i);
+	deliver_smis(sim, 1, gp_on, fixed_on);
+	sim->smi++;
+	sim->smis_injected++;
 }
 
 /* ------------------------------------------------------------ generator */

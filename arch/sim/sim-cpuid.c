@@ -75,6 +75,8 @@ void bt_sim_cpuid(struct bt_arch *a, uint32_t leaf, uint32_t subleaf, struct bt_
 			r.eax = c->signature;
 			r.ecx = (intel && c->pdcm ? 1u << 15 : 0);
 			r.edx = (1u << 4) | (1u << 5); /* TSC, MSR */
+			if (intel && c->ldlat)
+				r.edx |= 1u << 21; /* DS: the sim's PEBS (sim-intel.c pebs()) */
 			break;
 		case 6:
 			r.ecx = c->aperf_mperf ? 1 : 0;

@@ -85,6 +85,41 @@ static uint64_t pebs_enable_valid(const struct bt_sim *sim)
 	return bt_sim_gp_mask(sim) | ((uint64_t)bt_sim_fixed_mask(sim) << 32);
 }
 
+/* PEBS exists in the sim where the load-latency facility does (a PEBS
+ * facility): IA32_PEBS_ENABLE is a register there and #GP elsewhere,
+ * IA32_MISC_ENABLE[12] says which, and made-up CPUID reports DS. */
+static bool pebs(const struct bt_sim_config *c)
+{
+	return c->ldlat;
+}
+
+/* IA32_PERF_GLOBAL_INUSE as the SDM defines it (sim-regs.h). */
+static uint64_t global_inuse(const struct bt_sim *sim)
+{
+	const struct bt_sim_regs *r = &sim->regs;
+	uint64_t v = 0;
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
+		if (!bt_sim_gp_exists(sim, i))
+			continue;
+		if (r->evtsel[i] & 0xFF)
+			v |= 1ull << i;
+		if (r->evtsel[i] & SIM_SEL_INT)
+			v |= SIM_INUSE_PMI;
+	}
+	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++) {
+		if (!bt_sim_fixed_exists(sim, i))
+			continue;
+		uint64_t field = (r->fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
+		if (field & (SIM_FIX_OS | SIM_FIX_USR))
+			v |= 1ull << (SIM_GLOBAL_FIXED_SHIFT + i);
+		if (field & SIM_FIX_PMI)
+			v |= SIM_INUSE_PMI;
+	}
+	if (r->pebs_enable & 0xF)
+		v |= SIM_INUSE_PMI;
+	return v;
+}
+
 static uint64_t perf_capabilities(const struct bt_sim_config *c)
 {
 	uint64_t v = 0x4C5; /* LBR format 5, PEBS trap, PEBS arch regs, record format 4 */
@@ -224,9 +259,18 @@ static bt_status intel_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 		*ret = r->offcore[msr - SIM_MSR_OFFCORE_RSP_0];
 		return BT_OK;
 	case SIM_IA32_PEBS_ENABLE:
-		if (!c->ldlat)
+		if (!pebs(c))
 			return BT_ERR_FAULT;
 		*ret = r->pebs_enable;
+		return BT_OK;
+	case SIM_IA32_PERF_GLOBAL_INUSE:
+		if (c->version < 4)
+			return BT_ERR_FAULT; /* architectural perfmon v4+ */
+		*ret = global_inuse(sim);
+		return BT_OK;
+	case SIM_IA32_MISC_ENABLE:
+		*ret = SIM_MISC_PERFMON_AVAIL | SIM_MISC_BTS_UNAVAIL |
+		       (pebs(c) ? 0 : SIM_MISC_PEBS_UNAVAIL);
 		return BT_OK;
 	case SIM_MSR_PEBS_LD_LAT:
 		if (!c->ldlat)
@@ -359,7 +403,7 @@ static bt_status intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 		r->offcore[msr - SIM_MSR_OFFCORE_RSP_0] = value;
 		return BT_OK;
 	case SIM_IA32_PEBS_ENABLE:
-		if (!c->ldlat || (value & ~pebs_enable_valid(sim)))
+		if (!pebs(c) || (value & ~pebs_enable_valid(sim)))
 			return BT_ERR_FAULT;
 		r->pebs_enable = value;
 		return BT_OK;
@@ -376,6 +420,8 @@ static bt_status intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 	case SIM_IA32_PERF_CAPABILITIES: /* read-only */
 	case SIM_IA32_PERF_GLOBAL_STATUS: /* read-only */
 	case SIM_MSR_SMI_COUNT: /* read-only */
+	case SIM_IA32_PERF_GLOBAL_INUSE: /* read-only */
+	case SIM_IA32_MISC_ENABLE: /* writes not modelled */
 		return BT_ERR_FAULT;
 	case SIM_IA32_MPERF:
 	case SIM_IA32_APERF:

@@ -49,6 +49,29 @@ static inline uint64_t sim_width_mask(unsigned width)
 #define SIM_IA32_MPERF              0x0E7u
 #define SIM_IA32_APERF              0x0E8u
 #define SIM_IA32_DEBUGCTL           0x1D9u
+#define SIM_IA32_MISC_ENABLE        0x1A0u
+#define SIM_IA32_PERF_GLOBAL_INUSE  0x392u /* RO, perfmon v4+ */
+
+/* IA32_MISC_ENABLE (SDM vol. 4 Table 2-2 at 1A0H): 7 Performance
+ * Monitoring Available (RO), 11 Branch Trace Storage Unavailable (RO), 12
+ * Processor Event Based Sampling (PEBS) Unavailable (RO): 1 = PEBS is not
+ * supported. Linux sets X86_FEATURE_PEBS when CPUID.01H:EDX[21] (DS) is set
+ * and bit 12 is clear (arch/x86/kernel/cpu/intel.c init_intel). */
+#define SIM_MISC_PERFMON_AVAIL      SIM_BIT(7)
+#define SIM_MISC_BTS_UNAVAIL        SIM_BIT(11)
+#define SIM_MISC_PEBS_UNAVAIL       SIM_BIT(12)
+
+/* IA32_PERF_GLOBAL_INUSE (SDM vol. 3B "IA32_PERF_GLOBAL_INUSE MSR", 20.2.4.3
+ * in recent editions, 18.2.4.3 in 2016's; vol. 4 Table 2-2 at 392H):
+ * bit n = (IA32_PERFEVTSELn[7:0] != 0); bit 32 + i = (IA32_FIXED_CTR_CTRL
+ * field i's enable bits [4i+1:4i] != 0); PMI_InUse = any
+ * IA32_PERFEVTSELn.INT, any FIXED_CTR_CTRL ENi_PMI, or
+ * IA32_PEBS_ENABLE.EN_PMCi, i = 0..3. The vol. 3B text names PMI_InUse
+ * "[bit 32]", a typo: bit 32 is FC0_InUse, and vol. 4's table (EDK2's
+ * ArchitecturalMsr.h transcribes it as IA32_FIXED_CTRn bits 62:32, PMI bit
+ * 63), Linux msr-index.h MSR_CORE_PERF_GLOBAL_INUSE_PMI = BIT_ULL(63) and
+ * KVM's proposed emulation all put it at 63. */
+#define SIM_INUSE_PMI               SIM_BIT(63)
 
 /* IA32_DEBUGCTL (SDM vol. 4 Table 2-2 at 1D9H; vol. 3B "IA32_DEBUGCTL
  * MSR"): 0 LBR, 1 BTF, 2 BUS_LOCK_DETECT (if CPUID.(07H,0):ECX[24]), 5:3

@@ -122,6 +122,12 @@ void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n)
 	 * the driver relies on). GLOBAL_STATUS bit i (Intel, AMD PerfMonV2). */
 	if (n > mask - old && (sim->cfg.vendor == BT_VENDOR_INTEL || sim->cfg.amd_v2))
 		sim->regs.global_status |= 1ull << i;
+	/* A counter armed in IA32_PEBS_ENABLE takes a PEBS assist when it
+	 * overflows (SDM "Processor Event Based Sampling"): a record written
+	 * through IA32_DS_AREA, which belongs to whoever armed it. */
+	if (n > mask - old && sim->cfg.vendor == BT_VENDOR_INTEL && ((sim->regs.pebs_enable >> i) & 1))
+		bt_sim_violation(sim, "IA32_PMC%u overflowed with IA32_PEBS_ENABLE bit %u set: a PEBS "
+				 "record went to the DS area of whoever armed it", i, i);
 }
 
 void bt_sim_add_fixed(struct bt_sim *sim, unsigned i, uint64_t n)

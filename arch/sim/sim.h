@@ -37,7 +37,15 @@
  *   - IA32_DEBUGCTL with its reserved bits, FREEZE_WHILE_SMM (bit 14) only
  *     when IA32_PERF_CAPABILITIES[12] says so; SMIs landing in a window
  *     (cfg.smi_per_window) add cfg.smm_counts_per_smi each to the counters
- *     counting ring 0 unless FREEZE_WHILE_SMM is set (sim-count.c);
+ *     counting ring 0 unless FREEZE_WHILE_SMM is set, and one can be injected
+ *     between any two accesses (smi_after), where after RSM the frozen
+ *     GLOBAL_CTRL enables read 1 as the SDM says (sim-count.c);
+ *   - IA32_PERF_GLOBAL_INUSE (v4+, derived from the selectors and fixed
+ *     control), IA32_MISC_ENABLE (read only: PEBS unavailable unless the
+ *     part has PEBS, which in the sim means .ldlat, and then CPUID.01H:EDX
+ *     reports DS), IA32_PEBS_ENABLE where PEBS exists, and a PEBS assist
+ *     on the overflow of a counter PEBS_ENABLE arms recorded as a violation
+ *     (it writes into the DS area of whoever armed it);
  *   - several "left by firmware" initial states (cfg.initial);
  *   - sequence rules that are mistakes but not faults are recorded as
  *     violations (selector written while its counter is enabled, counting
@@ -105,7 +113,14 @@ enum bt_sim_family {
 #define BT_SIM_INIT_FROZEN    (1u << 2) /* v4+: CTR_Frz and LBR_Frz set (a PMI froze it) */
 #define BT_SIM_INIT_CONDCHGD  (1u << 3) /* CondChgd set; v4+ also ASCI */
 #define BT_SIM_INIT_DEBUGCTL  (1u << 4) /* Intel: DEBUGCTL LBR, FREEZE_LBRS_ON_PMI set */
-#define BT_SIM_INIT_ALL       0x1Fu
+/* Intel: firmware's own counting, as Linux's "the BIOS has corrupted hw-PMU
+ * resources" reports show it (e.g. IA32_FIXED_CTR_CTRL = 0xb0: fixed
+ * counter 1 enabled with a PMI): general counter 1 and fixed counter 1
+ * programmed, enabled (also in GLOBAL_CTRL) and with PMI. */
+#define BT_SIM_INIT_FW_COUNTERS (1u << 5)
+/* Intel, where PEBS exists: IA32_PEBS_ENABLE bit 0 (PEBS_EN_PMC0) set. */
+#define BT_SIM_INIT_PEBS      (1u << 6)
+#define BT_SIM_INIT_ALL       0x7Fu
 
 /* One CPUID answer of a real part (arch/sim/sim-parts.c). */
 struct bt_sim_cpuid_leaf {
@@ -279,6 +294,16 @@ struct bt_sim {
 	uint32_t fault_msr;
 	bool fault_msr_armed;
 
+	/* SMI injection (bt_sim_smi, sim-count.c): one SMI is delivered right
+	 * after the smi_after-th access, counted from when it is armed, that
+	 * matches smi_op (0 = any) and smi_msr (MSR address or RDPMC ECX), as
+	 * between two of the driver's instructions; 0 = none armed. Counted in
+	 * smis_injected. */
+	uint32_t smi_after;
+	uint8_t smi_op;
+	uint32_t smi_msr;
+	uint32_t smis_injected;
+
 	struct bt_sim_log_entry *log;
 	size_t log_len, log_cap;
 	bool log_overflow;
@@ -308,6 +333,13 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 void bt_sim_checkpoint(struct bt_sim *sim, struct bt_sim_regs *ret);
 bool bt_sim_restored(const struct bt_sim *sim, const struct bt_sim_regs *checkpoint,
 		     char *diff, size_t difflen);
+
+/* Deliver one SMI now, outside a window (Intel): MSR_SMI_COUNT counts it;
+ * without IA32_DEBUGCTL.FREEZE_WHILE_SMM every counter counting in ring 0
+ * counts the handler's work (cfg.smm_counts_per_smi); with it the handler
+ * adds nothing and RSM sets IA32_PERF_GLOBAL_CTRL's enables to 1, as the SDM
+ * says, so armed selectors count whatever the driver does next. */
+void bt_sim_smi(struct bt_sim *sim);
 
 /* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
  * source_error if a count is not floor(SLOTS*b/255) for any byte b). */
