@@ -123,17 +123,7 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 	}
 	if (o->sim && o->sim_name && !bt_sim_config_for_model(o->sim_name, &sc) &&
 	    !bt_sim_preset(o->sim_name)) {
-		char models[BT_DIAG_MAX] = "", presets[BT_DIAG_MAX] = "";
-		size_t n = 0;
-		for (int k = 0; bt_sim_model_names[k] && n < sizeof(models); k++)
-			n += (size_t)snprintf(models + n, sizeof(models) - n, " %s",
-					      bt_sim_model_names[k]);
-		n = 0;
-		for (int k = 0; bt_sim_preset_names[k] && n < sizeof(presets); k++)
-			n += (size_t)snprintf(presets + n, sizeof(presets) - n, " %s",
-					      bt_sim_preset_names[k]);
-		bt_diag_set(d, "--sim=%s: no such simulated PMU; models:%s; presets:%s",
-			    o->sim_name, models, presets);
+		bt_sim_diag_unknown(d, o->sim_name);
 		return false;
 	}
 	if (o->copies > 1 && o->exec_path) {

@@ -125,17 +125,7 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 	if (!bt_sim_config_for_model(name, &c->simcfg)) {
 		preset = bt_sim_preset(name);
 		if (!preset) {
-			char models[BT_DIAG_MAX] = "", presets[BT_DIAG_MAX] = "";
-			size_t n = 0;
-			for (int k = 0; bt_sim_model_names[k] && n < sizeof(models); k++)
-				n += (size_t)snprintf(models + n, sizeof(models) - n, " %s",
-						      bt_sim_model_names[k]);
-			n = 0;
-			for (int k = 0; bt_sim_preset_names[k] && n < sizeof(presets); k++)
-				n += (size_t)snprintf(presets + n, sizeof(presets) - n, " %s",
-						      bt_sim_preset_names[k]);
-			bt_diag_set(why, "--sim=%s: no such simulated PMU; models:%s; presets:%s",
-				    name, models, presets);
+			bt_sim_diag_unknown(why, name);
 			return BT_ERR_INVALID;
 		}
 		c->simcfg = *preset;

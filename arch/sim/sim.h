@@ -63,6 +63,7 @@
 #include <stdint.h>
 
 #include "base/event.h"
+#include "base/diag.h"
 #include "base/status.h"
 #include "arch/arch.h"
 #include "pmu/cpu-info.h"
@@ -213,6 +214,8 @@ extern const char *const bt_sim_model_names[];
 
 /* The preset names, NULL-terminated. */
 extern const char *const bt_sim_preset_names[];
+/* "--sim=NAME: no such simulated PMU; models: ...; presets: ..." into d. */
+void bt_sim_diag_unknown(struct bt_diag *d, const char *name);
 
 /* ------------------------------------------------------------ access log */
 
