@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The results schema (report/results.schema.json, format_version =
 # BT_RESULTS_FORMAT_VERSION) validates every results file the suite writes:
-# those the QEMU steps left under build/qemu/*/esp/baretop/results/ and the
+# those the QEMU steps left under build/qemu/**/esp/baretop/results/ and the
 # hosted default build/results/ (whichever exist when this step runs; it is
 # numbered to run after them), plus fresh hosted runs made here with the
 # simulated PMU of several models, drilldown and --level, and a run that
@@ -32,7 +32,9 @@ run counts --sim=SKL --quick -w alu-independent --reps 1 --warmups 0 --level 1 \
     --counts tests/data/tma-sim/SKL-000.json
 run nocount --no-count --quick -w alu-independent --reps 1 --warmups 0
 files=()
-for f in build/qemu/*/esp/baretop/results/*.json build/results/*.json "$work"/*/*.json; do
+# QEMU steps keep their ESPs under build/qemu/<step>/ or build/qemu/<step>/<case>/
+while IFS= read -r f; do files+=("$f"); done < <(find build/qemu -path '*/esp/baretop/results/*.json' 2>/dev/null | sort)
+for f in build/results/*.json "$work"/*/*.json; do
   [ -f "$f" ] && files+=("$f")
 done
 if [ "${#files[@]}" -eq 0 ]; then
