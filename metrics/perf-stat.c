@@ -170,9 +170,13 @@ static int parse_json_line(struct bt_arena *a, const char *s, size_t len, const 
 	struct bt_json *o;
 	struct bt_diag jd = { "" };
 	if (bt_json_parse(a, s, len, "", &o, &jd) != BT_OK || o->type != BT_JSON_OBJECT) {
-		/* jd reads ":1:COL: what"; the column is the line's */
-		bt_diag_set(d, "%s:%u: not a JSON object on one line (perf stat -j)%s%s", name, line,
-			    jd.text[0] ? ": " : "", jd.text[0] == ':' ? jd.text + 1 : jd.text);
+		/* jd reads ":1:COL: what" (the line parsed as a file of its own) */
+		unsigned col = 0;
+		int skip = 0;
+		if (sscanf(jd.text, ":1:%u: %n", &col, &skip) < 1 || !skip)
+			skip = 0;
+		bt_diag_set(d, "%s:%u: not a JSON object on one line (perf stat -j)%s%.0u%s%s", name,
+			    line, col ? ", column " : "", col, jd.text[skip] ? ": " : "", jd.text + skip);
 		return -1;
 	}
 	for (size_t k = 0; k < sizeof(other_layout_keys) / sizeof(*other_layout_keys); k++)
@@ -608,7 +612,7 @@ bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, struct bt_counts *c,
 			goto out;
 		}
 		if (!n) {
-			snprintf(u->why, sizeof(u->why), "%s", md.text);
+			snprintf(u->why, sizeof(u->why), "%.150s", md.text);
 			continue;
 		}
 		u->first_event = idx[0];
