@@ -88,6 +88,9 @@ struct bt_perf_row_use {
  * bt_counts_reset(c), then every counted row's value to the events it
  * names. uses[] (room for f->n) says per row what happened. An event that
  * two rows give different values is an error naming both lines.
+ * Allocation: two scratch arrays of bt_model_event_count(m) entries
+ * (calloc, freed before it returns); parsing allocates only from the arena
+ * (one row per line of the file, plus the rows' strings).
  */
 bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, struct bt_counts *c,
 			     struct bt_perf_row_use *uses, struct bt_diag *d);
