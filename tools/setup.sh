@@ -9,6 +9,7 @@ packages=(
   make gcc clang llvm libc6-dev binutils     # host build, fuzzers (clang), sanitizers
   libclang-rt-14-dev                          # ASan/UBSan/libFuzzer runtimes for clang
   python3                                     # test helpers (../shared check.py)
+  python3-jsonschema                          # suite step 70: results files against report/results.schema.json
   gnu-efi newlib-source xz-utils              # the UEFI build: gnu-efi + newlib from source
   ovmf qemu-system-x86 mtools dosfstools      # boot in QEMU + OVMF, FAT ESP images
   file                                        # tests check the PE32+ header

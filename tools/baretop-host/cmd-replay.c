@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "metrics/counts-file.h"
+#include "metrics/perf-stat.h"
 #include "metrics/rules.h"
 #include "report/consistency.h"
 #include "report/tree.h"
@@ -42,14 +43,22 @@ static void usage(FILE *f)
 		   "  --load REFDIR          load the model from vendor files under REFDIR\n"
 		   "  --default-retire-latency  use the vendor's published retire latencies\n"
 		   "                         where the file has none\n"
-		   "  --out-dir DIR --base B write each report to DIR/<FILE relative to B>\n");
+		   "  --out-dir DIR --base B write each report to DIR/<FILE relative to B>\n"
+		   "  --perf-stat FILE       read FILE as `perf stat -x,` or `perf stat -j` output\n"
+		   "                         (needs --model); events by perf name, cpu/event=..,umask=../\n"
+		   "                         or rNNNN; warns per multiplexed event\n"
+		   "  --constant NAME=VALUE  set a model constant (HYPERTHREADING_ON, NUM_CPUS,\n"
+		   "                         SYSTEM_TSC_FREQ, ...) over the file's; perf's output\n"
+		   "                         carries none (repeatable)\n");
 }
 
 #define MAX_MODELS 64
 
 struct session {
-	const char *model_id, *load, *out_dir, *base;
+	const char *model_id, *load, *out_dir, *base, *perf_stat;
 	int json, default_rl, all_rules;
+	char **constants;     /* "NAME=VALUE" from --constant */
+	int n_constants;
 	struct bt_report_opts opts;
 	struct bt_arena arena;
 	struct {
@@ -108,6 +117,63 @@ static int make_parents(char *path)
 	return 0;
 }
 
+/*
+ * perf stat output into c. Says on stderr what became of every event perf
+ * did not count fully: missing (<not counted>, <not supported>), not used
+ * by the model, or multiplexed (perf printed a scaled estimate).
+ */
+static int perf_stat_apply(struct bt_arena *a, const char *file, struct bt_counts *c, char *summary,
+			   size_t summary_len)
+{
+	struct bt_perf_stat f;
+	struct bt_diag d = { "" };
+	if (bt_perf_stat_read(a, file, &f, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
+		return -1;
+	}
+	struct bt_perf_row_use *uses = bt_arena_alloc(a, f.n * sizeof(*uses));
+	if (!uses) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		return -1;
+	}
+	if (bt_perf_stat_apply(&f, c, uses, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
+		return -1;
+	}
+	unsigned used = 0, missing = 0, unused = 0, mux = 0;
+	for (size_t r = 0; r < f.n; r++) {
+		const struct bt_perf_stat_row *row = &f.rows[r];
+		if (row->state != BT_PERF_COUNTED && uses[r].first_event >= 0) {
+			missing++;
+			fprintf(stderr, "baretop-host: %s:%u: %s: %s; nodes that need it are not computed\n",
+				file, row->line, row->event, uses[r].why);
+		} else if (!uses[r].n_events) {
+			unused++;
+			fprintf(stderr, "baretop-host: %s:%u: %s not used: %s\n", file, row->line,
+				row->event, uses[r].why);
+		} else {
+			used++;
+			if (row->pcnt_running < 100) {
+				mux++;
+				fprintf(stderr, "baretop-host: warning: %s:%u: %s ran %.2f%% of the time "
+					"(perf multiplexed it): its count is perf's estimate, scaled up by "
+					"enabled/running time\n", file, row->line, row->event,
+					row->pcnt_running);
+			}
+		}
+	}
+	if (mux)
+		fprintf(stderr, "baretop-host: warning: %u event%s multiplexed: a node whose formula "
+				"mixes them with other events combines counts taken over different "
+				"intervals, so its value (and flag) can be off when the workload changes "
+				"phase; group the events of a node (perf stat -e '{...}') or count fewer "
+				"at once\n", mux, mux == 1 ? " was" : "s were");
+	snprintf(summary, summary_len, "perf stat %s: %u event%s used, %u multiplexed, %u missing, "
+		 "%u not in the model", f.json ? "-j" : "-x,", used, used == 1 ? "" : "s", mux,
+		 missing, unused);
+	return 0;
+}
+
 static int replay_one(struct session *s, const char *file)
 {
 	struct bt_arena a;
@@ -117,7 +183,8 @@ static int replay_one(struct session *s, const char *file)
 	int rc = 1, idx;
 	FILE *out = stdout;
 	char out_path[4096] = "";
-	if (bt_count_file_read(&a, file, &cf, &d) != BT_OK) {
+	memset(&cf, 0, sizeof(cf));
+	if (!s->perf_stat && bt_count_file_read(&a, file, &cf, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host: %s\n", d.text);
 		goto done;
 	}
@@ -131,17 +198,33 @@ static int replay_one(struct session *s, const char *file)
 	struct bt_model *m = s->models[idx].m;
 	struct bt_counts *c = s->models[idx].c;
 	struct bt_result *r = s->models[idx].r;
-	bt_count_file_apply(&cf, c, NULL, &d);
+	char label[600];
+	if (s->perf_stat) {
+		char summary[200];
+		if (perf_stat_apply(&a, file, c, summary, sizeof(summary)) != 0)
+			goto done;
+		snprintf(label, sizeof(label), "replayed perf stat counts from %s (%s; evaluated from the "
+			 "file: nothing measured now)%s", file, summary,
+			 s->load ? "; model loaded from vendor files" : "");
+	} else {
+		bt_count_file_apply(&cf, c, NULL, &d);
+		snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
+			 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
+			 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
+			 s->load ? "; model loaded from vendor files" : "");
+	}
+	for (int k = 0; k < s->n_constants; k++) {
+		char name[64];
+		const char *eq = strchr(s->constants[k], '=');
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - s->constants[k]), s->constants[k]);
+		if (bt_counts_set_constant(c, name, strtod(eq + 1, NULL)) != BT_OK)
+			fprintf(stderr, "baretop-host: model %s has no constant %s\n", id, name);
+	}
 	if (s->default_rl)
 		bt_counts_use_default_retire_latencies(c);
 	bt_evaluate(m, c, r);
 	struct bt_consistency *cons = s->models[idx].cons;
 	bt_consistency_check(cons, c, r);
-	char label[600];
-	snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
-		 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
-		 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
-		 s->load ? "; model loaded from vendor files" : "");
 	struct bt_report_opts opts = s->opts;
 	opts.input_label = label;
 	opts.consistency = cons;
@@ -175,8 +258,12 @@ static int cmd_replay(int argc, char **argv)
 	struct session s = { 0 };
 	const char **files = calloc((size_t)argc + 1, sizeof(*files));
 	int n_files = 0, rc = 0;
-	if (!files)
+	s.constants = calloc((size_t)argc + 1, sizeof(*s.constants));
+	if (!files || !s.constants) {
+		free(files);
+		free(s.constants);
 		return 1;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--json")) {
@@ -195,30 +282,55 @@ static int cmd_replay(int argc, char **argv)
 			s.load = argv[++i];
 		} else if (!strcmp(a, "--out-dir") && i + 1 < argc) {
 			s.out_dir = argv[++i];
+		} else if (!strcmp(a, "--perf-stat") && i + 1 < argc) {
+			s.perf_stat = argv[++i];
+			files[n_files++] = s.perf_stat;
+		} else if (!strcmp(a, "--constant") && i + 1 < argc) {
+			char *v = argv[++i], *eq = strchr(v, '='), *end = NULL;
+			if (eq && eq != v && eq - v < 64)
+				strtod(eq + 1, &end);
+			if (!end || end == eq + 1 || *end) {
+				fprintf(stderr, "baretop-host: replay: --constant '%s': not NAME=NUMBER\n", v);
+				free(files);
+				free(s.constants);
+				return 2;
+			}
+			s.constants[s.n_constants++] = v;
 		} else if (!strcmp(a, "--base") && i + 1 < argc) {
 			s.base = argv[++i];
 		} else if (!strcmp(a, "--level") && i + 1 < argc) {
 			if (!host_parse_uint("replay", "--level", argv[++i], 1, 16, &s.opts.max_level)) {
 				free(files);
+				free(s.constants);
 				return 2;
 			}
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			free(files);
+			free(s.constants);
 			return 0;
 		} else if (a[0] != '-') {
 			files[n_files++] = a;
 		} else {
 			usage(stderr);
 			free(files);
+			free(s.constants);
 			return 2;
 		}
+	}
+	if (s.perf_stat && (n_files != 1 || !s.model_id)) {
+		fprintf(stderr, "baretop-host: --perf-stat FILE takes one file and --model ID "
+				"(perf's output does not name a Top-Down model)\n");
+		free(files);
+		free(s.constants);
+		return 2;
 	}
 	if (!n_files || (n_files > 1 && !s.out_dir)) {
 		if (n_files > 1)
 			fprintf(stderr, "baretop-host: several files need --out-dir\n");
 		usage(stderr);
 		free(files);
+		free(s.constants);
 		return 2;
 	}
 	bt_arena_init(&s.arena);
@@ -234,5 +346,6 @@ static int cmd_replay(int argc, char **argv)
 	}
 	bt_arena_free(&s.arena);
 	free(files);
+	free(s.constants);
 	return rc;
 }

@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf stat -x, / -j output -> counts (perf-stat.h). Field order from
+ * tools/perf/Documentation/perf-stat.txt ("CSV FORMAT", "JSON FORMAT") and
+ * util/stat-display.c (print_running: run time then percent running;
+ * "<not counted>", "<not supported>").
+ */
+#include "metrics/perf-stat.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/event.h"
+#include "base/json-read.h"
+#include "metrics/event-name.h"
+
+#define NOT_COUNTED "<not counted>"
+#define NOT_SUPPORTED "<not supported>"
+
+/* A whole-field number: no trailing text, finite, not negative. */
+static bool parse_number(const char *s, size_t len, double *ret)
+{
+	char buf[64];
+	char *end;
+	if (len == 0 || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	/* strtod also takes "inf", "nan" and hex floats; perf prints none of them */
+	for (size_t i = 0; i < len; i++)
+		if (!isdigit((unsigned char)buf[i]) && buf[i] != '.' && buf[i] != 'e' && buf[i] != 'E' &&
+		    buf[i] != '+' && buf[i] != '-')
+			return false;
+	double v = strtod(buf, &end);
+	if (end != buf + len || !isfinite(v) || v < 0)
+		return false;
+	*ret = v;
+	return true;
+}
+
+static bool field_is(const char *s, size_t len, const char *lit)
+{
+	return strlen(lit) == len && !memcmp(s, lit, len);
+}
+
+/* Value field shared by both layouts: a number or perf's two markers. */
+static bool parse_value(const char *s, size_t len, struct bt_perf_stat_row *r)
+{
+	r->value = NAN;
+	if (field_is(s, len, NOT_COUNTED)) {
+		r->state = BT_PERF_NOT_COUNTED;
+		return true;
+	}
+	if (field_is(s, len, NOT_SUPPORTED)) {
+		r->state = BT_PERF_NOT_SUPPORTED;
+		return true;
+	}
+	r->state = BT_PERF_COUNTED;
+	return parse_number(s, len, &r->value);
+}
+
+/* Percent running is 0..100 (perf prints %.2f). */
+static bool check_pcnt(double p)
+{
+	return p >= 0 && p <= 100;
+}
+
+#define MAX_FIELDS 16
+
+/*
+ * One -x, line. perf does not quote fields, and an event written as
+ * "cpu/event=0x3c,umask=0x0/" holds commas: the event field runs to the
+ * closing '/' of such a term list.
+ * Returns 1 = a row, 0 = skip (metric-only line), -1 = malformed (d set).
+ */
+static int parse_csv_line(struct bt_arena *a, const char *s, size_t len, const char *name,
+			  unsigned line, struct bt_perf_stat_row *r, struct bt_diag *d)
+{
+	const char *f[MAX_FIELDS];
+	size_t fl[MAX_FIELDS];
+	unsigned nf = 0;
+	size_t i = 0;
+	while (nf < MAX_FIELDS) {
+		size_t start = i;
+		if (nf == 2) {
+			/* "pmu/terms/mods": skip to the closing '/' first */
+			size_t k = i;
+			while (k < len && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+				k++;
+			if (k > i && k < len && s[k] == '/') {
+				const char *close = memchr(s + k + 1, '/', len - k - 1);
+				if (!close) {
+					bt_diag_set(d, "%s:%u: event '%.*s' has no closing '/'", name, line,
+						    (int)(len - i > 60 ? 60 : len - i), s + i);
+					return -1;
+				}
+				i = (size_t)(close - s);
+			}
+		}
+		while (i < len && s[i] != ',')
+			i++;
+		f[nf] = s + start;
+		fl[nf] = i - start;
+		nf++;
+		if (i >= len)
+			break;
+		i++; /* the comma */
+	}
+	if (nf < 3) {
+		if (nf == 1 && fl[0] == 0)
+			return 0;
+		bt_diag_set(d, "%s:%u: %u field%s; perf stat -x, prints counter-value,unit,event,"
+			    "run-time,percent-running[,metric-value,metric-unit]", name, line, nf,
+			    nf == 1 ? "" : "s");
+		return -1;
+	}
+	if (fl[0] == 0 && fl[2] == 0)
+		return 0; /* a metric printed on its own line, earlier fields empty */
+	if (fl[2] == 0) {
+		bt_diag_set(d, "%s:%u: no event name (third field)", name, line);
+		return -1;
+	}
+	if (!parse_value(f[0], fl[0], r)) {
+		bt_diag_set(d, "%s:%u: counter value '%.*s' is not a number, <not counted> or "
+			    "<not supported>", name, line, (int)(fl[0] > 60 ? 60 : fl[0]), f[0]);
+		return -1;
+	}
+	r->unit = bt_arena_strndup(a, f[1], fl[1]);
+	r->event = bt_arena_strndup(a, f[2], fl[2]);
+	if (!r->unit || !r->event) {
+		bt_diag_set(d, "%s:%u: out of memory", name, line);
+		return -1;
+	}
+	unsigned k = 3;
+	/* with -r, the variance "x.xx%" comes after the event */
+	if (k < nf && fl[k] && f[k][fl[k] - 1] == '%')
+		k++;
+	r->runtime = -1;
+	r->pcnt_running = 100;
+	if (k < nf && fl[k]) {
+		if (!parse_number(f[k], fl[k], &r->runtime)) {
+			bt_diag_set(d, "%s:%u: counter run time '%.*s' is not a number", name, line,
+				    (int)(fl[k] > 60 ? 60 : fl[k]), f[k]);
+			return -1;
+		}
+	}
+	k++;
+	if (k < nf && fl[k]) {
+		if (!parse_number(f[k], fl[k], &r->pcnt_running) || !check_pcnt(r->pcnt_running)) {
+			bt_diag_set(d, "%s:%u: percent running '%.*s' is not a number in 0..100", name,
+				    line, (int)(fl[k] > 60 ? 60 : fl[k]), f[k]);
+			return -1;
+		}
+	}
+	return 1;
+}
+
+/* Keys of -j output that mean a layout other than the default aggregation. */
+static const char *const other_layout_keys[] = {
+	"interval", "cpu", "core", "die", "socket", "node", "thread", "cgroup", "cluster", "cache",
+};
+
+/* One -j line. Same return convention as parse_csv_line. */
+static int parse_json_line(struct bt_arena *a, const char *s, size_t len, const char *name,
+			   unsigned line, struct bt_perf_stat_row *r, struct bt_diag *d)
+{
+	struct bt_json *o;
+	struct bt_diag jd = { "" };
+	if (bt_json_parse(a, s, len, "", &o, &jd) != BT_OK || o->type != BT_JSON_OBJECT) {
+		/* jd reads ":1:COL: what" (the line parsed as a file of its own) */
+		unsigned col = 0;
+		int skip = 0;
+		if (sscanf(jd.text, ":1:%u: %n", &col, &skip) < 1 || !skip)
+			skip = 0;
+		bt_diag_set(d, "%s:%u: not a JSON object on one line (perf stat -j)%s%.0u%s%s", name,
+			    line, col ? ", column " : "", col, jd.text[skip] ? ": " : "", jd.text + skip);
+		return -1;
+	}
+	for (size_t k = 0; k < sizeof(other_layout_keys) / sizeof(*other_layout_keys); k++)
+		if (bt_json_get(o, other_layout_keys[k])) {
+			bt_diag_set(d, "%s:%u: \"%s\": only perf stat's default aggregation is read "
+				    "(no -I, -A or --per-*)", name, line, other_layout_keys[k]);
+			return -1;
+		}
+	const struct bt_json *cv = bt_json_get(o, "counter-value");
+	const struct bt_json *ev = bt_json_get(o, "event");
+	if (!cv && !ev)
+		return 0; /* metric-only object */
+	if (!cv || !ev || ev->type != BT_JSON_STRING || !ev->u.str.len ||
+	    strlen(ev->u.str.s) != ev->u.str.len) {
+		bt_diag_set(d, "%s:%u: an event row needs \"counter-value\" and a non-empty string "
+			    "\"event\"", name, line);
+		return -1;
+	}
+	bool ok;
+	if (cv->type == BT_JSON_STRING) {
+		ok = parse_value(cv->u.str.s, cv->u.str.len, r);
+	} else if (cv->type == BT_JSON_NUMBER) {
+		r->state = BT_PERF_COUNTED;
+		r->value = cv->u.num.value;
+		ok = isfinite(r->value) && r->value >= 0;
+	} else {
+		ok = false;
+	}
+	if (!ok) {
+		bt_diag_set(d, "%s:%u: \"counter-value\" is not a number, <not counted> or "
+			    "<not supported>", name, line);
+		return -1;
+	}
+	r->event = ev->u.str.s;
+	const char *unit = bt_json_get_str(o, "unit");
+	r->unit = unit ? unit : "";
+	r->runtime = -1;
+	r->pcnt_running = 100;
+	const struct bt_json *rt = bt_json_get(o, "event-runtime");
+	if (!rt)
+		rt = bt_json_get(o, "runtime"); /* the name perf-stat.txt documents */
+	const struct bt_json *pc = bt_json_get(o, "pcnt-running");
+	if (rt) {
+		if (rt->type != BT_JSON_NUMBER || !(rt->u.num.value >= 0)) {
+			bt_diag_set(d, "%s:%u: \"event-runtime\" is not a number", name, line);
+			return -1;
+		}
+		r->runtime = rt->u.num.value;
+	}
+	if (pc) {
+		if (pc->type != BT_JSON_NUMBER || !check_pcnt(pc->u.num.value)) {
+			bt_diag_set(d, "%s:%u: \"pcnt-running\" is not a number in 0..100", name, line);
+			return -1;
+		}
+		r->pcnt_running = pc->u.num.value;
+	}
+	return 1;
+}
+
+bt_status bt_perf_stat_parse(struct bt_arena *a, const char *text, size_t len, const char *name,
+			     struct bt_perf_stat *ret, struct bt_diag *d)
+{
+	size_t n_lines = 1;
+	for (size_t i = 0; i < len; i++)
+		n_lines += text[i] == '\n';
+	struct bt_perf_stat f = { .path = name };
+	f.rows = bt_arena_alloc(a, n_lines * sizeof(*f.rows));
+	if (!f.rows) {
+		bt_diag_set(d, "%s: out of memory", name);
+		return BT_ERR_NOMEM;
+	}
+	int layout = 0; /* 0 = not known yet, 1 = CSV, 2 = JSON */
+	unsigned line = 0;
+	for (size_t pos = 0; pos < len;) {
+		const char *s = text + pos;
+		const char *nl = memchr(s, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - s) : len - pos;
+		pos += l + 1;
+		line++;
+		if (l && s[l - 1] == '\r')
+			l--;
+		size_t lead = 0;
+		while (lead < l && (s[lead] == ' ' || s[lead] == '\t'))
+			lead++;
+		if (lead == l || s[lead] == '#')
+			continue; /* blank, or perf's "# started on ..." */
+		int this_layout = s[lead] == '{' ? 2 : 1;
+		if (layout && this_layout != layout) {
+			bt_diag_set(d, "%s:%u: a %s line in a %s file", name, line,
+				    this_layout == 2 ? "JSON (-j)" : "CSV (-x,)",
+				    layout == 2 ? "JSON (-j)" : "CSV (-x,)");
+			return BT_ERR_INVALID;
+		}
+		layout = this_layout;
+		struct bt_perf_stat_row *r = &f.rows[f.n];
+		memset(r, 0, sizeof(*r));
+		r->line = line;
+		int k = layout == 2 ? parse_json_line(a, s + lead, l - lead, name, line, r, d)
+				    : parse_csv_line(a, s + lead, l - lead, name, line, r, d);
+		if (k < 0)
+			return BT_ERR_INVALID;
+		f.n += (size_t)k;
+	}
+	if (!f.n) {
+		bt_diag_set(d, "%s: no event rows (is this perf stat -x, or -j output?)", name);
+		return BT_ERR_INVALID;
+	}
+	f.json = layout == 2;
+	*ret = f;
+	return BT_OK;
+}
+
+bt_status bt_perf_stat_read(struct bt_arena *a, const char *path, struct bt_perf_stat *ret,
+			    struct bt_diag *d)
+{
+	char *text;
+	size_t len;
+	bt_status s = bt_file_read(a, path, &text, &len, d);
+	if (s != BT_OK)
+		return s;
+	return bt_perf_stat_parse(a, text, len, path, ret, d);
+}
+
+/* ---------------------------------------------------------------- matching */
+
+/* The encoding facts a perf event string carries. */
+struct enc {
+	unsigned code, umask, cmask;
+	uint16_t flags; /* BT_EVF_INV | EDGE | ANY | SUP | USER */
+};
+
+#define ENC_FLAGS (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_ANY | BT_EVF_EQ | BT_EVF_SUP | BT_EVF_USER)
+
+/* Every counter event of the model with exactly this encoding. Events
+ * that also need an extra MSR (offcore response, load latency) or count
+ * core-wide cannot be told from the encoding alone, so they never match. */
+static unsigned match_encoding(const struct bt_model *m, const struct enc *e, uint16_t *ret)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < bt_model_event_count(m); i++) {
+		const struct bt_event *ev = bt_model_event(m, i);
+		if (ev->source != BT_SRC_PMC || ev->msr_index || ev->umask_ext ||
+		    (ev->flags & BT_EVF_PERCORE))
+			continue;
+		if (ev->code == e->code && ev->umask == e->umask && ev->cmask == e->cmask &&
+		    (ev->flags & ENC_FLAGS) == e->flags)
+			ret[n++] = (uint16_t)i;
+	}
+	return n;
+}
+
+/* perf's event modifiers after ':' or the closing '/': u, k and those that
+ * do not change a count (h, p, P, G, H). -1 = not modifiers. */
+static int perf_modifiers(const char *s)
+{
+	int u = 0, k = 0;
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s == 'u')
+			u = 1;
+		else if (*s == 'k')
+			k = 1;
+		else if (!strchr("hpPGH", *s))
+			return -1;
+	}
+	return u == k ? 0 : u ? BT_EVF_USER : BT_EVF_SUP;
+}
+
+static bool parse_uint_term(const char *v, unsigned max, unsigned *ret)
+{
+	char *end;
+	if (!*v)
+		return false;
+	unsigned long long x = strtoull(v, &end, 0);
+	if (*end || x > max)
+		return false;
+	*ret = (unsigned)x;
+	return true;
+}
+
+/* Raw config bits (Intel SDM vol. 3B, IA32_PERFEVTSELx: event 7:0, umask
+ * 15:8, usr 16, os 17, edge 18, any 21, inv 23, cmask 31:24). */
+static bool enc_from_config(unsigned long long cfg, struct enc *e)
+{
+	if (cfg >> 32)
+		return false; /* AMD's event[11:8] or Intel's umask2: not matched here */
+	e->code = cfg & 0xFF;
+	e->umask = cfg >> 8 & 0xFF;
+	e->cmask = cfg >> 24 & 0xFF;
+	e->flags = (uint16_t)((cfg >> 18 & 1 ? BT_EVF_EDGE : 0) | (cfg >> 21 & 1 ? BT_EVF_ANY : 0) |
+			      (cfg >> 23 & 1 ? BT_EVF_INV : 0));
+	return true;
+}
+
+static bt_status match_name(const struct bt_model *m, const char *name, uint16_t *ret,
+			    unsigned *ret_n, struct bt_diag *d, int depth);
+
+/* "pmu/terms/mods" */
+static bt_status match_terms(const struct bt_model *m, const char *ev, const char *slash,
+			     uint16_t *ret, unsigned *ret_n, struct bt_diag *d, int depth)
+{
+	char pmu[32], terms[BT_EVENT_NAME_MAX];
+	size_t pl = (size_t)(slash - ev);
+	const char *close = strchr(slash + 1, '/');
+	if (!close || pl >= sizeof(pmu) || (size_t)(close - slash - 1) >= sizeof(terms)) {
+		bt_diag_set(d, "'%s': not PMU/terms/", ev);
+		return BT_ERR_INVALID;
+	}
+	memcpy(pmu, ev, pl);
+	pmu[pl] = 0;
+	memcpy(terms, slash + 1, (size_t)(close - slash - 1));
+	terms[close - slash - 1] = 0;
+	if (!strcmp(pmu, "msr") && !strcmp(terms, "tsc"))
+		return match_name(m, "TSC", ret, ret_n, d, depth + 1);
+	if (strcmp(pmu, "cpu") && strcmp(pmu, "cpu_core") && strcmp(pmu, "cpu_atom")) {
+		bt_diag_set(d, "'%s': PMU '%s' is not the core PMU", ev, pmu);
+		return BT_OK;
+	}
+	int priv = perf_modifiers(close + 1);
+	if (priv < 0) {
+		bt_diag_set(d, "'%s': modifiers '%s' not understood", ev, close + 1);
+		return BT_OK;
+	}
+	if (!strchr(terms, '=') && !strchr(terms, ',')) {
+		/* cpu_core/topdown-retiring/, cpu/inst_retired.any/u */
+		char n2[BT_EVENT_NAME_MAX + 4];
+		snprintf(n2, sizeof(n2), "%s%s%s", terms, priv ? ":" : "",
+			 priv == BT_EVF_USER ? "u" : priv ? "k" : "");
+		return match_name(m, n2, ret, ret_n, d, depth + 1);
+	}
+	struct enc e = { 0 };
+	bool have_event = false;
+	for (char *t = terms, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = 0;
+		char *v = strchr(t, '=');
+		if (v)
+			*v++ = 0;
+		unsigned x = 1;
+		bool ok = !v || parse_uint_term(v, 0xFFFFFFFFu, &x);
+		if (ok && !strcmp(t, "event")) {
+			ok = x <= 0xFF && v;
+			e.code = x;
+			have_event = true;
+		} else if (ok && !strcmp(t, "umask")) {
+			ok = x <= 0xFF && v;
+			e.umask = x;
+		} else if (ok && !strcmp(t, "cmask")) {
+			ok = x <= 0xFF && v;
+			e.cmask = x;
+		} else if (ok && (!strcmp(t, "inv") || !strcmp(t, "edge") || !strcmp(t, "any"))) {
+			ok = x <= 1;
+			if (x)
+				e.flags |= !strcmp(t, "inv") ? BT_EVF_INV : !strcmp(t, "edge") ? BT_EVF_EDGE
+											: BT_EVF_ANY;
+		} else if (ok && !strcmp(t, "config") && v) {
+			unsigned long long cfg;
+			char *end;
+			cfg = strtoull(v, &end, 0);
+			ok = !*end && enc_from_config(cfg, &e);
+			have_event = true;
+		} else if (ok && !strcmp(t, "name")) {
+			/* perf's display name: no encoding fact */
+		} else {
+			bt_diag_set(d, "'%s': term '%s' not understood", ev, t);
+			return ok ? BT_OK : BT_ERR_INVALID;
+		}
+		if (!ok) {
+			bt_diag_set(d, "'%s': bad value in term '%s'", ev, t);
+			return BT_ERR_INVALID;
+		}
+	}
+	if (!have_event) {
+		bt_diag_set(d, "'%s': no event= term", ev);
+		return BT_ERR_INVALID;
+	}
+	e.flags |= (uint16_t)priv;
+	*ret_n = match_encoding(m, &e, ret);
+	if (!*ret_n)
+		bt_diag_set(d, "'%s': no event of model %s has this encoding", ev, bt_model_def(m)->id);
+	return BT_OK;
+}
+
+/* perf's generic names and topdown-* (slot counts, FORMAT.md) -> canonical names;
+ * every one that the model uses is set (THREAD and THREAD_P count the same). */
+static const struct {
+	const char *perf;
+	const char *canonical[5];
+} generic[] = {
+	{ "instructions", { "INST_RETIRED.ANY", "INST_RETIRED.ANY_P", "ex_ret_instr" } },
+	{ "cycles", { "CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.THREAD_P", "CPU_CLK_UNHALTED.CORE",
+		      "CPU_CLK_UNHALTED.CORE_P", "ls_not_halted_cyc" } },
+	{ "cpu-cycles", { "CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.THREAD_P",
+			  "CPU_CLK_UNHALTED.CORE", "CPU_CLK_UNHALTED.CORE_P", "ls_not_halted_cyc" } },
+	{ "ref-cycles", { "CPU_CLK_UNHALTED.REF_TSC" } },
+	{ "slots", { "TOPDOWN.SLOTS" } },
+	{ "topdown-slots", { "TOPDOWN.SLOTS" } },
+	{ "topdown-retiring", { "PERF_METRICS.RETIRING" } },
+	{ "topdown-bad-spec", { "PERF_METRICS.BAD_SPECULATION" } },
+	{ "topdown-fe-bound", { "PERF_METRICS.FRONTEND_BOUND" } },
+	{ "topdown-be-bound", { "PERF_METRICS.BACKEND_BOUND" } },
+	{ "topdown-heavy-ops", { "PERF_METRICS.HEAVY_OPERATIONS" } },
+	{ "topdown-br-mispredict", { "PERF_METRICS.BRANCH_MISPREDICTS" } },
+	{ "topdown-fetch-lat", { "PERF_METRICS.FETCH_LATENCY" } },
+	{ "topdown-mem-bound", { "PERF_METRICS.MEMORY_BOUND" } },
+	{ "duration_time", { "duration_time" } },
+	{ "tsc", { "TSC" } },
+};
+
+static void add_found(const struct bt_model *m, const char *name, uint16_t *ret, unsigned *n)
+{
+	int i = bt_model_event_find(m, name);
+	if (i >= 0)
+		ret[(*n)++] = (uint16_t)i;
+}
+
+static bt_status match_name(const struct bt_model *m, const char *ev, uint16_t *ret,
+			    unsigned *ret_n, struct bt_diag *d, int depth)
+{
+	char base[BT_EVENT_NAME_MAX], canon[BT_EVENT_NAME_MAX];
+	*ret_n = 0;
+	if (depth > 2 || strlen(ev) >= sizeof(base)) {
+		bt_diag_set(d, "'%.60s': not understood", ev);
+		return BT_OK;
+	}
+	add_found(m, ev, ret, ret_n);
+	if (*ret_n)
+		return BT_OK;
+	if (strchr(ev, '@')) {
+		/* a perf-JSON metric spelling, "cpu@EV\,cmask\=0x6@" */
+		struct bt_diag d2 = { "" };
+		if (bt_event_from_perf(ev, canon, sizeof(canon), &d2) == BT_OK)
+			add_found(m, canon, ret, ret_n);
+		if (!*ret_n)
+			bt_diag_set(d, "'%s': model %s has no such event", ev, bt_model_def(m)->id);
+		return BT_OK;
+	}
+	const char *slash = strchr(ev, '/');
+	if (slash)
+		return match_terms(m, ev, slash, ret, ret_n, d, depth);
+	/* perf modifiers after the last ':' */
+	strcpy(base, ev);
+	int priv = 0;
+	char *colon = strrchr(base, ':');
+	if (colon) {
+		int p = perf_modifiers(colon + 1);
+		if (p >= 0) {
+			*colon = 0;
+			priv = p;
+		}
+	}
+	/* raw rNNNN */
+	if (base[0] == 'r' && base[1] && strspn(base + 1, "0123456789abcdefABCDEF") == strlen(base + 1)) {
+		struct enc e;
+		if (strlen(base + 1) > 16 || !enc_from_config(strtoull(base + 1, NULL, 16), &e)) {
+			bt_diag_set(d, "'%s': raw config beyond 32 bits is not matched", ev);
+			return BT_OK;
+		}
+		e.flags |= (uint16_t)priv;
+		*ret_n = match_encoding(m, &e, ret);
+		if (!*ret_n)
+			bt_diag_set(d, "'%s': no event of model %s has this encoding", ev,
+				    bt_model_def(m)->id);
+		return BT_OK;
+	}
+	const char *suffix = priv == BT_EVF_USER ? ":USER" : priv == BT_EVF_SUP ? ":SUP" : "";
+	for (size_t g = 0; g < sizeof(generic) / sizeof(*generic); g++) {
+		if (strcmp(base, generic[g].perf))
+			continue;
+		for (int k = 0; k < 5 && generic[g].canonical[k]; k++) {
+			snprintf(canon, sizeof(canon), "%s%s", generic[g].canonical[k], suffix);
+			add_found(m, canon, ret, ret_n);
+		}
+		if (!*ret_n)
+			bt_diag_set(d, "'%s': model %s uses no event perf's '%s' counts", ev,
+				    bt_model_def(m)->id, base);
+		return BT_OK;
+	}
+	/* as written (AMD names are lower case), then Intel's upper-case spelling */
+	for (int pass = 0; pass < 2 && !*ret_n; pass++) {
+		char n2[BT_EVENT_NAME_MAX];
+		snprintf(n2, sizeof(n2), "%s", base);
+		if (pass)
+			for (char *p = n2; *p; p++)
+				*p = (char)toupper((unsigned char)*p);
+		struct bt_event_mods mods;
+		struct bt_diag d2 = { "" };
+		char full[BT_EVENT_NAME_MAX + 8];
+		snprintf(full, sizeof(full), "%s%s", n2, suffix);
+		add_found(m, full, ret, ret_n);
+		if (!*ret_n && bt_event_canonical(full, canon, sizeof(canon), &mods, &d2) == BT_OK)
+			add_found(m, canon, ret, ret_n);
+	}
+	if (!*ret_n)
+		bt_diag_set(d, "'%s': model %s has no such event", ev, bt_model_def(m)->id);
+	return BT_OK;
+}
+
+bt_status bt_perf_event_match(const struct bt_model *m, const char *perf_event, uint16_t *ret_events,
+			      unsigned *ret_n, struct bt_diag *d)
+{
+	*ret_n = 0;
+	return match_name(m, perf_event, ret_events, ret_n, d, 0);
+}
+
+bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, struct bt_counts *c,
+			     struct bt_perf_row_use *uses, struct bt_diag *d)
+{
+	const struct bt_model *m = c->model;
+	unsigned ne = bt_model_event_count(m);
+	uint16_t *idx = calloc(ne ? ne : 1, sizeof(*idx));
+	unsigned *from = calloc(ne ? ne : 1, sizeof(*from)); /* 1-based row that set it */
+	bt_status st = BT_OK;
+	if (!idx || !from) {
+		bt_diag_set(d, "out of memory");
+		st = BT_ERR_NOMEM;
+		goto out;
+	}
+	bt_counts_reset(c);
+	for (size_t r = 0; r < f->n; r++) {
+		const struct bt_perf_stat_row *row = &f->rows[r];
+		struct bt_perf_row_use *u = &uses[r];
+		struct bt_diag md = { "" };
+		unsigned n = 0;
+		u->n_events = 0;
+		u->first_event = -1;
+		u->why[0] = 0;
+		st = bt_perf_event_match(m, row->event, idx, &n, &md);
+		if (st != BT_OK) {
+			bt_diag_set(d, "%s:%u: %s", f->path, row->line, md.text);
+			goto out;
+		}
+		if (!n) {
+			snprintf(u->why, sizeof(u->why), "%.150s", md.text);
+			continue;
+		}
+		u->first_event = idx[0];
+		if (row->state != BT_PERF_COUNTED) {
+			snprintf(u->why, sizeof(u->why), "perf printed %s: the event is missing",
+				 row->state == BT_PERF_NOT_COUNTED ? NOT_COUNTED : NOT_SUPPORTED);
+			continue;
+		}
+		for (unsigned k = 0; k < n; k++) {
+			unsigned i = idx[k];
+			if (from[i] && c->events[i] != row->value) {
+				bt_diag_set(d, "%s:%u: %s gives %s a second, different value (first on "
+					    "line %u); per-CPU or interval output? Use perf stat's "
+					    "default aggregation", f->path, row->line, row->event,
+					    bt_model_event(m, i)->name, f->rows[from[i] - 1].line);
+				st = BT_ERR_INVALID;
+				goto out;
+			}
+			c->events[i] = row->value;
+			from[i] = (unsigned)r + 1;
+		}
+		u->n_events = n;
+	}
+out:
+	free(idx);
+	free(from);
+	return st;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Exports of a results file (`baretop-host export`): the toplev-shaped CSV
+# parses with Python's csv module into the documented columns and its values
+# are the results file's (tests/suite/lib/check-toplev-csv.py), for a
+# drilldown and a --level run of the simulated PMU; the perf-stat-shaped
+# JSON lines have one object per counted event with perf's keys, and
+# reading them back with `replay --perf-stat` (and the run's constants)
+# gives the results file's tree again.
+set -uo pipefail
+make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
+bin=build/baretop-host
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+"$bin" run --sim=skl --quick -w multiply1 --results-dir "$work/skl" -q >/dev/null 2>&1 || { echo "FAIL skl run"; exit 1; }
+"$bin" run --sim=icl --quick -w multiply1 -w alu-independent --level 2 --results-dir "$work/icl" -q >/dev/null 2>&1 ||
+  { echo "FAIL icl run"; exit 1; }
+skl=$work/skl/000001.json icl=$work/icl/000001.json
+for spec in "$skl multiply1" "$icl alu-independent"; do
+  set -- $spec
+  wl_args=(--workload "$2")
+  "$bin" export "$1" "${wl_args[@]}" --toplev-csv "$work/t.csv" || { echo "FAIL export $spec"; fail=1; continue; }
+  python3 tests/suite/lib/check-toplev-csv.py "$1" "$2" "$work/t.csv" || fail=1
+done
+# two counted workloads and no --workload: an error that says so
+"$bin" export "$icl" --toplev-csv "$work/x.csv" 2>"$work/err"
+[ $? -eq 1 ] && grep -q 'several counted workloads' "$work/err" && echo "ok   several workloads need --workload" ||
+  { echo "FAIL several workloads without --workload: $(cat "$work/err")"; fail=1; }
+
+# perf JSON: keys and one line per event, then the round trip
+"$bin" export "$skl" --perf-json "$work/p.json" || { echo "FAIL export --perf-json"; exit 1; }
+python3 - "$skl" "$work/p.json" <<'PY' || fail=1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+events = doc["run"]["workloads"][0]["counted"]["events"]
+lines = [json.loads(l) for l in open(sys.argv[2])]
+bad = [l for l in lines if set(l) != {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
+       or not isinstance(l["counter-value"], str) or l["pcnt-running"] != 100 or l["event-runtime"] <= 0]
+vals = {l["event"]: float(l["counter-value"]) for l in lines}
+want = {e: float(s["median"]) for e, s in events.items()}
+if bad or vals != want:
+    print(f"FAIL perf json: {len(bad)} bad lines, values equal: {vals == want}")
+    sys.exit(1)
+print(f"ok   perf json: {len(lines)} lines, one per counted event, perf's keys, counter-value the median")
+PY
+consts=$(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]["constants"]
+print(" ".join(f"--constant {k}={v!r}" for k, v in c.items()))' "$skl")
+# shellcheck disable=SC2086
+"$bin" replay --perf-stat "$work/p.json" --model SKL --json $consts >"$work/back.json" 2>"$work/err" ||
+  { echo "FAIL replay of the export: $(head -2 "$work/err")"; fail=1; }
+python3 - "$skl" "$work/back.json" <<'PY' || fail=1
+import json, sys
+a = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]["tree"]
+b = json.load(open(sys.argv[2]))
+diff = [n for n in a["nodes"] if a["nodes"][n]["value"] != b["nodes"][n]["value"]
+        or a["nodes"][n]["thresh"] != b["nodes"][n]["thresh"]]
+if diff or a["bottleneck_path"] != b["bottleneck_path"]:
+    print(f"FAIL round trip: {len(diff)} nodes differ, e.g. {diff[:3]}")
+    sys.exit(1)
+print(f"ok   export --perf-json | replay --perf-stat: all {len(a['nodes'])} node values and flags equal the results file's")
+PY
+exit $fail

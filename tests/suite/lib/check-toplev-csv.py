@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks `baretop-host export --toplev-csv` output against its results file.
+
+usage: check-toplev-csv.py RESULTS.json WORKLOAD CSV
+Python's csv module must read CSV into exactly the documented columns
+(Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle); every
+computed tree node of the workload must be a row whose Area is its ancestors
+joined by '.', Value its value x 100, Unit '%', Multiplex 100; every computed
+Info_/Bottleneck_ metric a row with its own value; Bottleneck '<==' on the
+deepest node of the bottleneck path and nowhere else; nothing else.
+"""
+import csv
+import json
+import math
+import sys
+
+COLUMNS = ["Area", "Value", "Unit", "Description", "Sample", "Stddev", "Multiplex", "Bottleneck", "Idle"]
+res, workload, path = sys.argv[1:4]
+doc = json.load(open(res))
+w = next(w for w in doc["run"]["workloads"] if w["name"] == workload)
+tree = w["counted"]["tree"]
+nodes = tree["nodes"]
+fail = []
+
+with open(path, newline="") as f:
+    reader = csv.DictReader(f)
+    if reader.fieldnames != COLUMNS:
+        sys.exit(f"FAIL columns {reader.fieldnames}")
+    rows = list(reader)
+for r in rows:
+    if None in r or any(v is None for v in r.values()):
+        fail.append(f"row with a wrong field count: {r}")
+
+
+def full_name(n):
+    chain = [n]
+    while nodes[chain[-1]]["parent"]:
+        chain.append(nodes[chain[-1]]["parent"])
+    return ".".join(reversed(chain))
+
+
+want = {}
+for name, nd in nodes.items():
+    if nd["value"] is None:
+        continue
+    if nd["kind"] == "tree":
+        want[full_name(name)] = (nd["value"] * 100, "%")
+    elif nd["kind"] in ("info", "bottleneck"):
+        want[name] = (nd["value"], "")
+got = {r["Area"]: r for r in rows}
+if len(got) != len(rows):
+    fail.append("an Area appears twice")
+if set(got) != set(want):
+    fail.append(f"areas differ: missing {sorted(set(want) - set(got))[:5]}, extra {sorted(set(got) - set(want))[:5]}")
+for area, (value, unit) in want.items():
+    r = got.get(area)
+    if not r:
+        continue
+    v = float(r["Value"])
+    if not math.isclose(v, value, rel_tol=1e-12, abs_tol=1e-12):
+        fail.append(f"{area}: Value {v} != {value}")
+    if r["Unit"] != unit or r["Multiplex"] != "100":
+        fail.append(f"{area}: Unit {r['Unit']!r} Multiplex {r['Multiplex']!r}")
+path_nodes = tree["bottleneck_path"]
+marked = [r["Area"] for r in rows if r["Bottleneck"]]
+want_marked = [full_name(path_nodes[-1])] if path_nodes else []
+if marked != want_marked or any(r["Bottleneck"] not in ("", "<==") for r in rows):
+    fail.append(f"Bottleneck marks {marked}, want {want_marked}")
+# each child after its parent (when the parent has a value and so a row)
+order = [r["Area"] for r in rows]
+for i, a in enumerate(order):
+    if "." in a and a.rsplit(".", 1)[0] in order[i:]:
+        fail.append(f"{a} before its parent")
+        break
+if fail:
+    print(f"FAIL {path}:")
+    for m in fail[:10]:
+        print("    " + m)
+    sys.exit(1)
+n_tree = sum(1 for a in want if want[a][1] == "%")
+print(f"ok   {path}: csv module reads {len(rows)} rows x {len(COLUMNS)} columns; {n_tree} tree nodes "
+      f"(percent) and {len(rows) - n_tree} metrics equal the results file; '<==' on {want_marked}")

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf stat import (metrics/perf-stat.h). The inputs are written by hand in
+ * the field order tools/perf/Documentation/perf-stat.txt documents (-x,:
+ * counter-value, unit, event, run-time, percent-running, metric-value,
+ * metric-unit; -j: "counter-value" as a string, "event-runtime",
+ * "pcnt-running"), with multiplexed rows, "<not counted>" and
+ * "<not supported>". The expectation: the tree is bit-for-bit the tree of
+ * the same counts given as a count file, the unreadable events missing.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/builtin.h"
+#include "metrics/counts-file.h"
+#include "metrics/perf-stat.h"
+#include "tests/unit/lib/test.h"
+
+/* SKL level 1-2 inputs; MACHINE_CLEARS.COUNT is <not supported> and
+ * EXE_ACTIVITY.2_PORTS_UTIL <not counted>, so they are left out here. */
+static const char count_file[] =
+	"{\"counts\": {"
+	"\"CPU_CLK_UNHALTED.THREAD\": 472735475, \"CPU_CLK_UNHALTED.THREAD_P\": 472735475,"
+	"\"INST_RETIRED.ANY\": 368470256, \"CPU_CLK_UNHALTED.THREAD_ANY\": 472735475,"
+	"\"IDQ_UOPS_NOT_DELIVERED.CORE\": 304201197, \"INT_MISC.RECOVERY_CYCLES\": 35499652,"
+	"\"INT_MISC.RECOVERY_CYCLES_ANY\": 35499652, \"UOPS_ISSUED.ANY\": 556981252,"
+	"\"UOPS_RETIRED.MACRO_FUSED\": 35330734, \"UOPS_RETIRED.RETIRE_SLOTS\": 425526477,"
+	"\"BR_MISP_RETIRED.ALL_BRANCHES\": 719766, \"CYCLE_ACTIVITY.STALLS_MEM_ANY\": 94052601,"
+	"\"CYCLE_ACTIVITY.STALLS_TOTAL\": 159886652, \"EXE_ACTIVITY.1_PORTS_UTIL\": 53417432,"
+	"\"EXE_ACTIVITY.BOUND_ON_STORES\": 962085,"
+	"\"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE\": 53565788},"
+	"\"constants\": {\"HYPERTHREADING_ON\": 0, \"NUM_CPUS\": 4}}";
+
+/* Names, cpu/event=../ terms (commas inside the event field) and raw rUUEE. */
+static const char csv[] =
+	"# started on Tue Nov 24 15:20:00 2026\n"
+	"\n"
+	"472735475,,cycles,232701736,100.00,,\n"
+	"368470256,,instructions,232701736,100.00,0.78,insn per cycle\n"
+	"472735475,,cpu_clk_unhalted.thread_any,232701736,100.00,,\n"
+	"304201197,,idq_uops_not_delivered.core,116350868,50.00,,\n"
+	"35499652,,cpu/event=0x0d,umask=0x01/,116350868,50.00,,\n"
+	"35499652,,INT_MISC.RECOVERY_CYCLES_ANY,116350868,50.00,,\n"
+	"556981252,,r010e,232701736,100.00,,\r\n"
+	"35330734,,uops_retired.macro_fused,232701736,100.00,,\n"
+	"425526477,,uops_retired.retire_slots,232701736,100.00,,\n"
+	"719766,,br_misp_retired.all_branches,174526302,75.00,,\n"
+	"94052601,,cpu/event=0xa3,umask=0x14,cmask=20/,174526302,75.00,,\n"
+	"159886652,,cycle_activity.stalls_total,174526302,75.00,,\n"
+	"53417432,,exe_activity.1_ports_util,232701736,100.00,,\n"
+	"<not counted>,,exe_activity.2_ports_util,0,100.00,,\n"
+	"962085,,exe_activity.bound_on_stores,232701736,100.00,,\n"
+	"53565788,,idq_uops_not_delivered.cycles_0_uops_deliv.core,232701736,100.00,,\n"
+	"<not supported>,,r10401c3,0,100.00,,\n"
+	",,,,,1.28,CPI\n"
+	"1.23,msec,task-clock,1230000,100.00,0.998,CPUs utilized\n";
+
+#define J(v, ev, rt, pc) \
+	"{\"counter-value\" : \"" v "\", \"unit\" : \"\", \"event\" : \"" ev \
+	"\", \"event-runtime\" : " rt ", \"pcnt-running\" : " pc "}\n"
+static const char json[] =
+	"{\"counter-value\" : \"1.230000\", \"unit\" : \"msec\", \"event\" : \"task-clock\", "
+	"\"event-runtime\" : 1230000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.998, "
+	"\"metric-unit\" : \"CPUs utilized\"}\n"
+	J("472735475.000000", "cycles", "232701736", "100.00")
+	J("368470256.000000", "instructions", "232701736", "100.00")
+	J("472735475.000000", "cpu_clk_unhalted.thread_any", "232701736", "100.00")
+	J("304201197.000000", "idq_uops_not_delivered.core", "116350868", "50.00")
+	J("35499652.000000", "cpu/event=0x0d,umask=0x01/", "116350868", "50.00")
+	J("35499652.000000", "INT_MISC.RECOVERY_CYCLES_ANY", "116350868", "50.00")
+	J("556981252.000000", "r010e", "232701736", "100.00")
+	J("35330734.000000", "uops_retired.macro_fused", "232701736", "100.00")
+	J("425526477.000000", "uops_retired.retire_slots", "232701736", "100.00")
+	J("719766.000000", "br_misp_retired.all_branches", "174526302", "75.00")
+	J("94052601.000000", "cpu/event=0xa3,umask=0x14,cmask=20/", "174526302", "75.00")
+	J("159886652.000000", "cycle_activity.stalls_total", "174526302", "75.00")
+	J("53417432.000000", "exe_activity.1_ports_util", "232701736", "100.00")
+	J("<not counted>", "exe_activity.2_ports_util", "0", "100.00")
+	J("962085.000000", "exe_activity.bound_on_stores", "232701736", "100.00")
+	J("53565788.000000", "idq_uops_not_delivered.cycles_0_uops_deliv.core", "232701736", "100.00")
+	J("<not supported>", "r10401c3", "0", "100.00")
+	"{\"metric-value\" : 1.282978, \"metric-unit\" : \"CPI\"}\n";
+
+static struct bt_model *skl(void)
+{
+	struct bt_model *m = NULL;
+	struct bt_diag d = { "" };
+	const struct bt_model_def *def = bt_builtin_find("SKL");
+	if (!def || bt_model_open(def, &m, &d) != BT_OK)
+		return NULL;
+	return m;
+}
+
+/* Evaluates text as perf output and as the count file; the trees must agree. */
+static void check_same_tree(const char *text, bool want_json)
+{
+	struct bt_model *m = skl();
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	struct bt_counts *c1 = bt_counts_new(m), *c2 = bt_counts_new(m);
+	struct bt_result *r1 = bt_result_new(m), *r2 = bt_result_new(m);
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_perf_stat f;
+	struct bt_count_file cf;
+	CHECK_MSG(bt_perf_stat_parse(&a, text, strlen(text), "t", &f, &d) == BT_OK, "%s", d.text);
+	CHECK(f.json == want_json);
+	CHECK_EQ_INT((int)f.n, 18); /* 17 events + task-clock; the metric-only line skipped */
+	struct bt_perf_row_use uses[32];
+	CHECK_MSG(bt_perf_stat_apply(&f, c1, uses, &d) == BT_OK, "%s", d.text);
+	CHECK(bt_count_file_parse(&a, count_file, strlen(count_file), "cf", &cf, &d) == BT_OK);
+	bt_count_file_apply(&cf, c2, NULL, &d);
+	bt_counts_set_constant(c1, "HYPERTHREADING_ON", 0);
+	bt_counts_set_constant(c1, "NUM_CPUS", 4);
+
+	unsigned mux = 0, missing = 0, unused = 0;
+	for (size_t i = 0; i < f.n; i++) {
+		mux += f.rows[i].pcnt_running < 100;
+		missing += f.rows[i].state != BT_PERF_COUNTED;
+		unused += uses[i].first_event < 0;
+	}
+	CHECK_EQ_INT(mux, 6);
+	CHECK_EQ_INT(missing, 2);
+	CHECK_EQ_INT(unused, 1); /* task-clock */
+	const struct bt_perf_stat_row *r4 = &f.rows[want_json ? 4 : 3]; /* idq_uops_not_delivered.core */
+	CHECK_EQ_INT(r4->line, want_json ? 5 : 6);
+	CHECK(r4->runtime == 116350868 && r4->pcnt_running == 50 && r4->value == 304201197);
+
+	for (unsigned i = 0; i < bt_model_event_count(m); i++) {
+		double x = c1->events[i], y = c2->events[i];
+		CHECK_MSG((isnan(x) && isnan(y)) || x == y, "%s: %g vs %g", bt_model_event(m, i)->name, x, y);
+	}
+	bt_evaluate(m, c1, r1);
+	bt_evaluate(m, c2, r2);
+	unsigned computed = 0, missing_nodes = 0;
+	for (unsigned i = 0; i < bt_model_node_count(m); i++) {
+		double x = r1->value[i], y = r2->value[i];
+		CHECK_MSG((isnan(x) && isnan(y)) || !memcmp(&x, &y, sizeof(x)), "%s",
+			  bt_model_node(m, i)->name);
+		CHECK(r1->state[i] == r2->state[i] && r1->flag[i] == r2->flag[i]);
+		if (bt_model_node(m, i)->kind == BT_NODE_TREE && bt_model_node(m, i)->level <= 2) {
+			computed += r1->state[i] == BT_NODE_OK;
+			missing_nodes += r1->state[i] == BT_NODE_MISSING;
+		}
+	}
+	/* not a vacuous match: level 1 is computed, the nodes of the two unread events are not */
+	CHECK(computed >= 6);
+	CHECK(missing_nodes >= 2);
+	CHECK_EQ_INT(r1->path_len, r2->path_len);
+	bt_arena_free(&a);
+	bt_result_free(r1);
+	bt_result_free(r2);
+	bt_counts_free(c1);
+	bt_counts_free(c2);
+	bt_model_close(m);
+}
+
+TEST(csv_tree_equals_count_file_tree)
+{
+	check_same_tree(csv, false);
+}
+
+TEST(json_tree_equals_count_file_tree)
+{
+	check_same_tree(json, true);
+}
+
+static void expect_error(const char *text, const char *want)
+{
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_perf_stat f;
+	bt_status s = bt_perf_stat_parse(&a, text, strlen(text), "in.csv", &f, &d);
+	if (s == BT_OK) {
+		/* a malformed encoding is found when the events are matched */
+		struct bt_model *m = skl();
+		struct bt_counts *c = m ? bt_counts_new(m) : NULL;
+		struct bt_perf_row_use uses[8];
+		if (c && f.n <= 8)
+			s = bt_perf_stat_apply(&f, c, uses, &d);
+		bt_counts_free(c);
+		bt_model_close(m);
+	}
+	CHECK_MSG(s != BT_OK, "accepted: %s", text);
+	CHECK_MSG(strstr(d.text, want) != NULL, "'%s' lacks '%s'", d.text, want);
+	bt_arena_free(&a);
+}
+
+TEST(malformed_lines_name_their_line)
+{
+	expect_error("1,,cycles,1,100.00\nabc,,instructions,1,100.00\n", "in.csv:2: counter value 'abc'");
+	expect_error("1,,cycles,1,100.00\n\n5,,\n", "in.csv:3: no event name");
+	expect_error("1,,cycles\n2,,instructions,x,100\n", "in.csv:2: counter run time 'x'");
+	expect_error("1,,cycles,1,100.00\n1,,instructions,1,140.00\n", "in.csv:2: percent running");
+	expect_error("1,,cycles,1,100\n7\n", "in.csv:2: 1 field");
+	expect_error("1,,cpu/event=0x3c,umask=0x0,1,100\n", "in.csv:1: event 'cpu/event=0x3c");
+	expect_error("1,,cpu/event=0x3c,umask=0x100/,1,100\n", "in.csv:1: 'cpu/event=0x3c,umask=0x100/': bad value");
+	expect_error("1,,cpu/umask=0x1/,1,100\n", "in.csv:1: 'cpu/umask=0x1/': no event= term");
+	expect_error("{\"counter-value\" : \"1\", \"event\" : \"cycles\"}\n{\"counter-value\" : \"1\"\n",
+		     "in.csv:2: not a JSON object");
+	expect_error("{\"counter-value\" : \"1\", \"event\" : \"cycles\"}\n1,,cycles,1,100\n",
+		     "in.csv:2: a CSV (-x,) line in a JSON (-j) file");
+	expect_error("{\"counter-value\" : \"x\", \"event\" : \"cycles\"}\n", "in.csv:1: \"counter-value\"");
+	expect_error("{\"counter-value\" : \"1\", \"event\" : \"cycles\", \"pcnt-running\" : \"a\"}\n",
+		     "in.csv:1: \"pcnt-running\"");
+	expect_error("{\"interval\" : 1.0, \"counter-value\" : \"1\", \"event\" : \"cycles\"}\n",
+		     "in.csv:1: \"interval\"");
+	expect_error("{\"counter-value\" : \"1\"}\n", "in.csv:1: an event row needs");
+	expect_error("# only a comment\n\n", "no event rows");
+	/* per-CPU output: one event, two values */
+	expect_error("1,,cycles,1,100\n2,,cycles,1,100\n", "in.csv:2: cycles gives CPU_CLK_UNHALTED");
+}
+
+TEST(variance_column_and_old_short_rows)
+{
+	/* -r puts "x.xx%" after the event; perf before run times printed three fields */
+	const char *t = "100,,cycles,3.20%,5000,40.00,,\n200,,instructions\n";
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_perf_stat f;
+	CHECK_MSG(bt_perf_stat_parse(&a, t, strlen(t), "t", &f, &d) == BT_OK, "%s", d.text);
+	CHECK_EQ_INT((int)f.n, 2);
+	CHECK(f.rows[0].runtime == 5000 && f.rows[0].pcnt_running == 40);
+	CHECK(f.rows[1].runtime == -1 && f.rows[1].pcnt_running == 100);
+	bt_arena_free(&a);
+}
+
+TEST(event_spellings_match_the_model)
+{
+	struct bt_model *m = skl();
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	uint16_t idx[256];
+	unsigned n;
+	struct bt_diag d = { "" };
+	struct {
+		const char *perf, *want;
+	} cases[] = {
+		{ "inst_retired.any", "INST_RETIRED.ANY" },
+		{ "INST_RETIRED.ANY", "INST_RETIRED.ANY" },
+		{ "cpu_clk_unhalted.thread_p:k", "CPU_CLK_UNHALTED.THREAD_P:SUP" },
+		{ "cpu/event=0x3c,umask=0x0/k", "CPU_CLK_UNHALTED.THREAD_P:SUP" },
+		{ "cpu/cpu_clk_unhalted.thread_p/", "CPU_CLK_UNHALTED.THREAD_P" },
+		{ "cpu/event=0xc3,umask=0x1,cmask=1,edge/", "MACHINE_CLEARS.COUNT" },
+		{ "r10401c3", "MACHINE_CLEARS.COUNT" },
+		{ "cpu/config=0x10401c3/", "MACHINE_CLEARS.COUNT" },
+		{ "ref-cycles", "CPU_CLK_UNHALTED.REF_TSC" },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		CHECK(bt_perf_event_match(m, cases[k].perf, idx, &n, &d) == BT_OK);
+		bool found = false;
+		for (unsigned i = 0; i < n; i++)
+			found |= !strcmp(bt_model_event(m, idx[i])->name, cases[k].want);
+		CHECK_MSG(found, "%s -> %s not found (%u matches; %s)", cases[k].perf, cases[k].want, n,
+			  d.text);
+	}
+	/* "cycles" is the fixed counter and its general-counter twin */
+	CHECK(bt_perf_event_match(m, "cycles", idx, &n, &d) == BT_OK);
+	CHECK_EQ_INT(n, 2);
+	/* not the model's: no match, and a reason */
+	CHECK(bt_perf_event_match(m, "task-clock", idx, &n, &d) == BT_OK);
+	CHECK_EQ_INT(n, 0);
+	CHECK(strstr(d.text, "task-clock") != NULL);
+	CHECK(bt_perf_event_match(m, "uncore_imc/event=0x4/", idx, &n, &d) == BT_OK);
+	CHECK_EQ_INT(n, 0);
+	bt_model_close(m);
+}

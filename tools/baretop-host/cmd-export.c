@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop-host export RESULTS.json [--workload NAME] [--toplev-csv FILE]
+ *                                  [--perf-json FILE]
+ *
+ * Writes one counted workload of a results file in the shapes other tools
+ * read (FILE "-" = standard output):
+ *
+ * --toplev-csv: pmu-tools toplev's CSV (toplev -x, without -I/--per-*):
+ *   Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle
+ *   one row per computed node, tree nodes first in tree order, then the
+ *   Info_/Bottleneck_ metrics. Area is toplev's full name, the node's
+ *   ancestors joined by '.' ("Frontend_Bound.Fetch_Latency.ICache_Misses").
+ *   Tree nodes are fractions: Value is in percent, Unit "%" (toplev says
+ *   "% Slots", "% Clocks" or "% Stalls" by the node's domain, which the
+ *   results file does not carry); metrics keep their own scale and have
+ *   no unit. Description says the level, whether the vendor threshold
+ *   flags it ("flagged") and its CPI share. Sample and Stddev are empty
+ *   (baretop samples nothing; per-event spread is in the results file and
+ *   --perf-json), Multiplex is always 100 (baretop never multiplexes: each
+ *   group is a run of its own), Bottleneck is "<==" on the deepest node of
+ *   the bottleneck path, as toplev marks it, Idle empty.
+ *
+ * --perf-json: `perf stat -j` lines, one per counted event:
+ *   {"counter-value" : "N.000000", "unit" : "", "event" : "EVENT",
+ *    "event-runtime" : NS, "pcnt-running" : 100.00}
+ *   counter-value the median overhead-corrected count the tree was
+ *   evaluated with (a string, as perf writes it), the event in baretop's
+ *   canonical spelling (../shared/testdata/tma/FORMAT.md; `replay
+ *   --perf-stat` reads it back), event-runtime the median window of the runs
+ *   that counted the event's group in ns (TSC ticks when the TSC frequency
+ *   is unknown), pcnt-running 100.00.
+ *
+ * The workload is --workload NAME, else the only counted one.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json-read.h"
+#include "tools/baretop-host/command.h"
+
+BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv F] [--perf-json F]",
+		"a counted workload as toplev-shaped CSV or perf-stat-shaped JSON lines")
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: baretop-host export RESULTS.json [options]\n"
+		   "  --workload NAME      the counted workload to export (default: the only one)\n"
+		   "  --toplev-csv FILE    toplev's CSV: Area,Value,Unit,Description,Sample,Stddev,\n"
+		   "                       Multiplex,Bottleneck,Idle (tree values in percent)\n"
+		   "  --perf-json FILE     perf stat -j lines: one object per counted event\n"
+		   "FILE - is standard output. At least one of --toplev-csv and --perf-json.\n");
+}
+
+static double num(const struct bt_json *v, double dflt)
+{
+	return v && v->type == BT_JSON_NUMBER ? v->u.num.value : dflt;
+}
+
+/* A CSV field, quoted when it holds a separator, quote or line break (RFC 4180). */
+static void csv_field(FILE *f, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+/* "A.B.C": the node's ancestors joined by '.', toplev's full_name. */
+static void full_name(const struct bt_json *nodes, const char *name, char *out, size_t len)
+{
+	const char *chain[16];
+	int n = 0;
+	while (name && n < 16) {
+		chain[n++] = name;
+		const struct bt_json *nd = bt_json_get(nodes, name);
+		name = nd ? bt_json_get_str(nd, "parent") : NULL;
+	}
+	size_t o = 0;
+	out[0] = 0;
+	for (int k = n - 1; k >= 0 && o < len; k--)
+		o += (size_t)snprintf(out + o, len - o, "%s%s", chain[k], k ? "." : "");
+}
+
+static void toplev_row(FILE *f, const struct bt_json *nodes, const char *name, const struct bt_json *nd,
+		       const char *bottleneck)
+{
+	const char *kind = bt_json_get_str(nd, "kind");
+	int tree = kind && !strcmp(kind, "tree");
+	double v = num(bt_json_get(nd, "value"), NAN);
+	char area[512], val[64], desc[160];
+	if (tree)
+		full_name(nodes, name, area, sizeof(area));
+	else
+		snprintf(area, sizeof(area), "%s", name);
+	snprintf(val, sizeof(val), "%.17g", tree ? v * 100 : v);
+	const struct bt_json *th = bt_json_get(nd, "thresh");
+	const struct bt_json *cs = bt_json_get(nd, "cpi_share");
+	size_t o = 0;
+	if (tree)
+		o += (size_t)snprintf(desc, sizeof(desc), "level %g", num(bt_json_get(nd, "level"), 0));
+	else
+		o += (size_t)snprintf(desc, sizeof(desc), "%s metric", kind ? kind : "");
+	if (th && th->type == BT_JSON_TRUE && o < sizeof(desc))
+		o += (size_t)snprintf(desc + o, sizeof(desc) - o, "; flagged");
+	if (cs && cs->type == BT_JSON_NUMBER && o < sizeof(desc))
+		snprintf(desc + o, sizeof(desc) - o, "; CPI share %.4f", cs->u.num.value);
+	csv_field(f, area, 0);
+	csv_field(f, val, 0);
+	csv_field(f, tree ? "%" : "", 0);
+	csv_field(f, desc, 0);
+	csv_field(f, "", 0);           /* Sample */
+	csv_field(f, "", 0);           /* Stddev */
+	csv_field(f, "100", 0);        /* Multiplex */
+	csv_field(f, bottleneck && !strcmp(bottleneck, name) ? "<==" : "", 0);
+	csv_field(f, "", 1);           /* Idle */
+}
+
+/* Tree nodes depth-first in the document's order (parents before their
+ * children there), each node's children after it, as toplev lists them. */
+static void toplev_subtree(FILE *f, const struct bt_json *nodes, const char *parent,
+			   const char *bottleneck, int depth)
+{
+	for (size_t i = 0; depth < 16 && i < nodes->u.obj.n; i++) {
+		const struct bt_json *nd = nodes->u.obj.values[i];
+		const char *kind = bt_json_get_str(nd, "kind"), *p = bt_json_get_str(nd, "parent");
+		if (!kind || strcmp(kind, "tree") || (parent ? !p || strcmp(p, parent) : p != NULL))
+			continue;
+		if (!isnan(num(bt_json_get(nd, "value"), NAN)))
+			toplev_row(f, nodes, nodes->u.obj.keys[i], nd, bottleneck);
+		toplev_subtree(f, nodes, nodes->u.obj.keys[i], bottleneck, depth + 1);
+	}
+}
+
+static int write_toplev(FILE *f, const struct bt_json *tree)
+{
+	const struct bt_json *nodes = bt_json_get(tree, "nodes");
+	const struct bt_json *path = bt_json_get(tree, "bottleneck_path");
+	const char *bottleneck = NULL;
+	if (!nodes || nodes->type != BT_JSON_OBJECT)
+		return -1;
+	if (path && path->type == BT_JSON_ARRAY && path->u.arr.n)
+		bottleneck = bt_json_str(path->u.arr.items[path->u.arr.n - 1]);
+	fputs("Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle\n", f);
+	toplev_subtree(f, nodes, NULL, bottleneck, 0);
+	for (size_t i = 0; i < nodes->u.obj.n; i++) {
+		const struct bt_json *nd = nodes->u.obj.values[i];
+		const char *kind = bt_json_get_str(nd, "kind");
+		if (kind && (!strcmp(kind, "info") || !strcmp(kind, "bottleneck")) &&
+		    !isnan(num(bt_json_get(nd, "value"), NAN)))
+			toplev_row(f, nodes, nodes->u.obj.keys[i], nd, NULL);
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median TSC window of the kept runs of one group, over every step; of
+ * every run for an event no group owns (a fixed counter counts in all). */
+static double group_window(const struct bt_json *steps, double group)
+{
+	double w[512];
+	size_t n = 0;
+	for (size_t s = 0; steps && s < steps->u.arr.n; s++) {
+		const struct bt_json *log = bt_json_get(steps->u.arr.items[s], "run_log");
+		for (size_t k = 0; log && log->type == BT_JSON_ARRAY && k < log->u.arr.n && n < 512; k++)
+			if (group < 0 || num(bt_json_get(log->u.arr.items[k], "group"), -1) == group)
+				w[n++] = num(bt_json_get(log->u.arr.items[k], "tsc"), 0);
+	}
+	if (!n)
+		return 0;
+	qsort(w, n, sizeof(*w), cmp_double);
+	return n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+}
+
+static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz)
+{
+	const struct bt_json *events = bt_json_get(counted, "events");
+	const struct bt_json *steps = bt_json_get(counted, "steps");
+	if (!events || events->type != BT_JSON_OBJECT)
+		return -1;
+	if (steps && steps->type != BT_JSON_ARRAY)
+		steps = NULL;
+	for (size_t i = 0; i < events->u.obj.n; i++) {
+		const struct bt_json *e = events->u.obj.values[i];
+		double ticks = group_window(steps, num(bt_json_get(e, "group"), -1));
+		double runtime = tsc_hz > 0 ? ticks * 1e9 / tsc_hz : ticks;
+		fputs("{\"counter-value\" : \"", f);
+		fprintf(f, "%.6f", num(bt_json_get(e, "median"), 0));
+		fputs("\", \"unit\" : \"\", \"event\" : \"", f);
+		/* canonical names hold no quote or backslash, but be safe */
+		for (const char *p = events->u.obj.keys[i]; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', f);
+			if ((unsigned char)*p >= 0x20)
+				fputc(*p, f);
+		}
+		fprintf(f, "\", \"event-runtime\" : %.0f, \"pcnt-running\" : 100.00}\n", runtime);
+	}
+	return 0;
+}
+
+static FILE *open_out(const char *path)
+{
+	return strcmp(path, "-") ? fopen(path, "w") : stdout;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	if (f == stdout)
+		return fflush(f) == 0 ? 0 : -1;
+	int r = ferror(f) ? -1 : 0;
+	if (fclose(f) != 0)
+		r = -1;
+	if (r)
+		fprintf(stderr, "baretop-host: cannot write %s\n", path);
+	return r;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	const char *in = NULL, *workload = NULL, *csv = NULL, *pj = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--workload") && i + 1 < argc) {
+			workload = argv[++i];
+		} else if (!strcmp(a, "--toplev-csv") && i + 1 < argc) {
+			csv = argv[++i];
+		} else if (!strcmp(a, "--perf-json") && i + 1 < argc) {
+			pj = argv[++i];
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (a[0] != '-' && !in) {
+			in = a;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!in || (!csv && !pj)) {
+		usage(stderr);
+		return 2;
+	}
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_json *root;
+	int rc = 1;
+	if (bt_json_load_file(&a, in, &root, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
+		goto out;
+	}
+	const char *format = root->type == BT_JSON_OBJECT ? bt_json_get_str(root, "format") : NULL;
+	if (!format || strcmp(format, "baretop-results")) {
+		fprintf(stderr, "baretop-host: %s is not a baretop results file\n", in);
+		goto out;
+	}
+	const struct bt_json *run = bt_json_get(root, "run");
+	const struct bt_json *wls = run ? bt_json_get(run, "workloads") : NULL;
+	const struct bt_json *counted = NULL;
+	unsigned n_counted = 0;
+	for (size_t i = 0; wls && wls->type == BT_JSON_ARRAY && i < wls->u.arr.n; i++) {
+		const struct bt_json *w = wls->u.arr.items[i], *c = bt_json_get(w, "counted");
+		const char *name = bt_json_get_str(w, "name");
+		if (!c || c->type != BT_JSON_OBJECT)
+			continue;
+		n_counted++;
+		if (workload ? name && !strcmp(name, workload) : n_counted == 1)
+			counted = c;
+	}
+	if (!counted || (!workload && n_counted > 1)) {
+		fprintf(stderr, "baretop-host: %s: %s\n", in,
+			!n_counted ? "no counted workload"
+			: workload ? "no counted workload of that name (--workload)"
+				   : "several counted workloads: name one with --workload NAME");
+		goto out;
+	}
+	const struct bt_json *tree = bt_json_get(counted, "tree");
+	const struct bt_json *cpu = bt_json_get(root, "cpu");
+	double tsc_hz = cpu ? num(bt_json_get(cpu, "tsc_hz"), 0) : 0;
+	const struct {
+		const char *path;
+		int toplev;
+	} outs[2] = { { csv, 1 }, { pj, 0 } };
+	rc = 0;
+	for (int k = 0; k < 2; k++) {
+		if (!outs[k].path)
+			continue;
+		FILE *f = open_out(outs[k].path);
+		if (!f) {
+			fprintf(stderr, "baretop-host: cannot write %s: %s\n", outs[k].path, strerror(errno));
+			rc = 1;
+			continue;
+		}
+		int r = outs[k].toplev ? (tree ? write_toplev(f, tree) : -1) : write_perf_json(f, counted, tsc_hz);
+		if (r < 0)
+			fprintf(stderr, "baretop-host: %s: the counted workload has no %s\n", in,
+				outs[k].toplev ? "tree" : "events");
+		if (close_out(f, outs[k].path) < 0 || r < 0)
+			rc = 1;
+	}
+out:
+	bt_arena_free(&a);
+	return rc;
+}
