@@ -32,6 +32,7 @@
  * It is a model of the PMU's programming interface, not of the part:
  * everything counted through it is labelled simulated.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "arch/sim/sim.h"
@@ -211,3 +212,18 @@ const char *const bt_sim_model_names[] = {
 	"EMR", "GNR", "SRF", "MTL-RWC", "MTL-CMT", "LNL-LNC", "ARL-LNC", "LNL-SKT", "ARL-SKT",
 	"ZEN4", "ZEN5", NULL,
 };
+
+void bt_sim_diag_unknown(struct bt_diag *d, const char *name)
+{
+	char model_list[BT_DIAG_MAX] = "", preset_list[BT_DIAG_MAX] = "";
+	size_t n = 0;
+	for (int k = 0; bt_sim_model_names[k] && n < sizeof(model_list); k++)
+		n += (size_t)snprintf(model_list + n, sizeof(model_list) - n, " %s",
+				      bt_sim_model_names[k]);
+	n = 0;
+	for (int k = 0; bt_sim_preset_names[k] && n < sizeof(preset_list); k++)
+		n += (size_t)snprintf(preset_list + n, sizeof(preset_list) - n, " %s",
+				      bt_sim_preset_names[k]);
+	bt_diag_set(d, "--sim=%s: no such simulated PMU; models:%s; presets:%s", name, model_list,
+		    preset_list);
+}

@@ -28,7 +28,6 @@
  * so the path without it stays exercised. smm_counts_per_smi: a
  * round figure for one SMI handler's work (tens of microseconds).
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "arch/sim/sim.h"
@@ -158,17 +157,4 @@ const struct bt_sim_config *bt_sim_preset(const char *name)
 		if (strcmp(presets[i].name, name) == 0)
 			return &presets[i];
 	return NULL;
-}
-
-void bt_sim_diag_unknown(struct bt_diag *d, const char *name)
-{
-	char model_list[BT_DIAG_MAX] = "", preset_list[BT_DIAG_MAX] = "";
-	size_t n = 0;
-	for (int k = 0; bt_sim_model_names[k] && n < sizeof(model_list); k++)
-		n += (size_t)snprintf(model_list + n, sizeof(model_list) - n, " %s", bt_sim_model_names[k]);
-	n = 0;
-	for (int k = 0; bt_sim_preset_names[k] && n < sizeof(preset_list); k++)
-		n += (size_t)snprintf(preset_list + n, sizeof(preset_list) - n, " %s", bt_sim_preset_names[k]);
-	bt_diag_set(d, "--sim=%s: no such simulated PMU; models:%s; presets:%s", name, model_list,
-		    preset_list);
 }
