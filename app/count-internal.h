@@ -27,6 +27,8 @@ struct bt_count_ctx {
 	size_t n_src;
 	struct bt_sim_source source;
 	char source_label[320];
+	const char *miscount;          /* --sim-miscount */
+	bool unknown_noted;            /* the workload model's unmapped events, noted */
 	struct bt_count_file cf;       /* --counts */
 	bool have_cf;
 	struct bt_counts *file_counts; /* its counts, latencies and constants */
