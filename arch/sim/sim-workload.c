@@ -28,7 +28,7 @@ struct q {
 	double fe_lat_cyc, fe_bw_slots, fe_slots, icache_cyc, itlb_cyc, resteer_cyc;
 	double bad_slots, misp_slots, clear_slots, recovery_cyc, misp, clears, clears_mo;
 	double mem_cyc, core_cyc, store_cyc, l1_cyc, l2_cyc, l3_cyc, dram_cyc, div_cyc;
-	double stall_total, ms_uops, ms_cyc, heavy_slots, assists;
+	double stall_total, noexec, ms_uops, ms_cyc, heavy_slots, assists;
 	double br, ld, st, l1_miss, l2_miss, l3_miss, l2_hit, l3_hit, fp;
 	double ports1, ports2, ports3;
 };
@@ -74,7 +74,10 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	if (q->l1_cyc < 0)
 		q->l1_cyc = 0;
 	q->div_cyc = p->core_divider * q->core_cyc;
+	/* Cycles executing nothing: memory and half the core stalls, and the
+	 * cycles the frontend delivered nothing (the RS ran empty). */
 	q->stall_total = q->mem_cyc - q->store_cyc + q->core_cyc * 0.5;
+	q->noexec = q->stall_total + q->fe_lat_cyc;
 	q->heavy_slots = p->heavy * q->S;
 	q->ms_uops = p->ms_share * q->heavy_slots;
 	q->ms_cyc = q->ms_uops / width;
@@ -86,12 +89,12 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	q->st = p->stores * insts;
 	q->fp = p->fp_ops * insts;
 	q->l3_miss = fmin(q->dram_cyc / 250, q->ld);
-	q->l3_hit = fmin(q->l3_cyc / 45, q->ld - q->l3_miss);
+	q->l3_hit = fmin(q->l3_cyc / 100, q->ld - q->l3_miss);
 	q->l2_hit = fmin(q->l2_cyc / 14, q->ld - q->l3_miss - q->l3_hit);
 	q->l2_miss = q->l3_miss + q->l3_hit;
 	q->l1_miss = q->l2_miss + q->l2_hit;
 	/* Executing cycles by ports used: core-bound cycles use one port. */
-	double exec = q->C - q->stall_total;
+	double exec = q->C - q->noexec;
 	q->ports1 = q->core_cyc * 0.5 + exec * 0.2;
 	q->ports2 = exec * 0.2;
 	q->ports3 = exec * 0.6;
@@ -110,9 +113,9 @@ static bool glob(const char *pat, const char *s)
 enum qv {
 	Z, CYC, SLOTS, INST, UOPS, ISSUED, FE_SLOTS, FE_LAT_CYC, FE_LAT_SLOTS, FE_BW_SLOTS,
 	ICACHE_CYC, ITLB_CYC, RESTEER_CYC, BAD_SLOTS, MISP_SLOTS, CLEAR_SLOTS, RECOVERY_CYC,
-	MISP, CLEARS, CLEARS_MO, BE_SLOTS, MEM_SLOTS, MEM_CYC, LDMEM_CYC, L1MISS_CYC, L2MISS_CYC,
+	MISP, CLEARS, CLEARS_MO, BE_SLOTS, MEM_SLOTS, MEM_CYC, BE_CYC, LDMEM_CYC, L1MISS_CYC, L2MISS_CYC,
 	L3MISS_CYC, STORE_CYC, L1_CYC, DIV_CYC, STALL_TOTAL, CORE_CYC, RET_SLOTS, HEAVY_SLOTS,
-	LIGHT_SLOTS, MS_UOPS, MS_CYC, ASSISTS, BR, BR_TAKEN, LD, ST, L1_MISS, L2_MISS, L3_MISS,
+	LIGHT_SLOTS, NOEXEC, MS_UOPS, MS_CYC, ASSISTS, BR, BR_TAKEN, LD, ST, L1_MISS, L2_MISS, L3_MISS,
 	L2_HIT, L3_HIT, FP, PORTS1, PORTS2, PORTS3, EXEC_CYC, REF, TSC_Q,
 };
 
@@ -142,6 +145,7 @@ static double val(const struct q *q, enum qv v)
 	case BE_SLOTS: return (q->mem_cyc + q->core_cyc) * q->W;
 	case MEM_SLOTS: return q->mem_cyc * q->W;
 	case MEM_CYC: return q->mem_cyc;
+	case BE_CYC: return q->mem_cyc + q->core_cyc;
 	case LDMEM_CYC: return q->mem_cyc - q->store_cyc;
 	case L1MISS_CYC: return q->l2_cyc + q->l3_cyc + q->dram_cyc;
 	case L2MISS_CYC: return q->l3_cyc + q->dram_cyc;
@@ -170,7 +174,8 @@ static double val(const struct q *q, enum qv v)
 	case PORTS1: return q->ports1;
 	case PORTS2: return q->ports2;
 	case PORTS3: return q->ports3;
-	case EXEC_CYC: return q->C - q->stall_total;
+	case EXEC_CYC: return q->C - q->noexec;
+	case NOEXEC: return q->noexec;
 	case REF: return q->C;
 	case TSC_Q: return q->C;
 	}
@@ -233,13 +238,13 @@ static const struct rule {
 	{ "BR_INST_RETIRED.*", BR, 0.05 }, { "BACLEARS.ANY", MISP, 0.1 },
 	{ "MACHINE_CLEARS.COUNT", CLEARS, 1 }, { "MACHINE_CLEARS.MEMORY_ORDERING", CLEARS_MO, 1 },
 	{ "MACHINE_CLEARS.*", Z, 0 },
-	{ "TOPDOWN_BAD_SPECULATION.ALL*", BAD_SLOTS, 1 },
+	{ "TOPDOWN_BAD_SPECULATION.ALL", BAD_SLOTS, 1 }, { "TOPDOWN_BAD_SPECULATION.ALL_P", BAD_SLOTS, 1 },
 	{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", MISP_SLOTS, 1 },
 	{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", CLEAR_SLOTS, 1 },
 	{ "TOPDOWN_BAD_SPECULATION.NUKE", CLEAR_SLOTS, 1 },
 	{ "TOPDOWN_BAD_SPECULATION.FASTNUKE", Z, 0 },
 	/* Atom level 1-2 (slot counts). */
-	{ "TOPDOWN_FE_BOUND.ALL*", FE_SLOTS, 1 },
+	{ "TOPDOWN_FE_BOUND.ALL", FE_SLOTS, 1 }, { "TOPDOWN_FE_BOUND.ALL_P", FE_SLOTS, 1 },
 	{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", FE_LAT_SLOTS, 1 },
 	{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", FE_BW_SLOTS, 1 },
 	{ "TOPDOWN_FE_BOUND.ICACHE", ICACHE_CYC, 1 }, /* x width below */
@@ -247,15 +252,16 @@ static const struct rule {
 	{ "TOPDOWN_FE_BOUND.BRANCH_RESTEER", RESTEER_CYC, 1 },
 	{ "TOPDOWN_FE_BOUND.DECODE", FE_BW_SLOTS, 0.5 }, { "TOPDOWN_FE_BOUND.OTHER", FE_BW_SLOTS, 0.5 },
 	{ "TOPDOWN_FE_BOUND.*", Z, 0 },
-	{ "TOPDOWN_BE_BOUND.ALL*", BE_SLOTS, 1 },
+	{ "TOPDOWN_BE_BOUND.ALL", BE_SLOTS, 1 }, { "TOPDOWN_BE_BOUND.ALL_P", BE_SLOTS, 1 },
+	{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", CORE_CYC, 0.05 }, /* x width below */
 	{ "TOPDOWN_BE_BOUND.MEM_SCHEDULER", MEM_SLOTS, 0.5 },
 	{ "TOPDOWN_BE_BOUND.REORDER_BUFFER", MEM_SLOTS, 0.5 },
 	{ "TOPDOWN_BE_BOUND.NON_MEM_SCHEDULER", CORE_CYC, 1 },
 	{ "TOPDOWN_BE_BOUND.*", Z, 0 },
-	{ "TOPDOWN_RETIRING.ALL*", RET_SLOTS, 1 },
+	{ "TOPDOWN_RETIRING.ALL", RET_SLOTS, 1 }, { "TOPDOWN_RETIRING.ALL_P", RET_SLOTS, 1 },
 	/* Backend stalls by level (CYCLE_ACTIVITY, MEMORY_ACTIVITY, EXE_ACTIVITY). */
 	{ "CYCLE_ACTIVITY.STALLS_TOTAL", STALL_TOTAL, 1 },
-	{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", STALL_TOTAL, 1 },
+	{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", NOEXEC, 1 },
 	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", LDMEM_CYC, 1 },
 	{ "CYCLE_ACTIVITY.STALLS_LDM_PENDING", LDMEM_CYC, 1 },
 	{ "CYCLE_ACTIVITY.CYCLES_MEM_ANY", LDMEM_CYC, 1.2 },
@@ -268,7 +274,9 @@ static const struct rule {
 	{ "EXE_ACTIVITY.2_3_PORTS_UTIL", PORTS2, 1 }, { "EXE_ACTIVITY.3_PORTS_UTIL*", PORTS3, 1 },
 	{ "RESOURCE_STALLS.SB", STORE_CYC, 1 }, { "RESOURCE_STALLS.*", Z, 0 },
 	{ "RS_EVENTS.EMPTY_CYCLES", FE_LAT_CYC, 1 }, { "RS.EMPTY*", FE_LAT_CYC, 1 },
-	{ "ARITH.FP*DIV*", Z, 0 }, { "ARITH.*DIV*ACTIVE", DIV_CYC, 1 }, { "ARITH.DIVIDER_UOPS", DIV_CYC, 0.05 },
+	/* IVB/HSW: ARITH.FPU_DIV_ACTIVE is the divider-busy event. */
+	{ "ARITH.FPU_DIV_ACTIVE", DIV_CYC, 1 }, { "ARITH.FP*DIV*", Z, 0 }, { "ARITH.*DIV*ACTIVE", DIV_CYC, 1 }, /* HSW: Divider = 10 x DIVIDER_UOPS / cycles (a divide ~10 cycles). */
+	{ "ARITH.DIVIDER_UOPS", DIV_CYC, 0.1 },
 	{ "ASSISTS.ANY", ASSISTS, 1 }, { "ASSISTS.FP", ASSISTS, 1 }, { "ASSISTS.*", Z, 0 },
 	{ "OTHER_ASSISTS.ANY*", ASSISTS, 1 }, { "OTHER_ASSISTS.*", Z, 0 },
 	{ "FP_ASSIST.ANY", ASSISTS, 1 }, { "FP_ASSIST.*", ASSISTS, 1 },
@@ -311,8 +319,8 @@ static const struct rule {
 	{ "de_no_dispatch_per_slot.smt_contention", Z, 0 },
 	{ "de_src_op_disp.all", ISSUED, 1 }, { "ex_ret_ops", RET_SLOTS, 1 },
 	{ "ex_ret_ucode_ops", MS_UOPS, 1 },
-	{ "ex_no_retire.load_not_complete", LDMEM_CYC, 1 }, { "ex_no_retire.not_complete", MEM_CYC, 1.2 },
-	{ "resyncs_or_nc_redirects", CLEARS, 1 },
+	{ "ex_no_retire.load_not_complete", LDMEM_CYC, 1 }, { "ex_no_retire.not_complete", BE_CYC, 1 },
+	{ "resyncs_or_nc_redirects", CLEARS, 1 }, { "bp_redirects.resync", CLEARS, 1 },
 	/* Atom memory stalls. */
 	{ "MEM_BOUND_STALLS*.*L2_HIT", L1MISS_CYC, 0.2 }, { "MEM_BOUND_STALLS*.*LLC_HIT", L2MISS_CYC, 0.3 },
 	{ "MEM_BOUND_STALLS*.*DRAM_HIT", L3MISS_CYC, 1 }, { "MEM_BOUND_STALLS*.*LLC_MISS", L3MISS_CYC, 1 },
@@ -322,7 +330,7 @@ static const struct rule {
 	/* Execution and FP. */
 	{ "UOPS_EXECUTED.THREAD", UOPS, 1 }, { "UOPS_EXECUTED.CORE", UOPS, 1 },
 	{ "UOPS_EXECUTED.CYCLES_GE_1*", EXEC_CYC, 1 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_1", EXEC_CYC, 1 },
-	{ "UOPS_EXECUTED.CORE:c1", EXEC_CYC, 1 }, { "UOPS_EXECUTED.CORE:c1:i1", STALL_TOTAL, 1 },
+	{ "UOPS_EXECUTED.CORE:c1", EXEC_CYC, 1 }, { "UOPS_EXECUTED.CORE:c1:i1", NOEXEC, 1 },
 	{ "UOPS_EXECUTED.*:c2", EXEC_CYC, 0.8 }, { "UOPS_EXECUTED.*GE_2*", EXEC_CYC, 0.8 },
 	{ "UOPS_EXECUTED.*:c3", EXEC_CYC, 0.6 }, { "UOPS_EXECUTED.*GE_3*", EXEC_CYC, 0.6 },
 	{ "UOPS_EXECUTED.*", Z, 0 },
@@ -395,9 +403,14 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 			continue;
 		}
 		double v = val(&q, r->v) * r->f;
+		/* ":e1" (edge) counts episodes of a condition the rule counts in
+		 * cycles: ~20 cycles each, unless the rule names it itself. */
+		if (strstr(name, ":e1") && !strstr(r->pat, ":e1"))
+			v /= 20;
 		if (!strncmp(name, "TOPDOWN_FE_BOUND.I", 18) ||
 		    !strcmp(name, "TOPDOWN_FE_BOUND.BRANCH_RESTEER") ||
-		    !strcmp(name, "TOPDOWN_BE_BOUND.NON_MEM_SCHEDULER"))
+		    !strcmp(name, "TOPDOWN_BE_BOUND.NON_MEM_SCHEDULER") ||
+		    !strcmp(name, "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS"))
 			v *= width; /* cycle quantities as slot counts */
 		if (e->source == BT_SRC_TSC)
 			v = q.C * 1.2;
