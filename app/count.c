@@ -278,7 +278,12 @@ static bt_status apply_miscount(struct bt_count_ctx *c, struct bt_diag *why)
 		e->count = o->count;
 		o->count = t;
 	}
-	ctx_note(c, "simulated PMU: %s miscounts on purpose (--sim-miscount %s)", name, m);
+	snprintf(c->sim_miscount_note, sizeof(c->sim_miscount_note),
+		 "simulated PMU: %.60s miscounts on purpose (--sim-miscount %.80s)", name, m);
+	if (!c->sim_miscount_noted) {
+		c->sim_miscount_noted = true;
+		ctx_note(c, "%s", c->sim_miscount_note);
+	}
 	return BT_OK;
 }
 
@@ -358,7 +363,6 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 	if (!c->simulated || c->file_counts || !cfg || !cfg->wl || !cfg->wl->profile)
 		return BT_OK;
 	unsigned n = bt_model_event_count(c->model);
-	char unknown[1024];
 	double insts = bt_wl_profile_insts(cfg);
 	/* The seed: the workload's name, so each workload's run is its own. */
 	uint64_t seed = 0xCBF29CE484222325ull;
@@ -366,17 +370,13 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 		seed = (seed ^ (unsigned char)*q) * 0x100000001B3ull;
 	if (bt_sim_workload_counts(c->evp, n, cfg->wl->profile, insts,
 				   model_width(c->like_id ? c->like_id : c->def->id), seed, c->src,
-				   unknown, sizeof(unknown)) != BT_OK)
+				   c->sim_unknown, sizeof(c->sim_unknown)) != BT_OK)
 		return say(why, "the simulated PMU cannot count %s's model for %s (it needs "
 			   "TOPDOWN.SLOTS among the events)", cfg->wl->name, c->def->id);
 	c->n_src = n;
 	snprintf(c->source_label, sizeof(c->source_label),
 		 "counts of the workload model of %s (base/wl-profile.h: a model, not a "
 		 "measurement)", cfg->wl->name);
-	if (unknown[0] && !c->unknown_noted) {
-		c->unknown_noted = true;
-		ctx_note(c, "simulated PMU: no workload-model rule for %s: they count 0", unknown);
-	}
 	c->source.entries = c->src;
 	c->source.n = c->n_src;
 	return apply_miscount(c, why);

@@ -397,9 +397,14 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 			continue;
 		const struct rule *r = rule_for(name);
 		if (!r) {
-			if (ul + strlen(name) + 3 < unknown_len)
+			/* Keep room for ", ..." when the list does not fit. */
+			if (strstr(unknown, ", ..."))
+				continue;
+			if (ul + strlen(name) + 9 < unknown_len)
 				ul += (size_t)snprintf(unknown + ul, unknown_len - ul, "%s%s",
 						       ul ? ", " : "", name);
+			else if (unknown_len > ul + 6)
+				ul += (size_t)snprintf(unknown + ul, unknown_len - ul, ", ...");
 			continue;
 		}
 		double v = val(&q, r->v) * r->f;
