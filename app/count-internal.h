@@ -27,6 +27,10 @@ struct bt_count_ctx {
 	size_t n_src;
 	struct bt_sim_source source;
 	char source_label[320];
+	const char *miscount;          /* --sim-miscount */
+	char sim_unknown[240];         /* the workload model's events with no rule */
+	char sim_miscount_note[200];
+	bool sim_miscount_noted;
 	struct bt_count_file cf;       /* --counts */
 	bool have_cf;
 	struct bt_counts *file_counts; /* its counts, latencies and constants */

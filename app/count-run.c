@@ -324,6 +324,12 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "SIMULATED PMU (%s) on CPU %u, %s: not measured on hardware",
 			 c->simcfg.brand, cpu, c->source_label);
+		/* Per tree, since each workload has its own model. */
+		if (c->sim_unknown[0])
+			add_note(t, "simulated PMU: no workload-model rule for %s: they count 0",
+				 c->sim_unknown);
+		if (c->sim_miscount_note[0])
+			add_note(t, "%s", c->sim_miscount_note);
 	} else {
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "counted by the %s PMU of CPU %u (median of %u runs per group)",

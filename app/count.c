@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
 #include "report/console.h"
+#include "workloads/workload.h"
 
 __attribute__((format(printf, 2, 3)))
 static bt_status say(struct bt_diag *why, const char *fmt, ...)
@@ -216,6 +218,65 @@ static void check_source(struct bt_count_ctx *c)
 	}
 }
 
+
+static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static struct bt_sim_count *src_named(struct bt_count_ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->n_src; i++)
+		if (c->src[i].ev.name && !strcmp(c->src[i].ev.name, name))
+			return &c->src[i];
+	return NULL;
+}
+
+/* --sim-miscount EVENT:scale=X|stuck=N|swap=OTHER: one event of the count
+ * source miscounts, as a broken event on new silicon would; the consistency
+ * rules are expected to name a rule containing it. */
+static bt_status apply_miscount(struct bt_count_ctx *c, struct bt_diag *why)
+{
+	char name[160];
+	const char *m = c->miscount, *colon = m ? strrchr(m, ':') : NULL;
+
+	if (!m)
+		return BT_OK;
+	while (colon && colon > m && strncmp(colon + 1, "scale=", 6) &&
+	       strncmp(colon + 1, "stuck=", 6) && strncmp(colon + 1, "swap=", 5)) {
+		const char *p = colon - 1;
+		while (p > m && *p != ':')
+			p--;
+		colon = *p == ':' ? p : NULL;
+	}
+	if (!colon || (size_t)(colon - m) >= sizeof(name))
+		return say(why, "--sim-miscount %s: EVENT:scale=X|stuck=N|swap=OTHER", m);
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - m), m);
+	const char *how = colon + 1;
+	struct bt_sim_count *e = src_named(c, name);
+	if (!e)
+		return say(why, "--sim-miscount: %s is not among the events of model %s", name,
+			   c->def->id);
+	if (!strncmp(how, "scale=", 6)) {
+		e->count = (uint64_t)llround((double)e->count * strtod(how + 6, NULL));
+	} else if (!strncmp(how, "stuck=", 6)) {
+		e->count = strtoull(how + 6, NULL, 0);
+	} else {
+		struct bt_sim_count *o = src_named(c, how + 5);
+		if (!o)
+			return say(why, "--sim-miscount: %s is not among the events of model %s",
+				   how + 5, c->def->id);
+		uint64_t t = e->count;
+		e->count = o->count;
+		o->count = t;
+	}
+	snprintf(c->sim_miscount_note, sizeof(c->sim_miscount_note),
+		 "simulated PMU: %.60s miscounts on purpose (--sim-miscount %.80s)", name, m);
+	if (!c->sim_miscount_noted) {
+		c->sim_miscount_noted = true;
+		ctx_note(c, "%s", c->sim_miscount_note);
+	}
+	return BT_OK;
+}
+
 /* What the simulated PMU counts: the count file's counts for the model's
  * events (as the planner will program them), or generated ones. */
 static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_options *opt,
@@ -264,9 +325,51 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 		snprintf(c->source_label, sizeof(c->source_label),
 			 "deterministic generated counts (not a workload's)");
 	}
+	c->miscount = opt->sim_miscount;
 	c->source.entries = c->src;
 	c->source.n = c->n_src;
-	return BT_OK;
+	return apply_miscount(c, why);
+}
+
+/* Issue slots per cycle of a model's cores (the TMA Pipeline_Width): what
+ * the workload model sizes SLOTS with. */
+static double model_width(const char *id)
+{
+	static const struct { const char *id; double w; } t[] = {
+		{ "ICL", 5 }, { "TGL", 5 }, { "ICX", 5 }, { "ADL-GRT", 5 }, { "SRF", 6 },
+		{ "MTL-CMT", 6 }, { "ADL-GLC", 6 }, { "SPR", 6 }, { "SPR-HBM", 6 }, { "EMR", 6 },
+		{ "GNR", 6 }, { "MTL-RWC", 6 }, { "LNL-LNC", 8 }, { "ARL-LNC", 8 },
+		{ "LNL-SKT", 8 }, { "ARL-SKT", 8 }, { "ZEN4", 6 }, { "ZEN5", 8 },
+	};
+	for (size_t k = 0; id && k < sizeof(t) / sizeof(t[0]); k++)
+		if (!strcmp(t[k].id, id))
+			return t[k].w;
+	return 4; /* IVB .. SKX */
+}
+
+bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_config *cfg,
+				struct bt_diag *why)
+{
+	if (!c->simulated || c->file_counts || !cfg || !cfg->wl || !cfg->wl->profile)
+		return BT_OK;
+	unsigned n = bt_model_event_count(c->model);
+	double insts = bt_wl_profile_insts(cfg);
+	/* The seed: the workload's name, so each workload's run is its own. */
+	uint64_t seed = 0xCBF29CE484222325ull;
+	for (const char *q = cfg->wl->name; *q; q++)
+		seed = (seed ^ (unsigned char)*q) * 0x100000001B3ull;
+	if (bt_sim_workload_counts(c->evp, n, cfg->wl->profile, insts,
+				   model_width(c->like_id ? c->like_id : c->def->id), seed, c->src,
+				   c->sim_unknown, sizeof(c->sim_unknown)) != BT_OK)
+		return say(why, "the simulated PMU cannot count %s's model for %s (it needs "
+			   "TOPDOWN.SLOTS among the events)", cfg->wl->name, c->def->id);
+	c->n_src = n;
+	snprintf(c->source_label, sizeof(c->source_label),
+		 "counts of the workload model of %s (base/wl-profile.h: a model, not a "
+		 "measurement)", cfg->wl->name);
+	c->source.entries = c->src;
+	c->source.n = c->n_src;
+	return apply_miscount(c, why);
 }
 
 static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)

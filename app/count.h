@@ -45,6 +45,13 @@ const char *bt_count_describe(const struct bt_count_ctx *c);
 void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret);
 
 /* Counts one workload on `cpu`. On failure *ret is NULL and d says why. */
+/* With the simulated PMU and no count file: count the workload model of
+ * cfg's workload (its profile, base/wl-profile.h) from now on. No-op
+ * otherwise, or for a workload without a profile. */
+struct bt_wl_config;
+bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_config *cfg,
+				struct bt_diag *why);
+
 bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			    const struct bt_measure_workload *mw, bool mask_interrupts,
 			    struct bt_tree_outcome **ret, struct bt_diag *d);

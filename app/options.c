@@ -112,6 +112,20 @@ static bt_status set_counts(struct bt_options *o, const char *v, struct bt_diag 
 	return BT_OK;
 }
 
+static bt_status set_sim_miscount(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	const char *colon = v ? strchr(v, ':') : NULL;
+	if (!colon || colon == v ||
+	    (strncmp(colon + 1, "scale=", 6) && strncmp(colon + 1, "stuck=", 6) &&
+	     strncmp(colon + 1, "swap=", 5))) {
+		bt_diag_set(d, "--sim-miscount EVENT:scale=X|stuck=N|swap=OTHER, not '%s'",
+			    v ? v : "");
+		return BT_ERR_INVALID;
+	}
+	o->sim_miscount = v;
+	return BT_OK;
+}
+
 static bt_status set_workload(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (o->n_workloads == BT_MAX_WORKLOAD_SPECS) {
@@ -310,6 +324,10 @@ static const struct option_def options[] = {
 	{ NULL, "counts", 0, ARG_REQUIRED, "FILE",
 	  "with --sim: the counts the simulated PMU produces (a count file as in "
 	  "testdata/tma/FORMAT.md; its constants are replayed too)", set_counts },
+	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
+	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
+	  "(its count times X), stuck=N (always N) or swap=OTHER (counts OTHER's count)",
+	  set_sim_miscount },
 	{ NULL, "no-count", 0, ARG_NONE, NULL, "time the workloads, do not count", set_no_count },
 
 	{ "Workloads", "workload", 'w', ARG_REQUIRED, "SPEC",

@@ -66,6 +66,7 @@ struct bt_options {
 	bool sim;                 /* --sim[=NAME]: the simulated PMU, never chosen by itself */
 	const char *sim_name;     /* a preset or model id; NULL = the model's own */
 	const char *counts_file;  /* --counts FILE: the simulated PMU's counts */
+	const char *sim_miscount; /* --sim-miscount EVENT:HOW: one event miscounts */
 	bool no_count;            /* time the workloads only */
 
 	/* CPUs: run on these logical CPUs one after another (cpu_all, or the

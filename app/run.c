@@ -195,7 +195,7 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 
 /* Counts (or, without a PMU, times) one workload on o->cpu. */
 static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload *mw,
-			struct bt_outcome *o, bool mask_interrupts)
+			const struct bt_wl_config *cfg, struct bt_outcome *o, bool mask_interrupts)
 {
 	struct bt_diag d = { "" };
 	struct bt_count_ctx *ctx = count_ctx_for(r, o->cpu, &d);
@@ -208,7 +208,9 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 		return;
 	}
 	d.text[0] = '\0';
-	bt_status st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
+	bt_status st = bt_count_sim_workload(ctx, cfg, &d);
+	if (st == BT_OK)
+		st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
 					 &d);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
@@ -301,7 +303,7 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	struct wl_glue glue = { &inst };
 	struct bt_measure_workload mw = { inst.wl->run, inst.state, wl_before, wl_after, &glue };
 
-	measure_one(r, &mw, o, true);
+	measure_one(r, &mw, &inst.cfg, o, true);
 	if (o->copies > 1)
 		bt_copies_stop(copies);
 	if (o->state == BT_OUTCOME_RAN) {
@@ -354,7 +356,7 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 	struct image_glue glue = { p, image };
 	struct bt_measure_workload mw = { p->image_start, image, image_before, image_after, &glue };
 
-	measure_one(r, &mw, o, false);
+	measure_one(r, &mw, NULL, o, false);
 	if (o->state == BT_OUTCOME_RAN)
 		snprintf(o->reason, sizeof(o->reason), "interrupts stay enabled in its window: an "
 			 "application may wait for timer events");

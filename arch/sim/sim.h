@@ -368,4 +368,16 @@ void bt_sim_detect_caps(struct bt_sim *sim, struct bt_pmu_caps *ret);
 bt_status bt_sim_generate_counts(const struct bt_event *const *events, size_t n,
 				 uint64_t seed, struct bt_sim_count *out);
 
+/* The workload model (sim-workload.c): counts for the given events that a
+ * CPU `width` issue slots wide would give running a workload of profile p
+ * for `insts` instructions, from one shared set of quantities, with one
+ * seeded run-level noise factor (+-1 %). Events no rule knows count 0 and
+ * are listed, comma-separated, in `unknown`. PERF_METRICS counts are
+ * rounded to floor(SLOTS * b / 255). `out` needs n entries. */
+struct bt_wl_profile;
+bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
+				 const struct bt_wl_profile *p, double insts, double width,
+				 uint64_t seed, struct bt_sim_count *out,
+				 char *unknown, size_t unknown_len);
+
 #endif

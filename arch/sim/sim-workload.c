@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The workload model behind the simulated PMU: every event a Top-Down model
+ * uses, derived from one workload profile (base/wl-profile.h) through one
+ * shared set of underlying quantities (struct q below: cycles, slots, uops,
+ * bubbles, mispredicts, clears, misses and stall cycles by level, divider
+ * activity ...). Each event maps to those quantities by a rule that follows
+ * its definition (Intel perfmon names SKL..LNL, the PERF_METRICS fields,
+ * the Atom TOPDOWN_*_BOUND families, AMD Zen 4/5 names), many by name family
+ * (CYCLE_ACTIVITY.STALLS_L3_MISS and MEMORY_ACTIVITY.STALLS_L3_MISS alike).
+ * An event no rule knows counts 0 and is named in the caller's note: never
+ * silently.
+ *
+ * It is a model: counts a CPU with that character could produce, so that the
+ * formulas' relations hold (Frontend = Fetch_Latency + Fetch_Bandwidth, ...)
+ * and the workload's character shows in the tree. It is not a measurement
+ * and not a microarchitecture simulator.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/wl-profile.h"
+#include "arch/sim/sim-internal.h"
+
+struct q {
+	double W, C, S, I, U, issued;
+	double fe_lat_cyc, fe_bw_slots, fe_slots, icache_cyc, itlb_cyc, resteer_cyc;
+	double bad_slots, misp_slots, clear_slots, recovery_cyc, misp, clears, clears_mo;
+	double mem_cyc, core_cyc, store_cyc, l1_cyc, l2_cyc, l3_cyc, dram_cyc, div_cyc;
+	double stall_total, noexec, ms_uops, ms_cyc, heavy_slots, assists;
+	double br, ld, st, l1_miss, l2_miss, l3_miss, l2_hit, l3_hit, fp;
+	double ports1, ports2, ports3;
+};
+
+static void quantities(struct q *q, const struct bt_wl_profile *p, double insts, double width)
+{
+	double ret = 1 - p->fe_latency - p->fe_bandwidth - p->mispredict - p->machine_clear -
+		     p->memory - p->core;
+	if (ret < 0.02)
+		ret = 0.02;
+	double upi = p->uops_per_inst < 1 ? 1 : p->uops_per_inst;
+	memset(q, 0, sizeof(*q));
+	q->W = width;
+	q->I = insts;
+	q->U = insts * upi;
+	q->S = q->U / ret;
+	q->C = q->S / width;
+	q->fe_lat_cyc = p->fe_latency * q->C;
+	q->fe_bw_slots = p->fe_bandwidth * q->S;
+	q->fe_slots = q->fe_lat_cyc * width + q->fe_bw_slots;
+	q->icache_cyc = p->fe_icache * q->fe_lat_cyc;
+	q->itlb_cyc = p->fe_itlb * q->fe_lat_cyc;
+	q->misp_slots = p->mispredict * q->S;
+	q->clear_slots = p->machine_clear * q->S;
+	q->bad_slots = q->misp_slots + q->clear_slots;
+	/* Half the lost slots are wrong-path uops issued, half recovery. */
+	q->recovery_cyc = q->bad_slots / 2 / width;
+	q->issued = q->U + q->bad_slots / 2;
+	q->misp = q->misp_slots / width / 16;     /* ~16 cycles per mispredict */
+	q->clears = q->clear_slots / width / 40;  /* ~40 cycles per nuke */
+	q->clears_mo = q->clears * p->clear_memory_ordering;
+	q->resteer_cyc = q->fe_lat_cyc - q->icache_cyc - q->itlb_cyc;
+	if (q->resteer_cyc < 0)
+		q->resteer_cyc = 0;
+	q->resteer_cyc *= 0.5;
+	q->mem_cyc = p->memory * q->C;
+	q->core_cyc = p->core * q->C;
+	q->store_cyc = p->mem_store * q->mem_cyc;
+	q->l2_cyc = p->mem_l2 * q->mem_cyc;
+	q->l3_cyc = p->mem_l3 * q->mem_cyc;
+	q->dram_cyc = p->mem_dram * q->mem_cyc;
+	q->l1_cyc = q->mem_cyc - q->store_cyc - q->l2_cyc - q->l3_cyc - q->dram_cyc;
+	if (q->l1_cyc < 0)
+		q->l1_cyc = 0;
+	q->div_cyc = p->core_divider * q->core_cyc;
+	/* Cycles executing nothing: memory and half the core stalls, and the
+	 * cycles the frontend delivered nothing (the RS ran empty). */
+	q->stall_total = q->mem_cyc - q->store_cyc + q->core_cyc * 0.5;
+	q->noexec = q->stall_total + q->fe_lat_cyc;
+	q->heavy_slots = p->heavy * q->S;
+	q->ms_uops = p->ms_share * q->heavy_slots;
+	q->ms_cyc = q->ms_uops / width;
+	q->assists = p->assist_share * q->ms_uops / 100; /* ~100 slots per assist */
+	q->br = p->branches * insts;
+	if (q->misp > q->br)
+		q->misp = q->br;
+	q->ld = p->loads * insts;
+	q->st = p->stores * insts;
+	q->fp = p->fp_ops * insts;
+	q->l3_miss = fmin(q->dram_cyc / 250, q->ld);
+	q->l3_hit = fmin(q->l3_cyc / 100, q->ld - q->l3_miss);
+	q->l2_hit = fmin(q->l2_cyc / 14, q->ld - q->l3_miss - q->l3_hit);
+	q->l2_miss = q->l3_miss + q->l3_hit;
+	q->l1_miss = q->l2_miss + q->l2_hit;
+	/* Executing cycles by ports used: core-bound cycles use one port. */
+	double exec = q->C - q->noexec;
+	q->ports1 = q->core_cyc * 0.5 + exec * 0.2;
+	q->ports2 = exec * 0.2;
+	q->ports3 = exec * 0.6;
+}
+
+/* '*' matches any run of characters. */
+static bool glob(const char *pat, const char *s)
+{
+	if (!*pat)
+		return !*s;
+	if (*pat == '*')
+		return glob(pat + 1, s) || (*s && glob(pat, s + 1));
+	return *s == *pat && glob(pat + 1, s + 1);
+}
+
+enum qv {
+	Z, CYC, SLOTS, INST, UOPS, ISSUED, FE_SLOTS, FE_LAT_CYC, FE_LAT_SLOTS, FE_BW_SLOTS,
+	ICACHE_CYC, ITLB_CYC, RESTEER_CYC, BAD_SLOTS, MISP_SLOTS, CLEAR_SLOTS, RECOVERY_CYC,
+	MISP, CLEARS, CLEARS_MO, BE_SLOTS, MEM_SLOTS, MEM_CYC, BE_CYC, LDMEM_CYC, L1MISS_CYC, L2MISS_CYC,
+	L3MISS_CYC, STORE_CYC, L1_CYC, DIV_CYC, STALL_TOTAL, CORE_CYC, RET_SLOTS, HEAVY_SLOTS,
+	LIGHT_SLOTS, NOEXEC, MS_UOPS, MS_CYC, ASSISTS, BR, BR_TAKEN, LD, ST, L1_MISS, L2_MISS, L3_MISS,
+	L2_HIT, L3_HIT, FP, PORTS1, PORTS2, PORTS3, EXEC_CYC, REF, TSC_Q,
+};
+
+static double val(const struct q *q, enum qv v)
+{
+	switch (v) {
+	case Z: return 0;
+	case CYC: return q->C;
+	case SLOTS: return q->S;
+	case INST: return q->I;
+	case UOPS: return q->U;
+	case ISSUED: return q->issued;
+	case FE_SLOTS: return q->fe_slots;
+	case FE_LAT_CYC: return q->fe_lat_cyc;
+	case FE_LAT_SLOTS: return q->fe_lat_cyc * q->W;
+	case FE_BW_SLOTS: return q->fe_bw_slots;
+	case ICACHE_CYC: return q->icache_cyc;
+	case ITLB_CYC: return q->itlb_cyc;
+	case RESTEER_CYC: return q->resteer_cyc;
+	case BAD_SLOTS: return q->bad_slots;
+	case MISP_SLOTS: return q->misp_slots;
+	case CLEAR_SLOTS: return q->clear_slots;
+	case RECOVERY_CYC: return q->recovery_cyc;
+	case MISP: return q->misp;
+	case CLEARS: return q->clears;
+	case CLEARS_MO: return q->clears_mo;
+	case BE_SLOTS: return (q->mem_cyc + q->core_cyc) * q->W;
+	case MEM_SLOTS: return q->mem_cyc * q->W;
+	case MEM_CYC: return q->mem_cyc;
+	case BE_CYC: return q->mem_cyc + q->core_cyc;
+	case LDMEM_CYC: return q->mem_cyc - q->store_cyc;
+	case L1MISS_CYC: return q->l2_cyc + q->l3_cyc + q->dram_cyc;
+	case L2MISS_CYC: return q->l3_cyc + q->dram_cyc;
+	case L3MISS_CYC: return q->dram_cyc;
+	case STORE_CYC: return q->store_cyc;
+	case L1_CYC: return q->l1_cyc;
+	case DIV_CYC: return q->div_cyc;
+	case STALL_TOTAL: return q->stall_total;
+	case CORE_CYC: return q->core_cyc;
+	case RET_SLOTS: return q->U;
+	case HEAVY_SLOTS: return q->heavy_slots;
+	case LIGHT_SLOTS: return q->U - q->heavy_slots;
+	case MS_UOPS: return q->ms_uops;
+	case MS_CYC: return q->ms_cyc;
+	case ASSISTS: return q->assists;
+	case BR: return q->br;
+	case BR_TAKEN: return q->br * 0.5;
+	case LD: return q->ld;
+	case ST: return q->st;
+	case L1_MISS: return q->l1_miss;
+	case L2_MISS: return q->l2_miss;
+	case L3_MISS: return q->l3_miss;
+	case L2_HIT: return q->l2_hit;
+	case L3_HIT: return q->l3_hit;
+	case FP: return q->fp;
+	case PORTS1: return q->ports1;
+	case PORTS2: return q->ports2;
+	case PORTS3: return q->ports3;
+	case EXEC_CYC: return q->C - q->noexec;
+	case NOEXEC: return q->noexec;
+	case REF: return q->C;
+	case TSC_Q: return q->C;
+	}
+	return 0;
+}
+
+/* Event rules, first match wins: a name pattern, a quantity, a factor.
+ * Modifiers (":c1", ":SUP") are part of the name; where a rule does not
+ * name them, the base event's rule applies to them too (see below). */
+static const struct rule {
+	const char *pat;
+	enum qv v;
+	double f;
+} rules[] = {
+	/* Fixed events and their general twins: the same quantity. */
+	{ "INST_RETIRED.ANY*", INST, 1 }, { "INST_RETIRED.PREC_DIST", INST, 1 },
+	{ "instructions", INST, 1 }, { "ex_ret_instr", INST, 1 },
+	{ "CPU_CLK_UNHALTED.THREAD*", CYC, 1 }, { "CPU_CLK_UNHALTED.CORE*", CYC, 1 },
+	{ "CPU_CLK_UNHALTED.DISTRIBUTED", CYC, 1 }, { "CPU_CLK_UNHALTED.PAUSE*", Z, 0 },
+	{ "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", REF, 0.01 },
+	{ "CPU_CLK_UNHALTED.REF_XCLK*", REF, 0.01 }, { "CPU_CLK_UNHALTED.REF*", REF, 1 },
+	{ "CPU_CLK_UNHALTED.C0*", Z, 0 }, { "CPU_CLK_UNHALTED.C01", Z, 0 },
+	{ "CPU_CLK_UNHALTED.C02", Z, 0 }, { "ls_not_halted_cyc", CYC, 1 },
+	{ "TOPDOWN.SLOTS*", SLOTS, 1 }, { "TOPDOWN.BACKEND_BOUND_SLOTS", BE_SLOTS, 1 },
+	{ "TOPDOWN.BAD_SPEC_SLOTS", BAD_SLOTS, 1 }, { "TOPDOWN.BR_MISPREDICT_SLOTS", MISP_SLOTS, 1 },
+	{ "TOPDOWN.MEMORY_BOUND_SLOTS", MEM_SLOTS, 1 },
+	/* PERF_METRICS fields, as slot counts (metrics/perf-metrics.h). */
+	{ "PERF_METRICS.RETIRING", RET_SLOTS, 1 }, { "PERF_METRICS.BAD_SPECULATION", BAD_SLOTS, 1 },
+	{ "PERF_METRICS.FRONTEND_BOUND", FE_SLOTS, 1 }, { "PERF_METRICS.BACKEND_BOUND", BE_SLOTS, 1 },
+	{ "PERF_METRICS.HEAVY_OPERATIONS", HEAVY_SLOTS, 1 },
+	{ "PERF_METRICS.BRANCH_MISPREDICTS", MISP_SLOTS, 1 },
+	{ "PERF_METRICS.FETCH_LATENCY", FE_LAT_SLOTS, 1 },
+	{ "PERF_METRICS.MEMORY_BOUND", MEM_SLOTS, 1 },
+	/* Slots and uops (pre-ICL level 1). */
+	{ "IDQ_UOPS_NOT_DELIVERED.CORE", FE_SLOTS, 1 },
+	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV*", FE_LAT_CYC, 1 },
+	{ "IDQ_UOPS_NOT_DELIVERED.CYCLES_FE_WAS_OK", CYC, 0.5 },
+	{ "IDQ_BUBBLES.FETCH_LATENCY", FE_LAT_CYC, 1 }, { "IDQ_BUBBLES.STARVATION_CYCLES", FE_LAT_CYC, 1 },
+	{ "IDQ_BUBBLES.CORE", FE_SLOTS, 1 }, { "IDQ_BUBBLES.*", FE_LAT_CYC, 1 },
+	{ "UOPS_ISSUED.ANY:c1", CYC, 0.6 }, { "UOPS_ISSUED.ANY", ISSUED, 1 },
+	{ "UOPS_ISSUED.VECTOR_WIDTH_MISMATCH", Z, 0 },
+	{ "UOPS_RETIRED.RETIRE_SLOTS:c1", CYC, 0.5 }, { "UOPS_RETIRED.SLOTS:c1", CYC, 0.5 },
+	{ "UOPS_RETIRED.RETIRE_SLOTS", RET_SLOTS, 1 }, { "UOPS_RETIRED.SLOTS", RET_SLOTS, 1 },
+	{ "UOPS_RETIRED.ALL", RET_SLOTS, 1 }, { "UOPS_RETIRED.HEAVY", HEAVY_SLOTS, 1 },
+	{ "UOPS_RETIRED.MS:c1:e1", ASSISTS, 1 }, { "UOPS_RETIRED.MS:c1", MS_CYC, 1 },
+	{ "UOPS_RETIRED.MS", MS_UOPS, 1 }, { "UOPS_RETIRED.IDIV", DIV_CYC, 0.05 },
+	{ "UOPS_RETIRED.FPDIV", Z, 0 }, { "UOPS_RETIRED.MACRO_FUSED", BR, 0.8 },
+	{ "UOPS_RETIRED.X87", Z, 0 }, { "IDQ.MS_UOPS", MS_UOPS, 1 }, { "IDQ.MS_CYCLES_ANY", MS_CYC, 1 },
+	{ "IDQ.MS_SWITCHES", ASSISTS, 1 }, { "IDQ.MS_*", MS_CYC, 1 },
+	{ "INT_MISC.RECOVERY_CYCLES*", RECOVERY_CYC, 1 }, { "INT_MISC.CLEARS_COUNT", CLEARS, 1 },
+	{ "INT_MISC.CLEAR_RESTEER_CYCLES", RESTEER_CYC, 0.5 },
+	{ "INT_MISC.UNKNOWN_BRANCH_CYCLES*", RESTEER_CYC, 0.05 },
+	{ "INT_MISC.UOP_DROPPING", Z, 0 }, { "INT_MISC.MBA_STALLS", Z, 0 },
+	/* Branches. */
+	{ "BR_MISP_RETIRED.ALL_BRANCHES*", MISP, 1 }, { "BR_MISP_RETIRED.COND*", MISP, 0.9 },
+	{ "BR_MISP_RETIRED.*", MISP, 0.02 }, { "BR_MISP_EXEC.*", MISP, 0.02 },
+	{ "ex_ret_brn_misp", MISP, 1 }, { "ex_ret_brn", BR, 1 },
+	{ "BR_INST_RETIRED.ALL_BRANCHES*", BR, 1 }, { "BR_INST_RETIRED.COND*", BR, 0.8 },
+	{ "BR_INST_RETIRED.NEAR_TAKEN", BR_TAKEN, 1 }, { "BR_INST_RETIRED.FAR_BRANCH*", Z, 0 },
+	{ "BR_INST_RETIRED.*", BR, 0.05 }, { "BACLEARS.ANY", MISP, 0.1 },
+	{ "MACHINE_CLEARS.COUNT", CLEARS, 1 }, { "MACHINE_CLEARS.MEMORY_ORDERING", CLEARS_MO, 1 },
+	{ "MACHINE_CLEARS.*", Z, 0 },
+	{ "TOPDOWN_BAD_SPECULATION.ALL", BAD_SLOTS, 1 }, { "TOPDOWN_BAD_SPECULATION.ALL_P", BAD_SLOTS, 1 },
+	{ "TOPDOWN_BAD_SPECULATION.MISPREDICT", MISP_SLOTS, 1 },
+	{ "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", CLEAR_SLOTS, 1 },
+	{ "TOPDOWN_BAD_SPECULATION.NUKE", CLEAR_SLOTS, 1 },
+	{ "TOPDOWN_BAD_SPECULATION.FASTNUKE", Z, 0 },
+	/* Atom level 1-2 (slot counts). */
+	{ "TOPDOWN_FE_BOUND.ALL", FE_SLOTS, 1 }, { "TOPDOWN_FE_BOUND.ALL_P", FE_SLOTS, 1 },
+	{ "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", FE_LAT_SLOTS, 1 },
+	{ "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", FE_BW_SLOTS, 1 },
+	{ "TOPDOWN_FE_BOUND.ICACHE", ICACHE_CYC, 1 }, /* x width below */
+	{ "TOPDOWN_FE_BOUND.ITLB*", ITLB_CYC, 1 },
+	{ "TOPDOWN_FE_BOUND.BRANCH_RESTEER", RESTEER_CYC, 1 },
+	{ "TOPDOWN_FE_BOUND.DECODE", FE_BW_SLOTS, 0.5 }, { "TOPDOWN_FE_BOUND.OTHER", FE_BW_SLOTS, 0.5 },
+	{ "TOPDOWN_FE_BOUND.*", Z, 0 },
+	{ "TOPDOWN_BE_BOUND.ALL", BE_SLOTS, 1 }, { "TOPDOWN_BE_BOUND.ALL_P", BE_SLOTS, 1 },
+	{ "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", CORE_CYC, 0.05 }, /* x width below */
+	{ "TOPDOWN_BE_BOUND.MEM_SCHEDULER", MEM_SLOTS, 0.5 },
+	{ "TOPDOWN_BE_BOUND.REORDER_BUFFER", MEM_SLOTS, 0.5 },
+	{ "TOPDOWN_BE_BOUND.NON_MEM_SCHEDULER", CORE_CYC, 1 },
+	{ "TOPDOWN_BE_BOUND.*", Z, 0 },
+	{ "TOPDOWN_RETIRING.ALL", RET_SLOTS, 1 }, { "TOPDOWN_RETIRING.ALL_P", RET_SLOTS, 1 },
+	/* Backend stalls by level (CYCLE_ACTIVITY, MEMORY_ACTIVITY, EXE_ACTIVITY). */
+	{ "CYCLE_ACTIVITY.STALLS_TOTAL", STALL_TOTAL, 1 },
+	{ "CYCLE_ACTIVITY.CYCLES_NO_EXECUTE", NOEXEC, 1 },
+	{ "CYCLE_ACTIVITY.STALLS_MEM_ANY", LDMEM_CYC, 1 },
+	{ "CYCLE_ACTIVITY.STALLS_LDM_PENDING", LDMEM_CYC, 1 },
+	{ "CYCLE_ACTIVITY.CYCLES_MEM_ANY", LDMEM_CYC, 1.2 },
+	{ "*ACTIVITY.STALLS_L1D_*", L1MISS_CYC, 1 }, { "*ACTIVITY.CYCLES_L1D_*", L1MISS_CYC, 1.2 },
+	{ "*ACTIVITY.STALLS_L2_*", L2MISS_CYC, 1 }, { "*ACTIVITY.STALLS_L3_MISS", L3MISS_CYC, 1 },
+	{ "EXE_ACTIVITY.BOUND_ON_STORES", STORE_CYC, 1 },
+	{ "EXE_ACTIVITY.BOUND_ON_LOADS", LDMEM_CYC, 1 },
+	{ "EXE_ACTIVITY.EXE_BOUND_0_PORTS", CORE_CYC, 0.5 },
+	{ "EXE_ACTIVITY.1_PORTS_UTIL", PORTS1, 1 }, { "EXE_ACTIVITY.2_PORTS_UTIL", PORTS2, 1 },
+	{ "EXE_ACTIVITY.2_3_PORTS_UTIL", PORTS2, 1 }, { "EXE_ACTIVITY.3_PORTS_UTIL*", PORTS3, 1 },
+	{ "RESOURCE_STALLS.SB", STORE_CYC, 1 }, { "RESOURCE_STALLS.*", Z, 0 },
+	{ "RS_EVENTS.EMPTY_CYCLES", FE_LAT_CYC, 1 }, { "RS.EMPTY*", FE_LAT_CYC, 1 },
+	/* IVB/HSW: ARITH.FPU_DIV_ACTIVE is the divider-busy event. */
+	{ "ARITH.FPU_DIV_ACTIVE", DIV_CYC, 1 }, { "ARITH.FP*DIV*", Z, 0 }, { "ARITH.*DIV*ACTIVE", DIV_CYC, 1 }, /* HSW: Divider = 10 x DIVIDER_UOPS / cycles (a divide ~10 cycles). */
+	{ "ARITH.DIVIDER_UOPS", DIV_CYC, 0.1 },
+	{ "ASSISTS.ANY", ASSISTS, 1 }, { "ASSISTS.FP", ASSISTS, 1 }, { "ASSISTS.*", Z, 0 },
+	{ "OTHER_ASSISTS.ANY*", ASSISTS, 1 }, { "OTHER_ASSISTS.*", Z, 0 },
+	{ "FP_ASSIST.ANY", ASSISTS, 1 }, { "FP_ASSIST.*", ASSISTS, 1 },
+	/* Frontend latency causes. */
+	{ "ICACHE_16B.IFDATA_STALL", ICACHE_CYC, 1 }, { "ICACHE_DATA.STALLS", ICACHE_CYC, 1 },
+	{ "ICACHE.IFETCH_STALL", ICACHE_CYC, 1 }, { "ICACHE.IFDATA_STALL", ICACHE_CYC, 1 },
+	{ "ICACHE_TAG.STALLS", ITLB_CYC, 1 }, { "ICACHE_64B.IFTAG_STALL", ITLB_CYC, 1 },
+	{ "ITLB_MISSES.WALK_ACTIVE", ITLB_CYC, 0.5 }, { "ITLB_MISSES.WALK_DURATION*", ITLB_CYC, 0.5 },
+	{ "ITLB_MISSES.STLB_HIT", ITLB_CYC, 0.02 }, { "ITLB_MISSES.*", ITLB_CYC, 0.01 },
+	{ "DSB2MITE_SWITCHES.*", Z, 0 }, { "ILD_STALL.LCP", Z, 0 }, { "DECODE.LCP", Z, 0 },
+	/* Retired loads by where they hit. */
+	{ "MEM_*RETIRED.ALL_LOADS", LD, 1 }, { "MEM_*RETIRED.ALL_STORES", ST, 1 },
+	{ "MEM_LOAD*RETIRED.L1_HIT", LD, 0.9 }, { "MEM_LOAD*RETIRED.L1_MISS", L1_MISS, 1 },
+	{ "MEM_LOAD*RETIRED.L2_HIT", L2_HIT, 1 }, { "MEM_LOAD*RETIRED.L2_MISS", L2_MISS, 1 },
+	{ "MEM_LOAD*RETIRED.L3_HIT", L3_HIT, 1 }, { "MEM_LOAD*RETIRED.LLC_HIT", L3_HIT, 1 },
+	{ "MEM_LOAD*RETIRED.L3_MISS", L3_MISS, 1 }, { "MEM_LOAD*RETIRED.LLC_MISS", L3_MISS, 1 },
+	{ "MEM_LOAD*RETIRED.FB_HIT", L1_MISS, 0.1 }, { "MEM_LOAD*RETIRED.HIT_LFB", L1_MISS, 0.1 },
+	{ "MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM", L3_MISS, 1 },
+	{ "MEM_LOAD_L3_HIT_RETIRED.XSNP_NONE", L3_HIT, 1 },
+	{ "MEM_LOAD_UOPS_L3_HIT_RETIRED.XSNP_NONE", L3_HIT, 1 },
+	{ "L1D.REPLACEMENT", L1_MISS, 1 }, { "L2_LINES_IN.ALL", L2_MISS, 1 },
+	{ "LONGEST_LAT_CACHE.MISS", L3_MISS, 1 }, { "LONGEST_LAT_CACHE.REFERENCE", L2_MISS, 1 },
+	{ "L2_RQSTS.MISS", L2_MISS, 1 }, { "L2_RQSTS.ALL_DEMAND_DATA_RD", L1_MISS, 1 },
+	{ "L2_RQSTS.DEMAND_DATA_RD_HIT", L2_HIT, 1 }, { "L2_RQSTS.DEMAND_DATA_RD_MISS", L2_MISS, 1 },
+	{ "L2_RQSTS.REFERENCES", L1_MISS, 1 }, { "L2_RQSTS.*", Z, 0 },
+	{ "L1D_PEND_MISS.PENDING_CYCLES*", L1MISS_CYC, 1.2 }, { "L1D_PEND_MISS.PENDING", L1MISS_CYC, 2 },
+	{ "L1D_PEND_MISS.*", Z, 0 },
+	{ "OFFCORE_REQUESTS.DEMAND_DATA_RD", L2_MISS, 1 }, { "OFFCORE_REQUESTS.ALL_DATA_RD", L2_MISS, 1 },
+	{ "OFFCORE_REQUESTS.*", L2_MISS, 0.1 },
+	{ "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD", L2MISS_CYC, 1.1 },
+	{ "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_DATA_RD", L2MISS_CYC, 1.1 },
+	{ "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", L2MISS_CYC, 1.2 },
+	{ "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD", L2MISS_CYC, 1.2 },
+	{ "OFFCORE_REQUESTS_OUTSTANDING.*", Z, 0 },
+	{ "OCR.DEMAND_DATA_RD.L3_MISS*", L3_MISS, 1 }, { "OCR.*", Z, 0 }, { "OFFCORE_RESPONSE*", Z, 0 },
+	/* AMD Zen 4/5 (PPR names). */
+	{ "de_no_dispatch_per_slot.no_ops_from_frontend", FE_SLOTS, 1 },
+	{ "de_no_dispatch_per_slot.no_ops_from_frontend:c*", FE_LAT_CYC, 1 },
+	{ "de_no_dispatch_per_slot.backend_stalls", BE_SLOTS, 1 },
+	{ "de_no_dispatch_per_slot.smt_contention", Z, 0 },
+	{ "de_src_op_disp.all", ISSUED, 1 }, { "ex_ret_ops", RET_SLOTS, 1 },
+	{ "ex_ret_ucode_ops", MS_UOPS, 1 },
+	{ "ex_no_retire.load_not_complete", LDMEM_CYC, 1 }, { "ex_no_retire.not_complete", BE_CYC, 1 },
+	{ "resyncs_or_nc_redirects", CLEARS, 1 }, { "bp_redirects.resync", CLEARS, 1 },
+	/* Atom memory stalls. */
+	{ "MEM_BOUND_STALLS*.*L2_HIT", L1MISS_CYC, 0.2 }, { "MEM_BOUND_STALLS*.*LLC_HIT", L2MISS_CYC, 0.3 },
+	{ "MEM_BOUND_STALLS*.*DRAM_HIT", L3MISS_CYC, 1 }, { "MEM_BOUND_STALLS*.*LLC_MISS", L3MISS_CYC, 1 },
+	{ "MEM_BOUND_STALLS*.LOAD*", L1MISS_CYC, 1 }, { "MEM_BOUND_STALLS*.*", Z, 0 },
+	{ "LD_HEAD.ANY_AT_RET", LDMEM_CYC, 1 }, { "LD_HEAD.L1_MISS_AT_RET", L1MISS_CYC, 1 },
+	{ "LD_HEAD.L1_BOUND_AT_RET", L1_CYC, 1 }, { "LD_HEAD.*", Z, 0 },
+	/* Execution and FP. */
+	{ "UOPS_EXECUTED.THREAD", UOPS, 1 }, { "UOPS_EXECUTED.CORE", UOPS, 1 },
+	{ "UOPS_EXECUTED.CYCLES_GE_1*", EXEC_CYC, 1 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_1", EXEC_CYC, 1 },
+	{ "UOPS_EXECUTED.CORE:c1", EXEC_CYC, 1 }, { "UOPS_EXECUTED.CORE:c1:i1", NOEXEC, 1 },
+	{ "UOPS_EXECUTED.*:c2", EXEC_CYC, 0.8 }, { "UOPS_EXECUTED.*GE_2*", EXEC_CYC, 0.8 },
+	{ "UOPS_EXECUTED.*:c3", EXEC_CYC, 0.6 }, { "UOPS_EXECUTED.*GE_3*", EXEC_CYC, 0.6 },
+	{ "UOPS_EXECUTED.*", Z, 0 },
+	{ "UOPS_DISPATCHED*", UOPS, 0.15 },
+	{ "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", FP, 1 }, { "FP_ARITH_INST_RETIRED.SCALAR", FP, 1 },
+	{ "FP_COMP_OPS_EXE.SSE_SCALAR_DOUBLE", FP, 1 },
+	{ "FP_ARITH*", Z, 0 }, { "FP_COMP_OPS_EXE.*", Z, 0 }, { "SIMD_FP_256.*", Z, 0 },
+	{ "FP_INST_RETIRED.*", Z, 0 }, { "FP_FLOPS_RETIRED.*", Z, 0 }, { "INT_VEC_RETIRED.*", Z, 0 },
+	{ "LSD.*", Z, 0 }, { "IDQ.DSB_UOPS", UOPS, 0.5 }, { "IDQ.MITE_UOPS", UOPS, 0.5 },
+	{ "IDQ.*", Z, 0 },
+	/* Rare events a clean workload barely causes: 0 by rule (documented,
+	 * not "unknown"). */
+	{ "LD_BLOCKS*", Z, 0 }, { "DTLB_*", Z, 0 }, { "MEM_INST_RETIRED.*", Z, 0 },
+	{ "MEM_UOPS_RETIRED.*", Z, 0 }, { "MEM_LOAD_*", Z, 0 }, { "FRONTEND_RETIRED.*", Z, 0 },
+	{ "TSC", TSC_Q, 1 },
+};
+
+/* The rule for a name, trying it whole and then without its modifiers. */
+static const struct rule *rule_for(const char *name)
+{
+	char base[128];
+	for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++)
+		if (glob(rules[k].pat, name))
+			return &rules[k];
+	snprintf(base, sizeof(base), "%s", name);
+	char *colon = strchr(base, ':');
+	if (!colon)
+		return NULL;
+	*colon = '\0';
+	for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++)
+		if (glob(rules[k].pat, base))
+			return &rules[k];
+	return NULL;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
+				 const struct bt_wl_profile *p, double insts, double width,
+				 uint64_t seed, struct bt_sim_count *out,
+				 char *unknown, size_t unknown_len)
+{
+	struct q q;
+	/* Noise: one small factor for the whole run (seeded), so that every
+	 * event moves together and the relations between them hold. */
+	uint64_t s = seed;
+	double noise = 1 + ((double)(splitmix(&s) % 2001) - 1000) * 1e-5; /* +-1 % */
+	quantities(&q, p, insts * noise, width);
+	size_t ul = 0;
+	if (unknown_len)
+		unknown[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const struct bt_event *e = events[i];
+		const char *name = e->name ? e->name : "";
+		out[i].ev = *e;
+		out[i].count = 0;
+		if (e->source == BT_SRC_DURATION || e->source == BT_SRC_UNCORE)
+			continue;
+		const struct rule *r = rule_for(name);
+		if (!r) {
+			/* Keep room for ", ..." when the list does not fit. */
+			if (strstr(unknown, ", ..."))
+				continue;
+			if (ul + strlen(name) + 9 < unknown_len)
+				ul += (size_t)snprintf(unknown + ul, unknown_len - ul, "%s%s",
+						       ul ? ", " : "", name);
+			else if (unknown_len > ul + 6)
+				ul += (size_t)snprintf(unknown + ul, unknown_len - ul, ", ...");
+			continue;
+		}
+		double v = val(&q, r->v) * r->f;
+		/* ":e1" (edge) counts episodes of a condition the rule counts in
+		 * cycles: ~20 cycles each, unless the rule names it itself. */
+		if (strstr(name, ":e1") && !strstr(r->pat, ":e1"))
+			v /= 20;
+		if (!strncmp(name, "TOPDOWN_FE_BOUND.I", 18) ||
+		    !strcmp(name, "TOPDOWN_FE_BOUND.BRANCH_RESTEER") ||
+		    !strcmp(name, "TOPDOWN_BE_BOUND.NON_MEM_SCHEDULER") ||
+		    !strcmp(name, "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS"))
+			v *= width; /* cycle quantities as slot counts */
+		if (e->source == BT_SRC_TSC)
+			v = q.C * 1.2;
+		out[i].count = v > 0 ? (uint64_t)llround(v) : 0;
+	}
+	/* PERF_METRICS: the slot counts must be floor(SLOTS*b/255): round them
+	 * to the nearest representable byte of the SLOTS count. */
+	uint64_t slots = 0;
+	for (size_t i = 0; i < n; i++)
+		if (out[i].ev.source == BT_SRC_PMC && out[i].ev.fixed == 3 && !out[i].ev.flags)
+			slots = out[i].count;
+	for (size_t i = 0; i < n; i++)
+		if (out[i].ev.source == BT_SRC_PERF_METRICS) {
+			if (!slots)
+				return BT_ERR_INVALID;
+			uint64_t b = (out[i].count * 255 + slots / 2) / slots;
+			out[i].count = slots * (b > 255 ? 255 : b) / 255;
+		}
+	return BT_OK;
+}
