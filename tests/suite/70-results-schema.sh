@@ -33,7 +33,17 @@ run counts --sim=SKL --quick -w alu-independent --reps 1 --warmups 0 --level 1 \
 run nocount --no-count --quick -w alu-independent --reps 1 --warmups 0
 files=()
 # QEMU steps keep their ESPs under build/qemu/<step>/ or build/qemu/<step>/<case>/
-while IFS= read -r f; do files+=("$f"); done < <(find build/qemu -path '*/esp/baretop/results/*.json' 2>/dev/null | sort)
+# Step 50 puts an "earlier result" of its own on some ESPs (build/qemu/suite/
+# tmp/, to show it is never overwritten): a file equal to one it planted is not
+# baretop's and is left out, by content, so a real result is never skipped.
+planted=$(find build/qemu -path '*/tmp/*.json' 2>/dev/null)
+n_planted=0
+while IFS= read -r f; do
+  for p in $planted; do
+    if cmp -s "$f" "$p"; then n_planted=$((n_planted + 1)); continue 2; fi
+  done
+  files+=("$f")
+done < <(find build/qemu -path '*/esp/baretop/results/*.json' 2>/dev/null | sort)
 for f in build/results/*.json "$work"/*/*.json; do
   [ -f "$f" ] && files+=("$f")
 done
@@ -41,6 +51,6 @@ if [ "${#files[@]}" -eq 0 ]; then
   echo "FAIL no results file found"; exit 1
 fi
 n_qemu=$(printf '%s\n' "${files[@]}" | grep -c '^build/qemu/')
-echo "validating ${#files[@]} results files ($n_qemu from QEMU steps)"
+echo "validating ${#files[@]} results files ($n_qemu from QEMU steps; $n_planted planted by step 50 left out)"
 python3 tests/suite/lib/check-results-schema.py report/results.schema.json report/results.h "${files[@]}" || fail=1
 exit $fail
