@@ -400,7 +400,7 @@ const struct bt_workload bt_wl_multiply2 = {
 	.profile = &multiply2_profile,
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): i-k-j vectorised: fewer instructions, memory-bound share rising, more retiring. */
+/* Model for the simulated PMU (base/wl-profile.h): i-k-j vectorised: fewer instructions, still Core_Bound, the memory share rising (paper: Core 0.55, MEM Bound 0.21, Retiring 0.28). */
 static const struct bt_wl_profile multiply3_profile = {
 	.insts_per_unit = 1.5,
 	.unit_params = { "n", "n" },
@@ -408,8 +408,8 @@ static const struct bt_wl_profile multiply3_profile = {
 	.fe_latency = 0.01,
 	.fe_bandwidth = 0.02,
 	.mispredict = 0.005,
-	.memory = 0.3,
-	.core = 0.2,
+	.memory = 0.21,
+	.core = 0.5,
 	.mem_l2 = 0.2,
 	.mem_l3 = 0.3,
 	.mem_dram = 0.3,
