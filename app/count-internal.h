@@ -26,7 +26,8 @@ struct bt_count_ctx {
 	struct bt_sim_count *src;      /* what the simulated PMU counts */
 	size_t n_src;
 	struct bt_sim_source source;
-	char source_label[320];
+	char source_label[320];        /* what the current workload's counts are */
+	char setup_label[320];         /* what the run's simulated counts are, said once */
 	const char *miscount;          /* --sim-miscount */
 	char sim_unknown[240];         /* the workload model's events with no rule */
 	char sim_miscount_note[200];

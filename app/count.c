@@ -324,6 +324,12 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 		c->n_src = n;
 		snprintf(c->source_label, sizeof(c->source_label),
 			 "deterministic generated counts (not a workload's)");
+		/* Built-in workloads replace these with their own model's counts
+		 * (bt_count_sim_workload); only an -x application, which has no
+		 * model, keeps them. */
+		snprintf(c->setup_label, sizeof(c->setup_label),
+			 "counts of each built-in workload's model (base/wl-profile.h: a model, "
+			 "not a measurement); generated counts for an application run with -x");
 	}
 	c->miscount = opt->sim_miscount;
 	c->source.entries = c->src;
@@ -525,7 +531,7 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 		.how = c->how,
 		.simulated = c->simulated,
 		.pmu = c->simulated ? c->simcfg.brand : bt_pmu_kind_name(c->caps.kind),
-		.source_label = c->source_label,
+		.source_label = c->setup_label[0] ? c->setup_label : c->source_label,
 		.general_counters = (unsigned)__builtin_popcount(c->caps.gp_mask),
 		.fixed_mask = c->caps.fixed_mask,
 		.perf_metrics = c->caps.perf_metrics,
