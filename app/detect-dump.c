@@ -189,9 +189,7 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 		     d->ci.core_type, d->ci.native_model_id);
 
 	const struct bt_pmu_caps *p = &d->ci.pmu;
-	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
-		if (p->gp_mask & (1u << i))
-			d->general_counters++;
+	d->general_counters = (unsigned)__builtin_popcount(p->gp_mask);
 	if (p->kind == BT_PMU_NONE)
 		note(d, "no PMU: %s", p->absent_reason);
 	if (!d->ci.hybrid && d->ci.core_type == BT_CORE_TYPE_CORE)

@@ -34,14 +34,6 @@
 #include "pmu/msr.h"
 #include "pmu/plan.h"
 
-static int popcount32(uint32_t v)
-{
-	int n = 0;
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 static int count_distinct(const uint64_t *v, int n)
 {
 	int d = 0;
@@ -91,7 +83,7 @@ int bt_plan_lower_bound(const struct bt_event *const *events, int n,
 		 *ocr0 = scratch->bound.ocr0, *ocr1 = scratch->bound.ocr1;
 	int n_free = 0, n_ldlat = 0, n_fe = 0, n_ocr = 0, n_ocr0 = 0, n_ocr1 = 0;
 	bool measured = false;
-	int counters = popcount32(caps->gp_mask) +
+	int counters = __builtin_popcount(caps->gp_mask) +
 		       (opts && opts->mutation ? opts->mutation->extra_counters : 0);
 	if (n > BT_PLAN_MAX_EVENTS)
 		n = BT_PLAN_MAX_EVENTS;
@@ -152,7 +144,7 @@ int bt_plan_lower_bound(const struct bt_event *const *events, int n,
 			int inside = 0;
 			for (int i = 0; i < n_free; i++)
 				inside += (allowed[i] & ~s) == 0;
-			int size = popcount32(s);
+			int size = __builtin_popcount(s);
 			int need = (inside + size - 1) / size;
 			if (need > b.hall) {
 				b.hall = need;
@@ -229,9 +221,9 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 
 	for (int g = 0; g < p->n_groups; g++) {
 		const struct bt_plan_group *pg = &p->groups[g];
-		if (pg->n_gp > popcount32(caps->gp_mask))
+		if (pg->n_gp > __builtin_popcount(caps->gp_mask))
 			FAIL("group %d: %d events on general counters, the PMU has %d", g, pg->n_gp,
-			     popcount32(caps->gp_mask));
+			     __builtin_popcount(caps->gp_mask));
 		uint32_t used = 0;
 		bool have_msr[BT_PLAN_MSR_SLOTS] = { false };
 		uint64_t msr_val[BT_PLAN_MSR_SLOTS] = { 0 };

@@ -16,14 +16,6 @@
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
 
-static int popcount32(uint32_t v)
-{
-	int n = 0;
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 /* ------------------------------------------------------------ search state */
 
 /* The items (struct bt_plan_item) and the groups being filled (struct
@@ -155,11 +147,11 @@ static bool place(struct search *s, int k)
  * options, then fewer allowed counters; ties keep input order. */
 static int flex_key(const struct bt_plan_item *it)
 {
-	int k = popcount32(it->allowed) * 8;
+	int k = __builtin_popcount(it->allowed) * 8;
 	if (it->alone)
 		return -1000;
 	if (it->msr_opts)
-		k -= 400 - popcount32(it->msr_opts) * 100;
+		k -= 400 - __builtin_popcount(it->msr_opts) * 100;
 	return k;
 }
 

@@ -50,14 +50,6 @@ enum bt_vendor bt_cpuid_vendor(const struct bt_cpuid_leaves *l)
 	return BT_VENDOR_UNKNOWN;
 }
 
-static unsigned bt_popcount32(uint32_t v)
-{
-	unsigned n = 0;
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 bool bt_cpuid_has_pdcm(const struct bt_cpuid_leaves *l)
 {
 	return (l->l01.ecx >> 15) & 1;
@@ -155,7 +147,7 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 	if (bt_intel_is_adl_rpl(fam, model) && hybrid && core_type == BT_CORE_TYPE_CORE &&
 	    !c->v6_counter_leaf) {
 		uint32_t gp = (c->gp_mask << 2) | 0x3, fx = (fmask << 1) | 0x1;
-		if (bt_popcount32(gp) > 8 || bt_popcount32(fx) > 4) {
+		if (__builtin_popcount(gp) > 8 || __builtin_popcount(fx) > 4) {
 			c->quirks |= BT_PMU_QUIRK_HYBRID_ALL_COUNTERS;
 		} else {
 			c->gp_mask = gp;
