@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Known-count kernels: small pieces of code whose architectural event counts
+ * are known exactly (or as a stated range) as formulas of one size
+ * parameter n. They are what `--validate` runs to show that a PMU event
+ * counts what its definition says.
+ *
+ * Each kernel declares its counts as data next to its code, as
+ *
+ *     count = c0 + c1 * n        (per run of the measured body)
+ *
+ * under a name from the list below (BT_KC_*), so a validation spec can say
+ * "INST_RETIRED.ANY must equal k.instructions" for any kernel. c0 includes
+ * everything the body executes from its first instruction to its `ret`
+ * (the window's own call and the driver's instructions are the window
+ * overhead, measured by calibration and subtracted: pmu/measure.h).
+ *
+ * Bodies whose instruction sequence matters are written as file-scope
+ * assembly, so gcc and clang, hosted and EFI builds run the same bytes and
+ * the same counts hold for all of them.
+ *
+ * The declarations are checked against counters baretop did not write: the
+ * instruction count by QEMU's -icount TSC (EFI build), instructions,
+ * conditional/indirect branches and data reads/writes by valgrind's
+ * cachegrind (hosted build); kernels/README.md lists what each check covers
+ * and which declarations neither can verify.
+ */
+#ifndef KERNELS_KERNEL_H
+#define KERNELS_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "base/status.h"
+#include "arch/arch.h"
+
+/* Names of declared counts (the `name` of struct bt_kcount); a kernel
+ * declares only those it knows exactly. More may be added: a spec names a
+ * count by its string, never by its index. */
+#define BT_KC_INSTRUCTIONS   "instructions"     /* instructions retired (a REP string op is 1) */
+#define BT_KC_BRANCHES       "branches"         /* all branch instructions retired */
+#define BT_KC_COND           "cond"             /* conditional branches (Jcc) retired */
+#define BT_KC_COND_TAKEN     "cond_taken"
+#define BT_KC_COND_NOT_TAKEN "cond_not_taken"
+#define BT_KC_JMP_DIRECT     "jmp_direct"       /* unconditional direct near jumps */
+#define BT_KC_NEAR_CALLS     "near_calls"       /* direct and indirect near calls */
+#define BT_KC_NEAR_RETURNS   "near_returns"
+#define BT_KC_INDIRECT       "indirect"         /* indirect near jumps and calls (not RET) */
+#define BT_KC_LOADS          "loads"            /* instructions that load from memory */
+#define BT_KC_STORES         "stores"           /* instructions that store to memory */
+#define BT_KC_RANDOM_COND    "random_cond"      /* conditional branches with PRNG directions */
+#define BT_KC_DIVIDES        "divides"          /* integer divide instructions */
+
+#define BT_KERNEL_MAX_COUNTS 24
+
+struct bt_kcount {
+	const char *name;           /* BT_KC_* or another documented name */
+	int64_t c0, c1;             /* count = c0 + c1 * n */
+};
+
+/* What the caller tells a kernel about the CPU (from CPUID and XCR0,
+ * established outside kernels/: kernels never execute CPUID). */
+struct bt_kernel_cpu {
+	bool sse2, avx, fma, avx512f;
+	uint64_t l1d_bytes;         /* 0 = unknown: kernels that need it use 48 KiB */
+	uint32_t page_bytes;        /* 4096 */
+};
+
+/* A kernel's state between setup and teardown: what its body reads. */
+struct bt_kernel_state {
+	uint64_t n;
+	void *buf;                  /* kernel-owned memory (malloc), or NULL */
+	uint64_t buf_bytes;
+	uint64_t aux[8];            /* kernel-specific words the body reads */
+	uint64_t sink;              /* results the body leaves (keeps work alive) */
+};
+
+struct bt_kernel {
+	const char *name;           /* "loop-dec-jnz" */
+	const char *summary;        /* one line */
+	const char *n_means;        /* what n counts: "iterations", "bytes", ... */
+	uint64_t n_default, n_quick, n_min, n_max;
+	/* Allocates what the body needs; BT_ERR_UNSUPPORTED (with a message)
+	 * when the CPU lacks something (AVX-512...). NULL: nothing to set up. */
+	bt_status (*setup)(struct bt_kernel_state *st, const struct bt_kernel_cpu *cpu,
+			   struct bt_diag *d);
+	bt_window_fn *run;          /* the measured body; arg = struct bt_kernel_state * */
+	void (*teardown)(struct bt_kernel_state *st);  /* NULL: nothing */
+	struct bt_kcount counts[BT_KERNEL_MAX_COUNTS]; /* ends at name == NULL */
+};
+
+/* Every built-in kernel, in a stable order. */
+extern const struct bt_kernel *const bt_kernels[];
+extern const int bt_n_kernels;
+
+const struct bt_kernel *bt_kernel_find(const char *name);
+
+/* The declared count `name` at size n; false when the kernel does not
+ * declare it. */
+bool bt_kernel_count(const struct bt_kernel *k, const char *name, uint64_t n, int64_t *ret);
+
+/* setup (with st->n = n) / teardown, checking n against n_min..n_max. */
+bt_status bt_kernel_setup(const struct bt_kernel *k, uint64_t n, const struct bt_kernel_cpu *cpu,
+			  struct bt_kernel_state *st, struct bt_diag *d);
+void bt_kernel_teardown(const struct bt_kernel *k, struct bt_kernel_state *st);
+
+#endif
