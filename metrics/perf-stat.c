@@ -303,26 +303,22 @@ bt_status bt_perf_stat_read(struct bt_arena *a, const char *path, struct bt_perf
 /* ---------------------------------------------------------------- matching */
 
 /* The encoding facts a perf event string carries. */
-struct enc {
-	unsigned code, umask, cmask;
-	uint16_t flags; /* BT_EVF_INV | EDGE | ANY | SUP | USER */
-};
-
 #define ENC_FLAGS (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_ANY | BT_EVF_EQ | BT_EVF_SUP | BT_EVF_USER)
 
 /* Every counter event of the model with exactly this encoding. Events
  * that also need an extra MSR (offcore response, load latency) or count
  * core-wide cannot be told from the encoding alone, so they never match. */
-static unsigned match_encoding(const struct bt_model *m, const struct enc *e, uint16_t *ret)
+static unsigned match_encoding(const struct bt_model *m, const struct bt_event *e, uint16_t *ret)
 {
 	unsigned n = 0;
+	if (e->source != BT_SRC_PMC || e->msr_index)
+		return 0;
 	for (unsigned i = 0; i < bt_model_event_count(m); i++) {
 		const struct bt_event *ev = bt_model_event(m, i);
-		if (ev->source != BT_SRC_PMC || ev->msr_index || ev->umask_ext ||
-		    (ev->flags & BT_EVF_PERCORE))
+		if (ev->source != BT_SRC_PMC || ev->msr_index || (ev->flags & BT_EVF_PERCORE))
 			continue;
-		if (ev->code == e->code && ev->umask == e->umask && ev->cmask == e->cmask &&
-		    (ev->flags & ENC_FLAGS) == e->flags)
+		if (ev->code == e->code && ev->umask == e->umask && ev->umask_ext == e->umask_ext &&
+		    ev->cmask == e->cmask && (ev->flags & ENC_FLAGS) == (e->flags & ENC_FLAGS))
 			ret[n++] = (uint16_t)i;
 	}
 	return n;
@@ -346,40 +342,66 @@ static int perf_modifiers(const char *s)
 	return u == k ? 0 : u ? BT_EVF_USER : BT_EVF_SUP;
 }
 
-static bool parse_uint_term(const char *v, unsigned max, unsigned *ret)
+static const char *priv_suffix(int priv)
 {
-	char *end;
-	if (!*v)
-		return false;
-	unsigned long long x = strtoull(v, &end, 0);
-	if (*end || x > max)
-		return false;
-	*ret = (unsigned)x;
-	return true;
+	return priv == BT_EVF_USER ? "u" : priv == BT_EVF_SUP ? "k" : "";
 }
 
-/* Raw config bits (Intel SDM vol. 3B, IA32_PERFEVTSELx: event 7:0, umask
- * 15:8, usr 16, os 17, edge 18, any 21, inv 23, cmask 31:24). */
-static bool enc_from_config(unsigned long long cfg, struct enc *e)
+/* The caller's encoding parser (pmu/'s bt_event_parse_encoding) on one
+ * spelling, and the model events with that encoding. A spelling the parser
+ * rejects is a malformed row (BT_ERR_INVALID, its message in d) when
+ * malformed_is_error, else an unused one (a raw config with bits perf
+ * itself would drop, such as USR/OS, is not worth failing an import). priv:
+ * perf's :u/:k written apart from the spelling (BT_EVF_USER / BT_EVF_SUP). */
+static bt_status match_parsed(const struct bt_model *m, const struct bt_perf_match *pm,
+			      const char *shown, const char *spelling, int priv, bool malformed_is_error,
+			      uint16_t *ret, unsigned *ret_n, struct bt_diag *d)
 {
-	if (cfg >> 32)
-		return false; /* AMD's event[11:8] or Intel's umask2: not matched here */
-	e->code = cfg & 0xFF;
-	e->umask = cfg >> 8 & 0xFF;
-	e->cmask = cfg >> 24 & 0xFF;
-	e->flags = (uint16_t)((cfg >> 18 & 1 ? BT_EVF_EDGE : 0) | (cfg >> 21 & 1 ? BT_EVF_ANY : 0) |
-			      (cfg >> 23 & 1 ? BT_EVF_INV : 0));
-	return true;
+	if (!pm || !pm->parse) {
+		bt_diag_set(d, "'%s': encodings are not matched here (no event parser given)", shown);
+		return BT_OK;
+	}
+	struct bt_event e;
+	struct bt_diag pd = { "" };
+	bool amd = !strcmp(bt_model_def(m)->vendor, "AuthenticAMD");
+	if (pm->parse(spelling, amd, &e, &pd) != BT_OK) {
+		bt_diag_set(d, "'%s': %s", shown, pd.text);
+		return malformed_is_error ? BT_ERR_INVALID : BT_OK;
+	}
+	e.flags |= (uint16_t)priv;
+	if (e.msr_index) {
+		bt_diag_set(d, "'%s': events with an extra MSR (offcore_rsp, ldlat, frontend) are "
+			    "not matched by encoding: name the event", shown);
+		return BT_OK;
+	}
+	*ret_n = match_encoding(m, &e, ret);
+	if (!*ret_n)
+		bt_diag_set(d, "'%s': no event of model %s has this encoding", shown, bt_model_def(m)->id);
+	return BT_OK;
 }
 
-static bt_status match_name(const struct bt_model *m, const char *name, uint16_t *ret,
-			    unsigned *ret_n, struct bt_diag *d, int depth);
+/* The terms perf prints that name a core event's encoding; the parser
+ * reads them (and perf's `config=`, turned into rHEX). Others (config1,
+ * period, ...) leave the row unused, with the reason. */
+static bool perf_term_known(const char *t, size_t len)
+{
+	static const char *const known[] = { "event", "umask", "cmask", "inv", "edge", "any",
+					     "name", "ldlat", "frontend", "offcore_rsp" };
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+		if (strlen(known[i]) == len && !memcmp(t, known[i], len))
+			return true;
+	return false;
+}
+
+static bt_status match_name(const struct bt_model *m, const struct bt_perf_match *pm, const char *name,
+			    uint16_t *ret, unsigned *ret_n, struct bt_diag *d, int depth);
 
 /* "pmu/terms/mods" */
-static bt_status match_terms(const struct bt_model *m, const char *ev, const char *slash,
-			     uint16_t *ret, unsigned *ret_n, struct bt_diag *d, int depth)
+static bt_status match_terms(const struct bt_model *m, const struct bt_perf_match *pm, const char *ev,
+			     const char *slash, uint16_t *ret, unsigned *ret_n, struct bt_diag *d,
+			     int depth)
 {
-	char pmu[32], terms[BT_EVENT_NAME_MAX];
+	char pmu[32], terms[BT_EVENT_NAME_MAX], spelling[BT_EVENT_NAME_MAX + 40];
 	size_t pl = (size_t)(slash - ev);
 	const char *close = strchr(slash + 1, '/');
 	if (!close || pl >= sizeof(pmu) || (size_t)(close - slash - 1) >= sizeof(terms)) {
@@ -391,7 +413,7 @@ static bt_status match_terms(const struct bt_model *m, const char *ev, const cha
 	memcpy(terms, slash + 1, (size_t)(close - slash - 1));
 	terms[close - slash - 1] = 0;
 	if (!strcmp(pmu, "msr") && !strcmp(terms, "tsc"))
-		return match_name(m, "TSC", ret, ret_n, d, depth + 1);
+		return match_name(m, pm, "TSC", ret, ret_n, d, depth + 1);
 	if (strcmp(pmu, "cpu") && strcmp(pmu, "cpu_core") && strcmp(pmu, "cpu_atom")) {
 		bt_diag_set(d, "'%s': PMU '%s' is not the core PMU", ev, pmu);
 		return BT_OK;
@@ -404,62 +426,30 @@ static bt_status match_terms(const struct bt_model *m, const char *ev, const cha
 	if (!strchr(terms, '=') && !strchr(terms, ',')) {
 		/* cpu_core/topdown-retiring/, cpu/inst_retired.any/u */
 		char n2[BT_EVENT_NAME_MAX + 4];
-		snprintf(n2, sizeof(n2), "%s%s%s", terms, priv ? ":" : "",
-			 priv == BT_EVF_USER ? "u" : priv ? "k" : "");
-		return match_name(m, n2, ret, ret_n, d, depth + 1);
+		snprintf(n2, sizeof(n2), "%s%s%s", terms, priv ? ":" : "", priv_suffix(priv));
+		return match_name(m, pm, n2, ret, ret_n, d, depth + 1);
 	}
-	struct enc e = { 0 };
-	bool have_event = false;
-	for (char *t = terms, *next; t; t = next) {
-		next = strchr(t, ',');
-		if (next)
-			*next++ = 0;
-		char *v = strchr(t, '=');
-		if (v)
-			*v++ = 0;
-		unsigned x = 1;
-		bool ok = !v || parse_uint_term(v, 0xFFFFFFFFu, &x);
-		if (ok && !strcmp(t, "event")) {
-			ok = x <= 0xFF && v;
-			e.code = x;
-			have_event = true;
-		} else if (ok && !strcmp(t, "umask")) {
-			ok = x <= 0xFF && v;
-			e.umask = x;
-		} else if (ok && !strcmp(t, "cmask")) {
-			ok = x <= 0xFF && v;
-			e.cmask = x;
-		} else if (ok && (!strcmp(t, "inv") || !strcmp(t, "edge") || !strcmp(t, "any"))) {
-			ok = x <= 1;
-			if (x)
-				e.flags |= !strcmp(t, "inv") ? BT_EVF_INV : !strcmp(t, "edge") ? BT_EVF_EDGE
-											: BT_EVF_ANY;
-		} else if (ok && !strcmp(t, "config") && v) {
-			unsigned long long cfg;
-			char *end;
-			cfg = strtoull(v, &end, 0);
-			ok = !*end && enc_from_config(cfg, &e);
-			have_event = true;
-		} else if (ok && !strcmp(t, "name")) {
-			/* perf's display name: no encoding fact */
-		} else {
-			bt_diag_set(d, "'%s': term '%s' not understood", ev, t);
-			return ok ? BT_OK : BT_ERR_INVALID;
-		}
-		if (!ok) {
-			bt_diag_set(d, "'%s': bad value in term '%s'", ev, t);
+	if (!strncmp(terms, "config=", 7) && !strchr(terms, ',')) {
+		/* perf's whole raw config: the rHEX spelling of the same bits */
+		char *end;
+		unsigned long long cfg = strtoull(terms + 7, &end, 0);
+		if (!terms[7] || *end) {
+			bt_diag_set(d, "'%s': bad value in term '%s'", ev, terms);
 			return BT_ERR_INVALID;
 		}
+		snprintf(spelling, sizeof(spelling), "r%llx", cfg);
+		return match_parsed(m, pm, ev, spelling, priv, true, ret, ret_n, d);
 	}
-	if (!have_event) {
-		bt_diag_set(d, "'%s': no event= term", ev);
-		return BT_ERR_INVALID;
+	for (const char *t = terms; *t;) {
+		size_t len = strcspn(t, ",="), all = strcspn(t, ",");
+		if (!perf_term_known(t, len)) {
+			bt_diag_set(d, "'%s': term '%.*s' not understood", ev, (int)all, t);
+			return BT_OK;
+		}
+		t += all + (t[all] == ',');
 	}
-	e.flags |= (uint16_t)priv;
-	*ret_n = match_encoding(m, &e, ret);
-	if (!*ret_n)
-		bt_diag_set(d, "'%s': no event of model %s has this encoding", ev, bt_model_def(m)->id);
-	return BT_OK;
+	snprintf(spelling, sizeof(spelling), "%s/%s/%s", pmu, terms, priv_suffix(priv));
+	return match_parsed(m, pm, ev, spelling, 0, true, ret, ret_n, d);
 }
 
 /* perf's generic names and topdown-* (slot counts, FORMAT.md) -> canonical names;
@@ -495,8 +485,8 @@ static void add_found(const struct bt_model *m, const char *name, uint16_t *ret,
 		ret[(*n)++] = (uint16_t)i;
 }
 
-static bt_status match_name(const struct bt_model *m, const char *ev, uint16_t *ret,
-			    unsigned *ret_n, struct bt_diag *d, int depth)
+static bt_status match_name(const struct bt_model *m, const struct bt_perf_match *pm, const char *ev,
+			    uint16_t *ret, unsigned *ret_n, struct bt_diag *d, int depth)
 {
 	char base[BT_EVENT_NAME_MAX], canon[BT_EVENT_NAME_MAX];
 	*ret_n = 0;
@@ -518,7 +508,7 @@ static bt_status match_name(const struct bt_model *m, const char *ev, uint16_t *
 	}
 	const char *slash = strchr(ev, '/');
 	if (slash)
-		return match_terms(m, ev, slash, ret, ret_n, d, depth);
+		return match_terms(m, pm, ev, slash, ret, ret_n, d, depth);
 	/* perf modifiers after the last ':' */
 	strcpy(base, ev);
 	int priv = 0;
@@ -531,19 +521,8 @@ static bt_status match_name(const struct bt_model *m, const char *ev, uint16_t *
 		}
 	}
 	/* raw rNNNN */
-	if (base[0] == 'r' && base[1] && strspn(base + 1, "0123456789abcdefABCDEF") == strlen(base + 1)) {
-		struct enc e;
-		if (strlen(base + 1) > 16 || !enc_from_config(strtoull(base + 1, NULL, 16), &e)) {
-			bt_diag_set(d, "'%s': raw config beyond 32 bits is not matched", ev);
-			return BT_OK;
-		}
-		e.flags |= (uint16_t)priv;
-		*ret_n = match_encoding(m, &e, ret);
-		if (!*ret_n)
-			bt_diag_set(d, "'%s': no event of model %s has this encoding", ev,
-				    bt_model_def(m)->id);
-		return BT_OK;
-	}
+	if (base[0] == 'r' && base[1] && strspn(base + 1, "0123456789abcdefABCDEF") == strlen(base + 1))
+		return match_parsed(m, pm, ev, base, priv, false, ret, ret_n, d);
 	const char *suffix = priv == BT_EVF_USER ? ":USER" : priv == BT_EVF_SUP ? ":SUP" : "";
 	for (size_t g = 0; g < sizeof(generic) / sizeof(*generic); g++) {
 		if (strcmp(base, generic[g].perf))
@@ -577,15 +556,16 @@ static bt_status match_name(const struct bt_model *m, const char *ev, uint16_t *
 	return BT_OK;
 }
 
-bt_status bt_perf_event_match(const struct bt_model *m, const char *perf_event, uint16_t *ret_events,
-			      unsigned *ret_n, struct bt_diag *d)
+bt_status bt_perf_event_match(const struct bt_model *m, const struct bt_perf_match *pm,
+			      const char *perf_event, uint16_t *ret_events, unsigned *ret_n,
+			      struct bt_diag *d)
 {
 	*ret_n = 0;
-	return match_name(m, perf_event, ret_events, ret_n, d, 0);
+	return match_name(m, pm, perf_event, ret_events, ret_n, d, 0);
 }
 
-bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, struct bt_counts *c,
-			     struct bt_perf_row_use *uses, struct bt_diag *d)
+bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, const struct bt_perf_match *pm,
+			     struct bt_counts *c, struct bt_perf_row_use *uses, struct bt_diag *d)
 {
 	const struct bt_model *m = c->model;
 	unsigned ne = bt_model_event_count(m);
@@ -606,7 +586,7 @@ bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, struct bt_counts *c,
 		u->n_events = 0;
 		u->first_event = -1;
 		u->why[0] = 0;
-		st = bt_perf_event_match(m, row->event, idx, &n, &md);
+		st = bt_perf_event_match(m, pm, row->event, idx, &n, &md);
 		if (st != BT_OK) {
 			bt_diag_set(d, "%s:%u: %s", f->path, row->line, md.text);
 			goto out;

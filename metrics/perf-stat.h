@@ -23,9 +23,14 @@
  *                "cycles", "ref-cycles", "slots", "topdown-*", "duration_time",
  *                "msr/tsc/"; perf-JSON spellings "cpu@EV\,cmask\=1@"
  *   by encoding  "cpu/event=0x3c,umask=0x0[,cmask=N][,inv][,edge][,any]/[uk]"
- *                (also cpu_core/ and cpu_atom/) and raw "rUUEE" = umask << 8 | event
- *                (with cmask << 24, inv bit 23, edge bit 18, any bit 21), which
- *                name every model event with that encoding.
+ *                (also cpu_core/ and cpu_atom/, and perf's "cpu/config=0x.../"),
+ *                and raw "rUUEE" = umask << 8 | event (with cmask << 24, inv
+ *                bit 23, edge bit 18, any bit 21; the vendor's layout above
+ *                bit 31), which name every model event with that encoding.
+ *                The spelling is parsed by the event parser the caller passes
+ *                (struct bt_perf_match: pmu/'s bt_event_parse_encoding, the
+ *                one parser of user-written events; metrics/ may not use
+ *                pmu/ itself). Without one, only names are matched.
  */
 #ifndef METRICS_PERF_STAT_H
 #define METRICS_PERF_STAT_H
@@ -69,13 +74,27 @@ bt_status bt_perf_stat_read(struct bt_arena *a, const char *path, struct bt_perf
 			    struct bt_diag *d);
 
 /*
+ * Parses one core-PMU event spelling ("cpu/TERMS/[u|k]" or "rHEX") into
+ * its encoding (code, umask, umask_ext, cmask, flags, extra MSR); amd
+ * selects AMD's raw-config layout. Fills ret and returns BT_OK, or says in
+ * d what is wrong with the spelling.
+ */
+typedef bt_status bt_perf_encoding_parser(const char *spelling, bool amd, struct bt_event *ret,
+					  struct bt_diag *d);
+
+struct bt_perf_match {
+	bt_perf_encoding_parser *parse;   /* NULL: encodings are not matched */
+};
+
+/*
  * The model events a perf event string names: their indexes into
  * ret_events (room for bt_model_event_count(m)), how many in *ret_n (0 =
  * the model does not use it, or the spelling is not understood; d says
  * which). BT_ERR_INVALID only for a malformed encoding.
  */
-bt_status bt_perf_event_match(const struct bt_model *m, const char *perf_event, uint16_t *ret_events,
-			      unsigned *ret_n, struct bt_diag *d);
+bt_status bt_perf_event_match(const struct bt_model *m, const struct bt_perf_match *pm,
+			      const char *perf_event, uint16_t *ret_events, unsigned *ret_n,
+			      struct bt_diag *d);
 
 /* What became of one row in bt_perf_stat_apply. */
 struct bt_perf_row_use {
@@ -92,7 +111,7 @@ struct bt_perf_row_use {
  * (calloc, freed before it returns); parsing allocates only from the arena
  * (one row per line of the file, plus the rows' strings).
  */
-bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, struct bt_counts *c,
-			     struct bt_perf_row_use *uses, struct bt_diag *d);
+bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, const struct bt_perf_match *pm,
+			     struct bt_counts *c, struct bt_perf_row_use *uses, struct bt_diag *d);
 
 #endif

@@ -301,7 +301,7 @@ bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_eve
 				FAIL("%.40s: unknown modifier '%c' after '/' (k, u)", buf, *m);
 		}
 		if ((r.ev.flags & BT_EVF_SUP) && (r.ev.flags & BT_EVF_USER))
-			r.ev.flags &= (uint8_t)~(BT_EVF_SUP | BT_EVF_USER); /* ku = both rings */
+			r.ev.flags &= (uint16_t)~(BT_EVF_SUP | BT_EVF_USER); /* ku = both rings */
 		if (r.ev.msr_index == MSR_OFFCORE_RSP_0) {
 			/* offcore_rsp=: the MSR is the one the code selects
 			 * (pmu/extra-msr.c). Without the CPU at hand, every
@@ -319,5 +319,16 @@ bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_eve
 	}
 	*ret = r;
 	ret->ev.name = ret->name;
+	return BT_OK;
+}
+
+bt_status bt_event_parse_encoding(const char *s, bool amd, struct bt_event *ret, struct bt_diag *d)
+{
+	struct bt_raw_event r;
+	bt_status st = bt_event_parse(s, amd ? BT_VENDOR_AMD : BT_VENDOR_INTEL, &r, d);
+	if (st != BT_OK)
+		return st;
+	*ret = r.ev;
+	ret->name = NULL;
 	return BT_OK;
 }

@@ -5,6 +5,10 @@
 
 #include "metrics/builtin.h"
 #include "metrics/perf-stat.h"
+#include "pmu/event-encode.h"
+
+/* perf's encoded spellings are read by pmu/'s event parser */
+static const struct bt_perf_match perf_match = { bt_event_parse_encoding };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bt_perf_stat f;
 	if (bt_perf_stat_parse(&a, (const char *)data, size, "fuzz", &f, &d) == BT_OK) {
 		struct bt_perf_row_use *uses = bt_arena_alloc(&a, f.n * sizeof(*uses));
-		if (uses && bt_perf_stat_apply(&f, counts, uses, &d) == BT_OK)
+		if (uses && bt_perf_stat_apply(&f, &perf_match, counts, uses, &d) == BT_OK)
 			bt_evaluate(model, counts, result);
 	}
 	bt_arena_free(&a);

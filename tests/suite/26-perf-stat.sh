@@ -52,7 +52,7 @@ expect_err() { # FILE-CONTENT PATTERN
 expect_err '1,,cycles,1,100.00\n\n12x,,instructions,1,100.00\n' "$work/bad:3: counter value '12x'"
 expect_err '1,,cycles,1,100.00\n5,,\n' "$work/bad:2: no event name"
 expect_err '{"counter-value" : "1", "event" : "cycles"}\n{"counter-value" : "1", "event" : cycles}\n' "$work/bad:2: not a JSON object"
-expect_err '1,,cpu/event=0x3c,umask=0x1ff/,1,100\n' "$work/bad:1: 'cpu/event=0x3c,umask=0x1ff/': bad value"
+expect_err '1,,cpu/event=0x3c,umask=0x1ff/,1,100\n' "$work/bad:1: 'cpu/event=0x3c,umask=0x1ff/': umask=0x1ff: unit mask is 8 bits"
 expect_err '1,,cycles,1,100\n2,,cycles,1,100\n' "$work/bad:2: cycles gives"
 "$bin" replay --perf-stat "$dir/skl-l2.csv" >/dev/null 2>"$work/err"
 [ $? -eq 2 ] && grep -q -- '--model' "$work/err" && echo "ok   --perf-stat without --model: usage error" ||

@@ -20,12 +20,16 @@
 
 #include "metrics/counts-file.h"
 #include "metrics/perf-stat.h"
+#include "pmu/event-encode.h"
 #include "metrics/rules.h"
 #include "report/consistency.h"
 #include "report/tree.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
 #include "tools/baretop-host/model-open-host.h"
+
+/* perf's encoded spellings are read by pmu/'s event parser */
+static const struct bt_perf_match perf_match = { bt_event_parse_encoding };
 
 BT_HOST_COMMAND(replay, "replay FILE... [--json] [--model ID]",
 		"evaluate count files and print the Top-Down tree")
@@ -136,7 +140,7 @@ static int perf_stat_apply(struct bt_arena *a, const char *file, struct bt_count
 		fprintf(stderr, "baretop-host: out of memory\n");
 		return -1;
 	}
-	if (bt_perf_stat_apply(&f, c, uses, &d) != BT_OK) {
+	if (bt_perf_stat_apply(&f, &perf_match, c, uses, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host: %s\n", d.text);
 		return -1;
 	}
