@@ -86,14 +86,19 @@ static const char json[] =
 	J("<not supported>", "r10401c3", "0", "100.00")
 	"{\"metric-value\" : 1.282978, \"metric-unit\" : \"CPI\"}\n";
 
-static struct bt_model *skl(void)
+static struct bt_model *open_model(const char *id)
 {
 	struct bt_model *m = NULL;
 	struct bt_diag d = { "" };
-	const struct bt_model_def *def = bt_builtin_find("SKL");
+	const struct bt_model_def *def = bt_builtin_find(id);
 	if (!def || bt_model_open(def, &m, &d) != BT_OK)
 		return NULL;
 	return m;
+}
+
+static struct bt_model *skl(void)
+{
+	return open_model("SKL");
 }
 
 /* Evaluates text as perf output and as the count file; the trees must agree. */
@@ -290,5 +295,28 @@ TEST(event_spellings_match_the_model)
 	CHECK_EQ_INT(n, 0);
 	CHECK(bt_perf_event_match(m, NULL, "cycles", idx, &n, &d) == BT_OK);
 	CHECK_EQ_INT(n, 2);
+	bt_model_close(m);
+}
+
+TEST(amd_raw_configs_carry_the_high_event_bits)
+{
+	/* AMD APM vol. 2, PerfEvtSel: EventSelect[11:8] sit in bits 35:32, so
+	 * de_no_dispatch_per_slot.backend_stalls (event 0x1A0, umask 0x1E) is
+	 * perf's r100001ea0; the same low 32 bits without them are event 0xA0. */
+	struct bt_model *m = open_model("ZEN4");
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	uint16_t idx[256];
+	unsigned n;
+	struct bt_diag d = { "" };
+	CHECK(bt_perf_event_match(m, &perf_match, "r100001ea0", idx, &n, &d) == BT_OK);
+	CHECK_EQ_INT(n, 1);
+	if (n == 1)
+		CHECK(!strcmp(bt_model_event(m, idx[0])->name, "de_no_dispatch_per_slot.backend_stalls"));
+	CHECK(bt_perf_event_match(m, &perf_match, "cpu/event=0x1a0,umask=0x1e/", idx, &n, &d) == BT_OK);
+	CHECK_EQ_INT(n, 1);
+	CHECK(bt_perf_event_match(m, &perf_match, "r1ea0", idx, &n, &d) == BT_OK);
+	CHECK_EQ_INT(n, 0);
 	bt_model_close(m);
 }
