@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What the three report formats share (page.h): provenance, level 1, run checks. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report/page.h"
@@ -98,4 +99,15 @@ size_t bt_page_unlisted(const struct bt_view *v)
 	for (size_t i = 0; i < v->n_nodes; i++)
 		n += !bt_page_listed(&v->nodes[i]);
 	return n;
+}
+
+void bt_page_doc_tag(const struct bt_page *p, const struct bt_results_doc *doc, char *buf, size_t len)
+{
+	size_t i = (size_t)(doc - p->docs);
+	if (p->n_docs < 2)
+		snprintf(buf, len, "%s", "");
+	else if (p->diff && i < 2)
+		snprintf(buf, len, "%s", i ? "B" : "A");
+	else
+		snprintf(buf, len, "%zu", i + 1);
 }

@@ -56,7 +56,7 @@ static const char css[] =
 	".barcell{width:200px}"
 	".flag{font-weight:700;color:#b3261e}"
 	".dim{color:#8a93a5}"
-	"table.heat{width:auto;min-width:50%%}.heat td{text-align:right;min-width:110px}.heat td.nm{text-align:left;min-width:240px}"
+	"table.heat{width:auto;min-width:50%}.heat td{text-align:right;min-width:110px}.heat td.nm{text-align:left;min-width:240px}"
 	".heat td.fl{font-weight:700}.heat td.pa{outline:2px solid #b3261e;outline-offset:-2px}"
 	".badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:12px;font-weight:600}"
 	".b-beyond{background:#b3261e;color:#fff}.b-within{background:#e6e8ec;color:#333}"
@@ -346,10 +346,13 @@ static void plan(struct bt_strbuf *o, const struct bt_view *v)
 		     bt_json_num(v->w->counted, "groups", NAN));
 }
 
-static void workload(struct bt_strbuf *o, const struct bt_view *v, size_t id, struct bt_arena *a)
+static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct bt_view *v, size_t id,
+		     struct bt_arena *a)
 {
 	const char *tma = bt_results_tma_version(a, v->w->model_source);
-	bt_sb_printf(o, "<section class=\"card\" id=\"w%zu\"><h2>", id);
+	char tag[24];
+	bt_page_doc_tag(p, v->doc, tag, sizeof(tag));
+	bt_sb_printf(o, "<section class=\"card\" id=\"w%zu\"><h2>%s%s", id, tag, *tag ? " &middot; " : "");
 	esc(o, v->w->label);
 	bt_sb_puts(o, " <span class=\"params\">");
 	esc(o, v->w->params);
@@ -394,7 +397,9 @@ static void heat(struct bt_strbuf *o, const struct bt_page *p)
 		      "node's value; its tint grows with it. Bold: flagged; outlined: on the bottleneck path; "
 		      "&ndash;: not measured.</p><div style=\"overflow-x:auto\"><table class=\"heat\"><tr><th>node</th>");
 	for (size_t k = 0; k < p->n_views; k++) {
-		bt_sb_printf(o, "<th class=\"n\"><a href=\"#w%zu\">", k);
+		char tag[24];
+		bt_page_doc_tag(p, p->views[k].doc, tag, sizeof(tag));
+		bt_sb_printf(o, "<th class=\"n\"><a href=\"#w%zu\">%s%s", k, tag, *tag ? " &middot; " : "");
 		esc(o, p->views[k].w->label);
 		bt_sb_puts(o, "</a></th>");
 	}
@@ -489,10 +494,13 @@ static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 		     df->n_class[BT_DIFF_SAME]);
 }
 
-static void doc_header(struct bt_strbuf *o, const struct bt_results_doc *d, struct bt_arena *a)
+static void doc_header(struct bt_strbuf *o, const struct bt_page *p, const struct bt_results_doc *d,
+		       struct bt_arena *a)
 {
 	const char *tma = bt_results_tma_version(a, d->model_source);
-	bt_sb_printf(o, "<section class=\"card doc%s\"><h2>", d->simulated ? "" : " m");
+	char tag[24];
+	bt_page_doc_tag(p, d, tag, sizeof(tag));
+	bt_sb_printf(o, "<section class=\"card doc%s\"><h2>%s%s", d->simulated ? "" : " m", tag, *tag ? " &middot; " : "");
 	esc(o, d->path);
 	bt_sb_printf(o, "<span class=\"tag %s\">%s</span></h2><p class=\"meta\">", d->simulated ? "sim" : "measured",
 		     bt_page_provenance(d));
@@ -551,14 +559,17 @@ void bt_page_html(struct bt_strbuf *o, const struct bt_page *p)
 		     p->n_docs, p->n_views, p->diff ? ", with a diff of A and B" : "");
 	if (p->diff)
 		diff(o, p->diff);
+	if (p->diff && p->diff_only)
+		goto done;
 	if (p->n_views > 1)
 		heat(o, p);
 	for (size_t d = 0; d < p->n_docs; d++) {
-		doc_header(o, &p->docs[d], &a);
+		doc_header(o, p, &p->docs[d], &a);
 		for (size_t k = 0; k < p->n_views; k++)
 			if (p->views[k].doc == &p->docs[d])
-				workload(o, &p->views[k], k, &a);
+				workload(o, p, &p->views[k], k, &a);
 	}
+done:
 	bt_sb_puts(o, "<footer>Written by baretop-host report. Self-contained: no script, font, image or "
 		      "network request.</footer></main>\n</body></html>\n");
 	bt_arena_free(&a);

@@ -16,10 +16,13 @@ static void pct(struct bt_strbuf *o, double v)
 		bt_sb_printf(o, "%7.2f%%", v * 100);
 }
 
-static void doc_header(struct bt_strbuf *o, const struct bt_results_doc *doc, struct bt_arena *a)
+static void doc_header(struct bt_strbuf *o, const struct bt_page *p, const struct bt_results_doc *doc,
+		       struct bt_arena *a)
 {
 	const char *tma = bt_results_tma_version(a, doc->model_source);
-	bt_sb_printf(o, "== %s\n   ", doc->path);
+	char tag[24];
+	bt_page_doc_tag(p, doc, tag, sizeof(tag));
+	bt_sb_printf(o, "== %s%s%s\n   ", tag, *tag ? ": " : "", doc->path);
 	bt_page_provenance_line(o, doc);
 	bt_sb_printf(o, "\n   model %s%s%s%s, TMA version %s\n   formulas: %s\n", doc->model ? doc->model : "-",
 		     doc->uarch ? " (" : "", doc->uarch ? doc->uarch : "", doc->uarch ? ")" : "",
@@ -169,8 +172,12 @@ static void heat(struct bt_strbuf *o, const struct bt_page *p)
 {
 	bt_sb_puts(o, "\n== workload x node (value in percent; - = not measured)\n");
 	bt_sb_printf(o, "  %-36s", "node");
-	for (size_t k = 0; k < p->n_views; k++)
-		bt_sb_printf(o, " %14.14s", p->views[k].w->label);
+	for (size_t k = 0; k < p->n_views; k++) {
+		char tag[24], col[64];
+		bt_page_doc_tag(p, p->views[k].doc, tag, sizeof(tag));
+		snprintf(col, sizeof(col), "%s%s%s", tag, *tag ? ":" : "", p->views[k].w->label);
+		bt_sb_printf(o, " %14.14s", col);
+	}
 	bt_sb_putc(o, '\n');
 	for (size_t k = 0; k < p->n_views; k++) {
 		for (size_t i = 0; i < p->views[k].n_nodes; i++) {
@@ -250,14 +257,17 @@ void bt_page_text(struct bt_strbuf *out, const struct bt_page *p)
 		}
 	if (p->diff)
 		diff(out, p->diff);
+	if (p->diff && p->diff_only)
+		goto done;
 	if (p->n_views > 1)
 		heat(out, p);
 	for (size_t d = 0; d < p->n_docs; d++) {
 		bt_sb_putc(out, '\n');
-		doc_header(out, &p->docs[d], &a);
+		doc_header(out, p, &p->docs[d], &a);
 		for (size_t k = 0; k < p->n_views; k++)
 			if (p->views[k].doc == &p->docs[d])
 				workload(out, &p->views[k]);
 	}
+done:
 	bt_arena_free(&a);
 }

@@ -29,7 +29,12 @@ struct bt_page {
 	const struct bt_view *views;  /* every counted workload of every document, in order */
 	size_t n_views;
 	const struct bt_diff *diff;   /* NULL: no diff section */
+	int diff_only;                /* with diff: only the diff (`diff`), not the reports (`report --diff`) */
 };
+
+/* Which document a view's column is from, when there are several:
+ * "A"/"B" with a diff, else "1", "2", ...; "" for one document. */
+void bt_page_doc_tag(const struct bt_page *p, const struct bt_results_doc *doc, char *buf, size_t len);
 
 void bt_page_html(struct bt_strbuf *out, const struct bt_page *p);
 void bt_page_text(struct bt_strbuf *out, const struct bt_page *p);
