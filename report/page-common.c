@@ -30,13 +30,19 @@ void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc 
 	}
 }
 
-void bt_page_level1(const struct bt_view *v, double out[BT_L1_COUNT])
+void bt_page_level1(const struct bt_view *v, double out[BT_L1_SLOTS])
 {
-	for (int c = 0; c < BT_L1_COUNT; c++)
+	for (int c = 0; c < BT_L1_SLOTS; c++)
 		out[c] = NAN;
-	for (size_t i = 0; i < v->n_nodes; i++)
-		if (v->nodes[i].level == 1 && v->nodes[i].category < BT_L1_COUNT)
-			out[v->nodes[i].category] = v->nodes[i].value;
+	for (size_t i = 0; i < v->n_nodes; i++) {
+		const struct bt_view_node *n = &v->nodes[i];
+		if (n->level != 1 || isnan(n->value))
+			continue;
+		if (n->category < BT_L1_COUNT)
+			out[n->category] = n->value;
+		else
+			out[BT_L1_OTHER] = (isnan(out[BT_L1_OTHER]) ? 0 : out[BT_L1_OTHER]) + n->value;
+	}
 }
 
 size_t bt_page_steps(const struct bt_view *v, struct bt_page_step *out, size_t cap)

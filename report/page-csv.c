@@ -86,10 +86,11 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v, struct bt_are
 		    n->on_path ? "<==" : n->flag ? "*" : "", det);
 	}
 	row(o, "cpi", v, f, "CPI", -1, v->cpi, NAN, NAN, NAN, "", "cycles per instruction");
-	double l1[BT_L1_COUNT];
+	double l1[BT_L1_SLOTS];
 	bt_page_level1(v, l1);
-	for (int c = 0; c < BT_L1_COUNT; c++)
-		row(o, "cpi_stack", v, f, bt_l1_category_label(c), 1, isnan(l1[c]) || isnan(v->cpi) ? NAN : l1[c] * v->cpi,
+	for (int c = 0; c < BT_L1_SLOTS; c++)
+		if (c < BT_L1_COUNT || !isnan(l1[c]))
+			row(o, "cpi_stack", v, f, bt_l1_category_label(c), 1, isnan(l1[c]) || isnan(v->cpi) ? NAN : l1[c] * v->cpi,
 		    NAN, NAN, NAN, "", "level-1 share x CPI");
 	const struct bt_json *ev = v->w->events;
 	for (size_t i = 0; ev && i < ev->u.obj.n; i++) {

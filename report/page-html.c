@@ -17,8 +17,8 @@
 #define MAX_STEPS 16
 
 /* One color per level-1 category, the same in every chart and table. */
-static const char *const l1_color[BT_L1_COUNT + 1] = { "#4e79a7", "#e15759", "#f28e2b", "#59a14f", "#9c9c9c" };
-static const unsigned l1_rgb[BT_L1_COUNT + 1] = { 0x4e79a7, 0xe15759, 0xf28e2b, 0x59a14f, 0x9c9c9c };
+static const char *const l1_color[BT_L1_SLOTS] = { "#4e79a7", "#e15759", "#f28e2b", "#59a14f", "#9c9c9c" };
+static const unsigned l1_rgb[BT_L1_SLOTS] = { 0x4e79a7, 0xe15759, 0xf28e2b, 0x59a14f, 0x9c9c9c };
 
 static const char css[] =
 	"*{box-sizing:border-box}"
@@ -82,15 +82,15 @@ static void pct(struct bt_strbuf *o, double v, int decimals)
  * an axis from 0 to 100 %, and a legend with each node's value. */
 static void level1_bar(struct bt_strbuf *o, const struct bt_view *v)
 {
-	double l1[BT_L1_COUNT];
-	struct bt_bar_seg seg[BT_L1_COUNT];
+	double l1[BT_L1_SLOTS];
+	struct bt_bar_seg seg[BT_L1_SLOTS];
 	const double x0 = 10, w = 980, y = 8, h = 40;
 	bt_page_level1(v, l1);
-	double total = bt_bar_layout(l1, BT_L1_COUNT, x0, w, seg);
+	double total = bt_bar_layout(l1, BT_L1_SLOTS, x0, w, seg);
 	bt_sb_printf(o, "<svg class=\"l1\" viewBox=\"0 0 1000 112\" width=\"100%%\" role=\"img\" "
 			"aria-label=\"level-1 breakdown\">");
 	bt_sb_printf(o, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"#eef0f3\"/>", x0, y, w, h);
-	for (int c = 0; c < BT_L1_COUNT; c++) {
+	for (int c = 0; c < BT_L1_SLOTS; c++) {
 		if (seg[c].len <= 0)
 			continue;
 		bt_sb_printf(o, "<rect x=\"%.3f\" y=\"%g\" width=\"%.3f\" height=\"%g\" fill=\"%s\">"
@@ -110,7 +110,9 @@ static void level1_bar(struct bt_strbuf *o, const struct bt_view *v)
 	}
 	/* legend */
 	double lx = x0;
-	for (int c = 0; c < BT_L1_COUNT; c++) {
+	for (int c = 0; c < BT_L1_SLOTS; c++) {
+		if (c == BT_L1_OTHER && isnan(l1[c]))
+			continue;
 		bt_sb_printf(o, "<rect x=\"%g\" y=\"%g\" width=\"13\" height=\"13\" rx=\"2\" fill=\"%s\"/>"
 				"<text x=\"%g\" y=\"%g\" font-size=\"14\" fill=\"#1d2330\">%s <tspan font-weight=\"700\">",
 			     lx, y + h + 31, l1_color[c], lx + 19, y + h + 42, bt_l1_category_label(c));
@@ -119,7 +121,7 @@ static void level1_bar(struct bt_strbuf *o, const struct bt_view *v)
 		else
 			bt_sb_printf(o, "%.1f%%", l1[c] * 100);
 		bt_sb_puts(o, "</tspan></text>");
-		lx += 245;
+		lx += isnan(l1[BT_L1_OTHER]) ? 245 : 196;
 	}
 	bt_sb_puts(o, "</svg>");
 	if (total > 0 && fabs(total - 1) > 0.01)
@@ -138,10 +140,10 @@ static double nice_step(double max)
  * Frontend, Bad Speculation, Backend, on a cycles-per-instruction axis. */
 static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
 {
-	static const int order[BT_L1_COUNT] = { BT_L1_RETIRING, BT_L1_FRONTEND, BT_L1_BAD_SPECULATION,
-						BT_L1_BACKEND };
-	double l1[BT_L1_COUNT], part[BT_L1_COUNT];
-	struct bt_bar_seg seg[BT_L1_COUNT];
+	static const int order[BT_L1_SLOTS] = { BT_L1_RETIRING, BT_L1_FRONTEND, BT_L1_BAD_SPECULATION,
+						BT_L1_BACKEND, BT_L1_OTHER };
+	double l1[BT_L1_SLOTS], part[BT_L1_SLOTS];
+	struct bt_bar_seg seg[BT_L1_SLOTS];
 	bt_page_level1(v, l1);
 	bt_sb_puts(o, "<h3>CPI stack</h3>");
 	if (isnan(v->cpi) || v->cpi <= 0) {
@@ -151,11 +153,11 @@ static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
 	const double top = 30, bottom = 330, x = 64, bw = 70;
 	double step = nice_step(v->cpi), axis = ceil(v->cpi / step - 1e-9) * step;
 	double sum = 0;
-	for (int k = 0; k < BT_L1_COUNT; k++)
+	for (int k = 0; k < BT_L1_SLOTS; k++)
 		part[k] = isnan(l1[order[k]]) || l1[order[k]] < 0 ? 0 : l1[order[k]], sum += part[k];
 	double bar_len = (bottom - top) * (v->cpi / axis);
 	/* shares of the level-1 sum, scaled to CPI; drawn upwards from the axis */
-	bt_bar_layout(part, BT_L1_COUNT, 0, bar_len, seg);
+	bt_bar_layout(part, BT_L1_SLOTS, 0, bar_len, seg);
 	bt_sb_printf(o, "<svg viewBox=\"0 0 300 370\" width=\"300\" height=\"370\" role=\"img\" "
 			"aria-label=\"CPI stack\">");
 	for (double t = 0; t <= axis + step / 2; t += step) {
@@ -168,8 +170,10 @@ static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
 			"transform=\"rotate(-90 14 %g)\">cycles per instruction</text>",
 		     (top + bottom) / 2, (top + bottom) / 2);
 	double last_label = bottom + 100;
-	for (int k = 0; k < BT_L1_COUNT; k++) {
+	for (int k = 0; k < BT_L1_SLOTS; k++) {
 		int c = order[k];
+		if (c == BT_L1_OTHER && isnan(l1[c]))
+			continue;
 		double cpi_c = sum > 0 ? v->cpi * part[k] / sum : 0;
 		double y1 = bottom - seg[k].start - seg[k].len;
 		if (seg[k].len > 0)

@@ -66,16 +66,17 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 
 static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
 {
-	double l1[BT_L1_COUNT];
+	double l1[BT_L1_SLOTS];
 	bt_page_level1(v, l1);
 	if (isnan(v->cpi)) {
 		bt_sb_puts(o, "  CPI stack: CPI not known\n");
 		return;
 	}
 	bt_sb_printf(o, "  CPI stack (level-1 share x CPI): CPI %.4f =", v->cpi);
-	for (int c = 0; c < BT_L1_COUNT; c++)
-		bt_sb_printf(o, "%s %s %.4f", c ? " +" : "", bt_l1_category_label(c),
-			     isnan(l1[c]) ? 0 : l1[c] * v->cpi);
+	for (int c = 0; c < BT_L1_SLOTS; c++)
+		if (c < BT_L1_COUNT || !isnan(l1[c]))
+			bt_sb_printf(o, "%s %s %.4f", c ? " +" : "", bt_l1_category_label(c),
+				     isnan(l1[c]) ? 0 : l1[c] * v->cpi);
 	bt_sb_putc(o, '\n');
 	bt_sb_puts(o, "  CPI share of the bottleneck path:");
 	for (size_t i = 0; i < v->n_nodes; i++)
@@ -147,12 +148,14 @@ static void checks_and_plan(struct bt_strbuf *o, const struct bt_view *v)
 
 static void workload(struct bt_strbuf *o, const struct bt_view *v)
 {
-	double l1[BT_L1_COUNT];
+	double l1[BT_L1_SLOTS];
 	bt_page_level1(v, l1);
 	bt_sb_printf(o, "\n-- workload %s (%s) on CPU %s [%s], model %s\n", v->w->label, v->w->params,
 		     v->w->cpu, v->w->simulated ? "SIMULATED" : "measured", v->w->model ? v->w->model : "-");
 	bt_sb_puts(o, "  level 1:");
-	for (int c = 0; c < BT_L1_COUNT; c++) {
+	for (int c = 0; c < BT_L1_SLOTS; c++) {
+		if (c == BT_L1_OTHER && isnan(l1[c]))
+			continue;
 		bt_sb_printf(o, "  %s ", bt_l1_category_label(c));
 		if (isnan(l1[c]))
 			bt_sb_puts(o, "-");

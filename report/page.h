@@ -46,8 +46,11 @@ const char *bt_page_provenance(const struct bt_results_doc *doc);
 /* One line on it: "SIMULATED: counts of baretop's simulated PMU (...), not measured on hardware". */
 void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc *doc);
 
-/* The four level-1 values of a view, by category (NaN where absent). */
-void bt_page_level1(const struct bt_view *v, double out[BT_L1_COUNT]);
+/* The level-1 values of a view, by category (NaN where absent), and in
+ * out[BT_L1_OTHER] the sum of level-1 nodes of no category (Zen 4's
+ * smt_contention), NaN when there is none. */
+#define BT_L1_SLOTS (BT_L1_COUNT + 1)
+void bt_page_level1(const struct bt_view *v, double out[BT_L1_SLOTS]);
 
 /* Whether a node is listed: it has a value, or a reason other than a
  * missing input (drill-down leaves most deep nodes unmeasured: those are
