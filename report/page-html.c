@@ -115,7 +115,8 @@ static void level1_bar(struct bt_strbuf *o, const struct bt_view *v)
 			continue;
 		bt_sb_printf(o, "<rect x=\"%g\" y=\"%g\" width=\"13\" height=\"13\" rx=\"2\" fill=\"%s\"/>"
 				"<text x=\"%g\" y=\"%g\" font-size=\"14\" fill=\"#1d2330\">%s <tspan font-weight=\"700\">",
-			     lx, y + h + 31, l1_color[c], lx + 19, y + h + 42, bt_l1_category_label(c));
+			     lx, y + h + 31, l1_color[c], lx + 19, y + h + 42,
+			     c == BT_L1_OTHER ? "Other level 1" : bt_l1_category_label(c));
 		if (isnan(l1[c]))
 			bt_sb_puts(o, "&#8211;");
 		else

@@ -46,7 +46,7 @@ python3 $lib/edit-results.py "$A" "$w/Bw.json" $wl "$w/tree1.json" "$ev=0.99" --
 
 # name expected_exit A B
 run_diff() {
-  "$bin" diff "$3" "$4" --csv "$w/$1.csv" --text "$w/$1.txt"
+  "$bin" diff "$3" "$4" --csv "$w/$1.csv" --text="$w/$1.txt"
   local rc=$?
   [ $rc -eq "$2" ] || { echo "FAIL diff $1: exit $rc, expected $2"; fail=1; }
 }
@@ -104,7 +104,7 @@ sys.exit(bad)
 PY
 
 # the same diff in the report's formats
-"$bin" report --diff "$A" "$w/B.json" --text "$w/r.txt" --csv "$w/r.csv" --html "$w/r.html" ||
+"$bin" report --diff "$A" "$w/B.json" --text="$w/r.txt" --csv "$w/r.csv" --html "$w/r.html" ||
   { echo "FAIL report --diff"; fail=1; }
 if grep -q "DRAM_Bound .*beyond spread" "$w/r.txt" && grep -q "^$wl,DRAM_Bound,.*beyond spread" "$w/r.csv" &&
    grep -q "b-beyond" "$w/r.html" && grep -q "2 node(s) beyond the run-to-run spread" "$w/r.html"; then

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host diff A.json B.json [--text [FILE]] [--html FILE] [--csv FILE]
+ * baretop-host diff A.json B.json [--text[=FILE]] [--html FILE] [--csv FILE]
  *
  * Two results files compared node by node (report/results-diff.h): for each
  * workload counted in both and each tree node, A's value, B's value, B - A
@@ -21,7 +21,7 @@ BT_HOST_COMMAND(diff, "diff A.json B.json [--html F] [--csv F]",
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: baretop-host diff A.json B.json [--text [FILE]] [--html FILE] [--csv FILE]\n"
+		"usage: baretop-host diff A.json B.json [--text[=FILE]] [--html FILE] [--csv FILE]\n"
 		"  per workload counted in both files (matched by name, NAME@cpuN when a name ran on\n"
 		"  several CPUs) and per tree node: A's value, B's value, B - A and a verdict, sorted\n"
 		"  by |B - A|, largest first:\n"
@@ -34,7 +34,7 @@ static void usage(FILE *f)
 		"  not every run's counts, so the node's formula is evaluated again (built-in model)\n"
 		"  with one event at a time at its min and at its max, the others at their medians;\n"
 		"  the spread is the range of those values and of the node's reported value.\n"
-		"  --text [FILE]  text (the default; FILE default -)\n"
+		"  --text[=FILE]  text, to standard output or FILE (the default)\n"
 		"  --html FILE    the diff and both files' reports as one self-contained HTML page\n"
 		"  --csv FILE     workload,node,level,a,a_lo,a_hi,b,b_lo,b_hi,difference,verdict\n"
 		"                 (values as fractions; a_lo..a_hi is A's spread)\n"
@@ -54,8 +54,9 @@ static int cmd_diff(int argc, char **argv)
 		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
 			csv = argv[++i];
 		} else if (!strcmp(a, "--text")) {
-			text = i + 1 < argc && (argv[i + 1][0] != '-' || !strcmp(argv[i + 1], "-")) && n == 2 ? argv[++i]
-															: "-";
+			text = "-";
+		} else if (!strncmp(a, "--text=", 7) && a[7]) {
+			text = a + 7;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host report RESULTS.json... [--text [FILE]] [--html FILE] [--csv FILE]
+ * baretop-host report RESULTS.json... [--text[=FILE]] [--html FILE] [--csv FILE]
  * baretop-host report --diff A.json B.json [...]
  *
  * The report of results files for people (report/page.h): text (the
@@ -20,14 +20,16 @@ BT_HOST_COMMAND(report, "report RESULTS.json... [--html F] [--csv F]",
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: baretop-host report RESULTS.json... [--text [FILE]] [--html FILE] [--csv FILE]\n"
-		"       baretop-host report --diff A.json B.json [--text [FILE]] [--html FILE] [--csv FILE]\n"
+		"usage: baretop-host report RESULTS.json... [--text[=FILE]] [--html FILE] [--csv FILE]\n"
+		"       baretop-host report --diff A.json B.json [--text[=FILE]] [--html FILE] [--csv FILE]\n"
 		"  per counted workload: provenance (measured or SIMULATED, model, TMA version), the\n"
 		"  level-1 split, the tree with values, flags, spread and the bottleneck path, the CPI\n"
 		"  stack, each event's min/median/max over the runs, the run checks (instruction\n"
 		"  agreement, retries, SMIs, consistency rules) and the plan (steps, groups, counters);\n"
-		"  several workloads add a workload x node table.\n"
-		"  --text [FILE]  text (the default when no format is given; FILE default -)\n"
+		"  several workloads add a workload x node table. A node's spread: its formula evaluated\n"
+		"  again (built-in models) with one event at a time at its min and at its max over the\n"
+		"  runs, the others at their medians (results files keep no per-run count of each event).\n"
+		"  --text[=FILE]  text, to standard output or FILE (the default when no format is given)\n"
 		"  --html FILE    one self-contained HTML page: inline CSS and SVG, no script, font,\n"
 		"                 image or network request (its Content-Security-Policy blocks them)\n"
 		"  --csv FILE     one CSV table: section,file,workload,name,level,value,min,median,max,\n"
@@ -49,10 +51,9 @@ static int cmd_report(int argc, char **argv)
 		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
 			csv = argv[++i];
 		} else if (!strcmp(a, "--text")) {
-			text = i + 1 < argc && (argv[i + 1][0] != '-' || !strcmp(argv[i + 1], "-")) &&
-					       !strstr(argv[i + 1], ".json")
-				       ? argv[++i]
-				       : "-";
+			text = "-";
+		} else if (!strncmp(a, "--text=", 7) && a[7]) {
+			text = a + 7;
 		} else if (!strcmp(a, "--diff")) {
 			want_diff = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
