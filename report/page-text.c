@@ -252,12 +252,14 @@ void bt_page_text(struct bt_strbuf *out, const struct bt_page *p)
 	struct bt_arena a;
 	bt_arena_init(&a);
 	bt_sb_printf(out, "baretop report: %zu results file(s), %zu counted workload(s)\n", p->n_docs, p->n_views);
+	size_t n_sim = 0;
 	for (size_t i = 0; i < p->n_docs; i++)
-		if (p->docs[i].simulated) {
-			bt_sb_puts(out, "SIMULATED: counts of baretop's simulated PMU are in this report, "
-					"not measurements of hardware\n");
-			break;
-		}
+		n_sim += p->docs[i].simulated;
+	if (n_sim)
+		bt_sb_puts(out, "SIMULATED: counts of baretop's simulated PMU are in this report, "
+				"not measurements of hardware\n");
+	else if (p->n_views)
+		bt_sb_puts(out, "MEASURED on hardware: counted by the CPU's own PMU\n");
 	if (p->diff)
 		diff(out, p->diff);
 	if (p->diff && p->diff_only)

@@ -57,22 +57,12 @@ page, w = sys.argv[1], sys.argv[2]
 html = open(page).read()
 csp = html[html.index('<meta http-equiv="Content-Security-Policy"'):]
 csp = csp[:csp.index(">") + 1]
-ext = '<script src="http://127.0.0.1:9/evil.js"></script>'
+ext = '<script src="http://127.0.0.1:65000/evil.js"></script>'
 open(f"{w}/ext-csp.html", "w").write(html.replace("</body>", ext + "</body>"))
 open(f"{w}/ext-nocsp.html", "w").write(html.replace(csp, "").replace("</body>", ext + "</body>"))
 open(f"{w}/console.html", "w").write(html.replace(csp, "").replace("</body>", "<script>console.error('boom')</script></body>"))
 open(f"{w}/nobanner.html", "w").write(html.replace("SIMULATED &mdash; not measured", "not measured"))
 PY
-
-python3 tests/suite/lib/check-html-chromium.py \
-  --expect-file "$w/expect.txt" --screenshot "$out/report.png" "$out/report.html" -- \
-  --expect-fail console "$w/ext-csp.html" -- \
-  --expect-fail network "$w/ext-nocsp.html" -- \
-  --expect-fail console "$w/console.html" -- \
-  --expect-fail text --expect-file "$w/expect.txt" "$w/nobanner.html" || fail=1
-[ -s "$out/report.png" ] && head -c 8 "$out/report.png" | od -An -tx1 | grep -q "89 50 4e 47" &&
-  echo "ok   screenshot $out/report.png is a PNG of $(stat -c %s "$out/report.png") bytes" ||
-  { echo "FAIL no PNG screenshot"; fail=1; }
 
 # hostile names: a results file whose workload name and parameters hold markup
 python3 - "$skl" "$w/hostile.json" <<'PY'
@@ -87,7 +77,19 @@ PY
 if grep -q "<script>alert\|<img src=x" "$w/hostile.html"; then
   echo "FAIL hostile names reached the page unescaped"; fail=1
 else
-  python3 tests/suite/lib/check-html-chromium.py --expect "<script>alert(1)</script>&\"x'" \
-    --expect "<img src=x onerror=alert(2)> a&b \"q\"" "$w/hostile.html" || fail=1
+  echo "ok   hostile names escaped in the page source (no <script>alert, no <img src=x)"
 fi
+
+# one browser session for every page: the report, the negative pages, the hostile names
+python3 tests/suite/lib/check-html-chromium.py \
+  --expect-file "$w/expect.txt" --screenshot "$out/report.png" "$out/report.html" -- \
+  --expect-fail console "$w/ext-csp.html" -- \
+  --expect-fail network "$w/ext-nocsp.html" -- \
+  --expect-fail console "$w/console.html" -- \
+  --expect-fail text --expect-file "$w/expect.txt" "$w/nobanner.html" -- \
+  --expect "<script>alert(1)</script>&\"x'" --expect "<img src=x onerror=alert(2)> a&b \"q\"" \
+  "$w/hostile.html" || fail=1
+[ -s "$out/report.png" ] && head -c 8 "$out/report.png" | od -An -tx1 | grep -q "89 50 4e 47" &&
+  echo "ok   screenshot $out/report.png is a PNG of $(stat -c %s "$out/report.png") bytes" ||
+  { echo "FAIL no PNG screenshot"; fail=1; }
 exit $fail

@@ -111,8 +111,9 @@ def check_page(d, page, expect, shot, width, max_height, expect_fail):
               f"{len(expect) - len(missing)}/{len(expect)} expected texts in the DOM")
     if expect_fail:
         ok = failed[expect_fail]
+        caught = {"console": [c.get("message") for c in console], "network": requests, "text": missing}[expect_fail]
         print(f"{'ok  ' if ok else 'FAIL'} {name}: must fail the {expect_fail} check: {detail}"
-              + (f" (caught: {(console or requests or missing)[0]!s:.120})" if ok else ""))
+              + (f" (caught: {caught[0]!s:.110})" if ok else ""))
         return ok
     ok = not any(failed.values())
     print(f"{'ok  ' if ok else 'FAIL'} {name}: loaded in {load:.2f} s, {detail}, "
