@@ -556,9 +556,12 @@ void bt_page_html(struct bt_strbuf *o, const struct bt_page *p)
 				"baretop's simulated PMU (a model written by hand), not from hardware: the numbers "
 				"show what the model says, nothing about any CPU.</small></header>\n",
 			     n_meas ? "part of this report is not measured on hardware" : "not measured on hardware");
-	else if (n_meas)
+	else if (p->n_views)
 		bt_sb_puts(o, "<header class=\"banner measured\">Measured on hardware<small>Counted by the "
 			      "CPU's own PMU, without multiplexing.</small></header>\n");
+	else
+		bt_sb_puts(o, "<header class=\"banner nocount\">No counts<small>No workload of these results "
+			      "files was counted: each file says why.</small></header>\n");
 	bt_sb_printf(o, "<main><h1>baretop Top-Down report</h1><p class=\"meta\">%zu results file(s), %zu counted "
 			"workload(s)%s</p>\n",
 		     p->n_docs, p->n_views, p->diff ? ", with a diff of A and B" : "");

@@ -85,10 +85,16 @@ static int cmd_diff(int argc, char **argv)
 		na++;
 	if (bt_diff_build(&a, p.views, na, p.views + na, p.n_views - na, &df) != BT_OK)
 		goto out;
+	df.path_a = p.docs[0].path;
+	df.path_b = p.docs[1].path;
 	p.diff = &df;
 	p.diff_only = 1;
 	if (bt_host_page_write(&p, text, html, csv) < 0)
 		goto out;
+	if (!df.n_workloads) {
+		fprintf(stderr, "baretop-host: no workload is counted in both %s and %s\n", files[0], files[1]);
+		goto out;
+	}
 	rc = df.n_class[BT_DIFF_BEYOND] ? 1 : 0;
 out:
 	bt_arena_free(&a);

@@ -85,7 +85,9 @@ static int cmd_report(int argc, char **argv)
 			na++;
 		if (bt_diff_build(&a, p.views, na, p.views + na, p.n_views - na, &df) != BT_OK)
 			goto out;
-		p.diff = &df;
+		df.path_a = p.docs[0].path;
+	df.path_b = p.docs[1].path;
+	p.diff = &df;
 	}
 	rc = bt_host_page_write(&p, text, html, csv) < 0 ? 1 : 0;
 out:
