@@ -8,7 +8,7 @@
 
 const char *bt_page_provenance(const struct bt_results_doc *doc)
 {
-	return doc->simulated ? "SIMULATED" : "measured";
+	return doc->simulated ? "SIMULATED" : doc->replayed ? "replayed" : "measured";
 }
 
 void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc *doc)
@@ -16,7 +16,10 @@ void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc 
 	const char *pmu = bt_json_get_str(doc->counting, "pmu");
 	const char *what = bt_json_get_str(doc->counting, "simulated_counts");
 	const char *brand = bt_json_get_str(bt_json_get(doc->root, "cpu"), "brand");
-	if (doc->simulated) {
+	if (doc->replayed) {
+		bt_sb_printf(out, "%sreplayed: evaluated again from a count file, nothing measured now; %s",
+			     doc->simulated ? "SIMULATED and " : "", doc->input);
+	} else if (doc->simulated) {
 		bt_sb_printf(out, "SIMULATED: counts of baretop's simulated PMU%s%s%s, not measured on hardware",
 			     pmu ? " (" : "", pmu ? pmu : "", pmu ? ")" : "");
 		if (what)

@@ -30,6 +30,7 @@ static const char css[] =
 	".sim{background:#fff1c2;color:#6b4400;border-color:#e0a100}"
 	".measured{background:#dff3e3;color:#174d24;border-color:#3c9a52}"
 	".nocount{background:#eceff3;color:#333;border-color:#999}"
+	".replay{background:#e3ecfb;color:#173a73;border-color:#3a6fc4}"
 	"h1{font-size:24px;margin:22px 0 4px}"
 	"h2{font-size:20px;margin:0 0 2px}"
 	"h3{font-size:14px;margin:16px 0 6px;text-transform:uppercase;letter-spacing:.05em;color:#4a5366}"
@@ -41,6 +42,7 @@ static const char css[] =
 	".tag{display:inline-block;font-size:12px;font-weight:700;padding:1px 8px;border-radius:10px;"
 	"vertical-align:middle;margin-left:6px}"
 	".tag.sim{background:#e0a100;color:#fff}.tag.measured{background:#3c9a52;color:#fff}"
+	".tag.replay{background:#3a6fc4;color:#fff}"
 	".params{font-weight:400;color:#4a5366;font-size:15px}"
 	".path{margin:4px 0 10px}.path b{color:#b3261e}"
 	".cols{display:flex;gap:28px;align-items:flex-start;flex-wrap:wrap}"
@@ -361,8 +363,10 @@ static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct 
 	esc(o, v->w->label);
 	bt_sb_puts(o, " <span class=\"params\">");
 	esc(o, v->w->params);
-	bt_sb_printf(o, "</span><span class=\"tag %s\">%s</span></h2><p class=\"meta\">CPU ",
-		     v->w->simulated ? "sim" : "measured", v->w->simulated ? "SIMULATED" : "measured");
+	bt_sb_printf(o, "</span><span class=\"tag %s\">%s</span>%s</h2><p class=\"meta\">CPU ",
+		     v->w->simulated ? "sim" : v->doc->replayed ? "replay" : "measured",
+		     v->w->simulated ? "SIMULATED" : v->doc->replayed ? "replayed" : "measured",
+		     v->w->simulated && v->doc->replayed ? "<span class=\"tag replay\">replayed</span>" : "");
 	esc(o, v->w->cpu);
 	bt_sb_puts(o, " &middot; model ");
 	esc(o, v->w->model ? v->w->model : "-");
@@ -507,8 +511,8 @@ static void doc_header(struct bt_strbuf *o, const struct bt_page *p, const struc
 	bt_page_doc_tag(p, d, tag, sizeof(tag));
 	bt_sb_printf(o, "<section class=\"card doc%s\"><h2>%s%s", d->simulated ? "" : " m", tag, *tag ? " &middot; " : "");
 	esc(o, d->path);
-	bt_sb_printf(o, "<span class=\"tag %s\">%s</span></h2><p class=\"meta\">", d->simulated ? "sim" : "measured",
-		     bt_page_provenance(d));
+	bt_sb_printf(o, "<span class=\"tag %s\">%s</span></h2><p class=\"meta\">",
+		     d->simulated ? "sim" : d->replayed ? "replay" : "measured", bt_page_provenance(d));
 	struct bt_strbuf line = { 0 };
 	bt_page_provenance_line(&line, d);
 	esc(o, bt_sb_str(&line));
@@ -539,23 +543,33 @@ void bt_page_html(struct bt_strbuf *o, const struct bt_page *p)
 {
 	struct bt_arena a;
 	bt_arena_init(&a);
-	size_t n_sim = 0, n_meas = 0;
-	for (size_t i = 0; i < p->n_docs; i++)
-		p->docs[i].simulated ? n_sim++ : n_meas++;
+	size_t n_sim = 0, n_rep = 0;
+	for (size_t i = 0; i < p->n_docs; i++) {
+		n_sim += p->docs[i].simulated;
+		n_rep += p->docs[i].replayed;
+	}
 	bt_sb_puts(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 		      "style-src 'unsafe-inline'\">\n<meta name=\"viewport\" content=\"width=device-width, "
 		      "initial-scale=1\">\n<title>baretop report");
 	if (n_sim)
 		bt_sb_puts(o, " (SIMULATED)");
+	else if (n_rep)
+		bt_sb_puts(o, " (replayed)");
 	bt_sb_puts(o, "</title>\n<style>");
 	bt_sb_puts(o, css);
 	bt_sb_puts(o, "</style></head>\n<body>\n");
 	if (n_sim)
 		bt_sb_printf(o, "<header class=\"banner sim\">SIMULATED &mdash; %s<small>The counts come from "
 				"baretop's simulated PMU (a model written by hand), not from hardware: the numbers "
-				"show what the model says, nothing about any CPU.</small></header>\n",
-			     n_meas ? "part of this report is not measured on hardware" : "not measured on hardware");
+				"show what the model says, nothing about any CPU.%s</small></header>\n",
+			     n_sim < p->n_docs ? "part of this report is not measured on hardware"
+					       : "not measured on hardware",
+			     n_rep ? " Some trees are replayed from count files." : "");
+	else if (n_rep)
+		bt_sb_printf(o, "<header class=\"banner replay\">REPLAYED &mdash; evaluated again from count "
+				"files<small>%zu tree(s) computed now from counts written earlier: nothing was measured "
+				"for this report.</small></header>\n", n_rep);
 	else if (p->n_views)
 		bt_sb_puts(o, "<header class=\"banner measured\">Measured on hardware<small>Counted by the "
 			      "CPU's own PMU, without multiplexing.</small></header>\n");

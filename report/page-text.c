@@ -151,7 +151,9 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v)
 	double l1[BT_L1_SLOTS];
 	bt_page_level1(v, l1);
 	bt_sb_printf(o, "\n-- workload %s (%s) on CPU %s [%s], model %s\n", v->w->label, v->w->params,
-		     v->w->cpu, v->w->simulated ? "SIMULATED" : "measured", v->w->model ? v->w->model : "-");
+		     v->w->cpu,
+		     v->w->simulated ? (v->doc->replayed ? "SIMULATED, replayed" : "SIMULATED")
+				     : v->doc->replayed ? "replayed" : "measured", v->w->model ? v->w->model : "-");
 	bt_sb_puts(o, "  level 1:");
 	for (int c = 0; c < BT_L1_SLOTS; c++) {
 		if (c == BT_L1_OTHER && isnan(l1[c]))
@@ -252,13 +254,18 @@ void bt_page_text(struct bt_strbuf *out, const struct bt_page *p)
 	struct bt_arena a;
 	bt_arena_init(&a);
 	bt_sb_printf(out, "baretop report: %zu results file(s), %zu counted workload(s)\n", p->n_docs, p->n_views);
-	size_t n_sim = 0;
-	for (size_t i = 0; i < p->n_docs; i++)
+	size_t n_sim = 0, n_rep = 0;
+	for (size_t i = 0; i < p->n_docs; i++) {
 		n_sim += p->docs[i].simulated;
+		n_rep += p->docs[i].replayed;
+	}
 	if (n_sim)
 		bt_sb_puts(out, "SIMULATED: counts of baretop's simulated PMU are in this report, "
 				"not measurements of hardware\n");
-	else if (p->n_views)
+	if (n_rep)
+		bt_sb_puts(out, "REPLAYED: trees evaluated again from count files are in this report; "
+				"nothing was measured for it\n");
+	if (!n_sim && !n_rep && p->n_views)
 		bt_sb_puts(out, "MEASURED on hardware: counted by the CPU's own PMU\n");
 	if (p->diff)
 		diff(out, p->diff);

@@ -97,6 +97,68 @@ bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const s
 	return BT_OK;
 }
 
+/* A `replay --json` document as a results document of one workload. */
+static bt_status from_replay(struct bt_arena *a, const char *path, const struct bt_json *root,
+			     struct bt_results_doc *doc)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->path = path;
+	doc->root = root;
+	doc->replayed = true;
+	doc->input = bt_json_get_str(root, "input");
+	doc->simulated = strstr(doc->input, "SIMULATED") != NULL;
+	doc->model = bt_json_get_str(root, "model");
+	doc->model_source = bt_json_get_str(root, "model_source");
+	doc->workloads = bt_arena_alloc(a, sizeof(*doc->workloads));
+	if (!doc->workloads)
+		return BT_ERR_NOMEM;
+	struct bt_results_workload *o = &doc->workloads[0];
+	memset(o, 0, sizeof(*o));
+	/* the case the count file names, else the file's own name */
+	const char *c = strstr(doc->input, ", case ");
+	const char *base = strrchr(path, '/');
+	if (c) {
+		c += strlen(", case ");
+		o->name = bt_arena_strndup(a, c, strcspn(c, ","));
+	} else {
+		o->name = bt_arena_strdup(a, base ? base + 1 : path);
+	}
+	if (!o->name)
+		return BT_ERR_NOMEM;
+	o->label = o->name;
+	o->params = "";
+	o->cpu = "?";
+	o->entry = root;
+	o->counted = root;
+	o->tree = root;
+	o->consistency = bt_json_member(root, "consistency", BT_JSON_ARRAY);
+	o->model = doc->model;
+	o->model_source = doc->model_source;
+	o->simulated = doc->simulated;
+	doc->n_workloads = doc->n_counted = 1;
+	return BT_OK;
+}
+
+bt_status bt_results_doc_from_json_any(struct bt_arena *a, const char *path, const struct bt_json *root,
+				       struct bt_results_doc *doc, struct bt_diag *d)
+{
+	const char *input = bt_json_get_str(root, "input");
+	if (!bt_json_get(root, "format") && input && !strncmp(input, "replayed counts from", 20) &&
+	    bt_json_member(root, "nodes", BT_JSON_OBJECT))
+		return from_replay(a, path, root, doc);
+	return bt_results_doc_from_json(a, path, root, doc, d);
+}
+
+bt_status bt_results_doc_load_any(struct bt_arena *a, const char *path, struct bt_results_doc *doc,
+				  struct bt_diag *d)
+{
+	struct bt_json *root;
+	bt_status st = bt_json_load_file(a, path, &root, d);
+	if (st != BT_OK)
+		return st;
+	return bt_results_doc_from_json_any(a, path, root, doc, d);
+}
+
 bt_status bt_results_doc_load(struct bt_arena *a, const char *path, struct bt_results_doc *doc,
 			      struct bt_diag *d)
 {

@@ -39,6 +39,8 @@ struct bt_results_doc {
 	const char *path;
 	const struct bt_json *root, *run, *counting;
 	bool simulated;                    /* the document's "simulated" */
+	bool replayed;                     /* a `replay --json` tree, not a results document */
+	const char *input;                 /* replayed: where its counts came from */
 	const char *model, *uarch, *model_source; /* run.counting; NULL when absent */
 	const char *not_counted_reason;    /* run.not_counted_reason, NULL when counted */
 	struct bt_results_workload *workloads; /* every entry of run.workloads */
@@ -52,6 +54,14 @@ bt_status bt_results_doc_load(struct bt_arena *a, const char *path, struct bt_re
 /* The same from a parsed root (tests, fuzzing). */
 bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const struct bt_json *root,
 				   struct bt_results_doc *doc, struct bt_diag *d);
+/* Also takes the tree `baretop-host replay --json` writes (its "input"
+ * says "replayed counts from ..."): one counted workload, named after its
+ * case, with the tree and its consistency verdicts but no per-event
+ * statistics, steps or plan; doc->replayed says so (`report`, `diff`). */
+bt_status bt_results_doc_load_any(struct bt_arena *a, const char *path, struct bt_results_doc *doc,
+				  struct bt_diag *d);
+bt_status bt_results_doc_from_json_any(struct bt_arena *a, const char *path, const struct bt_json *root,
+				       struct bt_results_doc *doc, struct bt_diag *d);
 
 /* The counted workload named `name` (its label or its name), or, when name
  * is NULL, the only counted one. NULL with the reason in d otherwise. */

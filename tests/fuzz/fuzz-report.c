@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bt_results_doc doc;
 	bt_arena_init(&a);
 	if (bt_json_parse(&a, (const char *)data, size, "fuzz", &root, &d) != BT_OK ||
-	    bt_results_doc_from_json(&a, "fuzz<&>\"", root, &doc, &d) != BT_OK)
+	    bt_results_doc_from_json_any(&a, "fuzz<&>\"", root, &doc, &d) != BT_OK)
 		goto out;
 	struct bt_view *v = bt_arena_alloc(&a, (doc.n_counted + 1) * sizeof(*v));
 	size_t n = 0;

@@ -15,7 +15,7 @@ int bt_host_page_load(struct bt_arena *a, char *const *paths, size_t n, struct b
 	if (!docs)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (bt_results_doc_load(a, paths[i], &docs[i], &d) != BT_OK) {
+		if (bt_results_doc_load_any(a, paths[i], &docs[i], &d) != BT_OK) {
 			fprintf(stderr, "baretop-host: %s\n", d.text);
 			return -1;
 		}

@@ -222,6 +222,37 @@ TEST(spread_needs_the_files_own_values)
 	free(text);
 }
 
+/* `replay --json` output reads as one replayed workload named by its case. */
+TEST(replay_document_is_replayed)
+{
+	static const char t[] =
+		"{\"model\": \"SKL\", \"model_source\": \"m TmaVersion 5.01\","
+		" \"input\": \"replayed counts from x.json, case ptr@cpu0, measured (evaluated from the file)\","
+		" \"nodes\": {\"Retiring\": {\"value\": 0.25, \"kind\": \"tree\", \"level\": 1, \"parent\": null}},"
+		" \"bottleneck_path\": [], \"cpi\": 1}";
+	struct bt_arena a;
+	struct bt_diag d = { "" };
+	struct bt_json *root;
+	struct bt_results_doc doc;
+	struct bt_view v;
+	bt_arena_init(&a);
+	CHECK(bt_json_parse(&a, t, sizeof(t) - 1, "r", &root, &d) == BT_OK);
+	CHECK(bt_results_doc_from_json(&a, "r.json", root, &doc, &d) == BT_ERR_INVALID); /* not for counts/export */
+	CHECK(bt_results_doc_from_json_any(&a, "r.json", root, &doc, &d) == BT_OK);
+	CHECK(doc.replayed && !doc.simulated);
+	CHECK_STR(bt_page_provenance(&doc), "replayed");
+	CHECK_EQ_INT(doc.n_counted, 1);
+	CHECK_STR(doc.workloads[0].label, "ptr@cpu0");
+	CHECK(bt_view_build(&a, &doc, &doc.workloads[0], &v, &d) == BT_OK);
+	CHECK(!v.spread_known && v.n_nodes == 1);
+	struct bt_page p = { .docs = &doc, .n_docs = 1, .views = &v, .n_views = 1 };
+	struct bt_strbuf h = { 0 };
+	bt_page_html(&h, &p);
+	CHECK(strstr(bt_sb_str(&h), "REPLAYED &mdash;") != NULL && !strstr(bt_sb_str(&h), "Measured on hardware"));
+	bt_sb_free(&h);
+	bt_arena_free(&a);
+}
+
 TEST(results_doc_rejects_other_files)
 {
 	struct bt_arena a;
