@@ -35,7 +35,10 @@ static void usage(FILE *f)
 		"  --csv FILE     one CSV table: section,file,workload,name,level,value,min,median,max,\n"
 		"                 flag,detail (with --diff: the diff table, see `baretop-host diff --help`)\n"
 		"  --diff A B     compare A and B node by node first (see `baretop-host diff --help`)\n"
-		"FILE - is standard output. Tree values are fractions in CSV, percent elsewhere.\n");
+		"RESULTS.json: a results file, or a tree `baretop-host replay --json` wrote (labelled\n"
+		"replayed: a tree only, no events, checks or plan). The banner says measured, SIMULATED\n"
+		"or replayed. FILE - is standard output. Tree values are fractions in CSV, percent\n"
+		"elsewhere.\n");
 }
 
 static int cmd_report(int argc, char **argv)
