@@ -259,13 +259,48 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 	bt_sb_puts(o, ".</p>");
 }
 
+/* One event's min..max around its median on a shared scale of +-scale
+ * (relative): a whisker with the median as a tick. */
+static void whisker(struct bt_strbuf *o, double mn, double md, double mx, double scale)
+{
+	const double w = 160, mid = 80, half = 72;
+	bt_sb_printf(o, "<svg width=\"%g\" height=\"14\" viewBox=\"0 0 %g 14\" aria-hidden=\"true\">"
+			"<line x1=\"%g\" x2=\"%g\" y1=\"7\" y2=\"7\" stroke=\"#e3e6eb\"/>"
+			"<line x1=\"%g\" x2=\"%g\" y1=\"2\" y2=\"12\" stroke=\"#c9ced8\"/>",
+		     w, w, mid - half, mid + half, mid, mid);
+	if (md > 0 && !isnan(mn) && !isnan(mx)) {
+		double x0 = mid + half * fmax(-1, (mn - md) / md / scale);
+		double x1 = mid + half * fmin(1, (mx - md) / md / scale);
+		bt_sb_printf(o, "<rect x=\"%.2f\" y=\"4\" width=\"%.2f\" height=\"6\" rx=\"2\" fill=\"#4a5366\" "
+				"opacity=\".55\"/><line x1=\"%g\" x2=\"%g\" y1=\"1\" y2=\"13\" stroke=\"#1d2330\" "
+				"stroke-width=\"2\"/>",
+			     x0, fmax(x1 - x0, 1.5), mid, mid);
+	}
+	bt_sb_puts(o, "</svg>");
+}
+
 static void events(struct bt_strbuf *o, const struct bt_view *v)
 {
 	const struct bt_json *ev = v->w->events;
-	bt_sb_puts(o, "<h3>Per-event spread over the runs</h3><table><tr><th>event</th><th class=\"n\">group</th>"
-		      "<th class=\"n\">min</th><th class=\"n\">median</th><th class=\"n\">max</th>"
-		      "<th class=\"n\">(max&minus;min)/median</th></tr>");
+	double scale = 0.01; /* +-1 % at least, else the widest event's reach */
 	for (size_t i = 0; ev && i < ev->u.obj.n; i++) {
+		const struct bt_json *e = ev->u.obj.values[i];
+		double mn = bt_json_num(e, "min", NAN), md = bt_json_num(e, "median", NAN),
+		       mx = bt_json_num(e, "max", NAN);
+		if (md > 0 && !isnan(mn) && !isnan(mx))
+			scale = fmax(scale, fmax((md - mn) / md, (mx - md) / md));
+	}
+	if (!ev) {
+		bt_sb_puts(o, "<h3>Per-event spread over the runs</h3><p class=\"note\">No per-event statistics "
+			      "(a replayed tree).</p>");
+		return;
+	}
+	bt_sb_printf(o, "<h3>Per-event spread over the runs</h3><table><tr><th>event</th><th class=\"n\">group</th>"
+			"<th class=\"n\">min</th><th class=\"n\">median</th><th class=\"n\">max</th>"
+			"<th class=\"n\">(max&minus;min)/median</th><th>min&ndash;max around the median "
+			"(&plusmn;%.3g&#8239;%%)</th></tr>",
+		     scale * 100);
+	for (size_t i = 0; i < ev->u.obj.n; i++) {
 		const struct bt_json *e = ev->u.obj.values[i];
 		double mn = bt_json_num(e, "min", NAN), md = bt_json_num(e, "median", NAN),
 		       mx = bt_json_num(e, "max", NAN), g = bt_json_num(e, "group", -1);
@@ -282,6 +317,8 @@ static void events(struct bt_strbuf *o, const struct bt_view *v)
 			bt_sb_printf(o, "%.3f&#8239;%%", (mx - mn) / md * 100);
 		else
 			bt_sb_puts(o, "<span class=\"dim\">&ndash;</span>");
+		bt_sb_puts(o, "</td><td>");
+		whisker(o, mn, md, mx, scale);
 		bt_sb_puts(o, "</td></tr>");
 	}
 	bt_sb_puts(o, "</table><p class=\"note\">Counts are overhead-corrected (the empty-body calibration "
