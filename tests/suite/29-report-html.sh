@@ -6,7 +6,7 @@
 # Two simulated runs (SKL: four workloads; Zen 4: two, whose level-1 nodes
 # are spelled in lower case) make one page. Checked: it loads with no
 # console error and no network request but its own file:// URL, a
-# screenshot is taken (build/report-html/report.png), and the rendered DOM
+# screenshot of its top 3000 px is taken (build/report-html/report.png), and the rendered DOM
 # text holds every workload, every level-1 node of every workload, the
 # SIMULATED banner and each file's model and TMA version. Negative cases
 # prove each check can fail: the page with an external
@@ -82,7 +82,7 @@ fi
 
 # one browser session for every page: the report, the negative pages, the hostile names
 python3 tests/suite/lib/check-html-chromium.py \
-  --expect-file "$w/expect.txt" --screenshot "$out/report.png" "$out/report.html" -- \
+  --expect-file "$w/expect.txt" --screenshot "$out/report.png" --max-height 3000 "$out/report.html" -- \
   --expect-fail console "$w/ext-csp.html" -- \
   --expect-fail network "$w/ext-nocsp.html" -- \
   --expect-fail console "$w/console.html" -- \
