@@ -25,6 +25,7 @@
 #include "base/json-write.h"
 #include "metrics/builtin.h"
 #include "base/json-read.h"
+#include "report/results-read.h"
 #include "tools/baretop-host/command.h"
 
 BT_HOST_COMMAND(counts, "counts RESULTS.json... [--out-dir DIR]",
@@ -59,12 +60,6 @@ static void safe_name(char *out, size_t cap, const char *s)
 	out[k] = '\0';
 }
 
-static const struct bt_json *member(const struct bt_json *obj, const char *key, int type)
-{
-	const struct bt_json *v = bt_json_get(obj, key);
-	return v && v->type == type ? v : NULL;
-}
-
 static int write_new_file(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -97,9 +92,9 @@ static void render(struct bt_strbuf *sb, const char *results, const struct bt_js
 {
 	struct bt_jw j;
 	const struct bt_json *counting = bt_json_get(bt_json_get(root, "run"), "counting");
-	const struct bt_json *events = member(counted, "events", BT_JSON_OBJECT);
-	const struct bt_json *consts = member(counted, "constants", BT_JSON_OBJECT);
-	const struct bt_json *rl = member(counted, "retire_latency", BT_JSON_OBJECT);
+	const struct bt_json *events = bt_json_member(counted, "events", BT_JSON_OBJECT);
+	const struct bt_json *consts = bt_json_member(counted, "constants", BT_JSON_OBJECT);
+	const struct bt_json *rl = bt_json_member(counted, "retire_latency", BT_JSON_OBJECT);
 	const struct bt_json *sim = bt_json_get(counted, "simulated");
 	const struct bt_json *pm = bt_json_get(counting, "perf_metrics");
 	const struct bt_json *smt = consts ? bt_json_get(consts, "HYPERTHREADING_ON") : NULL;
@@ -153,24 +148,20 @@ static int convert(const char *results, const char *out_dir, int *ret_written)
 {
 	struct bt_arena a;
 	struct bt_diag d = { "" };
-	struct bt_json *root;
+	struct bt_results_doc doc = { 0 };
 	int rc = 0;
 
 	bt_arena_init(&a);
-	if (bt_json_load_file(&a, results, &root, &d) != BT_OK) {
+	bool loaded = bt_results_doc_load(&a, results, &doc, &d) == BT_OK;
+	if (!loaded || !bt_json_member(doc.run, "workloads", BT_JSON_ARRAY)) {
+		if (loaded)
+			bt_diag_set(&d, "%s is not a baretop results file (\"format\": "
+					"\"baretop-results\" with run.workloads)", results);
 		fprintf(stderr, "baretop-host: %s\n", d.text);
 		bt_arena_free(&a);
 		return 1;
 	}
-	const char *format = bt_json_get_str(root, "format");
-	const struct bt_json *run = bt_json_get(root, "run");
-	const struct bt_json *wls = member(run, "workloads", BT_JSON_ARRAY);
-	if (!format || strcmp(format, "baretop-results") != 0 || !wls) {
-		fprintf(stderr, "baretop-host: %s is not a baretop results file (\"format\": "
-				"\"baretop-results\" with run.workloads)\n", results);
-		bt_arena_free(&a);
-		return 1;
-	}
+	const struct bt_json *root = doc.root, *run = doc.run;
 	/* A model loaded from vendor files is not a built-in id: the count
 	 * file then names none, and replay needs --model or --load. */
 	const char *model = bt_json_get_str(bt_json_get(run, "counting"), "model");
@@ -185,9 +176,9 @@ static int convert(const char *results, const char *out_dir, int *ret_written)
 	snprintf(stem, sizeof(stem), "%.*s", (int)blen, base);
 	safe_name(stem, sizeof(stem), stem);
 	int n_counted = 0;
-	for (size_t k = 0; k < wls->u.arr.n; k++) {
-		const struct bt_json *w = wls->u.arr.items[k];
-		const struct bt_json *counted = member(w, "counted", BT_JSON_OBJECT);
+	for (size_t k = 0; k < doc.n_workloads; k++) {
+		const struct bt_json *w = doc.workloads[k].entry;
+		const struct bt_json *counted = doc.workloads[k].counted;
 		if (!counted)
 			continue;
 		n_counted++;

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "base/json-read.h"
+#include "report/results-read.h"
 #include "tools/baretop-host/command.h"
 
 BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv F] [--perf-json F]",
@@ -260,39 +261,20 @@ static int cmd_export(int argc, char **argv)
 	struct bt_arena a;
 	bt_arena_init(&a);
 	struct bt_diag d = { "" };
-	struct bt_json *root;
+	struct bt_results_doc doc;
 	int rc = 1;
-	if (bt_json_load_file(&a, in, &root, &d) != BT_OK) {
+	if (bt_results_doc_load(&a, in, &doc, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host: %s\n", d.text);
 		goto out;
 	}
-	const char *format = root->type == BT_JSON_OBJECT ? bt_json_get_str(root, "format") : NULL;
-	if (!format || strcmp(format, "baretop-results")) {
-		fprintf(stderr, "baretop-host: %s is not a baretop results file\n", in);
+	const struct bt_results_workload *w = bt_results_doc_counted(&doc, workload, &d);
+	if (!w) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
 		goto out;
 	}
-	const struct bt_json *run = bt_json_get(root, "run");
-	const struct bt_json *wls = run ? bt_json_get(run, "workloads") : NULL;
-	const struct bt_json *counted = NULL;
-	unsigned n_counted = 0;
-	for (size_t i = 0; wls && wls->type == BT_JSON_ARRAY && i < wls->u.arr.n; i++) {
-		const struct bt_json *w = wls->u.arr.items[i], *c = bt_json_get(w, "counted");
-		const char *name = bt_json_get_str(w, "name");
-		if (!c || c->type != BT_JSON_OBJECT)
-			continue;
-		n_counted++;
-		if (workload ? name && !strcmp(name, workload) : n_counted == 1)
-			counted = c;
-	}
-	if (!counted || (!workload && n_counted > 1)) {
-		fprintf(stderr, "baretop-host: %s: %s\n", in,
-			!n_counted ? "no counted workload"
-			: workload ? "no counted workload of that name (--workload)"
-				   : "several counted workloads: name one with --workload NAME");
-		goto out;
-	}
+	const struct bt_json *counted = w->counted;
 	const struct bt_json *tree = bt_json_get(counted, "tree");
-	const struct bt_json *cpu = bt_json_get(root, "cpu");
+	const struct bt_json *cpu = bt_json_get(doc.root, "cpu");
 	double tsc_hz = cpu ? num(bt_json_get(cpu, "tsc_hz"), 0) : 0;
 	const struct {
 		const char *path;

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* What the three report formats share (page.h): provenance, level 1, run checks. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/page.h"
+
+const char *bt_page_provenance(const struct bt_results_doc *doc)
+{
+	return doc->simulated ? "SIMULATED" : doc->replayed ? "replayed" : "measured";
+}
+
+void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc *doc)
+{
+	const char *pmu = bt_json_get_str(doc->counting, "pmu");
+	const char *what = bt_json_get_str(doc->counting, "simulated_counts");
+	const char *brand = bt_json_get_str(bt_json_get(doc->root, "cpu"), "brand");
+	if (doc->replayed) {
+		bt_sb_printf(out, "%sreplayed: evaluated again from a count file, nothing measured now; %s",
+			     doc->simulated ? "SIMULATED and " : "", doc->input);
+	} else if (doc->simulated) {
+		bt_sb_printf(out, "SIMULATED: counts of baretop's simulated PMU%s%s%s, not measured on hardware",
+			     pmu ? " (" : "", pmu ? pmu : "", pmu ? ")" : "");
+		if (what)
+			bt_sb_printf(out, "; %s", what);
+	} else if (doc->n_counted) {
+		bt_sb_printf(out, "measured: counted by the PMU of %s%s%s%s", brand ? brand : "the CPU",
+			     pmu ? " (" : "", pmu ? pmu : "", pmu ? ")" : "");
+	} else {
+		bt_sb_printf(out, "no counts: %s",
+			     doc->not_counted_reason ? doc->not_counted_reason : "no workload was counted");
+	}
+}
+
+void bt_page_level1(const struct bt_view *v, double out[BT_L1_SLOTS])
+{
+	for (int c = 0; c < BT_L1_SLOTS; c++)
+		out[c] = NAN;
+	for (size_t i = 0; i < v->n_nodes; i++) {
+		const struct bt_view_node *n = &v->nodes[i];
+		if (n->level != 1 || isnan(n->value))
+			continue;
+		if (n->category < BT_L1_COUNT)
+			out[n->category] = n->value;
+		else
+			out[BT_L1_OTHER] = (isnan(out[BT_L1_OTHER]) ? 0 : out[BT_L1_OTHER]) + n->value;
+	}
+}
+
+size_t bt_page_steps(const struct bt_view *v, struct bt_page_step *out, size_t cap)
+{
+	const struct bt_json *steps = v->w->steps;
+	size_t n = 0;
+	for (size_t i = 0; steps && i < steps->u.arr.n && n < cap; i++) {
+		const struct bt_json *s = steps->u.arr.items[i];
+		struct bt_page_step *o = &out[n++];
+		memset(o, 0, sizeof(*o));
+		o->level = (unsigned)bt_json_num(s, "level", 0);
+		o->nodes = (unsigned)bt_json_num(s, "nodes", 0);
+		o->events = (unsigned)bt_json_num(s, "events", 0);
+		o->groups = (unsigned)bt_json_num(s, "groups", 0);
+		o->lower_bound = (unsigned)bt_json_num(s, "lower_bound", 0);
+		o->runs = (unsigned)bt_json_num(s, "runs", 0);
+		o->retried = (unsigned)bt_json_num(s, "retried", 0);
+		o->flagged = (unsigned)bt_json_num(s, "flagged", 0);
+		o->inst_min = bt_json_num(s, "instructions_min", NAN);
+		o->inst_median = bt_json_num(s, "instructions_median", NAN);
+		o->inst_max = bt_json_num(s, "instructions_max", NAN);
+		o->agreement = o->inst_median > 0 ? (o->inst_max - o->inst_min) / o->inst_median : NAN;
+		const struct bt_json *fr = bt_json_get(s, "smm_frozen");
+		o->smm_frozen = fr && fr->type == BT_JSON_TRUE ? 1 : fr && fr->type == BT_JSON_FALSE ? 0 : -1;
+		const struct bt_json *log = bt_json_member(s, "run_log", BT_JSON_ARRAY);
+		for (size_t k = 0; log && k < log->u.arr.n; k++) {
+			double smi = bt_json_num(log->u.arr.items[k], "smi", 0);
+			if (smi > 0 && smi < 1e9)
+				o->smis += (unsigned)smi;
+		}
+	}
+	return n;
+}
+
+void bt_page_rule_counts(const struct bt_view *v, unsigned *held, unsigned *violated, unsigned *na)
+{
+	*held = *violated = *na = 0;
+	const struct bt_json *c = v->w->consistency;
+	for (size_t i = 0; c && i < c->u.arr.n; i++) {
+		const char *st = bt_json_get_str(c->u.arr.items[i], "state");
+		if (!st)
+			continue;
+		if (!strcmp(st, "held"))
+			(*held)++;
+		else if (!strcmp(st, "violated"))
+			(*violated)++;
+		else
+			(*na)++;
+	}
+}
+
+int bt_page_listed(const struct bt_view_node *n)
+{
+	return !isnan(n->value) || strcmp(n->state, "missing") != 0;
+}
+
+size_t bt_page_unlisted(const struct bt_view *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < v->n_nodes; i++)
+		n += !bt_page_listed(&v->nodes[i]);
+	return n;
+}
+
+void bt_page_doc_tag(const struct bt_page *p, const struct bt_results_doc *doc, char *buf, size_t len)
+{
+	size_t i = (size_t)(doc - p->docs);
+	if (p->n_docs < 2)
+		snprintf(buf, len, "%s", "");
+	else if (p->diff && i < 2)
+		snprintf(buf, len, "%s", i ? "B" : "A");
+	else
+		snprintf(buf, len, "%zu", i + 1);
+}

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/* The host-side report as text (page.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/page.h"
+
+#define MAX_STEPS 16
+
+static void pct(struct bt_strbuf *o, double v)
+{
+	if (isnan(v))
+		bt_sb_printf(o, "%8s", "-");
+	else
+		bt_sb_printf(o, "%7.2f%%", v * 100);
+}
+
+static void doc_header(struct bt_strbuf *o, const struct bt_page *p, const struct bt_results_doc *doc,
+		       struct bt_arena *a)
+{
+	const char *tma = bt_results_tma_version(a, doc->model_source);
+	char tag[24];
+	bt_page_doc_tag(p, doc, tag, sizeof(tag));
+	bt_sb_printf(o, "== %s%s%s\n   ", tag, *tag ? ": " : "", doc->path);
+	bt_page_provenance_line(o, doc);
+	bt_sb_printf(o, "\n   model %s%s%s%s, TMA version %s\n   formulas: %s\n", doc->model ? doc->model : "-",
+		     doc->uarch ? " (" : "", doc->uarch ? doc->uarch : "", doc->uarch ? ")" : "",
+		     tma ? tma : "not said", doc->model_source ? doc->model_source : "not said");
+}
+
+static void tree(struct bt_strbuf *o, const struct bt_view *v)
+{
+	bt_sb_printf(o, "  tree (* flagged, <== bottleneck path; spread = %s):\n",
+		     v->spread_known ? "lo..hi over the events' min/max" : "not derived");
+	bt_sb_printf(o, "  %-5s %-44s %8s %19s %4s %9s\n", "level", "node", "value", "spread", "flag",
+		     "CPI share");
+	for (size_t i = 0; i < v->n_nodes; i++) {
+		const struct bt_view_node *n = &v->nodes[i];
+		char name[64];
+		if (!bt_page_listed(n))
+			continue;
+		snprintf(name, sizeof(name), "%*s%s", (int)(2 * (n->level - 1 < 10 ? n->level - 1 : 10)), "",
+			 n->name);
+		bt_sb_printf(o, "  %-5u %-44s ", n->level, name);
+		pct(o, n->value);
+		if (isnan(n->value))
+			bt_sb_printf(o, " %19s", n->state);
+		else
+			bt_sb_printf(o, " %8.2f..%7.2f%%", n->lo * 100, n->hi * 100);
+		bt_sb_printf(o, " %4s", n->on_path ? "<==" : n->flag ? "*" : "");
+		if (!isnan(n->cpi_share))
+			bt_sb_printf(o, " %9.4f", n->cpi_share);
+		bt_sb_putc(o, '\n');
+	}
+	if (bt_page_unlisted(v))
+		bt_sb_printf(o, "  (%zu deeper nodes not measured or missing an input: not listed)\n",
+			     bt_page_unlisted(v));
+	bt_sb_puts(o, "  bottleneck path:");
+	int any = 0;
+	for (size_t i = 0; i < v->n_nodes; i++)
+		if (v->nodes[i].on_path)
+			bt_sb_printf(o, "%s %s", any++ ? " >" : "", v->nodes[i].name);
+	bt_sb_puts(o, any ? "\n" : " none (no level-1 node flagged)\n");
+}
+
+static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
+{
+	double l1[BT_L1_SLOTS];
+	bt_page_level1(v, l1);
+	if (isnan(v->cpi)) {
+		bt_sb_puts(o, "  CPI stack: CPI not known\n");
+		return;
+	}
+	bt_sb_printf(o, "  CPI stack (level-1 share x CPI): CPI %.4f =", v->cpi);
+	for (int c = 0; c < BT_L1_SLOTS; c++)
+		if (c < BT_L1_COUNT || !isnan(l1[c]))
+			bt_sb_printf(o, "%s %s %.4f", c ? " +" : "", bt_l1_category_label(c),
+				     isnan(l1[c]) ? 0 : l1[c] * v->cpi);
+	bt_sb_putc(o, '\n');
+	bt_sb_puts(o, "  CPI share of the bottleneck path:");
+	for (size_t i = 0; i < v->n_nodes; i++)
+		if (v->nodes[i].on_path && !isnan(v->nodes[i].cpi_share))
+			bt_sb_printf(o, " %s %.4f", v->nodes[i].name, v->nodes[i].cpi_share);
+	bt_sb_putc(o, '\n');
+}
+
+static void events(struct bt_strbuf *o, const struct bt_view *v)
+{
+	const struct bt_json *ev = v->w->events;
+	bt_sb_printf(o, "  events (over the kept runs, overhead-corrected; spread = (max - min) / median):\n");
+	bt_sb_printf(o, "  %-52s %5s %14s %14s %14s %8s\n", "event", "group", "min", "median", "max", "spread");
+	for (size_t i = 0; ev && i < ev->u.obj.n; i++) {
+		const struct bt_json *e = ev->u.obj.values[i];
+		double mn = bt_json_num(e, "min", NAN), md = bt_json_num(e, "median", NAN),
+		       mx = bt_json_num(e, "max", NAN);
+		bt_sb_printf(o, "  %-52s %5.0f %14.0f %14.0f %14.0f ", ev->u.obj.keys[i],
+			     bt_json_num(e, "group", -1), mn, md, mx);
+		if (md > 0)
+			bt_sb_printf(o, "%7.3f%%\n", (mx - mn) / md * 100);
+		else
+			bt_sb_printf(o, "%8s\n", "-");
+	}
+}
+
+static void checks_and_plan(struct bt_strbuf *o, const struct bt_view *v)
+{
+	struct bt_page_step st[MAX_STEPS];
+	size_t n = bt_page_steps(v, st, MAX_STEPS);
+	const struct bt_json *cnt = v->doc->counting;
+	double tol = bt_json_num(cnt, "tolerance", NAN);
+	bt_sb_printf(o, "  run checks (instructions must agree within %.3g%%; a run outside is retried):\n",
+		     tol * 100);
+	bt_sb_printf(o, "  %5s %6s %14s %14s %14s %10s %7s %7s %5s %10s\n", "step", "level", "inst min",
+		     "inst median", "inst max", "agreement", "retried", "flagged", "SMIs", "SMM frozen");
+	for (size_t i = 0; i < n; i++)
+		bt_sb_printf(o, "  %5zu %6u %14.0f %14.0f %14.0f %9.4f%% %7u %7u %5u %10s\n", i + 1,
+			     st[i].level, st[i].inst_min, st[i].inst_median, st[i].inst_max,
+			     st[i].agreement * 100, st[i].retried, st[i].flagged, st[i].smis,
+			     st[i].smm_frozen > 0 ? "yes" : st[i].smm_frozen == 0 ? "no" : "-");
+	unsigned held, violated, na;
+	bt_page_rule_counts(v, &held, &violated, &na);
+	bt_sb_printf(o, "  consistency rules: %u held, %u violated, %u not applicable\n", held, violated, na);
+	const struct bt_json *c = v->w->consistency;
+	for (size_t i = 0; c && i < c->u.arr.n; i++) {
+		const struct bt_json *r = c->u.arr.items[i];
+		const char *s = bt_json_get_str(r, "state");
+		if (s && !strcmp(s, "violated"))
+			bt_sb_printf(o, "    violated: %s (difference %g, tolerance %g)\n",
+				     bt_json_get_str(r, "rule") ? bt_json_get_str(r, "rule") : "?",
+				     bt_json_num(r, "difference", NAN), bt_json_num(r, "tolerance", NAN));
+	}
+	const char *fixed = bt_json_get_str(cnt, "fixed_mask");
+	const struct bt_json *pm = bt_json_get(cnt, "perf_metrics");
+	bt_sb_printf(o, "  plan: %.0f general counters, fixed counters %s, PERF_METRICS %s, nodes %s, "
+			"%.0f warm-up(s) + %.0f runs per group, %.0f groups in all\n",
+		     bt_json_num(cnt, "general_counters", NAN), fixed ? fixed : "-",
+		     pm && pm->type == BT_JSON_TRUE ? "yes" : "no",
+		     bt_json_get_str(cnt, "nodes") ? bt_json_get_str(cnt, "nodes") : "-",
+		     bt_json_num(cnt, "warmups", NAN), bt_json_num(cnt, "reps", NAN),
+		     bt_json_num(v->w->counted, "groups", NAN));
+	bt_sb_printf(o, "  %5s %6s %6s %7s %7s %12s %5s\n", "step", "level", "nodes", "events", "groups",
+		     "lower bound", "runs");
+	for (size_t i = 0; i < n; i++)
+		bt_sb_printf(o, "  %5zu %6u %6u %7u %7u %12u %5u\n", i + 1, st[i].level, st[i].nodes,
+			     st[i].events, st[i].groups, st[i].lower_bound, st[i].runs);
+}
+
+static void workload(struct bt_strbuf *o, const struct bt_view *v)
+{
+	double l1[BT_L1_SLOTS];
+	bt_page_level1(v, l1);
+	bt_sb_printf(o, "\n-- workload %s (%s) on CPU %s [%s], model %s\n", v->w->label, v->w->params,
+		     v->w->cpu,
+		     v->w->simulated ? (v->doc->replayed ? "SIMULATED, replayed" : "SIMULATED")
+				     : v->doc->replayed ? "replayed" : "measured", v->w->model ? v->w->model : "-");
+	bt_sb_puts(o, "  level 1:");
+	for (int c = 0; c < BT_L1_SLOTS; c++) {
+		if (c == BT_L1_OTHER && isnan(l1[c]))
+			continue;
+		bt_sb_printf(o, "  %s ", bt_l1_category_label(c));
+		if (isnan(l1[c]))
+			bt_sb_puts(o, "-");
+		else
+			bt_sb_printf(o, "%.2f%%", l1[c] * 100);
+	}
+	bt_sb_putc(o, '\n');
+	tree(o, v);
+	cpi_stack(o, v);
+	events(o, v);
+	checks_and_plan(o, v);
+}
+
+/* Workload x node: rows are the tree nodes of the first workload that has
+ * each, columns the workloads. */
+static void heat(struct bt_strbuf *o, const struct bt_page *p)
+{
+	bt_sb_puts(o, "\n== workload x node (value in percent; - = not measured)\n");
+	bt_sb_printf(o, "  %-36s", "node");
+	for (size_t k = 0; k < p->n_views; k++) {
+		char tag[24], col[64];
+		bt_page_doc_tag(p, p->views[k].doc, tag, sizeof(tag));
+		snprintf(col, sizeof(col), "%s%s%s", tag, *tag ? ":" : "", p->views[k].w->label);
+		bt_sb_printf(o, " %14.14s", col);
+	}
+	bt_sb_putc(o, '\n');
+	for (size_t k = 0; k < p->n_views; k++) {
+		for (size_t i = 0; i < p->views[k].n_nodes; i++) {
+			const struct bt_view_node *n = &p->views[k].nodes[i];
+			int seen = 0;
+			for (size_t j = 0; j < p->n_views && !seen; j++) {
+				const struct bt_view_node *m = bt_view_find(&p->views[j], n->name);
+				seen = m && bt_page_listed(m);
+			}
+			seen = !seen;
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = bt_view_find(&p->views[j], n->name) != NULL;
+			if (seen)
+				continue;
+			char name[64];
+			snprintf(name, sizeof(name), "%*s%s", (int)(2 * (n->level - 1 < 10 ? n->level - 1 : 10)),
+				 "", n->name);
+			bt_sb_printf(o, "  %-36s", name);
+			for (size_t j = 0; j < p->n_views; j++) {
+				const struct bt_view_node *m = bt_view_find(&p->views[j], n->name);
+				if (!m || isnan(m->value))
+					bt_sb_printf(o, " %14s", "-");
+				else
+					bt_sb_printf(o, " %13.2f%s", m->value * 100,
+						     m->on_path ? "<" : m->flag ? "*" : " ");
+			}
+			bt_sb_putc(o, '\n');
+		}
+	}
+}
+
+static void diff(struct bt_strbuf *o, const struct bt_diff *df)
+{
+	bt_sb_printf(o, "== diff: A = %s, B = %s\n", df->path_a ? df->path_a : "-", df->path_b ? df->path_b : "-");
+	bt_sb_printf(o, "   %zu workload(s) compared: %zu node(s) beyond the run-to-run spread, %zu within it, "
+			"%zu not judged, %zu the same, %zu only in A, %zu only in B\n",
+		     df->n_workloads, df->n_class[BT_DIFF_BEYOND], df->n_class[BT_DIFF_WITHIN],
+		     df->n_class[BT_DIFF_UNJUDGED], df->n_class[BT_DIFF_SAME], df->n_class[BT_DIFF_ONLY_A],
+		     df->n_class[BT_DIFF_ONLY_B]);
+	bt_sb_puts(o, "   beyond spread = each value outside the other's spread (every event at its min and "
+		      "max over the runs, one at a time)\n");
+	for (size_t i = 0; i < df->n_only_a; i++)
+		bt_sb_printf(o, "   workload %s: counted in A only\n", df->only_a[i]);
+	for (size_t i = 0; i < df->n_only_b; i++)
+		bt_sb_printf(o, "   workload %s: counted in B only\n", df->only_b[i]);
+	bt_sb_printf(o, "  %-22s %-36s %9s %9s %9s  %-21s %-21s %s\n", "workload", "node", "A", "B", "B - A",
+		     "A spread", "B spread", "verdict");
+	for (size_t i = 0; i < df->n_rows; i++) {
+		const struct bt_diff_row *r = &df->rows[i];
+		if (r->cls == BT_DIFF_SAME || r->cls == BT_DIFF_NEITHER)
+			continue;
+		bt_sb_printf(o, "  %-22s %-36s ", r->workload, r->node);
+		pct(o, r->a);
+		bt_sb_putc(o, ' ');
+		pct(o, r->b);
+		bt_sb_putc(o, ' ');
+		if (isnan(r->delta))
+			bt_sb_printf(o, "%9s", "-");
+		else
+			bt_sb_printf(o, "%+8.2f%%", r->delta * 100);
+		bt_sb_printf(o, "  %8.2f..%8.2f%%  %8.2f..%8.2f%%  %s\n", r->a_lo * 100, r->a_hi * 100,
+			     r->b_lo * 100, r->b_hi * 100, bt_diff_class_name(r->cls));
+	}
+	bt_sb_printf(o, "   (%zu node(s) with equal values not listed)\n", df->n_class[BT_DIFF_SAME]);
+}
+
+void bt_page_text(struct bt_strbuf *out, const struct bt_page *p)
+{
+	struct bt_arena a;
+	bt_arena_init(&a);
+	bt_sb_printf(out, "baretop report: %zu results file(s), %zu counted workload(s)\n", p->n_docs, p->n_views);
+	size_t n_sim = 0, n_rep = 0;
+	for (size_t i = 0; i < p->n_docs; i++) {
+		n_sim += p->docs[i].simulated;
+		n_rep += p->docs[i].replayed;
+	}
+	if (n_sim)
+		bt_sb_puts(out, "SIMULATED: counts of baretop's simulated PMU are in this report, "
+				"not measurements of hardware\n");
+	if (n_rep)
+		bt_sb_puts(out, "REPLAYED: trees evaluated again from count files are in this report; "
+				"nothing was measured for it\n");
+	if (!n_sim && !n_rep && p->n_views)
+		bt_sb_puts(out, "MEASURED on hardware: counted by the CPU's own PMU\n");
+	if (p->diff)
+		diff(out, p->diff);
+	if (p->diff && p->diff_only)
+		goto done;
+	if (p->n_views > 1)
+		heat(out, p);
+	for (size_t d = 0; d < p->n_docs; d++) {
+		bt_sb_putc(out, '\n');
+		doc_header(out, p, &p->docs[d], &a);
+		for (size_t k = 0; k < p->n_views; k++)
+			if (p->views[k].doc == &p->docs[d])
+				workload(out, &p->views[k]);
+	}
+done:
+	bt_arena_free(&a);
+}

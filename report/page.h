@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The host-side report of results documents (`baretop-host report`, `diff`)
+ * in three formats with the same content: text for the terminal, CSV for
+ * spreadsheets (one table, a "section" column says which part a row is),
+ * and one self-contained HTML page with inline SVG charts (no script, no
+ * font, no image, no network: a Content-Security-Policy of
+ * default-src 'none' blocks anything the page might fetch).
+ *
+ * Per counted workload: provenance (measured / SIMULATED, model and TMA
+ * version), the level-1 split, the tree with values, flags and the
+ * bottleneck path, the CPI stack, the per-event spread over the runs, the
+ * run checks (instruction agreement, retries, SMIs, consistency rules) and
+ * the plan (steps, groups, counters). Several documents add a workload x
+ * node table; a diff (results-diff.h) adds its rows.
+ */
+#ifndef REPORT_PAGE_H
+#define REPORT_PAGE_H
+
+#include <stddef.h>
+
+#include "base/strbuf.h"
+#include "report/report-view.h"
+#include "report/results-diff.h"
+
+struct bt_page {
+	const struct bt_results_doc *docs;
+	size_t n_docs;
+	const struct bt_view *views;  /* every counted workload of every document, in order */
+	size_t n_views;
+	const struct bt_diff *diff;   /* NULL: no diff section */
+	int diff_only;                /* with diff: only the diff (`diff`), not the reports (`report --diff`) */
+};
+
+/* Which document a view's column is from, when there are several:
+ * "A"/"B" with a diff, else "1", "2", ...; "" for one document. */
+void bt_page_doc_tag(const struct bt_page *p, const struct bt_results_doc *doc, char *buf, size_t len);
+
+void bt_page_html(struct bt_strbuf *out, const struct bt_page *p);
+void bt_page_text(struct bt_strbuf *out, const struct bt_page *p);
+void bt_page_csv(struct bt_strbuf *out, const struct bt_page *p);
+
+/* What every format says about where a document's counts come from:
+ * "SIMULATED" or "measured". */
+const char *bt_page_provenance(const struct bt_results_doc *doc);
+/* One line on it: "SIMULATED: counts of baretop's simulated PMU (...), not measured on hardware". */
+void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc *doc);
+
+/* The level-1 values of a view, by category (NaN where absent), and in
+ * out[BT_L1_OTHER] the sum of level-1 nodes of no category (Zen 4's
+ * smt_contention), NaN when there is none. */
+#define BT_L1_SLOTS (BT_L1_COUNT + 1)
+void bt_page_level1(const struct bt_view *v, double out[BT_L1_SLOTS]);
+
+/* Whether a node is listed: it has a value, or a reason other than a
+ * missing input (drill-down leaves most deep nodes unmeasured: those are
+ * counted, bt_page_unlisted(), not listed). */
+int bt_page_listed(const struct bt_view_node *n);
+size_t bt_page_unlisted(const struct bt_view *v);
+
+/* Per step of a counted workload: the run checks (shared by the formats). */
+struct bt_page_step {
+	unsigned level, nodes, events, groups, lower_bound, runs, retried, flagged;
+	double inst_min, inst_median, inst_max; /* NaN without fixed counter 0 */
+	double agreement;       /* (max - min) / median of instructions; NaN when unknown */
+	unsigned smis;          /* SMI count summed over the step's kept runs */
+	int smm_frozen;         /* 1, 0, -1 = not said */
+};
+size_t bt_page_steps(const struct bt_view *v, struct bt_page_step *out, size_t cap);
+/* Consistency verdicts: held, violated, not applicable. */
+void bt_page_rule_counts(const struct bt_view *v, unsigned *held, unsigned *violated, unsigned *na);
+
+#endif

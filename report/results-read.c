@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading a results document back: results-read.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/results-read.h"
+
+double bt_json_num(const struct bt_json *obj, const char *key, double dflt)
+{
+	const struct bt_json *v = bt_json_get(obj, key);
+	return v && v->type == BT_JSON_NUMBER ? v->u.num.value : dflt;
+}
+
+const struct bt_json *bt_json_member(const struct bt_json *obj, const char *key, int type)
+{
+	const struct bt_json *v = bt_json_get(obj, key);
+	return v && v->type == type ? v : NULL;
+}
+
+static const char *str_or(const struct bt_json *obj, const char *key, const char *dflt)
+{
+	const char *s = bt_json_get_str(obj, key);
+	return s ? s : dflt;
+}
+
+const char *bt_results_tma_version(struct bt_arena *a, const char *model_source)
+{
+	const char *p = model_source ? strstr(model_source, "TmaVersion ") : NULL;
+	if (!p)
+		return NULL;
+	p += strlen("TmaVersion ");
+	size_t n = strcspn(p, " ,;)");
+	return n ? bt_arena_strndup(a, p, n) : NULL;
+}
+
+bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const struct bt_json *root,
+				   struct bt_results_doc *doc, struct bt_diag *d)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->path = path;
+	const char *format = bt_json_get_str(root, "format");
+	if (!format || strcmp(format, "baretop-results") != 0) {
+		bt_diag_set(d, "%s is not a baretop results file (no \"format\": \"baretop-results\")", path);
+		return BT_ERR_INVALID;
+	}
+	const struct bt_json *sim = bt_json_get(root, "simulated");
+	doc->root = root;
+	doc->simulated = sim && sim->type == BT_JSON_TRUE;
+	doc->run = bt_json_member(root, "run", BT_JSON_OBJECT);
+	doc->counting = bt_json_member(doc->run, "counting", BT_JSON_OBJECT);
+	doc->model = bt_json_get_str(doc->counting, "model");
+	doc->uarch = bt_json_get_str(doc->counting, "uarch");
+	doc->model_source = bt_json_get_str(doc->counting, "model_source");
+	doc->not_counted_reason = bt_json_get_str(doc->run, "not_counted_reason");
+	const struct bt_json *wls = bt_json_member(doc->run, "workloads", BT_JSON_ARRAY);
+	if (!wls)
+		return BT_OK;
+	doc->workloads = bt_arena_alloc(a, (wls->u.arr.n + 1) * sizeof(*doc->workloads));
+	if (!doc->workloads)
+		return BT_ERR_NOMEM;
+	for (size_t i = 0; i < wls->u.arr.n; i++) {
+		const struct bt_json *w = wls->u.arr.items[i];
+		struct bt_results_workload *o = &doc->workloads[doc->n_workloads++];
+		const struct bt_json *cpu = bt_json_get(w, "cpu");
+		memset(o, 0, sizeof(*o));
+		o->index = i;
+		o->entry = w;
+		o->name = str_or(w, "name", "");
+		o->params = str_or(w, "params", "");
+		o->cpu = cpu && cpu->type == BT_JSON_NUMBER ? cpu->u.num.text : "?";
+		o->label = o->name;
+		o->counted = bt_json_member(w, "counted", BT_JSON_OBJECT);
+		if (!o->counted)
+			continue;
+		doc->n_counted++;
+		const struct bt_json *csim = bt_json_get(o->counted, "simulated");
+		o->simulated = (csim && csim->type == BT_JSON_TRUE) || doc->simulated;
+		o->tree = bt_json_member(o->counted, "tree", BT_JSON_OBJECT);
+		o->events = bt_json_member(o->counted, "events", BT_JSON_OBJECT);
+		o->steps = bt_json_member(o->counted, "steps", BT_JSON_ARRAY);
+		o->consistency = bt_json_member(o->counted, "consistency", BT_JSON_ARRAY);
+		o->model = str_or(o->tree, "model", doc->model);
+		o->model_source = str_or(o->tree, "model_source", doc->model_source);
+	}
+	/* A name run on several CPUs (--cpu all) is told apart by its CPU. */
+	for (size_t i = 0; i < doc->n_workloads; i++) {
+		struct bt_results_workload *o = &doc->workloads[i];
+		for (size_t k = 0; k < doc->n_workloads; k++) {
+			if (k != i && !strcmp(doc->workloads[k].name, o->name)) {
+				o->label = bt_arena_printf(a, "%s@cpu%s", o->name, o->cpu);
+				break;
+			}
+		}
+		if (!o->label)
+			return BT_ERR_NOMEM;
+	}
+	return BT_OK;
+}
+
+/* A `replay --json` document as a results document of one workload. */
+static bt_status from_replay(struct bt_arena *a, const char *path, const struct bt_json *root,
+			     struct bt_results_doc *doc)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->path = path;
+	doc->root = root;
+	doc->replayed = true;
+	doc->input = bt_json_get_str(root, "input");
+	doc->simulated = strstr(doc->input, "SIMULATED") != NULL;
+	doc->model = bt_json_get_str(root, "model");
+	doc->model_source = bt_json_get_str(root, "model_source");
+	doc->workloads = bt_arena_alloc(a, sizeof(*doc->workloads));
+	if (!doc->workloads)
+		return BT_ERR_NOMEM;
+	struct bt_results_workload *o = &doc->workloads[0];
+	memset(o, 0, sizeof(*o));
+	/* the case the count file names, else the file's own name */
+	const char *c = strstr(doc->input, ", case ");
+	const char *base = strrchr(path, '/');
+	if (c) {
+		c += strlen(", case ");
+		o->name = bt_arena_strndup(a, c, strcspn(c, ","));
+	} else {
+		o->name = bt_arena_strdup(a, base ? base + 1 : path);
+	}
+	if (!o->name)
+		return BT_ERR_NOMEM;
+	o->label = o->name;
+	o->params = "";
+	o->cpu = "?";
+	o->entry = root;
+	o->counted = root;
+	o->tree = root;
+	o->consistency = bt_json_member(root, "consistency", BT_JSON_ARRAY);
+	o->model = doc->model;
+	o->model_source = doc->model_source;
+	o->simulated = doc->simulated;
+	doc->n_workloads = doc->n_counted = 1;
+	return BT_OK;
+}
+
+bt_status bt_results_doc_from_json_any(struct bt_arena *a, const char *path, const struct bt_json *root,
+				       struct bt_results_doc *doc, struct bt_diag *d)
+{
+	const char *input = bt_json_get_str(root, "input");
+	if (!bt_json_get(root, "format") && input && !strncmp(input, "replayed counts from", 20) &&
+	    bt_json_member(root, "nodes", BT_JSON_OBJECT))
+		return from_replay(a, path, root, doc);
+	return bt_results_doc_from_json(a, path, root, doc, d);
+}
+
+bt_status bt_results_doc_load_any(struct bt_arena *a, const char *path, struct bt_results_doc *doc,
+				  struct bt_diag *d)
+{
+	struct bt_json *root;
+	bt_status st = bt_json_load_file(a, path, &root, d);
+	if (st != BT_OK)
+		return st;
+	return bt_results_doc_from_json_any(a, path, root, doc, d);
+}
+
+bt_status bt_results_doc_load(struct bt_arena *a, const char *path, struct bt_results_doc *doc,
+			      struct bt_diag *d)
+{
+	struct bt_json *root;
+	bt_status st = bt_json_load_file(a, path, &root, d);
+	if (st != BT_OK)
+		return st;
+	return bt_results_doc_from_json(a, path, root, doc, d);
+}
+
+const struct bt_results_workload *bt_results_doc_counted(const struct bt_results_doc *doc,
+							 const char *name, struct bt_diag *d)
+{
+	const struct bt_results_workload *found = NULL;
+	for (size_t i = 0; i < doc->n_workloads; i++) {
+		const struct bt_results_workload *w = &doc->workloads[i];
+		if (!w->counted)
+			continue;
+		if (name ? !strcmp(w->label, name) || !strcmp(w->name, name) : !found) {
+			if (found && name) {
+				bt_diag_set(d, "%s: workload %s ran on several CPUs: name one as %s", doc->path,
+					    name, w->label);
+				return NULL;
+			}
+			found = w;
+		}
+	}
+	if (!doc->n_counted)
+		bt_diag_set(d, "%s: no counted workload", doc->path);
+	else if (!name && doc->n_counted > 1)
+		bt_diag_set(d, "%s: several counted workloads: name one with --workload NAME", doc->path);
+	else if (!found)
+		bt_diag_set(d, "%s: no counted workload of that name (--workload)", doc->path);
+	return doc->n_counted && (name || doc->n_counted == 1) ? found : NULL;
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Loads HTML pages in headless Chromium through chromedriver's W3C HTTP API
+(Python's standard library only) and checks each page:
+
+  - no console message at level SEVERE (console.error, a Content-Security-
+    Policy violation, a failed load) in the browser log;
+  - no network request (Network.requestWillBeSent in the performance log)
+    other than the page's own file:// URL;
+  - the rendered DOM text (document body's text as WebDriver reads it)
+    holds every string given with --expect;
+  - a screenshot of the whole page is saved (--screenshot, PNG).
+
+  check-html-chromium.py [--expect-fail KIND] [--expect TEXT]... [--screenshot OUT.png]
+                         [--width W] [--max-height H] PAGE.html [-- PAGE2 ...]
+
+Several pages share one browser session (one check line each): arguments
+after `--` start the next page's own options. --expect-fail KIND (console,
+network, text) inverts the verdict: the page must fail that check, which is
+how the suite proves the checker can fail.
+"""
+import base64, json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+class Driver:
+    def __init__(self):
+        self.port = free_port()
+        self.proc = subprocess.Popen([CHROMEDRIVER, f"--port={self.port}"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{self.port}"
+        for _ in range(100):
+            try:
+                self.call("GET", "/status")
+                break
+            except OSError:
+                time.sleep(0.05)
+        self.profile = tempfile.mkdtemp(prefix="bt-chromium-")
+        caps = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": CHROMIUM, "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--hide-scrollbars", f"--user-data-dir={self.profile}"]},
+            "goog:loggingPrefs": {"browser": "ALL", "performance": "ALL"}}}}
+        self.sid = self.call("POST", "/session", caps)["sessionId"]
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return json.loads(r.read())["value"] if method != "GET" or path != "/status" else None
+
+    def s(self, method, path, body=None):
+        return self.call(method, f"/session/{self.sid}{path}", body)
+
+    def logs(self, kind):
+        return self.s("POST", "/se/log", {"type": kind})
+
+    def quit(self):
+        try:
+            self.s("DELETE", "")
+        finally:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def check_page(d, page, expect, shot, width, max_height, expect_fail):
+    url = "file://" + os.path.abspath(page)
+    # the first tab's own start page fetches chrome:// resources: leave it
+    # for an empty page and drain the logs before loading ours
+    d.s("POST", "/url", {"url": "about:blank"})
+    d.logs("browser"), d.logs("performance")
+    d.s("POST", "/window/rect", {"width": width, "height": 900})
+    t0 = time.time()
+    d.s("POST", "/url", {"url": url})
+    load = time.time() - t0
+    console = [e for e in d.logs("browser") if e.get("level") == "SEVERE"]
+    requests = []
+    for e in d.logs("performance"):
+        m = json.loads(e["message"])["message"]
+        if m.get("method") == "Network.requestWillBeSent":
+            u = m["params"]["request"]["url"]
+            if u != url:
+                requests.append(u)
+    body = d.s("POST", "/element", {"using": "css selector", "value": "body"})
+    eid = next(iter(body.values()))
+    text = d.s("GET", f"/element/{eid}/text")
+    missing = [x for x in expect if x not in text]
+    failed = {"console": bool(console), "network": bool(requests), "text": bool(missing)}
+    if shot:
+        h = d.s("POST", "/execute/sync", {"script": "return document.documentElement.scrollHeight", "args": []})
+        d.s("POST", "/window/rect", {"width": width, "height": min(int(h) + 20, max_height)})
+        png = base64.b64decode(d.s("GET", "/screenshot"))
+        os.makedirs(os.path.dirname(os.path.abspath(shot)), exist_ok=True)
+        open(shot, "wb").write(png)
+    name = os.path.basename(page)
+    detail = (f"{len(console)} console errors, {len(requests)} network requests, "
+              f"{len(expect) - len(missing)}/{len(expect)} expected texts in the DOM")
+    if expect_fail:
+        ok = failed[expect_fail]
+        caught = {"console": [c.get("message") for c in console], "network": requests, "text": missing}[expect_fail]
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: must fail the {expect_fail} check: {detail}"
+              + (f" (caught: {caught[0]!s:.110})" if ok else ""))
+        return ok
+    ok = not any(failed.values())
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: loaded in {load:.2f} s, {detail}, "
+          f"{len(text)} characters of text" + (f", screenshot {shot} ({len(png)} bytes)" if shot else ""))
+    for c in console[:5]:
+        print(f"     console: {c.get('message', '')[:200]}")
+    for r in requests[:5]:
+        print(f"     request: {r}")
+    for m in missing[:10]:
+        print(f"     missing text: {m!r}")
+    return ok
+
+
+def parse(argv):
+    pages, cur = [], None
+    i = 0
+    def new():
+        return {"expect": [], "shot": None, "width": 1280, "max_height": 16000, "fail": None, "page": None}
+    cur = new()
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            pages.append(cur); cur = new()
+        elif a == "--expect":
+            i += 1; cur["expect"].append(argv[i])
+        elif a == "--expect-file":         # one expected text per line
+            i += 1; cur["expect"] += [l.rstrip("\n") for l in open(argv[i]) if l.strip()]
+        elif a == "--screenshot":
+            i += 1; cur["shot"] = argv[i]
+        elif a == "--width":
+            i += 1; cur["width"] = int(argv[i])
+        elif a == "--max-height":
+            i += 1; cur["max_height"] = int(argv[i])
+        elif a == "--expect-fail":
+            i += 1; cur["fail"] = argv[i]
+        else:
+            cur["page"] = a
+        i += 1
+    pages.append(cur)
+    return [p for p in pages if p["page"]]
+
+
+def main():
+    pages = parse(sys.argv[1:])
+    d = Driver()
+    ok = True
+    try:
+        for p in pages:
+            ok &= check_page(d, p["page"], p["expect"], p["shot"], p["width"], p["max_height"], p["fail"])
+    finally:
+        d.quit()
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

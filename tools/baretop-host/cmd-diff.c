@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop-host diff A.json B.json [--text[=FILE]] [--html FILE] [--csv FILE]
+ *
+ * Two results files compared node by node (report/results-diff.h): for each
+ * workload counted in both and each tree node, A's value, B's value, B - A
+ * and whether the difference is beyond the run-to-run spread. For A/B of
+ * firmware, microcode, stepping or a code change. Exit status as diff(1):
+ * 0 nothing beyond the spread, 1 something is, 2 trouble.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/results-diff.h"
+#include "tools/baretop-host/command.h"
+#include "tools/baretop-host/page-out.h"
+
+BT_HOST_COMMAND(diff, "diff A.json B.json [--html F] [--csv F]",
+		"compare two results files node by node against the run-to-run spread")
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: baretop-host diff A.json B.json [--text[=FILE]] [--html FILE] [--csv FILE]\n"
+		"  per workload counted in both files (matched by name, NAME@cpuN when a name ran on\n"
+		"  several CPUs) and per tree node: A's value, B's value, B - A and a verdict, sorted\n"
+		"  by |B - A|, largest first:\n"
+		"    beyond spread  A's value is outside B's spread AND B's value is outside A's\n"
+		"    within spread  they differ, but not beyond the spread\n"
+		"    same           equal to within 1e-12 (relative)\n"
+		"    not judged     they differ and no spread could be derived (a model from vendor files)\n"
+		"    only in A / only in B  a value on one side only (not measured on the other)\n"
+		"  A node's spread: results files keep each event's min, median and max over the runs,\n"
+		"  not every run's counts, so the node's formula is evaluated again (built-in model)\n"
+		"  with one event at a time at its min and at its max, the others at their medians;\n"
+		"  the spread is the range of those values and of the node's reported value.\n"
+		"  --text[=FILE]  text, to standard output or FILE (the default)\n"
+		"  --html FILE    the diff and both files' reports as one self-contained HTML page\n"
+		"  --csv FILE     workload,node,level,a,a_lo,a_hi,b,b_lo,b_hi,difference,verdict\n"
+		"                 (values as fractions; a_lo..a_hi is A's spread)\n"
+		"FILE - is standard output. Exit status: 0 no node beyond the spread, 1 some node\n"
+		"beyond it, 2 bad arguments or a file that cannot be read.\n");
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+	const char *text = NULL, *html = NULL, *csv = NULL;
+	char *files[2];
+	size_t n = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--html") && i + 1 < argc) {
+			html = argv[++i];
+		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
+			csv = argv[++i];
+		} else if (!strcmp(a, "--text")) {
+			text = "-";
+		} else if (!strncmp(a, "--text=", 7) && a[7]) {
+			text = a + 7;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (a[0] != '-' && n < 2) {
+			files[n++] = argv[i];
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (n != 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!text && !html && !csv)
+		text = "-";
+	struct bt_arena a;
+	struct bt_page p;
+	struct bt_diff df;
+	bt_arena_init(&a);
+	int rc = 2;
+	if (bt_host_page_load(&a, files, 2, &p) < 0)
+		goto out;
+	size_t na = 0;
+	while (na < p.n_views && p.views[na].doc == &p.docs[0])
+		na++;
+	if (bt_diff_build(&a, p.views, na, p.views + na, p.n_views - na, &df) != BT_OK)
+		goto out;
+	df.path_a = p.docs[0].path;
+	df.path_b = p.docs[1].path;
+	p.diff = &df;
+	p.diff_only = 1;
+	if (bt_host_page_write(&p, text, html, csv) < 0)
+		goto out;
+	if (!df.n_workloads) {
+		fprintf(stderr, "baretop-host: no workload is counted in both %s and %s\n", files[0], files[1]);
+		goto out;
+	}
+	rc = df.n_class[BT_DIFF_BEYOND] ? 1 : 0;
+out:
+	bt_arena_free(&a);
+	return rc;
+}

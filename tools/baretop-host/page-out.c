@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* What `report` and `diff` share: page-out.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/baretop-host/page-out.h"
+
+int bt_host_page_load(struct bt_arena *a, char *const *paths, size_t n, struct bt_page *p)
+{
+	struct bt_diag d = { "" };
+	struct bt_results_doc *docs = bt_arena_alloc(a, (n + 1) * sizeof(*docs));
+	size_t n_views = 0;
+	memset(p, 0, sizeof(*p));
+	if (!docs)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (bt_results_doc_load_any(a, paths[i], &docs[i], &d) != BT_OK) {
+			fprintf(stderr, "baretop-host: %s\n", d.text);
+			return -1;
+		}
+		n_views += docs[i].n_counted;
+	}
+	struct bt_view *views = bt_arena_alloc(a, (n_views + 1) * sizeof(*views));
+	if (!views)
+		return -1;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!docs[i].n_counted)
+			fprintf(stderr, "baretop-host: %s: no counted workload (%s)\n", paths[i],
+				docs[i].not_counted_reason ? docs[i].not_counted_reason : "no counts in the file");
+		for (size_t w = 0; w < docs[i].n_workloads; w++) {
+			if (!docs[i].workloads[w].counted)
+				continue;
+			if (bt_view_build(a, &docs[i], &docs[i].workloads[w], &views[k], &d) != BT_OK) {
+				fprintf(stderr, "baretop-host: %s\n", d.text);
+				return -1;
+			}
+			k++;
+		}
+	}
+	p->docs = docs;
+	p->n_docs = n;
+	p->views = views;
+	p->n_views = k;
+	return 0;
+}
+
+static int write_one(const char *path, const struct bt_page *p, void (*render)(struct bt_strbuf *, const struct bt_page *))
+{
+	struct bt_strbuf sb = { 0 };
+	render(&sb, p);
+	if (sb.oom) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		bt_sb_free(&sb);
+		return -1;
+	}
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int rc = 0;
+	if (!f) {
+		fprintf(stderr, "baretop-host: cannot write %s: %s\n", path, strerror(errno));
+		bt_sb_free(&sb);
+		return -1;
+	}
+	if (sb.n && fwrite(sb.buf, 1, sb.n, f) != sb.n)
+		rc = -1;
+	if (f == stdout ? fflush(f) != 0 : fclose(f) != 0)
+		rc = -1;
+	if (rc)
+		fprintf(stderr, "baretop-host: cannot write %s\n", path);
+	bt_sb_free(&sb);
+	return rc;
+}
+
+int bt_host_page_write(const struct bt_page *p, const char *text, const char *html, const char *csv)
+{
+	int rc = 0;
+	if (text && write_one(text, p, bt_page_text) < 0)
+		rc = -1;
+	if (html && write_one(html, p, bt_page_html) < 0)
+		rc = -1;
+	if (csv && write_one(csv, p, bt_page_csv) < 0)
+		rc = -1;
+	return rc;
+}
