@@ -153,7 +153,8 @@ static void print_freq(FILE *f, const struct bt_tree_outcome *t, const struct bt
 	fprintf(f, "\n");
 }
 
-void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose)
+void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose,
+			   const struct bt_text_styler *styler)
 {
 	struct bt_report_opts o = {
 		.max_level = 0,
@@ -161,6 +162,7 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 		.input_label = t->input_label,
 		.targeted = t->targeted,
 		.untargeted_why = t->untargeted_why,
+		.styler = styler,
 	};
 
 	for (int s = 0; s < t->n_steps; s++) {
@@ -198,7 +200,7 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 }
 
 void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool quiet,
-		      bool verbose)
+		      bool verbose, const struct bt_text_styler *styler)
 {
 	fprintf(f, "  %-20s ", o->name);
 	if (o->state != BT_OUTCOME_RAN) {
@@ -249,5 +251,5 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 	if (o->reason[0])
 		fprintf(f, "  %-20s %s\n", "", o->reason);
 	if (o->counted)
-		bt_tree_outcome_print(f, o->counted, verbose);
+		bt_tree_outcome_print(f, o->counted, verbose, styler);
 }
