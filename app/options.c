@@ -284,8 +284,10 @@ static const struct option_def options[] = {
 	  "has everything)", set_quiet },
 	{ NULL, "color", 0, ARG_OPTIONAL, "WHEN",
 	  "highlight flagged nodes (yellow) and the bottleneck path (red), draw the level-1 "
-	  "bars in block characters: auto (default: on the UEFI console, and hosted when "
-	  "stdout is a terminal), always, never (plain text, '#' bars)", set_color },
+	  "bars in block characters where the console shows them (not with a serial terminal "
+	  "attached): auto (default: on the UEFI console, and hosted when stdout is a "
+	  "terminal), always, never (plain text, '#' bars); --color alone is always",
+	  set_color },
 
 	{ "Unattended runs", "shutdown", 0, ARG_NONE, NULL,
 	  "power the machine off when done (UEFI ResetSystem)", set_shutdown },
