@@ -80,7 +80,7 @@ TEST(every_model_fits_79_columns)
 {
 	/* 100 %, a value beyond any sane fraction, negative, n/a */
 	static const double values[] = { 1.0, 12345.678, -0.75, NAN };
-	int models = 0;
+	int models = 0, rows = 0;
 
 	for (unsigned k = 0; k < bt_builtin_model_count; k++) {
 		struct bt_diag d = { "" };
@@ -108,6 +108,29 @@ TEST(every_model_fits_79_columns)
 				CHECK_MSG(at != NULL, "%s: %s not in the tree", bt_builtin_models[k]->id,
 					  name);
 			}
+			/* at 100 %, every built-in node's row holds its name and its
+			 * value on one line: no built-in name needs wrapping */
+			for (unsigned i = 0; values[v] == 1.0 && i < bt_model_node_count(m); i++) {
+				const struct bt_node_def *nd = bt_model_node(m, i);
+				char row[160];
+
+				if (nd->kind != BT_NODE_TREE)
+					continue;
+				/* indented by depth in the tree, which is not always
+				 * level - 1 (SKX: Serializing_Operation, level 3,
+				 * is a child of a level-4 node) */
+				int depth = 0;
+				for (const struct bt_node_def *a = nd; a->parent && depth < 16; depth++)
+					a = bt_model_node(m, (unsigned)bt_model_node_find(m, a->parent));
+				snprintf(row, sizeof(row), "\n  %-5u %*s%s ", nd->level, 2 * depth, "",
+					 nd->name);
+				const char *at = strstr(text, row);
+				const char *eol = at ? strchr(at + 1, '\n') : NULL;
+				const char *val = at ? strstr(at, "100.00%") : NULL;
+				CHECK_MSG(at && eol && val && val < eol, "%s: %s not on one row",
+					  bt_builtin_models[k]->id, nd->name);
+				rows += at && eol && val && val < eol;
+			}
 			/* numbers whole */
 			if (values[v] == 1.0)
 				CHECK(strstr(text, "100.00%") && strstr(text, "123.4567"));
@@ -120,6 +143,8 @@ TEST(every_model_fits_79_columns)
 		models++;
 	}
 	CHECK(models >= 20);
+	printf("# %d models, %d node rows each on one line within %d columns\n", models, rows,
+	       BT_CONSOLE_COLS);
 }
 
 /* A checker that cannot fail proves nothing: the old layout (46-column
