@@ -47,6 +47,7 @@ struct bt_count_ctx {
 	char describe[600];
 	char notes[6][320];            /* about the count source, printed once */
 	int n_notes;
+	struct bt_console_ui *ui;      /* the progress line, or NULL */
 };
 
 #endif

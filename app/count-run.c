@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/console-ui.h"
 #include "app/count-internal.h"
 #include "app/on-cpu.h"
 #include "pmu/cpu-detect.h"
@@ -107,6 +108,24 @@ struct bt_count_scratch {
 	struct bt_plan_scratch planner;    /* bt_plan_events' working memory */
 };
 
+void bt_count_set_console_ui(struct bt_count_ctx *c, struct bt_console_ui *ui)
+{
+	c->ui = ui;
+}
+
+struct group_progress {
+	struct bt_console_ui *ui;
+	unsigned level;
+};
+
+/* Between groups, on baretop's own CPU (never an AP: it may not print). */
+static void group_progress(void *ctx, int g, int n_groups)
+{
+	struct group_progress *gp = ctx;
+
+	bt_console_ui_group(gp->ui, gp->level, (unsigned)g + 1, (unsigned)n_groups);
+}
+
 /* Plans and measures the events of `nodes` not counted yet; fills counts. */
 static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			      const struct bt_measure_workload *mw, bool mask_interrupts,
@@ -171,6 +190,11 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	if (p->set_park_cleanup) {
 		job->opts.session_hook = park_cleanup_hook;
 		job->opts.session_hook_ctx = p;
+	}
+	struct group_progress gp = { c->ui, step->level };
+	if (c->ui && p->current_cpu && cpu == p->current_cpu()) {
+		job->opts.group_hook = group_progress;
+		job->opts.group_hook_ctx = &gp;
 	}
 	/* The job's own instructions (vector state, CPUID on that CPU) go to
 	 * the real CPU; only the counting goes through c->arch, which may be

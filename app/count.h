@@ -58,4 +58,9 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 
 void bt_tree_outcome_free(struct bt_tree_outcome *t);
 
+/* Where the counter groups' progress is shown (NULL: nowhere). Shown only
+ * when the groups run on the CPU baretop runs on: an AP may not print. */
+struct bt_console_ui;
+void bt_count_set_console_ui(struct bt_count_ctx *c, struct bt_console_ui *ui);
+
 #endif

@@ -154,6 +154,19 @@ static bt_status set_count(unsigned *field, const char *name, uint64_t min, uint
 	return BT_OK;
 }
 
+static bt_status set_color(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	static const char *const when[] = { "auto", "always", "never" };
+
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(v ? v : "always", when[k])) {
+			o->color = (enum bt_color_when)k;
+			return BT_OK;
+		}
+	bt_diag_set(d, "--color=%s: auto, always or never", v);
+	return BT_ERR_INVALID;
+}
+
 static bt_status set_level(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	o->drilldown = false;
@@ -269,6 +282,12 @@ static const struct option_def options[] = {
 	{ NULL, "quiet", 'q', ARG_NONE, NULL,
 	  "console: one line for the CPU and one per workload, no trees (the results file "
 	  "has everything)", set_quiet },
+	{ NULL, "color", 0, ARG_OPTIONAL, "WHEN",
+	  "highlight flagged nodes (yellow) and the bottleneck path (red), draw the level-1 "
+	  "bars in block characters where the console shows them (not with a serial terminal "
+	  "attached): auto (default: on the UEFI console, and hosted when stdout is a "
+	  "terminal), always, never (plain text, '#' bars); --color alone is always",
+	  set_color },
 
 	{ "Unattended runs", "shutdown", 0, ARG_NONE, NULL,
 	  "power the machine off when done (UEFI ResetSystem)", set_shutdown },

@@ -29,6 +29,9 @@ struct bt_options {
 	bool help;
 	bool version;
 	bool quiet;
+	/* --color=auto|always|never: console highlighting and block-character
+	 * bars (auto: when the console is a screen or terminal, app/console-ui.c) */
+	enum bt_color_when { BT_COLOR_AUTO, BT_COLOR_ALWAYS, BT_COLOR_NEVER } color;
 
 	/* End of the run */
 	bool shutdown;            /* power off when done */

@@ -15,6 +15,7 @@
 
 #include "base/diag.h"
 #include "base/status.h"
+#include "base/text-style.h"
 #include "arch/arch.h"
 #include "workloads/workload.h"
 
@@ -72,6 +73,22 @@ struct bt_platform {
 	void (*set_park_cleanup)(void (*fn)(void *), void *arg);
 	/* An unguarded UD2 on this CPU: does not return (report, power off). */
 	void (*crash_test)(void);
+
+	/*
+	 * The console (stdout). console_interactive: a screen or terminal a
+	 * person watches (UEFI: always; hosted: stdout is a tty): a progress
+	 * line may be rewritten in place with '\r', and --color=auto turns
+	 * highlighting on. console_style(ctx, f, s) switches the attribute of
+	 * what is written to f next (UEFI: SIMPLE_TEXT_OUTPUT.SetAttribute,
+	 * f flushed first; hosted: ANSI SGR escapes written to f); NULL where
+	 * there is none. console_blocks: U+2588 FULL BLOCK and U+2591 LIGHT
+	 * SHADE can be shown (UEFI: SIMPLE_TEXT_OUTPUT.TestString accepts
+	 * them; hosted: a UTF-8 locale).
+	 */
+	bool console_interactive;
+	bool console_blocks;
+	void (*console_style)(void *ctx, FILE *f, enum bt_text_style s);
+	void *console_style_ctx;
 
 	/* Busy-wait (UEFI: BootServices->Stall). */
 	void (*stall_us)(uint64_t us);

@@ -77,9 +77,11 @@ static void set_reason(struct bt_outcome *o, enum bt_outcome_state st, const cha
 }
 
 /* A workload's console lines, as soon as it is done. */
-static void print_outcome(const struct bt_run_phase *r, const struct bt_outcome *o)
+static void print_outcome(struct bt_run_phase *r, const struct bt_outcome *o)
 {
-	bt_outcome_print(stdout, o, r->cpu->tsc_hz, r->opt->quiet, r->opt->level != 0);
+	bt_console_ui_clear(&r->ui);
+	bt_outcome_print(stdout, o, r->cpu->tsc_hz, r->opt->quiet, r->opt->level != 0,
+			 &r->ui.styler);
 }
 
 static struct bt_outcome *new_outcome(struct bt_run_phase *r)
@@ -186,6 +188,8 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 			     why) != BT_OK)
 		return NULL;
 	r->n_other++;
+	bt_count_set_console_ui(r->count_other[k], &r->ui);
+	bt_console_ui_clear(&r->ui);
 	printf("  CPU %u is a%s %s (native model 0x%x): %s\n", cpu,
 	       d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
 	       bt_core_type_name(d.info.core_type) ? bt_core_type_name(d.info.core_type) : "core",
@@ -456,32 +460,44 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	/* Only --copies needs it; without it a failed allocation is reported
 	 * by each workload that needed it (run_builtin). */
 	struct bt_run_scratch *scratch = opt->copies > 1 ? calloc(1, sizeof(*scratch)) : NULL;
+	size_t n_suite;
+	const struct bt_workload *const *suite = bt_wl_default_suite(&n_suite);
+	unsigned per_cpu = opt->exec_path ? 1 : opt->n_workloads ? (unsigned)opt->n_workloads
+								  : (unsigned)n_suite;
+	unsigned k = 0;
 
+	bt_console_ui_init(&r->ui, r->plat, opt->color, r->cpu->tsc_hz, per_cpu * (unsigned)n_cpus);
+	if (r->count)
+		bt_count_set_console_ui(r->count, &r->ui);
 	for (int c = 0; c < n_cpus; c++) {
 		if (n_cpus > 1 || cpus[c] != r->self_cpu)
 			printf("  on CPU %u%s\n", cpus[c], cpus[c] == r->self_cpu ? " (baretop's)" : "");
 		if (opt->exec_path) {
+			bt_console_ui_workload(&r->ui, ++k, opt->exec_path);
 			run_image(r, cpus[c]);
+			bt_console_ui_workload_done(&r->ui);
 		} else if (opt->n_workloads) {
 			for (int i = 0; i < opt->n_workloads; i++) {
 				struct bt_wl_config cfg;
 
+				bt_console_ui_workload(&r->ui, ++k, opt->workloads[i]);
 				if (bt_wl_config_from_spec(&cfg, opt->workloads[i], preset, &d) ==
 				    BT_OK)
 					run_builtin(r, &cfg, &env, cpus[c], scratch);
+				bt_console_ui_workload_done(&r->ui);
 			}
 		} else {
-			size_t n;
-			const struct bt_workload *const *suite = bt_wl_default_suite(&n);
-
-			for (size_t i = 0; i < n; i++) {
+			for (size_t i = 0; i < n_suite; i++) {
 				struct bt_wl_config cfg;
 
+				bt_console_ui_workload(&r->ui, ++k, suite[i]->name);
 				bt_wl_config_init(&cfg, suite[i], preset);
 				run_builtin(r, &cfg, &env, cpus[c], scratch);
+				bt_console_ui_workload_done(&r->ui);
 			}
 		}
 	}
+	bt_console_ui_clear(&r->ui);
 	free(scratch);
 	return BT_OK;
 }

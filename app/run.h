@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "pmu/measure.h"
+#include "app/console-ui.h"
 #include "app/options.h"
 #include "app/platform.h"
 #include "report/results.h"
@@ -45,6 +46,7 @@ struct bt_run_phase {
 	struct bt_outcome *outcomes;
 	int n_outcomes;
 	int n_failed;
+	struct bt_console_ui ui;  /* styling and the progress line */
 };
 
 /* Validates the workload specs (-w) against the registry without running

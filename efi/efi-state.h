@@ -39,6 +39,12 @@ int bt_efi_errno(EFI_STATUS s);
 
 /* efi/console.c: UTF-8 to the console, '\n' -> CR LF. */
 void bt_efi_console_write(const char *s, size_t n);
+/* The platform's console_style (ctx: the console's attribute at start, a
+ * UINTN) and console_blocks (app/platform.h). */
+#include <stdio.h>
+#include "base/text-style.h"
+void bt_efi_console_style(void *ctx, FILE *f, enum bt_text_style s);
+bool bt_efi_console_blocks(void);
 
 /* efi/files.c */
 void bt_efi_files_init(void);

@@ -99,4 +99,14 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->power_off = efi_power_off;
 	p->qemu_debug_exit = efi_qemu_debug_exit;
 	p->set_failure_exit_port = bt_efi_set_failure_exit_port;
+	/* The console: a screen or a terminal (serial); attributes set on it
+	 * are put back to the one it had when baretop started. */
+	static UINTN normal_attribute;
+	normal_attribute = bt_efi.st->ConOut && bt_efi.st->ConOut->Mode
+				   ? (UINTN)bt_efi.st->ConOut->Mode->Attribute
+				   : EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK);
+	p->console_interactive = true;
+	p->console_blocks = bt_efi_console_blocks();
+	p->console_style = bt_efi_console_style;
+	p->console_style_ctx = &normal_attribute;
 }

@@ -112,6 +112,37 @@ static bt_status host_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, ui
 	return st == BT_OK ? host_wait_cpu(h, timeout_us) : st;
 }
 
+/* ANSI SGR (ECMA-48 8.3.117) on a terminal: bold + colour, 0 resets. */
+static void host_console_style(void *ctx, FILE *f, enum bt_text_style s)
+{
+	static const char *const sgr[] = {
+		[BT_STYLE_NORMAL] = "\033[0m",
+		[BT_STYLE_HEADING] = "\033[1m",
+		[BT_STYLE_FLAGGED] = "\033[1;33m",
+		[BT_STYLE_PATH] = "\033[1;31m",
+		[BT_STYLE_PROGRESS] = "\033[36m",
+	};
+
+	(void)ctx;
+	if ((unsigned)s < sizeof(sgr) / sizeof(sgr[0]))
+		fputs(sgr[s], f);
+}
+
+/* The block elements need a UTF-8 terminal: the locale says so. */
+static bool host_utf8_locale(void)
+{
+	const char *vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+
+	for (int k = 0; k < 3; k++) {
+		const char *v = getenv(vars[k]);
+
+		if (v && *v)
+			return strstr(v, "UTF-8") || strstr(v, "utf8") || strstr(v, "UTF8") ||
+			       strstr(v, "utf-8");
+	}
+	return false;
+}
+
 /* rename() that fails instead of replacing: link() refuses an existing
  * name (EEXIST), then the temporary name is removed. */
 static int host_rename_noreplace(const char *from, const char *to)
@@ -140,4 +171,8 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	static struct bt_wl_host wl_host;
 	bt_wl_env_host_init(&p->workload_env, &wl_host);
 	p->rename_noreplace = host_rename_noreplace;
+	/* Plain text unless stdout is a terminal (or --color=always). */
+	p->console_interactive = isatty(STDOUT_FILENO);
+	p->console_blocks = host_utf8_locale();
+	p->console_style = host_console_style;
 }

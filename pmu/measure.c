@@ -369,6 +369,8 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 
 	/* Phase 1: calibration, warm-ups and the repetitions of every group. */
 	for (int g = 0; g < groups && st == BT_OK; g++) {
+		if (opts->group_hook)
+			opts->group_hook(opts->group_hook_ctx, g, groups);
 		st = calibrate(&e, g);
 		for (unsigned w = 0; w < opts->warmups && st == BT_OK; w++) {
 			struct raw_run discard;

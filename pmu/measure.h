@@ -68,6 +68,11 @@ struct bt_measure_opts {
 	 * mid-run (count-run.c: the platform's park cleanup). May be NULL. */
 	void (*session_hook)(void *ctx, struct bt_pmu_session *s);
 	void *session_hook_ctx;
+	/* Called before group g (0-based) of n_groups is calibrated and run,
+	 * on the measuring CPU, outside any window: the caller's progress
+	 * display (app/console-ui.c, only when that CPU may print). May be NULL. */
+	void (*group_hook)(void *ctx, int g, int n_groups);
+	void *group_hook_ctx;
 };
 
 void bt_measure_opts_defaults(struct bt_measure_opts *o);

@@ -2,53 +2,63 @@
 /* The consistency verdicts of a tree as text and JSON (consistency.h). */
 #include <stdlib.h>
 
+#include "base/strbuf.h"
 #include "report/consistency.h"
+#include "report/text-fit.h"
 
 static const char *state_name(uint8_t s)
 {
 	return s == BT_RULE_HELD ? "held" : s == BT_RULE_VIOLATED ? "violated" : "not_applicable";
 }
 
-static void print_events(FILE *f, const struct bt_consistency *cs, unsigned i,
+static void print_events(struct bt_strbuf *sb, const struct bt_consistency *cs, unsigned i,
 			 const struct bt_result *r, uint16_t *ev)
 {
 	const struct bt_model *m = cs->rules->model;
 	unsigned n = bt_rule_events(cs->rules, i, r, ev);
 
 	for (unsigned k = 0; k < n; k++)
-		fprintf(f, "%s%s", k ? ", " : "", bt_model_event(m, ev[k])->name);
+		bt_sb_printf(sb, "%s%s", k ? ", " : "", bt_model_event(m, ev[k])->name);
 	if (!n)
-		fprintf(f, "(none)");
+		bt_sb_puts(sb, "(none)");
 }
 
+/* Each verdict wrapped to the console's columns (text-fit.h). */
 void bt_report_consistency_text(FILE *f, const struct bt_consistency *cs, const struct bt_result *r,
 				const char *indent, int all_rules)
 {
 	const struct bt_rule_set *rs = cs->rules;
 	uint16_t *ev = malloc((bt_model_event_count(rs->model) + 1) * sizeof(*ev));
-	char text[1024];
+	char text[1024], first[64], rest[64];
+	struct bt_strbuf sb = { 0 };
 
-	fprintf(f, "%sconsistency: %u rules held, %u violated, %u not applicable (an input not "
-		   "measured)\n", indent, cs->n_held, cs->n_violated, cs->n_na);
+	snprintf(first, sizeof(first), "%s", indent);
+	snprintf(rest, sizeof(rest), "%s    ", indent);
+	bt_sb_printf(&sb, "consistency: %u rules held, %u violated, %u not applicable (an input "
+		     "not measured)", cs->n_held, cs->n_violated, cs->n_na);
+	bt_text_wrap(f, BT_CONSOLE_COLS, first, rest, bt_sb_str(&sb));
+	snprintf(first, sizeof(first), "%s  ", indent);
 	for (unsigned i = 0; ev && i < rs->n; i++) {
 		const struct bt_rule_verdict *v = &cs->verdict[i];
 
 		if (v->state != BT_RULE_VIOLATED && !all_rules)
 			continue;
 		bt_rule_describe(rs, i, text, sizeof(text));
+		sb.n = 0;
 		if (v->state == BT_RULE_VIOLATED)
-			fprintf(f, "%s  finding: an event does not count as the formula assumes: %s off "
-				   "by %.6g (%.6g against %.6g, tolerance %.6g); events involved: ",
-				indent, text, v->diff, v->lhs, v->rhs, v->tol);
+			bt_sb_printf(&sb, "finding: an event does not count as the formula assumes: %s "
+				     "off by %.6g (%.6g against %.6g, tolerance %.6g); events "
+				     "involved: ", text, v->diff, v->lhs, v->rhs, v->tol);
 		else if (v->state == BT_RULE_HELD)
-			fprintf(f, "%s  held: %s (%.6g against %.6g, tolerance %.6g); events: ", indent,
-				text, v->lhs, v->rhs, v->tol);
+			bt_sb_printf(&sb, "held: %s (%.6g against %.6g, tolerance %.6g); events: ",
+				     text, v->lhs, v->rhs, v->tol);
 		else
-			fprintf(f, "%s  not applicable: %s (an input not measured); events: ", indent,
-				text);
-		print_events(f, cs, i, r, ev);
-		fprintf(f, "\n");
+			bt_sb_printf(&sb, "not applicable: %s (an input not measured); events: ",
+				     text);
+		print_events(&sb, cs, i, r, ev);
+		bt_text_wrap(f, BT_CONSOLE_COLS, first, rest, bt_sb_str(&sb));
 	}
+	bt_sb_free(&sb);
 	free(ev);
 }
 

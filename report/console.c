@@ -9,10 +9,12 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "base/strbuf.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/pmu-caps.h"
 #include "report/consistency.h"
 #include "report/console.h"
+#include "report/text-fit.h"
 #include "report/tree.h"
 
 static const char *yes_no(bool b)
@@ -153,7 +155,8 @@ static void print_freq(FILE *f, const struct bt_tree_outcome *t, const struct bt
 	fprintf(f, "\n");
 }
 
-void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose)
+void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose,
+			   const struct bt_text_styler *styler)
 {
 	struct bt_report_opts o = {
 		.max_level = 0,
@@ -161,21 +164,25 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 		.input_label = t->input_label,
 		.targeted = t->targeted,
 		.untargeted_why = t->untargeted_why,
+		.styler = styler,
 	};
+
+	struct bt_strbuf sb = { 0 };
 
 	for (int s = 0; s < t->n_steps; s++) {
 		const struct bt_tree_step *st = &t->steps[s];
 
-		fprintf(f, "    level %u: %u nodes, %d new events in %d group(s) (lower bound %d)",
-			st->level, st->n_nodes, st->n_events, st->groups, st->bound);
+		sb.n = 0;
+		bt_sb_printf(&sb, "level %u: %u nodes, %d new events in %d group(s) (lower bound %d)",
+			     st->level, st->n_nodes, st->n_events, st->groups, st->bound);
 		if (st->runs && st->has_inst)
-			fprintf(f, ", %d runs, instructions %" PRIu64 " (spread %" PRIu64 "..%" PRIu64
-				   ")%s", st->runs, st->inst_median, st->inst_min, st->inst_max,
-				st->retried ? ", retried" : "");
+			bt_sb_printf(&sb, ", %d runs, instructions %" PRIu64 " (spread %" PRIu64
+				     "..%" PRIu64 ")%s", st->runs, st->inst_median, st->inst_min,
+				     st->inst_max, st->retried ? ", retried" : "");
 		else if (st->runs)
-			fprintf(f, ", %d runs (no fixed instruction counter to cross-check them)%s",
-				st->runs, st->retried ? ", retried" : "");
-		fprintf(f, "\n");
+			bt_sb_printf(&sb, ", %d runs (no fixed instruction counter to cross-check "
+				     "them)%s", st->runs, st->retried ? ", retried" : "");
+		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
 		print_freq(f, t, st);
 	}
 	if (t->n_steps && t->steps[0].runs) {
@@ -183,22 +190,26 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 
 		for (int s = 0; s < t->n_steps; s++)
 			frozen += t->steps[s].smm_frozen;
+		sb.n = 0;
 		if (frozen == t->n_steps)
-			fprintf(f, "    SMM: counters frozen while an SMI handler runs "
-				   "(IA32_DEBUGCTL.FREEZE_WHILE_SMM); run times still include it\n");
+			bt_sb_printf(&sb, "SMM: counters frozen while an SMI handler runs "
+				     "(IA32_DEBUGCTL.FREEZE_WHILE_SMM); run times still include it");
 		else if (frozen)
-			fprintf(f, "    SMM: counters frozen in %d of %d steps only\n", frozen,
-				t->n_steps);
+			bt_sb_printf(&sb, "SMM: counters frozen in %d of %d steps only", frozen,
+				     t->n_steps);
+		if (sb.n)
+			bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
 	}
+	bt_sb_free(&sb);
 	bt_report_text(f, t->model, t->result, &o);
 	if (t->consistency)
 		bt_report_consistency_text(f, t->consistency, t->result, "    ", 0);
 	for (int k = 0; k < t->n_notes; k++)
-		fprintf(f, "    note: %s\n", t->notes[k]);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "    note: ", "      ", t->notes[k]);
 }
 
 void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool quiet,
-		      bool verbose)
+		      bool verbose, const struct bt_text_styler *styler)
 {
 	fprintf(f, "  %-20s ", o->name);
 	if (o->state != BT_OUTCOME_RAN) {
@@ -249,5 +260,5 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 	if (o->reason[0])
 		fprintf(f, "  %-20s %s\n", "", o->reason);
 	if (o->counted)
-		bt_tree_outcome_print(f, o->counted, verbose);
+		bt_tree_outcome_print(f, o->counted, verbose, styler);
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/text-style.h"
 #include "pmu/cpu-info.h"
 #include "report/counted.h"
 #include "report/results.h"
@@ -27,9 +28,11 @@ void bt_count_setup_print(FILE *f, const struct bt_count_setup *c);
 
 /* A counted workload: its steps, then its tree (verbose: every node, not
  * only the flagged branches). */
-void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose);
-/* A workload: its line, then (unless quiet) its details and counted tree. */
+void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose,
+			   const struct bt_text_styler *styler);
+/* A workload: its line, then (unless quiet) its details and counted tree;
+ * styler: the console's highlighting (NULL: plain text). */
 void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool quiet,
-		      bool verbose);
+		      bool verbose, const struct bt_text_styler *styler);
 
 #endif

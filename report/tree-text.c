@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The tree as text: indented by depth, with flags, the bottleneck path and
- * each flagged node's share of CPI (its fraction x CPI) in its own column. */
+ * each flagged node's share of CPI (its fraction x CPI) in its own column,
+ * after a bar per level-1 node. Every line fits the console's 80 columns
+ * (text-fit.h): long lists wrap at spaces, long names get a line of their
+ * own; numbers are never cut. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
+#include "report/text-fit.h"
 #include "report/tree.h"
 
 static int on_path(const struct bt_result *r, unsigned i)
@@ -16,16 +21,126 @@ static int on_path(const struct bt_result *r, unsigned i)
 	return 0;
 }
 
+enum bt_text_style bt_tree_node_style(const struct bt_result *r, unsigned i)
+{
+	if (on_path(r, i))
+		return BT_STYLE_PATH;
+	return r->flag[i] ? BT_STYLE_FLAGGED : BT_STYLE_NORMAL;
+}
+
 static void value_text(char *buf, size_t size, const struct bt_result *r, unsigned i, int percent)
 {
 	if (r->state[i] == BT_NODE_MISSING)
 		snprintf(buf, size, "missing");
 	else if (isnan(r->value[i]))
 		snprintf(buf, size, "n/a");
-	else if (percent)
+	else if (percent && fabs(r->value[i] * 100) < 1e4)
 		snprintf(buf, size, "%.2f%%", r->value[i] * 100);
+	else if (percent) /* a broken count set: keep every digit that matters */
+		snprintf(buf, size, "%.4g%%", r->value[i] * 100);
 	else
 		snprintf(buf, size, "%.6g", r->value[i]);
+}
+
+void bt_bar_text(char *buf, size_t size, double frac, unsigned cells, bool blocks)
+{
+	unsigned filled = 0;
+	size_t n = 0;
+
+	if (!size)
+		return;
+	if (!isnan(frac) && frac > 0)
+		filled = frac >= 1 ? cells : (unsigned)(frac * cells + 0.5);
+	for (unsigned k = 0; k < cells; k++) {
+		const char *c = blocks ? (k < filled ? "\xe2\x96\x88" : "\xe2\x96\x91")
+				       : (k < filled ? "#" : ".");
+		size_t len = strlen(c);
+
+		if (n + len >= size)
+			break;
+		memcpy(buf + n, c, len);
+		n += len;
+	}
+	buf[n] = '\0';
+}
+
+/* The columns of a node row: "  level " then the name, indented by depth,
+ * to column NAME_END, then the numbers. */
+#define LEVEL_COLS 8
+#define NAME_END (LEVEL_COLS + 44)
+/* The level-1 bars: the name to column BAR_NAME_END, then the bar. */
+#define BAR_NAME_END 22
+
+static void trim_right(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+}
+
+static void spaces(FILE *f, size_t n)
+{
+	while (n--)
+		fputc(' ', f);
+}
+
+/* Ends a line: the style is reset first, so a highlight never runs on into
+ * the rest of the screen line. */
+static void end_line(FILE *f, const struct bt_text_styler *sty, enum bt_text_style s)
+{
+	if (s != BT_STYLE_NORMAL)
+		bt_text_style_set(sty, f, BT_STYLE_NORMAL);
+	fputc('\n', f);
+}
+
+/*
+ * One row within BT_CONSOLE_COLS: lead, then name padded to column
+ * name_end, then tail (numbers, which are never cut). When lead + name +
+ * tail do not fit, the name gets a line of its own (abbreviated in its
+ * middle with ".." only if even that line would be too long) and the tail
+ * goes on the next line, right-aligned as far as it can be to name_end.
+ */
+static void fit_row(FILE *f, const struct bt_text_styler *sty, enum bt_text_style s,
+		    const char *lead, const char *name, size_t name_end, const char *tail)
+{
+	size_t lead_cols = bt_text_cols(lead), name_cols = bt_text_cols(name);
+	size_t tail_cols = bt_text_cols(tail);
+	size_t at = lead_cols + name_cols;
+
+	if (s != BT_STYLE_NORMAL)
+		bt_text_style_set(sty, f, s);
+	fputs(lead, f);
+	if ((at > name_end ? at : name_end) + tail_cols <= BT_CONSOLE_COLS) {
+		fputs(name, f);
+		spaces(f, at < name_end ? name_end - at : 0);
+		fputs(tail, f);
+		end_line(f, sty, s);
+		return;
+	}
+	if (at <= BT_CONSOLE_COLS || lead_cols + 16 > BT_CONSOLE_COLS) {
+		fputs(name, f);
+	} else {
+		/* Keep the start (the family) and the end (the specific part). */
+		size_t room = BT_CONSOLE_COLS - lead_cols - 2, tail_keep = room / 2;
+		size_t head_keep = room - tail_keep, len = strlen(name);
+
+		fwrite(name, 1, head_keep, f);
+		fputs("..", f);
+		fputs(name + len - tail_keep, f);
+	}
+	end_line(f, sty, s);
+	if (s != BT_STYLE_NORMAL)
+		bt_text_style_set(sty, f, s);
+	size_t pad = tail_cols < BT_CONSOLE_COLS ? BT_CONSOLE_COLS - tail_cols : 0;
+	spaces(f, pad < name_end ? pad : name_end);
+	fputs(tail, f);
+	end_line(f, sty, s);
+}
+
+static const char *mark_of(const struct bt_result *r, unsigned i)
+{
+	return on_path(r, i) ? "<==" : r->flag[i] ? "*" : "";
 }
 
 static void print_node(FILE *f, const struct bt_model *m, const struct bt_result *r,
@@ -34,13 +149,15 @@ static void print_node(FILE *f, const struct bt_model *m, const struct bt_result
 	const struct bt_node_def *nd = bt_model_node(m, i);
 	if ((o->max_level && nd->level > o->max_level) || depth > 32)
 		return;
-	char val[40], cpi[40] = "";
+	char val[40], cpi[40] = "", lead[96], tail[120];
 	value_text(val, sizeof(val), r, i, 1);
 	if (!isnan(r->cpi_share[i]))
 		snprintf(cpi, sizeof(cpi), "%.4f", r->cpi_share[i]);
-	const char *mark = on_path(r, i) ? "<==" : r->flag[i] ? "*" : "";
-	fprintf(f, "  %-5u %*s%-*s %10s  %-3s  %9s\n", nd->level, (int)(2 * depth), "",
-		(int)(46 - 2 * depth > 10 ? 46 - 2 * depth : 10), nd->name, val, mark, cpi);
+	snprintf(lead, sizeof(lead), "  %-5u %*s", nd->level, (int)(2 * (depth < 16 ? depth : 16)),
+		 "");
+	snprintf(tail, sizeof(tail), " %9s  %-3s  %9s", val, mark_of(r, i), cpi);
+	trim_right(tail);
+	fit_row(f, o->styler, bt_tree_node_style(r, i), lead, nd->name, NAME_END, tail);
 	/* A node without a vendor threshold cannot be "not flagged": its
 	 * children are shown (and drill-down measures them). */
 	if (o->flagged_only && !r->flag[i] && r->has_flag[i])
@@ -49,6 +166,29 @@ static void print_node(FILE *f, const struct bt_model *m, const struct bt_result
 	unsigned n = bt_model_node_children(m, i, &kids);
 	for (unsigned k = 0; k < n; k++)
 		print_node(f, m, r, o, kids[k], depth + 1);
+}
+
+/* A bar per level-1 node: the picture of where the slots went. */
+static void print_bars(FILE *f, const struct bt_model *m, const struct bt_result *r,
+		       const struct bt_report_opts *o)
+{
+	const uint16_t *roots;
+	unsigned n_roots = bt_model_roots(m, &roots);
+	bool blocks = o->styler && o->styler->blocks;
+	char bar[BT_BAR_CELLS * 3 + 1], val[40], tail[220];
+
+	fprintf(f, "\n  level 1 (a bar cell is %.1f %%)\n", 100.0 / BT_BAR_CELLS);
+	for (unsigned k = 0; k < n_roots; k++) {
+		unsigned i = roots[k];
+
+		bt_bar_text(bar, sizeof(bar), r->state[i] == BT_NODE_MISSING ? NAN : r->value[i],
+			    BT_BAR_CELLS, blocks);
+		value_text(val, sizeof(val), r, i, 1);
+		snprintf(tail, sizeof(tail), " %s %9s  %-3s", bar, val, mark_of(r, i));
+		trim_right(tail);
+		fit_row(f, o->styler, bt_tree_node_style(r, i), "  ", bt_model_node(m, i)->name,
+			BAR_NAME_END, tail);
+	}
 }
 
 /* The inputs that the nodes the caller wanted lack, and those nodes; nodes
@@ -81,25 +221,35 @@ static void print_missing(FILE *f, const struct bt_model *m, const struct bt_res
 	for (unsigned k = 0; k < r->n_missing_events; k++)
 		shown += needed[r->missing_events[k]];
 	if (shown || (n_want && r->missing_constants)) {
-		if (o->targeted)
-			fprintf(f, "\nmissing inputs of the nodes measured:");
-		else
-			fprintf(f, "\nmissing inputs of the tree up to level %u:", level);
+		struct bt_strbuf sb = { 0 };
+
 		for (unsigned k = 0; k < r->n_missing_events; k++)
 			if (needed[r->missing_events[k]])
-				fprintf(f, " %s", bt_model_event(m, r->missing_events[k])->name);
+				bt_sb_printf(&sb, " %s", bt_model_event(m, r->missing_events[k])->name);
 		for (int k = 0; k < BT_CONST_COUNT; k++)
 			if (r->missing_constants >> k & 1)
-				fprintf(f, " #%s", bt_constant_name((enum bt_constant)k));
-		fprintf(f, "\nnodes that cannot be computed without them:");
+				bt_sb_printf(&sb, " #%s", bt_constant_name((enum bt_constant)k));
+		if (o->targeted)
+			fprintf(f, "\nmissing inputs of the nodes measured:\n");
+		else
+			fprintf(f, "\nmissing inputs of the tree up to level %u:\n", level);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", sb.n ? bt_sb_str(&sb) : "");
+		sb.n = 0;
 		for (unsigned k = 0; k < n_want; k++)
-			fprintf(f, " %s", bt_model_node(m, want[k])->name);
-		fprintf(f, "\n");
+			bt_sb_printf(&sb, " %s", bt_model_node(m, want[k])->name);
+		fprintf(f, "nodes that cannot be computed without them:\n");
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", sb.n ? bt_sb_str(&sb) : "");
+		bt_sb_free(&sb);
 	}
-	if (n_left_out)
-		fprintf(f, "\n%u deeper node%s not measured: %s\n", n_left_out,
-			n_left_out == 1 ? "" : "s",
-			o->untargeted_why ? o->untargeted_why : "left out by the caller");
+	if (n_left_out) {
+		char line[400];
+
+		snprintf(line, sizeof(line), "%u deeper node%s not measured: %s", n_left_out,
+			 n_left_out == 1 ? "" : "s",
+			 o->untargeted_why ? o->untargeted_why : "left out by the caller");
+		fputc('\n', f);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "", "  ", line);
+	}
 out:
 	free(want);
 	free(need);
@@ -110,52 +260,80 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 			 const struct bt_report_opts *o)
 {
 	const struct bt_model_def *def = bt_model_def(m);
-	fprintf(f, "baretop Top-Down analysis, model %s (%s)\n", def->id, def->uarch);
-	fprintf(f, "  formulas: %s\n", def->source);
+	const struct bt_text_styler *sty = o->styler;
+	struct bt_strbuf sb = { 0 };
+
+	bt_sb_printf(&sb, "baretop Top-Down analysis, model %s (%s)", def->id, def->uarch);
+	bt_text_wrap(f, BT_CONSOLE_COLS, "", "  ", bt_sb_str(&sb));
+	bt_text_wrap(f, BT_CONSOLE_COLS, "  formulas: ", "            ", def->source);
 	if (o->input_label && *o->input_label)
-		fprintf(f, "  input:    %s\n", o->input_label);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  input:    ", "            ", o->input_label);
+	sb.n = 0;
 	if (r->n_default_retire_latency)
-		fprintf(f, "  retire latencies: %u taken from the vendor's published defaults (%s), "
-			   "not measured\n", r->n_default_retire_latency,
-			def->retire_latency_source ? def->retire_latency_source : "?");
+		bt_sb_printf(&sb, "retire latencies: %u taken from the vendor's published defaults "
+			     "(%s), not measured", r->n_default_retire_latency,
+			     def->retire_latency_source ? def->retire_latency_source : "?");
 	else if (bt_model_retire_latency_count(m))
-		fprintf(f, "  retire latencies: as given; any not given count as not measured (-1)\n");
-	fprintf(f, "\n  %-5s %-46s %10s  %-4s %9s\n", "level", "node", "value", "flag", "CPI share");
+		bt_sb_printf(&sb, "retire latencies: as given; any not given count as not "
+			     "measured (-1)");
+	if (sb.n)
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "    ", bt_sb_str(&sb));
+	print_bars(f, m, r, o);
+	fputc('\n', f);
+	bt_text_style_set(sty, f, BT_STYLE_HEADING);
+	fprintf(f, "  %-5s %-44s %9s  %-4s %9s", "level", "node", "value", "flag", "CPI share");
+	end_line(f, sty, BT_STYLE_HEADING);
 	const uint16_t *roots;
 	unsigned n_roots = bt_model_roots(m, &roots);
 	for (unsigned k = 0; k < n_roots; k++)
 		print_node(f, m, r, o, roots[k], 0);
-	fprintf(f, "\n  * = flagged (vendor threshold), <== = bottleneck path, n/a = division by zero,\n"
-		   "  missing = needs a count that was not given\n\n");
-	fprintf(f, "bottleneck path: ");
+	fputc('\n', f);
+	bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", "* = flagged (vendor threshold), <== = "
+		     "bottleneck path, n/a = division by zero, missing = needs a count that was "
+		     "not given");
+	fputc('\n', f);
 	int any_threshold = 0;
 	for (unsigned i = 0; i < bt_model_node_count(m); i++)
 		any_threshold |= bt_model_node(m, i)->kind == BT_NODE_TREE && r->has_flag[i];
+	sb.n = 0;
 	if (!r->path_len)
-		fprintf(f, "%s", any_threshold ? "(no level-1 node is flagged)"
+		bt_sb_puts(&sb, any_threshold ? "(no level-1 node is flagged)"
 					      : "(the vendor files define no thresholds for this model)");
 	for (unsigned k = 0; k < r->path_len; k++)
-		fprintf(f, "%s%s", k ? " > " : "", bt_model_node(m, r->path[k])->name);
-	fprintf(f, "\n");
+		bt_sb_printf(&sb, "%s%s", k ? " > " : "", bt_model_node(m, r->path[k])->name);
+	if (r->path_len)
+		bt_text_style_set(sty, f, BT_STYLE_PATH);
+	bt_text_wrap(f, BT_CONSOLE_COLS, "bottleneck path: ", "  ", bt_sb_str(&sb));
+	if (r->path_len)
+		bt_text_style_set(sty, f, BT_STYLE_NORMAL);
+	sb.n = 0;
 	if (!isnan(r->cpi)) {
-		fprintf(f, "CPI %.4f cycles/instruction (%s); CPI stack of the bottleneck path:", r->cpi,
-			def->cpi_node);
+		bt_sb_printf(&sb, "CPI %.4f cycles/instruction (%s); CPI stack of the bottleneck path:",
+			     r->cpi, def->cpi_node);
 		for (unsigned k = 0; k < r->path_len; k++)
-			fprintf(f, " %s %.4f", bt_model_node(m, r->path[k])->name, r->cpi_share[r->path[k]]);
-		fprintf(f, "\n");
+			bt_sb_printf(&sb, " %s %.4f", bt_model_node(m, r->path[k])->name,
+				     r->cpi_share[r->path[k]]);
 	} else {
-		fprintf(f, "CPI not available%s%s\n", def->cpi_node ? ": " : "",
-			def->cpi_node ? def->cpi_node : "");
+		bt_sb_printf(&sb, "CPI not available%s%s", def->cpi_node ? ": " : "",
+			     def->cpi_node ? def->cpi_node : "");
 	}
+	bt_text_wrap(f, BT_CONSOLE_COLS, "", "  ", bt_sb_str(&sb));
+	bt_sb_free(&sb);
 	if (o->info) {
-		fprintf(f, "\n  %-60s %14s  %s\n", "metric", "value", "flag");
+		fputc('\n', f);
+		bt_text_style_set(sty, f, BT_STYLE_HEADING);
+		fprintf(f, "  %-56s %14s  %s", "metric", "value", "flag");
+		end_line(f, sty, BT_STYLE_HEADING);
 		for (unsigned i = 0; i < bt_model_node_count(m); i++) {
 			const struct bt_node_def *nd = bt_model_node(m, i);
 			if (nd->kind == BT_NODE_TREE)
 				continue;
-			char val[40];
+			char val[40], tail[80];
 			value_text(val, sizeof(val), r, i, 0);
-			fprintf(f, "  %-60s %14s  %s\n", nd->name, val, r->flag[i] ? "*" : "");
+			snprintf(tail, sizeof(tail), " %14s  %s", val, r->flag[i] ? "*" : "");
+			trim_right(tail);
+			fit_row(f, sty, r->flag[i] ? BT_STYLE_FLAGGED : BT_STYLE_NORMAL, "  ", nd->name,
+				58, tail);
 		}
 	}
 	print_missing(f, m, r, o);

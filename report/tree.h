@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "base/json-write.h"
+#include "base/text-style.h"
 #include "metrics/model.h"
 #include "metrics/rules.h"
 
@@ -29,10 +30,28 @@ struct bt_report_opts {
 	/* JSON: the consistency verdicts of this tree, written as "consistency"
 	 * at the end of the document (replay --json); NULL = none */
 	const struct bt_consistency *consistency;
+	/* text: the console's styling (flagged nodes and the bottleneck path
+	 * highlighted, bars in block characters); NULL = plain text, bars in
+	 * '#' and '.' */
+	const struct bt_text_styler *styler;
 };
 
+/*
+ * The tree as text, every line at most BT_CONSOLE_COLS (79) columns
+ * (report/text-fit.h): a bar per level-1 node, then one row per node
+ * (level, name indented by depth, value, flag, CPI share); a name that does
+ * not fit its column gets a line of its own, the numbers the next one.
+ */
 bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_result *r,
 			 const struct bt_report_opts *o);
+/* How a node's row is highlighted: the bottleneck path, else flagged,
+ * else normal. */
+enum bt_text_style bt_tree_node_style(const struct bt_result *r, unsigned i);
+/* A bar of `cells` cells, the first round(frac * cells) (clamped to
+ * 0..cells; none for NaN) filled: U+2588 FULL BLOCK then U+2591 LIGHT
+ * SHADE in UTF-8 with `blocks`, else '#' then '.'. */
+#define BT_BAR_CELLS 40
+void bt_bar_text(char *buf, size_t size, double frac, unsigned cells, bool blocks);
 /*
  * {"model", "input", "values": {node: number|null}, "thresh": {node: bool},
  *  "nodes": {node: {value, raw, level, parent, kind, state, thresh[, thresh_literal]
