@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Robust statistics for comparing machines of a fleet (`baretop-host fleet`):
+ * the median, the median absolute deviation (MAD) and the rule that says a
+ * value stands out. Means and standard deviations are not used because the
+ * one machine we are looking for would drag them towards itself; the median
+ * and the MAD are unmoved by a minority of outliers (breakdown point 50 %).
+ *
+ * The outlier rule: x stands out when |x - median| > k * scale, where scale
+ * is the MAD (the raw MAD, not scaled by 1.4826). The default k = 5 is close
+ * to Iglewicz and Hoaglin's modified z-score limit of 3.5
+ * (0.6745 * |x - median| / MAD > 3.5, i.e. 5.19 MADs): for normally
+ * distributed noise, 5 MADs are 3.4 standard deviations.
+ *
+ * When more than half the values are equal the MAD is 0 and any difference
+ * would stand out. Then the scale is the mean absolute deviation from the
+ * median times 0.8453 (= 0.6745 / 0.7979: for normal data the MAD is
+ * 0.6745 sigma and the mean absolute deviation 0.7979 sigma, so the product
+ * is on the MAD's scale). When that is 0 too, every value equals the
+ * median and nothing stands out.
+ */
+#ifndef METRICS_ROBUST_STATS_H
+#define METRICS_ROBUST_STATS_H
+
+#include <stddef.h>
+
+#define BT_OUTLIER_K_DEFAULT 5.0
+#define BT_MEANAD_TO_MAD 0.8453
+
+/* The median of v[0..n): sorts v in place. NaN for n == 0. NaNs in v are
+ * the caller's to leave out. */
+double bt_median_inplace(double *v, size_t n);
+
+/* The median of v[0..n) (v unchanged; tmp has room for n values). */
+double bt_median(const double *v, size_t n, double *tmp);
+
+/* The median absolute deviation from med: median of |v[i] - med|. */
+double bt_mad(const double *v, size_t n, double med, double *tmp);
+
+struct bt_robust {
+	size_t n;
+	double median;
+	double mad;        /* the median absolute deviation */
+	double scale;      /* mad, or 0.8453 * the mean absolute deviation when mad is 0 */
+	int scale_is_meanad; /* 1 when the MAD was 0 and the fallback is used */
+};
+
+/* Median, MAD and scale of v[0..n) (tmp has room for n values). */
+struct bt_robust bt_robust_of(const double *v, size_t n, double *tmp);
+
+/* (x - median) / scale: how many MADs x lies from the median, signed.
+ * 0 when x equals the median; +-INFINITY never happens (scale 0 means all
+ * values are equal, and then this is 0 for those values and, for a value
+ * not in the set, +-HUGE_VAL is returned). */
+double bt_robust_distance(const struct bt_robust *r, double x);
+
+/* 1 when x stands out: |x - median| > k * scale, and scale > 0 or x differs
+ * from every value (all equal). */
+int bt_robust_stands_out(const struct bt_robust *r, double x, double k);
+
+#endif
