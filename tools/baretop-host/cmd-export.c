@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "base/json-read.h"
+#include "report/results-load.h"
 #include "tools/baretop-host/command.h"
 
 BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv F] [--perf-json F]",
@@ -262,13 +263,8 @@ static int cmd_export(int argc, char **argv)
 	struct bt_diag d = { "" };
 	struct bt_json *root;
 	int rc = 1;
-	if (bt_json_load_file(&a, in, &root, &d) != BT_OK) {
+	if (bt_results_load(&a, in, &root, NULL, NULL, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host: %s\n", d.text);
-		goto out;
-	}
-	const char *format = root->type == BT_JSON_OBJECT ? bt_json_get_str(root, "format") : NULL;
-	if (!format || strcmp(format, "baretop-results")) {
-		fprintf(stderr, "baretop-host: %s is not a baretop results file\n", in);
 		goto out;
 	}
 	const struct bt_json *run = bt_json_get(root, "run");
