@@ -193,7 +193,9 @@ static int cmd_fleet(int argc, char **argv)
 		if (bt_results_load(&a, files.v[i], &root, &text, &len, &d) != BT_OK ||
 		    bt_fleet_record_of(&a, root, text, len, files.v[i], &run, &d) != BT_OK) {
 			/* the reader's message names the file (and line:column for a parse error) */
-			fprintf(stderr, "baretop-host: fleet: skipped %s: %s\n", files.v[i], d.text);
+			int named = !strncmp(d.text, files.v[i], strlen(files.v[i]));
+			fprintf(stderr, "baretop-host: fleet: skipped %s%s%s\n", named ? "" : files.v[i],
+				named ? "" : ": ", d.text);
 			skipped++;
 		} else {
 			switch (bt_fleet_db_import(db, &run, files.v[i], &d)) {
@@ -210,6 +212,10 @@ static int cmd_fleet(int argc, char **argv)
 			}
 		}
 		bt_arena_free(&a);
+	}
+	if (rc == 0 && bt_fleet_db_commit(db, &d) != 0) {
+		fprintf(stderr, "baretop-host: fleet: %s: %s\n", db_path, d.text);
+		rc = 1;
 	}
 	printf("import        %zu results files: %zu imported, %zu already in %s, %zu skipped\n", files.n,
 	       imported, already, db_path, skipped);

@@ -254,24 +254,39 @@ static int store(sqlite3 *db, const struct bt_fleet_run *r, const char *file)
 	return ok ? 0 : -1;
 }
 
+/* Each file is a savepoint inside the import's one transaction: a file that
+ * fails is rolled back alone, and the database is synced once, at the end
+ * (bt_fleet_db_commit), not once per file. */
 enum bt_fleet_import bt_fleet_db_import(sqlite3 *db, const struct bt_fleet_run *r, const char *file,
 					struct bt_diag *d)
 {
 	if (row_id(db, "SELECT 1 FROM runs WHERE run_id = ?", r->run_id) == 1)
 		return BT_FLEET_ALREADY;
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+	if (sqlite3_get_autocommit(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 		bt_diag_set(d, "%s: BEGIN: %s", file, sqlite3_errmsg(db));
+		return BT_FLEET_DB_ERROR;
+	}
+	if (sqlite3_exec(db, "SAVEPOINT one_file", NULL, NULL, NULL) != SQLITE_OK) {
+		bt_diag_set(d, "%s: SAVEPOINT: %s", file, sqlite3_errmsg(db));
 		return BT_FLEET_DB_ERROR;
 	}
 	if (store(db, r, file) != 0) {
 		bt_diag_set(d, "%s: not stored: %s", file, sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_exec(db, "ROLLBACK TO one_file; RELEASE one_file", NULL, NULL, NULL);
 		return BT_FLEET_DB_ERROR;
 	}
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		bt_diag_set(d, "%s: COMMIT: %s", file, sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return BT_FLEET_DB_ERROR;
-	}
+	sqlite3_exec(db, "RELEASE one_file", NULL, NULL, NULL);
 	return BT_FLEET_IMPORTED;
+}
+
+int bt_fleet_db_commit(sqlite3 *db, struct bt_diag *d)
+{
+	if (sqlite3_get_autocommit(db))
+		return 0;
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		bt_diag_set(d, "COMMIT: %s", sqlite3_errmsg(db));
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
