@@ -6,7 +6,7 @@
   gen-fleet.py BARETOP_HOST OUT_DIR [--machines N] [--seed S]
 
 OUT_DIR gets one folder per machine (esp-NNNN/baretop/results/NNNNNN.json,
-one file per workload: 2 x 30 machines by default); the count files go to
+one file per workload: 2 x 26 machines by default); the count files go to
 OUT_DIR.work.
 
 Every file comes from a real `baretop-host run --sim=skl --counts FILE` of
@@ -93,7 +93,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('bin')
     ap.add_argument('out')
-    ap.add_argument('--machines', type=int, default=30)
+    ap.add_argument('--machines', type=int, default=26)
     ap.add_argument('--seed', type=int, default=72)
     a = ap.parse_args()
     rng = random.Random(a.seed)
