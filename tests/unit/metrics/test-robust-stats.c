@@ -96,7 +96,7 @@ TEST(all_equal_nothing_stands_out_but_a_stranger_does)
 
 TEST(empty_and_nan)
 {
-	double tmp[2];
+	double tmp[3];
 	struct bt_robust r = bt_robust_of(NULL, 0, tmp);
 	CHECK(r.n == 0 && isnan(r.median));
 	CHECK(!bt_robust_stands_out(&r, 1, 5));
