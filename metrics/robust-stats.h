@@ -7,10 +7,16 @@
  * and the MAD are unmoved by a minority of outliers (breakdown point 50 %).
  *
  * The outlier rule: x stands out when |x - median| > k * scale, where scale
- * is the MAD (the raw MAD, not scaled by 1.4826). The default k = 5 is close
- * to Iglewicz and Hoaglin's modified z-score limit of 3.5
- * (0.6745 * |x - median| / MAD > 3.5, i.e. 5.19 MADs): for normally
- * distributed noise, 5 MADs are 3.4 standard deviations.
+ * is the MAD (the raw MAD, not scaled by 1.4826). For normally distributed
+ * noise the MAD is 0.6745 sigma. Iglewicz and Hoaglin's modified z-score
+ * limit of 3.5 (0.6745 * |x - median| / MAD > 3.5) is 5.19 MADs = 3.5
+ * sigma: right for one test, but a fleet summary makes one test per
+ * machine, workload and node (50 machines x 40 nodes = 2,000), and at 3.5
+ * sigma normal noise alone would flag about one ordinary machine per
+ * summary. The default k = 7 MADs = 4.7 sigma (two-sided tail 2.6e-6, about
+ * 0.005 false flags in 2,000 tests) keeps ordinary machines quiet; a
+ * machine that is really different (a 40 % longer DRAM stall lands 15-40
+ * MADs out) still stands far beyond it.
  *
  * When more than half the values are equal the MAD is 0 and any difference
  * would stand out. Then the scale is the mean absolute deviation from the
@@ -24,7 +30,7 @@
 
 #include <stddef.h>
 
-#define BT_OUTLIER_K_DEFAULT 5.0
+#define BT_OUTLIER_K_DEFAULT 7.0
 #define BT_MEANAD_TO_MAD 0.8453
 
 /* The median of v[0..n): sorts v in place. NaN for n == 0. NaNs in v are

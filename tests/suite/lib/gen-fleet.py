@@ -18,8 +18,13 @@ strings say SIMULATED too.
 
 The machines: serial SIM-NNNN, a random UUID (seeded), one of 3 firmware
 versions (i % 3) and 2 microcode revisions (i % 2). Per-machine noise is a
-memory latency factor (normal, sigma 2 %, clipped to +-5 %): the machine's
-DRAM stall cycles are that much longer; then every count gets its own noise
+memory latency factor, uniform within +-3 % (machines of one model whose
+memory parts differ within their specification: a bounded spread, so an
+ordinary machine lies at most about 2 MADs from the fleet; with a normal
+spread the largest of a few dozen machines is 2.5 sigma out and, with the
+MAD itself estimated from those few dozen, crosses the limit now and then,
+which is the rule working, not a fault): the machine's DRAM stall cycles
+are that much longer; then every count gets its own noise
 (sigma 0.2 % for cycle counts, 0.02 % for counts of instructions, uops and
 loads, which a fixed instruction stream repeats almost exactly). The outlier machine (the last one) has 40 % more DRAM stall
 cycles: the same mechanism far outside the fleet's spread.
@@ -112,7 +117,7 @@ def main():
     outlier = a.machines - 1
     for i in range(a.machines):
         uid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-        latency = max(-0.05, min(0.05, rng.gauss(0, 0.02)))
+        latency = rng.uniform(-0.03, 0.03)
         extra = 0.40 if i == outlier else latency
         m = {'i': i, 'uuid': uid, 'firmware': FIRMWARE[i % 3], 'microcode': MICROCODE[i % 2],
              'dir': os.path.join(a.out, f'esp-{i:04d}', 'baretop', 'results')}
