@@ -69,3 +69,14 @@ int bt_robust_stands_out(const struct bt_robust *r, double x, double k)
 		return 0;
 	return fabs(bt_robust_distance(r, x)) > k;
 }
+
+int bt_robust_group_stands_out(const struct bt_robust *fleet, double group_median, size_t n, double k)
+{
+	if (n < 2 || fleet->n == 0 || isnan(group_median) || isnan(fleet->median))
+		return 0;
+	double d = fabs(group_median - fleet->median);
+	if (!(fleet->scale > 0))
+		return d > 0;
+	double z = d / (1.4826 * fleet->scale) * sqrt((double)n) / 1.2533;
+	return z > 0.6745 * k;
+}

@@ -64,4 +64,13 @@ double bt_robust_distance(const struct bt_robust *r, double x);
  * from every value (all equal). */
 int bt_robust_stands_out(const struct bt_robust *r, double x, double k);
 
+/* 1 when the median of a group of n values drawn from the fleet (n >= 2)
+ * stands out from the fleet's median, as a group: the median of n values
+ * varies less than one value (its standard error is 1.2533 sigma / sqrt(n)
+ * for normal data), so a shift too small to single out any one machine can
+ * still be beyond chance for the group. The limit is the machine rule's
+ * own, in sigma: z = shift / (1.4826 * scale) * sqrt(n) / 1.2533 > 0.6745 k
+ * (k = 7: 4.7 sigma). For 9 machines that is a shift of 2.9 MADs. */
+int bt_robust_group_stands_out(const struct bt_robust *fleet, double group_median, size_t n, double k);
+
 #endif

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `baretop-host fleet` over a SIMULATED fleet (tests/suite/lib/gen-fleet.py:
 # 26 machines x 2 workloads from `run --sim=skl --counts` with per-machine
-# perturbed counts, 3 firmware versions, 2 microcode revisions, one machine
-# with 40 % more DRAM stall cycles; two files of an older baretop without
+# perturbed counts, 3 firmware versions (one a regression: 5 % longer DRAM
+# stalls), 2 microcode revisions, one machine with 40 % more DRAM stall cycles; two files of an older baretop without
 # machine identity; one truncated and one malformed file). Checks, against
 # the generator's own description and Python's statistics and sqlite3
 # modules (not the tool's output):
@@ -12,6 +12,8 @@
 #   - the machines that stand out are exactly the injected outlier, and it
 #     stands out on DRAM_Bound; with --k 1 other machines stand out too (the
 #     check can fail);
+#   - the firmware version made 5 % slower (a regression too small for any
+#     one machine to stand out) stands out as its groups on DRAM_Bound;
 #   - the fleet median of DRAM_Bound equals statistics.median over the
 #     results files' own values; every group row is one (firmware,
 #     microcode) pair the generator made;

@@ -6,8 +6,11 @@
  * once per boot; a machine measured before and after a firmware update
  * counts once under each). The fleet's median and MAD are taken over those
  * units; a unit stands out when it lies more than k MADs from the fleet
- * median. A group (firmware version, microcode) stands out when its own
- * median does: so a firmware regression shows up as a group.
+ * median. A group (firmware version, microcode) is compared with the rest
+ * of the fleet (the units outside it): it stands out when its median is
+ * further from the rest's median than chance allows for a group of its size
+ * (bt_robust_group_stands_out, in the rest's MADs), so a firmware
+ * regression too small to single out any one machine shows up as a group.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -191,8 +194,9 @@ static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b,
 	if (!b->n)
 		return;
 	double *v = malloc(b->n * sizeof(double)), *tmp = malloc(b->n * sizeof(double));
+	double *rest = malloc(b->n * sizeof(double));
 	struct unit **order = malloc(b->n * sizeof(*order));
-	if (!v || !tmp || !order)
+	if (!v || !tmp || !rest || !order)
 		exit(1);
 	for (size_t i = 0; i < b->n; i++) {
 		b->u[i].value = bt_median_inplace(b->u[i].vals, b->u[i].n);
@@ -220,11 +224,21 @@ static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b,
 		}
 	struct row fr = { b, NULL, NULL, b->n, fleet.median, fleet.mad, NAN, n_out, 0, all ? all : "" };
 	print_row(o, &fr);
+	/* groups by firmware version alone (microcode "(any)"; only when the
+	 * version has more than one microcode), then by version and microcode */
+	for (int by_uc = 0; by_uc < 2; by_uc++)
 	for (size_t g = 0; g < b->n;) {
 		size_t e = g;
+		int ucs = 1;
 		while (e < b->n && !strcmp(order[e]->firmware, order[g]->firmware) &&
-		       !strcmp(order[e]->microcode, order[g]->microcode))
+		       (!by_uc || !strcmp(order[e]->microcode, order[g]->microcode))) {
+			ucs += e > g && strcmp(order[e]->microcode, order[e - 1]->microcode) != 0;
 			e++;
+		}
+		if (!by_uc && ucs < 2) {
+			g = e;
+			continue;
+		}
 		char *outs = NULL;
 		size_t outs_len = 0;
 		int n = 0;
@@ -238,14 +252,25 @@ static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b,
 			}
 		}
 		struct bt_robust gr = bt_robust_of(v, e - g, tmp);
-		struct row r = { b, order[g]->firmware, order[g]->microcode, e - g, gr.median, gr.mad,
-				 bt_robust_distance(&fleet, gr.median), n,
-				 judge && bt_robust_stands_out(&fleet, gr.median, o->k), outs ? outs : "" };
+		/* the rest of the fleet, without this group: a regressed group
+		 * that is a large share of the fleet would otherwise widen the
+		 * MAD it is measured with */
+		size_t nr = 0;
+		for (size_t i = 0; i < b->n; i++)
+			if (i < g || i >= e)
+				rest[nr++] = order[i]->value;
+		struct bt_robust rs = bt_robust_of(rest, nr, tmp);
+		struct row r = { b, order[g]->firmware, by_uc ? order[g]->microcode : "(any)", e - g, gr.median, gr.mad,
+				 nr ? bt_robust_distance(&rs, gr.median) : NAN, n,
+				 nr >= BT_FLEET_MIN_MACHINES &&
+					 bt_robust_group_stands_out(&rs, gr.median, e - g, o->k),
+				 outs ? outs : "" };
 		print_row(o, &r);
 		free(outs);
 		g = e;
 	}
 	free(all);
+	free(rest);
 	free(v);
 	free(tmp);
 	free(order);
@@ -274,8 +299,9 @@ int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o)
 	if (o->text)
 		fprintf(o->text, "\nper workload, model and Top-Down node: the fleet (machines, median, MAD, the machines\n"
 				 "more than k = %g MADs from the median, with their distance in MADs), then each group of\n"
-				 "firmware version and microcode (machines, group median, its shift from the fleet median\n"
-				 "in fleet MADs, GROUP STANDS OUT beyond k)\n", o->k);
+				 "firmware version and microcode (machines, group median, its shift from the median of the\n"
+				 "rest of the fleet in the rest's MADs, GROUP STANDS OUT when beyond chance for a group\n"
+				 "of that size)\n", o->k);
 	struct block b = { 0 };
 	struct flagged *fl = NULL;
 	size_t nfl = 0, flcap = 0;

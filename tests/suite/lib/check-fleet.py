@@ -93,7 +93,10 @@ for wl in desc['workloads']:
         print(f'ok   {wl} DRAM_Bound: fleet median {med:.6g}, MAD {mad:.3g} over {len(vals)} machines, '
               f'as statistics.median over the files')
 made = {(m['firmware'], m['microcode']) for m in desc['machines']}
-groups = {(r['firmware'], r['microcode']) for r in rows if r['firmware'] != '(fleet)'}
+groups = {(r['firmware'], r['microcode']) for r in rows if r['firmware'] != '(fleet)' and r['microcode'] != '(any)'}
+any_groups = {r['firmware'] for r in rows if r['microcode'] == '(any)'}
+if any_groups != {m['firmware'] for m in desc['machines']}:
+    bad(f'firmware-only groups {sorted(any_groups)}, want every generated version (each has 2 microcodes)')
 old = groups - made
 if made - groups or len(old) != 1:
     bad(f'groups {sorted(groups)}, want {sorted(made)} and one of the older files')
@@ -101,10 +104,26 @@ else:
     print(f'ok   {len(made)} firmware x microcode groups as generated (+ {sorted(old)[0]} of the older files)')
 out_groups = {(r['firmware'], r['microcode']) for r in rows if r['firmware'] != '(fleet)' and r['outliers'] != '0'}
 om = next(m for m in desc['machines'] if 'uuid:' + m['uuid'] == desc['outlier'])
-if out_groups != {(om['firmware'], om['microcode'])}:
+if out_groups != {(om['firmware'], om['microcode']), (om['firmware'], '(any)')}:
     bad(f'group rows with outliers: {out_groups}, want the outlier\'s group only')
 else:
     print(f"ok   the outlier is listed under its group only: {om['firmware']} / {om['microcode']}")
+
+# 4b. the firmware regression shows up as its groups, on DRAM_Bound of multiply1
+reg = desc['regressed_firmware']
+for wl in desc['workloads']:
+    out = {(r['firmware'], r['microcode']) for r in rows if r['workload'] == wl and r['node'] == 'DRAM_Bound'
+           and r['firmware'] != '(fleet)' and r['group_stands_out'] == 'yes'}
+    want = {(reg, '(any)')}   # the version as a whole; each microcode half may or may not
+    if wl == 'multiply1' and not want <= out:
+        bad(f'{wl} DRAM_Bound: groups that stand out {sorted(out)}, want the regressed firmware\'s {sorted(want)}')
+    elif any(g[0] != reg for g in out):
+        bad(f'{wl} DRAM_Bound: groups that stand out {sorted(out)}, only {reg} may')
+    else:
+        shifts = [r['shift_mads'] for r in rows if r['workload'] == wl and r['node'] == 'DRAM_Bound'
+                  and r['firmware'] == reg]
+        print(f'ok   {wl} DRAM_Bound: groups that stand out {sorted(out)} (firmware regression {reg}, shifts '
+              f'{", ".join(shifts)} MADs), though none of their machines stands out alone')
 
 # 5. the schema is documented: every table and column
 doc = open(doc_p).read()

@@ -27,7 +27,9 @@ which is the rule working, not a fault): the machine's DRAM stall cycles
 are that much longer; then every count gets its own noise
 (sigma 0.2 % for cycle counts, 0.02 % for counts of instructions, uops and
 loads, which a fixed instruction stream repeats almost exactly). The outlier machine (the last one) has 40 % more DRAM stall
-cycles: the same mechanism far outside the fleet's spread.
+cycles: the same mechanism far outside the fleet's spread. Firmware
+SIM-FW 2.00 is a regression: its machines' DRAM stalls are 5 % longer, too
+little for any one of them to stand out, enough for their group.
 
 Also written: two files of an older baretop (no "machine", no "run_id"),
 one truncated file and one malformed one (a node value that is a string).
@@ -39,6 +41,9 @@ import argparse, concurrent.futures, copy, glob, json, os, random, subprocess, s
 WORKLOADS = ['multiply1', 'ptr-chase-dram']
 FIRMWARE = ['SIM-FW 1.10', 'SIM-FW 1.20', 'SIM-FW 2.00']
 MICROCODE = ['0x000000f0', '0x000000f4']
+# A firmware regression: every machine on this version gets 5 % longer DRAM
+# stalls, too little to single out any one of them, enough for the group.
+REGRESSED, REGRESSION = 'SIM-FW 2.00', 0.05
 # The stall-cycle events a longer DRAM latency lengthens (SDM vol. 3B,
 # CYCLE_ACTIVITY.*: STALLS_L3_MISS is within STALLS_L2_MISS, within
 # STALLS_L1D_MISS, within STALLS_MEM_ANY, within STALLS_TOTAL, within the
@@ -118,6 +123,8 @@ def main():
     for i in range(a.machines):
         uid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
         latency = rng.uniform(-0.03, 0.03)
+        if FIRMWARE[i % 3] == REGRESSED:
+            latency += REGRESSION
         extra = 0.40 if i == outlier else latency
         m = {'i': i, 'uuid': uid, 'firmware': FIRMWARE[i % 3], 'microcode': MICROCODE[i % 2],
              'dir': os.path.join(a.out, f'esp-{i:04d}', 'baretop', 'results')}
@@ -179,7 +186,7 @@ def main():
     json.dump({'machines': [{'key': 'uuid:' + m['uuid'], **m} for m in machines],
                'outlier': 'uuid:' + machines[outlier]['uuid'], 'good_files': files,
                'old_dir': old, 'truncated': truncated, 'malformed': malformed,
-               'workloads': WORKLOADS}, sys.stdout, indent=1)
+               'workloads': WORKLOADS, 'regressed_firmware': REGRESSED}, sys.stdout, indent=1)
 
 
 main()

@@ -104,3 +104,20 @@ TEST(empty_and_nan)
 	r = bt_robust_of(v, 3, tmp);
 	CHECK(!bt_robust_stands_out(&r, NAN, 5));
 }
+
+TEST(group_rule_by_hand)
+{
+	/* fleet MAD 1 (sigma 1.4826); a group of 9: z = shift / 1.4826 * 3 / 1.2533;
+	 * limit 0.6745 * 7 = 4.7215. shift 3: z = 4.843, out; shift 2.8: z = 4.520, not. */
+	double tmp[16];
+	double v[] = { 100, 101, 99, 100, 102, 98, 100, 101, 99, 100, 160, 40 };
+	struct bt_robust r = bt_robust_of(v, 12, tmp);
+	CHECK(NEAR(r.mad, 1));
+	CHECK(bt_robust_group_stands_out(&r, 103, 9, 7));
+	CHECK(bt_robust_group_stands_out(&r, 97, 9, 7));
+	CHECK(!bt_robust_group_stands_out(&r, 102.8, 9, 7));
+	/* the same shift in a group of 1 is a machine, not a group */
+	CHECK(!bt_robust_group_stands_out(&r, 103, 1, 7));
+	/* and a single machine 3 MADs out does not stand out on its own */
+	CHECK(!bt_robust_stands_out(&r, 103, 7));
+}
