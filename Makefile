@@ -72,10 +72,14 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 	@echo "  AR    $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# Libraries one host tool needs beyond HOST_LIBS (TOOL_LIBS_<name>): only
+# that tool links them; the EFI app and the other tools never do.
+TOOL_LIBS_baretop-host := -lsqlite3   # `fleet`: the fleet database (Debian libsqlite3-dev)
+
 define tool_rule
 $(call tool_bin,$(1)): $(patsubst %.c,$(HOST_DIR)/%.o,$(wildcard tools/$(1)/*.c)) $(HOST_LIB)
 	@echo "  LD    $$@"
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $$@ $$^ $(HOST_LIBS)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $$@ $$^ $(HOST_LIBS) $(TOOL_LIBS_$(1))
 endef
 $(foreach t,$(TOOL_DIRS),$(eval $(call tool_rule,$(t))))
 

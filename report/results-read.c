@@ -169,6 +169,16 @@ bt_status bt_results_doc_load(struct bt_arena *a, const char *path, struct bt_re
 	return bt_results_doc_from_json(a, path, root, doc, d);
 }
 
+bt_status bt_results_doc_parse(struct bt_arena *a, const char *text, size_t len, const char *path,
+			       struct bt_results_doc *doc, struct bt_diag *d)
+{
+	struct bt_json *root;
+	bt_status st = bt_json_parse(a, text, len, path, &root, d);
+	if (st != BT_OK)
+		return st;
+	return bt_results_doc_from_json(a, path, root, doc, d);
+}
+
 const struct bt_results_workload *bt_results_doc_counted(const struct bt_results_doc *doc,
 							 const char *name, struct bt_diag *d)
 {

@@ -51,6 +51,10 @@ struct bt_results_doc {
  * workload phase loads with no workloads. */
 bt_status bt_results_doc_load(struct bt_arena *a, const char *path, struct bt_results_doc *doc,
 			      struct bt_diag *d);
+/* The same from text[0..len) named `path` in messages (fleet import, which
+ * also hashes the bytes; fuzzing). */
+bt_status bt_results_doc_parse(struct bt_arena *a, const char *text, size_t len, const char *path,
+			       struct bt_results_doc *doc, struct bt_diag *d);
 /* The same from a parsed root (tests, fuzzing). */
 bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const struct bt_json *root,
 				   struct bt_results_doc *doc, struct bt_diag *d);

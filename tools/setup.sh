@@ -15,6 +15,7 @@ packages=(
   file                                        # tests check the PE32+ header
   fdisk bc                                    # sfdisk: boot/make-usb-image.sh; bc: test timing
   chromium chromium-driver                    # suite step 29: the HTML report rendered headless
+  libsqlite3-dev                              # baretop-host fleet: the fleet database (links -lsqlite3)
 )
 
 missing=()

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `baretop-host fleet` over a SIMULATED fleet (tests/suite/lib/gen-fleet.py:
+# 26 machines x 2 workloads from `run --sim=skl --counts` with per-machine
+# perturbed counts, 3 firmware versions (one a regression: 5 % longer DRAM
+# stalls), 2 microcode revisions, one machine with 40 % more DRAM stall cycles; two files of an older baretop without
+# machine identity; one truncated and one malformed file). Checks, against
+# the generator's own description and Python's statistics and sqlite3
+# modules (not the tool's output):
+#   - the truncated and the malformed file are named and skipped (status 3),
+#     every other file imported; rows per table as the files say;
+#   - the machines that stand out are exactly the injected outlier, and it
+#     stands out on DRAM_Bound; with --k 1 other machines stand out too (the
+#     check can fail);
+#   - the firmware version made 5 % slower (a regression too small for any
+#     one machine to stand out) stands out as its groups on DRAM_Bound;
+#   - the fleet median of DRAM_Bound equals statistics.median over the
+#     results files' own values; every group row is one (firmware,
+#     microcode) pair the generator made;
+#   - a second import adds nothing (row counts equal);
+#   - every table and column of the database is in docs/fleet-schema.md.
+set -uo pipefail
+make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
+bin=$PWD/build/baretop-host
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+python3 tests/suite/lib/gen-fleet.py "$bin" "$work/fleet" >"$work/desc.json" || { echo "FAIL generator"; exit 1; }
+"$bin" fleet "$work/fleet" --db "$work/fleet.db" --csv "$work/summary.csv" >"$work/out" 2>"$work/err"
+rc=$?
+python3 tests/suite/lib/check-fleet.py "$work/desc.json" "$work/fleet.db" "$work/summary.csv" "$work/err" "$rc" \
+  docs/fleet-schema.md || fail=1
+cp "$work/fleet.db" "$work/before.db"
+"$bin" fleet "$work/fleet" --db "$work/fleet.db" --quiet >"$work/out2" 2>"$work/err2"
+python3 - "$work/before.db" "$work/fleet.db" "$work/out2" <<'PY' || fail=1
+import sqlite3, sys
+def counts(p):
+    db = sqlite3.connect(p)
+    return {t: db.execute(f'SELECT COUNT(*) FROM {t}').fetchone()[0]
+            for t in ('machines', 'firmware', 'runs', 'workloads', 'events', 'nodes')}
+a, b = counts(sys.argv[1]), counts(sys.argv[2])
+out = open(sys.argv[3]).read()
+if a != b or ' 0 imported' not in out:
+    print(f'FAIL second import changed the database: {a} -> {b}'); sys.exit(1)
+print(f'ok   importing again adds nothing: rows {b}')
+PY
+"$bin" fleet --db "$work/fleet.db" --k 1 --csv "$work/k1.csv" --quiet >/dev/null 2>&1
+python3 - "$work/desc.json" "$work/k1.csv" <<'PY' || fail=1
+import csv, json, sys
+desc = json.load(open(sys.argv[1]))
+out = set()
+for r in csv.DictReader(open(sys.argv[2])):
+    if r['firmware'] == '(fleet)' and r['outlier_machines']:
+        out |= {m.rsplit(' (', 1)[0] for m in r['outlier_machines'].split(';')}
+if len(out - {desc['outlier']}) < 3:
+    print(f'FAIL --k 1 should flag ordinary machines too (the outlier check must be able to fail): {len(out)}')
+    sys.exit(1)
+print(f'ok   negative case: with --k 1, {len(out)} machines stand out, so the exact-outlier check can fail')
+PY
+"$bin" fleet --help | grep -q -- '--k K' || { echo "FAIL fleet --help"; fail=1; }
+"$bin" --help | grep -q '^  fleet ' && echo "ok   baretop-host --help lists fleet" || { echo "FAIL --help lacks fleet"; fail=1; }
+exit $fail

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fleet summary: see fleet-summary.h. The unit of comparison is one
+ * machine under one firmware version and microcode: its value of a node is
+ * the median over its runs (a machine measured every boot counts once, not
+ * once per boot; a machine measured before and after a firmware update
+ * counts once under each). The fleet's median and MAD are taken over those
+ * units; a unit stands out when it lies more than k MADs from the fleet
+ * median. A group (firmware version, microcode) is compared with the rest
+ * of the fleet (the units outside it): it stands out when its median is
+ * further from the rest's median than chance allows for a group of its size
+ * (bt_robust_group_stands_out, in the rest's MADs), so a firmware
+ * regression too small to single out any one machine shows up as a group.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/robust-stats.h"
+#include "tools/baretop-host/fleet-summary.h"
+
+struct unit {
+	char *machine, *firmware, *microcode;
+	double *vals;
+	size_t n, cap;
+	double value;           /* median of vals */
+	double dist;            /* (value - fleet median) / scale */
+	int out;
+};
+
+struct block {
+	char *workload, *model, *node;
+	struct unit *u;
+	size_t n, cap;
+};
+
+/* Machines flagged anywhere, for the closing list. */
+struct flagged {
+	char *machine, *firmware, *microcode;
+	char *where;            /* "workload/node (+12.3 MAD), ..." */
+};
+
+static char *dup(const char *s)
+{
+	char *c = strdup(s ? s : "");
+	if (!c) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
+	return c;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	p = realloc(p, *cap * size);
+	if (!p) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void block_free(struct block *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		free(b->u[i].machine);
+		free(b->u[i].firmware);
+		free(b->u[i].microcode);
+		free(b->u[i].vals);
+	}
+	free(b->u);
+	free(b->workload);
+	free(b->model);
+	free(b->node);
+	memset(b, 0, sizeof(*b));
+}
+
+/* A CSV field (RFC 4180 quoting) */
+static void csv_field(FILE *f, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static const char *fmt(char *buf, size_t len, const char *f, double v)
+{
+	if (isnan(v))
+		return "";
+	if (isinf(v))
+		return v > 0 ? "+inf" : "-inf";
+	snprintf(buf, len, f, v);
+	return buf;
+}
+
+/* One row of the table (text and CSV): the fleet row (firmware NULL) or a group row. */
+struct row {
+	const struct block *b;
+	const char *firmware, *microcode;
+	size_t machines;
+	double median, mad, shift;
+	int outliers, group_out;
+	const char *outlier_machines;
+};
+
+static const char *const COLUMNS[] = { "workload", "model", "node", "firmware", "microcode", "machines",
+				       "median", "mad", "shift_mads", "group_stands_out", "outliers",
+				       "outlier_machines" };
+
+static void print_row(const struct bt_fleet_summary_opts *o, const struct row *r)
+{
+	char m[32], med[32], mad[32], sh[32], outs[16];
+	snprintf(m, sizeof(m), "%zu", r->machines);
+	snprintf(outs, sizeof(outs), "%d", r->outliers);
+	const char *cells[] = { r->b->workload, r->b->model, r->b->node, r->firmware ? r->firmware : "(fleet)",
+				r->firmware ? r->microcode : "", m, fmt(med, sizeof(med), "%.6g", r->median),
+				fmt(mad, sizeof(mad), "%.3g", r->mad),
+				r->firmware ? fmt(sh, sizeof(sh), "%+.1f", r->shift) : "",
+				r->firmware ? (r->group_out ? "yes" : "no") : "", outs, r->outlier_machines };
+	if (o->csv)
+		for (size_t i = 0; i < 12; i++)
+			csv_field(o->csv, cells[i], i == 11);
+	if (o->text) {
+		if (!r->firmware)
+			fprintf(o->text, "\n%s  %s  %s: %zu machines, median %s, MAD %s, %d stand%s out%s%s\n",
+				r->b->workload, r->b->model, r->b->node, r->machines, cells[6], cells[7],
+				r->outliers, r->outliers == 1 ? "s" : "", r->outliers ? ": " : "",
+				r->outlier_machines);
+		else
+			fprintf(o->text, "    %-22s %-12s %4zu  %10s  %8s MAD%s  %d out%s%s\n", r->firmware,
+				r->microcode, r->machines, cells[6], cells[8], r->group_out ? " GROUP STANDS OUT" : "",
+				r->outliers, r->outliers ? ": " : "", r->outlier_machines);
+	}
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct unit *x = *(const struct unit *const *)a, *y = *(const struct unit *const *)b;
+	int c = strcmp(x->firmware, y->firmware);
+	if (!c)
+		c = strcmp(x->microcode, y->microcode);
+	return c ? c : strcmp(x->machine, y->machine);
+}
+
+static void note_flag(struct flagged **fl, size_t *nfl, size_t *cap, const struct block *b, const struct unit *u)
+{
+	char what[256];
+	snprintf(what, sizeof(what), "%s %s %+.1f MAD", b->workload, b->node, u->dist);
+	for (size_t i = 0; i < *nfl; i++)
+		if (!strcmp((*fl)[i].machine, u->machine) && !strcmp((*fl)[i].firmware, u->firmware) &&
+		    !strcmp((*fl)[i].microcode, u->microcode)) {
+			size_t len = strlen((*fl)[i].where) + strlen(what) + 3;
+			char *w = malloc(len);
+			if (!w)
+				exit(1);
+			snprintf(w, len, "%s, %s", (*fl)[i].where, what);
+			free((*fl)[i].where);
+			(*fl)[i].where = w;
+			return;
+		}
+	*fl = grow(*fl, cap, *nfl, sizeof(**fl));
+	(*fl)[*nfl] = (struct flagged){ dup(u->machine), dup(u->firmware), dup(u->microcode), dup(what) };
+	(*nfl)++;
+}
+
+static void append(char **s, size_t *len, const char *add)
+{
+	size_t n = strlen(add);
+	char *p = realloc(*s, *len + n + 2);
+	if (!p)
+		exit(1);
+	if (*len)
+		p[(*len)++] = ';';
+	memcpy(p + *len, add, n + 1);
+	*len += n;
+	*s = p;
+}
+
+static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b, struct flagged **fl,
+			 size_t *nfl, size_t *flcap)
+{
+	if (!b->n)
+		return;
+	double *v = malloc(b->n * sizeof(double)), *tmp = malloc(b->n * sizeof(double));
+	double *rest = malloc(b->n * sizeof(double));
+	struct unit **order = malloc(b->n * sizeof(*order));
+	if (!v || !tmp || !rest || !order)
+		exit(1);
+	for (size_t i = 0; i < b->n; i++) {
+		b->u[i].value = bt_median_inplace(b->u[i].vals, b->u[i].n);
+		v[i] = b->u[i].value;
+		order[i] = &b->u[i];
+	}
+	struct bt_robust fleet = bt_robust_of(v, b->n, tmp);
+	int judge = b->n >= BT_FLEET_MIN_MACHINES;
+	char *all = NULL;
+	size_t all_len = 0;
+	int n_out = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		struct unit *u = &b->u[i];
+		u->dist = bt_robust_distance(&fleet, u->value);
+		u->out = judge && bt_robust_stands_out(&fleet, u->value, o->k);
+	}
+	qsort(order, b->n, sizeof(*order), cmp_group);
+	for (size_t i = 0; i < b->n; i++)
+		if (order[i]->out) {
+			char what[320];
+			snprintf(what, sizeof(what), "%s (%+.1f)", order[i]->machine, order[i]->dist);
+			append(&all, &all_len, what);
+			note_flag(fl, nfl, flcap, b, order[i]);
+			n_out++;
+		}
+	struct row fr = { b, NULL, NULL, b->n, fleet.median, fleet.mad, NAN, n_out, 0, all ? all : "" };
+	print_row(o, &fr);
+	/* groups by firmware version alone (microcode "(any)"; only when the
+	 * version has more than one microcode), then by version and microcode */
+	for (int by_uc = 0; by_uc < 2; by_uc++)
+	for (size_t g = 0; g < b->n;) {
+		size_t e = g;
+		int ucs = 1;
+		while (e < b->n && !strcmp(order[e]->firmware, order[g]->firmware) &&
+		       (!by_uc || !strcmp(order[e]->microcode, order[g]->microcode))) {
+			ucs += e > g && strcmp(order[e]->microcode, order[e - 1]->microcode) != 0;
+			e++;
+		}
+		if (!by_uc && ucs < 2) {
+			g = e;
+			continue;
+		}
+		char *outs = NULL;
+		size_t outs_len = 0;
+		int n = 0;
+		for (size_t i = g; i < e; i++) {
+			v[i - g] = order[i]->value;
+			if (order[i]->out) {
+				char what[320];
+				snprintf(what, sizeof(what), "%s (%+.1f)", order[i]->machine, order[i]->dist);
+				append(&outs, &outs_len, what);
+				n++;
+			}
+		}
+		struct bt_robust gr = bt_robust_of(v, e - g, tmp);
+		/* the rest of the fleet, without this group: a regressed group
+		 * that is a large share of the fleet would otherwise widen the
+		 * MAD it is measured with */
+		size_t nr = 0;
+		for (size_t i = 0; i < b->n; i++)
+			if (i < g || i >= e)
+				rest[nr++] = order[i]->value;
+		struct bt_robust rs = bt_robust_of(rest, nr, tmp);
+		struct row r = { b, order[g]->firmware, by_uc ? order[g]->microcode : "(any)", e - g, gr.median, gr.mad,
+				 nr ? bt_robust_distance(&rs, gr.median) : NAN, n,
+				 nr >= BT_FLEET_MIN_MACHINES &&
+					 bt_robust_group_stands_out(&rs, gr.median, e - g, o->k),
+				 outs ? outs : "" };
+		print_row(o, &r);
+		free(outs);
+		g = e;
+	}
+	free(all);
+	free(rest);
+	free(v);
+	free(tmp);
+	free(order);
+}
+
+int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT w.name, IFNULL(w.model, ''), n.node, m.machine_key, f.version,"
+		"       IFNULL(r.microcode, 'unknown'), n.value"
+		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
+		"  JOIN runs r ON r.run_id = w.run_id JOIN machines m ON m.machine_id = r.machine_id"
+		"  JOIN firmware f ON f.firmware_id = r.firmware_id"
+		" WHERE n.kind = 'tree' AND n.value IS NOT NULL AND (?1 IS NULL OR n.node = ?1)"
+		" ORDER BY w.name, w.model, n.level, n.node, m.machine_key, f.version, r.microcode";
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (o->node)
+		sqlite3_bind_text(st, 1, o->node, -1, SQLITE_STATIC);
+	if (o->csv)
+		for (size_t i = 0; i < 12; i++)
+			csv_field(o->csv, COLUMNS[i], i == 11);
+	if (o->text)
+		fprintf(o->text, "\nper workload, model and Top-Down node: the fleet (machines, median, MAD, the machines\n"
+				 "more than k = %g MADs from the median, with their distance in MADs), then each group of\n"
+				 "firmware version and microcode (machines, group median, its shift from the median of the\n"
+				 "rest of the fleet in the rest's MADs, GROUP STANDS OUT when beyond chance for a group\n"
+				 "of that size)\n", o->k);
+	struct block b = { 0 };
+	struct flagged *fl = NULL;
+	size_t nfl = 0, flcap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *wl = (const char *)sqlite3_column_text(st, 0);
+		const char *model = (const char *)sqlite3_column_text(st, 1);
+		const char *node = (const char *)sqlite3_column_text(st, 2);
+		const char *mach = (const char *)sqlite3_column_text(st, 3);
+		const char *fw = (const char *)sqlite3_column_text(st, 4);
+		const char *uc = (const char *)sqlite3_column_text(st, 5);
+		double val = sqlite3_column_double(st, 6);
+		if (!wl || !model || !node || !mach || !fw || !uc)
+			continue;
+		if (!b.workload || strcmp(b.workload, wl) || strcmp(b.model, model) || strcmp(b.node, node)) {
+			finish_block(o, &b, &fl, &nfl, &flcap);
+			block_free(&b);
+			b.workload = dup(wl);
+			b.model = dup(model);
+			b.node = dup(node);
+		}
+		struct unit *u = b.n ? &b.u[b.n - 1] : NULL;
+		if (!u || strcmp(u->machine, mach) || strcmp(u->firmware, fw) || strcmp(u->microcode, uc)) {
+			b.u = grow(b.u, &b.cap, b.n, sizeof(*b.u));
+			u = &b.u[b.n++];
+			*u = (struct unit){ dup(mach), dup(fw), dup(uc), NULL, 0, 0, NAN, NAN, 0 };
+		}
+		u->vals = grow(u->vals, &u->cap, u->n, sizeof(double));
+		u->vals[u->n++] = val;
+	}
+	finish_block(o, &b, &fl, &nfl, &flcap);
+	block_free(&b);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (o->text) {
+		fprintf(o->text, "\nmachines that stand out (more than %g MADs from the fleet median): %zu\n", o->k, nfl);
+		for (size_t i = 0; i < nfl; i++)
+			fprintf(o->text, "  %s  firmware %s  microcode %s: %s\n", fl[i].machine, fl[i].firmware,
+				fl[i].microcode, fl[i].where);
+	}
+	/* a machine under two firmware versions is listed under each; count machines once */
+	size_t machines = 0;
+	for (size_t i = 0; i < nfl; i++) {
+		int seen = 0;
+		for (size_t j = 0; j < i; j++)
+			seen |= !strcmp(fl[i].machine, fl[j].machine);
+		machines += !seen;
+	}
+	for (size_t i = 0; i < nfl; i++) {
+		free(fl[i].machine);
+		free(fl[i].firmware);
+		free(fl[i].microcode);
+		free(fl[i].where);
+	}
+	free(fl);
+	return (int)machines;
+}
