@@ -246,6 +246,47 @@ static bt_status set_then_boot(struct bt_options *o, const char *v, struct bt_di
 	return BT_OK;
 }
 
+static bt_status set_run(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	return bt_boot_parse_run(v, &o->boot, d);
+}
+
+/* --then replaces whatever end action came before it (--then-boot,
+ * --shutdown or another --then): the later option wins. */
+static bt_status set_then(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	static const struct { const char *name; enum bt_then then; } plain[] = {
+		{ "next-boot-entry", BT_THEN_NEXT_BOOT_ENTRY },
+		{ "reboot", BT_THEN_REBOOT },
+		{ "return", BT_THEN_RETURN },
+		{ "shutdown", BT_THEN_DEFAULT },
+	};
+
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (strcmp(v, plain[i].name) == 0) {
+			o->then_boot = NULL;
+			o->boot.then = plain[i].then;
+			o->shutdown = plain[i].then == BT_THEN_DEFAULT;
+			return BT_OK;
+		}
+	if (strncmp(v, "chainload:", 10) == 0 && v[10]) {
+		o->then_boot = v + 10;
+		o->boot.then = BT_THEN_DEFAULT;
+		o->shutdown = false;
+		return BT_OK;
+	}
+	bt_diag_set(d, "--then %s: give chainload:FILE, next-boot-entry, shutdown, reboot or "
+		    "return", v);
+	return BT_ERR_INVALID;
+}
+
+static bt_status set_budget(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	return bt_boot_parse_budget(v, &o->boot, d);
+}
+
+FLAG(test_hang)
+
 static bt_status set_results_dir(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (!*v) {
@@ -281,6 +322,25 @@ static const struct option_def options[] = {
 	  "(default 0xf4; QEMU then exits with 2*status+1); with --shutdown a success powers "
 	  "off (QEMU exits with 0)",
 	  set_qemu_exit },
+
+	{ NULL, "run", 0, ARG_REQUIRED, "once|every-boot|every=N",
+	  "boot-time runs: measure on the first boot only, on every boot, or on the first and "
+	  "then every N-th; the state is kept in the NVRAM variable BaretopState (README, "
+	  "\"Boot-time runs for fleets\"); a boot that does not measure hands over at once",
+	  set_run },
+	{ NULL, "then", 0, ARG_REQUIRED, "ACTION",
+	  "when done: chainload:FILE (as --then-boot FILE), next-boot-entry (the BootOrder "
+	  "entry after BootCurrent), shutdown (as --shutdown), reboot, or return (to the boot "
+	  "manager); replaces an earlier end action",
+	  set_then },
+	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
+	  "time budget of a boot, from baretop's start: no workload starts after it (those left "
+	  "out are listed), and the UEFI watchdog, armed to it plus 5 s, resets a machine that "
+	  "hangs; the next boot records the hang and hands over",
+	  set_budget },
+	{ NULL, "test-hang", 0, ARG_NONE, NULL,
+	  "(for tests) after the boot state is written, spin forever with interrupts enabled, "
+	  "as a hung workload would: only the watchdog of --budget ends it", set_test_hang },
 
 	{ "Files", "results-dir", 0, ARG_REQUIRED, "DIR",
 	  "write results under DIR on the boot volume (default \\baretop\\results; "

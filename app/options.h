@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "app/boot-policy.h"
 #include "base/diag.h"
 #include "base/status.h"
 
@@ -35,6 +36,10 @@ struct bt_options {
 	const char *then_boot;    /* chainload this EFI application when done */
 	bool qemu_exit;           /* report a failure to isa-debug-exit */
 	uint16_t qemu_exit_port;
+	/* Boot-time runs: --run, --then (next-boot-entry, reboot, return; its
+	 * chainload and shutdown set then_boot and shutdown), --budget */
+	struct bt_boot_config boot;
+	bool test_hang;           /* --test-hang: spin until the watchdog resets */
 
 	/* Files */
 	const char *results_dir;

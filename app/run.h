@@ -21,6 +21,7 @@
 #include "workloads/workload.h"
 
 struct bt_count_ctx;
+struct bt_boot_run;
 
 #define BT_RUN_MAX_CORE_KINDS 4
 
@@ -45,6 +46,7 @@ struct bt_run_phase {
 	struct bt_outcome *outcomes;
 	int n_outcomes;
 	int n_failed;
+	struct bt_boot_run *boot;  /* the time budget (--budget); NULL: none */
 };
 
 /* Validates the workload specs (-w) against the registry without running

@@ -11,6 +11,7 @@
 
 #include "app/options.h"
 #include "host/platform-host.h"
+#include "host/nvram-host.h"
 #include "host/env-host.h"
 
 static void host_stall_us(uint64_t us)
@@ -140,4 +141,5 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	static struct bt_wl_host wl_host;
 	bt_wl_env_host_init(&p->workload_env, &wl_host);
 	p->rename_noreplace = host_rename_noreplace;
+	bt_nvram_host_init(p);
 }
