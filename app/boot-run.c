@@ -27,7 +27,7 @@ static bool write_state(struct bt_boot_run *b, const char *when)
 
 	bt_boot_state_encode(&b->state, buf);
 	if (b->plat->nv_write(BT_BOOT_STATE_NAME, buf, sizeof(buf), &d) != BT_OK) {
-		snprintf(b->nvram, sizeof(b->nvram), "not written %s: %s", when, d.text);
+		snprintf(b->nvram, sizeof(b->nvram), "not written %s: %.120s", when, d.text);
 		return false;
 	}
 	snprintf(b->nvram, sizeof(b->nvram), "written");
@@ -48,11 +48,11 @@ static bool read_state(struct bt_boot_run *b)
 		return false;
 	}
 	if (st != BT_OK) {
-		snprintf(b->nvram, sizeof(b->nvram), "unreadable (%s): starting again", d.text);
+		snprintf(b->nvram, sizeof(b->nvram), "unreadable (%.120s): starting again", d.text);
 		return false;
 	}
 	if (bt_boot_state_decode(buf, len, &b->before, &d) != BT_OK) {
-		snprintf(b->nvram, sizeof(b->nvram), "%s: starting again", d.text);
+		snprintf(b->nvram, sizeof(b->nvram), "%.130s: starting again", d.text);
 		return false;
 	}
 	return true;
