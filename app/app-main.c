@@ -159,10 +159,11 @@ static int finish(struct run *r, int status)
 	bt_boot_run_end(&r->boot, status, r->results_seq);
 	fflush(stdout);
 	fflush(stderr);
-	/* Under a run policy the OS boots whatever happened, a usage error
-	 * found after the policy started included. */
+	/* Under a run policy (--run) the OS boots whatever happened, a usage
+	 * error included (as far as the end action itself could be read). */
 	bool handover = !r->opt.help && !r->opt.version &&
-			(status != BT_EXIT_USAGE || r->boot.active);
+			(status != BT_EXIT_USAGE || r->boot.active ||
+			 r->opt.boot.run != BT_RUN_ALWAYS);
 	if (r->opt.then_boot && handover) {
 		/* The platform chainloads after its own clean-up. */
 		snprintf(r->plat->chainload, sizeof(r->plat->chainload), "%s", r->opt.then_boot);

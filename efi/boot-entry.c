@@ -70,11 +70,15 @@ EFI_STATUS bt_efi_start_next_boot_entry(void)
 
 		if (order[i] == current)
 			continue;
-		SPrint(name, sizeof(name), L"Boot%04X", order[i]);
-		if (get_global(name, opt, &osize) != EFI_SUCCESS ||
-		    bt_load_option_parse(opt, osize, &lo, &d) != BT_OK) {
-			printf("baretop: next-boot-entry: Boot%04X unreadable%s%s; skipped\n",
-			       order[i], d.text[0] ? ": " : "", d.text);
+		char aname[16];
+		snprintf(aname, sizeof(aname), "Boot%04X", order[i]);
+		for (int k = 0; k < 9; k++)
+			name[k] = (CHAR16)aname[k];
+		st = get_global(name, opt, &osize);
+		if (st != EFI_SUCCESS)
+			bt_diag_set(&d, "GetVariable: %s", bt_efi_status_name(st));
+		if (st != EFI_SUCCESS || bt_load_option_parse(opt, osize, &lo, &d) != BT_OK) {
+			printf("baretop: next-boot-entry: %s unreadable: %s; skipped\n", aname, d.text);
 			continue;
 		}
 		if (!(lo.attributes & BT_LOAD_OPTION_ACTIVE))
