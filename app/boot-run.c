@@ -130,6 +130,8 @@ bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
 		print_skip_time(b);
 		return false;
 	}
+	if (b->have_state && plat->set_crash_reset)
+		plat->set_crash_reset(true);
 	if (opt->boot.budget_s) {
 		uint32_t wd = opt->boot.budget_s + BT_BUDGET_WATCHDOG_GRACE_S;
 		bool armed = plat->set_watchdog && plat->set_watchdog(wd) == BT_OK;
@@ -181,6 +183,8 @@ void bt_boot_run_end(struct bt_boot_run *b, int exit_status, uint32_t seq)
 		return;
 	b->ended = true;
 	b->elapsed_s = elapsed(b);
+	if (b->have_state && b->plat->set_crash_reset)
+		b->plat->set_crash_reset(false);
 	if (b->watchdog_armed) {
 		b->plat->set_watchdog(0);
 		b->watchdog_armed = false;

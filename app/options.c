@@ -362,7 +362,8 @@ static const struct option_def options[] = {
 	  "CPU stays parked until the next reset)", set_fault_selftest_ap },
 	{ NULL, "crash-test", 0, ARG_NONE, NULL,
 	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the machine "
-	  "powered off (with --qemu-exit, as a failure); to test unattended setups", set_crash_test },
+	  "powered off (with --qemu-exit, as a failure; under --run, reset); to test unattended "
+	  "setups", set_crash_test },
 	{ NULL, "assume-amd-legacy-pmu", 0, ARG_NONE, NULL,
 	  "on AMD under a hypervisor, assume the 4 legacy counters exist (they have no CPUID bit)",
 	  set_assume_amd_legacy_pmu },

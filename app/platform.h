@@ -149,6 +149,9 @@ struct bt_platform {
 	/* Resets the machine (UEFI ResetSystem EfiResetCold). Returns only if
 	 * the platform cannot. */
 	void (*reboot)(void);
+	/* An unexpected exception on baretop's CPU resets the machine instead
+	 * of powering it off (set while a --run measurement is in progress). */
+	void (*set_crash_reset)(bool reset);
 	/* The TSC when the platform's entry point started (0: unknown): the
 	 * start of the time budget and of the hand-over time. */
 	uint64_t entry_tsc;

@@ -91,4 +91,5 @@ void bt_efi_boot_vars_init(struct bt_platform *p)
 	p->nv_write = nv_write;
 	p->set_watchdog = set_watchdog;
 	p->reboot = reboot;
+	p->set_crash_reset = bt_efi_set_crash_reset;
 }

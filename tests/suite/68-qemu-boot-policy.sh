@@ -128,6 +128,16 @@ check "hang boot 2: sees the unfinished run, records it as hung, hands over with
 check "hang boot 2: NVRAM boots=2 runs=1 hung=1 last_status=hung in_progress=False" \
   "state hang 'boots=2 runs=1 completed=0 hung=1 last_status=hung in_progress=False'"
 
+# --- a fault in baretop itself (--crash-test: an unguarded UD2 on its CPU)
+# under --run: reported, the machine reset instead of powered off (no
+# --qemu-exit here, so QEMU's -no-reboot ends it), the next boot hands over
+boot crash 1 --no-unattended --args "--run=every-boot --crash-test --then=chainload:$loader"
+check "crash boot 1: the #UD is reported and the machine reset, not powered off" \
+  "has crash 1 'unexpected #UD' && has crash 1 'resetting (the next boot records' && ! reached_loader crash 1"
+boot crash 2 --no-unattended --args "--run=every-boot --crash-test --then=chainload:$loader"
+check "crash boot 2: the crashed run is recorded as hung, the loader is reached" \
+  "has crash 2 'never ended' && reached_loader crash 2 && state crash 'boots=2 runs=1 hung=1 last_status=hung in_progress=False'"
+
 # --- then=next-boot-entry: the BootOrder entry after baretop's (OVMF: the
 # EFI shell, whose startup.nsh starts the loader)
 printf 'fs0:\r\n\\EFI\\os\\loader.efi\r\n' >"$out/startup.nsh"
