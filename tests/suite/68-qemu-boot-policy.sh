@@ -62,6 +62,23 @@ make -s -j"$(nproc)" efi tests >/dev/null || { echo "FAIL build"; exit 1; }
 check "varstore reader: a fresh OVMF_VARS_4M.fd has no BaretopState (exit 1)" \
   "! python3 tests/suite/lib/ovmf_varstore.py /usr/share/OVMF/OVMF_VARS_4M.fd BaretopState $guid >/dev/null 2>&1"
 
+# --- hosted: the file-backed NVRAM (efivarfs format) and baretop-host efivar,
+# decoded again by the independent Python reader of the documented layout
+make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build host"; exit 1; }
+hn=$out/host-nvram; rm -rf "$hn"; mkdir -p "$hn"
+for i in 1 2; do
+  BARETOP_HOST_NVRAM=$hn build/baretop-host run --run=once --no-workloads --results-dir "$hn/r" \
+    >"$hn/run$i.txt" 2>&1
+done
+hf=$hn/BaretopState-$guid
+check "hosted --run=once: run 1 measured, run 2 handed over; efivarfs file of 4 + 40 bytes" \
+  "grep -q 'the first run' $hn/run1.txt && grep -q 'done already' $hn/run2.txt && [ \$(stat -c %s $hf) = 44 ]"
+check "baretop-host efivar agrees with the Python reader of the table: boots 2, runs 1, ok, seq 1" \
+  "build/baretop-host efivar $hf | grep -qx 'boots            2' && build/baretop-host efivar $hf | grep -q '^last_status      ok' && python3 -c 'import sys; sys.path.insert(0,\"tests/suite/lib\"); import ovmf_varstore as o; d=o.decode_baretop(open(\"$hf\",\"rb\").read()[4:]); sys.exit(0 if (d[\"boots\"],d[\"runs\"],d[\"last_status\"],d[\"last_sequence\"])==(2,1,\"ok\",1) else 1)'"
+head -c 30 "$hf" >"$hn/truncated"
+check "baretop-host efivar refuses a truncated file (exit 1, says why)" \
+  "! build/baretop-host efivar $hn/truncated 2>$hn/err.txt && grep -q 'version 1 is 40 bytes' $hn/err.txt"
+
 small="-w multiply1 --reps 1 --warmups 0"
 
 # --- run=once: boot 1 measures, writes results, chainloads; boot 2 does not measure
