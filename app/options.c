@@ -557,6 +557,16 @@ void bt_options_scan_end_actions(struct bt_options *o, int n, char **words)
 			if (set_qemu_exit(o, eq ? eq + 1 : NULL, NULL) != BT_OK)
 				set_qemu_exit(o, NULL, NULL);
 		}
+		/* --run and --then: under a run policy the OS boots even when
+		 * the rest of the words cannot be parsed. */
+		bool then = bt_options_has(1, &words[i], "then");
+		if (then || bt_options_has(1, &words[i], "run")) {
+			const char *eq = strchr(words[i], '=');
+			const char *v = eq ? eq + 1 : i + 1 < n ? words[i + 1] : NULL;
+			struct bt_diag ignored;
+			if (v)
+				(then ? set_then : set_run)(o, v, &ignored);
+		}
 	}
 }
 

@@ -99,7 +99,7 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 			   struct bt_diag *d);
 
 /* True if words contain an option that ends the run unattended
- * (--shutdown, --qemu-exit): honoured even when parsing fails, so that a
+ * (--shutdown, --qemu-exit, --run, --then): honoured even when parsing fails, so that a
  * bad configuration never leaves a machine waiting. */
 void bt_options_scan_end_actions(struct bt_options *o, int n, char **words);
 bool bt_options_has(int n, char **words, const char *long_name);

@@ -159,3 +159,20 @@ TEST(run_then_and_budget_options)
 			  bad[i][0], bad[i][1]);
 	}
 }
+
+TEST(run_and_then_survive_a_bad_configuration)
+{
+	struct bt_options o;
+	struct bt_diag d;
+	char *w[] = { "--run", "once", "--no-such-option", "--then=chainload:\\os.efi" };
+
+	bt_options_defaults(&o);
+	bt_options_scan_end_actions(&o, 4, w);
+	CHECK_EQ_INT(bt_options_parse(&o, 4, w, "test", &d), BT_ERR_INVALID);
+	CHECK(o.boot.run == BT_RUN_ONCE);
+	CHECK_STR(o.then_boot, "\\os.efi");
+	/* without the scan the parse stops before --then */
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_parse(&o, 4, w, "test", &d), BT_ERR_INVALID);
+	CHECK(o.then_boot == NULL);
+}
