@@ -79,7 +79,7 @@ static void print_skip_time(struct bt_boot_run *b)
 	b->plat->stall_us(2000);
 	uint64_t hz = (now_tsc(b) - s) * 500;
 	printf("boot          hand-over %llu TSC ticks after the entry point (%.3f ms at %.0f MHz, "
-	       "the TSC rate over a 2 ms firmware stall)\n",
+	       "the TSC rate over a 2 ms platform stall)\n",
 	       (unsigned long long)ticks, hz ? (double)ticks * 1e3 / (double)hz : 0.0,
 	       (double)hz / 1e6);
 }
