@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app/app-main.h"
+#include "app/boot-run.h"
 #include "app/count.h"
 #include "app/cpu-census.h"
 #include "app/fault-selftest.h"
@@ -19,6 +20,7 @@
 #include "app/version.h"
 #include "report/console.h"
 #include "report/results.h"
+#include "report/results-boot.h"
 #include "metrics/builtin.h"
 #include "arch/sim/sim.h"
 #include "pmu/cpu-detect.h"
@@ -41,6 +43,8 @@ struct run {
 	struct bt_run_phase phase;
 	char messages[8][200];
 	int n_messages;
+	struct bt_boot_run boot;       /* --run, --then, --budget */
+	unsigned results_seq;          /* the results file written; 0 none */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -151,17 +155,39 @@ static int finish(struct run *r, int status)
 {
 	/* Whatever baretop changed in the CPU is put back first. */
 	bt_run_phase_free(&r->phase);
+	/* The boot state records how the measurement ended (once). */
+	bt_boot_run_end(&r->boot, status, r->results_seq);
 	fflush(stdout);
 	fflush(stderr);
-	if (r->opt.then_boot && !r->opt.help && !r->opt.version && status != BT_EXIT_USAGE) {
+	/* Under a run policy (--run) the OS boots whatever happened, a usage
+	 * error included (as far as the end action itself could be read). */
+	bool handover = !r->opt.help && !r->opt.version &&
+			(status != BT_EXIT_USAGE || r->boot.active ||
+			 r->opt.boot.run != BT_RUN_ALWAYS);
+	if (r->opt.then_boot && handover) {
 		/* The platform chainloads after its own clean-up. */
 		snprintf(r->plat->chainload, sizeof(r->plat->chainload), "%s", r->opt.then_boot);
 		printf("then          starting %s\n", r->opt.then_boot);
 		fflush(stdout);
 		return status;
 	}
+	if (handover && r->opt.boot.then == BT_THEN_NEXT_BOOT_ENTRY) {
+		r->plat->chainload_next_boot_entry = true;
+		printf("then          starting the next BootOrder entry\n");
+		fflush(stdout);
+		return status;
+	}
 	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
 		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
+	if (handover && r->opt.boot.then == BT_THEN_REBOOT && r->plat->reboot) {
+		printf("then          rebooting\n");
+		fflush(stdout);
+		r->plat->reboot();
+	}
+	if (handover && r->opt.boot.then == BT_THEN_RETURN) {
+		printf("then          returning to the boot manager\n");
+		return status;
+	}
 	if (r->opt.shutdown && r->plat->power_off)
 		r->plat->power_off();
 	return status;
@@ -231,10 +257,14 @@ static void write_results(struct run *r)
 		r->status = BT_EXIT_NO_RESULTS;
 		return;
 	}
+	struct bt_results_boot boot;
+
 	results_of(r, &res, &pf, &run, &count);
+	res.boot = bt_boot_run_record(&r->boot, &boot);
 	bt_status st = bt_results_save(r->opt.results_dir, &bt_results_json, &res,
 				       r->plat->rename_noreplace, &w, &d);
 	if (st == BT_OK) {
+		r->results_seq = w.seq;
 		display_path(r, w.path);
 		printf("results       %s\n", w.path);
 	} else {
@@ -302,6 +332,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 			printf(" %s", r->config.argv[i]);
 		printf("\n");
 	}
+	/* A boot whose policy says "not now" hands over before anything else. */
+	if (!bt_boot_run_begin(&r->boot, plat, &r->opt)) {
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
 	if (plat->uefi_revision) {
 		char rev[16];
 
@@ -322,6 +357,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	};
 	bt_cpu_detect(plat->arch, &dopt, &r->cpu);
 	bt_cpu_census_take(plat, &r->census);
+	bt_boot_run_set_tsc_hz(&r->boot, r->cpu.tsc_hz);
 	if (r->opt.quiet)
 		bt_report_detect_line(stdout, &r->cpu);
 	else
@@ -365,7 +401,10 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		bt_fault_selftest_print(stdout, &r->selftest);
 	}
 
+	if (r->opt.test_hang)
+		bt_boot_run_hang(&r->boot);
 	if (!r->opt.no_workloads) {
+		r->phase.boot = &r->boot;
 		r->phase.plat = plat;
 		r->phase.opt = &r->opt;
 		r->phase.cpu = &r->cpu;
@@ -395,6 +434,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	printf("done          exit status %d\n", r->status);
 	status = finish(r, r->status);
 out:
+	bt_boot_run_free(&r->boot);
 	bt_config_words_free(&r->config);
 	free(r);
 	return status;

@@ -259,6 +259,47 @@ static bt_status set_then_boot(struct bt_options *o, const char *v, struct bt_di
 	return BT_OK;
 }
 
+static bt_status set_run(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	return bt_boot_parse_run(v, &o->boot, d);
+}
+
+/* --then replaces whatever end action came before it (--then-boot,
+ * --shutdown or another --then): the later option wins. */
+static bt_status set_then(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	static const struct { const char *name; enum bt_then then; } plain[] = {
+		{ "next-boot-entry", BT_THEN_NEXT_BOOT_ENTRY },
+		{ "reboot", BT_THEN_REBOOT },
+		{ "return", BT_THEN_RETURN },
+		{ "shutdown", BT_THEN_DEFAULT },
+	};
+
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (strcmp(v, plain[i].name) == 0) {
+			o->then_boot = NULL;
+			o->boot.then = plain[i].then;
+			o->shutdown = plain[i].then == BT_THEN_DEFAULT;
+			return BT_OK;
+		}
+	if (strncmp(v, "chainload:", 10) == 0 && v[10]) {
+		o->then_boot = v + 10;
+		o->boot.then = BT_THEN_DEFAULT;
+		o->shutdown = false;
+		return BT_OK;
+	}
+	bt_diag_set(d, "--then %s: give chainload:FILE, next-boot-entry, shutdown, reboot or "
+		    "return", v);
+	return BT_ERR_INVALID;
+}
+
+static bt_status set_budget(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	return bt_boot_parse_budget(v, &o->boot, d);
+}
+
+FLAG(test_hang)
+
 static bt_status set_results_dir(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (!*v) {
@@ -301,6 +342,25 @@ static const struct option_def options[] = {
 	  "off (QEMU exits with 0)",
 	  set_qemu_exit },
 
+	{ NULL, "run", 0, ARG_REQUIRED, "once|every-boot|every=N",
+	  "boot-time runs: measure on the first boot only, on every boot, or on the first and "
+	  "then every N-th; the state is kept in the NVRAM variable BaretopState (README, "
+	  "\"Boot-time runs for fleets\"); a boot that does not measure hands over at once",
+	  set_run },
+	{ NULL, "then", 0, ARG_REQUIRED, "ACTION",
+	  "when done: chainload:FILE (as --then-boot FILE), next-boot-entry (the BootOrder "
+	  "entry after BootCurrent), shutdown (as --shutdown), reboot, or return (to the boot "
+	  "manager); replaces an earlier end action",
+	  set_then },
+	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
+	  "time budget of a boot, from baretop's start: no workload starts after it (those left "
+	  "out are listed), and the UEFI watchdog, armed to it plus 5 s, resets a machine that "
+	  "hangs; the next boot records the hang and hands over",
+	  set_budget },
+	{ NULL, "test-hang", 0, ARG_NONE, NULL,
+	  "(for tests) after the boot state is written, spin forever with interrupts enabled, "
+	  "as a hung workload would: only the watchdog of --budget ends it", set_test_hang },
+
 	{ "Files", "results-dir", 0, ARG_REQUIRED, "DIR",
 	  "write results under DIR on the boot volume (default \\baretop\\results; "
 	  "baretop-host run: results next to the baretop-host binary, build/results, never "
@@ -321,7 +381,8 @@ static const struct option_def options[] = {
 	  "CPU stays parked until the next reset)", set_fault_selftest_ap },
 	{ NULL, "crash-test", 0, ARG_NONE, NULL,
 	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the machine "
-	  "powered off (with --qemu-exit, as a failure); to test unattended setups", set_crash_test },
+	  "powered off (with --qemu-exit, as a failure; under --run, reset); to test unattended "
+	  "setups", set_crash_test },
 	{ NULL, "assume-amd-legacy-pmu", 0, ARG_NONE, NULL,
 	  "on AMD under a hypervisor, assume the 4 legacy counters exist (they have no CPUID bit)",
 	  set_assume_amd_legacy_pmu },
@@ -514,6 +575,16 @@ void bt_options_scan_end_actions(struct bt_options *o, int n, char **words)
 			const char *eq = strchr(words[i], '=');
 			if (set_qemu_exit(o, eq ? eq + 1 : NULL, NULL) != BT_OK)
 				set_qemu_exit(o, NULL, NULL);
+		}
+		/* --run and --then: under a run policy the OS boots even when
+		 * the rest of the words cannot be parsed. */
+		bool then = bt_options_has(1, &words[i], "then");
+		if (then || bt_options_has(1, &words[i], "run")) {
+			const char *eq = strchr(words[i], '=');
+			const char *v = eq ? eq + 1 : i + 1 < n ? words[i + 1] : NULL;
+			struct bt_diag ignored;
+			if (v)
+				(then ? set_then : set_run)(o, v, &ignored);
 		}
 	}
 }

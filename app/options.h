@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "app/boot-policy.h"
 #include "base/diag.h"
 #include "base/status.h"
 
@@ -38,6 +39,10 @@ struct bt_options {
 	const char *then_boot;    /* chainload this EFI application when done */
 	bool qemu_exit;           /* report a failure to isa-debug-exit */
 	uint16_t qemu_exit_port;
+	/* Boot-time runs: --run, --then (next-boot-entry, reboot, return; its
+	 * chainload and shutdown set then_boot and shutdown), --budget */
+	struct bt_boot_config boot;
+	bool test_hang;           /* --test-hang: spin until the watchdog resets */
 
 	/* Files */
 	const char *results_dir;
@@ -97,7 +102,7 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 			   struct bt_diag *d);
 
 /* True if words contain an option that ends the run unattended
- * (--shutdown, --qemu-exit): honoured even when parsing fails, so that a
+ * (--shutdown, --qemu-exit, --run, --then): honoured even when parsing fails, so that a
  * bad configuration never leaves a machine waiting. */
 void bt_options_scan_end_actions(struct bt_options *o, int n, char **words);
 bool bt_options_has(int n, char **words, const char *long_name);

@@ -146,6 +146,36 @@ struct bt_platform {
 	/* Report `code` to QEMU's isa-debug-exit device at `port`; QEMU then
 	 * exits with status (code << 1) | 1. Returns only if nothing happened. */
 	bt_status (*qemu_debug_exit)(uint16_t port, uint32_t code);
+
+	/*
+	 * Unattended boot-time runs (app/boot-run.c). NULL / 0 where the
+	 * platform has none; the program then says so.
+	 *
+	 * baretop's own non-volatile variables, under BT_VENDOR_GUID_TEXT
+	 * (app/boot-state.h): UEFI GetVariable / SetVariable with
+	 * NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS; hosted, files in
+	 * efivarfs format in the folder $BARETOP_HOST_NVRAM (a stand-in for
+	 * tests). nv_read: *len is the buffer's size in, the variable's out;
+	 * BT_ERR_NOT_FOUND when there is no such variable.
+	 */
+	bt_status (*nv_read)(const char *name, void *buf, size_t *len, struct bt_diag *d);
+	bt_status (*nv_write)(const char *name, const void *buf, size_t len, struct bt_diag *d);
+	/* Arms the firmware's watchdog: the machine is reset `seconds` from
+	 * now unless it is called again (0 disarms). UEFI SetWatchdogTimer. */
+	bt_status (*set_watchdog)(uint32_t seconds);
+	/* Resets the machine (UEFI ResetSystem EfiResetCold). Returns only if
+	 * the platform cannot. */
+	void (*reboot)(void);
+	/* An unexpected exception on baretop's CPU resets the machine instead
+	 * of powering it off (set while a --run measurement is in progress). */
+	void (*set_crash_reset)(bool reset);
+	/* The TSC when the platform's entry point started (0: unknown): the
+	 * start of the time budget and of the hand-over time. */
+	uint64_t entry_tsc;
+	/* After the program returns: start the BootOrder entry after
+	 * BootCurrent (efi/boot-entry.c), as the boot manager would have.
+	 * Set by the program. */
+	bool chainload_next_boot_entry;
 };
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/boot-run.h"
 #include "app/count.h"
 #include "app/on-cpu.h"
 #include "metrics/builtin.h"
@@ -258,11 +259,13 @@ struct bt_run_scratch {
 static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 			const struct bt_wl_env *env, uint32_t cpu, struct bt_run_scratch *scratch)
 {
-	struct bt_outcome *o = new_outcome(r);
 	struct bt_wl_instance inst;
 	struct bt_copies *copies = scratch ? &scratch->copies : NULL;
 	struct bt_diag d = { "" };
 
+	if (!bt_boot_run_step_allowed(r->boot, cfg->wl->name, cpu))
+		return;
+	struct bt_outcome *o = new_outcome(r);
 	if (!o)
 		return;
 	snprintf(o->name, sizeof(o->name), "%s", cfg->wl->name);
@@ -323,10 +326,12 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 static void run_image(struct bt_run_phase *r, uint32_t cpu)
 {
 	struct bt_platform *p = r->plat;
-	struct bt_outcome *o = new_outcome(r);
 	struct bt_diag d = { "" };
 	void *image = NULL;
 
+	if (!bt_boot_run_step_allowed(r->boot, r->opt->exec_path, cpu))
+		return;
+	struct bt_outcome *o = new_outcome(r);
 	if (!o)
 		return;
 	snprintf(o->name, sizeof(o->name), "%s", r->opt->exec_path);

@@ -22,6 +22,7 @@
 #include "workloads/workload.h"
 
 struct bt_count_ctx;
+struct bt_boot_run;
 
 #define BT_RUN_MAX_CORE_KINDS 4
 
@@ -47,6 +48,7 @@ struct bt_run_phase {
 	int n_outcomes;
 	int n_failed;
 	struct bt_console_ui ui;  /* styling and the progress line */
+	struct bt_boot_run *boot;  /* the time budget (--budget); NULL: none */
 };
 
 /* Validates the workload specs (-w) against the registry without running

@@ -11,6 +11,7 @@
 
 #include "app/app-main.h"
 #include "app/cmdline.h"
+#include "efi/boot-vars-efi.h"
 #include "efi/efi-state.h"
 #include "efi/image-efi.h"
 #include "efi/mp.h"
@@ -162,6 +163,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	static int argc;
 	static char **argv;
 	EFI_STATUS est;
+	/* The start of --budget and of the hand-over time. */
+	uint64_t entry_tsc = bt_rdtsc(bt_arch_hw());
 
 	bt_efi.image = image;
 	bt_efi.st = st;
@@ -179,6 +182,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	find_app_path();
 	bt_efi_files_init();
 	bt_efi_platform_init(&plat);
+	bt_efi_boot_vars_init(&plat);
+	plat.entry_tsc = entry_tsc;
 	snprintf(plat.program_path, sizeof(plat.program_path), "%s", bt_efi.app_path);
 	static char config_path[300]; /* plat keeps the pointer: program lifetime */
 	snprintf(config_path, sizeof(config_path), "%s\\baretop.cfg", bt_efi.app_dir);
@@ -210,6 +215,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		if (bt_efi.root)
 			bt_efi.root->Close(bt_efi.root);
 		return cst;
+	}
+	if (plat.chainload_next_boot_entry) {
+		EFI_STATUS nst = bt_efi_start_next_boot_entry();
+		fflush(stdout);
+		bt_efi_files_close_all();
+		if (bt_efi.root)
+			bt_efi.root->Close(bt_efi.root);
+		bt_efi_heap_release();
+		return nst;
 	}
 	if (bt_efi.root)
 		bt_efi.root->Close(bt_efi.root);

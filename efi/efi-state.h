@@ -73,6 +73,8 @@ bool bt_efi_ap_fault(struct bt_efi_ap_fault *ret);
 void bt_efi_set_park_cleanup(void (*fn)(void *), void *arg);
 /* With --qemu-exit: where an unexpected fault reports its failure. */
 void bt_efi_set_failure_exit_port(uint16_t port);
+/* The platform's set_crash_reset: reset instead of powering off. */
+void bt_efi_set_crash_reset(bool reset);
 
 /* efi/args.c: the load options as UTF-8 argv (argv[0] = program name). */
 bt_status bt_efi_args(int *ret_argc, char ***ret_argv);

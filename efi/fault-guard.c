@@ -54,6 +54,9 @@ static struct {
 	volatile uint32_t apic_id;
 } park_cleanup;
 static uint16_t failure_exit_port;
+/* Under a run policy the machine resets instead: the next boot finds the
+ * run marked in progress in NVRAM, records it as hung and hands over. */
+static bool reset_on_crash;
 
 /* CPUID.0BH:EDX (x2APIC ID) where leaf 0BH exists, else CPUID.01H:EBX[31:24]. */
 static uint32_t apic_id(void)
@@ -93,6 +96,11 @@ void bt_efi_set_park_cleanup(void (*fn)(void *), void *arg)
 	park_cleanup.arg = arg;
 	park_cleanup.apic_id = apic_id();
 	__atomic_store_n(&park_cleanup.fn, fn, __ATOMIC_RELEASE);
+}
+
+void bt_efi_set_crash_reset(bool reset)
+{
+	reset_on_crash = reset;
 }
 
 void bt_efi_set_failure_exit_port(uint16_t port)
@@ -153,7 +161,9 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 			 (unsigned long long)c->Cr2);
 		say(line);
 	}
-	say("baretop: cannot continue safely; powering off.\n");
+	say(reset_on_crash ? "baretop: cannot continue safely; resetting (the next boot records "
+			     "this run as hung and hands over).\n"
+			   : "baretop: cannot continue safely; powering off.\n");
 	if (failure_exit_port) {
 		/* Tell QEMU this run failed (exit status 1) before powering off,
 		 * or the power-off would look like success. */
@@ -163,7 +173,8 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 		if (bt_efi.bs->LocateProtocol(&io_guid, NULL, (void **)&io) == EFI_SUCCESS)
 			io->Io.Write(io, BtEfiCpuIoWidthUint32, failure_exit_port, 1, &v);
 	}
-	bt_efi.rs->ResetSystem(EfiResetShutdown, EFI_ABORTED, 0, NULL);
+	bt_efi.rs->ResetSystem(reset_on_crash ? EfiResetCold : EfiResetShutdown, EFI_ABORTED, 0,
+			       NULL);
 	bt_hw_halt_forever();
 }
 

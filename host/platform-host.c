@@ -11,6 +11,7 @@
 
 #include "app/options.h"
 #include "host/platform-host.h"
+#include "host/nvram-host.h"
 #include "host/env-host.h"
 
 static void host_stall_us(uint64_t us)
@@ -175,4 +176,5 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->console_interactive = isatty(STDOUT_FILENO);
 	p->console_blocks = host_utf8_locale();
 	p->console_style = host_console_style;
+	bt_nvram_host_init(p);
 }

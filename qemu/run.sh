@@ -7,7 +7,7 @@
 #   qemu/run.sh [--efi FILE] [--cpu MODEL] [--smp N] [--mem MIB] [--timeout S]
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
-#               [--keep-esp] [--show] [--full-size]
+#               [--keep-esp] [--show] [--full-size] [--vars FILE]
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -19,7 +19,10 @@
 # removed), esp/ (a copy of \baretop on the ESP). --keep-esp boots DIR/esp.img
 # again as it is (only the app and baretop.cfg are replaced), as a machine
 # that runs baretop at every boot would. --show also prints the console as
-# it runs (make run does).
+# it runs (make run does). --vars FILE boots OVMF_CODE_4M.fd with FILE as
+# its writable variable store (pflash), created from OVMF_VARS_4M.fd when it
+# does not exist and kept between boots: NVRAM variables persist, as on a
+# machine (without it, -bios OVMF.fd keeps none across runs).
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -41,8 +44,9 @@ keep_esp=0
 show=0
 full_size=0
 adds=()
+vars_file=""
 
-usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -61,6 +65,7 @@ while [ $# -gt 0 ]; do
     --keep-esp) keep_esp=1; shift ;;
     --show) show=1; shift ;;
     --full-size) full_size=1; shift ;;
+    --vars) vars_file=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -116,8 +121,17 @@ fi
 
 drive="if=virtio,format=raw,file=$img"
 [ "$readonly_esp" = 1 ] && drive="$drive,readonly=on"
+fw=(-bios "$ovmf")
+if [ -n "$vars_file" ]; then
+  code=/usr/share/OVMF/OVMF_CODE_4M.fd
+  [ -f "$code" ] || { echo "qemu/run.sh: $code not found (apt-get install ovmf)" >&2; exit 125; }
+  [ -f "$vars_file" ] || cp /usr/share/OVMF/OVMF_VARS_4M.fd "$vars_file"
+  # Two flash chips instead of -bios: the code read-only, the variables writable.
+  fw=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
+      -drive "if=pflash,format=raw,unit=1,file=$vars_file")
+fi
 qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
-           -bios "$ovmf" -drive "$drive"
+           "${fw[@]}" -drive "$drive"
            -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")
 

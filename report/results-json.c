@@ -14,6 +14,7 @@
 #include "pmu/pmu-caps.h"
 #include "report/consistency.h"
 #include "report/results.h"
+#include "report/results-boot.h"
 #include "report/tree.h"
 
 static void json_opt_str(struct bt_jw *j, const char *key, const char *v)
@@ -420,6 +421,8 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 	for (int i = 0; i < res->n_messages; i++)
 		bt_jw_str(&j, NULL, res->messages[i]);
 	bt_jw_end(&j);
+	if (res->boot)
+		bt_results_boot_json(&j, res->boot);
 	bt_jw_end(&j);
 
 	bt_jw_end(&j);

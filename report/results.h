@@ -99,6 +99,8 @@ struct bt_run_record {
 	int n_outcomes;
 };
 
+struct bt_results_boot;
+
 struct bt_results {
 	bool simulated;                     /* anything here counted by the simulated PMU */
 	const char *version;                /* baretop's */
@@ -117,6 +119,7 @@ struct bt_results {
 	int exit_status;
 	const char (*messages)[200];
 	int n_messages;
+	const struct bt_results_boot *boot; /* NULL: no run policy, budget or hand-over */
 };
 
 /* "2.7", "2.3.1" from a UEFI revision word. */

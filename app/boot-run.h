@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One boot under the run policy (--run, --then, --budget): the boot state
+ * read from and written to NVRAM through the platform, the decision to
+ * measure or hand over at once, the time budget checked before each
+ * workload, the watchdog, and the "boot" object of the results file.
+ * The decisions themselves are app/boot-policy.c's.
+ */
+#ifndef APP_BOOT_RUN_H
+#define APP_BOOT_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "app/boot-policy.h"
+#include "app/boot-state.h"
+#include "app/options.h"
+#include "app/platform.h"
+#include "report/results-boot.h"
+
+/* The watchdog fires this long after the budget: the budget stops the
+ * workloads between steps, the watchdog only a step that never ends. */
+#define BT_BUDGET_WATCHDOG_GRACE_S 5u
+
+struct bt_boot_run {
+	struct bt_platform *plat;
+	const struct bt_options *opt;
+	bool active;                 /* --run, --budget or a --then action given */
+	bool have_state;             /* a state is kept in NVRAM (--run) */
+	struct bt_boot_state state;  /* as written at the start of this boot */
+	struct bt_boot_state before; /* as read */
+	struct bt_boot_decision decision;
+	char nvram[160];             /* "written", or why not */
+	char policy[24];
+	char handover[280];
+	uint64_t t0;                 /* TSC at the start of the budget */
+	uint64_t tsc_hz;             /* set after detection; 0 unknown */
+	bool budget_ended;
+	bool watchdog_armed;
+	bool ended;                  /* bt_boot_run_end ran */
+	double elapsed_s;
+	char *not_run[BT_BOOT_MAX_NOT_RUN];
+	int n_not_run;
+};
+
+/* Reads the state, decides, writes the state back before anything is
+ * measured and arms the watchdog. Returns whether this boot measures; when
+ * it does not, it has printed why and how long the boot took so far. */
+bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
+		       const struct bt_options *opt);
+/* The TSC frequency detection found (the budget is counted in it). */
+void bt_boot_run_set_tsc_hz(struct bt_boot_run *b, uint64_t tsc_hz);
+/* Before each workload: false when the budget is spent (the step is then
+ * listed as not run, and said so on the console). */
+bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t cpu);
+/* After the results file (seq: its sequence number, 0 none): the state
+ * records how the measurement ended; the watchdog is disarmed. */
+void bt_boot_run_end(struct bt_boot_run *b, int exit_status, uint32_t seq);
+/* The results file's "boot" object; NULL when no policy is active. */
+const struct bt_results_boot *bt_boot_run_record(const struct bt_boot_run *b,
+						 struct bt_results_boot *ret);
+/* --test-hang: does not return. */
+void bt_boot_run_hang(struct bt_boot_run *b);
+void bt_boot_run_free(struct bt_boot_run *b);
+
+#endif

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* The boot state variable's bytes (layout: app/README.md). */
+#include <string.h>
+
+#include "app/boot-state.h"
+
+static const char *const status_names[BT_BOOT_STATUS_COUNT] = {
+	"none", "ok", "failed", "no-results", "hung", "budget",
+};
+
+const char *bt_boot_status_name(uint32_t status)
+{
+	return status < BT_BOOT_STATUS_COUNT ? status_names[status] : "unknown";
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Offsets of version 1 (the table in app/README.md). */
+enum {
+	OFF_MAGIC = 0, OFF_VERSION = 4, OFF_LENGTH = 6, OFF_FLAGS = 8, OFF_BOOTS = 12,
+	OFF_RUNS = 16, OFF_COMPLETED = 20, OFF_HUNG = 24, OFF_LAST_SEQ = 28,
+	OFF_LAST_STATUS = 32, OFF_SINCE = 36,
+};
+
+void bt_boot_state_encode(const struct bt_boot_state *s, uint8_t buf[BT_BOOT_STATE_SIZE])
+{
+	memset(buf, 0, BT_BOOT_STATE_SIZE);
+	put32(buf + OFF_MAGIC, BT_BOOT_STATE_MAGIC);
+	put16(buf + OFF_VERSION, BT_BOOT_STATE_VERSION);
+	put16(buf + OFF_LENGTH, BT_BOOT_STATE_SIZE);
+	put32(buf + OFF_FLAGS, s->flags);
+	put32(buf + OFF_BOOTS, s->boots);
+	put32(buf + OFF_RUNS, s->runs);
+	put32(buf + OFF_COMPLETED, s->completed);
+	put32(buf + OFF_HUNG, s->hung);
+	put32(buf + OFF_LAST_SEQ, s->last_seq);
+	put32(buf + OFF_LAST_STATUS, s->last_status);
+	put32(buf + OFF_SINCE, s->boots_since_run);
+}
+
+bt_status bt_boot_state_decode(const uint8_t *buf, size_t len, struct bt_boot_state *ret,
+			       struct bt_diag *d)
+{
+	if (len < 8) {
+		bt_diag_set(d, "boot state: %zu bytes, shorter than its 8-byte header", len);
+		return BT_ERR_INVALID;
+	}
+	if (get32(buf + OFF_MAGIC) != BT_BOOT_STATE_MAGIC) {
+		bt_diag_set(d, "boot state: magic 0x%08x, not 0x%08x (\"BAST\")",
+			    (unsigned)get32(buf + OFF_MAGIC), BT_BOOT_STATE_MAGIC);
+		return BT_ERR_INVALID;
+	}
+	unsigned version = get16(buf + OFF_VERSION), length = get16(buf + OFF_LENGTH);
+	if (version != BT_BOOT_STATE_VERSION) {
+		bt_diag_set(d, "boot state: layout version %u, this build reads version %u", version,
+			    BT_BOOT_STATE_VERSION);
+		return BT_ERR_INVALID;
+	}
+	if (length != BT_BOOT_STATE_SIZE || len != BT_BOOT_STATE_SIZE) {
+		bt_diag_set(d, "boot state: version 1 is %u bytes; the header says %u, there are %zu",
+			    BT_BOOT_STATE_SIZE, length, len);
+		return BT_ERR_INVALID;
+	}
+	*ret = (struct bt_boot_state){
+		.flags = get32(buf + OFF_FLAGS),
+		.boots = get32(buf + OFF_BOOTS),
+		.runs = get32(buf + OFF_RUNS),
+		.completed = get32(buf + OFF_COMPLETED),
+		.hung = get32(buf + OFF_HUNG),
+		.last_seq = get32(buf + OFF_LAST_SEQ),
+		.last_status = get32(buf + OFF_LAST_STATUS),
+		.boots_since_run = get32(buf + OFF_SINCE),
+	};
+	return BT_OK;
+}
+
+bt_status bt_boot_state_decode_efivarfs(const uint8_t *buf, size_t len, uint32_t *ret_attributes,
+					struct bt_boot_state *ret, struct bt_diag *d)
+{
+	if (len < 4) {
+		bt_diag_set(d, "efivarfs file: %zu bytes, shorter than its 4-byte attributes", len);
+		return BT_ERR_INVALID;
+	}
+	*ret_attributes = get32(buf);
+	return bt_boot_state_decode(buf + 4, len - 4, ret, d);
+}

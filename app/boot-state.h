@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * baretop's boot state: what the run policy (app/boot-policy.h) remembers
+ * from one boot to the next, kept by the firmware in a non-volatile UEFI
+ * variable (BT_BOOT_STATE_NAME under BT_VENDOR_GUID_TEXT). The bytes are a
+ * versioned little-endian layout, documented in app/README.md ("The boot
+ * state variable"), so that Linux can read it through efivarfs
+ * (/sys/firmware/efi/efivars/BaretopState-<GUID>: 4 bytes of attributes,
+ * then these bytes; `baretop-host efivar FILE` decodes such a file).
+ */
+#ifndef APP_BOOT_STATE_H
+#define APP_BOOT_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "base/status.h"
+
+/* baretop's own vendor GUID (generated once, random, version 4); every
+ * variable baretop creates is under it. */
+#define BT_VENDOR_GUID_TEXT "6c1f6e3a-8d2b-4f5e-9a47-b7e2c0d41a93"
+#define BT_BOOT_STATE_NAME "BaretopState"
+
+#define BT_BOOT_STATE_MAGIC 0x54534142u /* "BAST" in the file's byte order */
+#define BT_BOOT_STATE_VERSION 1u
+#define BT_BOOT_STATE_SIZE 40u          /* version 1's length */
+
+/* Attributes baretop sets: NON_VOLATILE | BOOTSERVICE_ACCESS |
+ * RUNTIME_ACCESS (UEFI spec 8.2, GetVariable; runtime access is what makes
+ * it visible in Linux's efivarfs). */
+#define BT_BOOT_STATE_ATTRIBUTES 0x7u
+
+/* flags */
+#define BT_BOOT_STATE_IN_PROGRESS 0x1u /* a measurement started and has not ended */
+
+enum bt_boot_status {
+	BT_BOOT_STATUS_NONE = 0,        /* no measurement yet */
+	BT_BOOT_STATUS_OK = 1,          /* measured, results written */
+	BT_BOOT_STATUS_FAILED = 2,      /* measured, something failed (exit status 1) */
+	BT_BOOT_STATUS_NO_RESULTS = 3,  /* measured, results file not written (exit status 3) */
+	BT_BOOT_STATUS_HUNG = 4,        /* started and never ended: reset by the watchdog, a
+					 * crash or a power cut */
+	BT_BOOT_STATUS_BUDGET = 5,      /* ended early by the time budget (results written) */
+};
+#define BT_BOOT_STATUS_COUNT 6
+
+struct bt_boot_state {
+	uint32_t flags;
+	uint32_t boots;            /* boots baretop saw with a run policy */
+	uint32_t runs;             /* measurements started (a hung one included) */
+	uint32_t completed;        /* measurements that ended (any status but hung) */
+	uint32_t hung;             /* measurements that never ended */
+	uint32_t last_seq;         /* results sequence number of the last run; 0: none */
+	uint32_t last_status;      /* enum bt_boot_status of the last measurement */
+	uint32_t boots_since_run;  /* boots since the last measurement started (every=N) */
+};
+
+/* "ok", "hung", ...; "unknown" for a value outside the enum. */
+const char *bt_boot_status_name(uint32_t status);
+
+/* Writes the version-1 layout into buf (BT_BOOT_STATE_SIZE bytes). */
+void bt_boot_state_encode(const struct bt_boot_state *s, uint8_t buf[BT_BOOT_STATE_SIZE]);
+
+/* Reads a layout; BT_ERR_INVALID with one line in d when it is not one
+ * (short, wrong magic, a version this build does not know, a length that
+ * disagrees with the version). A longer buffer is refused: nothing follows
+ * the layout. */
+bt_status bt_boot_state_decode(const uint8_t *buf, size_t len, struct bt_boot_state *ret,
+			       struct bt_diag *d);
+
+/* Reads an efivarfs file's bytes (4-byte attributes, then the data). */
+bt_status bt_boot_state_decode_efivarfs(const uint8_t *buf, size_t len, uint32_t *ret_attributes,
+					struct bt_boot_state *ret, struct bt_diag *d);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* The "boot" object of the results document (report/results-boot.h). */
+#include "base/json-write.h"
+#include "report/results-boot.h"
+
+void bt_results_boot_json(struct bt_jw *j, const struct bt_results_boot *b)
+{
+	bt_jw_object(j, "boot");
+	bt_jw_str(j, "policy", b->policy);
+	bt_jw_str(j, "handover", b->handover);
+	bt_jw_str(j, "nvram", b->nvram);
+	if (b->have_state) {
+		bt_jw_u64(j, "boot_count", b->boot_count);
+		bt_jw_u64(j, "run_number", b->run_number);
+		bt_jw_u64(j, "hung_runs", b->hung_runs);
+		bt_jw_str(j, "previous_status", b->previous_status);
+		bt_jw_u64(j, "previous_sequence", b->previous_sequence);
+	}
+	if (b->budget_s)
+		bt_jw_u64(j, "budget_s", b->budget_s);
+	else
+		bt_jw_null(j, "budget_s");
+	bt_jw_bool(j, "budget_ended", b->budget_ended);
+	if (b->elapsed_s >= 0)
+		bt_jw_double(j, "elapsed_s", b->elapsed_s);
+	else
+		bt_jw_null(j, "elapsed_s");
+	bt_jw_array(j, "steps_not_run");
+	for (int i = 0; i < b->n_not_run; i++)
+		bt_jw_str(j, NULL, b->not_run[i]);
+	bt_jw_end(j);
+	bt_jw_end(j);
+}

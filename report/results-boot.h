@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "boot" object of a results file's "result" section: the run policy
+ * of an unattended boot-time run (app/boot-policy.h), the boot state it
+ * read from NVRAM, the time budget and the steps it left out, and the
+ * hand-over planned after the file is written.
+ */
+#ifndef REPORT_RESULTS_BOOT_H
+#define REPORT_RESULTS_BOOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct bt_jw;
+
+#define BT_BOOT_MAX_NOT_RUN 64
+
+struct bt_results_boot {
+	const char *policy;         /* "once", "every-boot", "every=N"; NULL: no --run */
+	const char *handover;       /* "chainload:\EFI\x.efi", "shutdown", "reboot", ... */
+	const char *nvram;          /* "written", or why the state could not be kept */
+	bool have_state;            /* the fields below come from the NVRAM state */
+	uint32_t boot_count;        /* boots seen with a policy, this one included */
+	uint32_t run_number;        /* this measurement's number */
+	uint32_t hung_runs;         /* earlier measurements that never ended */
+	const char *previous_status;/* the last measurement's status before this one */
+	uint32_t previous_sequence; /* its results file's sequence number; 0 none */
+	uint32_t budget_s;          /* 0: no budget */
+	bool budget_ended;          /* the budget ended the measurement early */
+	double elapsed_s;           /* from the entry point to the end of the measurement; <0 unknown */
+	const char *const *not_run; /* "WORKLOAD on CPU N", in order */
+	int n_not_run;
+};
+
+/* Writes res as the object "boot" into the open object of j. */
+void bt_results_boot_json(struct bt_jw *j, const struct bt_results_boot *b);
+
+#endif

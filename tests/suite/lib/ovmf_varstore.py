@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Reads one UEFI variable out of an OVMF variable store file (OVMF_VARS*.fd
+kept by qemu/run.sh --vars), independently of baretop: the PI spec firmware
+volume header (EFI_FIRMWARE_VOLUME_HEADER, "_FVH" at offset 40, HeaderLength
+at 48), then EDK2's variable store (VARIABLE_STORE_HEADER: the
+authenticated-variable GUID, Size, Format 0x5A, State 0xFE), then variables,
+each an AUTHENTICATED_VARIABLE_HEADER (natural alignment, 60 bytes: StartId 0x55AA, State,
+Reserved, 4 bytes of padding, MonotonicCount u64, EFI_TIME, PubKeyIndex, NameSize,
+DataSize, VendorGuid) + UTF-16LE name + data, 4-byte aligned. Only the copy
+whose State is VAR_ADDED (0x3F) is live; older copies are marked deleted.
+
+  ovmf_varstore.py FILE NAME GUID      prints the data as hex (exit 1: absent)
+  ovmf_varstore.py FILE NAME GUID --decode-baretop
+                                       prints baretop's BaretopState fields
+"""
+import struct, sys, uuid
+
+AUTH_STORE_GUID = uuid.UUID('aaf32c78-947b-439a-a180-2e144ec37792')
+VAR_ADDED = 0x3F
+HDR = struct.Struct('<HBB4xQ16sIII16s')  # 60 bytes: MonotonicCount is 8-aligned
+
+
+def variables(blob):
+    if blob[40:44] != b'_FVH':
+        raise ValueError('no firmware volume header ("_FVH" at offset 40)')
+    hlen = struct.unpack_from('<H', blob, 48)[0]
+    store = hlen
+    guid = uuid.UUID(bytes_le=blob[store:store + 16])
+    if guid != AUTH_STORE_GUID:
+        raise ValueError(f'variable store GUID {guid}, not the authenticated one')
+    size, fmt, state = struct.unpack_from('<IBB', blob, store + 16)
+    if fmt != 0x5A or state != 0xFE:
+        raise ValueError(f'variable store format 0x{fmt:x} state 0x{state:x}')
+    pos, end = store + 28, store + size
+    while pos + HDR.size <= end:
+        (start, vstate, _r, _mc, _t, _pk, nsize, dsize, vguid) = HDR.unpack_from(blob, pos)
+        if start != 0x55AA:
+            break
+        name_at = pos + HDR.size
+        name = blob[name_at:name_at + nsize].decode('utf-16-le').rstrip('\0')
+        data = blob[name_at + nsize:name_at + nsize + dsize]
+        yield name, uuid.UUID(bytes_le=vguid), vstate, data
+        pos = (name_at + nsize + dsize + 3) & ~3
+
+
+def find(blob, name, guid):
+    live = [d for n, g, s, d in variables(blob) if n == name and g == uuid.UUID(guid) and s == VAR_ADDED]
+    return live[-1] if live else None
+
+
+STATUS = ['none', 'ok', 'failed', 'no-results', 'hung', 'budget']
+
+
+def decode_baretop(data):
+    """The layout of app/README.md ("The boot state variable"), written again
+    here from the table, not from baretop's code."""
+    if len(data) != 40:
+        raise ValueError(f'{len(data)} bytes, not 40')
+    magic, version, length = struct.unpack_from('<4sHH', data, 0)
+    if magic != b'BAST' or version != 1 or length != 40:
+        raise ValueError(f'header {magic!r} v{version} len {length}')
+    names = ['flags', 'boots', 'runs', 'completed', 'hung', 'last_sequence', 'last_status',
+             'boots_since_run']
+    d = dict(zip(names, struct.unpack_from('<8I', data, 8)))
+    d['in_progress'] = bool(d['flags'] & 1)
+    d['last_status'] = STATUS[d['last_status']] if d['last_status'] < len(STATUS) else 'unknown'
+    return d
+
+
+def main():
+    path, name, guid = sys.argv[1:4]
+    data = find(open(path, 'rb').read(), name, guid)
+    if data is None:
+        print(f'{name}-{guid}: not in {path}', file=sys.stderr)
+        return 1
+    if '--decode-baretop' in sys.argv:
+        for k, v in decode_baretop(data).items():
+            print(f'{k}={v}')
+    else:
+        print(data.hex())
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/* The run policy's decisions, boot after boot. */
+#include <string.h>
+
+#include "app/app-main.h"
+#include "app/boot-policy.h"
+#include "app/options.h"
+#include "tests/unit/lib/test.h"
+
+/* Boots `n` times under policy c, each measurement ending ok; writes '1'
+ * for a boot that measured and '0' for one that did not. */
+static void boots(const struct bt_boot_config *c, int n, char *pattern, struct bt_boot_state *s)
+{
+	struct bt_boot_decision dec;
+	bool have = false;
+
+	for (int i = 0; i < n; i++) {
+		bt_boot_begin(c, have, s, &dec);
+		have = true;
+		pattern[i] = dec.measure ? '1' : '0';
+		if (dec.measure) {
+			CHECK(s->flags & BT_BOOT_STATE_IN_PROGRESS);
+			bt_boot_end(s, BT_BOOT_STATUS_OK, s->runs);
+		}
+		CHECK(!(s->flags & BT_BOOT_STATE_IN_PROGRESS));
+	}
+	pattern[n] = '\0';
+}
+
+TEST(once_measures_the_first_boot_only)
+{
+	struct bt_boot_config c = { .run = BT_RUN_ONCE };
+	struct bt_boot_state s;
+	char p[16];
+
+	boots(&c, 4, p, &s);
+	CHECK_STR(p, "1000");
+	CHECK_EQ_U64(s.boots, 4);
+	CHECK_EQ_U64(s.runs, 1);
+	CHECK_EQ_U64(s.completed, 1);
+	CHECK_EQ_U64(s.last_seq, 1);
+}
+
+TEST(every_n_measures_the_first_then_every_nth)
+{
+	struct bt_boot_config c = { .run = BT_RUN_EVERY_N, .every_n = 2 };
+	struct bt_boot_state s;
+	char p[16];
+
+	boots(&c, 7, p, &s);
+	CHECK_STR(p, "1010101");
+	CHECK_EQ_U64(s.runs, 4);
+	c.every_n = 3;
+	boots(&c, 7, p, &s);
+	CHECK_STR(p, "1001001");
+	c.every_n = 1;
+	boots(&c, 3, p, &s);
+	CHECK_STR(p, "111");
+	c = (struct bt_boot_config){ .run = BT_RUN_EVERY_BOOT };
+	boots(&c, 3, p, &s);
+	CHECK_STR(p, "111");
+}
+
+TEST(a_run_that_never_ended_is_hung_and_the_next_boot_hands_over)
+{
+	struct bt_boot_config c = { .run = BT_RUN_EVERY_BOOT };
+	struct bt_boot_state s;
+	struct bt_boot_decision dec;
+
+	bt_boot_begin(&c, false, &s, &dec);
+	CHECK(dec.measure && !dec.previous_hung);
+	/* ... the machine resets here: no bt_boot_end ... */
+	bt_boot_begin(&c, true, &s, &dec);
+	CHECK(!dec.measure && dec.previous_hung);
+	CHECK(strstr(dec.reason, "hung") != NULL);
+	CHECK_EQ_U64(s.hung, 1);
+	CHECK_EQ_U64(s.runs, 1);
+	CHECK_EQ_U64(s.completed, 0);
+	CHECK_EQ_U64(s.last_status, BT_BOOT_STATUS_HUNG);
+	CHECK(!(s.flags & BT_BOOT_STATE_IN_PROGRESS));
+	/* every-boot measures again on the boot after */
+	bt_boot_begin(&c, true, &s, &dec);
+	CHECK(dec.measure);
+	CHECK_EQ_U64(s.runs, 2);
+	CHECK_EQ_U64(s.boots, 3);
+
+	/* once: a hung first run is the run; no other */
+	c.run = BT_RUN_ONCE;
+	bt_boot_begin(&c, false, &s, &dec);
+	bt_boot_begin(&c, true, &s, &dec);
+	CHECK(dec.previous_hung && !dec.measure);
+	bt_boot_begin(&c, true, &s, &dec);
+	CHECK(!dec.measure && !dec.previous_hung);
+}
+
+TEST(an_unreadable_state_starts_again)
+{
+	struct bt_boot_config c = { .run = BT_RUN_ONCE };
+	struct bt_boot_state s;
+	struct bt_boot_decision dec;
+
+	memset(&s, 0xff, sizeof(s));
+	bt_boot_begin(&c, false, &s, &dec);
+	CHECK(dec.measure);
+	CHECK_EQ_U64(s.boots, 1);
+	/* counters saturate instead of wrapping */
+	s.boots = UINT32_MAX;
+	bt_boot_begin(&c, true, &s, &dec);
+	CHECK_EQ_U64(s.boots, UINT32_MAX);
+}
+
+TEST(status_of_an_ended_measurement)
+{
+	CHECK_EQ_INT(bt_boot_status_of(BT_EXIT_OK, false), BT_BOOT_STATUS_OK);
+	CHECK_EQ_INT(bt_boot_status_of(BT_EXIT_OK, true), BT_BOOT_STATUS_BUDGET);
+	CHECK_EQ_INT(bt_boot_status_of(BT_EXIT_FAILED, true), BT_BOOT_STATUS_FAILED);
+	CHECK_EQ_INT(bt_boot_status_of(BT_EXIT_NO_RESULTS, false), BT_BOOT_STATUS_NO_RESULTS);
+}
+
+TEST(run_then_and_budget_options)
+{
+	struct bt_options o;
+	struct bt_diag d;
+	char buf[32];
+
+	bt_options_defaults(&o);
+	char *w[] = { "--shutdown", "--run=every=3", "--then", "chainload:\\EFI\\x.efi",
+		      "--budget=90" };
+	CHECK_EQ_INT(bt_options_parse(&o, 5, w, "test", &d), BT_OK);
+	CHECK(o.boot.run == BT_RUN_EVERY_N && o.boot.every_n == 3 && o.boot.budget_s == 90);
+	/* --then chainload is --then-boot, and replaces the earlier --shutdown */
+	CHECK_STR(o.then_boot, "\\EFI\\x.efi");
+	CHECK(!o.shutdown);
+	bt_boot_run_str(&o.boot, buf, sizeof(buf));
+	CHECK_STR(buf, "every=3");
+
+	char *w2[] = { "--then-boot", "x.efi", "--then=reboot" };
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_parse(&o, 3, w2, "test", &d), BT_OK);
+	CHECK(o.then_boot == NULL && o.boot.then == BT_THEN_REBOOT);
+	char *w3[] = { "--then=shutdown", "--run", "once" };
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_parse(&o, 3, w3, "test", &d), BT_OK);
+	CHECK(o.shutdown && o.boot.then == BT_THEN_DEFAULT && o.boot.run == BT_RUN_ONCE);
+	char *w4[] = { "--then=next-boot-entry" };
+	CHECK_EQ_INT(bt_options_parse(&o, 1, w4, "test", &d), BT_OK);
+	CHECK(!o.shutdown && o.boot.then == BT_THEN_NEXT_BOOT_ENTRY);
+
+	static const char *const bad[][2] = {
+		{ "--run", "twice" }, { "--run", "every=0" }, { "--run", "every=65536" },
+		{ "--run", "every=-1" }, { "--run", "every=010" }, { "--then", "chainload:" },
+		{ "--then", "halt" }, { "--budget", "0" }, { "--budget", "86401" },
+		{ "--budget", "1.5" }, { "--budget", " 5" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *wb[] = { (char *)bad[i][0], (char *)bad[i][1] };
+		bt_options_defaults(&o);
+		CHECK_MSG(bt_options_parse(&o, 2, wb, "test", &d) == BT_ERR_INVALID, "%s %s accepted",
+			  bad[i][0], bad[i][1]);
+	}
+}
+
+TEST(run_and_then_survive_a_bad_configuration)
+{
+	struct bt_options o;
+	struct bt_diag d;
+	char *w[] = { "--run", "once", "--no-such-option", "--then=chainload:\\os.efi" };
+
+	bt_options_defaults(&o);
+	bt_options_scan_end_actions(&o, 4, w);
+	CHECK_EQ_INT(bt_options_parse(&o, 4, w, "test", &d), BT_ERR_INVALID);
+	CHECK(o.boot.run == BT_RUN_ONCE);
+	CHECK_STR(o.then_boot, "\\os.efi");
+	/* without the scan the parse stops before --then */
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_parse(&o, 4, w, "test", &d), BT_ERR_INVALID);
+	CHECK(o.then_boot == NULL);
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `baretop-host efivar FILE`: decodes baretop's boot state as Linux shows
+ * it in efivarfs (/sys/firmware/efi/efivars/BaretopState-<GUID>: 4 bytes
+ * of attributes, then the layout of app/README.md). `--raw` reads the
+ * variable's data alone (no attributes), as a firmware varstore holds it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "app/boot-state.h"
+#include "tools/baretop-host/command.h"
+
+BT_HOST_COMMAND(efivar, "efivar FILE [--raw]",
+		"decode baretop's NVRAM boot state (BaretopState-" BT_VENDOR_GUID_TEXT
+		") from an efivarfs file")
+
+static int cmd_efivar(int argc, char **argv)
+{
+	const char *path = NULL;
+	bool raw = false;
+	uint8_t buf[4096];
+	struct bt_boot_state s;
+	struct bt_diag d = { "" };
+	uint32_t attr = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--raw") == 0) {
+			raw = true;
+		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			printf("usage: baretop-host efivar FILE [--raw]\n"
+			       "Decodes baretop's boot state: FILE is /sys/firmware/efi/efivars/"
+			       BT_BOOT_STATE_NAME "-" BT_VENDOR_GUID_TEXT " (4 bytes of attributes, "
+			       "then the data), or with --raw the data alone.\n");
+			return 0;
+		} else if (!path && argv[i][0] != '-') {
+			path = argv[i];
+		} else {
+			fprintf(stderr, "baretop-host efivar: unexpected '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "usage: baretop-host efivar FILE [--raw]\n");
+		return 2;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	bt_status st = raw ? bt_boot_state_decode(buf, n, &s, &d)
+			   : bt_boot_state_decode_efivarfs(buf, n, &attr, &s, &d);
+	if (st != BT_OK) {
+		fprintf(stderr, "baretop-host efivar: %s: %s\n", path, d.text);
+		return 1;
+	}
+	if (!raw)
+		printf("attributes       0x%08x%s\n", (unsigned)attr,
+		       (attr & BT_BOOT_STATE_ATTRIBUTES) == BT_BOOT_STATE_ATTRIBUTES
+			       ? " (non-volatile, boot service, runtime)" : "");
+	printf("version          %u\n", BT_BOOT_STATE_VERSION);
+	printf("in_progress      %s\n", s.flags & BT_BOOT_STATE_IN_PROGRESS ? "yes" : "no");
+	printf("flags            0x%08x\n", (unsigned)s.flags);
+	printf("boots            %u\n", (unsigned)s.boots);
+	printf("runs             %u\n", (unsigned)s.runs);
+	printf("completed        %u\n", (unsigned)s.completed);
+	printf("hung             %u\n", (unsigned)s.hung);
+	printf("last_sequence    %u\n", (unsigned)s.last_seq);
+	printf("last_status      %s (%u)\n", bt_boot_status_name(s.last_status),
+	       (unsigned)s.last_status);
+	printf("boots_since_run  %u\n", (unsigned)s.boots_since_run);
+	return 0;
+}
