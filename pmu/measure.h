@@ -68,6 +68,11 @@ struct bt_measure_opts {
 	 * mid-run (count-run.c: the platform's park cleanup). May be NULL. */
 	void (*session_hook)(void *ctx, struct bt_pmu_session *s);
 	void *session_hook_ctx;
+	/* The body of the calibration window (NULL: a C function that returns
+	 * at once). --validate passes the `empty` kernel (RET only, file-scope
+	 * asm), so the subtracted overhead is the window plus exactly one RET
+	 * on every compiler: corrected = declared(kernel) - declared(empty). */
+	bt_window_fn *calib_body;
 };
 
 void bt_measure_opts_defaults(struct bt_measure_opts *o);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "validate/builtin-spec.h"
+
+/* One entry, compactly: event, kernel, kind, expressions, tolerance,
+ * plausibility flag, note. */
+struct row {
+	int arch_bit;               /* Intel CPUID.0AH:EBX bit that must be 0; -1: none */
+	const char *event, *kernel;
+	enum bt_vexpect_kind kind;
+	const char *lo, *hi;        /* EXACT: lo; RANGE: lo..hi; RELATION/LE: hi = other event */
+	double k, tol;
+	int plausibility;
+	const char *note;
+};
+
+static const struct row intel_rows[] = {
+	{ 1, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.instructions", 0, 0, 0,
+	  0, "INST_RETIRED.ANY_P" },
+	{ 1, "cpu/event=0xc0,umask=0x00/", "empty", BT_VEXP_EXACT, "k.instructions", 0, 0, 0, 0,
+	  "the window overhead cancels exactly" },
+	{ 5, "cpu/event=0xc4,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
+	  0, "BR_INST_RETIRED.ALL_BRANCHES" },
+	{ 6, "cpu/event=0xc5,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 0,
+	  1, "BR_MISP_RETIRED.ALL_BRANCHES: a counted loop mispredicts about once" },
+	{ 0, "cpu/event=0x3c,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0,
+	  0, 1, "CPU_CLK_UNHALTED.THREAD_P: about one iteration per cycle" },
+	{ 1, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_LE, 0,
+	  "cpu/event=0x3c,umask=0x00/", 8, 0, 1, "instructions <= 8 x cycles" },
+};
+
+static const struct row amd_rows[] = {
+	{ -1, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.instructions", 0, 0,
+	  0, 0, "Retired Instructions" },
+	{ -1, "cpu/event=0xc0,umask=0x00/", "empty", BT_VEXP_EXACT, "k.instructions", 0, 0, 0, 0,
+	  "the window overhead cancels exactly" },
+	{ -1, "cpu/event=0xc2,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
+	  0, "Retired Branch Instructions" },
+	{ -1, "cpu/event=0xc4,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.cond_taken + k.near_returns + k.jmp_direct + k.near_calls + k.indirect", 0, 0, 0, 0,
+	  "Retired Taken Branch Instructions" },
+	{ -1, "cpu/event=0xc8,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.near_returns", 0, 0,
+	  0, 0, "Retired Near Returns" },
+	{ -1, "cpu/event=0xc3,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "0", "4 + n/1000", 0,
+	  0, 1, "Retired Branch Instructions Mispredicted" },
+	{ -1, "cpu/event=0x76,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0,
+	  0, 1, "Cycles not in Halt: about one iteration per cycle" },
+};
+
+static bt_status add_rows(const struct bt_pmu_caps *caps, const struct row *rows, int n,
+			  struct bt_vspec *s)
+{
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		struct bt_vspec_entry e;
+		bt_status st;
+
+		if (r->arch_bit >= 0 && (r->arch_bit >= caps->arch_events_len ||
+					 (caps->arch_events_na >> r->arch_bit) & 1))
+			continue; /* CPUID.0AH says the event is not there */
+		memset(&e, 0, sizeof(e));
+		e.index = s->n;
+		snprintf(e.event, sizeof(e.event), "%s", r->event);
+		snprintf(e.kernel, sizeof(e.kernel), "%s", r->kernel);
+		e.kind = r->kind;
+		e.k = r->k ? r->k : 1.0;
+		if (r->kind == BT_VEXP_RELATION || r->kind == BT_VEXP_LE)
+			snprintf(e.of, sizeof(e.of), "%s", r->hi);
+		else
+			snprintf(e.expr[0], sizeof(e.expr[0]), "%s", r->lo);
+		if (r->kind == BT_VEXP_RANGE)
+			snprintf(e.expr[1], sizeof(e.expr[1]), "%s", r->hi);
+		e.tolerance_pct = e.warn_pct = r->tol;
+		e.plausibility = r->plausibility;
+		snprintf(e.note, sizeof(e.note), "%s", r->note ? r->note : "");
+		if ((st = bt_vspec_add(s, &e)) != BT_OK)
+			return st;
+	}
+	return BT_OK;
+}
+
+bt_status bt_vspec_builtin(const struct bt_pmu_caps *caps, struct bt_vspec *s)
+{
+	if (caps->kind == BT_PMU_INTEL_ARCH)
+		return add_rows(caps, intel_rows, (int)(sizeof(intel_rows) / sizeof(intel_rows[0])), s);
+	if (caps->kind != BT_PMU_NONE)
+		return add_rows(caps, amd_rows, (int)(sizeof(amd_rows) / sizeof(amd_rows[0])), s);
+	return BT_OK;
+}
