@@ -67,6 +67,15 @@ FLAG(list_workloads)
 FLAG(no_workloads)
 FLAG(list_models)
 FLAG(no_count)
+FLAG(validate)
+
+static bt_status set_validate_spec(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	(void)d;
+	o->validate = true;
+	o->validate_spec = v;
+	return BT_OK;
+}
 
 static bt_status set_drilldown(struct bt_options *o, const char *v, struct bt_diag *d)
 {
@@ -353,6 +362,14 @@ static const struct option_def options[] = {
 	  "measure the EFI application FILE (with ARGS, the rest of the command line) as the "
 	  "workload: only its StartImage is counted, once per counter group",
 	  set_exec },
+
+	{ "Validation", "validate", 0, ARG_NONE, NULL,
+	  "validate PMU events over known-count kernels instead of running workloads: "
+	  "PASS/WARN/FAIL/SKIP per check; exit 1 if any FAILs, 4 if there is no PMU to "
+	  "validate (README \"Validating PMU events\")", set_validate },
+	{ NULL, "validate-spec", 0, ARG_REQUIRED, "FILE",
+	  "with --validate (implied): check the events of spec FILE (docs/validate-spec.md) "
+	  "instead of the built-in spec", set_validate_spec },
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))

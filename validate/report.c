@@ -13,11 +13,13 @@ static void row(FILE *f, const char *verdict, const char *id, bool has, uint64_t
 {
 	char meas[64];
 
-	if (has)
+	if (!verdict[0])
+		snprintf(meas, sizeof(meas), "measured median [min..max]");
+	else if (has)
 		snprintf(meas, sizeof(meas), "%" PRIu64 " [%" PRIu64 "..%" PRIu64 "]", med, min, max);
 	else
 		snprintf(meas, sizeof(meas), "-");
-	fprintf(f, "  %-4s  %-48s  %-28s  %-24s  %-10s  %s\n", verdict, id, meas, expected, tol,
+	fprintf(f, "  %-4s  %-48s  %-28s  %-28s  %-10s  %s\n", verdict, id, meas, expected, tol,
 		detail);
 }
 

@@ -293,6 +293,18 @@ bt_status bt_validate_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 		struct bt_check_result res;
 		memset(&res, 0, sizeof(res));
 		check_one(arch, caps, &spec->v[i], o, scratch, plan, &res);
+		/* Ids are keys: a second check of the same event over the same
+		 * kernel (a relation after an exact count) gets "#2", ... */
+		int same = 1;
+		for (int j = 0; j < out->n; j++)
+			if (strncmp(out->v[j].id, res.id, strlen(res.id)) == 0 &&
+			    (out->v[j].id[strlen(res.id)] == '\0' || out->v[j].id[strlen(res.id)] == '#'))
+				same++;
+		if (same > 1) {
+			size_t u = strlen(res.id);
+			if (u + 8 < sizeof(res.id))
+				snprintf(res.id + u, sizeof(res.id) - u, "#%d", same);
+		}
 		if ((st = bt_check_list_add(out, &res)) != BT_OK)
 			bt_diag_set(d, "out of memory");
 	}

@@ -86,6 +86,10 @@ struct bt_sim_source {
 	 * window (a calibration with an empty body) counts nothing but the
 	 * modelled foreign activity. NULL: every window counts the entries. */
 	bt_window_fn *body;
+	/* Another body's counts, tried when `body` is not the one the window
+	 * runs (--validate: the kernel, then kernel `empty` that calibrates
+	 * the window). NULL: none. */
+	const struct bt_sim_source *next;
 };
 
 /* ------------------------------------------------------------ configuration */
@@ -379,5 +383,21 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 				 const struct bt_wl_profile *p, double insts, double width,
 				 uint64_t seed, struct bt_sim_count *out,
 				 char *unknown, size_t unknown_len);
+
+/* Known-count kernels (--validate, sim-kernel.c): a kernel's counts in
+ * one window, from its declared architectural counts plus modelled
+ * micro-architectural ones. */
+struct bt_sim_kernel_model {
+	uint64_t instructions, branches, cond, cond_taken, cond_not_taken, jmp_direct;
+	uint64_t near_calls, near_returns, indirect, random_cond;
+	double ipc;                /* instructions per cycle the model assumes (> 0) */
+};
+#define BT_SIM_KERNEL_MAX_COUNTS 16
+/* Fills out (room for BT_SIM_KERNEL_MAX_COUNTS) with every encoding the
+ * sim's own table maps to a kernel count on this vendor (fixed counters,
+ * PERF_METRICS-free SLOTS = width x cycles, the architectural events, AMD's
+ * retired-branch events); returns how many. */
+size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
+			    struct bt_sim_count *out);
 
 #endif
