@@ -6,8 +6,14 @@
 
 /* One entry, compactly: event, kernel, kind, expressions, tolerance,
  * plausibility flag, note. */
+/* Intel core classes whose BR_INST_RETIRED (C4H) umasks differ (the
+ * vendor event lists): Westmere..Skylake, Ice Lake and later big cores,
+ * Atom cores. */
+enum cls { ALL = 0, BIG_OLD, BIG_NEW, ATOM };
+
 struct row {
 	int arch_bit;               /* Intel CPUID.0AH:EBX bit that must be 0; -1: none */
+	int cls;                    /* Intel: enum cls; AMD: ALL */
 	const char *event, *kernel;
 	enum bt_vexpect_kind kind;
 	const char *lo, *hi;        /* EXACT: lo; RANGE: lo..hi; RELATION/LE: hi = other event */
@@ -17,37 +23,94 @@ struct row {
 };
 
 static const struct row intel_rows[] = {
-	{ 1, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.instructions", 0, 0, 0,
+	{ 1, ALL, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.instructions", 0, 0, 0,
 	  0, "INST_RETIRED.ANY_P" },
-	{ 1, "cpu/event=0xc0,umask=0x00/", "empty", BT_VEXP_EXACT, "k.instructions", 0, 0, 0, 0,
+	{ 1, ALL, "cpu/event=0xc0,umask=0x00/", "empty", BT_VEXP_EXACT, "k.instructions", 0, 0, 0, 0,
 	  "the window overhead cancels exactly" },
-	{ 5, "cpu/event=0xc4,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
+	{ 5, ALL, "cpu/event=0xc4,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
 	  0, "BR_INST_RETIRED.ALL_BRANCHES" },
-	{ 6, "cpu/event=0xc5,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 0,
+	{ 6, ALL, "cpu/event=0xc5,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 0,
 	  1, "BR_MISP_RETIRED.ALL_BRANCHES: a counted loop mispredicts about once" },
-	{ 0, "cpu/event=0x3c,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0,
+	{ 0, ALL, "cpu/event=0x3c,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0,
 	  0, 1, "CPU_CLK_UNHALTED.THREAD_P: about one iteration per cycle" },
-	{ 1, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_LE, 0,
+	{ 1, ALL, "cpu/event=0xc0,umask=0x00,fixed=0/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.instructions", 0, 0, 0, 0, "INST_RETIRED.ANY on fixed counter 0" },
+	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x01/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
+	  0, 0, "BR_INST_RETIRED.CONDITIONAL" },
+	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x10/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.cond_not_taken", 0, 0, 0, 0, "BR_INST_RETIRED.NOT_TAKEN" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x11/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
+	  0, 0, "BR_INST_RETIRED.COND" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x01/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond_taken",
+	  0, 0, 0, 0, "BR_INST_RETIRED.COND_TAKEN" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x10/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.cond_not_taken", 0, 0, 0, 0, "BR_INST_RETIRED.COND_NTAKEN" },
+	{ 5, ATOM, "cpu/event=0xc4,umask=0x7e/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
+	  0, 0, "BR_INST_RETIRED.COND" },
+	{ 5, ATOM, "cpu/event=0xc4,umask=0xfe/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond_taken",
+	  0, 0, 0, 0, "BR_INST_RETIRED.COND_TAKEN" },
+	/* Near calls and returns: the call-ret kernel (kernels/), when built. */
+	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x02/", "call-ret", BT_VEXP_EXACT, "k.near_calls", 0,
+	  0, 0, 0, "BR_INST_RETIRED.NEAR_CALL" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x02/", "call-ret", BT_VEXP_EXACT, "k.near_calls", 0,
+	  0, 0, 0, "BR_INST_RETIRED.NEAR_CALL" },
+	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x08/", "call-ret", BT_VEXP_EXACT, "k.near_returns",
+	  0, 0, 0, 0, "BR_INST_RETIRED.NEAR_RETURN" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x08/", "call-ret", BT_VEXP_EXACT, "k.near_returns",
+	  0, 0, 0, 0, "BR_INST_RETIRED.NEAR_RETURN" },
+	{ 5, ATOM, "cpu/event=0xc4,umask=0xf9/", "call-ret", BT_VEXP_EXACT, "k.near_calls", 0, 0,
+	  0, 0, "BR_INST_RETIRED.NEAR_CALL" },
+	{ 5, ATOM, "cpu/event=0xc4,umask=0xf7/", "call-ret", BT_VEXP_EXACT, "k.near_returns", 0,
+	  0, 0, 0, "BR_INST_RETIRED.NEAR_RETURN" },
+	{ 6, ALL, "cpu/event=0xc5,umask=0x00/", "branch-random", BT_VEXP_RANGE,
+	  "0.25*k.random_cond", "0.75*k.random_cond + 4 + n/1000", 0, 0, 1,
+	  "BR_MISP_RETIRED.ALL_BRANCHES: half the PRNG-directed branches" },
+	{ 1, ALL, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_LE, 0,
 	  "cpu/event=0x3c,umask=0x00/", 8, 0, 1, "instructions <= 8 x cycles" },
 };
 
 static const struct row amd_rows[] = {
-	{ -1, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.instructions", 0, 0,
+	{ -1, ALL, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.instructions", 0, 0,
 	  0, 0, "Retired Instructions" },
-	{ -1, "cpu/event=0xc0,umask=0x00/", "empty", BT_VEXP_EXACT, "k.instructions", 0, 0, 0, 0,
+	{ -1, ALL, "cpu/event=0xc0,umask=0x00/", "empty", BT_VEXP_EXACT, "k.instructions", 0, 0, 0, 0,
 	  "the window overhead cancels exactly" },
-	{ -1, "cpu/event=0xc2,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
+	{ -1, ALL, "cpu/event=0xc2,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
 	  0, "Retired Branch Instructions" },
-	{ -1, "cpu/event=0xc4,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT,
+	{ -1, ALL, "cpu/event=0xc4,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT,
 	  "k.cond_taken + k.near_returns + k.jmp_direct + k.near_calls + k.indirect", 0, 0, 0, 0,
 	  "Retired Taken Branch Instructions" },
-	{ -1, "cpu/event=0xc8,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.near_returns", 0, 0,
+	{ -1, ALL, "cpu/event=0xc8,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.near_returns", 0, 0,
 	  0, 0, "Retired Near Returns" },
-	{ -1, "cpu/event=0xc3,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "0", "4 + n/1000", 0,
+	{ -1, ALL, "cpu/event=0xc3,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "0", "4 + n/1000", 0,
 	  0, 1, "Retired Branch Instructions Mispredicted" },
-	{ -1, "cpu/event=0x76,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0,
+	{ -1, ALL, "cpu/event=0xc2,umask=0x00/", "call-ret", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
+	  0, "Retired Branch Instructions" },
+	{ -1, ALL, "cpu/event=0xc8,umask=0x00/", "call-ret", BT_VEXP_EXACT, "k.near_returns", 0, 0,
+	  0, 0, "Retired Near Returns" },
+	{ -1, ALL, "cpu/event=0xc3,umask=0x00/", "branch-random", BT_VEXP_RANGE,
+	  "0.25*k.random_cond", "0.75*k.random_cond + 4 + n/1000", 0, 0, 1,
+	  "Retired Branch Instructions Mispredicted: half the PRNG-directed branches" },
+	{ -1, ALL, "cpu/event=0x76,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0,
 	  0, 1, "Cycles not in Halt: about one iteration per cycle" },
 };
+
+static int cls_of(const struct bt_pmu_caps *caps)
+{
+	switch (caps->uarch) {
+	case BT_UARCH_WSM_BDW:
+	case BT_UARCH_SKL:
+		return BIG_OLD;
+	case BT_UARCH_ICL:
+	case BT_UARCH_GLC:
+	case BT_UARCH_RWC:
+	case BT_UARCH_LNC:
+		return BIG_NEW;
+	case BT_UARCH_ATOM:
+		return ATOM;
+	default:
+		return -1; /* Core 2, Nehalem, unknown: architectural events only */
+	}
+}
 
 static bt_status add_rows(const struct bt_pmu_caps *caps, const struct row *rows, int n,
 			  struct bt_vspec *s)
@@ -60,6 +123,8 @@ static bt_status add_rows(const struct bt_pmu_caps *caps, const struct row *rows
 		if (r->arch_bit >= 0 && (r->arch_bit >= caps->arch_events_len ||
 					 (caps->arch_events_na >> r->arch_bit) & 1))
 			continue; /* CPUID.0AH says the event is not there */
+		if (r->cls != ALL && r->cls != cls_of(caps))
+			continue;
 		memset(&e, 0, sizeof(e));
 		e.index = s->n;
 		snprintf(e.event, sizeof(e.event), "%s", r->event);

@@ -111,7 +111,7 @@ static void tolerance_text(const struct bt_vspec_entry *e, char *buf, size_t len
 	if (e->kind == BT_VEXP_RELATION)
 		snprintf(buf, len, "+-%g %%", e->tolerance_pct);
 	else if (e->tolerance_pct == 0 && e->warn_pct == 0)
-		snprintf(buf, len, e->kind == BT_VEXP_EXACT ? "exact" : "range");
+		snprintf(buf, len, e->kind == BT_VEXP_EXACT ? "exact" : e->kind == BT_VEXP_LE ? "bound" : "range");
 	else if (e->warn_pct > e->tolerance_pct)
 		snprintf(buf, len, "+-%g %% (warn %g %%)", e->tolerance_pct, e->warn_pct);
 	else

@@ -13,6 +13,7 @@
  *     3CH/00H core cycles, 3CH/01H reference cycles, C0H/00H instructions,
  *     C4H/00H all branches, C5H/00H all mispredicted branches;
  *     fixed counters 0..3: instructions, cycles, reference cycles, slots.
+ *     BR_INST_RETIRED (C4H) umasks per core family: see below.
  *   AMD (family 17h+ PPRs): 076H cycles not halted, 0C0H retired
  *     instructions, 0C2H retired branches, 0C3H retired mispredicted
  *     branches, 0C4H retired taken branches, 0C8H retired near returns.
@@ -21,7 +22,8 @@
 
 #include "arch/sim/sim.h"
 
-enum q { Q_INST, Q_BR, Q_MISP, Q_CYC, Q_REF, Q_TAKEN, Q_RET, Q_SLOTS };
+enum q { Q_INST, Q_BR, Q_MISP, Q_CYC, Q_REF, Q_TAKEN, Q_RET, Q_SLOTS, Q_CALL, Q_COND,
+	 Q_COND_TAKEN, Q_COND_NTAKEN, Q_NEAR_TAKEN, Q_NONE };
 
 struct enc {
 	int8_t fixed;              /* -1: general counter encoding */
@@ -34,6 +36,25 @@ static const struct enc intel[] = {
 	{ 0, 0, 0, Q_INST }, { 1, 0, 0, Q_CYC }, { 2, 0, 0, Q_REF }, { 3, 0, 0, Q_SLOTS },
 	{ -1, 0x3C, 0x00, Q_CYC }, { -1, 0x3C, 0x01, Q_REF }, { -1, 0xC0, 0x00, Q_INST },
 	{ -1, 0xC4, 0x00, Q_BR }, { -1, 0xC5, 0x00, Q_MISP },
+};
+
+/* BR_INST_RETIRED (C4H) umasks by core (the vendors' event lists):
+ * Westmere..Skylake: 01H CONDITIONAL, 02H NEAR_CALL, 08H NEAR_RETURN,
+ * 10H NOT_TAKEN, 20H NEAR_TAKEN; Ice Lake and later big cores: 01H
+ * COND_TAKEN, 11H COND, 10H COND_NTAKEN, the rest as before; Atom cores
+ * (Gracemont..Skymont): 7EH COND, FEH COND_TAKEN, F9H NEAR_CALL, F7H
+ * NEAR_RETURN, C0H NEAR_TAKEN. */
+static const struct enc intel_big_old[] = {
+	{ -1, 0xC4, 0x01, Q_COND }, { -1, 0xC4, 0x02, Q_CALL }, { -1, 0xC4, 0x08, Q_RET },
+	{ -1, 0xC4, 0x10, Q_COND_NTAKEN }, { -1, 0xC4, 0x20, Q_NEAR_TAKEN },
+};
+static const struct enc intel_big_new[] = {
+	{ -1, 0xC4, 0x01, Q_COND_TAKEN }, { -1, 0xC4, 0x11, Q_COND }, { -1, 0xC4, 0x02, Q_CALL },
+	{ -1, 0xC4, 0x08, Q_RET }, { -1, 0xC4, 0x10, Q_COND_NTAKEN }, { -1, 0xC4, 0x20, Q_NEAR_TAKEN },
+};
+static const struct enc intel_atom[] = {
+	{ -1, 0xC4, 0x7E, Q_COND }, { -1, 0xC4, 0xFE, Q_COND_TAKEN }, { -1, 0xC4, 0xF9, Q_CALL },
+	{ -1, 0xC4, 0xF7, Q_RET }, { -1, 0xC4, 0xC0, Q_NEAR_TAKEN },
 };
 
 static const struct enc amd[] = {
@@ -55,17 +76,21 @@ static uint64_t value(const struct bt_sim_kernel_model *k, enum q q)
 	case Q_TAKEN:
 		return k->cond_taken + k->jmp_direct + k->near_calls + k->near_returns + k->indirect;
 	case Q_RET: return k->near_returns;
+	case Q_CALL: return k->near_calls;
+	case Q_COND: return k->cond;
+	case Q_COND_TAKEN: return k->cond_taken;
+	case Q_COND_NTAKEN: return k->cond_not_taken;
+	case Q_NEAR_TAKEN: return value(k, Q_TAKEN);
+	case Q_NONE: return 0;
 	}
 	return 0;
 }
 
-size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
-			    struct bt_sim_count *out)
-{
-	bool is_amd = cfg->vendor == BT_VENDOR_AMD;
-	const struct enc *t = is_amd ? amd : intel;
-	size_t n = is_amd ? sizeof(amd) / sizeof(amd[0]) : sizeof(intel) / sizeof(intel[0]), m = 0;
+#define N(t) (sizeof(t) / sizeof((t)[0]))
 
+static size_t add(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
+		  const struct enc *t, size_t n, struct bt_sim_count *out, size_t m)
+{
 	for (size_t i = 0; i < n && m < BT_SIM_KERNEL_MAX_COUNTS; i++) {
 		if (t[i].fixed >= (int)cfg->num_fixed)
 			continue;
@@ -79,4 +104,26 @@ size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim
 		m++;
 	}
 	return m;
+}
+
+size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
+			    struct bt_sim_count *out)
+{
+	if (cfg->vendor == BT_VENDOR_AMD)
+		return add(cfg, k, amd, N(amd), out, 0);
+	size_t m = add(cfg, k, intel, N(intel), out, 0);
+	switch (cfg->family) {
+	case BT_SIM_FAM_WSM_BDW:
+	case BT_SIM_FAM_SKL:
+		return add(cfg, k, intel_big_old, N(intel_big_old), out, m);
+	case BT_SIM_FAM_ICL:
+	case BT_SIM_FAM_GLC:
+	case BT_SIM_FAM_RWC:
+	case BT_SIM_FAM_LNC:
+		return add(cfg, k, intel_big_new, N(intel_big_new), out, m);
+	case BT_SIM_FAM_ATOM:
+		return add(cfg, k, intel_atom, N(intel_atom), out, m);
+	default:
+		return m; /* Core 2, Nehalem: the architectural events only */
+	}
 }

@@ -392,7 +392,7 @@ struct bt_sim_kernel_model {
 	uint64_t near_calls, near_returns, indirect, random_cond;
 	double ipc;                /* instructions per cycle the model assumes (> 0) */
 };
-#define BT_SIM_KERNEL_MAX_COUNTS 16
+#define BT_SIM_KERNEL_MAX_COUNTS 24
 /* Fills out (room for BT_SIM_KERNEL_MAX_COUNTS) with every encoding the
  * sim's own table maps to a kernel count on this vendor (fixed counters,
  * PERF_METRICS-free SLOTS = width x cycles, the architectural events, AMD's
