@@ -71,7 +71,7 @@ static void sim_prepare(void *ctx, const struct bt_kernel *k, const struct bt_ke
 		model_of(empty, empty->n_default, &m);
 		p->es = (struct bt_sim_source){ .entries = p->ec, .body = empty->run,
 						.n = bt_sim_kernel_counts(&p->c->simcfg, &m, p->ec) };
-		p->ks.next = &p->es;
+		p->c->sim->source_alt = &p->es;
 	}
 	bt_sim_set_source(p->c->sim, &p->ks);
 }

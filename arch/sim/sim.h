@@ -86,10 +86,6 @@ struct bt_sim_source {
 	 * window (a calibration with an empty body) counts nothing but the
 	 * modelled foreign activity. NULL: every window counts the entries. */
 	bt_window_fn *body;
-	/* Another body's counts, tried when `body` is not the one the window
-	 * runs (--validate: the kernel, then kernel `empty` that calibrates
-	 * the window). NULL: none. */
-	const struct bt_sim_source *next;
 };
 
 /* ------------------------------------------------------------ configuration */
@@ -272,6 +268,11 @@ struct bt_sim {
 	const struct bt_sim_vendor *vendor;
 	struct bt_sim_regs regs;
 	const struct bt_sim_source *source;
+	/* A second body's counts, used by a window that runs its `body` when
+	 * `source` is for another body (--validate: `source` models the
+	 * kernel, this one kernel `empty`, which calibrates the window).
+	 * NULL: none. */
+	const struct bt_sim_source *source_alt;
 
 	/* PERF_METRICS model: slot counts per field, and whether FIXED_CTR3 was
 	 * written without PERF_METRICS being written after it. */
