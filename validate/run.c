@@ -210,7 +210,7 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	bool pair = e->kind == BT_VEXP_RELATION || e->kind == BT_VEXP_LE;
 	if (pair && !resolve(e->of, caps, o->model, &of, why, sizeof(why))) {
 		char w2[200];
-		snprintf(w2, sizeof(w2), "%.60s: %s", e->of, why);
+		snprintf(w2, sizeof(w2), "%.60s: %.130s", e->of, why);
 		skip(res, w2);
 		return;
 	}
@@ -218,7 +218,7 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	struct bt_kernel_state st;
 	memset(&st, 0, sizeof(st));
 	if (bt_kernel_setup(k, n, &o->kcpu, &st, &d) != BT_OK) {
-		snprintf(why, sizeof(why), "kernel unsupported here: %s", d.text);
+		snprintf(why, sizeof(why), "kernel unsupported here: %.170s", d.text);
 		skip(res, why);
 		return;
 	}
