@@ -117,8 +117,23 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	v->rec.simulated = c->simulated;
 	snprintf(v->pmu, sizeof(v->pmu), "%s%s", c->simulated ? "simulated " : "",
 		 c->simulated ? c->simcfg.name : c->arch->name);
-	if (!opt->validate_spec)
+	/* The model's events only where the model is this PMU's vendor's (a
+	 * simulated preset without a CPUID dump keeps the host's identity,
+	 * whose model may be another vendor's). */
+	const struct bt_model *model = c->model;
+	bool intel_pmu = c->caps.kind == BT_PMU_INTEL_ARCH;
+	if (model && c->def && c->def->vendor &&
+	    (strcmp(c->def->vendor, "GenuineIntel") == 0) != intel_pmu) {
+		printf("validate      model %s is for %s, this PMU is %s's: its Top-Down events are "
+		       "not validated, and event names are not resolved\n", c->def->id,
+		       c->def->vendor, intel_pmu ? "Intel" : "AMD");
+		model = NULL;
+	}
+	if (!opt->validate_spec) {
 		bt_vspec_builtin(&c->caps, &spec);
+		if (model)
+			bt_vspec_builtin_model(model, c->constants, &c->caps, &spec);
+	}
 
 	struct bt_validate_opts o;
 	static struct sim_prep prep; /* large; one validation at a time */
@@ -128,7 +143,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		o.reps = opt->reps;
 	if (opt->warmups_set)
 		o.warmups = opt->warmups;
-	o.model = c->model;
+	o.model = model;
 	o.kcpu.sse2 = true; /* x86-64 */
 	if (c->simulated) {
 		memset(&prep, 0, sizeof(prep));

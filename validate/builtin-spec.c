@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "metrics/model.h"
 #include "validate/builtin-spec.h"
 
 /* One entry, compactly: event, kernel, kind, expressions, tolerance,
@@ -153,4 +155,83 @@ bt_status bt_vspec_builtin(const struct bt_pmu_caps *caps, struct bt_vspec *s)
 	if (caps->kind != BT_PMU_NONE)
 		return add_rows(caps, amd_rows, (int)(sizeof(amd_rows) / sizeof(amd_rows[0])), s);
 	return BT_OK;
+}
+
+/* Model events whose meaning gives an expectation over the DEC/JNZ loop
+ * (names as the vendors' event lists spell them). */
+static const struct named {
+	const char *name;
+	enum bt_vexpect_kind kind;
+	const char *lo, *hi;        /* RELATION/LE: hi NULL = the core cycles */
+	double k;
+	int plausibility;
+} named[] = {
+	{ "INST_RETIRED.ANY", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
+	{ "INST_RETIRED.ANY_P", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", BT_VEXP_EXACT, "k.branches", NULL, 0, 0 },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 1 },
+	{ "CPU_CLK_UNHALTED.THREAD", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "CPU_CLK_UNHALTED.THREAD_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "CPU_CLK_UNHALTED.CORE", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "CPU_CLK_UNHALTED.CORE_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "INT_MISC.RECOVERY_CYCLES", BT_VEXP_LE, NULL, NULL, 1, 1 },
+	{ "ex_ret_instr", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
+	{ "ex_ret_brn", BT_VEXP_EXACT, "k.branches", NULL, 0, 0 },
+	{ "ex_ret_brn_misp", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 1 },
+	{ "ls_not_halted_cyc", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+};
+
+bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constants,
+				 const struct bt_pmu_caps *caps, struct bt_vspec *s)
+{
+	unsigned total = bt_model_event_count(m), n = 0;
+	uint16_t *ev = malloc((total ? total : 1) * sizeof(*ev));
+	bt_status st;
+	/* The core cycles the bounds scale with: fixed counter 1 where it
+	 * exists (measured in every group, so a TakenAlone event still shares
+	 * its window), else the architectural 3CH; AMD 76H. */
+	const char *cycles = caps->kind != BT_PMU_INTEL_ARCH ? "cpu/event=0x76,umask=0x00/" :
+			     (caps->fixed_mask & 2) ? "cpu/event=0x3c,umask=0x00,fixed=1/" :
+						      "cpu/event=0x3c,umask=0x00/";
+
+	if (!ev)
+		return BT_ERR_NOMEM;
+	if ((st = bt_model_events_up_to_level(m, 2, constants, ev, &n)) != BT_OK) {
+		free(ev);
+		return st;
+	}
+	for (unsigned i = 0; i < n && st == BT_OK; i++) {
+		const struct bt_event *e = bt_model_event(m, ev[i]);
+		struct bt_vspec_entry x;
+		const struct named *known = NULL;
+
+		if (e->source != BT_SRC_PMC && e->source != BT_SRC_PERF_METRICS)
+			continue; /* TSC, duration: not PMU events */
+		for (size_t j = 0; j < sizeof(named) / sizeof(named[0]); j++)
+			if (strcmp(named[j].name, e->name) == 0)
+				known = &named[j];
+		memset(&x, 0, sizeof(x));
+		x.index = s->n;
+		snprintf(x.event, sizeof(x.event), "%s", e->name);
+		snprintf(x.kernel, sizeof(x.kernel), "loop-dec-jnz");
+		x.k = 8;
+		x.kind = BT_VEXP_LE;
+		x.plausibility = 1;
+		snprintf(x.of, sizeof(x.of), "%s", cycles);
+		snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: at most 8 per cycle");
+		if (known) {
+			x.kind = known->kind;
+			x.plausibility = known->plausibility;
+			x.k = known->k ? known->k : 1.0;
+			if (known->lo)
+				snprintf(x.expr[0], sizeof(x.expr[0]), "%s", known->lo);
+			if (known->hi)
+				snprintf(x.expr[1], sizeof(x.expr[1]), "%s", known->hi);
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event%s",
+				 known->kind == BT_VEXP_LE ? ": a count of cycles, at most the cycles" : "");
+		}
+		st = bt_vspec_add(s, &x);
+	}
+	free(ev);
+	return st;
 }

@@ -18,4 +18,18 @@
 
 bt_status bt_vspec_builtin(const struct bt_pmu_caps *caps, struct bt_vspec *s);
 
+/*
+ * The events the model's Top-Down level-1 and level-2 formulas use (what
+ * the tree will count on this part), each over the DEC/JNZ loop: an exact or
+ * ranged expectation where the event's meaning gives one (instructions,
+ * branches, mispredicts, cycles by name), otherwise a plausibility bound
+ * that says so: at most 8 x core cycles (no core this model describes
+ * issues, dispatches or retires more than 8 per cycle) or, for a count of
+ * cycles (INT_MISC.RECOVERY_CYCLES), at most the core cycles. constants:
+ * the model's constants (bt_model_events_up_to_level), may be NULL.
+ */
+struct bt_model;
+bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constants,
+				 const struct bt_pmu_caps *caps, struct bt_vspec *s);
+
 #endif

@@ -16,9 +16,11 @@ trap 'rm -rf "$work"' EXIT
 fail=0
 bad() { echo "FAIL $*"; fail=1; }
 
-# preset -> family: Intel v2, v3, v4, v5, hybrid P / E, Lunar Lake P,
-# Arrow Lake LP E, AMD legacy, core extension (Zen 2), PerfMonV2 (Zen 4)
-presets="core2 nhm skl icl adl-p adl-e lnl-p arlh-lpe amd-legacy zen2 zen4"
+# preset or model id -> family: Intel v2, v3, v4, v5 (icl, SPR), hybrid P / E
+# (ADL-GLC, ADL-GRT), Lunar Lake P, Sierra Forest E,
+# AMD legacy, core extension (Zen 2), PerfMonV2 (ZEN4). Model ids give the
+# part's CPUID, so the Top-Down level-1/2 events of its model are checked too.
+presets="core2 nhm skl icl SPR ADL-GLC ADL-GRT LNL-LNC SRF amd-legacy zen2 ZEN4"
 for p in $presets; do
   "$bin" validate --sim="$p" -q --results-dir "$work/$p" >"$work/$p.out" 2>&1; rc=$?
   sum=$(grep '^validate:' "$work/$p.out")
