@@ -12,6 +12,7 @@
 
 #include "app/app-main.h"
 #include "app/boot-run.h"
+#include "app/validate-mode.h"
 #include "app/count.h"
 #include "app/cpu-census.h"
 #include "app/fault-selftest.h"
@@ -45,6 +46,7 @@ struct run {
 	int n_messages;
 	struct bt_boot_run boot;       /* --run, --then, --budget */
 	unsigned results_seq;          /* the results file written; 0 none */
+	struct bt_validation_run *validation; /* --validate */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -261,6 +263,10 @@ static void write_results(struct run *r)
 
 	results_of(r, &res, &pf, &run, &count);
 	res.boot = bt_boot_run_record(&r->boot, &boot);
+	if (r->validation) {
+		res.validation_json = bt_validation_run_json;
+		res.validation_ctx = r->validation;
+	}
 	bt_status st = bt_results_save(r->opt.results_dir, &bt_results_json, &res,
 				       r->plat->rename_noreplace, &w, &d);
 	if (st == BT_OK) {
@@ -422,8 +428,16 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		}
 		r->phase.can_count = cs == BT_OK;
 		r->counting_simulated = cs == BT_OK && r->opt.sim;
-		bt_run_phase_run(&r->phase);
-		r->ran_workloads = true;
+		if (r->opt.validate) {
+			r->status = bt_validate_mode(cs == BT_OK ? r->phase.count : NULL,
+						     r->phase.no_count_reason, &r->opt,
+						     &r->validation);
+			if (r->status != BT_EXIT_OK)
+				note(r, "validate: exit status %d", r->status);
+		} else {
+			bt_run_phase_run(&r->phase);
+			r->ran_workloads = true;
+		}
 		if (r->phase.n_failed) {
 			note(r, "%d workload(s) failed", r->phase.n_failed);
 			r->status = BT_EXIT_FAILED;
@@ -436,6 +450,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 out:
 	bt_boot_run_free(&r->boot);
 	bt_config_words_free(&r->config);
+	bt_validation_run_free(r->validation);
 	free(r);
 	return status;
 }

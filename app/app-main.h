@@ -10,6 +10,7 @@ enum {
 	BT_EXIT_FAILED = 1,      /* the run failed */
 	BT_EXIT_USAGE = 2,       /* bad arguments or configuration */
 	BT_EXIT_NO_RESULTS = 3,  /* the report is complete but no results file */
+	BT_EXIT_NOTHING_VALIDATED = 4, /* --validate: no PMU (or model) to validate */
 };
 
 /* The whole program; argv[0] is the program name. Returns the exit status

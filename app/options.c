@@ -67,6 +67,15 @@ FLAG(list_workloads)
 FLAG(no_workloads)
 FLAG(list_models)
 FLAG(no_count)
+FLAG(validate)
+
+static bt_status set_validate_spec(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	(void)d;
+	o->validate = true;
+	o->validate_spec = v;
+	return BT_OK;
+}
 
 static bt_status set_drilldown(struct bt_options *o, const char *v, struct bt_diag *d)
 {
@@ -433,6 +442,14 @@ static const struct option_def options[] = {
 	  "measure the EFI application FILE (with ARGS, the rest of the command line) as the "
 	  "workload: only its StartImage is counted, once per counter group",
 	  set_exec },
+
+	{ "Validation", "validate", 0, ARG_NONE, NULL,
+	  "validate PMU events over known-count kernels instead of running workloads: "
+	  "PASS/WARN/FAIL/SKIP per check; exit 1 if any FAILs, 2 for a malformed spec, 4 if "
+	  "there is no PMU to validate (README \"Validating PMU events\")", set_validate },
+	{ NULL, "validate-spec", 0, ARG_REQUIRED, "FILE",
+	  "with --validate (implied): check the events of spec FILE (docs/validate-spec.md) "
+	  "instead of the built-in spec", set_validate_spec },
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
@@ -642,5 +659,6 @@ void bt_options_usage(FILE *f, const char *program)
 		wrap(f, d->help, 32, 32, 100);
 	}
 	fprintf(f, "\nExit status: 0 success, 1 run failed, 2 bad arguments, "
-		   "3 results could not be written.\n");
+		   "3 results could not be written;\n--validate: 1 a check FAILed, 2 the spec "
+		   "file is malformed, 4 no PMU to validate.\n");
 }

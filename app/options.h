@@ -86,6 +86,10 @@ struct bt_options {
 	const char *exec_path;    /* -x FILE: an EFI application as the workload */
 	int exec_argc;            /* its arguments, argv[0] = FILE */
 	char **exec_argv;
+
+	/* Validation (validate/): check PMU events over known-count kernels */
+	bool validate;            /* --validate: instead of the workloads */
+	const char *validate_spec; /* --validate-spec FILE: a spec file instead of the built-in one */
 };
 
 void bt_options_defaults(struct bt_options *o);

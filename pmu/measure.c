@@ -129,7 +129,8 @@ static bt_status calibrate(struct engine *e, int g)
 	if (!samples)
 		return failed(e, "out of memory");
 	for (int r = 0; r < k; r++) {
-		if (one_window(e, g, empty_body, NULL, &c) != BT_OK) {
+		if (one_window(e, g, e->opts->calib_body ? e->opts->calib_body : empty_body, NULL,
+			       &c) != BT_OK) {
 			free(samples);
 			return failed(e, "calibration: %s", bt_pmu_error(&e->s));
 		}

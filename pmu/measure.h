@@ -73,6 +73,11 @@ struct bt_measure_opts {
 	 * display (app/console-ui.c, only when that CPU may print). May be NULL. */
 	void (*group_hook)(void *ctx, int g, int n_groups);
 	void *group_hook_ctx;
+	/* The body of the calibration window (NULL: a C function that returns
+	 * at once). --validate passes the `empty` kernel (RET only, file-scope
+	 * asm), so the subtracted overhead is the window plus exactly one RET
+	 * on every compiler: corrected = declared(kernel) - declared(empty). */
+	bt_window_fn *calib_body;
 };
 
 void bt_measure_opts_defaults(struct bt_measure_opts *o);

@@ -415,6 +415,9 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 		selftest_json(&j, "selftest", res->selftest);
 	bt_jw_end(&j);
 
+	if (res->validation_json)
+		res->validation_json(&j, res->validation_ctx);
+
 	bt_jw_object(&j, "result");
 	bt_jw_i64(&j, "exit_status", res->exit_status);
 	bt_jw_array(&j, "messages");

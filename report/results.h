@@ -100,6 +100,7 @@ struct bt_run_record {
 };
 
 struct bt_results_boot;
+struct bt_jw;
 
 struct bt_results {
 	bool simulated;                     /* anything here counted by the simulated PMU */
@@ -116,6 +117,9 @@ struct bt_results {
 	const struct bt_run_record *run;    /* NULL: no workload phase */
 	uint8_t fault_guard_check;          /* the vector UD2 came back as; 0 = not checked */
 	const struct bt_fault_selftest *selftest; /* NULL: not run */
+	/* --validate: writes the "validation" section (NULL: none). */
+	void (*validation_json)(struct bt_jw *j, const void *ctx);
+	const void *validation_ctx;
 	int exit_status;
 	const char (*messages)[200];
 	int n_messages;

@@ -205,8 +205,8 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 {
 	const struct bt_sim_source *s = sim->source;
 
-	if (s && s->body && s->body != body)
-		s = NULL; /* not the simulated workload: an empty window */
+	if (s && s->body && s->body != body) /* not the simulated workload */
+		s = sim->source_alt && sim->source_alt->body == body ? sim->source_alt : NULL;
 	const struct bt_sim_config *c = &sim->cfg;
 	bool gp_on[BT_SIM_MAX_GP], fixed_on[BT_SIM_MAX_FIXED];
 	/* Decide what counts before advancing anything: all counters see the

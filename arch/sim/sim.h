@@ -268,6 +268,11 @@ struct bt_sim {
 	const struct bt_sim_vendor *vendor;
 	struct bt_sim_regs regs;
 	const struct bt_sim_source *source;
+	/* A second body's counts, used by a window that runs its `body` when
+	 * `source` is for another body (--validate: `source` models the
+	 * kernel, this one kernel `empty`, which calibrates the window).
+	 * NULL: none. */
+	const struct bt_sim_source *source_alt;
 
 	/* PERF_METRICS model: slot counts per field, and whether FIXED_CTR3 was
 	 * written without PERF_METRICS being written after it. */
@@ -379,5 +384,21 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 				 const struct bt_wl_profile *p, double insts, double width,
 				 uint64_t seed, struct bt_sim_count *out,
 				 char *unknown, size_t unknown_len);
+
+/* Known-count kernels (--validate, sim-kernel.c): a kernel's counts in
+ * one window, from its declared architectural counts plus modelled
+ * micro-architectural ones. */
+struct bt_sim_kernel_model {
+	uint64_t instructions, branches, cond, cond_taken, cond_not_taken, jmp_direct;
+	uint64_t near_calls, near_returns, indirect, random_cond;
+	double ipc;                /* instructions per cycle the model assumes (> 0) */
+};
+#define BT_SIM_KERNEL_MAX_COUNTS 24
+/* Fills out (room for BT_SIM_KERNEL_MAX_COUNTS) with every encoding the
+ * sim's own table maps to a kernel count on this vendor (fixed counters,
+ * PERF_METRICS-free SLOTS = width x cycles, the architectural events, AMD's
+ * retired-branch events); returns how many. */
+size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
+			    struct bt_sim_count *out);
 
 #endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --validate: the built-in spec or --validate-spec FILE checked over the
+ * known-count kernels on this PMU (or the simulated one, which then counts
+ * each kernel's model: sim-kernel.c), reported on the console and kept for
+ * the results file's "validation" section.
+ */
+#ifndef APP_VALIDATE_MODE_H
+#define APP_VALIDATE_MODE_H
+
+#include "app/count.h"
+#include "app/options.h"
+#include "base/json-write.h"
+
+struct bt_validation_run;
+
+/* c is NULL when this run cannot count (why says why). Returns the exit
+ * status: BT_EXIT_OK, BT_EXIT_FAILED when a check FAILs,
+ * BT_EXIT_NOTHING_VALIDATED without a PMU, BT_EXIT_USAGE for a spec file
+ * that cannot be read or is malformed (its located error printed). *ret
+ * (free with bt_validation_run_free) feeds bt_validation_run_json. */
+int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_options *opt,
+		     struct bt_validation_run **ret);
+void bt_validation_run_json(struct bt_jw *j, const void *run);
+void bt_validation_run_free(struct bt_validation_run *v);
+
+#endif

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the simulated PMU counts over a known-count kernel (--validate): the
+ * kernel's declared architectural counts (kernels/, checked against QEMU
+ * -icount and cachegrind) under each encoding that counts them on this
+ * vendor, plus modelled micro-architectural counts: cycles from the
+ * model's IPC, reference cycles = cycles (the simulated clock never
+ * changes frequency), SLOTS = 4 x cycles, mispredicts = one per loop exit
+ * plus half the PRNG-directed branches. The table is the sim's own, from
+ * the vendors' event lists (facts):
+ *
+ *   Intel (SDM vol. 3B "Pre-defined Architectural Performance Events"):
+ *     3CH/00H core cycles, 3CH/01H reference cycles, C0H/00H instructions,
+ *     C4H/00H all branches, C5H/00H all mispredicted branches;
+ *     fixed counters 0..3: instructions, cycles, reference cycles, slots.
+ *     BR_INST_RETIRED (C4H) umasks per core family: see below.
+ *   AMD (family 17h+ PPRs): 076H cycles not halted, 0C0H retired
+ *     instructions, 0C2H retired branches, 0C3H retired mispredicted
+ *     branches, 0C4H retired taken branches, 0C8H retired near returns.
+ */
+#include <string.h>
+
+#include "arch/sim/sim.h"
+
+enum q { Q_INST, Q_BR, Q_MISP, Q_CYC, Q_REF, Q_TAKEN, Q_RET, Q_SLOTS, Q_CALL, Q_COND,
+	 Q_COND_TAKEN, Q_COND_NTAKEN, Q_NEAR_TAKEN, Q_NONE };
+
+struct enc {
+	int8_t fixed;              /* -1: general counter encoding */
+	uint16_t code;
+	uint8_t umask;
+	uint8_t q;
+};
+
+static const struct enc intel[] = {
+	{ 0, 0, 0, Q_INST }, { 1, 0, 0, Q_CYC }, { 2, 0, 0, Q_REF }, { 3, 0, 0, Q_SLOTS },
+	{ -1, 0x3C, 0x00, Q_CYC }, { -1, 0x3C, 0x01, Q_REF }, { -1, 0xC0, 0x00, Q_INST },
+	{ -1, 0xC4, 0x00, Q_BR }, { -1, 0xC5, 0x00, Q_MISP },
+};
+
+/* BR_INST_RETIRED (C4H) umasks by core (the vendors' event lists):
+ * Westmere..Skylake: 01H CONDITIONAL, 02H NEAR_CALL, 08H NEAR_RETURN,
+ * 10H NOT_TAKEN, 20H NEAR_TAKEN; Ice Lake and later big cores: 01H
+ * COND_TAKEN, 11H COND, 10H COND_NTAKEN, the rest as before; Atom cores
+ * (Gracemont..Skymont): 7EH COND, FEH COND_TAKEN, F9H NEAR_CALL, F7H
+ * NEAR_RETURN, C0H NEAR_TAKEN. */
+static const struct enc intel_big_old[] = {
+	{ -1, 0xC4, 0x01, Q_COND }, { -1, 0xC4, 0x02, Q_CALL }, { -1, 0xC4, 0x08, Q_RET },
+	{ -1, 0xC4, 0x10, Q_COND_NTAKEN }, { -1, 0xC4, 0x20, Q_NEAR_TAKEN },
+};
+static const struct enc intel_big_new[] = {
+	{ -1, 0xC4, 0x01, Q_COND_TAKEN }, { -1, 0xC4, 0x11, Q_COND }, { -1, 0xC4, 0x02, Q_CALL },
+	{ -1, 0xC4, 0x08, Q_RET }, { -1, 0xC4, 0x10, Q_COND_NTAKEN }, { -1, 0xC4, 0x20, Q_NEAR_TAKEN },
+};
+static const struct enc intel_atom[] = {
+	{ -1, 0xC4, 0x7E, Q_COND }, { -1, 0xC4, 0xFE, Q_COND_TAKEN }, { -1, 0xC4, 0xF9, Q_CALL },
+	{ -1, 0xC4, 0xF7, Q_RET }, { -1, 0xC4, 0xC0, Q_NEAR_TAKEN },
+};
+
+static const struct enc amd[] = {
+	{ -1, 0x076, 0x00, Q_CYC }, { -1, 0x0C0, 0x00, Q_INST }, { -1, 0x0C2, 0x00, Q_BR },
+	{ -1, 0x0C3, 0x00, Q_MISP }, { -1, 0x0C4, 0x00, Q_TAKEN }, { -1, 0x0C8, 0x00, Q_RET },
+};
+
+static uint64_t value(const struct bt_sim_kernel_model *k, enum q q)
+{
+	double ipc = k->ipc > 0 ? k->ipc : 1.0;
+	uint64_t cycles = (uint64_t)((double)k->instructions / ipc + 0.5);
+
+	switch (q) {
+	case Q_INST: return k->instructions;
+	case Q_BR: return k->branches;
+	case Q_MISP: return (k->cond_not_taken ? 1 : 0) + k->random_cond / 2;
+	case Q_CYC: case Q_REF: return cycles;
+	case Q_SLOTS: return 4 * cycles;
+	case Q_TAKEN:
+		return k->cond_taken + k->jmp_direct + k->near_calls + k->near_returns + k->indirect;
+	case Q_RET: return k->near_returns;
+	case Q_CALL: return k->near_calls;
+	case Q_COND: return k->cond;
+	case Q_COND_TAKEN: return k->cond_taken;
+	case Q_COND_NTAKEN: return k->cond_not_taken;
+	case Q_NEAR_TAKEN: return value(k, Q_TAKEN);
+	case Q_NONE: return 0;
+	}
+	return 0;
+}
+
+#define N(t) (sizeof(t) / sizeof((t)[0]))
+
+static size_t add(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
+		  const struct enc *t, size_t n, struct bt_sim_count *out, size_t m)
+{
+	for (size_t i = 0; i < n && m < BT_SIM_KERNEL_MAX_COUNTS; i++) {
+		if (t[i].fixed >= (int)cfg->num_fixed)
+			continue;
+		memset(&out[m], 0, sizeof(out[m]));
+		out[m].ev.name = "kernel";
+		out[m].ev.source = BT_SRC_PMC;
+		out[m].ev.fixed = t[i].fixed >= 0 ? t[i].fixed : BT_EV_NO_FIXED;
+		out[m].ev.code = t[i].code;
+		out[m].ev.umask = t[i].umask;
+		out[m].count = value(k, (enum q)t[i].q);
+		m++;
+	}
+	return m;
+}
+
+size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
+			    struct bt_sim_count *out)
+{
+	if (cfg->vendor == BT_VENDOR_AMD)
+		return add(cfg, k, amd, N(amd), out, 0);
+	size_t m = add(cfg, k, intel, N(intel), out, 0);
+	switch (cfg->family) {
+	case BT_SIM_FAM_WSM_BDW:
+	case BT_SIM_FAM_SKL:
+		return add(cfg, k, intel_big_old, N(intel_big_old), out, m);
+	case BT_SIM_FAM_ICL:
+	case BT_SIM_FAM_GLC:
+	case BT_SIM_FAM_RWC:
+	case BT_SIM_FAM_LNC:
+		return add(cfg, k, intel_big_new, N(intel_big_new), out, m);
+	case BT_SIM_FAM_ATOM:
+		return add(cfg, k, intel_atom, N(intel_atom), out, m);
+	default:
+		return m; /* Core 2, Nehalem: the architectural events only */
+	}
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# --validate hosted (README "Validating PMU events"): `baretop-host validate
+# --sim=P` on one preset of every simulated PMU family must PASS every check
+# (SKIP allowed only for kernels not in this build), its results file must
+# match the schema and print again with show-validation; a spec file with
+# raw events validates; a deliberately wrong spec FAILs (exit 1) and WARNs,
+# so the checker can fail; malformed specs give located errors (exit 2);
+# without --sim there is no PMU here and validate says so (exit 4).
+set -uo pipefail
+start=$(date +%s)
+[ -x build/baretop-host ] || make -s -j2 host >/dev/null
+bin=build/baretop-host
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+
+# preset or model id -> family: Intel v2, v3, v4, v5 (icl, SPR), hybrid P / E
+# (ADL-GLC, ADL-GRT), Lunar Lake P, Sierra Forest E,
+# AMD legacy, core extension (Zen 2), PerfMonV2 (ZEN4). Model ids give the
+# part's CPUID, so the Top-Down level-1/2 events of its model are checked too.
+presets="core2 nhm skl icl SPR ADL-GLC ADL-GRT LNL-LNC SRF amd-legacy zen2 ZEN4"
+for p in $presets; do
+  "$bin" validate --sim="$p" -q --results-dir "$work/$p" >"$work/$p.out" 2>&1; rc=$?
+  sum=$(grep '^validate:' "$work/$p.out")
+  [ "$rc" -eq 0 ] || bad "$p: exit status $rc ($sum)"
+  f=$(ls "$work/$p"/*.json 2>/dev/null | head -1)
+  [ -n "$f" ] || { bad "$p: no results file"; continue; }
+  python3 - "$f" "$p" <<'PY' || fail=1
+import json, sys
+f, p = sys.argv[1], sys.argv[2]
+d = json.load(open(f)); v = d["validation"]; ok = True
+def bad(msg):
+    global ok; ok = False; print(f"FAIL {p}: {msg}")
+if not (d["simulated"] and v["simulated"]): bad("not labelled simulated")
+n_pass = 0
+for c in v["checks"]:
+    if c["verdict"] == "PASS": n_pass += 1
+    elif c["verdict"] == "SKIP" and c["detail"] == "no such kernel in this build": pass
+    else: bad(f'{c["id"]}: {c["verdict"]} {c["detail"]}')
+    # Independent of the code: INST_RETIRED over DEC/JNZ is MOV + 2n + RET,
+    # minus the calibration window's RET: 2n + 1.
+    if c["id"] in ("event:cpu/event=0xc0,umask=0x00/@loop-dec-jnz",
+                   "event:cpu/event=0xc0,umask=0x00,fixed=0/@loop-dec-jnz"):
+        if not (c["median"] == c["min"] == c["max"] == 2 * c["n"] + 1):
+            bad(f'{c["id"]}: {c["median"]} != 2n+1 = {2 * c["n"] + 1}')
+    if c["id"].startswith("event:cpu/event=0xc0,umask=0x00/@empty") and c["median"] != 0:
+        bad(f'{c["id"]}: the empty kernel counted {c["median"]}, not 0')
+if n_pass < 6: bad(f"only {n_pass} PASS")
+try:
+    import jsonschema
+    errs = list(jsonschema.Draft202012Validator(json.load(open("report/results.schema.json"))).iter_errors(d))
+    if errs: bad(f"schema: {errs[0].message[:160]}")
+except ImportError:
+    bad("python3-jsonschema missing")
+print(f"ok   {p}: {n_pass} PASS, {len(v['checks']) - n_pass} SKIP (kernels not built), "
+      f"{v['pmu']}, SIMULATED" if ok else "", end="\n" if ok else "")
+sys.exit(0 if ok else 1)
+PY
+  again=$("$bin" show-validation "$f" | grep '^validate:')
+  [ "$again" = "$sum" ] || bad "$p: show-validation says '$again', the run said '$sum'"
+done
+
+# A spec file with raw events (exact, relation, range, le) on Ice Lake.
+"$bin" validate --sim=icl -q --no-results --validate-spec tests/data/validate/raw-branches-icl.json \
+  >"$work/raw.out" 2>&1; rc=$?
+sum=$(grep '^validate:' "$work/raw.out")
+if [ "$rc" -eq 0 ] && [ "$sum" = "validate: 4 PASS, 0 WARN, 0 FAIL, 0 SKIP (SIMULATED PMU)" ]; then
+  echo "ok   raw-event spec on icl: $sum"
+else
+  bad "raw-event spec: status $rc, '$sum'"
+fi
+# A wrong expectation must FAIL (exit 1), a 1 % one WARN.
+"$bin" validate --sim=skl -q --no-results --validate-spec tests/data/validate/wrong-expectation.json \
+  >"$work/wrong.out" 2>&1; rc=$?
+sum=$(grep '^validate:' "$work/wrong.out")
+if [ "$rc" -eq 1 ] && [ "$sum" = "validate: 0 PASS, 1 WARN, 1 FAIL, 0 SKIP (SIMULATED PMU)" ]; then
+  echo "ok   wrong spec: exit 1, $sum"
+else
+  bad "wrong spec: status $rc, '$sum'"
+fi
+
+# Malformed specs: exit 2 and an error naming file, entry and field.
+S='{"format":"baretop-validate-spec","checks":['
+cases=(
+  "expr|$S{\"event\":\"r00c0\",\"kernel\":\"empty\",\"expect\":{\"exact\":\"1\"}},
+{\"event\":\"r00c0\",\"kernel\":\"empty\",\"expect\":{\"exact\":\"k.instructions +\"}}]}|checks[1] (line 2): \"expect.exact\""
+  "field|$S{\"event\":\"r00c0\",\"kernel\":\"empty\",\"expect\":{\"exact\":\"1\"},\"tolerance\":3}]}|checks[0] (line 1): \"tolerance\": unknown field"
+  "missing|$S{\"kernel\":\"empty\",\"expect\":{\"exact\":\"1\"}}]}|checks[0] (line 1): \"event\": missing"
+  "range|$S{\"event\":\"e\",\"kernel\":\"empty\",\"expect\":{\"range\":[\"1\"]}}]}|\"expect.range\": expected [LOW, HIGH]"
+  "warn|$S{\"event\":\"e\",\"kernel\":\"empty\",\"expect\":{\"exact\":\"1\"},\"tolerance_pct\":5,\"warn_pct\":1}]}|\"warn_pct\": 1 is below tolerance_pct 5"
+  "truncated|$S{\"event\":\"e\",\"kernel\":\"empty\",|truncated.json:1:"
+  "format|{\"format\":\"x\",\"checks\":[]}|\"format\": must be \"baretop-validate-spec\""
+)
+for c in "${cases[@]}"; do
+  name=${c%%|*}; rest=${c#*|}; text=${rest%|*}; want=${rest##*|}
+  printf '%s' "$text" >"$work/$name.json"
+  out=$(timeout 10 "$bin" validate --sim=skl -q --no-results --validate-spec "$work/$name.json" 2>&1); rc=$?
+  err=$(printf '%s\n' "$out" | grep 'spec error')
+  if [ "$rc" -eq 2 ] && [[ "$err" == *"$name.json"* ]] && [[ "$err" == *"$want"* ]]; then
+    echo "ok   malformed ($name): ${err#validate: spec error: $work/}"
+  else
+    bad "malformed ($name): status $rc, '$err' lacks '$want'"
+  fi
+done
+
+# No PMU on this machine without --sim: says why, exit 4.
+out=$("$bin" validate -q --no-results 2>&1); rc=$?
+if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q '^validate: nothing validated: '; then
+  echo "ok   no --sim: exit 4, $(printf '%s\n' "$out" | grep '^validate: nothing' | cut -c1-100)..."
+else
+  bad "no --sim: status $rc"
+fi
+echo "step 48: $(( $(date +%s) - start )) s"
+exit $fail

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# --validate inside baretop.efi in QEMU (README "Validating PMU events"):
+#   - the built-in spec on the SIMULATED PMU of an Intel perfmon v4 part
+#     (skl) and of AMD PerfMonV2 (zen4): every check PASS (SKIP only for
+#     kernels not in this build), exit 0;
+#   - a spec file on the ESP (--validate-spec \validate\raw.json, raw
+#     perf-syntax events) on icl: 4 PASS;
+#   - a malformed spec file on the ESP: its located error, exit 2;
+#   - plain TCG without --sim: no PMU, says why, exit 4.
+# Results stay under build/qemu/validate/<case>/esp/baretop/results/ for
+# step 70's schema check. The other presets run hosted in step 48.
+set -uo pipefail
+start=$(date +%s)
+out=build/qemu/validate
+rm -rf "$out"; mkdir -p "$out"
+make -s -j2 efi >/dev/null || { echo "FAIL build"; exit 1; }
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+boot() { # CASE WANT_STATUS ARGS...: one boot; its console in $out/CASE/console.txt
+  local name=$1 want=$2; shift 2
+  bash qemu/run.sh --cpu Skylake-Client --smp 1 --out "$out/$name" --timeout 120 "$@" \
+    >/dev/null 2>"$out/$name.err"
+  local rc=$?
+  [ "$rc" -eq "$want" ] || { bad "$name: exit status $rc, want $want"; tail -5 "$out/$name/console.txt"; return 1; }
+}
+summary() { grep '^validate:' "$out/$1/console.txt" | head -1; }
+# every check PASS or SKIP for a kernel not in this build, in the results file
+all_pass() {
+  python3 - "$out/$1/esp/baretop/results/000001.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); v = d["validation"]
+bad = [c for c in v["checks"] if c["verdict"] != "PASS" and
+       not (c["verdict"] == "SKIP" and c["detail"] == "no such kernel in this build")]
+for c in bad: print(f'       {c["id"]}: {c["verdict"]} {c["detail"]}')
+n = sum(c["verdict"] == "PASS" for c in v["checks"])
+sys.exit(0 if d["simulated"] and v["simulated"] and n >= 6 and not bad else 1)
+PY
+}
+
+for p in skl zen4; do
+  boot "$p" 0 --args "--validate --sim=$p" || continue
+  if all_pass "$p" && grep -q '^validation    SIMULATED' "$out/$p/console.txt"; then
+    echo "ok   $p: $(summary "$p")"
+  else
+    bad "$p: $(summary "$p")"
+  fi
+done
+
+cat >"$out/bad.json" <<'JSON'
+{"format": "baretop-validate-spec", "checks": [
+ {"event": "cpu/event=0xc0,umask=0x00/", "kernel": "loop-dec-jnz", "expect": {"exact": "k.instructions"}},
+ {"event": "cpu/event=0xc0,umask=0x00/", "kernel": "loop-dec-jnz", "expect": {"exact": "k.instructions"}, "tolerance_pct": -1}]}
+JSON
+if boot spec 0 --add tests/data/validate/raw-branches-icl.json=/validate/raw.json \
+     --args '--validate --sim=icl --validate-spec \validate\raw.json'; then
+  s=$(summary spec)
+  if [ "$s" = "validate: 4 PASS, 0 WARN, 0 FAIL, 0 SKIP (SIMULATED PMU)" ] &&
+     grep -q 'PASS  event:cpu/event=0xc4,umask=0x11/@loop-dec-jnz' "$out/spec/console.txt"; then
+    echo "ok   --validate-spec on the ESP (raw events, icl): $s"
+  else
+    bad "--validate-spec: '$s'"
+  fi
+fi
+if boot malformed 2 --add "$out/bad.json=/validate/bad.json" \
+     --args '--validate --sim=skl --validate-spec \validate\bad.json'; then
+  e=$(grep 'spec error' "$out/malformed/console.txt" | tr -d '\r')
+  if [[ "$e" == *'bad.json: checks[1] (line 3): "tolerance_pct": -1 is outside'* ]]; then
+    echo "ok   malformed spec on the ESP: exit 2, ${e#validate: }"
+  else
+    bad "malformed spec: '$e'"
+  fi
+fi
+if boot nopmu 4 --args '--validate'; then
+  if grep -q '^validate: nothing validated: ' "$out/nopmu/console.txt" &&
+     grep -q 'exit status 4: no PMU to validate' "$out/nopmu/console.txt"; then
+    echo "ok   plain TCG: exit 4, $(grep '^validate: nothing' "$out/nopmu/console.txt" | cut -c1-90)..."
+  else
+    bad "plain TCG: no reason on the console"
+  fi
+fi
+echo "step 67: $(( $(date +%s) - start )) s"
+exit $fail

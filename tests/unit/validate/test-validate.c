@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate/: the verdict rule, expectations over kernel counts, the spec
+ * parser's located errors, and the runner end to end on the simulated PMU:
+ * a correct model of the kernel PASSes, a model with one count off by one
+ * FAILs exactly the check of that count (the checker can fail).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/sim/sim.h"
+#include "kernels/kernel.h"
+#include "validate/builtin-spec.h"
+#include "validate/expect.h"
+#include "validate/run.h"
+#include "validate/spec.h"
+#include "tests/unit/lib/test.h"
+
+TEST(judge)
+{
+	CHECK(bt_validate_judge(20002, 20002, 20002, 20002, 0, 0) == BT_VERDICT_PASS);
+	CHECK(bt_validate_judge(20003, 20003, 20002, 20002, 0, 0) == BT_VERDICT_FAIL);
+	CHECK(bt_validate_judge(20001, 20002, 20002, 20002, 0, 0) == BT_VERDICT_FAIL);
+	CHECK(bt_validate_judge(0, 0, 0, 0, 0, 0) == BT_VERDICT_PASS);
+	CHECK(bt_validate_judge(1, 1, 0, 0, 0, 0) == BT_VERDICT_FAIL);
+	/* 1 % off: outside 0.5 %, inside the 2 % warning band */
+	CHECK(bt_validate_judge(1010, 1010, 1000, 1000, 0.5, 2) == BT_VERDICT_WARN);
+	CHECK(bt_validate_judge(1030, 1030, 1000, 1000, 0.5, 2) == BT_VERDICT_FAIL);
+	CHECK(bt_validate_judge(250, 750, 250, 750, 0, 0) == BT_VERDICT_PASS);
+	CHECK(bt_validate_judge(249, 750, 250, 750, 0, 0) == BT_VERDICT_FAIL);
+}
+
+TEST(expressions)
+{
+	const struct bt_kernel *loop = bt_kernel_find("loop-dec-jnz");
+	struct bt_diag d;
+	double v;
+
+	CHECK(loop != NULL);
+	if (!loop)
+		return;
+	/* loop-dec-jnz at n = 10: 2 + 2*10 = 22 instructions, minus empty's RET */
+	CHECK(bt_vexpr_eval("k.instructions", loop, 10, &v, &d) == BT_OK && v == 21);
+	/* 10 JNZ + RET, minus empty's RET */
+	CHECK(bt_vexpr_eval("k.branches", loop, 10, &v, &d) == BT_OK && v == 10);
+	/* empty declares no cond_taken: RET is not a conditional branch, so 0 */
+	CHECK(bt_vexpr_eval("k.cond_taken", loop, 10, &v, &d) == BT_OK && v == 9);
+	CHECK(bt_vexpr_eval("0.25*n + (n - 2)/4", loop, 10, &v, &d) == BT_OK && v == 4.5);
+	CHECK(bt_vexpr_eval("-n", loop, 10, &v, &d) == BT_OK && v == -10);
+	CHECK(bt_vexpr_eval("k.no_such_count", loop, 10, &v, &d) == BT_ERR_UNSUPPORTED);
+	CHECK_MSG(strstr(d.text, "no_such_count") != NULL, "%s", d.text);
+	/* loads: not declared by empty, and RET does read the stack */
+	CHECK(bt_vexpr_eval("k.loads", loop, 10, &v, &d) == BT_ERR_UNSUPPORTED);
+	CHECK(bt_vexpr_eval("n / (n - 10)", loop, 10, &v, &d) == BT_ERR_INVALID);
+	CHECK(bt_vexpr_check("k.instructions +", &d) == BT_ERR_INVALID);
+	CHECK(bt_vexpr_check("n < 3", &d) == BT_ERR_INVALID);
+	CHECK(bt_vexpr_check("max(n, 3)", &d) == BT_ERR_INVALID);
+	CHECK(bt_vexpr_check("cycles", &d) == BT_ERR_INVALID);
+	CHECK(bt_vexpr_check("k.Bad-Name", &d) == BT_ERR_INVALID);
+	CHECK(bt_vexpr_check("n / (n - n)", &d) == BT_OK); /* a kernel-time error, not syntax */
+}
+
+static bt_status parse(const char *text, struct bt_vspec *s, struct bt_diag *d)
+{
+	bt_vspec_init(s, "t.json");
+	return bt_vspec_parse(text, strlen(text), "t.json", s, d);
+}
+
+TEST(spec_parse)
+{
+	struct bt_vspec s;
+	struct bt_diag d;
+
+	CHECK(parse("{\"format\":\"baretop-validate-spec\",\"checks\":["
+		    "{\"event\":\"cpu/event=0xc0/\",\"kernel\":\"empty\",\"n\":5,"
+		    "\"expect\":{\"exact\":\"k.instructions\"}},"
+		    "{\"event\":\"A\",\"kernel\":\"loop-dec-jnz\",\"expect\":{\"range\":[\"1\",\"n\"]},"
+		    "\"tolerance_pct\":1,\"warn_pct\":3},"
+		    "{\"event\":\"A\",\"kernel\":\"k\",\"expect\":{\"relation\":{\"of\":\"B\",\"k\":2,"
+		    "\"tol_pct\":2}}},"
+		    "{\"event\":\"A\",\"kernel\":\"k\",\"expect\":{\"le\":\"B\"}}]}", &s, &d) == BT_OK);
+	CHECK(s.n == 4);
+	if (s.n == 4) {
+		CHECK(s.v[0].kind == BT_VEXP_EXACT && s.v[0].n == 5);
+		CHECK(s.v[1].kind == BT_VEXP_RANGE && s.v[1].warn_pct == 3);
+		CHECK(s.v[2].kind == BT_VEXP_RELATION && s.v[2].k == 2 && s.v[2].tolerance_pct == 2);
+		CHECK(s.v[3].kind == BT_VEXP_LE && strcmp(s.v[3].of, "B") == 0);
+	}
+	bt_vspec_free(&s);
+
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "[]", "\"format\"" },
+		{ "{\"format\":\"baretop-validate-spec\"}", "\"checks\"" },
+		{ "{\"format\":\"baretop-validate-spec\",\"checks\":[{\"kernel\":\"e\","
+		  "\"expect\":{\"exact\":\"1\"}}]}", "checks[0] (line 1): \"event\": missing" },
+		{ "{\"format\":\"baretop-validate-spec\",\"checks\":[{\"event\":\"x\",\"kernel\":\"e\","
+		  "\"expect\":{\"exact\":\"1\"}},\n{\"event\":\"x\",\"kernel\":\"e\","
+		  "\"expect\":{\"exact\":\"(1\"}}]}", "checks[1] (line 2): \"expect.exact\"" },
+		{ "{\"format\":\"baretop-validate-spec\",\"checks\":[{\"event\":\"x\",\"kernel\":\"e\","
+		  "\"n\":1.5,\"expect\":{\"exact\":\"1\"}}]}", "\"n\": 1.5 is not a whole number" },
+		{ "{\"format\":\"baretop-validate-spec\",\"checks\":[{\"event\":\"x\",\"kernel\":\"e\","
+		  "\"expect\":{\"exact\":\"1\",\"le\":\"y\"}}]}", "\"expect\": expected an object with one" },
+		{ "{\"format\":\"baretop-validate-spec\",\"checks\":[{\"event\":\"x\",\"kernel\":\"e\","
+		  "\"expect\":{\"relation\":{\"of\":\"y\",\"k\":-1}}}]}", "\"expect.relation.k\"" },
+		{ "{\"format\":\"baretop-validate-spec\",\"checks\":[{\"event\":\"x\",\"kernel\":\"e\","
+		  "\"expect\":{\"exact\":\"1\"},\"colour\":1}]}", "\"colour\": unknown field" },
+		{ "{\"format\":\"baretop-validate-spec\",\"checks\":[{\"event\":\"x\"", "t.json:1:" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		d.text[0] = '\0';
+		CHECK_MSG(parse(bad[i].text, &s, &d) == BT_ERR_INVALID, "case %zu accepted", i);
+		CHECK_MSG(strstr(d.text, bad[i].want) != NULL, "case %zu: '%s' lacks '%s'", i, d.text,
+			  bad[i].want);
+		CHECK(s.n == 0);
+		bt_vspec_free(&s);
+	}
+}
+
+/* The test's own model of a kernel in the simulated PMU: the declared
+ * counts, and `skew` added to the conditional-branch count. */
+struct prep {
+	struct bt_sim *sim;
+	int64_t skew;
+	struct bt_sim_count kc[BT_SIM_KERNEL_MAX_COUNTS], ec[BT_SIM_KERNEL_MAX_COUNTS];
+	struct bt_sim_source ks, es;
+};
+
+static uint64_t count(const struct bt_kernel *k, const char *name, uint64_t n)
+{
+	int64_t v = 0;
+	return bt_kernel_count(k, name, n, &v) && v > 0 ? (uint64_t)v : 0;
+}
+
+static void model(const struct bt_kernel *k, uint64_t n, int64_t skew,
+		  struct bt_sim_kernel_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->instructions = count(k, BT_KC_INSTRUCTIONS, n);
+	m->branches = count(k, BT_KC_BRANCHES, n);
+	m->cond = count(k, BT_KC_COND, n) + (uint64_t)skew;
+	m->cond_taken = count(k, BT_KC_COND_TAKEN, n);
+	m->cond_not_taken = count(k, BT_KC_COND_NOT_TAKEN, n);
+	m->near_returns = count(k, BT_KC_NEAR_RETURNS, n);
+	m->ipc = 1.5;
+}
+
+static void prepare(void *ctx, const struct bt_kernel *k, const struct bt_kernel_state *st)
+{
+	struct prep *p = ctx;
+	const struct bt_kernel *empty = bt_kernel_find("empty");
+	struct bt_sim_kernel_model m;
+
+	model(k, st->n, p->skew, &m);
+	p->ks = (struct bt_sim_source){ .entries = p->kc, .body = k->run,
+					.n = bt_sim_kernel_counts(&p->sim->cfg, &m, p->kc) };
+	model(empty, 1, 0, &m);
+	p->es = (struct bt_sim_source){ .entries = p->ec, .body = empty->run,
+					.n = bt_sim_kernel_counts(&p->sim->cfg, &m, p->ec) };
+	p->sim->source_alt = &p->es;
+	bt_sim_set_source(p->sim, &p->ks);
+}
+
+static void run_preset(const char *preset, int64_t skew, struct bt_check_list *out)
+{
+	struct bt_sim sim;
+	struct bt_pmu_caps caps;
+	struct bt_vspec spec;
+	struct bt_validate_opts o;
+	static struct prep p;
+	struct bt_diag d;
+
+	CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
+	bt_sim_detect_caps(&sim, &caps);
+	bt_vspec_init(&spec, "built-in");
+	CHECK(bt_vspec_builtin(&caps, &spec) == BT_OK);
+	bt_validate_opts_defaults(&o);
+	o.quick = true;
+	o.reps = 3;
+	memset(&p, 0, sizeof(p));
+	p.sim = &sim;
+	p.skew = skew;
+	o.prepare = prepare;
+	o.prepare_ctx = &p;
+	bt_check_list_init(out);
+	CHECK(bt_validate_run(&sim.arch, &caps, &spec, &o, out, &d) == BT_OK);
+	bt_vspec_free(&spec);
+	bt_sim_free(&sim);
+}
+
+TEST(sim_pass_and_fail)
+{
+	static const char *const presets[] = { "skl", "icl", "adl-e", "zen4" };
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		struct bt_check_list l;
+		int t[4] = { 0 };
+		run_preset(presets[i], 0, &l);
+		bt_check_list_tally(&l, t);
+		CHECK_MSG(t[BT_VERDICT_PASS] >= 6 && !t[BT_VERDICT_FAIL] && !t[BT_VERDICT_WARN],
+			  "%s: %d PASS %d WARN %d FAIL", presets[i], t[0], t[1], t[2]);
+		for (int j = 0; j < l.n; j++)
+			CHECK_MSG(l.v[j].verdict != BT_VERDICT_SKIP ||
+				  strstr(l.v[j].detail, "no such kernel"), "%s: %s skipped: %s",
+				  presets[i], l.v[j].id, l.v[j].detail);
+		bt_check_list_free(&l);
+	}
+	/* One more conditional branch in the model than the kernel has: on
+	 * Ice Lake exactly the C4H/11H (COND) check fails, on Skylake
+	 * C4H/01H (CONDITIONAL); nothing else does. */
+	static const struct {
+		const char *preset, *id;
+	} broken[] = {
+		{ "icl", "event:cpu/event=0xc4,umask=0x11/@loop-dec-jnz" },
+		{ "skl", "event:cpu/event=0xc4,umask=0x01/@loop-dec-jnz" },
+	};
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		struct bt_check_list l;
+		int fails = 0;
+		run_preset(broken[i].preset, 1, &l);
+		for (int j = 0; j < l.n; j++)
+			if (l.v[j].verdict == BT_VERDICT_FAIL) {
+				fails++;
+				CHECK_MSG(strcmp(l.v[j].id, broken[i].id) == 0, "%s: %s failed",
+					  broken[i].preset, l.v[j].id);
+			}
+		CHECK_MSG(fails == 1, "%s: %d checks failed, want 1", broken[i].preset, fails);
+		bt_check_list_free(&l);
+	}
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/model.h"
+#include "validate/builtin-spec.h"
+
+/* One entry, compactly: event, kernel, kind, expressions, tolerance,
+ * plausibility flag, note. */
+/* Intel core classes whose BR_INST_RETIRED (C4H) umasks differ (the
+ * vendor event lists): Westmere..Skylake, Ice Lake and later big cores,
+ * Atom cores. */
+enum cls { ALL = 0, BIG_OLD, BIG_NEW, ATOM };
+
+struct row {
+	int arch_bit;               /* Intel CPUID.0AH:EBX bit that must be 0; -1: none */
+	int cls;                    /* Intel: enum cls; AMD: ALL */
+	const char *event, *kernel;
+	enum bt_vexpect_kind kind;
+	const char *lo, *hi;        /* EXACT: lo; RANGE: lo..hi; RELATION/LE: hi = other event */
+	double k, tol;
+	int plausibility;
+	const char *note;
+};
+
+static const struct row intel_rows[] = {
+	{ 1, ALL, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.instructions", 0, 0, 0,
+	  0, "INST_RETIRED.ANY_P" },
+	{ 1, ALL, "cpu/event=0xc0,umask=0x00/", "empty", BT_VEXP_EXACT, "k.instructions", 0, 0, 0, 0,
+	  "the window overhead cancels exactly" },
+	{ 5, ALL, "cpu/event=0xc4,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
+	  0, "BR_INST_RETIRED.ALL_BRANCHES" },
+	{ 6, ALL, "cpu/event=0xc5,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 0,
+	  1, "BR_MISP_RETIRED.ALL_BRANCHES: a counted loop mispredicts about once" },
+	{ 0, ALL, "cpu/event=0x3c,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0,
+	  0, 1, "CPU_CLK_UNHALTED.THREAD_P: about one iteration per cycle" },
+	{ 1, ALL, "cpu/event=0xc0,umask=0x00,fixed=0/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.instructions", 0, 0, 0, 0, "INST_RETIRED.ANY on fixed counter 0" },
+	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x01/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
+	  0, 0, "BR_INST_RETIRED.CONDITIONAL" },
+	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x10/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.cond_not_taken", 0, 0, 0, 0, "BR_INST_RETIRED.NOT_TAKEN" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x11/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
+	  0, 0, "BR_INST_RETIRED.COND" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x01/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond_taken",
+	  0, 0, 0, 0, "BR_INST_RETIRED.COND_TAKEN" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x10/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.cond_not_taken", 0, 0, 0, 0, "BR_INST_RETIRED.COND_NTAKEN" },
+	{ 5, ATOM, "cpu/event=0xc4,umask=0x7e/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
+	  0, 0, "BR_INST_RETIRED.COND" },
+	{ 5, ATOM, "cpu/event=0xc4,umask=0xfe/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond_taken",
+	  0, 0, 0, 0, "BR_INST_RETIRED.COND_TAKEN" },
+	/* Near calls and returns: the call-ret kernel (kernels/), when built. */
+	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x02/", "call-ret", BT_VEXP_EXACT, "k.near_calls", 0,
+	  0, 0, 0, "BR_INST_RETIRED.NEAR_CALL" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x02/", "call-ret", BT_VEXP_EXACT, "k.near_calls", 0,
+	  0, 0, 0, "BR_INST_RETIRED.NEAR_CALL" },
+	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x08/", "call-ret", BT_VEXP_EXACT, "k.near_returns",
+	  0, 0, 0, 0, "BR_INST_RETIRED.NEAR_RETURN" },
+	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x08/", "call-ret", BT_VEXP_EXACT, "k.near_returns",
+	  0, 0, 0, 0, "BR_INST_RETIRED.NEAR_RETURN" },
+	{ 5, ATOM, "cpu/event=0xc4,umask=0xf9/", "call-ret", BT_VEXP_EXACT, "k.near_calls", 0, 0,
+	  0, 0, "BR_INST_RETIRED.NEAR_CALL" },
+	{ 5, ATOM, "cpu/event=0xc4,umask=0xf7/", "call-ret", BT_VEXP_EXACT, "k.near_returns", 0,
+	  0, 0, 0, "BR_INST_RETIRED.NEAR_RETURN" },
+	{ 6, ALL, "cpu/event=0xc5,umask=0x00/", "branch-random", BT_VEXP_RANGE,
+	  "0.25*k.random_cond", "0.75*k.random_cond + 4 + n/1000", 0, 0, 1,
+	  "BR_MISP_RETIRED.ALL_BRANCHES: half the PRNG-directed branches" },
+	{ 1, ALL, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_LE, 0,
+	  "cpu/event=0x3c,umask=0x00/", 8, 0, 1, "instructions <= 8 x cycles" },
+};
+
+static const struct row amd_rows[] = {
+	{ -1, ALL, "cpu/event=0xc0,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.instructions", 0, 0,
+	  0, 0, "Retired Instructions" },
+	{ -1, ALL, "cpu/event=0xc0,umask=0x00/", "empty", BT_VEXP_EXACT, "k.instructions", 0, 0, 0, 0,
+	  "the window overhead cancels exactly" },
+	{ -1, ALL, "cpu/event=0xc2,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
+	  0, "Retired Branch Instructions" },
+	{ -1, ALL, "cpu/event=0xc4,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.cond_taken + k.near_returns + k.jmp_direct + k.near_calls + k.indirect", 0, 0, 0, 0,
+	  "Retired Taken Branch Instructions" },
+	{ -1, ALL, "cpu/event=0xc8,umask=0x00/", "loop-dec-jnz", BT_VEXP_EXACT, "k.near_returns", 0, 0,
+	  0, 0, "Retired Near Returns" },
+	{ -1, ALL, "cpu/event=0xc3,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "0", "4 + n/1000", 0,
+	  0, 1, "Retired Branch Instructions Mispredicted" },
+	{ -1, ALL, "cpu/event=0xc2,umask=0x00/", "call-ret", BT_VEXP_EXACT, "k.branches", 0, 0, 0,
+	  0, "Retired Branch Instructions" },
+	{ -1, ALL, "cpu/event=0xc8,umask=0x00/", "call-ret", BT_VEXP_EXACT, "k.near_returns", 0, 0,
+	  0, 0, "Retired Near Returns" },
+	{ -1, ALL, "cpu/event=0xc3,umask=0x00/", "branch-random", BT_VEXP_RANGE,
+	  "0.25*k.random_cond", "0.75*k.random_cond + 4 + n/1000", 0, 0, 1,
+	  "Retired Branch Instructions Mispredicted: half the PRNG-directed branches" },
+	{ -1, ALL, "cpu/event=0x76,umask=0x00/", "loop-dec-jnz", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0,
+	  0, 1, "Cycles not in Halt: about one iteration per cycle" },
+};
+
+static int cls_of(const struct bt_pmu_caps *caps)
+{
+	switch (caps->uarch) {
+	case BT_UARCH_WSM_BDW:
+	case BT_UARCH_SKL:
+		return BIG_OLD;
+	case BT_UARCH_ICL:
+	case BT_UARCH_GLC:
+	case BT_UARCH_RWC:
+	case BT_UARCH_LNC:
+		return BIG_NEW;
+	case BT_UARCH_ATOM:
+		return ATOM;
+	default:
+		return -1; /* Core 2, Nehalem, unknown: architectural events only */
+	}
+}
+
+static bt_status add_rows(const struct bt_pmu_caps *caps, const struct row *rows, int n,
+			  struct bt_vspec *s)
+{
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		struct bt_vspec_entry e;
+		bt_status st;
+
+		if (r->arch_bit >= 0 && (r->arch_bit >= caps->arch_events_len ||
+					 (caps->arch_events_na >> r->arch_bit) & 1))
+			continue; /* CPUID.0AH says the event is not there */
+		if (r->cls != ALL && r->cls != cls_of(caps))
+			continue;
+		memset(&e, 0, sizeof(e));
+		e.index = s->n;
+		snprintf(e.event, sizeof(e.event), "%s", r->event);
+		snprintf(e.kernel, sizeof(e.kernel), "%s", r->kernel);
+		e.kind = r->kind;
+		e.k = r->k ? r->k : 1.0;
+		if (r->kind == BT_VEXP_RELATION || r->kind == BT_VEXP_LE)
+			snprintf(e.of, sizeof(e.of), "%s", r->hi);
+		else
+			snprintf(e.expr[0], sizeof(e.expr[0]), "%s", r->lo);
+		if (r->kind == BT_VEXP_RANGE)
+			snprintf(e.expr[1], sizeof(e.expr[1]), "%s", r->hi);
+		e.tolerance_pct = e.warn_pct = r->tol;
+		e.plausibility = r->plausibility;
+		snprintf(e.note, sizeof(e.note), "%s", r->note ? r->note : "");
+		if ((st = bt_vspec_add(s, &e)) != BT_OK)
+			return st;
+	}
+	return BT_OK;
+}
+
+bt_status bt_vspec_builtin(const struct bt_pmu_caps *caps, struct bt_vspec *s)
+{
+	if (caps->kind == BT_PMU_INTEL_ARCH)
+		return add_rows(caps, intel_rows, (int)(sizeof(intel_rows) / sizeof(intel_rows[0])), s);
+	if (caps->kind != BT_PMU_NONE)
+		return add_rows(caps, amd_rows, (int)(sizeof(amd_rows) / sizeof(amd_rows[0])), s);
+	return BT_OK;
+}
+
+/* Model events whose meaning gives an expectation over the DEC/JNZ loop
+ * (names as the vendors' event lists spell them). */
+static const struct named {
+	const char *name;
+	enum bt_vexpect_kind kind;
+	const char *lo, *hi;        /* RELATION/LE: hi NULL = the core cycles */
+	double k;
+	int plausibility;
+} named[] = {
+	{ "INST_RETIRED.ANY", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
+	{ "INST_RETIRED.ANY_P", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", BT_VEXP_EXACT, "k.branches", NULL, 0, 0 },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 1 },
+	{ "CPU_CLK_UNHALTED.THREAD", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "CPU_CLK_UNHALTED.THREAD_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "CPU_CLK_UNHALTED.CORE", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "CPU_CLK_UNHALTED.CORE_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "INT_MISC.RECOVERY_CYCLES", BT_VEXP_LE, NULL, NULL, 1, 1 },
+	{ "ex_ret_instr", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
+	{ "ex_ret_brn", BT_VEXP_EXACT, "k.branches", NULL, 0, 0 },
+	{ "ex_ret_brn_misp", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 1 },
+	{ "ls_not_halted_cyc", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+};
+
+bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constants,
+				 const struct bt_pmu_caps *caps, struct bt_vspec *s)
+{
+	unsigned total = bt_model_event_count(m), n = 0;
+	uint16_t *ev = malloc((total ? total : 1) * sizeof(*ev));
+	bt_status st;
+	/* The core cycles the bounds scale with: fixed counter 1 where it
+	 * exists (measured in every group, so a TakenAlone event still shares
+	 * its window), else the architectural 3CH; AMD 76H. */
+	const char *cycles = caps->kind != BT_PMU_INTEL_ARCH ? "cpu/event=0x76,umask=0x00/" :
+			     (caps->fixed_mask & 2) ? "cpu/event=0x3c,umask=0x00,fixed=1/" :
+						      "cpu/event=0x3c,umask=0x00/";
+
+	if (!ev)
+		return BT_ERR_NOMEM;
+	if ((st = bt_model_events_up_to_level(m, 2, constants, ev, &n)) != BT_OK) {
+		free(ev);
+		return st;
+	}
+	for (unsigned i = 0; i < n && st == BT_OK; i++) {
+		const struct bt_event *e = bt_model_event(m, ev[i]);
+		struct bt_vspec_entry x;
+		const struct named *known = NULL;
+
+		if (e->source != BT_SRC_PMC && e->source != BT_SRC_PERF_METRICS)
+			continue; /* TSC, duration: not PMU events */
+		for (size_t j = 0; j < sizeof(named) / sizeof(named[0]); j++)
+			if (strcmp(named[j].name, e->name) == 0)
+				known = &named[j];
+		memset(&x, 0, sizeof(x));
+		x.index = s->n;
+		snprintf(x.event, sizeof(x.event), "%s", e->name);
+		snprintf(x.kernel, sizeof(x.kernel), "loop-dec-jnz");
+		x.k = 8;
+		x.kind = BT_VEXP_LE;
+		x.plausibility = 1;
+		snprintf(x.of, sizeof(x.of), "%s", cycles);
+		snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: at most 8 per cycle");
+		if (known) {
+			x.kind = known->kind;
+			x.plausibility = known->plausibility;
+			x.k = known->k ? known->k : 1.0;
+			if (known->lo)
+				snprintf(x.expr[0], sizeof(x.expr[0]), "%s", known->lo);
+			if (known->hi)
+				snprintf(x.expr[1], sizeof(x.expr[1]), "%s", known->hi);
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event%s",
+				 known->kind == BT_VEXP_LE ? ": a count of cycles, at most the cycles" : "");
+		}
+		st = bt_vspec_add(s, &x);
+	}
+	free(ev);
+	return st;
+}

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/event-encode.h"
+#include "pmu/measure.h"
+#include "pmu/plan.h"
+#include "validate/expect.h"
+#include "validate/run.h"
+
+void bt_validate_opts_defaults(struct bt_validate_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->reps = BT_MEASURE_REPS_DEFAULT;
+	o->warmups = BT_MEASURE_WARMUPS_DEFAULT;
+	o->mask_interrupts = true;
+	o->kcpu.page_bytes = 4096;
+}
+
+enum bt_verdict bt_validate_judge(double min, double max, double lo, double hi,
+				  double tolerance_pct, double warn_pct)
+{
+	double mag = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+	if (mag < 0.5)
+		mag = 0.5;
+	double t = mag * tolerance_pct / 100.0, w = mag * warn_pct / 100.0;
+	/* Counts are integers: an exact expectation of 20002 with 0 % accepts
+	 * 20002 only (the +-0.5 absorbs a floating-point expression's rounding). */
+	if (t < 0.5)
+		t = 0.5;
+	if (w < t)
+		w = t;
+	if (min >= lo - t && max <= hi + t)
+		return BT_VERDICT_PASS;
+	if (min >= lo - w && max <= hi + w)
+		return BT_VERDICT_WARN;
+	return BT_VERDICT_FAIL;
+}
+
+static enum bt_vendor vendor_of(const struct bt_pmu_caps *caps)
+{
+	return caps->kind == BT_PMU_INTEL_ARCH ? BT_VENDOR_INTEL : BT_VENDOR_AMD;
+}
+
+/* An event by raw syntax or model name; false with the reason in why. */
+struct resolved {
+	struct bt_raw_event raw;
+	struct bt_event ev;
+};
+
+static bool looks_raw(const char *s)
+{
+	if (strchr(s, '/'))
+		return true;
+	if (strcmp(s, "tsc") == 0 || strcmp(s, "duration_time") == 0)
+		return true;
+	if (s[0] != 'r' || !s[1])
+		return false;
+	for (const char *p = s + 1; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F')))
+			return false;
+	return true;
+}
+
+static bool resolve(const char *name, const struct bt_pmu_caps *caps,
+		    const struct bt_model *model, struct resolved *r, char *why, size_t len)
+{
+	struct bt_diag d = { "" };
+
+	memset(r, 0, sizeof(*r));
+	if (looks_raw(name)) {
+		if (bt_event_parse(name, vendor_of(caps), &r->raw, &d) != BT_OK) {
+			snprintf(why, len, "raw event not valid on this PMU: %s", d.text);
+			return false;
+		}
+		r->ev = r->raw.ev;
+		r->ev.name = r->raw.name;
+		return true;
+	}
+	int i = model ? bt_model_event_find(model, name) : -1;
+	if (i < 0) {
+		snprintf(why, len, "not a raw event and not in the model's event list%s",
+			 model ? "" : " (no model for this CPU)");
+		return false;
+	}
+	r->ev = *bt_model_event(model, (unsigned)i);
+	return true;
+}
+
+/* Copies what fits (a report cell, cut rather than overflowed). */
+static void set_text(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static void skip(struct bt_check_result *res, const char *why)
+{
+	res->verdict = BT_VERDICT_SKIP;
+	set_text(res->detail, sizeof(res->detail), why);
+}
+
+static void tolerance_text(const struct bt_vspec_entry *e, char *buf, size_t len)
+{
+	if (e->kind == BT_VEXP_RELATION)
+		snprintf(buf, len, "+-%g %%", e->tolerance_pct);
+	else if (e->tolerance_pct == 0 && e->warn_pct == 0)
+		snprintf(buf, len, e->kind == BT_VEXP_EXACT ? "exact" : e->kind == BT_VEXP_LE ? "bound" : "range");
+	else if (e->warn_pct > e->tolerance_pct)
+		snprintf(buf, len, "+-%g %% (warn %g %%)", e->tolerance_pct, e->warn_pct);
+	else
+		snprintf(buf, len, "+-%g %%", e->tolerance_pct);
+}
+
+/* Measures events[0..n) over the kernel; false (reason in why) when it could not. */
+static bool measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
+		    const struct bt_event *const *events, int n, const struct bt_kernel *k,
+		    struct bt_kernel_state *st, const struct bt_validate_opts *o,
+		    struct bt_plan_scratch *scratch, struct bt_plan *plan, struct bt_measurement *m,
+		    char *why, size_t len)
+{
+	struct bt_plan_opts popts = { 0 };
+	const struct bt_kernel *empty = bt_kernel_find("empty");
+
+	memset(m, 0, sizeof(*m));
+	if (bt_plan_events(events, n, caps, &popts, scratch, plan) != BT_OK || plan->n_unplaced) {
+		snprintf(why, len, "the events could not be placed on this PMU's counters");
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		if (plan->ev[i].place == BT_PLACE_UNMEASURABLE) {
+			snprintf(why, len, "%s: not countable on this PMU: %s", events[i]->name,
+				 plan->ev[i].reason);
+			return false;
+		}
+	if (plan->n_groups > 1) {
+		snprintf(why, len, "the events need %d counter groups; a relation needs one",
+			 plan->n_groups);
+		return false;
+	}
+	struct bt_measure_workload wl = { .run = k->run, .arg = st };
+	struct bt_measure_opts mo;
+	bt_measure_opts_defaults(&mo);
+	mo.reps = o->reps ? o->reps : BT_MEASURE_REPS_DEFAULT;
+	mo.warmups = o->warmups;
+	mo.mask_interrupts = o->mask_interrupts;
+	mo.calib_body = empty ? empty->run : NULL;
+	if (bt_measure(arch, caps, plan, events, &wl, &mo, m) != BT_OK) {
+		snprintf(why, len, "measurement failed: %.120s", m->error);
+		bt_measurement_free(m);
+		return false;
+	}
+	return true;
+}
+
+static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
+		      const struct bt_vspec_entry *e, const struct bt_validate_opts *o,
+		      struct bt_plan_scratch *scratch, struct bt_plan *plan,
+		      struct bt_check_result *res)
+{
+	char why[200] = "";
+	struct resolved ev, of;
+	const struct bt_kernel *k = bt_kernel_find(e->kernel);
+	struct bt_diag d = { "" };
+
+	snprintf(res->id, sizeof(res->id), "event:%.89s@%.31s", e->event, e->kernel);
+	set_text(res->event, sizeof(res->event), e->event);
+	set_text(res->kernel, sizeof(res->kernel), e->kernel);
+	bt_vspec_expected_text(e, res->expected, sizeof(res->expected));
+	tolerance_text(e, res->tolerance, sizeof(res->tolerance));
+	if (!k) {
+		skip(res, "no such kernel in this build");
+		return;
+	}
+	uint64_t n = o->quick ? (e->n_quick ? e->n_quick : k->n_quick) : (e->n ? e->n : k->n_default);
+	res->n = n;
+
+	/* The expected bounds first: they need nothing from the PMU. */
+	double lo = 0, hi = 0;
+	if (e->kind == BT_VEXP_EXACT || e->kind == BT_VEXP_RANGE) {
+		bt_status s = bt_vexpr_eval(e->expr[0], k, n, &lo, &d);
+		if (s == BT_OK && e->kind == BT_VEXP_RANGE)
+			s = bt_vexpr_eval(e->expr[1], k, n, &hi, &d);
+		else
+			hi = lo;
+		if (s == BT_ERR_UNSUPPORTED) {
+			skip(res, d.text);
+			return;
+		}
+		if (s != BT_OK) {
+			res->verdict = BT_VERDICT_FAIL;
+			snprintf(res->detail, sizeof(res->detail), "the expectation: %.170s", d.text);
+			return;
+		}
+		if (e->kind == BT_VEXP_EXACT)
+			snprintf(res->expected, sizeof(res->expected), "%.0f (%.60s)", lo, e->expr[0]);
+		else
+			snprintf(res->expected, sizeof(res->expected), "%.0f..%.0f", lo, hi);
+	}
+	if (!resolve(e->event, caps, o->model, &ev, why, sizeof(why))) {
+		skip(res, why);
+		return;
+	}
+	bool pair = e->kind == BT_VEXP_RELATION || e->kind == BT_VEXP_LE;
+	if (pair && !resolve(e->of, caps, o->model, &of, why, sizeof(why))) {
+		char w2[200];
+		snprintf(w2, sizeof(w2), "%.60s: %.130s", e->of, why);
+		skip(res, w2);
+		return;
+	}
+
+	struct bt_kernel_state st;
+	memset(&st, 0, sizeof(st));
+	if (bt_kernel_setup(k, n, &o->kcpu, &st, &d) != BT_OK) {
+		snprintf(why, sizeof(why), "kernel unsupported here: %.170s", d.text);
+		skip(res, why);
+		return;
+	}
+	if (o->prepare)
+		o->prepare(o->prepare_ctx, k, &st);
+
+	const struct bt_event *evs[2] = { &ev.ev, &of.ev };
+	struct bt_measurement m;
+	bool ok = measure(arch, caps, evs, pair ? 2 : 1, k, &st, o, scratch, plan, &m, why,
+			  sizeof(why));
+	bt_kernel_teardown(k, &st);
+	if (!ok) {
+		skip(res, why);
+		return;
+	}
+	const struct bt_measure_stat *a = &m.ev[0], *b = &m.ev[1];
+	if (!a->measured || (pair && !b->measured)) {
+		skip(res, "the measurement engine returned no count");
+		bt_measurement_free(&m);
+		return;
+	}
+	res->has_measured = true;
+	res->median = a->median;
+	res->min = a->min;
+	res->max = a->max;
+	res->runs = (unsigned)m.n_runs;
+	if (pair) {
+		/* The other event's median scales the bound; each run's spread
+		 * of A is judged against it. */
+		double ref = e->k * (double)b->median;
+		lo = e->kind == BT_VEXP_LE ? 0 : ref;
+		hi = ref;
+		snprintf(res->expected, sizeof(res->expected), "%s %.0f (%g x %.40s)",
+			 e->kind == BT_VEXP_LE ? "<=" : "=", ref, e->k, e->of);
+	}
+	res->verdict = bt_validate_judge((double)a->min, (double)a->max, lo, hi, e->tolerance_pct,
+					 e->warn_pct);
+	if (res->verdict != BT_VERDICT_PASS)
+		snprintf(res->detail, sizeof(res->detail), "measured %llu..%llu outside %s",
+			 (unsigned long long)a->min, (unsigned long long)a->max, res->tolerance);
+	if (a->clamped) {
+		size_t u = strlen(res->detail);
+		snprintf(res->detail + u, sizeof(res->detail) - u, "%scounted less than the "
+			 "calibration window in some run", u ? "; " : "");
+	}
+	if (e->plausibility) {
+		size_t u = strlen(res->detail);
+		snprintf(res->detail + u, sizeof(res->detail) - u, "%splausibility only%s%.80s",
+			 u ? "; " : "", e->note[0] ? ": " : "", e->note);
+	} else if (e->note[0] && res->verdict == BT_VERDICT_PASS && !res->detail[0]) {
+		set_text(res->detail, sizeof(res->detail), e->note);
+	}
+	bt_measurement_free(&m);
+}
+
+bt_status bt_validate_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
+			  const struct bt_vspec *spec, const struct bt_validate_opts *o,
+			  struct bt_check_list *out, struct bt_diag *d)
+{
+	/* Large (tens of KiB): heap, never a UEFI stack (pmu/plan.h). */
+	struct bt_plan_scratch *scratch = malloc(sizeof(*scratch));
+	struct bt_plan *plan = malloc(sizeof(*plan));
+	bt_status st = BT_OK;
+
+	if (!scratch || !plan) {
+		free(scratch);
+		free(plan);
+		bt_diag_set(d, "out of memory");
+		return BT_ERR_NOMEM;
+	}
+	for (int i = 0; i < spec->n && st == BT_OK; i++) {
+		struct bt_check_result res;
+		memset(&res, 0, sizeof(res));
+		check_one(arch, caps, &spec->v[i], o, scratch, plan, &res);
+		/* Ids are keys: a second check of the same event over the same
+		 * kernel (a relation after an exact count) gets "#2", ... */
+		int same = 1;
+		for (int j = 0; j < out->n; j++)
+			if (strncmp(out->v[j].id, res.id, strlen(res.id)) == 0 &&
+			    (out->v[j].id[strlen(res.id)] == '\0' || out->v[j].id[strlen(res.id)] == '#'))
+				same++;
+		if (same > 1) {
+			size_t u = strlen(res.id);
+			if (u + 8 < sizeof(res.id))
+				snprintf(res.id + u, sizeof(res.id) - u, "#%d", same);
+		}
+		if ((st = bt_check_list_add(out, &res)) != BT_OK)
+			bt_diag_set(d, "out of memory");
+	}
+	free(scratch);
+	free(plan);
+	return st;
+}
