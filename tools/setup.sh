@@ -14,6 +14,7 @@ packages=(
   ovmf qemu-system-x86 mtools dosfstools      # boot in QEMU + OVMF, FAT ESP images
   file                                        # tests check the PE32+ header
   fdisk bc                                    # sfdisk: boot/make-usb-image.sh; bc: test timing
+  valgrind                                    # suite step 36: cachegrind counts the known-count kernels
 )
 
 missing=()
