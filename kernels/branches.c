@@ -5,7 +5,11 @@
  *               iteration (each Jcc skips a UD2, so a wrong direction would
  *               fault instead of miscounting);
  *   call-ret    one direct near CALL to a leaf that RETurns;
- *   indirect    one JMP *reg and one CALL *reg (to a RET) per iteration.
+ *   indirect    one JMP *reg and one CALL *reg (to a RET) per iteration;
+ *               the targets are loaded from a table in memory, not made by
+ *               LEA: a translator that folds constants (valgrind's VEX)
+ *               would turn the first JMP *reg after a LEA into a direct
+ *               jump and count one indirect branch less.
  * Every body ends with the loop's DEC/JNZ (taken n-1 times) and its RET.
  * "branches" is every branch instruction retired (BR_INST_RETIRED.ALL_BRANCHES:
  * Jcc, JMP, CALL, RET, direct and indirect).
@@ -48,11 +52,17 @@ __asm__(".text\n"
 	".type bt_kbody_indirect, @function\n"
 	"bt_kbody_indirect:\n"
 	"	movq 0(%rdi), %rcx\n"
-	"	leaq 2f(%rip), %rdx\n"
-	"	leaq 5f(%rip), %rsi\n"
+	"	.pushsection .data.rel.ro\n"  /* the targets, read from memory (below) */
+	"	.p2align 3\n"
+	".Lbt_indirect_targets:\n"
+	"	.quad 2f, 5f\n"
+	"	.popsection\n"
+	"	movq .Lbt_indirect_targets(%rip), %rdx\n"
+	"	movq .Lbt_indirect_targets+8(%rip), %rsi\n"
 	"1:	jmp *%rdx\n"
 	"	ud2\n"
-	"2:	call *%rsi\n"
+	"2:"
+	"	call *%rsi\n"
 	"	decq %rcx\n"
 	"	jnz 1b\n"
 	"	ret\n"
@@ -114,7 +124,7 @@ const struct bt_kernel bt_kernel_indirect = {
 	.n_default = 1000000, .n_quick = 10000, .n_min = 1, .n_max = UINT64_C(1) << 40,
 	.run = bt_kbody_indirect,
 	.counts = {
-		/* MOV, LEA, LEA + n x (JMP *, CALL *, RET, DEC, JNZ) + RET */
+		/* MOV, MOV, MOV + n x (JMP *, CALL *, RET, DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 4, 5 },
 		{ BT_KC_BRANCHES, 1, 4 },
 		{ BT_KC_COND, 0, 1 },
@@ -124,7 +134,7 @@ const struct bt_kernel bt_kernel_indirect = {
 		{ BT_KC_NEAR_CALLS, 0, 1 },
 		{ BT_KC_NEAR_RETURNS, 1, 1 },
 		{ BT_KC_INDIRECT, 0, 2 },
-		{ BT_KC_LOADS, 2, 1 },
+		{ BT_KC_LOADS, 4, 1 },               /* 3 MOV, the RETs */
 		{ BT_KC_STORES, 0, 1 },
 	},
 };

@@ -133,6 +133,7 @@ static bt_status need_avx512(struct bt_kernel_state *st, const struct bt_kernel_
 	{ BT_KC_BRANCHES, 1, 1 },                                             \
 	{ BT_KC_COND, 0, 1 },                                                 \
 	{ BT_KC_NEAR_RETURNS, 1, 0 },                                         \
+	{ BT_KC_INDIRECT, 0, 0 },                                             \
 	{ BT_KC_LOADS, 2, 0 },          /* the MOV from the state, the RET */ \
 	{ BT_KC_STORES, 0, 0 }
 

@@ -47,6 +47,7 @@ const struct bt_kernel bt_kernel_empty = {
 		{ BT_KC_NEAR_RETURNS, 1, 0 },
 		{ BT_KC_COND, 0, 0 },
 		{ BT_KC_NEAR_CALLS, 0, 0 },
+		{ BT_KC_INDIRECT, 0, 0 },   /* RET is not counted as indirect */
 		{ BT_KC_LOADS, 1, 0 },      /* the RET reads its return address */
 		{ BT_KC_STORES, 0, 0 },
 	},
