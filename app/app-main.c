@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app/app-main.h"
+#include "app/kernel-ticks.h"
 #include "app/count.h"
 #include "app/cpu-census.h"
 #include "app/fault-selftest.h"
@@ -365,6 +366,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		bt_fault_selftest_print(stdout, &r->selftest);
 	}
 
+	if (r->opt.kernel_ticks) {
+		status = finish(r, bt_kernel_ticks_run(plat->arch, stdout) == BT_OK ? BT_EXIT_OK
+										: BT_EXIT_FAILED);
+		goto out;
+	}
 	if (!r->opt.no_workloads) {
 		r->phase.plat = plat;
 		r->phase.opt = &r->opt;

@@ -20,6 +20,7 @@
 
 #include "arch/arch-cpuid-host.h"
 #include "app/kernel-cpu.h"
+#include "app/kernel-ticks.h"
 #include "kernels/kernel.h"
 
 /* The body's symbol: "bt_kbody_" + the kernel's name with '-' as '_'
@@ -33,15 +34,10 @@ static void body_symbol(const struct bt_kernel *k, char *buf, size_t size)
 			*p = '_';
 }
 
+/* The same sizes as --kernel-ticks (app/kernel-ticks.c). */
 static uint64_t size_of(const struct bt_kernel *k, int which)
 {
-	uint64_t n1 = k->n_quick;
-
-	if (n1 < 1)
-		n1 = 1;
-	if (2 * n1 > k->n_max)
-		n1 = k->n_max / 2;
-	return which == 2 ? 2 * n1 : n1;
+	return bt_kernel_ticks_size(k, which);
 }
 
 /* Whether the kernel can run here (its setup at n1 succeeds). */
