@@ -6,7 +6,8 @@
  *
  *   kernel-census declare     every kernel's sizes n1 = n_quick, n2 = 2 n1,
  *                             its body's symbol and its declared counts at
- *                             both sizes (what the checker compares);
+ *                             both sizes (what the checkers compare), and
+ *                             "skip" for those that cannot run here;
  *   kernel-census run 1|2     sets up every kernel at n1 (or n2), runs each
  *                             body exactly once, tears down. Under cachegrind
  *                             each body is its own function (bt_kbody_*), so
@@ -62,10 +63,8 @@ static int declare(const struct bt_kernel_cpu *cpu)
 		uint64_t n1 = size_of(k, 1), n2 = size_of(k, 2);
 
 		body_symbol(k, sym, sizeof(sym));
-		if (!usable(k, cpu, why, sizeof(why))) {
+		if (!usable(k, cpu, why, sizeof(why)))
 			printf("skip %s %s\n", k->name, why);
-			continue;
-		}
 		printf("kernel %s %s %llu %llu\n", k->name, sym, (unsigned long long)n1,
 		       (unsigned long long)n2);
 		for (int c = 0; c < BT_KERNEL_MAX_COUNTS && k->counts[c].name; c++) {

@@ -84,6 +84,8 @@ def main():
         perturb.append((kern, count, int(delta)))
         del args[k:k + 2]
     kernels, skips = parse_declare(args[0])
+    for name in skips:
+        kernels.pop(name, None)
     cgs = [parse_cg(args[1]), parse_cg(args[2])]
     for kern, count, delta in perturb:
         v = kernels[kern]['c'][count]

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The known-count kernels' instruction formulas on the EFI build itself
+# (issue 12, item 6a, QEMU half): baretop.efi --kernel-ticks boots in QEMU
+# with -icount shift=0,sleep=off, where the guest TSC advances exactly one
+# tick per executed instruction, and times every kernel at n1 and n2 = 2 n1
+# between two RDTSC reads. tests/suite/lib/kernel-ticks-check.py compares
+# ticks minus the empty body's ticks with the declared instructions at both
+# sizes, exactly, min = max, and reports the window's foreign-instruction
+# count. -cpu max: QEMU's TCG then offers XSAVE/AVX/FMA, so the 256-bit and
+# FMA kernels run too (no TCG has AVX-512). Negative case: a declaration off
+# by one must fail the same check.
+set -uo pipefail
+start=$(date +%s.%N)
+out=build/qemu/kernel-icount
+mkdir -p "$out"
+make -s -j"$(nproc)" efi >/dev/null && make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
+build/kernel-census declare >"$out/declare.txt" || { echo "FAIL kernel-census declare"; exit 1; }
+bash qemu/run.sh --out "$out/boot" --cpu max --smp 1 --timeout 240 \
+  --qemu-opts "-icount shift=0,sleep=off" --args "--kernel-ticks" >/dev/null 2>"$out/boot.err"
+rc=$?
+boot_end=$(date +%s.%N)
+fail=0
+if [ $rc -ne 0 ]; then
+  echo "FAIL baretop.efi --kernel-ticks: exit status $rc"; sed 's/^/     /' "$out/boot.err"
+  tail -20 "$out/boot/console.txt" 2>/dev/null | sed 's/^/     | /'
+  exit 1
+fi
+printf 'ok   baretop.efi --kernel-ticks under -icount shift=0,sleep=off: exit status 0 (%.1f s)\n' \
+  "$(echo "$boot_end - $start" | bc)"
+python3 tests/suite/lib/kernel-ticks-check.py "$out/declare.txt" "$out/boot/console.txt" || fail=1
+for p in loop-dec-jnz:instructions:1 nop-sled:instructions:-1 rep-stosb:rep_iterations:1; do
+  if python3 tests/suite/lib/kernel-ticks-check.py "$out/declare.txt" "$out/boot/console.txt" \
+       --perturb "$p" >"$out/neg.txt"; then
+    echo "FAIL negative case: a declaration perturbed by $p was not caught"; fail=1
+  else
+    echo "ok   negative case $p: $(grep -c '^FAIL' "$out/neg.txt") kernel(s) FAIL, as they must"
+  fi
+done
+printf 'step time: %.1f s\n' "$(echo "$(date +%s.%N) - $start" | bc)"
+exit $fail
