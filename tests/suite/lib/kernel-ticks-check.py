@@ -5,7 +5,11 @@
 --kernel-ticks under QEMU -icount shift=0,sleep=off, where the TSC advances
 exactly one tick per executed instruction. Used by suite step 56.
 
-  kernel-ticks-check.py DECLARE CONSOLE [--perturb KERNEL:COUNT:DELTA]...
+  kernel-ticks-check.py DECLARE CONSOLE [--shift S] [--perturb KERNEL:COUNT:DELTA]...
+
+With -icount shift=S each instruction advances the virtual clock 2^S ns,
+and the TSC (read from that clock) 2^S ticks: every tick count below is
+divided by 2^S, which must divide it exactly.
 
 Every window is the same code (bt_time_workload: RDTSC, call the body,
 RDTSC), so for every kernel k at size n, exactly and with min = max:
@@ -21,6 +25,11 @@ import sys
 def main():
     args = sys.argv[1:]
     perturb = []
+    per = 1
+    if '--shift' in args:
+        k = args.index('--shift')
+        per = 1 << int(args[k + 1])
+        del args[k:k + 2]
     while '--perturb' in args:
         k = args.index('--perturb')
         perturb.append(args[k + 1].split(':'))
@@ -42,7 +51,11 @@ def main():
         if not w:
             continue
         if w[0] == 'kernel-ticks' and len(w) == 6:
-            ticks[(w[1], int(w[2]))] = (int(w[3]), int(w[4]), int(w[5]))
+            t = (int(w[3]), int(w[4]), int(w[5]))
+            if t[0] % per or t[1] % per:
+                print(f"FAIL {w[1]} n={w[2]}: {t[0]}..{t[1]} ticks is not a multiple of {per}")
+                return 1
+            ticks[(w[1], int(w[2]))] = (t[0] // per, t[1] // per, t[2])
         elif w[0] == 'kernel-ticks-skip':
             skips[w[1]] = ' '.join(w[2:])
         elif w[0] == 'kernel-ticks-error':
@@ -55,7 +68,7 @@ def main():
     if not done:
         print("FAIL the guest did not finish --kernel-ticks")
         return 1
-    print(f"guest: {cpu}")
+    print(f"guest: {cpu}; {per} tick(s) per instruction (-icount shift={per.bit_length() - 1})")
     fail = 0
     e1, e2 = ticks.get(('empty', 1)), ticks.get(('empty', 2))
     if not e1 or not e2 or e1[0] != e1[1] or e1 != e2:
@@ -63,9 +76,10 @@ def main():
         return 1
     empty = e1[0]
     empty_insts = decl['empty']['c']['instructions'][0]
-    print(f"window: the empty body (RET) takes {empty} ticks: {empty - empty_insts} foreign "
+    print(f"window: the empty body (RET) takes {empty * per} ticks = {empty} instructions: "
+          f"{empty - empty_insts} foreign "
           f"instructions between the two RDTSC reads, the same in every window")
-    print(f"{'kernel':18} {'n1':>6} {'n2':>6}  ticks-empty at n1 / n2 = declared (instructions"
+    print(f"{'kernel':18} {'n1':>6} {'n2':>6}  (ticks-empty)/2^S at n1 / n2 = declared (instructions"
           f" + rep_iterations - 1)")
     for name in order:
         k = decl[name]
