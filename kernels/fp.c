@@ -3,8 +3,8 @@
  * FP arithmetic kernels by width and precision, n iterations each, and an
  * integer-only negative control.
  *
- * Counts follow FP_ARITH_INST_RETIRED (Intel SDM vol. 3B, chapter 20 / the
- * perfmon event 0xC7 umasks SCALAR_SINGLE 0x02, SCALAR_DOUBLE 0x01,
+ * Counts follow FP_ARITH_INST_RETIRED (event 0xC7 of Intel's perfmon event
+ * lists, umasks SCALAR_SINGLE 0x02, SCALAR_DOUBLE 0x01,
  * 128B_PACKED_DOUBLE 0x04, 128B_PACKED_SINGLE 0x08, 256B_PACKED_DOUBLE 0x10,
  * 256B_PACKED_SINGLE 0x20, 512B_PACKED_DOUBLE 0x40, 512B_PACKED_SINGLE 0x80):
  * one per computational instruction, an FMA counting 2; the register

@@ -54,14 +54,16 @@
 /* Added with the kernel families (issue 12 item 1): */
 #define BT_KC_REP_INSTRUCTIONS "rep_instructions" /* REP-prefixed string instructions retired (each 1) */
 #define BT_KC_REP_ITERATIONS "rep_iterations"   /* their element iterations: emulators (QEMU TCG icount,
-						 * valgrind) count each one as an instruction */
+						 * valgrind) execute a REP iterations + 1 times */
 #define BT_KC_LINE_LOADS     "line_loads"       /* loads each to a line not touched for >= 8 x L1D bytes */
 #define BT_KC_PAGE_LOADS     "page_loads"       /* loads each to a 4 KiB page not touched for > 4000 loads */
 #define BT_KC_DEP_CHAIN      "dep_chain"        /* dependent 1-cycle-latency ALU ops (cycles >= this) */
-/* FP_ARITH_INST_RETIRED semantics (Intel SDM vol. 3B, 20.x / perfmon event
- * 0xC7): one per computational FP instruction of that width and precision
- * (ADD SUB MUL DIV MIN MAX SQRT RCP RSQRT, DPP; not moves, logic, compares,
- * conversions), an FMA counting 2. Per instruction, not per element. */
+/* FP_ARITH_INST_RETIRED semantics (event 0xC7 in Intel's perfmon event
+ * lists): one per computational FP instruction of that width and precision
+ * (ADD SUB MUL DIV MIN MAX SQRT, HADD HSUB SUBADD for packed ones; not moves,
+ * logic, compares, conversions), FM(N)ADD/SUB and DPP counting 2. Per
+ * instruction, not per element. (The lists ask for MXCSR.DAZ/FTZ: the FP
+ * kernels compute on zeros, so no denormal ever occurs.) */
 #define BT_KC_FP_SCALAR_SINGLE "fp_scalar_single"
 #define BT_KC_FP_SCALAR_DOUBLE "fp_scalar_double"
 #define BT_KC_FP_128_SINGLE  "fp_128_single"

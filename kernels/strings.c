@@ -2,15 +2,17 @@
 /*
  * REP string kernels: one REP MOVSB / REP STOSB of n bytes.
  *
- * A REP-prefixed string instruction retires as ONE instruction however many
- * bytes it moves (Intel SDM vol. 3B, 20.x: INST_RETIRED.ANY counts a REP
- * string instruction once; the per-iteration steps are not instructions).
- * Emulators see it differently: QEMU TCG executes each iteration as a new
- * execution of the instruction (its -icount counts n), and valgrind counts
- * each iteration as one Ir with one data read and/or write. The kernels
- * therefore also declare rep_instructions (1) and rep_iterations (n), so a
- * checker can turn "instructions" into what an emulator counts:
- *     emulated = instructions - rep_instructions + rep_iterations.
+ * A REP-prefixed string instruction is one instruction however many bytes
+ * it moves (SDM vol. 2B, "REP/REPE/REPZ/REPNE/REPNZ": the prefix repeats the
+ * one string instruction), and INST_RETIRED counts it once on silicon.
+ * Emulators see it differently, as measured here: QEMU TCG's -icount and
+ * valgrind both count n + 1 executions of the REP instruction for n bytes
+ * (one per byte, and the final one that finds RCX = 0), valgrind with one
+ * data read and/or write and one conditional branch per execution. The
+ * kernels therefore also declare rep_instructions (1) and rep_iterations
+ * (n), so a checker can turn "instructions" into what an emulator counts:
+ *     emulated = instructions - rep_instructions + (rep_iterations + 1)
+ *              = instructions + rep_iterations   (one REP per kernel).
  * That REP counts 1 on silicon is not checkable here (kernels/README.md).
  */
 #include "kernels/kernel.h"
