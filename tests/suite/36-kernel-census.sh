@@ -21,8 +21,8 @@ check=tests/suite/lib/kernel-census-check.py
 valgrind -q --tool=none "$census" declare >"$out/declare.txt" || { echo "FAIL kernel-census declare"; exit 1; }
 for i in 1 2; do
   valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes \
-    --cachegrind-out-file="$out/cg$i.out" "$census" run $i >"$out/run$i.txt" ||
-    { echo "FAIL kernel-census run $i under cachegrind"; exit 1; }
+    --cachegrind-out-file="$out/cg$i.out" "$census" run $i >"$out/run$i.txt" 2>"$out/vg$i.err" ||
+    { echo "FAIL kernel-census run $i under cachegrind"; cat "$out/vg$i.err"; exit 1; }
 done
 fail=0
 python3 "$check" "$out/declare.txt" "$out/cg1.out" "$out/cg2.out" || fail=1
