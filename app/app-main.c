@@ -13,6 +13,7 @@
 #include "app/app-main.h"
 #include "app/boot-run.h"
 #include "app/validate-mode.h"
+#include "app/kernel-ticks.h"
 #include "app/count.h"
 #include "app/cpu-census.h"
 #include "app/fault-selftest.h"
@@ -409,6 +410,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 
 	if (r->opt.test_hang)
 		bt_boot_run_hang(&r->boot);
+	if (r->opt.kernel_ticks) {
+		status = finish(r, bt_kernel_ticks_run(plat->arch, stdout) == BT_OK ? BT_EXIT_OK
+										: BT_EXIT_FAILED);
+		goto out;
+	}
 	if (!r->opt.no_workloads) {
 		r->phase.boot = &r->boot;
 		r->phase.plat = plat;

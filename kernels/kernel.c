@@ -43,3 +43,4 @@ void bt_kernel_teardown(const struct bt_kernel *k, struct bt_kernel_state *st)
 		k->teardown(st);
 	memset(st, 0, sizeof(*st));
 }
+

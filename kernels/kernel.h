@@ -47,10 +47,33 @@
 #define BT_KC_NEAR_CALLS     "near_calls"       /* direct and indirect near calls */
 #define BT_KC_NEAR_RETURNS   "near_returns"
 #define BT_KC_INDIRECT       "indirect"         /* indirect near jumps and calls (not RET) */
-#define BT_KC_LOADS          "loads"            /* instructions that load from memory */
-#define BT_KC_STORES         "stores"           /* instructions that store to memory */
+#define BT_KC_LOADS          "loads"            /* instructions that read data memory, RET and POP included */
+#define BT_KC_STORES         "stores"           /* instructions that write data memory, CALL and PUSH included */
 #define BT_KC_RANDOM_COND    "random_cond"      /* conditional branches with PRNG directions */
 #define BT_KC_DIVIDES        "divides"          /* integer divide instructions */
+/* Added with the kernel families (issue 12 item 1): */
+#define BT_KC_REP_INSTRUCTIONS "rep_instructions" /* REP-prefixed string instructions retired (each 1) */
+#define BT_KC_REP_ITERATIONS "rep_iterations"   /* their element iterations: emulators (QEMU TCG icount,
+						 * valgrind) execute a REP iterations + 1 times */
+#define BT_KC_LINE_LOADS     "line_loads"       /* loads each to a line not touched for >= 8 x L1D bytes */
+#define BT_KC_PAGE_LOADS     "page_loads"       /* loads each to a 4 KiB page not touched for > 4000 loads */
+#define BT_KC_DEP_CHAIN      "dep_chain"        /* dependent 1-cycle-latency ALU ops (cycles >= this) */
+/* FP_ARITH_INST_RETIRED semantics (event 0xC7 in Intel's perfmon event
+ * lists): one per computational FP instruction of that width and precision
+ * (ADD SUB MUL DIV MIN MAX SQRT, HADD HSUB SUBADD for packed ones; not moves,
+ * logic, compares, conversions), FM(N)ADD/SUB and DPP counting 2. Per
+ * instruction, not per element. (The lists ask for MXCSR.DAZ/FTZ: the FP
+ * kernels compute on zeros, so no denormal ever occurs.) */
+#define BT_KC_FP_SCALAR_SINGLE "fp_scalar_single"
+#define BT_KC_FP_SCALAR_DOUBLE "fp_scalar_double"
+#define BT_KC_FP_128_SINGLE  "fp_128_single"
+#define BT_KC_FP_128_DOUBLE  "fp_128_double"
+#define BT_KC_FP_256_SINGLE  "fp_256_single"
+#define BT_KC_FP_256_DOUBLE  "fp_256_double"
+#define BT_KC_FP_512_SINGLE  "fp_512_single"
+#define BT_KC_FP_512_DOUBLE  "fp_512_double"
+#define BT_KC_FP_FMA         "fp_fma"           /* FMA instructions (each already counts 2 above) */
+#define BT_KC_FP_FLOPS       "fp_flops"         /* element operations: lanes x (2 for an FMA, else 1) */
 
 #define BT_KERNEL_MAX_COUNTS 24
 

@@ -47,6 +47,9 @@ const struct bt_kernel bt_kernel_empty = {
 		{ BT_KC_NEAR_RETURNS, 1, 0 },
 		{ BT_KC_COND, 0, 0 },
 		{ BT_KC_NEAR_CALLS, 0, 0 },
+		{ BT_KC_INDIRECT, 0, 0 },   /* RET is not counted as indirect */
+		{ BT_KC_LOADS, 1, 0 },      /* the RET reads its return address */
+		{ BT_KC_STORES, 0, 0 },
 	},
 };
 
@@ -67,5 +70,7 @@ const struct bt_kernel bt_kernel_loop_dec_jnz = {
 		{ BT_KC_JMP_DIRECT, 0, 0 },
 		{ BT_KC_INDIRECT, 0, 0 },
 		{ BT_KC_BRANCHES, 1, 1 },   /* the JNZs and the RET */
+		{ BT_KC_LOADS, 2, 0 },      /* the MOV from the state, the RET */
+		{ BT_KC_STORES, 0, 0 },
 	},
 };

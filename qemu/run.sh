@@ -8,6 +8,7 @@
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
+#               [--qemu-opts "QEMU OPTIONS"]
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -23,6 +24,8 @@
 # its writable variable store (pflash), created from OVMF_VARS_4M.fd when it
 # does not exist and kept between boots: NVRAM variables persist, as on a
 # machine (without it, -bios OVMF.fd keeps none across runs).
+# it runs (make run does). --qemu-opts adds options to QEMU's command line
+# (word-split), e.g. "-icount shift=0,sleep=off" (suite step 56).
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -45,8 +48,9 @@ show=0
 full_size=0
 adds=()
 vars_file=""
+qemu_opts=""
 
-usage() { sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -66,6 +70,7 @@ while [ $# -gt 0 ]; do
     --show) show=1; shift ;;
     --full-size) full_size=1; shift ;;
     --vars) vars_file=$2; shift 2 ;;
+    --qemu-opts) qemu_opts=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -134,6 +139,8 @@ qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
            "${fw[@]}" -drive "$drive"
            -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")
+# shellcheck disable=SC2206 # word splitting wanted
+[ -n "$qemu_opts" ] && qemu_args+=($qemu_opts)
 
 set +e
 if [ "$show" = 1 ]; then

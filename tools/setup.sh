@@ -16,6 +16,7 @@ packages=(
   fdisk bc                                    # sfdisk: boot/make-usb-image.sh; bc: test timing
   chromium chromium-driver                    # suite step 29: the HTML report rendered headless
   libsqlite3-dev                              # baretop-host fleet: the fleet database (links -lsqlite3)
+  valgrind                                    # suite step 36: cachegrind counts the known-count kernels
 )
 
 missing=()

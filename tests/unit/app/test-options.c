@@ -332,3 +332,20 @@ TEST(config_file_errors)
 	bt_config_words_free(&w);
 	remove_config(dir, cfg);
 }
+
+TEST(kernel_ticks_is_a_hidden_option)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct bt_options o;
+	struct bt_diag d;
+	char *w[] = { "--kernel-ticks" };
+
+	bt_options_usage(f, "baretop");
+	fclose(f);
+	CHECK(strstr(text, "kernel-ticks") == NULL);
+	free(text);
+	CHECK_EQ_INT(parse(&o, w, 1, &d), BT_OK);
+	CHECK(o.kernel_ticks);
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The known-count kernels, hosted: the table is well formed (unique kernel
+ * names, unique and documented count names, sizes inside their ranges),
+ * every kernel sets up, runs and tears down at two sizes (leak-free under
+ * ASan: `make SAN=1 check`), sizes outside n_min..n_max are refused, and
+ * the ISA-gated kernels refuse a CPU without their ISA. Whether the
+ * declared counts are TRUE is checked by counters baretop did not write:
+ * suite steps 36 (cachegrind) and 56 (QEMU -icount).
+ */
+#include "app/kernel-cpu.h"
+#include "app/kernel-ticks.h"
+#include "arch/arch-cpuid-host.h"
+#include "kernels/kernel.h"
+#include "kernels/kernels.h"
+#include "tests/unit/lib/test.h"
+
+static const char *const documented[] = {
+	BT_KC_INSTRUCTIONS, BT_KC_BRANCHES, BT_KC_COND, BT_KC_COND_TAKEN, BT_KC_COND_NOT_TAKEN,
+	BT_KC_JMP_DIRECT, BT_KC_NEAR_CALLS, BT_KC_NEAR_RETURNS, BT_KC_INDIRECT, BT_KC_LOADS,
+	BT_KC_STORES, BT_KC_RANDOM_COND, BT_KC_DIVIDES, BT_KC_REP_INSTRUCTIONS,
+	BT_KC_REP_ITERATIONS, BT_KC_LINE_LOADS, BT_KC_PAGE_LOADS, BT_KC_DEP_CHAIN,
+	BT_KC_FP_SCALAR_SINGLE, BT_KC_FP_SCALAR_DOUBLE, BT_KC_FP_128_SINGLE, BT_KC_FP_128_DOUBLE,
+	BT_KC_FP_256_SINGLE, BT_KC_FP_256_DOUBLE, BT_KC_FP_512_SINGLE, BT_KC_FP_512_DOUBLE,
+	BT_KC_FP_FMA, BT_KC_FP_FLOPS,
+};
+
+static bool is_documented(const char *name)
+{
+	for (size_t i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
+		if (strcmp(documented[i], name) == 0)
+			return true;
+	return false;
+}
+
+static int n_counts(const struct bt_kernel *k)
+{
+	int n = 0;
+
+	while (n < BT_KERNEL_MAX_COUNTS && k->counts[n].name)
+		n++;
+	return n;
+}
+
+TEST(table_is_well_formed)
+{
+	CHECK(bt_n_kernels >= 28);
+	for (int i = 0; i < bt_n_kernels; i++) {
+		const struct bt_kernel *k = bt_kernels[i];
+		int nc = n_counts(k);
+
+		CHECK(bt_kernel_find(k->name) == k);
+		CHECK(k->summary && k->summary[0] && k->n_means && k->n_means[0] && k->run);
+		for (int j = i + 1; j < bt_n_kernels; j++)
+			CHECK_MSG(strcmp(k->name, bt_kernels[j]->name) != 0, "kernel %s twice", k->name);
+		/* The table has room for its end marker. */
+		CHECK_MSG(nc < BT_KERNEL_MAX_COUNTS, "%s: %d counts, no end marker", k->name, nc);
+		CHECK_MSG(k->n_min <= k->n_quick && k->n_quick <= k->n_max, "%s: n_quick", k->name);
+		CHECK_MSG(k->n_min <= k->n_default && k->n_default <= k->n_max, "%s: n_default",
+			  k->name);
+		CHECK_MSG(bt_kernel_ticks_size(k, 2) == 2 * bt_kernel_ticks_size(k, 1) &&
+				  bt_kernel_ticks_size(k, 2) <= k->n_max &&
+				  bt_kernel_ticks_size(k, 1) >= k->n_min,
+			  "%s: the two check sizes", k->name);
+		int64_t v;
+		CHECK_MSG(bt_kernel_count(k, BT_KC_INSTRUCTIONS, 1, &v), "%s: no instruction count",
+			  k->name);
+		for (int c = 0; c < nc; c++) {
+			CHECK_MSG(is_documented(k->counts[c].name), "%s: count name '%s' is not in "
+				  "kernel.h", k->name, k->counts[c].name);
+			for (int e = c + 1; e < nc; e++)
+				CHECK_MSG(strcmp(k->counts[c].name, k->counts[e].name) != 0,
+					  "%s declares %s twice", k->name, k->counts[c].name);
+		}
+	}
+}
+
+/* Relations between counts that must hold for any n where all are declared. */
+TEST(declarations_agree_with_each_other)
+{
+	for (int i = 0; i < bt_n_kernels; i++) {
+		const struct bt_kernel *k = bt_kernels[i];
+		int64_t cond, t, nt, br, calls, rets, ins;
+
+		for (uint64_t n = 1; n <= 1000; n *= 10) {
+			if (bt_kernel_count(k, BT_KC_COND, n, &cond) &&
+			    bt_kernel_count(k, BT_KC_COND_TAKEN, n, &t) &&
+			    bt_kernel_count(k, BT_KC_COND_NOT_TAKEN, n, &nt))
+				CHECK_MSG(cond == t + nt && t >= 0 && nt >= 0, "%s n=%llu: taken + "
+					  "not taken != cond", k->name, (unsigned long long)n);
+			if (bt_kernel_count(k, BT_KC_BRANCHES, n, &br) &&
+			    bt_kernel_count(k, BT_KC_COND, n, &cond) &&
+			    bt_kernel_count(k, BT_KC_NEAR_RETURNS, n, &rets))
+				CHECK_MSG(br >= cond + rets, "%s: branches < cond + returns", k->name);
+			if (bt_kernel_count(k, BT_KC_NEAR_CALLS, n, &calls) &&
+			    bt_kernel_count(k, BT_KC_NEAR_RETURNS, n, &rets))
+				CHECK_MSG(rets == calls + 1, "%s: every call returns, and the body's "
+					  "own RET", k->name);
+			CHECK(bt_kernel_count(k, BT_KC_INSTRUCTIONS, n, &ins) && ins >= 1);
+		}
+	}
+	/* One worked by hand: MOV + 5 x (DEC, JNZ) + RET. */
+	int64_t v = 0;
+	CHECK(bt_kernel_count(&bt_kernel_loop_dec_jnz, BT_KC_INSTRUCTIONS, 5, &v));
+	CHECK_EQ_U64(v, 12);
+	CHECK(!bt_kernel_count(&bt_kernel_loop_dec_jnz, "no-such-count", 5, &v));
+}
+
+TEST(every_kernel_runs_at_two_sizes)
+{
+	struct bt_kernel_cpu cpu;
+
+	bt_kernel_cpu_detect(bt_arch_cpuid_host(), &cpu);
+	for (int i = 0; i < bt_n_kernels; i++) {
+		const struct bt_kernel *k = bt_kernels[i];
+
+		for (int which = 1; which <= 2; which++) {
+			struct bt_kernel_state st;
+			struct bt_diag d = { { 0 } };
+			uint64_t n = bt_kernel_ticks_size(k, which);
+			bt_status s = bt_kernel_setup(k, n, &cpu, &st, &d);
+
+			if (s == BT_ERR_UNSUPPORTED) {
+				/* Only the ISA-gated kernels may say so, with why. */
+				CHECK_MSG(!cpu.avx512f || !cpu.avx || !cpu.fma, "%s unsupported "
+					  "on a CPU with every ISA", k->name);
+				CHECK(d.text[0]);
+				continue;
+			}
+			CHECK_MSG(s == BT_OK, "%s n=%llu: %s", k->name, (unsigned long long)n, d.text);
+			if (s != BT_OK)
+				continue;
+			CHECK_EQ_U64(st.n, n);
+			k->run(&st);
+			k->run(&st); /* a body can run again (warm-ups, repetitions) */
+			bt_kernel_teardown(k, &st);
+			CHECK(st.buf == NULL && st.n == 0);
+		}
+	}
+}
+
+TEST(sizes_outside_the_range_are_refused)
+{
+	for (int i = 0; i < bt_n_kernels; i++) {
+		const struct bt_kernel *k = bt_kernels[i];
+		struct bt_kernel_state st;
+		struct bt_diag d = { { 0 } };
+
+		if (k->n_min > 0) {
+			CHECK_EQ_INT(bt_kernel_setup(k, k->n_min - 1, NULL, &st, &d), BT_ERR_INVALID);
+			CHECK(strstr(d.text, k->name) != NULL);
+		}
+		if (k->n_max < UINT64_MAX)
+			CHECK_EQ_INT(bt_kernel_setup(k, k->n_max + 1, NULL, &st, &d), BT_ERR_INVALID);
+	}
+	/* The NOP sled is 4096 NOPs long. */
+	CHECK_EQ_U64(bt_kernel_nop_sled.n_max, 4096);
+}
+
+TEST(isa_kernels_refuse_a_cpu_without_the_isa)
+{
+	const struct bt_kernel *gated[] = {
+		&bt_kernel_fp_256_single, &bt_kernel_fp_256_double, &bt_kernel_fp_512_single,
+		&bt_kernel_fp_512_double, &bt_kernel_fma_scalar_double, &bt_kernel_fma_256_single,
+		&bt_kernel_fma_512_double,
+	};
+	struct bt_kernel_cpu none = { .sse2 = true, .page_bytes = 4096 };
+	struct bt_kernel_cpu avx_only = { .sse2 = true, .avx = true, .page_bytes = 4096 };
+
+	for (size_t i = 0; i < sizeof(gated) / sizeof(gated[0]); i++) {
+		struct bt_kernel_state st;
+		struct bt_diag d = { { 0 } };
+
+		CHECK_EQ_INT(bt_kernel_setup(gated[i], 10, &none, &st, &d), BT_ERR_UNSUPPORTED);
+		CHECK_EQ_INT(bt_kernel_setup(gated[i], 10, NULL, &st, &d), BT_ERR_UNSUPPORTED);
+	}
+	struct bt_kernel_state st;
+	struct bt_diag d = { { 0 } };
+	CHECK_EQ_INT(bt_kernel_setup(&bt_kernel_fp_256_double, 10, &avx_only, &st, &d), BT_OK);
+	bt_kernel_teardown(&bt_kernel_fp_256_double, &st);
+	CHECK_EQ_INT(bt_kernel_setup(&bt_kernel_fma_256_single, 10, &avx_only, &st, &d),
+		     BT_ERR_UNSUPPORTED);
+	CHECK_EQ_INT(bt_kernel_setup(&bt_kernel_fp_512_double, 10, &avx_only, &st, &d),
+		     BT_ERR_UNSUPPORTED);
+	/* The SSE kernels need nothing beyond x86-64. */
+	CHECK_EQ_INT(bt_kernel_setup(&bt_kernel_fp_128_double, 10, &none, &st, &d), BT_OK);
+	bt_kernel_teardown(&bt_kernel_fp_128_double, &st);
+}
+
+TEST(random_directions_are_a_fair_coin_and_fixed_ones_are_not)
+{
+	struct bt_kernel_state st;
+	struct bt_diag d = { { 0 } };
+	uint64_t ones = 0, n = 100000;
+
+	CHECK_EQ_INT(bt_kernel_setup(&bt_kernel_branch_random, n, NULL, &st, &d), BT_OK);
+	for (uint64_t i = 0; i < n; i++)
+		ones += ((uint8_t *)st.buf)[i];
+	bt_kernel_teardown(&bt_kernel_branch_random, &st);
+	CHECK_MSG(ones > n * 45 / 100 && ones < n * 55 / 100, "%llu ones of %llu",
+		  (unsigned long long)ones, (unsigned long long)n);
+	CHECK_EQ_INT(bt_kernel_setup(&bt_kernel_branch_fixed, n, NULL, &st, &d), BT_OK);
+	ones = 0;
+	for (uint64_t i = 0; i < n; i++)
+		ones += ((uint8_t *)st.buf)[i];
+	bt_kernel_teardown(&bt_kernel_branch_fixed, &st);
+	CHECK_EQ_U64(ones, n);
+}
+
+TEST(walks_cover_at_least_eight_l1d)
+{
+	struct bt_kernel_cpu cpu = { .l1d_bytes = 48 * 1024, .page_bytes = 4096 };
+	struct bt_kernel_state st;
+	struct bt_diag d = { { 0 } };
+
+	CHECK_EQ_INT(bt_kernel_setup(&bt_kernel_l1d_miss, 100, &cpu, &st, &d), BT_OK);
+	CHECK(st.buf_bytes >= 8 * cpu.l1d_bytes);
+	CHECK_EQ_U64(st.aux[0], st.buf_bytes - 1);             /* a power of two */
+	CHECK_EQ_U64(st.buf_bytes & (st.buf_bytes - 1), 0);
+	CHECK((st.aux[1] / 64) % 2 == 1);                      /* odd lines apart: every line */
+	bt_kernel_teardown(&bt_kernel_l1d_miss, &st);
+	CHECK_EQ_INT(bt_kernel_setup(&bt_kernel_dtlb_walk, 100, &cpu, &st, &d), BT_OK);
+	CHECK(st.aux[1] > 4096 && st.aux[1] < 8192);           /* the next page each load */
+	CHECK(st.buf_bytes / st.aux[1] > 4000);
+	bt_kernel_teardown(&bt_kernel_dtlb_walk, &st);
+}
