@@ -49,8 +49,8 @@ TEST(expressions)
 	CHECK(bt_vexpr_eval("-n", loop, 10, &v, &d) == BT_OK && v == -10);
 	CHECK(bt_vexpr_eval("k.no_such_count", loop, 10, &v, &d) == BT_ERR_UNSUPPORTED);
 	CHECK_MSG(strstr(d.text, "no_such_count") != NULL, "%s", d.text);
-	/* loads: not declared by empty, and RET does read the stack */
-	CHECK(bt_vexpr_eval("k.loads", loop, 10, &v, &d) == BT_ERR_UNSUPPORTED);
+	/* loads: MOV (%rdi) and RET's stack read, minus empty's RET read */
+	CHECK(bt_vexpr_eval("k.loads", loop, 10, &v, &d) == BT_OK && v == 1);
 	CHECK(bt_vexpr_eval("n / (n - 10)", loop, 10, &v, &d) == BT_ERR_INVALID);
 	CHECK(bt_vexpr_check("k.instructions +", &d) == BT_ERR_INVALID);
 	CHECK(bt_vexpr_check("n < 3", &d) == BT_ERR_INVALID);
@@ -142,7 +142,11 @@ static void model(const struct bt_kernel *k, uint64_t n, int64_t skew,
 	m->cond = count(k, BT_KC_COND, n) + (uint64_t)skew;
 	m->cond_taken = count(k, BT_KC_COND_TAKEN, n);
 	m->cond_not_taken = count(k, BT_KC_COND_NOT_TAKEN, n);
+	m->jmp_direct = count(k, BT_KC_JMP_DIRECT, n);
+	m->near_calls = count(k, BT_KC_NEAR_CALLS, n);
 	m->near_returns = count(k, BT_KC_NEAR_RETURNS, n);
+	m->indirect = count(k, BT_KC_INDIRECT, n);
+	m->random_cond = count(k, BT_KC_RANDOM_COND, n);
 	m->ipc = 1.5;
 }
 
