@@ -140,4 +140,5 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	static struct bt_wl_host wl_host;
 	bt_wl_env_host_init(&p->workload_env, &wl_host);
 	p->rename_noreplace = host_rename_noreplace;
+	p->machine_facts = bt_host_machine_facts;
 }

@@ -7,7 +7,7 @@
 #   qemu/run.sh [--efi FILE] [--cpu MODEL] [--smp N] [--mem MIB] [--timeout S]
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
-#               [--keep-esp] [--show] [--full-size]
+#               [--keep-esp] [--show] [--full-size] [--qemu-arg ARG]...
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -19,7 +19,8 @@
 # removed), esp/ (a copy of \baretop on the ESP). --keep-esp boots DIR/esp.img
 # again as it is (only the app and baretop.cfg are replaced), as a machine
 # that runs baretop at every boot would. --show also prints the console as
-# it runs (make run does).
+# it runs (make run does). --qemu-arg passes one more argument to QEMU
+# (repeatable, in order), e.g. --qemu-arg -smbios --qemu-arg type=1,serial=X.
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -41,8 +42,9 @@ keep_esp=0
 show=0
 full_size=0
 adds=()
+extra_qemu=()
 
-usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -61,6 +63,7 @@ while [ $# -gt 0 ]; do
     --keep-esp) keep_esp=1; shift ;;
     --show) show=1; shift ;;
     --full-size) full_size=1; shift ;;
+    --qemu-arg) extra_qemu+=("$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -120,6 +123,7 @@ qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
            -bios "$ovmf" -drive "$drive"
            -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")
+qemu_args+=("${extra_qemu[@]+"${extra_qemu[@]}"}")
 
 set +e
 if [ "$show" = 1 ]; then
