@@ -14,6 +14,8 @@ packages=(
   ovmf qemu-system-x86 mtools dosfstools      # boot in QEMU + OVMF, FAT ESP images
   file                                        # tests check the PE32+ header
   fdisk bc                                    # sfdisk: boot/make-usb-image.sh; bc: test timing
+  efibootmgr sbsigntool                       # boot/install.sh: boot entries, Secure Boot signing
+  fusefat openssl                             # suite step 71: a FAT ESP mounted through FUSE, a test key
 )
 
 missing=()
