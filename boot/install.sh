@@ -149,6 +149,7 @@ if [ "$remove" = 1 ]; then
 fi
 
 # ---------------------------------------------------------------- install
+[ -n "$disk" ] || die "cannot tell the disk and partition of $source (mounted on $esp): give --disk DEV --part N"
 [ -f "$efi" ] || die "$efi not found (run make)"
 if [ -n "$cfg_src" ]; then
   [ -f "$cfg_src" ] || die "--config $cfg_src: no such file"
@@ -198,15 +199,13 @@ cp "$work/baretop.cfg" "$dest/baretop.cfg"
   echo "# written by boot/install.sh; read by --remove"
   echo "file $DIR_ON_ESP/baretop.efi"
   echo "file $DIR_ON_ESP/baretop.cfg"
-  [ "$created_efi" = 1 ] && echo "file EFI/.baretop-created"
+  # (a reinstall keeps the mark of the first install that created \EFI)
+  [ -f "$esp/EFI/.baretop-created" ] && echo "file EFI/.baretop-created"
   echo "label $label"
 } >"$dest/$MANIFEST"
 sync -f "$dest/baretop.efi" 2>/dev/null || true
 echo "copied: ${loader} ($(stat -c %s "$dest/baretop.efi") bytes), \\${DIR_ON_ESP//\//\\}\\baretop.cfg"
 
-if [ -z "$disk" ]; then
-  die "cannot tell the disk and partition of $source (mounted on $esp): give --disk DEV --part N (the files are copied; no boot entry was made)"
-fi
 if [ "$dry" = 0 ] && [ -n "$(entries)" ]; then
   echo "install: a boot entry labelled '$label' exists already (Boot$(entries | head -1)): kept"
 else
