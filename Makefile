@@ -33,7 +33,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 COMMON_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -fno-strict-aliasing -D_DEFAULT_SOURCE
 
 # ---------------------------------------------------------------- sources
-PORTABLE_DIRS := base arch arch/sim pmu metrics metrics/gen report workloads kernels validate app
+PORTABLE_DIRS := base arch arch/sim pmu metrics metrics/gen report workloads firmware kernels validate app
 ALL_PORTABLE := $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c))
 HOST_ONLY_SRCS := $(filter %-host.c,$(ALL_PORTABLE)) $(wildcard host/*.c)
 RING0_SRCS := $(filter %-ring0.c,$(ALL_PORTABLE))

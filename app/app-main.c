@@ -21,6 +21,7 @@
 #include "app/run.h"
 #include "app/version.h"
 #include "report/console.h"
+#include "report/machine.h"
 #include "report/results.h"
 #include "report/results-boot.h"
 #include "metrics/builtin.h"
@@ -36,6 +37,7 @@ struct run {
 	char time[40];
 	struct bt_cpu_info cpu;
 	struct bt_cpu_census census;
+	struct bt_machine machine;
 	uint8_t guard_check_vector;   /* UD2 through the guard: 6 if it works */
 	bool selftest_ran;
 	struct bt_fault_selftest selftest;
@@ -99,6 +101,7 @@ static void results_of(const struct run *r, struct bt_results *res,
 		.platform = pf,
 		.cpu = &r->cpu,
 		.census = &r->census,
+		.machine = &r->machine,
 		.run = r->ran_workloads ? run : NULL,
 		.fault_guard_check = r->guard_check_vector,
 		.selftest = r->selftest_ran ? &r->selftest : NULL,
@@ -355,6 +358,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	}
 	if (plat->wallclock)
 		plat->wallclock(r->time, sizeof(r->time));
+	if (plat->machine_facts)
+		plat->machine_facts(&r->machine);
+	else
+		bt_machine_absent(&r->machine, "the platform reads no firmware tables");
+	bt_machine_console(&r->machine);
 	guard_check(r);
 
 	struct bt_detect_options dopt = {

@@ -17,6 +17,7 @@
 #include "base/status.h"
 #include "base/text-style.h"
 #include "arch/arch.h"
+#include "firmware/machine.h"
 #include "workloads/workload.h"
 
 struct bt_cpu_location {
@@ -95,6 +96,10 @@ struct bt_platform {
 	/* Wall-clock time as "YYYY-MM-DDTHH:MM:SSZ" or "" if unknown. The
 	 * firmware RTC has no time zone guarantee; it is labelled as such. */
 	void (*wallclock)(char *buf, size_t len);
+
+	/* The machine's identity and firmware facts (SMBIOS, ACPI FPDT, Boot
+	 * Loader Interface variables; firmware/ parses them). NULL: none. */
+	void (*machine_facts)(struct bt_machine *ret);
 
 	/* rename() that never replaces an existing file (errno EEXIST). */
 	int (*rename_noreplace)(const char *from, const char *to);

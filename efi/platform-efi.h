@@ -7,4 +7,7 @@
 /* Fills *p with the UEFI services (the fault guard state is set apart). */
 void bt_efi_platform_init(struct bt_platform *p);
 
+/* efi/machine.c: SMBIOS, ACPI FPDT, Boot Loader Interface variables. */
+void bt_efi_machine_facts(struct bt_machine *m);
+
 #endif

@@ -84,6 +84,7 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->arch = bt_arch_hw();
 	p->stall_us = efi_stall_us;
 	p->wallclock = efi_wallclock;
+	p->machine_facts = bt_efi_machine_facts;
 	p->cpu_count = bt_efi_cpu_count;
 	p->cpu_location = bt_efi_cpu_location;
 	p->current_cpu = bt_efi_current_cpu;

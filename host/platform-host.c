@@ -177,4 +177,5 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->console_blocks = host_utf8_locale();
 	p->console_style = host_console_style;
 	bt_nvram_host_init(p);
+	p->machine_facts = bt_host_machine_facts;
 }

@@ -10,4 +10,7 @@
  * CPUID-only one, or a simulated PMU). No power-off: the calls return. */
 void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch);
 
+/* host/machine-host.c: SMBIOS from /sys/firmware/dmi/tables, BLI from efivarfs. */
+void bt_host_machine_facts(struct bt_machine *m);
+
 #endif

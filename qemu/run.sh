@@ -8,7 +8,7 @@
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
-#               [--qemu-opts "QEMU OPTIONS"]
+#               [--qemu-arg ARG]...
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -23,9 +23,9 @@
 # it runs (make run does). --vars FILE boots OVMF_CODE_4M.fd with FILE as
 # its writable variable store (pflash), created from OVMF_VARS_4M.fd when it
 # does not exist and kept between boots: NVRAM variables persist, as on a
-# machine (without it, -bios OVMF.fd keeps none across runs).
-# it runs (make run does). --qemu-opts adds options to QEMU's command line
-# (word-split), e.g. "-icount shift=0,sleep=off" (suite step 56).
+# machine (without it, -bios OVMF.fd keeps none across runs). --qemu-arg
+# passes one more argument to QEMU (repeatable, in order), e.g.
+# --qemu-arg -smbios --qemu-arg type=1,serial=X.
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -48,7 +48,7 @@ show=0
 full_size=0
 adds=()
 vars_file=""
-qemu_opts=""
+extra_qemu=()
 
 usage() { sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; }
 
@@ -70,7 +70,7 @@ while [ $# -gt 0 ]; do
     --show) show=1; shift ;;
     --full-size) full_size=1; shift ;;
     --vars) vars_file=$2; shift 2 ;;
-    --qemu-opts) qemu_opts=$2; shift 2 ;;
+    --qemu-arg) extra_qemu+=("$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -139,8 +139,7 @@ qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
            "${fw[@]}" -drive "$drive"
            -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")
-# shellcheck disable=SC2206 # word splitting wanted
-[ -n "$qemu_opts" ] && qemu_args+=($qemu_opts)
+qemu_args+=("${extra_qemu[@]+"${extra_qemu[@]}"}")
 
 set +e
 if [ "$show" = 1 ]; then

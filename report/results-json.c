@@ -12,7 +12,9 @@
 #include "base/json-write.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/pmu-caps.h"
+#include "firmware/run-id.h"
 #include "report/consistency.h"
+#include "report/machine.h"
 #include "report/results.h"
 #include "report/results-boot.h"
 #include "report/tree.h"
@@ -371,6 +373,13 @@ static void selftest_json(struct bt_jw *j, const char *key, const struct bt_faul
 static bt_status render(const struct bt_results *res, unsigned seq, struct bt_strbuf *out)
 {
 	struct bt_jw j;
+	struct bt_machine none;
+	const struct bt_machine *machine = res->machine;
+
+	if (!machine) {
+		bt_machine_absent(&none, "not gathered");
+		machine = &none;
+	}
 
 	bt_jw_init(&j, out);
 	bt_jw_object(&j, NULL);
@@ -378,6 +387,12 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 	bt_jw_u64(&j, "format_version", BT_RESULTS_FORMAT_VERSION);
 	bt_jw_u64(&j, "sequence", seq);
 	bt_jw_bool(&j, "simulated", res->simulated);
+	{
+		char id[BT_RUN_ID_MAX];
+
+		bt_run_id(&machine->smbios, seq, res->firmware_clock, id);
+		bt_jw_str(&j, "run_id", id);
+	}
 
 	bt_jw_object(&j, "baretop");
 	bt_jw_str(&j, "version", res->version);
@@ -401,6 +416,7 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 	bt_jw_end(&j);
 
 	detect_json(&j, res->platform, res->cpu, res->census);
+	bt_machine_json(&j, machine);
 	if (res->run)
 		run_json(&j, res->run);
 

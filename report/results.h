@@ -16,13 +16,14 @@
 
 #include "base/status.h"
 #include "base/strbuf.h"
+#include "firmware/machine.h"
 #include "pmu/cpu-info.h"
 #include "pmu/measure.h"
 #include "report/counted.h"
 #include "report/results-file.h"
 
 /* Version of the results-file layout; bumped on incompatible changes. */
-#define BT_RESULTS_FORMAT_VERSION 1
+#define BT_RESULTS_FORMAT_VERSION 2
 
 /* Logical CPUs as the platform enumerates them (app/ takes the census). */
 struct bt_cpu_census {
@@ -114,6 +115,7 @@ struct bt_results {
 	const struct bt_platform_facts *platform;
 	const struct bt_cpu_info *cpu;
 	const struct bt_cpu_census *census;
+	const struct bt_machine *machine;   /* SMBIOS, FPDT, Boot Loader Interface */
 	const struct bt_run_record *run;    /* NULL: no workload phase */
 	uint8_t fault_guard_check;          /* the vector UD2 came back as; 0 = not checked */
 	const struct bt_fault_selftest *selftest; /* NULL: not run */

@@ -17,6 +17,8 @@ packages=(
   chromium chromium-driver                    # suite step 29: the HTML report rendered headless
   libsqlite3-dev                              # baretop-host fleet: the fleet database (links -lsqlite3)
   valgrind                                    # suite step 36: cachegrind counts the known-count kernels
+  efibootmgr sbsigntool                       # boot/install.sh: boot entries, Secure Boot signing
+  fusefat openssl                             # suite step 71: a FAT ESP mounted through FUSE, a test key
 )
 
 missing=()

@@ -28,7 +28,7 @@ for efi in build/baretop.efi build/baretop-clang.efi; do
   b=$out/$(basename "$efi" .efi)
   t0=$(date +%s.%N)
   bash qemu/run.sh --efi "$efi" --out "$b" --cpu max --smp 1 --timeout 240 \
-    --qemu-opts "-icount shift=$shift_s,sleep=off" --args "--kernel-ticks" >/dev/null 2>"$b.err"
+    --qemu-arg -icount --qemu-arg "shift=$shift_s,sleep=off" --args "--kernel-ticks" >/dev/null 2>"$b.err"
   rc=$?
   if [ $rc -ne 0 ]; then
     echo "FAIL $efi --kernel-ticks: exit status $rc"; sed 's/^/     /' "$b.err"

@@ -82,6 +82,12 @@ mutations = [
     ("consistency state unknown", ["run", "workloads", 0, "counted", "consistency", 0],
      lambda d: d.__setitem__("state", "maybe")),
     ("result.exit_status as a string", ["result"], lambda d: d.__setitem__("exit_status", "0")),
+    ("run_id without sequence", [], lambda d: d.__setitem__("run_id", "abc-notime")),
+    ("machine.smbios without present", ["machine", "smbios"], lambda d: d.pop("present")),
+    ("machine.fpdt absent without reason", ["machine", "fpdt"],
+     lambda d: (d.clear(), d.__setitem__("present", False))),
+    ("machine.smbios.memory.total_mib as a string", ["machine", "smbios", "memory"],
+     lambda d: d.__setitem__("total_mib", "512")),
 ]
 if first_counted is None:
     print("FAIL no valid counted results file to mutate")
