@@ -78,10 +78,39 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	return BT_OK;
 }
 
+/* --sim=PRESET: the identity the simulated CPU answers in CPUID (a part's
+ * own leaves for the presets after a real part, the preset's signature
+ * otherwise), so the model is the simulated CPU's and never the host's: an
+ * Intel preset on an AMD host must not be given an AMD model. */
+static bool sim_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
+{
+	const struct bt_sim_config *preset = preset_name ? bt_sim_preset(preset_name) : NULL;
+	struct bt_sim *sim;
+	struct bt_detect_options o = { 0 };
+
+	if (!preset || !(sim = calloc(1, sizeof(*sim))))
+		return false;
+	bool ok = bt_sim_init(sim, preset) == BT_OK;
+	if (ok)
+		bt_cpu_detect(&sim->arch, &o, ret);
+	bt_sim_free(sim);
+	free(sim);
+	return ok;
+}
+
 static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *opt,
 			      struct bt_diag *why)
 {
 	const struct bt_cpu_info *ci = c->cpu;
+	struct bt_cpu_info sim_cpu;
+	bool from_sim = false;
+
+	if (opt->sim && !opt->model && !(c->have_cf && c->cf.model) &&
+	    !(opt->sim_name && bt_builtin_find(opt->sim_name)) &&
+	    sim_cpu_identity(opt->sim_name, &sim_cpu)) {
+		ci = &sim_cpu;
+		from_sim = true;
+	}
 	struct bt_cpu_facts facts = {
 		.vendor = ci->vendor_str, .family = ci->family, .model = ci->model,
 		.stepping = ci->stepping, .core_type = (uint8_t)ci->core_type,
@@ -112,6 +141,9 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 		snprintf(c->how, sizeof(c->how), "named by the count file %s", opt->counts_file);
 	else if (force)
 		snprintf(c->how, sizeof(c->how), "the model of the simulated CPU (--sim=%s)", force);
+	else if (from_sim)
+		snprintf(c->how, sizeof(c->how), "selected from the simulated CPU's CPUID (%s, --sim=%s)",
+			 key, opt->sim_name);
 	else
 		snprintf(c->how, sizeof(c->how), "selected from CPUID (%s)", key);
 	return BT_OK;
@@ -121,8 +153,14 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 			   struct bt_diag *why)
 {
-	const char *name = opt->sim_name ? opt->sim_name : c->like_id ? c->like_id : c->def->id;
+	const char *name = opt->sim_name ? opt->sim_name : c->like_id ? c->like_id
+					  : c->def ? c->def->id : NULL;
 	const struct bt_sim_config *preset;
+
+	if (!name) {
+		bt_diag_set(why, "--sim without a model: name a preset, --sim=PRESET");
+		return BT_ERR_INVALID;
+	}
 
 	if (!bt_sim_config_for_model(name, &c->simcfg)) {
 		preset = bt_sim_preset(name);
@@ -451,13 +489,20 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	}
 	if (st == BT_OK)
 		st = choose_model(c, opt, why);
-	if (st == BT_OK && bt_model_open(c->def, &c->model, &d) != BT_OK) {
+	if (st != BT_OK && opt->validate && !opt->model && !opt->model_files) {
+		/* --validate checks the PMU's own events without a Top-Down model
+		 * (a Core 2 or Zen 2 PMU has none): the reason becomes a note. */
+		snprintf(c->how, sizeof(c->how), "no Top-Down model: %.200s", why ? why->text : "none");
+		c->def = NULL;
+		st = BT_OK;
+	}
+	if (st == BT_OK && c->def && bt_model_open(c->def, &c->model, &d) != BT_OK) {
 		bt_diag_set(why, "model %s: %s", c->def->id, d.text);
 		st = BT_ERR_UNSUPPORTED;
 	}
 	/* The rules every tree of this model must satisfy; without them (out
 	 * of memory) the trees are still reported, unchecked. */
-	if (st == BT_OK && bt_rules_derive(c->model, &c->rules, &d) != BT_OK)
+	if (st == BT_OK && c->model && bt_rules_derive(c->model, &c->rules, &d) != BT_OK)
 		c->rules = NULL;
 	if (st == BT_OK && opt->sim) {
 		st = setup_sim(c, opt, why);
@@ -472,9 +517,9 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 			c->caps = cpu->pmu;
 		}
 	}
-	if (st == BT_OK)
+	if (st == BT_OK && c->model)
 		st = prepare_events(c);
-	if (st == BT_OK && c->simulated)
+	if (st == BT_OK && c->simulated && c->model)
 		st = prepare_sim_source(c, opt, why);
 	if (st != BT_OK) {
 		bt_count_free(c);
@@ -525,9 +570,9 @@ void bt_count_free(struct bt_count_ctx *c)
 void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 {
 	*ret = (struct bt_count_setup){
-		.model_id = c->def->id,
-		.uarch = c->def->uarch,
-		.model_source = c->def->source,
+		.model_id = c->def ? c->def->id : NULL,
+		.uarch = c->def ? c->def->uarch : NULL,
+		.model_source = c->def ? c->def->source : NULL,
 		.how = c->how,
 		.simulated = c->simulated,
 		.pmu = c->simulated ? c->simcfg.brand : bt_pmu_kind_name(c->caps.kind),

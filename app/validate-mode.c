@@ -117,9 +117,8 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	v->rec.simulated = c->simulated;
 	snprintf(v->pmu, sizeof(v->pmu), "%s%s", c->simulated ? "simulated " : "",
 		 c->simulated ? c->simcfg.name : c->arch->name);
-	/* The model's events only where the model is this PMU's vendor's (a
-	 * simulated preset without a CPUID dump keeps the host's identity,
-	 * whose model may be another vendor's). */
+	/* The model's events only where the model is this PMU's vendor's
+	 * (--model can force another vendor's model onto a PMU). */
 	const struct bt_model *model = c->model;
 	bool intel_pmu = c->caps.kind == BT_PMU_INTEL_ARCH;
 	if (model && c->def && c->def->vendor &&

@@ -63,4 +63,22 @@ else
   echo "FAIL counts/replay: $(cat "$work/err")"; fail=1
 fi
 expect 1 "exists already" "$bin" counts "$work/bin/results/000001.json" --out-dir "$work/c"
+# --sim=PRESET: the model is the simulated CPU's, from the CPUID it answers
+# (its part's signature and hybrid core type), never the host's: an Intel
+# preset on an AMD host once got the host's ZEN5 model. The expected model
+# per signature is Intel's mapfile (Alder Lake 0x97 P-core Golden Cove /
+# E-core Gracemont, Arrow Lake 0xC5 P Lion Cove / E Skymont); Core 2 and
+# Zen 2 have no Top-Down model at all.
+for pm in adl-p:ADL-GLC adl-e:ADL-GRT lnl-p:LNL-LNC arlh-p:ARL-LNC arlh-e:ARL-SKT core2:none zen2:none; do
+  p=${pm%%:*}; want=${pm#*:}
+  "$bin" run --sim="$p" --quick -w alu-independent --reps 1 --warmups 0 --level 1 \
+    --results-dir "$work/sim-$p" >"$work/sim-$p.log" 2>&1
+  got=$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1])).get("run",{}).get("counting") or {}; print(c.get("model") or "none")' \
+        "$work/sim-$p/000001.json" 2>/dev/null || echo "no results")
+  if [ "$got" = "$want" ]; then
+    echo "ok   --sim=$p counts with model $want"
+  else
+    echo "FAIL --sim=$p: model $got, want $want"; fail=1
+  fi
+done
 exit $fail
