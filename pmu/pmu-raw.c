@@ -110,7 +110,7 @@ static bt_status save(struct bt_pmu_session *s, uint32_t msr, char *err, size_t 
 bt_status bt_pmu_raw_write(struct bt_pmu_session *s, uint32_t save_msr, uint32_t msr,
 			   uint64_t value, char *err, size_t errlen)
 {
-	bt_status st = save(s, save_msr, err, errlen);
+	bt_status st = save_msr ? save(s, save_msr, err, errlen) : BT_OK;
 	if (st != BT_OK)
 		return st;
 	st = bt_wrmsr(s->arch, msr, value);

@@ -49,7 +49,10 @@ bt_status bt_pmu_raw_read(struct bt_pmu_session *s, uint32_t msr, uint64_t *ret,
 			  char *err, size_t errlen);
 /* Save `save_msr` (once, reading it) then write `msr` (they differ for an
  * alias: IA32_PMCx saved under the driver's read address, AMD legacy
- * addresses under the core-extension ones). */
+ * addresses under the core-extension ones). save_msr 0: nothing to save,
+ * for the write-1-to-clear status registers (IA32_PERF_GLOBAL_OVF_CTRL /
+ * STATUS_RESET, AMD PerfCntrGlobalStatusClr), whose effect the driver's
+ * restore undoes through the status it saved at open. */
 bt_status bt_pmu_raw_write(struct bt_pmu_session *s, uint32_t save_msr, uint32_t msr,
 			   uint64_t value, char *err, size_t errlen);
 bt_status bt_pmu_raw_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret,

@@ -414,6 +414,27 @@ void bt_sim_detect_caps(struct bt_sim *sim, struct bt_pmu_caps *ret);
 bt_status bt_sim_generate_counts(const struct bt_event *const *events, size_t n,
 				 uint64_t seed, struct bt_sim_count *out);
 
+/* A body whose architectural counts are known exactly (a known-count
+ * kernel, kernels/): what one run retires and takes. The simulated PMU
+ * counts these for the encodings below (sim-known.c), so the PMU
+ * conformance checks and the event checks can run against it. */
+struct bt_sim_known {
+	uint64_t instructions, branches, cond;
+	uint64_t cycles;           /* core cycles; REF_TSC and the TSC tick at the same rate */
+	unsigned width;            /* issue slots per cycle: TOPDOWN.SLOTS = width x cycles */
+	uint8_t pm[8];             /* the run's PERF_METRICS bytes (level 1 summing to 0xFF) */
+};
+#define BT_SIM_KNOWN_MAX 24
+/* The count source entries for q (`out` needs BT_SIM_KNOWN_MAX): Intel
+ * fixed counters 0-7 (instructions, cycles, REF_TSC, SLOTS, and for the
+ * E-core fixed counters 4-6 an eighth of SLOTS each), INST_RETIRED.ANY_P
+ * 0xC0/0x00, CPU_CLK_UNHALTED 0x3C/0x00, BR_INST_RETIRED 0xC4/0x00 (all)
+ * and 0xC4/0x01 (conditional, Nehalem and later), PERF_METRICS fields;
+ * AMD 0xC0 retired instructions, 0x76 cycles not halted, 0xC2 retired
+ * branches; the TSC. Returns the number of entries. */
+size_t bt_sim_known_counts(enum bt_vendor vendor, const struct bt_sim_known *q,
+			   struct bt_sim_count *out);
+
 /* The workload model (sim-workload.c): counts for the given events that a
  * CPU `width` issue slots wide would give running a workload of profile p
  * for `insts` instructions, from one shared set of quantities, with one
