@@ -40,6 +40,8 @@ void conf_amd_alias(struct conf *c)
 		return;
 	}
 	char why[256] = "";
+	if (conf_stop_selectors(c) != BT_OK)
+		snprintf(why, sizeof(why), "%s", c->err);
 	for (unsigned i = 0; i < 4 && !why[0]; i++) {
 		uint32_t xc = MSR_AMD_CORE_CTR0 + 2 * i, lc = MSR_AMD_PERFCTR0 + i;
 		uint32_t xs = MSR_AMD_CORE_EVTSEL0 + 2 * i, ls = MSR_AMD_PERFEVTSEL0 + i;

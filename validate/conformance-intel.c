@@ -133,7 +133,9 @@ void conf_intel_writes(struct conf *c)
 	fw[0].expect = fw[0].write;
 	const char *id = "conf:pmc-32bit-write";
 	char why[256] = "";
-	bool fault = false;
+	/* Nothing counts while values are written and read back. */
+	if (conf_stop_selectors(c) != BT_OK)
+		snprintf(why, sizeof(why), "%s", c->err);
 	for (unsigned i = 0; i < 8 && !why[0]; i++) {
 		if (!(legacy_gp(c) & (1u << i)))
 			continue;
@@ -143,7 +145,6 @@ void conf_intel_writes(struct conf *c)
 			if (wr(c, rm, MSR_IA32_PMC0 + i, sx[t].write) != BT_OK ||
 			    rd(c, rm, &got) != BT_OK) {
 				snprintf(why, sizeof(why), "%s", c->err);
-				fault = true;
 			} else if (got != sx[t].expect) {
 				snprintf(why, sizeof(why), "IA32_PMC%u written 0x%llx reads back 0x%llx, "
 					 "expected 0x%llx (bit 31 extended to bit %u)", i,
@@ -156,7 +157,7 @@ void conf_intel_writes(struct conf *c)
 	conf_list(list, sizeof(list), legacy_gp(c));
 	if (why[0])
 		conf_result(c, id, BT_VERDICT_FAIL, "bits 31:0, bit 31 sign-extended", "exact",
-			    "%s%s", fault ? "" : "", why);
+			    "%s", why);
 	else
 		conf_result(c, id, BT_VERDICT_PASS, "bits 31:0, bit 31 sign-extended", "exact",
 			    "IA32_PMC%s: 0x80001234, 0x7FFF1234, 0x123456789 read back "
@@ -212,6 +213,8 @@ void conf_intel_rdpmc(struct conf *c)
 	}
 	uint64_t fmask = conf_fixed_mask(c);
 	char why[256] = "";
+	if (conf_stop_selectors(c) != BT_OK)
+		snprintf(why, sizeof(why), "%s", c->err);
 	for (unsigned i = 0; i < BT_PMU_MAX_GP && !why[0]; i++)
 		if (k->gp_mask & k->fixed_mask & (1u << i)) {
 			uint32_t rm = bt_pmu_gp_ctr_msr(k, i);

@@ -78,6 +78,8 @@ uint64_t conf_fixed_mask(const struct conf *c);
 /* Program, run one window over the loop (empty = false) or the empty
  * kernel, read back. BT_ERR_FAULT with c->err naming the access. */
 bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct conf_run *r);
+/* Every selector and the fixed control written 0: nothing counts. */
+bt_status conf_stop_selectors(struct conf *c);
 /* reps windows; calibrate: minus the empty kernel's medians. */
 bt_status conf_count(struct conf *c, const struct conf_prog *p, bool calibrate,
 		     struct conf_count *ret);

@@ -107,6 +107,19 @@ static bt_status amd_window(struct conf *c, const struct conf_prog *p, bt_window
 	return BT_OK;
 }
 
+bt_status conf_stop_selectors(struct conf *c)
+{
+	const struct bt_pmu_caps *k = c->caps;
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
+		if (k->gp_mask & (1u << i)) {
+			uint32_t m = bt_pmu_gp_sel_msr(k, i);
+			TRY(wr(c, m, m, 0));
+		}
+	if (c->intel && k->fixed_mask)
+		TRY(wr(c, MSR_IA32_FIXED_CTR_CTRL, MSR_IA32_FIXED_CTR_CTRL, 0));
+	return BT_OK;
+}
+
 bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct conf_run *r)
 {
 	const struct bt_pmu_caps *k = c->caps;
@@ -115,32 +128,25 @@ bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct
 	memset(r, 0, sizeof(*r));
 	if (gctl)
 		TRY(wr(c, gctl, gctl, 0)); /* everything stopped while programming */
-	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
-		if (!(k->gp_mask & (1u << i)))
-			continue;
-		uint64_t v = 0;
-		if (p->gp & (1u << i))
-			v = p->sel[i] | (gctl ? EVTSEL_EN : 0);
-		uint32_t m = bt_pmu_gp_sel_msr(k, i);
-		TRY(wr(c, m, m, v));
-	}
-	if (c->intel && k->fixed_mask) {
-		uint64_t v = 0;
-		for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++)
-			if (p->fixed & (1u << i))
-				v |= (FIXED_CTRL_OS | FIXED_CTRL_USR) << FIXED_CTRL_SHIFT(i);
-		TRY(wr(c, MSR_IA32_FIXED_CTR_CTRL, MSR_IA32_FIXED_CTR_CTRL, v));
-	}
+	/* Selectors disabled while the start values are written and read
+	 * back, so even a counter whose global enable failed holds still. */
+	TRY(conf_stop_selectors(c));
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
 		if (!(p->gp & (1u << i)))
 			continue;
-		/* IA32_PMCx takes bits 31:0 and sign-extends bit 31 (SDM 20.2.6):
-		 * a start value near the top is written as its low 32 bits. */
+		uint32_t rm = bt_pmu_gp_ctr_msr(k, i), wm = bt_pmu_gp_ctr_write_msr(k, i);
 		uint64_t v = p->gp_start[i] & gmask;
-		if (c->intel && !k->full_width_write)
+		/* A value a 32-bit write can give (0, or near the top: SDM 20.2.6
+		 * sign-extends bit 31) goes through IA32_PMCx, so the width check
+		 * does not depend on the full-width alias (conf:full-width-write
+		 * checks that one). */
+		if (c->intel && i < 8 && v == ((uint64_t)(int64_t)(int32_t)(uint32_t)v & gmask)) {
+			wm = MSR_IA32_PMC0 + i;
 			v &= 0xFFFFFFFFull;
-		uint32_t rm = bt_pmu_gp_ctr_msr(k, i);
-		TRY(wr(c, rm, bt_pmu_gp_ctr_write_msr(k, i), v));
+		} else if (c->intel && !k->full_width_write) {
+			v &= 0xFFFFFFFFull;
+		}
+		TRY(wr(c, rm, wm, v));
 		TRY(rd(c, rm, &r->gp_held[i]));
 	}
 	for (unsigned i = 0; c->intel && i < BT_PMU_MAX_FIXED; i++) {
@@ -149,6 +155,19 @@ bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct
 		uint32_t m = bt_pmu_fixed_ctr_msr(k, i);
 		TRY(wr(c, m, m, p->fixed_start[i] & fmask));
 		TRY(rd(c, m, &r->fixed_held[i]));
+	}
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
+		if (!(p->gp & (1u << i)))
+			continue;
+		uint32_t m = bt_pmu_gp_sel_msr(k, i);
+		TRY(wr(c, m, m, p->sel[i] | (gctl ? EVTSEL_EN : 0)));
+	}
+	if (c->intel && k->fixed_mask) {
+		uint64_t v = 0;
+		for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++)
+			if (p->fixed & (1u << i))
+				v |= (FIXED_CTRL_OS | FIXED_CTRL_USR) << FIXED_CTRL_SHIFT(i);
+		TRY(wr(c, MSR_IA32_FIXED_CTR_CTRL, MSR_IA32_FIXED_CTR_CTRL, v));
 	}
 	/* SDM 20.3.9.3: FIXED_CTR3 and PERF_METRICS are reset together, SLOTS
 	 * first. */

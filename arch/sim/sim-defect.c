@@ -154,9 +154,14 @@ bt_status bt_sim_defects_parse(const char *spec, struct bt_sim_defects *ret, str
 		return BT_OK;
 	}
 	if (strcmp(spec, "help") == 0) {
-		char list[BT_DIAG_MAX - 40];
-		bt_sim_defects_help(list, sizeof(list));
-		bt_diag_set(d, "--sim-defect defects:\n%s", list);
+		/* The names only: bt_sim_defects_help() has the descriptions. */
+		char list[BT_DIAG_MAX - 64];
+		size_t n = 0;
+		list[0] = '\0';
+		for (size_t i = 0; i < N_DEFECTS && n < sizeof(list); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s%s", i ? ", " : "",
+					      defects[i].name, defects[i].param_help);
+		bt_diag_set(d, "--sim-defect names: %s", list);
 		return BT_ERR_INVALID;
 	}
 	const char *s = spec;
