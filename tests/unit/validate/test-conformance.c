@@ -508,22 +508,57 @@ static char cell(const struct outcome *o, const char *id)
 {
 	const struct bt_check_result *r = find(o, id);
 	if (!r)
-		return '?';
+		return '-'; /* the other vendor's event */
 	return "PWFS"[r->verdict];
 }
 
 static void print_block(const char *title, const char *const *ids, int n_ids,
 			struct outcome *outs, const bool *ran)
 {
-	printf("# %s\n#   %-44s", title, "check \\ preset");
+	printf("# %s\n#   %-48s", title, "check \\ preset");
 	for (int p = 0; bt_sim_preset_names[p]; p++)
-		printf(" %-3.3s", bt_sim_preset_names[p]);
+		printf(" %-6.6s", bt_sim_preset_names[p]);
 	printf("\n");
 	for (int k = 0; k < n_ids; k++) {
-		printf("#   %-44s", ids[k]);
+		printf("#   %-48s", ids[k]);
 		for (int p = 0; bt_sim_preset_names[p]; p++)
-			printf("  %c ", ran[p] ? cell(&outs[p], ids[k]) : '.');
+			printf("   %c   ", ran[p] ? cell(&outs[p], ids[k]) : '.');
 		printf("\n");
+	}
+}
+
+/* One summary line per distinct FAIL set of a defect: "FAIL {a, b} on p, q". */
+static void summarize(const char *defect, struct outcome *outs, const bool *ran, int n_presets,
+		      char *buf, size_t len, size_t *used)
+{
+	static char sets[32][400];
+	int n_sets = 0, set_of[32];
+	for (int p = 0; p < n_presets && p < 32; p++) {
+		set_of[p] = -1;
+		if (!ran[p])
+			continue;
+		char s[400] = "";
+		size_t n = 0;
+		for (int i = 0; i < outs[p].list.n && n < sizeof(s); i++)
+			if (outs[p].list.v[i].verdict == BT_VERDICT_FAIL)
+				n += (size_t)snprintf(s + n, sizeof(s) - n, "%s%s", n ? ", " : "",
+						      outs[p].list.v[i].id);
+		int k = 0;
+		while (k < n_sets && strcmp(sets[k], s) != 0)
+			k++;
+		if (k == n_sets)
+			snprintf(sets[n_sets++], sizeof(sets[0]), "%s", s);
+		set_of[p] = k;
+	}
+	for (int k = 0; k < n_sets && *used < len; k++) {
+		*used += (size_t)snprintf(buf + *used, len - *used, "#   %-40s FAIL {%s} on", defect,
+					  sets[k][0] ? sets[k] : "none");
+		for (int p = 0; p < n_presets && p < 32 && *used < len; p++)
+			if (set_of[p] == k)
+				*used += (size_t)snprintf(buf + *used, len - *used, " %s",
+							  bt_sim_preset_names[p]);
+		if (*used < len)
+			*used += (size_t)snprintf(buf + *used, len - *used, "\n");
 	}
 }
 
@@ -544,11 +579,13 @@ TEST(matrix)
 	struct outcome *outs = calloc((size_t)n_presets, sizeof(*outs));
 	bool *ran = calloc((size_t)n_presets, sizeof(*ran));
 	printf("# SIMULATED PMU: defect x preset, P PASS, W WARN, F FAIL, S SKIP, . defect not "
-	       "applicable; presets:");
+	       "applicable, - the other vendor's event; presets:");
 	for (int p = 0; p < n_presets; p++)
 		printf(" %s", bt_sim_preset_names[p]);
 	printf("\n");
 	int mismatches = 0, runs = 0;
+	static char summary[16384];
+	size_t summary_len = 0;
 	for (int d = -1; d < N_CASES; d++) {
 		char title[160];
 		for (int p = 0; p < n_presets; p++) {
@@ -578,10 +615,13 @@ TEST(matrix)
 		if (cases[d < 0 ? 0 : d].spec_intel && d >= 0 && cases[d].spec_amd)
 			strncat(title, ")", sizeof(title) - strlen(title) - 1);
 		print_block(title, ids, n_ids, outs, ran);
+		summarize(d < 0 ? "none" : title + strlen("--sim-defect="), outs, ran, n_presets,
+			  summary, sizeof(summary), &summary_len);
 		for (int p = 0; p < n_presets; p++)
 			if (ran[p])
 				bt_check_list_free(&outs[p].list);
 	}
+	printf("# summary: defect -> the checks that FAIL, on which presets\n%s", summary);
 	printf("# %d preset runs (%d defect cases + none), %d verdicts differing from the "
 	       "expected set\n", runs, N_CASES, mismatches);
 	CHECK_EQ_INT(mismatches, 0);
