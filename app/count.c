@@ -132,6 +132,9 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 		}
 		c->simcfg = *preset;
 	}
+	if (opt->sim_defect &&
+	    bt_sim_defects_parse(opt->sim_defect, &c->simcfg.defects, why) != BT_OK)
+		return BT_ERR_INVALID;
 	c->sim = calloc(1, sizeof(*c->sim));
 	if (!c->sim || bt_sim_init(c->sim, &c->simcfg) != BT_OK)
 		return say(why, "the simulated PMU could not be set up");
