@@ -47,6 +47,10 @@
  *     on the overflow of a counter PEBS_ENABLE arms recorded as a violation
  *     (it writes into the DS area of whoever armed it);
  *   - several "left by firmware" initial states (cfg.initial);
+ *   - injectable hardware defects (cfg.defects, sim-defect.c): a stuck or
+ *     narrow counter, a double-counting encoding, a dead fixed counter, a
+ *     missing overflow bit, an ignored umask, a truncating full-width
+ *     alias, and more, each where the hardware would show it;
  *   - sequence rules that are mistakes but not faults are recorded as
  *     violations (selector written while its counter is enabled, counting
  *     started with stale PERF_METRICS).
