@@ -465,6 +465,16 @@ TEST(faulting_msr_fails_naming_it)
 	r = find(&o, "conf:overflow-status");
 	CHECK(r && r->verdict == BT_VERDICT_FAIL && strstr(r->detail, "0x38E"));
 	bt_check_list_free(&o.list);
+	/* A selector that cannot even be read: the firmware survey FAILs
+	 * naming it, and nothing else is run (each check says why). */
+	o = run("skl", NULL, BT_SIM_INIT_FW_COUNTERS, MSR_IA32_PERFEVTSEL0 + 1);
+	CHECK_MSG(o.ok, "%s", o.msg);
+	r = find(&o, "conf:firmware-counters");
+	CHECK(r && r->verdict == BT_VERDICT_FAIL && strstr(r->detail, "IA32_PERFEVTSEL1 (0x187)"));
+	r = find(&o, "conf:gp-agree");
+	CHECK(r && r->verdict == BT_VERDICT_FAIL && strstr(r->detail, "not run"));
+	CHECK(o.restored);
+	bt_check_list_free(&o.list);
 }
 
 TEST(defect_names_parse)
