@@ -269,7 +269,7 @@ static const struct applies checks[] = {
  *     and so do 0x80001234 sign-extended to the CPUID width (32-bit write)
  *     and a full-width value (full-width write);
  *   dead fixed counter 1: fixed 1 vs 0x3C, and the width check (it never
- *     wraps);
+ *     wraps); fixed counter 2: REF_TSC vs the TSC, and the width check;
  *   no overflow bit on counter 0: the status check only;
  *   ignored umask of 0xC4: 0xC4/0x01 counts all branches: the event check;
  *   truncating IA32_A_PMCx: the full-width check only (presets are written
@@ -302,6 +302,8 @@ static const struct defect_case cases[] = {
 	{ NULL, "narrow-counter:0", is_amd, { NULL }, { "conf:amd-48bit" }, true },
 	{ "fixed-dead:1", NULL, is_intel,
 	  { "conf:fixed1-vs-gp-cycles", "conf:width-wrap" }, { NULL }, true },
+	{ "fixed-dead:2", NULL, is_intel,
+	  { "conf:fixed2-vs-tsc", "conf:width-wrap" }, { NULL }, true },
 	{ "no-overflow-bit:0", "no-overflow-bit:0", has_status,
 	  { "conf:overflow-status" }, { "conf:overflow-status" }, true },
 	{ "umask-ignored:0xC4", NULL, is_intel,
