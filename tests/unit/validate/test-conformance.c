@@ -32,7 +32,7 @@
 
 struct outcome {
 	bool ok;
-	char msg[300];
+	char msg[600];
 	struct bt_check_list list;     /* conformance + local event checks */
 	bool restored;
 	char restore_diff[200];
@@ -121,7 +121,7 @@ static void event_check(struct bt_arch *arch, const struct bt_pmu_caps *caps, co
 	bt_pmu_close(&s);
 	bt_kernel_teardown(loop_kernel(), &st);
 	r.verdict = rc == BT_OK && (int64_t)v == want ? BT_VERDICT_PASS : BT_VERDICT_FAIL;
-	snprintf(r.detail, sizeof(r.detail), "counted %llu, declared %lld %s",
+	snprintf(r.detail, sizeof(r.detail), "counted %llu, declared %lld %.100s",
 		 (unsigned long long)v, (long long)want, err);
 	bt_check_list_add(out, &r);
 }
