@@ -22,6 +22,12 @@ if [ $rc -ne 0 ]; then
 fi
 echo "$out" | grep -q '0 verdicts differing from the expected set' ||
     { echo "FAIL the defect matrix differs from the expected FAIL sets"; fail=1; }
+# The defects at the register level, and their name parser.
+if d=$(./build/host/tests/test-sim-defect 2>&1); then
+    echo "ok: test-sim-defect: $(echo "$d" | grep -c '^ok') register-level defect and parser tests"
+else
+    echo "$d" | grep -E '^(not ok|#   tests/)'; echo "FAIL test-sim-defect"; fail=1
+fi
 echo "--- SIMULATED PMU: defect x preset (PASS/FAIL per check) ---"
 echo "$out" | sed -n '/^# SIMULATED PMU: defect x preset/,$p' | grep '^#' | sed 's/^# \{0,1\}//'
 

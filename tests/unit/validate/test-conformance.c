@@ -14,7 +14,8 @@
  * The defects an event check alone can see (double counting, an ignored
  * umask) are caught by a minimal local event check: an event counted over
  * loop-dec-jnz must equal the kernel's declared count exactly.
- * `test-conformance -k matrix` prints the defect x preset table.
+ * `test-conformance -k matrix` prints the defect x preset table. The
+ * defects themselves and their name parser: tests/unit/arch/test-sim-defect.c.
  */
 #include <stdlib.h>
 
@@ -477,41 +478,6 @@ TEST(faulting_msr_fails_naming_it)
 	CHECK(r && r->verdict == BT_VERDICT_FAIL && strstr(r->detail, "not run"));
 	CHECK(o.restored);
 	bt_check_list_free(&o.list);
-}
-
-TEST(defect_names_parse)
-{
-	struct bt_sim_defects df;
-	struct bt_diag d;
-	CHECK(bt_sim_defects_parse("stuck-counter:2", &df, &d) == BT_OK);
-	CHECK(df.mask == BT_SIM_DEFECT_STUCK_COUNTER && df.stuck_gp == 2);
-	CHECK(bt_sim_defects_parse("double-count:0xc4/0x20,fixed-dead:3,fw-truncates", &df, &d) ==
-	      BT_OK);
-	CHECK(df.double_code == 0xC4 && df.double_umask == 0x20 && df.dead_fixed == 3);
-	CHECK_EQ_U64(df.mask, BT_SIM_DEFECT_DOUBLE_COUNT | BT_SIM_DEFECT_FIXED_DEAD |
-			      BT_SIM_DEFECT_FW_TRUNCATES);
-	char buf[200];
-	bt_sim_defects_format(&df, buf, sizeof(buf));
-	CHECK_STR(buf, "double-count:0xC4/0x20,fixed-dead:3,fw-truncates");
-	CHECK(bt_sim_defects_parse("", &df, &d) == BT_OK && df.mask == 0);
-	bt_sim_defects_format(&df, buf, sizeof(buf));
-	CHECK_STR(buf, "none");
-	CHECK(bt_sim_defects_parse("umask-ignored", &df, &d) == BT_OK && df.umask_code == 0xC4);
-	static const char *const bad[] = {
-		"stuck", "stuck-counter:16", "stuck-counter:", "stuck-counter:x", "fixed-dead:8",
-		"double-count:0xC4", "double-count:0xC4/0x100", "fw-truncates:1", ",", "a,,b",
-		"stuck-counter:1,", "narrow-counter:0x", "double-count:/", "help",
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		d.text[0] = '\0';
-		CHECK_MSG(bt_sim_defects_parse(bad[i], &df, &d) == BT_ERR_INVALID && d.text[0],
-			  "'%s' accepted", bad[i]);
-	}
-	CHECK(bt_sim_defects_parse("help", &df, &d) == BT_ERR_INVALID &&
-	      strstr(d.text, "stuck-counter[:K]") && strstr(d.text, "rdpmc-fixed-gp"));
-	char help[2048];
-	bt_sim_defects_help(help, sizeof(help));
-	CHECK(strstr(help, "fw-truncates: a full-width write") && strstr(help, "\nrdpmc-fixed-gp: "));
 }
 
 /* ------------------------------------------------------------ the table */
