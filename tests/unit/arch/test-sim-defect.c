@@ -95,7 +95,7 @@ TEST(double_count_only_that_encoding)
 TEST(narrow_counter_holds_and_wraps_at_width_minus_8)
 {
 	struct bt_arch *a = setup("narrow-counter:1");
-	uint64_t top40 = (1ull << 40) - 100, v, st;
+	uint64_t top40 = (1ull << 40) - 100, v = 0, st = 0;
 	CHECK(bt_wrmsr(a, A_PMC0 + 1, (1ull << 47) | 0x123) == BT_OK);
 	CHECK(bt_rdmsr(a, PMC0 + 1, &v) == BT_OK);
 	CHECK_EQ_U64(v, 0x123); /* bit 47 not held */
@@ -124,7 +124,7 @@ TEST(fixed_dead_never_counts)
 TEST(no_overflow_bit_wraps_silently)
 {
 	struct bt_arch *a = setup("no-overflow-bit:0");
-	uint64_t top = (1ull << 48) - 10, st;
+	uint64_t top = (1ull << 48) - 10, st = 0;
 	CHECK(bt_wrmsr(a, 0x390, 0xF) == BT_OK);
 	CHECK_EQ_U64(count_gp(a, 0, 0xC0, 0, top), 990);
 	CHECK(bt_rdmsr(a, STATUS, &st) == BT_OK);
@@ -145,7 +145,7 @@ TEST(umask_ignored_counts_umask_zero)
 TEST(fw_truncates_only_the_alias)
 {
 	struct bt_arch *a = setup("fw-truncates");
-	uint64_t v;
+	uint64_t v = 0;
 	CHECK(bt_wrmsr(a, A_PMC0, 0x812345678ull) == BT_OK);
 	CHECK(bt_rdmsr(a, PMC0, &v) == BT_OK);
 	CHECK_EQ_U64(v, 0x12345678ull);
@@ -158,7 +158,7 @@ TEST(fw_truncates_only_the_alias)
 TEST(rdpmc_fixed_reads_the_general_counter)
 {
 	struct bt_arch *a = setup("rdpmc-fixed-gp");
-	uint64_t v;
+	uint64_t v = 0;
 	CHECK(bt_wrmsr(a, A_PMC0 + 1, 0x1111) == BT_OK);
 	CHECK(bt_wrmsr(a, FIXED0 + 1, 0x2222) == BT_OK);
 	CHECK(bt_rdpmc(a, (1u << 30) | 1, &v) == BT_OK);
@@ -169,7 +169,7 @@ TEST(rdpmc_fixed_reads_the_general_counter)
 TEST(global_ignored_counter_zero_only)
 {
 	struct bt_arch *a = setup("global-ignored");
-	uint64_t v0, v1;
+	uint64_t v0 = 0, v1 = 0;
 	CHECK(bt_wrmsr(a, SEL0, 0xC0 | OS_USR | EN) == BT_OK);
 	CHECK(bt_wrmsr(a, SEL0 + 1, 0xC0 | OS_USR | EN) == BT_OK);
 	CHECK(bt_wrmsr(a, A_PMC0, 0) == BT_OK && bt_wrmsr(a, A_PMC0 + 1, 0) == BT_OK);
