@@ -324,6 +324,13 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		status = finish(r, BT_EXIT_OK);
 		goto out;
 	}
+	if (r->opt.list_sim_defects) {
+		char list[2048];
+		bt_sim_defects_help(list, sizeof(list));
+		printf("--sim-defect=NAME[:PARAM][,...], defects of the SIMULATED PMU:\n%s\n", list);
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
 	if (r->opt.list_workloads) {
 		bt_list_workloads(stdout);
 		status = finish(r, BT_EXIT_OK);

@@ -149,6 +149,9 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 	return BT_OK;
 }
 
+static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* The simulated PMU: --sim[=NAME], NAME a model id or a preset. */
 static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 			   struct bt_diag *why)
@@ -169,6 +172,14 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 			return BT_ERR_INVALID;
 		}
 		c->simcfg = *preset;
+	}
+	if (opt->sim_defect &&
+	    bt_sim_defects_parse(opt->sim_defect, &c->simcfg.defects, why) != BT_OK)
+		return BT_ERR_INVALID;
+	if (c->simcfg.defects.mask) {
+		char list[160];
+		bt_sim_defects_format(&c->simcfg.defects, list, sizeof(list));
+		ctx_note(c, "simulated PMU with injected hardware defects (--sim-defect %s)", list);
 	}
 	c->sim = calloc(1, sizeof(*c->sim));
 	if (!c->sim || bt_sim_init(c->sim, &c->simcfg) != BT_OK)

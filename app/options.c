@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/options.h"
+#include "arch/sim/sim.h"
 
 enum arg_kind {
 	ARG_NONE,     /* --flag */
@@ -133,6 +134,21 @@ static bt_status set_sim_miscount(struct bt_options *o, const char *v, struct bt
 		return BT_ERR_INVALID;
 	}
 	o->sim_miscount = v;
+	return BT_OK;
+}
+
+/* --sim-defect NAME[:PARAM],...: checked here (arch/sim/sim-defect.c),
+ * applied where the simulated PMU is set up (count.c setup_sim). */
+static bt_status set_sim_defect(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	struct bt_sim_defects df;
+	if (v && strcmp(v, "help") == 0) {
+		o->list_sim_defects = true;
+		return BT_OK;
+	}
+	if (bt_sim_defects_parse(v, &df, d) != BT_OK)
+		return BT_ERR_INVALID;
+	o->sim_defect = v;
 	return BT_OK;
 }
 
@@ -418,6 +434,10 @@ static const struct option_def options[] = {
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
 	  "(its count times X), stuck=N (always N) or swap=OTHER (counts OTHER's count)",
 	  set_sim_miscount },
+	{ NULL, "sim-defect", 0, ARG_REQUIRED, "NAME[:K],...",
+	  "with --sim: inject hardware defects into the simulated PMU (stuck-counter:K, "
+	  "double-count:CODE/UMASK, narrow-counter:K, fixed-dead:K, no-overflow-bit:K, "
+	  "umask-ignored:CODE, fw-truncates, ...); --sim-defect=help lists them", set_sim_defect },
 	{ NULL, "no-count", 0, ARG_NONE, NULL, "time the workloads, do not count", set_no_count },
 
 	{ "Workloads", "workload", 'w', ARG_REQUIRED, "SPEC",

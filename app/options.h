@@ -76,6 +76,8 @@ struct bt_options {
 	const char *sim_name;     /* a preset or model id; NULL = the model's own */
 	const char *counts_file;  /* --counts FILE: the simulated PMU's counts */
 	const char *sim_miscount; /* --sim-miscount EVENT:HOW: one event miscounts */
+	const char *sim_defect;   /* --sim-defect SPEC: hardware defects of the simulated PMU */
+	bool list_sim_defects;    /* --sim-defect=help */
 	bool no_count;            /* time the workloads only */
 
 	/* CPUs: run on these logical CPUs one after another (cpu_all, or the

@@ -21,21 +21,18 @@
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "pmu/pmu-driver.h"
+#include "pmu/pmu-raw.h"
 #include "pmu/pmu-regs.h"
 
-static bool core_ext(const struct bt_pmu_session *s)
-{
-	return s->caps.kind == BT_PMU_AMD_CORE_EXT || s->caps.kind == BT_PMU_AMD_V2;
-}
-
+/* Counter addresses: shared with the conformance checks (pmu-raw.c). */
 static uint32_t sel_msr(const struct bt_pmu_session *s, unsigned i)
 {
-	return core_ext(s) ? MSR_AMD_CORE_EVTSEL0 + 2 * i : MSR_AMD_PERFEVTSEL0 + i;
+	return bt_pmu_gp_sel_msr(&s->caps, i);
 }
 
 static uint32_t ctr_msr(const struct bt_pmu_session *s, unsigned i)
 {
-	return core_ext(s) ? MSR_AMD_CORE_CTR0 + 2 * i : MSR_AMD_PERFCTR0 + i;
+	return bt_pmu_gp_ctr_msr(&s->caps, i);
 }
 
 static bool v2(const struct bt_pmu_session *s)

@@ -22,6 +22,7 @@
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "pmu/pmu-driver.h"
+#include "pmu/pmu-raw.h"
 #include "pmu/pmu-regs.h"
 
 static const struct bt_pmu_mutation no_mutation;
@@ -31,40 +32,28 @@ static const struct bt_pmu_mutation *mut(const struct bt_pmu_session *s)
 	return s->opts.mutation ? s->opts.mutation : &no_mutation;
 }
 
-/* Perfmon v6 programs every counter through the 0x19xx range (pmu/msr.h);
- * the legacy addresses only reach counters 0-7. */
-static bool v6(const struct bt_pmu_session *s)
-{
-	return s->caps.version >= 6;
-}
-
+/* Counter addresses: shared with the conformance checks (pmu-raw.c). */
 static uint32_t sel_msr(const struct bt_pmu_session *s, unsigned i)
 {
-	return v6(s) ? MSR_IA32_PMC_V6_GP0_CFG_A + MSR_IA32_PMC_V6_STEP * i
-		     : MSR_IA32_PERFEVTSEL0 + i;
+	return bt_pmu_gp_sel_msr(&s->caps, i);
 }
 
 /* The counter's address for reads (and saving). */
 static uint32_t ctr_msr(const struct bt_pmu_session *s, unsigned i)
 {
-	return v6(s) ? MSR_IA32_PMC_V6_GP0_CTR + MSR_IA32_PMC_V6_STEP * i : MSR_IA32_PMC0 + i;
+	return bt_pmu_gp_ctr_msr(&s->caps, i);
 }
 
 /* The counter's address for writes: the full-width alias IA32_A_PMCx when
- * IA32_PERF_CAPABILITIES[13] says it exists. No manual text was found on
- * whether the v6 counter MSRs sign-extend 32-bit writes; baretop treats them
- * like the legacy pair (full width when PERF_CAPABILITIES[13]). */
+ * IA32_PERF_CAPABILITIES[13] says it exists (v6: the 0x19xx address). */
 static uint32_t ctr_write_msr(const struct bt_pmu_session *s, unsigned i)
 {
-	if (v6(s))
-		return ctr_msr(s, i);
-	return s->caps.full_width_write ? MSR_IA32_A_PMC0 + i : MSR_IA32_PMC0 + i;
+	return bt_pmu_gp_ctr_write_msr(&s->caps, i);
 }
 
 static uint32_t fixed_msr(const struct bt_pmu_session *s, unsigned i)
 {
-	return v6(s) ? MSR_IA32_PMC_V6_FX0_CTR + MSR_IA32_PMC_V6_STEP * i
-		     : MSR_IA32_FIXED_CTR0 + i;
+	return bt_pmu_fixed_ctr_msr(&s->caps, i);
 }
 
 static uint64_t fixed_ctrl_value(const struct bt_pmu_session *s)

@@ -9,6 +9,12 @@
  * control, and counters found enabled by firmware (reported, then taken
  * and restored). Each check appends one struct bt_check_result ("conf:*").
  * Every MSR touched is restored before returning, also on failure.
+ *
+ * The workload is loop-dec-jnz (kernels/loop.c), calibrated with the empty
+ * kernel. With the simulated PMU the caller gives the sim a count source
+ * for that body (arch/sim: bt_sim_known_counts() from the kernel's declared
+ * counts, source.body = the kernel's run), as the engine does for every
+ * kernel it runs; validate/README.md lists the check ids.
  */
 #ifndef VALIDATE_CONFORMANCE_H
 #define VALIDATE_CONFORMANCE_H

@@ -30,10 +30,29 @@ static int amd_index(const struct bt_sim *sim, uint32_t msr, bool *is_ctr)
 	return -1;
 }
 
+/* The amd-alias-split defect (sim.h): with the core extension, the legacy
+ * addresses reach registers of their own instead of core counters 0-3. */
+static uint64_t *split_reg(struct bt_sim *sim, uint32_t msr)
+{
+	const struct bt_sim_config *c = &sim->cfg;
+	if (!bt_sim_defect(sim, BT_SIM_DEFECT_AMD_ALIAS_SPLIT) || !(c->amd_core_ext || c->amd_v2))
+		return NULL;
+	if (msr >= SIM_AMD_PERFEVTSEL0 && msr < SIM_AMD_PERFEVTSEL0 + 4)
+		return &sim->amd_split_sel[msr - SIM_AMD_PERFEVTSEL0];
+	if (msr >= SIM_AMD_PERFCTR0 && msr < SIM_AMD_PERFCTR0 + 4)
+		return &sim->amd_split_ctr[msr - SIM_AMD_PERFCTR0];
+	return NULL;
+}
+
 static bt_status amd_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 {
 	const struct bt_sim_config *c = &sim->cfg;
 	bool is_ctr;
+	uint64_t *split = split_reg(sim, msr);
+	if (split) {
+		*ret = *split;
+		return BT_OK;
+	}
 	int i = amd_index(sim, msr, &is_ctr);
 	if (i >= 0) {
 		*ret = is_ctr ? sim->regs.ctr[i] : sim->regs.evtsel[i];
@@ -58,12 +77,17 @@ static bt_status amd_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 {
 	const struct bt_sim_config *c = &sim->cfg;
 	bool is_ctr;
+	uint64_t *split = split_reg(sim, msr);
+	if (split) {
+		*split = value;
+		return BT_OK;
+	}
 	int i = amd_index(sim, msr, &is_ctr);
 	if (i >= 0) {
 		if (is_ctr) {
 			if (value >> SIM_AMD_CTR_WIDTH)
 				return BT_ERR_FAULT;
-			sim->regs.ctr[i] = value;
+			sim->regs.ctr[i] = value & bt_sim_gp_ctr_mask(sim, (unsigned)i);
 			bt_sim_note_gp_write(sim, (unsigned)i);
 			return BT_OK;
 		}

@@ -245,7 +245,7 @@ static void initial_state(struct bt_sim *sim)
 		uint64_t v = 0x123456789ull * (i + 3) + 0x1111;
 		if (intel && !c->full_width)
 			v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
-		r->ctr[i] = v & gpw;
+		r->ctr[i] = v & gpw & bt_sim_gp_ctr_mask(sim, i);
 	}
 	if (intel) {
 		for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)

@@ -162,6 +162,33 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
 	return NULL;
 }
 
+/* The event select of a selector (AMD: 12 bits). */
+static unsigned sel_code(const struct bt_sim *sim, uint64_t sel)
+{
+	unsigned code = sel & 0xFF;
+	if (sim->cfg.vendor == BT_VENDOR_AMD)
+		code |= ((sel >> SIM_AMD_EVENT_HI_SHIFT) & 0xF) << 8;
+	return code;
+}
+
+/* The umask-ignored defect (sim.h): the event's unit mask decodes as 0x00,
+ * so every umask of that event counts what umask 0x00 counts. */
+static uint64_t defective_sel(const struct bt_sim *sim, uint64_t sel)
+{
+	if (bt_sim_defect(sim, BT_SIM_DEFECT_UMASK_IGNORED) &&
+	    sel_code(sim, sel) == sim->cfg.defects.umask_code)
+		sel &= ~(0xFFull << SIM_SEL_UMASK_SHIFT);
+	return sel;
+}
+
+/* The double-count defect: the programmed encoding counts twice. */
+static bool double_counts(const struct bt_sim *sim, uint64_t sel)
+{
+	return bt_sim_defect(sim, BT_SIM_DEFECT_DOUBLE_COUNT) &&
+	       sel_code(sim, sel) == sim->cfg.defects.double_code &&
+	       ((sel >> SIM_SEL_UMASK_SHIFT) & 0xFF) == sim->cfg.defects.double_umask;
+}
+
 /*
  * SMIs landing in the window, or injected between two accesses (bt_sim_smi
  * below), on Intel. Without IA32_DEBUGCTL.FREEZE_WHILE_SMM
@@ -233,9 +260,9 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 		tsc = s->tsc_per_window;
 
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
-		uint64_t n;
-		if (gp_on[i] && find_gp(sim, s, i, sim->regs.evtsel[i], &n))
-			bt_sim_add_gp(sim, i, n);
+		uint64_t n, sel = sim->regs.evtsel[i];
+		if (gp_on[i] && find_gp(sim, s, i, defective_sel(sim, sel), &n))
+			bt_sim_add_gp(sim, i, double_counts(sim, sel) ? 2 * n : n);
 	}
 	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {
 		if (!fixed_on[i])

@@ -349,9 +349,14 @@ static bt_status intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 		 * 32-bit writes; modelled like the legacy pair: full width when
 		 * PERF_CAPABILITIES[13], else IA32_PMCx semantics. */
 		bool sign_extend = kind == GP_CTR || (kind == GP_V6_CTR && !c->full_width);
+		/* fw-truncates defect: the alias's upper bits are lost. */
+		if (kind == GP_ACTR && bt_sim_defect(sim, BT_SIM_DEFECT_FW_TRUNCATES))
+			value &= 0xFFFFFFFFull;
 		bt_status st = write_counter(&r->ctr[i], value, c->gp_width, sign_extend);
-		if (st == BT_OK)
+		if (st == BT_OK) {
+			r->ctr[i] &= bt_sim_gp_ctr_mask(sim, (unsigned)i); /* narrow-counter */
 			bt_sim_note_gp_write(sim, (unsigned)i);
+		}
 		return st;
 	}
 	case GP_NONE:
@@ -388,6 +393,8 @@ static bt_status intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 			return BT_ERR_FAULT;
 		if (c->pm_fields == 4 && (value >> 32))
 			return BT_ERR_FAULT; /* fields 4-7 do not exist on this part */
+		if (bt_sim_defect(sim, BT_SIM_DEFECT_PM_STICKY))
+			return BT_OK; /* pm-sticky defect: the write is lost */
 		/* The fractions are relative to the current FIXED_CTR3: writing the
 		 * pair (SLOTS first, then PERF_METRICS) sets the slot counts. */
 		r->perf_metrics = value;
@@ -461,6 +468,9 @@ static bt_status intel_rdpmc(struct bt_sim *sim, uint32_t ecx, uint64_t *ret)
 		if (!bt_sim_fixed_exists(sim, index))
 			return BT_ERR_FAULT;
 		*ret = sim->regs.fixed_ctr[index];
+		/* rdpmc-fixed-gp defect: ECX[30] not decoded. */
+		if (bt_sim_defect(sim, BT_SIM_DEFECT_RDPMC_FIXED_GP))
+			*ret = bt_sim_gp_exists(sim, index) ? sim->regs.ctr[index] : 0;
 		return BT_OK;
 	}
 	if (type == SIM_RDPMC_METRICS) {

@@ -62,6 +62,14 @@ void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n);
 void bt_sim_note_gp_write(struct bt_sim *sim, unsigned i);
 void bt_sim_note_fixed_write(struct bt_sim *sim, unsigned i);
 void bt_sim_add_fixed(struct bt_sim *sim, unsigned i, uint64_t n);
+/* The bits general counter i holds: its width, or width - 8 with the
+ * narrow-counter defect (cfg.defects). */
+uint64_t bt_sim_gp_ctr_mask(const struct bt_sim *sim, unsigned i);
+/* cfg.defects has `flag` set. */
+static inline bool bt_sim_defect(const struct bt_sim *sim, uint32_t flag)
+{
+	return (sim->cfg.defects.mask & flag) != 0;
+}
 
 /* ------------------------------------------------ sim-tables.c */
 

@@ -90,6 +90,23 @@ static bool frozen(const struct bt_sim *sim)
 	       (sim->regs.global_status & SIM_ST_CTR_FRZ);
 }
 
+uint64_t bt_sim_gp_ctr_mask(const struct bt_sim *sim, unsigned i)
+{
+	unsigned w = sim->cfg.gp_width;
+	if (bt_sim_defect(sim, BT_SIM_DEFECT_NARROW_COUNTER) && i == sim->cfg.defects.narrow_gp &&
+	    w > 8)
+		w -= 8;
+	return sim_width_mask(w);
+}
+
+/* The global enable of general counter i, or the global-ignored defect
+ * (counter 0 counts with its selector's En alone). */
+static bool global_enabled(const struct bt_sim *sim, unsigned i)
+{
+	return ((sim->regs.global_ctrl >> i) & 1) ||
+	       (i == 0 && bt_sim_defect(sim, BT_SIM_DEFECT_GLOBAL_IGNORED));
+}
+
 bool bt_sim_gp_enabled(const struct bt_sim *sim, unsigned i)
 {
 	if (!bt_sim_gp_exists(sim, i))
@@ -98,9 +115,9 @@ bool bt_sim_gp_enabled(const struct bt_sim *sim, unsigned i)
 	if (!(sel & SIM_SEL_EN) || !(sel & (SIM_SEL_OS | SIM_SEL_USR)))
 		return false;
 	if (sim->cfg.vendor == BT_VENDOR_INTEL)
-		return ((sim->regs.global_ctrl >> i) & 1) && !frozen(sim);
+		return global_enabled(sim, i) && !frozen(sim);
 	if (sim->cfg.amd_v2)
-		return (sim->regs.global_ctrl >> i) & 1;
+		return global_enabled(sim, i);
 	return true; /* AMD without PerfMonV2: PerfEvtSel.En alone */
 }
 
@@ -115,12 +132,18 @@ bool bt_sim_fixed_enabled(const struct bt_sim *sim, unsigned i)
 
 void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n)
 {
-	uint64_t mask = sim_width_mask(sim->cfg.gp_width);
-	uint64_t old = sim->regs.ctr[i];
+	/* Defects (sim.h): a stuck counter never advances; a narrow one
+	 * holds fewer bits than CPUID says, so it wraps early; one may wrap
+	 * without its overflow bit. */
+	if (bt_sim_defect(sim, BT_SIM_DEFECT_STUCK_COUNTER) && i == sim->cfg.defects.stuck_gp)
+		return;
+	uint64_t mask = bt_sim_gp_ctr_mask(sim, i);
+	uint64_t old = sim->regs.ctr[i] & mask;
 	sim->regs.ctr[i] = (old + n) & mask;
+	bool ovf_bit = !(bt_sim_defect(sim, BT_SIM_DEFECT_NO_OVERFLOW) && i == sim->cfg.defects.no_ovf_gp);
 	/* Overflow: the count passed 2^width (at most once per window, which
 	 * the driver relies on). GLOBAL_STATUS bit i (Intel, AMD PerfMonV2). */
-	if (n > mask - old && (sim->cfg.vendor == BT_VENDOR_INTEL || sim->cfg.amd_v2))
+	if (n > mask - old && ovf_bit && (sim->cfg.vendor == BT_VENDOR_INTEL || sim->cfg.amd_v2))
 		sim->regs.global_status |= 1ull << i;
 	/* A counter armed in IA32_PEBS_ENABLE takes a PEBS assist when it
 	 * overflows (SDM "Processor Event Based Sampling"): a record written
@@ -132,6 +155,8 @@ void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n)
 
 void bt_sim_add_fixed(struct bt_sim *sim, unsigned i, uint64_t n)
 {
+	if (bt_sim_defect(sim, BT_SIM_DEFECT_FIXED_DEAD) && i == sim->cfg.defects.dead_fixed)
+		return; /* a dead fixed counter (sim.h defects) */
 	uint64_t mask = sim_width_mask(sim->cfg.fixed_width);
 	uint64_t old = sim->regs.fixed_ctr[i];
 	sim->regs.fixed_ctr[i] = (old + n) & mask;

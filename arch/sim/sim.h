@@ -47,6 +47,10 @@
  *     on the overflow of a counter PEBS_ENABLE arms recorded as a violation
  *     (it writes into the DS area of whoever armed it);
  *   - several "left by firmware" initial states (cfg.initial);
+ *   - injectable hardware defects (cfg.defects, sim-defect.c): a stuck or
+ *     narrow counter, a double-counting encoding, a dead fixed counter, a
+ *     missing overflow bit, an ignored umask, a truncating full-width
+ *     alias, and more, each where the hardware would show it;
  *   - sequence rules that are mistakes but not faults are recorded as
  *     violations (selector written while its counter is enabled, counting
  *     started with stale PERF_METRICS).
@@ -149,6 +153,47 @@ extern const struct bt_sim_cpuid_part bt_sim_part_ivb, bt_sim_part_hsw, bt_sim_p
 	bt_sim_part_arl_e, bt_sim_part_arlh_p, bt_sim_part_arlh_e, bt_sim_part_arlh_lpe,
 	bt_sim_part_zen4, bt_sim_part_zen5;
 
+/* Injectable hardware defects (arch/sim/sim-defect.c): faults of the
+ * simulated silicon, not of the driver (the driver's mistakes are the
+ * TEST-ONLY struct bt_pmu_mutation of pmu/pmu-session.h). Each is modelled
+ * where the hardware would show it -- in counting (sim-count.c,
+ * sim-state.c) or in register storage (sim-intel.c, sim-amd.c) -- never
+ * by looking at who reads. Set by name with bt_sim_defects_parse()
+ * ("--sim-defect=stuck-counter:2,fixed-dead:1"); README.md lists what each
+ * breaks. */
+#define BT_SIM_DEFECT_STUCK_COUNTER  (1u << 0) /* general counter stuck_gp never advances */
+#define BT_SIM_DEFECT_DOUBLE_COUNT   (1u << 1) /* encoding double_code/umask counts 2x */
+#define BT_SIM_DEFECT_NARROW_COUNTER (1u << 2) /* general counter narrow_gp: width - 8 bits */
+#define BT_SIM_DEFECT_FIXED_DEAD     (1u << 3) /* fixed counter dead_fixed never counts */
+#define BT_SIM_DEFECT_NO_OVERFLOW    (1u << 4) /* general counter no_ovf_gp never sets its
+					       * GLOBAL_STATUS overflow bit */
+#define BT_SIM_DEFECT_UMASK_IGNORED  (1u << 5) /* event umask_code counts as umask 0x00 */
+#define BT_SIM_DEFECT_FW_TRUNCATES   (1u << 6) /* IA32_A_PMCx keeps only bits 31:0 */
+#define BT_SIM_DEFECT_PM_STICKY      (1u << 7) /* MSR_PERF_METRICS ignores writes */
+#define BT_SIM_DEFECT_AMD_ALIAS_SPLIT (1u << 8) /* AMD legacy PerfCtr0-3 are separate
+					       * registers, not the core counters */
+#define BT_SIM_DEFECT_GLOBAL_IGNORED (1u << 9) /* the global enable (GLOBAL_CTRL / AMD
+					       * PerfCntrGlobalCtl) bit of counter 0 is
+					       * ignored: it counts whenever En is set */
+#define BT_SIM_DEFECT_RDPMC_FIXED_GP (1u << 10) /* RDPMC with ECX[30] returns the general
+					       * counter of the same index */
+
+struct bt_sim_defects {
+	uint32_t mask;             /* BT_SIM_DEFECT_* */
+	uint8_t stuck_gp, narrow_gp, no_ovf_gp, dead_fixed;
+	uint16_t double_code;      /* event select (AMD: 12 bits) */
+	uint8_t double_umask;
+	uint16_t umask_code;
+};
+
+/* "stuck-counter:2,double-count:0xc4/0x01" -> *ret (all-or-nothing; an
+ * empty string is no defect). "help" is refused with the list in d. */
+bt_status bt_sim_defects_parse(const char *spec, struct bt_sim_defects *ret, struct bt_diag *d);
+/* The defect names with their parameters and one line each, as text. */
+void bt_sim_defects_help(char *buf, size_t len);
+/* "stuck-counter:1,fixed-dead:2" for *df ("none" when no defect). */
+void bt_sim_defects_format(const struct bt_sim_defects *df, char *buf, size_t len);
+
 struct bt_sim_config {
 	const char *name;          /* preset name, e.g. "skl" */
 	enum bt_vendor vendor;
@@ -200,6 +245,7 @@ struct bt_sim_config {
 	uint64_t smm_counts_per_smi; /* Intel: what one SMI handler adds to each counter
 				      * counting ring 0, unless DEBUGCTL.FREEZE_WHILE_SMM */
 	uint8_t initial;           /* BT_SIM_INIT_* flags */
+	struct bt_sim_defects defects; /* injected hardware defects (none: all 0) */
 };
 
 /* Named presets: "core2" "nhm" "skl" "icl" "spr" "adl-p" "adl-e" "lnl-p"
@@ -292,6 +338,10 @@ struct bt_sim {
 
 	uint64_t tsc, aperf, mperf;
 	uint32_t smi;
+
+	/* The amd-alias-split defect: the legacy PerfEvtSel0-3 / PerfCtr0-3
+	 * as registers of their own (they hold values and never count). */
+	uint64_t amd_split_sel[4], amd_split_ctr[4];
 	bool in_window;
 
 	/* Fault injection: fault the Nth MSR/RDPMC access (1-based; 0 = off),
@@ -372,6 +422,27 @@ void bt_sim_detect_caps(struct bt_sim *sim, struct bt_pmu_caps *ret);
  * among the events. `out` needs n entries. */
 bt_status bt_sim_generate_counts(const struct bt_event *const *events, size_t n,
 				 uint64_t seed, struct bt_sim_count *out);
+
+/* A body whose architectural counts are known exactly (a known-count
+ * kernel, kernels/): what one run retires and takes. The simulated PMU
+ * counts these for the encodings below (sim-known.c), so the PMU
+ * conformance checks and the event checks can run against it. */
+struct bt_sim_known {
+	uint64_t instructions, branches, cond;
+	uint64_t cycles;           /* core cycles; REF_TSC and the TSC tick at the same rate */
+	unsigned width;            /* issue slots per cycle: TOPDOWN.SLOTS = width x cycles */
+	uint8_t pm[8];             /* the run's PERF_METRICS bytes (level 1 summing to 0xFF) */
+};
+#define BT_SIM_KNOWN_MAX 24
+/* The count source entries for q (`out` needs BT_SIM_KNOWN_MAX): Intel
+ * fixed counters 0-7 (instructions, cycles, REF_TSC, SLOTS, and for the
+ * E-core fixed counters 4-6 an eighth of SLOTS each), INST_RETIRED.ANY_P
+ * 0xC0/0x00, CPU_CLK_UNHALTED 0x3C/0x00, BR_INST_RETIRED 0xC4/0x00 (all)
+ * and 0xC4/0x01 (conditional, Nehalem and later), PERF_METRICS fields;
+ * AMD 0xC0 retired instructions, 0x76 cycles not halted, 0xC2 retired
+ * branches; the TSC. Returns the number of entries. */
+size_t bt_sim_known_counts(enum bt_vendor vendor, const struct bt_sim_known *q,
+			   struct bt_sim_count *out);
 
 /* The workload model (sim-workload.c): counts for the given events that a
  * CPU `width` issue slots wide would give running a workload of profile p
