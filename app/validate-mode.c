@@ -8,6 +8,7 @@
 #include "app/validate-mode.h"
 #include "kernels/kernel.h"
 #include "validate/builtin-spec.h"
+#include "validate/conformance.h"
 #include "validate/report.h"
 #include "validate/run.h"
 
@@ -74,6 +75,32 @@ static void sim_prepare(void *ctx, const struct bt_kernel *k, const struct bt_ke
 		p->c->sim->source_alt = &p->es;
 	}
 	bt_sim_set_source(p->c->sim, &p->ks);
+}
+
+/* The simulated PMU's counts for the conformance checks' window
+ * (loop-dec-jnz at bt_conformance_loop_n): the kernel's declared
+ * instructions and branches, modelled cycles (the kernel's IPC), SLOTS =
+ * width x cycles and PERF_METRICS bytes of a plausible split (level 1
+ * summing to 0xFF, each level-2 field within its parent). The calibration
+ * window's body (kernel `empty`) counts nothing but the window's own
+ * accesses. */
+static void sim_conformance_source(struct bt_count_ctx *c, const struct bt_conformance_opts *co,
+				   struct bt_sim_count *src, struct bt_sim_source *source)
+{
+	const struct bt_kernel *loop = bt_kernel_find("loop-dec-jnz");
+	uint64_t n = bt_conformance_loop_n(co);
+	struct bt_sim_known q = {
+		.instructions = declared(loop, BT_KC_INSTRUCTIONS, n),
+		.branches = declared(loop, BT_KC_BRANCHES, n),
+		.cond = declared(loop, BT_KC_COND, n),
+		.cycles = (uint64_t)((double)declared(loop, BT_KC_INSTRUCTIONS, n) / model_ipc(loop->name)),
+		.width = c->simcfg.pm_fields == 8 ? 6 : 4,
+		.pm = { 0x99, 0x0A, 0x30, 0x2C, 0x20, 0x08, 0x1C, 0x10 },
+	};
+	*source = (struct bt_sim_source){ .entries = src, .body = loop->run,
+					  .n = bt_sim_known_counts(c->simcfg.vendor, &q, src) };
+	c->sim->source_alt = NULL;
+	bt_sim_set_source(c->sim, source);
 }
 
 int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_options *opt,
@@ -150,11 +177,17 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		o.prepare = sim_prepare;
 		o.prepare_ctx = &prep;
 	}
-	/* PMU conformance (validate/conformance.h) is wired in by the lead at
-	 * merge; its call site is here, disabled until bt_conformance_run exists:
-	 *   struct bt_conformance_opts co = { .reps = o.reps, .quick = o.quick };
-	 *   bt_conformance_run(c->arch, &c->caps, &co, &v->checks, &d);
-	 */
+	/* PMU conformance first: the counters themselves (validate/conformance.h),
+	 * then the events over the kernels. */
+	struct bt_conformance_opts co = { .reps = o.reps, .quick = o.quick };
+	static struct bt_sim_count conf_src[BT_SIM_KNOWN_MAX];
+	struct bt_sim_source conf_source;
+	if (c->simulated)
+		sim_conformance_source(c, &co, conf_src, &conf_source);
+	if (bt_conformance_run(c->arch, &c->caps, &co, &v->checks, &d) != BT_OK) {
+		printf("validate: PMU conformance: %s\n", d.text);
+		status = BT_EXIT_FAILED;
+	}
 	if (bt_validate_run(c->arch, &c->caps, &spec, &o, &v->checks, &d) != BT_OK) {
 		printf("validate: %s\n", d.text);
 		status = BT_EXIT_FAILED;

@@ -121,6 +121,16 @@ static const char *const all_ids[] = {
 	"conf:amd-48bit", "conf:amd-legacy-vs-ext", "conf:perfmon-v2-global",
 };
 
+uint64_t bt_conformance_loop_n(const struct bt_conformance_opts *o)
+{
+	const struct bt_kernel *loop = bt_kernel_find("loop-dec-jnz");
+	if (!loop)
+		return 0;
+	/* quick (QEMU TCG): 10x the kernel's quick size still leaves the
+	 * window's own writes below 0.1 % of the loop. */
+	return o && o->quick ? 10 * loop->n_quick : loop->n_default;
+}
+
 bt_status bt_conformance_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 			     const struct bt_conformance_opts *o, struct bt_check_list *out,
 			     struct bt_diag *d)
@@ -153,7 +163,7 @@ bt_status bt_conformance_run(struct bt_arch *arch, const struct bt_pmu_caps *cap
 	}
 	/* quick (QEMU TCG): 10x the kernel's quick size still leaves the
 	 * window's own writes below 0.1 % of the loop. */
-	c->n = o && o->quick ? 10 * c->loop->n_quick : c->loop->n_default;
+	c->n = bt_conformance_loop_n(o);
 	struct bt_kernel_cpu cpu;
 	memset(&cpu, 0, sizeof(cpu));
 	bt_status st = bt_kernel_setup(c->loop, c->n, &cpu, &c->loop_st, d);

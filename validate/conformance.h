@@ -30,6 +30,10 @@ struct bt_conformance_opts {
 	bool quick;                 /* smaller kernels (QEMU TCG) */
 };
 
+/* The size n of loop-dec-jnz the checks run (a simulated PMU's caller
+ * models the counts of that window). */
+uint64_t bt_conformance_loop_n(const struct bt_conformance_opts *o);
+
 bt_status bt_conformance_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 			     const struct bt_conformance_opts *o, struct bt_check_list *out,
 			     struct bt_diag *d);

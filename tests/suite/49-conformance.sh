@@ -46,6 +46,86 @@ if [ $brc -eq 0 ] || ! echo "$bad" | grep -q "expected stuck-counter\[:K\]"; the
 else
     echo "ok: --sim-defect=stuck-counter:99 refused (status $brc): $(echo "$bad" | head -1)"
 fi
+# The whole --validate pipeline (conformance + the built-in event checks) on
+# the simulated PMU of three PMU families, with each defect injected: exactly
+# the checks the defect breaks FAIL, and the run exits 1; a defect the part
+# cannot have (no fixed counters on AMD, no PERF_METRICS on SKL, an encoding
+# the vendor does not use) fails nothing and exits 0. The expected sets follow
+# from where each defect acts (arch/sim/README.md) and which checks read that
+# register or encoding: conformance ids from the table there, event checks of
+# the encoding it alters (double-count, umask-ignored: every C4H umask other
+# than 00H whose count differs from all branches by more than the tolerance),
+# of the fixed counter it kills (fixed-dead:1 on SKL: CPU_CLK_UNHALTED.THREAD;
+# on ICL: TOPDOWN.SLOTS = width x fixed-1 cycles), or read through RDPMC's
+# fixed-counter index (rdpmc-fixed-gp).
+python3 - "$(pwd)/build/baretop-host" <<'PY' || fail=1
+import subprocess, sys, tempfile
+bin = sys.argv[1]
+E = "event:cpu/event="
+want = {
+ ("skl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap",
+ ("icl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap",
+ ("zen4", "stuck-counter:1"): "conf:gp-agree conf:amd-48bit",
+ ("skl", "double-count:0xC4/0x01"): E + "0xc4,umask=0x01/@loop-dec-jnz",
+ ("icl", "double-count:0xC4/0x01"): E + "0xc4,umask=0x01/@loop-dec-jnz",
+ ("zen4", "double-count:0xC4/0x01"): "",
+ ("zen4", "double-count:0xC2/0x00"): E + "0xc2,umask=0x00/@loop-dec-jnz " + E + "0xc2,umask=0x00/@call-ret",
+ ("skl", "double-count:0xC0/0x00"): "conf:fixed0-vs-gp-inst " + E + "0xc0,umask=0x00/@loop-dec-jnz",
+ ("icl", "double-count:0xC0/0x00"): "conf:fixed0-vs-gp-inst " + E + "0xc0,umask=0x00/@loop-dec-jnz",
+ ("zen4", "double-count:0xC0/0x00"): E + "0xc0,umask=0x00/@loop-dec-jnz",
+ ("skl", "narrow-counter:0"): "conf:width-wrap conf:pmc-32bit-write conf:full-width-write",
+ ("icl", "narrow-counter:0"): "conf:width-wrap conf:pmc-32bit-write conf:full-width-write",
+ ("zen4", "narrow-counter:0"): "conf:amd-48bit",
+ ("skl", "fixed-dead:1"): "conf:fixed1-vs-gp-cycles conf:width-wrap event:CPU_CLK_UNHALTED.THREAD@loop-dec-jnz",
+ ("icl", "fixed-dead:1"): "conf:fixed1-vs-gp-cycles conf:width-wrap event:TOPDOWN.SLOTS@loop-dec-jnz",
+ ("zen4", "fixed-dead:1"): "",
+ ("skl", "fixed-dead:2"): "conf:fixed2-vs-tsc conf:width-wrap",
+ ("icl", "fixed-dead:2"): "conf:fixed2-vs-tsc conf:width-wrap",
+ ("skl", "no-overflow-bit:0"): "conf:overflow-status",
+ ("icl", "no-overflow-bit:0"): "conf:overflow-status",
+ ("zen4", "no-overflow-bit:0"): "conf:overflow-status",
+ ("skl", "umask-ignored:0xC4"): E + "0xc4,umask=0x10/@loop-dec-jnz " + E + "0xc4,umask=0x02/@call-ret " + E + "0xc4,umask=0x08/@call-ret",
+ ("icl", "umask-ignored:0xC4"): E + "0xc4,umask=0x01/@loop-dec-jnz " + E + "0xc4,umask=0x10/@loop-dec-jnz " + E + "0xc4,umask=0x02/@call-ret " + E + "0xc4,umask=0x08/@call-ret",
+ ("zen4", "umask-ignored:0xC4"): "",
+ ("skl", "fw-truncates"): "conf:full-width-write",
+ ("icl", "fw-truncates"): "conf:full-width-write",
+ ("skl", "pm-sticky"): "",
+ ("icl", "pm-sticky"): "conf:perf-metrics-sum conf:perf-metrics-reset",
+ ("icl", "amd-alias-split"): "",
+ ("zen4", "amd-alias-split"): "conf:amd-legacy-vs-ext",
+ ("skl", "global-ignored"): "conf:global-ctrl",
+ ("icl", "global-ignored"): "conf:global-ctrl",
+ ("zen4", "global-ignored"): "conf:perfmon-v2-global",
+ ("skl", "rdpmc-fixed-gp"): "conf:rdpmc-fixed " + E + "0xc0,umask=0x00,fixed=0/@loop-dec-jnz event:CPU_CLK_UNHALTED.THREAD@loop-dec-jnz event:INST_RETIRED.ANY@loop-dec-jnz",
+ ("icl", "rdpmc-fixed-gp"): "conf:rdpmc-fixed " + E + "0xc0,umask=0x00,fixed=0/@loop-dec-jnz",
+ ("zen4", "rdpmc-fixed-gp"): "",
+}
+for p in ("skl", "icl", "zen4"):
+    want[(p, "")] = ""
+bad = 0
+rows = {}
+with tempfile.TemporaryDirectory() as tmp:
+    for (preset, defect), exp in sorted(want.items()):
+        args = [bin, "validate", f"--sim={preset}", "-q", "--results-dir", tmp]
+        if defect:
+            args.append(f"--sim-defect={defect}")
+        r = subprocess.run(args, capture_output=True, text=True)
+        got = {l.split()[1] for l in r.stdout.splitlines() if l.startswith("  FAIL")}
+        exp_set = set(exp.split())
+        rc_want = 1 if exp_set else 0
+        ok = got == exp_set and r.returncode == rc_want
+        rows.setdefault(defect or "(none)", {})[preset] = len(got) if ok else "X"
+        if not ok:
+            bad = 1
+            print(f"FAIL validate --sim={preset} --sim-defect={defect}: status {r.returncode} (want {rc_want}); "
+                  f"unexpected FAIL {sorted(got - exp_set)}; missing FAIL {sorted(exp_set - got)}")
+print("--- SIMULATED PMU: --validate (conformance + event checks), FAILs per defect x preset ---")
+print(f"{'defect':28} {'skl':>4} {'icl':>4} {'zen4':>4}")
+for dfc, v in rows.items():
+    print(f"{dfc:28} " + " ".join(f"{str(v.get(p, '-')):>4}" for p in ("skl", "icl", "zen4")))
+print(("ok" if not bad else "FAIL") + f": --validate FAIL sets equal the expected ones for {len(want)} preset x defect cases")
+sys.exit(bad)
+PY
 end=$(date +%s%N)
 echo "step time: $(( (end - start) / 1000000 )) ms"
 [ $fail -eq 0 ] && echo "PASS conformance" || echo "FAIL conformance"
