@@ -100,7 +100,7 @@ FUZZ_CFLAGS := $(COMMON_CFLAGS) -D_DEFAULT_SOURCE -DBT_HOSTED=1 -MMD -MP -O1 \
   -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(PORTABLE_SRCS) $(HOST_ONLY_SRCS))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
-FUZZ_SECONDS ?= 15
+FUZZ_SECONDS ?= 6
 
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(@D)

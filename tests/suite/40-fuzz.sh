@@ -3,4 +3,4 @@
 # Every libFuzzer target runs briefly: no crash, leak or undefined behaviour.
 set -euo pipefail
 ls tests/fuzz/fuzz-*.c >/dev/null 2>&1 || { echo "no fuzz targets yet"; exit 0; }
-make -j"$(nproc)" fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
+make -j"$(nproc)" fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-6}"
