@@ -98,7 +98,7 @@ static void sim_conformance_source(struct bt_count_ctx *c, const struct bt_confo
 		.pm = { 0x99, 0x0A, 0x30, 0x2C, 0x20, 0x08, 0x1C, 0x10 },
 	};
 	*source = (struct bt_sim_source){ .entries = src, .body = loop->run,
-					  .n = bt_sim_known_counts(c->simcfg.vendor, &q, src) };
+					  .n = bt_sim_known_counts(&c->simcfg, &q, src) };
 	c->sim->source_alt = NULL;
 	bt_sim_set_source(c->sim, source);
 }

@@ -7,7 +7,7 @@
  * 0xC4/0x00 Branch Instructions Retired) and the fixed counters (20.2.2:
  * 0 INST_RETIRED.ANY, 1 CPU_CLK_UNHALTED.THREAD, 2 REF_TSC, 3
  * TOPDOWN.SLOTS); 0xC4/0x01 BR_INST_RETIRED.CONDITIONAL from the Nehalem
- * and later event lists; AMD APM vol. 2 §13.2 / family 17h+ PPRs: 0x76
+ * to Skylake event lists (not on later cores: see below); AMD APM vol. 2 §13.2 / family 17h+ PPRs: 0x76
  * cycles not in halt, 0xC0 retired instructions, 0xC2 retired branches.
  */
 #include <string.h>
@@ -25,9 +25,19 @@ static struct bt_event pmc(uint16_t code, uint8_t umask, int fixed)
 	return e;
 }
 
-size_t bt_sim_known_counts(enum bt_vendor vendor, const struct bt_sim_known *q,
+/* 0xC4/0x01 is BR_INST_RETIRED.CONDITIONAL from Nehalem to Skylake only:
+ * Ice Lake and later big cores use it for COND_TAKEN (COND is 0x11), the
+ * Atom cores for nothing of the kind (COND is 0x7E), per the vendors' event
+ * lists; Core 2 has no such umask. */
+static bool c4_01_is_conditional(enum bt_sim_family f)
+{
+	return f == BT_SIM_FAM_NHM || f == BT_SIM_FAM_WSM_BDW || f == BT_SIM_FAM_SKL;
+}
+
+size_t bt_sim_known_counts(const struct bt_sim_config *cfg, const struct bt_sim_known *q,
 			   struct bt_sim_count *out)
 {
+	enum bt_vendor vendor = cfg->vendor;
 	size_t n = 0;
 	uint64_t slots = q->cycles * (q->width ? q->width : 4);
 #define ADD(e_, cnt) do { out[n].ev = (e_); out[n].count = (cnt); n++; } while (0)
@@ -43,7 +53,8 @@ size_t bt_sim_known_counts(enum bt_vendor vendor, const struct bt_sim_known *q,
 		ADD(pmc(0xC0, 0x00, BT_EV_NO_FIXED), q->instructions);
 		ADD(pmc(0x3C, 0x00, BT_EV_NO_FIXED), q->cycles);
 		ADD(pmc(0xC4, 0x00, BT_EV_NO_FIXED), q->branches);
-		ADD(pmc(0xC4, 0x01, BT_EV_NO_FIXED), q->cond);
+		if (c4_01_is_conditional(cfg->family))
+			ADD(pmc(0xC4, 0x01, BT_EV_NO_FIXED), q->cond);
 		for (int f = 0; f < 8; f++) {
 			struct bt_event e;
 			memset(&e, 0, sizeof(e));

@@ -438,10 +438,10 @@ struct bt_sim_known {
  * fixed counters 0-7 (instructions, cycles, REF_TSC, SLOTS, and for the
  * E-core fixed counters 4-6 an eighth of SLOTS each), INST_RETIRED.ANY_P
  * 0xC0/0x00, CPU_CLK_UNHALTED 0x3C/0x00, BR_INST_RETIRED 0xC4/0x00 (all)
- * and 0xC4/0x01 (conditional, Nehalem and later), PERF_METRICS fields;
+ * and 0xC4/0x01 (conditional: Nehalem to Skylake only), PERF_METRICS fields;
  * AMD 0xC0 retired instructions, 0x76 cycles not halted, 0xC2 retired
  * branches; the TSC. Returns the number of entries. */
-size_t bt_sim_known_counts(enum bt_vendor vendor, const struct bt_sim_known *q,
+size_t bt_sim_known_counts(const struct bt_sim_config *cfg, const struct bt_sim_known *q,
 			   struct bt_sim_count *out);
 
 /* The workload model (sim-workload.c): counts for the given events that a
