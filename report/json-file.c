@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A string literal for JSON written straight to a FILE by the host tools
- * (baretop-host plan --json, workloads --json). baretop's own documents,
- * the tree report and the results file, go through base/json-write.c.
+ * A string literal for JSON, and a CSV field, written straight to a FILE by
+ * the host tools (baretop-host plan --json, workloads --json; export
+ * --toplev-csv, fleet --csv). baretop's own documents, the tree report and
+ * the results file, go through base/json-write.c.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "report/tree.h"
 
@@ -21,4 +23,20 @@ void bt_json_put_string(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+void bt_csv_put_field(FILE *f, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
 }

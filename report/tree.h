@@ -70,5 +70,9 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 /* A JSON string literal with escapes, for the host tools' FILE writers
  * (json-file.c). */
 void bt_json_put_string(FILE *f, const char *s);
+/* One CSV field for the host tools' CSV files, quoted when it holds a
+ * separator, a quote or a line break (RFC 4180), then ',' or, when last,
+ * '\n'. */
+void bt_csv_put_field(FILE *f, const char *s, int last);
 
 #endif

@@ -42,6 +42,7 @@
 #include "base/json-read.h"
 #include "report/results-read.h"
 #include "tools/baretop-host/command.h"
+#include "report/tree.h"
 
 BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv F] [--perf-json F]",
 		"a counted workload as toplev-shaped CSV or perf-stat-shaped JSON lines")
@@ -59,23 +60,6 @@ static void usage(FILE *f)
 static double num(const struct bt_json *v, double dflt)
 {
 	return v && v->type == BT_JSON_NUMBER ? v->u.num.value : dflt;
-}
-
-/* A CSV field, quoted when it holds a separator, quote or line break (RFC 4180). */
-static void csv_field(FILE *f, const char *s, int last)
-{
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
-	fputc(last ? '\n' : ',', f);
 }
 
 /* "A.B.C": the node's ancestors joined by '.', toplev's full_name. */
@@ -117,15 +101,15 @@ static void toplev_row(FILE *f, const struct bt_json *nodes, const char *name, c
 		o += (size_t)snprintf(desc + o, sizeof(desc) - o, "; flagged");
 	if (cs && cs->type == BT_JSON_NUMBER && o < sizeof(desc))
 		snprintf(desc + o, sizeof(desc) - o, "; CPI share %.4f", cs->u.num.value);
-	csv_field(f, area, 0);
-	csv_field(f, val, 0);
-	csv_field(f, tree ? "%" : "", 0);
-	csv_field(f, desc, 0);
-	csv_field(f, "", 0);           /* Sample */
-	csv_field(f, "", 0);           /* Stddev */
-	csv_field(f, "100", 0);        /* Multiplex */
-	csv_field(f, bottleneck && !strcmp(bottleneck, name) ? "<==" : "", 0);
-	csv_field(f, "", 1);           /* Idle */
+	bt_csv_put_field(f, area, 0);
+	bt_csv_put_field(f, val, 0);
+	bt_csv_put_field(f, tree ? "%" : "", 0);
+	bt_csv_put_field(f, desc, 0);
+	bt_csv_put_field(f, "", 0);           /* Sample */
+	bt_csv_put_field(f, "", 0);           /* Stddev */
+	bt_csv_put_field(f, "100", 0);        /* Multiplex */
+	bt_csv_put_field(f, bottleneck && !strcmp(bottleneck, name) ? "<==" : "", 0);
+	bt_csv_put_field(f, "", 1);           /* Idle */
 }
 
 /* Tree nodes depth-first in the document's order (parents before their

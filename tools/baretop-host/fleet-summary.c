@@ -18,6 +18,7 @@
 
 #include "metrics/robust-stats.h"
 #include "tools/baretop-host/fleet-summary.h"
+#include "report/tree.h"
 
 struct unit {
 	char *machine, *firmware, *microcode;
@@ -78,23 +79,6 @@ static void block_free(struct block *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* A CSV field (RFC 4180 quoting) */
-static void csv_field(FILE *f, const char *s, int last)
-{
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
-	fputc(last ? '\n' : ',', f);
-}
-
 static const char *fmt(char *buf, size_t len, const char *f, double v)
 {
 	if (isnan(v))
@@ -131,7 +115,7 @@ static void print_row(const struct bt_fleet_summary_opts *o, const struct row *r
 				r->firmware ? (r->group_out ? "yes" : "no") : "", outs, r->outlier_machines };
 	if (o->csv)
 		for (size_t i = 0; i < 12; i++)
-			csv_field(o->csv, cells[i], i == 11);
+			bt_csv_put_field(o->csv, cells[i], i == 11);
 	if (o->text) {
 		if (!r->firmware)
 			fprintf(o->text, "\n%s  %s  %s: %zu machines, median %s, MAD %s, %d stand%s out%s%s\n",
@@ -295,7 +279,7 @@ int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o)
 		sqlite3_bind_text(st, 1, o->node, -1, SQLITE_STATIC);
 	if (o->csv)
 		for (size_t i = 0; i < 12; i++)
-			csv_field(o->csv, COLUMNS[i], i == 11);
+			bt_csv_put_field(o->csv, COLUMNS[i], i == 11);
 	if (o->text)
 		fprintf(o->text, "\nper workload, model and Top-Down node: the fleet (machines, median, MAD, the machines\n"
 				 "more than k = %g MADs from the median, with their distance in MADs), then each group of\n"
