@@ -171,6 +171,17 @@ def main():
         path = os.path.join(work, f'counts-old-{w}.json')
         json.dump(cf, open(path, 'w'), indent=1)
         run([a.bin, 'run', '--sim=skl', '--quick', '-q', '-w', w, '--counts', path, '--results-dir', old])
+    # baretop writes "machine" and "run_id" since results format 2: take them
+    # out again, as an older baretop (format 1) wrote its files
+    for name in sorted(os.listdir(old)):
+        p = os.path.join(old, name)
+        if not name.endswith('.json'):
+            continue
+        doc = json.load(open(p))
+        doc.pop('machine', None)
+        doc.pop('run_id', None)
+        doc['format_version'] = 1
+        json.dump(doc, open(p, 'w'), indent=1)
     files += 2
     bad = os.path.join(a.out, 'bad')
     os.makedirs(bad)
