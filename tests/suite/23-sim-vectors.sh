@@ -30,34 +30,41 @@ run_case() {
     >"$work/res/$m-$b/counts.list" 2>&1 &&
   ./build/baretop-host replay "$(head -1 "$work/res/$m-$b/counts.list")" --json \
     >"$work/res/$m-$b/replayed.json" 2>&1
-  python3 - "$work" "$m" "$b" <<'PY'
-import json, math, sys
-work, m, b = sys.argv[1:4]
-r = json.load(open(f"{work}/res/{m}-{b}/000001.json"))
-assert r["simulated"] is True
-w = r["run"]["workloads"][0]
-if "counted" not in w:
-    open(f"{work}/failed", "a").write(f"{m}/{b}: not counted: {w.get('reason')}\n"); sys.exit()
-t = w["counted"]["tree"]
-try:
-    rp = json.load(open(f"{work}/res/{m}-{b}/replayed.json"))
-except ValueError:
-    rp = {"values": {}, "thresh": {}}
-same = lambda x, y: x == y or (x is None and y is None)
-diff = [k for k in t["values"] if not same(t["values"][k], rp["values"].get(k, "absent"))]
-diff += [k for k in t["thresh"] if t["thresh"][k] != rp["thresh"].get(k, "absent")]
-if diff or len(rp["values"]) != len(t["values"]):
-    open(f"{work}/failed", "a").write(f"{m}/{b}: counts -> replay differs from the results file's "
-                                      f"tree at {diff[:5]} ({len(rp['values'])} values)\n")
-else:
-    open(f"{work}/roundtrip", "a").write(f"{m}/{b} {len(t['values'])}\n")
-json.dump({"values": t["values"], "thresh": t["thresh"]}, open(f"{work}/out/{m}/{b}.json", "w"))
-if r["run"]["counting"]["notes"] or w["counted"]["notes"]:
-    open(f"{work}/noted", "a").write(f"{m}/{b}.json\n")
-PY
 }
 export -f run_case
 xargs -P "$(nproc)" -I{} bash -c 'run_case "$1" "$2"' _ {} "$work" <"$work/case-list"
+# One python for every case (a python start per case cost minutes where
+# python3 is a pyenv shim): the results file's tree against the replayed one.
+python3 - "$work" <<'PY'
+import json, math, os, sys
+work = sys.argv[1]
+for line in open(f"{work}/case-list"):
+    case = line.strip()
+    m = os.path.basename(os.path.dirname(case)); b = os.path.basename(case)[:-5]
+    if not os.path.exists(f"{work}/res/{m}-{b}/000001.json"):
+        open(f"{work}/failed", "a").write(f"{m}/{b}: no results file\n"); continue
+    r = json.load(open(f"{work}/res/{m}-{b}/000001.json"))
+    assert r["simulated"] is True
+    w = r["run"]["workloads"][0]
+    if "counted" not in w:
+        open(f"{work}/failed", "a").write(f"{m}/{b}: not counted: {w.get('reason')}\n"); continue
+    t = w["counted"]["tree"]
+    try:
+        rp = json.load(open(f"{work}/res/{m}-{b}/replayed.json"))
+    except ValueError:
+        rp = {"values": {}, "thresh": {}}
+    same = lambda x, y: x == y or (x is None and y is None)
+    diff = [k for k in t["values"] if not same(t["values"][k], rp["values"].get(k, "absent"))]
+    diff += [k for k in t["thresh"] if t["thresh"][k] != rp["thresh"].get(k, "absent")]
+    if diff or len(rp["values"]) != len(t["values"]):
+        open(f"{work}/failed", "a").write(f"{m}/{b}: counts -> replay differs from the results file's "
+                                          f"tree at {diff[:5]} ({len(rp['values'])} values)\n")
+    else:
+        open(f"{work}/roundtrip", "a").write(f"{m}/{b} {len(t['values'])}\n")
+    json.dump({"values": t["values"], "thresh": t["thresh"]}, open(f"{work}/out/{m}/{b}.json", "w"))
+    if r["run"]["counting"]["notes"] or w["counted"]["notes"]:
+        open(f"{work}/noted", "a").write(f"{m}/{b}.json\n")
+PY
 [ -f "$work/failed" ] && { echo "FAIL"; cat "$work/failed"; exit 1; }
 python3 "$shared/check.py" "$work/cases" "$work/out" --require-all --max-report 100000 >"$work/check.txt" 2>&1
 grep MISMATCH "$work/check.txt" | awk '{print $2}' | sort -u >"$work/mismatched"
