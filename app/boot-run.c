@@ -152,6 +152,16 @@ static double elapsed(const struct bt_boot_run *b)
 	return b->tsc_hz ? (double)(now_tsc(b) - b->t0) / (double)b->tsc_hz : -1;
 }
 
+bool bt_boot_run_budget_left(const struct bt_boot_run *b)
+{
+	if (!b || !b->opt->boot.budget_s)
+		return true;
+	if (b->budget_ended)
+		return false;
+	double e = elapsed(b);
+	return e < 0 || e < (double)b->opt->boot.budget_s;
+}
+
 bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t cpu)
 {
 	if (!b || !b->opt->boot.budget_s)

@@ -50,6 +50,11 @@ bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
 		       const struct bt_options *opt);
 /* The TSC frequency detection found (the budget is counted in it). */
 void bt_boot_run_set_tsc_hz(struct bt_boot_run *b, uint64_t tsc_hz);
+/* Whether the time budget still allows a step (true without a budget);
+ * says nothing and records nothing: the caller can clear its progress line
+ * before bt_boot_run_step_allowed reports a step left out. */
+bool bt_boot_run_budget_left(const struct bt_boot_run *b);
+
 /* Before each workload: false when the budget is spent (the step is then
  * listed as not run, and said so on the console). */
 bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t cpu);

@@ -263,6 +263,8 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	struct bt_copies *copies = scratch ? &scratch->copies : NULL;
 	struct bt_diag d = { "" };
 
+	if (!bt_boot_run_budget_left(r->boot))
+		bt_console_ui_clear(&r->ui);   /* the line "NOT RUN" replaces the progress line */
 	if (!bt_boot_run_step_allowed(r->boot, cfg->wl->name, cpu))
 		return;
 	struct bt_outcome *o = new_outcome(r);
@@ -329,6 +331,8 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 	struct bt_diag d = { "" };
 	void *image = NULL;
 
+	if (!bt_boot_run_budget_left(r->boot))
+		bt_console_ui_clear(&r->ui);
 	if (!bt_boot_run_step_allowed(r->boot, r->opt->exec_path, cpu))
 		return;
 	struct bt_outcome *o = new_outcome(r);

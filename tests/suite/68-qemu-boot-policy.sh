@@ -126,7 +126,7 @@ check "configuration error: found before the policy started, so the NVRAM state 
 
 # --- the budget ends the measurement early and says what was not run
 wl="multiply1 multiply2 multiply3 ptr-chase-l1 ptr-chase-l2 div-chain alu-dep-chain branch-mispredict"
-boot budget 1 --args "--run=every-boot --budget=1 --then=chainload:$loader $(printf -- '-w %s ' $wl) --reps 5"
+boot budget 1 --args "--run=every-boot --budget=1 --then=chainload:$loader $(printf -- '-w %s ' $wl) --reps 40"
 check "budget=1: ended early, steps listed as not run, the loader reached" \
   "has budget 1 'NOT RUN (budget)' && reached_loader budget 1"
 check "budget=1: results: ran + not run = the 8 workloads asked for, in order, none twice" \
