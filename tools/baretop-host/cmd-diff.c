@@ -44,35 +44,15 @@ static void usage(FILE *f)
 
 static int cmd_diff(int argc, char **argv)
 {
-	const char *text = NULL, *html = NULL, *csv = NULL;
 	char *files[2];
-	size_t n = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--html") && i + 1 < argc) {
-			html = argv[++i];
-		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
-			csv = argv[++i];
-		} else if (!strcmp(a, "--text")) {
-			text = "-";
-		} else if (!strncmp(a, "--text=", 7) && a[7]) {
-			text = a + 7;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (a[0] != '-' && n < 2) {
-			files[n++] = argv[i];
-		} else {
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (n != 2) {
+	struct bt_page_args o = { .files = files, .max_files = 2 };
+	int r = bt_host_page_args(argc, argv, 0, &o, usage);
+	if (r > 0)
+		return 0;
+	if (r < 0 || o.n_files != 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!text && !html && !csv)
-		text = "-";
 	struct bt_arena a;
 	struct bt_page p;
 	struct bt_diff df;
@@ -80,16 +60,10 @@ static int cmd_diff(int argc, char **argv)
 	int rc = 2;
 	if (bt_host_page_load(&a, files, 2, &p) < 0)
 		goto out;
-	size_t na = 0;
-	while (na < p.n_views && p.views[na].doc == &p.docs[0])
-		na++;
-	if (bt_diff_build(&a, p.views, na, p.views + na, p.n_views - na, &df) != BT_OK)
+	if (bt_host_page_diff(&a, &p, &df) < 0)
 		goto out;
-	df.path_a = p.docs[0].path;
-	df.path_b = p.docs[1].path;
-	p.diff = &df;
 	p.diff_only = 1;
-	if (bt_host_page_write(&p, text, html, csv) < 0)
+	if (bt_host_page_write(&p, o.text, o.html, o.csv) < 0)
 		goto out;
 	if (!df.n_workloads) {
 		fprintf(stderr, "baretop-host: no workload is counted in both %s and %s\n", files[0], files[1]);

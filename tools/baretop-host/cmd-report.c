@@ -43,56 +43,25 @@ static void usage(FILE *f)
 
 static int cmd_report(int argc, char **argv)
 {
-	const char *text = NULL, *html = NULL, *csv = NULL;
 	char *files[256];
-	size_t n = 0;
-	int want_diff = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--html") && i + 1 < argc) {
-			html = argv[++i];
-		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
-			csv = argv[++i];
-		} else if (!strcmp(a, "--text")) {
-			text = "-";
-		} else if (!strncmp(a, "--text=", 7) && a[7]) {
-			text = a + 7;
-		} else if (!strcmp(a, "--diff")) {
-			want_diff = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (a[0] != '-' && n < sizeof(files) / sizeof(files[0])) {
-			files[n++] = argv[i];
-		} else {
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (!n || (want_diff && n != 2)) {
+	struct bt_page_args o = { .files = files, .max_files = sizeof(files) / sizeof(files[0]) };
+	int r = bt_host_page_args(argc, argv, 1, &o, usage);
+	if (r > 0)
+		return 0;
+	if (r < 0 || !o.n_files || (o.want_diff && o.n_files != 2)) {
 		usage(stderr);
 		return 2;
 	}
-	if (!text && !html && !csv)
-		text = "-";
 	struct bt_arena a;
 	struct bt_page p;
 	struct bt_diff df;
 	bt_arena_init(&a);
 	int rc = 1;
-	if (bt_host_page_load(&a, files, n, &p) < 0)
+	if (bt_host_page_load(&a, files, o.n_files, &p) < 0)
 		goto out;
-	if (want_diff) {
-		size_t na = 0;
-		while (na < p.n_views && p.views[na].doc == &p.docs[0])
-			na++;
-		if (bt_diff_build(&a, p.views, na, p.views + na, p.n_views - na, &df) != BT_OK)
-			goto out;
-		df.path_a = p.docs[0].path;
-	df.path_b = p.docs[1].path;
-	p.diff = &df;
-	}
-	rc = bt_host_page_write(&p, text, html, csv) < 0 ? 1 : 0;
+	if (o.want_diff && bt_host_page_diff(&a, &p, &df) < 0)
+		goto out;
+	rc = bt_host_page_write(&p, o.text, o.html, o.csv) < 0 ? 1 : 0;
 out:
 	bt_arena_free(&a);
 	return rc;

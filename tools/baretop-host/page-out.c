@@ -83,3 +83,45 @@ int bt_host_page_write(const struct bt_page *p, const char *text, const char *ht
 		rc = -1;
 	return rc;
 }
+
+int bt_host_page_args(int argc, char **argv, int allow_diff, struct bt_page_args *o,
+		      void (*usage)(FILE *))
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--html") && i + 1 < argc) {
+			o->html = argv[++i];
+		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
+			o->csv = argv[++i];
+		} else if (!strcmp(a, "--text")) {
+			o->text = "-";
+		} else if (!strncmp(a, "--text=", 7) && a[7]) {
+			o->text = a + 7;
+		} else if (allow_diff && !strcmp(a, "--diff")) {
+			o->want_diff = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 1;
+		} else if (a[0] != '-' && o->n_files < o->max_files) {
+			o->files[o->n_files++] = argv[i];
+		} else {
+			return -1;
+		}
+	}
+	if (!o->text && !o->html && !o->csv)
+		o->text = "-";
+	return 0;
+}
+
+int bt_host_page_diff(struct bt_arena *a, struct bt_page *p, struct bt_diff *df)
+{
+	size_t na = 0;
+	while (na < p->n_views && p->views[na].doc == &p->docs[0])
+		na++;
+	if (bt_diff_build(a, p->views, na, p->views + na, p->n_views - na, df) != BT_OK)
+		return -1;
+	df->path_a = p->docs[0].path;
+	df->path_b = p->docs[1].path;
+	p->diff = df;
+	return 0;
+}

@@ -7,9 +7,29 @@
 #define TOOLS_BARETOP_HOST_PAGE_OUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/arena.h"
 #include "report/page.h"
+#include "report/results-diff.h"
+
+/* The command line `report` and `diff` share: FILE... [--text[=FILE]]
+ * [--html FILE] [--csv FILE], and with allow_diff also --diff. */
+struct bt_page_args {
+	const char *text, *html, *csv;  /* the text defaults to "-" when no format is given */
+	char **files;                   /* room for max_files, filled in order */
+	size_t n_files, max_files;
+	int want_diff;
+};
+
+/* Returns 0 when the arguments are good, 1 after printing the help (-h),
+ * -1 for a usage error (the caller prints its usage to stderr). */
+int bt_host_page_args(int argc, char **argv, int allow_diff, struct bt_page_args *o,
+		      void (*usage)(FILE *));
+
+/* The views of p's two documents compared node by node (A: docs[0]'s
+ * views, B: docs[1]'s) into df, which p then shows. Returns -1 on failure. */
+int bt_host_page_diff(struct bt_arena *a, struct bt_page *p, struct bt_diff *df);
 
 /* Loads the results files paths[0..n) and the views of their counted
  * workloads into p. Prints the reason and returns -1 on failure. */
