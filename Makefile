@@ -5,9 +5,11 @@
 #
 # Which file goes where is decided by its place and name, so adding a file
 # never means editing this Makefile:
-#   metrics/ metrics/gen/ pmu/ workloads/ app/  portable C11: built hosted AND into the EFI app
+#   $(PORTABLE_DIRS)                        portable C11: built hosted AND into the EFI app
 #     *-host.c                              ...hosted only (POSIX helpers)
 #     *-ring0.c, *.S                        ...EFI app only (privileged code)
+#   $(HOST_ONLY_DIRS)                       hosted only: analysis after the run (pages,
+#                                           diff, fleet, perf-stat import) and the hosted platform
 #   efi/*.c                                 EFI app only; the only files that see <efi.h>
 #   tools/<name>/*.c                        a host program build/<name>
 #   tests/unit/test-*.c                     one hosted test program each, with tests/unit/lib/*.c
@@ -35,7 +37,8 @@ COMMON_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -fno-strict-aliasing -D_DEFAULT_SOU
 # ---------------------------------------------------------------- sources
 PORTABLE_DIRS := base arch arch/sim pmu metrics metrics/gen report workloads firmware kernels validate app
 ALL_PORTABLE := $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c))
-HOST_ONLY_SRCS := $(filter %-host.c,$(ALL_PORTABLE)) $(wildcard host/*.c)
+HOST_ONLY_DIRS := analysis host
+HOST_ONLY_SRCS := $(filter %-host.c,$(ALL_PORTABLE)) $(foreach d,$(HOST_ONLY_DIRS),$(wildcard $(d)/*.c))
 RING0_SRCS := $(filter %-ring0.c,$(ALL_PORTABLE))
 PORTABLE_SRCS := $(filter-out %-host.c %-ring0.c,$(ALL_PORTABLE))
 EFI_SRCS := $(wildcard efi/*.c)

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/boot-option.h"
+#include "firmware/load-option.h"
 #include "efi/boot-vars-efi.h"
 #include "efi/efi-state.h"
 

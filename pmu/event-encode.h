@@ -92,7 +92,7 @@ bt_status bt_event_parse(const char *s, enum bt_vendor vendor, struct bt_raw_eve
 			 struct bt_diag *d);
 
 /* bt_event_parse for Intel or AMD, keeping the encoding only (ret->name is
- * NULL): the parser metrics/perf-stat.h's importer is given (its
+ * NULL): the parser analysis/perf-stat.h's importer is given (its
  * bt_perf_encoding_parser), so perf's spellings are read by this one parser. */
 bt_status bt_event_parse_encoding(const char *s, bool amd, struct bt_event *ret, struct bt_diag *d);
 

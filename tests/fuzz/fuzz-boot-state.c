@@ -2,7 +2,7 @@
 /*
  * libFuzzer target for the bytes baretop reads from NVRAM: the boot state
  * (an efivarfs file, app/boot-state.c) and a boot entry's EFI_LOAD_OPTION
- * (app/boot-option.c). Properties beyond "no crash, leak or UB":
+ * (firmware/load-option.c). Properties beyond "no crash, leak or UB":
  *   - an accepted state encodes back to exactly the bytes read;
  *   - an accepted load option's parts lie inside the buffer and tile it
  *     (header, description, file path list, optional data).
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/boot-option.h"
+#include "firmware/load-option.h"
 #include "app/boot-state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

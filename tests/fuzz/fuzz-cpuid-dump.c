@@ -5,7 +5,7 @@
  * untrusted input to cpu-detect and pmu-caps too. */
 #include <stdint.h>
 
-#include "app/detect-dump.h"
+#include "analysis/detect-dump.h"
 #include "arch/cpuid-dump.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

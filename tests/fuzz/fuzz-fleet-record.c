@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer: the fleet import's reading of a results document
- * (report/results-read.h, report/fleet-record.h) must accept or refuse any
+ * (analysis/results-read.h, analysis/fleet-record.h) must accept or refuse any
  * input without crashing, and an accepted record must be whole: a run id, a
  * machine key of one of the documented forms, a firmware version, and every
  * workload, node and event named.
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/fleet-record.h"
-#include "report/results-read.h"
+#include "analysis/fleet-record.h"
+#include "analysis/results-read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer: perf stat -x, / -j output (metrics/perf-stat.h) parsed, its
+/* libFuzzer: perf stat -x, / -j output (analysis/perf-stat.h) parsed, its
  * events matched to a built-in model and applied, then evaluated. */
 #include <stdint.h>
 
 #include "metrics/builtin.h"
-#include "metrics/perf-stat.h"
+#include "analysis/perf-stat.h"
 #include "pmu/event-encode.h"
 
 /* perf's encoded spellings are read by pmu/'s event parser */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer: a results document read back (report/results-read.h), its
+/* libFuzzer: a results document read back (analysis/results-read.h), its
  * views, a diff with itself and the three report formats. The HTML page
  * never holds a tag a string from the file could have opened. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/page.h"
+#include "analysis/page.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

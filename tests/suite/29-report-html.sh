@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The HTML report (`baretop-host report --html`, report/page-html.c) in a
+# The HTML report (`baretop-host report --html`, analysis/page-html.c) in a
 # real browser: headless Chromium driven through chromedriver's W3C HTTP
 # API (tests/suite/lib/check-html-chromium.py, Python standard library).
 # Two simulated runs (SKL: four workloads; Zen 4: two, whose level-1 nodes

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `baretop-host diff` (report/results-diff.h) flags exactly what changed.
+# `baretop-host diff` (analysis/results-diff.h) flags exactly what changed.
 # A: one simulated SKL run of three workloads (--level 4). B: A with one
 # workload's DRAM stall count (CYCLE_ACTIVITY.STALLS_L3_MISS, the event
 # Intel's DRAM_Bound formula adds) scaled by 0.6, its tree evaluated again

@@ -25,7 +25,7 @@
 #include "base/json-write.h"
 #include "metrics/builtin.h"
 #include "base/json-read.h"
-#include "report/results-read.h"
+#include "analysis/results-read.h"
 #include "tools/baretop-host/command.h"
 
 BT_HOST_COMMAND(counts, "counts RESULTS.json... [--out-dir DIR]",

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/detect-dump.h"
+#include "analysis/detect-dump.h"
 #include "base/json-write.h"
 #include "base/strbuf.h"
 #include "pmu/cpu-detect.h"

@@ -2,7 +2,7 @@
 /*
  * baretop-host diff A.json B.json [--text[=FILE]] [--html FILE] [--csv FILE]
  *
- * Two results files compared node by node (report/results-diff.h): for each
+ * Two results files compared node by node (analysis/results-diff.h): for each
  * workload counted in both and each tree node, A's value, B's value, B - A
  * and whether the difference is beyond the run-to-run spread. For A/B of
  * firmware, microcode, stepping or a code change. Exit status as diff(1):
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/results-diff.h"
+#include "analysis/results-diff.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/page-out.h"
 

@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "base/json-read.h"
-#include "report/results-read.h"
+#include "analysis/results-read.h"
 #include "tools/baretop-host/command.h"
 #include "report/tree.h"
 

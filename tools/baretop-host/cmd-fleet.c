@@ -17,8 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/fleet-record.h"
-#include "report/results-read.h"
+#include "analysis/fleet-record.h"
+#include "analysis/results-read.h"
 #include "metrics/robust-stats.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/fleet-db.h"

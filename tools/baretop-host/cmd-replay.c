@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 
 #include "metrics/counts-file.h"
-#include "metrics/perf-stat.h"
+#include "analysis/perf-stat.h"
 #include "pmu/event-encode.h"
 #include "metrics/rules.h"
 #include "report/consistency.h"

@@ -3,14 +3,14 @@
  * baretop-host report RESULTS.json... [--text[=FILE]] [--html FILE] [--csv FILE]
  * baretop-host report --diff A.json B.json [...]
  *
- * The report of results files for people (report/page.h): text (the
+ * The report of results files for people (analysis/page.h): text (the
  * default), one self-contained HTML page with SVG charts, or CSV. With
- * --diff, A and B are compared node by node first (report/results-diff.h).
+ * --diff, A and B are compared node by node first (analysis/results-diff.h).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "report/results-diff.h"
+#include "analysis/results-diff.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/page-out.h"
 

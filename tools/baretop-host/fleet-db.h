@@ -9,7 +9,7 @@
 
 #include <sqlite3.h>
 
-#include "report/fleet-record.h"
+#include "analysis/fleet-record.h"
 
 extern const char BT_FLEET_SCHEMA[];
 

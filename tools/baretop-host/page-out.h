@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What `report` and `diff` share: loading results files into a report
- * page (report/page.h) and writing it in the formats asked for.
+ * page (analysis/page.h) and writing it in the formats asked for.
  */
 #ifndef TOOLS_BARETOP_HOST_PAGE_OUT_H
 #define TOOLS_BARETOP_HOST_PAGE_OUT_H
@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 #include "base/arena.h"
-#include "report/page.h"
-#include "report/results-diff.h"
+#include "analysis/page.h"
+#include "analysis/results-diff.h"
 
 /* The command line `report` and `diff` share: FILE... [--text[=FILE]]
  * [--html FILE] [--csv FILE], and with allow_diff also --diff. */

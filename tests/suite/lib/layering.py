@@ -14,7 +14,7 @@ built objects. Exits 1 with one line per broken rule.
 import os, re, subprocess, sys
 from collections import defaultdict
 
-ROOMS = ['base', 'arch', 'arch/sim', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host']
+ROOMS = ['base', 'arch', 'arch/sim', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host', 'analysis']
 # What each room may include (itself always). arch/sim reuses the driver's
 # CPUID decoding (pmu/pmu-caps) to describe the CPU it simulates.
 ALLOWED = {
@@ -31,6 +31,8 @@ ALLOWED = {
     'app': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
     'efi': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
     'host': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
+    # Host-only analysis after the run (never linked into baretop.efi).
+    'analysis': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'firmware'},
     # SMBIOS/ACPI parsers: bytes in, facts out (efi/ finds the tables).
     'firmware': {'base'},
 }

@@ -6,8 +6,8 @@
  * `baretop-host detect --cpuid FILE` and by the tests over the reference
  * dumps of real parts.
  */
-#ifndef APP_DETECT_DUMP_H
-#define APP_DETECT_DUMP_H
+#ifndef ANALYSIS_DETECT_DUMP_H
+#define ANALYSIS_DETECT_DUMP_H
 
 #include <stdbool.h>
 #include <stdint.h>

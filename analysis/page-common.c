@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/page.h"
+#include "analysis/page.h"
 
 const char *bt_page_provenance(const struct bt_results_doc *doc)
 {

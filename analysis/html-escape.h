@@ -4,8 +4,8 @@
  * parameters, model sources, event names, paths) goes into the report page
  * through these, so a name like "<script>" or "a\"b" stays text.
  */
-#ifndef REPORT_HTML_ESCAPE_H
-#define REPORT_HTML_ESCAPE_H
+#ifndef ANALYSIS_HTML_ESCAPE_H
+#define ANALYSIS_HTML_ESCAPE_H
 
 #include "base/strbuf.h"
 

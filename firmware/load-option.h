@@ -6,8 +6,8 @@
  * (efi/boot-entry.c) starts the entry the boot manager would have started
  * after baretop's.
  */
-#ifndef APP_BOOT_OPTION_H
-#define APP_BOOT_OPTION_H
+#ifndef FIRMWARE_LOAD_OPTION_H
+#define FIRMWARE_LOAD_OPTION_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -32,8 +32,8 @@
  *                one parser of user-written events; metrics/ may not use
  *                pmu/ itself). Without one, only names are matched.
  */
-#ifndef METRICS_PERF_STAT_H
-#define METRICS_PERF_STAT_H
+#ifndef ANALYSIS_PERF_STAT_H
+#define ANALYSIS_PERF_STAT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/page.h"
+#include "analysis/page.h"
 
 #define MAX_STEPS 16
 

@@ -2,7 +2,7 @@
 /* The geometry of a stacked bar: svg-bar.h. */
 #include <math.h>
 
-#include "report/svg-bar.h"
+#include "analysis/svg-bar.h"
 
 static double usable(double v)
 {

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/page.h"
+#include "analysis/page.h"
 
 #define MAX_STEPS 16
 

@@ -11,8 +11,8 @@
  *
  * Everything points into the parsed JSON, which lives in the arena.
  */
-#ifndef REPORT_RESULTS_READ_H
-#define REPORT_RESULTS_READ_H
+#ifndef ANALYSIS_RESULTS_READ_H
+#define ANALYSIS_RESULTS_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,7 +6,7 @@
 
 #include "metrics/builtin.h"
 #include "metrics/model.h"
-#include "report/report-view.h"
+#include "analysis/report-view.h"
 
 enum bt_l1_category bt_l1_category_of(const char *name)
 {

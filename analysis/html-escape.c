@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "report/html-escape.h"
+#include "analysis/html-escape.h"
 
 void bt_html_escape(struct bt_strbuf *sb, const char *s)
 {

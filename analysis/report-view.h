@@ -15,8 +15,8 @@
  * range; a ratio of two events that vary together gets a wider range than
  * the runs really gave (never a narrower one for a single varying event).
  */
-#ifndef REPORT_REPORT_VIEW_H
-#define REPORT_REPORT_VIEW_H
+#ifndef ANALYSIS_REPORT_VIEW_H
+#define ANALYSIS_REPORT_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,7 +24,7 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/status.h"
-#include "report/results-read.h"
+#include "analysis/results-read.h"
 
 /* The four level-1 categories, in the order of the stacked bar. */
 enum bt_l1_category {

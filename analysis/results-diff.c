@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/results-diff.h"
+#include "analysis/results-diff.h"
 
 const char *bt_diff_class_name(enum bt_diff_class c)
 {

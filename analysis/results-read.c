@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/results-read.h"
+#include "analysis/results-read.h"
 
 double bt_json_num(const struct bt_json *obj, const char *key, double dflt)
 {

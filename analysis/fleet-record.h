@@ -24,8 +24,8 @@
  *   firmware: machine.smbios.bios.version (vendor, release date), else the
  *     UEFI system table's firmware vendor and revision ("<vendor> <rev>").
  */
-#ifndef REPORT_FLEET_RECORD_H
-#define REPORT_FLEET_RECORD_H
+#ifndef ANALYSIS_FLEET_RECORD_H
+#define ANALYSIS_FLEET_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
 /* EFI_LOAD_OPTION and BootOrder (UEFI spec 2.10, 3.1.3), built by hand. */
 #include <string.h>
 
-#include "app/boot-option.h"
+#include "firmware/load-option.h"
 #include "tests/unit/lib/test.h"
 
 /* Attributes ACTIVE, description "OS", a file-path node "\a" (type 4,

@@ -5,7 +5,7 @@
  * util/stat-display.c (print_running: run time then percent running;
  * "<not counted>", "<not supported>").
  */
-#include "metrics/perf-stat.h"
+#include "analysis/perf-stat.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/html-escape.h"
-#include "report/page.h"
-#include "report/results-diff.h"
-#include "report/svg-bar.h"
+#include "analysis/html-escape.h"
+#include "analysis/page.h"
+#include "analysis/results-diff.h"
+#include "analysis/svg-bar.h"
 #include "tests/unit/lib/test.h"
 
 static char *escaped(const char *s)

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/html-escape.h"
-#include "report/page.h"
-#include "report/svg-bar.h"
+#include "analysis/html-escape.h"
+#include "analysis/page.h"
+#include "analysis/svg-bar.h"
 
 #define MAX_STEPS 16
 

@@ -4,8 +4,8 @@
  * HTML report): values become segments that tile the bar exactly, in
  * proportion to their share of the total.
  */
-#ifndef REPORT_SVG_BAR_H
-#define REPORT_SVG_BAR_H
+#ifndef ANALYSIS_SVG_BAR_H
+#define ANALYSIS_SVG_BAR_H
 
 struct bt_bar_seg {
 	double start, len;   /* along the bar */

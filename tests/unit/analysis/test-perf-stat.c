@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perf stat import (metrics/perf-stat.h). The inputs are written by hand in
+ * perf stat import (analysis/perf-stat.h). The inputs are written by hand in
  * the field order tools/perf/Documentation/perf-stat.txt documents (-x,:
  * counter-value, unit, event, run-time, percent-running, metric-value,
  * metric-unit; -j: "counter-value" as a string, "event-runtime",
@@ -14,7 +14,7 @@
 
 #include "metrics/builtin.h"
 #include "metrics/counts-file.h"
-#include "metrics/perf-stat.h"
+#include "analysis/perf-stat.h"
 #include "pmu/event-encode.h"
 #include "tests/unit/lib/test.h"
 

@@ -12,15 +12,15 @@
  * "same"; where a spread could not be derived (a model from vendor files)
  * a difference is "not judged". Rows are sorted by |B - A|, largest first.
  */
-#ifndef REPORT_RESULTS_DIFF_H
-#define REPORT_RESULTS_DIFF_H
+#ifndef ANALYSIS_RESULTS_DIFF_H
+#define ANALYSIS_RESULTS_DIFF_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "base/arena.h"
 #include "base/status.h"
-#include "report/report-view.h"
+#include "analysis/report-view.h"
 
 enum bt_diff_class {
 	BT_DIFF_SAME,        /* equal values */

@@ -14,14 +14,14 @@
  * the plan (steps, groups, counters). Several documents add a workload x
  * node table; a diff (results-diff.h) adds its rows.
  */
-#ifndef REPORT_PAGE_H
-#define REPORT_PAGE_H
+#ifndef ANALYSIS_PAGE_H
+#define ANALYSIS_PAGE_H
 
 #include <stddef.h>
 
 #include "base/strbuf.h"
-#include "report/report-view.h"
-#include "report/results-diff.h"
+#include "analysis/report-view.h"
+#include "analysis/results-diff.h"
 
 struct bt_page {
 	const struct bt_results_doc *docs;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* UEFI load options (app/boot-option.h). */
+/* UEFI load options (firmware/load-option.h). */
 #include <string.h>
 
-#include "app/boot-option.h"
+#include "firmware/load-option.h"
 
 bt_status bt_load_option_parse(const uint8_t *buf, size_t len, struct bt_load_option *ret,
 			       struct bt_diag *d)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "report/fleet-record.h"
+#include "analysis/fleet-record.h"
 
 uint64_t bt_fnv1a64(const void *data, size_t len, uint64_t h)
 {

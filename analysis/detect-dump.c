@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "app/detect-dump.h"
+#include "analysis/detect-dump.h"
 
 #include <stdarg.h>
 #include <stdio.h>
