@@ -31,7 +31,7 @@
 #include <dirent.h>
 #include <string.h>
 
-#include "app/detect-dump.h"
+#include "analysis/detect-dump.h"
 #include "tests/unit/lib/cpuid-dumps.h"
 #include "tests/unit/lib/test.h"
 
@@ -101,6 +101,14 @@ static const struct expect expected[] = {
 	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 0, "ARL-LNC", 8, 0xF, true },
 	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 2, "ARL-SKT", 8, 0x77, false },
 	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 14, NULL, 8, 0x7, false },
+	/* Panther Lake L (6-CC), v6 (0D300806h): Cougar Cove 23H.1 EAX 3FFh,
+	 * EBX 0Fh; Darkmont FFh/77h. No mapfile row, and no core class in
+	 * pmu/intel-uarch.c (its OFFCORE_RSP pairing is unchecked), so no
+	 * simulated CPU supplies IA32_PERF_CAPABILITIES: it is taken as
+	 * unreadable on both kinds, which leaves the P-core without the
+	 * PERF_METRICS it has in silicon until a core lineage supplies it. */
+	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 0, NULL, 10, 0xF, false },
+	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 4, NULL, 8, 0x77, false },
 };
 
 #define N_EXPECTED (sizeof(expected) / sizeof(expected[0]))
@@ -136,7 +144,7 @@ TEST(every_reference_dump_decided_as_linux_perf_would)
 	}
 	if (dd)
 		closedir(dd);
-	CHECK_EQ_INT(n_files, 28);
+	CHECK_EQ_INT(n_files, 29);
 
 	printf("# %-46s %-6s %-4s %-8s %7s %5s %s\n", "dump", "cpus", "core", "model",
 	       "general", "fixed", "PERF_METRICS");
