@@ -47,6 +47,8 @@ EFI_STATUS bt_efi_start_next_boot_entry(void)
 {
 	UINT16 current = 0, order[256];
 	UINTN size = sizeof(current);
+	/* static: 4 KiB off the firmware's small stack, and the started image's
+	 * LoadOptions point into it while it runs. */
 	static uint8_t opt[4096];
 	EFI_STATUS st;
 

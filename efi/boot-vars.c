@@ -73,6 +73,7 @@ static bt_status nv_write(const char *name, const void *buf, size_t len, struct 
  * 0x10000 (0 to 0xFFFF are reserved for the firmware). */
 static bt_status set_watchdog(uint32_t seconds)
 {
+	/* static: the firmware keeps the pointer (WatchdogData) while the timer runs. */
 	static CHAR16 why[] = L"baretop: --budget exceeded";
 	EFI_STATUS st = bt_efi.bs->SetWatchdogTimer(seconds, 0x10000 + 0xb7, sizeof(why), why);
 	return bt_efi_status(st);

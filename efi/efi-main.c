@@ -161,7 +161,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	static struct bt_platform plat;
 	/* static: changed between setjmp and a longjmp from exit() (C11 7.13.2.1) */
 	static int argc;
-	static char **argv;
+	static char **argv; /* as argc */
 	EFI_STATUS est;
 	/* The start of --budget and of the hand-over time. */
 	uint64_t entry_tsc = bt_rdtsc(bt_arch_hw());

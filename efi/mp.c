@@ -14,8 +14,9 @@
 
 static BT_EFI_MP_SERVICES_PROTOCOL *mp_protocol(void)
 {
+	/* Looked up once: the protocol does not come or go while baretop runs. */
 	static BT_EFI_MP_SERVICES_PROTOCOL *mp;
-	static bool looked;
+	static bool looked; /* as mp */
 	EFI_GUID guid = BT_EFI_MP_SERVICES_PROTOCOL_GUID;
 
 	if (!looked) {
@@ -146,7 +147,7 @@ bt_status bt_efi_wait_cpu(void *handle, uint64_t timeout_us)
 			return BT_OK;
 		}
 		if (bt_efi_ap_fault(&f)) {
-			static bool reported;
+			static bool reported; /* one report per program: the AP stays parked */
 			if (!reported)
 				report_ap_fault(&f);
 			reported = true;

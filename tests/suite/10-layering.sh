@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 # The layering rules (README.md, "Layout"): UEFI headers in efi/ only,
 # privileged instructions in arch/ only, each folder includes only the
-# folders below it, and no file-level import cycle (from the symbols the
-# hosted objects define and use). The checker first shows that each rule can
-# fail, then checks the tree.
+# folders below it, no file-level import cycle (from the symbols the
+# hosted objects define and use), no function-local static without a reason,
+# and no host-only code (analysis/, host/, *-host.c) in baretop.efi (from the
+# symbols of both builds). The checker first shows that each rule can fail,
+# then checks the tree.
 set -uo pipefail
-make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
+make -s -j"$(nproc)" host efi >/dev/null || { echo "FAIL build"; exit 1; }
 python3 tests/suite/lib/layering.py --self-test || exit 1
-python3 tests/suite/lib/layering.py build/host
+python3 tests/suite/lib/layering.py build/host build/efi

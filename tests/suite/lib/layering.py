@@ -10,6 +10,13 @@ built objects. Exits 1 with one line per broken rule.
   4. No file-level import cycle: file A imports file B when A's object uses a
      symbol B's object defines (from `nm` of the hosted build), which also
      sees circles that run through a shared internal header.
+  5. No function-local static storage without a comment saying why (hidden
+     state that outlives the call: a buffer belongs to the caller; the few
+     singletons that must be static say so next to them).
+  6. Host-only code never reaches baretop.efi: no object of a host-only room
+     (HOST_ONLY_ROOMS, *-host.c) is in the EFI build, and no EFI object
+     defines or uses a symbol that only host-only objects define (from `nm`
+     of the hosted and the EFI builds).
 """
 import os, re, subprocess, sys
 from collections import defaultdict
@@ -36,6 +43,8 @@ ALLOWED = {
     # SMBIOS/ACPI parsers: bytes in, facts out (efi/ finds the tables).
     'firmware': {'base'},
 }
+# Rooms built hosted only (the Makefile's HOST_ONLY_DIRS).
+HOST_ONLY_ROOMS = ('analysis', 'host')
 UEFI_HEADERS = re.compile(r'#\s*include\s*[<"](efi|efilib|efiapi|efiprot|efidef|efibind|efierr|efi_\w+|protocol/\w+|Uefi\w*|Protocol/\w+)(\.h)?[>"]')
 PRIVILEGED = re.compile(r'\b(rdmsr|wrmsr|rdpmc|rdtscp?|cpuid|xgetbv|xsetbv|cli|sti|hlt|lidt|lgdt|invlpg|wbinvd|in[bwl]?|out[bwl]?)\b'
                         r'|mov[lq]?\s+[^;\n]*%?cr[0-8]')
@@ -46,6 +55,97 @@ def room_of(path):
         if path.startswith(r + '/') and (best is None or len(r) > len(best)):
             best = r
     return best
+
+def code_only(text):
+    """text with comments, strings and character constants blanked, lines kept."""
+    t = re.sub(r'/\*.*?\*/', lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+    t = re.sub(r'//[^\n]*', '', t)
+    t = re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', t)
+    return re.sub(r"'(?:[^'\\\n]|\\.)*'", "''", t)
+
+FUNC_STATIC = re.compile(r'\s*static\b(?!\s+const\b)[^(]*;')
+
+def local_statics(text):
+    """(line, text) of each function-local non-const static with no comment on
+    its line or the line above it."""
+    raw = text.split('\n')
+    code = code_only(text).split('\n')
+    depth, out = 0, []
+    for i, line in enumerate(code):
+        if depth > 0 and FUNC_STATIC.match(line):
+            here = raw[i]
+            above = raw[i - 1].strip() if i else ''
+            if '/*' not in here and '//' not in here and not above.endswith('*/') and not above.startswith('//'):
+                out.append((i + 1, here.strip()))
+        depth += line.count('{') - line.count('}')
+    return out
+
+def host_only(path):
+    return room_of(path) in HOST_ONLY_ROOMS or path.endswith('-host.c')
+
+def nm_symbols(obj):
+    """(defined, used) global symbols of one object file."""
+    defined, used = set(), set()
+    for line in subprocess.check_output(['nm', obj], text=True).splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in 'TDBRCVW':
+            defined.add(parts[2])
+        elif len(parts) == 2 and parts[0] == 'U':
+            used.add(parts[1])
+    return defined, used
+
+def efi_link_errors(files, host_dir, efi_dir):
+    """Rule 6 over the two builds; [] when the EFI build is absent (said)."""
+    if not os.path.isdir(efi_dir):
+        print(f'note: no EFI build at {efi_dir}: host-only symbol check not run')
+        return []
+    errors, host_syms, shared_syms = [], {}, set()
+    for f in files:
+        if not f.endswith('.c') or room_of(f) is None:
+            continue
+        o = os.path.join(host_dir, f[:-2] + '.o')
+        if not os.path.exists(o):
+            continue
+        defined, _ = nm_symbols(o)
+        if host_only(f):
+            for s in defined:
+                host_syms[s] = f
+        else:
+            shared_syms |= defined
+    for s in shared_syms:
+        host_syms.pop(s, None)   # also defined by portable code: not host-only
+    errors += host_symbol_use(host_syms, efi_objects(efi_dir), efi_dir)
+    so = os.path.join(efi_dir, 'baretop.so')
+    if os.path.exists(so):
+        linked, _ = nm_symbols(so)
+        errors += [f'baretop.so defines {s}, host-only ({host_syms[s]})' for s in sorted(linked & set(host_syms))]
+    print(f'host-only symbols: {len(host_syms)}, none in the {len(efi_objects(efi_dir))} EFI objects'
+          if not errors else f'host-only symbols: {len(host_syms)}')
+    return errors
+
+def efi_objects(efi_dir):
+    """The EFI build's objects whose source still exists (a stale object
+    left in the build folder by a moved file is not linked)."""
+    out = []
+    for root, _, names in os.walk(efi_dir):
+        for n in names:
+            o = os.path.join(root, n)
+            src = os.path.relpath(o, efi_dir)[:-2]
+            if n.endswith('.o') and (os.path.exists(src + '.c') or os.path.exists(src + '.S')):
+                out.append(o)
+    return sorted(out)
+
+def host_symbol_use(host_syms, objs, efi_dir):
+    errors = []
+    for o in objs:
+        rel = os.path.relpath(o, efi_dir)
+        if host_only(rel[:-2] + '.c'):
+            errors.append(f'{rel}: an object of a host-only room is in the EFI build')
+            continue
+        defined, used = nm_symbols(o)
+        for s in sorted((defined | used) & set(host_syms)):
+            errors.append(f'{rel}: uses {s}, defined only by host-only {host_syms[s]}')
+    return errors
 
 def sources():
     out = subprocess.check_output(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '*.c', '*.h', '*.S'], text=True).split()
@@ -60,7 +160,7 @@ def asm_text(path, text):
         chunks.append(' '.join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))))
     return '\n'.join(chunks)
 
-def main(obj_dir):
+def main(obj_dir, efi_dir=None):
     errors = []
     files = sources()
     graph = defaultdict(set)
@@ -73,6 +173,9 @@ def main(obj_dir):
             m = PRIVILEGED.search(asm_text(f, text))
             if m:
                 errors.append(f'{f}: privileged instruction "{m.group(0).strip()}" outside arch/')
+        if f.endswith('.c') and not f.startswith(('tests/', 'tools/')):
+            for line, decl in local_statics(text):
+                errors.append(f'{f}:{line}: function-local static with no comment saying why: {decl}')
         if room is None:
             continue
         for inc in re.findall(r'#\s*include\s*"([^"]+)"', text):
@@ -100,6 +203,8 @@ def main(obj_dir):
         errors.append(f'no objects under {obj_dir}: build the hosted library first')
     fg = {f: {defs[s] for s in syms if s in defs and defs[s] != f} for f, syms in uses.items()}
     errors += [f'file import cycle among: {", ".join(c[:-1])}' for c in cycles(fg)]
+    if efi_dir:
+        errors += efi_link_errors(files, obj_dir, efi_dir)
     for e in errors:
         print('FAIL', e)
     rooms = sorted(graph)
@@ -146,6 +251,14 @@ def self_test():
         (room_of('arch/sim/sim-core.c') == 'arch/sim' and room_of('arch/arch.h') == 'arch', 'rooms by longest prefix'),
         (cycles({'a': {'b'}, 'b': {'a'}, 'c': {'a'}}) == [['a', 'b', 'a']], 'a two-file cycle is found'),
         (cycles({'a': {'b'}, 'b': {'c'}}) == [], 'a chain is not a cycle'),
+        (len(local_statics('int f(void)\n{\n\tstatic char buf[64];\n\treturn 0;\n}\n')) == 1,
+         'a function-local static buffer is found'),
+        (local_statics('static int n;\nint f(void)\n{\n\t/* why */\n\tstatic int once;\n'
+                       '\tstatic const int k = 1;\n\tstatic int f2(int);\n\treturn n;\n}\n') == [],
+         'file-scope, commented, const and declared-function statics are not'),
+        (host_only('analysis/page-html.c') and host_only('report/x-host.c') and not host_only('report/console.c'),
+         'host-only rooms and *-host.c are host only'),
+        (host_symbol_use({'bt_page_html': 'analysis/page-html.c'}, [], 'e') == [], 'no EFI object, no finding'),
     ]
     for ok, what in checks:
         print(('ok   ' if ok else 'FAIL ') + 'self-test: ' + what)
@@ -157,4 +270,5 @@ def self_test():
 if __name__ == '__main__':
     if sys.argv[1:] == ['--self-test']:
         sys.exit(self_test())
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else 'build/host'))
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else 'build/host',
+                  sys.argv[2] if len(sys.argv) > 2 else None))
