@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/tree.h"
+#include "analysis/json-file.h"
 
 void bt_json_put_string(FILE *f, const char *s)
 {

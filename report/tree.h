@@ -67,12 +67,4 @@ bt_status bt_report_json(FILE *f, const struct bt_model *m, const struct bt_resu
 void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_model *m,
 			  const struct bt_result *r, const struct bt_report_opts *o);
 
-/* A JSON string literal with escapes, for the host tools' FILE writers
- * (json-file.c). */
-void bt_json_put_string(FILE *f, const char *s);
-/* One CSV field for the host tools' CSV files, quoted when it holds a
- * separator, a quote or a line break (RFC 4180), then ',' or, when last,
- * '\n'. */
-void bt_csv_put_field(FILE *f, const char *s, int last);
-
 #endif

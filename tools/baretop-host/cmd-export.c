@@ -42,6 +42,7 @@
 #include "base/json-read.h"
 #include "analysis/results-read.h"
 #include "tools/baretop-host/command.h"
+#include "analysis/json-file.h"
 #include "report/tree.h"
 
 BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv F] [--perf-json F]",

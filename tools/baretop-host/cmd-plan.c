@@ -13,6 +13,7 @@
 
 #include "base/arena.h"
 #include "metrics/model.h"
+#include "analysis/json-file.h"
 #include "report/tree.h"
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"

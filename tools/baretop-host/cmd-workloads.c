@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/json-file.h"
 #include "report/tree.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"

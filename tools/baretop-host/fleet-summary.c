@@ -18,6 +18,7 @@
 
 #include "metrics/robust-stats.h"
 #include "tools/baretop-host/fleet-summary.h"
+#include "analysis/json-file.h"
 #include "report/tree.h"
 
 struct unit {
