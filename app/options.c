@@ -471,7 +471,7 @@ static const struct option_def options[] = {
 	{ NULL, "validate-spec", 0, ARG_REQUIRED, "FILE",
 	  "with --validate (implied): check the events of spec FILE (docs/validate-spec.md) "
 	  "instead of the built-in spec", set_validate_spec },
-	/* Hidden (no help text): for suite step 56, app/kernel-ticks.h. */
+	/* Hidden (no help text): for the suite's `kernel-icount` step, app/kernel-ticks.h. */
 	{ NULL, "kernel-ticks", 0, ARG_NONE, NULL, NULL, set_kernel_ticks },
 };
 

@@ -68,7 +68,7 @@ struct bt_options {
 	/* Counting */
 	const char *model;        /* --model ID: force a built-in model */
 	bool list_models;
-	bool kernel_ticks;        /* hidden: time the known-count kernels (step 56) */
+	bool kernel_ticks;        /* hidden: time the known-count kernels (the `kernel-icount` step) */
 	const char *model_files;  /* --model-files METRICS.json,EVENTS.json[,...] */
 	unsigned level;           /* --level N: every node to level N; 0 = drill-down */
 	bool drilldown;

@@ -51,7 +51,7 @@
 #define BT_KC_STORES         "stores"           /* instructions that write data memory, CALL and PUSH included */
 #define BT_KC_RANDOM_COND    "random_cond"      /* conditional branches with PRNG directions */
 #define BT_KC_DIVIDES        "divides"          /* integer divide instructions */
-/* Added with the kernel families (issue 12 item 1): */
+/* String, memory and divide kernels: */
 #define BT_KC_REP_INSTRUCTIONS "rep_instructions" /* REP-prefixed string instructions retired (each 1) */
 #define BT_KC_REP_ITERATIONS "rep_iterations"   /* their element iterations: emulators (QEMU TCG icount,
 						 * valgrind) execute a REP iterations + 1 times */

@@ -17,6 +17,9 @@ built objects. Exits 1 with one line per broken rule.
      (HOST_ONLY_ROOMS, *-host.c) is in the EFI build, and no EFI object
      defines or uses a symbol that only host-only objects define (from `nm`
      of the hosted and the EFI builds).
+  7. Every suite script a source file or document names
+     (tests/suite/NN-name.sh) exists, so renumbering a step cannot leave a
+     stale reference behind (and none cites a step by bare number).
 """
 import os, re, subprocess, sys
 from collections import defaultdict
@@ -147,6 +150,20 @@ def host_symbol_use(host_syms, objs, efi_dir):
             errors.append(f'{rel}: uses {s}, defined only by host-only {host_syms[s]}')
     return errors
 
+STEP_PATH = re.compile(r'tests/suite/\d\d-[a-z0-9-]+\.sh')
+
+def stale_step_paths():
+    """(file, path) for each tests/suite/NN-name.sh a tracked text file names
+    that does not exist."""
+    out = []
+    hits = subprocess.run(['git', 'grep', '-I', '-o', '-E', STEP_PATH.pattern, '--', ':!tests/fuzz/corpus'],
+                          capture_output=True, text=True).stdout.splitlines()
+    for h in hits:
+        f, _, path = h.partition(':')
+        if not os.path.exists(path):
+            out.append((f, path))
+    return out
+
 def sources():
     out = subprocess.check_output(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '*.c', '*.h', '*.S'], text=True).split()
     return [f for f in out if os.path.exists(f)]
@@ -205,6 +222,7 @@ def main(obj_dir, efi_dir=None):
     errors += [f'file import cycle among: {", ".join(c[:-1])}' for c in cycles(fg)]
     if efi_dir:
         errors += efi_link_errors(files, obj_dir, efi_dir)
+    errors += [f'{f}: names {p}, which does not exist' for f, p in stale_step_paths()]
     for e in errors:
         print('FAIL', e)
     rooms = sorted(graph)
@@ -259,6 +277,8 @@ def self_test():
         (host_only('analysis/page-html.c') and host_only('report/x-host.c') and not host_only('report/console.c'),
          'host-only rooms and *-host.c are host only'),
         (host_symbol_use({'bt_page_html': 'analysis/page-html.c'}, [], 'e') == [], 'no EFI object, no finding'),
+        (STEP_PATH.search('see tests/suite/99-no-such-step.sh') is not None
+         and not os.path.exists('tests/suite/99-no-such-step.sh'), 'a suite script path is recognised'),
     ]
     for ok, what in checks:
         print(('ok   ' if ok else 'FAIL ') + 'self-test: ' + what)
