@@ -164,6 +164,14 @@ def stale_step_paths():
             out.append((f, path))
     return out
 
+BARE_STEP = re.compile(r'\b[Ss]teps? \d\d\b(?!-)|\bissue \d+ item\b')
+
+def bare_step_citations():
+    """(file:line) of each 'step NN' outside tests/: a number a renumbering breaks."""
+    hits = subprocess.run(['git', 'grep', '-n', '-I', '-E', BARE_STEP.pattern.replace('\\b', '\\b').replace('(?!-)', ''),
+                           '--', ':!tests/*'], capture_output=True, text=True).stdout.splitlines()
+    return [h for h in hits if BARE_STEP.search(h.split(':', 2)[-1])]
+
 def sources():
     out = subprocess.check_output(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '*.c', '*.h', '*.S'], text=True).split()
     return [f for f in out if os.path.exists(f)]
@@ -223,6 +231,7 @@ def main(obj_dir, efi_dir=None):
     if efi_dir:
         errors += efi_link_errors(files, obj_dir, efi_dir)
     errors += [f'{f}: names {p}, which does not exist' for f, p in stale_step_paths()]
+    errors += [f'{h[:160]}: cites a suite step by number (name the step or its script)' for h in bare_step_citations()]
     for e in errors:
         print('FAIL', e)
     rooms = sorted(graph)
@@ -277,6 +286,8 @@ def self_test():
         (host_only('analysis/page-html.c') and host_only('report/x-host.c') and not host_only('report/console.c'),
          'host-only rooms and *-host.c are host only'),
         (host_symbol_use({'bt_page_html': 'analysis/page-html.c'}, [], 'e') == [], 'no EFI object, no finding'),
+        (BARE_STEP.search('checked by suite step 56') is not None and BARE_STEP.search('step 2n') is None,
+         'a step cited by number is found'),
         (STEP_PATH.search('see tests/suite/99-no-such-step.sh') is not None
          and not os.path.exists('tests/suite/99-no-such-step.sh'), 'a suite script path is recognised'),
     ]
