@@ -105,7 +105,7 @@ static const char *class_preset(enum bt_intel_uarch u)
 {
 	switch (u) {
 	case BT_UARCH_CORE2: return "core2";
-	case BT_UARCH_NHM: case BT_UARCH_WSM_BDW: return "nhm";
+	case BT_UARCH_NHM: case BT_UARCH_WSM: case BT_UARCH_WSM_BDW: return "nhm";
 	case BT_UARCH_SKL: return "skl";
 	case BT_UARCH_ICL: return "icl";
 	case BT_UARCH_GLC: return "spr";

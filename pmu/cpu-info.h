@@ -55,13 +55,19 @@ enum bt_intel_uarch {
 	BT_UARCH_UNKNOWN = 0,
 	BT_UARCH_CORE2,      /* Core 2: none of the extra MSRs */
 	BT_UARCH_NHM,        /* Nehalem: OFFCORE_RSP_0 only (0xB7) */
-	BT_UARCH_WSM_BDW,    /* Westmere .. Broadwell: 0xB7 / 0xBB */
+	BT_UARCH_WSM_BDW,    /* Sandy Bridge .. Broadwell: 0xB7 / 0xBB */
 	BT_UARCH_SKL,        /* Skylake, Cascade Lake: + MSR_PEBS_FRONTEND */
 	BT_UARCH_ICL,        /* Ice Lake, Tiger Lake, Rocket Lake: + PERF_METRICS (4 fields) */
 	BT_UARCH_GLC,        /* Golden Cove: OCR 0x2A / 0x2B, PERF_METRICS 8 fields */
 	BT_UARCH_RWC,        /* Redwood Cove */
 	BT_UARCH_LNC,        /* Lion Cove */
 	BT_UARCH_ATOM,       /* Silvermont .. Skymont E-cores: OCR 0xB7 umask 0x01 / 0x02 */
+	/* Westmere: the OFFCORE_RSP pairing of Sandy Bridge .. Broadwell, but
+	 * BR_INST_RETIRED (C4H) has only umasks 01H/02H/04H: NEAR_RETURN (08H)
+	 * and NOT_TAKEN (10H) came with Sandy Bridge (Linux tools/perf
+	 * pmu-events westmereep-sp/pipeline.json against sandybridge/). Last, so
+	 * that the values above keep their numbers. */
+	BT_UARCH_WSM,
 };
 
 /* Corrections CPUID and IA32_PERF_CAPABILITIES need on real parts. */

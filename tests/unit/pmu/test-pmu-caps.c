@@ -77,7 +77,7 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 {
 	const struct { uint32_t model; uint8_t core_type; enum bt_intel_uarch want; } cases[] = {
 		{ 0x0F, 0, BT_UARCH_CORE2 }, { 0x1A, 0, BT_UARCH_NHM }, { 0x2E, 0, BT_UARCH_NHM },
-		{ 0x2C, 0, BT_UARCH_WSM_BDW }, { 0x3C, 0, BT_UARCH_WSM_BDW },
+		{ 0x2C, 0, BT_UARCH_WSM }, { 0x2A, 0, BT_UARCH_WSM_BDW }, { 0x3C, 0, BT_UARCH_WSM_BDW },
 		{ 0x4F, 0, BT_UARCH_WSM_BDW }, { 0x5E, 0, BT_UARCH_SKL }, { 0x55, 0, BT_UARCH_SKL },
 		{ 0xA5, 0, BT_UARCH_SKL }, { 0x7E, 0, BT_UARCH_ICL }, { 0x6A, 0, BT_UARCH_ICL },
 		{ 0x8C, 0, BT_UARCH_ICL }, { 0xA7, 0, BT_UARCH_ICL }, { 0x8F, 0, BT_UARCH_GLC },
