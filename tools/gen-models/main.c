@@ -4,7 +4,9 @@
  *
  * Loads every recipe of metrics/recipes.c from the vendor files with the
  * run-time loaders (metrics/load*.c) and writes the committed tables:
- *   OUT_DIR/model-<id>.c   one model each (events + nodes, canonical formulas)
+ *   OUT_DIR/pack.c         the tables all models share (metrics/model-pack.h):
+ *                          string pool, expression DAG, event encodings
+ *   OUT_DIR/model-<id>.c   one model each (its nodes and events, packed)
  *   OUT_DIR/models.c       the list of built-in models
  *   OUT_DIR/tma-names.c    TMA spellings of perf-JSON metric names
  *   OUT_DIR/mapfile.c      CPUID -> model
@@ -117,6 +119,22 @@ int main(int argc, char **argv)
 				printf("note: %s\n", notes.lines[k]);
 		}
 	}
+	/* all models into one set of packed tables, in recipe order; each model
+	 * must unpack to exactly what the loaders built */
+	struct gen_pack *pack = gen_pack_new();
+	static struct gen_packed_model packed[64];
+	for (unsigned i = 0; i < n; i++)
+		gen_pack_model(pack, defs[i], &packed[i]);
+	const struct bt_pack_tables *tables = gen_pack_tables(pack);
+	for (unsigned i = 0; i < n; i++)
+		if (gen_pack_check(&packed[i], defs[i]) < 0)
+			return 1;
+	FILE *pf = open_out(out, "pack.c");
+	if (!pf)
+		return 1;
+	gen_emit_pack(pf, tables);
+	if (fclose(pf) != 0)
+		return 1;
 	for (unsigned i = 0; i < n; i++) {
 		char sym[64], file[96];
 		gen_symbol(defs[i]->id, sym, sizeof(sym));
@@ -127,12 +145,15 @@ int main(int argc, char **argv)
 		FILE *f = open_out(out, file);
 		if (!f)
 			return 1;
-		gen_emit_model(f, defs[i], sym);
+		gen_emit_model(f, &packed[i], tables, sym);
 		if (fclose(f) != 0)
 			return 1;
 		printf("%-8s %4u nodes %4u events  <- %s\n", defs[i]->id, defs[i]->n_nodes,
 		       defs[i]->n_events, defs[i]->source);
 	}
+	printf("packed: %u bytes of strings, %u expression records, %u arguments, %u events\n",
+	       (unsigned)tables->strings_size, (unsigned)tables->n_exprs, (unsigned)tables->n_args,
+	       (unsigned)tables->n_events);
 	FILE *f = open_out(out, "models.c");
 	if (!f)
 		return 1;
