@@ -52,21 +52,22 @@ static const char *opt_str(struct unpacker *u, uint32_t off, int *ok)
 	return s;
 }
 
-static int arity_ok(enum bt_expr_op op, unsigned n)
+/* Operand count of a record: 0, 1, 2, or (if, min, max) the count in a. */
+static int operands(const struct bt_pack_expr *p)
 {
-	switch (op) {
+	switch (p->op) {
 	case BT_X_NUM: case BT_X_EVENT: case BT_X_RL: case BT_X_CONST: case BT_X_REF: case BT_X_NA:
-		return n == 0;
-	case BT_X_NEG: case BT_X_NOT:
-		return n == 1;
-	case BT_X_IF:
-		return n == 3;
-	case BT_X_MIN: case BT_X_MAX:
-		return n >= 1;
-	case BT_X_IDENT: case BT_X_OP_COUNT:
 		return 0;
+	case BT_X_NEG: case BT_X_NOT:
+		return 1;
+	case BT_X_IF:
+		return p->a == 3 ? 3 : -1;
+	case BT_X_MIN: case BT_X_MAX:
+		return p->a >= 1 ? p->a : -1;
+	case BT_X_IDENT:
+		return -1;
 	default:
-		return n == 2; /* binary operators, d_ratio */
+		return p->op < BT_X_OP_COUNT ? 2 : -1; /* binary operators, d_ratio */
 	}
 }
 
@@ -84,55 +85,49 @@ static struct bt_expr *tree(struct unpacker *u, uint32_t i, unsigned height)
 	if (height > BT_EXPR_MAX_HEIGHT)
 		return bad(u, "expression too high at record", i);
 	const struct bt_pack_expr *p = &u->t->exprs[i];
-	if (p->op >= BT_X_OP_COUNT || !arity_ok((enum bt_expr_op)p->op, p->nargs))
+	int n = operands(p);
+	if (n < 0)
 		return bad(u, "operator or operand count of record", i);
-	struct bt_expr *e = bt_expr_new(&u->tmp, (enum bt_expr_op)p->op, p->nargs);
+	struct bt_expr *e = bt_expr_new(&u->tmp, (enum bt_expr_op)p->op, (uint16_t)n);
 	if (!e)
 		return nomem(u);
 	e->depth = 1;
-	switch (p->op) {
-	case BT_X_NUM: {
-		uint64_t bits = (uint64_t)p->b << 32 | p->a;
-		memcpy(&e->num, &bits, sizeof(e->num));
+	const uint16_t *ops = NULL;
+	uint16_t pair[2] = { p->a, (uint16_t)p->b };
+	if (p->op == BT_X_IF || p->op == BT_X_MIN || p->op == BT_X_MAX) {
+		if (p->b > u->t->n_args || u->t->n_args - p->b < (uint32_t)n)
+			return bad(u, "argument list of record", i);
+		ops = u->t->args + p->b;
+	} else if (n > 0) {
+		if (p->b > UINT16_MAX)
+			return bad(u, "operand of record", i);
+		ops = pair;
+	} else if (p->op == BT_X_NUM) {
+		if (p->b >= u->t->n_numbers)
+			return bad(u, "number of record", i);
+		e->num = u->t->numbers[p->b];
 		e->is_float = p->is_float;
-		break;
+	} else if (p->op != BT_X_NA && !(e->name = str(u, p->b))) {
+		return NULL;
 	}
-	case BT_X_EVENT: case BT_X_RL: case BT_X_CONST: case BT_X_REF:
-		if (!(e->name = str(u, p->a)))
+	for (int k = 0; k < n; k++) {
+		if (ops[k] >= i)
+			return bad(u, "forward operand in record", i);
+		struct bt_expr *x = tree(u, ops[k], height + 1);
+		if (!x)
 			return NULL;
-		break;
-	case BT_X_NA:
-		break;
-	default: {
-		const uint32_t *ops;
-		uint32_t pair[2] = { p->a, p->b };
-		if (p->nargs <= 2) {
-			ops = pair;
-		} else {
-			if (p->a > u->t->n_args || u->t->n_args - p->a < p->nargs)
-				return bad(u, "argument list of record", i);
-			ops = u->t->args + p->a;
-		}
-		for (unsigned k = 0; k < p->nargs; k++) {
-			if (ops[k] >= i)
-				return bad(u, "forward operand in record", i);
-			struct bt_expr *x = tree(u, ops[k], height + 1);
-			if (!x)
-				return NULL;
-			e->args[k] = x;
-			if (x->depth + 1u > e->depth)
-				e->depth = (uint16_t)(x->depth + 1u);
-		}
-	}
+		e->args[k] = x;
+		if (x->depth + 1u > e->depth)
+			e->depth = (uint16_t)(x->depth + 1u);
 	}
 	u->memo[i] = e;
 	return e;
 }
 
-/* Canonical text of record i (NONE: NULL, *ok unchanged). */
-static const char *text(struct unpacker *u, struct bt_arena *a, uint32_t i, int *ok)
+/* Canonical text of record i (NO_EXPR: NULL, *ok unchanged). */
+static const char *text(struct unpacker *u, struct bt_arena *a, uint16_t i, int *ok)
 {
-	if (i == BT_PACK_NONE)
+	if (i == BT_PACK_NO_EXPR)
 		return NULL;
 	struct bt_expr *e = tree(u, i, 1);
 	char *s = e ? bt_expr_print(a, e) : NULL;
@@ -165,7 +160,11 @@ bt_status bt_model_unpack(struct bt_arena *a, const struct bt_model_def *def,
 	*out = *def;
 	int ok = 1;
 	for (unsigned i = 0; i < def->n_nodes && ok; i++) {
-		const struct bt_pack_node *p = &pk->nodes[i];
+		if (pk->nodes[i] >= u.t->n_nodes) {
+			bad(&u, "node index", pk->nodes[i]);
+			break;
+		}
+		const struct bt_pack_node *p = &u.t->nodes[pk->nodes[i]];
 		struct bt_node_def *n = &nodes[i];
 		n->name = str(&u, p->name);
 		n->parent = opt_str(&u, p->parent, &ok);
@@ -184,13 +183,17 @@ bt_status bt_model_unpack(struct bt_arena *a, const struct bt_model_def *def,
 			break;
 		}
 		const struct bt_pack_event *p = &u.t->events[k];
+		if (p->msr_value >= u.t->n_msr_values) {
+			bad(&u, "MSR value of event", k);
+			break;
+		}
 		events[i] = (struct bt_event){
 			.name = str(&u, p->name), .source = p->source, .flags = p->flags,
 			.code = p->code, .code2 = p->code2, .umask = p->umask,
 			.umask_ext = p->umask_ext, .cmask = p->cmask, .fixed = p->fixed,
 			.pm_field = p->pm_field, .counters = p->counters,
 			.counters_ht_off = p->counters_ht_off, .msr_index = p->msr_index,
-			.msr_value = p->msr_value,
+			.msr_value = u.t->msr_values[p->msr_value],
 		};
 		ok &= events[i].name != NULL;
 	}

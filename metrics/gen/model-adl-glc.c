@@ -3,240 +3,239 @@
 /* ADL-GLC Alder Lake P-core (Golden Cove; also Raptor Lake): 231 nodes, 204 events, packed (metrics/model-pack.h, tables in pack.c) */
 #include "metrics/model-pack.h"
 
-/* name, parent (strings); formula, threshold, threshold_literal (expressions);
- * kind, level, percent */
-static const struct bt_pack_node nodes[] = {
-	{ 5775, BT_PACK_NONE, 3160, 1109, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Mispredictions */
-	{ 5936, BT_PACK_NONE, 3164, 1116, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Big_Code */
-	{ 5956, BT_PACK_NONE, 3196, 1153, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Instruction_Fetch_BW */
-	{ 12542, BT_PACK_NONE, 3268, 2400, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Data_Cache_Memory_Bandwidth */
-	{ 12656, BT_PACK_NONE, 3304, 2445, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Data_Cache_Memory_Latency */
-	{ 6938, BT_PACK_NONE, 3314, 1347, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Memory_Data_TLBs */
-	{ 6966, BT_PACK_NONE, 3330, 1366, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Memory_Synchronization */
-	{ 7031, BT_PACK_NONE, 3367, 1409, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Compute_Bound_Est */
-	{ 7235, BT_PACK_NONE, 3397, 1426, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Irregular_Overhead */
-	{ 7265, BT_PACK_NONE, 3410, 1448, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Other_Bottlenecks */
-	{ 7311, BT_PACK_NONE, 2524, 1450, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Branching_Overhead */
-	{ 7341, BT_PACK_NONE, 3408, 1452, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Useful_Work */
-	{ 0, BT_PACK_NONE, 2531, 14, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Frontend_Bound */
-	{ 113, 0, 3161, 23, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Fetch_Latency */
-	{ 175, 113, 2532, 31, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* ICache_Misses */
-	{ 12841, 175, 2537, 2542, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Code_L2_Hit */
-	{ 12909, 175, 2543, 2548, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Code_L2_Miss */
-	{ 209, 113, 1454, 42, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* ITLB_Misses */
-	{ 7364, 209, 1459, 1464, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Code_STLB_Hit */
-	{ 7402, 209, 1465, 1470, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Code_STLB_Miss */
-	{ 7417, 7402, 1476, 1482, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Code_STLB_Miss_4K */
-	{ 7498, 7402, 1485, 1491, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Code_STLB_Miss_2M */
-	{ 268, 113, 3411, 55, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Branch_Resteers */
-	{ 7516, 268, 3412, 1498, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Mispredicts_Resteers */
-	{ 7537, 268, 3413, 1504, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Clears_Resteers */
-	{ 7553, 268, 3414, 1510, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Unknown_Branches */
-	{ 347, 113, 3415, 63, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* MS_Switches */
-	{ 375, 113, 1511, 70, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* LCP */
-	{ 393, 113, 73, 77, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DSB_Switches */
-	{ 439, 0, 3418, 82, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Fetch_Bandwidth */
-	{ 455, 439, 2560, 91, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* MITE */
-	{ 7570, 455, 2563, 1523, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Decoder0_Alone */
-	{ 516, 439, 2575, 100, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DSB */
-	{ 13006, 439, 2581, 2584, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* LSD */
-	{ 13042, 439, 3419, 2588, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* MS */
-	{ 574, BT_PACK_NONE, 3420, 113, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Bad_Speculation */
-	{ 686, 574, 3421, 119, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Branch_Mispredicts */
-	{ 7672, 686, 3422, 1534, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Other_Mispredicts */
-	{ 705, 574, 3423, 124, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Machine_Clears */
-	{ 7690, 705, 3424, 1539, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Other_Nukes */
-	{ 720, BT_PACK_NONE, 3425, 132, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Backend_Bound */
-	{ 734, 720, 3426, 167, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Memory_Bound */
-	{ 939, 734, 3427, 176, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L1_Bound */
-	{ 982, 939, 3428, 188, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* DTLB_Load */
-	{ 7702, 982, 3430, 1552, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Load_STLB_Hit */
-	{ 7716, 982, 1553, 1559, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Load_STLB_Miss */
-	{ 7731, 7716, 1567, 1574, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Load_STLB_Miss_4K */
-	{ 7857, 7716, 1577, 1584, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Load_STLB_Miss_2M */
-	{ 7875, 7716, 1587, 1594, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Load_STLB_Miss_1G */
-	{ 1049, 939, 193, 198, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Store_Fwd_Blk */
-	{ 7893, 939, 3431, 1600, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* L1_Latency_Dependency */
-	{ 1087, 939, 2599, 211, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Lock_Latency */
-	{ 1208, 939, 3432, 223, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Split_Loads */
-	{ 1362, 939, 2600, 237, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* FB_Full */
-	{ 1403, 734, 3433, 245, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L2_Bound */
-	{ 7915, 1403, 3437, 1613, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* L2_Hit_Latency */
-	{ 1445, 734, 3438, 258, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L3_Bound */
-	{ 1513, 1445, 3439, 283, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Contested_Accesses */
-	{ 1677, 1445, 3440, 292, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Data_Sharing */
-	{ 1690, 1445, 3441, 302, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* L3_Hit_Latency */
-	{ 1705, 1445, 3442, 312, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* SQ_Full */
-	{ 1745, 734, 3443, 320, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DRAM_Bound */
-	{ 1756, 1745, 1619, 329, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* MEM_Bandwidth */
-	{ 1814, 1745, 1620, 339, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* MEM_Latency */
-	{ 1875, 734, 1621, 345, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Store_Bound */
-	{ 1887, 1875, 3444, 359, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Store_Latency */
-	{ 1918, 1875, 3445, 368, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* False_Sharing */
-	{ 1983, 1875, 2609, 377, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Split_Stores */
-	{ 13045, 1875, 2610, 2615, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Streaming_Stores */
-	{ 2026, 1875, 2616, 388, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* DTLB_Store */
-	{ 7930, 2026, 2619, 1634, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Store_STLB_Hit */
-	{ 7945, 2026, 2620, 1641, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Store_STLB_Miss */
-	{ 7961, 7945, 2623, 1656, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Store_STLB_Miss_4K */
-	{ 8091, 7945, 2626, 1666, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Store_STLB_Miss_2M */
-	{ 8110, 7945, 2629, 1676, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Store_STLB_Miss_1G */
-	{ 2096, 720, 3446, 393, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Core_Bound */
-	{ 2107, 2096, 3447, 401, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Divider */
-	{ 13062, 2107, 3450, 2638, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* FP_Divider */
-	{ 13097, 2107, 3452, 2645, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* INT_Divider */
-	{ 8129, 2096, 3453, 1683, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Serializing_Operation */
-	{ 13109, 8129, 3456, 2656, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Slow_Pause */
-	{ 15180, 8129, 3459, 3464, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* C01_Wait */
-	{ 15210, 8129, 3465, 3470, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* C02_Wait */
-	{ 15219, 8129, 3474, 3479, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Memory_Fence */
-	{ 2134, 2096, 3480, 409, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Ports_Utilization */
-	{ 2152, 2134, 3481, 420, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_0 */
-	{ 8151, 2152, 3486, 1690, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Mixing_Vectors */
-	{ 2194, 2134, 2659, 430, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_1 */
-	{ 2211, 2134, 2660, 440, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_2 */
-	{ 2228, 2134, 2661, 450, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_3m */
-	{ 2246, 2228, 3492, 461, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* ALU_Op_Utilization */
-	{ 2377, 2246, 2673, 465, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_0 */
-	{ 2384, 2246, 2675, 469, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_1 */
-	{ 2398, 2246, 2679, 477, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_6 */
-	{ 2405, 2228, 3496, 489, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Load_Op_Utilization */
-	{ 2551, 2228, 2688, 501, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Store_Op_Utilization */
-	{ 2586, BT_PACK_NONE, 2689, 514, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Retiring */
-	{ 2612, 2586, 3499, 522, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Light_Operations */
-	{ 5117, 2612, 2700, 1707, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* FP_Arith */
-	{ 5126, 5117, 2701, 1711, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* X87_Use */
-	{ 5134, 5117, 2702, 1715, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* FP_Scalar */
-	{ 5144, 5117, 2703, 1719, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* FP_Vector */
-	{ 5363, 5144, 2705, 1728, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* FP_Vector_128b */
-	{ 5378, 5144, 2707, 1737, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* FP_Vector_256b */
-	{ 15327, 2612, 3511, 3514, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Int_Operations */
-	{ 15464, 15327, 3515, 3519, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Int_Vector_128b */
-	{ 15480, 15327, 3520, 3524, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Int_Vector_256b */
-	{ 8440, 2612, 3528, 1744, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Memory_Operations */
-	{ 8479, 2612, 3532, 1750, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Fused_Instructions */
-	{ 8498, 2612, 3536, 1757, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Non_Fused_Branches */
-	{ 8517, 2612, 3543, 1766, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Other_Light_Ops */
-	{ 8533, 8517, 3546, 1773, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Nop_Instructions */
-	{ 15541, 8517, 3550, 3554, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Shuffles_256b */
-	{ 2595, 2586, 3555, 513, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Heavy_Operations */
-	{ 8550, 2595, 3556, 1778, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Few_Uops_Instructions */
-	{ 2641, 2595, 3557, 526, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Microcode_Sequencer */
-	{ 2661, 2641, 3558, 535, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Assists */
-	{ 15580, 2661, 3562, 3564, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Page_Faults */
-	{ 8572, 2661, 3567, 1784, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* FP_Assists */
-	{ 15611, 2661, 3570, 3572, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* AVX_Assists */
-	{ 2697, 2641, 3575, 542, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* CISC */
-	{ 8583, BT_PACK_NONE, 3581, 1796, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Botlnk_L0_Core_Bound_Likely */
-	{ 2702, BT_PACK_NONE, 142, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_IPC */
-	{ 2718, BT_PACK_NONE, 2749, 546, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_UopPI */
-	{ 2736, BT_PACK_NONE, 2750, 3583, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_UpTB */
-	{ 2780, BT_PACK_NONE, 553, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_CPI */
-	{ 2796, BT_PACK_NONE, 7, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_CLKS */
-	{ 2813, BT_PACK_NONE, 2238, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_SLOTS */
-	{ 13375, BT_PACK_NONE, 2756, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_Slots_Utilization */
-	{ 5639, BT_PACK_NONE, 936, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_Execute_per_Issue */
-	{ 2831, BT_PACK_NONE, 2757, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CoreIPC */
-	{ 5449, BT_PACK_NONE, 3584, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_FLOPc */
-	{ 8646, BT_PACK_NONE, 3590, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_FP_Arith_Utilization */
-	{ 2849, BT_PACK_NONE, 878, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_ILP */
-	{ 8677, BT_PACK_NONE, 1807, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_EPC */
-	{ 2882, BT_PACK_NONE, 2319, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CORE_CLKS */
-	{ 2902, BT_PACK_NONE, 1808, 566, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpLoad */
-	{ 2950, BT_PACK_NONE, 1809, 569, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpStore */
-	{ 2972, BT_PACK_NONE, 571, 573, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpBranch */
-	{ 3024, BT_PACK_NONE, 575, 578, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpCall */
-	{ 3071, BT_PACK_NONE, 579, 3593, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpTB */
-	{ 3090, BT_PACK_NONE, 584, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_BpTkBranch */
-	{ 8691, BT_PACK_NONE, 1810, 1812, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpFLOP */
-	{ 5489, BT_PACK_NONE, 1813, 884, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith */
-	{ 8712, BT_PACK_NONE, 1815, 1817, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith_Scalar_SP */
-	{ 8780, BT_PACK_NONE, 1819, 1821, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith_Scalar_DP */
-	{ 8848, BT_PACK_NONE, 1822, 1824, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith_AVX128 */
-	{ 8877, BT_PACK_NONE, 1825, 1827, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith_AVX256 */
-	{ 13427, BT_PACK_NONE, 3595, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpPause */
-	{ 8906, BT_PACK_NONE, 1829, 1831, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpSWPF */
-	{ 3115, BT_PACK_NONE, 141, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_Instructions */
-	{ 3142, BT_PACK_NONE, 2765, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Retire */
-	{ 15732, BT_PACK_NONE, 3596, 3598, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Strings_Cycles */
-	{ 8950, BT_PACK_NONE, 2766, 1835, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_IpAssist */
-	{ 5511, BT_PACK_NONE, 1838, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Execute */
-	{ 13471, BT_PACK_NONE, 2767, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Fetch_LSD */
-	{ 8973, BT_PACK_NONE, 1839, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Fetch_DSB */
-	{ 8997, BT_PACK_NONE, 2768, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Fetch_MITE */
-	{ 9038, BT_PACK_NONE, 1843, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_Fetch_UpC */
-	{ 13518, BT_PACK_NONE, 2770, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_LSD_Coverage */
-	{ 3192, BT_PACK_NONE, 2771, 3601, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_DSB_Coverage */
-	{ 15761, BT_PACK_NONE, 3603, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_Unknown_Branch_Cost */
-	{ 9081, BT_PACK_NONE, 2776, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_DSB_Switch_Cost */
-	{ 3255, BT_PACK_NONE, 602, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_TBpC */
-	{ 9135, BT_PACK_NONE, 3605, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_ICache_Miss_Latency */
-	{ 9169, BT_PACK_NONE, 1852, 1855, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_IpDSB_Miss_Ret */
-	{ 3274, BT_PACK_NONE, 603, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_IpUnknown_Branch */
-	{ 9228, BT_PACK_NONE, 1858, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_L2MPKI_Code */
-	{ 9279, BT_PACK_NONE, 1861, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_L2MPKI_Code_All */
-	{ 9331, BT_PACK_NONE, 3612, 1870, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Botlnk_L2_DSB_Misses */
-	{ 9357, BT_PACK_NONE, 3618, 1878, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Botlnk_L2_DSB_Bandwidth */
-	{ 9386, BT_PACK_NONE, 3621, 1883, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Botlnk_L2_IC_Misses */
-	{ 3305, BT_PACK_NONE, 604, 606, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMispredict */
-	{ 13584, BT_PACK_NONE, 2796, 2798, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMisp_Cond_Ntaken */
-	{ 13645, BT_PACK_NONE, 2800, 2802, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMisp_Cond_Taken */
-	{ 13704, BT_PACK_NONE, 2804, 2807, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMisp_Ret */
-	{ 3332, BT_PACK_NONE, 2809, 612, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMisp_Indirect */
-	{ 9411, BT_PACK_NONE, 3625, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_Branch_Misprediction_Cost */
-	{ 9451, BT_PACK_NONE, 1888, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_Spec_Clears_Ratio */
-	{ 9483, BT_PACK_NONE, 2815, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_Cond_NT */
-	{ 9531, BT_PACK_NONE, 2817, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_Cond_TK */
-	{ 9581, BT_PACK_NONE, 1896, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_CallRet */
-	{ 9631, BT_PACK_NONE, 2820, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_Jump */
-	{ 13829, BT_PACK_NONE, 2824, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_Other_Branches */
-	{ 3384, BT_PACK_NONE, 3260, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Load_Miss_Real_Latency */
-	{ 3419, BT_PACK_NONE, 614, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_MLP */
-	{ 3464, BT_PACK_NONE, 1903, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1MPKI */
-	{ 9671, BT_PACK_NONE, 1906, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1MPKI_Load */
-	{ 3483, BT_PACK_NONE, 1909, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI */
-	{ 9748, BT_PACK_NONE, 1912, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI_All */
-	{ 9785, BT_PACK_NONE, 1915, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI_Load */
-	{ 3532, BT_PACK_NONE, 2835, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI_RFO */
-	{ 9838, BT_PACK_NONE, 1919, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2HPKI_All */
-	{ 9881, BT_PACK_NONE, 1922, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2HPKI_Load */
-	{ 3583, BT_PACK_NONE, 1925, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3MPKI */
-	{ 9958, BT_PACK_NONE, 1927, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_FB_HPKI */
-	{ 3602, BT_PACK_NONE, 632, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1D_Cache_Fill_BW */
-	{ 3675, BT_PACK_NONE, 636, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2_Cache_Fill_BW */
-	{ 3720, BT_PACK_NONE, 640, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3_Cache_Fill_BW */
-	{ 9978, BT_PACK_NONE, 1931, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3_Cache_Access_BW */
-	{ 3772, BT_PACK_NONE, 3626, 646, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Page_Walks_Utilization */
-	{ 10142, BT_PACK_NONE, 1942, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Code_STLB_MPKI */
-	{ 10200, BT_PACK_NONE, 1945, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Load_STLB_MPKI */
-	{ 10263, BT_PACK_NONE, 1948, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Store_STLB_MPKI */
-	{ 3811, BT_PACK_NONE, 632, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L1D_Cache_Fill_BW_2T */
-	{ 3849, BT_PACK_NONE, 636, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L2_Cache_Fill_BW_2T */
-	{ 3886, BT_PACK_NONE, 640, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L3_Cache_Fill_BW_2T */
-	{ 10328, BT_PACK_NONE, 1931, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L3_Cache_Access_BW_2T */
-	{ 13949, BT_PACK_NONE, 2839, 2841, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Prefetches_Useless_HWPF */
-	{ 3923, BT_PACK_NONE, 649, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L2_Miss_Latency */
-	{ 15857, BT_PACK_NONE, 3629, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L3_Miss_Latency */
-	{ 4040, BT_PACK_NONE, 2843, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L2_MLP */
-	{ 4128, BT_PACK_NONE, 3631, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Data_L2_MLP */
-	{ 10367, BT_PACK_NONE, 1951, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Mix_UC_Load_PKI */
-	{ 14058, BT_PACK_NONE, 2846, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Mix_Bus_Lock_PKI */
-	{ 4201, BT_PACK_NONE, 658, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPU_Utilization */
-	{ 4279, BT_PACK_NONE, 656, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPUs_Utilized */
-	{ 4305, BT_PACK_NONE, 662, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Core_Frequency */
-	{ 11348, BT_PACK_NONE, 3633, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Uncore_Frequency */
-	{ 5572, BT_PACK_NONE, 1953, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_GFLOPs */
-	{ 4332, BT_PACK_NONE, 659, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Turbo_Utilization */
-	{ 4362, BT_PACK_NONE, 2746, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_SMT_2T_Utilization */
-	{ 4458, BT_PACK_NONE, 670, 673, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_Utilization */
-	{ 4519, BT_PACK_NONE, 675, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_CPI */
-	{ 16027, BT_PACK_NONE, 3635, 3637, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_C0_Wait */
-	{ 4565, BT_PACK_NONE, 683, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_DRAM_BW_Use */
-	{ 4643, BT_PACK_NONE, 688, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Power */
-	{ 4683, BT_PACK_NONE, 631, 690, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Time */
-	{ 4700, BT_PACK_NONE, 692, 698, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_MUX */
-	{ 4742, BT_PACK_NONE, 699, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Socket_CLKS */
-	{ 4783, BT_PACK_NONE, 701, 703, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_IpFarBranch */
+/* in pack.c's node table, in the model's order */
+static const uint16_t nodes[] = {
+	562, /* Bottleneck_Mispredictions */
+	563, /* Bottleneck_Big_Code */
+	564, /* Bottleneck_Instruction_Fetch_BW */
+	565, /* Bottleneck_Data_Cache_Memory_Bandwidth */
+	566, /* Bottleneck_Data_Cache_Memory_Latency */
+	567, /* Bottleneck_Memory_Data_TLBs */
+	568, /* Bottleneck_Memory_Synchronization */
+	569, /* Bottleneck_Compute_Bound_Est */
+	570, /* Bottleneck_Irregular_Overhead */
+	571, /* Bottleneck_Other_Bottlenecks */
+	403, /* Bottleneck_Branching_Overhead */
+	572, /* Bottleneck_Useful_Work */
+	405, /* Frontend_Bound */
+	573, /* Fetch_Latency */
+	407, /* ICache_Misses */
+	408, /* Code_L2_Hit */
+	409, /* Code_L2_Miss */
+	227, /* ITLB_Misses */
+	228, /* Code_STLB_Hit */
+	229, /* Code_STLB_Miss */
+	230, /* Code_STLB_Miss_4K */
+	231, /* Code_STLB_Miss_2M */
+	574, /* Branch_Resteers */
+	575, /* Mispredicts_Resteers */
+	576, /* Clears_Resteers */
+	577, /* Unknown_Branches */
+	578, /* MS_Switches */
+	236, /* LCP */
+	7, /* DSB_Switches */
+	579, /* Fetch_Bandwidth */
+	414, /* MITE */
+	415, /* Decoder0_Alone */
+	417, /* DSB */
+	418, /* LSD */
+	580, /* MS */
+	581, /* Bad_Speculation */
+	582, /* Branch_Mispredicts */
+	583, /* Other_Mispredicts */
+	584, /* Machine_Clears */
+	585, /* Other_Nukes */
+	586, /* Backend_Bound */
+	587, /* Memory_Bound */
+	588, /* L1_Bound */
+	589, /* DTLB_Load */
+	590, /* Load_STLB_Hit */
+	247, /* Load_STLB_Miss */
+	248, /* Load_STLB_Miss_4K */
+	249, /* Load_STLB_Miss_2M */
+	250, /* Load_STLB_Miss_1G */
+	18, /* Store_Fwd_Blk */
+	591, /* L1_Latency_Dependency */
+	429, /* Lock_Latency */
+	592, /* Split_Loads */
+	430, /* FB_Full */
+	593, /* L2_Bound */
+	594, /* L2_Hit_Latency */
+	595, /* L3_Bound */
+	596, /* Contested_Accesses */
+	597, /* Data_Sharing */
+	598, /* L3_Hit_Latency */
+	599, /* SQ_Full */
+	600, /* DRAM_Bound */
+	262, /* MEM_Bandwidth */
+	263, /* MEM_Latency */
+	264, /* Store_Bound */
+	601, /* Store_Latency */
+	602, /* False_Sharing */
+	439, /* Split_Stores */
+	440, /* Streaming_Stores */
+	441, /* DTLB_Store */
+	442, /* Store_STLB_Hit */
+	443, /* Store_STLB_Miss */
+	444, /* Store_STLB_Miss_4K */
+	445, /* Store_STLB_Miss_2M */
+	446, /* Store_STLB_Miss_1G */
+	603, /* Core_Bound */
+	604, /* Divider */
+	605, /* FP_Divider */
+	606, /* INT_Divider */
+	607, /* Serializing_Operation */
+	608, /* Slow_Pause */
+	609, /* C01_Wait */
+	610, /* C02_Wait */
+	611, /* Memory_Fence */
+	612, /* Ports_Utilization */
+	613, /* Ports_Utilized_0 */
+	614, /* Mixing_Vectors */
+	454, /* Ports_Utilized_1 */
+	455, /* Ports_Utilized_2 */
+	456, /* Ports_Utilized_3m */
+	615, /* ALU_Op_Utilization */
+	458, /* Port_0 */
+	459, /* Port_1 */
+	461, /* Port_6 */
+	616, /* Load_Op_Utilization */
+	463, /* Store_Op_Utilization */
+	464, /* Retiring */
+	617, /* Light_Operations */
+	466, /* FP_Arith */
+	467, /* X87_Use */
+	468, /* FP_Scalar */
+	469, /* FP_Vector */
+	470, /* FP_Vector_128b */
+	471, /* FP_Vector_256b */
+	618, /* Int_Operations */
+	619, /* Int_Vector_128b */
+	620, /* Int_Vector_256b */
+	621, /* Memory_Operations */
+	622, /* Fused_Instructions */
+	623, /* Non_Fused_Branches */
+	624, /* Other_Light_Ops */
+	625, /* Nop_Instructions */
+	626, /* Shuffles_256b */
+	627, /* Heavy_Operations */
+	628, /* Few_Uops_Instructions */
+	629, /* Microcode_Sequencer */
+	630, /* Assists */
+	631, /* Page_Faults */
+	632, /* FP_Assists */
+	633, /* AVX_Assists */
+	634, /* CISC */
+	635, /* Info_Botlnk_L0_Core_Bound_Likely */
+	61, /* Info_Thread_IPC */
+	484, /* Info_Thread_UopPI */
+	636, /* Info_Thread_UpTB */
+	64, /* Info_Thread_CPI */
+	65, /* Info_Thread_CLKS */
+	486, /* Info_Thread_SLOTS */
+	487, /* Info_Thread_Slots_Utilization */
+	172, /* Info_Thread_Execute_per_Issue */
+	488, /* Info_Core_CoreIPC */
+	637, /* Info_Core_FLOPc */
+	638, /* Info_Core_FP_Arith_Utilization */
+	144, /* Info_Core_ILP */
+	303, /* Info_Core_EPC */
+	491, /* Info_Core_CORE_CLKS */
+	304, /* Info_Inst_Mix_IpLoad */
+	305, /* Info_Inst_Mix_IpStore */
+	72, /* Info_Inst_Mix_IpBranch */
+	73, /* Info_Inst_Mix_IpCall */
+	639, /* Info_Inst_Mix_IpTB */
+	75, /* Info_Inst_Mix_BpTkBranch */
+	306, /* Info_Inst_Mix_IpFLOP */
+	307, /* Info_Inst_Mix_IpArith */
+	308, /* Info_Inst_Mix_IpArith_Scalar_SP */
+	309, /* Info_Inst_Mix_IpArith_Scalar_DP */
+	310, /* Info_Inst_Mix_IpArith_AVX128 */
+	311, /* Info_Inst_Mix_IpArith_AVX256 */
+	640, /* Info_Inst_Mix_IpPause */
+	312, /* Info_Inst_Mix_IpSWPF */
+	76, /* Info_Inst_Mix_Instructions */
+	494, /* Info_Pipeline_Retire */
+	641, /* Info_Pipeline_Strings_Cycles */
+	495, /* Info_Pipeline_IpAssist */
+	314, /* Info_Pipeline_Execute */
+	496, /* Info_Pipeline_Fetch_LSD */
+	315, /* Info_Pipeline_Fetch_DSB */
+	497, /* Info_Pipeline_Fetch_MITE */
+	317, /* Info_Frontend_Fetch_UpC */
+	499, /* Info_Frontend_LSD_Coverage */
+	642, /* Info_Frontend_DSB_Coverage */
+	643, /* Info_Frontend_Unknown_Branch_Cost */
+	501, /* Info_Frontend_DSB_Switch_Cost */
+	79, /* Info_Frontend_TBpC */
+	644, /* Info_Frontend_ICache_Miss_Latency */
+	321, /* Info_Frontend_IpDSB_Miss_Ret */
+	80, /* Info_Frontend_IpUnknown_Branch */
+	322, /* Info_Frontend_L2MPKI_Code */
+	323, /* Info_Frontend_L2MPKI_Code_All */
+	645, /* Info_Botlnk_L2_DSB_Misses */
+	646, /* Info_Botlnk_L2_DSB_Bandwidth */
+	647, /* Info_Botlnk_L2_IC_Misses */
+	81, /* Info_Bad_Spec_IpMispredict */
+	506, /* Info_Bad_Spec_IpMisp_Cond_Ntaken */
+	507, /* Info_Bad_Spec_IpMisp_Cond_Taken */
+	508, /* Info_Bad_Spec_IpMisp_Ret */
+	509, /* Info_Bad_Spec_IpMisp_Indirect */
+	648, /* Info_Bad_Spec_Branch_Misprediction_Cost */
+	328, /* Info_Bad_Spec_Spec_Clears_Ratio */
+	511, /* Info_Branches_Cond_NT */
+	512, /* Info_Branches_Cond_TK */
+	331, /* Info_Branches_CallRet */
+	513, /* Info_Branches_Jump */
+	514, /* Info_Branches_Other_Branches */
+	649, /* Info_Memory_Load_Miss_Real_Latency */
+	84, /* Info_Memory_MLP */
+	334, /* Info_Memory_L1MPKI */
+	335, /* Info_Memory_L1MPKI_Load */
+	336, /* Info_Memory_L2MPKI */
+	337, /* Info_Memory_L2MPKI_All */
+	338, /* Info_Memory_L2MPKI_Load */
+	516, /* Info_Memory_L2MPKI_RFO */
+	339, /* Info_Memory_L2HPKI_All */
+	340, /* Info_Memory_L2HPKI_Load */
+	341, /* Info_Memory_L3MPKI */
+	342, /* Info_Memory_FB_HPKI */
+	89, /* Info_Memory_L1D_Cache_Fill_BW */
+	90, /* Info_Memory_L2_Cache_Fill_BW */
+	91, /* Info_Memory_L3_Cache_Fill_BW */
+	343, /* Info_Memory_L3_Cache_Access_BW */
+	650, /* Info_Memory_TLB_Page_Walks_Utilization */
+	345, /* Info_Memory_TLB_Code_STLB_MPKI */
+	346, /* Info_Memory_TLB_Load_STLB_MPKI */
+	347, /* Info_Memory_TLB_Store_STLB_MPKI */
+	93, /* Info_Memory_Core_L1D_Cache_Fill_BW_2T */
+	94, /* Info_Memory_Core_L2_Cache_Fill_BW_2T */
+	95, /* Info_Memory_Core_L3_Cache_Fill_BW_2T */
+	348, /* Info_Memory_Core_L3_Cache_Access_BW_2T */
+	518, /* Info_Memory_Prefetches_Useless_HWPF */
+	96, /* Info_Memory_Latency_Load_L2_Miss_Latency */
+	651, /* Info_Memory_Latency_Load_L3_Miss_Latency */
+	519, /* Info_Memory_Latency_Load_L2_MLP */
+	652, /* Info_Memory_Latency_Data_L2_MLP */
+	349, /* Info_Memory_Mix_UC_Load_PKI */
+	520, /* Info_Memory_Mix_Bus_Lock_PKI */
+	99, /* Info_System_CPU_Utilization */
+	100, /* Info_System_CPUs_Utilized */
+	101, /* Info_System_Core_Frequency */
+	653, /* Info_System_Uncore_Frequency */
+	350, /* Info_System_GFLOPs */
+	102, /* Info_System_Turbo_Utilization */
+	524, /* Info_System_SMT_2T_Utilization */
+	104, /* Info_System_Kernel_Utilization */
+	105, /* Info_System_Kernel_CPI */
+	654, /* Info_System_C0_Wait */
+	106, /* Info_System_DRAM_BW_Use */
+	107, /* Info_System_Power */
+	108, /* Info_System_Time */
+	109, /* Info_System_MUX */
+	110, /* Info_System_Socket_CLKS */
+	111, /* Info_System_IpFarBranch */
 };
 
 /* in pack.c's event table, sorted by name */

@@ -3,121 +3,120 @@
 /* HSW Haswell: 112 nodes, 100 events, packed (metrics/model-pack.h, tables in pack.c) */
 #include "metrics/model-pack.h"
 
-/* name, parent (strings); formula, threshold, threshold_literal (expressions);
- * kind, level, percent */
-static const struct bt_pack_node nodes[] = {
-	{ 0, BT_PACK_NONE, 11, 14, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Frontend_Bound */
-	{ 113, 0, 19, 23, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Fetch_Latency */
-	{ 175, 113, 26, 31, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* ICache_Misses */
-	{ 209, 113, 38, 42, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* ITLB_Misses */
-	{ 268, 113, 51, 55, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Branch_Resteers */
-	{ 347, 113, 59, 63, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* MS_Switches */
-	{ 375, 113, 66, 70, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* LCP */
-	{ 393, 113, 73, 77, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DSB_Switches */
-	{ 439, 0, 79, 82, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Fetch_Bandwidth */
-	{ 455, 439, 88, 91, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* MITE */
-	{ 516, 439, 97, 100, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DSB */
-	{ 574, BT_PACK_NONE, 111, 113, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Bad_Speculation */
-	{ 686, 574, 116, 119, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Branch_Mispredicts */
-	{ 705, 574, 121, 124, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Machine_Clears */
-	{ 720, BT_PACK_NONE, 130, 132, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Backend_Bound */
-	{ 734, 720, 164, 167, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Memory_Bound */
-	{ 939, 734, 172, 176, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L1_Bound */
-	{ 982, 939, 183, 188, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* DTLB_Load */
-	{ 1049, 939, 193, 198, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Store_Fwd_Blk */
-	{ 1087, 939, 206, 211, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Lock_Latency */
-	{ 1208, 939, 220, 223, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Split_Loads */
-	{ 1318, 939, 226, 231, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* 4K_Aliasing */
-	{ 1362, 939, 235, 237, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* FB_Full */
-	{ 1403, 734, 241, 245, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L2_Bound */
-	{ 1445, 734, 254, 258, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L3_Bound */
-	{ 1513, 1445, 278, 283, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Contested_Accesses */
-	{ 1677, 1445, 287, 292, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Data_Sharing */
-	{ 1690, 1445, 297, 302, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* L3_Hit_Latency */
-	{ 1705, 1445, 307, 312, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* SQ_Full */
-	{ 1745, 734, 316, 320, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DRAM_Bound */
-	{ 1756, 1745, 324, 329, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* MEM_Bandwidth */
-	{ 1814, 1745, 334, 339, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* MEM_Latency */
-	{ 1875, 734, 341, 345, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Store_Bound */
-	{ 1887, 1875, 354, 359, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Store_Latency */
-	{ 1918, 1875, 363, 368, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* False_Sharing */
-	{ 1983, 1875, 372, 377, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Split_Stores */
-	{ 2026, 1875, 383, 388, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* DTLB_Store */
-	{ 2096, 720, 390, 393, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Core_Bound */
-	{ 2107, 2096, 397, 401, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Divider */
-	{ 2134, 2096, 405, 409, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Ports_Utilization */
-	{ 2152, 2134, 415, 420, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_0 */
-	{ 2194, 2134, 425, 430, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_1 */
-	{ 2211, 2134, 435, 440, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_2 */
-	{ 2228, 2134, 444, 450, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_3m */
-	{ 2246, 2228, 459, 461, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* ALU_Op_Utilization */
-	{ 2377, 2246, 463, 465, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_0 */
-	{ 2384, 2246, 467, 469, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_1 */
-	{ 2391, 2246, 471, 473, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_5 */
-	{ 2398, 2246, 475, 477, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_6 */
-	{ 2405, 2228, 487, 489, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Load_Op_Utilization */
-	{ 2537, 2405, 491, 493, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_2 */
-	{ 2544, 2405, 495, 497, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_3 */
-	{ 2551, 2228, 499, 501, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Store_Op_Utilization */
-	{ 2572, 2551, 499, 503, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_4 */
-	{ 2579, 2551, 505, 507, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_7 */
-	{ 2586, BT_PACK_NONE, 508, 514, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Retiring */
-	{ 2612, 2586, 520, 522, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Light_Operations */
-	{ 2595, 2586, 523, 513, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Heavy_Operations */
-	{ 2641, 2595, 523, 526, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Microcode_Sequencer */
-	{ 2661, 2641, 531, 535, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Assists */
-	{ 2697, 2641, 538, 542, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* CISC */
-	{ 2702, BT_PACK_NONE, 142, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_IPC */
-	{ 2718, BT_PACK_NONE, 543, 546, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_UopPI */
-	{ 2736, BT_PACK_NONE, 548, 552, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_UpTB */
-	{ 2780, BT_PACK_NONE, 553, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_CPI */
-	{ 2796, BT_PACK_NONE, 7, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_CLKS */
-	{ 2813, BT_PACK_NONE, 9, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_SLOTS */
-	{ 2831, BT_PACK_NONE, 554, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CoreIPC */
-	{ 2849, BT_PACK_NONE, 561, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_ILP */
-	{ 2882, BT_PACK_NONE, 8, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CORE_CLKS */
-	{ 2902, BT_PACK_NONE, 563, 566, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpLoad */
-	{ 2950, BT_PACK_NONE, 567, 569, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpStore */
-	{ 2972, BT_PACK_NONE, 571, 573, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpBranch */
-	{ 3024, BT_PACK_NONE, 575, 578, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpCall */
-	{ 3071, BT_PACK_NONE, 579, 583, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpTB */
-	{ 3090, BT_PACK_NONE, 584, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_BpTkBranch */
-	{ 3115, BT_PACK_NONE, 141, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_Instructions */
-	{ 3142, BT_PACK_NONE, 586, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Retire */
-	{ 3192, BT_PACK_NONE, 593, 601, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_DSB_Coverage */
-	{ 3255, BT_PACK_NONE, 602, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_TBpC */
-	{ 3274, BT_PACK_NONE, 603, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_IpUnknown_Branch */
-	{ 3305, BT_PACK_NONE, 604, 606, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMispredict */
-	{ 3332, BT_PACK_NONE, 609, 612, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMisp_Indirect */
-	{ 3384, BT_PACK_NONE, 216, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Load_Miss_Real_Latency */
-	{ 3419, BT_PACK_NONE, 614, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_MLP */
-	{ 3464, BT_PACK_NONE, 616, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1MPKI */
-	{ 3483, BT_PACK_NONE, 619, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI */
-	{ 3532, BT_PACK_NONE, 622, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI_RFO */
-	{ 3583, BT_PACK_NONE, 624, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3MPKI */
-	{ 3602, BT_PACK_NONE, 632, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1D_Cache_Fill_BW */
-	{ 3675, BT_PACK_NONE, 636, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2_Cache_Fill_BW */
-	{ 3720, BT_PACK_NONE, 640, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3_Cache_Fill_BW */
-	{ 3772, BT_PACK_NONE, 643, 646, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Page_Walks_Utilization */
-	{ 3811, BT_PACK_NONE, 632, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L1D_Cache_Fill_BW_2T */
-	{ 3849, BT_PACK_NONE, 636, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L2_Cache_Fill_BW_2T */
-	{ 3886, BT_PACK_NONE, 640, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L3_Cache_Fill_BW_2T */
-	{ 3923, BT_PACK_NONE, 649, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L2_Miss_Latency */
-	{ 4040, BT_PACK_NONE, 651, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L2_MLP */
-	{ 4128, BT_PACK_NONE, 653, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Data_L2_MLP */
-	{ 4201, BT_PACK_NONE, 658, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPU_Utilization */
-	{ 4279, BT_PACK_NONE, 656, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPUs_Utilized */
-	{ 4305, BT_PACK_NONE, 662, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Core_Frequency */
-	{ 4332, BT_PACK_NONE, 659, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Turbo_Utilization */
-	{ 4362, BT_PACK_NONE, 668, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_SMT_2T_Utilization */
-	{ 4458, BT_PACK_NONE, 670, 673, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_Utilization */
-	{ 4519, BT_PACK_NONE, 675, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_CPI */
-	{ 4565, BT_PACK_NONE, 683, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_DRAM_BW_Use */
-	{ 4643, BT_PACK_NONE, 688, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Power */
-	{ 4683, BT_PACK_NONE, 631, 690, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Time */
-	{ 4700, BT_PACK_NONE, 692, 698, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_MUX */
-	{ 4742, BT_PACK_NONE, 699, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Socket_CLKS */
-	{ 4783, BT_PACK_NONE, 701, 703, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_IpFarBranch */
+/* in pack.c's node table, in the model's order */
+static const uint16_t nodes[] = {
+	0, /* Frontend_Bound */
+	1, /* Fetch_Latency */
+	2, /* ICache_Misses */
+	3, /* ITLB_Misses */
+	4, /* Branch_Resteers */
+	5, /* MS_Switches */
+	6, /* LCP */
+	7, /* DSB_Switches */
+	8, /* Fetch_Bandwidth */
+	9, /* MITE */
+	10, /* DSB */
+	11, /* Bad_Speculation */
+	12, /* Branch_Mispredicts */
+	13, /* Machine_Clears */
+	14, /* Backend_Bound */
+	15, /* Memory_Bound */
+	16, /* L1_Bound */
+	17, /* DTLB_Load */
+	18, /* Store_Fwd_Blk */
+	19, /* Lock_Latency */
+	20, /* Split_Loads */
+	21, /* 4K_Aliasing */
+	22, /* FB_Full */
+	23, /* L2_Bound */
+	24, /* L3_Bound */
+	25, /* Contested_Accesses */
+	26, /* Data_Sharing */
+	27, /* L3_Hit_Latency */
+	28, /* SQ_Full */
+	29, /* DRAM_Bound */
+	30, /* MEM_Bandwidth */
+	31, /* MEM_Latency */
+	32, /* Store_Bound */
+	33, /* Store_Latency */
+	34, /* False_Sharing */
+	35, /* Split_Stores */
+	36, /* DTLB_Store */
+	37, /* Core_Bound */
+	38, /* Divider */
+	39, /* Ports_Utilization */
+	40, /* Ports_Utilized_0 */
+	41, /* Ports_Utilized_1 */
+	42, /* Ports_Utilized_2 */
+	43, /* Ports_Utilized_3m */
+	44, /* ALU_Op_Utilization */
+	45, /* Port_0 */
+	46, /* Port_1 */
+	47, /* Port_5 */
+	48, /* Port_6 */
+	49, /* Load_Op_Utilization */
+	50, /* Port_2 */
+	51, /* Port_3 */
+	52, /* Store_Op_Utilization */
+	53, /* Port_4 */
+	54, /* Port_7 */
+	55, /* Retiring */
+	56, /* Light_Operations */
+	57, /* Heavy_Operations */
+	58, /* Microcode_Sequencer */
+	59, /* Assists */
+	60, /* CISC */
+	61, /* Info_Thread_IPC */
+	62, /* Info_Thread_UopPI */
+	63, /* Info_Thread_UpTB */
+	64, /* Info_Thread_CPI */
+	65, /* Info_Thread_CLKS */
+	66, /* Info_Thread_SLOTS */
+	67, /* Info_Core_CoreIPC */
+	68, /* Info_Core_ILP */
+	69, /* Info_Core_CORE_CLKS */
+	70, /* Info_Inst_Mix_IpLoad */
+	71, /* Info_Inst_Mix_IpStore */
+	72, /* Info_Inst_Mix_IpBranch */
+	73, /* Info_Inst_Mix_IpCall */
+	74, /* Info_Inst_Mix_IpTB */
+	75, /* Info_Inst_Mix_BpTkBranch */
+	76, /* Info_Inst_Mix_Instructions */
+	77, /* Info_Pipeline_Retire */
+	78, /* Info_Frontend_DSB_Coverage */
+	79, /* Info_Frontend_TBpC */
+	80, /* Info_Frontend_IpUnknown_Branch */
+	81, /* Info_Bad_Spec_IpMispredict */
+	82, /* Info_Bad_Spec_IpMisp_Indirect */
+	83, /* Info_Memory_Load_Miss_Real_Latency */
+	84, /* Info_Memory_MLP */
+	85, /* Info_Memory_L1MPKI */
+	86, /* Info_Memory_L2MPKI */
+	87, /* Info_Memory_L2MPKI_RFO */
+	88, /* Info_Memory_L3MPKI */
+	89, /* Info_Memory_L1D_Cache_Fill_BW */
+	90, /* Info_Memory_L2_Cache_Fill_BW */
+	91, /* Info_Memory_L3_Cache_Fill_BW */
+	92, /* Info_Memory_TLB_Page_Walks_Utilization */
+	93, /* Info_Memory_Core_L1D_Cache_Fill_BW_2T */
+	94, /* Info_Memory_Core_L2_Cache_Fill_BW_2T */
+	95, /* Info_Memory_Core_L3_Cache_Fill_BW_2T */
+	96, /* Info_Memory_Latency_Load_L2_Miss_Latency */
+	97, /* Info_Memory_Latency_Load_L2_MLP */
+	98, /* Info_Memory_Latency_Data_L2_MLP */
+	99, /* Info_System_CPU_Utilization */
+	100, /* Info_System_CPUs_Utilized */
+	101, /* Info_System_Core_Frequency */
+	102, /* Info_System_Turbo_Utilization */
+	103, /* Info_System_SMT_2T_Utilization */
+	104, /* Info_System_Kernel_Utilization */
+	105, /* Info_System_Kernel_CPI */
+	106, /* Info_System_DRAM_BW_Use */
+	107, /* Info_System_Power */
+	108, /* Info_System_Time */
+	109, /* Info_System_MUX */
+	110, /* Info_System_Socket_CLKS */
+	111, /* Info_System_IpFarBranch */
 };
 
 /* in pack.c's event table, sorted by name */

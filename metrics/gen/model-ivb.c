@@ -3,130 +3,129 @@
 /* IVB Ivy Bridge: 121 nodes, 112 events, packed (metrics/model-pack.h, tables in pack.c) */
 #include "metrics/model-pack.h"
 
-/* name, parent (strings); formula, threshold, threshold_literal (expressions);
- * kind, level, percent */
-static const struct bt_pack_node nodes[] = {
-	{ 1318, 939, 705, 713, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* 4K_Aliasing */
-	{ 2246, 2228, 716, 718, BT_PACK_NONE, BT_NODE_TREE, 5, 0 }, /* ALU_Op_Utilization */
-	{ 2661, 2641, 720, 725, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Assists */
-	{ 720, BT_PACK_NONE, 728, 710, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* Backend_Bound */
-	{ 574, BT_PACK_NONE, 729, 731, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* Bad_Speculation */
-	{ 686, 574, 732, 734, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Branch_Mispredicts */
-	{ 268, 113, 735, 740, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Branch_Resteers */
-	{ 2697, 2641, 742, 744, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* CISC */
-	{ 1513, 1445, 762, 766, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Contested_Accesses */
-	{ 2096, 720, 767, 769, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Core_Bound */
-	{ 1677, 1445, 772, 774, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Data_Sharing */
-	{ 2107, 2096, 776, 778, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Divider */
-	{ 516, 439, 780, 783, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* DSB */
-	{ 393, 113, 784, 786, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* DSB_Switches */
-	{ 982, 939, 789, 791, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* DTLB_Load */
-	{ 2026, 1875, 794, 798, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* DTLB_Store */
-	{ 1918, 1875, 801, 803, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* False_Sharing */
-	{ 1362, 939, 807, 809, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* FB_Full */
-	{ 439, 0, 810, 782, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Fetch_Bandwidth */
-	{ 113, 0, 811, 739, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Fetch_Latency */
-	{ 5117, 2612, 816, 821, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* FP_Arith */
-	{ 5134, 5117, 826, 828, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* FP_Scalar */
-	{ 5144, 5117, 836, 838, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* FP_Vector */
-	{ 5363, 5144, 840, 843, BT_PACK_NONE, BT_NODE_TREE, 5, 0 }, /* FP_Vector_128b */
-	{ 5378, 5144, 845, 848, BT_PACK_NONE, BT_NODE_TREE, 5, 0 }, /* FP_Vector_256b */
-	{ 0, BT_PACK_NONE, 849, 738, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* Frontend_Bound */
-	{ 2595, 2586, 524, 723, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Heavy_Operations */
-	{ 175, 113, 852, 854, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* ICache_Misses */
-	{ 3332, BT_PACK_NONE, 856, 858, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMisp_Indirect */
-	{ 3305, BT_PACK_NONE, 604, 606, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMispredict */
-	{ 2882, BT_PACK_NONE, 867, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CORE_CLKS */
-	{ 2831, BT_PACK_NONE, 868, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CoreIPC */
-	{ 5449, BT_PACK_NONE, 876, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_FLOPc */
-	{ 2849, BT_PACK_NONE, 878, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_ILP */
-	{ 3192, BT_PACK_NONE, 593, 601, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_DSB_Coverage */
-	{ 3274, BT_PACK_NONE, 879, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_IpUnknown_Branch */
-	{ 3255, BT_PACK_NONE, 880, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_TBpC */
-	{ 3090, BT_PACK_NONE, 584, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_BpTkBranch */
-	{ 3115, BT_PACK_NONE, 141, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_Instructions */
-	{ 5489, BT_PACK_NONE, 882, 884, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith */
-	{ 2972, BT_PACK_NONE, 571, 573, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpBranch */
-	{ 3024, BT_PACK_NONE, 575, 578, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpCall */
-	{ 2902, BT_PACK_NONE, 563, 566, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpLoad */
-	{ 2950, BT_PACK_NONE, 567, 569, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpStore */
-	{ 3071, BT_PACK_NONE, 579, 885, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpTB */
-	{ 3811, BT_PACK_NONE, 886, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L1D_Cache_Fill_BW_2T */
-	{ 3849, BT_PACK_NONE, 887, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L2_Cache_Fill_BW_2T */
-	{ 3886, BT_PACK_NONE, 888, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L3_Cache_Fill_BW_2T */
-	{ 3602, BT_PACK_NONE, 891, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1D_Cache_Fill_BW */
-	{ 3464, BT_PACK_NONE, 893, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1MPKI */
-	{ 3675, BT_PACK_NONE, 895, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2_Cache_Fill_BW */
-	{ 3483, BT_PACK_NONE, 897, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI */
-	{ 3532, BT_PACK_NONE, 899, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI_RFO */
-	{ 3720, BT_PACK_NONE, 901, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3_Cache_Fill_BW */
-	{ 3583, BT_PACK_NONE, 903, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3MPKI */
-	{ 4128, BT_PACK_NONE, 653, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Data_L2_MLP */
-	{ 3923, BT_PACK_NONE, 649, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L2_Miss_Latency */
-	{ 4040, BT_PACK_NONE, 651, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L2_MLP */
-	{ 3384, BT_PACK_NONE, 216, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Load_Miss_Real_Latency */
-	{ 3419, BT_PACK_NONE, 614, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_MLP */
-	{ 3772, BT_PACK_NONE, 904, 646, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Page_Walks_Utilization */
-	{ 5511, BT_PACK_NONE, 907, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Execute */
-	{ 3142, BT_PACK_NONE, 586, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Retire */
-	{ 4305, BT_PACK_NONE, 912, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Core_Frequency */
-	{ 4201, BT_PACK_NONE, 914, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPU_Utilization */
-	{ 4279, BT_PACK_NONE, 915, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPUs_Utilized */
-	{ 4565, BT_PACK_NONE, 919, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_DRAM_BW_Use */
-	{ 5572, BT_PACK_NONE, 921, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_GFLOPs */
-	{ 4783, BT_PACK_NONE, 701, 922, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_IpFarBranch */
-	{ 4519, BT_PACK_NONE, 675, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_CPI */
-	{ 4458, BT_PACK_NONE, 670, 673, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_Utilization */
-	{ 5591, BT_PACK_NONE, 692, 926, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Mux */
-	{ 4643, BT_PACK_NONE, 931, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Power */
-	{ 4362, BT_PACK_NONE, 668, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_SMT_2T_Utilization */
-	{ 4742, BT_PACK_NONE, 699, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Socket_CLKS */
-	{ 4683, BT_PACK_NONE, 933, 690, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Time */
-	{ 4332, BT_PACK_NONE, 934, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Turbo_Utilization */
-	{ 2796, BT_PACK_NONE, 7, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_CLKS */
-	{ 2780, BT_PACK_NONE, 935, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_CPI */
-	{ 5639, BT_PACK_NONE, 936, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_Execute_per_Issue */
-	{ 2702, BT_PACK_NONE, 937, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_IPC */
-	{ 2813, BT_PACK_NONE, 938, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_SLOTS */
-	{ 2718, BT_PACK_NONE, 543, 546, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_UopPI */
-	{ 2736, BT_PACK_NONE, 548, 940, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_UpTB */
-	{ 209, 113, 943, 945, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* ITLB_Misses */
-	{ 939, 734, 947, 712, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* L1_Bound */
-	{ 1403, 734, 948, 950, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* L2_Bound */
-	{ 1445, 734, 955, 765, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* L3_Bound */
-	{ 1690, 1445, 958, 960, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* L3_Hit_Latency */
-	{ 5669, 734, 963, 966, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* L3_Miss_Bound */
-	{ 375, 113, 967, 969, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* LCP */
-	{ 2612, 2586, 970, 820, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Light_Operations */
-	{ 2405, 2228, 973, 974, BT_PACK_NONE, BT_NODE_TREE, 5, 0 }, /* Load_Op_Utilization */
-	{ 1087, 939, 975, 977, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Lock_Latency */
-	{ 705, 574, 978, 980, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Machine_Clears */
-	{ 1756, 5669, 981, 983, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* MEM_Bandwidth */
-	{ 1814, 5669, 985, 987, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* MEM_Latency */
-	{ 734, 720, 998, 711, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Memory_Bound */
-	{ 2641, 2595, 999, 724, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Microcode_Sequencer */
-	{ 455, 439, 1001, 1003, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* MITE */
-	{ 347, 113, 1005, 1007, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* MS_Switches */
-	{ 2377, 2246, 1008, 1009, BT_PACK_NONE, BT_NODE_TREE, 6, 0 }, /* Port_0 */
-	{ 2384, 2246, 1010, 1011, BT_PACK_NONE, BT_NODE_TREE, 6, 0 }, /* Port_1 */
-	{ 2537, 2405, 1012, 1013, BT_PACK_NONE, BT_NODE_TREE, 6, 0 }, /* Port_2 */
-	{ 2544, 2405, 1014, 1015, BT_PACK_NONE, BT_NODE_TREE, 6, 0 }, /* Port_3 */
-	{ 2572, 2551, 500, 1016, BT_PACK_NONE, BT_NODE_TREE, 6, 0 }, /* Port_4 */
-	{ 2391, 2246, 1017, 1018, BT_PACK_NONE, BT_NODE_TREE, 6, 0 }, /* Port_5 */
-	{ 2134, 2096, 1021, 1023, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Ports_Utilization */
-	{ 2152, 2134, 1026, 1028, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Ports_Utilized_0 */
-	{ 2194, 2134, 1031, 1033, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Ports_Utilized_1 */
-	{ 2211, 2134, 1036, 1038, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Ports_Utilized_2 */
-	{ 2228, 2134, 1040, 1042, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Ports_Utilized_3m */
-	{ 2586, BT_PACK_NONE, 1043, 1045, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* Retiring */
-	{ 1208, 939, 1047, 1048, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Split_Loads */
-	{ 1983, 1875, 1049, 1051, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Split_Stores */
-	{ 1705, 1445, 1052, 1054, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* SQ_Full */
-	{ 1875, 734, 1055, 797, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Store_Bound */
-	{ 1049, 939, 1056, 1058, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Store_Fwd_Blk */
-	{ 1887, 1875, 1059, 1061, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* Store_Latency */
-	{ 2551, 2228, 1062, 1063, BT_PACK_NONE, BT_NODE_TREE, 5, 0 }, /* Store_Op_Utilization */
-	{ 5126, 5117, 1066, 1068, BT_PACK_NONE, BT_NODE_TREE, 4, 0 }, /* X87_Use */
+/* in pack.c's node table, in the model's order */
+static const uint16_t nodes[] = {
+	112, /* 4K_Aliasing */
+	113, /* ALU_Op_Utilization */
+	114, /* Assists */
+	115, /* Backend_Bound */
+	116, /* Bad_Speculation */
+	117, /* Branch_Mispredicts */
+	118, /* Branch_Resteers */
+	119, /* CISC */
+	120, /* Contested_Accesses */
+	121, /* Core_Bound */
+	122, /* Data_Sharing */
+	123, /* Divider */
+	124, /* DSB */
+	125, /* DSB_Switches */
+	126, /* DTLB_Load */
+	127, /* DTLB_Store */
+	128, /* False_Sharing */
+	129, /* FB_Full */
+	130, /* Fetch_Bandwidth */
+	131, /* Fetch_Latency */
+	132, /* FP_Arith */
+	133, /* FP_Scalar */
+	134, /* FP_Vector */
+	135, /* FP_Vector_128b */
+	136, /* FP_Vector_256b */
+	137, /* Frontend_Bound */
+	138, /* Heavy_Operations */
+	139, /* ICache_Misses */
+	140, /* Info_Bad_Spec_IpMisp_Indirect */
+	81, /* Info_Bad_Spec_IpMispredict */
+	141, /* Info_Core_CORE_CLKS */
+	142, /* Info_Core_CoreIPC */
+	143, /* Info_Core_FLOPc */
+	144, /* Info_Core_ILP */
+	78, /* Info_Frontend_DSB_Coverage */
+	145, /* Info_Frontend_IpUnknown_Branch */
+	146, /* Info_Frontend_TBpC */
+	75, /* Info_Inst_Mix_BpTkBranch */
+	76, /* Info_Inst_Mix_Instructions */
+	147, /* Info_Inst_Mix_IpArith */
+	72, /* Info_Inst_Mix_IpBranch */
+	73, /* Info_Inst_Mix_IpCall */
+	70, /* Info_Inst_Mix_IpLoad */
+	71, /* Info_Inst_Mix_IpStore */
+	148, /* Info_Inst_Mix_IpTB */
+	149, /* Info_Memory_Core_L1D_Cache_Fill_BW_2T */
+	150, /* Info_Memory_Core_L2_Cache_Fill_BW_2T */
+	151, /* Info_Memory_Core_L3_Cache_Fill_BW_2T */
+	152, /* Info_Memory_L1D_Cache_Fill_BW */
+	153, /* Info_Memory_L1MPKI */
+	154, /* Info_Memory_L2_Cache_Fill_BW */
+	155, /* Info_Memory_L2MPKI */
+	156, /* Info_Memory_L2MPKI_RFO */
+	157, /* Info_Memory_L3_Cache_Fill_BW */
+	158, /* Info_Memory_L3MPKI */
+	98, /* Info_Memory_Latency_Data_L2_MLP */
+	96, /* Info_Memory_Latency_Load_L2_Miss_Latency */
+	97, /* Info_Memory_Latency_Load_L2_MLP */
+	83, /* Info_Memory_Load_Miss_Real_Latency */
+	84, /* Info_Memory_MLP */
+	159, /* Info_Memory_TLB_Page_Walks_Utilization */
+	160, /* Info_Pipeline_Execute */
+	77, /* Info_Pipeline_Retire */
+	161, /* Info_System_Core_Frequency */
+	162, /* Info_System_CPU_Utilization */
+	163, /* Info_System_CPUs_Utilized */
+	164, /* Info_System_DRAM_BW_Use */
+	165, /* Info_System_GFLOPs */
+	166, /* Info_System_IpFarBranch */
+	105, /* Info_System_Kernel_CPI */
+	104, /* Info_System_Kernel_Utilization */
+	167, /* Info_System_Mux */
+	168, /* Info_System_Power */
+	103, /* Info_System_SMT_2T_Utilization */
+	110, /* Info_System_Socket_CLKS */
+	169, /* Info_System_Time */
+	170, /* Info_System_Turbo_Utilization */
+	65, /* Info_Thread_CLKS */
+	171, /* Info_Thread_CPI */
+	172, /* Info_Thread_Execute_per_Issue */
+	173, /* Info_Thread_IPC */
+	174, /* Info_Thread_SLOTS */
+	62, /* Info_Thread_UopPI */
+	175, /* Info_Thread_UpTB */
+	176, /* ITLB_Misses */
+	177, /* L1_Bound */
+	178, /* L2_Bound */
+	179, /* L3_Bound */
+	180, /* L3_Hit_Latency */
+	181, /* L3_Miss_Bound */
+	182, /* LCP */
+	183, /* Light_Operations */
+	184, /* Load_Op_Utilization */
+	185, /* Lock_Latency */
+	186, /* Machine_Clears */
+	187, /* MEM_Bandwidth */
+	188, /* MEM_Latency */
+	189, /* Memory_Bound */
+	190, /* Microcode_Sequencer */
+	191, /* MITE */
+	192, /* MS_Switches */
+	193, /* Port_0 */
+	194, /* Port_1 */
+	195, /* Port_2 */
+	196, /* Port_3 */
+	197, /* Port_4 */
+	198, /* Port_5 */
+	199, /* Ports_Utilization */
+	200, /* Ports_Utilized_0 */
+	201, /* Ports_Utilized_1 */
+	202, /* Ports_Utilized_2 */
+	203, /* Ports_Utilized_3m */
+	204, /* Retiring */
+	205, /* Split_Loads */
+	206, /* Split_Stores */
+	207, /* SQ_Full */
+	208, /* Store_Bound */
+	209, /* Store_Fwd_Blk */
+	210, /* Store_Latency */
+	211, /* Store_Op_Utilization */
+	212, /* X87_Use */
 };
 
 /* in pack.c's event table, sorted by name */

@@ -3,96 +3,95 @@
 /* LNL-SKT Lunar Lake E-core (Skymont): 87 nodes, 81 events, packed (metrics/model-pack.h, tables in pack.c) */
 #include "metrics/model-pack.h"
 
-/* name, parent (strings); formula, threshold, threshold_literal (expressions);
- * kind, level, percent */
-static const struct bt_pack_node nodes[] = {
-	{ 16072, 2096, 391, 3642, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Allocation_Restriction */
-	{ 720, BT_PACK_NONE, 5370, 3640, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* Backend_Bound */
-	{ 574, BT_PACK_NONE, 5371, 731, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* Bad_Speculation */
-	{ 16180, 16194, 5372, 3661, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Branch_Detect */
-	{ 686, 574, 5373, 3665, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Branch_Mispredicts */
-	{ 16275, 16194, 5374, 3670, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Branch_Resteer */
-	{ 16322, 16327, 5375, 3678, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Cisc */
-	{ 2096, 720, 5376, 3641, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Core_Bound */
-	{ 16402, 16327, 5377, 3685, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Decode */
-	{ 16433, 705, 5378, 3692, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Fast_Nuke */
-	{ 0, BT_PACK_NONE, 5379, 3659, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* Frontend_Bound */
-	{ 175, 16194, 5380, 3696, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* ICache_Misses */
-	{ 16327, 0, 5381, 3677, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* IFetch_Bandwidth */
-	{ 16194, 0, 5382, 3660, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* IFetch_Latency */
-	{ 22240, BT_PACK_NONE, 4796, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFLOP */
-	{ 24908, BT_PACK_NONE, 5384, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith */
-	{ 22393, BT_PACK_NONE, 4804, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_AVX128 */
-	{ 24958, BT_PACK_NONE, 5388, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_AVX256 */
-	{ 22330, BT_PACK_NONE, 4800, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_DP */
-	{ 22267, BT_PACK_NONE, 4798, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_SP */
-	{ 16570, BT_PACK_NONE, 3705, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_%_Dtlb_Miss_Bound_Cycles */
-	{ 16658, BT_PACK_NONE, 4792, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_%_Ifetch_Miss_Bound_Cycles */
-	{ 16725, BT_PACK_NONE, 4789, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_%_Load_Miss_Bound_Cycles */
-	{ 16788, BT_PACK_NONE, 3714, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_%_Mem_Exec_Bound_Cycles */
-	{ 16847, BT_PACK_NONE, 571, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpBranch */
-	{ 16873, BT_PACK_NONE, 575, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpCall */
-	{ 16918, BT_PACK_NONE, 701, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpFarBranch */
-	{ 16947, BT_PACK_NONE, 3719, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMisp_Cond_Ntaken */
-	{ 17004, BT_PACK_NONE, 2800, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMisp_Cond_Taken */
-	{ 17039, BT_PACK_NONE, 2809, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMisp_Indirect */
-	{ 17072, BT_PACK_NONE, 3721, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMisp_Ret */
-	{ 17123, BT_PACK_NONE, 604, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMispredict */
-	{ 17153, BT_PACK_NONE, 3722, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Mispredict_Bound_Branch_Mispredict_Ratio */
-	{ 17202, BT_PACK_NONE, 3723, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Mispredict_Bound_Branch_Mispredict_to_Unknown_Branch_Ratio */
-	{ 17269, BT_PACK_NONE, 3726, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_%_Load_Buffer_Stall_Cycles */
-	{ 17342, BT_PACK_NONE, 3729, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_%_Mem_Rsv_Stall_Cycles */
-	{ 17408, BT_PACK_NONE, 3732, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_%_Store_Buffer_Stall_Cycles */
-	{ 17482, BT_PACK_NONE, 3733, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CPI */
-	{ 5449, BT_PACK_NONE, 4795, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_FLOPc */
-	{ 17496, BT_PACK_NONE, 3734, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_IPC */
-	{ 17510, BT_PACK_NONE, 5389, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_UPI */
-	{ 17541, BT_PACK_NONE, 4826, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Ifetch_Miss_Bound_%_Ifetchmissbound_With_L2hit */
-	{ 17624, BT_PACK_NONE, 5392, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Ifetch_Miss_Bound_%_Ifetchmissbound_With_L2miss */
-	{ 17847, BT_PACK_NONE, 4820, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Miss_Bound_%_Loadmissbound_With_L2hit */
-	{ 17924, BT_PACK_NONE, 5395, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Miss_Bound_%_Loadmissbound_With_L2miss */
-	{ 18131, BT_PACK_NONE, 3763, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Store_Bound_L1_Bound */
-	{ 18186, BT_PACK_NONE, 4817, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Store_Bound_Load_Bound */
-	{ 18219, BT_PACK_NONE, 3771, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Store_Bound_Store_Bound */
-	{ 18291, BT_PACK_NONE, 3774, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_Disamb_PKI */
-	{ 18372, BT_PACK_NONE, 3777, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_FP_Assist_PKI */
-	{ 18451, BT_PACK_NONE, 3779, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_Monuke_PKI */
-	{ 18502, BT_PACK_NONE, 3782, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_MRN_PKI */
-	{ 18574, BT_PACK_NONE, 3785, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_Page_Fault_PKI */
-	{ 18722, BT_PACK_NONE, 4813, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Blocks_%_Loads_With_Adressaliasing */
-	{ 18790, BT_PACK_NONE, 3794, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Blocks_%_Loads_With_Storefwdblk */
-	{ 18859, BT_PACK_NONE, 3797, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_%_Loadhead_With_L1miss */
-	{ 18925, BT_PACK_NONE, 3800, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_%_Loadhead_With_Otherpipelineblks */
-	{ 19000, BT_PACK_NONE, 3802, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_%_Loadhead_With_Pagewalk */
-	{ 19045, BT_PACK_NONE, 3804, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_%_Loadhead_With_Stlbhit */
-	{ 19089, BT_PACK_NONE, 3807, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_%_Loadhead_With_Storefwding */
-	{ 19160, BT_PACK_NONE, 563, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_IpLoad */
-	{ 19180, BT_PACK_NONE, 567, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_IpStore */
-	{ 19201, BT_PACK_NONE, 3809, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_Load_Locks_Ratio */
-	{ 19231, BT_PACK_NONE, 3812, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_Load_Splits_Ratio */
-	{ 19291, BT_PACK_NONE, 5396, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_MemLoad_Ratio */
-	{ 19318, BT_PACK_NONE, 5397, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Serialization_%_Tpause_Cycles */
-	{ 4201, BT_PACK_NONE, 915, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPU_Utilization */
-	{ 5572, BT_PACK_NONE, 4990, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_GFLOPs */
-	{ 4458, BT_PACK_NONE, 3819, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_Utilization */
-	{ 5591, BT_PACK_NONE, 3821, 926, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Mux */
-	{ 4332, BT_PACK_NONE, 3822, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Turbo_Utilization */
-	{ 19430, BT_PACK_NONE, 5398, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_FPDiv_Uop_Ratio */
-	{ 19478, BT_PACK_NONE, 5399, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_IDiv_Uop_Ratio */
-	{ 19524, BT_PACK_NONE, 5400, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_Microcode_Uop_Ratio */
-	{ 19557, BT_PACK_NONE, 5401, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_X87_Uop_Ratio */
-	{ 209, 16194, 5402, 3836, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* ITLB_Misses */
-	{ 705, 574, 5403, 3691, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Machine_Clears */
-	{ 18277, 19662, 5404, 3845, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Mem_Scheduler */
-	{ 19708, 19662, 5405, 3850, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Non_Mem_Scheduler */
-	{ 19761, 705, 5406, 3855, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Nuke */
-	{ 19795, 16327, 5407, 3860, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Other_FB */
-	{ 19827, 16327, 5408, 3865, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Predecode */
-	{ 19864, 19662, 5409, 3870, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Register */
-	{ 19899, 19662, 5410, 3875, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Reorder_Buffer */
-	{ 19662, 720, 3876, 3844, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* Resource_Bound */
-	{ 2586, BT_PACK_NONE, 5411, 3879, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* Retiring */
-	{ 19946, 19662, 5412, 3884, BT_PACK_NONE, BT_NODE_TREE, 3, 0 }, /* Serialization */
+/* in pack.c's node table, in the model's order */
+static const uint16_t nodes[] = {
+	655, /* Allocation_Restriction */
+	1053, /* Backend_Bound */
+	1054, /* Bad_Speculation */
+	1055, /* Branch_Detect */
+	1056, /* Branch_Mispredicts */
+	1057, /* Branch_Resteer */
+	1058, /* Cisc */
+	1059, /* Core_Bound */
+	1060, /* Decode */
+	1061, /* Fast_Nuke */
+	1062, /* Frontend_Bound */
+	1063, /* ICache_Misses */
+	1064, /* IFetch_Bandwidth */
+	1065, /* IFetch_Latency */
+	882, /* Info_Arith_Inst_Mix_IpFLOP */
+	1066, /* Info_Arith_Inst_Mix_IpFPArith */
+	885, /* Info_Arith_Inst_Mix_IpFPArith_AVX128 */
+	1067, /* Info_Arith_Inst_Mix_IpFPArith_AVX256 */
+	884, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_DP */
+	883, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_SP */
+	669, /* Info_Bottleneck_%_Dtlb_Miss_Bound_Cycles */
+	946, /* Info_Bottleneck_%_Ifetch_Miss_Bound_Cycles */
+	947, /* Info_Bottleneck_%_Load_Miss_Bound_Cycles */
+	672, /* Info_Bottleneck_%_Mem_Exec_Bound_Cycles */
+	673, /* Info_Br_Inst_Mix_IpBranch */
+	881, /* Info_Br_Inst_Mix_IpCall */
+	675, /* Info_Br_Inst_Mix_IpFarBranch */
+	676, /* Info_Br_Inst_Mix_IpMisp_Cond_Ntaken */
+	677, /* Info_Br_Inst_Mix_IpMisp_Cond_Taken */
+	678, /* Info_Br_Inst_Mix_IpMisp_Indirect */
+	679, /* Info_Br_Inst_Mix_IpMisp_Ret */
+	680, /* Info_Br_Inst_Mix_IpMispredict */
+	681, /* Info_Br_Mispredict_Bound_Branch_Mispredict_Ratio */
+	682, /* Info_Br_Mispredict_Bound_Branch_Mispredict_to_Unknown_Branch_Ratio */
+	683, /* Info_Buffer_Stalls_%_Load_Buffer_Stall_Cycles */
+	684, /* Info_Buffer_Stalls_%_Mem_Rsv_Stall_Cycles */
+	685, /* Info_Buffer_Stalls_%_Store_Buffer_Stall_Cycles */
+	686, /* Info_Core_CPI */
+	880, /* Info_Core_FLOPc */
+	687, /* Info_Core_IPC */
+	1068, /* Info_Core_UPI */
+	948, /* Info_Ifetch_Miss_Bound_%_Ifetchmissbound_With_L2hit */
+	1069, /* Info_Ifetch_Miss_Bound_%_Ifetchmissbound_With_L2miss */
+	952, /* Info_Load_Miss_Bound_%_Loadmissbound_With_L2hit */
+	1070, /* Info_Load_Miss_Bound_%_Loadmissbound_With_L2miss */
+	697, /* Info_Load_Store_Bound_L1_Bound */
+	899, /* Info_Load_Store_Bound_Load_Bound */
+	699, /* Info_Load_Store_Bound_Store_Bound */
+	700, /* Info_Machine_Clear_Bound_Machine_Clears_Disamb_PKI */
+	701, /* Info_Machine_Clear_Bound_Machine_Clears_FP_Assist_PKI */
+	702, /* Info_Machine_Clear_Bound_Machine_Clears_Monuke_PKI */
+	703, /* Info_Machine_Clear_Bound_Machine_Clears_MRN_PKI */
+	704, /* Info_Machine_Clear_Bound_Machine_Clears_Page_Fault_PKI */
+	956, /* Info_Mem_Exec_Blocks_%_Loads_With_Adressaliasing */
+	707, /* Info_Mem_Exec_Blocks_%_Loads_With_Storefwdblk */
+	708, /* Info_Mem_Exec_Bound_%_Loadhead_With_L1miss */
+	709, /* Info_Mem_Exec_Bound_%_Loadhead_With_Otherpipelineblks */
+	710, /* Info_Mem_Exec_Bound_%_Loadhead_With_Pagewalk */
+	711, /* Info_Mem_Exec_Bound_%_Loadhead_With_Stlbhit */
+	712, /* Info_Mem_Exec_Bound_%_Loadhead_With_Storefwding */
+	713, /* Info_Mem_Mix_IpLoad */
+	714, /* Info_Mem_Mix_IpStore */
+	715, /* Info_Mem_Mix_Load_Locks_Ratio */
+	716, /* Info_Mem_Mix_Load_Splits_Ratio */
+	1071, /* Info_Mem_Mix_MemLoad_Ratio */
+	1072, /* Info_Serialization_%_Tpause_Cycles */
+	719, /* Info_System_CPU_Utilization */
+	959, /* Info_System_GFLOPs */
+	720, /* Info_System_Kernel_Utilization */
+	721, /* Info_System_Mux */
+	722, /* Info_System_Turbo_Utilization */
+	1073, /* Info_Uop_Mix_FPDiv_Uop_Ratio */
+	1074, /* Info_Uop_Mix_IDiv_Uop_Ratio */
+	1075, /* Info_Uop_Mix_Microcode_Uop_Ratio */
+	1076, /* Info_Uop_Mix_X87_Uop_Ratio */
+	1077, /* ITLB_Misses */
+	1078, /* Machine_Clears */
+	1079, /* Mem_Scheduler */
+	1080, /* Non_Mem_Scheduler */
+	1081, /* Nuke */
+	1082, /* Other_FB */
+	1083, /* Predecode */
+	1084, /* Register */
+	1085, /* Reorder_Buffer */
+	736, /* Resource_Bound */
+	1086, /* Retiring */
+	1087, /* Serialization */
 };
 
 /* in pack.c's event table, sorted by name */

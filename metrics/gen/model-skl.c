@@ -3,216 +3,215 @@
 /* SKL Skylake (also Kaby/Coffee/Comet Lake): 207 nodes, 164 events, packed (metrics/model-pack.h, tables in pack.c) */
 #include "metrics/model-pack.h"
 
-/* name, parent (strings); formula, threshold, threshold_literal (expressions);
- * kind, level, percent */
-static const struct bt_pack_node nodes[] = {
-	{ 5775, BT_PACK_NONE, 1107, 1109, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Mispredictions */
-	{ 5936, BT_PACK_NONE, 1114, 1116, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Big_Code */
-	{ 5956, BT_PACK_NONE, 1151, 1153, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Instruction_Fetch_BW */
-	{ 6045, BT_PACK_NONE, 1287, 1289, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Cache_Memory_Bandwidth */
-	{ 6770, BT_PACK_NONE, 1333, 1335, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Cache_Memory_Latency */
-	{ 6938, BT_PACK_NONE, 1345, 1347, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Memory_Data_TLBs */
-	{ 6966, BT_PACK_NONE, 1364, 1366, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Memory_Synchronization */
-	{ 7031, BT_PACK_NONE, 1407, 1409, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Compute_Bound_Est */
-	{ 7235, BT_PACK_NONE, 1424, 1426, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Irregular_Overhead */
-	{ 7265, BT_PACK_NONE, 1446, 1448, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Other_Bottlenecks */
-	{ 7311, BT_PACK_NONE, 1440, 1450, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Branching_Overhead */
-	{ 7341, BT_PACK_NONE, 1444, 1452, BT_PACK_NONE, BT_NODE_BOTTLENECK, 0, 0 }, /* Bottleneck_Useful_Work */
-	{ 0, BT_PACK_NONE, 11, 14, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Frontend_Bound */
-	{ 113, 0, 1110, 23, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Fetch_Latency */
-	{ 175, 113, 1453, 31, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* ICache_Misses */
-	{ 209, 113, 1454, 42, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* ITLB_Misses */
-	{ 7364, 209, 1459, 1464, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Code_STLB_Hit */
-	{ 7402, 209, 1465, 1470, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Code_STLB_Miss */
-	{ 7417, 7402, 1476, 1482, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Code_STLB_Miss_4K */
-	{ 7498, 7402, 1485, 1491, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Code_STLB_Miss_2M */
-	{ 268, 113, 1492, 55, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Branch_Resteers */
-	{ 7516, 268, 1493, 1498, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Mispredicts_Resteers */
-	{ 7537, 268, 1499, 1504, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Clears_Resteers */
-	{ 7553, 268, 1505, 1510, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Unknown_Branches */
-	{ 347, 113, 59, 63, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* MS_Switches */
-	{ 375, 113, 1511, 70, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* LCP */
-	{ 393, 113, 73, 77, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DSB_Switches */
-	{ 439, 0, 1513, 82, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Fetch_Bandwidth */
-	{ 455, 439, 88, 91, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* MITE */
-	{ 7570, 455, 1519, 1523, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Decoder0_Alone */
-	{ 516, 439, 1529, 100, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DSB */
-	{ 574, BT_PACK_NONE, 111, 113, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Bad_Speculation */
-	{ 686, 574, 116, 119, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Branch_Mispredicts */
-	{ 7672, 686, 1530, 1534, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Other_Mispredicts */
-	{ 705, 574, 121, 124, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Machine_Clears */
-	{ 7690, 705, 1535, 1539, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Other_Nukes */
-	{ 720, BT_PACK_NONE, 1540, 132, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Backend_Bound */
-	{ 734, 720, 1541, 167, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Memory_Bound */
-	{ 939, 734, 1542, 176, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L1_Bound */
-	{ 982, 939, 1543, 188, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* DTLB_Load */
-	{ 7702, 982, 1546, 1552, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Load_STLB_Hit */
-	{ 7716, 982, 1553, 1559, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Load_STLB_Miss */
-	{ 7731, 7716, 1567, 1574, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Load_STLB_Miss_4K */
-	{ 7857, 7716, 1577, 1584, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Load_STLB_Miss_2M */
-	{ 7875, 7716, 1587, 1594, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Load_STLB_Miss_1G */
-	{ 1049, 939, 193, 198, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Store_Fwd_Blk */
-	{ 7893, 939, 1595, 1600, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* L1_Latency_Dependency */
-	{ 1087, 939, 1601, 211, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Lock_Latency */
-	{ 1208, 939, 1602, 223, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Split_Loads */
-	{ 1318, 939, 226, 231, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* 4K_Aliasing */
-	{ 1362, 939, 1603, 237, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* FB_Full */
-	{ 1403, 734, 1604, 245, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L2_Bound */
-	{ 7915, 1403, 1608, 1613, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* L2_Hit_Latency */
-	{ 1445, 734, 1614, 258, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* L3_Bound */
-	{ 1513, 1445, 1615, 283, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Contested_Accesses */
-	{ 1677, 1445, 1616, 292, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Data_Sharing */
-	{ 1690, 1445, 1617, 302, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* L3_Hit_Latency */
-	{ 1705, 1445, 307, 312, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* SQ_Full */
-	{ 1745, 734, 1618, 320, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* DRAM_Bound */
-	{ 1756, 1745, 1619, 329, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* MEM_Bandwidth */
-	{ 1814, 1745, 1620, 339, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* MEM_Latency */
-	{ 1875, 734, 1621, 345, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Store_Bound */
-	{ 1887, 1875, 1622, 359, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Store_Latency */
-	{ 1918, 1875, 1623, 368, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* False_Sharing */
-	{ 1983, 1875, 1624, 377, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Split_Stores */
-	{ 2026, 1875, 1625, 388, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* DTLB_Store */
-	{ 7930, 2026, 1628, 1634, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Store_STLB_Hit */
-	{ 7945, 2026, 1635, 1641, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Store_STLB_Miss */
-	{ 7961, 7945, 1649, 1656, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Store_STLB_Miss_4K */
-	{ 8091, 7945, 1659, 1666, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Store_STLB_Miss_2M */
-	{ 8110, 7945, 1669, 1676, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Store_STLB_Miss_1G */
-	{ 2096, 720, 1677, 393, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Core_Bound */
-	{ 2107, 2096, 1678, 401, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Divider */
-	{ 8129, 2096, 1679, 1683, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Serializing_Operation */
-	{ 2134, 2096, 1684, 409, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Ports_Utilization */
-	{ 2152, 2134, 1685, 420, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_0 */
-	{ 8151, 2152, 1688, 1690, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Mixing_Vectors */
-	{ 2194, 2134, 1691, 430, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_1 */
-	{ 2211, 2134, 1692, 440, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_2 */
-	{ 2228, 2134, 1693, 450, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Ports_Utilized_3m */
-	{ 2246, 2228, 459, 461, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* ALU_Op_Utilization */
-	{ 2377, 2246, 463, 465, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_0 */
-	{ 2384, 2246, 467, 469, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_1 */
-	{ 2391, 2246, 471, 473, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_5 */
-	{ 2398, 2246, 475, 477, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_6 */
-	{ 2405, 2228, 487, 489, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Load_Op_Utilization */
-	{ 2537, 2405, 491, 493, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_2 */
-	{ 2544, 2405, 495, 497, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_3 */
-	{ 2551, 2228, 499, 501, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* Store_Op_Utilization */
-	{ 2572, 2551, 499, 503, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_4 */
-	{ 2579, 2551, 505, 507, BT_PACK_NONE, BT_NODE_TREE, 6, 1 }, /* Port_7 */
-	{ 2586, BT_PACK_NONE, 508, 514, BT_PACK_NONE, BT_NODE_TREE, 1, 1 }, /* Retiring */
-	{ 2612, 2586, 1695, 522, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Light_Operations */
-	{ 5117, 2612, 1705, 1707, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* FP_Arith */
-	{ 5126, 5117, 1708, 1711, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* X87_Use */
-	{ 5134, 5117, 1712, 1715, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* FP_Scalar */
-	{ 5144, 5117, 1716, 1719, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* FP_Vector */
-	{ 5363, 5144, 1724, 1728, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* FP_Vector_128b */
-	{ 5378, 5144, 1733, 1737, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* FP_Vector_256b */
-	{ 8440, 2612, 1741, 1744, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Memory_Operations */
-	{ 8479, 2612, 1747, 1750, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Fused_Instructions */
-	{ 8498, 2612, 1754, 1757, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Non_Fused_Branches */
-	{ 8517, 2612, 1763, 1766, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Other_Light_Ops */
-	{ 8533, 8517, 1769, 1773, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Nop_Instructions */
-	{ 2595, 2586, 1774, 513, BT_PACK_NONE, BT_NODE_TREE, 2, 1 }, /* Heavy_Operations */
-	{ 8550, 2595, 1775, 1778, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Few_Uops_Instructions */
-	{ 2641, 2595, 523, 526, BT_PACK_NONE, BT_NODE_TREE, 3, 1 }, /* Microcode_Sequencer */
-	{ 2661, 2641, 1779, 535, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* Assists */
-	{ 8572, 2661, 1782, 1784, BT_PACK_NONE, BT_NODE_TREE, 5, 1 }, /* FP_Assists */
-	{ 2697, 2641, 1787, 542, BT_PACK_NONE, BT_NODE_TREE, 4, 1 }, /* CISC */
-	{ 8583, BT_PACK_NONE, 1794, 1796, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Botlnk_L0_Core_Bound_Likely */
-	{ 2702, BT_PACK_NONE, 142, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_IPC */
-	{ 2718, BT_PACK_NONE, 543, 546, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_UopPI */
-	{ 2736, BT_PACK_NONE, 548, 552, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_UpTB */
-	{ 2780, BT_PACK_NONE, 553, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_CPI */
-	{ 2796, BT_PACK_NONE, 7, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_CLKS */
-	{ 2813, BT_PACK_NONE, 9, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_SLOTS */
-	{ 5639, BT_PACK_NONE, 936, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Thread_Execute_per_Issue */
-	{ 2831, BT_PACK_NONE, 554, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CoreIPC */
-	{ 5449, BT_PACK_NONE, 1804, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_FLOPc */
-	{ 8646, BT_PACK_NONE, 1806, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_FP_Arith_Utilization */
-	{ 2849, BT_PACK_NONE, 878, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_ILP */
-	{ 8677, BT_PACK_NONE, 1807, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_EPC */
-	{ 2882, BT_PACK_NONE, 8, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CORE_CLKS */
-	{ 2902, BT_PACK_NONE, 1808, 566, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpLoad */
-	{ 2950, BT_PACK_NONE, 1809, 569, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpStore */
-	{ 2972, BT_PACK_NONE, 571, 573, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpBranch */
-	{ 3024, BT_PACK_NONE, 575, 578, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpCall */
-	{ 3071, BT_PACK_NONE, 579, 583, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpTB */
-	{ 3090, BT_PACK_NONE, 584, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_BpTkBranch */
-	{ 8691, BT_PACK_NONE, 1810, 1812, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpFLOP */
-	{ 5489, BT_PACK_NONE, 1813, 884, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith */
-	{ 8712, BT_PACK_NONE, 1815, 1817, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith_Scalar_SP */
-	{ 8780, BT_PACK_NONE, 1819, 1821, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith_Scalar_DP */
-	{ 8848, BT_PACK_NONE, 1822, 1824, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith_AVX128 */
-	{ 8877, BT_PACK_NONE, 1825, 1827, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpArith_AVX256 */
-	{ 8906, BT_PACK_NONE, 1829, 1831, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_IpSWPF */
-	{ 3115, BT_PACK_NONE, 141, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Inst_Mix_Instructions */
-	{ 3142, BT_PACK_NONE, 586, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Retire */
-	{ 8950, BT_PACK_NONE, 1832, 1835, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_IpAssist */
-	{ 5511, BT_PACK_NONE, 1838, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Execute */
-	{ 8973, BT_PACK_NONE, 1839, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Fetch_DSB */
-	{ 8997, BT_PACK_NONE, 1841, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Pipeline_Fetch_MITE */
-	{ 9038, BT_PACK_NONE, 1843, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_Fetch_UpC */
-	{ 3192, BT_PACK_NONE, 1846, 601, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_DSB_Coverage */
-	{ 9081, BT_PACK_NONE, 1848, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_DSB_Switch_Cost */
-	{ 3255, BT_PACK_NONE, 602, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_TBpC */
-	{ 9135, BT_PACK_NONE, 1850, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_ICache_Miss_Latency */
-	{ 9169, BT_PACK_NONE, 1852, 1855, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_IpDSB_Miss_Ret */
-	{ 3274, BT_PACK_NONE, 603, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_IpUnknown_Branch */
-	{ 9228, BT_PACK_NONE, 1858, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_L2MPKI_Code */
-	{ 9279, BT_PACK_NONE, 1861, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Frontend_L2MPKI_Code_All */
-	{ 9331, BT_PACK_NONE, 1868, 1870, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Botlnk_L2_DSB_Misses */
-	{ 9357, BT_PACK_NONE, 1876, 1878, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Botlnk_L2_DSB_Bandwidth */
-	{ 9386, BT_PACK_NONE, 1881, 1883, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Botlnk_L2_IC_Misses */
-	{ 3305, BT_PACK_NONE, 604, 606, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMispredict */
-	{ 3332, BT_PACK_NONE, 609, 612, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_IpMisp_Indirect */
-	{ 9411, BT_PACK_NONE, 1887, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_Branch_Misprediction_Cost */
-	{ 9451, BT_PACK_NONE, 1888, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bad_Spec_Spec_Clears_Ratio */
-	{ 9483, BT_PACK_NONE, 1890, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_Cond_NT */
-	{ 9531, BT_PACK_NONE, 1893, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_Cond_TK */
-	{ 9581, BT_PACK_NONE, 1896, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_CallRet */
-	{ 9631, BT_PACK_NONE, 1901, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Branches_Jump */
-	{ 3384, BT_PACK_NONE, 1243, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Load_Miss_Real_Latency */
-	{ 3419, BT_PACK_NONE, 614, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_MLP */
-	{ 3464, BT_PACK_NONE, 1903, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1MPKI */
-	{ 9671, BT_PACK_NONE, 1906, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1MPKI_Load */
-	{ 3483, BT_PACK_NONE, 1909, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI */
-	{ 9748, BT_PACK_NONE, 1912, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI_All */
-	{ 9785, BT_PACK_NONE, 1915, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI_Load */
-	{ 3532, BT_PACK_NONE, 622, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2MPKI_RFO */
-	{ 9838, BT_PACK_NONE, 1919, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2HPKI_All */
-	{ 9881, BT_PACK_NONE, 1922, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2HPKI_Load */
-	{ 3583, BT_PACK_NONE, 1925, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3MPKI */
-	{ 9958, BT_PACK_NONE, 1927, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_FB_HPKI */
-	{ 3602, BT_PACK_NONE, 632, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L1D_Cache_Fill_BW */
-	{ 3675, BT_PACK_NONE, 636, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L2_Cache_Fill_BW */
-	{ 3720, BT_PACK_NONE, 640, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3_Cache_Fill_BW */
-	{ 9978, BT_PACK_NONE, 1931, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_L3_Cache_Access_BW */
-	{ 3772, BT_PACK_NONE, 1939, 646, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Page_Walks_Utilization */
-	{ 10142, BT_PACK_NONE, 1942, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Code_STLB_MPKI */
-	{ 10200, BT_PACK_NONE, 1945, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Load_STLB_MPKI */
-	{ 10263, BT_PACK_NONE, 1948, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_TLB_Store_STLB_MPKI */
-	{ 3811, BT_PACK_NONE, 632, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L1D_Cache_Fill_BW_2T */
-	{ 3849, BT_PACK_NONE, 636, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L2_Cache_Fill_BW_2T */
-	{ 3886, BT_PACK_NONE, 640, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L3_Cache_Fill_BW_2T */
-	{ 10328, BT_PACK_NONE, 1931, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Core_L3_Cache_Access_BW_2T */
-	{ 3923, BT_PACK_NONE, 649, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L2_Miss_Latency */
-	{ 4040, BT_PACK_NONE, 651, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Load_L2_MLP */
-	{ 4128, BT_PACK_NONE, 653, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Latency_Data_L2_MLP */
-	{ 10367, BT_PACK_NONE, 1951, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Memory_Mix_UC_Load_PKI */
-	{ 4201, BT_PACK_NONE, 658, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPU_Utilization */
-	{ 4279, BT_PACK_NONE, 656, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPUs_Utilized */
-	{ 4305, BT_PACK_NONE, 662, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Core_Frequency */
-	{ 5572, BT_PACK_NONE, 1953, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_GFLOPs */
-	{ 4332, BT_PACK_NONE, 659, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Turbo_Utilization */
-	{ 4362, BT_PACK_NONE, 668, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_SMT_2T_Utilization */
-	{ 4458, BT_PACK_NONE, 670, 673, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_Utilization */
-	{ 4519, BT_PACK_NONE, 675, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_CPI */
-	{ 4565, BT_PACK_NONE, 683, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_DRAM_BW_Use */
-	{ 10420, BT_PACK_NONE, 1959, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_MEM_Read_Latency */
-	{ 10512, BT_PACK_NONE, 1961, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_MEM_Parallel_Reads */
-	{ 4643, BT_PACK_NONE, 688, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Power */
-	{ 4683, BT_PACK_NONE, 631, 690, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Time */
-	{ 4700, BT_PACK_NONE, 692, 698, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_MUX */
-	{ 4742, BT_PACK_NONE, 699, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Socket_CLKS */
-	{ 4783, BT_PACK_NONE, 701, 703, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_IpFarBranch */
+/* in pack.c's node table, in the model's order */
+static const uint16_t nodes[] = {
+	213, /* Bottleneck_Mispredictions */
+	214, /* Bottleneck_Big_Code */
+	215, /* Bottleneck_Instruction_Fetch_BW */
+	216, /* Bottleneck_Cache_Memory_Bandwidth */
+	217, /* Bottleneck_Cache_Memory_Latency */
+	218, /* Bottleneck_Memory_Data_TLBs */
+	219, /* Bottleneck_Memory_Synchronization */
+	220, /* Bottleneck_Compute_Bound_Est */
+	221, /* Bottleneck_Irregular_Overhead */
+	222, /* Bottleneck_Other_Bottlenecks */
+	223, /* Bottleneck_Branching_Overhead */
+	224, /* Bottleneck_Useful_Work */
+	0, /* Frontend_Bound */
+	225, /* Fetch_Latency */
+	226, /* ICache_Misses */
+	227, /* ITLB_Misses */
+	228, /* Code_STLB_Hit */
+	229, /* Code_STLB_Miss */
+	230, /* Code_STLB_Miss_4K */
+	231, /* Code_STLB_Miss_2M */
+	232, /* Branch_Resteers */
+	233, /* Mispredicts_Resteers */
+	234, /* Clears_Resteers */
+	235, /* Unknown_Branches */
+	5, /* MS_Switches */
+	236, /* LCP */
+	7, /* DSB_Switches */
+	237, /* Fetch_Bandwidth */
+	9, /* MITE */
+	238, /* Decoder0_Alone */
+	239, /* DSB */
+	11, /* Bad_Speculation */
+	12, /* Branch_Mispredicts */
+	240, /* Other_Mispredicts */
+	13, /* Machine_Clears */
+	241, /* Other_Nukes */
+	242, /* Backend_Bound */
+	243, /* Memory_Bound */
+	244, /* L1_Bound */
+	245, /* DTLB_Load */
+	246, /* Load_STLB_Hit */
+	247, /* Load_STLB_Miss */
+	248, /* Load_STLB_Miss_4K */
+	249, /* Load_STLB_Miss_2M */
+	250, /* Load_STLB_Miss_1G */
+	18, /* Store_Fwd_Blk */
+	251, /* L1_Latency_Dependency */
+	252, /* Lock_Latency */
+	253, /* Split_Loads */
+	21, /* 4K_Aliasing */
+	254, /* FB_Full */
+	255, /* L2_Bound */
+	256, /* L2_Hit_Latency */
+	257, /* L3_Bound */
+	258, /* Contested_Accesses */
+	259, /* Data_Sharing */
+	260, /* L3_Hit_Latency */
+	28, /* SQ_Full */
+	261, /* DRAM_Bound */
+	262, /* MEM_Bandwidth */
+	263, /* MEM_Latency */
+	264, /* Store_Bound */
+	265, /* Store_Latency */
+	266, /* False_Sharing */
+	267, /* Split_Stores */
+	268, /* DTLB_Store */
+	269, /* Store_STLB_Hit */
+	270, /* Store_STLB_Miss */
+	271, /* Store_STLB_Miss_4K */
+	272, /* Store_STLB_Miss_2M */
+	273, /* Store_STLB_Miss_1G */
+	274, /* Core_Bound */
+	275, /* Divider */
+	276, /* Serializing_Operation */
+	277, /* Ports_Utilization */
+	278, /* Ports_Utilized_0 */
+	279, /* Mixing_Vectors */
+	280, /* Ports_Utilized_1 */
+	281, /* Ports_Utilized_2 */
+	282, /* Ports_Utilized_3m */
+	44, /* ALU_Op_Utilization */
+	45, /* Port_0 */
+	46, /* Port_1 */
+	47, /* Port_5 */
+	48, /* Port_6 */
+	49, /* Load_Op_Utilization */
+	50, /* Port_2 */
+	51, /* Port_3 */
+	52, /* Store_Op_Utilization */
+	53, /* Port_4 */
+	54, /* Port_7 */
+	55, /* Retiring */
+	283, /* Light_Operations */
+	284, /* FP_Arith */
+	285, /* X87_Use */
+	286, /* FP_Scalar */
+	287, /* FP_Vector */
+	288, /* FP_Vector_128b */
+	289, /* FP_Vector_256b */
+	290, /* Memory_Operations */
+	291, /* Fused_Instructions */
+	292, /* Non_Fused_Branches */
+	293, /* Other_Light_Ops */
+	294, /* Nop_Instructions */
+	295, /* Heavy_Operations */
+	296, /* Few_Uops_Instructions */
+	58, /* Microcode_Sequencer */
+	297, /* Assists */
+	298, /* FP_Assists */
+	299, /* CISC */
+	300, /* Info_Botlnk_L0_Core_Bound_Likely */
+	61, /* Info_Thread_IPC */
+	62, /* Info_Thread_UopPI */
+	63, /* Info_Thread_UpTB */
+	64, /* Info_Thread_CPI */
+	65, /* Info_Thread_CLKS */
+	66, /* Info_Thread_SLOTS */
+	172, /* Info_Thread_Execute_per_Issue */
+	67, /* Info_Core_CoreIPC */
+	301, /* Info_Core_FLOPc */
+	302, /* Info_Core_FP_Arith_Utilization */
+	144, /* Info_Core_ILP */
+	303, /* Info_Core_EPC */
+	69, /* Info_Core_CORE_CLKS */
+	304, /* Info_Inst_Mix_IpLoad */
+	305, /* Info_Inst_Mix_IpStore */
+	72, /* Info_Inst_Mix_IpBranch */
+	73, /* Info_Inst_Mix_IpCall */
+	74, /* Info_Inst_Mix_IpTB */
+	75, /* Info_Inst_Mix_BpTkBranch */
+	306, /* Info_Inst_Mix_IpFLOP */
+	307, /* Info_Inst_Mix_IpArith */
+	308, /* Info_Inst_Mix_IpArith_Scalar_SP */
+	309, /* Info_Inst_Mix_IpArith_Scalar_DP */
+	310, /* Info_Inst_Mix_IpArith_AVX128 */
+	311, /* Info_Inst_Mix_IpArith_AVX256 */
+	312, /* Info_Inst_Mix_IpSWPF */
+	76, /* Info_Inst_Mix_Instructions */
+	77, /* Info_Pipeline_Retire */
+	313, /* Info_Pipeline_IpAssist */
+	314, /* Info_Pipeline_Execute */
+	315, /* Info_Pipeline_Fetch_DSB */
+	316, /* Info_Pipeline_Fetch_MITE */
+	317, /* Info_Frontend_Fetch_UpC */
+	318, /* Info_Frontend_DSB_Coverage */
+	319, /* Info_Frontend_DSB_Switch_Cost */
+	79, /* Info_Frontend_TBpC */
+	320, /* Info_Frontend_ICache_Miss_Latency */
+	321, /* Info_Frontend_IpDSB_Miss_Ret */
+	80, /* Info_Frontend_IpUnknown_Branch */
+	322, /* Info_Frontend_L2MPKI_Code */
+	323, /* Info_Frontend_L2MPKI_Code_All */
+	324, /* Info_Botlnk_L2_DSB_Misses */
+	325, /* Info_Botlnk_L2_DSB_Bandwidth */
+	326, /* Info_Botlnk_L2_IC_Misses */
+	81, /* Info_Bad_Spec_IpMispredict */
+	82, /* Info_Bad_Spec_IpMisp_Indirect */
+	327, /* Info_Bad_Spec_Branch_Misprediction_Cost */
+	328, /* Info_Bad_Spec_Spec_Clears_Ratio */
+	329, /* Info_Branches_Cond_NT */
+	330, /* Info_Branches_Cond_TK */
+	331, /* Info_Branches_CallRet */
+	332, /* Info_Branches_Jump */
+	333, /* Info_Memory_Load_Miss_Real_Latency */
+	84, /* Info_Memory_MLP */
+	334, /* Info_Memory_L1MPKI */
+	335, /* Info_Memory_L1MPKI_Load */
+	336, /* Info_Memory_L2MPKI */
+	337, /* Info_Memory_L2MPKI_All */
+	338, /* Info_Memory_L2MPKI_Load */
+	87, /* Info_Memory_L2MPKI_RFO */
+	339, /* Info_Memory_L2HPKI_All */
+	340, /* Info_Memory_L2HPKI_Load */
+	341, /* Info_Memory_L3MPKI */
+	342, /* Info_Memory_FB_HPKI */
+	89, /* Info_Memory_L1D_Cache_Fill_BW */
+	90, /* Info_Memory_L2_Cache_Fill_BW */
+	91, /* Info_Memory_L3_Cache_Fill_BW */
+	343, /* Info_Memory_L3_Cache_Access_BW */
+	344, /* Info_Memory_TLB_Page_Walks_Utilization */
+	345, /* Info_Memory_TLB_Code_STLB_MPKI */
+	346, /* Info_Memory_TLB_Load_STLB_MPKI */
+	347, /* Info_Memory_TLB_Store_STLB_MPKI */
+	93, /* Info_Memory_Core_L1D_Cache_Fill_BW_2T */
+	94, /* Info_Memory_Core_L2_Cache_Fill_BW_2T */
+	95, /* Info_Memory_Core_L3_Cache_Fill_BW_2T */
+	348, /* Info_Memory_Core_L3_Cache_Access_BW_2T */
+	96, /* Info_Memory_Latency_Load_L2_Miss_Latency */
+	97, /* Info_Memory_Latency_Load_L2_MLP */
+	98, /* Info_Memory_Latency_Data_L2_MLP */
+	349, /* Info_Memory_Mix_UC_Load_PKI */
+	99, /* Info_System_CPU_Utilization */
+	100, /* Info_System_CPUs_Utilized */
+	101, /* Info_System_Core_Frequency */
+	350, /* Info_System_GFLOPs */
+	102, /* Info_System_Turbo_Utilization */
+	103, /* Info_System_SMT_2T_Utilization */
+	104, /* Info_System_Kernel_Utilization */
+	105, /* Info_System_Kernel_CPI */
+	106, /* Info_System_DRAM_BW_Use */
+	351, /* Info_System_MEM_Read_Latency */
+	352, /* Info_System_MEM_Parallel_Reads */
+	107, /* Info_System_Power */
+	108, /* Info_System_Time */
+	109, /* Info_System_MUX */
+	110, /* Info_System_Socket_CLKS */
+	111, /* Info_System_IpFarBranch */
 };
 
 /* in pack.c's event table, sorted by name */

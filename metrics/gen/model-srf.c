@@ -3,92 +3,91 @@
 /* SRF Sierra Forest (Crestmont E-core): 83 nodes, 74 events, packed (metrics/model-pack.h, tables in pack.c) */
 #include "metrics/model-pack.h"
 
-/* name, parent (strings); formula, threshold, threshold_literal (expressions);
- * kind, level, percent */
-static const struct bt_pack_node nodes[] = {
-	{ 0, BT_PACK_NONE, 4612, 4614, 3659, BT_NODE_TREE, 1, 1 }, /* Frontend_Bound */
-	{ 16194, 0, 4616, 4619, 3660, BT_NODE_TREE, 2, 1 }, /* IFetch_Latency */
-	{ 175, 16194, 4621, 4625, 4627, BT_NODE_TREE, 3, 1 }, /* ICache_Misses */
-	{ 209, 16194, 4630, 4634, 4636, BT_NODE_TREE, 3, 1 }, /* ITLB_Misses */
-	{ 16180, 16194, 4638, 4642, 4644, BT_NODE_TREE, 3, 1 }, /* Branch_Detect */
-	{ 16275, 16194, 4646, 4650, 4652, BT_NODE_TREE, 3, 1 }, /* Branch_Resteer */
-	{ 16327, 0, 4654, 4657, 3677, BT_NODE_TREE, 2, 1 }, /* IFetch_Bandwidth */
-	{ 16322, 16327, 4659, 4663, 4665, BT_NODE_TREE, 3, 1 }, /* Cisc */
-	{ 16402, 16327, 4667, 4671, 4673, BT_NODE_TREE, 3, 1 }, /* Decode */
-	{ 19827, 16327, 4675, 4679, 4681, BT_NODE_TREE, 3, 1 }, /* Predecode */
-	{ 19795, 16327, 4683, 4687, 4689, BT_NODE_TREE, 3, 1 }, /* Other_FB */
-	{ 574, BT_PACK_NONE, 4692, 4694, 731, BT_NODE_TREE, 1, 1 }, /* Bad_Speculation */
-	{ 686, 574, 4696, 4699, 3665, BT_NODE_TREE, 2, 1 }, /* Branch_Mispredicts */
-	{ 705, 574, 4701, 4704, 3691, BT_NODE_TREE, 2, 1 }, /* Machine_Clears */
-	{ 19761, 705, 4706, 4710, 4712, BT_NODE_TREE, 3, 1 }, /* Nuke */
-	{ 16433, 705, 4714, 4718, 4720, BT_NODE_TREE, 3, 1 }, /* Fast_Nuke */
-	{ 720, BT_PACK_NONE, 4723, 4725, 3640, BT_NODE_TREE, 1, 1 }, /* Backend_Bound */
-	{ 2096, 720, 4727, 4730, 3641, BT_NODE_TREE, 2, 1 }, /* Core_Bound */
-	{ 16072, 2096, 4727, 4734, 4736, BT_NODE_TREE, 3, 1 }, /* Allocation_Restriction */
-	{ 19662, 720, 4738, 4741, 3844, BT_NODE_TREE, 2, 1 }, /* Resource_Bound */
-	{ 18277, 19662, 4743, 4747, 4749, BT_NODE_TREE, 3, 1 }, /* Mem_Scheduler */
-	{ 19708, 19662, 4751, 4755, 4757, BT_NODE_TREE, 3, 1 }, /* Non_Mem_Scheduler */
-	{ 19864, 19662, 4759, 4763, 4765, BT_NODE_TREE, 3, 1 }, /* Register */
-	{ 19899, 19662, 4767, 4771, 4773, BT_NODE_TREE, 3, 1 }, /* Reorder_Buffer */
-	{ 19946, 19662, 4775, 4779, 4781, BT_NODE_TREE, 3, 1 }, /* Serialization */
-	{ 2586, BT_PACK_NONE, 4784, 4786, 3879, BT_NODE_TREE, 1, 1 }, /* Retiring */
-	{ 22008, BT_PACK_NONE, 3714, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_Mem_Exec_Bound_Cycles */
-	{ 22046, BT_PACK_NONE, 4789, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_Load_Miss_Bound_Cycles */
-	{ 22111, BT_PACK_NONE, 3705, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_DTLB_Miss_Bound_Cycles */
-	{ 22150, BT_PACK_NONE, 4792, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_IFetch_Miss_Bound_Cycles */
-	{ 17496, BT_PACK_NONE, 3734, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_IPC */
-	{ 17482, BT_PACK_NONE, 3733, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_CPI */
-	{ 17510, BT_PACK_NONE, 4793, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_UPI */
-	{ 5449, BT_PACK_NONE, 4795, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Core_FLOPc */
-	{ 16847, BT_PACK_NONE, 571, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpBranch */
-	{ 16873, BT_PACK_NONE, 575, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpCall */
-	{ 16918, BT_PACK_NONE, 701, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpFarBranch */
-	{ 17123, BT_PACK_NONE, 604, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMispredict */
-	{ 16947, BT_PACK_NONE, 3719, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMisp_Cond_Ntaken */
-	{ 17004, BT_PACK_NONE, 2800, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMisp_Cond_Taken */
-	{ 17072, BT_PACK_NONE, 3721, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMisp_Ret */
-	{ 17039, BT_PACK_NONE, 2809, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpMisp_Indirect */
-	{ 22240, BT_PACK_NONE, 4796, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFLOP */
-	{ 22267, BT_PACK_NONE, 4798, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_SP */
-	{ 22330, BT_PACK_NONE, 4800, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_DP */
-	{ 22393, BT_PACK_NONE, 4804, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_AVX128 */
-	{ 19524, BT_PACK_NONE, 4805, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_Microcode_Uop_Ratio */
-	{ 19430, BT_PACK_NONE, 4806, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_FPDiv_Uop_Ratio */
-	{ 19478, BT_PACK_NONE, 4807, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_IDiv_Uop_Ratio */
-	{ 19557, BT_PACK_NONE, 4808, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_X87_Uop_Ratio */
-	{ 19160, BT_PACK_NONE, 563, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_IpLoad */
-	{ 19180, BT_PACK_NONE, 567, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_IpStore */
-	{ 19291, BT_PACK_NONE, 4810, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_MemLoad_Ratio */
-	{ 19231, BT_PACK_NONE, 3812, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_Load_Splits_Ratio */
-	{ 19201, BT_PACK_NONE, 3809, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_Load_Locks_Ratio */
-	{ 22478, BT_PACK_NONE, 3794, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Blocks_Loads_with_StoreFwdBlk */
-	{ 22522, BT_PACK_NONE, 4813, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Blocks_Loads_with_AdressAliasing */
-	{ 22593, BT_PACK_NONE, 3804, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_STLBHit */
-	{ 22635, BT_PACK_NONE, 3802, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_Pagewalk */
-	{ 22678, BT_PACK_NONE, 3807, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_StoreFwding */
-	{ 22724, BT_PACK_NONE, 3800, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_OtherPipelineBlks */
-	{ 22776, BT_PACK_NONE, 3797, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_L1miss */
-	{ 18219, BT_PACK_NONE, 4814, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Store_Bound_Store_Bound */
-	{ 18186, BT_PACK_NONE, 4817, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Store_Bound_Load_Bound */
-	{ 18131, BT_PACK_NONE, 3763, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Store_Bound_L1_Bound */
-	{ 22817, BT_PACK_NONE, 4820, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Miss_Bound_LoadMissBound_with_L2Hit */
-	{ 22892, BT_PACK_NONE, 4823, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Load_Miss_Bound_LoadMissBound_with_L3Hit */
-	{ 22968, BT_PACK_NONE, 4826, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L2Hit */
-	{ 23049, BT_PACK_NONE, 4829, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L3Hit */
-	{ 17153, BT_PACK_NONE, 3722, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Mispredict_Bound_Branch_Mispredict_Ratio */
-	{ 17202, BT_PACK_NONE, 3723, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Br_Mispredict_Bound_Branch_Mispredict_to_Unknown_Branch_Ratio */
-	{ 18372, BT_PACK_NONE, 4831, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_FP_Assist_PKI */
-	{ 18574, BT_PACK_NONE, 4833, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_Page_Fault_PKI */
-	{ 18655, BT_PACK_NONE, 4835, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_SMC_PKI */
-	{ 23131, BT_PACK_NONE, 3732, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Store_Buffer_Stall_Cycles */
-	{ 23176, BT_PACK_NONE, 3726, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Load_Buffer_Stall_Cycles */
-	{ 23220, BT_PACK_NONE, 3729, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Mem_RSV_Stall_Cycles */
-	{ 23260, BT_PACK_NONE, 4836, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_Serialization_Tpause_Cycles */
-	{ 4332, BT_PACK_NONE, 3822, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Turbo_Utilization */
-	{ 4458, BT_PACK_NONE, 3819, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_Kernel_Utilization */
-	{ 4201, BT_PACK_NONE, 656, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_CPU_Utilization */
-	{ 4700, BT_PACK_NONE, 3821, 698, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_MUX */
-	{ 5572, BT_PACK_NONE, 4838, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* Info_System_GFLOPs */
+/* in pack.c's node table, in the model's order */
+static const uint16_t nodes[] = {
+	849, /* Frontend_Bound */
+	850, /* IFetch_Latency */
+	851, /* ICache_Misses */
+	852, /* ITLB_Misses */
+	853, /* Branch_Detect */
+	854, /* Branch_Resteer */
+	855, /* IFetch_Bandwidth */
+	856, /* Cisc */
+	857, /* Decode */
+	858, /* Predecode */
+	859, /* Other_FB */
+	860, /* Bad_Speculation */
+	861, /* Branch_Mispredicts */
+	862, /* Machine_Clears */
+	863, /* Nuke */
+	864, /* Fast_Nuke */
+	865, /* Backend_Bound */
+	866, /* Core_Bound */
+	867, /* Allocation_Restriction */
+	868, /* Resource_Bound */
+	869, /* Mem_Scheduler */
+	870, /* Non_Mem_Scheduler */
+	871, /* Register */
+	872, /* Reorder_Buffer */
+	873, /* Serialization */
+	874, /* Retiring */
+	875, /* Info_Bottleneck_Mem_Exec_Bound_Cycles */
+	876, /* Info_Bottleneck_Load_Miss_Bound_Cycles */
+	877, /* Info_Bottleneck_DTLB_Miss_Bound_Cycles */
+	878, /* Info_Bottleneck_IFetch_Miss_Bound_Cycles */
+	687, /* Info_Core_IPC */
+	686, /* Info_Core_CPI */
+	879, /* Info_Core_UPI */
+	880, /* Info_Core_FLOPc */
+	673, /* Info_Br_Inst_Mix_IpBranch */
+	881, /* Info_Br_Inst_Mix_IpCall */
+	675, /* Info_Br_Inst_Mix_IpFarBranch */
+	680, /* Info_Br_Inst_Mix_IpMispredict */
+	676, /* Info_Br_Inst_Mix_IpMisp_Cond_Ntaken */
+	677, /* Info_Br_Inst_Mix_IpMisp_Cond_Taken */
+	679, /* Info_Br_Inst_Mix_IpMisp_Ret */
+	678, /* Info_Br_Inst_Mix_IpMisp_Indirect */
+	882, /* Info_Arith_Inst_Mix_IpFLOP */
+	883, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_SP */
+	884, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_DP */
+	885, /* Info_Arith_Inst_Mix_IpFPArith_AVX128 */
+	886, /* Info_Uop_Mix_Microcode_Uop_Ratio */
+	887, /* Info_Uop_Mix_FPDiv_Uop_Ratio */
+	888, /* Info_Uop_Mix_IDiv_Uop_Ratio */
+	889, /* Info_Uop_Mix_X87_Uop_Ratio */
+	713, /* Info_Mem_Mix_IpLoad */
+	714, /* Info_Mem_Mix_IpStore */
+	890, /* Info_Mem_Mix_MemLoad_Ratio */
+	716, /* Info_Mem_Mix_Load_Splits_Ratio */
+	715, /* Info_Mem_Mix_Load_Locks_Ratio */
+	891, /* Info_Mem_Exec_Blocks_Loads_with_StoreFwdBlk */
+	892, /* Info_Mem_Exec_Blocks_Loads_with_AdressAliasing */
+	893, /* Info_Mem_Exec_Bound_LoadHead_with_STLBHit */
+	894, /* Info_Mem_Exec_Bound_LoadHead_with_Pagewalk */
+	895, /* Info_Mem_Exec_Bound_LoadHead_with_StoreFwding */
+	896, /* Info_Mem_Exec_Bound_LoadHead_with_OtherPipelineBlks */
+	897, /* Info_Mem_Exec_Bound_LoadHead_with_L1miss */
+	898, /* Info_Load_Store_Bound_Store_Bound */
+	899, /* Info_Load_Store_Bound_Load_Bound */
+	697, /* Info_Load_Store_Bound_L1_Bound */
+	900, /* Info_Load_Miss_Bound_LoadMissBound_with_L2Hit */
+	901, /* Info_Load_Miss_Bound_LoadMissBound_with_L3Hit */
+	902, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L2Hit */
+	903, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L3Hit */
+	681, /* Info_Br_Mispredict_Bound_Branch_Mispredict_Ratio */
+	682, /* Info_Br_Mispredict_Bound_Branch_Mispredict_to_Unknown_Branch_Ratio */
+	904, /* Info_Machine_Clear_Bound_Machine_Clears_FP_Assist_PKI */
+	905, /* Info_Machine_Clear_Bound_Machine_Clears_Page_Fault_PKI */
+	906, /* Info_Machine_Clear_Bound_Machine_Clears_SMC_PKI */
+	907, /* Info_Buffer_Stalls_Store_Buffer_Stall_Cycles */
+	908, /* Info_Buffer_Stalls_Load_Buffer_Stall_Cycles */
+	909, /* Info_Buffer_Stalls_Mem_RSV_Stall_Cycles */
+	910, /* Info_Serialization_Tpause_Cycles */
+	722, /* Info_System_Turbo_Utilization */
+	720, /* Info_System_Kernel_Utilization */
+	911, /* Info_System_CPU_Utilization */
+	912, /* Info_System_MUX */
+	913, /* Info_System_GFLOPs */
 };
 
 /* in pack.c's event table, sorted by name */

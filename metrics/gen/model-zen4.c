@@ -3,61 +3,60 @@
 /* ZEN4 Zen 4: 52 nodes, 51 events, packed (metrics/model-pack.h, tables in pack.c) */
 #include "metrics/model-pack.h"
 
-/* name, parent (strings); formula, threshold, threshold_literal (expressions);
- * kind, level, percent */
-static const struct bt_pack_node nodes[] = {
-	{ 25163, BT_PACK_NONE, 5449, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* total_dispatch_slots */
-	{ 25202, BT_PACK_NONE, 5452, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* frontend_bound */
-	{ 25262, BT_PACK_NONE, 5456, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* bad_speculation */
-	{ 25308, BT_PACK_NONE, 5458, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* backend_bound */
-	{ 25361, BT_PACK_NONE, 5460, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* smt_contention */
-	{ 25415, BT_PACK_NONE, 5461, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* retiring */
-	{ 25424, 25202, 5464, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* frontend_bound_latency */
-	{ 25495, 25202, 5466, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* frontend_bound_bandwidth */
-	{ 25520, 25262, 5472, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* bad_speculation_mispredicts */
-	{ 25588, 25262, 5474, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* bad_speculation_pipeline_restarts */
-	{ 25622, 25308, 5479, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* backend_bound_memory */
-	{ 25700, 25308, 5481, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* backend_bound_cpu */
-	{ 25718, 25415, 5486, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* retiring_fastpath */
-	{ 25753, 25415, 5487, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* retiring_microcode */
-	{ 25772, BT_PACK_NONE, 5489, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* branch_misprediction_ratio */
-	{ 25810, BT_PACK_NONE, 5496, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_l2_cache_accesses */
-	{ 25925, BT_PACK_NONE, 5497, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_accesses_from_l1_ic_misses */
-	{ 25993, BT_PACK_NONE, 5498, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_accesses_from_l1_dc_misses */
-	{ 26050, BT_PACK_NONE, 5500, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_accesses_from_l2_hwpf */
-	{ 26081, BT_PACK_NONE, 5503, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_l2_cache_misses */
-	{ 26136, BT_PACK_NONE, 5504, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_misses_from_l1_ic_miss */
-	{ 26199, BT_PACK_NONE, 5505, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_misses_from_l1_dc_miss */
-	{ 26261, BT_PACK_NONE, 5506, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_misses_from_l2_hwpf */
-	{ 26290, BT_PACK_NONE, 5508, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_l2_cache_hits */
-	{ 26342, BT_PACK_NONE, 5509, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_hits_from_l1_ic_miss */
-	{ 26403, BT_PACK_NONE, 5510, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_hits_from_l1_dc_miss */
-	{ 26464, BT_PACK_NONE, 5491, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_hits_from_l2_hwpf */
-	{ 26491, BT_PACK_NONE, 5511, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l3_cache_accesses */
-	{ 26553, BT_PACK_NONE, 5512, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l3_misses */
-	{ 26587, BT_PACK_NONE, 5516, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l3_read_miss_latency */
-	{ 26669, BT_PACK_NONE, 5519, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* op_cache_fetch_miss_ratio */
-	{ 26767, BT_PACK_NONE, 5522, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* ic_fetch_miss_ratio */
-	{ 26873, BT_PACK_NONE, 5523, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_data_cache_fills_from_memory */
-	{ 26939, BT_PACK_NONE, 5524, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_data_cache_fills_from_remote_node */
-	{ 27006, BT_PACK_NONE, 5525, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_data_cache_fills_from_same_ccx */
-	{ 27072, BT_PACK_NONE, 5526, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_data_cache_fills_from_different_ccx */
-	{ 27146, BT_PACK_NONE, 5527, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_l1_data_cache_fills */
-	{ 27196, BT_PACK_NONE, 5528, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_local_l2 */
-	{ 27269, BT_PACK_NONE, 5529, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_same_ccx */
-	{ 27343, BT_PACK_NONE, 5530, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_near_cache */
-	{ 27420, BT_PACK_NONE, 5531, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_near_memory */
-	{ 27500, BT_PACK_NONE, 5532, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_far_cache */
-	{ 27575, BT_PACK_NONE, 5533, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_far_memory */
-	{ 27653, BT_PACK_NONE, 5536, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_itlb_misses */
-	{ 27725, BT_PACK_NONE, 5535, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_itlb_misses */
-	{ 27740, BT_PACK_NONE, 5537, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_dtlb_misses */
-	{ 27776, BT_PACK_NONE, 5538, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_dtlb_misses */
-	{ 27820, BT_PACK_NONE, 5539, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_tlbs_flushed */
-	{ 27854, BT_PACK_NONE, 5453, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* macro_ops_dispatched */
-	{ 27875, BT_PACK_NONE, 5540, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* sse_avx_stalls */
-	{ 27917, BT_PACK_NONE, 5454, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* macro_ops_retired */
-	{ 27935, BT_PACK_NONE, 5542, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_HELPER, 0, 0 }, /* CPI */
+/* in pack.c's node table, in the model's order */
+static const uint16_t nodes[] = {
+	1093, /* total_dispatch_slots */
+	1094, /* frontend_bound */
+	1095, /* bad_speculation */
+	1096, /* backend_bound */
+	1097, /* smt_contention */
+	1098, /* retiring */
+	1099, /* frontend_bound_latency */
+	1100, /* frontend_bound_bandwidth */
+	1101, /* bad_speculation_mispredicts */
+	1102, /* bad_speculation_pipeline_restarts */
+	1103, /* backend_bound_memory */
+	1104, /* backend_bound_cpu */
+	1105, /* retiring_fastpath */
+	1106, /* retiring_microcode */
+	1107, /* branch_misprediction_ratio */
+	1108, /* all_l2_cache_accesses */
+	1109, /* l2_cache_accesses_from_l1_ic_misses */
+	1110, /* l2_cache_accesses_from_l1_dc_misses */
+	1111, /* l2_cache_accesses_from_l2_hwpf */
+	1112, /* all_l2_cache_misses */
+	1113, /* l2_cache_misses_from_l1_ic_miss */
+	1114, /* l2_cache_misses_from_l1_dc_miss */
+	1115, /* l2_cache_misses_from_l2_hwpf */
+	1116, /* all_l2_cache_hits */
+	1117, /* l2_cache_hits_from_l1_ic_miss */
+	1118, /* l2_cache_hits_from_l1_dc_miss */
+	1119, /* l2_cache_hits_from_l2_hwpf */
+	1120, /* l3_cache_accesses */
+	1121, /* l3_misses */
+	1122, /* l3_read_miss_latency */
+	1123, /* op_cache_fetch_miss_ratio */
+	1124, /* ic_fetch_miss_ratio */
+	1125, /* l1_data_cache_fills_from_memory */
+	1126, /* l1_data_cache_fills_from_remote_node */
+	1127, /* l1_data_cache_fills_from_same_ccx */
+	1128, /* l1_data_cache_fills_from_different_ccx */
+	1129, /* all_l1_data_cache_fills */
+	1130, /* l1_demand_data_cache_fills_from_local_l2 */
+	1131, /* l1_demand_data_cache_fills_from_same_ccx */
+	1132, /* l1_demand_data_cache_fills_from_near_cache */
+	1133, /* l1_demand_data_cache_fills_from_near_memory */
+	1134, /* l1_demand_data_cache_fills_from_far_cache */
+	1135, /* l1_demand_data_cache_fills_from_far_memory */
+	1136, /* l1_itlb_misses */
+	1137, /* l2_itlb_misses */
+	1138, /* l1_dtlb_misses */
+	1139, /* l2_dtlb_misses */
+	1140, /* all_tlbs_flushed */
+	1141, /* macro_ops_dispatched */
+	1142, /* sse_avx_stalls */
+	1143, /* macro_ops_retired */
+	1144, /* CPI */
 };
 
 /* in pack.c's event table, sorted by name */

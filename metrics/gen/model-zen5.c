@@ -3,64 +3,63 @@
 /* ZEN5 Zen 5: 55 nodes, 60 events, packed (metrics/model-pack.h, tables in pack.c) */
 #include "metrics/model-pack.h"
 
-/* name, parent (strings); formula, threshold, threshold_literal (expressions);
- * kind, level, percent */
-static const struct bt_pack_node nodes[] = {
-	{ 25163, BT_PACK_NONE, 5543, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* total_dispatch_slots */
-	{ 25202, BT_PACK_NONE, 5452, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* frontend_bound */
-	{ 25262, BT_PACK_NONE, 5456, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* bad_speculation */
-	{ 25308, BT_PACK_NONE, 5458, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* backend_bound */
-	{ 25361, BT_PACK_NONE, 5460, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* smt_contention */
-	{ 25415, BT_PACK_NONE, 5461, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 1, 0 }, /* retiring */
-	{ 27952, 25202, 5546, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* frontend_bound_by_latency */
-	{ 28026, 25202, 5548, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* frontend_bound_by_bandwidth */
-	{ 28054, 25262, 5551, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* bad_speculation_from_mispredicts */
-	{ 28107, 25262, 5553, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* bad_speculation_from_pipeline_restarts */
-	{ 28146, 25308, 5479, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* backend_bound_by_memory */
-	{ 28170, 25308, 5481, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* backend_bound_by_cpu */
-	{ 28191, 25415, 5486, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* retiring_from_fastpath */
-	{ 28214, 25415, 5487, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_TREE, 2, 0 }, /* retiring_from_microcode */
-	{ 28238, BT_PACK_NONE, 5489, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* branch_misprediction_rate */
-	{ 28264, BT_PACK_NONE, 5556, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_data_cache_accesses_pti */
-	{ 28321, BT_PACK_NONE, 5563, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_l2_cache_accesses_pti */
-	{ 28422, BT_PACK_NONE, 5564, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_accesses_from_l1_ic_misses_pti */
-	{ 28462, BT_PACK_NONE, 5565, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_accesses_from_l1_dc_misses_pti */
-	{ 28502, BT_PACK_NONE, 5571, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_accesses_from_l2_hwpf_pti */
-	{ 28630, BT_PACK_NONE, 5574, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_l2_cache_misses_pti */
-	{ 28654, BT_PACK_NONE, 5575, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_misses_from_l1_ic_miss_pti */
-	{ 28690, BT_PACK_NONE, 5576, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_misses_from_l1_dc_miss_pti */
-	{ 28726, BT_PACK_NONE, 5578, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_misses_from_l2_hwpf_pti */
-	{ 28759, BT_PACK_NONE, 5580, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_l2_cache_hits_pti */
-	{ 28781, BT_PACK_NONE, 5581, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_hits_from_l1_ic_miss_pti */
-	{ 28815, BT_PACK_NONE, 5582, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_hits_from_l1_dc_miss_pti */
-	{ 28849, BT_PACK_NONE, 5583, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_cache_hits_from_l2_hwpf_pti */
-	{ 26491, BT_PACK_NONE, 5511, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l3_cache_accesses */
-	{ 26553, BT_PACK_NONE, 5512, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l3_misses */
-	{ 26587, BT_PACK_NONE, 5516, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l3_read_miss_latency */
-	{ 28880, BT_PACK_NONE, 5587, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l3_read_miss_latency_for_local_dram */
-	{ 28989, BT_PACK_NONE, 5591, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l3_read_miss_latency_for_remote_dram */
-	{ 26669, BT_PACK_NONE, 5519, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* op_cache_fetch_miss_ratio */
-	{ 26767, BT_PACK_NONE, 5522, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* ic_fetch_miss_ratio */
-	{ 29097, BT_PACK_NONE, 5592, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_data_cache_fills_from_memory_pti */
-	{ 29133, BT_PACK_NONE, 5593, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_data_cache_fills_from_remote_node_pti */
-	{ 29174, BT_PACK_NONE, 5594, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_data_cache_fills_from_same_ccx_pti */
-	{ 29212, BT_PACK_NONE, 5595, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_data_cache_fills_from_different_ccx_pti */
-	{ 29255, BT_PACK_NONE, 5596, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_l1_data_cache_fills_pti */
-	{ 29283, BT_PACK_NONE, 5597, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_local_l2_pti */
-	{ 29328, BT_PACK_NONE, 5598, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_same_ccx_pti */
-	{ 29373, BT_PACK_NONE, 5599, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_near_cache_pti */
-	{ 29420, BT_PACK_NONE, 5600, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_near_memory_pti */
-	{ 29468, BT_PACK_NONE, 5601, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_far_cache_pti */
-	{ 29514, BT_PACK_NONE, 5602, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_demand_data_cache_fills_from_far_memory_pti */
-	{ 29561, BT_PACK_NONE, 5603, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_itlb_misses_pti */
-	{ 29580, BT_PACK_NONE, 5604, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_itlb_misses_pti */
-	{ 29599, BT_PACK_NONE, 5605, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l1_dtlb_misses_pti */
-	{ 29618, BT_PACK_NONE, 5606, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* l2_dtlb_misses_pti */
-	{ 29637, BT_PACK_NONE, 5607, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* all_tlbs_flushed_pti */
-	{ 27854, BT_PACK_NONE, 5453, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* macro_ops_dispatched */
-	{ 27875, BT_PACK_NONE, 5540, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* sse_avx_stalls */
-	{ 27917, BT_PACK_NONE, 5454, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_INFO, 0, 0 }, /* macro_ops_retired */
-	{ 27935, BT_PACK_NONE, 5542, BT_PACK_NONE, BT_PACK_NONE, BT_NODE_HELPER, 0, 0 }, /* CPI */
+/* in pack.c's node table, in the model's order */
+static const uint16_t nodes[] = {
+	1145, /* total_dispatch_slots */
+	1094, /* frontend_bound */
+	1095, /* bad_speculation */
+	1096, /* backend_bound */
+	1097, /* smt_contention */
+	1098, /* retiring */
+	1146, /* frontend_bound_by_latency */
+	1147, /* frontend_bound_by_bandwidth */
+	1148, /* bad_speculation_from_mispredicts */
+	1149, /* bad_speculation_from_pipeline_restarts */
+	1150, /* backend_bound_by_memory */
+	1151, /* backend_bound_by_cpu */
+	1152, /* retiring_from_fastpath */
+	1153, /* retiring_from_microcode */
+	1154, /* branch_misprediction_rate */
+	1155, /* all_data_cache_accesses_pti */
+	1156, /* all_l2_cache_accesses_pti */
+	1157, /* l2_cache_accesses_from_l1_ic_misses_pti */
+	1158, /* l2_cache_accesses_from_l1_dc_misses_pti */
+	1159, /* l2_cache_accesses_from_l2_hwpf_pti */
+	1160, /* all_l2_cache_misses_pti */
+	1161, /* l2_cache_misses_from_l1_ic_miss_pti */
+	1162, /* l2_cache_misses_from_l1_dc_miss_pti */
+	1163, /* l2_cache_misses_from_l2_hwpf_pti */
+	1164, /* all_l2_cache_hits_pti */
+	1165, /* l2_cache_hits_from_l1_ic_miss_pti */
+	1166, /* l2_cache_hits_from_l1_dc_miss_pti */
+	1167, /* l2_cache_hits_from_l2_hwpf_pti */
+	1120, /* l3_cache_accesses */
+	1121, /* l3_misses */
+	1122, /* l3_read_miss_latency */
+	1168, /* l3_read_miss_latency_for_local_dram */
+	1169, /* l3_read_miss_latency_for_remote_dram */
+	1123, /* op_cache_fetch_miss_ratio */
+	1124, /* ic_fetch_miss_ratio */
+	1170, /* l1_data_cache_fills_from_memory_pti */
+	1171, /* l1_data_cache_fills_from_remote_node_pti */
+	1172, /* l1_data_cache_fills_from_same_ccx_pti */
+	1173, /* l1_data_cache_fills_from_different_ccx_pti */
+	1174, /* all_l1_data_cache_fills_pti */
+	1175, /* l1_demand_data_cache_fills_from_local_l2_pti */
+	1176, /* l1_demand_data_cache_fills_from_same_ccx_pti */
+	1177, /* l1_demand_data_cache_fills_from_near_cache_pti */
+	1178, /* l1_demand_data_cache_fills_from_near_memory_pti */
+	1179, /* l1_demand_data_cache_fills_from_far_cache_pti */
+	1180, /* l1_demand_data_cache_fills_from_far_memory_pti */
+	1181, /* l1_itlb_misses_pti */
+	1182, /* l2_itlb_misses_pti */
+	1183, /* l1_dtlb_misses_pti */
+	1184, /* l2_dtlb_misses_pti */
+	1185, /* all_tlbs_flushed_pti */
+	1141, /* macro_ops_dispatched */
+	1142, /* sse_avx_stalls */
+	1143, /* macro_ops_retired */
+	1144, /* CPI */
 };
 
 /* in pack.c's event table, sorted by name */

@@ -5,6 +5,7 @@
  * models, built in model order, node order, formula before thresholds, each
  * formula bottom-up, so the same input gives the same tables.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +65,7 @@ static uint32_t ht_find(const struct gen_pack *p, const struct htab *h, uint64_t
 
 static void ht_init(struct htab *h)
 {
-	h->cap = 1u << 16;
+	h->cap = 1u << 17;
 	h->n = 0;
 	h->slot = calloc(h->cap, sizeof(*h->slot));
 	if (!h->slot)
@@ -82,22 +83,62 @@ static void ht_add(struct htab *h, uint32_t at, uint32_t idx)
 	h->slot[at] = idx + 1;
 }
 
+/* A table of fixed-size records, each distinct record once. Records are
+ * compared as bytes: they are built zeroed, field by field. */
+struct table {
+	unsigned char *data;
+	size_t size;          /* of one record */
+	uint32_t n, cap, max; /* max: the largest index the packed format holds */
+	const char *what;
+	struct htab h;
+};
+
 struct gen_pack {
 	char *strings;
 	uint32_t n_strings, cap_strings;
 	struct htab h_strings;
-	struct bt_pack_expr *exprs;
-	uint32_t n_exprs, cap_exprs;
-	struct htab h_exprs;
-	uint32_t *args;
+	uint16_t *args;
 	uint32_t n_args, cap_args;
 	struct htab h_args;
-	struct bt_pack_event *events;
-	uint32_t n_events, cap_events;
-	struct htab h_events;
+	struct table exprs, numbers, msr_values, events, nodes;
 	struct bt_arena a; /* parsed formulas */
 	struct bt_pack_tables tables;
 };
+
+static void table_init(struct table *t, size_t size, uint32_t max, const char *what)
+{
+	t->size = size;
+	t->max = max;
+	t->what = what;
+	ht_init(&t->h);
+}
+
+static int same_record(const struct gen_pack *p, uint32_t idx, const void *key)
+{
+	const struct table *t = *(const struct table *const *)key;
+	return !memcmp(t->data + idx * t->size, ((const void *const *)key)[1], t->size);
+}
+
+static uint32_t intern(struct gen_pack *p, struct table *t, const void *rec)
+{
+	const void *key[2] = { t, rec };
+	uint32_t at, idx = ht_find(p, &t->h, hash_bytes(rec, t->size), same_record, key, &at);
+	if (idx != UINT32_MAX)
+		return idx;
+	if (t->n > t->max) {
+		fprintf(stderr, "gen-models: more than %u %s: widen the field in metrics/model-pack.h\n",
+			t->max + 1, t->what);
+		exit(1);
+	}
+	if (t->n == t->cap) {
+		t->cap = 2 * t->cap + 256;
+		t->data = xrealloc(t->data, t->cap * t->size);
+	}
+	idx = t->n++;
+	memcpy(t->data + idx * t->size, rec, t->size);
+	ht_add(&t->h, at, idx);
+	return idx;
+}
 
 struct gen_pack *gen_pack_new(void)
 {
@@ -105,9 +146,12 @@ struct gen_pack *gen_pack_new(void)
 	if (!p)
 		oom();
 	ht_init(&p->h_strings);
-	ht_init(&p->h_exprs);
 	ht_init(&p->h_args);
-	ht_init(&p->h_events);
+	table_init(&p->exprs, sizeof(struct bt_pack_expr), BT_PACK_MAX_INDEX, "expression records");
+	table_init(&p->numbers, sizeof(double), UINT32_MAX - 1, "numbers");
+	table_init(&p->msr_values, sizeof(uint64_t), UINT16_MAX, "MSR values");
+	table_init(&p->events, sizeof(struct bt_pack_event), UINT16_MAX, "events");
+	table_init(&p->nodes, sizeof(struct bt_pack_node), UINT16_MAX, "nodes");
 	bt_arena_init(&p->a);
 	return p;
 }
@@ -119,7 +163,7 @@ static int same_string(const struct gen_pack *p, uint32_t off, const void *key)
 	return !strcmp(p->strings + off, key);
 }
 
-static uint32_t intern_string(struct gen_pack *p, const char *s)
+uint32_t gen_pack_string(struct gen_pack *p, const char *s)
 {
 	size_t n = strlen(s);
 	uint64_t h = hash_bytes(s, n);
@@ -139,26 +183,13 @@ static uint32_t intern_string(struct gen_pack *p, const char *s)
 
 static uint32_t opt_string(struct gen_pack *p, const char *s)
 {
-	return s ? intern_string(p, s) : BT_PACK_NONE;
+	return s ? gen_pack_string(p, s) : BT_PACK_NONE;
 }
 
 /* ---------------------------------------------------------------- expressions */
 
-static uint64_t hash_expr(const struct bt_pack_expr *r)
-{
-	uint64_t h = mix(mix(r->op, r->is_float), r->nargs);
-	return mix(mix(h, r->a), r->b);
-}
-
-static int same_expr(const struct gen_pack *p, uint32_t idx, const void *key)
-{
-	const struct bt_pack_expr *x = &p->exprs[idx], *y = key;
-	return x->op == y->op && x->is_float == y->is_float && x->nargs == y->nargs && x->a == y->a &&
-	       x->b == y->b;
-}
-
 struct arg_key {
-	const uint32_t *v;
+	const uint16_t *v;
 	uint32_t n;
 };
 
@@ -170,7 +201,7 @@ static int same_args(const struct gen_pack *p, uint32_t off, const void *key)
 	return off + k->n <= p->n_args && !memcmp(p->args + off, k->v, k->n * sizeof(*k->v));
 }
 
-static uint32_t intern_args(struct gen_pack *p, const uint32_t *v, uint32_t n)
+static uint32_t intern_args(struct gen_pack *p, const uint16_t *v, uint32_t n)
 {
 	struct arg_key k = { v, n };
 	uint64_t h = mix(hash_bytes((const char *)v, n * sizeof(*v)), n);
@@ -188,62 +219,59 @@ static uint32_t intern_args(struct gen_pack *p, const uint32_t *v, uint32_t n)
 	return off;
 }
 
-static uint32_t intern_record(struct gen_pack *p, const struct bt_pack_expr *r)
-{
-	uint32_t at, idx = ht_find(p, &p->h_exprs, hash_expr(r), same_expr, r, &at);
-	if (idx != UINT32_MAX)
-		return idx;
-	if (p->n_exprs == p->cap_exprs) {
-		p->cap_exprs = 2 * p->cap_exprs + 1024;
-		p->exprs = xrealloc(p->exprs, p->cap_exprs * sizeof(*p->exprs));
-	}
-	idx = p->n_exprs++;
-	p->exprs[idx] = *r;
-	ht_add(&p->h_exprs, at, idx);
-	return idx;
-}
-
 /* The record of e, its operands first (so they get the lower indices). */
-static uint32_t intern_expr(struct gen_pack *p, const struct bt_expr *e)
+static uint16_t intern_expr(struct gen_pack *p, const struct bt_expr *e)
 {
-	struct bt_pack_expr r = { .op = e->op, .nargs = e->nargs };
+	struct bt_pack_expr r;
+	memset(&r, 0, sizeof(r));
+	r.op = e->op;
 	switch (e->op) {
 	case BT_X_NUM: {
-		uint64_t bits;
-		memcpy(&bits, &e->num, sizeof(bits));
-		r.a = (uint32_t)bits;
-		r.b = (uint32_t)(bits >> 32);
+		double v = e->num;
+		if (!isfinite(v)) {
+			fprintf(stderr, "gen-models: number %g in a formula\n", v);
+			exit(1);
+		}
+		r.b = intern(p, &p->numbers, &v); /* by its bits: -0.0 stays -0.0 */
 		r.is_float = e->is_float;
 		break;
 	}
 	case BT_X_EVENT: case BT_X_RL: case BT_X_CONST: case BT_X_REF:
-		r.a = intern_string(p, e->name);
+		r.b = gen_pack_string(p, e->name);
 		break;
 	case BT_X_NA:
 		break;
 	case BT_X_IDENT:
 		fprintf(stderr, "gen-models: unresolved name %s in canonical text\n", e->name);
 		exit(1);
-	default: {
-		uint32_t *v = xrealloc(NULL, e->nargs * sizeof(*v));
+	case BT_X_NEG: case BT_X_NOT:
+		r.a = intern_expr(p, e->args[0]);
+		break;
+	case BT_X_IF: case BT_X_MIN: case BT_X_MAX: {
+		uint16_t *v = xrealloc(NULL, e->nargs * sizeof(*v));
 		for (unsigned k = 0; k < e->nargs; k++)
 			v[k] = intern_expr(p, e->args[k]);
-		if (e->nargs <= 2) {
-			r.a = e->nargs > 0 ? v[0] : 0;
-			r.b = e->nargs > 1 ? v[1] : 0;
-		} else {
-			r.a = intern_args(p, v, e->nargs);
-		}
+		r.a = e->nargs;
+		r.b = intern_args(p, v, e->nargs);
 		free(v);
+		break;
 	}
+	default:
+		if (e->nargs != 2) {
+			fprintf(stderr, "gen-models: %s with %u operands\n", bt_expr_op_name(e->op),
+				e->nargs);
+			exit(1);
+		}
+		r.a = intern_expr(p, e->args[0]);
+		r.b = intern_expr(p, e->args[1]);
 	}
-	return intern_record(p, &r);
+	return (uint16_t)intern(p, &p->exprs, &r);
 }
 
-static uint32_t intern_formula(struct gen_pack *p, const char *id, const char *node, const char *text)
+static uint16_t intern_formula(struct gen_pack *p, const char *id, const char *node, const char *text)
 {
 	if (!text)
-		return BT_PACK_NONE;
+		return BT_PACK_NO_EXPR;
 	struct bt_expr *e;
 	struct bt_diag d;
 	if (bt_expr_parse(&p->a, BT_DIALECT_CANON, text, &e, &d) != BT_OK) {
@@ -253,81 +281,60 @@ static uint32_t intern_formula(struct gen_pack *p, const char *id, const char *n
 	return intern_expr(p, e);
 }
 
-/* ---------------------------------------------------------------- events */
-
-static uint64_t hash_event(const struct bt_pack_event *e)
-{
-	uint64_t h = mix(e->msr_value, e->name);
-	h = mix(mix(h, e->counters), e->counters_ht_off);
-	h = mix(mix(mix(mix(h, e->flags), e->code), e->code2), e->msr_index);
-	h = mix(mix(mix(mix(h, e->source), e->umask), e->umask_ext), e->cmask);
-	return mix(mix(h, (uint8_t)e->fixed), e->pm_field);
-}
-
-static int same_event(const struct gen_pack *p, uint32_t idx, const void *key)
-{
-	const struct bt_pack_event *x = &p->events[idx], *y = key;
-	return x->msr_value == y->msr_value && x->name == y->name && x->counters == y->counters &&
-	       x->counters_ht_off == y->counters_ht_off && x->flags == y->flags &&
-	       x->code == y->code && x->code2 == y->code2 && x->msr_index == y->msr_index &&
-	       x->source == y->source && x->umask == y->umask && x->umask_ext == y->umask_ext &&
-	       x->cmask == y->cmask && x->fixed == y->fixed && x->pm_field == y->pm_field;
-}
-
-static uint32_t intern_event(struct gen_pack *p, const struct bt_event *ev)
-{
-	struct bt_pack_event r = {
-		.msr_value = ev->msr_value, .name = intern_string(p, ev->name),
-		.counters = ev->counters, .counters_ht_off = ev->counters_ht_off,
-		.flags = ev->flags, .code = ev->code, .code2 = ev->code2, .msr_index = ev->msr_index,
-		.source = ev->source, .umask = ev->umask, .umask_ext = ev->umask_ext,
-		.cmask = ev->cmask, .fixed = ev->fixed, .pm_field = ev->pm_field,
-	};
-	uint32_t at, idx = ht_find(p, &p->h_events, hash_event(&r), same_event, &r, &at);
-	if (idx != UINT32_MAX)
-		return idx;
-	if (p->n_events == p->cap_events) {
-		p->cap_events = 2 * p->cap_events + 256;
-		p->events = xrealloc(p->events, p->cap_events * sizeof(*p->events));
-	}
-	idx = p->n_events++;
-	p->events[idx] = r;
-	ht_add(&p->h_events, at, idx);
-	return idx;
-}
-
 /* ---------------------------------------------------------------- models */
+
+static uint16_t intern_event(struct gen_pack *p, const struct bt_event *ev)
+{
+	struct bt_pack_event r;
+	memset(&r, 0, sizeof(r));
+	uint64_t msr = ev->msr_value;
+	r.name = gen_pack_string(p, ev->name);
+	r.counters = ev->counters;
+	r.counters_ht_off = ev->counters_ht_off;
+	r.flags = ev->flags;
+	r.code = ev->code;
+	r.code2 = ev->code2;
+	r.msr_index = ev->msr_index;
+	r.msr_value = (uint16_t)intern(p, &p->msr_values, &msr);
+	r.source = ev->source;
+	r.umask = ev->umask;
+	r.umask_ext = ev->umask_ext;
+	r.cmask = ev->cmask;
+	r.fixed = ev->fixed;
+	r.pm_field = ev->pm_field;
+	return (uint16_t)intern(p, &p->events, &r);
+}
+
+static uint16_t intern_node(struct gen_pack *p, const char *id, const struct bt_node_def *n)
+{
+	struct bt_pack_node r;
+	memset(&r, 0, sizeof(r));
+	r.name = gen_pack_string(p, n->name);
+	r.parent = opt_string(p, n->parent);
+	r.formula = intern_formula(p, id, n->name, n->formula);
+	r.threshold = intern_formula(p, id, n->name, n->threshold);
+	r.threshold_literal = intern_formula(p, id, n->name, n->threshold_literal);
+	r.kind = n->kind;
+	r.level = n->level;
+	r.percent = n->percent;
+	return (uint16_t)intern(p, &p->nodes, &r);
+}
 
 void gen_pack_model(struct gen_pack *p, const struct bt_model_def *def, struct gen_packed_model *out)
 {
-	struct bt_pack_node *nodes = xrealloc(NULL, (def->n_nodes + 1u) * sizeof(*nodes));
+	uint16_t *nodes = xrealloc(NULL, (def->n_nodes + 1u) * sizeof(*nodes));
 	uint16_t *events = xrealloc(NULL, (def->n_events + 1u) * sizeof(*events));
 	struct bt_pack_retire_latency *rl =
 		xrealloc(NULL, (def->n_retire_latency + 1u) * sizeof(*rl));
-	for (unsigned i = 0; i < def->n_nodes; i++) {
-		const struct bt_node_def *n = &def->nodes[i];
-		nodes[i] = (struct bt_pack_node){
-			.name = intern_string(p, n->name),
-			.parent = opt_string(p, n->parent),
-			.formula = intern_formula(p, def->id, n->name, n->formula),
-			.threshold = intern_formula(p, def->id, n->name, n->threshold),
-			.threshold_literal = intern_formula(p, def->id, n->name, n->threshold_literal),
-			.kind = n->kind, .level = n->level, .percent = n->percent,
-		};
+	for (unsigned i = 0; i < def->n_nodes; i++)
+		nodes[i] = intern_node(p, def->id, &def->nodes[i]);
+	for (unsigned i = 0; i < def->n_events; i++)
+		events[i] = intern_event(p, &def->events[i]);
+	for (unsigned i = 0; i < def->n_retire_latency; i++) {
+		memset(&rl[i], 0, sizeof(rl[i]));
+		rl[i].event = gen_pack_string(p, def->retire_latency[i].event);
+		rl[i].cycles = def->retire_latency[i].cycles;
 	}
-	for (unsigned i = 0; i < def->n_events; i++) {
-		uint32_t k = intern_event(p, &def->events[i]);
-		if (k > UINT16_MAX) {
-			fprintf(stderr, "gen-models: more than 65536 distinct events\n");
-			exit(1);
-		}
-		events[i] = (uint16_t)k;
-	}
-	for (unsigned i = 0; i < def->n_retire_latency; i++)
-		rl[i] = (struct bt_pack_retire_latency){
-			.event = intern_string(p, def->retire_latency[i].event),
-			.cycles = def->retire_latency[i].cycles,
-		};
 	out->def = *def;
 	out->def.nodes = NULL;
 	out->def.events = NULL;
@@ -342,9 +349,12 @@ const struct bt_pack_tables *gen_pack_tables(struct gen_pack *p)
 {
 	p->tables = (struct bt_pack_tables){
 		.strings = p->strings, .strings_size = p->n_strings,
-		.exprs = p->exprs, .n_exprs = p->n_exprs,
+		.exprs = (const struct bt_pack_expr *)p->exprs.data, .n_exprs = p->exprs.n,
 		.args = p->args, .n_args = p->n_args,
-		.events = p->events, .n_events = p->n_events,
+		.numbers = (const double *)p->numbers.data, .n_numbers = p->numbers.n,
+		.msr_values = (const uint64_t *)p->msr_values.data, .n_msr_values = p->msr_values.n,
+		.events = (const struct bt_pack_event *)p->events.data, .n_events = p->events.n,
+		.nodes = (const struct bt_pack_node *)p->nodes.data, .n_nodes = p->nodes.n,
 	};
 	return &p->tables;
 }
