@@ -17,7 +17,8 @@ struct gen_packed_model {
 };
 struct gen_pack *gen_pack_new(void);
 /* Adds a loaded model to the shared tables; exits on errors. */
-void gen_pack_model(struct gen_pack *p, const struct bt_model_def *def, struct gen_packed_model *out);
+void gen_pack_model(struct gen_pack *p, const struct bt_model_def *def,
+		    struct gen_packed_model *out);
 /* Offset of s in the string pool (added once). */
 uint32_t gen_pack_string(struct gen_pack *p, const char *s);
 /* The shared tables as they are now. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The packed tables of metrics/model-pack.h from the loaded models: one
- * string pool, one hash-consed expression DAG and one event table for all
- * models, built in model order, node order, formula before thresholds, each
- * formula bottom-up, so the same input gives the same tables.
+ * string pool, one hash-consed expression DAG, one event table and one node
+ * table for all models, built in model order, node order, formula before
+ * thresholds, each formula bottom-up (operands first), so the same input
+ * gives the same tables.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -268,7 +269,8 @@ static uint16_t intern_expr(struct gen_pack *p, const struct bt_expr *e)
 	return (uint16_t)intern(p, &p->exprs, &r);
 }
 
-static uint16_t intern_formula(struct gen_pack *p, const char *id, const char *node, const char *text)
+static uint16_t intern_formula(struct gen_pack *p, const char *id, const char *node,
+			       const char *text)
 {
 	if (!text)
 		return BT_PACK_NO_EXPR;
@@ -320,7 +322,8 @@ static uint16_t intern_node(struct gen_pack *p, const char *id, const struct bt_
 	return (uint16_t)intern(p, &p->nodes, &r);
 }
 
-void gen_pack_model(struct gen_pack *p, const struct bt_model_def *def, struct gen_packed_model *out)
+void gen_pack_model(struct gen_pack *p, const struct bt_model_def *def,
+		    struct gen_packed_model *out)
 {
 	uint16_t *nodes = xrealloc(NULL, (def->n_nodes + 1u) * sizeof(*nodes));
 	uint16_t *events = xrealloc(NULL, (def->n_events + 1u) * sizeof(*events));
