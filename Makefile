@@ -181,6 +181,7 @@ $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi: $(EFI_DIR)/baretop.so
 	@echo "  EFI   $@"
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
 	  -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+	@echo "  SIZE  $@: $$(stat -c %s $@) bytes (budget 1048576: tests/suite/11-efi-size.sh)"
 
 EFI_APP := $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi
 
