@@ -9,13 +9,16 @@
  *            then abort() (a core dump, or the sanitizer's report);
  *   EFI app  the same text through the fault reporter (efi/fault-guard.c's
  *            bt_efi_fatal): the PMU session of this CPU is closed, the
- *            address printed, and the machine powered off as a failure.
+ *            address printed, and the machine powered off as a failure; on
+ *            an AP, recorded for the BSP to report and that CPU parked, as
+ *            after an unexpected exception there.
  *
  * Not for input that may be wrong (a file, an option, a CPU's answer): those
  * return a bt_status with a bt_diag. And never inside a measurement window
- * (the code between the counters' start and stop writes, or anything an AP
- * runs while it counts): the report calls the firmware, which is not
- * allowed there, and would be counted.
+ * (between the counters' start and stop writes: the workload body, the
+ * window routine): the check's own instructions would be counted, and its
+ * report would run with baretop's counters live. Check before the window
+ * opens or after it closes.
  */
 #ifndef BASE_ASSERT_H
 #define BASE_ASSERT_H
