@@ -124,8 +124,12 @@ EFI_DIR := $(BUILD)/efi$(if $(CC_IS_CLANG),-clang)
 CC_INCLUDE := $(shell $(CC) -print-file-name=include)
 LIBGCC := $(shell gcc -print-libgcc-file-name)
 
+# The stack protector as systemd-boot builds with it. There is no TLS in the
+# EFI app: the canary is a global (-mstack-protector-guard=global) that
+# efi/stack-guard.c sets at entry and checks fail through the fault reporter.
 EFI_CFLAGS := $(COMMON_CFLAGS) -DBT_UEFI=1 -MMD -MP \
-  -fpic -fshort-wchar -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables \
+  -fpic -fshort-wchar -mno-red-zone -fstack-protector-strong -mstack-protector-guard=global \
+  -fno-asynchronous-unwind-tables \
   -fno-unwind-tables -nostdinc -isystem $(NEWLIB)/include -isystem $(CC_INCLUDE)
 ifneq ($(CC_IS_CLANG),1)
 EFI_CFLAGS += -maccumulate-outgoing-args

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "base/notes.h"
 #include "metrics/select.h"
 #include "arch/sim/cpuid-dump-cpu.h"
 #include "pmu/cpu-detect.h"
@@ -20,10 +21,8 @@ static void note(struct bt_dump_decision *d, const char *fmt, ...)
 static void note(struct bt_dump_decision *d, const char *fmt, ...)
 {
 	va_list ap;
-	if (d->n_notes >= BT_DUMP_MAX_NOTES)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(d->notes[d->n_notes++], sizeof(d->notes[0]), fmt, ap);
+	BT_NOTES_VADD(d->notes, d->n_notes, d->notes_dropped, fmt, ap);
 	va_end(ap);
 }
 

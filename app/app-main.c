@@ -20,6 +20,8 @@
 #include "app/options.h"
 #include "app/run.h"
 #include "app/version.h"
+#include "base/assert.h"
+#include "base/log.h"
 #include "report/console.h"
 #include "report/machine.h"
 #include "report/results.h"
@@ -293,7 +295,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	int status;
 
 	if (!r) {
-		fprintf(stderr, "baretop: out of memory\n");
+		bt_log_status(BT_ERR_NOMEM, "cannot start the run");
 		return BT_EXIT_FAILED;
 	}
 	r->plat = plat;
@@ -395,6 +397,22 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 			plat->crash_test(); /* does not return */
 		}
 		printf("crash test    not available on this platform\n");
+	}
+	if (r->opt.stack_smash_test) {
+		if (plat->stack_smash_test) {
+			printf("crash test    overrunning a stack buffer on CPU %u\n",
+			       plat->current_cpu ? plat->current_cpu() : 0);
+			fflush(stdout);
+			plat->stack_smash_test(); /* does not return */
+		}
+		printf("crash test    not available on this platform\n");
+	}
+	if (r->opt.assert_test) {
+		printf("crash test    failing an assertion\n");
+		fflush(stdout);
+		/* volatile: a check the compiler cannot fold away */
+		volatile bool invariant_holds = false;
+		BT_ASSERT(invariant_holds);
 	}
 	if (r->opt.fault_selftest_ap) {
 		uint32_t total = 0, enabled = 0, self = plat->current_cpu ? plat->current_cpu() : 0;

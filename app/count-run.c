@@ -12,6 +12,7 @@
 #include "app/console-ui.h"
 #include "app/count-internal.h"
 #include "app/on-cpu.h"
+#include "base/notes.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/plan.h"
 
@@ -21,15 +22,14 @@ static void add_note(struct bt_tree_outcome *t, const char *fmt, ...)
 	va_list ap;
 	char note[sizeof(t->notes[0])];
 
-	if (t->n_notes == (int)(sizeof(t->notes) / sizeof(t->notes[0])))
-		return;
 	va_start(ap, fmt);
 	vsnprintf(note, sizeof(note), fmt, ap);
 	va_end(ap);
 	for (int k = 0; k < t->n_notes; k++)
 		if (strcmp(t->notes[k], note) == 0)
 			return;  /* every step's session says the same */
-	memcpy(t->notes[t->n_notes++], note, sizeof(note));
+	/* Past the last slot, it says how many more there were. */
+	BT_NOTES_ADD(t->notes, t->n_notes, t->notes_dropped, "%s", note);
 }
 
 struct measure_job {

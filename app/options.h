@@ -54,6 +54,8 @@ struct bt_options {
 	bool fault_selftest;
 	bool fault_selftest_ap;
 	bool crash_test;
+	bool stack_smash_test; /* hidden test options: the error path's report */
+	bool assert_test;
 	bool assume_amd_legacy_pmu;
 
 	/* Workloads */

@@ -33,10 +33,8 @@ static EFI_STATUS boot_via_bootnext(uint16_t num)
 						       EFI_VARIABLE_BOOTSERVICE_ACCESS |
 						       EFI_VARIABLE_RUNTIME_ACCESS,
 					       sizeof(v), &v);
-	if (st != EFI_SUCCESS) {
-		printf("baretop: next-boot-entry: SetVariable BootNext: %s\n", bt_efi_status_name(st));
-		return st;
-	}
+	if (st != EFI_SUCCESS)
+		return bt_efi_log_status(st, "next-boot-entry: SetVariable BootNext");
 	printf("baretop: next-boot-entry: BootNext=Boot%04X set; resetting\n", num);
 	fflush(stdout);
 	bt_efi.rs->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
@@ -92,7 +90,7 @@ EFI_STATUS bt_efi_start_next_boot_entry(void)
 		st = bt_efi.bs->LoadImage(FALSE, bt_efi.image,
 					  (EFI_DEVICE_PATH *)(opt + lo.file_path_offset), NULL, 0, &h);
 		if (st != EFI_SUCCESS) {
-			printf("baretop: next-boot-entry: LoadImage: %s\n", bt_efi_status_name(st));
+			bt_efi_log_status(st, "next-boot-entry: LoadImage");
 			return boot_via_bootnext(order[i]);
 		}
 		EFI_LOADED_IMAGE *li = NULL;
@@ -106,8 +104,7 @@ EFI_STATUS bt_efi_start_next_boot_entry(void)
 		bt_efi.bs->SetWatchdogTimer(300, 0, 0, NULL);
 		st = bt_efi.bs->StartImage(h, NULL, NULL);
 		bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
-		printf("baretop: Boot%04X returned: %s\n", order[i], bt_efi_status_name(st));
-		return st;
+		return bt_efi_log_status(st, "Boot%04X returned", order[i]);
 	}
 	printf("baretop: next-boot-entry: no active entry after Boot%04X in BootOrder; "
 	       "returning to the boot manager\n", current);

@@ -49,8 +49,8 @@ void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t valu
 
 /*
  * The corrections in caps->quirks as sentences for the user, one per set
- * bit, in bit order: fills up to `max` entries of `out` (each `len` bytes)
- * and returns how many.
+ * bit, in bit order: fills up to `max` entries of `out` and returns how
+ * many; when there are more, the last entry says how many were not kept.
  */
 unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], unsigned max);
 
