@@ -20,7 +20,11 @@
 
 	.section .sbat, "a", @progbits
 	.balign	4096
+	/* A local name for the map file and nm (no code refers to it). */
+	.type	bt_sbat_text, @object
+bt_sbat_text:
 	.ascii	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
 	.ascii	"baretop,", BT_SBAT_GENERATION, ",baretop,baretop,", BT_VERSION, ",", BT_SBAT_URL, "\n"
+	.size	bt_sbat_text, . - bt_sbat_text
 
 	.section .note.GNU-stack, "", @progbits
