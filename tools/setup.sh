@@ -19,6 +19,7 @@ packages=(
   valgrind                                    # suite step 36: cachegrind counts the known-count kernels
   efibootmgr sbsigntool                       # boot/install.sh: boot entries, Secure Boot signing
   fusefat openssl                             # suite step 71: a FAT ESP mounted through FUSE, a test key
+  pesign                                      # suite step 65: a second Authenticode hash of the signed app
 )
 
 missing=()
