@@ -19,6 +19,7 @@ packages=(
   valgrind                                    # the suite's `kernel-census` step: cachegrind counts the known-count kernels
   efibootmgr sbsigntool                       # boot/install.sh: boot entries, Secure Boot signing
   fusefat openssl                             # the suite's `install-esp` step: a FAT ESP mounted through FUSE, a test key
+  pesign                                      # the suite's `boot-image` step: a second Authenticode hash of the signed app
 )
 
 missing=()
