@@ -11,18 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum bt_vendor {
-	BT_VENDOR_UNKNOWN = 0,
-	BT_VENDOR_INTEL,
-	BT_VENDOR_AMD,
-};
-
-/* CPUID.1AH:EAX[31:24], the core type of a hybrid Intel part. */
-enum bt_core_type {
-	BT_CORE_TYPE_NONE = 0,    /* not hybrid, or not reported */
-	BT_CORE_TYPE_ATOM = 0x20, /* E-core (Gracemont, Crestmont, Skymont) */
-	BT_CORE_TYPE_CORE = 0x40, /* P-core (Golden Cove, Redwood Cove, Lion Cove) */
-};
+#include "arch/cpuid.h" /* enum bt_vendor, enum bt_core_type */
 
 enum bt_tsc_source {
 	BT_TSC_UNKNOWN = 0,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "pmu/measure.h"
+#include "pmu/pmu-caps.h"
 #include "arch/arch-cpuid-host.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
@@ -39,7 +40,7 @@ static bool prepare(struct setup *t, const char *preset)
 	memset(t, 0, sizeof(*t));
 	if (bt_sim_init(&t->sim, bt_sim_preset(preset)) != BT_OK)
 		return false;
-	bt_sim_detect_caps(&t->sim, &t->caps);
+	bt_pmu_caps_detect(&t->sim.arch, &t->caps);
 	t->n = fx_set_for(&t->sim.cfg, t->ev);
 	fx_ptrs(t->ev, t->n, t->evp);
 	if (bt_sim_generate_counts(t->evp, (size_t)t->n, 7, t->src) != BT_OK)

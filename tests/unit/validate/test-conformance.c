@@ -155,7 +155,7 @@ static struct outcome run(const char *preset, const char *spec, uint8_t initial,
 		return o;
 	}
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	/* What loop-dec-jnz retires, as the kernel declares it; cycles and the
 	 * PERF_METRICS bytes are the model's own (level 1 sums to 0xFF, each
 	 * level-2 field within its parent). */

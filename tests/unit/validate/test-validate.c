@@ -10,6 +10,7 @@
 
 #include "arch/sim/sim.h"
 #include "kernels/kernel.h"
+#include "pmu/pmu-caps.h"
 #include "validate/builtin-spec.h"
 #include "validate/expect.h"
 #include "validate/run.h"
@@ -176,7 +177,7 @@ static void run_preset(const char *preset, int64_t skew, struct bt_check_list *o
 	struct bt_diag d;
 
 	CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	bt_vspec_init(&spec, "built-in");
 	CHECK(bt_vspec_builtin(&caps, &spec) == BT_OK);
 	bt_validate_opts_defaults(&o);
