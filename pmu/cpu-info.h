@@ -124,6 +124,20 @@ struct bt_pmu_caps {
 	bool amd_lbr_v2;         /* CPUID 8000_0022h:EAX[1] (reported only) */
 };
 
+struct bt_arch;
+
+/*
+ * A PMU to count with: the backend its instructions go to and what detection
+ * found there. They travel together (bt_measure, the validation and
+ * conformance runs) because the caps describe that backend's PMU and no
+ * other: a simulated arch with the host's caps, or the reverse, would plan
+ * for counters that are not there.
+ */
+struct bt_pmu {
+	struct bt_arch *arch;
+	struct bt_pmu_caps caps;
+};
+
 struct bt_cpu_info {
 	enum bt_vendor vendor;
 	char vendor_str[13];     /* "GenuineIntel", "AuthenticAMD", ... */
