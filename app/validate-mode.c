@@ -170,7 +170,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	if (opt->warmups_set)
 		o.warmups = opt->warmups;
 	o.model = model;
-	o.kcpu.sse2 = true; /* x86-64 */
+	o.kcpu.isa.sse2 = true; /* x86-64 */
 	if (c->simulated) {
 		memset(&prep, 0, sizeof(prep));
 		prep.c = c;
