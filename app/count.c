@@ -12,6 +12,7 @@
 #include "metrics/load.h"
 #include "metrics/select.h"
 #include "pmu/cpu-detect.h"
+#include "pmu/pmu-caps.h"
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
@@ -184,7 +185,7 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 	c->sim = calloc(1, sizeof(*c->sim));
 	if (!c->sim || bt_sim_init(c->sim, &c->simcfg) != BT_OK)
 		return say(why, "the simulated PMU could not be set up");
-	bt_sim_detect_caps(c->sim, &c->caps);
+	bt_pmu_caps_detect(&c->sim->arch, &c->caps);
 	c->arch = &c->sim->arch;
 	c->simulated = true;
 	return BT_OK;

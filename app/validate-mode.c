@@ -170,7 +170,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	if (opt->warmups_set)
 		o.warmups = opt->warmups;
 	o.model = model;
-	o.kcpu.sse2 = true; /* x86-64 */
+	o.kcpu.isa.sse2 = true; /* x86-64 */
 	if (c->simulated) {
 		memset(&prep, 0, sizeof(prep));
 		prep.c = c;
@@ -184,11 +184,12 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	struct bt_sim_source conf_source;
 	if (c->simulated)
 		sim_conformance_source(c, &co, conf_src, &conf_source);
-	if (bt_conformance_run(c->arch, &c->caps, &co, &v->checks, &d) != BT_OK) {
+	const struct bt_pmu pmu = { .arch = c->arch, .caps = c->caps };
+	if (bt_conformance_run(&pmu, &co, &v->checks, &d) != BT_OK) {
 		printf("validate: PMU conformance: %s\n", d.text);
 		status = BT_EXIT_FAILED;
 	}
-	if (bt_validate_run(c->arch, &c->caps, &spec, &o, &v->checks, &d) != BT_OK) {
+	if (bt_validate_run(&pmu, &spec, &o, &v->checks, &d) != BT_OK) {
 		printf("validate: %s\n", d.text);
 		status = BT_EXIT_FAILED;
 	}
