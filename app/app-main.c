@@ -28,6 +28,7 @@
 #include "report/results-boot.h"
 #include "metrics/builtin.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "pmu/cpu-detect.h"
 
 struct run {

@@ -15,6 +15,7 @@
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "report/console.h"
 #include "workloads/workload.h"
 

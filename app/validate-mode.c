@@ -5,6 +5,7 @@
 
 #include "app/app-main.h"
 #include "app/count-internal.h"
+#include "synth/count-sources.h"
 #include "app/validate-mode.h"
 #include "kernels/kernel.h"
 #include "validate/builtin-spec.h"

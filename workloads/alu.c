@@ -177,7 +177,7 @@ static const struct bt_wl_param indep_params[] = {
 	  .min = 1, .max = 1ull << 40, .help = "iterations of 8 chains x 4 ADDs" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): 1 DIV + ~1 bookkeeping per iteration; the divider is busy ~all the time. */
+/* Model for the simulated PMU (synth/wl-profile.h): 1 DIV + ~1 bookkeeping per iteration; the divider is busy ~all the time. */
 static const struct bt_wl_profile div_chain_profile = {
 	.insts_per_unit = 2,
 	.unit_params = { "iterations" },
@@ -205,7 +205,7 @@ const struct bt_workload bt_wl_div_chain = {
 	.profile = &div_chain_profile,
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): one dependent ADD per cycle: one port busy, the rest idle. */
+/* Model for the simulated PMU (synth/wl-profile.h): one dependent ADD per cycle: one port busy, the rest idle. */
 static const struct bt_wl_profile alu_dep_chain_profile = {
 	.insts_per_unit = 1,
 	.unit_params = { "iterations" },
@@ -229,7 +229,7 @@ const struct bt_workload bt_wl_alu_dep_chain = {
 	.profile = &alu_dep_chain_profile,
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): 8 chains x 4 ADDs per iteration: as many ADDs per cycle as ALUs. */
+/* Model for the simulated PMU (synth/wl-profile.h): 8 chains x 4 ADDs per iteration: as many ADDs per cycle as ALUs. */
 static const struct bt_wl_profile alu_independent_profile = {
 	.insts_per_unit = 34,
 	.unit_params = { "iterations" },

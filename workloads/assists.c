@@ -156,7 +156,7 @@ static const struct bt_wl_param denormal_params[] = {
 	  .help = "1: denormal operands; 0: normal operands (control)" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): FP multiplies over denormals: each takes a microcode assist. */
+/* Model for the simulated PMU (synth/wl-profile.h): FP multiplies over denormals: each takes a microcode assist. */
 static const struct bt_wl_profile denormal_assist_profile = {
 	.insts_per_unit = 4096,
 	.unit_params = { "laps" },

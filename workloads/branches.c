@@ -113,7 +113,7 @@ static const struct bt_wl_param branch_params[] = {
 	  .max = 100, .help = "probability (%) that a branch is taken; 0 or 100: predictable control" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): a data-dependent branch per entry: taken_pct 50 mispredicts about half of them. */
+/* Model for the simulated PMU (synth/wl-profile.h): a data-dependent branch per entry: taken_pct 50 mispredicts about half of them. */
 static const struct bt_wl_profile branch_mispredict_profile = {
 	.insts_per_unit = 6,
 	.unit_params = { "entries", "laps" },

@@ -191,7 +191,7 @@ static const struct bt_wl_param footprint_params[] = {
 	  .max = 1ull << 30, .help = "calls of the generated code per run" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): a jump per block into a new page: icache and itlb misses on every block. */
+/* Model for the simulated PMU (synth/wl-profile.h): a jump per block into a new page: icache and itlb misses on every block. */
 static const struct bt_wl_profile code_footprint_profile = {
 	.insts_per_unit = 4,
 	.unit_params = { "blocks", "laps" },

@@ -337,7 +337,7 @@ static const struct bt_wl_param multiply3_params[] = {
 	  .help = "vector width: auto picks the widest usable (avx512 > avx > sse2)" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): naive i-j-k, a column walk of B misses on every load. The case-study table of Yasin's Top-Down slides (ISPASS 2014): Backend 0.95, Memory Bound 0.84, Core Bound 0.15, Retiring 0.05. */
+/* Model for the simulated PMU (synth/wl-profile.h): naive i-j-k, a column walk of B misses on every load. The case-study table of Yasin's Top-Down slides (ISPASS 2014): Backend 0.95, Memory Bound 0.84, Core Bound 0.15, Retiring 0.05. */
 static const struct bt_wl_profile multiply1_profile = {
 	.insts_per_unit = 6,
 	.unit_params = { "n", "n" },
@@ -369,7 +369,7 @@ const struct bt_workload bt_wl_multiply1 = {
 	.profile = &multiply1_profile,
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): i-k-j unit stride, scalar: ports and FP latency. Slides' table: Backend 0.52, Memory 0.12, Core 0.64 (its fractions overlap), Retiring 0.41, Frontend 0.07. */
+/* Model for the simulated PMU (synth/wl-profile.h): i-k-j unit stride, scalar: ports and FP latency. Slides' table: Backend 0.52, Memory 0.12, Core 0.64 (its fractions overlap), Retiring 0.41, Frontend 0.07. */
 static const struct bt_wl_profile multiply2_profile = {
 	.insts_per_unit = 6,
 	.unit_params = { "n", "n" },
@@ -400,7 +400,7 @@ const struct bt_workload bt_wl_multiply2 = {
 	.profile = &multiply2_profile,
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): i-k-j vectorised, fewer instructions: still Core_Bound, the memory share rising. Slides' table: Backend 0.70, Memory 0.31, Core 0.55, Retiring 0.28. */
+/* Model for the simulated PMU (synth/wl-profile.h): i-k-j vectorised, fewer instructions: still Core_Bound, the memory share rising. Slides' table: Backend 0.70, Memory 0.31, Core 0.55, Retiring 0.28. */
 static const struct bt_wl_profile multiply3_profile = {
 	.insts_per_unit = 1.5,
 	.unit_params = { "n", "n" },

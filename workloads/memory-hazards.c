@@ -207,7 +207,7 @@ static const struct bt_wl_param alias_params[] = {
 	  .max = 1ull << 34, .help = "passes of 128 store/load pairs per run" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): a narrow store then a wide load of it: every load blocked on store forwarding. */
+/* Model for the simulated PMU (synth/wl-profile.h): a narrow store then a wide load of it: every load blocked on store forwarding. */
 static const struct bt_wl_profile store_fwd_block_profile = {
 	.insts_per_unit = 4,
 	.unit_params = { "iterations" },
@@ -233,7 +233,7 @@ const struct bt_workload bt_wl_store_fwd_block = {
 	.profile = &store_fwd_block_profile,
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): a store and a load 4 KiB apart: false dependence on every pair. */
+/* Model for the simulated PMU (synth/wl-profile.h): a store and a load 4 KiB apart: false dependence on every pair. */
 static const struct bt_wl_profile alias_4k_profile = {
 	.insts_per_unit = 4,
 	.unit_params = { "laps" },

@@ -168,7 +168,7 @@ CHASE_PARAMS(L2, 128ull << 10, 128ull << 10, 8000000, 50000);
 CHASE_PARAMS(L3, 4ull << 20, 4ull << 20, 4000000, 20000);
 CHASE_PARAMS(DRAM, 256ull << 20, 16ull << 20, 1000000, 5000);
 
-/* Models for the simulated PMU (base/wl-profile.h): a load, a DEC and a
+/* Models for the simulated PMU (synth/wl-profile.h): a load, a DEC and a
  * JNZ per step; every load waits on the previous one, so the memory part is
  * the latency of the level the working set lands in. */
 #define CHASE_PROFILE(lvl, mem, l2, l3, dram)                                               \

@@ -188,7 +188,7 @@ static const struct bt_wl_param triad_params[] = {
 	  .max = 1000000, .help = "passes over the arrays per run" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): sequential read: DRAM bandwidth. */
+/* Model for the simulated PMU (synth/wl-profile.h): sequential read: DRAM bandwidth. */
 static const struct bt_wl_profile stream_read_profile = {
 	.insts_per_unit = 0.375,
 	.unit_params = { "size", "laps" },
@@ -216,7 +216,7 @@ const struct bt_workload bt_wl_stream_read = {
 	.profile = &stream_read_profile,
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): a = b + s*c: DRAM read and write bandwidth. */
+/* Model for the simulated PMU (synth/wl-profile.h): a = b + s*c: DRAM read and write bandwidth. */
 static const struct bt_wl_profile stream_triad_profile = {
 	.insts_per_unit = 0.25,
 	.unit_params = { "size", "laps" },

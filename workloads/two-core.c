@@ -253,7 +253,7 @@ static const struct bt_wl_param mo_params[] = {
 	  .help = "shared-line: partner writes the loaded lines; padded: other lines (control)" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): increments of a line the other CPU writes: stores wait for the line. */
+/* Model for the simulated PMU (synth/wl-profile.h): increments of a line the other CPU writes: stores wait for the line. */
 static const struct bt_wl_profile false_sharing_profile = {
 	.insts_per_unit = 4,
 	.unit_params = { "iterations" },
@@ -284,7 +284,7 @@ const struct bt_workload bt_wl_false_sharing = {
 	.profile = &false_sharing_profile,
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): loads of lines the other CPU writes: memory-ordering nukes. */
+/* Model for the simulated PMU (synth/wl-profile.h): loads of lines the other CPU writes: memory-ordering nukes. */
 static const struct bt_wl_profile memory_order_clears_profile = {
 	.insts_per_unit = 4,
 	.unit_params = { "iterations" },

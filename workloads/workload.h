@@ -56,7 +56,7 @@
 #include "base/diag.h"
 #include "base/status.h"
 #include "arch/arch.h"
-#include "base/wl-profile.h"
+#include "synth/wl-profile.h"
 
 struct bt_cpu_info;
 
@@ -172,7 +172,7 @@ struct bt_workload {
 	/* Optional: a remark about this instance for the results, e.g. the
 	 * ISA multiply3 chose or how a working set compares with the caches. */
 	void (*describe)(const void *state, const struct bt_wl_env *env, char *buf, size_t len);
-	/* Its character for the simulated PMU (base/wl-profile.h): a model
+	/* Its character for the simulated PMU (synth/wl-profile.h): a model
 	 * written next to the code, not a measurement. */
 	const struct bt_wl_profile *profile;
 };

@@ -7,7 +7,7 @@
  * RDPMC does is the vendor's register model's (struct bt_sim_vendor:
  * sim-intel.c, sim-amd.c), chosen once at bt_sim_init; CPUID answers are
  * in sim-cpuid.c, counting in sim-count.c, the shared state helpers in
- * sim-state.c, presets in sim-presets.c and sim-models.c, register facts
+ * sim-state.c, presets in sim-presets.c (per-model CPUs: synth/model-cpus.c), register facts
  * in sim-regs.h and sim-tables.c (never the driver's pmu/msr.h). Calls go
  * one way, down that list (arch/sim/README.md).
  */

@@ -18,6 +18,7 @@
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/model-open-host.h"
 #include "tools/baretop-host/plan-print.h"

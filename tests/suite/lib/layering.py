@@ -24,25 +24,29 @@ built objects. Exits 1 with one line per broken rule.
 import os, re, subprocess, sys
 from collections import defaultdict
 
-ROOMS = ['base', 'arch', 'arch/sim', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host', 'analysis']
+ROOMS = ['base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host', 'analysis']
 # What each room may include (itself always). arch/sim reuses the driver's
 # CPUID decoding (pmu/pmu-caps) to describe the CPU it simulates.
 ALLOWED = {
     'base': set(),
     'arch': {'base'},
     'arch/sim': {'base', 'arch', 'pmu'},
+    # Simulated count sources: what the simulated PMU counts (models, never
+    # measurements).
+    'synth': {'base', 'arch', 'arch/sim'},
     'pmu': {'base', 'arch'},
     'metrics': {'base'},
     'metrics/gen': {'base', 'metrics'},
     'report': {'base', 'arch', 'pmu', 'metrics', 'firmware'},
-    'workloads': {'base', 'arch', 'pmu'},
+    # synth: the profile struct, until the profiles move to synth/.
+    'workloads': {'base', 'arch', 'pmu', 'synth'},
     'kernels': {'base', 'arch'},
     'validate': {'base', 'arch', 'pmu', 'metrics', 'report', 'kernels'},
-    'app': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
+    'app': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
     'efi': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
     'host': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
     # Host-only analysis after the run (never linked into baretop.efi).
-    'analysis': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'firmware'},
+    'analysis': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'firmware'},
     # SMBIOS/ACPI parsers: bytes in, facts out (efi/ finds the tables).
     'firmware': {'base'},
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A workload's character, as data: what the simulated PMU counts when it
- * "runs" the workload (arch/sim/sim-workload.c). It is a MODEL written by
+ * "runs" the workload (synth/workload-counts.c). It is a MODEL written by
  * hand from the workload's code and the Top-Down paper's case studies, not a
  * measurement: a simulated tree shows what the model says, never what a CPU
  * did. Shared by workloads/ (each workload declares its profile next to its
- * code) and arch/sim/ (which derives every event from it); so it lives in
- * base/, a plain struct with no behaviour.
+ * code) and synth/ (which derives every event from it): a plain struct with
+ * no behaviour.
  *
  * Architectural counts follow from the parameters: instructions per run =
  * insts_per_unit x (product of the parameters named in unit_params, or 1).
@@ -15,8 +15,8 @@
  * Rates are per instruction (branches, loads, stores) or per event of the
  * level above (mispredicts per branch, misses per load).
  */
-#ifndef BASE_WL_PROFILE_H
-#define BASE_WL_PROFILE_H
+#ifndef SYNTH_WL_PROFILE_H
+#define SYNTH_WL_PROFILE_H
 
 struct bt_wl_profile {
 	/* Architectural counts per run. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The workload model behind the simulated PMU (arch/sim/sim-workload.c):
+ * The workload model behind the simulated PMU (synth/workload-counts.c):
  * for one model of each family (SKL, ICX, SPR, ADL P and E cores, LNL/ARL
  * P and E cores, Zen 4), the counts of a workload's profile evaluate to a
  * tree that holds every consistency rule the counts reach (metrics/rules.h),
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "metrics/builtin.h"
 #include "metrics/rules.h"
 #include "workloads/workload.h"
