@@ -7,6 +7,7 @@
 
 #include "app/count-internal.h"
 #include "app/on-cpu.h"
+#include "base/hash.h"
 #include "metrics/builtin.h"
 #include "metrics/counts-file.h"
 #include "metrics/load.h"
@@ -411,9 +412,7 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 	unsigned n = bt_model_event_count(c->model);
 	double insts = bt_wl_profile_insts(cfg);
 	/* The seed: the workload's name, so each workload's run is its own. */
-	uint64_t seed = 0xCBF29CE484222325ull;
-	for (const char *q = cfg->wl->name; *q; q++)
-		seed = (seed ^ (unsigned char)*q) * 0x100000001B3ull;
+	uint64_t seed = bt_fnv1a64_str(cfg->wl->name, BT_FNV1A64_INIT);
 	if (bt_sim_workload_counts(c->evp, n, cfg->wl->profile, insts,
 				   model_width(c->like_id ? c->like_id : c->def->id), seed, c->src,
 				   c->sim_unknown, sizeof(c->sim_unknown)) != BT_OK)

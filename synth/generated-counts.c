@@ -4,18 +4,10 @@
  * its encoding and a seed), for an application run with -x, which has no
  * workload model, and for the tests of the PMU driver.
  */
+#include "base/hash.h"
 #include "synth/count-sources.h"
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	/* FNV-1a over the 8 bytes of v, then a splitmix finaliser. */
-	for (int i = 0; i < 8; i++) {
-		h ^= (v >> (8 * i)) & 0xFF;
-		h *= 0x100000001B3ull;
-	}
-	return h;
-}
-
+/* A splitmix finaliser over the FNV-1a hash of the encoding. */
 static uint64_t finish(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -25,13 +17,14 @@ static uint64_t finish(uint64_t z)
 
 static uint64_t event_hash(const struct bt_event *e, uint64_t seed)
 {
-	uint64_t h = 0xCBF29CE484222325ull;
-	h = mix(h, seed);
-	h = mix(h, e->source | (uint64_t)e->flags << 8 | (uint64_t)e->code << 16 |
-		       (uint64_t)e->code2 << 32 | (uint64_t)e->umask << 48 | (uint64_t)e->umask_ext << 56);
-	h = mix(h, e->cmask | (uint64_t)(uint8_t)e->fixed << 8 | (uint64_t)e->pm_field << 16 |
-		       (uint64_t)e->msr_index << 24);
-	h = mix(h, e->msr_value);
+	uint64_t h = BT_FNV1A64_INIT;
+	h = bt_fnv1a64_u64(seed, h);
+	h = bt_fnv1a64_u64(e->source | (uint64_t)e->flags << 8 | (uint64_t)e->code << 16 |
+				   (uint64_t)e->code2 << 32 | (uint64_t)e->umask << 48 |
+				   (uint64_t)e->umask_ext << 56, h);
+	h = bt_fnv1a64_u64(e->cmask | (uint64_t)(uint8_t)e->fixed << 8 |
+				   (uint64_t)e->pm_field << 16 | (uint64_t)e->msr_index << 24, h);
+	h = bt_fnv1a64_u64(e->msr_value, h);
 	return finish(h);
 }
 
