@@ -17,6 +17,7 @@
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
 #include "synth/count-sources.h"
+#include "synth/wl-profile.h"
 #include "report/console.h"
 #include "workloads/workload.h"
 
@@ -379,7 +380,7 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 		 * (bt_count_sim_workload); only an -x application, which has no
 		 * model, keeps them. */
 		snprintf(c->setup_label, sizeof(c->setup_label),
-			 "counts of each built-in workload's model (base/wl-profile.h: a model, "
+			 "counts of each built-in workload's model (synth/workload-profiles.c: a model, "
 			 "not a measurement); generated counts for an application run with -x");
 	}
 	c->miscount = opt->sim_miscount;
@@ -404,23 +405,31 @@ static double model_width(const char *id)
 	return 4; /* IVB .. SKX */
 }
 
+static bool wl_param(const void *ctx, const char *name, uint64_t *ret)
+{
+	return bt_wl_config_get(ctx, name, ret);
+}
+
 bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_config *cfg,
 				struct bt_diag *why)
 {
-	if (!c->simulated || c->file_counts || !cfg || !cfg->wl || !cfg->wl->profile)
+	const struct bt_wl_profile *prof = cfg && cfg->wl ? bt_wl_profile_find(cfg->wl->name)
+							 : NULL;
+
+	if (!c->simulated || c->file_counts || !prof)
 		return BT_OK;
 	unsigned n = bt_model_event_count(c->model);
-	double insts = bt_wl_profile_insts(cfg);
+	double insts = bt_wl_profile_insts(prof, wl_param, cfg);
 	/* The seed: the workload's name, so each workload's run is its own. */
 	uint64_t seed = bt_fnv1a64_str(cfg->wl->name, BT_FNV1A64_INIT);
-	if (bt_sim_workload_counts(c->evp, n, cfg->wl->profile, insts,
+	if (bt_sim_workload_counts(c->evp, n, prof, insts,
 				   model_width(c->like_id ? c->like_id : c->def->id), seed, c->src,
 				   c->sim_unknown, sizeof(c->sim_unknown)) != BT_OK)
 		return say(why, "the simulated PMU cannot count %s's model for %s (it needs "
 			   "TOPDOWN.SLOTS among the events)", cfg->wl->name, c->def->id);
 	c->n_src = n;
 	snprintf(c->source_label, sizeof(c->source_label),
-		 "counts of the workload model of %s (base/wl-profile.h: a model, not a "
+		 "counts of the workload model of %s (synth/workload-profiles.c: a model, not a "
 		 "measurement)", cfg->wl->name);
 	c->source.entries = c->src;
 	c->source.n = c->n_src;

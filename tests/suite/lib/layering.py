@@ -38,8 +38,7 @@ ALLOWED = {
     'metrics': {'base'},
     'metrics/gen': {'base', 'metrics'},
     'report': {'base', 'arch', 'pmu', 'metrics', 'firmware'},
-    # synth: the profile struct, until the profiles move to synth/.
-    'workloads': {'base', 'arch', 'pmu', 'synth'},
+    'workloads': {'base', 'arch', 'pmu'},
     'kernels': {'base', 'arch'},
     'validate': {'base', 'arch', 'pmu', 'metrics', 'report', 'kernels'},
     'app': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
