@@ -135,11 +135,9 @@ bt_status bt_conformance_run(struct bt_arch *arch, const struct bt_pmu_caps *cap
 			     const struct bt_conformance_opts *o, struct bt_check_list *out,
 			     struct bt_diag *d)
 {
-	static struct conf zero;
-	struct conf *c = malloc(sizeof(*c));
+	struct conf *c = calloc(1, sizeof(*c));
 	if (!c)
 		return BT_ERR_NOMEM;
-	*c = zero;
 	c->arch = arch;
 	c->caps = caps;
 	c->out = out;
