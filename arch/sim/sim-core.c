@@ -358,6 +358,7 @@ bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg)
 
 void bt_sim_free(struct bt_sim *sim)
 {
+	bt_sim_detach_sources(sim);
 	free(sim->log);
 	sim->log = NULL;
 	sim->log_len = sim->log_cap = 0;
@@ -366,6 +367,18 @@ void bt_sim_free(struct bt_sim *sim)
 void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src)
 {
 	sim->source = src;
+}
+
+void bt_sim_attach_sources(struct bt_sim *sim, const struct bt_sim_source *src,
+			   const struct bt_sim_source *alt)
+{
+	sim->source = src;
+	sim->source_alt = alt;
+}
+
+void bt_sim_detach_sources(struct bt_sim *sim)
+{
+	bt_sim_attach_sources(sim, NULL, NULL);
 }
 
 void bt_sim_snapshot(const struct bt_sim *sim, struct bt_sim_regs *ret)

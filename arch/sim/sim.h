@@ -92,6 +92,18 @@ struct bt_sim_source {
 	bt_window_fn *body;
 };
 
+/* Attaching count sources: the sim borrows `src` (for the windows that run
+ * src->body, or every window when body is NULL) and `alt` (NULL: none; a
+ * second body's counts, for windows running alt->body, e.g. kernel `empty`
+ * calibrating the window of another kernel), entries included, until they
+ * are replaced, detached or the sim is freed. Their owner keeps them alive
+ * until then and detaches before it frees or reuses them.
+ * bt_sim_set_source(sim, src) replaces `src` only. */
+struct bt_sim;
+void bt_sim_attach_sources(struct bt_sim *sim, const struct bt_sim_source *src,
+			   const struct bt_sim_source *alt);
+void bt_sim_detach_sources(struct bt_sim *sim);
+
 /* ------------------------------------------------------------ configuration */
 
 /* The sim's microarchitecture classes, for its own tables of OFFCORE_RSP

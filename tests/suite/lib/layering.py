@@ -33,7 +33,7 @@ ALLOWED = {
     'arch/sim': {'base', 'arch', 'pmu'},
     # Simulated count sources: what the simulated PMU counts (models, never
     # measurements).
-    'synth': {'base', 'arch', 'arch/sim'},
+    'synth': {'base', 'arch', 'arch/sim', 'pmu', 'kernels'},
     'pmu': {'base', 'arch'},
     'metrics': {'base'},
     'metrics/gen': {'base', 'metrics'},
