@@ -36,6 +36,7 @@ struct bt_count_ctx {
 	char describe[600];
 	char notes[6][320];            /* about the count source, printed once */
 	int n_notes;
+	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	struct bt_console_ui *ui;      /* the progress line, or NULL */
 };
 

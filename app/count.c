@@ -7,6 +7,7 @@
 
 #include "app/count-internal.h"
 #include "app/on-cpu.h"
+#include "base/notes.h"
 #include "metrics/builtin.h"
 #include "metrics/counts-file.h"
 #include "metrics/load.h"
@@ -176,10 +177,9 @@ static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->n_notes == (int)(sizeof(c->notes) / sizeof(c->notes[0])))
-		return;
+	/* Past the last slot, it says how many more there were. */
 	va_start(ap, fmt);
-	vsnprintf(c->notes[c->n_notes++], sizeof(c->notes[0]), fmt, ap);
+	BT_NOTES_VADD(c->notes, c->n_notes, c->notes_dropped, fmt, ap);
 	va_end(ap);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/notes.h"
 #include "kernels/kernel.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/plan.h"
@@ -33,6 +34,7 @@ struct bt_synth {
 	bool miscount_noted;
 	char notes[SYNTH_MAX_NOTES][320];
 	int n_notes;
+	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	char source_error[320];
 	/* --validate: the kernel being measured and kernel `empty`, whose
 	 * window calibrates it; the conformance checks' window. */
@@ -47,10 +49,9 @@ static void note(struct bt_synth *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s->n_notes == SYNTH_MAX_NOTES)
-		return;
+	/* Past the last slot, it says how many more there were. */
 	va_start(ap, fmt);
-	vsnprintf(s->notes[s->n_notes++], sizeof(s->notes[0]), fmt, ap);
+	BT_NOTES_VADD(s->notes, s->n_notes, s->notes_dropped, fmt, ap);
 	va_end(ap);
 }
 
