@@ -34,6 +34,7 @@ static void add_note(struct bt_tree_outcome *t, const char *fmt, ...)
 
 struct measure_job {
 	struct bt_count_ctx *c;
+	struct bt_pmu pmu;             /* c's arch and caps, as bt_measure takes them */
 	const struct bt_plan *plan;
 	const struct bt_event *const *events;
 	const struct bt_measure_workload *mw;
@@ -61,7 +62,7 @@ static void measure_work(void *p)
 {
 	struct measure_job *j = p;
 
-	j->st = bt_measure(j->c->arch, &j->c->caps, j->plan, j->events, j->mw, &j->opts, &j->m);
+	j->st = bt_measure(&j->pmu, j->plan, j->events, j->mw, &j->opts, &j->m);
 }
 
 /* Tree nodes of level <= max. */
@@ -182,6 +183,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	t->total_groups += plan->n_groups;
 
 	job->c = c;
+	job->pmu.arch = c->arch;
+	job->pmu.caps = c->caps;
 	job->plan = plan;
 	job->events = evp;
 	job->mw = mw;

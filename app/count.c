@@ -13,6 +13,7 @@
 #include "metrics/load.h"
 #include "metrics/select.h"
 #include "pmu/cpu-detect.h"
+#include "pmu/pmu-caps.h"
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
 #include "synth/sim-run.h"

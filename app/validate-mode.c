@@ -93,7 +93,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	if (opt->warmups_set)
 		o.warmups = opt->warmups;
 	o.model = model;
-	o.kcpu.sse2 = true; /* x86-64 */
+	o.kcpu.isa.sse2 = true; /* x86-64 */
 	if (c->synth) {
 		o.prepare = sim_prepare;
 		o.prepare_ctx = c->synth;
@@ -103,11 +103,12 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	struct bt_conformance_opts co = { .reps = o.reps, .quick = o.quick };
 	if (c->synth)
 		bt_synth_count_conformance(c->synth, bt_conformance_loop_n(&co));
-	if (bt_conformance_run(c->arch, &c->caps, &co, &v->checks, &d) != BT_OK) {
+	const struct bt_pmu pmu = { .arch = c->arch, .caps = c->caps };
+	if (bt_conformance_run(&pmu, &co, &v->checks, &d) != BT_OK) {
 		printf("validate: PMU conformance: %s\n", d.text);
 		status = BT_EXIT_FAILED;
 	}
-	if (bt_validate_run(c->arch, &c->caps, &spec, &o, &v->checks, &d) != BT_OK) {
+	if (bt_validate_run(&pmu, &spec, &o, &v->checks, &d) != BT_OK) {
 		printf("validate: %s\n", d.text);
 		status = BT_EXIT_FAILED;
 	}

@@ -35,13 +35,7 @@ static void detect_vendor(struct bt_arch *a, struct bt_cpu_info *ci, uint32_t *m
 
 	*max_leaf = r.eax;
 	copy_regs_text(ci->vendor_str, v, 3);
-	if (strcmp(ci->vendor_str, "GenuineIntel") == 0)
-		ci->vendor = BT_VENDOR_INTEL;
-	else if (strcmp(ci->vendor_str, "AuthenticAMD") == 0 ||
-		 strcmp(ci->vendor_str, "HygonGenuine") == 0)
-		ci->vendor = BT_VENDOR_AMD;
-	else
-		ci->vendor = BT_VENDOR_UNKNOWN;
+	ci->vendor = bt_vendor_from_cpuid(&r);
 }
 
 static void detect_signature(struct bt_arch *a, struct bt_cpu_info *ci)
@@ -249,20 +243,19 @@ static const char *hypervisor_hint(const struct bt_cpu_info *ci, char *hint, siz
 }
 
 /*
- * The decoding of the leaves is pmu/pmu-caps.c's (shared with the simulated
- * PMU's tests); what is decided here is policy: AMD's four legacy counters
- * have no CPUID bit, so they are assumed on bare metal only, and every
- * "no PMU" says whether a hypervisor may be hiding one.
+ * The decoding (CPUID and IA32_PERF_CAPABILITIES) is pmu/pmu-caps.c's
+ * bt_pmu_caps_detect(), which the simulated PMU's tests run too; what is
+ * decided here is policy: AMD's four legacy counters have no CPUID bit, so
+ * they are assumed on bare metal only, and every "no PMU" says whether a
+ * hypervisor may be hiding one.
  */
 static void detect_pmu(struct bt_arch *a, const struct bt_detect_options *opt,
 		       struct bt_cpu_info *ci)
 {
-	struct bt_cpuid_leaves l;
 	struct bt_pmu_caps *p = &ci->pmu;
 	char hint[96];
 
-	bt_cpuid_collect(a, &l);
-	bt_pmu_caps_from_cpuid(&l, p);
+	bt_pmu_caps_detect(a, p);
 	if (p->kind == BT_PMU_AMD_LEGACY && ci->hypervisor &&
 	    !(opt && opt->assume_amd_legacy_pmu)) {
 		p->kind = BT_PMU_NONE;
@@ -280,13 +273,6 @@ static void detect_pmu(struct bt_arch *a, const struct bt_detect_options *opt,
 		snprintf(p->absent_reason + n, sizeof(p->absent_reason) - n, "%s",
 			 hypervisor_hint(ci, hint, sizeof(hint)));
 		return;
-	}
-	/* IA32_PERF_CAPABILITIES exists iff CPUID.01H:ECX[15] (PDCM). */
-	if (p->kind == BT_PMU_INTEL_ARCH && bt_cpuid_has_pdcm(&l)) {
-		uint64_t caps;
-
-		if (bt_rdmsr(a, MSR_IA32_PERF_CAPABILITIES, &caps) == BT_OK)
-			bt_pmu_caps_apply_perf_capabilities(p, caps);
 	}
 }
 

@@ -11,18 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum bt_vendor {
-	BT_VENDOR_UNKNOWN = 0,
-	BT_VENDOR_INTEL,
-	BT_VENDOR_AMD,
-};
-
-/* CPUID.1AH:EAX[31:24], the core type of a hybrid Intel part. */
-enum bt_core_type {
-	BT_CORE_TYPE_NONE = 0,    /* not hybrid, or not reported */
-	BT_CORE_TYPE_ATOM = 0x20, /* E-core (Gracemont, Crestmont, Skymont) */
-	BT_CORE_TYPE_CORE = 0x40, /* P-core (Golden Cove, Redwood Cove, Lion Cove) */
-};
+#include "arch/cpuid.h" /* enum bt_vendor, enum bt_core_type */
 
 enum bt_tsc_source {
 	BT_TSC_UNKNOWN = 0,
@@ -133,6 +122,20 @@ struct bt_pmu_caps {
 	bool amd_core_ext;       /* CPUID 8000_0001h:ECX[23] PerfCtrExtCore */
 	bool amd_perfmon_v2;     /* CPUID 8000_0022h:EAX[0] PerfMonV2 */
 	bool amd_lbr_v2;         /* CPUID 8000_0022h:EAX[1] (reported only) */
+};
+
+struct bt_arch;
+
+/*
+ * A PMU to count with: the backend its instructions go to and what detection
+ * found there. They travel together (bt_measure, the validation and
+ * conformance runs) because the caps describe that backend's PMU and no
+ * other: a simulated arch with the host's caps, or the reverse, would plan
+ * for counters that are not there.
+ */
+struct bt_pmu {
+	struct bt_arch *arch;
+	struct bt_pmu_caps caps;
 };
 
 struct bt_cpu_info {

@@ -39,16 +39,7 @@ void bt_cpuid_collect(struct bt_arch *a, struct bt_cpuid_leaves *ret)
 
 enum bt_vendor bt_cpuid_vendor(const struct bt_cpuid_leaves *l)
 {
-	char v[13];
-	memcpy(v, &l->l00.ebx, 4);
-	memcpy(v + 4, &l->l00.edx, 4);
-	memcpy(v + 8, &l->l00.ecx, 4);
-	v[12] = 0;
-	if (strcmp(v, "GenuineIntel") == 0)
-		return BT_VENDOR_INTEL;
-	if (strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0)
-		return BT_VENDOR_AMD;
-	return BT_VENDOR_UNKNOWN;
+	return bt_vendor_from_cpuid(&l->l00);
 }
 
 bool bt_cpuid_has_pdcm(const struct bt_cpuid_leaves *l)
@@ -271,6 +262,23 @@ void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t valu
 		if (caps->perf_metrics_fields == 0)
 			caps->perf_metrics_fields = 4;
 	}
+}
+
+void bt_pmu_caps_detect(struct bt_arch *a, struct bt_pmu_caps *ret)
+{
+	struct bt_cpuid_leaves l;
+	struct bt_pmu_caps caps;
+
+	bt_cpuid_collect(a, &l);
+	bt_pmu_caps_from_cpuid(&l, &caps);
+	/* IA32_PERF_CAPABILITIES exists iff CPUID.01H:ECX[15] (PDCM). */
+	if (caps.kind == BT_PMU_INTEL_ARCH && bt_cpuid_has_pdcm(&l)) {
+		uint64_t v;
+
+		if (bt_rdmsr(a, MSR_IA32_PERF_CAPABILITIES, &v) == BT_OK)
+			bt_pmu_caps_apply_perf_capabilities(&caps, v);
+	}
+	*ret = caps;
 }
 
 unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], unsigned max)

@@ -11,6 +11,7 @@
 #include "kernels/kernel.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/plan.h"
+#include "pmu/pmu-caps.h"
 #include "synth/count-sources.h"
 #include "synth/sim-run.h"
 
@@ -156,7 +157,7 @@ struct bt_arch *bt_synth_arch(struct bt_synth *s)
 
 void bt_synth_caps(struct bt_synth *s, struct bt_pmu_caps *ret)
 {
-	bt_sim_detect_caps(&s->sim, ret);
+	bt_pmu_caps_detect(&s->sim.arch, ret);
 }
 
 const struct bt_sim_config *bt_synth_cpu(const struct bt_synth *s)

@@ -131,10 +131,11 @@ uint64_t bt_conformance_loop_n(const struct bt_conformance_opts *o)
 	return o && o->quick ? 10 * loop->n_quick : loop->n_default;
 }
 
-bt_status bt_conformance_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-			     const struct bt_conformance_opts *o, struct bt_check_list *out,
-			     struct bt_diag *d)
+bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conformance_opts *o,
+			     struct bt_check_list *out, struct bt_diag *d)
 {
+	struct bt_arch *arch = pmu->arch;
+	const struct bt_pmu_caps *caps = &pmu->caps;
 	struct conf *c = calloc(1, sizeof(*c));
 	if (!c)
 		return BT_ERR_NOMEM;

@@ -119,9 +119,8 @@ static void tolerance_text(const struct bt_vspec_entry *e, char *buf, size_t len
 }
 
 /* Measures events[0..n) over the kernel; the reason in why when it could not. */
-static bt_status measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-		    const struct bt_event *const *events, int n, const struct bt_kernel *k,
-		    struct bt_kernel_state *st, const struct bt_validate_opts *o,
+static bt_status measure(const struct bt_pmu *pmu, const struct bt_event *const *events, int n,
+		    const struct bt_kernel *k, struct bt_kernel_state *st, const struct bt_validate_opts *o,
 		    struct bt_plan_scratch *scratch, struct bt_plan *plan, struct bt_measurement *m,
 		    struct bt_diag *why)
 {
@@ -129,7 +128,7 @@ static bt_status measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	const struct bt_kernel *empty = bt_kernel_find("empty");
 
 	memset(m, 0, sizeof(*m));
-	if (bt_plan_events(events, n, caps, &popts, scratch, plan) != BT_OK || plan->n_unplaced) {
+	if (bt_plan_events(events, n, &pmu->caps, &popts, scratch, plan) != BT_OK || plan->n_unplaced) {
 		bt_diag_set(why, "the events could not be placed on this PMU's counters");
 		return BT_ERR_FULL;
 	}
@@ -151,7 +150,7 @@ static bt_status measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	mo.warmups = o->warmups;
 	mo.mask_interrupts = o->mask_interrupts;
 	mo.calib_body = empty ? empty->run : NULL;
-	bt_status mst = bt_measure(arch, caps, plan, events, &wl, &mo, m);
+	bt_status mst = bt_measure(pmu, plan, events, &wl, &mo, m);
 	if (mst != BT_OK) {
 		bt_diag_set(why, "measurement failed: %.120s", m->error);
 		bt_measurement_free(m);
@@ -160,10 +159,9 @@ static bt_status measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	return BT_OK;
 }
 
-static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-		      const struct bt_vspec_entry *e, const struct bt_validate_opts *o,
-		      struct bt_plan_scratch *scratch, struct bt_plan *plan,
-		      struct bt_check_result *res)
+static void check_one(const struct bt_pmu *pmu, const struct bt_vspec_entry *e,
+		      const struct bt_validate_opts *o, struct bt_plan_scratch *scratch,
+		      struct bt_plan *plan, struct bt_check_result *res)
 {
 	struct bt_diag why = { "" };
 	struct resolved ev, of;
@@ -204,12 +202,12 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 		else
 			snprintf(res->expected, sizeof(res->expected), "%.0f..%.0f", lo, hi);
 	}
-	if (resolve(e->event, caps, o->model, &ev, &why) != BT_OK) {
+	if (resolve(e->event, &pmu->caps, o->model, &ev, &why) != BT_OK) {
 		skip(res, why.text);
 		return;
 	}
 	bool pair = e->kind == BT_VEXP_RELATION || e->kind == BT_VEXP_LE;
-	if (pair && resolve(e->of, caps, o->model, &of, &why) != BT_OK) {
+	if (pair && resolve(e->of, &pmu->caps, o->model, &of, &why) != BT_OK) {
 		char w2[200];
 		snprintf(w2, sizeof(w2), "%.60s: %.130s", e->of, why.text);
 		skip(res, w2);
@@ -228,7 +226,7 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 
 	const struct bt_event *evs[2] = { &ev.ev, &of.ev };
 	struct bt_measurement m;
-	bt_status mst = measure(arch, caps, evs, pair ? 2 : 1, k, &st, o, scratch, plan, &m, &why);
+	bt_status mst = measure(pmu, evs, pair ? 2 : 1, k, &st, o, scratch, plan, &m, &why);
 	bt_kernel_teardown(k, &st);
 	if (mst != BT_OK) {
 		skip(res, why.text);
@@ -274,9 +272,9 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	bt_measurement_free(&m);
 }
 
-bt_status bt_validate_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-			  const struct bt_vspec *spec, const struct bt_validate_opts *o,
-			  struct bt_check_list *out, struct bt_diag *d)
+bt_status bt_validate_run(const struct bt_pmu *pmu, const struct bt_vspec *spec,
+			  const struct bt_validate_opts *o, struct bt_check_list *out,
+			  struct bt_diag *d)
 {
 	/* Large (tens of KiB): heap, never a UEFI stack (pmu/plan.h). */
 	struct bt_plan_scratch *scratch = malloc(sizeof(*scratch));
@@ -292,7 +290,7 @@ bt_status bt_validate_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	for (int i = 0; i < spec->n && st == BT_OK; i++) {
 		struct bt_check_result res;
 		memset(&res, 0, sizeof(res));
-		check_one(arch, caps, &spec->v[i], o, scratch, plan, &res);
+		check_one(pmu, &spec->v[i], o, scratch, plan, &res);
 		/* Ids are keys: a second check of the same event over the same
 		 * kernel (a relation after an exact count) gets "#2", ... */
 		int same = 1;

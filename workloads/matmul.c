@@ -268,10 +268,10 @@ static bt_status multiply3_setup(const uint64_t *values, const struct bt_wl_env 
 	struct matmul *m;
 	bt_status s;
 
-	if (isa == ISA_AVX512 && !env->cpu.avx512f)
+	if (isa == ISA_AVX512 && !env->cpu.isa.avx512f)
 		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "multiply3: isa=avx512, but AVX-512F is not usable on this CPU");
-	if (isa == ISA_AVX && !env->cpu.avx)
+	if (isa == ISA_AVX && !env->cpu.isa.avx)
 		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "multiply3: isa=avx, but AVX is not usable on this CPU");
 	s = matmul_setup_common(values[0], env, &m, d);
@@ -279,7 +279,7 @@ static bt_status multiply3_setup(const uint64_t *values, const struct bt_wl_env 
 		return s;
 	m->isa_was_auto = isa == ISA_AUTO;
 	if (isa == ISA_AUTO)
-		isa = env->cpu.avx512f ? ISA_AVX512 : env->cpu.avx ? ISA_AVX : ISA_SSE2;
+		isa = env->cpu.isa.avx512f ? ISA_AVX512 : env->cpu.isa.avx ? ISA_AVX : ISA_SSE2;
 	m->isa = isa;
 	m->kernel = isa == ISA_AVX512 ? mm3_avx512 : isa == ISA_AVX ? mm3_avx : mm3_sse2;
 	*ret_state = m;

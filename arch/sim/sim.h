@@ -70,7 +70,7 @@
 #include "base/diag.h"
 #include "base/status.h"
 #include "arch/arch.h"
-#include "pmu/cpu-info.h"
+#include "arch/cpuid.h"
 
 /* ------------------------------------------------------------ count source */
 
@@ -410,9 +410,5 @@ void bt_sim_log_clear(struct bt_sim *sim);
 /* Index of the first log entry at or after `from` matching op/msr, or -1. */
 long bt_sim_log_find(const struct bt_sim *sim, size_t from, uint8_t op, uint32_t index);
 
-/* The caps a correct detection derives from this configuration, computed
- * from the sim's own CPUID answers and IA32_PERF_CAPABILITIES through
- * bt_pmu_caps_from_cpuid() (tests compare it with the config). */
-void bt_sim_detect_caps(struct bt_sim *sim, struct bt_pmu_caps *ret);
 
 #endif

@@ -155,8 +155,8 @@ static struct outcome run(const char *preset, const char *spec, uint8_t initial,
 		snprintf(o.msg, sizeof(o.msg), "bt_sim_init");
 		return o;
 	}
-	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	struct bt_pmu pmu = { .arch = &sim.arch };
+	bt_pmu_caps_detect(&sim.arch, &pmu.caps);
 	/* What loop-dec-jnz retires, as the kernel declares it; cycles and the
 	 * PERF_METRICS bytes are the model's own (level 1 sums to 0xFF, each
 	 * level-2 field within its parent). */
@@ -182,7 +182,7 @@ static struct outcome run(const char *preset, const char *spec, uint8_t initial,
 		sim.fault_msr_armed = true;
 	}
 	struct bt_conformance_opts co = { .reps = 3, .quick = true };
-	bt_status st = bt_conformance_run(&sim.arch, &caps, &co, &o.list, &d);
+	bt_status st = bt_conformance_run(&pmu, &co, &o.list, &d);
 	sim.fault_msr_armed = false;
 	if (st != BT_OK) {
 		snprintf(o.msg, sizeof(o.msg), "bt_conformance_run: %s", d.text);
@@ -192,18 +192,18 @@ static struct outcome run(const char *preset, const char *spec, uint8_t initial,
 	o.restored = bt_sim_restored(&sim, &cp, o.restore_diff, sizeof(o.restore_diff));
 	if (!fault_msr) {
 		if (cfg.vendor == BT_VENDOR_INTEL) {
-			event_check(&sim.arch, &caps, "event:INST_RETIRED.ANY_P@loop-dec-jnz", 0xC0, 0x00,
+			event_check(&sim.arch, &pmu.caps, "event:INST_RETIRED.ANY_P@loop-dec-jnz", 0xC0, 0x00,
 				    BT_KC_INSTRUCTIONS, &o.list);
-			event_check(&sim.arch, &caps, "event:BR_INST_RETIRED.ALL_BRANCHES@loop-dec-jnz",
+			event_check(&sim.arch, &pmu.caps, "event:BR_INST_RETIRED.ALL_BRANCHES@loop-dec-jnz",
 				    0xC4, 0x00, BT_KC_BRANCHES, &o.list);
 			if (intel_c4_01_cond(&cfg))
-				event_check(&sim.arch, &caps,
+				event_check(&sim.arch, &pmu.caps,
 					    "event:BR_INST_RETIRED.CONDITIONAL@loop-dec-jnz", 0xC4, 0x01,
 					    BT_KC_COND, &o.list);
 		} else {
-			event_check(&sim.arch, &caps, "event:RETIRED_INSTRUCTIONS@loop-dec-jnz", 0xC0, 0x00,
+			event_check(&sim.arch, &pmu.caps, "event:RETIRED_INSTRUCTIONS@loop-dec-jnz", 0xC0, 0x00,
 				    BT_KC_INSTRUCTIONS, &o.list);
-			event_check(&sim.arch, &caps, "event:RETIRED_BRANCH_INSTRUCTIONS@loop-dec-jnz",
+			event_check(&sim.arch, &pmu.caps, "event:RETIRED_BRANCH_INSTRUCTIONS@loop-dec-jnz",
 				    0xC2, 0x00, BT_KC_BRANCHES, &o.list);
 		}
 	}

@@ -11,6 +11,7 @@
 #include "arch/sim/sim.h"
 #include "synth/count-sources.h"
 #include "kernels/kernel.h"
+#include "pmu/pmu-caps.h"
 #include "validate/builtin-spec.h"
 #include "validate/expect.h"
 #include "validate/run.h"
@@ -170,16 +171,16 @@ static void prepare(void *ctx, const struct bt_kernel *k, const struct bt_kernel
 static void run_preset(const char *preset, int64_t skew, struct bt_check_list *out)
 {
 	struct bt_sim sim;
-	struct bt_pmu_caps caps;
+	struct bt_pmu pmu = { .arch = &sim.arch };
 	struct bt_vspec spec;
 	struct bt_validate_opts o;
 	static struct prep p;
 	struct bt_diag d;
 
 	CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &pmu.caps);
 	bt_vspec_init(&spec, "built-in");
-	CHECK(bt_vspec_builtin(&caps, &spec) == BT_OK);
+	CHECK(bt_vspec_builtin(&pmu.caps, &spec) == BT_OK);
 	bt_validate_opts_defaults(&o);
 	o.quick = true;
 	o.reps = 3;
@@ -189,7 +190,7 @@ static void run_preset(const char *preset, int64_t skew, struct bt_check_list *o
 	o.prepare = prepare;
 	o.prepare_ctx = &p;
 	bt_check_list_init(out);
-	CHECK(bt_validate_run(&sim.arch, &caps, &spec, &o, out, &d) == BT_OK);
+	CHECK(bt_validate_run(&pmu, &spec, &o, out, &d) == BT_OK);
 	bt_vspec_free(&spec);
 	bt_sim_free(&sim);
 }
