@@ -226,10 +226,9 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		t->stat[e] = job->m.ev[i];
 		t->counts->events[e] = (double)job->m.ev[i].median;
 	}
-	if (c->simulated && c->sim->source_error[0]) {
-		add_note(t, "simulated PMU: %s", c->sim->source_error);
-		c->sim->source_error[0] = '\0';
-	}
+	const char *source_error = c->synth ? bt_synth_take_source_error(c->synth) : NULL;
+	if (source_error)
+		add_note(t, "simulated PMU: %s", source_error);
 	step->runs = job->m.n_runs;
 	step->retried = job->m.n_retried;
 	step->flagged = job->m.n_flagged;
@@ -319,7 +318,7 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 		bt_tree_outcome_free(t);
 		return NULL;
 	}
-	t->simulated = c->simulated;
+	t->simulated = c->synth != NULL;
 	return t;
 }
 
@@ -343,20 +342,19 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		bt_tree_outcome_free(t);
 		return BT_ERR_NOMEM;
 	}
-	if (c->simulated) {
+	if (c->synth) {
 		/* The simulated workload is the body this window runs: an empty
 		 * calibration window counts nothing but modelled overhead. */
-		c->source.body = mw->run;
-		bt_sim_set_source(c->sim, &c->source);
+		bt_synth_attach(c->synth, mw->run);
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "SIMULATED PMU (%s) on CPU %u, %s: not measured on hardware",
-			 c->simcfg.brand, cpu, c->source_label);
+			 bt_synth_cpu(c->synth)->brand, cpu, bt_synth_source_label(c->synth));
 		/* Per tree, since each workload has its own model. */
-		if (c->sim_unknown[0])
+		if (bt_synth_unknown(c->synth)[0])
 			add_note(t, "simulated PMU: no workload-model rule for %s: they count 0",
-				 c->sim_unknown);
-		if (c->sim_miscount_note[0])
-			add_note(t, "%s", c->sim_miscount_note);
+				 bt_synth_unknown(c->synth));
+		if (bt_synth_miscount_note(c->synth)[0])
+			add_note(t, "%s", bt_synth_miscount_note(c->synth));
 	} else {
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "counted by the %s PMU of CPU %u (median of %u runs per group)",

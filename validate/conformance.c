@@ -136,11 +136,9 @@ bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conforman
 {
 	struct bt_arch *arch = pmu->arch;
 	const struct bt_pmu_caps *caps = &pmu->caps;
-	static struct conf zero;
-	struct conf *c = malloc(sizeof(*c));
+	struct conf *c = calloc(1, sizeof(*c));
 	if (!c)
 		return BT_ERR_NOMEM;
-	*c = zero;
 	c->arch = arch;
 	c->caps = caps;
 	c->out = out;

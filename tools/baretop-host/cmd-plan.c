@@ -19,6 +19,7 @@
 #include "pmu/plan.h"
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/model-open-host.h"
 #include "tools/baretop-host/plan-print.h"

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "kernels/kernel.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"

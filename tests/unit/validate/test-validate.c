@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "kernels/kernel.h"
 #include "pmu/pmu-caps.h"
 #include "validate/builtin-spec.h"
