@@ -95,6 +95,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	o.model = model;
 	o.kcpu.isa.sse2 = true; /* x86-64 */
 	if (c->synth) {
+		bt_synth_set_width(c->synth, model && c->def ? c->def->pipeline_width : 0);
 		o.prepare = sim_prepare;
 		o.prepare_ctx = c->synth;
 	}

@@ -78,6 +78,8 @@ struct bt_sim_kernel_model {
 	uint64_t instructions, branches, cond, cond_taken, cond_not_taken, jmp_direct;
 	uint64_t near_calls, near_returns, indirect, random_cond;
 	double ipc;                /* instructions per cycle the model assumes (> 0) */
+	unsigned width;            /* issue slots per cycle (the model's pipeline_width);
+				    * 0: no model, 4 */
 };
 #define BT_SIM_KERNEL_MAX_COUNTS 24
 /* Fills out (room for BT_SIM_KERNEL_MAX_COUNTS) with every encoding the

@@ -5,7 +5,7 @@
  * -icount and cachegrind) under each encoding that counts them on this
  * vendor, plus modelled micro-architectural counts: cycles from the
  * model's IPC, reference cycles = cycles (the simulated clock never
- * changes frequency), SLOTS = 4 x cycles, mispredicts = one per loop exit
+ * changes frequency), SLOTS = width x cycles (the model's pipeline width), mispredicts = one per loop exit
  * plus half the PRNG-directed branches. The table is the sim's own, from
  * the vendors' event lists (facts):
  *
@@ -72,7 +72,7 @@ static uint64_t value(const struct bt_sim_kernel_model *k, enum q q)
 	case Q_BR: return k->branches;
 	case Q_MISP: return (k->cond_not_taken ? 1 : 0) + k->random_cond / 2;
 	case Q_CYC: case Q_REF: return cycles;
-	case Q_SLOTS: return 4 * cycles;
+	case Q_SLOTS: return (k->width ? k->width : 4) * cycles;
 	case Q_TAKEN:
 		return k->cond_taken + k->jmp_direct + k->near_calls + k->near_returns + k->indirect;
 	case Q_RET: return k->near_returns;

@@ -43,6 +43,9 @@ struct bt_synth {
 	struct bt_sim_source ks, es;
 	struct bt_sim_count wc[BT_SIM_KNOWN_MAX];
 	struct bt_sim_source ws;
+	/* Issue slots per cycle of the counted core: the model's
+	 * pipeline_width (bt_synth_set_width), 0 when there is no model. */
+	unsigned width;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -415,9 +418,16 @@ static uint64_t declared(const struct bt_kernel *k, const char *name, uint64_t n
 	return bt_kernel_count(k, name, n, &v) && v > 0 ? (uint64_t)v : 0;
 }
 
-static void kernel_model(const struct bt_kernel *k, uint64_t n, struct bt_sim_kernel_model *m)
+void bt_synth_set_width(struct bt_synth *s, unsigned width)
+{
+	s->width = width;
+}
+
+static void kernel_model(const struct bt_synth *s, const struct bt_kernel *k, uint64_t n,
+			 struct bt_sim_kernel_model *m)
 {
 	memset(m, 0, sizeof(*m));
+	m->width = s->width;
 	m->instructions = declared(k, BT_KC_INSTRUCTIONS, n);
 	m->branches = declared(k, BT_KC_BRANCHES, n);
 	m->cond = declared(k, BT_KC_COND, n);
@@ -436,11 +446,11 @@ void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64
 	const struct bt_kernel *empty = bt_kernel_find("empty");
 	struct bt_sim_kernel_model m;
 
-	kernel_model(k, n, &m);
+	kernel_model(s, k, n, &m);
 	s->ks = (struct bt_sim_source){ .entries = s->kc, .body = k->run,
 					.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->kc) };
 	if (empty && empty != k) {
-		kernel_model(empty, empty->n_default, &m);
+		kernel_model(s, empty, empty->n_default, &m);
 		s->es = (struct bt_sim_source){ .entries = s->ec, .body = empty->run,
 						.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->ec) };
 		bt_sim_attach_sources(&s->sim, &s->ks, &s->es);
@@ -453,8 +463,8 @@ void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64
 /* The conformance checks' window (loop-dec-jnz): the kernel's declared
  * instructions and branches, modelled cycles (the kernel's IPC), SLOTS =
  * width x cycles and PERF_METRICS bytes of a plausible split (level 1
- * summing to 0xFF, each level-2 field within its parent). The width is a
- * modelled count of this window, not a part's pipeline width: 4 slots per
+ * summing to 0xFF, each level-2 field within its parent). The width is the
+ * model's pipeline width (bt_synth_set_width); with no model, 4 slots per
  * cycle with a 4-field PERF_METRICS, 6 with 8 fields. The calibration
  * window's body (kernel `empty`) counts nothing but the window's own
  * accesses. */
@@ -467,7 +477,7 @@ void bt_synth_count_conformance(struct bt_synth *s, uint64_t n)
 		.cond = declared(loop, BT_KC_COND, n),
 		.cycles = (uint64_t)((double)declared(loop, BT_KC_INSTRUCTIONS, n) /
 				     kernel_ipc(loop->name)),
-		.width = s->sim.cfg.pm_fields == 8 ? 6 : 4,
+		.width = s->width ? s->width : s->sim.cfg.pm_fields == 8 ? 6 : 4,
 		.pm = { 0x99, 0x0A, 0x30, 0x2C, 0x20, 0x08, 0x1C, 0x10 },
 	};
 	s->ws = (struct bt_sim_source){ .entries = s->wc, .body = loop->run,

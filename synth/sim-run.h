@@ -102,6 +102,10 @@ const char *bt_synth_take_source_error(struct bt_synth *s);
 
 /* Kernel k run n times is what the windows running k->run count; kernel
  * `empty`, which calibrates the window, counts its own model. */
+/* The counted core's issue slots per cycle, for SLOTS in the kernel and
+ * conformance windows: the model's bt_model_def.pipeline_width (the one
+ * home of that fact); 0 when no model is chosen. */
+void bt_synth_set_width(struct bt_synth *s, unsigned width);
 void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64_t n);
 /* The PMU conformance checks' window: loop-dec-jnz run n times, with
  * modelled cycles, SLOTS and PERF_METRICS bytes (window-counts.c). */
