@@ -17,9 +17,7 @@ struct bt_count_ctx {
 	struct bt_rule_set *rules;     /* its consistency rules (NULL: not derived) */
 	char how[320];                 /* how the model was chosen */
 	const char *like_id;           /* --model-files: the built-in model it stands in for */
-	/* the PMU */
-	struct bt_arch *arch;
-	struct bt_pmu_caps caps;
+	struct bt_pmu pmu;             /* the PMU: its backend and what it can do */
 	struct bt_synth *synth;        /* --sim: the simulated PMU and its counts; NULL: hardware */
 	struct bt_count_file cf;       /* --counts */
 	bool have_cf;

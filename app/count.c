@@ -150,8 +150,8 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 	bt_status st = bt_synth_new(&so, &c->synth, why);
 	if (st != BT_OK)
 		return st;
-	bt_synth_caps(c->synth, &c->caps);
-	c->arch = bt_synth_arch(c->synth);
+	bt_synth_caps(c->synth, &c->pmu.caps);
+	c->pmu.arch = bt_synth_arch(c->synth);
 	return BT_OK;
 }
 
@@ -167,7 +167,7 @@ static bt_status prepare_events(struct bt_count_ctx *c)
 		return BT_ERR_NOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		c->evp[i] = bt_model_event(c->model, i);
-		if (bt_event_fixed_to_gp(c->evp[i], &c->caps, &c->twins[i]))
+		if (bt_event_fixed_to_gp(c->evp[i], &c->pmu.caps, &c->twins[i]))
 			c->evp[i] = &c->twins[i];
 	}
 	return BT_OK;
@@ -324,8 +324,8 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 			st = say(why, "the fault guard is not installed (%s): MSR access is "
 				 "disabled", p->fault_guard.detail);
 		} else {
-			c->arch = p->arch;
-			c->caps = cpu->pmu;
+			c->pmu.arch = p->arch;
+			c->pmu.caps = cpu->pmu;
 		}
 	}
 	if (st == BT_OK && c->model)
@@ -386,11 +386,11 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 		.model_source = c->def ? c->def->source : NULL,
 		.how = c->how,
 		.simulated = c->synth != NULL,
-		.pmu = c->synth ? bt_synth_cpu(c->synth)->brand : bt_pmu_kind_name(c->caps.kind),
+		.pmu = c->synth ? bt_synth_cpu(c->synth)->brand : bt_pmu_kind_name(c->pmu.caps.kind),
 		.source_label = c->synth ? bt_synth_setup_label(c->synth) : "",
-		.general_counters = (unsigned)__builtin_popcount(c->caps.gp_mask),
-		.fixed_mask = c->caps.fixed_mask,
-		.perf_metrics = c->caps.perf_metrics,
+		.general_counters = (unsigned)__builtin_popcount(c->pmu.caps.gp_mask),
+		.fixed_mask = c->pmu.caps.fixed_mask,
+		.perf_metrics = c->pmu.caps.perf_metrics,
 		.level = c->level,
 		.warmups = c->mopts.warmups,
 		.reps = c->mopts.reps,

@@ -67,11 +67,11 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	}
 	v->rec.simulated = c->synth != NULL;
 	snprintf(v->pmu, sizeof(v->pmu), "%s%s", c->synth ? "simulated " : "",
-		 c->synth ? bt_synth_cpu(c->synth)->name : c->arch->name);
+		 c->synth ? bt_synth_cpu(c->synth)->name : c->pmu.arch->name);
 	/* The model's events only where the model is this PMU's vendor's
 	 * (--model can force another vendor's model onto a PMU). */
 	const struct bt_model *model = c->model;
-	bool intel_pmu = c->caps.kind == BT_PMU_INTEL_ARCH;
+	bool intel_pmu = c->pmu.caps.kind == BT_PMU_INTEL_ARCH;
 	if (model && c->def && c->def->vendor &&
 	    (strcmp(c->def->vendor, "GenuineIntel") == 0) != intel_pmu) {
 		printf("validate      model %s is for %s, this PMU is %s's: its Top-Down events are "
@@ -80,9 +80,9 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		model = NULL;
 	}
 	if (!opt->validate_spec) {
-		bt_vspec_builtin(&c->caps, &spec);
+		bt_vspec_builtin(&c->pmu.caps, &spec);
 		if (model)
-			bt_vspec_builtin_model(model, c->constants, &c->caps, &spec);
+			bt_vspec_builtin_model(model, c->constants, &c->pmu.caps, &spec);
 	}
 
 	struct bt_validate_opts o;
@@ -104,12 +104,11 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	struct bt_conformance_opts co = { .reps = o.reps, .quick = o.quick };
 	if (c->synth)
 		bt_synth_count_conformance(c->synth, bt_conformance_loop_n(&co));
-	const struct bt_pmu pmu = { .arch = c->arch, .caps = c->caps };
-	if (bt_conformance_run(&pmu, &co, &v->checks, &d) != BT_OK) {
+	if (bt_conformance_run(&c->pmu, &co, &v->checks, &d) != BT_OK) {
 		printf("validate: PMU conformance: %s\n", d.text);
 		status = BT_EXIT_FAILED;
 	}
-	if (bt_validate_run(&pmu, &spec, &o, &v->checks, &d) != BT_OK) {
+	if (bt_validate_run(&c->pmu, &spec, &o, &v->checks, &d) != BT_OK) {
 		printf("validate: %s\n", d.text);
 		status = BT_EXIT_FAILED;
 	}
