@@ -39,11 +39,15 @@ static const struct enc intel[] = {
 };
 
 /* BR_INST_RETIRED (C4H) umasks by core (the vendors' event lists):
- * Westmere..Skylake: 01H CONDITIONAL, 02H NEAR_CALL, 08H NEAR_RETURN,
- * 10H NOT_TAKEN, 20H NEAR_TAKEN; Ice Lake and later big cores: 01H
+ * Westmere: 01H CONDITIONAL, 02H NEAR_CALL, 04H ALL_BRANCHES only
+ * (westmereep-sp/pipeline.json); Sandy Bridge..Skylake: 01H CONDITIONAL,
+ * 02H NEAR_CALL, 08H NEAR_RETURN, 10H NOT_TAKEN, 20H NEAR_TAKEN; Ice Lake and later big cores: 01H
  * COND_TAKEN, 11H COND, 10H COND_NTAKEN, the rest as before; Atom cores
  * (Gracemont..Skymont): 7EH COND, FEH COND_TAKEN, F9H NEAR_CALL, F7H
  * NEAR_RETURN, C0H NEAR_TAKEN. */
+static const struct enc intel_wsm[] = {
+	{ -1, 0xC4, 0x01, Q_COND }, { -1, 0xC4, 0x02, Q_CALL }, { -1, 0xC4, 0x04, Q_BR },
+};
 static const struct enc intel_big_old[] = {
 	{ -1, 0xC4, 0x01, Q_COND }, { -1, 0xC4, 0x02, Q_CALL }, { -1, 0xC4, 0x08, Q_RET },
 	{ -1, 0xC4, 0x10, Q_COND_NTAKEN }, { -1, 0xC4, 0x20, Q_NEAR_TAKEN },
@@ -113,6 +117,8 @@ size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim
 		return add(cfg, k, amd, N(amd), out, 0);
 	size_t m = add(cfg, k, intel, N(intel), out, 0);
 	switch (cfg->family) {
+	case BT_SIM_FAM_WSM:
+		return add(cfg, k, intel_wsm, N(intel_wsm), out, m);
 	case BT_SIM_FAM_WSM_BDW:
 	case BT_SIM_FAM_SKL:
 		return add(cfg, k, intel_big_old, N(intel_big_old), out, m);

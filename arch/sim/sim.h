@@ -120,6 +120,8 @@ enum bt_sim_family {
 	BT_SIM_FAM_RWC,        /* as GLC */
 	BT_SIM_FAM_LNC,        /* as GLC */
 	BT_SIM_FAM_ATOM,       /* 0xB7/0x01 -> RSP_0, 0xB7/0x02 -> RSP_1; no FRONTEND */
+	BT_SIM_FAM_WSM,        /* Westmere: pairing as WSM_BDW (Sandy Bridge..Broadwell);
+				* its BR_INST_RETIRED has umasks 01H/02H/04H only */
 };
 
 /* "Left by firmware" states the register file can start in (cfg.initial),
