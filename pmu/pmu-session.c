@@ -113,6 +113,17 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 					   "nothing programmed", group, c);
 		s->gp_used |= 1u << c;
 	}
+	/* The run's own counts on AMD (plan.h inst_gp / smi_gp): programmed
+	 * by the driver in every group, on counters no event may use. */
+	uint32_t own = (plan->has_inst_gp ? 1u << plan->inst_gp : 0) |
+		       (plan->has_smi_gp ? 1u << plan->smi_gp : 0);
+	if (own & ~s->caps.gp_mask)
+		return bt_pmu_fail(s, BT_ERR_INVALID, "the plan reserves general counters 0x%X, "
+				   "which this PMU does not have; nothing programmed", own);
+	if (own & s->gp_used)
+		return bt_pmu_fail(s, BT_ERR_INVALID, "group %d puts an event on a general counter "
+				   "the plan reserves (0x%X); nothing programmed", group, own);
+	s->gp_used |= own;
 	if (s->driver->fixed_counters && (plan->fixed_mask & ~s->caps.fixed_mask))
 		return bt_pmu_fail(s, BT_ERR_INVALID, "the plan uses fixed counters 0x%X, this PMU has "
 				   "0x%X; nothing programmed", plan->fixed_mask, s->caps.fixed_mask);
@@ -218,6 +229,17 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 		c->smi_outside = ((smi_read - s->smi_program) - (s->smi1 - s->smi0)) & 0xFFFFFFFFull;
 	}
 	c->smm_frozen = s->smm_frozen;
+	if (c->fixed_used & 1u) {
+		c->has_inst = true;
+		c->inst_delta = c->fixed_delta[0];
+	} else if (s->plan->has_inst_gp) {
+		c->has_inst = true;
+		c->inst_delta = c->gp_delta[s->plan->inst_gp];
+	}
+	if (!c->has_smi_count && s->plan->has_smi_gp) {
+		c->has_smi_count = true;
+		c->smi_delta = c->gp_delta[s->plan->smi_gp];
+	}
 	if (s->opts.tsc_hz)
 		c->duration_ns = c->tsc_delta / s->opts.tsc_hz * 1000000000ull +
 				(c->tsc_delta % s->opts.tsc_hz) * 1000000000ull / s->opts.tsc_hz;

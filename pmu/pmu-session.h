@@ -141,6 +141,14 @@ struct bt_pmu_counts {
 	uint64_t tsc_delta;
 	bool has_aperf_mperf;
 	uint64_t aperf_delta, mperf_delta;
+	/* Retired instructions of the window: Intel fixed counter 0 where the
+	 * plan carries it, AMD 0xC0 on the plan's reserved general counter
+	 * (plan.h inst_gp). What pmu/measure.c judges a run by. */
+	bool has_inst;
+	uint64_t inst_delta;
+	/* SMIs in the window: Intel MSR_SMI_COUNT (read around the window),
+	 * AMD PMCx02B "SMIs received" on the plan's reserved counter (plan.h
+	 * smi_gp; it counts only while enabled, so AMD has no smi_outside). */
 	bool has_smi_count;
 	uint64_t smi_delta;
 	/* SMIs in the rest of the run: between MSR_SMI_COUNT read before the
