@@ -200,11 +200,14 @@ static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
 static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t ref, char *why,
 		      size_t whylen)
 {
-	bool smi = r->c.has_smi_count && r->c.smi_delta;
-	bool smi_counted = smi && !r->c.smm_frozen;
+	struct bt_pmu_smi s;
+	bt_pmu_smi_of(&r->c, &s);
+	enum bt_smi_verdict v = bt_pmu_smi_verdict(&s);
+	bool smi = v != BT_SMI_NONE;
+	bool smi_counted = v == BT_SMI_COUNTED;
 
-	if ((r->c.has_smi_count && r->c.smi_outside) || r->c.smm_restarted) {
-		snprintf(why, whylen, "SMI outside the window, between programming and reading");
+	if (v == BT_SMI_OUTSIDE) {
+		snprintf(why, whylen, "%s", bt_pmu_smi_why(v));
 		return true;
 	}
 	if (!r->c.has_inst || ref == 0) {
@@ -219,7 +222,7 @@ static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t 
 		return true;
 	}
 	if (smi_counted) {
-		snprintf(why, whylen, "SMI in the window, counters not frozen in SMM");
+		snprintf(why, whylen, "%s", bt_pmu_smi_why(v));
 		return true;
 	}
 	return false;

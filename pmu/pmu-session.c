@@ -131,13 +131,9 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 	s->pm = plan->perf_metrics && s->caps.perf_metrics && (s->fixed_used & (1u << 3));
 	/* The run's SMI bracket opens before the first programming write (see
 	 * pmu-session.h): an SMI from here to the last counter read is seen. */
-	if (s->opts.read_smi_count && s->driver->smi_count) {
-		st = bt_pmu_rd(s, MSR_SMI_COUNT, &s->smi_program,
-			       "reading MSR_SMI_COUNT before programming");
-		if (st != BT_OK)
-			return st;
-		s->smi_since_stop = s->smi_program != s->smi_stopped;
-	}
+	st = bt_pmu_smi_begin(s, true);
+	if (st != BT_OK)
+		return st;
 	st = s->driver->program(s);
 	if (st == BT_OK)
 		s->programmed = true;
@@ -163,13 +159,88 @@ static bt_status sample_side(struct bt_pmu_session *s, bool after)
 			return st;
 		s->have_aperf = true;
 	}
-	if (s->opts.read_smi_count && s->driver->smi_count) {
-		st = bt_pmu_rd(s, MSR_SMI_COUNT, after ? &s->smi1 : &s->smi0, "reading MSR_SMI_COUNT");
-		if (st != BT_OK)
-			return st;
+	return bt_pmu_smi_sample(s, after, true);
+}
+
+static bool smi_readable(const struct bt_pmu_session *s)
+{
+	return s->opts.read_smi_count && s->driver->smi_count;
+}
+
+static bt_status smi_rd(struct bt_pmu_session *s, bool fail, uint64_t *v, const char *why)
+{
+	return fail ? bt_pmu_rd(s, MSR_SMI_COUNT, v, why) : bt_rdmsr(s->arch, MSR_SMI_COUNT, v);
+}
+
+bt_status bt_pmu_smi_begin(struct bt_pmu_session *s, bool fail)
+{
+	s->have_smi = false;
+	if (!smi_readable(s))
+		return BT_OK;
+	bt_status st = smi_rd(s, fail, &s->smi_program, "reading MSR_SMI_COUNT before programming");
+	if (st == BT_OK)
+		s->smi_since_stop = s->smi_program != s->smi_stopped;
+	return st;
+}
+
+bt_status bt_pmu_smi_sample(struct bt_pmu_session *s, bool after, bool fail)
+{
+	if (!smi_readable(s))
+		return BT_OK;
+	bt_status st = smi_rd(s, fail, after ? &s->smi1 : &s->smi0, "reading MSR_SMI_COUNT");
+	if (st == BT_OK)
 		s->have_smi = true;
-	}
+	return st;
+}
+
+bt_status bt_pmu_smi_end(struct bt_pmu_session *s, bool fail, struct bt_pmu_smi *ret)
+{
+	uint64_t smi_read = 0;
+	memset(ret, 0, sizeof(*ret));
+	ret->frozen = s->smm_frozen;
+	if (!s->have_smi)
+		return BT_OK;
+	bt_status st = smi_rd(s, fail, &smi_read, "reading MSR_SMI_COUNT after the counters");
+	if (st != BT_OK)
+		return st;
+	/* An SMI up to smi1 that restarted the counters after the stop write
+	 * is seen by the GLOBAL_CTRL check after the reads (counts.smm_restarted)
+	 * and stopped there; one after smi1 is for the next program step. */
+	s->smi_stopped = s->smi1;
+	ret->has_count = true;
+	ret->in_window = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
+	ret->outside = ((smi_read - s->smi_program) - (s->smi1 - s->smi0)) & 0xFFFFFFFFull;
 	return BT_OK;
+}
+
+void bt_pmu_smi_of(const struct bt_pmu_counts *c, struct bt_pmu_smi *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->has_count = c->has_smi_count;
+	ret->in_window = c->has_smi_count ? c->smi_delta : 0;
+	ret->outside = c->has_smi_count ? c->smi_outside : 0;
+	ret->restarted = c->smm_restarted;
+	ret->frozen = c->smm_frozen;
+}
+
+enum bt_smi_verdict bt_pmu_smi_verdict(const struct bt_pmu_smi *smi)
+{
+	if ((smi->has_count && smi->outside) || smi->restarted)
+		return BT_SMI_OUTSIDE;
+	if (!smi->has_count || !smi->in_window)
+		return BT_SMI_NONE;
+	return smi->frozen ? BT_SMI_FROZEN : BT_SMI_COUNTED;
+}
+
+const char *bt_pmu_smi_why(enum bt_smi_verdict v)
+{
+	switch (v) {
+	case BT_SMI_OUTSIDE: return "SMI outside the window, between programming and reading";
+	case BT_SMI_COUNTED: return "SMI in the window, counters not frozen in SMM";
+	case BT_SMI_FROZEN: return "SMI in the window (counters frozen in SMM, the TSC ran on)";
+	case BT_SMI_NONE: break;
+	}
+	return "";
 }
 
 bt_status bt_pmu_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
@@ -207,26 +278,20 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 	if (st != BT_OK)
 		return st;
 	/* ... and closes after the last counter read. */
-	uint64_t smi_read = 0;
-	if (s->have_smi) {
-		st = bt_pmu_rd(s, MSR_SMI_COUNT, &smi_read, "reading MSR_SMI_COUNT after the counters");
-		if (st != BT_OK)
-			return st;
-		/* An SMI up to smi1 that restarted the counters after the stop
-		 * write is seen by the driver's read (counts.smm_restarted) and
-		 * stopped there; one after smi1 is for the next program step. */
-		s->smi_stopped = s->smi1;
-	}
+	struct bt_pmu_smi smi;
+	st = bt_pmu_smi_end(s, true, &smi);
+	if (st != BT_OK)
+		return st;
 	c->tsc_delta = s->tsc1 - s->tsc0;
 	if (s->have_aperf) {
 		c->has_aperf_mperf = true;
 		c->aperf_delta = s->aperf1 - s->aperf0;
 		c->mperf_delta = s->mperf1 - s->mperf0;
 	}
-	if (s->have_smi) {
+	if (smi.has_count) {
 		c->has_smi_count = true;
-		c->smi_delta = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
-		c->smi_outside = ((smi_read - s->smi_program) - (s->smi1 - s->smi0)) & 0xFFFFFFFFull;
+		c->smi_delta = smi.in_window;
+		c->smi_outside = smi.outside;
 	}
 	c->smm_frozen = s->smm_frozen;
 	if (c->fixed_used & 1u) {
