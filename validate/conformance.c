@@ -188,6 +188,9 @@ bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conforman
 	struct bt_pmu_session_opts so;
 	memset(&so, 0, sizeof(so));
 	so.use_rdmsr = true;
+	/* MSR_SMI_COUNT (Intel, probed at open) brackets every run, so a run an
+	 * SMI disturbed is repeated (conf_run). */
+	so.read_smi_count = true;
 	st = bt_pmu_open(&c->s, arch, caps, &so);
 	if (st != BT_OK) {
 		bt_status cst = bt_pmu_close(&c->s);

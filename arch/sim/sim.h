@@ -35,11 +35,15 @@
  *     OFFCORE_RSP pairing and MSR_PEBS_FRONTEND reserved bits, from the
  *     sim's own tables (arch/sim/sim-regs.h, sim-tables.c), never the driver's;
  *   - IA32_DEBUGCTL with its reserved bits, FREEZE_WHILE_SMM (bit 14) only
- *     when IA32_PERF_CAPABILITIES[12] says so; SMIs landing in a window
- *     (cfg.smi_per_window) add cfg.smm_counts_per_smi each to the counters
- *     counting ring 0 unless FREEZE_WHILE_SMM is set, and one can be injected
- *     between any two accesses (smi_after), where after RSM the frozen
- *     GLOBAL_CTRL enables read 1 as the SDM says (sim-count.c);
+ *     when IA32_PERF_CAPABILITIES[12] says so; SMIs landing halfway
+ *     through a window (cfg.smi_per_window, or one armed with
+ *     smi_window_after) add cfg.smm_counts_per_smi each to the counters
+ *     counting ring 0 unless FREEZE_WHILE_SMM is set, in which case RSM
+ *     sets the GLOBAL_CTRL enables for the rest of the window; the TSC runs
+ *     through the handler (cfg.smm_tsc_per_smi) either way; one can also be
+ *     injected between any two accesses (smi_after), where after RSM the
+ *     frozen GLOBAL_CTRL enables read 1 as the SDM says (sim-count.c); on
+ *     AMD the handler is always counted and PMCx02B counts SMIs received;
  *   - IA32_PERF_GLOBAL_INUSE (v4+, derived from the selectors and fixed
  *     control), IA32_MISC_ENABLE (read only: PEBS unavailable unless the
  *     part has PEBS, which in the sim means .ldlat, and then CPUID.01H:EDX
@@ -255,9 +259,11 @@ struct bt_sim_config {
 	uint32_t noise_per_access; /* foreign activity per access outside the window */
 	uint64_t tsc_per_access;   /* TSC ticks per access outside the window */
 	uint64_t tsc_per_window;   /* TSC ticks per window when the source has none */
-	uint32_t smi_per_window;   /* SMIs that "land" in each window */
-	uint64_t smm_counts_per_smi; /* Intel: what one SMI handler adds to each counter
-				      * counting ring 0, unless DEBUGCTL.FREEZE_WHILE_SMM */
+	uint32_t smi_per_window;   /* SMIs that "land" in each window, halfway through */
+	uint64_t smm_counts_per_smi; /* what one SMI handler adds to each counter counting
+				      * ring 0 (Intel: unless DEBUGCTL.FREEZE_WHILE_SMM) */
+	uint64_t smm_tsc_per_smi;  /* TSC ticks one SMI handler takes (the TSC, APERF and
+				    * MPERF run through SMM, frozen counters or not) */
 	uint8_t initial;           /* BT_SIM_INIT_* flags */
 	struct bt_sim_defects defects; /* injected hardware defects (none: all 0) */
 };
@@ -365,6 +371,10 @@ struct bt_sim {
 	uint32_t smi_after;
 	uint8_t smi_op;
 	uint32_t smi_msr;
+	/* One SMI lands halfway through the smi_window_after-th counting
+	 * window from when it is armed (as cfg.smi_per_window does in every
+	 * window; sim-count.c); 0 = none armed. Counted in smis_injected. */
+	uint32_t smi_window_after;
 	uint32_t smis_injected;
 
 	struct bt_sim_log_entry *log;
