@@ -231,7 +231,9 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->runs = job->m.n_runs;
 	step->retried = job->m.n_retried;
 	step->flagged = job->m.n_flagged;
-	step->has_inst = c->pmu.caps.fixed_mask & 1;
+	/* Fixed counter 0 on Intel; on AMD the retired instructions the plan
+	 * reserves a general counter for (pmu/plan.h). */
+	step->has_inst = (c->pmu.caps.fixed_mask & 1) || plan->has_inst_gp;
 	step->smm_frozen = job->m.smm_frozen;
 	if (job->m.pmu_warning[0])
 		add_note(t, "PMU: %s", job->m.pmu_warning);
