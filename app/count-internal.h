@@ -19,6 +19,9 @@ struct bt_count_ctx {
 	const char *like_id;           /* --model-files: the built-in model it stands in for */
 	/* the PMU */
 	struct bt_arch *arch;
+	/* The platform's reader of the pages that map baretop's memory (the
+	 * kernels' buffers: the real machine's, also under --sim). */
+	void (*memory_pages)(const void *addr, uint64_t len, struct bt_page_span *ret);
 	struct bt_pmu_caps caps;
 	bool simulated;
 	struct bt_sim *sim;

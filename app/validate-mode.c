@@ -171,6 +171,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		o.warmups = opt->warmups;
 	o.model = model;
 	o.kcpu.isa.sse2 = true; /* x86-64 */
+	o.kcpu.pages = c->memory_pages; /* dtlb-walk's expectation per page size */
 	if (c->simulated) {
 		memset(&prep, 0, sizeof(prep));
 		prep.c = c;
