@@ -29,15 +29,15 @@ static void print_pages(const struct bt_kernel *k, const struct bt_kernel_state 
 		(unsigned long long)st->n, (unsigned long long)st->buf_bytes,
 		(unsigned long long)st->pages.smallest, (unsigned long long)st->pages.largest,
 		(unsigned long long)st->pages.pages);
-	for (int i = 0; i < BT_KERNEL_MAX_COUNTS && k->counts[i].name; i++) {
-		const char *name = k->counts[i].name;
+	for (int i = 0; i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++) {
+		const char *name = k->paged[i].count.name;
 		int64_t v;
 		bool first = true;
 
 		for (int j = 0; j < i; j++)
-			if (strcmp(k->counts[j].name, name) == 0)
+			if (strcmp(k->paged[j].count.name, name) == 0)
 				first = false;
-		if (!first || !bt_kernel_count_per_page(k, name))
+		if (!first)
 			continue;
 		if (bt_kernel_count_on(k, name, st->n, &st->pages, &v))
 			fprintf(f, " %s=%lld", name, (long long)v);

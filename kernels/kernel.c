@@ -17,17 +17,19 @@ bool bt_kernel_count_on(const struct bt_kernel *k, const char *name, uint64_t n,
 			const struct bt_page_span *pages, int64_t *ret)
 {
 	for (int i = 0; i < BT_KERNEL_MAX_COUNTS && k->counts[i].name; i++) {
-		const struct bt_kcount *c = &k->counts[i];
-
-		if (strcmp(c->name, name) != 0)
-			continue;
-		if (c->page_lo || c->page_hi) {
-			if (!pages || !pages->smallest || pages->smallest < c->page_lo ||
-			    pages->largest > c->page_hi)
-				continue;
+		if (strcmp(k->counts[i].name, name) == 0) {
+			*ret = k->counts[i].c0 + k->counts[i].c1 * (int64_t)n;
+			return true;
 		}
-		*ret = c->c0 + c->c1 * (int64_t)n;
-		return true;
+	}
+	for (int i = 0; pages && i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++) {
+		const struct bt_kcount_paged *p = &k->paged[i];
+
+		if (strcmp(p->count.name, name) == 0 && pages->smallest &&
+		    pages->smallest >= p->page_lo && pages->largest <= p->page_hi) {
+			*ret = p->count.c0 + p->count.c1 * (int64_t)n;
+			return true;
+		}
 	}
 	return false;
 }
@@ -39,9 +41,8 @@ bool bt_kernel_count(const struct bt_kernel *k, const char *name, uint64_t n, in
 
 bool bt_kernel_count_per_page(const struct bt_kernel *k, const char *name)
 {
-	for (int i = 0; i < BT_KERNEL_MAX_COUNTS && k->counts[i].name; i++)
-		if ((k->counts[i].page_lo || k->counts[i].page_hi) &&
-		    (!name || strcmp(k->counts[i].name, name) == 0))
+	for (int i = 0; i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++)
+		if (!name || strcmp(k->paged[i].count.name, name) == 0)
 			return true;
 	return false;
 }

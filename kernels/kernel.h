@@ -83,16 +83,22 @@
 struct bt_kcount {
 	const char *name;           /* BT_KC_* or another documented name */
 	int64_t c0, c1;             /* count = c0 + c1 * n */
-	/*
-	 * 0, 0: the count holds whatever pages map the kernel's buffer. Else
-	 * it holds only when every page mapping the buffer is page_lo to
-	 * page_hi bytes (a TLB-miss count: UEFI maps memory with 2 MiB and
-	 * 1 GiB pages, hosted Linux with 4 KiB ones or THP): a kernel may
-	 * declare the same name once per page-size range, and where the pages
-	 * are unknown or mixed across two ranges the count is not declared.
-	 */
+};
+
+/*
+ * A count that holds only when every page mapping the kernel's buffer is
+ * page_lo to page_hi bytes (a TLB-miss count: UEFI maps memory with 2 MiB
+ * and 1 GiB pages, hosted Linux with 4 KiB ones or THP). A kernel may
+ * declare the same name once per page-size range (ranges that do not
+ * overlap); where the pages are unknown, or mixed across two ranges, the
+ * count is not declared.
+ */
+struct bt_kcount_paged {
+	struct bt_kcount count;
 	uint64_t page_lo, page_hi;
 };
+
+#define BT_KERNEL_MAX_PAGED 4
 
 /* What the caller tells a kernel about the CPU (from CPUID and XCR0,
  * established outside kernels/: kernels never execute CPUID) and how to
@@ -131,6 +137,9 @@ struct bt_kernel {
 	bt_window_fn *run;          /* the measured body; arg = struct bt_kernel_state * */
 	void (*teardown)(struct bt_kernel_state *st);  /* NULL: nothing */
 	struct bt_kcount counts[BT_KERNEL_MAX_COUNTS]; /* ends at name == NULL */
+	/* Counts declared per page size of the buffer (ends at name == NULL);
+	 * a name is either here or in counts, never in both. */
+	struct bt_kcount_paged paged[BT_KERNEL_MAX_PAGED];
 };
 
 /* Every built-in kernel, in a stable order. */

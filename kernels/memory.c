@@ -208,11 +208,13 @@ const struct bt_kernel bt_kernel_dtlb_walk = {
 	.teardown = bt_kernel_free_buf,
 	.counts = {
 		WALK_COUNTS,
-		/* Per page size of the buffer (see the top of this file): on
-		 * 4 KiB pages every load; on 2 MiB / 1 GiB pages none after
-		 * the first touch of each of the <= 9 pages (a spec states a
-		 * range for TLB misses anyway: they are the CPU's). */
-		{ BT_KC_PAGE_LOADS, 0, 1, BT_PAGE_4K, BT_PAGE_4K },
-		{ BT_KC_PAGE_LOADS, 0, 0, BT_PAGE_2M, BT_PAGE_1G },
+	},
+	/* Per page size of the buffer (see the top of this file): on 4 KiB
+	 * pages every load; on 2 MiB / 1 GiB pages none after the first touch
+	 * of each of the <= 9 pages (a spec states a range for TLB misses
+	 * anyway: they are the CPU's). */
+	.paged = {
+		{ { BT_KC_PAGE_LOADS, 0, 1 }, BT_PAGE_4K, BT_PAGE_4K },
+		{ { BT_KC_PAGE_LOADS, 0, 0 }, BT_PAGE_2M, BT_PAGE_1G },
 	},
 };

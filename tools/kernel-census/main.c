@@ -68,18 +68,22 @@ static int declare(const struct bt_kernel_cpu *cpu)
 		printf("kernel %s %s %llu %llu\n", k->name, sym, (unsigned long long)n1,
 		       (unsigned long long)n2);
 		for (int c = 0; c < BT_KERNEL_MAX_COUNTS && k->counts[c].name; c++) {
-			const struct bt_kcount *kc = &k->counts[c];
-			int64_t v1 = kc->c0 + kc->c1 * (int64_t)n1, v2 = kc->c0 + kc->c1 * (int64_t)n2;
+			int64_t v1, v2;
 
-			/* A count declared per page size (TLB misses: no
-			 * emulator counts them) is listed with its page range. */
-			if (kc->page_lo || kc->page_hi)
-				printf("count-pages %s %s %llu %llu %lld %lld\n", k->name, kc->name,
-				       (unsigned long long)kc->page_lo,
-				       (unsigned long long)kc->page_hi, (long long)v1, (long long)v2);
-			else
-				printf("count %s %s %lld %lld\n", k->name, kc->name, (long long)v1,
-				       (long long)v2);
+			bt_kernel_count(k, k->counts[c].name, n1, &v1);
+			bt_kernel_count(k, k->counts[c].name, n2, &v2);
+			printf("count %s %s %lld %lld\n", k->name, k->counts[c].name, (long long)v1,
+			       (long long)v2);
+		}
+		/* Counts declared per page size (TLB misses: no emulator
+		 * counts them) are listed with their page range. */
+		for (int c = 0; c < BT_KERNEL_MAX_PAGED && k->paged[c].count.name; c++) {
+			const struct bt_kcount_paged *p = &k->paged[c];
+
+			printf("count-pages %s %s %llu %llu %lld %lld\n", k->name, p->count.name,
+			       (unsigned long long)p->page_lo, (unsigned long long)p->page_hi,
+			       (long long)(p->count.c0 + p->count.c1 * (int64_t)n1),
+			       (long long)(p->count.c0 + p->count.c1 * (int64_t)n2));
 		}
 	}
 	return 0;

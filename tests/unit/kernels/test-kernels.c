@@ -68,19 +68,43 @@ TEST(table_is_well_formed)
 		for (int c = 0; c < nc; c++) {
 			CHECK_MSG(is_documented(k->counts[c].name), "%s: count name '%s' is not in "
 				  "kernel.h", k->name, k->counts[c].name);
-			/* A name twice only per page size, for ranges that do
-			 * not overlap (kernel.h: struct bt_kcount). */
-			const struct bt_kcount *a = &k->counts[c];
-			CHECK_MSG(a->page_lo <= a->page_hi, "%s: %s pages %llu..%llu", k->name,
-				  a->name, (unsigned long long)a->page_lo,
-				  (unsigned long long)a->page_hi);
-			for (int e = c + 1; e < nc; e++) {
-				const struct bt_kcount *b = &k->counts[e];
-				bool paged = (a->page_lo || a->page_hi) && (b->page_lo || b->page_hi);
-				CHECK_MSG(strcmp(a->name, b->name) != 0 ||
-						  (paged && (a->page_hi < b->page_lo ||
-							     b->page_hi < a->page_lo)),
-					  "%s declares %s twice", k->name, a->name);
+			for (int e = c + 1; e < nc; e++)
+				CHECK_MSG(strcmp(k->counts[c].name, k->counts[e].name) != 0,
+					  "%s declares %s twice", k->name, k->counts[c].name);
+			for (int e = 0; e < BT_KERNEL_MAX_PAGED && k->paged[e].count.name; e++)
+				CHECK_MSG(strcmp(k->counts[c].name, k->paged[e].count.name) != 0,
+					  "%s declares %s with and without a page size", k->name,
+					  k->counts[c].name);
+		}
+	}
+}
+
+/* Counts declared per page size: documented names, ranges of powers of
+ * two that do not overlap for one name, and room for the end marker. */
+TEST(per_page_counts_are_well_formed)
+{
+	for (int i = 0; i < bt_n_kernels; i++) {
+		const struct bt_kernel *k = bt_kernels[i];
+		int np = 0;
+
+		while (np < BT_KERNEL_MAX_PAGED && k->paged[np].count.name)
+			np++;
+		CHECK_MSG(np < BT_KERNEL_MAX_PAGED, "%s: no end marker", k->name);
+		for (int c = 0; c < np; c++) {
+			const struct bt_kcount_paged *a = &k->paged[c];
+
+			CHECK_MSG(is_documented(a->count.name), "%s: '%s'", k->name, a->count.name);
+			CHECK_MSG(a->page_lo >= 4096 && a->page_lo <= a->page_hi &&
+					  !(a->page_lo & (a->page_lo - 1)) &&
+					  !(a->page_hi & (a->page_hi - 1)),
+				  "%s: %s pages %llu..%llu", k->name, a->count.name,
+				  (unsigned long long)a->page_lo, (unsigned long long)a->page_hi);
+			for (int e = c + 1; e < np; e++) {
+				const struct bt_kcount_paged *b = &k->paged[e];
+				CHECK_MSG(strcmp(a->count.name, b->count.name) != 0 ||
+						  a->page_hi < b->page_lo || b->page_hi < a->page_lo,
+					  "%s declares %s twice for one page size", k->name,
+					  a->count.name);
 			}
 		}
 	}
