@@ -35,7 +35,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 COMMON_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -fno-strict-aliasing -D_DEFAULT_SOURCE
 
 # ---------------------------------------------------------------- sources
-PORTABLE_DIRS := base arch arch/sim pmu metrics metrics/gen report workloads firmware kernels validate app
+PORTABLE_DIRS := base arch arch/sim synth pmu metrics metrics/gen report workloads firmware kernels validate app
 ALL_PORTABLE := $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c))
 HOST_ONLY_DIRS := analysis host
 HOST_ONLY_SRCS := $(filter %-host.c,$(ALL_PORTABLE)) $(foreach d,$(HOST_ONLY_DIRS),$(wildcard $(d)/*.c))

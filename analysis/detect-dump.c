@@ -15,6 +15,7 @@
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 static void note(struct bt_dump_decision *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -28,6 +28,7 @@
 #include "report/results-boot.h"
 #include "metrics/builtin.h"
 #include "arch/sim/sim.h"
+#include "synth/sim-run.h"
 #include "pmu/cpu-detect.h"
 
 struct run {
@@ -118,7 +119,6 @@ static void results_of(const struct run *r, struct bt_results *res,
 static bool options_valid(const struct run *r, struct bt_diag *d)
 {
 	const struct bt_options *o = &r->opt;
-	struct bt_sim_config sc;
 
 	if (o->model && !bt_builtin_find(o->model)) {
 		char list[BT_DIAG_MAX] = "";
@@ -133,11 +133,8 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 		bt_diag_set(d, "--counts feeds the simulated PMU: add --sim");
 		return false;
 	}
-	if (o->sim && o->sim_name && !bt_sim_config_for_model(o->sim_name, &sc) &&
-	    !bt_sim_preset(o->sim_name)) {
-		bt_sim_diag_unknown(d, o->sim_name);
+	if (o->sim && o->sim_name && !bt_synth_known(o->sim_name, d))
 		return false;
-	}
 	if (o->copies > 1 && o->exec_path) {
 		bt_diag_set(d, "--copies: an EFI application (-x) runs as one copy");
 		return false;

@@ -168,10 +168,10 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->n_events = n;
 	if (n == 0)
 		goto out;
-	st = bt_plan_events(evp, n, &c->caps, &popts, &scratch->planner, plan);
+	st = bt_plan_events(evp, n, &c->pmu.caps, &popts, &scratch->planner, plan);
 	struct bt_diag vd = { "" };
 	if (st == BT_OK)
-		st = bt_plan_validate(plan, evp, n, &c->caps, &popts, &scratch->planner, &vd);
+		st = bt_plan_validate(plan, evp, n, &c->pmu.caps, &popts, &scratch->planner, &vd);
 	if (st != BT_OK) {
 		bt_diag_set(d, "no valid counter plan: %s",
 			    vd.text[0] ? vd.text : bt_status_str(st));
@@ -183,8 +183,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	t->total_groups += plan->n_groups;
 
 	job->c = c;
-	job->pmu.arch = c->arch;
-	job->pmu.caps = c->caps;
+	job->pmu = c->pmu;
 	job->plan = plan;
 	job->events = evp;
 	job->mw = mw;
@@ -200,7 +199,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		job->opts.group_hook_ctx = &gp;
 	}
 	/* The job's own instructions (vector state, CPUID on that CPU) go to
-	 * the real CPU; only the counting goes through c->arch, which may be
+	 * the real CPU; only the counting goes through c->pmu.arch, which may be
 	 * the simulated PMU. */
 	struct bt_cpu_job cj = { .arch = p->arch, .work = measure_work, .ctx = job };
 	st = bt_cpu_job_run(p, cpu, &cj);
@@ -226,14 +225,13 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		t->stat[e] = job->m.ev[i];
 		t->counts->events[e] = (double)job->m.ev[i].median;
 	}
-	if (c->simulated && c->sim->source_error[0]) {
-		add_note(t, "simulated PMU: %s", c->sim->source_error);
-		c->sim->source_error[0] = '\0';
-	}
+	const char *source_error = c->synth ? bt_synth_take_source_error(c->synth) : NULL;
+	if (source_error)
+		add_note(t, "simulated PMU: %s", source_error);
 	step->runs = job->m.n_runs;
 	step->retried = job->m.n_retried;
 	step->flagged = job->m.n_flagged;
-	step->has_inst = c->caps.fixed_mask & 1;
+	step->has_inst = c->pmu.caps.fixed_mask & 1;
 	step->smm_frozen = job->m.smm_frozen;
 	if (job->m.pmu_warning[0])
 		add_note(t, "PMU: %s", job->m.pmu_warning);
@@ -319,7 +317,7 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 		bt_tree_outcome_free(t);
 		return NULL;
 	}
-	t->simulated = c->simulated;
+	t->simulated = c->synth != NULL;
 	return t;
 }
 
@@ -343,24 +341,23 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		bt_tree_outcome_free(t);
 		return BT_ERR_NOMEM;
 	}
-	if (c->simulated) {
+	if (c->synth) {
 		/* The simulated workload is the body this window runs: an empty
 		 * calibration window counts nothing but modelled overhead. */
-		c->source.body = mw->run;
-		bt_sim_set_source(c->sim, &c->source);
+		bt_synth_attach(c->synth, mw->run);
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "SIMULATED PMU (%s) on CPU %u, %s: not measured on hardware",
-			 c->simcfg.brand, cpu, c->source_label);
+			 bt_synth_cpu(c->synth)->brand, cpu, bt_synth_source_label(c->synth));
 		/* Per tree, since each workload has its own model. */
-		if (c->sim_unknown[0])
+		if (bt_synth_unknown(c->synth)[0])
 			add_note(t, "simulated PMU: no workload-model rule for %s: they count 0",
-				 c->sim_unknown);
-		if (c->sim_miscount_note[0])
-			add_note(t, "%s", c->sim_miscount_note);
+				 bt_synth_unknown(c->synth));
+		if (bt_synth_miscount_note(c->synth)[0])
+			add_note(t, "%s", bt_synth_miscount_note(c->synth));
 	} else {
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "counted by the %s PMU of CPU %u (median of %u runs per group)",
-			 bt_pmu_kind_name(c->caps.kind), cpu, c->mopts.reps);
+			 bt_pmu_kind_name(c->pmu.caps.kind), cpu, c->mopts.reps);
 	}
 	if (c->level) {
 		unsigned lv = c->level < max ? c->level : max;

@@ -25,6 +25,11 @@
 #include "pmu/pmu-raw.h"
 #include "pmu/pmu-regs.h"
 
+/* PPR event numbers (Linux perf amdzen4/core.json and amdzen5/: ex_ret_instr
+ * 0xc0, ls_smi_rx 0x2b). */
+#define AMD_EVENT_RETIRED_INSTRUCTIONS 0xC0u
+#define AMD_EVENT_SMIS_RECEIVED 0x2Bu
+
 /* Counter addresses: shared with the conformance checks (pmu-raw.c). */
 static uint32_t sel_msr(const struct bt_pmu_session *s, unsigned i)
 {
@@ -86,6 +91,14 @@ static bt_status amd_program(struct bt_pmu_session *s)
 			enc.evtsel &= ~(0xFull << AMD_EVTSEL_EVENT_HI_SHIFT);
 		s->evtsel[g->gp[k].counter] = enc.evtsel;
 	}
+	/* The run's own counts (plan.h): Retired Instructions (PMCx0C0) judges
+	 * the run, SMIs Received (PMCx02B, Zen 4 / Zen 5: caps.amd_smi_rx) is
+	 * its SMI count; both in every ring, like the conformance checks'
+	 * selectors (event select in [7:0], APM vol. 2 Figure 13-7). */
+	if (s->plan->has_inst_gp)
+		s->evtsel[s->plan->inst_gp] = AMD_EVENT_RETIRED_INSTRUCTIONS | EVTSEL_USR | EVTSEL_OS;
+	if (s->plan->has_smi_gp)
+		s->evtsel[s->plan->smi_gp] = AMD_EVENT_SMIS_RECEIVED | EVTSEL_USR | EVTSEL_OS;
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
 		if (!(s->caps.gp_mask & (1u << i)))
 			continue;
@@ -208,7 +221,10 @@ static bt_status amd_restore(struct bt_pmu_session *s)
 
 /* Legacy (4 counters), core extension (6) and PerfMonV2 (global control):
  * the differences are decided from caps.kind inside this file. AMD has no
- * fixed counters here and no MSR_SMI_COUNT. */
+ * fixed counters and no MSR_SMI_COUNT: the run's instructions and, where
+ * the family has PMCx02B, its SMIs are counted on general counters the
+ * plan reserves (plan.h inst_gp / smi_gp; the session reads them into
+ * counts.inst_delta / smi_delta). */
 const struct bt_pmu_driver bt_pmu_amd_driver = {
 	.name = "amd",
 	.kinds = 1u << BT_PMU_AMD_LEGACY | 1u << BT_PMU_AMD_CORE_EXT | 1u << BT_PMU_AMD_V2,

@@ -122,6 +122,12 @@ struct bt_pmu_caps {
 	bool amd_core_ext;       /* CPUID 8000_0001h:ECX[23] PerfCtrExtCore */
 	bool amd_perfmon_v2;     /* CPUID 8000_0022h:EAX[0] PerfMonV2 */
 	bool amd_lbr_v2;         /* CPUID 8000_0022h:EAX[1] (reported only) */
+	/* PMCx02B "SMIs received" (ls_smi_rx) exists: the Zen 4 and Zen 5
+	 * event lists have it (Linux perf amdzen4/core.json, amdzen5/
+	 * load-store.json, EventCode 0x2b); decided from the CPUID family and
+	 * model as those lists are mapped (family 19h models 10h-1Fh and
+	 * 60h-FFh, family 1Ah). Earlier families: no SMI count. */
+	bool amd_smi_rx;
 };
 
 struct bt_arch;

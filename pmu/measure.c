@@ -7,9 +7,10 @@
 
 #include "pmu/measure.h"
 
-/* Fixed counter 0 counts INST_RETIRED.ANY, 1 CPU_CLK_UNHALTED.THREAD
- * (Intel SDM vol. 3B, "Fixed-Function Performance Counters"). */
-#define FIXED_INST 0
+/* Fixed counter 1 counts CPU_CLK_UNHALTED.THREAD (Intel SDM vol. 3B,
+ * "Fixed-Function Performance Counters"). The run's instructions are
+ * counts.inst_delta: fixed counter 0 (INST_RETIRED.ANY) on Intel, 0xC0 on
+ * the plan's reserved general counter on AMD (plan.h). */
 #define FIXED_CYCLES 1
 
 void bt_measure_opts_defaults(struct bt_measure_opts *o)
@@ -64,7 +65,7 @@ struct engine {
 	struct bt_measurement *m;
 	/* per group g, per event i: calibration overhead */
 	uint64_t *overhead;           /* [n_groups * n_events] */
-	uint64_t *calib_inst;         /* [n_groups]: fixed counter 0 of the empty window */
+	uint64_t *calib_inst;         /* [n_groups]: instructions of the empty window */
 	uint64_t *calib_cycles;       /* [n_groups]: fixed counter 1 of the empty window */
 	/* kept runs: n_groups * reps, in (group, rep) order */
 	struct raw_run *runs;
@@ -136,7 +137,7 @@ static bt_status calibrate(struct engine *e, int g)
 		}
 		for (int i = 0; i < n; i++)
 			samples[(size_t)i * (size_t)k + (size_t)r] = c.measured[i] ? c.count[i] : 0;
-		inst[r] = c.fixed_delta[FIXED_INST];
+		inst[r] = c.has_inst ? c.inst_delta : 0;
 		cyc[r] = c.fixed_delta[FIXED_CYCLES];
 	}
 	for (int i = 0; i < n; i++) {
@@ -165,7 +166,7 @@ static uint64_t corrected(const struct engine *e, int g, int i, uint64_t raw, bo
 
 static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
 {
-	uint64_t v = r->c.fixed_delta[FIXED_INST], o = e->calib_inst[r->c.group];
+	uint64_t v = r->c.has_inst ? r->c.inst_delta : 0, o = e->calib_inst[r->c.group];
 
 	return v > o ? v - o : 0;
 }
@@ -180,9 +181,11 @@ static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
  * the instruction count is a poor judge of that: a handler that retires a
  * few thousand instructions (well inside the tolerance) can still stall for
  * tens of microseconds and add its cycles and misses to every event. So such
- * a run is repeated, and flagged if every retry saw an SMI too. Without an
- * instruction count (AMD: no fixed counter) a run with an SMI is repeated,
- * as nothing else can judge it.
+ * a run is repeated, and flagged if every retry saw an SMI too. AMD has no
+ * fixed counter and no freeze: its runs are judged by 0xC0 on the plan's
+ * reserved general counter, and an SMI there (PMCx02B, Zen 4 and 5) is
+ * always one the counters counted. Without an instruction count a run with
+ * an SMI is repeated, as nothing else can judge it.
  *
  * An SMI outside the window but inside the run (between the first
  * programming write and the last counter read: counts.smi_outside, or
@@ -197,14 +200,17 @@ static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
 static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t ref, char *why,
 		      size_t whylen)
 {
-	bool smi = r->c.has_smi_count && r->c.smi_delta;
-	bool smi_counted = smi && !r->c.smm_frozen;
+	struct bt_pmu_smi s;
+	bt_pmu_smi_of(&r->c, &s);
+	enum bt_smi_verdict v = bt_pmu_smi_verdict(&s);
+	bool smi = v != BT_SMI_NONE;
+	bool smi_counted = v == BT_SMI_COUNTED;
 
-	if ((r->c.has_smi_count && r->c.smi_outside) || r->c.smm_restarted) {
-		snprintf(why, whylen, "SMI outside the window, between programming and reading");
+	if (v == BT_SMI_OUTSIDE) {
+		snprintf(why, whylen, "%s", bt_pmu_smi_why(v));
 		return true;
 	}
-	if (!(r->c.fixed_used & (1u << FIXED_INST)) || ref == 0) {
+	if (!r->c.has_inst || ref == 0) {
 		if (smi)
 			snprintf(why, whylen, "SMI in the window, no instruction count to judge it");
 		return smi;
@@ -216,7 +222,7 @@ static bool disagrees(const struct engine *e, const struct raw_run *r, uint64_t 
 		return true;
 	}
 	if (smi_counted) {
-		snprintf(why, whylen, "SMI in the window, counters not frozen in SMM");
+		snprintf(why, whylen, "%s", bt_pmu_smi_why(v));
 		return true;
 	}
 	return false;
@@ -294,7 +300,7 @@ static void summarize_runs(struct engine *e, int n_runs)
 		int g = r->c.group;
 
 		mr->group = (int16_t)g;
-		mr->has_inst = r->c.fixed_used & (1u << FIXED_INST);
+		mr->has_inst = r->c.has_inst;
 		if (mr->has_inst)
 			inst[ni++] = mr->inst = run_inst(e, r);
 		mr->has_cycles = r->c.fixed_used & (1u << FIXED_CYCLES);

@@ -12,8 +12,10 @@
  *   2. `warmups` runs whose counts are discarded (caches, branch predictors,
  *      page walks of the workload's first touch);
  *   3. `reps` measured runs, each with interrupts masked around the window.
- * Every run also counts the fixed counters, so the runs can be checked
- * against each other: a bare-metal re-run retires the same instructions.
+ * Every run also counts the fixed counters (AMD: retired instructions on a
+ * general counter every group reserves, pmu/plan.h), so the runs can be
+ * checked against each other: a bare-metal re-run retires the same
+ * instructions.
  * A run whose corrected instruction count differs from the median of all
  * runs by more than `tolerance` (relative), or in whose window an SMI landed
  * while the counters were not frozen in SMM (or with no instruction count to
@@ -90,7 +92,7 @@ struct bt_measure_run {
 	bool flagged;             /* still disagreed after the retries */
 	char why[80];             /* what made it retry: "instructions +0.4%, SMI" */
 	bool has_inst;
-	uint64_t inst;            /* fixed counter 0, corrected */
+	uint64_t inst;            /* fixed counter 0 (AMD: 0xC0 on the reserved counter), corrected */
 	bool has_cycles;
 	uint64_t cycles;          /* fixed counter 1, corrected */
 	uint64_t tsc;

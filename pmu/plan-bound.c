@@ -83,7 +83,7 @@ int bt_plan_lower_bound(const struct bt_event *const *events, int n,
 		 *ocr0 = scratch->bound.ocr0, *ocr1 = scratch->bound.ocr1;
 	int n_free = 0, n_ldlat = 0, n_fe = 0, n_ocr = 0, n_ocr0 = 0, n_ocr1 = 0;
 	bool measured = false;
-	int counters = __builtin_popcount(caps->gp_mask) +
+	int counters = __builtin_popcount(caps->gp_mask & ~bt_plan_reserved_gp(caps, NULL, NULL)) +
 		       (opts && opts->mutation ? opts->mutation->extra_counters : 0);
 	if (n > BT_PLAN_MAX_EVENTS)
 		n = BT_PLAN_MAX_EVENTS;
@@ -203,6 +203,17 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 		     caps->kind == BT_PMU_INTEL_ARCH ? caps->fixed_mask : 0);
 	if (p->perf_metrics && !caps->perf_metrics)
 		FAIL("the plan reads PERF_METRICS, which the PMU lacks");
+	/* AMD: the run's own counts on the reserved counters (plan.h). */
+	int want_inst, want_smi;
+	bt_plan_reserved_gp(caps, &want_inst, &want_smi);
+	if (p->has_inst_gp != (want_inst >= 0) || (want_inst >= 0 && p->inst_gp != want_inst))
+		FAIL("the plan counts retired instructions on %s%d, the PMU reserves %d",
+		     p->has_inst_gp ? "general counter " : "no counter, not ",
+		     p->has_inst_gp ? p->inst_gp : 0, want_inst);
+	if (p->has_smi_gp != (want_smi >= 0) || (want_smi >= 0 && p->smi_gp != want_smi))
+		FAIL("the plan counts SMIs on %s%d, the PMU reserves %d",
+		     p->has_smi_gp ? "general counter " : "no counter, not ",
+		     p->has_smi_gp ? p->smi_gp : 0, want_smi);
 	bool *alone_ev = scratch->check.alone_ev;
 	for (int i = 0; i < n; i++)
 		alone_ev[i] = events[i]->flags & BT_EVF_ALONE;
@@ -221,9 +232,10 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 
 	for (int g = 0; g < p->n_groups; g++) {
 		const struct bt_plan_group *pg = &p->groups[g];
-		if (pg->n_gp > __builtin_popcount(caps->gp_mask))
-			FAIL("group %d: %d events on general counters, the PMU has %d", g, pg->n_gp,
-			     __builtin_popcount(caps->gp_mask));
+		uint32_t reserved = bt_plan_reserved_gp(caps, NULL, NULL);
+		if (pg->n_gp > __builtin_popcount(caps->gp_mask & ~reserved))
+			FAIL("group %d: %d events on general counters, the PMU has %d for events", g,
+			     pg->n_gp, __builtin_popcount(caps->gp_mask & ~reserved));
 		uint32_t used = 0;
 		bool have_msr[BT_PLAN_MSR_SLOTS] = { false };
 		uint64_t msr_val[BT_PLAN_MSR_SLOTS] = { 0 };

@@ -19,13 +19,52 @@ const char *bt_plan_msr_name(int slot)
 	return slot >= 0 && slot < BT_PLAN_MSR_SLOTS ? names[slot] : "?";
 }
 
+static bool amd_kind(const struct bt_pmu_caps *caps)
+{
+	return caps->kind == BT_PMU_AMD_LEGACY || caps->kind == BT_PMU_AMD_CORE_EXT ||
+	       caps->kind == BT_PMU_AMD_V2;
+}
+
+/* The highest counters, so that events keep the low ones they are listed
+ * with; AMD's core counters take any event (APM vol. 2 §13.2.1). */
+uint32_t bt_plan_reserved_gp(const struct bt_pmu_caps *caps, int *inst, int *smi)
+{
+	int want_inst = -1, want_smi = -1;
+	uint32_t m = 0;
+	if (amd_kind(caps)) {
+		for (int i = BT_PMU_MAX_GP - 1; i >= 0; i--) {
+			if (!(caps->gp_mask & (1u << i)))
+				continue;
+			if (want_inst < 0)
+				want_inst = i;
+			else if (want_smi < 0 && caps->amd_smi_rx)
+				want_smi = i;
+		}
+		/* Events keep at least two counters (one with the instruction
+		 * count alone). */
+		if (want_smi >= 0 && __builtin_popcount(caps->gp_mask) < 4)
+			want_smi = -1;
+		if (want_inst >= 0 && __builtin_popcount(caps->gp_mask) < 2)
+			want_inst = -1;
+	}
+	if (want_inst >= 0)
+		m |= 1u << want_inst;
+	if (want_smi >= 0)
+		m |= 1u << want_smi;
+	if (inst)
+		*inst = want_inst;
+	if (smi)
+		*smi = want_smi;
+	return m;
+}
+
 uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			 const struct bt_plan_opts *opts)
 {
 	uint32_t m = e->counters;
 	if (opts && opts->smt_off && e->counters_ht_off)
 		m = e->counters_ht_off;
-	uint32_t have = caps->gp_mask;
+	uint32_t have = caps->gp_mask & ~bt_plan_reserved_gp(caps, NULL, NULL);
 	int extra = opts && opts->mutation ? opts->mutation->extra_counters : 0;
 	if (extra > 0) {
 		/* TEST ONLY: phantom counters above the real ones, open to all. */

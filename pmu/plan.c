@@ -268,6 +268,12 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 	if (caps->kind == BT_PMU_INTEL_ARCH)
 		p->fixed_mask = caps->fixed_mask;
 	p->perf_metrics = caps->perf_metrics && (caps->fixed_mask & (1u << 3));
+	int inst_gp, smi_gp;
+	bt_plan_reserved_gp(caps, &inst_gp, &smi_gp);
+	p->has_inst_gp = inst_gp >= 0;
+	p->inst_gp = (uint8_t)(inst_gp >= 0 ? inst_gp : 0);
+	p->has_smi_gp = smi_gp >= 0;
+	p->smi_gp = (uint8_t)(smi_gp >= 0 ? smi_gp : 0);
 
 	struct bt_plan_item *items = scratch->search.items;
 	int *item_of = scratch->search.item_of;

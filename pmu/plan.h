@@ -92,6 +92,14 @@ struct bt_plan {
 	uint32_t fixed_mask;      /* fixed counters every group carries */
 	bool perf_metrics;        /* every group reads PERF_METRICS with SLOTS */
 	uint8_t num_gp;           /* general counters of the PMU planned for */
+	/* AMD has no fixed counters: every group also counts retired
+	 * instructions (0xC0) on general counter inst_gp, which judges the run
+	 * as fixed counter 0 does on Intel (pmu/measure.c), and, where the
+	 * family has PMCx02B (caps.amd_smi_rx), SMIs received on smi_gp, the
+	 * run's SMI count. Those counters are reserved: no event is placed on
+	 * them (bt_plan_reserved_gp). */
+	bool has_inst_gp, has_smi_gp;
+	uint8_t inst_gp, smi_gp;
 	struct bt_plan_bound bound;
 	int lower_bound;          /* = bound.total */
 	int n_unplaced;           /* events the search could not place */
@@ -190,6 +198,12 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 /* The general counters the event may use on this PMU (0: none). */
 uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			 const struct bt_plan_opts *opts);
+/* The general counters every group reserves for the run's own counts on
+ * this PMU (struct bt_plan inst_gp / smi_gp): on AMD the highest counter
+ * for retired instructions and, with caps.amd_smi_rx, the next one for
+ * SMIs received; 0 elsewhere. *inst / *smi (may be NULL) get the counter
+ * or -1. */
+uint32_t bt_plan_reserved_gp(const struct bt_pmu_caps *caps, int *inst, int *smi);
 /* Extra-MSR slot options of an event on this PMU: bit s = may use slot s
  * (an OFFCORE_RESPONSE event with code2 may use either MSR of its pair).
  * 0 = needs none, or the event does not encode here. */

@@ -216,6 +216,15 @@ static void amd_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 		c->num_gp = 4;
 	}
 	c->gp_mask = (uint32_t)bt_width_mask(c->num_gp);
+	/* Display family and model (APM vol. 3 CPUID Fn0000_0001_EAX: the
+	 * extended fields count when the base family is 0Fh). */
+	uint32_t sig = l->l01.eax, fam = (sig >> 8) & 0xF, model = (sig >> 4) & 0xF;
+	if (fam == 0xF) {
+		fam += (sig >> 20) & 0xFF;
+		model |= ((sig >> 16) & 0xF) << 4;
+	}
+	c->amd_smi_rx = (fam == 0x19 && ((model >= 0x10 && model <= 0x1F) || model >= 0x60)) ||
+			fam == 0x1A;
 }
 
 void bt_pmu_caps_from_cpuid(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *ret)

@@ -130,12 +130,41 @@ bt_status bt_pmu_raw_window(struct bt_pmu_session *s, uint32_t msr, uint64_t sta
 	bt_status st = save(s, msr, d);
 	if (st != BT_OK)
 		return st;
+	if (bt_pmu_smi_sample(s, false, false) != BT_OK)
+		return say(s, BT_ERR_FAULT, d, "RDMSR", MSR_SMI_COUNT, false, 0);
 	st = bt_pmu_window(s, msr, start, stop, fn, arg);
 	if (st != BT_OK)
 		return say(s, st, d, "the counting window's WRMSR of", msr, false, 0);
+	if (bt_pmu_smi_sample(s, true, false) != BT_OK)
+		return say(s, BT_ERR_FAULT, d, "RDMSR", MSR_SMI_COUNT, false, 0);
 	if (ret_tsc)
 		*ret_tsc = s->tsc1 - s->tsc0;
 	return BT_OK;
+}
+
+bt_status bt_pmu_raw_smi_begin(struct bt_pmu_session *s, struct bt_diag *d)
+{
+	bt_status st = bt_pmu_smi_begin(s, false);
+	return st == BT_OK ? BT_OK : say(s, st, d, "RDMSR", MSR_SMI_COUNT, false, 0);
+}
+
+bt_status bt_pmu_raw_smi_end(struct bt_pmu_session *s, struct bt_pmu_smi *ret,
+			     struct bt_diag *d)
+{
+	bt_status st = bt_pmu_smi_end(s, false, ret);
+	if (st != BT_OK)
+		return say(s, st, d, "RDMSR", MSR_SMI_COUNT, false, 0);
+	uint32_t g = bt_pmu_global_ctrl_msr(&s->caps);
+	if (!s->smm_frozen || !g)
+		return BT_OK;
+	uint64_t ctrl = 0;
+	if ((st = bt_pmu_raw_read(s, g, &ctrl, d)) != BT_OK)
+		return st;
+	if (ctrl) {
+		ret->restarted = true;
+		st = bt_pmu_raw_write(s, g, g, 0, d);
+	}
+	return st;
 }
 
 uint64_t bt_pmu_raw_status_at_open(const struct bt_pmu_session *s)

@@ -60,10 +60,23 @@ bt_status bt_pmu_raw_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret
 			   struct bt_diag *d);
 /* The counting window: `msr` written with `start`, fn(arg), `msr` written
  * with `stop` (saved first); *ret_tsc gets the TSC ticks from right
- * before the start write to right after the stop write. */
+ * before the start write to right after the stop write. MSR_SMI_COUNT is
+ * read right outside that pair when the session reads SMI counts. */
 bt_status bt_pmu_raw_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start,
 			    uint64_t stop, bt_window_fn *fn, void *arg, uint64_t *ret_tsc,
 			    struct bt_diag *d);
+/* The SMI bracket of a raw run, as bt_pmu_program .. bt_pmu_read bracket a
+ * session run (pmu-session.h; one code, pmu-regs.h bt_pmu_smi_*): begin
+ * before the run's first programming write (MSR_SMI_COUNT, with
+ * opts.read_smi_count), bt_pmu_raw_window reads it around the window, end
+ * after the run's last read. With FREEZE_WHILE_SMM end also reads the
+ * global control and, finding it set (an SMI after the stop write: RSM sets
+ * the enables, SDM vol. 3B "Filtering of SMM Handler Overhead"), stops the
+ * counters again and says so (ret->restarted). bt_pmu_smi_verdict() then
+ * says whether the run must be repeated. */
+bt_status bt_pmu_raw_smi_begin(struct bt_pmu_session *s, struct bt_diag *d);
+bt_status bt_pmu_raw_smi_end(struct bt_pmu_session *s, struct bt_pmu_smi *ret,
+			     struct bt_diag *d);
 /* IA32_PERF_GLOBAL_STATUS (AMD: PerfCntrGlobalStatus) as it was at open. */
 uint64_t bt_pmu_raw_status_at_open(const struct bt_pmu_session *s);
 

@@ -185,3 +185,56 @@ bt_status bt_pmu_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start, 
 	s->tsc1 = bt_rdtsc(s->arch);
 	return st;
 }
+
+/* The run's SMI bracket (pmu-regs.h, pmu-session.h). */
+/* bt_pmu_open clears opts.read_smi_count for a driver without the MSR. */
+static bool smi_readable(const struct bt_pmu_session *s)
+{
+	return s->opts.read_smi_count;
+}
+
+static bt_status smi_rd(struct bt_pmu_session *s, bool fail, uint64_t *v, const char *why)
+{
+	return fail ? bt_pmu_rd(s, MSR_SMI_COUNT, v, why) : bt_rdmsr(s->arch, MSR_SMI_COUNT, v);
+}
+
+bt_status bt_pmu_smi_begin(struct bt_pmu_session *s, bool fail)
+{
+	s->have_smi = false;
+	if (!smi_readable(s))
+		return BT_OK;
+	bt_status st = smi_rd(s, fail, &s->smi_program, "reading MSR_SMI_COUNT before programming");
+	if (st == BT_OK)
+		s->smi_since_stop = s->smi_program != s->smi_stopped;
+	return st;
+}
+
+bt_status bt_pmu_smi_sample(struct bt_pmu_session *s, bool after, bool fail)
+{
+	if (!smi_readable(s))
+		return BT_OK;
+	bt_status st = smi_rd(s, fail, after ? &s->smi1 : &s->smi0, "reading MSR_SMI_COUNT");
+	if (st == BT_OK)
+		s->have_smi = true;
+	return st;
+}
+
+bt_status bt_pmu_smi_end(struct bt_pmu_session *s, bool fail, struct bt_pmu_smi *ret)
+{
+	uint64_t smi_read = 0;
+	memset(ret, 0, sizeof(*ret));
+	ret->frozen = s->smm_frozen;
+	if (!s->have_smi)
+		return BT_OK;
+	bt_status st = smi_rd(s, fail, &smi_read, "reading MSR_SMI_COUNT after the counters");
+	if (st != BT_OK)
+		return st;
+	/* An SMI up to smi1 that restarted the counters after the stop write
+	 * is seen by the GLOBAL_CTRL check after the reads (counts.smm_restarted)
+	 * and stopped there; one after smi1 is for the next program step. */
+	s->smi_stopped = s->smi1;
+	ret->has_count = true;
+	ret->in_window = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
+	ret->outside = ((smi_read - s->smi_program) - (s->smi1 - s->smi0)) & 0xFFFFFFFFull;
+	return BT_OK;
+}

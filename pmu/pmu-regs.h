@@ -42,6 +42,19 @@ void bt_pmu_restore_one(struct bt_pmu_session *s, uint32_t msr, bt_status *first
 void bt_pmu_restore_write(struct bt_pmu_session *s, uint32_t msr, uint64_t value,
 			  bt_status *first);
 
+/* The run's SMI bracket (pmu-session.h), one code for the session's runs
+ * (bt_pmu_program .. bt_pmu_read) and the conformance checks' raw runs
+ * (pmu-raw.h): MSR_SMI_COUNT before the first programming write, around
+ * the window (inside it the TSC pair), and after the last counter read.
+ * Each reads only with opts.read_smi_count on a driver that has the MSR.
+ * fail: a fault marks the session failed (the session's runs); otherwise
+ * the RDMSR's status is returned and the session goes on (raw runs). */
+bt_status bt_pmu_smi_begin(struct bt_pmu_session *s, bool fail);
+bt_status bt_pmu_smi_sample(struct bt_pmu_session *s, bool after, bool fail);
+/* After the last read: the run's SMIs into *ret (restarted false: the
+ * caller's GLOBAL_CTRL check says). */
+bt_status bt_pmu_smi_end(struct bt_pmu_session *s, bool fail, struct bt_pmu_smi *ret);
+
 /* The counting window: the run's TSC is read right before the start write
  * and right after the stop write, so nothing else lies inside its interval.
  * Drivers call this for the one write that starts and the one that stops. */

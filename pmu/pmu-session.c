@@ -52,6 +52,9 @@ bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
 		return BT_ERR_UNSUPPORTED;
 	}
 	s->open = true;
+	/* A vendor without MSR_SMI_COUNT reads none (pmu-regs.c bt_pmu_smi_*). */
+	if (!s->driver->smi_count)
+		s->opts.read_smi_count = false;
 	/* MSR_SMI_COUNT is model-specific (Nehalem and later) and VMMs often
 	 * do not emulate it: read it once, through the fault guard, before
 	 * relying on it in every window. On a fault, count no SMIs rather
@@ -113,6 +116,17 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 					   "nothing programmed", group, c);
 		s->gp_used |= 1u << c;
 	}
+	/* The run's own counts on AMD (plan.h inst_gp / smi_gp): programmed
+	 * by the driver in every group, on counters no event may use. */
+	uint32_t own = (plan->has_inst_gp ? 1u << plan->inst_gp : 0) |
+		       (plan->has_smi_gp ? 1u << plan->smi_gp : 0);
+	if (own & ~s->caps.gp_mask)
+		return bt_pmu_fail(s, BT_ERR_INVALID, "the plan reserves general counters 0x%X, "
+				   "which this PMU does not have; nothing programmed", own);
+	if (own & s->gp_used)
+		return bt_pmu_fail(s, BT_ERR_INVALID, "group %d puts an event on a general counter "
+				   "the plan reserves (0x%X); nothing programmed", group, own);
+	s->gp_used |= own;
 	if (s->driver->fixed_counters && (plan->fixed_mask & ~s->caps.fixed_mask))
 		return bt_pmu_fail(s, BT_ERR_INVALID, "the plan uses fixed counters 0x%X, this PMU has "
 				   "0x%X; nothing programmed", plan->fixed_mask, s->caps.fixed_mask);
@@ -120,13 +134,9 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 	s->pm = plan->perf_metrics && s->caps.perf_metrics && (s->fixed_used & (1u << 3));
 	/* The run's SMI bracket opens before the first programming write (see
 	 * pmu-session.h): an SMI from here to the last counter read is seen. */
-	if (s->opts.read_smi_count && s->driver->smi_count) {
-		st = bt_pmu_rd(s, MSR_SMI_COUNT, &s->smi_program,
-			       "reading MSR_SMI_COUNT before programming");
-		if (st != BT_OK)
-			return st;
-		s->smi_since_stop = s->smi_program != s->smi_stopped;
-	}
+	st = bt_pmu_smi_begin(s, true);
+	if (st != BT_OK)
+		return st;
 	st = s->driver->program(s);
 	if (st == BT_OK)
 		s->programmed = true;
@@ -152,13 +162,37 @@ static bt_status sample_side(struct bt_pmu_session *s, bool after)
 			return st;
 		s->have_aperf = true;
 	}
-	if (s->opts.read_smi_count && s->driver->smi_count) {
-		st = bt_pmu_rd(s, MSR_SMI_COUNT, after ? &s->smi1 : &s->smi0, "reading MSR_SMI_COUNT");
-		if (st != BT_OK)
-			return st;
-		s->have_smi = true;
+	return bt_pmu_smi_sample(s, after, true);
+}
+
+void bt_pmu_smi_of(const struct bt_pmu_counts *c, struct bt_pmu_smi *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->has_count = c->has_smi_count;
+	ret->in_window = c->has_smi_count ? c->smi_delta : 0;
+	ret->outside = c->has_smi_count ? c->smi_outside : 0;
+	ret->restarted = c->smm_restarted;
+	ret->frozen = c->smm_frozen;
+}
+
+enum bt_smi_verdict bt_pmu_smi_verdict(const struct bt_pmu_smi *smi)
+{
+	if ((smi->has_count && smi->outside) || smi->restarted)
+		return BT_SMI_OUTSIDE;
+	if (!smi->has_count || !smi->in_window)
+		return BT_SMI_NONE;
+	return smi->frozen ? BT_SMI_FROZEN : BT_SMI_COUNTED;
+}
+
+const char *bt_pmu_smi_why(enum bt_smi_verdict v)
+{
+	switch (v) {
+	case BT_SMI_OUTSIDE: return "SMI outside the window, between programming and reading";
+	case BT_SMI_COUNTED: return "SMI in the window, counters not frozen in SMM";
+	case BT_SMI_FROZEN: return "SMI in the window (counters frozen in SMM, the TSC ran on)";
+	case BT_SMI_NONE: break;
 	}
-	return BT_OK;
+	return "";
 }
 
 bt_status bt_pmu_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
@@ -196,28 +230,33 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 	if (st != BT_OK)
 		return st;
 	/* ... and closes after the last counter read. */
-	uint64_t smi_read = 0;
-	if (s->have_smi) {
-		st = bt_pmu_rd(s, MSR_SMI_COUNT, &smi_read, "reading MSR_SMI_COUNT after the counters");
-		if (st != BT_OK)
-			return st;
-		/* An SMI up to smi1 that restarted the counters after the stop
-		 * write is seen by the driver's read (counts.smm_restarted) and
-		 * stopped there; one after smi1 is for the next program step. */
-		s->smi_stopped = s->smi1;
-	}
+	struct bt_pmu_smi smi;
+	st = bt_pmu_smi_end(s, true, &smi);
+	if (st != BT_OK)
+		return st;
 	c->tsc_delta = s->tsc1 - s->tsc0;
 	if (s->have_aperf) {
 		c->has_aperf_mperf = true;
 		c->aperf_delta = s->aperf1 - s->aperf0;
 		c->mperf_delta = s->mperf1 - s->mperf0;
 	}
-	if (s->have_smi) {
+	if (smi.has_count) {
 		c->has_smi_count = true;
-		c->smi_delta = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
-		c->smi_outside = ((smi_read - s->smi_program) - (s->smi1 - s->smi0)) & 0xFFFFFFFFull;
+		c->smi_delta = smi.in_window;
+		c->smi_outside = smi.outside;
 	}
 	c->smm_frozen = s->smm_frozen;
+	if (c->fixed_used & 1u) {
+		c->has_inst = true;
+		c->inst_delta = c->fixed_delta[0];
+	} else if (s->plan->has_inst_gp) {
+		c->has_inst = true;
+		c->inst_delta = c->gp_delta[s->plan->inst_gp];
+	}
+	if (!c->has_smi_count && s->plan->has_smi_gp) {
+		c->has_smi_count = true;
+		c->smi_delta = c->gp_delta[s->plan->smi_gp];
+	}
 	if (s->opts.tsc_hz)
 		c->duration_ns = c->tsc_delta / s->opts.tsc_hz * 1000000000ull +
 				(c->tsc_delta % s->opts.tsc_hz) * 1000000000ull / s->opts.tsc_hz;

@@ -141,6 +141,14 @@ struct bt_pmu_counts {
 	uint64_t tsc_delta;
 	bool has_aperf_mperf;
 	uint64_t aperf_delta, mperf_delta;
+	/* Retired instructions of the window: Intel fixed counter 0 where the
+	 * plan carries it, AMD 0xC0 on the plan's reserved general counter
+	 * (plan.h inst_gp). What pmu/measure.c judges a run by. */
+	bool has_inst;
+	uint64_t inst_delta;
+	/* SMIs in the window: Intel MSR_SMI_COUNT (read around the window),
+	 * AMD PMCx02B "SMIs received" on the plan's reserved counter (plan.h
+	 * smi_gp; it counts only while enabled, so AMD has no smi_outside). */
 	bool has_smi_count;
 	uint64_t smi_delta;
 	/* SMIs in the rest of the run: between MSR_SMI_COUNT read before the
@@ -161,6 +169,35 @@ struct bt_pmu_counts {
 	bool measured[BT_PLAN_MAX_EVENTS]; /* counted in this run */
 	uint64_t count[BT_PLAN_MAX_EVENTS];
 };
+
+/* One run's SMIs as its bracket (above) saw them: the session's runs have
+ * them in struct bt_pmu_counts (bt_pmu_smi_of), the conformance checks'
+ * raw runs from bt_pmu_raw_smi_end (pmu-raw.h). */
+struct bt_pmu_smi {
+	bool has_count;              /* an SMI count was read (MSR_SMI_COUNT, AMD PMCx02B) */
+	uint64_t in_window;          /* SMIs in the window */
+	uint64_t outside;            /* SMIs in the run outside the window */
+	bool restarted;              /* GLOBAL_CTRL found set after the reads (counts.smm_restarted) */
+	bool frozen;                 /* FREEZE_WHILE_SMM held the counters in SMM */
+};
+
+/* What the SMIs did to a run: one rule for pmu/measure.c and the
+ * conformance checks (validate/conformance-measure.c). */
+enum bt_smi_verdict {
+	BT_SMI_NONE = 0,             /* none seen */
+	BT_SMI_OUTSIDE,              /* between programming and reading, outside the
+				      * window, or GLOBAL_CTRL restarted by RSM: the armed
+				      * counters counted the driver; always repeat */
+	BT_SMI_COUNTED,              /* in the window, counters not frozen: every counter
+				      * counted the handler; always repeat */
+	BT_SMI_FROZEN,               /* in the window, counters frozen: counts are the
+				      * body's, the TSC is not (it runs through SMM) and RSM
+				      * set the GLOBAL_CTRL enables; an instruction count
+				      * that agrees keeps the run (measure.c), nothing else */
+};
+enum bt_smi_verdict bt_pmu_smi_verdict(const struct bt_pmu_smi *smi);
+/* The run's retried_because text for a verdict ("" for BT_SMI_NONE). */
+const char *bt_pmu_smi_why(enum bt_smi_verdict v);
 
 #define BT_PMU_MAX_SAVED 64
 
@@ -218,6 +255,9 @@ bool bt_pmu_session_smm_frozen(const struct bt_pmu_session *s);
 /* The session's caveats so far ("; "-separated, "" if none): facilities not
  * available here, registers that could not be put back exactly. */
 const char *bt_pmu_session_warnings(const struct bt_pmu_session *s);
+
+/* The SMIs of a session run, from its counts. */
+void bt_pmu_smi_of(const struct bt_pmu_counts *c, struct bt_pmu_smi *ret);
 
 /* Convenience: program, run and read one group. */
 bt_status bt_pmu_measure_group(struct bt_pmu_session *s, const struct bt_plan *plan, int group,

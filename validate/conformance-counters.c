@@ -144,85 +144,104 @@ void conf_width_overflow(struct conf *c)
 		}
 	if (c->intel)
 		p.fixed = k->fixed_mask & ((1u << BT_PMU_MAX_FIXED) - 1);
+	/* Exact comparisons of single runs: an SMI in either is seen by the SMI
+	 * bracket and the run repeated (conf_run); where no SMI count exists
+	 * (AMD before Zen 4 here, and AMD's counters count the handler of
+	 * every SMI and interrupt), a mismatch is itself repeated, and only one
+	 * that persists over CONF_SMI_RETRIES pairs of runs is the counter's. */
 	struct conf_run ref, wrap;
-	if (conf_run(c, &p, false, &ref) != BT_OK) {
-		conf_result(c, wid, BT_VERDICT_FAIL, "", "", "the run from 0: %s", c->err.text);
-		if (has_status)
-			conf_result(c, ovf, BT_VERDICT_FAIL, "", "", "the run from 0: %s", c->err.text);
-		else
-			conf_result(c, ovf, BT_VERDICT_SKIP, "", "", "no overflow status register "
-				    "before PerfMonV2 (APM vol. 2 §13.2)");
-		return;
-	}
 	uint64_t gmask = conf_gp_mask(c), fmask = conf_fixed_mask(c);
 	uint64_t below[2][32];
 	uint32_t too_few = 0;
-	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
-		below[0][i] = 1000 + i;
-		p.gp_start[i] = (gmask - below[0][i] + 1) & gmask; /* 2^w - (1000 + i) */
-	}
-	/* Fixed counters 0-3 (instructions, cycles, REF_TSC, slots) count
-	 * thousands over the loop; the E-core's topdown fixed counters 4-6 may
-	 * count little (bad speculation): those are preset half their count
-	 * from 0 below the top, and left out if they counted < 2. A counter
-	 * 0-3 that counted nothing stays in, and fails. */
-	for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++) {
-		uint64_t half = ref.fixed_delta[i] / 2;
-		below[1][i] = i < 4 || half >= 1000 + i ? 1000 + i : half;
-		if ((p.fixed & (1u << i)) && below[1][i] == 0) {
-			p.fixed &= ~(1u << i);
-			too_few |= 1u << i;
-		}
-		p.fixed_start[i] = (fmask - below[1][i] + 1) & fmask;
-	}
-	if (conf_run(c, &p, false, &wrap) != BT_OK) {
-		conf_result(c, wid, BT_VERDICT_FAIL, "", "", "the run near the top: %s", c->err.text);
-		if (has_status)
-			conf_result(c, ovf, BT_VERDICT_FAIL, "", "", "the run near the top: %s",
-				    c->err.text);
-		else
-			conf_result(c, ovf, BT_VERDICT_SKIP, "", "", "no overflow status register "
-				    "before PerfMonV2 (APM vol. 2 §13.2)");
-		return;
-	}
-
-	/* Width and wrap, counter by counter; the first failure is reported. */
 	char why[256] = "";
 	uint64_t wrapped = 0;
 	int n_checked = 0;
-	for (unsigned f = 0; f < 2; f++) {
-		uint32_t used = f ? p.fixed : p.gp;
-		for (unsigned i = 0; i < 32; i++) {
-			if (!(used & (1u << i)))
-				continue;
-			n_checked++;
-			uint64_t start = f ? p.fixed_start[i] : p.gp_start[i];
-			uint64_t held = f ? wrap.fixed_held[i] : wrap.gp_held[i];
-			uint64_t end = f ? wrap.fixed_end[i] : wrap.gp_end[i];
-			uint64_t got = f ? wrap.fixed_delta[i] : wrap.gp_delta[i];
-			uint64_t want = f ? ref.fixed_delta[i] : ref.gp_delta[i];
-			unsigned w = f ? (k->fixed_width ? k->fixed_width : 48) : k->gp_width;
-			const char *kind = f ? "fixed counter" : "general counter";
-			if (end < held)
-				wrapped |= f ? fixed_bit(i) : gp_bit(i);
-			if (why[0])
-				continue;
-			/* Instructions are exact; cycles and slots vary a little. */
-			uint64_t tol = f ? want / 50 + 16 : 0;
-			if (held != start)
-				snprintf(why, sizeof(why), "%s %u: preset 0x%llx (2^%u - %llu) read back "
-					 "0x%llx: it holds fewer bits than the %u CPUID says", kind, i,
-					 (unsigned long long)start, w, (unsigned long long)below[f][i],
-					 (unsigned long long)held, w);
-			else if (end >= held)
-				snprintf(why, sizeof(why), "%s %u: did not wrap (0x%llx -> 0x%llx "
-					 "over %llu counts from 0)", kind, i, (unsigned long long)held,
-					 (unsigned long long)end, (unsigned long long)want);
-			else if (want == 0 || (got > want ? got - want : want - got) > tol)
-				snprintf(why, sizeof(why), "%s %u: counted %llu across the wrap, %llu "
-					 "from 0", kind, i, (unsigned long long)got,
-					 (unsigned long long)want);
+	const struct conf_prog p0 = p;
+	for (unsigned attempt = 0;; attempt++) {
+		p = p0;
+		if (conf_run(c, &p, false, &ref) != BT_OK) {
+			conf_result(c, wid, BT_VERDICT_FAIL, "", "", "the run from 0: %s", c->err.text);
+			if (has_status)
+				conf_result(c, ovf, BT_VERDICT_FAIL, "", "", "the run from 0: %s", c->err.text);
+			else
+				conf_result(c, ovf, BT_VERDICT_SKIP, "", "", "no overflow status register "
+					    "before PerfMonV2 (APM vol. 2 §13.2)");
+			return;
 		}
+		too_few = 0;
+		for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
+			below[0][i] = 1000 + i;
+			p.gp_start[i] = (gmask - below[0][i] + 1) & gmask; /* 2^w - (1000 + i) */
+		}
+		/* Fixed counters 0-3 (instructions, cycles, REF_TSC, slots) count
+		 * thousands over the loop; the E-core's topdown fixed counters 4-6 may
+		 * count little (bad speculation): those are preset half their count
+		 * from 0 below the top, and left out if they counted < 2. A counter
+		 * 0-3 that counted nothing stays in, and fails. */
+		for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++) {
+			uint64_t half = ref.fixed_delta[i] / 2;
+			below[1][i] = i < 4 || half >= 1000 + i ? 1000 + i : half;
+			if ((p.fixed & (1u << i)) && below[1][i] == 0) {
+				p.fixed &= ~(1u << i);
+				too_few |= 1u << i;
+			}
+			p.fixed_start[i] = (fmask - below[1][i] + 1) & fmask;
+		}
+		if (conf_run(c, &p, false, &wrap) != BT_OK) {
+			conf_result(c, wid, BT_VERDICT_FAIL, "", "", "the run near the top: %s", c->err.text);
+			if (has_status)
+				conf_result(c, ovf, BT_VERDICT_FAIL, "", "", "the run near the top: %s",
+					    c->err.text);
+			else
+				conf_result(c, ovf, BT_VERDICT_SKIP, "", "", "no overflow status register "
+					    "before PerfMonV2 (APM vol. 2 §13.2)");
+			return;
+		}
+
+		/* Width and wrap, counter by counter; the first failure is reported. */
+		why[0] = '\0';
+		wrapped = 0;
+		n_checked = 0;
+		for (unsigned f = 0; f < 2; f++) {
+			uint32_t used = f ? p.fixed : p.gp;
+			for (unsigned i = 0; i < 32; i++) {
+				if (!(used & (1u << i)))
+					continue;
+				n_checked++;
+				uint64_t start = f ? p.fixed_start[i] : p.gp_start[i];
+				uint64_t held = f ? wrap.fixed_held[i] : wrap.gp_held[i];
+				uint64_t end = f ? wrap.fixed_end[i] : wrap.gp_end[i];
+				uint64_t got = f ? wrap.fixed_delta[i] : wrap.gp_delta[i];
+				uint64_t want = f ? ref.fixed_delta[i] : ref.gp_delta[i];
+				unsigned w = f ? (k->fixed_width ? k->fixed_width : 48) : k->gp_width;
+				const char *kind = f ? "fixed counter" : "general counter";
+				if (end < held)
+					wrapped |= f ? fixed_bit(i) : gp_bit(i);
+				if (why[0])
+					continue;
+				/* Instructions are exact; cycles and slots vary a little. */
+				uint64_t tol = f ? want / 50 + 16 : 0;
+				if (held != start)
+					snprintf(why, sizeof(why), "%s %u: preset 0x%llx (2^%u - %llu) read back "
+						 "0x%llx: it holds fewer bits than the %u CPUID says", kind, i,
+						 (unsigned long long)start, w, (unsigned long long)below[f][i],
+						 (unsigned long long)held, w);
+				else if (end >= held)
+					snprintf(why, sizeof(why), "%s %u: did not wrap (0x%llx -> 0x%llx "
+						 "over %llu counts from 0)", kind, i, (unsigned long long)held,
+						 (unsigned long long)end, (unsigned long long)want);
+				else if (want == 0 || (got > want ? got - want : want - got) > tol)
+					snprintf(why, sizeof(why), "%s %u: counted %llu across the wrap, %llu "
+						 "from 0", kind, i, (unsigned long long)got,
+						 (unsigned long long)want);
+			}
+		}
+		if (!why[0] || attempt == CONF_SMI_RETRIES ||
+		    (ref.smi.has_count && wrap.smi.has_count))
+			break;
+		if (!c->smi_repeats++)
+			snprintf(c->smi_why, sizeof(c->smi_why), "a mismatch with no SMI count to "
+				 "rule an SMI out");
 	}
 	if (why[0])
 		conf_result(c, wid, BT_VERDICT_FAIL, "preset read back, wrap at 2^width",
@@ -314,15 +333,36 @@ void conf_global_ctrl(struct conf *c)
 		conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err.text);
 		return;
 	}
-	/* Stopped: the kernel outside any window adds nothing. */
+	/* Stopped: the kernel adds nothing, run between two writes that keep
+	 * the global control 0, so the SMI bracket sees an SMI there (with the
+	 * freeze RSM would set the enables, and the counter would count: the
+	 * run is repeated, as conf_run repeats its own). */
 	uint64_t before = 0, after = 0;
-	uint32_t ctr = bt_pmu_gp_ctr_msr(c->caps, 0);
-	bt_status st = bt_pmu_raw_read(&c->s, ctr, &before, &c->err);
-	if (st == BT_OK) {
-		uint64_t irq = bt_irq_save(c->arch);
-		c->loop->run(&c->loop_st);
-		bt_irq_restore(c->arch, irq);
-		st = bt_pmu_raw_read(&c->s, ctr, &after, &c->err);
+	uint32_t ctr = bt_pmu_gp_ctr_msr(c->caps, 0), g = bt_pmu_global_ctrl_msr(c->caps);
+	bt_status st = BT_OK;
+	for (unsigned t = 0; t <= CONF_SMI_RETRIES && st == BT_OK; t++) {
+		struct bt_pmu_smi smi;
+		memset(&smi, 0, sizeof(smi));
+		st = bt_pmu_raw_smi_begin(&c->s, &c->err);
+		if (st == BT_OK)
+			st = bt_pmu_raw_read(&c->s, ctr, &before, &c->err);
+		if (st == BT_OK) {
+			uint64_t irq = bt_irq_save(c->arch);
+			st = bt_pmu_raw_window(&c->s, g, 0, 0, c->loop->run, &c->loop_st, NULL,
+					       &c->err);
+			bt_irq_restore(c->arch, irq);
+		}
+		if (st == BT_OK)
+			st = bt_pmu_raw_read(&c->s, ctr, &after, &c->err);
+		if (st == BT_OK)
+			st = bt_pmu_raw_smi_end(&c->s, &smi, &c->err);
+		enum bt_smi_verdict v = bt_pmu_smi_verdict(&smi);
+		if (st != BT_OK || v == BT_SMI_NONE)
+			break;
+		if (!c->smi_repeats++)
+			snprintf(c->smi_why, sizeof(c->smi_why), "%s", bt_pmu_smi_why(v));
+		if (t == CONF_SMI_RETRIES)
+			c->smi_kept++;
 	}
 	if (st != BT_OK)
 		conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err.text);

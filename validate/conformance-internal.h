@@ -30,7 +30,15 @@ struct conf {
 	struct bt_check_list *out;
 	bt_status add_status;       /* first failure to grow the list */
 	struct bt_diag err;         /* the access that faulted, from pmu-raw.h */
+	/* Runs of the current check repeated for an SMI (conf_run), and why
+	 * the first was; runs that still had one after the retries. The next
+	 * result says so and resets them (conformance-result.c). */
+	unsigned smi_repeats, smi_kept;
+	char smi_why[96];
 };
+
+/* Extra runs conf_run makes for one run that an SMI disturbed. */
+#define CONF_SMI_RETRIES 3
 
 /* What to program: the counters used, each selector's value without the
  * enable bit, start values (mod 2^width), PERF_METRICS with fixed 3. */
@@ -56,6 +64,7 @@ struct conf_run {
 	uint64_t tsc;
 	uint64_t status;                     /* GLOBAL_STATUS right after the window */
 	uint64_t perf_metrics;
+	struct bt_pmu_smi smi;               /* the run's SMI bracket (pmu-raw.h) */
 };
 
 /* Medians over reps windows; with calibration, minus the median of the
@@ -76,7 +85,13 @@ uint64_t conf_gp_mask(const struct conf *c);     /* bits the counters hold (CPUI
 uint64_t conf_fixed_mask(const struct conf *c);
 
 /* Program, run one window over the loop (empty = false) or the empty
- * kernel, read back. BT_ERR_FAULT with c->err naming the access. */
+ * kernel, read back. BT_ERR_FAULT with c->err naming the access. The run
+ * is bracketed by MSR_SMI_COUNT reads as pmu/measure.c's are (pmu-raw.h
+ * bt_pmu_raw_smi_begin/_end) and repeated, up to CONF_SMI_RETRIES times,
+ * while bt_pmu_smi_verdict() finds an SMI in it: outside the window (RSM
+ * set the GLOBAL_CTRL enables) or in it, frozen or not, since the checks
+ * compare single counts exactly, REF_TSC with the TSC (which runs through
+ * SMM) and a clear global enable with nothing counted (which RSM sets). */
 bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct conf_run *r);
 /* Every selector and the fixed control written 0: nothing counts. */
 bt_status conf_stop_selectors(struct conf *c);

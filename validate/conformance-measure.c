@@ -10,6 +10,7 @@
  * stopped by its PerfEvtSel.En, the last one by the window's own write,
  * so counters differ by the writes between: calibration removes that.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,12 +121,15 @@ bt_status conf_stop_selectors(struct conf *c)
 	return BT_OK;
 }
 
-bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct conf_run *r)
+static bt_status run_once(struct conf *c, const struct conf_prog *p, bool empty,
+			 struct conf_run *r)
 {
 	const struct bt_pmu_caps *k = c->caps;
 	uint32_t gctl = bt_pmu_global_ctrl_msr(k);
 	uint64_t gmask = conf_gp_mask(c), fmask = conf_fixed_mask(c);
 	memset(r, 0, sizeof(*r));
+	/* The run's SMI bracket opens before its first write ... */
+	TRY(bt_pmu_raw_smi_begin(&c->s, &c->err));
 	if (gctl)
 		TRY(wr(c, gctl, gctl, 0)); /* everything stopped while programming */
 	/* Selectors disabled while the start values are written and read
@@ -217,6 +221,23 @@ bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct
 	}
 	if (p->pm)
 		TRY(rd(c, MSR_PERF_METRICS, &r->perf_metrics));
+	/* ... and closes after its last read. */
+	return bt_pmu_raw_smi_end(&c->s, &r->smi, &c->err);
+}
+
+bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct conf_run *r)
+{
+	TRY(run_once(c, p, empty, r));
+	for (unsigned t = 0; t < CONF_SMI_RETRIES; t++) {
+		enum bt_smi_verdict v = bt_pmu_smi_verdict(&r->smi);
+		if (v == BT_SMI_NONE)
+			return BT_OK;
+		if (!c->smi_repeats++)
+			snprintf(c->smi_why, sizeof(c->smi_why), "%s", bt_pmu_smi_why(v));
+		TRY(run_once(c, p, empty, r));
+	}
+	if (bt_pmu_smi_verdict(&r->smi) != BT_SMI_NONE)
+		c->smi_kept++;
 	return BT_OK;
 }
 

@@ -37,6 +37,16 @@ static void vresult(struct conf *c, const char *id, enum bt_verdict v, bool meas
 	snprintf(r.expected, sizeof(r.expected), "%s", expected ? expected : "");
 	snprintf(r.tolerance, sizeof(r.tolerance), "%s", tolerance ? tolerance : "");
 	vsnprintf(r.detail, sizeof(r.detail), fmt, ap);
+	/* The check's runs an SMI disturbed (conf_run), as measure.c's runs
+	 * say theirs in retried_because. */
+	if (c->smi_repeats) {
+		size_t len = strlen(r.detail);
+		snprintf(r.detail + len, sizeof(r.detail) - len, " [%u run%s repeated: %s%s]",
+			 c->smi_repeats, c->smi_repeats == 1 ? "" : "s", c->smi_why,
+			 c->smi_kept ? "; an SMI in every retry, kept" : "");
+	}
+	c->smi_repeats = c->smi_kept = 0;
+	c->smi_why[0] = '\0';
 	bt_status st = bt_check_list_add(c->out, &r);
 	if (st != BT_OK && c->add_status == BT_OK)
 		c->add_status = st;

@@ -136,11 +136,9 @@ bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conforman
 {
 	struct bt_arch *arch = pmu->arch;
 	const struct bt_pmu_caps *caps = &pmu->caps;
-	static struct conf zero;
-	struct conf *c = malloc(sizeof(*c));
+	struct conf *c = calloc(1, sizeof(*c));
 	if (!c)
 		return BT_ERR_NOMEM;
-	*c = zero;
 	c->arch = arch;
 	c->caps = caps;
 	c->out = out;
@@ -190,6 +188,9 @@ bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conforman
 	struct bt_pmu_session_opts so;
 	memset(&so, 0, sizeof(so));
 	so.use_rdmsr = true;
+	/* MSR_SMI_COUNT (Intel, probed at open) brackets every run, so a run an
+	 * SMI disturbed is repeated (conf_run). */
+	so.read_smi_count = true;
 	st = bt_pmu_open(&c->s, arch, caps, &so);
 	if (st != BT_OK) {
 		bt_status cst = bt_pmu_close(&c->s);

@@ -57,7 +57,6 @@
 #include "base/status.h"
 #include "arch/arch.h"
 #include "arch/cpuid.h"
-#include "base/wl-profile.h"
 
 /* ------------------------------------------------------------ platform */
 
@@ -166,9 +165,6 @@ struct bt_workload {
 	/* Optional: a remark about this instance for the results, e.g. the
 	 * ISA multiply3 chose or how a working set compares with the caches. */
 	void (*describe)(const void *state, const struct bt_wl_env *env, char *buf, size_t len);
-	/* Its character for the simulated PMU (base/wl-profile.h): a model
-	 * written next to the code, not a measurement. */
-	const struct bt_wl_profile *profile;
 };
 
 /* ------------------------------------------------------------ registry */
@@ -244,9 +240,5 @@ void bt_wl_run(struct bt_wl_instance *inst);
 bt_status bt_wl_after_run(struct bt_wl_instance *inst, struct bt_diag *d);
 uint64_t bt_wl_checksum(const struct bt_wl_instance *inst);
 void bt_wl_teardown(struct bt_wl_instance *inst);
-
-/* Instructions one run retires by the workload's profile: insts_per_unit x
- * the named parameters' values; 0 without a profile. */
-double bt_wl_profile_insts(const struct bt_wl_config *cfg);
 
 #endif

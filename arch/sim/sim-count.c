@@ -191,32 +191,54 @@ static bool double_counts(const struct bt_sim *sim, uint64_t sel)
 
 /*
  * SMIs landing in the window, or injected between two accesses (bt_sim_smi
- * below), on Intel. Without IA32_DEBUGCTL.FREEZE_WHILE_SMM
- * the counters go on counting while the SMI handler runs: each SMI adds
- * cfg.smm_counts_per_smi to every counter that is counting and counts ring 0
- * (SMM runs in a real-address-like environment, SDM vol. 3C "SMI Handler
- * Execution Environment": not user mode). SLOTS is left out on PERF_METRICS
- * parts: the sim has no breakdown of the handler's slots. With the freeze
- * (SDM vol. 3B "Filtering of SMM Handler Overhead"), SMI delivery clears
+ * below). Intel without IA32_DEBUGCTL.FREEZE_WHILE_SMM: the counters go on
+ * counting while the SMI handler runs: each SMI adds cfg.smm_counts_per_smi
+ * to every counter that is counting and counts ring 0 (SMM runs in a
+ * real-address-like environment, SDM vol. 3C "SMI Handler Execution
+ * Environment": not user mode). SLOTS is left out on PERF_METRICS parts:
+ * the sim has no breakdown of the handler's slots. With the freeze (SDM
+ * vol. 3B "Filtering of SMM Handler Overhead"), SMI delivery clears
  * GLOBAL_CTRL's enables and RSM "sets them to 1": the handler adds nothing,
  * and the sim takes the manual literally, leaving every counter's enable
  * set after the SMI whatever it was before (a driver that cleared the
  * selectors it does not use counts nothing more; the stop write clears
  * them; outside the window, nothing does until the driver writes
  * GLOBAL_CTRL again).
+ *
+ * AMD: the APM (vol. 2 §13.2) gives the core counters no way to stop in
+ * SMM, so every counter that counts ring 0 counts the handler's work as
+ * Intel's do without the freeze, and a counter programmed with PMCx02B
+ * ("SMIs received", the Zen 4 / Zen 5 event lists) counts each SMI once.
  */
+#define SIM_AMD_EV_SMI_RX 0x02Bu
+
 static void deliver_smis(struct bt_sim *sim, uint32_t smis, const bool *gp_on,
 			 const bool *fixed_on)
 {
 	const struct bt_sim_config *c = &sim->cfg;
-	if (!smis || c->vendor != BT_VENDOR_INTEL)
+	if (!smis)
+		return;
+	uint64_t n = (uint64_t)smis * c->smm_counts_per_smi;
+	if (c->vendor == BT_VENDOR_AMD) {
+		for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
+			uint64_t sel = sim->regs.evtsel[i];
+			if (!gp_on[i])
+				continue;
+			if (sel_code(sim, sel) == SIM_AMD_EV_SMI_RX &&
+			    ((sel >> SIM_SEL_UMASK_SHIFT) & 0xFF) == 0)
+				bt_sim_add_gp(sim, i, smis);
+			else if (n && (sel & SIM_SEL_OS))
+				bt_sim_add_gp(sim, i, n);
+		}
+		return;
+	}
+	if (c->vendor != BT_VENDOR_INTEL)
 		return;
 	if (sim->regs.debugctl & SIM_DBG_FREEZE_WHILE_SMM) {
 		sim->regs.global_ctrl |= bt_sim_gp_mask(sim) |
 					 (uint64_t)bt_sim_fixed_mask(sim) << SIM_GLOBAL_FIXED_SHIFT;
 		return;
 	}
-	uint64_t n = (uint64_t)smis * c->smm_counts_per_smi;
 	if (!n)
 		return;
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
@@ -228,6 +250,67 @@ static void deliver_smis(struct bt_sim *sim, uint32_t smis, const bool *gp_on,
 			bt_sim_add_fixed(sim, i, n);
 }
 
+/* Which part of the window's counts: all of it, or the part before / after
+ * the SMIs that land halfway through it (the two add up exactly). */
+enum part { WHOLE, BEFORE_SMI, AFTER_SMI };
+
+static uint64_t share(uint64_t n, enum part p)
+{
+	return p == WHOLE ? n : p == BEFORE_SMI ? n / 2 : n - n / 2;
+}
+
+static void enabled_now(const struct bt_sim *sim, bool *gp_on, bool *fixed_on)
+{
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
+		gp_on[i] = bt_sim_gp_enabled(sim, i);
+	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
+		fixed_on[i] = bt_sim_fixed_enabled(sim, i);
+}
+
+/* The source's counts (their part p) on the counters enabled in gp_on /
+ * fixed_on. */
+static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const bool *gp_on,
+		       const bool *fixed_on, enum part p)
+{
+	const struct bt_sim_config *c = &sim->cfg;
+	bool pm_on = c->perf_metrics && fixed_on[3] &&
+		     (sim->regs.global_ctrl & SIM_GLOBAL_PM);
+	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
+		uint64_t n, sel = sim->regs.evtsel[i];
+		if (gp_on[i] && find_gp(sim, s, i, defective_sel(sim, sel), &n))
+			bt_sim_add_gp(sim, i, share(double_counts(sim, sel) ? 2 * n : n, p));
+	}
+	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {
+		if (!fixed_on[i])
+			continue;
+		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
+		for (size_t k = 0; s && k < s->n; k++)
+			if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
+				bt_sim_add_fixed(sim, i, share(s->entries[k].count, p));
+				break;
+			}
+	}
+	if (pm_on) {
+		for (size_t k = 0; s && k < s->n; k++) {
+			const struct bt_event *e = &s->entries[k].ev;
+			if (e->source == BT_SRC_PERF_METRICS && e->pm_field < c->pm_fields)
+				sim->pm_acc[e->pm_field] += share(s->entries[k].count, p);
+		}
+		bt_sim_pm_update(sim);
+	}
+}
+
+/*
+ * One window: the source's counts on what is enabled. SMIs that land in
+ * it (cfg.smi_per_window in every window, plus one armed with
+ * smi_window_after) arrive halfway through the body: the counters count
+ * half the window with the enables they had at the start, the SMIs are
+ * delivered (deliver_smis: the handler's work, or, with the freeze, the
+ * GLOBAL_CTRL enables that RSM sets), and the other half counts with the
+ * enables after RSM. The TSC (and MPERF/APERF: the core is in C0 in SMM)
+ * runs through the handler, cfg.smm_tsc_per_smi ticks per SMI, whether
+ * or not the counters were frozen.
+ */
 void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 {
 	const struct bt_sim_source *s = sim->source;
@@ -238,12 +321,7 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 	bool gp_on[BT_SIM_MAX_GP], fixed_on[BT_SIM_MAX_FIXED];
 	/* Decide what counts before advancing anything: all counters see the
 	 * same window. */
-	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
-		gp_on[i] = bt_sim_gp_enabled(sim, i);
-	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
-		fixed_on[i] = bt_sim_fixed_enabled(sim, i);
-	bool pm_on = c->perf_metrics && fixed_on[3] &&
-		     (sim->regs.global_ctrl & SIM_GLOBAL_PM);
+	enabled_now(sim, gp_on, fixed_on);
 
 	uint64_t tsc = c->tsc_per_window, cycles = 0;
 	bool have_cycles = false;
@@ -259,34 +337,24 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 	if (s && s->tsc_per_window)
 		tsc = s->tsc_per_window;
 
-	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
-		uint64_t n, sel = sim->regs.evtsel[i];
-		if (gp_on[i] && find_gp(sim, s, i, defective_sel(sim, sel), &n))
-			bt_sim_add_gp(sim, i, double_counts(sim, sel) ? 2 * n : n);
+	uint32_t smis = c->smi_per_window;
+	if (sim->smi_window_after && --sim->smi_window_after == 0) {
+		smis++;
+		sim->smis_injected++;
 	}
-	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {
-		if (!fixed_on[i])
-			continue;
-		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
-		for (size_t k = 0; s && k < s->n; k++)
-			if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
-				bt_sim_add_fixed(sim, i, s->entries[k].count);
-				break;
-			}
+	if (!smis) {
+		count_part(sim, s, gp_on, fixed_on, WHOLE);
+	} else {
+		count_part(sim, s, gp_on, fixed_on, BEFORE_SMI);
+		deliver_smis(sim, smis, gp_on, fixed_on);
+		enabled_now(sim, gp_on, fixed_on);
+		count_part(sim, s, gp_on, fixed_on, AFTER_SMI);
 	}
-	if (pm_on) {
-		for (size_t k = 0; s && k < s->n; k++) {
-			const struct bt_event *e = &s->entries[k].ev;
-			if (e->source == BT_SRC_PERF_METRICS && e->pm_field < c->pm_fields)
-				sim->pm_acc[e->pm_field] += s->entries[k].count;
-		}
-		bt_sim_pm_update(sim);
-	}
-	deliver_smis(sim, c->smi_per_window, gp_on, fixed_on);
-	sim->tsc += tsc;
-	sim->mperf += tsc;
-	sim->aperf += have_cycles ? cycles : tsc;
-	sim->smi += c->smi_per_window;
+	uint64_t smm = (uint64_t)smis * c->smm_tsc_per_smi;
+	sim->tsc += tsc + smm;
+	sim->mperf += tsc + smm;
+	sim->aperf += (have_cycles ? cycles : tsc) + smm;
+	sim->smi += smis;
 }
 
 /* An SMI between two accesses outside a window (struct bt_sim smi_after):
@@ -299,85 +367,11 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 void bt_sim_smi(struct bt_sim *sim)
 {
 	bool gp_on[BT_SIM_MAX_GP], fixed_on[BT_SIM_MAX_FIXED];
-	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
-		gp_on[i] = bt_sim_gp_enabled(sim, i);
-	for (unsigned i = 0; i < BT_SIM_MAX_FIXED; i++)
-		fixed_on[i] = bt_sim_fixed_enabled(sim, i);
+	enabled_now(sim, gp_on, fixed_on);
 	deliver_smis(sim, 1, gp_on, fixed_on);
+	sim->tsc += sim->cfg.smm_tsc_per_smi;
+	sim->mperf += sim->cfg.smm_tsc_per_smi;
+	sim->aperf += sim->cfg.smm_tsc_per_smi;
 	sim->smi++;
 	sim->smis_injected++;
-}
-
-/* ------------------------------------------------------------ generator */
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	/* FNV-1a over the 8 bytes of v, then a splitmix finaliser. */
-	for (int i = 0; i < 8; i++) {
-		h ^= (v >> (8 * i)) & 0xFF;
-		h *= 0x100000001B3ull;
-	}
-	return h;
-}
-
-static uint64_t finish(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t event_hash(const struct bt_event *e, uint64_t seed)
-{
-	uint64_t h = 0xCBF29CE484222325ull;
-	h = mix(h, seed);
-	h = mix(h, e->source | (uint64_t)e->flags << 8 | (uint64_t)e->code << 16 |
-		       (uint64_t)e->code2 << 32 | (uint64_t)e->umask << 48 | (uint64_t)e->umask_ext << 56);
-	h = mix(h, e->cmask | (uint64_t)(uint8_t)e->fixed << 8 | (uint64_t)e->pm_field << 16 |
-		       (uint64_t)e->msr_index << 24);
-	h = mix(h, e->msr_value);
-	return finish(h);
-}
-
-bt_status bt_sim_generate_counts(const struct bt_event *const *events, size_t n,
-				 uint64_t seed, struct bt_sim_count *out)
-{
-	uint64_t slots = 0;
-	bool have_slots = false, need_slots = false;
-	for (size_t i = 0; i < n; i++) {
-		const struct bt_event *e = events[i];
-		out[i].ev = *e;
-		uint64_t h = event_hash(e, seed);
-		switch (e->source) {
-		case BT_SRC_PMC:
-			out[i].count = 1000000 + h % 1000000000ull;
-			if (e->fixed == 3 && !have_slots) {
-				/* SLOTS = width x cycles: large, a multiple of 4 or 6 */
-				slots = out[i].count * 4;
-				out[i].count = slots;
-				have_slots = true;
-			}
-			break;
-		case BT_SRC_TSC:
-			out[i].count = 2000000000ull + h % 1000000000ull;
-			break;
-		case BT_SRC_PERF_METRICS:
-			need_slots = true;
-			out[i].count = 0;
-			break;
-		default:
-			out[i].count = 0; /* DURATION comes from the TSC; UNCORE is not counted */
-			break;
-		}
-	}
-	if (!need_slots)
-		return BT_OK;
-	if (!have_slots)
-		return BT_ERR_INVALID;
-	for (size_t i = 0; i < n; i++)
-		if (events[i]->source == BT_SRC_PERF_METRICS) {
-			uint64_t b = event_hash(events[i], seed) % 256;
-			out[i].count = slots * b / 255;
-		}
-	return BT_OK;
 }

@@ -25,6 +25,7 @@ static const struct {
 	uint8_t rsp;
 } ocr_pairs[] = {
 	{ BT_SIM_FAM_NHM, 0xB7, 0x01, 0 },
+	{ BT_SIM_FAM_WSM, 0xB7, 0x01, 0 }, { BT_SIM_FAM_WSM, 0xBB, 0x01, 1 },
 	{ BT_SIM_FAM_WSM_BDW, 0xB7, 0x01, 0 }, { BT_SIM_FAM_WSM_BDW, 0xBB, 0x01, 1 },
 	{ BT_SIM_FAM_SKL, 0xB7, 0x01, 0 }, { BT_SIM_FAM_SKL, 0xBB, 0x01, 1 },
 	{ BT_SIM_FAM_ICL, 0xB7, 0x01, 0 }, { BT_SIM_FAM_ICL, 0xBB, 0x01, 1 },

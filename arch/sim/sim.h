@@ -35,11 +35,15 @@
  *     OFFCORE_RSP pairing and MSR_PEBS_FRONTEND reserved bits, from the
  *     sim's own tables (arch/sim/sim-regs.h, sim-tables.c), never the driver's;
  *   - IA32_DEBUGCTL with its reserved bits, FREEZE_WHILE_SMM (bit 14) only
- *     when IA32_PERF_CAPABILITIES[12] says so; SMIs landing in a window
- *     (cfg.smi_per_window) add cfg.smm_counts_per_smi each to the counters
- *     counting ring 0 unless FREEZE_WHILE_SMM is set, and one can be injected
- *     between any two accesses (smi_after), where after RSM the frozen
- *     GLOBAL_CTRL enables read 1 as the SDM says (sim-count.c);
+ *     when IA32_PERF_CAPABILITIES[12] says so; SMIs landing halfway
+ *     through a window (cfg.smi_per_window, or one armed with
+ *     smi_window_after) add cfg.smm_counts_per_smi each to the counters
+ *     counting ring 0 unless FREEZE_WHILE_SMM is set, in which case RSM
+ *     sets the GLOBAL_CTRL enables for the rest of the window; the TSC runs
+ *     through the handler (cfg.smm_tsc_per_smi) either way; one can also be
+ *     injected between any two accesses (smi_after), where after RSM the
+ *     frozen GLOBAL_CTRL enables read 1 as the SDM says (sim-count.c); on
+ *     AMD the handler is always counted and PMCx02B counts SMIs received;
  *   - IA32_PERF_GLOBAL_INUSE (v4+, derived from the selectors and fixed
  *     control), IA32_MISC_ENABLE (read only: PEBS unavailable unless the
  *     part has PEBS, which in the sim means .ldlat, and then CPUID.01H:EDX
@@ -92,6 +96,18 @@ struct bt_sim_source {
 	bt_window_fn *body;
 };
 
+/* Attaching count sources: the sim borrows `src` (for the windows that run
+ * src->body, or every window when body is NULL) and `alt` (NULL: none; a
+ * second body's counts, for windows running alt->body, e.g. kernel `empty`
+ * calibrating the window of another kernel), entries included, until they
+ * are replaced, detached or the sim is freed. Their owner keeps them alive
+ * until then and detaches before it frees or reuses them.
+ * bt_sim_set_source(sim, src) replaces `src` only. */
+struct bt_sim;
+void bt_sim_attach_sources(struct bt_sim *sim, const struct bt_sim_source *src,
+			   const struct bt_sim_source *alt);
+void bt_sim_detach_sources(struct bt_sim *sim);
+
 /* ------------------------------------------------------------ configuration */
 
 /* The sim's microarchitecture classes, for its own tables of OFFCORE_RSP
@@ -108,6 +124,8 @@ enum bt_sim_family {
 	BT_SIM_FAM_RWC,        /* as GLC */
 	BT_SIM_FAM_LNC,        /* as GLC */
 	BT_SIM_FAM_ATOM,       /* 0xB7/0x01 -> RSP_0, 0xB7/0x02 -> RSP_1; no FRONTEND */
+	BT_SIM_FAM_WSM,        /* Westmere: pairing as WSM_BDW (Sandy Bridge..Broadwell);
+				* its BR_INST_RETIRED has umasks 01H/02H/04H only */
 };
 
 /* "Left by firmware" states the register file can start in (cfg.initial),
@@ -241,9 +259,11 @@ struct bt_sim_config {
 	uint32_t noise_per_access; /* foreign activity per access outside the window */
 	uint64_t tsc_per_access;   /* TSC ticks per access outside the window */
 	uint64_t tsc_per_window;   /* TSC ticks per window when the source has none */
-	uint32_t smi_per_window;   /* SMIs that "land" in each window */
-	uint64_t smm_counts_per_smi; /* Intel: what one SMI handler adds to each counter
-				      * counting ring 0, unless DEBUGCTL.FREEZE_WHILE_SMM */
+	uint32_t smi_per_window;   /* SMIs that "land" in each window, halfway through */
+	uint64_t smm_counts_per_smi; /* what one SMI handler adds to each counter counting
+				      * ring 0 (Intel: unless DEBUGCTL.FREEZE_WHILE_SMM) */
+	uint64_t smm_tsc_per_smi;  /* TSC ticks one SMI handler takes (the TSC, APERF and
+				    * MPERF run through SMM, frozen counters or not) */
 	uint8_t initial;           /* BT_SIM_INIT_* flags */
 	struct bt_sim_defects defects; /* injected hardware defects (none: all 0) */
 };
@@ -251,17 +271,8 @@ struct bt_sim_config {
 /* Named presets: "core2" "nhm" "skl" "icl" "spr" "adl-p" "adl-e" "lnl-p"
  * "amd-legacy" "zen2" "zen4". NULL if unknown. */
 const struct bt_sim_config *bt_sim_preset(const char *name);
-/* A simulated CPU for a built-in Top-Down model (metrics/ model id such as
- * "SKL", "ADL-GRT", "ZEN4"): its signature and counters (arch/sim/sim-models.c).
- * false if there is none. */
-bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret);
-/* The model ids bt_sim_config_for_model knows, NULL-terminated. */
-extern const char *const bt_sim_model_names[];
-
 /* The preset names, NULL-terminated. */
 extern const char *const bt_sim_preset_names[];
-/* "--sim=NAME: no such simulated PMU; models: ...; presets: ..." into d. */
-void bt_sim_diag_unknown(struct bt_diag *d, const char *name);
 
 /* ------------------------------------------------------------ access log */
 
@@ -360,6 +371,10 @@ struct bt_sim {
 	uint32_t smi_after;
 	uint8_t smi_op;
 	uint32_t smi_msr;
+	/* One SMI lands halfway through the smi_window_after-th counting
+	 * window from when it is armed (as cfg.smi_per_window does in every
+	 * window; sim-count.c); 0 = none armed. Counted in smis_injected. */
+	uint32_t smi_window_after;
 	uint32_t smis_injected;
 
 	struct bt_sim_log_entry *log;
@@ -407,64 +422,5 @@ void bt_sim_log_clear(struct bt_sim *sim);
 /* Index of the first log entry at or after `from` matching op/msr, or -1. */
 long bt_sim_log_find(const struct bt_sim *sim, size_t from, uint8_t op, uint32_t index);
 
-
-/* ------------------------------------------------------------ count sources */
-
-/* Deterministic counts for the given events (PMC and PERF_METRICS; TSC gets
- * a tick count): a pure function of (event encoding, seed). PERF_METRICS
- * counts are made as floor(SLOTS * b / 255) for generated bytes b, with
- * SLOTS the count of the TOPDOWN.SLOTS event (fixed counter 3), which must be
- * among the events. `out` needs n entries. */
-bt_status bt_sim_generate_counts(const struct bt_event *const *events, size_t n,
-				 uint64_t seed, struct bt_sim_count *out);
-
-/* A body whose architectural counts are known exactly (a known-count
- * kernel, kernels/): what one run retires and takes. The simulated PMU
- * counts these for the encodings below (sim-known.c), so the PMU
- * conformance checks and the event checks can run against it. */
-struct bt_sim_known {
-	uint64_t instructions, branches, cond;
-	uint64_t cycles;           /* core cycles; REF_TSC and the TSC tick at the same rate */
-	unsigned width;            /* issue slots per cycle: TOPDOWN.SLOTS = width x cycles */
-	uint8_t pm[8];             /* the run's PERF_METRICS bytes (level 1 summing to 0xFF) */
-};
-#define BT_SIM_KNOWN_MAX 24
-/* The count source entries for q (`out` needs BT_SIM_KNOWN_MAX): Intel
- * fixed counters 0-7 (instructions, cycles, REF_TSC, SLOTS, and for the
- * E-core fixed counters 4-6 an eighth of SLOTS each), INST_RETIRED.ANY_P
- * 0xC0/0x00, CPU_CLK_UNHALTED 0x3C/0x00, BR_INST_RETIRED 0xC4/0x00 (all)
- * and 0xC4/0x01 (conditional: Nehalem to Skylake only), PERF_METRICS fields;
- * AMD 0xC0 retired instructions, 0x76 cycles not halted, 0xC2 retired
- * branches; the TSC. Returns the number of entries. */
-size_t bt_sim_known_counts(const struct bt_sim_config *cfg, const struct bt_sim_known *q,
-			   struct bt_sim_count *out);
-
-/* The workload model (sim-workload.c): counts for the given events that a
- * CPU `width` issue slots wide would give running a workload of profile p
- * for `insts` instructions, from one shared set of quantities, with one
- * seeded run-level noise factor (+-1 %). Events no rule knows count 0 and
- * are listed, comma-separated, in `unknown`. PERF_METRICS counts are
- * rounded to floor(SLOTS * b / 255). `out` needs n entries. */
-struct bt_wl_profile;
-bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
-				 const struct bt_wl_profile *p, double insts, double width,
-				 uint64_t seed, struct bt_sim_count *out,
-				 char *unknown, size_t unknown_len);
-
-/* Known-count kernels (--validate, sim-kernel.c): a kernel's counts in
- * one window, from its declared architectural counts plus modelled
- * micro-architectural ones. */
-struct bt_sim_kernel_model {
-	uint64_t instructions, branches, cond, cond_taken, cond_not_taken, jmp_direct;
-	uint64_t near_calls, near_returns, indirect, random_cond;
-	double ipc;                /* instructions per cycle the model assumes (> 0) */
-};
-#define BT_SIM_KERNEL_MAX_COUNTS 24
-/* Fills out (room for BT_SIM_KERNEL_MAX_COUNTS) with every encoding the
- * sim's own table maps to a kernel count on this vendor (fixed counters,
- * PERF_METRICS-free SLOTS = width x cycles, the architectural events, AMD's
- * retired-branch events); returns how many. */
-size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
-			    struct bt_sim_count *out);
 
 #endif

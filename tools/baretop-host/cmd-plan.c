@@ -19,6 +19,7 @@
 #include "pmu/plan.h"
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/model-open-host.h"
 #include "tools/baretop-host/plan-print.h"
@@ -123,6 +124,12 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 			else if (e->place == BT_PLACE_UNMEASURABLE)
 				fprintf(out, "unmeasurable: %s: %s\n", nm(events, i), e->reason);
 		}
+		if (p.has_inst_gp)
+			fprintf(out, "every group: general counter %d = retired instructions (0xC0), "
+				"judges the run\n", p.inst_gp);
+		if (p.has_smi_gp)
+			fprintf(out, "every group: general counter %d = SMIs received (0x2B), the "
+				"run's SMI count\n", p.smi_gp);
 		fprintf(out, "groups: %d, lower bound: %d (alone %d + max(capacity %d, hall %d, msr %d))\n",
 			p.n_groups, p.lower_bound, b->alone, b->capacity, b->hall, b->msr);
 		if (vst != BT_OK)

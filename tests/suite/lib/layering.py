@@ -25,7 +25,7 @@ built objects. Exits 1 with one line per broken rule.
 import os, re, subprocess, sys
 from collections import defaultdict
 
-ROOMS = ['base', 'arch', 'arch/sim', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host', 'analysis']
+ROOMS = ['base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host', 'analysis']
 # What each room may include (itself always). arch/sim is the model of the
 # registers the driver (pmu/) is tested against, so it sees none of the
 # driver's code: a sim written from the driver's reading could not catch
@@ -34,6 +34,9 @@ ALLOWED = {
     'base': set(),
     'arch': {'base'},
     'arch/sim': {'base', 'arch'},
+    # Simulated count sources: what the simulated PMU counts (models, never
+    # measurements).
+    'synth': {'base', 'arch', 'arch/sim', 'pmu', 'kernels'},
     'pmu': {'base', 'arch'},
     'metrics': {'base'},
     'metrics/gen': {'base', 'metrics'},
@@ -41,11 +44,11 @@ ALLOWED = {
     'workloads': {'base', 'arch', 'pmu'},
     'kernels': {'base', 'arch'},
     'validate': {'base', 'arch', 'pmu', 'metrics', 'report', 'kernels'},
-    'app': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
+    'app': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
     'efi': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
     'host': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
     # Host-only analysis after the run (never linked into baretop.efi).
-    'analysis': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'firmware'},
+    'analysis': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'firmware'},
     # SMBIOS/ACPI parsers: bytes in, facts out (efi/ finds the tables).
     'firmware': {'base'},
 }

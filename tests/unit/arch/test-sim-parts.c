@@ -13,6 +13,7 @@
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "tests/unit/lib/cpuid-dumps.h"
 #include "tests/unit/lib/test.h"
 

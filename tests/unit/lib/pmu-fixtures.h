@@ -17,6 +17,7 @@
 #include "pmu/pmu-session.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 static inline struct bt_event fx_gp(const char *name, uint16_t code, uint8_t umask, uint8_t cmask,
 				    uint32_t counters)

@@ -14,6 +14,7 @@
 #include "arch/arch-cpuid-host.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "tests/unit/lib/test.h"
 #include "tests/unit/lib/pmu-fixtures.h"
 
@@ -306,6 +307,134 @@ TEST(an_smi_in_an_unfrozen_window_is_retried_even_when_instructions_agree)
 	check_exact(&t, &m, "nhm+smi");
 	bt_measurement_free(&m);
 	bt_sim_free(&t.sim);
+}
+
+/* The source entry AMD's retired instructions (0xC0, no umask) count. */
+static int index_of_gp(const struct setup *t, uint16_t code, uint8_t umask)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->ev[i].source == BT_SRC_PMC && t->ev[i].fixed < 0 && t->ev[i].code == code &&
+		    t->ev[i].umask == umask && !t->ev[i].flags && !t->ev[i].cmask)
+			return i;
+	return -1;
+}
+
+/*
+ * Issue 20 finding 11: AMD has no fixed counter 0, so before the fix no AMD
+ * run was ever judged. Every AMD group now also counts Retired
+ * Instructions (PMCx0C0) on a general counter the plan reserves; a run
+ * whose count disagrees with the others is repeated and the agreeing retry
+ * kept, on Zen 4 (PerfMonV2) and on the legacy four counters alike.
+ */
+TEST(an_amd_run_whose_instructions_disagree_is_retried)
+{
+	const char *presets[] = { "zen4", "amd-legacy", "zen2" };
+	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+		static struct setup t;
+		struct bt_measurement m;
+		struct disturb d = { &t, 0, 0, 4, -1, 0, 0 };
+
+		CHECK(prepare(&t, presets[p]));
+		CHECK_MSG(t.plan.has_inst_gp, "%s: no counter reserved for 0xC0", presets[p]);
+		d.inst_index = index_of_gp(&t, 0xC0, 0x00);
+		CHECK(d.inst_index >= 0);
+		d.inst_count = t.src[d.inst_index].count;
+		run_disturbed(&d, &m);
+		CHECK_MSG(m.n_retried == 1 && m.n_flagged == 0, "%s: retried %d flagged %d",
+			  presets[p], m.n_retried, m.n_flagged);
+		int k;
+		for (k = 0; k < m.n_runs && !m.runs[k].why[0]; k++)
+			;
+		CHECK_MSG(k < m.n_runs && strstr(m.runs[k].why, "instructions +1.0"),
+			  "%s: '%s'", presets[p], k < m.n_runs ? m.runs[k].why : "no run retried");
+		/* The runs report the instruction count they were judged by. */
+		for (int r = 0; r < m.n_runs; r++)
+			CHECK(m.runs[r].has_inst && m.runs[r].inst == d.inst_count);
+		CHECK_EQ_U64(m.inst_min, d.inst_count);
+		CHECK_EQ_U64(m.inst_max, d.inst_count);
+		check_exact(&t, &m, presets[p]);
+		bt_measurement_free(&m);
+		bt_sim_free(&t.sim);
+	}
+}
+
+/* The same instruction skew, every retry too: flagged, as on Intel. */
+TEST(a_persistent_amd_disagreement_is_flagged)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 0, 0, -1, 0, 0 };
+
+	CHECK(prepare(&t, "zen4"));
+	d.inst_index = index_of_gp(&t, 0xC0, 0x00);
+	CHECK(d.inst_index >= 0);
+	d.inst_count = t.src[d.inst_index].count;
+	d.skew_inst_on_call = 4;
+	d.skew_from_call = t.plan.n_groups * 4 + 1;
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 1);
+	CHECK_EQ_INT(m.n_flagged, 1);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/*
+ * Issue 20 finding 11: the SMI count on AMD is PMCx02B "SMIs received",
+ * listed for Zen 4 (Linux perf amdzen4/core.json ls_smi_rx) and Zen 5
+ * (amdzen5/load-store.json), on a second reserved counter. One SMI lands
+ * in one window: that run reports it and, the counters having counted the
+ * handler (AMD cannot freeze them in SMM), is repeated and the clean retry
+ * kept. Family 10h (amd-legacy) and 17h (zen2) are not in those lists:
+ * no counter is reserved for it and no run has an SMI count.
+ */
+TEST(amd_smis_are_counted_where_the_family_has_pmcx02b)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct disturb d = { &t, 0, 3, 0, -1, 0, 0 };
+
+	CHECK(prepare(&t, "zen4"));
+	CHECK(t.pmu.caps.amd_smi_rx && t.plan.has_smi_gp && t.plan.smi_gp != t.plan.inst_gp);
+	/* A handler small enough that the instruction count alone keeps it. */
+	int inst = index_of_gp(&t, 0xC0, 0x00);
+	CHECK(inst >= 0);
+	t.sim.cfg.smm_counts_per_smi = t.src[inst].count / 100000 + 1;
+	run_disturbed(&d, &m);
+	CHECK_EQ_INT(m.n_retried, 1);
+	CHECK_EQ_INT(m.n_flagged, 0);
+	CHECK_EQ_INT(m.n_smi_runs, 0); /* the kept runs saw none */
+	int k;
+	for (k = 0; k < m.n_runs && !m.runs[k].why[0]; k++)
+		;
+	CHECK_MSG(k < m.n_runs && strstr(m.runs[k].why, "SMI"), "'%s'",
+		  k < m.n_runs ? m.runs[k].why : "no run retried");
+	for (int r = 0; r < m.n_runs; r++)
+		CHECK(m.runs[r].has_smi && m.runs[r].smi == 0);
+	check_exact(&t, &m, "zen4+smi");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+
+	/* An SMI in every window: each run reports exactly one. */
+	struct disturb every = { &t, 0, -1, 0, -1, 0, 0 };
+	CHECK(prepare(&t, "zen4"));
+	run_disturbed(&every, &m);
+	CHECK_EQ_INT(m.n_smi_runs, m.n_runs);
+	for (int r = 0; r < m.n_runs; r++)
+		CHECK(m.runs[r].has_smi && m.runs[r].smi == 1);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+
+	const char *none[] = { "amd-legacy", "zen2" };
+	for (size_t p = 0; p < 2; p++) {
+		struct disturb one = { &t, 0, 3, 0, -1, 0, 0 };
+		CHECK(prepare(&t, none[p]));
+		CHECK(!t.pmu.caps.amd_smi_rx && !t.plan.has_smi_gp);
+		run_disturbed(&one, &m);
+		for (int r = 0; r < m.n_runs; r++)
+			CHECK_MSG(!m.runs[r].has_smi, "%s: run %d has an SMI count", none[p], r);
+		bt_measurement_free(&m);
+		bt_sim_free(&t.sim);
+	}
 }
 
 /* Every window has an SMI but the counts agree: no retries, all reported. */

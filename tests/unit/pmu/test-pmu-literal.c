@@ -142,7 +142,15 @@ TEST(amd_writes_literally)
 		    (sim.log[i].value & 0xFFFF) == 0x01A0)
 			hi |= (sim.log[i].value >> 32 & 0xF) == 1;  /* EventSelect[11:8] */
 	CHECK(hi);
-	CHECK_EQ_U64(start_value(0xC0000301), 0x3);        /* PerfCntrGlobalCtl */
+	/* Issue 20 finding 11: every group also counts Retired Instructions
+	 * (PMCx0C0) on the highest counter and, Zen 4 having PMCx02B (Linux
+	 * perf amdzen4/core.json ls_smi_rx), SMIs Received on the next: the
+	 * selectors at 0xC0010200 + 2n hold EventSelect | USR (16) | OS (17) |
+	 * En (22, set at programming with PerfMonV2), and both counters start
+	 * with the events' (counters 0, 1 and 4, 5 in PerfCntrGlobalCtl). */
+	CHECK_EQ_U64(start_value(0xC0000301), 0x33);       /* PerfCntrGlobalCtl */
+	CHECK(wrote(0xC001020A, 0xC0 | 1ull << 16 | 1ull << 17 | 1ull << 22));
+	CHECK(wrote(0xC0010208, 0x2B | 1ull << 16 | 1ull << 17 | 1ull << 22));
 	bt_sim_free(&sim);
 
 	o = fx_measure(&sim, bt_sim_preset("amd-legacy"), ev, 2, NULL);
@@ -150,6 +158,10 @@ TEST(amd_writes_literally)
 	CHECK(touched(0xC0010000) && touched(0xC0010004));
 	for (uint32_t m = 0xC0010200; m < 0xC001020C; m++)
 		CHECK(!touched(m));
+	/* Family 10h: no PMCx02B in the lists; retired instructions on legacy
+	 * counter 3, started by its En (22) like the others. */
+	CHECK(wrote(0xC0010003, 0xC0 | 1ull << 16 | 1ull << 17 | 1ull << 22));
+	CHECK(!wrote(0xC0010002, 0x2B | 1ull << 16 | 1ull << 17 | 1ull << 22));
 	bt_sim_free(&sim);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "kernels/kernel.h"
 #include "pmu/pmu-caps.h"
 #include "validate/builtin-spec.h"
@@ -232,6 +233,31 @@ TEST(branch_umasks_per_core_class)
 	CHECK_EQ_INT(c4_checks(BT_UARCH_SKL, "0x10"), 1);
 	/* Nehalem and Core 2: architectural events only. */
 	CHECK_EQ_INT(c4_checks(BT_UARCH_NHM, "0x01"), 0);
+}
+
+/* The simulated PMU's own C4H table agrees with the same event lists: a
+ * simulated Westmere counts no C4H/08H or 10H over call-ret, a simulated
+ * Sandy Bridge..Broadwell core does. */
+static bool sim_counts_c4(uint8_t family, uint8_t umask)
+{
+	struct bt_sim_config cfg = *bt_sim_preset("skl");
+	struct bt_sim_kernel_model m = { .instructions = 100, .branches = 20, .near_calls = 5,
+					 .near_returns = 5, .cond = 10, .ipc = 1 };
+	struct bt_sim_count out[BT_SIM_KERNEL_MAX_COUNTS];
+
+	cfg.family = family;
+	size_t n = bt_sim_kernel_counts(&cfg, &m, out);
+	for (size_t i = 0; i < n; i++)
+		if (out[i].ev.code == 0xC4 && out[i].ev.umask == umask && out[i].ev.fixed < 0)
+			return true;
+	return false;
+}
+
+TEST(sim_branch_umasks_per_core_class)
+{
+	CHECK(sim_counts_c4(BT_SIM_FAM_WSM, 0x01) && sim_counts_c4(BT_SIM_FAM_WSM, 0x02));
+	CHECK(!sim_counts_c4(BT_SIM_FAM_WSM, 0x08) && !sim_counts_c4(BT_SIM_FAM_WSM, 0x10));
+	CHECK(sim_counts_c4(BT_SIM_FAM_WSM_BDW, 0x08) && sim_counts_c4(BT_SIM_FAM_WSM_BDW, 0x10));
 }
 
 TEST(sim_pass_and_fail)

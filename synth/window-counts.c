@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 static struct bt_event pmc(uint16_t code, uint8_t umask, int fixed)
 {
@@ -31,7 +31,8 @@ static struct bt_event pmc(uint16_t code, uint8_t umask, int fixed)
  * lists; Core 2 has no such umask. */
 static bool c4_01_is_conditional(enum bt_sim_family f)
 {
-	return f == BT_SIM_FAM_NHM || f == BT_SIM_FAM_WSM_BDW || f == BT_SIM_FAM_SKL;
+	return f == BT_SIM_FAM_NHM || f == BT_SIM_FAM_WSM || f == BT_SIM_FAM_WSM_BDW ||
+	       f == BT_SIM_FAM_SKL;
 }
 
 size_t bt_sim_known_counts(const struct bt_sim_config *cfg, const struct bt_sim_known *q,

@@ -5,7 +5,7 @@
  * -icount and cachegrind) under each encoding that counts them on this
  * vendor, plus modelled micro-architectural counts: cycles from the
  * model's IPC, reference cycles = cycles (the simulated clock never
- * changes frequency), SLOTS = 4 x cycles, mispredicts = one per loop exit
+ * changes frequency), SLOTS = width x cycles (the model's pipeline width), mispredicts = one per loop exit
  * plus half the PRNG-directed branches. The table is the sim's own, from
  * the vendors' event lists (facts):
  *
@@ -20,7 +20,7 @@
  */
 #include <string.h>
 
-#include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 enum q { Q_INST, Q_BR, Q_MISP, Q_CYC, Q_REF, Q_TAKEN, Q_RET, Q_SLOTS, Q_CALL, Q_COND,
 	 Q_COND_TAKEN, Q_COND_NTAKEN, Q_NEAR_TAKEN, Q_NONE };
@@ -39,11 +39,15 @@ static const struct enc intel[] = {
 };
 
 /* BR_INST_RETIRED (C4H) umasks by core (the vendors' event lists):
- * Westmere..Skylake: 01H CONDITIONAL, 02H NEAR_CALL, 08H NEAR_RETURN,
- * 10H NOT_TAKEN, 20H NEAR_TAKEN; Ice Lake and later big cores: 01H
+ * Westmere: 01H CONDITIONAL, 02H NEAR_CALL, 04H ALL_BRANCHES only
+ * (westmereep-sp/pipeline.json); Sandy Bridge..Skylake: 01H CONDITIONAL,
+ * 02H NEAR_CALL, 08H NEAR_RETURN, 10H NOT_TAKEN, 20H NEAR_TAKEN; Ice Lake and later big cores: 01H
  * COND_TAKEN, 11H COND, 10H COND_NTAKEN, the rest as before; Atom cores
  * (Gracemont..Skymont): 7EH COND, FEH COND_TAKEN, F9H NEAR_CALL, F7H
  * NEAR_RETURN, C0H NEAR_TAKEN. */
+static const struct enc intel_wsm[] = {
+	{ -1, 0xC4, 0x01, Q_COND }, { -1, 0xC4, 0x02, Q_CALL }, { -1, 0xC4, 0x04, Q_BR },
+};
 static const struct enc intel_big_old[] = {
 	{ -1, 0xC4, 0x01, Q_COND }, { -1, 0xC4, 0x02, Q_CALL }, { -1, 0xC4, 0x08, Q_RET },
 	{ -1, 0xC4, 0x10, Q_COND_NTAKEN }, { -1, 0xC4, 0x20, Q_NEAR_TAKEN },
@@ -72,7 +76,7 @@ static uint64_t value(const struct bt_sim_kernel_model *k, enum q q)
 	case Q_BR: return k->branches;
 	case Q_MISP: return (k->cond_not_taken ? 1 : 0) + k->random_cond / 2;
 	case Q_CYC: case Q_REF: return cycles;
-	case Q_SLOTS: return 4 * cycles;
+	case Q_SLOTS: return (k->width ? k->width : 4) * cycles;
 	case Q_TAKEN:
 		return k->cond_taken + k->jmp_direct + k->near_calls + k->near_returns + k->indirect;
 	case Q_RET: return k->near_returns;
@@ -113,6 +117,8 @@ size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim
 		return add(cfg, k, amd, N(amd), out, 0);
 	size_t m = add(cfg, k, intel, N(intel), out, 0);
 	switch (cfg->family) {
+	case BT_SIM_FAM_WSM:
+		return add(cfg, k, intel_wsm, N(intel_wsm), out, m);
 	case BT_SIM_FAM_WSM_BDW:
 	case BT_SIM_FAM_SKL:
 		return add(cfg, k, intel_big_old, N(intel_big_old), out, m);
