@@ -441,7 +441,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	if (r->opt.test_hang)
 		bt_boot_run_hang(&r->boot);
 	if (r->opt.kernel_ticks) {
-		status = finish(r, bt_kernel_ticks_run(plat->arch, stdout) == BT_OK ? BT_EXIT_OK
+		status = finish(r, bt_kernel_ticks_run(plat->arch, plat->memory_pages, stdout) == BT_OK ? BT_EXIT_OK
 										: BT_EXIT_FAILED);
 		goto out;
 	}

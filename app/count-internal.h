@@ -19,6 +19,9 @@ struct bt_count_ctx {
 	const char *like_id;           /* --model-files: the built-in model it stands in for */
 	struct bt_pmu pmu;             /* the PMU: its backend and what it can do */
 	struct bt_synth *synth;        /* --sim: the simulated PMU and its counts; NULL: hardware */
+	/* The platform's reader of the pages that map baretop's memory (the
+	 * kernels' buffers: the real machine's, also under --sim). */
+	void (*memory_pages)(const void *addr, uint64_t len, struct bt_page_span *ret);
 	struct bt_count_file cf;       /* --counts */
 	bool have_cf;
 	struct bt_counts *file_counts; /* its counts, latencies and constants */

@@ -289,6 +289,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	if (!c)
 		return BT_ERR_NOMEM;
 	c->cpu = cpu;
+	c->memory_pages = p->memory_pages;
 	c->level = opt->level;
 	st = BT_OK;
 	if (opt->counts_file) {

@@ -8,7 +8,6 @@ void bt_kernel_cpu_detect(struct bt_arch *a, struct bt_kernel_cpu *ret)
 	struct bt_cpuid r0;
 
 	memset(ret, 0, sizeof(*ret));
-	ret->page_bytes = 4096;
 	bt_cpuid(a, 0, 0, &r0);
 	if (r0.eax < 1)
 		return;

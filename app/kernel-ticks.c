@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <string.h>
+
 #include "app/kernel-ticks.h"
 
 #include "app/kernel-cpu.h"
@@ -15,6 +17,34 @@ uint64_t bt_kernel_ticks_size(const struct bt_kernel *k, int which)
 	if (2 * n1 > k->n_max)
 		n1 = k->n_max / 2;
 	return which == 2 ? 2 * n1 : n1;
+}
+
+/* For a kernel with counts declared per page size: the pages that mapped
+ * its buffer, where they were read, and what the counts are on them. */
+static void print_pages(const struct bt_kernel *k, const struct bt_kernel_state *st, FILE *f)
+{
+	if (!bt_kernel_count_per_page(k, NULL))
+		return;
+	fprintf(f, "kernel-ticks-pages %s %llu %llu %llu %llu %llu", k->name,
+		(unsigned long long)st->n, (unsigned long long)st->buf_bytes,
+		(unsigned long long)st->pages.smallest, (unsigned long long)st->pages.largest,
+		(unsigned long long)st->pages.pages);
+	for (int i = 0; i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++) {
+		const char *name = k->paged[i].count.name;
+		int64_t v;
+		bool first = true;
+
+		for (int j = 0; j < i; j++)
+			if (strcmp(k->paged[j].count.name, name) == 0)
+				first = false;
+		if (!first)
+			continue;
+		if (bt_kernel_count_on(k, name, st->n, &st->pages, &v))
+			fprintf(f, " %s=%lld", name, (long long)v);
+		else
+			fprintf(f, " %s=undeclared", name);
+	}
+	fprintf(f, " source: %s\n", st->pages.source);
 }
 
 static bt_status time_one(struct bt_arch *arch, const struct bt_kernel *k, uint64_t n,
@@ -40,11 +70,14 @@ static bt_status time_one(struct bt_arch *arch, const struct bt_kernel *k, uint6
 			(unsigned long long)t.min, (unsigned long long)t.max, t.runs);
 	else
 		fprintf(f, "kernel-ticks-error %s %s\n", k->name, d.text);
+	print_pages(k, &st, f);
 	bt_kernel_teardown(k, &st);
 	return s;
 }
 
-bt_status bt_kernel_ticks_run(struct bt_arch *arch, FILE *f)
+bt_status bt_kernel_ticks_run(struct bt_arch *arch,
+			      void (*pages)(const void *addr, uint64_t len, struct bt_page_span *ret),
+			      FILE *f)
 {
 	struct bt_xstate xs;
 	struct bt_kernel_cpu cpu;
@@ -53,6 +86,7 @@ bt_status bt_kernel_ticks_run(struct bt_arch *arch, FILE *f)
 	/* The AVX / AVX-512 kernels need their register state enabled. */
 	bt_xstate_enable(arch, &xs);
 	bt_kernel_cpu_detect(arch, &cpu);
+	cpu.pages = pages;
 	fprintf(f, "kernel-ticks-cpu avx=%d fma=%d avx512f=%d l1d=%llu (%s)\n", cpu.isa.avx,
 		cpu.isa.fma, cpu.isa.avx512f, (unsigned long long)cpu.l1d_bytes, xs.note);
 	for (int i = 0; i < bt_n_kernels; i++) {

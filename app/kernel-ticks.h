@@ -23,8 +23,14 @@ uint64_t bt_kernel_ticks_size(const struct bt_kernel *k, int which);
 /* Prints, per kernel and size:
  *   kernel-ticks NAME N MIN MAX RUNS
  *   kernel-ticks-skip NAME REASON
- * and a last line "kernel-ticks-done". BT_ERR_* when a kernel failed to set
- * up for another reason than lacking an ISA. */
-bt_status bt_kernel_ticks_run(struct bt_arch *arch, FILE *f);
+ * for a kernel with counts declared per page size (dtlb-walk) also
+ *   kernel-ticks-pages NAME N BUF_BYTES SMALLEST LARGEST PAGES COUNT=V|undeclared... source: TEXT
+ * (the pages that mapped its buffer, from `pages`: the platform's
+ * memory_pages; NULL: unknown), and a last line "kernel-ticks-done".
+ * BT_ERR_* when a kernel failed to set up for another reason than lacking
+ * an ISA. */
+bt_status bt_kernel_ticks_run(struct bt_arch *arch,
+			      void (*pages)(const void *addr, uint64_t len, struct bt_page_span *ret),
+			      FILE *f);
 
 #endif

@@ -17,6 +17,7 @@
 #include "base/status.h"
 #include "base/text-style.h"
 #include "arch/arch.h"
+#include "arch/paging.h"
 #include "firmware/machine.h"
 #include "workloads/workload.h"
 
@@ -122,6 +123,14 @@ struct bt_platform {
 	 * started); wait_cpu waits for it to return, at most timeout_us. */
 	bt_status (*start_on_cpu)(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle);
 	bt_status (*wait_cpu)(void *handle, uint64_t timeout_us);
+
+	/* The pages that map [addr, addr + len) of baretop's own memory
+	 * (arch/paging.h): UEFI walks the page tables through the arch seam
+	 * (bt_page_span_read on the hardware backend, also under --sim: the
+	 * memory is real); hosted, /proc/self/smaps (host/pages-host.c). NULL:
+	 * unknown. The known-count kernels' expectations that depend on the
+	 * page size (dtlb-walk) are taken from it. */
+	void (*memory_pages)(const void *addr, uint64_t len, struct bt_page_span *ret);
 
 	/* What the workloads need from the platform: code and data memory, a
 	 * partner CPU. env.cpu is filled by the program after detection. */

@@ -94,6 +94,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		o.warmups = opt->warmups;
 	o.model = model;
 	o.kcpu.isa.sse2 = true; /* x86-64 */
+	o.kcpu.pages = c->memory_pages; /* dtlb-walk's expectation per page size */
 	if (c->synth) {
 		bt_synth_set_width(c->synth, model && c->def ? c->def->pipeline_width : 0);
 		o.prepare = sim_prepare;

@@ -82,6 +82,15 @@ static bt_status no_window(struct bt_arch *a, uint32_t msr, uint64_t start, uint
 	return BT_ERR_UNSUPPORTED;
 }
 
+/* Ring 3 cannot read CR3 (MOV from CR3 raises #GP at CPL 3): the page
+ * sizes of hosted memory come from /proc/self/smaps in host/ instead. */
+static bt_status no_page_size(struct bt_arch *a, uint64_t linear, uint64_t *ret_bytes,
+			      unsigned *ret_levels)
+{
+	(void)a; (void)linear; (void)ret_bytes; (void)ret_levels;
+	return BT_ERR_UNSUPPORTED;
+}
+
 static const struct bt_arch_ops host_ops = {
 	.cpuid = host_cpuid,
 	.rdmsr = refuse_rd,
@@ -95,6 +104,7 @@ static const struct bt_arch_ops host_ops = {
 	.irq_save = no_irq_save,
 	.irq_restore = no_irq_restore,
 	.run_window = no_window,
+	.page_size = no_page_size,
 };
 
 struct bt_arch *bt_arch_cpuid_host(void)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "arch/arch-hw.h"
+#include "arch/paging.h"
 
 /* arch/x86-guarded.S */
 uint32_t bt_hw_rdmsr(uint32_t msr, uint64_t *ret);
@@ -13,6 +14,7 @@ uint32_t bt_hw_wrmsr(uint32_t msr, uint64_t value);
 uint32_t bt_hw_rdpmc(uint32_t ecx, uint64_t *ret);
 uint32_t bt_hw_xgetbv(uint32_t xcr, uint64_t *ret);
 uint32_t bt_hw_xsetbv(uint32_t xcr, uint64_t value);
+uint32_t bt_hw_load64(uint64_t addr, uint64_t *ret);
 uint32_t bt_hw_run_window(uint32_t msr, uint64_t start, uint64_t stop,
 			  bt_window_fn *fn, void *arg);
 
@@ -22,6 +24,7 @@ extern const char bt_hw_wrmsr_insn[], bt_hw_wrmsr_resume[];
 extern const char bt_hw_rdpmc_insn[], bt_hw_rdpmc_resume[];
 extern const char bt_hw_xgetbv_insn[], bt_hw_xgetbv_resume[];
 extern const char bt_hw_xsetbv_insn[], bt_hw_xsetbv_resume[];
+extern const char bt_hw_load64_insn[], bt_hw_load64_resume[];
 extern const char bt_hw_ud2_insn[], bt_hw_ud2_resume[];
 extern const char bt_hw_window_start_insn[], bt_hw_window_start_resume[];
 extern const char bt_hw_window_stop_insn[], bt_hw_window_stop_resume[];
@@ -32,20 +35,24 @@ bool bt_hw_fault_fixup(uint8_t vector, uint64_t *rip, uint64_t *rax)
 	 * at load time, so the addresses are only known at run time. */
 	const struct {
 		const char *insn, *resume;
+		bool page_fault;   /* #PF is caught too (a load, not an instruction fault) */
 	} fixups[] = {
-		{ bt_hw_rdmsr_insn, bt_hw_rdmsr_resume },
-		{ bt_hw_wrmsr_insn, bt_hw_wrmsr_resume },
-		{ bt_hw_rdpmc_insn, bt_hw_rdpmc_resume },
-		{ bt_hw_xgetbv_insn, bt_hw_xgetbv_resume },
-		{ bt_hw_xsetbv_insn, bt_hw_xsetbv_resume },
-		{ bt_hw_ud2_insn, bt_hw_ud2_resume },
-		{ bt_hw_window_start_insn, bt_hw_window_start_resume },
-		{ bt_hw_window_stop_insn, bt_hw_window_stop_resume },
+		{ bt_hw_rdmsr_insn, bt_hw_rdmsr_resume, false },
+		{ bt_hw_wrmsr_insn, bt_hw_wrmsr_resume, false },
+		{ bt_hw_rdpmc_insn, bt_hw_rdpmc_resume, false },
+		{ bt_hw_xgetbv_insn, bt_hw_xgetbv_resume, false },
+		{ bt_hw_xsetbv_insn, bt_hw_xsetbv_resume, false },
+		{ bt_hw_ud2_insn, bt_hw_ud2_resume, false },
+		{ bt_hw_window_start_insn, bt_hw_window_start_resume, false },
+		{ bt_hw_window_stop_insn, bt_hw_window_stop_resume, false },
+		{ bt_hw_load64_insn, bt_hw_load64_resume, true },
 	};
 
-	if (vector != BT_VEC_GP && vector != BT_VEC_UD)
+	if (vector != BT_VEC_GP && vector != BT_VEC_UD && vector != BT_VEC_PF)
 		return false;
 	for (size_t i = 0; i < sizeof(fixups) / sizeof(fixups[0]); i++) {
+		if (vector == BT_VEC_PF && !fixups[i].page_fault)
+			continue;
 		if (*rip == (uint64_t)(uintptr_t)fixups[i].insn) {
 			*rip = (uint64_t)(uintptr_t)fixups[i].resume;
 			*rax = vector;
@@ -234,6 +241,44 @@ static bt_status hw_run_window(struct bt_arch *a, uint32_t msr, uint64_t start, 
 	return vec ? fault(a, vec) : BT_OK;
 }
 
+/* MAXPHYADDR for the walk's address masks (SDM vol. 3A, 4.1.4). */
+static unsigned hw_phys_bits(struct bt_arch *a)
+{
+	struct bt_cpuid r;
+
+	hw_cpuid(a, 0x80000000, 0, &r);
+	if (r.eax < 0x80000008)
+		return 36; /* SDM: MAXPHYADDR is 36 where the leaf is missing */
+	hw_cpuid(a, 0x80000008, 0, &r);
+	return r.eax & 0xff;
+}
+
+static bt_status hw_read_pte(void *ctx, uint64_t phys, uint64_t *ret)
+{
+	struct bt_arch *a = ctx;
+	uint32_t vec = bt_hw_load64(phys, ret);
+
+	return vec ? fault(a, vec) : BT_OK;
+}
+
+static bt_status hw_page_size(struct bt_arch *a, uint64_t linear, uint64_t *ret_bytes,
+			      unsigned *ret_levels)
+{
+	struct bt_paging_regs r;
+
+	if (!guard_active)
+		return BT_ERR_UNSUPPORTED;
+	/* MOV from CR3/CR4 cannot fault at CPL 0 (SDM vol. 2B, MOV--Move
+	 * to/from Control Registers: #GP only if CPL > 0). In 64-bit mode
+	 * paging is on and IA-32e (CR0.PG, CR4.PAE, EFER.LME: SDM vol. 3A,
+	 * 4.1.1), and UEFI identity-maps memory, so the physical addresses in
+	 * the entries can be read as they are (UEFI 2.10, 2.3.4). */
+	__asm__ volatile("mov %%cr3, %0" : "=r"(r.cr3));
+	r.cr4 = hw_read_cr4(a);
+	r.phys_bits = hw_phys_bits(a);
+	return bt_paging_walk(&r, linear, hw_read_pte, a, ret_bytes, ret_levels, NULL);
+}
+
 static const struct bt_arch_ops hw_ops = {
 	.cpuid = hw_cpuid,
 	.rdmsr = hw_rdmsr,
@@ -247,6 +292,7 @@ static const struct bt_arch_ops hw_ops = {
 	.irq_save = hw_irq_save,
 	.irq_restore = hw_irq_restore,
 	.run_window = hw_run_window,
+	.page_size = hw_page_size,
 };
 
 struct bt_arch *bt_arch_hw(void)

@@ -2,7 +2,8 @@
 /*
  * The one seam through which baretop executes instructions that touch the
  * hardware: CPUID, RDMSR, WRMSR, RDPMC, RDTSC, XGETBV/XSETBV, CR4, interrupt
- * masking and the counting window. Two backends implement it:
+ * masking, the counting window, and reading the page tables (CR3). Two
+ * backends implement it:
  *
  *   arch/arch-hw-ring0.c  the real instructions (ring 0, UEFI). RDMSR/WRMSR/
  *                   RDPMC/XSETBV go through the fault guard, so a #GP or #UD
@@ -30,6 +31,7 @@ struct bt_cpuid {
 enum {
 	BT_VEC_UD = 6,  /* invalid opcode (RDPMC under QEMU TCG, XSETBV w/o OSXSAVE) */
 	BT_VEC_GP = 13, /* general protection (reserved MSR bits, missing MSR) */
+	BT_VEC_PF = 14, /* page fault (only the page-table walk's loads catch it) */
 };
 
 struct bt_arch;
@@ -60,6 +62,14 @@ struct bt_arch_ops {
 	 */
 	bt_status (*run_window)(struct bt_arch *a, uint32_t msr, uint64_t start,
 				uint64_t stop, bt_window_fn *fn, void *arg);
+	/*
+	 * The size of the page that maps `linear` in the current address
+	 * space, read from the paging structures CR3 points to (4- or 5-level,
+	 * CR4.LA57), and the number of levels. May be NULL: as
+	 * BT_ERR_UNSUPPORTED (arch/paging.h).
+	 */
+	bt_status (*page_size)(struct bt_arch *a, uint64_t linear, uint64_t *ret_bytes,
+			       unsigned *ret_levels);
 };
 
 struct bt_arch {
@@ -137,6 +147,23 @@ static inline bt_status bt_run_window(struct bt_arch *a, uint32_t msr, uint64_t 
 				      uint64_t stop, bt_window_fn *fn, void *arg)
 {
 	return a->ops->run_window(a, msr, start, stop, fn, arg);
+}
+
+/*
+ * The page size (4 KiB, 2 MiB, 1 GiB) mapping a linear address of baretop's
+ * own memory (arch/paging.h): ring 0 walks the tables CR3 points to, which
+ * UEFI identity-maps (UEFI 2.10, 2.3.4), reading each entry through the
+ * fault guard (#PF or #GP: BT_ERR_FAULT). BT_ERR_UNSUPPORTED where the
+ * backend cannot read them: hosted (ring 3 cannot read CR3; host/ asks
+ * /proc/self/smaps instead), the simulated PMU (which models no paging),
+ * or the guard not yet in place. BT_ERR_NOT_FOUND: not mapped.
+ */
+static inline bt_status bt_page_size(struct bt_arch *a, uint64_t linear, uint64_t *ret_bytes,
+				     unsigned *ret_levels)
+{
+	if (!a->ops->page_size)
+		return BT_ERR_UNSUPPORTED;
+	return a->ops->page_size(a, linear, ret_bytes, ret_levels);
 }
 
 /* "#GP" / "#UD" / "#6"... for messages about the last fault. */

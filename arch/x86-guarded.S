@@ -2,7 +2,7 @@
 /*
  * Privileged instructions that may fault, each in a tiny function with a
  * known faulting address and a known resume address. When one of them raises
- * #GP or #UD, the fault guard (efi/fault-guard.c, through
+ * #GP or #UD (the page-table load also #PF), the fault guard (efi/fault-guard.c, through
  * bt_hw_fault_fixup() in arch/arch-hw-ring0.c) sets RIP to the resume label
  * and RAX to the vector, so the function returns the vector to its C caller
  * instead of the machine dying in the firmware's exception handler.
@@ -70,6 +70,24 @@ bt_hw_rdpmc_insn:
 bt_hw_rdpmc_resume:
 	ret
 	.size	bt_hw_rdpmc, . - bt_hw_rdpmc
+
+/* uint32_t bt_hw_load64(uint64_t addr, uint64_t *ret): an 8-byte load from
+ * a paging-structure entry. The tables are identity-mapped under UEFI
+ * (UEFI 2.10, 2.3.4), so this cannot fault there; a table outside the map
+ * would raise #PF, a non-canonical address #GP, and the walk then reports
+ * it instead of the machine stopping in the firmware's handler. */
+	.globl	bt_hw_load64
+	.globl	bt_hw_load64_insn
+	.globl	bt_hw_load64_resume
+	.type	bt_hw_load64, @function
+bt_hw_load64:
+bt_hw_load64_insn:
+	movq	(%rdi), %rax
+	movq	%rax, (%rsi)
+	xorl	%eax, %eax
+bt_hw_load64_resume:
+	ret
+	.size	bt_hw_load64, . - bt_hw_load64
 
 /* uint32_t bt_hw_xgetbv(uint32_t xcr, uint64_t *ret) */
 	.globl	bt_hw_xgetbv

@@ -11,6 +11,7 @@
 #include "efi/proto/cpu-io2.h"
 #include "efi/wl-env-efi.h"
 #include "arch/arch-hw.h"
+#include "arch/paging.h"
 
 static void efi_stall_us(uint64_t us)
 {
@@ -66,6 +67,13 @@ static bt_status efi_qemu_debug_exit(uint16_t port, uint32_t code)
 	return bt_efi_status(st); /* only reached when no such device exists */
 }
 
+/* The page tables through the hardware backend, also under --sim: the
+ * memory being asked about is this machine's. */
+static void efi_memory_pages(const void *addr, uint64_t len, struct bt_page_span *ret)
+{
+	bt_page_span_read(bt_arch_hw(), addr, len, ret);
+}
+
 void bt_efi_platform_init(struct bt_platform *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -85,6 +93,7 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->stall_us = efi_stall_us;
 	p->wallclock = efi_wallclock;
 	p->machine_facts = bt_efi_machine_facts;
+	p->memory_pages = efi_memory_pages;
 	p->cpu_count = bt_efi_cpu_count;
 	p->cpu_location = bt_efi_cpu_location;
 	p->current_cpu = bt_efi_current_cpu;

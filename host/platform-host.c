@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/options.h"
+#include "host/pages-host.h"
 #include "host/platform-host.h"
 #include "host/nvram-host.h"
 #include "host/env-host.h"
@@ -178,4 +179,5 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->console_style = host_console_style;
 	bt_nvram_host_init(p);
 	p->machine_facts = bt_host_machine_facts;
+	p->memory_pages = bt_host_memory_pages;
 }

@@ -35,6 +35,7 @@
 #include "base/status.h"
 #include "arch/arch.h"
 #include "arch/cpuid.h"
+#include "arch/paging.h"
 
 /* Names of declared counts (the `name` of struct bt_kcount); a kernel
  * declares only those it knows exactly. More may be added: a spec names a
@@ -57,7 +58,8 @@
 #define BT_KC_REP_ITERATIONS "rep_iterations"   /* their element iterations: emulators (QEMU TCG icount,
 						 * valgrind) execute a REP iterations + 1 times */
 #define BT_KC_LINE_LOADS     "line_loads"       /* loads each to a line not touched for >= 8 x L1D bytes */
-#define BT_KC_PAGE_LOADS     "page_loads"       /* loads each to a 4 KiB page not touched for > 4000 loads */
+#define BT_KC_PAGE_LOADS     "page_loads"       /* loads each to a page (of the size mapping the
+						 * kernel's buffer) not touched for > 4000 loads */
 #define BT_KC_DEP_CHAIN      "dep_chain"        /* dependent 1-cycle-latency ALU ops (cycles >= this) */
 /* FP_ARITH_INST_RETIRED semantics (event 0xC7 in Intel's perfmon event
  * lists): one per computational FP instruction of that width and precision
@@ -83,12 +85,32 @@ struct bt_kcount {
 	int64_t c0, c1;             /* count = c0 + c1 * n */
 };
 
+/*
+ * A count that holds only when every page mapping the kernel's buffer is
+ * page_lo to page_hi bytes (a TLB-miss count: UEFI maps memory with 2 MiB
+ * and 1 GiB pages, hosted Linux with 4 KiB ones or THP). A kernel may
+ * declare the same name once per page-size range (ranges that do not
+ * overlap); where the pages are unknown, or mixed across two ranges, the
+ * count is not declared.
+ */
+struct bt_kcount_paged {
+	struct bt_kcount count;
+	uint64_t page_lo, page_hi;
+};
+
+#define BT_KERNEL_MAX_PAGED 4
+
 /* What the caller tells a kernel about the CPU (from CPUID and XCR0,
- * established outside kernels/: kernels never execute CPUID). */
+ * established outside kernels/: kernels never execute CPUID) and how to
+ * learn which pages map a buffer (kernels never read page tables). */
 struct bt_kernel_cpu {
 	struct bt_cpu_features isa; /* which vector ISA is usable (arch/cpuid.h) */
 	uint64_t l1d_bytes;         /* 0 = unknown: kernels that need it use 48 KiB */
-	uint32_t page_bytes;        /* 4096 */
+	/* The pages that map [addr, addr + len) (struct bt_platform's
+	 * memory_pages: the page tables under UEFI, /proc/self/smaps hosted).
+	 * bt_kernel_setup asks it for the buffer of a kernel that declares
+	 * counts per page size. NULL: the pages stay unknown. */
+	void (*pages)(const void *addr, uint64_t len, struct bt_page_span *ret);
 };
 
 /* A kernel's state between setup and teardown: what its body reads. */
@@ -98,6 +120,9 @@ struct bt_kernel_state {
 	uint64_t buf_bytes;
 	uint64_t aux[8];            /* kernel-specific words the body reads */
 	uint64_t sink;              /* results the body leaves (keeps work alive) */
+	/* The pages mapping buf, for a kernel with counts declared per page
+	 * size (read after setup, through bt_kernel_cpu.pages); else unknown. */
+	struct bt_page_span pages;
 };
 
 struct bt_kernel {
@@ -112,6 +137,9 @@ struct bt_kernel {
 	bt_window_fn *run;          /* the measured body; arg = struct bt_kernel_state * */
 	void (*teardown)(struct bt_kernel_state *st);  /* NULL: nothing */
 	struct bt_kcount counts[BT_KERNEL_MAX_COUNTS]; /* ends at name == NULL */
+	/* Counts declared per page size of the buffer (ends at name == NULL);
+	 * a name is either here or in counts, never in both. */
+	struct bt_kcount_paged paged[BT_KERNEL_MAX_PAGED];
 };
 
 /* Every built-in kernel, in a stable order. */
@@ -121,8 +149,17 @@ extern const int bt_n_kernels;
 const struct bt_kernel *bt_kernel_find(const char *name);
 
 /* The declared count `name` at size n; false when the kernel does not
- * declare it. */
+ * declare it, or declares it only per page size (bt_kernel_count_on). */
 bool bt_kernel_count(const struct bt_kernel *k, const char *name, uint64_t n, int64_t *ret);
+
+/* As bt_kernel_count, for a buffer mapped by `pages` (NULL: unknown): a
+ * count declared per page size is declared when one of its entries covers
+ * both the smallest and the largest page of the buffer. */
+bool bt_kernel_count_on(const struct bt_kernel *k, const char *name, uint64_t n,
+			const struct bt_page_span *pages, int64_t *ret);
+
+/* Whether k declares `name` (NULL: any count) only per page size. */
+bool bt_kernel_count_per_page(const struct bt_kernel *k, const char *name);
 
 /* setup (with st->n = n) / teardown, checking n against n_min..n_max. */
 bt_status bt_kernel_setup(const struct bt_kernel *k, uint64_t n, const struct bt_kernel_cpu *cpu,

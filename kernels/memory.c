@@ -7,9 +7,20 @@
  *                 next power of two), 97 lines apart: an odd number of lines,
  *                 so the walk visits every line before it returns to one, and
  *                 a stride beyond the L1 stride prefetchers' reach (2 KiB);
- *   dtlb-walk     n loads over 16 MiB (4096 pages of 4 KiB), 4 KiB + 64 bytes
- *                 apart: every load is on the next page, and a page comes
- *                 back only after ~4000 others (beyond the DTLB and STLB).
+ *   dtlb-walk     n loads over 16 MiB, 4 KiB + 64 bytes apart. On 4 KiB
+ *                 pages (4096 of them) every load is on the next page, and
+ *                 a page comes back only after ~4000 others (beyond the DTLB
+ *                 and STLB). On 2 MiB pages the same 16 MiB are 8 pages, on
+ *                 1 GiB pages 1 or 2, which every DTLB holds: no load walks.
+ *                 UEFI firmware maps memory so (EDK2's DXE IPL builds its
+ *                 1:1 map from 1 GiB or 2 MiB pages, splitting only around
+ *                 address 0, the stack guard and GHCB pages:
+ *                 CreateIdentityMappingPageTables in MdeModulePkg/Core/
+ *                 DxeIplPeim/X64/VirtualMemory.c), so page_loads is declared
+ *                 per page size, and the caller reads the buffer's pages
+ *                 from the page tables (arch/paging.h). No stride and size
+ *                 would walk on 2 MiB pages within a firmware's memory: an
+ *                 STLB of 1536 entries (Skylake) needs > 3 GiB.
  *
  * "loads" and "stores" count instructions that read / write data memory,
  * including the stack accesses of CALL, RET, PUSH, POP: that is what
@@ -189,7 +200,7 @@ const struct bt_kernel bt_kernel_l1d_miss = {
 
 const struct bt_kernel bt_kernel_dtlb_walk = {
 	.name = "dtlb-walk",
-	.summary = "n loads, each on the next 4 KiB page of 16 MiB",
+	.summary = "n loads 4 KiB + 64 bytes apart over 16 MiB: a page walk each on 4 KiB pages",
 	.n_means = "loads",
 	.n_default = 100000, .n_quick = 2000, .n_min = 1, .n_max = UINT64_C(1) << 32,
 	.setup = setup_dtlb,
@@ -197,6 +208,13 @@ const struct bt_kernel bt_kernel_dtlb_walk = {
 	.teardown = bt_kernel_free_buf,
 	.counts = {
 		WALK_COUNTS,
-		{ BT_KC_PAGE_LOADS, 0, 1 },
+	},
+	/* Per page size of the buffer (see the top of this file): on 4 KiB
+	 * pages every load; on 2 MiB / 1 GiB pages none after the first touch
+	 * of each of the <= 9 pages (a spec states a range for TLB misses
+	 * anyway: they are the CPU's). */
+	.paged = {
+		{ { BT_KC_PAGE_LOADS, 0, 1 }, BT_PAGE_4K, BT_PAGE_4K },
+		{ { BT_KC_PAGE_LOADS, 0, 0 }, BT_PAGE_2M, BT_PAGE_1G },
 	},
 };

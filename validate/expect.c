@@ -10,6 +10,7 @@
 struct env {
 	const struct bt_kernel *k, *empty;
 	uint64_t n;
+	const struct bt_page_span *pages; /* mapping k's buffer; NULL: unknown */
 };
 
 /* Counts to which `empty`'s only instruction, RET, adds nothing by their
@@ -22,6 +23,9 @@ static bool ret_has_none(const char *count)
 	static const char *const none[] = {
 		BT_KC_COND, BT_KC_COND_TAKEN, BT_KC_COND_NOT_TAKEN, BT_KC_JMP_DIRECT,
 		BT_KC_NEAR_CALLS, BT_KC_INDIRECT, BT_KC_RANDOM_COND, BT_KC_DIVIDES,
+		/* RET reads the stack slot its CALL has just written: a line
+		 * and a page touched a moment ago. */
+		BT_KC_LINE_LOADS, BT_KC_PAGE_LOADS,
 	};
 	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
 		if (strcmp(count, none[i]) == 0)
@@ -49,7 +53,17 @@ static bt_status ident(const struct env *v, const char *name, double *ret, struc
 		return BT_OK;
 	}
 	int64_t c, c0;
-	if (!bt_kernel_count(v->k, name + 2, v->n, &c)) {
+	if (!bt_kernel_count_on(v->k, name + 2, v->n, v->pages, &c)) {
+		if (bt_kernel_count_per_page(v->k, name + 2)) {
+			char sz[40];
+
+			if (v->pages)
+				bt_page_span_sizes(v->pages, sz, sizeof(sz));
+			bt_diag_set(d, "kernel %s declares '%s' per page size, and its buffer's "
+				       "pages are %s (%s)", v->k->name, name + 2,
+				    v->pages ? sz : "unknown", v->pages ? v->pages->source : "not read");
+			return BT_ERR_UNSUPPORTED;
+		}
 		bt_diag_set(d, "kernel %s declares no count '%s'", v->k->name, name + 2);
 		return BT_ERR_UNSUPPORTED;
 	}
@@ -135,16 +149,22 @@ static bt_status run(const char *text, const struct env *v, double *ret, struct 
 
 bt_status bt_vexpr_check(const char *text, struct bt_diag *d)
 {
-	struct env v = { NULL, NULL, 1 };
+	struct env v = { NULL, NULL, 1, NULL };
 	double x;
 
 	return run(text, &v, &x, d);
 }
 
+bt_status bt_vexpr_eval_on(const char *text, const struct bt_kernel *k, uint64_t n,
+			   const struct bt_page_span *pages, double *ret, struct bt_diag *d)
+{
+	struct env v = { k, bt_kernel_find("empty"), n, pages };
+
+	return run(text, &v, ret, d);
+}
+
 bt_status bt_vexpr_eval(const char *text, const struct bt_kernel *k, uint64_t n, double *ret,
 			struct bt_diag *d)
 {
-	struct env v = { k, bt_kernel_find("empty"), n };
-
-	return run(text, &v, ret, d);
+	return bt_vexpr_eval_on(text, k, n, NULL, ret, d);
 }

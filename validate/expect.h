@@ -3,8 +3,10 @@
  * Expected counts as expressions over a kernel's declared counts:
  *
  *     k.NAME      the kernel's declared count NAME (kernels/kernel.h BT_KC_*)
- *                 at size n, minus the same count of kernel `empty` (the
- *                 calibration window's body, RET only), because the
+ *                 at size n (on the pages that map its buffer, for a count
+ *                 declared per page size), minus the same count of kernel
+ *                 `empty` (the calibration window's body, RET only; 0 for
+ *                 counts RET adds nothing to by their definition), because the
  *                 measurement engine subtracts that window: the corrected
  *                 count of a kernel is exactly declared(k) - declared(empty)
  *     n           the kernel's size parameter
@@ -31,5 +33,11 @@ bt_status bt_vexpr_check(const char *text, struct bt_diag *d);
  * BT_ERR_INVALID for a syntax error or a division by zero. */
 bt_status bt_vexpr_eval(const char *text, const struct bt_kernel *k, uint64_t n, double *ret,
 			struct bt_diag *d);
+
+/* As bt_vexpr_eval for a kernel whose buffer `pages` map (the state's
+ * pages after bt_kernel_setup): counts the kernel declares per page size
+ * (kernels/kernel.h, dtlb-walk's page_loads) are known only with them. */
+bt_status bt_vexpr_eval_on(const char *text, const struct bt_kernel *k, uint64_t n,
+			   const struct bt_page_span *pages, double *ret, struct bt_diag *d);
 
 #endif

@@ -46,8 +46,12 @@ void bt_validation_print(FILE *f, const struct bt_validation_record *r)
 	row(f, "", "check", false, 0, 0, 0, "expected", "tolerance", "detail");
 	for (int i = 0; i < r->checks->n; i++) {
 		const struct bt_check_result *c = &r->checks->v[i];
+		char detail[sizeof(c->detail) + sizeof(c->pages) + 16];
+		snprintf(detail, sizeof(detail), "%s%s%s%s", c->detail,
+			 c->pages[0] && c->detail[0] ? "; " : "", c->pages[0] ? "pages: " : "",
+			 c->pages);
 		row(f, bt_verdict_name(c->verdict), c->id, c->has_measured, c->median, c->min, c->max,
-		    c->expected, c->tolerance, c->detail);
+		    c->expected, c->tolerance, detail);
 	}
 	bt_validation_summary(r, sum, sizeof(sum));
 	fprintf(f, "%s\n", sum);
@@ -86,6 +90,8 @@ void bt_validation_json(struct bt_jw *j, const struct bt_validation_record *r)
 		bt_jw_str(j, "expected", x->expected);
 		bt_jw_str(j, "tolerance", x->tolerance);
 		bt_jw_str(j, "detail", x->detail);
+		if (x->pages[0])
+			bt_jw_str(j, "pages", x->pages);
 		bt_jw_end(j);
 	}
 	bt_jw_end(j);
@@ -140,6 +146,7 @@ bt_status bt_validation_show(FILE *f, const char *path, bool *any_fail, struct b
 		snprintf(r.expected, sizeof(r.expected), "%s", str_or(c, "expected", ""));
 		snprintf(r.tolerance, sizeof(r.tolerance), "%s", str_or(c, "tolerance", ""));
 		snprintf(r.detail, sizeof(r.detail), "%s", str_or(c, "detail", ""));
+		snprintf(r.pages, sizeof(r.pages), "%s", str_or(c, "pages", ""));
 		if (r.verdict == BT_VERDICT_FAIL)
 			*any_fail = true;
 		if (bt_check_list_add(&list, &r) != BT_OK) {

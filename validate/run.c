@@ -16,7 +16,6 @@ void bt_validate_opts_defaults(struct bt_validate_opts *o)
 	o->reps = BT_MEASURE_REPS_DEFAULT;
 	o->warmups = BT_MEASURE_WARMUPS_DEFAULT;
 	o->mask_interrupts = true;
-	o->kcpu.page_bytes = 4096;
 }
 
 enum bt_verdict bt_validate_judge(double min, double max, double lo, double hi,
@@ -159,6 +158,38 @@ static bt_status measure(const struct bt_pmu *pmu, const struct bt_event *const 
 	return BT_OK;
 }
 
+/* The bounds of an exact or range expectation in *lo..*hi, its text in
+ * res->expected; false (res says SKIP or FAIL, and why) when they cannot be
+ * had. Relations get theirs from the measurement. */
+static bool expected_bounds(const struct bt_vspec_entry *e, const struct bt_kernel *k, uint64_t n,
+			    const struct bt_page_span *pages, double *lo, double *hi,
+			    struct bt_check_result *res)
+{
+	struct bt_diag d = { "" };
+
+	if (e->kind != BT_VEXP_EXACT && e->kind != BT_VEXP_RANGE)
+		return true;
+	bt_status s = bt_vexpr_eval_on(e->expr[0], k, n, pages, lo, &d);
+	if (s == BT_OK && e->kind == BT_VEXP_RANGE)
+		s = bt_vexpr_eval_on(e->expr[1], k, n, pages, hi, &d);
+	else
+		*hi = *lo;
+	if (s == BT_ERR_UNSUPPORTED) {
+		skip(res, d.text);
+		return false;
+	}
+	if (s != BT_OK) {
+		res->verdict = BT_VERDICT_FAIL;
+		snprintf(res->detail, sizeof(res->detail), "the expectation: %.170s", d.text);
+		return false;
+	}
+	if (e->kind == BT_VEXP_EXACT)
+		snprintf(res->expected, sizeof(res->expected), "%.0f (%.60s)", *lo, e->expr[0]);
+	else
+		snprintf(res->expected, sizeof(res->expected), "%.0f..%.0f", *lo, *hi);
+	return true;
+}
+
 static void check_one(const struct bt_pmu *pmu, const struct bt_vspec_entry *e,
 		      const struct bt_validate_opts *o, struct bt_plan_scratch *scratch,
 		      struct bt_plan *plan, struct bt_check_result *res)
@@ -180,28 +211,13 @@ static void check_one(const struct bt_pmu *pmu, const struct bt_vspec_entry *e,
 	uint64_t n = o->quick ? (e->n_quick ? e->n_quick : k->n_quick) : (e->n ? e->n : k->n_default);
 	res->n = n;
 
-	/* The expected bounds first: they need nothing from the PMU. */
+	/* The expected bounds first: they need nothing from the PMU. A kernel
+	 * with counts declared per page size (dtlb-walk) has them only once
+	 * its buffer exists: after its setup, below. */
 	double lo = 0, hi = 0;
-	if (e->kind == BT_VEXP_EXACT || e->kind == BT_VEXP_RANGE) {
-		bt_status s = bt_vexpr_eval(e->expr[0], k, n, &lo, &d);
-		if (s == BT_OK && e->kind == BT_VEXP_RANGE)
-			s = bt_vexpr_eval(e->expr[1], k, n, &hi, &d);
-		else
-			hi = lo;
-		if (s == BT_ERR_UNSUPPORTED) {
-			skip(res, d.text);
-			return;
-		}
-		if (s != BT_OK) {
-			res->verdict = BT_VERDICT_FAIL;
-			snprintf(res->detail, sizeof(res->detail), "the expectation: %.170s", d.text);
-			return;
-		}
-		if (e->kind == BT_VEXP_EXACT)
-			snprintf(res->expected, sizeof(res->expected), "%.0f (%.60s)", lo, e->expr[0]);
-		else
-			snprintf(res->expected, sizeof(res->expected), "%.0f..%.0f", lo, hi);
-	}
+	bool per_page = bt_kernel_count_per_page(k, NULL);
+	if (!per_page && !expected_bounds(e, k, n, NULL, &lo, &hi, res))
+		return;
 	if (resolve(e->event, &pmu->caps, o->model, &ev, &why) != BT_OK) {
 		skip(res, why.text);
 		return;
@@ -220,6 +236,16 @@ static void check_one(const struct bt_pmu *pmu, const struct bt_vspec_entry *e,
 		bt_diag_set(&why, "kernel unsupported here: %.170s", d.text);
 		skip(res, why.text);
 		return;
+	}
+	if (per_page) {
+		/* Which pages the expectation was taken for, and from where. */
+		char sz[40];
+		bt_page_span_sizes(&st.pages, sz, sizeof(sz));
+		snprintf(res->pages, sizeof(res->pages), "%s (%.100s)", sz, st.pages.source);
+		if (!expected_bounds(e, k, n, &st.pages, &lo, &hi, res)) {
+			bt_kernel_teardown(k, &st);
+			return;
+		}
 	}
 	if (o->prepare)
 		o->prepare(o->prepare_ctx, k, &st);

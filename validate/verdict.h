@@ -44,6 +44,10 @@ struct bt_check_result {
 	char expected[96];      /* "20002", "2500..7500", "= 1.00 x CPU_CLK_UNHALTED.THREAD +- 2 %" */
 	char tolerance[48];     /* as printed: "exact", "+-0.1 %", "range" */
 	char detail[200];       /* why it failed / warned / was skipped; "" on a plain PASS */
+	/* For a kernel with counts declared per page size (dtlb-walk): the
+	 * pages that mapped its buffer and where that was read ("2 MiB (page
+	 * tables (CR3, 4-level paging))"); "" otherwise. */
+	char pages[160];
 };
 
 /* A growing list of results (malloc'd). */

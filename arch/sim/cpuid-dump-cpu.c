@@ -90,6 +90,13 @@ static bt_status dump_window(struct bt_arch *a, uint32_t msr, uint64_t start, ui
 	return gp(a);
 }
 
+static bt_status dump_page_size(struct bt_arch *a, uint64_t linear, uint64_t *ret_bytes,
+				unsigned *ret_levels)
+{
+	(void)a; (void)linear; (void)ret_bytes; (void)ret_levels;
+	return BT_ERR_UNSUPPORTED; /* a CPUID dump has no page tables */
+}
+
 static const struct bt_arch_ops dump_ops = {
 	.cpuid = dump_cpuid,
 	.rdmsr = dump_rdmsr,
@@ -103,6 +110,7 @@ static const struct bt_arch_ops dump_ops = {
 	.irq_save = dump_irq_save,
 	.irq_restore = dump_irq_restore,
 	.run_window = dump_window,
+	.page_size = dump_page_size,
 };
 
 void bt_arch_dump_init(struct bt_arch_dump *a, const struct bt_cpuid_dump_group *g)

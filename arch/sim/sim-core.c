@@ -204,6 +204,15 @@ static bt_status sim_run_window(struct bt_arch *a, uint32_t msr, uint64_t start,
 	return st;
 }
 
+/* The simulated PMU models no paging: the kernels' buffers are the real
+ * machine's memory, whose pages the platform's own backend reads (the
+ * program asks it, not this one, also under --sim). */
+static bt_status sim_page_size(struct bt_arch *a, uint64_t linear, uint64_t *ret_bytes,
+			       unsigned *ret_levels)
+{
+	return BT_ERR_UNSUPPORTED;
+}
+
 static const struct bt_arch_ops sim_ops = {
 	.cpuid = bt_sim_cpuid,
 	.rdmsr = sim_rdmsr,
@@ -217,6 +226,7 @@ static const struct bt_arch_ops sim_ops = {
 	.irq_save = sim_irq_save,
 	.irq_restore = sim_irq_restore,
 	.run_window = sim_run_window,
+	.page_size = sim_page_size,
 };
 
 /* A plausible state left by firmware or an earlier user: selectors with

@@ -80,6 +80,12 @@ if [ "$rc" -eq 0 ] && [ "$sum" = "4 PASS, 0 WARN, 0 FAIL, 0 SKIP, 0 conformance 
 else
   bad "raw-event spec: status $rc, '$sum'"
 fi
+# dtlb-walk's TLB-miss expectation follows the pages of its buffer, read
+# from /proc/self/smaps hosted, and the report says so.
+"$bin" validate --sim=skl --quick -q --no-results --validate-spec tests/data/validate/dtlb-pages-skl.json \
+  >"$work/pages.out" 2>&1; rc=$?
+[ "$rc" -eq 0 ] || bad "dtlb-walk pages spec: status $rc"
+python3 tests/suite/lib/validate-pages-check.py "$work/pages.out" /proc/self/smaps || fail=1
 # A wrong expectation must FAIL (exit 1), a 1 % one WARN.
 "$bin" validate --sim=skl -q --no-results --validate-spec tests/data/validate/wrong-expectation.json \
   >"$work/wrong.out" 2>&1; rc=$?

@@ -9,6 +9,8 @@
 #   - a spec file on the ESP (--validate-spec \validate\raw.json, raw
 #     perf-syntax events) on icl (perfmon v5, PERF_METRICS): its 4 event
 #     checks PASS, and the conformance checks that run first do not FAIL;
+#   - dtlb-walk's page-walk check from a spec on the ESP: its expectation
+#     follows the pages of its buffer, read from the page tables;
 #   - a malformed spec file on the ESP: its located error, exit 2;
 #   - plain TCG without --sim: no PMU, says why, exit 4.
 # Results stay under build/qemu/validate/<case>/esp/baretop/results/ for
@@ -97,6 +99,12 @@ if boot spec 0 --add tests/data/validate/raw-branches-icl.json=/validate/raw.jso
   else
     bad "--validate-spec: '$s'"
   fi
+fi
+# dtlb-walk's TLB-miss expectation from the pages OVMF maps its buffer with,
+# read from the page tables, and said in the report (issue 20, finding 9).
+if boot pages 0 --add tests/data/validate/dtlb-pages-skl.json=/validate/pages.json \
+     --args '--validate --quick --sim=skl --validate-spec \validate\pages.json'; then
+  python3 tests/suite/lib/validate-pages-check.py "$out/pages/console.txt" 'page tables (CR3, ' || fail=1
 fi
 if boot malformed 2 --add "$out/bad.json=/validate/bad.json" \
      --args '--validate --sim=skl --validate-spec \validate\bad.json'; then

@@ -75,6 +75,16 @@ static int declare(const struct bt_kernel_cpu *cpu)
 			printf("count %s %s %lld %lld\n", k->name, k->counts[c].name, (long long)v1,
 			       (long long)v2);
 		}
+		/* Counts declared per page size (TLB misses: no emulator
+		 * counts them) are listed with their page range. */
+		for (int c = 0; c < BT_KERNEL_MAX_PAGED && k->paged[c].count.name; c++) {
+			const struct bt_kcount_paged *p = &k->paged[c];
+
+			printf("count-pages %s %s %llu %llu %lld %lld\n", k->name, p->count.name,
+			       (unsigned long long)p->page_lo, (unsigned long long)p->page_hi,
+			       (long long)(p->count.c0 + p->count.c1 * (int64_t)n1),
+			       (long long)(p->count.c0 + p->count.c1 * (int64_t)n2));
+		}
 	}
 	return 0;
 }

@@ -299,3 +299,82 @@ TEST(sim_pass_and_fail)
 		bt_check_list_free(&l);
 	}
 }
+
+/* Page readers for the dtlb-walk checks: 2 MiB pages (UEFI's identity
+ * map), 4 KiB pages, or unknown. */
+static void pages_2m(const void *addr, uint64_t len, struct bt_page_span *ret)
+{
+	(void)addr;
+	memset(ret, 0, sizeof(*ret));
+	ret->smallest = ret->largest = BT_PAGE_2M;
+	ret->pages = len / BT_PAGE_2M;
+	snprintf(ret->source, sizeof(ret->source), "test tables");
+}
+
+static void pages_4k(const void *addr, uint64_t len, struct bt_page_span *ret)
+{
+	(void)addr;
+	memset(ret, 0, sizeof(*ret));
+	ret->smallest = ret->largest = BT_PAGE_4K;
+	ret->pages = len / BT_PAGE_4K;
+	snprintf(ret->source, sizeof(ret->source), "test tables");
+}
+
+/* One check over dtlb-walk whose expectation is k.page_loads, on the
+ * simulated skl, with the kernel's buffer on the pages `reader` says. */
+static void dtlb_check(void (*reader)(const void *, uint64_t, struct bt_page_span *),
+		       struct bt_check_result *ret)
+{
+	struct bt_sim sim;
+	struct bt_pmu pmu = { .arch = &sim.arch };
+	struct bt_vspec spec;
+	struct bt_validate_opts o;
+	static struct prep p;
+	struct bt_check_list l;
+	struct bt_diag d;
+
+	CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
+	bt_pmu_caps_detect(&sim.arch, &pmu.caps);
+	CHECK(parse("{\"format\":\"baretop-validate-spec\",\"checks\":["
+		    "{\"event\":\"cpu/event=0xc0,umask=0x00/\",\"kernel\":\"dtlb-walk\","
+		    "\"n\":1000,\"expect\":{\"exact\":\"k.page_loads\"}}]}", &spec, &d) == BT_OK);
+	bt_validate_opts_defaults(&o);
+	o.reps = 1;
+	o.kcpu.pages = reader;
+	memset(&p, 0, sizeof(p));
+	p.sim = &sim;
+	o.prepare = prepare;
+	o.prepare_ctx = &p;
+	bt_check_list_init(&l);
+	CHECK(bt_validate_run(&pmu, &spec, &o, &l, &d) == BT_OK);
+	CHECK_EQ_INT(l.n, 1);
+	memset(ret, 0, sizeof(*ret));
+	if (l.n == 1)
+		*ret = l.v[0];
+	bt_check_list_free(&l);
+	bt_vspec_free(&spec);
+	bt_sim_free(&sim);
+}
+
+/* dtlb-walk's TLB-miss expectation follows the pages of its buffer: on
+ * UEFI's 2 MiB pages its 16 MiB are 8 pages and no load is a page load
+ * (kernels/memory.c); on 4 KiB pages each of the n = 1000 loads is one
+ * (minus the calibration window's RET, which loads from the stack slot
+ * its CALL just wrote: 0); unknown pages SKIP, saying why. The check says
+ * which pages it was judged for and where that was read. */
+TEST(dtlb_walk_expectation_follows_the_page_size)
+{
+	struct bt_check_result r;
+
+	dtlb_check(pages_2m, &r);
+	CHECK_MSG(strncmp(r.expected, "0 (", 3) == 0, "2 MiB: expected '%s'", r.expected);
+	CHECK_STR(r.pages, "2 MiB (test tables)");
+	dtlb_check(pages_4k, &r);
+	CHECK_MSG(strncmp(r.expected, "1000 (", 6) == 0, "4 KiB: expected '%s'", r.expected);
+	CHECK_STR(r.pages, "4 KiB (test tables)");
+	dtlb_check(NULL, &r);
+	CHECK_EQ_INT(r.verdict, BT_VERDICT_SKIP);
+	CHECK_MSG(strstr(r.detail, "per page size") && strstr(r.detail, "unknown"), "detail '%s'",
+		  r.detail);
+	CHECK(strncmp(r.pages, "unknown (", 9) == 0);
+}
