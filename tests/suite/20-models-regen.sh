@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~2s
 # The committed model tables (metrics/gen/) are exactly what tools/gen-models
 # writes from the vendor files: regenerate into a scratch folder and diff.
 set -euo pipefail

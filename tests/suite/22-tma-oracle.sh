@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~78s
 # Beyond the shipped vectors: an independent Python evaluator of the vendor
 # formulas (tests/oracle/, reads the vendor JSON itself, Python semantics)
 # first reproduces the shipped vectors, then is compared with baretop on

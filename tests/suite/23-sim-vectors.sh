@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~56s
 # Every oracle vector (../shared/testdata/tma/*/NNN.json) counted through the
 # whole pipeline with the SIMULATED PMU of its model's microarchitecture:
 # events planned into counter groups, programmed into the simulated

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~10s
 # The workload model behind the simulated PMU (arch/sim/sim-workload.c,
 # base/wl-profile.h): every built-in model x every built-in workload, run
 # hosted with `baretop-host run --sim=MODEL --quick --level 6` (every node

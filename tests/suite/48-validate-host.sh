@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~6s
 # --validate hosted (README "Validating PMU events"): `baretop-host validate
 # --sim=P` on one preset of every simulated PMU family must PASS every check
 # (SKIP allowed only for kernels not in this build), its results file must
@@ -121,5 +122,5 @@ if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q '^validate: nothing validated
 else
   bad "no --sim: status $rc"
 fi
-echo "step 48: $(( $(date +%s) - start )) s"
+echo "step time: $(( $(date +%s) - start )) s"
 exit $fail

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~2s
 # boot/install.sh against a real FAT file system: a FAT16 image made by
 # mkfs.vfat and mounted with fusefat (this sandbox's kernel has no vfat, so
 # `mount -o loop` cannot mount it; fusefat is the same FAT driven through
