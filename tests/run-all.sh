@@ -11,7 +11,9 @@
 #                         [--list] [STEP...]
 #   --tier   host: the steps that never boot QEMU (and the unit tests);
 #            qemu: the steps that do; all (default): both
-#   -j       how many steps run at once (default: the number of CPUs)
+#   -j       how many jobs run at once (default: one more than the CPUs,
+#            as many steps spend part of their time waiting: QEMU's
+#            firmware timers, a run's calibration)
 #   STEP     run only these steps (a number or a file name, e.g. 70 or
 #            70-results-schema); the builds still run first
 #   --list   print each step with its tier and exit
@@ -23,7 +25,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 tier=all
-jobs=$(nproc)
+jobs=$(( $(nproc) + 1 ))
 setup=1
 list=0
 only=()
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
     -j*) jobs=${1#-j}; shift ;;
     --no-setup) setup=0; shift ;;
     --list) list=1; shift ;;
-    -h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run-all.sh: unknown option $1" >&2; exit 2 ;;
     *) only+=("$1"); shift ;;
   esac

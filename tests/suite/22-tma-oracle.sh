@@ -11,7 +11,7 @@ set -euo pipefail
 ref=../shared/reference
 if [ ! -d "$ref" ]; then
   echo "SKIP: $ref is absent (the oracle reads the vendor files)"
-  exit 0
+  exit 77  # skipped
 fi
 if [ -d ../shared/testdata/tma ]; then
   python3 tests/oracle/check_vectors.py --ref "$ref" --cases ../shared/testdata/tma
