@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
     -j*) jobs=${1#-j}; shift ;;
     --no-setup) setup=0; shift ;;
     --list) list=1; shift ;;
-    -h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run-all.sh: unknown option $1" >&2; exit 2 ;;
     *) only+=("$1"); shift ;;
   esac
