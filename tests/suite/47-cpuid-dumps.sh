@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~17s
+# tier: host ~5s
 # `baretop-host detect --cpuid` on the CPUID dumps of 28 real machines in
 # ../shared/reference/cpuid/ (skipped with a message when absent) and on the
 # hand-written `cpuid -r` samples in tests/data/cpuid/: exit 0 and valid JSON
