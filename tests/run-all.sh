@@ -48,9 +48,13 @@ case "$tier" in all|host|qemu) ;; *) echo "run-all.sh: --tier all, host or qemu"
 # A step's header line "# tier: host|qemu ~Ns" gives its tier and its
 # typical time (wall seconds on a 2-core machine, which orders the pool).
 step_tier() { sed -n 's/^# tier: *\([a-z]*\).*/\1/p' "$1" | head -1; }
+# "# alone" in the header: nothing else of the suite runs beside the step
+# (it compares wall time it measures with simulated counts).
+step_alone() { grep -q '^# alone' "$1" && echo 1 || echo 0; }
 step_secs() { local n; n=$(sed -n 's/^# tier: *[a-z]* *~\([0-9]*\)s.*/\1/p' "$1" | head -1); echo "${n:-10}"; }
 
 steps=()
+declare -A alone=()
 for s in tests/suite/[0-9][0-9]-*.sh; do
   [ -e "$s" ] || continue
   name=$(basename "$s" .sh)
@@ -69,6 +73,7 @@ for s in tests/suite/[0-9][0-9]-*.sh; do
     continue
   fi
   steps+=("$(step_secs "$s") $t:$name")
+  [ "$(step_alone "$s")" = 1 ] && alone[$name]=1
 done
 if [ $list = 1 ]; then
   for s in "${steps[@]}"; do x=${s#* }; printf '%-28s %-5s ~%ss\n' "${x#*:}" "${x%%:*}" "${s%% *}"; done
@@ -155,15 +160,23 @@ run_job() { # KIND:NAME
   pid_out[$!]=$out
 }
 next=0
+running_alone=0
 while [ $next -lt ${#queue[@]} ] || [ ${#pid_name[@]} -gt 0 ]; do
-  while [ $next -lt ${#queue[@]} ] && [ ${#pid_name[@]} -lt "$jobs" ]; do
-    run_job "${queue[$next]}"; next=$((next + 1))
+  while [ $next -lt ${#queue[@]} ] && [ ${#pid_name[@]} -lt "$jobs" ] && [ $running_alone = 0 ]; do
+    q=${queue[$next]}
+    if [ -n "${alone[${q#*:}]:-}" ]; then
+      # an "alone" step waits for the pool to empty and keeps it empty
+      [ ${#pid_name[@]} -eq 0 ] || break
+      running_alone=1
+    fi
+    run_job "$q"; next=$((next + 1))
   done
   wait -n -p done_pid; rc=$?
   [ -n "${done_pid:-}" ] && [ -n "${pid_name[$done_pid]:-}" ] || continue
   name=${pid_name[$done_pid]}
   report "$name" $rc $(( $(date +%s) - ${pid_start[$done_pid]} )) "${pid_out[$done_pid]}"
   unset "pid_name[$done_pid]" "pid_start[$done_pid]" "pid_out[$done_pid]"
+  [ -n "${alone[$name]:-}" ] && running_alone=0
 done
 
 # Every job queued must have been reported: anything else is a failure of
