@@ -211,7 +211,7 @@ $(BUILD)/tests/%.efi: $(EFI_DIR)/tests/efi/%.so
 	  -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
 
 # ---------------------------------------------------------------- targets
-.PHONY: all efi host tests check test run bench fuzz clean setup
+.PHONY: all efi host tests check test test-host run bench fuzz clean setup
 all: efi host
 efi: $(EFI_APP) $(if $(CC_IS_CLANG),,$(TEST_EFI_APPS))
 host: $(HOST_LIB) $(TOOL_BINS)
@@ -221,9 +221,14 @@ tests: $(TEST_BINS)
 check: $(TEST_BINS) $(TOOL_BINS)
 	$(Q)BUILD=$(BUILD) HOST_DIR=$(HOST_DIR) bash tests/run-unit.sh $(TEST_BINS)
 
-# The whole suite, as CI runs it. README's test command.
+# The whole suite, as CI runs it. README's test command. test-host: the
+# builds, the unit tests and every step that does not boot QEMU
+# (tests/suite/README.md).
 test:
 	$(Q)bash tests/run-all.sh
+
+test-host:
+	$(Q)bash tests/run-all.sh --tier host
 
 # Build and boot baretop in QEMU + OVMF. README's run command.
 QEMU_ARGS ?=

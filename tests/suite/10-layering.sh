@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~5s
 # The layering rules (README.md, "Layout"): UEFI headers in efi/ only,
 # privileged instructions in arch/ only, each folder includes only the
 # folders below it, no file-level import cycle (from the symbols the

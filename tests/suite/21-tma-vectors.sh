@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~10s
 # Every Top-Down vector (values and flags of tree nodes and Info_/Bottleneck_
 # metrics) reproduced by `baretop-host replay --json`, checked by the shared
 # check.py, through tools/tma-check.sh (the way hidden cases will be checked).

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~2s
 # baretop-host's own command line: bad option values are usage errors
 # (status 2, a message naming the option), `counts` refuses what is not a
 # results file and never replaces a file, and a hosted run writes its

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~12s
 # The consistency rules (metrics/rules.h) on every reference vector: each
 # case of ../shared/testdata/tma (and its real recordings) replayed with its
 # rule verdicts. The real recordings must pass every rule their events

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~1s
 # perf stat import: `baretop-host replay --perf-stat FILE --model SKL` on
 # files written by hand in perf's documented field order
 # (tests/data/perf-stat/skl-l2.csv for -x,, skl-l2.json for -j; multiplexed

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~9s
 # The HTML report (`baretop-host report --html`, analysis/page-html.c) in a
 # real browser: headless Chromium driven through chromedriver's W3C HTTP
 # API (tests/suite/lib/check-html-chromium.py, Python standard library).

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~2s
 # `baretop-host diff` (analysis/results-diff.h) flags exactly what changed.
 # A: one simulated SKL run of three workloads (--level 4). B: A with one
 # workload's DRAM stall count (CYCLE_ACTIVITY.STALLS_L3_MISS, the event

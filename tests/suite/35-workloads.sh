@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~1s
 # The built-in workloads, hosted: the default suite in the quick preset runs
 # with the gcc and the clang build; every workload is deterministic (same
 # checksum in every run), multiply1/2/3 agree, and both compilers give the

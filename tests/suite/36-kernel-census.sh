@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The known-count kernels' declarations against valgrind's cachegrind (issue
-# 12, item 6a, hosted half): build/kernel-census runs every kernel body once
-# at n1 and once at n2 = 2 n1 under cachegrind; each body is its own
+# tier: host ~3s
+# The known-count kernels' declarations against valgrind's cachegrind (the
+# hosted half; tests/suite/56-kernel-icount.sh is the QEMU one):
+# build/kernel-census runs every kernel body once at n1 and once at
+# n2 = 2 n1 under cachegrind; each body is its own
 # function, so its per-function totals of Ir, Bc, Bi, Dr, Dw are compared
 # exactly with the declared instructions, cond, indirect, loads, stores at
 # both sizes (tests/suite/lib/kernel-census-check.py says how REP maps).

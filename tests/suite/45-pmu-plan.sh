@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~1s
 # baretop-host plan: a realistic event file plans to groups == lower bound on
 # several simulated PMUs, the JSON lists the assignment, and bad input exits
 # non-zero with a message naming the wrong part.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~1s
 # Every built-in model at every level, SMT off and on, planned for the
 # simulated PMU of its own microarchitecture: each plan must pass the
 # independent validator and use as many groups as the lower bound.

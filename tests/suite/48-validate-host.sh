@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~6s
 # --validate hosted (README "Validating PMU events"): `baretop-host validate
 # --sim=P` on one preset of every simulated PMU family must PASS every check
 # (SKIP allowed only for kernels not in this build), its results file must
@@ -21,49 +22,59 @@ bad() { echo "FAIL $*"; fail=1; }
 # AMD legacy, core extension (Zen 2), PerfMonV2 (ZEN4). Model ids give the
 # part's CPUID, so the Top-Down level-1/2 events of its model are checked too.
 presets="core2 nhm skl icl SPR ADL-GLC ADL-GRT LNL-LNC SRF amd-legacy zen2 ZEN4"
+made=()
 for p in $presets; do
   "$bin" validate --sim="$p" -q --results-dir "$work/$p" >"$work/$p.out" 2>&1; rc=$?
   sum=$(grep '^validate:' "$work/$p.out")
   [ "$rc" -eq 0 ] || bad "$p: exit status $rc ($sum)"
   f=$(ls "$work/$p"/*.json 2>/dev/null | head -1)
   [ -n "$f" ] || { bad "$p: no results file"; continue; }
-  python3 - "$f" "$p" <<'PY' || fail=1
-import json, sys
-f, p = sys.argv[1], sys.argv[2]
-d = json.load(open(f)); v = d["validation"]; ok = True
-def bad(msg):
-    global ok; ok = False; print(f"FAIL {p}: {msg}")
-if not (d["simulated"] and v["simulated"]): bad("not labelled simulated")
-n_pass = 0
-for c in v["checks"]:
-    if c["verdict"] == "PASS": n_pass += 1
-    elif c["verdict"] == "SKIP" and c["detail"] == "no such kernel in this build": pass
-    # a PMU conformance check the part cannot have (AMD rules on Intel, no
-    # PERF_METRICS, ...) is skipped with its reason
-    elif c["verdict"] == "SKIP" and c["id"].startswith("conf:") and c["detail"]: pass
-    else: bad(f'{c["id"]}: {c["verdict"]} {c["detail"]}')
-    # Independent of the code: INST_RETIRED over DEC/JNZ is MOV + 2n + RET,
-    # minus the calibration window's RET: 2n + 1.
-    if c["id"] in ("event:cpu/event=0xc0,umask=0x00/@loop-dec-jnz",
-                   "event:cpu/event=0xc0,umask=0x00,fixed=0/@loop-dec-jnz"):
-        if not (c["median"] == c["min"] == c["max"] == 2 * c["n"] + 1):
-            bad(f'{c["id"]}: {c["median"]} != 2n+1 = {2 * c["n"] + 1}')
-    if c["id"].startswith("event:cpu/event=0xc0,umask=0x00/@empty") and c["median"] != 0:
-        bad(f'{c["id"]}: the empty kernel counted {c["median"]}, not 0')
-if n_pass < 6: bad(f"only {n_pass} PASS")
-try:
-    import jsonschema
-    errs = list(jsonschema.Draft202012Validator(json.load(open("report/results.schema.json"))).iter_errors(d))
-    if errs: bad(f"schema: {errs[0].message[:160]}")
-except ImportError:
-    bad("python3-jsonschema missing")
-print(f"ok   {p}: {n_pass} PASS, {len(v['checks']) - n_pass} SKIP (kernels not built, PMU features absent), "
-      f"{v['pmu']}, SIMULATED" if ok else "", end="\n" if ok else "")
-sys.exit(0 if ok else 1)
-PY
+  made+=("$f" "$p")
   again=$("$bin" show-validation "$f" | grep '^validate:')
   [ "$again" = "$sum" ] || bad "$p: show-validation says '$again', the run said '$sum'"
 done
+# Every results file (FILE PRESET pairs) in one python: one start and one
+# schema compile for all.
+[ ${#made[@]} -eq 0 ] || python3 - "${made[@]}" <<'PY' || fail=1
+import json, sys
+try:
+    import jsonschema
+    schema = jsonschema.Draft202012Validator(json.load(open("report/results.schema.json")))
+except ImportError:
+    schema = None
+failed = False
+for f, p in zip(sys.argv[1::2], sys.argv[2::2]):
+    d = json.load(open(f)); v = d["validation"]; ok = True
+    def bad(msg):
+        global ok, failed; ok = False; failed = True; print(f"FAIL {p}: {msg}")
+    if not (d["simulated"] and v["simulated"]): bad("not labelled simulated")
+    n_pass = 0
+    for c in v["checks"]:
+        if c["verdict"] == "PASS": n_pass += 1
+        elif c["verdict"] == "SKIP" and c["detail"] == "no such kernel in this build": pass
+        # a PMU conformance check the part cannot have (AMD rules on Intel, no
+        # PERF_METRICS, ...) is skipped with its reason
+        elif c["verdict"] == "SKIP" and c["id"].startswith("conf:") and c["detail"]: pass
+        else: bad(f'{c["id"]}: {c["verdict"]} {c["detail"]}')
+        # Independent of the code: INST_RETIRED over DEC/JNZ is MOV + 2n + RET,
+        # minus the calibration window's RET: 2n + 1.
+        if c["id"] in ("event:cpu/event=0xc0,umask=0x00/@loop-dec-jnz",
+                       "event:cpu/event=0xc0,umask=0x00,fixed=0/@loop-dec-jnz"):
+            if not (c["median"] == c["min"] == c["max"] == 2 * c["n"] + 1):
+                bad(f'{c["id"]}: {c["median"]} != 2n+1 = {2 * c["n"] + 1}')
+        if c["id"].startswith("event:cpu/event=0xc0,umask=0x00/@empty") and c["median"] != 0:
+            bad(f'{c["id"]}: the empty kernel counted {c["median"]}, not 0')
+    if n_pass < 6: bad(f"only {n_pass} PASS")
+    if schema is None:
+        bad("python3-jsonschema missing")
+    else:
+        errs = list(schema.iter_errors(d))
+        if errs: bad(f"schema: {errs[0].message[:160]}")
+    if ok:
+        print(f"ok   {p}: {n_pass} PASS, {len(v['checks']) - n_pass} SKIP (kernels not built, PMU features absent), "
+              f"{v['pmu']}, SIMULATED")
+sys.exit(1 if failed else 0)
+PY
 
 # The verdicts of a spec's own event checks (the conformance checks run too,
 # and must not FAIL): "P W F S" from the report's table.
@@ -127,5 +138,5 @@ if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q '^validate: nothing validated
 else
   bad "no --sim: status $rc"
 fi
-echo "step 48: $(( $(date +%s) - start )) s"
+echo "step time: $(( $(date +%s) - start )) s"
 exit $fail

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# PMU conformance against the SIMULATED PMU (issue 12, items 3 and 6b):
+# tier: host ~9s
+# PMU conformance against the SIMULATED PMU:
 # tests/unit/validate/test-conformance on every preset with no defect (every
 # check PASS or SKIP, SKIP only where the preset lacks the feature, the
 # register file restored) and with each injectable defect (the FAIL set

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~95s
 # End-to-end tests of baretop.efi in QEMU + OVMF (TCG, so no PMU):
 # the binary, identification on Intel and AMD CPU models, the fault guard,
 # bad arguments, a read-only and a full ESP, and results never overwritten.
@@ -176,6 +177,10 @@ check "then-boot: the loader knows its own file path (shim and GRUB need it)" \
   "grep -qF 'fake-os-loader: FilePath=\EFI\os\loader.efi' $out/then-boot/console.txt"
 check "then-boot: its device handle is the boot volume, and it gets no load options" \
   "grep -q 'DeviceHandle has a file system: yes' $out/then-boot/console.txt && grep -q 'LoadOptionsSize=0' $out/then-boot/console.txt"
+
+# Every results file of these boots against the schema, less the ones this
+# step planted on the ESP itself.
+if bash tests/suite/lib/esp-results-schema.sh "$out" "$out"/tmp/*.json; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
 echo "qemu foundation: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

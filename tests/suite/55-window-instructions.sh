@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~1s
 # How many instructions that are not the workload's sit inside the counting
 # window of the built baretop.efi (gcc and clang builds): everything from the
 # WRMSR that starts the counters to the WRMSR that stops them, disassembled

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~8s
 # The known-count kernels' instruction formulas on the EFI build itself
-# (issue 12, item 6a, QEMU half): baretop.efi --kernel-ticks boots in QEMU
-# with -icount shift=S,sleep=off, where the guest TSC advances exactly 2^S
-# ticks per executed instruction (the TSC is read from the virtual clock,
-# which advances 2^S ns per instruction), and times every kernel at n1 and
+# (the QEMU half; tests/suite/36-kernel-census.sh is the hosted one):
+# baretop.efi --kernel-ticks boots in QEMU with -icount shift=S,sleep=off,
+# where the guest TSC advances exactly 2^S ticks per executed instruction
+# (the TSC is read from the virtual clock, which advances 2^S ns per
+# instruction), and times every kernel at n1 and
 # n2 = 2 n1 between two RDTSC reads. S = 5 by default: at S = 0 OVMF's timed
 # busy-waits cost one executed instruction per nanosecond and the boot takes
 # ~40 s of CPU instead of ~3 s, for the same instruction counts (set

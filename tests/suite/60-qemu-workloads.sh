@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~40s
 # The measurement harness and the built-in workloads, end to end in QEMU
 # (TCG, no PMU): the default suite runs and is timed on an Intel and an AMD
 # CPU model with 2 CPUs, every checksum equals the hosted build's, and an EFI
@@ -106,6 +107,8 @@ import json, sys
 w = json.load(open(sys.argv[1]))["run"]["workloads"]
 assert len(w) == 1 and w[0]["state"] == "ran" and w[0]["copies"] == 4, w
 PY
+
+if bash tests/suite/lib/esp-results-schema.sh "$out"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
 echo "qemu workloads: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~14s
 # The UEFI console: baretop.efi in QEMU + OVMF counts three workloads with the
 # SIMULATED PMU (each workload's model, every node to level 6), and
 # tests/qemu/check-console.py reads the console against the results file:
@@ -37,6 +38,7 @@ if tail -n +"${from:-1}" "$out/serial.log" | LC_ALL=C grep -qaP '[^\x20-\x7e\r\n
 else
   echo "ok   serial.log: plain ASCII (with SGR attribute escapes) from baretop's first line on"
 fi
+bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
 
 # Hosted: plain text unless stdout is a terminal or --color=always.
 work=$(mktemp -d)

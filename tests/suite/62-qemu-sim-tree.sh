@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~63s
 # The whole counting pipeline inside baretop.efi in QEMU, with the SIMULATED
 # PMU selected explicitly and fed from a count file: the Top-Down tree in the
 # results file must equal the vector's expected values (1e-9) and flags.
@@ -55,4 +56,5 @@ if [ -f "$ref/intel/SKL/metrics/skylake_metrics.json" ]; then
 else
   echo "skip --model-files: $ref is absent"
 fi
+bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
 exit $fail

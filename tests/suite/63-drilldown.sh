@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~2s
 # Drill-down (the default) against the full tree, counted through the
 # SIMULATED PMU from vectors whose bottleneck is a single path down the tree
 # (tests/data/tma-drill: oracle vectors SKL 009 and ICX 000): drill-down

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~2s
 # SMM and the counts, through the SIMULATED PMU: where the CPU offers
 # IA32_PERF_CAPABILITIES[12] (the Skylake model's PMU does), baretop sets
 # IA32_DEBUGCTL.FREEZE_WHILE_SMM for its counting and says so in the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~14s
 # The USB-stick image from boot/make-usb-image.sh is a GPT disk whose EFI
 # System Partition OVMF boots by itself (no boot entry), and baretop writes
 # its results onto it.

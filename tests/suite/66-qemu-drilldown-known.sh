@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~80s
 # Known-answer drill-down inside baretop.efi in QEMU: for one model of each
 # family, the SIMULATED PMU counting the workload model (no count file), the
 # default drill-down (level 1, then the children of flagged nodes) must find
@@ -13,7 +14,8 @@
 # Zen, whose files define no thresholds: the flagged-path is empty, so the
 # largest level-1 node and its largest child are checked instead.)
 # The expectations are the Top-Down method's (Yasin, ISPASS 2014), written
-# here by hand; step 28 checks the same at full depth, hosted, on every model.
+# here by hand; tests/suite/28-sim-workloads.sh checks the same at full
+# depth, hosted, on every model.
 set -uo pipefail
 out=build/qemu/drill-known
 rm -rf "$out"; mkdir -p "$out"
@@ -88,4 +90,5 @@ print(f"     {model}: {len(doc['run']['workloads'])} workloads in {sys.argv[3]} 
 sys.exit(bad)
 PY
 done
+bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
 exit $fail

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~173s
 # --validate inside baretop.efi in QEMU (README "Validating PMU events"):
 #   - the PMU conformance checks and the built-in spec on the SIMULATED PMU
 #     of every preset (Intel perfmon v2..v6, hybrid P/E cores, AMD legacy,
@@ -13,8 +14,8 @@
 #     follows the pages of its buffer, read from the page tables;
 #   - a malformed spec file on the ESP: its located error, exit 2;
 #   - plain TCG without --sim: no PMU, says why, exit 4.
-# Results stay under build/qemu/validate/<case>/esp/baretop/results/ for
-# step 70's schema check. Step 48 runs the same hosted.
+# Every results file of these boots is checked against the results schema;
+# tests/suite/48-validate-host.sh runs the same hosted.
 set -uo pipefail
 start=$(date +%s)
 out=build/qemu/validate
@@ -72,8 +73,8 @@ for p in $presets; do
 done
 
 # An injected defect in the EFI build too: a stuck general counter 1 breaks
-# exactly conf:gp-agree and conf:width-wrap (step 49 covers every defect
-# hosted), exit 1.
+# exactly conf:gp-agree and conf:width-wrap (tests/suite/49-conformance.sh
+# covers every defect hosted), exit 1.
 if boot defect 1 --args "--validate --sim=skl --sim-defect=stuck-counter:1"; then
   got=$(awk '$1 == "FAIL" { print $2 }' "$out/defect/console.txt" | sort | tr '\n' ' ')
   if [ "$got" = "conf:gp-agree conf:width-wrap " ]; then
@@ -123,5 +124,6 @@ if boot nopmu 4 --args '--validate'; then
     bad "plain TCG: no reason on the console"
   fi
 fi
-echo "step 67: $(( $(date +%s) - start )) s"
+bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
+echo "step time: $(( $(date +%s) - start )) s"
 exit $fail

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~179s
 # Boot-time runs for fleets, end to end in QEMU + OVMF with persistent NVRAM
 # (qemu/run.sh --vars: a writable copy of OVMF_VARS_4M.fd kept between
 # boots) and an ESP kept across boots (--keep-esp): the run policy
@@ -161,6 +162,8 @@ printf 'fs0:\r\n\\EFI\\os\\loader.efi\r\n' >"$out/startup.nsh"
 boot next 1 --add "$out/startup.nsh=/startup.nsh" --args "--run=once --then=next-boot-entry --no-workloads"
 check "next-boot-entry: started the BootOrder entry after BootCurrent, which reached the loader" \
   "has next 1 'next-boot-entry: Boot0002 \"EFI Internal Shell\" (after Boot0001 in BootOrder)' && reached_loader next 1"
+
+if bash tests/suite/lib/esp-results-schema.sh "$out"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
 echo "qemu boot policy: $pass passed, $fail failed ($(( $(date +%s) - t_start ))s)"
 [ "$fail" -eq 0 ]

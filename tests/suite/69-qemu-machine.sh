@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: qemu ~19s
 # The results' "machine" section in QEMU + OVMF, checked field by field
 # against what QEMU is told with -smbios (tests/qemu/check-machine.py):
 #   boot 1: the default pc machine (SMBIOS 2.x 32-bit entry point), types
@@ -135,4 +136,5 @@ else:
 sys.exit(0 if ok else 1)
 PY
 done
+bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
 exit $fail

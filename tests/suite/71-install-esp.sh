@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~2s
 # boot/install.sh against a real FAT file system: a FAT16 image made by
 # mkfs.vfat and mounted with fusefat (this sandbox's kernel has no vfat, so
 # `mount -o loop` cannot mount it; fusefat is the same FAT driven through
@@ -23,7 +24,7 @@ set -uo pipefail
 for t in fusefat fusermount mkfs.vfat sbsign sbverify openssl; do
   command -v $t >/dev/null || { echo "FAIL $t missing (tools/setup.sh)"; exit 1; }
 done
-[ -e /dev/fuse ] || { echo "skip: no /dev/fuse, so no FAT file system can be mounted here"; exit 0; }
+[ -e /dev/fuse ] || { echo "skip: no /dev/fuse, so no FAT file system can be mounted here"; exit 77; }  # 77: skipped
 make -s -j"$(nproc)" efi >/dev/null || { echo "FAIL build"; exit 1; }
 T=$(mktemp -d)
 mounts=()

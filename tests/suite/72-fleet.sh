@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
+# tier: host ~9s
 # `baretop-host fleet` over a SIMULATED fleet (tests/suite/lib/gen-fleet.py:
 # 26 machines x 2 workloads from `run --sim=skl --counts` with per-machine
 # perturbed counts, 3 firmware versions (one a regression: 5 % longer DRAM

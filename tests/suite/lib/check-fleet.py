@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Checks one `baretop-host fleet` import (suite step 72) against the
+"""Checks one `baretop-host fleet` import (tests/suite/72-fleet.sh) against the
 generator's description (gen-fleet.py), the results files themselves, and
 the database read with Python's sqlite3 module.
 

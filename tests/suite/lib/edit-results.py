@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Makes results file B from results file A for the diff tests (suite step
-30): B is A with one workload's counts edited and its tree replaced by the
+"""Makes results file B from results file A for the diff tests
+(tests/suite/30-report-diff.sh): B is A with one workload's counts edited and its tree replaced by the
 tree `baretop-host replay --json` evaluates from the edited counts (TREE.json - keeps A's tree).
 
   edit-results.py A.json B.json WORKLOAD TREE.json [EVENT=FACTOR ...] [--widen F]

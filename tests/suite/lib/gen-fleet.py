@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Makes a SIMULATED fleet of baretop results files, for `baretop-host fleet`
-(suite step 72).
+(tests/suite/72-fleet.sh).
 
   gen-fleet.py BARETOP_HOST OUT_DIR [--machines N] [--seed S]
 

@@ -3,7 +3,7 @@
 """Compares the known-count kernels' declared counts (`kernel-census declare`)
 with what valgrind's cachegrind counted in each kernel body (one
 `kernel-census run 1|2` per size, --cache-sim=yes --branch-sim=yes), at both
-sizes, exactly. Used by suite step 36.
+sizes, exactly. Used by tests/suite/36-kernel-census.sh.
 
   kernel-census-check.py DECLARE CG1 CG2 [--perturb KERNEL:COUNT:DELTA]...
 

@@ -3,7 +3,7 @@
 """Compares the known-count kernels' declared instruction counts
 (`kernel-census declare`) with the TSC ticks baretop.efi printed with
 --kernel-ticks under QEMU -icount shift=0,sleep=off, where the TSC advances
-exactly one tick per executed instruction. Used by suite step 56.
+exactly one tick per executed instruction. Used by tests/suite/56-kernel-icount.sh.
 
   kernel-ticks-check.py DECLARE CONSOLE [--shift S] [--perturb KERNEL:COUNT:DELTA]...
 

@@ -26,7 +26,7 @@ struct run_result {
 static const struct bt_sim_source empty_source = { NULL, 0, 0, NULL };
 
 /* The session's warnings are exactly those the state left by firmware
- * calls for (finding 6 of issue 11): counters enabled before baretop, on
+ * calls for: counters enabled before baretop, on
  * perfmon v4+ (IA32_PERF_GLOBAL_INUSE), and PEBS armed where it exists. */
 static bool warnings_as_expected(const struct bt_sim_config *c, const char *warning)
 {
@@ -266,12 +266,12 @@ TEST(tsc_aperf_mperf_smi_per_run)
 	bt_sim_free(&sim);
 }
 
-/* Finding 17: the state firmware leaves is not always idle. Every preset,
+/* The state firmware leaves is not always idle. Every preset,
  * from every "left by firmware" state (counters enabled and counting,
  * overflow bits, CTR_Frz/LBR_Frz, CondChgd/ASCI, firmware's own counters
  * with a PMI, PEBS armed, and all at once): exact counts, the register file
  * as found afterwards, and a warning exactly where counters were in use or
- * PEBS armed (issue 11, finding 6). */
+ * PEBS armed. */
 TEST(every_preset_from_every_state_left_by_firmware)
 {
 	static const uint8_t states[] = {
@@ -316,7 +316,7 @@ TEST(restore_check_allows_only_counting_as_found)
 	bt_sim_free(&sim);
 }
 
-/* Finding 9: with AnyThread deprecated (CPUID.0AH:EDX[15]) no manual says
+/* With AnyThread deprecated (CPUID.0AH:EDX[15]) no manual says
  * writing the bit faults; the sim accepts it and ignores it, so an event
  * asking for AnyThread is not what such a selector counts. */
 TEST(deprecated_anythread_is_ignored_not_faulted)
@@ -344,7 +344,7 @@ TEST(deprecated_anythread_is_ignored_not_faulted)
 	}
 }
 
-/* Finding 9: FIXED_CTR_CTRL bit 14 is METRICS_CLEAR_EN when
+/* FIXED_CTR_CTRL bit 14 is METRICS_CLEAR_EN when
  * IA32_PERF_CAPABILITIES[19] (RDPMC_METRICS_CLEAR) is set: RDPMC of
  * PERF_METRICS then clears PERF_METRICS and fixed counter 3 after the read
  * (SDM vol. 2B RDPMC). Without [19] the read leaves them. */
@@ -370,7 +370,7 @@ TEST(metrics_clear_en_with_perf_capabilities_bit_19)
 	}
 }
 
-/* Finding 11: IA32_PERF_GLOBAL_OVF_CTRL bit 61 (Ovf_Uncore, from 06_2EH)
+/* IA32_PERF_GLOBAL_OVF_CTRL bit 61 (Ovf_Uncore, from 06_2EH)
  * and 55 (Trace_ToPA_PMI, Broadwell with Intel PT) exist on perfmon v3;
  * 58/59 (the freeze bits) do not before v4 (SDM vol. 4 Table 2-2). */
 TEST(ovf_ctrl_bits_of_perfmon_v3)
@@ -389,7 +389,7 @@ TEST(ovf_ctrl_bits_of_perfmon_v3)
 	bt_sim_free(&sim);
 }
 
-/* Finding 12: whether hardware clears PERF_METRICS when FIXED_CTR3 alone
+/* Whether hardware clears PERF_METRICS when FIXED_CTR3 alone
  * is written is not documented (SDM 20.3.9.3 only says to write both, SLOTS
  * first; recent KVM clears PERF_METRICS with fixed counter 3). The sim
  * keeps the stale fractions, the pessimistic reading: the driver writes
@@ -407,7 +407,7 @@ TEST(perf_metrics_after_a_fixed_ctr3_write_is_modelled_stale)
 	bt_sim_free(&sim);
 }
 
-/* Review finding 7: with EFER.SVME = 0 a selector with HostOnly (41) or
+/* With EFER.SVME = 0 a selector with HostOnly (41) or
  * GuestOnly (40) set alone counts nothing (APM vol. 2 §13.2.1; Linux
  * amd_pmu_disable_virt() masks HostOnly out for that reason); both clear or
  * both set count. The driver never sets these bits; the sim must still
@@ -439,7 +439,7 @@ TEST(amd_host_only_or_guest_only_alone_count_nothing_without_svm)
 	}
 }
 
-/* Finding 4 (issue 11): an SMI between two accesses (struct bt_sim
+/* An SMI between two accesses (struct bt_sim
  * smi_after), on the Skylake preset (PERF_CAPABILITIES[12]). MSR_SMI_COUNT
  * counts it. With IA32_DEBUGCTL.FREEZE_WHILE_SMM the handler adds nothing
  * and RSM sets the GLOBAL_CTRL enable bits to 1 whatever they were (SDM
@@ -489,7 +489,7 @@ TEST(sim_smi_between_accesses_follows_the_sdm)
 		}
 }
 
-/* Finding 6 (issue 11): the registers that say who else uses the PMU, as
+/* The registers that say who else uses the PMU, as
  * the SDM defines them (arch/sim/sim-regs.h): IA32_PERF_GLOBAL_INUSE on
  * perfmon v4+ only (#GP below), derived from the selectors' event select,
  * the fixed counters' enable bits and the PMI bits (PMI_InUse at bit 63);

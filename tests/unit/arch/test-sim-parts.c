@@ -156,7 +156,7 @@ TEST(presets_and_model_cpus_agree_with_their_part)
 	CHECK(with_part >= 30);
 }
 
-/* Review finding 1 on the simulated part: CPUID.0AH as the real hybrid
+/* The simulated part answers CPUID.0AH as the real hybrid
  * Alder Lake P-core (6 general, 3 fixed), while the P-core has 8 and 4:
  * detection finds them, and the counters beyond CPUID's word exist. */
 TEST(hybrid_adl_p_core_enumerates_six_and_three_and_has_eight_and_four)
@@ -179,7 +179,7 @@ TEST(hybrid_adl_p_core_enumerates_six_and_three_and_has_eight_and_four)
 	bt_sim_free(&sim);
 }
 
-/* Review finding 2 on the simulated part: Meteor Lake's P-core reads
+/* The simulated part: Meteor Lake's P-core reads
  * IA32_PERF_CAPABILITIES[15] as 0 (Linux intel_pmu_broken_perf_cap()) and
  * has PERF_METRICS: detection still finds it, and MSR_PERF_METRICS works. */
 TEST(meteor_lake_p_core_has_perf_metrics_with_bit_15_clear)

@@ -6,7 +6,8 @@
  * ASan: `make SAN=1 check`), sizes outside n_min..n_max are refused, and
  * the ISA-gated kernels refuse a CPU without their ISA. Whether the
  * declared counts are TRUE is checked by counters baretop did not write:
- * suite steps 36 (cachegrind) and 56 (QEMU -icount).
+ * tests/suite/36-kernel-census.sh (cachegrind) and
+ * tests/suite/56-kernel-icount.sh (QEMU -icount).
  */
 #include "app/kernel-cpu.h"
 #include "app/kernel-ticks.h"

@@ -391,7 +391,7 @@ TEST(brand_string_is_trimmed)
 	CHECK_STR(ci.brand, "Intel(R) Core(TM) i7");
 }
 
-/* Review finding 3: Arrow Lake H (GenuineIntel00C0652_ArrowLakeH_04) has
+/* Arrow Lake H (GenuineIntel00C0652_ArrowLakeH_04) has
  * three kinds of core, two of them with core type 20H: Skymont (native
  * model ID 3; CPUID.23H.01H fixed counters 77h) and Crestmont LP-E (native
  * model ID 2; fixed counters 7). They need separate count contexts: the

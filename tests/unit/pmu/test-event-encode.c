@@ -128,7 +128,7 @@ TEST(parser_says_which_part_is_wrong)
 	CHECK(parse("gpu/event=1/", BT_VENDOR_INTEL, &r, &d) == BT_ERR_INVALID);
 }
 
-/* Finding 18: messages. An unnamed MSR is "MSR (0x...)", not its address
+/* Messages: an unnamed MSR is "MSR (0x...)", not its address
  * twice; a fixed-only event with a privilege filter is unmeasurable because
  * of the filter, not because the counter is missing. */
 TEST(messages_say_what_is_wrong)

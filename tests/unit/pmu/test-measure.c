@@ -453,7 +453,7 @@ TEST(smis_in_every_window_are_counted_not_retried)
 }
 
 /*
- * Finding 4 (issue 11): SMIs outside the window. With FREEZE_WHILE_SMM
+ * SMIs outside the window. With FREEZE_WHILE_SMM
  * (the Skylake-and-later presets) RSM sets IA32_PERF_GLOBAL_CTRL's enables
  * to 1 (SDM vol. 3B "Filtering of SMM Handler Overhead"): an SMI between
  * the programming and the start write, or between the stop write and the

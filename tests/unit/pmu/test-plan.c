@@ -273,7 +273,7 @@ TEST(validator_catches_bad_plans)
 	CHECK(bt_plan_validate(&bad, evp, 8, &icl, NULL, &scratch, &d) == BT_ERR_INVALID);
 }
 
-/* Finding 6: bt_pmu_read() takes each event's count from p->ev[i].group /
+/* bt_pmu_read() takes each event's count from p->ev[i].group /
  * .counter / .code2, not from the groups: a plan whose event table
  * disagrees with its groups would return one event's count as another's.
  * The validator checks the two against each other. */
@@ -315,7 +315,7 @@ TEST(validator_checks_the_event_table_against_the_groups)
 	CHECK_MSG(strstr(d.text, "fixed counters"), "%s", d.text);
 }
 
-/* Finding 7: one counter counts identical encodings once, TakenAlone or
+/* One counter counts identical encodings once, TakenAlone or
  * not; the counted encoding is TakenAlone if any of its events is. The
  * bound is then a true lower bound and the plan reaches it. */
 TEST(identical_taken_alone_events_are_counted_once)

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CPUID -> PMU capabilities, from hand-written leaves: the perfmon v6
- * counter bitmaps (review finding 8), the v2 fixed-counter quirk (14), and
- * the microarchitecture class the extra-MSR tables and PERF_METRICS field
- * count depend on (5, 10, 13). Expected classes are from Intel's perfmon
+ * counter bitmaps, the v2 fixed-counter quirk, and the microarchitecture
+ * class the extra-MSR tables and PERF_METRICS field count depend on. Expected classes are from Intel's perfmon
  * mapfile.csv (family-model -> event file).
  */
 #include <string.h>
@@ -26,7 +25,7 @@ static struct bt_cpuid_leaves intel(uint32_t signature, uint32_t l0a_eax, uint32
 	return l;
 }
 
-/* Finding 14: early perfmon v2 parts may report no fixed counters in
+/* Early perfmon v2 parts may report no fixed counters in
  * CPUID.0AH:EDX although counters 0-2 exist; on bare metal baretop assumes
  * them (as Linux does), under a hypervisor it believes EDX. */
 TEST(v2_with_no_fixed_counters_reported_assumes_three_on_bare_metal)
@@ -47,7 +46,7 @@ TEST(v2_with_no_fixed_counters_reported_assumes_three_on_bare_metal)
 	CHECK_EQ_U64(c.fixed_mask, 0);
 }
 
-/* Finding 8: CPUID.23H subleaf 1 (valid when CPUID.23H:EAX[1]) gives the
+/* CPUID.23H subleaf 1 (valid when CPUID.23H:EAX[1]) gives the
  * general and fixed counters as bitmaps; they replace leaf 0AH's counts. */
 TEST(leaf_23h_subleaf_1_bitmaps_replace_the_counts)
 {
@@ -129,7 +128,7 @@ static struct bt_cpuid_leaves hybrid_core(struct bt_cpuid_leaves l, uint8_t core
 	return l;
 }
 
-/* Review finding 1: an i9-13900K's P-cores (GenuineIntel00B0671 in
+/* An i9-13900K's P-cores (GenuineIntel00B0671 in
  * ../shared/reference/cpuid) answer CPUID.0AH EAX=07300605h ECX=7
  * EDX=8603h: 6 general, 3 fixed, the counters the E-cores have too. Linux
  * intel_pmu_init() adds 2 general and fixed counter 3 for the big core and
@@ -188,7 +187,7 @@ TEST(adl_rpl_hybrid_p_core_gets_its_own_counters_and_perf_metrics)
 	CHECK(!c.perf_metrics);
 }
 
-/* Review finding 2: Meteor Lake's IA32_PERF_CAPABILITIES[15] always reads 0
+/* Meteor Lake's IA32_PERF_CAPABILITIES[15] always reads 0
  * (Linux intel_pmu_broken_perf_cap(), 6-AA / 6-AC): Redwood Cove has
  * PERF_METRICS all the same, Crestmont has none. Leaves from
  * GenuineIntel00A06A4_MeteorLake_10: leaf 23H exists, subleaf 1 gives the
@@ -234,7 +233,7 @@ TEST(meteor_lake_perf_capabilities_bit_15_is_not_believed)
 	CHECK(c.perf_metrics);
 }
 
-/* Review finding 5: below perfmon version 6 general counter i is
+/* Below perfmon version 6 general counter i is
  * IA32_PERFEVTSELi = 0x186 + i / IA32_PMCi = 0xC1 + i, defined for i < 8
  * only (SDM vol. 4 table 2-2). An Arrow Lake H Lion Cove core
  * (GenuineIntel00C0652_ArrowLakeH_04) is version 5 with CPUID.23H.01H:EAX =

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Events that need more than a selector: PEBS-only and load-latency events
- * (review finding 1), OFFCORE_RESPONSE pairing (5), MSR_PEBS_FRONTEND bits
- * (10), PERF_METRICS fields (13). The simulated PMU decides from its own
- * tables (arch/sim/sim-tables.c) what an encoding counts.
+ * Events that need more than a selector: PEBS-only and load-latency events,
+ * OFFCORE_RESPONSE pairing, MSR_PEBS_FRONTEND bits, PERF_METRICS fields.
+ * The simulated PMU decides from its own tables (arch/sim/sim-tables.c) what an encoding counts.
  */
 #include "pmu/event-encode.h"
 #include "pmu/pmu-caps.h"
@@ -36,7 +35,7 @@ static bool plan_valid(const struct bt_event *ev, int n, const struct bt_pmu_cap
 	return ok;
 }
 
-/* ---------------------------------------------------------------- finding 1 */
+/* ------------------------------------------ PEBS-only and load-latency events */
 
 /* SDM vol. 3B "Load Latency Performance Monitoring Facility": the facility
  * needs PEBS_EN (and LL_EN) in IA32_PEBS_ENABLE; baretop counts without
@@ -104,7 +103,7 @@ TEST(sim_counts_load_latency_only_with_pebs_armed)
 	CHECK_EQ_U64(ldlat_count("icl", 0x1), 12345);         /* v5: PEBS_EN_PMC0 */
 }
 
-/* ---------------------------------------------------------------- finding 5 */
+/* ---------------------------------------------------- OFFCORE_RESPONSE pairing */
 
 TEST(parser_takes_the_offcore_msr_from_the_code)
 {
@@ -200,7 +199,7 @@ TEST(offcore_events_the_core_does_not_have_are_unmeasurable)
 	CHECK_MSG(strstr(plan.ev[0].reason, "not known"), "%s", plan.ev[0].reason);
 }
 
-/* --------------------------------------------------------------- finding 10 */
+/* ---------------------------------------------------- MSR_PEBS_FRONTEND bits */
 
 TEST(frontend_bits_that_do_not_exist_are_rejected)
 {
@@ -233,7 +232,7 @@ TEST(frontend_bits_that_do_not_exist_are_rejected)
 	bt_sim_free(&sim);
 }
 
-/* --------------------------------------------------------------- finding 13 */
+/* ------------------------------------------------------- PERF_METRICS fields */
 
 /* Ice Lake / Tiger Lake have the 4 level-1 PERF_METRICS fields; reading
  * field 4+ there reads a reserved byte. Linux: num_topdown_events 4 (ICL),

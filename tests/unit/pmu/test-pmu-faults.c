@@ -96,7 +96,7 @@ static void every_preset(uint8_t initial)
 		every_access_faults(bt_sim_preset_names[p], initial);
 }
 
-/* Finding 17: every preset (core2 and lnl-p included), from an idle state
+/* Every preset (core2 and lnl-p included), from an idle state
  * and from states firmware may leave: counters running (the AMD stop at
  * open and its restore), overflow bits and a frozen PMU (the status
  * restore), and everything at once. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Counters and PEBS someone else left armed (issue 11, finding 6):
+ * Counters and PEBS someone else left armed:
  *   - on perfmon v4+ IA32_PERF_GLOBAL_INUSE is read at open and the
  *     counters firmware left enabled are named in the session's warnings
  *     (as Linux's check_hw_exists() warns and goes on); v2/v3 never touch

@@ -3,8 +3,7 @@
  * The driver's register traffic checked against literal values written
  * here from the manuals (not from pmu/msr.h, which the driver uses, nor
  * arch/sim/sim-regs.h, which the sim uses): a wrong address or bit in either
- * header shows up here. Review findings 16 (independent checks) and 8 (the
- * perfmon v6 MSR range).
+ * header shows up here, and so does the perfmon v6 MSR range.
  *
  *   IA32_PERFEVTSEL0 0x186, IA32_PMC0 0xC1, IA32_A_PMC0 0x4C1, IA32_FIXED_CTR0
  *   0x309, IA32_FIXED_CTR_CTRL 0x38D (4 bits per counter, OS=1 USR=2),
@@ -165,7 +164,7 @@ TEST(amd_writes_literally)
 	bt_sim_free(&sim);
 }
 
-/* Finding 8: perfmon v6 counters through 0x1900 + 4n / 0x1901 + 4n /
+/* Perfmon v6 counters through 0x1900 + 4n / 0x1901 + 4n /
  * 0x1980 + 4n; counters 8 and 9 have no legacy address (0xC9, 0x18E, 0x4C9
  * are not IA32_PMC8 / PERFEVTSEL8 / A_PMC8: the SDM defines eight). */
 TEST(v6_counters_use_the_19xx_range)

@@ -344,7 +344,7 @@ TEST(sequence_stop_program_one_start_one_stop)
 	bt_sim_free(&sim);
 }
 
-/* Finding 15: a counter the PMU lacks must be refused before any MSR is
+/* A counter the PMU lacks must be refused before any MSR is
  * written, not left to a #GP: on AMD's legacy PMU "PerfEvtSel4" would be
  * 0xC0010004, which is PerfCtr0, and the write would not fault. */
 TEST(program_refuses_counters_the_pmu_lacks_before_any_write)

@@ -3,7 +3,7 @@
  * IA32_PERF_GLOBAL_STATUS (and AMD PerfCntrGlobalStatus) as firmware may
  * leave it: the driver must count correctly whatever is set, put back every
  * bit it changed, never write a bit a register does not have, and say so
- * when a status write fails. Review findings 2, 3, 4.
+ * when a status write fails.
  */
 #include "pmu/pmu-caps.h"
 #include "pmu/pmu-session.h"
@@ -26,7 +26,7 @@ static struct fx_outcome run(const char *preset, uint8_t initial)
 		  what, (o).failed, (o).wrong, (o).restored, (o).violations, (o).msg,   \
 		  (o).warning, (o).diff)
 
-/* Finding 2: a v4 counter counts only when its enables are set and
+/* A v4 counter counts only when its enables are set and
  * GLOBAL_STATUS.CTR_Frz is clear (SDM 20.2.4). Firmware that froze the PMU
  * (FREEZE_PERFMON_ON_PMI) leaves CTR_Frz set: every count would be 0. */
 TEST(ctr_frz_left_by_firmware_is_cleared_for_the_run_and_set_back)
@@ -43,7 +43,7 @@ TEST(ctr_frz_left_by_firmware_is_cleared_for_the_run_and_set_back)
 	}
 }
 
-/* Finding 3: STATUS_SET (0x391) has no bit 63 (CondChgd) and STATUS_RESET
+/* STATUS_SET (0x391) has no bit 63 (CondChgd) and STATUS_RESET
  * (0x390) has bit 60 (ASCI), SDM vol. 4 Table 2-2. With CondChgd and ASCI
  * set at open the driver must neither fault writing STATUS_SET nor lose
  * them. */
@@ -59,7 +59,7 @@ TEST(condchgd_and_asci_at_open_survive_and_status_set_never_gets_bit_63)
 	bt_sim_free(&sim);
 }
 
-/* Finding 3: when a status write fails while restoring, the error names
+/* When a status write fails while restoring, the error names
  * it (it used to read "restoring the PMU: " and nothing more). Intel v4
  * (STATUS_SET) and AMD PerfMonV2 (PerfCntrGlobalStatusSet). */
 TEST(a_failing_status_restore_names_the_register)
@@ -99,7 +99,7 @@ TEST(a_failing_status_restore_names_the_register)
 	}
 }
 
-/* Finding 4: v2/v3 have no STATUS_SET. An overflow bit set at open and
+/* v2/v3 have no STATUS_SET. An overflow bit set at open and
  * cleared at program time could never be put back; the driver must leave
  * such bits alone (and clear at close only what its runs set). */
 TEST(v2_v3_overflow_bits_left_by_firmware_are_never_cleared)

@@ -243,9 +243,9 @@ static bool intel_no_fw(const struct bt_sim_config *c) { return is_intel(c) && !
 static bool intel_pm(const struct bt_sim_config *c) { return is_intel(c) && c->perf_metrics; }
 static bool has_status(const struct bt_sim_config *c) { return is_intel(c) || c->amd_v2; }
 /* 0xC4/0x01 is BR_INST_RETIRED.CONDITIONAL on Nehalem..Skylake cores only
- * (Ice Lake and later: COND_TAKEN; Atom: COND is 0x7E). Elsewhere suite
- * step 49 checks the conditional-branch defects through --validate, whose
- * built-in spec knows each family's umasks. */
+ * (Ice Lake and later: COND_TAKEN; Atom: COND is 0x7E). Elsewhere
+ * tests/suite/49-conformance.sh checks the conditional-branch defects
+ * through --validate, whose built-in spec knows each family's umasks. */
 static bool intel_c4_01_cond(const struct bt_sim_config *c)
 {
 	return is_intel(c) && (c->family == BT_SIM_FAM_NHM || c->family == BT_SIM_FAM_WSM_BDW ||
