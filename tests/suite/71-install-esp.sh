@@ -19,7 +19,7 @@
 #   - --sign with a self-signed key made by openssl: sbverify --cert passes
 #     on the copy on the ESP, and fails with another certificate;
 #   - refusals: a tmpfs (not FAT), a folder that is not a mount point, a
-#     2 MiB FAT image (too small); nothing written in each case.
+#     512 KiB FAT image (too small for the app); nothing written in each case.
 set -uo pipefail
 for t in fusefat fusermount mkfs.vfat sbsign sbverify openssl; do
   command -v $t >/dev/null || { echo "FAIL $t missing (tools/setup.sh)"; exit 1; }
@@ -156,7 +156,7 @@ mkdir -p "$T/plain"
 inst --esp "$T/plain" >"$T/r2" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q "not a mount point" "$T/r2" && [ -z "$(ls -A "$T/plain")" ] \
   && ok "refused: $(head -1 "$T/r2" | sed "s|$T|T|g")" || no "plain folder not refused (exit $rc)"
-fat_mount "$T/small.img" 2048 "$T/small" || no "small mount"
+fat_mount "$T/small.img" 512 "$T/small" || no "small mount"
 inst --esp "$T/small" >"$T/r3" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q "bytes free; baretop needs" "$T/r3" && [ -z "$(ls -A "$T/small")" ] \
   && ok "refused: $(grep "bytes free" "$T/r3" | sed "s|$T|T|g")" || no "small ESP not refused (exit $rc): $(cat "$T/r3")"
