@@ -190,12 +190,18 @@ static int finish(struct run *r, int status)
 		fflush(stdout);
 		r->plat->reboot();
 	}
-	if (handover && r->opt.boot.then == BT_THEN_RETURN) {
-		printf("then          returning to the boot manager\n");
-		return status;
-	}
-	if (r->opt.shutdown && r->plat->power_off)
+	if (r->opt.shutdown && r->plat->power_off && r->opt.boot.then != BT_THEN_RETURN)
 		r->plat->power_off();
+	/* Back to the boot manager: from a boot option, or under a run policy
+	 * (a fleet's unattended boot), it must go on with the next BootOrder
+	 * entry, so the platform returns "not started" instead of success,
+	 * which would stop EDK2's boot manager at its menu (efi/efi-main.c).
+	 * Started from a shell without a policy, the real status is kept. */
+	if (handover && (r->boot.active || r->plat->started_by_boot_manager)) {
+		r->plat->return_goes_on = true;
+		printf("then          returning to the boot manager as \"not started\", so that it goes "
+		       "on with the next BootOrder entry\n");
+	}
 	return status;
 }
 

@@ -182,6 +182,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	find_app_path();
 	bt_efi_files_init();
 	bt_efi_platform_init(&plat);
+	/* EDK2's boot manager clears ParentHandle of the image it starts from a
+	 * boot option ("loaded directly from the firmware's boot manager",
+	 * MdeModulePkg/Library/UefiBootManagerLib/BmBoot.c EfiBootManagerBoot);
+	 * a shell or another application is the parent otherwise. */
+	plat.started_by_boot_manager = bt_efi.loaded_image->ParentHandle == NULL;
 	bt_efi_boot_vars_init(&plat);
 	plat.entry_tsc = entry_tsc;
 	snprintf(plat.program_path, sizeof(plat.program_path), "%s", bt_efi.app_path);
@@ -217,7 +222,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		return cst;
 	}
 	if (plat.chainload_next_boot_entry) {
-		EFI_STATUS nst = bt_efi_start_next_boot_entry();
+		EFI_STATUS nst = bt_efi_start_next_boot_entry(&plat);
 		fflush(stdout);
 		bt_efi_files_close_all();
 		if (bt_efi.root)
@@ -231,7 +236,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	 * heap back, as nothing runs after this point (no stdio either). */
 	bt_efi_heap_release();
 	switch (exit_status) {
-	case BT_EXIT_OK:    return EFI_SUCCESS;
+	/* A hand-over by returning (app: return_goes_on) must not be
+	 * EFI_SUCCESS: EDK2's BDS then stops BootOrder and starts its menu
+	 * (MdeModulePkg/Universal/BdsDxe/BdsEntry.c BootBootOptions, and BdsEntry
+	 * after a BootNext boot); any error status makes it try the next entry. */
+	case BT_EXIT_OK:    return plat.return_goes_on ? BT_EFI_HANDOVER_STATUS : EFI_SUCCESS;
 	case BT_EXIT_USAGE: return EFI_INVALID_PARAMETER;
 	default:            return EFI_ABORTED;
 	}
