@@ -70,6 +70,21 @@ struct bt_boot_decision {
 void bt_boot_begin(const struct bt_boot_config *c, bool have, struct bt_boot_state *s,
 		   struct bt_boot_decision *ret);
 
+/*
+ * Whether the state bt_boot_begin made (after) must be written at the
+ * start of this boot: only when something a later boot needs changed
+ * (NVRAM wear: every SetVariable is a flash write). Needed are the flags
+ * (in progress, the BootNext attempt), runs (once, every=N), the last
+ * run's record (completed, hung, status, sequence) and, for every=N only,
+ * boots_since_run. The boot count alone is not worth a write: a boot that
+ * changes nothing else (once after its run, every-boot never) leaves the
+ * variable as it was, and `boots` counts the boots that wrote it. A state
+ * that was not there (have false) is always written.
+ */
+bool bt_boot_state_must_write(const struct bt_boot_config *c, bool have,
+			      const struct bt_boot_state *before,
+			      const struct bt_boot_state *after);
+
 /* The end of a measurement: the mark cleared, its status and results
  * sequence number (0: none written) kept. */
 void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t seq);

@@ -30,6 +30,7 @@ static bool write_state(struct bt_boot_run *b, const char *when)
 		snprintf(b->nvram, sizeof(b->nvram), "not written %s: %.120s", when, d.text);
 		return false;
 	}
+	b->plat->nv_writes++;
 	snprintf(b->nvram, sizeof(b->nvram), "written");
 	return true;
 }
@@ -111,8 +112,13 @@ bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
 		bt_boot_begin(&opt->boot, have, &b->state, &b->decision);
 		b->have_state = true;
 		/* The state is written before anything is measured: a boot that
-		 * hangs from here on is seen as hung by the next one. */
-		if (!write_state(b, "before the run") && b->decision.measure) {
+		 * hangs from here on is seen as hung by the next one. A boot that
+		 * changed nothing a later boot needs writes nothing (flash wear). */
+		if (!bt_boot_state_must_write(&opt->boot, have, &b->before, &b->state)) {
+			b->state = b->before;
+			snprintf(b->nvram, sizeof(b->nvram),
+				 "unchanged, not written (nothing a later boot needs changed)");
+		} else if (!write_state(b, "before the run") && b->decision.measure) {
 			b->decision.measure = false;
 			snprintf(b->decision.reason, sizeof(b->decision.reason),
 				 "the boot state could not be written, so a hang could not be told "
@@ -230,6 +236,10 @@ const struct bt_results_boot *bt_boot_run_record(const struct bt_boot_run *b,
 		.elapsed_s = elapsed(b),
 		.not_run = (const char *const *)b->not_run,
 		.n_not_run = b->n_not_run,
+		/* the writes so far, and the one that records the end of this
+		 * measurement after the results file */
+		.nvram_writes = b->plat->nv_writes + (b->have_state && b->decision.measure &&
+						      !b->ended ? 1u : 0u),
 	};
 	return ret;
 }

@@ -192,6 +192,10 @@ struct bt_platform {
 	 * processing BootOrder and shows its menu (BdsEntry.c BootBootOptions),
 	 * which strands an unattended machine. */
 	bool return_goes_on;
+	/* Free bytes on the volume that holds `path` (the results folder):
+	 * UEFI EFI_FILE_SYSTEM_INFO.FreeSpace of the boot volume, hosted
+	 * statvfs. BT_OK or why not. NULL: not known. */
+	bt_status (*volume_free)(const char *path, uint64_t *ret_bytes);
 	/* Set by the program: NVRAM writes it made through nv_write (and the
 	 * platform's own, e.g. BootNext, counted by the platform). */
 	uint32_t nv_writes;

@@ -176,3 +176,67 @@ TEST(run_and_then_survive_a_bad_configuration)
 	CHECK_EQ_INT(bt_options_parse(&o, 4, w, "test", &d), BT_ERR_INVALID);
 	CHECK(o.then_boot == NULL);
 }
+
+/* Boots n times with the state kept only as NVRAM keeps it: read at the
+ * start, written when bt_boot_state_must_write says so and after each
+ * measurement. Per boot: writes ('0'..'9') and whether it measured. */
+static void nv_boots(const struct bt_boot_config *c, int n, char *writes, char *pattern,
+		     struct bt_boot_state *nv)
+{
+	bool have = false;
+
+	memset(nv, 0, sizeof(*nv));
+	for (int i = 0; i < n; i++) {
+		struct bt_boot_state before = *nv, s = *nv;
+		struct bt_boot_decision dec;
+		int w = 0;
+
+		bt_boot_begin(c, have, &s, &dec);
+		if (bt_boot_state_must_write(c, have, &before, &s)) {
+			*nv = s;
+			w++;
+		}
+		have = true;
+		if (dec.measure) {
+			bt_boot_end(&s, BT_BOOT_STATUS_OK, s.runs);
+			*nv = s;
+			w++;
+		}
+		writes[i] = (char)('0' + w);
+		pattern[i] = dec.measure ? '1' : '0';
+	}
+	writes[n] = pattern[n] = '\0';
+}
+
+TEST(nvram_written_only_when_a_later_boot_needs_it)
+{
+	struct bt_boot_config c = { .run = BT_RUN_ONCE };
+	struct bt_boot_state nv;
+	char w[16], p[16];
+
+	/* once: the run's two writes, then none at all */
+	nv_boots(&c, 4, w, p, &nv);
+	CHECK_STR(p, "1000");
+	CHECK_STR(w, "2000");
+	CHECK_EQ_U64(nv.boots, 1);
+	CHECK_EQ_U64(nv.runs, 1);
+	/* every=2: the boot in between writes boots_since_run, or the
+	 * pattern would never reach its N-th boot */
+	c = (struct bt_boot_config){ .run = BT_RUN_EVERY_N, .every_n = 2 };
+	nv_boots(&c, 5, w, p, &nv);
+	CHECK_STR(p, "10101");
+	CHECK_STR(w, "21212");
+	c = (struct bt_boot_config){ .run = BT_RUN_EVERY_BOOT };
+	nv_boots(&c, 3, w, p, &nv);
+	CHECK_STR(w, "222");
+	/* a first boot always writes; a changed flag (a BootNext attempt
+	 * recorded) is worth a write, the boot count alone is not */
+	struct bt_boot_state a = { .boots = 3, .runs = 1 }, b = a;
+	c = (struct bt_boot_config){ .run = BT_RUN_ONCE };
+	CHECK(bt_boot_state_must_write(&c, false, &a, &b));
+	b.boots = 4;
+	b.boots_since_run = 9;
+	CHECK(!bt_boot_state_must_write(&c, true, &a, &b));
+	b.flags = BT_BOOT_STATE_BOOTNEXT_TRIED;
+	CHECK(bt_boot_state_must_write(&c, true, &a, &b));
+}
