@@ -158,14 +158,37 @@ static double elapsed(const struct bt_boot_run *b)
 	return b->tsc_hz ? (double)(now_tsc(b) - b->t0) / (double)b->tsc_hz : -1;
 }
 
+/*
+ * Whether the next step fits in the budget: the time so far plus the
+ * step's estimate, the mean of the steps before it (every step started so
+ * far has ended when the next one asks: the time since the first one
+ * started is theirs). The first step has nothing to go by and only needs
+ * time left. A step that runs with interrupts masked cannot be stopped
+ * once started, so it is planned, not interrupted.
+ */
+static bool step_fits(const struct bt_boot_run *b, double *ret_e, double *ret_est)
+{
+	double e = elapsed(b);
+
+	*ret_e = e;
+	*ret_est = 0;
+	if (e < 0)
+		return true;
+	if (b->n_steps && b->tsc_hz)
+		*ret_est = (double)(now_tsc(b) - b->first_step_tsc) / (double)b->tsc_hz /
+			   (double)b->n_steps;
+	return e + *ret_est < (double)b->opt->boot.budget_s;
+}
+
 bool bt_boot_run_budget_left(const struct bt_boot_run *b)
 {
+	double e, est;
+
 	if (!b || !b->opt->boot.budget_s)
 		return true;
 	if (b->budget_ended)
 		return false;
-	double e = elapsed(b);
-	return e < 0 || e < (double)b->opt->boot.budget_s;
+	return step_fits(b, &e, &est);
 }
 
 bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t cpu)
@@ -173,12 +196,21 @@ bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t 
 	if (!b || !b->opt->boot.budget_s)
 		return true;
 	if (!b->budget_ended) {
-		double e = elapsed(b);
-		if (e < 0 || e < (double)b->opt->boot.budget_s)
+		double e, est;
+		if (step_fits(b, &e, &est)) {
+			if (!b->n_steps++)
+				b->first_step_tsc = now_tsc(b);
 			return true;
+		}
 		b->budget_ended = true;
-		printf("  budget of %u s spent after %.1f s: the remaining workloads are not run\n",
-		       (unsigned)b->opt->boot.budget_s, e);
+		if (est > 0 && e < (double)b->opt->boot.budget_s)
+			printf("  budget of %u s: %.1f s left, and a workload takes %.1f s (the mean of "
+			       "the %d so far): the remaining workloads are not run\n",
+			       (unsigned)b->opt->boot.budget_s, (double)b->opt->boot.budget_s - e, est,
+			       b->n_steps);
+		else
+			printf("  budget of %u s spent after %.1f s: the remaining workloads are not "
+			       "run\n", (unsigned)b->opt->boot.budget_s, e);
 	}
 	char line[96];
 	snprintf(line, sizeof(line), "%s on CPU %u", name, (unsigned)cpu);

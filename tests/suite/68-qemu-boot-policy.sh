@@ -88,6 +88,15 @@ head -c 30 "$hf" >"$hn/truncated"
 check "baretop-host efivar refuses a truncated file (exit 1, says why)" \
   "! build/baretop-host efivar $hn/truncated 2>$hn/err.txt && grep -q 'version 1 is 40 bytes' $hn/err.txt"
 
+# --budget plans: a workload starts only when the mean of those before it
+# still fits, so the run ends within the budget instead of overrunning it by
+# up to one workload (issue 20, finding 6). 16 equal workloads of ~0.4 s on
+# this host against a 2 s budget.
+BARETOP_HOST_NVRAM=$hn build/baretop-host run --run=every-boot --budget=2 --quick \
+  $(printf -- '-w multiply1 %.0s' $(seq 16)) --reps 64 --warmups 40 --results-dir "$hn/b" >"$hn/budget.txt" 2>&1
+check "hosted --budget=2: the next workload's estimate did not fit, so the run ended within 2 s" \
+  "grep -q 'left, and a workload takes' $hn/budget.txt && python3 -c \"import json,sys; b=json.load(open('$hn/b/000001.json'))['result']['boot']; sys.exit(0 if b['budget_ended'] and b['elapsed_s'] <= 2.0 and 0 < len(b['steps_not_run']) < 16 else 1)\""
+
 small="-w multiply1 --reps 1 --warmups 0"
 
 # --- run=once: boot 1 measures, writes results, chainloads; boot 2 does not measure
