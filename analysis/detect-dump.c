@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "base/notes.h"
 #include "metrics/select.h"
 #include "arch/sim/cpuid-dump-cpu.h"
 #include "pmu/cpu-detect.h"
@@ -14,16 +15,15 @@
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 static void note(struct bt_dump_decision *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void note(struct bt_dump_decision *d, const char *fmt, ...)
 {
 	va_list ap;
-	if (d->n_notes >= BT_DUMP_MAX_NOTES)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(d->notes[d->n_notes++], sizeof(d->notes[0]), fmt, ap);
+	BT_NOTES_VADD(d->notes, d->n_notes, d->notes_dropped, fmt, ap);
 	va_end(ap);
 }
 
@@ -105,7 +105,7 @@ static const char *class_preset(enum bt_intel_uarch u)
 {
 	switch (u) {
 	case BT_UARCH_CORE2: return "core2";
-	case BT_UARCH_NHM: case BT_UARCH_WSM_BDW: return "nhm";
+	case BT_UARCH_NHM: case BT_UARCH_WSM: case BT_UARCH_WSM_BDW: return "nhm";
 	case BT_UARCH_SKL: return "skl";
 	case BT_UARCH_ICL: return "icl";
 	case BT_UARCH_GLC: return "spr";

@@ -27,6 +27,7 @@ struct bt_dump_decision {
 	uint64_t perf_cap;
 	char notes[BT_DUMP_MAX_NOTES][200];
 	unsigned n_notes;
+	unsigned notes_dropped;      /* not kept: the last note says how many */
 };
 
 void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_decision *ret);

@@ -8,16 +8,6 @@
 
 #include "analysis/fleet-record.h"
 
-uint64_t bt_fnv1a64(const void *data, size_t len, uint64_t h)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;   /* the 64-bit FNV prime */
-	}
-	return h;
-}
-
 static const struct bt_json *obj(const struct bt_json *parent, const char *key)
 {
 	const struct bt_json *v = bt_json_get(parent, key);

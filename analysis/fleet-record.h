@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hash.h"
 #include "base/json-read.h"
 
 struct bt_fleet_node {
@@ -80,9 +81,7 @@ struct bt_fleet_run {
 	struct bt_fleet_workload *workloads;
 };
 
-/* FNV-1a 64 of bytes (the fallback identities). */
-uint64_t bt_fnv1a64(const void *data, size_t len, uint64_t h);
-#define BT_FNV1A64_INIT 0xcbf29ce484222325ull
+/* The fallback identities hash with FNV-1a 64 (base/hash.h). */
 
 /* The record of a parsed results document (root) whose file bytes are
  * text[0..len) (for the content-hash run id). Strings point into root or

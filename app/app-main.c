@@ -20,6 +20,8 @@
 #include "app/options.h"
 #include "app/run.h"
 #include "app/version.h"
+#include "base/assert.h"
+#include "base/log.h"
 #include "report/console.h"
 #include "report/machine.h"
 #include "report/results.h"
@@ -27,6 +29,7 @@
 #include "report/results-file.h"
 #include "metrics/builtin.h"
 #include "arch/sim/sim.h"
+#include "synth/sim-run.h"
 #include "pmu/cpu-detect.h"
 
 struct run {
@@ -117,7 +120,6 @@ static void results_of(const struct run *r, struct bt_results *res,
 static bool options_valid(const struct run *r, struct bt_diag *d)
 {
 	const struct bt_options *o = &r->opt;
-	struct bt_sim_config sc;
 
 	if (o->model && !bt_builtin_find(o->model)) {
 		char list[BT_DIAG_MAX] = "";
@@ -132,11 +134,8 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 		bt_diag_set(d, "--counts feeds the simulated PMU: add --sim");
 		return false;
 	}
-	if (o->sim && o->sim_name && !bt_sim_config_for_model(o->sim_name, &sc) &&
-	    !bt_sim_preset(o->sim_name)) {
-		bt_sim_diag_unknown(d, o->sim_name);
+	if (o->sim && o->sim_name && !bt_synth_known(o->sim_name, d))
 		return false;
-	}
 	if (o->copies > 1 && o->exec_path) {
 		bt_diag_set(d, "--copies: an EFI application (-x) runs as one copy");
 		return false;
@@ -315,7 +314,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	int status;
 
 	if (!r) {
-		fprintf(stderr, "baretop: out of memory\n");
+		bt_log_status(BT_ERR_NOMEM, "cannot start the run");
 		return BT_EXIT_FAILED;
 	}
 	r->plat = plat;
@@ -417,6 +416,22 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 			plat->crash_test(); /* does not return */
 		}
 		printf("crash test    not available on this platform\n");
+	}
+	if (r->opt.stack_smash_test) {
+		if (plat->stack_smash_test) {
+			printf("crash test    overrunning a stack buffer on CPU %u\n",
+			       plat->current_cpu ? plat->current_cpu() : 0);
+			fflush(stdout);
+			plat->stack_smash_test(); /* does not return */
+		}
+		printf("crash test    not available on this platform\n");
+	}
+	if (r->opt.assert_test) {
+		printf("crash test    failing an assertion\n");
+		fflush(stdout);
+		/* volatile: a check the compiler cannot fold away */
+		volatile bool invariant_holds = false;
+		BT_ASSERT(invariant_holds);
 	}
 	if (r->opt.fault_selftest_ap) {
 		uint32_t total = 0, enabled = 0, self = plat->current_cpu ? plat->current_cpu() : 0;

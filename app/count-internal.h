@@ -7,7 +7,7 @@
 #include "base/arena.h"
 #include "metrics/counts-file.h"
 #include "metrics/rules.h"
-#include "arch/sim/sim.h"
+#include "synth/sim-run.h"
 
 struct bt_count_ctx {
 	struct bt_arena arena;
@@ -20,18 +20,7 @@ struct bt_count_ctx {
 	/* the PMU */
 	struct bt_arch *arch;
 	struct bt_pmu_caps caps;
-	bool simulated;
-	struct bt_sim *sim;
-	struct bt_sim_config simcfg;
-	struct bt_sim_count *src;      /* what the simulated PMU counts */
-	size_t n_src;
-	struct bt_sim_source source;
-	char source_label[320];        /* what the current workload's counts are */
-	char setup_label[320];         /* what the run's simulated counts are, said once */
-	const char *miscount;          /* --sim-miscount */
-	char sim_unknown[240];         /* the workload model's events with no rule */
-	char sim_miscount_note[200];
-	bool sim_miscount_noted;
+	struct bt_synth *synth;        /* --sim: the simulated PMU and its counts; NULL: hardware */
 	struct bt_count_file cf;       /* --counts */
 	bool have_cf;
 	struct bt_counts *file_counts; /* its counts, latencies and constants */
@@ -47,6 +36,7 @@ struct bt_count_ctx {
 	char describe[600];
 	char notes[6][320];            /* about the count source, printed once */
 	int n_notes;
+	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	struct bt_console_ui *ui;      /* the progress line, or NULL */
 };
 

@@ -12,6 +12,7 @@
 #include "app/console-ui.h"
 #include "app/count-internal.h"
 #include "app/on-cpu.h"
+#include "base/notes.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/plan.h"
 
@@ -21,19 +22,19 @@ static void add_note(struct bt_tree_outcome *t, const char *fmt, ...)
 	va_list ap;
 	char note[sizeof(t->notes[0])];
 
-	if (t->n_notes == (int)(sizeof(t->notes) / sizeof(t->notes[0])))
-		return;
 	va_start(ap, fmt);
 	vsnprintf(note, sizeof(note), fmt, ap);
 	va_end(ap);
 	for (int k = 0; k < t->n_notes; k++)
 		if (strcmp(t->notes[k], note) == 0)
 			return;  /* every step's session says the same */
-	memcpy(t->notes[t->n_notes++], note, sizeof(note));
+	/* Past the last slot, it says how many more there were. */
+	BT_NOTES_ADD(t->notes, t->n_notes, t->notes_dropped, "%s", note);
 }
 
 struct measure_job {
 	struct bt_count_ctx *c;
+	struct bt_pmu pmu;             /* c's arch and caps, as bt_measure takes them */
 	const struct bt_plan *plan;
 	const struct bt_event *const *events;
 	const struct bt_measure_workload *mw;
@@ -61,7 +62,7 @@ static void measure_work(void *p)
 {
 	struct measure_job *j = p;
 
-	j->st = bt_measure(j->c->arch, &j->c->caps, j->plan, j->events, j->mw, &j->opts, &j->m);
+	j->st = bt_measure(&j->pmu, j->plan, j->events, j->mw, &j->opts, &j->m);
 }
 
 /* Tree nodes of level <= max. */
@@ -182,6 +183,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	t->total_groups += plan->n_groups;
 
 	job->c = c;
+	job->pmu.arch = c->arch;
+	job->pmu.caps = c->caps;
 	job->plan = plan;
 	job->events = evp;
 	job->mw = mw;
@@ -223,10 +226,9 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		t->stat[e] = job->m.ev[i];
 		t->counts->events[e] = (double)job->m.ev[i].median;
 	}
-	if (c->simulated && c->sim->source_error[0]) {
-		add_note(t, "simulated PMU: %s", c->sim->source_error);
-		c->sim->source_error[0] = '\0';
-	}
+	const char *source_error = c->synth ? bt_synth_take_source_error(c->synth) : NULL;
+	if (source_error)
+		add_note(t, "simulated PMU: %s", source_error);
 	step->runs = job->m.n_runs;
 	step->retried = job->m.n_retried;
 	step->flagged = job->m.n_flagged;
@@ -316,7 +318,7 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 		bt_tree_outcome_free(t);
 		return NULL;
 	}
-	t->simulated = c->simulated;
+	t->simulated = c->synth != NULL;
 	return t;
 }
 
@@ -340,20 +342,19 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		bt_tree_outcome_free(t);
 		return BT_ERR_NOMEM;
 	}
-	if (c->simulated) {
+	if (c->synth) {
 		/* The simulated workload is the body this window runs: an empty
 		 * calibration window counts nothing but modelled overhead. */
-		c->source.body = mw->run;
-		bt_sim_set_source(c->sim, &c->source);
+		bt_synth_attach(c->synth, mw->run);
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "SIMULATED PMU (%s) on CPU %u, %s: not measured on hardware",
-			 c->simcfg.brand, cpu, c->source_label);
+			 bt_synth_cpu(c->synth)->brand, cpu, bt_synth_source_label(c->synth));
 		/* Per tree, since each workload has its own model. */
-		if (c->sim_unknown[0])
+		if (bt_synth_unknown(c->synth)[0])
 			add_note(t, "simulated PMU: no workload-model rule for %s: they count 0",
-				 c->sim_unknown);
-		if (c->sim_miscount_note[0])
-			add_note(t, "%s", c->sim_miscount_note);
+				 bt_synth_unknown(c->synth));
+		if (bt_synth_miscount_note(c->synth)[0])
+			add_note(t, "%s", bt_synth_miscount_note(c->synth));
 	} else {
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "counted by the %s PMU of CPU %u (median of %u runs per group)",

@@ -7,14 +7,16 @@
 
 #include "app/count-internal.h"
 #include "app/on-cpu.h"
+#include "base/notes.h"
 #include "metrics/builtin.h"
 #include "metrics/counts-file.h"
 #include "metrics/load.h"
 #include "metrics/select.h"
 #include "pmu/cpu-detect.h"
+#include "pmu/pmu-caps.h"
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
-#include "arch/sim/sim.h"
+#include "synth/sim-run.h"
 #include "report/console.h"
 #include "workloads/workload.h"
 
@@ -78,26 +80,6 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	return BT_OK;
 }
 
-/* --sim=PRESET: the identity the simulated CPU answers in CPUID (a part's
- * own leaves for the presets after a real part, the preset's signature
- * otherwise), so the model is the simulated CPU's and never the host's: an
- * Intel preset on an AMD host must not be given an AMD model. */
-static bool sim_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
-{
-	const struct bt_sim_config *preset = preset_name ? bt_sim_preset(preset_name) : NULL;
-	struct bt_sim *sim;
-	struct bt_detect_options o = { 0 };
-
-	if (!preset || !(sim = calloc(1, sizeof(*sim))))
-		return false;
-	bool ok = bt_sim_init(sim, preset) == BT_OK;
-	if (ok)
-		bt_cpu_detect(&sim->arch, &o, ret);
-	bt_sim_free(sim);
-	free(sim);
-	return ok;
-}
-
 static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *opt,
 			      struct bt_diag *why)
 {
@@ -107,7 +89,7 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 
 	if (opt->sim && !opt->model && !(c->have_cf && c->cf.model) &&
 	    !(opt->sim_name && bt_builtin_find(opt->sim_name)) &&
-	    sim_cpu_identity(opt->sim_name, &sim_cpu)) {
+	    bt_synth_cpu_identity(opt->sim_name, &sim_cpu)) {
 		ci = &sim_cpu;
 		from_sim = true;
 	}
@@ -149,44 +131,27 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 	return BT_OK;
 }
 
-static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* The simulated PMU: --sim[=NAME], NAME a model id or a preset. */
+/* The simulated PMU: --sim[=NAME], NAME a model id or a preset; without
+ * NAME, the model's simulated CPU. */
 static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 			   struct bt_diag *why)
 {
-	const char *name = opt->sim_name ? opt->sim_name : c->like_id ? c->like_id
-					  : c->def ? c->def->id : NULL;
-	const struct bt_sim_config *preset;
+	struct bt_synth_opts so = {
+		.name = opt->sim_name ? opt->sim_name : c->like_id ? c->like_id
+			: c->def ? c->def->id : NULL,
+		.defects = opt->sim_defect,
+		.miscount = opt->sim_miscount,
+	};
 
-	if (!name) {
+	if (!so.name) {
 		bt_diag_set(why, "--sim without a model: name a preset, --sim=PRESET");
 		return BT_ERR_INVALID;
 	}
-
-	if (!bt_sim_config_for_model(name, &c->simcfg)) {
-		preset = bt_sim_preset(name);
-		if (!preset) {
-			bt_sim_diag_unknown(why, name);
-			return BT_ERR_INVALID;
-		}
-		c->simcfg = *preset;
-	}
-	if (opt->sim_defect &&
-	    bt_sim_defects_parse(opt->sim_defect, &c->simcfg.defects, why) != BT_OK)
-		return BT_ERR_INVALID;
-	if (c->simcfg.defects.mask) {
-		char list[160];
-		bt_sim_defects_format(&c->simcfg.defects, list, sizeof(list));
-		ctx_note(c, "simulated PMU with injected hardware defects (--sim-defect %s)", list);
-	}
-	c->sim = calloc(1, sizeof(*c->sim));
-	if (!c->sim || bt_sim_init(c->sim, &c->simcfg) != BT_OK)
-		return say(why, "the simulated PMU could not be set up");
-	bt_sim_detect_caps(c->sim, &c->caps);
-	c->arch = &c->sim->arch;
-	c->simulated = true;
+	bt_status st = bt_synth_new(&so, &c->synth, why);
+	if (st != BT_OK)
+		return st;
+	bt_synth_caps(c->synth, &c->caps);
+	c->arch = bt_synth_arch(c->synth);
 	return BT_OK;
 }
 
@@ -213,117 +178,10 @@ static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->n_notes == (int)(sizeof(c->notes) / sizeof(c->notes[0])))
-		return;
+	/* Past the last slot, it says how many more there were. */
 	va_start(ap, fmt);
-	vsnprintf(c->notes[c->n_notes++], sizeof(c->notes[0]), fmt, ap);
+	BT_NOTES_VADD(c->notes, c->n_notes, c->notes_dropped, fmt, ap);
 	va_end(ap);
-}
-
-/* A count file can say things no PMU can: two events with the same
- * encoding counting differently, or a PERF_METRICS count that no 8-bit
- * field gives. The simulated PMU behaves like hardware; say where the file
- * and hardware part ways. */
-static void check_source(struct bt_count_ctx *c)
-{
-	uint64_t slots = 0;
-
-	for (size_t i = 0; i < c->n_src; i++) {
-		const struct bt_sim_count *a = &c->src[i];
-
-		if (a->ev.source == BT_SRC_PMC && a->ev.fixed == 3 && !a->ev.flags)
-			slots = a->count;
-		for (size_t k = i + 1; k < c->n_src; k++) {
-			const struct bt_sim_count *b = &c->src[k];
-			if (a->ev.source == BT_SRC_PMC && b->ev.source == BT_SRC_PMC &&
-			    a->count != b->count && bt_plan_same_encoding(&a->ev, &b->ev))
-				ctx_note(c, "the count file gives %s and %s, which have the same "
-					    "encoding, different counts (%llu, %llu): a PMU counts them "
-					    "alike, so nodes using either may differ from the file's",
-					 a->ev.name, b->ev.name, (unsigned long long)a->count,
-					 (unsigned long long)b->count);
-		}
-	}
-	for (size_t i = 0; i < c->n_src; i++) {
-		const struct bt_sim_count *a = &c->src[i];
-		uint64_t lo, hi;
-
-		if (a->ev.source != BT_SRC_PERF_METRICS)
-			continue;
-		if (!slots) {
-			if (a->count)
-				ctx_note(c, "the count file's %s = %llu with TOPDOWN.SLOTS = 0: "
-					    "PERF_METRICS holds fractions of SLOTS, so it reads 0",
-					 a->ev.name, (unsigned long long)a->count);
-			continue;
-		}
-		lo = a->count * 255 / slots;
-		hi = lo + 1;
-		if (slots * lo / 255 != a->count && slots * hi / 255 != a->count)
-			ctx_note(c, "the count file's %s = %llu is not floor(SLOTS*b/255) for any "
-				    "byte b (SLOTS = %llu): PERF_METRICS cannot hold it, the simulated "
-				    "register keeps the nearest", a->ev.name,
-				 (unsigned long long)a->count, (unsigned long long)slots);
-	}
-}
-
-
-static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static struct bt_sim_count *src_named(struct bt_count_ctx *c, const char *name)
-{
-	for (size_t i = 0; i < c->n_src; i++)
-		if (c->src[i].ev.name && !strcmp(c->src[i].ev.name, name))
-			return &c->src[i];
-	return NULL;
-}
-
-/* --sim-miscount EVENT:scale=X|stuck=N|swap=OTHER: one event of the count
- * source miscounts, as a broken event on new silicon would; the consistency
- * rules are expected to name a rule containing it. */
-static bt_status apply_miscount(struct bt_count_ctx *c, struct bt_diag *why)
-{
-	char name[160];
-	const char *m = c->miscount, *colon = m ? strrchr(m, ':') : NULL;
-
-	if (!m)
-		return BT_OK;
-	while (colon && colon > m && strncmp(colon + 1, "scale=", 6) &&
-	       strncmp(colon + 1, "stuck=", 6) && strncmp(colon + 1, "swap=", 5)) {
-		const char *p = colon - 1;
-		while (p > m && *p != ':')
-			p--;
-		colon = *p == ':' ? p : NULL;
-	}
-	if (!colon || (size_t)(colon - m) >= sizeof(name))
-		return say(why, "--sim-miscount %s: EVENT:scale=X|stuck=N|swap=OTHER", m);
-	snprintf(name, sizeof(name), "%.*s", (int)(colon - m), m);
-	const char *how = colon + 1;
-	struct bt_sim_count *e = src_named(c, name);
-	if (!e)
-		return say(why, "--sim-miscount: %s is not among the events of model %s", name,
-			   c->def->id);
-	if (!strncmp(how, "scale=", 6)) {
-		e->count = (uint64_t)llround((double)e->count * strtod(how + 6, NULL));
-	} else if (!strncmp(how, "stuck=", 6)) {
-		e->count = strtoull(how + 6, NULL, 0);
-	} else {
-		struct bt_sim_count *o = src_named(c, how + 5);
-		if (!o)
-			return say(why, "--sim-miscount: %s is not among the events of model %s",
-				   how + 5, c->def->id);
-		uint64_t t = e->count;
-		e->count = o->count;
-		o->count = t;
-	}
-	snprintf(c->sim_miscount_note, sizeof(c->sim_miscount_note),
-		 "simulated PMU: %.60s miscounts on purpose (--sim-miscount %.80s)", name, m);
-	if (!c->sim_miscount_noted) {
-		c->sim_miscount_noted = true;
-		ctx_note(c, "%s", c->sim_miscount_note);
-	}
-	return BT_OK;
 }
 
 /* What the simulated PMU counts: the count file's counts for the model's
@@ -333,102 +191,44 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 {
 	unsigned n = bt_model_event_count(c->model);
 	struct bt_diag d = { "" };
+	char label[320];
 
-	c->src = calloc(n ? n : 1, sizeof(*c->src));
-	(void)d;
-	if (!c->src)
+	if (bt_synth_set_events(c->synth, c->evp, n, c->def->id) != BT_OK)
 		return BT_ERR_NOMEM;
-	if (opt->counts_file) {
-		c->file_counts = bt_counts_new(c->model);
-		unsigned unused = 0;
-		if (!c->file_counts ||
-		    bt_count_file_apply(&c->cf, c->file_counts, &unused, &d) != BT_OK) {
-			bt_diag_set(why, "--counts %s: %s", opt->counts_file, d.text);
-			return BT_ERR_INVALID;
-		}
-		const char *id = c->like_id ? c->like_id : c->def->id;
-		if (c->cf.model && strcmp(c->cf.model, id) != 0) {
-			bt_diag_set(why, "--counts %s holds counts of model %s, not %s (use "
-				    "--model %s or --sim=%s)", opt->counts_file, c->cf.model, id,
-				    c->cf.model, c->cf.model);
-			return BT_ERR_INVALID;
-		}
-		for (unsigned i = 0; i < n; i++) {
-			double v = c->file_counts->events[i];
-
-			if (isnan(v) || v < 0)
-				continue;
-			c->src[c->n_src].ev = *c->evp[i];
-			c->src[c->n_src].count = (uint64_t)v;
-			c->n_src++;
-		}
-		snprintf(c->source_label, sizeof(c->source_label), "counts from %s%s%s",
-			 opt->counts_file, c->cf.case_name ? ", case " : "",
-			 c->cf.case_name ? c->cf.case_name : "");
-		check_source(c);
-	} else {
-		if (bt_sim_generate_counts(c->evp, n, 1, c->src) != BT_OK)
-			return say(why, "the simulated PMU cannot generate counts for %s "
-				   "(it needs TOPDOWN.SLOTS among the events)", c->def->id);
-		c->n_src = n;
-		snprintf(c->source_label, sizeof(c->source_label),
-			 "deterministic generated counts (not a workload's)");
-		/* Built-in workloads replace these with their own model's counts
-		 * (bt_count_sim_workload); only an -x application, which has no
-		 * model, keeps them. */
-		snprintf(c->setup_label, sizeof(c->setup_label),
-			 "counts of each built-in workload's model (base/wl-profile.h: a model, "
-			 "not a measurement); generated counts for an application run with -x");
+	if (!opt->counts_file)
+		return bt_synth_use_generated(c->synth, why);
+	c->file_counts = bt_counts_new(c->model);
+	unsigned unused = 0;
+	if (!c->file_counts || bt_count_file_apply(&c->cf, c->file_counts, &unused, &d) != BT_OK) {
+		bt_diag_set(why, "--counts %s: %s", opt->counts_file, d.text);
+		return BT_ERR_INVALID;
 	}
-	c->miscount = opt->sim_miscount;
-	c->source.entries = c->src;
-	c->source.n = c->n_src;
-	return apply_miscount(c, why);
+	const char *id = c->like_id ? c->like_id : c->def->id;
+	if (c->cf.model && strcmp(c->cf.model, id) != 0) {
+		bt_diag_set(why, "--counts %s holds counts of model %s, not %s (use "
+			    "--model %s or --sim=%s)", opt->counts_file, c->cf.model, id,
+			    c->cf.model, c->cf.model);
+		return BT_ERR_INVALID;
+	}
+	snprintf(label, sizeof(label), "counts from %s%s%s", opt->counts_file,
+		 c->cf.case_name ? ", case " : "", c->cf.case_name ? c->cf.case_name : "");
+	return bt_synth_use_counts(c->synth, c->file_counts->events, label, why);
 }
 
-/* Issue slots per cycle of a model's cores (the TMA Pipeline_Width): what
- * the workload model sizes SLOTS with. */
-static double model_width(const char *id)
+static bool wl_param(const void *ctx, const char *name, uint64_t *ret)
 {
-	static const struct { const char *id; double w; } t[] = {
-		{ "ICL", 5 }, { "TGL", 5 }, { "ICX", 5 }, { "ADL-GRT", 5 }, { "SRF", 6 },
-		{ "MTL-CMT", 6 }, { "ADL-GLC", 6 }, { "SPR", 6 }, { "SPR-HBM", 6 }, { "EMR", 6 },
-		{ "GNR", 6 }, { "MTL-RWC", 6 }, { "LNL-LNC", 8 }, { "ARL-LNC", 8 },
-		{ "LNL-SKT", 8 }, { "ARL-SKT", 8 }, { "ZEN4", 6 }, { "ZEN5", 8 },
-	};
-	for (size_t k = 0; id && k < sizeof(t) / sizeof(t[0]); k++)
-		if (!strcmp(t[k].id, id))
-			return t[k].w;
-	return 4; /* IVB .. SKX */
+	return bt_wl_config_get(ctx, name, ret);
 }
 
 bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_config *cfg,
 				struct bt_diag *why)
 {
-	if (!c->simulated || c->file_counts || !cfg || !cfg->wl || !cfg->wl->profile)
+	if (!c->synth || !c->model || !cfg || !cfg->wl)
 		return BT_OK;
-	unsigned n = bt_model_event_count(c->model);
-	double insts = bt_wl_profile_insts(cfg);
-	/* The seed: the workload's name, so each workload's run is its own. */
-	uint64_t seed = 0xCBF29CE484222325ull;
-	for (const char *q = cfg->wl->name; *q; q++)
-		seed = (seed ^ (unsigned char)*q) * 0x100000001B3ull;
-	if (bt_sim_workload_counts(c->evp, n, cfg->wl->profile, insts,
-				   model_width(c->like_id ? c->like_id : c->def->id), seed, c->src,
-				   c->sim_unknown, sizeof(c->sim_unknown)) != BT_OK)
-		return say(why, "the simulated PMU cannot count %s's model for %s (it needs "
-			   "TOPDOWN.SLOTS among the events)", cfg->wl->name, c->def->id);
-	c->n_src = n;
-	snprintf(c->source_label, sizeof(c->source_label),
-		 "counts of the workload model of %s (base/wl-profile.h: a model, not a "
-		 "measurement)", cfg->wl->name);
-	c->source.entries = c->src;
-	c->source.n = c->n_src;
-	return apply_miscount(c, why);
+	/* Issue slots per cycle: the model's pipeline width. */
+	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg,
+				     c->def->pipeline_width, why);
 }
-
-static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)
 {
@@ -530,8 +330,11 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	}
 	if (st == BT_OK && c->model)
 		st = prepare_events(c);
-	if (st == BT_OK && c->simulated && c->model)
+	if (st == BT_OK && c->synth && c->model)
 		st = prepare_sim_source(c, opt, why);
+	/* What the simulated PMU says about its counts, said once. */
+	for (int k = 0; st == BT_OK && c->synth && bt_synth_note(c->synth, k); k++)
+		ctx_note(c, "%s", bt_synth_note(c->synth, k));
 	if (st != BT_OK) {
 		bt_count_free(c);
 		return st;
@@ -544,9 +347,10 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		c->mopts.reps = opt->reps;
 	if (opt->warmups_set)
 		c->mopts.warmups = opt->warmups;
-	c->mopts.pmu.read_aperf_mperf = c->simulated ? c->simcfg.aperf_mperf : cpu->aperf_mperf;
+	const struct bt_sim_config *sim_cpu = c->synth ? bt_synth_cpu(c->synth) : NULL;
+	c->mopts.pmu.read_aperf_mperf = sim_cpu ? sim_cpu->aperf_mperf : cpu->aperf_mperf;
 	/* MSR_SMI_COUNT (0x34) exists on Intel Core parts since Nehalem. */
-	c->mopts.pmu.read_smi_count = c->simulated ? c->simcfg.smi_count
+	c->mopts.pmu.read_smi_count = sim_cpu ? sim_cpu->smi_count
 						  : cpu->vendor == BT_VENDOR_INTEL &&
 							    cpu->family == 6 && cpu->model >= 0x1A;
 	c->mopts.pmu.tsc_hz = cpu->tsc_hz;
@@ -567,11 +371,7 @@ void bt_count_free(struct bt_count_ctx *c)
 		bt_model_close(c->model);
 	if (c->file_counts)
 		bt_counts_free(c->file_counts);
-	if (c->sim) {
-		bt_sim_free(c->sim);
-		free(c->sim);
-	}
-	free(c->src);
+	bt_synth_free(c->synth);
 	free(c->evp);
 	free(c->twins);
 	bt_arena_free(&c->arena);
@@ -585,9 +385,9 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 		.uarch = c->def ? c->def->uarch : NULL,
 		.model_source = c->def ? c->def->source : NULL,
 		.how = c->how,
-		.simulated = c->simulated,
-		.pmu = c->simulated ? c->simcfg.brand : bt_pmu_kind_name(c->caps.kind),
-		.source_label = c->setup_label[0] ? c->setup_label : c->source_label,
+		.simulated = c->synth != NULL,
+		.pmu = c->synth ? bt_synth_cpu(c->synth)->brand : bt_pmu_kind_name(c->caps.kind),
+		.source_label = c->synth ? bt_synth_setup_label(c->synth) : "",
 		.general_counters = (unsigned)__builtin_popcount(c->caps.gp_mask),
 		.fixed_mask = c->caps.fixed_mask,
 		.perf_metrics = c->caps.perf_metrics,

@@ -46,8 +46,8 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 
 /* Counts one workload on `cpu`. On failure *ret is NULL and d says why. */
 /* With the simulated PMU and no count file: count the workload model of
- * cfg's workload (its profile, base/wl-profile.h) from now on. No-op
- * otherwise, or for a workload without a profile. */
+ * cfg's workload (its profile, synth/workload-profiles.c) from now on.
+ * No-op otherwise, or for a workload without a profile. */
 struct bt_wl_config;
 bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_config *cfg,
 				struct bt_diag *why);

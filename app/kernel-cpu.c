@@ -5,29 +5,14 @@
 
 void bt_kernel_cpu_detect(struct bt_arch *a, struct bt_kernel_cpu *ret)
 {
-	struct bt_cpuid r0, r1, r7;
-	uint64_t xcr0 = 0;
+	struct bt_cpuid r0;
 
 	memset(ret, 0, sizeof(*ret));
 	ret->page_bytes = 4096;
 	bt_cpuid(a, 0, 0, &r0);
 	if (r0.eax < 1)
 		return;
-	bt_cpuid(a, 1, 0, &r1);
-	memset(&r7, 0, sizeof(r7));
-	if (r0.eax >= 7)
-		bt_cpuid(a, 7, 0, &r7);
-	/* CPUID.1: EDX[26] SSE2, ECX[12] FMA, ECX[27] OSXSAVE, ECX[28] AVX;
-	 * CPUID.(7,0):EBX[16] AVX512F (SDM vol. 2A, CPUID). */
-	ret->sse2 = (r1.edx >> 26) & 1;
-	if (((r1.ecx >> 27) & 1) && bt_xgetbv(a, 0, &xcr0) != BT_OK)
-		xcr0 = 0;
-	/* XCR0: 1 SSE, 2 AVX; 5-7 opmask, ZMM_Hi256, Hi16_ZMM (SDM vol. 1, 13.3). */
-	bool avx_state = (xcr0 & 0x6) == 0x6;
-	bool avx512_state = avx_state && (xcr0 & 0xe0) == 0xe0;
-	ret->avx = avx_state && ((r1.ecx >> 28) & 1);
-	ret->fma = ret->avx && ((r1.ecx >> 12) & 1);
-	ret->avx512f = ret->avx && avx512_state && ((r7.ebx >> 16) & 1);
+	bt_cpu_features_read(a, &ret->isa);
 	/* CPUID.4 (Intel deterministic cache parameters): the level-1 data
 	 * cache's ways x partitions x line size x sets. */
 	for (uint32_t i = 0; r0.eax >= 4 && i < 8; i++) {

@@ -7,9 +7,10 @@
 #include "arch/arch.h"
 #include "kernels/kernel.h"
 
-/* From CPUID leaves 1, 7 and 4, and XCR0 when CR4.OSXSAVE is set: AVX, FMA
- * and AVX-512F count only with their register state enabled in XCR0 (call
- * after bt_xstate_enable on bare metal; an OS has done it hosted). */
+/* The usable vector ISA (bt_cpu_features_read, arch/cpuid.h: AVX, FMA and
+ * AVX-512F count only with their register state enabled in XCR0, so call
+ * after bt_xstate_enable on bare metal; an OS has done it hosted) and the
+ * L1D size from CPUID leaf 4. */
 void bt_kernel_cpu_detect(struct bt_arch *a, struct bt_kernel_cpu *ret);
 
 #endif

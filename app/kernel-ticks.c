@@ -53,8 +53,8 @@ bt_status bt_kernel_ticks_run(struct bt_arch *arch, FILE *f)
 	/* The AVX / AVX-512 kernels need their register state enabled. */
 	bt_xstate_enable(arch, &xs);
 	bt_kernel_cpu_detect(arch, &cpu);
-	fprintf(f, "kernel-ticks-cpu avx=%d fma=%d avx512f=%d l1d=%llu (%s)\n", cpu.avx, cpu.fma,
-		cpu.avx512f, (unsigned long long)cpu.l1d_bytes, xs.note);
+	fprintf(f, "kernel-ticks-cpu avx=%d fma=%d avx512f=%d l1d=%llu (%s)\n", cpu.isa.avx,
+		cpu.isa.fma, cpu.isa.avx512f, (unsigned long long)cpu.l1d_bytes, xs.note);
 	for (int i = 0; i < bt_n_kernels; i++) {
 		for (int which = 1; which <= 2; which++) {
 			const struct bt_kernel *k = bt_kernels[i];

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --kernel-ticks (hidden; for suite step 56): times every known-count
+ * --kernel-ticks (hidden; for the suite's `kernel-icount` step): times every known-count
  * kernel at two sizes between two RDTSC reads (bt_time_workload: the same
  * window for every body) and prints one machine-readable line per kernel
  * and size. Under QEMU with -icount shift=0,sleep=off the TSC advances one
  * tick per executed instruction, so ticks minus the empty body's ticks are
- * the body's instructions minus one (the empty body's RET): what step 56
+ * the body's instructions minus one (the empty body's RET): what the `kernel-icount` step
  * compares with the declarations.
  */
 #ifndef APP_KERNEL_TICKS_H

@@ -63,6 +63,8 @@ FLAG(no_config)
 FLAG(fault_selftest)
 FLAG(fault_selftest_ap)
 FLAG(crash_test)
+FLAG(stack_smash_test)
+FLAG(assert_test)
 FLAG(assume_amd_legacy_pmu)
 FLAG(quick)
 FLAG(list_workloads)
@@ -423,6 +425,10 @@ static const struct option_def options[] = {
 	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the machine "
 	  "powered off (with --qemu-exit, as a failure; under --run, reset); to test unattended "
 	  "setups", set_crash_test },
+	/* Hidden (no help): the tests of the stack protector's and BT_ASSERT's
+	 * report, like --crash-test's but not for unattended setups. */
+	{ NULL, "stack-smash-test", 0, ARG_NONE, NULL, NULL, set_stack_smash_test },
+	{ NULL, "assert-test", 0, ARG_NONE, NULL, NULL, set_assert_test },
 	{ NULL, "assume-amd-legacy-pmu", 0, ARG_NONE, NULL,
 	  "on AMD under a hypervisor, assume the 4 legacy counters exist (they have no CPUID bit)",
 	  set_assume_amd_legacy_pmu },
@@ -485,7 +491,7 @@ static const struct option_def options[] = {
 	{ NULL, "validate-spec", 0, ARG_REQUIRED, "FILE",
 	  "with --validate (implied): check the events of spec FILE (docs/validate-spec.md) "
 	  "instead of the built-in spec", set_validate_spec },
-	/* Hidden (no help text): for suite step 56, app/kernel-ticks.h. */
+	/* Hidden (no help text): for the suite's `kernel-icount` step, app/kernel-ticks.h. */
 	{ NULL, "kernel-ticks", 0, ARG_NONE, NULL, NULL, set_kernel_ticks },
 };
 

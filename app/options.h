@@ -55,6 +55,8 @@ struct bt_options {
 	bool fault_selftest;
 	bool fault_selftest_ap;
 	bool crash_test;
+	bool stack_smash_test; /* hidden test options: the error path's report */
+	bool assert_test;
 	bool assume_amd_legacy_pmu;
 
 	/* Workloads */
@@ -69,7 +71,7 @@ struct bt_options {
 	/* Counting */
 	const char *model;        /* --model ID: force a built-in model */
 	bool list_models;
-	bool kernel_ticks;        /* hidden: time the known-count kernels (step 56) */
+	bool kernel_ticks;        /* hidden: time the known-count kernels (the `kernel-icount` step) */
 	const char *model_files;  /* --model-files METRICS.json,EVENTS.json[,...] */
 	unsigned level;           /* --level N: every node to level N; 0 = drill-down */
 	bool drilldown;

@@ -74,6 +74,11 @@ struct bt_platform {
 	void (*set_park_cleanup)(void (*fn)(void *), void *arg);
 	/* An unguarded UD2 on this CPU: does not return (report, power off). */
 	void (*crash_test)(void);
+	/* Overruns a local array in a function built with the stack protector:
+	 * its check must report it through the fault reporter and power off,
+	 * as a failure; does not return. NULL where the build has no stack
+	 * protector of its own (hosted). */
+	void (*stack_smash_test)(void);
 
 	/*
 	 * The console (stdout). console_interactive: a screen or terminal a

@@ -432,7 +432,12 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 		bt_xstate_enable(r->plat->arch, &r->xstate);
 		r->xstate_done = true;
 	}
-	bt_wl_cpu_from_info(&env.cpu, r->cpu, r->xstate.xcr0);
+	/* The usable ISA now that the state is enabled (CPUID.01H:ECX.OSXSAVE
+	 * then mirrors CR4, and XGETBV reads what XSETBV set); the platform's
+	 * cache sizes are not passed on. */
+	memset(&env.cpu, 0, sizeof(env.cpu));
+	bt_cpu_features_read(r->plat->arch, &env.cpu.isa);
+	env.cpu.logical_cpus = r->cpu->logical_cpus;
 	if (r->plat->cpu_count) {
 		uint32_t total, enabled;
 		if (r->plat->cpu_count(&total, &enabled) == BT_OK)

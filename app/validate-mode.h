@@ -2,7 +2,7 @@
 /*
  * --validate: the built-in spec or --validate-spec FILE checked over the
  * known-count kernels on this PMU (or the simulated one, which then counts
- * each kernel's model: sim-kernel.c), reported on the console and kept for
+ * each kernel's model: synth/kernel-counts.c), reported on the console and kept for
  * the results file's "validation" section.
  */
 #ifndef APP_VALIDATE_MODE_H

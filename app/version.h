@@ -4,4 +4,13 @@
 
 #define BT_VERSION "0.1.0"
 
+/* The image's SBAT data (shim's SBAT.md: the .sbat section, efi/sbat.S).
+ * BT_SBAT_GENERATION is baretop's security generation: raised (never
+ * reset) when a fixed security bug must revoke every build signed before,
+ * through shim's SbatLevel variable. BT_SBAT_URL is the component line's
+ * vendor_url; the tree names no public home, so it is a reserved .invalid
+ * name (RFC 2606) until one is chosen. Strings, for the assembler too. */
+#define BT_SBAT_GENERATION "1"
+#define BT_SBAT_URL "https://baretop.invalid/"
+
 #endif

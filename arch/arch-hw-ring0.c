@@ -187,6 +187,29 @@ static void hw_irq_restore(struct bt_arch *a, uint64_t flags)
 		__asm__ volatile("sti" : : : "memory");
 }
 
+bool bt_hw_rdrand64(uint64_t *ret)
+{
+	uint32_t a, b, c, d;
+
+	/* CPUID.01H:ECX.RDRAND[bit 30] (SDM vol. 2A, CPUID, table 3-10). */
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+	if (!(c & (1u << 30)))
+		return false;
+	/* CF=0 means no random value was ready; Intel's DRNG software guide
+	 * says to retry, and that 10 failures in a row mean a broken part. */
+	for (int i = 0; i < 10; i++) {
+		uint64_t v;
+		uint8_t ok;
+
+		__asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+		if (ok) {
+			*ret = v;
+			return true;
+		}
+	}
+	return false;
+}
+
 _Noreturn void bt_hw_park_forever(void)
 {
 	for (;;)

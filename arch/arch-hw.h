@@ -38,6 +38,14 @@ uint32_t bt_hw_ud2(void);
 void bt_hw_ud2_unguarded(void);
 
 /*
+ * A 64-bit random value from RDRAND, where CPUID says the instruction
+ * exists and it delivers within 10 tries; false otherwise (the caller falls
+ * back to a weaker source). Not a guarded instruction: RDRAND cannot fault
+ * once CPUID reports it. For the EFI app's stack-protector canary.
+ */
+bool bt_hw_rdrand64(uint64_t *ret);
+
+/*
  * Stopping this CPU for good, from the platform's exception handler.
  * bt_hw_park_forever masks interrupts first (CLI; HLT in a loop): an AP that
  * faulted may not return into the firmware's MP services, and nothing may

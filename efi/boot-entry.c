@@ -80,8 +80,8 @@ static EFI_STATUS boot_via_bootnext(struct bt_platform *p, struct bt_boot_state 
 						       EFI_VARIABLE_RUNTIME_ACCESS,
 					       sizeof(v), &v);
 	if (st != EFI_SUCCESS) {
-		printf("baretop: next-boot-entry: SetVariable BootNext: %s; returning to the boot "
-		       "manager\n", bt_efi_status_name(st));
+		bt_efi_log_status(st, "next-boot-entry: SetVariable BootNext (returning to the boot "
+				  "manager)");
 		return BT_EFI_HANDOVER_STATUS;
 	}
 	p->nv_writes++;
@@ -197,8 +197,7 @@ EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 	}
 	size = sizeof(order);
 	if ((st = get_global(L"BootOrder", order, &size)) != EFI_SUCCESS) {
-		printf("baretop: next-boot-entry: no BootOrder (%s); returning\n",
-		       bt_efi_status_name(st));
+		bt_efi_log_status(st, "next-boot-entry: no BootOrder; returning");
 		return BT_EFI_HANDOVER_STATUS;
 	}
 	size_t n = size / sizeof(UINT16);
@@ -233,7 +232,7 @@ EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 		EFI_HANDLE h = NULL;
 		st = load_entry(opt + lo.file_path_offset, lo.file_path_length, &h);
 		if (st != EFI_SUCCESS) {
-			printf("baretop: next-boot-entry: LoadImage: %s\n", bt_efi_status_name(st));
+			bt_efi_log_status(st, "next-boot-entry: LoadImage");
 			if (tried && tried_num == order[i]) {
 				printf("baretop: next-boot-entry: Boot%04X was made BootNext by an earlier "
 				       "boot and baretop runs again: not again; trying the next entry\n",
@@ -259,8 +258,7 @@ EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 		bt_efi.bs->SetWatchdogTimer(300, 0, 0, NULL);
 		st = bt_efi.bs->StartImage(h, NULL, NULL);
 		bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
-		printf("baretop: Boot%04X returned: %s; returning to the boot manager\n", order[i],
-		       bt_efi_status_name(st));
+		bt_efi_log_status(st, "Boot%04X returned (back to the boot manager)", order[i]);
 		return st == EFI_SUCCESS ? BT_EFI_HANDOVER_STATUS : st;
 	}
 	printf("baretop: next-boot-entry: no entry after Boot%04X in BootOrder could be started: "

@@ -11,6 +11,7 @@
 
 #include "app/app-main.h"
 #include "app/cmdline.h"
+#include "base/log.h"
 #include "efi/boot-vars-efi.h"
 #include "efi/efi-state.h"
 #include "efi/image-efi.h"
@@ -134,9 +135,6 @@ static EFI_STATUS chainload(struct bt_platform *p)
 	 * optional data, which baretop does not have. */
 	if (bt_efi_image_load(p->chainload, 0, NULL, &image, &d) != BT_OK) {
 		printf("baretop: --then-boot: %s\n", d.text);
-		fflush(stdout);
-		bt_efi_files_close_all();
-		bt_efi_heap_release();
 		return EFI_LOAD_ERROR;
 	}
 	/* The boot manager arms a 5-minute watchdog before it starts a boot
@@ -147,14 +145,13 @@ static EFI_STATUS chainload(struct bt_platform *p)
 	bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
 	bt_efi_image_result(image, &status, &d);
 	printf("baretop: %s returned: %s\n", p->chainload, d.text);
-	fflush(stdout);
 	bt_efi_image_free(image);
-	bt_efi_files_close_all();
-	bt_efi_heap_release();
 	return (EFI_STATUS)status;
 }
 
-EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
+/* Unprotected: the stack-protector canary changes while this frame is live
+ * (efi/stack-guard.c). */
+BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	/* The platform lives for the whole program and is reached from exit()
 	 * (through the cleanup path), so it is a singleton, not on the stack. */
@@ -165,6 +162,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	EFI_STATUS est;
 	/* The start of --budget and of the hand-over time. */
 	uint64_t entry_tsc = bt_rdtsc(bt_arch_hw());
+
+	/* First, before any protected function has a frame that outlives it. */
+	bt_efi_stack_guard_init(entry_tsc, image);
 
 	bt_efi.image = image;
 	bt_efi.st = st;
@@ -198,13 +198,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	plat.fault_selftest_ap = fault_selftest_ap;
 	plat.set_park_cleanup = bt_efi_set_park_cleanup;
 	plat.crash_test = bt_hw_ud2_unguarded;
+	plat.stack_smash_test = bt_efi_stack_smash_test;
 	open_boot_volume(&plat);
 	bt_efi_fault_guard_install(&plat.fault_guard);
 	bt_efi_set_exit_handler(on_exit_call);
 
 	if (setjmp(exit_jump) == 0) {
-		if (bt_efi_args(&argc, &argv) != BT_OK) {
-			printf("baretop: cannot read the load options\n");
+		bt_status ast = bt_efi_args(&argc, &argv);
+		if (ast != BT_OK) {
+			bt_log_status(ast, "cannot read the load options");
 			exit_status = BT_EXIT_FAILED;
 		} else {
 			exit_status = bt_app_main(argc, argv, &plat);
@@ -216,32 +218,30 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	bt_efi_fault_guard_remove();
 	bt_cmdline_free(argc, argv);
 	if (plat.chainload[0]) {
-		EFI_STATUS cst = chainload(&plat); /* reads through bt_efi.root */
-		if (bt_efi.root)
-			bt_efi.root->Close(bt_efi.root);
-		return cst;
+		est = chainload(&plat); /* reads through bt_efi.root */
+	} else if (plat.chainload_next_boot_entry) {
+		est = bt_efi_start_next_boot_entry(&plat);
+	} else {
+		switch (exit_status) {
+		/* A hand-over by returning (app: return_goes_on) must not be
+		 * EFI_SUCCESS: EDK2's BDS then stops BootOrder and starts its menu
+		 * (MdeModulePkg/Universal/BdsDxe/BdsEntry.c BootBootOptions, and
+		 * BdsEntry after a BootNext boot); any error makes it go on. */
+		case BT_EXIT_OK:
+			est = plat.return_goes_on ? BT_EFI_HANDOVER_STATUS : EFI_SUCCESS;
+			break;
+		case BT_EXIT_USAGE: est = EFI_INVALID_PARAMETER; break;
+		default:            est = EFI_ABORTED; break;
+		}
 	}
-	if (plat.chainload_next_boot_entry) {
-		EFI_STATUS nst = bt_efi_start_next_boot_entry(&plat);
-		fflush(stdout);
-		bt_efi_files_close_all();
-		if (bt_efi.root)
-			bt_efi.root->Close(bt_efi.root);
-		bt_efi_heap_release();
-		return nst;
-	}
+	/* The one way out: what a chainloaded image printed or opened through
+	 * baretop's files is flushed and closed, then the boot volume. UEFI
+	 * does not free an application's pages when it exits: give the heap
+	 * back, as nothing runs after this point (no stdio either). */
+	fflush(stdout);
+	bt_efi_files_close_all();
 	if (bt_efi.root)
 		bt_efi.root->Close(bt_efi.root);
-	/* UEFI does not free an application's pages when it exits: give the
-	 * heap back, as nothing runs after this point (no stdio either). */
 	bt_efi_heap_release();
-	switch (exit_status) {
-	/* A hand-over by returning (app: return_goes_on) must not be
-	 * EFI_SUCCESS: EDK2's BDS then stops BootOrder and starts its menu
-	 * (MdeModulePkg/Universal/BdsDxe/BdsEntry.c BootBootOptions, and BdsEntry
-	 * after a BootNext boot); any error status makes it try the next entry. */
-	case BT_EXIT_OK:    return plat.return_goes_on ? BT_EFI_HANDOVER_STATUS : EFI_SUCCESS;
-	case BT_EXIT_USAGE: return EFI_INVALID_PARAMETER;
-	default:            return EFI_ABORTED;
-	}
+	return est;
 }

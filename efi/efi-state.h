@@ -34,6 +34,9 @@ extern struct bt_efi_state bt_efi;
 bt_status bt_efi_status(EFI_STATUS s);
 /* "EFI_WRITE_PROTECTED", ... */
 const char *bt_efi_status_name(EFI_STATUS s);
+/* base/log.h's bt_log_status for an EFI_STATUS: "baretop: <message>:
+ * EFI_NOT_FOUND" on stderr; returns st. */
+EFI_STATUS bt_efi_log_status(EFI_STATUS st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* errno value for a failed file operation. */
 int bt_efi_errno(EFI_STATUS s);
 
@@ -69,6 +72,10 @@ struct bt_efi_ap_fault {
 	uint64_t rip, cr2;
 	uint64_t offset;    /* into baretop.efi, 0 if outside */
 	bool cleanup_ran;   /* its park cleanup ran before it was parked */
+	/* Not an exception but bt_efi_fatal (vector unused): what failed and
+	 * its detail (or NULL). The AP never returns from bt_efi_fatal, so
+	 * strings in its frame stay valid for the BSP to print. */
+	const char *fatal, *fatal_detail;
 };
 bool bt_efi_ap_fault(struct bt_efi_ap_fault *ret);
 /* The platform's set_park_cleanup: one slot, for the calling CPU's APIC ID. */
@@ -80,6 +87,30 @@ void bt_efi_set_crash_reset(bool reset);
 
 /* efi/args.c: the load options as UTF-8 argv (argv[0] = program name). */
 bt_status bt_efi_args(int *ret_argc, char ***ret_argv);
+
+/* A function that must run without a stack-protector canary: it sets the
+ * canary (efi/stack-guard.c) or is live while it changes (efi_main). GCC and
+ * clang both know this attribute since version 11. */
+#define BT_NO_STACK_PROTECTOR __attribute__((no_stack_protector))
+
+/* efi/stack-guard.c: the canary from RDRAND, else from the entry TSC and
+ * the image base; called first thing in efi_main. */
+void bt_efi_stack_guard_init(uint64_t entry_tsc, const void *image_base);
+/* The platform's stack_smash_test: overruns a protected local array; the
+ * check reports it through bt_efi_fatal and stops the machine. */
+void bt_efi_stack_smash_test(void);
+
+/*
+ * efi/fault-guard.c: the end of the program after a failure that is not an
+ * exception (a stack-check failure, a failed BT_ASSERT): like an unexpected
+ * exception, on the BSP the park cleanup registered for this CPU runs (an
+ * open PMU session is closed, its MSRs restored), `what` and `detail` (may
+ * be NULL) are printed with `rip` (0: not known) as an offset into
+ * baretop.efi, and the machine powers off (resets under a run policy),
+ * telling QEMU it failed with --qemu-exit. On an AP it is recorded for the
+ * BSP and that CPU is parked after its cleanup, as for an exception.
+ */
+_Noreturn void bt_efi_fatal(const char *what, const char *detail, uint64_t rip);
 
 /* efi/syscalls.c: _exit() longjmps back to efi_main through this. */
 void bt_efi_set_exit_handler(void (*fn)(int status));

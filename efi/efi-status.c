@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdarg.h>
 
+#include "base/log.h"
 #include "efi/efi-state.h"
 
 bt_status bt_efi_status(EFI_STATUS s)
@@ -62,4 +64,14 @@ int bt_efi_errno(EFI_STATUS s)
 	case EFI_NO_MEDIA:          return ENXIO;
 	}
 	return EIO;
+}
+
+EFI_STATUS bt_efi_log_status(EFI_STATUS st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bt_log_vtext(bt_efi_status_name(st), 0, fmt, ap);
+	va_end(ap);
+	return st;
 }

@@ -10,11 +10,14 @@
  * baretop.efi, to look up in build/efi/baretop.map) and the machine is
  * powered off, so an unattended run ends instead of hanging in the
  * firmware's dead loop. The handlers are removed when baretop exits.
+ * bt_efi_fatal ends the program the same way after a failure that is not an
+ * exception: a stack-check failure (efi/stack-guard.c) or a BT_ASSERT.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "app/platform.h"
+#include "base/assert.h"
 #include "efi/efi-state.h"
 #include "efi/proto/cpu-arch.h"
 #include "efi/proto/cpu-io2.h"
@@ -85,6 +88,8 @@ bool bt_efi_ap_fault(struct bt_efi_ap_fault *ret)
 	ret->cr2 = ap_fault.cr2;
 	ret->offset = ap_fault.offset;
 	ret->cleanup_ran = ap_fault.cleanup_ran;
+	ret->fatal = ap_fault.fatal;
+	ret->fatal_detail = ap_fault.fatal_detail;
 	return true;
 }
 
@@ -108,59 +113,55 @@ void bt_efi_set_failure_exit_port(uint16_t port)
 	failure_exit_port = port;
 }
 
-static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+/*
+ * An AP may not call the firmware (PI spec, MP Services): record the failure
+ * for the BSP, which is polling for this job, and park this CPU for good.
+ */
+static _Noreturn void park_ap(uint32_t me, uint8_t vector, uint64_t rip, uint64_t cr2,
+			      const char *fatal, const char *fatal_detail)
 {
-	EFI_SYSTEM_CONTEXT_X64 *c = ctx.SystemContextX64;
-	char line[200];
-
-	if (bt_hw_fault_fixup((uint8_t)type, &c->Rip, &c->Rax))
-		return;
-	uint32_t me = apic_id();
-	if (me != bsp_apic_id) {
-		/* An AP may not call the firmware (PI spec, MP Services): record
-		 * the fault for the BSP, which is polling for this job, and park
-		 * this CPU for good. */
-		uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
-		/* Its cleanup first (taken out of the slot, so a fault inside
-		 * it ends here on the second pass), then the record: the BSP
-		 * must not go on (and hand over to an OS) before this CPU's
-		 * registers are back. */
-		void (*fn)(void *) = __atomic_load_n(&park_cleanup.fn, __ATOMIC_ACQUIRE);
-		if (fn && park_cleanup.apic_id == me &&
-		    __atomic_compare_exchange_n(&park_cleanup.fn, &fn, NULL, false, __ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE)) {
-			fn(park_cleanup.arg);
-			ap_fault.cleanup_ran = true;
-		}
-		ap_fault.vector = (uint8_t)type;
-		ap_fault.apic_id = me;
-		ap_fault.rip = c->Rip;
-		ap_fault.cr2 = c->Cr2;
-		ap_fault.offset = c->Rip >= base && c->Rip < base + bt_efi.loaded_image->ImageSize
-					  ? c->Rip - base : 0;
-		__atomic_store_n(&ap_fault.hit, true, __ATOMIC_RELEASE);
-		bt_hw_park_forever();
+	uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
+	/* Its cleanup first (taken out of the slot, so a fault inside it ends
+	 * here on the second pass), then the record: the BSP must not go on
+	 * (and hand over to an OS) before this CPU's registers are back. */
+	void (*fn)(void *) = __atomic_load_n(&park_cleanup.fn, __ATOMIC_ACQUIRE);
+	if (fn && park_cleanup.apic_id == me &&
+	    __atomic_compare_exchange_n(&park_cleanup.fn, &fn, NULL, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		fn(park_cleanup.arg);
+		ap_fault.cleanup_ran = true;
 	}
-	if (in_handler++) /* a fault while reporting one: stop right here */
-		bt_hw_halt_forever();
+	ap_fault.vector = vector;
+	ap_fault.apic_id = me;
+	ap_fault.rip = rip;
+	ap_fault.cr2 = cr2;
+	ap_fault.offset = rip >= base && rip < base + bt_efi.loaded_image->ImageSize ? rip - base : 0;
+	ap_fault.fatal = fatal;
+	ap_fault.fatal_detail = fatal_detail;
+	__atomic_store_n(&ap_fault.hit, true, __ATOMIC_RELEASE);
+	bt_hw_park_forever();
+}
+
+/* "  at RIP ... = baretop.efi+0x..." for the report on the BSP. */
+static void say_rip(uint64_t rip)
+{
 	uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
 	uint64_t size = bt_efi.loaded_image->ImageSize;
+	char line[120];
 
-	snprintf(line, sizeof(line), "\nbaretop: unexpected %s (vector %u, error code 0x%llx)\n",
-		 vector_name(type), (unsigned)type, (unsigned long long)c->ExceptionData);
-	say(line);
-	if (c->Rip >= base && c->Rip < base + size)
+	if (rip >= base && rip < base + size)
 		snprintf(line, sizeof(line), "  at RIP 0x%llx = baretop.efi+0x%llx (see baretop.map)\n",
-			 (unsigned long long)c->Rip, (unsigned long long)(c->Rip - base));
+			 (unsigned long long)rip, (unsigned long long)(rip - base));
 	else
 		snprintf(line, sizeof(line), "  at RIP 0x%llx, outside baretop.efi\n",
-			 (unsigned long long)c->Rip);
+			 (unsigned long long)rip);
 	say(line);
-	if (type == 14) {
-		snprintf(line, sizeof(line), "  faulting address (CR2) 0x%llx\n",
-			 (unsigned long long)c->Cr2);
-		say(line);
-	}
+}
+
+/* The end of a failure reported on the BSP: power off (reset under a run
+ * policy), as a failure for QEMU with --qemu-exit. */
+static _Noreturn void stop_bsp(void)
+{
 	say(reset_on_crash ? "baretop: cannot continue safely; resetting (the next boot records "
 			     "this run as hung and hands over).\n"
 			   : "baretop: cannot continue safely; powering off.\n");
@@ -176,6 +177,63 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 	bt_efi.rs->ResetSystem(reset_on_crash ? EfiResetCold : EfiResetShutdown, EFI_ABORTED, 0,
 			       NULL);
 	bt_hw_halt_forever();
+}
+
+static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
+{
+	EFI_SYSTEM_CONTEXT_X64 *c = ctx.SystemContextX64;
+	char line[200];
+
+	if (bt_hw_fault_fixup((uint8_t)type, &c->Rip, &c->Rax))
+		return;
+	uint32_t me = apic_id();
+	if (me != bsp_apic_id)
+		park_ap(me, (uint8_t)type, c->Rip, c->Cr2, NULL, NULL);
+	if (in_handler++) /* a fault while reporting one: stop right here */
+		bt_hw_halt_forever();
+
+	snprintf(line, sizeof(line), "\nbaretop: unexpected %s (vector %u, error code 0x%llx)\n",
+		 vector_name(type), (unsigned)type, (unsigned long long)c->ExceptionData);
+	say(line);
+	say_rip(c->Rip);
+	if (type == 14) {
+		snprintf(line, sizeof(line), "  faulting address (CR2) 0x%llx\n",
+			 (unsigned long long)c->Cr2);
+		say(line);
+	}
+	stop_bsp();
+}
+
+_Noreturn void bt_efi_fatal(const char *what, const char *detail, uint64_t rip)
+{
+	/* Before efi_main found its loaded image there is nothing to report
+	 * with (and no failure path to take). */
+	if (!bt_efi.loaded_image || !bt_efi.rs)
+		bt_hw_halt_forever();
+	uint32_t me = apic_id();
+	if (me != bsp_apic_id)
+		park_ap(me, 0, rip, 0, what, detail);
+	if (in_handler++) /* a failure while reporting one: stop right here */
+		bt_hw_halt_forever();
+	/* Not in exception context: the cleanup an AP would run before it is
+	 * parked (an open PMU session closed, its MSRs restored) runs here
+	 * too, as nothing returns to the code that opened it. */
+	void (*fn)(void *) = __atomic_load_n(&park_cleanup.fn, __ATOMIC_ACQUIRE);
+	if (fn && park_cleanup.apic_id == me &&
+	    __atomic_compare_exchange_n(&park_cleanup.fn, &fn, NULL, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		fn(park_cleanup.arg);
+	say("\nbaretop: ");
+	say(what);
+	say("\n");
+	if (detail) {
+		say("  ");
+		say(detail);
+		say("\n");
+	}
+	if (rip)
+		say_rip(rip);
+	stop_bsp();
 }
 
 void bt_efi_fault_guard_install(struct bt_fault_guard_state *ret)
@@ -220,4 +278,10 @@ void bt_efi_fault_guard_remove(void)
 			cpu_arch->RegisterInterruptHandler(cpu_arch, guarded_vectors[i], NULL);
 		registered[i] = false;
 	}
+}
+
+/* base/assert.h: a failed BT_ASSERT in the EFI app. */
+_Noreturn void bt_platform_fatal(const char *what, const char *detail, const void *where)
+{
+	bt_efi_fatal(what, detail, (uint64_t)(uintptr_t)where);
 }

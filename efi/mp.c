@@ -122,11 +122,16 @@ bt_status bt_efi_start_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, void 
 
 static void report_ap_fault(const struct bt_efi_ap_fault *f)
 {
-	printf("\nbaretop: unexpected exception %u on the AP with APIC ID %u at RIP 0x%llx",
-	       f->vector, f->apic_id, (unsigned long long)f->rip);
+	if (f->fatal)
+		printf("\nbaretop: %s%s%s on the AP with APIC ID %u at RIP 0x%llx", f->fatal,
+		       f->fatal_detail ? ": " : "", f->fatal_detail ? f->fatal_detail : "",
+		       f->apic_id, (unsigned long long)f->rip);
+	else
+		printf("\nbaretop: unexpected exception %u on the AP with APIC ID %u at RIP 0x%llx",
+		       f->vector, f->apic_id, (unsigned long long)f->rip);
 	if (f->offset)
 		printf(" = baretop.efi+0x%llx (see baretop.map)", (unsigned long long)f->offset);
-	if (f->vector == 14)
+	if (!f->fatal && f->vector == 14)
 		printf(", CR2 0x%llx", (unsigned long long)f->cr2);
 	printf("; that CPU is parked for the rest of the run%s\n",
 	       f->cleanup_ran ? "; its park cleanup ran first (it closes an open PMU session)" : "");

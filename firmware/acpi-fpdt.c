@@ -32,10 +32,14 @@ static void absent(struct bt_fpdt *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Reads the whole table at addr whose header says `sig`, at most max
- * bytes; returns it (malloc'd) with its length, or NULL with the reason. */
+/* Reads the table at addr whose header says `sig`; returns it (malloc'd)
+ * with the length read, or NULL with the reason. A length above max is
+ * refused as broken, except with `window`: then any length is accepted and
+ * only the table's first min(length, max) bytes are read (no checksum can
+ * be checked on part of a table, so window excludes checksum). */
 static uint8_t *read_table(bt_phys_read_fn *read, void *ctx, uint64_t addr, const char *sig,
-			   size_t max, bool checksum, size_t *ret_len, struct bt_fpdt *r)
+			   size_t max, bool checksum, bool window, size_t *ret_len,
+			   struct bt_fpdt *r)
 {
 	uint8_t hdr[8];
 	uint8_t *t;
@@ -50,10 +54,12 @@ static uint8_t *read_table(bt_phys_read_fn *read, void *ctx, uint64_t addr, cons
 		return NULL;
 	}
 	len = rd32(hdr + 4);
-	if (len < 8 || len > max || (checksum && len < HDR)) {
+	if (len < 8 || (len > max && !window) || (checksum && len < HDR)) {
 		absent(r, "the %s's length %u is not possible", sig, (unsigned)len);
 		return NULL;
 	}
+	if (len > max)
+		len = (uint32_t)max;
 	t = malloc(len);
 	if (!t) {
 		absent(r, "out of memory reading the %s", sig);
@@ -103,7 +109,7 @@ static uint64_t find_fpdt(bt_phys_read_fn *read, void *ctx, uint64_t rsdp_addr, 
 	}
 	xsdt_addr = rd64(rsdp + 24);
 	xsdt = read_table(read, ctx, xsdt_addr, "XSDT", HDR + 8 * BT_ACPI_XSDT_MAX_ENTRIES, true,
-			  &xlen, r);
+			  false, &xlen, r);
 	if (!xsdt)
 		return 0;
 	for (size_t off = HDR; off + 8 <= xlen; off += 8) {
@@ -132,7 +138,7 @@ void bt_acpi_fpdt_read(uint64_t rsdp_addr, bt_phys_read_fn *read, void *ctx, str
 	fpdt_addr = find_fpdt(read, ctx, rsdp_addr, ret);
 	if (!fpdt_addr)
 		return;
-	fpdt = read_table(read, ctx, fpdt_addr, "FPDT", BT_ACPI_FPDT_MAX, true, &flen, ret);
+	fpdt = read_table(read, ctx, fpdt_addr, "FPDT", BT_ACPI_FPDT_MAX, true, false, &flen, ret);
 	if (!fpdt)
 		return;
 	/* Performance records (5.2.23.3): Type (word), Length (byte),
@@ -156,8 +162,11 @@ void bt_acpi_fpdt_read(uint64_t rsdp_addr, bt_phys_read_fn *read, void *ctx, str
 		return;
 	}
 	ret->fbpt_address = fbpt_addr;
-	/* The FBPT (5.2.23.5): "FBPT", Length, then records; no checksum. */
-	fbpt = read_table(read, ctx, fbpt_addr, "FBPT", BT_ACPI_FBPT_MAX, false, &blen, ret);
+	/* The FBPT (5.2.23.5): "FBPT", Length, then records; no checksum.
+	 * Only its first window is read, whatever its length: the basic boot
+	 * record comes first, and a padded table (EDK2's performance logging)
+	 * must not read as absent. The walk below stays inside what was read. */
+	fbpt = read_table(read, ctx, fbpt_addr, "FBPT", BT_ACPI_FBPT_WINDOW, false, true, &blen, ret);
 	if (!fbpt)
 		return;
 	/* Firmware Basic Boot Performance Data Record (5.2.23.5, Table

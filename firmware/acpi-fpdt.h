@@ -22,10 +22,14 @@
 /* Copies len bytes at physical address addr into buf; false if it cannot. */
 typedef bool bt_phys_read_fn(void *ctx, uint64_t addr, void *buf, size_t len);
 
-/* Limits on what is read: larger lengths are refused as broken. */
+/* Limits on what is read: larger XSDT and FPDT lengths are refused as
+ * broken. The FBPT's length is not limited (EDK2 with performance logging
+ * pads the table far past 64 KiB, and any 32-bit length is valid), but
+ * only its first BT_ACPI_FBPT_WINDOW bytes are read: the basic boot
+ * performance data record the walk wants comes first (5.2.23.5). */
 #define BT_ACPI_XSDT_MAX_ENTRIES 256
 #define BT_ACPI_FPDT_MAX 4096
-#define BT_ACPI_FBPT_MAX 65536
+#define BT_ACPI_FBPT_WINDOW 4096
 
 /* Fills ret from the RSDP at rsdp_addr; ret->present false with the
  * reason (no XSDT, no FPDT in it, a checksum or length that is wrong...). */

@@ -42,10 +42,17 @@ bt_status bt_smbios_parse_entry(const uint8_t *p, size_t avail, struct bt_smbios
 	}
 	if (avail >= 0x1F && memcmp(p, "_SM_", 4) == 0) {
 		/* 2.1 32-bit entry point (DSP0134 5.2.1): length at 05h, an
-		 * intermediate "_DMI_" anchor with its own checksum at 10h. */
+		 * intermediate "_DMI_" anchor with its own checksum at 10h.
+		 * The structure is 1Fh bytes, but version 2.1 of the
+		 * specification gave its length as 1Eh (DSP0134 5.2.1 notes
+		 * it), and firmware written to it says 1Eh: that length is
+		 * accepted and the checksum taken over the length stated, as
+		 * Linux's dmi_present does (1Eh to 20h). The intermediate
+		 * checksum covers 10h..1Eh whatever the stated length, so 1Fh
+		 * bytes must be readable in any case. */
 		uint8_t len = p[5];
 
-		if (len < 0x1F || len > avail) {
+		if (len < 0x1E || len > 0x20 || len > avail) {
 			bt_diag_set(d, "SMBIOS entry point: length 0x%x is not possible", len);
 			return BT_ERR_INVALID;
 		}

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "host/env-host.h"
+#include "arch/arch-cpuid-host.h"
+#include "arch/cpuid.h"
 
 static void *host_code_alloc(size_t size, void *ctx)
 {
@@ -116,10 +118,9 @@ void bt_wl_env_host_init(struct bt_wl_env *env, struct bt_wl_host *host)
 		CPU_ZERO(&host->allowed);
 	memset(env, 0, sizeof *env);
 
-	/* libgcc / compiler-rt read CPUID and XCR0 here, not baretop code. */
-	__builtin_cpu_init();
-	env->cpu.avx = __builtin_cpu_supports("avx");
-	env->cpu.avx512f = __builtin_cpu_supports("avx512f");
+	/* CPUID and XCR0 through the hosted backend (both work in ring 3; the
+	 * OS has enabled the vector state). */
+	bt_cpu_features_read(bt_arch_cpuid_host(), &env->cpu.isa);
 	env->cpu.logical_cpus = (uint32_t)CPU_COUNT(&host->allowed);
 	env->cpu.l1d_bytes = cache_size(_SC_LEVEL1_DCACHE_SIZE);
 	env->cpu.l2_bytes = cache_size(_SC_LEVEL2_CACHE_SIZE);

@@ -91,7 +91,7 @@ void bt_kbody_int_only(void *arg);
 static bt_status need_avx(struct bt_kernel_state *st, const struct bt_kernel_cpu *cpu,
 			  struct bt_diag *d)
 {
-	if (cpu && cpu->avx)
+	if (cpu && cpu->isa.avx)
 		return BT_OK;
 	bt_diag_set(d, "AVX is absent or its register state is not enabled");
 	return BT_ERR_UNSUPPORTED;
@@ -100,7 +100,7 @@ static bt_status need_avx(struct bt_kernel_state *st, const struct bt_kernel_cpu
 static bt_status need_fma(struct bt_kernel_state *st, const struct bt_kernel_cpu *cpu,
 			  struct bt_diag *d)
 {
-	if (cpu && cpu->avx && cpu->fma)
+	if (cpu && cpu->isa.avx && cpu->isa.fma)
 		return BT_OK;
 	bt_diag_set(d, "FMA (or AVX, or its register state) is absent");
 	return BT_ERR_UNSUPPORTED;
@@ -109,7 +109,7 @@ static bt_status need_fma(struct bt_kernel_state *st, const struct bt_kernel_cpu
 static bt_status need_avx512(struct bt_kernel_state *st, const struct bt_kernel_cpu *cpu,
 			     struct bt_diag *d)
 {
-	if (cpu && cpu->avx512f)
+	if (cpu && cpu->isa.avx512f)
 		return BT_OK;
 	bt_diag_set(d, "AVX-512F is absent or its register state is not enabled");
 	return BT_ERR_UNSUPPORTED;

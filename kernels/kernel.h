@@ -34,6 +34,7 @@
 #include "base/diag.h"
 #include "base/status.h"
 #include "arch/arch.h"
+#include "arch/cpuid.h"
 
 /* Names of declared counts (the `name` of struct bt_kcount); a kernel
  * declares only those it knows exactly. More may be added: a spec names a
@@ -51,7 +52,7 @@
 #define BT_KC_STORES         "stores"           /* instructions that write data memory, CALL and PUSH included */
 #define BT_KC_RANDOM_COND    "random_cond"      /* conditional branches with PRNG directions */
 #define BT_KC_DIVIDES        "divides"          /* integer divide instructions */
-/* Added with the kernel families (issue 12 item 1): */
+/* String, memory and divide kernels: */
 #define BT_KC_REP_INSTRUCTIONS "rep_instructions" /* REP-prefixed string instructions retired (each 1) */
 #define BT_KC_REP_ITERATIONS "rep_iterations"   /* their element iterations: emulators (QEMU TCG icount,
 						 * valgrind) execute a REP iterations + 1 times */
@@ -85,7 +86,7 @@ struct bt_kcount {
 /* What the caller tells a kernel about the CPU (from CPUID and XCR0,
  * established outside kernels/: kernels never execute CPUID). */
 struct bt_kernel_cpu {
-	bool sse2, avx, fma, avx512f;
+	struct bt_cpu_features isa; /* which vector ISA is usable (arch/cpuid.h) */
 	uint64_t l1d_bytes;         /* 0 = unknown: kernels that need it use 48 KiB */
 	uint32_t page_bytes;        /* 4096 */
 };

@@ -16,7 +16,7 @@
 #define RANDOM_SEED UINT64_C(0x9e3779b97f4a7c15)
 
 /* One copy of the body per kernel, so a profiler that counts per function
- * (cachegrind, step 36) tells the two kernels apart. */
+ * (cachegrind, the `kernel-census` step) tells the two kernels apart. */
 #define DIR_BODY(sym)                                                          \
 	".text\n"                                                              \
 	".p2align 4\n"                                                         \

@@ -8,13 +8,27 @@
 
 #include <stdint.h>
 
+#include "base/diag.h"
+#include "base/status.h"
 #include "metrics/model-def.h"
 
+/*
+ * The built-in models as packed (metrics/model-pack.h): each entry holds the
+ * header fields (id, vendor, uarch, source, widths, counts) but no nodes or
+ * events. bt_model_open() takes an entry as it is; for the full definition
+ * use bt_builtin_find() or bt_builtin_full().
+ */
 extern const struct bt_model_def *const bt_builtin_models[];
 extern const unsigned bt_builtin_model_count;
 
-/* Built-in model by id (case-insensitive), or NULL. */
+/* Built-in model by id (case-insensitive), full definition, or NULL (none, or
+ * no memory to unpack it). */
 const struct bt_model_def *bt_builtin_find(const char *id);
+
+/* The full definition of def in *ret: def itself unless it is a packed
+ * built-in entry, else that model unpacked (once, kept until exit). */
+bt_status bt_builtin_full(const struct bt_model_def *def, const struct bt_model_def **ret,
+			 struct bt_diag *d);
 
 /* One row of metrics/gen/mapfile.c. */
 struct bt_cpu_map_entry {

@@ -7,7 +7,9 @@
  * load-common.c, so the calls go one way: load.c -> loaders -> load-common.c.
  */
 #include "metrics/load-internal.h"
+#include "metrics/model-pack.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,7 +141,30 @@ bt_status bt_model_load_noted(struct bt_arena *a, const struct bt_model_recipe *
 			      struct bt_model_def **ret_def, struct bt_load_notes *notes,
 			      struct bt_diag *d)
 {
-	return bt_model_load_ex(a, r, root, bt_tma_names, bt_tma_name_count, ret_def, notes, d);
+	/* the generated spellings, their strings in the packed models' pool */
+	const struct bt_pack_tables *t = &bt_pack_builtin;
+	struct bt_name_spelling *names = bt_arena_alloc(a, (bt_tma_name_count + 1u) * sizeof(*names));
+	if (!names) {
+		bt_diag_set(d, "out of memory");
+		return BT_ERR_NOMEM;
+	}
+	for (unsigned i = 0; i < bt_tma_name_count; i++) {
+		const struct bt_pack_spelling *p = &bt_tma_names_packed[i];
+		if (p->spelled >= t->strings_size) {
+			bt_diag_set(d, "perf-name spellings: string offset out of range");
+			return BT_ERR_INTERNAL;
+		}
+		const char *spelled = t->strings + p->spelled;
+		char *lower = bt_arena_strdup(a, spelled);
+		if (!lower) {
+			bt_diag_set(d, "out of memory");
+			return BT_ERR_NOMEM;
+		}
+		for (char *c = lower; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		names[i] = (struct bt_name_spelling){ lower, spelled, p->family };
+	}
+	return bt_model_load_ex(a, r, root, names, bt_tma_name_count, ret_def, notes, d);
 }
 
 bt_status bt_model_load(struct bt_arena *a, const struct bt_model_recipe *r, const char *root,

@@ -76,14 +76,13 @@ bt_status bt_model_load_noted(struct bt_arena *a, const struct bt_model_recipe *
 			      struct bt_diag *d);
 
 /* The same with an explicit spelling dictionary for perf-JSON node names
- * (tools/gen-models passes the one it derives; others use bt_tma_names). */
+ * (tools/gen-models passes the one it derives; the others use the one it
+ * wrote, metrics/gen/tma-names.c, bt_tma_names_packed in model-pack.h). */
 bt_status bt_model_load_ex(struct bt_arena *a, const struct bt_model_recipe *r, const char *root,
 			   const struct bt_name_spelling *names, unsigned n_names,
 			   struct bt_model_def **ret_def, struct bt_load_notes *notes,
 			   struct bt_diag *d);
 
-extern const struct bt_name_spelling bt_tma_names[];
-extern const unsigned bt_tma_name_count;
 /* Writes the TMA spelling of a perf name (without "tma_") into out. */
 void bt_tma_spell(const struct bt_name_spelling *dict, unsigned n, int ecore, const char *lower,
 		  char *out, size_t size);

@@ -6,6 +6,12 @@
  * types, written by tools/gen-models; the run-time loaders (metrics/load.h)
  * build the very same structures from vendor files, and bt_model_open()
  * (metrics/model.h) compiles either one. One code path for both.
+ *
+ * The built-in tables are packed (metrics/model-pack.h): an entry of
+ * bt_builtin_models[] holds the header fields (id to retire_latency_source
+ * and the counts) and `pack`, but no nodes, events or retire latencies.
+ * bt_builtin_find() and bt_model_select() give the full definition, unpacked
+ * once; bt_model_open() takes either.
  */
 #ifndef METRICS_MODEL_DEF_H
 #define METRICS_MODEL_DEF_H
@@ -13,6 +19,8 @@
 #include <stdint.h>
 
 #include "base/event.h"
+
+struct bt_model_pack;
 
 enum bt_node_kind {
 	BT_NODE_TREE = 0,       /* a Top-Down node (vendor TMA / TopdownL<n> / PipelineL<n>) */
@@ -59,6 +67,8 @@ struct bt_model_def {
 	uint16_t n_retire_latency;
 	const struct bt_retire_latency_default *retire_latency;
 	const char *retire_latency_source; /* file and version of the defaults, or NULL */
+	const struct bt_model_pack *pack; /* built-in, packed (nodes, events, retire_latency
+					   * NULL until unpacked), else NULL */
 };
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/builtin.h"
 #include "metrics/model-internal.h"
 
 static const char *const constant_names[BT_CONST_COUNT] = {
@@ -277,6 +278,10 @@ static bt_status build_tree(struct bt_model *m, struct bt_diag *d)
 
 bt_status bt_model_open(const struct bt_model_def *def, struct bt_model **ret, struct bt_diag *d)
 {
+	/* a packed built-in entry (bt_builtin_models[]): its full definition */
+	bt_status us = bt_builtin_full(def, &def, d);
+	if (us != BT_OK)
+		return us;
 	struct bt_model *m = calloc(1, sizeof(*m));
 	if (!m) {
 		bt_diag_set(d, "out of memory");

@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "base/assert.h"
 #include "pmu/event-encode.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
@@ -126,6 +127,10 @@ static bt_status amd_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 		return BT_OK;
 	}
 	int used[BT_PMU_MAX_GP], n = 0;
+	/* Detection never reports more (Fn8000_0022 EBX[3:0] is at most 15);
+	 * caps from elsewhere (a preset, a test) must not overrun used[].
+	 * Checked before the window, not in it. */
+	BT_ASSERT(s->caps.num_gp <= BT_PMU_MAX_GP);
 	for (unsigned i = 0; i < s->caps.num_gp; i++)
 		if (s->gp_used & (1u << i))
 			used[n++] = (int)i;

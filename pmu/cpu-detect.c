@@ -35,13 +35,7 @@ static void detect_vendor(struct bt_arch *a, struct bt_cpu_info *ci, uint32_t *m
 
 	*max_leaf = r.eax;
 	copy_regs_text(ci->vendor_str, v, 3);
-	if (strcmp(ci->vendor_str, "GenuineIntel") == 0)
-		ci->vendor = BT_VENDOR_INTEL;
-	else if (strcmp(ci->vendor_str, "AuthenticAMD") == 0 ||
-		 strcmp(ci->vendor_str, "HygonGenuine") == 0)
-		ci->vendor = BT_VENDOR_AMD;
-	else
-		ci->vendor = BT_VENDOR_UNKNOWN;
+	ci->vendor = bt_vendor_from_cpuid(&r);
 }
 
 static void detect_signature(struct bt_arch *a, struct bt_cpu_info *ci)
@@ -157,7 +151,12 @@ static void detect_topology(struct bt_arch *a, struct bt_cpu_info *ci, uint32_t 
 }
 
 /* SDM vol. 3B, "Determining the Processor Base Frequency": when CPUID.15H
- * reports ECX = 0, the nominal crystal clock is known per model. */
+ * reports ECX = 0, the nominal crystal clock is known per model. The SDM's
+ * table also gives 25 MHz for 06_55H (Skylake/Cascade Lake server), which
+ * is not used: Skylake-X workstation parts run a 24 MHz crystal, and
+ * servers spread-spectrum theirs (a TSC some 0.25 % slower than nominal),
+ * which is why Linux dropped exactly that entry (commit b51120309348, "Fix
+ * erroneous TSC rate on Skylake Xeon"). Those parts are calibrated. */
 static uint64_t known_crystal_hz(const struct bt_cpu_info *ci)
 {
 	if (ci->family != 6)
@@ -167,15 +166,42 @@ static uint64_t known_crystal_hz(const struct bt_cpu_info *ci)
 		return 24000000;
 	case 0x5c: /* Goldmont */
 		return 19200000;
-	case 0x55: /* Skylake/Cascade Lake server */
-		return 25000000;
 	}
 	return 0;
 }
 
+/* The TSC measured over a 50 ms platform stall; false without one. A 0.1 %
+ * resolution is plenty for labelling frequencies; counts never depend on
+ * it. */
+static bool calibrate_tsc(struct bt_arch *a, const struct bt_detect_options *opt,
+			  struct bt_cpu_info *ci)
+{
+	const uint64_t us = 50000;
+	uint64_t t0, t1;
+
+	if (!opt || !opt->stall_us)
+		return false;
+	t0 = bt_rdtsc(a);
+	opt->stall_us(us, opt->stall_ctx);
+	t1 = bt_rdtsc(a);
+	if (t1 <= t0)
+		return false;
+	ci->tsc_hz = (t1 - t0) * 1000000u / us;
+	ci->tsc_source = BT_TSC_CALIBRATED;
+	return true;
+}
+
+/* Where the TSC rate comes from, best first: CPUID.15H with a crystal it
+ * enumerates or that is known for the model (exact by definition); a
+ * calibration when leaf 15H gives the ratio but the crystal is unknown
+ * (Skylake/Cascade Lake and Ice Lake servers: CPUID.16H is the nameplate
+ * base frequency, blind to a spread-spectrum or 24 MHz crystal); CPUID.16H
+ * when nothing can be measured; a calibration when no leaf says anything. */
 static void detect_tsc(struct bt_arch *a, const struct bt_detect_options *opt,
 		       struct bt_cpu_info *ci, uint32_t max_leaf, uint32_t max_ext)
 {
+	bool ratio_without_crystal = false;
+
 	if (max_ext >= 0x80000007u)
 		ci->invariant_tsc = leaf(a, 0x80000007u, 0).edx & BIT(8);
 
@@ -188,7 +214,10 @@ static void detect_tsc(struct bt_arch *a, const struct bt_detect_options *opt,
 			ci->tsc_source = BT_TSC_CPUID_15H;
 			return;
 		}
+		ratio_without_crystal = r.eax && r.ebx;
 	}
+	if (ratio_without_crystal && calibrate_tsc(a, opt, ci))
+		return;
 	if (ci->vendor == BT_VENDOR_INTEL && max_leaf >= 0x16) {
 		uint32_t mhz = leaf(a, 0x16, 0).eax & 0xffff;
 
@@ -198,19 +227,8 @@ static void detect_tsc(struct bt_arch *a, const struct bt_detect_options *opt,
 			return;
 		}
 	}
-	if (opt && opt->stall_us) {
-		/* 50 ms against the firmware's timer: a 0.1 % resolution is plenty
-		 * for labelling frequencies; counts never depend on it. */
-		const uint64_t us = 50000;
-		uint64_t t0 = bt_rdtsc(a);
-		opt->stall_us(us, opt->stall_ctx);
-		uint64_t t1 = bt_rdtsc(a);
-
-		if (t1 > t0) {
-			ci->tsc_hz = (t1 - t0) * 1000000u / us;
-			ci->tsc_source = BT_TSC_CALIBRATED;
-		}
-	}
+	if (!ratio_without_crystal)
+		calibrate_tsc(a, opt, ci);
 }
 
 /* Into the caller's buffer: detection may run on several CPUs at once. */
@@ -225,20 +243,19 @@ static const char *hypervisor_hint(const struct bt_cpu_info *ci, char *hint, siz
 }
 
 /*
- * The decoding of the leaves is pmu/pmu-caps.c's (shared with the simulated
- * PMU's tests); what is decided here is policy: AMD's four legacy counters
- * have no CPUID bit, so they are assumed on bare metal only, and every
- * "no PMU" says whether a hypervisor may be hiding one.
+ * The decoding (CPUID and IA32_PERF_CAPABILITIES) is pmu/pmu-caps.c's
+ * bt_pmu_caps_detect(), which the simulated PMU's tests run too; what is
+ * decided here is policy: AMD's four legacy counters have no CPUID bit, so
+ * they are assumed on bare metal only, and every "no PMU" says whether a
+ * hypervisor may be hiding one.
  */
 static void detect_pmu(struct bt_arch *a, const struct bt_detect_options *opt,
 		       struct bt_cpu_info *ci)
 {
-	struct bt_cpuid_leaves l;
 	struct bt_pmu_caps *p = &ci->pmu;
 	char hint[96];
 
-	bt_cpuid_collect(a, &l);
-	bt_pmu_caps_from_cpuid(&l, p);
+	bt_pmu_caps_detect(a, p);
 	if (p->kind == BT_PMU_AMD_LEGACY && ci->hypervisor &&
 	    !(opt && opt->assume_amd_legacy_pmu)) {
 		p->kind = BT_PMU_NONE;
@@ -256,13 +273,6 @@ static void detect_pmu(struct bt_arch *a, const struct bt_detect_options *opt,
 		snprintf(p->absent_reason + n, sizeof(p->absent_reason) - n, "%s",
 			 hypervisor_hint(ci, hint, sizeof(hint)));
 		return;
-	}
-	/* IA32_PERF_CAPABILITIES exists iff CPUID.01H:ECX[15] (PDCM). */
-	if (p->kind == BT_PMU_INTEL_ARCH && bt_cpuid_has_pdcm(&l)) {
-		uint64_t caps;
-
-		if (bt_rdmsr(a, MSR_IA32_PERF_CAPABILITIES, &caps) == BT_OK)
-			bt_pmu_caps_apply_perf_capabilities(p, caps);
 	}
 }
 

@@ -11,18 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum bt_vendor {
-	BT_VENDOR_UNKNOWN = 0,
-	BT_VENDOR_INTEL,
-	BT_VENDOR_AMD,
-};
-
-/* CPUID.1AH:EAX[31:24], the core type of a hybrid Intel part. */
-enum bt_core_type {
-	BT_CORE_TYPE_NONE = 0,    /* not hybrid, or not reported */
-	BT_CORE_TYPE_ATOM = 0x20, /* E-core (Gracemont, Crestmont, Skymont) */
-	BT_CORE_TYPE_CORE = 0x40, /* P-core (Golden Cove, Redwood Cove, Lion Cove) */
-};
+#include "arch/cpuid.h" /* enum bt_vendor, enum bt_core_type */
 
 enum bt_tsc_source {
 	BT_TSC_UNKNOWN = 0,
@@ -55,13 +44,19 @@ enum bt_intel_uarch {
 	BT_UARCH_UNKNOWN = 0,
 	BT_UARCH_CORE2,      /* Core 2: none of the extra MSRs */
 	BT_UARCH_NHM,        /* Nehalem: OFFCORE_RSP_0 only (0xB7) */
-	BT_UARCH_WSM_BDW,    /* Westmere .. Broadwell: 0xB7 / 0xBB */
+	BT_UARCH_WSM_BDW,    /* Sandy Bridge .. Broadwell: 0xB7 / 0xBB */
 	BT_UARCH_SKL,        /* Skylake, Cascade Lake: + MSR_PEBS_FRONTEND */
 	BT_UARCH_ICL,        /* Ice Lake, Tiger Lake, Rocket Lake: + PERF_METRICS (4 fields) */
 	BT_UARCH_GLC,        /* Golden Cove: OCR 0x2A / 0x2B, PERF_METRICS 8 fields */
 	BT_UARCH_RWC,        /* Redwood Cove */
 	BT_UARCH_LNC,        /* Lion Cove */
 	BT_UARCH_ATOM,       /* Silvermont .. Skymont E-cores: OCR 0xB7 umask 0x01 / 0x02 */
+	/* Westmere: the OFFCORE_RSP pairing of Sandy Bridge .. Broadwell, but
+	 * BR_INST_RETIRED (C4H) has only umasks 01H/02H/04H: NEAR_RETURN (08H)
+	 * and NOT_TAKEN (10H) came with Sandy Bridge (Linux tools/perf
+	 * pmu-events westmereep-sp/pipeline.json against sandybridge/). Last, so
+	 * that the values above keep their numbers. */
+	BT_UARCH_WSM,
 };
 
 /* Corrections CPUID and IA32_PERF_CAPABILITIES need on real parts. */
@@ -127,6 +122,20 @@ struct bt_pmu_caps {
 	bool amd_core_ext;       /* CPUID 8000_0001h:ECX[23] PerfCtrExtCore */
 	bool amd_perfmon_v2;     /* CPUID 8000_0022h:EAX[0] PerfMonV2 */
 	bool amd_lbr_v2;         /* CPUID 8000_0022h:EAX[1] (reported only) */
+};
+
+struct bt_arch;
+
+/*
+ * A PMU to count with: the backend its instructions go to and what detection
+ * found there. They travel together (bt_measure, the validation and
+ * conformance runs) because the caps describe that backend's PMU and no
+ * other: a simulated arch with the host's caps, or the reverse, would plan
+ * for counters that are not there.
+ */
+struct bt_pmu {
+	struct bt_arch *arch;
+	struct bt_pmu_caps caps;
 };
 
 struct bt_cpu_info {

@@ -22,6 +22,7 @@ static const char *ocr_codes_hint(uint8_t uarch)
 {
 	switch (uarch) {
 	case BT_UARCH_NHM: return "event 0xB7 umask 0x01 only (no OFFCORE_RSP_1)";
+	case BT_UARCH_WSM:
 	case BT_UARCH_WSM_BDW:
 	case BT_UARCH_SKL:
 	case BT_UARCH_ICL: return "events 0xB7 / 0xBB, umask 0x01";

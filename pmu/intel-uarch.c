@@ -25,8 +25,9 @@ static const struct {
 	/* Nehalem EP/client/G/EX */
 	{ 0x1A, BT_UARCH_NHM }, { 0x1E, BT_UARCH_NHM }, { 0x1F, BT_UARCH_NHM },
 	{ 0x2E, BT_UARCH_NHM },
-	/* Westmere, Sandy Bridge, Ivy Bridge, Haswell, Broadwell */
-	{ 0x25, BT_UARCH_WSM_BDW }, { 0x2C, BT_UARCH_WSM_BDW }, { 0x2F, BT_UARCH_WSM_BDW },
+	/* Westmere (client, EP, EX) */
+	{ 0x25, BT_UARCH_WSM }, { 0x2C, BT_UARCH_WSM }, { 0x2F, BT_UARCH_WSM },
+	/* Sandy Bridge, Ivy Bridge, Haswell, Broadwell */
 	{ 0x2A, BT_UARCH_WSM_BDW }, { 0x2D, BT_UARCH_WSM_BDW }, { 0x3A, BT_UARCH_WSM_BDW },
 	{ 0x3E, BT_UARCH_WSM_BDW }, { 0x3C, BT_UARCH_WSM_BDW }, { 0x3F, BT_UARCH_WSM_BDW },
 	{ 0x45, BT_UARCH_WSM_BDW }, { 0x46, BT_UARCH_WSM_BDW }, { 0x3D, BT_UARCH_WSM_BDW },
@@ -111,7 +112,8 @@ const char *bt_intel_uarch_name(enum bt_intel_uarch u)
 	switch (u) {
 	case BT_UARCH_CORE2: return "Core 2";
 	case BT_UARCH_NHM: return "Nehalem";
-	case BT_UARCH_WSM_BDW: return "Westmere..Broadwell";
+	case BT_UARCH_WSM: return "Westmere";
+	case BT_UARCH_WSM_BDW: return "Sandy Bridge..Broadwell";
 	case BT_UARCH_SKL: return "Skylake";
 	case BT_UARCH_ICL: return "Ice Lake";
 	case BT_UARCH_GLC: return "Golden Cove";

@@ -335,12 +335,12 @@ out:
 	free(tsc);
 }
 
-bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-		     const struct bt_plan *plan, const struct bt_event *const *events,
+bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
+		     const struct bt_event *const *events,
 		     const struct bt_measure_workload *wl, const struct bt_measure_opts *opts,
 		     struct bt_measurement *ret)
 {
-	struct engine e = { .arch = arch, .plan = plan, .events = events, .wl = wl,
+	struct engine e = { .arch = pmu->arch, .plan = plan, .events = events, .wl = wl,
 			    .opts = opts, .m = ret };
 	int groups = plan->n_groups, reps = (int)opts->reps, n_runs = groups * reps;
 	bt_status st = BT_OK, cst;
@@ -360,7 +360,7 @@ bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 		st = failed(&e, "out of memory");
 		goto out_free;
 	}
-	if (bt_pmu_open(&e.s, arch, caps, &opts->pmu) != BT_OK) {
+	if (bt_pmu_open(&e.s, pmu->arch, &pmu->caps, &opts->pmu) != BT_OK) {
 		st = failed(&e, "%s", bt_pmu_error(&e.s));
 		goto out_close;
 	}

@@ -127,9 +127,8 @@ struct bt_measurement {
 
 /* Measures every group of `plan`. The PMU session is opened and closed here
  * (every MSR restored, also on failure). */
-bt_status bt_measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-		     const struct bt_plan *plan, const struct bt_event *const *events,
-		     const struct bt_measure_workload *wl, const struct bt_measure_opts *opts,
+bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
+		     const struct bt_event *const *events, const struct bt_measure_workload *wl, const struct bt_measure_opts *opts,
 		     struct bt_measurement *ret);
 void bt_measurement_free(struct bt_measurement *m);
 

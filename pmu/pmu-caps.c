@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/notes.h"
 #include "pmu/intel-uarch.h"
 #include "pmu/msr.h"
 
@@ -38,16 +39,7 @@ void bt_cpuid_collect(struct bt_arch *a, struct bt_cpuid_leaves *ret)
 
 enum bt_vendor bt_cpuid_vendor(const struct bt_cpuid_leaves *l)
 {
-	char v[13];
-	memcpy(v, &l->l00.ebx, 4);
-	memcpy(v + 4, &l->l00.edx, 4);
-	memcpy(v + 8, &l->l00.ecx, 4);
-	v[12] = 0;
-	if (strcmp(v, "GenuineIntel") == 0)
-		return BT_VENDOR_INTEL;
-	if (strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0)
-		return BT_VENDOR_AMD;
-	return BT_VENDOR_UNKNOWN;
+	return bt_vendor_from_cpuid(&l->l00);
 }
 
 bool bt_cpuid_has_pdcm(const struct bt_cpuid_leaves *l)
@@ -272,37 +264,55 @@ void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t valu
 	}
 }
 
+void bt_pmu_caps_detect(struct bt_arch *a, struct bt_pmu_caps *ret)
+{
+	struct bt_cpuid_leaves l;
+	struct bt_pmu_caps caps;
+
+	bt_cpuid_collect(a, &l);
+	bt_pmu_caps_from_cpuid(&l, &caps);
+	/* IA32_PERF_CAPABILITIES exists iff CPUID.01H:ECX[15] (PDCM). */
+	if (caps.kind == BT_PMU_INTEL_ARCH && bt_cpuid_has_pdcm(&l)) {
+		uint64_t v;
+
+		if (bt_rdmsr(a, MSR_IA32_PERF_CAPABILITIES, &v) == BT_OK)
+			bt_pmu_caps_apply_perf_capabilities(&caps, v);
+	}
+	*ret = caps;
+}
+
 unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], unsigned max)
 {
-	unsigned n = 0;
+	unsigned n = 0, dropped = 0;
+	char note[200];
 
-	for (unsigned bit = 0; bit < 32 && n < max; bit++) {
+	for (unsigned bit = 0; bit < 32; bit++) {
 		uint32_t q = 1u << bit;
 		if (!(caps->quirks & q))
 			continue;
 		switch (q) {
 		case BT_PMU_QUIRK_HYBRID_BIG_COUNTERS:
-			snprintf(out[n], 200, "Alder/Raptor Lake P-core: CPUID.0AH lists only the "
+			snprintf(note, sizeof(note), "Alder/Raptor Lake P-core: CPUID.0AH lists only the "
 				 "counters shared with the E-cores; 2 general and fixed counter 3 "
 				 "added (as Linux perf does)");
 			break;
 		case BT_PMU_QUIRK_HYBRID_ALL_COUNTERS:
-			snprintf(out[n], 200, "Alder/Raptor Lake P-core: CPUID.0AH already lists "
+			snprintf(note, sizeof(note), "Alder/Raptor Lake P-core: CPUID.0AH already lists "
 				 "all P-core counters (E-cores disabled?): taken as enumerated");
 			break;
 		case BT_PMU_QUIRK_PM_ASSUMED:
-			snprintf(out[n], 200, "PERF_METRICS assumed present on this P-core whatever "
+			snprintf(note, sizeof(note), "PERF_METRICS assumed present on this P-core whatever "
 				 "IA32_PERF_CAPABILITIES[15] says (as Linux perf does)");
 			break;
 		case BT_PMU_QUIRK_PM_NONE:
-			snprintf(out[n], 200, "E-core of a hybrid part: no PERF_METRICS");
+			snprintf(note, sizeof(note), "E-core of a hybrid part: no PERF_METRICS");
 			break;
 		case BT_PMU_QUIRK_PM_BIT_BROKEN:
-			snprintf(out[n], 200, "Meteor Lake: IA32_PERF_CAPABILITIES[15] always reads 0 "
+			snprintf(note, sizeof(note), "Meteor Lake: IA32_PERF_CAPABILITIES[15] always reads 0 "
 				 "(Linux intel_pmu_broken_perf_cap()): ignored");
 			break;
 		case BT_PMU_QUIRK_GP_CLAMPED:
-			snprintf(out[n], 200, "CPUID enumerates %u general counters but perfmon "
+			snprintf(note, sizeof(note), "CPUID enumerates %u general counters but perfmon "
 				 "version %u addresses only 8 (IA32_PERFEVTSEL0-7, IA32_PMC0-7): "
 				 "counters 8-%u are not used", caps->enumerated_gp, caps->version,
 				 caps->enumerated_gp - 1u);
@@ -310,7 +320,8 @@ unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], uns
 		default:
 			continue;
 		}
-		n++;
+		/* More corrections than room: the last entry says so. */
+		n = bt_notes_add(out[0], sizeof(out[0]), max, n, &dropped, "%s", note);
 	}
 	return n;
 }

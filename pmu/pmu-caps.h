@@ -48,9 +48,21 @@ void bt_pmu_caps_from_cpuid(const struct bt_cpuid_leaves *l, struct bt_pmu_caps 
 void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t value);
 
 /*
+ * The whole decoding, through the arch seam: the leaves above, then
+ * IA32_PERF_CAPABILITIES where there is an Intel architectural PMU and
+ * CPUID.01H:ECX[15] (PDCM) says the MSR exists (a read that faults leaves
+ * the CPUID-only caps). No policy: bt_cpu_detect() adds what is decided on
+ * top (AMD's legacy counters under a hypervisor, the reasons for "no PMU").
+ * The one detection the driver and the tests of the simulated PMU use: the
+ * tests compare its result with the simulated CPU's configuration, which is
+ * written independently of this decoding.
+ */
+void bt_pmu_caps_detect(struct bt_arch *a, struct bt_pmu_caps *ret);
+
+/*
  * The corrections in caps->quirks as sentences for the user, one per set
- * bit, in bit order: fills up to `max` entries of `out` (each `len` bytes)
- * and returns how many.
+ * bit, in bit order: fills up to `max` entries of `out` and returns how
+ * many; when there are more, the last entry says how many were not kept.
  */
 unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], unsigned max);
 

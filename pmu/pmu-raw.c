@@ -62,45 +62,41 @@ uint32_t bt_pmu_global_ctrl_msr(const struct bt_pmu_caps *c)
 	return amd(c) ? 0 : MSR_IA32_PERF_GLOBAL_CTRL;
 }
 
-static bt_status say(struct bt_pmu_session *s, bt_status st, char *err, size_t len,
+static bt_status say(struct bt_pmu_session *s, bt_status st, struct bt_diag *d,
 		     const char *op, uint32_t msr, bool has_value, uint64_t value)
 {
 	char name[40];
-	if (err && len) {
-		if (has_value)
-			snprintf(err, len, "%s %s (0x%X) = 0x%llx raised %s", op,
-				 bt_msr_name(msr, name, sizeof(name)), msr,
-				 (unsigned long long)value, bt_fault_name(s->arch->fault_vector));
-		else
-			snprintf(err, len, "%s %s (0x%X) raised %s", op,
-				 bt_msr_name(msr, name, sizeof(name)), msr,
-				 bt_fault_name(s->arch->fault_vector));
-	}
+	if (has_value)
+		bt_diag_set(d, "%s %s (0x%X) = 0x%llx raised %s", op,
+			    bt_msr_name(msr, name, sizeof(name)), msr, (unsigned long long)value,
+			    bt_fault_name(s->arch->fault_vector));
+	else
+		bt_diag_set(d, "%s %s (0x%X) raised %s", op, bt_msr_name(msr, name, sizeof(name)),
+			    msr, bt_fault_name(s->arch->fault_vector));
 	return st;
 }
 
 bt_status bt_pmu_raw_read(struct bt_pmu_session *s, uint32_t msr, uint64_t *ret,
-			  char *err, size_t errlen)
+			  struct bt_diag *d)
 {
 	bt_status st = bt_rdmsr(s->arch, msr, ret);
-	return st == BT_OK ? BT_OK : say(s, st, err, errlen, "RDMSR", msr, false, 0);
+	return st == BT_OK ? BT_OK : say(s, st, d, "RDMSR", msr, false, 0);
 }
 
 /* Save before the first write, as bt_pmu_save does, but without failing
  * the session on a fault. */
-static bt_status save(struct bt_pmu_session *s, uint32_t msr, char *err, size_t errlen)
+static bt_status save(struct bt_pmu_session *s, uint32_t msr, struct bt_diag *d)
 {
 	uint64_t v;
 	if (bt_pmu_saved_value(s, msr, NULL))
 		return BT_OK;
 	if (s->n_saved == BT_PMU_MAX_SAVED) {
-		if (err && errlen)
-			snprintf(err, errlen, "too many MSRs to save");
+		bt_diag_set(d, "too many MSRs to save");
 		return BT_ERR_INTERNAL;
 	}
 	bt_status st = bt_rdmsr(s->arch, msr, &v);
 	if (st != BT_OK)
-		return say(s, st, err, errlen, "RDMSR (saving)", msr, false, 0);
+		return say(s, st, d, "RDMSR (saving)", msr, false, 0);
 	s->saved[s->n_saved].msr = msr;
 	s->saved[s->n_saved].value = v;
 	s->n_saved++;
@@ -108,35 +104,35 @@ static bt_status save(struct bt_pmu_session *s, uint32_t msr, char *err, size_t 
 }
 
 bt_status bt_pmu_raw_write(struct bt_pmu_session *s, uint32_t save_msr, uint32_t msr,
-			   uint64_t value, char *err, size_t errlen)
+			   uint64_t value, struct bt_diag *d)
 {
-	bt_status st = save_msr ? save(s, save_msr, err, errlen) : BT_OK;
+	bt_status st = save_msr ? save(s, save_msr, d) : BT_OK;
 	if (st != BT_OK)
 		return st;
 	st = bt_wrmsr(s->arch, msr, value);
-	return st == BT_OK ? BT_OK : say(s, st, err, errlen, "WRMSR", msr, true, value);
+	return st == BT_OK ? BT_OK : say(s, st, d, "WRMSR", msr, true, value);
 }
 
 bt_status bt_pmu_raw_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret,
-			   char *err, size_t errlen)
+			   struct bt_diag *d)
 {
 	bt_status st = bt_rdpmc(s->arch, ecx, ret);
-	if (st != BT_OK && err && errlen)
-		snprintf(err, errlen, "RDPMC ECX=0x%X raised %s", ecx,
-			 bt_fault_name(s->arch->fault_vector));
+	if (st != BT_OK)
+		bt_diag_set(d, "RDPMC ECX=0x%X raised %s", ecx,
+			    bt_fault_name(s->arch->fault_vector));
 	return st;
 }
 
 bt_status bt_pmu_raw_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start,
 			    uint64_t stop, bt_window_fn *fn, void *arg, uint64_t *ret_tsc,
-			    char *err, size_t errlen)
+			    struct bt_diag *d)
 {
-	bt_status st = save(s, msr, err, errlen);
+	bt_status st = save(s, msr, d);
 	if (st != BT_OK)
 		return st;
 	st = bt_pmu_window(s, msr, start, stop, fn, arg);
 	if (st != BT_OK)
-		return say(s, st, err, errlen, "the counting window's WRMSR of", msr, false, 0);
+		return say(s, st, d, "the counting window's WRMSR of", msr, false, 0);
 	if (ret_tsc)
 		*ret_tsc = s->tsc1 - s->tsc0;
 	return BT_OK;

@@ -10,8 +10,8 @@
  * driver restores it through, and bt_pmu_close() puts it back (selectors,
  * fixed control, counters, PERF_METRICS, GLOBAL_STATUS, GLOBAL_CTRL last).
  * Every access goes through the arch seam's fault guard; a fault returns
- * BT_ERR_FAULT with a message naming the access and the MSR in `err`, and
- * does not mark the session failed (a conformance check reports it and the
+ * BT_ERR_FAULT with a message naming the access and the MSR in `d`, and does
+ * not mark the session failed (a conformance check reports it and the
  * others go on). The session's own error stays for bt_pmu_error().
  *
  * The address helpers are the drivers' own (intel-pmu.c and amd-pmu.c call
@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "pmu/cpu-info.h"
 #include "pmu/pmu-session.h"
 
@@ -46,7 +47,7 @@ uint32_t bt_pmu_global_ctrl_msr(const struct bt_pmu_caps *caps);
 
 /* RDMSR through the fault guard. */
 bt_status bt_pmu_raw_read(struct bt_pmu_session *s, uint32_t msr, uint64_t *ret,
-			  char *err, size_t errlen);
+			  struct bt_diag *d);
 /* Save `save_msr` (once, reading it) then write `msr` (they differ for an
  * alias: IA32_PMCx saved under the driver's read address, AMD legacy
  * addresses under the core-extension ones). save_msr 0: nothing to save,
@@ -54,15 +55,15 @@ bt_status bt_pmu_raw_read(struct bt_pmu_session *s, uint32_t msr, uint64_t *ret,
  * STATUS_RESET, AMD PerfCntrGlobalStatusClr), whose effect the driver's
  * restore undoes through the status it saved at open. */
 bt_status bt_pmu_raw_write(struct bt_pmu_session *s, uint32_t save_msr, uint32_t msr,
-			   uint64_t value, char *err, size_t errlen);
+			   uint64_t value, struct bt_diag *d);
 bt_status bt_pmu_raw_rdpmc(struct bt_pmu_session *s, uint32_t ecx, uint64_t *ret,
-			   char *err, size_t errlen);
+			   struct bt_diag *d);
 /* The counting window: `msr` written with `start`, fn(arg), `msr` written
  * with `stop` (saved first); *ret_tsc gets the TSC ticks from right
  * before the start write to right after the stop write. */
 bt_status bt_pmu_raw_window(struct bt_pmu_session *s, uint32_t msr, uint64_t start,
 			    uint64_t stop, bt_window_fn *fn, void *arg, uint64_t *ret_tsc,
-			    char *err, size_t errlen);
+			    struct bt_diag *d);
 /* IA32_PERF_GLOBAL_STATUS (AMD: PerfCntrGlobalStatus) as it was at open. */
 uint64_t bt_pmu_raw_status_at_open(const struct bt_pmu_session *s);
 

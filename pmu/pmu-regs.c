@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/assert.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-regs.h"
 
@@ -53,6 +54,9 @@ void bt_pmu_warn(struct bt_pmu_session *s, const char *fmt, ...)
 
 static void add_saved(struct bt_pmu_session *s, uint32_t msr, uint64_t value)
 {
+	/* Both callers refuse a save past the table; an overrun here would
+	 * write into the session's other fields and restore wrong values. */
+	BT_ASSERT(s->n_saved < BT_PMU_MAX_SAVED);
 	s->saved[s->n_saved].msr = msr;
 	s->saved[s->n_saved].value = value;
 	s->n_saved++;

@@ -72,6 +72,7 @@ struct bt_tree_outcome {
 	char untargeted_why[120];
 	char notes[6][320];
 	int n_notes;
+	unsigned notes_dropped;  /* not kept: the last note says how many (base/notes.h) */
 	bool latency_noted;
 	/* the evaluated tree against the model's consistency rules
 	 * (metrics/rules.h); NULL when they were not derived */

@@ -9,16 +9,17 @@ packages=(
   make gcc clang llvm libc6-dev binutils     # host build, fuzzers (clang), sanitizers
   libclang-rt-14-dev                          # ASan/UBSan/libFuzzer runtimes for clang
   python3                                     # test helpers (../shared check.py)
-  python3-jsonschema                          # suite step 70: results files against report/results.schema.json
+  python3-jsonschema                          # the suite's `results-schema` step: results files against report/results.schema.json
   gnu-efi newlib-source xz-utils              # the UEFI build: gnu-efi + newlib from source
   ovmf qemu-system-x86 mtools dosfstools      # boot in QEMU + OVMF, FAT ESP images
   file                                        # tests check the PE32+ header
   fdisk bc                                    # sfdisk: boot/make-usb-image.sh; bc: test timing
-  chromium chromium-driver                    # suite step 29: the HTML report rendered headless
+  chromium chromium-driver                    # the suite's `report-html` step: the HTML report rendered headless
   libsqlite3-dev                              # baretop-host fleet: the fleet database (links -lsqlite3)
-  valgrind                                    # suite step 36: cachegrind counts the known-count kernels
+  valgrind                                    # the suite's `kernel-census` step: cachegrind counts the known-count kernels
   efibootmgr sbsigntool                       # boot/install.sh: boot entries, Secure Boot signing
-  fusefat openssl                             # suite step 71: a FAT ESP mounted through FUSE, a test key
+  fusefat openssl                             # the suite's `install-esp` step: a FAT ESP mounted through FUSE, a test key
+  pesign                                      # the suite's `boot-image` step: a second Authenticode hash of the signed app
 )
 
 missing=()

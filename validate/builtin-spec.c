@@ -9,9 +9,12 @@
 /* One entry, compactly: event, kernel, kind, expressions, tolerance,
  * plausibility flag, note. */
 /* Intel core classes whose BR_INST_RETIRED (C4H) umasks differ (the
- * vendor event lists): Westmere..Skylake, Ice Lake and later big cores,
- * Atom cores. */
-enum cls { ALL = 0, BIG_OLD, BIG_NEW, ATOM };
+ * vendor event lists), as bits so that a row can name several: Westmere
+ * (01H CONDITIONAL, 02H NEAR_CALL only), Sandy Bridge..Skylake (also 08H
+ * NEAR_RETURN, 10H NOT_TAKEN), Ice Lake and later big cores, Atom cores.
+ * ALL: every class, and AMD. */
+enum cls { ALL = 0, WSM = 1, SNB_SKL = 2, BIG_NEW = 4, ATOM = 8 };
+#define BIG_OLD (WSM | SNB_SKL)
 
 struct row {
 	int arch_bit;               /* Intel CPUID.0AH:EBX bit that must be 0; -1: none */
@@ -39,7 +42,7 @@ static const struct row intel_rows[] = {
 	  "k.instructions", 0, 0, 0, 0, "INST_RETIRED.ANY on fixed counter 0" },
 	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x01/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
 	  0, 0, "BR_INST_RETIRED.CONDITIONAL" },
-	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x10/", "loop-dec-jnz", BT_VEXP_EXACT,
+	{ 5, SNB_SKL, "cpu/event=0xc4,umask=0x10/", "loop-dec-jnz", BT_VEXP_EXACT,
 	  "k.cond_not_taken", 0, 0, 0, 0, "BR_INST_RETIRED.NOT_TAKEN" },
 	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x11/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
 	  0, 0, "BR_INST_RETIRED.COND" },
@@ -56,7 +59,7 @@ static const struct row intel_rows[] = {
 	  0, 0, 0, "BR_INST_RETIRED.NEAR_CALL" },
 	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x02/", "call-ret", BT_VEXP_EXACT, "k.near_calls", 0,
 	  0, 0, 0, "BR_INST_RETIRED.NEAR_CALL" },
-	{ 5, BIG_OLD, "cpu/event=0xc4,umask=0x08/", "call-ret", BT_VEXP_EXACT, "k.near_returns",
+	{ 5, SNB_SKL, "cpu/event=0xc4,umask=0x08/", "call-ret", BT_VEXP_EXACT, "k.near_returns",
 	  0, 0, 0, 0, "BR_INST_RETIRED.NEAR_RETURN" },
 	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x08/", "call-ret", BT_VEXP_EXACT, "k.near_returns",
 	  0, 0, 0, 0, "BR_INST_RETIRED.NEAR_RETURN" },
@@ -99,9 +102,11 @@ static const struct row amd_rows[] = {
 static int cls_of(const struct bt_pmu_caps *caps)
 {
 	switch (caps->uarch) {
+	case BT_UARCH_WSM:
+		return WSM;
 	case BT_UARCH_WSM_BDW:
 	case BT_UARCH_SKL:
-		return BIG_OLD;
+		return SNB_SKL;
 	case BT_UARCH_ICL:
 	case BT_UARCH_GLC:
 	case BT_UARCH_RWC:
@@ -110,7 +115,7 @@ static int cls_of(const struct bt_pmu_caps *caps)
 	case BT_UARCH_ATOM:
 		return ATOM;
 	default:
-		return -1; /* Core 2, Nehalem, unknown: architectural events only */
+		return 0; /* Core 2, Nehalem, unknown: architectural events only */
 	}
 }
 
@@ -125,7 +130,7 @@ static bt_status add_rows(const struct bt_pmu_caps *caps, const struct row *rows
 		if (r->arch_bit >= 0 && (r->arch_bit >= caps->arch_events_len ||
 					 (caps->arch_events_na >> r->arch_bit) & 1))
 			continue; /* CPUID.0AH says the event is not there */
-		if (r->cls != ALL && r->cls != cls_of(caps))
+		if (r->cls != ALL && !(r->cls & cls_of(caps)))
 			continue;
 		memset(&e, 0, sizeof(e));
 		e.index = s->n;

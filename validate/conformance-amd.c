@@ -13,12 +13,12 @@
 
 static bt_status wr(struct conf *c, uint32_t save, uint32_t msr, uint64_t v)
 {
-	return bt_pmu_raw_write(&c->s, save, msr, v, c->err, sizeof(c->err));
+	return bt_pmu_raw_write(&c->s, save, msr, v, &c->err);
 }
 
 static bt_status rd(struct conf *c, uint32_t msr, uint64_t *v)
 {
-	return bt_pmu_raw_read(&c->s, msr, v, c->err, sizeof(c->err));
+	return bt_pmu_raw_read(&c->s, msr, v, &c->err);
 }
 
 /* conf:amd-legacy-vs-ext: a value written through either address reads
@@ -41,7 +41,7 @@ void conf_amd_alias(struct conf *c)
 	}
 	char why[256] = "";
 	if (conf_stop_selectors(c) != BT_OK)
-		snprintf(why, sizeof(why), "%s", c->err);
+		snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 	for (unsigned i = 0; i < 4 && !why[0]; i++) {
 		uint32_t xc = MSR_AMD_CORE_CTR0 + 2 * i, lc = MSR_AMD_PERFCTR0 + i;
 		uint32_t xs = MSR_AMD_CORE_EVTSEL0 + 2 * i, ls = MSR_AMD_PERFEVTSEL0 + i;
@@ -49,17 +49,17 @@ void conf_amd_alias(struct conf *c)
 		uint64_t w = 0x2000000000ull * (i + 1) + 0x77u * (i + 1);
 		uint64_t sel = conf_sel(c, CONF_INST, 0), got = 0;
 		if (wr(c, xc, xc, v) != BT_OK || rd(c, lc, &got) != BT_OK)
-			snprintf(why, sizeof(why), "%s", c->err);
+			snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 		else if (got != v)
 			snprintf(why, sizeof(why), "PerfCtr%u: 0x%llx written at 0x%X, 0x%llx read "
 				 "at 0x%X", i, (unsigned long long)v, xc, (unsigned long long)got, lc);
 		else if (wr(c, xc, lc, w) != BT_OK || rd(c, xc, &got) != BT_OK)
-			snprintf(why, sizeof(why), "%s", c->err);
+			snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 		else if (got != w)
 			snprintf(why, sizeof(why), "PerfCtr%u: 0x%llx written at 0x%X, 0x%llx read "
 				 "at 0x%X", i, (unsigned long long)w, lc, (unsigned long long)got, xc);
 		else if (wr(c, xs, ls, sel) != BT_OK || rd(c, xs, &got) != BT_OK)
-			snprintf(why, sizeof(why), "%s", c->err);
+			snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 		else if (got != sel)
 			snprintf(why, sizeof(why), "PerfEvtSel%u: 0x%llx written at 0x%X, 0x%llx read "
 				 "at 0x%X", i, (unsigned long long)sel, ls, (unsigned long long)got, xs);
@@ -76,10 +76,10 @@ void conf_amd_alias(struct conf *c)
 			st = wr(c, xs, ls, sel | EVTSEL_EN);
 			if (st == BT_OK)
 				st = bt_pmu_raw_window(&c->s, MSR_AMD_PERF_GLOBAL_CTL, 1, 0, c->loop->run,
-						       &c->loop_st, NULL, c->err, sizeof(c->err));
+						       &c->loop_st, NULL, &c->err);
 		} else if (st == BT_OK) {
 			st = bt_pmu_raw_window(&c->s, xs, sel | EVTSEL_EN, sel, c->loop->run,
-					       &c->loop_st, NULL, c->err, sizeof(c->err));
+					       &c->loop_st, NULL, &c->err);
 			(void)ls;
 		}
 		bt_irq_restore(c->arch, irq);
@@ -88,7 +88,7 @@ void conf_amd_alias(struct conf *c)
 		if (st == BT_OK)
 			st = rd(c, xc, &end);
 		if (st != BT_OK)
-			snprintf(why, sizeof(why), "%s", c->err);
+			snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 		else if (end <= start)
 			snprintf(why, sizeof(why), "counter 0 started through legacy PerfEvtSel0 "
 				 "(0xC0010000) counted nothing at 0xC0010201");

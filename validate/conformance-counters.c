@@ -54,7 +54,7 @@ void conf_gp_agree(struct conf *c)
 		return;
 	}
 	if (conf_count(c, &p, true, &r) != BT_OK) {
-		conf_result(c, id, BT_VERDICT_FAIL, "all equal", "exact", "%s", c->err);
+		conf_result(c, id, BT_VERDICT_FAIL, "all equal", "exact", "%s", c->err.text);
 		return;
 	}
 	uint64_t m = mode(r.gp, p.gp), lo = UINT64_MAX, hi = 0;
@@ -146,9 +146,9 @@ void conf_width_overflow(struct conf *c)
 		p.fixed = k->fixed_mask & ((1u << BT_PMU_MAX_FIXED) - 1);
 	struct conf_run ref, wrap;
 	if (conf_run(c, &p, false, &ref) != BT_OK) {
-		conf_result(c, wid, BT_VERDICT_FAIL, "", "", "the run from 0: %s", c->err);
+		conf_result(c, wid, BT_VERDICT_FAIL, "", "", "the run from 0: %s", c->err.text);
 		if (has_status)
-			conf_result(c, ovf, BT_VERDICT_FAIL, "", "", "the run from 0: %s", c->err);
+			conf_result(c, ovf, BT_VERDICT_FAIL, "", "", "the run from 0: %s", c->err.text);
 		else
 			conf_result(c, ovf, BT_VERDICT_SKIP, "", "", "no overflow status register "
 				    "before PerfMonV2 (APM vol. 2 §13.2)");
@@ -176,10 +176,10 @@ void conf_width_overflow(struct conf *c)
 		p.fixed_start[i] = (fmask - below[1][i] + 1) & fmask;
 	}
 	if (conf_run(c, &p, false, &wrap) != BT_OK) {
-		conf_result(c, wid, BT_VERDICT_FAIL, "", "", "the run near the top: %s", c->err);
+		conf_result(c, wid, BT_VERDICT_FAIL, "", "", "the run near the top: %s", c->err.text);
 		if (has_status)
 			conf_result(c, ovf, BT_VERDICT_FAIL, "", "", "the run near the top: %s",
-				    c->err);
+				    c->err.text);
 		else
 			conf_result(c, ovf, BT_VERDICT_SKIP, "", "", "no overflow status register "
 				    "before PerfMonV2 (APM vol. 2 §13.2)");
@@ -264,7 +264,7 @@ void conf_width_overflow(struct conf *c)
 			    (unsigned long long)(miss ? miss : extra), (unsigned long long)wrapped);
 	} else if (conf_clear_status(c, wrap.status & judged, &after) != BT_OK) {
 		conf_result(c, ovf, BT_VERDICT_FAIL, "cleared by the reset register", "exact",
-			    "%s", c->err);
+			    "%s", c->err.text);
 	} else if (after & wrap.status & judged) {
 		conf_result(c, ovf, BT_VERDICT_FAIL, "cleared by the reset register", "exact",
 			    "%s = 0x%llx after writing 0x%llx to %s", status_name(c),
@@ -306,26 +306,26 @@ void conf_global_ctrl(struct conf *c)
 	p.global_override = true;
 	p.global_start = 0;
 	if (conf_run(c, &p, false, &off) != BT_OK) {
-		conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err);
+		conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err.text);
 		return;
 	}
 	p.global_override = false;
 	if (conf_run(c, &p, false, &on) != BT_OK) {
-		conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err);
+		conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err.text);
 		return;
 	}
 	/* Stopped: the kernel outside any window adds nothing. */
 	uint64_t before = 0, after = 0;
 	uint32_t ctr = bt_pmu_gp_ctr_msr(c->caps, 0);
-	bt_status st = bt_pmu_raw_read(&c->s, ctr, &before, c->err, sizeof(c->err));
+	bt_status st = bt_pmu_raw_read(&c->s, ctr, &before, &c->err);
 	if (st == BT_OK) {
 		uint64_t irq = bt_irq_save(c->arch);
 		c->loop->run(&c->loop_st);
 		bt_irq_restore(c->arch, irq);
-		st = bt_pmu_raw_read(&c->s, ctr, &after, c->err, sizeof(c->err));
+		st = bt_pmu_raw_read(&c->s, ctr, &after, &c->err);
 	}
 	if (st != BT_OK)
-		conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err);
+		conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err.text);
 	else if (off.gp_delta[0] != 0)
 		conf_result(c, id, BT_VERDICT_FAIL, "0 with the global enable clear", "exact",
 			    "counter 0 counted %llu with its selector enabled and its global "

@@ -54,7 +54,7 @@ void conf_intel_fixed(struct conf *c)
 			p.sel[0] = conf_sel(c, f == 0 ? CONF_INST : 0x3C, 0);
 		}
 		if (conf_count(c, &p, f < 2, &r) != BT_OK) {
-			conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err);
+			conf_result(c, id, BT_VERDICT_FAIL, "", "", "%s", c->err.text);
 			continue;
 		}
 		if (f == 0) {
@@ -87,12 +87,12 @@ void conf_intel_fixed(struct conf *c)
 
 static bt_status wr(struct conf *c, uint32_t save, uint32_t msr, uint64_t v)
 {
-	return bt_pmu_raw_write(&c->s, save, msr, v, c->err, sizeof(c->err));
+	return bt_pmu_raw_write(&c->s, save, msr, v, &c->err);
 }
 
 static bt_status rd(struct conf *c, uint32_t msr, uint64_t *v)
 {
-	return bt_pmu_raw_read(&c->s, msr, v, c->err, sizeof(c->err));
+	return bt_pmu_raw_read(&c->s, msr, v, &c->err);
 }
 
 /* The general counters the legacy IA32_PMCx / IA32_A_PMCx reach (0-7). */
@@ -135,7 +135,7 @@ void conf_intel_writes(struct conf *c)
 	char why[256] = "";
 	/* Nothing counts while values are written and read back. */
 	if (conf_stop_selectors(c) != BT_OK)
-		snprintf(why, sizeof(why), "%s", c->err);
+		snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 	for (unsigned i = 0; i < 8 && !why[0]; i++) {
 		if (!(legacy_gp(c) & (1u << i)))
 			continue;
@@ -144,7 +144,7 @@ void conf_intel_writes(struct conf *c)
 			uint32_t rm = bt_pmu_gp_ctr_msr(k, i);
 			if (wr(c, rm, MSR_IA32_PMC0 + i, sx[t].write) != BT_OK ||
 			    rd(c, rm, &got) != BT_OK) {
-				snprintf(why, sizeof(why), "%s", c->err);
+				snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 			} else if (got != sx[t].expect) {
 				snprintf(why, sizeof(why), "IA32_PMC%u written 0x%llx reads back 0x%llx, "
 					 "expected 0x%llx (bit 31 extended to bit %u)", i,
@@ -178,7 +178,7 @@ void conf_intel_writes(struct conf *c)
 			uint32_t rm = bt_pmu_gp_ctr_msr(k, i);
 			if (wr(c, rm, MSR_IA32_A_PMC0 + i, fw[t].write) != BT_OK ||
 			    rd(c, rm, &got) != BT_OK)
-				snprintf(why, sizeof(why), "%s", c->err);
+				snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 			else if (got != fw[t].expect)
 				snprintf(why, sizeof(why), "IA32_A_PMC%u written 0x%llx reads back "
 					 "0x%llx", i, (unsigned long long)fw[t].write,
@@ -214,12 +214,12 @@ void conf_intel_rdpmc(struct conf *c)
 	uint64_t fmask = conf_fixed_mask(c);
 	char why[256] = "";
 	if (conf_stop_selectors(c) != BT_OK)
-		snprintf(why, sizeof(why), "%s", c->err);
+		snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 	for (unsigned i = 0; i < BT_PMU_MAX_GP && !why[0]; i++)
 		if (k->gp_mask & k->fixed_mask & (1u << i)) {
 			uint32_t rm = bt_pmu_gp_ctr_msr(k, i);
 			if (wr(c, rm, bt_pmu_gp_ctr_write_msr(k, i), 0x5A5A0000ull + i) != BT_OK)
-				snprintf(why, sizeof(why), "%s", c->err);
+				snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 		}
 	for (unsigned i = 0; i < BT_PMU_MAX_FIXED && !why[0]; i++) {
 		if (!(k->fixed_mask & (1u << i)))
@@ -227,9 +227,8 @@ void conf_intel_rdpmc(struct conf *c)
 		uint32_t m = bt_pmu_fixed_ctr_msr(k, i);
 		uint64_t v = (((uint64_t)(i + 1) << 36) | (0xF00D0ull + i)) & fmask, by_msr, by_pmc;
 		if (wr(c, m, m, v) != BT_OK || rd(c, m, &by_msr) != BT_OK ||
-		    bt_pmu_raw_rdpmc(&c->s, (uint32_t)RDPMC_FIXED | i, &by_pmc, c->err,
-				     sizeof(c->err)) != BT_OK)
-			snprintf(why, sizeof(why), "%s", c->err);
+		    bt_pmu_raw_rdpmc(&c->s, (uint32_t)RDPMC_FIXED | i, &by_pmc, &c->err) != BT_OK)
+			snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 		else if (by_pmc != by_msr || by_msr != v)
 			snprintf(why, sizeof(why), "fixed counter %u holds 0x%llx: RDPMC ECX=0x%X "
 				 "read 0x%llx, RDMSR 0x%X read 0x%llx", i, (unsigned long long)v,
@@ -304,7 +303,7 @@ void conf_intel_perf_metrics(struct conf *c)
 	uint64_t last = 0, slots = 0;
 	for (unsigned rep = 0; rep < c->reps && !why[0]; rep++) {
 		if (conf_run(c, &p, false, &r) != BT_OK)
-			snprintf(why, sizeof(why), "%s", c->err);
+			snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 		else if (r.fixed_delta[3] == 0)
 			snprintf(why, sizeof(why), "SLOTS counted nothing");
 		else
@@ -324,13 +323,13 @@ void conf_intel_perf_metrics(struct conf *c)
 	why[0] = '\0';
 	if (wr(c, f3, f3, 0) != BT_OK || wr(c, MSR_PERF_METRICS, MSR_PERF_METRICS, 0) != BT_OK ||
 	    rd(c, f3, &s3) != BT_OK || rd(c, MSR_PERF_METRICS, &pm) != BT_OK)
-		snprintf(why, sizeof(why), "%s", c->err);
+		snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 	else if (s3 || pm)
 		snprintf(why, sizeof(why), "after writing 0 to IA32_FIXED_CTR3 and then "
 			 "MSR_PERF_METRICS they read 0x%llx and 0x%llx", (unsigned long long)s3,
 			 (unsigned long long)pm);
 	else if (conf_run(c, &p, false, &r) != BT_OK)
-		snprintf(why, sizeof(why), "%s", c->err);
+		snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, c->err.text);
 	else if (pm_ok(r.perf_metrics, fields, why, sizeof(why)))
 		why[0] = '\0';
 	if (why[0])

@@ -29,7 +29,7 @@ struct conf {
 	unsigned reps;
 	struct bt_check_list *out;
 	bt_status add_status;       /* first failure to grow the list */
-	char err[240];              /* the access that faulted, from pmu-raw.h */
+	struct bt_diag err;         /* the access that faulted, from pmu-raw.h */
 };
 
 /* What to program: the counters used, each selector's value without the

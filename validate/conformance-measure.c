@@ -56,9 +56,9 @@ bt_status conf_clear_status(struct conf *c, uint64_t bits, uint64_t *ret_after)
 {
 	uint32_t clr = c->intel ? MSR_IA32_PERF_GLOBAL_OVF_CTRL : MSR_AMD_PERF_GLOBAL_STATUS_CLR;
 	uint32_t st = c->intel ? MSR_IA32_PERF_GLOBAL_STATUS : MSR_AMD_PERF_GLOBAL_STATUS;
-	bt_status r = bits ? bt_pmu_raw_write(&c->s, 0, clr, bits, c->err, sizeof(c->err)) : BT_OK;
+	bt_status r = bits ? bt_pmu_raw_write(&c->s, 0, clr, bits, &c->err) : BT_OK;
 	if (r == BT_OK && ret_after)
-		r = bt_pmu_raw_read(&c->s, st, ret_after, c->err, sizeof(c->err));
+		r = bt_pmu_raw_read(&c->s, st, ret_after, &c->err);
 	return r;
 }
 
@@ -66,12 +66,12 @@ bt_status conf_clear_status(struct conf *c, uint64_t bits, uint64_t *ret_after)
 
 static bt_status wr(struct conf *c, uint32_t save, uint32_t msr, uint64_t v)
 {
-	return bt_pmu_raw_write(&c->s, save, msr, v, c->err, sizeof(c->err));
+	return bt_pmu_raw_write(&c->s, save, msr, v, &c->err);
 }
 
 static bt_status rd(struct conf *c, uint32_t msr, uint64_t *v)
 {
-	return bt_pmu_raw_read(&c->s, msr, v, c->err, sizeof(c->err));
+	return bt_pmu_raw_read(&c->s, msr, v, &c->err);
 }
 
 static void body(struct conf *c, bool empty, bt_window_fn **fn, void **arg)
@@ -92,14 +92,14 @@ static bt_status amd_window(struct conf *c, const struct conf_prog *p, bt_window
 			used[n++] = (int)i;
 	if (!n)
 		return bt_pmu_raw_window(&c->s, bt_pmu_gp_sel_msr(k, 0), 0, 0, fn, arg, tsc,
-					 c->err, sizeof(c->err));
+					 &c->err);
 	for (int j = 0; j < n - 1; j++) {
 		uint32_t m = bt_pmu_gp_sel_msr(k, (unsigned)used[j]);
 		TRY(wr(c, m, m, p->sel[used[j]] | EVTSEL_EN));
 	}
 	unsigned last = (unsigned)used[n - 1];
 	TRY(bt_pmu_raw_window(&c->s, bt_pmu_gp_sel_msr(k, last), p->sel[last] | EVTSEL_EN,
-			      p->sel[last], fn, arg, tsc, c->err, sizeof(c->err)));
+			      p->sel[last], fn, arg, tsc, &c->err));
 	for (int j = 0; j < n - 1; j++) {
 		uint32_t m = bt_pmu_gp_sel_msr(k, (unsigned)used[j]);
 		TRY(wr(c, m, m, p->sel[used[j]]));
@@ -192,8 +192,7 @@ bt_status conf_run(struct conf *c, const struct conf_prog *p, bool empty, struct
 		/* Interrupts masked around the window: a handler's instructions
 		 * would count in it. */
 		uint64_t irq = bt_irq_save(c->arch);
-		bt_status st = bt_pmu_raw_window(&c->s, gctl, start, 0, fn, arg, &r->tsc, c->err,
-						 sizeof(c->err));
+		bt_status st = bt_pmu_raw_window(&c->s, gctl, start, 0, fn, arg, &r->tsc, &c->err);
 		bt_irq_restore(c->arch, irq);
 		TRY(st);
 		TRY(rd(c, c->intel ? MSR_IA32_PERF_GLOBAL_STATUS : MSR_AMD_PERF_GLOBAL_STATUS,

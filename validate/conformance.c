@@ -24,7 +24,7 @@ struct survey {
 	uint32_t gp_on, fixed_on;
 };
 
-static bt_status survey(struct conf *c, struct survey *sv, char *err, size_t errlen)
+static bt_status survey(struct conf *c, struct survey *sv, struct bt_diag *d)
 {
 	const struct bt_pmu_caps *k = c->caps;
 	uint32_t gctl = bt_pmu_global_ctrl_msr(k);
@@ -40,9 +40,9 @@ static bt_status survey(struct conf *c, struct survey *sv, char *err, size_t err
 		sv->msr[sv->n++] = gctl;
 	for (int j = 0; j < sv->n; j++)
 		if (bt_rdmsr(c->arch, sv->msr[j], &sv->value[j]) != BT_OK) {
-			snprintf(err, errlen, "RDMSR %s (0x%X) raised %s",
-				 bt_msr_name(sv->msr[j], name, sizeof(name)), sv->msr[j],
-				 bt_fault_name(c->arch->fault_vector));
+			bt_diag_set(d, "RDMSR %s (0x%X) raised %s",
+				    bt_msr_name(sv->msr[j], name, sizeof(name)), sv->msr[j],
+				    bt_fault_name(c->arch->fault_vector));
 			return BT_ERR_FAULT;
 		}
 	int j = 0;
@@ -131,15 +131,14 @@ uint64_t bt_conformance_loop_n(const struct bt_conformance_opts *o)
 	return o && o->quick ? 10 * loop->n_quick : loop->n_default;
 }
 
-bt_status bt_conformance_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-			     const struct bt_conformance_opts *o, struct bt_check_list *out,
-			     struct bt_diag *d)
+bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conformance_opts *o,
+			     struct bt_check_list *out, struct bt_diag *d)
 {
-	static struct conf zero;
-	struct conf *c = malloc(sizeof(*c));
+	struct bt_arch *arch = pmu->arch;
+	const struct bt_pmu_caps *caps = &pmu->caps;
+	struct conf *c = calloc(1, sizeof(*c));
 	if (!c)
 		return BT_ERR_NOMEM;
-	*c = zero;
 	c->arch = arch;
 	c->caps = caps;
 	c->out = out;
@@ -149,40 +148,41 @@ bt_status bt_conformance_run(struct bt_arch *arch, const struct bt_pmu_caps *cap
 	c->reps = o && o->reps ? o->reps : 3;
 	if (c->reps > 64)
 		c->reps = 64;
+	/* One way out (done:), which frees c; out: first undoes the kernels'
+	 * setup once it ran. */
+	bt_status st = BT_OK;
 	if (caps->kind == BT_PMU_NONE) {
 		bt_diag_set(d, "no PMU to check: %s", caps->absent_reason);
-		free(c);
-		return BT_ERR_UNSUPPORTED;
+		st = BT_ERR_UNSUPPORTED;
+		goto done;
 	}
 	c->loop = bt_kernel_find("loop-dec-jnz");
 	c->empty = bt_kernel_find("empty");
 	if (!c->loop || !c->empty) {
 		bt_diag_set(d, "the loop-dec-jnz and empty kernels are not built in");
-		free(c);
-		return BT_ERR_INTERNAL;
+		st = BT_ERR_INTERNAL;
+		goto done;
 	}
 	/* quick (QEMU TCG): 10x the kernel's quick size still leaves the
 	 * window's own writes below 0.1 % of the loop. */
 	c->n = bt_conformance_loop_n(o);
 	struct bt_kernel_cpu cpu;
 	memset(&cpu, 0, sizeof(cpu));
-	bt_status st = bt_kernel_setup(c->loop, c->n, &cpu, &c->loop_st, d);
+	st = bt_kernel_setup(c->loop, c->n, &cpu, &c->loop_st, d);
 	if (st == BT_OK)
 		st = bt_kernel_setup(c->empty, 1, &cpu, &c->empty_st, d);
-	if (st != BT_OK) {
-		free(c);
-		return st;
-	}
+	if (st != BT_OK)
+		goto done;
 	bt_kernel_count(c->loop, BT_KC_INSTRUCTIONS, c->n, &c->inst_declared);
 
 	struct survey before;
-	char err[240];
-	if (survey(c, &before, err, sizeof(err)) != BT_OK) {
+	struct bt_diag err = { "" };
+	if (survey(c, &before, &err) != BT_OK) {
 		conf_result(c, "conf:firmware-counters", BT_VERDICT_FAIL, "", "",
-			    "reading the counter controls before taking them: %s", err);
+			    "reading the counter controls before taking them: %s", err.text);
 		for (size_t i = 0; i < sizeof(all_ids) / sizeof(all_ids[0]); i++)
 			conf_result(c, all_ids[i], BT_VERDICT_FAIL, "", "",
-				    "not run: the counter controls are not readable (%s)", err);
+				    "not run: the counter controls are not readable (%s)", err.text);
 		goto out;
 	}
 	struct bt_pmu_session_opts so;
@@ -216,6 +216,7 @@ out:
 	st = c->add_status;
 	if (st != BT_OK)
 		bt_diag_set(d, "conformance: out of memory for the results");
+done:
 	free(c);
 	return st;
 }

@@ -34,8 +34,7 @@ struct bt_conformance_opts {
  * models the counts of that window). */
 uint64_t bt_conformance_loop_n(const struct bt_conformance_opts *o);
 
-bt_status bt_conformance_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-			     const struct bt_conformance_opts *o, struct bt_check_list *out,
-			     struct bt_diag *d);
+bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conformance_opts *o,
+			     struct bt_check_list *out, struct bt_diag *d);
 
 #endif

@@ -44,7 +44,7 @@ static enum bt_vendor vendor_of(const struct bt_pmu_caps *caps)
 	return caps->kind == BT_PMU_INTEL_ARCH ? BT_VENDOR_INTEL : BT_VENDOR_AMD;
 }
 
-/* An event by raw syntax or model name; false with the reason in why. */
+/* An event by raw syntax or model name; the reason in why when it is neither. */
 struct resolved {
 	struct bt_raw_event raw;
 	struct bt_event ev;
@@ -64,29 +64,29 @@ static bool looks_raw(const char *s)
 	return true;
 }
 
-static bool resolve(const char *name, const struct bt_pmu_caps *caps,
-		    const struct bt_model *model, struct resolved *r, char *why, size_t len)
+static bt_status resolve(const char *name, const struct bt_pmu_caps *caps,
+			 const struct bt_model *model, struct resolved *r, struct bt_diag *why)
 {
 	struct bt_diag d = { "" };
 
 	memset(r, 0, sizeof(*r));
 	if (looks_raw(name)) {
 		if (bt_event_parse(name, vendor_of(caps), &r->raw, &d) != BT_OK) {
-			snprintf(why, len, "raw event not valid on this PMU: %s", d.text);
-			return false;
+			bt_diag_set(why, "raw event not valid on this PMU: %s", d.text);
+			return BT_ERR_INVALID;
 		}
 		r->ev = r->raw.ev;
 		r->ev.name = r->raw.name;
-		return true;
+		return BT_OK;
 	}
 	int i = model ? bt_model_event_find(model, name) : -1;
 	if (i < 0) {
-		snprintf(why, len, "not a raw event and not in the model's event list%s",
-			 model ? "" : " (no model for this CPU)");
-		return false;
+		bt_diag_set(why, "not a raw event and not in the model's event list%s",
+			    model ? "" : " (no model for this CPU)");
+		return BT_ERR_NOT_FOUND;
 	}
 	r->ev = *bt_model_event(model, (unsigned)i);
-	return true;
+	return BT_OK;
 }
 
 /* Copies what fits (a report cell, cut rather than overflowed). */
@@ -118,31 +118,30 @@ static void tolerance_text(const struct bt_vspec_entry *e, char *buf, size_t len
 		snprintf(buf, len, "+-%g %%", e->tolerance_pct);
 }
 
-/* Measures events[0..n) over the kernel; false (reason in why) when it could not. */
-static bool measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-		    const struct bt_event *const *events, int n, const struct bt_kernel *k,
-		    struct bt_kernel_state *st, const struct bt_validate_opts *o,
+/* Measures events[0..n) over the kernel; the reason in why when it could not. */
+static bt_status measure(const struct bt_pmu *pmu, const struct bt_event *const *events, int n,
+		    const struct bt_kernel *k, struct bt_kernel_state *st, const struct bt_validate_opts *o,
 		    struct bt_plan_scratch *scratch, struct bt_plan *plan, struct bt_measurement *m,
-		    char *why, size_t len)
+		    struct bt_diag *why)
 {
 	struct bt_plan_opts popts = { 0 };
 	const struct bt_kernel *empty = bt_kernel_find("empty");
 
 	memset(m, 0, sizeof(*m));
-	if (bt_plan_events(events, n, caps, &popts, scratch, plan) != BT_OK || plan->n_unplaced) {
-		snprintf(why, len, "the events could not be placed on this PMU's counters");
-		return false;
+	if (bt_plan_events(events, n, &pmu->caps, &popts, scratch, plan) != BT_OK || plan->n_unplaced) {
+		bt_diag_set(why, "the events could not be placed on this PMU's counters");
+		return BT_ERR_FULL;
 	}
 	for (int i = 0; i < n; i++)
 		if (plan->ev[i].place == BT_PLACE_UNMEASURABLE) {
-			snprintf(why, len, "%s: not countable on this PMU: %s", events[i]->name,
-				 plan->ev[i].reason);
-			return false;
+			bt_diag_set(why, "%s: not countable on this PMU: %s", events[i]->name,
+				    plan->ev[i].reason);
+			return BT_ERR_UNSUPPORTED;
 		}
 	if (plan->n_groups > 1) {
-		snprintf(why, len, "the events need %d counter groups; a relation needs one",
-			 plan->n_groups);
-		return false;
+		bt_diag_set(why, "the events need %d counter groups; a relation needs one",
+			    plan->n_groups);
+		return BT_ERR_FULL;
 	}
 	struct bt_measure_workload wl = { .run = k->run, .arg = st };
 	struct bt_measure_opts mo;
@@ -151,20 +150,20 @@ static bool measure(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	mo.warmups = o->warmups;
 	mo.mask_interrupts = o->mask_interrupts;
 	mo.calib_body = empty ? empty->run : NULL;
-	if (bt_measure(arch, caps, plan, events, &wl, &mo, m) != BT_OK) {
-		snprintf(why, len, "measurement failed: %.120s", m->error);
+	bt_status mst = bt_measure(pmu, plan, events, &wl, &mo, m);
+	if (mst != BT_OK) {
+		bt_diag_set(why, "measurement failed: %.120s", m->error);
 		bt_measurement_free(m);
-		return false;
+		return mst;
 	}
-	return true;
+	return BT_OK;
 }
 
-static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-		      const struct bt_vspec_entry *e, const struct bt_validate_opts *o,
-		      struct bt_plan_scratch *scratch, struct bt_plan *plan,
-		      struct bt_check_result *res)
+static void check_one(const struct bt_pmu *pmu, const struct bt_vspec_entry *e,
+		      const struct bt_validate_opts *o, struct bt_plan_scratch *scratch,
+		      struct bt_plan *plan, struct bt_check_result *res)
 {
-	char why[200] = "";
+	struct bt_diag why = { "" };
 	struct resolved ev, of;
 	const struct bt_kernel *k = bt_kernel_find(e->kernel);
 	struct bt_diag d = { "" };
@@ -203,14 +202,14 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 		else
 			snprintf(res->expected, sizeof(res->expected), "%.0f..%.0f", lo, hi);
 	}
-	if (!resolve(e->event, caps, o->model, &ev, why, sizeof(why))) {
-		skip(res, why);
+	if (resolve(e->event, &pmu->caps, o->model, &ev, &why) != BT_OK) {
+		skip(res, why.text);
 		return;
 	}
 	bool pair = e->kind == BT_VEXP_RELATION || e->kind == BT_VEXP_LE;
-	if (pair && !resolve(e->of, caps, o->model, &of, why, sizeof(why))) {
+	if (pair && resolve(e->of, &pmu->caps, o->model, &of, &why) != BT_OK) {
 		char w2[200];
-		snprintf(w2, sizeof(w2), "%.60s: %.130s", e->of, why);
+		snprintf(w2, sizeof(w2), "%.60s: %.130s", e->of, why.text);
 		skip(res, w2);
 		return;
 	}
@@ -218,8 +217,8 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	struct bt_kernel_state st;
 	memset(&st, 0, sizeof(st));
 	if (bt_kernel_setup(k, n, &o->kcpu, &st, &d) != BT_OK) {
-		snprintf(why, sizeof(why), "kernel unsupported here: %.170s", d.text);
-		skip(res, why);
+		bt_diag_set(&why, "kernel unsupported here: %.170s", d.text);
+		skip(res, why.text);
 		return;
 	}
 	if (o->prepare)
@@ -227,11 +226,10 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 
 	const struct bt_event *evs[2] = { &ev.ev, &of.ev };
 	struct bt_measurement m;
-	bool ok = measure(arch, caps, evs, pair ? 2 : 1, k, &st, o, scratch, plan, &m, why,
-			  sizeof(why));
+	bt_status mst = measure(pmu, evs, pair ? 2 : 1, k, &st, o, scratch, plan, &m, &why);
 	bt_kernel_teardown(k, &st);
-	if (!ok) {
-		skip(res, why);
+	if (mst != BT_OK) {
+		skip(res, why.text);
 		return;
 	}
 	const struct bt_measure_stat *a = &m.ev[0], *b = &m.ev[1];
@@ -274,9 +272,9 @@ static void check_one(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	bt_measurement_free(&m);
 }
 
-bt_status bt_validate_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-			  const struct bt_vspec *spec, const struct bt_validate_opts *o,
-			  struct bt_check_list *out, struct bt_diag *d)
+bt_status bt_validate_run(const struct bt_pmu *pmu, const struct bt_vspec *spec,
+			  const struct bt_validate_opts *o, struct bt_check_list *out,
+			  struct bt_diag *d)
 {
 	/* Large (tens of KiB): heap, never a UEFI stack (pmu/plan.h). */
 	struct bt_plan_scratch *scratch = malloc(sizeof(*scratch));
@@ -292,7 +290,7 @@ bt_status bt_validate_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
 	for (int i = 0; i < spec->n && st == BT_OK; i++) {
 		struct bt_check_result res;
 		memset(&res, 0, sizeof(res));
-		check_one(arch, caps, &spec->v[i], o, scratch, plan, &res);
+		check_one(pmu, &spec->v[i], o, scratch, plan, &res);
 		/* Ids are keys: a second check of the same event over the same
 		 * kernel (a relation after an exact count) gets "#2", ... */
 		int same = 1;

@@ -39,9 +39,9 @@ void bt_validate_opts_defaults(struct bt_validate_opts *o);
 
 /* Runs every entry of spec, appending one result each to out. Returns an
  * error only when it cannot go on (out of memory). */
-bt_status bt_validate_run(struct bt_arch *arch, const struct bt_pmu_caps *caps,
-			  const struct bt_vspec *spec, const struct bt_validate_opts *o,
-			  struct bt_check_list *out, struct bt_diag *d);
+bt_status bt_validate_run(const struct bt_pmu *pmu, const struct bt_vspec *spec,
+			  const struct bt_validate_opts *o, struct bt_check_list *out,
+			  struct bt_diag *d);
 
 /* The verdict of measured counts [min..max] against [lo..hi] widened by
  * tolerance_pct (PASS) and warn_pct (WARN) of the bound's magnitude (at

@@ -177,23 +177,6 @@ static const struct bt_wl_param indep_params[] = {
 	  .min = 1, .max = 1ull << 40, .help = "iterations of 8 chains x 4 ADDs" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): 1 DIV + ~1 bookkeeping per iteration; the divider is busy ~all the time. */
-static const struct bt_wl_profile div_chain_profile = {
-	.insts_per_unit = 2,
-	.unit_params = { "iterations" },
-	.uops_per_inst = 1.5,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.01,
-	.mispredict = 0.005,
-	.memory = 0.02,
-	.core = 0.85,
-	.core_divider = 0.9,
-	.mem_l2 = 0,
-	.branches = 0.5,
-	.loads = 0.01,
-	.stores = 0.01,
-};
-
 const struct bt_workload bt_wl_div_chain = {
 	.name = "div-chain",
 	.summary = "dependent 64-bit DIVs (the quotient feeds the next dividend)",
@@ -202,19 +185,6 @@ const struct bt_workload bt_wl_div_chain = {
 	.params = div_params, .n_params = BT_WL_ARRAY_SIZE(div_params),
 	.setup = div_chain_setup, .run = div_chain_run, .checksum = alu_checksum,
 	.teardown = alu_teardown,
-	.profile = &div_chain_profile,
-};
-
-/* Model for the simulated PMU (base/wl-profile.h): one dependent ADD per cycle: one port busy, the rest idle. */
-static const struct bt_wl_profile alu_dep_chain_profile = {
-	.insts_per_unit = 1,
-	.unit_params = { "iterations" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.01,
-	.memory = 0.01,
-	.core = 0.72,
-	.branches = 0.05,
 };
 
 const struct bt_workload bt_wl_alu_dep_chain = {
@@ -226,19 +196,6 @@ const struct bt_workload bt_wl_alu_dep_chain = {
 	.params = dep_params, .n_params = BT_WL_ARRAY_SIZE(dep_params),
 	.setup = alu_setup, .run = alu_dep_run, .checksum = alu_checksum,
 	.teardown = alu_teardown,
-	.profile = &alu_dep_chain_profile,
-};
-
-/* Model for the simulated PMU (base/wl-profile.h): 8 chains x 4 ADDs per iteration: as many ADDs per cycle as ALUs. */
-static const struct bt_wl_profile alu_independent_profile = {
-	.insts_per_unit = 34,
-	.unit_params = { "iterations" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.02,
-	.memory = 0.01,
-	.core = 0.12,
-	.branches = 0.03,
 };
 
 const struct bt_workload bt_wl_alu_independent = {
@@ -251,5 +208,4 @@ const struct bt_workload bt_wl_alu_independent = {
 	.params = indep_params, .n_params = BT_WL_ARRAY_SIZE(indep_params),
 	.setup = alu_setup, .run = alu_indep_run, .checksum = alu_checksum,
 	.teardown = alu_teardown,
-	.profile = &alu_independent_profile,
 };

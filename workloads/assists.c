@@ -156,25 +156,6 @@ static const struct bt_wl_param denormal_params[] = {
 	  .help = "1: denormal operands; 0: normal operands (control)" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): FP multiplies over denormals: each takes a microcode assist. */
-static const struct bt_wl_profile denormal_assist_profile = {
-	.insts_per_unit = 4096,
-	.unit_params = { "laps" },
-	.uops_per_inst = 4,
-	.fe_latency = 0.02,
-	.fe_bandwidth = 0.03,
-	.machine_clear = 0.02,
-	.memory = 0.05,
-	.core = 0.08,
-	.heavy = 0.7,
-	.ms_share = 0.95,
-	.assist_share = 0.9,
-	.branches = 0.1,
-	.loads = 0.3,
-	.stores = 0.2,
-	.fp_ops = 0.5,
-};
-
 const struct bt_workload bt_wl_denormal_assist = {
 	.name = "denormal-assist",
 	.summary = "FP multiplies with denormal inputs and results (needs MXCSR FTZ=DAZ=0)",
@@ -183,5 +164,4 @@ const struct bt_workload bt_wl_denormal_assist = {
 	.params = denormal_params, .n_params = BT_WL_ARRAY_SIZE(denormal_params),
 	.setup = denormal_setup, .run = denormal_run, .checksum = denormal_checksum,
 	.teardown = denormal_teardown,
-	.profile = &denormal_assist_profile,
 };

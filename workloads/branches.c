@@ -113,23 +113,6 @@ static const struct bt_wl_param branch_params[] = {
 	  .max = 100, .help = "probability (%) that a branch is taken; 0 or 100: predictable control" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): a data-dependent branch per entry: taken_pct 50 mispredicts about half of them. */
-static const struct bt_wl_profile branch_mispredict_profile = {
-	.insts_per_unit = 6,
-	.unit_params = { "entries", "laps" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.08,
-	.fe_bandwidth = 0.04,
-	.mispredict = 0.55,
-	.machine_clear = 0.005,
-	.memory = 0.04,
-	.core = 0.05,
-	.mem_l2 = 0.1,
-	.branches = 0.34,
-	.loads = 0.17,
-	.stores = 0,
-};
-
 const struct bt_workload bt_wl_branch_mispredict = {
 	.name = "branch-mispredict",
 	.summary = "data-dependent branch on a random table (50% taken)",
@@ -138,5 +121,4 @@ const struct bt_workload bt_wl_branch_mispredict = {
 	.params = branch_params, .n_params = BT_WL_ARRAY_SIZE(branch_params),
 	.setup = branches_setup, .run = branches_run, .checksum = branches_checksum,
 	.teardown = branches_teardown,
-	.profile = &branch_mispredict_profile,
 };

@@ -191,22 +191,6 @@ static const struct bt_wl_param footprint_params[] = {
 	  .max = 1ull << 30, .help = "calls of the generated code per run" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): a jump per block into a new page: icache and itlb misses on every block. */
-static const struct bt_wl_profile code_footprint_profile = {
-	.insts_per_unit = 4,
-	.unit_params = { "blocks", "laps" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.7,
-	.fe_bandwidth = 0.05,
-	.fe_icache = 0.55,
-	.fe_itlb = 0.35,
-	.mispredict = 0.03,
-	.memory = 0.02,
-	.core = 0.02,
-	.branches = 0.3,
-	.loads = 0.05,
-};
-
 const struct bt_workload bt_wl_code_footprint = {
 	.name = "code-footprint",
 	.summary = "4096 generated code blocks on 4096 pages, jumped through in random order",
@@ -216,5 +200,4 @@ const struct bt_workload bt_wl_code_footprint = {
 	.flags = BT_WL_NEEDS_CODE_MEMORY,
 	.setup = footprint_setup, .run = footprint_run, .checksum = footprint_checksum,
 	.teardown = footprint_teardown,
-	.profile = &code_footprint_profile,
 };

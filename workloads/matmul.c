@@ -268,10 +268,10 @@ static bt_status multiply3_setup(const uint64_t *values, const struct bt_wl_env 
 	struct matmul *m;
 	bt_status s;
 
-	if (isa == ISA_AVX512 && !env->cpu.avx512f)
+	if (isa == ISA_AVX512 && !env->cpu.isa.avx512f)
 		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "multiply3: isa=avx512, but AVX-512F is not usable on this CPU");
-	if (isa == ISA_AVX && !env->cpu.avx)
+	if (isa == ISA_AVX && !env->cpu.isa.avx)
 		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "multiply3: isa=avx, but AVX is not usable on this CPU");
 	s = matmul_setup_common(values[0], env, &m, d);
@@ -279,7 +279,7 @@ static bt_status multiply3_setup(const uint64_t *values, const struct bt_wl_env 
 		return s;
 	m->isa_was_auto = isa == ISA_AUTO;
 	if (isa == ISA_AUTO)
-		isa = env->cpu.avx512f ? ISA_AVX512 : env->cpu.avx ? ISA_AVX : ISA_SSE2;
+		isa = env->cpu.isa.avx512f ? ISA_AVX512 : env->cpu.isa.avx ? ISA_AVX : ISA_SSE2;
 	m->isa = isa;
 	m->kernel = isa == ISA_AVX512 ? mm3_avx512 : isa == ISA_AVX ? mm3_avx : mm3_sse2;
 	*ret_state = m;
@@ -337,26 +337,6 @@ static const struct bt_wl_param multiply3_params[] = {
 	  .help = "vector width: auto picks the widest usable (avx512 > avx > sse2)" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): naive i-j-k, a column walk of B misses on every load. The case-study table of Yasin's Top-Down slides (ISPASS 2014): Backend 0.95, Memory Bound 0.84, Core Bound 0.15, Retiring 0.05. */
-static const struct bt_wl_profile multiply1_profile = {
-	.insts_per_unit = 6,
-	.unit_params = { "n", "n" },
-	.uops_per_inst = 1.1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.01,
-	.mispredict = 0.005,
-	.memory = 0.77,
-	.core = 0.15,
-	.mem_l2 = 0.1,
-	.mem_l3 = 0.2,
-	.mem_dram = 0.6,
-	.mem_bandwidth = 0.3,
-	.branches = 0.17,
-	.loads = 0.33,
-	.stores = 0.01,
-	.fp_ops = 0.33,
-};
-
 const struct bt_workload bt_wl_multiply1 = {
 	.name = "multiply1",
 	.summary = "matrix multiply, naive i-j-k loop order (column walk of B)",
@@ -366,26 +346,6 @@ const struct bt_workload bt_wl_multiply1 = {
 	.params = scalar_params, .n_params = BT_WL_ARRAY_SIZE(scalar_params),
 	.setup = scalar_setup, .run = multiply1_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = scalar_describe,
-	.profile = &multiply1_profile,
-};
-
-/* Model for the simulated PMU (base/wl-profile.h): i-k-j unit stride, scalar: ports and FP latency. Slides' table: Backend 0.52, Memory 0.12, Core 0.64 (its fractions overlap), Retiring 0.41, Frontend 0.07. */
-static const struct bt_wl_profile multiply2_profile = {
-	.insts_per_unit = 6,
-	.unit_params = { "n", "n" },
-	.uops_per_inst = 1.1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.02,
-	.mispredict = 0.005,
-	.memory = 0.15,
-	.core = 0.4,
-	.mem_l2 = 0.3,
-	.mem_l3 = 0.2,
-	.mem_dram = 0.2,
-	.branches = 0.17,
-	.loads = 0.33,
-	.stores = 0.17,
-	.fp_ops = 0.33,
 };
 
 const struct bt_workload bt_wl_multiply2 = {
@@ -397,27 +357,6 @@ const struct bt_workload bt_wl_multiply2 = {
 	.params = scalar_params, .n_params = BT_WL_ARRAY_SIZE(scalar_params),
 	.setup = scalar_setup, .run = multiply2_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = scalar_describe,
-	.profile = &multiply2_profile,
-};
-
-/* Model for the simulated PMU (base/wl-profile.h): i-k-j vectorised, fewer instructions: still Core_Bound, the memory share rising. Slides' table: Backend 0.70, Memory 0.31, Core 0.55, Retiring 0.28. */
-static const struct bt_wl_profile multiply3_profile = {
-	.insts_per_unit = 1.5,
-	.unit_params = { "n", "n" },
-	.uops_per_inst = 1.1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.02,
-	.mispredict = 0.005,
-	.memory = 0.25,
-	.core = 0.45,
-	.mem_l2 = 0.2,
-	.mem_l3 = 0.3,
-	.mem_dram = 0.3,
-	.mem_bandwidth = 0.6,
-	.branches = 0.17,
-	.loads = 0.33,
-	.stores = 0.17,
-	.fp_ops = 0,
 };
 
 const struct bt_workload bt_wl_multiply3 = {
@@ -429,5 +368,4 @@ const struct bt_workload bt_wl_multiply3 = {
 	.params = multiply3_params, .n_params = BT_WL_ARRAY_SIZE(multiply3_params),
 	.setup = multiply3_setup, .run = multiply3_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = multiply3_describe,
-	.profile = &multiply3_profile,
 };

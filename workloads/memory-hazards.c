@@ -207,21 +207,6 @@ static const struct bt_wl_param alias_params[] = {
 	  .max = 1ull << 34, .help = "passes of 128 store/load pairs per run" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): a narrow store then a wide load of it: every load blocked on store forwarding. */
-static const struct bt_wl_profile store_fwd_block_profile = {
-	.insts_per_unit = 4,
-	.unit_params = { "iterations" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.02,
-	.memory = 0.75,
-	.core = 0.05,
-	.l1_store_fwd = 0.9,
-	.branches = 0.25,
-	.loads = 0.25,
-	.stores = 0.25,
-};
-
 const struct bt_workload bt_wl_store_fwd_block = {
 	.name = "store-fwd-block",
 	.summary = "1-byte store then 8-byte load of it (store forwarding fails)",
@@ -230,22 +215,6 @@ const struct bt_workload bt_wl_store_fwd_block = {
 	.params = store_fwd_params, .n_params = BT_WL_ARRAY_SIZE(store_fwd_params),
 	.setup = store_fwd_setup, .run = store_fwd_run, .checksum = store_fwd_checksum,
 	.teardown = hazard_teardown,
-	.profile = &store_fwd_block_profile,
-};
-
-/* Model for the simulated PMU (base/wl-profile.h): a store and a load 4 KiB apart: false dependence on every pair. */
-static const struct bt_wl_profile alias_4k_profile = {
-	.insts_per_unit = 4,
-	.unit_params = { "laps" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.02,
-	.memory = 0.5,
-	.core = 0.1,
-	.l1_4k_alias = 0.8,
-	.branches = 0.25,
-	.loads = 0.25,
-	.stores = 0.25,
 };
 
 const struct bt_workload bt_wl_alias_4k = {
@@ -257,5 +226,4 @@ const struct bt_workload bt_wl_alias_4k = {
 	.params = alias_params, .n_params = BT_WL_ARRAY_SIZE(alias_params),
 	.setup = alias_setup, .run = alias_run, .checksum = alias_checksum,
 	.teardown = hazard_teardown,
-	.profile = &alias_4k_profile,
 };

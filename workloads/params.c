@@ -345,17 +345,3 @@ bool bt_wl_config_get(const struct bt_wl_config *cfg, const char *name, uint64_t
 	*ret = cfg->values[index];
 	return true;
 }
-
-double bt_wl_profile_insts(const struct bt_wl_config *cfg)
-{
-	const struct bt_wl_profile *p = cfg->wl ? cfg->wl->profile : NULL;
-	if (!p)
-		return 0;
-	double n = p->insts_per_unit;
-	for (int k = 0; k < 2; k++) {
-		uint64_t v;
-		if (p->unit_params[k] && bt_wl_config_get(cfg, p->unit_params[k], &v))
-			n *= (double)v;
-	}
-	return n;
-}

@@ -168,28 +168,12 @@ CHASE_PARAMS(L2, 128ull << 10, 128ull << 10, 8000000, 50000);
 CHASE_PARAMS(L3, 4ull << 20, 4ull << 20, 4000000, 20000);
 CHASE_PARAMS(DRAM, 256ull << 20, 16ull << 20, 1000000, 5000);
 
-/* Models for the simulated PMU (base/wl-profile.h): a load, a DEC and a
- * JNZ per step; every load waits on the previous one, so the memory part is
- * the latency of the level the working set lands in. */
-#define CHASE_PROFILE(lvl, mem, l2, l3, dram)                                               \
-	static const struct bt_wl_profile chase_profile_##lvl = {                           \
-		.insts_per_unit = 3, .unit_params = { "steps" }, .uops_per_inst = 1,          \
-		.fe_latency = 0.01, .fe_bandwidth = 0.01, .mispredict = 0.002,                \
-		.memory = (mem), .core = 0.03, .mem_l2 = (l2), .mem_l3 = (l3),                \
-		.mem_dram = (dram), .branches = 0.33, .loads = 0.33,                          \
-	}
-CHASE_PROFILE(L1, 0.55, 0, 0, 0);
-CHASE_PROFILE(L2, 0.75, 0.9, 0, 0);
-CHASE_PROFILE(L3, 0.85, 0.05, 0.9, 0);
-CHASE_PROFILE(DRAM, 0.92, 0.01, 0.04, 0.93);
-
 #define CHASE_WORKLOAD(var, lvl, nm, sum, intel, amd)                                         \
 	const struct bt_workload var = {                                                     \
 		.name = nm, .summary = sum, .signature_intel = intel, .signature_amd = amd,   \
 		.params = chase_params_##lvl, .n_params = BT_WL_ARRAY_SIZE(chase_params_##lvl), \
 		.setup = chase_setup_##lvl, .run = chase_run, .checksum = chase_checksum,     \
 		.teardown = chase_teardown, .describe = chase_describe,                       \
-		.profile = &chase_profile_##lvl,                                              \
 	}
 
 CHASE_WORKLOAD(bt_wl_ptr_chase_l1, L1, "ptr-chase-l1",

@@ -8,7 +8,6 @@
  */
 #include <string.h>
 
-#include "pmu/cpu-info.h"
 #include "workloads/wl-common.h"
 #include "workloads/workloads.h"
 
@@ -56,27 +55,6 @@ const struct bt_workload *bt_wl_find(const char *name)
 		if (strcmp(all_workloads[i]->name, name) == 0)
 			return all_workloads[i];
 	return NULL;
-}
-
-void bt_wl_cpu_from_info(struct bt_wl_cpu *ret, const struct bt_cpu_info *info, uint64_t xcr0)
-{
-	/* XCR0 bits (SDM vol. 1, 13.3): 1 SSE, 2 AVX (YMM_Hi128), 5 opmask,
-	 * 6 ZMM_Hi256, 7 Hi16_ZMM. The OS/app must enable all of a feature's
-	 * state components before its instructions stop raising #UD. */
-	const uint64_t avx_state = (1u << 1) | (1u << 2);
-	const uint64_t avx512_state = avx_state | (1u << 5) | (1u << 6) | (1u << 7);
-	struct bt_wl_cpu c;
-
-	memset(&c, 0, sizeof c);
-	/* xcr0 was read with XGETBV after the caller enabled the state, and
-	 * XGETBV only works with CR4.OSXSAVE set (XCR0 bit 0 is always 1), so
-	 * a non-zero xcr0 proves OSXSAVE even if `info` was read before the
-	 * caller set it (firmware usually leaves it clear). */
-	bool osxsave = info->osxsave || (xcr0 & 1);
-	c.avx = info->avx && osxsave && (xcr0 & avx_state) == avx_state;
-	c.avx512f = c.avx && info->avx512f && (xcr0 & avx512_state) == avx512_state;
-	c.logical_cpus = info->logical_cpus;
-	*ret = c;
 }
 
 static bt_status check_env(const struct bt_workload *wl, const struct bt_wl_env *env,

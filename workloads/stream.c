@@ -188,23 +188,6 @@ static const struct bt_wl_param triad_params[] = {
 	  .max = 1000000, .help = "passes over the arrays per run" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): sequential read: DRAM bandwidth. */
-static const struct bt_wl_profile stream_read_profile = {
-	.insts_per_unit = 0.375,
-	.unit_params = { "size", "laps" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.01,
-	.memory = 0.8,
-	.core = 0.05,
-	.mem_l2 = 0.05,
-	.mem_l3 = 0.1,
-	.mem_dram = 0.8,
-	.mem_bandwidth = 0.9,
-	.branches = 0.33,
-	.loads = 0.33,
-};
-
 const struct bt_workload bt_wl_stream_read = {
 	.name = "stream-read",
 	.summary = "sequential read of a 128 MiB array (memory read bandwidth)",
@@ -213,27 +196,6 @@ const struct bt_workload bt_wl_stream_read = {
 	.params = read_params, .n_params = BT_WL_ARRAY_SIZE(read_params),
 	.setup = stream_read_setup, .run = stream_read_run,
 	.checksum = stream_read_checksum, .teardown = stream_teardown,
-	.profile = &stream_read_profile,
-};
-
-/* Model for the simulated PMU (base/wl-profile.h): a = b + s*c: DRAM read and write bandwidth. */
-static const struct bt_wl_profile stream_triad_profile = {
-	.insts_per_unit = 0.25,
-	.unit_params = { "size", "laps" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.01,
-	.memory = 0.75,
-	.core = 0.05,
-	.mem_l2 = 0.05,
-	.mem_l3 = 0.1,
-	.mem_dram = 0.55,
-	.mem_store = 0.25,
-	.mem_bandwidth = 0.9,
-	.branches = 0.17,
-	.loads = 0.33,
-	.stores = 0.17,
-	.fp_ops = 0.33,
 };
 
 const struct bt_workload bt_wl_stream_triad = {
@@ -245,5 +207,4 @@ const struct bt_workload bt_wl_stream_triad = {
 	.params = triad_params, .n_params = BT_WL_ARRAY_SIZE(triad_params),
 	.setup = stream_triad_setup, .run = stream_triad_run,
 	.checksum = stream_triad_checksum, .teardown = stream_teardown,
-	.profile = &stream_triad_profile,
 };

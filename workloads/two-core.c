@@ -253,24 +253,6 @@ static const struct bt_wl_param mo_params[] = {
 	  .help = "shared-line: partner writes the loaded lines; padded: other lines (control)" },
 };
 
-/* Model for the simulated PMU (base/wl-profile.h): increments of a line the other CPU writes: stores wait for the line. */
-static const struct bt_wl_profile false_sharing_profile = {
-	.insts_per_unit = 4,
-	.unit_params = { "iterations" },
-	.uops_per_inst = 1.2,
-	.fe_latency = 0.01,
-	.fe_bandwidth = 0.01,
-	.machine_clear = 0.03,
-	.memory = 0.8,
-	.core = 0.03,
-	.mem_store = 0.8,
-	.store_false_sharing = 0.9,
-	.clear_memory_ordering = 0.9,
-	.branches = 0.25,
-	.loads = 0.25,
-	.stores = 0.25,
-};
-
 const struct bt_workload bt_wl_false_sharing = {
 	.name = "false-sharing",
 	.summary = "two CPUs increment adjacent counters in one cache line",
@@ -281,24 +263,6 @@ const struct bt_workload bt_wl_false_sharing = {
 	.flags = BT_WL_NEEDS_PARTNER,
 	.setup = false_sharing_setup, .before_run = start_partner, .run = false_sharing_run,
 	.after_run = stop_partner, .checksum = two_core_checksum, .teardown = two_core_teardown,
-	.profile = &false_sharing_profile,
-};
-
-/* Model for the simulated PMU (base/wl-profile.h): loads of lines the other CPU writes: memory-ordering nukes. */
-static const struct bt_wl_profile memory_order_clears_profile = {
-	.insts_per_unit = 4,
-	.unit_params = { "iterations" },
-	.uops_per_inst = 1,
-	.fe_latency = 0.02,
-	.fe_bandwidth = 0.02,
-	.machine_clear = 0.55,
-	.memory = 0.15,
-	.core = 0.03,
-	.mem_l3 = 0.6,
-	.clear_memory_ordering = 0.95,
-	.branches = 0.25,
-	.loads = 0.25,
-	.stores = 0.05,
 };
 
 const struct bt_workload bt_wl_memory_order_clears = {
@@ -311,5 +275,4 @@ const struct bt_workload bt_wl_memory_order_clears = {
 	.flags = BT_WL_NEEDS_PARTNER,
 	.setup = mo_clears_setup, .before_run = start_partner, .run = mo_clears_run,
 	.after_run = stop_partner, .checksum = two_core_checksum, .teardown = two_core_teardown,
-	.profile = &memory_order_clears_profile,
 };

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hash.h"
 #include "workloads/workload.h"
 
 /* ------------------------------------------------------------ random numbers */
@@ -58,15 +59,15 @@ static inline uint64_t bt_wl_rng_below(struct bt_wl_rng *r, uint64_t bound)
 /* ------------------------------------------------------------ checksum hash */
 
 /*
- * Word-wise FNV-1a with a fold: h0 = 0xCBF29CE484222325, then for each 64-bit
- * word v: h = (h ^ v) * 0x100000001B3; h ^= h >> 32. Cheap, order sensitive,
+ * Word-wise FNV-1a (base/hash.h) with a fold: h0 = 0xCBF29CE484222325, then for
+ * each 64-bit word v: h = (h ^ v) * 0x100000001B3; h ^= h >> 32. Cheap, order sensitive,
  * and a single changed word changes the result.
  */
-#define BT_WL_HASH_INIT 0xCBF29CE484222325ull
+#define BT_WL_HASH_INIT BT_FNV1A64_INIT
 
 static inline uint64_t bt_wl_hash(uint64_t h, uint64_t v)
 {
-	h = (h ^ v) * 0x100000001B3ull;
+	h = bt_fnv1a64_word(v, h);
 	return h ^ (h >> 32);
 }
 

@@ -56,21 +56,20 @@
 #include "base/diag.h"
 #include "base/status.h"
 #include "arch/arch.h"
-#include "base/wl-profile.h"
-
-struct bt_cpu_info;
+#include "arch/cpuid.h"
 
 /* ------------------------------------------------------------ platform */
 
 /*
- * CPU facts the caller establishes. A vector ISA flag means "the CPU has it
- * AND its register state is enabled in XCR0", i.e. its instructions will not
- * raise #UD. Cache sizes are informational (notes only), 0 when unknown:
- * parameters never depend on them, so checksums stay comparable.
+ * CPU facts the caller establishes. The vector ISA is what is usable (the
+ * CPU has it AND its register state is enabled in XCR0, so its
+ * instructions will not raise #UD), read with bt_cpu_features_read()
+ * (arch/cpuid.h) after the state was enabled. Cache sizes are informational
+ * (notes only), 0 when unknown: parameters never depend on them, so
+ * checksums stay comparable.
  */
 struct bt_wl_cpu {
-	bool avx;            /* 256-bit AVX usable (CPUID.1:ECX.AVX, XCR0[2:1] = 11b) */
-	bool avx512f;        /* AVX-512F usable (CPUID.7.0:EBX[16], XCR0[7:5,2:1] all set) */
+	struct bt_cpu_features isa; /* matmul: .avx (256-bit), .avx512f */
 	uint32_t logical_cpus;  /* 0 = unknown */
 	uint64_t l1d_bytes, l2_bytes, l3_bytes;  /* per core / shared; 0 = unknown */
 };
@@ -116,12 +115,6 @@ struct bt_wl_env {
 
 	void *ctx;
 };
-
-/*
- * Fill `ret` from what pmu/ detected. xcr0 is the value of XCR0 after the app
- * enabled the AVX/AVX-512 state (0 if XGETBV is not available).
- */
-void bt_wl_cpu_from_info(struct bt_wl_cpu *ret, const struct bt_cpu_info *info, uint64_t xcr0);
 
 /* ------------------------------------------------------------ descriptions */
 
@@ -172,9 +165,6 @@ struct bt_workload {
 	/* Optional: a remark about this instance for the results, e.g. the
 	 * ISA multiply3 chose or how a working set compares with the caches. */
 	void (*describe)(const void *state, const struct bt_wl_env *env, char *buf, size_t len);
-	/* Its character for the simulated PMU (base/wl-profile.h): a model
-	 * written next to the code, not a measurement. */
-	const struct bt_wl_profile *profile;
 };
 
 /* ------------------------------------------------------------ registry */
@@ -250,9 +240,5 @@ void bt_wl_run(struct bt_wl_instance *inst);
 bt_status bt_wl_after_run(struct bt_wl_instance *inst, struct bt_diag *d);
 uint64_t bt_wl_checksum(const struct bt_wl_instance *inst);
 void bt_wl_teardown(struct bt_wl_instance *inst);
-
-/* Instructions one run retires by the workload's profile: insts_per_unit x
- * the named parameters' values; 0 without a profile. */
-double bt_wl_profile_insts(const struct bt_wl_config *cfg);
 
 #endif

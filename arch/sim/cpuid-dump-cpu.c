@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "pmu/msr.h"
+#include "arch/sim/sim-regs.h"
 
 static void dump_cpuid(struct bt_arch *a, uint32_t leaf, uint32_t subleaf, struct bt_cpuid *ret)
 {
@@ -22,7 +22,7 @@ static bt_status gp(struct bt_arch *a)
 static bt_status dump_rdmsr(struct bt_arch *a, uint32_t msr, uint64_t *ret)
 {
 	const struct bt_arch_dump *d = a->ctx;
-	if (msr == MSR_IA32_PERF_CAPABILITIES && d->has_perf_capabilities) {
+	if (msr == SIM_IA32_PERF_CAPABILITIES && d->has_perf_capabilities) {
 		*ret = d->perf_capabilities;
 		return BT_OK;
 	}

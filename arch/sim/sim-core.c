@@ -7,7 +7,7 @@
  * RDPMC does is the vendor's register model's (struct bt_sim_vendor:
  * sim-intel.c, sim-amd.c), chosen once at bt_sim_init; CPUID answers are
  * in sim-cpuid.c, counting in sim-count.c, the shared state helpers in
- * sim-state.c, presets in sim-presets.c and sim-models.c, register facts
+ * sim-state.c, presets in sim-presets.c (per-model CPUs: synth/model-cpus.c), register facts
  * in sim-regs.h and sim-tables.c (never the driver's pmu/msr.h). Calls go
  * one way, down that list (arch/sim/README.md).
  */
@@ -358,6 +358,7 @@ bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg)
 
 void bt_sim_free(struct bt_sim *sim)
 {
+	bt_sim_detach_sources(sim);
 	free(sim->log);
 	sim->log = NULL;
 	sim->log_len = sim->log_cap = 0;
@@ -366,6 +367,18 @@ void bt_sim_free(struct bt_sim *sim)
 void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src)
 {
 	sim->source = src;
+}
+
+void bt_sim_attach_sources(struct bt_sim *sim, const struct bt_sim_source *src,
+			   const struct bt_sim_source *alt)
+{
+	sim->source = src;
+	sim->source_alt = alt;
+}
+
+void bt_sim_detach_sources(struct bt_sim *sim)
+{
+	bt_sim_attach_sources(sim, NULL, NULL);
 }
 
 void bt_sim_snapshot(const struct bt_sim *sim, struct bt_sim_regs *ret)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CPUID as the simulated CPU answers it: consistent with its configuration,
- * so that detection run against it (bt_pmu_caps_from_cpuid) finds exactly
- * the PMU the sim models. Leaf layouts: Intel SDM vol. 2A CPUID; AMD APM
- * vol. 3 appendix E.
+ * so that the driver's detection run against it (bt_pmu_caps_detect(), in
+ * the tests) finds exactly the PMU the sim models. Leaf layouts: Intel SDM
+ * vol. 2A CPUID; AMD APM vol. 3 appendix E.
  */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The workload model behind the simulated PMU (arch/sim/sim-workload.c,
-# base/wl-profile.h): every built-in model x every built-in workload, run
+# The workload model behind the simulated PMU (synth/workload-counts.c,
+# synth/workload-profiles.c): every built-in model x every built-in workload, run
 # hosted with `baretop-host run --sim=MODEL --quick --level 6` (every node
 # to full depth), reports the consistency rules (metrics/rules.h) violated
 # and the bottleneck path per model and workload, and checks that the

@@ -21,7 +21,12 @@ make -s -j2 host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=build/baretop-host
 lib=tests/suite/lib
 ref=${BT_SHARED:-../shared}/reference/intel/SKL/metrics/skylake_metrics.json
-[ -f "$ref" ] || ref=/work/shared/reference/intel/SKL/metrics/skylake_metrics.json
+if [ ! -f "$ref" ]; then
+  # Without ../shared: the names of the metrics that list the event, copied
+  # from the same file (a subset: only that event's metrics).
+  ref=tests/data/report-diff/skl-stalls-l3-miss-metrics.json
+  echo "note: ../shared is absent: the expected node set comes from $ref"
+fi
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 fail=0

@@ -83,6 +83,31 @@ check "ap-fault: the AP's park cleanup ran once, before the report" \
 boot crash 1 --cpu Skylake-Client --args "--crash-test --no-workloads"
 check "crash: reported with its address, then powered off as a failure" \
   "grep -q 'baretop: unexpected #UD invalid opcode' $out/crash/console.txt && console_has crash 'cannot continue safely; powering off'"
+# The stack protector: a protected function that overruns its local array
+# fails its canary check, which reports through the same fault reporter (the
+# address resolves to that function in the image's symbols) and powers off
+# as a failure. A failed BT_ASSERT ends the same way, with file:line and the
+# expression.
+so_sym() { # OFFSET: the function of build/efi/baretop.so (image base 0) that contains it
+  local a=$(($1)) f= addr t name
+  while read -r addr t name; do
+    [[ $t == [tT] ]] || continue
+    ((16#$addr <= a)) || break
+    f=$name
+  done < <(nm -n build/efi/baretop.so)
+  echo "$f"
+}
+boot stack-smash 1 --cpu Skylake-Client --args "--stack-smash-test --no-workloads"
+check "stack-smash: reported by the stack check, then powered off as a failure" \
+  "console_has stack-smash 'baretop: stack smashing detected' && console_has stack-smash 'cannot continue safely; powering off'"
+smash_at=$(grep -o 'baretop.efi+0x[0-9a-f]*' "$out/stack-smash/console.txt" | head -1 | cut -d+ -f2)
+check "stack-smash: the address is in the function that overran its buffer (overflow_local)" \
+  "[ -n '$smash_at' ] && [ \"\$(so_sym $smash_at)\" = overflow_local ]"
+boot assert 1 --cpu Skylake-Client --args "--assert-test --no-workloads"
+check "assert: file:line and the expression reported, then powered off as a failure" \
+  "console_has assert 'baretop: assertion failed' && grep -qE '^  app/app-main\.c:[0-9]+: invariant_holds' $out/assert/console.txt && console_has assert 'cannot continue safely; powering off'"
+check "assert: the address is in the function with the check (bt_app_main)" \
+  "[ \"\$(so_sym \$(grep -o 'baretop.efi+0x[0-9a-f]*' $out/assert/console.txt | head -1 | cut -d+ -f2))\" = bt_app_main ]"
 
 # --- arguments --------------------------------------------------------------
 boot help 0 --args "--help"

@@ -17,7 +17,9 @@
 #include "report/tree.h"
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
+#include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/model-open-host.h"
 #include "tools/baretop-host/plan-print.h"
@@ -141,7 +143,7 @@ static bool sim_caps(const struct bt_sim_config *cfg, struct bt_pmu_caps *ret)
 
 	if (bt_sim_init(&sim, cfg) != BT_OK)
 		return false;
-	bt_sim_detect_caps(&sim, ret);
+	bt_pmu_caps_detect(&sim.arch, ret);
 	bt_sim_free(&sim);
 	return true;
 }

@@ -127,7 +127,7 @@ static void print_json(FILE *f, const struct result *res, size_t n, bool quick,
 	fprintf(f, "{\n  \"tool\": \"baretop-host workloads\",\n  \"build\": \"hosted\",\n");
 	fprintf(f, "  \"preset\": \"%s\",\n", quick ? "quick" : "default");
 	fprintf(f, "  \"cpu\": {\"avx\": %s, \"avx512f\": %s, \"logical_cpus\": %u},\n",
-		env->cpu.avx ? "true" : "false", env->cpu.avx512f ? "true" : "false",
+		env->cpu.isa.avx ? "true" : "false", env->cpu.isa.avx512f ? "true" : "false",
 		env->cpu.logical_cpus);
 	fprintf(f, "  \"workloads\": [\n");
 	for (size_t i = 0; i < n; i++) {

@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 	printf("Top-Down paper (Yasin, ISPASS 2014) case study 1, hosted on this machine.\n"
 	       "Paper: multiply2 11.8x, multiply3 16.5x over multiply1 (Ivy Bridge, big matrices).\n"
 	       "CPU: avx=%s avx512f=%s; L1d %llu KiB, L2 %llu KiB, L3 %llu KiB (sysconf)\n",
-	       env.cpu.avx ? "yes" : "no", env.cpu.avx512f ? "yes" : "no",
+	       env.cpu.isa.avx ? "yes" : "no", env.cpu.isa.avx512f ? "yes" : "no",
 	       (unsigned long long)env.cpu.l1d_bytes >> 10, (unsigned long long)env.cpu.l2_bytes >> 10,
 	       (unsigned long long)env.cpu.l3_bytes >> 10);
 	for (unsigned i = 0; i < n_sizes; i++)

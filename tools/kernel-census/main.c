@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kernel-census: the hosted driver that suite step 36 runs under valgrind's
+ * kernel-census: the hosted driver that the suite's `kernel-census` step runs under valgrind's
  * cachegrind to count the known-count kernels with a counter baretop did
  * not write.
  *

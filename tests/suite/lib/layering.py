@@ -6,7 +6,8 @@ built objects. Exits 1 with one line per broken rule.
   1. UEFI headers are included only in efi/ (and the test EFI apps).
   2. Privileged instructions appear only in arch/ (inline asm or .S files).
   3. Folders include only the folders below them (ALLOWED), so the folder
-     graph has no cycle.
+     graph has no cycle, also when a room's subfolders count as the room
+     (arch/sim as arch/: no arch/ -> pmu/ -> arch/ circle).
   4. No file-level import cycle: file A imports file B when A's object uses a
      symbol B's object defines (from `nm` of the hosted build), which also
      sees circles that run through a shared internal header.
@@ -17,17 +18,25 @@ built objects. Exits 1 with one line per broken rule.
      (HOST_ONLY_ROOMS, *-host.c) is in the EFI build, and no EFI object
      defines or uses a symbol that only host-only objects define (from `nm`
      of the hosted and the EFI builds).
+  7. Every suite script a source file or document names
+     (tests/suite/NN-name.sh) exists, so renumbering a step cannot leave a
+     stale reference behind (and none cites a step by bare number).
 """
 import os, re, subprocess, sys
 from collections import defaultdict
 
-ROOMS = ['base', 'arch', 'arch/sim', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host', 'analysis']
-# What each room may include (itself always). arch/sim reuses the driver's
-# CPUID decoding (pmu/pmu-caps) to describe the CPU it simulates.
+ROOMS = ['base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host', 'analysis']
+# What each room may include (itself always). arch/sim is the model of the
+# registers the driver (pmu/) is tested against, so it sees none of the
+# driver's code: a sim written from the driver's reading could not catch
+# that reading's mistakes.
 ALLOWED = {
     'base': set(),
     'arch': {'base'},
-    'arch/sim': {'base', 'arch', 'pmu'},
+    'arch/sim': {'base', 'arch'},
+    # Simulated count sources: what the simulated PMU counts (models, never
+    # measurements).
+    'synth': {'base', 'arch', 'arch/sim', 'pmu', 'kernels'},
     'pmu': {'base', 'arch'},
     'metrics': {'base'},
     'metrics/gen': {'base', 'metrics'},
@@ -35,11 +44,11 @@ ALLOWED = {
     'workloads': {'base', 'arch', 'pmu'},
     'kernels': {'base', 'arch'},
     'validate': {'base', 'arch', 'pmu', 'metrics', 'report', 'kernels'},
-    'app': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
+    'app': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
     'efi': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
     'host': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
     # Host-only analysis after the run (never linked into baretop.efi).
-    'analysis': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'firmware'},
+    'analysis': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'firmware'},
     # SMBIOS/ACPI parsers: bytes in, facts out (efi/ finds the tables).
     'firmware': {'base'},
 }
@@ -48,6 +57,17 @@ HOST_ONLY_ROOMS = ('analysis', 'host')
 UEFI_HEADERS = re.compile(r'#\s*include\s*[<"](efi|efilib|efiapi|efiprot|efidef|efibind|efierr|efi_\w+|protocol/\w+|Uefi\w*|Protocol/\w+)(\.h)?[>"]')
 PRIVILEGED = re.compile(r'\b(rdmsr|wrmsr|rdpmc|rdtscp?|cpuid|xgetbv|xsetbv|cli|sti|hlt|lidt|lgdt|invlpg|wbinvd|in[bwl]?|out[bwl]?)\b'
                         r'|mov[lq]?\s+[^;\n]*%?cr[0-8]')
+
+def top_of(room):
+    """The top-level folder of a room: arch/sim -> arch."""
+    return room.split('/')[0]
+
+def folder_cycles(g):
+    """Cycles of a room graph with every room folded into its top folder."""
+    top = defaultdict(set)
+    for r, targets in g.items():
+        top[top_of(r)] |= {top_of(t) for t in targets if top_of(t) != top_of(r)}
+    return cycles(top)
 
 def room_of(path):
     best = None
@@ -147,6 +167,28 @@ def host_symbol_use(host_syms, objs, efi_dir):
             errors.append(f'{rel}: uses {s}, defined only by host-only {host_syms[s]}')
     return errors
 
+STEP_PATH = re.compile(r'tests/suite/\d\d-[a-z0-9-]+\.sh')
+
+def stale_step_paths():
+    """(file, path) for each tests/suite/NN-name.sh a tracked text file names
+    that does not exist."""
+    out = []
+    hits = subprocess.run(['git', 'grep', '-I', '-o', '-E', STEP_PATH.pattern, '--', ':!tests/fuzz/corpus'],
+                          capture_output=True, text=True).stdout.splitlines()
+    for h in hits:
+        f, _, path = h.partition(':')
+        if not os.path.exists(path):
+            out.append((f, path))
+    return out
+
+BARE_STEP = re.compile(r'\b[Ss]teps? \d\d\b(?!-)|\bissue \d+ item\b')
+
+def bare_step_citations():
+    """(file:line) of each 'step NN' outside tests/: a number a renumbering breaks."""
+    hits = subprocess.run(['git', 'grep', '-n', '-I', '-E', r'\b[Ss]teps? [0-9]{2}\b|\bissue [0-9]+ item\b',
+                           '--', ':!tests/*'], capture_output=True, text=True).stdout.splitlines()
+    return [h for h in hits if BARE_STEP.search(h.split(':', 2)[-1])]
+
 def sources():
     out = subprocess.check_output(['git', 'ls-files', '--cached', '--others', '--exclude-standard', '*.c', '*.h', '*.S'], text=True).split()
     return [f for f in out if os.path.exists(f)]
@@ -185,6 +227,7 @@ def main(obj_dir, efi_dir=None):
             graph[room].add(target)
             if target not in ALLOWED[room]:
                 errors.append(f'{f}: {room}/ may not include {inc} ({target}/ is not below it)')
+    errors += [f'folder include cycle: {" -> ".join(c)}' for c in folder_cycles(graph)]
     # 4. file-level cycles over symbol use in the hosted objects.
     defs, uses = {}, defaultdict(set)
     for f in files:
@@ -205,6 +248,8 @@ def main(obj_dir, efi_dir=None):
     errors += [f'file import cycle among: {", ".join(c[:-1])}' for c in cycles(fg)]
     if efi_dir:
         errors += efi_link_errors(files, obj_dir, efi_dir)
+    errors += [f'{f}: names {p}, which does not exist' for f, p in stale_step_paths()]
+    errors += [f'{h[:160]}: cites a suite step by number (name the step or its script)' for h in bare_step_citations()]
     for e in errors:
         print('FAIL', e)
     rooms = sorted(graph)
@@ -249,6 +294,9 @@ def self_test():
         (UEFI_HEADERS.search('#include <efilib.h>') is not None, '<efilib.h> is a UEFI header'),
         ('pmu' not in ALLOWED['metrics'] and 'app' not in ALLOWED['report'], 'metrics/ may not see pmu/, report/ not app/'),
         (room_of('arch/sim/sim-core.c') == 'arch/sim' and room_of('arch/arch.h') == 'arch', 'rooms by longest prefix'),
+        ('pmu' not in ALLOWED['arch/sim'], 'arch/sim/ may not see pmu/, the driver it checks'),
+        (folder_cycles({'arch/sim': {'pmu'}, 'pmu': {'arch'}}) == [['arch', 'pmu', 'arch']],
+         'arch/sim -> pmu -> arch is a folder cycle'),
         (cycles({'a': {'b'}, 'b': {'a'}, 'c': {'a'}}) == [['a', 'b', 'a']], 'a two-file cycle is found'),
         (cycles({'a': {'b'}, 'b': {'c'}}) == [], 'a chain is not a cycle'),
         (len(local_statics('int f(void)\n{\n\tstatic char buf[64];\n\treturn 0;\n}\n')) == 1,
@@ -259,12 +307,18 @@ def self_test():
         (host_only('analysis/page-html.c') and host_only('report/x-host.c') and not host_only('report/console.c'),
          'host-only rooms and *-host.c are host only'),
         (host_symbol_use({'bt_page_html': 'analysis/page-html.c'}, [], 'e') == [], 'no EFI object, no finding'),
+        (BARE_STEP.search('checked by suite step 56') is not None and BARE_STEP.search('step 2n') is None,
+         'a step cited by number is found'),
+        (STEP_PATH.search('see tests/suite/99-no-such-step.sh') is not None
+         and not os.path.exists('tests/suite/99-no-such-step.sh'), 'a suite script path is recognised'),
     ]
     for ok, what in checks:
         print(('ok   ' if ok else 'FAIL ') + 'self-test: ' + what)
     # The allowed folder graph itself must be acyclic.
-    acyclic = cycles({r: set(a) for r, a in ALLOWED.items()}) == []
-    print(('ok   ' if acyclic else 'FAIL ') + 'self-test: the allowed folder graph has no cycle')
+    acyclic = cycles({r: set(a) for r, a in ALLOWED.items()}) == [] and \
+        folder_cycles({r: set(a) for r, a in ALLOWED.items()}) == []
+    print(('ok   ' if acyclic else 'FAIL ') + 'self-test: the allowed folder graph has no cycle '
+          '(also with subfolders folded into their folder)')
     return 0 if all(ok for ok, _ in checks) and acyclic else 1
 
 if __name__ == '__main__':

@@ -60,7 +60,7 @@ static struct run_result run_cfg(const struct bt_sim_config *cfg, uint64_t count
 		return r;
 	}
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	if (bt_sim_generate_counts(evp, (size_t)n, 42, src) != BT_OK) {
@@ -166,7 +166,7 @@ TEST(every_preset_detects_the_caps_it_models)
 		CHECK(sim.arch.simulated);
 		CHECK_STR(sim.arch.name, "simulated");
 		struct bt_pmu_caps caps;
-		bt_sim_detect_caps(&sim, &caps);
+		bt_pmu_caps_detect(&sim.arch, &caps);
 		CHECK_EQ_INT(caps.num_gp, sim.cfg.num_gp);
 		CHECK_EQ_INT(caps.gp_width, sim.cfg.gp_width);
 		if (c->vendor == BT_VENDOR_INTEL) {
@@ -238,7 +238,7 @@ TEST(tsc_aperf_mperf_smi_per_run)
 	CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
 	sim.cfg.smi_per_window = 1;
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	struct bt_event ev[2] = { fx_src("TSC", BT_SRC_TSC), fx_src("duration_time", BT_SRC_DURATION) };
 	const struct bt_event *evp[2] = { &ev[0], &ev[1] };
 	struct bt_sim_count src[1] = { { ev[0], 3000000 } };

@@ -13,6 +13,7 @@
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "tests/unit/lib/cpuid-dumps.h"
 #include "tests/unit/lib/test.h"
 
@@ -169,7 +170,7 @@ TEST(hybrid_adl_p_core_enumerates_six_and_three_and_has_eight_and_four)
 	CHECK_EQ_U64(r.eax, 0x07300605);
 	CHECK_EQ_U64(r.edx, 0x00008603);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	CHECK_EQ_U64(caps.gp_mask, 0xFF);
 	CHECK_EQ_U64(caps.fixed_mask, 0xF);
 	CHECK(caps.perf_metrics);
@@ -191,7 +192,7 @@ TEST(meteor_lake_p_core_has_perf_metrics_with_bit_15_clear)
 	CHECK(bt_rdmsr(&sim.arch, MSR_IA32_PERF_CAPABILITIES, &v) == BT_OK);
 	CHECK_EQ_U64(v & PERF_CAP_PERF_METRICS, 0);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	CHECK(caps.perf_metrics);
 	CHECK_EQ_INT(caps.perf_metrics_fields, 8);
 	CHECK(bt_rdmsr(&sim.arch, 0x329, &v) == BT_OK);      /* MSR_PERF_METRICS */

@@ -13,12 +13,17 @@
 #define FPDT (BASE + 0x300)
 #define FBPT (BASE + 0x400)
 
-static uint8_t mem[0x1000];
+/* Room for an FBPT padded past 64 KiB; `limit` is how much of it reads
+ * (4 KiB unless a test says otherwise), `widest` the largest read asked. */
+static uint8_t mem[0x20000];
+static size_t limit, widest;
 
 static bool rd(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	(void)ctx;
-	if (addr < BASE || addr - BASE > sizeof(mem) || len > sizeof(mem) - (addr - BASE))
+	if (len > widest)
+		widest = len;
+	if (addr < BASE || addr - BASE > limit || len > limit - (addr - BASE))
 		return false;
 	memcpy(buf, mem + (addr - BASE), len);
 	return true;
@@ -48,6 +53,8 @@ static void table_header(uint64_t a, const char *sig, uint32_t len)
 static void build(void)
 {
 	memset(mem, 0, sizeof(mem));
+	limit = 0x1000;
+	widest = 0;
 	/* RSDP, revision 2. */
 	memcpy(at(RSDP), "RSD PTR ", 8);
 	at(RSDP)[15] = 2;
@@ -138,12 +145,7 @@ TEST(hostile_lengths_and_pointers)
 	struct bt_fpdt f;
 
 	build();
-	w32(at(FBPT) + 4, 0xFFFFFFF0u); /* FBPT claims 4 GiB */
-	bt_acpi_fpdt_read(RSDP, rd, NULL, &f);
-	CHECK(!f.present && strstr(f.reason, "length"));
-
-	build();
-	w32(at(FBPT) + 4, 0x2000); /* within the limit, past readable memory */
+	w32(at(FBPT) + 4, 0x2000); /* past readable memory within the read window */
 	bt_acpi_fpdt_read(RSDP, rd, NULL, &f);
 	CHECK(!f.present && strstr(f.reason, "cannot be read"));
 
@@ -162,6 +164,54 @@ TEST(hostile_lengths_and_pointers)
 	w32(at(XSDT) + 4, 36 + 8 * 100000); /* XSDT beyond the entry limit */
 	bt_acpi_fpdt_read(RSDP, rd, NULL, &f);
 	CHECK(!f.present && strstr(f.reason, "length"));
+}
+
+/* EDK2 with performance logging pads the FBPT with room for its records
+ * (well past 64 KiB); the basic boot data record still comes first. A
+ * large table must read as present, and only a bounded prefix is read,
+ * whatever length the table claims (it is untrusted). */
+TEST(large_fbpt_reads_its_first_record)
+{
+	static const uint32_t lengths[] = { 0x10000, 0x10001, 0x18000, 0xFFFFFFF0u };
+	struct bt_fpdt f;
+
+	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		build();
+		limit = sizeof(mem); /* the padded table is all there */
+		w32(at(FBPT) + 4, lengths[i]);
+		/* an extended record after the basic one, as EDK2 appends */
+		uint8_t *x = at(FBPT) + 8 + 48;
+		x[0] = 0x10; x[1] = 0x10; x[2] = 40; x[3] = 2;
+		bt_acpi_fpdt_read(RSDP, rd, NULL, &f);
+		CHECK_MSG(f.present, "FBPT of %u bytes absent: %s", (unsigned)lengths[i], f.reason);
+		CHECK_EQ_U64(f.reset_end_ns, 1111111);
+		CHECK_EQ_U64(f.os_loader_start_image_start_ns, 3333333);
+		CHECK_MSG(widest <= 4096, "read %zu bytes at once for a %u-byte FBPT", widest,
+			  (unsigned)lengths[i]);
+	}
+
+	/* The data record behind other records inside the first 4 KiB is
+	 * found too; a record running past what was read ends the walk. */
+	build();
+	limit = sizeof(mem);
+	w32(at(FBPT) + 4, 0x11000);
+	memmove(at(FBPT) + 8 + 1000, at(FBPT) + 8, 48);
+	memset(at(FBPT) + 8, 0, 48);
+	at(FBPT)[8] = 0x10; at(FBPT)[8 + 2] = 200; /* 5 records of 200 bytes */
+	for (int k = 1; k < 5; k++)
+		at(FBPT)[8 + 200 * k] = 0x10, at(FBPT)[8 + 200 * k + 2] = 200;
+	bt_acpi_fpdt_read(RSDP, rd, NULL, &f);
+	CHECK_MSG(f.present, "absent: %s", f.reason);
+	CHECK_EQ_U64(f.reset_end_ns, 1111111);
+
+	build();
+	limit = sizeof(mem);
+	w32(at(FBPT) + 4, 0x11000);
+	at(FBPT)[8] = 0x10; at(FBPT)[8 + 2] = 255;
+	for (int k = 1; k < 20; k++) /* 255-byte records up to the window's edge */
+		at(FBPT)[8 + 255 * k] = 0x10, at(FBPT)[8 + 255 * k + 2] = 255;
+	bt_acpi_fpdt_read(RSDP, rd, NULL, &f);
+	CHECK(!f.present && strstr(f.reason, "data record"));
 }
 
 TEST(boot_loader_interface_values)

@@ -255,6 +255,49 @@ TEST(entry_points_32_and_64_bit)
 	      BT_ERR_INVALID);
 }
 
+/* SMBIOS 2.1 misstated the entry point's length as 1Eh (DSP0134 5.2.1 says
+ * so); firmware built to it writes 1Eh and checksums 1Eh bytes, the
+ * intermediate _DMI_ checksum still covering 10h..1Eh. Linux's dmi_present
+ * accepts lengths 1Eh..20h. */
+TEST(entry_point_2_1_with_length_1e)
+{
+	uint8_t e2[0x1F] = { '_', 'S', 'M', '_', 0, 0x1E, 2, 1 };
+	struct bt_smbios_entry e;
+	struct bt_diag d;
+
+	memcpy(e2 + 0x10, "_DMI_", 5);
+	w16(e2 + 0x16, 0x1A0);
+	w32(e2 + 0x18, 0xE8000);
+	w16(e2 + 0x1C, 12);
+	e2[0x1E] = 0x21; /* BCD revision 2.1: outside the stated length */
+	fix_checksum(e2 + 0x10, 0x0F, 5);
+	fix_checksum(e2, 0x1E, 4);
+	CHECK(bt_smbios_parse_entry(e2, sizeof(e2), &e, &d) == BT_OK);
+	CHECK(!e.is_64bit);
+	CHECK_EQ_INT(e.major, 2);
+	CHECK_EQ_INT(e.minor, 1);
+	CHECK_EQ_U64(e.table_length, 0x1A0);
+	CHECK_EQ_U64(e.table_address, 0xE8000);
+
+	/* The checksum is taken over the stated length: one summed over 1Fh
+	 * bytes while the length says 1Eh does not add up. */
+	fix_checksum(e2, 0x1F, 4);
+	CHECK(bt_smbios_parse_entry(e2, sizeof(e2), &e, &d) == BT_ERR_INVALID);
+
+	/* 1Dh is too short for the fields, 21h beyond what any version says. */
+	for (unsigned bad = 0x1D; bad <= 0x21; bad += 4) {
+		uint8_t big[0x21];
+
+		memset(big, 0, sizeof(big));
+		memcpy(big, e2, sizeof(e2));
+		big[5] = (uint8_t)bad;
+		fix_checksum(big + 0x10, 0x0F, 5);
+		fix_checksum(big, bad, 4);
+		CHECK(bt_smbios_parse_entry(big, sizeof(big), &e, &d) == BT_ERR_INVALID);
+		CHECK(strstr(d.text, "length") != NULL);
+	}
+}
+
 TEST(run_id_prefers_uuid_then_serials)
 {
 	struct bt_smbios s;

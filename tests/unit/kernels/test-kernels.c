@@ -122,7 +122,7 @@ TEST(every_kernel_runs_at_two_sizes)
 
 			if (s == BT_ERR_UNSUPPORTED) {
 				/* Only the ISA-gated kernels may say so, with why. */
-				CHECK_MSG(!cpu.avx512f || !cpu.avx || !cpu.fma, "%s unsupported "
+				CHECK_MSG(!cpu.isa.avx512f || !cpu.isa.avx || !cpu.isa.fma, "%s unsupported "
 					  "on a CPU with every ISA", k->name);
 				CHECK(d.text[0]);
 				continue;
@@ -164,8 +164,8 @@ TEST(isa_kernels_refuse_a_cpu_without_the_isa)
 		&bt_kernel_fp_512_double, &bt_kernel_fma_scalar_double, &bt_kernel_fma_256_single,
 		&bt_kernel_fma_512_double,
 	};
-	struct bt_kernel_cpu none = { .sse2 = true, .page_bytes = 4096 };
-	struct bt_kernel_cpu avx_only = { .sse2 = true, .avx = true, .page_bytes = 4096 };
+	struct bt_kernel_cpu none = { .isa.sse2 = true, .page_bytes = 4096 };
+	struct bt_kernel_cpu avx_only = { .isa = { .sse2 = true, .avx = true }, .page_bytes = 4096 };
 
 	for (size_t i = 0; i < sizeof(gated) / sizeof(gated[0]); i++) {
 		struct bt_kernel_state st;

@@ -13,9 +13,11 @@
 
 #include "base/event.h"
 #include "pmu/msr.h"
+#include "pmu/pmu-caps.h"
 #include "pmu/pmu-session.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 static inline struct bt_event fx_gp(const char *name, uint16_t code, uint8_t umask, uint8_t cmask,
 				    uint32_t counters)
@@ -288,7 +290,7 @@ static inline struct fx_outcome fx_measure(struct bt_sim *sim, const struct bt_s
 		return o;
 	}
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(sim, &caps);
+	bt_pmu_caps_detect(&sim->arch, &caps);
 	fx_ptrs(ev, n, evp);
 	if (bt_sim_generate_counts(evp, (size_t)n, 11, src) != BT_OK ||
 	    bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) != BT_OK) {

@@ -147,6 +147,48 @@ TEST(skylake_client_signature_and_pmu)
 	CHECK_EQ_INT(ci.tsc_source, BT_TSC_CPUID_15H);
 }
 
+/* Skylake-X (i9-7900X class, signature 0x50654, leaves 15H/16H from the
+ * instlatx64 dump in ../shared/reference/cpuid): CPUID.15H gives the ratio
+ * 276/2 but no crystal, CPUID.16H a 3300 MHz base. The SDM's 25 MHz for
+ * 06_55H would make the TSC 3.45 GHz, 4.5 % above this part's nominal
+ * 3.3 GHz (its crystal is 24 MHz); servers of the same model
+ * spread-spectrum theirs. Linux dropped the rule (b51120309348): the rate
+ * is measured, and says so. */
+static const struct leaf_entry skx[] = {
+	INTEL_VENDOR(0x16),
+	{ 1, 0, { 0x00050654, 0, 1u << 15, 0 } },
+	{ 0xa, 0, { 0x07300404, 0, 0, 0x00000603 } },
+	{ 0x15, 0, { 2, 276, 0, 0 } },
+	{ 0x16, 0, { 3300, 4000, 100, 0 } },
+	{ 0x80000000u, 0, { 0x80000008u, 0, 0, 0 } },
+	END,
+};
+
+TEST(skylake_server_tsc_is_calibrated_not_25_mhz)
+{
+	struct bt_cpu_info ci = detect(skx, NULL, false, NULL);
+
+	CHECK_EQ_U64(ci.model, 0x55);
+	/* the fake stall's TSC runs at 3 GHz: measured, not 25 MHz * 138 */
+	CHECK_EQ_INT(ci.tsc_source, BT_TSC_CALIBRATED);
+	CHECK_EQ_U64(ci.tsc_hz, 3000000000ull);
+	CHECK(strstr(bt_tsc_source_name(ci.tsc_source), "calibrated") != NULL);
+}
+
+/* Without a platform stall (nothing to measure against), the nameplate
+ * base frequency of CPUID.16H is the best left, and is named as such. */
+TEST(skylake_server_without_stall_takes_leaf_16h)
+{
+	struct fake f = { skx, NULL, 0 };
+	struct bt_arch a = { .name = "fake", .ops = &fake_ops, .ctx = &f };
+	struct bt_detect_options opt = { 0 };
+	struct bt_cpu_info ci;
+
+	bt_cpu_detect(&a, &opt, &ci);
+	CHECK_EQ_INT(ci.tsc_source, BT_TSC_CPUID_16H);
+	CHECK_EQ_U64(ci.tsc_hz, 3300000000ull);
+}
+
 /* QEMU TCG with -cpu Skylake-Client: same signature, CPUID.0AH all zero,
  * hypervisor bit set. No PMU, and IA32_PERF_CAPABILITIES is never read. */
 TEST(no_pmu_when_leaf_0a_reports_version_0)

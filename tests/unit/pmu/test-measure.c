@@ -10,9 +10,11 @@
 #include <stdlib.h>
 
 #include "pmu/measure.h"
+#include "pmu/pmu-caps.h"
 #include "arch/arch-cpuid-host.h"
 #include "pmu/plan.h"
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "tests/unit/lib/test.h"
 #include "tests/unit/lib/pmu-fixtures.h"
 
@@ -24,7 +26,7 @@ static void sim_workload(void *arg)
 
 struct setup {
 	struct bt_sim sim;
-	struct bt_pmu_caps caps;
+	struct bt_pmu pmu;          /* the sim's arch and the caps detected there */
 	struct bt_event ev[FX_MAX];
 	const struct bt_event *evp[FX_MAX];
 	struct bt_sim_count src[FX_MAX];
@@ -39,14 +41,15 @@ static bool prepare(struct setup *t, const char *preset)
 	memset(t, 0, sizeof(*t));
 	if (bt_sim_init(&t->sim, bt_sim_preset(preset)) != BT_OK)
 		return false;
-	bt_sim_detect_caps(&t->sim, &t->caps);
+	t->pmu.arch = &t->sim.arch;
+	bt_pmu_caps_detect(&t->sim.arch, &t->pmu.caps);
 	t->n = fx_set_for(&t->sim.cfg, t->ev);
 	fx_ptrs(t->ev, t->n, t->evp);
 	if (bt_sim_generate_counts(t->evp, (size_t)t->n, 7, t->src) != BT_OK)
 		return false;
 	t->source = (struct bt_sim_source){ t->src, (size_t)t->n, 0, sim_workload };
 	bt_sim_set_source(&t->sim, &t->source);
-	return bt_plan_events(t->evp, t->n, &t->caps, NULL, &t->scratch, &t->plan) == BT_OK;
+	return bt_plan_events(t->evp, t->n, &t->pmu.caps, NULL, &t->scratch, &t->plan) == BT_OK;
 }
 
 static int index_of_fixed(const struct setup *t, int fixed)
@@ -95,7 +98,7 @@ TEST(every_event_comes_back_exactly_on_each_pmu_kind)
 		bt_measure_opts_defaults(&o);
 		o.reps = 3;
 		bt_sim_snapshot(&t.sim, &before);
-		bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+		bt_status st = bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m);
 		CHECK_MSG(st == BT_OK, "%s: %s", presets[p], m.error);
 		if (st == BT_OK) {
 			check_exact(&t, &m, presets[p]);
@@ -125,7 +128,7 @@ TEST(without_calibration_amd_legacy_counts_the_driver_writes)
 	CHECK(prepare(&t, "amd-legacy"));
 	bt_measure_opts_defaults(&o);
 	o.calib_runs = 0;
-	CHECK_EQ_INT(bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
 	for (int i = 0; i < t.n; i++)
 		if (t.ev[i].source == BT_SRC_PMC && m.ev[i].median != t.src[i].count)
 			off++;
@@ -184,7 +187,7 @@ static void run_disturbed(struct disturb *d, struct bt_measurement *m)
 	o.reps = 3;
 	d->t->sim.cfg.smi_count = true;
 	o.pmu.read_smi_count = true;
-	CHECK_EQ_INT(bt_measure(&d->t->sim.arch, &d->t->caps, &d->t->plan, d->t->evp, &wl, &o, m),
+	CHECK_EQ_INT(bt_measure(&d->t->pmu, &d->t->plan, d->t->evp, &wl, &o, m),
 		     BT_OK);
 }
 
@@ -287,8 +290,8 @@ TEST(an_smi_in_an_unfrozen_window_is_retried_even_when_instructions_agree)
 	struct disturb d = { &t, 0, 3, 0, -1, 0, 0 };
 
 	CHECK(prepare(&t, "nhm"));
-	CHECK(!t.caps.has_perf_capabilities ||
-	      !(t.caps.perf_capabilities & (1ull << 12))); /* no SMM freeze here */
+	CHECK(!t.pmu.caps.has_perf_capabilities ||
+	      !(t.pmu.caps.perf_capabilities & (1ull << 12))); /* no SMM freeze here */
 	int inst = index_of_fixed(&t, 0);
 	CHECK(inst >= 0);
 	/* The handler's work: 1 part in 10^5 of the instructions, at least 1. */
@@ -419,7 +422,7 @@ TEST(a_fault_anywhere_aborts_cleanly_and_restores_every_register)
 			o.reps = 2;
 			bt_sim_snapshot(&t.sim, &before);
 			t.sim.fault_at = t.sim.access_count + at;
-			bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+			bt_status st = bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m);
 			bool hit = t.sim.access_count >= t.sim.fault_at; /* the access existed */
 			fired += hit;
 			CHECK_MSG(!hit || st != BT_OK, "%s: fault at access %llu did not abort the run",
@@ -492,7 +495,7 @@ TEST(a_session_closed_in_mid_window_restores_every_register)
 		o.reps = 2;
 		o.session_hook = lost_hook;
 		bt_sim_snapshot(&t.sim, &before);
-		bt_status st = bt_measure(&t.sim.arch, &t.caps, &t.plan, t.evp, &wl, &o, &m);
+		bt_status st = bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m);
 		CHECK_MSG(lost.parked, "%s: the third window never came", presets[p]);
 		CHECK_MSG(lost.opened == 1 && lost.closed == 1, "%s: hook opened %d closed %d",
 			  presets[p], lost.opened, lost.closed);

@@ -77,7 +77,7 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 {
 	const struct { uint32_t model; uint8_t core_type; enum bt_intel_uarch want; } cases[] = {
 		{ 0x0F, 0, BT_UARCH_CORE2 }, { 0x1A, 0, BT_UARCH_NHM }, { 0x2E, 0, BT_UARCH_NHM },
-		{ 0x2C, 0, BT_UARCH_WSM_BDW }, { 0x3C, 0, BT_UARCH_WSM_BDW },
+		{ 0x2C, 0, BT_UARCH_WSM }, { 0x2A, 0, BT_UARCH_WSM_BDW }, { 0x3C, 0, BT_UARCH_WSM_BDW },
 		{ 0x4F, 0, BT_UARCH_WSM_BDW }, { 0x5E, 0, BT_UARCH_SKL }, { 0x55, 0, BT_UARCH_SKL },
 		{ 0xA5, 0, BT_UARCH_SKL }, { 0x7E, 0, BT_UARCH_ICL }, { 0x6A, 0, BT_UARCH_ICL },
 		{ 0x8C, 0, BT_UARCH_ICL }, { 0xA7, 0, BT_UARCH_ICL }, { 0x8F, 0, BT_UARCH_GLC },
@@ -273,4 +273,22 @@ TEST(more_than_eight_general_counters_below_v6_are_clamped)
 	bt_pmu_caps_from_cpuid(&l, &c);
 	CHECK_EQ_U64(c.gp_mask, 0x3FF);
 	CHECK(!(c.quirks & BT_PMU_QUIRK_GP_CLAMPED));
+}
+
+/* More corrections than the caller has room for: the last entry says how
+ * many were not kept instead of the list ending silently. */
+TEST(caps_notes_past_the_room_say_how_many_more)
+{
+	struct bt_pmu_caps c;
+	memset(&c, 0, sizeof(c));
+	c.quirks = BT_PMU_QUIRK_HYBRID_BIG_COUNTERS | BT_PMU_QUIRK_PM_ASSUMED |
+		   BT_PMU_QUIRK_PM_BIT_BROKEN;
+	char notes[2][200];
+	unsigned n = bt_pmu_caps_notes(&c, notes, 2);
+	CHECK_EQ_INT(n, 2);
+	CHECK(strstr(notes[0], "Alder/Raptor Lake P-core") != NULL);
+	CHECK_MSG(strcmp(notes[1], "... and 2 more notes not kept") == 0, "got '%s'", notes[1]);
+	char all[8][200];
+	CHECK_EQ_INT(bt_pmu_caps_notes(&c, all, 8), 3);
+	CHECK(strstr(all[2], "Meteor Lake") != NULL);
 }

@@ -19,7 +19,7 @@ static struct bt_pmu_caps caps_of(const char *preset)
 {
 	struct bt_pmu_caps caps;
 	bt_sim_init(&sim, bt_sim_preset(preset));
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	bt_sim_free(&sim);
 	return caps;
 }

@@ -47,7 +47,7 @@ static void every_access_faults(const char *preset, uint8_t initial)
 	cfg.initial = initial;
 	CHECK(bt_sim_init(&sim, &cfg) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_sim_generate_counts(evp, (size_t)n, 3, src) == BT_OK);
@@ -115,7 +115,7 @@ TEST(fault_on_a_chosen_msr_is_reported_by_name)
 	static const struct bt_event *evp[FX_MAX];
 	CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);

@@ -58,7 +58,7 @@ static struct fw_run measure(const struct bt_sim_config *cfg)
 		return r;
 	}
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	if (bt_sim_generate_counts(evp, (size_t)n, 9, src) != BT_OK ||
@@ -124,7 +124,7 @@ TEST(pebs_enable_is_restored_when_the_session_fails)
 	c.initial = BT_SIM_INIT_PEBS;
 	CHECK(bt_sim_init(&sim, &c) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
@@ -220,7 +220,7 @@ TEST(v2_v3_never_touch_global_inuse_and_a_fault_on_it_is_a_warning)
 	}
 	CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	sim.fault_msr_armed = true;
 	sim.fault_msr = SIM_IA32_PERF_GLOBAL_INUSE;
 	sim.fault_op = BT_SIM_RDMSR;

@@ -162,7 +162,7 @@ TEST(v6_counters_use_the_19xx_range)
 	const struct bt_sim_config *c = bt_sim_preset("lnl-p");
 	struct bt_pmu_caps caps;
 	CHECK(bt_sim_init(&sim, c) == BT_OK);
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	bt_sim_free(&sim);
 	CHECK_EQ_U64(caps.gp_mask, 0x3FF);                 /* CPUID.23H.01H:EAX */
 	CHECK_EQ_U64(caps.fixed_mask, 0xF);                /* CPUID.23H.01H:EBX */
@@ -189,7 +189,7 @@ TEST(v6_counter_bitmap_with_gaps)
 	c.part = NULL; /* no real part has gaps: CPUID made up from the fields */
 	struct bt_pmu_caps caps;
 	CHECK(bt_sim_init(&sim, &c) == BT_OK);
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	bt_sim_free(&sim);
 	CHECK_EQ_U64(caps.gp_mask, 0x3F3);
 	CHECK_EQ_INT(caps.num_gp, 10);

@@ -47,7 +47,7 @@ static struct outcome measure(const char *preset, struct bt_event *ev, int n,
 	static struct bt_sim_count src[FX_MAX];
 	CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_sim_generate_counts(evp, (size_t)n, 7, src) == BT_OK);
 	struct bt_sim_source source = { src, (size_t)n, 0, NULL };
@@ -216,7 +216,7 @@ TEST(mistake_more_events_in_a_group_than_counters)
 	static struct bt_sim sim;
 	CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	bt_sim_free(&sim);
 	static const struct bt_event *evp[FX_MAX];
 	fx_ptrs(ev, n, evp);
@@ -307,7 +307,7 @@ TEST(sequence_stop_program_one_start_one_stop)
 	static const struct bt_event *evp[FX_MAX];
 	CHECK(bt_sim_init(&sim, bt_sim_preset("skl")) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = skl_events(ev);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
@@ -361,7 +361,7 @@ TEST(program_refuses_counters_the_pmu_lacks_before_any_write)
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_sim_init(&sim, bt_sim_preset("amd-legacy")) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	struct bt_plan_mutation pm = { .extra_counters = 1 };
 	struct bt_plan_opts popts = { .mutation = &pm };
 	bt_plan_events(evp, n, &caps, &popts, &scratch, &plan);

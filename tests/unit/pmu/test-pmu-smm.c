@@ -55,7 +55,7 @@ static struct smm_run measure(const struct bt_sim_config *cfg, const struct bt_p
 		return r;
 	}
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	if (bt_sim_generate_counts(evp, (size_t)n, 5, src) != BT_OK ||
@@ -195,7 +195,7 @@ TEST(debugctl_is_read_modify_written_and_restored_also_on_abort)
 	/* A fault while programming aborts the session: close still restores. */
 	CHECK(bt_sim_init(&sim, &c) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
@@ -238,7 +238,7 @@ TEST(debugctl_refused_the_session_counts_on_and_says_so)
 	/* By hand rather than measure(): the fault is armed on the sim. */
 	CHECK(bt_sim_init(&sim, &c) == BT_OK);
 	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &caps);
 	int n = fx_set_for(&sim.cfg, ev);
 	fx_ptrs(ev, n, evp);
 	CHECK(bt_sim_generate_counts(evp, (size_t)n, 5, src) == BT_OK);

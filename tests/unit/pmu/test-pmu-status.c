@@ -84,7 +84,7 @@ TEST(a_failing_status_restore_names_the_register)
 		fx_ptrs(ev, n, evp);
 		CHECK(bt_sim_init(&sim, &c) == BT_OK);
 		struct bt_pmu_caps caps;
-		bt_sim_detect_caps(&sim, &caps);
+		bt_pmu_caps_detect(&sim.arch, &caps);
 		CHECK(bt_plan_events(evp, n, &caps, NULL, &scratch, &plan) == BT_OK);
 		sim.fault_msr_armed = true;
 		sim.fault_msr = cases[i].msr;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "kernels/kernel.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
@@ -62,7 +63,7 @@ static int64_t declared(const char *name)
  * session puts it back). */
 static bt_status count_once(struct bt_pmu_session *s, const struct bt_pmu_caps *caps,
 			    uint64_t sel, bt_window_fn *fn, void *arg, uint64_t *ret,
-			    char *err, size_t len)
+			    struct bt_diag *err)
 {
 	uint32_t sm = bt_pmu_gp_sel_msr(caps, 0), cm = bt_pmu_gp_ctr_msr(caps, 0);
 	uint32_t g = bt_pmu_global_ctrl_msr(caps);
@@ -70,18 +71,18 @@ static bt_status count_once(struct bt_pmu_session *s, const struct bt_pmu_caps *
 	bt_status rc = BT_OK;
 	if (caps->kind == BT_PMU_INTEL_ARCH && caps->version >= 4)
 		rc = bt_pmu_raw_write(s, 0, MSR_IA32_PERF_GLOBAL_OVF_CTRL,
-				      GLOBAL_STATUS_CTR_FRZ | GLOBAL_STATUS_LBR_FRZ, err, len);
+				      GLOBAL_STATUS_CTR_FRZ | GLOBAL_STATUS_LBR_FRZ, err);
 	if (rc == BT_OK)
-		rc = bt_pmu_raw_write(s, cm, bt_pmu_gp_ctr_write_msr(caps, 0), 0, err, len);
+		rc = bt_pmu_raw_write(s, cm, bt_pmu_gp_ctr_write_msr(caps, 0), 0, err);
 	if (rc == BT_OK)
-		rc = bt_pmu_raw_write(s, sm, sm, g ? sel | EVTSEL_EN : sel, err, len);
+		rc = bt_pmu_raw_write(s, sm, sm, g ? sel | EVTSEL_EN : sel, err);
 	if (rc == BT_OK)
-		rc = bt_pmu_raw_read(s, cm, &a, err, len);
+		rc = bt_pmu_raw_read(s, cm, &a, err);
 	if (rc == BT_OK)
-		rc = g ? bt_pmu_raw_window(s, g, 1, 0, fn, arg, NULL, err, len)
-		       : bt_pmu_raw_window(s, sm, sel | EVTSEL_EN, sel, fn, arg, NULL, err, len);
+		rc = g ? bt_pmu_raw_window(s, g, 1, 0, fn, arg, NULL, err)
+		       : bt_pmu_raw_window(s, sm, sel | EVTSEL_EN, sel, fn, arg, NULL, err);
 	if (rc == BT_OK)
-		rc = bt_pmu_raw_read(s, cm, &b, err, len);
+		rc = bt_pmu_raw_read(s, cm, &b, err);
 	*ret = b - a;
 	return rc;
 }
@@ -105,7 +106,7 @@ static void event_check(struct bt_arch *arch, const struct bt_pmu_caps *caps, co
 	struct bt_kernel_state st;
 	struct bt_kernel_cpu cpu;
 	memset(&cpu, 0, sizeof(cpu));
-	char err[240] = "";
+	struct bt_diag err = { "" };
 	uint64_t v = 0, overhead = 0;
 	uint64_t sel = (code & 0xFF) | ((uint64_t)umask << 8) | EVTSEL_USR | EVTSEL_OS;
 	struct bt_kernel_state est;
@@ -114,16 +115,15 @@ static void event_check(struct bt_arch *arch, const struct bt_pmu_caps *caps, co
 	if (rc == BT_OK)
 		rc = bt_pmu_open(&s, arch, caps, &so);
 	if (rc == BT_OK)
-		rc = count_once(&s, caps, sel, bt_kernel_find("empty")->run, &est, &overhead, err,
-				sizeof(err));
+		rc = count_once(&s, caps, sel, bt_kernel_find("empty")->run, &est, &overhead, &err);
 	if (rc == BT_OK)
-		rc = count_once(&s, caps, sel, loop_kernel()->run, &st, &v, err, sizeof(err));
+		rc = count_once(&s, caps, sel, loop_kernel()->run, &st, &v, &err);
 	v -= overhead;
 	bt_pmu_close(&s);
 	bt_kernel_teardown(loop_kernel(), &st);
 	r.verdict = rc == BT_OK && (int64_t)v == want ? BT_VERDICT_PASS : BT_VERDICT_FAIL;
 	snprintf(r.detail, sizeof(r.detail), "counted %llu, declared %lld %.100s",
-		 (unsigned long long)v, (long long)want, err);
+		 (unsigned long long)v, (long long)want, err.text);
 	bt_check_list_add(out, &r);
 }
 
@@ -155,8 +155,8 @@ static struct outcome run(const char *preset, const char *spec, uint8_t initial,
 		snprintf(o.msg, sizeof(o.msg), "bt_sim_init");
 		return o;
 	}
-	struct bt_pmu_caps caps;
-	bt_sim_detect_caps(&sim, &caps);
+	struct bt_pmu pmu = { .arch = &sim.arch };
+	bt_pmu_caps_detect(&sim.arch, &pmu.caps);
 	/* What loop-dec-jnz retires, as the kernel declares it; cycles and the
 	 * PERF_METRICS bytes are the model's own (level 1 sums to 0xFF, each
 	 * level-2 field within its parent). */
@@ -182,7 +182,7 @@ static struct outcome run(const char *preset, const char *spec, uint8_t initial,
 		sim.fault_msr_armed = true;
 	}
 	struct bt_conformance_opts co = { .reps = 3, .quick = true };
-	bt_status st = bt_conformance_run(&sim.arch, &caps, &co, &o.list, &d);
+	bt_status st = bt_conformance_run(&pmu, &co, &o.list, &d);
 	sim.fault_msr_armed = false;
 	if (st != BT_OK) {
 		snprintf(o.msg, sizeof(o.msg), "bt_conformance_run: %s", d.text);
@@ -192,18 +192,18 @@ static struct outcome run(const char *preset, const char *spec, uint8_t initial,
 	o.restored = bt_sim_restored(&sim, &cp, o.restore_diff, sizeof(o.restore_diff));
 	if (!fault_msr) {
 		if (cfg.vendor == BT_VENDOR_INTEL) {
-			event_check(&sim.arch, &caps, "event:INST_RETIRED.ANY_P@loop-dec-jnz", 0xC0, 0x00,
+			event_check(&sim.arch, &pmu.caps, "event:INST_RETIRED.ANY_P@loop-dec-jnz", 0xC0, 0x00,
 				    BT_KC_INSTRUCTIONS, &o.list);
-			event_check(&sim.arch, &caps, "event:BR_INST_RETIRED.ALL_BRANCHES@loop-dec-jnz",
+			event_check(&sim.arch, &pmu.caps, "event:BR_INST_RETIRED.ALL_BRANCHES@loop-dec-jnz",
 				    0xC4, 0x00, BT_KC_BRANCHES, &o.list);
 			if (intel_c4_01_cond(&cfg))
-				event_check(&sim.arch, &caps,
+				event_check(&sim.arch, &pmu.caps,
 					    "event:BR_INST_RETIRED.CONDITIONAL@loop-dec-jnz", 0xC4, 0x01,
 					    BT_KC_COND, &o.list);
 		} else {
-			event_check(&sim.arch, &caps, "event:RETIRED_INSTRUCTIONS@loop-dec-jnz", 0xC0, 0x00,
+			event_check(&sim.arch, &pmu.caps, "event:RETIRED_INSTRUCTIONS@loop-dec-jnz", 0xC0, 0x00,
 				    BT_KC_INSTRUCTIONS, &o.list);
-			event_check(&sim.arch, &caps, "event:RETIRED_BRANCH_INSTRUCTIONS@loop-dec-jnz",
+			event_check(&sim.arch, &pmu.caps, "event:RETIRED_BRANCH_INSTRUCTIONS@loop-dec-jnz",
 				    0xC2, 0x00, BT_KC_BRANCHES, &o.list);
 		}
 	}

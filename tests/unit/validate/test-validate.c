@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 #include "kernels/kernel.h"
+#include "pmu/pmu-caps.h"
 #include "validate/builtin-spec.h"
 #include "validate/expect.h"
 #include "validate/run.h"
@@ -169,16 +171,16 @@ static void prepare(void *ctx, const struct bt_kernel *k, const struct bt_kernel
 static void run_preset(const char *preset, int64_t skew, struct bt_check_list *out)
 {
 	struct bt_sim sim;
-	struct bt_pmu_caps caps;
+	struct bt_pmu pmu = { .arch = &sim.arch };
 	struct bt_vspec spec;
 	struct bt_validate_opts o;
 	static struct prep p;
 	struct bt_diag d;
 
 	CHECK(bt_sim_init(&sim, bt_sim_preset(preset)) == BT_OK);
-	bt_sim_detect_caps(&sim, &caps);
+	bt_pmu_caps_detect(&sim.arch, &pmu.caps);
 	bt_vspec_init(&spec, "built-in");
-	CHECK(bt_vspec_builtin(&caps, &spec) == BT_OK);
+	CHECK(bt_vspec_builtin(&pmu.caps, &spec) == BT_OK);
 	bt_validate_opts_defaults(&o);
 	o.quick = true;
 	o.reps = 3;
@@ -188,9 +190,49 @@ static void run_preset(const char *preset, int64_t skew, struct bt_check_list *o
 	o.prepare = prepare;
 	o.prepare_ctx = &p;
 	bt_check_list_init(out);
-	CHECK(bt_validate_run(&sim.arch, &caps, &spec, &o, out, &d) == BT_OK);
+	CHECK(bt_validate_run(&pmu, &spec, &o, out, &d) == BT_OK);
 	bt_vspec_free(&spec);
 	bt_sim_free(&sim);
+}
+
+/* How many built-in checks of the spec count cpu/event=0xc4,umask=UMASK/. */
+static int c4_checks(enum bt_intel_uarch u, const char *umask)
+{
+	struct bt_pmu_caps caps;
+	struct bt_vspec spec;
+	char ev[48];
+	int n = 0;
+
+	memset(&caps, 0, sizeof(caps));
+	caps.kind = BT_PMU_INTEL_ARCH;
+	caps.version = 3;
+	caps.arch_events_len = 7;
+	caps.uarch = (uint8_t)u;
+	snprintf(ev, sizeof(ev), "cpu/event=0xc4,umask=%s/", umask);
+	bt_vspec_init(&spec, "built-in");
+	CHECK(bt_vspec_builtin(&caps, &spec) == BT_OK);
+	for (int i = 0; i < spec.n; i++)
+		n += strcmp(spec.v[i].event, ev) == 0;
+	bt_vspec_free(&spec);
+	return n;
+}
+
+/* BR_INST_RETIRED umasks per core class, from the vendors' event lists
+ * (Linux tools/perf/pmu-events/arch/x86): Westmere (westmereep-sp,
+ * westmereep-dp, westmere-ex pipeline.json) has C4H 01H CONDITIONAL, 02H
+ * NEAR_CALL and 04H only; Sandy Bridge (sandybridge/pipeline.json) adds
+ * 08H NEAR_RETURN and 10H NOT_TAKEN. */
+TEST(branch_umasks_per_core_class)
+{
+	CHECK_EQ_INT(c4_checks(BT_UARCH_WSM, "0x01"), 1);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_WSM, "0x02"), 1);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_WSM, "0x08"), 0);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_WSM, "0x10"), 0);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_WSM_BDW, "0x08"), 1);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_WSM_BDW, "0x10"), 1);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_SKL, "0x10"), 1);
+	/* Nehalem and Core 2: architectural events only. */
+	CHECK_EQ_INT(c4_checks(BT_UARCH_NHM, "0x01"), 0);
 }
 
 TEST(sim_pass_and_fail)

@@ -4,7 +4,6 @@
  * messages, and what happens when the platform lacks a service the workload
  * needs (no partner CPU, no executable memory).
  */
-#include "pmu/cpu-info.h"
 #include "tests/unit/lib/test.h"
 #include "workloads/wl-common.h"
 #include "workloads/workload.h"
@@ -268,27 +267,3 @@ TEST(setup_rechecks_values_that_bypassed_the_parser)
 	bt_wl_teardown(&inst);
 }
 
-TEST(cpu_facts_from_detection_require_enabled_state)
-{
-	struct bt_cpu_info info = { 0 };
-	struct bt_wl_cpu cpu;
-
-	info.avx = info.avx2 = info.avx512f = info.osxsave = true;
-	info.logical_cpus = 4;
-	bt_wl_cpu_from_info(&cpu, &info, 0x3);           /* x87 + SSE only */
-	CHECK(!cpu.avx && !cpu.avx512f);
-	CHECK_EQ_INT(cpu.logical_cpus, 4);
-	bt_wl_cpu_from_info(&cpu, &info, 0x7);           /* + AVX */
-	CHECK(cpu.avx && !cpu.avx512f);
-	bt_wl_cpu_from_info(&cpu, &info, 0xE7);          /* + opmask, ZMM */
-	CHECK(cpu.avx && cpu.avx512f);
-	/* CPUID.1:ECX.OSXSAVE read before the caller set CR4.OSXSAVE: a
-	 * non-zero XCR0 (bit 0 is architecturally 1) proves XGETBV ran, so
-	 * the enabled state still counts. XCR0 == 0 means it could not be
-	 * read at all. */
-	info.osxsave = false;
-	bt_wl_cpu_from_info(&cpu, &info, 0xE7);
-	CHECK(cpu.avx && cpu.avx512f);
-	bt_wl_cpu_from_info(&cpu, &info, 0);
-	CHECK(!cpu.avx && !cpu.avx512f);
-}

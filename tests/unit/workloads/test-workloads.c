@@ -185,8 +185,8 @@ TEST(multiply1_2_3_give_the_independent_product_for_every_isa)
 		snprintf(spec, sizeof spec, "multiply3:n=%u", sizes[s]);
 		CHECK_EQ_U64(checksum_of(spec), expected);
 		for (size_t i = 0; i < BT_WL_ARRAY_SIZE(isas); i++) {
-			bool usable = i == 0 || (i == 1 && env()->cpu.avx) ||
-				      (i == 2 && env()->cpu.avx512f);
+			bool usable = i == 0 || (i == 1 && env()->cpu.isa.avx) ||
+				      (i == 2 && env()->cpu.isa.avx512f);
 
 			if (!usable)
 				continue;
@@ -194,7 +194,7 @@ TEST(multiply1_2_3_give_the_independent_product_for_every_isa)
 			CHECK_EQ_U64(checksum_of(spec), expected);
 		}
 	}
-	if (!env()->cpu.avx512f)
+	if (!env()->cpu.isa.avx512f)
 		printf("# the AVX-512 kernel was not run: this CPU has no AVX-512F\n");
 }
 
@@ -205,8 +205,8 @@ TEST(multiply3_refuses_an_isa_the_cpu_lacks)
 	struct bt_wl_instance inst;
 	struct bt_diag d;
 
-	e.cpu.avx = false;
-	e.cpu.avx512f = false;
+	e.cpu.isa.avx = false;
+	e.cpu.isa.avx512f = false;
 	CHECK(bt_wl_config_from_spec(&cfg, "multiply3:n=8,isa=avx", BT_WL_QUICK, &d) == BT_OK);
 	CHECK(bt_wl_setup(&inst, &cfg, &e, &d) == BT_ERR_UNSUPPORTED);
 	CHECK(strstr(d.text, "AVX") != NULL);

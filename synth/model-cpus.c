@@ -35,7 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 /* A row names only what differs from its base preset. A field left out is
  * 0, which means "the base's" for every field but hybrid and perf_metrics:

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 static struct bt_event pmc(uint16_t code, uint8_t umask, int fixed)
 {

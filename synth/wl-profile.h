@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A workload's character, as data: what the simulated PMU counts when it
- * "runs" the workload (arch/sim/sim-workload.c). It is a MODEL written by
+ * "runs" the workload (synth/workload-counts.c). It is a MODEL written by
  * hand from the workload's code and the Top-Down paper's case studies, not a
  * measurement: a simulated tree shows what the model says, never what a CPU
- * did. Shared by workloads/ (each workload declares its profile next to its
- * code) and arch/sim/ (which derives every event from it); so it lives in
- * base/, a plain struct with no behaviour.
+ * did. The built-in workloads' profiles are in synth/workload-profiles.c,
+ * keyed by workload name: workloads/ knows nothing of the simulator.
  *
  * Architectural counts follow from the parameters: instructions per run =
  * insts_per_unit x (product of the parameters named in unit_params, or 1).
@@ -15,8 +14,12 @@
  * Rates are per instruction (branches, loads, stores) or per event of the
  * level above (mispredicts per branch, misses per load).
  */
-#ifndef BASE_WL_PROFILE_H
-#define BASE_WL_PROFILE_H
+#ifndef SYNTH_WL_PROFILE_H
+#define SYNTH_WL_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct bt_wl_profile {
 	/* Architectural counts per run. */
@@ -50,5 +53,19 @@ struct bt_wl_profile {
 	double branches, loads, stores;
 	double fp_ops;               /* FP arithmetic instructions (scalar) */
 };
+
+/* The profile of the built-in workload named `workload`, or NULL (none:
+ * generated counts). */
+const struct bt_wl_profile *bt_wl_profile_find(const char *workload);
+/* The k-th workload name with a profile, or NULL past the last (for tests). */
+const char *bt_wl_profile_name(size_t k);
+
+/* The value of the workload parameter `name` of one configured run into
+ * *ret; false if the workload has no such parameter. */
+typedef bool bt_wl_param_fn(const void *ctx, const char *name, uint64_t *ret);
+/* Instructions one run retires by profile p: insts_per_unit x the values
+ * of the parameters named in unit_params (read through param); 0 for a
+ * NULL p. */
+double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx);
 
 #endif

@@ -20,7 +20,7 @@
  */
 #include <string.h>
 
-#include "arch/sim/sim.h"
+#include "synth/count-sources.h"
 
 enum q { Q_INST, Q_BR, Q_MISP, Q_CYC, Q_REF, Q_TAKEN, Q_RET, Q_SLOTS, Q_CALL, Q_COND,
 	 Q_COND_TAKEN, Q_COND_NTAKEN, Q_NEAR_TAKEN, Q_NONE };

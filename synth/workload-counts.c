@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The workload model behind the simulated PMU: every event a Top-Down model
- * uses, derived from one workload profile (base/wl-profile.h) through one
+ * uses, derived from one workload profile (synth/wl-profile.h) through one
  * shared set of underlying quantities (struct q below: cycles, slots, uops,
  * bubbles, mispredicts, clears, misses and stall cycles by level, divider
  * activity ...). Each event maps to those quantities by a rule that follows
@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/wl-profile.h"
-#include "arch/sim/sim-internal.h"
+#include "synth/wl-profile.h"
+#include "synth/count-sources.h"
 
 struct q {
 	double W, C, S, I, U, issued;

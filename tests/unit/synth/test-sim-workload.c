@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The workload model behind the simulated PMU (arch/sim/sim-workload.c):
+ * The workload model behind the simulated PMU (synth/workload-counts.c):
  * for one model of each family (SKL, ICX, SPR, ADL P and E cores, LNL/ARL
  * P and E cores, Zen 4), the counts of a workload's profile evaluate to a
  * tree that holds every consistency rule the counts reach (metrics/rules.h),
@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "synth/count-sources.h"
+#include "synth/wl-profile.h"
 #include "metrics/builtin.h"
 #include "metrics/rules.h"
 #include "workloads/workload.h"
@@ -53,6 +55,11 @@ static void close_run(struct run *x)
 	bt_model_close(x->m);
 }
 
+static bool wl_param(const void *ctx, const char *name, uint64_t *ret)
+{
+	return bt_wl_config_get(ctx, name, ret);
+}
+
 /* Count the workload model into x->c (as the simulated PMU would deliver
  * it), optionally with `bad` multiplied by `scale`, then evaluate and check. */
 static int count(struct run *x, const struct bt_workload *wl, double width, const char *bad,
@@ -67,8 +74,10 @@ static int count(struct run *x, const struct bt_workload *wl, double width, cons
 	for (unsigned i = 0; i < n; i++)
 		evp[i] = bt_model_event(x->m, i);
 	bt_wl_config_init(&cfg, wl, BT_WL_QUICK);
-	bt_status st = bt_sim_workload_counts(evp, n, wl->profile, bt_wl_profile_insts(&cfg),
-					      width, 7, x->src, unknown, sizeof(unknown));
+	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
+	bt_status st = p ? bt_sim_workload_counts(evp, n, p, bt_wl_profile_insts(p, wl_param, &cfg),
+						  width, 7, x->src, unknown, sizeof(unknown))
+			 : BT_ERR_INVALID;
 	free(evp);
 	if (st != BT_OK)
 		return -1;
@@ -140,3 +149,27 @@ TEST(adl_e_miscount_is_named) { family("ADL-GRT", 5, "Backend_Bound", "TOPDOWN_F
 TEST(lnl_p_miscount_is_named) { family("LNL-LNC", 8, "Backend_Bound", "CPU_CLK_UNHALTED.THREAD_P", 0.5); }
 TEST(arl_e_miscount_is_named) { family("ARL-SKT", 8, "Backend_Bound", "TOPDOWN_RETIRING.ALL", 100); }
 TEST(zen4_miscount_is_named) { family("ZEN4", 6, "backend_bound", "ex_ret_ops", 30); }
+
+/* The profiles are keyed by workload name (synth/workload-profiles.c): every
+ * built-in workload has one, and every profile names a built-in workload,
+ * so a renamed workload cannot silently lose its model. Instructions per
+ * run follow the parameters: multiply1 at its quick n = 128 retires
+ * 6 x 128 x 128 by its profile (6 instructions per inner iteration). */
+TEST(every_workload_has_a_profile)
+{
+	size_t n;
+	const struct bt_workload *const *all = bt_wl_all(&n);
+	struct bt_wl_config cfg;
+
+	for (size_t k = 0; k < n; k++)
+		CHECK(bt_wl_profile_find(all[k]->name) != NULL);
+	size_t k = 0;
+	for (; bt_wl_profile_name(k); k++)
+		CHECK(bt_wl_find(bt_wl_profile_name(k)) != NULL);
+	CHECK_EQ_INT((int)k, (int)n);
+	CHECK(bt_wl_profile_find("no-such-workload") == NULL);
+	CHECK(bt_wl_profile_find(NULL) == NULL);
+	bt_wl_config_init(&cfg, bt_wl_find("multiply1"), BT_WL_QUICK);
+	CHECK(bt_wl_profile_insts(bt_wl_profile_find("multiply1"), wl_param, &cfg) == 6.0 * 128 * 128);
+	CHECK(bt_wl_profile_insts(NULL, wl_param, &cfg) == 0);
+}

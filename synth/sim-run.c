@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: MIT */
+/* The simulated PMU of one run: see sim-run.h. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+#include "base/notes.h"
+#include "kernels/kernel.h"
+#include "pmu/cpu-detect.h"
+#include "pmu/plan.h"
+#include "pmu/pmu-caps.h"
+#include "synth/count-sources.h"
+#include "synth/sim-run.h"
+
+#define SYNTH_MAX_NOTES 6
+
+struct bt_synth {
+	struct bt_sim sim;             /* the simulated PMU */
+	const char *miscount;          /* --sim-miscount */
+	const char *model_id;
+	/* The model's events (copies) and the source counting them. */
+	struct bt_event *ev;
+	const struct bt_event **evp;
+	size_t n_ev;
+	struct bt_sim_count *entries;  /* room for n_ev */
+	struct bt_sim_source source;
+	bool from_file;
+	char source_label[320];        /* what the current workload's counts are */
+	char setup_label[320];         /* what the run's counts are, said once */
+	char unknown[240];             /* the workload model's events with no rule */
+	char miscount_note[200];
+	bool miscount_noted;
+	char notes[SYNTH_MAX_NOTES][320];
+	int n_notes;
+	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
+	char source_error[320];
+	/* --validate: the kernel being measured and kernel `empty`, whose
+	 * window calibrates it; the conformance checks' window. */
+	struct bt_sim_count kc[BT_SIM_KERNEL_MAX_COUNTS], ec[BT_SIM_KERNEL_MAX_COUNTS];
+	struct bt_sim_source ks, es;
+	struct bt_sim_count wc[BT_SIM_KNOWN_MAX];
+	struct bt_sim_source ws;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void note(struct bt_synth *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* Past the last slot, it says how many more there were. */
+	va_start(ap, fmt);
+	BT_NOTES_VADD(s->notes, s->n_notes, s->notes_dropped, fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3)))
+static bt_status fail(struct bt_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d) {
+		va_start(ap, fmt);
+		vsnprintf(d->text, sizeof(d->text), fmt, ap);
+		va_end(ap);
+	}
+	return BT_ERR_UNSUPPORTED;
+}
+
+/* The configuration of NAME: a model's simulated CPU, else a preset. */
+static bool config_of(const char *name, struct bt_sim_config *ret)
+{
+	const struct bt_sim_config *preset;
+
+	if (bt_sim_config_for_model(name, ret))
+		return true;
+	preset = bt_sim_preset(name);
+	if (!preset)
+		return false;
+	*ret = *preset;
+	return true;
+}
+
+bool bt_synth_known(const char *name, struct bt_diag *d)
+{
+	struct bt_sim_config c;
+
+	if (name && config_of(name, &c))
+		return true;
+	bt_sim_diag_unknown(d, name);
+	return false;
+}
+
+bool bt_synth_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
+{
+	const struct bt_sim_config *preset = preset_name ? bt_sim_preset(preset_name) : NULL;
+	struct bt_sim *sim;
+	struct bt_detect_options o = { 0 };
+
+	if (!preset || !(sim = calloc(1, sizeof(*sim))))
+		return false;
+	bool ok = bt_sim_init(sim, preset) == BT_OK;
+	if (ok)
+		bt_cpu_detect(&sim->arch, &o, ret);
+	bt_sim_free(sim);
+	free(sim);
+	return ok;
+}
+
+bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, struct bt_diag *d)
+{
+	struct bt_sim_config cfg;
+	struct bt_synth *s;
+
+	*ret = NULL;
+	if (!o->name || !config_of(o->name, &cfg)) {
+		bt_sim_diag_unknown(d, o->name);
+		return BT_ERR_INVALID;
+	}
+	if (o->defects && bt_sim_defects_parse(o->defects, &cfg.defects, d) != BT_OK)
+		return BT_ERR_INVALID;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return BT_ERR_NOMEM;
+	if (cfg.defects.mask) {
+		char list[160];
+		bt_sim_defects_format(&cfg.defects, list, sizeof(list));
+		note(s, "simulated PMU with injected hardware defects (--sim-defect %s)", list);
+	}
+	if (bt_sim_init(&s->sim, &cfg) != BT_OK) {
+		free(s);
+		return fail(d, "the simulated PMU could not be set up");
+	}
+	s->miscount = o->miscount;
+	*ret = s;
+	return BT_OK;
+}
+
+void bt_synth_free(struct bt_synth *s)
+{
+	if (!s)
+		return;
+	bt_sim_detach_sources(&s->sim);
+	bt_sim_free(&s->sim);
+	free(s->entries);
+	free(s->evp);
+	free(s->ev);
+	free(s);
+}
+
+struct bt_arch *bt_synth_arch(struct bt_synth *s)
+{
+	return &s->sim.arch;
+}
+
+void bt_synth_caps(struct bt_synth *s, struct bt_pmu_caps *ret)
+{
+	bt_pmu_caps_detect(&s->sim.arch, ret);
+}
+
+const struct bt_sim_config *bt_synth_cpu(const struct bt_synth *s)
+{
+	return &s->sim.cfg;
+}
+
+/* ---------------------------------------------------------- a model's events */
+
+bt_status bt_synth_set_events(struct bt_synth *s, const struct bt_event *const *evp, size_t n,
+			      const char *model_id)
+{
+	size_t room = n ? n : 1;
+
+	s->ev = calloc(room, sizeof(*s->ev));
+	s->evp = calloc(room, sizeof(*s->evp));
+	s->entries = calloc(room, sizeof(*s->entries));
+	if (!s->ev || !s->evp || !s->entries)
+		return BT_ERR_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		s->ev[i] = *evp[i];
+		s->evp[i] = &s->ev[i];
+	}
+	s->n_ev = n;
+	s->model_id = model_id;
+	return BT_OK;
+}
+
+/* The source counts the first n entries from now on (for the body it was
+ * last attached for, until bt_synth_attach names the next). */
+static void use_entries(struct bt_synth *s, size_t n)
+{
+	s->source.entries = s->entries;
+	s->source.n = n;
+}
+
+static struct bt_sim_count *entry_named(struct bt_synth *s, const char *name)
+{
+	for (size_t i = 0; i < s->source.n; i++)
+		if (s->entries[i].ev.name && !strcmp(s->entries[i].ev.name, name))
+			return &s->entries[i];
+	return NULL;
+}
+
+/* --sim-miscount EVENT:scale=X|stuck=N|swap=OTHER: one event of the count
+ * source miscounts, as a broken event on new silicon would; the consistency
+ * rules are expected to name a rule containing it. */
+static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
+{
+	char name[160];
+	const char *m = s->miscount, *colon = m ? strrchr(m, ':') : NULL;
+
+	if (!m)
+		return BT_OK;
+	while (colon && colon > m && strncmp(colon + 1, "scale=", 6) &&
+	       strncmp(colon + 1, "stuck=", 6) && strncmp(colon + 1, "swap=", 5)) {
+		const char *p = colon - 1;
+		while (p > m && *p != ':')
+			p--;
+		colon = *p == ':' ? p : NULL;
+	}
+	if (!colon || (size_t)(colon - m) >= sizeof(name))
+		return fail(d, "--sim-miscount %s: EVENT:scale=X|stuck=N|swap=OTHER", m);
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - m), m);
+	const char *how = colon + 1;
+	struct bt_sim_count *e = entry_named(s, name);
+	if (!e)
+		return fail(d, "--sim-miscount: %s is not among the events of model %s", name,
+			    s->model_id);
+	if (!strncmp(how, "scale=", 6)) {
+		e->count = (uint64_t)llround((double)e->count * strtod(how + 6, NULL));
+	} else if (!strncmp(how, "stuck=", 6)) {
+		e->count = strtoull(how + 6, NULL, 0);
+	} else {
+		struct bt_sim_count *o = entry_named(s, how + 5);
+		if (!o)
+			return fail(d, "--sim-miscount: %s is not among the events of model %s",
+				    how + 5, s->model_id);
+		uint64_t t = e->count;
+		e->count = o->count;
+		o->count = t;
+	}
+	snprintf(s->miscount_note, sizeof(s->miscount_note),
+		 "simulated PMU: %.60s miscounts on purpose (--sim-miscount %.80s)", name, m);
+	if (!s->miscount_noted) {
+		s->miscount_noted = true;
+		note(s, "%s", s->miscount_note);
+	}
+	return BT_OK;
+}
+
+/* A count file can say things no PMU can: two events with the same
+ * encoding counting differently, or a PERF_METRICS count that no 8-bit
+ * field gives. The simulated PMU behaves like hardware; say where the file
+ * and hardware part ways. */
+static void check_file_counts(struct bt_synth *s)
+{
+	const struct bt_sim_count *src = s->entries;
+	size_t n = s->source.n;
+	uint64_t slots = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct bt_sim_count *a = &src[i];
+
+		if (a->ev.source == BT_SRC_PMC && a->ev.fixed == 3 && !a->ev.flags)
+			slots = a->count;
+		for (size_t k = i + 1; k < n; k++) {
+			const struct bt_sim_count *b = &src[k];
+			if (a->ev.source == BT_SRC_PMC && b->ev.source == BT_SRC_PMC &&
+			    a->count != b->count && bt_plan_same_encoding(&a->ev, &b->ev))
+				note(s, "the count file gives %s and %s, which have the same "
+					"encoding, different counts (%llu, %llu): a PMU counts them "
+					"alike, so nodes using either may differ from the file's",
+				     a->ev.name, b->ev.name, (unsigned long long)a->count,
+				     (unsigned long long)b->count);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct bt_sim_count *a = &src[i];
+		uint64_t lo, hi;
+
+		if (a->ev.source != BT_SRC_PERF_METRICS)
+			continue;
+		if (!slots) {
+			if (a->count)
+				note(s, "the count file's %s = %llu with TOPDOWN.SLOTS = 0: "
+					"PERF_METRICS holds fractions of SLOTS, so it reads 0",
+				     a->ev.name, (unsigned long long)a->count);
+			continue;
+		}
+		lo = a->count * 255 / slots;
+		hi = lo + 1;
+		if (slots * lo / 255 != a->count && slots * hi / 255 != a->count)
+			note(s, "the count file's %s = %llu is not floor(SLOTS*b/255) for any "
+				"byte b (SLOTS = %llu): PERF_METRICS cannot hold it, the simulated "
+				"register keeps the nearest", a->ev.name,
+			     (unsigned long long)a->count, (unsigned long long)slots);
+	}
+}
+
+bt_status bt_synth_use_counts(struct bt_synth *s, const double *counts, const char *label,
+			      struct bt_diag *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_ev; i++) {
+		double v = counts[i];
+
+		if (isnan(v) || v < 0)
+			continue;
+		s->entries[n].ev = s->ev[i];
+		s->entries[n].count = (uint64_t)v;
+		n++;
+	}
+	use_entries(s, n);
+	s->from_file = true;
+	snprintf(s->source_label, sizeof(s->source_label), "%s", label);
+	check_file_counts(s);
+	return apply_miscount(s, d);
+}
+
+bt_status bt_synth_use_generated(struct bt_synth *s, struct bt_diag *d)
+{
+	if (bt_sim_generate_counts(s->evp, s->n_ev, 1, s->entries) != BT_OK)
+		return fail(d, "the simulated PMU cannot generate counts for %s "
+			    "(it needs TOPDOWN.SLOTS among the events)", s->model_id);
+	use_entries(s, s->n_ev);
+	snprintf(s->source_label, sizeof(s->source_label),
+		 "deterministic generated counts (not a workload's)");
+	/* Built-in workloads replace these with their own model's counts
+	 * (bt_synth_use_workload); only an -x application, which has no model,
+	 * keeps them. */
+	snprintf(s->setup_label, sizeof(s->setup_label),
+		 "counts of each built-in workload's model (synth/workload-profiles.c: a model, "
+		 "not a measurement); generated counts for an application run with -x");
+	return apply_miscount(s, d);
+}
+
+bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_param_fn *param,
+				const void *param_ctx, unsigned width, struct bt_diag *d)
+{
+	const struct bt_wl_profile *prof = bt_wl_profile_find(workload);
+
+	if (s->from_file || !prof)
+		return BT_OK;
+	double insts = bt_wl_profile_insts(prof, param, param_ctx);
+	/* The seed: the workload's name, so each workload's run is its own. */
+	uint64_t seed = bt_fnv1a64_str(workload, BT_FNV1A64_INIT);
+	/* A model without a width (vendor files loaded with no built-in model
+	 * of this CPU): the narrowest Top-Down core, 4 slots per cycle. */
+	if (bt_sim_workload_counts(s->evp, s->n_ev, prof, insts, width ? width : 4, seed,
+				   s->entries, s->unknown, sizeof(s->unknown)) != BT_OK)
+		return fail(d, "the simulated PMU cannot count %s's model for %s (it needs "
+			    "TOPDOWN.SLOTS among the events)", workload, s->model_id);
+	use_entries(s, s->n_ev);
+	snprintf(s->source_label, sizeof(s->source_label),
+		 "counts of the workload model of %s (synth/workload-profiles.c: a model, not a "
+		 "measurement)", workload);
+	return apply_miscount(s, d);
+}
+
+void bt_synth_attach(struct bt_synth *s, bt_window_fn *body)
+{
+	s->source.body = body;
+	bt_sim_attach_sources(&s->sim, &s->source, NULL);
+}
+
+const char *bt_synth_source_label(const struct bt_synth *s)
+{
+	return s->source_label;
+}
+
+const char *bt_synth_setup_label(const struct bt_synth *s)
+{
+	return s->setup_label[0] ? s->setup_label : s->source_label;
+}
+
+const char *bt_synth_note(const struct bt_synth *s, int k)
+{
+	return k >= 0 && k < s->n_notes ? s->notes[k] : NULL;
+}
+
+const char *bt_synth_unknown(const struct bt_synth *s)
+{
+	return s->unknown;
+}
+
+const char *bt_synth_miscount_note(const struct bt_synth *s)
+{
+	return s->miscount_note;
+}
+
+const char *bt_synth_take_source_error(struct bt_synth *s)
+{
+	if (!s->sim.source_error[0])
+		return NULL;
+	snprintf(s->source_error, sizeof(s->source_error), "%s", s->sim.source_error);
+	s->sim.source_error[0] = '\0';
+	return s->source_error;
+}
+
+/* ---------------------------------------------------------- --validate */
+
+/* Instructions per cycle the simulated kernels run at: a modelled
+ * micro-architectural count (one DEC/JNZ iteration per cycle). */
+static double kernel_ipc(const char *kernel)
+{
+	return strcmp(kernel, "loop-dec-jnz") == 0 ? 2.0 : 1.0;
+}
+
+static uint64_t declared(const struct bt_kernel *k, const char *name, uint64_t n)
+{
+	int64_t v = 0;
+
+	return bt_kernel_count(k, name, n, &v) && v > 0 ? (uint64_t)v : 0;
+}
+
+static void kernel_model(const struct bt_kernel *k, uint64_t n, struct bt_sim_kernel_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->instructions = declared(k, BT_KC_INSTRUCTIONS, n);
+	m->branches = declared(k, BT_KC_BRANCHES, n);
+	m->cond = declared(k, BT_KC_COND, n);
+	m->cond_taken = declared(k, BT_KC_COND_TAKEN, n);
+	m->cond_not_taken = declared(k, BT_KC_COND_NOT_TAKEN, n);
+	m->jmp_direct = declared(k, BT_KC_JMP_DIRECT, n);
+	m->near_calls = declared(k, BT_KC_NEAR_CALLS, n);
+	m->near_returns = declared(k, BT_KC_NEAR_RETURNS, n);
+	m->indirect = declared(k, BT_KC_INDIRECT, n);
+	m->random_cond = declared(k, BT_KC_RANDOM_COND, n);
+	m->ipc = kernel_ipc(k->name);
+}
+
+void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64_t n)
+{
+	const struct bt_kernel *empty = bt_kernel_find("empty");
+	struct bt_sim_kernel_model m;
+
+	kernel_model(k, n, &m);
+	s->ks = (struct bt_sim_source){ .entries = s->kc, .body = k->run,
+					.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->kc) };
+	if (empty && empty != k) {
+		kernel_model(empty, empty->n_default, &m);
+		s->es = (struct bt_sim_source){ .entries = s->ec, .body = empty->run,
+						.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->ec) };
+		bt_sim_attach_sources(&s->sim, &s->ks, &s->es);
+	} else {
+		/* Kernel `empty` itself: its windows count its own source. */
+		bt_sim_attach_sources(&s->sim, &s->ks, NULL);
+	}
+}
+
+/* The conformance checks' window (loop-dec-jnz): the kernel's declared
+ * instructions and branches, modelled cycles (the kernel's IPC), SLOTS =
+ * width x cycles and PERF_METRICS bytes of a plausible split (level 1
+ * summing to 0xFF, each level-2 field within its parent). The width is a
+ * modelled count of this window, not a part's pipeline width: 4 slots per
+ * cycle with a 4-field PERF_METRICS, 6 with 8 fields. The calibration
+ * window's body (kernel `empty`) counts nothing but the window's own
+ * accesses. */
+void bt_synth_count_conformance(struct bt_synth *s, uint64_t n)
+{
+	const struct bt_kernel *loop = bt_kernel_find("loop-dec-jnz");
+	struct bt_sim_known q = {
+		.instructions = declared(loop, BT_KC_INSTRUCTIONS, n),
+		.branches = declared(loop, BT_KC_BRANCHES, n),
+		.cond = declared(loop, BT_KC_COND, n),
+		.cycles = (uint64_t)((double)declared(loop, BT_KC_INSTRUCTIONS, n) /
+				     kernel_ipc(loop->name)),
+		.width = s->sim.cfg.pm_fields == 8 ? 6 : 4,
+		.pm = { 0x99, 0x0A, 0x30, 0x2C, 0x20, 0x08, 0x1C, 0x10 },
+	};
+	s->ws = (struct bt_sim_source){ .entries = s->wc, .body = loop->run,
+					.n = bt_sim_known_counts(&s->sim.cfg, &q, s->wc) };
+	bt_sim_attach_sources(&s->sim, &s->ws, NULL);
+}

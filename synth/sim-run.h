@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated PMU of one baretop run (--sim): the simulated CPU, the count
+ * sources it counts and the policy of what they hold -- a count file's
+ * counts (--counts), each built-in workload's model, generated counts for an
+ * -x application, a known-count kernel's counts (--validate) -- and an
+ * injected miscount (--sim-miscount). One opaque object: app/ asks it for
+ * the arch to count through and for labels and notes, and never writes a
+ * field of the simulator.
+ *
+ * It owns everything it attaches to the simulated PMU (the sources and
+ * their entries): each use replaces what was attached, and bt_synth_free
+ * detaches before freeing, so the simulator never holds a pointer into
+ * anything that is gone.
+ */
+#ifndef SYNTH_SIM_RUN_H
+#define SYNTH_SIM_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "base/event.h"
+#include "base/status.h"
+#include "arch/arch.h"
+#include "arch/sim/sim.h"
+#include "pmu/cpu-info.h"
+#include "synth/wl-profile.h"
+
+struct bt_kernel;
+struct bt_synth;
+
+struct bt_synth_opts {
+	const char *name;          /* a built-in model id or a preset (arch/sim/sim-presets.c) */
+	const char *defects;       /* --sim-defect NAME[:K],..., or NULL */
+	const char *miscount;      /* --sim-miscount EVENT:HOW, or NULL */
+};
+
+/* NAME names a simulated CPU (a model id with a row in model-cpus.c, or a
+ * preset); otherwise false with the "no such simulated PMU" text in d. */
+bool bt_synth_known(const char *name, struct bt_diag *d);
+
+/* The CPU identity a preset's simulated CPU answers (its CPUID through the
+ * driver's detection), so a model is chosen for the simulated CPU and never
+ * the host's. false for an unknown preset. */
+bool bt_synth_cpu_identity(const char *preset, struct bt_cpu_info *ret);
+
+/* Sets up the simulated CPU o->name with o->defects injected. Nothing
+ * counts until a source is chosen below. BT_ERR_INVALID: unknown name or
+ * malformed defect list (d says which). */
+bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, struct bt_diag *d);
+void bt_synth_free(struct bt_synth *s);
+
+/* The simulated PMU to count through (owned by s). */
+struct bt_arch *bt_synth_arch(struct bt_synth *s);
+/* The caps a correct detection derives from the simulated CPU. */
+void bt_synth_caps(struct bt_synth *s, struct bt_pmu_caps *ret);
+/* What it simulates (preset name, brand, APERF/MPERF, SMI_COUNT, ...). */
+const struct bt_sim_config *bt_synth_cpu(const struct bt_synth *s);
+
+/* ---------------------------------------------------------- a model's events */
+
+/* The model's events as the planner programs them (copied); `model_id`
+ * names the model in messages. Then one of: */
+bt_status bt_synth_set_events(struct bt_synth *s, const struct bt_event *const *evp, size_t n,
+			      const char *model_id);
+/* counts[i] for event i (a count file's; NaN or negative: the file has
+ * none, the event counts nothing); `label` says where they come from. Notes
+ * where the file says what no PMU can (two events of one encoding counting
+ * differently, a PERF_METRICS count no 8-bit field gives). */
+bt_status bt_synth_use_counts(struct bt_synth *s, const double *counts, const char *label,
+			      struct bt_diag *d);
+/* Generated counts (generated-counts.c), until a workload's model replaces
+ * them (an -x application keeps them). */
+bt_status bt_synth_use_generated(struct bt_synth *s, struct bt_diag *d);
+/* The model of the built-in workload `workload` (workload-profiles.c) at
+ * the parameters `param` reads, on cores `width` issue slots wide (the
+ * model's pipeline width; 0: unknown). No-op for counts from a file and
+ * for a workload without a profile. */
+bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_param_fn *param,
+				const void *param_ctx, unsigned width, struct bt_diag *d);
+
+/* Attaches the current source for windows that run `body` (an empty
+ * calibration window then counts only the modelled overhead). */
+void bt_synth_attach(struct bt_synth *s, bt_window_fn *body);
+
+/* What the counts are: the current workload's, and the run's said once. */
+const char *bt_synth_source_label(const struct bt_synth *s);
+const char *bt_synth_setup_label(const struct bt_synth *s);
+/* The notes about the count source for the run (k = 0, 1, ...; NULL past
+ * the last), and per tree: events the workload model has no rule for ("" if
+ * none), the injected miscount ("" if none). */
+const char *bt_synth_note(const struct bt_synth *s, int k);
+const char *bt_synth_unknown(const struct bt_synth *s);
+const char *bt_synth_miscount_note(const struct bt_synth *s);
+/* A count the simulated register could not hold since the last call (its
+ * text, kept until the next call), or NULL. */
+const char *bt_synth_take_source_error(struct bt_synth *s);
+
+/* ---------------------------------------------------------- --validate */
+
+/* Kernel k run n times is what the windows running k->run count; kernel
+ * `empty`, which calibrates the window, counts its own model. */
+void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64_t n);
+/* The PMU conformance checks' window: loop-dec-jnz run n times, with
+ * modelled cycles, SLOTS and PERF_METRICS bytes (window-counts.c). */
+void bt_synth_count_conformance(struct bt_synth *s, uint64_t n);
+
+#endif

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The character of each built-in workload for the simulated PMU (struct
+ * bt_wl_profile, wl-profile.h), keyed by the workload's name: what
+ * workload-counts.c derives every event from. These are MODELS written by
+ * hand from each workload's code (workloads/) and the Top-Down paper's case
+ * studies, not measurements: a simulated tree shows what the model says,
+ * never what a CPU did. A workload without a row here is counted with
+ * generated counts, as an -x application is.
+ */
+#include <string.h>
+
+#include "synth/wl-profile.h"
+
+/* multiply1: naive i-j-k, a column walk of B misses on every load. The case-study table of
+ * Yasin's Top-Down slides (ISPASS 2014): Backend 0.95, Memory Bound 0.84, Core Bound 0.15,
+ * Retiring 0.05. */
+static const struct bt_wl_profile multiply1_profile = {
+	.insts_per_unit = 6,
+	.unit_params = { "n", "n" },
+	.uops_per_inst = 1.1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.01,
+	.mispredict = 0.005,
+	.memory = 0.77,
+	.core = 0.15,
+	.mem_l2 = 0.1,
+	.mem_l3 = 0.2,
+	.mem_dram = 0.6,
+	.mem_bandwidth = 0.3,
+	.branches = 0.17,
+	.loads = 0.33,
+	.stores = 0.01,
+	.fp_ops = 0.33,
+};
+
+/* multiply2: i-k-j unit stride, scalar: ports and FP latency. Slides' table: Backend 0.52,
+ * Memory 0.12, Core 0.64 (its fractions overlap), Retiring 0.41, Frontend 0.07. */
+static const struct bt_wl_profile multiply2_profile = {
+	.insts_per_unit = 6,
+	.unit_params = { "n", "n" },
+	.uops_per_inst = 1.1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.02,
+	.mispredict = 0.005,
+	.memory = 0.15,
+	.core = 0.4,
+	.mem_l2 = 0.3,
+	.mem_l3 = 0.2,
+	.mem_dram = 0.2,
+	.branches = 0.17,
+	.loads = 0.33,
+	.stores = 0.17,
+	.fp_ops = 0.33,
+};
+
+/* multiply3: i-k-j vectorised, fewer instructions: still Core_Bound, the memory share
+ * rising. Slides' table: Backend 0.70, Memory 0.31, Core 0.55, Retiring 0.28. */
+static const struct bt_wl_profile multiply3_profile = {
+	.insts_per_unit = 1.5,
+	.unit_params = { "n", "n" },
+	.uops_per_inst = 1.1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.02,
+	.mispredict = 0.005,
+	.memory = 0.25,
+	.core = 0.45,
+	.mem_l2 = 0.2,
+	.mem_l3 = 0.3,
+	.mem_dram = 0.3,
+	.mem_bandwidth = 0.6,
+	.branches = 0.17,
+	.loads = 0.33,
+	.stores = 0.17,
+	.fp_ops = 0,
+};
+
+/* ptr-chase-l1, -l2, -l3, -dram: a load, a DEC and a JNZ per step; every load waits on
+ * the previous one, so the memory part is the latency of the level the working set lands
+ * in. */
+#define CHASE_PROFILE(lvl, mem, l2, l3, dram)                                               \
+	static const struct bt_wl_profile chase_profile_##lvl = {                           \
+		.insts_per_unit = 3, .unit_params = { "steps" }, .uops_per_inst = 1,          \
+		.fe_latency = 0.01, .fe_bandwidth = 0.01, .mispredict = 0.002,                \
+		.memory = (mem), .core = 0.03, .mem_l2 = (l2), .mem_l3 = (l3),                \
+		.mem_dram = (dram), .branches = 0.33, .loads = 0.33,                          \
+	}
+CHASE_PROFILE(L1, 0.55, 0, 0, 0);
+CHASE_PROFILE(L2, 0.75, 0.9, 0, 0);
+CHASE_PROFILE(L3, 0.85, 0.05, 0.9, 0);
+CHASE_PROFILE(DRAM, 0.92, 0.01, 0.04, 0.93);
+
+/* stream-read: sequential read: DRAM bandwidth. */
+static const struct bt_wl_profile stream_read_profile = {
+	.insts_per_unit = 0.375,
+	.unit_params = { "size", "laps" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.01,
+	.memory = 0.8,
+	.core = 0.05,
+	.mem_l2 = 0.05,
+	.mem_l3 = 0.1,
+	.mem_dram = 0.8,
+	.mem_bandwidth = 0.9,
+	.branches = 0.33,
+	.loads = 0.33,
+};
+
+/* stream-triad: a = b + s*c: DRAM read and write bandwidth. */
+static const struct bt_wl_profile stream_triad_profile = {
+	.insts_per_unit = 0.25,
+	.unit_params = { "size", "laps" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.01,
+	.memory = 0.75,
+	.core = 0.05,
+	.mem_l2 = 0.05,
+	.mem_l3 = 0.1,
+	.mem_dram = 0.55,
+	.mem_store = 0.25,
+	.mem_bandwidth = 0.9,
+	.branches = 0.17,
+	.loads = 0.33,
+	.stores = 0.17,
+	.fp_ops = 0.33,
+};
+
+/* branch-mispredict: a data-dependent branch per entry: taken_pct 50 mispredicts about
+ * half of them. */
+static const struct bt_wl_profile branch_mispredict_profile = {
+	.insts_per_unit = 6,
+	.unit_params = { "entries", "laps" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.08,
+	.fe_bandwidth = 0.04,
+	.mispredict = 0.55,
+	.machine_clear = 0.005,
+	.memory = 0.04,
+	.core = 0.05,
+	.mem_l2 = 0.1,
+	.branches = 0.34,
+	.loads = 0.17,
+	.stores = 0,
+};
+
+/* code-footprint: a jump per block into a new page: icache and itlb misses on every block. */
+static const struct bt_wl_profile code_footprint_profile = {
+	.insts_per_unit = 4,
+	.unit_params = { "blocks", "laps" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.7,
+	.fe_bandwidth = 0.05,
+	.fe_icache = 0.55,
+	.fe_itlb = 0.35,
+	.mispredict = 0.03,
+	.memory = 0.02,
+	.core = 0.02,
+	.branches = 0.3,
+	.loads = 0.05,
+};
+
+/* div-chain: 1 DIV + ~1 bookkeeping per iteration; the divider is busy ~all the time. */
+static const struct bt_wl_profile div_chain_profile = {
+	.insts_per_unit = 2,
+	.unit_params = { "iterations" },
+	.uops_per_inst = 1.5,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.01,
+	.mispredict = 0.005,
+	.memory = 0.02,
+	.core = 0.85,
+	.core_divider = 0.9,
+	.mem_l2 = 0,
+	.branches = 0.5,
+	.loads = 0.01,
+	.stores = 0.01,
+};
+
+/* alu-dep-chain: one dependent ADD per cycle: one port busy, the rest idle. */
+static const struct bt_wl_profile alu_dep_chain_profile = {
+	.insts_per_unit = 1,
+	.unit_params = { "iterations" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.01,
+	.memory = 0.01,
+	.core = 0.72,
+	.branches = 0.05,
+};
+
+/* alu-independent: 8 chains x 4 ADDs per iteration: as many ADDs per cycle as ALUs. */
+static const struct bt_wl_profile alu_independent_profile = {
+	.insts_per_unit = 34,
+	.unit_params = { "iterations" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.02,
+	.memory = 0.01,
+	.core = 0.12,
+	.branches = 0.03,
+};
+
+/* store-fwd-block: a narrow store then a wide load of it: every load blocked on store
+ * forwarding. */
+static const struct bt_wl_profile store_fwd_block_profile = {
+	.insts_per_unit = 4,
+	.unit_params = { "iterations" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.02,
+	.memory = 0.75,
+	.core = 0.05,
+	.l1_store_fwd = 0.9,
+	.branches = 0.25,
+	.loads = 0.25,
+	.stores = 0.25,
+};
+
+/* 4k-alias: a store and a load 4 KiB apart: false dependence on every pair. */
+static const struct bt_wl_profile alias_4k_profile = {
+	.insts_per_unit = 4,
+	.unit_params = { "laps" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.02,
+	.memory = 0.5,
+	.core = 0.1,
+	.l1_4k_alias = 0.8,
+	.branches = 0.25,
+	.loads = 0.25,
+	.stores = 0.25,
+};
+
+/* denormal-assist: FP multiplies over denormals: each takes a microcode assist. */
+static const struct bt_wl_profile denormal_assist_profile = {
+	.insts_per_unit = 4096,
+	.unit_params = { "laps" },
+	.uops_per_inst = 4,
+	.fe_latency = 0.02,
+	.fe_bandwidth = 0.03,
+	.machine_clear = 0.02,
+	.memory = 0.05,
+	.core = 0.08,
+	.heavy = 0.7,
+	.ms_share = 0.95,
+	.assist_share = 0.9,
+	.branches = 0.1,
+	.loads = 0.3,
+	.stores = 0.2,
+	.fp_ops = 0.5,
+};
+
+/* false-sharing: increments of a line the other CPU writes: stores wait for the line. */
+static const struct bt_wl_profile false_sharing_profile = {
+	.insts_per_unit = 4,
+	.unit_params = { "iterations" },
+	.uops_per_inst = 1.2,
+	.fe_latency = 0.01,
+	.fe_bandwidth = 0.01,
+	.machine_clear = 0.03,
+	.memory = 0.8,
+	.core = 0.03,
+	.mem_store = 0.8,
+	.store_false_sharing = 0.9,
+	.clear_memory_ordering = 0.9,
+	.branches = 0.25,
+	.loads = 0.25,
+	.stores = 0.25,
+};
+
+/* memory-order-clears: loads of lines the other CPU writes: memory-ordering nukes. */
+static const struct bt_wl_profile memory_order_clears_profile = {
+	.insts_per_unit = 4,
+	.unit_params = { "iterations" },
+	.uops_per_inst = 1,
+	.fe_latency = 0.02,
+	.fe_bandwidth = 0.02,
+	.machine_clear = 0.55,
+	.memory = 0.15,
+	.core = 0.03,
+	.mem_l3 = 0.6,
+	.clear_memory_ordering = 0.95,
+	.branches = 0.25,
+	.loads = 0.25,
+	.stores = 0.05,
+};
+
+static const struct {
+	const char *workload;
+	const struct bt_wl_profile *profile;
+} profiles[] = {
+	{ "multiply1", &multiply1_profile },
+	{ "multiply2", &multiply2_profile },
+	{ "multiply3", &multiply3_profile },
+	{ "ptr-chase-l1", &chase_profile_L1 },
+	{ "ptr-chase-l2", &chase_profile_L2 },
+	{ "ptr-chase-l3", &chase_profile_L3 },
+	{ "ptr-chase-dram", &chase_profile_DRAM },
+	{ "stream-read", &stream_read_profile },
+	{ "stream-triad", &stream_triad_profile },
+	{ "branch-mispredict", &branch_mispredict_profile },
+	{ "code-footprint", &code_footprint_profile },
+	{ "div-chain", &div_chain_profile },
+	{ "alu-dep-chain", &alu_dep_chain_profile },
+	{ "alu-independent", &alu_independent_profile },
+	{ "store-fwd-block", &store_fwd_block_profile },
+	{ "4k-alias", &alias_4k_profile },
+	{ "denormal-assist", &denormal_assist_profile },
+	{ "false-sharing", &false_sharing_profile },
+	{ "memory-order-clears", &memory_order_clears_profile },
+};
+
+const struct bt_wl_profile *bt_wl_profile_find(const char *workload)
+{
+	for (size_t k = 0; workload && k < sizeof(profiles) / sizeof(profiles[0]); k++)
+		if (strcmp(profiles[k].workload, workload) == 0)
+			return profiles[k].profile;
+	return NULL;
+}
+
+const char *bt_wl_profile_name(size_t k)
+{
+	return k < sizeof(profiles) / sizeof(profiles[0]) ? profiles[k].workload : NULL;
+}
+
+double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx)
+{
+	if (!p)
+		return 0;
+	double n = p->insts_per_unit;
+	for (int k = 0; k < 2; k++) {
+		uint64_t v;
+		if (p->unit_params[k] && param && param(ctx, p->unit_params[k], &v))
+			n *= (double)v;
+	}
+	return n;
+}
