@@ -384,7 +384,9 @@ static const struct option_def options[] = {
 	{ NULL, "then", 0, ARG_REQUIRED, "ACTION",
 	  "when done: chainload:FILE (as --then-boot FILE), next-boot-entry (the BootOrder "
 	  "entry after BootCurrent), shutdown (as --shutdown), reboot, or return (to the boot "
-	  "manager); replaces an earlier end action",
+	  "manager, as \"not started\" so that it goes on with BootOrder); replaces an earlier "
+	  "end action. With none, a run started from a boot entry or under --run returns the "
+	  "same way",
 	  set_then },
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
 	  "time budget of a boot, from baretop's start: no workload or counter group starts "

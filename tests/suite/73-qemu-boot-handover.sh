@@ -44,7 +44,7 @@ boot() {
 has() { grep -qF -- "$3" "$out/$1/boot$2.txt"; }
 cnt() { grep -cF -- "$3" "$out/$1/boot$2.txt"; }
 # UiApp's front page on the serial console: its menu entries
-menu() { grep -qE 'Device Manager|Boot Maintenance Manager|Boot Manager Menu' "$out/$1/boot$2.txt"; }
+menu() { grep -qE 'starting Boot0000 "UiApp"|Device Manager|Boot Maintenance Manager' "$out/$1/boot$2.txt"; }
 
 mkdir -p "$out"
 make -s -j2 efi tests >/dev/null || { echo "FAIL build"; exit 1; }
