@@ -85,6 +85,17 @@ bool bt_boot_state_must_write(const struct bt_boot_config *c, bool have,
 			      const struct bt_boot_state *before,
 			      const struct bt_boot_state *after);
 
+/*
+ * --budget's plan: whether a step (a workload) may start at `elapsed_s`
+ * into the budget, when the `n_steps` before it took `steps_s` seconds in
+ * all. Its estimate (*ret_est_s) is their mean; it fits when elapsed plus
+ * the estimate stays below the budget. With no step before it there is
+ * nothing to go by (estimate 0): it needs only time left. A step runs with
+ * interrupts masked and cannot be stopped once started, so it is planned.
+ */
+bool bt_boot_budget_fits(uint32_t budget_s, double elapsed_s, double steps_s, int n_steps,
+			 double *ret_est_s);
+
 /* The end of a measurement: the mark cleared, its status and results
  * sequence number (0: none written) kept. */
 void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t seq);

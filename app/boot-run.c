@@ -168,16 +168,15 @@ static double elapsed(const struct bt_boot_run *b)
  */
 static bool step_fits(const struct bt_boot_run *b, double *ret_e, double *ret_est)
 {
-	double e = elapsed(b);
+	double e = elapsed(b), steps = 0;
 
 	*ret_e = e;
 	*ret_est = 0;
 	if (e < 0)
 		return true;
 	if (b->n_steps && b->tsc_hz)
-		*ret_est = (double)(now_tsc(b) - b->first_step_tsc) / (double)b->tsc_hz /
-			   (double)b->n_steps;
-	return e + *ret_est < (double)b->opt->boot.budget_s;
+		steps = (double)(now_tsc(b) - b->first_step_tsc) / (double)b->tsc_hz;
+	return bt_boot_budget_fits(b->opt->boot.budget_s, e, steps, b->n_steps, ret_est);
 }
 
 bool bt_boot_run_budget_left(const struct bt_boot_run *b)

@@ -240,3 +240,22 @@ TEST(nvram_written_only_when_a_later_boot_needs_it)
 	b.flags = BT_BOOT_STATE_BOOTNEXT_TRIED;
 	CHECK(bt_boot_state_must_write(&c, true, &a, &b));
 }
+
+TEST(budget_plans_the_next_step_from_the_mean_of_those_before)
+{
+	double est;
+
+	/* nothing to go by: time left is enough */
+	CHECK(bt_boot_budget_fits(10, 9.9, 0, 0, &est));
+	CHECK(est == 0);
+	CHECK(!bt_boot_budget_fits(10, 10.0, 0, 0, &est));
+	/* 4 steps of 2 s each, 8.5 s in: 8.5 + 2 passes 10, so not started
+	 * (the check before planning started it: 8.5 < 10) */
+	CHECK(!bt_boot_budget_fits(10, 8.5, 8.0, 4, &est));
+	CHECK(est == 2.0);
+	/* 7.9 s in: 7.9 + 2 fits */
+	CHECK(bt_boot_budget_fits(10, 7.9, 8.0, 4, &est));
+	/* the mean, not the last: 1 s and 5 s before give an estimate of 3 s */
+	CHECK(!bt_boot_budget_fits(10, 7.5, 6.0, 2, &est));
+	CHECK(est == 3.0);
+}
