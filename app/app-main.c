@@ -26,6 +26,7 @@
 #include "report/machine.h"
 #include "report/results.h"
 #include "report/results-boot.h"
+#include "report/results-file.h"
 #include "metrics/builtin.h"
 #include "arch/sim/sim.h"
 #include "synth/sim-run.h"
@@ -189,12 +190,18 @@ static int finish(struct run *r, int status)
 		fflush(stdout);
 		r->plat->reboot();
 	}
-	if (handover && r->opt.boot.then == BT_THEN_RETURN) {
-		printf("then          returning to the boot manager\n");
-		return status;
-	}
-	if (r->opt.shutdown && r->plat->power_off)
+	if (r->opt.shutdown && r->plat->power_off && r->opt.boot.then != BT_THEN_RETURN)
 		r->plat->power_off();
+	/* Back to the boot manager: from a boot option, or under a run policy
+	 * (a fleet's unattended boot), it must go on with the next BootOrder
+	 * entry, so the platform returns "not started" instead of success,
+	 * which would stop EDK2's boot manager at its menu (efi/efi-main.c).
+	 * Started from a shell without a policy, the real status is kept. */
+	if (handover && (r->boot.active || r->plat->started_by_boot_manager)) {
+		r->plat->return_goes_on = true;
+		printf("then          returning to the boot manager as \"not started\", so that it goes "
+		       "on with the next BootOrder entry\n");
+	}
 	return status;
 }
 
@@ -266,6 +273,12 @@ static void write_results(struct run *r)
 
 	results_of(r, &res, &pf, &run, &count);
 	res.boot = bt_boot_run_record(&r->boot, &boot);
+	res.keep_results = r->opt.keep_results;
+	/* The folder first: hosted, statvfs needs it to exist (its volume). */
+	bt_mkdir_p(r->opt.results_dir);
+	if (r->plat->volume_free &&
+	    r->plat->volume_free(r->opt.results_dir, &res.volume_free_bytes) == BT_OK)
+		res.have_volume_free = true;
 	if (r->validation) {
 		res.validation_json = bt_validation_run_json;
 		res.validation_ctx = r->validation;
@@ -276,6 +289,15 @@ static void write_results(struct run *r)
 		r->results_seq = w.seq;
 		display_path(r, w.path);
 		printf("results       %s\n", w.path);
+		if (res.have_volume_free)
+			printf("              %.1f MiB free on its volume before it was written\n",
+			       (double)res.volume_free_bytes / 1048576.0);
+		if (r->opt.keep_results) {
+			unsigned n = bt_results_prune(r->opt.results_dir, bt_results_json.ext, w.seq,
+						      r->opt.keep_results);
+			printf("              --keep-results %u: %u older file(s) deleted\n",
+			       r->opt.keep_results, n);
+		}
 	} else {
 		display_path(r, d.text);
 		printf("results       NOT written: %s\n", d.text);

@@ -127,6 +127,27 @@ void bt_boot_begin(const struct bt_boot_config *c, bool have, struct bt_boot_sta
 	}
 }
 
+bool bt_boot_state_must_write(const struct bt_boot_config *c, bool have,
+			      const struct bt_boot_state *before,
+			      const struct bt_boot_state *after)
+{
+	if (!have)
+		return true;
+	struct bt_boot_state a = *before, b = *after;
+	/* What no later boot decides on is not compared. */
+	a.boots = b.boots = 0;
+	if (c->run != BT_RUN_EVERY_N)
+		a.boots_since_run = b.boots_since_run = 0;
+	return memcmp(&a, &b, sizeof(a)) != 0;
+}
+
+bool bt_boot_budget_fits(uint32_t budget_s, double elapsed_s, double steps_s, int n_steps,
+			 double *ret_est_s)
+{
+	*ret_est_s = n_steps > 0 && steps_s > 0 ? steps_s / n_steps : 0;
+	return elapsed_s + *ret_est_s < (double)budget_s;
+}
+
 void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t seq)
 {
 	s->flags &= ~BT_BOOT_STATE_IN_PROGRESS;

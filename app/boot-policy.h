@@ -70,6 +70,32 @@ struct bt_boot_decision {
 void bt_boot_begin(const struct bt_boot_config *c, bool have, struct bt_boot_state *s,
 		   struct bt_boot_decision *ret);
 
+/*
+ * Whether the state bt_boot_begin made (after) must be written at the
+ * start of this boot: only when something a later boot needs changed
+ * (NVRAM wear: every SetVariable is a flash write). Needed are the flags
+ * (in progress, the BootNext attempt), runs (once, every=N), the last
+ * run's record (completed, hung, status, sequence) and, for every=N only,
+ * boots_since_run. The boot count alone is not worth a write: a boot that
+ * changes nothing else (once after its run, every-boot never) leaves the
+ * variable as it was, and `boots` counts the boots that wrote it. A state
+ * that was not there (have false) is always written.
+ */
+bool bt_boot_state_must_write(const struct bt_boot_config *c, bool have,
+			      const struct bt_boot_state *before,
+			      const struct bt_boot_state *after);
+
+/*
+ * --budget's plan: whether a step (a workload) may start at `elapsed_s`
+ * into the budget, when the `n_steps` before it took `steps_s` seconds in
+ * all. Its estimate (*ret_est_s) is their mean; it fits when elapsed plus
+ * the estimate stays below the budget. With no step before it there is
+ * nothing to go by (estimate 0): it needs only time left. A step runs with
+ * interrupts masked and cannot be stopped once started, so it is planned.
+ */
+bool bt_boot_budget_fits(uint32_t budget_s, double elapsed_s, double steps_s, int n_steps,
+			 double *ret_est_s);
+
 /* The end of a measurement: the mark cleared, its status and results
  * sequence number (0: none written) kept. */
 void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t seq);

@@ -30,6 +30,7 @@ static bool write_state(struct bt_boot_run *b, const char *when)
 		snprintf(b->nvram, sizeof(b->nvram), "not written %s: %.120s", when, d.text);
 		return false;
 	}
+	b->plat->nv_writes++;
 	snprintf(b->nvram, sizeof(b->nvram), "written");
 	return true;
 }
@@ -111,8 +112,13 @@ bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
 		bt_boot_begin(&opt->boot, have, &b->state, &b->decision);
 		b->have_state = true;
 		/* The state is written before anything is measured: a boot that
-		 * hangs from here on is seen as hung by the next one. */
-		if (!write_state(b, "before the run") && b->decision.measure) {
+		 * hangs from here on is seen as hung by the next one. A boot that
+		 * changed nothing a later boot needs writes nothing (flash wear). */
+		if (!bt_boot_state_must_write(&opt->boot, have, &b->before, &b->state)) {
+			b->state = b->before;
+			snprintf(b->nvram, sizeof(b->nvram),
+				 "unchanged, not written (nothing a later boot needs changed)");
+		} else if (!write_state(b, "before the run") && b->decision.measure) {
 			b->decision.measure = false;
 			snprintf(b->decision.reason, sizeof(b->decision.reason),
 				 "the boot state could not be written, so a hang could not be told "
@@ -152,14 +158,36 @@ static double elapsed(const struct bt_boot_run *b)
 	return b->tsc_hz ? (double)(now_tsc(b) - b->t0) / (double)b->tsc_hz : -1;
 }
 
+/*
+ * Whether the next step fits in the budget: the time so far plus the
+ * step's estimate, the mean of the steps before it (every step started so
+ * far has ended when the next one asks: the time since the first one
+ * started is theirs). The first step has nothing to go by and only needs
+ * time left. A step that runs with interrupts masked cannot be stopped
+ * once started, so it is planned, not interrupted.
+ */
+static bool step_fits(const struct bt_boot_run *b, double *ret_e, double *ret_est)
+{
+	double e = elapsed(b), steps = 0;
+
+	*ret_e = e;
+	*ret_est = 0;
+	if (e < 0)
+		return true;
+	if (b->n_steps && b->tsc_hz)
+		steps = (double)(now_tsc(b) - b->first_step_tsc) / (double)b->tsc_hz;
+	return bt_boot_budget_fits(b->opt->boot.budget_s, e, steps, b->n_steps, ret_est);
+}
+
 bool bt_boot_run_budget_left(const struct bt_boot_run *b)
 {
+	double e, est;
+
 	if (!b || !b->opt->boot.budget_s)
 		return true;
 	if (b->budget_ended)
 		return false;
-	double e = elapsed(b);
-	return e < 0 || e < (double)b->opt->boot.budget_s;
+	return step_fits(b, &e, &est);
 }
 
 bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t cpu)
@@ -167,12 +195,21 @@ bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t 
 	if (!b || !b->opt->boot.budget_s)
 		return true;
 	if (!b->budget_ended) {
-		double e = elapsed(b);
-		if (e < 0 || e < (double)b->opt->boot.budget_s)
+		double e, est;
+		if (step_fits(b, &e, &est)) {
+			if (!b->n_steps++)
+				b->first_step_tsc = now_tsc(b);
 			return true;
+		}
 		b->budget_ended = true;
-		printf("  budget of %u s spent after %.1f s: the remaining workloads are not run\n",
-		       (unsigned)b->opt->boot.budget_s, e);
+		if (est > 0 && e < (double)b->opt->boot.budget_s)
+			printf("  budget of %u s: %.1f s left, and a workload takes %.1f s (the mean of "
+			       "the %d so far): the remaining workloads are not run\n",
+			       (unsigned)b->opt->boot.budget_s, (double)b->opt->boot.budget_s - e, est,
+			       b->n_steps);
+		else
+			printf("  budget of %u s spent after %.1f s: the remaining workloads are not "
+			       "run\n", (unsigned)b->opt->boot.budget_s, e);
 	}
 	char line[96];
 	snprintf(line, sizeof(line), "%s on CPU %u", name, (unsigned)cpu);
@@ -230,6 +267,10 @@ const struct bt_results_boot *bt_boot_run_record(const struct bt_boot_run *b,
 		.elapsed_s = elapsed(b),
 		.not_run = (const char *const *)b->not_run,
 		.n_not_run = b->n_not_run,
+		/* the writes so far, and the one that records the end of this
+		 * measurement after the results file */
+		.nvram_writes = b->plat->nv_writes + (b->have_state && b->decision.measure &&
+						      !b->ended ? 1u : 0u),
 	};
 	return ret;
 }

@@ -36,6 +36,8 @@ struct bt_boot_run {
 	uint64_t t0;                 /* TSC at the start of the budget */
 	uint64_t tsc_hz;             /* set after detection; 0 unknown */
 	bool budget_ended;
+	int n_steps;                 /* workloads the budget let start */
+	uint64_t first_step_tsc;     /* TSC when the first of them started */
 	bool watchdog_armed;
 	bool ended;                  /* bt_boot_run_end ran */
 	double elapsed_s;

@@ -34,6 +34,13 @@
 
 /* flags */
 #define BT_BOOT_STATE_IN_PROGRESS 0x1u /* a measurement started and has not ended */
+/* --then next-boot-entry made the entry in bits 16-31 BootNext and reset
+ * the machine, because LoadImage could not start it (efi/boot-entry.c).
+ * A later boot that finds that entry again, or comes to another one after
+ * it, does not use BootNext again: it hands over to the boot manager, so a
+ * boot option the firmware cannot start either never makes a reset loop. */
+#define BT_BOOT_STATE_BOOTNEXT_TRIED 0x2u
+#define BT_BOOT_STATE_BOOTNEXT_SHIFT 16
 
 enum bt_boot_status {
 	BT_BOOT_STATUS_NONE = 0,        /* no measurement yet */

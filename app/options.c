@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/options.h"
+#include "report/results-file.h"
 #include "arch/sim/sim.h"
 
 enum arg_kind {
@@ -338,6 +339,11 @@ static bt_status set_results_dir(struct bt_options *o, const char *v, struct bt_
 	return BT_OK;
 }
 
+static bt_status set_keep_results(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	return set_count(&o->keep_results, "--keep-results", 1, BT_RESULTS_MAX_SEQ, v, d);
+}
+
 static bt_status set_config(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	(void)d;
@@ -378,12 +384,17 @@ static const struct option_def options[] = {
 	{ NULL, "then", 0, ARG_REQUIRED, "ACTION",
 	  "when done: chainload:FILE (as --then-boot FILE), next-boot-entry (the BootOrder "
 	  "entry after BootCurrent), shutdown (as --shutdown), reboot, or return (to the boot "
-	  "manager); replaces an earlier end action",
+	  "manager, as \"not started\" so that it goes on with BootOrder); replaces an earlier "
+	  "end action. With none, a run started from a boot entry or under --run returns the "
+	  "same way",
 	  set_then },
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
-	  "time budget of a boot, from baretop's start: no workload starts after it (those left "
-	  "out are listed), and the UEFI watchdog, armed to it plus 5 s, resets a machine that "
-	  "hangs; the next boot records the hang and hands over",
+	  "time budget of a boot, from baretop's start: no workload or counter group starts "
+	  "when its estimated time (from the calibration and the runs so far) would pass it "
+	  "(those left out are listed), and the UEFI watchdog, armed to it plus 5 s, resets a "
+	  "machine that hangs with interrupts open; the next boot records the hang and hands "
+	  "over. The watchdog is a timer interrupt: a window hung with interrupts masked is "
+	  "caught only by a hardware (TCO/BMC) watchdog",
 	  set_budget },
 	{ NULL, "test-hang", 0, ARG_NONE, NULL,
 	  "(for tests) after the boot state is written, spin forever with interrupts enabled, "
@@ -395,6 +406,11 @@ static const struct option_def options[] = {
 	  "the working directory)",
 	  set_results_dir },
 	{ NULL, "no-results", 0, ARG_NONE, NULL, "do not write a results file", set_no_results },
+	{ NULL, "keep-results", 0, ARG_REQUIRED, "N",
+	  "after writing a results file, delete the oldest ones so that N remain (never the "
+	  "file just written): an ESP shared with the OS does not fill up under --run "
+	  "every-boot; the volume's free space is in every results file",
+	  set_keep_results },
 	{ NULL, "config", 0, ARG_REQUIRED, "FILE",
 	  "read options from FILE (default: baretop.cfg next to baretop.efi, if present)",
 	  set_config },

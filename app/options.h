@@ -47,6 +47,7 @@ struct bt_options {
 	/* Files */
 	const char *results_dir;
 	bool no_results;
+	unsigned keep_results;    /* --keep-results N: keep the newest N files; 0 = all */
 	const char *config_path;  /* --config FILE; NULL = the platform's default */
 	bool no_config;
 

@@ -195,6 +195,24 @@ struct bt_platform {
 	 * BootCurrent (efi/boot-entry.c), as the boot manager would have.
 	 * Set by the program. */
 	bool chainload_next_boot_entry;
+	/* Set by the platform: the firmware's boot manager started baretop
+	 * from a boot option (not a shell or another application). EDK2 marks
+	 * it by a NULL ParentHandle (BmBoot.c EfiBootManagerBoot). */
+	bool started_by_boot_manager;
+	/* Set by the program: the run ends by returning to the boot manager,
+	 * which must go on with the next BootOrder entry. The platform then
+	 * returns a status other than success even for exit status 0: after a
+	 * boot option that returns EFI_SUCCESS, EDK2's boot manager stops
+	 * processing BootOrder and shows its menu (BdsEntry.c BootBootOptions),
+	 * which strands an unattended machine. */
+	bool return_goes_on;
+	/* Free bytes on the volume that holds `path` (the results folder):
+	 * UEFI EFI_FILE_SYSTEM_INFO.FreeSpace of the boot volume, hosted
+	 * statvfs. BT_OK or why not. NULL: not known. */
+	bt_status (*volume_free)(const char *path, uint64_t *ret_bytes);
+	/* Set by the program: NVRAM writes it made through nv_write (and the
+	 * platform's own, e.g. BootNext, counted by the platform). */
+	uint32_t nv_writes;
 };
 
 #endif

@@ -175,7 +175,10 @@ if [ -n "$cfg_src" ]; then
   cp "$cfg_src" "$work/baretop.cfg"
 else
   # No end action: when the run is over baretop returns to the firmware's
-  # boot manager, which goes on with the next BootOrder entry (the OS).
+  # boot manager with EFI_NOT_STARTED, and the boot manager goes on with
+  # BootOrder (the OS). EFI_SUCCESS would stop EDK2's boot manager at its
+  # menu (README, "Boot-time runs for fleets"). The OS then boots in the
+  # boot baretop ran in: see the TPM note there (--then reboot avoids it).
   printf '# baretop options (see baretop.efi --help); written by boot/install.sh\n' >"$work/baretop.cfg"
 fi
 

@@ -8,9 +8,18 @@
 /* efi/boot-vars.c: nv_read, nv_write, set_watchdog, reboot. */
 void bt_efi_boot_vars_init(struct bt_platform *p);
 
+/* What efi_main returns when the run hands over by returning to the boot
+ * manager (platform.return_goes_on): any status but EFI_SUCCESS makes EDK2's
+ * BDS go on with the next BootOrder entry (MdeModulePkg/Universal/BdsDxe/
+ * BdsEntry.c BootBootOptions; UEFI 2.10 3.1.1). EFI_NOT_STARTED: baretop
+ * did not start an OS. */
+#define BT_EFI_HANDOVER_STATUS EFI_NOT_STARTED
+
 /* efi/boot-entry.c: --then next-boot-entry, after the program returned
  * and the platform undid its changes. Starts the BootOrder entry after
- * BootCurrent; returns only if it returned or could not be started. */
-EFI_STATUS bt_efi_start_next_boot_entry(void);
+ * BootCurrent; returns only if it returned or could not be started, with
+ * a status other than EFI_SUCCESS (the boot manager then goes on). Reads
+ * and may update BaretopState through p (the BootNext attempt it made). */
+EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p);
 
 #endif

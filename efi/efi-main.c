@@ -182,6 +182,11 @@ BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st
 	find_app_path();
 	bt_efi_files_init();
 	bt_efi_platform_init(&plat);
+	/* EDK2's boot manager clears ParentHandle of the image it starts from a
+	 * boot option ("loaded directly from the firmware's boot manager",
+	 * MdeModulePkg/Library/UefiBootManagerLib/BmBoot.c EfiBootManagerBoot);
+	 * a shell or another application is the parent otherwise. */
+	plat.started_by_boot_manager = bt_efi.loaded_image->ParentHandle == NULL;
 	bt_efi_boot_vars_init(&plat);
 	plat.entry_tsc = entry_tsc;
 	snprintf(plat.program_path, sizeof(plat.program_path), "%s", bt_efi.app_path);
@@ -215,10 +220,16 @@ BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st
 	if (plat.chainload[0]) {
 		est = chainload(&plat); /* reads through bt_efi.root */
 	} else if (plat.chainload_next_boot_entry) {
-		est = bt_efi_start_next_boot_entry();
+		est = bt_efi_start_next_boot_entry(&plat);
 	} else {
 		switch (exit_status) {
-		case BT_EXIT_OK:    est = EFI_SUCCESS; break;
+		/* A hand-over by returning (app: return_goes_on) must not be
+		 * EFI_SUCCESS: EDK2's BDS then stops BootOrder and starts its menu
+		 * (MdeModulePkg/Universal/BdsDxe/BdsEntry.c BootBootOptions, and
+		 * BdsEntry after a BootNext boot); any error makes it go on. */
+		case BT_EXIT_OK:
+			est = plat.return_goes_on ? BT_EFI_HANDOVER_STATUS : EFI_SUCCESS;
+			break;
 		case BT_EXIT_USAGE: est = EFI_INVALID_PARAMETER; break;
 		default:            est = EFI_ABORTED; break;
 		}

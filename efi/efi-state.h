@@ -52,6 +52,8 @@ bool bt_efi_console_blocks(void);
 /* efi/files.c */
 void bt_efi_files_init(void);
 void bt_efi_files_close_all(void);
+/* platform volume_free: EFI_FILE_SYSTEM_INFO.FreeSpace of the boot volume. */
+bt_status bt_efi_volume_free(const char *path, uint64_t *ret_bytes);
 
 /* efi/heap.c: releases the heap pages (after the last malloc use). */
 void bt_efi_heap_release(void);

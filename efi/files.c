@@ -380,6 +380,18 @@ static bool volume_space(UINT64 *ret_free, UINT32 *ret_block)
 	return true;
 }
 
+bt_status bt_efi_volume_free(const char *path, uint64_t *ret_bytes)
+{
+	UINT64 free_bytes;
+	UINT32 block;
+
+	(void)path; /* results are always on the boot volume */
+	if (!volume_space(&free_bytes, &block))
+		return BT_ERR_UNSUPPORTED;
+	*ret_bytes = free_bytes;
+	return BT_OK;
+}
+
 int mkdir(const char *path, mode_t mode)
 {
 	EFI_FILE_HANDLE h;

@@ -107,6 +107,7 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->image_result = bt_efi_image_result;
 	p->image_free = bt_efi_image_free;
 	p->power_off = efi_power_off;
+	p->volume_free = bt_efi_volume_free;
 	p->qemu_debug_exit = efi_qemu_debug_exit;
 	p->set_failure_exit_port = bt_efi_set_failure_exit_port;
 	/* The console: a screen or a terminal (serial); attributes set on it

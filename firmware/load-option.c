@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* UEFI load options (firmware/load-option.h). */
+#include <stdint.h>
 #include <string.h>
 
 #include "firmware/load-option.h"
@@ -67,4 +68,84 @@ size_t bt_boot_order_after(const uint16_t *order, size_t n, uint16_t current)
 		if (order[i] == current)
 			return i + 1;
 	return 0;
+}
+
+bool bt_load_option_bootable(uint32_t attributes, const char **why)
+{
+	if (!(attributes & BT_LOAD_OPTION_ACTIVE)) {
+		*why = "not active";
+		return false;
+	}
+	uint32_t cat = attributes & BT_LOAD_OPTION_CATEGORY;
+	if (cat != BT_LOAD_OPTION_CATEGORY_BOOT) {
+		*why = cat == BT_LOAD_OPTION_CATEGORY_APP ? "category APP, not BOOT"
+							  : "a reserved category, not BOOT";
+		return false;
+	}
+	*why = "";
+	return true;
+}
+
+static size_t node_len(const uint8_t *n)
+{
+	return (size_t)n[2] | (size_t)n[3] << 8;
+}
+
+size_t bt_dp_length(const uint8_t *dp, size_t len)
+{
+	size_t p = 0;
+
+	for (;;) {
+		if (p + 4 > len)
+			return 0;
+		size_t n = node_len(dp + p);
+		if (n < 4 || n > len - p)
+			return 0;
+		if (dp[p] == 0x7f && dp[p + 1] == 0xff)
+			return p + n;
+		p += n;
+	}
+}
+
+static bool is_hd(const uint8_t *n)
+{
+	return n[0] == 0x04 && n[1] == 0x01 && node_len(n) == BT_DP_HD_LENGTH;
+}
+
+bool bt_dp_is_short_hd(const uint8_t *dp, size_t len)
+{
+	return bt_dp_length(dp, len) && len >= BT_DP_HD_LENGTH && is_hd(dp);
+}
+
+/* The fields BmMatchPartitionDevicePathNode compares: PartitionNumber
+ * (offset 4), Signature (24, 16 bytes), PartitionFormat (40) and
+ * SignatureType (41); start and size are not compared. */
+static bool hd_match(const uint8_t *a, const uint8_t *b)
+{
+	return memcmp(a + 4, b + 4, 4) == 0 && memcmp(a + 24, b + 24, 16) == 0 && a[40] == b[40] &&
+	       a[41] == b[41];
+}
+
+bt_status bt_dp_expand_hd(const uint8_t *part, size_t part_len, const uint8_t *short_dp,
+			  size_t short_len, uint8_t *out, size_t cap, size_t *ret_len)
+{
+	size_t plen = bt_dp_length(part, part_len), slen = bt_dp_length(short_dp, short_len);
+
+	if (!plen || !slen || !bt_dp_is_short_hd(short_dp, short_len))
+		return BT_ERR_INVALID;
+	/* The partition's last node before its end node. */
+	size_t p = 0, last = SIZE_MAX;
+	while (!(part[p] == 0x7f && part[p + 1] == 0xff)) {
+		last = p;
+		p += node_len(part + p);
+	}
+	if (last == SIZE_MAX || !is_hd(part + last) || !hd_match(part + last, short_dp))
+		return BT_ERR_NOT_FOUND;
+	size_t head = p, tail = slen - BT_DP_HD_LENGTH;
+	if (head + tail > cap)
+		return BT_ERR_INVALID;
+	memcpy(out, part, head);
+	memcpy(out + head, short_dp + BT_DP_HD_LENGTH, tail);
+	*ret_len = head + tail;
+	return BT_OK;
 }

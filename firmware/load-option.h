@@ -17,6 +17,14 @@
 #include "base/status.h"
 
 #define BT_LOAD_OPTION_ACTIVE 0x1u /* LOAD_OPTION_ACTIVE */
+/* LOAD_OPTION_CATEGORY (UEFI 2.10, 3.1.3): bits 8-12. 0 is BOOT (part of
+ * the normal boot), 0x100 APP (an application the boot manager offers in
+ * its menu, e.g. OVMF's UiApp, which sits in BootOrder); other values are
+ * reserved. EDK2's BDS starts only active BOOT entries from BootOrder
+ * (MdeModulePkg/Universal/BdsDxe/BdsEntry.c BootBootOptions). */
+#define BT_LOAD_OPTION_CATEGORY 0x1F00u
+#define BT_LOAD_OPTION_CATEGORY_BOOT 0x0u
+#define BT_LOAD_OPTION_CATEGORY_APP 0x100u
 
 /*
  * EFI_LOAD_OPTION: UINT32 Attributes, UINT16 FilePathListLength, CHAR16
@@ -42,5 +50,40 @@ bt_status bt_load_option_parse(const uint8_t *buf, size_t len, struct bt_load_op
  * starts: the one after `current` (BootCurrent), or 0 when `current` is not
  * in the list (a one-shot BootNext entry, say). n when current is last. */
 size_t bt_boot_order_after(const uint16_t *order, size_t n, uint16_t current);
+
+/* Whether the boot manager would start this entry from BootOrder: active
+ * and of category BOOT. Otherwise *why says which it is not. */
+bool bt_load_option_bootable(uint32_t attributes, const char **why);
+
+/*
+ * Device paths (UEFI 2.10, 10.3): nodes of Type, SubType, UINT16 Length,
+ * ending with an end node (Type 0x7F). A short-form "hard drive" path, as
+ * efibootmgr and bcdboot write them, starts with a HD() node (Type 4 Media,
+ * SubType 1, 42 bytes: PartitionNumber, start, size, Signature[16],
+ * PartitionFormat, SignatureType) and names no controller: LoadImage
+ * cannot resolve it, the boot manager expands it first
+ * (MdeModulePkg/Library/UefiBootManagerLib/BmBoot.c
+ * BmExpandPartitionDevicePath: the device path of a partition whose HD()
+ * node has the same partition number, format, signature type and signature,
+ * BmMatchPartitionDevicePathNode, followed by the rest of the short form).
+ */
+#define BT_DP_HD_LENGTH 42u
+
+/* Length of the device path's first instance, its end node included; 0
+ * when it has none within len or a node is malformed. */
+size_t bt_dp_length(const uint8_t *dp, size_t len);
+/* Whether dp (len bytes) starts with a HD() node. */
+bool bt_dp_is_short_hd(const uint8_t *dp, size_t len);
+/*
+ * Expands a short-form HD() path against one partition's full device
+ * path (a handle's): when part's last node before its end is a HD() node
+ * that matches short_dp's first one, writes part's nodes (without its end)
+ * then short_dp's nodes after the HD() one (with its end) into out and
+ * returns BT_OK with the length in *ret_len. BT_ERR_NOT_FOUND when the
+ * partition does not match; BT_ERR_INVALID for a malformed path or a
+ * result larger than cap.
+ */
+bt_status bt_dp_expand_hd(const uint8_t *part, size_t part_len, const uint8_t *short_dp,
+			  size_t short_len, uint8_t *out, size_t cap, size_t *ret_len);
 
 #endif

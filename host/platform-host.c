@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "app/options.h"
@@ -147,6 +148,16 @@ static bool host_utf8_locale(void)
 
 /* rename() that fails instead of replacing: link() refuses an existing
  * name (EEXIST), then the temporary name is removed. */
+static bt_status host_volume_free(const char *path, uint64_t *ret_bytes)
+{
+	struct statvfs v;
+
+	if (statvfs(path, &v) != 0)
+		return BT_ERR_IO;
+	*ret_bytes = (uint64_t)v.f_bavail * v.f_frsize;
+	return BT_OK;
+}
+
 static int host_rename_noreplace(const char *from, const char *to)
 {
 	if (link(from, to) != 0)
@@ -173,6 +184,7 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	static struct bt_wl_host wl_host;
 	bt_wl_env_host_init(&p->workload_env, &wl_host);
 	p->rename_noreplace = host_rename_noreplace;
+	p->volume_free = host_volume_free;
 	/* Plain text unless stdout is a terminal (or --color=always). */
 	p->console_interactive = isatty(STDOUT_FILENO);
 	p->console_blocks = host_utf8_locale();

@@ -9,6 +9,7 @@ void bt_results_boot_json(struct bt_jw *j, const struct bt_results_boot *b)
 	bt_jw_str(j, "policy", b->policy);
 	bt_jw_str(j, "handover", b->handover);
 	bt_jw_str(j, "nvram", b->nvram);
+	bt_jw_u64(j, "nvram_writes", b->nvram_writes);
 	if (b->have_state) {
 		bt_jw_u64(j, "boot_count", b->boot_count);
 		bt_jw_u64(j, "run_number", b->run_number);

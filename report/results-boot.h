@@ -30,6 +30,7 @@ struct bt_results_boot {
 	double elapsed_s;           /* from the entry point to the end of the measurement; <0 unknown */
 	const char *const *not_run; /* "WORKLOAD on CPU N", in order */
 	int n_not_run;
+	uint32_t nvram_writes;      /* SetVariable calls of this boot, the one after the file included */
 };
 
 /* Writes res as the object "boot" into the open object of j. */

@@ -164,3 +164,22 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 	bt_diag_set(d, "%s holds results up to sequence %u already", dir, BT_RESULTS_MAX_SEQ);
 	return BT_ERR_FULL;
 }
+
+unsigned bt_results_prune(const char *dir, const char *ext, unsigned current, unsigned keep)
+{
+	unsigned removed = 0, misses = 0;
+	char path[300];
+
+	if (!keep || current <= keep)
+		return 0;
+	for (unsigned seq = current - keep; seq >= 1 && misses < BT_RESULTS_PRUNE_GAP; seq--) {
+		snprintf(path, sizeof(path), "%s/%06u.%s", dir, seq, ext);
+		if (remove(path) == 0) {
+			removed++;
+			misses = 0;
+		} else {
+			misses++;
+		}
+	}
+	return removed;
+}

@@ -32,6 +32,18 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 			   bt_rename_noreplace_fn *rename_noreplace,
 			   struct bt_results_written *ret, struct bt_diag *d);
 
+/*
+ * --keep-results: deletes DIR/NNNNNN.EXT for the sequence numbers up to
+ * current - keep, newest first, so that the newest `keep` numbers remain
+ * (current itself, the file just written, is never deleted). Without a
+ * directory listing (newlib over UEFI has none) it walks down from
+ * current - keep and stops after BT_RESULTS_PRUNE_GAP numbers in a row
+ * that have no file: baretop's own numbers are consecutive. Returns how
+ * many files it deleted.
+ */
+#define BT_RESULTS_PRUNE_GAP 64u
+unsigned bt_results_prune(const char *dir, const char *ext, unsigned current, unsigned keep);
+
 /* Creates dir and its parents ("a/b/c"); existing ones are fine. Returns 0
  * or an errno value. */
 int bt_mkdir_p(const char *dir);

@@ -440,6 +440,16 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 	for (int i = 0; i < res->n_messages; i++)
 		bt_jw_str(&j, NULL, res->messages[i]);
 	bt_jw_end(&j);
+	bt_jw_object(&j, "results_volume");
+	if (res->have_volume_free)
+		bt_jw_u64(&j, "free_bytes", res->volume_free_bytes);
+	else
+		bt_jw_null(&j, "free_bytes");
+	if (res->keep_results)
+		bt_jw_u64(&j, "keep_results", res->keep_results);
+	else
+		bt_jw_null(&j, "keep_results");
+	bt_jw_end(&j);
 	if (res->boot)
 		bt_results_boot_json(&j, res->boot);
 	bt_jw_end(&j);

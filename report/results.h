@@ -126,6 +126,12 @@ struct bt_results {
 	const char (*messages)[200];
 	int n_messages;
 	const struct bt_results_boot *boot; /* NULL: no run policy, budget or hand-over */
+	/* The results folder's volume (an ESP shared with the OS): its free
+	 * bytes before this file was written (when have_volume_free), and
+	 * --keep-results (0: every file is kept). */
+	bool have_volume_free;
+	uint64_t volume_free_bytes;
+	unsigned keep_results;
 };
 
 /* "2.7", "2.3.1" from a UEFI revision word. */

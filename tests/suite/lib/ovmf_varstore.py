@@ -13,11 +13,21 @@ whose State is VAR_ADDED (0x3F) is live; older copies are marked deleted.
   ovmf_varstore.py FILE NAME GUID      prints the data as hex (exit 1: absent)
   ovmf_varstore.py FILE NAME GUID --decode-baretop
                                        prints baretop's BaretopState fields
+  ovmf_varstore.py FILE NAME GUID --count
+                                       how many times it was written: every
+                                       record, live or deleted (EDK2 appends a
+                                       new copy on each SetVariable and marks
+                                       the old one deleted until a reclaim)
+
+set_variable() writes one as EDK2's variable driver would (the old copy
+marked VAR_DELETED, a new record appended in the erased space), for tests
+that need boot options in a store before the firmware boots.
 """
 import struct, sys, uuid
 
 AUTH_STORE_GUID = uuid.UUID('aaf32c78-947b-439a-a180-2e144ec37792')
 VAR_ADDED = 0x3F
+VAR_DELETED = 0xFD  # cleared bit 1: State &= VAR_DELETED
 HDR = struct.Struct('<HBB4xQ16sIII16s')  # 60 bytes: MonotonicCount is 8-aligned
 
 
@@ -42,6 +52,51 @@ def variables(blob):
         data = blob[name_at + nsize:name_at + nsize + dsize]
         yield name, uuid.UUID(bytes_le=vguid), vstate, data
         pos = (name_at + nsize + dsize + 3) & ~3
+
+
+def records(blob):
+    """(offset, name, guid, state, data) of every record, and the offset where
+    the erased space after the last one starts."""
+    out = []
+    hlen = struct.unpack_from('<H', blob, 48)[0]
+    size = struct.unpack_from('<I', blob, hlen + 16)[0]
+    pos, end = hlen + 28, hlen + size
+    while pos + HDR.size <= end:
+        (start, vstate, _r, _mc, _t, _pk, nsize, dsize, vguid) = HDR.unpack_from(blob, pos)
+        if start != 0x55AA:
+            break
+        name_at = pos + HDR.size
+        name = blob[name_at:name_at + nsize].decode('utf-16-le').rstrip('\0')
+        out.append((pos, name, uuid.UUID(bytes_le=vguid), vstate,
+                    blob[name_at + nsize:name_at + nsize + dsize]))
+        pos = (name_at + nsize + dsize + 3) & ~3
+    return out, pos, end
+
+
+def count(blob, name, guid):
+    list(variables(blob))  # checks the headers
+    recs, _, _ = records(blob)
+    return sum(1 for _, n, g, _, _ in recs if n == name and g == uuid.UUID(guid))
+
+
+def set_variable(blob, name, guid, attributes, data):
+    """A new bytearray with NAME-GUID set to data (attributes as given)."""
+    list(variables(bytes(blob)))
+    recs, free, end = records(bytes(blob))
+    blob = bytearray(blob)
+    for off, n, g, st, _ in recs:
+        if n == name and g == uuid.UUID(guid) and st == VAR_ADDED:
+            blob[off + 2] = st & VAR_DELETED
+    nm = (name + '\0').encode('utf-16-le')
+    rec = HDR.pack(0x55AA, VAR_ADDED, 0, 0, bytes(16), 0, len(nm), len(data),
+                   uuid.UUID(guid).bytes_le)
+    # bytes 4-7 (which variables() skips) are the Attributes
+    rec = rec[:4] + struct.pack('<I', attributes) + rec[8:]
+    rec += nm + bytes(data)
+    if free + len(rec) > end or any(b != 0xFF for b in blob[free:free + len(rec)]):
+        raise ValueError('no erased space left in the variable store')
+    blob[free:free + len(rec)] = rec
+    return blob
 
 
 def find(blob, name, guid):
@@ -70,6 +125,9 @@ def decode_baretop(data):
 
 def main():
     path, name, guid = sys.argv[1:4]
+    if '--count' in sys.argv:
+        print(count(open(path, 'rb').read(), name, guid))
+        return 0
     data = find(open(path, 'rb').read(), name, guid)
     if data is None:
         print(f'{name}-{guid}: not in {path}', file=sys.stderr)

@@ -176,3 +176,86 @@ TEST(run_and_then_survive_a_bad_configuration)
 	CHECK_EQ_INT(bt_options_parse(&o, 4, w, "test", &d), BT_ERR_INVALID);
 	CHECK(o.then_boot == NULL);
 }
+
+/* Boots n times with the state kept only as NVRAM keeps it: read at the
+ * start, written when bt_boot_state_must_write says so and after each
+ * measurement. Per boot: writes ('0'..'9') and whether it measured. */
+static void nv_boots(const struct bt_boot_config *c, int n, char *writes, char *pattern,
+		     struct bt_boot_state *nv)
+{
+	bool have = false;
+
+	memset(nv, 0, sizeof(*nv));
+	for (int i = 0; i < n; i++) {
+		struct bt_boot_state before = *nv, s = *nv;
+		struct bt_boot_decision dec;
+		int w = 0;
+
+		bt_boot_begin(c, have, &s, &dec);
+		if (bt_boot_state_must_write(c, have, &before, &s)) {
+			*nv = s;
+			w++;
+		}
+		have = true;
+		if (dec.measure) {
+			bt_boot_end(&s, BT_BOOT_STATUS_OK, s.runs);
+			*nv = s;
+			w++;
+		}
+		writes[i] = (char)('0' + w);
+		pattern[i] = dec.measure ? '1' : '0';
+	}
+	writes[n] = pattern[n] = '\0';
+}
+
+TEST(nvram_written_only_when_a_later_boot_needs_it)
+{
+	struct bt_boot_config c = { .run = BT_RUN_ONCE };
+	struct bt_boot_state nv;
+	char w[16], p[16];
+
+	/* once: the run's two writes, then none at all */
+	nv_boots(&c, 4, w, p, &nv);
+	CHECK_STR(p, "1000");
+	CHECK_STR(w, "2000");
+	CHECK_EQ_U64(nv.boots, 1);
+	CHECK_EQ_U64(nv.runs, 1);
+	/* every=2: the boot in between writes boots_since_run, or the
+	 * pattern would never reach its N-th boot */
+	c = (struct bt_boot_config){ .run = BT_RUN_EVERY_N, .every_n = 2 };
+	nv_boots(&c, 5, w, p, &nv);
+	CHECK_STR(p, "10101");
+	CHECK_STR(w, "21212");
+	c = (struct bt_boot_config){ .run = BT_RUN_EVERY_BOOT };
+	nv_boots(&c, 3, w, p, &nv);
+	CHECK_STR(w, "222");
+	/* a first boot always writes; a changed flag (a BootNext attempt
+	 * recorded) is worth a write, the boot count alone is not */
+	struct bt_boot_state a = { .boots = 3, .runs = 1 }, b = a;
+	c = (struct bt_boot_config){ .run = BT_RUN_ONCE };
+	CHECK(bt_boot_state_must_write(&c, false, &a, &b));
+	b.boots = 4;
+	b.boots_since_run = 9;
+	CHECK(!bt_boot_state_must_write(&c, true, &a, &b));
+	b.flags = BT_BOOT_STATE_BOOTNEXT_TRIED;
+	CHECK(bt_boot_state_must_write(&c, true, &a, &b));
+}
+
+TEST(budget_plans_the_next_step_from_the_mean_of_those_before)
+{
+	double est;
+
+	/* nothing to go by: time left is enough */
+	CHECK(bt_boot_budget_fits(10, 9.9, 0, 0, &est));
+	CHECK(est == 0);
+	CHECK(!bt_boot_budget_fits(10, 10.0, 0, 0, &est));
+	/* 4 steps of 2 s each, 8.5 s in: 8.5 + 2 passes 10, so not started
+	 * (the check before planning started it: 8.5 < 10) */
+	CHECK(!bt_boot_budget_fits(10, 8.5, 8.0, 4, &est));
+	CHECK(est == 2.0);
+	/* 7.9 s in: 7.9 + 2 fits */
+	CHECK(bt_boot_budget_fits(10, 7.9, 8.0, 4, &est));
+	/* the mean, not the last: 1 s and 5 s before give an estimate of 3 s */
+	CHECK(!bt_boot_budget_fits(10, 7.5, 6.0, 2, &est));
+	CHECK(est == 3.0);
+}

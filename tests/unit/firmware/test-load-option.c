@@ -58,3 +58,79 @@ TEST(boot_order_after_current)
 	CHECK_EQ_U64(bt_boot_order_after(order, 3, 7), 3);
 	CHECK_EQ_U64(bt_boot_order_after(order, 3, 9), 0); /* a BootNext entry not in the order */
 }
+
+TEST(only_active_boot_category_entries_are_bootable)
+{
+	const char *why;
+
+	CHECK(bt_load_option_bootable(0x1, &why));
+	CHECK(!bt_load_option_bootable(0x0, &why));
+	CHECK_STR(why, "not active");
+	/* OVMF registers UiApp as LOAD_OPTION_ACTIVE | LOAD_OPTION_CATEGORY_APP */
+	CHECK(!bt_load_option_bootable(0x101, &why));
+	CHECK_STR(why, "category APP, not BOOT");
+	CHECK(!bt_load_option_bootable(0x201, &why));
+	CHECK_STR(why, "a reserved category, not BOOT");
+	/* LOAD_OPTION_HIDDEN (0x8) and FORCE_RECONNECT (0x2) do not matter */
+	CHECK(bt_load_option_bootable(0xb, &why));
+}
+
+/* A HD() node (UEFI 10.3.5.1), written out byte by byte: partition number,
+ * start, size, a GPT GUID signature, format 2 (GPT), signature type 2. */
+static void hd_node(uint8_t *n, uint32_t part, uint8_t sig0)
+{
+	memset(n, 0, 42);
+	n[0] = 4;
+	n[1] = 1;
+	n[2] = 42;
+	n[4] = (uint8_t)part;
+	n[8] = 0x00, n[9] = 0x08;   /* start 2048 */
+	n[16] = 0x00, n[17] = 0x80; /* size 32768 */
+	for (int i = 0; i < 16; i++)
+		n[24 + i] = (uint8_t)(sig0 + i);
+	n[40] = 2;
+	n[41] = 2;
+}
+
+TEST(short_form_hd_path_expanded_against_its_partition)
+{
+	/* Short form: HD(1, sig 0x10..) / File(\a) / End */
+	uint8_t sh[42 + 8 + 4], part[8 + 42 + 4], out[128];
+	size_t len = 0;
+
+	hd_node(sh, 1, 0x10);
+	memcpy(sh + 42, (const uint8_t[]){ 0x04, 0x04, 0x08, 0x00, 0x5c, 0, 0x61, 0 }, 8);
+	memcpy(sh + 50, (const uint8_t[]){ 0x7f, 0xff, 0x04, 0x00 }, 4);
+	/* The partition's handle: PciRoot-like ACPI node (8 bytes) / HD() / End */
+	memcpy(part, (const uint8_t[]){ 0x02, 0x01, 0x08, 0x00, 1, 2, 3, 4 }, 8);
+	hd_node(part + 8, 1, 0x10);
+	part[8 + 8] = 0x12;              /* another start: not compared, as in EDK2 */
+	memcpy(part + 50, (const uint8_t[]){ 0x7f, 0xff, 0x04, 0x00 }, 4);
+
+	CHECK(bt_dp_is_short_hd(sh, sizeof(sh)));
+	CHECK(!bt_dp_is_short_hd(part, sizeof(part)));
+	CHECK_EQ_U64(bt_dp_length(sh, sizeof(sh)), sizeof(sh));
+	CHECK_EQ_INT(bt_dp_expand_hd(part, sizeof(part), sh, sizeof(sh), out, sizeof(out), &len),
+		     BT_OK);
+	/* the partition's nodes, then File(\a) and the end node */
+	CHECK_EQ_U64(len, 8 + 42 + 8 + 4);
+	CHECK(memcmp(out, part, 50) == 0);
+	CHECK(memcmp(out + 50, sh + 42, 12) == 0);
+	CHECK_EQ_U64(bt_dp_length(out, len), len);
+
+	/* another partition number or signature: not this partition */
+	hd_node(part + 8, 2, 0x10);
+	CHECK_EQ_INT(bt_dp_expand_hd(part, sizeof(part), sh, sizeof(sh), out, sizeof(out), &len),
+		     BT_ERR_NOT_FOUND);
+	hd_node(part + 8, 1, 0x11);
+	CHECK_EQ_INT(bt_dp_expand_hd(part, sizeof(part), sh, sizeof(sh), out, sizeof(out), &len),
+		     BT_ERR_NOT_FOUND);
+	/* the whole disk (no HD() node last) does not match either */
+	static const uint8_t disk[] = { 0x02, 0x01, 0x08, 0x00, 1, 2, 3, 4, 0x7f, 0xff, 0x04, 0x00 };
+	CHECK_EQ_INT(bt_dp_expand_hd(disk, sizeof(disk), sh, sizeof(sh), out, sizeof(out), &len),
+		     BT_ERR_NOT_FOUND);
+	/* too small an output buffer */
+	hd_node(part + 8, 1, 0x10);
+	CHECK_EQ_INT(bt_dp_expand_hd(part, sizeof(part), sh, sizeof(sh), out, 20, &len),
+		     BT_ERR_INVALID);
+}

@@ -220,3 +220,50 @@ TEST(mkdir_p_creates_parents_and_accepts_existing)
 	CHECK(bt_mkdir_p(dir) != 0);
 	remove_tree(root);
 }
+
+static bool exists(unsigned seq)
+{
+	char p[128];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%06u.json", root, seq);
+	return stat(p, &st) == 0;
+}
+
+static void touch(unsigned seq)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "%s/%06u.json", root, seq);
+	FILE *f = fopen(p, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+}
+
+TEST(keep_results_deletes_the_oldest_never_the_current)
+{
+	fresh_dir();
+	for (unsigned s = 1; s <= 6; s++)
+		touch(s);
+	touch(200); /* beyond a gap of more than BT_RESULTS_PRUNE_GAP: not reached */
+	/* the file just written is 6; keep 2: 5 and 6 stay */
+	CHECK_EQ_U64(bt_results_prune(root, "json", 6, 2), 4);
+	CHECK(!exists(1) && !exists(4));
+	CHECK(exists(5) && exists(6));
+	/* keep 1: only the current file is left of the consecutive ones */
+	CHECK_EQ_U64(bt_results_prune(root, "json", 6, 1), 1);
+	CHECK(!exists(5) && exists(6));
+	/* a keep larger than the sequence number deletes nothing */
+	CHECK_EQ_U64(bt_results_prune(root, "json", 6, 10), 0);
+	CHECK(exists(6));
+	/* a gap of more than BT_RESULTS_PRUNE_GAP numbers ends the walk */
+	touch(300);
+	CHECK_EQ_U64(bt_results_prune(root, "json", 300, 1), 0);
+	CHECK(exists(200));
+	/* from 200 down: 200 goes, then 199..136 are missing and the walk
+	 * ends before it reaches 6 */
+	CHECK_EQ_U64(bt_results_prune(root, "json", 300, 100), 1);
+	CHECK(!exists(200) && exists(6) && exists(300));
+	remove_tree(root);
+}

@@ -47,7 +47,9 @@ TEST(minimal_run)
 	CHECK(!strstr(doc, "\"run\""));
 	CHECK(has(doc, "\"check\": null\n  },"));
 	CHECK(has(doc, "\"exit_status\": 3,\n    \"messages\": [\n      \"first\",\n"
-		       "      \"a \\\"quoted\\\"\\tnote\"\n    ]\n  }\n}\n"));
+		       "      \"a \\\"quoted\\\"\\tnote\"\n    ],\n"
+		       "    \"results_volume\": {\n      \"free_bytes\": null,\n"
+		       "      \"keep_results\": null\n    }\n  }\n}\n"));
 	bt_sb_free(&sb);
 }
 
