@@ -28,7 +28,7 @@
  * so the path without it stays exercised. smm_counts_per_smi: a
  * round figure for one SMI handler's work (tens of microseconds);
  * smm_tsc_per_smi: the time it takes, 150000 ticks (50 us at 3 GHz, the
- * low end of the 50-100 us SMIs issue 20 finding 7 names).
+ * low end of the 50-100 us an SMI handler commonly takes).
  */
 #include <string.h>
 

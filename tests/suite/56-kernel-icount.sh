@@ -44,13 +44,13 @@ for efi in build/baretop.efi build/baretop-clang.efi; do
   check() { python3 tests/suite/lib/kernel-ticks-check.py "$out/declare.txt" "$b/console.txt" "$@"; }
   check --shift "$shift_s" || fail=1
   # The pages that map dtlb-walk's 16 MiB buffer, read by the EFI build from
-  # the page tables (issue 20, finding 9): OVMF's identity map uses 2 MiB
+  # the page tables: OVMF's identity map uses 2 MiB
   # (or 1 GiB) pages, so the walk is a few large pages, and page_loads must
   # be declared for them: n on 4 KiB pages, 0 on 2 MiB / 1 GiB pages (the
   # DTLB holds 8 or 9 of them), not declared when mixed.
   python3 tests/suite/lib/kernel-pages-check.py "$b/console.txt" || fail=1
   # Negative case: page_loads declared n on large pages (the declaration
-  # before issue 20) must fail the same check.
+  # that ignored the page size) must fail the same check.
   sed -E 's/^(kernel-ticks-pages dtlb-walk ([0-9]+) .* )page_loads=0 /\1page_loads=\2 /' \
     "$b/console.txt" >"$out/neg-pages.txt"
   if grep -q '^kernel-ticks-pages dtlb-walk .* 2097152 .*page_loads=[1-9]' "$out/neg-pages.txt" &&

@@ -102,7 +102,7 @@ if boot spec 0 --add tests/data/validate/raw-branches-icl.json=/validate/raw.jso
   fi
 fi
 # dtlb-walk's TLB-miss expectation from the pages OVMF maps its buffer with,
-# read from the page tables, and said in the report (issue 20, finding 9).
+# read from the page tables, and said in the report.
 if boot pages 0 --add tests/data/validate/dtlb-pages-skl.json=/validate/pages.json \
      --args '--validate --quick --sim=skl --validate-spec \validate\pages.json'; then
   python3 tests/suite/lib/validate-pages-check.py "$out/pages/console.txt" 'page tables (CR3, ' || fail=1

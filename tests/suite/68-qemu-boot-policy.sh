@@ -82,7 +82,7 @@ hf=$hn/BaretopState-$guid
 check "hosted --run=once: run 1 measured, run 2 handed over; efivarfs file of 4 + 40 bytes" \
   "grep -q 'the first run' $hn/run1.txt && grep -q 'done already' $hn/run2.txt && [ \$(stat -c %s $hf) = 44 ]"
 # run 2 (once, done) changes nothing a later boot needs: it writes nothing,
-# so the file still says boots 1 (issue 20, finding 5: NVRAM wear)
+# so the file still says boots 1 (no NVRAM wear from a boot that needs nothing)
 check "baretop-host efivar agrees with the Python reader of the table: boots 1, runs 1, ok, seq 1" \
   "build/baretop-host efivar $hf | grep -qx 'boots            1' && build/baretop-host efivar $hf | grep -q '^last_status      ok' && python3 -c 'import sys; sys.path.insert(0,\"tests/suite/lib\"); import ovmf_varstore as o; d=o.decode_baretop(open(\"$hf\",\"rb\").read()[4:]); sys.exit(0 if (d[\"boots\"],d[\"runs\"],d[\"last_status\"],d[\"last_sequence\"])==(1,1,\"ok\",1) else 1)'"
 head -c 30 "$hf" >"$hn/truncated"
@@ -90,7 +90,7 @@ check "baretop-host efivar refuses a truncated file (exit 1, says why)" \
   "! build/baretop-host efivar $hn/truncated 2>$hn/err.txt && grep -q 'version 1 is 40 bytes' $hn/err.txt"
 
 # --budget plans: a workload starts only when the mean of those before it
-# still fits (issue 20, finding 6; the rule itself: test-boot-policy.c
+# still fits (the rule itself: test-boot-policy.c
 # budget_plans_the_next_step_from_the_mean_of_those_before). Here on the
 # host: 16 equal workloads against a 2 s budget end early, within the
 # budget but for the noise of one workload longer than the mean (0.1 s).

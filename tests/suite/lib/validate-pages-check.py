@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""--validate with tests/data/validate/dtlb-pages-skl.json (issue 20, finding
-9): the DTLB-walk check's expected range follows the pages that mapped
+"""--validate with tests/data/validate/dtlb-pages-skl.json: the DTLB-walk check's expected range follows the pages that mapped
 dtlb-walk's buffer, and the report says which pages and where they were
 read. The rule, written here from the kernel's walk (4 KiB + 64 bytes apart
 over 16 MiB) and page_loads' definition: on 4 KiB pages every load is a page

@@ -320,8 +320,8 @@ static int index_of_gp(const struct setup *t, uint16_t code, uint8_t umask)
 }
 
 /*
- * Issue 20 finding 11: AMD has no fixed counter 0, so before the fix no AMD
- * run was ever judged. Every AMD group now also counts Retired
+ * AMD has no fixed counter 0, so without a counter of its own no AMD run
+ * would be judged. Every AMD group now also counts Retired
  * Instructions (PMCx0C0) on a general counter the plan reserves; a run
  * whose count disagrees with the others is repeated and the agreeing retry
  * kept, on Zen 4 (PerfMonV2) and on the legacy four counters alike.
@@ -379,7 +379,7 @@ TEST(a_persistent_amd_disagreement_is_flagged)
 }
 
 /*
- * Issue 20 finding 11: the SMI count on AMD is PMCx02B "SMIs received",
+ * The SMI count on AMD is PMCx02B "SMIs received",
  * listed for Zen 4 (Linux perf amdzen4/core.json ls_smi_rx) and Zen 5
  * (amdzen5/load-store.json), on a second reserved counter. One SMI lands
  * in one window: that run reports it and, the counters having counted the

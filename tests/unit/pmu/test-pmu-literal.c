@@ -141,7 +141,7 @@ TEST(amd_writes_literally)
 		    (sim.log[i].value & 0xFFFF) == 0x01A0)
 			hi |= (sim.log[i].value >> 32 & 0xF) == 1;  /* EventSelect[11:8] */
 	CHECK(hi);
-	/* Issue 20 finding 11: every group also counts Retired Instructions
+	/* Every AMD group also counts Retired Instructions
 	 * (PMCx0C0) on the highest counter and, Zen 4 having PMCx02B (Linux
 	 * perf amdzen4/core.json ls_smi_rx), SMIs Received on the next: the
 	 * selectors at 0xC0010200 + 2n hold EventSelect | USR (16) | OS (17) |

@@ -416,7 +416,7 @@ TEST(every_preset_passes_without_defects)
 }
 
 /*
- * Issue 20 finding 7: an SMI in a conformance window. One lands in each
+ * An SMI in a conformance window. One lands in each
  * window of a clean run in turn (the sim delivers it halfway through the
  * body: arch/sim/sim-count.c). Before the fix nothing looked: on Skylake
  * (FREEZE_WHILE_SMM set by the session) the handler's 150000 TSC ticks broke
