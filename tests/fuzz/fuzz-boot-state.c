@@ -5,7 +5,11 @@
  * (firmware/load-option.c). Properties beyond "no crash, leak or UB":
  *   - an accepted state encodes back to exactly the bytes read;
  *   - an accepted load option's parts lie inside the buffer and tile it
- *     (header, description, file path list, optional data).
+ *     (header, description, file path list, optional data);
+ *   - device paths (the short-form HD() expansion next-boot-entry does):
+ *     the input split at its first byte's offset into a partition's path
+ *     and a short-form path; an expansion stays within its buffer, is
+ *     itself one well-formed path, and is no longer than both inputs.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +37,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (lo.file_path_offset < 8 || lo.file_path_length < 4 ||
 		    lo.file_path_offset + lo.file_path_length != lo.optional_offset ||
 		    lo.optional_offset + lo.optional_length != size)
+			abort();
+	}
+	if (size >= 1) {
+		size_t cut = 1 + (size_t)data[0] % size;
+		const uint8_t *part = data + 1, *sdp = data + cut;
+		size_t part_len = cut - 1, short_len = size - cut;
+		uint8_t out[512];
+		size_t n = 0;
+
+		(void)bt_dp_is_short_hd(sdp, short_len);
+		if (bt_dp_length(part, part_len) > part_len || bt_dp_length(sdp, short_len) > short_len)
+			abort();
+		if (bt_dp_expand_hd(part, part_len, sdp, short_len, out, sizeof(out), &n) == BT_OK &&
+		    (n > sizeof(out) || n > part_len + short_len || bt_dp_length(out, n) != n))
 			abort();
 	}
 	return 0;
