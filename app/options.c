@@ -389,9 +389,10 @@ static const struct option_def options[] = {
 	  "same way",
 	  set_then },
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
-	  "time budget of a boot, from baretop's start: no workload or counter group starts "
-	  "when its estimated time (from the calibration and the runs so far) would pass it "
-	  "(those left out are listed), and the UEFI watchdog, armed to it plus 5 s, resets a "
+	  "time budget of a boot, from baretop's start: no workload starts when the time so "
+	  "far plus its estimate (the mean of the workloads before it) would pass it (those "
+	  "left out are listed; a started workload runs all its counter groups), and the UEFI "
+	  "watchdog, armed to it plus 5 s, resets a "
 	  "machine that hangs with interrupts open; the next boot records the hang and hands "
 	  "over. The watchdog is a timer interrupt: a window hung with interrupts masked is "
 	  "caught only by a hardware (TCO/BMC) watchdog",
