@@ -371,6 +371,37 @@ const struct bt_pmu_driver bt_pmu_perf_driver = {
 	.restore = perf_restore,
 };
 
+static bool has_event(const char *dir, const char *name)
+{
+	char path[512];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return false;
+	return access(path, F_OK) == 0;
+}
+
+const char *bt_perf_caps_from_sysfs(struct bt_pmu_caps *caps, const char *events_dir)
+{
+	if (caps->kind != BT_PMU_INTEL_ARCH)
+		return "";
+	if (!has_event(events_dir, "slots")) {
+		caps->fixed_mask &= ~(1u << 3);
+		caps->num_fixed = 0;
+		for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++)
+			if (caps->fixed_mask & (1u << i))
+				caps->num_fixed = (uint8_t)(i + 1);
+	}
+	bool pm = (caps->fixed_mask & (1u << 3)) && has_event(events_dir, "topdown-retiring");
+	caps->perf_metrics = pm;
+	caps->perf_metrics_fields = !pm ? 0 : has_event(events_dir, "topdown-mem-bound") ? 8 : 4;
+	if (pm)
+		return caps->perf_metrics_fields == 8
+			       ? "the kernel exposes TOPDOWN.SLOTS and 8 PERF_METRICS fields"
+			       : "the kernel exposes TOPDOWN.SLOTS and 4 PERF_METRICS fields";
+	return caps->fixed_mask & (1u << 3) ? "the kernel exposes TOPDOWN.SLOTS, no PERF_METRICS"
+					    : "the kernel exposes neither TOPDOWN.SLOTS nor PERF_METRICS";
+}
+
 bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char *counted_by,
 			 size_t len, struct bt_diag *why)
 {
@@ -385,6 +416,12 @@ bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char
 	}
 	ret->arch = bt_arch_cpuid_host();
 	ret->caps = cpu->pmu;
+	/* The hybrid big core's PMU is cpu_core (the E-core's cpu_atom has no
+	 * PERF_METRICS); elsewhere cpu. */
+	const char *dir = "/sys/bus/event_source/devices/cpu_core/events";
+	if (access(dir, F_OK) != 0)
+		dir = "/sys/bus/event_source/devices/cpu/events";
+	bt_perf_caps_from_sysfs(&ret->caps, dir);
 	ret->driver = &bt_pmu_perf_driver;
 	bt_perf_provenance(ret->arch, counted_by, len);
 	return BT_OK;

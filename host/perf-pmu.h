@@ -44,6 +44,19 @@ bt_status bt_perf_probe(struct bt_diag *why);
  * present, "; under a hypervisor (CPUID 0x40000000: "VENDOR")". */
 void bt_perf_provenance(struct bt_arch *arch, char *buf, size_t len);
 
+/*
+ * What of TOPDOWN.SLOTS and PERF_METRICS the kernel exposes, from the
+ * event names its driver publishes in `events_dir` (sysfs
+ * /sys/bus/event_source/devices/cpu/events, cpu_core on hybrid parts):
+ * `slots` keeps fixed counter 3 (else it is dropped from fixed_mask: the
+ * kernel would refuse raw 0x0400), `topdown-retiring` means PERF_METRICS
+ * with 4 fields, `topdown-mem-bound` 8 (the kernel's level-2 metrics,
+ * arch/x86/events/intel/core.c). CPUID cannot say it and
+ * IA32_PERF_CAPABILITIES is not readable from user space. Intel only; AMD
+ * caps are left as they are. Returns what it decided, for the notes.
+ */
+const char *bt_perf_caps_from_sysfs(struct bt_pmu_caps *caps, const char *events_dir);
+
 /* struct bt_platform.os_pmu for Linux (app/platform.h): the probe, then
  * the CPUID-enumerated capabilities, the hosted arch and this driver. */
 bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char *counted_by,

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "arch/arch-cpuid-host.h"
 #include "host/perf-attr.h"
@@ -389,4 +390,63 @@ TEST(provenance_names_the_kernel_and_the_hypervisor_never_bare_metal)
 	char small[24];
 	bt_perf_provenance(bt_arch_cpuid_host(), small, sizeof(small));
 	CHECK_EQ_INT(strlen(small), sizeof(small) - 1);
+}
+
+/* TOPDOWN.SLOTS and PERF_METRICS as the kernel publishes them: event
+ * files named as in /sys/bus/event_source/devices/cpu/events. */
+static void touch(const char *dir, const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs("event=0x00,umask=0x80\n", f);
+		fclose(f);
+	}
+}
+
+TEST(perf_metrics_as_the_kernel_exposes_them)
+{
+	char dir[] = "/tmp/bt-perf-events-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct bt_pmu_caps c = intel_caps();
+
+	/* Nothing published: no SLOTS (fixed counter 3 dropped), no metrics. */
+	bt_perf_caps_from_sysfs(&c, dir);
+	CHECK_EQ_U64(c.fixed_mask, 0x7);
+	CHECK_EQ_INT(c.num_fixed, 3);
+	CHECK(!c.perf_metrics);
+	CHECK_EQ_INT(c.perf_metrics_fields, 0);
+	/* slots and the level-1 metrics (Ice Lake). */
+	c = intel_caps();
+	touch(dir, "slots");
+	touch(dir, "topdown-retiring");
+	CHECK_STR(bt_perf_caps_from_sysfs(&c, dir), "the kernel exposes TOPDOWN.SLOTS and 4 PERF_METRICS fields");
+	CHECK_EQ_U64(c.fixed_mask, 0xF);
+	CHECK(c.perf_metrics);
+	CHECK_EQ_INT(c.perf_metrics_fields, 4);
+	/* and level 2 (Sapphire Rapids and later). */
+	touch(dir, "topdown-mem-bound");
+	CHECK(bt_perf_caps_from_sysfs(&c, dir) != NULL);
+	CHECK_EQ_INT(c.perf_metrics_fields, 8);
+	/* CPUID said PERF_METRICS is off: the kernel's word is taken. */
+	c = intel_caps();
+	c.perf_metrics = false;
+	bt_perf_caps_from_sysfs(&c, dir);
+	CHECK(c.perf_metrics);
+	/* AMD is left alone. */
+	struct bt_pmu_caps a;
+	memset(&a, 0, sizeof(a));
+	a.kind = BT_PMU_AMD_V2;
+	a.gp_mask = 0x3F;
+	CHECK_STR(bt_perf_caps_from_sysfs(&a, dir), "");
+	CHECK_EQ_U64(a.gp_mask, 0x3F);
+	CHECK(!a.perf_metrics);
+	const char *names[] = { "slots", "topdown-retiring", "topdown-mem-bound" };
+	for (int i = 0; i < 3; i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
 }
