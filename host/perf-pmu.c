@@ -27,15 +27,54 @@ struct perf_state {
 	bool rdpmc;                       /* this group is read with RDPMC */
 	uint64_t before[BT_PERF_MAX_MEMBERS], after[BT_PERF_MAX_MEMBERS];
 	char name[48];                    /* "counter group 3" */
+	const struct bt_plan *plan;       /* the open group: plan and index */
+	int group;
 	bool pinned;                      /* the affinity was changed at open */
 	cpu_set_t saved_affinity;
 };
 
-static int perf_open(struct perf_event_attr *a, int group_fd)
+static int real_open(struct perf_event_attr *a, int group_fd)
 {
 	/* glibc has no wrapper (perf_event_open(2)). pid 0, cpu -1: this
 	 * thread, on whichever CPU it runs (it is pinned to one). */
 	return (int)syscall(SYS_perf_event_open, a, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int real_ioctl(int fd, unsigned long request, void *arg)
+{
+	return ioctl(fd, request, arg);
+}
+
+static long real_read(int fd, void *buf, size_t len)
+{
+	return (long)read(fd, buf, len);
+}
+
+static void *real_mmap_page(int fd, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void real_munmap_page(void *page, size_t len)
+{
+	munmap(page, len);
+}
+
+static const struct bt_perf_sys real_sys = {
+	real_open, real_ioctl, real_read, real_mmap_page, real_munmap_page, close,
+};
+/* The system calls in use: the real ones, or a test's (bt_perf_set_sys). */
+static const struct bt_perf_sys *sys = &real_sys;
+
+void bt_perf_set_sys(const struct bt_perf_sys *s)
+{
+	sys = s ? s : &real_sys;
+}
+
+static int perf_open(struct perf_event_attr *a, int group_fd)
+{
+	return sys->open(a, group_fd);
 }
 
 static int paranoid_level(void)
@@ -83,7 +122,7 @@ bt_status bt_perf_probe(struct bt_diag *why)
 	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	int fd = perf_open(&a, -1);
+	int fd = real_open(&a, -1);
 	if (fd >= 0) {
 		close(fd);
 		return BT_OK;
@@ -138,9 +177,9 @@ static void close_group(struct perf_state *p)
 {
 	for (int i = 0; i < p->n; i++) {
 		if (p->page[i])
-			munmap(p->page[i], p->page_len);
+			sys->munmap_page(p->page[i], p->page_len);
 		if (p->fd[i] >= 0)
-			close(p->fd[i]);
+			sys->close(p->fd[i]);
 		p->page[i] = NULL;
 		p->fd[i] = -1;
 	}
@@ -181,7 +220,7 @@ static bt_status read_leader(struct bt_pmu_session *s, uint64_t *values)
 	uint64_t buf[3 + 2 * BT_PERF_MAX_MEMBERS];
 	struct bt_diag d = { "" };
 
-	ssize_t got = read(p->fd[0], buf, sizeof(buf));
+	long got = sys->read(p->fd[0], buf, sizeof(buf));
 	if (got < 0)
 		return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s: read: %s", p->name, strerror(errno));
 	bt_status st = bt_perf_read_group(buf, (size_t)got, p->n, p->id, p->name, values, &d);
@@ -254,7 +293,18 @@ static bt_status perf_program(struct bt_pmu_session *s)
 	struct bt_diag d = { "" };
 	int n = 0;
 
+	/* The engine programs a group again before each of its runs: within a
+	 * session the plan does not change, so the open group is kept (and
+	 * checked again) rather than opened anew each time. */
+	if (p->n && p->plan == s->plan && p->group == s->group) {
+		bt_status st = read_leader(s, p->before);
+		if (st == BT_OK)
+			p->rdpmc = rdpmc_usable(p);
+		return st;
+	}
 	close_group(p);
+	p->plan = s->plan;
+	p->group = s->group;
 	snprintf(p->name, sizeof(p->name), "counter group %d", s->group);
 	bt_status st = bt_perf_group_attrs(s->plan, s->group, s->events, &s->caps, s->fixed_used,
 					   s->pm, &o, p->m, &n, &d);
@@ -272,13 +322,12 @@ static bt_status perf_program(struct bt_pmu_session *s)
 					   (unsigned long long)p->m[i].attr.config, strerror(e),
 					   errno_meaning(e));
 		}
-		if (ioctl(p->fd[i], PERF_EVENT_IOC_ID, &p->id[i]) != 0)
+		if (sys->ioctl(p->fd[i], PERF_EVENT_IOC_ID, &p->id[i]) != 0)
 			return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s: PERF_EVENT_IOC_ID: %s", p->name,
 					   strerror(errno));
-		void *pg = mmap(NULL, p->page_len, PROT_READ, MAP_SHARED, p->fd[i], 0);
-		p->page[i] = pg == MAP_FAILED ? NULL : pg;
+		p->page[i] = sys->mmap_page(p->fd[i], p->page_len);
 	}
-	if (ioctl(p->fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0)
+	if (sys->ioctl(p->fd[0], PERF_EVENT_IOC_ENABLE, (void *)(uintptr_t)PERF_IOC_FLAG_GROUP) != 0)
 		return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s: PERF_EVENT_IOC_ENABLE: %s", p->name,
 				   strerror(errno));
 	/* The pinned group is on the PMU now or in error state: a read says

@@ -31,6 +31,25 @@
 extern const struct bt_pmu_driver bt_pmu_perf_driver;
 
 /*
+ * The system calls the driver makes, in one table so a test can put a
+ * made-up kernel behind the whole driver (tests/unit/host/test-perf-pmu.c):
+ * no machine of this project has a PMU Linux exposes. ioctl's arg is the
+ * pointer or the flag word, as ioctl(2) takes it; mmap_page maps the
+ * event's first (metadata) page read-only, NULL when it cannot.
+ */
+struct perf_event_attr;
+struct bt_perf_sys {
+	int (*open)(struct perf_event_attr *a, int group_fd);
+	int (*ioctl)(int fd, unsigned long request, void *arg);
+	long (*read)(int fd, void *buf, size_t len);
+	void *(*mmap_page)(int fd, size_t len);
+	void (*munmap_page)(void *page, size_t len);
+	int (*close)(int fd);
+};
+/* TEST ONLY: use sys instead of the real system calls (NULL: the real ones). */
+void bt_perf_set_sys(const struct bt_perf_sys *sys);
+
+/*
  * Whether Linux lets this process count: perf_event_open of
  * PERF_COUNT_HW_INSTRUCTIONS (user mode, this thread), closed at once.
  * Never probes an MSR. BT_OK, or why not in one line: the errno, what it
