@@ -116,7 +116,7 @@ void bt_count_setup_describe(const struct bt_count_setup *c, char *buf, size_t l
 	bool os = c->counted_by && c->counted_by[0];
 	snprintf(buf, len, "model %s (%s; %s), %s%s PMU%s: %u general counters, fixed mask 0x%x%s",
 		 c->model_id, c->uarch, c->how, c->simulated ? "SIMULATED " : "", c->pmu,
-		 os ? " through Linux perf_event" : "",
+		 os ? " through the operating system's driver" : "",
 		 c->general_counters, (unsigned)c->fixed_mask, c->perf_metrics ? ", PERF_METRICS" : "");
 }
 
