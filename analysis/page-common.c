@@ -16,6 +16,7 @@ void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc 
 	const char *pmu = bt_json_get_str(doc->counting, "pmu");
 	const char *what = bt_json_get_str(doc->counting, "simulated_counts");
 	const char *brand = bt_json_get_str(bt_json_get(doc->root, "cpu"), "brand");
+	const char *counted_by = bt_json_get_str(doc->counting, "counted_by");
 	if (doc->replayed) {
 		bt_sb_printf(out, "%sreplayed: evaluated again from a count file, nothing measured now; %s",
 			     doc->simulated ? "SIMULATED and " : "", doc->input);
@@ -24,6 +25,11 @@ void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc 
 			     pmu ? " (" : "", pmu ? pmu : "", pmu ? ")" : "");
 		if (what)
 			bt_sb_printf(out, "; %s", what);
+	} else if (doc->n_counted && counted_by && counted_by[0]) {
+		/* An operating system's driver counted (--backend=perf): the
+		 * counts are real, the programming is not baretop's. */
+		bt_sb_printf(out, "measured: %s; the PMU of %s%s%s%s", counted_by, brand ? brand : "the CPU",
+			     pmu ? " (" : "", pmu ? pmu : "", pmu ? ")" : "");
 	} else if (doc->n_counted) {
 		bt_sb_printf(out, "measured: counted by the PMU of %s%s%s%s", brand ? brand : "the CPU",
 			     pmu ? " (" : "", pmu ? pmu : "", pmu ? ")" : "");

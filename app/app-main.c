@@ -363,7 +363,12 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		goto out;
 	}
 
-	printf("baretop %s: bare-metal Top-Down analysis\n", BT_VERSION);
+	/* Counted by an OS's driver the run is not bare metal, and says so. */
+	if (r->opt.perf)
+		printf("baretop %s: Top-Down analysis, counted by the operating system's PMU "
+		       "driver (--backend=perf)\n", BT_VERSION);
+	else
+		printf("baretop %s: bare-metal Top-Down analysis\n", BT_VERSION);
 	if (r->config.path) {
 		printf("options       from %s:", r->config.path);
 		for (int i = 0; i < r->config.argc; i++)
@@ -482,6 +487,13 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 			 (int)sizeof(r->phase.no_count_reason) - 1, d.text);
 		if (cs == BT_ERR_INVALID) {
 			status = usage_error(r, program, r->phase.no_count_reason);
+			goto out;
+		}
+		/* --backend=perf asked for counts: timing instead would pass
+		 * for a run that measured. */
+		if (cs != BT_OK && r->opt.perf) {
+			fprintf(stderr, "%s: --backend=perf: %s\n", program, r->phase.no_count_reason);
+			status = finish(r, BT_EXIT_FAILED);
 			goto out;
 		}
 		r->phase.can_count = cs == BT_OK;

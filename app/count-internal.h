@@ -19,6 +19,9 @@ struct bt_count_ctx {
 	const char *like_id;           /* --model-files: the built-in model it stands in for */
 	struct bt_pmu pmu;             /* the PMU: its backend and what it can do */
 	struct bt_synth *synth;        /* --sim: the simulated PMU and its counts; NULL: hardware */
+	/* --backend=perf (pmu.driver set, platform.h os_pmu): the
+	 * provenance every output carries; "" otherwise. */
+	char counted_by[320];
 	/* The platform's reader of the pages that map baretop's memory (the
 	 * kernels' buffers: the real machine's, also under --sim). */
 	void (*memory_pages)(const void *addr, uint64_t len, struct bt_page_span *ret);

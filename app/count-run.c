@@ -356,6 +356,10 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 				 bt_synth_unknown(c->synth));
 		if (bt_synth_miscount_note(c->synth)[0])
 			add_note(t, "%s", bt_synth_miscount_note(c->synth));
+	} else if (c->counted_by[0]) {
+		snprintf(t->input_label, sizeof(t->input_label), "%s; CPU %u, %s PMU as CPUID "
+			 "enumerates it (median of %u runs per group)", c->counted_by, cpu,
+			 bt_pmu_kind_name(c->pmu.caps.kind), c->mopts.reps);
 	} else {
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "counted by the %s PMU of CPU %u (median of %u runs per group)",

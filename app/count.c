@@ -318,6 +318,12 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		c->rules = NULL;
 	if (st == BT_OK && opt->sim) {
 		st = setup_sim(c, opt, why);
+	} else if (st == BT_OK && opt->perf) {
+		if (!p->os_pmu)
+			st = say(why, "--backend=perf: no operating system's PMU driver here (it is "
+				 "baretop-host run's, on Linux perf_event)");
+		else
+			st = p->os_pmu(cpu, &c->pmu, c->counted_by, sizeof(c->counted_by), why);
 	} else if (st == BT_OK) {
 		if (cpu->pmu.kind == BT_PMU_NONE) {
 			st = say(why, "%s", cpu->pmu.absent_reason);
@@ -355,6 +361,12 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 						  : cpu->vendor == BT_VENDOR_INTEL &&
 							    cpu->family == 6 && cpu->model >= 0x1A;
 	c->mopts.pmu.tsc_hz = cpu->tsc_hz;
+	if (c->pmu.driver) {
+		/* The OS's driver: no MSR is readable from user space (APERF,
+		 * MPERF, MSR_SMI_COUNT). */
+		c->mopts.pmu.read_aperf_mperf = false;
+		c->mopts.pmu.read_smi_count = false;
+	}
 	struct bt_count_setup setup;
 
 	bt_count_setup_of(c, &setup);
@@ -389,6 +401,7 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 		.simulated = c->synth != NULL,
 		.pmu = c->synth ? bt_synth_cpu(c->synth)->brand : bt_pmu_kind_name(c->pmu.caps.kind),
 		.source_label = c->synth ? bt_synth_setup_label(c->synth) : "",
+		.counted_by = c->counted_by,
 		.general_counters = (unsigned)__builtin_popcount(c->pmu.caps.gp_mask),
 		.fixed_mask = c->pmu.caps.fixed_mask,
 		.perf_metrics = c->pmu.caps.perf_metrics,

@@ -115,7 +115,29 @@ static bt_status set_sim(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	(void)d;
 	o->sim = true;
+	o->perf = false;
 	o->sim_name = v && *v ? v : NULL;
+	return BT_OK;
+}
+
+/* --backend=hw|sim|perf: who programs the counters. sim is --sim (its
+ * preset given with --sim=NAME); perf exists where the platform has an
+ * operating system's driver (platform.h os_pmu). */
+static bt_status set_backend(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	if (strcmp(v, "hw") == 0) {
+		o->sim = false;
+		o->perf = false;
+	} else if (strcmp(v, "sim") == 0) {
+		o->sim = true;
+		o->perf = false;
+	} else if (strcmp(v, "perf") == 0) {
+		o->perf = true;
+		o->sim = false;
+	} else {
+		bt_diag_set(d, "--backend hw, sim or perf, not '%s'", v);
+		return BT_ERR_INVALID;
+	}
 	return BT_OK;
 }
 
@@ -450,6 +472,11 @@ static const struct option_def options[] = {
 	{ NULL, "sim", 0, ARG_OPTIONAL, "NAME",
 	  "count with the SIMULATED PMU (of the model's CPU, or NAME: a model id or a preset); "
 	  "every output says so", set_sim },
+	{ NULL, "backend", 0, ARG_REQUIRED, "hw|sim|perf",
+	  "who programs the counters: hw, baretop's own driver (the default); sim, the SIMULATED "
+	  "PMU (as --sim); perf, Linux perf_event (baretop-host run only: the kernel's driver "
+	  "counts user mode, one pinned group per planned group, never multiplexed; every output "
+	  "says so and names the kernel and any hypervisor)", set_backend },
 	{ NULL, "counts", 0, ARG_REQUIRED, "FILE",
 	  "with --sim: the counts the simulated PMU produces (a count file as in "
 	  "testdata/tma/FORMAT.md; its constants are replayed too)", set_counts },

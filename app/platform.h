@@ -19,6 +19,7 @@
 #include "arch/arch.h"
 #include "arch/paging.h"
 #include "firmware/machine.h"
+#include "pmu/cpu-info.h"
 #include "workloads/workload.h"
 
 struct bt_cpu_location {
@@ -56,6 +57,17 @@ struct bt_platform {
 	/* The backend for privileged instructions: hardware under UEFI. The
 	 * simulated one is chosen by the program, never by the platform. */
 	struct bt_arch *arch;
+	/*
+	 * Counting through the operating system's PMU driver instead of
+	 * baretop's registers (--backend=perf; hosted: Linux perf_event,
+	 * host/perf-pmu.c). Fills *ret (an arch for CPUID and the TSC, the
+	 * PMU's capabilities as CPUID enumerates them, the driver) and
+	 * counted_by: the provenance every output of such a run carries. Or
+	 * returns why not (no PMU exposed to the OS...). NULL: there is no OS
+	 * (UEFI).
+	 */
+	bt_status (*os_pmu)(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char *counted_by,
+			    size_t len, struct bt_diag *why);
 	struct bt_fault_guard_state fault_guard;
 	/* Executes UD2 through the fault guard and returns the vector that was
 	 * caught (6 when the guard works); NULL where there is no guard. */

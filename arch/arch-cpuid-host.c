@@ -41,6 +41,14 @@ static bt_status host_xgetbv(struct bt_arch *a, uint32_t xcr, uint64_t *ret)
 	return BT_OK;
 }
 
+uint64_t bt_arch_host_user_rdpmc(uint32_t ecx)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return (uint64_t)hi << 32 | lo;
+}
+
 static bt_status refuse_rd(struct bt_arch *a, uint32_t x, uint64_t *ret)
 {
 	(void)a; (void)x; (void)ret;

@@ -15,6 +15,7 @@
 #include "host/platform-host.h"
 #include "host/nvram-host.h"
 #include "host/env-host.h"
+#include "host/perf-pmu.h"
 
 static void host_stall_us(uint64_t us)
 {
@@ -171,6 +172,7 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->name = "hosted (Linux)";
 	p->default_results_dir = BT_HOST_RESULTS_DIR;
 	p->arch = arch;
+	p->os_pmu = bt_perf_os_pmu;
 	snprintf(p->fault_guard.detail, sizeof(p->fault_guard.detail),
 		 "none in user space: privileged instructions are refused, not executed");
 	p->stall_us = host_stall_us;

@@ -139,9 +139,15 @@ struct bt_arch;
  * other: a simulated arch with the host's caps, or the reverse, would plan
  * for counters that are not there.
  */
+struct bt_pmu_driver;
+
 struct bt_pmu {
 	struct bt_arch *arch;
 	struct bt_pmu_caps caps;
+	/* An operating system's driver that counts instead of baretop's own
+	 * registers (hosted --backend=perf: Linux perf_event, host/perf-pmu.c);
+	 * NULL: baretop's driver for caps.kind (pmu/pmu-drivers.c). */
+	const struct bt_pmu_driver *driver;
 };
 
 struct bt_cpu_info {

@@ -366,7 +366,10 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 		st = failed(&e, "out of memory");
 		goto out_free;
 	}
-	if (bt_pmu_open(&e.s, pmu->arch, &pmu->caps, &opts->pmu) != BT_OK) {
+	struct bt_pmu_session_opts so = opts->pmu;
+	if (pmu->driver)
+		so.driver = pmu->driver;
+	if (bt_pmu_open(&e.s, pmu->arch, &pmu->caps, &so) != BT_OK) {
 		st = failed(&e, "%s", bt_pmu_error(&e.s));
 		goto out_close;
 	}

@@ -46,7 +46,7 @@ bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
 		snprintf(s->msg, sizeof(s->msg), "PMU has more counters than baretop handles");
 		return BT_ERR_UNSUPPORTED;
 	}
-	s->driver = bt_pmu_driver_for(caps);
+	s->driver = s->opts.driver ? s->opts.driver : bt_pmu_driver_for(caps);
 	if (!s->driver) {
 		snprintf(s->msg, sizeof(s->msg), "no driver for this PMU (kind %u)", (unsigned)caps->kind);
 		return BT_ERR_UNSUPPORTED;

@@ -123,6 +123,10 @@ struct bt_pmu_session_opts {
 	bool read_smi_count;         /* read Intel MSR_SMI_COUNT per run (probed at open) */
 	bool count_in_smm;           /* do not set IA32_DEBUGCTL.FREEZE_WHILE_SMM */
 	uint64_t tsc_hz;             /* for duration_time (ns); 0 = not derived */
+	/* The driver instead of the one for caps.kind: an operating system's
+	 * (hosted, Linux perf_event: host/perf-pmu.c), never baretop's own
+	 * registers. NULL: chosen from caps.kind (pmu-drivers.c). */
+	const struct bt_pmu_driver *driver;
 	const struct bt_pmu_mutation *mutation; /* TEST ONLY */
 };
 
@@ -235,6 +239,10 @@ struct bt_pmu_session {
 	/* Caveats, "; "-separated: restore (e.g. a value 32-bit writes cannot
 	 * hold) and facilities not available here (MSR_SMI_COUNT, SMM freeze). */
 	char warning[512];
+	/* What a driver keeps between its calls beyond the fields above (the
+	 * perf_event driver's file descriptors); its open sets it, its restore
+	 * frees it. */
+	void *driver_state;
 };
 
 bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,

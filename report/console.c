@@ -113,8 +113,10 @@ void bt_fault_selftest_print(FILE *f, const struct bt_fault_selftest *t)
 
 void bt_count_setup_describe(const struct bt_count_setup *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "model %s (%s; %s), %s%s PMU: %u general counters, fixed mask 0x%x%s",
+	bool os = c->counted_by && c->counted_by[0];
+	snprintf(buf, len, "model %s (%s; %s), %s%s PMU%s: %u general counters, fixed mask 0x%x%s",
 		 c->model_id, c->uarch, c->how, c->simulated ? "SIMULATED " : "", c->pmu,
+		 os ? " through the operating system's driver" : "",
 		 c->general_counters, (unsigned)c->fixed_mask, c->perf_metrics ? ", PERF_METRICS" : "");
 }
 
@@ -127,6 +129,8 @@ void bt_count_setup_print(FILE *f, const struct bt_count_setup *c)
 	if (c->simulated)
 		fprintf(f, "  SIMULATED: every count below comes from the simulated PMU (%s), not "
 			   "from hardware\n", c->source_label);
+	if (c->counted_by && c->counted_by[0])
+		fprintf(f, "  %s\n", c->counted_by);
 	for (int k = 0; k < c->n_notes; k++)
 		fprintf(f, "  note: %s\n", c->notes[k]);
 	fprintf(f, "  nodes: %s; %u warm-up + %u runs per counter group, %s\n",

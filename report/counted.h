@@ -24,6 +24,10 @@ struct bt_count_setup {
 	bool simulated;
 	const char *pmu;              /* the simulated PMU's brand, or the PMU kind */
 	const char *source_label;     /* simulated: what it counts */
+	/* Counted by an operating system's driver (--backend=perf): "counted by
+	 * Linux perf_event (...), kernel VERSION[; under a hypervisor ...]";
+	 * NULL or "" when baretop's own driver (or the simulated PMU) counts. */
+	const char *counted_by;
 	unsigned general_counters;
 	uint32_t fixed_mask;
 	bool perf_metrics;

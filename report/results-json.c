@@ -141,6 +141,8 @@ static void count_setup_json(struct bt_jw *j, const struct bt_count_setup *c)
 	bt_jw_str(j, "pmu", c->pmu);
 	if (c->simulated)
 		bt_jw_str(j, "simulated_counts", c->source_label);
+	if (c->counted_by && c->counted_by[0])
+		bt_jw_str(j, "counted_by", c->counted_by);
 	bt_jw_u64(j, "general_counters", c->general_counters);
 	bt_jw_hex(j, "fixed_mask", c->fixed_mask);
 	bt_jw_bool(j, "perf_metrics", c->perf_metrics);

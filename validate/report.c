@@ -86,6 +86,7 @@ void bt_validation_json(struct bt_jw *j, const struct bt_validation_record *r)
 			bt_jw_u64(j, "min", x->min);
 			bt_jw_u64(j, "max", x->max);
 			bt_jw_u64(j, "runs", x->runs);
+			bt_jw_u64(j, "overhead", x->overhead);
 		}
 		bt_jw_str(j, "expected", x->expected);
 		bt_jw_str(j, "tolerance", x->tolerance);

@@ -268,6 +268,7 @@ static void check_one(const struct bt_pmu *pmu, const struct bt_vspec_entry *e,
 	res->median = a->median;
 	res->min = a->min;
 	res->max = a->max;
+	res->overhead = a->overhead;
 	res->runs = (unsigned)m.n_runs;
 	if (pair) {
 		/* The other event's median scales the bound; each run's spread

@@ -40,6 +40,7 @@ struct bt_check_result {
 	enum bt_verdict verdict;
 	bool has_measured;
 	uint64_t median, min, max;  /* over the runs, corrected for the window overhead */
+	uint64_t overhead;          /* that overhead: the calibration window's median count */
 	unsigned runs;
 	char expected[96];      /* "20002", "2500..7500", "= 1.00 x CPU_CLK_UNHALTED.THREAD +- 2 %" */
 	char tolerance[48];     /* as printed: "exact", "+-0.1 %", "range" */

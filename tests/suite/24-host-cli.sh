@@ -5,7 +5,9 @@
 # (status 2, a message naming the option), `counts` refuses what is not a
 # results file and never replaces a file, and a hosted run writes its
 # results next to the binary (build/results), nothing in the working
-# directory, or under --results-dir. Uses only the project's own files.
+# directory, or under --results-dir; --backend: a bad value is a usage
+# error, perf without a PMU Linux exposes one line and status 1. Uses only
+# the project's own files.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=$PWD/build/baretop-host
@@ -28,6 +30,21 @@ expect 2 "workloads: --cpu '-1'" "$bin" workloads --cpu -1 alu-independent
 expect 2 "workloads: --reps '2x'" "$bin" workloads --reps 2x alu-independent
 expect 2 "plan: --level 0" "$bin" plan --model SKL --level 0
 expect 1 "is not a baretop results file" "$bin" counts "$case_file" --out-dir "$work"
+expect 2 "--backend hw, sim or perf, not 'kernel'" "$bin" run --backend=kernel --no-results
+# --backend=perf where Linux lets no process count (decided independently of
+# baretop, tests/suite/lib/perf-probe.py): exit 1 and one line, the errno and
+# perf_event_paranoid; nothing on stdout. Where it can count,
+# tests/suite/74-perf-backend.sh checks the rest.
+probe=$(python3 tests/suite/lib/perf-probe.py)
+if [ "$probe" != ok ]; then
+  expect 1 "^baretop-host run: --backend=perf: perf_event_open(instructions) failed with ${probe%%:*} (.*perf_event_paranoid = " \
+    "$bin" run --backend=perf -w alu-independent --quick
+  if [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ]; then
+    echo "ok   run --backend=perf without a PMU: one line on stderr, nothing run"
+  else
+    echo "FAIL run --backend=perf without a PMU: $(wc -l <"$work/err") stderr lines, $(wc -l <"$work/out") stdout lines"; fail=1
+  fi
+fi
 
 # A hosted run with the simulated PMU: results under results/ next to the
 # binary (a copy in $work/bin, so build/results is left alone) and nothing

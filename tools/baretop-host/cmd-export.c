@@ -32,6 +32,11 @@
  *   is unknown), pcnt-running 100.00.
  *
  * The workload is --workload NAME, else the only counted one.
+ *
+ * Counts an operating system's driver made (run.counting.counted_by:
+ * `run --backend=perf`) are not baretop's: both outputs then start with a
+ * line "# counted by Linux perf_event (...)", which perf's own CSV and
+ * `replay --perf-stat` skip as a comment.
  */
 #include <errno.h>
 #include <math.h>
@@ -260,6 +265,8 @@ static int cmd_export(int argc, char **argv)
 	const struct bt_json *counted = w->counted;
 	const struct bt_json *tree = bt_json_get(counted, "tree");
 	const struct bt_json *cpu = bt_json_get(doc.root, "cpu");
+	const struct bt_json *run = bt_json_get(doc.root, "run");
+	const char *counted_by = run ? bt_json_get_str(bt_json_get(run, "counting"), "counted_by") : NULL;
 	double tsc_hz = cpu ? num(bt_json_get(cpu, "tsc_hz"), 0) : 0;
 	const struct {
 		const char *path;
@@ -275,6 +282,8 @@ static int cmd_export(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
+		if (counted_by && counted_by[0])
+			fprintf(f, "# %s\n", counted_by);
 		int r = outs[k].toplev ? (tree ? write_toplev(f, tree) : -1) : write_perf_json(f, counted, tsc_hz);
 		if (r < 0)
 			fprintf(stderr, "baretop-host: %s: the counted workload has no %s\n", in,

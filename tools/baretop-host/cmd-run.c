@@ -16,13 +16,15 @@
 
 #include "app/app-main.h"
 #include "app/options.h"
+#include "host/perf-pmu.h"
 #include "host/platform-host.h"
 #include "arch/arch-cpuid-host.h"
 #include "tools/baretop-host/command.h"
 
 BT_HOST_COMMAND(run, "run [BARETOP OPTIONS]",
-		"run baretop's program on this Linux machine (CPUID only: counts only with --sim; "
-		"results in build/results unless --results-dir)")
+		"run baretop's program on this Linux machine (CPUID only: counts with --sim, or with "
+		"--backend=perf through Linux perf_event where the kernel exposes a PMU; results in "
+		"build/results unless --results-dir)")
 
 /* DIR/results for the folder DIR that holds this binary, which Linux names
  * in /proc/self/exe. */
@@ -60,11 +62,42 @@ static bool needs_default(int argc, char **argv)
 	return true;
 }
 
+/* The command line asks for --backend=perf (the last of --backend and
+ * --sim decides, as the options parser does), and not only for help. */
+static bool wants_perf(int argc, char **argv)
+{
+	int own = bt_options_scan_limit(argc - 1, argv + 1);
+	bool perf = false;
+
+	for (int i = 1; i <= own; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "--version") == 0 ||
+		    strcmp(a, "-V") == 0)
+			return false;
+		if (strncmp(a, "--backend=", 10) == 0)
+			perf = strcmp(a + 10, "perf") == 0;
+		else if (strcmp(a, "--backend") == 0 && i < own)
+			perf = strcmp(argv[++i], "perf") == 0;
+		else if (strcmp(a, "--sim") == 0 || strncmp(a, "--sim=", 6) == 0)
+			perf = false;
+	}
+	return perf;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static char results_dir[PATH_MAX + 16];
 	struct bt_platform plat;
 
+	/* Without a PMU Linux lets this process use, say so in one line
+	 * before anything runs (the program would otherwise only time). */
+	if (wants_perf(argc, argv)) {
+		struct bt_diag why = { "" };
+		if (bt_perf_probe(&why) != BT_OK) {
+			fprintf(stderr, "baretop-host run: --backend=perf: %s\n", why.text);
+			return BT_EXIT_FAILED;
+		}
+	}
 	bt_platform_host_init(&plat, bt_arch_cpuid_host());
 	if (results_next_to_binary(results_dir, sizeof(results_dir)) == 0) {
 		plat.default_results_dir = results_dir;

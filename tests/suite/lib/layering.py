@@ -21,6 +21,9 @@ built objects. Exits 1 with one line per broken rule.
   7. Every suite script a source file or document names
      (tests/suite/NN-name.sh) exists, so renumbering a step cannot leave a
      stale reference behind (and none cites a step by bare number).
+  8. Linux perf_event (its header <linux/perf_event.h>, the
+     perf_event_open system call) appears only in host-only code: counting
+     through the kernel's driver is baretop-host's, never baretop.efi's.
 """
 import os, re, subprocess, sys
 from collections import defaultdict
@@ -57,6 +60,8 @@ HOST_ONLY_ROOMS = ('analysis', 'host')
 UEFI_HEADERS = re.compile(r'#\s*include\s*[<"](efi|efilib|efiapi|efiprot|efidef|efibind|efierr|efi_\w+|protocol/\w+|Uefi\w*|Protocol/\w+)(\.h)?[>"]')
 PRIVILEGED = re.compile(r'\b(rdmsr|wrmsr|rdpmc|rdtscp?|cpuid|xgetbv|xsetbv|cli|sti|hlt|lidt|lgdt|invlpg|wbinvd|in[bwl]?|out[bwl]?)\b'
                         r'|mov[lq]?\s+[^;\n]*%?cr[0-8]')
+
+PERF_EVENT = re.compile(r'#\s*include\s*<linux/perf_event\.h>|\b(SYS|__NR)_perf_event_open\b')
 
 def top_of(room):
     """The top-level folder of a room: arch/sim -> arch."""
@@ -215,6 +220,8 @@ def main(obj_dir, efi_dir=None):
             m = PRIVILEGED.search(asm_text(f, text))
             if m:
                 errors.append(f'{f}: privileged instruction "{m.group(0).strip()}" outside arch/')
+        if PERF_EVENT.search(code_only(text)) and not host_only(f) and not f.startswith(('tests/', 'tools/')):
+            errors.append(f'{f}: Linux perf_event outside host-only code (host/, *-host.c)')
         if f.endswith('.c') and not f.startswith(('tests/', 'tools/')):
             for line, decl in local_statics(text):
                 errors.append(f'{f}:{line}: function-local static with no comment saying why: {decl}')
@@ -307,6 +314,9 @@ def self_test():
         (host_only('analysis/page-html.c') and host_only('report/x-host.c') and not host_only('report/console.c'),
          'host-only rooms and *-host.c are host only'),
         (host_symbol_use({'bt_page_html': 'analysis/page-html.c'}, [], 'e') == [], 'no EFI object, no finding'),
+        (PERF_EVENT.search(code_only('#include <linux/perf_event.h>\nint f(void) { return syscall(SYS_perf_event_open, 0); }'))
+         is not None and PERF_EVENT.search(code_only('/* perf_event_open(2) */ int g;')) is None,
+         'perf_event in code is found, in a comment it is not'),
         (BARE_STEP.search('checked by suite step 56') is not None and BARE_STEP.search('step 2n') is None,
          'a step cited by number is found'),
         (STEP_PATH.search('see tests/suite/99-no-such-step.sh') is not None

@@ -91,7 +91,7 @@ TEST(usage_lists_every_option)
 				"--fault-selftest", "--assume-amd-legacy-pmu", "Exit status",
 				"--then-boot", "--fault-selftest-ap", "--crash-test", "--model ID",
 				"--list-models", "--model-files", "--level N", "--drilldown",
-				"--sim[=NAME]", "--counts FILE", "--no-count", "--workload SPEC",
+				"--sim[=NAME]", "--backend hw|sim|perf", "--counts FILE", "--no-count", "--workload SPEC",
 				"--list-workloads", "--quick", "--no-workloads", "--reps N",
 				"--warmups N", "--cpu N[,N...]|all", "--copies N",
 				"--exec FILE [ARGS...]", "-x" };
@@ -348,4 +348,34 @@ TEST(kernel_ticks_is_a_hidden_option)
 	free(text);
 	CHECK_EQ_INT(parse(&o, w, 1, &d), BT_OK);
 	CHECK(o.kernel_ticks);
+}
+
+/* --backend: who programs the counters; the last of --backend and --sim
+ * decides, as for every other option. */
+TEST(backend_hw_sim_perf)
+{
+	struct bt_options o;
+	struct bt_diag d = { "" };
+
+	char *w1[] = { "--backend=perf" };
+	CHECK_EQ_INT(parse(&o, w1, 1, &d), BT_OK);
+	CHECK(o.perf && !o.sim);
+	char *w2[] = { "--backend", "sim" };
+	CHECK_EQ_INT(parse(&o, w2, 2, &d), BT_OK);
+	CHECK(o.sim && !o.perf && o.sim_name == NULL);
+	char *w3[] = { "--backend=perf", "--sim=SKL" };
+	CHECK_EQ_INT(parse(&o, w3, 2, &d), BT_OK);
+	CHECK(o.sim && !o.perf);
+	CHECK_STR(o.sim_name, "SKL");
+	char *w4[] = { "--sim=SKL", "--backend=perf" };
+	CHECK_EQ_INT(parse(&o, w4, 2, &d), BT_OK);
+	CHECK(o.perf && !o.sim);
+	char *w5[] = { "--backend=perf", "--backend=hw" };
+	CHECK_EQ_INT(parse(&o, w5, 2, &d), BT_OK);
+	CHECK(!o.perf && !o.sim);
+	char *w6[] = { "--backend=kernel" };
+	CHECK_EQ_INT(parse(&o, w6, 1, &d), BT_ERR_INVALID);
+	CHECK(strstr(d.text, "--backend hw, sim or perf, not 'kernel'") != NULL);
+	bt_options_defaults(&o);
+	CHECK(!o.perf && !o.sim);
 }

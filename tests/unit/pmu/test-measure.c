@@ -13,6 +13,7 @@
 #include "pmu/pmu-caps.h"
 #include "arch/arch-cpuid-host.h"
 #include "pmu/plan.h"
+#include "pmu/pmu-driver.h"
 #include "arch/sim/sim.h"
 #include "synth/count-sources.h"
 #include "tests/unit/lib/test.h"
@@ -664,4 +665,129 @@ TEST(median_is_an_observed_value)
 	CHECK_EQ_U64(bt_median_u64(v, 4), 3);
 	CHECK_EQ_U64(bt_median_u64(v, 3), 5);
 	CHECK_EQ_U64(bt_median_u64(v, 1), 9);
+}
+
+/*
+ * An operating system's driver (struct bt_pmu.driver, as host/perf-pmu.c
+ * for --backend=perf): the engine opens the session with it instead of the
+ * driver for caps.kind, and calibrates and subtracts exactly as on the EFI
+ * path. The fake driver's window counts the body's work plus a fixed
+ * overhead of its own, scaled per counter.
+ */
+struct fake_os {
+	uint64_t work;           /* what the body did, as the counters see it */
+	uint64_t last;           /* the last window's count: work + overhead */
+	int opens, programs, runs, reads, restores;
+	bool state_seen;
+};
+static struct fake_os fake_os;
+
+static void fake_body(void *arg)
+{
+	fake_os.work += *(const uint64_t *)arg;
+}
+
+static bt_status fake_open(struct bt_pmu_session *s)
+{
+	fake_os.opens++;
+	s->driver_state = &fake_os;
+	return BT_OK;
+}
+
+static bt_status fake_program(struct bt_pmu_session *s)
+{
+	fake_os.programs++;
+	fake_os.state_seen |= s->driver_state == &fake_os;
+	return BT_OK;
+}
+
+static bt_status fake_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
+{
+	uint64_t w0 = fake_os.work;
+	fake_os.runs++;
+	s->tsc0 = 1000;
+	fn(arg);
+	s->tsc1 = 1500;
+	fake_os.last = fake_os.work - w0 + 7; /* 7: the window's own count */
+	return BT_OK;
+}
+
+static bt_status fake_read(struct bt_pmu_session *s, struct bt_pmu_counts *c)
+{
+	fake_os.reads++;
+	for (unsigned k = 0; k < BT_PMU_MAX_GP; k++)
+		if (s->gp_used & (1u << k))
+			c->gp_delta[k] = fake_os.last * (k + 2);
+	if (s->fixed_used & 1u)
+		c->fixed_delta[0] = fake_os.last;
+	return BT_OK;
+}
+
+static bt_status fake_restore(struct bt_pmu_session *s)
+{
+	fake_os.restores++;
+	s->driver_state = NULL;
+	return BT_OK;
+}
+
+static const struct bt_pmu_driver fake_os_driver = {
+	.name = "fake OS driver", .kinds = 0, .fixed_counters = true,
+	.open = fake_open, .program = fake_program, .run = fake_run,
+	.read = fake_read, .restore = fake_restore,
+};
+
+TEST(an_os_driver_named_by_the_pmu_counts_and_is_calibrated_as_on_efi)
+{
+	struct bt_pmu pmu;
+	struct bt_event ev[3];
+	const struct bt_event *evp[3];
+	static struct bt_plan plan;
+	static struct bt_plan_scratch scratch;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	uint64_t per_run = 1000;
+	struct bt_measure_workload wl = { fake_body, &per_run, NULL, NULL, NULL };
+
+	memset(&pmu, 0, sizeof(pmu));
+	memset(&fake_os, 0, sizeof(fake_os));
+	pmu.arch = bt_arch_cpuid_host();   /* MSRs refused: baretop's driver cannot count */
+	pmu.caps.kind = BT_PMU_INTEL_ARCH;
+	pmu.caps.version = 4;
+	pmu.caps.num_gp = 4;
+	pmu.caps.gp_mask = 0xF;
+	pmu.caps.gp_width = 48;
+	pmu.caps.num_fixed = 3;
+	pmu.caps.fixed_mask = 0x7;
+	pmu.caps.fixed_width = 48;
+	ev[0] = fx_fixed("INST_RETIRED.ANY", 0xC0, 0, 0, 0xF);
+	ev[1] = fx_gp("BR_INST_RETIRED.ALL_BRANCHES", 0xC4, 0x00, 0, 0xF);
+	ev[2] = fx_gp("MEM_INST_RETIRED.ALL_LOADS", 0xD0, 0x81, 0, 0xF);
+	fx_ptrs(ev, 3, evp);
+	CHECK(bt_plan_events(evp, 3, &pmu.caps, NULL, &scratch, &plan) == BT_OK);
+	bt_measure_opts_defaults(&o);
+
+	/* Without the OS driver the Intel driver is chosen, and its first
+	 * WRMSR is refused on the hosted arch. */
+	CHECK(bt_measure(&pmu, &plan, evp, &wl, &o, &m) != BT_OK);
+	bt_measurement_free(&m);
+	CHECK_EQ_INT(fake_os.opens, 0);
+
+	pmu.driver = &fake_os_driver;
+	CHECK_EQ_INT(bt_measure(&pmu, &plan, evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(fake_os.opens, 1);
+	CHECK_EQ_INT(fake_os.restores, 1);
+	CHECK(fake_os.state_seen);
+	CHECK(fake_os.programs >= plan.n_groups);
+	/* Every window's overhead (7 per unit, scaled per counter) is what the
+	 * calibration counts and subtracts: the body's work is left. */
+	CHECK_EQ_U64(m.ev[0].median, 1000);
+	CHECK_EQ_U64(m.ev[0].overhead, 7);
+	for (int i = 1; i < 3; i++) {
+		CHECK_MSG(plan.ev[i].place == BT_PLACE_GP, "%s not on a general counter", ev[i].name);
+		uint64_t scale = plan.ev[i].counter + 2u;
+		CHECK_EQ_U64(m.ev[i].median, 1000 * scale);
+		CHECK_EQ_U64(m.ev[i].overhead, 7 * scale);
+	}
+	CHECK_EQ_U64(m.inst_median, 1000);
+	bt_measurement_free(&m);
 }

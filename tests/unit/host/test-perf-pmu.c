@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The perf_event driver (host/perf-pmu.c) whole, through the measurement
+ * engine, against a made-up kernel behind its system-call table: no
+ * machine of this project has a PMU Linux exposes. The fake kernel keeps
+ * per-event counts that grow with the body's work and with every read (the
+ * window's own overhead), answers a group read() in the PERF_FORMAT_GROUP
+ * layout of perf_event_open(2), and can put a group in error state (read
+ * returns 0 bytes: a pinned group that could not be scheduled) or
+ * multiplex it (time_running < time_enabled). Checked: one perf group per
+ * planned group, the leader pinned and opened first, members with the
+ * leader's fd; the group enabled with PERF_IOC_FLAG_GROUP; counts
+ * corrected by the calibration window as on the EFI path; an unschedulable
+ * or multiplexed group is an error naming the group; every fd closed and
+ * the thread's CPU affinity put back.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "arch/arch-cpuid-host.h"
+#include "host/perf-pmu.h"
+#include "pmu/measure.h"
+#include "pmu/pmu-driver.h"
+#include "tests/unit/lib/pmu-fixtures.h"
+#include "tests/unit/lib/test.h"
+
+#define FAKE_MAX 64
+
+static struct {
+	uint64_t work;                 /* what the body did */
+	unsigned reads;                /* group reads so far: each costs the window 5 */
+	struct perf_event_attr attr[FAKE_MAX];
+	int group_fd[FAKE_MAX];
+	int leader_of[FAKE_MAX];
+	bool open[FAKE_MAX];
+	bool enabled[FAKE_MAX];
+	int n_fd, n_open, max_open, closes, enables, groups_opened;
+	bool bad_leader_flags, bad_member_flags;
+	int error_state_group;         /* that group (order of leaders) reads 0 bytes; -1 none */
+	int multiplex_group;           /* that group reads running < enabled; -1 none */
+	uint64_t refuse_config;        /* perf_event_open of this raw config fails, EINVAL */
+} k;
+
+static void fake_reset(void)
+{
+	memset(&k, 0, sizeof(k));
+	k.error_state_group = -1;
+	k.multiplex_group = -1;
+}
+
+static int fake_open(struct perf_event_attr *a, int group_fd)
+{
+	if (k.n_fd >= FAKE_MAX)
+		return -1;
+	if (k.refuse_config && a->config == k.refuse_config) {
+		errno = EINVAL;
+		return -1;
+	}
+	int fd = k.n_fd++;
+	group_fd = group_fd < 0 ? -1 : group_fd - 3;   /* the fds handed out are index + 3 */
+	k.attr[fd] = *a;
+	k.group_fd[fd] = group_fd;
+	k.open[fd] = true;
+	k.n_open++;
+	if (k.n_open > k.max_open)
+		k.max_open = k.n_open;
+	if (group_fd < 0) {
+		k.leader_of[fd] = fd;
+		k.groups_opened++;
+		if (!a->pinned || !a->disabled)
+			k.bad_leader_flags = true;
+	} else {
+		k.leader_of[fd] = group_fd;
+		if (a->pinned || a->disabled || group_fd >= fd || !k.open[group_fd] ||
+		    k.group_fd[group_fd] != -1)
+			k.bad_member_flags = true;
+	}
+	return fd + 3;   /* not 0, 1, 2 */
+}
+
+static int fake_ioctl(int fd, unsigned long request, void *arg)
+{
+	fd -= 3;
+	if (fd < 0 || fd >= k.n_fd || !k.open[fd])
+		return -1;
+	if (request == PERF_EVENT_IOC_ID) {
+		*(uint64_t *)arg = 7000u + (unsigned)fd;
+		return 0;
+	}
+	if (request == PERF_EVENT_IOC_ENABLE && (uintptr_t)arg == PERF_IOC_FLAG_GROUP &&
+	    k.group_fd[fd] == -1) {
+		k.enabled[fd] = true;
+		k.enables++;
+		return 0;
+	}
+	return -1;
+}
+
+/* The count of event fd: its scale (the raw umask, or 1) times the work
+ * plus 5 per read so far, this one included (a read counts part of itself). */
+static uint64_t count_of(int fd)
+{
+	uint64_t scale = (k.attr[fd].config >> 8) & 0xFF;
+	return (scale ? scale : 1) * (k.work + 5u * k.reads);
+}
+
+static long fake_read(int fd, void *buf, size_t len)
+{
+	fd -= 3;
+	if (fd < 0 || fd >= k.n_fd || !k.open[fd] || k.group_fd[fd] != -1 || !k.enabled[fd])
+		return -1;
+	int group = 0;
+	for (int i = 0; i < fd; i++)
+		group += k.group_fd[i] == -1;
+	if (group == k.error_state_group)
+		return 0;
+	k.reads++;
+	uint64_t w[3 + 2 * FAKE_MAX];
+	int n = 0;
+	for (int i = fd; i < k.n_fd; i++) {
+		if (!k.open[i] || k.leader_of[i] != fd)
+			continue;
+		w[3 + 2 * n] = count_of(i);
+		w[4 + 2 * n] = 7000u + (unsigned)i;
+		n++;
+	}
+	w[0] = (uint64_t)n;
+	w[1] = 1000u * k.reads;
+	w[2] = group == k.multiplex_group ? 600u * k.reads : 1000u * k.reads;
+	size_t bytes = (3 + 2 * (size_t)n) * sizeof(uint64_t);
+	if (bytes > len)
+		return -1;
+	memcpy(buf, w, bytes);
+	return (long)bytes;
+}
+
+static void *fake_mmap_page(int fd, size_t len)
+{
+	(void)fd;
+	(void)len;
+	return NULL;   /* no user page: the driver reads with read() */
+}
+
+static void fake_munmap_page(void *page, size_t len)
+{
+	(void)page;
+	(void)len;
+}
+
+static int fake_close(int fd)
+{
+	fd -= 3;
+	if (fd < 0 || fd >= k.n_fd || !k.open[fd])
+		return -1;
+	k.open[fd] = false;
+	k.n_open--;
+	k.closes++;
+	return 0;
+}
+
+static const struct bt_perf_sys fake_sys = {
+	fake_open, fake_ioctl, fake_read, fake_mmap_page, fake_munmap_page, fake_close,
+};
+
+static void body(void *arg)
+{
+	k.work += *(const uint64_t *)arg;
+}
+
+struct rig {
+	struct bt_pmu pmu;
+	struct bt_event ev[4];
+	const struct bt_event *evp[4];
+	struct bt_plan plan;
+	struct bt_plan_scratch scratch;
+	struct bt_measure_opts o;
+};
+
+/* Intel, 2 general counters and fixed 0-2: three events that need the
+ * general counters (umask 2, 4, 6: distinct scales) and instructions on
+ * fixed counter 0 make two groups. */
+static bool rig_init(struct rig *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->pmu.arch = bt_arch_cpuid_host();
+	r->pmu.driver = &bt_pmu_perf_driver;
+	r->pmu.caps.kind = BT_PMU_INTEL_ARCH;
+	r->pmu.caps.version = 4;
+	r->pmu.caps.num_gp = 2;
+	r->pmu.caps.gp_mask = 0x3;
+	r->pmu.caps.gp_width = 48;
+	r->pmu.caps.num_fixed = 3;
+	r->pmu.caps.fixed_mask = 0x7;
+	r->pmu.caps.fixed_width = 48;
+	r->ev[0] = fx_fixed("INST_RETIRED.ANY", 0xC0, 0, 0, 0x3);
+	r->ev[1] = fx_gp("EVENT_A", 0xD0, 0x02, 0, 0x3);
+	r->ev[2] = fx_gp("EVENT_B", 0xD1, 0x04, 0, 0x3);
+	r->ev[3] = fx_gp("EVENT_C", 0xD2, 0x06, 0, 0x3);
+	fx_ptrs(r->ev, 4, r->evp);
+	bt_measure_opts_defaults(&r->o);
+	return bt_plan_events(r->evp, 4, &r->pmu.caps, NULL, &r->scratch, &r->plan) == BT_OK;
+}
+
+static bool same_affinity(const cpu_set_t *a)
+{
+	cpu_set_t now;
+	return sched_getaffinity(0, sizeof(now), &now) == 0 && CPU_EQUAL(&now, a);
+}
+
+TEST(every_planned_group_is_one_pinned_perf_group_and_counts_are_calibrated)
+{
+	static struct rig r;
+	struct bt_measurement m;
+	uint64_t per_run = 10000;
+	struct bt_measure_workload wl = { body, &per_run, NULL, NULL, NULL };
+	cpu_set_t before;
+
+	fake_reset();
+	CHECK(sched_getaffinity(0, sizeof(before), &before) == 0);
+	CHECK(rig_init(&r));
+	CHECK_EQ_INT(r.plan.n_groups, 2);
+	bt_perf_set_sys(&fake_sys);
+	bt_status st = bt_measure(&r.pmu, &r.plan, r.evp, &wl, &r.o, &m);
+	bt_perf_set_sys(NULL);
+	CHECK_MSG(st == BT_OK, "%s", m.error);
+	CHECK_EQ_INT(k.groups_opened, 2);
+	CHECK(!k.bad_leader_flags && !k.bad_member_flags);
+	CHECK_EQ_INT(k.enables, 2);
+	CHECK_EQ_INT(k.n_open, 0);            /* everything closed */
+	CHECK_EQ_INT(k.closes, k.n_fd);
+	/* Fixed counters 0-2 and at most 2 general-counter events per group. */
+	CHECK(k.max_open <= 5);
+	CHECK(same_affinity(&before));
+	/* Between the window's two snapshots lies one read's cost (5): the
+	 * calibration counts it and it is subtracted, leaving the body's work
+	 * times the event's scale. */
+	CHECK_EQ_U64(m.ev[0].median, 10000);
+	CHECK_EQ_U64(m.ev[0].overhead, 5);
+	CHECK_EQ_U64(m.ev[1].median, 20000);
+	CHECK_EQ_U64(m.ev[2].median, 40000);
+	CHECK_EQ_U64(m.ev[3].median, 60000);
+	CHECK_EQ_U64(m.ev[3].overhead, 30);
+	CHECK_EQ_U64(m.inst_median, 10000);
+	CHECK_EQ_INT(m.n_flagged, 0);
+	bt_measurement_free(&m);
+}
+
+TEST(a_group_in_error_state_is_an_error_naming_it)
+{
+	static struct rig r;
+	struct bt_measurement m;
+	uint64_t per_run = 100;
+	struct bt_measure_workload wl = { body, &per_run, NULL, NULL, NULL };
+
+	fake_reset();
+	k.error_state_group = 1;
+	CHECK(rig_init(&r));
+	bt_perf_set_sys(&fake_sys);
+	bt_status st = bt_measure(&r.pmu, &r.plan, r.evp, &wl, &r.o, &m);
+	bt_perf_set_sys(NULL);
+	CHECK(st != BT_OK);
+	CHECK_MSG(strstr(m.error, "counter group 1 could not be scheduled") != NULL, "%s", m.error);
+	CHECK_EQ_INT(k.n_open, 0);
+	bt_measurement_free(&m);
+}
+
+TEST(a_multiplexed_group_is_an_error_never_scaled)
+{
+	static struct rig r;
+	struct bt_measurement m;
+	uint64_t per_run = 100;
+	struct bt_measure_workload wl = { body, &per_run, NULL, NULL, NULL };
+
+	fake_reset();
+	k.multiplex_group = 0;
+	CHECK(rig_init(&r));
+	bt_perf_set_sys(&fake_sys);
+	bt_status st = bt_measure(&r.pmu, &r.plan, r.evp, &wl, &r.o, &m);
+	bt_perf_set_sys(NULL);
+	CHECK(st != BT_OK);
+	CHECK_MSG(strstr(m.error, "counter group 0 was enabled") != NULL &&
+		  strstr(m.error, "multiplexed") != NULL, "%s", m.error);
+	CHECK_EQ_INT(k.n_open, 0);
+	bt_measurement_free(&m);
+}
+
+TEST(an_event_the_kernel_refuses_is_an_error_naming_group_and_event)
+{
+	static struct rig r;
+	struct bt_measurement m;
+	uint64_t per_run = 100;
+	struct bt_measure_workload wl = { body, &per_run, NULL, NULL, NULL };
+	cpu_set_t before;
+
+	fake_reset();
+	k.refuse_config = 0x06D2;      /* EVENT_C */
+	CHECK(sched_getaffinity(0, sizeof(before), &before) == 0);
+	CHECK(rig_init(&r));
+	bt_perf_set_sys(&fake_sys);
+	bt_status st = bt_measure(&r.pmu, &r.plan, r.evp, &wl, &r.o, &m);
+	bt_perf_set_sys(NULL);
+	CHECK(st != BT_OK);
+	CHECK_MSG(strstr(m.error, "counter group ") && strstr(m.error, "perf_event_open of EVENT_C (raw "
+		  "config 0x6d2) failed: Invalid argument"), "%s", m.error);
+	CHECK_EQ_INT(k.n_open, 0);
+	CHECK(same_affinity(&before));
+	bt_measurement_free(&m);
+}
