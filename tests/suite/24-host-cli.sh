@@ -26,8 +26,8 @@ expect 2 "replay: --level 'x'" "$bin" replay --level x "$case_file"
 expect 2 "replay: --level '0'" "$bin" replay --level 0 "$case_file"
 expect 2 "workloads: --cpu '-1'" "$bin" workloads --cpu -1 alu-independent
 expect 2 "workloads: --reps '2x'" "$bin" workloads --reps 2x alu-independent
-expect 2 "plan: --level 0" "$bin" plan --model SKL --level 0
-expect 1 "is not a baretop results file" "$bin" counts "$case_file" --out-dir "$work"
+expect 2 "plan: --level '0'" "$bin" plan --model SKL --level 0
+expect 2 "is not a baretop results file" "$bin" counts "$case_file" --out-dir "$work"
 
 # A hosted run with the simulated PMU: results under results/ next to the
 # binary (a copy in $work/bin, so build/results is left alone) and nothing
@@ -63,7 +63,7 @@ if "$bin" counts "$work/bin/results/000001.json" --out-dir "$work/c" >"$work/lis
 else
   echo "FAIL counts/replay: $(cat "$work/err")"; fail=1
 fi
-expect 1 "exists already" "$bin" counts "$work/bin/results/000001.json" --out-dir "$work/c"
+expect 2 "exists already" "$bin" counts "$work/bin/results/000001.json" --out-dir "$work/c"
 # --sim=PRESET: the model is the simulated CPU's, from the CPUID it answers
 # (its part's signature and hybrid core type), never the host's: an Intel
 # preset on an AMD host once got the host's ZEN5 model. The expected model

@@ -22,6 +22,7 @@
 #include "analysis/perf-stat.h"
 #include "pmu/event-encode.h"
 #include "metrics/rules.h"
+#include "base/suggest.h"
 #include "report/consistency.h"
 #include "report/tree.h"
 #include "tools/baretop-host/command.h"
@@ -34,27 +35,45 @@ static const struct bt_perf_match perf_match = { bt_event_parse_encoding };
 BT_HOST_COMMAND(replay, "replay FILE... [--json] [--model ID]",
 		"evaluate count files and print the Top-Down tree")
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: baretop-host replay FILE... [options]\n"
-		   "  --json                 every node's value, flag, level and parent as JSON\n"
-		   "  --model ID             model to use (default: the file's \"model\")\n"
-		   "  --level N              tree levels 1..N only\n"
-		   "  --info                 also list Info_/Bottleneck_ metrics (text)\n"
-		   "  --flagged              text: expand only flagged nodes\n"
-		   "  --all-rules            text: every consistency rule with its verdict\n"
-		   "                         (by default the counts and each violated rule)\n"
-		   "  --load REFDIR          load the model from vendor files under REFDIR\n"
-		   "  --default-retire-latency  use the vendor's published retire latencies\n"
-		   "                         where the file has none\n"
-		   "  --out-dir DIR --base B write each report to DIR/<FILE relative to B>\n"
-		   "  --perf-stat FILE       read FILE as `perf stat -x,` or `perf stat -j` output\n"
-		   "                         (needs --model); events by perf name, cpu/event=..,umask=../\n"
-		   "                         or rNNNN; warns per multiplexed event\n"
-		   "  --constant NAME=VALUE  set a model constant (HYPERTHREADING_ON, NUM_CPUS,\n"
-		   "                         SYSTEM_TSC_FREQ, ...) over the file's; perf's output\n"
-		   "                         carries none (repeatable)\n");
-}
+static const struct host_opt replay_opts[] = {
+	{ "json", NULL, HOST_FLAG, NULL, "every node's value, flag, level and parent as JSON" },
+	{ "model", NULL, HOST_VALUE, "ID", "model to use (default: the file's \"model\"; any case)" },
+	{ "level", NULL, HOST_VALUE, "N", "tree levels 1..N only" },
+	{ "info", NULL, HOST_FLAG, NULL, "also list Info_/Bottleneck_ metrics (text)" },
+	{ "flagged", NULL, HOST_FLAG, NULL, "text: expand only flagged nodes" },
+	{ "all-rules", NULL, HOST_FLAG, NULL,
+	  "text: every consistency rule with its verdict (by default the\n"
+	  "counts and each violated rule)" },
+	{ "load", NULL, HOST_VALUE, "REFDIR", "load the model from vendor files under REFDIR" },
+	{ "default-retire-latency", NULL, HOST_FLAG, NULL,
+	  "use the vendor's published retire latencies where the file has none" },
+	{ "out-dir", NULL, HOST_VALUE, "DIR",
+	  "write each report to DIR/<FILE relative to --base> (made when missing)" },
+	{ "base", NULL, HOST_VALUE, "B", "with --out-dir: the part of each FILE's path not repeated under DIR" },
+	{ "perf-stat", NULL, HOST_VALUE, "FILE",
+	  "read FILE as `perf stat -x,` or `perf stat -j` output, also interval\n"
+	  "output (-I: one tree per interval); needs --model. Events by perf\n"
+	  "name, cpu/event=..,umask=../ or rUUEE; warns per multiplexed event.\n"
+	  "SMT on or off is inferred from the events perf counted (states it)" },
+	{ "constant", NULL, HOST_VALUE, "NAME=VALUE",
+	  "set a model constant over the file's or the inferred one (repeatable):\n"
+	  "HYPERTHREADING_ON, THREADS_PER_CORE, SYSTEM_TSC_FREQ, TSC_HZ,\n"
+	  "DURATIONTIMEINMILLISECONDS, SOCKET_COUNT, CORES_PER_SOCKET,\n"
+	  "CHAS_PER_SOCKET, NUM_CPUS, CORE_WIDE" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"replay",
+	"replay FILE... [options]\n"
+	"replay --perf-stat FILE --model ID [options]",
+	"  evaluates count files (../shared/testdata/tma/FORMAT.md) with a built-in model\n"
+	"  and prints the tree and its consistency verdicts; nothing is measured here.",
+	replay_opts,
+	"Exit status: 0 done, 2 bad arguments, a file that cannot be read or is malformed,\n"
+	"or a report that cannot be written.",
+};
+HOST_ARGS_REGISTER(args)
 
 #define MAX_MODELS 64
 
@@ -257,6 +276,33 @@ done:
 	return rc;
 }
 
+/* NAME=NUMBER with a NAME the models know (metrics/model.h); otherwise a
+ * usage error that names the nearest constant. */
+static bool constant_ok(const char *v)
+{
+	const char *eq = strchr(v, '=');
+	char *end = NULL;
+	char name[64];
+
+	if (eq && eq != v && eq - v < 64)
+		strtod(eq + 1, &end);
+	if (!end || end == eq + 1 || *end) {
+		host_usage_error(&args, "--constant '%s': not NAME=NUMBER", v);
+		return false;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - v), v);
+	if (bt_constant_find(name) != BT_CONST_COUNT)
+		return true;
+	for (int c = 0; c < BT_CONST_COUNT; c++)
+		if (bt_suggest_near(name, strlen(name), bt_constant_name((enum bt_constant)c))) {
+			host_usage_error(&args, "--constant %s: no such constant, did you mean %s?", name,
+					 bt_constant_name((enum bt_constant)c));
+			return false;
+		}
+	host_usage_error(&args, "--constant %s: no such constant", name);
+	return false;
+}
+
 static int cmd_replay(int argc, char **argv)
 {
 	struct session s = { 0 };
@@ -268,79 +314,87 @@ static int cmd_replay(int argc, char **argv)
 		free(s.constants);
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--json")) {
+	struct host_args it;
+	const char *v;
+	int k;
+
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		switch (k) {
+		case 0:
 			s.json = 1;
-		} else if (!strcmp(a, "--info")) {
+			break;
+		case 1:
+			s.model_id = v;
+			break;
+		case 2:
+			if (!host_parse_uint("replay", "--level", v, 1, 16, &s.opts.max_level))
+				goto usage;
+			break;
+		case 3:
 			s.opts.info = 1;
-		} else if (!strcmp(a, "--all-rules")) {
-			s.all_rules = 1;
-		} else if (!strcmp(a, "--flagged")) {
+			break;
+		case 4:
 			s.opts.flagged_only = 1;
-		} else if (!strcmp(a, "--default-retire-latency")) {
+			break;
+		case 5:
+			s.all_rules = 1;
+			break;
+		case 6:
+			s.load = v;
+			break;
+		case 7:
 			s.default_rl = 1;
-		} else if (!strcmp(a, "--model") && i + 1 < argc) {
-			s.model_id = argv[++i];
-		} else if (!strcmp(a, "--load") && i + 1 < argc) {
-			s.load = argv[++i];
-		} else if (!strcmp(a, "--out-dir") && i + 1 < argc) {
-			s.out_dir = argv[++i];
-		} else if (!strcmp(a, "--perf-stat") && i + 1 < argc) {
-			s.perf_stat = argv[++i];
-			files[n_files++] = s.perf_stat;
-		} else if (!strcmp(a, "--constant") && i + 1 < argc) {
-			char *v = argv[++i], *eq = strchr(v, '='), *end = NULL;
-			if (eq && eq != v && eq - v < 64)
-				strtod(eq + 1, &end);
-			if (!end || end == eq + 1 || *end) {
-				fprintf(stderr, "baretop-host: replay: --constant '%s': not NAME=NUMBER\n", v);
-				free(files);
-				free(s.constants);
-				return 2;
-			}
-			s.constants[s.n_constants++] = v;
-		} else if (!strcmp(a, "--base") && i + 1 < argc) {
-			s.base = argv[++i];
-		} else if (!strcmp(a, "--level") && i + 1 < argc) {
-			if (!host_parse_uint("replay", "--level", argv[++i], 1, 16, &s.opts.max_level)) {
-				free(files);
-				free(s.constants);
-				return 2;
-			}
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			break;
+		case 8:
+			s.out_dir = v;
+			break;
+		case 9:
+			s.base = v;
+			break;
+		case 10:
+			s.perf_stat = v;
+			files[n_files++] = v;
+			break;
+		case 11:
+			if (!constant_ok(v))
+				goto usage;
+			s.constants[s.n_constants++] = (char *)v;
+			break;
+		case HOST_ARGS_POSITIONAL:
+			files[n_files++] = v;
+			break;
+		case HOST_ARGS_HELP:
 			free(files);
 			free(s.constants);
-			return 0;
-		} else if (a[0] != '-') {
-			files[n_files++] = a;
-		} else {
-			usage(stderr);
-			free(files);
-			free(s.constants);
-			return 2;
+			return HOST_EXIT_OK;
+		default:
+			goto usage;
 		}
 	}
 	if (s.perf_stat && (n_files != 1 || !s.model_id)) {
-		fprintf(stderr, "baretop-host: --perf-stat FILE takes one file and --model ID "
-				"(perf's output does not name a Top-Down model)\n");
-		free(files);
-		free(s.constants);
-		return 2;
+		host_usage_error(&args, "--perf-stat FILE takes one file and --model ID (perf's output "
+				 "does not name a Top-Down model)");
+		goto usage;
 	}
-	if (!n_files || (n_files > 1 && !s.out_dir)) {
-		if (n_files > 1)
-			fprintf(stderr, "baretop-host: several files need --out-dir\n");
-		usage(stderr);
-		free(files);
-		free(s.constants);
-		return 2;
+	if (!n_files) {
+		host_usage_error(&args, "no FILE given");
+		goto usage;
 	}
+	if (n_files > 1 && !s.out_dir) {
+		host_usage_error(&args, "several files need --out-dir");
+		goto usage;
+	}
+	if (s.base && !s.out_dir) {
+		host_usage_error(&args, "--base goes with --out-dir");
+		goto usage;
+	}
+	if (s.out_dir && !host_make_dirs("replay", s.out_dir))
+		goto usage;
 	bt_arena_init(&s.arena);
 	for (int i = 0; i < n_files; i++)
 		if (replay_one(&s, files[i]) != 0)
-			rc = 1;
+			rc = HOST_EXIT_USAGE;
 	for (int i = 0; i < s.n_models; i++) {
 		bt_consistency_free(s.models[i].cons);
 		bt_rules_free(s.models[i].rules);
@@ -352,4 +406,8 @@ static int cmd_replay(int argc, char **argv)
 	free(files);
 	free(s.constants);
 	return rc;
+usage:
+	free(files);
+	free(s.constants);
+	return HOST_EXIT_USAGE;
 }
