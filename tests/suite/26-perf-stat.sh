@@ -8,7 +8,7 @@
 # the tree of the same counts as a count file (skl-l2.counts.json), every
 # line of the JSON tree but the "input" label equal; each multiplexed and
 # missing event is named on stderr; a malformed line is a line-numbered
-# error (status 1).
+# error (status 2).
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=build/baretop-host

@@ -13,6 +13,7 @@
  * (one process for a whole tree of cases; models are compiled once).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,61 +141,231 @@ static int make_parents(char *path)
 	return 0;
 }
 
-/*
- * perf stat output into c. Says on stderr what became of every event perf
- * did not count fully: missing (<not counted>, <not supported>), not used
- * by the model, or multiplexed (perf printed a scaled estimate).
- */
-static int perf_stat_apply(struct bt_arena *a, const char *file, struct bt_counts *c, char *summary,
-			   size_t summary_len)
+/* Says on stderr what became of every row of one interval (all rows
+ * without -I) that perf did not count fully: missing (<not counted>,
+ * <not supported>), not used by the model, or multiplexed (perf printed a
+ * scaled estimate). quiet: count only (the intervals after the first). */
+static void perf_rows_said(const struct bt_perf_stat *f, const struct bt_perf_row_use *uses, bool quiet,
+			   unsigned *ret_used, unsigned *ret_mux, unsigned *ret_unused)
 {
-	struct bt_perf_stat f;
-	struct bt_diag d = { "" };
-	if (bt_perf_stat_read(a, file, &f, &d) != BT_OK) {
-		fprintf(stderr, "baretop-host: %s\n", d.text);
-		return -1;
-	}
-	struct bt_perf_row_use *uses = bt_arena_alloc(a, f.n * sizeof(*uses));
-	if (!uses) {
-		fprintf(stderr, "baretop-host: out of memory\n");
-		return -1;
-	}
-	if (bt_perf_stat_apply(&f, &perf_match, c, uses, &d) != BT_OK) {
-		fprintf(stderr, "baretop-host: %s\n", d.text);
-		return -1;
-	}
-	unsigned used = 0, missing = 0, unused = 0, mux = 0;
-	for (size_t r = 0; r < f.n; r++) {
-		const struct bt_perf_stat_row *row = &f.rows[r];
+	unsigned used = 0, unused = 0, mux = 0;
+	for (size_t r = 0; r < f->n; r++) {
+		const struct bt_perf_stat_row *row = &f->rows[r];
+		if (!uses[r].n_events && !uses[r].why[0])
+			continue; /* another interval's row */
 		if (row->state != BT_PERF_COUNTED && uses[r].first_event >= 0) {
-			missing++;
-			fprintf(stderr, "baretop-host: %s:%u: %s: %s; nodes that need it are not computed\n",
-				file, row->line, row->event, uses[r].why);
+			if (!quiet)
+				fprintf(stderr, "baretop-host: %s:%u: %s: %s; nodes that need it are not "
+						"computed\n", f->path, row->line, row->event, uses[r].why);
 		} else if (!uses[r].n_events) {
 			unused++;
-			fprintf(stderr, "baretop-host: %s:%u: %s not used: %s\n", file, row->line,
-				row->event, uses[r].why);
+			if (!quiet)
+				fprintf(stderr, "baretop-host: %s:%u: %s not used: %s\n", f->path, row->line,
+					row->event, uses[r].why);
 		} else {
 			used++;
 			if (row->pcnt_running < 100) {
 				mux++;
-				fprintf(stderr, "baretop-host: warning: %s:%u: %s ran %.2f%% of the time "
-					"(perf multiplexed it): its count is perf's estimate, scaled up by "
-					"enabled/running time\n", file, row->line, row->event,
-					row->pcnt_running);
+				if (!quiet)
+					fprintf(stderr, "baretop-host: warning: %s:%u: %s ran %.2f%% of the "
+							"time (perf multiplexed it): its count is perf's "
+							"estimate, scaled up by enabled/running time\n", f->path,
+						row->line, row->event, row->pcnt_running);
 			}
 		}
 	}
-	if (mux)
+	if (mux && !quiet)
 		fprintf(stderr, "baretop-host: warning: %u event%s multiplexed: a node whose formula "
 				"mixes them with other events combines counts taken over different "
 				"intervals, so its value (and flag) can be off when the workload changes "
 				"phase; group the events of a node (perf stat -e '{...}') or count fewer "
 				"at once\n", mux, mux == 1 ? " was" : "s were");
-	snprintf(summary, summary_len, "perf stat %s: %u event%s used, %u multiplexed, %u missing, "
-		 "%u not in the model", f.json ? "-j" : "-x,", used, used == 1 ? "" : "s", mux,
-		 missing, unused);
-	return 0;
+	*ret_used = used;
+	*ret_mux = mux;
+	*ret_unused = unused;
+}
+
+/*
+ * The tree nodes shown (levels up to max_level, 0 = all) that came out
+ * missing, each with the events it needs that the file did not give (on
+ * stderr unless quiet); returns how many distinct events the shown tree
+ * needs and the file did not give: the input summary's "missing".
+ */
+static unsigned perf_missing_said(const struct bt_model *m, const struct bt_counts *c, const struct bt_result *r,
+				  unsigned max_level, bool quiet)
+{
+	unsigned ne = bt_model_event_count(m), n = 0, missing = 0;
+	uint16_t *ev = calloc(ne ? ne : 1, sizeof(*ev));
+	if (!ev)
+		return 0;
+	if (bt_model_events_up_to_level(m, max_level ? max_level : bt_model_max_level(m), c->constants, ev,
+					&n) == BT_OK)
+		for (unsigned k = 0; k < n; k++)
+			missing += isnan(c->events[ev[k]]);
+	for (unsigned i = 0; !quiet && i < bt_model_node_count(m); i++) {
+		const struct bt_node_def *nd = bt_model_node(m, i);
+		if (!nd->level || (max_level && nd->level > max_level) || r->state[i] != BT_NODE_MISSING)
+			continue;
+		if (bt_model_events_for_nodes(m, &i, 1, c->constants, ev, &n) != BT_OK)
+			continue;
+		char names[400] = "";
+		size_t len = 0;
+		unsigned shown = 0, more = 0;
+		for (unsigned k = 0; k < n; k++) {
+			if (!isnan(c->events[ev[k]]))
+				continue;
+			if (shown < 4 && len < sizeof(names) - 1) {
+				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", shown ? ", " : "",
+							bt_model_event(m, ev[k])->name);
+				shown++;
+			} else {
+				more++;
+			}
+		}
+		if (len >= sizeof(names))
+			len = sizeof(names) - 1;
+		if (shown)
+			fprintf(stderr, "baretop-host: %s is missing: it needs %s%s%.0u%s, not in the file or "
+					"not counted\n", nd->name, names, more ? " and " : "", more,
+				more ? " more" : "");
+		else
+			fprintf(stderr, "baretop-host: %s is missing: a constant it needs is not given "
+					"(--constant)\n", nd->name);
+	}
+	free(ev);
+	return missing;
+}
+
+/* The report goes to DIR/<file relative to --base> with --out-dir, else
+ * standard output; NULL (said) when the file cannot be made. */
+static FILE *open_report(const struct session *s, const char *file, char *out_path, size_t len)
+{
+	if (!s->out_dir)
+		return stdout;
+	const char *rel = file;
+	size_t bl = s->base ? strlen(s->base) : 0;
+	if (bl && !strncmp(file, s->base, bl))
+		rel = file + bl;
+	while (*rel == '/')
+		rel++;
+	snprintf(out_path, len, "%s/%s", s->out_dir, rel);
+	FILE *out = NULL;
+	if (make_parents(out_path) < 0 || !(out = fopen(out_path, "w")))
+		fprintf(stderr, "baretop-host: cannot write %s\n", out_path);
+	return out;
+}
+
+/* --constant NAME=VALUE over whatever was there. */
+static void set_constants(const struct session *s, struct bt_counts *c)
+{
+	for (int k = 0; k < s->n_constants; k++) {
+		char name[64];
+		const char *eq = strchr(s->constants[k], '=');
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - s->constants[k]), s->constants[k]);
+		bt_counts_set_constant(c, name, strtod(eq + 1, NULL)); /* names checked by constant_ok */
+	}
+}
+
+static bool constant_given(const struct session *s, const char *name)
+{
+	size_t n = strlen(name);
+	for (int k = 0; k < s->n_constants; k++)
+		if (!strncmp(s->constants[k], name, n) && s->constants[k][n] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * `--perf-stat FILE`: one tree, or one per interval of -I output. Which
+ * formulas perf ran (SMT on or off) is read from the events it counted
+ * (bt_perf_smt_inferred) and said; --constant HYPERTHREADING_ON=N wins.
+ */
+static int replay_perf(struct session *s, const char *file)
+{
+	struct bt_arena a;
+	struct bt_perf_stat f;
+	struct bt_diag d = { "" };
+	char out_path[4096] = "";
+	int rc = HOST_EXIT_USAGE, idx;
+	FILE *out = NULL;
+
+	bt_arena_init(&a);
+	if (bt_perf_stat_read(&a, file, &f, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
+		goto done;
+	}
+	if (get_model(s, s->model_id, &idx) < 0)
+		goto done;
+	struct bt_model *m = s->models[idx].m;
+	struct bt_counts *c = s->models[idx].c;
+	struct bt_result *r = s->models[idx].r;
+	struct bt_consistency *cons = s->models[idx].cons;
+	struct bt_perf_row_use *uses = bt_arena_alloc(&a, f.n * sizeof(*uses));
+	if (!uses) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		goto done;
+	}
+	if (!(out = open_report(s, file, out_path, sizeof(out_path))))
+		goto done;
+	size_t n_trees = f.n_intervals ? f.n_intervals : 1;
+	if (s->json && f.n_intervals)
+		fprintf(out, "[\n");
+	for (size_t k = 0; k < n_trees; k++) {
+		bt_status st = f.n_intervals ? bt_perf_stat_apply_interval(&f, &perf_match, k, c, uses, &d)
+					     : bt_perf_stat_apply(&f, &perf_match, c, uses, &d);
+		if (st != BT_OK) {
+			fprintf(stderr, "baretop-host: %s\n", d.text);
+			goto done;
+		}
+		unsigned used, mux, unused;
+		perf_rows_said(&f, uses, k > 0, &used, &mux, &unused);
+		char smt[200], smt_note[260];
+		int on = bt_perf_smt_inferred(c, smt, sizeof(smt));
+		if (constant_given(s, "HYPERTHREADING_ON"))
+			snprintf(smt_note, sizeof(smt_note), "%s; --constant HYPERTHREADING_ON overrides it", smt);
+		else {
+			snprintf(smt_note, sizeof(smt_note), "%s", smt);
+			if (on >= 0)
+				c->constants[BT_C_HYPERTHREADING_ON] = on;
+		}
+		if (k == 0)
+			fprintf(stderr, "baretop-host: %s: %s\n", file, smt_note);
+		set_constants(s, c);
+		if (s->default_rl)
+			bt_counts_use_default_retire_latencies(c);
+		bt_evaluate(m, c, r);
+		bt_consistency_check(cons, c, r);
+		unsigned missing = perf_missing_said(m, c, r, s->opts.max_level, k > 0);
+		char interval[80] = "", label[900];
+		if (f.n_intervals)
+			snprintf(interval, sizeof(interval), "interval %zu of %zu, ending %.6f s; ", k + 1,
+				 f.n_intervals, f.intervals[k]);
+		snprintf(label, sizeof(label), "replayed perf stat counts from %s (%sperf stat %s%s: %u event%s "
+			 "used, %u multiplexed, %u missing, %u not in the model; %s; evaluated from the file: "
+			 "nothing measured now)%s", file, interval, f.json ? "-j" : "-x,",
+			 f.n_intervals ? " -I" : "", used, used == 1 ? "" : "s", mux, missing, unused, smt_note,
+			 s->load ? "; model loaded from vendor files" : "");
+		struct bt_report_opts opts = s->opts;
+		opts.input_label = label;
+		opts.consistency = cons;
+		if (s->json && k)
+			fprintf(out, ",\n");
+		st = s->json ? bt_report_json(out, m, r, &opts) : bt_report_text(out, m, r, &opts);
+		if (st != BT_OK)
+			goto done;
+		if (!s->json)
+			bt_report_consistency_text(out, cons, r, "", s->all_rules);
+		if (!s->json && k + 1 < n_trees)
+			fprintf(out, "\n");
+	}
+	if (s->json && f.n_intervals)
+		fprintf(out, "]\n");
+	rc = HOST_EXIT_OK;
+done:
+	if (out && out != stdout && fclose(out) != 0)
+		rc = HOST_EXIT_USAGE;
+	bt_arena_free(&a);
+	return rc;
 }
 
 static int replay_one(struct session *s, const char *file)
@@ -207,7 +378,11 @@ static int replay_one(struct session *s, const char *file)
 	FILE *out = stdout;
 	char out_path[4096] = "";
 	memset(&cf, 0, sizeof(cf));
-	if (!s->perf_stat && bt_count_file_read(&a, file, &cf, &d) != BT_OK) {
+	if (s->perf_stat) {
+		bt_arena_free(&a);
+		return replay_perf(s, file);
+	}
+	if (bt_count_file_read(&a, file, &cf, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host: %s\n", d.text);
 		goto done;
 	}
@@ -222,27 +397,12 @@ static int replay_one(struct session *s, const char *file)
 	struct bt_counts *c = s->models[idx].c;
 	struct bt_result *r = s->models[idx].r;
 	char label[600];
-	if (s->perf_stat) {
-		char summary[200];
-		if (perf_stat_apply(&a, file, c, summary, sizeof(summary)) != 0)
-			goto done;
-		snprintf(label, sizeof(label), "replayed perf stat counts from %s (%s; evaluated from the "
-			 "file: nothing measured now)%s", file, summary,
-			 s->load ? "; model loaded from vendor files" : "");
-	} else {
-		bt_count_file_apply(&cf, c, NULL, &d);
-		snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
-			 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
-			 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
-			 s->load ? "; model loaded from vendor files" : "");
-	}
-	for (int k = 0; k < s->n_constants; k++) {
-		char name[64];
-		const char *eq = strchr(s->constants[k], '=');
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - s->constants[k]), s->constants[k]);
-		if (bt_counts_set_constant(c, name, strtod(eq + 1, NULL)) != BT_OK)
-			fprintf(stderr, "baretop-host: model %s has no constant %s\n", id, name);
-	}
+	bt_count_file_apply(&cf, c, NULL, &d);
+	snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
+		 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
+		 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
+		 s->load ? "; model loaded from vendor files" : "");
+	set_constants(s, c);
 	if (s->default_rl)
 		bt_counts_use_default_retire_latencies(c);
 	bt_evaluate(m, c, r);
@@ -251,19 +411,9 @@ static int replay_one(struct session *s, const char *file)
 	struct bt_report_opts opts = s->opts;
 	opts.input_label = label;
 	opts.consistency = cons;
-	if (s->out_dir) {
-		const char *rel = file;
-		size_t bl = s->base ? strlen(s->base) : 0;
-		if (bl && !strncmp(file, s->base, bl))
-			rel = file + bl;
-		while (*rel == '/')
-			rel++;
-		snprintf(out_path, sizeof(out_path), "%s/%s", s->out_dir, rel);
-		if (make_parents(out_path) < 0 || !(out = fopen(out_path, "w"))) {
-			fprintf(stderr, "baretop-host: cannot write %s\n", out_path);
-			out = stdout;
-			goto done;
-		}
+	if (!(out = open_report(s, file, out_path, sizeof(out_path)))) {
+		out = stdout;
+		goto done;
 	}
 	bt_status st = s->json ? bt_report_json(out, m, r, &opts) : bt_report_text(out, m, r, &opts);
 	if (st == BT_OK && !s->json)
