@@ -46,7 +46,7 @@
 #include "analysis/json-file.h"
 #include "report/tree.h"
 
-BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv F] [--perf-json F]",
+BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv [F]] [--perf-json [F]]",
 		"a counted workload as toplev-shaped CSV or perf-stat-shaped JSON lines")
 
 static const struct host_opt opts[] = {

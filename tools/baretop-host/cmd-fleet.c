@@ -27,7 +27,7 @@
 #include "tools/baretop-host/fleet-summary.h"
 #include "tools/baretop-host/host-args.h"
 
-BT_HOST_COMMAND(fleet, "fleet DIR... [--db F] [--csv F] [--k K]",
+BT_HOST_COMMAND(fleet, "fleet DIR... [--db F] [--csv [F]] [--k K]",
 		"import results files of many machines into SQLite; fleet medians and outliers")
 
 static const struct host_opt opts[] = {

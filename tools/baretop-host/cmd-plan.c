@@ -145,7 +145,7 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 }
 
 static int cmd_plan(int argc, char **argv);
-BT_HOST_COMMAND(plan, "plan (--events FILE | --model M | --all-models) [...]",
+BT_HOST_COMMAND(plan, "plan (--model M | --all-models | --events FILE) [...]",
 		"plan counter groups (no multiplexing) for a model or raw events, with the lower bound")
 
 /* The caps a correct detection derives from a simulated PMU configuration. */
