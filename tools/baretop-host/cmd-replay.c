@@ -53,8 +53,9 @@ static const struct host_opt replay_opts[] = {
 	{ "base", NULL, HOST_VALUE, "B", "with --out-dir: the part of each FILE's path not repeated under DIR" },
 	{ "perf-stat", NULL, HOST_VALUE, "FILE",
 	  "read FILE as `perf stat -x,` or `perf stat -j` output, also interval\n"
-	  "output (-I: one tree per interval); needs --model. Events by perf\n"
-	  "name, cpu/event=..,umask=../ or rUUEE; warns per multiplexed event.\n"
+	  "output (-I: one tree per interval; with --json an array of trees);\n"
+	  "needs --model. Events by perf name, cpu/event=..,umask=../ or rUUEE;\n"
+	  "warns per multiplexed event; names the events a missing node needs.\n"
 	  "SMT on or off is inferred from the events perf counted (states it)" },
 	{ "constant", NULL, HOST_VALUE, "NAME=VALUE",
 	  "set a model constant over the file's or the inferred one (repeatable):\n"
