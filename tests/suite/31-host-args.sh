@@ -90,6 +90,8 @@ usage "--preset goes with --events" plan --model skl --preset icl
 usage "--level goes with --model" plan --events x --level 2
 usage "--smt and --smt-off together" plan --model SKL --smt --smt-off
 usage "unknown command 'flet', did you mean fleet?" flet
+usage "--info, --flagged and --all-rules shape the text report" replay --json --info tests/data/tma-sim/SKL-000.json
+usage "--base goes with --out-dir" replay --base x tests/data/tma-sim/SKL-000.json
 "$bin" run --resluts-dir x >"$work/out" 2>"$work/err"; rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "did you mean --results-dir?" "$work/err" &&
   ok "run --resluts-dir: status 2, one line: $(cat "$work/err")" || bad "run --resluts-dir: $rc $(cat "$work/err")"

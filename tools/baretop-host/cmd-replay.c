@@ -536,6 +536,11 @@ static int cmd_replay(int argc, char **argv)
 		host_usage_error(&args, "several files need --out-dir");
 		goto usage;
 	}
+	if (s.json && (s.opts.info || s.opts.flagged_only || s.all_rules)) {
+		host_usage_error(&args, "--info, --flagged and --all-rules shape the text report; "
+				 "--json holds every node and rule");
+		goto usage;
+	}
 	if (s.base && !s.out_dir) {
 		host_usage_error(&args, "--base goes with --out-dir");
 		goto usage;
