@@ -104,6 +104,7 @@ FUZZ_CFLAGS := $(COMMON_CFLAGS) -D_DEFAULT_SOURCE -DBT_HOSTED=1 -MMD -MP -O1 \
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(PORTABLE_SRCS) $(HOST_ONLY_SRCS))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 6
+FUZZ_KEEP ?= 0
 
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(@D)
@@ -240,7 +241,7 @@ bench: $(filter $(BUILD)/bench-%,$(TOOL_BINS))
 	$(Q)bash tests/run-bench.sh $^
 
 fuzz: $(FUZZ_BINS)
-	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/run-fuzz.sh $^
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_KEEP=$(FUZZ_KEEP) bash tests/run-fuzz.sh $^
 
 setup:
 	$(Q)bash tools/setup.sh

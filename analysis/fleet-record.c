@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* A results document as a fleet record: see fleet-record.h. */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "analysis/fleet-record.h"
+#include "analysis/results-read.h"
 
 static const struct bt_json *obj(const struct bt_json *parent, const char *key)
 {
@@ -25,6 +27,19 @@ static double num(const struct bt_json *parent, const char *key, double dflt)
 {
 	const struct bt_json *v = bt_json_get(parent, key);
 	return v && v->type == BT_JSON_NUMBER ? v->u.num.value : dflt;
+}
+
+/* A whole number member in [min, max] (dflt when absent) converted only
+ * after bt_json_num_in checked it: a results file is untrusted input and a
+ * double outside int's range converted to int is undefined behaviour. */
+static bt_status whole(const struct bt_json *parent, const char *key, double min, double max, int dflt,
+		       int *ret, struct bt_diag *d)
+{
+	double x;
+	if (bt_json_num_in(parent, key, min, max, 1, dflt, &x, d) != BT_OK)
+		return BT_ERR_INVALID;
+	*ret = (int)x;
+	return BT_OK;
 }
 
 static int is_true(const struct bt_json *parent, const char *key)
@@ -181,7 +196,10 @@ static bt_status nodes_of(struct bt_arena *a, const struct bt_json *tree, struct
 		n->kind = str(nd, "kind");
 		n->parent = str(nd, "parent");
 		n->state = str(nd, "state");
-		n->level = (int)num(nd, "level", -1);
+		if (whole(nd, "level", 0, BT_RESULTS_MAX_LEVEL, -1, &n->level, d) != BT_OK) {
+			bt_diag_prefix(d, "workload %s: node %s", w->name, n->name);
+			return BT_ERR_INVALID;
+		}
 		n->has_value = v && v->type == BT_JSON_NUMBER && isfinite(v->u.num.value);
 		n->value = n->has_value ? v->u.num.value : NAN;
 		const struct bt_json *t = bt_json_get(nd, "thresh");
@@ -218,7 +236,10 @@ static bt_status events_of(struct bt_arena *a, const struct bt_json *counted, st
 		x->max = num(e, "max", NAN);
 		x->raw_median = num(e, "raw_median", NAN);
 		x->overhead = num(e, "overhead", NAN);
-		x->group = (int)num(e, "group", -1);
+		if (whole(e, "group", -1, INT_MAX, -1, &x->group, d) != BT_OK) {
+			bt_diag_prefix(d, "workload %s: event %s", w->name, x->name);
+			return BT_ERR_INVALID;
+		}
 	}
 	return BT_OK;
 }
@@ -249,7 +270,10 @@ static bt_status workloads_of(struct bt_arena *a, const struct bt_json *root, st
 		w->name = str(wj, "name");
 		w->params = str(wj, "params");
 		w->state = str(wj, "state");
-		w->cpu = (int)num(wj, "cpu", -1);
+		if (whole(wj, "cpu", 0, INT_MAX, -1, &w->cpu, d) != BT_OK) {
+			bt_diag_prefix(d, "workload %s", w->name);
+			return BT_ERR_INVALID;
+		}
 		r->n_workloads++;
 		const struct bt_json *c = bt_json_get(wj, "counted");
 		if (!c || c->type == BT_JSON_NULL)
@@ -287,11 +311,21 @@ bt_status bt_fleet_record_of(struct bt_arena *a, const struct bt_json *root, con
 		bt_diag_set(d, "%s: no \"cpu\" object or numeric \"sequence\"", name);
 		return BT_ERR_INVALID;
 	}
-	out->sequence = (long long)seq->u.num.value;
+	/* The writer's sequence is a 32-bit counter (bt_jw_u64 of a u32); any
+	 * whole number a long long holds exactly (below 2^53) is accepted. */
+	double sq;
+	if (bt_json_value_in(seq, "sequence", 0, 9007199254740992.0, 1, 0, &sq, d) != BT_OK) {
+		bt_diag_prefix(d, "%s", name);
+		return BT_ERR_INVALID;
+	}
+	out->sequence = (long long)sq;
 	out->simulated = is_true(root, "simulated");
 	out->firmware_clock = str(obj(root, "time"), "firmware_clock");
 	out->baretop_version = str(obj(root, "baretop"), "version");
-	out->exit_status = (int)num(obj(root, "result"), "exit_status", -1);
+	if (whole(obj(root, "result"), "exit_status", INT_MIN, INT_MAX, -1, &out->exit_status, d) != BT_OK) {
+		bt_diag_prefix(d, "%s", name);
+		return BT_ERR_INVALID;
+	}
 	out->memory_total_mib = NAN;
 	const char *rid = str(root, "run_id");
 	if (rid) {

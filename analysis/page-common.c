@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What the three report formats share (page.h): provenance, level 1, run checks. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,6 +55,14 @@ void bt_page_level1(const struct bt_view *v, double out[BT_L1_SLOTS])
 	}
 }
 
+/* A whole number from 0 to UINT_MAX, else 0: the loader refused files
+ * with anything else (results-read.c), so 0 is for hand-built trees. */
+static unsigned whole(const struct bt_json *o, const char *key)
+{
+	double x;
+	return bt_json_num_in(o, key, 0, UINT_MAX, 1, 0, &x, NULL) == BT_OK ? (unsigned)x : 0;
+}
+
 size_t bt_page_steps(const struct bt_view *v, struct bt_page_step *out, size_t cap)
 {
 	const struct bt_json *steps = v->w->steps;
@@ -62,14 +71,14 @@ size_t bt_page_steps(const struct bt_view *v, struct bt_page_step *out, size_t c
 		const struct bt_json *s = steps->u.arr.items[i];
 		struct bt_page_step *o = &out[n++];
 		memset(o, 0, sizeof(*o));
-		o->level = (unsigned)bt_json_num(s, "level", 0);
-		o->nodes = (unsigned)bt_json_num(s, "nodes", 0);
-		o->events = (unsigned)bt_json_num(s, "events", 0);
-		o->groups = (unsigned)bt_json_num(s, "groups", 0);
-		o->lower_bound = (unsigned)bt_json_num(s, "lower_bound", 0);
-		o->runs = (unsigned)bt_json_num(s, "runs", 0);
-		o->retried = (unsigned)bt_json_num(s, "retried", 0);
-		o->flagged = (unsigned)bt_json_num(s, "flagged", 0);
+		o->level = whole(s, "level");
+		o->nodes = whole(s, "nodes");
+		o->events = whole(s, "events");
+		o->groups = whole(s, "groups");
+		o->lower_bound = whole(s, "lower_bound");
+		o->runs = whole(s, "runs");
+		o->retried = whole(s, "retried");
+		o->flagged = whole(s, "flagged");
 		o->inst_min = bt_json_num(s, "instructions_min", NAN);
 		o->inst_median = bt_json_num(s, "instructions_median", NAN);
 		o->inst_max = bt_json_num(s, "instructions_max", NAN);
@@ -78,9 +87,8 @@ size_t bt_page_steps(const struct bt_view *v, struct bt_page_step *out, size_t c
 		o->smm_frozen = fr && fr->type == BT_JSON_TRUE ? 1 : fr && fr->type == BT_JSON_FALSE ? 0 : -1;
 		const struct bt_json *log = bt_json_member(s, "run_log", BT_JSON_ARRAY);
 		for (size_t k = 0; log && k < log->u.arr.n; k++) {
-			double smi = bt_json_num(log->u.arr.items[k], "smi", 0);
-			if (smi > 0 && smi < 1e9)
-				o->smis += (unsigned)smi;
+			unsigned smi = whole(log->u.arr.items[k], "smi");
+			o->smis = smi > UINT_MAX - o->smis ? UINT_MAX : o->smis + smi;
 		}
 	}
 	return n;

@@ -76,8 +76,51 @@ static bool check_pcnt(double p)
  * closing '/' of such a term list.
  * Returns 1 = a row, 0 = skip (metric-only line), -1 = malformed (d set).
  */
+static int parse_csv_fields(struct bt_arena *a, const char *s, size_t len, const char *name,
+			    unsigned line, struct bt_perf_stat_row *r, struct bt_diag *d);
+
+/* A field that can only be a count: a number or perf's two markers. */
+static bool value_like(const char *s, size_t len)
+{
+	double v;
+	return len && (field_is(s, len, NOT_COUNTED) || field_is(s, len, NOT_SUPPORTED) ||
+		       parse_number(s, len, &v));
+}
+
+/*
+ * One -x, line; *interval: -1 not known yet, 0 default output, 1 -I
+ * output, whose lines start with the interval's timestamp ("1.001,
+ * COUNT,UNIT,EVENT,..."). The first line with two leading fields decides:
+ * a timestamp then a count is -I (the second field of default output is
+ * the unit, never a number).
+ */
 static int parse_csv_line(struct bt_arena *a, const char *s, size_t len, const char *name,
-			  unsigned line, struct bt_perf_stat_row *r, struct bt_diag *d)
+			  unsigned line, int *interval, struct bt_perf_stat_row *r, struct bt_diag *d)
+{
+	const char *c1 = memchr(s, ',', len);
+	r->interval = NAN;
+	if (c1 && c1 > s) {
+		const char *f1 = c1 + 1;
+		const char *c2 = memchr(f1, ',', len - (size_t)(f1 - s));
+		size_t l1 = c2 ? (size_t)(c2 - f1) : len - (size_t)(f1 - s);
+		double t;
+		bool is_interval = parse_number(s, (size_t)(c1 - s), &t) && value_like(f1, l1);
+		if (*interval < 0 && l1)
+			*interval = is_interval;
+	}
+	if (*interval == 1) {
+		if (!c1 || !parse_number(s, (size_t)(c1 - s), &r->interval)) {
+			bt_diag_set(d, "%s:%u: interval output (perf stat -I) without a timestamp first", name,
+				    line);
+			return -1;
+		}
+		return parse_csv_fields(a, c1 + 1, len - (size_t)(c1 + 1 - s), name, line, r, d);
+	}
+	return parse_csv_fields(a, s, len, name, line, r, d);
+}
+
+static int parse_csv_fields(struct bt_arena *a, const char *s, size_t len, const char *name,
+			    unsigned line, struct bt_perf_stat_row *r, struct bt_diag *d)
 {
 	const char *f[MAX_FIELDS];
 	size_t fl[MAX_FIELDS];
@@ -160,7 +203,7 @@ static int parse_csv_line(struct bt_arena *a, const char *s, size_t len, const c
 
 /* Keys of -j output that mean a layout other than the default aggregation. */
 static const char *const other_layout_keys[] = {
-	"interval", "cpu", "core", "die", "socket", "node", "thread", "cgroup", "cluster", "cache",
+	"cpu", "core", "die", "socket", "node", "thread", "cgroup", "cluster", "cache",
 };
 
 /* One -j line. Same return convention as parse_csv_line. */
@@ -185,6 +228,12 @@ static int parse_json_line(struct bt_arena *a, const char *s, size_t len, const 
 				    "(no -I, -A or --per-*)", name, line, other_layout_keys[k]);
 			return -1;
 		}
+	const struct bt_json *iv = bt_json_get(o, "interval");
+	r->interval = NAN;
+	if (iv && (iv->type != BT_JSON_NUMBER || !(iv->u.num.value >= 0) || !isfinite(iv->u.num.value))) {
+		bt_diag_set(d, "%s:%u: \"interval\" is not a number of seconds", name, line);
+		return -1;
+	}
 	const struct bt_json *cv = bt_json_get(o, "counter-value");
 	const struct bt_json *ev = bt_json_get(o, "event");
 	if (!cv && !ev)
@@ -211,6 +260,8 @@ static int parse_json_line(struct bt_arena *a, const char *s, size_t len, const 
 		return -1;
 	}
 	r->event = ev->u.str.s;
+	if (iv)
+		r->interval = iv->u.num.value;
 	const char *unit = bt_json_get_str(o, "unit");
 	r->unit = unit ? unit : "";
 	r->runtime = -1;
@@ -249,6 +300,7 @@ bt_status bt_perf_stat_parse(struct bt_arena *a, const char *text, size_t len, c
 		return BT_ERR_NOMEM;
 	}
 	int layout = 0; /* 0 = not known yet, 1 = CSV, 2 = JSON */
+	int interval = -1; /* CSV: -I output or not (parse_csv_line) */
 	unsigned line = 0;
 	for (size_t pos = 0; pos < len;) {
 		const char *s = text + pos;
@@ -275,9 +327,14 @@ bt_status bt_perf_stat_parse(struct bt_arena *a, const char *text, size_t len, c
 		memset(r, 0, sizeof(*r));
 		r->line = line;
 		int k = layout == 2 ? parse_json_line(a, s + lead, l - lead, name, line, r, d)
-				    : parse_csv_line(a, s + lead, l - lead, name, line, r, d);
+				    : parse_csv_line(a, s + lead, l - lead, name, line, &interval, r, d);
 		if (k < 0)
 			return BT_ERR_INVALID;
+		if (k && f.n && isnan(r->interval) != isnan(f.rows[0].interval)) {
+			bt_diag_set(d, "%s:%u: %s interval timestamp, unlike line %u", name, line,
+				    isnan(r->interval) ? "no" : "an", f.rows[0].line);
+			return BT_ERR_INVALID;
+		}
 		f.n += (size_t)k;
 	}
 	if (!f.n) {
@@ -285,6 +342,22 @@ bt_status bt_perf_stat_parse(struct bt_arena *a, const char *text, size_t len, c
 		return BT_ERR_INVALID;
 	}
 	f.json = layout == 2;
+	if (!isnan(f.rows[0].interval)) {
+		/* the distinct timestamps in file order; perf prints an interval's
+		 * rows together, so a timestamp seen before is that interval's */
+		f.intervals = bt_arena_alloc(a, f.n * sizeof(*f.intervals));
+		if (!f.intervals) {
+			bt_diag_set(d, "%s: out of memory", name);
+			return BT_ERR_NOMEM;
+		}
+		for (size_t i = 0; i < f.n; i++) {
+			size_t k = 0;
+			while (k < f.n_intervals && f.intervals[k] != f.rows[i].interval)
+				k++;
+			if (k == f.n_intervals)
+				f.intervals[f.n_intervals++] = f.rows[i].interval;
+		}
+	}
 	*ret = f;
 	return BT_OK;
 }
@@ -308,17 +381,34 @@ bt_status bt_perf_stat_read(struct bt_arena *a, const char *path, struct bt_perf
 /* Every counter event of the model with exactly this encoding. Events
  * that also need an extra MSR (offcore response, load latency) or count
  * core-wide cannot be told from the encoding alone, so they never match. */
-static unsigned match_encoding(const struct bt_model *m, const struct bt_event *e, uint16_t *ret)
+static unsigned match_encoding(const struct bt_model *m, const struct bt_event *e, bool amd, uint16_t *ret)
 {
 	unsigned n = 0;
+	/*
+	 * Intel's fixed counters 0 and 1 count what two architectural events
+	 * count on a general counter (SDM Vol. 3B, "Association of
+	 * Fixed-Function Performance Counters with Architectural Performance
+	 * Events"): instructions retired, 0xC0/0x00, and core cycles,
+	 * 0x3C/0x00. The model names them with perfmon's pseudo-encodings
+	 * (INST_RETIRED.ANY 0x00/0x01, CPU_CLK_UNHALTED.THREAD 0x00/0x02), so
+	 * perf's r00c0 or cpu/event=0x3c,umask=0x0/ names them too. Fixed
+	 * counter 2 (reference cycles at the TSC rate) has no general-counter
+	 * event of that rate.
+	 */
+	int fixed_twin = amd || e->umask || e->umask_ext || e->cmask ? -1
+			 : e->code == 0xC0 ? 0
+			 : e->code == 0x3C ? 1
+					   : -1;
 	if (e->source != BT_SRC_PMC || e->msr_index)
 		return 0;
 	for (unsigned i = 0; i < bt_model_event_count(m); i++) {
 		const struct bt_event *ev = bt_model_event(m, i);
 		if (ev->source != BT_SRC_PMC || ev->msr_index || (ev->flags & BT_EVF_PERCORE))
 			continue;
-		if (ev->code == e->code && ev->umask == e->umask && ev->umask_ext == e->umask_ext &&
-		    ev->cmask == e->cmask && (ev->flags & ENC_FLAGS) == (e->flags & ENC_FLAGS))
+		bool same = ev->code == e->code && ev->umask == e->umask && ev->umask_ext == e->umask_ext &&
+			    ev->cmask == e->cmask;
+		bool twin = fixed_twin >= 0 && ev->fixed == fixed_twin && ev->code == 0;
+		if ((same || twin) && (ev->flags & ENC_FLAGS) == (e->flags & ENC_FLAGS))
 			ret[n++] = (uint16_t)i;
 	}
 	return n;
@@ -374,7 +464,7 @@ static bt_status match_parsed(const struct bt_model *m, const struct bt_perf_mat
 			    "not matched by encoding: name the event", shown);
 		return BT_OK;
 	}
-	*ret_n = match_encoding(m, &e, ret);
+	*ret_n = match_encoding(m, &e, amd, ret);
 	if (!*ret_n)
 		bt_diag_set(d, "'%s': no event of model %s has this encoding", shown, bt_model_def(m)->id);
 	return BT_OK;
@@ -564,8 +654,55 @@ bt_status bt_perf_event_match(const struct bt_model *m, const struct bt_perf_mat
 	return match_name(m, pm, perf_event, ret_events, ret_n, d, 0);
 }
 
+static bt_status apply_rows(const struct bt_perf_stat *f, const struct bt_perf_match *pm, const double *only,
+			    struct bt_counts *c, struct bt_perf_row_use *uses, struct bt_diag *d);
+
 bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, const struct bt_perf_match *pm,
 			     struct bt_counts *c, struct bt_perf_row_use *uses, struct bt_diag *d)
+{
+	return apply_rows(f, pm, NULL, c, uses, d);
+}
+
+bt_status bt_perf_stat_apply_interval(const struct bt_perf_stat *f, const struct bt_perf_match *pm,
+				      size_t k, struct bt_counts *c, struct bt_perf_row_use *uses,
+				      struct bt_diag *d)
+{
+	if (k >= f->n_intervals) {
+		bt_diag_set(d, "%s: no interval %zu", f->path, k + 1);
+		return BT_ERR_INVALID;
+	}
+	return apply_rows(f, pm, &f->intervals[k], c, uses, d);
+}
+
+int bt_perf_smt_inferred(const struct bt_counts *c, char *why, size_t len)
+{
+	const struct bt_model *m = c->model;
+	const char *any = NULL, *counted = NULL;
+	for (unsigned i = 0; i < bt_model_event_count(m); i++) {
+		const struct bt_event *e = bt_model_event(m, i);
+		if (!(e->flags & BT_EVF_ANY))
+			continue;
+		if (!any)
+			any = e->name;
+		if (!isnan(c->events[i]) && !counted)
+			counted = e->name;
+	}
+	if (counted) {
+		snprintf(why, len, "SMT on: perf counted %s (AnyThread), which only the SMT-on formulas use",
+			 counted);
+		return 1;
+	}
+	if (any) {
+		snprintf(why, len, "SMT off: no AnyThread event (such as %s) in the file, so perf ran the "
+			 "per-thread formulas", any);
+		return 0;
+	}
+	snprintf(why, len, "SMT not inferred: model %s has no AnyThread event", bt_model_def(m)->id);
+	return -1;
+}
+
+static bt_status apply_rows(const struct bt_perf_stat *f, const struct bt_perf_match *pm, const double *only,
+			    struct bt_counts *c, struct bt_perf_row_use *uses, struct bt_diag *d)
 {
 	const struct bt_model *m = c->model;
 	unsigned ne = bt_model_event_count(m);
@@ -586,6 +723,8 @@ bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, const struct bt_perf_
 		u->n_events = 0;
 		u->first_event = -1;
 		u->why[0] = 0;
+		if (only && row->interval != *only)
+			continue;
 		st = bt_perf_event_match(m, pm, row->event, idx, &n, &md);
 		if (st != BT_OK) {
 			bt_diag_set(d, "%s:%u: %s", f->path, row->line, md.text);

@@ -9,8 +9,10 @@
  *   -j   "JSON FORMAT": one object per line, keys "counter-value" (a string),
  *        "unit", "event", "event-runtime", "pcnt-running", "variance",
  *        "metric-value", "metric-unit"
- * Only perf's default aggregation is read (no -I timestamps, no -A/--per-*
- * columns): an event on two rows is an error, not a sum.
+ * perf's default aggregation is read, also interval by interval (-I: a
+ * leading timestamp field in -x, "interval" in -j; each interval is a
+ * set of counts of its own, bt_perf_stat_apply_interval); no -A/--per-*
+ * columns: an event on two rows of one interval is an error, not a sum.
  * Blank lines, '#' comments and metric-only rows (no counter value and no
  * event) are skipped. A counter value of "<not counted>" or
  * "<not supported>" makes the event missing. percent-of-run < 100 means
@@ -58,6 +60,7 @@ struct bt_perf_stat_row {
 	double value;            /* the count as printed (scaled when multiplexed); NaN unless counted */
 	double runtime;          /* counter run time (ns); -1 when absent */
 	double pcnt_running;     /* percent of the time the counter ran; 100 = not multiplexed */
+	double interval;         /* -I: the interval's end in seconds since the start; NaN without -I */
 };
 
 struct bt_perf_stat {
@@ -65,6 +68,10 @@ struct bt_perf_stat {
 	bool json;               /* the -j layout (else -x,) */
 	struct bt_perf_stat_row *rows;
 	size_t n;
+	/* -I output: the intervals' timestamps in file order (every row has
+	 * one of them); n_intervals 0 without -I */
+	double *intervals;
+	size_t n_intervals;
 };
 
 /* Parses text[0..len); errors name "name:LINE:". Rows point into a. */
@@ -113,5 +120,22 @@ struct bt_perf_row_use {
  */
 bt_status bt_perf_stat_apply(const struct bt_perf_stat *f, const struct bt_perf_match *pm,
 			     struct bt_counts *c, struct bt_perf_row_use *uses, struct bt_diag *d);
+/* The same for interval k of -I output (rows of other intervals get
+ * n_events 0 and why ""). */
+bt_status bt_perf_stat_apply_interval(const struct bt_perf_stat *f, const struct bt_perf_match *pm,
+				      size_t k, struct bt_counts *c, struct bt_perf_row_use *uses,
+				      struct bt_diag *d);
+
+/*
+ * Which formulas perf ran, from the events it counted: Intel cores before
+ * perfmon v5 compute per-core slots and cycles from AnyThread events
+ * (CPU_CLK_UNHALTED.THREAD_ANY, ...) when SMT is on, and from per-thread
+ * events when it is off (perf's TopdownL1 asks for the events of the
+ * formulas it runs). Returns 1 (an AnyThread event of the model was
+ * counted: SMT on), 0 (the model has AnyThread events, none counted: SMT
+ * off) or -1 (the model has no AnyThread events: nothing to infer), with
+ * the reason in why.
+ */
+int bt_perf_smt_inferred(const struct bt_counts *c, char *why, size_t len);
 
 #endif

@@ -52,7 +52,10 @@ static void walk(struct bt_view *v, const struct bt_json *nodes, const char *par
 		const struct bt_json *th = bt_json_get(nd, "thresh");
 		o->name = nodes->u.obj.keys[i];
 		o->parent = p;
-		o->level = (unsigned)bt_json_num(nd, "level", depth + 1);
+		double lv;
+		o->level = bt_json_num_in(nd, "level", 0, BT_RESULTS_MAX_LEVEL, 1, depth + 1, &lv, NULL) == BT_OK
+				   ? (unsigned)lv
+				   : (unsigned)depth + 1;
 		o->value = num_or_nan(bt_json_get(nd, "value"));
 		o->state = bt_json_get_str(nd, "state");
 		if (!o->state)

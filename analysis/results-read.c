@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading a results document back: results-read.h. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,38 @@ const char *bt_results_tma_version(struct bt_arena *a, const char *model_source)
 	p += strlen("TmaVersion ");
 	size_t n = strcspn(p, " ,;)");
 	return n ? bt_arena_strndup(a, p, n) : NULL;
+}
+
+/* The whole numbers the readers convert to C integers (page-common.c,
+ * report-view.c), checked once here so that a damaged or hostile file is
+ * refused with the place of the bad number instead of converted
+ * (bt_json_num_in). */
+static bt_status check_counted(const char *path, const struct bt_results_workload *o, struct bt_diag *d)
+{
+	static const char *const step_keys[] = { "level", "nodes", "events", "groups", "lower_bound",
+						  "runs", "retried", "flagged" };
+	double x;
+	for (size_t i = 0; o->steps && i < o->steps->u.arr.n; i++) {
+		const struct bt_json *s = o->steps->u.arr.items[i];
+		for (size_t k = 0; k < sizeof(step_keys) / sizeof(step_keys[0]); k++)
+			if (bt_json_num_in(s, step_keys[k], 0, UINT_MAX, 1, 0, &x, d) != BT_OK)
+				goto bad;
+		const struct bt_json *log = bt_json_member(s, "run_log", BT_JSON_ARRAY);
+		for (size_t k = 0; log && k < log->u.arr.n; k++)
+			if (bt_json_num_in(log->u.arr.items[k], "smi", 0, UINT_MAX, 1, 0, &x, d) != BT_OK)
+				goto bad;
+	}
+	const struct bt_json *nodes = bt_json_member(o->tree, "nodes", BT_JSON_OBJECT);
+	for (size_t i = 0; nodes && i < nodes->u.obj.n; i++)
+		if (bt_json_num_in(nodes->u.obj.values[i], "level", 0, BT_RESULTS_MAX_LEVEL, 1, 0, &x, d) != BT_OK)
+			goto bad;
+	for (size_t i = 0; o->events && i < o->events->u.obj.n; i++)
+		if (bt_json_num_in(o->events->u.obj.values[i], "group", -1, INT_MAX, 1, 0, &x, d) != BT_OK)
+			goto bad;
+	return BT_OK;
+bad:
+	bt_diag_prefix(d, "%s: workload %s", path, o->label);
+	return BT_ERR_INVALID;
 }
 
 bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const struct bt_json *root,
@@ -93,6 +126,8 @@ bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const s
 		}
 		if (!o->label)
 			return BT_ERR_NOMEM;
+		if (o->counted && check_counted(path, o, d) != BT_OK)
+			return BT_ERR_INVALID;
 	}
 	return BT_OK;
 }

@@ -72,7 +72,12 @@ bt_status bt_results_doc_from_json_any(struct bt_arena *a, const char *path, con
 const struct bt_results_workload *bt_results_doc_counted(const struct bt_results_doc *doc,
 							 const char *name, struct bt_diag *d);
 
-/* A number member, or dflt when absent or not a number. */
+/* The deepest tree level a results file may state (TMA trees have 6). */
+#define BT_RESULTS_MAX_LEVEL 64
+
+/* A number member, or dflt when absent or not a number: for values that
+ * stay doubles. A number converted to a C integer goes through
+ * bt_json_num_in (base/json-read.h), which checks its range first. */
 double bt_json_num(const struct bt_json *obj, const char *key, double dflt);
 /* The member when it has the given type (enum bt_json_type), else NULL. */
 const struct bt_json *bt_json_member(const struct bt_json *obj, const char *key, int type);

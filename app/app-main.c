@@ -215,8 +215,8 @@ static void count_cleanup(void *arg)
 
 static int usage_error(struct run *r, const char *program, const char *msg)
 {
-	fprintf(stderr, "baretop: %s\n", msg);
-	fprintf(stderr, "usage: %s [OPTIONS]; '%s --help' lists them.\n", program, program);
+	/* One line: what is wrong, and where the options are listed. */
+	fprintf(stderr, "baretop: %s (see '%s --help')\n", msg, program);
 	return finish(r, BT_EXIT_USAGE);
 }
 

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "app/options.h"
+#include "base/suggest.h"
 #include "report/results-file.h"
 #include "arch/sim/sim.h"
+#include "synth/sim-run.h"
 
 enum arg_kind {
 	ARG_NONE,     /* --flag */
@@ -116,7 +118,10 @@ static bt_status set_sim(struct bt_options *o, const char *v, struct bt_diag *d)
 	(void)d;
 	o->sim = true;
 	o->perf = false;
-	o->sim_name = v && *v ? v : NULL;
+	/* Names without case: --sim=icx is the ICX model's CPU (an exact
+	 * spelling wins: --sim=skl is the preset, --sim=SKL the model's). An
+	 * unknown name is refused later, with the list (app-main.c). */
+	o->sim_name = v && *v ? bt_synth_canonical(v) ? bt_synth_canonical(v) : v : NULL;
 	return BT_OK;
 }
 
@@ -542,6 +547,23 @@ static const struct option_def *find_long(const char *name, size_t len)
 	return NULL;
 }
 
+/* The visible option nearest to a misspelled long name ("resluts-dir"). */
+static const char *nearest_long(const char *w)
+{
+	size_t len = strcspn(w, "=");
+	const char *best = NULL;
+	unsigned best_d = 255;
+
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		unsigned dist = bt_edit_distance(w, len, options[i].name, strlen(options[i].name));
+		if (options[i].help && bt_suggest_near(w, len, options[i].name) && dist < best_d) {
+			best = options[i].name;
+			best_d = dist;
+		}
+	}
+	return best;
+}
+
 static const struct option_def *find_short(char c)
 {
 	for (size_t i = 0; i < N_OPTIONS; i++)
@@ -574,7 +596,11 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 			return BT_ERR_INVALID;
 		}
 		if (!def) {
-			bt_diag_set(d, "%s: unknown option '%s'", where, w);
+			const char *near = w[1] == '-' ? nearest_long(w + 2) : NULL;
+			if (near)
+				bt_diag_set(d, "%s: unknown option '%s', did you mean --%s?", where, w, near);
+			else
+				bt_diag_set(d, "%s: unknown option '%s'", where, w);
 			return BT_ERR_INVALID;
 		}
 		switch (def->arg) {
@@ -704,6 +730,8 @@ static void wrap(FILE *f, const char *text, int col, int indent, int width)
 	}
 }
 
+static void print_option(FILE *f, const struct option_def *d);
+
 void bt_options_usage(FILE *f, const char *program)
 {
 	fprintf(f, "usage: %s [OPTIONS]\n\n"
@@ -712,29 +740,43 @@ void bt_options_usage(FILE *f, const char *program)
 		program);
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct option_def *d = &options[i];
-		char left[64];
-		int n;
 
 		if (!d->help)
 			continue; /* hidden: a test's option */
-
 		if (d->section)
 			fprintf(f, "\n%s:\n", d->section);
-		n = snprintf(left, sizeof(left), "  %s%c%s--%s", d->short_name ? "-" : "",
-			     d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ",
-			     d->name);
-		if (!d->short_name)
-			n = snprintf(left, sizeof(left), "      --%s", d->name);
-		if (d->arg == ARG_REQUIRED && n < (int)sizeof(left))
-			n += snprintf(left + n, sizeof(left) - (size_t)n, " %s", d->metavar);
-		else if (d->arg == ARG_OPTIONAL && n < (int)sizeof(left))
-			n += snprintf(left + n, sizeof(left) - (size_t)n, "[=%s]", d->metavar);
-		fprintf(f, "%-32s", left);
-		if (n >= 32)
-			fprintf(f, "\n%32s", "");
-		wrap(f, d->help, 32, 32, 100);
+		print_option(f, d);
 	}
 	fprintf(f, "\nExit status: 0 success, 1 run failed, 2 bad arguments, "
 		   "3 results could not be written;\n--validate: 1 a check FAILed, 2 the spec "
 		   "file is malformed, 4 no PMU to validate.\n");
+}
+
+void bt_options_usage_only(FILE *f, const char *const *names)
+{
+	for (size_t k = 0; names[k]; k++) {
+		const struct option_def *d = find_long(names[k], strlen(names[k]));
+		if (d && d->help)
+			print_option(f, d);
+	}
+}
+
+static void print_option(FILE *f, const struct option_def *d)
+{
+	char left[64];
+	int n;
+
+	n = snprintf(left, sizeof(left), "  %s%c%s--%s", d->short_name ? "-" : "",
+		     d->short_name ? d->short_name : ' ', d->short_name ? ", " : "  ",
+		     d->name);
+	if (!d->short_name)
+		n = snprintf(left, sizeof(left), "      --%s", d->name);
+	if (d->arg == ARG_REQUIRED && n < (int)sizeof(left))
+		n += snprintf(left + n, sizeof(left) - (size_t)n, " %s", d->metavar);
+	else if (d->arg == ARG_OPTIONAL && n < (int)sizeof(left))
+		n += snprintf(left + n, sizeof(left) - (size_t)n, "[=%s]", d->metavar);
+	fprintf(f, "%-32s", left);
+	if (n >= 32)
+		fprintf(f, "\n%32s", "");
+	wrap(f, d->help, 32, 32, 100);
 }

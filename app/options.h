@@ -149,5 +149,9 @@ bt_status bt_options_load(struct bt_options *o, int argc, char **argv, const cha
 void bt_config_words_free(struct bt_config_words *cfg_words);
 
 void bt_options_usage(FILE *f, const char *program);
+/* The help lines of the options named (long names, NULL-terminated list),
+ * as bt_options_usage prints them: a command that takes a few of them
+ * (`baretop-host validate`) shows only those. */
+void bt_options_usage_only(FILE *f, const char *const *names);
 
 #endif

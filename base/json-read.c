@@ -546,3 +546,51 @@ const char *bt_json_get_str(const struct bt_json *obj, const char *key)
 {
 	return bt_json_str(bt_json_get(obj, key));
 }
+
+enum bt_json_num_check bt_json_num_check(const struct bt_json *v, double min, double max, int integer)
+{
+	double x;
+
+	if (!v || v->type != BT_JSON_NUMBER)
+		return BT_JSON_NUM_NOT_NUMBER;
+	x = v->u.num.value;
+	/* !(x >= min) also rejects NaN, which the strict reader never makes
+	 * but a caller's tree might hold. */
+	if (!(x >= min && x <= max))
+		return BT_JSON_NUM_OUT_OF_RANGE;
+	/* Beyond 2^53 every double is whole; below it the conversion to long
+	 * long is defined, so it can judge. */
+	if (integer && x > -9007199254740992.0 && x < 9007199254740992.0 && x != (double)(long long)x)
+		return BT_JSON_NUM_NOT_WHOLE;
+	return BT_JSON_NUM_OK;
+}
+
+bt_status bt_json_value_in(const struct bt_json *v, const char *what, double min, double max,
+			   int integer, double dflt, double *ret, struct bt_diag *d)
+{
+	*ret = dflt;
+	if (!v || v->type == BT_JSON_NULL)
+		return BT_OK;
+	switch (bt_json_num_check(v, min, max, integer)) {
+	case BT_JSON_NUM_OK:
+		*ret = v->u.num.value;
+		return BT_OK;
+	case BT_JSON_NUM_NOT_NUMBER:
+		bt_diag_set(d, "line %u column %u: \"%s\" is not a number", (unsigned)v->line,
+			    (unsigned)v->col, what);
+		break;
+	default:
+		bt_diag_set(d, "line %u column %u: \"%s\" is %s: %s from %.17g to %.17g expected",
+			    (unsigned)v->line, (unsigned)v->col, what, v->u.num.text ? v->u.num.text : "?",
+			    integer ? "a whole number" : "a number", min, max);
+		break;
+	}
+	return BT_ERR_INVALID;
+}
+
+bt_status bt_json_num_in(const struct bt_json *obj, const char *key, double min, double max,
+			 int integer, double dflt, double *ret, struct bt_diag *d)
+{
+	return bt_json_value_in(obj && obj->type == BT_JSON_OBJECT ? bt_json_get(obj, key) : NULL, key,
+				min, max, integer, dflt, ret, d);
+}

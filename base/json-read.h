@@ -70,4 +70,28 @@ const char *bt_json_str(const struct bt_json *v);
 /* String member of an object, or NULL. */
 const char *bt_json_get_str(const struct bt_json *obj, const char *key);
 
+/*
+ * The one way a reader takes a number out of a document it did not write
+ * (results, count, spec and config files): the member `key` of obj, checked
+ * against [min, max] and, with `integer`, for having no fraction, before any
+ * C conversion. A number outside a C type's range converted to it is
+ * undefined behaviour (C11 6.3.1.4), so callers convert only what passed.
+ *
+ * Absent or null: *ret = dflt and BT_OK (the caller decides whether absent
+ * is allowed, e.g. by giving a dflt outside [min, max] and checking).
+ * Not a number, out of range or not whole: BT_ERR_INVALID and
+ * "line L column C: "key" is X: a whole number from MIN to MAX expected" in
+ * d (the caller prefixes its file name). obj may be NULL (then absent).
+ */
+/* What bt_json_num_in judges, for readers with messages of their own
+ * (validate/spec.c): v must be a number in [min, max], whole if asked. */
+enum bt_json_num_check { BT_JSON_NUM_OK, BT_JSON_NUM_NOT_NUMBER, BT_JSON_NUM_OUT_OF_RANGE, BT_JSON_NUM_NOT_WHOLE };
+enum bt_json_num_check bt_json_num_check(const struct bt_json *v, double min, double max, int integer);
+bt_status bt_json_num_in(const struct bt_json *obj, const char *key, double min, double max,
+			 int integer, double dflt, double *ret, struct bt_diag *d);
+/* The same for a value already taken out of its object (array items);
+ * `what` names it in the message. v may be NULL (then absent). */
+bt_status bt_json_value_in(const struct bt_json *v, const char *what, double min, double max,
+			   int integer, double dflt, double *ret, struct bt_diag *d);
+
 #endif

@@ -3,8 +3,14 @@
 
 #include <string.h>
 
+/* The largest double below 2^64: a count or latency above it is no
+ * count, and the simulated PMU converts counts to uint64_t (synth/). */
+#define MAX_COUNT 18446744073709549568.0
+
+/* Every member a number in [min, max] (or true/false, 1/0), checked with
+ * the one accessor of numbers in files (base/json-read.h). */
 static bt_status check_numbers(const struct bt_json *obj, const char *what, const char *file,
-			       struct bt_diag *d)
+			       double min, double max, struct bt_diag *d)
 {
 	if (!obj)
 		return BT_OK;
@@ -17,6 +23,11 @@ static bt_status check_numbers(const struct bt_json *obj, const char *what, cons
 		if (v->type != BT_JSON_NUMBER && v->type != BT_JSON_TRUE && v->type != BT_JSON_FALSE) {
 			bt_diag_set(d, "%s:%u:%u: %s \"%s\" is not a number", file, v->line, v->col, what,
 				    obj->u.obj.keys[i]);
+			return BT_ERR_INVALID;
+		}
+		if (v->type == BT_JSON_NUMBER && bt_json_num_check(v, min, max, 0) != BT_JSON_NUM_OK) {
+			bt_diag_set(d, "%s:%u:%u: %s \"%s\" is %s: a number from %g to %g expected", file,
+				    v->line, v->col, what, obj->u.obj.keys[i], v->u.num.text, min, max);
 			return BT_ERR_INVALID;
 		}
 	}
@@ -50,9 +61,9 @@ bt_status bt_count_file_parse(struct bt_arena *a, const char *text, size_t len, 
 		bt_diag_set(d, "%s:%u:%u: no \"counts\" object", name, root->line, root->col);
 		return BT_ERR_INVALID;
 	}
-	if ((s = check_numbers(f.counts, "counts", name, d)) != BT_OK ||
-	    (s = check_numbers(f.retire_latency, "retire_latency", name, d)) != BT_OK ||
-	    (s = check_numbers(f.constants, "constants", name, d)) != BT_OK)
+	if ((s = check_numbers(f.counts, "counts", name, 0, MAX_COUNT, d)) != BT_OK ||
+	    (s = check_numbers(f.retire_latency, "retire_latency", name, 0, MAX_COUNT, d)) != BT_OK ||
+	    (s = check_numbers(f.constants, "constants", name, -MAX_COUNT, MAX_COUNT, d)) != BT_OK)
 		return s;
 	*ret = f;
 	return BT_OK;

@@ -196,8 +196,9 @@ static int json_level(const struct bt_json *v)
 {
 	if (!v)
 		return 0;
+	double x;
 	if (v->type == BT_JSON_NUMBER)
-		return (int)v->u.num.value;
+		return bt_json_value_in(v, "MetricGroup level", 0, 64, 1, 0, &x, NULL) == BT_OK ? (int)x : 0;
 	if (v->type == BT_JSON_STRING)
 		return atoi(v->u.str.s);
 	return 0;

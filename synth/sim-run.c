@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The simulated PMU of one run: see sim-run.h. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,6 +85,31 @@ static bool config_of(const char *name, struct bt_sim_config *ret)
 		return false;
 	*ret = *preset;
 	return true;
+}
+
+static int same_nocase(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+const char *bt_synth_canonical(const char *name)
+{
+	struct bt_sim_config c;
+
+	if (!name)
+		return NULL;
+	if (config_of(name, &c))
+		return name;
+	for (size_t i = 0; bt_sim_model_names[i]; i++)
+		if (same_nocase(bt_sim_model_names[i], name))
+			return bt_sim_model_names[i];
+	for (size_t i = 0; bt_sim_preset_names[i]; i++)
+		if (same_nocase(bt_sim_preset_names[i], name))
+			return bt_sim_preset_names[i];
+	return NULL;
 }
 
 bool bt_synth_known(const char *name, struct bt_diag *d)

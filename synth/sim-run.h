@@ -41,6 +41,13 @@ struct bt_synth_opts {
  * preset); otherwise false with the "no such simulated PMU" text in d. */
 bool bt_synth_known(const char *name, struct bt_diag *d);
 
+/* The spelling of a simulated CPU's name that the tables use: NAME itself
+ * when it is one exactly (a model id, then a preset: "skl" is the preset,
+ * "SKL" the model's CPU), else the model id, then the preset, that equals
+ * it without case ("icx" -> "ICX", "Zen4" -> "ZEN4", "ADL-p" -> "adl-p").
+ * NULL when none does. */
+const char *bt_synth_canonical(const char *name);
+
 /* The CPU identity a preset's simulated CPU answers (its CPUID through the
  * driver's detection), so a model is chosen for the simulated CPU and never
  * the host's. false for an unknown preset. */

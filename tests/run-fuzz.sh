@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Runs each libFuzzer target for FUZZ_SECONDS, starting from its committed seed
 # corpus (tests/fuzz/corpus/<target>/) copied to a scratch folder, so the
-# tree is never modified. Any crash, leak, UBSan report or timeout fails.
+# tree is never modified (unless FUZZ_KEEP=1: tests/fuzz/README.md). Any
+# crash, leak, UBSan report or timeout fails.
 set -u
 secs=${FUZZ_SECONDS:-15}
 fail=0
@@ -16,6 +17,14 @@ for bin in "$@"; do
        -print_final_stats=1 -artifact_prefix="$work/" >"$log" 2>&1; then
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
     echo "ok   $name: ${runs:-?} inputs in ${secs}s, no crash, leak or UB"
+    # FUZZ_KEEP=1: what the run grew goes back to the committed corpus,
+    # only the inputs that add coverage (tests/fuzz/README.md)
+    if [ "${FUZZ_KEEP:-0}" = 1 ]; then
+      mkdir -p "$seeds"
+      before=$(ls "$seeds" | wc -l)
+      "$bin" -merge=1 "$seeds" "$work" >/dev/null 2>&1 || echo "FAIL $name: corpus merge"
+      echo "     $name: corpus/${name#fuzz-} $before -> $(ls "$seeds" | wc -l) inputs"
+    fi
   else
     echo "FAIL $name"; tail -40 "$log"; fail=1
     ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null

@@ -107,8 +107,9 @@ static const char *str_or(const struct bt_json *o, const char *key, const char *
 
 static uint64_t num_or0(const struct bt_json *o, const char *key)
 {
-	const struct bt_json *v = bt_json_get(o, key);
-	return v && v->type == BT_JSON_NUMBER && v->u.num.value >= 0 ? (uint64_t)v->u.num.value : 0;
+	double x;
+	/* checked first: a double beyond uint64_t converted to it is undefined */
+	return bt_json_num_in(o, key, 0, 9223372036854775808.0 / 2, 1, 0, &x, NULL) == BT_OK ? (uint64_t)x : 0;
 }
 
 bt_status bt_validation_show(FILE *f, const char *path, bool *any_fail, struct bt_diag *d)

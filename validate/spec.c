@@ -93,12 +93,15 @@ static bt_status get_expr(const struct bt_json *v, const struct loc *l, char *ou
 static bt_status get_num(const struct bt_json *v, const struct loc *l, double lo, double hi,
 			 double *ret, struct bt_diag *d)
 {
-	if (!v || v->type != BT_JSON_NUMBER)
+	switch (bt_json_num_check(v, lo, hi, 0)) {
+	case BT_JSON_NUM_NOT_NUMBER:
 		return bad(d, l, "expected a number");
-	if (!(v->u.num.value >= lo && v->u.num.value <= hi))
+	case BT_JSON_NUM_OK:
+		*ret = v->u.num.value;
+		return BT_OK;
+	default:
 		return bad(d, l, "%s is outside %g..%g", v->u.num.text, lo, hi);
-	*ret = v->u.num.value;
-	return BT_OK;
+	}
 }
 
 static bt_status get_size(const struct bt_json *v, const struct loc *l, uint64_t *ret,
@@ -109,7 +112,7 @@ static bt_status get_size(const struct bt_json *v, const struct loc *l, uint64_t
 
 	if (st != BT_OK)
 		return st;
-	if (x != floor(x))
+	if (bt_json_num_check(v, 1, 1e15, 1) != BT_JSON_NUM_OK)
 		return bad(d, l, "%s is not a whole number", v->u.num.text);
 	*ret = (uint64_t)x;
 	return BT_OK;

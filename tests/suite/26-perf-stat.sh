@@ -8,7 +8,7 @@
 # the tree of the same counts as a count file (skl-l2.counts.json), every
 # line of the JSON tree but the "input" label equal; each multiplexed and
 # missing event is named on stderr; a malformed line is a line-numbered
-# error (status 1).
+# error (status 2).
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=build/baretop-host
@@ -44,10 +44,10 @@ grep -q '"Frontend_Bound": {"value": 0\.' "$work/cf.json" || { echo "FAIL Fronte
 expect_err() { # FILE-CONTENT PATTERN
   printf '%b' "$1" >"$work/bad"
   "$bin" replay --perf-stat "$work/bad" --model SKL >/dev/null 2>"$work/err"; local rc=$?
-  if [ "$rc" -eq 1 ] && grep -q -- "$2" "$work/err"; then
+  if [ "$rc" -eq 2 ] && grep -q -- "$2" "$work/err"; then
     echo "ok   malformed: $(head -1 "$work/err")"
   else
-    echo "FAIL malformed (status $rc, want 1 and '$2'): $(head -1 "$work/err")"; fail=1
+    echo "FAIL malformed (status $rc, want 2 and '$2'): $(head -1 "$work/err")"; fail=1
   fi
 }
 expect_err '1,,cycles,1,100.00\n\n12x,,instructions,1,100.00\n' "$work/bad:3: counter value '12x'"

@@ -26,7 +26,7 @@ for spec in "$skl multiply1" "$icl alu-independent"; do
 done
 # two counted workloads and no --workload: an error that says so
 "$bin" export "$icl" --toplev-csv "$work/x.csv" 2>"$work/err"
-[ $? -eq 1 ] && grep -q 'several counted workloads' "$work/err" && echo "ok   several workloads need --workload" ||
+[ $? -eq 2 ] && grep -q 'several counted workloads' "$work/err" && echo "ok   several workloads need --workload" ||
   { echo "FAIL several workloads without --workload: $(cat "$work/err")"; fail=1; }
 
 # perf JSON: keys and one line per event, then the round trip

@@ -46,6 +46,12 @@ if a != b or ' 0 imported' not in out:
 print(f'ok   importing again adds nothing: rows {b}')
 PY
 "$bin" fleet --db "$work/fleet.db" --k 1 --csv "$work/k1.csv" --quiet >/dev/null 2>&1
+# the database alone (no file skipped): machines stand out, which is the
+# "found something" status 1, as `diff` beyond the spread
+"$bin" fleet --db "$work/fleet.db" --quiet >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] && echo "ok   machines stand out, nothing skipped: status 1 (found)" ||
+  { echo "FAIL fleet with outliers and nothing skipped: status $rc, want 1"; fail=1; }
 python3 - "$work/desc.json" "$work/k1.csv" <<'PY' || fail=1
 import csv, json, sys
 desc = json.load(open(sys.argv[1]))

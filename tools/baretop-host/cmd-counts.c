@@ -27,18 +27,31 @@
 #include "base/json-read.h"
 #include "analysis/results-read.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 
 BT_HOST_COMMAND(counts, "counts RESULTS.json... [--out-dir DIR]",
 		"write the counts of baretop results files as count files, for replay")
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: baretop-host counts RESULTS.json... [--out-dir DIR]\n"
-		   "  writes one count file per counted workload and CPU of each baretop results\n"
-		   "  file (the NNNNNN.json files under \\baretop\\results on the ESP) into DIR\n"
-		   "  (default: the working directory), named RESULTS-wK-WORKLOAD-cpuN.json;\n"
-		   "  `baretop-host replay` evaluates them again. Existing files are not replaced.\n");
-}
+static const struct host_opt opts[] = {
+	{ "out-dir", NULL, HOST_VALUE, "DIR",
+	  "where the count files go (default: the working directory); created\n"
+	  "with its parents when missing, as baretop's --results-dir" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"counts",
+	"counts RESULTS.json... [--out-dir DIR]",
+	"  writes one count file per counted workload and CPU of each baretop results\n"
+	"  file (the NNNNNN.json files under \\baretop\\results on the ESP) into DIR,\n"
+	"  named RESULTS-wK-WORKLOAD-cpuN.json; `baretop-host replay` evaluates them\n"
+	"  again. Existing files are not replaced.",
+	opts,
+	"Exit status: 0 written, 2 bad arguments, a file that cannot be read or converted,\n"
+	"a count file that exists already, no counted workload, or an output folder that\n"
+	"cannot be made.",
+};
+HOST_ARGS_REGISTER(args)
 
 /* A JSON value copied as written: numbers keep their digits. */
 static void copy_number(struct bt_jw *j, const char *key, const struct bt_json *v)
@@ -214,30 +227,35 @@ static int cmd_counts(int argc, char **argv)
 	const char *out_dir = ".";
 	int n_files = 0, rc = 0, written = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--out-dir") && i + 1 < argc) {
-			out_dir = argv[++i];
-		} else if (argv[i][0] == '-') {
-			usage(stderr);
-			return 2;
+	char **files = calloc((size_t)argc, sizeof(*files));
+	struct host_args it;
+	const char *v;
+	int k;
+
+	if (!files)
+		return 1;
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		if (k == 0) {
+			out_dir = v;
+		} else if (k == HOST_ARGS_POSITIONAL) {
+			files[n_files++] = (char *)v;
 		} else {
-			n_files++;
+			free(files);
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 		}
 	}
 	if (!n_files) {
-		usage(stderr);
-		return 2;
+		free(files);
+		return host_usage_error(&args, "no RESULTS.json given");
 	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--out-dir")) {
-			i++;
-			continue;
-		}
-		if (convert(argv[i], out_dir, &written) != 0)
-			rc = 1;
+	if (!host_make_dirs("counts", out_dir)) {
+		free(files);
+		return HOST_EXIT_USAGE;
 	}
-	return rc ? rc : written ? 0 : 1;
+	for (int i = 0; i < n_files; i++)
+		if (convert(files[i], out_dir, &written) != 0)
+			rc = HOST_EXIT_USAGE;
+	free(files);
+	return rc ? rc : written ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 }

@@ -14,9 +14,11 @@
  * Exit status: 0, or 2 for bad arguments, an unreadable file or a malformed
  * dump (the message gives the line).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/detect-dump.h"
 #include "base/json-write.h"
@@ -24,18 +26,52 @@
 #include "pmu/cpu-detect.h"
 #include "arch/cpuid-dump.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 
 BT_HOST_COMMAND(detect, "detect --cpuid FILE [--json]",
 		"what baretop would decide per kind of core, from a CPUID dump")
 
-static char *read_file(const char *path, size_t *ret_len)
+static const struct host_opt opts[] = {
+	{ "cpuid", NULL, HOST_VALUE, "FILE",
+	  "the CPUID dump: the format of ../shared/reference/cpuid/ or the\n"
+	  "output of `cpuid -r`" },
+	{ "json", NULL, HOST_FLAG, NULL, "the decisions as one JSON document" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"detect",
+	"detect --cpuid FILE [--json]",
+	"What baretop would decide per kind of core (model, counters, PERF_METRICS,\n"
+	"corrections for the part) from a CPUID dump.",
+	opts,
+	"Exit status: 0, or 2 for bad arguments, a file that cannot be read (the reason\n"
+	"is given) or a malformed dump (the message gives the line).",
+};
+HOST_ARGS_REGISTER(args)
+
+/* The file's bytes, or NULL with the reason as an errno value in *err
+ * (a folder opens for reading on Linux; reading it fails with EISDIR). */
+static char *read_file(const char *path, size_t *ret_len, int *err)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat sb;
+	FILE *f;
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 
-	if (!f)
+	*err = ENOMEM;
+	if (stat(path, &sb) != 0) {
+		*err = errno;
 		return NULL;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		*err = EISDIR;
+		return NULL;
+	}
+	if (!(f = fopen(path, "rb"))) {
+		*err = errno;
+		return NULL;
+	}
 	for (;;) {
 		if (n + 4096 > cap) {
 			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
@@ -52,6 +88,7 @@ static char *read_file(const char *path, size_t *ret_len)
 			break;
 	}
 	bool bad = ferror(f);
+	*err = errno ? errno : EIO;
 	fclose(f);
 	if (bad) {
 		free(buf);
@@ -139,33 +176,28 @@ static int cmd_detect(int argc, char **argv)
 	const char *path = NULL;
 	bool json = false;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
+	struct host_args it;
+	const char *v;
+	int k;
+
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		if (k == 0)
+			path = v;
+		else if (k == 1)
 			json = true;
-		} else if (strcmp(argv[i], "--cpuid") == 0 && i + 1 < argc) {
-			path = argv[++i];
-		} else if (strncmp(argv[i], "--cpuid=", 8) == 0) {
-			path = argv[i] + 8;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: baretop-host detect --cpuid FILE [--json]\n"
-			       "What baretop would decide per kind of core (model, counters,\n"
-			       "PERF_METRICS, corrections for the part) from a CPUID dump: the\n"
-			       "format of ../shared/reference/cpuid/ or the output of `cpuid -r`.\n");
-			return 0;
-		} else {
-			fprintf(stderr, "baretop-host detect: unexpected argument \"%s\" "
-				"(usage: detect --cpuid FILE [--json])\n", argv[i]);
-			return 2;
-		}
+		else if (k == HOST_ARGS_POSITIONAL)
+			return host_usage_error(&args, "unexpected argument '%s' (the dump is --cpuid FILE)", v);
+		else
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 	}
-	if (!path) {
-		fprintf(stderr, "baretop-host detect: --cpuid FILE is required\n");
-		return 2;
-	}
+	if (!path)
+		return host_usage_error(&args, "--cpuid FILE is required");
 	size_t len = 0;
-	char *text = read_file(path, &len);
+	int why;
+	char *text = read_file(path, &len, &why);
 	if (!text) {
-		fprintf(stderr, "baretop-host detect: cannot read %s\n", path);
+		fprintf(stderr, "baretop-host detect: cannot read %s: %s\n", path, strerror(why));
 		return 2;
 	}
 	struct bt_cpuid_dump dump;

@@ -5,15 +5,32 @@
  * of attributes, then the layout of app/README.md). `--raw` reads the
  * variable's data alone (no attributes), as a firmware varstore holds it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/boot-state.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 
 BT_HOST_COMMAND(efivar, "efivar FILE [--raw]",
 		"decode baretop's NVRAM boot state (BaretopState-" BT_VENDOR_GUID_TEXT
 		") from an efivarfs file")
+
+static const struct host_opt opts[] = {
+	{ "raw", NULL, HOST_FLAG, NULL, "FILE is the variable's data alone (no attributes), as a firmware\nvarstore holds it" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"efivar",
+	"efivar FILE [--raw]",
+	"Decodes baretop's boot state: FILE is /sys/firmware/efi/efivars/" BT_BOOT_STATE_NAME "-\n"
+	BT_VENDOR_GUID_TEXT " (4 bytes of attributes, then the data).",
+	opts,
+	"Exit status: 0 decoded, 2 bad arguments or a file that cannot be read or decoded.",
+};
+HOST_ARGS_REGISTER(args)
 
 static int cmd_efivar(int argc, char **argv)
 {
@@ -24,30 +41,27 @@ static int cmd_efivar(int argc, char **argv)
 	struct bt_diag d = { "" };
 	uint32_t attr = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--raw") == 0) {
+	struct host_args it;
+	const char *v;
+	int k;
+
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		if (k == 0)
 			raw = true;
-		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			printf("usage: baretop-host efivar FILE [--raw]\n"
-			       "Decodes baretop's boot state: FILE is /sys/firmware/efi/efivars/"
-			       BT_BOOT_STATE_NAME "-" BT_VENDOR_GUID_TEXT " (4 bytes of attributes, "
-			       "then the data), or with --raw the data alone.\n");
-			return 0;
-		} else if (!path && argv[i][0] != '-') {
-			path = argv[i];
-		} else {
-			fprintf(stderr, "baretop-host efivar: unexpected '%s'\n", argv[i]);
-			return 2;
-		}
+		else if (k == HOST_ARGS_POSITIONAL && !path)
+			path = v;
+		else if (k == HOST_ARGS_POSITIONAL)
+			return host_usage_error(&args, "one FILE, not '%s' too", v);
+		else
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 	}
-	if (!path) {
-		fprintf(stderr, "usage: baretop-host efivar FILE [--raw]\n");
-		return 2;
-	}
+	if (!path)
+		return host_usage_error(&args, "no FILE given");
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		perror(path);
-		return 1;
+		fprintf(stderr, "baretop-host efivar: cannot read %s: %s\n", path, strerror(errno));
+		return HOST_EXIT_USAGE;
 	}
 	size_t n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
@@ -55,7 +69,7 @@ static int cmd_efivar(int argc, char **argv)
 			   : bt_boot_state_decode_efivarfs(buf, n, &attr, &s, &d);
 	if (st != BT_OK) {
 		fprintf(stderr, "baretop-host efivar: %s: %s\n", path, d.text);
-		return 1;
+		return HOST_EXIT_USAGE;
 	}
 	if (!raw)
 		printf("attributes       0x%08x%s\n", (unsigned)attr,

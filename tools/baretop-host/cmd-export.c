@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host export RESULTS.json [--workload NAME] [--toplev-csv FILE]
- *                                  [--perf-json FILE]
+ * baretop-host export RESULTS.json [--workload NAME] [--toplev-csv [FILE]]
+ *                                  [--perf-json [FILE]]
  *
  * Writes one counted workload of a results file in the shapes other tools
  * read (FILE "-" = standard output):
@@ -47,21 +47,32 @@
 #include "base/json-read.h"
 #include "analysis/results-read.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 #include "analysis/json-file.h"
 #include "report/tree.h"
 
-BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv F] [--perf-json F]",
+BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv [F]] [--perf-json [F]]",
 		"a counted workload as toplev-shaped CSV or perf-stat-shaped JSON lines")
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: baretop-host export RESULTS.json [options]\n"
-		   "  --workload NAME      the counted workload to export (default: the only one)\n"
-		   "  --toplev-csv FILE    toplev's CSV: Area,Value,Unit,Description,Sample,Stddev,\n"
-		   "                       Multiplex,Bottleneck,Idle (tree values in percent)\n"
-		   "  --perf-json FILE     perf stat -j lines: one object per counted event\n"
-		   "FILE - is standard output. At least one of --toplev-csv and --perf-json.\n");
-}
+static const struct host_opt opts[] = {
+	{ "workload", NULL, HOST_VALUE, "NAME", "the counted workload to export (default: the only one)" },
+	{ "toplev-csv", NULL, HOST_OUTPUT, "FILE",
+	  "toplev's CSV: Area,Value,Unit,Description,Sample,Stddev,\n"
+	  "Multiplex,Bottleneck,Idle (tree values in percent)" },
+	{ "perf-json", NULL, HOST_OUTPUT, "FILE", "perf stat -j lines: one object per counted event" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"export",
+	"export RESULTS.json [--workload NAME] [--toplev-csv [FILE]] [--perf-json [FILE]]",
+	"  one counted workload of a results file in the shapes other tools read.",
+	opts,
+	"FILE - is standard output. At least one of --toplev-csv and --perf-json.\n"
+	"Exit status: 0 written, 2 bad arguments, a file that cannot be read or written,\n"
+	"or no such counted workload.",
+};
+HOST_ARGS_REGISTER(args)
 
 static double num(const struct bt_json *v, double dflt)
 {
@@ -226,33 +237,36 @@ static int close_out(FILE *f, const char *path)
 static int cmd_export(int argc, char **argv)
 {
 	const char *in = NULL, *workload = NULL, *csv = NULL, *pj = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--workload") && i + 1 < argc) {
-			workload = argv[++i];
-		} else if (!strcmp(a, "--toplev-csv") && i + 1 < argc) {
-			csv = argv[++i];
-		} else if (!strcmp(a, "--perf-json") && i + 1 < argc) {
-			pj = argv[++i];
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (a[0] != '-' && !in) {
-			in = a;
-		} else {
-			usage(stderr);
-			return 2;
-		}
+	struct host_args it;
+	const char *v;
+	int opt;
+
+	host_args_init(&it, &args, argc, argv);
+	while ((opt = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		if (opt == 0)
+			workload = v;
+		else if (opt == 1)
+			csv = v;
+		else if (opt == 2)
+			pj = v;
+		else if (opt == HOST_ARGS_POSITIONAL && !in)
+			in = v;
+		else if (opt == HOST_ARGS_POSITIONAL)
+			return host_usage_error(&args, "one RESULTS.json, not '%s' too", v);
+		else
+			return opt == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 	}
-	if (!in || (!csv && !pj)) {
-		usage(stderr);
-		return 2;
-	}
+	if (!in)
+		return host_usage_error(&args, "no RESULTS.json given");
+	if (!csv && !pj)
+		return host_usage_error(&args, "nothing to write: give --toplev-csv or --perf-json");
+	if ((csv && !host_output_ok("export", csv)) || (pj && !host_output_ok("export", pj)))
+		return HOST_EXIT_USAGE;
 	struct bt_arena a;
 	bt_arena_init(&a);
 	struct bt_diag d = { "" };
 	struct bt_results_doc doc;
-	int rc = 1;
+	int rc = HOST_EXIT_USAGE;
 	if (bt_results_doc_load(&a, in, &doc, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host: %s\n", d.text);
 		goto out;
@@ -279,7 +293,7 @@ static int cmd_export(int argc, char **argv)
 		FILE *f = open_out(outs[k].path);
 		if (!f) {
 			fprintf(stderr, "baretop-host: cannot write %s: %s\n", outs[k].path, strerror(errno));
-			rc = 1;
+			rc = HOST_EXIT_USAGE;
 			continue;
 		}
 		if (counted_by && counted_by[0])
@@ -289,7 +303,7 @@ static int cmd_export(int argc, char **argv)
 			fprintf(stderr, "baretop-host: %s: the counted workload has no %s\n", in,
 				outs[k].toplev ? "tree" : "events");
 		if (close_out(f, outs[k].path) < 0 || r < 0)
-			rc = 1;
+			rc = HOST_EXIT_USAGE;
 	}
 out:
 	bt_arena_free(&a);

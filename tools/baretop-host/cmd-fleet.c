@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host fleet DIR... [--db FILE] [--csv FILE] [--k K] [--node NODE]
+ * baretop-host fleet DIR... [--db FILE] [--csv [FILE]] [--k K] [--node NODE] [--quiet]
  *
  * Imports every results file (*.json, recursively) under the given folders
  * (the \baretop\results folders of many machines, copied off their ESPs)
@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/fleet-record.h"
 #include "analysis/results-read.h"
@@ -23,27 +25,58 @@
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/fleet-db.h"
 #include "tools/baretop-host/fleet-summary.h"
+#include "tools/baretop-host/host-args.h"
 
-BT_HOST_COMMAND(fleet, "fleet DIR... [--db F] [--csv F] [--k K]",
+BT_HOST_COMMAND(fleet, "fleet DIR... [--db F] [--csv [F]] [--k K]",
 		"import results files of many machines into SQLite; fleet medians and outliers")
 
-static void usage(FILE *f)
+static const struct host_opt opts[] = {
+	{ "db", NULL, HOST_VALUE, "FILE",
+	  "the database (default: baretop-fleet.db next to the baretop-host\n"
+	  "binary, build/baretop-fleet.db: never the working directory)" },
+	{ "csv", NULL, HOST_OUTPUT, "FILE", "also write the summary table as CSV" },
+	{ "k", NULL, HOST_VALUE, "K",
+	  "outlier limit in median absolute deviations (default 7;\n"
+	  "when the MAD is 0: 0.8453 x the mean absolute deviation)" },
+	{ "node", NULL, HOST_VALUE, "NODE", "summarise only this Top-Down node" },
+	{ "quiet", "q", HOST_FLAG, NULL, "no text table (the import lines and --csv still)" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"fleet",
+	"fleet [DIR|FILE]... [options]",
+	"  imports every results file (*.json, recursively) under each DIR into a SQLite\n"
+	"  database (schema: docs/fleet-schema.md), keyed by run id: importing a file again\n"
+	"  adds nothing. Truncated or malformed files are named and skipped. Then prints, per\n"
+	"  workload, model and Top-Down node, the fleet median and MAD over machines, the\n"
+	"  machines more than K MADs from the median, and the same per firmware version and\n"
+	"  microcode group. With no DIR, only the summary of the database.",
+	opts,
+	"FILE - is standard output.\n"
+	"Exit status: 0 done, no machine stands out; 1 done, some machine stands out (found);\n"
+	"2 bad arguments or a database error; 3 done but some files were skipped (named on\n"
+	"stderr; 3 is given even when machines stand out).",
+};
+HOST_ARGS_REGISTER(args)
+
+/* DIR/baretop-fleet.db for the folder DIR that holds this binary, as `run`
+ * puts its results next to it (cmd-run.c): the working directory may be
+ * the repository or any folder the user happens to be in. */
+static const char *default_db(void)
 {
-	fprintf(f, "usage: baretop-host fleet [DIR|FILE]... [options]\n"
-		   "  imports every results file (*.json, recursively) under each DIR into a SQLite\n"
-		   "  database (schema: docs/fleet-schema.md), keyed by run id: importing a file again\n"
-		   "  adds nothing. Truncated or malformed files are named and skipped. Then prints, per\n"
-		   "  workload, model and Top-Down node, the fleet median and MAD over machines, the\n"
-		   "  machines more than K MADs from the median, and the same per firmware version and\n"
-		   "  microcode group. With no DIR, only the summary of the database.\n"
-		   "  --db FILE      the database (default: baretop-fleet.db in the working directory)\n"
-		   "  --csv FILE     also write the summary table as CSV (FILE - is standard output)\n"
-		   "  --k K          outlier limit in median absolute deviations (default %g;\n"
-		   "                 when the MAD is 0: 0.8453 x the mean absolute deviation)\n"
-		   "  --node NODE    summarise only this Top-Down node\n"
-		   "  --quiet        no text table (the import lines and --csv still)\n"
-		   "Exit status: 0 done, 3 done but some files were skipped, 1 database error, 2 usage.\n",
-		BT_OUTLIER_K_DEFAULT);
+	static char path[PATH_MAX + 32];
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	if (!(slash = strrchr(exe, '/')))
+		return NULL;
+	*slash = '\0';
+	return (size_t)snprintf(path, sizeof(path), "%s/baretop-fleet.db", exe) >= sizeof(path) ? NULL : path;
 }
 
 struct files {
@@ -132,49 +165,61 @@ static long long count_rows(sqlite3 *db, const char *sql)
 
 static int cmd_fleet(int argc, char **argv)
 {
-	const char *db_path = "baretop-fleet.db", *csv = NULL;
+	const char *db_path = NULL, *csv = NULL;
 	struct bt_fleet_summary_opts o = { BT_OUTLIER_K_DEFAULT, NULL, stdout, NULL };
 	struct files files = { 0 };
 	char **dirs = calloc((size_t)argc, sizeof(*dirs));
 	int n_dirs = 0, rc = 0;
 	if (!dirs)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--db") && i + 1 < argc) {
-			db_path = argv[++i];
-		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
-			csv = argv[++i];
-		} else if (!strcmp(a, "--k") && i + 1 < argc) {
-			char *end;
-			o.k = strtod(argv[++i], &end);
-			if (*end || !(o.k > 0)) {
-				fprintf(stderr, "baretop-host: fleet: --k wants a positive number, not '%s'\n", argv[i]);
+	struct host_args it;
+	const char *v;
+	int k;
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		char *end;
+		switch (k) {
+		case 0:
+			db_path = v;
+			break;
+		case 1:
+			csv = v;
+			break;
+		case 2:
+			o.k = strtod(v, &end);
+			if (end == v || *end || !(o.k > 0) || !(o.k < 1e6)) {
 				free(dirs);
-				return 2;
+				return host_usage_error(&args, "--k '%s': a positive number of MADs expected", v);
 			}
-		} else if (!strcmp(a, "--node") && i + 1 < argc) {
-			o.node = argv[++i];
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			break;
+		case 3:
+			o.node = v;
+			break;
+		case 4:
 			o.text = NULL;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			break;
+		case HOST_ARGS_POSITIONAL:
+			dirs[n_dirs++] = (char *)v;
+			break;
+		default:
 			free(dirs);
-			return 0;
-		} else if (a[0] != '-' || !strcmp(a, "-")) {
-			dirs[n_dirs++] = argv[i];
-		} else {
-			usage(stderr);
-			free(dirs);
-			return 2;
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 		}
+	}
+	if (!db_path && !(db_path = default_db())) {
+		free(dirs);
+		return host_usage_error(&args, "no /proc/self/exe to find the default database: give --db FILE");
+	}
+	if (csv && !host_output_ok("fleet", csv)) {
+		free(dirs);
+		return HOST_EXIT_USAGE;
 	}
 	struct bt_diag d = { "" };
 	sqlite3 *db = bt_fleet_db_open(db_path, &d);
 	if (!db) {
 		fprintf(stderr, "baretop-host: fleet: %s\n", d.text);
 		free(dirs);
-		return 1;
+		return HOST_EXIT_USAGE;
 	}
 	int walk_failed = 0;
 	for (int i = 0; i < n_dirs; i++)
@@ -208,7 +253,7 @@ static int cmd_fleet(int argc, char **argv)
 				break;
 			case BT_FLEET_DB_ERROR:
 				fprintf(stderr, "baretop-host: fleet: %s\n", d.text);
-				rc = 1;
+				rc = HOST_EXIT_USAGE;
 				break;
 			}
 		}
@@ -216,7 +261,7 @@ static int cmd_fleet(int argc, char **argv)
 	}
 	if (rc == 0 && bt_fleet_db_commit(db, &d) != 0) {
 		fprintf(stderr, "baretop-host: fleet: %s: %s\n", db_path, d.text);
-		rc = 1;
+		rc = HOST_EXIT_USAGE;
 	}
 	printf("import        %zu results files: %zu imported, %zu already in %s, %zu skipped\n", files.n,
 	       imported, already, db_path, skipped);
@@ -238,27 +283,31 @@ static int cmd_fleet(int argc, char **argv)
 		cf = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
 		if (!cf) {
 			fprintf(stderr, "baretop-host: fleet: cannot write %s: %s\n", csv, strerror(errno));
-			rc = 1;
+			rc = HOST_EXIT_USAGE;
 		}
 		o.csv = cf;
 	}
+	int outliers = 0;
 	if (rc == 0) {
 		int out = bt_fleet_summary(db, &o);
+		outliers = out;
 		if (out < 0)
-			rc = 1;
+			rc = HOST_EXIT_USAGE;
 		else
 			printf("%soutliers      %d machine%s stand%s out (k = %g MADs)\n", o.text ? "\n" : "", out,
 			       out == 1 ? "" : "s", out == 1 ? "s" : "", o.k);
 	}
 	if (cf && cf != stdout && fclose(cf) != 0) {
 		fprintf(stderr, "baretop-host: fleet: cannot write %s\n", csv);
-		rc = 1;
+		rc = HOST_EXIT_USAGE;
 	}
 	sqlite3_close(db);
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);
 	free(files.v);
 	if (rc == 0 && (skipped || walk_failed))
-		rc = 3;
+		rc = HOST_EXIT_PARTIAL;
+	else if (rc == 0 && outliers > 0)
+		rc = HOST_EXIT_FOUND;
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "metrics/builtin.h"
 #include "metrics/select.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 #include "tools/baretop-host/model-open-host.h"
 
 BT_HOST_COMMAND(models, "models [ID] [--cpu KEY] [--load DIR]",
@@ -53,7 +54,7 @@ static int list(const char *load)
 		bt_arena_init(&a);
 		struct bt_model *m;
 		if (host_open_model(bt_builtin_models[k]->id, load, &a, &m) < 0)
-			return 1;
+			return HOST_EXIT_USAGE;
 		const struct bt_model_def *def = bt_model_def(m);
 		unsigned tree[17], info;
 		counts_by_level(m, tree, &info);
@@ -123,7 +124,7 @@ static int show(const char *id, const char *load)
 	bt_arena_init(&a);
 	struct bt_model *m;
 	if (host_open_model(id, load, &a, &m) < 0)
-		return 1;
+		return HOST_EXIT_USAGE;
 	const struct bt_model_def *def = bt_model_def(m);
 	printf("model %s (%s), %s\n  from %s\n  %u nodes, %u events, %u operations compiled\n\n",
 	       def->id, def->uarch, def->vendor, def->source, bt_model_node_count(m),
@@ -180,29 +181,57 @@ static int cpu(const char *key)
 	struct bt_diag d = { "" };
 	if (bt_model_select(&f, NULL, &def, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host: %s\n", d.text);
-		return 1;
+		return HOST_EXIT_USAGE;
 	}
 	printf("%s -> %s (%s)\n", key, def->id, def->uarch);
 	return 0;
 }
 
+static const struct host_opt opts[] = {
+	{ "cpu", NULL, HOST_VALUE, "KEY", "which model a CPU gets: GenuineIntel-6-8F[-STEPPING][:CORETYPE]" },
+	{ "load", NULL, HOST_VALUE, "REFDIR",
+	  "the model from vendor files under REFDIR (perfmon's layout) instead\n"
+	  "of the built-in one" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"models",
+	"models [ID] [--load REFDIR]\n"
+	"models --cpu KEY",
+	"  models       the built-in models: nodes per level and how many events the tree\n"
+	"               needs up to each level\n"
+	"  models ID    one model (any case: skl is SKL): its tree (levels, parents) and the\n"
+	"               events of each level with their encodings",
+	opts,
+	"Exit status: 0, 2 bad arguments, no model for the CPU or a model that cannot be\n"
+	"opened.",
+};
+HOST_ARGS_REGISTER(args)
+
 static int cmd_models(int argc, char **argv)
 {
-	const char *load = NULL, *id = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--load") && i + 1 < argc)
-			load = argv[++i];
-		else if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
-			return cpu(argv[++i]);
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: baretop-host models [ID] [--load REFDIR] [--cpu KEY]\n");
-			return 0;
-		} else if (argv[i][0] != '-' && !id)
-			id = argv[i];
-		else {
-			fprintf(stderr, "usage: baretop-host models [ID] [--load REFDIR] [--cpu KEY]\n");
-			return 2;
-		}
+	const char *load = NULL, *id = NULL, *key = NULL;
+	struct host_args it;
+	const char *v;
+	int k;
+
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		if (k == 0)
+			key = v;
+		else if (k == 1)
+			load = v;
+		else if (k == HOST_ARGS_POSITIONAL && !id)
+			id = v;
+		else if (k == HOST_ARGS_POSITIONAL)
+			return host_usage_error(&args, "one ID, not '%s' too", v);
+		else
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 	}
+	if (key && (id || load))
+		return host_usage_error(&args, "--cpu KEY takes no ID or --load");
+	if (key)
+		return cpu(key);
 	return id ? show(id, load) : list(load);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host plan --events FILE [--preset P] [--smt-off] [--json]
+ * baretop-host plan --events FILE [--preset P] [--smt|--smt-off] [--json]
+ * baretop-host plan --model M [--level N] [--smt|--smt-off] [--json]
  *
  * Plans counter groups (no multiplexing) for the events in FILE, one raw
  * event per line (see pmu/event-encode.h; '#' starts a comment), for the
@@ -8,8 +9,10 @@
  * the output says which caps were used). Exits non-zero if the plan is
  * invalid by the independent validator, or events could not be placed.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/arena.h"
 #include "metrics/model.h"
@@ -20,7 +23,10 @@
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
 #include "synth/count-sources.h"
+#include "metrics/builtin.h"
+#include "synth/sim-run.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 #include "tools/baretop-host/model-open-host.h"
 #include "tools/baretop-host/plan-print.h"
 
@@ -139,7 +145,7 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 }
 
 static int cmd_plan(int argc, char **argv);
-BT_HOST_COMMAND(plan, "plan (--events FILE | --model M | --all-models) [...]",
+BT_HOST_COMMAND(plan, "plan (--model M | --all-models | --events FILE) [...]",
 		"plan counter groups (no multiplexing) for a model or raw events, with the lower bound")
 
 /* The caps a correct detection derives from a simulated PMU configuration. */
@@ -289,77 +295,128 @@ static int plan_all_models(bool smt, bool json)
 	return bad;
 }
 
+static const struct host_opt opts[] = {
+	{ "model", NULL, HOST_VALUE, "M",
+	  "the events of model M's tree (any case: skl is SKL) up to --level,\n"
+	  "planned for the simulated PMU of M's microarchitecture" },
+	{ "level", NULL, HOST_VALUE, "N", "with --model: levels 1..N (default: all levels)" },
+	{ "all-models", NULL, HOST_FLAG, NULL,
+	  "every model at every level; exits 1 unless every plan is valid\n"
+	  "and has as many groups as the lower bound" },
+	{ "events", NULL, HOST_VALUE, "FILE",
+	  "one raw event per line (cpu/event=0x..,umask=0x..,.../, rUUEE,\n"
+	  "tsc, duration_time; extensions counters=MASK fixed=N alone code2=\n"
+	  "perf_metrics=FIELD)" },
+	{ "preset", NULL, HOST_VALUE, "P", "with --events: the simulated PMU preset (default skl; list below)" },
+	{ "smt", NULL, HOST_FLAG, NULL, "plan as if the sibling thread were on (its counter restrictions)" },
+	{ "smt-off", NULL, HOST_FLAG, NULL,
+	  "plan as if the sibling thread were off. Default: SMT off with\n"
+	  "--model and --all-models, on with --events" },
+	{ "json", NULL, HOST_FLAG, NULL, "the plan as JSON" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"plan",
+	"plan --model M [--level N] [--smt|--smt-off] [--json]\n"
+	"plan --all-models [--smt|--smt-off] [--json]\n"
+	"plan --events FILE [--preset P] [--smt|--smt-off] [--json]",
+	NULL,
+	opts,
+	"Presets: core2 nhm skl icl spr adl-p adl-e lnl-p arlh-p arlh-e arlh-lpe amd-legacy\n"
+	"zen2 zen4 (`baretop-host models` lists the models). Names are matched without case\n"
+	"when no name is spelled exactly so.\n"
+	"Exit status: 0 valid plan, 1 invalid or incomplete plan (found), 2 bad arguments\n"
+	"or a file that cannot be read.",
+};
+HOST_ARGS_REGISTER(args)
+
 static int cmd_plan(int argc, char **argv)
 {
-	const char *file = NULL, *preset = "skl", *model = NULL;
-	bool json = false, smt_off = false, smt = false, all = false;
+	const char *file = NULL, *preset = NULL, *model = NULL;
+	bool json = false, smt_off = false, smt = false, all = false, level_given = false;
 	unsigned level = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--events") == 0 && i + 1 < argc)
-			file = argv[++i];
-		else if (strcmp(argv[i], "--preset") == 0 && i + 1 < argc)
-			preset = argv[++i];
-		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
-			model = argv[++i];
-		else if (strcmp(argv[i], "--level") == 0 && i + 1 < argc) {
-			char *end;
-			long v = strtol(argv[++i], &end, 10);
-			if (*end || v < 1 || v > 16) {
-				fprintf(stderr, "plan: --level %s: a level from 1\n", argv[i]);
-				return 2;
-			}
-			level = (unsigned)v;
-		} else if (strcmp(argv[i], "--all-models") == 0)
+	struct host_args it;
+	const char *v;
+	int k;
+
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		switch (k) {
+		case 0:
+			model = v;
+			break;
+		case 1:
+			if (!host_parse_uint("plan", "--level", v, 1, 16, &level))
+				return HOST_EXIT_USAGE;
+			level_given = true;
+			break;
+		case 2:
 			all = true;
-		else if (strcmp(argv[i], "--smt") == 0)
+			break;
+		case 3:
+			file = v;
+			break;
+		case 4:
+			preset = v;
+			break;
+		case 5:
 			smt = true;
-		else if (strcmp(argv[i], "--json") == 0)
-			json = true;
-		else if (strcmp(argv[i], "--smt-off") == 0)
+			break;
+		case 6:
 			smt_off = true;
-		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: baretop-host plan --model M [--level N] [--smt] [--json]\n"
-			       "       baretop-host plan --all-models [--smt] [--json]\n"
-			       "       baretop-host plan --events FILE [--preset P] [--smt-off] [--json]\n"
-			       "--model: the events of model M's tree up to level N (default: all levels),\n"
-			       "planned for the simulated PMU of M's microarchitecture (SMT off unless\n"
-			       "--smt). --all-models: every model at every level; exits 1 unless every\n"
-			       "plan is valid and has as many groups as the lower bound.\n"
-			       "--events FILE: one raw event per line (cpu/event=0x..,umask=0x..,.../,\n"
-			       "rUUEE, tsc, duration_time; extensions counters=MASK fixed=N alone code2=\n"
-			       "perf_metrics=FIELD), for a simulated PMU preset (default skl):\n");
-			for (int k = 0; bt_sim_preset_names[k]; k++)
-				printf("  %s\n", bt_sim_preset_names[k]);
-			printf("Models: ");
-			for (int k = 0; bt_sim_model_names[k]; k++)
-				printf("%s%s", k ? " " : "", bt_sim_model_names[k]);
-			printf("\nExit status: 0 valid plan, 1 invalid or incomplete, 2 bad arguments.\n");
-			return 0;
-		} else {
-			fprintf(stderr, "plan: unknown argument '%s' (try --help)\n", argv[i]);
-			return 2;
+			break;
+		case 7:
+			json = true;
+			break;
+		case HOST_ARGS_POSITIONAL:
+			return host_usage_error(&args, "unexpected argument '%s'", v);
+		default:
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 		}
+	}
+	/* one mode, and no option the mode would ignore */
+	if ((model != NULL) + all + (file != NULL) != 1)
+		return host_usage_error(&args, "one of --model M, --all-models or --events FILE");
+	if (smt && smt_off)
+		return host_usage_error(&args, "--smt and --smt-off together");
+	if (level_given && !model)
+		return host_usage_error(&args, "--level goes with --model");
+	if (preset && !file)
+		return host_usage_error(&args, "--preset goes with --events (a model has its own PMU)");
+	if (model) {
+		const char *canon = bt_synth_canonical(model);
+		const struct bt_model_def *def = bt_builtin_find(model);
+		/* the model's id as the tables spell it ("skl" is the preset,
+		 * but as --model it can only mean SKL) */
+		model = def ? def->id : canon ? canon : model;
+	}
+	if (file) {
+		if (!preset)
+			preset = "skl";
+		else if (bt_synth_canonical(preset) && bt_sim_preset(bt_synth_canonical(preset)))
+			preset = bt_synth_canonical(preset);
+		else {
+			for (int p = 0; bt_sim_preset_names[p]; p++)
+				if (!strcasecmp(bt_sim_preset_names[p], preset))
+					preset = bt_sim_preset_names[p];
+		}
+		smt_off = !smt && smt_off;
 	}
 	if (all)
 		return plan_all_models(smt, json);
 	if (model)
 		return plan_model(model, level, smt, json);
-	if (!file) {
-		fprintf(stderr, "plan: --model M, --all-models or --events FILE is required\n");
-		return 2;
-	}
 	const struct bt_sim_config *cfg = bt_sim_preset(preset);
-	if (!cfg) {
-		fprintf(stderr, "plan: unknown preset '%s' (try --help)\n", preset);
-		return 2;
-	}
+	if (!cfg)
+		return host_usage_error(&args, "unknown preset '%s'", preset);
 	struct bt_pmu_caps caps;
 	if (!sim_caps(cfg, &caps))
 		return 2;
 
 	FILE *f = fopen(file, "r");
 	if (!f) {
-		fprintf(stderr, "plan: cannot open %s\n", file);
+		fprintf(stderr, "plan: cannot open %s: %s\n", file, strerror(errno));
 		return 2;
 	}
 	static struct bt_raw_event raw[BT_PLAN_MAX_EVENTS];

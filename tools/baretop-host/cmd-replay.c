@@ -13,6 +13,7 @@
  * (one process for a whole tree of cases; models are compiled once).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "analysis/perf-stat.h"
 #include "pmu/event-encode.h"
 #include "metrics/rules.h"
+#include "base/suggest.h"
 #include "report/consistency.h"
 #include "report/tree.h"
 #include "tools/baretop-host/command.h"
@@ -34,27 +36,46 @@ static const struct bt_perf_match perf_match = { bt_event_parse_encoding };
 BT_HOST_COMMAND(replay, "replay FILE... [--json] [--model ID]",
 		"evaluate count files and print the Top-Down tree")
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: baretop-host replay FILE... [options]\n"
-		   "  --json                 every node's value, flag, level and parent as JSON\n"
-		   "  --model ID             model to use (default: the file's \"model\")\n"
-		   "  --level N              tree levels 1..N only\n"
-		   "  --info                 also list Info_/Bottleneck_ metrics (text)\n"
-		   "  --flagged              text: expand only flagged nodes\n"
-		   "  --all-rules            text: every consistency rule with its verdict\n"
-		   "                         (by default the counts and each violated rule)\n"
-		   "  --load REFDIR          load the model from vendor files under REFDIR\n"
-		   "  --default-retire-latency  use the vendor's published retire latencies\n"
-		   "                         where the file has none\n"
-		   "  --out-dir DIR --base B write each report to DIR/<FILE relative to B>\n"
-		   "  --perf-stat FILE       read FILE as `perf stat -x,` or `perf stat -j` output\n"
-		   "                         (needs --model); events by perf name, cpu/event=..,umask=../\n"
-		   "                         or rNNNN; warns per multiplexed event\n"
-		   "  --constant NAME=VALUE  set a model constant (HYPERTHREADING_ON, NUM_CPUS,\n"
-		   "                         SYSTEM_TSC_FREQ, ...) over the file's; perf's output\n"
-		   "                         carries none (repeatable)\n");
-}
+static const struct host_opt replay_opts[] = {
+	{ "json", NULL, HOST_FLAG, NULL, "every node's value, flag, level and parent as JSON" },
+	{ "model", NULL, HOST_VALUE, "ID", "model to use (default: the file's \"model\"; any case)" },
+	{ "level", NULL, HOST_VALUE, "N", "tree levels 1..N only" },
+	{ "info", NULL, HOST_FLAG, NULL, "also list Info_/Bottleneck_ metrics (text)" },
+	{ "flagged", NULL, HOST_FLAG, NULL, "text: expand only flagged nodes" },
+	{ "all-rules", NULL, HOST_FLAG, NULL,
+	  "text: every consistency rule with its verdict (by default the\n"
+	  "counts and each violated rule)" },
+	{ "load", NULL, HOST_VALUE, "REFDIR", "load the model from vendor files under REFDIR" },
+	{ "default-retire-latency", NULL, HOST_FLAG, NULL,
+	  "use the vendor's published retire latencies where the file has none" },
+	{ "out-dir", NULL, HOST_VALUE, "DIR",
+	  "write each report to DIR/<FILE relative to --base> (made when missing)" },
+	{ "base", NULL, HOST_VALUE, "B", "with --out-dir: the part of each FILE's path not repeated under DIR" },
+	{ "perf-stat", NULL, HOST_VALUE, "FILE",
+	  "read FILE as `perf stat -x,` or `perf stat -j` output, also interval\n"
+	  "output (-I: one tree per interval; with --json an array of trees);\n"
+	  "needs --model. Events by perf name, cpu/event=..,umask=../ or rUUEE;\n"
+	  "warns per multiplexed event; names the events a missing node needs.\n"
+	  "SMT on or off is inferred from the events perf counted (states it)" },
+	{ "constant", NULL, HOST_VALUE, "NAME=VALUE",
+	  "set a model constant over the file's or the inferred one (repeatable):\n"
+	  "HYPERTHREADING_ON, THREADS_PER_CORE, SYSTEM_TSC_FREQ, TSC_HZ,\n"
+	  "DURATIONTIMEINMILLISECONDS, SOCKET_COUNT, CORES_PER_SOCKET,\n"
+	  "CHAS_PER_SOCKET, NUM_CPUS, CORE_WIDE" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"replay",
+	"replay FILE... [options]\n"
+	"replay --perf-stat FILE --model ID [options]",
+	"  evaluates count files (../shared/testdata/tma/FORMAT.md) with a built-in model\n"
+	"  and prints the tree and its consistency verdicts; nothing is measured here.",
+	replay_opts,
+	"Exit status: 0 done, 2 bad arguments, a file that cannot be read or is malformed,\n"
+	"or a report that cannot be written.",
+};
+HOST_ARGS_REGISTER(args)
 
 #define MAX_MODELS 64
 
@@ -121,61 +142,231 @@ static int make_parents(char *path)
 	return 0;
 }
 
-/*
- * perf stat output into c. Says on stderr what became of every event perf
- * did not count fully: missing (<not counted>, <not supported>), not used
- * by the model, or multiplexed (perf printed a scaled estimate).
- */
-static int perf_stat_apply(struct bt_arena *a, const char *file, struct bt_counts *c, char *summary,
-			   size_t summary_len)
+/* Says on stderr what became of every row of one interval (all rows
+ * without -I) that perf did not count fully: missing (<not counted>,
+ * <not supported>), not used by the model, or multiplexed (perf printed a
+ * scaled estimate). quiet: count only (the intervals after the first). */
+static void perf_rows_said(const struct bt_perf_stat *f, const struct bt_perf_row_use *uses, bool quiet,
+			   unsigned *ret_used, unsigned *ret_mux, unsigned *ret_unused)
 {
-	struct bt_perf_stat f;
-	struct bt_diag d = { "" };
-	if (bt_perf_stat_read(a, file, &f, &d) != BT_OK) {
-		fprintf(stderr, "baretop-host: %s\n", d.text);
-		return -1;
-	}
-	struct bt_perf_row_use *uses = bt_arena_alloc(a, f.n * sizeof(*uses));
-	if (!uses) {
-		fprintf(stderr, "baretop-host: out of memory\n");
-		return -1;
-	}
-	if (bt_perf_stat_apply(&f, &perf_match, c, uses, &d) != BT_OK) {
-		fprintf(stderr, "baretop-host: %s\n", d.text);
-		return -1;
-	}
-	unsigned used = 0, missing = 0, unused = 0, mux = 0;
-	for (size_t r = 0; r < f.n; r++) {
-		const struct bt_perf_stat_row *row = &f.rows[r];
+	unsigned used = 0, unused = 0, mux = 0;
+	for (size_t r = 0; r < f->n; r++) {
+		const struct bt_perf_stat_row *row = &f->rows[r];
+		if (!uses[r].n_events && !uses[r].why[0])
+			continue; /* another interval's row */
 		if (row->state != BT_PERF_COUNTED && uses[r].first_event >= 0) {
-			missing++;
-			fprintf(stderr, "baretop-host: %s:%u: %s: %s; nodes that need it are not computed\n",
-				file, row->line, row->event, uses[r].why);
+			if (!quiet)
+				fprintf(stderr, "baretop-host: %s:%u: %s: %s; nodes that need it are not "
+						"computed\n", f->path, row->line, row->event, uses[r].why);
 		} else if (!uses[r].n_events) {
 			unused++;
-			fprintf(stderr, "baretop-host: %s:%u: %s not used: %s\n", file, row->line,
-				row->event, uses[r].why);
+			if (!quiet)
+				fprintf(stderr, "baretop-host: %s:%u: %s not used: %s\n", f->path, row->line,
+					row->event, uses[r].why);
 		} else {
 			used++;
 			if (row->pcnt_running < 100) {
 				mux++;
-				fprintf(stderr, "baretop-host: warning: %s:%u: %s ran %.2f%% of the time "
-					"(perf multiplexed it): its count is perf's estimate, scaled up by "
-					"enabled/running time\n", file, row->line, row->event,
-					row->pcnt_running);
+				if (!quiet)
+					fprintf(stderr, "baretop-host: warning: %s:%u: %s ran %.2f%% of the "
+							"time (perf multiplexed it): its count is perf's "
+							"estimate, scaled up by enabled/running time\n", f->path,
+						row->line, row->event, row->pcnt_running);
 			}
 		}
 	}
-	if (mux)
+	if (mux && !quiet)
 		fprintf(stderr, "baretop-host: warning: %u event%s multiplexed: a node whose formula "
 				"mixes them with other events combines counts taken over different "
 				"intervals, so its value (and flag) can be off when the workload changes "
 				"phase; group the events of a node (perf stat -e '{...}') or count fewer "
 				"at once\n", mux, mux == 1 ? " was" : "s were");
-	snprintf(summary, summary_len, "perf stat %s: %u event%s used, %u multiplexed, %u missing, "
-		 "%u not in the model", f.json ? "-j" : "-x,", used, used == 1 ? "" : "s", mux,
-		 missing, unused);
-	return 0;
+	*ret_used = used;
+	*ret_mux = mux;
+	*ret_unused = unused;
+}
+
+/*
+ * The tree nodes shown (levels up to max_level, 0 = all) that came out
+ * missing, each with the events it needs that the file did not give (on
+ * stderr unless quiet); returns how many distinct events the shown tree
+ * needs and the file did not give: the input summary's "missing".
+ */
+static unsigned perf_missing_said(const struct bt_model *m, const struct bt_counts *c, const struct bt_result *r,
+				  unsigned max_level, bool quiet)
+{
+	unsigned ne = bt_model_event_count(m), n = 0, missing = 0;
+	uint16_t *ev = calloc(ne ? ne : 1, sizeof(*ev));
+	if (!ev)
+		return 0;
+	if (bt_model_events_up_to_level(m, max_level ? max_level : bt_model_max_level(m), c->constants, ev,
+					&n) == BT_OK)
+		for (unsigned k = 0; k < n; k++)
+			missing += isnan(c->events[ev[k]]);
+	for (unsigned i = 0; !quiet && i < bt_model_node_count(m); i++) {
+		const struct bt_node_def *nd = bt_model_node(m, i);
+		if (!nd->level || (max_level && nd->level > max_level) || r->state[i] != BT_NODE_MISSING)
+			continue;
+		if (bt_model_events_for_nodes(m, &i, 1, c->constants, ev, &n) != BT_OK)
+			continue;
+		char names[400] = "";
+		size_t len = 0;
+		unsigned shown = 0, more = 0;
+		for (unsigned k = 0; k < n; k++) {
+			if (!isnan(c->events[ev[k]]))
+				continue;
+			if (shown < 4 && len < sizeof(names) - 1) {
+				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", shown ? ", " : "",
+							bt_model_event(m, ev[k])->name);
+				shown++;
+			} else {
+				more++;
+			}
+		}
+		if (len >= sizeof(names))
+			len = sizeof(names) - 1;
+		if (shown)
+			fprintf(stderr, "baretop-host: %s is missing: it needs %s%s%.0u%s, not in the file or "
+					"not counted\n", nd->name, names, more ? " and " : "", more,
+				more ? " more" : "");
+		else
+			fprintf(stderr, "baretop-host: %s is missing: a constant it needs is not given "
+					"(--constant)\n", nd->name);
+	}
+	free(ev);
+	return missing;
+}
+
+/* The report goes to DIR/<file relative to --base> with --out-dir, else
+ * standard output; NULL (said) when the file cannot be made. */
+static FILE *open_report(const struct session *s, const char *file, char *out_path, size_t len)
+{
+	if (!s->out_dir)
+		return stdout;
+	const char *rel = file;
+	size_t bl = s->base ? strlen(s->base) : 0;
+	if (bl && !strncmp(file, s->base, bl))
+		rel = file + bl;
+	while (*rel == '/')
+		rel++;
+	snprintf(out_path, len, "%s/%s", s->out_dir, rel);
+	FILE *out = NULL;
+	if (make_parents(out_path) < 0 || !(out = fopen(out_path, "w")))
+		fprintf(stderr, "baretop-host: cannot write %s\n", out_path);
+	return out;
+}
+
+/* --constant NAME=VALUE over whatever was there. */
+static void set_constants(const struct session *s, struct bt_counts *c)
+{
+	for (int k = 0; k < s->n_constants; k++) {
+		char name[64];
+		const char *eq = strchr(s->constants[k], '=');
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - s->constants[k]), s->constants[k]);
+		bt_counts_set_constant(c, name, strtod(eq + 1, NULL)); /* names checked by constant_ok */
+	}
+}
+
+static bool constant_given(const struct session *s, const char *name)
+{
+	size_t n = strlen(name);
+	for (int k = 0; k < s->n_constants; k++)
+		if (!strncmp(s->constants[k], name, n) && s->constants[k][n] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * `--perf-stat FILE`: one tree, or one per interval of -I output. Which
+ * formulas perf ran (SMT on or off) is read from the events it counted
+ * (bt_perf_smt_inferred) and said; --constant HYPERTHREADING_ON=N wins.
+ */
+static int replay_perf(struct session *s, const char *file)
+{
+	struct bt_arena a;
+	struct bt_perf_stat f;
+	struct bt_diag d = { "" };
+	char out_path[4096] = "";
+	int rc = HOST_EXIT_USAGE, idx;
+	FILE *out = NULL;
+
+	bt_arena_init(&a);
+	if (bt_perf_stat_read(&a, file, &f, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: %s\n", d.text);
+		goto done;
+	}
+	if (get_model(s, s->model_id, &idx) < 0)
+		goto done;
+	struct bt_model *m = s->models[idx].m;
+	struct bt_counts *c = s->models[idx].c;
+	struct bt_result *r = s->models[idx].r;
+	struct bt_consistency *cons = s->models[idx].cons;
+	struct bt_perf_row_use *uses = bt_arena_alloc(&a, f.n * sizeof(*uses));
+	if (!uses) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		goto done;
+	}
+	if (!(out = open_report(s, file, out_path, sizeof(out_path))))
+		goto done;
+	size_t n_trees = f.n_intervals ? f.n_intervals : 1;
+	if (s->json && f.n_intervals)
+		fprintf(out, "[\n");
+	for (size_t k = 0; k < n_trees; k++) {
+		bt_status st = f.n_intervals ? bt_perf_stat_apply_interval(&f, &perf_match, k, c, uses, &d)
+					     : bt_perf_stat_apply(&f, &perf_match, c, uses, &d);
+		if (st != BT_OK) {
+			fprintf(stderr, "baretop-host: %s\n", d.text);
+			goto done;
+		}
+		unsigned used, mux, unused;
+		perf_rows_said(&f, uses, k > 0, &used, &mux, &unused);
+		char smt[200], smt_note[260];
+		int on = bt_perf_smt_inferred(c, smt, sizeof(smt));
+		if (constant_given(s, "HYPERTHREADING_ON"))
+			snprintf(smt_note, sizeof(smt_note), "%s; --constant HYPERTHREADING_ON overrides it", smt);
+		else {
+			snprintf(smt_note, sizeof(smt_note), "%s", smt);
+			if (on >= 0)
+				c->constants[BT_C_HYPERTHREADING_ON] = on;
+		}
+		if (k == 0)
+			fprintf(stderr, "baretop-host: %s: %s\n", file, smt_note);
+		set_constants(s, c);
+		if (s->default_rl)
+			bt_counts_use_default_retire_latencies(c);
+		bt_evaluate(m, c, r);
+		bt_consistency_check(cons, c, r);
+		unsigned missing = perf_missing_said(m, c, r, s->opts.max_level, k > 0);
+		char interval[80] = "", label[900];
+		if (f.n_intervals)
+			snprintf(interval, sizeof(interval), "interval %zu of %zu, ending %.6f s; ", k + 1,
+				 f.n_intervals, f.intervals[k]);
+		snprintf(label, sizeof(label), "replayed perf stat counts from %s (%sperf stat %s%s: %u event%s "
+			 "used, %u multiplexed, %u missing, %u not in the model; %s; evaluated from the file: "
+			 "nothing measured now)%s", file, interval, f.json ? "-j" : "-x,",
+			 f.n_intervals ? " -I" : "", used, used == 1 ? "" : "s", mux, missing, unused, smt_note,
+			 s->load ? "; model loaded from vendor files" : "");
+		struct bt_report_opts opts = s->opts;
+		opts.input_label = label;
+		opts.consistency = cons;
+		if (s->json && k)
+			fprintf(out, ",\n");
+		st = s->json ? bt_report_json(out, m, r, &opts) : bt_report_text(out, m, r, &opts);
+		if (st != BT_OK)
+			goto done;
+		if (!s->json)
+			bt_report_consistency_text(out, cons, r, "", s->all_rules);
+		if (!s->json && k + 1 < n_trees)
+			fprintf(out, "\n");
+	}
+	if (s->json && f.n_intervals)
+		fprintf(out, "]\n");
+	rc = HOST_EXIT_OK;
+done:
+	if (out && out != stdout && fclose(out) != 0)
+		rc = HOST_EXIT_USAGE;
+	bt_arena_free(&a);
+	return rc;
 }
 
 static int replay_one(struct session *s, const char *file)
@@ -188,7 +379,11 @@ static int replay_one(struct session *s, const char *file)
 	FILE *out = stdout;
 	char out_path[4096] = "";
 	memset(&cf, 0, sizeof(cf));
-	if (!s->perf_stat && bt_count_file_read(&a, file, &cf, &d) != BT_OK) {
+	if (s->perf_stat) {
+		bt_arena_free(&a);
+		return replay_perf(s, file);
+	}
+	if (bt_count_file_read(&a, file, &cf, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host: %s\n", d.text);
 		goto done;
 	}
@@ -203,27 +398,12 @@ static int replay_one(struct session *s, const char *file)
 	struct bt_counts *c = s->models[idx].c;
 	struct bt_result *r = s->models[idx].r;
 	char label[600];
-	if (s->perf_stat) {
-		char summary[200];
-		if (perf_stat_apply(&a, file, c, summary, sizeof(summary)) != 0)
-			goto done;
-		snprintf(label, sizeof(label), "replayed perf stat counts from %s (%s; evaluated from the "
-			 "file: nothing measured now)%s", file, summary,
-			 s->load ? "; model loaded from vendor files" : "");
-	} else {
-		bt_count_file_apply(&cf, c, NULL, &d);
-		snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
-			 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
-			 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
-			 s->load ? "; model loaded from vendor files" : "");
-	}
-	for (int k = 0; k < s->n_constants; k++) {
-		char name[64];
-		const char *eq = strchr(s->constants[k], '=');
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - s->constants[k]), s->constants[k]);
-		if (bt_counts_set_constant(c, name, strtod(eq + 1, NULL)) != BT_OK)
-			fprintf(stderr, "baretop-host: model %s has no constant %s\n", id, name);
-	}
+	bt_count_file_apply(&cf, c, NULL, &d);
+	snprintf(label, sizeof(label), "replayed counts from %s%s%s%s%s (evaluated from the file: nothing measured now)%s",
+		 file, cf.case_name ? ", case " : "", cf.case_name ? cf.case_name : "",
+		 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
+		 s->load ? "; model loaded from vendor files" : "");
+	set_constants(s, c);
 	if (s->default_rl)
 		bt_counts_use_default_retire_latencies(c);
 	bt_evaluate(m, c, r);
@@ -232,19 +412,9 @@ static int replay_one(struct session *s, const char *file)
 	struct bt_report_opts opts = s->opts;
 	opts.input_label = label;
 	opts.consistency = cons;
-	if (s->out_dir) {
-		const char *rel = file;
-		size_t bl = s->base ? strlen(s->base) : 0;
-		if (bl && !strncmp(file, s->base, bl))
-			rel = file + bl;
-		while (*rel == '/')
-			rel++;
-		snprintf(out_path, sizeof(out_path), "%s/%s", s->out_dir, rel);
-		if (make_parents(out_path) < 0 || !(out = fopen(out_path, "w"))) {
-			fprintf(stderr, "baretop-host: cannot write %s\n", out_path);
-			out = stdout;
-			goto done;
-		}
+	if (!(out = open_report(s, file, out_path, sizeof(out_path)))) {
+		out = stdout;
+		goto done;
 	}
 	bt_status st = s->json ? bt_report_json(out, m, r, &opts) : bt_report_text(out, m, r, &opts);
 	if (st == BT_OK && !s->json)
@@ -255,6 +425,33 @@ done:
 		rc = 1;
 	bt_arena_free(&a);
 	return rc;
+}
+
+/* NAME=NUMBER with a NAME the models know (metrics/model.h); otherwise a
+ * usage error that names the nearest constant. */
+static bool constant_ok(const char *v)
+{
+	const char *eq = strchr(v, '=');
+	char *end = NULL;
+	char name[64];
+
+	if (eq && eq != v && eq - v < 64)
+		strtod(eq + 1, &end);
+	if (!end || end == eq + 1 || *end) {
+		host_usage_error(&args, "--constant '%s': not NAME=NUMBER", v);
+		return false;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - v), v);
+	if (bt_constant_find(name) != BT_CONST_COUNT)
+		return true;
+	for (int c = 0; c < BT_CONST_COUNT; c++)
+		if (bt_suggest_near(name, strlen(name), bt_constant_name((enum bt_constant)c))) {
+			host_usage_error(&args, "--constant %s: no such constant, did you mean %s?", name,
+					 bt_constant_name((enum bt_constant)c));
+			return false;
+		}
+	host_usage_error(&args, "--constant %s: no such constant", name);
+	return false;
 }
 
 static int cmd_replay(int argc, char **argv)
@@ -268,79 +465,92 @@ static int cmd_replay(int argc, char **argv)
 		free(s.constants);
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--json")) {
+	struct host_args it;
+	const char *v;
+	int k;
+
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		switch (k) {
+		case 0:
 			s.json = 1;
-		} else if (!strcmp(a, "--info")) {
+			break;
+		case 1:
+			s.model_id = v;
+			break;
+		case 2:
+			if (!host_parse_uint("replay", "--level", v, 1, 16, &s.opts.max_level))
+				goto usage;
+			break;
+		case 3:
 			s.opts.info = 1;
-		} else if (!strcmp(a, "--all-rules")) {
-			s.all_rules = 1;
-		} else if (!strcmp(a, "--flagged")) {
+			break;
+		case 4:
 			s.opts.flagged_only = 1;
-		} else if (!strcmp(a, "--default-retire-latency")) {
+			break;
+		case 5:
+			s.all_rules = 1;
+			break;
+		case 6:
+			s.load = v;
+			break;
+		case 7:
 			s.default_rl = 1;
-		} else if (!strcmp(a, "--model") && i + 1 < argc) {
-			s.model_id = argv[++i];
-		} else if (!strcmp(a, "--load") && i + 1 < argc) {
-			s.load = argv[++i];
-		} else if (!strcmp(a, "--out-dir") && i + 1 < argc) {
-			s.out_dir = argv[++i];
-		} else if (!strcmp(a, "--perf-stat") && i + 1 < argc) {
-			s.perf_stat = argv[++i];
-			files[n_files++] = s.perf_stat;
-		} else if (!strcmp(a, "--constant") && i + 1 < argc) {
-			char *v = argv[++i], *eq = strchr(v, '='), *end = NULL;
-			if (eq && eq != v && eq - v < 64)
-				strtod(eq + 1, &end);
-			if (!end || end == eq + 1 || *end) {
-				fprintf(stderr, "baretop-host: replay: --constant '%s': not NAME=NUMBER\n", v);
-				free(files);
-				free(s.constants);
-				return 2;
-			}
-			s.constants[s.n_constants++] = v;
-		} else if (!strcmp(a, "--base") && i + 1 < argc) {
-			s.base = argv[++i];
-		} else if (!strcmp(a, "--level") && i + 1 < argc) {
-			if (!host_parse_uint("replay", "--level", argv[++i], 1, 16, &s.opts.max_level)) {
-				free(files);
-				free(s.constants);
-				return 2;
-			}
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			break;
+		case 8:
+			s.out_dir = v;
+			break;
+		case 9:
+			s.base = v;
+			break;
+		case 10:
+			s.perf_stat = v;
+			files[n_files++] = v;
+			break;
+		case 11:
+			if (!constant_ok(v))
+				goto usage;
+			s.constants[s.n_constants++] = (char *)v;
+			break;
+		case HOST_ARGS_POSITIONAL:
+			files[n_files++] = v;
+			break;
+		case HOST_ARGS_HELP:
 			free(files);
 			free(s.constants);
-			return 0;
-		} else if (a[0] != '-') {
-			files[n_files++] = a;
-		} else {
-			usage(stderr);
-			free(files);
-			free(s.constants);
-			return 2;
+			return HOST_EXIT_OK;
+		default:
+			goto usage;
 		}
 	}
 	if (s.perf_stat && (n_files != 1 || !s.model_id)) {
-		fprintf(stderr, "baretop-host: --perf-stat FILE takes one file and --model ID "
-				"(perf's output does not name a Top-Down model)\n");
-		free(files);
-		free(s.constants);
-		return 2;
+		host_usage_error(&args, "--perf-stat FILE takes one file and --model ID (perf's output "
+				 "does not name a Top-Down model)");
+		goto usage;
 	}
-	if (!n_files || (n_files > 1 && !s.out_dir)) {
-		if (n_files > 1)
-			fprintf(stderr, "baretop-host: several files need --out-dir\n");
-		usage(stderr);
-		free(files);
-		free(s.constants);
-		return 2;
+	if (!n_files) {
+		host_usage_error(&args, "no FILE given");
+		goto usage;
 	}
+	if (n_files > 1 && !s.out_dir) {
+		host_usage_error(&args, "several files need --out-dir");
+		goto usage;
+	}
+	if (s.json && (s.opts.info || s.opts.flagged_only || s.all_rules)) {
+		host_usage_error(&args, "--info, --flagged and --all-rules shape the text report; "
+				 "--json holds every node and rule");
+		goto usage;
+	}
+	if (s.base && !s.out_dir) {
+		host_usage_error(&args, "--base goes with --out-dir");
+		goto usage;
+	}
+	if (s.out_dir && !host_make_dirs("replay", s.out_dir))
+		goto usage;
 	bt_arena_init(&s.arena);
 	for (int i = 0; i < n_files; i++)
 		if (replay_one(&s, files[i]) != 0)
-			rc = 1;
+			rc = HOST_EXIT_USAGE;
 	for (int i = 0; i < s.n_models; i++) {
 		bt_consistency_free(s.models[i].cons);
 		bt_rules_free(s.models[i].rules);
@@ -352,4 +562,8 @@ static int cmd_replay(int argc, char **argv)
 	free(files);
 	free(s.constants);
 	return rc;
+usage:
+	free(files);
+	free(s.constants);
+	return HOST_EXIT_USAGE;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host report RESULTS.json... [--text[=FILE]] [--html FILE] [--csv FILE]
+ * baretop-host report RESULTS.json... [--text [FILE]] [--html [FILE]] [--csv [FILE]]
  * baretop-host report --diff A.json B.json [...]
  *
  * The report of results files for people (analysis/page.h): text (the
@@ -14,54 +14,66 @@
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/page-out.h"
 
-BT_HOST_COMMAND(report, "report RESULTS.json... [--html F] [--csv F]",
+BT_HOST_COMMAND(report, "report RESULTS.json... [--html [F]] [--csv [F]]",
 		"a report of results files: text, one self-contained HTML page, or CSV")
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: baretop-host report RESULTS.json... [--text[=FILE]] [--html FILE] [--csv FILE]\n"
-		"       baretop-host report --diff A.json B.json [--text[=FILE]] [--html FILE] [--csv FILE]\n"
-		"  per counted workload: provenance (measured or SIMULATED, model, TMA version), the\n"
-		"  level-1 split, the tree with values, flags, spread and the bottleneck path, the CPI\n"
-		"  stack, each event's min/median/max over the runs, the run checks (instruction\n"
-		"  agreement, retries, SMIs, consistency rules) and the plan (steps, groups, counters);\n"
-		"  several workloads add a workload x node table. A node's spread: its formula evaluated\n"
-		"  again (built-in models) with one event at a time at its min and at its max over the\n"
-		"  runs, the others at their medians (results files keep no per-run count of each event).\n"
-		"  --text[=FILE]  text, to standard output or FILE (the default when no format is given)\n"
-		"  --html FILE    one self-contained HTML page: inline CSS and SVG, no script, font,\n"
-		"                 image or network request (its Content-Security-Policy blocks them)\n"
-		"  --csv FILE     one CSV table: section,file,workload,name,level,value,min,median,max,\n"
-		"                 flag,detail (with --diff: the diff table, see `baretop-host diff --help`)\n"
-		"  --diff A B     compare A and B node by node first (see `baretop-host diff --help`)\n"
-		"RESULTS.json: a results file, or a tree `baretop-host replay --json` wrote (labelled\n"
-		"replayed: a tree only, no events, checks or plan). The banner says measured, SIMULATED\n"
-		"or replayed. FILE - is standard output. Tree values are fractions in CSV, percent\n"
-		"elsewhere.\n");
-}
+static const struct host_opt opts[] = {
+	{ "text", NULL, HOST_OUTPUT, "FILE", "text (the default when no format is given)" },
+	{ "html", NULL, HOST_OUTPUT, "FILE",
+	  "one self-contained HTML page: inline CSS and SVG, no script, font,\n"
+	  "image or network request (its Content-Security-Policy blocks them)" },
+	{ "csv", NULL, HOST_OUTPUT, "FILE",
+	  "one CSV table: section,file,workload,name,level,value,min,median,max,\n"
+	  "flag,detail (with --diff: the diff table, see `baretop-host diff --help`)" },
+	{ "diff", NULL, HOST_FLAG, NULL,
+	  "compare A and B (the two files) node by node first (see\n`baretop-host diff --help`)" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"report",
+	"report RESULTS.json... [--text [FILE]] [--html [FILE]] [--csv [FILE]]\n"
+	"report --diff A.json B.json [--text [FILE]] [--html [FILE]] [--csv [FILE]]",
+	"  per counted workload: provenance (measured or SIMULATED, model, TMA version), the\n"
+	"  level-1 split, the tree with values, flags, spread and the bottleneck path, the CPI\n"
+	"  stack, each event's min/median/max over the runs, the run checks (instruction\n"
+	"  agreement, retries, SMIs, consistency rules) and the plan (steps, groups, counters);\n"
+	"  several workloads add a workload x node table. A node's spread: its formula evaluated\n"
+	"  again (built-in models) with one event at a time at its min and at its max over the\n"
+	"  runs, the others at their medians (results files keep no per-run count of each event).",
+	opts,
+	"RESULTS.json: a results file, or a tree `baretop-host replay --json` wrote (labelled\n"
+	"replayed: a tree only, no events, checks or plan). The banner says measured, SIMULATED\n"
+	"or replayed. FILE - is standard output; the separated form --csv FILE takes the next\n"
+	"word unless it starts with '-'; a results file is never written over. Tree values are\n"
+	"fractions in CSV, percent elsewhere.\n"
+	"Exit status: 0 written, 2 bad arguments or a file that cannot be read or written.",
+};
+HOST_ARGS_REGISTER(args)
 
 static int cmd_report(int argc, char **argv)
 {
 	char *files[256];
 	struct bt_page_args o = { .files = files, .max_files = sizeof(files) / sizeof(files[0]) };
-	int r = bt_host_page_args(argc, argv, 1, &o, usage);
+	int r = bt_host_page_args(argc, argv, 1, &o, &args);
 	if (r > 0)
-		return 0;
-	if (r < 0 || !o.n_files || (o.want_diff && o.n_files != 2)) {
-		usage(stderr);
-		return 2;
-	}
+		return HOST_EXIT_OK;
+	if (r < 0)
+		return HOST_EXIT_USAGE;
+	if (!o.n_files)
+		return host_usage_error(&args, "no RESULTS.json given");
+	if (o.want_diff && o.n_files != 2)
+		return host_usage_error(&args, "--diff compares two files, not %zu", o.n_files);
 	struct bt_arena a;
 	struct bt_page p;
 	struct bt_diff df;
 	bt_arena_init(&a);
-	int rc = 1;
+	int rc = HOST_EXIT_USAGE;
 	if (bt_host_page_load(&a, files, o.n_files, &p) < 0)
 		goto out;
 	if (o.want_diff && bt_host_page_diff(&a, &p, &df) < 0)
 		goto out;
-	rc = bt_host_page_write(&p, o.text, o.html, o.csv) < 0 ? 1 : 0;
+	rc = bt_host_page_write(&p, o.text, o.html, o.csv) < 0 ? HOST_EXIT_USAGE : HOST_EXIT_OK;
 out:
 	bt_arena_free(&a);
 	return rc;

@@ -14,6 +14,7 @@
 #include "metrics/builtin.h"
 #include "metrics/rules.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 #include "tools/baretop-host/model-open-host.h"
 
 BT_HOST_COMMAND(rules, "rules [ID] [--load DIR]",
@@ -46,7 +47,7 @@ static int table(const char *load)
 		bt_arena_init(&a);
 		if (derive(bt_builtin_models[k]->id, load, &a, &m, &rs) < 0) {
 			bt_arena_free(&a);
-			return 1;
+			return HOST_EXIT_USAGE;
 		}
 		printf("%-8s %7u %10u %10u %12u %8u %9u %13u %5u\n", bt_builtin_models[k]->id,
 		       rs->vectors, rs->n_kind[BT_RULE_LEVEL1_SUM], rs->n_kind[BT_RULE_PARENT_SUM],
@@ -69,7 +70,7 @@ static int one(const char *id, const char *load)
 	bt_arena_init(&a);
 	if (derive(id, load, &a, &m, &rs) < 0) {
 		bt_arena_free(&a);
-		return 1;
+		return HOST_EXIT_USAGE;
 	}
 	printf("%s: %u rules derived from the formulas (%u random count sets)\n",
 	       bt_model_def(m)->id, rs->n, rs->vectors);
@@ -96,19 +97,40 @@ static int one(const char *id, const char *load)
 	return 0;
 }
 
+static const struct host_opt opts[] = {
+	{ "load", NULL, HOST_VALUE, "REFDIR", "the model from vendor files under REFDIR instead of the built-in one" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"rules",
+	"rules [ID] [--load REFDIR]",
+	"  rules       per built-in model: how many consistency rules its formulas give, by\n"
+	"              kind, and the sum relations they do not imply\n"
+	"  rules ID    one model: every rule with its tolerance, and each sum relation of the\n"
+	"              tree that is not implied",
+	opts,
+	"Exit status: 0, 2 bad arguments or a model that cannot be opened.",
+};
+HOST_ARGS_REGISTER(args)
+
 static int cmd_rules(int argc, char **argv)
 {
 	const char *load = NULL, *id = NULL;
+	struct host_args it;
+	const char *v;
+	int k;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--load") && i + 1 < argc) {
-			load = argv[++i];
-		} else if (argv[i][0] != '-' && !id) {
-			id = argv[i];
-		} else {
-			fprintf(stderr, "usage: baretop-host rules [ID] [--load REFDIR]\n");
-			return 2;
-		}
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		if (k == 0)
+			load = v;
+		else if (k == HOST_ARGS_POSITIONAL && !id)
+			id = v;
+		else if (k == HOST_ARGS_POSITIONAL)
+			return host_usage_error(&args, "one ID, not '%s' too", v);
+		else
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 	}
 	return id ? one(id, load) : table(load);
 }

@@ -16,10 +16,12 @@
 #include <unistd.h>
 
 #include "app/app-main.h"
+#include "app/options.h"
 #include "host/platform-host.h"
 #include "arch/arch-cpuid-host.h"
 #include "validate/report.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 
 BT_HOST_COMMAND(validate, "validate --sim=PRESET [--validate-spec FILE]",
 		"validate PMU events over known-count kernels on the simulated PMU "
@@ -50,6 +52,25 @@ static int results_dir_of_binary(char *buf, size_t len)
 	return (size_t)snprintf(buf, len, "%s/results", exe) >= len ? -1 : 0;
 }
 
+/* The options a validation uses, for its --help: run's whole list is
+ * workloads, boot policy and models, which --validate does not run. */
+static const char *const validate_options[] = {
+	"sim", "validate-spec", "quick", "reps", "warmups", "cpu", "results-dir", "no-results",
+	"keep-results", "config", "no-config", "quiet", "color", NULL,
+};
+
+static void validate_help(void)
+{
+	printf("usage: baretop-host validate --sim[=PRESET] [--validate-spec FILE] [OPTIONS]\n"
+	       "baretop's --validate on Linux (README \"Validating PMU events\"): PMU events checked\n"
+	       "over known-count kernels, on the simulated PMU (this machine's PMU is never used:\n"
+	       "MSRs are refused hosted). Results go where `baretop-host run` puts them.\n\n"
+	       "options (baretop's own, as `baretop-host run --help` describes them):\n");
+	bt_options_usage_only(stdout, validate_options);
+	printf("\nExit status: 0 every check passed, 1 a check FAILed (found), 2 bad arguments or a\n"
+	       "malformed spec file, 3 results could not be written, 4 no PMU to validate.\n");
+}
+
 static int cmd_validate(int argc, char **argv)
 {
 	static char results_dir[PATH_MAX + 16];
@@ -58,6 +79,12 @@ static int cmd_validate(int argc, char **argv)
 
 	if (!args)
 		return BT_EXIT_FAILED;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			validate_help();
+			free(args);
+			return BT_EXIT_OK;
+		}
 	bt_platform_host_init(&plat, bt_arch_cpuid_host());
 	if (results_dir_of_binary(results_dir, sizeof(results_dir)) == 0)
 		plat.default_results_dir = results_dir;
@@ -70,19 +97,38 @@ static int cmd_validate(int argc, char **argv)
 	return status;
 }
 
+static const struct host_opt show_opts[] = { { 0 } };
+static const struct host_cmd_args show_args = {
+	"show-validation",
+	"show-validation RESULTS.json",
+	"Prints the \"validation\" section of a --validate run's results file as the run\n"
+	"printed it.",
+	show_opts,
+	"Exit status: 0, 1 a check FAILed (found), 2 bad arguments, or a file that has no\n"
+	"validation or cannot be read.",
+};
+HOST_ARGS_REGISTER(show_args)
+
 static int cmd_show_validation(int argc, char **argv)
 {
 	struct bt_diag d = { "" };
 	bool any_fail;
+	const char *path = NULL, *v;
+	struct host_args it;
+	int k;
 
-	if (argc != 2 || strcmp(argv[1], "--help") == 0) {
-		fprintf(argc == 2 ? stdout : stderr, "usage: baretop-host show-validation RESULTS.json\n"
-			"Prints the \"validation\" section of a --validate run's results file as the "
-			"run printed it.\nExit status: 0, 1 if a check FAILed, 2 if the file has no "
-			"validation or cannot be read.\n");
-		return argc == 2 ? 0 : 2;
+	host_args_init(&it, &show_args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		if (k == HOST_ARGS_POSITIONAL && !path)
+			path = v;
+		else if (k == HOST_ARGS_POSITIONAL)
+			return host_usage_error(&show_args, "one RESULTS.json, not '%s' too", v);
+		else
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 	}
-	if (bt_validation_show(stdout, argv[1], &any_fail, &d) != BT_OK) {
+	if (!path)
+		return host_usage_error(&show_args, "no RESULTS.json given");
+	if (bt_validation_show(stdout, path, &any_fail, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host show-validation: %s\n", d.text);
 		return 2;
 	}

@@ -202,6 +202,29 @@ static void print_list(FILE *f)
 	}
 }
 
+static const struct host_opt opts[] = {
+	{ "quick", NULL, HOST_FLAG, NULL, "the quick preset of each workload (smaller sizes)" },
+	{ "json", NULL, HOST_FLAG, NULL, "the results as JSON" },
+	{ "reps", NULL, HOST_VALUE, "N", "runs after one warm-up (default 5)" },
+	{ "cpu", NULL, HOST_VALUE, "N",
+	  "pin the measured thread to CPU N (default: the first allowed CPU);\n"
+	  "the partner CPU of two-core workloads is another one" },
+	{ "list", NULL, HOST_FLAG, NULL, "list the workloads and their parameters, run nothing" },
+	{ 0 },
+};
+
+static const struct host_cmd_args args = {
+	"workloads",
+	"workloads [--quick] [--json] [--reps N] [--cpu N] [--list]\n"
+	"          [NAME[:param=value,...] ...]",
+	"Runs the default suite (or the named workloads) hosted and prints each one's\n"
+	"parameters, checksum and time of the measured body (median, min, max of N runs).",
+	opts,
+	"Exit status: 0 done, 1 a workload failed or its checksum differs between runs\n"
+	"(found), 2 bad arguments or an unknown workload or parameter.",
+};
+HOST_ARGS_REGISTER(args)
+
 static int cmd_workloads(int argc, char **argv)
 {
 	bool quick = false, json = false;
@@ -216,44 +239,51 @@ static int cmd_workloads(int argc, char **argv)
 
 	if (!specs)
 		return 1;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--quick") == 0) {
+	struct host_args it;
+	const char *v;
+	int k;
+	bool list = false;
+
+	host_args_init(&it, &args, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		unsigned c;
+		switch (k) {
+		case 0:
 			quick = true;
-		} else if (strcmp(argv[i], "--json") == 0) {
+			break;
+		case 1:
 			json = true;
-		} else if (strcmp(argv[i], "--list") == 0) {
-			print_list(stdout);
-			free(specs);
-			return 0;
-		} else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-			if (!host_parse_uint("workloads", "--reps", argv[++i], 1, 1000, &reps)) {
+			break;
+		case 2:
+			if (!host_parse_uint("workloads", "--reps", v, 1, 1000, &reps)) {
 				free(specs);
-				return 2;
+				return HOST_EXIT_USAGE;
 			}
-		} else if (strcmp(argv[i], "--cpu") == 0 && i + 1 < argc) {
-			unsigned c;
-			if (!host_parse_uint("workloads", "--cpu", argv[++i], 0, 4095, &c)) {
+			break;
+		case 3:
+			if (!host_parse_uint("workloads", "--cpu", v, 0, 4095, &c)) {
 				free(specs);
-				return 2;
+				return HOST_EXIT_USAGE;
 			}
 			cpu = (int)c;
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: baretop-host workloads [--quick] [--json] [--reps N] [--cpu N] [--list]\n"
-			       "                              [NAME[:param=value,...] ...]\n"
-			       "Runs the default suite (or the named workloads) hosted and prints each\n"
-			       "one's parameters, checksum and time of the measured body (median, min,\n"
-			       "max of N runs after one warm-up; default 5). --cpu pins the measured\n"
-			       "thread (default: the first allowed CPU); the partner CPU of two-core\n"
-			       "workloads is another one. Exit 1 if a checksum differs between runs.\n");
+			break;
+		case 4:
+			list = true;
+			break;
+		case HOST_ARGS_POSITIONAL:
+			specs[n_specs++] = v;
+			break;
+		default:
 			free(specs);
-			return 0;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "workloads: unknown option '%s'\n", argv[i]);
-			free(specs);
-			return 2;
-		} else {
-			specs[n_specs++] = argv[i];
+			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 		}
+	}
+	if (list) {
+		free(specs);
+		if (quick || json || n_specs || cpu >= 0 || reps != 5)
+			return host_usage_error(&args, "--list runs nothing: it takes no other option or NAME");
+		print_list(stdout);
+		return HOST_EXIT_OK;
 	}
 	if (reps < 1 || reps > MAX_REPS) {
 		fprintf(stderr, "workloads: --reps must be 1..%d\n", MAX_REPS);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/host-args.h"
 
 #define MAX_COMMANDS 32
 
@@ -47,10 +49,21 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	/* Not a command: every option table, for the test that reads each
+	 * command's --help against its parser (tests/suite/23-host-args.sh). */
+	if (strcmp(argv[1], "--option-table") == 0) {
+		host_args_print_tables(stdout);
+		return 0;
+	}
 	for (int i = 0; i < n_commands; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "baretop-host: unknown command '%s'\n\n", argv[1]);
-	usage(stderr);
+	for (int i = 0; i < n_commands; i++)
+		if (bt_suggest_near(argv[1], strlen(argv[1]), commands[i].name)) {
+			fprintf(stderr, "baretop-host: unknown command '%s', did you mean %s? (see "
+					"'baretop-host --help')\n", argv[1], commands[i].name);
+			return 2;
+		}
+	fprintf(stderr, "baretop-host: unknown command '%s' (see 'baretop-host --help')\n", argv[1]);
 	return 2;
 }

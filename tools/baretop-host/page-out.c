@@ -85,31 +85,50 @@ int bt_host_page_write(const struct bt_page *p, const char *text, const char *ht
 }
 
 int bt_host_page_args(int argc, char **argv, int allow_diff, struct bt_page_args *o,
-		      void (*usage)(FILE *))
+		      const struct host_cmd_args *cmd)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--html") && i + 1 < argc) {
-			o->html = argv[++i];
-		} else if (!strcmp(a, "--csv") && i + 1 < argc) {
-			o->csv = argv[++i];
-		} else if (!strcmp(a, "--text")) {
-			o->text = "-";
-		} else if (!strncmp(a, "--text=", 7) && a[7]) {
-			o->text = a + 7;
-		} else if (allow_diff && !strcmp(a, "--diff")) {
+	struct host_args it;
+	const char *v;
+	int k;
+
+	host_args_init(&it, cmd, argc, argv);
+	while ((k = host_args_next(&it, &v)) != HOST_ARGS_END) {
+		switch (k) {
+		case 0:
+			o->text = v;
+			break;
+		case 1:
+			o->html = v;
+			break;
+		case 2:
+			o->csv = v;
+			break;
+		case 3:
+			if (!allow_diff)
+				return -1; /* not in diff's table: cannot happen */
 			o->want_diff = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+			break;
+		case HOST_ARGS_HELP:
 			return 1;
-		} else if (a[0] != '-' && o->n_files < o->max_files) {
-			o->files[o->n_files++] = argv[i];
-		} else {
+		case HOST_ARGS_BAD:
+			return -1;
+		case HOST_ARGS_POSITIONAL:
+			if (o->n_files == o->max_files) {
+				host_usage_error(cmd, "too many files ('%s'): %zu at most", v, o->max_files);
+				return -1;
+			}
+			o->files[o->n_files++] = (char *)v;
+			break;
+		default:
 			return -1;
 		}
 	}
 	if (!o->text && !o->html && !o->csv)
 		o->text = "-";
+	const char *outs[] = { o->text, o->html, o->csv };
+	for (size_t i = 0; i < 3; i++)
+		if (outs[i] && !host_output_ok(cmd->name, outs[i]))
+			return -1;
 	return 0;
 }
 

@@ -12,9 +12,11 @@
 #include "base/arena.h"
 #include "analysis/page.h"
 #include "analysis/results-diff.h"
+#include "tools/baretop-host/host-args.h"
 
-/* The command line `report` and `diff` share: FILE... [--text[=FILE]]
- * [--html FILE] [--csv FILE], and with allow_diff also --diff. */
+/* The command line `report` and `diff` share: FILE... [--text [FILE]]
+ * [--html [FILE]] [--csv [FILE]] (host-args.h), and with allow_diff also
+ * --diff. */
 struct bt_page_args {
 	const char *text, *html, *csv;  /* the text defaults to "-" when no format is given */
 	char **files;                   /* room for max_files, filled in order */
@@ -22,10 +24,12 @@ struct bt_page_args {
 	int want_diff;
 };
 
+/* cmd's options are, in this order: text, html, csv (HOST_OUTPUT) and,
+ * for `report`, diff (HOST_FLAG); each command words their help. */
 /* Returns 0 when the arguments are good, 1 after printing the help (-h),
- * -1 for a usage error (the caller prints its usage to stderr). */
+ * -1 after a usage error (printed). */
 int bt_host_page_args(int argc, char **argv, int allow_diff, struct bt_page_args *o,
-		      void (*usage)(FILE *));
+		      const struct host_cmd_args *cmd);
 
 /* The views of p's two documents compared node by node (A: docs[0]'s
  * views, B: docs[1]'s) into df, which p then shows. Returns -1 on failure. */

@@ -14,6 +14,7 @@
 
 #include "metrics/builtin.h"
 #include "metrics/counts-file.h"
+#include "metrics/select.h"
 #include "analysis/perf-stat.h"
 #include "pmu/event-encode.h"
 #include "tests/unit/lib/test.h"
@@ -216,12 +217,82 @@ TEST(malformed_lines_name_their_line)
 	expect_error("{\"counter-value\" : \"x\", \"event\" : \"cycles\"}\n", "in.csv:1: \"counter-value\"");
 	expect_error("{\"counter-value\" : \"1\", \"event\" : \"cycles\", \"pcnt-running\" : \"a\"}\n",
 		     "in.csv:1: \"pcnt-running\"");
-	expect_error("{\"interval\" : 1.0, \"counter-value\" : \"1\", \"event\" : \"cycles\"}\n",
-		     "in.csv:1: \"interval\"");
+	/* -I: every row of a file has a timestamp, or none has */
+	expect_error("{\"interval\" : \"1.0\", \"counter-value\" : \"1\", \"event\" : \"cycles\"}\n",
+		     "in.csv:1: \"interval\" is not a number");
+	expect_error("{\"interval\" : 1.0, \"counter-value\" : \"1\", \"event\" : \"cycles\"}\n"
+		     "{\"counter-value\" : \"1\", \"event\" : \"instructions\"}\n",
+		     "in.csv:2: no interval timestamp, unlike line 1");
+	expect_error("1.000,5,,cycles,1,100\nx,6,,cycles,1,100\n", "in.csv:2: interval output (perf stat -I) without a timestamp");
+	expect_error("{\"cpu\" : \"0\", \"counter-value\" : \"1\", \"event\" : \"cycles\"}\n",
+		     "in.csv:1: \"cpu\": only perf stat's default aggregation");
 	expect_error("{\"counter-value\" : \"1\"}\n", "in.csv:1: an event row needs");
 	expect_error("# only a comment\n\n", "no event rows");
 	/* per-CPU output: one event, two values */
 	expect_error("1,,cycles,1,100\n2,,cycles,1,100\n", "in.csv:2: cycles gives CPU_CLK_UNHALTED");
+}
+
+/* perf stat -I: "TIME,COUNT,UNIT,EVENT,..." (-x,) or "interval" (-j); each
+ * interval's rows are its own counts, an event once per interval. */
+TEST(interval_output_one_set_of_counts_per_interval)
+{
+	const char *t = "#           time             counts unit events\n"
+			"     1.001000000,100,,cycles,1000,100.00,,\n"
+			"     1.001000000,50,,instructions,1000,100.00,0.50,insn per cycle\n"
+			"     2.002000000,300,,cycles,1000,100.00,,\n"
+			"     2.002000000,<not counted>,,instructions,0,100.00,,\n";
+	const char *j = "{\"interval\" : 1.001, \"counter-value\" : \"100\", \"event\" : \"cycles\"}\n"
+			"{\"interval\" : 2.002, \"counter-value\" : \"300\", \"event\" : \"cycles\"}\n";
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_perf_stat f, fj;
+	CHECK_MSG(bt_perf_stat_parse(&a, t, strlen(t), "t", &f, &d) == BT_OK, "%s", d.text);
+	CHECK_EQ_INT((int)f.n, 4);
+	CHECK_EQ_INT((int)f.n_intervals, 2);
+	CHECK(f.intervals[0] == 1.001 && f.intervals[1] == 2.002);
+	CHECK(f.rows[1].value == 50 && f.rows[3].state == BT_PERF_NOT_COUNTED);
+	CHECK_MSG(bt_perf_stat_parse(&a, j, strlen(j), "j", &fj, &d) == BT_OK, "%s", d.text);
+	CHECK_EQ_INT((int)fj.n_intervals, 2);
+	const struct bt_model_def *def;
+	struct bt_model *m;
+	CHECK(bt_model_select(NULL, "SKL", &def, &d) == BT_OK && bt_model_open(def, &m, &d) == BT_OK);
+	struct bt_counts *c = bt_counts_new(m);
+	struct bt_perf_row_use uses[4];
+	int th = bt_model_event_find(m, "CPU_CLK_UNHALTED.THREAD"), ir = bt_model_event_find(m, "INST_RETIRED.ANY");
+	CHECK(bt_perf_stat_apply_interval(&f, &perf_match, 1, c, uses, &d) == BT_OK);
+	CHECK(c->events[th] == 300 && isnan(c->events[ir]));
+	CHECK(bt_perf_stat_apply_interval(&f, &perf_match, 0, c, uses, &d) == BT_OK);
+	CHECK(c->events[th] == 100 && c->events[ir] == 50);
+	CHECK(bt_perf_stat_apply_interval(&f, &perf_match, 2, c, uses, &d) != BT_OK);
+	bt_counts_free(c);
+	bt_model_close(m);
+	bt_arena_free(&a);
+}
+
+/* Which formulas perf ran, from the AnyThread events it counted (SKL). */
+TEST(smt_inferred_from_anythread_events)
+{
+	const struct bt_model_def *def;
+	struct bt_model *m;
+	struct bt_diag d = { "" };
+	char why[200];
+	CHECK(bt_model_select(NULL, "SKL", &def, &d) == BT_OK && bt_model_open(def, &m, &d) == BT_OK);
+	struct bt_counts *c = bt_counts_new(m);
+	CHECK(bt_counts_set_event(c, "CPU_CLK_UNHALTED.THREAD", 10) == BT_OK);
+	CHECK_EQ_INT(bt_perf_smt_inferred(c, why, sizeof(why)), 0);
+	CHECK(strstr(why, "SMT off") == why);
+	CHECK(bt_counts_set_event(c, "CPU_CLK_UNHALTED.THREAD_ANY", 20) == BT_OK);
+	CHECK_EQ_INT(bt_perf_smt_inferred(c, why, sizeof(why)), 1);
+	CHECK(strstr(why, "CPU_CLK_UNHALTED.THREAD_ANY") != NULL);
+	bt_counts_free(c);
+	bt_model_close(m);
+	/* a perfmon v5 core has no AnyThread event: nothing to infer */
+	CHECK(bt_model_select(NULL, "ICL", &def, &d) == BT_OK && bt_model_open(def, &m, &d) == BT_OK);
+	c = bt_counts_new(m);
+	CHECK_EQ_INT(bt_perf_smt_inferred(c, why, sizeof(why)), -1);
+	bt_counts_free(c);
+	bt_model_close(m);
 }
 
 TEST(variance_column_and_old_short_rows)

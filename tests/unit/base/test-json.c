@@ -96,3 +96,31 @@ TEST(missing_file_is_not_found)
 	CHECK(strstr(d.text, "/nonexistent/x.json") != NULL);
 	bt_arena_free(&a);
 }
+
+/* The checked accessor: a number converted to a C integer is first judged
+ * against its range and wholeness, and a refusal says where it is. */
+TEST(checked_numbers_refuse_with_a_place)
+{
+	struct bt_arena a = { 0 };
+	struct bt_diag d = { "" };
+	double x = 7;
+	struct bt_json *r = parse(&a, "{\"ok\": 3, \"neg\": -10,\n \"huge\": 1.9e85, \"half\": 2.5, \"s\": \"4\", \"n\": null}", &d);
+	CHECK(r != NULL);
+	CHECK(bt_json_num_in(r, "ok", 0, 10, 1, -1, &x, &d) == BT_OK && x == 3);
+	CHECK(bt_json_num_in(r, "absent", 0, 10, 1, -1, &x, &d) == BT_OK && x == -1);
+	CHECK(bt_json_num_in(r, "n", 0, 10, 1, -1, &x, &d) == BT_OK && x == -1);
+	CHECK(bt_json_num_in(NULL, "ok", 0, 10, 1, 5, &x, &d) == BT_OK && x == 5);
+	CHECK(bt_json_num_in(r, "neg", 0, 4294967295.0, 1, 0, &x, &d) == BT_ERR_INVALID);
+	CHECK_STR(d.text, "line 1 column 18: \"neg\" is -10: a whole number from 0 to 4294967295 expected");
+	CHECK(bt_json_num_in(r, "huge", 0, 9007199254740992.0, 1, 0, &x, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "line 2 column 10: \"huge\" is 1.9e85") == d.text);
+	CHECK(bt_json_num_in(r, "half", 0, 10, 1, 0, &x, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "\"half\" is 2.5: a whole number") != NULL);
+	CHECK(bt_json_num_in(r, "half", 0, 10, 0, 0, &x, &d) == BT_OK && x == 2.5);
+	CHECK(bt_json_num_in(r, "s", 0, 10, 1, 0, &x, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "\"s\" is not a number") != NULL);
+	CHECK(bt_json_num_check(bt_json_get(r, "huge"), 0, 1e300, 1) == BT_JSON_NUM_OK); /* beyond 2^53: whole */
+	CHECK(bt_json_num_check(bt_json_get(r, "s"), 0, 1, 0) == BT_JSON_NUM_NOT_NUMBER);
+	CHECK(bt_json_num_check(bt_json_get(r, "neg"), -10, -10, 1) == BT_JSON_NUM_OK);
+	bt_arena_free(&a);
+}

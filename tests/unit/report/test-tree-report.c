@@ -81,6 +81,8 @@ TEST(count_file_errors)
 		{ "[]", "c.json:1:1: a count file is a JSON object" },
 		{ "{\"model\": \"X\"}", "c.json:1:1: no \"counts\" object" },
 		{ "{\"counts\": {\"A\": \"7\"}}", "c.json:1:18: counts \"A\" is not a number" },
+		{ "{\"counts\": {\"A\": -3}}", "c.json:1:18: counts \"A\" is -3: a number from 0 to 1.84467e+19 expected" },
+		{ "{\"counts\": {\"A\": 1.9e85}}", "c.json:1:18: counts \"A\" is 1.9e85: a number from 0 to 1.84467e+19 expected" },
 		{ "{\"counts\": 3}", "c.json:1:12: \"counts\" must be an object" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
