@@ -212,7 +212,7 @@ static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
 		bt_sb_printf(o, "</td><td class=\"n\">%.3f</td></tr>", n->cpi_share);
 	}
 	if (any)
-		bt_sb_puts(o, "</table><p class=\"note\">A node's CPI share is its value &times; CPI.</p>");
+		bt_sb_puts(o, "</table><p class=\"note\">A node's CPI share is its part of the CPI stack: level 1 its value &times; CPI, below that its parent's share split among the parent's children by their values, so children add up to their parent.</p>");
 }
 
 static void tree(struct bt_strbuf *o, const struct bt_view *v)

@@ -29,6 +29,10 @@ struct bt_count_ctx {
 	const struct bt_event **evp;
 	struct bt_event *twins;
 	double constants[BT_CONST_COUNT];
+	/* The clock the counted TSC ticks at: the simulated CPU's stated one
+	 * under --sim (its windows last the workload model's cycles), else the
+	 * CPU's. 0: unknown. */
+	uint64_t tsc_hz;
 	bool smt;
 	unsigned copies;
 	bool exec_mode;                /* -x: the window keeps interrupts enabled */

@@ -247,8 +247,8 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 	c->constants[BT_C_CORES_PER_SOCKET] = (double)cpus / packages / (tpc ? tpc : 1);
 	/* baretop counts one logical CPU, not core-wide (perf #core_wide). */
 	c->constants[BT_C_CORE_WIDE] = 0;
-	if (ci->tsc_hz)
-		c->constants[BT_C_TSC_HZ] = (double)ci->tsc_hz;
+	if (c->tsc_hz)
+		c->constants[BT_C_TSC_HZ] = (double)c->tsc_hz;
 	if (c->file_counts) {
 		/* Replaying a count file: its machine's constants decide both
 		 * which events are needed (SMT on/off branches) and the values. */
@@ -342,6 +342,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	}
 	c->copies = opt->copies;
 	c->exec_mode = opt->exec_path != NULL;
+	c->tsc_hz = c->synth ? bt_synth_cpu(c->synth)->tsc_hz : cpu->tsc_hz;
 	set_constants(c, census);
 	bt_measure_opts_defaults(&c->mopts);
 	if (opt->reps)
@@ -354,7 +355,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	c->mopts.pmu.read_smi_count = sim_cpu ? sim_cpu->smi_count
 						  : cpu->vendor == BT_VENDOR_INTEL &&
 							    cpu->family == 6 && cpu->model >= 0x1A;
-	c->mopts.pmu.tsc_hz = cpu->tsc_hz;
+	c->mopts.pmu.tsc_hz = c->tsc_hz;
 	struct bt_count_setup setup;
 
 	bt_count_setup_of(c, &setup);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The tree as text: indented by depth, with flags, the bottleneck path and
- * each flagged node's share of CPI (its fraction x CPI) in its own column,
+ * each node's CPI-stack component (metrics/eval.c cpi_stack: level 1 its
+ * fraction x CPI, below its parent's split by value) in its own column,
  * after a bar per level-1 node. Every line fits the console's 80 columns
  * (text-fit.h): long lists wrap at spaces, long names get a line of their
  * own; numbers are never cut. */

@@ -195,6 +195,7 @@ static void use_entries(struct bt_synth *s, size_t n)
 {
 	s->source.entries = s->entries;
 	s->source.n = n;
+	s->source.tsc_per_window = 0; /* the source's TSC entry, or the CPU's default */
 }
 
 static struct bt_sim_count *entry_named(struct bt_synth *s, const char *name)
@@ -343,6 +344,8 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 				const void *param_ctx, unsigned width, struct bt_diag *d)
 {
 	const struct bt_wl_profile *prof = bt_wl_profile_find(workload);
+	struct bt_wl_profile run;
+	double cycles = 0;
 
 	if (s->from_file || !prof)
 		return BT_OK;
@@ -351,11 +354,18 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 	uint64_t seed = bt_fnv1a64_str(workload, BT_FNV1A64_INIT);
 	/* A model without a width (vendor files loaded with no built-in model
 	 * of this CPU): the narrowest Top-Down core, 4 slots per cycle. */
-	if (bt_sim_workload_counts(s->evp, s->n_ev, prof, insts, width ? width : 4, seed,
-				   s->entries, s->unknown, sizeof(s->unknown)) != BT_OK)
+	unsigned w = width ? width : 4;
+	/* This run's parameters (taken_pct) decide its mispredicts. */
+	bt_wl_profile_resolve(prof, param, param_ctx, w, &run);
+	if (bt_sim_workload_counts(s->evp, s->n_ev, &run, insts, w, seed, s->entries, s->unknown,
+				   sizeof(s->unknown), &cycles) != BT_OK)
 		return fail(d, "the simulated PMU cannot count %s's model for %s (it needs "
 			    "TOPDOWN.SLOTS among the events)", workload, s->model_id);
 	use_entries(s, s->n_ev);
+	/* The window lasts the model's cycles: the simulated core runs at the
+	 * simulated TSC's clock (struct bt_sim_config tsc_hz), so a simulated
+	 * time is cycles / tsc_hz, never the host's time. */
+	s->source.tsc_per_window = cycles >= 1 ? (uint64_t)llround(cycles) : 1;
 	snprintf(s->source_label, sizeof(s->source_label),
 		 "counts of the workload model of %s (synth/workload-profiles.c: a model, not a "
 		 "measurement)", workload);

@@ -28,14 +28,16 @@
  * so the path without it stays exercised. smm_counts_per_smi: a
  * round figure for one SMI handler's work (tens of microseconds);
  * smm_tsc_per_smi: the time it takes, 150000 ticks (50 us at 3 GHz, the
- * low end of the 50-100 us an SMI handler commonly takes).
+ * low end of the 50-100 us an SMI handler commonly takes). tsc_hz: every
+ * preset's simulated clock is BT_SIM_TSC_HZ (3 GHz, the clock those figures
+ * assume); a simulated time is simulated ticks at that clock.
  */
 #include <string.h>
 
 #include "arch/sim/sim.h"
 
 #define COMMON .noise_per_access = 1, .tsc_per_access = 50, .tsc_per_window = 1000000, \
-	       .smm_counts_per_smi = 25000, .smm_tsc_per_smi = 150000
+	       .tsc_hz = BT_SIM_TSC_HZ, .smm_counts_per_smi = 25000, .smm_tsc_per_smi = 150000
 
 static const struct bt_sim_config presets[] = {
 	{ .name = "core2", .family = BT_SIM_FAM_CORE2,

@@ -259,6 +259,10 @@ struct bt_sim_config {
 	uint32_t noise_per_access; /* foreign activity per access outside the window */
 	uint64_t tsc_per_access;   /* TSC ticks per access outside the window */
 	uint64_t tsc_per_window;   /* TSC ticks per window when the source has none */
+	/* The simulated TSC's frequency (Hz), stated: a simulated time is the
+	 * simulated ticks over it, never the host's clock. The simulated core
+	 * runs at it (core cycles = TSC ticks in the window, APERF = MPERF). */
+	uint64_t tsc_hz;
 	uint32_t smi_per_window;   /* SMIs that "land" in each window, halfway through */
 	uint64_t smm_counts_per_smi; /* what one SMI handler adds to each counter counting
 				      * ring 0 (Intel: unless DEBUGCTL.FREEZE_WHILE_SMM) */
@@ -267,6 +271,10 @@ struct bt_sim_config {
 	uint8_t initial;           /* BT_SIM_INIT_* flags */
 	struct bt_sim_defects defects; /* injected hardware defects (none: all 0) */
 };
+
+/* The simulated clock every preset states (struct bt_sim_config tsc_hz):
+ * 3 GHz. */
+#define BT_SIM_TSC_HZ 3000000000ull
 
 /* Named presets: "core2" "nhm" "skl" "icl" "spr" "adl-p" "adl-e" "lnl-p"
  * "amd-legacy" "zen2" "zen4". NULL if unknown. */
