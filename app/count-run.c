@@ -370,7 +370,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		for (unsigned i = 0; i < n_nodes; i++)
 			t->targeted[nodes[i]] = 1;
 		snprintf(t->untargeted_why, sizeof(t->untargeted_why),
-			 "--level %u stops there", lv);
+			 "below level %u (--level %u measures the tree to that level only)", lv, lv);
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
 				  scratch, d);
 		t->n_steps = 1;
