@@ -33,6 +33,9 @@ struct bt_count_ctx {
 	 * under --sim (its windows last the workload model's cycles), else the
 	 * CPU's. 0: unknown. */
 	uint64_t tsc_hz;
+	/* Threads per core of the simulated CPU (its CPUID, as the part it
+	 * answers as); 0: not simulated, the census's or the CPU's count. */
+	uint32_t sim_threads_per_core;
 	bool smt;
 	unsigned copies;
 	bool exec_mode;                /* -x: the window keeps interrupts enabled */

@@ -233,8 +233,12 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)
 {
 	const struct bt_cpu_info *ci = c->cpu;
-	uint32_t tpc = census && census->threads_per_core ? census->threads_per_core
-							  : ci->threads_per_core;
+	/* SMT on or off: the counted CPU's. A simulated CPU's is its own (a
+	 * Skylake with SMT on enumerates 4 general counters, with SMT off 8),
+	 * never the host's. */
+	uint32_t tpc = c->sim_threads_per_core ? c->sim_threads_per_core
+		       : census && census->threads_per_core ? census->threads_per_core
+							    : ci->threads_per_core;
 	uint32_t packages = census && census->packages ? census->packages : 1;
 	uint32_t cpus = census && census->total ? census->total : 1;
 
@@ -264,8 +268,9 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 		 * formulas are the right ones (toplev's --single-thread). */
 		c->constants[BT_C_HYPERTHREADING_ON] = 0;
 		c->smt = false;
-		ctx_note(c, "SMT is on, but baretop counts one logical CPU while its sibling "
+		ctx_note(c, "SMT is on%s, but baretop counts one logical CPU while its sibling "
 			    "idles: the per-thread formulas are used (HYPERTHREADING_ON = 0)%s",
+			 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "",
 			 c->copies > 1 ? "; with --copies a copy may run on the sibling, which "
 					 "these formulas do not account for" : "");
 	}
@@ -343,6 +348,11 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	c->copies = opt->copies;
 	c->exec_mode = opt->exec_path != NULL;
 	c->tsc_hz = c->synth ? bt_synth_cpu(c->synth)->tsc_hz : cpu->tsc_hz;
+	if (c->synth) {
+		struct bt_cpu_info sim_cpu;
+		if (bt_synth_cpu_info(c->synth, &sim_cpu))
+			c->sim_threads_per_core = sim_cpu.threads_per_core ? sim_cpu.threads_per_core : 1;
+	}
 	set_constants(c, census);
 	bt_measure_opts_defaults(&c->mopts);
 	if (opt->reps)

@@ -96,20 +96,33 @@ bool bt_synth_known(const char *name, struct bt_diag *d)
 	return false;
 }
 
-bool bt_synth_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
+static bool identity_of(const struct bt_sim_config *cfg, struct bt_cpu_info *ret)
 {
-	const struct bt_sim_config *preset = preset_name ? bt_sim_preset(preset_name) : NULL;
 	struct bt_sim *sim;
 	struct bt_detect_options o = { 0 };
 
-	if (!preset || !(sim = calloc(1, sizeof(*sim))))
+	if (!cfg || !(sim = calloc(1, sizeof(*sim))))
 		return false;
-	bool ok = bt_sim_init(sim, preset) == BT_OK;
+	bool ok = bt_sim_init(sim, cfg) == BT_OK;
 	if (ok)
 		bt_cpu_detect(&sim->arch, &o, ret);
 	bt_sim_free(sim);
 	free(sim);
 	return ok;
+}
+
+bool bt_synth_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
+{
+	return identity_of(preset_name ? bt_sim_preset(preset_name) : NULL, ret);
+}
+
+bool bt_synth_cpu_info(const struct bt_synth *s, struct bt_cpu_info *ret)
+{
+	struct bt_sim_config cfg = s->sim.cfg;
+
+	/* Detection only: no defect may fault or change what CPUID says. */
+	memset(&cfg.defects, 0, sizeof(cfg.defects));
+	return identity_of(&cfg, ret);
 }
 
 bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, struct bt_diag *d)

@@ -165,7 +165,7 @@ struct bt_sim_cpuid_part {
 extern const struct bt_sim_cpuid_part *const bt_sim_cpuid_parts[];
 const struct bt_sim_cpuid_part *bt_sim_cpuid_part(const char *id);
 extern const struct bt_sim_cpuid_part bt_sim_part_ivb, bt_sim_part_hsw, bt_sim_part_cfl,
-	bt_sim_part_skx, bt_sim_part_icl, bt_sim_part_tgl, bt_sim_part_icx, bt_sim_part_adl_p,
+	bt_sim_part_skl, bt_sim_part_skx, bt_sim_part_icl, bt_sim_part_tgl, bt_sim_part_icx, bt_sim_part_adl_p,
 	bt_sim_part_adl_e, bt_sim_part_spr, bt_sim_part_emr, bt_sim_part_gnr, bt_sim_part_mtl_p,
 	bt_sim_part_mtl_e, bt_sim_part_lnl_p, bt_sim_part_lnl_e, bt_sim_part_arl_p,
 	bt_sim_part_arl_e, bt_sim_part_arlh_p, bt_sim_part_arlh_e, bt_sim_part_arlh_lpe,
@@ -276,7 +276,7 @@ struct bt_sim_config {
  * 3 GHz. */
 #define BT_SIM_TSC_HZ 3000000000ull
 
-/* Named presets: "core2" "nhm" "skl" "icl" "spr" "adl-p" "adl-e" "lnl-p"
+/* Named presets: "core2" "nhm" "skl" "skl-nosmt" "icl" "spr" "adl-p" "adl-e" "lnl-p"
  * "amd-legacy" "zen2" "zen4". NULL if unknown. */
 const struct bt_sim_config *bt_sim_preset(const char *name);
 /* The preset names, NULL-terminated. */
