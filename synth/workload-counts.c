@@ -83,6 +83,13 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	q->ms_cyc = q->ms_uops / width;
 	q->assists = p->assist_share * q->ms_uops / 100; /* ~100 slots per assist */
 	q->br = p->branches * insts;
+	/* Every loop mispredicts its exit at least: never 0 mispredicts where
+	 * there are branches (a count of 0 would make INT_MISC.CLEARS_COUNT equal
+	 * MACHINE_CLEARS.COUNT, whose difference the formulas divide by): one
+	 * per run, or one in 10^4 branches. */
+	double exits = q->br * 1e-4 > 1 ? q->br * 1e-4 : 1;
+	if (q->br >= 1 && q->misp < exits)
+		q->misp = exits;
 	if (q->misp > q->br)
 		q->misp = q->br;
 	q->ld = p->loads * insts;

@@ -410,3 +410,42 @@ TEST(cpi_stack_adds_up_on_every_model)
 	CHECK(models_with_stack >= 18);
 }
 
+/* The events the formulas divide by are never equal by accident: on every
+ * model that has both, INT_MISC.CLEARS_COUNT (every clear: mispredicts and
+ * machine clears) exceeds MACHINE_CLEARS.COUNT for every built-in workload,
+ * even one whose profile has no mispredict share (a loop still mispredicts
+ * its exit), so Other_Mispredicts is never 0/0. */
+TEST(clears_count_exceeds_machine_clears_on_every_workload)
+{
+	size_t nw;
+	const struct bt_workload *const *all = bt_wl_all(&nw);
+	unsigned checked = 0;
+
+	for (unsigned k = 0; k < bt_builtin_model_count; k++) {
+		const char *id = bt_builtin_models[k]->id;
+		const struct bt_model_def *def = bt_builtin_find(id);
+		struct run x;
+		if (!def || open_run(&x, id) != 0) {
+			CHECK(0);
+			continue;
+		}
+		int clears = bt_model_event_find(x.m, "INT_MISC.CLEARS_COUNT");
+		int mc = bt_model_event_find(x.m, "MACHINE_CLEARS.COUNT");
+		int other = bt_model_node_find(x.m, "Other_Mispredicts");
+		double width = def->pipeline_width ? def->pipeline_width : 4;
+		for (size_t w = 0; clears >= 0 && mc >= 0 && w < nw; w++) {
+			if (count(&x, all[w], width, NULL, 1) != 0)
+				continue;
+			checked++;
+			if (!(x.c->events[clears] > x.c->events[mc]) ||
+			    (other >= 0 && x.r->state[other] != BT_NODE_OK)) {
+				fprintf(stderr, "  %s %s: CLEARS_COUNT %.0f, MACHINE_CLEARS.COUNT %.0f\n", id,
+					all[w]->name, x.c->events[clears], x.c->events[mc]);
+				CHECK(0);
+			}
+		}
+		close_run(&x);
+	}
+	CHECK(checked >= 100);
+}
+
