@@ -113,7 +113,14 @@ void bt_page_rule_counts(const struct bt_view *v, unsigned *held, unsigned *viol
 
 int bt_page_listed(const struct bt_view_node *n)
 {
-	return !isnan(n->value) || strcmp(n->state, "missing") != 0;
+	return n->listed;
+}
+
+const char *bt_page_no_value(const struct bt_view_node *n)
+{
+	if (!n || !n->listed)
+		return NULL;
+	return !strcmp(n->state, "invalid") ? "n/a" : !strcmp(n->state, "missing") ? "missing" : NULL;
 }
 
 size_t bt_page_unlisted(const struct bt_view *v)

@@ -212,7 +212,7 @@ static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
 		bt_sb_printf(o, "</td><td class=\"n\">%.3f</td></tr>", n->cpi_share);
 	}
 	if (any)
-		bt_sb_puts(o, "</table><p class=\"note\">A node's CPI share is its value &times; CPI.</p>");
+		bt_sb_puts(o, "</table><p class=\"note\">A node's CPI share is its part of the CPI stack: level 1 its value &times; CPI, below that its parent's share split among the parent's children by their values, so children add up to their parent.</p>");
 }
 
 static void tree(struct bt_strbuf *o, const struct bt_view *v)
@@ -251,8 +251,8 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 	}
 	bt_sb_puts(o, "</table><p class=\"note\">");
 	if (bt_page_unlisted(v))
-		bt_sb_printf(o, "%zu deeper nodes not measured (drill-down opens only flagged nodes) or missing "
-				"an input: not listed. ", bt_page_unlisted(v));
+		bt_sb_printf(o, "%zu deeper nodes not measured (drill-down opens only flagged nodes; "
+				"--level N stops at level N): not listed. ", bt_page_unlisted(v));
 	bt_sb_puts(o, "Flagged: the vendor threshold holds. "
 		      "Bottleneck path: the largest flagged child, level by level. ");
 	esc(o, v->spread_note);
@@ -441,7 +441,8 @@ static void heat(struct bt_strbuf *o, const struct bt_page *p)
 {
 	bt_sb_puts(o, "<section class=\"card\"><h2>Workload &times; node</h2><p class=\"meta\">Each cell is the "
 		      "node's value; its tint grows with it. Bold: flagged; outlined: on the bottleneck path; "
-		      "&ndash;: not measured.</p><div style=\"overflow-x:auto\"><table class=\"heat\"><tr><th>node</th>");
+		      "&ndash;: not measured; n/a: measured, a division by zero; missing: measured, an input "
+		      "not counted.</p><div style=\"overflow-x:auto\"><table class=\"heat\"><tr><th>node</th>");
 	for (size_t k = 0; k < p->n_views; k++) {
 		char tag[24];
 		bt_page_doc_tag(p, p->views[k].doc, tag, sizeof(tag));
@@ -470,7 +471,8 @@ static void heat(struct bt_strbuf *o, const struct bt_page *p)
 			for (size_t j = 0; j < p->n_views; j++) {
 				const struct bt_view_node *m = bt_view_find(&p->views[j], n->name);
 				if (!m || isnan(m->value)) {
-					bt_sb_puts(o, "<td class=\"dim\">&ndash;</td>");
+					const char *why = bt_page_no_value(m);
+					bt_sb_printf(o, "<td class=\"dim\">%s</td>", why ? why : "&ndash;");
 					continue;
 				}
 				double a = m->value < 0 ? 0 : m->value > 1 ? 1 : m->value;

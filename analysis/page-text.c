@@ -54,7 +54,7 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		bt_sb_putc(o, '\n');
 	}
 	if (bt_page_unlisted(v))
-		bt_sb_printf(o, "  (%zu deeper nodes not measured or missing an input: not listed)\n",
+		bt_sb_printf(o, "  (%zu deeper nodes not measured: not listed)\n",
 			     bt_page_unlisted(v));
 	bt_sb_puts(o, "  bottleneck path:");
 	int any = 0;
@@ -175,7 +175,8 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v)
  * each, columns the workloads. */
 static void heat(struct bt_strbuf *o, const struct bt_page *p)
 {
-	bt_sb_puts(o, "\n== workload x node (value in percent; - = not measured)\n");
+	bt_sb_puts(o, "\n== workload x node (value in percent; - = not measured, n/a = division by "
+		      "zero, missing = an input not counted)\n");
 	bt_sb_printf(o, "  %-36s", "node");
 	for (size_t k = 0; k < p->n_views; k++) {
 		char tag[24], col[64];
@@ -204,7 +205,7 @@ static void heat(struct bt_strbuf *o, const struct bt_page *p)
 			for (size_t j = 0; j < p->n_views; j++) {
 				const struct bt_view_node *m = bt_view_find(&p->views[j], n->name);
 				if (!m || isnan(m->value))
-					bt_sb_printf(o, " %14s", "-");
+					bt_sb_printf(o, " %14s", bt_page_no_value(m) ? bt_page_no_value(m) : "-");
 				else
 					bt_sb_printf(o, " %13.2f%s", m->value * 100,
 						     m->on_path ? "<" : m->flag ? "*" : " ");

@@ -52,10 +52,14 @@ void bt_page_provenance_line(struct bt_strbuf *out, const struct bt_results_doc 
 #define BT_L1_SLOTS (BT_L1_COUNT + 1)
 void bt_page_level1(const struct bt_view *v, double out[BT_L1_SLOTS]);
 
-/* Whether a node is listed: it has a value, or a reason other than a
- * missing input (drill-down leaves most deep nodes unmeasured: those are
- * counted, bt_page_unlisted(), not listed). */
+/* Whether a node is listed: the console's node set, every node but those
+ * not measured on purpose (drill-down, --level N: state "not_measured"),
+ * which are counted, bt_page_unlisted(), not listed. */
 int bt_page_listed(const struct bt_view_node *n);
+/* What a workload x node cell without a value says: "n/a" (measured, a
+ * division by zero), "missing" (measured, an input not counted), NULL (not
+ * measured: absent or not measured on purpose). */
+const char *bt_page_no_value(const struct bt_view_node *n);
 size_t bt_page_unlisted(const struct bt_view *v);
 
 /* Per step of a counted workload: the run checks (shared by the formats). */

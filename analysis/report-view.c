@@ -40,7 +40,7 @@ static double num_or_nan(const struct bt_json *v)
 
 /* Tree nodes depth first, parents before children, in the document's order. */
 static void walk(struct bt_view *v, const struct bt_json *nodes, const char *parent,
-		 enum bt_l1_category cat, int depth)
+		 enum bt_l1_category cat, int depth, bool exact)
 {
 	/* a hostile file's repeated keys could reach a node twice: stop at n */
 	for (size_t i = 0; depth < 16 && i < nodes->u.obj.n && v->n_nodes < nodes->u.obj.n; i++) {
@@ -64,7 +64,13 @@ static void walk(struct bt_view *v, const struct bt_json *nodes, const char *par
 		o->cpi_share = num_or_nan(bt_json_get(nd, "cpi_share"));
 		o->lo = o->hi = o->value;
 		o->category = parent ? cat : bt_l1_category_of(o->name);
-		walk(v, nodes, o->name, o->category, depth + 1);
+		/* The console's node set (report/tree-text.c): every node but
+		 * those not measured on purpose. A file whose tree does not say
+		 * which those are (no "not_measured": older files) wrote them as
+		 * "missing" without a value: those are left out then, as before. */
+		o->listed = strcmp(o->state, "not_measured") != 0 &&
+			    (exact || !isnan(o->value) || strcmp(o->state, "missing") != 0);
+		walk(v, nodes, o->name, o->category, depth + 1, exact);
 	}
 }
 
@@ -175,7 +181,7 @@ bt_status bt_view_build(struct bt_arena *a, const struct bt_results_doc *doc,
 	if (!v->nodes)
 		return BT_ERR_NOMEM;
 	memset(v->nodes, 0, (nodes->u.obj.n + 1) * sizeof(*v->nodes));
-	walk(v, nodes, NULL, BT_L1_OTHER, 0);
+	walk(v, nodes, NULL, BT_L1_OTHER, 0, bt_json_get(w->tree, "not_measured") != NULL);
 	const struct bt_json *path = bt_json_member(w->tree, "bottleneck_path", BT_JSON_ARRAY);
 	for (size_t i = 0; path && i < path->u.arr.n; i++) {
 		const char *p = bt_json_str(path->u.arr.items[i]);

@@ -49,6 +49,7 @@ struct bt_view_node {
 	double cpi_share;         /* NaN when none */
 	double lo, hi;            /* spread (see above); lo = hi = value when unknown */
 	enum bt_l1_category category; /* of its level-1 ancestor */
+	bool listed;              /* shown: see bt_page_listed() */
 };
 
 struct bt_view {

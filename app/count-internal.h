@@ -32,6 +32,13 @@ struct bt_count_ctx {
 	const struct bt_event **evp;
 	struct bt_event *twins;
 	double constants[BT_CONST_COUNT];
+	/* The clock the counted TSC ticks at: the simulated CPU's stated one
+	 * under --sim (its windows last the workload model's cycles), else the
+	 * CPU's. 0: unknown. */
+	uint64_t tsc_hz;
+	/* Threads per core of the simulated CPU (its CPUID, as the part it
+	 * answers as); 0: not simulated, the census's or the CPU's count. */
+	uint32_t sim_threads_per_core;
 	bool smt;
 	unsigned copies;
 	bool exec_mode;                /* -x: the window keeps interrupts enabled */

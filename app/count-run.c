@@ -247,7 +247,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->inst_min = job->m.inst_min;
 	step->inst_max = job->m.inst_max;
 	step->tsc_median = job->m.tsc_median;
-	bt_run_freq(step->run_log, step->n_run_log, c->cpu->tsc_hz, &step->freq);
+	bt_run_freq(step->run_log, step->n_run_log, c->tsc_hz, &step->freq);
 	if (job->m.n_flagged)
 		add_note(t, "level %u: %d of %d runs still disagreed after %u retries (SMIs: %d)",
 			 step->level, job->m.n_flagged, job->m.n_runs, c->mopts.max_retries,
@@ -284,9 +284,9 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 		 * interval (FORMAT.md), here one run of the workload. */
 		uint64_t tsc = t->steps[0].tsc_median;
 		k->constants[BT_C_SYSTEM_TSC_FREQ] = (double)tsc;
-		if (c->cpu->tsc_hz)
+		if (c->tsc_hz)
 			k->constants[BT_C_DURATIONTIMEINMILLISECONDS] =
-				(double)tsc * 1e3 / (double)c->cpu->tsc_hz;
+				(double)tsc * 1e3 / (double)c->tsc_hz;
 	}
 	unsigned filled = bt_counts_use_default_retire_latencies(k);
 	if (t->latency_noted)
@@ -320,6 +320,7 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 		return NULL;
 	}
 	t->simulated = c->synth != NULL;
+	t->tsc_hz = c->tsc_hz;
 	return t;
 }
 
@@ -373,7 +374,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		for (unsigned i = 0; i < n_nodes; i++)
 			t->targeted[nodes[i]] = 1;
 		snprintf(t->untargeted_why, sizeof(t->untargeted_why),
-			 "--level %u stops there", lv);
+			 "below level %u (--level %u measures the tree to that level only)", lv, lv);
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
 				  scratch, d);
 		t->n_steps = 1;

@@ -233,8 +233,12 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)
 {
 	const struct bt_cpu_info *ci = c->cpu;
-	uint32_t tpc = census && census->threads_per_core ? census->threads_per_core
-							  : ci->threads_per_core;
+	/* SMT on or off: the counted CPU's. A simulated CPU's is its own (a
+	 * Skylake with SMT on enumerates 4 general counters, with SMT off 8),
+	 * never the host's. */
+	uint32_t tpc = c->sim_threads_per_core ? c->sim_threads_per_core
+		       : census && census->threads_per_core ? census->threads_per_core
+							    : ci->threads_per_core;
 	uint32_t packages = census && census->packages ? census->packages : 1;
 	uint32_t cpus = census && census->total ? census->total : 1;
 
@@ -247,8 +251,8 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 	c->constants[BT_C_CORES_PER_SOCKET] = (double)cpus / packages / (tpc ? tpc : 1);
 	/* baretop counts one logical CPU, not core-wide (perf #core_wide). */
 	c->constants[BT_C_CORE_WIDE] = 0;
-	if (ci->tsc_hz)
-		c->constants[BT_C_TSC_HZ] = (double)ci->tsc_hz;
+	if (c->tsc_hz)
+		c->constants[BT_C_TSC_HZ] = (double)c->tsc_hz;
 	if (c->file_counts) {
 		/* Replaying a count file: its machine's constants decide both
 		 * which events are needed (SMT on/off branches) and the values. */
@@ -264,8 +268,9 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 		 * formulas are the right ones (toplev's --single-thread). */
 		c->constants[BT_C_HYPERTHREADING_ON] = 0;
 		c->smt = false;
-		ctx_note(c, "SMT is on, but baretop counts one logical CPU while its sibling "
+		ctx_note(c, "SMT is on%s, but baretop counts one logical CPU while its sibling "
 			    "idles: the per-thread formulas are used (HYPERTHREADING_ON = 0)%s",
+			 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "",
 			 c->copies > 1 ? "; with --copies a copy may run on the sibling, which "
 					 "these formulas do not account for" : "");
 	}
@@ -348,6 +353,12 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	}
 	c->copies = opt->copies;
 	c->exec_mode = opt->exec_path != NULL;
+	c->tsc_hz = c->synth ? bt_synth_cpu(c->synth)->tsc_hz : cpu->tsc_hz;
+	if (c->synth) {
+		struct bt_cpu_info sim_cpu;
+		if (bt_synth_cpu_info(c->synth, &sim_cpu))
+			c->sim_threads_per_core = sim_cpu.threads_per_core ? sim_cpu.threads_per_core : 1;
+	}
 	set_constants(c, census);
 	bt_measure_opts_defaults(&c->mopts);
 	if (opt->reps)
@@ -360,7 +371,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	c->mopts.pmu.read_smi_count = sim_cpu ? sim_cpu->smi_count
 						  : cpu->vendor == BT_VENDOR_INTEL &&
 							    cpu->family == 6 && cpu->model >= 0x1A;
-	c->mopts.pmu.tsc_hz = cpu->tsc_hz;
+	c->mopts.pmu.tsc_hz = c->tsc_hz;
 	if (c->pmu.driver) {
 		/* The OS's driver: no MSR is readable from user space (APERF,
 		 * MPERF, MSR_SMI_COUNT). */

@@ -330,6 +330,67 @@ static void bottleneck_path(const struct bt_model *m, struct bt_result *r)
 	}
 }
 
+/* A usable stack component: a valid value, negatives counting as none. */
+static double stack_weight(const struct bt_result *r, unsigned i)
+{
+	double v = r->value[i];
+	return isnan(v) || r->state[i] != BT_NODE_OK ? NAN : v < 0 ? 0 : v;
+}
+
+/* Shares of `node`'s children: its share split in proportion to their
+ * values, then theirs below them. All or none: when a child has no valid
+ * value, or the children weigh nothing, the stack stops at `node` (a split
+ * among some of them would hand them the others' cycles). */
+static void split_share(const struct bt_model *m, struct bt_result *r, unsigned node, int depth)
+{
+	unsigned nc = m->n_children[node];
+	const uint16_t *kids = m->child_list + m->child_start[node];
+	double sum = 0;
+
+	if (!nc || depth > 32 || isnan(r->cpi_share[node]))
+		return;
+	for (unsigned k = 0; k < nc; k++)
+		sum += stack_weight(r, kids[k]);
+	if (isnan(sum) || sum <= 0)
+		return;
+	for (unsigned k = 0; k < nc; k++) {
+		r->cpi_share[kids[k]] = r->cpi_share[node] * (stack_weight(r, kids[k]) / sum);
+		split_share(m, r, kids[k], depth + 1);
+	}
+}
+
+/*
+ * The CPI stack (Eyerman et al., "A Performance Counter Architecture for
+ * Computing Accurate CPI Components": every cycle is counted in exactly one
+ * component, so the components add up). Level-1 nodes are fractions of the
+ * same issue slots: each one's share is its value x CPI. Below level 1 the
+ * vendor formulas divide by different things (slots, clocks, stall
+ * cycles: DRAM_Bound and its child MEM_Latency are each a fraction of all
+ * clocks), so value x CPI is a share of nothing there and children would
+ * exceed their parents. A child's share is therefore its parent's share
+ * split among the parent's children in proportion to their values: the
+ * children's shares sum to the parent's, and where the children are
+ * fractions of the parent's own denominator (Backend_Bound = Memory_Bound +
+ * Core_Bound) that is exactly value x CPI again.
+ */
+static void cpi_stack(const struct bt_model *m, struct bt_result *r)
+{
+	const struct bt_model_def *def = m->def;
+
+	for (unsigned i = 0; i < def->n_nodes; i++)
+		r->cpi_share[i] = NAN;
+	if (isnan(r->cpi))
+		return;
+	for (unsigned k = 0; k < m->n_roots; k++) {
+		unsigned i = m->roots[k];
+		double w = stack_weight(r, i);
+		if (def->nodes[i].kind != BT_NODE_TREE || isnan(w))
+			continue;
+		r->cpi_share[i] = w * r->cpi;
+		split_share(m, r, i, 0);
+	}
+}
+
 bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struct bt_result *r)
 {
 	if (c->model != m || r->model != m)
@@ -364,9 +425,7 @@ bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struc
 	}
 	bottleneck_path(m, r);
 	r->cpi = m->cpi_node >= 0 ? r->value[m->cpi_node] : NAN;
-	for (unsigned i = 0; i < n; i++)
-		r->cpi_share[i] = def->nodes[i].kind == BT_NODE_TREE && r->flag[i] ? r->value[i] * r->cpi
-										  : NAN;
+	cpi_stack(m, r);
 	r->n_missing_events = 0;
 	r->missing_constants = 0;
 	if (missing) {

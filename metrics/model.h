@@ -147,7 +147,10 @@ struct bt_result {
 	uint8_t *flag;           /* per node: threshold true (0 for invalid nodes and no threshold) */
 	uint8_t *has_flag;       /* per node: the node has a threshold */
 	uint8_t *flag_literal;   /* per node: the literal reading, where it differs (SRF) */
-	double *cpi_share;       /* per node: value * CPI for flagged tree nodes, else NaN */
+	double *cpi_share;       /* per tree node: its CPI-stack component (level 1: value x
+				  * CPI; below: the parent's split among its children by
+				  * value, so children add up to their parent); NaN where
+				  * the stack does not reach (eval.c cpi_stack) */
 	double cpi;              /* cycles per instruction (NaN if not computable) */
 	uint16_t path[BT_PATH_MAX]; /* bottleneck path, level 1 first */
 	unsigned path_len;

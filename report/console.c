@@ -222,8 +222,13 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 	}
 	if (o->counted && o->counted->n_steps) {
 		uint64_t t = o->counted->steps[0].tsc_median;
-		if (tsc_hz)
-			fprintf(f, "%10.3f ms per run (median)", bt_ticks_ms(tsc_hz, t));
+		uint64_t hz = o->counted->tsc_hz ? o->counted->tsc_hz : tsc_hz;
+		if (hz && o->counted->simulated)
+			/* The workload model's cycles at the simulated clock. */
+			fprintf(f, "%10.3f ms per run (median, SIMULATED time at %.2f GHz)",
+				bt_ticks_ms(hz, t), (double)hz / 1e9);
+		else if (hz)
+			fprintf(f, "%10.3f ms per run (median)", bt_ticks_ms(hz, t));
 		fprintf(f, "  counted%s", o->counted->simulated ? " (SIMULATED PMU)" : "");
 	}
 	if (o->timed) {

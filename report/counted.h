@@ -64,6 +64,10 @@ struct bt_tree_outcome {
 	struct bt_result *result;
 	char input_label[720];   /* where the counts come from: "counted by the ... PMU" */
 	bool simulated;
+	/* The clock its TSC ticks (tsc_median ...) are at: when simulated, the
+	 * simulated CPU's stated clock, and a time from it is a simulated time
+	 * (the workload model's cycles), never a wall time. 0: unknown. */
+	uint64_t tsc_hz;
 	int n_steps;
 	struct bt_tree_step steps[BT_MAX_STEPS];
 	int total_groups;

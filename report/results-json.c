@@ -197,6 +197,15 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 	bt_jw_object(j, "counted");
 	bt_jw_bool(j, "simulated", t->simulated);
 	bt_jw_str(j, "input", t->input_label);
+	/* The clock of the TSC ticks below; simulated: the simulated CPU's
+	 * stated clock, and times from it are simulated times. */
+	if (t->tsc_hz)
+		bt_jw_u64(j, "tsc_hz", t->tsc_hz);
+	else
+		bt_jw_null(j, "tsc_hz");
+	bt_jw_str(j, "time", t->simulated ? "simulated: the workload model's cycles at the "
+					    "simulated clock (tsc_hz), not a wall time"
+					  : "measured: TSC ticks of the CPU");
 	bt_jw_u64(j, "groups", (uint64_t)t->total_groups);
 	bt_jw_array(j, "steps");
 	for (int s = 0; s < t->n_steps; s++) {
@@ -287,7 +296,8 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 		bt_jw_str(j, NULL, t->notes[k]);
 	bt_jw_end(j);
 	{
-		struct bt_report_opts o = { .input_label = t->input_label };
+		struct bt_report_opts o = { .input_label = t->input_label, .targeted = t->targeted,
+					    .untargeted_why = t->untargeted_why };
 
 		bt_report_json_write(j, "tree", t->model, t->result, &o);
 	}

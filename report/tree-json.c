@@ -55,7 +55,7 @@ static void write_flag(struct bt_jw *j, const char *key, const struct bt_result 
 }
 
 static void write_node(struct bt_jw *j, const struct bt_model *m, const struct bt_result *r,
-		       unsigned i)
+		       const struct bt_report_opts *o, unsigned i)
 {
 	const struct bt_node_def *nd = bt_model_node(m, i);
 
@@ -65,7 +65,8 @@ static void write_node(struct bt_jw *j, const struct bt_model *m, const struct b
 	bt_jw_str(j, "kind", kind_str(nd->kind));
 	bt_jw_u64(j, "level", nd->level);
 	bt_jw_str(j, "parent", nd->parent);
-	bt_jw_str(j, "state", state_str(r->state[i]));
+	bt_jw_str(j, "state", nd->kind == BT_NODE_TREE && bt_tree_not_measured(r, o, i)
+				      ? "not_measured" : state_str(r->state[i]));
 	write_flag(j, "thresh", r, i);
 	if (nd->threshold_literal)
 		bt_jw_bool(j, "thresh_literal", r->flag_literal[i]);
@@ -84,6 +85,9 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 	bt_jw_str(j, "model", text(def->id));
 	bt_jw_str(j, "model_source", text(def->source));
 	bt_jw_str(j, "input", text(o->input_label));
+	/* Why nodes have the state "not_measured" (left out on purpose). */
+	if (o->targeted)
+		bt_jw_str(j, "not_measured", text(o->untargeted_why));
 	bt_jw_object_styled(j, "values", BT_JW_BREAK_EMPTY);
 	for (unsigned i = 0; i < n; i++)
 		if (shown(m, i, o))
@@ -97,7 +101,7 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 	bt_jw_object_styled(j, "nodes", BT_JW_BREAK_EMPTY);
 	for (unsigned i = 0; i < n; i++)
 		if (shown(m, i, o))
-			write_node(j, m, r, i);
+			write_node(j, m, r, o, i);
 	bt_jw_end(j);
 	bt_jw_array_styled(j, "bottleneck_path", BT_JW_INLINE);
 	for (unsigned k = 0; k < r->path_len; k++)

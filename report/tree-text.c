@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The tree as text: indented by depth, with flags, the bottleneck path and
- * each flagged node's share of CPI (its fraction x CPI) in its own column,
+ * each node's CPI-stack component (metrics/eval.c cpi_stack: level 1 its
+ * fraction x CPI, below its parent's split by value) in its own column,
  * after a bar per level-1 node. Every line fits the console's 80 columns
  * (text-fit.h): long lists wrap at spaces, long names get a line of their
  * own; numbers are never cut. */
@@ -143,12 +144,27 @@ static const char *mark_of(const struct bt_result *r, unsigned i)
 	return on_path(r, i) ? "<==" : r->flag[i] ? "*" : "";
 }
 
+bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts *o, unsigned i)
+{
+	(void)r;
+	return o->targeted && !o->targeted[i];
+}
+
 static void print_node(FILE *f, const struct bt_model *m, const struct bt_result *r,
 		       const struct bt_report_opts *o, unsigned i, unsigned depth)
 {
 	const struct bt_node_def *nd = bt_model_node(m, i);
 	if ((o->max_level && nd->level > o->max_level) || depth > 32)
 		return;
+	const uint16_t *kids;
+	unsigned n = bt_model_node_children(m, i, &kids);
+	if (bt_tree_not_measured(r, o, i)) {
+		/* Left out on purpose: counted in the footer, not listed (the
+		 * host pages list the same nodes). */
+		for (unsigned k = 0; k < n; k++)
+			print_node(f, m, r, o, kids[k], depth + 1);
+		return;
+	}
 	char val[40], cpi[40] = "", lead[96], tail[120];
 	value_text(val, sizeof(val), r, i, 1);
 	if (!isnan(r->cpi_share[i]))
@@ -162,8 +178,6 @@ static void print_node(FILE *f, const struct bt_model *m, const struct bt_result
 	 * children are shown (and drill-down measures them). */
 	if (o->flagged_only && !r->flag[i] && r->has_flag[i])
 		return;
-	const uint16_t *kids;
-	unsigned n = bt_model_node_children(m, i, &kids);
 	for (unsigned k = 0; k < n; k++)
 		print_node(f, m, r, o, kids[k], depth + 1);
 }
@@ -210,9 +224,9 @@ static void print_missing(FILE *f, const struct bt_model *m, const struct bt_res
 
 		if (nd->kind != BT_NODE_TREE || nd->level > level)
 			continue;
-		if (o->targeted && !o->targeted[i])
+		if (bt_tree_not_measured(r, o, i))
 			n_left_out++;
-		else if (r->state[i] == BT_NODE_MISSING)
+		else if (r->state[i] == BT_NODE_MISSING && (!o->targeted || o->targeted[i]))
 			want[n_want++] = i;
 	}
 	if (n_want && bt_model_events_for_nodes(m, want, n_want, NULL, need, &n_need) == BT_OK)
@@ -244,8 +258,8 @@ static void print_missing(FILE *f, const struct bt_model *m, const struct bt_res
 	if (n_left_out) {
 		char line[400];
 
-		snprintf(line, sizeof(line), "%u deeper node%s not measured: %s", n_left_out,
-			 n_left_out == 1 ? "" : "s",
+		snprintf(line, sizeof(line), "%u deeper node%s not measured: %s",
+			 n_left_out, n_left_out == 1 ? "" : "s",
 			 o->untargeted_why ? o->untargeted_why : "left out by the caller");
 		fputc('\n', f);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "", "  ", line);

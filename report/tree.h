@@ -9,6 +9,7 @@
 #ifndef REPORT_TREE_H
 #define REPORT_TREE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "base/json-write.h"
@@ -21,10 +22,14 @@ struct bt_report_opts {
 	int info;                 /* text: also list Info_/Bottleneck_ metrics */
 	int flagged_only;         /* text: show a node only if its parent chain is flagged */
 	const char *input_label;  /* e.g. "replayed counts from 000.json (evaluated from the file: ...)" */
-	/* text: the tree nodes the caller set out to compute (one byte per
-	 * node; NULL = all of them up to max_level). The others were left out
-	 * on purpose, for the reason in `untargeted_why` (drill-down), and are
-	 * counted, not listed as missing inputs. */
+	/* the tree nodes the caller set out to compute (one byte per node;
+	 * NULL = all of them up to max_level). The others were left out on
+	 * purpose (drill-down, --level N), for the reason in `untargeted_why`:
+	 * they were not measured, which is not "missing" an input (a value
+	 * one of them has comes from inputs counted for other nodes). Text:
+	 * they are not listed, only counted (bt_tree_not_measured); JSON:
+	 * their state is "not_measured" and the tree's "not_measured" says
+	 * why. */
 	const unsigned char *targeted;
 	const char *untargeted_why;
 	/* JSON: the consistency verdicts of this tree, written as "consistency"
@@ -47,6 +52,11 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 /* How a node's row is highlighted: the bottleneck path, else flagged,
  * else normal. */
 enum bt_text_style bt_tree_node_style(const struct bt_result *r, unsigned i);
+/* Whether tree node i was not measured: left out on purpose (o->targeted).
+ * Such a node is neither listed nor "missing"; the
+ * console and the host pages (analysis/page-common.c, from the JSON
+ * state) list the same nodes. */
+bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts *o, unsigned i);
 /* A bar of `cells` cells, the first round(frac * cells) (clamped to
  * 0..cells; none for NaN) filled: U+2588 FULL BLOCK then U+2591 LIGHT
  * SHADE in UTF-8 with `blocks`, else '#' then '.'. */

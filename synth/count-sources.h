@@ -64,12 +64,14 @@ size_t bt_sim_known_counts(const struct bt_sim_config *cfg, const struct bt_sim_
  * for `insts` instructions, from one shared set of quantities, with one
  * seeded run-level noise factor (+-1 %). Events no rule knows count 0 and
  * are listed, comma-separated, in `unknown`. PERF_METRICS counts are
- * rounded to floor(SLOTS * b / 255). `out` needs n entries. */
+ * rounded to floor(SLOTS * b / 255). `out` needs n entries. *cycles (when
+ * not NULL): the core cycles of the run, which are also its TSC ticks (the
+ * simulated core runs at the simulated TSC's clock). */
 struct bt_wl_profile;
 bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 				 const struct bt_wl_profile *p, double insts, double width,
 				 uint64_t seed, struct bt_sim_count *out,
-				 char *unknown, size_t unknown_len);
+				 char *unknown, size_t unknown_len, double *cycles);
 
 /* Known-count kernels (--validate, kernel-counts.c): a kernel's counts in
  * one window, from its declared architectural counts plus modelled

@@ -122,20 +122,33 @@ bool bt_synth_known(const char *name, struct bt_diag *d)
 	return false;
 }
 
-bool bt_synth_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
+static bool identity_of(const struct bt_sim_config *cfg, struct bt_cpu_info *ret)
 {
-	const struct bt_sim_config *preset = preset_name ? bt_sim_preset(preset_name) : NULL;
 	struct bt_sim *sim;
 	struct bt_detect_options o = { 0 };
 
-	if (!preset || !(sim = calloc(1, sizeof(*sim))))
+	if (!cfg || !(sim = calloc(1, sizeof(*sim))))
 		return false;
-	bool ok = bt_sim_init(sim, preset) == BT_OK;
+	bool ok = bt_sim_init(sim, cfg) == BT_OK;
 	if (ok)
 		bt_cpu_detect(&sim->arch, &o, ret);
 	bt_sim_free(sim);
 	free(sim);
 	return ok;
+}
+
+bool bt_synth_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
+{
+	return identity_of(preset_name ? bt_sim_preset(preset_name) : NULL, ret);
+}
+
+bool bt_synth_cpu_info(const struct bt_synth *s, struct bt_cpu_info *ret)
+{
+	struct bt_sim_config cfg = s->sim.cfg;
+
+	/* Detection only: no defect may fault or change what CPUID says. */
+	memset(&cfg.defects, 0, sizeof(cfg.defects));
+	return identity_of(&cfg, ret);
 }
 
 bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, struct bt_diag *d)
@@ -221,6 +234,7 @@ static void use_entries(struct bt_synth *s, size_t n)
 {
 	s->source.entries = s->entries;
 	s->source.n = n;
+	s->source.tsc_per_window = 0; /* the source's TSC entry, or the CPU's default */
 }
 
 static struct bt_sim_count *entry_named(struct bt_synth *s, const char *name)
@@ -369,6 +383,8 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 				const void *param_ctx, unsigned width, struct bt_diag *d)
 {
 	const struct bt_wl_profile *prof = bt_wl_profile_find(workload);
+	struct bt_wl_profile run;
+	double cycles = 0;
 
 	if (s->from_file || !prof)
 		return BT_OK;
@@ -377,11 +393,18 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 	uint64_t seed = bt_fnv1a64_str(workload, BT_FNV1A64_INIT);
 	/* A model without a width (vendor files loaded with no built-in model
 	 * of this CPU): the narrowest Top-Down core, 4 slots per cycle. */
-	if (bt_sim_workload_counts(s->evp, s->n_ev, prof, insts, width ? width : 4, seed,
-				   s->entries, s->unknown, sizeof(s->unknown)) != BT_OK)
+	unsigned w = width ? width : 4;
+	/* This run's parameters (taken_pct) decide its mispredicts. */
+	bt_wl_profile_resolve(prof, param, param_ctx, w, &run);
+	if (bt_sim_workload_counts(s->evp, s->n_ev, &run, insts, w, seed, s->entries, s->unknown,
+				   sizeof(s->unknown), &cycles) != BT_OK)
 		return fail(d, "the simulated PMU cannot count %s's model for %s (it needs "
 			    "TOPDOWN.SLOTS among the events)", workload, s->model_id);
 	use_entries(s, s->n_ev);
+	/* The window lasts the model's cycles: the simulated core runs at the
+	 * simulated TSC's clock (struct bt_sim_config tsc_hz), so a simulated
+	 * time is cycles / tsc_hz, never the host's time. */
+	s->source.tsc_per_window = cycles >= 1 ? (uint64_t)llround(cycles) : 1;
 	snprintf(s->source_label, sizeof(s->source_label),
 		 "counts of the workload model of %s (synth/workload-profiles.c: a model, not a "
 		 "measurement)", workload);

@@ -52,6 +52,10 @@ const char *bt_synth_canonical(const char *name);
  * driver's detection), so a model is chosen for the simulated CPU and never
  * the host's. false for an unknown preset. */
 bool bt_synth_cpu_identity(const char *preset, struct bt_cpu_info *ret);
+/* The same for this run's simulated CPU (its threads per core: SMT on or
+ * off as the part it answers as; a fresh copy is asked, so the run's access
+ * log stays the run's). false when it cannot be set up. */
+bool bt_synth_cpu_info(const struct bt_synth *s, struct bt_cpu_info *ret);
 
 /* Sets up the simulated CPU o->name with o->defects injected. Nothing
  * counts until a source is chosen below. BT_ERR_INVALID: unknown name or

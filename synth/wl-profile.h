@@ -8,7 +8,9 @@
  * keyed by workload name: workloads/ knows nothing of the simulator.
  *
  * Architectural counts follow from the parameters: instructions per run =
- * insts_per_unit x (product of the parameters named in unit_params, or 1).
+ * insts_per_unit x (product of the parameters named in unit_params, or 1),
+ * so they scale as the workload's loop nest does (multiply1's i-j-k nest
+ * names n three times: n^3).
  * Where the cycles go is a split of the issue slots (the Top-Down level-1
  * and level-2 fractions), then shares inside the memory and core parts.
  * Rates are per instruction (branches, loads, stores) or per event of the
@@ -24,7 +26,7 @@
 struct bt_wl_profile {
 	/* Architectural counts per run. */
 	double insts_per_unit;
-	const char *unit_params[2];  /* parameter names multiplied together; NULL: 1 */
+	const char *unit_params[3];  /* parameter names multiplied together; NULL: 1 */
 	double uops_per_inst;        /* retired uops per instruction (>= 1) */
 
 	/* Issue-slot split (fractions of width x cycles; the rest is retiring). */
@@ -52,7 +54,19 @@ struct bt_wl_profile {
 	/* Rates per instruction. */
 	double branches, loads, stores;
 	double fp_ops;               /* FP arithmetic instructions (scalar) */
+
+	/* A branch whose direction is a random draw, taken with probability
+	 * taken_param/100 (NULL: none): data_branches of them per instruction.
+	 * The slot split above is the workload's with every such branch
+	 * predicted; bt_wl_profile_resolve adds their mispredicts. */
+	const char *taken_param;
+	double data_branches;
 };
+
+/* Cycles one mispredict costs in the model (the wrong path issued and the
+ * recovery): workload-counts.c turns mispredict slots back into mispredicts
+ * with the same figure. */
+#define BT_WL_MISPREDICT_CYCLES 16.0
 
 /* The profile of the built-in workload named `workload`, or NULL (none:
  * generated counts). */
@@ -67,5 +81,16 @@ typedef bool bt_wl_param_fn(const void *ctx, const char *name, uint64_t *ret);
  * of the parameters named in unit_params (read through param); 0 for a
  * NULL p. */
 double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx);
+
+/* The profile of one configured run of p on a core `width` slots wide into
+ * *ret: p itself, except that the mispredicts of its random branches (taken
+ * with probability t = taken_param/100) are added. The best any predictor
+ * does on independent draws is to predict the likelier direction, which
+ * mispredicts min(t, 1 - t) of them: none at t = 0 or 1, half at t = 0.5.
+ * Each costs BT_WL_MISPREDICT_CYCLES; the cycles grow by them and every
+ * other share of the slots shrinks in proportion, so the split still sums
+ * to 1. */
+void bt_wl_profile_resolve(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx,
+			   double width, struct bt_wl_profile *ret);
 
 #endif

@@ -57,7 +57,7 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	/* Half the lost slots are wrong-path uops issued, half recovery. */
 	q->recovery_cyc = q->bad_slots / 2 / width;
 	q->issued = q->U + q->bad_slots / 2;
-	q->misp = q->misp_slots / width / 16;     /* ~16 cycles per mispredict */
+	q->misp = q->misp_slots / width / BT_WL_MISPREDICT_CYCLES;
 	q->clears = q->clear_slots / width / 40;  /* ~40 cycles per nuke */
 	q->clears_mo = q->clears * p->clear_memory_ordering;
 	q->resteer_cyc = q->fe_lat_cyc - q->icache_cyc - q->itlb_cyc;
@@ -83,6 +83,13 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	q->ms_cyc = q->ms_uops / width;
 	q->assists = p->assist_share * q->ms_uops / 100; /* ~100 slots per assist */
 	q->br = p->branches * insts;
+	/* Every loop mispredicts its exit at least: never 0 mispredicts where
+	 * there are branches (a count of 0 would make INT_MISC.CLEARS_COUNT equal
+	 * MACHINE_CLEARS.COUNT, whose difference the formulas divide by): one
+	 * per run, or one in 10^4 branches. */
+	double exits = q->br * 1e-4 > 1 ? q->br * 1e-4 : 1;
+	if (q->br >= 1 && q->misp < exits)
+		q->misp = exits;
 	if (q->misp > q->br)
 		q->misp = q->br;
 	q->ld = p->loads * insts;
@@ -113,7 +120,7 @@ static bool glob(const char *pat, const char *s)
 enum qv {
 	Z, CYC, SLOTS, INST, UOPS, ISSUED, FE_SLOTS, FE_LAT_CYC, FE_LAT_SLOTS, FE_BW_SLOTS,
 	ICACHE_CYC, ITLB_CYC, RESTEER_CYC, BAD_SLOTS, MISP_SLOTS, CLEAR_SLOTS, RECOVERY_CYC,
-	MISP, CLEARS, CLEARS_MO, BE_SLOTS, MEM_SLOTS, MEM_CYC, BE_CYC, LDMEM_CYC, L1MISS_CYC, L2MISS_CYC,
+	MISP, CLEARS, CLEARS_ALL, CLEARS_MO, BE_SLOTS, MEM_SLOTS, MEM_CYC, BE_CYC, LDMEM_CYC, L1MISS_CYC, L2MISS_CYC,
 	L3MISS_CYC, STORE_CYC, L1_CYC, DIV_CYC, STALL_TOTAL, CORE_CYC, RET_SLOTS, HEAVY_SLOTS,
 	LIGHT_SLOTS, NOEXEC, MS_UOPS, MS_CYC, ASSISTS, BR, BR_TAKEN, LD, ST, L1_MISS, L2_MISS, L3_MISS,
 	L2_HIT, L3_HIT, FP, PORTS1, PORTS2, PORTS3, EXEC_CYC, REF, TSC_Q,
@@ -141,6 +148,12 @@ static double val(const struct q *q, enum qv v)
 	case RECOVERY_CYC: return q->recovery_cyc;
 	case MISP: return q->misp;
 	case CLEARS: return q->clears;
+	/* INT_MISC.CLEARS_COUNT counts every clear: each mispredict, including
+	 * those of branches on the wrong path that never retire (modelled as
+	 * 5 % more than the retired ones: the formulas' Other_Mispredicts), and
+	 * each machine clear. Never MACHINE_CLEARS.COUNT alone: the formulas
+	 * divide by their difference. */
+	case CLEARS_ALL: return q->misp * 1.05 + q->clears;
 	case CLEARS_MO: return q->clears_mo;
 	case BE_SLOTS: return (q->mem_cyc + q->core_cyc) * q->W;
 	case MEM_SLOTS: return q->mem_cyc * q->W;
@@ -225,12 +238,18 @@ static const struct rule {
 	{ "UOPS_RETIRED.FPDIV", Z, 0 }, { "UOPS_RETIRED.MACRO_FUSED", BR, 0.8 },
 	{ "UOPS_RETIRED.X87", Z, 0 }, { "IDQ.MS_UOPS", MS_UOPS, 1 }, { "IDQ.MS_CYCLES_ANY", MS_CYC, 1 },
 	{ "IDQ.MS_SWITCHES", ASSISTS, 1 }, { "IDQ.MS_*", MS_CYC, 1 },
-	{ "INT_MISC.RECOVERY_CYCLES*", RECOVERY_CYC, 1 }, { "INT_MISC.CLEARS_COUNT", CLEARS, 1 },
+	{ "INT_MISC.RECOVERY_CYCLES*", RECOVERY_CYC, 1 }, { "INT_MISC.CLEARS_COUNT", CLEARS_ALL, 1 },
 	{ "INT_MISC.CLEAR_RESTEER_CYCLES", RESTEER_CYC, 0.5 },
 	{ "INT_MISC.UNKNOWN_BRANCH_CYCLES*", RESTEER_CYC, 0.05 },
 	{ "INT_MISC.UOP_DROPPING", Z, 0 }, { "INT_MISC.MBA_STALLS", Z, 0 },
 	/* Branches. */
-	{ "BR_MISP_RETIRED.ALL_BRANCHES*", MISP, 1 }, { "BR_MISP_RETIRED.COND*", MISP, 0.9 },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES*", MISP, 1 },
+	/* Conditional mispredicts: 0.9 of all, split by direction so that the
+	 * parts add up to the whole (not-taken 0.45, taken 0.45 of which
+	 * backward 0.05, forward 0.4). */
+	{ "BR_MISP_RETIRED.COND_NTAKEN*", MISP, 0.45 }, { "BR_MISP_RETIRED.COND_TAKEN_BWD*", MISP, 0.05 },
+	{ "BR_MISP_RETIRED.COND_TAKEN_FWD*", MISP, 0.4 }, { "BR_MISP_RETIRED.COND_TAKEN*", MISP, 0.45 },
+	{ "BR_MISP_RETIRED.COND*", MISP, 0.9 },
 	{ "BR_MISP_RETIRED.*", MISP, 0.02 }, { "BR_MISP_EXEC.*", MISP, 0.02 },
 	{ "ex_ret_brn_misp", MISP, 1 }, { "ex_ret_brn", BR, 1 },
 	{ "BR_INST_RETIRED.ALL_BRANCHES*", BR, 1 }, { "BR_INST_RETIRED.COND*", BR, 0.8 },
@@ -377,7 +396,7 @@ static uint64_t splitmix(uint64_t *s)
 bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 				 const struct bt_wl_profile *p, double insts, double width,
 				 uint64_t seed, struct bt_sim_count *out,
-				 char *unknown, size_t unknown_len)
+				 char *unknown, size_t unknown_len, double *cycles)
 {
 	struct q q;
 	/* Noise: one small factor for the whole run (seeded), so that every
@@ -385,6 +404,8 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 	uint64_t s = seed;
 	double noise = 1 + ((double)(splitmix(&s) % 2001) - 1000) * 1e-5; /* +-1 % */
 	quantities(&q, p, insts * noise, width);
+	if (cycles)
+		*cycles = q.C;
 	size_t ul = 0;
 	if (unknown_len)
 		unknown[0] = '\0';
@@ -418,7 +439,7 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 		    !strcmp(name, "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS"))
 			v *= width; /* cycle quantities as slot counts */
 		if (e->source == BT_SRC_TSC)
-			v = q.C * 1.2;
+			v = q.C; /* the simulated core runs at the TSC's clock */
 		out[i].count = v > 0 ? (uint64_t)llround(v) : 0;
 	}
 	/* PERF_METRICS: the slot counts must be floor(SLOTS*b/255): round them

@@ -12,12 +12,14 @@
 
 #include "synth/wl-profile.h"
 
-/* multiply1: naive i-j-k, a column walk of B misses on every load. The case-study table of
+/* multiply1/2/3 run an n x n x n loop nest: instructions per run ~ n^3 (6 per
+ * innermost iteration scalar, 1.5 for multiply3's 4-wide AVX).
+ * multiply1: naive i-j-k, a column walk of B misses on every load. The case-study table of
  * Yasin's Top-Down slides (ISPASS 2014): Backend 0.95, Memory Bound 0.84, Core Bound 0.15,
  * Retiring 0.05. */
 static const struct bt_wl_profile multiply1_profile = {
 	.insts_per_unit = 6,
-	.unit_params = { "n", "n" },
+	.unit_params = { "n", "n", "n" },
 	.uops_per_inst = 1.1,
 	.fe_latency = 0.01,
 	.fe_bandwidth = 0.01,
@@ -38,7 +40,7 @@ static const struct bt_wl_profile multiply1_profile = {
  * Memory 0.12, Core 0.64 (its fractions overlap), Retiring 0.41, Frontend 0.07. */
 static const struct bt_wl_profile multiply2_profile = {
 	.insts_per_unit = 6,
-	.unit_params = { "n", "n" },
+	.unit_params = { "n", "n", "n" },
 	.uops_per_inst = 1.1,
 	.fe_latency = 0.01,
 	.fe_bandwidth = 0.02,
@@ -58,7 +60,7 @@ static const struct bt_wl_profile multiply2_profile = {
  * rising. Slides' table: Backend 0.70, Memory 0.31, Core 0.55, Retiring 0.28. */
 static const struct bt_wl_profile multiply3_profile = {
 	.insts_per_unit = 1.5,
-	.unit_params = { "n", "n" },
+	.unit_params = { "n", "n", "n" },
 	.uops_per_inst = 1.1,
 	.fe_latency = 0.01,
 	.fe_bandwidth = 0.02,
@@ -127,22 +129,27 @@ static const struct bt_wl_profile stream_triad_profile = {
 	.fp_ops = 0.33,
 };
 
-/* branch-mispredict: a data-dependent branch per entry: taken_pct 50 mispredicts about
- * half of them. */
+/* branch-mispredict: ~6 instructions per table entry, one of them a branch on the entry
+ * (taken with probability taken_pct/100) and one the loop's own. The split below is the
+ * predictable loop's (taken_pct 0 or 100: a few loop exits mispredict); the random
+ * branch's mispredicts are added per run by bt_wl_profile_resolve (taken_pct 50: about
+ * half of them). */
 static const struct bt_wl_profile branch_mispredict_profile = {
 	.insts_per_unit = 6,
 	.unit_params = { "entries", "laps" },
 	.uops_per_inst = 1,
-	.fe_latency = 0.08,
-	.fe_bandwidth = 0.04,
-	.mispredict = 0.55,
+	.fe_latency = 0.05,
+	.fe_bandwidth = 0.05,
+	.mispredict = 0.002,
 	.machine_clear = 0.005,
 	.memory = 0.04,
-	.core = 0.05,
+	.core = 0.1,
 	.mem_l2 = 0.1,
 	.branches = 0.34,
 	.loads = 0.17,
 	.stores = 0,
+	.taken_param = "taken_pct",
+	.data_branches = 1.0 / 6,
 };
 
 /* code-footprint: a jump per block into a new page: icache and itlb misses on every block. */
@@ -330,10 +337,38 @@ double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param,
 	if (!p)
 		return 0;
 	double n = p->insts_per_unit;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		uint64_t v;
 		if (p->unit_params[k] && param && param(ctx, p->unit_params[k], &v))
 			n *= (double)v;
 	}
 	return n;
+}
+
+void bt_wl_profile_resolve(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx,
+			   double width, struct bt_wl_profile *ret)
+{
+	uint64_t pct;
+
+	*ret = *p;
+	if (!p->taken_param || !param || !param(ctx, p->taken_param, &pct) || width <= 0)
+		return;
+	double t = (double)(pct > 100 ? 100 : pct) / 100;
+	double miss = p->data_branches * (t < 1 - t ? t : 1 - t); /* per instruction */
+	double others = p->fe_latency + p->fe_bandwidth + p->mispredict + p->machine_clear +
+			p->memory + p->core;
+	double retiring = 1 - others;
+	if (retiring <= 0 || miss <= 0)
+		return;
+	double upi = p->uops_per_inst < 1 ? 1 : p->uops_per_inst;
+	double base = upi / (width * retiring);            /* cycles per instruction */
+	double extra = miss * BT_WL_MISPREDICT_CYCLES;     /* cycles per instruction */
+	double k = base / (base + extra);
+	ret->fe_latency *= k;
+	ret->fe_bandwidth *= k;
+	ret->machine_clear *= k;
+	ret->memory *= k;
+	ret->core *= k;
+	ret->heavy *= k;
+	ret->mispredict = p->mispredict * k + extra / (base + extra);
 }

@@ -67,6 +67,26 @@ static const struct bt_sim_cpuid_leaf part_cfl[] = {
 	{ 0x80000008, 0, 0x00003027, 0x00000000, 0x00000000, 0x00000000 },
 };
 
+/* GenuineIntel00506E3_Skylake: Core i5-6400T (Skylake, 4 cores, no SMT), CPU 0. With
+ * one thread per core (leaf 0BH.0 EBX = 1) leaf 0AH enumerates 8 general counters, the
+ * 4 per thread of the SMT parts above twice: the core's counters all belong to its one
+ * thread. */
+static const struct bt_sim_cpuid_leaf part_skl[] = {
+	{ 0x00, 0, 0x00000016, 0x756E6547, 0x6C65746E, 0x49656E69 },
+	{ 0x01, 0, 0x000506E3, 0x00100800, 0x7FFAFBFF, 0xBFEBFBFF },
+	{ 0x06, 0, 0x000007F5, 0x00000002, 0x00000009, 0x00000000 },
+	{ 0x07, 0, 0x00000000, 0x029C67AF, 0x00000000, 0x00000000 },
+	{ 0x0A, 0, 0x07300804, 0x00000000, 0x00000000, 0x00000603 },
+	{ 0x0B, 0, 0x00000001, 0x00000001, 0x00000100, 0x00000000 },
+	{ 0x0D, 0, 0x0000001F, 0x00000340, 0x00000440, 0x00000000 },
+	{ 0x15, 0, 0x00000002, 0x000000B8, 0x00000000, 0x00000000 },
+	{ 0x16, 0, 0x00000898, 0x00000AF0, 0x00000064, 0x00000000 },
+	{ 0x80000000, 0, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000001, 0, 0x00000000, 0x00000000, 0x00000121, 0x2C100000 },
+	{ 0x80000007, 0, 0x00000000, 0x00000000, 0x00000000, 0x00000100 },
+	{ 0x80000008, 0, 0x00003027, 0x00000000, 0x00000000, 0x00000000 },
+};
+
 /* GenuineIntel0050654_SkylakeX: Skylake-SP, CPU 0 */
 static const struct bt_sim_cpuid_leaf part_skx[] = {
 	{ 0x00, 0, 0x00000016, 0x756E6547, 0x6C65746E, 0x49656E69 },
@@ -464,6 +484,7 @@ static const struct bt_sim_cpuid_leaf part_zen5[] = {
 PART(bt_sim_part_ivb, "ivb", "GenuineIntel00306A9_IvyBridge_CPUID", 0, part_ivb);
 PART(bt_sim_part_hsw, "hsw", "GenuineIntel00306C3_Haswell_CPUID", 0, part_hsw);
 PART(bt_sim_part_cfl, "cfl", "GenuineIntel00906EA_Coffeelake_CPUID", 0, part_cfl);
+PART(bt_sim_part_skl, "skl", "GenuineIntel00506E3_Skylake_CPUID", 0, part_skl);
 PART(bt_sim_part_skx, "skx", "GenuineIntel0050654_SkylakeX_CPUID", 0, part_skx);
 PART(bt_sim_part_icl, "icl", "GenuineIntel00706E5_IceLakeY_CPUID", 0, part_icl);
 PART(bt_sim_part_tgl, "tgl", "GenuineIntel00806C1_TigerLake_01_CPUID", 0, part_tgl);
@@ -489,6 +510,7 @@ const struct bt_sim_cpuid_part *const bt_sim_cpuid_parts[] = {
 	&bt_sim_part_ivb,
 	&bt_sim_part_hsw,
 	&bt_sim_part_cfl,
+	&bt_sim_part_skl,
 	&bt_sim_part_skx,
 	&bt_sim_part_icl,
 	&bt_sim_part_tgl,

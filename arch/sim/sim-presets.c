@@ -12,7 +12,8 @@
  *
  * CPUID: the presets after a part in ../shared/reference/cpuid/ answer it
  * exactly as that part did (.part, arch/sim/sim-parts.c; the brand string
- * excepted): skl as an i7-8700K (Coffee Lake), icl as an i7-1065G7, spr as
+ * excepted): skl as an i7-8700K (Coffee Lake, SMT on), skl-nosmt as an
+ * i5-6400T (Skylake without SMT: 8 general counters), icl as an i7-1065G7, spr as
  * Sapphire Rapids, adl-p / adl-e as a hybrid Alder Lake's P- and E-cores
  * (whose CPUID.0AH lists only the 6 general and 3 fixed counters both core
  * types have: the P-core's 8 and 4 are the driver's to know), lnl-p as a
@@ -28,14 +29,16 @@
  * so the path without it stays exercised. smm_counts_per_smi: a
  * round figure for one SMI handler's work (tens of microseconds);
  * smm_tsc_per_smi: the time it takes, 150000 ticks (50 us at 3 GHz, the
- * low end of the 50-100 us an SMI handler commonly takes).
+ * low end of the 50-100 us an SMI handler commonly takes). tsc_hz: every
+ * preset's simulated clock is BT_SIM_TSC_HZ (3 GHz, the clock those figures
+ * assume); a simulated time is simulated ticks at that clock.
  */
 #include <string.h>
 
 #include "arch/sim/sim.h"
 
 #define COMMON .noise_per_access = 1, .tsc_per_access = 50, .tsc_per_window = 1000000, \
-	       .smm_counts_per_smi = 25000, .smm_tsc_per_smi = 150000
+	       .tsc_hz = BT_SIM_TSC_HZ, .smm_counts_per_smi = 25000, .smm_tsc_per_smi = 150000
 
 static const struct bt_sim_config presets[] = {
 	{ .name = "core2", .family = BT_SIM_FAM_CORE2,
@@ -56,6 +59,16 @@ static const struct bt_sim_config presets[] = {
 	  .pdcm = true, .full_width = true, .offcore = true, .ldlat = true, .frontend = true,
 	  .freeze_while_smm = true,
 	  .smi_count = true, .aperf_mperf = true, .part = &bt_sim_part_cfl, COMMON },
+	/* A Skylake with SMT off enumerates 8 general counters (CPUID.0AH
+	 * EAX[15:8] counts them per logical processor, and its one thread has
+	 * the core's 8); Linux takes that count from the leaf too. */
+	{ .name = "skl-nosmt", .family = BT_SIM_FAM_SKL,
+	  .vendor = BT_VENDOR_INTEL, .signature = 0x000506E3,
+	  .brand = "baretop sim: Intel perfmon v4 (Skylake-like, SMT off)",
+	  .version = 4, .num_gp = 8, .gp_width = 48, .num_fixed = 3, .fixed_width = 48,
+	  .pdcm = true, .full_width = true, .offcore = true, .ldlat = true, .frontend = true,
+	  .freeze_while_smm = true,
+	  .smi_count = true, .aperf_mperf = true, .part = &bt_sim_part_skl, COMMON },
 	{ .name = "icl", .family = BT_SIM_FAM_ICL,
 	  .vendor = BT_VENDOR_INTEL, .signature = 0x000706E5,
 	  .brand = "baretop sim: Intel perfmon v5 (Ice Lake-like)",
@@ -149,7 +162,7 @@ static const struct bt_sim_config presets[] = {
 };
 
 const char *const bt_sim_preset_names[] = {
-	"core2", "nhm", "skl", "icl", "spr", "adl-p", "adl-e", "lnl-p",
+	"core2", "nhm", "skl", "skl-nosmt", "icl", "spr", "adl-p", "adl-e", "lnl-p",
 	"arlh-p", "arlh-e", "arlh-lpe", "amd-legacy", "zen2", "zen4", NULL,
 };
 

@@ -165,7 +165,7 @@ struct bt_sim_cpuid_part {
 extern const struct bt_sim_cpuid_part *const bt_sim_cpuid_parts[];
 const struct bt_sim_cpuid_part *bt_sim_cpuid_part(const char *id);
 extern const struct bt_sim_cpuid_part bt_sim_part_ivb, bt_sim_part_hsw, bt_sim_part_cfl,
-	bt_sim_part_skx, bt_sim_part_icl, bt_sim_part_tgl, bt_sim_part_icx, bt_sim_part_adl_p,
+	bt_sim_part_skl, bt_sim_part_skx, bt_sim_part_icl, bt_sim_part_tgl, bt_sim_part_icx, bt_sim_part_adl_p,
 	bt_sim_part_adl_e, bt_sim_part_spr, bt_sim_part_emr, bt_sim_part_gnr, bt_sim_part_mtl_p,
 	bt_sim_part_mtl_e, bt_sim_part_lnl_p, bt_sim_part_lnl_e, bt_sim_part_arl_p,
 	bt_sim_part_arl_e, bt_sim_part_arlh_p, bt_sim_part_arlh_e, bt_sim_part_arlh_lpe,
@@ -259,6 +259,10 @@ struct bt_sim_config {
 	uint32_t noise_per_access; /* foreign activity per access outside the window */
 	uint64_t tsc_per_access;   /* TSC ticks per access outside the window */
 	uint64_t tsc_per_window;   /* TSC ticks per window when the source has none */
+	/* The simulated TSC's frequency (Hz), stated: a simulated time is the
+	 * simulated ticks over it, never the host's clock. The simulated core
+	 * runs at it (core cycles = TSC ticks in the window, APERF = MPERF). */
+	uint64_t tsc_hz;
 	uint32_t smi_per_window;   /* SMIs that "land" in each window, halfway through */
 	uint64_t smm_counts_per_smi; /* what one SMI handler adds to each counter counting
 				      * ring 0 (Intel: unless DEBUGCTL.FREEZE_WHILE_SMM) */
@@ -268,7 +272,11 @@ struct bt_sim_config {
 	struct bt_sim_defects defects; /* injected hardware defects (none: all 0) */
 };
 
-/* Named presets: "core2" "nhm" "skl" "icl" "spr" "adl-p" "adl-e" "lnl-p"
+/* The simulated clock every preset states (struct bt_sim_config tsc_hz):
+ * 3 GHz. */
+#define BT_SIM_TSC_HZ 3000000000ull
+
+/* Named presets: "core2" "nhm" "skl" "skl-nosmt" "icl" "spr" "adl-p" "adl-e" "lnl-p"
  * "amd-legacy" "zen2" "zen4". NULL if unknown. */
 const struct bt_sim_config *bt_sim_preset(const char *name);
 /* The preset names, NULL-terminated. */

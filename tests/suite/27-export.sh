@@ -7,7 +7,10 @@
 # drilldown and a --level run of the simulated PMU; the perf-stat-shaped
 # JSON lines have one object per counted event with perf's keys, and
 # reading them back with `replay --perf-stat` (and the run's constants)
-# gives the results file's tree again.
+# gives the results file's tree again. Both say the counts are SIMULATED:
+# the CSV's Description of every row, the JSON's "provenance" in place of
+# pcnt-running (no counter ran), its event-runtime the simulated time (the
+# run's TSC ticks at the simulated clock the results file states).
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=build/baretop-host
@@ -36,14 +39,30 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 events = doc["run"]["workloads"][0]["counted"]["events"]
 lines = [json.loads(l) for l in open(sys.argv[2])]
-bad = [l for l in lines if set(l) != {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
-       or not isinstance(l["counter-value"], str) or l["pcnt-running"] != 100 or l["event-runtime"] <= 0]
+counted = doc["run"]["workloads"][0]["counted"]
+assert counted["simulated"]
+# The simulated time of a group's runs: their TSC ticks at the stated clock.
+hz = counted["tsc_hz"]
+ticks = {}
+for st in counted["steps"]:
+    for r in st["run_log"]:
+        ticks.setdefault(r["group"], []).append(r["tsc"])
+def median(v):
+    v = sorted(v); n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+bad = [l for l in lines if set(l) != {"counter-value", "unit", "event", "event-runtime", "provenance"}
+       or not isinstance(l["counter-value"], str) or not l["provenance"].startswith("SIMULATED: ")
+       or "simulated time" not in l["provenance"] or l["event-runtime"] <= 0]
+wrong_time = [l["event"] for l in lines if events[l["event"]].get("group", -1) in ticks and
+              abs(l["event-runtime"] - median(ticks[events[l["event"]]["group"]]) * 1e9 / hz) > 1]
 vals = {l["event"]: float(l["counter-value"]) for l in lines}
 want = {e: float(s["median"]) for e, s in events.items()}
-if bad or vals != want:
-    print(f"FAIL perf json: {len(bad)} bad lines, values equal: {vals == want}")
+if bad or vals != want or wrong_time or hz != 3000000000:
+    print(f"FAIL perf json: {len(bad)} bad lines, values equal: {vals == want}, "
+          f"runtime not the simulated time: {wrong_time[:3]}, clock {hz}")
     sys.exit(1)
-print(f"ok   perf json: {len(lines)} lines, one per counted event, perf's keys, counter-value the median")
+print(f"ok   perf json: {len(lines)} lines, one per counted event, perf's keys with provenance "
+      f"SIMULATED instead of pcnt-running, event-runtime the simulated time at {hz / 1e9:g} GHz")
 PY
 consts=$(python3 -c '
 import json, sys

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tier: host ~10s
-# alone: SYSTEM_TSC_FREQ is the TSC ticks of the measured run (wall time) while
-# the other counts are simulated, so on a busy machine latency nodes (SPR-HBM,
-# EMR L3_Hit_Latency, Local_MEM) exceed 1: the runner runs nothing beside it.
+# Machine load cannot move it: every input is simulated, the time too
+# (SYSTEM_TSC_FREQ and DURATIONTIMEINMILLISECONDS are the workload model's
+# cycles at the simulated CPU's stated clock, never the host's wall time), so
+# it runs beside other steps.
 # The workload model behind the simulated PMU (synth/workload-counts.c,
 # synth/workload-profiles.c): every built-in model x every built-in workload, run
 # hosted with `baretop-host run --sim=MODEL --quick --level 6` (every node

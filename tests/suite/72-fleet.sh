@@ -19,6 +19,9 @@
 #     results files' own values; every group row is one (firmware,
 #     microcode) pair the generator made;
 #   - a second import adds nothing (row counts equal);
+#   - every row says its values are SIMULATED (CSV provenance, the text
+#     table after the node), and a fleet of one measured and one simulated
+#     file says "SIMULATED in 1 of 2 runs";
 #   - every table and column of the database is in docs/fleet-schema.md.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
@@ -63,6 +66,44 @@ if len(out - {desc['outlier']}) < 3:
     print(f'FAIL --k 1 should flag ordinary machines too (the outlier check must be able to fail): {len(out)}')
     sys.exit(1)
 print(f'ok   negative case: with --k 1, {len(out)} machines stand out, so the exact-outlier check can fail')
+PY
+# Provenance: the generated fleet is simulated; a file edited to read as
+# measured makes a mixed fleet.
+python3 - "$work/summary.csv" "$work/out" <<'PY' || fail=1
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = [r for r in rows if r.get('provenance') != 'SIMULATED']
+heads = re.findall(r'^\S+  \S+  \S+.*: \d+ machines', open(sys.argv[2]).read(), re.M)
+unsaid = [h for h in heads if '(SIMULATED)' not in h]
+if not rows or bad or not heads or unsaid:
+    print(f'FAIL provenance: {len(bad)} CSV rows, {len(unsaid)} text rows not SIMULATED'); sys.exit(1)
+print(f'ok   all {len(rows)} CSV rows and {len(heads)} text rows say SIMULATED')
+PY
+mkdir -p "$work/mixed"
+first=$(find "$work/fleet" -name '*.json' -path '*results*' | sort | head -1)
+cp "$first" "$work/mixed/sim.json"
+python3 - "$first" "$work/mixed/measured.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def unsim(o):
+    if isinstance(o, dict):
+        for k in o:
+            if k == 'simulated' and isinstance(o[k], bool): o[k] = False
+            elif k == 'run_id' and isinstance(o[k], str): o[k] += '-measured'
+            else: unsim(o[k])
+    elif isinstance(o, list):
+        for x in o: unsim(x)
+unsim(d)
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$bin" fleet "$work/mixed" --db "$work/mixed.db" --csv "$work/mixed.csv" --quiet >/dev/null 2>&1
+python3 - "$work/mixed.csv" <<'PY' || fail=1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+prov = {r['provenance'] for r in rows if r['firmware'] == '(fleet)'}
+if prov != {'SIMULATED in 1 of 2 runs'}:
+    print(f'FAIL a mixed fleet: provenance {prov}'); sys.exit(1)
+print('ok   a fleet of one measured and one simulated file: SIMULATED in 1 of 2 runs')
 PY
 "$bin" fleet --help | grep -q -- '--k K' || { echo "FAIL fleet --help"; fail=1; }
 "$bin" --help | grep -q '^  fleet ' && echo "ok   baretop-host --help lists fleet" || { echo "FAIL --help lacks fleet"; fail=1; }

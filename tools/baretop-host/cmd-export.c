@@ -14,8 +14,10 @@
  *   Tree nodes are fractions: Value is in percent, Unit "%" (toplev says
  *   "% Slots", "% Clocks" or "% Stalls" by the node's domain, which the
  *   results file does not carry); metrics keep their own scale and have
- *   no unit. Description says the level, whether the vendor threshold
- *   flags it ("flagged") and its CPI share. Sample and Stddev are empty
+ *   no unit. Description says where the counts come from when they were
+ *   not measured on hardware ("SIMULATED" or "replayed", first), the
+ *   level, whether the vendor threshold flags it ("flagged") and its CPI
+ *   share. Sample and Stddev are empty
  *   (baretop samples nothing; per-event spread is in the results file and
  *   --perf-json), Multiplex is always 100 (baretop never multiplexes: each
  *   group is a run of its own), Bottleneck is "<==" on the deepest node of
@@ -29,7 +31,11 @@
  *   canonical spelling (../shared/testdata/tma/FORMAT.md; `replay
  *   --perf-stat` reads it back), event-runtime the median window of the runs
  *   that counted the event's group in ns (TSC ticks when the TSC frequency
- *   is unknown), pcnt-running 100.00.
+ *   is unknown), pcnt-running 100.00. Counts of the simulated PMU (or
+ *   replayed counts) are not counts of a counter that ran: their lines have
+ *   no pcnt-running but "provenance" : "SIMULATED: ..." (or "replayed:
+ *   ..."), and event-runtime is the simulated time (the workload model's
+ *   cycles at the simulated CPU's clock, the counted workload's tsc_hz).
  *
  * The workload is --workload NAME, else the only counted one.
  *
@@ -95,6 +101,9 @@ static void full_name(const struct bt_json *nodes, const char *name, char *out, 
 		o += (size_t)snprintf(out + o, len - o, "%s%s", chain[k], k ? "." : "");
 }
 
+/* Where the counts come from when not from hardware ("" when measured). */
+static const char *provenance = "";
+
 static void toplev_row(FILE *f, const struct bt_json *nodes, const char *name, const struct bt_json *nd,
 		       const char *bottleneck)
 {
@@ -110,10 +119,13 @@ static void toplev_row(FILE *f, const struct bt_json *nodes, const char *name, c
 	const struct bt_json *th = bt_json_get(nd, "thresh");
 	const struct bt_json *cs = bt_json_get(nd, "cpi_share");
 	size_t o = 0;
+	if (*provenance)
+		o += (size_t)snprintf(desc, sizeof(desc), "%s; ", provenance);
 	if (tree)
-		o += (size_t)snprintf(desc, sizeof(desc), "level %g", num(bt_json_get(nd, "level"), 0));
+		o += (size_t)snprintf(desc + o, sizeof(desc) - o, "level %g",
+				      num(bt_json_get(nd, "level"), 0));
 	else
-		o += (size_t)snprintf(desc, sizeof(desc), "%s metric", kind ? kind : "");
+		o += (size_t)snprintf(desc + o, sizeof(desc) - o, "%s metric", kind ? kind : "");
 	if (th && th->type == BT_JSON_TRUE && o < sizeof(desc))
 		o += (size_t)snprintf(desc + o, sizeof(desc) - o, "; flagged");
 	if (cs && cs->type == BT_JSON_NUMBER && o < sizeof(desc))
@@ -190,7 +202,18 @@ static double group_window(const struct bt_json *steps, double group)
 	return n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
 }
 
-static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz)
+/* One JSON string's characters (the value between the quotes). */
+static void json_chars(FILE *f, const char *p)
+{
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*p >= 0x20)
+			fputc(*p, f);
+	}
+}
+
+static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz, const char *source)
 {
 	const struct bt_json *events = bt_json_get(counted, "events");
 	const struct bt_json *steps = bt_json_get(counted, "steps");
@@ -206,13 +229,16 @@ static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz
 		fprintf(f, "%.6f", num(bt_json_get(e, "median"), 0));
 		fputs("\", \"unit\" : \"\", \"event\" : \"", f);
 		/* canonical names hold no quote or backslash, but be safe */
-		for (const char *p = events->u.obj.keys[i]; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				fputc('\\', f);
-			if ((unsigned char)*p >= 0x20)
-				fputc(*p, f);
+		json_chars(f, events->u.obj.keys[i]);
+		fprintf(f, "\", \"event-runtime\" : %.0f, ", runtime);
+		if (*source) {
+			/* No counter ran: no share of time running to claim. */
+			fputs("\"provenance\" : \"", f);
+			json_chars(f, source);
+			fputs("\"}\n", f);
+		} else {
+			fputs("\"pcnt-running\" : 100.00}\n", f);
 		}
-		fprintf(f, "\", \"event-runtime\" : %.0f, \"pcnt-running\" : 100.00}\n", runtime);
 	}
 	return 0;
 }
@@ -281,7 +307,20 @@ static int cmd_export(int argc, char **argv)
 	const struct bt_json *cpu = bt_json_get(doc.root, "cpu");
 	const struct bt_json *run = bt_json_get(doc.root, "run");
 	const char *counted_by = run ? bt_json_get_str(bt_json_get(run, "counting"), "counted_by") : NULL;
-	double tsc_hz = cpu ? num(bt_json_get(cpu, "tsc_hz"), 0) : 0;
+	/* The clock of the counted TSC ticks: the counted workload's own (a
+	 * simulated CPU's stated clock), else the CPU's (older files). */
+	double tsc_hz = num(bt_json_get(counted, "tsc_hz"), 0);
+	if (tsc_hz <= 0)
+		tsc_hz = cpu ? num(bt_json_get(cpu, "tsc_hz"), 0) : 0;
+	char source[400] = "";
+	const char *what = bt_json_get_str(counted, "input");
+	if (w->simulated || doc.simulated)
+		snprintf(source, sizeof(source), "SIMULATED: %s; event-runtime is simulated time",
+			 what ? what : "counts of baretop's simulated PMU, not measured on hardware");
+	if (doc.replayed)
+		snprintf(source, sizeof(source), "replayed: counts from %s, not measured by this run",
+			 doc.input ? doc.input : "a count file");
+	provenance = *source ? (doc.replayed ? "replayed" : "SIMULATED") : "";
 	const struct {
 		const char *path;
 		int toplev;
@@ -298,7 +337,7 @@ static int cmd_export(int argc, char **argv)
 		}
 		if (counted_by && counted_by[0])
 			fprintf(f, "# %s\n", counted_by);
-		int r = outs[k].toplev ? (tree ? write_toplev(f, tree) : -1) : write_perf_json(f, counted, tsc_hz);
+		int r = outs[k].toplev ? (tree ? write_toplev(f, tree) : -1) : write_perf_json(f, counted, tsc_hz, source);
 		if (r < 0)
 			fprintf(stderr, "baretop-host: %s: the counted workload has no %s\n", in,
 				outs[k].toplev ? "tree" : "events");

@@ -28,6 +28,7 @@ struct unit {
 	double value;           /* median of vals */
 	double dist;            /* (value - fleet median) / scale */
 	int out;
+	size_t simulated;       /* of vals: SIMULATED or replayed counts */
 };
 
 struct block {
@@ -98,11 +99,31 @@ struct row {
 	double median, mad, shift;
 	int outliers, group_out;
 	const char *outlier_machines;
+	const char *provenance;  /* "measured", "SIMULATED" or "SIMULATED in k of n runs" */
 };
 
 static const char *const COLUMNS[] = { "workload", "model", "node", "firmware", "microcode", "machines",
 				       "median", "mad", "shift_mads", "group_stands_out", "outliers",
-				       "outlier_machines" };
+				       "outlier_machines", "provenance" };
+#define N_COLUMNS (sizeof(COLUMNS) / sizeof(COLUMNS[0]))
+
+/* What the values of units [0, n) are: measured, SIMULATED (the simulated
+ * PMU or replayed counts: the run's or the workload's "simulated"), or a
+ * mix, said with its counts. */
+static const char *provenance(struct unit *const *u, size_t n, char *buf, size_t len)
+{
+	size_t sim = 0, all = 0;
+	for (size_t i = 0; i < n; i++) {
+		sim += u[i]->simulated;
+		all += u[i]->n;
+	}
+	if (!sim)
+		return "measured";
+	if (sim == all)
+		return "SIMULATED";
+	snprintf(buf, len, "SIMULATED in %zu of %zu runs", sim, all);
+	return buf;
+}
 
 static void print_row(const struct bt_fleet_summary_opts *o, const struct row *r)
 {
@@ -113,14 +134,18 @@ static void print_row(const struct bt_fleet_summary_opts *o, const struct row *r
 				r->firmware ? r->microcode : "", m, fmt(med, sizeof(med), "%.6g", r->median),
 				fmt(mad, sizeof(mad), "%.3g", r->mad),
 				r->firmware ? fmt(sh, sizeof(sh), "%+.1f", r->shift) : "",
-				r->firmware ? (r->group_out ? "yes" : "no") : "", outs, r->outlier_machines };
+				r->firmware ? (r->group_out ? "yes" : "no") : "", outs, r->outlier_machines,
+				r->provenance };
 	if (o->csv)
-		for (size_t i = 0; i < 12; i++)
-			bt_csv_put_field(o->csv, cells[i], i == 11);
+		for (size_t i = 0; i < N_COLUMNS; i++)
+			bt_csv_put_field(o->csv, cells[i], i == N_COLUMNS - 1);
 	if (o->text) {
 		if (!r->firmware)
-			fprintf(o->text, "\n%s  %s  %s: %zu machines, median %s, MAD %s, %d stand%s out%s%s\n",
-				r->b->workload, r->b->model, r->b->node, r->machines, cells[6], cells[7],
+			fprintf(o->text, "\n%s  %s  %s%s%s%s: %zu machines, median %s, MAD %s, %d stand%s out%s%s\n",
+				r->b->workload, r->b->model, r->b->node,
+				strcmp(r->provenance, "measured") ? " (" : "",
+				strcmp(r->provenance, "measured") ? r->provenance : "",
+				strcmp(r->provenance, "measured") ? ")" : "", r->machines, cells[6], cells[7],
 				r->outliers, r->outliers == 1 ? "s" : "", r->outliers ? ": " : "",
 				r->outlier_machines);
 		else
@@ -207,7 +232,9 @@ static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b,
 			note_flag(fl, nfl, flcap, b, order[i]);
 			n_out++;
 		}
-	struct row fr = { b, NULL, NULL, b->n, fleet.median, fleet.mad, NAN, n_out, 0, all ? all : "" };
+	char prov[64];
+	struct row fr = { b, NULL, NULL, b->n, fleet.median, fleet.mad, NAN, n_out, 0, all ? all : "",
+			  provenance(order, b->n, prov, sizeof(prov)) };
 	print_row(o, &fr);
 	/* groups by firmware version alone (microcode "(any)"; only when the
 	 * version has more than one microcode), then by version and microcode */
@@ -249,7 +276,7 @@ static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b,
 				 nr ? bt_robust_distance(&rs, gr.median) : NAN, n,
 				 nr >= BT_FLEET_MIN_MACHINES &&
 					 bt_robust_group_stands_out(&rs, gr.median, e - g, o->k),
-				 outs ? outs : "" };
+				 outs ? outs : "", provenance(order + g, e - g, prov, sizeof(prov)) };
 		print_row(o, &r);
 		free(outs);
 		g = e;
@@ -266,7 +293,7 @@ int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o)
 	sqlite3_stmt *st;
 	const char *sql =
 		"SELECT w.name, IFNULL(w.model, ''), n.node, m.machine_key, f.version,"
-		"       IFNULL(r.microcode, 'unknown'), n.value"
+		"       IFNULL(r.microcode, 'unknown'), n.value, r.simulated OR w.simulated"
 		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
 		"  JOIN runs r ON r.run_id = w.run_id JOIN machines m ON m.machine_id = r.machine_id"
 		"  JOIN firmware f ON f.firmware_id = r.firmware_id"
@@ -279,8 +306,8 @@ int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o)
 	if (o->node)
 		sqlite3_bind_text(st, 1, o->node, -1, SQLITE_STATIC);
 	if (o->csv)
-		for (size_t i = 0; i < 12; i++)
-			bt_csv_put_field(o->csv, COLUMNS[i], i == 11);
+		for (size_t i = 0; i < N_COLUMNS; i++)
+			bt_csv_put_field(o->csv, COLUMNS[i], i == N_COLUMNS - 1);
 	if (o->text)
 		fprintf(o->text, "\nper workload, model and Top-Down node: the fleet (machines, median, MAD, the machines\n"
 				 "more than k = %g MADs from the median, with their distance in MADs), then each group of\n"
@@ -312,10 +339,11 @@ int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o)
 		if (!u || strcmp(u->machine, mach) || strcmp(u->firmware, fw) || strcmp(u->microcode, uc)) {
 			b.u = grow(b.u, &b.cap, b.n, sizeof(*b.u));
 			u = &b.u[b.n++];
-			*u = (struct unit){ dup(mach), dup(fw), dup(uc), NULL, 0, 0, NAN, NAN, 0 };
+			*u = (struct unit){ dup(mach), dup(fw), dup(uc), NULL, 0, 0, NAN, NAN, 0, 0 };
 		}
 		u->vals = grow(u->vals, &u->cap, u->n, sizeof(double));
 		u->vals[u->n++] = val;
+		u->simulated += sqlite3_column_int(st, 7) != 0;
 	}
 	finish_block(o, &b, &fl, &nfl, &flcap);
 	block_free(&b);

@@ -6,7 +6,8 @@ usage: check-toplev-csv.py RESULTS.json WORKLOAD CSV
 Python's csv module must read CSV into exactly the documented columns
 (Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle); every
 computed tree node of the workload must be a row whose Area is its ancestors
-joined by '.', Value its value x 100, Unit '%', Multiplex 100; every computed
+joined by '.', Value its value x 100, Unit '%', Multiplex 100, Description
+starting "SIMULATED; " when the counts are simulated; every computed
 Info_/Bottleneck_ metric a row with its own value; Bottleneck '<==' on the
 deepest node of the bottleneck path and nowhere else; nothing else.
 """
@@ -62,6 +63,11 @@ for area, (value, unit) in want.items():
         fail.append(f"{area}: Value {v} != {value}")
     if r["Unit"] != unit or r["Multiplex"] != "100":
         fail.append(f"{area}: Unit {r['Unit']!r} Multiplex {r['Multiplex']!r}")
+# Simulated counts say so on every row, first thing in Description.
+if w["counted"].get("simulated"):
+    unsaid = [r["Area"] for r in rows if not r["Description"].startswith("SIMULATED; ")]
+    if unsaid:
+        fail.append(f"rows without SIMULATED in Description: {unsaid[:3]}")
 path_nodes = tree["bottleneck_path"]
 marked = [r["Area"] for r in rows if r["Bottleneck"]]
 want_marked = [full_name(path_nodes[-1])] if path_nodes else []

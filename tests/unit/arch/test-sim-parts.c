@@ -6,10 +6,13 @@
  * fields (signature, hybrid core type, PDCM, APERF/MPERF) consistent with
  * their part. Then the hardware behind the CPUID: a hybrid Alder Lake
  * P-core enumerates 6 and 3 counters and has 8 and 4; a Meteor Lake P-core
- * has PERF_METRICS with IA32_PERF_CAPABILITIES[15] reading 0.
+ * has PERF_METRICS with IA32_PERF_CAPABILITIES[15] reading 0; Sandy
+ * Bridge..Coffee Lake CPUs enumerate 8 general counters with SMT off, 4 on.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "pmu/cpu-detect.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
@@ -197,4 +200,61 @@ TEST(meteor_lake_p_core_has_perf_metrics_with_bit_15_clear)
 	CHECK_EQ_INT(caps.perf_metrics_fields, 8);
 	CHECK(bt_rdmsr(&sim.arch, 0x329, &v) == BT_OK);      /* MSR_PERF_METRICS */
 	bt_sim_free(&sim);
+}
+
+/* SMT on or off, every simulated CPU enumerates what its part does. Sandy
+ * Bridge through Coffee Lake cores have 8 general counters, split 4 per
+ * thread with SMT on; CPUID.0AH EAX[15:8] counts them per logical
+ * processor (SDM vol. 2A CPUID; the i5-6400T dump without SMT says 8, the
+ * i7-8700K with SMT 4), and Linux plans with that count. So each such
+ * simulated CPU, preset or model, has 8 / threads-per-core of them, as
+ * detection reads its CPUID; and the SMT-off Skylake exists. */
+static bool split_by_smt(unsigned model)
+{
+	static const unsigned models[] = { 0x2A, 0x2D, 0x3A, 0x3E, 0x3C, 0x3F, 0x45, 0x46, 0x3D,
+					   0x47, 0x4F, 0x56, 0x4E, 0x5E, 0x55, 0x8E, 0x9E, 0xA5,
+					   0xA6 };
+	for (size_t k = 0; k < sizeof(models) / sizeof(models[0]); k++)
+		if (models[k] == model)
+			return true;
+	return false;
+}
+
+static void check_smt_counters(const char *name, const struct bt_sim_config *c, unsigned *n_off,
+			       unsigned *n_on)
+{
+	static struct bt_sim sim;
+	struct bt_cpu_info ci;
+	struct bt_detect_options o = { 0 };
+	struct bt_pmu_caps caps;
+
+	CHECK(bt_sim_init(&sim, c) == BT_OK);
+	bt_cpu_detect(&sim.arch, &o, &ci);
+	bt_pmu_caps_detect(&sim.arch, &caps);
+	if (ci.vendor == BT_VENDOR_INTEL && ci.family == 6 && split_by_smt(ci.model)) {
+		unsigned want = ci.threads_per_core > 1 ? 4 : 8;
+		if (caps.num_gp != want || c->num_gp != want)
+			fprintf(stderr, "  %s: %u thread(s) per core, %u general counters "
+				"enumerated (%u configured), want %u\n", name, ci.threads_per_core,
+				caps.num_gp, c->num_gp, want);
+		CHECK_EQ_INT(caps.num_gp, (int)want);
+		CHECK_EQ_INT(c->num_gp, (int)want);
+		*(ci.threads_per_core > 1 ? n_on : n_off) += 1;
+	}
+	bt_sim_free(&sim);
+}
+
+TEST(smt_off_parts_enumerate_eight_general_counters)
+{
+	unsigned off = 0, on = 0;
+	for (int k = 0; bt_sim_preset_names[k]; k++)
+		check_smt_counters(bt_sim_preset_names[k], bt_sim_preset(bt_sim_preset_names[k]),
+				   &off, &on);
+	for (int k = 0; bt_sim_model_names[k]; k++) {
+		struct bt_sim_config c;
+		CHECK(bt_sim_config_for_model(bt_sim_model_names[k], &c));
+		check_smt_counters(bt_sim_model_names[k], &c, &off, &on);
+	}
+	CHECK(off >= 1); /* skl-nosmt */
+	CHECK(on >= 4);  /* skl, IVB, HSW, SKL, SKX */
 }

@@ -143,9 +143,16 @@ TEST(bottleneck_path_and_cpi_stack)
 	CHECK_STR(bt_model_node(f.m, f.r->path[0])->name, "Y");
 	CHECK_STR(bt_model_node(f.m, f.r->path[1])->name, "Y1");
 	CHECK_NEAR(f.r->cpi, 1.5, 0, 0);
+	/* Level 1: value x CPI, flagged or not (a stack has every component). */
 	CHECK_NEAR(f.r->cpi_share[node(&f, "Y")], 0.75, 1e-15, 0);
 	CHECK_NEAR(f.r->cpi_share[node(&f, "X")], 0.45, 1e-15, 0);
-	CHECK(isnan(f.r->cpi_share[node(&f, "Zz")]));    /* not flagged */
+	CHECK_NEAR(f.r->cpi_share[node(&f, "Zz")], 1.35, 1e-15, 0);
+	/* Below: the parent's share split by the children's values (0.2 : 0.3
+	 * of Y's 0.75), adding up to it; an only child takes all of it, even
+	 * where its own value x CPI would be another figure. */
+	CHECK_NEAR(f.r->cpi_share[node(&f, "Y1")], 0.3, 1e-15, 0);
+	CHECK_NEAR(f.r->cpi_share[node(&f, "Y2")], 0.45, 1e-15, 0);
+	CHECK_NEAR(f.r->cpi_share[node(&f, "Zz1")], 1.35, 1e-15, 0);
 	teardown(&f);
 }
 

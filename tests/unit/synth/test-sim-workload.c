@@ -8,6 +8,7 @@
  * --sim-miscount does) breaks a rule that names that event.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,7 @@ static int count(struct run *x, const struct bt_workload *wl, double width, cons
 	bt_wl_config_init(&cfg, wl, BT_WL_QUICK);
 	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
 	bt_status st = p ? bt_sim_workload_counts(evp, n, p, bt_wl_profile_insts(p, wl_param, &cfg),
-						  width, 7, x->src, unknown, sizeof(unknown))
+						  width, 7, x->src, unknown, sizeof(unknown), NULL)
 			 : BT_ERR_INVALID;
 	free(evp);
 	if (st != BT_OK)
@@ -170,6 +171,281 @@ TEST(every_workload_has_a_profile)
 	CHECK(bt_wl_profile_find("no-such-workload") == NULL);
 	CHECK(bt_wl_profile_find(NULL) == NULL);
 	bt_wl_config_init(&cfg, bt_wl_find("multiply1"), BT_WL_QUICK);
-	CHECK(bt_wl_profile_insts(bt_wl_profile_find("multiply1"), wl_param, &cfg) == 6.0 * 128 * 128);
+	CHECK(bt_wl_profile_insts(bt_wl_profile_find("multiply1"), wl_param, &cfg) ==
+	      6.0 * 128 * 128 * 128);
 	CHECK(bt_wl_profile_insts(NULL, wl_param, &cfg) == 0);
 }
+
+/* Instructions per run scale as each workload's loop nest does, read from
+ * workloads/ (not from the profiles): doubling a parameter multiplies them
+ * by 2^exponent. multiply1/2/3 are an n x n x n nest (n -> 2n: x8); the
+ * others are linear in their trip counts and independent of sizes and
+ * choices that do not add iterations. Every parameter of every workload is
+ * listed, so a new one must be declared here. */
+static const struct {
+	const char *wl, *param;
+	int exponent;
+} complexity[] = {
+	{ "multiply1", "n", 3 }, { "multiply1", "isa", 0 },
+	{ "multiply2", "n", 3 }, { "multiply2", "isa", 0 },
+	{ "multiply3", "n", 3 }, { "multiply3", "isa", 0 },
+	{ "ptr-chase-l1", "steps", 1 }, { "ptr-chase-l1", "size", 0 },
+	{ "ptr-chase-l2", "steps", 1 }, { "ptr-chase-l2", "size", 0 },
+	{ "ptr-chase-l3", "steps", 1 }, { "ptr-chase-l3", "size", 0 },
+	{ "ptr-chase-dram", "steps", 1 }, { "ptr-chase-dram", "size", 0 },
+	{ "stream-read", "size", 1 }, { "stream-read", "laps", 1 },
+	{ "stream-triad", "size", 1 }, { "stream-triad", "laps", 1 },
+	{ "branch-mispredict", "entries", 1 }, { "branch-mispredict", "laps", 1 },
+	{ "branch-mispredict", "taken_pct", 0 },
+	{ "code-footprint", "blocks", 1 }, { "code-footprint", "laps", 1 },
+	{ "code-footprint", "spacing", 0 },
+	{ "div-chain", "iterations", 1 }, { "div-chain", "divisor", 0 },
+	{ "alu-dep-chain", "iterations", 1 }, { "alu-independent", "iterations", 1 },
+	{ "store-fwd-block", "iterations", 1 }, { "store-fwd-block", "store_bytes", 0 },
+	{ "4k-alias", "laps", 1 }, { "4k-alias", "offset", 0 },
+	{ "denormal-assist", "laps", 1 }, { "denormal-assist", "denormal", 0 },
+	{ "false-sharing", "iterations", 1 }, { "false-sharing", "layout", 0 },
+	{ "memory-order-clears", "iterations", 1 }, { "memory-order-clears", "layout", 0 },
+};
+
+TEST(instructions_scale_as_the_loops_do)
+{
+	size_t n;
+	const struct bt_workload *const *all = bt_wl_all(&n);
+
+	for (size_t k = 0; k < n; k++) {
+		const struct bt_workload *wl = all[k];
+		const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
+		for (unsigned i = 0; i < wl->n_params; i++) {
+			const struct bt_wl_param *par = &wl->params[i];
+			int e = -1;
+			for (size_t c = 0; c < sizeof(complexity) / sizeof(complexity[0]); c++)
+				if (!strcmp(complexity[c].wl, wl->name) &&
+				    !strcmp(complexity[c].param, par->name))
+					e = complexity[c].exponent;
+			if (e < 0) {
+				fprintf(stderr, "  %s: parameter %s has no declared complexity\n",
+					wl->name, par->name);
+				CHECK(e >= 0);
+				continue;
+			}
+			struct bt_wl_config a, b;
+			bt_wl_config_init(&a, wl, BT_WL_QUICK);
+			b = a;
+			/* Another valid value: twice the quick one, else the next choice. */
+			uint64_t v = a.values[i];
+			uint64_t w = par->kind == BT_WL_PARAM_CHOICE ? (v + 1 <= par->max ? v + 1 : v - 1)
+								     : (v ? 2 * v : 1);
+			if (w > par->max)
+				w = v / 2 >= par->min ? v / 2 : v;
+			b.values[i] = w;
+			double ia = bt_wl_profile_insts(p, wl_param, &a);
+			double ib = bt_wl_profile_insts(p, wl_param, &b);
+			double want = e == 0 || par->kind == BT_WL_PARAM_CHOICE
+					      ? 1 : pow((double)w / (double)v, e);
+			if (fabs(ib / ia - want) > 1e-12) {
+				fprintf(stderr, "  %s: %s %llu -> %llu: instructions x%.6g, want x%.6g\n",
+					wl->name, par->name, (unsigned long long)v,
+					(unsigned long long)w, ib / ia, want);
+				CHECK(fabs(ib / ia - want) <= 1e-12);
+			}
+		}
+	}
+}
+
+/* A parameter that changes the workload's behaviour changes the model's:
+ * branch-mispredict's branch is taken with probability taken_pct/100, so
+ * 0 and 100 are predictable (the README's "predictable control": Bad
+ * Speculation low) and 50 mispredicts half the draws (Bad Speculation the
+ * bottleneck); the same instructions each time. Also: the events the SKL
+ * formulas divide by never coincide by accident: Other_Mispredicts divides
+ * by INT_MISC.CLEARS_COUNT - MACHINE_CLEARS.COUNT, and every clear is a
+ * mispredict or a machine clear, so CLEARS_COUNT counts more. */
+static double bad_spec_at(struct run *x, unsigned pct, double *other, double *insts)
+{
+	const struct bt_workload *wl = &bt_wl_branch_mispredict;
+	unsigned n = bt_model_event_count(x->m);
+	const struct bt_event **evp = calloc(n + 1, sizeof(*evp));
+	char unknown[1024], set[32];
+	struct bt_wl_config cfg;
+	struct bt_wl_profile run;
+	struct bt_diag d = { "" };
+	double cycles = 0;
+
+	if (!evp)
+		return NAN;
+	for (unsigned i = 0; i < n; i++)
+		evp[i] = bt_model_event(x->m, i);
+	bt_wl_config_init(&cfg, wl, BT_WL_QUICK);
+	snprintf(set, sizeof(set), "taken_pct=%u", pct);
+	CHECK(bt_wl_config_set(&cfg, set, &d) == BT_OK);
+	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
+	bt_wl_profile_resolve(p, wl_param, &cfg, 4, &run);
+	*insts = bt_wl_profile_insts(p, wl_param, &cfg);
+	CHECK(bt_sim_workload_counts(evp, n, &run, *insts, 4, 7, x->src, unknown, sizeof(unknown),
+				     &cycles) == BT_OK);
+	free(evp);
+	CHECK(cycles > 0);
+	bt_counts_reset(x->c);
+	x->c->constants[BT_C_HYPERTHREADING_ON] = 0;
+	x->c->constants[BT_C_THREADS_PER_CORE] = 1;
+	for (unsigned i = 0; i < n; i++)
+		x->c->events[i] = (double)x->src[i].count;
+	int clears = bt_model_event_find(x->m, "INT_MISC.CLEARS_COUNT");
+	int mc = bt_model_event_find(x->m, "MACHINE_CLEARS.COUNT");
+	CHECK(clears >= 0 && mc >= 0);
+	if (clears >= 0 && mc >= 0)
+		CHECK(x->c->events[clears] > x->c->events[mc]);
+	CHECK(bt_evaluate(x->m, x->c, x->r) == BT_OK);
+	bt_consistency_check(x->cs, x->c, x->r);
+	CHECK_EQ_INT(x->cs->n_violated, 0);
+	*other = node(x, "Other_Mispredicts");
+	return node(x, "Bad_Speculation");
+}
+
+TEST(taken_pct_changes_bad_speculation)
+{
+	struct run x;
+	double other[3], insts[3], bs[3];
+	const unsigned pct[3] = { 0, 50, 100 };
+
+	CHECK(open_run(&x, "SKL") == 0);
+	if (!x.cs) {
+		close_run(&x);
+		return;
+	}
+	for (int k = 0; k < 3; k++) {
+		bs[k] = bad_spec_at(&x, pct[k], &other[k], &insts[k]);
+		CHECK(isfinite(other[k]));
+	}
+	CHECK(bs[0] < 0.05);
+	CHECK(bs[2] < 0.05);
+	CHECK(bs[1] > 0.5);
+	CHECK(insts[0] == insts[1] && insts[1] == insts[2]);
+	/* Wrong-path mispredicts: a small part of Branch_Mispredicts, not 0/0. */
+	CHECK(other[1] > 0.001 && other[1] < 0.2 * bs[1]);
+	close_run(&x);
+}
+
+/* The CPI stack adds up (metrics/eval.c cpi_stack; Eyerman et al.: every
+ * cycle in one component), on every built-in model, with the counts the
+ * simulated PMU gives for three workloads: each node's children that have
+ * shares sum to its share, the level-1 shares to CPI x the level-1 sum (1
+ * up to PERF_METRICS rounding), and no child exceeds its parent. multiply1
+ * on SKL is where value x CPI put MEM_Latency above DRAM_Bound. */
+TEST(cpi_stack_adds_up_on_every_model)
+{
+	const struct bt_workload *wls[] = { bt_wl_find("multiply1"), &bt_wl_ptr_chase_dram,
+					    &bt_wl_branch_mispredict };
+	unsigned models_with_stack = 0;
+
+	for (unsigned k = 0; k < bt_builtin_model_count; k++) {
+		const char *id = bt_builtin_models[k]->id;
+		const struct bt_model_def *def = bt_builtin_find(id);
+		struct run x;
+		if (!def || open_run(&x, id) != 0) {
+			CHECK(0);
+			continue;
+		}
+		double width = def->pipeline_width ? def->pipeline_width : 4;
+		for (unsigned w = 0; w < 3; w++) {
+			if (count(&x, wls[w], width, NULL, 1) != 0)
+				continue; /* a model the workload model cannot count (no slots) */
+			const struct bt_result *r = x.r;
+			unsigned n = bt_model_node_count(x.m);
+			double l1_share = 0, l1_value = 0;
+			bool any = false;
+			for (unsigned i = 0; i < n; i++) {
+				const struct bt_node_def *nd = bt_model_node(x.m, i);
+				if (nd->kind != BT_NODE_TREE || isnan(r->cpi_share[i]))
+					continue;
+				any = true;
+				if (nd->level == 1) {
+					l1_share += r->cpi_share[i];
+					l1_value += r->value[i] > 0 ? r->value[i] : 0;
+				}
+				double sum = 0;
+				unsigned with = 0, kids = 0;
+				for (unsigned c = 0; c < n; c++) {
+					const struct bt_node_def *cd = bt_model_node(x.m, c);
+					if (cd->kind != BT_NODE_TREE || !cd->parent ||
+					    strcmp(cd->parent, nd->name))
+						continue;
+					kids++;
+					if (isnan(r->cpi_share[c]))
+						continue;
+					with++;
+					sum += r->cpi_share[c];
+					if (r->cpi_share[c] > r->cpi_share[i] * (1 + 1e-12)) {
+						fprintf(stderr, "  %s %s: %s %.6g > parent %s %.6g\n", id,
+							wls[w]->name, cd->name, r->cpi_share[c], nd->name,
+							r->cpi_share[i]);
+						CHECK(0);
+					}
+				}
+				/* All children or none carry a share. */
+				CHECK(with == 0 || with == kids);
+				if (with && fabs(sum - r->cpi_share[i]) > 1e-9 * r->cpi_share[i] + 1e-15) {
+					fprintf(stderr, "  %s %s: children of %s sum to %.9g, not %.9g\n",
+						id, wls[w]->name, nd->name, sum, r->cpi_share[i]);
+					CHECK(0);
+				}
+			}
+			if (!any)
+				continue;
+			models_with_stack += w == 0;
+			CHECK(fabs(l1_share - r->cpi * l1_value) <= 1e-9 * l1_share);
+			CHECK(fabs(l1_value - 1) <= 0.02);
+		}
+		if (!strcmp(id, "SKL")) {
+			CHECK(count(&x, wls[0], width, NULL, 1) == 0);
+			double dram = x.r->cpi_share[bt_model_node_find(x.m, "DRAM_Bound")];
+			double lat = x.r->cpi_share[bt_model_node_find(x.m, "MEM_Latency")];
+			double bw = x.r->cpi_share[bt_model_node_find(x.m, "MEM_Bandwidth")];
+			CHECK(lat <= dram && fabs(lat + bw - dram) <= 1e-9 * dram);
+		}
+		close_run(&x);
+	}
+	/* The stack needs a CPI node: every Intel model has one. */
+	CHECK(models_with_stack >= 18);
+}
+
+/* The events the formulas divide by are never equal by accident: on every
+ * model that has both, INT_MISC.CLEARS_COUNT (every clear: mispredicts and
+ * machine clears) exceeds MACHINE_CLEARS.COUNT for every built-in workload,
+ * even one whose profile has no mispredict share (a loop still mispredicts
+ * its exit), so Other_Mispredicts is never 0/0. */
+TEST(clears_count_exceeds_machine_clears_on_every_workload)
+{
+	size_t nw;
+	const struct bt_workload *const *all = bt_wl_all(&nw);
+	unsigned checked = 0;
+
+	for (unsigned k = 0; k < bt_builtin_model_count; k++) {
+		const char *id = bt_builtin_models[k]->id;
+		const struct bt_model_def *def = bt_builtin_find(id);
+		struct run x;
+		if (!def || open_run(&x, id) != 0) {
+			CHECK(0);
+			continue;
+		}
+		int clears = bt_model_event_find(x.m, "INT_MISC.CLEARS_COUNT");
+		int mc = bt_model_event_find(x.m, "MACHINE_CLEARS.COUNT");
+		int other = bt_model_node_find(x.m, "Other_Mispredicts");
+		double width = def->pipeline_width ? def->pipeline_width : 4;
+		for (size_t w = 0; clears >= 0 && mc >= 0 && w < nw; w++) {
+			if (count(&x, all[w], width, NULL, 1) != 0)
+				continue;
+			checked++;
+			if (!(x.c->events[clears] > x.c->events[mc]) ||
+			    (other >= 0 && x.r->state[other] != BT_NODE_OK)) {
+				fprintf(stderr, "  %s %s: CLEARS_COUNT %.0f, MACHINE_CLEARS.COUNT %.0f\n", id,
+					all[w]->name, x.c->events[clears], x.c->events[mc]);
+				CHECK(0);
+			}
+		}
+		close_run(&x);
+	}
+	CHECK(checked >= 100);
+}
+
