@@ -66,6 +66,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		return BT_EXIT_NOTHING_VALIDATED;
 	}
 	v->rec.simulated = c->synth != NULL;
+	v->rec.defects = c->synth ? opt->sim_defect : NULL;
 	snprintf(v->pmu, sizeof(v->pmu), "%s%s", c->synth ? "simulated " : "",
 		 c->synth ? bt_synth_cpu(c->synth)->name : c->pmu.arch->name);
 	/* The model's events only where the model is this PMU's vendor's

@@ -125,6 +125,8 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 	}
 	if (o->defects && bt_sim_defects_parse(o->defects, &cfg.defects, d) != BT_OK)
 		return BT_ERR_INVALID;
+	if (bt_sim_defects_check(&cfg.defects, &cfg, d) != BT_OK)
+		return BT_ERR_INVALID;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return BT_ERR_NOMEM;
