@@ -80,6 +80,14 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		       c->def->vendor, intel_pmu ? "Intel" : "AMD");
 		model = NULL;
 	}
+	if (opt->validate_spec && bt_validate_check_spec(&c->pmu.caps, &spec, &(struct bt_validate_opts){
+				.quick = opt->quick, .model = model }, &d) != BT_OK) {
+		printf("validate: spec error: %s\n", d.text);
+		bt_vspec_free(&spec);
+		snprintf(v->why, sizeof(v->why), "spec error: %.300s", d.text);
+		v->rec.no_pmu_reason = v->why;
+		return BT_EXIT_USAGE;
+	}
 	if (!opt->validate_spec) {
 		bt_vspec_builtin(&c->pmu.caps, &spec);
 		if (model)

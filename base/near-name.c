@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,19 @@ void bt_near_name_init(struct bt_near_name *n, const char *typed)
 	n->distance = 0;
 }
 
+/* An abbreviation: every letter of a typed name at least 3 long appears in
+ * order in the candidate, starting with the same letter ("instrs" of
+ * "instructions"). */
+static bool abbreviates(const char *typed, const char *cand)
+{
+	if (strlen(typed) < 3 || tolower((unsigned char)*typed) != tolower((unsigned char)*cand))
+		return false;
+	for (; *cand && *typed; cand++)
+		if (tolower((unsigned char)*cand) == tolower((unsigned char)*typed))
+			typed++;
+	return *typed == '\0';
+}
+
 void bt_near_name_offer(struct bt_near_name *n, const char *candidate)
 {
 	if (!n->typed || !candidate || !*candidate || strcmp(n->typed, candidate) == 0)
@@ -67,8 +81,12 @@ void bt_near_name_offer(struct bt_near_name *n, const char *candidate)
 		limit = 1;
 	if (limit > 4)
 		limit = 4;
-	if (dist > limit)
-		return;
+	if (dist > limit) {
+		/* Ranked after every name within the edit limit. */
+		if (!abbreviates(n->typed, candidate))
+			return;
+		dist = limit + 1 + dist;
+	}
 	if (!n->best || dist < n->distance) {
 		n->best = candidate;
 		n->distance = dist;

@@ -66,5 +66,17 @@ TEST(an_unrelated_name_finds_nothing)
 	/* A short name tolerates one edit, not two. */
 	static const char *const kernels[] = { "empty" };
 	CHECK(nearest("emtpy", kernels, 1) != NULL);
-	CHECK(nearest("emp", kernels, 1) == NULL);
+	CHECK(nearest("emx", kernels, 1) == NULL);
+}
+
+TEST(an_abbreviation_finds_the_full_name_after_closer_ones)
+{
+	static const char *const counts[] = { "instructions", "branches", "indirect" };
+	const char *b = nearest("instrs", counts, 3);
+	CHECK(b && strcmp(b, "instructions") == 0);
+	/* Not an abbreviation: letters out of order, or another first letter. */
+	CHECK(nearest("snirt", counts, 3) == NULL);
+	static const char *const two[] = { "instructions", "instr" };
+	b = nearest("instrs", two, 2);
+	CHECK(b && strcmp(b, "instr") == 0);
 }
