@@ -84,4 +84,54 @@ else
   echo "ok   --model-files cases skipped: no ../shared vendor files"
 fi
 
+# fleet --node that names no node (or in the wrong case): before, an empty
+# table, "0 machines stand out" and status 0.
+python3 tests/suite/lib/gen-small-fleet.py "$bin" "$work/fp" params || { echo "FAIL gen-small-fleet"; exit 1; }
+python3 tests/suite/lib/gen-small-fleet.py "$bin" "$work/fz" mad0 || { echo "FAIL gen-small-fleet"; exit 1; }
+expect 2 "no Top-Down node of that name in the database" "$bin" fleet "$work/fz" --db "$work/fz.db" --node NoSuchNode
+expect 2 "did you mean 'Backend_Bound'? (names are case-sensitive)" "$bin" fleet --db "$work/fz.db" --node backend_bound
+expect 0 "1 machine stands out" "$bin" fleet --db "$work/fz.db" --node Backend_Bound
+# A MAD of 0 is said as such, and the outlier's distance is its difference
+# from the median, not a number of MADs (values from the generator: 10 %
+# below an equal fleet).
+python3 - "$work/out" "$work/fz/m0/000001.json" <<'PY' || fail=1
+import json, re, sys
+out = open(sys.argv[1]).read()
+med = json.load(open(sys.argv[2]))["run"]["workloads"][0]["counted"]["tree"]["nodes"]["Backend_Bound"]["value"]
+m = re.search(r"Backend_Bound: 8 machines, median \S+, MAD 0 \(no spread\), 1 stands out: \S+ \(MAD 0: ([-+0-9.e]+) from the median\)", out)
+if not m or abs(float(m.group(1)) - (-0.1 * med)) > 1e-3:
+    print("FAIL fleet with a MAD of 0: " + (out[-600:] if not m else f"difference {m.group(1)}, want {-0.1 * med:.4g}"))
+    sys.exit(1)
+print(f"ok   fleet: MAD 0 reported as no spread, the outlier {m.group(1)} from the median (10 % of {med:.4g})")
+PY
+# One workload at two sizes is two rows, never pooled.
+"$bin" fleet "$work/fp" --db "$work/fp.db" --csv "$work/fp.csv" --quiet >/dev/null 2>&1
+python3 - "$work/fp.csv" <<'PY' || fail=1
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["firmware"] == "(fleet)" and r["node"] == "Backend_Bound"]
+got = sorted((r["params"], r["machines"]) for r in rows)
+want = [("size=128KiB steps=50000", "7"), ("size=64MiB steps=50000", "1")]
+if got != want:
+    print(f"FAIL fleet pools workloads of other parameters: Backend_Bound rows {got}, want {want}"); sys.exit(1)
+print(f"ok   fleet groups by workload and parameters: {got}")
+PY
+
+# plan --events on a folder or a file with no event: before, "groups: 0,
+# lower bound: 0" and status 0.
+: >"$work/empty.txt"
+printf '# a comment\n\n' >"$work/comments.txt"
+expect 2 "plan: cannot read $work: Is a directory" "$bin" plan --events "$work"
+expect 2 "no events in it (0 lines" "$bin" plan --events "$work/empty.txt"
+expect 2 "no events in it (2 lines, all blank or comments)" "$bin" plan --events "$work/comments.txt"
+
+# replay of a file whose counts feed no formula: before, a tree of
+# "missing" and status 0.
+python3 - tests/data/tma-sim/SKL-000.json "$work/nocounts.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); j["counts"] = {"NOT.AN_EVENT": 1}
+json.dump(j, open(sys.argv[2], "w"))
+PY
+expect 1 "every node of model SKL is missing" "$bin" replay "$work/nocounts.json"
+expect 0 "Frontend_Bound" "$bin" replay tests/data/tma-sim/SKL-000.json
+
 exit $fail

@@ -245,7 +245,7 @@ static int cmd_fleet(int argc, char **argv)
 	if (rc == 0) {
 		int out = bt_fleet_summary(db, &o);
 		if (out < 0)
-			rc = 1;
+			rc = out == -2 ? 2 : 1;  /* -2: --node names no node (usage) */
 		else
 			printf("%soutliers      %d machine%s stand%s out (k = %g MADs)\n", o.text ? "\n" : "", out,
 			       out == 1 ? "" : "s", out == 1 ? "s" : "", o.k);
