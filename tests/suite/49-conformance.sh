@@ -60,14 +60,21 @@ fi
 # than 00H whose count differs from all branches by more than the tolerance),
 # of the fixed counter it kills (fixed-dead:1 on SKL: CPU_CLK_UNHALTED.THREAD;
 # on ICL: TOPDOWN.SLOTS = width x fixed-1 cycles), or read through RDPMC's
-# fixed-counter index (rdpmc-fixed-gp).
+# fixed-counter index (rdpmc-fixed-gp: on ICL the slots then fall below the
+# retired uops), and the model's uop events, whose bounds have a lower limit
+# (retired uops >= instructions - fused branches, issued = retired uops in
+# one window): a stuck counter 1 under the issued uops, UOPS_ISSUED.ANY
+# counted twice (double-count:0x0E/0x01) or the retired uops read as umask 0
+# (umask-ignored:0xC2, a dead event) each FAIL.
 python3 - "$(pwd)/build/baretop-host" <<'PY' || fail=1
 import subprocess, sys, tempfile
 bin = sys.argv[1]
 E = "event:cpu/event="
 want = {
- ("skl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap",
- ("icl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap",
+ ("skl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap event:UOPS_ISSUED.ANY@loop-dec-jnz#2",
+ ("icl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap event:UOPS_ISSUED.ANY@loop-dec-jnz#2",
+ ("skl", "double-count:0x0E/0x01"): "event:UOPS_ISSUED.ANY@loop-dec-jnz#2",
+ ("skl", "umask-ignored:0xC2"): "event:UOPS_RETIRED.RETIRE_SLOTS@loop-dec-jnz event:UOPS_ISSUED.ANY@loop-dec-jnz#2",
  ("zen4", "stuck-counter:1"): "conf:gp-agree conf:amd-48bit",
  ("skl", "double-count:0xC4/0x01"): E + "0xc4,umask=0x01/@loop-dec-jnz",
  ("icl", "double-count:0xC4/0x01"): E + "0xc4,umask=0x01/@loop-dec-jnz",
@@ -103,7 +110,7 @@ want = {
  ("icl", "global-ignored"): "conf:global-ctrl",
  ("zen4", "global-ignored"): "conf:perfmon-v2-global",
  ("skl", "rdpmc-fixed-gp"): "conf:rdpmc-fixed " + E + "0xc0,umask=0x00,fixed=0/@loop-dec-jnz event:CPU_CLK_UNHALTED.THREAD@loop-dec-jnz event:INST_RETIRED.ANY@loop-dec-jnz",
- ("icl", "rdpmc-fixed-gp"): "conf:rdpmc-fixed " + E + "0xc0,umask=0x00,fixed=0/@loop-dec-jnz",
+ ("icl", "rdpmc-fixed-gp"): "conf:rdpmc-fixed " + E + "0xc0,umask=0x00,fixed=0/@loop-dec-jnz event:TOPDOWN.SLOTS@loop-dec-jnz#2",
  ("zen4", "rdpmc-fixed-gp"): "USAGE",
 }
 for p in ("skl", "icl", "zen4"):
