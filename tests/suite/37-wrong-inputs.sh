@@ -134,4 +134,53 @@ PY
 expect 1 "every node of model SKL is missing" "$bin" replay "$work/nocounts.json"
 expect 0 "Frontend_Bound" "$bin" replay tests/data/tma-sim/SKL-000.json
 
+# A bottleneck path where the vendor defines no thresholds (AMD): the
+# largest share per level, labelled so in every output. The expected path
+# is computed here from the results file's own node values (largest value
+# among each level's children), not taken from baretop's path.
+label="largest share (the vendor defines no thresholds)"
+mkdir -p "$work/amd" "$work/intel"
+"$bin" run --sim=zen4 --quick -w ptr-chase-dram --results-dir "$work/amd" >"$work/amd.log" 2>&1
+"$bin" run --sim=zen4 --quick -w ptr-chase-dram --results-dir "$work/amd" -q >"$work/amd-q.log" 2>&1
+"$bin" run --sim=skl --quick -w ptr-chase-dram --results-dir "$work/intel" >"$work/intel.log" 2>&1
+python3 - "$work/amd/000001.json" "$work/intel/000001.json" "$label" <<'PY' || fail=1
+import json, sys
+label = sys.argv[3]
+def tree(p): return json.load(open(p))["run"]["workloads"][0]["counted"]["tree"]
+t = tree(sys.argv[1])
+nodes = {k: v for k, v in t["nodes"].items() if v.get("kind") == "tree" and v.get("value") is not None}
+want, parent = [], None
+while True:
+    kids = [k for k, v in nodes.items() if v.get("parent") == parent]
+    if not kids: break
+    parent = max(kids, key=lambda k: nodes[k]["value"]); want.append(parent)
+ok = t["bottleneck_path"] == want and len(want) >= 2 and t.get("bottleneck_path_rule") == label
+ti = tree(sys.argv[2])
+ok_i = ti["bottleneck_path"] and ti.get("bottleneck_path_rule", "").startswith("flagged")
+print(("ok  " if ok and ok_i else "FAIL") + f" results JSON: ZEN4 path {t['bottleneck_path']} (largest per level: {want}), "
+      f"rule '{t.get('bottleneck_path_rule')}'; SKL rule '{ti.get('bottleneck_path_rule')}'")
+sys.exit(0 if ok and ok_i else 1)
+PY
+check_label() { # check_label WHAT FILE: the label is in FILE
+  if grep -q "largest share" "$2"; then echo "ok   $1 says \"$(grep -o -m1 'largest share[^<]*' "$2" | head -1 | cut -c1-80)\""
+  else echo "FAIL $1 does not label the AMD path"; fail=1; fi
+}
+# The console wraps the tree's path line; join it before looking.
+tr '\n' ' ' <"$work/amd.log" | sed 's/  */ /g' >"$work/amd-joined.log"
+check_label "console tree (run --sim=zen4)" "$work/amd-joined.log"
+check_label "console one-line summary (run -q)" "$work/amd-q.log"
+"$bin" report "$work/amd/000001.json" --text="$work/r.txt" --csv "$work/r.csv" --html "$work/r.html" >/dev/null 2>&1
+check_label "report --text" "$work/r.txt"
+check_label "report --csv" "$work/r.csv"
+check_label "report --html" "$work/r.html"
+"$bin" diff "$work/amd/000001.json" "$work/amd/000002.json" >"$work/d.txt" 2>&1
+check_label "diff" "$work/d.txt"
+"$bin" fleet "$work/amd" --db "$work/amd.db" >"$work/f.txt" 2>&1
+check_label "fleet summary" "$work/f.txt"
+if grep -q "largest share" "$work/intel.log"; then
+  echo "FAIL an Intel run (thresholds) is labelled largest share"; fail=1
+else
+  echo "ok   an Intel run's path is not labelled largest share"
+fi
+
 exit $fail

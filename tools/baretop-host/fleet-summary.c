@@ -13,6 +13,7 @@
  * regression too small to single out any one machine shows up as a group.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,6 +290,127 @@ static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b,
 	free(order);
 }
 
+/* The fleet's bottleneck path per workload (with its parameters) and
+ * model, from the fleet's median node values: level by level, the largest
+ * node that most machines flag (more than half of those with a known
+ * flag); where no machine has a flag for any node of the block (the vendor
+ * defines no thresholds: AMD), the largest node, and it says so. */
+struct pnode {
+	char *node, *parent;
+	double *vals;
+	size_t n, cap;
+	size_t flagged, known;
+	double median;
+};
+
+static void path_block(FILE *f, const char *wl, const char *params, const char *model,
+		       struct pnode *p, size_t n)
+{
+	size_t known = 0;
+	for (size_t i = 0; i < n; i++) {
+		p[i].median = bt_median_inplace(p[i].vals, p[i].n);
+		known += p[i].known;
+	}
+	bool by_share = known == 0;
+	char path[1024] = "";
+	size_t u = 0;
+	const char *parent = "";
+	for (int depth = 0; depth < 16; depth++) {
+		struct pnode *best = NULL;
+		for (size_t i = 0; i < n; i++) {
+			struct pnode *x = &p[i];
+			if (strcmp(x->parent, parent) || isnan(x->median))
+				continue;
+			if (!by_share && !(x->known && 2 * x->flagged > x->known))
+				continue;
+			if (!best || x->median > best->median)
+				best = x;
+		}
+		if (!best || u >= sizeof(path))
+			break;
+		u += (size_t)snprintf(path + u, sizeof(path) - u, "%s%s", u ? " > " : "", best->node);
+		parent = best->node;
+	}
+	fprintf(f, "  %s%s%s%s  %s: %s%s\n", wl, params[0] ? " (" : "", params, params[0] ? ")" : "",
+		model, u ? path : by_share ? "none" : "none (no level-1 node flagged on most machines)",
+		u && by_share ? " -- largest share (the vendor defines no thresholds)" : "");
+}
+
+static void pnodes_free(struct pnode *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].node);
+		free(p[i].parent);
+		free(p[i].vals);
+	}
+}
+
+static int fleet_paths(sqlite3 *db, FILE *f)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT w.name, IFNULL(w.params, ''), IFNULL(w.model, ''), n.node, IFNULL(n.parent, ''),"
+		"       n.value, n.thresh"
+		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
+		" WHERE n.kind = 'tree' AND n.value IS NOT NULL"
+		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.node";
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db));
+		return -1;
+	}
+	fprintf(f, "\nbottleneck path of the fleet per workload and model (the fleet's median values; the "
+		   "nodes most machines flag):\n");
+	char *wl = NULL, *params = NULL, *model = NULL;
+	struct pnode *p = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+		const char *pa = (const char *)sqlite3_column_text(st, 1);
+		const char *mo = (const char *)sqlite3_column_text(st, 2);
+		const char *node = (const char *)sqlite3_column_text(st, 3);
+		const char *parent = (const char *)sqlite3_column_text(st, 4);
+		if (!w || !pa || !mo || !node || !parent)
+			continue;
+		if (!wl || strcmp(wl, w) || strcmp(params, pa) || strcmp(model, mo)) {
+			if (wl)
+				path_block(f, wl, params, model, p, n);
+			pnodes_free(p, n);
+			n = 0;
+			free(wl);
+			free(params);
+			free(model);
+			wl = dup(w);
+			params = dup(pa);
+			model = dup(mo);
+		}
+		if (!n || strcmp(p[n - 1].node, node)) {
+			p = grow(p, &cap, n, sizeof(*p));
+			p[n++] = (struct pnode){ dup(node), dup(parent), NULL, 0, 0, 0, 0, NAN };
+		}
+		struct pnode *x = &p[n - 1];
+		x->vals = grow(x->vals, &x->cap, x->n, sizeof(double));
+		x->vals[x->n++] = sqlite3_column_double(st, 5);
+		if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
+			x->known++;
+			x->flagged += sqlite3_column_int(st, 6) != 0;
+		}
+	}
+	if (wl)
+		path_block(f, wl, params, model, p, n);
+	pnodes_free(p, n);
+	free(p);
+	free(wl);
+	free(params);
+	free(model);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
 /* --node NAME must name a Top-Down node the database holds: otherwise the
  * summary would be an empty table that reads "0 machines stand out". */
 static int check_node(sqlite3 *db, const char *node)
@@ -399,6 +521,7 @@ int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o)
 		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db));
 		return -1;
 	}
+	int paths_rc = o->text && !o->node ? fleet_paths(db, o->text) : 0;
 	if (o->text) {
 		fprintf(o->text, "\nmachines that stand out (more than %g MADs from the fleet median): %zu\n", o->k, nfl);
 		for (size_t i = 0; i < nfl; i++)
@@ -420,5 +543,5 @@ int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o)
 		free(fl[i].where);
 	}
 	free(fl);
-	return (int)machines;
+	return paths_rc < 0 ? -1 : (int)machines;
 }
