@@ -69,11 +69,15 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	/* The header names what was loaded (the metrics file), never the
 	 * built-in model whose settings were borrowed: that is in c->how. */
 	if (r->metrics[0]) {
-		const char *base_name = strrchr(r->metrics[0], '/');
+		/* The file's name without its folder (UEFI paths use '\\'). */
+		const char *base_name = r->metrics[0];
+		for (const char *q = r->metrics[0]; *q; q++)
+			if (*q == '/' || *q == '\\')
+				base_name = q + 1;
 		char *u = bt_arena_alloc(&c->arena, 200);
 		if (!u)
 			return BT_ERR_NOMEM;
-		snprintf(u, 200, "loaded from %.160s", base_name ? base_name + 1 : r->metrics[0]);
+		snprintf(u, 200, "loaded from %.160s", base_name);
 		r->uarch = u;
 	}
 	bt_status st = bt_model_load(&c->arena, r, NULL, &def, &d);
