@@ -301,12 +301,16 @@ static bool vendor_is_amd(const char *v)
 
 /* A model the PMU cannot count is not a run that measures the Top-Down
  * tree: every node would come out missing. Said before anything runs,
- * as a usage error naming the model, the PMU and what it lacks: the
- * model's vendor against the PMU's, then every event of the level-1
- * nodes through the planner. */
+ * naming the model, the PMU and what it lacks: the model's vendor against
+ * the PMU's, then every event of the level-1 nodes through the planner. A
+ * model the user named (--model, --model-files, --sim=NAME) is a usage
+ * error; one chosen from CPUID on a PMU that lacks what it needs (a
+ * hypervisor hiding fixed counter 3) means no counts, with the reason. */
 static bt_status check_model_countable(struct bt_count_ctx *c, const struct bt_options *opt,
 				       struct bt_diag *why)
 {
+	bt_status refuse = opt->model || opt->model_files || opt->sim ? BT_ERR_INVALID
+									: BT_ERR_UNSUPPORTED;
 	bool pmu_amd = c->pmu.caps.kind != BT_PMU_INTEL_ARCH;
 	const char *pmu = c->synth ? bt_synth_cpu(c->synth)->brand : bt_pmu_kind_name(c->pmu.caps.kind);
 	const char *which = opt->model_files ? "--model-files" : opt->model ? "--model" : "the model";
@@ -316,7 +320,7 @@ static bt_status check_model_countable(struct bt_count_ctx *c, const struct bt_o
 			    "its events cannot be counted here", which,
 			    opt->model_files ? opt->model_files : c->def->id, c->def->vendor,
 			    c->synth ? " simulated" : "", pmu, pmu_amd ? "AMD" : "Intel");
-		return BT_ERR_INVALID;
+		return refuse;
 	}
 	unsigned total = bt_model_event_count(c->model), n = 0;
 	uint16_t *idx = calloc(total ? total : 1, sizeof(*idx));
@@ -345,7 +349,7 @@ static bt_status check_model_countable(struct bt_count_ctx *c, const struct bt_o
 		bt_diag_set(why, "%s %s: its level-1 nodes need %s, which the%s PMU (%s) cannot "
 			    "count: %s", which, opt->model_files ? opt->model_files : c->def->id,
 			    evp[i]->name, c->synth ? " simulated" : "", pmu, plan->ev[i].reason);
-		st = BT_ERR_INVALID;
+		st = refuse;
 		goto out;
 	}
 	st = BT_OK;
