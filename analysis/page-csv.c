@@ -82,6 +82,11 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v, struct bt_are
 			snprintf(det, sizeof(det), "%s; CPI share %.17g", n->state, n->cpi_share);
 		else
 			snprintf(det, sizeof(det), "%s", n->state);
+		if (n->on_path && v->path_largest_share) {
+			size_t u = strlen(det);
+			snprintf(det + u, sizeof(det) - u, "; bottleneck path by largest share (the "
+				 "vendor defines no thresholds)");
+		}
 		row(o, "node", v, f, n->name, (int)n->level, n->value, n->lo, n->value, n->hi,
 		    n->on_path ? "<==" : n->flag ? "*" : "", det);
 	}

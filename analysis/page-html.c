@@ -244,7 +244,9 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		else
 			bt_sb_puts(o, "<span class=\"dim\">not derived</span>");
 		bt_sb_printf(o, "</td><td class=\"flag\">%s</td><td class=\"n\">",
-			     n->on_path ? "&#9664; bottleneck" : n->flag ? "flagged" : "");
+			     n->on_path ? v->path_largest_share ? "&#9664; bottleneck (largest share)"
+								: "&#9664; bottleneck"
+					: n->flag ? "flagged" : "");
 		if (!isnan(n->cpi_share))
 			bt_sb_printf(o, "%.3f", n->cpi_share);
 		bt_sb_puts(o, "</td></tr>");
@@ -253,8 +255,12 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 	if (bt_page_unlisted(v))
 		bt_sb_printf(o, "%zu deeper nodes not measured (drill-down opens only flagged nodes; "
 				"--level N stops at level N): not listed. ", bt_page_unlisted(v));
-	bt_sb_puts(o, "Flagged: the vendor threshold holds. "
-		      "Bottleneck path: the largest flagged child, level by level. ");
+	if (v->path_largest_share)
+		bt_sb_puts(o, "Bottleneck path: largest share (the vendor defines no thresholds): "
+			      "no node can be flagged, so the path is the largest child, level by level. ");
+	else
+		bt_sb_puts(o, "Flagged: the vendor threshold holds. "
+			      "Bottleneck path: the largest flagged child, level by level. ");
 	esc(o, v->spread_note);
 	bt_sb_puts(o, ".</p>");
 }
@@ -500,6 +506,23 @@ static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 		     df->n_workloads, df->n_class[BT_DIFF_BEYOND], df->n_class[BT_DIFF_WITHIN],
 		     df->n_class[BT_DIFF_UNJUDGED], df->n_class[BT_DIFF_SAME], df->n_class[BT_DIFF_ONLY_A],
 		     df->n_class[BT_DIFF_ONLY_B]);
+	for (size_t i = 0; i < df->n_paths; i++) {
+		const struct bt_diff_path *pp = &df->paths[i];
+		bt_sb_puts(o, "<p class=\"note\">workload ");
+		esc(o, pp->workload);
+		bt_sb_printf(o, ": bottleneck path %s: A ", strcmp(pp->a, pp->b) ? "<b>changed</b>" : "the same");
+		esc(o, pp->a[0] ? pp->a : "none");
+		if (pp->a_share)
+			bt_sb_puts(o, " (largest share)");
+		bt_sb_puts(o, ", B ");
+		esc(o, pp->b[0] ? pp->b : "none");
+		if (pp->b_share)
+			bt_sb_puts(o, " (largest share)");
+		if (pp->a_share || pp->b_share)
+			bt_sb_puts(o, "; largest share (the vendor defines no thresholds): the largest node "
+				      "per level");
+		bt_sb_puts(o, "</p>");
+	}
 	for (size_t i = 0; i < df->n_only_a + df->n_only_b; i++) {
 		bt_sb_puts(o, "<p class=\"note\">workload ");
 		esc(o, i < df->n_only_a ? df->only_a[i] : df->only_b[i - df->n_only_a]);

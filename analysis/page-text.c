@@ -61,6 +61,8 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 	for (size_t i = 0; i < v->n_nodes; i++)
 		if (v->nodes[i].on_path)
 			bt_sb_printf(o, "%s %s", any++ ? " >" : "", v->nodes[i].name);
+	if (any && v->path_largest_share)
+		bt_sb_puts(o, " -- largest share (the vendor defines no thresholds)");
 	bt_sb_puts(o, any ? "\n" : " none (no level-1 node flagged)\n");
 }
 
@@ -225,6 +227,16 @@ static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 		     df->n_class[BT_DIFF_ONLY_B]);
 	bt_sb_puts(o, "   beyond spread = each value outside the other's spread (every event at its min and "
 		      "max over the runs, one at a time)\n");
+	for (size_t i = 0; i < df->n_paths; i++) {
+		const struct bt_diff_path *pp = &df->paths[i];
+		bt_sb_printf(o, "   workload %s: bottleneck path %s: A %s%s, B %s%s\n", pp->workload,
+			     strcmp(pp->a, pp->b) ? "CHANGED" : "the same",
+			     pp->a[0] ? pp->a : "none", pp->a_share ? " (largest share)" : "",
+			     pp->b[0] ? pp->b : "none", pp->b_share ? " (largest share)" : "");
+		if (pp->a_share || pp->b_share)
+			bt_sb_puts(o, "     largest share (the vendor defines no thresholds): the path "
+				      "follows the largest node per level\n");
+	}
 	for (size_t i = 0; i < df->n_only_a; i++)
 		bt_sb_printf(o, "   workload %s: counted in A only\n", df->only_a[i]);
 	for (size_t i = 0; i < df->n_only_b; i++)

@@ -182,6 +182,8 @@ bt_status bt_view_build(struct bt_arena *a, const struct bt_results_doc *doc,
 		return BT_ERR_NOMEM;
 	memset(v->nodes, 0, (nodes->u.obj.n + 1) * sizeof(*v->nodes));
 	walk(v, nodes, NULL, BT_L1_OTHER, 0, bt_json_get(w->tree, "not_measured") != NULL);
+	const char *rule = bt_json_get_str(w->tree, "bottleneck_path_rule");
+	v->path_largest_share = rule && !strncmp(rule, "largest share", 13);
 	const struct bt_json *path = bt_json_member(w->tree, "bottleneck_path", BT_JSON_ARRAY);
 	for (size_t i = 0; path && i < path->u.arr.n; i++) {
 		const char *p = bt_json_str(path->u.arr.items[i]);

@@ -59,6 +59,8 @@ struct bt_view {
 	size_t n_nodes;
 	double cpi;               /* NaN when unknown */
 	bool spread_known;
+	bool path_largest_share;  /* the path follows the largest share: the vendor defines
+				   * no thresholds (tree "bottleneck_path_rule") */
 	const char *spread_note;  /* why it is not known, or how it was derived */
 };
 

@@ -2,6 +2,7 @@
 /* Two results documents compared: results-diff.h. */
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/results-diff.h"
@@ -77,6 +78,23 @@ static void add_row(struct bt_diff *out, const char *wl, size_t order, const str
 	out->n_class[r->cls]++;
 }
 
+/* The view's bottleneck path as "X > Y" (tree order is path order). */
+static const char *path_text(struct bt_arena *a, const struct bt_view *v)
+{
+	size_t len = 1;
+	for (size_t k = 0; k < v->n_nodes; k++)
+		if (v->nodes[k].on_path)
+			len += strlen(v->nodes[k].name) + 3;
+	char *s = bt_arena_alloc(a, len);
+	if (!s)
+		return "";
+	s[0] = '\0';
+	for (size_t k = 0, u = 0; k < v->n_nodes; k++)
+		if (v->nodes[k].on_path)
+			u += (size_t)snprintf(s + u, len - u, "%s%s", u ? " > " : "", v->nodes[k].name);
+	return s;
+}
+
 bt_status bt_diff_build(struct bt_arena *a, const struct bt_view *va, size_t na, const struct bt_view *vb,
 			size_t nb, struct bt_diff *out)
 {
@@ -89,7 +107,8 @@ bt_status bt_diff_build(struct bt_arena *a, const struct bt_view *va, size_t na,
 	out->rows = bt_arena_alloc(a, (cap + 1) * sizeof(*out->rows));
 	out->only_a = bt_arena_alloc(a, (na + 1) * sizeof(char *));
 	out->only_b = bt_arena_alloc(a, (nb + 1) * sizeof(char *));
-	if (!out->rows || !out->only_a || !out->only_b)
+	out->paths = bt_arena_alloc(a, (na + 1) * sizeof(*out->paths));
+	if (!out->rows || !out->only_a || !out->only_b || !out->paths)
 		return BT_ERR_NOMEM;
 	if (na)
 		out->path_a = va[0].doc->path;
@@ -102,6 +121,9 @@ bt_status bt_diff_build(struct bt_arena *a, const struct bt_view *va, size_t na,
 			continue;
 		}
 		out->n_workloads++;
+		out->paths[out->n_paths++] = (struct bt_diff_path){ x->w->label, path_text(a, x),
+								    path_text(a, y), x->path_largest_share,
+								    y->path_largest_share };
 		bool known = x->spread_known && y->spread_known;
 		/* A's nodes in A's order, then nodes only B has */
 		for (size_t k = 0; k < x->n_nodes; k++)

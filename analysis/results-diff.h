@@ -46,8 +46,19 @@ struct bt_diff_row {
 	enum bt_diff_class cls;
 };
 
+/* Each compared workload's bottleneck path in A and in B ("X > Y", "" for
+ * none), and whether it was taken by the largest share (the vendor defines
+ * no thresholds) rather than through flagged nodes. */
+struct bt_diff_path {
+	const char *workload;
+	const char *a, *b;
+	bool a_share, b_share;
+};
+
 struct bt_diff {
 	const char *path_a, *path_b;
+	struct bt_diff_path *paths;   /* one per compared workload */
+	size_t n_paths;
 	struct bt_diff_row *rows;  /* sorted: |delta| largest first, then by workload and tree order */
 	size_t n_rows;
 	size_t n_class[BT_DIFF_NEITHER + 1];

@@ -60,17 +60,40 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	r->retire_latency = NULL;
 	if (!r->vendor)
 		r->vendor = c->cpu->vendor_str;
-	if (!r->uarch)
-		r->uarch = "loaded from --model-files";
 	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
 		if (nm == 0)
 			r->metrics[nm++] = tok;
 		else if (ne < BT_RECIPE_MAX_FILES - 1)
 			r->events[ne++] = tok;
 	}
+	/* The header names what was loaded (the metrics file), never the
+	 * built-in model whose settings were borrowed: that is in c->how. */
+	if (r->metrics[0]) {
+		/* The file's name without its folder (UEFI paths use '\\'). */
+		const char *base_name = r->metrics[0];
+		for (const char *q = r->metrics[0]; *q; q++)
+			if (*q == '/' || *q == '\\')
+				base_name = q + 1;
+		char *u = bt_arena_alloc(&c->arena, 200);
+		if (!u)
+			return BT_ERR_NOMEM;
+		snprintf(u, 200, "loaded from %.160s", base_name);
+		r->uarch = u;
+	}
 	bt_status st = bt_model_load(&c->arena, r, NULL, &def, &d);
 	if (st != BT_OK) {
 		bt_diag_set(why, "--model-files: %s", d.text);
+		return BT_ERR_INVALID;
+	}
+	unsigned tree_nodes = 0;
+	for (unsigned i = 0; i < def->n_nodes; i++)
+		tree_nodes += def->nodes[i].kind == BT_NODE_TREE && def->nodes[i].level >= 1;
+	if (tree_nodes == 0) {
+		/* A metrics file without one Top-Down metric (a part whose file
+		 * publishes only derived metrics) gives a tree of nothing. */
+		bt_diag_set(why, "--model-files %s: no Top-Down metric in it (%u metrics, none "
+			    "a node of the tree): nothing to measure", r->metrics[0],
+			    (unsigned)def->n_nodes);
 		return BT_ERR_INVALID;
 	}
 	c->def = def;
@@ -276,6 +299,73 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 	}
 }
 
+static bool vendor_is_amd(const char *v)
+{
+	return v && (strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0);
+}
+
+/* A model the PMU cannot count is not a run that measures the Top-Down
+ * tree: every node would come out missing. Said before anything runs,
+ * naming the model, the PMU and what it lacks: the model's vendor against
+ * the PMU's, then every event of the level-1 nodes through the planner. A
+ * model the user named (--model, --model-files, --sim=NAME) is a usage
+ * error; one chosen from CPUID on a PMU that lacks what it needs (a
+ * hypervisor hiding fixed counter 3) means no counts, with the reason. */
+static bt_status check_model_countable(struct bt_count_ctx *c, const struct bt_options *opt,
+				       struct bt_diag *why)
+{
+	bt_status refuse = opt->model || opt->model_files || opt->sim ? BT_ERR_INVALID
+									: BT_ERR_UNSUPPORTED;
+	bool pmu_amd = c->pmu.caps.kind != BT_PMU_INTEL_ARCH;
+	const char *pmu = c->synth ? bt_synth_cpu(c->synth)->brand : bt_pmu_kind_name(c->pmu.caps.kind);
+	const char *which = opt->model_files ? "--model-files" : opt->model ? "--model" : "the model";
+
+	if (c->def->vendor && vendor_is_amd(c->def->vendor) != pmu_amd) {
+		bt_diag_set(why, "%s %s is a model of %s parts, but the%s PMU (%s) is %s's: "
+			    "its events cannot be counted here", which,
+			    opt->model_files ? opt->model_files : c->def->id, c->def->vendor,
+			    c->synth ? " simulated" : "", pmu, pmu_amd ? "AMD" : "Intel");
+		return refuse;
+	}
+	unsigned total = bt_model_event_count(c->model), n = 0;
+	uint16_t *idx = calloc(total ? total : 1, sizeof(*idx));
+	const struct bt_event **evp = calloc(total ? total : 1, sizeof(*evp));
+	struct bt_plan_scratch *scratch = malloc(sizeof(*scratch));
+	struct bt_plan *plan = malloc(sizeof(*plan));
+	struct bt_plan_opts popts = { .smt_off = !c->smt };
+	bt_status st = BT_ERR_NOMEM;
+
+	if (!idx || !evp || !scratch || !plan)
+		goto out;
+	st = bt_model_events_up_to_level(c->model, 1, c->constants, idx, &n);
+	if (st != BT_OK || n > BT_PLAN_MAX_EVENTS) {
+		st = BT_OK; /* not judged here: the run says what it could not plan */
+		goto out;
+	}
+	for (unsigned i = 0; i < n; i++)
+		evp[i] = c->evp[idx[i]];
+	if (bt_plan_events(evp, (int)n, &c->pmu.caps, &popts, scratch, plan) != BT_OK) {
+		st = BT_OK;
+		goto out;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (plan->ev[i].place != BT_PLACE_UNMEASURABLE)
+			continue;
+		bt_diag_set(why, "%s %s: its level-1 nodes need %s, which the%s PMU (%s) cannot "
+			    "count: %s", which, opt->model_files ? opt->model_files : c->def->id,
+			    evp[i]->name, c->synth ? " simulated" : "", pmu, plan->ev[i].reason);
+		st = refuse;
+		goto out;
+	}
+	st = BT_OK;
+out:
+	free(idx);
+	free(evp);
+	free(scratch);
+	free(plan);
+	return st;
+}
+
 bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 			   const struct bt_cpu_info *cpu, const struct bt_cpu_census *census,
 			   struct bt_count_ctx **ret, struct bt_diag *why)
@@ -360,6 +450,10 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 			c->sim_threads_per_core = sim_cpu.threads_per_core ? sim_cpu.threads_per_core : 1;
 	}
 	set_constants(c, census);
+	if (c->model && (st = check_model_countable(c, opt, why)) != BT_OK) {
+		bt_count_free(c);
+		return st;
+	}
 	bt_measure_opts_defaults(&c->mopts);
 	if (opt->reps)
 		c->mopts.reps = opt->reps;

@@ -66,6 +66,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		return BT_EXIT_NOTHING_VALIDATED;
 	}
 	v->rec.simulated = c->synth != NULL;
+	v->rec.defects = c->synth ? opt->sim_defect : NULL;
 	snprintf(v->pmu, sizeof(v->pmu), "%s%s", c->synth ? "simulated " : "",
 		 c->synth ? bt_synth_cpu(c->synth)->name
 			  : c->pmu.driver ? c->counted_by : c->pmu.arch->name);
@@ -79,6 +80,14 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 		       "not validated, and event names are not resolved\n", c->def->id,
 		       c->def->vendor, intel_pmu ? "Intel" : "AMD");
 		model = NULL;
+	}
+	if (opt->validate_spec && bt_validate_check_spec(&c->pmu.caps, &spec, &(struct bt_validate_opts){
+				.quick = opt->quick, .model = model }, &d) != BT_OK) {
+		printf("validate: spec error: %s\n", d.text);
+		bt_vspec_free(&spec);
+		snprintf(v->why, sizeof(v->why), "spec error: %.300s", d.text);
+		v->rec.no_pmu_reason = v->why;
+		return BT_EXIT_USAGE;
 	}
 	if (!opt->validate_spec) {
 		bt_vspec_builtin(&c->pmu.caps, &spec);

@@ -5,6 +5,7 @@
  * exactly the vendor oracles' lazy results.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -308,18 +309,34 @@ static void run_taint(const struct bt_model *m, const struct bt_counts *c, const
 	}
 }
 
+/* Does any tree node of the model have a vendor threshold? */
+static bool any_tree_threshold(const struct bt_model *m, const struct bt_result *r)
+{
+	for (unsigned i = 0; i < bt_model_node_count(m); i++)
+		if (bt_model_node(m, i)->kind == BT_NODE_TREE && r->has_flag[i])
+			return true;
+	return false;
+}
+
 static void bottleneck_path(const struct bt_model *m, struct bt_result *r)
 {
 	/* From the root down through flagged nodes only, the largest flagged
-	 * child at each level, to the deepest one. */
+	 * child at each level, to the deepest one. Where the vendor defines
+	 * no threshold for any node (AMD's pipeline metrics), no node is ever
+	 * flagged: the path then follows the largest share per level, among
+	 * the nodes that have a value, and says so (path_largest_share). */
 	const uint16_t *kids = m->roots;
 	unsigned n_kids = m->n_roots;
+	bool by_share = !any_tree_threshold(m, r);
 	r->path_len = 0;
+	r->path_largest_share = by_share;
 	while (r->path_len < BT_PATH_MAX) {
 		int best = -1;
 		for (unsigned k = 0; k < n_kids; k++) {
 			unsigned i = kids[k];
-			if (r->flag[i] && (best < 0 || r->value[i] > r->value[best]))
+			bool candidate = by_share ? r->state[i] == BT_NODE_OK && !isnan(r->value[i])
+						  : r->flag[i];
+			if (candidate && (best < 0 || r->value[i] > r->value[best]))
 				best = (int)i;
 		}
 		if (best < 0)

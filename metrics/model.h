@@ -138,6 +138,8 @@ enum bt_node_state {
 };
 
 #define BT_PATH_MAX 16
+/* How every output labels a path taken by the largest share. */
+#define BT_PATH_LARGEST_SHARE "largest share (the vendor defines no thresholds)"
 
 struct bt_result {
 	const struct bt_model *model;
@@ -154,6 +156,9 @@ struct bt_result {
 	double cpi;              /* cycles per instruction (NaN if not computable) */
 	uint16_t path[BT_PATH_MAX]; /* bottleneck path, level 1 first */
 	unsigned path_len;
+	int path_largest_share;  /* 1: the model's vendor defines no thresholds, so the path
+				  * follows the largest share per level (BT_PATH_LARGEST_SHARE
+				  * says so in every output), not flagged nodes */
 	uint16_t *missing_events;   /* events used but not given (indexes) */
 	unsigned n_missing_events;
 	unsigned missing_constants; /* bit c: constant c used but not given */

@@ -253,7 +253,7 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 			for (unsigned k = 0; k < res->path_len; k++)
 				fprintf(f, " %s%s", k ? "> " : "",
 					bt_model_node(o->counted->model, res->path[k])->name);
-			fprintf(f, "\n");
+			fprintf(f, "%s\n", res->path_largest_share ? " -- " BT_PATH_LARGEST_SHARE : "");
 		}
 		/* A violated rule is a finding: never left out, even here. */
 		if (o->counted && o->counted->consistency && o->counted->consistency->n_violated)

@@ -107,6 +107,10 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 	for (unsigned k = 0; k < r->path_len; k++)
 		bt_jw_str(j, NULL, text(bt_model_node(m, r->path[k])->name));
 	bt_jw_end(j);
+	/* How the path was taken: through flagged nodes (the vendor's
+	 * thresholds), or by the largest share where the vendor has none. */
+	bt_jw_str(j, "bottleneck_path_rule", r->path_largest_share ? BT_PATH_LARGEST_SHARE
+								     : "flagged nodes (the vendor's thresholds)");
 	bt_jw_double(j, "cpi", r->cpi);
 	bt_jw_str(j, "cpi_node", def->cpi_node);
 	bt_jw_array_styled(j, "missing_events", BT_JW_INLINE);

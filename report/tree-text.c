@@ -315,13 +315,19 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 					      : "(the vendor files define no thresholds for this model)");
 	for (unsigned k = 0; k < r->path_len; k++)
 		bt_sb_printf(&sb, "%s%s", k ? " > " : "", bt_model_node(m, r->path[k])->name);
+	if (r->path_len && r->path_largest_share)
+		bt_sb_puts(&sb, " -- " BT_PATH_LARGEST_SHARE);
 	if (r->path_len)
 		bt_text_style_set(sty, f, BT_STYLE_PATH);
 	bt_text_wrap(f, BT_CONSOLE_COLS, "bottleneck path: ", "  ", bt_sb_str(&sb));
 	if (r->path_len)
 		bt_text_style_set(sty, f, BT_STYLE_NORMAL);
 	sb.n = 0;
-	if (!isnan(r->cpi)) {
+	if (!isnan(r->cpi) && r->path_largest_share) {
+		/* CPI shares are given for flagged nodes; with no thresholds
+		 * there are none, and the path is by value, not by CPI. */
+		bt_sb_printf(&sb, "CPI %.4f cycles/instruction (%s)", r->cpi, def->cpi_node);
+	} else if (!isnan(r->cpi)) {
 		bt_sb_printf(&sb, "CPI %.4f cycles/instruction (%s); CPI stack of the bottleneck path:",
 			     r->cpi, def->cpi_node);
 		for (unsigned k = 0; k < r->path_len; k++)

@@ -14,6 +14,17 @@
  *     C4H/00H all branches, C5H/00H all mispredicted branches;
  *     fixed counters 0..3: instructions, cycles, reference cycles, slots.
  *     BR_INST_RETIRED (C4H) umasks per core family: see below.
+ *     Retired and issued uops (the vendors' event lists): Sandy Bridge..
+ *     Skylake UOPS_RETIRED.RETIRE_SLOTS C2H/02H, UOPS_ISSUED.ANY 0EH/01H,
+ *     Skylake also UOPS_RETIRED.MACRO_FUSED C2H/04H; Ice Lake UOPS_RETIRED.SLOTS C2H/02H,
+ *     UOPS_ISSUED.ANY 0EH/01H; Golden Cove..Redwood Cove the same with
+ *     UOPS_ISSUED.ANY AEH/01H and INST_RETIRED.MACRO_FUSED C0H/10H (Lion
+ *     Cove C0H/30H); Atom cores UOPS_RETIRED.ALL C2H/00H, UOPS_ISSUED.ANY
+ *     0EH/00H. The model: on the big cores every conditional branch of a
+ *     kernel macro-fuses with the instruction before it (DEC/JNZ does, SDM
+ *     vol. 1 and the optimization manual's "macro-fusion"), so a fused pair
+ *     is one uop; an Atom core's are counted unfused; issued = retired (the
+ *     kernels mispredict about once: no wrong-path uops are modelled).
  *   AMD (family 17h+ PPRs): 076H cycles not halted, 0C0H retired
  *     instructions, 0C2H retired branches, 0C3H retired mispredicted
  *     branches, 0C4H retired taken branches, 0C8H retired near returns.
@@ -23,7 +34,7 @@
 #include "synth/count-sources.h"
 
 enum q { Q_INST, Q_BR, Q_MISP, Q_CYC, Q_REF, Q_TAKEN, Q_RET, Q_SLOTS, Q_CALL, Q_COND,
-	 Q_COND_TAKEN, Q_COND_NTAKEN, Q_NEAR_TAKEN, Q_NONE };
+	 Q_COND_TAKEN, Q_COND_NTAKEN, Q_NEAR_TAKEN, Q_UOPS_FUSED, Q_UOPS_UNFUSED, Q_NONE };
 
 struct enc {
 	int8_t fixed;              /* -1: general counter encoding */
@@ -61,6 +72,22 @@ static const struct enc intel_atom[] = {
 	{ -1, 0xC4, 0xF7, Q_RET }, { -1, 0xC4, 0xC0, Q_NEAR_TAKEN },
 };
 
+static const struct enc uops_hsw_skl[] = {
+	{ -1, 0xC2, 0x02, Q_UOPS_FUSED }, { -1, 0x0E, 0x01, Q_UOPS_FUSED }, { -1, 0xC2, 0x04, Q_COND },
+};
+static const struct enc uops_icl[] = {
+	{ -1, 0xC2, 0x02, Q_UOPS_FUSED }, { -1, 0x0E, 0x01, Q_UOPS_FUSED },
+};
+static const struct enc uops_glc_rwc[] = {
+	{ -1, 0xC2, 0x02, Q_UOPS_FUSED }, { -1, 0xAE, 0x01, Q_UOPS_FUSED }, { -1, 0xC0, 0x10, Q_COND },
+};
+static const struct enc uops_lnc[] = {
+	{ -1, 0xC2, 0x02, Q_UOPS_FUSED }, { -1, 0xAE, 0x01, Q_UOPS_FUSED }, { -1, 0xC0, 0x30, Q_COND },
+};
+static const struct enc uops_atom[] = {
+	{ -1, 0xC2, 0x00, Q_UOPS_UNFUSED }, { -1, 0x0E, 0x00, Q_UOPS_UNFUSED },
+};
+
 static const struct enc amd[] = {
 	{ -1, 0x076, 0x00, Q_CYC }, { -1, 0x0C0, 0x00, Q_INST }, { -1, 0x0C2, 0x00, Q_BR },
 	{ -1, 0x0C3, 0x00, Q_MISP }, { -1, 0x0C4, 0x00, Q_TAKEN }, { -1, 0x0C8, 0x00, Q_RET },
@@ -85,6 +112,8 @@ static uint64_t value(const struct bt_sim_kernel_model *k, enum q q)
 	case Q_COND_TAKEN: return k->cond_taken;
 	case Q_COND_NTAKEN: return k->cond_not_taken;
 	case Q_NEAR_TAKEN: return value(k, Q_TAKEN);
+	case Q_UOPS_FUSED: return k->instructions - (k->cond < k->instructions ? k->cond : 0);
+	case Q_UOPS_UNFUSED: return k->instructions;
 	case Q_NONE: return 0;
 	}
 	return 0;
@@ -120,14 +149,23 @@ size_t bt_sim_kernel_counts(const struct bt_sim_config *cfg, const struct bt_sim
 	case BT_SIM_FAM_WSM:
 		return add(cfg, k, intel_wsm, N(intel_wsm), out, m);
 	case BT_SIM_FAM_WSM_BDW:
+		m = add(cfg, k, uops_icl, N(uops_icl), out, m);
+		return add(cfg, k, intel_big_old, N(intel_big_old), out, m);
 	case BT_SIM_FAM_SKL:
+		m = add(cfg, k, uops_hsw_skl, N(uops_hsw_skl), out, m);
 		return add(cfg, k, intel_big_old, N(intel_big_old), out, m);
 	case BT_SIM_FAM_ICL:
+		m = add(cfg, k, uops_icl, N(uops_icl), out, m);
+		return add(cfg, k, intel_big_new, N(intel_big_new), out, m);
 	case BT_SIM_FAM_GLC:
 	case BT_SIM_FAM_RWC:
+		m = add(cfg, k, uops_glc_rwc, N(uops_glc_rwc), out, m);
+		return add(cfg, k, intel_big_new, N(intel_big_new), out, m);
 	case BT_SIM_FAM_LNC:
+		m = add(cfg, k, uops_lnc, N(uops_lnc), out, m);
 		return add(cfg, k, intel_big_new, N(intel_big_new), out, m);
 	case BT_SIM_FAM_ATOM:
+		m = add(cfg, k, uops_atom, N(uops_atom), out, m);
 		return add(cfg, k, intel_atom, N(intel_atom), out, m);
 	default:
 		return m; /* Core 2, Nehalem: the architectural events only */

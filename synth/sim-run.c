@@ -14,6 +14,7 @@
 #include "pmu/plan.h"
 #include "pmu/pmu-caps.h"
 #include "synth/count-sources.h"
+#include "base/near-name.h"
 #include "synth/sim-run.h"
 
 #define SYNTH_MAX_NOTES 6
@@ -163,6 +164,8 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 	}
 	if (o->defects && bt_sim_defects_parse(o->defects, &cfg.defects, d) != BT_OK)
 		return BT_ERR_INVALID;
+	if (bt_sim_defects_check(&cfg.defects, &cfg, d) != BT_OK)
+		return BT_ERR_INVALID;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return BT_ERR_NOMEM;
@@ -245,6 +248,22 @@ static struct bt_sim_count *entry_named(struct bt_synth *s, const char *name)
 	return NULL;
 }
 
+/* A --sim-miscount that names no event of the model would leave every
+ * count as it was: the run would not do what was asked, so it is a usage
+ * error, with the nearest event name. */
+static bt_status unknown_event(const struct bt_synth *s, const char *name, struct bt_diag *d)
+{
+	struct bt_near_name nn;
+	char hint[200];
+
+	bt_near_name_init(&nn, name);
+	for (size_t i = 0; i < s->source.n; i++)
+		bt_near_name_offer(&nn, s->entries[i].ev.name);
+	fail(d, "--sim-miscount: %s is not among the events of model %s%s", name, s->model_id,
+	     bt_near_name_hint(&nn, hint, sizeof(hint)));
+	return BT_ERR_INVALID;
+}
+
 /* --sim-miscount EVENT:scale=X|stuck=N|swap=OTHER: one event of the count
  * source miscounts, as a broken event on new silicon would; the consistency
  * rules are expected to name a rule containing it. */
@@ -268,8 +287,7 @@ static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
 	const char *how = colon + 1;
 	struct bt_sim_count *e = entry_named(s, name);
 	if (!e)
-		return fail(d, "--sim-miscount: %s is not among the events of model %s", name,
-			    s->model_id);
+		return unknown_event(s, name, d);
 	if (!strncmp(how, "scale=", 6)) {
 		e->count = (uint64_t)llround((double)e->count * strtod(how + 6, NULL));
 	} else if (!strncmp(how, "stuck=", 6)) {
@@ -277,8 +295,7 @@ static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
 	} else {
 		struct bt_sim_count *o = entry_named(s, how + 5);
 		if (!o)
-			return fail(d, "--sim-miscount: %s is not among the events of model %s",
-				    how + 5, s->model_id);
+			return unknown_event(s, how + 5, d);
 		uint64_t t = e->count;
 		e->count = o->count;
 		o->count = t;

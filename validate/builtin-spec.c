@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,28 +164,72 @@ bt_status bt_vspec_builtin(const struct bt_pmu_caps *caps, struct bt_vspec *s)
 }
 
 /* Model events whose meaning gives an expectation over the DEC/JNZ loop
- * (names as the vendors' event lists spell them). */
+ * (names as the vendors' event lists spell them). Each bound has a lower
+ * limit where the meaning gives one, so a dead event (a counter or an
+ * encoding that never counts) FAILs instead of passing "<= 8 per cycle":
+ * retired uops are at least the instructions less one per macro-fused
+ * conditional branch (a fused DEC/JNZ pair is one uop) and at most one per
+ * instruction; issue slots (TOPDOWN.SLOTS) are at least the retired uops;
+ * issued uops equal the retired ones within the few wrong-path uops of the
+ * loop's one mispredicted exit (a second check, against the retired uops,
+ * catches an event that counts twice). */
+#define UOPS_LO "k.instructions - k.cond"
+#define UOPS_HI "k.instructions + 4 + n/1000"
 static const struct named {
 	const char *name;
 	enum bt_vexpect_kind kind;
-	const char *lo, *hi;        /* RELATION/LE: hi NULL = the core cycles */
+	const char *lo, *hi;        /* RELATION/LE: hi NULL = the core cycles, else the event */
 	double k;
 	int plausibility;
+	const char *note;
 } named[] = {
-	{ "INST_RETIRED.ANY", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
-	{ "INST_RETIRED.ANY_P", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
-	{ "BR_INST_RETIRED.ALL_BRANCHES", BT_VEXP_EXACT, "k.branches", NULL, 0, 0 },
-	{ "BR_MISP_RETIRED.ALL_BRANCHES", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 1 },
-	{ "CPU_CLK_UNHALTED.THREAD", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
-	{ "CPU_CLK_UNHALTED.THREAD_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
-	{ "CPU_CLK_UNHALTED.CORE", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
-	{ "CPU_CLK_UNHALTED.CORE_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
-	{ "INT_MISC.RECOVERY_CYCLES", BT_VEXP_LE, NULL, NULL, 1, 1 },
-	{ "ex_ret_instr", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0 },
-	{ "ex_ret_brn", BT_VEXP_EXACT, "k.branches", NULL, 0, 0 },
-	{ "ex_ret_brn_misp", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 1 },
-	{ "ls_not_halted_cyc", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1 },
+	{ "INST_RETIRED.ANY", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0, NULL },
+	{ "INST_RETIRED.ANY_P", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0, NULL },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", BT_VEXP_EXACT, "k.branches", NULL, 0, 0, NULL },
+	{ "BR_MISP_RETIRED.ALL_BRANCHES", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 1, NULL },
+	{ "CPU_CLK_UNHALTED.THREAD", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1, NULL },
+	{ "CPU_CLK_UNHALTED.THREAD_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1, NULL },
+	{ "CPU_CLK_UNHALTED.CORE", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1, NULL },
+	{ "CPU_CLK_UNHALTED.CORE_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1, NULL },
+	{ "INT_MISC.RECOVERY_CYCLES", BT_VEXP_LE, NULL, NULL, 1, 1, NULL },
+	{ "UOPS_RETIRED.RETIRE_SLOTS", BT_VEXP_RANGE, UOPS_LO, UOPS_HI, 0, 1,
+	  "retired uops: the instructions less the fused branches .. one per instruction" },
+	{ "UOPS_RETIRED.SLOTS", BT_VEXP_RANGE, UOPS_LO, UOPS_HI, 0, 1,
+	  "retired uops: the instructions less the fused branches .. one per instruction" },
+	{ "UOPS_RETIRED.ALL", BT_VEXP_RANGE, UOPS_LO, UOPS_HI, 0, 1,
+	  "retired uops: the instructions less the fused branches .. one per instruction" },
+	{ "UOPS_ISSUED.ANY", BT_VEXP_RANGE, UOPS_LO, "k.instructions + 1000 + n/100", 0, 1,
+	  "issued uops: at least the retired ones" },
+	{ "UOPS_RETIRED.MACRO_FUSED", BT_VEXP_RANGE, "0", "k.cond + 4", 0, 1,
+	  "macro-fused pairs: at most one per conditional branch" },
+	{ "INST_RETIRED.MACRO_FUSED", BT_VEXP_RANGE, "0", "k.cond + 4", 0, 1,
+	  "macro-fused pairs: at most one per conditional branch" },
+	{ "TOPDOWN.SLOTS", BT_VEXP_LE, NULL, NULL, 8, 1, "at most 8 per cycle" },
+	{ "ex_ret_instr", BT_VEXP_EXACT, "k.instructions", NULL, 0, 0, NULL },
+	{ "ex_ret_brn", BT_VEXP_EXACT, "k.branches", NULL, 0, 0, NULL },
+	{ "ex_ret_brn_misp", BT_VEXP_RANGE, "0", "4 + n/1000", 0, 1, NULL },
+	{ "ls_not_halted_cyc", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1, NULL },
 };
+
+/* A count of cycles by its name (the vendors' convention): CYCLE_ACTIVITY.*,
+ * EXE_ACTIVITY.* (cycles with N ports busy, bound on stores), and any
+ * .CYCLES / STALLS event; it cannot exceed the core cycles. */
+static bool counts_cycles(const char *name)
+{
+	return strncmp(name, "CYCLE_ACTIVITY.", 15) == 0 || strncmp(name, "EXE_ACTIVITY.", 13) == 0 ||
+	       strstr(name, "CYCLES") != NULL || strstr(name, "STALLS") != NULL;
+}
+
+/* The model's retired-uops event, for the issued-uops relation. */
+static const char *retired_uops(const struct bt_model *m)
+{
+	static const char *const names[] = { "UOPS_RETIRED.RETIRE_SLOTS", "UOPS_RETIRED.SLOTS",
+					     "UOPS_RETIRED.ALL" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (bt_model_event_find(m, names[i]) >= 0)
+			return names[i];
+	return NULL;
+}
 
 bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constants,
 				 const struct bt_pmu_caps *caps, struct bt_vspec *s)
@@ -232,10 +277,46 @@ bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constan
 				snprintf(x.expr[0], sizeof(x.expr[0]), "%s", known->lo);
 			if (known->hi)
 				snprintf(x.expr[1], sizeof(x.expr[1]), "%s", known->hi);
-			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event%s",
-				 known->kind == BT_VEXP_LE ? ": a count of cycles, at most the cycles" : "");
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event%s%s",
+				 known->note ? ": " : known->kind == BT_VEXP_LE ?
+				 ": a count of cycles, at most the cycles" : "",
+				 known->note ? known->note : "");
+		} else if (counts_cycles(e->name)) {
+			x.k = 1;
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: a count of cycles, "
+				 "at most the cycles");
 		}
 		st = bt_vspec_add(s, &x);
+		/* Issue slots: also at least the retired uops (a second check,
+		 * so the first keeps judging them against the cycles). */
+		if (st == BT_OK && strcmp(e->name, "TOPDOWN.SLOTS") == 0) {
+			x.index = s->n;
+			x.kind = BT_VEXP_RANGE;
+			snprintf(x.expr[0], sizeof(x.expr[0]), "%s", UOPS_LO);
+			snprintf(x.expr[1], sizeof(x.expr[1]), "32*n + 8000");
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: issue slots: at "
+				 "least the retired uops");
+			st = bt_vspec_add(s, &x);
+		}
+		/* Issued against retired uops in one window: an issued-uop event
+		 * that counts twice (or half) is off by far more than the few
+		 * wrong-path uops the loop's one mispredicted exit adds. */
+		const char *retired = known && strcmp(e->name, "UOPS_ISSUED.ANY") == 0 ?
+					      retired_uops(m) : NULL;
+		if (st == BT_OK && retired) {
+			memset(&x, 0, sizeof(x));
+			x.index = s->n;
+			snprintf(x.event, sizeof(x.event), "%s", e->name);
+			snprintf(x.kernel, sizeof(x.kernel), "loop-dec-jnz");
+			x.kind = BT_VEXP_RELATION;
+			x.k = 1;
+			x.tolerance_pct = x.warn_pct = 10;
+			x.plausibility = 1;
+			snprintf(x.of, sizeof(x.of), "%s", retired);
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: issued uops = "
+				 "retired uops but for the wrong path of one mispredicted exit");
+			st = bt_vspec_add(s, &x);
+		}
 	}
 	free(ev);
 	return st;

@@ -23,6 +23,8 @@ struct bt_validation_record {
 	const char *spec;               /* "built-in" or the spec file */
 	bool quick;
 	const char *no_pmu_reason;      /* set: nothing could be validated, and why */
+	const char *defects;            /* simulated PMU: the injected defects
+					 * (--sim-defect), or NULL/"" for none */
 	const struct bt_check_list *checks;
 };
 

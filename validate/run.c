@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/near-name.h"
 #include "pmu/event-encode.h"
 #include "pmu/measure.h"
 #include "pmu/plan.h"
@@ -336,4 +338,126 @@ bt_status bt_validate_run(const struct bt_pmu *pmu, const struct bt_vspec *spec,
 	free(scratch);
 	free(plan);
 	return st;
+}
+
+__attribute__((format(printf, 5, 6)))
+static bt_status spec_error(struct bt_diag *d, const struct bt_vspec *spec,
+			    const struct bt_vspec_entry *e, const char *field, const char *fmt, ...)
+{
+	char msg[BT_DIAG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	bt_diag_set(d, "%s: checks[%d] (line %u): \"%s\": %s", spec->file, e->index,
+		    (unsigned)e->line, field, msg);
+	return BT_ERR_INVALID;
+}
+
+/* A model event name: found, or the spec's mistake with the nearest name. */
+static bt_status check_event_name(const struct bt_vspec *spec, const struct bt_vspec_entry *e,
+				  const char *field, const char *name,
+				  const struct bt_model *model, struct bt_diag *d)
+{
+	if (looks_raw(name) || !model || bt_model_event_find(model, name) >= 0)
+		return BT_OK;
+	struct bt_near_name nn;
+	char hint[200];
+
+	bt_near_name_init(&nn, name);
+	for (unsigned i = 0; i < bt_model_event_count(model); i++)
+		bt_near_name_offer(&nn, bt_model_event(model, i)->name);
+	return spec_error(d, spec, e, field, "'%s' is neither a raw event (cpu/event=..,umask=../, "
+			  "rNNNN) nor an event of the model (names are as the vendor spells them)%s",
+			  name, bt_near_name_hint(&nn, hint, sizeof(hint)));
+}
+
+/* An expected count: the names the kernel declares (k.NAME) and no
+ * division by zero at the size it will run with. */
+static bt_status check_expr(const struct bt_vspec *spec, const struct bt_vspec_entry *e,
+			    const char *field, const char *text, const struct bt_kernel *k,
+			    uint64_t n, struct bt_diag *d)
+{
+	struct bt_diag why = { "" };
+	double v;
+	bt_status st = bt_vexpr_eval(text, k, n, &v, &why);
+
+	if (st == BT_OK)
+		return BT_OK;
+	if (st == BT_ERR_UNSUPPORTED && bt_kernel_count_per_page(k, NULL))
+		return BT_OK; /* known only once its buffer's pages are: judged at run time */
+	/* The nearest declared count to the first k.NAME the kernel lacks. */
+	char hint[200] = "";
+	const char *p = strstr(text, "k.");
+	while (st == BT_ERR_UNSUPPORTED && p) {
+		char name[64];
+		size_t len = 0;
+		int64_t c;
+		for (p += 2; len + 1 < sizeof(name) && ((*p >= 'a' && *p <= 'z') ||
+				(*p >= '0' && *p <= '9') || *p == '_' || (*p >= 'A' && *p <= 'Z')); p++)
+			name[len++] = *p;
+		name[len] = '\0';
+		if (len && !bt_kernel_count(k, name, n, &c)) {
+			struct bt_near_name nn;
+			bt_near_name_init(&nn, name);
+			for (int i = 0; i < BT_KERNEL_MAX_COUNTS && k->counts[i].name; i++)
+				bt_near_name_offer(&nn, k->counts[i].name);
+			if (nn.best)
+				snprintf(hint, sizeof(hint), "; did you mean 'k.%s'?", nn.best);
+			break;
+		}
+		p = strstr(p, "k.");
+	}
+	return spec_error(d, spec, e, field, "%s%s", why.text, hint);
+}
+
+bt_status bt_validate_check_spec(const struct bt_pmu_caps *caps, const struct bt_vspec *spec,
+				 const struct bt_validate_opts *o, struct bt_diag *d)
+{
+	(void)caps;
+	for (int i = 0; i < spec->n; i++) {
+		const struct bt_vspec_entry *e = &spec->v[i];
+		const struct bt_kernel *k = bt_kernel_find(e->kernel);
+		bt_status st;
+
+		if (!e->line)
+			continue;
+		if (!k) {
+			struct bt_near_name nn;
+			char hint[200];
+			bt_near_name_init(&nn, e->kernel);
+			for (int j = 0; j < bt_n_kernels; j++)
+				bt_near_name_offer(&nn, bt_kernels[j]->name);
+			return spec_error(d, spec, e, "kernel", "no kernel '%s' in this build%s",
+					  e->kernel, bt_near_name_hint(&nn, hint, sizeof(hint)));
+		}
+		/* Both sizes the entry can run at, whichever this run uses: a
+		 * spec that works only with --quick is still wrong. */
+		uint64_t sizes[2] = { e->n ? e->n : k->n_default, e->n_quick ? e->n_quick : k->n_quick };
+		const char *size_field[2] = { "n", "n_quick" };
+		for (int s = 0; s < 2; s++)
+			if (sizes[s] < k->n_min || sizes[s] > k->n_max)
+				return spec_error(d, spec, e, size_field[s], "kernel %s runs %s = %llu..%llu, "
+						  "not %llu", k->name, k->n_means,
+						  (unsigned long long)k->n_min,
+						  (unsigned long long)k->n_max,
+						  (unsigned long long)sizes[s]);
+		uint64_t n = o->quick ? sizes[1] : sizes[0];
+		if ((st = check_event_name(spec, e, "event", e->event, o->model, d)) != BT_OK)
+			return st;
+		if (e->kind == BT_VEXP_RELATION || e->kind == BT_VEXP_LE) {
+			const char *f = e->kind == BT_VEXP_LE ? "expect.le" : "expect.relation.of";
+			if ((st = check_event_name(spec, e, f, e->of, o->model, d)) != BT_OK)
+				return st;
+			continue;
+		}
+		const char *f0 = e->kind == BT_VEXP_EXACT ? "expect.exact" : "expect.range[0]";
+		if ((st = check_expr(spec, e, f0, e->expr[0], k, n, d)) != BT_OK)
+			return st;
+		if (e->kind == BT_VEXP_RANGE &&
+		    (st = check_expr(spec, e, "expect.range[1]", e->expr[1], k, n, d)) != BT_OK)
+			return st;
+	}
+	return BT_OK;
 }

@@ -39,6 +39,16 @@ void bt_validate_opts_defaults(struct bt_validate_opts *o);
 
 /* Runs every entry of spec, appending one result each to out. Returns an
  * error only when it cannot go on (out of memory). */
+/* A spec file's mistakes, found before anything runs: a kernel that does
+ * not exist, an n the kernel cannot run, an expected count the kernel
+ * does not declare or an expression that divides by zero, an event name
+ * that is neither raw syntax nor in the model (case included). Each is the
+ * writer's error, not the PMU's: BT_ERR_INVALID with "FILE: checks[i]
+ * (line L): \"field\": what" (and "did you mean" for a near name), never a
+ * SKIP that lets the run pass. Built-in entries (line 0) are not checked. */
+bt_status bt_validate_check_spec(const struct bt_pmu_caps *caps, const struct bt_vspec *spec,
+				 const struct bt_validate_opts *o, struct bt_diag *d);
+
 bt_status bt_validate_run(const struct bt_pmu *pmu, const struct bt_vspec *spec,
 			  const struct bt_validate_opts *o, struct bt_check_list *out,
 			  struct bt_diag *d);

@@ -223,3 +223,64 @@ void bt_sim_defects_format(const struct bt_sim_defects *df, char *buf, size_t le
 	if (!n)
 		snprintf(buf, len, "none");
 }
+
+/* A defect that cannot act on this PMU would leave a run that looks like
+ * a test of it and tests nothing: refused with the reason. */
+bt_status bt_sim_defects_check(const struct bt_sim_defects *df, const struct bt_sim_config *cfg,
+			       struct bt_diag *d)
+{
+	bool intel = cfg->vendor == BT_VENDOR_INTEL;
+	const char *who = cfg->name ? cfg->name : "this";
+	struct {
+		uint32_t flag;
+		const char *name;
+		unsigned k;
+	} gp[] = {
+		{ BT_SIM_DEFECT_STUCK_COUNTER, "stuck-counter", df->stuck_gp },
+		{ BT_SIM_DEFECT_NARROW_COUNTER, "narrow-counter", df->narrow_gp },
+		{ BT_SIM_DEFECT_NO_OVERFLOW, "no-overflow-bit", df->no_ovf_gp },
+	};
+
+	for (size_t i = 0; i < sizeof(gp) / sizeof(gp[0]); i++) {
+		if (!(df->mask & gp[i].flag))
+			continue;
+		bool exists = gp[i].k < cfg->num_gp &&
+			      (!cfg->gp_bitmap || ((cfg->gp_bitmap >> gp[i].k) & 1));
+		if (!exists) {
+			bt_diag_set(d, "--sim-defect=%s:%u cannot apply: the simulated %s PMU has "
+				    "%u general counters (0-%u), no counter %u", gp[i].name, gp[i].k,
+				    who, cfg->num_gp, cfg->num_gp ? cfg->num_gp - 1u : 0u, gp[i].k);
+			return BT_ERR_INVALID;
+		}
+	}
+	if (df->mask & (BT_SIM_DEFECT_FIXED_DEAD | BT_SIM_DEFECT_RDPMC_FIXED_GP) && !intel) {
+		bt_diag_set(d, "--sim-defect=%s cannot apply: the simulated %s PMU is AMD's, which "
+			    "has no fixed counters", df->mask & BT_SIM_DEFECT_FIXED_DEAD ? "fixed-dead"
+			    : "rdpmc-fixed-gp", who);
+		return BT_ERR_INVALID;
+	}
+	if ((df->mask & BT_SIM_DEFECT_FIXED_DEAD) && !(df->dead_fixed < cfg->num_fixed ||
+						      ((cfg->fixed_bitmap >> df->dead_fixed) & 1))) {
+		bt_diag_set(d, "--sim-defect=fixed-dead:%u cannot apply: the simulated %s PMU has "
+			    "no fixed counter %u (%u fixed counters)", df->dead_fixed, who,
+			    df->dead_fixed, cfg->num_fixed);
+		return BT_ERR_INVALID;
+	}
+	if ((df->mask & BT_SIM_DEFECT_PM_STICKY) && !(intel && cfg->perf_metrics)) {
+		bt_diag_set(d, "--sim-defect=pm-sticky cannot apply: the simulated %s PMU has no "
+			    "PERF_METRICS (IA32_PERF_CAPABILITIES[15] clear)", who);
+		return BT_ERR_INVALID;
+	}
+	if ((df->mask & BT_SIM_DEFECT_FW_TRUNCATES) && !(intel && cfg->full_width)) {
+		bt_diag_set(d, "--sim-defect=fw-truncates cannot apply: the simulated %s PMU has "
+			    "no full-width counter writes (IA32_PERF_CAPABILITIES[13] clear)", who);
+		return BT_ERR_INVALID;
+	}
+	if ((df->mask & BT_SIM_DEFECT_AMD_ALIAS_SPLIT) && !(!intel && cfg->amd_core_ext)) {
+		bt_diag_set(d, "--sim-defect=amd-alias-split cannot apply: the simulated %s PMU %s",
+			    who, intel ? "is Intel's" : "has only the legacy counters (no core "
+			    "extension to alias them)");
+		return BT_ERR_INVALID;
+	}
+	return BT_OK;
+}

@@ -207,6 +207,11 @@ struct bt_sim_defects {
 /* "stuck-counter:2,double-count:0xc4/0x01" -> *ret (all-or-nothing; an
  * empty string is no defect). "help" is refused with the list in d. */
 bt_status bt_sim_defects_parse(const char *spec, struct bt_sim_defects *ret, struct bt_diag *d);
+/* BT_ERR_INVALID with the reason when a defect of *df cannot act on the
+ * PMU of *cfg (a counter it lacks, PERF_METRICS on a PMU without them). */
+struct bt_sim_config;
+bt_status bt_sim_defects_check(const struct bt_sim_defects *df, const struct bt_sim_config *cfg,
+			       struct bt_diag *d);
 /* The defect names with their parameters and one line each, as text. */
 void bt_sim_defects_help(char *buf, size_t len);
 /* "stuck-counter:1,fixed-dead:2" for *df ("none" when no defect). */

@@ -19,7 +19,8 @@
 #                        Top-Down paper's matrix-multiply case study, 5.5)
 # (the E-core names where they differ: Resource_Bound > Non_Mem_Scheduler,
 # IFetch_Latency; on AMD, whose files define no thresholds, the path is
-# the largest level-1 node and its largest child).
+# the largest level-1 node and its largest child: baretop's "largest share"
+# path, or computed here when a file has none).
 # It fails on a violation or a wrong path in the models listed in STRICT
 # (the ones the workload model is known to hold for); the others are
 # reported honestly, not asserted. Set BT_SIM_WL_MODELS to a subset.

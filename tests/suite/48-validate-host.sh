@@ -118,6 +118,15 @@ cases=(
   "warn|$S{\"event\":\"e\",\"kernel\":\"empty\",\"expect\":{\"exact\":\"1\"},\"tolerance_pct\":5,\"warn_pct\":1}]}|\"warn_pct\": 1 is below tolerance_pct 5"
   "truncated|$S{\"event\":\"e\",\"kernel\":\"empty\",|truncated.json:1:"
   "format|{\"format\":\"x\",\"checks\":[]}|\"format\": must be \"baretop-validate-spec\""
+  # Entries that cannot run as written: the writer's mistake, never a SKIP
+  # that lets the run pass (nor, for a division by zero, a FAIL of the PMU).
+  "count|$S{\"event\":\"r00c0\",\"kernel\":\"loop-dec-jnz\",\"expect\":{\"exact\":\"k.instrs\"}}]}|checks[0] (line 1): \"expect.exact\": kernel loop-dec-jnz declares no count 'instrs'; did you mean 'k.instructions'?"
+  "kernel|$S{\"event\":\"r00c0\",\"kernel\":\"no-such-kernel\",\"expect\":{\"exact\":\"1\"}}]}|\"kernel\": no kernel 'no-such-kernel' in this build"
+  "kernel-typo|$S{\"event\":\"r00c0\",\"kernel\":\"loop-dec-jzn\",\"expect\":{\"exact\":\"1\"}}]}|did you mean 'loop-dec-jnz'?"
+  "lower|$S{\"event\":\"inst_retired.any\",\"kernel\":\"loop-dec-jnz\",\"expect\":{\"exact\":\"k.instructions\"}}]}|\"event\": 'inst_retired.any' is neither a raw event"
+  "unknown-event|$S{\"event\":\"r00c0\",\"kernel\":\"loop-dec-jnz\",\"expect\":{\"le\":\"CPU_CLK_UNHALTED.THRAED\"}}]}|\"expect.le\": 'CPU_CLK_UNHALTED.THRAED' is neither a raw event"
+  "nop-n|$S{\"event\":\"r00c0\",\"kernel\":\"nop-sled\",\"n\":100000000,\"expect\":{\"exact\":\"k.instructions\"}}]}|\"n\": kernel nop-sled runs NOPs = 0..4096, not 100000000"
+  "div0|$S{\"event\":\"r00c0\",\"kernel\":\"loop-dec-jnz\",\"expect\":{\"exact\":\"k.instructions/0\"}}]}|\"expect.exact\": column 15: division by zero"
 )
 for c in "${cases[@]}"; do
   name=${c%%|*}; rest=${c#*|}; text=${rest%|*}; want=${rest##*|}

@@ -50,22 +50,31 @@ fi
 # The whole --validate pipeline (conformance + the built-in event checks) on
 # the simulated PMU of three PMU families, with each defect injected: exactly
 # the checks the defect breaks FAIL, and the run exits 1; a defect the part
-# cannot have (no fixed counters on AMD, no PERF_METRICS on SKL, an encoding
-# the vendor does not use) fails nothing and exits 0. The expected sets follow
+# cannot have (no fixed counters on AMD, no PERF_METRICS on SKL, a counter
+# beyond the PMU's) is a usage error, exit 2, saying it cannot apply (a run
+# that tests nothing must not look like a pass); one on an encoding the
+# vendor does not use fails nothing and exits 0. The expected sets follow
 # from where each defect acts (arch/sim/README.md) and which checks read that
 # register or encoding: conformance ids from the table there, event checks of
 # the encoding it alters (double-count, umask-ignored: every C4H umask other
 # than 00H whose count differs from all branches by more than the tolerance),
 # of the fixed counter it kills (fixed-dead:1 on SKL: CPU_CLK_UNHALTED.THREAD;
 # on ICL: TOPDOWN.SLOTS = width x fixed-1 cycles), or read through RDPMC's
-# fixed-counter index (rdpmc-fixed-gp).
+# fixed-counter index (rdpmc-fixed-gp: on ICL the slots then fall below the
+# retired uops), and the model's uop events, whose bounds have a lower limit
+# (retired uops >= instructions - fused branches, issued = retired uops in
+# one window): a stuck counter 1 under the issued uops, UOPS_ISSUED.ANY
+# counted twice (double-count:0x0E/0x01) or the retired uops read as umask 0
+# (umask-ignored:0xC2, a dead event) each FAIL.
 python3 - "$(pwd)/build/baretop-host" <<'PY' || fail=1
 import subprocess, sys, tempfile
 bin = sys.argv[1]
 E = "event:cpu/event="
 want = {
- ("skl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap",
- ("icl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap",
+ ("skl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap event:UOPS_ISSUED.ANY@loop-dec-jnz#2",
+ ("icl", "stuck-counter:1"): "conf:gp-agree conf:width-wrap event:UOPS_ISSUED.ANY@loop-dec-jnz#2",
+ ("skl", "double-count:0x0E/0x01"): "event:UOPS_ISSUED.ANY@loop-dec-jnz#2",
+ ("skl", "umask-ignored:0xC2"): "event:UOPS_RETIRED.RETIRE_SLOTS@loop-dec-jnz event:UOPS_ISSUED.ANY@loop-dec-jnz#2",
  ("zen4", "stuck-counter:1"): "conf:gp-agree conf:amd-48bit",
  ("skl", "double-count:0xC4/0x01"): E + "0xc4,umask=0x01/@loop-dec-jnz",
  ("icl", "double-count:0xC4/0x01"): E + "0xc4,umask=0x01/@loop-dec-jnz",
@@ -79,7 +88,10 @@ want = {
  ("zen4", "narrow-counter:0"): "conf:amd-48bit",
  ("skl", "fixed-dead:1"): "conf:fixed1-vs-gp-cycles conf:width-wrap event:CPU_CLK_UNHALTED.THREAD@loop-dec-jnz",
  ("icl", "fixed-dead:1"): "conf:fixed1-vs-gp-cycles conf:width-wrap event:TOPDOWN.SLOTS@loop-dec-jnz",
- ("zen4", "fixed-dead:1"): "",
+ ("zen4", "fixed-dead:1"): "USAGE",
+ ("skl", "stuck-counter:7"): "USAGE",
+ ("zen4", "stuck-counter:6"): "USAGE",
+ ("skl", "fixed-dead:3"): "USAGE",
  ("skl", "fixed-dead:2"): "conf:fixed2-vs-tsc conf:width-wrap",
  ("icl", "fixed-dead:2"): "conf:fixed2-vs-tsc conf:width-wrap",
  ("skl", "no-overflow-bit:0"): "conf:overflow-status",
@@ -90,16 +102,16 @@ want = {
  ("zen4", "umask-ignored:0xC4"): "",
  ("skl", "fw-truncates"): "conf:full-width-write",
  ("icl", "fw-truncates"): "conf:full-width-write",
- ("skl", "pm-sticky"): "",
+ ("skl", "pm-sticky"): "USAGE",
  ("icl", "pm-sticky"): "conf:perf-metrics-sum conf:perf-metrics-reset",
- ("icl", "amd-alias-split"): "",
+ ("icl", "amd-alias-split"): "USAGE",
  ("zen4", "amd-alias-split"): "conf:amd-legacy-vs-ext",
  ("skl", "global-ignored"): "conf:global-ctrl",
  ("icl", "global-ignored"): "conf:global-ctrl",
  ("zen4", "global-ignored"): "conf:perfmon-v2-global",
  ("skl", "rdpmc-fixed-gp"): "conf:rdpmc-fixed " + E + "0xc0,umask=0x00,fixed=0/@loop-dec-jnz event:CPU_CLK_UNHALTED.THREAD@loop-dec-jnz event:INST_RETIRED.ANY@loop-dec-jnz",
- ("icl", "rdpmc-fixed-gp"): "conf:rdpmc-fixed " + E + "0xc0,umask=0x00,fixed=0/@loop-dec-jnz",
- ("zen4", "rdpmc-fixed-gp"): "",
+ ("icl", "rdpmc-fixed-gp"): "conf:rdpmc-fixed " + E + "0xc0,umask=0x00,fixed=0/@loop-dec-jnz event:TOPDOWN.SLOTS@loop-dec-jnz#2",
+ ("zen4", "rdpmc-fixed-gp"): "USAGE",
 }
 for p in ("skl", "icl", "zen4"):
     want[(p, "")] = ""
@@ -112,6 +124,14 @@ with tempfile.TemporaryDirectory() as tmp:
             args.append(f"--sim-defect={defect}")
         r = subprocess.run(args, capture_output=True, text=True)
         got = {l.split()[1] for l in r.stdout.splitlines() if l.startswith("  FAIL")}
+        if exp == "USAGE":
+            ok = r.returncode == 2 and "cannot apply" in r.stderr and not got
+            rows.setdefault(defect, {})[preset] = "use" if ok else "X"
+            if not ok:
+                bad = 1
+                print(f"FAIL validate --sim={preset} --sim-defect={defect}: status {r.returncode} "
+                      f"(want 2, 'cannot apply'): {r.stderr.strip()[:200]}")
+            continue
         exp_set = set(exp.split())
         rc_want = 1 if exp_set else 0
         ok = got == exp_set and r.returncode == rc_want

@@ -11,8 +11,9 @@
 #   div-chain         -> Backend_Bound > Core_Bound > Divider
 #   code-footprint    -> Frontend_Bound > Fetch_Latency
 # (E-cores: Resource_Bound > Mem_Scheduler / Non_Mem_Scheduler, IFetch_Latency;
-# Zen, whose files define no thresholds: the flagged-path is empty, so the
-# largest level-1 node and its largest child are checked instead.)
+# Zen, whose files define no thresholds: baretop's path is then the largest
+# share per level; a file without a path (an older baretop) is judged by
+# the largest level-1 node and its largest child, computed here.)
 # The expectations are the Top-Down method's (Yasin, ISPASS 2014), written
 # here by hand; tests/suite/28-sim-workloads.sh checks the same at full
 # depth, hosted, on every model.

@@ -73,11 +73,12 @@ for p in $presets; do
 done
 
 # An injected defect in the EFI build too: a stuck general counter 1 breaks
-# exactly conf:gp-agree and conf:width-wrap (tests/suite/49-conformance.sh
-# covers every defect hosted), exit 1.
+# exactly conf:gp-agree, conf:width-wrap and the issued-uops relation whose
+# second event sits on counter 1 (tests/suite/49-conformance.sh covers every
+# defect hosted), exit 1.
 if boot defect 1 --args "--validate --sim=skl --sim-defect=stuck-counter:1"; then
   got=$(awk '$1 == "FAIL" { print $2 }' "$out/defect/console.txt" | sort | tr '\n' ' ')
-  if [ "$got" = "conf:gp-agree conf:width-wrap " ]; then
+  if [ "$got" = "conf:gp-agree conf:width-wrap event:UOPS_ISSUED.ANY@loop-dec-jnz#2 " ]; then
     echo "ok   skl --sim-defect=stuck-counter:1: exit 1, FAIL exactly $got"
   else
     bad "stuck-counter:1: FAIL set '$got'"

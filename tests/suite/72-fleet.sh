@@ -73,7 +73,7 @@ python3 - "$work/summary.csv" "$work/out" <<'PY' || fail=1
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 bad = [r for r in rows if r.get('provenance') != 'SIMULATED']
-heads = re.findall(r'^\S+  \S+  \S+.*: \d+ machines', open(sys.argv[2]).read(), re.M)
+heads = re.findall(r'^\S+(?: \([^)]*\))?  \S+  \S+.*: \d+ machines', open(sys.argv[2]).read(), re.M)
 unsaid = [h for h in heads if '(SIMULATED)' not in h]
 if not rows or bad or not heads or unsaid:
     print(f'FAIL provenance: {len(bad)} CSV rows, {len(unsaid)} text rows not SIMULATED'); sys.exit(1)

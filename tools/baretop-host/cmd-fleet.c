@@ -38,7 +38,7 @@ static const struct host_opt opts[] = {
 	{ "k", NULL, HOST_VALUE, "K",
 	  "outlier limit in median absolute deviations (default 7;\n"
 	  "when the MAD is 0: 0.8453 x the mean absolute deviation)" },
-	{ "node", NULL, HOST_VALUE, "NODE", "summarise only this Top-Down node" },
+	{ "node", NULL, HOST_VALUE, "NODE", "summarise only this Top-Down node (status 2 if the database has none)" },
 	{ "quiet", "q", HOST_FLAG, NULL, "no text table (the import lines and --csv still)" },
 	{ 0 },
 };
@@ -49,9 +49,10 @@ static const struct host_cmd_args args = {
 	"  imports every results file (*.json, recursively) under each DIR into a SQLite\n"
 	"  database (schema: docs/fleet-schema.md), keyed by run id: importing a file again\n"
 	"  adds nothing. Truncated or malformed files are named and skipped. Then prints, per\n"
-	"  workload, model and Top-Down node, the fleet median and MAD over machines, the\n"
-	"  machines more than K MADs from the median, and the same per firmware version and\n"
-	"  microcode group. With no DIR, only the summary of the database.",
+	"  workload (with its parameters), model and Top-Down node, the fleet median and MAD\n"
+	"  over machines, the machines more than K MADs from the median, and the same per\n"
+	"  firmware version and microcode group; then the fleet's bottleneck path per\n"
+	"  workload. With no DIR, only the summary of the database.",
 	opts,
 	"FILE - is standard output.\n"
 	"Exit status: 0 done, no machine stands out; 1 done, some machine stands out (found);\n"
@@ -292,7 +293,7 @@ static int cmd_fleet(int argc, char **argv)
 		int out = bt_fleet_summary(db, &o);
 		outliers = out;
 		if (out < 0)
-			rc = HOST_EXIT_USAGE;
+			rc = HOST_EXIT_USAGE;  /* -2: --node names no node (usage); else the database */
 		else
 			printf("%soutliers      %d machine%s stand%s out (k = %g MADs)\n", o.text ? "\n" : "", out,
 			       out == 1 ? "" : "s", out == 1 ? "s" : "", o.k);

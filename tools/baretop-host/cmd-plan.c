@@ -423,6 +423,7 @@ static int cmd_plan(int argc, char **argv)
 	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
 	char line[1024];
 	int n = 0, lineno = 0, bad = 0;
+	errno = 0;
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		char *hash = strchr(line, '#');
@@ -447,9 +448,21 @@ static int cmd_plan(int argc, char **argv)
 		evp[n] = &raw[n].ev;
 		n++;
 	}
+	/* A folder opens on Linux and reads as an error; an empty file reads
+	 * as nothing. Either would plan 0 groups and look like an answer. */
+	int read_error = ferror(f) ? (errno ? errno : EIO) : 0;
 	fclose(f);
+	if (read_error) {
+		fprintf(stderr, "plan: cannot read %s: %s\n", file, strerror(read_error));
+		return 2;
+	}
 	if (bad)
 		return 1;
+	if (n == 0) {
+		fprintf(stderr, "plan: %s: no events in it (%d line%s, all blank or comments): "
+				"nothing to plan\n", file, lineno, lineno == 1 ? "" : "s");
+		return 2;
+	}
 	char label[96];
 	snprintf(label, sizeof(label), "simulated PMU preset %s", preset);
 	return bt_host_plan_print(evp, n, &caps, label, smt_off, json, stdout);

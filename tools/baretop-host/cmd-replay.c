@@ -369,6 +369,21 @@ done:
 	return rc;
 }
 
+static bool all_tree_nodes_missing(const struct bt_model *m, const struct bt_result *r)
+{
+	unsigned tree = 0;
+
+	for (unsigned i = 0; i < bt_model_node_count(m); i++) {
+		const struct bt_node_def *nd = bt_model_node(m, i);
+		if (nd->kind != BT_NODE_TREE || !nd->level)
+			continue;
+		tree++;
+		if (r->state[i] != BT_NODE_MISSING)
+			return false;
+	}
+	return tree > 0;
+}
+
 static int replay_one(struct session *s, const char *file)
 {
 	struct bt_arena a;
@@ -420,6 +435,20 @@ static int replay_one(struct session *s, const char *file)
 	if (st == BT_OK && !s->json)
 		bt_report_consistency_text(out, cons, r, "", s->all_rules);
 	rc = st == BT_OK ? 0 : 1;
+	if (rc == 0 && all_tree_nodes_missing(m, r)) {
+		/* A tree of nothing but "missing" is no answer: the file holds
+		 * none of the counts the formulas need (or the wrong model). */
+		char need[300] = "";
+		size_t u = 0;
+		for (unsigned k = 0; k < r->n_missing_events && k < 4 && u < sizeof(need); k++)
+			u += (size_t)snprintf(need + u, sizeof(need) - u, "%s%s", k ? ", " : "",
+					      bt_model_event(m, r->missing_events[k])->name);
+		fprintf(stderr, "baretop-host: %s: every node of model %s is missing: the file gives "
+				"none of the counts its formulas need (%u missing%s%s%s)\n", file, id,
+			r->n_missing_events, u ? ", e.g. " : "", need,
+			r->n_missing_events > 4 ? ", ..." : "");
+		rc = 1;
+	}
 done:
 	if (out != stdout && fclose(out) != 0)
 		rc = 1;

@@ -21,8 +21,11 @@ struct bt_fleet_summary_opts {
 	FILE *csv;              /* the table as CSV, or NULL */
 };
 
-/* Prints the summary of the whole database. Returns the number of machines
- * that stand out on some node, or -1 on a database error (message on stderr). */
+/* Prints the summary of the whole database, one block per workload with its
+ * parameters (a workload run at another size is another measurement, never
+ * pooled), model and node. Returns the number of machines that stand out on
+ * some node, -1 on a database error, -2 when o->node names no node of the
+ * database (messages on stderr, with the nearest node name). */
 int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o);
 
 #endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * "Did you mean": the known name nearest to one a user typed. Offer every
+ * candidate in turn, then ask for the hint. A name that differs only in
+ * case is the nearest of all (every event, node and model name in baretop
+ * is case-sensitive, so a wrong case is a mistake worth naming); otherwise
+ * the Damerau-Levenshtein distance (an adjacent swap costs one), accepted
+ * up to about a third of the typed name's length, so "STALS" finds
+ * "STALLS" while an unrelated name finds nothing.
+ */
+#ifndef BASE_NEAR_NAME_H
+#define BASE_NEAR_NAME_H
+
+#include <stddef.h>
+
+struct bt_near_name {
+	const char *typed;
+	const char *best;     /* NULL until a candidate is near enough */
+	unsigned distance;    /* 0: the same name in another case */
+};
+
+void bt_near_name_init(struct bt_near_name *n, const char *typed);
+void bt_near_name_offer(struct bt_near_name *n, const char *candidate);
+/* "; did you mean 'NAME'?" (or "" with no near name) into buf. */
+const char *bt_near_name_hint(const struct bt_near_name *n, char *buf, size_t size);
+
+#endif
