@@ -39,6 +39,7 @@ struct bt_count_ctx {
 	int n_notes;
 	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	struct bt_console_ui *ui;      /* the progress line, or NULL */
+	const struct bt_boot_run *boot; /* the time budget (--budget), or NULL */
 };
 
 #endif

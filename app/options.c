@@ -389,13 +389,16 @@ static const struct option_def options[] = {
 	  "same way",
 	  set_then },
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
-	  "time budget of a boot, from baretop's start: no workload starts when the time so "
-	  "far plus its estimate (the mean of the workloads before it) would pass it (those "
-	  "left out are listed; a started workload runs all its counter groups), and the UEFI "
-	  "watchdog, armed to it plus 5 s, resets a "
-	  "machine that hangs with interrupts open; the next boot records the hang and hands "
-	  "over. The watchdog is a timer interrupt: a window hung with interrupts masked is "
-	  "caught only by a hardware (TCO/BMC) watchdog",
+	  "time budget of a boot, from baretop's start, kept by planning: no workload starts "
+	  "when the time so far plus its estimate (the mean of the workloads before it) would "
+	  "pass it, and no counter group of a started workload starts when its estimate (the "
+	  "longest run of that workload so far, its warm-up for the first group, times the "
+	  "runs still to do) would; what is left out is listed, a workload cut short is "
+	  "recorded as partial (\"not measured (budget)\"). Nothing stops a window once "
+	  "started. The UEFI watchdog, armed to the budget plus 5 s, resets a machine that "
+	  "hangs with interrupts open and the next boot records the hang; it is a timer "
+	  "event, which cannot fire in a window (interrupts masked): a hung window is caught "
+	  "only by a hardware (platform TCO/BMC) watchdog",
 	  set_budget },
 	{ NULL, "test-hang", 0, ARG_NONE, NULL,
 	  "(for tests) after the boot state is written, spin forever with interrupts enabled, "

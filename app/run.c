@@ -213,12 +213,18 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 		return;
 	}
 	d.text[0] = '\0';
+	bt_count_set_boot(ctx, r->boot);
 	bt_status st = bt_count_sim_workload(ctx, cfg, &d);
 	if (st == BT_OK)
 		st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
 					 &d);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
+	if (o->counted && o->counted->budget_groups_skipped) {
+		bt_console_ui_clear(&r->ui);
+		bt_boot_run_partial(r->boot, o->name, o->cpu, o->counted->budget_groups_skipped,
+				    o->counted->total_groups);
+	}
 }
 
 /* A workload the user named that cannot run here fails the run; one of the

@@ -43,6 +43,7 @@ struct bt_tree_step {
 	unsigned n_nodes;
 	int n_events;            /* new events counted in this step */
 	int groups, bound, unmeasurable;
+	int groups_skipped;      /* groups the time budget left out (the last ones) */
 	int runs, retried, flagged;
 	bool has_inst;           /* fixed counter 0 counted (Intel) */
 	bool smm_frozen;         /* counters frozen while in SMM (IA32_DEBUGCTL bit 14) */
@@ -74,6 +75,14 @@ struct bt_tree_outcome {
 	int n_notes;
 	unsigned notes_dropped;  /* not kept: the last note says how many (base/notes.h) */
 	bool latency_noted;
+	/* --budget left counter groups out (pmu/measure.h): how many over all
+	 * steps, the events they would have counted and the measured nodes that
+	 * needed them ("not measured (budget)"), ", "-separated and cut with
+	 * "..." past the room. 0 / "": the workload was measured whole. */
+	int budget_groups_skipped;
+	double budget_est_s, budget_left_s; /* the first group left out: its estimate, the time left */
+	char budget_events[640];
+	char budget_nodes[640];
 	/* the evaluated tree against the model's consistency rules
 	 * (metrics/rules.h); NULL when they were not derived */
 	struct bt_consistency *consistency;

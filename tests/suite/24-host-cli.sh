@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~2s
+# tier: host ~5s
 # baretop-host's own command line: bad option values are usage errors
 # (status 2, a message naming the option), `counts` refuses what is not a
 # results file and never replaces a file, and a hosted run writes its
@@ -82,4 +82,60 @@ for pm in adl-p:ADL-GLC adl-e:ADL-GRT lnl-p:LNL-LNC arlh-p:ARL-LNC arlh-e:ARL-SK
     echo "FAIL --sim=$p: model $got, want $want"; fail=1
   fi
 done
+# --budget plans every counter group of a started workload (pmu/measure.c):
+# multiply1 at n=384 runs about 0.1 s hosted, a group of a warm-up and 3
+# repetitions about 0.5 s, so 11 groups of --level 3 cannot fit in 2 s.
+# Whatever the machine's speed: some groups are left out, the runs kept
+# are those of the groups run, the events of the groups left out are not
+# in "events", the nodes named as not measured (budget) are "missing" in
+# the tree, the boot record lists the workload as partial, and the boot
+# stayed within its budget. The same workload with an ample budget is
+# measured whole (n=128: a few ms a run).
+"$bin" run --sim=SKL -w multiply1:n=384 --level 3 --reps 3 --budget 2 \
+  --results-dir "$work/budget" >"$work/budget.log" 2>&1
+if python3 - "$work/budget/000001.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["run"]["workloads"][0]["counted"]
+s = c["steps"][0]
+p = c["partial"]
+boot = d["result"]["boot"]
+run_groups = s["groups"] - s["groups_skipped"]
+tree = c["tree"]["nodes"]
+nodes = [n for n in p["nodes_not_measured"].split(", ") if n]
+bad = [e for e, v in c["events"].items() if v["group"] >= run_groups]
+ok = (s["groups"] == 11 and 1 <= s["groups_skipped"] <= 11 and p["reason"] == "budget"
+      and p["groups_skipped"] == s["groups_skipped"] and s["runs"] == 3 * run_groups
+      and not bad and nodes and all(tree[n]["state"] == "missing" for n in nodes)
+      and boot["budget_ended"] and boot["elapsed_s"] <= 2.0 and boot["steps_not_run"] == []
+      and boot["steps_partial"] == ["multiply1 on CPU 0: %d of 11 counter groups not run"
+                                    % s["groups_skipped"]])
+print("groups run %d, left out %d, %d nodes not measured (budget), elapsed %.2f s%s"
+      % (run_groups, s["groups_skipped"], len(nodes), boot["elapsed_s"],
+         "" if not bad else ", events of groups left out: %s" % bad))
+sys.exit(0 if ok else 1)
+PY
+then
+  echo "ok   --budget 2 --sim: counter groups planned, the ones left out recorded as partial"
+else
+  echo "FAIL --budget 2 --sim: partial record"; tail -20 "$work/budget.log"; fail=1
+fi
+# the console wraps at 79 columns: read it as one line
+joined=$(tr '\n' ' ' <"$work/budget.log" | tr -s ' ')
+if grep -q "multiply1 PARTIAL (budget): [0-9]* of 11 counter groups not run" <<<"$joined" &&
+   grep -q "PARTIAL (budget): [0-9]* counter group(s) not run, as the time budget" <<<"$joined" &&
+   grep -q "nodes not measured (budget): [A-Z]" <<<"$joined"; then
+  echo "ok   --budget 2 --sim: the console says which groups and nodes the budget left out"
+else
+  echo "FAIL --budget 2 --sim: console"; fail=1
+fi
+"$bin" run --sim=SKL -w multiply1:n=128 --level 3 --reps 3 --budget 60 \
+  --results-dir "$work/budget-ample" >"$work/budget-ample.log" 2>&1
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["run"]["workloads"][0]["counted"]; s=c["steps"][0]
+sys.exit(0 if c["partial"] is None and s["groups_skipped"] == 0 and s["runs"] == 3 * s["groups"] and not d["result"]["boot"]["budget_ended"] and d["result"]["boot"]["steps_partial"] == [] else 1)' \
+   "$work/budget-ample/000001.json" && ! grep -q "PARTIAL (budget)" "$work/budget-ample.log"; then
+  echo "ok   --budget 60 --sim: every counter group run, nothing partial"
+else
+  echo "FAIL --budget 60 --sim: not measured whole"; fail=1
+fi
 exit $fail

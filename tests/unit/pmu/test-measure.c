@@ -643,6 +643,128 @@ static void spin(void *arg)
 		*n += i;
 }
 
+/* The budget's arithmetic: runs x the longest run plus the calibration
+ * windows, at most what is left; an overflowing estimate never fits. */
+TEST(a_group_fits_the_budget_when_its_runs_and_calibration_do)
+{
+	uint64_t est;
+
+	CHECK(bt_measure_group_fits(1000, 200, 4, 40, 5, &est));   /* 800 + 200 */
+	CHECK_EQ_U64(est, 1000);
+	CHECK(!bt_measure_group_fits(999, 200, 4, 40, 5, &est));
+	CHECK_EQ_U64(est, 1000);
+	CHECK(bt_measure_group_fits(0, 0, 4, 0, 5, &est));         /* nothing timed yet */
+	CHECK(!bt_measure_group_fits(UINT64_MAX, UINT64_MAX / 2, 3, 0, 0, &est));
+	CHECK_EQ_U64(est, UINT64_MAX);
+	CHECK(!bt_measure_group_fits(UINT64_MAX, UINT64_MAX / 2, 2, 2, 1, &est));
+}
+
+/*
+ * The budget plans each group before it starts. Simulated time: a window
+ * of the workload is WL ticks, a calibration window (empty body) CAL
+ * ticks, and each MSR access 50 (the preset's tsc_per_access). With one
+ * warm-up, 3 repetitions and 5 calibration windows a group is about
+ * 5 CAL + 4 WL = 0.41 M ticks. A budget of 1.0 M holds two groups: before
+ * the third, about 0.16 M is left and its estimate is 0.41 M. The events
+ * of the groups run come back exactly; those of the groups left out are
+ * not measured.
+ */
+#define WL_TICKS 100000u
+#define CAL_TICKS 1000u
+
+static void budget_setup(struct setup *t, struct bt_measure_opts *o)
+{
+	CHECK(prepare(t, "skl"));
+	t->source.tsc_per_window = WL_TICKS;
+	t->sim.cfg.tsc_per_window = CAL_TICKS;
+	bt_measure_opts_defaults(o);
+	o->warmups = 1;
+	o->reps = 3;
+	o->calib_runs = 5;
+}
+
+TEST(the_budget_runs_the_groups_that_fit_and_names_the_others)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+	struct bt_sim_regs before, after;
+	char diff[200] = "";
+
+	budget_setup(&t, &o);
+	CHECK_MSG(t.plan.n_groups >= 4, "the fixture plans %d groups", t.plan.n_groups);
+	o.budget_ticks = 1000000;
+	bt_sim_snapshot(&t.sim, &before);
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(m.n_groups_run, 2);
+	CHECK_EQ_INT(m.n_groups_skipped, t.plan.n_groups - 2);
+	CHECK_EQ_INT(m.n_runs, 2 * 3);
+	CHECK_MSG(m.budget_est_ticks > m.budget_left_ticks && m.budget_est_ticks >= 4 * WL_TICKS,
+		  "estimate %llu, left %llu", (unsigned long long)m.budget_est_ticks,
+		  (unsigned long long)m.budget_left_ticks);
+	int in_run = 0, left_out = 0;
+	for (int i = 0; i < t.n; i++) {
+		if (t.ev[i].source != BT_SRC_PMC || t.plan.ev[i].place != BT_PLACE_GP)
+			continue;
+		if (t.plan.ev[i].group < 2) {
+			in_run++;
+			CHECK_MSG(m.ev[i].measured && m.ev[i].median == t.src[i].count,
+				  "%s (group %d)", t.ev[i].name, t.plan.ev[i].group);
+		} else {
+			left_out++;
+			CHECK_MSG(!m.ev[i].measured, "%s of group %d measured", t.ev[i].name,
+				  t.plan.ev[i].group);
+		}
+	}
+	CHECK(in_run > 0 && left_out > 0);
+	/* The fixed counters ride in every group: counted by the groups run. */
+	int inst = index_of_fixed(&t, 0);
+	CHECK(inst >= 0 && m.ev[inst].measured && m.ev[inst].median == t.src[inst].count);
+	for (int k = 0; k < m.n_runs; k++)
+		CHECK_MSG(m.runs[k].group < 2 && m.runs[k].tsc >= WL_TICKS &&
+				  m.runs[k].tsc < WL_TICKS + 1000, /* the start and stop writes */
+			  "run %d: group %d, tsc %llu", k, m.runs[k].group,
+			  (unsigned long long)m.runs[k].tsc);
+	bt_sim_snapshot(&t.sim, &after);
+	CHECK_MSG(bt_sim_regs_equal(&before, &after, diff, sizeof(diff)), "%s", diff);
+	CHECK_MSG(t.sim.n_violations == 0, "%s", t.sim.violations[0]);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/* The first group is planned after its warm-up, the first run of this
+ * workload: 5 CAL + WL leave about 0.19 M of 0.3 M, and 3 repetitions
+ * need 0.3 M: nothing is measured, and the measurement says so. Without a
+ * budget every group runs. */
+TEST(the_first_group_is_planned_from_its_warm_up)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+
+	budget_setup(&t, &o);
+	o.budget_ticks = 300000;
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(m.n_groups_run, 0);
+	CHECK_EQ_INT(m.n_groups_skipped, t.plan.n_groups);
+	CHECK_EQ_INT(m.n_runs, 0);
+	for (int i = 0; i < t.n; i++)
+		CHECK_MSG(!m.ev[i].measured, "%s measured", t.ev[i].name);
+	CHECK_MSG(t.sim.n_violations == 0, "%s", t.sim.violations[0]);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+
+	budget_setup(&t, &o);
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(m.n_groups_run, t.plan.n_groups);
+	CHECK_EQ_INT(m.n_groups_skipped, 0);
+	check_exact(&t, &m, "skl, no budget");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
 TEST(timing_without_counters)
 {
 	struct bt_timing t;
