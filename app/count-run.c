@@ -148,44 +148,54 @@ static void list_add(char *buf, size_t len, const char *name)
 }
 
 /*
- * The groups the budget left out of a step: their events are not counted,
- * and the step's nodes that need any of them are "not measured (budget)".
- * Recorded in t (the console and the results file say so).
+ * The groups the budget left out of a step: their events are not counted
+ * (kept in t->budget_skipped_ev for budget_nodes below). Recorded in t (the
+ * console and the results file say so).
  */
 static void record_budget_skip(struct bt_count_ctx *c, const struct bt_plan *plan,
 			       const struct bt_measurement *m, const uint16_t *model_of,
-			       const struct bt_event *const *evp, const unsigned *nodes,
-			       unsigned n_nodes, struct bt_tree_outcome *t)
+			       const struct bt_event *const *evp, struct bt_tree_outcome *t)
 {
-	unsigned ne = bt_model_event_count(c->model), n_idx;
-	bool *skipped = calloc(ne ? ne : 1, sizeof(*skipped));
-	uint16_t *idx = calloc(ne ? ne : 1, sizeof(*idx));
+	unsigned ne = bt_model_event_count(c->model);
 
+	if (!t->budget_skipped_ev)
+		t->budget_skipped_ev = calloc(ne ? ne : 1, sizeof(*t->budget_skipped_ev));
 	if (!t->budget_groups_skipped && c->boot && c->boot->tsc_hz) {
 		t->budget_est_s = (double)m->budget_est_ticks / (double)c->boot->tsc_hz;
 		t->budget_left_s = (double)m->budget_left_ticks / (double)c->boot->tsc_hz;
 	}
 	t->budget_groups_skipped += m->n_groups_skipped;
-	for (int i = 0; skipped && i < plan->n_events; i++) {
+	for (int i = 0; i < plan->n_events; i++) {
 		if (plan->ev[i].place != BT_PLACE_GP || plan->ev[i].group < m->n_groups_run ||
 		    m->ev[i].measured)
 			continue;
-		skipped[model_of[i]] = true;
+		if (t->budget_skipped_ev)
+			t->budget_skipped_ev[model_of[i]] = true;
 		list_add(t->budget_events, sizeof(t->budget_events), evp[i]->name);
 	}
-	for (unsigned k = 0; skipped && idx && k < n_nodes; k++) {
-		if (bt_model_events_for_nodes(c->model, &nodes[k], 1, c->constants, idx, &n_idx) !=
-		    BT_OK)
+}
+
+/* After the evaluation: the nodes measured that could not be computed
+ * ("missing") because an event of theirs was in a group the budget left
+ * out are "not measured (budget)". */
+static void budget_nodes(struct bt_count_ctx *c, struct bt_tree_outcome *t)
+{
+	unsigned ne = bt_model_event_count(c->model), nn = bt_model_node_count(c->model), n_idx;
+	uint16_t *idx = calloc(ne ? ne : 1, sizeof(*idx));
+
+	t->budget_nodes[0] = '\0';
+	for (unsigned k = 0; idx && t->budget_skipped_ev && k < nn; k++) {
+		if (!t->targeted[k] || t->result->state[k] != BT_NODE_MISSING ||
+		    bt_model_events_for_nodes(c->model, &k, 1, c->constants, idx, &n_idx) != BT_OK)
 			continue;
 		for (unsigned j = 0; j < n_idx; j++) {
-			if (skipped[idx[j]] && !t->counted[idx[j]]) {
+			if (t->budget_skipped_ev[idx[j]] && !t->counted[idx[j]]) {
 				list_add(t->budget_nodes, sizeof(t->budget_nodes),
-					 bt_model_node(c->model, nodes[k])->name);
+					 bt_model_node(c->model, k)->name);
 				break;
 			}
 		}
 	}
-	free(skipped);
 	free(idx);
 }
 
@@ -228,6 +238,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	}
 	step->n_nodes = n_nodes;
 	step->n_events = n;
+	step->windows_per_run = 1; /* also for a step with nothing new to count */
 	if (n == 0)
 		goto out;
 	st = bt_plan_events(evp, n, &c->pmu.caps, &popts, &scratch->planner, plan);
@@ -251,6 +262,11 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	job->mw = mw;
 	job->opts = c->mopts;
 	job->opts.mask_interrupts = mask_interrupts;
+	/* The window cap is for windows with interrupts masked: an -x
+	 * application's keep them open and are never split. */
+	if (!mask_interrupts)
+		job->opts.max_window_ticks = 0;
+	job->opts.chunks = t->chunks_hint;
 	uint64_t left;
 	if (bt_boot_run_ticks_left(c->boot, &left)) {
 		job->opts.budget_ticks = left ? left : 1; /* 0 would mean no budget */
@@ -294,8 +310,18 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	}
 	if (job->m.n_groups_skipped) {
 		step->groups_skipped = job->m.n_groups_skipped;
-		record_budget_skip(c, plan, &job->m, model_of, evp, nodes, n_nodes, t);
+		record_budget_skip(c, plan, &job->m, model_of, evp, t);
 	}
+	step->windows_per_run = job->m.chunks;
+	step->over_cap_whole = job->m.over_cap_whole;
+	step->whole_window_ticks = job->m.whole_window_ticks;
+	if (job->m.chunks > 1)
+		t->chunks_hint = job->m.chunks;
+	if (job->m.over_cap_whole && c->cpu->tsc_hz)
+		add_note(t, "WARNING: a run of this workload is one window of %.1f ms with interrupts "
+			    "masked, over the cap of %g ms (--max-window-ms), and it cannot be split: "
+			    "it ran whole", (double)job->m.whole_window_ticks * 1e3 /
+			    (double)c->cpu->tsc_hz, c->max_window_ms);
 	if (job->m.n_retries_skipped)
 		add_note(t, "level %u: the time budget left out %d retries of runs that disagreed",
 			 step->level, job->m.n_retries_skipped);
@@ -501,6 +527,8 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	free(nodes);
 	free(next_nodes);
 	free(scratch);
+	if (st == BT_OK && t->budget_groups_skipped)
+		budget_nodes(c, t);
 	/* The tree as finally evaluated, against the model's consistency rules. */
 	if (st == BT_OK && c->rules) {
 		t->consistency = bt_consistency_new(c->rules);
@@ -529,6 +557,7 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t)
 		free(t->steps[k].run_log);
 	free(t->stat);
 	free(t->counted);
+	free(t->budget_skipped_ev);
 	free(t->targeted);
 	bt_consistency_free(t->consistency);
 	free(t);

@@ -213,6 +213,25 @@ static bt_status set_warmups(struct bt_options *o, const char *v, struct bt_diag
 	return set_count(&o->warmups, "--warmups", 0, 100, v, d);
 }
 
+static bt_status set_max_window(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	char *end = NULL;
+	double ms = strtod(v, &end);
+
+	/* A plain decimal number: strtod alone would also take " 5", "inf"
+	 * or hex. */
+	bool plain = (*v >= '0' && *v <= '9') || *v == '.';
+	for (const char *p = v; plain && *p; p++)
+		plain = (*p >= '0' && *p <= '9') || *p == '.';
+	if (!plain || !end || *end || !(ms >= BT_MAX_WINDOW_MS_MIN && ms <= BT_MAX_WINDOW_MS_MAX)) {
+		bt_diag_set(d, "--max-window-ms %s: give milliseconds from %g to %g", v,
+			    BT_MAX_WINDOW_MS_MIN, BT_MAX_WINDOW_MS_MAX);
+		return BT_ERR_INVALID;
+	}
+	o->max_window_ms = ms;
+	return BT_OK;
+}
+
 /* --cpu all | N[,N...]: strict, so "1,,2" or "1," is an error and not a
  * silently shorter list. */
 static bt_status set_cpu(struct bt_options *o, const char *v, struct bt_diag *d)
@@ -479,6 +498,13 @@ static const struct option_def options[] = {
 	  set_reps },
 	{ NULL, "warmups", 0, ARG_REQUIRED, "N", "discarded warm-up runs before them (default 1)",
 	  set_warmups },
+	{ NULL, "max-window-ms", 0, ARG_REQUIRED, "MS",
+	  "the longest a counting window may run with interrupts masked (default 1000, from "
+	  "0.01 to 60000): when the first run of a workload (its warm-up) is longer, its later "
+	  "runs are split into windows under it, counters stopped and interrupts open between "
+	  "them, their counts summed; a workload that cannot be split (multiply1-3 can, by "
+	  "rows) runs whole, with a warning. Only counted runs are split, not timed ones",
+	  set_max_window },
 	{ NULL, "cpu", 0, ARG_REQUIRED, "N[,N...]|all",
 	  "run on these logical CPUs (numbers as MP services counts them), one after another; "
 	  "'all' = every enabled CPU (default: the one baretop started on)", set_cpu },
@@ -508,6 +534,7 @@ void bt_options_defaults(struct bt_options *o)
 	memset(o, 0, sizeof(*o));
 	o->results_dir = BT_DEFAULT_RESULTS_DIR;
 	o->qemu_exit_port = BT_QEMU_DEBUG_EXIT_PORT;
+	o->max_window_ms = BT_MAX_WINDOW_MS_DEFAULT;
 }
 
 static const struct option_def *find_long(const char *name, size_t len)

@@ -74,6 +74,7 @@ struct engine {
 	 * longest calibration window so far. */
 	uint64_t t_begin, run_ticks, calib_ticks;
 	struct bt_arch *clock;        /* opts.clock or the PMU's arch */
+	unsigned chunks;              /* windows per run (opts.max_window_ticks) */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -87,23 +88,77 @@ static bt_status failed(struct engine *e, const char *fmt, ...)
 	return BT_ERR_ABORTED;
 }
 
-/* Program group g, run `fn` in the window (interrupts masked), read. */
+/* Window c of k of a run of n iterations: [floor(n c / k), floor(n (c+1) / k)),
+ * computed without overflowing n * c. */
+static uint64_t part_edge(uint64_t n, unsigned k, unsigned c)
+{
+	return (n / k) * c + (n % k) * c / k;
+}
+
+/*
+ * Program group g, run `fn` in the window (interrupts masked), read. A
+ * split run (e->chunks > 1) is e->chunks windows on the same counters:
+ * programmed and cleared once, started and stopped by each window's single
+ * writes, so they hold still between windows while interrupts are open
+ * (a timer tick, the firmware's events), and read once after the last.
+ */
 static bt_status one_window(struct engine *e, int g, bt_window_fn *fn, void *arg,
 			    struct bt_pmu_counts *ret)
 {
 	bt_status st = bt_pmu_program(&e->s, e->plan, g, e->events);
-	uint64_t irq = 0;
+	unsigned k = e->chunks > 1 ? e->chunks : 1;
+	uint64_t n = e->wl->iterations;
+	bool body = k > 1 && fn == e->wl->run && arg == e->wl->arg;
 
 	if (st != BT_OK)
 		return st;
-	if (e->opts->mask_interrupts)
-		irq = bt_irq_save(e->arch);
-	st = bt_pmu_run(&e->s, fn, arg);
-	if (e->opts->mask_interrupts)
-		bt_irq_restore(e->arch, irq);
+	for (unsigned c = 0; c < k && st == BT_OK; c++) {
+		uint64_t irq = 0;
+
+		if (k > 1) {
+			uint64_t b = part_edge(n, k, c), en = part_edge(n, k, c + 1);
+			if (body)
+				e->wl->set_range(e->wl->ctx, b, en);
+			bt_window_part(e->arch, b, en, n);
+		}
+		if (e->opts->mask_interrupts)
+			irq = bt_irq_save(e->arch);
+		st = bt_pmu_run(&e->s, fn, arg);
+		if (e->opts->mask_interrupts)
+			bt_irq_restore(e->arch, irq);
+	}
+	if (body)
+		e->wl->set_range(e->wl->ctx, 0, n);
 	if (st != BT_OK)
 		return st;
 	return bt_pmu_read(&e->s, ret);
+}
+
+/*
+ * The window cap: after the first whole run of the workload (window_ticks
+ * long), whether later runs are split, and into how many windows: enough
+ * that each stays under the cap with a quarter to spare (runs vary), at
+ * most one per iteration. Returns true when the runs are split from now on.
+ */
+static bool decide_chunks(struct engine *e, uint64_t window_ticks)
+{
+	uint64_t cap = e->opts->max_window_ticks, n = e->wl->iterations;
+
+	e->m->whole_window_ticks = window_ticks;
+	if (!cap || window_ticks <= cap)
+		return false;
+	if (n < 2 || !e->wl->set_range) {
+		e->m->over_cap_whole = true;
+		return false;
+	}
+	uint64_t want = window_ticks + window_ticks / 4;
+	uint64_t k = want / cap + (want % cap != 0);
+	if (k > n)
+		k = n;
+	if (k > BT_MEASURE_MAX_CHUNKS)
+		k = BT_MEASURE_MAX_CHUNKS;
+	e->chunks = (unsigned)k;
+	return k > 1;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -423,6 +478,8 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 	/* Phase 1: calibration, warm-ups and the repetitions of every group,
 	 * each group planned against the budget before it starts (the first
 	 * one after its warm-ups: nothing of this workload was timed before). */
+	e.chunks = opts->chunks > 1 && wl->iterations >= opts->chunks && wl->set_range ?
+		   opts->chunks : 1;
 	e.clock = opts->clock ? opts->clock : pmu->arch;
 	e.t_begin = bt_rdtsc(e.clock);
 	int g_done = groups;
@@ -440,11 +497,18 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 		if (opts->group_hook)
 			opts->group_hook(opts->group_hook_ctx, g, groups);
 		st = calibrate(&e, g);
-		for (unsigned w = 0; w < opts->warmups && st == BT_OK; w++) {
+		/* The window cap is decided on the first run of the workload, a
+		 * warm-up (or one extra run without warm-ups); split from then on,
+		 * group 0 is calibrated again in as many windows. */
+		bool decide = g == 0 && opts->max_window_ticks && e.chunks <= 1;
+		unsigned first_runs = opts->warmups ? opts->warmups : decide ? 1 : 0;
+		for (unsigned w = 0; w < first_runs && st == BT_OK; w++) {
 			struct raw_run discard;
 			st = workload_window(&e, g, &discard.c);
+			if (st == BT_OK && decide && w == 0 && decide_chunks(&e, discard.c.tsc_delta))
+				st = calibrate(&e, g);
 		}
-		if (st == BT_OK && g == 0 && opts->warmups &&
+		if (st == BT_OK && g == 0 && first_runs &&
 		    !budget_fits(&e, (unsigned)reps, 0, &est, &left)) {
 			g_done = 0;
 			ret->budget_est_ticks = est;
@@ -457,6 +521,7 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 			ret->runs[g * reps + r].attempts = 1;
 		}
 	}
+	ret->chunks = e.chunks;
 	ret->n_groups_run = g_done;
 	ret->n_groups_skipped = groups - g_done;
 	n_runs = g_done * reps;

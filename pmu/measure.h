@@ -52,6 +52,7 @@
 #define BT_MEASURE_TOLERANCE_DEFAULT 0.001 /* 0.1 % of instructions retired */
 #define BT_MEASURE_MAX_RETRIES_DEFAULT 3
 #define BT_MEASURE_MAX_REPS 64
+#define BT_MEASURE_MAX_CHUNKS 4096 /* windows per run under --max-window-ms */
 
 /* The workload as the engine sees it. */
 struct bt_measure_workload {
@@ -61,6 +62,12 @@ struct bt_measure_workload {
 	bt_status (*before)(void *ctx, struct bt_diag *d);
 	bt_status (*after)(void *ctx, struct bt_diag *d);
 	void *ctx;
+	/* A body whose iteration space can be split exactly (workloads/
+	 * workload.h set_range): `iterations` > 0, and set_range(ctx, b, e)
+	 * makes the next runs do iterations [b, e) only; (0, iterations) is
+	 * the whole run again. 0 / NULL: the body runs whole. */
+	uint64_t iterations;
+	void (*set_range)(void *ctx, uint64_t begin, uint64_t end);
 };
 
 struct bt_measure_opts {
@@ -93,6 +100,22 @@ struct bt_measure_opts {
 	 * in real time too); 0: no budget. */
 	uint64_t budget_ticks;
 	struct bt_arch *clock;
+	/* --max-window-ms: the longest a window may run with interrupts
+	 * masked, in TSC ticks of the PMU's arch; 0: no cap. When the first
+	 * run of the workload (its first warm-up; with no warm-up, one extra
+	 * run whose counts are discarded) shows a whole run is longer, every
+	 * later run of a body that can be split (wl.iterations) is split into
+	 * `chunks` windows (its ticks plus a quarter, over the cap), each with
+	 * the counters started and stopped by the usual single writes and
+	 * interrupts open between them; the counters are programmed and
+	 * cleared once per run and read once after its last window, so a run's
+	 * counts are the sum of its windows (the calibration runs split the
+	 * same way, so the overhead subtracted is that of as many windows).
+	 * A body that cannot be split runs whole (over_cap_whole). */
+	uint64_t max_window_ticks;
+	/* Windows per run to start with (a previous step's measurement.chunks);
+	 * 0 or 1: decided from the first run as above. */
+	unsigned chunks;
 };
 
 void bt_measure_opts_defaults(struct bt_measure_opts *o);
@@ -145,6 +168,12 @@ struct bt_measurement {
 	int n_groups_run, n_groups_skipped;
 	uint64_t budget_est_ticks, budget_left_ticks;
 	int n_retries_skipped;
+	/* The window cap (opts.max_window_ticks): windows per run (1: whole),
+	 * the window ticks of the whole run that decided it, and whether a run
+	 * over the cap ran whole because its body cannot be split. */
+	unsigned chunks;
+	uint64_t whole_window_ticks;
+	bool over_cap_whole;
 	char error[400];              /* set when BT_OK is not returned */
 };
 

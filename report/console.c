@@ -184,6 +184,9 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 				     "them)%s", st->runs, st->retried ? ", retried" : "");
 		if (st->groups_skipped)
 			bt_sb_printf(&sb, "; %d group(s) NOT RUN (budget)", st->groups_skipped);
+		if (st->windows_per_run > 1)
+			bt_sb_printf(&sb, "; each run in %u windows, interrupts open between them "
+				     "(--max-window-ms)", st->windows_per_run);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
 		print_freq(f, t, st);
 	}
