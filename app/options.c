@@ -503,7 +503,9 @@ static const struct option_def options[] = {
 	  "0.01 to 60000): when the first run of a workload (its warm-up) is longer, its later "
 	  "runs are split into windows under it, counters stopped and interrupts open between "
 	  "them, their counts summed; a workload that cannot be split (multiply1-3 can, by "
-	  "rows) runs whole, with a warning. Only counted runs are split, not timed ones",
+	  "rows) runs whole, with a warning. Only counted runs are split, not timed ones. A "
+	  "plan, like --budget: it cannot end a window that hangs (only a hardware watchdog "
+	  "can)",
 	  set_max_window },
 	{ NULL, "cpu", 0, ARG_REQUIRED, "N[,N...]|all",
 	  "run on these logical CPUs (numbers as MP services counts them), one after another; "

@@ -110,8 +110,9 @@ struct bt_measure_opts {
 	 * interrupts open between them; the counters are programmed and
 	 * cleared once per run and read once after its last window, so a run's
 	 * counts are the sum of its windows (the calibration runs split the
-	 * same way, so the overhead subtracted is that of as many windows).
-	 * A body that cannot be split runs whole (over_cap_whole). */
+	 * same way, so the overhead subtracted is that of as many windows;
+	 * the body's own entry, repeated per window, a few instructions, is
+	 * not). A body that cannot be split runs whole (over_cap_whole). */
 	uint64_t max_window_ticks;
 	/* Windows per run to start with (a previous step's measurement.chunks);
 	 * 0 or 1: decided from the first run as above. */
