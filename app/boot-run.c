@@ -224,6 +224,35 @@ bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t 
 	return false;
 }
 
+bool bt_boot_run_ticks_left(const struct bt_boot_run *b, uint64_t *ret)
+{
+	if (!b || !b->opt->boot.budget_s || !b->tsc_hz)
+		return false;
+	uint64_t total = (uint64_t)b->opt->boot.budget_s * b->tsc_hz, used = now_tsc(b) - b->t0;
+	*ret = used >= total ? 0 : total - used;
+	return true;
+}
+
+void bt_boot_run_partial(struct bt_boot_run *b, const char *name, uint32_t cpu, int skipped,
+			 int groups)
+{
+	char line[128];
+
+	if (!b || !b->opt->boot.budget_s || skipped <= 0)
+		return;
+	b->budget_ended = true;
+	snprintf(line, sizeof(line), "%s on CPU %u: %d of %d counter groups not run", name,
+		 (unsigned)cpu, skipped, groups);
+	printf("  %s PARTIAL (budget): %d of %d counter groups not run\n", name, skipped, groups);
+	if (b->n_partial < BT_BOOT_MAX_NOT_RUN) {
+		char *copy = malloc(strlen(line) + 1);
+		if (copy) {
+			strcpy(copy, line);
+			b->partial[b->n_partial++] = copy;
+		}
+	}
+}
+
 void bt_boot_run_end(struct bt_boot_run *b, int exit_status, uint32_t seq)
 {
 	if (!b->plat || b->ended)
@@ -237,8 +266,8 @@ void bt_boot_run_end(struct bt_boot_run *b, int exit_status, uint32_t seq)
 		b->watchdog_armed = false;
 	}
 	if (b->budget_ended)
-		printf("boot          budget ended the run early: %d workload run(s) left out\n",
-		       b->n_not_run);
+		printf("boot          budget ended the run early: %d workload run(s) left out, %d "
+		       "cut short between counter groups\n", b->n_not_run, b->n_partial);
 	if (!b->have_state || !b->decision.measure)
 		return;
 	bt_boot_end(&b->state, bt_boot_status_of(exit_status, b->budget_ended), seq);
@@ -267,6 +296,8 @@ const struct bt_results_boot *bt_boot_run_record(const struct bt_boot_run *b,
 		.elapsed_s = elapsed(b),
 		.not_run = (const char *const *)b->not_run,
 		.n_not_run = b->n_not_run,
+		.partial = (const char *const *)b->partial,
+		.n_partial = b->n_partial,
 		/* the writes so far, and the one that records the end of this
 		 * measurement after the results file */
 		.nvram_writes = b->plat->nv_writes + (b->have_state && b->decision.measure &&
@@ -291,4 +322,7 @@ void bt_boot_run_free(struct bt_boot_run *b)
 	for (int i = 0; i < b->n_not_run; i++)
 		free(b->not_run[i]);
 	b->n_not_run = 0;
+	for (int i = 0; i < b->n_partial; i++)
+		free(b->partial[i]);
+	b->n_partial = 0;
 }

@@ -43,6 +43,8 @@ struct bt_boot_run {
 	double elapsed_s;
 	char *not_run[BT_BOOT_MAX_NOT_RUN];
 	int n_not_run;
+	char *partial[BT_BOOT_MAX_NOT_RUN];  /* workloads cut short between groups */
+	int n_partial;
 };
 
 /* Reads the state, decides, writes the state back before anything is
@@ -56,6 +58,16 @@ void bt_boot_run_set_tsc_hz(struct bt_boot_run *b, uint64_t tsc_hz);
  * says nothing and records nothing: the caller can clear its progress line
  * before bt_boot_run_step_allowed reports a step left out. */
 bool bt_boot_run_budget_left(const struct bt_boot_run *b);
+
+/* The budget's TSC ticks left now, for planning the counter groups of a
+ * workload (pmu/measure.h budget_ticks); false without a budget or when
+ * the TSC rate is unknown. */
+bool bt_boot_run_ticks_left(const struct bt_boot_run *b, uint64_t *ret);
+/* After a workload whose counter groups the budget partly left out
+ * (`skipped` of `groups`): recorded (results "steps_partial"), said on
+ * the console, and the budget counts as spent: no later workload starts. */
+void bt_boot_run_partial(struct bt_boot_run *b, const char *name, uint32_t cpu, int skipped,
+			 int groups);
 
 /* Before each workload: false when the budget is spent (the step is then
  * listed as not run, and said so on the console). */

@@ -44,11 +44,13 @@ struct bt_count_ctx {
 	bool exec_mode;                /* -x: the window keeps interrupts enabled */
 	unsigned level;                /* 0 = drill-down */
 	struct bt_measure_opts mopts;
+	double max_window_ms;          /* --max-window-ms (mopts.max_window_ticks: 0 = no TSC rate) */
 	char describe[600];
 	char notes[6][320];            /* about the count source, printed once */
 	int n_notes;
 	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	struct bt_console_ui *ui;      /* the progress line, or NULL */
+	const struct bt_boot_run *boot; /* the time budget (--budget), or NULL */
 };
 
 #endif

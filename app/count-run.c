@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/boot-run.h"
 #include "app/console-ui.h"
 #include "app/count-internal.h"
 #include "app/on-cpu.h"
@@ -114,6 +115,11 @@ void bt_count_set_console_ui(struct bt_count_ctx *c, struct bt_console_ui *ui)
 	c->ui = ui;
 }
 
+void bt_count_set_boot(struct bt_count_ctx *c, const struct bt_boot_run *b)
+{
+	c->boot = b;
+}
+
 struct group_progress {
 	struct bt_console_ui *ui;
 	unsigned level;
@@ -125,6 +131,72 @@ static void group_progress(void *ctx, int g, int n_groups)
 	struct group_progress *gp = ctx;
 
 	bt_console_ui_group(gp->ui, gp->level, (unsigned)g + 1, (unsigned)n_groups);
+}
+
+/* Appends `name` to a ", "-separated list in buf, "..." once full. */
+static void list_add(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(buf), need = strlen(name) + (n ? 2 : 0);
+
+	if (n >= 3 && strcmp(buf + n - 3, "...") == 0)
+		return;
+	if (n + need + 5 >= len) {
+		snprintf(buf + n, len - n, "%s...", n ? ", " : "");
+		return;
+	}
+	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+/*
+ * The groups the budget left out of a step: their events are not counted
+ * (kept in t->budget_skipped_ev for budget_nodes below). Recorded in t (the
+ * console and the results file say so).
+ */
+static void record_budget_skip(struct bt_count_ctx *c, const struct bt_plan *plan,
+			       const struct bt_measurement *m, const uint16_t *model_of,
+			       const struct bt_event *const *evp, struct bt_tree_outcome *t)
+{
+	unsigned ne = bt_model_event_count(c->model);
+
+	if (!t->budget_skipped_ev)
+		t->budget_skipped_ev = calloc(ne ? ne : 1, sizeof(*t->budget_skipped_ev));
+	if (!t->budget_groups_skipped && c->boot && c->boot->tsc_hz) {
+		t->budget_est_s = (double)m->budget_est_ticks / (double)c->boot->tsc_hz;
+		t->budget_left_s = (double)m->budget_left_ticks / (double)c->boot->tsc_hz;
+	}
+	t->budget_groups_skipped += m->n_groups_skipped;
+	for (int i = 0; i < plan->n_events; i++) {
+		if (plan->ev[i].place != BT_PLACE_GP || plan->ev[i].group < m->n_groups_run ||
+		    m->ev[i].measured)
+			continue;
+		if (t->budget_skipped_ev)
+			t->budget_skipped_ev[model_of[i]] = true;
+		list_add(t->budget_events, sizeof(t->budget_events), evp[i]->name);
+	}
+}
+
+/* After the evaluation: the nodes measured that could not be computed
+ * ("missing") because an event of theirs was in a group the budget left
+ * out are "not measured (budget)". */
+static void budget_nodes(struct bt_count_ctx *c, struct bt_tree_outcome *t)
+{
+	unsigned ne = bt_model_event_count(c->model), nn = bt_model_node_count(c->model), n_idx;
+	uint16_t *idx = calloc(ne ? ne : 1, sizeof(*idx));
+
+	t->budget_nodes[0] = '\0';
+	for (unsigned k = 0; idx && t->budget_skipped_ev && k < nn; k++) {
+		if (!t->targeted[k] || t->result->state[k] != BT_NODE_MISSING ||
+		    bt_model_events_for_nodes(c->model, &k, 1, c->constants, idx, &n_idx) != BT_OK)
+			continue;
+		for (unsigned j = 0; j < n_idx; j++) {
+			if (t->budget_skipped_ev[idx[j]] && !t->counted[idx[j]]) {
+				list_add(t->budget_nodes, sizeof(t->budget_nodes),
+					 bt_model_node(c->model, k)->name);
+				break;
+			}
+		}
+	}
+	free(idx);
 }
 
 /* Plans and measures the events of `nodes` not counted yet; fills counts. */
@@ -166,6 +238,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	}
 	step->n_nodes = n_nodes;
 	step->n_events = n;
+	step->windows_per_run = 1; /* also for a step with nothing new to count */
 	if (n == 0)
 		goto out;
 	st = bt_plan_events(evp, n, &c->pmu.caps, &popts, &scratch->planner, plan);
@@ -189,6 +262,16 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	job->mw = mw;
 	job->opts = c->mopts;
 	job->opts.mask_interrupts = mask_interrupts;
+	/* The window cap is for windows with interrupts masked: an -x
+	 * application's keep them open and are never split. */
+	if (!mask_interrupts)
+		job->opts.max_window_ticks = 0;
+	job->opts.chunks = t->chunks_hint;
+	uint64_t left;
+	if (bt_boot_run_ticks_left(c->boot, &left)) {
+		job->opts.budget_ticks = left ? left : 1; /* 0 would mean no budget */
+		job->opts.clock = p->arch;  /* the budget's clock, also under --sim */
+	}
 	if (p->set_park_cleanup) {
 		job->opts.session_hook = park_cleanup_hook;
 		job->opts.session_hook_ctx = p;
@@ -225,6 +308,23 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		t->stat[e] = job->m.ev[i];
 		t->counts->events[e] = (double)job->m.ev[i].median;
 	}
+	if (job->m.n_groups_skipped) {
+		step->groups_skipped = job->m.n_groups_skipped;
+		record_budget_skip(c, plan, &job->m, model_of, evp, t);
+	}
+	step->windows_per_run = job->m.chunks;
+	step->over_cap_whole = job->m.over_cap_whole;
+	step->whole_window_ticks = job->m.whole_window_ticks;
+	if (job->m.chunks > 1)
+		t->chunks_hint = job->m.chunks;
+	if (job->m.over_cap_whole && c->cpu->tsc_hz)
+		add_note(t, "WARNING: a run of this workload is one window of %.1f ms with interrupts "
+			    "masked, over the cap of %g ms (--max-window-ms), and it cannot be split: "
+			    "it ran whole", (double)job->m.whole_window_ticks * 1e3 /
+			    (double)c->cpu->tsc_hz, c->max_window_ms);
+	if (job->m.n_retries_skipped)
+		add_note(t, "level %u: the time budget left out %d retries of runs that disagreed",
+			 step->level, job->m.n_retries_skipped);
 	const char *source_error = c->synth ? bt_synth_take_source_error(c->synth) : NULL;
 	if (source_error)
 		add_note(t, "simulated PMU: %s", source_error);
@@ -403,6 +503,13 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 				break;
 			run_constants(c, t);
 			st = bt_evaluate(c->model, t->counts, t->result);
+			if (step->groups_skipped) {
+				/* The budget is spent: no deeper level is opened. */
+				snprintf(t->untargeted_why, sizeof(t->untargeted_why),
+					 "the time budget (--budget) ended the drill-down at level %u",
+					 lv);
+				break;
+			}
 			/* Next: the children of the nodes of this level that are flagged. */
 			unsigned next = 0;
 			for (unsigned i = 0; i < n_nodes && st == BT_OK; i++) {
@@ -425,6 +532,8 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	free(nodes);
 	free(next_nodes);
 	free(scratch);
+	if (st == BT_OK && t->budget_groups_skipped)
+		budget_nodes(c, t);
 	/* The tree as finally evaluated, against the model's consistency rules. */
 	if (st == BT_OK && c->rules) {
 		t->consistency = bt_consistency_new(c->rules);
@@ -453,6 +562,7 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t)
 		free(t->steps[k].run_log);
 	free(t->stat);
 	free(t->counted);
+	free(t->budget_skipped_ev);
 	free(t->targeted);
 	bt_consistency_free(t->consistency);
 	free(t);

@@ -472,6 +472,11 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		c->mopts.pmu.read_aperf_mperf = false;
 		c->mopts.pmu.read_smi_count = false;
 	}
+	/* The window cap in the TSC ticks the windows are timed in (under the
+	 * simulated PMU its TSC, read at this rate as every duration is). */
+	c->max_window_ms = opt->max_window_ms;
+	c->mopts.max_window_ticks = c->tsc_hz ?
+		(uint64_t)(opt->max_window_ms * (double)c->tsc_hz / 1000.0) : 0;
 	struct bt_count_setup setup;
 
 	bt_count_setup_of(c, &setup);
@@ -516,6 +521,7 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 		.calibration_runs = c->mopts.calib_runs,
 		.max_retries = c->mopts.max_retries,
 		.tolerance = c->mopts.tolerance,
+		.max_window_ms = c->mopts.max_window_ticks ? c->max_window_ms : 0,
 		.exec_mode = c->exec_mode,
 		.notes = c->notes,
 		.n_notes = c->n_notes,

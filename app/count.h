@@ -62,5 +62,8 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t);
  * when the groups run on the CPU baretop runs on: an AP may not print. */
 struct bt_console_ui;
 void bt_count_set_console_ui(struct bt_count_ctx *c, struct bt_console_ui *ui);
+/* The time budget the counter groups are planned against (NULL: none). */
+struct bt_boot_run;
+void bt_count_set_boot(struct bt_count_ctx *c, const struct bt_boot_run *b);
 
 #endif

@@ -240,6 +240,25 @@ static bt_status set_warmups(struct bt_options *o, const char *v, struct bt_diag
 	return set_count(&o->warmups, "--warmups", 0, 100, v, d);
 }
 
+static bt_status set_max_window(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	char *end = NULL;
+	double ms = strtod(v, &end);
+
+	/* A plain decimal number: strtod alone would also take " 5", "inf"
+	 * or hex. */
+	bool plain = (*v >= '0' && *v <= '9') || *v == '.';
+	for (const char *p = v; plain && *p; p++)
+		plain = (*p >= '0' && *p <= '9') || *p == '.';
+	if (!plain || !end || *end || !(ms >= BT_MAX_WINDOW_MS_MIN && ms <= BT_MAX_WINDOW_MS_MAX)) {
+		bt_diag_set(d, "--max-window-ms %s: give milliseconds from %g to %g", v,
+			    BT_MAX_WINDOW_MS_MIN, BT_MAX_WINDOW_MS_MAX);
+		return BT_ERR_INVALID;
+	}
+	o->max_window_ms = ms;
+	return BT_OK;
+}
+
 /* --cpu all | N[,N...]: strict, so "1,,2" or "1," is an error and not a
  * silently shorter list. */
 static bt_status set_cpu(struct bt_options *o, const char *v, struct bt_diag *d)
@@ -416,13 +435,16 @@ static const struct option_def options[] = {
 	  "same way",
 	  set_then },
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
-	  "time budget of a boot, from baretop's start: no workload starts when the time so "
-	  "far plus its estimate (the mean of the workloads before it) would pass it (those "
-	  "left out are listed; a started workload runs all its counter groups), and the UEFI "
-	  "watchdog, armed to it plus 5 s, resets a "
-	  "machine that hangs with interrupts open; the next boot records the hang and hands "
-	  "over. The watchdog is a timer interrupt: a window hung with interrupts masked is "
-	  "caught only by a hardware (TCO/BMC) watchdog",
+	  "time budget of a boot, from baretop's start, kept by planning: no workload starts "
+	  "when the time so far plus its estimate (the mean of the workloads before it) would "
+	  "pass it, and no counter group of a started workload starts when its estimate (the "
+	  "longest run of that workload so far, its warm-up for the first group, times the "
+	  "runs still to do) would; what is left out is listed, a workload cut short is "
+	  "recorded as partial (\"not measured (budget)\"). Nothing stops a window once "
+	  "started. The UEFI watchdog, armed to the budget plus 5 s, resets a machine that "
+	  "hangs with interrupts open and the next boot records the hang; it is a timer "
+	  "event, which cannot fire in a window (interrupts masked): a hung window is caught "
+	  "only by a hardware (platform TCO/BMC) watchdog",
 	  set_budget },
 	{ NULL, "test-hang", 0, ARG_NONE, NULL,
 	  "(for tests) after the boot state is written, spin forever with interrupts enabled, "
@@ -508,6 +530,15 @@ static const struct option_def options[] = {
 	  set_reps },
 	{ NULL, "warmups", 0, ARG_REQUIRED, "N", "discarded warm-up runs before them (default 1)",
 	  set_warmups },
+	{ NULL, "max-window-ms", 0, ARG_REQUIRED, "MS",
+	  "the longest a counting window may run with interrupts masked (default 1000, from "
+	  "0.01 to 60000): when the first run of a workload (its warm-up) is longer, its later "
+	  "runs are split into windows under it, counters stopped and interrupts open between "
+	  "them, their counts summed; a workload that cannot be split (multiply1-3 can, by "
+	  "rows) runs whole, with a warning. Only counted runs are split, not timed ones. A "
+	  "plan, like --budget: it cannot end a window that hangs (only a hardware watchdog "
+	  "can)",
+	  set_max_window },
 	{ NULL, "cpu", 0, ARG_REQUIRED, "N[,N...]|all",
 	  "run on these logical CPUs (numbers as MP services counts them), one after another; "
 	  "'all' = every enabled CPU (default: the one baretop started on)", set_cpu },
@@ -537,6 +568,7 @@ void bt_options_defaults(struct bt_options *o)
 	memset(o, 0, sizeof(*o));
 	o->results_dir = BT_DEFAULT_RESULTS_DIR;
 	o->qemu_exit_port = BT_QEMU_DEBUG_EXIT_PORT;
+	o->max_window_ms = BT_MAX_WINDOW_MS_DEFAULT;
 }
 
 static const struct option_def *find_long(const char *name, size_t len)

@@ -68,6 +68,7 @@ struct bt_options {
 	unsigned reps;            /* 0: BT_MEASURE_REPS_DEFAULT */
 	unsigned warmups;
 	bool warmups_set;
+	double max_window_ms;     /* --max-window-ms: the longest masked window (BT_MAX_WINDOW_MS_*) */
 	/* Counting */
 	const char *model;        /* --model ID: force a built-in model */
 	bool list_models;
@@ -153,5 +154,14 @@ void bt_options_usage(FILE *f, const char *program);
  * as bt_options_usage prints them: a command that takes a few of them
  * (`baretop-host validate`) shows only those. */
 void bt_options_usage_only(FILE *f, const char *const *names);
+
+/* --max-window-ms: its default and range (README, "Boot-time runs for
+ * fleets"). A second is far below the UEFI watchdog's 5 minutes and
+ * keeps a run's windows few (a few hundred register accesses each); the
+ * lower end lets the suite split the simulated PMU's sub-millisecond
+ * windows. */
+#define BT_MAX_WINDOW_MS_DEFAULT 1000.0
+#define BT_MAX_WINDOW_MS_MIN 0.01
+#define BT_MAX_WINDOW_MS_MAX 60000.0
 
 #endif

@@ -46,6 +46,11 @@ static bt_status wl_after(void *ctx, struct bt_diag *d)
 	return bt_wl_after_run(((struct wl_glue *)ctx)->inst, d);
 }
 
+static void wl_set_range(void *ctx, uint64_t begin, uint64_t end)
+{
+	bt_wl_set_range(((struct wl_glue *)ctx)->inst, begin, end);
+}
+
 struct image_glue {
 	struct bt_platform *plat;
 	void *image;
@@ -213,12 +218,18 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 		return;
 	}
 	d.text[0] = '\0';
+	bt_count_set_boot(ctx, r->boot);
 	bt_status st = bt_count_sim_workload(ctx, cfg, &d);
 	if (st == BT_OK)
 		st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
 					 &d);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
+	if (o->counted && o->counted->budget_groups_skipped) {
+		bt_console_ui_clear(&r->ui);
+		bt_boot_run_partial(r->boot, o->name, o->cpu, o->counted->budget_groups_skipped,
+				    o->counted->total_groups);
+	}
 }
 
 /* A workload the user named that cannot run here fails the run; one of the
@@ -310,7 +321,8 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	}
 
 	struct wl_glue glue = { &inst };
-	struct bt_measure_workload mw = { inst.wl->run, inst.state, wl_before, wl_after, &glue };
+	struct bt_measure_workload mw = { inst.wl->run, inst.state, wl_before, wl_after, &glue,
+					  bt_wl_iterations(&inst), wl_set_range };
 
 	measure_one(r, &mw, &inst.cfg, o, true);
 	if (o->copies > 1)
@@ -367,7 +379,9 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 		return;
 	}
 	struct image_glue glue = { p, image };
-	struct bt_measure_workload mw = { p->image_start, image, image_before, image_after, &glue };
+	/* An application's work cannot be split: it runs whole. */
+	struct bt_measure_workload mw = { p->image_start, image, image_before, image_after, &glue,
+					  0, NULL };
 
 	measure_one(r, &mw, NULL, o, false);
 	if (o->state == BT_OUTCOME_RAN)

@@ -70,6 +70,15 @@ struct bt_arch_ops {
 	 */
 	bt_status (*page_size)(struct bt_arch *a, uint64_t linear, uint64_t *ret_bytes,
 			       unsigned *ret_levels);
+	/*
+	 * May be NULL (nothing to do; the hardware has nothing to do). Says
+	 * that the next window runs only iterations [begin, end) of the
+	 * `total` of its body: pmu/measure.c splits a long run into several
+	 * windows. The simulated PMU counts that share of its source's counts
+	 * per window, so the windows of one split run add up to exactly one
+	 * whole run (arch/sim/sim-count.c).
+	 */
+	void (*window_part)(struct bt_arch *a, uint64_t begin, uint64_t end, uint64_t total);
 };
 
 struct bt_arch {
@@ -140,6 +149,14 @@ static inline uint64_t bt_irq_save(struct bt_arch *a)
 static inline void bt_irq_restore(struct bt_arch *a, uint64_t state)
 {
 	a->ops->irq_restore(a, state);
+}
+
+/* The part of its body the next window runs (bt_arch_ops.window_part). */
+static inline void bt_window_part(struct bt_arch *a, uint64_t begin, uint64_t end,
+				  uint64_t total)
+{
+	if (a->ops->window_part)
+		a->ops->window_part(a, begin, end, total);
 }
 
 /* The counting window (bt_arch_ops.run_window). */

@@ -69,6 +69,12 @@ struct engine {
 	uint64_t *calib_cycles;       /* [n_groups]: fixed counter 1 of the empty window */
 	/* kept runs: n_groups * reps, in (group, rep) order */
 	struct raw_run *runs;
+	/* The budget's clock: TSC at the start, the longest workload run
+	 * (programming, window, reads, the workload's before/after) and the
+	 * longest calibration window so far. */
+	uint64_t t_begin, run_ticks, calib_ticks;
+	struct bt_arch *clock;        /* opts.clock or the PMU's arch */
+	unsigned chunks;              /* windows per run (opts.max_window_ticks) */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -82,29 +88,89 @@ static bt_status failed(struct engine *e, const char *fmt, ...)
 	return BT_ERR_ABORTED;
 }
 
-/* Program group g, run `fn` in the window (interrupts masked), read. */
+/* Window c of k of a run of n iterations: [floor(n c / k), floor(n (c+1) / k)),
+ * computed without overflowing n * c. */
+static uint64_t part_edge(uint64_t n, unsigned k, unsigned c)
+{
+	return (n / k) * c + (n % k) * c / k;
+}
+
+/*
+ * Program group g, run `fn` in the window (interrupts masked), read. A
+ * split run (e->chunks > 1) is e->chunks windows on the same counters:
+ * programmed and cleared once, started and stopped by each window's single
+ * writes, so they hold still between windows while interrupts are open
+ * (a timer tick, the firmware's events), and read once after the last.
+ */
 static bt_status one_window(struct engine *e, int g, bt_window_fn *fn, void *arg,
 			    struct bt_pmu_counts *ret)
 {
 	bt_status st = bt_pmu_program(&e->s, e->plan, g, e->events);
-	uint64_t irq = 0;
+	unsigned k = e->chunks > 1 ? e->chunks : 1;
+	uint64_t n = e->wl->iterations;
+	bool body = k > 1 && fn == e->wl->run && arg == e->wl->arg;
 
 	if (st != BT_OK)
 		return st;
-	if (e->opts->mask_interrupts)
-		irq = bt_irq_save(e->arch);
-	st = bt_pmu_run(&e->s, fn, arg);
-	if (e->opts->mask_interrupts)
-		bt_irq_restore(e->arch, irq);
+	for (unsigned c = 0; c < k && st == BT_OK; c++) {
+		uint64_t irq = 0;
+
+		if (k > 1) {
+			uint64_t b = part_edge(n, k, c), en = part_edge(n, k, c + 1);
+			if (body)
+				e->wl->set_range(e->wl->ctx, b, en);
+			bt_window_part(e->arch, b, en, n);
+		}
+		if (e->opts->mask_interrupts)
+			irq = bt_irq_save(e->arch);
+		st = bt_pmu_run(&e->s, fn, arg);
+		if (e->opts->mask_interrupts)
+			bt_irq_restore(e->arch, irq);
+	}
+	if (body)
+		e->wl->set_range(e->wl->ctx, 0, n);
 	if (st != BT_OK)
 		return st;
 	return bt_pmu_read(&e->s, ret);
+}
+
+/*
+ * The window cap: after the first whole run of the workload (window_ticks
+ * long), whether later runs are split, and into how many windows: enough
+ * that each stays under the cap with a quarter to spare (runs vary), at
+ * most one per iteration. Returns true when the runs are split from now on.
+ */
+static bool decide_chunks(struct engine *e, uint64_t window_ticks)
+{
+	uint64_t cap = e->opts->max_window_ticks, n = e->wl->iterations;
+
+	e->m->whole_window_ticks = window_ticks;
+	if (!cap || window_ticks <= cap)
+		return false;
+	if (n < 2 || !e->wl->set_range) {
+		e->m->over_cap_whole = true;
+		return false;
+	}
+	uint64_t want = window_ticks + window_ticks / 4;
+	uint64_t k = want / cap + (want % cap != 0);
+	if (k > n)
+		k = n;
+	if (k > BT_MEASURE_MAX_CHUNKS)
+		k = BT_MEASURE_MAX_CHUNKS;
+	e->chunks = (unsigned)k;
+	return k > 1;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
 }
 
 static bt_status workload_window(struct engine *e, int g, struct bt_pmu_counts *ret)
 {
 	struct bt_diag d = { "" };
 	bt_status st;
+	uint64_t t0 = bt_rdtsc(e->clock);
 
 	if (e->wl->before && (st = e->wl->before(e->wl->ctx, &d)) != BT_OK)
 		return failed(e, "the workload's preparation failed: %s", d.text);
@@ -113,7 +179,40 @@ static bt_status workload_window(struct engine *e, int g, struct bt_pmu_counts *
 		return failed(e, "%s", bt_pmu_error(&e->s));
 	if (e->wl->after && (st = e->wl->after(e->wl->ctx, &d)) != BT_OK)
 		return failed(e, "the workload's check after the run failed: %s", d.text);
+	e->run_ticks = max_u64(e->run_ticks, bt_rdtsc(e->clock) - t0);
 	return BT_OK;
+}
+
+bool bt_measure_group_fits(uint64_t left_ticks, uint64_t run_ticks, unsigned runs,
+			   uint64_t calib_ticks, unsigned calib_runs, uint64_t *ret_est)
+{
+	uint64_t a = run_ticks * runs, b = calib_ticks * calib_runs;
+	bool overflow = (runs && a / runs != run_ticks) ||
+			(calib_runs && b / calib_runs != calib_ticks) || a + b < a;
+
+	*ret_est = overflow ? UINT64_MAX : a + b;
+	return !overflow && *ret_est <= left_ticks;
+}
+
+/* The budget's ticks left now (opts.budget_ticks > 0). */
+static uint64_t ticks_left(const struct engine *e)
+{
+	uint64_t used = bt_rdtsc(e->clock) - e->t_begin;
+
+	return used >= e->opts->budget_ticks ? 0 : e->opts->budget_ticks - used;
+}
+
+/* Whether `runs` more workload runs (and `calib` calibration windows) fit
+ * in the budget; true without one. On false, *ret_est and *ret_left say
+ * why. */
+static bool budget_fits(const struct engine *e, unsigned runs, unsigned calib,
+			uint64_t *ret_est, uint64_t *ret_left)
+{
+	if (!e->opts->budget_ticks)
+		return true;
+	*ret_left = ticks_left(e);
+	return bt_measure_group_fits(*ret_left, e->run_ticks, runs, e->calib_ticks, calib,
+				     ret_est);
 }
 
 static bt_status calibrate(struct engine *e, int g)
@@ -130,11 +229,13 @@ static bt_status calibrate(struct engine *e, int g)
 	if (!samples)
 		return failed(e, "out of memory");
 	for (int r = 0; r < k; r++) {
+		uint64_t t0 = bt_rdtsc(e->clock);
 		if (one_window(e, g, e->opts->calib_body ? e->opts->calib_body : empty_body, NULL,
 			       &c) != BT_OK) {
 			free(samples);
 			return failed(e, "calibration: %s", bt_pmu_error(&e->s));
 		}
+		e->calib_ticks = max_u64(e->calib_ticks, bt_rdtsc(e->clock) - t0);
 		for (int i = 0; i < n; i++)
 			samples[(size_t)i * (size_t)k + (size_t)r] = c.measured[i] ? c.count[i] : 0;
 		inst[r] = c.has_inst ? c.inst_delta : 0;
@@ -334,7 +435,7 @@ static void summarize_runs(struct engine *e, int n_runs)
 		}
 	}
 	m->tsc_median = bt_median_u64(tsc, n_runs);
-	m->calib_inst = bt_median_u64(e->calib_inst, e->plan->n_groups);
+	m->calib_inst = bt_median_u64(e->calib_inst, m->n_groups_run);
 out:
 	free(inst);
 	free(cyc);
@@ -377,14 +478,45 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 	if (opts->session_hook)
 		opts->session_hook(opts->session_hook_ctx, &e.s);
 
-	/* Phase 1: calibration, warm-ups and the repetitions of every group. */
+	/* Phase 1: calibration, warm-ups and the repetitions of every group,
+	 * each group planned against the budget before it starts (the first
+	 * one after its warm-ups: nothing of this workload was timed before). */
+	e.chunks = opts->chunks > 1 && wl->iterations >= opts->chunks && wl->set_range ?
+		   opts->chunks : 1;
+	e.clock = opts->clock ? opts->clock : pmu->arch;
+	e.t_begin = bt_rdtsc(e.clock);
+	int g_done = groups;
 	for (int g = 0; g < groups && st == BT_OK; g++) {
+		uint64_t est = 0, left = 0;
+		unsigned calib = opts->calib_runs > BT_MEASURE_MAX_REPS ? BT_MEASURE_MAX_REPS
+									  : opts->calib_runs;
+
+		if (g > 0 && !budget_fits(&e, opts->warmups + (unsigned)reps, calib, &est, &left)) {
+			g_done = g;
+			ret->budget_est_ticks = est;
+			ret->budget_left_ticks = left;
+			break;
+		}
 		if (opts->group_hook)
 			opts->group_hook(opts->group_hook_ctx, g, groups);
 		st = calibrate(&e, g);
-		for (unsigned w = 0; w < opts->warmups && st == BT_OK; w++) {
+		/* The window cap is decided on the first run of the workload, a
+		 * warm-up (or one extra run without warm-ups); split from then on,
+		 * group 0 is calibrated again in as many windows. */
+		bool decide = g == 0 && opts->max_window_ticks && e.chunks <= 1;
+		unsigned first_runs = opts->warmups ? opts->warmups : decide ? 1 : 0;
+		for (unsigned w = 0; w < first_runs && st == BT_OK; w++) {
 			struct raw_run discard;
 			st = workload_window(&e, g, &discard.c);
+			if (st == BT_OK && decide && w == 0 && decide_chunks(&e, discard.c.tsc_delta))
+				st = calibrate(&e, g);
+		}
+		if (st == BT_OK && g == 0 && first_runs &&
+		    !budget_fits(&e, (unsigned)reps, 0, &est, &left)) {
+			g_done = 0;
+			ret->budget_est_ticks = est;
+			ret->budget_left_ticks = left;
+			break;
 		}
 		for (int r = 0; r < reps && st == BT_OK; r++) {
 			st = workload_window(&e, g, &e.runs[g * reps + r].c);
@@ -392,9 +524,14 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 			ret->runs[g * reps + r].attempts = 1;
 		}
 	}
+	ret->chunks = e.chunks;
+	ret->n_groups_run = g_done;
+	ret->n_groups_skipped = groups - g_done;
+	n_runs = g_done * reps;
 	/* Phase 2: runs that disagree with the median of all runs (or saw an
-	 * SMI) are repeated; a retry replaces the run when it agrees. */
-	if (st == BT_OK) {
+	 * SMI) are repeated; a retry replaces the run when it agrees. A retry
+	 * the budget cannot hold is not run: the run stays flagged. */
+	if (st == BT_OK && n_runs) {
 		uint64_t ref = median_inst(&e, n_runs);
 
 		for (int k = 0; k < n_runs && st == BT_OK; k++) {
@@ -409,7 +546,12 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 			for (unsigned t = 0; t < opts->max_retries && st == BT_OK && !fixed; t++) {
 				struct raw_run again;
 				char why2[80];
+				uint64_t est, left;
 
+				if (!budget_fits(&e, opts->warmups + 1, 0, &est, &left)) {
+					ret->n_retries_skipped++;
+					break;
+				}
 				/* The retry runs after every group: warm up first. */
 				struct raw_run warm;
 				for (unsigned w = 0; w < opts->warmups && st == BT_OK; w++)

@@ -12,6 +12,13 @@
  *   2. `warmups` runs whose counts are discarded (caches, branch predictors,
  *      page walks of the workload's first touch);
  *   3. `reps` measured runs, each with interrupts masked around the window.
+ * With a time budget (opts.budget_ticks), each group is planned before it
+ * starts: its estimate is the longest run of this workload so far (the
+ * first group's: its warm-up) times the runs it still has; a group that
+ * does not fit is not run, nor any after it (they would take as long), and
+ * the measurement says which (n_groups_run, n_groups_skipped). A window runs
+ * with interrupts masked and cannot be stopped once started: the budget is
+ * kept by planning, never by interrupting.
  * Every run also counts the fixed counters (AMD: retired instructions on a
  * general counter every group reserves, pmu/plan.h), so the runs can be
  * checked against each other: a bare-metal re-run retires the same
@@ -45,6 +52,7 @@
 #define BT_MEASURE_TOLERANCE_DEFAULT 0.001 /* 0.1 % of instructions retired */
 #define BT_MEASURE_MAX_RETRIES_DEFAULT 3
 #define BT_MEASURE_MAX_REPS 64
+#define BT_MEASURE_MAX_CHUNKS 4096 /* windows per run under --max-window-ms */
 
 /* The workload as the engine sees it. */
 struct bt_measure_workload {
@@ -54,6 +62,12 @@ struct bt_measure_workload {
 	bt_status (*before)(void *ctx, struct bt_diag *d);
 	bt_status (*after)(void *ctx, struct bt_diag *d);
 	void *ctx;
+	/* A body whose iteration space can be split exactly (workloads/
+	 * workload.h set_range): `iterations` > 0, and set_range(ctx, b, e)
+	 * makes the next runs do iterations [b, e) only; (0, iterations) is
+	 * the whole run again. 0 / NULL: the body runs whole. */
+	uint64_t iterations;
+	void (*set_range)(void *ctx, uint64_t begin, uint64_t end);
 };
 
 struct bt_measure_opts {
@@ -80,6 +94,29 @@ struct bt_measure_opts {
 	 * asm), so the subtracted overhead is the window plus exactly one RET
 	 * on every compiler: corrected = declared(kernel) - declared(empty). */
 	bt_window_fn *calib_body;
+	/* --budget: the TSC ticks left of the time budget when bt_measure
+	 * starts, counted from its own first RDTSC of `clock` (NULL: the PMU's
+	 * arch; the app passes the platform's, so a simulated PMU is planned
+	 * in real time too); 0: no budget. */
+	uint64_t budget_ticks;
+	struct bt_arch *clock;
+	/* --max-window-ms: the longest a window may run with interrupts
+	 * masked, in TSC ticks of the PMU's arch; 0: no cap. When the first
+	 * run of the workload (its first warm-up; with no warm-up, one extra
+	 * run whose counts are discarded) shows a whole run is longer, every
+	 * later run of a body that can be split (wl.iterations) is split into
+	 * `chunks` windows (its ticks plus a quarter, over the cap), each with
+	 * the counters started and stopped by the usual single writes and
+	 * interrupts open between them; the counters are programmed and
+	 * cleared once per run and read once after its last window, so a run's
+	 * counts are the sum of its windows (the calibration runs split the
+	 * same way, so the overhead subtracted is that of as many windows;
+	 * the body's own entry, repeated per window, a few instructions, is
+	 * not). A body that cannot be split runs whole (over_cap_whole). */
+	uint64_t max_window_ticks;
+	/* Windows per run to start with (a previous step's measurement.chunks);
+	 * 0 or 1: decided from the first run as above. */
+	unsigned chunks;
 };
 
 void bt_measure_opts_defaults(struct bt_measure_opts *o);
@@ -124,6 +161,20 @@ struct bt_measurement {
 	uint64_t calib_inst;          /* instructions of the empty window (median) */
 	bool smm_frozen;              /* IA32_DEBUGCTL.FREEZE_WHILE_SMM held the counters in SMM */
 	char pmu_warning[512];        /* the PMU session's caveats ("" = none) */
+	/* The budget's plan (opts.budget_ticks): groups 0..n_groups_run-1 were
+	 * measured, the n_groups_skipped after them were not (their events are
+	 * not measured); the first skipped group's estimate and what was left
+	 * of the budget then, in TSC ticks. Retries the budget left out keep
+	 * their run flagged (n_retries_skipped). */
+	int n_groups_run, n_groups_skipped;
+	uint64_t budget_est_ticks, budget_left_ticks;
+	int n_retries_skipped;
+	/* The window cap (opts.max_window_ticks): windows per run (1: whole),
+	 * the window ticks of the whole run that decided it, and whether a run
+	 * over the cap ran whole because its body cannot be split. */
+	unsigned chunks;
+	uint64_t whole_window_ticks;
+	bool over_cap_whole;
 	char error[400];              /* set when BT_OK is not returned */
 };
 
@@ -133,6 +184,16 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 		     const struct bt_event *const *events, const struct bt_measure_workload *wl, const struct bt_measure_opts *opts,
 		     struct bt_measurement *ret);
 void bt_measurement_free(struct bt_measurement *m);
+
+/*
+ * The budget's plan for one group (or one retry): `runs` windows of at most
+ * `run_ticks` each (the longest this workload had so far) plus
+ * `calib_runs` calibration windows of `calib_ticks`. *ret_est is their sum;
+ * the group fits when it is at most `left_ticks`. An estimate that
+ * overflows does not fit.
+ */
+bool bt_measure_group_fits(uint64_t left_ticks, uint64_t run_ticks, unsigned runs,
+			   uint64_t calib_ticks, unsigned calib_runs, uint64_t *ret_est);
 
 /* Median of n values (sorted copy; n <= BT_MEASURE_MAX_REPS * groups). For
  * even n, the lower of the two middle values: a count that was observed. */

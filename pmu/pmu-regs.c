@@ -201,6 +201,7 @@ static bt_status smi_rd(struct bt_pmu_session *s, bool fail, uint64_t *v, const 
 bt_status bt_pmu_smi_begin(struct bt_pmu_session *s, bool fail)
 {
 	s->have_smi = false;
+	s->win_smi = 0;
 	if (!smi_readable(s))
 		return BT_OK;
 	bt_status st = smi_rd(s, fail, &s->smi_program, "reading MSR_SMI_COUNT before programming");
@@ -216,6 +217,8 @@ bt_status bt_pmu_smi_sample(struct bt_pmu_session *s, bool after, bool fail)
 	bt_status st = smi_rd(s, fail, after ? &s->smi1 : &s->smi0, "reading MSR_SMI_COUNT");
 	if (st == BT_OK)
 		s->have_smi = true;
+	if (st == BT_OK && after) /* the windows of one run add up (pmu-session.h) */
+		s->win_smi += (s->smi1 - s->smi0) & 0xFFFFFFFFull;
 	return st;
 }
 
@@ -234,7 +237,7 @@ bt_status bt_pmu_smi_end(struct bt_pmu_session *s, bool fail, struct bt_pmu_smi 
 	 * and stopped there; one after smi1 is for the next program step. */
 	s->smi_stopped = s->smi1;
 	ret->has_count = true;
-	ret->in_window = (s->smi1 - s->smi0) & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
-	ret->outside = ((smi_read - s->smi_program) - (s->smi1 - s->smi0)) & 0xFFFFFFFFull;
+	ret->in_window = s->win_smi & 0xFFFFFFFFull; /* MSR_SMI_COUNT[31:0] */
+	ret->outside = ((smi_read - s->smi_program) - s->win_smi) & 0xFFFFFFFFull;
 	return BT_OK;
 }

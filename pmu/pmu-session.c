@@ -140,6 +140,8 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 	st = s->driver->program(s);
 	if (st == BT_OK)
 		s->programmed = true;
+	s->ran = false;
+	s->win_tsc = s->win_aperf = s->win_mperf = 0;
 	return st;
 }
 
@@ -207,8 +209,12 @@ bt_status bt_pmu_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg)
 		st = s->driver->run(s, fn, arg);
 	if (st == BT_OK)
 		st = sample_side(s, true);
-	if (st == BT_OK)
+	if (st == BT_OK) {
 		s->ran = true;
+		s->win_tsc += s->tsc1 - s->tsc0;
+		s->win_aperf += s->aperf1 - s->aperf0;
+		s->win_mperf += s->mperf1 - s->mperf0;
+	}
 	return st;
 }
 
@@ -234,11 +240,11 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 	st = bt_pmu_smi_end(s, true, &smi);
 	if (st != BT_OK)
 		return st;
-	c->tsc_delta = s->tsc1 - s->tsc0;
+	c->tsc_delta = s->win_tsc;
 	if (s->have_aperf) {
 		c->has_aperf_mperf = true;
-		c->aperf_delta = s->aperf1 - s->aperf0;
-		c->mperf_delta = s->mperf1 - s->mperf0;
+		c->aperf_delta = s->win_aperf;
+		c->mperf_delta = s->win_mperf;
 	}
 	if (smi.has_count) {
 		c->has_smi_count = true;

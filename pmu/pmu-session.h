@@ -228,6 +228,11 @@ struct bt_pmu_session {
 	uint64_t evtsel[BT_PMU_MAX_GP];
 	uint64_t gp_start[BT_PMU_MAX_GP], fixed_start[BT_PMU_MAX_FIXED];
 	uint64_t tsc0, tsc1, aperf0, aperf1, mperf0, mperf1, smi0, smi1;
+	/* Sums over the windows of the programmed group: a run may be split
+	 * into several windows (bt_pmu_run called again before the read, the
+	 * counters stopped, not cleared, in between); its TSC, APERF/MPERF
+	 * and in-window SMIs are those of its windows together. */
+	uint64_t win_tsc, win_aperf, win_mperf, win_smi;
 	uint64_t smi_program;        /* MSR_SMI_COUNT before the group was programmed */
 	uint64_t smi_stopped;        /* MSR_SMI_COUNT at open / right after the last window */
 	bool smi_since_stop;         /* smi_program differs: an SMI may have restarted them */
@@ -249,6 +254,10 @@ bt_status bt_pmu_open(struct bt_pmu_session *s, struct bt_arch *arch,
 		      const struct bt_pmu_caps *caps, const struct bt_pmu_session_opts *opts);
 bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, int group,
 			 const struct bt_event *const *events);
+/* One window of the programmed group. Called again before bt_pmu_read,
+ * it runs another window on the same counters (stopped, not cleared, in
+ * between): the read gives the sum of the windows (pmu/measure.c splits a
+ * long run so). */
 bt_status bt_pmu_run(struct bt_pmu_session *s, bt_window_fn *fn, void *arg);
 /* Fills *ret (which the caller owns: the session keeps no buffer of its
  * own); on failure *ret holds nothing meaningful. */

@@ -186,6 +186,11 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 		else if (st->runs)
 			bt_sb_printf(&sb, ", %d runs (no fixed instruction counter to cross-check "
 				     "them)%s", st->runs, st->retried ? ", retried" : "");
+		if (st->groups_skipped)
+			bt_sb_printf(&sb, "; %d group(s) NOT RUN (budget)", st->groups_skipped);
+		if (st->windows_per_run > 1)
+			bt_sb_printf(&sb, "; each run in %u windows, interrupts open between them "
+				     "(--max-window-ms)", st->windows_per_run);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
 		print_freq(f, t, st);
 	}
@@ -203,6 +208,16 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 				     t->n_steps);
 		if (sb.n)
 			bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
+	}
+	if (t->budget_groups_skipped) {
+		sb.n = 0;
+		bt_sb_printf(&sb, "PARTIAL (budget): %d counter group(s) not run, as the time "
+			     "budget (--budget) could not hold them (the next needed %.2f s, %.2f s "
+			     "were left); events not counted: %s; nodes not measured (budget): %s",
+			     t->budget_groups_skipped, t->budget_est_s, t->budget_left_s,
+			     t->budget_events[0] ? t->budget_events : "none",
+			     t->budget_nodes[0] ? t->budget_nodes : "none");
+		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
 	}
 	bt_sb_free(&sb);
 	bt_report_text(f, t->model, t->result, &o);
@@ -223,13 +238,16 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 	if (o->counted && o->counted->n_steps) {
 		uint64_t t = o->counted->steps[0].tsc_median;
 		uint64_t hz = o->counted->tsc_hz ? o->counted->tsc_hz : tsc_hz;
-		if (hz && o->counted->simulated)
+		if (!o->counted->steps[0].runs)
+			fprintf(f, "%10s no run", "");
+		else if (hz && o->counted->simulated)
 			/* The workload model's cycles at the simulated clock. */
 			fprintf(f, "%10.3f ms per run (median, SIMULATED time at %.2f GHz)",
 				bt_ticks_ms(hz, t), (double)hz / 1e9);
 		else if (hz)
 			fprintf(f, "%10.3f ms per run (median)", bt_ticks_ms(hz, t));
-		fprintf(f, "  counted%s", o->counted->simulated ? " (SIMULATED PMU)" : "");
+		fprintf(f, "  counted%s%s", o->counted->simulated ? " (SIMULATED PMU)" : "",
+			o->counted->budget_groups_skipped ? " PARTIAL (budget)" : "");
 	}
 	if (o->timed) {
 		if (tsc_hz)

@@ -34,6 +34,7 @@ struct bt_count_setup {
 	unsigned level;               /* 0 = drill-down */
 	unsigned warmups, reps, calibration_runs, max_retries;
 	double tolerance;
+	double max_window_ms;         /* the window cap; 0: none (TSC rate unknown) */
 	bool exec_mode;               /* -x: the window keeps interrupts enabled */
 	const char (*notes)[320];     /* about the count source */
 	int n_notes;
@@ -47,6 +48,10 @@ struct bt_tree_step {
 	unsigned n_nodes;
 	int n_events;            /* new events counted in this step */
 	int groups, bound, unmeasurable;
+	int groups_skipped;      /* groups the time budget left out (the last ones) */
+	unsigned windows_per_run; /* the window cap split each run into this many (1: whole) */
+	bool over_cap_whole;     /* runs over the cap that cannot be split ran whole */
+	uint64_t whole_window_ticks; /* the window of the whole run the cap was decided on */
 	int runs, retried, flagged;
 	bool has_inst;           /* fixed counter 0 counted (Intel) */
 	bool smm_frozen;         /* counters frozen while in SMM (IA32_DEBUGCTL bit 14) */
@@ -82,6 +87,16 @@ struct bt_tree_outcome {
 	int n_notes;
 	unsigned notes_dropped;  /* not kept: the last note says how many (base/notes.h) */
 	bool latency_noted;
+	/* --budget left counter groups out (pmu/measure.h): how many over all
+	 * steps, the events they would have counted and the measured nodes that
+	 * needed them ("not measured (budget)"), ", "-separated and cut with
+	 * "..." past the room. 0 / "": the workload was measured whole. */
+	unsigned chunks_hint;    /* windows per run of the steps so far (the window cap) */
+	int budget_groups_skipped;
+	double budget_est_s, budget_left_s; /* the first group left out: its estimate, the time left */
+	char budget_events[640];
+	char budget_nodes[640];
+	bool *budget_skipped_ev; /* per model event: in a group left out (NULL: none) */
 	/* the evaluated tree against the model's consistency rules
 	 * (metrics/rules.h); NULL when they were not derived */
 	struct bt_consistency *consistency;

@@ -30,5 +30,9 @@ void bt_results_boot_json(struct bt_jw *j, const struct bt_results_boot *b)
 	for (int i = 0; i < b->n_not_run; i++)
 		bt_jw_str(j, NULL, b->not_run[i]);
 	bt_jw_end(j);
+	bt_jw_array(j, "steps_partial");
+	for (int i = 0; i < b->n_partial; i++)
+		bt_jw_str(j, NULL, b->partial[i]);
+	bt_jw_end(j);
 	bt_jw_end(j);
 }

@@ -30,6 +30,10 @@ struct bt_results_boot {
 	double elapsed_s;           /* from the entry point to the end of the measurement; <0 unknown */
 	const char *const *not_run; /* "WORKLOAD on CPU N", in order */
 	int n_not_run;
+	/* "WORKLOAD on CPU N: K of G counter groups not run": workloads the
+	 * budget cut short between counter groups (pmu/measure.h) */
+	const char *const *partial;
+	int n_partial;
 	uint32_t nvram_writes;      /* SetVariable calls of this boot, the one after the file included */
 };
 

@@ -153,6 +153,10 @@ static void count_setup_json(struct bt_jw *j, const struct bt_count_setup *c)
 	bt_jw_u64(j, "reps", c->reps);
 	bt_jw_u64(j, "calibration_runs", c->calibration_runs);
 	bt_jw_double(j, "tolerance", c->tolerance);
+	if (c->max_window_ms > 0)
+		bt_jw_double(j, "max_window_ms", c->max_window_ms);
+	else
+		bt_jw_null(j, "max_window_ms");
 	bt_jw_u64(j, "max_retries", c->max_retries);
 	bt_jw_array(j, "notes");
 	for (int k = 0; k < c->n_notes; k++)
@@ -218,6 +222,9 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 		bt_jw_i64(j, "groups", st->groups);
 		bt_jw_i64(j, "lower_bound", st->bound);
 		bt_jw_i64(j, "unmeasurable", st->unmeasurable);
+		bt_jw_i64(j, "groups_skipped", st->groups_skipped);
+		bt_jw_u64(j, "windows_per_run", st->windows_per_run);
+		bt_jw_bool(j, "over_window_cap_whole", st->over_cap_whole);
 		bt_jw_i64(j, "runs", st->runs);
 		bt_jw_i64(j, "retried", st->retried);
 		bt_jw_i64(j, "flagged", st->flagged);
@@ -291,6 +298,17 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 	}
 	bt_jw_end(j);
 	inputs_json(j, t);
+	if (t->budget_groups_skipped) {
+		/* The time budget left counter groups out: what is missing, and why. */
+		bt_jw_object(j, "partial");
+		bt_jw_str(j, "reason", "budget");
+		bt_jw_i64(j, "groups_skipped", t->budget_groups_skipped);
+		bt_jw_str(j, "events_not_counted", t->budget_events);
+		bt_jw_str(j, "nodes_not_measured", t->budget_nodes);
+		bt_jw_end(j);
+	} else {
+		bt_jw_null(j, "partial");
+	}
 	bt_jw_array(j, "notes");
 	for (int k = 0; k < t->n_notes; k++)
 		bt_jw_str(j, NULL, t->notes[k]);

@@ -40,8 +40,9 @@
 enum mm_isa { ISA_AUTO, ISA_SSE2, ISA_AVX, ISA_AVX512 };
 static const char *const isa_names[] = { "auto", "sse2", "avx", "avx512", NULL };
 
-typedef void mm_kernel(size_t n, const double *restrict a, const double *restrict b,
-		       double *restrict c);
+/* Rows [i0, i1) of C += A x B (a whole run: 0, n). */
+typedef void mm_kernel(size_t n, size_t i0, size_t i1, const double *restrict a,
+		       const double *restrict b, double *restrict c);
 
 struct matmul {
 	size_t n;
@@ -51,6 +52,10 @@ struct matmul {
 	mm_kernel *kernel;       /* multiply3: the chosen vector kernel */
 	enum mm_isa isa;         /* multiply3: what it resolved to */
 	bool isa_was_auto;
+	/* The rows a run computes (set_range: the window cap splits a long run
+	 * by rows); [0, n) is the whole run, and only the part that starts at
+	 * row 0 zeroes C. */
+	size_t row_begin, row_end;
 };
 
 /* Element (i, j) of an input: (rand_at(seed, i*n + j) mod 9) - 4. */
@@ -75,8 +80,9 @@ static void multiply1_run(void *state)
 	const double *restrict a = m->a, *restrict b = m->b;
 	double *restrict c = m->c;
 
-	zero_c(m);
-	for (size_t i = 0; i < n; i++) {
+	if (m->row_begin == 0)
+		zero_c(m);
+	for (size_t i = m->row_begin; i < m->row_end; i++) {
 		for (size_t j = 0; j < n; j++) {
 			BT_WL_SCALAR_LOOP
 			for (size_t k = 0; k < n; k++)
@@ -93,8 +99,9 @@ static void multiply2_run(void *state)
 	const double *restrict a = m->a, *restrict b = m->b;
 	double *restrict c = m->c;
 
-	zero_c(m);
-	for (size_t i = 0; i < n; i++) {
+	if (m->row_begin == 0)
+		zero_c(m);
+	for (size_t i = m->row_begin; i < m->row_end; i++) {
 		for (size_t k = 0; k < n; k++) {
 			BT_WL_SCALAR_LOOP
 			for (size_t j = 0; j < n; j++)
@@ -110,10 +117,10 @@ static void multiply2_run(void *state)
  * add (no FMA): AVX has none, and the results are exact either way. Unaligned
  * loads/stores because rows are only 8-byte aligned when n is odd.
  */
-static void mm3_sse2(size_t n, const double *restrict a, const double *restrict b,
-		     double *restrict c)
+static void mm3_sse2(size_t n, size_t i0, size_t i1, const double *restrict a,
+		const double *restrict b, double *restrict c)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = i0; i < i1; i++) {
 		double *restrict ci = c + i * n;
 
 		for (size_t k = 0; k < n; k++) {
@@ -137,10 +144,10 @@ static void mm3_sse2(size_t n, const double *restrict a, const double *restrict 
 }
 
 __attribute__((target("avx")))
-static void mm3_avx(size_t n, const double *restrict a, const double *restrict b,
-		    double *restrict c)
+static void mm3_avx(size_t n, size_t i0, size_t i1, const double *restrict a,
+		const double *restrict b, double *restrict c)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = i0; i < i1; i++) {
 		double *restrict ci = c + i * n;
 
 		for (size_t k = 0; k < n; k++) {
@@ -169,10 +176,10 @@ static void mm3_avx(size_t n, const double *restrict a, const double *restrict b
 }
 
 __attribute__((target("avx512f")))
-static void mm3_avx512(size_t n, const double *restrict a, const double *restrict b,
-		       double *restrict c)
+static void mm3_avx512(size_t n, size_t i0, size_t i1, const double *restrict a,
+		const double *restrict b, double *restrict c)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = i0; i < i1; i++) {
 		double *restrict ci = c + i * n;
 
 		for (size_t k = 0; k < n; k++) {
@@ -200,8 +207,26 @@ static void multiply3_run(void *state)
 {
 	struct matmul *m = state;
 
-	zero_c(m);
-	m->kernel(m->n, m->a, m->b, m->c);
+	if (m->row_begin == 0)
+		zero_c(m);
+	m->kernel(m->n, m->row_begin, m->row_end, m->a, m->b, m->c);
+}
+
+/* The window cap's split (struct bt_workload set_range): by rows of C,
+ * each computed whole by the part it is in, in the same order. */
+static uint64_t matmul_rows(const void *state)
+{
+	return ((const struct matmul *)state)->n;
+}
+
+static void matmul_set_range(void *state, uint64_t begin, uint64_t end)
+{
+	struct matmul *m = state;
+
+	if (begin <= end && end <= m->n) {
+		m->row_begin = (size_t)begin;
+		m->row_end = (size_t)end;
+	}
 }
 
 /* ------------------------------------------------------------ life cycle */
@@ -246,6 +271,7 @@ static bt_status matmul_setup_common(uint64_t n, const struct bt_wl_env *env,
 	fill_input(m->a, m->n, SEED_A);
 	fill_input(m->b, m->n, SEED_B);
 	zero_c(m);
+	m->row_end = m->n;
 	*ret = m;
 	return BT_OK;
 }
@@ -346,6 +372,7 @@ const struct bt_workload bt_wl_multiply1 = {
 	.params = scalar_params, .n_params = BT_WL_ARRAY_SIZE(scalar_params),
 	.setup = scalar_setup, .run = multiply1_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = scalar_describe,
+	.iterations = matmul_rows, .set_range = matmul_set_range,
 };
 
 const struct bt_workload bt_wl_multiply2 = {
@@ -357,6 +384,7 @@ const struct bt_workload bt_wl_multiply2 = {
 	.params = scalar_params, .n_params = BT_WL_ARRAY_SIZE(scalar_params),
 	.setup = scalar_setup, .run = multiply2_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = scalar_describe,
+	.iterations = matmul_rows, .set_range = matmul_set_range,
 };
 
 const struct bt_workload bt_wl_multiply3 = {
@@ -368,4 +396,5 @@ const struct bt_workload bt_wl_multiply3 = {
 	.params = multiply3_params, .n_params = BT_WL_ARRAY_SIZE(multiply3_params),
 	.setup = multiply3_setup, .run = multiply3_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = multiply3_describe,
+	.iterations = matmul_rows, .set_range = matmul_set_range,
 };

@@ -126,6 +126,17 @@ void bt_wl_run(struct bt_wl_instance *inst)
 	inst->wl->run(inst->state);
 }
 
+uint64_t bt_wl_iterations(const struct bt_wl_instance *inst)
+{
+	return inst->wl->iterations && inst->wl->set_range ? inst->wl->iterations(inst->state) : 0;
+}
+
+void bt_wl_set_range(struct bt_wl_instance *inst, uint64_t begin, uint64_t end)
+{
+	if (bt_wl_iterations(inst))
+		inst->wl->set_range(inst->state, begin, end);
+}
+
 bt_status bt_wl_after_run(struct bt_wl_instance *inst, struct bt_diag *d)
 {
 	return inst->wl->after_run ? inst->wl->after_run(inst->state, d) : BT_OK;

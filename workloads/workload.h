@@ -165,6 +165,20 @@ struct bt_workload {
 	/* Optional: a remark about this instance for the results, e.g. the
 	 * ISA multiply3 chose or how a working set compares with the caches. */
 	void (*describe)(const void *state, const struct bt_wl_env *env, char *buf, size_t len);
+	/*
+	 * Optional: the body's iteration space can be split exactly, so that a
+	 * run longer than the window cap (--max-window-ms) is measured in
+	 * several windows with interrupts open between them. iterations(state)
+	 * is its size; set_range(state, b, e) makes the next runs do
+	 * iterations [b, e) only, so that runs of [0, a), [a, b), ..., [.., n)
+	 * one after the other compute what one whole run does, with the same
+	 * work (the run's own set-up, such as zeroing an accumulator, is done
+	 * by the part that starts at 0); set_range(state, 0, n) restores the
+	 * whole run. NULL: the body runs whole (the app says so when a run is
+	 * longer than the cap).
+	 */
+	uint64_t (*iterations)(const void *state);
+	void (*set_range)(void *state, uint64_t begin, uint64_t end);
 };
 
 /* ------------------------------------------------------------ registry */
@@ -237,6 +251,10 @@ bt_status bt_wl_setup(struct bt_wl_instance *ret, const struct bt_wl_config *cfg
 bt_status bt_wl_before_run(struct bt_wl_instance *inst, struct bt_diag *d);
 /* Run the body directly (hosted timing, tests); the harness uses run_window. */
 void bt_wl_run(struct bt_wl_instance *inst);
+/* The splittable iteration space (struct bt_workload iterations/set_range):
+ * 0 when the body cannot be split; bt_wl_set_range does nothing then. */
+uint64_t bt_wl_iterations(const struct bt_wl_instance *inst);
+void bt_wl_set_range(struct bt_wl_instance *inst, uint64_t begin, uint64_t end);
 bt_status bt_wl_after_run(struct bt_wl_instance *inst, struct bt_diag *d);
 uint64_t bt_wl_checksum(const struct bt_wl_instance *inst);
 void bt_wl_teardown(struct bt_wl_instance *inst);

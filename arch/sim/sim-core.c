@@ -213,6 +213,17 @@ static bt_status sim_page_size(struct bt_arch *a, uint64_t linear, uint64_t *ret
 	return BT_ERR_UNSUPPORTED;
 }
 
+static void sim_window_part(struct bt_arch *a, uint64_t begin, uint64_t end, uint64_t total)
+{
+	struct bt_sim *sim = a->ctx;
+
+	if (total && begin <= end && end <= total) {
+		sim->part_begin = begin;
+		sim->part_end = end;
+		sim->part_total = total;
+	}
+}
+
 static const struct bt_arch_ops sim_ops = {
 	.cpuid = bt_sim_cpuid,
 	.rdmsr = sim_rdmsr,
@@ -227,6 +238,7 @@ static const struct bt_arch_ops sim_ops = {
 	.irq_restore = sim_irq_restore,
 	.run_window = sim_run_window,
 	.page_size = sim_page_size,
+	.window_part = sim_window_part,
 };
 
 /* A plausible state left by firmware or an earlier user: selectors with

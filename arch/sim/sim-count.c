@@ -259,6 +259,24 @@ static uint64_t share(uint64_t n, enum part p)
 	return p == WHOLE ? n : p == BEFORE_SMI ? n / 2 : n - n / 2;
 }
 
+__extension__ typedef unsigned __int128 sim_u128;
+
+/* floor(n * k / total) without overflow (total > 0, k <= total). */
+static uint64_t scaled(uint64_t n, uint64_t k, uint64_t total)
+{
+	return (uint64_t)((sim_u128)n * k / total);
+}
+
+/* The part of a per-window count n this window counts (struct bt_sim
+ * part_*): the parts of one run telescope to n. */
+static uint64_t part_of(const struct bt_sim *sim, uint64_t n)
+{
+	if (!sim->part_total)
+		return n;
+	return scaled(n, sim->part_end, sim->part_total) -
+	       scaled(n, sim->part_begin, sim->part_total);
+}
+
 static void enabled_now(const struct bt_sim *sim, bool *gp_on, bool *fixed_on)
 {
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
@@ -278,7 +296,7 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
 		uint64_t n, sel = sim->regs.evtsel[i];
 		if (gp_on[i] && find_gp(sim, s, i, defective_sel(sim, sel), &n))
-			bt_sim_add_gp(sim, i, share(double_counts(sim, sel) ? 2 * n : n, p));
+			bt_sim_add_gp(sim, i, share(part_of(sim, double_counts(sim, sel) ? 2 * n : n), p));
 	}
 	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {
 		if (!fixed_on[i])
@@ -286,7 +304,7 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
 		for (size_t k = 0; s && k < s->n; k++)
 			if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
-				bt_sim_add_fixed(sim, i, share(s->entries[k].count, p));
+				bt_sim_add_fixed(sim, i, share(part_of(sim, s->entries[k].count), p));
 				break;
 			}
 	}
@@ -294,7 +312,7 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 		for (size_t k = 0; s && k < s->n; k++) {
 			const struct bt_event *e = &s->entries[k].ev;
 			if (e->source == BT_SRC_PERF_METRICS && e->pm_field < c->pm_fields)
-				sim->pm_acc[e->pm_field] += share(s->entries[k].count, p);
+				sim->pm_acc[e->pm_field] += share(part_of(sim, s->entries[k].count), p);
 		}
 		bt_sim_pm_update(sim);
 	}
@@ -336,6 +354,8 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 	}
 	if (s && s->tsc_per_window)
 		tsc = s->tsc_per_window;
+	tsc = part_of(sim, tsc);
+	cycles = part_of(sim, cycles);
 
 	uint32_t smis = c->smi_per_window;
 	if (sim->smi_window_after && --sim->smi_window_after == 0) {
@@ -355,6 +375,7 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 	sim->mperf += tsc + smm;
 	sim->aperf += (have_cycles ? cycles : tsc) + smm;
 	sim->smi += smis;
+	sim->part_total = 0; /* the part applies to this window only */
 }
 
 /* An SMI between two accesses outside a window (struct bt_sim smi_after):

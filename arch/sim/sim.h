@@ -363,6 +363,13 @@ struct bt_sim {
 	uint64_t tsc, aperf, mperf;
 	uint32_t smi;
 
+	/* The next window runs iterations [part_begin, part_end) of
+	 * part_total of its body (bt_window_part): it counts that share of
+	 * the source, floor(n * end / total) - floor(n * begin / total) of a
+	 * count n, so a run's parts add up to n exactly. part_total 0: the
+	 * whole body. Cleared by the window. */
+	uint64_t part_begin, part_end, part_total;
+
 	/* The amd-alias-split defect: the legacy PerfEvtSel0-3 / PerfCtr0-3
 	 * as registers of their own (they hold values and never count). */
 	uint64_t amd_split_sel[4], amd_split_ctr[4];

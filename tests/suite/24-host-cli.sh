@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~2s
+# tier: host ~5s
 # baretop-host's own command line: bad option values are usage errors
 # (status 2, a message naming the option), `counts` refuses what is not a
 # results file and never replaces a file, and a hosted run writes its
@@ -99,4 +99,117 @@ for pm in adl-p:ADL-GLC adl-e:ADL-GRT lnl-p:LNL-LNC arlh-p:ARL-LNC arlh-e:ARL-SK
     echo "FAIL --sim=$p: model $got, want $want"; fail=1
   fi
 done
+# --budget plans every counter group of a started workload (pmu/measure.c):
+# multiply1 at n=384 runs about 0.1 s hosted, a group of a warm-up and 3
+# repetitions about 0.5 s, so 11 groups of --level 3 cannot fit in 2 s.
+# Whatever the machine's speed: some groups are left out, the runs kept
+# are those of the groups run, the events of the groups left out are not
+# in "events", the nodes named as not measured (budget) are "missing" in
+# the tree, the boot record lists the workload as partial, and the boot
+# stayed within its budget. The same workload with an ample budget is
+# measured whole (n=128: a few ms a run).
+"$bin" run --sim=SKL -w multiply1:n=384 --level 3 --reps 3 --budget 2 \
+  --results-dir "$work/budget" >"$work/budget.log" 2>&1
+if python3 - "$work/budget/000001.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+c = d["run"]["workloads"][0]["counted"]
+s = c["steps"][0]
+p = c["partial"]
+boot = d["result"]["boot"]
+run_groups = s["groups"] - s["groups_skipped"]
+tree = c["tree"]["nodes"]
+nodes = [n for n in p["nodes_not_measured"].split(", ") if n]
+bad = [e for e, v in c["events"].items() if v["group"] >= run_groups]
+ok = (s["groups"] == 11 and 1 <= s["groups_skipped"] <= 11 and p["reason"] == "budget"
+      and p["groups_skipped"] == s["groups_skipped"] and s["runs"] == 3 * run_groups
+      and not bad and nodes and all(tree[n]["state"] == "missing" for n in nodes)
+      and boot["budget_ended"] and boot["elapsed_s"] <= 2.0 and boot["steps_not_run"] == []
+      and len(boot["steps_partial"]) == 1
+      and re.fullmatch(r"multiply1 on CPU [0-9]+: %d of 11 counter groups not run"
+                       % s["groups_skipped"], boot["steps_partial"][0]))
+print("groups run %d, left out %d, %d nodes not measured (budget), elapsed %.2f s%s"
+      % (run_groups, s["groups_skipped"], len(nodes), boot["elapsed_s"],
+         "" if not bad else ", events of groups left out: %s" % bad))
+sys.exit(0 if ok else 1)
+PY
+then
+  echo "ok   --budget 2 --sim: counter groups planned, the ones left out recorded as partial"
+else
+  echo "FAIL --budget 2 --sim: partial record"; tail -20 "$work/budget.log"; fail=1
+fi
+# the console wraps at 79 columns: read it as one line
+joined=$(tr '\n' ' ' <"$work/budget.log" | tr -s ' ')
+if grep -q "multiply1 PARTIAL (budget): [0-9]* of 11 counter groups not run" <<<"$joined" &&
+   grep -q "PARTIAL (budget): [0-9]* counter group(s) not run, as the time budget" <<<"$joined" &&
+   grep -q "nodes not measured (budget): [A-Z]" <<<"$joined"; then
+  echo "ok   --budget 2 --sim: the console says which groups and nodes the budget left out"
+else
+  echo "FAIL --budget 2 --sim: console"; fail=1
+fi
+"$bin" run --sim=SKL -w multiply1:n=128 --level 3 --reps 3 --budget 60 \
+  --results-dir "$work/budget-ample" >"$work/budget-ample.log" 2>&1
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["run"]["workloads"][0]["counted"]; s=c["steps"][0]
+sys.exit(0 if c["partial"] is None and s["groups_skipped"] == 0 and s["runs"] == 3 * s["groups"] and not d["result"]["boot"]["budget_ended"] and d["result"]["boot"]["steps_partial"] == [] else 1)' \
+   "$work/budget-ample/000001.json" && ! grep -q "PARTIAL (budget)" "$work/budget-ample.log"; then
+  echo "ok   --budget 60 --sim: every counter group run, nothing partial"
+else
+  echo "FAIL --budget 60 --sim: not measured whole"; fail=1
+fi
+# --max-window-ms splits a run longer than the cap into windows (counters
+# stopped, not cleared, between them; interrupts open) and sums them. With
+# the simulated PMU a run of multiply1 at n=64 is ~2.6 ms of simulated time
+# (its rows ~0.04 ms each): a cap of 0.1 ms splits it, and every event,
+# the tree and the checksum must equal those of the same run whole. A
+# workload that declares no split (alu-independent) runs whole, warned.
+expect 2 "--max-window-ms 0: give milliseconds" "$bin" run --max-window-ms 0
+expect 2 "--max-window-ms 90000: give milliseconds" "$bin" run --max-window-ms 90000
+for cap in whole:1000 split:0.1; do
+  "$bin" run --sim=SKL --quick -w multiply1:n=64 -w alu-independent --level 3 --reps 2 \
+    --max-window-ms "${cap#*:}" --results-dir "$work/cap-${cap%%:*}" >"$work/cap-${cap%%:*}.log" 2>&1
+done
+if python3 - "$work/cap-whole/000001.json" "$work/cap-split/000001.json" <<'PY'
+import json, sys
+w, s = (json.load(open(f)) for f in sys.argv[1:3])
+def wl(d, name):
+    return next(o for o in d["run"]["workloads"] if o["name"] == name)
+mw, ms = wl(w, "multiply1"), wl(s, "multiply1")
+sw, ss = mw["counted"]["steps"][0], ms["counted"]["steps"][0]
+# the windows are timed in the counted workload's TSC (the simulated CPU's
+# stated clock), not the host's
+tsc_hz = ms["counted"].get("tsc_hz") or s["cpu"]["tsc_hz"]
+cap_ticks = 0.1e-3 * tsc_hz
+# the Top-Down tree comes from the counts alone (info metrics also read
+# the TSC rate, calibrated anew by each run)
+def tree_of(o):
+    t = o["counted"]["tree"]["nodes"]
+    return {k: (v["value"], v["state"]) for k, v in t.items() if v["kind"] == "tree"}
+ev_w = {k: v["median"] for k, v in mw["counted"]["events"].items()}
+ev_s = {k: v["median"] for k, v in ms["counted"]["events"].items()}
+diff = [k for k in ev_w if ev_w[k] != ev_s.get(k)]
+ok = (sw["windows_per_run"] == 1 and ss["windows_per_run"] >= 2
+      and ss["tsc_median"] / ss["windows_per_run"] < cap_ticks
+      and ev_w and not diff and set(ev_w) == set(ev_s)
+      and tree_of(mw) == tree_of(ms)
+      and mw["checksum"] == ms["checksum"]
+      and s["run"]["counting"]["max_window_ms"] == 0.1)
+a = wl(s, "alu-independent")["counted"]
+ok = ok and a["steps"][0]["windows_per_run"] == 1 and a["steps"][0]["over_window_cap_whole"]
+print("multiply1: %d windows per run, %d events equal whole and split%s"
+      % (ss["windows_per_run"], len(ev_w) - len(diff), "" if not diff else "; differ: %s" % diff[:5]))
+sys.exit(0 if ok else 1)
+PY
+then
+  echo "ok   --max-window-ms 0.1 --sim: multiply1 split, every count, the tree and the checksum equal the whole run's"
+else
+  echo "FAIL --max-window-ms 0.1 --sim: split run differs"; tail -20 "$work/cap-split.log"; fail=1
+fi
+joined=$(tr '\n' ' ' <"$work/cap-split.log" | tr -s ' ')
+if grep -q "each run in [0-9]* windows, interrupts open between them (--max-window-ms)" <<<"$joined" &&
+   grep -q "WARNING: a run of this workload is one window of [0-9.]* ms with interrupts masked, over the cap of 0.1 ms (--max-window-ms), and it cannot be split: it ran whole" <<<"$joined" &&
+   ! grep -q "each run in" "$work/cap-whole.log"; then
+  echo "ok   --max-window-ms: the console says how runs were split, and warns for the one that cannot be"
+else
+  echo "FAIL --max-window-ms: console"; fail=1
+fi
 exit $fail

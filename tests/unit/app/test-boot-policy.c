@@ -117,6 +117,34 @@ TEST(status_of_an_ended_measurement)
 	CHECK_EQ_INT(bt_boot_status_of(BT_EXIT_NO_RESULTS, false), BT_BOOT_STATUS_NO_RESULTS);
 }
 
+/* --max-window-ms: milliseconds as a plain decimal, 0.01 to 60000,
+ * default 1000. */
+TEST(max_window_ms_option)
+{
+	struct bt_options o;
+	struct bt_diag d;
+
+	bt_options_defaults(&o);
+	CHECK(o.max_window_ms == 1000.0);
+	char *w[] = { "--max-window-ms", "0.25" };
+	CHECK_EQ_INT(bt_options_parse(&o, 2, w, "test", &d), BT_OK);
+	CHECK(o.max_window_ms == 0.25);
+	static const char *const good[] = { "0.01", "60000", "1", ".5" };
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char *wg[] = { "--max-window-ms", (char *)good[i] };
+		bt_options_defaults(&o);
+		CHECK_MSG(bt_options_parse(&o, 2, wg, "test", &d) == BT_OK, "%s refused", good[i]);
+	}
+	static const char *const bad[] = { "0", "0.001", "60001", "-1", " 5", "5ms", "inf",
+					   "nan", "0x10", "1e3", "" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *wb[] = { "--max-window-ms", (char *)bad[i] };
+		bt_options_defaults(&o);
+		CHECK_MSG(bt_options_parse(&o, 2, wb, "test", &d) == BT_ERR_INVALID, "'%s' accepted",
+			  bad[i]);
+	}
+}
+
 TEST(run_then_and_budget_options)
 {
 	struct bt_options o;

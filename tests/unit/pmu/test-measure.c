@@ -91,7 +91,7 @@ TEST(every_event_comes_back_exactly_on_each_pmu_kind)
 		static struct setup t;
 		struct bt_measurement m;
 		struct bt_measure_opts o;
-		struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+		struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL, 0, NULL };
 		struct bt_sim_regs before, after;
 		char diff[200] = "";
 
@@ -123,7 +123,7 @@ TEST(without_calibration_amd_legacy_counts_the_driver_writes)
 	static struct setup t;
 	struct bt_measurement m;
 	struct bt_measure_opts o;
-	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL, 0, NULL };
 	int off = 0;
 
 	CHECK(prepare(&t, "amd-legacy"));
@@ -182,7 +182,7 @@ static bt_status disturb_before(void *ctx, struct bt_diag *diag)
 static void run_disturbed(struct disturb *d, struct bt_measurement *m)
 {
 	struct bt_measure_opts o;
-	struct bt_measure_workload wl = { sim_workload, NULL, disturb_before, NULL, d };
+	struct bt_measure_workload wl = { sim_workload, NULL, disturb_before, NULL, d, 0, NULL };
 
 	bt_measure_opts_defaults(&o);
 	o.reps = 3;
@@ -542,7 +542,7 @@ TEST(a_fault_anywhere_aborts_cleanly_and_restores_every_register)
 			static struct setup t;
 			struct bt_measurement m;
 			struct bt_measure_opts o;
-			struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL };
+			struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL, 0, NULL };
 			struct bt_sim_regs before, after;
 			char diff[200] = "";
 
@@ -613,7 +613,7 @@ TEST(a_session_closed_in_mid_window_restores_every_register)
 		static struct setup t;
 		struct bt_measurement m;
 		struct bt_measure_opts o;
-		struct bt_measure_workload wl = { crashing_body, NULL, NULL, NULL, NULL };
+		struct bt_measure_workload wl = { crashing_body, NULL, NULL, NULL, NULL, 0, NULL };
 		struct bt_sim_regs before;
 		char diff[200] = "";
 
@@ -644,12 +644,281 @@ static void spin(void *arg)
 		*n += i;
 }
 
+/* The budget's arithmetic: runs x the longest run plus the calibration
+ * windows, at most what is left; an overflowing estimate never fits. */
+TEST(a_group_fits_the_budget_when_its_runs_and_calibration_do)
+{
+	uint64_t est;
+
+	CHECK(bt_measure_group_fits(1000, 200, 4, 40, 5, &est));   /* 800 + 200 */
+	CHECK_EQ_U64(est, 1000);
+	CHECK(!bt_measure_group_fits(999, 200, 4, 40, 5, &est));
+	CHECK_EQ_U64(est, 1000);
+	CHECK(bt_measure_group_fits(0, 0, 4, 0, 5, &est));         /* nothing timed yet */
+	CHECK(!bt_measure_group_fits(UINT64_MAX, UINT64_MAX / 2, 3, 0, 0, &est));
+	CHECK_EQ_U64(est, UINT64_MAX);
+	CHECK(!bt_measure_group_fits(UINT64_MAX, UINT64_MAX / 2, 2, 2, 1, &est));
+}
+
+/*
+ * The budget plans each group before it starts. Simulated time: a window
+ * of the workload is WL ticks, a calibration window (empty body) CAL
+ * ticks, and each MSR access 50 (the preset's tsc_per_access). With one
+ * warm-up, 3 repetitions and 5 calibration windows a group is about
+ * 5 CAL + 4 WL = 0.41 M ticks. A budget of 1.0 M holds two groups: before
+ * the third, about 0.16 M is left and its estimate is 0.41 M. The events
+ * of the groups run come back exactly; those of the groups left out are
+ * not measured.
+ */
+#define WL_TICKS 100000u
+#define CAL_TICKS 1000u
+
+static void budget_setup(struct setup *t, struct bt_measure_opts *o)
+{
+	CHECK(prepare(t, "skl"));
+	t->source.tsc_per_window = WL_TICKS;
+	t->sim.cfg.tsc_per_window = CAL_TICKS;
+	bt_measure_opts_defaults(o);
+	o->warmups = 1;
+	o->reps = 3;
+	o->calib_runs = 5;
+}
+
+TEST(the_budget_runs_the_groups_that_fit_and_names_the_others)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL, 0, NULL };
+	struct bt_sim_regs before, after;
+	char diff[200] = "";
+
+	budget_setup(&t, &o);
+	CHECK_MSG(t.plan.n_groups >= 4, "the fixture plans %d groups", t.plan.n_groups);
+	o.budget_ticks = 1000000;
+	bt_sim_snapshot(&t.sim, &before);
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(m.n_groups_run, 2);
+	CHECK_EQ_INT(m.n_groups_skipped, t.plan.n_groups - 2);
+	CHECK_EQ_INT(m.n_runs, 2 * 3);
+	CHECK_MSG(m.budget_est_ticks > m.budget_left_ticks && m.budget_est_ticks >= 4 * WL_TICKS,
+		  "estimate %llu, left %llu", (unsigned long long)m.budget_est_ticks,
+		  (unsigned long long)m.budget_left_ticks);
+	int in_run = 0, left_out = 0;
+	for (int i = 0; i < t.n; i++) {
+		if (t.ev[i].source != BT_SRC_PMC || t.plan.ev[i].place != BT_PLACE_GP)
+			continue;
+		if (t.plan.ev[i].group < 2) {
+			in_run++;
+			CHECK_MSG(m.ev[i].measured && m.ev[i].median == t.src[i].count,
+				  "%s (group %d)", t.ev[i].name, t.plan.ev[i].group);
+		} else {
+			left_out++;
+			CHECK_MSG(!m.ev[i].measured, "%s of group %d measured", t.ev[i].name,
+				  t.plan.ev[i].group);
+		}
+	}
+	CHECK(in_run > 0 && left_out > 0);
+	/* The fixed counters ride in every group: counted by the groups run. */
+	int inst = index_of_fixed(&t, 0);
+	CHECK(inst >= 0 && m.ev[inst].measured && m.ev[inst].median == t.src[inst].count);
+	for (int k = 0; k < m.n_runs; k++)
+		CHECK_MSG(m.runs[k].group < 2 && m.runs[k].tsc >= WL_TICKS &&
+				  m.runs[k].tsc < WL_TICKS + 1000, /* the start and stop writes */
+			  "run %d: group %d, tsc %llu", k, m.runs[k].group,
+			  (unsigned long long)m.runs[k].tsc);
+	bt_sim_snapshot(&t.sim, &after);
+	CHECK_MSG(bt_sim_regs_equal(&before, &after, diff, sizeof(diff)), "%s", diff);
+	CHECK_MSG(t.sim.n_violations == 0, "%s", t.sim.violations[0]);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/* The first group is planned after its warm-up, the first run of this
+ * workload: 5 CAL + WL leave about 0.19 M of 0.3 M, and 3 repetitions
+ * need 0.3 M: nothing is measured, and the measurement says so. Without a
+ * budget every group runs. */
+TEST(the_first_group_is_planned_from_its_warm_up)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL, 0, NULL };
+
+	budget_setup(&t, &o);
+	o.budget_ticks = 300000;
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(m.n_groups_run, 0);
+	CHECK_EQ_INT(m.n_groups_skipped, t.plan.n_groups);
+	CHECK_EQ_INT(m.n_runs, 0);
+	for (int i = 0; i < t.n; i++)
+		CHECK_MSG(!m.ev[i].measured, "%s measured", t.ev[i].name);
+	CHECK_MSG(t.sim.n_violations == 0, "%s", t.sim.violations[0]);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+
+	budget_setup(&t, &o);
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(m.n_groups_run, t.plan.n_groups);
+	CHECK_EQ_INT(m.n_groups_skipped, 0);
+	check_exact(&t, &m, "skl, no budget");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/*
+ * The window cap splits a run into windows whose counts add up to one
+ * whole run. The workload declares 8 iterations; a whole window is
+ * WL_TICKS = 100000 simulated ticks, the cap 30000: the first warm-up
+ * shows the run is over it, and 100000 plus a quarter over 30000 is 5
+ * windows (iterations 0-1, 1-3, 3-4, 4-6, 6-8). The simulated PMU counts
+ * each window's share of the workload's counts (floor(n e / 8) -
+ * floor(n b / 8)), so every event must come back exactly as one whole run
+ * counts it: that is the engine programming and clearing the counters once
+ * per run, reading them once after its last window, and subtracting a
+ * calibration split the same way. Between the windows of a run the
+ * counters are stopped (the stop write of IA32_PERF_GLOBAL_CTRL, and no
+ * other write to the PMU but the next start) and interrupts are open
+ * (seen through an arch that wraps the sim's interrupt masking).
+ */
+struct split_wl {
+	uint64_t ranges[64][2];
+	int n_ranges;
+};
+
+static void split_set_range(void *ctx, uint64_t begin, uint64_t end)
+{
+	struct split_wl *w = ctx;
+
+	if (w->n_ranges < 64) {
+		w->ranges[w->n_ranges][0] = begin;
+		w->ranges[w->n_ranges][1] = end;
+	}
+	w->n_ranges++;
+}
+
+static struct {
+	const struct bt_arch_ops *sim_ops;
+	bool masked;
+	int windows, windows_unmasked, opened_between;
+	bool opened_since_window;
+} irq_watch;
+
+static uint64_t watch_irq_save(struct bt_arch *a)
+{
+	irq_watch.masked = true;
+	return irq_watch.sim_ops->irq_save(a);
+}
+
+static void watch_irq_restore(struct bt_arch *a, uint64_t st)
+{
+	irq_watch.masked = false;
+	irq_watch.opened_since_window = true;
+	irq_watch.sim_ops->irq_restore(a, st);
+}
+
+static bt_status watch_run_window(struct bt_arch *a, uint32_t msr, uint64_t start,
+				  uint64_t stop, bt_window_fn *fn, void *arg)
+{
+	irq_watch.windows++;
+	irq_watch.windows_unmasked += !irq_watch.masked;
+	irq_watch.opened_between += irq_watch.windows > 1 && irq_watch.opened_since_window;
+	irq_watch.opened_since_window = false;
+	return irq_watch.sim_ops->run_window(a, msr, start, stop, fn, arg);
+}
+
+TEST(a_split_run_counts_exactly_what_one_whole_run_counts)
+{
+	static struct setup t;
+	static struct split_wl w;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, &w, 8, split_set_range };
+	static const uint64_t want[5][2] = { { 0, 1 }, { 1, 3 }, { 3, 4 }, { 4, 6 }, { 6, 8 } };
+
+	memset(&w, 0, sizeof(w));
+	memset(&irq_watch, 0, sizeof(irq_watch));
+	budget_setup(&t, &o);
+	struct bt_arch_ops ops = *t.sim.arch.ops;
+	irq_watch.sim_ops = t.sim.arch.ops;
+	ops.irq_save = watch_irq_save;
+	ops.irq_restore = watch_irq_restore;
+	ops.run_window = watch_run_window;
+	struct bt_arch watched = t.sim.arch;
+	watched.ops = &ops;
+	t.pmu.arch = &watched;
+	o.max_window_ticks = 30000;
+	size_t log0 = t.sim.log_len;
+
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(m.chunks, 5);
+	CHECK(m.whole_window_ticks >= WL_TICKS && !m.over_cap_whole);
+	check_exact(&t, &m, "skl, runs split in 5 windows");
+	for (int k = 0; k < m.n_runs; k++)
+		CHECK_MSG(m.runs[k].tsc >= WL_TICKS && m.runs[k].tsc < WL_TICKS + 5 * 1000,
+			  "run %d: tsc %llu", k, (unsigned long long)m.runs[k].tsc);
+	/* set_range: the 5 parts in order, then the whole run again, per run */
+	CHECK(w.n_ranges > 0 && w.n_ranges % 6 == 0);
+	for (int r = 0; r < w.n_ranges && r < 64; r++) {
+		int c = r % 6;
+		uint64_t b = c < 5 ? want[c][0] : 0, e = c < 5 ? want[c][1] : 8;
+		CHECK_MSG(w.ranges[r][0] == b && w.ranges[r][1] == e, "range %d: %llu-%llu", r,
+			  (unsigned long long)w.ranges[r][0], (unsigned long long)w.ranges[r][1]);
+	}
+	/* every window masked, interrupts open between any two */
+	CHECK_EQ_INT(irq_watch.windows_unmasked, 0);
+	CHECK_EQ_INT(irq_watch.opened_between, irq_watch.windows - 1);
+	/* between two windows of a run (no counter read in between): only the
+	 * stop write of GLOBAL_CTRL = 0 and the next start touch the PMU */
+	int gaps = 0;
+	for (size_t i = log0; i < t.sim.log_len; i++) {
+		if (t.sim.log[i].op != BT_SIM_WINDOW_END)
+			continue;
+		size_t j = i + 1;
+		bool read = false, other = false;
+		for (; j < t.sim.log_len && t.sim.log[j].op != BT_SIM_WINDOW_BEGIN; j++) {
+			read |= t.sim.log[j].op == BT_SIM_RDPMC;
+			other |= t.sim.log[j].op == BT_SIM_WRMSR && t.sim.log[j].index != 0x38F;
+		}
+		if (j == t.sim.log_len || read)
+			continue; /* the run's last window: read, next run programmed */
+		gaps++;
+		CHECK_MSG(!other, "a PMU write other than GLOBAL_CTRL between two windows (log %zu)", i);
+		CHECK_MSG(i + 1 < t.sim.log_len && t.sim.log[i + 1].op == BT_SIM_WRMSR &&
+				  t.sim.log[i + 1].index == 0x38F && t.sim.log[i + 1].value == 0,
+			  "the window at log %zu does not end with GLOBAL_CTRL = 0", i);
+	}
+	CHECK_MSG(gaps >= 4 * (m.n_runs + 1), "%d gaps between windows", gaps);
+	CHECK_MSG(t.sim.n_violations == 0, "%s", t.sim.violations[0]);
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
+/* A body that declares no iteration space runs whole over the cap, and the
+ * measurement says so. */
+TEST(a_run_over_the_cap_that_cannot_be_split_runs_whole)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_measure_workload wl = { sim_workload, NULL, NULL, NULL, NULL, 0, NULL };
+
+	budget_setup(&t, &o);
+	o.max_window_ticks = 30000;
+	CHECK_EQ_INT(bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m), BT_OK);
+	CHECK_EQ_INT(m.chunks, 1);
+	CHECK(m.over_cap_whole && m.whole_window_ticks >= WL_TICKS);
+	check_exact(&t, &m, "skl, whole over the cap");
+	bt_measurement_free(&m);
+	bt_sim_free(&t.sim);
+}
+
 TEST(timing_without_counters)
 {
 	struct bt_timing t;
 	uint64_t n = 0;
 	struct bt_diag d;
-	struct bt_measure_workload wl = { spin, &n, NULL, NULL, NULL };
+	struct bt_measure_workload wl = { spin, &n, NULL, NULL, NULL, 0, NULL };
 
 	CHECK_EQ_INT(bt_time_workload(bt_arch_cpuid_host(), &wl, 1, 5, false, &t, &d), BT_OK);
 	CHECK_EQ_INT(t.runs, 5);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/results.h"
+#include "report/results-boot.h"
 #include "tests/unit/lib/test.h"
 
 static const char *has(const char *doc, const char *text)
@@ -91,5 +92,38 @@ TEST(workload_records)
 	CHECK(has(doc, "\"smt\": true,"));
 	CHECK(has(doc, "\"installed\": true,"));
 	CHECK(has(doc, "\"vector\": \"#UD\""));
+	bt_sb_free(&sb);
+}
+
+/* A workload the budget cut short between counter groups is listed in the
+ * boot record next to the ones it left out entirely. */
+TEST(boot_record_lists_partial_workloads)
+{
+	static char *argv[] = { "baretop", "--budget=2" };
+	struct bt_platform_facts pf = {
+		.name = "hosted (test)", .firmware_vendor = "", .program_path = "",
+		.arch_backend = "none", .fault_guard_detail = "not here",
+	};
+	struct bt_cpu_info cpu = { .vendor_str = "GenuineIntel", .family = 6, .model = 0x55 };
+	struct bt_cpu_census census = { .note = "cannot enumerate" };
+	static const char *const not_run[] = { "multiply2 on CPU 0" };
+	static const char *const partial[] = { "multiply1 on CPU 0: 8 of 11 counter groups not run" };
+	struct bt_results_boot boot = {
+		.handover = "return", .nvram = "not used (no --run)", .budget_s = 2,
+		.budget_ended = true, .elapsed_s = 1.5, .not_run = not_run, .n_not_run = 1,
+		.partial = partial, .n_partial = 1,
+	};
+	struct bt_results res = {
+		.version = "9.9", .argc = 2, .argv = argv, .platform = &pf, .cpu = &cpu,
+		.census = &census, .boot = &boot,
+	};
+	struct bt_strbuf sb = { 0 };
+
+	CHECK_EQ_INT(bt_results_json.render(&res, 1, &sb), BT_OK);
+	const char *doc = bt_sb_str(&sb);
+	CHECK(has(doc, "\"budget_ended\": true,"));
+	CHECK(has(doc, "\"steps_not_run\": [\n        \"multiply2 on CPU 0\"\n      ],\n"
+		       "      \"steps_partial\": [\n"
+		       "        \"multiply1 on CPU 0: 8 of 11 counter groups not run\"\n      ]"));
 	bt_sb_free(&sb);
 }
