@@ -218,7 +218,7 @@ TEST(every_planned_group_is_one_pinned_perf_group_and_counts_are_calibrated)
 	static struct rig r;
 	struct bt_measurement m;
 	uint64_t per_run = 10000;
-	struct bt_measure_workload wl = { body, &per_run, NULL, NULL, NULL };
+	struct bt_measure_workload wl = { .run = body, .arg = &per_run };
 	cpu_set_t before;
 
 	fake_reset();
@@ -256,7 +256,7 @@ TEST(a_group_in_error_state_is_an_error_naming_it)
 	static struct rig r;
 	struct bt_measurement m;
 	uint64_t per_run = 100;
-	struct bt_measure_workload wl = { body, &per_run, NULL, NULL, NULL };
+	struct bt_measure_workload wl = { .run = body, .arg = &per_run };
 
 	fake_reset();
 	k.error_state_group = 1;
@@ -275,7 +275,7 @@ TEST(a_multiplexed_group_is_an_error_never_scaled)
 	static struct rig r;
 	struct bt_measurement m;
 	uint64_t per_run = 100;
-	struct bt_measure_workload wl = { body, &per_run, NULL, NULL, NULL };
+	struct bt_measure_workload wl = { .run = body, .arg = &per_run };
 
 	fake_reset();
 	k.multiplex_group = 0;
@@ -295,7 +295,7 @@ TEST(an_event_the_kernel_refuses_is_an_error_naming_group_and_event)
 	static struct rig r;
 	struct bt_measurement m;
 	uint64_t per_run = 100;
-	struct bt_measure_workload wl = { body, &per_run, NULL, NULL, NULL };
+	struct bt_measure_workload wl = { .run = body, .arg = &per_run };
 	cpu_set_t before;
 
 	fake_reset();

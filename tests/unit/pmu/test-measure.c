@@ -1015,7 +1015,7 @@ TEST(an_os_driver_named_by_the_pmu_counts_and_is_calibrated_as_on_efi)
 	struct bt_measurement m;
 	struct bt_measure_opts o;
 	uint64_t per_run = 1000;
-	struct bt_measure_workload wl = { fake_body, &per_run, NULL, NULL, NULL };
+	struct bt_measure_workload wl = { .run = fake_body, .arg = &per_run };
 
 	memset(&pmu, 0, sizeof(pmu));
 	memset(&fake_os, 0, sizeof(fake_os));
