@@ -8,7 +8,7 @@
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
-#               [--secure-boot] [--qemu-arg ARG]...
+#               [--secure-boot] [--until REGEX] [--qemu-arg ARG]...
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -31,7 +31,10 @@
 # /usr/share/doc/ovmf/README.Debian) in DIR/vars-secure-boot.fd, or in the
 # --vars FILE when given, on a q35 machine with SMM (the secure boot build
 # of OVMF refuses to start without it); the app must then be signed with
-# /usr/share/ovmf/PkKek-1-snakeoil.key (boot/install.sh --sign).
+# /usr/share/ovmf/PkKek-1-snakeoil.key (boot/install.sh --sign). --until
+# REGEX ends the boot as soon as the console shows a line matching the
+# extended REGEX (QEMU is stopped; exit status 0): for boots that end at
+# the firmware's menu, such as an image Secure Boot refuses.
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -56,8 +59,9 @@ adds=()
 vars_file=""
 extra_qemu=()
 secure_boot=0
+until_re=""
 
-usage() { sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -79,6 +83,7 @@ while [ $# -gt 0 ]; do
     --vars) vars_file=$2; shift 2 ;;
     --qemu-arg) extra_qemu+=("$2"); shift 2 ;;
     --secure-boot) secure_boot=1; shift ;;
+    --until) until_re=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -172,6 +177,21 @@ if [ "$show" = 1 ]; then
     </dev/null 2>"$out/qemu.err" | tee "$out/serial.log" |
     sed -u -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r$//'
   rc=${PIPESTATUS[0]}
+elif [ -n "$until_re" ]; then
+  : >"$out/serial.log"
+  timeout -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+    </dev/null >"$out/serial.log" 2>"$out/qemu.err" &
+  qpid=$!
+  matched=0
+  while kill -0 "$qpid" 2>/dev/null; do
+    if sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r/\n/g' "$out/serial.log" | grep -qE -- "$until_re"; then
+      matched=1; kill "$qpid" 2>/dev/null; break
+    fi
+    sleep 0.5
+  done
+  wait "$qpid"
+  rc=$?
+  [ "$matched" = 1 ] && rc=0
 else
   timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
     </dev/null >"$out/serial.log" 2>"$out/qemu.err"
