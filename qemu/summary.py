@@ -28,7 +28,9 @@ def main():
     for w in ws:
         c = w.get('counted')
         if not c:
-            why = w.get('reason') or (w.get('not_counted') or {}).get('reason') or w.get('state')
+            why = w.get('reason') or w.get('not_counted') or w.get('state')
+            if isinstance(why, dict):
+                why = why.get('reason') or json.dumps(why)
             print(f"  {w['name'][:19]:19} not counted: {str(why)[:58]}")
             continue
         v = c['tree']['values']
