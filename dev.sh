@@ -37,7 +37,7 @@ first_run() {
   # workload: a longer limit than qemu/run.sh's (a --timeout given wins).
   bash qemu/run.sh --show --timeout 1800 --args "--sim=skl${args:+ $args}" "${a[@]+"${a[@]}"}" || rc=$?
   local results
-  results=$(ls -1 "$out"/esp/baretop/results/[0-9]*.json 2>/dev/null | tail -1 || true)
+  results=$(ls -1 "$out/esp/baretop/results/"[0-9]*.json 2>/dev/null | tail -1 || true)
   if [ -z "$results" ]; then
     echo "dev.sh run: no results file came back from the ESP (qemu/run.sh exit status $rc)" >&2
     [ "$rc" -ne 0 ] && exit "$rc"

@@ -134,8 +134,13 @@ void bt_efi_sb_refusal(struct bt_diag *d, const char *name, uint64_t st)
 
 	bt_efi_secure_boot(&sb);
 	bt_sb_text(&sb, text, sizeof(text));
-	bt_diag_set(d, "LoadImage(%s) failed: %s: refused by Secure Boot (not signed by a key in db, "
-		    "or in dbx); Secure Boot %s", name, bt_efi_status_name((EFI_STATUS)st), text);
+	/* UEFI 2.10 7.4 LoadImage: EFI_ACCESS_DENIED, the platform policy
+	 * prohibits the image; EFI_SECURITY_VIOLATION, it was loaded but must
+	 * not be started. Under Secure Boot that policy is the image
+	 * verification (32.4); the variables say whether it was on. */
+	bt_diag_set(d, "LoadImage(%s) failed: %s: refused by the firmware's image policy (Secure "
+		    "Boot: not signed by a key in db, or listed in dbx); Secure Boot %s", name,
+		    bt_efi_status_name((EFI_STATUS)st), text);
 }
 
 static bt_status load(struct image *im, struct bt_diag *d)
@@ -150,9 +155,8 @@ static bt_status load(struct image *im, struct bt_diag *d)
 		bt_efi.bs->UnloadImage(im->handle);
 	}
 	if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED) {
-		/* The image verification refused it (UEFI 2.10 32.4: not signed
-		 * by a key in db, or listed in dbx): say so with the variables
-		 * that decided it, so the reader sees Secure Boot was on. */
+		/* The platform's image policy refused it: say so with the
+		 * Secure Boot variables, so the reader sees whether it was on. */
 		im->handle = NULL;
 		bt_efi_sb_refusal(d, im->name, st);
 		return bt_efi_status(st);

@@ -52,7 +52,7 @@ PY
 mkdir -p "$w/tree/tools" "$w/tree/qemu" "$w/tree/bin"
 cp dev.sh "$w/tree/"
 echo 'exit 0' >"$w/tree/tools/setup.sh"
-printf '#!/bin/sh\nexit 0\n' >"$w/tree/bin/make"; chmod +x "$w/tree/bin/make"
+printf '#!/usr/bin/env sh\nexit 0\n' >"$w/tree/bin/make"; chmod +x "$w/tree/bin/make"
 echo 'printf "%s|" "$@" >"$(dirname "$0")/args"; echo >>"$(dirname "$0")/args"; exit 0' >"$w/tree/qemu/run.sh"
 cp qemu/summary.py "$w/tree/qemu/"
 (cd "$w/tree" && PATH=$w/tree/bin:$PATH ./dev.sh run --no-sim --cpu Skylake-Client --args "--level 2" >/dev/null 2>&1)

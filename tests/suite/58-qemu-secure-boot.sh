@@ -96,14 +96,14 @@ boot refused 0 --efi "$out/baretop-signed.efi" --no-unattended \
   --add "build/tests/fake-os-loader.efi=/EFI/os/loader.efi" \
   --args "--then chainload:\\EFI\\os\\loader.efi $spin"
 c=$out/refused/console.txt
-json refused "[w['state'] for w in r['run']['workloads']] == ['failed'] and 'EFI_ACCESS_DENIED: refused by Secure Boot' in r['run']['workloads'][0]['reason'] and r['run']['workloads'][0]['reason'].endswith('$enforced') and r['result']['exit_status'] == 1 and '1 workload(s) failed' in r['result']['messages']" &&
+json refused "[w['state'] for w in r['run']['workloads']] == ['failed'] and 'EFI_ACCESS_DENIED: refused by the firmware\'s image policy' in r['run']['workloads'][0]['reason'] and r['run']['workloads'][0]['reason'].endswith('$enforced') and r['result']['exit_status'] == 1 and '1 workload(s) failed' in r['result']['messages']" &&
   ok "refused: results: the unsigned -x application failed, refused by Secure Boot, naming the variables; exit status 1" ||
   bad "refused: -x: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["workloads"])' "$out/refused/esp/baretop/results/000001.json" 2>&1 | head -c 600)"
 json refused "$sb_vars" && ok "refused: results written, with the Secure Boot variables" || bad "refused: results"
-line=$(grep -m1 'spin.efi.*refused by Secure Boot' "$c")
+line=$(grep -m1 'spin.efi.*refused by the firmware' "$c")
 [ -n "$line" ] && grep -qF "$enforced" <<<"$line" && ok "refused: console: $line" ||
   bad "refused: no console line for the -x refusal"
-line=$(grep -m1 'then-boot.*refused by Secure Boot' "$c")
+line=$(grep -m1 'then-boot.*refused by the firmware' "$c")
 [ -n "$line" ] && grep -qF "$enforced" <<<"$line" && ok "refused: console: $line" ||
   bad "refused: no console line for the chainload refusal"
 grep -q 'fake-os-loader: started' "$c" && bad "refused: the unsigned loader ran" ||
