@@ -205,11 +205,12 @@ $(EFI_DIR)/tests/efi/%.so: tests/efi/%.c
 	$(Q)ld -nostdlib -znocombreloc -shared -Bsymbolic -z noexecstack -T $(GNUEFI_LIB)/elf_x86_64_efi.lds \
 	  $(GNUEFI_LIB)/crt0-efi-x86_64.o $(@:.so=.o) $(GNUEFI_LIB)/libefi.a $(GNUEFI_LIB)/libgnuefi.a -o $@
 
+# --strip-all as for baretop.efi: they are signed too (the Secure Boot step).
 $(BUILD)/tests/%.efi: $(EFI_DIR)/tests/efi/%.so
 	@mkdir -p $(@D)
 	@echo "  EFI   $@"
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
-	  -j '.rel.*' -j '.rela.*' -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+	  -j '.rel.*' -j '.rela.*' -j .reloc --strip-all --target efi-app-x86_64 --subsystem=10 $< $@
 
 # ---------------------------------------------------------------- targets
 .PHONY: all efi host tests check test test-host run bench fuzz clean setup

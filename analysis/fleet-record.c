@@ -171,6 +171,12 @@ static void identity(struct bt_arena *a, const struct bt_json *root, struct bt_f
 	r->microcode = str(cpu, "microcode");
 	const struct bt_json *fpdt = obj(obj(root, "machine"), "fpdt");
 	r->fpdt_reset_end_ns = fpdt && is_true(fpdt, "present") ? num(fpdt, "reset_end_ns", NAN) : NAN;
+	/* Only a boolean "enforced" of variables that were read counts: a
+	 * file without it (older baretop, hosted run without efivarfs) says
+	 * nothing about Secure Boot. */
+	const struct bt_json *sb = obj(obj(root, "machine"), "secure_boot");
+	const struct bt_json *enf = sb && is_true(sb, "present") ? bt_json_get(sb, "enforced") : NULL;
+	r->secure_boot = !enf ? -1 : enf->type == BT_JSON_TRUE ? 1 : enf->type == BT_JSON_FALSE ? 0 : -1;
 }
 
 static bt_status nodes_of(struct bt_arena *a, const struct bt_json *tree, struct bt_fleet_workload *w,
@@ -327,6 +333,7 @@ bt_status bt_fleet_record_of(struct bt_arena *a, const struct bt_json *root, con
 		return BT_ERR_INVALID;
 	}
 	out->memory_total_mib = NAN;
+	out->secure_boot = -1;
 	const char *rid = str(root, "run_id");
 	if (rid) {
 		out->run_id = rid;

@@ -77,6 +77,7 @@ struct bt_fleet_run {
 	int exit_status;                /* -1 unknown */
 	double memory_total_mib;        /* NaN unknown */
 	double fpdt_reset_end_ns;       /* NaN unknown */
+	int secure_boot;                /* machine.secure_boot.enforced: 1, 0; -1 not recorded */
 	size_t n_workloads;
 	struct bt_fleet_workload *workloads;
 };

@@ -4,7 +4,7 @@
 # UEFI boot entry for it, and removes it all again.
 #
 #   boot/install.sh --esp MOUNTPOINT [--config FILE] [--label NAME] [--bootnext]
-#                   [--dry-run] [--remove] [--sign KEY --cert CERT]
+#                   [--dry-run] [--remove] [--sign KEY --cert CERT [--key-pass ARG]]
 #                   [--efi FILE] [--disk DEV --part N]
 #
 # Copies the app to \EFI\baretop\baretop.efi and the options to
@@ -23,7 +23,9 @@
 # the folders it created, the boot entries labelled NAME) and leaves the ESP
 # as it was; results baretop wrote (\baretop\results) are kept.
 # --sign KEY --cert CERT signs the copy for Secure Boot with sbsign and
-# checks it with sbverify --cert CERT (enroll CERT in db, or via shim's MOK).
+# checks it with sbverify --cert CERT (enroll CERT in db, or via shim's MOK),
+# through boot/sign.sh (an sbsign warning is an error); --key-pass ARG opens
+# an encrypted KEY (openssl's -passin: pass:WORD, env:VAR, file:PATH).
 #
 # Refuses (exit 1) when MOUNTPOINT is not a mounted FAT file system (vfat,
 # msdos, fuse.fusefat), when the partition is typed as something other than
@@ -36,10 +38,10 @@ EFIVARS=${BT_EFIVARS:-/sys/firmware/efi/efivars}
 DIR_ON_ESP=EFI/baretop
 MANIFEST=install.manifest
 
-esp="" cfg_src="" label=baretop bootnext=0 dry=0 remove=0 key="" cert=""
+esp="" cfg_src="" label=baretop bootnext=0 dry=0 remove=0 key="" cert="" keypass=""
 efi=build/baretop.efi disk="" part=""
 
-usage() { sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "install: $*" >&2; exit 1; }
 bad() { echo "install: $*" >&2; usage >&2; exit 2; }
 
@@ -53,6 +55,7 @@ while [ $# -gt 0 ]; do
     --remove) remove=1; shift ;;
     --sign) key=${2:-}; shift 2 ;;
     --cert) cert=${2:-}; shift 2 ;;
+    --key-pass) keypass=${2:-}; shift 2 ;;
     --efi) efi=${2:-}; shift 2 ;;
     --disk) disk=${2:-}; shift 2 ;;
     --part) part=${2:-}; shift 2 ;;
@@ -64,6 +67,7 @@ done
 [ -n "$label" ] || bad "--label must not be empty"
 { [ -n "$key" ] && [ -z "$cert" ]; } || { [ -z "$key" ] && [ -n "$cert" ]; } &&
   bad "--sign KEY and --cert CERT go together"
+[ -n "$keypass" ] && [ -z "$key" ] && bad "--key-pass goes with --sign KEY"
 { [ -n "$disk" ] && [ -z "$part" ]; } || { [ -z "$disk" ] && [ -n "$part" ]; } &&
   bad "--disk DEV and --part N go together"
 
@@ -164,12 +168,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$efi" "$work/baretop.efi"
 if [ -n "$key" ]; then
-  sbsign --key "$key" --cert "$cert" --output "$work/signed.efi" "$work/baretop.efi" >"$work/sbsign.log" 2>&1 ||
-    die "sbsign failed: $(tail -1 "$work/sbsign.log")"
-  sbverify --cert "$cert" "$work/signed.efi" >"$work/sbverify.log" 2>&1 ||
-    die "sbverify --cert $cert rejects the signed app: $(tail -1 "$work/sbverify.log")"
+  signargs=(--key "$key" --cert "$cert")
+  [ -n "$keypass" ] && signargs+=(--passin "$keypass")
+  bash "$(dirname "$0")/sign.sh" "${signargs[@]}" "$work/baretop.efi" "$work/signed.efi" 2>"$work/sign.err" ||
+    die "$(sed 's|^boot/sign.sh: ||' "$work/sign.err" | tail -1)"
   mv "$work/signed.efi" "$work/baretop.efi"
-  echo "signed with $cert; sbverify: $(tail -1 "$work/sbverify.log")"
 fi
 if [ -n "$cfg_src" ]; then
   cp "$cfg_src" "$work/baretop.cfg"

@@ -29,6 +29,7 @@
 #include "firmware/load-option.h"
 #include "efi/boot-vars-efi.h"
 #include "efi/efi-state.h"
+#include "efi/image-efi.h"
 
 static EFI_STATUS get_global(const CHAR16 *name, void *buf, UINTN *size)
 {
@@ -231,6 +232,10 @@ EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 		fflush(stdout);
 		EFI_HANDLE h = NULL;
 		st = load_entry(opt + lo.file_path_offset, lo.file_path_length, &h);
+		if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED) {
+			bt_efi_sb_refusal(&d, aname, st);
+			printf("baretop: next-boot-entry: %s\n", d.text);
+		}
 		if (st != EFI_SUCCESS) {
 			bt_efi_log_status(st, "next-boot-entry: LoadImage");
 			if (tried && tried_num == order[i]) {

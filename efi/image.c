@@ -21,6 +21,8 @@
 #include "app/platform.h"
 #include "efi/efi-state.h"
 #include "efi/image-efi.h"
+#include "efi/platform-efi.h"
+#include "firmware/secure-boot.h"
 
 struct image {
 	EFI_DEVICE_PATH *path;    /* boot volume + file node, pool memory */
@@ -125,6 +127,22 @@ static bt_status build_options(struct image *im, int argc, char *const *argv)
 	return BT_OK;
 }
 
+void bt_efi_sb_refusal(struct bt_diag *d, const char *name, uint64_t st)
+{
+	struct bt_secure_boot sb;
+	char text[200];
+
+	bt_efi_secure_boot(&sb);
+	bt_sb_text(&sb, text, sizeof(text));
+	/* UEFI 2.10 7.4 LoadImage: EFI_ACCESS_DENIED, the platform policy
+	 * prohibits the image; EFI_SECURITY_VIOLATION, it was loaded but must
+	 * not be started. Under Secure Boot that policy is the image
+	 * verification (32.4); the variables say whether it was on. */
+	bt_diag_set(d, "LoadImage(%s) failed: %s: refused by the firmware's image policy (Secure "
+		    "Boot: not signed by a key in db, or listed in dbx); Secure Boot %s", name,
+		    bt_efi_status_name((EFI_STATUS)st), text);
+}
+
 static bt_status load(struct image *im, struct bt_diag *d)
 {
 	EFI_LOADED_IMAGE *li;
@@ -136,11 +154,17 @@ static bt_status load(struct image *im, struct bt_diag *d)
 		 * but Secure Boot refuses to start it. Do not leak it. */
 		bt_efi.bs->UnloadImage(im->handle);
 	}
+	if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED) {
+		/* The platform's image policy refused it: say so with the
+		 * Secure Boot variables, so the reader sees whether it was on. */
+		im->handle = NULL;
+		bt_efi_sb_refusal(d, im->name, st);
+		return bt_efi_status(st);
+	}
 	if (st != EFI_SUCCESS) {
 		im->handle = NULL;
 		bt_diag_set(d, "LoadImage(%s) failed: %s%s", im->name, bt_efi_status_name(st),
 			    st == EFI_NOT_FOUND ? " (no such file)"
-			    : st == EFI_SECURITY_VIOLATION ? " (refused by Secure Boot)"
 			    : st == EFI_UNSUPPORTED || st == EFI_LOAD_ERROR
 			    ? " (not an EFI application for this machine?)" : "");
 		return bt_efi_status(st);

@@ -3,7 +3,8 @@
  * The machine facts under UEFI: the SMBIOS entry point and the ACPI RSDP
  * are found in the system table's configuration table (UEFI 2.x 4.6; the
  * SMBIOS 3 entry point preferred, DSP0134 5.2.2), the Boot Loader
- * Interface variables read with GetVariable; firmware/ parses the bytes.
+ * Interface and Secure Boot variables read with GetVariable; firmware/
+ * parses the bytes.
  * Boot-services memory is identity-mapped (UEFI 2.x 2.3.4), so a physical
  * address is read as a pointer; the parsers bound every length first.
  */
@@ -113,9 +114,28 @@ static void efi_bli(struct bt_bli *b)
 			 "that implements the Boot Loader Interface");
 }
 
+void bt_efi_secure_boot(struct bt_secure_boot *s)
+{
+	static const CHAR16 *const names[BT_SB_NVARS] = { L"SecureBoot", L"SetupMode", L"AuditMode",
+							  L"DeployedMode" };
+
+	memset(s, 0, sizeof(*s));
+	s->present = true;
+	for (int i = 0; i < BT_SB_NVARS; i++) {
+		uint8_t v[8];
+		UINTN n = sizeof(v);
+		EFI_STATUS st = bt_efi.rs->GetVariable((CHAR16 *)names[i], &gEfiGlobalVariableGuid,
+						       NULL, &n, v);
+
+		s->value[i] = st == EFI_NOT_FOUND ? BT_SB_ABSENT
+			      : st == EFI_SUCCESS ? bt_sb_decode(v, n) : BT_SB_MALFORMED;
+	}
+}
+
 void bt_efi_machine_facts(struct bt_machine *m)
 {
 	efi_smbios(&m->smbios);
 	efi_fpdt(&m->fpdt);
 	efi_bli(&m->bli);
+	bt_efi_secure_boot(&m->secure_boot);
 }

@@ -9,5 +9,7 @@ void bt_efi_platform_init(struct bt_platform *p);
 
 /* efi/machine.c: SMBIOS, ACPI FPDT, Boot Loader Interface variables. */
 void bt_efi_machine_facts(struct bt_machine *m);
+/* The Secure Boot variables now (efi/machine.c). */
+void bt_efi_secure_boot(struct bt_secure_boot *s);
 
 #endif

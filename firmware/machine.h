@@ -2,8 +2,8 @@
 /*
  * What a results file says about the machine itself: its identity and
  * firmware from SMBIOS, the firmware's own boot times from the ACPI FPDT,
- * and the Boot Loader Interface variables a boot loader such as
- * systemd-boot leaves. Plain data, filled by the parsers of this folder
+ * the Boot Loader Interface variables a boot loader such as
+ * systemd-boot leaves, and the Secure Boot state (secure-boot.h). Plain data, filled by the parsers of this folder
  * (smbios.c, acpi-fpdt.c, bli.c) from bytes the platform found (efi/
  * machine.c), and written by report/ as the results' "machine" section.
  * Strings are "" when absent (written as null).
@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "firmware/secure-boot.h"
 
 #define BT_SMBIOS_STR 72       /* longest string kept (longer ones are cut) */
 #define BT_SMBIOS_MAX_SOCKETS 16
@@ -85,6 +87,7 @@ struct bt_machine {
 	struct bt_smbios smbios;
 	struct bt_fpdt fpdt;
 	struct bt_bli bli;
+	struct bt_secure_boot secure_boot;
 };
 
 /* A machine without any of it, every part saying `reason`. */

@@ -2,14 +2,15 @@
 /*
  * The machine facts of a hosted run (baretop-host run): Linux exports the
  * SMBIOS entry point and table under /sys/firmware/dmi/tables/ (root only)
- * and the Boot Loader Interface variables under efivarfs (a 4-byte
- * attribute word, then the value). Where they cannot be read, the facts
- * say why. The FPDT's boot record lives in physical memory, which a hosted
+ * and the Boot Loader Interface and Secure Boot variables under efivarfs
+ * (a 4-byte attribute word, then the value). Where they cannot be read,
+ * the facts say why. The FPDT's boot record lives in physical memory, which a hosted
  * run does not read.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "firmware/bli.h"
 #include "firmware/smbios.h"
@@ -68,13 +69,14 @@ static void host_smbios(struct bt_smbios *s)
 	free(t);
 }
 
-static bool efivar(const char *name, uint8_t *buf, size_t max, size_t *ret_len)
+static bool efivar_guid(const char *name, const char *guid, uint8_t *buf, size_t max,
+			size_t *ret_len)
 {
 	char path[160];
 	size_t n = 0;
 	uint8_t *v;
 
-	snprintf(path, sizeof(path), EFIVARS "%s-" BT_BLI_GUID_TEXT, name);
+	snprintf(path, sizeof(path), EFIVARS "%s-%s", name, guid);
 	v = slurp(path, max + 4, &n);
 	if (!v || n < 4) {
 		free(v);
@@ -84,6 +86,39 @@ static bool efivar(const char *name, uint8_t *buf, size_t max, size_t *ret_len)
 	*ret_len = n - 4;
 	free(v);
 	return true;
+}
+
+static bool efivar(const char *name, uint8_t *buf, size_t max, size_t *ret_len)
+{
+	return efivar_guid(name, BT_BLI_GUID_TEXT, buf, max, ret_len);
+}
+
+/* The Secure Boot variables as Linux shows them; a kernel not booted by
+ * UEFI has no efivarfs, and then nothing is said about them. */
+static void host_secure_boot(struct bt_secure_boot *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (access(EFIVARS, R_OK) != 0) {
+		snprintf(s->reason, sizeof(s->reason),
+			 "hosted run: " EFIVARS " is not readable (Linux not booted by UEFI?)");
+		return;
+	}
+	s->present = true;
+	for (int i = 0; i < BT_SB_NVARS; i++) {
+		char path[160];
+		uint8_t v[8];
+		size_t n = 0;
+
+		snprintf(path, sizeof(path), EFIVARS "%s-" BT_EFI_GLOBAL_GUID_TEXT,
+			 bt_sb_var_name((enum bt_sb_var)i));
+		if (access(path, F_OK) != 0)
+			s->value[i] = BT_SB_ABSENT;
+		else if (efivar_guid(bt_sb_var_name((enum bt_sb_var)i), BT_EFI_GLOBAL_GUID_TEXT, v,
+				     sizeof(v), &n))
+			s->value[i] = bt_sb_decode(v, n);
+		else
+			s->value[i] = BT_SB_MALFORMED;
+	}
 }
 
 static void host_bli(struct bt_bli *b)
@@ -110,4 +145,5 @@ void bt_host_machine_facts(struct bt_machine *m)
 	snprintf(m->fpdt.reason, sizeof(m->fpdt.reason),
 		 "hosted run: the FPDT's boot record is in physical memory, not read from Linux");
 	host_bli(&m->bli);
+	host_secure_boot(&m->secure_boot);
 }

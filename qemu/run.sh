@@ -8,7 +8,7 @@
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
-#               [--qemu-arg ARG]...
+#               [--secure-boot] [--until REGEX] [--qemu-arg ARG]...
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -25,7 +25,16 @@
 # does not exist and kept between boots: NVRAM variables persist, as on a
 # machine (without it, -bios OVMF.fd keeps none across runs). --qemu-arg
 # passes one more argument to QEMU (repeatable, in order), e.g.
-# --qemu-arg -smbios --qemu-arg type=1,serial=X.
+# --qemu-arg -smbios --qemu-arg type=1,serial=X. --secure-boot boots with
+# Secure Boot enforced: Debian's OVMF_CODE_4M.snakeoil.fd with a fresh copy
+# of OVMF_VARS_4M.snakeoil.fd (the snakeoil test key in PK, KEK and db;
+# /usr/share/doc/ovmf/README.Debian) in DIR/vars-secure-boot.fd, or in the
+# --vars FILE when given, on a q35 machine with SMM (the secure boot build
+# of OVMF refuses to start without it); the app must then be signed with
+# /usr/share/ovmf/PkKek-1-snakeoil.key (boot/install.sh --sign). --until
+# REGEX ends the boot as soon as the console shows a line matching the
+# extended REGEX (QEMU is stopped; exit status 0): for boots that end at
+# the firmware's menu, such as an image Secure Boot refuses.
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -49,8 +58,10 @@ full_size=0
 adds=()
 vars_file=""
 extra_qemu=()
+secure_boot=0
+until_re=""
 
-usage() { sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -71,6 +82,8 @@ while [ $# -gt 0 ]; do
     --full-size) full_size=1; shift ;;
     --vars) vars_file=$2; shift 2 ;;
     --qemu-arg) extra_qemu+=("$2"); shift 2 ;;
+    --secure-boot) secure_boot=1; shift ;;
+    --until) until_re=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -135,6 +148,23 @@ if [ -n "$vars_file" ]; then
   fw=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
       -drive "if=pflash,format=raw,unit=1,file=$vars_file")
 fi
+if [ "$secure_boot" = 1 ]; then
+  code=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd
+  tmpl=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+  for f in "$code" "$tmpl"; do
+    [ -f "$f" ] || { echo "qemu/run.sh: $f not found (apt-get install ovmf)" >&2; exit 125; }
+  done
+  # Each boot starts from the template's keys unless --vars keeps a store.
+  if [ -z "$vars_file" ]; then
+    vars_file=$out/vars-secure-boot.fd
+    cp "$tmpl" "$vars_file"
+  else
+    [ -f "$vars_file" ] || cp "$tmpl" "$vars_file"
+  fi
+  fw=(-machine q35,smm=on -global driver=cfi.pflash01,property=secure,value=on
+      -drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
+      -drive "if=pflash,format=raw,unit=1,file=$vars_file")
+fi
 qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
            "${fw[@]}" -drive "$drive"
            -device isa-debug-exit,iobase=0xf4,iosize=0x04)
@@ -147,6 +177,21 @@ if [ "$show" = 1 ]; then
     </dev/null 2>"$out/qemu.err" | tee "$out/serial.log" |
     sed -u -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r$//'
   rc=${PIPESTATUS[0]}
+elif [ -n "$until_re" ]; then
+  : >"$out/serial.log"
+  timeout -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+    </dev/null >"$out/serial.log" 2>"$out/qemu.err" &
+  qpid=$!
+  matched=0
+  while kill -0 "$qpid" 2>/dev/null; do
+    if sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r/\n/g' "$out/serial.log" | grep -qE -- "$until_re"; then
+      matched=1; kill "$qpid" 2>/dev/null; break
+    fi
+    sleep 0.5
+  done
+  wait "$qpid"
+  rc=$?
+  [ "$matched" = 1 ] && rc=0
 else
   timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
     </dev/null >"$out/serial.log" 2>"$out/qemu.err"

@@ -126,12 +126,39 @@ static void bli_json(struct bt_jw *j, const struct bt_bli *b)
 	bt_jw_end(j);
 }
 
+/* Each variable as its value (0 or 1) or the word "absent" (the firmware
+ * does not define it) or "malformed": an absent AuditMode is not a 0. */
+static void secure_boot_json(struct bt_jw *j, const struct bt_secure_boot *s)
+{
+	char text[240];
+
+	bt_jw_object(j, "secure_boot");
+	bt_jw_bool(j, "present", s->present);
+	if (!s->present) {
+		bt_jw_str(j, "reason", s->reason);
+	} else {
+		bt_jw_bool(j, "enforced", bt_sb_enforced(s));
+		for (int i = 0; i < BT_SB_NVARS; i++) {
+			const char *name = bt_sb_var_name((enum bt_sb_var)i);
+
+			if (s->value[i] == 0 || s->value[i] == 1)
+				bt_jw_u64(j, name, (uint64_t)s->value[i]);
+			else
+				bt_jw_str(j, name, s->value[i] == BT_SB_ABSENT ? "absent" : "malformed");
+		}
+		bt_sb_text(s, text, sizeof(text));
+		bt_jw_str(j, "summary", text);
+	}
+	bt_jw_end(j);
+}
+
 void bt_machine_json(struct bt_jw *j, const struct bt_machine *m)
 {
 	bt_jw_object(j, "machine");
 	smbios_json(j, &m->smbios);
 	fpdt_json(j, &m->fpdt);
 	bli_json(j, &m->bli);
+	secure_boot_json(j, &m->secure_boot);
 	bt_jw_end(j);
 }
 
@@ -161,4 +188,7 @@ void bt_machine_console(const struct bt_machine *m)
 		       (double)m->fpdt.os_loader_start_image_start_ns / 1e6);
 	else
 		printf("boot times    no FPDT: %s\n", m->fpdt.reason);
+	char sb[240];
+	bt_sb_text(&m->secure_boot, sb, sizeof(sb));
+	printf("secure boot   %s\n", sb);
 }

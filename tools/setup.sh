@@ -11,7 +11,7 @@ packages=(
   python3                                     # test helpers (../shared check.py)
   python3-jsonschema                          # the suite's `results-schema` step: results files against report/results.schema.json
   gnu-efi newlib-source xz-utils              # the UEFI build: gnu-efi + newlib from source
-  ovmf qemu-system-x86 mtools dosfstools      # boot in QEMU + OVMF, FAT ESP images
+  ovmf qemu-system-x86 mtools dosfstools      # boot in QEMU + OVMF (its snakeoil Secure Boot pair: the `qemu-secure-boot` step), FAT ESP images
   file                                        # tests check the PE32+ header
   fdisk bc                                    # sfdisk: boot/make-usb-image.sh; bc: test timing
   chromium chromium-driver                    # the suite's `report-html` step: the HTML report rendered headless

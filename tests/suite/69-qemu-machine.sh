@@ -15,7 +15,10 @@
 # names 0x5000000, and an FBPT there with -device loader (planted by the
 # test, not OVMF's): the walk RSDP -> XSDT -> FPDT -> FBPT must find the
 # record and report its times (ExitBootServices 0: null). Boot Loader Interface: not
-# started by a BLI loader, so absent with a reason. A wrong expectation
+# started by a BLI loader, so absent with a reason. Secure Boot: OVMF.fd's
+# variable store holds no platform key, so the firmware is in setup mode
+# (UEFI 2.10 32.3: SetupMode 1, SecureBoot 0), not enforcing; EDK2 does not
+# implement the audit and deployed modes (AuditMode, DeployedMode absent). A wrong expectation
 # must make the checker fail (negative case).
 set -uo pipefail
 out=build/qemu/machine
@@ -58,6 +61,9 @@ if boot pc --smp 2 --mem 512 \
  "machine.smbios.memory.total_mib": 512, "machine.smbios.memory.dimms_populated": 1,
  "machine.smbios.memory.dimm_slots": 1, "machine.smbios.memory.speed_mts": 2933,
  "machine.boot_loader_interface.present": false,
+ "machine.secure_boot.present": true, "machine.secure_boot.enforced": false,
+ "machine.secure_boot.SecureBoot": 0, "machine.secure_boot.SetupMode": 1,
+ "machine.secure_boot.AuditMode": "absent", "machine.secure_boot.DeployedMode": "absent",
  "run_id_prefix": "$uuid"}
 JSON
   python3 "$check" "$out/pc/esp/baretop/results/000001.json" "$out/pc.expect" >"$out/pc.check" || fail=1

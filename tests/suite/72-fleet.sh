@@ -22,6 +22,8 @@
 #   - every row says its values are SIMULATED (CSV provenance, the text
 #     table after the node), and a fleet of one measured and one simulated
 #     file says "SIMULATED in 1 of 2 runs";
+#   - runs.secure_boot as each machine's files say (NULL for the older
+#     files); a schema 1 database is upgraded in place (the column added);
 #   - every table and column of the database is in docs/fleet-schema.md.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
@@ -47,6 +49,30 @@ out = open(sys.argv[3]).read()
 if a != b or ' 0 imported' not in out:
     print(f'FAIL second import changed the database: {a} -> {b}'); sys.exit(1)
 print(f'ok   importing again adds nothing: rows {b}')
+PY
+# A database of schema 1 (no runs.secure_boot) is upgraded in place when
+# opened: the column is added, NULL for its runs, and a new import fills it.
+python3 - "$work/before.db" "$work/v1.db" <<'PY' || fail=1
+import shutil, sqlite3, sys
+shutil.copy(sys.argv[1], sys.argv[2])
+db = sqlite3.connect(sys.argv[2])
+db.execute('DELETE FROM nodes'); db.execute('DELETE FROM events'); db.execute('DELETE FROM workloads')
+db.execute("DELETE FROM runs WHERE run_id NOT IN (SELECT run_id FROM runs ORDER BY run_id LIMIT 5)")
+db.execute('ALTER TABLE runs DROP COLUMN secure_boot'); db.execute('PRAGMA user_version = 1')
+db.commit()
+PY
+"$bin" fleet "$work/fleet" --db "$work/v1.db" --quiet >/dev/null 2>"$work/v1.err"
+python3 - "$work/v1.db" <<'PY' || fail=1
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+v = db.execute('PRAGMA user_version').fetchone()[0]
+cols = [r[1] for r in db.execute('PRAGMA table_info(runs)')]
+null_old = db.execute('SELECT COUNT(*) FROM runs WHERE secure_boot IS NULL').fetchone()[0]
+filled = db.execute('SELECT COUNT(*) FROM runs WHERE secure_boot IS NOT NULL').fetchone()[0]
+if v != 2 or 'secure_boot' not in cols or null_old != 5 + 2 or filled != 52 - 5:   # 52 files with a machine section, 5 kept from before
+    print(f'FAIL schema 1 upgrade: user_version {v}, columns {cols}, NULL {null_old}, set {filled}'); sys.exit(1)
+print(f'ok   a schema 1 database is upgraded to 2: secure_boot added, NULL for its {null_old - 2} runs '
+      f'(and the 2 older files), set for the {filled} imported after')
 PY
 "$bin" fleet --db "$work/fleet.db" --k 1 --csv "$work/k1.csv" --quiet >/dev/null 2>&1
 # the database alone (no file skipped): machines stand out, which is the

@@ -33,6 +33,7 @@ const char BT_FLEET_SCHEMA[] =
 	"  sequence INTEGER, firmware_clock TEXT, baretop_version TEXT,\n"
 	"  simulated INTEGER NOT NULL,         -- 1: SIMULATED (the document's \"simulated\")\n"
 	"  exit_status INTEGER, memory_total_mib REAL, fpdt_reset_end_ns REAL,\n"
+	"  secure_boot INTEGER,                -- machine.secure_boot.enforced: 1, 0; NULL not recorded\n"
 	"  source_file TEXT NOT NULL,          -- the path it was first imported from\n"
 	"  imported_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))\n"
 	");\n"
@@ -62,7 +63,7 @@ const char BT_FLEET_SCHEMA[] =
 	");\n"
 	"CREATE INDEX IF NOT EXISTS runs_machine ON runs(machine_id);\n"
 	"CREATE INDEX IF NOT EXISTS workloads_name ON workloads(name, model);\n"
-	"PRAGMA user_version = 1;\n";
+	"PRAGMA user_version = 2;\n";
 
 sqlite3 *bt_fleet_db_open(const char *path, struct bt_diag *d)
 {
@@ -79,13 +80,23 @@ sqlite3 *bt_fleet_db_open(const char *path, struct bt_diag *d)
 			version = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
 	}
-	if (version != 0 && version != 1) {
+	if (version < 0 || version > 2) {
 		bt_diag_set(d, "%s: %s", path, version < 0 ? sqlite3_errmsg(db)
-			    : "a database of another schema version (PRAGMA user_version is not 1)");
+			    : "a database of another schema version (PRAGMA user_version is not 1 or 2)");
 		sqlite3_close(db);
 		return NULL;
 	}
 	char *err = NULL;
+	/* Version 1 had no runs.secure_boot: add it (NULL for the runs
+	 * already stored, which is what their files said); the schema below
+	 * then sets version 2. */
+	if (version == 1 &&
+	    sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN secure_boot INTEGER", NULL, NULL, &err) != SQLITE_OK) {
+		bt_diag_set(d, "%s: upgrading schema 1 to 2: %s", path, err ? err : sqlite3_errmsg(db));
+		sqlite3_free(err);
+		sqlite3_close(db);
+		return NULL;
+	}
 	if (sqlite3_exec(db, BT_FLEET_SCHEMA, NULL, NULL, &err) != SQLITE_OK) {
 		bt_diag_set(d, "%s: schema: %s", path, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
@@ -171,7 +182,8 @@ static int store(sqlite3 *db, const struct bt_fleet_run *r, const char *file)
 		return -1;
 	if (prepare(db, "INSERT INTO runs (run_id, run_id_source, machine_id, firmware_id, microcode, sequence,"
 			" firmware_clock, baretop_version, simulated, exit_status, memory_total_mib,"
-			" fpdt_reset_end_ns, source_file) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", &st) != SQLITE_OK)
+			" fpdt_reset_end_ns, source_file, secure_boot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		    &st) != SQLITE_OK)
 		return -1;
 	bind_text(st, 1, r->run_id);
 	bind_text(st, 2, r->run_id_source);
@@ -189,6 +201,10 @@ static int store(sqlite3 *db, const struct bt_fleet_run *r, const char *file)
 	bind_real(st, 11, r->memory_total_mib);
 	bind_real(st, 12, r->fpdt_reset_end_ns);
 	bind_text(st, 13, file);
+	if (r->secure_boot >= 0)
+		sqlite3_bind_int(st, 14, r->secure_boot);
+	else
+		sqlite3_bind_null(st, 14);
 	rc = exec1(db, st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

@@ -53,6 +53,16 @@ if len(nosmbios) != 1 or nosmbios[0][1] != 2 or content != 2:
         f'{nosmbios}, {content}')
 else:
     print(f'ok   the 2 older files (no machine section, no run_id): machine {nosmbios[0][0]}, run ids by content hash')
+# runs.secure_boot: the generator's machines as it made them; NULL for the
+# older files, which have no machine section
+sb = dict(db.execute("SELECT machine_key, GROUP_CONCAT(DISTINCT IFNULL(secure_boot, 'NULL'))"
+                     " FROM runs JOIN machines USING (machine_id) GROUP BY machine_key").fetchall())
+want_sb = {m['key']: str(m['secure_boot']) for m in desc['machines']}
+if {k: sb.get(k) for k in want_sb} != want_sb or sb.get(nosmbios[0][0] if nosmbios else None) != 'NULL':
+    bad(f'runs.secure_boot: {sb}, want {want_sb} and NULL for the older files')
+else:
+    print(f"ok   runs.secure_boot: {sum(v == '1' for v in want_sb.values())} machines enforced, "
+          f"{sum(v == '0' for v in want_sb.values())} not, NULL for the older files")
 ids = {d['run_id'] for d in docs if 'run_id' in d}
 stored = {r[0] for r in db.execute("SELECT run_id FROM runs WHERE run_id_source = 'results file'")}
 if ids != stored:

@@ -19,7 +19,7 @@ after `--` start the next page's own options. --expect-fail KIND (console,
 network, text) inverts the verdict: the page must fail that check, which is
 how the suite proves the checker can fail.
 """
-import base64, json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import base64, json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -44,6 +44,9 @@ class Driver:
                 self.call("GET", "/status")
                 break
             except OSError:
+                if self.proc.poll() is not None:
+                    raise OSError(f"{CHROMEDRIVER} exited with status {self.proc.returncode} "
+                                  "before it listened")
                 time.sleep(0.05)
         self.profile = tempfile.mkdtemp(prefix="bt-chromium-")
         caps = {"capabilities": {"alwaysMatch": {
@@ -156,9 +159,26 @@ def parse(argv):
     return [p for p in pages if p["page"]]
 
 
+def session_error(e):
+    """Why chromedriver gave no session, in one line: its own message (the
+    W3C error body of an HTTP error), else the connection's reason."""
+    if isinstance(e, urllib.error.HTTPError):
+        try:
+            v = json.loads(e.read())["value"]
+            return f'{v.get("error", e.code)}: {v.get("message", "").strip().splitlines()[0]}'
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            return f"HTTP {e.code} {e.reason}"
+    return str(getattr(e, "reason", None) or e)
+
+
 def main():
     pages = parse(sys.argv[1:])
-    d = Driver()
+    try:
+        d = Driver()
+    except (OSError, ValueError, KeyError) as e:
+        # (urllib's errors are OSErrors.) Exit 3: no page was checked.
+        print(f"FAIL chromedriver could not start a headless Chromium session: {session_error(e)}")
+        sys.exit(3)
     ok = True
     try:
         for p in pages:

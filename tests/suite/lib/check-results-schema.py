@@ -66,6 +66,9 @@ if n_consistency == 0:
     fail = 1
 
 # The schema must reject what is wrong: (path, mutation) on a valid counted document.
+# A Secure Boot section as a UEFI firmware without AuditMode/DeployedMode writes it.
+SB_READ = {"present": True, "enforced": True, "SecureBoot": 1, "SetupMode": 0,
+           "AuditMode": "absent", "DeployedMode": "absent", "summary": "enforced (...)"}
 def at(doc, path):
     for p in path:
         doc = doc[p]
@@ -98,6 +101,15 @@ mutations = [
      lambda d: (d.clear(), d.__setitem__("present", False))),
     ("machine.smbios.memory.total_mib as a string", ["machine", "smbios", "memory"],
      lambda d: d.__setitem__("total_mib", "512")),
+    ("machine without secure_boot", ["machine"], lambda d: d.pop("secure_boot")),
+    ("machine.secure_boot.SecureBoot 2", ["machine", "secure_boot"],
+     lambda d: (d.clear(), d.update(SB_READ, SecureBoot=2))),
+    ("machine.secure_boot.AuditMode unknown word", ["machine", "secure_boot"],
+     lambda d: (d.clear(), d.update(SB_READ, AuditMode="unknown"))),
+    ("machine.secure_boot read without DeployedMode", ["machine", "secure_boot"],
+     lambda d: (d.clear(), d.update(SB_READ), d.pop("DeployedMode"))),
+    ("machine.secure_boot not read without reason", ["machine", "secure_boot"],
+     lambda d: (d.clear(), d.__setitem__("present", False))),
 ]
 if first_counted is None:
     print("FAIL no valid counted results file to mutate")

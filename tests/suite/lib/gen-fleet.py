@@ -17,7 +17,8 @@ is set. Every document says "simulated": true (the run does), and the SMBIOS
 strings say SIMULATED too.
 
 The machines: serial SIM-NNNN, a random UUID (seeded), one of 3 firmware
-versions (i % 3) and 2 microcode revisions (i % 2). Per-machine noise is a
+versions (i % 3) and 2 microcode revisions (i % 2); Secure Boot enforced
+except on every fourth machine (i % 4 == 1: setup mode). Per-machine noise is a
 memory latency factor, uniform within +-3 % (machines of one model whose
 memory parts differ within their specification: a bounded spread, so an
 ordinary machine lies at most about 2 MADs from the fleet; with a normal
@@ -96,7 +97,21 @@ def machine_section(i, uid, fw):
         },
         'fpdt': {'present': False, 'reason': 'SIMULATED machine: no ACPI FPDT', 'reset_end_ns': None},
         'boot_loader_interface': {'present': False},
+        'secure_boot': secure_boot_section(i),
     }
+
+
+def secure_boot_enforced(i):
+    """Every fourth machine runs with no platform key (setup mode): Secure
+    Boot off; the others enforce it."""
+    return i % 4 != 1
+
+
+def secure_boot_section(i):
+    on = secure_boot_enforced(i)
+    return {'present': True, 'enforced': on, 'SecureBoot': 1 if on else 0, 'SetupMode': 0 if on else 1,
+            'AuditMode': 'absent', 'DeployedMode': 'absent',
+            'summary': 'SIMULATED ' + ('enforced' if on else 'setup mode')}
 
 
 def main():
@@ -127,6 +142,7 @@ def main():
             latency += REGRESSION
         extra = 0.40 if i == outlier else latency
         m = {'i': i, 'uuid': uid, 'firmware': FIRMWARE[i % 3], 'microcode': MICROCODE[i % 2],
+             'secure_boot': int(secure_boot_enforced(i)),
              'dir': os.path.join(a.out, f'esp-{i:04d}', 'baretop', 'results')}
         machines.append(m)
         for w in WORKLOADS:

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: host ~1s
+# No absolute machine path in any tracked file (tests/suite/lib/
+# machine-paths.py says which forms are allowed): a clone must work alone,
+# wherever it is put. The checker first shows it catches planted paths.
+# Outside a git checkout (an exported tree) every file under the top is read.
+set -uo pipefail
+chk=tests/suite/lib/machine-paths.py
+python3 "$chk" --self-test || exit 1
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git ls-files -z | xargs -0 python3 "$chk"
+else
+  find . -path ./build -prune -o -type f -print0 | xargs -0 python3 "$chk"
+fi

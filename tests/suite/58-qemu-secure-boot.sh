@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: qemu ~90s
+# Secure Boot enforced: Debian ovmf's snakeoil pair (OVMF_CODE_4M.snakeoil.fd
+# and a copy of OVMF_VARS_4M.snakeoil.fd: the snakeoil key in PK, KEK and db,
+# /usr/share/doc/ovmf/README.Debian) on q35 with SMM (qemu/run.sh
+# --secure-boot). Apps are signed with that key (PkKek-1-snakeoil.key,
+# passphrase "snakeoil") by boot/sign.sh, the signing step of
+# boot/install.sh --sign.
+#   signed: baretop signed runs a signed -x application, records the
+#     Secure Boot variables (SecureBoot 1, SetupMode 0: a PK is enrolled;
+#     AuditMode and DeployedMode absent: EDK2 does not implement the UEFI
+#     2.5 audit and deployed modes, so Debian's OVMF defines neither),
+#     prints them, and hands over to a signed loader;
+#   refused: an unsigned -x application (LoadImage: EFI_ACCESS_DENIED) and
+#     an unsigned --then chainload: loader are refused, each saying so with
+#     the variables; the run still ends, its results written (the failed
+#     workload in them, exit status 1) before the hand-over is tried;
+#   unsigned: baretop itself unsigned is refused by the firmware ("Access
+#     Denied") and never runs.
+# boot/sign.sh refuses a wrong passphrase and an image with bytes after its
+# last section (sbsign's gap warning). Skipped (77) when the snakeoil files
+# are not installed.
+set -uo pipefail
+code=/usr/share/OVMF/OVMF_CODE_4M.snakeoil.fd
+tmpl=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+key=/usr/share/ovmf/PkKek-1-snakeoil.key
+cert=/usr/share/ovmf/PkKek-1-snakeoil.pem
+for f in "$code" "$tmpl" "$key" "$cert"; do
+  [ -f "$f" ] || { echo "skipped: $f is absent (Debian's ovmf package ships the Secure Boot test key and firmware)"; exit 77; }
+done
+out=build/qemu/secure-boot
+rm -rf "$out"
+mkdir -p "$out"
+make -s -j"$(nproc)" efi >/dev/null || { echo "FAIL build"; exit 1; }
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+# ---- signing through the project's own path
+sign() { bash boot/sign.sh --key "$key" --cert "$cert" --passin pass:snakeoil "$@"; }
+for app in build/baretop.efi build/tests/spin-workload.efi build/tests/fake-os-loader.efi; do
+  s=$out/$(basename "$app" .efi)-signed.efi
+  if sign "$app" "$s" >"$out/sign.log" 2>&1; then
+    ok "boot/sign.sh $app: $(cat "$out/sign.log")"
+  else
+    bad "boot/sign.sh $app: $(cat "$out/sign.log")"
+  fi
+done
+bash boot/sign.sh --key "$key" --cert "$cert" --passin pass:wrong build/baretop.efi "$out/x.efi" \
+  >/dev/null 2>"$out/neg.err" && bad "a wrong passphrase signs?" ||
+  ok "wrong passphrase refused: $(head -1 "$out/neg.err")"
+{ cat build/baretop.efi; head -c 4096 /dev/zero; } >"$out/gap.efi"
+sign "$out/gap.efi" "$out/x.efi" >/dev/null 2>"$out/neg.err" && bad "an image with a gap signs?" ||
+  { grep -q 'gaps between PE/COFF sections' "$out/neg.err" &&
+    ok "bytes after the last section refused: $(head -1 "$out/neg.err")" ||
+    bad "gap: $(head -1 "$out/neg.err")"; }
+
+# ---- the boots
+boot() { # NAME EXPECTED-STATUS RUN.SH-ARGS...
+  local name=$1 want=$2; shift 2
+  local t0=$(date +%s) rc
+  bash qemu/run.sh --secure-boot --out "$out/$name" --timeout 300 "$@" >/dev/null 2>"$out/$name.err"
+  rc=$?
+  echo "     $name: exit status $rc in $(( $(date +%s) - t0 ))s"
+  [ "$rc" -eq "$want" ] && return 0
+  bad "$name: exit status $rc, expected $want"; tail -15 "$out/$name/console.txt"; return 1
+}
+json() { # NAME PYTHON-EXPRESSION-ON-r: true on the boot's first results file
+  python3 -c "import json, sys; r = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" \
+    "$out/$1/esp/baretop/results/000001.json" 2>/dev/null
+}
+enforced="enforced (SecureBoot=1 SetupMode=0 AuditMode absent DeployedMode absent)"
+sb_vars="r['machine']['secure_boot'] == {'present': True, 'enforced': True, 'SecureBoot': 1, 'SetupMode': 0, 'AuditMode': 'absent', 'DeployedMode': 'absent', 'summary': '$enforced'}"
+
+spin="-x \\tools\\spin.efi 1000"
+boot signed 0 --efi "$out/baretop-signed.efi" --no-unattended --timeout 240 \
+  --add "$out/spin-workload-signed.efi=/tools/spin.efi" \
+  --add "$out/fake-os-loader-signed.efi=/EFI/os/loader.efi" \
+  --args "--then chainload:\\EFI\\os\\loader.efi $spin"
+c=$out/signed/console.txt
+grep -q '^done          exit status 0' "$c" && ok "signed: baretop ran to its end under Secure Boot (exit status 0)" ||
+  bad "signed: no 'done exit status 0'"
+grep -qxF "secure boot   $enforced" "$c" && ok "signed: console: secure boot   $enforced" ||
+  bad "signed: console: $(grep -m1 '^secure boot' "$c")"
+json signed "$sb_vars" && ok "signed: results machine.secure_boot: every variable as read, enforced" ||
+  bad "signed: results secure_boot: $(json signed False; python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["machine"]["secure_boot"])' "$out/signed/esp/baretop/results/000001.json" 2>&1)"
+json signed "[(w['name'], w['state'], w['params']) for w in r['run']['workloads']] == [('\\\\tools\\\\spin.efi', 'ran', '1000')] and r['result']['exit_status'] == 0" &&
+  ok "signed: the signed -x application ran (results: state ran, exit status 0)" || bad "signed: workloads"
+grep -q 'fake-os-loader: started' "$c" && ok "signed: the signed loader was started (--then chainload:)" ||
+  bad "signed: the signed loader did not start"
+
+boot refused 0 --efi "$out/baretop-signed.efi" --no-unattended \
+  --until 'then-boot: LoadImage.*refused|No bootable option' \
+  --add "build/tests/spin-workload.efi=/tools/spin.efi" \
+  --add "build/tests/fake-os-loader.efi=/EFI/os/loader.efi" \
+  --args "--then chainload:\\EFI\\os\\loader.efi $spin"
+c=$out/refused/console.txt
+json refused "[w['state'] for w in r['run']['workloads']] == ['failed'] and 'EFI_ACCESS_DENIED: refused by the firmware\'s image policy' in r['run']['workloads'][0]['reason'] and r['run']['workloads'][0]['reason'].endswith('$enforced') and r['result']['exit_status'] == 1 and '1 workload(s) failed' in r['result']['messages']" &&
+  ok "refused: results: the unsigned -x application failed, refused by Secure Boot, naming the variables; exit status 1" ||
+  bad "refused: -x: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["workloads"])' "$out/refused/esp/baretop/results/000001.json" 2>&1 | head -c 600)"
+json refused "$sb_vars" && ok "refused: results written, with the Secure Boot variables" || bad "refused: results"
+line=$(grep -m1 'spin.efi.*refused by the firmware' "$c")
+[ -n "$line" ] && grep -qF "$enforced" <<<"$line" && ok "refused: console: $line" ||
+  bad "refused: no console line for the -x refusal"
+line=$(grep -m1 'then-boot.*refused by the firmware' "$c")
+[ -n "$line" ] && grep -qF "$enforced" <<<"$line" && ok "refused: console: $line" ||
+  bad "refused: no console line for the chainload refusal"
+grep -q 'fake-os-loader: started' "$c" && bad "refused: the unsigned loader ran" ||
+  ok "refused: the unsigned loader did not run"
+
+boot unsigned 0 --efi build/baretop.efi --until 'No bootable option|Press any key' --args "--no-workloads"
+c=$out/unsigned/console.txt
+line=$(grep -m1 'failed to load Boot.*Access Denied' "$c")
+[ -n "$line" ] && ok "unsigned: the firmware refuses it: $line" || bad "unsigned: no 'Access Denied' from the firmware"
+grep -q '^baretop ' "$c" && bad "unsigned: baretop ran" || ok "unsigned: baretop never started"
+[ -e "$out/unsigned/esp/baretop/results/000001.json" ] && bad "unsigned: results written?" ||
+  ok "unsigned: no results"
+
+bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
+exit $fail
