@@ -131,6 +131,31 @@ if prov != {'SIMULATED in 1 of 2 runs'}:
     print(f'FAIL a mixed fleet: provenance {prov}'); sys.exit(1)
 print('ok   a fleet of one measured and one simulated file: SIMULATED in 1 of 2 runs')
 PY
+# --outliers: only the rows where a machine or a group stands out. Expected
+# from the full CSV of the same database (not from the option's own output):
+# its rows with outliers > 0 or group_stands_out = yes, plus the fleet row of
+# each such group.
+"$bin" fleet --db "$work/fleet.db" --csv "$work/all.csv" --quiet >/dev/null 2>&1
+"$bin" fleet --db "$work/fleet.db" --csv "$work/outl.csv" --outliers --quiet >/dev/null 2>&1
+python3 - "$work/all.csv" "$work/outl.csv" <<'PY' || fail=1
+import csv, sys
+key = lambda r: tuple(r[c] for c in ('workload', 'params', 'model', 'node', 'firmware', 'microcode'))
+full = list(csv.DictReader(open(sys.argv[1])))
+got = [key(r) for r in csv.DictReader(open(sys.argv[2]))]
+want, fleet_row = [], None
+for r in full:
+    if r['firmware'] == '(fleet)':
+        fleet_row, shown = r, False
+        if int(r['outliers']) > 0:
+            want.append(key(r)); shown = True
+    elif int(r['outliers']) > 0 or r['group_stands_out'] == 'yes':
+        if not shown:
+            want.append(key(fleet_row)); shown = True
+        want.append(key(r))
+if not want or got != want or len(got) >= len(full):
+    print(f'FAIL fleet --outliers: {len(got)} rows, want {len(want)} of {len(full)}'); sys.exit(1)
+print(f'ok   fleet --outliers: {len(got)} of {len(full)} rows, exactly those where a machine or group stands out')
+PY
 "$bin" fleet --help | grep -q -- '--k K' || { echo "FAIL fleet --help"; fail=1; }
 "$bin" --help | grep -q '^  fleet ' && echo "ok   baretop-host --help lists fleet" || { echo "FAIL --help lacks fleet"; fail=1; }
 exit $fail

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host fleet DIR... [--db FILE] [--csv [FILE]] [--k K] [--node NODE] [--quiet]
+ * baretop-host fleet DIR... [--db FILE] [--csv [FILE]] [--k K] [--node NODE] [--quiet] [--outliers]
  *
  * Imports every results file (*.json, recursively) under the given folders
  * (the \baretop\results folders of many machines, copied off their ESPs)
@@ -40,6 +40,9 @@ static const struct host_opt opts[] = {
 	  "when the MAD is 0: 0.8453 x the mean absolute deviation)" },
 	{ "node", NULL, HOST_VALUE, "NODE", "summarise only this Top-Down node (status 2 if the database has none)" },
 	{ "quiet", "q", HOST_FLAG, NULL, "no text table (the import lines and --csv still)" },
+	{ "outliers", NULL, HOST_FLAG, NULL,
+	  "only the rows where a machine or a firmware/microcode group stands\n"
+	  "out (text and CSV; a group row comes with its fleet row)" },
 	{ 0 },
 };
 
@@ -167,7 +170,7 @@ static long long count_rows(sqlite3 *db, const char *sql)
 static int cmd_fleet(int argc, char **argv)
 {
 	const char *db_path = NULL, *csv = NULL;
-	struct bt_fleet_summary_opts o = { BT_OUTLIER_K_DEFAULT, NULL, stdout, NULL };
+	struct bt_fleet_summary_opts o = { .k = BT_OUTLIER_K_DEFAULT, .text = stdout };
 	struct files files = { 0 };
 	char **dirs = calloc((size_t)argc, sizeof(*dirs));
 	int n_dirs = 0, rc = 0;
@@ -198,6 +201,9 @@ static int cmd_fleet(int argc, char **argv)
 			break;
 		case 4:
 			o.text = NULL;
+			break;
+		case 5:
+			o.only_outliers = true;
 			break;
 		case HOST_ARGS_POSITIONAL:
 			dirs[n_dirs++] = (char *)v;

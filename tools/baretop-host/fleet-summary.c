@@ -258,10 +258,14 @@ static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b,
 			note_flag(fl, nfl, flcap, b, order[i], &fleet);
 			n_out++;
 		}
-	char prov[64];
+	char prov[64], fprov[64];
 	struct row fr = { b, NULL, NULL, b->n, fleet.median, fleet.mad, NAN, n_out, 0, all ? all : "",
-			  provenance(order, b->n, prov, sizeof(prov)) };
-	print_row(o, &fr);
+			  provenance(order, b->n, fprov, sizeof(fprov)) };
+	/* --outliers: the fleet row only where a machine stands out, or ahead
+	 * of a group row that does (a group row never stands alone) */
+	bool fleet_shown = !o->only_outliers || n_out > 0;
+	if (fleet_shown)
+		print_row(o, &fr);
 	/* groups by firmware version alone (microcode "(any)"; only when the
 	 * version has more than one microcode), then by version and microcode */
 	for (int by_uc = 0; by_uc < 2; by_uc++)
@@ -304,7 +308,12 @@ static void finish_block(const struct bt_fleet_summary_opts *o, struct block *b,
 				 nr >= BT_FLEET_MIN_MACHINES &&
 					 bt_robust_group_stands_out(&rs, gr.median, e - g, o->k),
 				 outs ? outs : "", provenance(order + g, e - g, prov, sizeof(prov)) };
-		print_row(o, &r);
+		if (!o->only_outliers || r.outliers > 0 || r.group_out) {
+			if (!fleet_shown)
+				print_row(o, &fr);
+			fleet_shown = true;
+			print_row(o, &r);
+		}
 		free(outs);
 		g = e;
 	}

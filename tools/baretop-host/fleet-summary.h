@@ -8,6 +8,7 @@
 #ifndef TOOLS_BARETOP_HOST_FLEET_SUMMARY_H
 #define TOOLS_BARETOP_HOST_FLEET_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <sqlite3.h>
 
@@ -19,6 +20,7 @@ struct bt_fleet_summary_opts {
 	const char *node;       /* only this node (NULL: every tree node) */
 	FILE *text;             /* the table as text, or NULL */
 	FILE *csv;              /* the table as CSV, or NULL */
+	bool only_outliers;     /* rows where a machine or a group stands out */
 };
 
 /* Prints the summary of the whole database, one block per workload with its
