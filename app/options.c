@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "app/options.h"
-#include "base/suggest.h"
+#include "base/near-name.h"
 #include "report/results-file.h"
 #include "arch/sim/sim.h"
 #include "synth/sim-run.h"

@@ -19,15 +19,12 @@ static unsigned min3(unsigned a, unsigned b, unsigned c)
 /* Optimal string alignment distance (Damerau-Levenshtein with adjacent
  * transpositions), case-insensitive: the case is judged separately. Three
  * rows (the EFI stack is small): two before the current one. */
-static unsigned distance(const char *a, const char *b)
+unsigned bt_edit_distance(const char *a, size_t la, const char *b, size_t lb)
 {
 	unsigned rows[3][LONGEST + 1];
-	size_t la = strlen(a), lb = strlen(b);
 
-	if (la > LONGEST)
-		la = LONGEST;
-	if (lb > LONGEST)
-		lb = LONGEST;
+	if (la > LONGEST || lb > LONGEST)
+		return 255;   /* no name is that long: nothing to suggest */
 	for (size_t j = 0; j <= lb; j++)
 		rows[0][j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
@@ -46,6 +43,17 @@ static unsigned distance(const char *a, const char *b)
 		}
 	}
 	return rows[la % 3][lb];
+}
+
+int bt_suggest_near(const char *word, size_t wlen, const char *candidate)
+{
+	size_t clen = strlen(candidate);
+	unsigned limit = wlen <= 4 ? 1 : 2;
+
+	/* a prefix of three or more letters: --res for --results-dir */
+	if (wlen >= 3 && wlen < clen && strncmp(candidate, word, wlen) == 0)
+		return 1;
+	return bt_edit_distance(word, wlen, candidate, clen) <= limit;
 }
 
 void bt_near_name_init(struct bt_near_name *n, const char *typed)
@@ -72,7 +80,7 @@ void bt_near_name_offer(struct bt_near_name *n, const char *candidate)
 {
 	if (!n->typed || !candidate || !*candidate || strcmp(n->typed, candidate) == 0)
 		return;
-	unsigned dist = distance(n->typed, candidate);
+	unsigned dist = bt_edit_distance(n->typed, strlen(n->typed), candidate, strlen(candidate));
 	size_t len = strlen(n->typed);
 	/* A third of the typed length, at least one and at most four edits. */
 	unsigned limit = (unsigned)(len / 3);

@@ -13,6 +13,17 @@
 
 #include <stddef.h>
 
+/* The Damerau-Levenshtein distance of a[0..alen) and b[0..blen) (an
+ * adjacent swap costs one), compared without case; 255 for names longer
+ * than any baretop knows. */
+unsigned bt_edit_distance(const char *a, size_t alen, const char *b, size_t blen);
+
+/* For option and command names (lower case, typed fast): whether
+ * `candidate` is near enough to `word` to be suggested: one edit for words
+ * of up to 4 characters, two for longer ones, or `word` is a prefix of
+ * three or more characters. */
+int bt_suggest_near(const char *word, size_t wlen, const char *candidate);
+
 struct bt_near_name {
 	const char *typed;
 	const char *best;     /* NULL until a candidate is near enough */

@@ -23,7 +23,7 @@
 #include "analysis/perf-stat.h"
 #include "pmu/event-encode.h"
 #include "metrics/rules.h"
-#include "base/suggest.h"
+#include "base/near-name.h"
 #include "report/consistency.h"
 #include "report/tree.h"
 #include "tools/baretop-host/command.h"

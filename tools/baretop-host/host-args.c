@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "app/options.h"
-#include "base/suggest.h"
+#include "base/near-name.h"
 
 #define MAX_TABLES 32
 #define HELP_COLUMN 22

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/suggest.h"
+#include "base/near-name.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
 
