@@ -97,6 +97,21 @@ void bt_page_rule_counts(const struct bt_view *v, unsigned *held, unsigned *viol
 	}
 }
 
+const char *bt_page_state_text(const struct bt_view_node *n, char *buf, size_t size)
+{
+	if (strcmp(n->state, "not_measured") != 0 || !size)
+		return n->state;
+	size_t at = (size_t)snprintf(buf, size, "not measured (no retire latency");
+	for (size_t k = 0; n->rl_not_measured && k < n->rl_not_measured->u.arr.n && at < size; k++) {
+		const struct bt_json *e = n->rl_not_measured->u.arr.items[k];
+		if (e->type == BT_JSON_STRING)
+			at += (size_t)snprintf(buf + at, size - at, "%s %s:R", k ? "," : ":", e->u.str.s);
+	}
+	if (at < size)
+		snprintf(buf + at, size - at, ")");
+	return buf;
+}
+
 int bt_page_listed(const struct bt_view_node *n)
 {
 	return !isnan(n->value) || strcmp(n->state, "missing") != 0;

@@ -237,8 +237,9 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 				     wv * 100, l1_color[n->category], n->flag ? "1" : "0.45");
 		}
 		bt_sb_puts(o, "</td><td class=\"n\">");
+		char st[200];
 		if (isnan(n->value))
-			esc(o, n->state);
+			esc(o, bt_page_state_text(n, st, sizeof(st)));
 		else if (v->spread_known)
 			bt_sb_printf(o, "%.2f&ndash;%.2f&#8239;%%", n->lo * 100, n->hi * 100);
 		else
@@ -529,9 +530,18 @@ static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 		bt_sb_puts(o, "</td><td class=\"n\">");
 		if (!isnan(r->b_lo))
 			bt_sb_printf(o, "%.2f&ndash;%.2f&#8239;%%", r->b_lo * 100, r->b_hi * 100);
-		bt_sb_printf(o, "</td><td><span class=\"badge %s\">%s</span></td></tr>",
+		bt_sb_printf(o, "</td><td><span class=\"badge %s\">%s</span>",
 			     r->cls == BT_DIFF_BEYOND ? "b-beyond" : r->cls == BT_DIFF_WITHIN ? "b-within" : "b-other",
 			     bt_diff_class_name(r->cls));
+		for (int side = 0; side < 2; side++) {
+			const char *w = side ? r->b_why : r->a_why;
+			if (!w)
+				continue;
+			bt_sb_printf(o, " <span class=\"dim\">%s: ", side ? "B" : "A");
+			esc(o, w);
+			bt_sb_puts(o, "</span>");
+		}
+		bt_sb_puts(o, "</td></tr>");
 	}
 	bt_sb_printf(o, "</table><p class=\"note\">Sorted by |B &minus; A|; %zu node(s) with equal values not listed. "
 			"Beyond spread: A's value outside B's spread and B's outside A's, each spread the range "

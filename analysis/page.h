@@ -56,6 +56,9 @@ void bt_page_level1(const struct bt_view *v, double out[BT_L1_SLOTS]);
  * missing input (drill-down leaves most deep nodes unmeasured: those are
  * counted, bt_page_unlisted(), not listed). */
 int bt_page_listed(const struct bt_view_node *n);
+/* A node's state as the pages show it where it has no value: "missing",
+ * "invalid", or "not measured (no retire latency: EVENT:R ...)". */
+const char *bt_page_state_text(const struct bt_view_node *n, char *buf, size_t size);
 size_t bt_page_unlisted(const struct bt_view *v);
 
 /* Per step of a counted workload: the run checks (shared by the formats). */

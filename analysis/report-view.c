@@ -57,6 +57,7 @@ static void walk(struct bt_view *v, const struct bt_json *nodes, const char *par
 		o->state = bt_json_get_str(nd, "state");
 		if (!o->state)
 			o->state = "";
+		o->rl_not_measured = bt_json_member(nd, "retire_latency_not_measured", BT_JSON_ARRAY);
 		o->flag = th && th->type == BT_JSON_TRUE;
 		o->cpi_share = num_or_nan(bt_json_get(nd, "cpi_share"));
 		o->lo = o->hi = o->value;

@@ -298,7 +298,8 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 			 c->def->retire_latency_source ? c->def->retire_latency_source : "model");
 	else if (bt_model_retire_latency_count(c->model))
 		add_note(t, "%u retire-latency inputs are not measured (they need PEBS) and have "
-			    "no published default here: the formulas' 'not measured' cases apply",
+			    "no published default here: the formulas' 'not measured' cases apply, and "
+			    "nodes whose formula has none are not measured (no retire latency)",
 			 bt_model_retire_latency_count(c->model));
 }
 

@@ -79,7 +79,11 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	q->stall_total = q->mem_cyc - q->store_cyc + q->core_cyc * 0.5;
 	q->noexec = q->stall_total + q->fe_lat_cyc;
 	q->heavy_slots = p->heavy * q->S;
-	q->ms_uops = p->ms_share * q->heavy_slots;
+	/* Microcode uops are among the uops beyond one per instruction (SKL's
+	 * Heavy_Operations counts exactly those, (RETIRE_SLOTS + MACRO_FUSED -
+	 * INST_RETIRED) / SLOTS, and its Microcode_Sequencer child must not
+	 * exceed it): never more than U - I of them. */
+	q->ms_uops = p->ms_share * fmin(q->heavy_slots, q->U - q->I);
 	q->ms_cyc = q->ms_uops / width;
 	q->assists = p->assist_share * q->ms_uops / 100; /* ~100 slots per assist */
 	q->br = p->branches * insts;

@@ -232,6 +232,8 @@ static int replay_one(struct session *s, const char *file)
 	struct bt_report_opts opts = s->opts;
 	opts.input_label = label;
 	opts.consistency = cons;
+	/* a count file's latencies: absent = not measured, perf's -1 (FORMAT.md) */
+	opts.perf_latency_values = !s->perf_stat;
 	if (s->out_dir) {
 		const char *rel = file;
 		size_t bl = s->base ? strlen(s->base) : 0;

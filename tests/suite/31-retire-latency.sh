@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: host ~6s
+# No impossible node passes unseen. The expectations come from Intel's files,
+# not from baretop's output:
+#   - which LNL P-core tree nodes multiply by a retire latency with no
+#     fallback for it: the formulas of
+#     ../shared/reference/intel/LNL/metrics/lunarlake_metrics_lioncove_core.json
+#     whose "Events" carry a ":retire_latency" event and whose formula has
+#     no "if ... >= 0 else" around it (read here by a small parser of that
+#     file); a run of branch-mispredict on the simulated Lunar Lake P-core
+#     (nothing measures retire latencies yet) must show each of them at
+#     level <= 6 as not measured (state not_measured, value null, the
+#     latency named) in the results file, the console, report text/CSV/HTML
+#     and diff, never as a number; no node with a value is outside [0, 1]
+#     beyond the fraction rule's tolerance, and the fraction rules of those
+#     nodes are not applicable with the reason "no retire latency";
+#   - an injected miscount (--sim-miscount IDQ.MS_UOPS:scale=1.15 on SKL
+#     denormal-assist) makes Few_Uops_Instructions (Intel: Heavy_Operations
+#     minus Microcode_Sequencer, which IDQ.MS_UOPS feeds) a few percent
+#     negative: its fraction rule is violated and names IDQ.MS_UOPS.
+set -uo pipefail
+ref=${BT_SHARED_REFERENCE:-../shared/reference}
+[ -x build/baretop-host ] || make -s -j2 host >/dev/null
+lnl=$ref/intel/LNL/metrics/lunarlake_metrics_lioncove_core.json
+[ -f "$lnl" ] || { echo "skip: $lnl is absent"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+build/baretop-host run --sim=LNL-LNC --quick -w branch-mispredict --level 6 \
+  --results-dir "$work/lnl" >"$work/lnl.txt" 2>&1 || { bad "LNL run"; tail "$work/lnl.txt"; exit 1; }
+res=$(ls "$work"/lnl/*.json | tail -1)
+python3 - "$lnl" "$res" "$work/lnl.txt" <<'PY' || fail=1
+import json, re, sys
+vendor, res, console = sys.argv[1:4]
+metrics = json.load(open(vendor))
+metrics = metrics["Metrics"] if isinstance(metrics, dict) else metrics
+# Intel's formula text: a latency alias "x" (an event ":retire_latency") used
+# as an operand outside a "( x > = 0 )" test; a fallback is the pattern
+# "... if ( x > = 0 ) else ..." around every use of x.
+expect = {}
+for m in metrics:
+    if m.get("Category") != "TMA" or not str(m.get("Level", "")).isdigit() or int(m["Level"]) > 6:
+        continue
+    rl = [e["Alias"] for e in m.get("Events", []) if e["Name"].endswith(":retire_latency")]
+    if not rl:
+        continue
+    f = m["Formula"]
+    tested = set(re.findall(r"if \( (\w+) > = 0 \)", f))
+    lacking = [e["Name"].split(":")[0] for e in m["Events"]
+               if e["Alias"] in rl and e["Alias"] not in tested]
+    if lacking:
+        expect[m["MetricName"]] = set(lacking)
+d = json.load(open(res))
+c = d["run"]["workloads"][0]["counted"]
+nodes = c["tree"]["nodes"]
+err = []
+if not expect:
+    err.append("no node without a fallback found in Intel's file")
+for name, lat in sorted(expect.items()):
+    n = nodes.get(name)
+    if n is None or n.get("kind") != "tree" or n.get("state") == "missing":
+        continue  # not a tree node, or a count it needs is not measured at level 6
+    got = set(n.get("retire_latency_not_measured") or [])
+    if n.get("state") != "not_measured" or n.get("value") is not None or got != lat:
+        err.append(f"{name}: state {n.get('state')} value {n.get('value')} latencies {sorted(got)}, "
+                   f"expected not_measured / null / {sorted(lat)}")
+shown = [k for k in expect if k in nodes and nodes[k].get("kind") == "tree"
+         and nodes[k].get("state") != "missing"]
+others = [k for k, n in nodes.items() if n.get("state") == "not_measured" and k not in expect]
+if others:
+    err.append(f"not_measured without a latency lacking in Intel's formula: {others}")
+tol = 0.01
+out = [f"{k} {n['value']:.4f}" for k, n in nodes.items()
+       if n.get("kind") == "tree" and isinstance(n.get("value"), (int, float))
+       and not (-tol <= n["value"] <= 1 + tol)]
+if out:
+    err.append(f"nodes outside [0, 1]: {out}")
+rules = {r["rule"]: r for r in c["consistency"]}
+for k in shown:
+    r = rules.get(f"0 <= {k} <= 1")
+    if not r or r["state"] != "not_applicable" or r.get("reason") != "no retire latency":
+        err.append(f"fraction rule of {k}: {r}")
+text = re.sub(r"\n {4}(?=\S)", " ", open(console).read())  # join wrapped continuation lines
+for k in shown:
+    if not re.search(rf"^\s+\d\s+{k}\s+not meas\.", text, re.M):
+        err.append(f"console: {k} is not shown as not measured")
+    lat = " ".join(sorted(f"{e}:R" for e in expect[k]))
+    if not re.search(rf"^  {k}: {re.escape(lat)}(?=\s|$)", text, re.M):
+        err.append(f"console: {k} not listed with {lat}")
+if err:
+    print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
+print(f"ok   LNL-LNC branch-mispredict: the {len(shown)} nodes Intel's formulas leave without a "
+      f"fallback ({', '.join(sorted(shown))}) are not measured, latency named, in JSON and console; "
+      f"no valued node outside [0, 1]; their fraction rules not applicable (no retire latency)")
+PY
+
+# the pages and diff show the state, not a number
+build/baretop-host report "$res" >"$work/rep.txt" 2>&1
+build/baretop-host report "$res" --csv "$work/rep.csv" >/dev/null 2>&1
+build/baretop-host report "$res" --html "$work/rep.html" >/dev/null 2>&1
+line="not measured (no retire latency: BR_MISP_RETIRED.COND_NTAKEN_COST:R)"
+for f in rep.txt rep.csv rep.html; do
+  if grep -q "Cond_NT_Mispredicts.*$line" "$work/$f" ||
+     { [ $f = rep.html ] && grep -q "Cond_NT_Mispredicts</td>.*${line//(/\\(}" "$work/$f"; }; then
+    ok "report $f: Cond_NT_Mispredicts $line"
+  else bad "report $f: Cond_NT_Mispredicts not shown as '$line'"; fi
+done
+# B: the same run with the latencies given (a count file of the reference
+# vectors holds them): the node has a value in B only, and the diff says why
+# A has none.
+vec=$(grep -l '"BR_MISP_RETIRED.COND_NTAKEN_COST"' "$ref"/../testdata/tma/LNL-LNC/*.json 2>/dev/null | head -1)
+if [ -n "$vec" ]; then
+  build/baretop-host run --sim=LNL-LNC --quick -w branch-mispredict --level 6 --counts "$vec" \
+    --results-dir "$work/lnlb" >/dev/null 2>&1
+  resb=$(ls "$work"/lnlb/*.json | tail -1)
+  build/baretop-host diff "$res" "$resb" >"$work/diff.txt" 2>&1
+  build/baretop-host diff "$res" "$resb" --csv "$work/diff.csv" >/dev/null 2>&1
+  build/baretop-host diff "$res" "$resb" --html "$work/diff.html" >/dev/null 2>&1
+  for f in diff.txt diff.csv diff.html; do
+    if grep -q "Cond_NT_Mispredicts.*only in B.*A: $line" "$work/$f"; then
+      ok "$f: Cond_NT_Mispredicts only in B, A: $line"
+    else bad "$f: Cond_NT_Mispredicts without the reason A has no value"; fi
+  done
+fi
+
+# an injected miscount makes a node a few percent negative: violated, named
+build/baretop-host run --sim=SKL --quick -w denormal-assist --level 6 \
+  --sim-miscount IDQ.MS_UOPS:scale=1.15 --results-dir "$work/mc" >"$work/mc.txt" 2>&1
+python3 - "$(ls "$work"/mc/*.json | tail -1)" <<'PY' || fail=1
+import json, sys
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+v = c["tree"]["nodes"]["Few_Uops_Instructions"]["value"]
+r = [x for x in c["consistency"] if x["rule"] == "0 <= Few_Uops_Instructions <= 1"][0]
+if not (-0.05 < v < -0.01) or r["state"] != "violated" or "IDQ.MS_UOPS" not in r["events"]:
+    print(f"FAIL SKL miscount: Few_Uops_Instructions {v}, rule {r}"); sys.exit(1)
+print(f"ok   SKL IDQ.MS_UOPS x1.15: Few_Uops_Instructions {v * 100:.2f} % is a violated fraction rule "
+      f"(tolerance {r['tolerance']}) naming IDQ.MS_UOPS")
+PY
+exit $fail
