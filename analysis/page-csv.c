@@ -102,6 +102,18 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v, struct bt_are
 		row(o, "event", v, f, ev->u.obj.keys[i], -1, md, bt_json_num(e, "min", NAN), md,
 		    bt_json_num(e, "max", NAN), "", det);
 	}
+	{
+		enum { CAP = 64 };
+		const char *names[CAP];
+		double mean[CAP];
+		static char text[CAP][240];
+		size_t nrl = bt_page_latencies(v, names, mean, text, CAP);
+		for (size_t i = 0; i < nrl; i++) {
+			char name[200];
+			snprintf(name, sizeof(name), "%s:R", names[i]);
+			row(o, "retire_latency", v, f, name, -1, mean[i], NAN, NAN, NAN, "", text[i]);
+		}
+	}
 	struct bt_page_step st[MAX_STEPS];
 	size_t n = bt_page_steps(v, st, MAX_STEPS);
 	for (size_t i = 0; i < n; i++) {

@@ -391,6 +391,29 @@ static void plan(struct bt_strbuf *o, const struct bt_view *v)
 		     bt_json_num(v->w->counted, "groups", NAN));
 }
 
+/* Each retire-latency input the formulas used, with its source. */
+static void latencies(struct bt_strbuf *o, const struct bt_view *v)
+{
+	enum { CAP = 64 };
+	const char *names[CAP];
+	double mean[CAP];
+	static char text[CAP][240];
+	size_t n = bt_page_latencies(v, names, mean, text, CAP);
+	if (!n)
+		return;
+	bt_sb_printf(o, "<h3>Retire latencies</h3><p class=\"note\">%zu inputs; source in the order tried: "
+		     "measured, published, file, the formula's fallback.</p><table><tr><th>input</th>"
+		     "<th>value and source</th></tr>", n);
+	for (size_t i = 0; i < n; i++) {
+		bt_sb_puts(o, "<tr><td>");
+		esc(o, names[i]);
+		bt_sb_puts(o, ":R</td><td>");
+		esc(o, text[i]);
+		bt_sb_puts(o, "</td></tr>");
+	}
+	bt_sb_puts(o, "</table>");
+}
+
 static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct bt_view *v, size_t id,
 		     struct bt_arena *a)
 {
@@ -432,6 +455,7 @@ static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct 
 	checks(o, v);
 	plan(o, v);
 	bt_sb_puts(o, "</div>");
+	latencies(o, v);
 	events(o, v);
 	bt_sb_puts(o, "</section>");
 }

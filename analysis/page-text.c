@@ -147,6 +147,22 @@ static void checks_and_plan(struct bt_strbuf *o, const struct bt_view *v)
 			     st[i].events, st[i].groups, st[i].lower_bound, st[i].runs);
 }
 
+/* Each retire-latency input the formulas used, with its source. */
+static void latencies(struct bt_strbuf *o, const struct bt_view *v)
+{
+	enum { CAP = 64 };
+	const char *names[CAP];
+	double mean[CAP];
+	static char text[CAP][240];
+	size_t n = bt_page_latencies(v, names, mean, text, CAP);
+	if (!n)
+		return;
+	bt_sb_printf(o, "  retire latencies (%zu inputs; source in the order tried: measured, published, file, "
+		     "the formula's fallback):\n", n);
+	for (size_t i = 0; i < n; i++)
+		bt_sb_printf(o, "    %s:R %s\n", names[i], text[i]);
+}
+
 static void workload(struct bt_strbuf *o, const struct bt_view *v)
 {
 	double l1[BT_L1_SLOTS];
@@ -168,6 +184,7 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v)
 	bt_sb_putc(o, '\n');
 	tree(o, v);
 	cpi_stack(o, v);
+	latencies(o, v);
 	events(o, v);
 	checks_and_plan(o, v);
 }

@@ -87,9 +87,13 @@ static void set_inputs(struct bt_counts *c, const struct bt_json *counted, const
 		if (k->u.obj.values[i]->type == BT_JSON_NUMBER)
 			bt_counts_set_constant(c, k->u.obj.keys[i], k->u.obj.values[i]->u.num.value);
 	k = bt_json_member(counted, "retire_latency", BT_JSON_OBJECT);
-	for (size_t i = 0; k && i < k->u.obj.n; i++)
-		if (k->u.obj.values[i]->type == BT_JSON_NUMBER)
-			bt_counts_set_retire_latency(c, k->u.obj.keys[i], k->u.obj.values[i]->u.num.value);
+	for (size_t i = 0; k && i < k->u.obj.n; i++) {
+		/* format 3: {"mean": m, ...}; format 2: a number */
+		const struct bt_json *v = k->u.obj.values[i];
+		const struct bt_json *mean = v->type == BT_JSON_OBJECT ? bt_json_get(v, "mean") : v;
+		if (mean && mean->type == BT_JSON_NUMBER)
+			bt_counts_set_retire_latency(c, k->u.obj.keys[i], mean->u.num.value);
+	}
 }
 
 /* Re-evaluates the built-in model one event at a time at its min and max

@@ -263,6 +263,43 @@ out:
 	return st;
 }
 
+/* Each retire-latency input as the outputs state it (report/counted.h). */
+static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsigned from_file)
+{
+	const struct bt_counts *k = t->counts;
+	unsigned nrl = bt_model_retire_latency_count(c->model);
+
+	(void)from_file;
+	for (unsigned i = 0; t->rl && i < nrl; i++) {
+		struct bt_rl_stat *s = &t->rl[i];
+		const struct bt_rl_entry *e = NULL;
+
+		s->source = k->retire_latency_source[i];
+		s->mean = s->source != BT_RL_NONE ? k->retire_latency[i] : NAN;
+		s->median = s->min = s->max = NAN;
+		s->samples = s->saturated = -1;
+		s->detail = NULL;
+		switch (s->source) {
+		case BT_RL_PUBLISHED:
+			s->detail = c->def->retire_latency_source;
+			break;
+		case BT_RL_FILE:
+			e = bt_rl_file_find(&c->rl_file, bt_model_retire_latency_name(c->model, i));
+			if (e) {
+				s->min = e->min;
+				s->max = e->max;
+			}
+			s->detail = c->rl_file.path;
+			break;
+		case BT_RL_GIVEN:
+			s->detail = c->cf.path;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 /* Constants that depend on the run: the interval the formulas mean. */
 static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
@@ -275,8 +312,11 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 			if (!isnan(c->file_counts->constants[i]))
 				k->constants[i] = c->file_counts->constants[i];
 		unsigned nrl = bt_model_retire_latency_count(c->model);
-		for (unsigned i = 0; i < nrl; i++)
+		for (unsigned i = 0; i < nrl; i++) {
 			k->retire_latency[i] = c->file_counts->retire_latency[i];
+			k->retire_latency_source[i] = c->file_counts->retire_latency_source[i];
+		}
+		rl_sources(c, t, 0);
 		return;
 	}
 	if (t->n_steps) {
@@ -288,15 +328,23 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 			k->constants[BT_C_DURATIONTIMEINMILLISECONDS] =
 				(double)tsc * 1e3 / (double)c->cpu->tsc_hz;
 	}
+	/* The sources in their order: measured (timed PEBS: not yet), the
+	 * vendor's published defaults, the user's file, the formula's own
+	 * fallback. */
 	unsigned filled = bt_counts_use_default_retire_latencies(k);
+	unsigned from_file = c->have_rl_file ? bt_rl_file_apply(&c->rl_file, k) : 0;
+	rl_sources(c, t, from_file);
 	if (t->latency_noted)
 		return; /* said once, at the first step */
 	t->latency_noted = true;
+	if (from_file)
+		add_note(t, "%u retire latencies from --retire-latency-file %s (%s)", from_file,
+			 c->rl_file.path, c->rl_file.layout);
 	if (filled)
 		add_note(t, "%u retire latencies cannot be measured without PEBS: the vendor's "
 			    "published defaults are used (%s)", filled,
 			 c->def->retire_latency_source ? c->def->retire_latency_source : "model");
-	else if (bt_model_retire_latency_count(c->model))
+	else if (bt_model_retire_latency_count(c->model) && !from_file)
 		add_note(t, "%u retire-latency inputs are not measured (they need PEBS) and have "
 			    "no published default here: the formulas' 'not measured' cases apply, and "
 			    "nodes whose formula has none are not measured (no retire latency)",
@@ -316,7 +364,8 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 	t->stat = calloc(ne ? ne : 1, sizeof(*t->stat));
 	t->counted = calloc(ne ? ne : 1, sizeof(*t->counted));
 	t->targeted = calloc(bt_model_node_count(c->model) + 1, 1);
-	if (!t->counts || !t->result || !t->stat || !t->counted || !t->targeted) {
+	t->rl = calloc(bt_model_retire_latency_count(c->model) + 1, sizeof(*t->rl));
+	if (!t->counts || !t->result || !t->stat || !t->counted || !t->targeted || !t->rl) {
 		bt_tree_outcome_free(t);
 		return NULL;
 	}
@@ -450,6 +499,7 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t)
 	free(t->stat);
 	free(t->counted);
 	free(t->targeted);
+	free(t->rl);
 	bt_consistency_free(t->consistency);
 	free(t);
 }

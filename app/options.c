@@ -126,6 +126,13 @@ static bt_status set_counts(struct bt_options *o, const char *v, struct bt_diag 
 	return BT_OK;
 }
 
+static bt_status set_retire_latency_file(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	(void)d;
+	o->retire_latency_file = v;
+	return BT_OK;
+}
+
 static bt_status set_sim_miscount(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	const char *colon = v ? strchr(v, ':') : NULL;
@@ -453,6 +460,11 @@ static const struct option_def options[] = {
 	{ NULL, "counts", 0, ARG_REQUIRED, "FILE",
 	  "with --sim: the counts the simulated PMU produces (a count file as in "
 	  "testdata/tma/FORMAT.md; its constants are replayed too)", set_counts },
+	{ NULL, "retire-latency-file", 0, ARG_REQUIRED, "F",
+	  "retire latencies for the formulas' EVENT:R inputs that no measurement or "
+	  "published default gives: Intel's retire-latency JSON (\"Data\": {EVENT: "
+	  "{\"MEAN\": ...}}) or {EVENT: cycles}; on the boot volume too. Every output "
+	  "names each input's source", set_retire_latency_file },
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
 	  "(its count times X), stuck=N (always N) or swap=OTHER (counts OTHER's count)",

@@ -78,6 +78,7 @@ struct bt_options {
 	bool sim;                 /* --sim[=NAME]: the simulated PMU, never chosen by itself */
 	const char *sim_name;     /* a preset or model id; NULL = the model's own */
 	const char *counts_file;  /* --counts FILE: the simulated PMU's counts */
+	const char *retire_latency_file; /* --retire-latency-file F: latencies the user brings */
 	const char *sim_miscount; /* --sim-miscount EVENT:HOW: one event miscounts */
 	const char *sim_defect;   /* --sim-defect SPEC: hardware defects of the simulated PMU */
 	bool list_sim_defects;    /* --sim-defect=help */

@@ -19,7 +19,9 @@ struct bt_counts *bt_counts_new(const struct bt_model *m)
 	c->events = malloc((m->def->n_events + 1) * sizeof(double));
 	c->retire_latency = malloc((m->n_rl + 1) * sizeof(double));
 	c->retire_latency_default = malloc(m->n_rl + 1);
-	if (!c->events || !c->retire_latency || !c->retire_latency_default) {
+	c->retire_latency_source = malloc(m->n_rl + 1);
+	if (!c->events || !c->retire_latency || !c->retire_latency_default ||
+	    !c->retire_latency_source) {
 		bt_counts_free(c);
 		return NULL;
 	}
@@ -34,6 +36,7 @@ void bt_counts_free(struct bt_counts *c)
 	free(c->events);
 	free(c->retire_latency);
 	free(c->retire_latency_default);
+	free(c->retire_latency_source);
 	free(c);
 }
 
@@ -46,9 +49,16 @@ void bt_counts_reset(struct bt_counts *c)
 	for (unsigned i = 0; i < m->n_rl; i++) {
 		c->retire_latency[i] = -1;
 		c->retire_latency_default[i] = 0;
+		c->retire_latency_source[i] = BT_RL_NONE;
 	}
 	for (int i = 0; i < BT_CONST_COUNT; i++)
 		c->constants[i] = NAN;
+}
+
+const char *bt_rl_source_name(enum bt_rl_source s)
+{
+	static const char *const names[] = { "not_measured", "given", "measured", "published", "file" };
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }
 
 bt_status bt_counts_set_event(struct bt_counts *c, const char *name, double value)
@@ -67,6 +77,7 @@ bt_status bt_counts_set_retire_latency(struct bt_counts *c, const char *event, d
 		if (!strcmp(m->rl_names[i], event)) {
 			c->retire_latency[i] = cycles;
 			c->retire_latency_default[i] = 0;
+			c->retire_latency_source[i] = cycles >= 0 ? BT_RL_GIVEN : BT_RL_NONE;
 			return BT_OK;
 		}
 	return BT_ERR_NOT_FOUND;
@@ -93,6 +104,7 @@ unsigned bt_counts_use_default_retire_latencies(struct bt_counts *c)
 			if (!strcmp(def->retire_latency[k].event, m->rl_names[i])) {
 				c->retire_latency[i] = def->retire_latency[k].cycles;
 				c->retire_latency_default[i] = 1;
+				c->retire_latency_source[i] = BT_RL_PUBLISHED;
 				filled++;
 				break;
 			}
@@ -414,8 +426,12 @@ bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struc
 		}
 	}
 	r->n_default_retire_latency = 0;
-	for (unsigned i = 0; i < m->n_rl; i++)
+	memset(r->n_rl_source, 0, sizeof(r->n_rl_source));
+	for (unsigned i = 0; i < m->n_rl; i++) {
 		r->n_default_retire_latency += c->retire_latency_default[i];
+		if (c->retire_latency_source[i] <= BT_RL_FILE)
+			r->n_rl_source[c->retire_latency_source[i]]++;
+	}
 	return BT_OK;
 }
 

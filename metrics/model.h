@@ -105,11 +105,22 @@ unsigned bt_model_op_count(const struct bt_model *m);
 
 /* ---- inputs ---- */
 
+/* Where a retire latency came from, in the order they are tried. */
+enum bt_rl_source {
+	BT_RL_NONE = 0,      /* not given: -1, the formula's own fallback or not measured */
+	BT_RL_GIVEN,         /* given with the counts (a count file, a replayed results file) */
+	BT_RL_MEASURED,      /* sampled on this machine (timed PEBS) */
+	BT_RL_PUBLISHED,     /* the vendor's published defaults (GNR) */
+	BT_RL_FILE,          /* --retire-latency-file */
+};
+const char *bt_rl_source_name(enum bt_rl_source s); /* "measured", "published", ... */
+
 struct bt_counts {
 	const struct bt_model *model;
 	double *events;               /* by event index; NaN = not counted */
 	double *retire_latency;       /* by retire-latency index; -1 = not measured */
 	uint8_t *retire_latency_default; /* 1 = value from the vendor's published defaults */
+	uint8_t *retire_latency_source;  /* enum bt_rl_source */
 	double constants[BT_CONST_COUNT]; /* NaN = not given */
 };
 
@@ -161,6 +172,7 @@ struct bt_result {
 	unsigned n_missing_events;
 	unsigned missing_constants; /* bit c: constant c used but not given */
 	unsigned n_default_retire_latency; /* latencies taken from published defaults */
+	unsigned n_rl_source[BT_RL_FILE + 1]; /* latency inputs by enum bt_rl_source */
 	int exact_int;           /* integer arithmetic beyond 2^53 was done exactly */
 	double *ops;             /* scratch: one value per compiled operation */
 	uint8_t *taint;          /* per operation, from the last evaluation: bit 0 a missing

@@ -142,6 +142,18 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 			bt_jw_str(j, NULL, bt_constant_name((enum bt_constant)k));
 	bt_jw_end(j);
 	bt_jw_u64(j, "retire_latency_defaults_used", r->n_default_retire_latency);
+	if (o->counts && bt_model_retire_latency_count(m)) {
+		const struct bt_counts *c = o->counts;
+		bt_jw_object(j, "retire_latency");
+		for (unsigned i = 0; i < bt_model_retire_latency_count(m); i++) {
+			bool given = c->retire_latency_source[i] != BT_RL_NONE;
+			bt_jw_object_styled(j, bt_model_retire_latency_name(m, i), BT_JW_INLINE);
+			bt_jw_double(j, "mean", given ? c->retire_latency[i] : NAN);
+			bt_jw_str(j, "source", bt_rl_source_name((enum bt_rl_source)c->retire_latency_source[i]));
+			bt_jw_end(j);
+		}
+		bt_jw_end(j);
+	}
 	if (o->consistency)
 		bt_report_consistency_json(j, "consistency", o->consistency, r);
 	bt_jw_end(j);

@@ -305,7 +305,24 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	if (o->input_label && *o->input_label)
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  input:    ", "            ", o->input_label);
 	sb.n = 0;
-	if (r->n_default_retire_latency)
+	if (r->n_rl_source[BT_RL_MEASURED] || r->n_rl_source[BT_RL_FILE] || r->n_rl_source[BT_RL_GIVEN]) {
+		/* each source, in the order tried */
+		static const struct {
+			uint8_t src;
+			const char *what;
+		} order[] = { { BT_RL_MEASURED, "measured" }, { BT_RL_GIVEN, "given with the counts" },
+			      { BT_RL_PUBLISHED, "the vendor's published defaults" },
+			      { BT_RL_FILE, "--retire-latency-file" },
+			      { BT_RL_NONE, "not measured (the formula's fallback, or the node is not measured)" } };
+		bt_sb_printf(&sb, "retire latencies (%u inputs):", bt_model_retire_latency_count(m));
+		int first = 1;
+		for (unsigned k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+			if (r->n_rl_source[order[k].src]) {
+				bt_sb_printf(&sb, "%s %u %s", first ? "" : ";", r->n_rl_source[order[k].src],
+					     order[k].what);
+				first = 0;
+			}
+	} else if (r->n_default_retire_latency)
 		bt_sb_printf(&sb, "retire latencies: %u taken from the vendor's published defaults "
 			     "(%s), not measured", r->n_default_retire_latency,
 			     def->retire_latency_source ? def->retire_latency_source : "?");

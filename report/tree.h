@@ -42,6 +42,10 @@ struct bt_report_opts {
 	 * "nodes" entry still says not_measured (value null). 0: null, as in
 	 * every results file. */
 	int perf_latency_values;
+	/* JSON: the inputs, to write each retire latency with its source
+	 * ("retire_latency": {EVENT: {"mean": m, "source": s}}; replay --json);
+	 * NULL = not written (results files carry them in "counted") */
+	const struct bt_counts *counts;
 };
 
 /*

@@ -18,7 +18,8 @@
 #   - an injected miscount (--sim-miscount IDQ.MS_UOPS:scale=1.15 on SKL
 #     denormal-assist) makes Few_Uops_Instructions (Intel: Heavy_Operations
 #     minus Microcode_Sequencer, which IDQ.MS_UOPS feeds) a few percent
-#     negative: its fraction rule is violated and names IDQ.MS_UOPS.
+#     negative: its fraction rule is violated and names IDQ.MS_UOPS;
+#   - the sources of the latencies, in their order (below).
 set -uo pipefail
 ref=${BT_SHARED_REFERENCE:-../shared/reference}
 [ -x build/baretop-host ] || make -s -j2 host >/dev/null
@@ -125,6 +126,82 @@ if [ -n "$vec" ]; then
       ok "$f: Cond_NT_Mispredicts only in B, A: $line"
     else bad "$f: Cond_NT_Mispredicts without the reason A has no value"; fi
   done
+fi
+
+# Sources, in their order. LNL with --retire-latency-file (Intel's layout,
+# every input Intel's LNL formulas name at 10 cycles, min 1, max 100, written
+# here): no node is not measured; Ret_Mispredicts is Intel's formula
+# a * b / c = BR_MISP_RETIRED.RET_COST * 10 / CPU_CLK_UNHALTED.THREAD over
+# the results file's own counts; each input says source "file"; the report
+# pages list them. GNR: each input Intel publishes is "published" with the
+# MEAN of graniterapids_retire_latency.json, a file does not override it,
+# and the ones it does not publish come from the file.
+python3 - "$lnl" "$work/lnl-rl.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m = m["Metrics"] if isinstance(m, dict) else m
+evs = sorted({e["Name"].split(":")[0] for x in m for e in x.get("Events", [])
+              if e["Name"].endswith(":retire_latency")})
+json.dump({"Platform": {"note": "test table"},
+           "Data": {e: {"MIN": 1, "MAX": 100, "MEAN": 10} for e in evs}}, open(sys.argv[2], "w"))
+PY
+build/baretop-host run --sim=LNL-LNC --quick -w branch-mispredict --level 6 \
+  --retire-latency-file "$work/lnl-rl.json" --results-dir "$work/lf" >"$work/lf.txt" 2>&1
+lf=$(ls "$work"/lf/*.json | tail -1)
+build/baretop-host report "$lf" >"$work/lf-rep.txt" 2>&1
+build/baretop-host report "$lf" --csv "$work/lf-rep.csv" >/dev/null 2>&1
+build/baretop-host report "$lf" --html "$work/lf-rep.html" >/dev/null 2>&1
+python3 - "$lf" "$work" <<'PY' || fail=1
+import json, sys, re
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+w = sys.argv[2]
+err = []
+nm = [k for k, n in c["tree"]["nodes"].items() if n.get("state") == "not_measured"]
+if nm: err.append(f"not measured despite the file: {nm}")
+rl = c["retire_latency"]
+bad = {k: v for k, v in rl.items() if v["source"] != "file" or v["mean"] != 10 or v["min"] != 1 or v["max"] != 100}
+if len(rl) != 27 or bad: err.append(f"{len(rl)} inputs; not file/10/1/100: {list(bad)[:3]}")
+ev = {k: v["median"] for k, v in c["events"].items()}
+want = ev["BR_MISP_RETIRED.RET_COST"] * 10 / ev["CPU_CLK_UNHALTED.THREAD"]
+got = c["tree"]["nodes"]["Ret_Mispredicts"]["value"]
+if got is None or abs(got - want) > 1e-12 * max(1, abs(want)):
+    err.append(f"Ret_Mispredicts {got} != a*b/c {want}")
+con = open(f"{w}/lf.txt").read()
+if "BR_MISP_RETIRED.RET_COST:R 10.00 file" not in con or "27 --retire-latency-file" not in con:
+    err.append("console does not state the file as the source")
+for f, pat in (("lf-rep.txt", r"BR_MISP_RETIRED.RET_COST:R 10.00 cycles, file \(min 1, max 100\)"),
+               ("lf-rep.csv", r"^retire_latency,.*,BR_MISP_RETIRED.RET_COST:R,,10,.*file"),
+               ("lf-rep.html", r"BR_MISP_RETIRED.RET_COST:R</td><td>10.00 cycles, file")):
+    if not re.search(pat, open(f"{w}/{f}").read(), re.M): err.append(f"{f}: no line {pat}")
+if err: print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
+print(f"ok   LNL-LNC --retire-latency-file: 27 inputs source file (10, min 1, max 100), no node not "
+      f"measured, Ret_Mispredicts {got:.6f} = Intel's a*b/c; console, report text/CSV/HTML say so")
+PY
+gnr=$ref/intel/GNR/metrics/graniterapids_retire_latency.json
+if [ -f "$gnr" ]; then
+  echo '{"BR_MISP_RETIRED.RET_COST": 1, "MEM_INST_RETIRED.STLB_MISS_LOADS": 7, "MEM_INST_RETIRED.STLB_MISS_STORES": 8}' >"$work/gnr-rl.json"
+  build/baretop-host run --sim=GNR --quick -w branch-mispredict --level 6 \
+    --retire-latency-file "$work/gnr-rl.json" --results-dir "$work/gnr" >"$work/gnr.txt" 2>&1
+  python3 - "$(ls "$work"/gnr/*.json | tail -1)" "$gnr" <<'PY' || fail=1
+import json, sys
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+pub = json.load(open(sys.argv[2]))["Data"]
+file = {"MEM_INST_RETIRED.STLB_MISS_LOADS": 7, "MEM_INST_RETIRED.STLB_MISS_STORES": 8}
+err = []
+for k, v in c["retire_latency"].items():
+    if k in pub:
+        if v["source"] != "published" or v["mean"] != pub[k]["MEAN"]:
+            err.append(f"{k}: {v}, expected published {pub[k]['MEAN']}")
+    elif k in file:
+        if v["source"] != "file" or v["mean"] != file[k]:
+            err.append(f"{k}: {v}, expected file {file[k]}")
+    elif v["source"] != "not_measured":
+        err.append(f"{k}: {v}")
+if err: print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
+n = sum(v["source"] == "published" for v in c["retire_latency"].values())
+print(f"ok   GNR: {n} inputs published (graniterapids_retire_latency.json MEAN, not overridden by "
+      f"the file), {sum(v['source'] == 'file' for v in c['retire_latency'].values())} Intel does not "
+      f"publish from the file")
+PY
 fi
 
 # an injected miscount makes a node a few percent negative: violated, named

@@ -20,6 +20,7 @@
 
 #include "metrics/counts-file.h"
 #include "analysis/perf-stat.h"
+#include "metrics/retire-latency-file.h"
 #include "pmu/event-encode.h"
 #include "metrics/rules.h"
 #include "report/consistency.h"
@@ -46,6 +47,8 @@ static void usage(FILE *f)
 		   "                         (by default the counts and each violated rule)\n"
 		   "  --load REFDIR          load the model from vendor files under REFDIR\n"
 		   "  --default-retire-latency  use the vendor's published retire latencies\n"
+		   "  --retire-latency-file F  then latencies from F (Intel's retire-latency JSON or\n"
+		   "                         {EVENT: cycles}) for those still not given\n"
 		   "                         where the file has none\n"
 		   "  --out-dir DIR --base B write each report to DIR/<FILE relative to B>\n"
 		   "  --perf-stat FILE       read FILE as `perf stat -x,` or `perf stat -j` output\n"
@@ -61,6 +64,8 @@ static void usage(FILE *f)
 struct session {
 	const char *model_id, *load, *out_dir, *base, *perf_stat;
 	int json, default_rl, all_rules;
+	const char *rl_path;  /* --retire-latency-file */
+	struct bt_rl_file rl_file;
 	char **constants;     /* "NAME=VALUE" from --constant */
 	int n_constants;
 	struct bt_report_opts opts;
@@ -226,6 +231,8 @@ static int replay_one(struct session *s, const char *file)
 	}
 	if (s->default_rl)
 		bt_counts_use_default_retire_latencies(c);
+	if (s->rl_path)
+		bt_rl_file_apply(&s->rl_file, c);
 	bt_evaluate(m, c, r);
 	struct bt_consistency *cons = s->models[idx].cons;
 	bt_consistency_check(cons, c, r);
@@ -234,6 +241,7 @@ static int replay_one(struct session *s, const char *file)
 	opts.consistency = cons;
 	/* a count file's latencies: absent = not measured, perf's -1 (FORMAT.md) */
 	opts.perf_latency_values = !s->perf_stat;
+	opts.counts = c;
 	if (s->out_dir) {
 		const char *rel = file;
 		size_t bl = s->base ? strlen(s->base) : 0;
@@ -282,6 +290,8 @@ static int cmd_replay(int argc, char **argv)
 			s.opts.flagged_only = 1;
 		} else if (!strcmp(a, "--default-retire-latency")) {
 			s.default_rl = 1;
+		} else if (!strcmp(a, "--retire-latency-file") && i + 1 < argc) {
+			s.rl_path = argv[++i];
 		} else if (!strcmp(a, "--model") && i + 1 < argc) {
 			s.model_id = argv[++i];
 		} else if (!strcmp(a, "--load") && i + 1 < argc) {
@@ -340,6 +350,16 @@ static int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	bt_arena_init(&s.arena);
+	if (s.rl_path) {
+		struct bt_diag d = { "" };
+		if (bt_rl_file_read(&s.arena, s.rl_path, &s.rl_file, &d) != BT_OK) {
+			fprintf(stderr, "baretop-host: --retire-latency-file: %s\n", d.text);
+			bt_arena_free(&s.arena);
+			free(files);
+			free(s.constants);
+			return 2;
+		}
+	}
 	for (int i = 0; i < n_files; i++)
 		if (replay_one(&s, files[i]) != 0)
 			rc = 1;
