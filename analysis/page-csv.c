@@ -106,7 +106,7 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v, struct bt_are
 		enum { CAP = 64 };
 		const char *names[CAP];
 		double mean[CAP];
-		static char text[CAP][240];
+		char text[CAP][240]; /* 15 KB: host-only code, on the stack */
 		size_t nrl = bt_page_latencies(v, names, mean, text, CAP);
 		for (size_t i = 0; i < nrl; i++) {
 			char name[200];

@@ -397,7 +397,7 @@ static void latencies(struct bt_strbuf *o, const struct bt_view *v)
 	enum { CAP = 64 };
 	const char *names[CAP];
 	double mean[CAP];
-	static char text[CAP][240];
+	char text[CAP][240]; /* 15 KB: host-only code, on the stack */
 	size_t n = bt_page_latencies(v, names, mean, text, CAP);
 	if (!n)
 		return;
