@@ -28,6 +28,8 @@ struct bt_count_ctx {
 	struct bt_counts *file_counts; /* its counts, latencies and constants */
 	struct bt_rl_file rl_file;     /* --retire-latency-file */
 	bool have_rl_file;
+	bool no_pebs;                  /* --no-pebs */
+	char pebs_why[512];            /* timed PEBS not used: why ("" = usable) */
 	/* events as the planner sees them (index = model event index) */
 	const struct bt_event **evp;
 	struct bt_event *twins;

@@ -67,6 +67,7 @@ FLAG(stack_smash_test)
 FLAG(assert_test)
 FLAG(assume_amd_legacy_pmu)
 FLAG(quick)
+FLAG(no_pebs)
 FLAG(list_workloads)
 FLAG(no_workloads)
 FLAG(list_models)
@@ -474,6 +475,9 @@ static const struct option_def options[] = {
 	  "double-count:CODE/UMASK, narrow-counter:K, fixed-dead:K, no-overflow-bit:K, "
 	  "umask-ignored:CODE, fw-truncates, ...); --sim-defect=help lists them", set_sim_defect },
 	{ NULL, "no-count", 0, ARG_NONE, NULL, "time the workloads, do not count", set_no_count },
+	{ NULL, "no-pebs", 0, ARG_NONE, NULL,
+	  "do not sample the formulas' retire latencies with timed PEBS (where "
+	  "IA32_PERF_CAPABILITIES[17] offers it); the other sources still apply", set_no_pebs },
 
 	{ "Workloads", "workload", 'w', ARG_REQUIRED, "SPEC",
 	  "run workload SPEC = NAME[:PARAM=VALUE,...] (repeatable; default: the default suite)",

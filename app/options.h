@@ -83,6 +83,7 @@ struct bt_options {
 	const char *sim_defect;   /* --sim-defect SPEC: hardware defects of the simulated PMU */
 	bool list_sim_defects;    /* --sim-defect=help */
 	bool no_count;            /* time the workloads only */
+	bool no_pebs;             /* --no-pebs: do not sample retire latencies */
 
 	/* CPUs: run on these logical CPUs one after another (cpu_all, or the
 	 * listed ones), and/or with `copies` simultaneous copies */

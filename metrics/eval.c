@@ -298,7 +298,9 @@ static int doubles_exact(const struct bt_model *m, const double *v)
  * latency (-1, perf's marker) enter the value's arithmetic along that path?
  * A latency that only reaches a comparison is the formula testing for it
  * (the vendor fallback "X if (rl >= 0) else default"): the branch taken then
- * decides, so comparisons and an IF's condition do not pass TAINT_NO_RL on.
+ * decides, so comparisons and an IF's condition do not pass TAINT_NO_RL on;
+ * nor does a product with an exact 0 (a count of an event that did not
+ * occur times its latency).
  */
 #define TAINT_MISSING 1u
 #define TAINT_NO_RL 2u
@@ -333,6 +335,15 @@ static void run_taint(const struct bt_model *m, const struct bt_counts *c, const
 			break;
 		case OP_DRATIO:
 			x = t[o->b] | (v[o->b] == 0 ? 0 : t[o->a]);
+			break;
+		case OP_MUL:
+			x = t[o->a] | t[o->b];
+			/* a count of 0 times a latency not measured is 0 whatever the
+			 * latency (perf's -1 included): an event that did not occur
+			 * needs no latency */
+			if ((v[o->a] == 0 && !(t[o->a] & TAINT_NO_RL)) ||
+			    (v[o->b] == 0 && !(t[o->b] & TAINT_NO_RL)))
+				x &= (uint8_t)~TAINT_NO_RL;
 			break;
 		default:
 			x = t[o->a] | (bt_op_arity(o->code) >= 2 ? t[o->b] : 0);

@@ -27,6 +27,7 @@
 
 #define SEL_USR (1ull << 16)
 #define SEL_OS (1ull << 17)
+#define SEL_INT (1ull << 20)
 #define SEL_EN (1ull << 22)
 
 bt_status bt_pebs_supported(struct bt_arch *a, const struct bt_pmu_caps *caps, struct bt_diag *d)
@@ -72,6 +73,16 @@ static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	return (x > y) - (x < y);
+}
+
+/* The event's selector as encoded (event, umask, UMASK2, privilege bits),
+ * enabled, without the PMI bit (20): records are read after the window. */
+static uint64_t selector(uint64_t evtsel)
+{
+	uint64_t v = evtsel & ~(SEL_EN | SEL_INT);
+	if (!(v & (SEL_USR | SEL_OS)))
+		v |= SEL_USR | SEL_OS;
+	return v | SEL_EN;
 }
 
 struct saved {
@@ -174,8 +185,7 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 	    (st = wr(a, MSR_IA32_PEBS_ENABLE, 0, "IA32_PEBS_ENABLE", d)) != BT_OK ||
 	    (st = wr(a, MSR_IA32_DS_AREA, (uint64_t)(uintptr_t)ds, "IA32_DS_AREA", d)) != BT_OK ||
 	    (st = wr(a, MSR_PEBS_DATA_CFG, 0, "MSR_PEBS_DATA_CFG", d)) != BT_OK ||
-	    (st = wr(a, sel, (job->evtsel & 0xFFFFull) | SEL_USR | SEL_OS | SEL_EN, "IA32_PERFEVTSELx",
-		     d)) != BT_OK ||
+	    (st = wr(a, sel, selector(job->evtsel), "IA32_PERFEVTSELx", d)) != BT_OK ||
 	    (st = wr(a, ctr, reload, "IA32_A_PMCx", d)) != BT_OK ||
 	    (st = wr(a, MSR_IA32_PEBS_ENABLE, 1ull << c, "IA32_PEBS_ENABLE", d)) != BT_OK) {
 		struct bt_diag later = { "" }; /* the first fault is the one to report */

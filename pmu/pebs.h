@@ -51,7 +51,8 @@ struct bt_pebs_stats {
 bt_status bt_pebs_supported(struct bt_arch *a, const struct bt_pmu_caps *caps, struct bt_diag *d);
 
 struct bt_pebs_job {
-	uint64_t evtsel;         /* event and umask (and cmask/inv/edge 0: a precise event) */
+	uint64_t evtsel;         /* the event's selector as encoded (pmu/event-encode.h); the
+				  * enable bit is set and the PMI bit cleared here */
 	unsigned counter;        /* a general counter the event may use */
 	uint64_t sample_after;   /* counts per record (>= 1) */
 	unsigned slots;          /* records the buffer holds */

@@ -243,8 +243,11 @@ TEST(unmeasured_retire_latency_is_not_a_value)
 		/* two latencies, one with a fallback */
 		{ .name = "Two", .kind = BT_NODE_TREE, .level = 2, .parent = "Top",
 		  .formula = "(A * retire_latency(A) + (C * retire_latency(C) if retire_latency(C) >= 0 else C)) / B" },
+		/* a count times its latency: 0 when the event did not occur */
+		{ .name = "ZeroCount", .kind = BT_NODE_TREE, .level = 2, .parent = "Top",
+		  .formula = "Z * retire_latency(Z) / B" },
 	};
-	struct bt_model_def def = { .id = "T", .n_nodes = 5, .nodes = nodes, .n_events = 4,
+	struct bt_model_def def = { .id = "T", .n_nodes = 6, .nodes = nodes, .n_events = 4,
 				    .events = ev_abcz };
 	struct fixture f;
 	CHECK(setup(&f, &def));
@@ -272,6 +275,14 @@ TEST(unmeasured_retire_latency_is_not_a_value)
 	CHECK_EQ_INT(bt_result_node_latencies(f.r, (unsigned)two, rl), 1);
 	CHECK_STR(bt_model_retire_latency_name(f.m, rl[0]), "A");
 	CHECK_EQ_INT(f.r->state[node(&f, "Top")], BT_NODE_OK);
+	/* Z = 5 with its latency not measured: not measured; Z = 0: 0 whatever
+	 * the latency (no event, no latency needed) */
+	CHECK_EQ_INT(f.r->state[node(&f, "ZeroCount")], BT_NODE_NO_RETIRE_LATENCY);
+	bt_counts_set_event(f.c, "Z", 0);
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->state[node(&f, "ZeroCount")], BT_NODE_OK);
+	CHECK(f.r->value[node(&f, "ZeroCount")] == 0);
+	bt_counts_set_event(f.c, "Z", 5);
 	/* measured: values */
 	bt_counts_set_retire_latency(f.c, "A", 2);
 	bt_counts_set_retire_latency(f.c, "C", 4);
