@@ -111,6 +111,56 @@ void bt_page_rule_counts(const struct bt_view *v, unsigned *held, unsigned *viol
 	}
 }
 
+const char *bt_page_state_text(const struct bt_view_node *n, char *buf, size_t size)
+{
+	if (strcmp(n->state, "not_measured") != 0 || !size)
+		return n->state;
+	size_t at = (size_t)snprintf(buf, size, "not measured (no retire latency");
+	for (size_t k = 0; n->rl_not_measured && k < n->rl_not_measured->u.arr.n && at < size; k++) {
+		const struct bt_json *e = n->rl_not_measured->u.arr.items[k];
+		if (e->type == BT_JSON_STRING)
+			at += (size_t)snprintf(buf + at, size - at, "%s %s:R", k ? "," : ":", e->u.str.s);
+	}
+	if (at < size)
+		snprintf(buf + at, size - at, ")");
+	return buf;
+}
+
+size_t bt_page_latencies(const struct bt_view *v, const char **names, double *mean, char (*text)[240],
+			 size_t cap)
+{
+	const struct bt_json *rl = v->w->counted ? bt_json_member(v->w->counted, "retire_latency", BT_JSON_OBJECT)
+						 : NULL;
+	size_t n = 0;
+	for (size_t i = 0; rl && i < rl->u.obj.n && n < cap; i++) {
+		const struct bt_json *e = rl->u.obj.values[i];
+		const char *src = e->type == BT_JSON_OBJECT ? bt_json_get_str(e, "source") : "given";
+		const char *detail = e->type == BT_JSON_OBJECT ? bt_json_get_str(e, "detail") : NULL;
+		double m = e->type == BT_JSON_NUMBER ? e->u.num.value : bt_json_num(e, "mean", NAN);
+		double samples = bt_json_num(e, "samples", NAN), mn = bt_json_num(e, "min", NAN),
+		       mx = bt_json_num(e, "max", NAN);
+		size_t at;
+		names[n] = rl->u.obj.keys[i];
+		mean[n] = m;
+		if (isnan(m))
+			at = (size_t)snprintf(text[n], sizeof(text[n]), "not measured: the formula's fallback, "
+					      "or the node is not measured");
+		else
+			at = (size_t)snprintf(text[n], sizeof(text[n]), "%.2f cycles, %s", m, src ? src : "?");
+		if (at < sizeof(text[n]) && !isnan(samples))
+			at += (size_t)snprintf(text[n] + at, sizeof(text[n]) - at,
+					       " (%.0f samples, median %.0f, min %.0f, max %.0f, %.0f saturated)",
+					       samples, bt_json_num(e, "median", NAN), mn, mx,
+					       bt_json_num(e, "saturated", NAN));
+		else if (at < sizeof(text[n]) && !isnan(mn) && !isnan(mx))
+			at += (size_t)snprintf(text[n] + at, sizeof(text[n]) - at, " (min %.0f, max %.0f)", mn, mx);
+		if (at < sizeof(text[n]) && detail)
+			snprintf(text[n] + at, sizeof(text[n]) - at, "; %s", detail);
+		n++;
+	}
+	return n;
+}
+
 int bt_page_listed(const struct bt_view_node *n)
 {
 	return n->listed;

@@ -10,7 +10,7 @@
  *
  * With a diff (results-diff.h) the table is the diff instead:
  *
- *   workload,node,level,a,a_lo,a_hi,b,b_lo,b_hi,difference,verdict
+ *   workload,node,level,a,a_lo,a_hi,b,b_lo,b_hi,difference,verdict,note (a side not measured for want of a retire latency: why)
  */
 #include <math.h>
 #include <stdio.h>
@@ -78,10 +78,12 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v, struct bt_are
 		const struct bt_view_node *n = &v->nodes[i];
 		if (!bt_page_listed(n))
 			continue;
+		char st[200];
+		const char *state = bt_page_state_text(n, st, sizeof(st));
 		if (!isnan(n->cpi_share))
-			snprintf(det, sizeof(det), "%s; CPI share %.17g", n->state, n->cpi_share);
+			snprintf(det, sizeof(det), "%s; CPI share %.17g", state, n->cpi_share);
 		else
-			snprintf(det, sizeof(det), "%s", n->state);
+			snprintf(det, sizeof(det), "%s", state);
 		if (n->on_path && v->path_largest_share) {
 			size_t u = strlen(det);
 			snprintf(det + u, sizeof(det) - u, "; bottleneck path by largest share (the "
@@ -104,6 +106,18 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v, struct bt_are
 		snprintf(det, sizeof(det), "group %.0f", bt_json_num(e, "group", -1));
 		row(o, "event", v, f, ev->u.obj.keys[i], -1, md, bt_json_num(e, "min", NAN), md,
 		    bt_json_num(e, "max", NAN), "", det);
+	}
+	{
+		enum { CAP = 64 };
+		const char *names[CAP];
+		double mean[CAP];
+		char text[CAP][240]; /* 15 KB: host-only code, on the stack */
+		size_t nrl = bt_page_latencies(v, names, mean, text, CAP);
+		for (size_t i = 0; i < nrl; i++) {
+			char name[200];
+			snprintf(name, sizeof(name), "%s:R", names[i]);
+			row(o, "retire_latency", v, f, name, -1, mean[i], NAN, NAN, NAN, "", text[i]);
+		}
 	}
 	struct bt_page_step st[MAX_STEPS];
 	size_t n = bt_page_steps(v, st, MAX_STEPS);
@@ -134,7 +148,7 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v, struct bt_are
 
 static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 {
-	bt_sb_puts(o, "workload,node,level,a,a_lo,a_hi,b,b_lo,b_hi,difference,verdict\n");
+	bt_sb_puts(o, "workload,node,level,a,a_lo,a_hi,b,b_lo,b_hi,difference,verdict,note\n");
 	for (size_t i = 0; i < df->n_rows; i++) {
 		const struct bt_diff_row *r = &df->rows[i];
 		char lv[16];
@@ -149,7 +163,11 @@ static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 		numf(o, r->b_lo, 0);
 		numf(o, r->b_hi, 0);
 		numf(o, r->delta, 0);
-		field(o, bt_diff_class_name(r->cls), 1);
+		field(o, bt_diff_class_name(r->cls), 0);
+		char note[600];
+		snprintf(note, sizeof(note), "%s%s%s%s%s", r->a_why ? "A: " : "", r->a_why ? r->a_why : "",
+			 r->a_why && r->b_why ? "; " : "", r->b_why ? "B: " : "", r->b_why ? r->b_why : "");
+		field(o, note, 1);
 	}
 }
 

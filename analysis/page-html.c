@@ -237,8 +237,9 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 				     wv * 100, l1_color[n->category], n->flag ? "1" : "0.45");
 		}
 		bt_sb_puts(o, "</td><td class=\"n\">");
+		char st[200];
 		if (isnan(n->value))
-			esc(o, n->state);
+			esc(o, bt_page_state_text(n, st, sizeof(st)));
 		else if (v->spread_known)
 			bt_sb_printf(o, "%.2f&ndash;%.2f&#8239;%%", n->lo * 100, n->hi * 100);
 		else
@@ -396,6 +397,29 @@ static void plan(struct bt_strbuf *o, const struct bt_view *v)
 		     bt_json_num(v->w->counted, "groups", NAN));
 }
 
+/* Each retire-latency input the formulas used, with its source. */
+static void latencies(struct bt_strbuf *o, const struct bt_view *v)
+{
+	enum { CAP = 64 };
+	const char *names[CAP];
+	double mean[CAP];
+	char text[CAP][240]; /* 15 KB: host-only code, on the stack */
+	size_t n = bt_page_latencies(v, names, mean, text, CAP);
+	if (!n)
+		return;
+	bt_sb_printf(o, "<h3>Retire latencies</h3><p class=\"note\">%zu inputs; source in the order tried: "
+		     "measured, published, file, the formula's fallback.</p><table><tr><th>input</th>"
+		     "<th>value and source</th></tr>", n);
+	for (size_t i = 0; i < n; i++) {
+		bt_sb_puts(o, "<tr><td>");
+		esc(o, names[i]);
+		bt_sb_puts(o, ":R</td><td>");
+		esc(o, text[i]);
+		bt_sb_puts(o, "</td></tr>");
+	}
+	bt_sb_puts(o, "</table>");
+}
+
 static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct bt_view *v, size_t id,
 		     struct bt_arena *a)
 {
@@ -437,6 +461,7 @@ static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct 
 	checks(o, v);
 	plan(o, v);
 	bt_sb_puts(o, "</div>");
+	latencies(o, v);
 	events(o, v);
 	bt_sb_puts(o, "</section>");
 }
@@ -554,9 +579,18 @@ static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 		bt_sb_puts(o, "</td><td class=\"n\">");
 		if (!isnan(r->b_lo))
 			bt_sb_printf(o, "%.2f&ndash;%.2f&#8239;%%", r->b_lo * 100, r->b_hi * 100);
-		bt_sb_printf(o, "</td><td><span class=\"badge %s\">%s</span></td></tr>",
+		bt_sb_printf(o, "</td><td><span class=\"badge %s\">%s</span>",
 			     r->cls == BT_DIFF_BEYOND ? "b-beyond" : r->cls == BT_DIFF_WITHIN ? "b-within" : "b-other",
 			     bt_diff_class_name(r->cls));
+		for (int side = 0; side < 2; side++) {
+			const char *w = side ? r->b_why : r->a_why;
+			if (!w)
+				continue;
+			bt_sb_printf(o, " <span class=\"dim\">%s: ", side ? "B" : "A");
+			esc(o, w);
+			bt_sb_puts(o, "</span>");
+		}
+		bt_sb_puts(o, "</td></tr>");
 	}
 	bt_sb_printf(o, "</table><p class=\"note\">Sorted by |B &minus; A|; %zu node(s) with equal values not listed. "
 			"Beyond spread: A's value outside B's spread and B's outside A's, each spread the range "

@@ -44,8 +44,9 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 			 n->name);
 		bt_sb_printf(o, "  %-5u %-44s ", n->level, name);
 		pct(o, n->value);
+		char st[200];
 		if (isnan(n->value))
-			bt_sb_printf(o, " %19s", n->state);
+			bt_sb_printf(o, " %19s", bt_page_state_text(n, st, sizeof(st)));
 		else
 			bt_sb_printf(o, " %8.2f..%7.2f%%", n->lo * 100, n->hi * 100);
 		bt_sb_printf(o, " %4s", n->on_path ? "<==" : n->flag ? "*" : "");
@@ -148,6 +149,22 @@ static void checks_and_plan(struct bt_strbuf *o, const struct bt_view *v)
 			     st[i].events, st[i].groups, st[i].lower_bound, st[i].runs);
 }
 
+/* Each retire-latency input the formulas used, with its source. */
+static void latencies(struct bt_strbuf *o, const struct bt_view *v)
+{
+	enum { CAP = 64 };
+	const char *names[CAP];
+	double mean[CAP];
+	char text[CAP][240]; /* 15 KB: host-only code, on the stack */
+	size_t n = bt_page_latencies(v, names, mean, text, CAP);
+	if (!n)
+		return;
+	bt_sb_printf(o, "  retire latencies (%zu inputs; source in the order tried: measured, published, file, "
+		     "the formula's fallback):\n", n);
+	for (size_t i = 0; i < n; i++)
+		bt_sb_printf(o, "    %s:R %s\n", names[i], text[i]);
+}
+
 static void workload(struct bt_strbuf *o, const struct bt_view *v)
 {
 	double l1[BT_L1_SLOTS];
@@ -169,6 +186,7 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v)
 	bt_sb_putc(o, '\n');
 	tree(o, v);
 	cpi_stack(o, v);
+	latencies(o, v);
 	events(o, v);
 	checks_and_plan(o, v);
 }
@@ -256,8 +274,13 @@ static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 			bt_sb_printf(o, "%9s", "-");
 		else
 			bt_sb_printf(o, "%+8.2f%%", r->delta * 100);
-		bt_sb_printf(o, "  %8.2f..%8.2f%%  %8.2f..%8.2f%%  %s\n", r->a_lo * 100, r->a_hi * 100,
+		bt_sb_printf(o, "  %8.2f..%8.2f%%  %8.2f..%8.2f%%  %s", r->a_lo * 100, r->a_hi * 100,
 			     r->b_lo * 100, r->b_hi * 100, bt_diff_class_name(r->cls));
+		if (r->a_why)
+			bt_sb_printf(o, " (A: %s)", r->a_why);
+		if (r->b_why)
+			bt_sb_printf(o, " (B: %s)", r->b_why);
+		bt_sb_putc(o, '\n');
 	}
 	bt_sb_printf(o, "   (%zu node(s) with equal values not listed)\n", df->n_class[BT_DIFF_SAME]);
 }

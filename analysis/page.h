@@ -60,6 +60,15 @@ int bt_page_listed(const struct bt_view_node *n);
  * division by zero), "missing" (measured, an input not counted), NULL (not
  * measured: absent or not measured on purpose). */
 const char *bt_page_no_value(const struct bt_view_node *n);
+/* A node's state as the pages show it where it has no value: "missing",
+ * "invalid", or "not measured (no retire latency: EVENT:R ...)". */
+const char *bt_page_state_text(const struct bt_view_node *n, char *buf, size_t size);
+/* The retire-latency inputs of a counted workload (counted.retire_latency,
+ * results format 3; format 2 held {EVENT: cycles}): for each, a text saying
+ * its value and source ("10.00 cycles, file /x.json (min 1, max 100)",
+ * "not measured: ..."). Returns how many; NULL object = none. */
+size_t bt_page_latencies(const struct bt_view *v, const char **names, double *mean, char (*text)[240],
+			 size_t cap);
 size_t bt_page_unlisted(const struct bt_view *v);
 
 /* Per step of a counted workload: the run checks (shared by the formats). */

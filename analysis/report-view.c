@@ -60,15 +60,17 @@ static void walk(struct bt_view *v, const struct bt_json *nodes, const char *par
 		o->state = bt_json_get_str(nd, "state");
 		if (!o->state)
 			o->state = "";
+		o->rl_not_measured = bt_json_member(nd, "retire_latency_not_measured", BT_JSON_ARRAY);
 		o->flag = th && th->type == BT_JSON_TRUE;
 		o->cpi_share = num_or_nan(bt_json_get(nd, "cpi_share"));
 		o->lo = o->hi = o->value;
 		o->category = parent ? cat : bt_l1_category_of(o->name);
 		/* The console's node set (report/tree-text.c): every node but
-		 * those not measured on purpose. A file whose tree does not say
+		 * those not measured on purpose (a node not measured for want
+		 * of a retire latency names the latencies, and is listed). A file whose tree does not say
 		 * which those are (no "not_measured": older files) wrote them as
 		 * "missing" without a value: those are left out then, as before. */
-		o->listed = strcmp(o->state, "not_measured") != 0 &&
+		o->listed = (strcmp(o->state, "not_measured") != 0 || o->rl_not_measured) &&
 			    (exact || !isnan(o->value) || strcmp(o->state, "missing") != 0);
 		walk(v, nodes, o->name, o->category, depth + 1, exact);
 	}
@@ -95,9 +97,13 @@ static void set_inputs(struct bt_counts *c, const struct bt_json *counted, const
 		if (k->u.obj.values[i]->type == BT_JSON_NUMBER)
 			bt_counts_set_constant(c, k->u.obj.keys[i], k->u.obj.values[i]->u.num.value);
 	k = bt_json_member(counted, "retire_latency", BT_JSON_OBJECT);
-	for (size_t i = 0; k && i < k->u.obj.n; i++)
-		if (k->u.obj.values[i]->type == BT_JSON_NUMBER)
-			bt_counts_set_retire_latency(c, k->u.obj.keys[i], k->u.obj.values[i]->u.num.value);
+	for (size_t i = 0; k && i < k->u.obj.n; i++) {
+		/* format 3: {"mean": m, ...}; format 2: a number */
+		const struct bt_json *v = k->u.obj.values[i];
+		const struct bt_json *mean = v->type == BT_JSON_OBJECT ? bt_json_get(v, "mean") : v;
+		if (mean && mean->type == BT_JSON_NUMBER)
+			bt_counts_set_retire_latency(c, k->u.obj.keys[i], mean->u.num.value);
+	}
 }
 
 /* Re-evaluates the built-in model one event at a time at its min and max

@@ -43,7 +43,8 @@ struct bt_view_node {
 	const char *name, *parent;
 	unsigned level;
 	double value;             /* fraction; NaN = not computed (not measured, missing, invalid) */
-	const char *state;        /* "ok", "missing", "invalid", ... as the file says */
+	const char *state;        /* "ok", "missing", "invalid", "not_measured", ... as the file says */
+	const struct bt_json *rl_not_measured; /* "not_measured": the retire latencies it lacks */
 	bool flag;                /* vendor threshold */
 	bool on_path;             /* on the bottleneck path */
 	double cpi_share;         /* NaN when none */

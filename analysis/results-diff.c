@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/page.h"
 #include "analysis/results-diff.h"
 
 const char *bt_diff_class_name(enum bt_diff_class c)
@@ -57,8 +58,16 @@ static int cmp_rows(const void *pa, const void *pb)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-static void add_row(struct bt_diff *out, const char *wl, size_t order, const struct bt_view_node *na,
-		    const struct bt_view_node *nb, bool known)
+static const char *why(struct bt_arena *a, const struct bt_view_node *n)
+{
+	char buf[256];
+	if (!n || !isnan(n->value) || strcmp(n->state, "not_measured") != 0)
+		return NULL;
+	return bt_arena_strdup(a, bt_page_state_text(n, buf, sizeof(buf)));
+}
+
+static void add_row(struct bt_arena *a, struct bt_diff *out, const char *wl, size_t order,
+		    const struct bt_view_node *na, const struct bt_view_node *nb, bool known)
 {
 	const struct bt_view_node *n = na ? na : nb;
 	struct bt_diff_row *r = &out->rows[out->n_rows++];
@@ -75,6 +84,8 @@ static void add_row(struct bt_diff *out, const char *wl, size_t order, const str
 	r->b_hi = nb ? nb->hi : NAN;
 	r->delta = r->b - r->a;
 	r->cls = bt_diff_classify(r->a, r->a_lo, r->a_hi, r->b, r->b_lo, r->b_hi, known);
+	r->a_why = why(a, na);
+	r->b_why = why(a, nb);
 	out->n_class[r->cls]++;
 }
 
@@ -127,10 +138,10 @@ bt_status bt_diff_build(struct bt_arena *a, const struct bt_view *va, size_t na,
 		bool known = x->spread_known && y->spread_known;
 		/* A's nodes in A's order, then nodes only B has */
 		for (size_t k = 0; k < x->n_nodes; k++)
-			add_row(out, x->w->label, k, &x->nodes[k], bt_view_find(y, x->nodes[k].name), known);
+			add_row(a, out, x->w->label, k, &x->nodes[k], bt_view_find(y, x->nodes[k].name), known);
 		for (size_t k = 0; k < y->n_nodes; k++)
 			if (!bt_view_find(x, y->nodes[k].name))
-				add_row(out, x->w->label, x->n_nodes + k, NULL, &y->nodes[k], known);
+				add_row(a, out, x->w->label, x->n_nodes + k, NULL, &y->nodes[k], known);
 	}
 	for (size_t i = 0; i < nb; i++)
 		if (!find_view(va, na, vb[i].w->label))

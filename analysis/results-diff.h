@@ -44,6 +44,9 @@ struct bt_diff_row {
 	double a, a_lo, a_hi, b, b_lo, b_hi;
 	double delta;             /* b - a; NaN unless both have a value */
 	enum bt_diff_class cls;
+	const char *a_why, *b_why; /* a side not measured for want of a retire latency:
+				    * "not measured (no retire latency: EVENT:R ...)";
+				    * else NULL */
 };
 
 /* Each compared workload's bottleneck path in A and in B ("X > Y", "" for

@@ -6,6 +6,7 @@
 #include "app/count.h"
 #include "base/arena.h"
 #include "metrics/counts-file.h"
+#include "metrics/retire-latency-file.h"
 #include "metrics/rules.h"
 #include "synth/sim-run.h"
 
@@ -28,6 +29,10 @@ struct bt_count_ctx {
 	struct bt_count_file cf;       /* --counts */
 	bool have_cf;
 	struct bt_counts *file_counts; /* its counts, latencies and constants */
+	struct bt_rl_file rl_file;     /* --retire-latency-file */
+	bool have_rl_file;
+	bool no_pebs;                  /* --no-pebs */
+	char pebs_why[512];            /* timed PEBS not used: why ("" = usable) */
 	/* events as the planner sees them (index = model event index) */
 	const struct bt_event **evp;
 	struct bt_event *twins;

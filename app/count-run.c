@@ -12,6 +12,8 @@
 #include "app/boot-run.h"
 #include "app/console-ui.h"
 #include "app/count-internal.h"
+#include "pmu/event-encode.h"
+#include "pmu/pebs.h"
 #include "app/on-cpu.h"
 #include "base/notes.h"
 #include "pmu/cpu-detect.h"
@@ -363,8 +365,123 @@ out:
 	return st;
 }
 
+/*
+ * Timed PEBS (pmu/pebs.h), the first source of a retire latency: after a
+ * step's counting groups, one sampling window per EVENT:R input not yet
+ * measured whose event was counted in this workload, on the lowest general
+ * counter it may use, a record every count / 256 events (a buffer of 1024
+ * records never fills in a window that counts as the counting runs did).
+ * Events that need an extra MSR (MSR_PEBS_FRONTEND, OFFCORE_RSP, load
+ * latency) or a counter mask are left to the other sources: the driver
+ * programs the basic event only.
+ */
+#define PEBS_SLOTS 1024u
+#define PEBS_TARGET 256u
+
+static void sample_latencies(struct bt_count_ctx *c, const struct bt_measure_workload *mw,
+			     bool mask_interrupts, struct bt_tree_outcome *t)
+{
+	struct bt_counts *k = t->counts;
+	unsigned nrl = bt_model_retire_latency_count(c->model);
+	struct bt_diag d = { "" };
+
+	if (c->no_pebs || c->file_counts || !t->rl || !c->pmu.arch)
+		return;
+	if (!c->pebs_why[0] && bt_pebs_supported(c->pmu.arch, &c->pmu.caps, &d) != BT_OK)
+		snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", d.text);
+	if (c->pebs_why[0])
+		return;
+	for (unsigned i = 0; i < nrl; i++) {
+		if (k->retire_latency_source[i] == BT_RL_MEASURED)
+			continue;
+		int e = bt_model_event_find(c->model, bt_model_retire_latency_name(c->model, i));
+		if (e < 0 || !t->counted[e] || !(k->events[e] > 0))
+			continue;
+		const struct bt_event *ev = bt_model_event(c->model, (unsigned)e);
+		uint32_t allowed = ev->counters & c->pmu.caps.gp_mask;
+		if (ev->source != BT_SRC_PMC || ev->fixed >= 0 || ev->msr_index || ev->cmask ||
+		    (ev->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_ANY | BT_EVF_EQ)) || !allowed)
+			continue;
+		unsigned ctr = 0;
+		while (!((allowed >> ctr) & 1))
+			ctr++;
+		uint64_t after = (uint64_t)(k->events[e] / PEBS_TARGET);
+		struct bt_encoding enc;
+		if (bt_event_encode_gp(ev, &c->pmu.caps, false, &enc, &d) != BT_OK || enc.extra_msr)
+			continue; /* the counting groups said why; an extra MSR: not programmed here */
+		struct bt_pebs_job job = { .evtsel = enc.evtsel, .counter = ctr,
+					   .sample_after = after ? after : 1, .slots = PEBS_SLOTS,
+					   .fn = mw->run, .arg = mw->arg };
+		struct bt_pebs_stats s;
+		if (mw->before && mw->before(mw->ctx, &d) != BT_OK)
+			continue;
+		uint64_t irq = mask_interrupts ? bt_irq_save(c->pmu.arch) : 0;
+		bt_status st = bt_pebs_sample(c->pmu.arch, &c->pmu.caps, &job, &s, &d);
+		if (mask_interrupts)
+			bt_irq_restore(c->pmu.arch, irq);
+		if (mw->after)
+			mw->after(mw->ctx, &d);
+		if (st != BT_OK) {
+			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", d.text);
+			add_note(t, "timed PEBS stopped: %s", d.text);
+			return;
+		}
+		if (!s.samples)
+			continue;
+		k->retire_latency[i] = s.mean;
+		k->retire_latency_source[i] = BT_RL_MEASURED;
+		t->rl[i].median = s.median;
+		t->rl[i].min = s.min;
+		t->rl[i].max = s.max;
+		t->rl[i].samples = (int64_t)s.samples;
+		t->rl[i].saturated = (int64_t)s.saturated;
+	}
+}
+
+/* Each retire-latency input as the outputs state it (report/counted.h). */
+static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsigned from_file)
+{
+	const struct bt_counts *k = t->counts;
+	unsigned nrl = bt_model_retire_latency_count(c->model);
+
+	(void)from_file;
+	for (unsigned i = 0; t->rl && i < nrl; i++) {
+		struct bt_rl_stat *s = &t->rl[i];
+		const struct bt_rl_entry *e = NULL;
+
+		s->source = k->retire_latency_source[i];
+		s->mean = s->source != BT_RL_NONE ? k->retire_latency[i] : NAN;
+		s->detail = NULL;
+		if (s->source == BT_RL_MEASURED) {
+			s->detail = "timed PEBS";
+			continue; /* its statistics are the sampling's */
+		}
+		s->median = s->min = s->max = NAN;
+		s->samples = s->saturated = -1;
+		switch (s->source) {
+		case BT_RL_PUBLISHED:
+			s->detail = c->def->retire_latency_source;
+			break;
+		case BT_RL_FILE:
+			e = bt_rl_file_find(&c->rl_file, bt_model_retire_latency_name(c->model, i));
+			if (e) {
+				s->min = e->min;
+				s->max = e->max;
+			}
+			s->detail = c->rl_file.path;
+			break;
+		case BT_RL_GIVEN:
+			s->detail = c->cf.path;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 /* Constants that depend on the run: the interval the formulas mean. */
-static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
+static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t,
+			  const struct bt_measure_workload *mw, bool mask_interrupts)
 {
 	struct bt_counts *k = t->counts;
 
@@ -375,8 +492,11 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 			if (!isnan(c->file_counts->constants[i]))
 				k->constants[i] = c->file_counts->constants[i];
 		unsigned nrl = bt_model_retire_latency_count(c->model);
-		for (unsigned i = 0; i < nrl; i++)
+		for (unsigned i = 0; i < nrl; i++) {
 			k->retire_latency[i] = c->file_counts->retire_latency[i];
+			k->retire_latency_source[i] = c->file_counts->retire_latency_source[i];
+		}
+		rl_sources(c, t, 0);
 		return;
 	}
 	if (t->n_steps) {
@@ -388,18 +508,37 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 			k->constants[BT_C_DURATIONTIMEINMILLISECONDS] =
 				(double)tsc * 1e3 / (double)c->tsc_hz;
 	}
+	/* The sources in their order: measured (timed PEBS), the vendor's
+	 * published defaults, the user's file, the formula's own fallback. */
+	sample_latencies(c, mw, mask_interrupts, t);
+	unsigned measured = 0;
+	for (unsigned i = 0; i < bt_model_retire_latency_count(c->model); i++)
+		measured += k->retire_latency_source[i] == BT_RL_MEASURED;
 	unsigned filled = bt_counts_use_default_retire_latencies(k);
+	unsigned from_file = c->have_rl_file ? bt_rl_file_apply(&c->rl_file, k) : 0;
+	rl_sources(c, t, from_file);
 	if (t->latency_noted)
 		return; /* said once, at the first step */
 	t->latency_noted = true;
+	if (measured)
+		add_note(t, "%u retire latencies measured with timed PEBS (IA32_PERF_CAPABILITIES[17])%s",
+			 measured, t->simulated ? " on the SIMULATED PMU: the workload model's latencies" : "");
+	else if (bt_model_retire_latency_count(c->model) && c->no_pebs)
+		add_note(t, "retire latencies: --no-pebs: not sampled");
+	else if (bt_model_retire_latency_count(c->model) && c->pebs_why[0])
+		add_note(t, "retire latencies not sampled: %s", c->pebs_why);
+	if (from_file)
+		add_note(t, "%u retire latencies from --retire-latency-file %s (%s)", from_file,
+			 c->rl_file.path, c->rl_file.layout);
 	if (filled)
-		add_note(t, "%u retire latencies cannot be measured without PEBS: the vendor's "
+		add_note(t, "%u retire latencies not measured: the vendor's "
 			    "published defaults are used (%s)", filled,
 			 c->def->retire_latency_source ? c->def->retire_latency_source : "model");
-	else if (bt_model_retire_latency_count(c->model))
-		add_note(t, "%u retire-latency inputs are not measured (they need PEBS) and have "
-			    "no published default here: the formulas' 'not measured' cases apply",
-			 bt_model_retire_latency_count(c->model));
+	else if (bt_model_retire_latency_count(c->model) > measured && !from_file)
+		add_note(t, "%u retire-latency inputs are not measured and have "
+			    "no published default here: the formulas' 'not measured' cases apply, and "
+			    "nodes whose formula has none are not measured (no retire latency)",
+			 bt_model_retire_latency_count(c->model) - measured);
 }
 
 static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
@@ -415,7 +554,8 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 	t->stat = calloc(ne ? ne : 1, sizeof(*t->stat));
 	t->counted = calloc(ne ? ne : 1, sizeof(*t->counted));
 	t->targeted = calloc(bt_model_node_count(c->model) + 1, 1);
-	if (!t->counts || !t->result || !t->stat || !t->counted || !t->targeted) {
+	t->rl = calloc(bt_model_retire_latency_count(c->model) + 1, sizeof(*t->rl));
+	if (!t->counts || !t->result || !t->stat || !t->counted || !t->targeted || !t->rl) {
 		bt_tree_outcome_free(t);
 		return NULL;
 	}
@@ -478,7 +618,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
 				  scratch, d);
 		t->n_steps = 1;
-		run_constants(c, t);
+		run_constants(c, t, mw, mask_interrupts);
 		if (st == BT_OK)
 			st = bt_evaluate(c->model, t->counts, t->result);
 	} else {
@@ -501,7 +641,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 					  scratch, d);
 			if (st != BT_OK)
 				break;
-			run_constants(c, t);
+			run_constants(c, t, mw, mask_interrupts);
 			st = bt_evaluate(c->model, t->counts, t->result);
 			if (step->groups_skipped) {
 				/* The budget is spent: no deeper level is opened. */
@@ -564,6 +704,7 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t)
 	free(t->counted);
 	free(t->budget_skipped_ev);
 	free(t->targeted);
+	free(t->rl);
 	bt_consistency_free(t->consistency);
 	free(t);
 }

@@ -394,6 +394,14 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		}
 		c->have_cf = st == BT_OK;
 	}
+	c->no_pebs = opt->no_pebs;
+	if (st == BT_OK && opt->retire_latency_file) {
+		if (bt_rl_file_read(&c->arena, opt->retire_latency_file, &c->rl_file, &d) != BT_OK) {
+			bt_diag_set(why, "--retire-latency-file: %s", d.text);
+			st = BT_ERR_INVALID;
+		}
+		c->have_rl_file = st == BT_OK;
+	}
 	if (st == BT_OK)
 		st = choose_model(c, opt, why);
 	if (st != BT_OK && opt->validate && !opt->model && !opt->model_files) {

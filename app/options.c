@@ -69,6 +69,7 @@ FLAG(stack_smash_test)
 FLAG(assert_test)
 FLAG(assume_amd_legacy_pmu)
 FLAG(quick)
+FLAG(no_pebs)
 FLAG(list_workloads)
 FLAG(no_workloads)
 FLAG(list_models)
@@ -150,6 +151,13 @@ static bt_status set_counts(struct bt_options *o, const char *v, struct bt_diag 
 {
 	(void)d;
 	o->counts_file = v;
+	return BT_OK;
+}
+
+static bt_status set_retire_latency_file(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	(void)d;
+	o->retire_latency_file = v;
 	return BT_OK;
 }
 
@@ -507,6 +515,11 @@ static const struct option_def options[] = {
 	{ NULL, "counts", 0, ARG_REQUIRED, "FILE",
 	  "with --sim: the counts the simulated PMU produces (a count file as in "
 	  "testdata/tma/FORMAT.md; its constants are replayed too)", set_counts },
+	{ NULL, "retire-latency-file", 0, ARG_REQUIRED, "F",
+	  "retire latencies for the formulas' EVENT:R inputs that no measurement or "
+	  "published default gives: Intel's retire-latency JSON (\"Data\": {EVENT: "
+	  "{\"MEAN\": ...}}) or {EVENT: cycles}; on the boot volume too. Every output "
+	  "names each input's source", set_retire_latency_file },
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
 	  "(its count times X), stuck=N (always N) or swap=OTHER (counts OTHER's count)",
@@ -516,6 +529,9 @@ static const struct option_def options[] = {
 	  "double-count:CODE/UMASK, narrow-counter:K, fixed-dead:K, no-overflow-bit:K, "
 	  "umask-ignored:CODE, fw-truncates, ...); --sim-defect=help lists them", set_sim_defect },
 	{ NULL, "no-count", 0, ARG_NONE, NULL, "time the workloads, do not count", set_no_count },
+	{ NULL, "no-pebs", 0, ARG_NONE, NULL,
+	  "do not sample the formulas' retire latencies with timed PEBS (where "
+	  "IA32_PERF_CAPABILITIES[17] offers it); the other sources still apply", set_no_pebs },
 
 	{ "Workloads", "workload", 'w', ARG_REQUIRED, "SPEC",
 	  "run workload SPEC = NAME[:PARAM=VALUE,...] (repeatable; default: the default suite)",

@@ -81,10 +81,12 @@ struct bt_options {
 	bool perf;                /* --backend=perf: the OS's PMU driver (baretop-host: Linux
 				   * perf_event), never baretop's registers */
 	const char *counts_file;  /* --counts FILE: the simulated PMU's counts */
+	const char *retire_latency_file; /* --retire-latency-file F: latencies the user brings */
 	const char *sim_miscount; /* --sim-miscount EVENT:HOW: one event miscounts */
 	const char *sim_defect;   /* --sim-defect SPEC: hardware defects of the simulated PMU */
 	bool list_sim_defects;    /* --sim-defect=help */
 	bool no_count;            /* time the workloads only */
+	bool no_pebs;             /* --no-pebs: do not sample retire latencies */
 
 	/* CPUs: run on these logical CPUs one after another (cpu_all, or the
 	 * listed ones), and/or with `copies` simultaneous copies */

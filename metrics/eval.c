@@ -20,7 +20,9 @@ struct bt_counts *bt_counts_new(const struct bt_model *m)
 	c->events = malloc((m->def->n_events + 1) * sizeof(double));
 	c->retire_latency = malloc((m->n_rl + 1) * sizeof(double));
 	c->retire_latency_default = malloc(m->n_rl + 1);
-	if (!c->events || !c->retire_latency || !c->retire_latency_default) {
+	c->retire_latency_source = malloc(m->n_rl + 1);
+	if (!c->events || !c->retire_latency || !c->retire_latency_default ||
+	    !c->retire_latency_source) {
 		bt_counts_free(c);
 		return NULL;
 	}
@@ -35,6 +37,7 @@ void bt_counts_free(struct bt_counts *c)
 	free(c->events);
 	free(c->retire_latency);
 	free(c->retire_latency_default);
+	free(c->retire_latency_source);
 	free(c);
 }
 
@@ -47,9 +50,16 @@ void bt_counts_reset(struct bt_counts *c)
 	for (unsigned i = 0; i < m->n_rl; i++) {
 		c->retire_latency[i] = -1;
 		c->retire_latency_default[i] = 0;
+		c->retire_latency_source[i] = BT_RL_NONE;
 	}
 	for (int i = 0; i < BT_CONST_COUNT; i++)
 		c->constants[i] = NAN;
+}
+
+const char *bt_rl_source_name(enum bt_rl_source s)
+{
+	static const char *const names[] = { "not_measured", "given", "measured", "published", "file" };
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }
 
 bt_status bt_counts_set_event(struct bt_counts *c, const char *name, double value)
@@ -68,6 +78,7 @@ bt_status bt_counts_set_retire_latency(struct bt_counts *c, const char *event, d
 		if (!strcmp(m->rl_names[i], event)) {
 			c->retire_latency[i] = cycles;
 			c->retire_latency_default[i] = 0;
+			c->retire_latency_source[i] = cycles >= 0 ? BT_RL_GIVEN : BT_RL_NONE;
 			return BT_OK;
 		}
 	return BT_ERR_NOT_FOUND;
@@ -94,6 +105,7 @@ unsigned bt_counts_use_default_retire_latencies(struct bt_counts *c)
 			if (!strcmp(def->retire_latency[k].event, m->rl_names[i])) {
 				c->retire_latency[i] = def->retire_latency[k].cycles;
 				c->retire_latency_default[i] = 1;
+				c->retire_latency_source[i] = BT_RL_PUBLISHED;
 				filled++;
 				break;
 			}
@@ -115,11 +127,12 @@ struct bt_result *bt_result_new(const struct bt_model *m)
 	r->flag = calloc(n + 1, 1);
 	r->has_flag = calloc(n + 1, 1);
 	r->flag_literal = calloc(n + 1, 1);
+	r->formula_flag = calloc(n + 1, 1);
 	r->missing_events = malloc((m->def->n_events + 1) * sizeof(uint16_t));
 	r->ops = malloc((m->n_ops + 1) * sizeof(double));
 	r->taint = malloc(m->n_ops + 1);
 	if (!r->raw || !r->value || !r->cpi_share || !r->state || !r->flag || !r->has_flag ||
-	    !r->flag_literal || !r->missing_events || !r->ops || !r->taint) {
+	    !r->flag_literal || !r->formula_flag || !r->missing_events || !r->ops || !r->taint) {
 		bt_result_free(r);
 		return NULL;
 	}
@@ -137,6 +150,7 @@ void bt_result_free(struct bt_result *r)
 	free(r->flag);
 	free(r->has_flag);
 	free(r->flag_literal);
+	free(r->formula_flag);
 	free(r->missing_events);
 	free(r->ops);
 	free(r->taint);
@@ -278,34 +292,67 @@ static int doubles_exact(const struct bt_model *m, const double *v)
 	return 1;
 }
 
-/* Second pass, only when inputs are missing: did a missing input reach the
- * value along the path actually evaluated? */
+/*
+ * Second pass, only when inputs are missing or a retire latency was not
+ * measured. Bit TAINT_MISSING: did a missing input reach the value along the
+ * path actually evaluated? Bit TAINT_NO_RL: did a not-measured retire
+ * latency (-1, perf's marker) enter the value's arithmetic along that path?
+ * A latency that only reaches a comparison is the formula testing for it
+ * (the vendor fallback "X if (rl >= 0) else default"): the branch taken then
+ * decides, so comparisons and an IF's condition do not pass TAINT_NO_RL on;
+ * nor does a product with an exact 0 (a count of an event that did not
+ * occur times its latency).
+ */
+#define TAINT_MISSING 1u
+#define TAINT_NO_RL 2u
+
+static int is_comparison(uint8_t code)
+{
+	return (code >= OP_LT && code <= OP_NE) || (code >= OP_TLT && code <= OP_TNE) ||
+	       code == OP_NOT;
+}
+
 static void run_taint(const struct bt_model *m, const struct bt_counts *c, const double *v,
 		      uint8_t *t)
 {
 	for (uint32_t i = 0; i < m->n_ops; i++) {
 		const struct bt_op *o = &m->ops[i];
+		uint8_t x;
 		switch (o->code) {
-		case OP_EVENT: t[i] = isnan(c->events[o->a]); break;
-		case OP_CONST: t[i] = isnan(c->constants[o->a]); break;
-		case OP_RL: case OP_IMM: case OP_IMMI: t[i] = 0; break;
-		case OP_NEG: case OP_NOT: t[i] = t[o->a]; break;
+		case OP_EVENT: x = isnan(c->events[o->a]) ? TAINT_MISSING : 0; break;
+		case OP_CONST: x = isnan(c->constants[o->a]) ? TAINT_MISSING : 0; break;
+		case OP_RL: x = c->retire_latency[o->a] < 0 ? TAINT_NO_RL : 0; break;
+		case OP_IMM: case OP_IMMI: x = 0; break;
+		case OP_NEG: x = t[o->a]; break;
 		case OP_IF:
-			t[i] = t[o->b] | (isnan(v[o->b]) ? 0 : v[o->b] != 0 ? t[o->a] : t[o->c]);
+			x = (t[o->b] & TAINT_MISSING) |
+			    (isnan(v[o->b]) ? 0 : v[o->b] != 0 ? t[o->a] : t[o->c]);
 			break;
 		case OP_AND:
-			t[i] = t[o->a] | (isnan(v[o->a]) || v[o->a] == 0 ? 0 : t[o->b]);
+			x = t[o->a] | (isnan(v[o->a]) || v[o->a] == 0 ? 0 : t[o->b]);
 			break;
 		case OP_OR:
-			t[i] = t[o->a] | (isnan(v[o->a]) || v[o->a] != 0 ? 0 : t[o->b]);
+			x = t[o->a] | (isnan(v[o->a]) || v[o->a] != 0 ? 0 : t[o->b]);
 			break;
 		case OP_DRATIO:
-			t[i] = t[o->b] | (v[o->b] == 0 ? 0 : t[o->a]);
+			x = t[o->b] | (v[o->b] == 0 ? 0 : t[o->a]);
+			break;
+		case OP_MUL:
+			x = t[o->a] | t[o->b];
+			/* a count of 0 times a latency not measured is 0 whatever the
+			 * latency (perf's -1 included): an event that did not occur
+			 * needs no latency */
+			if ((v[o->a] == 0 && !(t[o->a] & TAINT_NO_RL)) ||
+			    (v[o->b] == 0 && !(t[o->b] & TAINT_NO_RL)))
+				x &= (uint8_t)~TAINT_NO_RL;
 			break;
 		default:
-			t[i] = t[o->a] | t[o->b];
+			x = t[o->a] | (bt_op_arity(o->code) >= 2 ? t[o->b] : 0);
 			break;
 		}
+		if (is_comparison(o->code))
+			x &= TAINT_MISSING;
+		t[i] = x;
 	}
 }
 
@@ -424,21 +471,32 @@ bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struc
 		missing = isnan(c->events[e]);
 	for (int k = 0; k < BT_CONST_COUNT && !missing; k++)
 		missing = (m->consts_used >> k & 1) && isnan(c->constants[k]);
-	if (missing)
+	int no_rl = 0;
+	for (unsigned i = 0; i < m->n_rl && !no_rl; i++)
+		no_rl = c->retire_latency[i] < 0;
+	if (missing || no_rl)
 		run_taint(m, c, v, r->taint);
 	for (unsigned i = 0; i < n; i++) {
 		double raw = v[m->node_value[i]];
+		uint8_t t_node = missing || no_rl ? r->taint[m->node_value[i]] : 0;
 		r->raw[i] = raw;
 		/* perfmon tree formulas are percentages: report fractions */
 		r->value[i] = def->nodes[i].percent ? raw / 100 : raw;
-		r->state[i] = !isnan(raw) ? BT_NODE_OK
-			      : missing && r->taint[m->node_value[i]] ? BT_NODE_MISSING
-								  : BT_NODE_INVALID;
+		r->state[i] = !isnan(raw) ? (t_node & TAINT_NO_RL ? BT_NODE_NO_RETIRE_LATENCY : BT_NODE_OK)
+			      : t_node & TAINT_MISSING ? BT_NODE_MISSING
+						       : BT_NODE_INVALID;
 		uint32_t t = m->node_thresh[i], tl = m->node_thresh_lit[i];
 		r->has_flag[i] = t != NO_OP;
 		/* the flag of an invalid node is false; an invalid comparison is false */
 		r->flag[i] = t != NO_OP && !isnan(raw) && !isnan(v[t]) && v[t] != 0;
 		r->flag_literal[i] = tl != NO_OP ? !isnan(raw) && !isnan(v[tl]) && v[tl] != 0 : r->flag[i];
+		r->formula_flag[i] = r->flag[i];
+		if (r->state[i] == BT_NODE_NO_RETIRE_LATENCY) {
+			/* the formula's number is kept in raw (what perf would print
+			 * with -1); the node has no value and no flag */
+			r->value[i] = NAN;
+			r->flag[i] = r->flag_literal[i] = 0;
+		}
 	}
 	bottleneck_path(m, r);
 	r->cpi = m->cpi_node >= 0 ? r->value[m->cpi_node] : NAN;
@@ -455,7 +513,61 @@ bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struc
 		}
 	}
 	r->n_default_retire_latency = 0;
-	for (unsigned i = 0; i < m->n_rl; i++)
+	memset(r->n_rl_source, 0, sizeof(r->n_rl_source));
+	for (unsigned i = 0; i < m->n_rl; i++) {
 		r->n_default_retire_latency += c->retire_latency_default[i];
+		if (c->retire_latency_source[i] <= BT_RL_FILE)
+			r->n_rl_source[c->retire_latency_source[i]]++;
+	}
 	return BT_OK;
+}
+
+unsigned bt_result_node_latencies(const struct bt_result *r, unsigned node, uint16_t *ret)
+{
+	const struct bt_model *m = r->model;
+	unsigned n = 0;
+
+	if (node >= m->def->n_nodes || r->state[node] != BT_NODE_NO_RETIRE_LATENCY)
+		return 0;
+	uint8_t *seen = calloc(m->n_ops + 1, 1), *used = calloc(m->n_rl + 1, 1);
+	uint32_t *stack = malloc((m->n_ops + 1) * sizeof(*stack)), sp = 0;
+	if (!seen || !used || !stack)
+		goto out;
+	/* Down the operations the not-measured latency reached (TAINT_NO_RL),
+	 * the branch taken only: the same walk run_taint made upwards. */
+	stack[sp++] = m->node_value[node];
+	seen[m->node_value[node]] = 1;
+	while (sp) {
+		uint32_t i = stack[--sp], next[2];
+		const struct bt_op *o = &m->ops[i];
+		int k = 0;
+		if (!(r->taint[i] & TAINT_NO_RL))
+			continue;
+		if (o->code == OP_RL) {
+			used[o->a] = 1;
+			continue;
+		}
+		if (o->code == OP_IF) {
+			next[k++] = r->ops[o->b] != 0 ? o->a : o->c;
+		} else {
+			int ar = bt_op_arity(o->code);
+			if (ar >= 1)
+				next[k++] = o->a;
+			if (ar >= 2)
+				next[k++] = o->b;
+		}
+		for (int j = 0; j < k; j++)
+			if (!seen[next[j]]) {
+				seen[next[j]] = 1;
+				stack[sp++] = next[j];
+			}
+	}
+	for (unsigned i = 0; i < m->n_rl; i++)
+		if (used[i])
+			ret[n++] = (uint16_t)i;
+out:
+	free(seen);
+	free(used);
+	free(stack);
+	return n;
 }

@@ -105,11 +105,22 @@ unsigned bt_model_op_count(const struct bt_model *m);
 
 /* ---- inputs ---- */
 
+/* Where a retire latency came from, in the order they are tried. */
+enum bt_rl_source {
+	BT_RL_NONE = 0,      /* not given: -1, the formula's own fallback or not measured */
+	BT_RL_GIVEN,         /* given with the counts (a count file, a replayed results file) */
+	BT_RL_MEASURED,      /* sampled on this machine (timed PEBS) */
+	BT_RL_PUBLISHED,     /* the vendor's published defaults (GNR) */
+	BT_RL_FILE,          /* --retire-latency-file */
+};
+const char *bt_rl_source_name(enum bt_rl_source s); /* "measured", "published", ... */
+
 struct bt_counts {
 	const struct bt_model *model;
 	double *events;               /* by event index; NaN = not counted */
 	double *retire_latency;       /* by retire-latency index; -1 = not measured */
 	uint8_t *retire_latency_default; /* 1 = value from the vendor's published defaults */
+	uint8_t *retire_latency_source;  /* enum bt_rl_source */
 	double constants[BT_CONST_COUNT]; /* NaN = not given */
 };
 
@@ -135,6 +146,10 @@ enum bt_node_state {
 	BT_NODE_OK = 0,
 	BT_NODE_INVALID,   /* division by zero on its evaluation path */
 	BT_NODE_MISSING,   /* needs an input that was not given */
+	BT_NODE_NO_RETIRE_LATENCY, /* its arithmetic (on the branch taken) uses a retire
+				    * latency not measured (-1) and the formula has no
+				    * fallback for it: value NaN, no flag, raw keeps the
+				    * formula's number */
 };
 
 #define BT_PATH_MAX 16
@@ -149,6 +164,8 @@ struct bt_result {
 	uint8_t *flag;           /* per node: threshold true (0 for invalid nodes and no threshold) */
 	uint8_t *has_flag;       /* per node: the node has a threshold */
 	uint8_t *flag_literal;   /* per node: the literal reading, where it differs (SRF) */
+	uint8_t *formula_flag;   /* per node: the threshold as the formula computes it, also
+				  * for BT_NODE_NO_RETIRE_LATENCY nodes (flag is 0 there) */
 	double *cpi_share;       /* per tree node: its CPI-stack component (level 1: value x
 				  * CPI; below: the parent's split among its children by
 				  * value, so children add up to their parent); NaN where
@@ -163,14 +180,24 @@ struct bt_result {
 	unsigned n_missing_events;
 	unsigned missing_constants; /* bit c: constant c used but not given */
 	unsigned n_default_retire_latency; /* latencies taken from published defaults */
+	unsigned n_rl_source[BT_RL_FILE + 1]; /* latency inputs by enum bt_rl_source */
 	int exact_int;           /* integer arithmetic beyond 2^53 was done exactly */
 	double *ops;             /* scratch: one value per compiled operation */
-	uint8_t *taint;          /* scratch */
+	uint8_t *taint;          /* per operation, from the last evaluation: bit 0 a missing
+				  * input, bit 1 a not-measured retire latency reached it
+				  * (valid only when the evaluation had either) */
 };
 
 struct bt_result *bt_result_new(const struct bt_model *m);
 void bt_result_free(struct bt_result *r);
 /* Evaluates every node; allocates nothing. */
 bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struct bt_result *r);
+/*
+ * The retire latencies that make node a BT_NODE_NO_RETIRE_LATENCY node in
+ * the last evaluation of r: indexes for bt_model_retire_latency_name(), in
+ * ascending order; ret needs bt_model_retire_latency_count() entries. 0 for
+ * a node in another state.
+ */
+unsigned bt_result_node_latencies(const struct bt_result *r, unsigned node, uint16_t *ret);
 
 #endif

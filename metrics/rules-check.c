@@ -84,6 +84,11 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 	v->rhs = rhs;
 	v->diff = diff;
 	v->tol = tolerance(x, x->kind == BT_RULE_PARENT_SUM || x->kind == BT_RULE_FIXED_GENERAL ? lhs : rhs);
+	v->no_retire_latency = 0;
+	if (x->node >= 0 && x->kind != BT_RULE_IPC_WIDTH)
+		v->no_retire_latency |= r->state[x->node] == BT_NODE_NO_RETIRE_LATENCY;
+	for (unsigned k = 0; k < x->n_terms; k++)
+		v->no_retire_latency |= r->state[x->terms[k]] == BT_NODE_NO_RETIRE_LATENCY;
 	if (isnan(lhs) || isnan(rhs) || isnan(diff) || isnan(v->tol))
 		v->state = BT_RULE_NA;
 	else
@@ -95,13 +100,14 @@ void bt_consistency_check(struct bt_consistency *cs, const struct bt_counts *c,
 {
 	const struct bt_rule_set *rs = cs->rules;
 
-	cs->n_held = cs->n_violated = cs->n_na = 0;
+	cs->n_held = cs->n_violated = cs->n_na = cs->n_na_no_retire_latency = 0;
 	for (unsigned i = 0; i < rs->n; i++) {
 		struct bt_rule_verdict *v = &cs->verdict[i];
 		check_one(&rs->rules[i], c, r, v);
 		cs->n_held += v->state == BT_RULE_HELD;
 		cs->n_violated += v->state == BT_RULE_VIOLATED;
 		cs->n_na += v->state == BT_RULE_NA;
+		cs->n_na_no_retire_latency += v->state == BT_RULE_NA && v->no_retire_latency;
 	}
 }
 

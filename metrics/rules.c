@@ -50,9 +50,14 @@
  *    turns into a sum off by up to 1/255 per field: 2/255 absolute. Beyond
  *    that 1 % relative, for trees whose levels were counted in different
  *    runs (drill-down) where a formula mixes them.
- *  - fractions: 0.05 absolute, perf's default ErrorThreshold (5 percent
- *    points); counts of one node taken in different runs and the vendors'
- *    "1 - others" nodes go slightly out of [0, 1] on honest hardware.
+ *  - fractions: 0.01 absolute (one percentage point), tighter than perf's
+ *    default ErrorThreshold (5 points): a share of slots a few points below
+ *    zero is what a miscount or an unmeasured retire latency entering as -1
+ *    produces (-3 % on LNL's mispredict nodes), and must not pass. It is
+ *    above the PERF_METRICS rounding (a field one 1/255 unit off, a clamped
+ *    difference of two: 2/255 = 0.0078) and the few-instruction skew of
+ *    counts of one node taken in different bare-metal runs; the workload
+ *    models of every built-in model stay within it (tests/suite/28).
  *  - IPC against the width, fixed against general counts: 5 % relative
  *    (perf's default again); the two counts of one event come from different
  *    counters, enabled a few instructions apart, and in drill-down from
@@ -60,7 +65,7 @@
  */
 #define SUM_TOL_ABS (2.0 / 255)
 #define SUM_TOL_REL 0.01
-#define FRACTION_TOL_ABS 0.05
+#define FRACTION_TOL_ABS 0.01
 #define IPC_TOL_REL 0.05
 #define COUNT_TOL_REL 0.05
 

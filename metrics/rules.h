@@ -89,12 +89,15 @@ struct bt_rule_verdict {
 	double lhs, rhs;         /* the two sides (a bound rule: the value and its bound) */
 	double diff;             /* lhs - rhs; a bound rule: how far beyond the bound (0 inside) */
 	double tol;              /* the tolerance that applied */
+	uint8_t no_retire_latency; /* NA because a node of the rule has no value: its
+				    * formula needs a retire latency not measured */
 };
 
 struct bt_consistency {
 	const struct bt_rule_set *rules;
 	struct bt_rule_verdict *verdict;  /* one per rule */
 	unsigned n_held, n_violated, n_na;
+	unsigned n_na_no_retire_latency; /* of n_na: no_retire_latency */
 };
 
 struct bt_consistency *bt_consistency_new(const struct bt_rule_set *rs);

@@ -67,6 +67,8 @@
 #define MSR_IA32_PEBS_ENABLE    0x3F1u
 #define MSR_PEBS_LD_LAT         0x3F6u  /* [15:0] load latency threshold (min. 3); needs PEBS */
 #define MSR_PEBS_FRONTEND       0x3F7u  /* FRONTEND_RETIRED qualifier; bits per core: extra-msr.c */
+#define MSR_PEBS_DATA_CFG       0x3F2u  /* adaptive PEBS record groups (PERF_CAPABILITIES[14]) */
+#define MSR_IA32_DS_AREA        0x600u  /* linear address of the DS save area (canonical) */
 /* MSR_SMI_COUNT (RO, SDM vol. 4, Nehalem and later): [31:0] SMIs since
  * reset. Not architectural: a VMM may not emulate it (#GP), so the session
  * reads it once at open before relying on it (pmu-session.c). */

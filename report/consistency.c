@@ -35,7 +35,11 @@ void bt_report_consistency_text(FILE *f, const struct bt_consistency *cs, const 
 	snprintf(first, sizeof(first), "%s", indent);
 	snprintf(rest, sizeof(rest), "%s    ", indent);
 	bt_sb_printf(&sb, "consistency: %u rules held, %u violated, %u not applicable (an input "
-		     "not measured)", cs->n_held, cs->n_violated, cs->n_na);
+		     "not measured", cs->n_held, cs->n_violated, cs->n_na);
+	if (cs->n_na_no_retire_latency)
+		bt_sb_printf(&sb, "; %u of them: a node not measured for want of a retire latency",
+			     cs->n_na_no_retire_latency);
+	bt_sb_putc(&sb, ')');
 	bt_text_wrap(f, BT_CONSOLE_COLS, first, rest, bt_sb_str(&sb));
 	snprintf(first, sizeof(first), "%s  ", indent);
 	for (unsigned i = 0; ev && i < rs->n; i++) {
@@ -53,8 +57,9 @@ void bt_report_consistency_text(FILE *f, const struct bt_consistency *cs, const 
 			bt_sb_printf(&sb, "held: %s (%.6g against %.6g, tolerance %.6g); events: ",
 				     text, v->lhs, v->rhs, v->tol);
 		else
-			bt_sb_printf(&sb, "not applicable: %s (an input not measured); events: ",
-				     text);
+			bt_sb_printf(&sb, "not applicable: %s (%s); events: ", text,
+				     v->no_retire_latency ? "a node not measured: no retire latency"
+							  : "an input not measured");
 		print_events(&sb, cs, i, r, ev);
 		bt_text_wrap(f, BT_CONSOLE_COLS, first, rest, bt_sb_str(&sb));
 	}
@@ -79,6 +84,9 @@ void bt_report_consistency_json(struct bt_jw *j, const char *key, const struct b
 		bt_jw_str(j, "rule", text);
 		bt_jw_str(j, "kind", bt_rule_kind_name((enum bt_rule_kind)rs->rules[i].kind));
 		bt_jw_str(j, "state", state_name(v->state));
+		if (v->state == BT_RULE_NA)
+			bt_jw_str(j, "reason", v->no_retire_latency ? "no retire latency"
+								  : "an input not measured");
 		bt_jw_double(j, "lhs", v->lhs);
 		bt_jw_double(j, "rhs", v->rhs);
 		bt_jw_double(j, "difference", v->diff);

@@ -144,6 +144,46 @@ void bt_count_setup_print(FILE *f, const struct bt_count_setup *c)
 /* The step's clock from APERF/MPERF. Not for simulated PMUs: their APERF
  * follows the count file's cycles and their TSC a fixed window length, so
  * the ratio says nothing about a clock. */
+
+/* Every retire-latency input the tree's formulas use, with its value and
+ * source (report/counted.h): one line each, in the model's order. */
+static void print_latencies(FILE *f, const struct bt_tree_outcome *t)
+{
+	unsigned n = bt_model_retire_latency_count(t->model);
+	struct bt_strbuf sb = { 0 };
+
+	if (!n || !t->rl)
+		return;
+	bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ",
+		     "retire latencies (cycles; source, in the order tried: measured, published, "
+		     "file, the formula's fallback):");
+	for (unsigned i = 0; i < n; i++) {
+		const struct bt_rl_stat *s = &t->rl[i];
+		sb.n = 0;
+		bt_sb_printf(&sb, "%s:R ", bt_model_retire_latency_name(t->model, i));
+		if (s->source == BT_RL_NONE)
+			bt_sb_puts(&sb, "not measured: the formula's fallback, or the node is not measured");
+		else
+			bt_sb_printf(&sb, "%.2f %s", s->mean, bt_rl_source_name((enum bt_rl_source)s->source));
+		if (s->samples >= 0)
+			bt_sb_printf(&sb, " (%lld samples, median %.0f, min %.0f, max %.0f, %lld saturated)",
+				     (long long)s->samples, s->median, s->min, s->max, (long long)s->saturated);
+		else if (!isnan(s->min) && !isnan(s->max))
+			bt_sb_printf(&sb, " (min %.0f, max %.0f)", s->min, s->max);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "      ", "          ", bt_sb_str(&sb));
+	}
+	/* where each source's values come from, once */
+	for (uint8_t src = BT_RL_GIVEN; src <= BT_RL_FILE; src++)
+		for (unsigned i = 0; i < n; i++)
+			if (t->rl[i].source == src && t->rl[i].detail) {
+				sb.n = 0;
+				bt_sb_printf(&sb, "%s: %s", bt_rl_source_name((enum bt_rl_source)src),
+					     t->rl[i].detail);
+				bt_text_wrap(f, BT_CONSOLE_COLS, "      ", "          ", bt_sb_str(&sb));
+				break;
+			}
+	bt_sb_free(&sb);
+}
 static void print_freq(FILE *f, const struct bt_tree_outcome *t, const struct bt_tree_step *st)
 {
 	const struct bt_run_freq *q = &st->freq;
@@ -221,6 +261,7 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 	}
 	bt_sb_free(&sb);
 	bt_report_text(f, t->model, t->result, &o);
+	print_latencies(f, t);
 	if (t->consistency)
 		bt_report_consistency_text(f, t->consistency, t->result, "    ", 0);
 	for (int k = 0; k < t->n_notes; k++)

@@ -42,6 +42,21 @@ struct bt_count_setup {
 
 #define BT_MAX_STEPS 8
 
+/*
+ * One retire-latency input of a workload's tree (EVENT:R), as every output
+ * states it: the value the formulas used and where it came from
+ * (enum bt_rl_source, metrics/model.h). Unknown statistics are NaN / -1:
+ * published defaults and files carry a mean (a file perhaps min and max),
+ * only sampling gives a median, a sample count and saturated records.
+ */
+struct bt_rl_stat {
+	double mean, median, min, max;  /* cycles; mean NaN when not measured */
+	int64_t samples, saturated;     /* -1: not sampled */
+	uint8_t source;                 /* enum bt_rl_source */
+	const char *detail;             /* "graniterapids_retire_latency.json (MEAN; TMA 5.01)",
+					 * the file's path, ...; NULL when none */
+};
+
 /* One planning-and-measuring step (a level in drill-down). */
 struct bt_tree_step {
 	unsigned level;          /* deepest level of the nodes measured */
@@ -97,6 +112,8 @@ struct bt_tree_outcome {
 	char budget_events[640];
 	char budget_nodes[640];
 	bool *budget_skipped_ev; /* per model event: in a group left out (NULL: none) */
+	/* per retire-latency input of the model (bt_model_retire_latency_count) */
+	struct bt_rl_stat *rl;
 	/* the evaluated tree against the model's consistency rules
 	 * (metrics/rules.h); NULL when they were not derived */
 	struct bt_consistency *consistency;

@@ -179,12 +179,31 @@ static void inputs_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 		if (!isnan(c->constants[k]))
 			bt_jw_double(j, bt_constant_name((enum bt_constant)k), c->constants[k]);
 	bt_jw_end(j);
+	/* every input, each with its value and where it came from (format 3;
+	 * format 2 had {EVENT: cycles} for those with a value) */
 	bt_jw_object(j, "retire_latency");
 	for (unsigned i = 0; i < nrl; i++) {
-		if (c->retire_latency[i] < 0)
-			continue; /* not measured */
-		bt_jw_double(j, bt_model_retire_latency_name(t->model, i), c->retire_latency[i]);
-		n_default += c->retire_latency_default[i];
+		const struct bt_rl_stat *s = t->rl ? &t->rl[i] : NULL;
+		bool given = c->retire_latency_source[i] != BT_RL_NONE;
+
+		bt_jw_object_styled(j, bt_model_retire_latency_name(t->model, i), BT_JW_INLINE);
+		bt_jw_double(j, "mean", given ? c->retire_latency[i] : NAN);
+		bt_jw_double(j, "median", s ? s->median : NAN);
+		bt_jw_double(j, "min", s ? s->min : NAN);
+		bt_jw_double(j, "max", s ? s->max : NAN);
+		if (s && s->samples >= 0)
+			bt_jw_i64(j, "samples", s->samples);
+		else
+			bt_jw_null(j, "samples");
+		if (s && s->saturated >= 0)
+			bt_jw_i64(j, "saturated", s->saturated);
+		else
+			bt_jw_null(j, "saturated");
+		bt_jw_str(j, "source", bt_rl_source_name((enum bt_rl_source)c->retire_latency_source[i]));
+		if (s && s->detail)
+			bt_jw_str(j, "detail", s->detail);
+		bt_jw_end(j);
+		n_default += given && c->retire_latency_default[i];
 	}
 	bt_jw_end(j);
 	bt_jw_array(j, "retire_latency_defaults");

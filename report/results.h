@@ -23,7 +23,7 @@
 #include "report/results-file.h"
 
 /* Version of the results-file layout; bumped on incompatible changes. */
-#define BT_RESULTS_FORMAT_VERSION 2
+#define BT_RESULTS_FORMAT_VERSION 3
 
 /* Logical CPUs as the platform enumerates them (app/ takes the census). */
 struct bt_cpu_census {

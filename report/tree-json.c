@@ -8,7 +8,9 @@
  * strings as \u00XX.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/json-write.h"
@@ -30,6 +32,7 @@ static const char *state_str(uint8_t s)
 	switch (s) {
 	case BT_NODE_OK: return "ok";
 	case BT_NODE_INVALID: return "invalid";
+	case BT_NODE_NO_RETIRE_LATENCY: return "not_measured";
 	default: return "missing";
 	}
 }
@@ -61,12 +64,26 @@ static void write_node(struct bt_jw *j, const struct bt_model *m, const struct b
 
 	bt_jw_object_styled(j, text(nd->name), BT_JW_INLINE);
 	bt_jw_double(j, "value", r->value[i]);
-	bt_jw_double(j, "raw", r->raw[i]);
+	/* not measured: no number at all (the formula's, with -1, is meaningless) */
+	bt_jw_double(j, "raw", r->state[i] == BT_NODE_NO_RETIRE_LATENCY ? NAN : r->raw[i]);
 	bt_jw_str(j, "kind", kind_str(nd->kind));
 	bt_jw_u64(j, "level", nd->level);
 	bt_jw_str(j, "parent", nd->parent);
-	bt_jw_str(j, "state", nd->kind == BT_NODE_TREE && bt_tree_not_measured(r, o, i)
-				      ? "not_measured" : state_str(r->state[i]));
+	/* Left out on purpose (drill-down, --level N) or not measured for want
+	 * of a retire latency: the same state, told apart by the reason. */
+	bool left_out = nd->kind == BT_NODE_TREE && bt_tree_not_measured(r, o, i);
+	bt_jw_str(j, "state", left_out ? "not_measured" : state_str(r->state[i]));
+	if (!left_out && r->state[i] == BT_NODE_NO_RETIRE_LATENCY) {
+		/* the reason, and the latencies behind it (EVENT:R, perf's spelling) */
+		uint16_t *rl = malloc((bt_model_retire_latency_count(m) + 1) * sizeof(*rl));
+		unsigned n = rl ? bt_result_node_latencies(r, i, rl) : 0;
+		bt_jw_str(j, "reason", "no retire latency");
+		bt_jw_array_styled(j, "retire_latency_not_measured", BT_JW_INLINE);
+		for (unsigned k = 0; k < n; k++)
+			bt_jw_str(j, NULL, bt_model_retire_latency_name(m, rl[k]));
+		bt_jw_end(j);
+		free(rl);
+	}
 	write_flag(j, "thresh", r, i);
 	if (nd->threshold_literal)
 		bt_jw_bool(j, "thresh_literal", r->flag_literal[i]);
@@ -88,15 +105,28 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 	/* Why nodes have the state "not_measured" (left out on purpose). */
 	if (o->targeted)
 		bt_jw_str(j, "not_measured", text(o->untargeted_why));
-	bt_jw_object_styled(j, "values", BT_JW_BREAK_EMPTY);
+	int perf = o->perf_latency_values;
+	unsigned n_no_rl = 0;
 	for (unsigned i = 0; i < n; i++)
-		if (shown(m, i, o))
-			bt_jw_double(j, text(bt_model_node(m, i)->name), r->value[i]);
+		n_no_rl += shown(m, i, o) && r->state[i] == BT_NODE_NO_RETIRE_LATENCY;
+	if (perf && n_no_rl)
+		bt_jw_str(j, "values_latency", "perf: a retire latency not measured is -1 in \"values\" "
+			  "and \"thresh\" (the reference vectors' definition); see each node's state");
+	bt_jw_object_styled(j, "values", BT_JW_BREAK_EMPTY);
+	for (unsigned i = 0; i < n; i++) {
+		if (!shown(m, i, o))
+			continue;
+		double v = r->value[i];
+		if (perf && r->state[i] == BT_NODE_NO_RETIRE_LATENCY)
+			v = bt_model_node(m, i)->percent ? r->raw[i] / 100 : r->raw[i];
+		bt_jw_double(j, text(bt_model_node(m, i)->name), v);
+	}
 	bt_jw_end(j);
 	bt_jw_object_styled(j, "thresh", BT_JW_BREAK_EMPTY);
 	for (unsigned i = 0; i < n; i++)
 		if (shown(m, i, o) && r->has_flag[i])
-			bt_jw_bool(j, text(bt_model_node(m, i)->name), r->flag[i]);
+			bt_jw_bool(j, text(bt_model_node(m, i)->name),
+				   perf ? r->formula_flag[i] : r->flag[i]);
 	bt_jw_end(j);
 	bt_jw_object_styled(j, "nodes", BT_JW_BREAK_EMPTY);
 	for (unsigned i = 0; i < n; i++)
@@ -123,6 +153,18 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 			bt_jw_str(j, NULL, bt_constant_name((enum bt_constant)k));
 	bt_jw_end(j);
 	bt_jw_u64(j, "retire_latency_defaults_used", r->n_default_retire_latency);
+	if (o->counts && bt_model_retire_latency_count(m)) {
+		const struct bt_counts *c = o->counts;
+		bt_jw_object(j, "retire_latency");
+		for (unsigned i = 0; i < bt_model_retire_latency_count(m); i++) {
+			bool given = c->retire_latency_source[i] != BT_RL_NONE;
+			bt_jw_object_styled(j, bt_model_retire_latency_name(m, i), BT_JW_INLINE);
+			bt_jw_double(j, "mean", given ? c->retire_latency[i] : NAN);
+			bt_jw_str(j, "source", bt_rl_source_name((enum bt_rl_source)c->retire_latency_source[i]));
+			bt_jw_end(j);
+		}
+		bt_jw_end(j);
+	}
 	if (o->consistency)
 		bt_report_consistency_json(j, "consistency", o->consistency, r);
 	bt_jw_end(j);

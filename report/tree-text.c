@@ -33,6 +33,8 @@ static void value_text(char *buf, size_t size, const struct bt_result *r, unsign
 {
 	if (r->state[i] == BT_NODE_MISSING)
 		snprintf(buf, size, "missing");
+	else if (r->state[i] == BT_NODE_NO_RETIRE_LATENCY)
+		snprintf(buf, size, "not meas.");
 	else if (isnan(r->value[i]))
 		snprintf(buf, size, "n/a");
 	else if (percent && fabs(r->value[i] * 100) < 1e4)
@@ -205,6 +207,39 @@ static void print_bars(FILE *f, const struct bt_model *m, const struct bt_result
 	}
 }
 
+/* The nodes that have no value because a retire latency their formula
+ * multiplies by was not measured (and the formula has no fallback), each with
+ * those latencies: the reason the tree shows "not meas." for them. */
+static void print_no_latency(FILE *f, const struct bt_model *m, const struct bt_result *r,
+			     const struct bt_report_opts *o, unsigned level)
+{
+	unsigned nn = bt_model_node_count(m), shown = 0;
+	uint16_t *rl = malloc((bt_model_retire_latency_count(m) + 1) * sizeof(*rl));
+	struct bt_strbuf sb = { 0 };
+
+	for (unsigned i = 0; rl && i < nn; i++) {
+		const struct bt_node_def *nd = bt_model_node(m, i);
+		if (nd->kind != BT_NODE_TREE || nd->level > level ||
+		    r->state[i] != BT_NODE_NO_RETIRE_LATENCY || (o->targeted && !o->targeted[i]))
+			continue;
+		if (!shown++) {
+			fputc('\n', f);
+			bt_text_wrap(f, BT_CONSOLE_COLS, "", "  ",
+				     "not measured (no retire latency): the formula multiplies by "
+				     "the retire latency of an event that no source gave, and has no "
+				     "fallback for it:");
+		}
+		unsigned n = bt_result_node_latencies(r, i, rl);
+		sb.n = 0;
+		bt_sb_printf(&sb, "%s:", nd->name);
+		for (unsigned k = 0; k < n; k++)
+			bt_sb_printf(&sb, " %s:R", bt_model_retire_latency_name(m, rl[k]));
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "    ", bt_sb_str(&sb));
+	}
+	bt_sb_free(&sb);
+	free(rl);
+}
+
 /* The inputs that the nodes the caller wanted lack, and those nodes; nodes
  * left out on purpose (drill-down) are only counted. */
 static void print_missing(FILE *f, const struct bt_model *m, const struct bt_result *r,
@@ -255,6 +290,7 @@ static void print_missing(FILE *f, const struct bt_model *m, const struct bt_res
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", sb.n ? bt_sb_str(&sb) : "");
 		bt_sb_free(&sb);
 	}
+	print_no_latency(f, m, r, o, level);
 	if (n_left_out) {
 		char line[400];
 
@@ -283,13 +319,31 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	if (o->input_label && *o->input_label)
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  input:    ", "            ", o->input_label);
 	sb.n = 0;
-	if (r->n_default_retire_latency)
+	if (r->n_rl_source[BT_RL_MEASURED] || r->n_rl_source[BT_RL_FILE] || r->n_rl_source[BT_RL_GIVEN]) {
+		/* each source, in the order tried */
+		static const struct {
+			uint8_t src;
+			const char *what;
+		} order[] = { { BT_RL_MEASURED, "measured" }, { BT_RL_GIVEN, "given with the counts" },
+			      { BT_RL_PUBLISHED, "the vendor's published defaults" },
+			      { BT_RL_FILE, "--retire-latency-file" },
+			      { BT_RL_NONE, "not measured (the formula's fallback, or the node is not measured)" } };
+		bt_sb_printf(&sb, "retire latencies (%u inputs):", bt_model_retire_latency_count(m));
+		int first = 1;
+		for (unsigned k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+			if (r->n_rl_source[order[k].src]) {
+				bt_sb_printf(&sb, "%s %u %s", first ? "" : ";", r->n_rl_source[order[k].src],
+					     order[k].what);
+				first = 0;
+			}
+	} else if (r->n_default_retire_latency)
 		bt_sb_printf(&sb, "retire latencies: %u taken from the vendor's published defaults "
 			     "(%s), not measured", r->n_default_retire_latency,
 			     def->retire_latency_source ? def->retire_latency_source : "?");
 	else if (bt_model_retire_latency_count(m))
 		bt_sb_printf(&sb, "retire latencies: as given; any not given count as not "
-			     "measured (-1)");
+			     "measured (-1): the formula's own fallback applies, and a node "
+			     "without one is not measured");
 	if (sb.n)
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "    ", bt_sb_str(&sb));
 	print_bars(f, m, r, o);
@@ -304,7 +358,8 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	fputc('\n', f);
 	bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", "* = flagged (vendor threshold), <== = "
 		     "bottleneck path, n/a = division by zero, missing = needs a count that was "
-		     "not given");
+		     "not given, not meas. = needs a retire latency that was not measured "
+		     "(listed below)");
 	fputc('\n', f);
 	int any_threshold = 0;
 	for (unsigned i = 0; i < bt_model_node_count(m); i++)

@@ -39,6 +39,18 @@ struct bt_report_opts {
 	 * highlighted, bars in block characters); NULL = plain text, bars in
 	 * '#' and '.' */
 	const struct bt_text_styler *styler;
+	/* JSON "values" and "thresh" maps of a replayed count file (replay
+	 * --json, what check.py reads): a node not measured for want of a retire
+	 * latency gets the number its formula gives with perf's -1 for the
+	 * latency, the definition of the reference vectors
+	 * (../shared/testdata/tma/FORMAT.md), and "values_latency" says so; its
+	 * "nodes" entry still says not_measured (value null). 0: null, as in
+	 * every results file. */
+	int perf_latency_values;
+	/* JSON: the inputs, to write each retire latency with its source
+	 * ("retire_latency": {EVENT: {"mean": m, "source": s}}; replay --json);
+	 * NULL = not written (results files carry them in "counted") */
+	const struct bt_counts *counts;
 };
 
 /*

@@ -58,6 +58,11 @@ struct model_sim {
 	const struct bt_sim_cpuid_part *part;
 	uint32_t native_model;    /* CPUID.1AH:EAX[23:0]; 0 = the base's */
 	bool perf_cap_pm_reads_zero; /* see struct bt_sim_config; false = the base's */
+	/* timed PEBS (PERF_CAPABILITIES[17], Linux "perf/x86: Support Retire
+	 * Latency"): the P-cores of Granite Rapids, Meteor, Lunar and Arrow
+	 * Lake; set per row, never taken from the base (an E-core row on a
+	 * P-core base has none) */
+	bool pebs_timing;
 };
 
 #define FROM_BASE (-1)
@@ -114,7 +119,7 @@ static const struct model_sim table[] = {
 	{ .model = "GNR", .base = "spr", .signature = 0x000A06D1,
 	  .family = BT_SIM_FAM_RWC, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
 	  .brand = "baretop sim: Granite Rapids PMU (Redwood Cove)",
-	  .part = &bt_sim_part_gnr },
+	  .part = &bt_sim_part_gnr, .pebs_timing = true },
 	{ .model = "SRF", .base = "adl-e", .signature = 0x000A06F3,
 	  .num_gp = 8, .hybrid = 0, .perf_metrics = FROM_BASE,
 	  .brand = "baretop sim: Sierra Forest PMU (Crestmont)",
@@ -122,7 +127,8 @@ static const struct model_sim table[] = {
 	{ .model = "MTL-RWC", .base = "adl-p", .signature = 0x000A06A4,
 	  .family = BT_SIM_FAM_RWC, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
 	  .brand = "baretop sim: Meteor Lake P-core PMU (Redwood Cove)",
-	  .part = &bt_sim_part_mtl_p, .native_model = 2, .perf_cap_pm_reads_zero = true },
+	  .part = &bt_sim_part_mtl_p, .native_model = 2, .perf_cap_pm_reads_zero = true,
+	  .pebs_timing = true },
 	{ .model = "MTL-CMT", .base = "adl-e", .signature = 0x000A06A4,
 	  .num_gp = 8, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
 	  .brand = "baretop sim: Meteor Lake E-core PMU (Crestmont)",
@@ -130,11 +136,11 @@ static const struct model_sim table[] = {
 	{ .model = "LNL-LNC", .base = "lnl-p", .signature = 0x000B06D1,
 	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
 	  .brand = "baretop sim: Lunar Lake P-core PMU (Lion Cove, perfmon v6)",
-	  .part = &bt_sim_part_lnl_p },
+	  .part = &bt_sim_part_lnl_p, .pebs_timing = true },
 	{ .model = "ARL-LNC", .base = "lnl-p", .signature = 0x000C0662,
 	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
 	  .brand = "baretop sim: Arrow Lake P-core PMU (Lion Cove, perfmon v6)",
-	  .part = &bt_sim_part_arl_p },
+	  .part = &bt_sim_part_arl_p, .pebs_timing = true },
 	{ .model = "LNL-SKT", .base = "lnl-p", .signature = 0x000B06D1,
 	  .family = BT_SIM_FAM_ATOM, .num_gp = 8, .fixed_bitmap = 0x77,
 	  .hybrid = 1, .core_type = BT_CORE_TYPE_ATOM, .perf_metrics = 0,
@@ -202,6 +208,7 @@ bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret)
 			ret->native_model = m->native_model;
 		if (m->perf_cap_pm_reads_zero)
 			ret->perf_cap_pm_reads_zero = true;
+		ret->pebs_timing = m->pebs_timing;
 		return true;
 	}
 	return false;

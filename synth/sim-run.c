@@ -13,6 +13,7 @@
 #include "pmu/cpu-detect.h"
 #include "pmu/plan.h"
 #include "pmu/pmu-caps.h"
+#include "synth/wl-costs.h"
 #include "synth/count-sources.h"
 #include "base/near-name.h"
 #include "synth/sim-run.h"
@@ -178,6 +179,8 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 		free(s);
 		return fail(d, "the simulated PMU could not be set up");
 	}
+	/* timed PEBS records carry the workload model's costs (wl-costs.h) */
+	s->sim.pebs_latency = bt_synth_pebs_latency;
 	s->miscount = o->miscount;
 	*ret = s;
 	return BT_OK;

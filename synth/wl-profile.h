@@ -63,11 +63,6 @@ struct bt_wl_profile {
 	double data_branches;
 };
 
-/* Cycles one mispredict costs in the model (the wrong path issued and the
- * recovery): workload-counts.c turns mispredict slots back into mispredicts
- * with the same figure. */
-#define BT_WL_MISPREDICT_CYCLES 16.0
-
 /* The profile of the built-in workload named `workload`, or NULL (none:
  * generated counts). */
 const struct bt_wl_profile *bt_wl_profile_find(const char *workload);
@@ -87,7 +82,7 @@ double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param,
  * with probability t = taken_param/100) are added. The best any predictor
  * does on independent draws is to predict the likelier direction, which
  * mispredicts min(t, 1 - t) of them: none at t = 0 or 1, half at t = 0.5.
- * Each costs BT_WL_MISPREDICT_CYCLES; the cycles grow by them and every
+ * Each costs BT_WL_CYC_MISPREDICT (wl-costs.h); the cycles grow by them and every
  * other share of the slots shrinks in proportion, so the split still sums
  * to 1. */
 void bt_wl_profile_resolve(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx,

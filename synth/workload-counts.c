@@ -22,6 +22,7 @@
 
 #include "synth/wl-profile.h"
 #include "synth/count-sources.h"
+#include "synth/wl-costs.h"
 
 struct q {
 	double W, C, S, I, U, issued;
@@ -57,8 +58,8 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	/* Half the lost slots are wrong-path uops issued, half recovery. */
 	q->recovery_cyc = q->bad_slots / 2 / width;
 	q->issued = q->U + q->bad_slots / 2;
-	q->misp = q->misp_slots / width / BT_WL_MISPREDICT_CYCLES;
-	q->clears = q->clear_slots / width / 40;  /* ~40 cycles per nuke */
+	q->misp = q->misp_slots / width / BT_WL_CYC_MISPREDICT;
+	q->clears = q->clear_slots / width / BT_WL_CYC_CLEAR; /* per nuke */
 	q->clears_mo = q->clears * p->clear_memory_ordering;
 	q->resteer_cyc = q->fe_lat_cyc - q->icache_cyc - q->itlb_cyc;
 	if (q->resteer_cyc < 0)
@@ -79,7 +80,11 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	q->stall_total = q->mem_cyc - q->store_cyc + q->core_cyc * 0.5;
 	q->noexec = q->stall_total + q->fe_lat_cyc;
 	q->heavy_slots = p->heavy * q->S;
-	q->ms_uops = p->ms_share * q->heavy_slots;
+	/* Microcode uops are among the uops beyond one per instruction (SKL's
+	 * Heavy_Operations counts exactly those, (RETIRE_SLOTS + MACRO_FUSED -
+	 * INST_RETIRED) / SLOTS, and its Microcode_Sequencer child must not
+	 * exceed it): never more than U - I of them. */
+	q->ms_uops = p->ms_share * fmin(q->heavy_slots, q->U - q->I);
 	q->ms_cyc = q->ms_uops / width;
 	q->assists = p->assist_share * q->ms_uops / 100; /* ~100 slots per assist */
 	q->br = p->branches * insts;
@@ -95,9 +100,9 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	q->ld = p->loads * insts;
 	q->st = p->stores * insts;
 	q->fp = p->fp_ops * insts;
-	q->l3_miss = fmin(q->dram_cyc / 250, q->ld);
-	q->l3_hit = fmin(q->l3_cyc / 100, q->ld - q->l3_miss);
-	q->l2_hit = fmin(q->l2_cyc / 14, q->ld - q->l3_miss - q->l3_hit);
+	q->l3_miss = fmin(q->dram_cyc / BT_WL_CYC_DRAM, q->ld);
+	q->l3_hit = fmin(q->l3_cyc / BT_WL_CYC_L3_HIT, q->ld - q->l3_miss);
+	q->l2_hit = fmin(q->l2_cyc / BT_WL_CYC_L2_HIT, q->ld - q->l3_miss - q->l3_hit);
 	q->l2_miss = q->l3_miss + q->l3_hit;
 	q->l1_miss = q->l2_miss + q->l2_hit;
 	/* Executing cycles by ports used: core-bound cycles use one port. */

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "synth/wl-costs.h"
 #include "synth/wl-profile.h"
 
 /* multiply1/2/3 run an n x n x n loop nest: instructions per run ~ n^3 (6 per
@@ -362,7 +363,7 @@ void bt_wl_profile_resolve(const struct bt_wl_profile *p, bt_wl_param_fn *param,
 		return;
 	double upi = p->uops_per_inst < 1 ? 1 : p->uops_per_inst;
 	double base = upi / (width * retiring);            /* cycles per instruction */
-	double extra = miss * BT_WL_MISPREDICT_CYCLES;     /* cycles per instruction */
+	double extra = miss * BT_WL_CYC_MISPREDICT;     /* cycles per instruction */
 	double k = base / (base + extra);
 	ret->fe_latency *= k;
 	ret->fe_bandwidth *= k;

@@ -438,6 +438,8 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 	CMP(ldlat, "pebs_ld_lat", "");
 	CMP(frontend, "pebs_frontend", "");
 	CMP(pebs_enable, "pebs_enable", "");
+	CMP(ds_area, "ds_area", "");
+	CMP(pebs_data_cfg, "pebs_data_cfg", "");
 	CMP(debugctl, "debugctl", "");
 #undef CMP
 	return true;

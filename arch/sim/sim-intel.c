@@ -93,6 +93,12 @@ static bool pebs(const struct bt_sim_config *c)
 	return c->ldlat;
 }
 
+static bool canonical48(uint64_t a)
+{
+	uint64_t top = a >> 47;
+	return top == 0 || top == (UINT64_MAX >> 47);
+}
+
 /* IA32_PERF_GLOBAL_INUSE as the SDM defines it (sim-regs.h). */
 static uint64_t global_inuse(const struct bt_sim *sim)
 {
@@ -131,6 +137,8 @@ static uint64_t perf_capabilities(const struct bt_sim_config *c)
 		v |= SIM_CAP_RDPMC_METRICS_CLEAR;
 	if (c->freeze_while_smm)
 		v |= SIM_CAP_SMM_FREEZE;
+	if (c->pebs_timing)
+		v |= SIM_CAP_PEBS_BASELINE | SIM_CAP_PEBS_TIMING;
 	return v;
 }
 
@@ -257,6 +265,16 @@ static bt_status intel_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 		if (!c->offcore)
 			return BT_ERR_FAULT;
 		*ret = r->offcore[msr - SIM_MSR_OFFCORE_RSP_0];
+		return BT_OK;
+	case SIM_IA32_DS_AREA:
+		if (!pebs(c))
+			return BT_ERR_FAULT;
+		*ret = r->ds_area;
+		return BT_OK;
+	case SIM_MSR_PEBS_DATA_CFG:
+		if (!c->pebs_timing)
+			return BT_ERR_FAULT; /* exists with adaptive PEBS (PERF_CAPABILITIES[14]) */
+		*ret = r->pebs_data_cfg;
 		return BT_OK;
 	case SIM_IA32_PEBS_ENABLE:
 		if (!pebs(c))
@@ -408,6 +426,18 @@ static bt_status intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 			return BT_ERR_FAULT;
 		/* The request/response bits are model specific; not checked. */
 		r->offcore[msr - SIM_MSR_OFFCORE_RSP_0] = value;
+		return BT_OK;
+	case SIM_IA32_DS_AREA:
+		/* a linear address: #GP unless canonical (SDM vol. 4 Table 2-2,
+		 * IA32_DS_AREA; 48-bit linear addresses: bits 63:47 all equal) */
+		if (!pebs(c) || !canonical48(value))
+			return BT_ERR_FAULT;
+		r->ds_area = value;
+		return BT_OK;
+	case SIM_MSR_PEBS_DATA_CFG:
+		if (!c->pebs_timing || (value & ~SIM_DATACFG_VALID) || (value & SIM_DATACFG_GROUPS))
+			return BT_ERR_FAULT; /* reserved bits; groups the sim does not model */
+		r->pebs_data_cfg = value;
 		return BT_OK;
 	case SIM_IA32_PEBS_ENABLE:
 		if (!pebs(c) || (value & ~pebs_enable_valid(sim)))

@@ -111,7 +111,7 @@ static const struct bt_sim_config presets[] = {
 	  .perf_metrics = true, .pm_fields = 8, .rdpmc_metrics_clear = true, .umask2_eq = true,
 	  .hybrid = true,
 	  .core_type = BT_CORE_TYPE_CORE, .native_model = 3, .offcore = true, .ldlat = true,
-	  .freeze_while_smm = true,
+	  .freeze_while_smm = true, .pebs_timing = true,
 	  .frontend = true, .smi_count = true, .aperf_mperf = true, .part = &bt_sim_part_lnl_p,
 	  COMMON },
 	/* Arrow Lake H, the three kinds of core of one part (the dump's
@@ -132,7 +132,7 @@ static const struct bt_sim_config presets[] = {
 	  .perf_metrics = true, .pm_fields = 8, .umask2_eq = true, .hybrid = true,
 	  .core_type = BT_CORE_TYPE_CORE, .native_model = 3, .offcore = true, .ldlat = true,
 	  .freeze_while_smm = true, .frontend = true, .smi_count = true, .aperf_mperf = true,
-	  .part = &bt_sim_part_arlh_p, COMMON },
+	  .pebs_timing = true, .part = &bt_sim_part_arlh_p, COMMON },
 	{ .name = "arlh-e", .family = BT_SIM_FAM_ATOM,
 	  .vendor = BT_VENDOR_INTEL, .signature = 0x000C0652,
 	  .brand = "baretop sim: Intel ARL-H E-core (Skymont)",

@@ -45,6 +45,8 @@ static inline uint64_t sim_width_mask(unsigned width)
 #define SIM_IA32_PEBS_ENABLE        0x3F1u
 #define SIM_MSR_PEBS_LD_LAT         0x3F6u
 #define SIM_MSR_PEBS_FRONTEND       0x3F7u
+#define SIM_MSR_PEBS_DATA_CFG       0x3F2u /* adaptive PEBS: the record groups */
+#define SIM_IA32_DS_AREA            0x600u /* linear address of the DS save area */
 #define SIM_MSR_SMI_COUNT           0x034u
 #define SIM_IA32_MPERF              0x0E7u
 #define SIM_IA32_APERF              0x0E8u
@@ -159,6 +161,42 @@ static inline uint64_t sim_width_mask(unsigned width)
 #define SIM_CAP_FW_WRITE     SIM_BIT(13)
 #define SIM_CAP_PERF_METRICS SIM_BIT(15)
 #define SIM_CAP_RDPMC_METRICS_CLEAR SIM_BIT(19)
+/* [14] PEBS_BASELINE (adaptive PEBS, MSR_PEBS_DATA_CFG) and [17]
+ * PEBS_TIMING_INFO (the retire latency in each record's first qword):
+ * Linux arch/x86/events/perf_event.h, union perf_capabilities (lbr_format
+ * 0-5, pebs_trap 6, pebs_arch_reg 7, pebs_format 8-11, smm_freeze 12,
+ * full_width_write 13, pebs_baseline 14, perf_metrics 15,
+ * pebs_output_pt_available 16, pebs_timing_info 17). */
+#define SIM_CAP_PEBS_BASELINE SIM_BIT(14)
+#define SIM_CAP_PEBS_TIMING   SIM_BIT(17)
+
+/* MSR_PEBS_DATA_CFG groups (Linux PEBS_DATACFG_*: MEMINFO 0, GP 1, XMMS 2,
+ * LBRS 3, the LBR entry count in 31:24); other bits reserved. The sim
+ * writes the basic group only and faults a write of any other group bit,
+ * which it does not model. */
+#define SIM_DATACFG_VALID     (0xFull | (0xFFull << 24))
+#define SIM_DATACFG_GROUPS    0xFull
+
+/* The DS save area as Linux's struct debug_store lays it out
+ * (arch/x86/include/asm/intel_ds.h): eight qwords of BTS then PEBS
+ * pointers, then pebs_event_reset[], one reload value per general counter
+ * from qword 8 (the fixed counters' at MAX_PEBS_EVENTS = 32 on, which the
+ * sim does not use: it arms no fixed counter for PEBS records). */
+#define SIM_DS_PEBS_BASE      4u  /* qword index: pebs_buffer_base */
+#define SIM_DS_PEBS_INDEX     5u
+#define SIM_DS_PEBS_ABS_MAX   6u
+#define SIM_DS_PEBS_THRESHOLD 7u
+#define SIM_DS_PEBS_RESET     8u  /* pebs_event_reset[i] = qword 8 + i */
+/* The adaptive record's basic group (Linux struct pebs_basic): qword 0
+ * format_size = the record format's groups in 31:0 (0: basic only), the
+ * retire latency in 47:32 (ds.c: format_size >> 32 & 0xffff when
+ * PMU_FL_RETIRE_LATENCY, i.e. PERF_CAPABILITIES[17]), the record's size in
+ * bytes in 63:48 (INTEL_ADAPTIVE_PEBS_SIZE_OFF); then ip,
+ * applicable_counters, tsc. The latency saturates at 65535. */
+#define SIM_PEBS_BASIC_BYTES  32u
+#define SIM_PEBS_LAT_SHIFT    32
+#define SIM_PEBS_SIZE_SHIFT   48
+#define SIM_PEBS_LAT_MAX      0xFFFFu
 
 /* RDPMC ECX (SDM vol. 2B): type in [31:16]: 0 = GP, 0x4000 = fixed
  * (ECX[30]), 0x2000 = PERF_METRICS (ECX[29], index 0). */

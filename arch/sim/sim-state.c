@@ -10,6 +10,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "arch/sim/sim-internal.h"
 
@@ -130,6 +131,78 @@ bool bt_sim_fixed_enabled(const struct bt_sim *sim, unsigned i)
 	       ((sim->regs.global_ctrl >> (SIM_GLOBAL_FIXED_SHIFT + i)) & 1) && !frozen(sim);
 }
 
+/*
+ * Timed PEBS (cfg.pebs_timing): a general counter armed in IA32_PEBS_ENABLE
+ * with a DS area takes a PEBS assist each time it overflows: one adaptive
+ * record (basic group, sim-regs.h) at pebs_index if a whole record fits
+ * below pebs_absolute_maximum (else it is dropped: a full buffer stops
+ * writing), pebs_index advanced by the record's size, GLOBAL_STATUS[62]
+ * (OvfBuffer) once the index reaches pebs_interrupt_threshold, and the
+ * counter reloaded from pebs_event_reset[i]. Written from Linux ds.c's
+ * reading of the buffer (intel_pmu_drain_pebs_icl: records from
+ * pebs_buffer_base to pebs_index, each format_size >> 48 bytes long), not
+ * from baretop's driver. The DS area and the buffer are linear addresses
+ * the driver gave, memory the sim writes as the processor would.
+ */
+static void pebs_record(struct bt_sim *sim, unsigned i, uint64_t *ds)
+{
+	uint64_t index = ds[SIM_DS_PEBS_INDEX], max = ds[SIM_DS_PEBS_ABS_MAX];
+	if (index < ds[SIM_DS_PEBS_BASE] || index + SIM_PEBS_BASIC_BYTES > max) {
+		sim->pebs_dropped++;
+		return;
+	}
+	uint64_t lat = sim->pebs_latency ? sim->pebs_latency(sim->pebs_latency_ctx, i, sim->regs.evtsel[i],
+							     sim->pebs_records)
+					 : 0;
+	if (lat > SIM_PEBS_LAT_MAX)
+		lat = SIM_PEBS_LAT_MAX; /* the 16-bit field saturates */
+	uint64_t rec[4];
+	rec[0] = ((uint64_t)SIM_PEBS_BASIC_BYTES << SIM_PEBS_SIZE_SHIFT) | (lat << SIM_PEBS_LAT_SHIFT) |
+		 (sim->regs.pebs_data_cfg & SIM_DATACFG_GROUPS); /* basic only: 0 */
+	rec[1] = 0x401000u + 16u * i;   /* the sampled instruction: a synthetic address */
+	rec[2] = 1ull << i;             /* applicable counters */
+	rec[3] = sim->tsc;
+	memcpy((void *)(uintptr_t)index, rec, sizeof(rec));
+	ds[SIM_DS_PEBS_INDEX] = index + SIM_PEBS_BASIC_BYTES;
+	if (ds[SIM_DS_PEBS_INDEX] >= ds[SIM_DS_PEBS_THRESHOLD])
+		sim->regs.global_status |= SIM_ST_OVF_BUF;
+	sim->pebs_records++;
+}
+
+static bool pebs_armed(const struct bt_sim *sim, unsigned i)
+{
+	return sim->cfg.vendor == BT_VENDOR_INTEL && sim->cfg.pebs_timing && sim->regs.ds_area &&
+	       ((sim->regs.pebs_enable >> i) & 1);
+}
+
+static void pebs_count(struct bt_sim *sim, unsigned i, uint64_t n)
+{
+	uint64_t *ds = (uint64_t *)(uintptr_t)sim->regs.ds_area;
+	uint64_t mask = bt_sim_gp_ctr_mask(sim, i);
+	uint64_t ctr = sim->regs.ctr[i] & mask;
+	uint64_t reset = ds[SIM_DS_PEBS_RESET + i] & mask;
+	uint64_t period = mask - reset + 1; /* counts from the reload to the next overflow */
+
+	while (n > mask - ctr) {
+		n -= mask - ctr + 1;    /* up to and including the overflowing count */
+		uint64_t before = sim->pebs_dropped;
+		pebs_record(sim, i, ds);
+		ctr = reset;
+		if (sim->pebs_dropped != before && period) {
+			/* buffer full: the remaining overflows write nothing */
+			uint64_t more = n / period;
+			sim->pebs_dropped += more;
+			n -= more * period;
+			if (n > mask - ctr) {
+				n -= mask - ctr + 1;
+				sim->pebs_dropped++;
+			}
+			break;
+		}
+	}
+	sim->regs.ctr[i] = (ctr + n) & mask;
+}
+
 void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n)
 {
 	/* Defects (sim.h): a stuck counter never advances; a narrow one
@@ -137,6 +210,10 @@ void bt_sim_add_gp(struct bt_sim *sim, unsigned i, uint64_t n)
 	 * without its overflow bit. */
 	if (bt_sim_defect(sim, BT_SIM_DEFECT_STUCK_COUNTER) && i == sim->cfg.defects.stuck_gp)
 		return;
+	if (pebs_armed(sim, i)) {
+		pebs_count(sim, i, n);
+		return;
+	}
 	uint64_t mask = bt_sim_gp_ctr_mask(sim, i);
 	uint64_t old = sim->regs.ctr[i] & mask;
 	sim->regs.ctr[i] = (old + n) & mask;

@@ -49,7 +49,15 @@
  *     part has PEBS, which in the sim means .ldlat, and then CPUID.01H:EDX
  *     reports DS), IA32_PEBS_ENABLE where PEBS exists, and a PEBS assist
  *     on the overflow of a counter PEBS_ENABLE arms recorded as a violation
- *     (it writes into the DS area of whoever armed it);
+ *     (it writes into the DS area of whoever armed it) unless the part has
+ *     timed PEBS (cfg.pebs_timing: IA32_PERF_CAPABILITIES[14] and [17],
+ *     MSR_PEBS_DATA_CFG with the basic group only, IA32_DS_AREA #GP when not
+ *     canonical) and a DS area is set: then each overflow writes an
+ *     adaptive record (format, retire latency from pebs_latency saturating
+ *     at 65535, size; IP, applicable counters, TSC) at pebs_index as Linux
+ *     ds.c reads it, stops writing at pebs_absolute_maximum, sets
+ *     OvfBuffer at the threshold, and reloads the counter from
+ *     pebs_event_reset[i] (sim-state.c; no PMI is modelled);
  *   - several "left by firmware" initial states (cfg.initial);
  *   - injectable hardware defects (cfg.defects, sim-defect.c): a stuck or
  *     narrow counter, a double-counting encoding, a dead fixed counter, a
@@ -236,6 +244,9 @@ struct bt_sim_config {
 	uint8_t pm_fields;         /* 4 (ICL) or 8 (SPR, Golden Cove and later) */
 	bool rdpmc_metrics_clear;  /* PERF_CAPABILITIES[19]: FIXED_CTR_CTRL bit 14 exists */
 	bool freeze_while_smm;     /* PERF_CAPABILITIES[12]: IA32_DEBUGCTL[14] exists */
+	bool pebs_timing;          /* adaptive PEBS with timing: PERF_CAPABILITIES[14] and
+				    * [17], MSR_PEBS_DATA_CFG and IA32_DS_AREA exist, and an
+				    * armed general counter writes records (sim-state.c) */
 	uint8_t family;            /* enum bt_sim_family */
 	bool umask2_eq;            /* CPUID.23H:EBX[1:0] */
 	bool hybrid;               /* CPUID.07H:EDX[15] */
@@ -324,6 +335,8 @@ struct bt_sim_regs {
 	uint64_t offcore[2];
 	uint64_t ldlat, frontend;
 	uint64_t pebs_enable;      /* IA32_PEBS_ENABLE */
+	uint64_t ds_area;          /* IA32_DS_AREA */
+	uint64_t pebs_data_cfg;    /* MSR_PEBS_DATA_CFG */
 	uint64_t debugctl;         /* Intel IA32_DEBUGCTL */
 };
 
@@ -400,6 +413,14 @@ struct bt_sim {
 	struct bt_sim_log_entry *log;
 	size_t log_len, log_cap;
 	bool log_overflow;
+
+	/* Timed PEBS (cfg.pebs_timing): the retire latency, in core cycles, of
+	 * the n-th record of general counter i counting evtsel (a count
+	 * source's model; the sim saturates it at 65535). NULL: 0. Records
+	 * written and those a full buffer dropped. */
+	uint32_t (*pebs_latency)(void *ctx, unsigned i, uint64_t evtsel, uint64_t n);
+	void *pebs_latency_ctx;
+	uint64_t pebs_records, pebs_dropped;
 
 	char violations[BT_SIM_MAX_VIOLATIONS][160];
 	int n_violations;

@@ -3,7 +3,8 @@
 # tier: host ~9s
 # The results schema (report/results.schema.json, format_version =
 # BT_RESULTS_FORMAT_VERSION) on results files this step writes itself: hosted
-# runs with the simulated PMU of several models, drilldown and --level, and a
+# runs with the simulated PMU of several models, drilldown and --level (LNL
+# P-core to level 6: nodes not measured for want of a retire latency), and a
 # run that counts nothing. Fails if any is invalid, or if a wrong type or a
 # missing required key in a main section is accepted. The results files of
 # the QEMU boots are checked against the same schema by each QEMU step
@@ -28,6 +29,8 @@ run skl-l1 --sim=skl --quick -w multiply1 --level 1
 run icl --sim=icl --quick -w multiply1 -w alu-independent
 run spr-l2 --sim=spr --quick -w alu-independent --level 2
 run zen4 --sim=zen4 --quick -w multiply1
+# nodes not measured for want of a retire latency (state not_measured)
+run lnl-l6 --sim=LNL-LNC --quick -w branch-mispredict --level 6 --reps 1 --warmups 0
 run counts --sim=SKL --quick -w alu-independent --reps 1 --warmups 0 --level 1 \
     --counts tests/data/tma-sim/SKL-000.json
 run nocount --no-count --quick -w alu-independent --reps 1 --warmups 0

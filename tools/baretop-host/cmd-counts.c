@@ -150,8 +150,14 @@ static void render(struct bt_strbuf *sb, const char *results, const struct bt_js
 		copy_number(&j, consts->u.obj.keys[i], consts->u.obj.values[i]);
 	bt_jw_end(&j);
 	bt_jw_object(&j, "retire_latency");
-	for (size_t i = 0; rl && i < rl->u.obj.n; i++)
-		copy_number(&j, rl->u.obj.keys[i], rl->u.obj.values[i]);
+	/* format 3: {EVENT: {"mean": m, ..., "source": s}} (null mean = not
+	 * measured); format 2: {EVENT: cycles} */
+	for (size_t i = 0; rl && i < rl->u.obj.n; i++) {
+		const struct bt_json *v = rl->u.obj.values[i];
+		const struct bt_json *mean = v->type == BT_JSON_OBJECT ? bt_json_get(v, "mean") : v;
+		if (mean && mean->type == BT_JSON_NUMBER)
+			copy_number(&j, rl->u.obj.keys[i], mean);
+	}
 	bt_jw_end(&j);
 	bt_jw_end(&j);
 	bt_sb_putc(sb, '\n');

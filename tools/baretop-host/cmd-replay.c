@@ -21,6 +21,7 @@
 
 #include "metrics/counts-file.h"
 #include "analysis/perf-stat.h"
+#include "metrics/retire-latency-file.h"
 #include "pmu/event-encode.h"
 #include "metrics/rules.h"
 #include "base/near-name.h"
@@ -62,6 +63,9 @@ static const struct host_opt replay_opts[] = {
 	  "HYPERTHREADING_ON, THREADS_PER_CORE, SYSTEM_TSC_FREQ, TSC_HZ,\n"
 	  "DURATIONTIMEINMILLISECONDS, SOCKET_COUNT, CORES_PER_SOCKET,\n"
 	  "CHAS_PER_SOCKET, NUM_CPUS, CORE_WIDE" },
+	{ "retire-latency-file", NULL, HOST_VALUE, "F",
+	  "then latencies from F (Intel's retire-latency JSON or {EVENT: cycles})\n"
+	  "for those still not given" },
 	{ 0 },
 };
 
@@ -82,6 +86,8 @@ HOST_ARGS_REGISTER(args)
 struct session {
 	const char *model_id, *load, *out_dir, *base, *perf_stat;
 	int json, default_rl, all_rules;
+	const char *rl_path;  /* --retire-latency-file */
+	struct bt_rl_file rl_file;
 	char **constants;     /* "NAME=VALUE" from --constant */
 	int n_constants;
 	struct bt_report_opts opts;
@@ -421,12 +427,17 @@ static int replay_one(struct session *s, const char *file)
 	set_constants(s, c);
 	if (s->default_rl)
 		bt_counts_use_default_retire_latencies(c);
+	if (s->rl_path)
+		bt_rl_file_apply(&s->rl_file, c);
 	bt_evaluate(m, c, r);
 	struct bt_consistency *cons = s->models[idx].cons;
 	bt_consistency_check(cons, c, r);
 	struct bt_report_opts opts = s->opts;
 	opts.input_label = label;
 	opts.consistency = cons;
+	/* a count file's latencies: absent = not measured, perf's -1 (FORMAT.md) */
+	opts.perf_latency_values = !s->perf_stat;
+	opts.counts = c;
 	if (!(out = open_report(s, file, out_path, sizeof(out_path)))) {
 		out = stdout;
 		goto done;
@@ -541,6 +552,9 @@ static int cmd_replay(int argc, char **argv)
 				goto usage;
 			s.constants[s.n_constants++] = (char *)v;
 			break;
+		case 12:
+			s.rl_path = v;
+			break;
 		case HOST_ARGS_POSITIONAL:
 			files[n_files++] = v;
 			break;
@@ -577,6 +591,16 @@ static int cmd_replay(int argc, char **argv)
 	if (s.out_dir && !host_make_dirs("replay", s.out_dir))
 		goto usage;
 	bt_arena_init(&s.arena);
+	if (s.rl_path) {
+		struct bt_diag d = { "" };
+		if (bt_rl_file_read(&s.arena, s.rl_path, &s.rl_file, &d) != BT_OK) {
+			fprintf(stderr, "baretop-host: --retire-latency-file: %s\n", d.text);
+			bt_arena_free(&s.arena);
+			free(files);
+			free(s.constants);
+			return 2;
+		}
+	}
 	for (int i = 0; i < n_files; i++)
 		if (replay_one(&s, files[i]) != 0)
 			rc = HOST_EXIT_USAGE;

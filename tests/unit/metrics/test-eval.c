@@ -225,6 +225,89 @@ static int has_event(struct bt_model *m, const uint16_t *ev, unsigned n, const c
 	return 0;
 }
 
+/*
+ * A latency not measured (-1): a formula that tests it ("X if rl >= 0 else
+ * default", the vendor fallback) takes its default branch and has a value; a
+ * formula that multiplies by it without a test is "not measured (no retire
+ * latency)": no value, no flag, the formula's number kept in raw, and the
+ * latency named. Measured, every node has its value.
+ */
+TEST(unmeasured_retire_latency_is_not_a_value)
+{
+	static const struct bt_node_def nodes[] = {
+		{ .name = "Top", .kind = BT_NODE_TREE, .level = 1, .formula = "A / B",
+		  .threshold = "$Top > 0.1" },
+		/* LNL's Ret_Mispredicts shape: a * b / c, no fallback */
+		{ .name = "NoFb", .kind = BT_NODE_TREE, .level = 2, .parent = "Top",
+		  .formula = "C * retire_latency(C) / B", .threshold = "1 > 0" },
+		/* LNL's Contested_Accesses shape: min(a * b, a * 7) if b >= 0 else a * 7 */
+		{ .name = "Fb", .kind = BT_NODE_TREE, .level = 2, .parent = "Top",
+		  .formula = "min(C * retire_latency(C), C * 7) if retire_latency(C) >= 0 else C * 7",
+		  .threshold = "1 > 0" },
+		/* the latency only in the condition of a branch not using it */
+		{ .name = "Cond", .kind = BT_NODE_TREE, .level = 2, .parent = "Top",
+		  .formula = "A / B if retire_latency(Z) > 3 else C / B" },
+		/* two latencies, one with a fallback */
+		{ .name = "Two", .kind = BT_NODE_TREE, .level = 2, .parent = "Top",
+		  .formula = "(A * retire_latency(A) + (C * retire_latency(C) if retire_latency(C) >= 0 else C)) / B" },
+		/* a count times its latency: 0 when the event did not occur */
+		{ .name = "ZeroCount", .kind = BT_NODE_TREE, .level = 2, .parent = "Top",
+		  .formula = "Z * retire_latency(Z) / B" },
+	};
+	struct bt_model_def def = { .id = "T", .n_nodes = 6, .nodes = nodes, .n_events = 4,
+				    .events = ev_abcz };
+	struct fixture f;
+	CHECK(setup(&f, &def));
+	bt_counts_set_event(f.c, "A", 30);
+	bt_counts_set_event(f.c, "B", 1000);
+	bt_counts_set_event(f.c, "C", 10);
+	bt_counts_set_event(f.c, "Z", 5);
+	bt_evaluate(f.m, f.c, f.r);
+	int nofb = node(&f, "NoFb"), fb = node(&f, "Fb"), cond = node(&f, "Cond"), two = node(&f, "Two");
+	CHECK_EQ_INT(f.r->state[nofb], BT_NODE_NO_RETIRE_LATENCY);
+	CHECK(isnan(f.r->value[nofb]));
+	CHECK_EQ_INT(f.r->flag[nofb], 0);
+	CHECK_EQ_INT(f.r->formula_flag[nofb], 1);
+	CHECK_NEAR(f.r->raw[nofb], 10 * -1.0 / 1000, 1e-15, 0); /* what perf would print */
+	uint16_t rl[8];
+	CHECK_EQ_INT(bt_result_node_latencies(f.r, (unsigned)nofb, rl), 1);
+	CHECK_STR(bt_model_retire_latency_name(f.m, rl[0]), "C");
+	CHECK_EQ_INT(f.r->state[fb], BT_NODE_OK);
+	CHECK_NEAR(f.r->value[fb], 70, 0, 0);
+	CHECK_EQ_INT(bt_result_node_latencies(f.r, (unsigned)fb, rl), 0);
+	/* Z's latency not measured: -1 > 3 is false, the else branch has none */
+	CHECK_EQ_INT(f.r->state[cond], BT_NODE_OK);
+	CHECK_NEAR(f.r->value[cond], 0.01, 1e-15, 0);
+	CHECK_EQ_INT(f.r->state[two], BT_NODE_NO_RETIRE_LATENCY);
+	CHECK_EQ_INT(bt_result_node_latencies(f.r, (unsigned)two, rl), 1);
+	CHECK_STR(bt_model_retire_latency_name(f.m, rl[0]), "A");
+	CHECK_EQ_INT(f.r->state[node(&f, "Top")], BT_NODE_OK);
+	/* Z = 5 with its latency not measured: not measured; Z = 0: 0 whatever
+	 * the latency (no event, no latency needed) */
+	CHECK_EQ_INT(f.r->state[node(&f, "ZeroCount")], BT_NODE_NO_RETIRE_LATENCY);
+	bt_counts_set_event(f.c, "Z", 0);
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->state[node(&f, "ZeroCount")], BT_NODE_OK);
+	CHECK(f.r->value[node(&f, "ZeroCount")] == 0);
+	bt_counts_set_event(f.c, "Z", 5);
+	/* measured: values */
+	bt_counts_set_retire_latency(f.c, "A", 2);
+	bt_counts_set_retire_latency(f.c, "C", 4);
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->state[nofb], BT_NODE_OK);
+	CHECK_NEAR(f.r->value[nofb], 0.04, 1e-15, 0);
+	CHECK_NEAR(f.r->value[fb], 40, 0, 0);
+	CHECK_NEAR(f.r->value[two], 0.1, 1e-15, 0);
+	CHECK_EQ_INT(f.r->flag[nofb], 1);
+	/* a missing count wins over a missing latency: it has no number at all */
+	bt_counts_reset(f.c);
+	bt_counts_set_event(f.c, "A", 30);
+	bt_counts_set_event(f.c, "B", 1000);
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->state[nofb], BT_NODE_MISSING);
+	teardown(&f);
+}
+
 TEST(events_for_the_planner)
 {
 	struct fixture f;

@@ -36,7 +36,7 @@ TEST(minimal_run)
 
 	CHECK_EQ_INT(bt_results_json.render(&res, 7, &sb), BT_OK);
 	const char *doc = bt_sb_str(&sb);
-	CHECK(strncmp(doc, "{\n  \"format\": \"baretop-results\",\n  \"format_version\": 2,\n"
+	CHECK(strncmp(doc, "{\n  \"format\": \"baretop-results\",\n  \"format_version\": 3,\n"
 			   "  \"sequence\": 7,\n  \"simulated\": false,\n", 95) == 0);
 	CHECK(has(doc, "\"command_line\": [\n      \"baretop\",\n      \"--no-workloads\"\n    ]"));
 	CHECK(has(doc, "\"config_file\": null\n"));

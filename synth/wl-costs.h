@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The workload model's costs in core cycles (synth/workload-counts.c turns
+ * stall cycles into event counts with them), shared with the retire
+ * latencies the simulated PMU writes into timed-PEBS records
+ * (synth/pebs-latency.c), so that a measured EVENT:R and the counts it
+ * multiplies come from one model. Orders of magnitude of a current Intel
+ * core, not measurements: a mispredict's recovery, a load hitting L2, L3
+ * or DRAM, a machine clear, a locked load, a page walk.
+ */
+#ifndef SYNTH_WL_COSTS_H
+#define SYNTH_WL_COSTS_H
+
+#include <stdint.h>
+
+#define BT_WL_CYC_MISPREDICT 16.0
+#define BT_WL_CYC_CLEAR 40.0
+#define BT_WL_CYC_L2_HIT 14.0
+#define BT_WL_CYC_L3_HIT 100.0
+#define BT_WL_CYC_DRAM 250.0
+#define BT_WL_CYC_LOCK 40.0
+#define BT_WL_CYC_STLB_MISS 30.0
+#define BT_WL_CYC_SPLIT 8.0
+#define BT_WL_CYC_ICACHE_MISS 20.0
+
+/* The simulated PMU's pebs_latency hook (arch/sim/sim.h): the retire
+ * latency of the n-th record of a general counter programmed with evtsel,
+ * from the costs above by event code and umask, spread +-25 %
+ * deterministically over the records. */
+uint32_t bt_synth_pebs_latency(void *ctx, unsigned counter, uint64_t evtsel, uint64_t n);
+
+#endif

@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: host ~6s
+# No impossible node passes unseen. The expectations come from Intel's files,
+# not from baretop's output:
+#   - which LNL P-core tree nodes multiply by a retire latency with no
+#     fallback for it: the formulas of
+#     ../shared/reference/intel/LNL/metrics/lunarlake_metrics_lioncove_core.json
+#     whose "Events" carry a ":retire_latency" event and whose formula has
+#     no "if ... >= 0 else" around it (read here by a small parser of that
+#     file); a run of branch-mispredict on the simulated Lunar Lake P-core
+#     (nothing measures retire latencies yet) must show each of them at
+#     level <= 6 as not measured (state not_measured, value null, the
+#     latency named) in the results file, the console, report text/CSV/HTML
+#     and diff, never as a number; no node with a value is outside [0, 1]
+#     beyond the fraction rule's tolerance, and the fraction rules of those
+#     nodes are not applicable with the reason "no retire latency";
+#   - an injected miscount (--sim-miscount IDQ.MS_UOPS:scale=1.15 on SKL
+#     denormal-assist) makes Few_Uops_Instructions (Intel: Heavy_Operations
+#     minus Microcode_Sequencer, which IDQ.MS_UOPS feeds) a few percent
+#     negative: its fraction rule is violated and names IDQ.MS_UOPS;
+#   - the sources of the latencies, in their order (below).
+set -uo pipefail
+ref=${BT_SHARED_REFERENCE:-../shared/reference}
+[ -x build/baretop-host ] || make -s -j2 host >/dev/null
+lnl=$ref/intel/LNL/metrics/lunarlake_metrics_lioncove_core.json
+[ -f "$lnl" ] || { echo "skip: $lnl is absent"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+build/baretop-host run --sim=LNL-LNC --quick -w branch-mispredict --level 6 --no-pebs \
+  --results-dir "$work/lnl" >"$work/lnl.txt" 2>&1 || { bad "LNL run"; tail "$work/lnl.txt"; exit 1; }
+res=$(ls "$work"/lnl/*.json | tail -1)
+python3 - "$lnl" "$res" "$work/lnl.txt" <<'PY' || fail=1
+import json, re, sys
+vendor, res, console = sys.argv[1:4]
+metrics = json.load(open(vendor))
+metrics = metrics["Metrics"] if isinstance(metrics, dict) else metrics
+# Intel's formula text: a latency alias "x" (an event ":retire_latency") used
+# as an operand outside a "( x > = 0 )" test; a fallback is the pattern
+# "... if ( x > = 0 ) else ..." around every use of x.
+expect = {}
+for m in metrics:
+    if m.get("Category") != "TMA" or not str(m.get("Level", "")).isdigit() or int(m["Level"]) > 6:
+        continue
+    rl = [e["Alias"] for e in m.get("Events", []) if e["Name"].endswith(":retire_latency")]
+    if not rl:
+        continue
+    f = m["Formula"]
+    tested = set(re.findall(r"if \( (\w+) > = 0 \)", f))
+    lacking = [e["Name"].split(":")[0] for e in m["Events"]
+               if e["Alias"] in rl and e["Alias"] not in tested]
+    if lacking:
+        expect[m["MetricName"]] = set(lacking)
+d = json.load(open(res))
+c = d["run"]["workloads"][0]["counted"]
+nodes = c["tree"]["nodes"]
+counts = {k: v["median"] for k, v in c["events"].items()}
+err = []
+if not expect:
+    err.append("no node without a fallback found in Intel's file")
+# A latency matters only where its event occurred: count x latency is 0
+# for a count of 0, whatever the latency.
+for k in list(expect):
+    expect[k] = {e for e in expect[k] if counts.get(e, 0) > 0}
+for name, lat in sorted(expect.items()):
+    n = nodes.get(name)
+    if n is None or n.get("kind") != "tree" or n.get("state") == "missing":
+        continue  # not a tree node, or a count it needs is not measured at level 6
+    got = set(n.get("retire_latency_not_measured") or [])
+    if not lat:
+        if n.get("state") == "not_measured":
+            err.append(f"{name}: not measured although its latencies' events did not occur")
+        continue
+    if n.get("state") != "not_measured" or n.get("value") is not None or got != lat:
+        err.append(f"{name}: state {n.get('state')} value {n.get('value')} latencies {sorted(got)}, "
+                   f"expected not_measured / null / {sorted(lat)}")
+shown = [k for k in expect if expect[k] and k in nodes and nodes[k].get("kind") == "tree"
+         and nodes[k].get("state") != "missing"]
+others = [k for k, n in nodes.items() if n.get("state") == "not_measured" and k not in expect]
+if others:
+    err.append(f"not_measured without a latency lacking in Intel's formula: {others}")
+tol = 0.01
+out = [f"{k} {n['value']:.4f}" for k, n in nodes.items()
+       if n.get("kind") == "tree" and isinstance(n.get("value"), (int, float))
+       and not (-tol <= n["value"] <= 1 + tol)]
+if out:
+    err.append(f"nodes outside [0, 1]: {out}")
+rules = {r["rule"]: r for r in c["consistency"]}
+for k in shown:
+    r = rules.get(f"0 <= {k} <= 1")
+    if not r or r["state"] != "not_applicable" or r.get("reason") != "no retire latency":
+        err.append(f"fraction rule of {k}: {r}")
+text = re.sub(r"\n {4}(?=\S)", " ", open(console).read())  # join wrapped continuation lines
+for k in shown:
+    if not re.search(rf"^\s+\d\s+{k}\s+not meas\.", text, re.M):
+        err.append(f"console: {k} is not shown as not measured")
+    lat = " ".join(sorted(f"{e}:R" for e in expect[k]))
+    if not re.search(rf"^  {k}: {re.escape(lat)}(?=\s|$)", text, re.M):
+        err.append(f"console: {k} not listed with {lat}")
+if err:
+    print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
+print(f"ok   LNL-LNC branch-mispredict: the {len(shown)} nodes Intel's formulas leave without a "
+      f"fallback ({', '.join(sorted(shown))}) are not measured, latency named, in JSON and console; "
+      f"no valued node outside [0, 1]; their fraction rules not applicable (no retire latency)")
+PY
+
+# the pages and diff show the state, not a number
+build/baretop-host report "$res" >"$work/rep.txt" 2>&1
+build/baretop-host report "$res" --csv "$work/rep.csv" >/dev/null 2>&1
+build/baretop-host report "$res" --html "$work/rep.html" >/dev/null 2>&1
+line="not measured (no retire latency: BR_MISP_RETIRED.COND_NTAKEN_COST:R)"
+for f in rep.txt rep.csv rep.html; do
+  if grep -q "Cond_NT_Mispredicts.*$line" "$work/$f" ||
+     { [ $f = rep.html ] && grep -q "Cond_NT_Mispredicts</td>.*${line//(/\\(}" "$work/$f"; }; then
+    ok "report $f: Cond_NT_Mispredicts $line"
+  else bad "report $f: Cond_NT_Mispredicts not shown as '$line'"; fi
+done
+# B: the same run with the latencies given (a count file of the reference
+# vectors holds them): the node has a value in B only, and the diff says why
+# A has none.
+vec=$(grep -l '"BR_MISP_RETIRED.COND_NTAKEN_COST"' "$ref"/../testdata/tma/LNL-LNC/*.json 2>/dev/null | head -1)
+if [ -n "$vec" ]; then
+  build/baretop-host run --sim=LNL-LNC --quick -w branch-mispredict --level 6 --counts "$vec" \
+    --results-dir "$work/lnlb" >/dev/null 2>&1
+  resb=$(ls "$work"/lnlb/*.json | tail -1)
+  build/baretop-host diff "$res" "$resb" >"$work/diff.txt" 2>&1
+  build/baretop-host diff "$res" "$resb" --csv "$work/diff.csv" >/dev/null 2>&1
+  build/baretop-host diff "$res" "$resb" --html "$work/diff.html" >/dev/null 2>&1
+  for f in diff.txt diff.csv diff.html; do
+    if grep -q "Cond_NT_Mispredicts.*only in B.*A: $line" "$work/$f"; then
+      ok "$f: Cond_NT_Mispredicts only in B, A: $line"
+    else bad "$f: Cond_NT_Mispredicts without the reason A has no value"; fi
+  done
+fi
+
+# Sources, in their order. LNL with --retire-latency-file (Intel's layout,
+# every input Intel's LNL formulas name at 10 cycles, min 1, max 100, written
+# here): no node is not measured; Ret_Mispredicts is Intel's formula
+# a * b / c = BR_MISP_RETIRED.RET_COST * 10 / CPU_CLK_UNHALTED.THREAD over
+# the results file's own counts; each input says source "file"; the report
+# pages list them. GNR: each input Intel publishes is "published" with the
+# MEAN of graniterapids_retire_latency.json, a file does not override it,
+# and the ones it does not publish come from the file.
+python3 - "$lnl" "$work/lnl-rl.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m = m["Metrics"] if isinstance(m, dict) else m
+evs = sorted({e["Name"].split(":")[0] for x in m for e in x.get("Events", [])
+              if e["Name"].endswith(":retire_latency")})
+json.dump({"Platform": {"note": "test table"},
+           "Data": {e: {"MIN": 1, "MAX": 100, "MEAN": 10} for e in evs}}, open(sys.argv[2], "w"))
+PY
+build/baretop-host run --sim=LNL-LNC --quick -w branch-mispredict --level 6 --no-pebs \
+  --retire-latency-file "$work/lnl-rl.json" --results-dir "$work/lf" >"$work/lf.txt" 2>&1
+lf=$(ls "$work"/lf/*.json | tail -1)
+build/baretop-host report "$lf" >"$work/lf-rep.txt" 2>&1
+build/baretop-host report "$lf" --csv "$work/lf-rep.csv" >/dev/null 2>&1
+build/baretop-host report "$lf" --html "$work/lf-rep.html" >/dev/null 2>&1
+python3 - "$lf" "$work" <<'PY' || fail=1
+import json, sys, re
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+w = sys.argv[2]
+err = []
+nm = [k for k, n in c["tree"]["nodes"].items() if n.get("state") == "not_measured"]
+if nm: err.append(f"not measured despite the file: {nm}")
+rl = c["retire_latency"]
+bad = {k: v for k, v in rl.items() if v["source"] != "file" or v["mean"] != 10 or v["min"] != 1 or v["max"] != 100}
+if len(rl) != 27 or bad: err.append(f"{len(rl)} inputs; not file/10/1/100: {list(bad)[:3]}")
+ev = {k: v["median"] for k, v in c["events"].items()}
+want = ev["BR_MISP_RETIRED.RET_COST"] * 10 / ev["CPU_CLK_UNHALTED.THREAD"]
+got = c["tree"]["nodes"]["Ret_Mispredicts"]["value"]
+if got is None or abs(got - want) > 1e-12 * max(1, abs(want)):
+    err.append(f"Ret_Mispredicts {got} != a*b/c {want}")
+con = open(f"{w}/lf.txt").read()
+if "BR_MISP_RETIRED.RET_COST:R 10.00 file" not in con or "27 --retire-latency-file" not in con:
+    err.append("console does not state the file as the source")
+for f, pat in (("lf-rep.txt", r"BR_MISP_RETIRED.RET_COST:R 10.00 cycles, file \(min 1, max 100\)"),
+               ("lf-rep.csv", r"^retire_latency,.*,BR_MISP_RETIRED.RET_COST:R,,10,.*file"),
+               ("lf-rep.html", r"BR_MISP_RETIRED.RET_COST:R</td><td>10.00 cycles, file")):
+    if not re.search(pat, open(f"{w}/{f}").read(), re.M): err.append(f"{f}: no line {pat}")
+if err: print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
+print(f"ok   LNL-LNC --retire-latency-file: 27 inputs source file (10, min 1, max 100), no node not "
+      f"measured, Ret_Mispredicts {got:.6f} = Intel's a*b/c; console, report text/CSV/HTML say so")
+PY
+gnr=$ref/intel/GNR/metrics/graniterapids_retire_latency.json
+if [ -f "$gnr" ]; then
+  echo '{"BR_MISP_RETIRED.RET_COST": 1, "MEM_INST_RETIRED.STLB_MISS_LOADS": 7, "MEM_INST_RETIRED.STLB_MISS_STORES": 8}' >"$work/gnr-rl.json"
+  build/baretop-host run --sim=GNR --quick -w branch-mispredict --level 6 --no-pebs \
+    --retire-latency-file "$work/gnr-rl.json" --results-dir "$work/gnr" >"$work/gnr.txt" 2>&1
+  python3 - "$(ls "$work"/gnr/*.json | tail -1)" "$gnr" <<'PY' || fail=1
+import json, sys
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+pub = json.load(open(sys.argv[2]))["Data"]
+file = {"MEM_INST_RETIRED.STLB_MISS_LOADS": 7, "MEM_INST_RETIRED.STLB_MISS_STORES": 8}
+err = []
+for k, v in c["retire_latency"].items():
+    if k in pub:
+        if v["source"] != "published" or v["mean"] != pub[k]["MEAN"]:
+            err.append(f"{k}: {v}, expected published {pub[k]['MEAN']}")
+    elif k in file:
+        if v["source"] != "file" or v["mean"] != file[k]:
+            err.append(f"{k}: {v}, expected file {file[k]}")
+    elif v["source"] != "not_measured":
+        err.append(f"{k}: {v}")
+if err: print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
+n = sum(v["source"] == "published" for v in c["retire_latency"].values())
+print(f"ok   GNR: {n} inputs published (graniterapids_retire_latency.json MEAN, not overridden by "
+      f"the file), {sum(v['source'] == 'file' for v in c['retire_latency'].values())} Intel does not "
+      f"publish from the file")
+PY
+fi
+
+# Timed PEBS on the simulated P-cores that enumerate it (PERF_CAPABILITIES
+# [17]): every input whose event occurred is measured, with samples, except
+# events that need an extra MSR the sampling does not program (Intel's
+# event files: "MSRIndex", e.g. FRONTEND_RETIRED.* with MSR_PEBS_FRONTEND);
+# each mean within what such an event costs on current Intel cores (a
+# mispredict 10-30 cycles, an L2 hit 10-20, an L3 hit 40-150, DRAM
+# 150-400); every tree node within [0, 1] (to the fraction rule's
+# tolerance); a node not measured only for want of such an MSR event.
+for m in LNL-LNC ARL-LNC MTL-RWC GNR; do
+  build/baretop-host run --sim=$m --quick --level 6 --reps 1 --warmups 0 -w branch-mispredict \
+    -w multiply1 -w ptr-chase-dram --results-dir "$work/pebs-$m" >"$work/pebs-$m.txt" 2>&1
+  python3 - "$(ls "$work"/pebs-$m/*.json | tail -1)" "$ref" "$m" <<'PY' || fail=1
+import glob, json, sys
+res, ref, model = sys.argv[1:4]
+folder = {"LNL-LNC": "LNL", "ARL-LNC": "ARL", "MTL-RWC": "MTL", "GNR": "GNR"}[model]
+extra = set()
+for f in glob.glob(f"{ref}/intel/{folder}/events/*core*.json"):
+    d = json.load(open(f)); d = d["Events"] if isinstance(d, dict) else d
+    for e in d:
+        if str(e.get("MSRIndex", "0")).strip() not in ("0", "0x00", "", "0x0"):
+            extra.add(e["EventName"])
+rng = [("BR_MISP_RETIRED.", 10, 30), ("MEM_LOAD_RETIRED.L2_HIT", 10, 20),
+       ("MEM_LOAD_RETIRED.L3_HIT", 40, 150), ("MEM_LOAD_L3_MISS_RETIRED.", 150, 400)]
+err, table = [], []
+for w in json.load(open(res))["run"]["workloads"]:
+    c = w["counted"]
+    counts = {k: v["median"] for k, v in c["events"].items()}
+    for ev, v in c["retire_latency"].items():
+        if counts.get(ev, 0) > 0 and ev not in extra and v["source"] != "measured":
+            err.append(f"{w['name']}: {ev} counted {counts[ev]} but {v['source']}")
+        if v["source"] == "measured":
+            if not v["samples"] or v["min"] > v["median"] or v["median"] > v["max"]:
+                err.append(f"{w['name']}: {ev} {v}")
+            for p, lo, hi in rng:
+                if ev.startswith(p) and not lo <= v["mean"] <= hi:
+                    err.append(f"{w['name']}: {ev} mean {v['mean']} outside [{lo}, {hi}]")
+            table.append(f"{w['name']} {ev}={v['mean']:.1f}/{v['samples']}")
+    for k, n in c["tree"]["nodes"].items():
+        if n.get("kind") == "tree" and isinstance(n.get("value"), (int, float)) and not -0.01 <= n["value"] <= 1.01:
+            err.append(f"{w['name']}: {k} = {n['value']}")
+        lack = set(n.get("retire_latency_not_measured") or [])
+        if n.get("state") == "not_measured" and not lack <= extra:
+            err.append(f"{w['name']}: {k} not measured for {sorted(lack - extra)}")
+if err: print(f"FAIL {model}: " + f"\nFAIL {model}: ".join(err[:10])); sys.exit(1)
+print(f"ok   {model} timed PEBS (SIMULATED): {len(table)} inputs measured, plausible, every node "
+      f"in [0, 1]: " + ", ".join(table[:4]) + " ...")
+PY
+done
+
+# an injected miscount makes a node a few percent negative: violated, named
+build/baretop-host run --sim=SKL --quick -w denormal-assist --level 6 \
+  --sim-miscount IDQ.MS_UOPS:scale=1.15 --results-dir "$work/mc" >"$work/mc.txt" 2>&1
+python3 - "$(ls "$work"/mc/*.json | tail -1)" <<'PY' || fail=1
+import json, sys
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+v = c["tree"]["nodes"]["Few_Uops_Instructions"]["value"]
+r = [x for x in c["consistency"] if x["rule"] == "0 <= Few_Uops_Instructions <= 1"][0]
+if not (-0.05 < v < -0.01) or r["state"] != "violated" or "IDQ.MS_UOPS" not in r["events"]:
+    print(f"FAIL SKL miscount: Few_Uops_Instructions {v}, rule {r}"); sys.exit(1)
+print(f"ok   SKL IDQ.MS_UOPS x1.15: Few_Uops_Instructions {v * 100:.2f} % is a violated fraction rule "
+      f"(tolerance {r['tolerance']}) naming IDQ.MS_UOPS")
+PY
+exit $fail

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Retire-latency files (metrics/retire-latency-file.h) and the order of the
+ * sources: a value given or published is never replaced by the file's; the
+ * file fills only what nothing else gave. The expected numbers are the
+ * ones written into the files here.
+ */
+#include <math.h>
+
+#include "metrics/builtin.h"
+#include "metrics/retire-latency-file.h"
+#include "tests/unit/lib/test.h"
+
+static int parse(struct bt_arena *a, const char *text, struct bt_rl_file *f, struct bt_diag *d)
+{
+	return bt_rl_file_parse(a, text, strlen(text), "t.json", f, d) == BT_OK;
+}
+
+TEST(intel_layout_and_flat_layout)
+{
+	struct bt_arena a = { 0 };
+	struct bt_diag d = { "" };
+	struct bt_rl_file f;
+
+	/* Intel's layout (graniterapids_retire_latency.json) */
+	CHECK(parse(&a, "{\"Platform\": {\"Model\": \"173\"}, \"Data\": {"
+			"\"BR_MISP_RETIRED.RET_COST\": {\"MIN\": 9, \"MAX\": 400, \"MEAN\": 27.5},"
+			"\"MEM_INST_RETIRED.LOCK_LOADS:retire_latency\": {\"MEAN\": 40}}}", &f, &d));
+	CHECK_EQ_INT(f.n, 2);
+	CHECK_STR(f.layout, "Intel retire-latency JSON");
+	const struct bt_rl_entry *e = bt_rl_file_find(&f, "BR_MISP_RETIRED.RET_COST");
+	CHECK(e && e->mean == 27.5 && e->min == 9 && e->max == 400);
+	e = bt_rl_file_find(&f, "MEM_INST_RETIRED.LOCK_LOADS");
+	CHECK(e && e->mean == 40 && isnan(e->min) && isnan(e->max));
+	/* flat, alone or as a count file's member; perf's ":R" spelling */
+	CHECK(parse(&a, "{\"BR_MISP_RETIRED.RET_COST:R\": 12}", &f, &d));
+	CHECK_STR(f.layout, "flat");
+	CHECK(bt_rl_file_find(&f, "BR_MISP_RETIRED.RET_COST")->mean == 12);
+	CHECK(parse(&a, "{\"counts\": {}, \"retire_latency\": {\"X\": 3}}", &f, &d));
+	CHECK(f.n == 1 && bt_rl_file_find(&f, "X")->mean == 3);
+	/* perf's -1 is "not measured", never a latency; nor is a string */
+	CHECK(!parse(&a, "{\"X\": -1}", &f, &d));
+	CHECK(strstr(d.text, "X") != NULL);
+	CHECK(!parse(&a, "{\"Data\": {\"X\": {\"MIN\": 1}}}", &f, &d));
+	CHECK(!parse(&a, "{\"X\": \"7\"}", &f, &d));
+	CHECK(!parse(&a, "[1, 2]", &f, &d));
+	bt_arena_free(&a);
+}
+
+TEST(file_fills_only_what_nothing_else_gave)
+{
+	const struct bt_model_def *def = bt_builtin_find("GNR");
+	struct bt_model *m;
+	struct bt_diag d = { "" };
+	struct bt_arena a = { 0 };
+	struct bt_rl_file f;
+	CHECK(def && bt_model_open(def, &m, &d) == BT_OK);
+	if (!def)
+		return;
+	struct bt_counts *c = bt_counts_new(m);
+	unsigned n = bt_model_retire_latency_count(m);
+	CHECK(n > 2);
+	const char *given = bt_model_retire_latency_name(m, 0), *other = bt_model_retire_latency_name(m, 1);
+	char text[512];
+	snprintf(text, sizeof(text), "{\"%s\": 1.5, \"%s\": 2.5}", given, other);
+	CHECK(parse(&a, text, &f, &d));
+	/* given with the counts: kept */
+	CHECK(bt_counts_set_retire_latency(c, given, 99) == BT_OK);
+	CHECK_EQ_INT(c->retire_latency_source[0], BT_RL_GIVEN);
+	/* nothing else: the file fills the other one */
+	CHECK_EQ_INT(bt_rl_file_apply(&f, c), 1);
+	CHECK(c->retire_latency[0] == 99 && c->retire_latency[1] == 2.5);
+	CHECK_EQ_INT(c->retire_latency_source[1], BT_RL_FILE);
+	CHECK_STR(bt_rl_source_name(BT_RL_FILE), "file");
+	/* published defaults come before the file: GNR publishes most inputs
+	 * (not all); the file fills only those it does not */
+	bt_counts_reset(c);
+	unsigned pub = bt_counts_use_default_retire_latencies(c);
+	CHECK(pub > 0 && pub < n);
+	int ip = -1, iq = -1;
+	for (unsigned i = 0; i < n; i++) {
+		if (c->retire_latency_source[i] == BT_RL_PUBLISHED && ip < 0)
+			ip = (int)i;
+		if (c->retire_latency_source[i] == BT_RL_NONE && iq < 0)
+			iq = (int)i;
+	}
+	CHECK(ip >= 0 && iq >= 0);
+	if (ip < 0 || iq < 0)
+		goto out;
+	double published = c->retire_latency[ip];
+	snprintf(text, sizeof(text), "{\"%s\": 1.5, \"%s\": 2.5}", bt_model_retire_latency_name(m, (unsigned)ip),
+		 bt_model_retire_latency_name(m, (unsigned)iq));
+	CHECK(parse(&a, text, &f, &d));
+	CHECK_EQ_INT(bt_rl_file_apply(&f, c), 1);
+	CHECK_EQ_INT(c->retire_latency_source[ip], BT_RL_PUBLISHED);
+	CHECK(c->retire_latency[ip] == published && published != 1.5);
+	CHECK_EQ_INT(c->retire_latency_source[iq], BT_RL_FILE);
+	CHECK(c->retire_latency[iq] == 2.5);
+out:
+	bt_counts_free(c);
+	bt_model_close(m);
+	bt_arena_free(&a);
+}

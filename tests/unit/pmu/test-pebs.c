@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timed-PEBS driver (pmu/pebs.c) against the simulated PMU, whose
+ * registers and records are written independently (arch/sim, from the SDM
+ * and Linux ds.c): the gate (PERF_CAPABILITIES[17], architectural PEBS
+ * refused by its CPUID bits), one sampling window's statistics, every
+ * register restored, the record reader's bits, and a fault injected on each
+ * access to the new MSRs (IA32_DS_AREA, MSR_PEBS_DATA_CFG,
+ * IA32_PEBS_ENABLE), read and write: an error naming the MSR, the register
+ * file as found. Expected latencies are the ones the test's latency model
+ * hands the sim.
+ */
+#include <math.h>
+
+#include "arch/sim/sim.h"
+#include "pmu/pebs.h"
+#include "pmu/pmu-caps.h"
+#include "tests/unit/lib/test.h"
+
+static struct bt_sim sim;
+static void noop(void *arg) { (void)arg; }
+
+static uint32_t lat_mode; /* 0: 10 * (n + 1); else this constant */
+static uint32_t latency(void *ctx, unsigned i, uint64_t evtsel, uint64_t n)
+{
+	(void)ctx; (void)i; (void)evtsel;
+	return lat_mode ? lat_mode : (uint32_t)(10 * (n % 5 + 1));
+}
+
+static struct bt_arch *setup(const char *preset, uint64_t count, struct bt_pmu_caps *caps)
+{
+	static struct bt_sim_count src[1];
+	static struct bt_sim_source source;
+	struct bt_sim_config cfg = *bt_sim_preset(preset);
+	cfg.noise_per_access = 0;
+	CHECK(bt_sim_init(&sim, &cfg) == BT_OK);
+	memset(src, 0, sizeof(src));
+	src[0].ev.source = BT_SRC_PMC;
+	src[0].ev.code = 0xC5; /* BR_MISP_RETIRED.ALL_BRANCHES */
+	src[0].ev.fixed = -1;
+	src[0].count = count;
+	source = (struct bt_sim_source){ src, 1, 0, noop };
+	bt_sim_set_source(&sim, &source);
+	sim.pebs_latency = latency;
+	bt_pmu_caps_detect(&sim.arch, caps);
+	return &sim.arch;
+}
+
+static struct bt_pebs_job job(unsigned counter, uint64_t after, unsigned slots)
+{
+	return (struct bt_pebs_job){ .evtsel = 0xC5, .counter = counter, .sample_after = after,
+				     .slots = slots, .fn = noop, .arg = NULL };
+}
+
+TEST(gate_on_perf_capabilities_bit17)
+{
+	struct bt_pmu_caps caps;
+	struct bt_diag d = { "" };
+	struct bt_arch *a = setup("lnl-p", 0, &caps);
+	CHECK(bt_pebs_supported(a, &caps, &d) == BT_OK);
+	bt_sim_free(&sim);
+	a = setup("spr", 0, &caps);
+	CHECK(bt_pebs_supported(a, &caps, &d) == BT_ERR_UNSUPPORTED);
+	CHECK(strstr(d.text, "[17]") != NULL);
+	bt_sim_free(&sim);
+}
+
+/* Architectural PEBS: CPUID.23H.0:EAX[4] and [5] (Linux: pebs_caps_subleaf,
+ * pebs_cnts_subleaf), added to the sim's answers. */
+static const struct bt_arch_ops *real_ops;
+static void cpuid_arch_pebs(struct bt_arch *a, uint32_t leaf, uint32_t sub, struct bt_cpuid *r)
+{
+	real_ops->cpuid(a, leaf, sub, r);
+	if (leaf == 0 && r->eax < 0x23)
+		r->eax = 0x23;
+	if (leaf == 0x23 && sub == 0)
+		r->eax |= 3u << 4;
+}
+
+TEST(architectural_pebs_is_refused_naming_the_cpuid_bits)
+{
+	struct bt_pmu_caps caps;
+	struct bt_diag d = { "" };
+	static struct bt_arch_ops ops;
+	struct bt_arch *a = setup("lnl-p", 0, &caps);
+	real_ops = a->ops;
+	ops = *a->ops;
+	ops.cpuid = cpuid_arch_pebs;
+	a->ops = &ops;
+	CHECK(bt_pebs_supported(a, &caps, &d) == BT_ERR_UNSUPPORTED);
+	CHECK(strstr(d.text, "CPUID.23H.0:EAX[4]/[5]") != NULL);
+	a->ops = real_ops;
+	bt_sim_free(&sim);
+}
+
+TEST(one_window_statistics_and_everything_restored)
+{
+	struct bt_pmu_caps caps;
+	struct bt_diag d = { "" };
+	struct bt_pebs_stats s;
+	struct bt_sim_regs before;
+	char why[200];
+	struct bt_arch *a = setup("lnl-p", 5500, &caps);
+	/* state left by someone else (counter 3 stopped first): kept */
+	CHECK(bt_wrmsr(a, 0x38F, 0) == BT_OK);
+	CHECK(bt_wrmsr(a, 0x600, 0x0000123456780000ull) == BT_OK);
+	CHECK(bt_wrmsr(a, 0x186 + 3, 0x4300C0) == BT_OK);
+	CHECK(bt_wrmsr(a, 0x4C1 + 3, 777) == BT_OK);
+	bt_sim_snapshot(&sim, &before);
+	lat_mode = 0;
+	struct bt_pebs_job j = job(3, 1000, 64);
+	CHECK(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_OK);
+	/* 5500 counts, a record per 1000: 5, latencies 10, 20, 30, 40, 50 */
+	CHECK_EQ_U64(s.samples, 5);
+	CHECK_NEAR(s.mean, 30, 0, 1e-12);
+	CHECK_NEAR(s.median, 30, 0, 1e-12);
+	CHECK_EQ_INT(s.min, 10);
+	CHECK_EQ_INT(s.max, 50);
+	CHECK_EQ_U64(s.saturated, 0);
+	CHECK_EQ_U64(s.dropped, 0);
+	CHECK_MSG(bt_sim_regs_equal(&sim.regs, &before, why, sizeof(why)), "not restored: %s", why);
+	CHECK_MSG(sim.n_violations == 0, "violation: %s", sim.violations[0]);
+	/* saturated latencies are counted as such */
+	lat_mode = 70000;
+	CHECK(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_OK);
+	CHECK_EQ_U64(s.saturated, 5);
+	CHECK_EQ_INT(s.max, 65535);
+	/* too small a sample-after for the buffer: said */
+	j = job(3, 100, 8);
+	CHECK(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_OK);
+	CHECK_EQ_U64(s.samples, 8);
+	CHECK(s.dropped);
+	bt_sim_free(&sim);
+}
+
+TEST(reader_takes_the_latency_from_bits_47_32)
+{
+	/* record size 32 (63:48), latency 0x1234 (47:32), groups 0x5 (31:0):
+	 * reading 63:48 gives 32, 31:16 gives 0, 15:0 gives 5 */
+	uint64_t buf[8] = { (32ull << 48) | (0x1234ull << 32) | 0x5, 1, 1, 1,
+			    (32ull << 48) | (0xFFFFull << 32), 2, 2, 2 };
+	uint32_t lat[4];
+	CHECK_EQ_INT(bt_pebs_latencies(buf, sizeof(buf), lat, 4), 2);
+	CHECK_EQ_INT(lat[0], 0x1234);
+	CHECK_EQ_INT(lat[1], 65535);
+	/* a size that is not a record: stop there */
+	buf[4] = (12ull << 48) | (7ull << 32);
+	CHECK_EQ_INT(bt_pebs_latencies(buf, sizeof(buf), lat, 4), 1);
+	/* a 48-byte record (another group present) is stepped over whole */
+	uint64_t b2[10] = { (48ull << 48) | (9ull << 32) | 1, 0, 0, 0, 0, 0,
+			    (32ull << 48) | (11ull << 32), 0, 0, 0 };
+	CHECK_EQ_INT(bt_pebs_latencies(b2, sizeof(b2), lat, 4), 2);
+	CHECK_EQ_INT(lat[1], 11);
+}
+
+TEST(fault_on_each_new_msr_access_is_an_error_and_restores)
+{
+	static const struct {
+		uint32_t msr;
+		const char *name;
+	} msrs[] = { { 0x600, "IA32_DS_AREA" }, { 0x3F2, "MSR_PEBS_DATA_CFG" },
+		     { 0x3F1, "IA32_PEBS_ENABLE" } };
+	for (unsigned k = 0; k < 3; k++)
+		for (uint8_t op = BT_SIM_RDMSR; op <= BT_SIM_WRMSR; op++) {
+			struct bt_pmu_caps caps;
+			struct bt_diag d = { "" };
+			struct bt_pebs_stats s;
+			struct bt_sim_regs before;
+			char why[200];
+			struct bt_arch *a = setup("lnl-p", 5500, &caps);
+			bt_sim_snapshot(&sim, &before);
+			sim.fault_msr = msrs[k].msr;
+			sim.fault_op = op;
+			sim.fault_msr_armed = true;
+			struct bt_pebs_job j = job(0, 1000, 64);
+			CHECK_MSG(bt_pebs_sample(a, &caps, &j, &s, &d) != BT_OK, "%s %s: no error",
+				  msrs[k].name, op == BT_SIM_RDMSR ? "read" : "write");
+			CHECK_MSG(strstr(d.text, msrs[k].name) != NULL, "%s: message '%s'", msrs[k].name,
+				  d.text);
+			sim.fault_msr_armed = false;
+			CHECK_MSG(bt_sim_regs_equal(&sim.regs, &before, why, sizeof(why)),
+				  "%s %s: not restored: %s", msrs[k].name, op == BT_SIM_RDMSR ? "read" : "write",
+				  why);
+			bt_sim_free(&sim);
+		}
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Which simulated model CPUs enumerate timed PEBS (IA32_PERF_CAPABILITIES
+ * bit 17, PEBS_TIMING_INFO; Linux "perf/x86: Support Retire Latency"): the
+ * P-cores whose Top-Down models use retire latencies (Granite Rapids,
+ * Meteor Lake, Lunar Lake, Arrow Lake), and none of the others, E-cores of
+ * the same parts included. Read through RDMSR 0x345 as a driver would.
+ */
+#include "arch/sim/sim.h"
+#include "synth/count-sources.h"
+#include "synth/wl-costs.h"
+#include "tests/unit/lib/test.h"
+
+static int timing(const char *model)
+{
+	struct bt_sim_config cfg;
+	static struct bt_sim sim;
+	uint64_t v = 0;
+	if (!bt_sim_config_for_model(model, &cfg))
+		return -1;
+	if (bt_sim_init(&sim, &cfg) != BT_OK)
+		return -1;
+	bt_status st = bt_rdmsr(&sim.arch, 0x345, &v);
+	bt_sim_free(&sim);
+	return st == BT_OK ? (int)((v >> 17) & 1) : -1;
+}
+
+TEST(timed_pebs_on_the_p_cores_of_the_retire_latency_models)
+{
+	const char *yes[] = { "GNR", "MTL-RWC", "LNL-LNC", "ARL-LNC" };
+	const char *no[] = { "SPR", "EMR", "ADL-GLC", "MTL-CMT", "LNL-SKT", "ARL-SKT", "SKL", "ICX" };
+	for (unsigned k = 0; k < sizeof(yes) / sizeof(yes[0]); k++)
+		CHECK_MSG(timing(yes[k]) == 1, "%s: PERF_CAPABILITIES[17] %d", yes[k], timing(yes[k]));
+	for (unsigned k = 0; k < sizeof(no) / sizeof(no[0]); k++)
+		CHECK_MSG(timing(no[k]) == 0, "%s: PERF_CAPABILITIES[17] %d", no[k], timing(no[k]));
+}
+
+/*
+ * The latencies the simulated PMU's records carry for the synthesized
+ * workloads (synth/pebs-latency.c): within what current Intel cores take
+ * (a mispredict 10-30 cycles to retire behind its predecessor, an L2 hit
+ * 10-20, an L3 hit 40-150, DRAM 150-400), spread over the records, never 0.
+ */
+static void range(uint64_t evtsel, double lo, double hi, const char *what)
+{
+	double sum = 0, mn = 1e9, mx = 0;
+	for (uint64_t n = 0; n < 1000; n++) {
+		double v = bt_synth_pebs_latency(NULL, 0, evtsel, n);
+		sum += v;
+		mn = v < mn ? v : mn;
+		mx = v > mx ? v : mx;
+	}
+	CHECK_MSG(sum / 1000 >= lo && sum / 1000 <= hi, "%s: mean %.1f outside [%g, %g]", what,
+		  sum / 1000, lo, hi);
+	CHECK_MSG(mn >= 1 && mx > mn, "%s: min %.0f max %.0f", what, mn, mx);
+}
+
+TEST(record_latencies_are_plausible_per_event)
+{
+	range(0xC5 | 0x00 << 8, 10, 30, "BR_MISP_RETIRED");
+	range(0xD1 | 0x02 << 8, 10, 20, "MEM_LOAD_RETIRED.L2_HIT");
+	range(0xD1 | 0x04 << 8, 40, 150, "MEM_LOAD_RETIRED.L3_HIT");
+	range(0xD3 | 0x01 << 8, 150, 400, "MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM");
+}
