@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "metrics/lineage.h"
 #include "base/notes.h"
 #include "metrics/select.h"
 #include "arch/sim/cpuid-dump-cpu.h"
@@ -184,6 +185,20 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 		     d->ci.family, d->ci.model,
 		     d->ci.hybrid ? (d->ci.core_type == BT_CORE_TYPE_ATOM ? " E-core" : " P-core")
 				  : "");
+	struct bt_cpu_facts facts = {
+		.vendor = d->ci.vendor_str, .family = d->ci.family, .model = d->ci.model,
+		.stepping = d->ci.stepping, .core_type = (uint8_t)d->ci.core_type,
+		.native_model = d->ci.native_model_id,
+	};
+	const struct bt_core_lineage *lin = bt_core_lineage_of(&facts);
+	const char *lineage_of = NULL, *near = m ? NULL : bt_model_suggest(&facts, &lineage_of);
+	if (m && lin && lin->model_id)
+		note(d, "%s: %s cores (%s), the published model of that core", lin->part,
+		     lin->core, lin->source);
+	if (near)
+		note(d, "nearest published model by core lineage: %s (%s), a suggestion, not "
+			"applied: `--model %s` forces it; check its events with --validate first",
+		     near, lineage_of, near);
 	if (!m && d->ci.hybrid)
 		note(d, "the kind of core: core type 0x%02X, native model ID 0x%X",
 		     d->ci.core_type, d->ci.native_model_id);

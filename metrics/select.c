@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "metrics/lineage.h"
 
 void bt_cpu_facts_key(const struct bt_cpu_facts *cpu, char *buf, unsigned size)
 {
@@ -57,9 +58,25 @@ bt_status bt_model_select(const struct bt_cpu_facts *cpu, const char *force_id,
 		*ret = m;
 		return BT_OK;
 	}
+	/* A known core in a new package: the published model of its core. */
+	const struct bt_core_lineage *lin = bt_core_lineage_of(cpu);
+	if (lin && lin->model_id) {
+		const struct bt_model_def *m = bt_builtin_find(lin->model_id);
+		if (m) {
+			*ret = m;
+			return BT_OK;
+		}
+	}
 	char key[64];
 	bt_cpu_facts_key(cpu, key, sizeof(key));
-	bt_diag_set(d, "no built-in model for CPU %s; available models: %s (force one, or load "
-		    "vendor files for this CPU)", key, models);
+	const char *why = NULL, *near = bt_model_suggest(cpu, &why);
+	if (near)
+		bt_diag_set(d, "no built-in model for CPU %s; nearest published model by core "
+			    "lineage: %s (%s), not applied: --model %s forces it (check its events "
+			    "with --validate first); available models: %s", key, near, why, near,
+			    models);
+	else
+		bt_diag_set(d, "no built-in model for CPU %s; available models: %s (force one, or "
+			    "load vendor files for this CPU)", key, models);
 	return BT_ERR_NOT_FOUND;
 }

@@ -63,11 +63,12 @@ assert (p["general_counters"], p["fixed_mask"], p["perf_metrics"]) == (8, "0xf",
 arlh = json.load(open(sys.argv[2]))["core_types"]
 e = {g["native_model_id"]: g for g in arlh if g["core_type"] == "E-core"}
 assert e[3]["fixed_mask"] == "0x77" and e[2]["fixed_mask"] == "0x7", e
-assert e[3]["model"] == "ARL-SKT" and e[2]["model"] is None, e
+# Crestmont LP-E: the model of its core, Meteor Lake E-core, by core lineage
+assert e[3]["model"] == "ARL-SKT" and e[2]["model"] == "MTL-CMT", e
 '
   if python3 -c "$py" "$work/GenuineIntel00B0671_RaptorLake_01_CPUID.json" \
        "$work/GenuineIntel00C0652_ArrowLakeH_04_CPUID.json" 2>"$work/err"; then
-    echo "ok   Raptor Lake P-core: 8 general, fixed 0xf, PERF_METRICS; ARL-H Skymont 0x77, Crestmont 0x7"
+    echo "ok   Raptor Lake P-core: 8 general, fixed 0xf, PERF_METRICS; ARL-H Skymont 0x77, Crestmont 0x7 (MTL-CMT)"
   else
     echo "FAIL hybrid expectations: $(tail -1 "$work/err")"; fail=1
   fi

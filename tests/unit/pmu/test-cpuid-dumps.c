@@ -24,9 +24,12 @@
  *     have it (Linux num_topdown_events 4 / 8 for them), the rest not.
  *   model: the mapfile row for (family, model, stepping, core type, native
  *     model ID); none for Haswell-EP (6-3F), Rocket Lake (6-A7: no built-in
- *     RKL), Elkhart Lake (6-96, Tremont), and ARL-H's Crestmont LP-E cores
- *     (6-C5, core type 20H, native model 2: Intel's mapfile has only an
- *     event file for them, no metrics).
+ *     RKL), Elkhart Lake (6-96, Tremont), Panther Lake (6-CC: Cougar Cove /
+ *     Darkmont, no published metrics). ARL-H's Crestmont LP-E cores (6-C5,
+ *     core type 20H, native model 2: Intel's mapfile has only an event file
+ *     for them) take the model of their core, Meteor Lake's Crestmont
+ *     (MTL-CMT), from the core lineage (Linux intel_pmu_init() gives that
+ *     PMU Crestmont's extra registers).
  */
 #include <dirent.h>
 #include <string.h>
@@ -100,14 +103,14 @@ static const struct expect expected[] = {
 	 * Crestmont LP-E FFh/07h: the two Atom kinds differ. */
 	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 0, "ARL-LNC", 8, 0xF, true },
 	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 2, "ARL-SKT", 8, 0x77, false },
-	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 14, NULL, 8, 0x7, false },
+	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 14, "MTL-CMT", 8, 0x7, false },
 	/* Panther Lake L (6-CC), v6 (0D300806h): Cougar Cove 23H.1 EAX 3FFh,
-	 * EBX 0Fh; Darkmont FFh/77h. No mapfile row, and no core class in
-	 * pmu/intel-uarch.c (its OFFCORE_RSP pairing is unchecked), so no
-	 * simulated CPU supplies IA32_PERF_CAPABILITIES: it is taken as
-	 * unreadable on both kinds, which leaves the P-core without the
-	 * PERF_METRICS it has in silicon until a core lineage supplies it. */
-	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 0, NULL, 10, 0xF, false },
+	 * EBX 0Fh; Darkmont FFh/77h. No mapfile row. Linux intel_pmu_init()
+	 * runs Lunar Lake's code for it (lnl_common: intel_pmu_init_lnc() on
+	 * the P-core, num_topdown_events 8), so the P-core is of the Lion Cove
+	 * class, whose simulated CPU supplies IA32_PERF_CAPABILITIES with bit
+	 * 15: PERF_METRICS on the P-core, never on the E-core (hybrid rule). */
+	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 0, NULL, 10, 0xF, true },
 	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 4, NULL, 8, 0x77, false },
 };
 
@@ -254,4 +257,68 @@ TEST(malformed_dumps_are_refused_with_the_line)
 			  "case %zu: status %d, \"%s\" (want \"%s\")", i, (int)st, err.text,
 			  cases[i].want);
 	}
+}
+
+/* Diamond Rapids is family 19 (Linux intel-family.h INTEL_DIAMONDRAPIDS_X
+ * IFM(19, 0x01)): CPUID.01H:EAX = 00400F10h is base family FH + extended
+ * family 04H = 13H, model 01H. It must decode so, select no family 6 model,
+ * and get a suggestion, not a model. Leaves written by hand: perfmon v6
+ * with leaf 23H (CPUID.(07H,1):EAX[8]). */
+TEST(family_19_is_decoded_and_gets_no_family_6_model)
+{
+	static const char text[] =
+		"cpus 0\n"
+		"00000000.00 00000023 756E6547 6C65746E 49656E69\n"
+		"00000001.00 00400F10 00800800 7FFAFBFF BFEBFBFF\n"
+		"00000007.00 00000001 00000000 00000000 00000000\n"
+		"00000007.01 00000100 00000000 00000000 00000000\n"
+		"0000000A.00 08300806 00000000 00000007 00008603\n"
+		"00000023.00 0000000B 00000003 00000000 00000000\n"
+		"00000023.01 000000FF 0000000F 00000000 00000000\n"
+		"00000023.03 00000DFF 00000000 00000000 00000000\n";
+	struct bt_cpuid_dump d;
+	struct bt_diag err = { "" };
+	CHECK(bt_cpuid_dump_parse(text, sizeof(text) - 1, &d, &err) == BT_OK);
+	if (d.n_groups != 1)
+		return;
+	static struct bt_dump_decision r;
+	bt_detect_dump_group(&d.groups[0], &r);
+	CHECK_EQ_INT(r.ci.family, 0x13);
+	CHECK_EQ_INT(r.ci.model, 0x01);
+	CHECK(r.model == NULL);
+	CHECK_EQ_INT(r.ci.pmu.kind, BT_PMU_INTEL_ARCH);
+	CHECK_EQ_INT(r.ci.pmu.uarch, BT_UARCH_UNKNOWN);
+	bool suggested = false;
+	for (unsigned n = 0; n < r.n_notes; n++)
+		suggested |= strstr(r.notes[n], "nearest published model by core lineage: LNL-LNC "
+					      "(Panther Cove), a suggestion, not applied") != NULL;
+	CHECK(suggested);
+	bt_cpuid_dump_free(&d);
+}
+
+/* Bartlett Lake (INTEL_BARTLETTLAKE IFM(6, 0xD7), Raptor Cove, P-cores
+ * only): CPUID.01H:EAX = 000D0670h; the Raptor Lake P-core's model. */
+TEST(bartlett_lake_takes_the_raptor_cove_model)
+{
+	static const char text[] =
+		"cpus 0\n"
+		"00000000.00 00000020 756E6547 6C65746E 49656E69\n"
+		"00000001.00 000D0670 00800800 7FFAFBFF BFEBFBFF\n"
+		"0000000A.00 08300805 00000000 0000000F 00008604\n";
+	struct bt_cpuid_dump d;
+	struct bt_diag err = { "" };
+	CHECK(bt_cpuid_dump_parse(text, sizeof(text) - 1, &d, &err) == BT_OK);
+	if (d.n_groups != 1)
+		return;
+	static struct bt_dump_decision r;
+	bt_detect_dump_group(&d.groups[0], &r);
+	CHECK_EQ_INT(r.ci.family, 6);
+	CHECK_EQ_INT(r.ci.model, 0xD7);
+	CHECK_STR(r.model, "ADL-GLC");
+	CHECK_EQ_INT(r.ci.pmu.uarch, BT_UARCH_GLC);
+	bool said = false;
+	for (unsigned n = 0; n < r.n_notes; n++)
+		said |= strstr(r.notes[n], "Bartlett Lake: Raptor Cove cores") != NULL;
+	CHECK(said);
+	bt_cpuid_dump_free(&d);
 }

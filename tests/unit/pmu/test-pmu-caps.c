@@ -86,8 +86,11 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 		{ 0xAA, 0x20, BT_UARCH_ATOM }, { 0xBD, 0x40, BT_UARCH_LNC },
 		{ 0xC6, 0x20, BT_UARCH_ATOM }, { 0xBE, 0, BT_UARCH_ATOM }, { 0xAF, 0, BT_UARCH_ATOM },
 		{ 0x5C, 0, BT_UARCH_ATOM },
+		/* Bartlett Lake (intel-family.h: Raptor Cove); Panther Lake takes
+		 * Lunar Lake's PMU path in Linux intel_pmu_init() (lnl_common). */
+		{ 0xD7, 0, BT_UARCH_GLC }, { 0xCC, 0x40, BT_UARCH_LNC }, { 0xCC, 0x20, BT_UARCH_ATOM },
 		/* Not verified: refused rather than guessed. */
-		{ 0xCC, 0x40, BT_UARCH_UNKNOWN }, { 0xDD, 0, BT_UARCH_UNKNOWN },
+		{ 0xDD, 0, BT_UARCH_UNKNOWN },
 		{ 0x97, 0, BT_UARCH_UNKNOWN },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -95,6 +98,10 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 			  "6-%02X core type 0x%02X: %s", cases[i].model, cases[i].core_type,
 			  bt_intel_uarch_name(bt_intel_uarch_of(6, cases[i].model, cases[i].core_type)));
 	CHECK_EQ_INT(bt_intel_uarch_of(0x18, 0x01, 0x40), BT_UARCH_UNKNOWN);
+	/* Diamond Rapids is family 19 model 1 (intel-family.h
+	 * INTEL_DIAMONDRAPIDS_X IFM(19, 0x01)): never read as a family 6 part. */
+	CHECK_EQ_INT(bt_intel_uarch_of(19, 0x01, 0), BT_UARCH_UNKNOWN);
+	CHECK_EQ_INT(bt_intel_uarch_of(19, 0xD7, 0), BT_UARCH_UNKNOWN);
 	/* Through CPUID: display model from the extended model field, the
 	 * core type from leaf 1AH on a hybrid part. */
 	struct bt_cpuid_leaves l = intel(0x00090672, 5 | 8 << 8 | 48 << 16 | 7u << 24, 4 | 48 << 5);
@@ -109,8 +116,11 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 	bt_pmu_caps_apply_perf_capabilities(&c, 1u << 15);
 	CHECK(c.perf_metrics);
 	CHECK_EQ_INT(c.perf_metrics_fields, 8);
-	/* An unknown part with PERF_METRICS: the 4 level-1 fields only. */
-	l = intel(0x000C06C1, 5 | 8 << 8 | 48 << 16 | 7u << 24, 4 | 48 << 5);
+	/* An unknown part with PERF_METRICS: the 4 level-1 fields only. A
+	 * family 19 signature (base family FH + extended family 4, model 1:
+	 * CPUID.01H:EAX = 00400F11h) decodes as display family 19h model 01h,
+	 * whose class is unknown. */
+	l = intel(0x00400F11, 5 | 8 << 8 | 48 << 16 | 7u << 24, 4 | 48 << 5);
 	bt_pmu_caps_from_cpuid(&l, &c);
 	bt_pmu_caps_apply_perf_capabilities(&c, 1u << 15);
 	CHECK_EQ_INT(c.uarch, BT_UARCH_UNKNOWN);
