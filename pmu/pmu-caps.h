@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "arch/arch.h"
+#include "base/arch-event.h"
 #include "pmu/cpu-info.h"
 
 /* The leaves PMU detection reads. A leaf above the reported maximum
@@ -25,6 +26,7 @@ struct bt_cpuid_leaves {
 	struct bt_cpuid l1a;      /* hybrid core type */
 	struct bt_cpuid l23;      /* perfmon extension: EAX valid subleaves, EBX UMASK2/EQ */
 	struct bt_cpuid l23_1;    /* subleaf 1 (if CPUID.23H:EAX[1]): counter bitmaps */
+	struct bt_cpuid l23_3;    /* subleaf 3 (if CPUID.23H:EAX[3]): architectural events */
 	struct bt_cpuid e00;      /* max extended leaf */
 	struct bt_cpuid e01;      /* AMD ECX[23] PerfCtrExtCore */
 	struct bt_cpuid e22;      /* AMD PerfMonV2 */

@@ -301,3 +301,75 @@ TEST(caps_notes_past_the_room_say_how_many_more)
 	CHECK_EQ_INT(bt_pmu_caps_notes(&c, all, 8), 3);
 	CHECK(strstr(all[2], "Meteor Lake") != NULL);
 }
+
+/* Architectural events (SDM vol. 3B "Pre-defined Architectural Performance
+ * Events"; CPUID leaves 0AH and 23H), expected values worked out by hand
+ * from the real parts' leaves in ../shared/reference/cpuid/. */
+TEST(architectural_events_from_leaf_0a_and_23h_subleaf_3)
+{
+	/* Ice Lake / Granite Rapids leaf 0AH: 08300805h, EBX 0: length 8,
+	 * events 0-7 (7 = Topdown Slots); no leaf 23H: SLOTS_PER_CYC 0. */
+	struct bt_cpuid_leaves l = intel(0x000A06D1, 0x08300805, 0x8604);
+	l.l0a.ecx = 0xF;
+	struct bt_pmu_caps c;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0xFF);
+	CHECK(!c.arch_events_23h);
+	CHECK_EQ_INT(c.slots_per_cycle, 0);
+	/* Granite Rapids with leaf 23H (CPUID.(07H,1):EAX[8], 23H.0 EAX 0Bh:
+	 * subleaves 0, 1, 3): 23H.3 = 0DFFh replaces it, events 0-8, 10, 11. */
+	l.l07_1.eax = 1u << 8;
+	l.l23.eax = 0xB;
+	l.l23_1.eax = 0xFF;
+	l.l23_1.ebx = 0xF;
+	l.l23_3.eax = 0xDFF;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0xDFF);
+	CHECK(c.arch_events_23h);
+	/* Leaf 23H without CPUID.(07H,1):EAX[8] does not exist: 0AH's. */
+	l.l07_1.eax = 0;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0xFF);
+	/* Subleaf 3 not listed in 23H.0 EAX: 0AH's. */
+	l.l07_1.eax = 1u << 8;
+	l.l23.eax = 0x3;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0xFF);
+	CHECK(!c.arch_events_23h);
+	/* Lunar Lake E-core (Skymont): 0AH 0D300806h EBX 280h: length 13,
+	 * events 7 and 9 not available in both kinds -> 1D7Fh; 23H.0 0Fh,
+	 * ECX 8 (SLOTS_PER_CYC); 23H.3 1F7Fh: no Topdown Slots, Bad
+	 * Speculation yes. */
+	l = intel(0x000B06D1, 0x0D300806, 0x8603);
+	l.l0a.ebx = 0x280;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0x1D7F);
+	l.l07_1.eax = 1u << 8;
+	l.l23 = (struct bt_cpuid){ 0xF, 0x3, 0x8, 0 };
+	l.l23_1 = (struct bt_cpuid){ 0xFF, 0x77, 0, 0 };
+	l.l23_3.eax = 0x1F7F;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0x1F7F);
+	CHECK_EQ_INT(c.slots_per_cycle, 8);
+	/* Crestmont LP-E of Arrow Lake H: 0AH 07300805h (length 7), 23H.0
+	 * ECX 6, 23H.3 7Fh: no architectural Top-Down event. */
+	l = intel(0x000C0652, 0x07300805, 0x8603);
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0x7F);
+	l.l07_1.eax = 1u << 8;
+	l.l23 = (struct bt_cpuid){ 0xB, 0, 0x6, 0 };
+	l.l23_3.eax = 0x7F;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0x7F);
+	CHECK_EQ_INT(c.slots_per_cycle, 6);
+	/* The encodings of the SDM's table. */
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_SLOTS)->code, 0xA4);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_SLOTS)->umask, 0x01);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_BE_BOUND)->umask, 0x02);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_BAD_SPEC)->code, 0x73);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_FE_BOUND)->code, 0x9C);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_RETIRING)->code, 0xC2);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_RETIRING)->umask, 0x02);
+	CHECK_EQ_INT(bt_arch_event(12)->code, 0xE4);
+	CHECK(bt_arch_event(BT_ARCH_EV_COUNT) == NULL);
+}
