@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/arch-model.h"
 #include "metrics/builtin.h"
+#include "metrics/model.h"
 #include "metrics/lineage.h"
 #include "base/notes.h"
 #include "metrics/select.h"
@@ -31,10 +33,12 @@ static void note(struct bt_dump_decision *d, const char *fmt, ...)
 static const struct bt_model_def *select_model(const struct bt_cpu_info *ci,
 					       struct bt_diag *why)
 {
+	struct bt_arch_td td;
+	bt_arch_td_from_caps(&ci->pmu, &td);
 	struct bt_cpu_facts facts = {
 		.vendor = ci->vendor_str, .family = ci->family, .model = ci->model,
 		.stepping = ci->stepping, .core_type = (uint8_t)ci->core_type,
-		.native_model = ci->native_model_id,
+		.native_model = ci->native_model_id, .arch_td = &td,
 	};
 	const struct bt_model_def *def = NULL;
 	if (bt_model_select(&facts, NULL, &def, why) != BT_OK)
@@ -117,6 +121,58 @@ static const char *class_preset(enum bt_intel_uarch u)
 	return NULL;
 }
 
+/* The Top-Down source of the kind of core and the events level 1 counts. */
+static void topdown(struct bt_dump_decision *d, const struct bt_model_def *m,
+		    const struct bt_diag *why)
+{
+	struct bt_arch_td td;
+	bt_arch_td_from_caps(&d->ci.pmu, &td);
+	d->slots_per_cycle = d->ci.pmu.slots_per_cycle;
+	if (!m) {
+		/* Say both why no published model and why not ARCH. */
+		char arch_why[256] = "";
+		if (d->ci.pmu.kind != BT_PMU_INTEL_ARCH)
+			snprintf(d->td_reason, sizeof(d->td_reason), "%s", why->text);
+		else if (!bt_arch_td_usable(&td, arch_why, sizeof(arch_why)))
+			snprintf(d->td_reason, sizeof(d->td_reason), "no published model for this "
+				 "core, and %s", arch_why);
+		else
+			snprintf(d->td_reason, sizeof(d->td_reason), "%s", why->text);
+		return;
+	}
+	d->td_source = m->id;
+	bool arch = strcmp(m->id, BT_ARCH_MODEL_ID) == 0;
+	snprintf(d->td_level1, sizeof(d->td_level1), "%s",
+		 (m->flags & BT_MODEL_PERF_METRICS) ? "PERF_METRICS"
+		 : arch ? "architectural events" : "published model");
+	if (arch) {
+		d->td_slots = (m->flags & BT_MODEL_PERF_METRICS)
+				      ? "fixed counter 3 (TOPDOWN.SLOTS, PERF_METRICS' base)"
+				      : bt_arch_slots_name(bt_arch_td_slots(&td));
+		d->td_bad_spec_derived = !(m->flags & BT_MODEL_PERF_METRICS) &&
+					 !((td.events >> BT_ARCH_EV_TD_BAD_SPEC) & 1);
+	}
+	struct bt_model *mm;
+	struct bt_diag err = { "" };
+	if (bt_model_open(m, &mm, &err) != BT_OK) {
+		note(d, "model %s does not open: %s", m->id, err.text);
+		return;
+	}
+	uint16_t *idx = calloc(m->n_events + 1u, sizeof(*idx));
+	unsigned n = 0;
+	if (idx && bt_model_events_up_to_level(mm, 1, NULL, idx, &n) == BT_OK) {
+		for (unsigned i = 0; i < n && d->n_td_events < 32; i++) {
+			const struct bt_event *e = bt_model_event(mm, idx[i]);
+			d->td_events[d->n_td_events].name = e->name;
+			d->td_events[d->n_td_events].code = e->code;
+			d->td_events[d->n_td_events].umask = e->umask;
+			d->n_td_events++;
+		}
+	}
+	free(idx);
+	bt_model_close(mm);
+}
+
 void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_decision *ret)
 {
 	struct bt_dump_decision *d = calloc(1, sizeof(*d));
@@ -179,7 +235,16 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 	why.text[0] = '\0';
 	const struct bt_model_def *m = select_model(&d->ci, &why);
 	d->model = m ? m->id : NULL;
-	if (!m)
+	topdown(d, m, &why);
+	if (m && strcmp(m->id, BT_ARCH_MODEL_ID) == 0)
+		m = NULL; /* the notes below are about published models */
+	if (!m && d->td_source)
+		note(d, "no published model for %s family 0x%X model 0x%X%s: the architectural "
+			"model ARCH, from the Top-Down events the core enumerates", d->ci.vendor_str,
+		     d->ci.family, d->ci.model,
+		     d->ci.hybrid ? (d->ci.core_type == BT_CORE_TYPE_ATOM ? " E-core" : " P-core")
+				  : "");
+	else if (!m)
 		note(d, "no built-in model for %s family 0x%X model 0x%X%s: force one with "
 			"--model ID or load vendor files (--model-files)", d->ci.vendor_str,
 		     d->ci.family, d->ci.model,

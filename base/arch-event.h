@@ -11,6 +11,7 @@
 #ifndef BASE_ARCH_EVENT_H
 #define BASE_ARCH_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct bt_arch_event {
@@ -29,5 +30,16 @@ struct bt_arch_event {
 
 /* The event of CPUID bit `bit`, or NULL past the last one known. */
 const struct bt_arch_event *bt_arch_event(unsigned bit);
+
+/* What a core enumerates that the architectural Top-Down model depends on
+ * (filled by pmu/ from its caps, read by metrics/arch-model.h). */
+struct bt_arch_td {
+	bool known;              /* filled from a CPU (else: nothing is known) */
+	uint32_t events;         /* bit x: architectural event x available */
+	bool events_23h;         /* from CPUID.23H.03H (else CPUID.0AH) */
+	uint8_t slots_per_cycle; /* CPUID.23H.00H:ECX[7:0] SLOTS_PER_CYC */
+	uint32_t fixed_mask;     /* fixed counters that exist */
+	uint8_t perf_metrics_fields; /* 0: no PERF_METRICS; 4 or 8 fields */
+};
 
 #endif

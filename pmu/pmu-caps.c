@@ -291,6 +291,21 @@ void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t valu
 	}
 }
 
+void bt_arch_td_from_caps(const struct bt_pmu_caps *caps, struct bt_arch_td *ret)
+{
+	struct bt_arch_td t;
+	memset(&t, 0, sizeof(t));
+	if (caps && caps->kind == BT_PMU_INTEL_ARCH) {
+		t.known = true;
+		t.events = caps->arch_events;
+		t.events_23h = caps->arch_events_23h;
+		t.slots_per_cycle = caps->slots_per_cycle;
+		t.fixed_mask = caps->fixed_mask;
+		t.perf_metrics_fields = caps->perf_metrics ? caps->perf_metrics_fields : 0;
+	}
+	*ret = t;
+}
+
 void bt_pmu_caps_detect(struct bt_arch *a, struct bt_pmu_caps *ret)
 {
 	struct bt_cpuid_leaves l;

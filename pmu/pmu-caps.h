@@ -68,6 +68,10 @@ void bt_pmu_caps_detect(struct bt_arch *a, struct bt_pmu_caps *ret);
  */
 unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], unsigned max);
 
+/* What the architectural Top-Down model needs to know of this core
+ * (known = false for a PMU that is not Intel architectural). */
+void bt_arch_td_from_caps(const struct bt_pmu_caps *caps, struct bt_arch_td *ret);
+
 /* Mask of the low `width` bits (width 1..64). */
 static inline uint64_t bt_width_mask(unsigned width)
 {
