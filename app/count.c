@@ -9,6 +9,7 @@
 #include "app/on-cpu.h"
 #include "base/notes.h"
 #include "metrics/builtin.h"
+#include "metrics/lineage.h"
 #include "metrics/counts-file.h"
 #include "metrics/load.h"
 #include "metrics/select.h"
@@ -85,18 +86,29 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 {
 	const struct bt_cpu_info *ci = c->cpu;
 	struct bt_cpu_info sim_cpu;
-	bool from_sim = false;
+	bool from_sim = false, have_sim_cpu = false;
+	struct bt_synth_opts so = { .name = opt->sim_name, .cpuid_dump = opt->sim_cpuid };
+	struct bt_diag sd = { "" };
 
-	if (opt->sim && !opt->model && !(c->have_cf && c->cf.model) &&
-	    !(opt->sim_name && bt_builtin_find(opt->sim_name)) &&
-	    bt_synth_cpu_identity(opt->sim_name, &sim_cpu)) {
+	if (opt->sim && (opt->sim_name || opt->sim_cpuid))
+		have_sim_cpu = bt_synth_identity(&so, &sim_cpu, &sd);
+	if (opt->sim_cpuid && !have_sim_cpu) {
+		bt_diag_set(why, "%s", sd.text);
+		return BT_ERR_INVALID;
+	}
+	if (have_sim_cpu && !opt->model && !(c->have_cf && c->cf.model) &&
+	    (opt->sim_cpuid || !(opt->sim_name && bt_builtin_find(opt->sim_name)))) {
 		ci = &sim_cpu;
 		from_sim = true;
 	}
+	/* The architectural Top-Down events of the CPU counted on, for ARCH:
+	 * the simulated CPU's under --sim. */
+	struct bt_arch_td arch_td;
+	bt_arch_td_from_caps(have_sim_cpu ? &sim_cpu.pmu : &ci->pmu, &arch_td);
 	struct bt_cpu_facts facts = {
 		.vendor = ci->vendor_str, .family = ci->family, .model = ci->model,
 		.stepping = ci->stepping, .core_type = (uint8_t)ci->core_type,
-		.native_model = ci->native_model_id,
+		.native_model = ci->native_model_id, .arch_td = &arch_td,
 	};
 	const struct bt_model_def *def = NULL;
 	struct bt_diag d = { "" };
@@ -107,7 +119,7 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 	const char *force = opt->model;
 	if (!force && c->have_cf && c->cf.model)
 		force = c->cf.model;   /* the count file says whose counts they are */
-	if (!force && opt->sim && opt->sim_name && bt_builtin_find(opt->sim_name))
+	if (!force && opt->sim && !opt->sim_cpuid && opt->sim_name && bt_builtin_find(opt->sim_name))
 		force = opt->sim_name;
 	bt_status st = bt_model_select(&facts, force, &def, &d);
 	if (opt->model_files)
@@ -117,12 +129,34 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 		return force ? BT_ERR_INVALID : BT_ERR_UNSUPPORTED;
 	}
 	c->def = def;
+	c->sim_width = def->pipeline_width;
+	if (!c->sim_width) {
+		/* ARCH on a core without SLOTS_PER_CYC: the width of the published
+		 * model of (or nearest to) the core, for the workload model only. */
+		const struct bt_cpu_info *wi = have_sim_cpu ? &sim_cpu : ci;
+		struct bt_cpu_facts wf = {
+			.vendor = wi->vendor_str, .family = wi->family, .model = wi->model,
+			.stepping = wi->stepping, .core_type = (uint8_t)wi->core_type,
+			.native_model = wi->native_model_id,
+		};
+		const struct bt_model_def *near = NULL;
+		const char *why_near = NULL, *near_id = NULL;
+		struct bt_diag nd = { "" };
+		if (bt_model_select(&wf, NULL, &near, &nd) == BT_OK)
+			c->sim_width = near->pipeline_width;
+		else if ((near_id = bt_model_suggest(&wf, &why_near)) != NULL &&
+			 (near = bt_builtin_find(near_id)) != NULL)
+			c->sim_width = near->pipeline_width;
+	}
 	if (opt->model)
 		snprintf(c->how, sizeof(c->how), "forced with --model");
 	else if (c->have_cf && c->cf.model)
 		snprintf(c->how, sizeof(c->how), "named by the count file %s", opt->counts_file);
 	else if (force)
 		snprintf(c->how, sizeof(c->how), "the model of the simulated CPU (--sim=%s)", force);
+	else if (from_sim && opt->sim_cpuid)
+		snprintf(c->how, sizeof(c->how), "selected from the simulated CPU's CPUID (%s, "
+			 "--sim-cpuid %s)", key, opt->sim_cpuid);
 	else if (from_sim)
 		snprintf(c->how, sizeof(c->how), "selected from the simulated CPU's CPUID (%s, --sim=%s)",
 			 key, opt->sim_name);
@@ -141,9 +175,12 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 			: c->def ? c->def->id : NULL,
 		.defects = opt->sim_defect,
 		.miscount = opt->sim_miscount,
+		.cpuid_dump = opt->sim_cpuid,
 	};
+	if (opt->sim_cpuid)
+		so.name = opt->sim_name; /* the preset for its MSRs, or NULL: by class */
 
-	if (!so.name) {
+	if (!so.name && !so.cpuid_dump) {
 		bt_diag_set(why, "--sim without a model: name a preset, --sim=PRESET");
 		return BT_ERR_INVALID;
 	}
@@ -226,8 +263,12 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 	if (!c->synth || !c->model || !cfg || !cfg->wl)
 		return BT_OK;
 	/* Issue slots per cycle: the model's pipeline width. */
-	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg,
-				     c->def->pipeline_width, why);
+	if (!c->sim_width) {
+		bt_diag_set(why, "model %s: no pipeline width for the simulated workload model (no "
+			    "SLOTS_PER_CYC and no published model near the core)", c->def->id);
+		return BT_ERR_UNSUPPORTED;
+	}
+	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg, c->sim_width, why);
 }
 
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)

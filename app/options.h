@@ -77,6 +77,7 @@ struct bt_options {
 	bool drilldown;
 	bool sim;                 /* --sim[=NAME]: the simulated PMU, never chosen by itself */
 	const char *sim_name;     /* a preset or model id; NULL = the model's own */
+	const char *sim_cpuid;    /* --sim-cpuid FILE[@CPU]: CPUID of a dump (implies --sim) */
 	const char *counts_file;  /* --counts FILE: the simulated PMU's counts */
 	const char *sim_miscount; /* --sim-miscount EVENT:HOW: one event miscounts */
 	const char *sim_defect;   /* --sim-defect SPEC: hardware defects of the simulated PMU */

@@ -13,6 +13,7 @@
 #include "pmu/plan.h"
 #include "pmu/pmu-caps.h"
 #include "synth/count-sources.h"
+#include "synth/sim-cpuid-dump.h"
 #include "synth/sim-run.h"
 
 #define SYNTH_MAX_NOTES 6
@@ -46,6 +47,7 @@ struct bt_synth {
 	/* Issue slots per cycle of the counted core: the model's
 	 * pipeline_width (bt_synth_set_width), 0 when there is no model. */
 	unsigned width;
+	struct bt_synth_dump_cpu *dump_cpu; /* --sim-cpuid: owns cfg.part */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -112,27 +114,70 @@ bool bt_synth_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
 	return ok;
 }
 
+bool bt_synth_identity(const struct bt_synth_opts *o, struct bt_cpu_info *ret,
+		       struct bt_diag *d)
+{
+	struct bt_sim_config cfg;
+	struct bt_synth_dump_cpu *dc = NULL;
+	struct bt_detect_options opts = { 0 };
+	if (o->cpuid_dump) {
+		if (bt_synth_dump_cpu_load(o->cpuid_dump, o->name, &dc, d) != BT_OK)
+			return false;
+		cfg = *bt_synth_dump_cpu_config(dc);
+	} else if (!o->name || !config_of(o->name, &cfg)) {
+		bt_sim_diag_unknown(d, o->name);
+		return false;
+	}
+	struct bt_sim *sim = calloc(1, sizeof(*sim));
+	bool ok = sim && bt_sim_init(sim, &cfg) == BT_OK;
+	if (ok)
+		bt_cpu_detect(&sim->arch, &opts, ret);
+	else
+		bt_diag_set(d, "the simulated PMU could not be set up");
+	if (sim) {
+		bt_sim_free(sim);
+		free(sim);
+	}
+	bt_synth_dump_cpu_free(dc);
+	return ok;
+}
+
 bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, struct bt_diag *d)
 {
 	struct bt_sim_config cfg;
 	struct bt_synth *s;
 
+	struct bt_synth_dump_cpu *dc = NULL;
+
 	*ret = NULL;
-	if (!o->name || !config_of(o->name, &cfg)) {
+	if (o->cpuid_dump) {
+		bt_status st = bt_synth_dump_cpu_load(o->cpuid_dump, o->name, &dc, d);
+		if (st != BT_OK)
+			return st;
+		cfg = *bt_synth_dump_cpu_config(dc);
+	} else if (!o->name || !config_of(o->name, &cfg)) {
 		bt_sim_diag_unknown(d, o->name);
 		return BT_ERR_INVALID;
 	}
-	if (o->defects && bt_sim_defects_parse(o->defects, &cfg.defects, d) != BT_OK)
+	if (o->defects && bt_sim_defects_parse(o->defects, &cfg.defects, d) != BT_OK) {
+		bt_synth_dump_cpu_free(dc);
 		return BT_ERR_INVALID;
+	}
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		bt_synth_dump_cpu_free(dc);
 		return BT_ERR_NOMEM;
+	}
+	s->dump_cpu = dc;
+	if (dc)
+		note(s, "%s", bt_synth_dump_cpu_note(dc));
 	if (cfg.defects.mask) {
 		char list[160];
 		bt_sim_defects_format(&cfg.defects, list, sizeof(list));
 		note(s, "simulated PMU with injected hardware defects (--sim-defect %s)", list);
 	}
 	if (bt_sim_init(&s->sim, &cfg) != BT_OK) {
+		bt_synth_dump_cpu_free(dc);
 		free(s);
 		return fail(d, "the simulated PMU could not be set up");
 	}
@@ -150,6 +195,7 @@ void bt_synth_free(struct bt_synth *s)
 	free(s->entries);
 	free(s->evp);
 	free(s->ev);
+	bt_synth_dump_cpu_free(s->dump_cpu);
 	free(s);
 }
 

@@ -35,7 +35,18 @@ struct bt_synth_opts {
 	const char *name;          /* a built-in model id or a preset (arch/sim/sim-presets.c) */
 	const char *defects;       /* --sim-defect NAME[:K],..., or NULL */
 	const char *miscount;      /* --sim-miscount EVENT:HOW, or NULL */
+	/* --sim-cpuid FILE[@CPU]: CPUID as that CPU of a dump answered it
+	 * (synth/sim-cpuid-dump.h); `name` is then the preset for its MSRs,
+	 * or NULL to take the preset of the same core class. */
+	const char *cpuid_dump;
 };
+
+/* The CPU identity the simulated CPU of these options answers (its CPUID
+ * through the driver's detection), so that a model is chosen for it: a
+ * preset, a model's simulated CPU or a --sim-cpuid dump. false (d says why)
+ * when there is none. */
+bool bt_synth_identity(const struct bt_synth_opts *o, struct bt_cpu_info *ret,
+		       struct bt_diag *d);
 
 /* NAME names a simulated CPU (a model id with a row in model-cpus.c, or a
  * preset); otherwise false with the "no such simulated PMU" text in d. */
