@@ -19,6 +19,7 @@
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
 #include "synth/count-sources.h"
+#include "synth/sim-cpuid-dump.h"
 
 static void note(struct bt_dump_decision *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -101,24 +102,6 @@ static bool sim_perf_cap(const struct bt_sim_config *c, uint64_t *ret)
 static enum bt_intel_uarch p_uarch(const struct bt_cpu_info *ci)
 {
 	return (enum bt_intel_uarch)ci->pmu.uarch;
-}
-
-/* The preset of a core class, for an MSR value no simulated CPU of the part
- * or of its model gives (e.g. Rocket Lake, whose Cypress Cove core is of the
- * Ice Lake class and has no built-in model). NULL: no such preset. */
-static const char *class_preset(enum bt_intel_uarch u)
-{
-	switch (u) {
-	case BT_UARCH_CORE2: return "core2";
-	case BT_UARCH_NHM: case BT_UARCH_WSM: case BT_UARCH_WSM_BDW: return "nhm";
-	case BT_UARCH_SKL: return "skl";
-	case BT_UARCH_ICL: return "icl";
-	case BT_UARCH_GLC: return "spr";
-	case BT_UARCH_LNC: return "lnl-p";
-	case BT_UARCH_ATOM: return "adl-e";
-	case BT_UARCH_RWC: case BT_UARCH_UNKNOWN: break;
-	}
-	return NULL;
 }
 
 /* The Top-Down source of the kind of core and the events level 1 counts. */
@@ -204,7 +187,7 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 			have = true;
 			name = m->id;
 		}
-		const char *cls = class_preset(p_uarch(&d->ci));
+		const char *cls = bt_synth_class_preset(d->ci.pmu.uarch);
 		bool by_class = false;
 		if (!have && cls && bt_sim_preset(cls)) {
 			c = *bt_sim_preset(cls);
