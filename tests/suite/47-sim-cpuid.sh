@@ -13,7 +13,8 @@
 # sums to 100 % on every one. ARCH forced on Lion Cove and Skymont (--sim=LNL-LNC,
 # --sim=LNL-SKT --model ARCH) gives the full models' level 1 on the same
 # workloads (the workload model drives the architectural events from the same
-# slot quantities), within 0.5 points. A malformed dump: its line, status 2.
+# slot quantities), within 0.5 points. A metrics file without Top-Down metrics
+# keeps them as Info under ARCH's tree. A malformed dump: its line, status 2.
 set -uo pipefail
 make -s -j2 host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=$PWD/build/baretop-host
@@ -95,6 +96,44 @@ PY
     echo "FAIL $m vs ARCH"; tail -3 "$work/$m-arch.out"; fail=1
   fi
 done
+
+# A metrics file without Top-Down metrics, as Intel's first Clearwater Forest
+# file: made here from Sierra Forest's file, its non-TMA metrics only and
+# TmaVersion empty (skipped without ../shared). Its metrics are kept as Info and
+# the tree comes from ARCH (the Darkmont E-core of the Panther Lake dump); with
+# no model for the CPU at all (Elkhart Lake: Tremont, no architectural Top-Down
+# events) it says that nothing would be measured.
+srf=${BT_SHARED_INTEL:-../shared/reference/intel}/SRF
+if [ -f "$srf/metrics/sierraforest_metrics.json" ]; then
+  python3 - "$srf/metrics/sierraforest_metrics.json" "$work/notma.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["Metrics"] = [m for m in d["Metrics"] if m.get("Category") != "TMA"]
+d["Header"]["TmaVersion"] = ""
+assert d["Metrics"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+  files="$work/notma.json,$srf/events/sierraforest_core.json"
+  if run notma --sim-cpuid "$ptl@4" --model-files "$files" &&
+     grep -q "has no Top-Down metric: its [1-9][0-9]* metrics kept as Info" "$work/notma.out" &&
+     grep -q "the tree from ARCH" "$work/notma.out" && sum_ok "$work/notma.out"; then
+    echo "ok   metrics file without Top-Down metrics: $(grep -o 'its [0-9]* metrics kept as Info' "$work/notma.out" | head -1), the tree from ARCH"
+  else
+    echo "FAIL metrics file without Top-Down metrics"; grep -m2 "counting\|no counts" "$work/notma.out"; fail=1
+  fi
+  elk=${BT_SHARED_CPUID:-../shared/reference/cpuid}/GenuineIntel0090661_ElkhartLake_CPUID01.cpuid
+  if [ -f "$elk" ]; then
+    run notree --sim-cpuid "$elk" --model-files "$files"
+    if grep -q "no Top-Down metric in it .* nothing would be measured" "$work/notree.out" &&
+       ! grep -q "counted (SIMULATED PMU)" "$work/notree.out"; then
+      echo "ok   ... and with no model for the CPU: nothing counted, said so"
+    else
+      echo "FAIL no tree at all"; grep -m2 "counting\|no counts" "$work/notree.out"; fail=1
+    fi
+  fi
+else
+  echo "skip metrics file without Top-Down metrics: $srf not found"
+fi
 
 printf 'cpus 0\n00000000.00 00000020 756E6547 6C65746E 49656E69\n0000000A.00 0730 0 0 0\n' >"$work/bad.cpuid"
 "$bin" run --sim-cpuid "$work/bad.cpuid" -w branch-mispredict >"$work/bad.out" 2>&1; rc=$?
