@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~20s
+# tier: host ~11s
 # The architectural Top-Down model (ARCH, metrics/arch-model.c) counted through
 # the simulated PMU, hosted: `baretop-host run --sim-cpuid FILE@CPU` answers
 # CPUID as that CPU of a dump (tests/data/cpuid/ptl-subset.cpuid: the Panther
