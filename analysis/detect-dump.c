@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics/arch-model.h"
 #include "metrics/builtin.h"
+#include "metrics/model.h"
+#include "metrics/lineage.h"
 #include "base/notes.h"
 #include "metrics/select.h"
 #include "arch/sim/cpuid-dump-cpu.h"
@@ -16,6 +19,7 @@
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
 #include "synth/count-sources.h"
+#include "synth/sim-cpuid-dump.h"
 
 static void note(struct bt_dump_decision *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -30,10 +34,12 @@ static void note(struct bt_dump_decision *d, const char *fmt, ...)
 static const struct bt_model_def *select_model(const struct bt_cpu_info *ci,
 					       struct bt_diag *why)
 {
+	struct bt_arch_td td;
+	bt_arch_td_from_caps(&ci->pmu, &td);
 	struct bt_cpu_facts facts = {
 		.vendor = ci->vendor_str, .family = ci->family, .model = ci->model,
 		.stepping = ci->stepping, .core_type = (uint8_t)ci->core_type,
-		.native_model = ci->native_model_id,
+		.native_model = ci->native_model_id, .arch_td = &td,
 	};
 	const struct bt_model_def *def = NULL;
 	if (bt_model_select(&facts, NULL, &def, why) != BT_OK)
@@ -98,22 +104,56 @@ static enum bt_intel_uarch p_uarch(const struct bt_cpu_info *ci)
 	return (enum bt_intel_uarch)ci->pmu.uarch;
 }
 
-/* The preset of a core class, for an MSR value no simulated CPU of the part
- * or of its model gives (e.g. Rocket Lake, whose Cypress Cove core is of the
- * Ice Lake class and has no built-in model). NULL: no such preset. */
-static const char *class_preset(enum bt_intel_uarch u)
+/* The Top-Down source of the kind of core and the events level 1 counts. */
+static void topdown(struct bt_dump_decision *d, const struct bt_model_def *m,
+		    const struct bt_diag *why)
 {
-	switch (u) {
-	case BT_UARCH_CORE2: return "core2";
-	case BT_UARCH_NHM: case BT_UARCH_WSM: case BT_UARCH_WSM_BDW: return "nhm";
-	case BT_UARCH_SKL: return "skl";
-	case BT_UARCH_ICL: return "icl";
-	case BT_UARCH_GLC: return "spr";
-	case BT_UARCH_LNC: return "lnl-p";
-	case BT_UARCH_ATOM: return "adl-e";
-	case BT_UARCH_RWC: case BT_UARCH_UNKNOWN: break;
+	struct bt_arch_td td;
+	bt_arch_td_from_caps(&d->ci.pmu, &td);
+	d->slots_per_cycle = d->ci.pmu.slots_per_cycle;
+	if (!m) {
+		/* Say both why no published model and why not ARCH. */
+		char arch_why[256] = "";
+		if (d->ci.pmu.kind != BT_PMU_INTEL_ARCH)
+			snprintf(d->td_reason, sizeof(d->td_reason), "%s", why->text);
+		else if (!bt_arch_td_usable(&td, arch_why, sizeof(arch_why)))
+			snprintf(d->td_reason, sizeof(d->td_reason), "no published model for this "
+				 "core, and %s", arch_why);
+		else
+			snprintf(d->td_reason, sizeof(d->td_reason), "%s", why->text);
+		return;
 	}
-	return NULL;
+	d->td_source = m->id;
+	bool arch = strcmp(m->id, BT_ARCH_MODEL_ID) == 0;
+	snprintf(d->td_level1, sizeof(d->td_level1), "%s",
+		 (m->flags & BT_MODEL_PERF_METRICS) ? "PERF_METRICS"
+		 : arch ? "architectural events" : "published model");
+	if (arch) {
+		d->td_slots = (m->flags & BT_MODEL_PERF_METRICS)
+				      ? "fixed counter 3 (TOPDOWN.SLOTS, PERF_METRICS' base)"
+				      : bt_arch_slots_name(bt_arch_td_slots(&td));
+		d->td_bad_spec_derived = !(m->flags & BT_MODEL_PERF_METRICS) &&
+					 !((td.events >> BT_ARCH_EV_TD_BAD_SPEC) & 1);
+	}
+	struct bt_model *mm;
+	struct bt_diag err = { "" };
+	if (bt_model_open(m, &mm, &err) != BT_OK) {
+		note(d, "model %s does not open: %s", m->id, err.text);
+		return;
+	}
+	uint16_t *idx = calloc(m->n_events + 1u, sizeof(*idx));
+	unsigned n = 0;
+	if (idx && bt_model_events_up_to_level(mm, 1, NULL, idx, &n) == BT_OK) {
+		for (unsigned i = 0; i < n && d->n_td_events < 32; i++) {
+			const struct bt_event *e = bt_model_event(mm, idx[i]);
+			d->td_events[d->n_td_events].name = e->name;
+			d->td_events[d->n_td_events].code = e->code;
+			d->td_events[d->n_td_events].umask = e->umask;
+			d->n_td_events++;
+		}
+	}
+	free(idx);
+	bt_model_close(mm);
 }
 
 void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_decision *ret)
@@ -147,7 +187,7 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 			have = true;
 			name = m->id;
 		}
-		const char *cls = class_preset(p_uarch(&d->ci));
+		const char *cls = bt_synth_class_preset(d->ci.pmu.uarch);
 		bool by_class = false;
 		if (!have && cls && bt_sim_preset(cls)) {
 			c = *bt_sim_preset(cls);
@@ -178,12 +218,35 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 	why.text[0] = '\0';
 	const struct bt_model_def *m = select_model(&d->ci, &why);
 	d->model = m ? m->id : NULL;
-	if (!m)
+	topdown(d, m, &why);
+	if (m && strcmp(m->id, BT_ARCH_MODEL_ID) == 0)
+		m = NULL; /* the notes below are about published models */
+	if (!m && d->td_source)
+		note(d, "no published model for %s family 0x%X model 0x%X%s: the architectural "
+			"model ARCH, from the Top-Down events the core enumerates", d->ci.vendor_str,
+		     d->ci.family, d->ci.model,
+		     d->ci.hybrid ? (d->ci.core_type == BT_CORE_TYPE_ATOM ? " E-core" : " P-core")
+				  : "");
+	else if (!m)
 		note(d, "no built-in model for %s family 0x%X model 0x%X%s: force one with "
 			"--model ID or load vendor files (--model-files)", d->ci.vendor_str,
 		     d->ci.family, d->ci.model,
 		     d->ci.hybrid ? (d->ci.core_type == BT_CORE_TYPE_ATOM ? " E-core" : " P-core")
 				  : "");
+	struct bt_cpu_facts facts = {
+		.vendor = d->ci.vendor_str, .family = d->ci.family, .model = d->ci.model,
+		.stepping = d->ci.stepping, .core_type = (uint8_t)d->ci.core_type,
+		.native_model = d->ci.native_model_id,
+	};
+	const struct bt_core_lineage *lin = bt_core_lineage_of(&facts);
+	const char *lineage_of = NULL, *near = m ? NULL : bt_model_suggest(&facts, &lineage_of);
+	if (m && lin && lin->model_id)
+		note(d, "%s: %s cores (%s), the published model of that core", lin->part,
+		     lin->core, lin->source);
+	if (near)
+		note(d, "nearest published model by core lineage: %s (%s), a suggestion, not "
+			"applied: `--model %s` forces it; check its events with --validate first",
+		     near, lineage_of, near);
 	if (!m && d->ci.hybrid)
 		note(d, "the kind of core: core type 0x%02X, native model ID 0x%X",
 		     d->ci.core_type, d->ci.native_model_id);

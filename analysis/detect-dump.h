@@ -25,6 +25,17 @@ struct bt_dump_decision {
 	/* IA32_PERF_CAPABILITIES is not in a CPUID dump: the value assumed. */
 	bool perf_cap_assumed;
 	uint64_t perf_cap;
+	/* Top-Down: where the tree comes from (model id, "ARCH", or NULL with
+	 * td_reason), the events level 1 counts (with what its thresholds
+	 * need), and the slot facts of the core. */
+	const char *td_source;
+	char td_reason[600];
+	char td_level1[64];          /* "published model", "PERF_METRICS", "architectural events" */
+	const char *td_slots;        /* ARCH only: where its slots come from, else NULL */
+	bool td_bad_spec_derived;    /* ARCH: Bad Speculation derived, not counted */
+	uint8_t slots_per_cycle;     /* CPUID.23H.00H:ECX[7:0] */
+	struct { const char *name; uint16_t code; uint8_t umask; } td_events[32];
+	unsigned n_td_events;
 	char notes[BT_DUMP_MAX_NOTES][200];
 	unsigned n_notes;
 	unsigned notes_dropped;      /* not kept: the last note says how many */

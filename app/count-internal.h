@@ -18,6 +18,10 @@ struct bt_count_ctx {
 	struct bt_rule_set *rules;     /* its consistency rules (NULL: not derived) */
 	char how[320];                 /* how the model was chosen */
 	const char *like_id;           /* --model-files: the built-in model it stands in for */
+	/* Issue slots per cycle for the simulated workload model: the model's
+	 * pipeline width, or for ARCH without one (no SLOTS_PER_CYC) that of
+	 * the published model nearest the simulated core. */
+	unsigned sim_width;
 	struct bt_pmu pmu;             /* the PMU: its backend and what it can do */
 	struct bt_synth *synth;        /* --sim: the simulated PMU and its counts; NULL: hardware */
 	/* --backend=perf (pmu.driver set, platform.h os_pmu): the

@@ -9,6 +9,7 @@
 #include "app/on-cpu.h"
 #include "base/notes.h"
 #include "metrics/builtin.h"
+#include "metrics/lineage.h"
 #include "metrics/counts-file.h"
 #include "metrics/load.h"
 #include "metrics/select.h"
@@ -31,6 +32,72 @@ static bt_status say(struct bt_diag *why, const char *fmt, ...)
 		va_end(ap);
 	}
 	return BT_ERR_UNSUPPORTED;
+}
+
+static int event_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct bt_event *)a)->name, ((const struct bt_event *)b)->name);
+}
+
+/* The tree of `tree_def` with the metrics of `file` as Info nodes (a node
+ * the tree has by name is the tree's), and the union of their events (the
+ * tree's encoding where both name one), sorted as bt_model_open() wants. */
+static bt_status merge_info(struct bt_count_ctx *c, const struct bt_model_def *tree_def,
+			    const struct bt_model_def *file, const char *list, struct bt_diag *why)
+{
+	struct bt_model_def *m = bt_arena_alloc(&c->arena, sizeof(*m));
+	struct bt_node_def *nodes = bt_arena_alloc(&c->arena, ((size_t)tree_def->n_nodes +
+							       file->n_nodes + 1) * sizeof(*nodes));
+	struct bt_event *ev = bt_arena_alloc(&c->arena, ((size_t)tree_def->n_events +
+							 file->n_events + 1) * sizeof(*ev));
+	if (!m || !nodes || !ev)
+		return BT_ERR_NOMEM;
+	*m = *tree_def;
+	unsigned nn = 0, ne = 0, kept = 0, same = 0;
+	for (unsigned i = 0; i < tree_def->n_nodes; i++)
+		nodes[nn++] = tree_def->nodes[i];
+	for (unsigned i = 0; i < file->n_nodes; i++) {
+		bool dup = false;
+		for (unsigned k = 0; k < tree_def->n_nodes && !dup; k++)
+			dup = strcmp(tree_def->nodes[k].name, file->nodes[i].name) == 0;
+		if (dup) {
+			same++;
+			continue;
+		}
+		nodes[nn] = file->nodes[i];
+		nodes[nn].kind = BT_NODE_INFO;
+		nodes[nn].level = 0;
+		nodes[nn].parent = NULL;
+		nn++;
+		kept++;
+	}
+	for (unsigned i = 0; i < tree_def->n_events; i++)
+		ev[ne++] = tree_def->events[i];
+	for (unsigned i = 0; i < file->n_events; i++) {
+		bool dup = false;
+		for (unsigned k = 0; k < tree_def->n_events && !dup; k++)
+			dup = strcmp(tree_def->events[k].name, file->events[i].name) == 0;
+		if (!dup)
+			ev[ne++] = file->events[i];
+	}
+	qsort(ev, ne, sizeof(*ev), event_by_name);
+	m->n_nodes = (uint16_t)nn;
+	m->nodes = nodes;
+	m->n_events = (uint16_t)ne;
+	m->events = ev;
+	m->pack = NULL;
+	m->source = bt_arena_printf(&c->arena, "%s; Info metrics from %s, which has no Top-Down "
+				    "metric", tree_def->source ? tree_def->source : tree_def->id, list);
+	if (!m->source)
+		return BT_ERR_NOMEM;
+	c->def = m;
+	c->like_id = tree_def->id;
+	snprintf(c->how, sizeof(c->how), "--model-files %s has no Top-Down metric: its %u "
+		 "metrics kept as Info (%u of them by the same name in %s), the tree from %s (%s)",
+		 list, kept + same, same, tree_def->id, tree_def->id,
+		 tree_def->uarch ? tree_def->uarch : "");
+	(void)why;
+	return BT_OK;
 }
 
 /* --model-files METRICS,EVENTS[,EVENTS]: a perfmon-native model loaded at run
@@ -85,16 +152,22 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 		bt_diag_set(why, "--model-files: %s", d.text);
 		return BT_ERR_INVALID;
 	}
-	unsigned tree_nodes = 0;
+	unsigned tree = 0;
 	for (unsigned i = 0; i < def->n_nodes; i++)
-		tree_nodes += def->nodes[i].kind == BT_NODE_TREE && def->nodes[i].level >= 1;
-	if (tree_nodes == 0) {
-		/* A metrics file without one Top-Down metric (a part whose file
-		 * publishes only derived metrics) gives a tree of nothing. */
-		bt_diag_set(why, "--model-files %s: no Top-Down metric in it (%u metrics, none "
-			    "a node of the tree): nothing to measure", r->metrics[0],
-			    (unsigned)def->n_nodes);
-		return BT_ERR_INVALID;
+		tree += def->nodes[i].kind == BT_NODE_TREE && def->nodes[i].level >= 1;
+	if (!tree) {
+		/* A metrics file without Top-Down metrics (a first file for new
+		 * silicon): its metrics stay, as Info; the tree comes from the
+		 * model this CPU would get (its core's published one, or ARCH).
+		 * A model that selects no node would measure nothing. */
+		if (!like) {
+			bt_diag_set(why, "--model-files %s: no Top-Down metric in it (%u metrics, none "
+				    "a tree node) and no built-in or architectural model for this "
+				    "CPU to take the tree from: nothing would be measured", list,
+				    def->n_nodes);
+			return BT_ERR_INVALID;
+		}
+		return merge_info(c, like, def, list, why);
 	}
 	c->def = def;
 	c->like_id = base ? base->id : NULL;
@@ -103,23 +176,57 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	return BT_OK;
 }
 
+/* Issue slots per cycle for the simulated workload model: the model's
+ * pipeline width; for ARCH on a core without SLOTS_PER_CYC, the width of the
+ * published model of (or nearest to) the core, for the workload model only. */
+static void set_sim_width(struct bt_count_ctx *c, const struct bt_cpu_info *wi)
+{
+	c->sim_width = c->def ? c->def->pipeline_width : 0;
+	if (!c->sim_width) {
+		struct bt_cpu_facts wf = {
+			.vendor = wi->vendor_str, .family = wi->family, .model = wi->model,
+			.stepping = wi->stepping, .core_type = (uint8_t)wi->core_type,
+			.native_model = wi->native_model_id,
+		};
+		const struct bt_model_def *near = NULL;
+		const char *why_near = NULL, *near_id = NULL;
+		struct bt_diag nd = { "" };
+		if (bt_model_select(&wf, NULL, &near, &nd) == BT_OK)
+			c->sim_width = near->pipeline_width;
+		else if ((near_id = bt_model_suggest(&wf, &why_near)) != NULL &&
+			 (near = bt_builtin_find(near_id)) != NULL)
+			c->sim_width = near->pipeline_width;
+	}
+}
+
 static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *opt,
 			      struct bt_diag *why)
 {
 	const struct bt_cpu_info *ci = c->cpu;
 	struct bt_cpu_info sim_cpu;
-	bool from_sim = false;
+	bool from_sim = false, have_sim_cpu = false;
+	struct bt_synth_opts so = { .name = opt->sim_name, .cpuid_dump = opt->sim_cpuid };
+	struct bt_diag sd = { "" };
 
-	if (opt->sim && !opt->model && !(c->have_cf && c->cf.model) &&
-	    !(opt->sim_name && bt_builtin_find(opt->sim_name)) &&
-	    bt_synth_cpu_identity(opt->sim_name, &sim_cpu)) {
+	if (opt->sim && (opt->sim_name || opt->sim_cpuid))
+		have_sim_cpu = bt_synth_identity(&so, &sim_cpu, &sd);
+	if (opt->sim_cpuid && !have_sim_cpu) {
+		bt_diag_set(why, "%s", sd.text);
+		return BT_ERR_INVALID;
+	}
+	if (have_sim_cpu && !opt->model && !(c->have_cf && c->cf.model) &&
+	    (opt->sim_cpuid || !(opt->sim_name && bt_builtin_find(opt->sim_name)))) {
 		ci = &sim_cpu;
 		from_sim = true;
 	}
+	/* The architectural Top-Down events of the CPU counted on, for ARCH:
+	 * the simulated CPU's under --sim. */
+	struct bt_arch_td arch_td;
+	bt_arch_td_from_caps(have_sim_cpu ? &sim_cpu.pmu : &ci->pmu, &arch_td);
 	struct bt_cpu_facts facts = {
 		.vendor = ci->vendor_str, .family = ci->family, .model = ci->model,
 		.stepping = ci->stepping, .core_type = (uint8_t)ci->core_type,
-		.native_model = ci->native_model_id,
+		.native_model = ci->native_model_id, .arch_td = &arch_td,
 	};
 	const struct bt_model_def *def = NULL;
 	struct bt_diag d = { "" };
@@ -130,22 +237,30 @@ static bt_status choose_model(struct bt_count_ctx *c, const struct bt_options *o
 	const char *force = opt->model;
 	if (!force && c->have_cf && c->cf.model)
 		force = c->cf.model;   /* the count file says whose counts they are */
-	if (!force && opt->sim && opt->sim_name && bt_builtin_find(opt->sim_name))
+	if (!force && opt->sim && !opt->sim_cpuid && opt->sim_name && bt_builtin_find(opt->sim_name))
 		force = opt->sim_name;
 	bt_status st = bt_model_select(&facts, force, &def, &d);
-	if (opt->model_files)
-		return load_model_files(c, opt->model_files, st == BT_OK ? def : NULL, why);
+	if (opt->model_files) {
+		st = load_model_files(c, opt->model_files, st == BT_OK ? def : NULL, why);
+		if (st == BT_OK)
+			set_sim_width(c, have_sim_cpu ? &sim_cpu : ci);
+		return st;
+	}
 	if (st != BT_OK) {
 		bt_diag_set(why, "%s", d.text);
 		return force ? BT_ERR_INVALID : BT_ERR_UNSUPPORTED;
 	}
 	c->def = def;
+	set_sim_width(c, have_sim_cpu ? &sim_cpu : ci);
 	if (opt->model)
 		snprintf(c->how, sizeof(c->how), "forced with --model");
 	else if (c->have_cf && c->cf.model)
 		snprintf(c->how, sizeof(c->how), "named by the count file %s", opt->counts_file);
 	else if (force)
 		snprintf(c->how, sizeof(c->how), "the model of the simulated CPU (--sim=%s)", force);
+	else if (from_sim && opt->sim_cpuid)
+		snprintf(c->how, sizeof(c->how), "selected from the simulated CPU's CPUID (%s, "
+			 "--sim-cpuid %s)", key, opt->sim_cpuid);
 	else if (from_sim)
 		snprintf(c->how, sizeof(c->how), "selected from the simulated CPU's CPUID (%s, --sim=%s)",
 			 key, opt->sim_name);
@@ -164,9 +279,12 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 			: c->def ? c->def->id : NULL,
 		.defects = opt->sim_defect,
 		.miscount = opt->sim_miscount,
+		.cpuid_dump = opt->sim_cpuid,
 	};
+	if (opt->sim_cpuid)
+		so.name = opt->sim_name; /* the preset for its MSRs, or NULL: by class */
 
-	if (!so.name) {
+	if (!so.name && !so.cpuid_dump) {
 		bt_diag_set(why, "--sim without a model: name a preset, --sim=PRESET");
 		return BT_ERR_INVALID;
 	}
@@ -249,8 +367,12 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 	if (!c->synth || !c->model || !cfg || !cfg->wl)
 		return BT_OK;
 	/* Issue slots per cycle: the model's pipeline width. */
-	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg,
-				     c->def->pipeline_width, why);
+	if (!c->sim_width) {
+		bt_diag_set(why, "model %s: no pipeline width for the simulated workload model (no "
+			    "SLOTS_PER_CYC and no published model near the core)", c->def->id);
+		return BT_ERR_UNSUPPORTED;
+	}
+	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg, c->sim_width, why);
 }
 
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)

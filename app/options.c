@@ -147,6 +147,17 @@ static bt_status set_backend(struct bt_options *o, const char *v, struct bt_diag
 	return BT_OK;
 }
 
+static bt_status set_sim_cpuid(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	if (!v || !*v || *v == '@') {
+		bt_diag_set(d, "--sim-cpuid FILE[@CPU]: a CPUID dump and a logical CPU of it");
+		return BT_ERR_INVALID;
+	}
+	o->sim = true;
+	o->sim_cpuid = v;
+	return BT_OK;
+}
+
 static bt_status set_counts(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	(void)d;
@@ -494,7 +505,8 @@ static const struct option_def options[] = {
 	  set_assume_amd_legacy_pmu },
 
 	{ "Top-Down", "model", 0, ARG_REQUIRED, "ID",
-	  "use this built-in model whatever the CPU (default: chosen from CPUID)", set_model },
+	  "use this built-in model whatever the CPU (default: chosen from CPUID; ARCH: the "
+	  "architectural model, from the Top-Down events the CPU enumerates)", set_model },
 	{ NULL, "list-models", 0, ARG_NONE, NULL, "list the built-in models", set_list_models },
 	{ NULL, "model-files", 0, ARG_REQUIRED, "METRICS,EVENTS[,...]",
 	  "load the model from Intel perfmon files on the boot volume (new silicon needs no "
@@ -512,6 +524,11 @@ static const struct option_def options[] = {
 	  "PMU (as --sim); perf, Linux perf_event (baretop-host run only: the kernel's driver "
 	  "counts user mode, one pinned group per planned group, never multiplexed; every output "
 	  "says so and names the kernel and any hypervisor)", set_backend },
+	{ NULL, "sim-cpuid", 0, ARG_REQUIRED, "FILE[@CPU]",
+	  "count with the SIMULATED PMU of a CPU that answers CPUID as logical CPU CPU (default "
+	  "0) of a dump (../shared/reference/cpuid format or `cpuid -r` output): its counters, "
+	  "23H bitmaps, SLOTS_PER_CYC; its MSRs (IA32_PERF_CAPABILITIES) from the preset of "
+	  "the same core class, or --sim=PRESET; the output says which", set_sim_cpuid },
 	{ NULL, "counts", 0, ARG_REQUIRED, "FILE",
 	  "with --sim: the counts the simulated PMU produces (a count file as in "
 	  "testdata/tma/FORMAT.md; its constants are replayed too)", set_counts },

@@ -80,6 +80,7 @@ struct bt_options {
 	const char *sim_name;     /* a preset or model id; NULL = the model's own */
 	bool perf;                /* --backend=perf: the OS's PMU driver (baretop-host: Linux
 				   * perf_event), never baretop's registers */
+	const char *sim_cpuid;    /* --sim-cpuid FILE[@CPU]: CPUID of a dump (implies --sim) */
 	const char *counts_file;  /* --counts FILE: the simulated PMU's counts */
 	const char *retire_latency_file; /* --retire-latency-file F: latencies the user brings */
 	const char *sim_miscount; /* --sim-miscount EVENT:HOW: one event miscounts */

@@ -15,6 +15,7 @@
  */
 #include "metrics/load-internal.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,10 +252,29 @@ bt_status bt_ld_perfmon(struct loader *ld)
 	c.m = bt_arena_alloc(ld->a, (list->u.arr.n + 1) * sizeof(*c.m));
 	if (!c.m || !ld->source)
 		return bt_ld_nomem(ld);
+	/* A file without any TMA metric (Intel's first file for new silicon,
+	 * e.g. clearwaterforest_metrics.json v1.0, TmaVersion empty): its
+	 * other metrics are taken as Info, so that they are kept beside a tree
+	 * from elsewhere (app/count.c); one whose formula cannot be read here
+	 * (an unknown constant) is left out with a note. Files with TMA
+	 * metrics are read as before: only those. */
+	bool info_only = true;
+	for (size_t i = 0; i < list->u.arr.n && info_only; i++) {
+		const char *cat = bt_json_get_str(list->u.arr.items[i], "Category");
+		info_only = !cat || strcmp(cat, "TMA") != 0;
+	}
 	for (size_t i = 0; i < list->u.arr.n; i++) {
 		const struct bt_json *j = list->u.arr.items[i];
 		const char *cat = bt_json_get_str(j, "Category");
 		const char *name = bt_json_get_str(j, "MetricName");
+		if (info_only && name && bt_json_get_str(j, "Formula")) {
+			struct pm_metric *m = &c.m[c.n++];
+			m->j = j;
+			m->name = name;
+			m->legacy = bt_json_get_str(j, "LegacyName");
+			m->kind = BT_NODE_INFO;
+			continue;
+		}
 		if (!cat || strcmp(cat, "TMA") != 0)
 			continue;
 		if (!name || !bt_json_get_str(j, "Formula")) {
@@ -290,8 +310,18 @@ bt_status bt_ld_perfmon(struct loader *ld)
 					 .percent = (uint8_t)(m->kind == BT_NODE_TREE && m->percent) };
 		s = bt_ld_formula(ld, BT_DIALECT_PERFMON, bt_json_get_str(m->j, "Formula"), m->name,
 				  m->kind, "formula", resolve_formula, &c, NULL, &n.formula);
+		if (s != BT_OK && info_only && s != BT_ERR_NOMEM) {
+			bt_ld_note(ld, "model %s: metric %s left out: %s", ld->r->id, m->name,
+				   ld->d ? ld->d->text : "its formula cannot be read");
+			continue;
+		}
 		if (s != BT_OK)
 			return s;
+		if (info_only) {
+			if ((s = bt_ld_add_node(ld, &n)) != BT_OK)
+				return s;
+			continue;
+		}
 		const struct bt_json *th = bt_json_get(m->j, "Threshold");
 		const char *tf = bt_json_get_str(th, "Formula");
 		struct bt_expr *tree = NULL;

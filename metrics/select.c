@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metrics/arch-model.h"
 #include "metrics/builtin.h"
+#include "metrics/lineage.h"
 
 void bt_cpu_facts_key(const struct bt_cpu_facts *cpu, char *buf, unsigned size)
 {
@@ -12,6 +14,16 @@ void bt_cpu_facts_key(const struct bt_cpu_facts *cpu, char *buf, unsigned size)
 			 cpu->model, cpu->stepping);
 	if (cpu->core_type && n > 0 && (unsigned)n < size)
 		snprintf(buf + n, size - (unsigned)n, " core type 0x%02x", cpu->core_type);
+}
+
+static int strcasecmp_ascii(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		int x = (*a >= 'a' && *a <= 'z') ? *a - 32 : *a, y = (*b >= 'a' && *b <= 'z') ? *b - 32 : *b;
+		if (x != y)
+			return x - y;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
 }
 
 static void list_models(char *buf, size_t size)
@@ -27,6 +39,8 @@ bt_status bt_model_select(const struct bt_cpu_facts *cpu, const char *force_id,
 {
 	char models[400];
 	list_models(models, sizeof(models));
+	if (force_id && strcasecmp_ascii(force_id, BT_ARCH_MODEL_ID) == 0)
+		return bt_arch_model(cpu ? cpu->arch_td : NULL, ret, d);
 	if (force_id) {
 		const struct bt_model_def *m = bt_builtin_find(force_id);
 		if (!m) {
@@ -57,9 +71,33 @@ bt_status bt_model_select(const struct bt_cpu_facts *cpu, const char *force_id,
 		*ret = m;
 		return BT_OK;
 	}
+	/* A known core in a new package: the published model of its core. */
+	const struct bt_core_lineage *lin = bt_core_lineage_of(cpu);
+	if (lin && lin->model_id) {
+		const struct bt_model_def *m = bt_builtin_find(lin->model_id);
+		if (m) {
+			*ret = m;
+			return BT_OK;
+		}
+	}
+	/* No published model: the architectural one, where the core
+	 * enumerates its events. */
+	char arch_why[256] = "";
+	if (cpu->arch_td && bt_arch_td_usable(cpu->arch_td, arch_why, sizeof(arch_why)))
+		return bt_arch_model(cpu->arch_td, ret, d);
 	char key[64];
 	bt_cpu_facts_key(cpu, key, sizeof(key));
-	bt_diag_set(d, "no built-in model for CPU %s; available models: %s (force one, or load "
-		    "vendor files for this CPU)", key, models);
+	const char *why = NULL, *near = bt_model_suggest(cpu, &why);
+	char arch_note[300] = "";
+	if (arch_why[0])
+		snprintf(arch_note, sizeof(arch_note), "; no architectural model: %s", arch_why);
+	if (near)
+		bt_diag_set(d, "no built-in model for CPU %s%s; nearest published model by core "
+			    "lineage: %s (%s), not applied: --model %s forces it (check its events "
+			    "with --validate first); available models: %s", key, arch_note, near, why,
+			    near, models);
+	else
+		bt_diag_set(d, "no built-in model for CPU %s%s; available models: %s (force one, or "
+			    "load vendor files for this CPU)", key, arch_note, models);
 	return BT_ERR_NOT_FOUND;
 }

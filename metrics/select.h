@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "base/arch-event.h"
 #include "metrics/model-def.h"
 #include "base/status.h"
 
@@ -21,10 +22,19 @@ struct bt_cpu_facts {
 	uint32_t stepping;
 	uint8_t core_type;       /* CPUID.1AH EAX[31:24] on hybrid parts (0x20 E, 0x40 P), else 0 */
 	uint32_t native_model;   /* CPUID.1AH EAX[23:0], or 0 */
+	/* The architectural Top-Down events the core enumerates (pmu/
+	 * bt_arch_td_from_caps()), or NULL when not known: the built-in ARCH
+	 * model (metrics/arch-model.h) is chosen from it for a core no
+	 * published model covers, and --model ARCH needs it. */
+	const struct bt_arch_td *arch_td;
 };
 
 /*
- * force_id: use this built-in model whatever the CPU (NULL = select from cpu).
+ * force_id: use this built-in model whatever the CPU (NULL = select from cpu);
+ * "ARCH" builds the architectural model from cpu->arch_td. Without a force,
+ * the order is: the mapfile row, the published model of the core (a known
+ * core in a new package, metrics/lineage.h), then ARCH where the core
+ * enumerates the architectural Top-Down events.
  * Unknown CPU or unknown id: BT_ERR_NOT_FOUND, and the message lists the
  * available models and how to force one.
  */

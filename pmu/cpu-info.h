@@ -90,6 +90,18 @@ struct bt_pmu_caps {
 	uint8_t arch_events_len; /* EAX[31:24], length of the EBX bit vector */
 	uint32_t arch_events_na; /* EBX: bit set = architectural event NOT available */
 	bool any_thread_deprecated; /* EDX[15] (v5): AnyThread is ignored */
+	/* The architectural events this core has, bit x = event x of the SDM's
+	 * table (base/arch-event.h bt_arch_event()): from CPUID.0AH, event x when
+	 * EBX[x] is clear AND EAX[31:24] > x; replaced by CPUID.23H.03H:EAX
+	 * (bit set = available) where leaf 23H lists subleaf 3, which is per
+	 * core type (a hybrid part's leaf 0AH shows only what both kinds
+	 * have). */
+	uint32_t arch_events;
+	bool arch_events_23h;    /* arch_events came from CPUID.23H.03H */
+	/* CPUID.23H.00H:ECX[7:0] SLOTS_PER_CYC: non-zero, Top-Down slots =
+	 * this x core cycles (fixed counter 1); 0 (or no leaf 23H): slots are
+	 * counted by Topdown Slots (A4H/01H, fixed counter 3). */
+	uint8_t slots_per_cycle;
 	/* CPUID.01H:EDX[21] DS (Debug Store): PEBS may exist; whether it does,
 	 * IA32_MISC_ENABLE[12] says (read by the session at open). */
 	bool ds;

@@ -7,9 +7,15 @@
  * 0x40 goldencove / 0x20 gracemont, 6-AA redwoodcove / crestmont, 6-BD
  * lioncove / skymont, 6-AD graniterapids = Redwood Cove), and Linux
  * arch/x86/include/asm/intel-family.h + intel_pmu_init() for the parts the
- * mapfile no longer lists (Core 2). Models that are in neither, or whose
- * core's OFFCORE_RSP pairing could not be checked (e.g. Panther Lake
- * 6-CC/D5/E5, Clearwater Forest 6-DD, family 18), are UNKNOWN on purpose.
+ * mapfile no longer lists (Core 2) or lists no file for yet: Bartlett
+ * Lake 6-D7 (intel-family.h INTEL_BARTLETTLAKE, "Raptor Cove": the Raptor
+ * Lake P-core, Golden Cove class), Panther Lake 6-CC and Wildcat Lake 6-D5
+ * (intel_pmu_init(): INTEL_PANTHERLAKE_L and INTEL_WILDCATLAKE_L take
+ * Lunar Lake's path, lnl_common: intel_pmu_init_lnc() on the P-core with
+ * Lion Cove's extra registers, intel_pmu_init_skt() on the E-core). Models
+ * that are in neither, or whose core's OFFCORE_RSP pairing could not be
+ * checked (e.g. Clearwater Forest 6-DD, family 18 Nova Lake, family 19
+ * Diamond Rapids), are UNKNOWN on purpose: no family but 6 is assumed.
  */
 #include "pmu/intel-uarch.h"
 
@@ -43,6 +49,8 @@ static const struct {
 	/* Sapphire Rapids, Emerald Rapids (Golden Cove); Granite Rapids
 	 * (Redwood Cove) */
 	{ 0x8F, BT_UARCH_GLC }, { 0xCF, BT_UARCH_GLC },
+	/* Bartlett Lake: Raptor Cove P-cores only */
+	{ 0xD7, BT_UARCH_GLC },
 	{ 0xAD, BT_UARCH_RWC }, { 0xAE, BT_UARCH_RWC },
 	/* Atom cores: Silvermont/Airmont, Goldmont, Goldmont Plus, Tremont,
 	 * Knights Landing/Mill, Gracemont (ADL-N), Crestmont (SRF, GRR) */
@@ -66,6 +74,9 @@ static const struct {
 	{ 0xAA, BT_UARCH_RWC }, { 0xAC, BT_UARCH_RWC }, { 0xB5, BT_UARCH_RWC },
 	/* Lunar Lake, Arrow Lake: Lion Cove + Skymont (ARL also Crestmont) */
 	{ 0xBD, BT_UARCH_LNC }, { 0xC5, BT_UARCH_LNC }, { 0xC6, BT_UARCH_LNC },
+	/* Panther Lake, Wildcat Lake: Cougar Cove + Darkmont, Lion Cove's and
+	 * Skymont's PMU in Linux (lnl_common) */
+	{ 0xCC, BT_UARCH_LNC }, { 0xD5, BT_UARCH_LNC },
 };
 
 enum bt_intel_uarch bt_intel_uarch_of(uint32_t family, uint32_t model, uint8_t core_type)

@@ -27,6 +27,8 @@ void bt_cpuid_collect(struct bt_arch *a, struct bt_cpuid_leaves *ret)
 		bt_cpuid(a, 0x23, 0, &l.l23);
 		if ((l.l23.eax >> 1) & 1)
 			bt_cpuid(a, 0x23, 1, &l.l23_1);
+		if ((l.l23.eax >> 3) & 1)
+			bt_cpuid(a, 0x23, 3, &l.l23_3);
 	}
 	bt_cpuid(a, 0x80000000u, 0, &l.e00);
 	uint32_t emax = l.e00.eax;
@@ -76,6 +78,13 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 	c->gp_mask = c->num_gp ? (uint32_t)bt_width_mask(c->num_gp) : 0;
 	c->arch_events_len = (eax >> 24) & 0xFF;
 	c->arch_events_na = ebx;
+	/* SDM vol. 2A CPUID leaf 0AH: event x is available when EBX[x] = 0
+	 * and the vector is long enough to hold bit x (EAX[31:24] > x); a set
+	 * bit means NOT available. Granite Rapids' length 8 hides the Topdown
+	 * events 8-11 its leaf 23H lists. */
+	for (unsigned x = 0; x < 32 && x < c->arch_events_len; x++)
+		if (!((ebx >> x) & 1))
+			c->arch_events |= 1u << x;
 	/* EDX[4:0] fixed counters, EDX[12:5] their width (valid if version > 1).
 	 * v5: ECX is a bitmap of further supported fixed counters; fixed counter
 	 * i exists iff ECX[i] || EDX[4:0] > i (SDM vol. 2A, CPUID leaf 0AH). */
@@ -108,6 +117,15 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 			c->gp_mask = l->l23_1.eax & (uint32_t)bt_width_mask(BT_PMU_MAX_GP);
 			fmask = l->l23_1.ebx;
 		}
+		/* Subleaf 3 (valid per CPUID.23H:EAX[3]): EAX bit x = 1 means
+		 * architectural event x is available on this logical processor;
+		 * it is per core type and replaces leaf 0AH's vector. Subleaf 0
+		 * ECX[7:0] is SLOTS_PER_CYC. */
+		if ((l->l23.eax >> 3) & 1) {
+			c->arch_events = l->l23_3.eax;
+			c->arch_events_23h = true;
+		}
+		c->slots_per_cycle = (uint8_t)(l->l23.ecx & 0xFF);
 	}
 	c->any_thread_deprecated = (edx >> 15) & 1;
 	c->ds = (l->l01.edx >> 21) & 1;
@@ -271,6 +289,21 @@ void bt_pmu_caps_apply_perf_capabilities(struct bt_pmu_caps *caps, uint64_t valu
 		if (caps->perf_metrics_fields == 0)
 			caps->perf_metrics_fields = 4;
 	}
+}
+
+void bt_arch_td_from_caps(const struct bt_pmu_caps *caps, struct bt_arch_td *ret)
+{
+	struct bt_arch_td t;
+	memset(&t, 0, sizeof(t));
+	if (caps && caps->kind == BT_PMU_INTEL_ARCH) {
+		t.known = true;
+		t.events = caps->arch_events;
+		t.events_23h = caps->arch_events_23h;
+		t.slots_per_cycle = caps->slots_per_cycle;
+		t.fixed_mask = caps->fixed_mask;
+		t.perf_metrics_fields = caps->perf_metrics ? caps->perf_metrics_fields : 0;
+	}
+	*ret = t;
 }
 
 void bt_pmu_caps_detect(struct bt_arch *a, struct bt_pmu_caps *ret)

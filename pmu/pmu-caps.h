@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "arch/arch.h"
+#include "base/arch-event.h"
 #include "pmu/cpu-info.h"
 
 /* The leaves PMU detection reads. A leaf above the reported maximum
@@ -25,6 +26,7 @@ struct bt_cpuid_leaves {
 	struct bt_cpuid l1a;      /* hybrid core type */
 	struct bt_cpuid l23;      /* perfmon extension: EAX valid subleaves, EBX UMASK2/EQ */
 	struct bt_cpuid l23_1;    /* subleaf 1 (if CPUID.23H:EAX[1]): counter bitmaps */
+	struct bt_cpuid l23_3;    /* subleaf 3 (if CPUID.23H:EAX[3]): architectural events */
 	struct bt_cpuid e00;      /* max extended leaf */
 	struct bt_cpuid e01;      /* AMD ECX[23] PerfCtrExtCore */
 	struct bt_cpuid e22;      /* AMD PerfMonV2 */
@@ -65,6 +67,10 @@ void bt_pmu_caps_detect(struct bt_arch *a, struct bt_pmu_caps *ret);
  * many; when there are more, the last entry says how many were not kept.
  */
 unsigned bt_pmu_caps_notes(const struct bt_pmu_caps *caps, char (*out)[200], unsigned max);
+
+/* What the architectural Top-Down model needs to know of this core
+ * (known = false for a PMU that is not Intel architectural). */
+void bt_arch_td_from_caps(const struct bt_pmu_caps *caps, struct bt_arch_td *ret);
 
 /* Mask of the low `width` bits (width 1..64). */
 static inline uint64_t bt_width_mask(unsigned width)

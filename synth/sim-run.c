@@ -16,6 +16,7 @@
 #include "synth/wl-costs.h"
 #include "synth/count-sources.h"
 #include "base/near-name.h"
+#include "synth/sim-cpuid-dump.h"
 #include "synth/sim-run.h"
 
 #define SYNTH_MAX_NOTES 6
@@ -49,6 +50,7 @@ struct bt_synth {
 	/* Issue slots per cycle of the counted core: the model's
 	 * pipeline_width (bt_synth_set_width), 0 when there is no model. */
 	unsigned width;
+	struct bt_synth_dump_cpu *dump_cpu; /* --sim-cpuid: owns cfg.part */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -139,11 +141,6 @@ static bool identity_of(const struct bt_sim_config *cfg, struct bt_cpu_info *ret
 	return ok;
 }
 
-bool bt_synth_cpu_identity(const char *preset_name, struct bt_cpu_info *ret)
-{
-	return identity_of(preset_name ? bt_sim_preset(preset_name) : NULL, ret);
-}
-
 bool bt_synth_cpu_info(const struct bt_synth *s, struct bt_cpu_info *ret)
 {
 	struct bt_sim_config cfg = s->sim.cfg;
@@ -153,29 +150,66 @@ bool bt_synth_cpu_info(const struct bt_synth *s, struct bt_cpu_info *ret)
 	return identity_of(&cfg, ret);
 }
 
+bool bt_synth_identity(const struct bt_synth_opts *o, struct bt_cpu_info *ret,
+		       struct bt_diag *d)
+{
+	struct bt_sim_config cfg;
+	struct bt_synth_dump_cpu *dc = NULL;
+	if (o->cpuid_dump) {
+		if (bt_synth_dump_cpu_load(o->cpuid_dump, o->name, &dc, d) != BT_OK)
+			return false;
+		cfg = *bt_synth_dump_cpu_config(dc);
+	} else if (!o->name || !config_of(o->name, &cfg)) {
+		bt_sim_diag_unknown(d, o->name);
+		return false;
+	}
+	bool ok = identity_of(&cfg, ret);
+	if (!ok)
+		bt_diag_set(d, "the simulated PMU could not be set up");
+	bt_synth_dump_cpu_free(dc);
+	return ok;
+}
+
 bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, struct bt_diag *d)
 {
 	struct bt_sim_config cfg;
 	struct bt_synth *s;
 
+	struct bt_synth_dump_cpu *dc = NULL;
+
 	*ret = NULL;
-	if (!o->name || !config_of(o->name, &cfg)) {
+	if (o->cpuid_dump) {
+		bt_status st = bt_synth_dump_cpu_load(o->cpuid_dump, o->name, &dc, d);
+		if (st != BT_OK)
+			return st;
+		cfg = *bt_synth_dump_cpu_config(dc);
+	} else if (!o->name || !config_of(o->name, &cfg)) {
 		bt_sim_diag_unknown(d, o->name);
 		return BT_ERR_INVALID;
 	}
-	if (o->defects && bt_sim_defects_parse(o->defects, &cfg.defects, d) != BT_OK)
+	if (o->defects && bt_sim_defects_parse(o->defects, &cfg.defects, d) != BT_OK) {
+		bt_synth_dump_cpu_free(dc);
 		return BT_ERR_INVALID;
-	if (bt_sim_defects_check(&cfg.defects, &cfg, d) != BT_OK)
+	}
+	if (bt_sim_defects_check(&cfg.defects, &cfg, d) != BT_OK) {
+		bt_synth_dump_cpu_free(dc);
 		return BT_ERR_INVALID;
+	}
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		bt_synth_dump_cpu_free(dc);
 		return BT_ERR_NOMEM;
+	}
+	s->dump_cpu = dc;
+	if (dc)
+		note(s, "%s", bt_synth_dump_cpu_note(dc));
 	if (cfg.defects.mask) {
 		char list[160];
 		bt_sim_defects_format(&cfg.defects, list, sizeof(list));
 		note(s, "simulated PMU with injected hardware defects (--sim-defect %s)", list);
 	}
 	if (bt_sim_init(&s->sim, &cfg) != BT_OK) {
+		bt_synth_dump_cpu_free(dc);
 		free(s);
 		return fail(d, "the simulated PMU could not be set up");
 	}
@@ -195,6 +229,7 @@ void bt_synth_free(struct bt_synth *s)
 	free(s->entries);
 	free(s->evp);
 	free(s->ev);
+	bt_synth_dump_cpu_free(s->dump_cpu);
 	free(s);
 }
 

@@ -35,7 +35,18 @@ struct bt_synth_opts {
 	const char *name;          /* a built-in model id or a preset (arch/sim/sim-presets.c) */
 	const char *defects;       /* --sim-defect NAME[:K],..., or NULL */
 	const char *miscount;      /* --sim-miscount EVENT:HOW, or NULL */
+	/* --sim-cpuid FILE[@CPU]: CPUID as that CPU of a dump answered it
+	 * (synth/sim-cpuid-dump.h); `name` is then the preset for its MSRs,
+	 * or NULL to take the preset of the same core class. */
+	const char *cpuid_dump;
 };
+
+/* The CPU identity the simulated CPU of these options answers (its CPUID
+ * through the driver's detection), so that a model is chosen for it: a
+ * preset, a model's simulated CPU or a --sim-cpuid dump. false (d says why)
+ * when there is none. */
+bool bt_synth_identity(const struct bt_synth_opts *o, struct bt_cpu_info *ret,
+		       struct bt_diag *d);
 
 /* NAME names a simulated CPU (a model id with a row in model-cpus.c, or a
  * preset); otherwise false with the "no such simulated PMU" text in d. */
@@ -48,11 +59,8 @@ bool bt_synth_known(const char *name, struct bt_diag *d);
  * NULL when none does. */
 const char *bt_synth_canonical(const char *name);
 
-/* The CPU identity a preset's simulated CPU answers (its CPUID through the
- * driver's detection), so a model is chosen for the simulated CPU and never
- * the host's. false for an unknown preset. */
-bool bt_synth_cpu_identity(const char *preset, struct bt_cpu_info *ret);
-/* The same for this run's simulated CPU (its threads per core: SMT on or
+/* The CPU identity this run's simulated CPU answers (bt_synth_identity
+ * above, for the CPU of a bt_synth) (its threads per core: SMT on or
  * off as the part it answers as; a fresh copy is asked, so the run's access
  * log stays the run's). false when it cannot be set up. */
 bool bt_synth_cpu_info(const struct bt_synth *s, struct bt_cpu_info *ret);

@@ -220,6 +220,14 @@ static const struct rule {
 	{ "TOPDOWN.SLOTS*", SLOTS, 1 }, { "TOPDOWN.BACKEND_BOUND_SLOTS", BE_SLOTS, 1 },
 	{ "TOPDOWN.BAD_SPEC_SLOTS", BAD_SLOTS, 1 }, { "TOPDOWN.BR_MISPREDICT_SLOTS", MISP_SLOTS, 1 },
 	{ "TOPDOWN.MEMORY_BOUND_SLOTS", MEM_SLOTS, 1 },
+	/* The architectural Top-Down events (SDM vol. 3B, "Pre-defined
+	 * Architectural Performance Events"; base/arch-event.h names them):
+	 * the same slot quantities as the PERF_METRICS fields and the Atom
+	 * TOPDOWN_* events count, so ARCH's level 1 agrees with the full
+	 * models' on the same workload. */
+	{ "Topdown_Slots", SLOTS, 1 }, { "Topdown_Backend_Bound", BE_SLOTS, 1 },
+	{ "Topdown_Bad_Speculation", BAD_SLOTS, 1 }, { "Topdown_Frontend_Bound", FE_SLOTS, 1 },
+	{ "Topdown_Retiring", RET_SLOTS, 1 },
 	/* PERF_METRICS fields, as slot counts (metrics/perf-metrics.h). */
 	{ "PERF_METRICS.RETIRING", RET_SLOTS, 1 }, { "PERF_METRICS.BAD_SPECULATION", BAD_SLOTS, 1 },
 	{ "PERF_METRICS.FRONTEND_BOUND", FE_SLOTS, 1 }, { "PERF_METRICS.BACKEND_BOUND", BE_SLOTS, 1 },

@@ -74,7 +74,11 @@ j = json.load(open(sys.argv[1]))
 j["Metrics"] = [m for m in j["Metrics"] if m["MetricName"].startswith("Info_") and "Bound" not in m["Formula"]]
 json.dump(j, open(sys.argv[2], "w"))
 PY
-  expect 2 "no Top-Down metric in it" "$bin" run --sim=skl --quick -w ptr-chase-l2 $res \
+  # A metrics file without one Top-Down metric is no empty success: its
+  # metrics stay as Info and the tree comes from the CPU's own model (SKL
+  # here), said on the console; with no model to take it from, status 2
+  # (44-sim-cpuid covers that case).
+  expect 0 "has no Top-Down metric: its 97 metrics kept as Info" "$bin" run --sim=skl --quick -w ptr-chase-l2 $res \
     --model-files "$work/no-tma.json,$ref/SKL/events/skylake_core.json"
   # The header names the file that was loaded, not the built-in model whose
   # settings it borrows.

@@ -7,7 +7,9 @@
 # of the documented shape for every dump, the hybrid Raptor Lake P-core with
 # 8 general counters, fixed mask 0xf and PERF_METRICS, the two Arrow Lake H
 # Atom kinds with different fixed masks, and a malformed dump refused with
-# its line number and status 2. The per-group expectations written by hand
+# its line number and status 2; the Top-Down source (a published model or
+# ARCH, its events, SLOTS_PER_CYC) of a Panther Lake subset in tests/data.
+# The per-group expectations written by hand
 # from Linux perf's rules are in tests/unit/test-cpuid-dumps.c (run here too).
 set -uo pipefail
 make -s -j"$(nproc)" host tests >/dev/null || { echo "FAIL build"; exit 1; }
@@ -26,7 +28,14 @@ def check(path):
     assert list(d) == ["core_types"] and d["core_types"], "no core_types"
     for g in d["core_types"]:
         assert list(g) == ["cpus", "core_type", "native_model_id", "model", "general_counters",
-                           "fixed_mask", "perf_metrics", "notes"], list(g)
+                           "fixed_mask", "perf_metrics", "topdown", "notes"], list(g)
+        t = g["topdown"]
+        assert list(t) == ["source", "level1_from", "slots", "slots_per_cycle",
+                           "bad_speculation", "events", "reason"], list(t)
+        assert (t["source"] is None) == (t["reason"] is not None), t
+        assert (t["source"] is None) == (t["events"] == []), t
+        for e in t["events"]:
+            assert list(e) == ["name", "code", "umask"] and e["code"].startswith("0x"), e
         assert g["cpus"] and all(isinstance(c, int) for c in g["cpus"])
         assert g["core_type"] in ("P-core", "E-core", "none")
         assert g["model"] is None or isinstance(g["model"], str)
@@ -63,16 +72,41 @@ assert (p["general_counters"], p["fixed_mask"], p["perf_metrics"]) == (8, "0xf",
 arlh = json.load(open(sys.argv[2]))["core_types"]
 e = {g["native_model_id"]: g for g in arlh if g["core_type"] == "E-core"}
 assert e[3]["fixed_mask"] == "0x77" and e[2]["fixed_mask"] == "0x7", e
-assert e[3]["model"] == "ARL-SKT" and e[2]["model"] is None, e
+# Crestmont LP-E: the model of its core, Meteor Lake E-core, by core lineage
+assert e[3]["model"] == "ARL-SKT" and e[2]["model"] == "MTL-CMT", e
 '
   if python3 -c "$py" "$work/GenuineIntel00B0671_RaptorLake_01_CPUID.json" \
        "$work/GenuineIntel00C0652_ArrowLakeH_04_CPUID.json" 2>"$work/err"; then
-    echo "ok   Raptor Lake P-core: 8 general, fixed 0xf, PERF_METRICS; ARL-H Skymont 0x77, Crestmont 0x7"
+    echo "ok   Raptor Lake P-core: 8 general, fixed 0xf, PERF_METRICS; ARL-H Skymont 0x77, Crestmont 0x7 (MTL-CMT)"
   else
     echo "FAIL hybrid expectations: $(tail -1 "$work/err")"; fail=1
   fi
 else
   echo "skip reference dumps: $dir not found (set BT_SHARED_CPUID)"
+fi
+
+# Panther Lake (tests/data subset of the reference dump, so this runs
+# without ../shared): no published model, ARCH on both kinds, expected by
+# hand from CPUID: P-core 23H.3 = 1DFFh (no event 9), PERF_METRICS assumed
+# from the Lion Cove class -> level 1 from its fields; E-core 1F7Fh, 23H.0
+# ECX = 8 -> 8 x cycles, Bad Speculation counted (73H/00H).
+if "$bin" detect --cpuid tests/data/cpuid/ptl-subset.cpuid --json >"$work/ptl.json" &&
+   python3 -c "$shape" "$work/ptl.json" &&
+   python3 -c '
+import json, sys
+p, e = json.load(open(sys.argv[1]))["core_types"]
+assert p["model"] == "ARCH" and p["topdown"]["source"] == "ARCH", p
+assert p["topdown"]["level1_from"] == "PERF_METRICS" and p["topdown"]["slots_per_cycle"] == 0, p
+t = e["topdown"]
+assert t["source"] == "ARCH" and t["level1_from"] == "architectural events", t
+assert t["slots_per_cycle"] == 8 and t["slots"].startswith("SLOTS_PER_CYC x core cycles"), t
+assert t["bad_speculation"] == "counted", t
+codes = {(x["code"], x["umask"]) for x in t["events"]}
+assert {("0xA4", "0x02"), ("0x73", "0x00"), ("0x9C", "0x01"), ("0xC2", "0x02")} <= codes, codes
+' "$work/ptl.json"; then
+  echo "ok   Panther Lake subset: ARCH on both kinds; E-core 8 x cycles, A4/02 73/00 9C/01 C2/02"
+else
+  echo "FAIL Panther Lake subset"; fail=1
 fi
 
 if "$bin" detect --cpuid tests/data/cpuid/raw-rpl-2p2e.txt --json >"$work/raw.json" &&

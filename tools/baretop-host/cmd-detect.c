@@ -43,7 +43,10 @@ static const struct host_cmd_args args = {
 	"detect",
 	"detect --cpuid FILE [--json]",
 	"What baretop would decide per kind of core (model, counters, PERF_METRICS,\n"
-	"corrections for the part) from a CPUID dump.",
+	"corrections for the part, the Top-Down source: a published model or ARCH, the\n"
+	"architectural model from the events CPUID enumerates, with the events level 1\n"
+	"counts and SLOTS_PER_CYC) from a CPUID dump: the format of\n"
+	"../shared/reference/cpuid/ or the output of `cpuid -r`.",
 	opts,
 	"Exit status: 0, or 2 for bad arguments, a file that cannot be read (the reason\n"
 	"is given) or a malformed dump (the message gives the line).",
@@ -130,6 +133,24 @@ static void print_text(const char *path, const struct bt_cpuid_dump *dump,
 		if (p->perf_metrics)
 			printf(" (%u fields)", p->perf_metrics_fields);
 		printf("\n");
+		if (x->td_source) {
+			printf("  Top-Down          %s%s, level 1 from %s", x->td_source,
+			       strcmp(x->td_source, "ARCH") == 0 ? " (architectural, CPUID-enumerated)"
+								 : "", x->td_level1);
+			if (x->td_slots)
+				printf("; slots: %s", x->td_slots);
+			if (x->td_bad_spec_derived)
+				printf("; Bad_Speculation derived (an approximation)");
+			printf("\n  level-1 events   ");
+			for (unsigned k = 0; k < x->n_td_events; k++)
+				printf("%s%s (%02X/%02X)", k ? ", " : " ", x->td_events[k].name,
+				       x->td_events[k].code, x->td_events[k].umask);
+			printf("\n");
+		} else {
+			printf("  Top-Down          none: %s\n", x->td_reason);
+		}
+		if (p->kind == BT_PMU_INTEL_ARCH)
+			printf("  SLOTS_PER_CYC     %u\n", x->slots_per_cycle);
 		for (unsigned k = 0; k < x->n_notes; k++)
 			printf("  note: %s\n", x->notes[k]);
 	}
@@ -159,6 +180,26 @@ static void print_json(const struct bt_cpuid_dump *dump, const struct bt_dump_de
 		snprintf(hex, sizeof(hex), "0x%x", p->fixed_mask);
 		bt_jw_str(&j, "fixed_mask", hex);
 		bt_jw_bool(&j, "perf_metrics", p->perf_metrics);
+		bt_jw_object(&j, "topdown");
+		bt_jw_str(&j, "source", x->td_source);
+		bt_jw_str(&j, "level1_from", x->td_source ? x->td_level1 : NULL);
+		bt_jw_str(&j, "slots", x->td_slots);
+		bt_jw_u64(&j, "slots_per_cycle", x->slots_per_cycle);
+		bt_jw_str(&j, "bad_speculation", !x->td_source ? NULL : x->td_bad_spec_derived
+			  ? "derived (an approximation)" : "counted");
+		bt_jw_array(&j, "events");
+		for (unsigned k = 0; k < x->n_td_events; k++) {
+			bt_jw_object(&j, NULL);
+			bt_jw_str(&j, "name", x->td_events[k].name);
+			snprintf(hex, sizeof(hex), "0x%02X", x->td_events[k].code);
+			bt_jw_str(&j, "code", hex);
+			snprintf(hex, sizeof(hex), "0x%02X", x->td_events[k].umask);
+			bt_jw_str(&j, "umask", hex);
+			bt_jw_end(&j);
+		}
+		bt_jw_end(&j);
+		bt_jw_str(&j, "reason", x->td_source ? NULL : x->td_reason);
+		bt_jw_end(&j);
 		bt_jw_array(&j, "notes");
 		for (unsigned k = 0; k < x->n_notes; k++)
 			bt_jw_str(&j, NULL, x->notes[k]);

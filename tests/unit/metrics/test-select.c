@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Model selection from CPUID facts (metrics/gen/mapfile.c from mapfile.csv). */
+#include <string.h>
+
 #include "metrics/builtin.h"
+#include "metrics/lineage.h"
 #include "metrics/select.h"
 #include "tests/unit/lib/test.h"
 
@@ -68,4 +71,45 @@ TEST(unknown_cpu_lists_models_and_force_works)
 	CHECK(bt_model_select(NULL, "SPR-HBM", &def, &d) == BT_OK);
 	CHECK(bt_model_select(&f, "NOPE", &def, &d) == BT_ERR_NOT_FOUND);
 	CHECK(strstr(d.text, "no built-in model \"NOPE\"; available: HSW") != NULL);
+}
+
+/* Known cores in new packages take the published model of their core
+ * (Linux intel-family.h names it); new cores get a suggestion only. */
+TEST(core_lineage_and_never_family_6_assumed)
+{
+	/* INTEL_BARTLETTLAKE IFM(6, 0xD7) "Raptor Cove": not hybrid. */
+	CHECK_STR(pick("GenuineIntel", 6, 0xD7, 0, 0), "ADL-GLC");
+	/* Arrow Lake H's LP E-cores (core type 20H, native model 2) are
+	 * Crestmont; its Skymont E-cores (native model 3) stay ARL-SKT. */
+	struct bt_cpu_facts f = { .vendor = "GenuineIntel", .family = 6, .model = 0xC5,
+				  .stepping = 2, .core_type = 0x20, .native_model = 2 };
+	const struct bt_model_def *def = NULL;
+	struct bt_diag d = { "" };
+	CHECK(bt_model_select(&f, NULL, &def, &d) == BT_OK && strcmp(def->id, "MTL-CMT") == 0);
+	f.native_model = 3;
+	CHECK(bt_model_select(&f, NULL, &def, &d) == BT_OK && strcmp(def->id, "ARL-SKT") == 0);
+	/* Diamond Rapids: family 19 (13H) model 1, Panther Cove. No model;
+	 * the nearest by lineage is suggested, not applied. */
+	struct bt_cpu_facts dmr = { .vendor = "GenuineIntel", .family = 19, .model = 0x01 };
+	d.text[0] = '\0';
+	CHECK(bt_model_select(&dmr, NULL, &def, &d) == BT_ERR_NOT_FOUND);
+	CHECK(strstr(d.text, "GenuineIntel-19-1-0") != NULL);
+	CHECK(strstr(d.text, "nearest published model by core lineage: LNL-LNC (Panther Cove), "
+			     "not applied") != NULL);
+	/* The same model numbers in another family are not those parts. */
+	CHECK_STR(pick("GenuineIntel", 19, 0xD7, 0, 0), "none");
+	CHECK_STR(pick("GenuineIntel", 19, 0x8F, 0, 0), "none");
+	CHECK_STR(pick("GenuineIntel", 0x18, 0xBD, 0, 0x40), "none");
+	/* Panther Lake: Cougar Cove / Darkmont, new cores: suggestions only. */
+	struct bt_cpu_facts ptl = { .vendor = "GenuineIntel", .family = 6, .model = 0xCC,
+				    .core_type = 0x20, .native_model = 4 };
+	CHECK(bt_model_select(&ptl, NULL, &def, &d) == BT_ERR_NOT_FOUND);
+	CHECK(strstr(d.text, "LNL-SKT (Darkmont)") != NULL);
+	const char *why = NULL;
+	ptl.core_type = 0x40;
+	CHECK_STR(bt_model_suggest(&ptl, &why), "LNL-LNC");
+	CHECK_STR(why, "Cougar Cove");
+	/* A family 6 non-hybrid model nobody names: no suggestion. */
+	struct bt_cpu_facts nhm = { .vendor = "GenuineIntel", .family = 6, .model = 0x1A };
+	CHECK(bt_model_suggest(&nhm, &why) == NULL);
 }

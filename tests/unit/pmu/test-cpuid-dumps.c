@@ -24,9 +24,13 @@
  *     have it (Linux num_topdown_events 4 / 8 for them), the rest not.
  *   model: the mapfile row for (family, model, stepping, core type, native
  *     model ID); none for Haswell-EP (6-3F), Rocket Lake (6-A7: no built-in
- *     RKL), Elkhart Lake (6-96, Tremont), and ARL-H's Crestmont LP-E cores
- *     (6-C5, core type 20H, native model 2: Intel's mapfile has only an
- *     event file for them, no metrics).
+ *     RKL), Elkhart Lake (6-96, Tremont); ARCH, the architectural model,
+ *     for Panther Lake (6-CC: Cougar Cove / Darkmont, no published metrics;
+ *     both enumerate the Top-Down events, see the second table). ARL-H's Crestmont LP-E cores (6-C5,
+ *     core type 20H, native model 2: Intel's mapfile has only an event file
+ *     for them) take the model of their core, Meteor Lake's Crestmont
+ *     (MTL-CMT), from the core lineage (Linux intel_pmu_init() gives that
+ *     PMU Crestmont's extra registers).
  */
 #include <dirent.h>
 #include <string.h>
@@ -100,15 +104,15 @@ static const struct expect expected[] = {
 	 * Crestmont LP-E FFh/07h: the two Atom kinds differ. */
 	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 0, "ARL-LNC", 8, 0xF, true },
 	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 2, "ARL-SKT", 8, 0x77, false },
-	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 14, NULL, 8, 0x7, false },
+	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 14, "MTL-CMT", 8, 0x7, false },
 	/* Panther Lake L (6-CC), v6 (0D300806h): Cougar Cove 23H.1 EAX 3FFh,
-	 * EBX 0Fh; Darkmont FFh/77h. No mapfile row, and no core class in
-	 * pmu/intel-uarch.c (its OFFCORE_RSP pairing is unchecked), so no
-	 * simulated CPU supplies IA32_PERF_CAPABILITIES: it is taken as
-	 * unreadable on both kinds, which leaves the P-core without the
-	 * PERF_METRICS it has in silicon until a core lineage supplies it. */
-	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 0, NULL, 10, 0xF, false },
-	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 4, NULL, 8, 0x77, false },
+	 * EBX 0Fh; Darkmont FFh/77h. No mapfile row. Linux intel_pmu_init()
+	 * runs Lunar Lake's code for it (lnl_common: intel_pmu_init_lnc() on
+	 * the P-core, num_topdown_events 8), so the P-core is of the Lion Cove
+	 * class, whose simulated CPU supplies IA32_PERF_CAPABILITIES with bit
+	 * 15: PERF_METRICS on the P-core, never on the E-core (hybrid rule). */
+	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 0, "ARCH", 10, 0xF, true },
+	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 4, "ARCH", 8, 0x77, false },
 };
 
 #define N_EXPECTED (sizeof(expected) / sizeof(expected[0]))
@@ -253,5 +257,233 @@ TEST(malformed_dumps_are_refused_with_the_line)
 		CHECK_MSG(st == BT_ERR_INVALID && strstr(err.text, cases[i].want) && d.n_groups == 0,
 			  "case %zu: status %d, \"%s\" (want \"%s\")", i, (int)st, err.text,
 			  cases[i].want);
+	}
+}
+
+/* Diamond Rapids is family 19 (Linux intel-family.h INTEL_DIAMONDRAPIDS_X
+ * IFM(19, 0x01)): CPUID.01H:EAX = 00400F10h is base family FH + extended
+ * family 04H = 13H, model 01H. It must decode so, select no family 6 model,
+ * and reach the fallback: ARCH (its 23H.3 = 0DFFh lists Frontend Bound,
+ * Backend Bound and Retiring), with the nearest published model suggested,
+ * not applied. Leaves written by hand: perfmon v6 with leaf 23H
+ * (CPUID.(07H,1):EAX[8]). */
+TEST(family_19_is_decoded_and_gets_no_family_6_model)
+{
+	static const char text[] =
+		"cpus 0\n"
+		"00000000.00 00000023 756E6547 6C65746E 49656E69\n"
+		"00000001.00 00400F10 00800800 7FFAFBFF BFEBFBFF\n"
+		"00000007.00 00000001 00000000 00000000 00000000\n"
+		"00000007.01 00000100 00000000 00000000 00000000\n"
+		"0000000A.00 08300806 00000000 00000007 00008603\n"
+		"00000023.00 0000000B 00000003 00000000 00000000\n"
+		"00000023.01 000000FF 0000000F 00000000 00000000\n"
+		"00000023.03 00000DFF 00000000 00000000 00000000\n";
+	struct bt_cpuid_dump d;
+	struct bt_diag err = { "" };
+	CHECK(bt_cpuid_dump_parse(text, sizeof(text) - 1, &d, &err) == BT_OK);
+	if (d.n_groups != 1)
+		return;
+	static struct bt_dump_decision r;
+	bt_detect_dump_group(&d.groups[0], &r);
+	CHECK_EQ_INT(r.ci.family, 0x13);
+	CHECK_EQ_INT(r.ci.model, 0x01);
+	CHECK_STR(r.model, "ARCH");
+	CHECK_STR(r.td_source, "ARCH");
+	CHECK_EQ_U64(r.ci.pmu.arch_events, 0xDFF);
+	CHECK_EQ_INT(r.ci.pmu.kind, BT_PMU_INTEL_ARCH);
+	CHECK_EQ_INT(r.ci.pmu.uarch, BT_UARCH_UNKNOWN);
+	bool suggested = false;
+	for (unsigned n = 0; n < r.n_notes; n++)
+		suggested |= strstr(r.notes[n], "nearest published model by core lineage: LNL-LNC "
+					      "(Panther Cove), a suggestion, not applied") != NULL;
+	CHECK(suggested);
+	bt_cpuid_dump_free(&d);
+}
+
+/* Bartlett Lake (INTEL_BARTLETTLAKE IFM(6, 0xD7), Raptor Cove, P-cores
+ * only): CPUID.01H:EAX = 000D0670h; the Raptor Lake P-core's model. */
+TEST(bartlett_lake_takes_the_raptor_cove_model)
+{
+	static const char text[] =
+		"cpus 0\n"
+		"00000000.00 00000020 756E6547 6C65746E 49656E69\n"
+		"00000001.00 000D0670 00800800 7FFAFBFF BFEBFBFF\n"
+		"0000000A.00 08300805 00000000 0000000F 00008604\n";
+	struct bt_cpuid_dump d;
+	struct bt_diag err = { "" };
+	CHECK(bt_cpuid_dump_parse(text, sizeof(text) - 1, &d, &err) == BT_OK);
+	if (d.n_groups != 1)
+		return;
+	static struct bt_dump_decision r;
+	bt_detect_dump_group(&d.groups[0], &r);
+	CHECK_EQ_INT(r.ci.family, 6);
+	CHECK_EQ_INT(r.ci.model, 0xD7);
+	CHECK_STR(r.model, "ADL-GLC");
+	CHECK_EQ_INT(r.ci.pmu.uarch, BT_UARCH_GLC);
+	bool said = false;
+	for (unsigned n = 0; n < r.n_notes; n++)
+		said |= strstr(r.notes[n], "Bartlett Lake: Raptor Cove cores") != NULL;
+	CHECK(said);
+	bt_cpuid_dump_free(&d);
+}
+
+/*
+ * The Top-Down source of every kind of core of every reference dump, written
+ * by hand from the dumps' leaves and these rules, never from baretop's
+ * output:
+ *   events: CPUID.0AH: event x when EBX[x] = 0 and EAX[31:24] > x; replaced
+ *     by CPUID.23H.03H:EAX where leaf 23H exists (CPUID.(07H,1):EAX[8] and
+ *     max leaf >= 23H) and 23H.00H:EAX[3] lists subleaf 3. SLOTS_PER_CYC =
+ *     23H.00H:ECX[7:0].
+ *   source: the published model (the model column above); else ARCH where
+ *     events 8 (Backend Bound), 10 (Frontend Bound) and 11 (Retiring) are
+ *     all available; else none (with a reason).
+ *   ARCH level 1: PERF_METRICS' fields where the core has PERF_METRICS (the
+ *     same assumption as the table above), else the architectural events;
+ *     slots = SLOTS_PER_CYC x cycles where non-zero, else Topdown Slots;
+ *     Bad Speculation derived where event 9 is not available.
+ * Every Intel PMU before leaf 23H with length 7 (IVB..CFL, ADL/RPL hybrid,
+ * ADL-N, Tremont) has 7Fh; length 8 with EBX 0 (ICL..EMR, i5-12400) FFh.
+ */
+struct td_expect {
+	const char *dump;
+	uint32_t first_cpu;
+	uint32_t arch_events;
+	unsigned slots_per_cycle;
+	const char *source;        /* NULL: none */
+	const char *level1;        /* "published model", "PERF_METRICS", "architectural events" */
+	const char *slots;         /* ARCH: the start of where slots come from */
+	bool bad_spec_derived;
+	const char *events;        /* ARCH: the level-1 events, space-separated, in order */
+};
+
+#define PUB "published model"
+#define PMF "PERF_METRICS"
+static const struct td_expect td_expected[] = {
+	{ "AuthenticAMD0A10F11_K19_Genoa_01_CPUID", 0, 0, 0, "ZEN4", PUB, NULL, false, NULL },
+	{ "AuthenticAMD0A10F11_K19_Genoa_01_CPUID", 192, 0, 0, "ZEN4", PUB, NULL, false, NULL },
+	{ "AuthenticAMD0A60F12_K19_Raphael_01_CPUID", 0, 0, 0, "ZEN4", PUB, NULL, false, NULL },
+	{ "AuthenticAMD0B00F21_K20_Turin_01_CPUID", 0, 0, 0, "ZEN5", PUB, NULL, false, NULL },
+	{ "AuthenticAMD0B40F40_K20_GraniteRidge_02_CPUID", 0, 0, 0, "ZEN5", PUB, NULL, false, NULL },
+	{ "GenuineIntel00306A9_IvyBridge_CPUID", 0, 0x7F, 0, "IVB", PUB, NULL, false, NULL },
+	{ "GenuineIntel00306C3_Haswell_CPUID", 0, 0x7F, 0, "HSW", PUB, NULL, false, NULL },
+	{ "GenuineIntel00306F2_HaswellEP_00_CPUID", 0, 0x7F, 0, NULL, NULL, NULL, false, NULL },
+	{ "GenuineIntel0050654_SkylakeX_CPUID", 0, 0x7F, 0, "SKX", PUB, NULL, false, NULL },
+	{ "GenuineIntel0050657_CascadeLakeSP_CPUID1", 0, 0x7F, 0, "SKX", PUB, NULL, false, NULL },
+	{ "GenuineIntel00506E3_Skylake_CPUID", 0, 0x7F, 0, "SKL", PUB, NULL, false, NULL },
+	{ "GenuineIntel00906EA_Coffeelake_CPUID", 0, 0x7F, 0, "SKL", PUB, NULL, false, NULL },
+	{ "GenuineIntel00606A6_ICX_04_CPUID", 0, 0xFF, 0, "ICX", PMF, NULL, false, NULL },
+	{ "GenuineIntel00706E5_IceLakeY_CPUID", 0, 0xFF, 0, "ICL", PMF, NULL, false, NULL },
+	{ "GenuineIntel00806C1_TigerLake_01_CPUID", 0, 0xFF, 0, "TGL", PMF, NULL, false, NULL },
+	/* Topdown Slots only: no Frontend/Backend/Retiring event. */
+	{ "GenuineIntel00A0671_RocketLake_01_CPUID", 0, 0xFF, 0, NULL, NULL, NULL, false, NULL },
+	{ "GenuineIntel00806F8_SapphireRapids_05_CPUID", 0, 0xFF, 0, "SPR", PMF, NULL, false, NULL },
+	{ "GenuineIntel00C06F2_EmeraldRapids_01_CPUID", 0, 0xFF, 0, "EMR", PMF, NULL, false, NULL },
+	/* 0AH length 8 hides 8-11; 23H.3 = 0DFFh. */
+	{ "GenuineIntel00A06D1_GraniteRapids_03_CPUID", 0, 0xDFF, 0, "GNR", PMF, NULL, false, NULL },
+	{ "GenuineIntel0090661_ElkhartLake_CPUID01", 0, 0x7F, 0, NULL, NULL, NULL, false, NULL },
+	{ "GenuineIntel0090672_AlderLake_02_CPUID", 0, 0xFF, 0, "ADL-GLC", PMF, NULL, false, NULL },
+	{ "GenuineIntel0090672_AlderLake_03_CPUID", 0, 0x7F, 0, "ADL-GLC", PMF, NULL, false, NULL },
+	{ "GenuineIntel0090672_AlderLake_03_CPUID", 16, 0x7F, 0, "ADL-GRT", PUB, NULL, false, NULL },
+	{ "GenuineIntel00906A3_AlderLakeP_00_CPUID", 0, 0x7F, 0, "ADL-GLC", PMF, NULL, false, NULL },
+	{ "GenuineIntel00906A3_AlderLakeP_00_CPUID", 12, 0x7F, 0, "ADL-GRT", PUB, NULL, false, NULL },
+	{ "GenuineIntel00B0671_RaptorLake_01_CPUID", 0, 0x7F, 0, "ADL-GLC", PMF, NULL, false, NULL },
+	{ "GenuineIntel00B0671_RaptorLake_01_CPUID", 16, 0x7F, 0, "ADL-GRT", PUB, NULL, false, NULL },
+	{ "GenuineIntel00B06E0_AlderLakeN_02_CPUID", 0, 0x7F, 0, "ADL-GRT", PUB, NULL, false, NULL },
+	/* Meteor Lake: 07.01 EAX 40400910h (bit 8), 23H.0 EAX 0Bh. */
+	{ "GenuineIntel00A06A4_MeteorLake_10_CPUID", 0, 0xDFF, 0, "MTL-RWC", PMF, NULL, false, NULL },
+	{ "GenuineIntel00A06A4_MeteorLake_10_CPUID", 2, 0x7F, 6, "MTL-CMT", PUB, NULL, false, NULL },
+	{ "GenuineIntel00A06A4_MeteorLake_10_CPUID", 20, 0x7F, 6, "MTL-CMT", PUB, NULL, false, NULL },
+	{ "GenuineIntel00B06D1_LunarLake_04_CPUID", 0, 0x1DFF, 0, "LNL-LNC", PMF, NULL, false, NULL },
+	{ "GenuineIntel00B06D1_LunarLake_04_CPUID", 4, 0x1F7F, 8, "LNL-SKT", PUB, NULL, false, NULL },
+	{ "GenuineIntel00C0662_ArrowLake_07_CPUID", 0, 0x1DFF, 0, "ARL-LNC", PMF, NULL, false, NULL },
+	{ "GenuineIntel00C0662_ArrowLake_07_CPUID", 2, 0x1F7F, 8, "ARL-SKT", PUB, NULL, false, NULL },
+	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 0, 0x1DFF, 0, "ARL-LNC", PMF, NULL, false, NULL },
+	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 2, 0x1F7F, 8, "ARL-SKT", PUB, NULL, false, NULL },
+	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 14, 0x7F, 6, "MTL-CMT", PUB, NULL, false, NULL },
+	/* Panther Lake: no published model; Cougar Cove 23H.3 = 1DFFh (8, 10,
+	 * 11: ARCH) with PERF_METRICS -> its fields (the Retiring threshold
+	 * also reads Heavy Operations, as LNL-LNC's); Darkmont 1F7Fh, 23H.0
+	 * ECX 8 -> 8 x cycles, Bad Speculation counted (bit 9). */
+	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 0, 0x1DFF, 0, "ARCH", PMF, "fixed counter 3",
+	  false, "PERF_METRICS.BACKEND_BOUND PERF_METRICS.BAD_SPECULATION "
+		 "PERF_METRICS.FRONTEND_BOUND PERF_METRICS.HEAVY_OPERATIONS PERF_METRICS.RETIRING" },
+	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 4, 0x1F7F, 8, "ARCH", "architectural events",
+	  "SLOTS_PER_CYC x core cycles", false, "CPU_CLK_UNHALTED.THREAD Topdown_Backend_Bound "
+	  "Topdown_Bad_Speculation Topdown_Frontend_Bound Topdown_Retiring" },
+};
+#undef PUB
+#undef PMF
+
+TEST(every_reference_dump_topdown_source_as_written_by_hand)
+{
+	const char *dir = cpuid_dump_dir();
+	if (!dir) {
+		bt_test_skip("../shared/reference/cpuid not found (set BT_SHARED_CPUID)");
+		return;
+	}
+	size_t n_td = sizeof(td_expected) / sizeof(td_expected[0]);
+	/* The same dumps and groups as the table above, no more, no less. */
+	CHECK_EQ_INT(n_td, N_EXPECTED);
+	for (size_t i = 0; i < n_td && i < N_EXPECTED; i++)
+		CHECK_MSG(strcmp(td_expected[i].dump, expected[i].dump) == 0 &&
+			  td_expected[i].first_cpu == expected[i].first_cpu,
+			  "row %zu: %s CPU %u", i, td_expected[i].dump, td_expected[i].first_cpu);
+	printf("# %-44s %-4s %-5s %-7s %-3s %-20s %s\n", "dump", "cpu", "kind", "source", "spc",
+	       "level 1 from", "events / slots / reason");
+	for (size_t i = 0; i < n_td; i++) {
+		const struct td_expect *x = &td_expected[i];
+		struct bt_cpuid_dump d;
+		struct bt_diag err;
+		if (!cpuid_dump_load(dir, x->dump, &d, &err)) {
+			CHECK_MSG(false, "%s: %s", x->dump, err.text);
+			continue;
+		}
+		const struct bt_cpuid_dump_group *g = cpuid_dump_group_of(&d, x->first_cpu);
+		CHECK_MSG(g != NULL, "%s: no group of CPU %u", x->dump, x->first_cpu);
+		if (!g) {
+			bt_cpuid_dump_free(&d);
+			continue;
+		}
+		static struct bt_dump_decision r;
+		bt_detect_dump_group(g, &r);
+		char evs[512] = "";
+		size_t n = 0;
+		for (unsigned k = 0; k < r.n_td_events && n < sizeof(evs); k++)
+			n += (size_t)snprintf(evs + n, sizeof(evs) - n, "%s%s", k ? " " : "",
+					      r.td_events[k].name);
+		printf("# %-44.44s %-4u %-5s %-7s %-3u %-20s %s%s%s%s\n", x->dump, x->first_cpu,
+		       core_kind(&r.ci), r.td_source ? r.td_source : "none", r.slots_per_cycle,
+		       r.td_source ? r.td_level1 : "-",
+		       r.td_source && strcmp(r.td_source, "ARCH") == 0 ? evs
+		       : r.td_source ? "(the model's)" : r.td_reason,
+		       r.td_slots ? " | slots: " : "", r.td_slots ? r.td_slots : "",
+		       r.td_bad_spec_derived ? " | Bad_Speculation derived" : "");
+		CHECK_MSG(r.ci.pmu.arch_events == x->arch_events, "%s CPU %u: events 0x%x, expected 0x%x",
+			  x->dump, x->first_cpu, r.ci.pmu.arch_events, x->arch_events);
+		CHECK_MSG(r.slots_per_cycle == x->slots_per_cycle, "%s CPU %u: SLOTS_PER_CYC %u, "
+			  "expected %u", x->dump, x->first_cpu, r.slots_per_cycle, x->slots_per_cycle);
+		CHECK_MSG(x->source ? r.td_source && strcmp(r.td_source, x->source) == 0 : !r.td_source,
+			  "%s CPU %u: source %s, expected %s", x->dump, x->first_cpu,
+			  r.td_source ? r.td_source : "none", x->source ? x->source : "none");
+		if (!x->source) {
+			CHECK_MSG(r.td_reason[0] && r.n_td_events == 0, "%s CPU %u: no reason",
+				  x->dump, x->first_cpu);
+			bt_cpuid_dump_free(&d);
+			continue;
+		}
+		CHECK_MSG(r.td_source && strcmp(r.td_level1, x->level1) == 0, "%s CPU %u: level 1 "
+			  "from %s, expected %s", x->dump, x->first_cpu, r.td_level1, x->level1);
+		CHECK_MSG(r.n_td_events > 0, "%s CPU %u: no level-1 events", x->dump, x->first_cpu);
+		CHECK_MSG(x->slots ? r.td_slots && strncmp(r.td_slots, x->slots, strlen(x->slots)) == 0
+				   : !r.td_slots, "%s CPU %u: slots %s", x->dump, x->first_cpu,
+			  r.td_slots ? r.td_slots : "-");
+		CHECK_MSG(r.td_bad_spec_derived == x->bad_spec_derived, "%s CPU %u: Bad_Speculation "
+			  "derived %d", x->dump, x->first_cpu, r.td_bad_spec_derived);
+		if (x->events)
+			CHECK_MSG(strcmp(evs, x->events) == 0, "%s CPU %u: events \"%s\", expected "
+				  "\"%s\"", x->dump, x->first_cpu, evs, x->events);
+		bt_cpuid_dump_free(&d);
 	}
 }

@@ -86,8 +86,11 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 		{ 0xAA, 0x20, BT_UARCH_ATOM }, { 0xBD, 0x40, BT_UARCH_LNC },
 		{ 0xC6, 0x20, BT_UARCH_ATOM }, { 0xBE, 0, BT_UARCH_ATOM }, { 0xAF, 0, BT_UARCH_ATOM },
 		{ 0x5C, 0, BT_UARCH_ATOM },
+		/* Bartlett Lake (intel-family.h: Raptor Cove); Panther Lake takes
+		 * Lunar Lake's PMU path in Linux intel_pmu_init() (lnl_common). */
+		{ 0xD7, 0, BT_UARCH_GLC }, { 0xCC, 0x40, BT_UARCH_LNC }, { 0xCC, 0x20, BT_UARCH_ATOM },
 		/* Not verified: refused rather than guessed. */
-		{ 0xCC, 0x40, BT_UARCH_UNKNOWN }, { 0xDD, 0, BT_UARCH_UNKNOWN },
+		{ 0xDD, 0, BT_UARCH_UNKNOWN },
 		{ 0x97, 0, BT_UARCH_UNKNOWN },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -95,6 +98,10 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 			  "6-%02X core type 0x%02X: %s", cases[i].model, cases[i].core_type,
 			  bt_intel_uarch_name(bt_intel_uarch_of(6, cases[i].model, cases[i].core_type)));
 	CHECK_EQ_INT(bt_intel_uarch_of(0x18, 0x01, 0x40), BT_UARCH_UNKNOWN);
+	/* Diamond Rapids is family 19 model 1 (intel-family.h
+	 * INTEL_DIAMONDRAPIDS_X IFM(19, 0x01)): never read as a family 6 part. */
+	CHECK_EQ_INT(bt_intel_uarch_of(19, 0x01, 0), BT_UARCH_UNKNOWN);
+	CHECK_EQ_INT(bt_intel_uarch_of(19, 0xD7, 0), BT_UARCH_UNKNOWN);
 	/* Through CPUID: display model from the extended model field, the
 	 * core type from leaf 1AH on a hybrid part. */
 	struct bt_cpuid_leaves l = intel(0x00090672, 5 | 8 << 8 | 48 << 16 | 7u << 24, 4 | 48 << 5);
@@ -109,8 +116,11 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 	bt_pmu_caps_apply_perf_capabilities(&c, 1u << 15);
 	CHECK(c.perf_metrics);
 	CHECK_EQ_INT(c.perf_metrics_fields, 8);
-	/* An unknown part with PERF_METRICS: the 4 level-1 fields only. */
-	l = intel(0x000C06C1, 5 | 8 << 8 | 48 << 16 | 7u << 24, 4 | 48 << 5);
+	/* An unknown part with PERF_METRICS: the 4 level-1 fields only. A
+	 * family 19 signature (base family FH + extended family 4, model 1:
+	 * CPUID.01H:EAX = 00400F11h) decodes as display family 19h model 01h,
+	 * whose class is unknown. */
+	l = intel(0x00400F11, 5 | 8 << 8 | 48 << 16 | 7u << 24, 4 | 48 << 5);
 	bt_pmu_caps_from_cpuid(&l, &c);
 	bt_pmu_caps_apply_perf_capabilities(&c, 1u << 15);
 	CHECK_EQ_INT(c.uarch, BT_UARCH_UNKNOWN);
@@ -290,4 +300,76 @@ TEST(caps_notes_past_the_room_say_how_many_more)
 	char all[8][200];
 	CHECK_EQ_INT(bt_pmu_caps_notes(&c, all, 8), 3);
 	CHECK(strstr(all[2], "Meteor Lake") != NULL);
+}
+
+/* Architectural events (SDM vol. 3B "Pre-defined Architectural Performance
+ * Events"; CPUID leaves 0AH and 23H), expected values worked out by hand
+ * from the real parts' leaves in ../shared/reference/cpuid/. */
+TEST(architectural_events_from_leaf_0a_and_23h_subleaf_3)
+{
+	/* Ice Lake / Granite Rapids leaf 0AH: 08300805h, EBX 0: length 8,
+	 * events 0-7 (7 = Topdown Slots); no leaf 23H: SLOTS_PER_CYC 0. */
+	struct bt_cpuid_leaves l = intel(0x000A06D1, 0x08300805, 0x8604);
+	l.l0a.ecx = 0xF;
+	struct bt_pmu_caps c;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0xFF);
+	CHECK(!c.arch_events_23h);
+	CHECK_EQ_INT(c.slots_per_cycle, 0);
+	/* Granite Rapids with leaf 23H (CPUID.(07H,1):EAX[8], 23H.0 EAX 0Bh:
+	 * subleaves 0, 1, 3): 23H.3 = 0DFFh replaces it, events 0-8, 10, 11. */
+	l.l07_1.eax = 1u << 8;
+	l.l23.eax = 0xB;
+	l.l23_1.eax = 0xFF;
+	l.l23_1.ebx = 0xF;
+	l.l23_3.eax = 0xDFF;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0xDFF);
+	CHECK(c.arch_events_23h);
+	/* Leaf 23H without CPUID.(07H,1):EAX[8] does not exist: 0AH's. */
+	l.l07_1.eax = 0;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0xFF);
+	/* Subleaf 3 not listed in 23H.0 EAX: 0AH's. */
+	l.l07_1.eax = 1u << 8;
+	l.l23.eax = 0x3;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0xFF);
+	CHECK(!c.arch_events_23h);
+	/* Lunar Lake E-core (Skymont): 0AH 0D300806h EBX 280h: length 13,
+	 * events 7 and 9 not available in both kinds -> 1D7Fh; 23H.0 0Fh,
+	 * ECX 8 (SLOTS_PER_CYC); 23H.3 1F7Fh: no Topdown Slots, Bad
+	 * Speculation yes. */
+	l = intel(0x000B06D1, 0x0D300806, 0x8603);
+	l.l0a.ebx = 0x280;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0x1D7F);
+	l.l07_1.eax = 1u << 8;
+	l.l23 = (struct bt_cpuid){ 0xF, 0x3, 0x8, 0 };
+	l.l23_1 = (struct bt_cpuid){ 0xFF, 0x77, 0, 0 };
+	l.l23_3.eax = 0x1F7F;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0x1F7F);
+	CHECK_EQ_INT(c.slots_per_cycle, 8);
+	/* Crestmont LP-E of Arrow Lake H: 0AH 07300805h (length 7), 23H.0
+	 * ECX 6, 23H.3 7Fh: no architectural Top-Down event. */
+	l = intel(0x000C0652, 0x07300805, 0x8603);
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0x7F);
+	l.l07_1.eax = 1u << 8;
+	l.l23 = (struct bt_cpuid){ 0xB, 0, 0x6, 0 };
+	l.l23_3.eax = 0x7F;
+	bt_pmu_caps_from_cpuid(&l, &c);
+	CHECK_EQ_U64(c.arch_events, 0x7F);
+	CHECK_EQ_INT(c.slots_per_cycle, 6);
+	/* The encodings of the SDM's table. */
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_SLOTS)->code, 0xA4);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_SLOTS)->umask, 0x01);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_BE_BOUND)->umask, 0x02);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_BAD_SPEC)->code, 0x73);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_FE_BOUND)->code, 0x9C);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_RETIRING)->code, 0xC2);
+	CHECK_EQ_INT(bt_arch_event(BT_ARCH_EV_TD_RETIRING)->umask, 0x02);
+	CHECK_EQ_INT(bt_arch_event(12)->code, 0xE4);
+	CHECK(bt_arch_event(BT_ARCH_EV_COUNT) == NULL);
 }

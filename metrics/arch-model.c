@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The architectural Top-Down model (metrics/arch-model.h).
+ *
+ * Level 1 from the architectural events (SDM vol. 3B, "Pre-defined
+ * Architectural Performance Events": 8 Topdown Backend Bound A4H/02H, 9
+ * Topdown Bad Speculation 73H/00H, 10 Topdown Frontend Bound 9CH/01H, 11
+ * Topdown Retiring C2H/02H), each divided by the slots: SLOTS_PER_CYC x
+ * core cycles where CPUID.23H.00H:ECX[7:0] is non-zero, as Intel's E-core
+ * models divide by width x CPU_CLK_UNHALTED.CORE, else Topdown Slots
+ * (A4H/01H, fixed counter 3). Bad Speculation is counted where enumerated;
+ * else derived as the slots the other three leave, clamped at 0 -- an
+ * approximation: a published model's corrections of its own events (e.g.
+ * UOP_DROPPING on Golden Cove and later) cannot be applied to these.
+ *
+ * Where the core has PERF_METRICS, levels 1 and 2 come from its fields with
+ * the formulas every published P-core model shares (LNL-LNC, ARL-LNC,
+ * MTL-RWC, GNR, SPR: each field over the sum of the four level-1 fields;
+ * the second child of each level-1 node as parent minus first child,
+ * clamped at 0).
+ *
+ * Thresholds are not the CPU's: they are those of the published models
+ * for the same nodes, and the model's source says whose -- LNL-LNC's for
+ * the slots-event and PERF_METRICS variants (a P-core's Top-Down), LNL-SKT's
+ * for the SLOTS_PER_CYC variant (an E-core's).
+ */
+#include "metrics/arch-model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+
+#define HAS(t, bit) (((t)->events >> (bit)) & 1u)
+
+enum bt_arch_slots bt_arch_td_slots(const struct bt_arch_td *t)
+{
+	if (!t || !t->known)
+		return BT_ARCH_SLOTS_NONE;
+	if (t->slots_per_cycle && ((t->fixed_mask >> 1) & 1 || HAS(t, BT_ARCH_EV_CORE_CYCLES)))
+		return BT_ARCH_SLOTS_PER_CYCLE;
+	if ((t->fixed_mask >> 3) & 1 || HAS(t, BT_ARCH_EV_TD_SLOTS))
+		return BT_ARCH_SLOTS_EVENT;
+	return BT_ARCH_SLOTS_NONE;
+}
+
+const char *bt_arch_slots_name(enum bt_arch_slots s)
+{
+	switch (s) {
+	case BT_ARCH_SLOTS_PER_CYCLE: return "SLOTS_PER_CYC x core cycles (fixed counter 1)";
+	case BT_ARCH_SLOTS_EVENT: return "Topdown Slots (fixed counter 3 / A4H/01H)";
+	case BT_ARCH_SLOTS_NONE: break;
+	}
+	return "none";
+}
+
+static bool pm_variant(const struct bt_arch_td *t)
+{
+	return t->perf_metrics_fields >= 4 && ((t->fixed_mask >> 3) & 1);
+}
+
+/* The three events level 1 cannot do without. */
+static const struct { unsigned bit; const char *name; } need[] = {
+	{ BT_ARCH_EV_TD_FE_BOUND, "Frontend Bound (bit 10)" },
+	{ BT_ARCH_EV_TD_BE_BOUND, "Backend Bound (bit 8)" },
+	{ BT_ARCH_EV_TD_RETIRING, "Retiring (bit 11)" },
+};
+
+bool bt_arch_td_usable(const struct bt_arch_td *t, char *why, size_t why_len)
+{
+	if (!t || !t->known) {
+		snprintf(why, why_len, "no CPUID facts to decide the architectural Top-Down events");
+		return false;
+	}
+	/* Even with PERF_METRICS (whose fields are not enumerated), ARCH is
+	 * for a core that enumerates the level-1 events: they are what says
+	 * the core implements the architectural Top-Down accounting. */
+	char miss[160] = "";
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!HAS(t, need[i].bit) && n < sizeof(miss))
+			n += (size_t)snprintf(miss + n, sizeof(miss) - n, "%s%s", n ? ", " : "",
+					      need[i].name);
+	if (miss[0]) {
+		snprintf(why, why_len, "the CPU does not enumerate the architectural Top-Down "
+			 "event%s %s (CPUID.%s = 0x%x)",
+			 strchr(miss, ',') ? "s" : "", miss, t->events_23h ? "23H.03H:EAX" :
+			 "0AH (available bits)", t->events);
+		return false;
+	}
+	if (bt_arch_td_slots(t) == BT_ARCH_SLOTS_NONE) {
+		snprintf(why, why_len, "no slot count: SLOTS_PER_CYC (CPUID.23H.00H:ECX) is 0 and "
+			 "neither Topdown Slots nor fixed counter 3 exists");
+		return false;
+	}
+	return true;
+}
+
+/* The cycles and instructions events as the published models name and
+ * encode them (fixed counters 1 and 0: event code 0, umask = counter + 1,
+ * the pseudo-encoding of the fixed counters in Intel's event files). */
+static const struct bt_arch_event ev_cycles = { "CPU_CLK_UNHALTED.THREAD", 0x3C, 0x00 };
+static const struct bt_arch_event ev_inst = { "INST_RETIRED.ANY", 0xC0, 0x00 };
+static const struct bt_arch_event ev_slots_fixed = { "TOPDOWN.SLOTS", 0xA4, 0x01 };
+
+unsigned bt_arch_td_events(const struct bt_arch_td *t, const struct bt_arch_event **out,
+			   unsigned max)
+{
+	unsigned n = 0;
+	char why[8];
+	if (!bt_arch_td_usable(t, why, sizeof(why)))
+		return 0;
+#define PUT(e) do { if (n < max) out[n] = (e); n++; } while (0)
+	PUT(&ev_inst);
+	PUT(&ev_cycles);
+	enum bt_arch_slots s = bt_arch_td_slots(t);
+	if (s == BT_ARCH_SLOTS_EVENT)
+		PUT((t->fixed_mask >> 3) & 1 ? &ev_slots_fixed : bt_arch_event(BT_ARCH_EV_TD_SLOTS));
+	if (pm_variant(t))
+		return n;
+	PUT(bt_arch_event(BT_ARCH_EV_TD_FE_BOUND));
+	PUT(bt_arch_event(BT_ARCH_EV_TD_BE_BOUND));
+	if (HAS(t, BT_ARCH_EV_TD_BAD_SPEC))
+		PUT(bt_arch_event(BT_ARCH_EV_TD_BAD_SPEC));
+	PUT(bt_arch_event(BT_ARCH_EV_TD_RETIRING));
+#undef PUT
+	return n;
+}
+
+/* The built variants, for the life of the program (models are opened from
+ * one thread; see metrics/builtin.c). */
+static struct bt_arena arena;
+static struct {
+	struct bt_arch_td key;
+	const struct bt_model_def *def;
+} built[16];
+
+static bool same_variant(const struct bt_arch_td *a, const struct bt_arch_td *b)
+{
+	return a->events == b->events && a->slots_per_cycle == b->slots_per_cycle &&
+	       a->fixed_mask == b->fixed_mask && a->perf_metrics_fields == b->perf_metrics_fields &&
+	       a->events_23h == b->events_23h;
+}
+
+static struct bt_event pmc_event(const struct bt_arch_event *a)
+{
+	struct bt_event e = { .name = a->name, .source = BT_SRC_PMC, .code = a->code,
+			      .umask = a->umask, .fixed = BT_EV_NO_FIXED, .counters = 0xFFFF };
+	return e;
+}
+
+static struct bt_event fixed_event(const char *name, int fixed)
+{
+	struct bt_event e = { .name = name, .source = BT_SRC_PMC, .umask = (uint8_t)(fixed + 1),
+			      .fixed = (int8_t)fixed };
+	return e;
+}
+
+/* bt_model_open() looks events up by name in a sorted table. */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct bt_event *)a)->name, ((const struct bt_event *)b)->name);
+}
+
+static const char *const pm_names[8] = {
+	"PERF_METRICS.RETIRING", "PERF_METRICS.BAD_SPECULATION", "PERF_METRICS.FRONTEND_BOUND",
+	"PERF_METRICS.BACKEND_BOUND", "PERF_METRICS.HEAVY_OPERATIONS",
+	"PERF_METRICS.BRANCH_MISPREDICTS", "PERF_METRICS.FETCH_LATENCY",
+	"PERF_METRICS.MEMORY_BOUND",
+};
+
+static bt_status build(const struct bt_arch_td *t, struct bt_model_def **ret, struct bt_diag *d)
+{
+	struct bt_model_def *m = bt_arena_alloc(&arena, sizeof(*m));
+	struct bt_node_def *nodes = bt_arena_alloc(&arena, 16 * sizeof(*nodes));
+	struct bt_event *ev = bt_arena_alloc(&arena, 16 * sizeof(*ev));
+	if (!m || !nodes || !ev) {
+		bt_diag_set(d, "model ARCH: out of memory");
+		return BT_ERR_NOMEM;
+	}
+	memset(m, 0, sizeof(*m));
+	memset(nodes, 0, 16 * sizeof(*nodes));
+	unsigned nn = 0, ne = 0;
+	enum bt_arch_slots s = bt_arch_td_slots(t);
+	bool pm = pm_variant(t);
+	bool bs_counted = HAS(t, BT_ARCH_EV_TD_BAD_SPEC);
+	const char *cycles = ev_cycles.name;
+
+	ev[ne++] = fixed_event(ev_inst.name, 0);
+	ev[ne++] = fixed_event(cycles, 1);
+	const char *slots;
+	if (s == BT_ARCH_SLOTS_PER_CYCLE) {
+		slots = bt_arena_printf(&arena, "(%u * %s)", t->slots_per_cycle, cycles);
+	} else if ((t->fixed_mask >> 3) & 1) {
+		ev[ne++] = fixed_event(ev_slots_fixed.name, 3);
+		slots = ev_slots_fixed.name;
+	} else {
+		ev[ne++] = pmc_event(bt_arch_event(BT_ARCH_EV_TD_SLOTS));
+		slots = bt_arch_event(BT_ARCH_EV_TD_SLOTS)->name;
+	}
+
+#define NODE(name_, parent_, level_, pct_, formula_, thr_) do { \
+		nodes[nn].name = (name_); nodes[nn].parent = (parent_); \
+		nodes[nn].level = (level_); nodes[nn].kind = BT_NODE_TREE; \
+		nodes[nn].percent = (pct_); nodes[nn].formula = (formula_); \
+		nodes[nn].threshold = (thr_); nn++; } while (0)
+
+	const char *src;
+	if (pm) {
+		/* The published P-core formulas: field / sum of the 4 level-1
+		 * fields; thresholds as LNL-LNC's. */
+		for (unsigned f = 0; f < t->perf_metrics_fields && f < 8; f++) {
+			struct bt_event e = { .name = pm_names[f], .source = BT_SRC_PERF_METRICS,
+					      .fixed = BT_EV_NO_FIXED, .pm_field = (uint8_t)f };
+			ev[ne++] = e;
+		}
+		const char *sum = "(PERF_METRICS.FRONTEND_BOUND + PERF_METRICS.BAD_SPECULATION + "
+				  "PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND)";
+#define FRAC(f) bt_arena_printf(&arena, "100 * (PERF_METRICS.%s / %s)", f, sum)
+#define REST(p, c) bt_arena_printf(&arena, "100 * max(0, PERF_METRICS.%s / %s - " \
+				   "PERF_METRICS.%s / %s)", p, sum, c, sum)
+		bool l2 = t->perf_metrics_fields >= 8;
+		NODE("Frontend_Bound", NULL, 1, 1, FRAC("FRONTEND_BOUND"), "$Frontend_Bound > 15");
+		if (l2) {
+			NODE("Fetch_Latency", "Frontend_Bound", 2, 1, FRAC("FETCH_LATENCY"),
+			     "$Fetch_Latency > 10 and $Frontend_Bound > 15");
+			NODE("Fetch_Bandwidth", "Frontend_Bound", 2, 1,
+			     REST("FRONTEND_BOUND", "FETCH_LATENCY"), "$Fetch_Bandwidth > 20");
+		}
+		NODE("Bad_Speculation", NULL, 1, 1, FRAC("BAD_SPECULATION"), "$Bad_Speculation > 15");
+		if (l2) {
+			NODE("Branch_Mispredicts", "Bad_Speculation", 2, 1, FRAC("BRANCH_MISPREDICTS"),
+			     "$Branch_Mispredicts > 10 and $Bad_Speculation > 15");
+			NODE("Machine_Clears", "Bad_Speculation", 2, 1,
+			     REST("BAD_SPECULATION", "BRANCH_MISPREDICTS"),
+			     "$Machine_Clears > 10 and $Bad_Speculation > 15");
+		}
+		NODE("Backend_Bound", NULL, 1, 1, FRAC("BACKEND_BOUND"), "$Backend_Bound > 20");
+		if (l2) {
+			NODE("Memory_Bound", "Backend_Bound", 2, 1, FRAC("MEMORY_BOUND"),
+			     "$Memory_Bound > 20 and $Backend_Bound > 20");
+			NODE("Core_Bound", "Backend_Bound", 2, 1, REST("BACKEND_BOUND", "MEMORY_BOUND"),
+			     "$Core_Bound > 10 and $Backend_Bound > 20");
+		}
+		NODE("Retiring", NULL, 1, 1, FRAC("RETIRING"),
+		     l2 ? "$Retiring > 70 or $Heavy_Operations > 10" : "$Retiring > 70");
+		if (l2) {
+			NODE("Light_Operations", "Retiring", 2, 1, REST("RETIRING", "HEAVY_OPERATIONS"),
+			     "$Light_Operations > 60");
+			NODE("Heavy_Operations", "Retiring", 2, 1, FRAC("HEAVY_OPERATIONS"),
+			     "$Heavy_Operations > 10");
+		}
+#undef FRAC
+#undef REST
+		src = bt_arena_printf(&arena, "CPUID-enumerated: PERF_METRICS (%u fields) over "
+				      "fixed counter 3, levels 1%s with the formulas the published "
+				      "P-core models share; thresholds: LNL-LNC's for the same nodes",
+				      t->perf_metrics_fields, l2 ? " and 2" : "");
+		m->flags = BT_MODEL_PERF_METRICS;
+	} else {
+		const struct bt_arch_event *fe = bt_arch_event(BT_ARCH_EV_TD_FE_BOUND),
+					   *be = bt_arch_event(BT_ARCH_EV_TD_BE_BOUND),
+					   *ret_ = bt_arch_event(BT_ARCH_EV_TD_RETIRING),
+					   *bs = bt_arch_event(BT_ARCH_EV_TD_BAD_SPEC);
+		ev[ne++] = pmc_event(fe);
+		ev[ne++] = pmc_event(be);
+		ev[ne++] = pmc_event(ret_);
+		if (bs_counted)
+			ev[ne++] = pmc_event(bs);
+		/* Thresholds: an E-core's published ones (LNL-SKT) where the slots
+		 * are width x cycles as on Intel's E-cores, a P-core's (LNL-LNC,
+		 * as fractions) where they are the Topdown Slots event. */
+		bool ecore = s == BT_ARCH_SLOTS_PER_CYCLE;
+#define OVER(e) bt_arena_printf(&arena, "%s / %s", (e)->name, slots)
+		NODE("Frontend_Bound", NULL, 1, 0, OVER(fe),
+		     ecore ? "$Frontend_Bound > 0.2" : "$Frontend_Bound > 0.15");
+		NODE("Bad_Speculation", NULL, 1, 0,
+		     bs_counted ? OVER(bs)
+				: bt_arena_printf(&arena, "max(0, %s - %s - %s - %s) / %s", slots,
+						  fe->name, be->name, ret_->name, slots),
+		     "$Bad_Speculation > 0.15");
+		NODE("Backend_Bound", NULL, 1, 0, OVER(be),
+		     ecore ? "$Backend_Bound > 0.1" : "$Backend_Bound > 0.2");
+		NODE("Retiring", NULL, 1, 0, OVER(ret_),
+		     ecore ? "$Retiring > 0.75" : "$Retiring > 0.7");
+#undef OVER
+		src = bt_arena_printf(&arena, "CPUID-enumerated: architectural Top-Down events (%s), "
+				      "slots = %s%s; Bad_Speculation %s; thresholds: %s's for the "
+				      "same nodes",
+				      t->events_23h ? "CPUID.23H.03H" : "CPUID.0AH",
+				      s == BT_ARCH_SLOTS_PER_CYCLE
+					      ? bt_arena_printf(&arena, "SLOTS_PER_CYC %u x ",
+								t->slots_per_cycle) : "",
+				      s == BT_ARCH_SLOTS_PER_CYCLE ? "core cycles (fixed counter 1)"
+								   : "Topdown Slots",
+				      bs_counted ? "counted (73H/00H)"
+						 : "derived, an approximation: slots - Frontend - "
+						   "Backend - Retiring, clamped at 0 (no model-specific "
+						   "correction such as UOP_DROPPING can be applied)",
+				      ecore ? "LNL-SKT" : "LNL-LNC");
+	}
+#undef NODE
+	nodes[nn].name = "IPC";
+	nodes[nn].kind = BT_NODE_INFO;
+	nodes[nn].formula = bt_arena_printf(&arena, "INST_RETIRED.ANY / %s", cycles);
+	nn++;
+	nodes[nn].name = "CPI";
+	nodes[nn].kind = BT_NODE_INFO;
+	nodes[nn].formula = bt_arena_printf(&arena, "%s / INST_RETIRED.ANY", cycles);
+	nn++;
+	if (!src) {
+		bt_diag_set(d, "model ARCH: out of memory");
+		return BT_ERR_NOMEM;
+	}
+	for (unsigned i = 0; i < nn; i++)
+		if (!nodes[i].formula) {
+			bt_diag_set(d, "model ARCH: out of memory");
+			return BT_ERR_NOMEM;
+		}
+	qsort(ev, ne, sizeof(ev[0]), by_name);
+	m->id = BT_ARCH_MODEL_ID;
+	m->vendor = "GenuineIntel";
+	m->uarch = BT_ARCH_MODEL_NAME;
+	m->source = src;
+	m->pipeline_width = s == BT_ARCH_SLOTS_PER_CYCLE ? t->slots_per_cycle : 0;
+	m->cpi_node = "CPI";
+	m->n_nodes = (uint16_t)nn;
+	m->nodes = nodes;
+	m->n_events = (uint16_t)ne;
+	m->events = ev;
+	*ret = m;
+	return BT_OK;
+}
+
+bt_status bt_arch_model(const struct bt_arch_td *t, const struct bt_model_def **ret,
+			struct bt_diag *d)
+{
+	char why[256];
+	if (!bt_arch_td_usable(t, why, sizeof(why))) {
+		bt_diag_set(d, "model ARCH: %s", why);
+		return BT_ERR_UNSUPPORTED;
+	}
+	size_t i;
+	for (i = 0; i < sizeof(built) / sizeof(built[0]) && built[i].def; i++)
+		if (same_variant(&built[i].key, t)) {
+			*ret = built[i].def;
+			return BT_OK;
+		}
+	struct bt_model_def *m;
+	bt_status st = build(t, &m, d);
+	if (st != BT_OK)
+		return st;
+	if (i < sizeof(built) / sizeof(built[0])) {
+		built[i].key = *t;
+		built[i].def = m;
+	}
+	*ret = m;
+	return BT_OK;
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* A simulated CPU from a CPUID dump: see sim-cpuid-dump.h. */
+#include "synth/sim-cpuid-dump.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/cpuid-dump.h"
+#include "arch/sim/cpuid-dump-cpu.h"
+#include "base/arena.h"
+#include "base/json-read.h"
+#include "pmu/cpu-detect.h"
+#include "pmu/intel-uarch.h"
+
+struct bt_synth_dump_cpu {
+	struct bt_sim_config cfg;
+	struct bt_sim_cpuid_part part;
+	struct bt_sim_cpuid_leaf *leaves;
+	char id[32];
+	char dump[256];
+	char brand[48];
+	char note[400];
+};
+
+const char *bt_synth_class_preset(unsigned uarch)
+{
+	switch ((enum bt_intel_uarch)uarch) {
+	case BT_UARCH_CORE2: return "core2";
+	case BT_UARCH_NHM: case BT_UARCH_WSM: case BT_UARCH_WSM_BDW: return "nhm";
+	case BT_UARCH_SKL: return "skl";
+	case BT_UARCH_ICL: return "icl";
+	case BT_UARCH_GLC: return "spr";
+	case BT_UARCH_LNC: return "lnl-p";
+	case BT_UARCH_ATOM: return "adl-e";
+	case BT_UARCH_RWC: case BT_UARCH_UNKNOWN: break;
+	}
+	return NULL;
+}
+
+/* The counters the leaves enumerate (SDM vol. 2A CPUID leaf 0AH; leaf 23H
+ * subleaf 1 where CPUID.(07H,1):EAX[8], the maximum leaf and 23H.00H:EAX[1]
+ * say it exists). */
+static void counters_from_leaves(const struct bt_cpuid_dump_group *g, struct bt_sim_config *c)
+{
+	struct bt_cpuid l0 = bt_cpuid_dump_get(g, 0, 0), la = bt_cpuid_dump_get(g, 0xA, 0);
+	c->version = (uint8_t)(la.eax & 0xFF);
+	c->num_gp = (uint8_t)((la.eax >> 8) & 0xFF);
+	c->gp_width = (uint8_t)((la.eax >> 16) & 0xFF);
+	c->num_fixed = (uint8_t)(la.edx & 0x1F);
+	c->fixed_width = (uint8_t)((la.edx >> 5) & 0xFF);
+	c->fixed_bitmap = c->version >= 5 ? la.ecx : 0;
+	c->any_deprecated = (la.edx >> 15) & 1;
+	c->gp_bitmap = 0;
+	c->umask2_eq = false;
+	bool has23 = l0.eax >= 0x23 && ((bt_cpuid_dump_get(g, 7, 1).eax >> 8) & 1);
+	if (has23) {
+		struct bt_cpuid s0 = bt_cpuid_dump_get(g, 0x23, 0);
+		c->umask2_eq = (s0.ebx & 3) == 3;
+		if ((s0.eax >> 1) & 1) {
+			struct bt_cpuid s1 = bt_cpuid_dump_get(g, 0x23, 1);
+			c->gp_bitmap = s1.eax;
+			c->fixed_bitmap = s1.ebx;
+			unsigned hi = 0;
+			for (unsigned i = 0; i < 32; i++)
+				if ((s1.eax >> i) & 1)
+					hi = i + 1;
+			c->num_gp = (uint8_t)hi;
+			unsigned fhi = 0;
+			for (unsigned i = 0; i < 32; i++)
+				if ((s1.ebx >> i) & 1)
+					fhi = i + 1;
+			if (fhi > c->num_fixed)
+				c->num_fixed = (uint8_t)fhi;
+		}
+	}
+}
+
+bt_status bt_synth_dump_cpu_load(const char *spec, const char *preset_name,
+				 struct bt_synth_dump_cpu **ret, struct bt_diag *d)
+{
+	*ret = NULL;
+	char path[256];
+	uint32_t cpu = 0;
+	const char *at = strrchr(spec, '@');
+	size_t plen = at ? (size_t)(at - spec) : strlen(spec);
+	if (plen == 0 || plen >= sizeof(path)) {
+		bt_diag_set(d, "--sim-cpuid FILE[@CPU], not \"%s\"", spec);
+		return BT_ERR_INVALID;
+	}
+	memcpy(path, spec, plen);
+	path[plen] = '\0';
+	if (at) {
+		char *end;
+		unsigned long v = strtoul(at + 1, &end, 10);
+		if (!at[1] || *end || v > 0xFFFFFFFFul) {
+			bt_diag_set(d, "--sim-cpuid %s: \"%s\" is not a logical CPU number", spec,
+				    at + 1);
+			return BT_ERR_INVALID;
+		}
+		cpu = (uint32_t)v;
+	}
+	struct bt_arena a = { 0 };
+	char *text;
+	size_t len;
+	bt_status st = bt_file_read(&a, path, &text, &len, d);
+	if (st != BT_OK) {
+		bt_arena_free(&a);
+		return st;
+	}
+	struct bt_cpuid_dump dump;
+	struct bt_diag err = { "" };
+	st = bt_cpuid_dump_parse(text, len, &dump, &err);
+	bt_arena_free(&a);
+	if (st != BT_OK) {
+		bt_diag_set(d, "%s: %s", path, err.text);
+		return st;
+	}
+	const struct bt_cpuid_dump_group *g = NULL;
+	for (size_t i = 0; i < dump.n_groups && !g; i++)
+		for (size_t k = 0; k < dump.groups[i].n_cpus; k++)
+			if (dump.groups[i].cpus[k] == cpu)
+				g = &dump.groups[i];
+	if (!g) {
+		bt_diag_set(d, "%s: no logical CPU %u in the dump", path, cpu);
+		bt_cpuid_dump_free(&dump);
+		return BT_ERR_INVALID;
+	}
+	struct bt_synth_dump_cpu *c = calloc(1, sizeof(*c));
+	if (c)
+		c->leaves = calloc(g->n_leaves ? g->n_leaves : 1, sizeof(*c->leaves));
+	if (!c || !c->leaves) {
+		free(c);
+		bt_cpuid_dump_free(&dump);
+		return BT_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < g->n_leaves; i++) {
+		const struct bt_cpuid_dump_leaf *l = &g->leaves[i];
+		c->leaves[i] = (struct bt_sim_cpuid_leaf){ l->leaf, l->subleaf, l->r.eax, l->r.ebx,
+							   l->r.ecx, l->r.edx };
+	}
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	snprintf(c->dump, sizeof(c->dump), "%s", base);
+	snprintf(c->id, sizeof(c->id), "cpuid-dump");
+	c->part = (struct bt_sim_cpuid_part){ c->id, c->dump, cpu, c->leaves, g->n_leaves };
+
+	/* The driver's class of the core, for the preset whose MSRs stand in
+	 * for the ones a dump lacks. */
+	struct bt_arch_dump ad;
+	struct bt_cpu_info ci;
+	bt_arch_dump_init(&ad, g);
+	bt_cpu_detect(&ad.arch, NULL, &ci);
+	const char *pname = preset_name ? preset_name : bt_synth_class_preset(ci.pmu.uarch);
+	const struct bt_sim_config *preset = pname ? bt_sim_preset(pname) : NULL;
+	if (!preset) {
+		if (preset_name)
+			bt_diag_set(d, "--sim-cpuid: no simulated preset \"%s\"", preset_name);
+		else
+			bt_diag_set(d, "--sim-cpuid %s: the core of CPU %u (%s family 0x%X model "
+				    "0x%X) is of no class baretop has a simulated preset for: name "
+				    "one for its MSRs with --sim=PRESET", path, cpu, ci.vendor_str,
+				    ci.family, ci.model);
+		bt_cpuid_dump_free(&dump);
+		bt_synth_dump_cpu_free(c);
+		return BT_ERR_INVALID;
+	}
+	c->cfg = *preset;
+	c->cfg.name = "cpuid-dump";
+	c->cfg.vendor = ci.vendor;
+	c->cfg.signature = bt_cpuid_dump_get(g, 1, 0).eax;
+	c->cfg.pdcm = (bt_cpuid_dump_get(g, 1, 0).ecx >> 15) & 1;
+	c->cfg.aperf_mperf = bt_cpuid_dump_get(g, 6, 0).ecx & 1;
+	c->cfg.hybrid = (bt_cpuid_dump_get(g, 7, 0).edx >> 15) & 1;
+	c->cfg.core_type = c->cfg.hybrid ? (uint8_t)(bt_cpuid_dump_get(g, 0x1A, 0).eax >> 24) : 0;
+	c->cfg.native_model = c->cfg.hybrid ? bt_cpuid_dump_get(g, 0x1A, 0).eax & 0xFFFFFF : 0;
+	if (ci.vendor == BT_VENDOR_INTEL)
+		counters_from_leaves(g, &c->cfg);
+	/* PERF_METRICS counts on fixed counter 3's slots: a core without it
+	 * has none, whatever the preset's PERF_CAPABILITIES says. */
+	uint32_t fixed = c->cfg.fixed_bitmap | ((1u << c->cfg.num_fixed) - 1u);
+	if (!((fixed >> 3) & 1))
+		c->cfg.perf_metrics = false;
+	snprintf(c->brand, sizeof(c->brand), "baretop sim: CPUID of a dump, CPU %u", cpu);
+	c->cfg.brand = c->brand;
+	c->cfg.part = &c->part;
+	snprintf(c->note, sizeof(c->note), "CPUID as logical CPU %u of %s; IA32_PERF_CAPABILITIES "
+		 "and the other MSRs as baretop's simulated %s (%s%s)", cpu, c->dump, pname,
+		 preset_name ? "named with --sim" : "same core class: ",
+		 preset_name ? "" : bt_intel_uarch_name(ci.pmu.uarch));
+	bt_cpuid_dump_free(&dump);
+	*ret = c;
+	return BT_OK;
+}
+
+void bt_synth_dump_cpu_free(struct bt_synth_dump_cpu *c)
+{
+	if (!c)
+		return;
+	free(c->leaves);
+	free(c);
+}
+
+const struct bt_sim_config *bt_synth_dump_cpu_config(const struct bt_synth_dump_cpu *c)
+{
+	return &c->cfg;
+}
+
+const char *bt_synth_dump_cpu_note(const struct bt_synth_dump_cpu *c)
+{
+	return c->note;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: qemu ~15s
+# --sim-cpuid inside baretop.efi in QEMU: the simulated PMU answers CPUID as a
+# CPU of a dump read from the ESP (tests/data/cpuid/ptl-subset.cpuid, the
+# Panther Lake leaves). Expected by hand from its CPUID, as in the hosted step
+# 44-sim-cpuid: the Darkmont E-core (CPU 4) gets ARCH with slots = 8 x cycles
+# (SLOTS_PER_CYC) and Bad Speculation counted; the Cougar Cove P-core (CPU 0)
+# gets ARCH, and with MSRs of a preset without PERF_METRICS (--sim=adl-e) its
+# Bad Speculation is derived; level 1 sums to 100 % on both.
+set -uo pipefail
+out=build/qemu/sim-cpuid
+mkdir -p "$out"
+make -s -j"$(nproc)" efi >/dev/null || { echo "FAIL build"; exit 1; }
+fail=0
+l1sum() { # console: the level-1 values of the one workload, summed
+  python3 -c '
+import re, sys
+v = [float(m.group(1)) for l in open(sys.argv[1])
+     for m in [re.match(r"\s{2}1\s+\w+\s+([\d.]+)%", l)] if m]
+assert len(v) == 4, v
+print(f"{sum(v):.2f}")' "$1"
+}
+for c in "e:@4:" "p:@0:--sim=adl-e"; do
+  IFS=: read -r name cpu extra <<<"$c"
+  rm -rf "$out/$name"
+  bash qemu/run.sh --cpu Skylake-Client --out "$out/$name" --timeout 200 \
+    --add "tests/data/cpuid/ptl-subset.cpuid=/ptl.cpuid" \
+    --args "-w branch-mispredict --reps 2 --level 1 --sim-cpuid \\ptl.cpuid$cpu $extra" \
+    >/dev/null 2>"$out/$name.err"
+  rc=$?
+  con=$out/$name/console.txt
+  want="SLOTS_PER_CYC 8 x core cycles"
+  [ "$name" = p ] && want="Bad_Speculation derived, an approximation"
+  s=$( [ -f "$con" ] && l1sum "$con" 2>/dev/null )
+  if [ $rc -eq 0 ] && grep -q "model ARCH (architectural (CPUID-enumerated)" "$con" &&
+     grep -q "$want" "$con" && grep -q "SIMULATED" "$con" && [ "$s" = "100.00" ]; then
+    echo "ok   Panther Lake $name-core in QEMU (--sim-cpuid ptl$cpu $extra): ARCH, \"$want\", level 1 = $s %"
+  else
+    echo "FAIL Panther Lake $name-core in QEMU: status $rc, level 1 sum ${s:-none}"; fail=1
+  fi
+done
+exit $fail

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The architectural Top-Down model (metrics/arch-model.c): when it applies,
+ * where its slots come from, and its level 1 on hand-made counts, against
+ * values worked out by hand from the rules (SDM vol. 3B "Pre-defined
+ * Architectural Performance Events"; CPUID.23H SLOTS_PER_CYC), with the
+ * CPUID values of real parts (../shared/reference/cpuid/).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "metrics/arch-model.h"
+#include "metrics/model.h"
+#include "metrics/select.h"
+#include "tests/unit/lib/test.h"
+
+/* Lunar Lake P-core (Lion Cove): 23H.3 = 1DFFh (no Bad Speculation event),
+ * SLOTS_PER_CYC 0, fixed 0-3. E-core (Skymont): 1F7Fh (no Topdown Slots),
+ * SLOTS_PER_CYC 8, fixed 0-2, 4-6. Arrow Lake H LP-E (Crestmont): 7Fh. */
+static const struct bt_arch_td lnc = { .known = true, .events = 0x1DFF, .events_23h = true,
+				       .fixed_mask = 0xF };
+static const struct bt_arch_td skt = { .known = true, .events = 0x1F7F, .events_23h = true,
+				       .slots_per_cycle = 8, .fixed_mask = 0x77 };
+static const struct bt_arch_td cmt = { .known = true, .events = 0x7F, .events_23h = true,
+				       .slots_per_cycle = 6, .fixed_mask = 0x7 };
+
+static double eval_node(const struct bt_model_def *def, const char *const *ev, const double *v,
+			unsigned n, const char *node, bool *flag)
+{
+	struct bt_model *m;
+	struct bt_diag d = { "" };
+	double out = NAN;
+	if (bt_model_open(def, &m, &d) != BT_OK) {
+		printf("# open: %s\n", d.text);
+		return NAN;
+	}
+	struct bt_counts *c = bt_counts_new(m);
+	struct bt_result *r = bt_result_new(m);
+	for (unsigned i = 0; i < n; i++)
+		CHECK_MSG(bt_counts_set_event(c, ev[i], v[i]) == BT_OK, "event %s", ev[i]);
+	bt_evaluate(m, c, r);
+	int k = bt_model_node_find(m, node);
+	if (k >= 0) {
+		out = r->value[k];
+		if (flag)
+			*flag = r->flag[k];
+	}
+	bt_result_free(r);
+	bt_counts_free(c);
+	bt_model_close(m);
+	return out;
+}
+
+TEST(when_arch_applies_and_where_slots_come_from)
+{
+	char why[256];
+	CHECK(bt_arch_td_usable(&lnc, why, sizeof(why)));
+	CHECK(bt_arch_td_usable(&skt, why, sizeof(why)));
+	CHECK(!bt_arch_td_usable(&cmt, why, sizeof(why)));
+	CHECK(strstr(why, "Frontend Bound (bit 10), Backend Bound (bit 8), Retiring (bit 11)"));
+	CHECK(strstr(why, "CPUID.23H.03H:EAX = 0x7f"));
+	CHECK_EQ_INT(bt_arch_td_slots(&lnc), BT_ARCH_SLOTS_EVENT);
+	CHECK_EQ_INT(bt_arch_td_slots(&skt), BT_ARCH_SLOTS_PER_CYCLE);
+	/* Nothing known, or no slot source at all. */
+	struct bt_arch_td none = { 0 };
+	CHECK(!bt_arch_td_usable(&none, why, sizeof(why)));
+	struct bt_arch_td noslots = { .known = true, .events = 0x1D7F, .fixed_mask = 0x7 };
+	CHECK(!bt_arch_td_usable(&noslots, why, sizeof(why)));
+	CHECK(strstr(why, "no slot count") != NULL);
+	/* The events level 1 counts. */
+	const struct bt_arch_event *ev[8];
+	unsigned n = bt_arch_td_events(&skt, ev, 8);
+	CHECK_EQ_INT(n, 6);
+	if (n == 6) {
+		CHECK_STR(ev[2]->name, "Topdown_Frontend_Bound");
+		CHECK_EQ_INT(ev[4]->code, 0x73);
+		CHECK_EQ_INT(ev[5]->code, 0xC2);
+	}
+	n = bt_arch_td_events(&lnc, ev, 8);
+	CHECK_EQ_INT(n, 6); /* inst, cycles, slots, FE, BE, RET: no 73H */
+	if (n == 6)
+		CHECK_STR(ev[2]->name, "TOPDOWN.SLOTS");
+	CHECK_EQ_INT(bt_arch_td_events(&cmt, ev, 8), 0);
+}
+
+TEST(ecore_level1_from_slots_per_cycle)
+{
+	const struct bt_model_def *def;
+	struct bt_diag d = { "" };
+	CHECK(bt_arch_model(&skt, &def, &d) == BT_OK);
+	CHECK_STR(def->id, "ARCH");
+	CHECK_STR(def->uarch, "architectural (CPUID-enumerated)");
+	CHECK(strstr(def->source, "SLOTS_PER_CYC 8 x core cycles") != NULL);
+	CHECK(strstr(def->source, "counted (73H/00H)") != NULL);
+	CHECK(strstr(def->source, "LNL-SKT's") != NULL);
+	/* 1000 cycles x 8 = 8000 slots: FE 2000, BE 3000, BS 1000, RET 2000. */
+	static const char *const ev[] = { "CPU_CLK_UNHALTED.THREAD", "INST_RETIRED.ANY",
+		"Topdown_Frontend_Bound", "Topdown_Backend_Bound", "Topdown_Bad_Speculation",
+		"Topdown_Retiring" };
+	static const double v[] = { 1000, 1500, 2000, 3000, 1000, 2000 };
+	bool flag = false;
+	CHECK_NEAR(eval_node(def, ev, v, 6, "Frontend_Bound", &flag), 0.25, 1e-12, 1e-15);
+	CHECK(flag); /* > 0.2, LNL-SKT's threshold */
+	CHECK_NEAR(eval_node(def, ev, v, 6, "Backend_Bound", NULL), 0.375, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 6, "Bad_Speculation", NULL), 0.125, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 6, "Retiring", NULL), 0.25, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 6, "IPC", NULL), 1.5, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 6, "CPI", NULL), 1000.0 / 1500, 1e-12, 1e-15);
+	/* Built once per variant. */
+	const struct bt_model_def *again;
+	CHECK(bt_arch_model(&skt, &again, &d) == BT_OK && again == def);
+}
+
+TEST(pcore_level1_bad_speculation_derived_and_clamped)
+{
+	const struct bt_model_def *def;
+	struct bt_diag d = { "" };
+	CHECK(bt_arch_model(&lnc, &def, &d) == BT_OK);
+	CHECK(strstr(def->source, "derived, an approximation") != NULL);
+	CHECK(strstr(def->source, "LNL-LNC's") != NULL);
+	static const char *const ev[] = { "CPU_CLK_UNHALTED.THREAD", "INST_RETIRED.ANY",
+		"TOPDOWN.SLOTS", "Topdown_Frontend_Bound", "Topdown_Backend_Bound",
+		"Topdown_Retiring" };
+	/* 8000 slots: FE 2000, BE 3000, RET 2400 -> BS = 600 / 8000. */
+	double v[] = { 1000, 3000, 8000, 2000, 3000, 2400 };
+	CHECK_NEAR(eval_node(def, ev, v, 6, "Bad_Speculation", NULL), 0.075, 1e-12, 1e-15);
+	bool flag = true;
+	CHECK_NEAR(eval_node(def, ev, v, 6, "Frontend_Bound", &flag), 0.25, 1e-12, 1e-15);
+	CHECK(flag); /* > 0.15, LNL-LNC's 15 % */
+	/* The three exceed the slots (they are counted in separate runs):
+	 * clamped at 0, never negative. */
+	v[5] = 3500;
+	CHECK_NEAR(eval_node(def, ev, v, 6, "Bad_Speculation", NULL), 0.0, 1e-12, 1e-15);
+}
+
+TEST(perf_metrics_levels_1_and_2)
+{
+	/* Granite Rapids-like: 23H.3 = 0DFFh, PERF_METRICS with 8 fields. */
+	struct bt_arch_td pm = { .known = true, .events = 0xDFF, .events_23h = true,
+				 .fixed_mask = 0xF, .perf_metrics_fields = 8 };
+	const struct bt_model_def *def;
+	struct bt_diag d = { "" };
+	CHECK(bt_arch_model(&pm, &def, &d) == BT_OK);
+	CHECK((def->flags & BT_MODEL_PERF_METRICS) != 0);
+	CHECK(strstr(def->source, "levels 1 and 2") != NULL);
+	/* Fields as slot counts: RET 300, BS 100, FE 200, BE 400 (sum 1000),
+	 * HEAVY 50, BR_MISP 60, FETCH_LAT 150, MEM 250. */
+	static const char *const ev[] = { "PERF_METRICS.RETIRING", "PERF_METRICS.BAD_SPECULATION",
+		"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BACKEND_BOUND",
+		"PERF_METRICS.HEAVY_OPERATIONS", "PERF_METRICS.BRANCH_MISPREDICTS",
+		"PERF_METRICS.FETCH_LATENCY", "PERF_METRICS.MEMORY_BOUND", "TOPDOWN.SLOTS",
+		"CPU_CLK_UNHALTED.THREAD", "INST_RETIRED.ANY" };
+	static const double v[] = { 300, 100, 200, 400, 50, 60, 150, 250, 1000, 125, 100 };
+	CHECK_NEAR(eval_node(def, ev, v, 11, "Retiring", NULL), 0.3, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 11, "Light_Operations", NULL), 0.25, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 11, "Fetch_Bandwidth", NULL), 0.05, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 11, "Machine_Clears", NULL), 0.04, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 11, "Core_Bound", NULL), 0.15, 1e-12, 1e-15);
+}
+
+TEST(selection_falls_back_to_arch_and_never_over_a_published_model)
+{
+	const struct bt_model_def *def = NULL;
+	struct bt_diag d = { "" };
+	/* Panther Lake P-core: no published model, ARCH. */
+	struct bt_cpu_facts ptl = { .vendor = "GenuineIntel", .family = 6, .model = 0xCC,
+				    .core_type = 0x40, .native_model = 4, .arch_td = &lnc };
+	CHECK(bt_model_select(&ptl, NULL, &def, &d) == BT_OK && strcmp(def->id, "ARCH") == 0);
+	/* Lunar Lake: its published model, not ARCH; ARCH when forced. */
+	struct bt_cpu_facts lnl = { .vendor = "GenuineIntel", .family = 6, .model = 0xBD,
+				    .core_type = 0x40, .native_model = 3, .arch_td = &lnc };
+	CHECK(bt_model_select(&lnl, NULL, &def, &d) == BT_OK && strcmp(def->id, "LNL-LNC") == 0);
+	CHECK(bt_model_select(&lnl, "arch", &def, &d) == BT_OK && strcmp(def->id, "ARCH") == 0);
+	/* Diamond Rapids (family 19) with the Top-Down events: ARCH. */
+	struct bt_cpu_facts dmr = { .vendor = "GenuineIntel", .family = 19, .model = 1,
+				    .arch_td = &lnc };
+	CHECK(bt_model_select(&dmr, NULL, &def, &d) == BT_OK && strcmp(def->id, "ARCH") == 0);
+	/* Crestmont-like events on an unknown part: no model, both reasons. */
+	struct bt_cpu_facts x = { .vendor = "GenuineIntel", .family = 6, .model = 0xEE,
+				  .core_type = 0x20, .arch_td = &cmt };
+	CHECK(bt_model_select(&x, NULL, &def, &d) == BT_ERR_NOT_FOUND);
+	CHECK(strstr(d.text, "no architectural model: the CPU does not enumerate") != NULL);
+	CHECK(strstr(d.text, "nearest published model by core lineage: LNL-SKT") != NULL);
+	/* --model ARCH where nothing is known. */
+	CHECK(bt_model_select(NULL, "ARCH", &def, &d) == BT_ERR_UNSUPPORTED);
+}
