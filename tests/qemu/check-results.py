@@ -43,7 +43,7 @@ def main():
         r = json.load(f)
 
     expect("format", r.get("format"), "baretop-results")
-    expect("format_version", r.get("format_version"), 2)
+    expect("format_version", r.get("format_version"), 3)
     expect("simulated", r.get("simulated"), False)
     expect("sequence is a positive integer", isinstance(r.get("sequence"), int) and r["sequence"] > 0, True)
     p = r["platform"]

@@ -34,7 +34,9 @@ for c in "e:@4:" "p:@0:--sim=adl-e"; do
   [ "$name" = p ] && want="Bad_Speculation derived, an approximation"
   s=$( [ -f "$con" ] && l1sum "$con" 2>/dev/null )
   if [ $rc -eq 0 ] && grep -q "model ARCH (architectural (CPUID-enumerated)" "$con" &&
-     grep -q "$want" "$con" && grep -q "SIMULATED" "$con" && [ "$s" = "100.00" ]; then
+     grep -q "$want" "$con" && grep -q "SIMULATED" "$con" &&
+     # four values printed to 0.01 %: their sum is 100 within 4 x 0.005
+     python3 -c "import sys; sys.exit(abs(float('$s') - 100) > 0.02 + 1e-9)" 2>/dev/null; then
     echo "ok   Panther Lake $name-core in QEMU (--sim-cpuid ptl$cpu $extra): ARCH, \"$want\", level 1 = $s %"
   else
     echo "FAIL Panther Lake $name-core in QEMU: status $rc, level 1 sum ${s:-none}"; fail=1
