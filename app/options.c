@@ -68,6 +68,7 @@ FLAG(crash_test)
 FLAG(stack_smash_test)
 FLAG(assert_test)
 FLAG(assume_amd_legacy_pmu)
+FLAG(no_health_check)
 FLAG(quick)
 FLAG(list_workloads)
 FLAG(no_workloads)
@@ -516,6 +517,10 @@ static const struct option_def options[] = {
 	  "double-count:CODE/UMASK, narrow-counter:K, fixed-dead:K, no-overflow-bit:K, "
 	  "umask-ignored:CODE, fw-truncates, ...); --sim-defect=help lists them", set_sim_defect },
 	{ NULL, "no-count", 0, ARG_NONE, NULL, "time the workloads, do not count", set_no_count },
+	{ NULL, "no-health-check", 0, ARG_NONE, NULL,
+	  "skip the counter health check before counting (every general counter and fixed "
+	  "counter 0 count instructions over a known loop and must agree within 0.1 %; a counter "
+	  "that does not is named and left out of the plan)", set_no_health_check },
 
 	{ "Workloads", "workload", 'w', ARG_REQUIRED, "SPEC",
 	  "run workload SPEC = NAME[:PARAM=VALUE,...] (repeatable; default: the default suite)",
