@@ -55,7 +55,10 @@ bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d)
 		printf("health        counters not checked: %s\n", off);
 		return BT_OK;
 	}
-	struct bt_conformance_opts co = { .reps = 3, .quick = c->quick };
+	/* Read as the counted runs read (RDPMC unless the session is told to
+	 * use RDMSR). */
+	struct bt_conformance_opts co = { .reps = 3, .quick = c->quick,
+					  .rdpmc = !c->mopts.pmu.use_rdmsr };
 	if (c->synth)
 		bt_synth_count_conformance(c->synth, bt_conformance_loop_n(&co));
 	struct bt_diag hd = { "" };
@@ -66,22 +69,41 @@ bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d)
 		return BT_OK;
 	}
 	counters(list, sizeof(list), h->gp_mask);
-	if (!h->gp_fail && !h->fixed0_fail) {
+	if (!h->gp_fail && !h->fixed0_fail && !h->fixed1_fail) {
 		printf("health        PASS: general counters %s%s agree: %llu instructions each over "
-		       "%s n=%llu (the loop declares %llu; tolerance %.1f %%, %u runs)\n", list,
+		       "%s n=%llu (the loop declares %llu; tolerance %.1f %%, %u runs)", list,
 		       h->has_fixed0 ? " and fixed counter 0" : "",
 		       (unsigned long long)h->consensus, h->kernel, (unsigned long long)h->n,
 		       (unsigned long long)h->declared, h->tolerance_ppm / 1e4, h->runs);
+		if (h->has_fixed1)
+			printf("; fixed counter 1 %llu cycles, its 0x3C twin %llu (+-%.0f %%)",
+			       (unsigned long long)h->fixed1, (unsigned long long)h->cycles,
+			       BT_HEALTH_CYCLES_TOLERANCE_PPM / 1e4);
+		printf("\n");
 		return BT_OK;
 	}
 	bt_counter_health_failed_list(h, failed, sizeof(failed));
-	printf("health        FAIL: %s; the others agree on %llu instructions over %s n=%llu "
-	       "(the loop declares %llu; tolerance %.1f %%)\n", failed,
-	       (unsigned long long)h->consensus, h->kernel, (unsigned long long)h->n,
-	       (unsigned long long)h->declared, h->tolerance_ppm / 1e4);
+	if (h->consensus)
+		printf("health        FAIL: %s; the others agree on %llu instructions over %s n=%llu "
+		       "(the loop declares %llu; tolerance %.1f %%)\n", failed,
+		       (unsigned long long)h->consensus, h->kernel, (unsigned long long)h->n,
+		       (unsigned long long)h->declared, h->tolerance_ppm / 1e4);
+	else
+		printf("health        FAIL: %s: %s over %s n=%llu\n", failed, h->why, h->kernel,
+		       (unsigned long long)h->n);
 judged:
 	if (h->state != BT_HEALTH_RAN)
 		return BT_OK;
+	if (bt_counter_health_fixed_failed(h)) {
+		/* Every group carries the fixed counters and the formulas divide
+		 * by their cycles and instructions: no plan can leave one out,
+		 * and a tree measured with it would be wrong, not flagged. */
+		bt_diag_set(d, "counter health check: fixed counter %s FAILED (every counter group "
+			    "counts it, so the tree would be wrong): not counted; --no-health-check "
+			    "counts anyway", h->fixed0_fail && h->fixed1_fail ? "0 and 1"
+			    : h->fixed0_fail ? "0" : "1");
+		return BT_ERR_FAULT;
+	}
 	uint32_t usable = bt_counter_health_usable_mask(h, c->pmu.caps.gp_mask);
 	if (h->gp_fail && !usable) {
 		bt_diag_set(d, "counter health check: no general counter counts correctly (%s)",

@@ -17,17 +17,17 @@ static uint64_t dist(uint64_t a, uint64_t b)
 	return a > b ? a - b : b - a;
 }
 
-/* Why x disagrees with the consensus c (> 0). */
-static void reason(char *buf, size_t len, uint64_t x, uint64_t c)
+/* Why x disagrees with c (> 0), the count of `what`. */
+static void reason(char *buf, size_t len, uint64_t x, uint64_t c, const char *what)
 {
 	double r = c ? (double)x / (double)c : 0;
 	if (x == 0)
 		snprintf(buf, len, "counted 0 of %llu: stuck or dead", (unsigned long long)c);
 	else if (r > 1.9 && r < 2.1)
-		snprintf(buf, len, "counted %llu, %.2fx the others: double-counting",
-			 (unsigned long long)x, r);
+		snprintf(buf, len, "counted %llu, %.2fx %s: double-counting",
+			 (unsigned long long)x, r, what);
 	else
-		snprintf(buf, len, "counted %llu, %.4fx the others' %llu", (unsigned long long)x, r,
+		snprintf(buf, len, "counted %llu, %.4fx %s (%llu)", (unsigned long long)x, r, what,
 			 (unsigned long long)c);
 }
 
@@ -85,31 +85,74 @@ void bt_counter_health_judge(struct bt_counter_health *h)
 			cons = 0;
 		}
 	}
+	/* The most counters can agree on a wrong count (an encoding every
+	 * general counter doubles, with no fixed counter to disagree): then the
+	 * loop's declared count decides, and without a counter near it every
+	 * counter fails. */
+	if (cons && h->declared && !agrees(cons, h->declared, BT_HEALTH_DECLARED_TOLERANCE_PPM)) {
+		uint64_t near = 0;
+		for (int i = 0; i < n && !near; i++)
+			if (agrees(v[i], h->declared, BT_HEALTH_DECLARED_TOLERANCE_PPM))
+				near = v[i];
+		if (!near)
+			snprintf(h->why, sizeof(h->why), "no counter counts the loop's %llu "
+				 "instructions (most count %llu)", (unsigned long long)h->declared,
+				 (unsigned long long)cons);
+		cons = near;
+	}
 	h->consensus = cons;
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
 		if (!(h->gp_mask & (1u << i)))
 			continue;
 		if (cons == 0) {
 			h->gp_fail |= 1u << i;
-			snprintf(h->gp_why[i], sizeof(h->gp_why[i]), "%s",
-				 h->why[0] ? "no consensus" : "nothing counted");
+			if (h->why[0] && h->declared)
+				reason(h->gp_why[i], sizeof(h->gp_why[i]), h->gp[i], h->declared,
+				       "the loop's declared count");
+			else
+				snprintf(h->gp_why[i], sizeof(h->gp_why[i]), "%s",
+					 h->why[0] ? "no consensus" : "nothing counted");
 		} else if (!agrees(h->gp[i], cons, ppm)) {
 			h->gp_fail |= 1u << i;
-			reason(h->gp_why[i], sizeof(h->gp_why[i]), h->gp[i], cons);
+			reason(h->gp_why[i], sizeof(h->gp_why[i]), h->gp[i], cons, "the others");
 		}
 	}
 	if (h->has_fixed0) {
 		if (cons == 0) {
 			h->fixed0_fail = true;
-			snprintf(h->fixed0_why, sizeof(h->fixed0_why), "%s",
-				 h->why[0] ? "no consensus" : "nothing counted");
+			if (h->why[0] && h->declared)
+				reason(h->fixed0_why, sizeof(h->fixed0_why), h->fixed0, h->declared,
+				       "the loop's declared count");
+			else
+				snprintf(h->fixed0_why, sizeof(h->fixed0_why), "%s",
+					 h->why[0] ? "no consensus" : "nothing counted");
 		} else if (!agrees(h->fixed0, cons, ppm)) {
 			h->fixed0_fail = true;
-			reason(h->fixed0_why, sizeof(h->fixed0_why), h->fixed0, cons);
+			reason(h->fixed0_why, sizeof(h->fixed0_why), h->fixed0, cons, "the others");
 		}
 	}
 	if (cons == 0 && !h->why[0])
 		snprintf(h->why, sizeof(h->why), "no counter counted an instruction");
+	h->fixed1_why[0] = '\0';
+	h->fixed1_fail = false;
+	if (h->has_fixed1) {
+		bool twin_ok = h->cycles_gp < BT_PMU_MAX_GP && !(h->gp_fail & (1u << h->cycles_gp)) &&
+			       h->cycles > 0;
+		if (!twin_ok) {
+			h->fixed1_fail = true;
+			snprintf(h->fixed1_why, sizeof(h->fixed1_why),
+				 "its twin, general counter %u, failed", h->cycles_gp);
+		} else if (!agrees(h->fixed1, h->cycles, BT_HEALTH_CYCLES_TOLERANCE_PPM)) {
+			h->fixed1_fail = true;
+			reason(h->fixed1_why, sizeof(h->fixed1_why), h->fixed1, h->cycles,
+			       "its 0x3C twin");
+		}
+	}
+}
+
+bool bt_counter_health_fixed_failed(const struct bt_counter_health *h)
+{
+	return h && h->state == BT_HEALTH_RAN && (h->fixed0_fail || h->fixed1_fail);
 }
 
 uint32_t bt_counter_health_usable_mask(const struct bt_counter_health *h, uint32_t caps_gp_mask)
@@ -133,5 +176,8 @@ void bt_counter_health_failed_list(const struct bt_counter_health *h, char *buf,
 			k += (size_t)snprintf(buf + k, len - k, "%sgeneral counter %u (%s)",
 					      k ? ", " : "", i, h->gp_why[i]);
 	if (h->fixed0_fail && k < len)
-		snprintf(buf + k, len - k, "%sfixed counter 0 (%s)", k ? ", " : "", h->fixed0_why);
+		k += (size_t)snprintf(buf + k, len - k, "%sfixed counter 0 (%s)", k ? ", " : "",
+				      h->fixed0_why);
+	if (h->fixed1_fail && k < len)
+		snprintf(buf + k, len - k, "%sfixed counter 1 (%s)", k ? ", " : "", h->fixed1_why);
 }

@@ -46,26 +46,48 @@ struct bt_counter_health {
 	uint64_t gp[BT_PMU_MAX_GP];
 	bool has_fixed0;
 	uint64_t fixed0;
+	/* Fixed counter 1 (CPU_CLK_UNHALTED.THREAD, SDM Table 20-2) against its
+	 * general twin 0x3C/0x00 (UnHalted Core Cycles, Table 20-1) on general
+	 * counter cycles_gp, in a second window of the same loop. */
+	bool has_fixed1;
+	uint64_t fixed1, cycles;
+	unsigned cycles_gp;
 	/* The decision (bt_counter_health_judge). */
 	uint64_t consensus;        /* the count most counters agree on; 0: none */
 	uint32_t gp_fail;          /* general counters that disagree */
-	bool fixed0_fail;
+	bool fixed0_fail, fixed1_fail;
 	char gp_why[BT_PMU_MAX_GP][80];
-	char fixed0_why[80];
+	char fixed0_why[80], fixed1_why[80];
 };
+
+/* Fixed counter 1 agrees with its twin within this (cycles vary from run
+ * to run; conf:fixed1-vs-gp-cycles asks the same). */
+#define BT_HEALTH_CYCLES_TOLERANCE_PPM 10000u
+/* The consensus must be within this of the loop's declared instructions:
+ * counters that all count the same wrong number (an encoding every general
+ * counter doubles, no fixed counter to disagree) fail together. Loose: the
+ * declared count is exact, its calibration on hardware nearly so. */
+#define BT_HEALTH_DECLARED_TOLERANCE_PPM 50000u
 
 /* Decides from the inputs (gp_mask, gp[], has_fixed0, fixed0, declared,
  * tolerance_ppm; 0 = BT_HEALTH_TOLERANCE_PPM): the consensus is the count
  * the largest set of counters agrees with (within the tolerance), ties
  * going to the set nearest the kernel's declared count; a counter outside
  * it FAILs, and every counter FAILs when the consensus is 0 (nothing
- * counted) or when no two counters agree and none matches the declared
- * count. Sets state = BT_HEALTH_RAN. */
+ * counted), when no two counters agree and none matches the declared
+ * count, or when the consensus is not within
+ * BT_HEALTH_DECLARED_TOLERANCE_PPM of a declared count. Fixed counter 1
+ * (has_fixed1) FAILs outside BT_HEALTH_CYCLES_TOLERANCE_PPM of its twin
+ * (cycles) or when its twin counter failed. Sets state = BT_HEALTH_RAN. */
 void bt_counter_health_judge(struct bt_counter_health *h);
 
 /* The general counters a plan may use: caps_gp_mask less the failed ones
  * (all of caps_gp_mask when the check did not run). */
 uint32_t bt_counter_health_usable_mask(const struct bt_counter_health *h, uint32_t caps_gp_mask);
+
+/* A fixed counter failed: every group carries the fixed counters, so a
+ * tree measured with it would be wrong (no plan can leave it out). */
+bool bt_counter_health_fixed_failed(const struct bt_counter_health *h);
 
 /* "general counter 1 (stuck: 0 of 2000001), fixed counter 0 (...)" — the
  * failed counters, "" when none. */

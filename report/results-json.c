@@ -157,7 +157,7 @@ static void health_json(struct bt_jw *j, const struct bt_counter_health *h)
 		bt_jw_end(j);
 		return;
 	}
-	bool fail = h->gp_fail || h->fixed0_fail;
+	bool fail = h->gp_fail || h->fixed0_fail || h->fixed1_fail;
 	bt_jw_str(j, "verdict", fail ? "FAIL" : "PASS");
 	bt_jw_str(j, "event", "instructions retired (0xC0; fixed counter 0: INST_RETIRED.ANY)");
 	bt_jw_str(j, "kernel", h->kernel);
@@ -178,6 +178,18 @@ static void health_json(struct bt_jw *j, const struct bt_counter_health *h)
 	if (h->has_fixed0)
 		health_counter(j, "fixed 0", h->fixed0, h->fixed0_fail, h->fixed0_why);
 	bt_jw_end(j);
+	if (h->has_fixed1) {
+		/* The second window: cycles, fixed counter 1 against its twin. */
+		bt_jw_object(j, "cycles");
+		bt_jw_u64(j, "general_counter", h->cycles_gp);
+		bt_jw_u64(j, "general_count", h->cycles);
+		bt_jw_u64(j, "fixed1_count", h->fixed1);
+		bt_jw_double(j, "tolerance", BT_HEALTH_CYCLES_TOLERANCE_PPM / 1e6);
+		bt_jw_str(j, "verdict", h->fixed1_fail ? "FAIL" : "PASS");
+		if (h->fixed1_fail)
+			bt_jw_str(j, "why", h->fixed1_why);
+		bt_jw_end(j);
+	}
 	bt_jw_array(j, "left_out_of_plan");
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
 		if (h->gp_fail & (1u << i))

@@ -39,6 +39,7 @@ bt_status bt_counter_health_run(const struct bt_pmu *pmu, const struct bt_confor
 	c->intel = caps->kind == BT_PMU_INTEL_ARCH;
 	c->amd_ext = caps->kind == BT_PMU_AMD_CORE_EXT || caps->kind == BT_PMU_AMD_V2;
 	c->amd_v2 = caps->kind == BT_PMU_AMD_V2;
+	c->read_rdpmc = o && o->rdpmc;
 	c->reps = o && o->reps ? o->reps : 3;
 	if (c->reps > 64)
 		c->reps = 64;
@@ -81,9 +82,34 @@ bt_status bt_counter_health_run(const struct bt_pmu *pmu, const struct bt_confor
 	so.use_rdmsr = true;
 	so.read_smi_count = true;
 	st = bt_pmu_open(&c->s, c->arch, caps, &so);
-	struct conf_count r;
+	struct conf_count r, rc;
 	if (st == BT_OK)
 		st = conf_count(c, &p, true, &r);
+	/* Fixed counter 1 against 0x3C/0x00 on the first general counter
+	 * that counted the instructions with the others (a second window). */
+	unsigned twin = 0;
+	bool fixed1 = c->intel && (caps->fixed_mask & 2) && p.gp;
+	if (st == BT_OK && fixed1) {
+		struct bt_counter_health pre;
+		memset(&pre, 0, sizeof(pre));
+		pre.gp_mask = p.gp;
+		memcpy(pre.gp, r.gp, sizeof(pre.gp));
+		pre.declared = c->inst_declared > 0 ? (uint64_t)c->inst_declared : 0;
+		bt_counter_health_judge(&pre);
+		uint32_t good = p.gp & ~pre.gp_fail;
+		/* Without a general counter that passed, fixed counter 1 has no
+		 * twin to be judged against (and nothing is counted anyway). */
+		fixed1 = good != 0;
+		twin = good ? (unsigned)__builtin_ctz(good) : 0;
+	}
+	if (st == BT_OK && fixed1) {
+		struct conf_prog q;
+		memset(&q, 0, sizeof(q));
+		q.gp = 1u << twin;
+		q.sel[twin] = conf_sel(c, 0x3C, 0);
+		q.fixed = 2;
+		st = conf_count(c, &q, true, &rc);
+	}
 	if (st != BT_OK)
 		snprintf(why, sizeof(why), "%.190s",
 			 c->err.text[0] ? c->err.text : bt_pmu_error(&c->s));
@@ -102,6 +128,12 @@ bt_status bt_counter_health_run(const struct bt_pmu *pmu, const struct bt_confor
 		memcpy(h->gp, r.gp, sizeof(h->gp));
 		h->has_fixed0 = p.fixed & 1;
 		h->fixed0 = r.fixed[0];
+		h->has_fixed1 = fixed1;
+		if (fixed1) {
+			h->fixed1 = rc.fixed[1];
+			h->cycles = rc.gp[twin];
+			h->cycles_gp = twin;
+		}
 		bt_counter_health_judge(h);
 	}
 	free(c);

@@ -128,3 +128,50 @@ TEST(not_run_leaves_the_mask)
 	CHECK_EQ_U64(bt_counter_health_usable_mask(&h, 0xFF), 0xFF);
 	CHECK_EQ_U64(bt_counter_health_usable_mask(NULL, 0x3F), 0x3F);
 }
+
+TEST(all_doubled_without_a_fixed_counter_fail_against_the_declared_count)
+{
+	/* AMD: no fixed counter; every general counter doubles 0xC0. They
+	 * agree with each other, not with the loop's 2000002. */
+	struct bt_counter_health h = four(4000004, 4000004, 4000004, 4000004, false, 0);
+	CHECK_EQ_U64(h.gp_fail, 0xF);
+	CHECK_EQ_U64(h.consensus, 0);
+	CHECK(strstr(h.gp_why[0], "double-counting") != NULL);
+	CHECK_EQ_U64(bt_counter_health_usable_mask(&h, 0xF), 0);
+	/* Intel: fixed counter 0 alone counts the declared instructions; it is
+	 * the consensus, the four general counters fail. */
+	h = four(4000004, 4000004, 4000004, 4000004, true, 2000002);
+	CHECK_EQ_U64(h.consensus, 2000002);
+	CHECK_EQ_U64(h.gp_fail, 0xF);
+	CHECK(!h.fixed0_fail);
+	/* 4 % off the declared count (within 5 %) is still the consensus. */
+	h = four(2080000, 2080000, 2080000, 2080000, true, 2080000);
+	CHECK_EQ_U64(h.gp_fail, 0);
+}
+
+TEST(fixed1_against_its_cycles_twin)
+{
+	struct bt_counter_health h;
+	memset(&h, 0, sizeof(h));
+	h.gp_mask = 0x3;
+	h.gp[0] = h.gp[1] = 1000;
+	h.has_fixed1 = true;
+	h.cycles_gp = 1;
+	h.cycles = 50000;
+	h.fixed1 = 50499; /* +0.998 %: within 1 % */
+	bt_counter_health_judge(&h);
+	CHECK(!h.fixed1_fail);
+	CHECK(!bt_counter_health_fixed_failed(&h));
+	h.fixed1 = 0;     /* dead */
+	bt_counter_health_judge(&h);
+	CHECK(h.fixed1_fail);
+	CHECK(bt_counter_health_fixed_failed(&h));
+	CHECK(strstr(h.fixed1_why, "stuck or dead") != NULL);
+	/* Its twin stuck on instructions: fixed counter 1 cannot be judged
+	 * against it and fails with the reason. */
+	h.fixed1 = 50000;
+	h.gp[1] = 0;
+	bt_counter_health_judge(&h);
+	CHECK(h.fixed1_fail);
+	CHECK(strstr(h.fixed1_why, "twin") != NULL);
+}
