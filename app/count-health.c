@@ -69,7 +69,7 @@ bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d)
 		return BT_OK;
 	}
 	counters(list, sizeof(list), h->gp_mask);
-	if (!h->gp_fail && !h->fixed0_fail && !h->fixed1_fail) {
+	if (!h->gp_fail && !bt_counter_health_fixed_failed(h)) {
 		printf("health        PASS: general counters %s%s agree: %llu instructions each over "
 		       "%s n=%llu (the loop declares %llu; tolerance %.1f %%, %u runs)", list,
 		       h->has_fixed0 ? " and fixed counter 0" : "",
@@ -79,6 +79,12 @@ bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d)
 			printf("; fixed counter 1 %llu cycles, its 0x3C twin %llu (+-%.0f %%)",
 			       (unsigned long long)h->fixed1, (unsigned long long)h->cycles,
 			       BT_HEALTH_CYCLES_TOLERANCE_PPM / 1e4);
+		if (h->has_fixed2)
+			printf("; fixed counter 2 %llu over %llu TSC ticks", (unsigned long long)h->fixed2,
+			       (unsigned long long)h->tsc);
+		if (h->has_fixed3)
+			printf("; fixed counter 3 %.2f slots per cycle",
+			       h->cycles ? (double)h->fixed3 / (double)h->cycles : 0.0);
 		printf("\n");
 		return BT_OK;
 	}
@@ -96,12 +102,16 @@ judged:
 		return BT_OK;
 	if (bt_counter_health_fixed_failed(h)) {
 		/* Every group carries the fixed counters and the formulas divide
-		 * by their cycles and instructions: no plan can leave one out,
-		 * and a tree measured with it would be wrong, not flagged. */
+		 * by their cycles, instructions and slots: no plan can leave one
+		 * out, and a tree measured with it would be wrong, not flagged. */
+		char fl[16] = "";
+		bool f[4] = { h->fixed0_fail, h->fixed1_fail, h->fixed2_fail, h->fixed3_fail };
+		for (unsigned i = 0, k = 0; i < 4; i++)
+			if (f[i])
+				k += (unsigned)snprintf(fl + k, sizeof(fl) - k, "%s%u", k ? ", " : "", i);
 		bt_diag_set(d, "counter health check: fixed counter %s FAILED (every counter group "
 			    "counts it, so the tree would be wrong): not counted; --no-health-check "
-			    "counts anyway", h->fixed0_fail && h->fixed1_fail ? "0 and 1"
-			    : h->fixed0_fail ? "0" : "1");
+			    "counts anyway", fl);
 		return BT_ERR_FAULT;
 	}
 	uint32_t usable = bt_counter_health_usable_mask(h, c->pmu.caps.gp_mask);

@@ -133,8 +133,27 @@ void bt_counter_health_judge(struct bt_counter_health *h)
 	}
 	if (cons == 0 && !h->why[0])
 		snprintf(h->why, sizeof(h->why), "no counter counted an instruction");
-	h->fixed1_why[0] = '\0';
-	h->fixed1_fail = false;
+	h->fixed1_why[0] = h->fixed2_why[0] = h->fixed3_why[0] = '\0';
+	h->fixed1_fail = h->fixed2_fail = h->fixed3_fail = false;
+	if (h->has_fixed2 && (h->tsc == 0 || !agrees(h->fixed2, h->tsc,
+						    BT_HEALTH_REF_TSC_TOLERANCE_PPM))) {
+		h->fixed2_fail = true;
+		reason(h->fixed2_why, sizeof(h->fixed2_why), h->fixed2, h->tsc,
+		       "the TSC ticks of its window");
+	}
+	if (h->has_fixed3) {
+		double per = h->cycles ? (double)h->fixed3 / (double)h->cycles : 0;
+		if (h->fixed3 == 0 || h->cycles == 0 || per < 1.0 || per > BT_HEALTH_MAX_WIDTH) {
+			h->fixed3_fail = true;
+			if (h->fixed3 == 0)
+				snprintf(h->fixed3_why, sizeof(h->fixed3_why), "counted 0 slots over "
+					 "%llu cycles: stuck or dead", (unsigned long long)h->cycles);
+			else
+				snprintf(h->fixed3_why, sizeof(h->fixed3_why), "%llu slots over %llu "
+					 "cycles: %.2f per cycle, not 1-%u", (unsigned long long)h->fixed3,
+					 (unsigned long long)h->cycles, per, BT_HEALTH_MAX_WIDTH);
+		}
+	}
 	if (h->has_fixed1) {
 		bool twin_ok = h->cycles_gp < BT_PMU_MAX_GP && !(h->gp_fail & (1u << h->cycles_gp)) &&
 			       h->cycles > 0;
@@ -152,7 +171,8 @@ void bt_counter_health_judge(struct bt_counter_health *h)
 
 bool bt_counter_health_fixed_failed(const struct bt_counter_health *h)
 {
-	return h && h->state == BT_HEALTH_RAN && (h->fixed0_fail || h->fixed1_fail);
+	return h && h->state == BT_HEALTH_RAN &&
+	       (h->fixed0_fail || h->fixed1_fail || h->fixed2_fail || h->fixed3_fail);
 }
 
 uint32_t bt_counter_health_usable_mask(const struct bt_counter_health *h, uint32_t caps_gp_mask)
@@ -178,6 +198,11 @@ void bt_counter_health_failed_list(const struct bt_counter_health *h, char *buf,
 	if (h->fixed0_fail && k < len)
 		k += (size_t)snprintf(buf + k, len - k, "%sfixed counter 0 (%s)", k ? ", " : "",
 				      h->fixed0_why);
-	if (h->fixed1_fail && k < len)
-		snprintf(buf + k, len - k, "%sfixed counter 1 (%s)", k ? ", " : "", h->fixed1_why);
+	const char *fw[4] = { NULL, h->fixed1_fail ? h->fixed1_why : NULL,
+			      h->fixed2_fail ? h->fixed2_why : NULL,
+			      h->fixed3_fail ? h->fixed3_why : NULL };
+	for (unsigned i = 1; i < 4; i++)
+		if (fw[i] && k < len)
+			k += (size_t)snprintf(buf + k, len - k, "%sfixed counter %u (%s)",
+					      k ? ", " : "", i, fw[i]);
 }

@@ -52,13 +52,28 @@ struct bt_counter_health {
 	bool has_fixed1;
 	uint64_t fixed1, cycles;
 	unsigned cycles_gp;
+	/* Fixed counter 2 (CPU_CLK_UNHALTED.REF_TSC) against the TSC ticks of
+	 * its (uncalibrated) window: the TSC's rate while unhalted (SDM Table
+	 * 20-2), within 2 % as conf:fixed2-vs-tsc asks. */
+	bool has_fixed2;
+	uint64_t fixed2, tsc;
+	/* Fixed counter 3 (TOPDOWN.SLOTS, SDM 20.3.9.3), in the cycles window:
+	 * issue slots per core cycle (the twin's) between 1 and
+	 * BT_HEALTH_MAX_WIDTH; the Top-Down fractions all divide by it. */
+	bool has_fixed3;
+	uint64_t fixed3;
 	/* The decision (bt_counter_health_judge). */
 	uint64_t consensus;        /* the count most counters agree on; 0: none */
 	uint32_t gp_fail;          /* general counters that disagree */
-	bool fixed0_fail, fixed1_fail;
+	bool fixed0_fail, fixed1_fail, fixed2_fail, fixed3_fail;
 	char gp_why[BT_PMU_MAX_GP][80];
-	char fixed0_why[80], fixed1_why[80];
+	char fixed0_why[80], fixed1_why[80], fixed2_why[80], fixed3_why[80];
 };
+
+/* REF_TSC / TSC ticks of the window within 2 %. */
+#define BT_HEALTH_REF_TSC_TOLERANCE_PPM 20000u
+/* The widest x86 core's issue slots per cycle (Lion Cove: 8). */
+#define BT_HEALTH_MAX_WIDTH 8u
 
 /* Fixed counter 1 agrees with its twin within this (cycles vary from run
  * to run; conf:fixed1-vs-gp-cycles asks the same). */

@@ -157,7 +157,7 @@ static void health_json(struct bt_jw *j, const struct bt_counter_health *h)
 		bt_jw_end(j);
 		return;
 	}
-	bool fail = h->gp_fail || h->fixed0_fail || h->fixed1_fail;
+	bool fail = h->gp_fail || bt_counter_health_fixed_failed(h);
 	bt_jw_str(j, "verdict", fail ? "FAIL" : "PASS");
 	bt_jw_str(j, "event", "instructions retired (0xC0; fixed counter 0: INST_RETIRED.ANY)");
 	bt_jw_str(j, "kernel", h->kernel);
@@ -188,6 +188,26 @@ static void health_json(struct bt_jw *j, const struct bt_counter_health *h)
 		bt_jw_str(j, "verdict", h->fixed1_fail ? "FAIL" : "PASS");
 		if (h->fixed1_fail)
 			bt_jw_str(j, "why", h->fixed1_why);
+		bt_jw_end(j);
+	}
+	if (h->has_fixed2) {
+		bt_jw_object(j, "ref_tsc");
+		bt_jw_u64(j, "fixed2_count", h->fixed2);
+		bt_jw_u64(j, "tsc_ticks", h->tsc);
+		bt_jw_double(j, "tolerance", BT_HEALTH_REF_TSC_TOLERANCE_PPM / 1e6);
+		bt_jw_str(j, "verdict", h->fixed2_fail ? "FAIL" : "PASS");
+		if (h->fixed2_fail)
+			bt_jw_str(j, "why", h->fixed2_why);
+		bt_jw_end(j);
+	}
+	if (h->has_fixed3) {
+		bt_jw_object(j, "slots");
+		bt_jw_u64(j, "fixed3_count", h->fixed3);
+		bt_jw_u64(j, "cycles", h->cycles);
+		bt_jw_u64(j, "max_per_cycle", BT_HEALTH_MAX_WIDTH);
+		bt_jw_str(j, "verdict", h->fixed3_fail ? "FAIL" : "PASS");
+		if (h->fixed3_fail)
+			bt_jw_str(j, "why", h->fixed3_why);
 		bt_jw_end(j);
 	}
 	bt_jw_array(j, "left_out_of_plan");

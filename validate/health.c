@@ -107,8 +107,18 @@ bt_status bt_counter_health_run(const struct bt_pmu *pmu, const struct bt_confor
 		memset(&q, 0, sizeof(q));
 		q.gp = 1u << twin;
 		q.sel[twin] = conf_sel(c, 0x3C, 0);
-		q.fixed = 2;
+		q.fixed = 2 | (caps->fixed_mask & 8);
 		st = conf_count(c, &q, true, &rc);
+	}
+	/* Fixed counter 2 against the TSC: uncalibrated, as the TSC ticks
+	 * around the whole window are. */
+	struct conf_count rt;
+	bool fixed2 = c->intel && (caps->fixed_mask & 4);
+	if (st == BT_OK && fixed2) {
+		struct conf_prog q;
+		memset(&q, 0, sizeof(q));
+		q.fixed = 4;
+		st = conf_count(c, &q, false, &rt);
 	}
 	if (st != BT_OK)
 		snprintf(why, sizeof(why), "%.190s",
@@ -129,6 +139,14 @@ bt_status bt_counter_health_run(const struct bt_pmu *pmu, const struct bt_confor
 		h->has_fixed0 = p.fixed & 1;
 		h->fixed0 = r.fixed[0];
 		h->has_fixed1 = fixed1;
+		h->has_fixed2 = fixed2;
+		if (fixed2) {
+			h->fixed2 = rt.fixed[2];
+			h->tsc = rt.tsc;
+		}
+		h->has_fixed3 = fixed1 && (caps->fixed_mask & 8);
+		if (h->has_fixed3)
+			h->fixed3 = rc.fixed[3];
 		if (fixed1) {
 			h->fixed1 = rc.fixed[1];
 			h->cycles = rc.gp[twin];

@@ -168,7 +168,8 @@ def kinds(p):
     amd = p == "zen4"
     return ["stuck-counter:1", "stuck-counter:0",
             "double-count:" + ("0xC2/0x00" if amd else "0xC4/0x01"), "double-count:0xC0/0x00",
-            "narrow-counter:1", "fixed-dead:0", "fixed-dead:1", "no-overflow-bit:1",
+            "narrow-counter:1", "fixed-dead:0", "fixed-dead:1", "fixed-dead:2", "fixed-dead:3",
+            "no-overflow-bit:1",
             "umask-ignored:" + ("0x1A0" if amd else "0xC4"), "fw-truncates", "pm-sticky",
             "amd-alias-split", "global-ignored", "rdpmc-fixed-gp"]
 # Not caught by anything yet: the consistency rules of issue 24's third

@@ -149,6 +149,40 @@ TEST(all_doubled_without_a_fixed_counter_fail_against_the_declared_count)
 	CHECK_EQ_U64(h.gp_fail, 0);
 }
 
+TEST(fixed2_against_the_tsc_and_fixed3_slots_per_cycle)
+{
+	struct bt_counter_health h;
+	memset(&h, 0, sizeof(h));
+	h.gp_mask = 0x3;
+	h.gp[0] = h.gp[1] = 1000;
+	h.cycles = 10000;
+	h.has_fixed2 = true;
+	h.tsc = 10000;
+	h.fixed2 = 10199;             /* +1.99 %: within 2 % */
+	h.has_fixed3 = true;
+	h.fixed3 = 40000;             /* 4 slots per cycle */
+	bt_counter_health_judge(&h);
+	CHECK(!h.fixed2_fail && !h.fixed3_fail);
+	h.fixed2 = 10201;             /* +2.01 % */
+	h.fixed3 = 0;                 /* dead */
+	bt_counter_health_judge(&h);
+	CHECK(h.fixed2_fail);
+	CHECK(h.fixed3_fail);
+	CHECK(strstr(h.fixed3_why, "stuck or dead") != NULL);
+	h.fixed2 = 10000;
+	h.fixed3 = 90000;             /* 9 per cycle: wider than any core */
+	bt_counter_health_judge(&h);
+	CHECK(!h.fixed2_fail);
+	CHECK(h.fixed3_fail);
+	h.fixed3 = 9000;              /* 0.9 per cycle */
+	bt_counter_health_judge(&h);
+	CHECK(h.fixed3_fail);
+	CHECK(bt_counter_health_fixed_failed(&h));
+	char list[300];
+	bt_counter_health_failed_list(&h, list, sizeof(list));
+	CHECK(strncmp(list, "fixed counter 3 (9000 slots over 10000 cycles", 45) == 0);
+}
+
 TEST(fixed1_against_its_cycles_twin)
 {
 	struct bt_counter_health h;

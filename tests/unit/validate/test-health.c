@@ -53,6 +53,10 @@ TEST(healthy_presets_pass)
 		/* Intel: fixed counters 0 and 1 checked; AMD has none. */
 		CHECK(h.has_fixed0 == (presets[i][0] != 'z'));
 		CHECK(h.has_fixed1 == (presets[i][0] != 'z'));
+		CHECK(h.has_fixed2 == (presets[i][0] != 'z'));
+		/* TOPDOWN.SLOTS from Ice Lake on. */
+		CHECK(h.has_fixed3 == (strcmp(presets[i], "icl") == 0 ||
+				       strcmp(presets[i], "spr") == 0));
 	}
 }
 
@@ -82,6 +86,11 @@ TEST(dead_fixed_counters_named)
 		CHECK(!h.fixed0_fail);
 		CHECK(bt_counter_health_fixed_failed(&h));
 	}
+	if (check("skl", "fixed-dead:2", true, &h))
+		CHECK(h.fixed2_fail && !h.fixed1_fail && !h.fixed0_fail);
+	/* TOPDOWN.SLOTS: every Top-Down fraction divides by it. */
+	if (check("icl", "fixed-dead:3", true, &h))
+		CHECK(h.fixed3_fail && !h.fixed2_fail && !h.fixed1_fail);
 }
 
 TEST(rdpmc_defect_seen_only_through_rdpmc)
