@@ -8,6 +8,7 @@
 #include "metrics/counts-file.h"
 #include "metrics/retire-latency-file.h"
 #include "metrics/rules.h"
+#include "pmu/counter-health.h"
 #include "synth/sim-run.h"
 
 struct bt_count_ctx {
@@ -60,6 +61,12 @@ struct bt_count_ctx {
 	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	struct bt_console_ui *ui;      /* the progress line, or NULL */
 	const struct bt_boot_run *boot; /* the time budget (--budget), or NULL */
+	/* The counter health check (count-health.c), once per context before
+	 * its first counted workload: skipped with why when health_off. */
+	struct bt_counter_health health;
+	bool health_done;
+	const char *health_off;        /* NULL: check; else why not */
+	bool quick;                    /* --quick: the check's loop at its quick size */
 };
 
 #endif

@@ -243,10 +243,13 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	step->windows_per_run = 1; /* also for a step with nothing new to count */
 	if (n == 0)
 		goto out;
-	st = bt_plan_events(evp, n, &c->pmu.caps, &popts, &scratch->planner, plan);
+	/* Planned without the counters the health check failed. */
+	struct bt_pmu_caps plan_caps;
+	bt_count_plan_caps(c, &plan_caps);
+	st = bt_plan_events(evp, n, &plan_caps, &popts, &scratch->planner, plan);
 	struct bt_diag vd = { "" };
 	if (st == BT_OK)
-		st = bt_plan_validate(plan, evp, n, &c->pmu.caps, &popts, &scratch->planner, &vd);
+		st = bt_plan_validate(plan, evp, n, &plan_caps, &popts, &scratch->planner, &vd);
 	if (st != BT_OK) {
 		bt_diag_set(d, "no valid counter plan: %s",
 			    vd.text[0] ? vd.text : bt_status_str(st));
@@ -605,6 +608,17 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		snprintf(t->input_label, sizeof(t->input_label),
 			 "counted by the %s PMU of CPU %u (median of %u runs per group)",
 			 bt_pmu_kind_name(c->pmu.caps.kind), cpu, c->mopts.reps);
+	}
+	char health[sizeof(t->notes[0])];
+	bt_count_health_note(c, health, sizeof(health));
+	if (health[0]) {
+		/* The input line says the tree was measured without them. */
+		size_t k = strlen(t->input_label);
+		const char *cut = strstr(health, " (counter health FAIL)");
+		int w = cut ? (int)(cut - health) : (int)strlen(health);
+		snprintf(t->input_label + k, sizeof(t->input_label) - k, "; %.*s (counter health "
+			 "FAIL)", w, health);
+		add_note(t, "counter health: %s", health);
 	}
 	if (c->level) {
 		unsigned lv = c->level < max ? c->level : max;

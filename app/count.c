@@ -573,6 +573,11 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	}
 	c->copies = opt->copies;
 	c->exec_mode = opt->exec_path != NULL;
+	c->quick = opt->quick;
+	/* The health check programs the counters itself: not through an OS's
+	 * driver, and pointless for counts replayed from a file. */
+	c->health_off = opt->no_health_check ? "--no-health-check"
+		: c->have_cf ? "the counts are replayed from a file (--counts)" : NULL;
 	c->tsc_hz = c->synth ? bt_synth_cpu(c->synth)->tsc_hz : cpu->tsc_hz;
 	if (c->synth) {
 		struct bt_cpu_info sim_cpu;
@@ -655,6 +660,7 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 		.exec_mode = c->exec_mode,
 		.notes = c->notes,
 		.n_notes = c->n_notes,
+		.health = c->health_done ? &c->health : NULL,
 	};
 }
 

@@ -56,6 +56,17 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 			    const struct bt_measure_workload *mw, bool mask_interrupts,
 			    struct bt_tree_outcome **ret, struct bt_diag *d);
 
+/* The counter health check (count-health.c), run at the first call for
+ * this context, on the CPU baretop runs on, and printed; later calls only
+ * repeat its verdict. A counter that fails is left out of every plan of c.
+ * BT_ERR_FAULT (d says why) when no general counter is left to count with;
+ * BT_OK otherwise, also when the check is off or could not run. */
+bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d);
+/* What a tree says about the check ("" when every counter passed). */
+void bt_count_health_note(const struct bt_count_ctx *c, char *buf, size_t len);
+/* The caps the planner plans with: c's, less the counters that failed. */
+void bt_count_plan_caps(const struct bt_count_ctx *c, struct bt_pmu_caps *ret);
+
 void bt_tree_outcome_free(struct bt_tree_outcome *t);
 
 /* Where the counter groups' progress is shown (NULL: nowhere). Shown only

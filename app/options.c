@@ -68,6 +68,7 @@ FLAG(crash_test)
 FLAG(stack_smash_test)
 FLAG(assert_test)
 FLAG(assume_amd_legacy_pmu)
+FLAG(no_health_check)
 FLAG(quick)
 FLAG(no_pebs)
 FLAG(list_workloads)
@@ -549,6 +550,10 @@ static const struct option_def options[] = {
 	{ NULL, "no-pebs", 0, ARG_NONE, NULL,
 	  "do not sample the formulas' retire latencies with timed PEBS (where "
 	  "IA32_PERF_CAPABILITIES[17] offers it); the other sources still apply", set_no_pebs },
+	{ NULL, "no-health-check", 0, ARG_NONE, NULL,
+	  "skip the counter health check before counting (every general counter and fixed "
+	  "counter 0 count instructions over a known loop and must agree within 0.1 %; a counter "
+	  "that does not is named and left out of the plan)", set_no_health_check },
 
 	{ "Workloads", "workload", 'w', ARG_REQUIRED, "SPEC",
 	  "run workload SPEC = NAME[:PARAM=VALUE,...] (repeatable; default: the default suite)",

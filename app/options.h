@@ -58,6 +58,7 @@ struct bt_options {
 	bool stack_smash_test; /* hidden test options: the error path's report */
 	bool assert_test;
 	bool assume_amd_legacy_pmu;
+	bool no_health_check;      /* --no-health-check: counters not checked before counting */
 
 	/* Workloads */
 	const char *workloads[BT_MAX_WORKLOAD_SPECS]; /* -w SPEC, in order */

@@ -219,7 +219,12 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	}
 	d.text[0] = '\0';
 	bt_count_set_boot(ctx, r->boot);
-	bt_status st = bt_count_sim_workload(ctx, cfg, &d);
+	/* The counters are checked before anything counts with them (also
+	 * before the simulated workload's model is attached: the check's own
+	 * loop replaces it until then). */
+	bt_status st = bt_count_health(ctx, &d);
+	if (st == BT_OK)
+		st = bt_count_sim_workload(ctx, cfg, &d);
 	if (st == BT_OK)
 		st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
 					 &d);

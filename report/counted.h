@@ -17,6 +17,8 @@
 #include "pmu/measure.h"
 #include "pmu/run-freq.h"
 
+struct bt_counter_health;
+
 /* How this run counts: the same for every workload of a core type. */
 struct bt_count_setup {
 	const char *model_id, *uarch, *model_source;
@@ -38,6 +40,9 @@ struct bt_count_setup {
 	bool exec_mode;               /* -x: the window keeps interrupts enabled */
 	const char (*notes)[320];     /* about the count source */
 	int n_notes;
+	/* The counter health check before the first counted workload (NULL:
+	 * nothing counted yet); pmu/counter-health.h. */
+	const struct bt_counter_health *health;
 };
 
 #define BT_MAX_STEPS 8

@@ -7,9 +7,11 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "arch/arch.h"
 #include "base/json-write.h"
+#include "pmu/counter-health.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/pmu-caps.h"
 #include "firmware/run-id.h"
@@ -129,6 +131,93 @@ static void detect_json(struct bt_jw *j, const struct bt_platform_facts *p,
 	bt_jw_end(j);
 }
 
+/* The counter health check before the first counted workload
+ * (pmu/counter-health.h): every counter with its count and verdict, and the
+ * general counters left out of the plans. */
+static void health_counter(struct bt_jw *j, const char *name, uint64_t count, bool fail,
+			   const char *why)
+{
+	bt_jw_object(j, NULL);
+	bt_jw_str(j, "counter", name);
+	bt_jw_u64(j, "count", count);
+	bt_jw_str(j, "verdict", fail ? "FAIL" : "PASS");
+	if (fail)
+		bt_jw_str(j, "why", why);
+	bt_jw_end(j);
+}
+
+static void health_json(struct bt_jw *j, const struct bt_counter_health *h)
+{
+	char name[24];
+
+	bt_jw_object(j, "counter_health");
+	if (h->state != BT_HEALTH_RAN) {
+		bt_jw_str(j, "verdict", "NOT RUN");
+		bt_jw_str(j, "why", h->why);
+		bt_jw_end(j);
+		return;
+	}
+	bool fail = h->gp_fail || bt_counter_health_fixed_failed(h);
+	bt_jw_str(j, "verdict", fail ? "FAIL" : "PASS");
+	bt_jw_str(j, "event", "instructions retired (0xC0; fixed counter 0: INST_RETIRED.ANY)");
+	bt_jw_str(j, "kernel", h->kernel);
+	bt_jw_u64(j, "n", h->n);
+	bt_jw_u64(j, "declared_instructions", h->declared);
+	bt_jw_u64(j, "runs", h->runs);
+	bt_jw_double(j, "tolerance", h->tolerance_ppm / 1e6);
+	bt_jw_u64(j, "consensus", h->consensus);
+	if (h->why[0])
+		bt_jw_str(j, "why", h->why);
+	bt_jw_array(j, "counters");
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
+		if (!(h->gp_mask & (1u << i)))
+			continue;
+		snprintf(name, sizeof(name), "general %u", i);
+		health_counter(j, name, h->gp[i], (h->gp_fail >> i) & 1, h->gp_why[i]);
+	}
+	if (h->has_fixed0)
+		health_counter(j, "fixed 0", h->fixed0, h->fixed0_fail, h->fixed0_why);
+	bt_jw_end(j);
+	if (h->has_fixed1) {
+		/* The second window: cycles, fixed counter 1 against its twin. */
+		bt_jw_object(j, "cycles");
+		bt_jw_u64(j, "general_counter", h->cycles_gp);
+		bt_jw_u64(j, "general_count", h->cycles);
+		bt_jw_u64(j, "fixed1_count", h->fixed1);
+		bt_jw_double(j, "tolerance", BT_HEALTH_CYCLES_TOLERANCE_PPM / 1e6);
+		bt_jw_str(j, "verdict", h->fixed1_fail ? "FAIL" : "PASS");
+		if (h->fixed1_fail)
+			bt_jw_str(j, "why", h->fixed1_why);
+		bt_jw_end(j);
+	}
+	if (h->has_fixed2) {
+		bt_jw_object(j, "ref_tsc");
+		bt_jw_u64(j, "fixed2_count", h->fixed2);
+		bt_jw_u64(j, "tsc_ticks", h->tsc);
+		bt_jw_double(j, "tolerance", BT_HEALTH_REF_TSC_TOLERANCE_PPM / 1e6);
+		bt_jw_str(j, "verdict", h->fixed2_fail ? "FAIL" : "PASS");
+		if (h->fixed2_fail)
+			bt_jw_str(j, "why", h->fixed2_why);
+		bt_jw_end(j);
+	}
+	if (h->has_fixed3) {
+		bt_jw_object(j, "slots");
+		bt_jw_u64(j, "fixed3_count", h->fixed3);
+		bt_jw_u64(j, "cycles", h->cycles);
+		bt_jw_u64(j, "max_per_cycle", BT_HEALTH_MAX_WIDTH);
+		bt_jw_str(j, "verdict", h->fixed3_fail ? "FAIL" : "PASS");
+		if (h->fixed3_fail)
+			bt_jw_str(j, "why", h->fixed3_why);
+		bt_jw_end(j);
+	}
+	bt_jw_array(j, "left_out_of_plan");
+	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
+		if (h->gp_fail & (1u << i))
+			bt_jw_u64(j, NULL, i);
+	bt_jw_end(j);
+	bt_jw_end(j);
+}
+
 /* How the run counts: the model and the PMU, once per run. */
 static void count_setup_json(struct bt_jw *j, const struct bt_count_setup *c)
 {
@@ -162,6 +251,8 @@ static void count_setup_json(struct bt_jw *j, const struct bt_count_setup *c)
 	for (int k = 0; k < c->n_notes; k++)
 		bt_jw_str(j, NULL, c->notes[k]);
 	bt_jw_end(j);
+	if (c->health)
+		health_json(j, c->health);
 	bt_jw_end(j);
 }
 

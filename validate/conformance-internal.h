@@ -27,6 +27,11 @@ struct conf {
 	uint64_t n;                 /* loop-dec-jnz iterations */
 	int64_t inst_declared;      /* its declared instruction count at n */
 	unsigned reps;
+	/* Read the counts at the end of a window with RDPMC (ECX = i, fixed:
+	 * 0x40000000 | i, SDM vol. 2B RDPMC) as a counted run's session does,
+	 * instead of RDMSR: the counter health check (health.c) sees what the
+	 * run will read. The conformance checks read with RDMSR. */
+	bool read_rdpmc;
 	struct bt_check_list *out;
 	bt_status add_status;       /* first failure to grow the list */
 	struct bt_diag err;         /* the access that faulted, from pmu-raw.h */

@@ -210,13 +210,20 @@ static bt_status run_once(struct conf *c, const struct conf_prog *p, bool empty,
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
 		if (!(p->gp & (1u << i)))
 			continue;
-		TRY(rd(c, bt_pmu_gp_ctr_msr(k, i), &r->gp_end[i]));
+		if (c->read_rdpmc)
+			TRY(bt_pmu_raw_rdpmc(&c->s, i, &r->gp_end[i], &c->err));
+		else
+			TRY(rd(c, bt_pmu_gp_ctr_msr(k, i), &r->gp_end[i]));
 		r->gp_delta[i] = (r->gp_end[i] - r->gp_held[i]) & gmask;
 	}
 	for (unsigned i = 0; c->intel && i < BT_PMU_MAX_FIXED; i++) {
 		if (!(p->fixed & (1u << i)))
 			continue;
-		TRY(rd(c, bt_pmu_fixed_ctr_msr(k, i), &r->fixed_end[i]));
+		if (c->read_rdpmc)
+			TRY(bt_pmu_raw_rdpmc(&c->s, (uint32_t)RDPMC_FIXED | i, &r->fixed_end[i],
+					     &c->err));
+		else
+			TRY(rd(c, bt_pmu_fixed_ctr_msr(k, i), &r->fixed_end[i]));
 		r->fixed_delta[i] = (r->fixed_end[i] - r->fixed_held[i]) & fmask;
 	}
 	if (p->pm)

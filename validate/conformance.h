@@ -28,6 +28,7 @@
 struct bt_conformance_opts {
 	unsigned reps;              /* runs per measurement (median taken) */
 	bool quick;                 /* smaller kernels (QEMU TCG) */
+	bool rdpmc;                 /* the health check (health.h): read with RDPMC */
 };
 
 /* The size n of loop-dec-jnz the checks run (a simulated PMU's caller

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~63s
+# tier: qemu ~70s
 # The whole counting pipeline inside baretop.efi in QEMU, with the SIMULATED
 # PMU selected explicitly and fed from a count file: the Top-Down tree in the
 # results file must equal the vector's expected values (1e-9) and flags.
 # One vector per PMU kind (tests/data/tma-sim, copies of oracle vectors whose
 # counts a PMU can produce): SKL (perfmon v4), HSW with SMT on (AnyThread),
 # SPR (perfmon v5, 8 PERF_METRICS fields), ADL-GRT (hybrid E-core), ZEN4
-# (AMD PerfMonV2).
+# (AMD PerfMonV2). And the counter health check in the EFI app: a stuck
+# general counter named and left out, the bottleneck unchanged.
 set -uo pipefail
 out=build/qemu/sim-tree
 mkdir -p "$out"
@@ -55,6 +56,22 @@ if [ -f "$ref/intel/SKL/metrics/skylake_metrics.json" ]; then
   fi
 else
   echo "skip --model-files: $ref is absent"
+fi
+# The counter health check in baretop.efi (app/ is shared with the hosted
+# run): a stuck general counter 1 of the simulated SKL is named on the
+# console, left out of the plan (results: counter_health left_out_of_plan
+# [1]) and the tree's bottleneck stays DRAM_Bound (ptr-chase-dram's).
+bash qemu/run.sh --cpu Skylake-Client --out "$out/health" --timeout 300 \
+  --args '--sim=skl --quick -w ptr-chase-dram --level 3 --reps 2 --sim-defect=stuck-counter:1' \
+  >/dev/null 2>"$out/health.err"
+rc=$?
+hres="$out/health/esp/baretop/results/000001.json"
+if [ $rc -eq 0 ] && grep -q "health        FAIL: general counter 1 (counted 0 of" "$out/health/console.txt" &&
+   grep -q "bottleneck path: Backend_Bound > Memory_Bound > DRAM_Bound" "$out/health/console.txt" &&
+   python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["run"]["counting"]["counter_health"]; sys.exit(not (h["verdict"] == "FAIL" and h["left_out_of_plan"] == [1]))' "$hres"; then
+  echo "ok   EFI: --sim-defect=stuck-counter:1: counter 1 named, left out of the plan, DRAM_Bound stays the bottleneck"
+else
+  echo "FAIL EFI counter health (exit $rc)"; grep -E "^health|bottleneck" "$out/health/console.txt"; fail=1
 fi
 bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
 exit $fail
