@@ -394,6 +394,10 @@ static void sample_latencies(struct bt_count_ctx *c, const struct bt_measure_wor
 		snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", d.text);
 	if (c->pebs_why[0])
 		return;
+	/* The counters the plan may use: one the health check left out
+	 * samples nothing either. */
+	struct bt_pmu_caps usable;
+	bt_count_plan_caps(c, &usable);
 	for (unsigned i = 0; i < nrl; i++) {
 		if (k->retire_latency_source[i] == BT_RL_MEASURED)
 			continue;
@@ -401,7 +405,7 @@ static void sample_latencies(struct bt_count_ctx *c, const struct bt_measure_wor
 		if (e < 0 || !t->counted[e] || !(k->events[e] > 0))
 			continue;
 		const struct bt_event *ev = bt_model_event(c->model, (unsigned)e);
-		uint32_t allowed = ev->counters & c->pmu.caps.gp_mask;
+		uint32_t allowed = ev->counters & usable.gp_mask;
 		if (ev->source != BT_SRC_PMC || ev->fixed >= 0 || ev->msr_index || ev->cmask ||
 		    (ev->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_ANY | BT_EVF_EQ)) || !allowed)
 			continue;
