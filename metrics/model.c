@@ -461,6 +461,16 @@ const char *bt_model_retire_latency_name(const struct bt_model *m, unsigned i)
 	return i < m->n_rl ? m->rl_names[i] : NULL;
 }
 
+double bt_model_retire_latency_published(const struct bt_model *m, unsigned i)
+{
+	if (i >= m->n_rl)
+		return NAN;
+	for (unsigned k = 0; k < m->def->n_retire_latency; k++)
+		if (!strcmp(m->def->retire_latency[k].event, m->rl_names[i]))
+			return m->def->retire_latency[k].cycles;
+	return NAN;
+}
+
 unsigned bt_model_op_count(const struct bt_model *m)
 {
 	return m->n_ops;

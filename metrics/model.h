@@ -87,6 +87,10 @@ int bt_model_event_find(const struct bt_model *m, const char *name);
 /* Retire-latency inputs (event names whose average retire latency formulas use). */
 unsigned bt_model_retire_latency_count(const struct bt_model *m);
 const char *bt_model_retire_latency_name(const struct bt_model *m, unsigned i);
+/* The vendor's published mean of input i (Intel's *_retire_latency.json,
+ * today Granite Rapids'), NaN where none is published: shown beside a
+ * measured value, so the two can be compared. */
+double bt_model_retire_latency_published(const struct bt_model *m, unsigned i);
 
 /*
  * The events needed to compute (value and flag of) the given nodes, deduplicated,

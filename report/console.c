@@ -165,9 +165,12 @@ static void print_latencies(FILE *f, const struct bt_tree_outcome *t)
 			bt_sb_puts(&sb, "not measured: the formula's fallback, or the node is not measured");
 		else
 			bt_sb_printf(&sb, "%.2f %s", s->mean, bt_rl_source_name((enum bt_rl_source)s->source));
+		double pub = bt_model_retire_latency_published(t->model, i);
 		if (s->samples >= 0)
 			bt_sb_printf(&sb, " (%lld samples, median %.0f, min %.0f, max %.0f, %lld saturated)",
 				     (long long)s->samples, s->median, s->min, s->max, (long long)s->saturated);
+		if (s->source == BT_RL_MEASURED && !isnan(pub))
+			bt_sb_printf(&sb, "; published %.2f, not used", pub);
 		else if (!isnan(s->min) && !isnan(s->max))
 			bt_sb_printf(&sb, " (min %.0f, max %.0f)", s->min, s->max);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "      ", "          ", bt_sb_str(&sb));

@@ -291,6 +291,10 @@ static void inputs_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 		else
 			bt_jw_null(j, "saturated");
 		bt_jw_str(j, "source", bt_rl_source_name((enum bt_rl_source)c->retire_latency_source[i]));
+		/* the vendor's figure beside a measured one (not used: measured wins) */
+		double pub = bt_model_retire_latency_published(t->model, i);
+		if (!isnan(pub) && c->retire_latency_source[i] == BT_RL_MEASURED)
+			bt_jw_double(j, "published", pub);
 		if (s && s->detail)
 			bt_jw_str(j, "detail", s->detail);
 		bt_jw_end(j);

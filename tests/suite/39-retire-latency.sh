@@ -290,4 +290,30 @@ if not rl or bad:
     print(f"FAIL LNL-LNC stuck counter 0: mispredict latencies not sampled elsewhere: {bad or 'none'}"); sys.exit(1)
 print(f"ok   LNL-LNC with general counter 0 stuck: {len(rl)} mispredict latencies sampled on the counters left")
 PY
+# GNR: measured and published side by side (simulated PEBS against Intel's
+# graniterapids_retire_latency.json, read here): every measured input Intel
+# publishes carries "published" = the file's MEAN, in the results and on the
+# console; the measured value is the one used.
+if [ -f "$gnr" ] && [ -d "$work/pebs-GNR" ]; then
+  python3 - "$(ls "$work"/pebs-GNR/*.json | tail -1)" "$gnr" "$work/pebs-GNR.txt" <<'PY' || fail=1
+import json, sys
+pub = json.load(open(sys.argv[2]))["Data"]
+console = open(sys.argv[3]).read()
+err, rows = [], []
+for w in json.load(open(sys.argv[1]))["run"]["workloads"]:
+    for ev, v in w["counted"]["retire_latency"].items():
+        if v["source"] != "measured":
+            continue
+        if ev in pub:
+            if v.get("published") != pub[ev]["MEAN"]:
+                err.append(f"{w['name']} {ev}: published {v.get('published')}, Intel {pub[ev]['MEAN']}")
+            rows.append(f"{ev} {v['mean']:.1f} vs {pub[ev]['MEAN']}")
+        elif "published" in v:
+            err.append(f"{w['name']} {ev}: 'published' {v['published']} but Intel publishes none")
+if not rows or "not used" not in console:
+    err.append(f"no measured input beside a published one ({len(rows)}), or the console does not say so")
+if err: print("FAIL GNR side by side: " + "; ".join(err[:5])); sys.exit(1)
+print(f"ok   GNR measured (SIMULATED) beside published: {'; '.join(sorted(set(rows))[:4])}")
+PY
+fi
 exit $fail
