@@ -228,6 +228,13 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		bt_sb_printf(o, "<tr%s><td class=\"nm\" style=\"padding-left:%upx\">", n->on_path ? " class=\"onpath\"" : "",
 			     8 + 18 * indent);
 		esc(o, n->name);
+		if (n->untrusted_event) {
+			bt_sb_puts(o, "<br><span class=\"dim\">untrusted: ");
+			esc(o, n->untrusted_event);
+			bt_sb_puts(o, n->untrusted_skipped ? " was skipped in validation (" : " failed validation (");
+			esc(o, n->untrusted_check);
+			bt_sb_puts(o, ")</span>");
+		}
 		bt_sb_puts(o, "</td><td class=\"n\">");
 		pct(o, n->value, 2);
 		bt_sb_puts(o, "</td><td class=\"barcell\">");

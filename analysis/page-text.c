@@ -53,6 +53,12 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		if (!isnan(n->cpi_share))
 			bt_sb_printf(o, " %9.4f", n->cpi_share);
 		bt_sb_putc(o, '\n');
+		if (n->untrusted_event)
+			bt_sb_printf(o, "        %*suntrusted: %s %s (%s)\n",
+				     (int)(2 * (n->level - 1 < 10 ? n->level - 1 : 10)), "",
+				     n->untrusted_event, n->untrusted_skipped ? "was skipped in validation"
+									      : "failed validation",
+				     n->untrusted_check);
 	}
 	if (bt_page_unlisted(v))
 		bt_sb_printf(o, "  (%zu deeper nodes not measured: not listed)\n",
