@@ -198,6 +198,10 @@ static const struct named {
 	  "retired uops: the instructions less the fused branches .. one per instruction" },
 	{ "UOPS_RETIRED.ALL", BT_VEXP_RANGE, UOPS_LO, UOPS_HI, 0, 1,
 	  "retired uops: the instructions less the fused branches .. one per instruction" },
+	/* the architectural event (ARCH model): retired slots, one per
+	 * retired uop on the cores that enumerate it */
+	{ "Topdown_Retiring", BT_VEXP_RANGE, UOPS_LO, UOPS_HI, 0, 1,
+	  "retiring slots: the instructions less the fused branches .. one per instruction" },
 	{ "UOPS_ISSUED.ANY", BT_VEXP_RANGE, UOPS_LO, "k.instructions + 1000 + n/100", 0, 1,
 	  "issued uops: at least the retired ones" },
 	{ "UOPS_RETIRED.MACRO_FUSED", BT_VEXP_RANGE, "0", "k.cond + 4", 0, 1,
