@@ -100,6 +100,8 @@ def check(name, event, expect_tree, expect_any, max_level, path_before):
     rep = open(f"{work}/{name}.report").read()
     if f"untrusted: {event} failed validation (event:{event}@" not in rep:
         bad(f"{name}: the report does not mark the untrusted nodes")
+    if not t["bottleneck_path"] and "none (the flagged level-1 nodes are untrusted)" not in rep:
+        bad(f"{name}: an empty path does not say the flagged nodes are untrusted")
     con = " ".join(open(f"{work}/{name}.out").read().split())
     if f"untrusted: {event} failed validation (event:{event}@" not in con:
         bad(f"{name}: the console does not mark the untrusted nodes")
