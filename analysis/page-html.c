@@ -228,6 +228,13 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		bt_sb_printf(o, "<tr%s><td class=\"nm\" style=\"padding-left:%upx\">", n->on_path ? " class=\"onpath\"" : "",
 			     8 + 18 * indent);
 		esc(o, n->name);
+		if (n->untrusted_event) {
+			bt_sb_puts(o, "<br><span class=\"dim\">untrusted: ");
+			esc(o, n->untrusted_event);
+			bt_sb_puts(o, n->untrusted_skipped ? " was skipped in validation (" : " failed validation (");
+			esc(o, n->untrusted_check);
+			bt_sb_puts(o, ")</span>");
+		}
 		bt_sb_puts(o, "</td><td class=\"n\">");
 		pct(o, n->value, 2);
 		bt_sb_puts(o, "</td><td class=\"barcell\">");
@@ -449,8 +456,12 @@ static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct 
 			esc(o, v->nodes[i].name);
 			bt_sb_puts(o, "</b>");
 		}
+	bool untrusted_flag = false;
+	for (size_t i = 0; i < v->n_nodes; i++)
+		untrusted_flag |= v->nodes[i].level == 1 && v->nodes[i].flag && v->nodes[i].untrusted_event;
 	if (!any)
-		bt_sb_puts(o, "none (no level-1 node is flagged)");
+		bt_sb_puts(o, untrusted_flag ? "none (the flagged level-1 nodes are untrusted)"
+					     : "none (no level-1 node is flagged)");
 	bt_sb_puts(o, "</div>");
 	level1_bar(o, v);
 	bt_sb_puts(o, "<div class=\"cols\"><div class=\"tree\">");

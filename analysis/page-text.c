@@ -53,6 +53,12 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		if (!isnan(n->cpi_share))
 			bt_sb_printf(o, " %9.4f", n->cpi_share);
 		bt_sb_putc(o, '\n');
+		if (n->untrusted_event)
+			bt_sb_printf(o, "        %*suntrusted: %s %s (%s)\n",
+				     (int)(2 * (n->level - 1 < 10 ? n->level - 1 : 10)), "",
+				     n->untrusted_event, n->untrusted_skipped ? "was skipped in validation"
+									      : "failed validation",
+				     n->untrusted_check);
 	}
 	if (bt_page_unlisted(v))
 		bt_sb_printf(o, "  (%zu deeper nodes not measured: not listed)\n",
@@ -64,7 +70,11 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 			bt_sb_printf(o, "%s %s", any++ ? " >" : "", v->nodes[i].name);
 	if (any && v->path_largest_share)
 		bt_sb_puts(o, " -- largest share (the vendor defines no thresholds)");
-	bt_sb_puts(o, any ? "\n" : " none (no level-1 node flagged)\n");
+	bool untrusted_flag = false;
+	for (size_t i = 0; i < v->n_nodes; i++)
+		untrusted_flag |= v->nodes[i].level == 1 && v->nodes[i].flag && v->nodes[i].untrusted_event;
+	bt_sb_puts(o, any ? "\n" : untrusted_flag ? " none (the flagged level-1 nodes are untrusted)\n"
+					       : " none (no level-1 node flagged)\n");
 }
 
 static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)

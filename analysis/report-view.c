@@ -63,6 +63,17 @@ static void walk(struct bt_view *v, const struct bt_json *nodes, const char *par
 		o->rl_not_measured = bt_json_member(nd, "retire_latency_not_measured", BT_JSON_ARRAY);
 		o->flag = th && th->type == BT_JSON_TRUE;
 		o->cpi_share = num_or_nan(bt_json_get(nd, "cpi_share"));
+		const struct bt_json *ut = bt_json_member(nd, "untrusted", BT_JSON_OBJECT);
+		if (ut) {
+			const char *vd = bt_json_get_str(ut, "verdict");
+			o->untrusted_event = bt_json_get_str(ut, "event");
+			o->untrusted_check = bt_json_get_str(ut, "check");
+			if (!o->untrusted_event)
+				o->untrusted_event = "?";
+			if (!o->untrusted_check)
+				o->untrusted_check = "?";
+			o->untrusted_skipped = vd && strcmp(vd, "SKIP") == 0;
+		}
 		o->lo = o->hi = o->value;
 		o->category = parent ? cat : bt_l1_category_of(o->name);
 		/* The console's node set (report/tree-text.c): every node but

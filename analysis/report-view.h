@@ -47,6 +47,10 @@ struct bt_view_node {
 	const struct bt_json *rl_not_measured; /* "not_measured": the retire latencies it lacks */
 	bool flag;                /* vendor threshold */
 	bool on_path;             /* on the bottleneck path */
+	/* --bring-up: the event its formula reads that did not pass
+	 * validation and that check (the node's "untrusted"); NULL: trusted */
+	const char *untrusted_event, *untrusted_check;
+	bool untrusted_skipped;   /* the check SKIPped (else it FAILed) */
 	double cpi_share;         /* NaN when none */
 	double lo, hi;            /* spread (see above); lo = hi = value when unknown */
 	enum bt_l1_category category; /* of its level-1 ancestor */

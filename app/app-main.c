@@ -16,6 +16,7 @@
 #include "app/validate-mode.h"
 #include "app/kernel-ticks.h"
 #include "app/count.h"
+#include "app/count-internal.h"
 #include "app/cpu-census.h"
 #include "app/fault-selftest.h"
 #include "app/options.h"
@@ -114,6 +115,45 @@ static void results_of(const struct run *r, struct bt_results *res,
 		.messages = r->messages,
 		.n_messages = r->n_messages,
 	};
+}
+
+/*
+ * --bring-up: PMU conformance and the model's events validated (the
+ * validation mode, all the levels the tree may reach), then the Top-Down
+ * run over the workloads with every event counted; each tree marks the
+ * nodes whose formulas read an event that did not pass (untrusted, never
+ * the bottleneck). The status is the validation's (1 when a check
+ * FAILed): the tree of trusted nodes is written either way.
+ */
+static void bring_up(struct run *r, bool can_count)
+{
+	struct bt_count_ctx *c = can_count ? r->phase.count : NULL;
+	unsigned n_failed = 0, n_skipped = 0;
+
+	r->status = bt_validate_mode(c, r->phase.no_count_reason, &r->opt, &r->validation);
+	if (r->status == BT_EXIT_USAGE)
+		return; /* a malformed --validate-spec: nothing to trust */
+	if (r->status != BT_EXIT_OK)
+		note(r, "bring-up: validation exit status %d", r->status);
+	if (c && c->model) {
+		if (bt_validation_mark_untrusted(r->validation, c, &n_failed, &n_skipped) != BT_OK) {
+			note(r, "bring-up: out of memory");
+			r->status = BT_EXIT_FAILED;
+			return;
+		}
+		printf("bring-up      %u event(s) of model %s FAILed validation, %u SKIPped: the "
+		       "nodes whose formulas read them are untrusted\n", n_failed,
+		       c->def ? c->def->id : "?", n_skipped);
+		if (n_failed || n_skipped)
+			note(r, "bring-up: %u model event(s) failed validation, %u skipped: their "
+				"nodes are untrusted", n_failed, n_skipped);
+	}
+	int status = r->status;
+	bt_run_phase_run(&r->phase);
+	r->ran_workloads = true;
+	/* the validation's verdict stands when the run itself went well */
+	if (status != BT_EXIT_OK && r->status == BT_EXIT_OK)
+		r->status = status;
 }
 
 /* Model ids compare without case (metrics/builtin.c). */
@@ -509,7 +549,9 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		}
 		r->phase.can_count = cs == BT_OK;
 		r->counting_simulated = cs == BT_OK && r->opt.sim;
-		if (r->opt.validate) {
+		if (r->opt.bring_up) {
+			bring_up(r, cs == BT_OK);
+		} else if (r->opt.validate) {
 			r->status = bt_validate_mode(cs == BT_OK ? r->phase.count : NULL,
 						     r->phase.no_count_reason, &r->opt,
 						     &r->validation);

@@ -10,9 +10,14 @@
 #include "metrics/rules.h"
 #include "pmu/counter-health.h"
 #include "synth/sim-run.h"
+#include "report/tree.h"
 
 struct bt_count_ctx {
 	struct bt_arena arena;
+	/* --bring-up: per model event, the check that did not pass (event ""
+	 * = passed or not checked); NULL without --bring-up. Each tree marks
+	 * the nodes whose formulas read such an event (count-run.c). */
+	struct bt_untrust *ev_untrust;
 	const struct bt_cpu_info *cpu;
 	const struct bt_model_def *def;
 	struct bt_model *model;

@@ -548,6 +548,42 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t,
 			 bt_model_retire_latency_count(c->model) - measured);
 }
 
+/*
+ * --bring-up: a node whose value formula reads an event that FAILed (first
+ * choice) or was SKIPped in validation is untrusted: it says which event
+ * and check, and the evaluator never puts it on the bottleneck path
+ * (bt_result.exclude). Its number is still computed and shown, marked.
+ */
+static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_outcome *t)
+{
+	unsigned nn = bt_model_node_count(c->model), ne = bt_model_event_count(c->model), n;
+	uint16_t *ev = malloc((ne + 1) * sizeof(*ev));
+
+	t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
+	if (!ev || !t->untrusted) {
+		free(ev);
+		return BT_ERR_NOMEM;
+	}
+	for (unsigned i = 0; i < nn; i++) {
+		const struct bt_untrust *pick = NULL;
+
+		if (bt_model_node_value_events(c->model, i, c->constants, ev, &n) != BT_OK)
+			n = 0;
+		for (unsigned k = 0; k < n; k++) {
+			const struct bt_untrust *u = &c->ev_untrust[ev[k]];
+			if (u->event[0] && (!pick || (strcmp(pick->verdict, "FAIL") != 0 &&
+						      strcmp(u->verdict, "FAIL") == 0)))
+				pick = u;
+		}
+		if (pick) {
+			t->untrusted[i] = *pick;
+			t->result->exclude[i] = 1;
+		}
+	}
+	free(ev);
+	return BT_OK;
+}
+
 static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 {
 	struct bt_tree_outcome *t = calloc(1, sizeof(*t));
@@ -568,6 +604,10 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 	}
 	t->simulated = c->synth != NULL;
 	t->tsc_hz = c->tsc_hz;
+	if (c->ev_untrust && mark_untrusted(c, t) != BT_OK) {
+		bt_tree_outcome_free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -723,6 +763,7 @@ void bt_tree_outcome_free(struct bt_tree_outcome *t)
 	free(t->budget_skipped_ev);
 	free(t->targeted);
 	free(t->rl);
+	free(t->untrusted);
 	bt_consistency_free(t->consistency);
 	free(t);
 }

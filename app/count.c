@@ -632,6 +632,7 @@ void bt_count_free(struct bt_count_ctx *c)
 	bt_synth_free(c->synth);
 	free(c->evp);
 	free(c->twins);
+	free(c->ev_untrust);
 	bt_arena_free(&c->arena);
 	free(c);
 }

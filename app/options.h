@@ -103,6 +103,8 @@ struct bt_options {
 	/* Validation (validate/): check PMU events over known-count kernels */
 	bool validate;            /* --validate: instead of the workloads */
 	const char *validate_spec; /* --validate-spec FILE: a spec file instead of the built-in one */
+	bool bring_up;            /* --bring-up: conformance, validate the model's events, then
+				   * the Top-Down run with untrusted nodes marked */
 };
 
 void bt_options_defaults(struct bt_options *o);

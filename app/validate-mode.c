@@ -91,8 +91,12 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	}
 	if (!opt->validate_spec) {
 		bt_vspec_builtin(&c->pmu.caps, &spec);
+		/* --bring-up: every level the run may reach (--level N: to
+		 * N), not just 1-2 */
+		unsigned lv = !opt->bring_up ? 2 : opt->level ? opt->level : 0;
 		if (model)
-			bt_vspec_builtin_model(model, c->constants, &c->pmu.caps, &spec);
+			bt_vspec_builtin_model_level(model, lv ? lv : bt_model_max_level(model),
+						     c->constants, &c->pmu.caps, &spec);
 	}
 
 	struct bt_validate_opts o;
@@ -134,6 +138,38 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	if (t[BT_VERDICT_FAIL])
 		status = BT_EXIT_FAILED;
 	return status;
+}
+
+bt_status bt_validation_mark_untrusted(const struct bt_validation_run *v, struct bt_count_ctx *c,
+				       unsigned *n_failed, unsigned *n_skipped)
+{
+	unsigned ne = bt_model_event_count(c->model);
+
+	*n_failed = *n_skipped = 0;
+	free(c->ev_untrust);
+	c->ev_untrust = calloc(ne + 1, sizeof(*c->ev_untrust));
+	if (!c->ev_untrust)
+		return BT_ERR_NOMEM;
+	for (int k = 0; v && k < v->checks.n; k++) {
+		const struct bt_check_result *r = &v->checks.v[k];
+		int e = r->event[0] ? bt_model_event_find(c->model, r->event) : -1;
+		struct bt_untrust *u;
+
+		if (e < 0 || (r->verdict != BT_VERDICT_FAIL && r->verdict != BT_VERDICT_SKIP))
+			continue;
+		u = &c->ev_untrust[e];
+		/* a FAIL outweighs a SKIP of the same event; otherwise the first */
+		if (u->event[0] && (strcmp(u->verdict, "FAIL") == 0 || r->verdict != BT_VERDICT_FAIL))
+			continue;
+		if (!u->event[0])
+			(*(r->verdict == BT_VERDICT_FAIL ? n_failed : n_skipped))++;
+		else
+			(*n_skipped)--, (*n_failed)++;
+		snprintf(u->event, sizeof(u->event), "%s", r->event);
+		snprintf(u->check, sizeof(u->check), "%s", r->id);
+		snprintf(u->verdict, sizeof(u->verdict), "%s", bt_verdict_name(r->verdict));
+	}
+	return BT_OK;
 }
 
 void bt_validation_run_json(struct bt_jw *j, const void *run)

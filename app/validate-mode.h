@@ -21,6 +21,11 @@ struct bt_validation_run;
  * (free with bt_validation_run_free) feeds bt_validation_run_json. */
 int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_options *opt,
 		     struct bt_validation_run **ret);
+/* --bring-up: records in c, per model event, the check that FAILed (or else
+ * was SKIPped) for it, so each tree marks the nodes that read it
+ * (untrusted). *n_failed / *n_skipped: the model events so judged. */
+bt_status bt_validation_mark_untrusted(const struct bt_validation_run *v, struct bt_count_ctx *c,
+				       unsigned *n_failed, unsigned *n_skipped);
 void bt_validation_run_json(struct bt_jw *j, const void *run);
 void bt_validation_run_free(struct bt_validation_run *v);
 

@@ -128,11 +128,12 @@ struct bt_result *bt_result_new(const struct bt_model *m)
 	r->has_flag = calloc(n + 1, 1);
 	r->flag_literal = calloc(n + 1, 1);
 	r->formula_flag = calloc(n + 1, 1);
+	r->exclude = calloc(n + 1, 1);
 	r->missing_events = malloc((m->def->n_events + 1) * sizeof(uint16_t));
 	r->ops = malloc((m->n_ops + 1) * sizeof(double));
 	r->taint = malloc(m->n_ops + 1);
 	if (!r->raw || !r->value || !r->cpi_share || !r->state || !r->flag || !r->has_flag ||
-	    !r->flag_literal || !r->formula_flag || !r->missing_events || !r->ops || !r->taint) {
+	    !r->flag_literal || !r->formula_flag || !r->exclude || !r->missing_events || !r->ops || !r->taint) {
 		bt_result_free(r);
 		return NULL;
 	}
@@ -151,6 +152,7 @@ void bt_result_free(struct bt_result *r)
 	free(r->has_flag);
 	free(r->flag_literal);
 	free(r->formula_flag);
+	free(r->exclude);
 	free(r->missing_events);
 	free(r->ops);
 	free(r->taint);
@@ -371,7 +373,10 @@ static void bottleneck_path(const struct bt_model *m, struct bt_result *r)
 	 * child at each level, to the deepest one. Where the vendor defines
 	 * no threshold for any node (AMD's pipeline metrics), no node is ever
 	 * flagged: the path then follows the largest share per level, among
-	 * the nodes that have a value, and says so (path_largest_share). */
+	 * the nodes that have a value, and says so (path_largest_share).
+	 * A node the caller excluded (r->exclude: its inputs are not
+	 * trusted) is never a candidate, so the path ends above it or goes
+	 * through a trusted sibling. */
 	const uint16_t *kids = m->roots;
 	unsigned n_kids = m->n_roots;
 	bool by_share = !any_tree_threshold(m, r);
@@ -383,6 +388,8 @@ static void bottleneck_path(const struct bt_model *m, struct bt_result *r)
 			unsigned i = kids[k];
 			bool candidate = by_share ? r->state[i] == BT_NODE_OK && !isnan(r->value[i])
 						  : r->flag[i];
+			if (r->exclude[i])
+				candidate = false;
 			if (candidate && (best < 0 || r->value[i] > r->value[best]))
 				best = (int)i;
 		}

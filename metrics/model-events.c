@@ -6,13 +6,15 @@
  * way, so the planner does not count events that cannot matter.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "metrics/model-internal.h"
 
-bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *nodes, unsigned n_nodes,
-				    const double *constants, uint16_t *ret_events, unsigned *ret_n)
+static bt_status events_of(const struct bt_model *m, const unsigned *nodes, unsigned n_nodes,
+			   const double *constants, bool value_only, uint16_t *ret_events,
+			   unsigned *ret_n)
 {
 	bt_status s = BT_ERR_NOMEM;
 	uint32_t n = m->n_ops;
@@ -47,7 +49,7 @@ bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *no
 		if (i >= m->def->n_nodes)
 			continue;
 		uint32_t roots[3] = { m->node_value[i], m->node_thresh[i], m->node_thresh_lit[i] };
-		for (int r = 0; r < 3; r++)
+		for (int r = 0; r < (value_only ? 1 : 3); r++)
 			if (roots[r] != NO_OP && !seen[roots[r]]) {
 				seen[roots[r]] = 1;
 				stack[sp++] = roots[r];
@@ -91,6 +93,18 @@ out:
 	free(known);
 	free(used);
 	return s;
+}
+
+bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *nodes, unsigned n_nodes,
+				    const double *constants, uint16_t *ret_events, unsigned *ret_n)
+{
+	return events_of(m, nodes, n_nodes, constants, false, ret_events, ret_n);
+}
+
+bt_status bt_model_node_value_events(const struct bt_model *m, unsigned node, const double *constants,
+				     uint16_t *ret_events, unsigned *ret_n)
+{
+	return events_of(m, &node, 1, constants, true, ret_events, ret_n);
 }
 
 bt_status bt_model_events_up_to_level(const struct bt_model *m, unsigned level,

@@ -101,6 +101,10 @@ double bt_model_retire_latency_published(const struct bt_model *m, unsigned i);
  */
 bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *nodes, unsigned n_nodes,
 				    const double *constants, uint16_t *ret_events, unsigned *ret_n);
+/* The events node's value formula alone reads (not its threshold), the
+ * same way: what makes the node's number depend on an event. */
+bt_status bt_model_node_value_events(const struct bt_model *m, unsigned node, const double *constants,
+				     uint16_t *ret_events, unsigned *ret_n);
 /* ... for all tree nodes of level <= level (and what their thresholds need) */
 bt_status bt_model_events_up_to_level(const struct bt_model *m, unsigned level,
 				      const double *constants, uint16_t *ret_events, unsigned *ret_n);
@@ -170,6 +174,11 @@ struct bt_result {
 	uint8_t *flag_literal;   /* per node: the literal reading, where it differs (SRF) */
 	uint8_t *formula_flag;   /* per node: the threshold as the formula computes it, also
 				  * for BT_NODE_NO_RETIRE_LATENCY nodes (flag is 0 there) */
+	uint8_t *exclude;        /* per node, an input set by the caller (0 after
+				  * bt_result_new): 1 = never on the bottleneck path
+				  * (--bring-up: a node whose formula uses an event
+				  * that failed validation); its value and flag are
+				  * still computed */
 	double *cpi_share;       /* per tree node: its CPI-stack component (level 1: value x
 				  * CPI; below: the parent's split among its children by
 				  * value, so children add up to their parent); NaN where

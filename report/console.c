@@ -212,6 +212,7 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 		.targeted = t->targeted,
 		.untargeted_why = t->untargeted_why,
 		.styler = styler,
+		.untrusted = t->untrusted,
 	};
 
 	struct bt_strbuf sb = { 0 };

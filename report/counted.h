@@ -16,6 +16,7 @@
 #include "metrics/rules.h"
 #include "pmu/measure.h"
 #include "pmu/run-freq.h"
+#include "report/tree.h"
 
 struct bt_counter_health;
 
@@ -122,6 +123,9 @@ struct bt_tree_outcome {
 	/* the evaluated tree against the model's consistency rules
 	 * (metrics/rules.h); NULL when they were not derived */
 	struct bt_consistency *consistency;
+	/* --bring-up: per model node, why it is not trusted (NULL: the run did
+	 * not validate its events) */
+	struct bt_untrust *untrusted;
 };
 
 #endif

@@ -429,7 +429,8 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 	bt_jw_end(j);
 	{
 		struct bt_report_opts o = { .input_label = t->input_label, .targeted = t->targeted,
-					    .untargeted_why = t->untargeted_why };
+					    .untargeted_why = t->untargeted_why,
+					    .untrusted = t->untrusted };
 
 		bt_report_json_write(j, "tree", t->model, t->result, &o);
 	}

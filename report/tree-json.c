@@ -89,6 +89,13 @@ static void write_node(struct bt_jw *j, const struct bt_model *m, const struct b
 		bt_jw_bool(j, "thresh_literal", r->flag_literal[i]);
 	if (!isnan(r->cpi_share[i]))
 		bt_jw_double(j, "cpi_share", r->cpi_share[i]);
+	if (o->untrusted && o->untrusted[i].event[0]) {
+		bt_jw_object(j, "untrusted");
+		bt_jw_str(j, "event", o->untrusted[i].event);
+		bt_jw_str(j, "check", o->untrusted[i].check);
+		bt_jw_str(j, "verdict", o->untrusted[i].verdict);
+		bt_jw_end(j);
+	}
 	bt_jw_end(j);
 }
 

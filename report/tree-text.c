@@ -152,6 +152,36 @@ bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts
 	return o->targeted && !o->targeted[i];
 }
 
+void bt_untrust_text(const struct bt_untrust *u, char *buf, size_t size)
+{
+	snprintf(buf, size, "untrusted: %s %s (%s)", u->event,
+		 strcmp(u->verdict, "SKIP") == 0 ? "was skipped in validation" : "failed validation",
+		 u->check);
+}
+
+/* Every untrusted node, also those the flagged-only view does not list. */
+static void print_untrusted(FILE *f, const struct bt_model *m, const struct bt_report_opts *o)
+{
+	struct bt_strbuf sb = { 0 };
+	unsigned nn = bt_model_node_count(m), k = 0;
+
+	if (!o->untrusted)
+		return;
+	for (unsigned i = 0; i < nn; i++)
+		if (o->untrusted[i].event[0])
+			bt_sb_printf(&sb, "%s%s", k++ ? ", " : "", bt_model_node(m, i)->name);
+	if (k) {
+		char head[160];
+
+		snprintf(head, sizeof(head), "untrusted (--bring-up: an event failed validation; "
+			 "never the bottleneck): %u node%s:", k, k == 1 ? "" : "s");
+		fputc('\n', f);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "", "  ", head);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", bt_sb_str(&sb));
+	}
+	bt_sb_free(&sb);
+}
+
 static void print_node(FILE *f, const struct bt_model *m, const struct bt_result *r,
 		       const struct bt_report_opts *o, unsigned i, unsigned depth)
 {
@@ -176,6 +206,13 @@ static void print_node(FILE *f, const struct bt_model *m, const struct bt_result
 	snprintf(tail, sizeof(tail), " %9s  %-3s  %9s", val, mark_of(r, i), cpi);
 	trim_right(tail);
 	fit_row(f, o->styler, bt_tree_node_style(r, i), lead, nd->name, NAME_END, tail);
+	if (o->untrusted && o->untrusted[i].event[0]) {
+		char why[300], ind[64];
+
+		bt_untrust_text(&o->untrusted[i], why, sizeof(why));
+		snprintf(ind, sizeof(ind), "        %*s", (int)(2 * (depth < 16 ? depth : 16)), "");
+		bt_text_wrap(f, BT_CONSOLE_COLS, ind, ind, why);
+	}
 	/* A node without a vendor threshold cannot be "not flagged": its
 	 * children are shown (and drill-down measures them). */
 	if (o->flagged_only && !r->flag[i] && r->has_flag[i])
@@ -364,8 +401,14 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	int any_threshold = 0;
 	for (unsigned i = 0; i < bt_model_node_count(m); i++)
 		any_threshold |= bt_model_node(m, i)->kind == BT_NODE_TREE && r->has_flag[i];
+	int untrusted_flag = 0;
+	for (unsigned i = 0; i < bt_model_node_count(m); i++)
+		untrusted_flag |= bt_model_node(m, i)->kind == BT_NODE_TREE &&
+				  bt_model_node(m, i)->level == 1 && r->flag[i] && r->exclude[i];
 	sb.n = 0;
-	if (!r->path_len)
+	if (!r->path_len && untrusted_flag)
+		bt_sb_puts(&sb, "(no trusted level-1 node is flagged: the flagged ones are untrusted)");
+	else if (!r->path_len)
 		bt_sb_puts(&sb, any_threshold ? "(no level-1 node is flagged)"
 					      : "(the vendor files define no thresholds for this model)");
 	for (unsigned k = 0; k < r->path_len; k++)
@@ -412,5 +455,6 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 		}
 	}
 	print_missing(f, m, r, o);
+	print_untrusted(f, m, o);
 	return ferror(f) ? BT_ERR_IO : BT_OK;
 }

@@ -17,6 +17,17 @@
 #include "metrics/model.h"
 #include "metrics/rules.h"
 
+/* --bring-up: why a node is not trusted, the first event its formula reads
+ * that did not pass validation (event "" = trusted). */
+struct bt_untrust {
+	char event[96];
+	char check[128];     /* the check id, "event:EVENT@kernel" */
+	char verdict[8];     /* "FAIL" or "SKIP" */
+};
+/* "untrusted: EVENT failed validation (CHECK)" ("... was skipped in
+ * validation (CHECK)" for a SKIP) */
+void bt_untrust_text(const struct bt_untrust *u, char *buf, size_t size);
+
 struct bt_report_opts {
 	unsigned max_level;       /* deepest tree level shown; 0 = all */
 	int info;                 /* text: also list Info_/Bottleneck_ metrics */
@@ -51,6 +62,10 @@ struct bt_report_opts {
 	 * ("retire_latency": {EVENT: {"mean": m, "source": s}}; replay --json);
 	 * NULL = not written (results files carry them in "counted") */
 	const struct bt_counts *counts;
+	/* --bring-up: per node, why it is not trusted (NULL: no such
+	 * judgement). Text: a line under the node's row and a list after the
+	 * tree; JSON: the node's "untrusted": {"event", "check", "verdict"}. */
+	const struct bt_untrust *untrusted;
 };
 
 /*

@@ -20,7 +20,8 @@
  *     UOPS_ISSUED.ANY 0EH/01H; Golden Cove..Redwood Cove the same with
  *     UOPS_ISSUED.ANY AEH/01H and INST_RETIRED.MACRO_FUSED C0H/10H (Lion
  *     Cove C0H/30H); Atom cores UOPS_RETIRED.ALL C2H/00H, UOPS_ISSUED.ANY
- *     0EH/00H. The model: on the big cores every conditional branch of a
+ *     0EH/00H, and the architectural Topdown Retiring C2H/02H the same
+ *     retired uops (one slot each). The model: on the big cores every conditional branch of a
  *     kernel macro-fuses with the instruction before it (DEC/JNZ does, SDM
  *     vol. 1 and the optimization manual's "macro-fusion"), so a fused pair
  *     is one uop; an Atom core's are counted unfused; issued = retired (the
@@ -86,6 +87,10 @@ static const struct enc uops_lnc[] = {
 };
 static const struct enc uops_atom[] = {
 	{ -1, 0xC2, 0x00, Q_UOPS_UNFUSED }, { -1, 0x0E, 0x00, Q_UOPS_UNFUSED },
+	/* architectural Topdown Retiring (SDM bit 11, C2H/02H): the retired
+	 * slots, one per uop on these cores (so a defect on it is visible to
+	 * --validate/--bring-up over the kernels) */
+	{ -1, 0xC2, 0x02, Q_UOPS_UNFUSED },
 };
 
 static const struct enc amd[] = {

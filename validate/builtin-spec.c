@@ -198,6 +198,10 @@ static const struct named {
 	  "retired uops: the instructions less the fused branches .. one per instruction" },
 	{ "UOPS_RETIRED.ALL", BT_VEXP_RANGE, UOPS_LO, UOPS_HI, 0, 1,
 	  "retired uops: the instructions less the fused branches .. one per instruction" },
+	/* the architectural event (ARCH model): retired slots, one per
+	 * retired uop on the cores that enumerate it */
+	{ "Topdown_Retiring", BT_VEXP_RANGE, UOPS_LO, UOPS_HI, 0, 1,
+	  "retiring slots: the instructions less the fused branches .. one per instruction" },
 	{ "UOPS_ISSUED.ANY", BT_VEXP_RANGE, UOPS_LO, "k.instructions + 1000 + n/100", 0, 1,
 	  "issued uops: at least the retired ones" },
 	{ "UOPS_RETIRED.MACRO_FUSED", BT_VEXP_RANGE, "0", "k.cond + 4", 0, 1,
@@ -234,6 +238,13 @@ static const char *retired_uops(const struct bt_model *m)
 bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constants,
 				 const struct bt_pmu_caps *caps, struct bt_vspec *s)
 {
+	return bt_vspec_builtin_model_level(m, 2, constants, caps, s);
+}
+
+bt_status bt_vspec_builtin_model_level(const struct bt_model *m, unsigned level,
+				       const double *constants, const struct bt_pmu_caps *caps,
+				       struct bt_vspec *s)
+{
 	unsigned total = bt_model_event_count(m), n = 0;
 	uint16_t *ev = malloc((total ? total : 1) * sizeof(*ev));
 	bt_status st;
@@ -246,7 +257,7 @@ bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constan
 
 	if (!ev)
 		return BT_ERR_NOMEM;
-	if ((st = bt_model_events_up_to_level(m, 2, constants, ev, &n)) != BT_OK) {
+	if ((st = bt_model_events_up_to_level(m, level, constants, ev, &n)) != BT_OK) {
 		free(ev);
 		return st;
 	}
@@ -268,7 +279,7 @@ bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constan
 		x.kind = BT_VEXP_LE;
 		x.plausibility = 1;
 		snprintf(x.of, sizeof(x.of), "%s", cycles);
-		snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: at most 8 per cycle");
+		snprintf(x.note, sizeof(x.note), "Top-Down level 1-%u event: at most 8 per cycle", level);
 		if (known) {
 			x.kind = known->kind;
 			x.plausibility = known->plausibility;
@@ -277,14 +288,14 @@ bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constan
 				snprintf(x.expr[0], sizeof(x.expr[0]), "%s", known->lo);
 			if (known->hi)
 				snprintf(x.expr[1], sizeof(x.expr[1]), "%s", known->hi);
-			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event%s%s",
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-%u event%s%s", level,
 				 known->note ? ": " : known->kind == BT_VEXP_LE ?
 				 ": a count of cycles, at most the cycles" : "",
 				 known->note ? known->note : "");
 		} else if (counts_cycles(e->name)) {
 			x.k = 1;
-			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: a count of cycles, "
-				 "at most the cycles");
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-%u event: a count of cycles, "
+				 "at most the cycles", level);
 		}
 		st = bt_vspec_add(s, &x);
 		/* Issue slots: also at least the retired uops (a second check,
@@ -294,8 +305,8 @@ bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constan
 			x.kind = BT_VEXP_RANGE;
 			snprintf(x.expr[0], sizeof(x.expr[0]), "%s", UOPS_LO);
 			snprintf(x.expr[1], sizeof(x.expr[1]), "32*n + 8000");
-			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: issue slots: at "
-				 "least the retired uops");
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-%u event: issue slots: at "
+				 "least the retired uops", level);
 			st = bt_vspec_add(s, &x);
 		}
 		/* Issued against retired uops in one window: an issued-uop event
@@ -313,8 +324,8 @@ bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constan
 			x.tolerance_pct = x.warn_pct = 10;
 			x.plausibility = 1;
 			snprintf(x.of, sizeof(x.of), "%s", retired);
-			snprintf(x.note, sizeof(x.note), "Top-Down level 1-2 event: issued uops = "
-				 "retired uops but for the wrong path of one mispredicted exit");
+			snprintf(x.note, sizeof(x.note), "Top-Down level 1-%u event: issued uops = "
+				 "retired uops but for the wrong path of one mispredicted exit", level);
 			st = bt_vspec_add(s, &x);
 		}
 	}

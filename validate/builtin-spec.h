@@ -31,5 +31,10 @@ bt_status bt_vspec_builtin(const struct bt_pmu_caps *caps, struct bt_vspec *s);
 struct bt_model;
 bt_status bt_vspec_builtin_model(const struct bt_model *m, const double *constants,
 				 const struct bt_pmu_caps *caps, struct bt_vspec *s);
+/* The same for the events of every tree node of level <= level (--bring-up:
+ * all the levels the run may reach). */
+bt_status bt_vspec_builtin_model_level(const struct bt_model *m, unsigned level,
+				       const double *constants, const struct bt_pmu_caps *caps,
+				       struct bt_vspec *s);
 
 #endif

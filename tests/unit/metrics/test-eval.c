@@ -156,6 +156,50 @@ TEST(bottleneck_path_and_cpi_stack)
 	teardown(&f);
 }
 
+/* --bring-up's input: an excluded node (its formula reads an event that
+ * failed validation) keeps its value and flag but is never on the path;
+ * the path takes the largest trusted flagged node instead, or stops. Which
+ * events make a node's number: its value formula only, not its threshold. */
+TEST(excluded_nodes_stay_off_the_bottleneck_path)
+{
+	static const struct bt_node_def nodes[] = {
+		{ .name = "X", .kind = BT_NODE_TREE, .level = 1, .formula = "A / B", .threshold = "1" },
+		{ .name = "Y", .kind = BT_NODE_TREE, .level = 1, .formula = "C / B",
+		  .threshold = "$Y > 0.1" },
+		{ .name = "Y1", .kind = BT_NODE_TREE, .level = 2, .parent = "Y", .formula = "0.2",
+		  .threshold = "$Y > 0.1" },
+	};
+	struct bt_model_def def = { .id = "T", .n_nodes = 3, .nodes = nodes, .n_events = 4,
+				    .events = ev_abcz };
+	struct fixture f;
+	uint16_t ev[4];
+	unsigned n = 0;
+	CHECK(setup(&f, &def));
+	bt_counts_set_event(f.c, "A", 1);
+	bt_counts_set_event(f.c, "B", 4);
+	bt_counts_set_event(f.c, "C", 2);
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->path_len, 2); /* Y (0.5) > X (0.25), then Y1 */
+	CHECK_STR(bt_model_node(f.m, f.r->path[0])->name, "Y");
+	f.r->exclude[node(&f, "Y")] = 1;
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_NEAR(f.r->value[node(&f, "Y")], 0.5, 0, 0);
+	CHECK(f.r->flag[node(&f, "Y")]);
+	CHECK_EQ_INT(f.r->path_len, 1);
+	CHECK_STR(bt_model_node(f.m, f.r->path[0])->name, "X");
+	f.r->exclude[node(&f, "X")] = 1;
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->path_len, 0);
+	/* Y1's value reads no event; its threshold reads C through $Y */
+	CHECK(bt_model_node_value_events(f.m, (unsigned)node(&f, "Y1"), NULL, ev, &n) == BT_OK);
+	CHECK_EQ_INT(n, 0);
+	CHECK(bt_model_node_value_events(f.m, (unsigned)node(&f, "Y"), NULL, ev, &n) == BT_OK);
+	CHECK_EQ_INT(n, 2);
+	CHECK_STR(bt_model_event(f.m, ev[0])->name, "B");
+	CHECK_STR(bt_model_event(f.m, ev[1])->name, "C");
+	teardown(&f);
+}
+
 TEST(integer_arithmetic_is_exact_like_python)
 {
 	/* Expected values from Python 3 (counts are ints there):
