@@ -212,4 +212,16 @@ if grep -q "each run in [0-9]* windows, interrupts open between them (--max-wind
 else
   echo "FAIL --max-window-ms: console"; fail=1
 fi
+# Off a terminal the console is written line by line: a full-size run that
+# takes minutes shows its header (and each workload as it ends) in a file
+# at once, not at exit. multiply1 at full size runs for many seconds here.
+"$bin" run --no-results -w multiply1 >"$work/lines.txt" 2>&1 &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do grep -q "^Workloads" "$work/lines.txt" && break; sleep 0.5; done
+if kill -0 "$pid" 2>/dev/null && grep -q "^Workloads" "$work/lines.txt"; then
+  echo "ok   run into a file: the header is there while the run goes on"
+else
+  echo "FAIL run into a file: nothing written while it runs ($(wc -l <"$work/lines.txt") lines)"; fail=1
+fi
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 exit $fail

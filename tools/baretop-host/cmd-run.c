@@ -89,6 +89,11 @@ static int cmd_run(int argc, char **argv)
 	static char results_dir[PATH_MAX + 16];
 	struct bt_platform plat;
 
+	/* A line as soon as it is written, also into a file or a pipe: a
+	 * full-size run takes minutes, and whoever follows it (tail -f, a CI
+	 * log) sees each workload as it ends, not everything at exit. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
 	/* Without a PMU Linux lets this process use, say so in one line
 	 * before anything runs (the program would otherwise only time). */
 	if (wants_perf(argc, argv)) {

@@ -75,6 +75,11 @@ static int cmd_validate(int argc, char **argv)
 {
 	static char results_dir[PATH_MAX + 16];
 	struct bt_platform plat;
+
+	/* A line as soon as it is written, also into a file or a pipe: a
+	 * full-size run takes minutes, and whoever follows it (tail -f, a CI
+	 * log) sees each workload as it ends, not everything at exit. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	char **args = calloc((size_t)argc + 2, sizeof(*args));
 
 	if (!args)
