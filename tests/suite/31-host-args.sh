@@ -125,6 +125,31 @@ cmp -s "$res" "$work/keep.json" && [ $rc -eq 2 ] && grep -q "will not write over
   "$bin" detect --cpuid=tests/data/cpuid/raw-rpl-2p2e.txt --json >"$work/j2" && cmp -s "$work/j1" "$work/j2" &&
   ok "detect --cpuid FILE and --cpuid=FILE agree" || bad "detect spellings"
 
+# --json[=FILE]: the FILE only after '=', so the next word stays an input
+"$bin" replay --json "$case_file" >"$work/rj1" && "$bin" replay --json="$work/rj2" "$case_file" &&
+  "$bin" replay "$case_file" --json=- >"$work/rj3" || bad "replay --json spellings"
+cmp -s "$work/rj1" "$work/rj2" && cmp -s "$work/rj1" "$work/rj3" &&
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["values"]' "$work/rj2" &&
+  ok "replay --json, --json=FILE, --json=-: the same JSON, with values" || bad "replay --json spellings differ"
+cp "$case_file" "$work/in.json"
+"$bin" replay --json="$work/in.json" "$work/in.json" >"$work/out" 2>"$work/err"; rc=$?
+cmp -s "$case_file" "$work/in.json" && [ $rc -eq 2 ] && grep -q "would write over the input" "$work/err" &&
+  ok "replay --json=F over its own input refused: $(cat "$work/err")" || bad "replay --json=F over its input: status $rc"
+for c in "detect --cpuid tests/data/cpuid/raw-rpl-2p2e.txt" "plan --model skl --level 1"; do
+  "$bin" $c --json >"$work/c1" && "$bin" $c --json="$work/c2" && cmp -s "$work/c1" "$work/c2" &&
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/c2" &&
+    ok "${c%% *} --json and --json=FILE: the same JSON" || bad "${c%% *} --json=FILE"
+done
+"$bin" workloads --quick --reps 1 --json="$work/w.json" alu-independent >"$work/out" 2>&1 &&
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["tool"] == "baretop-host workloads"' "$work/w.json" &&
+  [ ! -s "$work/out" ] && ok "workloads --json=FILE: the JSON in FILE, nothing on stdout" || bad "workloads --json=FILE: $(head -2 "$work/out")"
+# an output is written whole or not at all: a failing command leaves the old file
+echo keep >"$work/old.json"
+"$bin" plan --model nosuch --json="$work/old.json" >/dev/null 2>&1
+[ "$(cat "$work/old.json")" = keep ] && ok "a failed plan leaves an earlier --json=FILE as it was" ||
+  bad "a failed plan changed the earlier output file"
+[ -z "$(ls "$work" | grep '\.tmp')" ] && ok "no temporary files left beside the outputs" || bad "temporary files left: $(ls "$work" | grep tmp)"
+
 # 4. names without case
 "$bin" plan --model skl --level 1 >"$work/p1" 2>&1 && "$bin" plan --model SKL --level 1 >"$work/p2" 2>&1 &&
   cmp -s "$work/p1" "$work/p2" && ok "plan --model skl = --model SKL" || bad "plan --model skl: $(head -2 "$work/p1")"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host detect --cpuid FILE [--json]
+ * baretop-host detect --cpuid FILE [--json[=FILE]]
  *
  * What baretop would decide on a machine it has never booted on, from a
  * CPUID dump of it (the format of ../shared/reference/cpuid/, or the raw
@@ -28,20 +28,20 @@
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
 
-BT_HOST_COMMAND(detect, "detect --cpuid FILE [--json]",
+BT_HOST_COMMAND(detect, "detect --cpuid FILE [--json[=FILE]]",
 		"what baretop would decide per kind of core, from a CPUID dump")
 
 static const struct host_opt opts[] = {
 	{ "cpuid", NULL, HOST_VALUE, "FILE",
 	  "the CPUID dump: the format of ../shared/reference/cpuid/ or the\n"
 	  "output of `cpuid -r`" },
-	{ "json", NULL, HOST_FLAG, NULL, "the decisions as one JSON document" },
+	{ "json", NULL, HOST_OUTPUT_EQ, "FILE", "the decisions as one JSON document (instead of the text)" },
 	{ 0 },
 };
 
 static const struct host_cmd_args args = {
 	"detect",
-	"detect --cpuid FILE [--json]",
+	"detect --cpuid FILE [--json[=FILE]]",
 	"What baretop would decide per kind of core (model, counters, PERF_METRICS,\n"
 	"corrections for the part, the Top-Down source: a published model or ARCH, the\n"
 	"architectural model from the events CPUID enumerates, with the events level 1\n"
@@ -156,7 +156,7 @@ static void print_text(const char *path, const struct bt_cpuid_dump *dump,
 	}
 }
 
-static void print_json(const struct bt_cpuid_dump *dump, const struct bt_dump_decision *d)
+static void print_json(FILE *out, const struct bt_cpuid_dump *dump, const struct bt_dump_decision *d)
 {
 	struct bt_strbuf sb = { 0 };
 	struct bt_jw j;
@@ -208,14 +208,14 @@ static void print_json(const struct bt_cpuid_dump *dump, const struct bt_dump_de
 	}
 	bt_jw_end(&j);
 	bt_jw_end(&j);
-	printf("%s\n", bt_sb_str(&sb));
+	fprintf(out, "%s\n", bt_sb_str(&sb));
 	bt_sb_free(&sb);
 }
 
 static int cmd_detect(int argc, char **argv)
 {
 	const char *path = NULL;
-	bool json = false;
+	const char *json = NULL;
 
 	struct host_args it;
 	const char *v;
@@ -226,7 +226,7 @@ static int cmd_detect(int argc, char **argv)
 		if (k == 0)
 			path = v;
 		else if (k == 1)
-			json = true;
+			json = v;
 		else if (k == HOST_ARGS_POSITIONAL)
 			return host_usage_error(&args, "unexpected argument '%s' (the dump is --cpuid FILE)", v);
 		else
@@ -257,11 +257,20 @@ static int cmd_detect(int argc, char **argv)
 	}
 	for (size_t i = 0; i < dump.n_groups; i++)
 		bt_detect_dump_group(&dump.groups[i], &d[i]);
-	if (json)
-		print_json(&dump, d);
-	else
+	int rc = HOST_EXIT_OK;
+	if (json) {
+		struct host_output out;
+		if (host_output_begin(&out, "detect", json)) {
+			print_json(out.f, &dump, d);
+			if (!host_output_end(&out, true))
+				rc = HOST_EXIT_USAGE;
+		} else {
+			rc = HOST_EXIT_USAGE;
+		}
+	} else {
 		print_text(path, &dump, d);
+	}
 	free(d);
 	bt_cpuid_dump_free(&dump);
-	return 0;
+	return rc;
 }

@@ -71,7 +71,7 @@ static int cmd_diff(int argc, char **argv)
 	if (bt_host_page_diff(&a, &p, &df) < 0)
 		goto out;
 	p.diff_only = 1;
-	if (bt_host_page_write(&p, o.text, o.html, o.csv) < 0)
+	if (bt_host_page_write("diff", &p, o.text, o.html, o.csv) < 0)
 		goto out;
 	if (!df.n_workloads) {
 		fprintf(stderr, "baretop-host: no workload is counted in both %s and %s\n", files[0], files[1]);

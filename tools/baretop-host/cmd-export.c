@@ -243,23 +243,6 @@ static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz
 	return 0;
 }
 
-static FILE *open_out(const char *path)
-{
-	return strcmp(path, "-") ? fopen(path, "w") : stdout;
-}
-
-static int close_out(FILE *f, const char *path)
-{
-	if (f == stdout)
-		return fflush(f) == 0 ? 0 : -1;
-	int r = ferror(f) ? -1 : 0;
-	if (fclose(f) != 0)
-		r = -1;
-	if (r)
-		fprintf(stderr, "baretop-host: cannot write %s\n", path);
-	return r;
-}
-
 static int cmd_export(int argc, char **argv)
 {
 	const char *in = NULL, *workload = NULL, *csv = NULL, *pj = NULL;
@@ -329,19 +312,20 @@ static int cmd_export(int argc, char **argv)
 	for (int k = 0; k < 2; k++) {
 		if (!outs[k].path)
 			continue;
-		FILE *f = open_out(outs[k].path);
-		if (!f) {
-			fprintf(stderr, "baretop-host: cannot write %s: %s\n", outs[k].path, strerror(errno));
+		struct host_output o;
+		if (!host_output_begin(&o, "export", outs[k].path)) {
 			rc = HOST_EXIT_USAGE;
 			continue;
 		}
+		FILE *f = o.f;
 		if (counted_by && counted_by[0])
 			fprintf(f, "# %s\n", counted_by);
 		int r = outs[k].toplev ? (tree ? write_toplev(f, tree) : -1) : write_perf_json(f, counted, tsc_hz, source);
 		if (r < 0)
 			fprintf(stderr, "baretop-host: %s: the counted workload has no %s\n", in,
 				outs[k].toplev ? "tree" : "events");
-		if (close_out(f, outs[k].path) < 0 || r < 0)
+		/* a file the export could not fill is not written */
+		if (!host_output_end(&o, r >= 0) || r < 0)
 			rc = HOST_EXIT_USAGE;
 	}
 out:

@@ -285,14 +285,11 @@ static int cmd_fleet(int argc, char **argv)
 	if (sim > 0)
 		printf("SIMULATED     %lld of the runs counted with the simulated PMU or replayed counts: their "
 		       "values are not measurements\n", sim);
-	FILE *cf = NULL;
+	struct host_output cf = { 0 };
 	if (rc == 0 && csv) {
-		cf = strcmp(csv, "-") ? fopen(csv, "w") : stdout;
-		if (!cf) {
-			fprintf(stderr, "baretop-host: fleet: cannot write %s: %s\n", csv, strerror(errno));
+		if (!host_output_begin(&cf, "fleet", csv))
 			rc = HOST_EXIT_USAGE;
-		}
-		o.csv = cf;
+		o.csv = cf.f;
 	}
 	int outliers = 0;
 	if (rc == 0) {
@@ -304,10 +301,8 @@ static int cmd_fleet(int argc, char **argv)
 			printf("%soutliers      %d machine%s stand%s out (k = %g MADs)\n", o.text ? "\n" : "", out,
 			       out == 1 ? "" : "s", out == 1 ? "s" : "", o.k);
 	}
-	if (cf && cf != stdout && fclose(cf) != 0) {
-		fprintf(stderr, "baretop-host: fleet: cannot write %s\n", csv);
+	if (cf.f && !host_output_end(&cf, rc == 0))
 		rc = HOST_EXIT_USAGE;
-	}
 	sqlite3_close(db);
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);

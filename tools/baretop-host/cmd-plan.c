@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * baretop-host plan --events FILE [--preset P] [--smt|--smt-off] [--json]
- * baretop-host plan --model M [--level N] [--smt|--smt-off] [--json]
+ * baretop-host plan --events FILE [--preset P] [--smt|--smt-off] [--json[=FILE]]
+ * baretop-host plan --model M [--level N] [--smt|--smt-off] [--json[=FILE]]
  *
  * Plans counter groups (no multiplexing) for the events in FILE, one raw
  * event per line (see pmu/event-encode.h; '#' starts a comment), for the
@@ -187,7 +187,7 @@ static int model_events(struct bt_model *m, unsigned level, bool smt,
 	return (int)n;
 }
 
-static int plan_model(const char *id, unsigned level, bool smt, bool json)
+static int plan_model(const char *id, unsigned level, bool smt, bool json, FILE *out)
 {
 	struct bt_sim_config cfg;
 	struct bt_pmu_caps caps;
@@ -215,21 +215,21 @@ static int plan_model(const char *id, unsigned level, bool smt, bool json)
 	}
 	snprintf(label, sizeof(label), "%s; model %s, level %s%u, SMT %s", cfg.brand, id,
 		 level ? "" : "all = ", level ? level : bt_model_max_level(m), smt ? "on" : "off");
-	int rc = bt_host_plan_print(evp, n, &caps, label, !smt, json, stdout);
+	int rc = bt_host_plan_print(evp, n, &caps, label, !smt, json, out);
 	bt_model_close(m);
 	return rc;
 }
 
 /* Every model at every level: the plan must be valid and have as many
  * groups as the lower bound. Prints one row per model (full depth). */
-static int plan_all_models(bool smt, bool json)
+static int plan_all_models(bool smt, bool json, FILE *out)
 {
 	int bad = 0;
 
 	if (json)
-		printf("[");
+		fprintf(out, "[");
 	else
-		printf("%-8s %-6s %-7s %-8s %-6s %-6s %-13s %s\n", "model", "levels", "events",
+		fprintf(out, "%-8s %-6s %-7s %-8s %-6s %-6s %-13s %s\n", "model", "levels", "events",
 		       "general", "groups", "bound", "unmeasurable", "every level optimal");
 	for (int k = 0; bt_sim_model_names[k]; k++) {
 		const char *id = bt_sim_model_names[k];
@@ -248,7 +248,7 @@ static int plan_all_models(bool smt, bool json)
 
 		if (!bt_sim_config_for_model(id, &cfg) || !sim_caps(&cfg, &caps) ||
 		    host_open_model(id, NULL, &arena, &m) != 0) {
-			printf("%s: cannot set up\n", id);
+			fprintf(stderr, "%s: cannot set up\n", id);
 			bad = 1;
 			continue;
 		}
@@ -278,20 +278,20 @@ static int plan_all_models(bool smt, bool json)
 			}
 		}
 		if (json)
-			printf("%s\n {\"model\": \"%s\", \"levels\": %u, \"events\": %d, "
+			fprintf(out, "%s\n {\"model\": \"%s\", \"levels\": %u, \"events\": %d, "
 			       "\"general_counters\": %d, \"groups\": %d, \"lower_bound\": %d, "
 			       "\"unmeasurable\": %d, \"groups_per_level\": \"%s\", "
 			       "\"every_level_optimal\": %s}",
 			       k ? "," : "", id, max, full_events, caps.num_gp, full_groups, full_bound,
 			       full_unmeas, levels_ok, optimal ? "true" : "false");
 		else
-			printf("%-8s %-6u %-7d %-8d %-6d %-6d %-13d %s (groups per level %s)\n", id, max,
+			fprintf(out, "%-8s %-6u %-7d %-8d %-6d %-6d %-13d %s (groups per level %s)\n", id, max,
 			       full_events, caps.num_gp, full_groups, full_bound, full_unmeas,
 			       optimal ? "yes" : "NO", levels_ok);
 		bt_model_close(m);
 	}
 	if (json)
-		printf("\n]\n");
+		fprintf(out, "\n]\n");
 	return bad;
 }
 
@@ -312,15 +312,15 @@ static const struct host_opt opts[] = {
 	{ "smt-off", NULL, HOST_FLAG, NULL,
 	  "plan as if the sibling thread were off. Default: SMT off with\n"
 	  "--model and --all-models, on with --events" },
-	{ "json", NULL, HOST_FLAG, NULL, "the plan as JSON" },
+	{ "json", NULL, HOST_OUTPUT_EQ, "FILE", "the plan as JSON (instead of the text)" },
 	{ 0 },
 };
 
 static const struct host_cmd_args args = {
 	"plan",
-	"plan --model M [--level N] [--smt|--smt-off] [--json]\n"
-	"plan --all-models [--smt|--smt-off] [--json]\n"
-	"plan --events FILE [--preset P] [--smt|--smt-off] [--json]",
+	"plan --model M [--level N] [--smt|--smt-off] [--json[=FILE]]\n"
+	"plan --all-models [--smt|--smt-off] [--json[=FILE]]\n"
+	"plan --events FILE [--preset P] [--smt|--smt-off] [--json[=FILE]]",
 	NULL,
 	opts,
 	"Presets: core2 nhm skl icl spr adl-p adl-e lnl-p arlh-p arlh-e arlh-lpe amd-legacy\n"
@@ -334,7 +334,8 @@ HOST_ARGS_REGISTER(args)
 static int cmd_plan(int argc, char **argv)
 {
 	const char *file = NULL, *preset = NULL, *model = NULL;
-	bool json = false, smt_off = false, smt = false, all = false, level_given = false;
+	const char *json = NULL;
+	bool smt_off = false, smt = false, all = false, level_given = false;
 	unsigned level = 0;
 	struct host_args it;
 	const char *v;
@@ -367,7 +368,7 @@ static int cmd_plan(int argc, char **argv)
 			smt_off = true;
 			break;
 		case 7:
-			json = true;
+			json = v;
 			break;
 		case HOST_ARGS_POSITIONAL:
 			return host_usage_error(&args, "unexpected argument '%s'", v);
@@ -403,10 +404,14 @@ static int cmd_plan(int argc, char **argv)
 		}
 		smt_off = !smt && smt_off;
 	}
-	if (all)
-		return plan_all_models(smt, json);
-	if (model)
-		return plan_model(model, level, smt, json);
+	if (all || model) {
+		struct host_output out;
+		if (!host_output_begin(&out, "plan", json ? json : "-"))
+			return HOST_EXIT_USAGE;
+		int rc = all ? plan_all_models(smt, json, out.f) : plan_model(model, level, smt, json, out.f);
+		/* a plan that was made (valid or not) is written; an error leaves no file */
+		return host_output_end(&out, rc != 2) ? rc : HOST_EXIT_USAGE;
+	}
 	const struct bt_sim_config *cfg = bt_sim_preset(preset);
 	if (!cfg)
 		return host_usage_error(&args, "unknown preset '%s'", preset);
@@ -465,5 +470,9 @@ static int cmd_plan(int argc, char **argv)
 	}
 	char label[96];
 	snprintf(label, sizeof(label), "simulated PMU preset %s", preset);
-	return bt_host_plan_print(evp, n, &caps, label, smt_off, json, stdout);
+	struct host_output out;
+	if (!host_output_begin(&out, "plan", json ? json : "-"))
+		return HOST_EXIT_USAGE;
+	int rc = bt_host_plan_print(evp, n, &caps, label, smt_off, json, out.f);
+	return host_output_end(&out, rc != 2) ? rc : HOST_EXIT_USAGE;
 }

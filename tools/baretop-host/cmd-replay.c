@@ -34,11 +34,13 @@
 /* perf's encoded spellings are read by pmu/'s event parser */
 static const struct bt_perf_match perf_match = { bt_event_parse_encoding };
 
-BT_HOST_COMMAND(replay, "replay FILE... [--json] [--model ID]",
+BT_HOST_COMMAND(replay, "replay FILE... [--json[=FILE]] [--model ID]",
 		"evaluate count files and print the Top-Down tree")
 
 static const struct host_opt replay_opts[] = {
-	{ "json", NULL, HOST_FLAG, NULL, "every node's value, flag, level and parent as JSON" },
+	{ "json", NULL, HOST_OUTPUT_EQ, "FILE",
+	  "every node's value, flag, level and parent as JSON (instead of the\n"
+	  "text); FILE only after '=' (replay --json X.json reads X.json)" },
 	{ "model", NULL, HOST_VALUE, "ID", "model to use (default: the file's \"model\"; any case)" },
 	{ "level", NULL, HOST_VALUE, "N", "tree levels 1..N only" },
 	{ "info", NULL, HOST_FLAG, NULL, "also list Info_/Bottleneck_ metrics (text)" },
@@ -86,6 +88,8 @@ HOST_ARGS_REGISTER(args)
 struct session {
 	const char *model_id, *load, *out_dir, *base, *perf_stat;
 	int json, default_rl, all_rules;
+	const char *json_path;   /* --json=FILE: the one report goes there */
+	struct host_output jout;
 	const char *rl_path;  /* --retire-latency-file */
 	struct bt_rl_file rl_file;
 	char **constants;     /* "NAME=VALUE" from --constant */
@@ -245,8 +249,10 @@ static unsigned perf_missing_said(const struct bt_model *m, const struct bt_coun
 
 /* The report goes to DIR/<file relative to --base> with --out-dir, else
  * standard output; NULL (said) when the file cannot be made. */
-static FILE *open_report(const struct session *s, const char *file, char *out_path, size_t len)
+static FILE *open_report(struct session *s, const char *file, char *out_path, size_t len)
 {
+	if (s->json_path && strcmp(s->json_path, "-"))
+		return host_output_begin(&s->jout, "replay", s->json_path) ? s->jout.f : NULL;
 	if (!s->out_dir)
 		return stdout;
 	const char *rel = file;
@@ -260,6 +266,17 @@ static FILE *open_report(const struct session *s, const char *file, char *out_pa
 	if (make_parents(out_path) < 0 || !(out = fopen(out_path, "w")))
 		fprintf(stderr, "baretop-host: cannot write %s\n", out_path);
 	return out;
+}
+
+/* Ends what open_report began: a --json=FILE is written only when the
+ * report was (keep). Returns false when the file could not be written. */
+static bool close_report(struct session *s, FILE *out, bool keep)
+{
+	if (!out || out == stdout)
+		return true;
+	if (out == s->jout.f)
+		return host_output_end(&s->jout, keep);
+	return fclose(out) == 0;
 }
 
 /* --constant NAME=VALUE over whatever was there. */
@@ -369,7 +386,7 @@ static int replay_perf(struct session *s, const char *file)
 		fprintf(out, "]\n");
 	rc = HOST_EXIT_OK;
 done:
-	if (out && out != stdout && fclose(out) != 0)
+	if (!close_report(s, out, rc == HOST_EXIT_OK))
 		rc = HOST_EXIT_USAGE;
 	bt_arena_free(&a);
 	return rc;
@@ -397,6 +414,7 @@ static int replay_one(struct session *s, const char *file)
 	struct bt_diag d = { "" };
 	struct bt_count_file cf;
 	int rc = 1, idx;
+	bool keep = false;
 	FILE *out = stdout;
 	char out_path[4096] = "";
 	memset(&cf, 0, sizeof(cf));
@@ -443,6 +461,7 @@ static int replay_one(struct session *s, const char *file)
 		goto done;
 	}
 	bt_status st = s->json ? bt_report_json(out, m, r, &opts) : bt_report_text(out, m, r, &opts);
+	keep = st == BT_OK;
 	if (st == BT_OK && !s->json)
 		bt_report_consistency_text(out, cons, r, "", s->all_rules);
 	rc = st == BT_OK ? 0 : 1;
@@ -461,7 +480,7 @@ static int replay_one(struct session *s, const char *file)
 		rc = 1;
 	}
 done:
-	if (out != stdout && fclose(out) != 0)
+	if (!close_report(s, out, keep))
 		rc = 1;
 	bt_arena_free(&a);
 	return rc;
@@ -514,6 +533,7 @@ static int cmd_replay(int argc, char **argv)
 		switch (k) {
 		case 0:
 			s.json = 1;
+			s.json_path = v;
 			break;
 		case 1:
 			s.model_id = v;
@@ -584,6 +604,16 @@ static int cmd_replay(int argc, char **argv)
 				 "--json holds every node and rule");
 		goto usage;
 	}
+	if (s.json_path && strcmp(s.json_path, "-") && (n_files > 1 || s.out_dir)) {
+		host_usage_error(&args, "--json=FILE writes one report; with several files or --out-dir "
+				 "use --json and --out-dir");
+		goto usage;
+	}
+	for (int i = 0; s.json_path && i < n_files; i++)
+		if (host_same_file(s.json_path, files[i])) {
+			host_usage_error(&args, "--json=%s would write over the input %s", s.json_path, files[i]);
+			goto usage;
+		}
 	if (s.base && !s.out_dir) {
 		host_usage_error(&args, "--base goes with --out-dir");
 		goto usage;

@@ -73,7 +73,7 @@ static int cmd_report(int argc, char **argv)
 		goto out;
 	if (o.want_diff && bt_host_page_diff(&a, &p, &df) < 0)
 		goto out;
-	rc = bt_host_page_write(&p, o.text, o.html, o.csv) < 0 ? HOST_EXIT_USAGE : HOST_EXIT_OK;
+	rc = bt_host_page_write("report", &p, o.text, o.html, o.csv) < 0 ? HOST_EXIT_USAGE : HOST_EXIT_OK;
 out:
 	bt_arena_free(&a);
 	return rc;

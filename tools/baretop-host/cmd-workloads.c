@@ -204,7 +204,7 @@ static void print_list(FILE *f)
 
 static const struct host_opt opts[] = {
 	{ "quick", NULL, HOST_FLAG, NULL, "the quick preset of each workload (smaller sizes)" },
-	{ "json", NULL, HOST_FLAG, NULL, "the results as JSON" },
+	{ "json", NULL, HOST_OUTPUT_EQ, "FILE", "the results as JSON (instead of the text); FILE only after '='" },
 	{ "reps", NULL, HOST_VALUE, "N", "runs after one warm-up (default 5)" },
 	{ "cpu", NULL, HOST_VALUE, "N",
 	  "pin the measured thread to CPU N (default: the first allowed CPU);\n"
@@ -215,7 +215,7 @@ static const struct host_opt opts[] = {
 
 static const struct host_cmd_args args = {
 	"workloads",
-	"workloads [--quick] [--json] [--reps N] [--cpu N] [--list]\n"
+	"workloads [--quick] [--json[=FILE]] [--reps N] [--cpu N] [--list]\n"
 	"          [NAME[:param=value,...] ...]",
 	"Runs the default suite (or the named workloads) hosted and prints each one's\n"
 	"parameters, checksum and time of the measured body (median, min, max of N runs).",
@@ -227,7 +227,9 @@ HOST_ARGS_REGISTER(args)
 
 static int cmd_workloads(int argc, char **argv)
 {
-	bool quick = false, json = false;
+	bool quick = false;
+	const char *json = NULL;
+	struct host_output out = { 0 };
 	unsigned reps = 5;
 	int cpu = -1, n_specs = 0;
 	const char **specs = calloc((size_t)argc + 1, sizeof *specs);
@@ -252,7 +254,7 @@ static int cmd_workloads(int argc, char **argv)
 			quick = true;
 			break;
 		case 1:
-			json = true;
+			json = v;
 			break;
 		case 2:
 			if (!host_parse_uint("workloads", "--reps", v, 1, 1000, &reps)) {
@@ -290,6 +292,11 @@ static int cmd_workloads(int argc, char **argv)
 		free(specs);
 		return 2;
 	}
+	/* the output is checked before minutes of running, not after */
+	if (!host_output_begin(&out, "workloads", json ? json : "-")) {
+		free(specs);
+		return HOST_EXIT_USAGE;
+	}
 
 	bt_wl_env_host_init(&env, &host);   /* before pinning: it records the allowed CPUs */
 	if (cpu < 0) {
@@ -306,6 +313,7 @@ static int cmd_workloads(int argc, char **argv)
 
 	res = calloc(total, sizeof *res);
 	if (!res) {
+		host_output_end(&out, false);
 		free(specs);
 		return 1;
 	}
@@ -330,14 +338,16 @@ static int cmd_workloads(int argc, char **argv)
 		n++;
 	}
 	if (json)
-		print_json(stdout, res, n, quick, &env);
+		print_json(out.f, res, n, quick, &env);
 	else
-		print_text(stdout, res, n, quick);
+		print_text(out.f, res, n, quick);
 out:
+	if (!host_output_end(&out, rc != 2) && rc != 2)
+		rc = HOST_EXIT_USAGE;
 	free(res);
 	free(specs);
 	return rc;
 }
 
-BT_HOST_COMMAND(workloads, "workloads [--quick] [--json] [NAME...]",
+BT_HOST_COMMAND(workloads, "workloads [--quick] [--json[=FILE]] [NAME...]",
 		"run the built-in workloads hosted: checksums and times");

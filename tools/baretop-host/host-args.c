@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/options.h"
 #include "base/near-name.h"
@@ -25,7 +27,8 @@ void host_args_register(const struct host_cmd_args *cmd)
 
 static const char *kind_name(enum host_opt_arg k)
 {
-	return k == HOST_FLAG ? "flag" : k == HOST_VALUE ? "value" : "output";
+	return k == HOST_FLAG ? "flag" : k == HOST_VALUE ? "value" : k == HOST_OUTPUT ? "output"
+									  : "output-eq";
 }
 
 static void print_alias(FILE *f, const char *cmd, const struct host_opt *o)
@@ -157,6 +160,9 @@ int host_args_next(struct host_args *it, const char **value)
 			*value = "-";
 		}
 		return k;
+	case HOST_OUTPUT_EQ:
+		*value = eq && eq[1] ? eq + 1 : "-";
+		return k;
 	}
 	return k;
 }
@@ -191,6 +197,8 @@ void host_args_help(const struct host_cmd_args *cmd, FILE *f)
 			n += snprintf(left + n, sizeof(left) - (size_t)n, " %s", o->metavar);
 		else if (o->arg == HOST_OUTPUT)
 			n += snprintf(left + n, sizeof(left) - (size_t)n, " [%s]", o->metavar);
+		else if (o->arg == HOST_OUTPUT_EQ)
+			n += snprintf(left + n, sizeof(left) - (size_t)n, "[=%s]", o->metavar);
 		if (o->alias)
 			n += snprintf(left + n, sizeof(left) - (size_t)n, ", %s%s", o->alias[1] ? "--" : "-",
 				      o->alias);
@@ -220,6 +228,95 @@ bool host_output_ok(const char *cmd, const char *path)
 		return true;
 	fprintf(stderr, "baretop-host %s: will not write over %s: it is a baretop results file\n", cmd, path);
 	return false;
+}
+
+bool host_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return strcmp(a, "-") && strcmp(b, "-") && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool host_output_begin(struct host_output *o, const char *cmd, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->path = path;
+	if (!strcmp(path, "-")) {
+		o->f = stdout;
+		return true;
+	}
+	if (!host_output_ok(cmd, path))
+		return false;
+	if (!(o->f = open_memstream(&o->buf, &o->len))) {
+		fprintf(stderr, "baretop-host %s: %s: %s\n", cmd, path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+bool host_write_whole(const char *cmd, const char *path, const char *buf, size_t len)
+{
+	char tmp[4096];
+
+	if (!strcmp(path, "-")) {
+		if ((len && fwrite(buf, 1, len, stdout) != len) || fflush(stdout) != 0) {
+			fprintf(stderr, "baretop-host %s: writing standard output failed: %s\n", cmd,
+				strerror(errno));
+			return false;
+		}
+		return true;
+	}
+	int fd;
+	FILE *f;
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= sizeof(tmp)) {
+		fprintf(stderr, "baretop-host %s: %s: name too long\n", cmd, path);
+		return false;
+	}
+	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "baretop-host %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+		if (fd >= 0)
+			close(fd), unlink(tmp);
+		return false;
+	}
+	/* mkstemp makes 0600; an output is as readable as a file fopen makes */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	bool ok = fwrite(buf, 1, len, f) == len;
+	ok = fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		fprintf(stderr, "baretop-host %s: writing %s failed: %s\n", cmd, path, strerror(errno));
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+bool host_output_end(struct host_output *o, bool keep)
+{
+	bool ok;
+
+	if (!o->f)
+		return false;
+	if (o->f == stdout) {
+		ok = fflush(stdout) == 0 && !ferror(stdout);
+		if (!ok)
+			fprintf(stderr, "baretop-host %s: writing standard output failed: %s\n", o->cmd,
+				strerror(errno));
+		o->f = NULL;
+		return ok;
+	}
+	ok = fclose(o->f) == 0;
+	o->f = NULL;
+	if (!ok)
+		fprintf(stderr, "baretop-host %s: %s: %s\n", o->cmd, o->path, strerror(errno));
+	else if (keep)
+		ok = host_write_whole(o->cmd, o->path, o->buf, o->len);
+	free(o->buf);
+	o->buf = NULL;
+	return ok;
 }
 
 bool host_make_dirs(const char *cmd, const char *path)

@@ -8,6 +8,10 @@
  *                                    standard output ("-"); the separated
  *                                    form takes the next word unless it
  *                                    starts with '-'
+ *   --json, --json=FILE              an output format of a command whose
+ *                                    arguments are input files: FILE only
+ *                                    after '=', so `replay --json X.json`
+ *                                    reads X.json, never writes over it
  *   --                               every later word is an argument
  *
  * Each command describes its options in one table (struct host_opt); its
@@ -48,6 +52,8 @@ enum host_opt_arg {
 	HOST_FLAG,    /* --opt */
 	HOST_VALUE,   /* --opt VALUE, --opt=VALUE */
 	HOST_OUTPUT,  /* --opt, --opt=FILE, --opt FILE: FILE defaults to "-" */
+	HOST_OUTPUT_EQ, /* --opt, --opt=FILE: FILE defaults to "-"; the next word
+			 * is never taken (it is the command's argument) */
 };
 
 struct host_opt {
@@ -97,6 +103,34 @@ int host_usage_error(const struct host_cmd_args *cmd, const char *fmt, ...)
  * the file it reports on is never meant). Says why on stderr when not. */
 bool host_output_ok(const char *cmd, const char *path);
 
+/* Whether a and b name one existing file (a link or another spelling
+ * included): an output must never be written over an input. */
+bool host_same_file(const char *a, const char *b);
+
+/* A command's output to path ("-": standard output). A file is written
+ * whole or not at all: the text gathers in memory and host_output_end
+ * writes it to a temporary file beside path, then renames it over path, so
+ * a failed command leaves no half-written file and an earlier file stays
+ * until the new one is complete. */
+struct host_output {
+	FILE *f;          /* write here */
+	const char *cmd, *path;
+	char *buf;        /* open_memstream's buffer, for a file */
+	size_t len;
+};
+/* After host_output_ok; says why on stderr and returns false when path
+ * cannot be written. */
+bool host_output_begin(struct host_output *o, const char *cmd, const char *path);
+/* Writes the output (keep) or drops it (!keep: the command failed).
+ * Returns false after saying why on stderr when a write, the flush or the
+ * rename failed, so a full disk is an error, never a short file and
+ * status 0. */
+bool host_output_end(struct host_output *o, bool keep);
+
+/* buf[0..len) to path ("-": standard output) the way host_output_end
+ * writes a file: a temporary file beside it, renamed over it. */
+bool host_write_whole(const char *cmd, const char *path, const char *buf, size_t len);
+
 /* Makes the folder path and its parents where missing (mode 0755), as
  * baretop's --results-dir does; says why on stderr and returns false when
  * it cannot (a file in the way, no permission). */
@@ -116,7 +150,7 @@ void host_args_register(const struct host_cmd_args *cmd);
 		host_args_register(&table);                                    \
 	}
 /* Prints "COMMAND --NAME KIND" per option of every registered table
- * (KIND: flag, value, output), aliases as "COMMAND --ALIAS alias-of --NAME". */
+ * (KIND: flag, value, output, output-eq), aliases as "COMMAND --ALIAS alias-of --NAME". */
 void host_args_print_tables(FILE *f);
 
 #endif

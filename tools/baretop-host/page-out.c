@@ -46,7 +46,7 @@ int bt_host_page_load(struct bt_arena *a, char *const *paths, size_t n, struct b
 	return 0;
 }
 
-static int write_one(const char *path, const struct bt_page *p, void (*render)(struct bt_strbuf *, const struct bt_page *))
+static int write_one(const char *cmd, const char *path, const struct bt_page *p, void (*render)(struct bt_strbuf *, const struct bt_page *))
 {
 	struct bt_strbuf sb = { 0 };
 	render(&sb, p);
@@ -55,31 +55,19 @@ static int write_one(const char *path, const struct bt_page *p, void (*render)(s
 		bt_sb_free(&sb);
 		return -1;
 	}
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int rc = 0;
-	if (!f) {
-		fprintf(stderr, "baretop-host: cannot write %s: %s\n", path, strerror(errno));
-		bt_sb_free(&sb);
-		return -1;
-	}
-	if (sb.n && fwrite(sb.buf, 1, sb.n, f) != sb.n)
-		rc = -1;
-	if (f == stdout ? fflush(f) != 0 : fclose(f) != 0)
-		rc = -1;
-	if (rc)
-		fprintf(stderr, "baretop-host: cannot write %s\n", path);
+	int rc = host_write_whole(cmd, path, sb.buf ? sb.buf : "", sb.n) ? 0 : -1;
 	bt_sb_free(&sb);
 	return rc;
 }
 
-int bt_host_page_write(const struct bt_page *p, const char *text, const char *html, const char *csv)
+int bt_host_page_write(const char *cmd, const struct bt_page *p, const char *text, const char *html, const char *csv)
 {
 	int rc = 0;
-	if (text && write_one(text, p, bt_page_text) < 0)
+	if (text && write_one(cmd, text, p, bt_page_text) < 0)
 		rc = -1;
-	if (html && write_one(html, p, bt_page_html) < 0)
+	if (html && write_one(cmd, html, p, bt_page_html) < 0)
 		rc = -1;
-	if (csv && write_one(csv, p, bt_page_csv) < 0)
+	if (csv && write_one(cmd, csv, p, bt_page_csv) < 0)
 		rc = -1;
 	return rc;
 }

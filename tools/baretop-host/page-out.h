@@ -40,7 +40,8 @@ int bt_host_page_diff(struct bt_arena *a, struct bt_page *p, struct bt_diff *df)
 int bt_host_page_load(struct bt_arena *a, char *const *paths, size_t n, struct bt_page *p);
 
 /* Writes p as text, HTML and CSV to the files named (NULL: not that format,
- * "-": standard output). Returns 0, or -1 after saying what failed. */
-int bt_host_page_write(const struct bt_page *p, const char *text, const char *html, const char *csv);
+ * "-": standard output), each file whole or not at all (host_write_whole).
+ * Returns 0, or -1 after saying (as command cmd) what failed. */
+int bt_host_page_write(const char *cmd, const struct bt_page *p, const char *text, const char *html, const char *csv);
 
 #endif
