@@ -100,9 +100,10 @@ done
 # A metrics file without Top-Down metrics, as Intel's first Clearwater Forest
 # file: made here from Sierra Forest's file, its non-TMA metrics only and
 # TmaVersion empty (skipped without ../shared). Its metrics are kept as Info and
-# the tree comes from ARCH (the Darkmont E-core of the Panther Lake dump); with
-# no model for the CPU at all (Elkhart Lake: Tremont, no architectural Top-Down
-# events) it says that nothing would be measured.
+# the tree comes from ARCH (the Darkmont E-core of the Panther Lake dump), or
+# from TNT on Elkhart Lake (Tremont's own events); with no model for the CPU at
+# all (Haswell-EP, 6-3F: no built-in model, no architectural Top-Down events) it
+# says that nothing would be measured.
 srf=${BT_SHARED_INTEL:-../shared/reference/intel}/SRF
 if [ -f "$srf/metrics/sierraforest_metrics.json" ]; then
   python3 - "$srf/metrics/sierraforest_metrics.json" "$work/notma.json" <<'PY'
@@ -121,12 +122,24 @@ PY
   else
     echo "FAIL metrics file without Top-Down metrics"; grep -m2 "counting\|no counts" "$work/notma.out"; fail=1
   fi
-  elk=${BT_SHARED_CPUID:-../shared/reference/cpuid}/GenuineIntel0090661_ElkhartLake_CPUID01.cpuid
+  shared_cpuid=${BT_SHARED_CPUID:-../shared/reference/cpuid}
+  elk=$shared_cpuid/GenuineIntel0090661_ElkhartLake_CPUID01.cpuid
   if [ -f "$elk" ]; then
-    run notree --sim-cpuid "$elk" --model-files "$files"
+    if run notma-tnt --sim-cpuid "$elk" --model-files "$files" &&
+       grep -q "has no Top-Down metric: its [1-9][0-9]* metrics kept as Info" "$work/notma-tnt.out" &&
+       grep -q "the tree from TNT" "$work/notma-tnt.out" && sum_ok "$work/notma-tnt.out"; then
+      echo "ok   ... on Elkhart Lake the tree from TNT (Tremont's own events)"
+    else
+      echo "FAIL metrics file without Top-Down metrics on Elkhart Lake"
+      grep -m2 "counting\|no counts" "$work/notma-tnt.out"; fail=1
+    fi
+  fi
+  hsx=$shared_cpuid/GenuineIntel00306F2_HaswellEP_00_CPUID.cpuid
+  if [ -f "$hsx" ]; then
+    run notree --sim-cpuid "$hsx" --model-files "$files"
     if grep -q "no Top-Down metric in it .* nothing would be measured" "$work/notree.out" &&
        ! grep -q "counted (SIMULATED PMU)" "$work/notree.out"; then
-      echo "ok   ... and with no model for the CPU: nothing counted, said so"
+      echo "ok   ... and with no model for the CPU (Haswell-EP): nothing counted, said so"
     else
       echo "FAIL no tree at all"; grep -m2 "counting\|no counts" "$work/notree.out"; fail=1
     fi
