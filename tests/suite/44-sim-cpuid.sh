@@ -13,8 +13,10 @@
 # sums to 100 % on every one. ARCH forced on Lion Cove and Skymont (--sim=LNL-LNC,
 # --sim=LNL-SKT --model ARCH) gives the full models' level 1 on the same
 # workloads (the workload model drives the architectural events from the same
-# slot quantities), within 0.5 points. A metrics file without Top-Down metrics
-# keeps them as Info under ARCH's tree. A malformed dump: its line, status 2.
+# slot quantities), within 0.5 points. Elkhart Lake (Tremont) gets TNT, its own
+# TOPDOWN_* events over 4 x cycles. A metrics file without Top-Down metrics
+# keeps them as Info under ARCH's (or TNT's) tree. A malformed dump: its line,
+# status 2.
 set -uo pipefail
 make -s -j2 host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=$PWD/build/baretop-host
@@ -75,6 +77,39 @@ if run ptl-p-nopm --sim-cpuid "$ptl@0" --sim=adl-e && grep -q "slots = Topdown S
 else
   echo "FAIL Panther Lake P-core without PERF_METRICS"; tail -5 "$work/ptl-p-nopm.out"; fail=1
 fi
+
+# Tremont (Elkhart Lake, 6-96: CPUID.0AH length 7, no leaf 23H, so neither a
+# published model nor ARCH): TNT, level 1 from Tremont's own TOPDOWN_* events
+# (Linux core.c: 71H/00H, 73H/06H, 74H/00H, C2H/00H) over 4 x cycles, chosen by
+# core lineage. Expected by hand: the label, branch-mispredict's largest node
+# Bad_Speculation, ptr-chase-dram's (a DRAM-latency chase) Backend_Bound, level
+# 1 = 100 %. The tests/data subset always; the full reference dump when present.
+largest='
+import re, sys
+wl = None; best = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"\s{2}(\S+)\s+[\d.]+ ms per run", line)
+    if m: wl = m.group(1)
+    m = re.match(r"\s{2}1\s+(\w+)\s+([\d.]+)%", line)
+    if m and wl and float(m.group(2)) > best.get(wl, ("", -1))[1]:
+        best[wl] = (m.group(1), float(m.group(2)))
+assert best["branch-mispredict"][0] == "Bad_Speculation", best
+assert best["ptr-chase-dram"][0] == "Backend_Bound", best
+print(", ".join(f"{w} {n} {v:.2f}%" for w, (n, v) in sorted(best.items())))
+'
+for ehl in tests/data/cpuid/ehl-subset.cpuid \
+           "${BT_SHARED_CPUID:-../shared/reference/cpuid}/GenuineIntel0090661_ElkhartLake_CPUID01.cpuid"; do
+  [ -f "$ehl" ] || { echo "skip $ehl: not found"; continue; }
+  name=ehl-$(basename "$ehl" .cpuid)
+  if run "$name" --sim-cpuid "$ehl" &&
+     grep -q "counting: model TNT (Tremont model-specific Top-Down events (Linux core.c); selected from the simulated CPU's CPUID (GenuineIntel-6-96-1" "$work/$name.out" &&
+     grep -q "CPU_CLK_UNHALTED.CORE (Tremont's 4-wide" "$work/$name.out" &&
+     sum_ok "$work/$name.out" && top=$(python3 -c "$largest" "$work/$name.out"); then
+    echo "ok   Elkhart Lake ($(basename "$ehl")): TNT, level 1 = 100 %; largest: $top"
+  else
+    echo "FAIL Elkhart Lake TNT ($ehl)"; grep -m3 "counting\|no built-in\|FAIL" "$work/$name.out"; fail=1
+  fi
+done
 
 # ARCH next to the full models on the same simulated workloads.
 for m in LNL-LNC LNL-SKT; do
