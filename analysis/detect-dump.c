@@ -10,6 +10,7 @@
 #include "metrics/builtin.h"
 #include "metrics/model.h"
 #include "metrics/lineage.h"
+#include "metrics/tremont-model.h"
 #include "base/notes.h"
 #include "metrics/select.h"
 #include "arch/sim/cpuid-dump-cpu.h"
@@ -125,9 +126,15 @@ static void topdown(struct bt_dump_decision *d, const struct bt_model_def *m,
 	}
 	d->td_source = m->id;
 	bool arch = strcmp(m->id, BT_ARCH_MODEL_ID) == 0;
+	bool tnt = strcmp(m->id, BT_TNT_MODEL_ID) == 0;
 	snprintf(d->td_level1, sizeof(d->td_level1), "%s",
 		 (m->flags & BT_MODEL_PERF_METRICS) ? "PERF_METRICS"
-		 : arch ? "architectural events" : "published model");
+		 : arch ? "architectural events"
+		 : tnt ? BT_TNT_MODEL_NAME : "published model");
+	/* Tremont: its own TOPDOWN_* events over width x cycles, the width
+	 * the model states (no CPUID field gives it on this core). */
+	if (tnt)
+		d->td_slots = "4 x core cycles (fixed counter 1; Tremont's 4-wide allocation)";
 	if (arch) {
 		d->td_slots = (m->flags & BT_MODEL_PERF_METRICS)
 				      ? "fixed counter 3 (TOPDOWN.SLOTS, PERF_METRICS' base)"
@@ -219,9 +226,14 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 	const struct bt_model_def *m = select_model(&d->ci, &why);
 	d->model = m ? m->id : NULL;
 	topdown(d, m, &why);
-	if (m && strcmp(m->id, BT_ARCH_MODEL_ID) == 0)
+	bool own_events = m && strcmp(m->id, BT_TNT_MODEL_ID) == 0;
+	if (m && (strcmp(m->id, BT_ARCH_MODEL_ID) == 0 || own_events))
 		m = NULL; /* the notes below are about published models */
-	if (!m && d->td_source)
+	if (own_events)
+		note(d, "no published model for %s family 0x%X model 0x%X: %s, level 1 from the "
+			"core's own TOPDOWN_* events over 4 x cycles", d->ci.vendor_str,
+		     d->ci.family, d->ci.model, BT_TNT_MODEL_NAME);
+	else if (!m && d->td_source)
 		note(d, "no published model for %s family 0x%X model 0x%X%s: the architectural "
 			"model ARCH, from the Top-Down events the core enumerates", d->ci.vendor_str,
 		     d->ci.family, d->ci.model,
@@ -239,7 +251,8 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 		.native_model = d->ci.native_model_id,
 	};
 	const struct bt_core_lineage *lin = bt_core_lineage_of(&facts);
-	const char *lineage_of = NULL, *near = m ? NULL : bt_model_suggest(&facts, &lineage_of);
+	const char *lineage_of = NULL,
+		   *near = m || own_events ? NULL : bt_model_suggest(&facts, &lineage_of);
 	if (m && lin && lin->model_id)
 		note(d, "%s: %s cores (%s), the published model of that core", lin->part,
 		     lin->core, lin->source);

@@ -30,8 +30,9 @@ struct bt_dump_decision {
 	 * need), and the slot facts of the core. */
 	const char *td_source;
 	char td_reason[600];
-	char td_level1[64];          /* "published model", "PERF_METRICS", "architectural events" */
-	const char *td_slots;        /* ARCH only: where its slots come from, else NULL */
+	char td_level1[64];          /* "published model", "PERF_METRICS", "architectural events",
+				      * or TNT's name, BT_TNT_MODEL_NAME */
+	const char *td_slots;        /* ARCH and TNT: where the slots come from, else NULL */
 	bool td_bad_spec_derived;    /* ARCH: Bad Speculation derived, not counted */
 	uint8_t slots_per_cycle;     /* CPUID.23H.00H:ECX[7:0] */
 	struct { const char *name; uint16_t code; uint8_t umask; } td_events[32];

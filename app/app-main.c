@@ -171,14 +171,15 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 {
 	const struct bt_options *o = &r->opt;
 
-	/* ARCH is built from the CPU's CPUID when the model is chosen. */
+	/* ARCH is built from the CPU's CPUID when the model is chosen; TNT
+	 * (Tremont) is found by bt_builtin_find() but is not a packed model. */
 	if (o->model && !bt_builtin_find(o->model) && strcasecmp_id(o->model, "ARCH")) {
 		char list[BT_DIAG_MAX] = "";
 		size_t n = 0;
 		for (unsigned i = 0; i < bt_builtin_model_count && n < sizeof(list); i++)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, " %s",
 					      bt_builtin_models[i]->id);
-		bt_diag_set(d, "--model %s: no such model; the models are:%s ARCH", o->model, list);
+		bt_diag_set(d, "--model %s: no such model; the models are:%s TNT ARCH", o->model, list);
 		return false;
 	}
 	if (o->counts_file && !o->sim) {

@@ -508,7 +508,8 @@ static const struct option_def options[] = {
 
 	{ "Top-Down", "model", 0, ARG_REQUIRED, "ID",
 	  "use this built-in model whatever the CPU (default: chosen from CPUID; ARCH: the "
-	  "architectural model, from the Top-Down events the CPU enumerates)", set_model },
+	  "architectural model, from the Top-Down events the CPU enumerates; TNT: Tremont's "
+	  "own Top-Down events)", set_model },
 	{ NULL, "list-models", 0, ARG_NONE, NULL, "list the built-in models", set_list_models },
 	{ NULL, "model-files", 0, ARG_REQUIRED, "METRICS,EVENTS[,...]",
 	  "load the model from Intel perfmon files on the boot volume (new silicon needs no "

@@ -8,6 +8,7 @@
 #include "app/count.h"
 #include "app/on-cpu.h"
 #include "metrics/builtin.h"
+#include "metrics/tremont-model.h"
 #include "pmu/cpu-detect.h"
 #include "app/run.h"
 #include "report/console.h"
@@ -605,6 +606,10 @@ void bt_list_models(FILE *f)
 		const struct bt_model_def *d = bt_builtin_models[i];
 		fprintf(f, "  %-8s %s\n           %s\n", d->id, d->uarch, d->source);
 	}
+	const struct bt_model_def *tnt = bt_tremont_model();
+	fprintf(f, "  %-8s %s\n           %s\n", tnt->id, tnt->uarch, tnt->source);
 	fprintf(f, "CPUs map to models the way Intel's perfmon mapfile.csv maps them (AMD: "
-		   "family 19h = Zen 4, 1Ah = Zen 5).\n");
+		   "family 19h = Zen 4, 1Ah = Zen 5); Tremont (family 6 models 86H, 96H, 9CH) "
+		   "to TNT by core lineage. ARCH (--model ARCH) is built from the CPU's "
+		   "CPUID.\n");
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "metrics/model-pack.h"
+#include "metrics/tremont-model.h"
 
 static int same_id(const char *a, const char *b)
 {
@@ -48,6 +49,11 @@ bt_status bt_builtin_full(const struct bt_model_def *def, const struct bt_model_
 
 const struct bt_model_def *bt_builtin_find(const char *id)
 {
+	/* TNT is written by hand (metrics/tremont-model.c), not generated
+	 * from vendor files: it is found by id but is not one of the packed
+	 * bt_builtin_models[]. */
+	if (id && same_id(BT_TNT_MODEL_ID, id))
+		return bt_tremont_model();
 	for (unsigned i = 0; i < bt_builtin_model_count; i++)
 		if (same_id(bt_builtin_models[i]->id, id)) {
 			const struct bt_model_def *full;

@@ -56,11 +56,17 @@ static const struct bt_core_lineage rows[] = {
 	{ "GenuineIntel", 6, 0xDD, 0, 0, "Clearwater Forest", "Darkmont", NULL, "SRF",
 	  "Linux intel-family.h INTEL_ATOM_DARKMONT_X" },
 	/* INTEL_ATOM_TREMONT IFM(6, 0x96) "Elkhart Lake", _L 0x9C "Jasper
-	 * Lake": Gracemont followed Tremont. */
-	{ "GenuineIntel", 6, 0x96, 0, 0, "Elkhart Lake", "Tremont", NULL, "ADL-GRT",
+	 * Lake", _D 0x86 "Jacobsville" (Snow Ridge): Tremont, which Linux
+	 * intel_pmu_init() gives its own Top-Down events (tnt_events_attrs).
+	 * No published model exists for it: TNT, level 1 from those events
+	 * (metrics/tremont-model.c). Gracemont, which followed Tremont, is
+	 * the nearest published model. */
+	{ "GenuineIntel", 6, 0x96, 0, 0, "Elkhart Lake", "Tremont", "TNT", "ADL-GRT",
 	  "Linux intel-family.h INTEL_ATOM_TREMONT" },
-	{ "GenuineIntel", 6, 0x9C, 0, 0, "Jasper Lake", "Tremont", NULL, "ADL-GRT",
+	{ "GenuineIntel", 6, 0x9C, 0, 0, "Jasper Lake", "Tremont", "TNT", "ADL-GRT",
 	  "Linux intel-family.h INTEL_ATOM_TREMONT_L" },
+	{ "GenuineIntel", 6, 0x86, 0, 0, "Snow Ridge", "Tremont", "TNT", "ADL-GRT",
+	  "Linux intel-family.h INTEL_ATOM_TREMONT_D" },
 };
 
 const struct bt_core_lineage *bt_core_lineage_of(const struct bt_cpu_facts *cpu)

@@ -21,7 +21,8 @@ struct bt_core_lineage {
 	uint32_t native_model;    /* CPUID.1AH EAX[23:0]; 0 = any */
 	const char *part;         /* "Bartlett Lake" */
 	const char *core;         /* "Raptor Cove" */
-	const char *model_id;     /* the published model of this very core, or NULL */
+	const char *model_id;     /* the model of this very core (its published one, or
+				   * TNT for Tremont's own events), or NULL */
 	const char *nearest;      /* the nearest published model by lineage, or NULL */
 	const char *source;       /* where the core's name comes from */
 };

@@ -7,6 +7,7 @@
 #include "metrics/arch-model.h"
 #include "metrics/builtin.h"
 #include "metrics/lineage.h"
+#include "metrics/tremont-model.h"
 
 void bt_cpu_facts_key(const struct bt_cpu_facts *cpu, char *buf, unsigned size)
 {
@@ -32,6 +33,8 @@ static void list_models(char *buf, size_t size)
 	buf[0] = 0;
 	for (unsigned i = 0; i < bt_builtin_model_count && n + 16 < size; i++)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : "", bt_builtin_models[i]->id);
+	if (n + 8 < size)
+		snprintf(buf + n, size - n, " %s", BT_TNT_MODEL_ID);
 }
 
 bt_status bt_model_select(const struct bt_cpu_facts *cpu, const char *force_id,

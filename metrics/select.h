@@ -32,8 +32,9 @@ struct bt_cpu_facts {
 /*
  * force_id: use this built-in model whatever the CPU (NULL = select from cpu);
  * "ARCH" builds the architectural model from cpu->arch_td. Without a force,
- * the order is: the mapfile row, the published model of the core (a known
- * core in a new package, metrics/lineage.h), then ARCH where the core
+ * the order is: the mapfile row, the model of the core by lineage (a known
+ * core in a new package, metrics/lineage.h; TNT, the Tremont core's own
+ * Top-Down events, metrics/tremont-model.h), then ARCH where the core
  * enumerates the architectural Top-Down events.
  * Unknown CPU or unknown id: BT_ERR_NOT_FOUND, and the message lists the
  * available models and how to force one.

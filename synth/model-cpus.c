@@ -6,14 +6,16 @@
  *
  *   - the signature is a real part's (Intel perfmon mapfile.csv: 6-3A IVB,
  *     6-3C HSW, 6-5E SKL, 6-55 SKX, 6-7E ICL, 6-8C TGL, 6-6A ICX, 6-97 ADL,
- *     6-8F SPR, 6-CF EMR, 6-AD GNR, 6-AF SRF, 6-AA MTL, 6-BD LNL, 6-C6 ARL;
+ *     6-8F SPR, 6-CF EMR, 6-AD GNR, 6-AF SRF, 6-AA MTL, 6-BD LNL, 6-C6 ARL,
+ *     6-96 Elkhart Lake for TNT;
  *     AMD family 19h model 61h Zen 4, family 1Ah model 44h Zen 5), so the
  *     driver derives the right core class from it;
  *   - the general and fixed counters are those Intel's event files use for
  *     that core ("Counter": the highest general counter any event may use,
  *     and the "Fixed counter N" that appear): 4 general (8 with SMT off)
  *     on IVB..SKX, 8 on ICL..GNR and on Crestmont, 10 on Lion Cove, 6 on
- *     Gracemont, 8 on Skymont with fixed counters 0-2 and 4-6;
+ *     Gracemont, 8 on Skymont with fixed counters 0-2 and 4-6, 4 on
+ *     Tremont;
  *   - the rest comes from the preset of the same PMU generation;
  *   - CPUID is answered as a real part of that model answered it
  *     (.part, arch/sim/sim-parts.c; the brand string excepted), so detection
@@ -104,6 +106,14 @@ static const struct model_sim table[] = {
 	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
 	  .brand = "baretop sim: Alder Lake E-core PMU (Gracemont)",
 	  .part = &bt_sim_part_adl_e },
+	/* Tremont (TNT): Elkhart Lake's CPUID (4 general counters, fixed 0-2,
+	 * perfmon v5, not hybrid); the rest is the Gracemont E-core preset's,
+	 * the nearest Atom PMU baretop simulates: Tremont's own
+	 * IA32_PERF_CAPABILITIES is not in a dump, and no PERF_METRICS. */
+	{ .model = "TNT", .base = "adl-e", .signature = 0x00090661,
+	  .num_gp = 4, .hybrid = 0, .perf_metrics = 0,
+	  .brand = "baretop sim: Elkhart Lake PMU (Tremont, perfmon v5)",
+	  .part = &bt_sim_part_ehl },
 	{ .model = "SPR", .base = "spr", .signature = 0x000806F8,
 	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
 	  .brand = "baretop sim: Sapphire Rapids PMU (Golden Cove)",
@@ -217,7 +227,7 @@ bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret)
 const char *const bt_sim_model_names[] = {
 	"IVB", "HSW", "SKL", "SKX", "ICL", "TGL", "ICX", "ADL-GLC", "ADL-GRT", "SPR", "SPR-HBM",
 	"EMR", "GNR", "SRF", "MTL-RWC", "MTL-CMT", "LNL-LNC", "ARL-LNC", "LNL-SKT", "ARL-SKT",
-	"ZEN4", "ZEN5", NULL,
+	"TNT", "ZEN4", "ZEN5", NULL,
 };
 
 void bt_sim_diag_unknown(struct bt_diag *d, const char *name)

@@ -196,6 +196,27 @@ static const struct bt_sim_cpuid_leaf part_adl_e[] = {
 	{ 0x80000008, 0, 0x00003027, 0x00000000, 0x00000000, 0x00000000 },
 };
 
+/* GenuineIntel0090661_ElkhartLake_CPUID01: Celeron J6412 (Elkhart Lake,
+ * Tremont), CPU 0. Perfmon v5 with 0AH length 7 and no leaf 23H (maximum
+ * leaf 1BH); leaf 1AH reads core type 20H although the part is not hybrid
+ * (07H:EDX[15] = 0); no subleaf 1 of leaf 07H in the dump. */
+static const struct bt_sim_cpuid_leaf part_ehl[] = {
+	{ 0x00, 0, 0x0000001B, 0x756E6547, 0x6C65746E, 0x49656E69 },
+	{ 0x01, 0, 0x00090661, 0x00800800, 0x4FF8EBBF, 0xBFEBFBFF },
+	{ 0x06, 0, 0x00178FF7, 0x00000002, 0x00000009, 0x00000000 },
+	{ 0x07, 0, 0x00000000, 0x2394A2C3, 0x18400124, 0xFC000400 },
+	{ 0x0A, 0, 0x07300405, 0x00000000, 0x00000007, 0x00008603 },
+	{ 0x0B, 0, 0x00000001, 0x00000001, 0x00000100, 0x00000000 },
+	{ 0x0D, 0, 0x00000003, 0x00000240, 0x00000240, 0x00000000 },
+	{ 0x15, 0, 0x00000002, 0x00000068, 0x0249F000, 0x00000000 },
+	{ 0x16, 0, 0x000007D0, 0x00000A28, 0x00000064, 0x00000000 },
+	{ 0x1A, 0, 0x20000000, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000000, 0, 0x80000008, 0x00000000, 0x00000000, 0x00000000 },
+	{ 0x80000001, 0, 0x00000000, 0x00000000, 0x00000101, 0x28100000 },
+	{ 0x80000007, 0, 0x00000000, 0x00000000, 0x00000000, 0x00000100 },
+	{ 0x80000008, 0, 0x00003027, 0x00000000, 0x00000000, 0x00000000 },
+};
+
 /* GenuineIntel00806F8_SapphireRapids_05: Sapphire Rapids, CPU 0 */
 static const struct bt_sim_cpuid_leaf part_spr[] = {
 	{ 0x00, 0, 0x00000020, 0x756E6547, 0x6C65746E, 0x49656E69 },
@@ -501,6 +522,7 @@ PART(bt_sim_part_tgl, "tgl", "GenuineIntel00806C1_TigerLake_01_CPUID", 0, part_t
 PART(bt_sim_part_icx, "icx", "GenuineIntel00606A6_ICX_04_CPUID", 0, part_icx);
 PART(bt_sim_part_adl_p, "adl-p", "GenuineIntel0090672_AlderLake_03_CPUID", 0, part_adl_p);
 PART(bt_sim_part_adl_e, "adl-e", "GenuineIntel0090672_AlderLake_03_CPUID", 16, part_adl_e);
+PART(bt_sim_part_ehl, "ehl", "GenuineIntel0090661_ElkhartLake_CPUID01", 0, part_ehl);
 PART(bt_sim_part_spr, "spr", "GenuineIntel00806F8_SapphireRapids_05_CPUID", 0, part_spr);
 PART(bt_sim_part_emr, "emr", "GenuineIntel00C06F2_EmeraldRapids_01_CPUID", 0, part_emr);
 PART(bt_sim_part_gnr, "gnr", "GenuineIntel00A06D1_GraniteRapids_03_CPUID", 0, part_gnr);
@@ -527,6 +549,7 @@ const struct bt_sim_cpuid_part *const bt_sim_cpuid_parts[] = {
 	&bt_sim_part_icx,
 	&bt_sim_part_adl_p,
 	&bt_sim_part_adl_e,
+	&bt_sim_part_ehl,
 	&bt_sim_part_spr,
 	&bt_sim_part_emr,
 	&bt_sim_part_gnr,

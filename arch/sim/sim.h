@@ -174,7 +174,7 @@ extern const struct bt_sim_cpuid_part *const bt_sim_cpuid_parts[];
 const struct bt_sim_cpuid_part *bt_sim_cpuid_part(const char *id);
 extern const struct bt_sim_cpuid_part bt_sim_part_ivb, bt_sim_part_hsw, bt_sim_part_cfl,
 	bt_sim_part_skl, bt_sim_part_skx, bt_sim_part_icl, bt_sim_part_tgl, bt_sim_part_icx, bt_sim_part_adl_p,
-	bt_sim_part_adl_e, bt_sim_part_spr, bt_sim_part_emr, bt_sim_part_gnr, bt_sim_part_mtl_p,
+	bt_sim_part_adl_e, bt_sim_part_ehl, bt_sim_part_spr, bt_sim_part_emr, bt_sim_part_gnr, bt_sim_part_mtl_p,
 	bt_sim_part_mtl_e, bt_sim_part_lnl_p, bt_sim_part_lnl_e, bt_sim_part_arl_p,
 	bt_sim_part_arl_e, bt_sim_part_arlh_p, bt_sim_part_arlh_e, bt_sim_part_arlh_lpe,
 	bt_sim_part_zen4, bt_sim_part_zen5;

@@ -13,8 +13,10 @@
 # sums to 100 % on every one. ARCH forced on Lion Cove and Skymont (--sim=LNL-LNC,
 # --sim=LNL-SKT --model ARCH) gives the full models' level 1 on the same
 # workloads (the workload model drives the architectural events from the same
-# slot quantities), within 0.5 points. A metrics file without Top-Down metrics
-# keeps them as Info under ARCH's tree. A malformed dump: its line, status 2.
+# slot quantities), within 0.5 points. Elkhart Lake (Tremont) gets TNT, its own
+# TOPDOWN_* events over 4 x cycles. A metrics file without Top-Down metrics
+# keeps them as Info under ARCH's (or TNT's) tree. A malformed dump: its line,
+# status 2.
 set -uo pipefail
 make -s -j2 host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=$PWD/build/baretop-host
@@ -76,6 +78,49 @@ else
   echo "FAIL Panther Lake P-core without PERF_METRICS"; tail -5 "$work/ptl-p-nopm.out"; fail=1
 fi
 
+# Tremont (Elkhart Lake, 6-96: CPUID.0AH length 7, no leaf 23H, so neither a
+# published model nor ARCH): TNT, level 1 from Tremont's own TOPDOWN_* events
+# (Linux core.c: 71H/00H, 73H/06H, 74H/00H, C2H/00H) over 4 x cycles, chosen by
+# core lineage. Expected by hand: the label, branch-mispredict's largest node
+# Bad_Speculation, ptr-chase-dram's (a DRAM-latency chase) Backend_Bound, level
+# 1 = 100 %. The tests/data subset always; the full reference dump when present.
+largest='
+import re, sys
+wl = None; best = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"\s{2}(\S+)\s+[\d.]+ ms per run", line)
+    if m: wl = m.group(1)
+    m = re.match(r"\s{2}1\s+(\w+)\s+([\d.]+)%", line)
+    if m and wl and float(m.group(2)) > best.get(wl, ("", -1))[1]:
+        best[wl] = (m.group(1), float(m.group(2)))
+assert best["branch-mispredict"][0] == "Bad_Speculation", best
+assert best["ptr-chase-dram"][0] == "Backend_Bound", best
+print(", ".join(f"{w} {n} {v:.2f}%" for w, (n, v) in sorted(best.items())))
+'
+for ehl in tests/data/cpuid/ehl-subset.cpuid \
+           "${BT_SHARED_CPUID:-../shared/reference/cpuid}/GenuineIntel0090661_ElkhartLake_CPUID01.cpuid"; do
+  [ -f "$ehl" ] || { echo "skip $ehl: not found"; continue; }
+  name=ehl-$(basename "$ehl" .cpuid)
+  if run "$name" --sim-cpuid "$ehl" &&
+     grep -q "counting: model TNT (Tremont model-specific Top-Down events (Linux core.c); selected from the simulated CPU's CPUID (GenuineIntel-6-96-1" "$work/$name.out" &&
+     grep -q "CPU_CLK_UNHALTED.CORE (Tremont's 4-wide" "$work/$name.out" &&
+     sum_ok "$work/$name.out" && top=$(python3 -c "$largest" "$work/$name.out"); then
+    echo "ok   Elkhart Lake ($(basename "$ehl")): TNT, level 1 = 100 %; largest: $top"
+  else
+    echo "FAIL Elkhart Lake TNT ($ehl)"; grep -m3 "counting\|no built-in\|FAIL" "$work/$name.out"; fail=1
+  fi
+done
+
+# The simulated Tremont by name (--sim=TNT: Elkhart Lake's CPUID) gets its model;
+# --list-models names TNT.
+if run tnt --sim=TNT && grep -q "counting: model TNT (Tremont model-specific Top-Down events (Linux core.c); the model of the simulated CPU (--sim=TNT)), SIMULATED baretop sim: Elkhart Lake PMU (Tremont, perfmon v5) PMU: 4 general counters, fixed mask 0x7" "$work/tnt.out" &&
+   sum_ok "$work/tnt.out" && python3 -c "$largest" "$work/tnt.out" >/dev/null &&
+   "$bin" run --list-models | grep -q "^  TNT      Tremont model-specific Top-Down events (Linux core.c)"; then
+  echo "ok   --sim=TNT: TNT on 4 general counters, fixed 0-2; --list-models names it"
+else
+  echo "FAIL --sim=TNT / --list-models"; grep -m2 "counting" "$work/tnt.out"; fail=1
+fi
+
 # ARCH next to the full models on the same simulated workloads.
 for m in LNL-LNC LNL-SKT; do
   run "$m" --sim="$m" && run "$m-arch" --sim="$m" --model ARCH
@@ -100,9 +145,10 @@ done
 # A metrics file without Top-Down metrics, as Intel's first Clearwater Forest
 # file: made here from Sierra Forest's file, its non-TMA metrics only and
 # TmaVersion empty (skipped without ../shared). Its metrics are kept as Info and
-# the tree comes from ARCH (the Darkmont E-core of the Panther Lake dump); with
-# no model for the CPU at all (Elkhart Lake: Tremont, no architectural Top-Down
-# events) it says that nothing would be measured.
+# the tree comes from ARCH (the Darkmont E-core of the Panther Lake dump), or
+# from TNT on Elkhart Lake (Tremont's own events); with no model for the CPU at
+# all (Haswell-EP, 6-3F: no built-in model, no architectural Top-Down events) it
+# says that nothing would be measured.
 srf=${BT_SHARED_INTEL:-../shared/reference/intel}/SRF
 if [ -f "$srf/metrics/sierraforest_metrics.json" ]; then
   python3 - "$srf/metrics/sierraforest_metrics.json" "$work/notma.json" <<'PY'
@@ -121,12 +167,24 @@ PY
   else
     echo "FAIL metrics file without Top-Down metrics"; grep -m2 "counting\|no counts" "$work/notma.out"; fail=1
   fi
-  elk=${BT_SHARED_CPUID:-../shared/reference/cpuid}/GenuineIntel0090661_ElkhartLake_CPUID01.cpuid
+  shared_cpuid=${BT_SHARED_CPUID:-../shared/reference/cpuid}
+  elk=$shared_cpuid/GenuineIntel0090661_ElkhartLake_CPUID01.cpuid
   if [ -f "$elk" ]; then
-    run notree --sim-cpuid "$elk" --model-files "$files"
+    if run notma-tnt --sim-cpuid "$elk" --model-files "$files" &&
+       grep -q "has no Top-Down metric: its [1-9][0-9]* metrics kept as Info" "$work/notma-tnt.out" &&
+       grep -q "the tree from TNT" "$work/notma-tnt.out" && sum_ok "$work/notma-tnt.out"; then
+      echo "ok   ... on Elkhart Lake the tree from TNT (Tremont's own events)"
+    else
+      echo "FAIL metrics file without Top-Down metrics on Elkhart Lake"
+      grep -m2 "counting\|no counts" "$work/notma-tnt.out"; fail=1
+    fi
+  fi
+  hsx=$shared_cpuid/GenuineIntel00306F2_HaswellEP_00_CPUID.cpuid
+  if [ -f "$hsx" ]; then
+    run notree --sim-cpuid "$hsx" --model-files "$files"
     if grep -q "no Top-Down metric in it .* nothing would be measured" "$work/notree.out" &&
        ! grep -q "counted (SIMULATED PMU)" "$work/notree.out"; then
-      echo "ok   ... and with no model for the CPU: nothing counted, said so"
+      echo "ok   ... and with no model for the CPU (Haswell-EP): nothing counted, said so"
     else
       echo "FAIL no tree at all"; grep -m2 "counting\|no counts" "$work/notree.out"; fail=1
     fi

@@ -8,7 +8,8 @@
 # 8 general counters, fixed mask 0xf and PERF_METRICS, the two Arrow Lake H
 # Atom kinds with different fixed masks, and a malformed dump refused with
 # its line number and status 2; the Top-Down source (a published model or
-# ARCH, its events, SLOTS_PER_CYC) of a Panther Lake subset in tests/data.
+# ARCH, its events, SLOTS_PER_CYC) of a Panther Lake subset in tests/data, and
+# TNT (Tremont's own Top-Down events) on an Elkhart Lake subset.
 # The per-group expectations written by hand
 # from Linux perf's rules are in tests/unit/test-cpuid-dumps.c (run here too).
 set -uo pipefail
@@ -107,6 +108,29 @@ assert {("0xA4", "0x02"), ("0x73", "0x00"), ("0x9C", "0x01"), ("0xC2", "0x02")} 
   echo "ok   Panther Lake subset: ARCH on both kinds; E-core 8 x cycles, A4/02 73/00 9C/01 C2/02"
 else
   echo "FAIL Panther Lake subset"; fail=1
+fi
+
+# Elkhart Lake (tests/data subset): Tremont, 0AH length 7 and no leaf 23H, so
+# no architectural Top-Down events; expected by hand from Linux core.c
+# (tnt_events_attrs) and the lineage rule: TNT, its own events 71H/00H,
+# 73H/06H, 74H/00H, C2H/00H over 4 x cycles, Bad Speculation counted.
+if "$bin" detect --cpuid tests/data/cpuid/ehl-subset.cpuid --json >"$work/ehl.json" &&
+   python3 -c "$shape" "$work/ehl.json" &&
+   python3 -c '
+import json, sys
+g, = json.load(open(sys.argv[1]))["core_types"]
+t = g["topdown"]
+assert g["model"] == "TNT" and t["source"] == "TNT", g
+assert t["level1_from"] == "Tremont model-specific Top-Down events (Linux core.c)", t
+assert t["slots"].startswith("4 x core cycles") and t["slots_per_cycle"] == 0, t
+assert t["bad_speculation"] == "counted" and t["reason"] is None, t
+codes = {(x["code"], x["umask"]) for x in t["events"]}
+assert {("0x71", "0x00"), ("0x73", "0x06"), ("0x74", "0x00"), ("0xC2", "0x00")} <= codes, codes
+' "$work/ehl.json" &&
+   "$bin" detect --cpuid tests/data/cpuid/ehl-subset.cpuid | grep -q "Top-Down          TNT, level 1 from Tremont model-specific"; then
+  echo "ok   Elkhart Lake subset: TNT, 71/00 73/06 74/00 C2/00 over 4 x cycles (text and JSON)"
+else
+  echo "FAIL Elkhart Lake subset"; fail=1
 fi
 
 if "$bin" detect --cpuid tests/data/cpuid/raw-rpl-2p2e.txt --json >"$work/raw.json" &&

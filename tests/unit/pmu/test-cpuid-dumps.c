@@ -24,7 +24,9 @@
  *     have it (Linux num_topdown_events 4 / 8 for them), the rest not.
  *   model: the mapfile row for (family, model, stepping, core type, native
  *     model ID); none for Haswell-EP (6-3F), Rocket Lake (6-A7: no built-in
- *     RKL), Elkhart Lake (6-96, Tremont); ARCH, the architectural model,
+ *     RKL); TNT for Elkhart Lake (6-96: Linux intel-family.h
+ *     INTEL_ATOM_TREMONT, whose core has its own Top-Down events in Linux
+ *     core.c and no published model); ARCH, the architectural model,
  *     for Panther Lake (6-CC: Cougar Cove / Darkmont, no published metrics;
  *     both enumerate the Top-Down events, see the second table). ARL-H's Crestmont LP-E cores (6-C5,
  *     core type 20H, native model 2: Intel's mapfile has only an event file
@@ -75,8 +77,8 @@ static const struct expect expected[] = {
 	{ "GenuineIntel00C06F2_EmeraldRapids_01_CPUID", 0, "EMR", 8, 0xF, true },
 	/* Leaf 23H: 23.01H = FFh / 0Fh. */
 	{ "GenuineIntel00A06D1_GraniteRapids_03_CPUID", 0, "GNR", 8, 0xF, true },
-	/* Tremont: 07300405h, ECX 7, EDX 8603h; no model. */
-	{ "GenuineIntel0090661_ElkhartLake_CPUID01", 0, NULL, 4, 0x7, false },
+	/* Tremont: 07300405h, ECX 7, EDX 8603h; the Tremont model by lineage. */
+	{ "GenuineIntel0090661_ElkhartLake_CPUID01", 0, "TNT", 4, 0x7, false },
 	/* i5-12400: not hybrid, 08300805h: 8/4 as enumerated; the big core
 	 * (adl_get_hybrid_cpu_type), so PERF_METRICS and the P-core model. */
 	{ "GenuineIntel0090672_AlderLake_02_CPUID", 0, "ADL-GLC", 8, 0xF, true },
@@ -336,9 +338,13 @@ TEST(bartlett_lake_takes_the_raptor_cove_model)
  *     by CPUID.23H.03H:EAX where leaf 23H exists (CPUID.(07H,1):EAX[8] and
  *     max leaf >= 23H) and 23H.00H:EAX[3] lists subleaf 3. SLOTS_PER_CYC =
  *     23H.00H:ECX[7:0].
- *   source: the published model (the model column above); else ARCH where
- *     events 8 (Backend Bound), 10 (Frontend Bound) and 11 (Retiring) are
- *     all available; else none (with a reason).
+ *   source: the published model (the model column above); else the model
+ *     of the core by lineage: TNT for Tremont (family 6 models 86H, 96H,
+ *     9CH), level 1 from Tremont's own events as Linux core.c gives them
+ *     (71H/00H, 73H/06H, 74H/00H, C2H/00H) over 4 x cycles (fixed counter
+ *     1, CPU_CLK_UNHALTED.CORE); else ARCH where events 8 (Backend Bound),
+ *     10 (Frontend Bound) and 11 (Retiring) are all available; else none
+ *     (with a reason).
  *   ARCH level 1: PERF_METRICS' fields where the core has PERF_METRICS (the
  *     same assumption as the table above), else the architectural events;
  *     slots = SLOTS_PER_CYC x cycles where non-zero, else Topdown Slots;
@@ -352,10 +358,11 @@ struct td_expect {
 	uint32_t arch_events;
 	unsigned slots_per_cycle;
 	const char *source;        /* NULL: none */
-	const char *level1;        /* "published model", "PERF_METRICS", "architectural events" */
-	const char *slots;         /* ARCH: the start of where slots come from */
+	const char *level1;        /* "published model", "PERF_METRICS", "architectural events",
+				    * TNT's name */
+	const char *slots;         /* ARCH, TNT: the start of where slots come from */
 	bool bad_spec_derived;
-	const char *events;        /* ARCH: the level-1 events, space-separated, in order */
+	const char *events;        /* ARCH, TNT: the level-1 events, space-separated, in order */
 };
 
 #define PUB "published model"
@@ -382,7 +389,11 @@ static const struct td_expect td_expected[] = {
 	{ "GenuineIntel00C06F2_EmeraldRapids_01_CPUID", 0, 0xFF, 0, "EMR", PMF, NULL, false, NULL },
 	/* 0AH length 8 hides 8-11; 23H.3 = 0DFFh. */
 	{ "GenuineIntel00A06D1_GraniteRapids_03_CPUID", 0, 0xDFF, 0, "GNR", PMF, NULL, false, NULL },
-	{ "GenuineIntel0090661_ElkhartLake_CPUID01", 0, 0x7F, 0, NULL, NULL, NULL, false, NULL },
+	/* Tremont: no architectural Top-Down events (7Fh), its own instead. */
+	{ "GenuineIntel0090661_ElkhartLake_CPUID01", 0, 0x7F, 0, "TNT",
+	  "Tremont model-specific Top-Down events (Linux core.c)", "4 x core cycles", false,
+	  "CPU_CLK_UNHALTED.CORE TOPDOWN_BAD_SPECULATION.ALL TOPDOWN_BE_BOUND.ALL "
+	  "TOPDOWN_FE_BOUND.ALL TOPDOWN_RETIRING.ALL" },
 	{ "GenuineIntel0090672_AlderLake_02_CPUID", 0, 0xFF, 0, "ADL-GLC", PMF, NULL, false, NULL },
 	{ "GenuineIntel0090672_AlderLake_03_CPUID", 0, 0x7F, 0, "ADL-GLC", PMF, NULL, false, NULL },
 	{ "GenuineIntel0090672_AlderLake_03_CPUID", 16, 0x7F, 0, "ADL-GRT", PUB, NULL, false, NULL },
@@ -456,7 +467,8 @@ TEST(every_reference_dump_topdown_source_as_written_by_hand)
 		printf("# %-44.44s %-4u %-5s %-7s %-3u %-20s %s%s%s%s\n", x->dump, x->first_cpu,
 		       core_kind(&r.ci), r.td_source ? r.td_source : "none", r.slots_per_cycle,
 		       r.td_source ? r.td_level1 : "-",
-		       r.td_source && strcmp(r.td_source, "ARCH") == 0 ? evs
+		       r.td_source && (strcmp(r.td_source, "ARCH") == 0 ||
+				       strcmp(r.td_source, "TNT") == 0) ? evs
 		       : r.td_source ? "(the model's)" : r.td_reason,
 		       r.td_slots ? " | slots: " : "", r.td_slots ? r.td_slots : "",
 		       r.td_bad_spec_derived ? " | Bad_Speculation derived" : "");
