@@ -112,11 +112,12 @@ for ehl in tests/data/cpuid/ehl-subset.cpuid \
 done
 
 # The simulated Tremont by name (--sim=TNT: Elkhart Lake's CPUID) gets its model;
-# --list-models names TNT.
+# --list-models and `baretop-host models` name TNT; models says why ARCH has no row.
 if run tnt --sim=TNT && grep -q "counting: model TNT (Tremont model-specific Top-Down events (Linux core.c); the model of the simulated CPU (--sim=TNT)), SIMULATED baretop sim: Elkhart Lake PMU (Tremont, perfmon v5) PMU: 4 general counters, fixed mask 0x7" "$work/tnt.out" &&
    sum_ok "$work/tnt.out" && python3 -c "$largest" "$work/tnt.out" >/dev/null &&
-   "$bin" run --list-models | grep -q "^  TNT      Tremont model-specific Top-Down events (Linux core.c)"; then
-  echo "ok   --sim=TNT: TNT on 4 general counters, fixed 0-2; --list-models names it"
+   "$bin" run --list-models | grep -q "^  TNT      Tremont model-specific Top-Down events (Linux core.c)" &&
+   "$bin" models | grep -q "^TNT .* 4 .*  4  " && "$bin" models | grep -q "^ARCH, the architectural model"; then
+  echo "ok   --sim=TNT: TNT on 4 general counters, fixed 0-2; --list-models and models name it (models: why ARCH is not a row)"
 else
   echo "FAIL --sim=TNT / --list-models"; grep -m2 "counting" "$work/tnt.out"; fail=1
 fi
