@@ -668,6 +668,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		unsigned lv = c->level < max ? c->level : max;
 		n_nodes = nodes_to_level(c->model, lv, nodes);
 		n_nodes = add_cpi_node(c->model, nodes, n_nodes);
+		n_nodes = bt_model_add_cross_checks(c->model, nodes, n_nodes);
 		t->steps[0].level = lv;
 		for (unsigned i = 0; i < n_nodes; i++)
 			t->targeted[nodes[i]] = 1;
@@ -688,6 +689,9 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		for (unsigned i = 0; i < n_nodes; i++)
 			nodes[i] = roots[i];
 		n_nodes = add_cpi_node(c->model, nodes, n_nodes);
+		/* ARCH's architectural-event cross-checks of level 1 (rules.h)
+		 * are counted with the nodes they check. */
+		n_nodes = bt_model_add_cross_checks(c->model, nodes, n_nodes);
 		for (unsigned lv = 1; st == BT_OK && n_nodes && lv <= max && t->n_steps < BT_MAX_STEPS;
 		     lv++) {
 			struct bt_tree_step *step = &t->steps[t->n_steps++];

@@ -17,7 +17,12 @@
  * the formulas every published P-core model shares (LNL-LNC, ARL-LNC,
  * MTL-RWC, GNR, SPR: each field over the sum of the four level-1 fields;
  * the second child of each level-1 node as parent minus first child,
- * clamped at 0).
+ * clamped at 0). The architectural level-1 events the core enumerates are
+ * counted beside them, each over TOPDOWN.SLOTS as an Info node
+ * ("Arch_Frontend_Bound", ...) that cross-checks its PERF_METRICS node
+ * (bt_node_def.cross_check; the rule and its tolerance: rules.c). Bad
+ * Speculation is cross-checked only where 73H/00H is enumerated: derived
+ * from the other three it would repeat their checks, not add one.
  *
  * Thresholds are not the CPU's: they are those of the published models
  * for the same nodes, and the model's source says whose -- LNL-LNC's for
@@ -117,8 +122,7 @@ unsigned bt_arch_td_events(const struct bt_arch_td *t, const struct bt_arch_even
 	enum bt_arch_slots s = bt_arch_td_slots(t);
 	if (s == BT_ARCH_SLOTS_EVENT)
 		PUT((t->fixed_mask >> 3) & 1 ? &ev_slots_fixed : bt_arch_event(BT_ARCH_EV_TD_SLOTS));
-	if (pm_variant(t))
-		return n;
+	/* With PERF_METRICS the events are the cross-checks of its fields. */
 	PUT(bt_arch_event(BT_ARCH_EV_TD_FE_BOUND));
 	PUT(bt_arch_event(BT_ARCH_EV_TD_BE_BOUND));
 	if (HAS(t, BT_ARCH_EV_TD_BAD_SPEC))
@@ -173,14 +177,16 @@ static const char *const pm_names[8] = {
 static bt_status build(const struct bt_arch_td *t, struct bt_model_def **ret, struct bt_diag *d)
 {
 	struct bt_model_def *m = bt_arena_alloc(&arena, sizeof(*m));
-	struct bt_node_def *nodes = bt_arena_alloc(&arena, 16 * sizeof(*nodes));
-	struct bt_event *ev = bt_arena_alloc(&arena, 16 * sizeof(*ev));
+	/* at most 12 tree nodes, 4 cross-checks, IPC, CPI; 3 fixed events, 8
+	 * PERF_METRICS fields, 5 architectural events */
+	struct bt_node_def *nodes = bt_arena_alloc(&arena, 24 * sizeof(*nodes));
+	struct bt_event *ev = bt_arena_alloc(&arena, 24 * sizeof(*ev));
 	if (!m || !nodes || !ev) {
 		bt_diag_set(d, "model ARCH: out of memory");
 		return BT_ERR_NOMEM;
 	}
 	memset(m, 0, sizeof(*m));
-	memset(nodes, 0, 16 * sizeof(*nodes));
+	memset(nodes, 0, 24 * sizeof(*nodes));
 	unsigned nn = 0, ne = 0;
 	enum bt_arch_slots s = bt_arch_td_slots(t);
 	bool pm = pm_variant(t);
@@ -253,10 +259,36 @@ static bt_status build(const struct bt_arch_td *t, struct bt_model_def **ret, st
 		}
 #undef FRAC
 #undef REST
+		/* The cross-checks: each enumerated level-1 event over the
+		 * slots of fixed counter 3, the same window's slots. */
+		static const struct { unsigned bit; const char *node, *arch; } xc[] = {
+			{ BT_ARCH_EV_TD_FE_BOUND, "Frontend_Bound", "Arch_Frontend_Bound" },
+			{ BT_ARCH_EV_TD_BAD_SPEC, "Bad_Speculation", "Arch_Bad_Speculation" },
+			{ BT_ARCH_EV_TD_BE_BOUND, "Backend_Bound", "Arch_Backend_Bound" },
+			{ BT_ARCH_EV_TD_RETIRING, "Retiring", "Arch_Retiring" },
+		};
+		char checked[96] = "";
+		size_t cn = 0;
+		for (size_t k = 0; k < sizeof(xc) / sizeof(xc[0]); k++) {
+			const struct bt_arch_event *a = bt_arch_event(xc[k].bit);
+			if (!HAS(t, xc[k].bit))
+				continue;
+			ev[ne++] = pmc_event(a);
+			nodes[nn].name = xc[k].arch;
+			nodes[nn].kind = BT_NODE_INFO;
+			nodes[nn].formula = bt_arena_printf(&arena, "%s / %s", a->name, slots);
+			nodes[nn].cross_check = xc[k].node;
+			nn++;
+			if (cn < sizeof(checked))
+				cn += (size_t)snprintf(checked + cn, sizeof(checked) - cn, "%s%02XH/%02XH",
+						       cn ? ", " : "", a->code, a->umask);
+		}
 		src = bt_arena_printf(&arena, "CPUID-enumerated: PERF_METRICS (%u fields) over "
 				      "fixed counter 3, levels 1%s with the formulas the published "
-				      "P-core models share; thresholds: LNL-LNC's for the same nodes",
-				      t->perf_metrics_fields, l2 ? " and 2" : "");
+				      "P-core models share; thresholds: LNL-LNC's for the same nodes; "
+				      "level 1 cross-checked by the architectural events %s",
+				      t->perf_metrics_fields, l2 ? " and 2" : "",
+				      checked[0] ? checked : "(none enumerated)");
 		m->flags = BT_MODEL_PERF_METRICS;
 	} else {
 		const struct bt_arch_event *fe = bt_arch_event(BT_ARCH_EV_TD_FE_BOUND),

@@ -40,6 +40,12 @@ struct bt_node_def {
 	uint8_t level;                 /* 1.. for tree nodes, 0 otherwise */
 	uint8_t percent;               /* formula yields percent (perfmon "100 * (...)"):
 					* the reported value is formula / 100 */
+	const char *cross_check;       /* an Info node measuring the same share as a
+					* level-1 tree node from other events (ARCH with
+					* PERF_METRICS: the architectural event over the
+					* slots): that tree node's name, else NULL. It is
+					* counted with the tree node and checked against it
+					* (rules.h, BT_RULE_CROSS_CHECK) */
 };
 
 /* A published default retire latency (cycles), used when it cannot be measured. */

@@ -117,6 +117,7 @@ bt_status bt_model_events_up_to_level(const struct bt_model *m, unsigned level,
 	for (unsigned i = 0; i < n; i++)
 		if (m->def->nodes[i].kind == BT_NODE_TREE && m->def->nodes[i].level <= level)
 			nodes[k++] = i;
+	k = bt_model_add_cross_checks(m, nodes, k);
 	bt_status s = bt_model_events_for_nodes(m, nodes, k, constants, ret_events, ret_n);
 	free(nodes);
 	return s;

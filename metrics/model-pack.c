@@ -174,6 +174,7 @@ bt_status bt_model_unpack(struct bt_arena *a, const struct bt_model_def *def,
 		n->kind = p->kind;
 		n->level = p->level;
 		n->percent = p->percent;
+		n->cross_check = NULL; /* only ARCH's (built at run time) have one */
 		ok &= n->name != NULL;
 	}
 	for (unsigned i = 0; i < def->n_events && ok; i++) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* bt_model_open: canonical formulas -> one DAG per model; node and event queries. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,6 +440,33 @@ unsigned bt_model_roots(const struct bt_model *m, const uint16_t **ret)
 unsigned bt_model_max_level(const struct bt_model *m)
 {
 	return m->max_level;
+}
+
+int bt_model_cross_check_of(const struct bt_model *m, unsigned i)
+{
+	const struct bt_node_def *nd = i < m->def->n_nodes ? node_def(m, i) : NULL;
+	if (!nd || !nd->cross_check || nd->kind == BT_NODE_TREE)
+		return -1;
+	int t = bt_model_node_find(m, nd->cross_check);
+	return t >= 0 && node_def(m, (unsigned)t)->kind == BT_NODE_TREE ? t : -1;
+}
+
+unsigned bt_model_add_cross_checks(const struct bt_model *m, unsigned *nodes, unsigned n)
+{
+	unsigned n0 = n;
+	for (unsigned i = 0; i < m->def->n_nodes; i++) {
+		int t = bt_model_cross_check_of(m, i);
+		bool listed = false, target = false;
+		if (t < 0)
+			continue;
+		for (unsigned k = 0; k < n && !listed; k++)
+			listed = nodes[k] == i;
+		for (unsigned k = 0; k < n0 && !target; k++)
+			target = nodes[k] == (unsigned)t;
+		if (target && !listed)
+			nodes[n++] = i;
+	}
+	return n;
 }
 
 unsigned bt_model_event_count(const struct bt_model *m)

@@ -78,6 +78,12 @@ unsigned bt_model_node_children(const struct bt_model *m, unsigned i, const uint
 /* tree nodes of level 1 */
 unsigned bt_model_roots(const struct bt_model *m, const uint16_t **ret);
 unsigned bt_model_max_level(const struct bt_model *m);
+/* The tree node that node i cross-checks (bt_node_def.cross_check), or -1. */
+int bt_model_cross_check_of(const struct bt_model *m, unsigned i);
+/* Appends to nodes[0..n) the cross-check nodes of the nodes listed there
+ * that are not listed yet; returns the new count (nodes has room for every
+ * node of the model). */
+unsigned bt_model_add_cross_checks(const struct bt_model *m, unsigned *nodes, unsigned n);
 
 /* Events (index 0..n-1 = the definition's event table, sorted by name). */
 unsigned bt_model_event_count(const struct bt_model *m);
@@ -105,7 +111,8 @@ bt_status bt_model_events_for_nodes(const struct bt_model *m, const unsigned *no
  * same way: what makes the node's number depend on an event. */
 bt_status bt_model_node_value_events(const struct bt_model *m, unsigned node, const double *constants,
 				     uint16_t *ret_events, unsigned *ret_n);
-/* ... for all tree nodes of level <= level (and what their thresholds need) */
+/* ... for all tree nodes of level <= level (and what their thresholds need),
+ * with the cross-check nodes of those nodes (bt_model_cross_check_of) */
 bt_status bt_model_events_up_to_level(const struct bt_model *m, unsigned level,
 				      const double *constants, uint16_t *ret_events, unsigned *ret_n);
 /* Size of the compiled program (distinct operations), for statistics. */

@@ -79,6 +79,11 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 		rhs = c->events[x->event_b];
 		diff = lhs - rhs;
 		break;
+	case BT_RULE_CROSS_CHECK:
+		lhs = r->value[x->node];
+		rhs = r->value[x->node_b];
+		diff = lhs - rhs;
+		break;
 	}
 	v->lhs = lhs;
 	v->rhs = rhs;
@@ -87,6 +92,8 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 	v->no_retire_latency = 0;
 	if (x->node >= 0 && x->kind != BT_RULE_IPC_WIDTH)
 		v->no_retire_latency |= r->state[x->node] == BT_NODE_NO_RETIRE_LATENCY;
+	if (x->node_b >= 0)
+		v->no_retire_latency |= r->state[x->node_b] == BT_NODE_NO_RETIRE_LATENCY;
 	for (unsigned k = 0; k < x->n_terms; k++)
 		v->no_retire_latency |= r->state[x->terms[k]] == BT_NODE_NO_RETIRE_LATENCY;
 	if (isnan(lhs) || isnan(rhs) || isnan(diff) || isnan(v->tol))
@@ -165,6 +172,8 @@ unsigned bt_rule_events(const struct bt_rule_set *rs, unsigned i, const struct b
 	} else {
 		if (x->node >= 0)
 			mark_events(m, r->ops, m->node_value[x->node], seen, stack, used);
+		if (x->node_b >= 0)
+			mark_events(m, r->ops, m->node_value[x->node_b], seen, stack, used);
 		for (unsigned k = 0; k < x->n_terms; k++)
 			mark_events(m, r->ops, m->node_value[x->terms[k]], seen, stack, used);
 	}

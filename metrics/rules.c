@@ -22,12 +22,13 @@
  * a consistent PMU gives; a clamp that real counts activate is exactly the
  * finding the check is for (the clamped child no longer adds up).
  *
- * Fraction, IPC and fixed/general rules need no derivation: every tree node
+ * Fraction, IPC, fixed/general and cross-check rules need no derivation: every tree node
  * is a share of slots or cycles (all three vendor formats define the tree
  * that way), the width is the model's pipeline_width (the issue slots per
  * cycle its formulas divide by, e.g. SKL's "4 * CPU_CLK_UNHALTED.THREAD",
  * set per model in metrics/recipes.c and carried into metrics/gen), and
- * the fixed/general twins are read off the model's event table.
+ * the fixed/general twins are read off the model's event table, the
+ * cross-checks off its nodes (bt_node_def.cross_check).
  */
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +64,22 @@
  *    counters, enabled a few instructions apart, and in drill-down from
  *    different runs.
  */
+/*
+ *  - cross-checks (ARCH: a PERF_METRICS level-1 share against the
+ *    architectural event of the same node over TOPDOWN.SLOTS): 0.02
+ *    absolute (two percentage points). Both count the same slots of the
+ *    same window, but PERF_METRICS gives each share as an 8-bit field that
+ *    the formula renormalises by the sum of the four: a share can be off
+ *    the exact event ratio by one unit of its field and two of the sum,
+ *    3/255 = 1.2 points. The architectural events sit on general counters,
+ *    possibly in another group, i.e. another run of the same deterministic
+ *    workload with a few instructions of skew at the window's edges (well
+ *    under a tenth of a point of a window's slots). Two points is above both
+ *    together, and still catches an event that counts double on a node of
+ *    2 % or more, far below the 15-20 point thresholds that flag a level-1
+ *    node.
+ */
+#define CROSS_TOL_ABS 0.02
 #define SUM_TOL_ABS (2.0 / 255)
 #define SUM_TOL_REL 0.01
 #define FRACTION_TOL_ABS 0.01
@@ -73,6 +90,7 @@ const char *bt_rule_kind_name(enum bt_rule_kind k)
 {
 	static const char *const names[BT_RULE_KIND_COUNT] = {
 		"level1_sum", "parent_sum", "fraction", "ipc_width", "fixed_general",
+		"cross_check",
 	};
 	return (unsigned)k < BT_RULE_KIND_COUNT ? names[k] : "?";
 }
@@ -203,7 +221,7 @@ static struct bt_rule *add_rule(struct bt_rule_set *rs, uint8_t kind)
 	struct bt_rule *r = &rs->rules[rs->n++];
 	memset(r, 0, sizeof(*r));
 	r->kind = kind;
-	r->node = r->event_a = r->event_b = -1;
+	r->node = r->node_b = r->event_a = r->event_b = -1;
 	rs->n_kind[kind]++;
 	return r;
 }
@@ -249,8 +267,8 @@ bt_status bt_rules_derive(const struct bt_model *m, struct bt_rule_set **ret, st
 		goto out;
 	rs->model = m;
 	/* at most: one sum per node with children, one level-1 sum, one
-	 * fraction per node, IPC, one twin per event */
-	rs->rules = calloc(2 * nn + 2 + def->n_events, sizeof(*rs->rules));
+	 * fraction per node, one cross-check per node, IPC, one twin per event */
+	rs->rules = calloc(3 * nn + 2 + def->n_events, sizeof(*rs->rules));
 	rs->not_implied = calloc(nn + 1, sizeof(*rs->not_implied));
 	if (!rs->rules || !rs->not_implied)
 		goto out;
@@ -308,6 +326,15 @@ bt_status bt_rules_derive(const struct bt_model *m, struct bt_rule_set **ret, st
 		x->tol_rel = IPC_TOL_REL;
 	}
 	add_fixed_general(m, rs);
+	for (unsigned i = 0; i < nn; i++) {
+		int t = bt_model_cross_check_of(m, i);
+		if (t < 0)
+			continue;
+		struct bt_rule *x = add_rule(rs, BT_RULE_CROSS_CHECK);
+		x->node = t;
+		x->node_b = (int)i;
+		x->tol_abs = CROSS_TOL_ABS;
+	}
 	*ret = rs;
 	rs = NULL;
 	st = BT_OK;
@@ -381,5 +408,12 @@ void bt_rule_describe(const struct bt_rule_set *rs, unsigned i, char *buf, size_
 			 bt_model_event(m, (unsigned)x->event_a)->name,
 			 bt_model_event(m, (unsigned)x->event_b)->name);
 		break;
+	case BT_RULE_CROSS_CHECK: {
+		/* The cross-check's formula names the events it reads. */
+		const struct bt_node_def *b = bt_model_node(m, (unsigned)x->node_b);
+		snprintf(buf, size, "%s = %s (cross-check: %s)",
+			 bt_model_node(m, (unsigned)x->node)->name, b->name, b->formula);
+		break;
+	}
 	}
 }

@@ -36,12 +36,17 @@ enum bt_rule_kind {
 	BT_RULE_FRACTION,       /* a tree node (a fraction of slots or cycles) within [0, 1] */
 	BT_RULE_IPC_WIDTH,      /* instructions per cycle at most the pipeline width */
 	BT_RULE_FIXED_GENERAL,  /* a fixed counter's event and its general-counter twin agree */
+	BT_RULE_CROSS_CHECK,    /* a level-1 node and its cross-check node (the same share
+				 * from other events: ARCH's architectural event over the
+				 * slots beside PERF_METRICS) agree */
 	BT_RULE_KIND_COUNT,
 };
 
 struct bt_rule {
 	uint8_t kind;            /* enum bt_rule_kind */
-	int node;                /* PARENT_SUM: the parent; FRACTION: the node; else -1 */
+	int node;                /* PARENT_SUM: the parent; FRACTION, CROSS_CHECK: the node;
+				  * else -1 */
+	int node_b;              /* CROSS_CHECK: the cross-check node; else -1 */
 	const uint16_t *terms;   /* LEVEL1_SUM: the roots; PARENT_SUM: the children */
 	unsigned n_terms;
 	int event_a, event_b;    /* FIXED_GENERAL: the fixed event and its twin; else -1 */

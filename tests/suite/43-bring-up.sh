@@ -9,7 +9,9 @@
 # values, keep them off the bottleneck path and exit 1; without the defect
 # nothing is untrusted and the run exits 0. Two cases: the architectural
 # model (ARCH) on the Panther Lake E-core dump, and a forced --model SKL
-# whose expectations are read from Intel's skylake_metrics.json.
+# whose expectations are read from Intel's skylake_metrics.json. And ARCH
+# with PERF_METRICS (the Panther Lake P-core): its architectural events
+# cross-check level 1, and a doubled one violates its node's cross-check.
 set -uo pipefail
 start=$(date +%s)
 [ -x build/baretop-host ] || make -s -j2 host >/dev/null
@@ -24,7 +26,9 @@ vendor=../shared/reference/intel/SKL/metrics/skylake_metrics.json
 run() {
   local name=$1 want=$2; shift 2
   "$bin" run --bring-up --quick "$@" --results-dir "$work/$name" >"$work/$name.out" 2>&1; local rc=$?
-  if [ "$rc" -eq "$want" ]; then echo "ok   $name: exit status $rc"; else bad "$name: exit status $rc, not $want"; fi
+  echo "$rc" >"$work/$name.rc"
+  if [ "$want" = any ]; then :
+  elif [ "$rc" -eq "$want" ]; then echo "ok   $name: exit status $rc"; else bad "$name: exit status $rc, not $want"; fi
   "$bin" report "$work/$name"/*.json >"$work/$name.report" 2>&1 || bad "$name: report failed"
 }
 
@@ -37,6 +41,15 @@ run() {
 arch=(--sim-cpuid tests/data/cpuid/ptl-subset.cpuid@4 --level 1 -w alu-independent)
 run arch-clean 0 "${arch[@]}"
 run arch-defect 1 "${arch[@]}" --sim-defect=double-count:0xc2/0x02
+# ARCH on the Panther Lake P-core (CPUID 23H.3 = 1DFFh: Backend Bound,
+# Frontend Bound and Retiring enumerated, Bad Speculation not; PERF_METRICS
+# from the Lion Cove preset): level 1 from PERF_METRICS, each enumerated
+# architectural event over the slots cross-checks it. code-footprint is
+# mostly Frontend Bound, so Topdown Frontend Bound (9CH/01H) counted twice
+# moves its share far beyond any rounding.
+pcore=(--sim-cpuid tests/data/cpuid/ptl-subset.cpuid@0 --level 1 -w code-footprint)
+run xc-clean 0 "${pcore[@]}"
+run xc-defect any "${pcore[@]}" --sim-defect=double-count:0x9c/0x01
 # SKL forced: UOPS_ISSUED.ANY (0EH/01H) counted twice fails its check
 # against the retired uops.
 skl=(--sim=skl --model SKL --level 2 -w multiply1)
@@ -123,6 +136,63 @@ def clean(name):
 
 p = clean("arch-clean")
 check("arch-defect", "Topdown_Retiring", {"Retiring"}, None, 1, p)
+# The cross-checks: one per level-1 node whose architectural event the
+# P-core enumerates (23H.3 = 1DFFh: bits 8, 10, 11), none for Bad
+# Speculation (bit 9 clear).
+xc_event = {"Frontend_Bound": "Topdown_Frontend_Bound", "Backend_Bound": "Topdown_Backend_Bound",
+            "Retiring": "Topdown_Retiring"}
+def cross_checks(name):
+    d, t = load(name)
+    if t is None: return {}
+    cons = d["run"]["workloads"][0]["counted"]["consistency"]
+    got = {}
+    for c in cons:
+        if c["kind"] != "cross_check": continue
+        node = c["rule"].split(" = ")[0]
+        got[node] = c
+        if xc_event.get(node) not in c["events"]:
+            bad(f"{name}: the cross-check of {node} does not name {xc_event.get(node)}: {c['events']}")
+        if c["tolerance"] != 0.02:
+            bad(f"{name}: cross-check tolerance {c['tolerance']}, not the 2 points documented")
+    if set(got) != set(xc_event):
+        bad(f"{name}: cross-checks of {sorted(got)}, expected {sorted(xc_event)}")
+    return got
+
+p = clean("xc-clean")
+got = cross_checks("xc-clean")
+held = [n for n, c in got.items() if c["state"] == "held"]
+if sorted(held) != sorted(xc_event):
+    bad(f"xc-clean: cross-checks held only for {held}: {got}")
+else:
+    print(f"ok   xc-clean: cross-checks held: " + ", ".join(
+        f"{n} {got[n]['lhs']:.4f} vs {got[n]['rhs']:.4f}" for n in sorted(got)))
+got = cross_checks("xc-defect")
+d, t = load("xc-defect")
+if got and t is not None:
+    fe = got.get("Frontend_Bound", {})
+    # doubled: the event's share is twice PERF_METRICS' (within rounding)
+    if fe.get("state") != "violated" or not (1.9 < fe["rhs"] / fe["lhs"] < 2.1):
+        bad(f"xc-defect: Frontend_Bound cross-check not violated by a doubled event: {fe}")
+    others = {n: c["state"] for n, c in got.items() if n != "Frontend_Bound"}
+    if set(others.values()) != {"held"}:
+        bad(f"xc-defect: other cross-checks {others}")
+    # exit status 1 exactly when a validation check FAILed (bring-up's contract)
+    vfail = any(c["verdict"] == "FAIL" for c in d["validation"]["checks"])
+    rc = int(open(f"{work}/xc-defect.rc").read())
+    if rc != (1 if vfail else 0):
+        bad(f"xc-defect: exit status {rc} with {'a' if vfail else 'no'} FAILed check")
+    con = " ".join(open(f"{work}/xc-defect.out").read().split())
+    if not ("finding: an event does not count as the formula assumes: Frontend_Bound = "
+            "Arch_Frontend_Bound (cross-check: Topdown_Frontend_Bound / TOPDOWN.SLOTS)" in con):
+        bad("xc-defect: the console does not show the violated cross-check naming the event")
+    rep = open(f"{work}/xc-defect.report").read()
+    if "violated: Frontend_Bound = Arch_Frontend_Bound (cross-check: Topdown_Frontend_Bound" not in rep:
+        bad("xc-defect: the report does not show the violated cross-check")
+    if not failed:
+        print(f"ok   xc-defect: Frontend_Bound cross-check violated ({fe['lhs']:.4f} vs "
+              f"{fe['rhs']:.4f}), naming Topdown_Frontend_Bound in console, results, report; "
+              f"exit status {rc}")
+
 p = clean("skl-clean")
 # SKL: the metrics whose formula reads UOPS_ISSUED.ANY (the vendor file's
 # "Events" of each metric), among the nodes of the tree baretop wrote.

@@ -11,6 +11,7 @@
 
 #include "metrics/arch-model.h"
 #include "metrics/model.h"
+#include "metrics/rules.h"
 #include "metrics/select.h"
 #include "tests/unit/lib/test.h"
 
@@ -156,6 +157,144 @@ TEST(perf_metrics_levels_1_and_2)
 	CHECK_NEAR(eval_node(def, ev, v, 11, "Fetch_Bandwidth", NULL), 0.05, 1e-12, 1e-15);
 	CHECK_NEAR(eval_node(def, ev, v, 11, "Machine_Clears", NULL), 0.04, 1e-12, 1e-15);
 	CHECK_NEAR(eval_node(def, ev, v, 11, "Core_Bound", NULL), 0.15, 1e-12, 1e-15);
+}
+
+/* One count set through the model and its rules: the state of the
+ * cross-check of `node` (-1: no such rule), and whether `event` is among
+ * the events that rule names. */
+struct xc {
+	int state;
+	bool names_event;
+	double diff;
+	char text[256];
+};
+
+static unsigned cross_checks(const struct bt_model_def *def, const double *v, unsigned n,
+			     const char *const *ev, const char *node, const char *event,
+			     struct xc *out)
+{
+	struct bt_model *m;
+	struct bt_rule_set *rs;
+	struct bt_diag d = { "" };
+	unsigned count = 0;
+	out->state = -1;
+	out->names_event = false;
+	out->text[0] = 0;
+	if (bt_model_open(def, &m, &d) != BT_OK || bt_rules_derive(m, &rs, &d) != BT_OK) {
+		printf("# %s\n", d.text);
+		return 0;
+	}
+	struct bt_counts *c = bt_counts_new(m);
+	struct bt_result *r = bt_result_new(m);
+	struct bt_consistency *cs = bt_consistency_new(rs);
+	uint16_t evs[64];
+	for (unsigned i = 0; i < n; i++)
+		CHECK_MSG(bt_counts_set_event(c, ev[i], v[i]) == BT_OK, "event %s", ev[i]);
+	bt_evaluate(m, c, r);
+	bt_consistency_check(cs, c, r);
+	for (unsigned i = 0; i < rs->n; i++) {
+		const struct bt_rule *x = &rs->rules[i];
+		if (x->kind != BT_RULE_CROSS_CHECK)
+			continue;
+		count++;
+		if (strcmp(bt_model_node(m, (unsigned)x->node)->name, node) != 0)
+			continue;
+		out->state = cs->verdict[i].state;
+		out->diff = cs->verdict[i].diff;
+		bt_rule_describe(rs, i, out->text, sizeof(out->text));
+		unsigned ne = bt_rule_events(rs, i, r, evs);
+		for (unsigned k = 0; k < ne; k++)
+			out->names_event |= strcmp(bt_model_event(m, evs[k])->name, event) == 0;
+	}
+	bt_consistency_free(cs);
+	bt_result_free(r);
+	bt_counts_free(c);
+	bt_rules_free(rs);
+	bt_model_close(m);
+	return count;
+}
+
+TEST(perf_metrics_level1_cross_checked_by_architectural_events)
+{
+	/* PERF_METRICS and every level-1 architectural event (23H.3 = 0FFFh,
+	 * Bad Speculation 73H/00H included). PERF_METRICS as slot counts: RET
+	 * 300, BS 100, FE 200, BE 400 of 1000 slots; the architectural events
+	 * over the same 1000 slots within a point or so of them: they agree. */
+	struct bt_arch_td all = { .known = true, .events = 0xFFF, .events_23h = true,
+				  .fixed_mask = 0xF, .perf_metrics_fields = 8 };
+	const struct bt_model_def *def;
+	struct bt_diag d = { "" };
+	CHECK(bt_arch_model(&all, &def, &d) == BT_OK);
+	CHECK(strstr(def->source, "cross-checked by the architectural events 9CH/01H, 73H/00H, "
+				  "A4H/02H, C2H/02H") != NULL);
+	static const char *const ev[] = { "PERF_METRICS.RETIRING", "PERF_METRICS.BAD_SPECULATION",
+		"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BACKEND_BOUND", "TOPDOWN.SLOTS",
+		"Topdown_Retiring", "Topdown_Bad_Speculation", "Topdown_Frontend_Bound",
+		"Topdown_Backend_Bound" };
+	double v[] = { 300, 100, 200, 400, 1000, 305, 100, 190, 405 };
+	struct xc x;
+	CHECK_EQ_INT(cross_checks(def, v, 9, ev, "Frontend_Bound", "Topdown_Frontend_Bound", &x), 4);
+	CHECK_EQ_INT(x.state, BT_RULE_HELD);
+	CHECK(x.names_event);
+	CHECK_NEAR(x.diff, 0.2 - 0.19, 1e-12, 1e-15);
+	CHECK(strcmp(x.text, "Frontend_Bound = Arch_Frontend_Bound (cross-check: "
+			     "Topdown_Frontend_Bound / TOPDOWN.SLOTS)") == 0);
+	cross_checks(def, v, 9, ev, "Bad_Speculation", "Topdown_Bad_Speculation", &x);
+	CHECK_EQ_INT(x.state, BT_RULE_HELD);
+	cross_checks(def, v, 9, ev, "Retiring", "Topdown_Retiring", &x);
+	CHECK_EQ_INT(x.state, BT_RULE_HELD);
+	/* The tolerance is two points: 21.5 % against 20 % holds, 22.5 % does not. */
+	v[7] = 215;
+	cross_checks(def, v, 9, ev, "Frontend_Bound", "Topdown_Frontend_Bound", &x);
+	CHECK_EQ_INT(x.state, BT_RULE_HELD);
+	v[7] = 225;
+	cross_checks(def, v, 9, ev, "Frontend_Bound", "Topdown_Frontend_Bound", &x);
+	CHECK_EQ_INT(x.state, BT_RULE_VIOLATED);
+	/* Topdown Frontend Bound counting double: that cross-check is
+	 * violated and names the event; the others still hold. */
+	v[7] = 380;
+	cross_checks(def, v, 9, ev, "Frontend_Bound", "Topdown_Frontend_Bound", &x);
+	CHECK_EQ_INT(x.state, BT_RULE_VIOLATED);
+	CHECK(x.names_event);
+	CHECK_NEAR(x.diff, 0.2 - 0.38, 1e-12, 1e-15);
+	cross_checks(def, v, 9, ev, "Backend_Bound", "Topdown_Backend_Bound", &x);
+	CHECK_EQ_INT(x.state, BT_RULE_HELD);
+	/* Not counted: not applicable, never held. */
+	cross_checks(def, v, 8, ev, "Backend_Bound", "Topdown_Backend_Bound", &x);
+	CHECK_EQ_INT(x.state, BT_RULE_NA);
+
+	/* Lion Cove / Panther Lake P-core (1DFFh): no 73H/00H, so Bad
+	 * Speculation has no cross-check; the level-1 events are what level 1
+	 * counts, beside PERF_METRICS. */
+	struct bt_arch_td lnc_pm = lnc;
+	lnc_pm.perf_metrics_fields = 8;
+	CHECK(bt_arch_model(&lnc_pm, &def, &d) == BT_OK);
+	static const char *const ev_lnc[] = { "PERF_METRICS.RETIRING",
+		"PERF_METRICS.BAD_SPECULATION", "PERF_METRICS.FRONTEND_BOUND",
+		"PERF_METRICS.BACKEND_BOUND", "TOPDOWN.SLOTS", "Topdown_Retiring",
+		"Topdown_Frontend_Bound", "Topdown_Backend_Bound" };
+	static const double v_lnc[] = { 300, 100, 200, 400, 1000, 305, 190, 405 };
+	CHECK_EQ_INT(cross_checks(def, v_lnc, 8, ev_lnc, "Bad_Speculation", "", &x), 3);
+	CHECK_EQ_INT(x.state, -1);
+	struct bt_model *m;
+	CHECK(bt_model_open(def, &m, &d) == BT_OK);
+	uint16_t idx[64];
+	unsigned n = 0;
+	CHECK(bt_model_events_up_to_level(m, 1, NULL, idx, &n) == BT_OK);
+	bool fe = false, be = false, ret = false, bs = false;
+	for (unsigned i = 0; i < n; i++) {
+		const char *name = bt_model_event(m, idx[i])->name;
+		fe |= strcmp(name, "Topdown_Frontend_Bound") == 0;
+		be |= strcmp(name, "Topdown_Backend_Bound") == 0;
+		ret |= strcmp(name, "Topdown_Retiring") == 0;
+		bs |= strcmp(name, "Topdown_Bad_Speculation") == 0;
+	}
+	CHECK(fe && be && ret && !bs);
+	bt_model_close(m);
+	const struct bt_arch_event *list[16];
+	n = bt_arch_td_events(&lnc_pm, list, 16);
+	/* INST_RETIRED.ANY, CPU_CLK_UNHALTED.THREAD, TOPDOWN.SLOTS, FE, BE, RET */
+	CHECK_EQ_INT(n, 6);
 }
 
 TEST(selection_falls_back_to_arch_and_never_over_a_published_model)

@@ -346,7 +346,9 @@ TEST(bartlett_lake_takes_the_raptor_cove_model)
  *     10 (Frontend Bound) and 11 (Retiring) are all available; else none
  *     (with a reason).
  *   ARCH level 1: PERF_METRICS' fields where the core has PERF_METRICS (the
- *     same assumption as the table above), else the architectural events;
+ *     same assumption as the table above) with the architectural level-1
+ *     events available over Topdown Slots as their cross-checks, else the
+ *     architectural events;
  *     slots = SLOTS_PER_CYC x cycles where non-zero, else Topdown Slots;
  *     Bad Speculation derived where event 9 is not available.
  * Every Intel PMU before leaf 23H with length 7 (IVB..CFL, ADL/RPL hybrid,
@@ -415,11 +417,14 @@ static const struct td_expect td_expected[] = {
 	{ "GenuineIntel00C0652_ArrowLakeH_04_CPUID", 14, 0x7F, 6, "MTL-CMT", PUB, NULL, false, NULL },
 	/* Panther Lake: no published model; Cougar Cove 23H.3 = 1DFFh (8, 10,
 	 * 11: ARCH) with PERF_METRICS -> its fields (the Retiring threshold
-	 * also reads Heavy Operations, as LNL-LNC's); Darkmont 1F7Fh, 23H.0
+	 * also reads Heavy Operations, as LNL-LNC's), cross-checked by the
+	 * level-1 architectural events it enumerates (8, 10, 11; not 9) over
+	 * Topdown Slots (fixed counter 3); Darkmont 1F7Fh, 23H.0
 	 * ECX 8 -> 8 x cycles, Bad Speculation counted (bit 9). */
 	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 0, 0x1DFF, 0, "ARCH", PMF, "fixed counter 3",
 	  false, "PERF_METRICS.BACKEND_BOUND PERF_METRICS.BAD_SPECULATION "
-		 "PERF_METRICS.FRONTEND_BOUND PERF_METRICS.HEAVY_OPERATIONS PERF_METRICS.RETIRING" },
+		 "PERF_METRICS.FRONTEND_BOUND PERF_METRICS.HEAVY_OPERATIONS PERF_METRICS.RETIRING "
+		 "TOPDOWN.SLOTS Topdown_Backend_Bound Topdown_Frontend_Bound Topdown_Retiring" },
 	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 4, 0x1F7F, 8, "ARCH", "architectural events",
 	  "SLOTS_PER_CYC x core cycles", false, "CPU_CLK_UNHALTED.THREAD Topdown_Backend_Bound "
 	  "Topdown_Bad_Speculation Topdown_Frontend_Bound Topdown_Retiring" },
