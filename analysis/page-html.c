@@ -13,6 +13,7 @@
 #include "analysis/html-escape.h"
 #include "analysis/page.h"
 #include "analysis/svg-bar.h"
+#include "report/tree.h"
 
 #define MAX_STEPS 16
 
@@ -231,7 +232,7 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		if (n->untrusted_event) {
 			bt_sb_puts(o, "<br><span class=\"dim\">untrusted: ");
 			esc(o, n->untrusted_event);
-			bt_sb_puts(o, n->untrusted_skipped ? " was skipped in validation (" : " failed validation (");
+			bt_sb_printf(o, " %s (", bt_untrust_phrase(n->untrusted_verdict));
 			esc(o, n->untrusted_check);
 			bt_sb_puts(o, ")</span>");
 		}

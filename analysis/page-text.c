@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/page.h"
+#include "report/tree.h"
 
 #define MAX_STEPS 16
 
@@ -56,8 +57,7 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		if (n->untrusted_event)
 			bt_sb_printf(o, "        %*suntrusted: %s %s (%s)\n",
 				     (int)(2 * (n->level - 1 < 10 ? n->level - 1 : 10)), "",
-				     n->untrusted_event, n->untrusted_skipped ? "was skipped in validation"
-									      : "failed validation",
+				     n->untrusted_event, bt_untrust_phrase(n->untrusted_verdict),
 				     n->untrusted_check);
 	}
 	if (bt_page_unlisted(v))

@@ -72,7 +72,7 @@ static void walk(struct bt_view *v, const struct bt_json *nodes, const char *par
 				o->untrusted_event = "?";
 			if (!o->untrusted_check)
 				o->untrusted_check = "?";
-			o->untrusted_skipped = vd && strcmp(vd, "SKIP") == 0;
+			o->untrusted_verdict = vd ? vd : "FAIL";
 		}
 		o->lo = o->hi = o->value;
 		o->category = parent ? cat : bt_l1_category_of(o->name);

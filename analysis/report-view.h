@@ -50,7 +50,7 @@ struct bt_view_node {
 	/* --bring-up: the event its formula reads that did not pass
 	 * validation and that check (the node's "untrusted"); NULL: trusted */
 	const char *untrusted_event, *untrusted_check;
-	bool untrusted_skipped;   /* the check SKIPped (else it FAILed) */
+	const char *untrusted_verdict; /* "FAIL", "SKIP", "CROSS" (report/tree.h) */
 	double cpi_share;         /* NaN when none */
 	double lo, hi;            /* spread (see above); lo = hi = value when unknown */
 	enum bt_l1_category category; /* of its level-1 ancestor */

@@ -121,9 +121,11 @@ static void results_of(const struct run *r, struct bt_results *res,
  * --bring-up: PMU conformance and the model's events validated (the
  * validation mode, all the levels the tree may reach), then the Top-Down
  * run over the workloads with every event counted; each tree marks the
- * nodes whose formulas read an event that did not pass (untrusted, never
- * the bottleneck). The status is the validation's (1 when a check
- * FAILed): the tree of trusted nodes is written either way.
+ * nodes whose formulas read an event that did not pass, and (ARCH with
+ * PERF_METRICS) the level-1 nodes whose cross-check is violated (untrusted,
+ * never the bottleneck). The status is 1 when a validation check FAILed or
+ * a cross-check was violated: the tree of trusted nodes is written either
+ * way.
  */
 static void bring_up(struct run *r, bool can_count)
 {
@@ -151,6 +153,15 @@ static void bring_up(struct run *r, bool can_count)
 	int status = r->status;
 	bt_run_phase_run(&r->phase);
 	r->ran_workloads = true;
+	/* A violated cross-check (ARCH with PERF_METRICS: the architectural
+	 * event against its field) is a check that failed too: its node is
+	 * untrusted (count-run.c) and the status says so. */
+	if (c && c->n_cross_untrusted) {
+		note(r, "bring-up: %u node(s) untrusted: PERF_METRICS and the architectural event "
+			"disagree (cross-check)", c->n_cross_untrusted);
+		if (status == BT_EXIT_OK)
+			status = BT_EXIT_FAILED;
+	}
 	/* the validation's verdict stands when the run itself went well */
 	if (status != BT_EXIT_OK && r->status == BT_EXIT_OK)
 		r->status = status;

@@ -584,6 +584,55 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 	return BT_OK;
 }
 
+/*
+ * --bring-up: a level-1 node whose cross-check rule is violated (its
+ * PERF_METRICS share and the architectural event's differ beyond the
+ * rule's tolerance, metrics/rules.c) is untrusted like a node whose event
+ * failed validation: which of the two is wrong the counts cannot tell, so
+ * the node is shown, marked, and kept off the bottleneck path. Counted in
+ * c->n_cross_untrusted: the bring-up's exit status says a check failed.
+ * Returns how many nodes it marked.
+ */
+static unsigned untrust_cross_checks(struct bt_count_ctx *c, struct bt_tree_outcome *t)
+{
+	const struct bt_rule_set *rs = c->rules;
+	unsigned ne = bt_model_event_count(c->model), n_ev, marked = 0;
+	uint16_t *ev = malloc((ne + 1) * sizeof(*ev));
+
+	if (!ev)
+		return 0;
+	for (unsigned k = 0; k < rs->n; k++) {
+		const struct bt_rule *ru = &rs->rules[k];
+		const struct bt_rule_verdict *v = &t->consistency->verdict[k];
+		if (ru->kind != BT_RULE_CROSS_CHECK || v->state != BT_RULE_VIOLATED || ru->node < 0 ||
+		    ru->node_b < 0 || t->untrusted[ru->node].event[0])
+			continue;
+		struct bt_untrust *u = &t->untrusted[ru->node];
+		/* the architectural event: the cross-check node's own event
+		 * (its formula is that event over TOPDOWN.SLOTS) */
+		const char *name = bt_model_node(c->model, (unsigned)ru->node_b)->name;
+		if (bt_model_node_value_events(c->model, (unsigned)ru->node_b, c->constants, ev, &n_ev) ==
+		    BT_OK)
+			for (unsigned e = 0; e < n_ev; e++) {
+				const struct bt_event *x = bt_model_event(c->model, ev[e]);
+				if (strcmp(x->name, "TOPDOWN.SLOTS") != 0) {
+					name = x->name;
+					break;
+				}
+			}
+		snprintf(u->event, sizeof(u->event), "%s", name);
+		snprintf(u->check, sizeof(u->check), "cross-check: %s %.2f%% vs %s %.2f%%, beyond %.0f points",
+			 bt_model_node(c->model, (unsigned)ru->node)->name, v->lhs * 100,
+			 bt_model_node(c->model, (unsigned)ru->node_b)->name, v->rhs * 100, v->tol * 100);
+		snprintf(u->verdict, sizeof(u->verdict), "CROSS");
+		t->result->exclude[ru->node] = 1;
+		marked++;
+	}
+	free(ev);
+	c->n_cross_untrusted += marked;
+	return marked;
+}
+
 static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 {
 	struct bt_tree_outcome *t = calloc(1, sizeof(*t));
@@ -742,6 +791,12 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		if (!t->consistency)
 			st = BT_ERR_NOMEM;
 		else
+			bt_consistency_check(t->consistency, t->counts, t->result);
+	}
+	if (st == BT_OK && t->consistency && t->untrusted && untrust_cross_checks(c, t)) {
+		/* the path again, without the nodes just untrusted */
+		st = bt_evaluate(c->model, t->counts, t->result);
+		if (st == BT_OK)
 			bt_consistency_check(t->consistency, t->counts, t->result);
 	}
 	if (st != BT_OK) {

@@ -601,8 +601,9 @@ static const struct option_def options[] = {
 	  "one run for new silicon: PMU conformance and --validate over the events of the "
 	  "chosen model (ARCH, --model ID or --model-files; to --level N if given), then the Top-Down run; a node "
 	  "whose formula uses an event that FAILed or was SKIPped is marked 'untrusted: EVENT "
-	  "failed validation (CHECK)' and is never the bottleneck; one results file holds both; "
-	  "exit 1 if a check FAILed (the trusted tree is still written)", set_bring_up },
+	  "failed validation (CHECK)' and is never the bottleneck, as is (ARCH with PERF_METRICS) a "
+	  "level-1 node whose cross-check is violated; one results file holds both; exit 1 if a "
+	  "check FAILed or a cross-check was violated (the trusted tree is still written)", set_bring_up },
 	/* Hidden (no help text): for the suite's `kernel-icount` step, app/kernel-ticks.h. */
 	{ NULL, "kernel-ticks", 0, ARG_NONE, NULL, NULL, set_kernel_ticks },
 };
@@ -827,8 +828,8 @@ void bt_options_usage(FILE *f, const char *program)
 	}
 	fprintf(f, "\nExit status: 0 success, 1 run failed, 2 bad arguments, "
 		   "3 results could not be written;\n--validate: 1 a check FAILed, 2 the spec "
-		   "file is malformed, 4 no PMU to validate;\n--bring-up: 1 a check FAILed (the tree "
-		   "is written, its untrusted nodes marked).\n");
+		   "file is malformed, 4 no PMU to validate;\n--bring-up: 1 a check FAILed or a cross-check "
+		   "was violated (the tree is written, its untrusted nodes marked).\n");
 }
 
 void bt_options_usage_only(FILE *f, const char *const *names)

@@ -152,11 +152,18 @@ bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts
 	return o->targeted && !o->targeted[i];
 }
 
+const char *bt_untrust_phrase(const char *verdict)
+{
+	if (verdict && strcmp(verdict, "SKIP") == 0)
+		return "was skipped in validation";
+	if (verdict && strcmp(verdict, "CROSS") == 0)
+		return "disagrees with PERF_METRICS";
+	return "failed validation";
+}
+
 void bt_untrust_text(const struct bt_untrust *u, char *buf, size_t size)
 {
-	snprintf(buf, size, "untrusted: %s %s (%s)", u->event,
-		 strcmp(u->verdict, "SKIP") == 0 ? "was skipped in validation" : "failed validation",
-		 u->check);
+	snprintf(buf, size, "untrusted: %s %s (%s)", u->event, bt_untrust_phrase(u->verdict), u->check);
 }
 
 /* Every untrusted node, also those the flagged-only view does not list. */
@@ -173,8 +180,8 @@ static void print_untrusted(FILE *f, const struct bt_model *m, const struct bt_r
 	if (k) {
 		char head[160];
 
-		snprintf(head, sizeof(head), "untrusted (--bring-up: an event failed validation; "
-			 "never the bottleneck): %u node%s:", k, k == 1 ? "" : "s");
+		snprintf(head, sizeof(head), "untrusted (--bring-up: an event failed validation "
+			 "or a cross-check; never the bottleneck): %u node%s:", k, k == 1 ? "" : "s");
 		fputc('\n', f);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "", "  ", head);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", bt_sb_str(&sb));

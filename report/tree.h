@@ -21,11 +21,16 @@
  * that did not pass validation (event "" = trusted). */
 struct bt_untrust {
 	char event[96];
-	char check[128];     /* the check id, "event:EVENT@kernel" */
-	char verdict[8];     /* "FAIL" or "SKIP" */
+	char check[128];     /* the check id, "event:EVENT@kernel"; for CROSS the
+			      * cross-check rule with its two values */
+	char verdict[8];     /* "FAIL" or "SKIP" (validation), "CROSS" (the
+			      * node's cross-check rule was violated) */
 };
-/* "untrusted: EVENT failed validation (CHECK)" ("... was skipped in
- * validation (CHECK)" for a SKIP) */
+/* What happened to the event, by verdict: "failed validation", "was
+ * skipped in validation", "disagrees with PERF_METRICS" (CROSS). One
+ * phrase for the console, the report's text and its HTML. */
+const char *bt_untrust_phrase(const char *verdict);
+/* "untrusted: EVENT failed validation (CHECK)" (the phrase by verdict) */
 void bt_untrust_text(const struct bt_untrust *u, char *buf, size_t size);
 
 struct bt_report_opts {

@@ -49,7 +49,7 @@ run arch-defect 1 "${arch[@]}" --sim-defect=double-count:0xc2/0x02
 # moves its share far beyond any rounding.
 pcore=(--sim-cpuid tests/data/cpuid/ptl-subset.cpuid@0 --level 1 -w code-footprint)
 run xc-clean 0 "${pcore[@]}"
-run xc-defect any "${pcore[@]}" --sim-defect=double-count:0x9c/0x01
+run xc-defect 1 "${pcore[@]}" --sim-defect=double-count:0x9c/0x01
 # SKL forced: UOPS_ISSUED.ANY (0EH/01H) counted twice fails its check
 # against the retired uops.
 skl=(--sim=skl --model SKL --level 2 -w multiply1)
@@ -176,11 +176,23 @@ if got and t is not None:
     others = {n: c["state"] for n, c in got.items() if n != "Frontend_Bound"}
     if set(others.values()) != {"held"}:
         bad(f"xc-defect: other cross-checks {others}")
-    # exit status 1 exactly when a validation check FAILed (bring-up's contract)
-    vfail = any(c["verdict"] == "FAIL" for c in d["validation"]["checks"])
+    # a violated cross-check is a failed check of the bring-up: exit status
+    # 1, Frontend_Bound untrusted (verdict CROSS, naming the event and both
+    # values) and off the bottleneck path, every other node trusted
     rc = int(open(f"{work}/xc-defect.rc").read())
-    if rc != (1 if vfail else 0):
-        bad(f"xc-defect: exit status {rc} with {'a' if vfail else 'no'} FAILed check")
+    if rc != 1:
+        bad(f"xc-defect: exit status {rc}, not 1, with a violated cross-check")
+    u = untrusted(t)
+    ufe = u.get("Frontend_Bound", {})
+    if set(u) != {"Frontend_Bound"} or ufe.get("verdict") != "CROSS" or \
+       ufe.get("event") != "Topdown_Frontend_Bound" or "cross-check: Frontend_Bound" not in ufe.get("check", ""):
+        bad(f"xc-defect: untrusted {u}, expected Frontend_Bound alone (CROSS, Topdown_Frontend_Bound)")
+    if "Frontend_Bound" in t["bottleneck_path"]:
+        bad(f"xc-defect: the untrusted Frontend_Bound is on the path {t['bottleneck_path']}")
+    for where, text in (("console", " ".join(open(f"{work}/xc-defect.out").read().split())),
+                        ("report", " ".join(open(f"{work}/xc-defect.report").read().split()))):
+        if "untrusted: Topdown_Frontend_Bound disagrees with PERF_METRICS (cross-check: Frontend_Bound" not in text:
+            bad(f"xc-defect: the {where} does not mark Frontend_Bound untrusted by the cross-check")
     con = " ".join(open(f"{work}/xc-defect.out").read().split())
     if not ("finding: an event does not count as the formula assumes: Frontend_Bound = "
             "Arch_Frontend_Bound (cross-check: Topdown_Frontend_Bound / TOPDOWN.SLOTS)" in con):
@@ -191,7 +203,7 @@ if got and t is not None:
     if not failed:
         print(f"ok   xc-defect: Frontend_Bound cross-check violated ({fe['lhs']:.4f} vs "
               f"{fe['rhs']:.4f}), naming Topdown_Frontend_Bound in console, results, report; "
-              f"exit status {rc}")
+              f"Frontend_Bound untrusted (CROSS), path {t['bottleneck_path']}, exit status {rc}")
 
 p = clean("skl-clean")
 # SKL: the metrics whose formula reads UOPS_ISSUED.ANY (the vendor file's
