@@ -148,6 +148,7 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 	}
 	if (x->kind != BT_RULE_FRACTION)
 		v->unclamped = 0;
+	v->undefined = 0;
 	v->lhs = lhs;
 	v->rhs = rhs;
 	v->diff = diff;
@@ -157,10 +158,24 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 		v->no_retire_latency |= r->state[x->node] == BT_NODE_NO_RETIRE_LATENCY;
 	for (unsigned k = 0; k < x->n_terms; k++)
 		v->no_retire_latency |= r->state[x->terms[k]] == BT_NODE_NO_RETIRE_LATENCY;
+	v->undefined = 0;
 	if (isnan(lhs) || isnan(rhs) || isnan(diff) || isnan(v->tol))
 		v->state = BT_RULE_NA;
 	else
 		v->state = fabs(diff) <= v->tol ? BT_RULE_HELD : BT_RULE_VIOLATED;
+	/* Every level-1 node a division by zero with all its counts given:
+	 * the slots (or cycles) they share counted 0 while the workload ran,
+	 * which no working counter does (a dead cycle counter). Not "not
+	 * applicable": nothing was missing. */
+	if (x->kind == BT_RULE_LEVEL1_SUM && v->state == BT_RULE_NA) {
+		unsigned k = 0;
+		while (k < x->n_terms && r->state[x->terms[k]] == BT_NODE_INVALID)
+			k++;
+		if (x->n_terms && k == x->n_terms) {
+			v->state = BT_RULE_VIOLATED;
+			v->undefined = 1;
+		}
+	}
 }
 
 void bt_consistency_check(struct bt_consistency *cs, const struct bt_counts *c,

@@ -98,6 +98,9 @@ struct bt_rule_verdict {
 	double tol;              /* the tolerance that applied */
 	uint8_t no_retire_latency; /* NA because a node of the rule has no value: its
 				    * formula needs a retire latency not measured */
+	uint8_t undefined;       /* LEVEL1_SUM violated because every level-1 node is a
+				  * division by zero with all its counts given (the
+				  * slots or cycles counted 0) */
 	uint8_t unclamped;       /* FRACTION: a clamp against a literal (max(0, x),
 				  * min(x, 1)) fired on the node's value, so lhs is the
 				  * value the formula had before it: the clamp hid a

@@ -378,6 +378,26 @@ TEST(consistent_counts_hold_and_a_doubled_event_is_named)
 	CHECK(violation_names(&f, cs, r, "CPU_CLK_UNHALTED.THREAD_P"));
 	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_FIXED_GENERAL, NULL), BT_RULE_VIOLATED);
 
+	/* a dead cycle counter (0 cycles while 1.9 M instructions retired):
+	 * every level-1 node divides by zero slots, and with every count
+	 * given that is a violated level-1 sum, not "not applicable" */
+	set_skl(c, NULL);
+	CHECK(bt_counts_set_event(c, "CPU_CLK_UNHALTED.THREAD", 0) == BT_OK);
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_LEVEL1_SUM, NULL), BT_RULE_VIOLATED);
+	for (unsigned i = 0; i < f.rs->n; i++)
+		if (f.rs->rules[i].kind == BT_RULE_LEVEL1_SUM)
+			CHECK_EQ_INT(cs->verdict[i].undefined, 1);
+	CHECK(violation_names(&f, cs, r, "CPU_CLK_UNHALTED.THREAD"));
+	/* a level-1 count not given: not applicable, as before */
+	set_skl(c, NULL);
+	CHECK(bt_counts_set_event(c, "CPU_CLK_UNHALTED.THREAD", 0) == BT_OK);
+	CHECK(bt_counts_set_event(c, "UOPS_ISSUED.ANY", NAN) == BT_OK);
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_LEVEL1_SUM, NULL), BT_RULE_NA);
+
 	/* twice the instructions: IPC 3.8 is still within SKL's 4 */
 	set_skl(c, "INST_RETIRED.ANY");
 	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
