@@ -533,6 +533,21 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		c->def = NULL;
 		st = BT_OK;
 	}
+	/* No model to count for (a Core 2 or Zen 2 preset: timed only): a
+	 * --sim-defect the simulated PMU cannot have is still a usage error,
+	 * not a run that looks like a test of it. */
+	if (st != BT_OK && st != BT_ERR_INVALID && opt->sim && opt->sim_defect &&
+	    (opt->sim_name || opt->sim_cpuid)) {
+		struct bt_synth_opts so = { .name = opt->sim_name, .defects = opt->sim_defect,
+					    .cpuid_dump = opt->sim_cpuid };
+		struct bt_synth *probe = NULL;
+		struct bt_diag pd = { "" };
+		if (bt_synth_new(&so, &probe, &pd) == BT_ERR_INVALID) {
+			bt_diag_set(why, "%s", pd.text);
+			st = BT_ERR_INVALID;
+		}
+		bt_synth_free(probe);
+	}
 	if (st == BT_OK && c->def && bt_model_open(c->def, &c->model, &d) != BT_OK) {
 		bt_diag_set(why, "model %s: %s", c->def->id, d.text);
 		st = BT_ERR_UNSUPPORTED;

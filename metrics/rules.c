@@ -22,6 +22,18 @@
  * a consistent PMU gives; a clamp that real counts activate is exactly the
  * finding the check is for (the clamped child no longer adds up).
  *
+ * Where the level-1 sum is no identity of the formulas, because each
+ * level-1 node is its own count (AMD Zen 4/5: de_no_dispatch_per_slot's
+ * umasks, dispatched and retired ops; Intel's E-cores and the architectural
+ * events: TOPDOWN_FE_BOUND.ALL, ..._BAD_SPECULATION.ALL, ...), the formulas
+ * still say what the sum is by their shape: every level-1 node is a count
+ * over the same denominator (evaluated equal on every random set), the
+ * slots, and Top-Down's level 1 is a partition of the slots (Yasin, ISPASS
+ * 2014, section III; AMD's pipeline.json describes each as the "fraction of
+ * dispatch slots" that went one way). The sum is then a relation of the
+ * hardware's counts: asserted with perf's default tolerance (5 points), as
+ * the counts of independent events, not an identity, must agree.
+ *
  * Fraction, IPC, fixed/general and cross-check rules need no derivation: every tree node
  * is a share of slots or cycles (all three vendor formats define the tree
  * that way), the width is the model's pipeline_width (the issue slots per
@@ -83,6 +95,7 @@
 #define SUM_TOL_ABS (2.0 / 255)
 #define SUM_TOL_REL 0.01
 #define FRACTION_TOL_ABS 0.01
+#define PARTITION_TOL_ABS 0.05
 #define IPC_TOL_REL 0.05
 #define COUNT_TOL_REL 0.05
 
@@ -211,6 +224,45 @@ static void tally_sum(const struct bt_model *m, const struct bt_result *r, const
 	t->held += fabs(lhs - sum) <= IDENTITY_REL * mag + 1e-15;
 }
 
+/*
+ * The op a node's value divides by, when the value is a share: x / d,
+ * d_ratio(x, d), or a literal times one (100 * x / d); NO_OP otherwise.
+ */
+static uint32_t share_divisor(const struct bt_model *m, uint32_t op)
+{
+	for (;;) {
+		const struct bt_op *o = &m->ops[op];
+		if (o->code == OP_DIV || o->code == OP_DRATIO)
+			return o->b;
+		if (o->code != OP_MUL)
+			return NO_OP;
+		if (is_literal(m, o->a))
+			op = o->b;
+		else if (is_literal(m, o->b))
+			op = o->a;
+		else
+			return NO_OP;
+	}
+}
+
+/* Do all level-1 nodes divide by the same value on this count set?
+ * 1 yes, 0 no, -1 undefined (a divisor NaN or 0). */
+static int same_denominator(const struct bt_model *m, const struct bt_result *r,
+			    const uint32_t *div)
+{
+	double d0 = r->ops[div[0]];
+	if (isnan(d0) || d0 == 0)
+		return -1;
+	for (unsigned k = 1; k < m->n_roots; k++) {
+		double d = r->ops[div[k]];
+		if (isnan(d) || d == 0)
+			return -1;
+		if (fabs(d - d0) > IDENTITY_REL * fabs(d0))
+			return 0;
+	}
+	return 1;
+}
+
 static int is_implied(const struct tally *t)
 {
 	return t->defined >= MIN_VECTORS && t->held == t->defined;
@@ -259,12 +311,18 @@ bt_status bt_rules_derive(const struct bt_model *m, struct bt_rule_set **ret, st
 	struct bt_result *r = bt_result_new(m);
 	struct tally *tal = calloc(nn + 1, sizeof(*tal)); /* [nn] = the level-1 sum */
 	uint8_t *clamp = malloc(m->n_ops + 1);
+	uint32_t *div = calloc(m->n_roots + 1, sizeof(*div));
+	struct tally shared = { 0 }; /* count sets where the level-1 divisors agree */
+	int shares = m->n_roots > 1;
 	bt_status st = BT_ERR_NOMEM;
 	uint64_t seed = 0x5eed0bad7e11ull;
 
 	*ret = NULL;
-	if (!rs || !c || !r || !tal || !clamp)
+	if (!rs || !c || !r || !tal || !clamp || !div)
 		goto out;
+	for (unsigned k = 0; shares && k < m->n_roots; k++)
+		if ((div[k] = share_divisor(m, m->node_value[m->roots[k]])) == NO_OP)
+			shares = 0;
 	rs->model = m;
 	/* at most: one sum per node with children, one level-1 sum, one
 	 * fraction per node, one cross-check per node, IPC, one twin per event */
@@ -283,6 +341,11 @@ bt_status bt_rules_derive(const struct bt_model *m, struct bt_rule_set **ret, st
 					  m->n_children[i], &tal[i]);
 		if (m->n_roots > 1)
 			tally_sum(m, r, clamp, -1, m->roots, m->n_roots, &tal[nn]);
+		if (shares) {
+			int same = same_denominator(m, r, div);
+			shared.defined += same >= 0;
+			shared.held += same > 0;
+		}
 	}
 	rs->vectors = DERIVE_VECTORS;
 	if (m->n_roots > 1) {
@@ -292,6 +355,12 @@ bt_status bt_rules_derive(const struct bt_model *m, struct bt_rule_set **ret, st
 			x->n_terms = m->n_roots;
 			x->tol_abs = SUM_TOL_ABS;
 			x->tol_rel = SUM_TOL_REL;
+		} else if (shares && is_implied(&shared)) {
+			struct bt_rule *x = add_rule(rs, BT_RULE_LEVEL1_SUM);
+			x->terms = m->roots;
+			x->n_terms = m->n_roots;
+			x->partition = 1;
+			x->tol_abs = PARTITION_TOL_ABS;
 		} else {
 			rs->not_implied[rs->n_not_implied++] =
 				(struct bt_rule_not_implied){ -1, tal[nn].defined, tal[nn].held };
@@ -347,6 +416,7 @@ out:
 	bt_result_free(r);
 	free(tal);
 	free(clamp);
+	free(div);
 	return st;
 }
 
@@ -389,7 +459,7 @@ void bt_rule_describe(const struct bt_rule_set *rs, unsigned i, char *buf, size_
 	switch (x->kind) {
 	case BT_RULE_LEVEL1_SUM:
 		at = put_terms(m, x, buf, size, at);
-		put(buf, size, at, " = 1");
+		put(buf, size, at, x->partition ? " = 1 (each a share of the same slots)" : " = 1");
 		break;
 	case BT_RULE_PARENT_SUM:
 		at = put(buf, size, at, bt_model_node(m, (unsigned)x->node)->name);

@@ -31,7 +31,8 @@
 #include "metrics/model.h"
 
 enum bt_rule_kind {
-	BT_RULE_LEVEL1_SUM = 0, /* the level-1 nodes sum to 1 */
+	BT_RULE_LEVEL1_SUM = 0, /* the level-1 nodes sum to 1 (an identity of the formulas,
+				 * or, with `partition`, of the slots they share) */
 	BT_RULE_PARENT_SUM,     /* a parent equals the sum of its children */
 	BT_RULE_FRACTION,       /* a tree node (a fraction of slots or cycles) within [0, 1] */
 	BT_RULE_IPC_WIDTH,      /* instructions per cycle at most the pipeline width */
@@ -51,6 +52,12 @@ struct bt_rule {
 	unsigned n_terms;
 	int event_a, event_b;    /* FIXED_GENERAL: the fixed event and its twin; else -1 */
 	double bound;            /* IPC_WIDTH: the width */
+	/* LEVEL1_SUM not implied by the formulas' algebra but by their shape:
+	 * each level-1 node is its own count over one denominator (the slots),
+	 * and Top-Down's level 1 partitions the slots (AMD Zen 4/5, Intel's
+	 * E-cores, the architectural events): a relation of the hardware's
+	 * counts, checked with perf's default tolerance. */
+	uint8_t partition;
 	/* held when |difference| <= max(tol_abs, tol_rel * |reference|) */
 	double tol_abs, tol_rel;
 };
@@ -96,6 +103,13 @@ struct bt_rule_verdict {
 	double tol;              /* the tolerance that applied */
 	uint8_t no_retire_latency; /* NA because a node of the rule has no value: its
 				    * formula needs a retire latency not measured */
+	uint8_t undefined;       /* LEVEL1_SUM violated because every level-1 node is a
+				  * division by zero with all its counts given (the
+				  * slots or cycles counted 0) */
+	uint8_t unclamped;       /* FRACTION: a clamp against a literal (max(0, x),
+				  * min(x, 1)) fired on the node's value, so lhs is the
+				  * value the formula had before it: the clamp hid a
+				  * share outside [0, 1] */
 };
 
 struct bt_consistency {

@@ -49,10 +49,16 @@ void bt_report_consistency_text(FILE *f, const struct bt_consistency *cs, const 
 			continue;
 		bt_rule_describe(rs, i, text, sizeof(text));
 		sb.n = 0;
-		if (v->state == BT_RULE_VIOLATED)
+		if (v->state == BT_RULE_VIOLATED && v->undefined)
 			bt_sb_printf(&sb, "finding: an event does not count as the formula assumes: %s "
-				     "off by %.6g (%.6g against %.6g, tolerance %.6g); events "
-				     "involved: ", text, v->diff, v->lhs, v->rhs, v->tol);
+				     "undefined: every level-1 node divides by zero although its "
+				     "counts were given (the slots or cycles counted 0); events "
+				     "involved: ", text);
+		else if (v->state == BT_RULE_VIOLATED)
+			bt_sb_printf(&sb, "finding: an event does not count as the formula assumes: %s "
+				     "off by %.6g (%.6g%s against %.6g, tolerance %.6g); events "
+				     "involved: ", text, v->diff, v->lhs,
+				     v->unclamped ? " before the formula's clamp" : "", v->rhs, v->tol);
 		else if (v->state == BT_RULE_HELD)
 			bt_sb_printf(&sb, "held: %s (%.6g against %.6g, tolerance %.6g); events: ",
 				     text, v->lhs, v->rhs, v->tol);
@@ -91,6 +97,10 @@ void bt_report_consistency_json(struct bt_jw *j, const char *key, const struct b
 		bt_jw_double(j, "rhs", v->rhs);
 		bt_jw_double(j, "difference", v->diff);
 		bt_jw_double(j, "tolerance", v->tol);
+		if (v->unclamped)
+			bt_jw_bool(j, "unclamped", 1);
+		if (v->undefined)
+			bt_jw_bool(j, "undefined", 1);
 		bt_jw_array_styled(j, "events", BT_JW_INLINE);
 		unsigned n = bt_rule_events(rs, i, r, ev);
 		for (unsigned k = 0; k < n; k++)

@@ -276,6 +276,19 @@ bt_status bt_sim_defects_check(const struct bt_sim_defects *df, const struct bt_
 			    "no full-width counter writes (IA32_PERF_CAPABILITIES[13] clear)", who);
 		return BT_ERR_INVALID;
 	}
+	/* An overflow bit lives in GLOBAL_STATUS and the global enable in
+	 * GLOBAL_CTRL: Intel's from version 2 on, AMD's with PerfMonV2 only
+	 * (PerfCntrGlobalStatus/Ctl, APM vol. 2 §13.2.2); a legacy AMD counter
+	 * counts on its selector's En alone and has no status bit to lose. */
+	bool global = intel ? cfg->version >= 2 : cfg->amd_v2;
+	if ((df->mask & (BT_SIM_DEFECT_NO_OVERFLOW | BT_SIM_DEFECT_GLOBAL_IGNORED)) && !global) {
+		bt_diag_set(d, "--sim-defect=%s cannot apply: the simulated %s PMU has no global "
+			    "%s register (%s)",
+			    df->mask & BT_SIM_DEFECT_NO_OVERFLOW ? "no-overflow-bit" : "global-ignored",
+			    who, df->mask & BT_SIM_DEFECT_NO_OVERFLOW ? "overflow status" : "enable",
+			    intel ? "architectural PMU version 1" : "no PerfMonV2");
+		return BT_ERR_INVALID;
+	}
 	if ((df->mask & BT_SIM_DEFECT_AMD_ALIAS_SPLIT) && !(!intel && cfg->amd_core_ext)) {
 		bt_diag_set(d, "--sim-defect=amd-alias-split cannot apply: the simulated %s PMU %s",
 			    who, intel ? "is Intel's" : "has only the legacy counters (no core "

@@ -6,7 +6,8 @@
  * SKL (formulas in events) and SPR (PERF_METRICS); SKL's Memory_Bound, whose
  * five children come from separate stall events, and Zen 4's level-1 nodes,
  * each its own d_ratio of dispatch-slot events, are not sums the formulas
- * imply; a count set made by hand to be consistent holds every rule, and
+ * imply (Zen 4's level 1 is a partition of the slots by the formulas'
+ * shape instead, a rule of its own); a count set made by hand to be consistent holds every rule, and
  * one event scaled by 2 breaks a rule that names it.
  */
 #include <math.h>
@@ -138,11 +139,122 @@ TEST(relations_the_formulas_do_not_imply_are_not_derived)
 	CHECK(!has_sum(&f, "Memory_Bound", mem));
 	CHECK(sum_not_implied(&f, "Memory_Bound"));
 	close_rules(&f);
-	/* Zen 4: each level-1 node is its own event over the dispatch slots */
+	/* Zen 4: each level-1 node is its own event over the dispatch slots:
+	 * no identity of the formulas, but their shape (one denominator) makes
+	 * the sum the slots' partition, a rule with perf's 5-point tolerance */
 	CHECK(open_rules("ZEN4", &f) == 0);
-	CHECK(!has_sum(&f, NULL, zen_l1));
-	CHECK(sum_not_implied(&f, NULL));
-	CHECK_EQ_INT(f.rs->n_kind[BT_RULE_LEVEL1_SUM], 0);
+	CHECK(has_sum(&f, NULL, zen_l1));
+	CHECK(!sum_not_implied(&f, NULL));
+	CHECK_EQ_INT(f.rs->n_kind[BT_RULE_LEVEL1_SUM], 1);
+	for (unsigned i = 0; f.rs && i < f.rs->n; i++)
+		if (f.rs->rules[i].kind == BT_RULE_LEVEL1_SUM) {
+			CHECK_EQ_INT(f.rs->rules[i].partition, 1);
+			CHECK_NEAR(f.rs->rules[i].tol_abs, 0.05, 0, 0);
+		}
+	close_rules(&f);
+	/* SKL's level-1 sum is an identity (Backend_Bound is 1 - the others) */
+	CHECK(open_rules("SKL", &f) == 0);
+	for (unsigned i = 0; f.rs && i < f.rs->n; i++)
+		if (f.rs->rules[i].kind == BT_RULE_LEVEL1_SUM)
+			CHECK_EQ_INT(f.rs->rules[i].partition, 0);
+	close_rules(&f);
+}
+
+/* Does some violated rule involve the event? */
+static int violation_names(const struct fixture *f, const struct bt_consistency *cs,
+			   const struct bt_result *r, const char *event);
+static int state_of(const struct fixture *f, const struct bt_consistency *cs, uint8_t kind,
+		    const char *node);
+
+/*
+ * Zen 4's level 1 over 1,000,000 cycles (6 dispatch slots a cycle, the
+ * de_no_dispatch_per_slot umasks AMD's pipeline.json reads): frontend 0.1,
+ * backend 0.3, SMT contention 0.05, dispatched ops 0.55 of the slots of
+ * which 0.5 retire. With the umasks of PMCx1A0 decoded as 0 (the
+ * umask-ignored defect: no slot class selected, nothing counted), the three
+ * not-dispatched shares read 0 and level 1 sums to 0.55.
+ */
+TEST(zen4_level1_partition_catches_a_dead_dispatch_slot_event)
+{
+	struct fixture f;
+	CHECK(open_rules("ZEN4", &f) == 0);
+	if (!f.rs)
+		return;
+	struct bt_counts *c = bt_counts_new(f.m);
+	struct bt_result *r = bt_result_new(f.m);
+	struct bt_consistency *cs = bt_consistency_new(f.rs);
+	for (int dead = 0; dead < 2; dead++) {
+		bt_counts_reset(c);
+		CHECK(bt_counts_set_event(c, "ls_not_halted_cyc", 1000000) == BT_OK);
+		CHECK(bt_counts_set_event(c, "de_no_dispatch_per_slot.no_ops_from_frontend",
+					  dead ? 0 : 600000) == BT_OK);
+		CHECK(bt_counts_set_event(c, "de_no_dispatch_per_slot.backend_stalls",
+					  dead ? 0 : 1800000) == BT_OK);
+		CHECK(bt_counts_set_event(c, "de_no_dispatch_per_slot.smt_contention",
+					  dead ? 0 : 300000) == BT_OK);
+		CHECK(bt_counts_set_event(c, "de_src_op_disp.all", 3300000) == BT_OK);
+		CHECK(bt_counts_set_event(c, "ex_ret_ops", 3000000) == BT_OK);
+		CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+		bt_consistency_check(cs, c, r);
+		int want = dead ? BT_RULE_VIOLATED : BT_RULE_HELD;
+		CHECK_EQ_INT(state_of(&f, cs, BT_RULE_LEVEL1_SUM, NULL), want);
+		if (dead)
+			CHECK(violation_names(&f, cs, r, "de_no_dispatch_per_slot.backend_stalls"));
+	}
+	bt_consistency_free(cs);
+	bt_result_free(r);
+	bt_counts_free(c);
+	close_rules(&f);
+}
+
+/*
+ * SPR's Fetch_Bandwidth = max(0, Frontend_Bound - Fetch_Latency) over the
+ * PERF_METRICS fields (Intel's sapphirerapids_metrics.json). A Fetch_Latency
+ * field 10 points above its level-1 field (a level-2 class larger than the
+ * class it is part of) is clamped to a plausible 0: the range rule reads the
+ * value before the clamp and is violated, saying so; half a point (the
+ * fields' rounding is 1/255) is noise and holds.
+ */
+TEST(a_clamp_that_hides_a_negative_share_is_violated)
+{
+	struct fixture f;
+	CHECK(open_rules("SPR", &f) == 0);
+	if (!f.rs)
+		return;
+	struct bt_counts *c = bt_counts_new(f.m);
+	struct bt_result *r = bt_result_new(f.m);
+	struct bt_consistency *cs = bt_consistency_new(f.rs);
+	static const double fl[] = { 20.5, 30 };
+	for (int k = 0; k < 2; k++) {
+		bt_counts_reset(c);
+		CHECK(bt_counts_set_event(c, "PERF_METRICS.FRONTEND_BOUND", 20) == BT_OK);
+		CHECK(bt_counts_set_event(c, "PERF_METRICS.BAD_SPECULATION", 10) == BT_OK);
+		CHECK(bt_counts_set_event(c, "PERF_METRICS.RETIRING", 40) == BT_OK);
+		CHECK(bt_counts_set_event(c, "PERF_METRICS.BACKEND_BOUND", 30) == BT_OK);
+		CHECK(bt_counts_set_event(c, "PERF_METRICS.FETCH_LATENCY", fl[k]) == BT_OK);
+		CHECK(bt_counts_set_event(c, "INT_MISC.UOP_DROPPING", 0) == BT_OK);
+		CHECK(bt_counts_set_event(c, "TOPDOWN.SLOTS", 1000000) == BT_OK);
+		CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+		bt_consistency_check(cs, c, r);
+		int fb = bt_model_node_find(f.m, "Fetch_Bandwidth");
+		CHECK(fb >= 0);
+		if (fb >= 0)
+			CHECK_NEAR(r->value[fb], 0, 0, 0); /* clamped */
+		int want = k ? BT_RULE_VIOLATED : BT_RULE_HELD;
+		CHECK_EQ_INT(state_of(&f, cs, BT_RULE_FRACTION, "Fetch_Bandwidth"), want);
+		for (unsigned i = 0; i < f.rs->n; i++)
+			if (f.rs->rules[i].kind == BT_RULE_FRACTION &&
+			    !strcmp(bt_model_node(f.m, (unsigned)f.rs->rules[i].node)->name,
+				    "Fetch_Bandwidth")) {
+				CHECK_EQ_INT(cs->verdict[i].unclamped, 1);
+				CHECK_NEAR(cs->verdict[i].lhs, (20 - fl[k]) / 100, 1e-9, 0);
+			}
+		if (k)
+			CHECK(violation_names(&f, cs, r, "PERF_METRICS.FETCH_LATENCY"));
+	}
+	bt_consistency_free(cs);
+	bt_result_free(r);
+	bt_counts_free(c);
 	close_rules(&f);
 }
 
@@ -265,6 +377,26 @@ TEST(consistent_counts_hold_and_a_doubled_event_is_named)
 	bt_consistency_check(cs, c, r);
 	CHECK(violation_names(&f, cs, r, "CPU_CLK_UNHALTED.THREAD_P"));
 	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_FIXED_GENERAL, NULL), BT_RULE_VIOLATED);
+
+	/* a dead cycle counter (0 cycles while 1.9 M instructions retired):
+	 * every level-1 node divides by zero slots, and with every count
+	 * given that is a violated level-1 sum, not "not applicable" */
+	set_skl(c, NULL);
+	CHECK(bt_counts_set_event(c, "CPU_CLK_UNHALTED.THREAD", 0) == BT_OK);
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_LEVEL1_SUM, NULL), BT_RULE_VIOLATED);
+	for (unsigned i = 0; i < f.rs->n; i++)
+		if (f.rs->rules[i].kind == BT_RULE_LEVEL1_SUM)
+			CHECK_EQ_INT(cs->verdict[i].undefined, 1);
+	CHECK(violation_names(&f, cs, r, "CPU_CLK_UNHALTED.THREAD"));
+	/* a level-1 count not given: not applicable, as before */
+	set_skl(c, NULL);
+	CHECK(bt_counts_set_event(c, "CPU_CLK_UNHALTED.THREAD", 0) == BT_OK);
+	CHECK(bt_counts_set_event(c, "UOPS_ISSUED.ANY", NAN) == BT_OK);
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_LEVEL1_SUM, NULL), BT_RULE_NA);
 
 	/* twice the instructions: IPC 3.8 is still within SKL's 4 */
 	set_skl(c, "INST_RETIRED.ANY");

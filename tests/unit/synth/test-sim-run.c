@@ -36,6 +36,26 @@ TEST(names_known_and_unknown)
 	o = (struct bt_synth_opts){ .name = "skl", .defects = "no-such-defect" };
 	CHECK(bt_synth_new(&o, &s, &d) == BT_ERR_INVALID);
 	CHECK(s == NULL);
+	/* A legacy AMD PMU (no PerfMonV2) has no global status or enable
+	 * register: a defect of either cannot apply and is refused; Zen 4's
+	 * PerfMonV2 and every Intel preset (version >= 2) have both. */
+	static const char *const glob[] = { "no-overflow-bit:1", "global-ignored" };
+	for (int k = 0; k < 2; k++) {
+		o = (struct bt_synth_opts){ .name = "zen2", .defects = glob[k] };
+		d.text[0] = 0;
+		CHECK(bt_synth_new(&o, &s, &d) == BT_ERR_INVALID);
+		CHECK(s == NULL && strstr(d.text, "cannot apply") && strstr(d.text, "no PerfMonV2"));
+		o = (struct bt_synth_opts){ .name = "amd-legacy", .defects = glob[k] };
+		CHECK(bt_synth_new(&o, &s, &d) == BT_ERR_INVALID);
+		o = (struct bt_synth_opts){ .name = "zen4", .defects = glob[k] };
+		CHECK(bt_synth_new(&o, &s, &d) == BT_OK);
+		bt_synth_free(s);
+		s = NULL;
+		o = (struct bt_synth_opts){ .name = "core2", .defects = glob[k] };
+		CHECK(bt_synth_new(&o, &s, &d) == BT_OK);
+		bt_synth_free(s);
+		s = NULL;
+	}
 }
 
 TEST(defects_are_a_note)
