@@ -99,6 +99,7 @@ static int parse_csv_line(struct bt_arena *a, const char *s, size_t len, const c
 {
 	const char *c1 = memchr(s, ',', len);
 	r->interval = NAN;
+	r->rl_source = -1;
 	if (c1 && c1 > s) {
 		const char *f1 = c1 + 1;
 		const char *c2 = memchr(f1, ',', len - (size_t)(f1 - s));
@@ -230,6 +231,21 @@ static int parse_json_line(struct bt_arena *a, const char *s, size_t len, const 
 		}
 	const struct bt_json *iv = bt_json_get(o, "interval");
 	r->interval = NAN;
+	r->rl_source = -1;
+	const struct bt_json *rl = bt_json_get(o, "retire-latency");
+	if (rl) {
+		/* baretop's export: where the latency came from (results files'
+		 * counted.retire_latency source names) */
+		const char *src = rl->type == BT_JSON_OBJECT ? bt_json_get_str(rl, "source") : NULL;
+		for (int k = BT_RL_GIVEN; src && k <= BT_RL_FILE; k++)
+			if (!strcmp(src, bt_rl_source_name((enum bt_rl_source)k)))
+				r->rl_source = (int8_t)k;
+		if (r->rl_source < 0) {
+			bt_diag_set(d, "%s:%u: \"retire-latency\" needs a \"source\" of measured, "
+				    "published, file or given", name, line);
+			return -1;
+		}
+	}
 	if (iv && (iv->type != BT_JSON_NUMBER || !(iv->u.num.value >= 0) || !isfinite(iv->u.num.value))) {
 		bt_diag_set(d, "%s:%u: \"interval\" is not a number of seconds", name, line);
 		return -1;
@@ -646,6 +662,66 @@ static bt_status match_name(const struct bt_model *m, const struct bt_perf_match
 	return BT_OK;
 }
 
+/* perf modifiers holding R (retire latency) and otherwise only ones that
+ * do not change what is sampled (u, k, h, p, P, G, H). */
+static bool rl_modifiers(const char *s, size_t n)
+{
+	bool r = false;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k] == 'R')
+			r = true;
+		else if (!strchr("ukhpPGH", s[k]))
+			return false;
+	}
+	return r;
+}
+
+int bt_perf_rl_match(const struct bt_model *m, const char *ev, bool *is_rl)
+{
+	const char *name = NULL, *end = NULL;
+	size_t len = strlen(ev);
+	const char *at = strchr(ev, '@'), *slash = strchr(ev, '/');
+	*is_rl = false;
+	if (at) {
+		/* "cpu_core@EVENT@R" (perf's metric JSON) */
+		const char *at2 = strchr(at + 1, '@');
+		if (at2 && !strchr(at2 + 1, '@') && rl_modifiers(at2 + 1, strlen(at2 + 1))) {
+			name = at + 1;
+			end = at2;
+		}
+	} else if (slash) {
+		/* "cpu_core/EVENT/R", "cpu/EVENT,name=.../R": the first term is the event */
+		const char *s2 = strchr(slash + 1, '/');
+		if (s2 && rl_modifiers(s2 + 1, strlen(s2 + 1))) {
+			name = slash + 1;
+			end = name + strcspn(name, ",/");
+			if (memchr(name, '=', (size_t)(end - name)))
+				name = NULL; /* event=0x..: an encoding, not a name */
+		}
+	} else {
+		/* "EVENT:R" */
+		const char *colon = strrchr(ev, ':');
+		if (colon && rl_modifiers(colon + 1, len - (size_t)(colon + 1 - ev))) {
+			name = ev;
+			end = colon;
+		}
+	}
+	if (!name || end <= name)
+		return -1;
+	*is_rl = true;
+	size_t n = (size_t)(end - name);
+	for (unsigned i = 0; i < bt_model_retire_latency_count(m); i++) {
+		const char *want = bt_model_retire_latency_name(m, i);
+		size_t k = 0;
+		/* perf prints event names in either case */
+		while (k < n && want[k] && toupper((unsigned char)name[k]) == toupper((unsigned char)want[k]))
+			k++;
+		if (k == n && !want[k])
+			return (int)i;
+	}
+	return -1;
+}
+
 bt_status bt_perf_event_match(const struct bt_model *m, const struct bt_perf_match *pm,
 			      const char *perf_event, uint16_t *ret_events, unsigned *ret_n,
 			      struct bt_diag *d)
@@ -706,10 +782,12 @@ static bt_status apply_rows(const struct bt_perf_stat *f, const struct bt_perf_m
 {
 	const struct bt_model *m = c->model;
 	unsigned ne = bt_model_event_count(m);
+	unsigned nrl = bt_model_retire_latency_count(m);
 	uint16_t *idx = calloc(ne ? ne : 1, sizeof(*idx));
 	unsigned *from = calloc(ne ? ne : 1, sizeof(*from)); /* 1-based row that set it */
+	unsigned *rl_from = calloc(nrl ? nrl : 1, sizeof(*rl_from));
 	bt_status st = BT_OK;
-	if (!idx || !from) {
+	if (!idx || !from || !rl_from) {
 		bt_diag_set(d, "out of memory");
 		st = BT_ERR_NOMEM;
 		goto out;
@@ -722,9 +800,41 @@ static bt_status apply_rows(const struct bt_perf_stat *f, const struct bt_perf_m
 		unsigned n = 0;
 		u->n_events = 0;
 		u->first_event = -1;
+		u->rl = -1;
 		u->why[0] = 0;
 		if (only && row->interval != *only)
 			continue;
+		bool is_rl;
+		int li = bt_perf_rl_match(m, row->event, &is_rl);
+		if (is_rl) {
+			/* a retire latency (perf --record-tpebs), not a count */
+			if (li < 0) {
+				snprintf(u->why, sizeof(u->why), "model %s has no retire-latency input %.100s",
+					 bt_model_def(m)->id, row->event);
+				continue;
+			}
+			if (row->state != BT_PERF_COUNTED) {
+				snprintf(u->why, sizeof(u->why), "perf printed %s: the latency is not measured",
+					 row->state == BT_PERF_NOT_COUNTED ? NOT_COUNTED : NOT_SUPPORTED);
+				continue;
+			}
+			if (rl_from[li] && c->retire_latency[li] != row->value) {
+				bt_diag_set(d, "%s:%u: %s gives the retire latency of %s a second, different "
+					    "value (first on line %u)", f->path, row->line, row->event,
+					    bt_model_retire_latency_name(m, (unsigned)li),
+					    f->rows[rl_from[li] - 1].line);
+				st = BT_ERR_INVALID;
+				goto out;
+			}
+			c->retire_latency[li] = row->value;
+			c->retire_latency_source[li] =
+				row->rl_source >= 0 ? (uint8_t)row->rl_source : (uint8_t)BT_RL_MEASURED;
+			c->retire_latency_default[li] = row->rl_source == BT_RL_PUBLISHED;
+			rl_from[li] = (unsigned)r + 1;
+			u->rl = li;
+			u->n_events = 1;
+			continue;
+		}
 		st = bt_perf_event_match(m, pm, row->event, idx, &n, &md);
 		if (st != BT_OK) {
 			bt_diag_set(d, "%s:%u: %s", f->path, row->line, md.text);
@@ -758,5 +868,6 @@ static bt_status apply_rows(const struct bt_perf_stat *f, const struct bt_perf_m
 out:
 	free(idx);
 	free(from);
+	free(rl_from);
 	return st;
 }

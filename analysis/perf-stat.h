@@ -33,6 +33,19 @@
  *                (struct bt_perf_match: pmu/'s bt_event_parse_encoding, the
  *                one parser of user-written events; metrics/ may not use
  *                pmu/ itself). Without one, only names are matched.
+ *
+ * Retire latencies: a row whose event carries perf's R modifier
+ * ("EVENT:R", "cpu_core/EVENT/R", the perf-JSON metric spelling
+ * "cpu_core@EVENT@R"; other modifiers beside R as above) is the retire
+ * latency of the model's EVENT:R input, not a count: with --record-tpebs,
+ * perf sets such an event's value to the mean of the retire latencies its
+ * `perf record` sampled (tools/perf/util/intel-tpebs.c, evsel__tpebs_read:
+ * rint(stats.mean), or min/max/last with --tpebs-mode). It is taken as
+ * measured (source "measured", by "perf tpebs"), unless the row says
+ * otherwise: baretop's own export (--perf-json) writes a latency line with
+ * "retire-latency": {"source": ...}, which is kept. perf's output does not
+ * say when it had no samples and printed its precomputed
+ * RetirementLatencyMean instead (a warning on stderr only).
  */
 #ifndef ANALYSIS_PERF_STAT_H
 #define ANALYSIS_PERF_STAT_H
@@ -61,6 +74,7 @@ struct bt_perf_stat_row {
 	double runtime;          /* counter run time (ns); -1 when absent */
 	double pcnt_running;     /* percent of the time the counter ran; 100 = not multiplexed */
 	double interval;         /* -I: the interval's end in seconds since the start; NaN without -I */
+	int8_t rl_source;        /* -j "retire-latency": {"source": s} as enum bt_rl_source; -1 absent */
 };
 
 struct bt_perf_stat {
@@ -105,14 +119,24 @@ bt_status bt_perf_event_match(const struct bt_model *m, const struct bt_perf_mat
 
 /* What became of one row in bt_perf_stat_apply. */
 struct bt_perf_row_use {
-	unsigned n_events;       /* model events it set (0 = unused: not in the model, or missing) */
+	unsigned n_events;       /* model events it set (0 = unused: not in the model, or missing);
+				  * 1 for a retire latency it set */
 	int first_event;         /* the first of them, -1 when none */
+	int rl;                  /* the retire-latency input it set, -1 when none */
 	char why[160];           /* when unused */
 };
 
 /*
+ * The model's retire-latency input a perf event string names with perf's R
+ * modifier (see the top of this file): its index, or -1 (not an R
+ * spelling, or the model has no such input: *is_rl says which).
+ */
+int bt_perf_rl_match(const struct bt_model *m, const char *perf_event, bool *is_rl);
+
+/*
  * bt_counts_reset(c), then every counted row's value to the events it
- * names. uses[] (room for f->n) says per row what happened. An event that
+ * names, and each retire-latency row's value to its input (source
+ * BT_RL_MEASURED unless the row names another). uses[] (room for f->n) says per row what happened. An event that
  * two rows give different values is an error naming both lines.
  * Allocation: two scratch arrays of bt_model_event_count(m) entries
  * (calloc, freed before it returns); parsing allocates only from the arena

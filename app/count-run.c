@@ -13,6 +13,7 @@
 #include "app/console-ui.h"
 #include "app/count-internal.h"
 #include "pmu/event-encode.h"
+#include "pmu/msr.h"
 #include "pmu/pebs.h"
 #include "app/on-cpu.h"
 #include "base/notes.h"
@@ -374,9 +375,12 @@ out:
  * measured whose event was counted in this workload, on the lowest general
  * counter it may use, a record every count / 256 events (a buffer of 1024
  * records never fills in a window that counts as the counting runs did).
- * Events that need an extra MSR (MSR_PEBS_FRONTEND, OFFCORE_RSP, load
- * latency) or a counter mask are left to the other sources: the driver
- * programs the basic event only.
+ * A FRONTEND_RETIRED.* event takes its MSR_PEBS_FRONTEND value into its
+ * window (pmu/pebs.h); the MSR is one per core, and each window samples one
+ * event, so no two values ever meet. Events that need another extra MSR
+ * (OFFCORE_RSP: not precise; MSR_PEBS_LD_LAT: never counted, and no model
+ * weighs one with a retire latency) or a counter mask are left to the other
+ * sources: the driver programs the basic event only.
  */
 #define PEBS_SLOTS 1024u
 #define PEBS_TARGET 256u
@@ -406,7 +410,8 @@ static void sample_latencies(struct bt_count_ctx *c, const struct bt_measure_wor
 			continue;
 		const struct bt_event *ev = bt_model_event(c->model, (unsigned)e);
 		uint32_t allowed = ev->counters & usable.gp_mask;
-		if (ev->source != BT_SRC_PMC || ev->fixed >= 0 || ev->msr_index || ev->cmask ||
+		if (ev->source != BT_SRC_PMC || ev->fixed >= 0 ||
+		    (ev->msr_index && ev->msr_index != MSR_PEBS_FRONTEND) || ev->cmask ||
 		    (ev->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_ANY | BT_EVF_EQ)) || !allowed)
 			continue;
 		unsigned ctr = 0;
@@ -414,9 +419,11 @@ static void sample_latencies(struct bt_count_ctx *c, const struct bt_measure_wor
 			ctr++;
 		uint64_t after = (uint64_t)(k->events[e] / PEBS_TARGET);
 		struct bt_encoding enc;
-		if (bt_event_encode_gp(ev, &c->pmu.caps, false, &enc, &d) != BT_OK || enc.extra_msr)
-			continue; /* the counting groups said why; an extra MSR: not programmed here */
-		struct bt_pebs_job job = { .evtsel = enc.evtsel, .counter = ctr,
+		if (bt_event_encode_gp(ev, &c->pmu.caps, false, &enc, &d) != BT_OK ||
+		    (enc.extra_msr && enc.extra_msr != MSR_PEBS_FRONTEND))
+			continue; /* the counting groups said why */
+		struct bt_pebs_job job = { .evtsel = enc.evtsel, .extra_msr = enc.extra_msr,
+					   .extra_value = enc.extra_value, .counter = ctr,
 					   .sample_after = after ? after : 1, .slots = PEBS_SLOTS,
 					   .fn = mw->run, .arg = mw->arg };
 		struct bt_pebs_stats s;

@@ -86,7 +86,8 @@ static uint64_t selector(uint64_t evtsel)
 }
 
 struct saved {
-	uint64_t ds_area, pebs_enable, data_cfg, sel, ctr, global;
+	uint64_t ds_area, pebs_enable, data_cfg, sel, ctr, global, extra;
+	uint32_t extra_msr; /* 0: none saved */
 };
 
 static bt_status rd(struct bt_arch *a, uint32_t msr, uint64_t *v, const char *name, struct bt_diag *d)
@@ -125,6 +126,8 @@ static bt_status restore(struct bt_arch *a, const struct saved *sv, uint32_t sel
 	PUT(MSR_IA32_PEBS_ENABLE, sv->pebs_enable, "IA32_PEBS_ENABLE");
 	PUT(MSR_IA32_DS_AREA, sv->ds_area, "IA32_DS_AREA");
 	PUT(MSR_PEBS_DATA_CFG, sv->data_cfg, "MSR_PEBS_DATA_CFG");
+	if (sv->extra_msr)
+		PUT(sv->extra_msr, sv->extra, "MSR_PEBS_FRONTEND");
 	PUT(sel, sv->sel, "IA32_PERFEVTSELx");
 	PUT(ctr, sv->ctr, "IA32_A_PMCx");
 	PUT(MSR_IA32_PERF_GLOBAL_CTRL, sv->global, "IA32_PERF_GLOBAL_CTRL");
@@ -136,7 +139,7 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 			 const struct bt_pebs_job *job, struct bt_pebs_stats *ret, struct bt_diag *d)
 {
 	bt_status st;
-	struct saved sv;
+	struct saved sv = { 0 };
 	unsigned c = job->counter;
 	uint32_t sel = MSR_IA32_PERFEVTSEL0 + c;
 	uint32_t ctr = caps->full_width_write ? MSR_IA32_A_PMC0 + c : MSR_IA32_PMC0 + c;
@@ -146,6 +149,17 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 	ret->mean = ret->median = NAN;
 	if ((st = bt_pebs_supported(a, caps, d)) != BT_OK)
 		return st;
+	if (job->extra_msr && job->extra_msr != MSR_PEBS_FRONTEND) {
+		char nm[40];
+		/* MSR_PEBS_LD_LAT: load-latency events are not counted by
+		 * baretop (pmu/event-encode.c), so none has a count to size a
+		 * window from, and no TMA model weighs one with a retire
+		 * latency. OFFCORE_RESPONSE events are not precise. */
+		bt_diag_set(d, "timed PEBS: events that need %s (0x%X) are not sampled; only "
+			    "MSR_PEBS_FRONTEND (FRONTEND_RETIRED.*) is programmed for a sampling window",
+			    bt_msr_name(job->extra_msr, nm, sizeof(nm)), (unsigned)job->extra_msr);
+		return BT_ERR_UNSUPPORTED;
+	}
 	if (c >= caps->num_gp || c >= 32 || !((caps->gp_mask >> c) & 1) || !job->sample_after ||
 	    job->sample_after > mask || !job->slots || !caps->full_width_write) {
 		bt_diag_set(d, "timed PEBS: counter %u, sample-after %llu, %u records: not usable here%s",
@@ -178,13 +192,18 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 	    (st = rd(a, MSR_IA32_DS_AREA, &sv.ds_area, "IA32_DS_AREA", d)) != BT_OK ||
 	    (st = rd(a, MSR_PEBS_DATA_CFG, &sv.data_cfg, "MSR_PEBS_DATA_CFG", d)) != BT_OK ||
 	    (st = rd(a, sel, &sv.sel, "IA32_PERFEVTSELx", d)) != BT_OK ||
-	    (st = rd(a, MSR_IA32_PMC0 + c, &sv.ctr, "IA32_PMCx", d)) != BT_OK)
+	    (st = rd(a, MSR_IA32_PMC0 + c, &sv.ctr, "IA32_PMCx", d)) != BT_OK ||
+	    (job->extra_msr &&
+	     (st = rd(a, job->extra_msr, &sv.extra, "MSR_PEBS_FRONTEND", d)) != BT_OK))
 		goto out; /* nothing written yet */
+	sv.extra_msr = job->extra_msr;
 	/* Program: everything stopped, then the area, the groups, the counter. */
 	if ((st = wr(a, MSR_IA32_PERF_GLOBAL_CTRL, 0, "IA32_PERF_GLOBAL_CTRL", d)) != BT_OK ||
 	    (st = wr(a, MSR_IA32_PEBS_ENABLE, 0, "IA32_PEBS_ENABLE", d)) != BT_OK ||
 	    (st = wr(a, MSR_IA32_DS_AREA, (uint64_t)(uintptr_t)ds, "IA32_DS_AREA", d)) != BT_OK ||
 	    (st = wr(a, MSR_PEBS_DATA_CFG, 0, "MSR_PEBS_DATA_CFG", d)) != BT_OK ||
+	    (job->extra_msr &&
+	     (st = wr(a, job->extra_msr, job->extra_value, "MSR_PEBS_FRONTEND", d)) != BT_OK) ||
 	    (st = wr(a, sel, selector(job->evtsel), "IA32_PERFEVTSELx", d)) != BT_OK ||
 	    (st = wr(a, ctr, reload, "IA32_A_PMCx", d)) != BT_OK ||
 	    (st = wr(a, MSR_IA32_PEBS_ENABLE, 1ull << c, "IA32_PEBS_ENABLE", d)) != BT_OK) {

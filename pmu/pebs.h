@@ -17,6 +17,13 @@
  * bit clear): the records are read after the window. IA32_DS_AREA,
  * IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG, the counter's selector and count and
  * IA32_PERF_GLOBAL_CTRL are saved first and restored last, on every path;
+ * so is MSR_PEBS_FRONTEND (0x3F7) when the sampled event needs it
+ * (FRONTEND_RETIRED.*: its value selects what the event counts, SDM vol. 3B
+ * "PEBS Facility for Front End Events", table "MSR_PEBS_FRONTEND Layout":
+ * EVTSEL [7:0], IDQ_Bubble_Length [19:8], IDQ_Bubble_Width [22:20]). The MSR is one per core, so one window holds
+ * one such event: the caller samples each event in its own window anyway.
+ * MSR_PEBS_LD_LAT and OFFCORE_RSP are refused, named: baretop counts no
+ * load-latency event, and OFFCORE_RESPONSE events are not precise;
  * each access goes through the arch seam's fault guard, a fault is an
  * error naming the MSR.
  *
@@ -53,6 +60,10 @@ bt_status bt_pebs_supported(struct bt_arch *a, const struct bt_pmu_caps *caps, s
 struct bt_pebs_job {
 	uint64_t evtsel;         /* the event's selector as encoded (pmu/event-encode.h); the
 				  * enable bit is set and the PMI bit cleared here */
+	uint32_t extra_msr;      /* 0, or MSR_PEBS_FRONTEND (0x3F7) for a FRONTEND_RETIRED.*
+				  * event that needs it (pmu/event-encode.h's extra_msr);
+				  * any other extra MSR is refused, named */
+	uint64_t extra_value;    /* what extra_msr holds during the window */
 	unsigned counter;        /* a general counter the event may use */
 	uint64_t sample_after;   /* counts per record (>= 1) */
 	unsigned slots;          /* records the buffer holds */

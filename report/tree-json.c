@@ -168,6 +168,8 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 			bt_jw_object_styled(j, bt_model_retire_latency_name(m, i), BT_JW_INLINE);
 			bt_jw_double(j, "mean", given ? c->retire_latency[i] : NAN);
 			bt_jw_str(j, "source", bt_rl_source_name((enum bt_rl_source)c->retire_latency_source[i]));
+			if (o->rl_measured_by && c->retire_latency_source[i] == BT_RL_MEASURED)
+				bt_jw_str(j, "detail", o->rl_measured_by);
 			bt_jw_end(j);
 		}
 		bt_jw_end(j);

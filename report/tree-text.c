@@ -378,6 +378,8 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 			if (r->n_rl_source[order[k].src]) {
 				bt_sb_printf(&sb, "%s %u %s", first ? "" : ";", r->n_rl_source[order[k].src],
 					     order[k].what);
+				if (order[k].src == BT_RL_MEASURED && o->rl_measured_by)
+					bt_sb_printf(&sb, " (%s)", o->rl_measured_by);
 				first = 0;
 			}
 	} else if (r->n_default_retire_latency)

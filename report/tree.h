@@ -67,6 +67,11 @@ struct bt_report_opts {
 	 * ("retire_latency": {EVENT: {"mean": m, "source": s}}; replay --json);
 	 * NULL = not written (results files carry them in "counted") */
 	const struct bt_counts *counts;
+	/* who measured the inputs of source "measured" when not baretop's
+	 * timed PEBS (replay --perf-stat: "perf tpebs"): the text says
+	 * "measured (perf tpebs)", the JSON's retire_latency entries "detail";
+	 * NULL: nothing said */
+	const char *rl_measured_by;
 	/* --bring-up: per node, why it is not trusted (NULL: no such
 	 * judgement). Text: a line under the node's row and a list after the
 	 * tree; JSON: the node's "untrusted": {"event", "check", "verdict"}. */

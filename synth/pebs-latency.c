@@ -7,13 +7,35 @@
  * BR_MISP_RETIRED.*, 0xC6 FRONTEND_RETIRED.*, 0xD0 MEM_INST_RETIRED.*,
  * 0xD1 MEM_LOAD_RETIRED.*, 0xD2 MEM_LOAD_L3_HIT_RETIRED.*, 0xD3
  * MEM_LOAD_L3_MISS_RETIRED.*; anything else retires in about a cycle. */
-static double cost(unsigned code, unsigned umask)
+/* FRONTEND_RETIRED.* (0xC6) by MSR_PEBS_FRONTEND's EVTSEL [7:0] (SDM table
+ * "FrontEnd_Retired Sub-Event Encodings"; the perfmon files' MSRValue):
+ * 0x01 ANY_DSB_MISS, 0x11 DSB_MISS, 0x12 L1I_MISS, 0x13 L2_MISS, 0x14
+ * ITLB_MISS, 0x15 STLB_MISS; the rest (latency and bubble events, MS
+ * flows, unknown branches) about the cost of an L1I miss. */
+static double frontend_cost(uint64_t frontend)
+{
+	switch (frontend & 0xFF) {
+	case 0x01:
+	case 0x11:
+		return BT_WL_CYC_DSB_MISS;
+	case 0x13:
+		return BT_WL_CYC_CODE_L2_MISS;
+	case 0x14:
+		return BT_WL_CYC_ITLB_MISS;
+	case 0x15:
+		return BT_WL_CYC_CODE_WALK;
+	default:
+		return BT_WL_CYC_ICACHE_MISS;
+	}
+}
+
+static double cost(unsigned code, unsigned umask, uint64_t frontend)
 {
 	switch (code) {
 	case 0xC5:
 		return BT_WL_CYC_MISPREDICT;
 	case 0xC6:
-		return BT_WL_CYC_ICACHE_MISS;
+		return frontend_cost(frontend);
 	case 0xD0:
 		if ((umask & 0xF0) == 0x20)
 			return BT_WL_CYC_LOCK;        /* LOCK_LOADS */
@@ -39,11 +61,12 @@ static double cost(unsigned code, unsigned umask)
 	}
 }
 
-uint32_t bt_synth_pebs_latency(void *ctx, unsigned counter, uint64_t evtsel, uint64_t n)
+uint32_t bt_synth_pebs_latency(void *ctx, unsigned counter, uint64_t evtsel, uint64_t frontend,
+			       uint64_t n)
 {
 	(void)ctx;
 	(void)counter;
-	double c = cost((unsigned)(evtsel & 0xFF), (unsigned)((evtsel >> 8) & 0xFF));
+	double c = cost((unsigned)(evtsel & 0xFF), (unsigned)((evtsel >> 8) & 0xFF), frontend);
 	/* a deterministic spread of +-25 % (a multiplicative hash of n) */
 	uint64_t h = (n + 1) * 0x9E3779B97F4A7C15ull;
 	double f = 0.75 + 0.5 * (double)(h >> 11) / (double)(1ull << 53);

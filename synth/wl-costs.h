@@ -22,11 +22,23 @@
 #define BT_WL_CYC_STLB_MISS 30.0
 #define BT_WL_CYC_SPLIT 8.0
 #define BT_WL_CYC_ICACHE_MISS 20.0
+/* The code side (FRONTEND_RETIRED.* sub-events, MSR_PEBS_FRONTEND EVTSEL):
+ * a code fetch missing L2, an ITLB miss (mostly STLB hits), a code page
+ * walk, a DSB-to-legacy-decode switch. A tenth of the L1I misses miss L2
+ * and a tenth of the ITLB misses miss the STLB (BT_WL_CODE_FAR), so a
+ * parent's latency covers its children's (Code_L2_Hit stays >= 0). */
+#define BT_WL_CYC_CODE_L2_MISS 60.0
+#define BT_WL_CYC_ITLB_MISS 20.0
+#define BT_WL_CYC_CODE_WALK 80.0
+#define BT_WL_CYC_DSB_MISS 4.0
+#define BT_WL_CODE_FAR 0.1
 
 /* The simulated PMU's pebs_latency hook (arch/sim/sim.h): the retire
- * latency of the n-th record of a general counter programmed with evtsel,
- * from the costs above by event code and umask, spread +-25 %
+ * latency of the n-th record of a general counter programmed with evtsel
+ * (and, for FRONTEND_RETIRED.*, MSR_PEBS_FRONTEND holding frontend), from
+ * the costs above by event code and umask (and frontend EVTSEL), spread +-25 %
  * deterministically over the records. */
-uint32_t bt_synth_pebs_latency(void *ctx, unsigned counter, uint64_t evtsel, uint64_t n);
+uint32_t bt_synth_pebs_latency(void *ctx, unsigned counter, uint64_t evtsel, uint64_t frontend,
+			       uint64_t n);
 
 #endif

@@ -382,7 +382,18 @@ static const struct rule {
 	/* Rare events a clean workload barely causes: 0 by rule (documented,
 	 * not "unknown"). */
 	{ "LD_BLOCKS*", Z, 0 }, { "DTLB_*", Z, 0 }, { "MEM_INST_RETIRED.*", Z, 0 },
-	{ "MEM_UOPS_RETIRED.*", Z, 0 }, { "MEM_LOAD_*", Z, 0 }, { "FRONTEND_RETIRED.*", Z, 0 },
+	{ "MEM_UOPS_RETIRED.*", Z, 0 }, { "MEM_LOAD_*", Z, 0 },
+	/* Retired instructions behind a code-side miss: the icache and ITLB
+	 * stall cycles over what one costs (wl-costs.h), a tenth of them going
+	 * further (L2 miss, page walk); each L1I miss also misses the DSB. The
+	 * latency and bubble sub-events, MS flows and unknown branches: 0. */
+	{ "FRONTEND_RETIRED.L1I_MISS", ICACHE_CYC, 1 / BT_WL_CYC_ICACHE_MISS },
+	{ "FRONTEND_RETIRED.L2_MISS", ICACHE_CYC, BT_WL_CODE_FAR / BT_WL_CYC_ICACHE_MISS },
+	{ "FRONTEND_RETIRED.ITLB_MISS", ITLB_CYC, 1 / BT_WL_CYC_ITLB_MISS },
+	{ "FRONTEND_RETIRED.STLB_MISS", ITLB_CYC, BT_WL_CODE_FAR / BT_WL_CYC_ITLB_MISS },
+	{ "FRONTEND_RETIRED.DSB_MISS", ICACHE_CYC, 1 / BT_WL_CYC_ICACHE_MISS },
+	{ "FRONTEND_RETIRED.ANY_DSB_MISS", ICACHE_CYC, 1 / BT_WL_CYC_ICACHE_MISS },
+	{ "FRONTEND_RETIRED.*", Z, 0 },
 	{ "TSC", TSC_Q, 1 },
 };
 

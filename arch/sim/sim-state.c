@@ -152,7 +152,7 @@ static void pebs_record(struct bt_sim *sim, unsigned i, uint64_t *ds)
 		return;
 	}
 	uint64_t lat = sim->pebs_latency ? sim->pebs_latency(sim->pebs_latency_ctx, i, sim->regs.evtsel[i],
-							     sim->pebs_records)
+							     sim->regs.frontend, sim->pebs_records)
 					 : 0;
 	if (lat > SIM_PEBS_LAT_MAX)
 		lat = SIM_PEBS_LAT_MAX; /* the 16-bit field saturates */

@@ -415,10 +415,12 @@ struct bt_sim {
 	bool log_overflow;
 
 	/* Timed PEBS (cfg.pebs_timing): the retire latency, in core cycles, of
-	 * the n-th record of general counter i counting evtsel (a count
-	 * source's model; the sim saturates it at 65535). NULL: 0. Records
-	 * written and those a full buffer dropped. */
-	uint32_t (*pebs_latency)(void *ctx, unsigned i, uint64_t evtsel, uint64_t n);
+	 * the n-th record of general counter i counting evtsel, with
+	 * MSR_PEBS_FRONTEND holding frontend (what a FRONTEND_RETIRED.* event
+	 * counts: its EVTSEL and bubble fields; a count source's model; the sim
+	 * saturates it at 65535). NULL: 0. Records written and those a full
+	 * buffer dropped. */
+	uint32_t (*pebs_latency)(void *ctx, unsigned i, uint64_t evtsel, uint64_t frontend, uint64_t n);
 	void *pebs_latency_ctx;
 	uint64_t pebs_records, pebs_dropped;
 

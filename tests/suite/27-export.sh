@@ -82,4 +82,51 @@ if diff or a["bottleneck_path"] != b["bottleneck_path"]:
     sys.exit(1)
 print(f"ok   export --perf-json | replay --perf-stat: all {len(a['nodes'])} node values and flags equal the results file's")
 PY
+# Retire latencies (a TMA 5 model): the simulated Lunar Lake P-core with timed
+# PEBS measures its EVENT:R inputs. The toplev CSV carries each as a row
+# "EVENT:R" (cycles, source and samples in Description) after the metrics;
+# the perf JSON as a line "EVENT:R" whose counter-value is the mean, as perf
+# stat --record-tpebs prints it, with "retire-latency" {source, samples,
+# ...}; replay --perf-stat of that file (with the run's constants) gives the
+# results file's tree again, each latency with its source.
+"$bin" run --sim=LNL-LNC --quick --level 4 --reps 1 --warmups 0 -w code-footprint \
+  --results-dir "$work/lnl" -q >/dev/null 2>&1 || { echo "FAIL lnl run"; exit 1; }
+lnl=$work/lnl/000001.json
+"$bin" export "$lnl" --toplev-csv "$work/l.csv" --perf-json "$work/l.json" || { echo "FAIL export lnl"; fail=1; }
+python3 tests/suite/lib/check-toplev-csv.py "$lnl" code-footprint "$work/l.csv" || fail=1
+lconsts=$(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]["constants"]
+print(" ".join(f"--constant {k}={v!r}" for k, v in c.items()))' "$lnl")
+# shellcheck disable=SC2086
+"$bin" replay --perf-stat "$work/l.json" --model LNL-LNC --json $lconsts >"$work/lback.json" 2>"$work/err" ||
+  { echo "FAIL replay of the LNL export: $(head -2 "$work/err")"; fail=1; }
+python3 - "$lnl" "$work/l.json" "$work/lback.json" <<'PY' || fail=1
+import json, sys
+c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
+rl = {k: v for k, v in c["retire_latency"].items() if v["mean"] is not None}
+lines = [json.loads(l) for l in open(sys.argv[2])]
+lat = {l["event"][:-2]: l for l in lines if l["event"].endswith(":R")}
+b = json.load(open(sys.argv[3]))
+err = []
+if not any(v["source"] == "measured" for v in rl.values()):
+    err.append("no measured latency in the run")
+if set(lat) != set(rl):
+    err.append(f"latency lines {sorted(lat)[:3]} != inputs with a value {sorted(rl)[:3]}")
+for k, l in lat.items():
+    v = rl.get(k, {})
+    if float(l["counter-value"]) != v.get("mean") or l["retire-latency"]["source"] != v.get("source") \
+            or l["retire-latency"]["samples"] != v.get("samples"):
+        err.append(f"{k}: {l} vs {v}")
+back = {k: v for k, v in b["retire_latency"].items() if v["source"] != "not_measured"}
+if {k: (v["mean"], v["source"]) for k, v in back.items()} != {k: (v["mean"], v["source"]) for k, v in rl.items()}:
+    err.append("replayed latencies or sources differ")
+a = c["tree"]
+diff = [n for n in a["nodes"] if a["nodes"][n]["value"] != b["nodes"][n]["value"]]
+if diff:
+    err.append(f"{len(diff)} node values differ after the round trip, e.g. {diff[:3]}")
+if err: print("FAIL LNL export: " + "; ".join(err[:5])); sys.exit(1)
+print(f"ok   LNL export: {len(lat)} retire latencies as EVENT:R lines (mean, source, samples); replay "
+      f"--perf-stat reads them back: all {len(a['nodes'])} node values and the sources equal")
+PY
 exit $fail

@@ -19,6 +19,9 @@
 # - the real recordings (perf's own TopdownL1 output quoted publicly, with
 #   the percentages perf printed): baretop's values agree with perf's to its
 #   printed 0.1 %; the table is printed.
+# - retire latencies: rows of events with perf's R modifier (perf stat
+#   --record-tpebs) feed the TMA 5 formulas, checked against Intel's LNL
+#   formulas worked by hand (below).
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=build/baretop-host
@@ -156,4 +159,49 @@ print(f'ok   {tag}: {len(printed)} nodes within perf\'s printed 0.1 %: ' + '; '.
 PY
   done
 done
+# Retire latencies as perf stat --record-tpebs prints them: an event with the
+# R modifier has the mean sampled latency as its value
+# (tools/perf/util/intel-tpebs.c). Hand-written for the Lunar Lake P-core;
+# expectations from Intel's formulas (lunarlake_metrics_lioncove_core.json)
+# worked by hand: Code_L2_Miss = L2_MISS * L2_MISS:R / CLKS = 1000 * 60 / 1e6
+# = 0.06, Code_L2_Hit = max(0, L1I_MISS * L1I_MISS:R / CLKS - Code_L2_Miss) =
+# 0.1 - 0.06 = 0.04, Ret_Mispredicts = 2000 * 15 / 1e6 = 0.03; the three
+# latencies measured by perf tpebs, in the JSON and the text; without the R
+# rows those nodes are not computed (Intel gives them no fallback).
+cat >"$work/rl.csv" <<'CSV'
+1000000,,cpu_core/CPU_CLK_UNHALTED.THREAD/,1000000,100.00,,
+5000,,cpu_core/FRONTEND_RETIRED.L1I_MISS/,1000000,100.00,,
+20,,cpu_core/FRONTEND_RETIRED.L1I_MISS/R,1000000,100.00,,
+1000,,cpu_core/FRONTEND_RETIRED.L2_MISS/,1000000,100.00,,
+60,,cpu_core/FRONTEND_RETIRED.L2_MISS/R,1000000,100.00,,
+2000,,cpu_core/BR_MISP_RETIRED.RET_COST/,1000000,100.00,,
+15,,cpu_core/BR_MISP_RETIRED.RET_COST/R,1000000,100.00,,
+CSV
+grep -v '/R,' "$work/rl.csv" >"$work/norl.csv"
+"$bin" replay --perf-stat "$work/rl.csv" --model LNL-LNC --json >"$work/rl.json" 2>/dev/null
+"$bin" replay --perf-stat "$work/rl.csv" --model LNL-LNC --level 6 >"$work/rl.txt" 2>/dev/null
+"$bin" replay --perf-stat "$work/norl.csv" --model LNL-LNC --json >"$work/norl.json" 2>/dev/null
+python3 - "$work/rl.json" "$work/norl.json" "$work/rl.txt" <<'PY' || fail=1
+import json, math, re, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+text = re.sub(r"\s+", " ", open(sys.argv[3]).read())
+want = {"Code_L2_Miss": 0.06, "Code_L2_Hit": 0.04, "Ret_Mispredicts": 0.03}
+err = []
+for k, v in want.items():
+    got = a["nodes"][k]["value"]
+    if got is None or not math.isclose(got, v, rel_tol=1e-12):
+        err.append(f"{k} = {got}, Intel's formula gives {v}")
+    if b["nodes"][k]["value"] is not None:
+        err.append(f"{k} = {b['nodes'][k]['value']} without its latency")
+rl = {k: v for k, v in a["retire_latency"].items() if v["source"] != "not_measured"}
+if rl != {"FRONTEND_RETIRED.L1I_MISS": {"mean": 20, "source": "measured", "detail": "perf tpebs"},
+          "FRONTEND_RETIRED.L2_MISS": {"mean": 60, "source": "measured", "detail": "perf tpebs"},
+          "BR_MISP_RETIRED.RET_COST": {"mean": 15, "source": "measured", "detail": "perf tpebs"}}:
+    err.append(f"latencies {rl}")
+if "3 of them retire latencies (EVENT:R, perf tpebs)" not in text or "3 measured (perf tpebs)" not in text:
+    err.append("the text does not say the latencies came from perf tpebs")
+if err: print("FAIL perf tpebs: " + "; ".join(err)); sys.exit(1)
+print("ok   perf stat --record-tpebs rows (EVENT/R): 3 latencies measured by perf tpebs; Code_L2_Miss 0.06, "
+      "Code_L2_Hit 0.04, Ret_Mispredicts 0.03 as Intel's formulas give; none of them without the R rows")
+PY
 exit $fail

@@ -22,6 +22,12 @@
  *   --perf-json), Multiplex is always 100 (baretop never multiplexes: each
  *   group is a run of its own), Bottleneck is "<==" on the deepest node of
  *   the bottleneck path, as toplev marks it, Idle empty.
+ *   Retire latencies (TMA 5 models' EVENT:R inputs), a side section toplev
+ *   does not have: after the metrics, one row per input with a value,
+ *   Area "EVENT:R", Value the mean latency in core cycles, Unit "cycles",
+ *   Description "retire latency; source S" (measured, published, file,
+ *   given) with, where sampled, the samples, median, min, max and
+ *   saturated records; Multiplex 100, the rest empty.
  *
  * --perf-json: `perf stat -j` lines, one per counted event:
  *   {"counter-value" : "N.000000", "unit" : "", "event" : "EVENT",
@@ -36,6 +42,14 @@
  *   no pcnt-running but "provenance" : "SIMULATED: ..." (or "replayed:
  *   ..."), and event-runtime is the simulated time (the workload model's
  *   cycles at the simulated CPU's clock, the counted workload's tsc_hz).
+ *   Then one line per retire-latency input with a value, as perf stat
+ *   --record-tpebs prints an event with the R modifier (its value is the
+ *   mean retire latency, tools/perf/util/intel-tpebs.c): "event" :
+ *   "EVENT:R", "counter-value" the mean (all its digits: the round trip
+ *   through `replay --perf-stat` is exact), no event-runtime, and
+ *   "retire-latency" : {"source", "samples", "median", "min", "max",
+ *   "saturated"} from the results file (null where not sampled), which
+ *   `replay --perf-stat` reads back with its source.
  *
  * The workload is --workload NAME, else the only counted one.
  *
@@ -64,8 +78,11 @@ static const struct host_opt opts[] = {
 	{ "workload", NULL, HOST_VALUE, "NAME", "the counted workload to export (default: the only one)" },
 	{ "toplev-csv", NULL, HOST_OUTPUT, "FILE",
 	  "toplev's CSV: Area,Value,Unit,Description,Sample,Stddev,\n"
-	  "Multiplex,Bottleneck,Idle (tree values in percent)" },
-	{ "perf-json", NULL, HOST_OUTPUT, "FILE", "perf stat -j lines: one object per counted event" },
+	  "Multiplex,Bottleneck,Idle (tree values in percent); retire latencies\n"
+	  "last, Area EVENT:R, Unit cycles, source in Description" },
+	{ "perf-json", NULL, HOST_OUTPUT, "FILE",
+	  "perf stat -j lines: one object per counted event, then one per\n"
+	  "retire latency (EVENT:R, as perf stat --record-tpebs prints it)" },
 	{ 0 },
 };
 
@@ -141,6 +158,49 @@ static void toplev_row(FILE *f, const struct bt_json *nodes, const char *name, c
 	bt_csv_put_field(f, "", 1);           /* Idle */
 }
 
+/* ", name V" for a number in a retire-latency entry ("" when null). */
+static size_t rl_stat(char *out, size_t len, const struct bt_json *e, const char *key, const char *name)
+{
+	const struct bt_json *v = bt_json_get(e, key);
+	if (!v || v->type != BT_JSON_NUMBER || !len)
+		return 0;
+	int n = snprintf(out, len, ", %s %.17g", name, v->u.num.value);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* The side section: one row per retire-latency input with a value. */
+static void toplev_latencies(FILE *f, const struct bt_json *rl)
+{
+	for (size_t i = 0; rl && rl->type == BT_JSON_OBJECT && i < rl->u.obj.n; i++) {
+		const struct bt_json *e = rl->u.obj.values[i];
+		double mean = num(bt_json_get(e, "mean"), NAN);
+		const char *src = bt_json_get_str(e, "source");
+		if (isnan(mean) || !src)
+			continue;
+		char area[200], val[64], desc[400];
+		snprintf(area, sizeof(area), "%s:R", rl->u.obj.keys[i]);
+		snprintf(val, sizeof(val), "%.17g", mean);
+		size_t o = 0;
+		if (*provenance)
+			o += (size_t)snprintf(desc, sizeof(desc), "%s; ", provenance);
+		o += (size_t)snprintf(desc + o, sizeof(desc) - o, "retire latency; source %s", src);
+		o += rl_stat(desc + o, sizeof(desc) - o, e, "samples", "samples");
+		o += rl_stat(desc + o, sizeof(desc) - o, e, "median", "median");
+		o += rl_stat(desc + o, sizeof(desc) - o, e, "min", "min");
+		o += rl_stat(desc + o, sizeof(desc) - o, e, "max", "max");
+		rl_stat(desc + o, sizeof(desc) - o, e, "saturated", "saturated");
+		bt_csv_put_field(f, area, 0);
+		bt_csv_put_field(f, val, 0);
+		bt_csv_put_field(f, "cycles", 0);
+		bt_csv_put_field(f, desc, 0);
+		bt_csv_put_field(f, "", 0);           /* Sample */
+		bt_csv_put_field(f, "", 0);           /* Stddev */
+		bt_csv_put_field(f, "100", 0);        /* Multiplex */
+		bt_csv_put_field(f, "", 0);           /* Bottleneck */
+		bt_csv_put_field(f, "", 1);           /* Idle */
+	}
+}
+
 /* Tree nodes depth-first in the document's order (parents before their
  * children there), each node's children after it, as toplev lists them. */
 static void toplev_subtree(FILE *f, const struct bt_json *nodes, const char *parent,
@@ -157,7 +217,7 @@ static void toplev_subtree(FILE *f, const struct bt_json *nodes, const char *par
 	}
 }
 
-static int write_toplev(FILE *f, const struct bt_json *tree)
+static int write_toplev(FILE *f, const struct bt_json *tree, const struct bt_json *rl)
 {
 	const struct bt_json *nodes = bt_json_get(tree, "nodes");
 	const struct bt_json *path = bt_json_get(tree, "bottleneck_path");
@@ -175,6 +235,7 @@ static int write_toplev(FILE *f, const struct bt_json *tree)
 		    !isnan(num(bt_json_get(nd, "value"), NAN)))
 			toplev_row(f, nodes, nodes->u.obj.keys[i], nd, NULL);
 	}
+	toplev_latencies(f, rl);
 	return 0;
 }
 
@@ -239,6 +300,36 @@ static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz
 		} else {
 			fputs("\"pcnt-running\" : 100.00}\n", f);
 		}
+	}
+	const struct bt_json *rl = bt_json_get(counted, "retire_latency");
+	for (size_t i = 0; rl && rl->type == BT_JSON_OBJECT && i < rl->u.obj.n; i++) {
+		const struct bt_json *e = rl->u.obj.values[i];
+		double mean = num(bt_json_get(e, "mean"), NAN);
+		const char *src = bt_json_get_str(e, "source");
+		if (isnan(mean) || !src)
+			continue;
+		fprintf(f, "{\"counter-value\" : \"%.17g\", \"unit\" : \"\", \"event\" : \"", mean);
+		json_chars(f, rl->u.obj.keys[i]);
+		fputs(":R\", ", f);
+		if (*source) {
+			fputs("\"provenance\" : \"", f);
+			json_chars(f, source);
+			fputs("\", ", f);
+		} else {
+			fputs("\"pcnt-running\" : 100.00, ", f);
+		}
+		fputs("\"retire-latency\" : {\"source\" : \"", f);
+		json_chars(f, src);
+		fputc('"', f);
+		static const char *const keys[] = { "samples", "median", "min", "max", "saturated" };
+		for (unsigned k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+			double v = num(bt_json_get(e, keys[k]), NAN);
+			if (isnan(v))
+				fprintf(f, ", \"%s\" : null", keys[k]);
+			else
+				fprintf(f, ", \"%s\" : %.17g", keys[k], v);
+		}
+		fputs("}}\n", f);
 	}
 	return 0;
 }
@@ -320,7 +411,7 @@ static int cmd_export(int argc, char **argv)
 		FILE *f = o.f;
 		if (counted_by && counted_by[0])
 			fprintf(f, "# %s\n", counted_by);
-		int r = outs[k].toplev ? (tree ? write_toplev(f, tree) : -1) : write_perf_json(f, counted, tsc_hz, source);
+		int r = outs[k].toplev ? (tree ? write_toplev(f, tree, bt_json_get(counted, "retire_latency")) : -1) : write_perf_json(f, counted, tsc_hz, source);
 		if (r < 0)
 			fprintf(stderr, "baretop-host: %s: the counted workload has no %s\n", in,
 				outs[k].toplev ? "tree" : "events");

@@ -59,7 +59,9 @@ static const struct host_opt replay_opts[] = {
 	  "output (-I: one tree per interval; with --json an array of trees);\n"
 	  "needs --model. Events by perf name, cpu/event=..,umask=../ or rUUEE;\n"
 	  "warns per multiplexed event; names the events a missing node needs.\n"
-	  "SMT on or off is inferred from the events perf counted (states it)" },
+	  "SMT on or off is inferred from the events perf counted (states it).\n"
+	  "EVENT:R rows (perf stat --record-tpebs) are retire latencies: measured,\n"
+	  "by perf tpebs" },
 	{ "constant", NULL, HOST_VALUE, "NAME=VALUE",
 	  "set a model constant over the file's or the inferred one (repeatable):\n"
 	  "HYPERTHREADING_ON, THREADS_PER_CORE, SYSTEM_TSC_FREQ, TSC_HZ,\n"
@@ -355,8 +357,13 @@ static int replay_perf(struct session *s, const char *file)
 		if (k == 0)
 			fprintf(stderr, "baretop-host: %s: %s\n", file, smt_note);
 		set_constants(s, c);
+		unsigned n_rl = 0;
+		for (size_t row = 0; row < f.n; row++)
+			n_rl += uses[row].rl >= 0;
 		if (s->default_rl)
 			bt_counts_use_default_retire_latencies(c);
+		if (s->rl_path)
+			bt_rl_file_apply(&s->rl_file, c);
 		bt_evaluate(m, c, r);
 		bt_consistency_check(cons, c, r);
 		unsigned missing = perf_missing_said(m, c, r, s->opts.max_level, k > 0);
@@ -364,14 +371,21 @@ static int replay_perf(struct session *s, const char *file)
 		if (f.n_intervals)
 			snprintf(interval, sizeof(interval), "interval %zu of %zu, ending %.6f s; ", k + 1,
 				 f.n_intervals, f.intervals[k]);
+		char rl_note[120] = "";
+		if (n_rl)
+			snprintf(rl_note, sizeof(rl_note), ", %u of them retire latencies (EVENT:R, perf tpebs)",
+				 n_rl);
 		snprintf(label, sizeof(label), "replayed perf stat counts from %s (%sperf stat %s%s: %u event%s "
-			 "used, %u multiplexed, %u missing, %u not in the model; %s; evaluated from the file: "
+			 "used%s, %u multiplexed, %u missing, %u not in the model; %s; evaluated from the file: "
 			 "nothing measured now)%s", file, interval, f.json ? "-j" : "-x,",
-			 f.n_intervals ? " -I" : "", used, used == 1 ? "" : "s", mux, missing, unused, smt_note,
-			 s->load ? "; model loaded from vendor files" : "");
+			 f.n_intervals ? " -I" : "", used, used == 1 ? "" : "s", rl_note, mux, missing, unused,
+			 smt_note, s->load ? "; model loaded from vendor files" : "");
 		struct bt_report_opts opts = s->opts;
 		opts.input_label = label;
 		opts.consistency = cons;
+		/* the retire latencies perf printed for EVENT:R (--record-tpebs) */
+		opts.counts = c;
+		opts.rl_measured_by = "perf tpebs";
 		if (s->json && k)
 			fprintf(out, ",\n");
 		st = s->json ? bt_report_json(out, m, r, &opts) : bt_report_text(out, m, r, &opts);

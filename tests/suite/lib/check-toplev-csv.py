@@ -8,8 +8,11 @@ Python's csv module must read CSV into exactly the documented columns
 computed tree node of the workload must be a row whose Area is its ancestors
 joined by '.', Value its value x 100, Unit '%', Multiplex 100, Description
 starting "SIMULATED; " when the counts are simulated; every computed
-Info_/Bottleneck_ metric a row with its own value; Bottleneck '<==' on the
-deepest node of the bottleneck path and nowhere else; nothing else.
+Info_/Bottleneck_ metric a row with its own value; every retire-latency input
+with a value a row after them all (the side section), Area 'EVENT:R', Value its
+mean, Unit 'cycles', Description naming its source and, where sampled, its
+samples; Bottleneck '<==' on the deepest node of the bottleneck path and nowhere
+else; nothing else.
 """
 import csv
 import json
@@ -49,6 +52,9 @@ for name, nd in nodes.items():
         want[full_name(name)] = (nd["value"] * 100, "%")
     elif nd["kind"] in ("info", "bottleneck"):
         want[name] = (nd["value"], "")
+rl = {f"{ev}:R": v for ev, v in w["counted"].get("retire_latency", {}).items() if v["mean"] is not None}
+for area, v in rl.items():
+    want[area] = (v["mean"], "cycles")
 got = {r["Area"]: r for r in rows}
 if len(got) != len(rows):
     fail.append("an Area appears twice")
@@ -63,6 +69,17 @@ for area, (value, unit) in want.items():
         fail.append(f"{area}: Value {v} != {value}")
     if r["Unit"] != unit or r["Multiplex"] != "100":
         fail.append(f"{area}: Unit {r['Unit']!r} Multiplex {r['Multiplex']!r}")
+for area, v in rl.items():
+    r = got.get(area)
+    if not r:
+        continue
+    d = r["Description"]
+    if f"retire latency; source {v['source']}" not in d or (
+            v.get("samples") is not None and f"samples {v['samples']}" not in d):
+        fail.append(f"{area}: Description {d!r} lacks the source {v['source']} or samples {v.get('samples')}")
+first_rl = min((i for i, r in enumerate(rows) if r["Area"] in rl), default=len(rows))
+if any(r["Area"] not in rl for r in rows[first_rl:]):
+    fail.append("a node or metric row after the retire latencies")
 # Simulated counts say so on every row, first thing in Description.
 if w["counted"].get("simulated"):
     unsaid = [r["Area"] for r in rows if not r["Description"].startswith("SIMULATED; ")]
@@ -86,4 +103,5 @@ if fail:
     sys.exit(1)
 n_tree = sum(1 for a in want if want[a][1] == "%")
 print(f"ok   {path}: csv module reads {len(rows)} rows x {len(COLUMNS)} columns; {n_tree} tree nodes "
-      f"(percent) and {len(rows) - n_tree} metrics equal the results file; '<==' on {want_marked}")
+      f"(percent), {len(rows) - n_tree - len(rl)} metrics and {len(rl)} retire latencies equal the "
+      f"results file; '<==' on {want_marked}")

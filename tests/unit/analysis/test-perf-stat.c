@@ -391,3 +391,195 @@ TEST(amd_raw_configs_carry_the_high_event_bits)
 	CHECK_EQ_INT(n, 0);
 	bt_model_close(m);
 }
+
+/*
+ * Retire latencies as perf stat prints them with --record-tpebs: the value
+ * of an event with perf's R modifier is the mean retire latency its `perf
+ * record` sampled (tools/perf/util/intel-tpebs.c, evsel__tpebs_read). Hand
+ * written for the Lunar Lake P-core model; the expected node values are
+ * Intel's formulas (lunarlake_metrics_lioncove_core.json), worked by hand:
+ *   Code_L2_Miss    = L2_MISS * L2_MISS:R / CLKS         = 1000 * 60 / 1e6 = 0.06
+ *   Code_L2_Hit     = max(0, L1I_MISS * L1I_MISS:R / CLKS - Code_L2_Miss)
+ *                   = 5000 * 20 / 1e6 - 0.06             = 0.04
+ *   Ret_Mispredicts = RET_COST * RET_COST:R / CLKS       = 2000 * 15 / 1e6 = 0.03
+ * (the file's "100 *" is the percent the JSON prints; results are fractions).
+ * Without the R rows no latency is given: the nodes without a fallback are
+ * not measured.
+ */
+static const char rl_csv[] =
+	"1000000,,cpu_core/CPU_CLK_UNHALTED.THREAD/,1000000,100.00,,\n"
+	"5000,,cpu_core/FRONTEND_RETIRED.L1I_MISS/,1000000,100.00,,\n"
+	"20,,cpu_core/FRONTEND_RETIRED.L1I_MISS/R,1000000,100.00,,\n"
+	"1000,,cpu_core/FRONTEND_RETIRED.L2_MISS/,1000000,100.00,,\n"
+	"60,,FRONTEND_RETIRED.L2_MISS:R,1000000,100.00,,\n"
+	"2000,,cpu_core/BR_MISP_RETIRED.RET_COST/,1000000,100.00,,\n"
+	"15,,cpu_core@br_misp_retired.ret_cost@R,1000000,100.00,,\n"
+	"<not counted>,,BR_MISP_RETIRED.COND_NTAKEN_COST:R,0,100.00,,\n"
+	"7,,BR_MISP_RETIRED.NO_SUCH_THING:R,1000000,100.00,,\n";
+
+static void rl_eval(const char *text, bool with_r, const char *want_source)
+{
+	struct bt_model *m = open_model("LNL-LNC");
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	struct bt_counts *c = bt_counts_new(m);
+	struct bt_result *r = bt_result_new(m);
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_perf_stat f;
+	struct bt_perf_row_use uses[16];
+	bool parsed = bt_perf_stat_parse(&a, text, strlen(text), "t", &f, &d) == BT_OK;
+	CHECK_MSG(parsed && f.n <= 16, "%s", d.text);
+	if (!parsed || f.n > 16)
+		f.n = 0;
+	CHECK_MSG(bt_perf_stat_apply(&f, &perf_match, c, uses, &d) == BT_OK, "%s", d.text);
+	bt_evaluate(m, c, r);
+	static const struct {
+		const char *node;
+		double want;
+	} v[] = { { "Code_L2_Miss", 0.06 }, { "Code_L2_Hit", 0.04 }, { "Ret_Mispredicts", 0.03 } };
+	for (unsigned k = 0; k < 3; k++) {
+		int i = bt_model_node_find(m, v[k].node);
+		CHECK(i >= 0);
+		if (i < 0)
+			continue;
+		if (with_r)
+			CHECK_NEAR(r->value[i], v[k].want, 0, 1e-12);
+		else
+			CHECK_MSG(isnan(r->value[i]), "%s = %g without a latency", v[k].node, r->value[i]);
+	}
+	unsigned measured = 0;
+	for (unsigned i = 0; i < bt_model_retire_latency_count(m); i++) {
+		const char *name = bt_model_retire_latency_name(m, i);
+		if (c->retire_latency_source[i] == BT_RL_NONE) {
+			CHECK_MSG(c->retire_latency[i] == -1, "%s: %g", name, c->retire_latency[i]);
+			continue;
+		}
+		measured++;
+		CHECK_STR(bt_rl_source_name((enum bt_rl_source)c->retire_latency_source[i]), want_source);
+		if (!strcmp(name, "FRONTEND_RETIRED.L1I_MISS"))
+			CHECK_NEAR(c->retire_latency[i], 20, 0, 0);
+	}
+	CHECK_EQ_INT(measured, with_r ? 3 : 0);
+	if (with_r) {
+		/* the last two R rows are unused, each with its reason */
+		CHECK(uses[7].rl < 0 && strstr(uses[7].why, "not measured") != NULL);
+		CHECK_MSG(uses[8].rl < 0 && strstr(uses[8].why, "no retire-latency input") != NULL, "%s",
+			  uses[8].why);
+		CHECK(uses[2].rl >= 0 && uses[2].n_events == 1);
+	}
+	bt_result_free(r);
+	bt_counts_free(c);
+	bt_model_close(m);
+	bt_arena_free(&a);
+}
+
+TEST(perf_tpebs_retire_latencies_feed_the_formulas)
+{
+	rl_eval(rl_csv, true, "measured");
+	/* the same file without its R rows (a line is an R row when its event
+	 * field ends in R: ":R," "/R," or "@R,") */
+	char plain[sizeof(rl_csv)];
+	size_t o = 0;
+	for (const char *l = rl_csv; *l;) {
+		const char *e = strchr(l, '\n') + 1;
+		char line[200];
+		snprintf(line, sizeof(line), "%.*s", (int)(e - l), l);
+		if (!strstr(line, "/R,") && !strstr(line, ":R,") && !strstr(line, "@R,")) {
+			memcpy(plain + o, l, (size_t)(e - l));
+			o += (size_t)(e - l);
+		}
+		l = e;
+	}
+	plain[o] = 0;
+	rl_eval(plain, false, "measured");
+	/* -j, as baretop's export writes a latency with its source */
+	static const char js[] =
+		J("1000000.000000", "CPU_CLK_UNHALTED.THREAD", "1", "100.00")
+		J("5000.000000", "FRONTEND_RETIRED.L1I_MISS", "1", "100.00")
+		"{\"counter-value\" : \"20.000000\", \"unit\" : \"\", \"event\" : "
+		"\"FRONTEND_RETIRED.L1I_MISS:R\", \"retire-latency\" : {\"source\" : \"published\"}}\n"
+		J("1000.000000", "FRONTEND_RETIRED.L2_MISS", "1", "100.00")
+		"{\"counter-value\" : \"60\", \"event\" : \"FRONTEND_RETIRED.L2_MISS:R\", "
+		"\"retire-latency\" : {\"source\" : \"published\"}}\n"
+		J("2000.000000", "BR_MISP_RETIRED.RET_COST", "1", "100.00")
+		"{\"counter-value\" : \"15\", \"event\" : \"BR_MISP_RETIRED.RET_COST:R\", "
+		"\"retire-latency\" : {\"source\" : \"published\"}}\n";
+	struct bt_model *m = open_model("LNL-LNC");
+	struct bt_counts *c = m ? bt_counts_new(m) : NULL;
+	struct bt_result *r = m ? bt_result_new(m) : NULL;
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_perf_stat f;
+	struct bt_perf_row_use uses[8];
+	CHECK(c != NULL);
+	if (c) {
+		CHECK_MSG(bt_perf_stat_parse(&a, js, strlen(js), "t", &f, &d) == BT_OK, "%s", d.text);
+		CHECK_MSG(bt_perf_stat_apply(&f, &perf_match, c, uses, &d) == BT_OK, "%s", d.text);
+		bt_evaluate(m, c, r);
+		int i = bt_model_node_find(m, "Code_L2_Hit");
+		CHECK(i >= 0 && fabs(r->value[i] - 0.04) < 1e-12);
+		unsigned pub = 0;
+		for (unsigned k = 0; k < bt_model_retire_latency_count(m); k++)
+			pub += c->retire_latency_source[k] == BT_RL_PUBLISHED;
+		CHECK_EQ_INT(pub, 3);
+	}
+	bt_result_free(r);
+	bt_counts_free(c);
+	bt_model_close(m);
+	bt_arena_free(&a);
+}
+
+TEST(retire_latency_spellings_and_conflicts)
+{
+	struct bt_model *m = open_model("LNL-LNC");
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	bool is_rl;
+	int want = -1;
+	for (unsigned i = 0; i < bt_model_retire_latency_count(m); i++)
+		if (!strcmp(bt_model_retire_latency_name(m, i), "FRONTEND_RETIRED.L1I_MISS"))
+			want = (int)i;
+	CHECK(want >= 0);
+	static const char *const yes[] = {
+		"FRONTEND_RETIRED.L1I_MISS:R", "frontend_retired.l1i_miss:R", "cpu_core/FRONTEND_RETIRED.L1I_MISS/R",
+		"cpu/frontend_retired.l1i_miss/uR", "cpu_core@FRONTEND_RETIRED.L1I_MISS@R",
+		"cpu_core/FRONTEND_RETIRED.L1I_MISS,name=x/R",
+	};
+	for (unsigned k = 0; k < sizeof(yes) / sizeof(*yes); k++) {
+		CHECK_MSG(bt_perf_rl_match(m, yes[k], &is_rl) == want && is_rl, "%s", yes[k]);
+	}
+	/* counts, not latencies */
+	static const char *const no[] = { "FRONTEND_RETIRED.L1I_MISS", "FRONTEND_RETIRED.L1I_MISS:u",
+					  "cpu_core/FRONTEND_RETIRED.L1I_MISS/", "UOPS_RETIRED.MS:c1",
+					  "cpu/event=0xc6,umask=0x3/R" };
+	for (unsigned k = 0; k < sizeof(no) / sizeof(*no); k++)
+		CHECK_MSG(bt_perf_rl_match(m, no[k], &is_rl) < 0 && !is_rl, "%s", no[k]);
+	CHECK(bt_perf_rl_match(m, "INST_RETIRED.ANY:R", &is_rl) < 0 && is_rl); /* no such input */
+	bt_model_close(m);
+	/* two rows, two latencies for one input: an error naming both lines */
+	struct bt_model *lnl = open_model("LNL-LNC");
+	struct bt_counts *c = lnl ? bt_counts_new(lnl) : NULL;
+	struct bt_arena a;
+	bt_arena_init(&a);
+	struct bt_diag d = { "" };
+	struct bt_perf_stat f;
+	struct bt_perf_row_use uses[4];
+	const char *t = "20,,FRONTEND_RETIRED.L1I_MISS:R,1,100\n21,,cpu_core/FRONTEND_RETIRED.L1I_MISS/R,1,100\n";
+	CHECK(c && bt_perf_stat_parse(&a, t, strlen(t), "in.csv", &f, &d) == BT_OK);
+	if (c) {
+		CHECK(bt_perf_stat_apply(&f, &perf_match, c, uses, &d) == BT_ERR_INVALID);
+		CHECK_MSG(strstr(d.text, "in.csv:2:") && strstr(d.text, "line 1"), "%s", d.text);
+	}
+	/* an unknown source in baretop's latency line */
+	const char *j = "{\"counter-value\" : \"2\", \"event\" : \"X:R\", \"retire-latency\" : {\"source\" : \"guess\"}}\n";
+	CHECK(bt_perf_stat_parse(&a, j, strlen(j), "in.json", &f, &d) != BT_OK);
+	CHECK_MSG(strstr(d.text, "in.json:1: \"retire-latency\"") != NULL, "%s", d.text);
+	bt_counts_free(c);
+	bt_model_close(lnl);
+	bt_arena_free(&a);
+}

@@ -35,9 +35,9 @@ static void noop(void *arg) { (void)arg; }
 
 /* What a workload's model would answer: a latency per record. */
 static uint32_t lat_value;
-static uint32_t latency(void *ctx, unsigned i, uint64_t evtsel, uint64_t n)
+static uint32_t latency(void *ctx, unsigned i, uint64_t evtsel, uint64_t frontend, uint64_t n)
 {
-	(void)ctx; (void)i; (void)evtsel; (void)n;
+	(void)ctx; (void)i; (void)evtsel; (void)frontend; (void)n;
 	return lat_value;
 }
 

@@ -41,11 +41,11 @@ TEST(timed_pebs_on_the_p_cores_of_the_retire_latency_models)
  * (a mispredict 10-30 cycles to retire behind its predecessor, an L2 hit
  * 10-20, an L3 hit 40-150, DRAM 150-400), spread over the records, never 0.
  */
-static void range(uint64_t evtsel, double lo, double hi, const char *what)
+static void range_fe(uint64_t evtsel, uint64_t frontend, double lo, double hi, const char *what)
 {
 	double sum = 0, mn = 1e9, mx = 0;
 	for (uint64_t n = 0; n < 1000; n++) {
-		double v = bt_synth_pebs_latency(NULL, 0, evtsel, n);
+		double v = bt_synth_pebs_latency(NULL, 0, evtsel, frontend, n);
 		sum += v;
 		mn = v < mn ? v : mn;
 		mx = v > mx ? v : mx;
@@ -55,8 +55,20 @@ static void range(uint64_t evtsel, double lo, double hi, const char *what)
 	CHECK_MSG(mn >= 1 && mx > mn, "%s: min %.0f max %.0f", what, mn, mx);
 }
 
+static void range(uint64_t evtsel, double lo, double hi, const char *what)
+{
+	range_fe(evtsel, 0, lo, hi, what);
+}
+
 TEST(record_latencies_are_plausible_per_event)
 {
+	/* FRONTEND_RETIRED (0xC6 umask 0x03) by MSR_PEBS_FRONTEND's EVTSEL, as
+	 * Intel's event files give it ("MSRValue"): an L1I miss 10-40 cycles,
+	 * a code L2 miss 30-150, an ITLB miss 10-40, a code page walk 40-200 */
+	range_fe(0xC6 | 0x03 << 8, 0x12, 10, 40, "FRONTEND_RETIRED.L1I_MISS");
+	range_fe(0xC6 | 0x03 << 8, 0x13, 30, 150, "FRONTEND_RETIRED.L2_MISS");
+	range_fe(0xC6 | 0x03 << 8, 0x14, 10, 40, "FRONTEND_RETIRED.ITLB_MISS");
+	range_fe(0xC6 | 0x03 << 8, 0x15, 40, 200, "FRONTEND_RETIRED.STLB_MISS");
 	range(0xC5 | 0x00 << 8, 10, 30, "BR_MISP_RETIRED");
 	range(0xD1 | 0x02 << 8, 10, 20, "MEM_LOAD_RETIRED.L2_HIT");
 	range(0xD1 | 0x04 << 8, 40, 150, "MEM_LOAD_RETIRED.L3_HIT");
