@@ -136,7 +136,10 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 		diff = lhs - rhs;
 		break;
 	case BT_RULE_IPC_WIDTH:
-		lhs = r->value[x->node] > 0 ? 1 / r->value[x->node] : NAN;
+		/* CPI 0 is instructions retired in no cycles: an infinite IPC
+		 * that no CPU gives (a dead cycle counter), not "not applicable" */
+		lhs = r->value[x->node] > 0 ? 1 / r->value[x->node]
+		      : r->value[x->node] == 0 && r->state[x->node] == BT_NODE_OK ? INFINITY : NAN;
 		rhs = x->bound;
 		diff = lhs > rhs ? lhs - rhs : 0;
 		break;
@@ -182,6 +185,14 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 			v->state = BT_RULE_VIOLATED;
 			v->undefined = 1;
 		}
+	}
+	/* CPI a division by zero with its counts given: no cycles or no
+	 * instructions over a workload that ran, which no working counter
+	 * gives (the same finding for the IPC rule). */
+	if (x->kind == BT_RULE_IPC_WIDTH && v->state == BT_RULE_NA &&
+	    r->state[x->node] == BT_NODE_INVALID) {
+		v->state = BT_RULE_VIOLATED;
+		v->undefined = 1;
 	}
 }
 

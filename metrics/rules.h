@@ -105,7 +105,8 @@ struct bt_rule_verdict {
 				    * formula needs a retire latency not measured */
 	uint8_t undefined;       /* LEVEL1_SUM violated because every level-1 node is a
 				  * division by zero with all its counts given (the
-				  * slots or cycles counted 0) */
+				  * slots or cycles counted 0); IPC_WIDTH violated
+				  * because CPI is (no cycles or no instructions) */
 	uint8_t unclamped;       /* FRACTION: a clamp against a literal (max(0, x),
 				  * min(x, 1)) fired on the node's value, so lhs is the
 				  * value the formula had before it: the clamp hid a

@@ -51,9 +51,12 @@ void bt_report_consistency_text(FILE *f, const struct bt_consistency *cs, const 
 		sb.n = 0;
 		if (v->state == BT_RULE_VIOLATED && v->undefined)
 			bt_sb_printf(&sb, "finding: an event does not count as the formula assumes: %s "
-				     "undefined: every level-1 node divides by zero although its "
-				     "counts were given (the slots or cycles counted 0); events "
-				     "involved: ", text);
+				     "undefined: %s divides by zero although its counts were given "
+				     "(%s counted 0); events involved: ", text,
+				     rs->rules[i].kind == BT_RULE_IPC_WIDTH ? "CPI"
+									    : "every level-1 node",
+				     rs->rules[i].kind == BT_RULE_IPC_WIDTH ? "the cycles or the instructions"
+									    : "the slots or cycles");
 		else if (v->state == BT_RULE_VIOLATED)
 			bt_sb_printf(&sb, "finding: an event does not count as the formula assumes: %s "
 				     "off by %.6g (%.6g%s against %.6g, tolerance %.6g); events "

@@ -390,6 +390,19 @@ TEST(consistent_counts_hold_and_a_doubled_event_is_named)
 		if (f.rs->rules[i].kind == BT_RULE_LEVEL1_SUM)
 			CHECK_EQ_INT(cs->verdict[i].undefined, 1);
 	CHECK(violation_names(&f, cs, r, "CPU_CLK_UNHALTED.THREAD"));
+	/* ... and the same counts give CPI 0: 1.9 M instructions in no cycle,
+	 * an infinite IPC beyond any width */
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_IPC_WIDTH, NULL), BT_RULE_VIOLATED);
+	/* a dead instruction counter: CPI divides by zero with every count
+	 * given, a violated IPC rule (undefined), not "not applicable" */
+	set_skl(c, NULL);
+	CHECK(bt_counts_set_event(c, "INST_RETIRED.ANY", 0) == BT_OK);
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(state_of(&f, cs, BT_RULE_IPC_WIDTH, NULL), BT_RULE_VIOLATED);
+	for (unsigned i = 0; i < f.rs->n; i++)
+		if (f.rs->rules[i].kind == BT_RULE_IPC_WIDTH)
+			CHECK_EQ_INT(cs->verdict[i].undefined, 1);
 	/* a level-1 count not given: not applicable, as before */
 	set_skl(c, NULL);
 	CHECK(bt_counts_set_event(c, "CPU_CLK_UNHALTED.THREAD", 0) == BT_OK);
