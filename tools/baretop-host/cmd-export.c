@@ -168,14 +168,25 @@ static size_t rl_stat(char *out, size_t len, const struct bt_json *e, const char
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
+/* Entry i of a results file's retire_latency object when it has a value:
+ * its statistics object, mean and source; false to skip it. */
+static bool latency_entry(const struct bt_json *rl, size_t i, const struct bt_json **e,
+			  double *mean, const char **src)
+{
+	*e = rl->u.obj.values[i];
+	*mean = num(bt_json_get(*e, "mean"), NAN);
+	*src = bt_json_get_str(*e, "source");
+	return !isnan(*mean) && *src;
+}
+
 /* The side section: one row per retire-latency input with a value. */
 static void toplev_latencies(FILE *f, const struct bt_json *rl)
 {
 	for (size_t i = 0; rl && rl->type == BT_JSON_OBJECT && i < rl->u.obj.n; i++) {
-		const struct bt_json *e = rl->u.obj.values[i];
-		double mean = num(bt_json_get(e, "mean"), NAN);
-		const char *src = bt_json_get_str(e, "source");
-		if (isnan(mean) || !src)
+		const struct bt_json *e;
+		double mean;
+		const char *src;
+		if (!latency_entry(rl, i, &e, &mean, &src))
 			continue;
 		char area[200], val[64], desc[400];
 		snprintf(area, sizeof(area), "%s:R", rl->u.obj.keys[i]);
@@ -303,10 +314,10 @@ static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz
 	}
 	const struct bt_json *rl = bt_json_get(counted, "retire_latency");
 	for (size_t i = 0; rl && rl->type == BT_JSON_OBJECT && i < rl->u.obj.n; i++) {
-		const struct bt_json *e = rl->u.obj.values[i];
-		double mean = num(bt_json_get(e, "mean"), NAN);
-		const char *src = bt_json_get_str(e, "source");
-		if (isnan(mean) || !src)
+		const struct bt_json *e;
+		double mean;
+		const char *src;
+		if (!latency_entry(rl, i, &e, &mean, &src))
 			continue;
 		fprintf(f, "{\"counter-value\" : \"%.17g\", \"unit\" : \"\", \"event\" : \"", mean);
 		json_chars(f, rl->u.obj.keys[i]);
