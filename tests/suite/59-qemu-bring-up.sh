@@ -50,7 +50,7 @@ con() { tr -s ' \n' ' ' <"$out/$1/console.txt"; }
 # check NAME DESCRIPTION PYTHON over r (the one results file of a boot)
 check() {
   local f
-  f=$(ls "$out/$1"/esp/baretop/results/[0-9]*.json 2>/dev/null)
+  f=$(ls "$out/$1/esp/baretop/results/"[0-9]*.json 2>/dev/null)
   if [ "$(echo "$f" | grep -c .)" != 1 ]; then bad "$1: not one results file: $f"; return; fi
   if python3 - "$f" "$3" <<'PY'
 import json, sys
