@@ -27,10 +27,15 @@ import json, os, sys
 from collections import defaultdict
 work, root = sys.argv[1:3]
 derived = {}
-for line in open(f"{work}/rules.txt").read().splitlines()[1:]:
+lines = open(f"{work}/rules.txt").read().splitlines()
+head = lines[0].split()
+for line in lines[1:]:
     f = line.split()
-    derived[f[0]] = dict(level1_sum=f[2], parent_sum=f[3], not_implied=f[4], fraction=f[5],
-                         ipc_width=f[6], fixed_general=f[7], total=f[8])
+    if len(f) != len(head):
+        continue  # the note under the table
+    row = dict(zip(head, f))
+    derived[f[0]] = {k: row[k] for k in ("level1_sum", "parent_sum", "not_implied", "fraction",
+                                         "ipc_width", "fixed_general", "total")}
 per = defaultdict(lambda: dict(vectors=0, violating=0, violations=defaultdict(int), held=0, na=0))
 fail = []
 for path in open(f"{work}/list").read().split():
