@@ -380,10 +380,13 @@ static const struct rule {
 	{ "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_NONE", L3_HIT_NOSNOOP, 1 },
 	/* L3 hits served by a cross-core snoop of a modified line: XSNP_HITM
 	 * (Skylake, Ice Lake, Lunar/Arrow Lake: "HitM responses"), XSNP_FWD
-	 * (Sapphire Rapids, Meteor Lake, Granite Rapids: "HitM responses";
-	 * Lunar Lake: "snoop hits and forwards data", which a HitM does), the
-	 * offcore responses of demand reads alike. The model has no clean
-	 * snoop hits (XSNP_HIT, XSNP_NO_FWD: 0) and one socket (XSNP_MISS: 0). */
+	 * at umask 0x04 (Sapphire Rapids, Meteor Lake, Granite Rapids: "HitM
+	 * responses"), the offcore responses of demand reads alike. Lunar and
+	 * Arrow Lake's XSNP_FWD (umask 0x10) is another thing, a clean line
+	 * forwarded by another core (their XSNP_HITM: "Hit-with-FWD is
+	 * normally excluded"): 0 (bt_sim_workload_counts), as the model has no
+	 * clean snoop hits (XSNP_HIT, XSNP_NO_FWD: 0) and one socket
+	 * (XSNP_MISS: 0). */
 	{ "MEM_LOAD*L3_HIT_RETIRED.XSNP_HITM", HITM_LD, 1 },
 	{ "MEM_LOAD*L3_HIT_RETIRED.XSNP_FWD", HITM_LD, 1 },
 	{ "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_HITM", HITM_LD, 1 },
@@ -541,6 +544,8 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 			continue;
 		}
 		double v = val(&q, r->v) * r->f;
+		if (r->v == HITM_LD && e->code == 0xD2 && e->umask == 0x10)
+			v = 0; /* Lunar / Arrow Lake's XSNP_FWD: clean forwards (above) */
 		/* ":e1" (edge) counts episodes of a condition the rule counts in
 		 * cycles: ~20 cycles each, unless the rule names it itself. */
 		if (strstr(name, ":e1") && !strstr(r->pat, ":e1"))

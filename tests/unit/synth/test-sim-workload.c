@@ -570,8 +570,9 @@ TEST(multiply1_column_walk_misses_the_dtlb)
  * of which stores 0.7 (1.4) and L3 0.15 (0.3). HITM loads: 0.9 of the L3
  * time at 240 cycles = 0.9 x 0.3 / 240 = 0.001125 per instruction; every L3
  * hit: that + 0.1 x 0.3 / 100 = 0.001425; RFOs finding the line modified:
- * 0.9 x 1.4 / 240 = 0.00525. SPR's XSNP_FWD (HitM responses) and LNL's
- * XSNP_HITM count the same loads. No locked instruction in the workload:
+ * 0.9 x 1.4 / 240 = 0.00525. SPR's XSNP_FWD (umask 0x04, HitM responses)
+ * and LNL's XSNP_HITM count the same loads; LNL's XSNP_FWD (umask 0x10, clean
+ * forwards) none. No locked instruction in the workload:
  * LOCK_LOADS 0. */
 TEST(false_sharing_snoops_hitm)
 {
@@ -600,6 +601,18 @@ TEST(false_sharing_snoops_hitm)
 		CHECK(per_inst(&x, "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD") > 0);
 		CHECK(node(&x, "Contested_Accesses") <= node(&x, "L3_Bound"));
 		CHECK(node(&x, "False_Sharing") <= node(&x, "Store_Bound"));
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+	}
+	close_run(&x);
+	/* Lunar Lake: XSNP_HITM counts them; its XSNP_FWD (umask 0x10, a clean
+	 * line forwarded) does not. */
+	CHECK(open_run(&x, "LNL-LNC") == 0);
+	if (x.cs) {
+		count_with(&x, &bt_wl_false_sharing, "iterations=1000000", 8, &insts);
+		CHECK(per_inst(&x, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM") > 0);
+		CHECK(per_inst(&x, "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD") == 0);
+		CHECK(per_inst(&x, "MEM_INST_RETIRED.LOCK_LOADS") == 0);
+		CHECK(node(&x, "Contested_Accesses") <= node(&x, "L3_Bound"));
 		CHECK_EQ_INT(x.cs->n_violated, 0);
 	}
 	close_run(&x);
