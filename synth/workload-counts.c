@@ -159,7 +159,7 @@ enum qv {
 	LIGHT_SLOTS, NOEXEC, MS_UOPS, MS_CYC, ASSISTS, BR, BR_TAKEN, LD, ST, L1_MISS, L2_MISS, L3_MISS,
 	L2_HIT, L3_HIT, FP, PORTS1, PORTS2, PORTS3, EXEC_CYC, REF, TSC_Q,
 	STLB_HIT_LD, WALK_LD, DTLB_MISS_LD, WALK_CYC, HITM_LD, L3_HIT_NOSNOOP, RFO_HITM, FWD_BLOCKED,
-	L2_CYC, L3_CYC, DRAM_CYC,
+	L2_CYC, L3_CYC, DRAM_CYC, STLB_HIT_CYC, L1_NOTLB_CYC,
 };
 
 static double val(const struct q *q, enum qv v)
@@ -244,6 +244,8 @@ static double val(const struct q *q, enum qv v)
 	case L2_CYC: return q->l2_cyc;
 	case L3_CYC: return q->l3_cyc;
 	case DRAM_CYC: return q->dram_cyc;
+	case STLB_HIT_CYC: return q->stlb_hit_cyc;
+	case L1_NOTLB_CYC: return fmax(q->l1_cyc - q->stlb_hit_cyc - q->walk_cyc, 0);
 	}
 	return 0;
 }
@@ -445,7 +447,11 @@ static const struct rule {
 	{ "MEM_BOUND_STALLS*.*DRAM_HIT", L3MISS_CYC, 1 }, { "MEM_BOUND_STALLS*.*LLC_MISS", L3MISS_CYC, 1 },
 	{ "MEM_BOUND_STALLS*.LOAD*", L1MISS_CYC, 1 }, { "MEM_BOUND_STALLS*.*", Z, 0 },
 	{ "LD_HEAD.ANY_AT_RET", LDMEM_CYC, 1 }, { "LD_HEAD.L1_MISS_AT_RET", L1MISS_CYC, 1 },
-	{ "LD_HEAD.L1_BOUND_AT_RET", L1_CYC, 1 }, { "LD_HEAD.*", Z, 0 },
+	/* The load at the head of retirement, by what holds it: the parts of
+	 * the load stall cycles (L1 misses, L1-bound, an STLB hit's or a page
+	 * walk's translation) add up to ANY_AT_RET. */
+	{ "LD_HEAD.L1_BOUND_AT_RET", L1_NOTLB_CYC, 1 }, { "LD_HEAD.DTLB_MISS_AT_RET", STLB_HIT_CYC, 1 },
+	{ "LD_HEAD.PGWALK_AT_RET", WALK_CYC, 1 }, { "LD_HEAD.*", Z, 0 },
 	/* Execution and FP. */
 	{ "UOPS_EXECUTED.THREAD", UOPS, 1 }, { "UOPS_EXECUTED.CORE", UOPS, 1 },
 	{ "UOPS_EXECUTED.CYCLES_GE_1*", EXEC_CYC, 1 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_1", EXEC_CYC, 1 },
