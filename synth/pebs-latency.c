@@ -2,7 +2,7 @@
 /* Retire latencies of the simulated PMU's timed-PEBS records: wl-costs.h. */
 #include "synth/wl-costs.h"
 
-/* By Intel's event encodings of the precise events the TMA 5 formulas
+/* By Intel's event encodings (the perfmon event files) of the precise events the TMA 5 formulas
  * weigh with a retire latency (the perfmon event files): 0xC5
  * BR_MISP_RETIRED.*, 0xC6 FRONTEND_RETIRED.*, 0xD0 MEM_INST_RETIRED.*,
  * 0xD1 MEM_LOAD_RETIRED.*, 0xD2 MEM_LOAD_L3_HIT_RETIRED.*, 0xD3
@@ -42,8 +42,10 @@ static double cost(unsigned code, unsigned umask, uint64_t frontend)
 		if ((umask & 0xF0) == 0x40)
 			return BT_WL_CYC_SPLIT;       /* SPLIT_LOADS / STORES */
 		if ((umask & 0xF0) == 0x10)
-			return BT_WL_CYC_STLB_MISS;   /* STLB_MISS_* */
-		return 4;                             /* STLB_HIT_* and others */
+			return BT_WL_CYC_STLB_MISS;   /* STLB_MISS_* (0x11 loads, 0x12 stores) */
+		if ((umask & 0xF0) == 0x00 && (umask & 0x08))
+			return BT_WL_CYC_STLB_HIT;    /* STLB_HIT_* (0x09 loads, 0x0A stores) */
+		return 4;                             /* ALL_LOADS, ALL_STORES and others */
 	case 0xD1:
 		if (umask & 0x38)
 			return BT_WL_CYC_DRAM;        /* L3_MISS, FB/L2/L3 miss kinds */
@@ -53,7 +55,13 @@ static double cost(unsigned code, unsigned umask, uint64_t frontend)
 			return BT_WL_CYC_L2_HIT;
 		return 5;                             /* L1_HIT */
 	case 0xD2:
-		return BT_WL_CYC_L3_HIT;              /* a snoop on an L3 hit */
+		/* umask 0x04: XSNP_HITM (SKL, ICL, LNL) or XSNP_FWD (SPR, MTL,
+		 * GNR: HitM responses); 0x10: Lunar / Arrow Lake's XSNP_FWD (a
+		 * forwarding snoop hit): a cross-core transfer of a modified line;
+		 * XSNP_MISS / NO_FWD / NONE: an L3 hit */
+		if (umask & 0x14)
+			return BT_WL_CYC_HITM;
+		return BT_WL_CYC_L3_HIT;
 	case 0xD3:
 		return BT_WL_CYC_DRAM;
 	default:

@@ -20,6 +20,21 @@
 #define BT_WL_CYC_DRAM 250.0
 #define BT_WL_CYC_LOCK 40.0
 #define BT_WL_CYC_STLB_MISS 30.0
+/* A load that misses the first-level DTLB and hits the STLB: ~7-9 cycles
+ * more than an L1 hit (Intel's TMA formulas weigh an STLB hit with 7, SKL's
+ * with 9: Mem_STLB_Hit_Cost). */
+#define BT_WL_CYC_STLB_HIT 9.0
+/* A load or RFO served by a snoop of a line another core modified (HITM):
+ * tens of ns, 240 cycles = 80 ns at the simulated 3 GHz clock (Intel's
+ * server formulas weigh a local HITM with 81 ns, client ones with 25-28). */
+#define BT_WL_CYC_HITM 240.0
+/* A load blocked on store forwarding: Intel's Store_Fwd_Blk weighs each
+ * LD_BLOCKS.STORE_FORWARD with 13 cycles. */
+#define BT_WL_CYC_STORE_FWD 13.0
+/* The data TLB's reach in the model: a 4-KiB page, and the STLB's 4-KiB
+ * entries (Skylake's 1536, the smallest of the modelled Intel P-cores). */
+#define BT_WL_PAGE_BYTES 4096.0
+#define BT_WL_STLB_ENTRIES 1536.0
 #define BT_WL_CYC_SPLIT 8.0
 #define BT_WL_CYC_ICACHE_MISS 20.0
 /* The code side (FRONTEND_RETIRED.* sub-events, MSR_PEBS_FRONTEND EVTSEL):

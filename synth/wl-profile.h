@@ -48,8 +48,22 @@ struct bt_wl_profile {
 	double l1_store_fwd, l1_4k_alias;
 	/* Of the machine clears: memory ordering (the rest: other nukes). */
 	double clear_memory_ordering;
-	/* Of the store part: false sharing. */
+	/* Of the store part: false sharing (stores whose RFO finds the line
+	 * modified in another core: OCR/OFFCORE_RESPONSE DEMAND_RFO SNOOP_HITM). */
 	double store_false_sharing;
+	/* Of the L3 part: loads served by a cross-core snoop of a line another
+	 * core modified (HITM: MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM / XSNP_FWD). */
+	double l3_snoop_hitm;
+
+	/* Data-TLB misses of loads, per instruction. Either given, or derived by
+	 * bt_wl_profile_resolve from a strided walk: tlb_walk_loads loads per
+	 * instruction step through memory tlb_stride_bytes x (parameter
+	 * tlb_stride_param) apart, over as many pages as that parameter's value
+	 * (multiply1's column walk of B: one load of B per 6 instructions, a row
+	 * of n doubles between them, n rows). */
+	double stlb_hit_loads, stlb_miss_loads;
+	const char *tlb_stride_param;
+	double tlb_stride_bytes, tlb_walk_loads;
 
 	/* Rates per instruction. */
 	double branches, loads, stores;
@@ -84,7 +98,13 @@ double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param,
  * mispredicts min(t, 1 - t) of them: none at t = 0 or 1, half at t = 0.5.
  * Each costs BT_WL_CYC_MISPREDICT (wl-costs.h); the cycles grow by them and every
  * other share of the slots shrinks in proportion, so the split still sums
- * to 1. */
+ * to 1. A strided walk (tlb_stride_param) sets stlb_hit_loads and
+ * stlb_miss_loads: once the stride reaches a page (BT_WL_PAGE_BYTES) every
+ * load of the walk is on a new page and misses the first-level DTLB; the
+ * walk's pages (one per step, the parameter's value of them) are STLB hits
+ * while they fit its BT_WL_STLB_ENTRIES entries and page walks beyond (an
+ * LRU set cycled through in order misses on every access once it is larger).
+ * Below a page several loads share a page: no misses modelled. */
 void bt_wl_profile_resolve(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx,
 			   double width, struct bt_wl_profile *ret);
 

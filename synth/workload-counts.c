@@ -32,6 +32,7 @@ struct q {
 	double stall_total, noexec, ms_uops, ms_cyc, heavy_slots, assists;
 	double br, ld, st, l1_miss, l2_miss, l3_miss, l2_hit, l3_hit, fp;
 	double ports1, ports2, ports3;
+	double stlb_hit_ld, walk_ld, stlb_hit_cyc, walk_cyc, hitm_ld, rfo_hitm, fwd_blocked;
 };
 
 static void quantities(struct q *q, const struct bt_wl_profile *p, double insts, double width)
@@ -68,9 +69,28 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	q->mem_cyc = p->memory * q->C;
 	q->core_cyc = p->core * q->C;
 	q->store_cyc = p->mem_store * q->mem_cyc;
-	q->l2_cyc = p->mem_l2 * q->mem_cyc;
-	q->l3_cyc = p->mem_l3 * q->mem_cyc;
-	q->dram_cyc = p->mem_dram * q->mem_cyc;
+	q->ld = p->loads * insts;
+	q->st = p->stores * insts;
+	/* Data-TLB misses of loads (the profile's, or bt_wl_profile_resolve's
+	 * from the loop's stride): their translation cycles (an STLB hit's or a
+	 * page walk's cost, wl-costs.h) are cycles the loads wait before the
+	 * L1 is even looked up, L1-bound time; they come out of the profile's
+	 * load stall cycles, whose split between L2, L3 and DRAM shrinks in
+	 * proportion, so Memory_Bound stays the profile's. A profile whose
+	 * stall cycles cannot hold that many misses at that cost gets fewer
+	 * (STLB hits first, then walks). */
+	double ldstall = q->mem_cyc - q->store_cyc;
+	if (ldstall < 0)
+		ldstall = 0;
+	q->stlb_hit_ld = fmin(fmin(p->stlb_hit_loads * insts, q->ld), ldstall / BT_WL_CYC_STLB_HIT);
+	q->stlb_hit_cyc = q->stlb_hit_ld * BT_WL_CYC_STLB_HIT;
+	q->walk_ld = fmin(fmin(p->stlb_miss_loads * insts, q->ld - q->stlb_hit_ld),
+			  (ldstall - q->stlb_hit_cyc) / BT_WL_CYC_STLB_MISS);
+	q->walk_cyc = q->walk_ld * BT_WL_CYC_STLB_MISS;
+	double k = ldstall > 0 ? (ldstall - q->stlb_hit_cyc - q->walk_cyc) / ldstall : 0;
+	q->l2_cyc = p->mem_l2 * q->mem_cyc * k;
+	q->l3_cyc = p->mem_l3 * q->mem_cyc * k;
+	q->dram_cyc = p->mem_dram * q->mem_cyc * k;
 	q->l1_cyc = q->mem_cyc - q->store_cyc - q->l2_cyc - q->l3_cyc - q->dram_cyc;
 	if (q->l1_cyc < 0)
 		q->l1_cyc = 0;
@@ -97,11 +117,20 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 		q->misp = exits;
 	if (q->misp > q->br)
 		q->misp = q->br;
-	q->ld = p->loads * insts;
-	q->st = p->stores * insts;
 	q->fp = p->fp_ops * insts;
 	q->l3_miss = fmin(q->dram_cyc / BT_WL_CYC_DRAM, q->ld);
-	q->l3_hit = fmin(q->l3_cyc / BT_WL_CYC_L3_HIT, q->ld - q->l3_miss);
+	/* L3 hits: those served by a snoop of a line another core modified
+	 * (HITM, their share of the L3 time at a HITM's cost), the others at
+	 * an L3 hit's; every one of them is an L3 hit. */
+	q->hitm_ld = fmin(p->l3_snoop_hitm * q->l3_cyc / BT_WL_CYC_HITM, q->ld - q->l3_miss);
+	q->l3_hit = fmin(q->hitm_ld + (1 - p->l3_snoop_hitm) * q->l3_cyc / BT_WL_CYC_L3_HIT,
+			 q->ld - q->l3_miss);
+	/* Stores whose RFO finds the line modified in another core, at a
+	 * HITM's cost each, out of the store-bound cycles. */
+	q->rfo_hitm = fmin(p->store_false_sharing * q->store_cyc / BT_WL_CYC_HITM, q->st);
+	/* Loads blocked on store forwarding: their share of the L1-bound
+	 * cycles at a blocked forward's cost. */
+	q->fwd_blocked = fmin(p->l1_store_fwd * q->l1_cyc / BT_WL_CYC_STORE_FWD, q->ld);
 	q->l2_hit = fmin(q->l2_cyc / BT_WL_CYC_L2_HIT, q->ld - q->l3_miss - q->l3_hit);
 	q->l2_miss = q->l3_miss + q->l3_hit;
 	q->l1_miss = q->l2_miss + q->l2_hit;
@@ -129,6 +158,8 @@ enum qv {
 	L3MISS_CYC, STORE_CYC, L1_CYC, DIV_CYC, STALL_TOTAL, CORE_CYC, RET_SLOTS, HEAVY_SLOTS,
 	LIGHT_SLOTS, NOEXEC, MS_UOPS, MS_CYC, ASSISTS, BR, BR_TAKEN, LD, ST, L1_MISS, L2_MISS, L3_MISS,
 	L2_HIT, L3_HIT, FP, PORTS1, PORTS2, PORTS3, EXEC_CYC, REF, TSC_Q,
+	STLB_HIT_LD, WALK_LD, DTLB_MISS_LD, WALK_CYC, HITM_LD, L3_HIT_NOSNOOP, RFO_HITM, FWD_BLOCKED,
+	L2_CYC, L3_CYC, DRAM_CYC, STLB_HIT_CYC, L1_NOTLB_CYC,
 };
 
 static double val(const struct q *q, enum qv v)
@@ -202,6 +233,19 @@ static double val(const struct q *q, enum qv v)
 	case NOEXEC: return q->noexec;
 	case REF: return q->C;
 	case TSC_Q: return q->C;
+	case STLB_HIT_LD: return q->stlb_hit_ld;
+	case WALK_LD: return q->walk_ld;
+	case DTLB_MISS_LD: return q->stlb_hit_ld + q->walk_ld;
+	case WALK_CYC: return q->walk_cyc;
+	case HITM_LD: return q->hitm_ld;
+	case L3_HIT_NOSNOOP: return q->l3_hit - q->hitm_ld;
+	case RFO_HITM: return q->rfo_hitm;
+	case FWD_BLOCKED: return q->fwd_blocked;
+	case L2_CYC: return q->l2_cyc;
+	case L3_CYC: return q->l3_cyc;
+	case DRAM_CYC: return q->dram_cyc;
+	case STLB_HIT_CYC: return q->stlb_hit_cyc;
+	case L1_NOTLB_CYC: return fmax(q->l1_cyc - q->stlb_hit_cyc - q->walk_cyc, 0);
 	}
 	return 0;
 }
@@ -333,8 +377,47 @@ static const struct rule {
 	{ "MEM_LOAD*RETIRED.L3_MISS", L3_MISS, 1 }, { "MEM_LOAD*RETIRED.LLC_MISS", L3_MISS, 1 },
 	{ "MEM_LOAD*RETIRED.FB_HIT", L1_MISS, 0.1 }, { "MEM_LOAD*RETIRED.HIT_LFB", L1_MISS, 0.1 },
 	{ "MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM", L3_MISS, 1 },
-	{ "MEM_LOAD_L3_HIT_RETIRED.XSNP_NONE", L3_HIT, 1 },
-	{ "MEM_LOAD_UOPS_L3_HIT_RETIRED.XSNP_NONE", L3_HIT, 1 },
+	{ "MEM_LOAD_L3_HIT_RETIRED.XSNP_NONE", L3_HIT_NOSNOOP, 1 },
+	{ "MEM_LOAD_UOPS_L3_HIT_RETIRED.XSNP_NONE", L3_HIT_NOSNOOP, 1 },
+	{ "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_NONE", L3_HIT_NOSNOOP, 1 },
+	/* L3 hits served by a cross-core snoop of a modified line: XSNP_HITM
+	 * (Skylake, Ice Lake, Lunar/Arrow Lake: "HitM responses"), XSNP_FWD
+	 * at umask 0x04 (Sapphire Rapids, Meteor Lake, Granite Rapids: "HitM
+	 * responses"), the offcore responses of demand reads alike. Lunar and
+	 * Arrow Lake's XSNP_FWD (umask 0x10) is another thing, a clean line
+	 * forwarded by another core (their XSNP_HITM: "Hit-with-FWD is
+	 * normally excluded"): 0 (bt_sim_workload_counts), as the model has no
+	 * clean snoop hits (XSNP_HIT, XSNP_NO_FWD: 0) and one socket
+	 * (XSNP_MISS: 0). */
+	{ "MEM_LOAD*L3_HIT_RETIRED.XSNP_HITM", HITM_LD, 1 },
+	{ "MEM_LOAD*L3_HIT_RETIRED.XSNP_FWD", HITM_LD, 1 },
+	{ "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_HITM", HITM_LD, 1 },
+	{ "OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM", HITM_LD, 1 },
+	{ "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM", HITM_LD, 1 },
+	/* Stores whose RFO found the line modified in another core. */
+	{ "OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM", RFO_HITM, 1 },
+	{ "OFFCORE_RESPONSE.DEMAND_RFO.L3_HIT.SNOOP_HITM", RFO_HITM, 1 },
+	/* Lunar / Arrow Lake: the cycles the oldest load waits on each level. */
+	{ "MEMORY_STALLS.L1", L1_CYC, 1 }, { "MEMORY_STALLS.L2", L2_CYC, 1 },
+	{ "MEMORY_STALLS.L3", L3_CYC, 1 }, { "MEMORY_STALLS.MEM", DRAM_CYC, 1 },
+	/* Data-TLB misses of loads (bt_wl_profile_resolve: multiply1's column
+	 * walk once a row of B is a page or more). STLB_HIT:c1 (cycles with an
+	 * STLB hit) counts each hit once: the formulas weigh it with the hit's
+	 * cost. Page walks are all of 4-KiB pages; stores do not miss. */
+	{ "DTLB_LOAD_MISSES.STLB_HIT*", STLB_HIT_LD, 1 },
+	{ "DTLB_LOAD_MISSES.WALK_ACTIVE", WALK_CYC, 1 },
+	{ "DTLB_LOAD_MISSES.WALK_PENDING", WALK_CYC, 1 },
+	{ "DTLB_LOAD_MISSES.WALK_DURATION*", WALK_CYC, 1 },
+	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", WALK_LD, 1 },
+	{ "DTLB_LOAD_MISSES.WALK_COMPLETED_4K", WALK_LD, 1 },
+	{ "DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK", WALK_LD, 1 },
+	{ "MEM_INST_RETIRED.STLB_HIT_LOADS", STLB_HIT_LD, 1 },
+	{ "MEM_INST_RETIRED.STLB_MISS_LOADS", WALK_LD, 1 },
+	{ "MEM_UOPS_RETIRED.STLB_MISS_LOADS", WALK_LD, 1 },
+	{ "MEM_INST_RETIRED.STLB_HIT_ANY", STLB_HIT_LD, 1 },
+	{ "MEM_INST_RETIRED.STLB_MISS_ANY", WALK_LD, 1 },
+	/* Loads blocked on store forwarding (store-fwd-block). */
+	{ "LD_BLOCKS.STORE_FORWARD", FWD_BLOCKED, 1 },
 	{ "L1D.REPLACEMENT", L1_MISS, 1 }, { "L2_LINES_IN.ALL", L2_MISS, 1 },
 	{ "LONGEST_LAT_CACHE.MISS", L3_MISS, 1 }, { "LONGEST_LAT_CACHE.REFERENCE", L2_MISS, 1 },
 	{ "L2_RQSTS.MISS", L2_MISS, 1 }, { "L2_RQSTS.ALL_DEMAND_DATA_RD", L1_MISS, 1 },
@@ -364,7 +447,11 @@ static const struct rule {
 	{ "MEM_BOUND_STALLS*.*DRAM_HIT", L3MISS_CYC, 1 }, { "MEM_BOUND_STALLS*.*LLC_MISS", L3MISS_CYC, 1 },
 	{ "MEM_BOUND_STALLS*.LOAD*", L1MISS_CYC, 1 }, { "MEM_BOUND_STALLS*.*", Z, 0 },
 	{ "LD_HEAD.ANY_AT_RET", LDMEM_CYC, 1 }, { "LD_HEAD.L1_MISS_AT_RET", L1MISS_CYC, 1 },
-	{ "LD_HEAD.L1_BOUND_AT_RET", L1_CYC, 1 }, { "LD_HEAD.*", Z, 0 },
+	/* The load at the head of retirement, by what holds it: the parts of
+	 * the load stall cycles (L1 misses, L1-bound, an STLB hit's or a page
+	 * walk's translation) add up to ANY_AT_RET. */
+	{ "LD_HEAD.L1_BOUND_AT_RET", L1_NOTLB_CYC, 1 }, { "LD_HEAD.DTLB_MISS_AT_RET", STLB_HIT_CYC, 1 },
+	{ "LD_HEAD.PGWALK_AT_RET", WALK_CYC, 1 }, { "LD_HEAD.*", Z, 0 },
 	/* Execution and FP. */
 	{ "UOPS_EXECUTED.THREAD", UOPS, 1 }, { "UOPS_EXECUTED.CORE", UOPS, 1 },
 	{ "UOPS_EXECUTED.CYCLES_GE_1*", EXEC_CYC, 1 }, { "UOPS_EXECUTED.CORE_CYCLES_GE_1", EXEC_CYC, 1 },
@@ -380,7 +467,11 @@ static const struct rule {
 	{ "LSD.*", Z, 0 }, { "IDQ.DSB_UOPS", UOPS, 0.5 }, { "IDQ.MITE_UOPS", UOPS, 0.5 },
 	{ "IDQ.*", Z, 0 },
 	/* Rare events a clean workload barely causes: 0 by rule (documented,
-	 * not "unknown"). */
+	 * not "unknown"). The rules above come first (first match wins): what
+	 * the model drives (DTLB load misses, HITM snoops, blocked forwards)
+	 * counts; what no built-in workload does stays 0 here: locked loads
+	 * (none has a LOCK prefix), split loads and stores, store DTLB misses,
+	 * clean or missed snoops, 4K aliasing's and other load blocks. */
 	{ "LD_BLOCKS*", Z, 0 }, { "DTLB_*", Z, 0 }, { "MEM_INST_RETIRED.*", Z, 0 },
 	{ "MEM_UOPS_RETIRED.*", Z, 0 }, { "MEM_LOAD_*", Z, 0 },
 	/* Retired instructions behind a code-side miss: the icache and ITLB
@@ -459,6 +550,8 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 			continue;
 		}
 		double v = val(&q, r->v) * r->f;
+		if (r->v == HITM_LD && e->code == 0xD2 && e->umask == 0x10)
+			v = 0; /* Lunar / Arrow Lake's XSNP_FWD: clean forwards (above) */
 		/* ":e1" (edge) counts episodes of a condition the rule counts in
 		 * cycles: ~20 cycles each, unless the rule names it itself. */
 		if (strstr(name, ":e1") && !strstr(r->pat, ":e1"))

@@ -35,6 +35,12 @@ static const struct bt_wl_profile multiply1_profile = {
 	.loads = 0.33,
 	.stores = 0.01,
 	.fp_ops = 0.33,
+	/* The inner k loop loads a[i][k] and b[k][j] (c[i][j] stays in a
+	 * register): one load of B per 6 instructions, n x 8 bytes after the
+	 * one before, over the n rows of B. */
+	.tlb_stride_param = "n",
+	.tlb_stride_bytes = 8,
+	.tlb_walk_loads = 1.0 / 6,
 };
 
 /* multiply2: i-k-j unit stride, scalar: ports and FP latency. Slides' table: Backend 0.52,
@@ -260,7 +266,11 @@ static const struct bt_wl_profile denormal_assist_profile = {
 	.fp_ops = 0.5,
 };
 
-/* false-sharing: increments of a line the other CPU writes: stores wait for the line. */
+/* false-sharing: increments of a line the other CPU writes: stores wait for the line
+ * (their RFOs find it modified in the other core: false sharing), and the load of each
+ * increment finds it there too when the partner wrote it since (a HITM snoop served
+ * through L3: L3_Bound > Contested_Accesses). No locked instruction: plain
+ * read-modify-write (workloads/two-core.c). */
 static const struct bt_wl_profile false_sharing_profile = {
 	.insts_per_unit = 4,
 	.unit_params = { "iterations" },
@@ -270,7 +280,9 @@ static const struct bt_wl_profile false_sharing_profile = {
 	.machine_clear = 0.03,
 	.memory = 0.8,
 	.core = 0.03,
-	.mem_store = 0.8,
+	.mem_store = 0.7,
+	.mem_l3 = 0.15,
+	.l3_snoop_hitm = 0.9,
 	.store_false_sharing = 0.9,
 	.clear_memory_ordering = 0.9,
 	.branches = 0.25,
@@ -278,7 +290,9 @@ static const struct bt_wl_profile false_sharing_profile = {
 	.stores = 0.25,
 };
 
-/* memory-order-clears: loads of lines the other CPU writes: memory-ordering nukes. */
+/* memory-order-clears: loads of lines the other CPU writes: memory-ordering nukes; the
+ * loads that wait find the line modified in the other core (HITM snoops, through L3).
+ * Plain loads, no locked instruction (workloads/two-core.c). */
 static const struct bt_wl_profile memory_order_clears_profile = {
 	.insts_per_unit = 4,
 	.unit_params = { "iterations" },
@@ -289,6 +303,7 @@ static const struct bt_wl_profile memory_order_clears_profile = {
 	.memory = 0.15,
 	.core = 0.03,
 	.mem_l3 = 0.6,
+	.l3_snoop_hitm = 0.9,
 	.clear_memory_ordering = 0.95,
 	.branches = 0.25,
 	.loads = 0.25,
@@ -349,9 +364,18 @@ double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param,
 void bt_wl_profile_resolve(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx,
 			   double width, struct bt_wl_profile *ret)
 {
-	uint64_t pct;
+	uint64_t pct, steps;
 
 	*ret = *p;
+	if (p->tlb_stride_param && param && param(ctx, p->tlb_stride_param, &steps)) {
+		double stride = p->tlb_stride_bytes * (double)steps;
+		if (stride >= BT_WL_PAGE_BYTES) {
+			if ((double)steps <= BT_WL_STLB_ENTRIES)
+				ret->stlb_hit_loads = p->tlb_walk_loads;
+			else
+				ret->stlb_miss_loads = p->tlb_walk_loads;
+		}
+	}
 	if (!p->taken_param || !param || !param(ctx, p->taken_param, &pct) || width <= 0)
 		return;
 	double t = (double)(pct > 100 ? 100 : pct) / 100;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~10s
+# tier: host ~50s
 # Machine load cannot move it: every input is simulated, the time too
 # (SYSTEM_TSC_FREQ and DURATIONTIMEINMILLISECONDS are the workload model's
 # cycles at the simulated CPU's stated clock, never the host's wall time), so
@@ -17,6 +17,10 @@
 #   code-footprint    -> Frontend_Bound > Fetch_Latency
 #   multiply1/2/3     -> Memory_Bound, then Core_Bound, then Core_Bound (the
 #                        Top-Down paper's matrix-multiply case study, 5.5)
+#   multiply1:n=512   -> DTLB_Load under L1_Bound, a real share of it, on SKL,
+#                        ICL, SPR and LNL-LNC (the catalogue: "DTLB_Load under
+#                        L1_Bound as n*8 >= 4 KiB": a row of B is a page, every
+#                        load of the column walk on a new one)
 # (the E-core names where they differ: Resource_Bound > Non_Mem_Scheduler,
 # IFetch_Latency; on AMD, whose files define no thresholds, the path is
 # the largest level-1 node and its largest child: baretop's "largest share"
@@ -148,5 +152,29 @@ if fail:
     print("FAIL"); print("\n".join(fail[:30])); sys.exit(1)
 print("ok   the strict models pass every rule with the expected paths")
 PY
+# multiply1 at n = 512 (the smallest n whose row of B is 4 KiB), at the
+# level of DTLB_Load: it is a child of L1_Bound with a share of at least 5 %
+# of the cycles, and at most its parent's.
+tfail=0
+for m in SKL ICL SPR LNL-LNC; do
+  build/baretop-host run --sim="$m" --level 4 --reps 1 --warmups 0 -w multiply1:n=512 \
+    --results-dir "$work/tlb-$m" >"$work/tlb-$m.out" 2>&1 || true
+  python3 - "$work/tlb-$m" "$m" <<'PY' || tfail=1
+import glob, json, sys
+files = sorted(glob.glob(sys.argv[1] + "/*.json"))
+if not files:
+    print(f"FAIL {sys.argv[2]} multiply1:n=512: no results"); sys.exit(1)
+c = json.load(open(files[-1]))["run"]["workloads"][0]["counted"]
+n = c["tree"]["nodes"]
+d, p = n.get("DTLB_Load", {}), n.get("L1_Bound", {})
+bad = [r["rule"] for r in c["consistency"] if r["state"] == "violated"]
+ok = (d.get("parent") == "L1_Bound" and isinstance(d.get("value"), (int, float))
+      and isinstance(p.get("value"), (int, float)) and 0.05 <= d["value"] <= p["value"] + 1e-9 and not bad)
+print(("ok  " if ok else "FAIL") + f" {sys.argv[2]} multiply1:n=512: DTLB_Load {d.get('value')} under "
+      f"{d.get('parent')} {p.get('value')}, {len(bad)} violated")
+sys.exit(0 if ok else 1)
+PY
+done
 [ "$mfail" = 0 ] || { echo "FAIL: an injected miscount was not named"; exit 1; }
+[ "$tfail" = 0 ] || { echo "FAIL: multiply1:n=512 without DTLB_Load under L1_Bound"; exit 1; }
 echo "ok   every injected miscount is named by a violated rule"

@@ -20,7 +20,8 @@
 #include "workloads/workload.h"
 #include "tests/unit/lib/test.h"
 
-extern const struct bt_workload bt_wl_ptr_chase_dram, bt_wl_branch_mispredict;
+extern const struct bt_workload bt_wl_ptr_chase_dram, bt_wl_branch_mispredict, bt_wl_multiply1,
+	bt_wl_false_sharing;
 
 struct run {
 	struct bt_model *m;
@@ -449,3 +450,186 @@ TEST(clears_count_exceeds_machine_clears_on_every_workload)
 	CHECK(checked >= 100);
 }
 
+
+/* Count workload wl with parameters `set` ("n=512") on model x at `width`
+ * into x->c, evaluate and check; *insts: the instructions it retires. */
+static void count_with(struct run *x, const struct bt_workload *wl, const char *set, double width,
+		       double *insts)
+{
+	unsigned n = bt_model_event_count(x->m);
+	const struct bt_event **evp = calloc(n + 1, sizeof(*evp));
+	char unknown[1024];
+	struct bt_wl_config cfg;
+	struct bt_wl_profile run;
+	struct bt_diag d = { "" };
+
+	CHECK(evp != NULL);
+	if (!evp)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		evp[i] = bt_model_event(x->m, i);
+	bt_wl_config_init(&cfg, wl, BT_WL_QUICK);
+	CHECK(bt_wl_config_set(&cfg, set, &d) == BT_OK);
+	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
+	bt_wl_profile_resolve(p, wl_param, &cfg, width, &run);
+	*insts = bt_wl_profile_insts(p, wl_param, &cfg);
+	double cycles = 0;
+	CHECK(bt_sim_workload_counts(evp, n, &run, *insts, width, 7, x->src, unknown,
+				     sizeof(unknown), &cycles) == BT_OK);
+	free(evp);
+	bt_counts_reset(x->c);
+	x->c->constants[BT_C_HYPERTHREADING_ON] = 0;
+	x->c->constants[BT_C_THREADS_PER_CORE] = 1;
+	/* As a run sets them (app/count-run.c): the TSC ticks of one run (the
+	 * simulated core runs at the TSC's 3 GHz) and its time. */
+	x->c->constants[BT_C_TSC_HZ] = 3e9;
+	x->c->constants[BT_C_SYSTEM_TSC_FREQ] = cycles;
+	x->c->constants[BT_C_DURATIONTIMEINMILLISECONDS] = cycles * 1e3 / 3e9;
+	for (unsigned i = 0; i < n; i++)
+		x->c->events[i] = (double)x->src[i].count;
+	CHECK(bt_evaluate(x->m, x->c, x->r) == BT_OK);
+	bt_consistency_check(x->cs, x->c, x->r);
+}
+
+/* An event's count per retired instruction (INST_RETIRED.ANY: the run's
+ * instructions with the model's +-1 % noise, which every count shares). */
+static double per_inst(struct run *x, const char *name)
+{
+	int e = bt_model_event_find(x->m, name), i = bt_model_event_find(x->m, "INST_RETIRED.ANY");
+	CHECK(e >= 0 && i >= 0);
+	return e < 0 || i < 0 ? NAN : x->c->events[e] / x->c->events[i];
+}
+
+#define NEAR(a, b, tol) CHECK(fabs((a) - (b)) <= (tol))
+
+/* multiply1's column walk of B (synth/workload-profiles.c): one load of B
+ * per 6 instructions, n x 8 bytes after the previous one. Hand-computed from
+ * the profile (uops/inst 1.1, retiring 1 - 0.945 = 0.055, memory 0.77 of the
+ * slots, L2/L3/DRAM 0.1/0.2/0.6 of the memory cycles, no stores) on a 4-wide
+ * SKL: cycles C = 1.1 / 0.055 / 4 = 5 per instruction, load stalls
+ * 0.77 x 5 = 3.85.
+ *   n = 128 (a row of B is 1 KiB < 4 KiB): no DTLB miss.
+ *   n = 512 (4 KiB, 512 pages <= 1536 STLB entries): every load of B an
+ *     STLB hit: 1/6 per instruction, at 9 cycles 1.5 per instruction; the
+ *     L2/L3/DRAM cycles shrink by (3.85 - 1.5) / 3.85, so L1 stalls are
+ *     3.85 - 0.9 x 2.35 = 1.735: L1_Bound 1.735 / 5 = 0.347 and SKL's
+ *     DTLB_Load = min(9 x STLB_HIT + WALK_ACTIVE, 1.2 x 1.735) / 5 = 0.3.
+ *   n = 2048 (2048 pages > 1536): page walks at 30 cycles, 5 per
+ *     instruction, more than the 3.85 stall cycles the profile has: capped
+ *     at 3.85 / 30 = 0.128333 walks per instruction, every load stall an
+ *     L1 (walk) stall: L1_Bound = Load_STLB_Miss = 0.77, no L2 miss.
+ * On an 8-wide Lunar Lake P-core (C = 2.5, load stalls 1.925) at n = 512:
+ * MEM_INST_RETIRED.STLB_HIT_LOADS 1/6 per instruction, MEMORY_STALLS.L1
+ * (L1_Bound) (1.925 - 0.9 x 0.425) / 2.5 = 0.617. */
+TEST(multiply1_column_walk_misses_the_dtlb)
+{
+	struct run x;
+	double insts;
+
+	CHECK(open_run(&x, "SKL") == 0);
+	if (x.cs) {
+		count_with(&x, &bt_wl_multiply1, "n=128", 4, &insts);
+		CHECK(per_inst(&x, "DTLB_LOAD_MISSES.STLB_HIT:c1") == 0);
+		CHECK(per_inst(&x, "DTLB_LOAD_MISSES.WALK_ACTIVE") == 0);
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+
+		count_with(&x, &bt_wl_multiply1, "n=512", 4, &insts);
+		CHECK(insts == 6.0 * 512 * 512 * 512);
+		NEAR(per_inst(&x, "DTLB_LOAD_MISSES.STLB_HIT:c1"), 1.0 / 6, 1e-6);
+		CHECK(per_inst(&x, "DTLB_LOAD_MISSES.WALK_ACTIVE") == 0);
+		NEAR(node(&x, "L1_Bound"), 0.347, 1e-3);
+		NEAR(node(&x, "DTLB_Load"), 0.3, 1e-3);
+		NEAR(node(&x, "Load_STLB_Hit"), 0.3, 1e-3);
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+
+		count_with(&x, &bt_wl_multiply1, "n=2048", 4, &insts);
+		CHECK(per_inst(&x, "DTLB_LOAD_MISSES.STLB_HIT:c1") == 0);
+		NEAR(per_inst(&x, "DTLB_LOAD_MISSES.WALK_COMPLETED_4K"), 3.85 / 30, 1e-6);
+		NEAR(per_inst(&x, "DTLB_LOAD_MISSES.WALK_ACTIVE"), 3.85, 1e-5);
+		CHECK(per_inst(&x, "CYCLE_ACTIVITY.STALLS_L2_MISS") == 0);
+		NEAR(node(&x, "L1_Bound"), 0.77, 1e-3);
+		NEAR(node(&x, "Load_STLB_Miss"), 0.77, 1e-3);
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+	}
+	close_run(&x);
+
+	CHECK(open_run(&x, "LNL-LNC") == 0);
+	if (x.cs) {
+		count_with(&x, &bt_wl_multiply1, "n=512", 8, &insts);
+		NEAR(per_inst(&x, "MEM_INST_RETIRED.STLB_HIT_LOADS"), 1.0 / 6, 1e-6);
+		CHECK(per_inst(&x, "MEM_INST_RETIRED.STLB_MISS_LOADS") == 0);
+		NEAR(node(&x, "L1_Bound"), 0.617, 1e-3);
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+	}
+	close_run(&x);
+
+	/* An E-core (ADL-GRT, 5 wide: load stalls 0.77 x 1.1 / 0.055 / 5 = 3.08
+	 * per instruction): the load at the head of retirement waits 1.5 cycles
+	 * per instruction on STLB hits, and the parts add up to ANY_AT_RET. */
+	CHECK(open_run(&x, "ADL-GRT") == 0);
+	if (x.cs) {
+		count_with(&x, &bt_wl_multiply1, "n=512", 5, &insts);
+		NEAR(per_inst(&x, "LD_HEAD.DTLB_MISS_AT_RET"), 1.5, 1e-5);
+		CHECK(per_inst(&x, "LD_HEAD.PGWALK_AT_RET") == 0);
+		NEAR(per_inst(&x, "LD_HEAD.ANY_AT_RET"), 3.08, 1e-5);
+		NEAR(per_inst(&x, "LD_HEAD.L1_MISS_AT_RET") + per_inst(&x, "LD_HEAD.L1_BOUND_AT_RET") +
+			     per_inst(&x, "LD_HEAD.DTLB_MISS_AT_RET"),
+		     3.08, 1e-5);
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+	}
+	close_run(&x);
+}
+
+/* Snoops (synth/workload-profiles.c): false-sharing at 10^6 iterations
+ * (4 x 10^6 instructions, uops/inst 1.2, retiring 1 - 0.88 = 0.12) on SKL,
+ * 4 wide: C = 1.2 / 0.12 / 4 = 2.5 per instruction, memory 0.8 x 2.5 = 2,
+ * of which stores 0.7 (1.4) and L3 0.15 (0.3). HITM loads: 0.9 of the L3
+ * time at 240 cycles = 0.9 x 0.3 / 240 = 0.001125 per instruction; every L3
+ * hit: that + 0.1 x 0.3 / 100 = 0.001425; RFOs finding the line modified:
+ * 0.9 x 1.4 / 240 = 0.00525. SPR's XSNP_FWD (umask 0x04, HitM responses)
+ * and LNL's XSNP_HITM count the same loads; LNL's XSNP_FWD (umask 0x10, clean
+ * forwards) none. No locked instruction in the workload:
+ * LOCK_LOADS 0. */
+TEST(false_sharing_snoops_hitm)
+{
+	struct run x;
+	double insts;
+
+	CHECK(open_run(&x, "SKL") == 0);
+	if (x.cs) {
+		count_with(&x, &bt_wl_false_sharing, "iterations=1000000", 4, &insts);
+		CHECK(insts == 4e6);
+		NEAR(per_inst(&x, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM"), 0.001125, 1e-6);
+		NEAR(per_inst(&x, "MEM_LOAD_RETIRED.L3_HIT"), 0.001425, 1e-6);
+		NEAR(per_inst(&x, "OFFCORE_RESPONSE.DEMAND_RFO.L3_HIT.SNOOP_HITM"), 0.00525, 1e-6);
+		CHECK(per_inst(&x, "MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS") == 0);
+		CHECK(per_inst(&x, "MEM_INST_RETIRED.LOCK_LOADS") == 0);
+		CHECK(node(&x, "Contested_Accesses") > 0.01);
+		CHECK(node(&x, "Contested_Accesses") <= node(&x, "L3_Bound"));
+		CHECK(node(&x, "False_Sharing") > 0.05);
+		CHECK(node(&x, "False_Sharing") <= node(&x, "Store_Bound"));
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+	}
+	close_run(&x);
+	CHECK(open_run(&x, "SPR") == 0);
+	if (x.cs) {
+		count_with(&x, &bt_wl_false_sharing, "iterations=1000000", 6, &insts);
+		CHECK(per_inst(&x, "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD") > 0);
+		CHECK(node(&x, "Contested_Accesses") <= node(&x, "L3_Bound"));
+		CHECK(node(&x, "False_Sharing") <= node(&x, "Store_Bound"));
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+	}
+	close_run(&x);
+	/* Lunar Lake: XSNP_HITM counts them; its XSNP_FWD (umask 0x10, a clean
+	 * line forwarded) does not. */
+	CHECK(open_run(&x, "LNL-LNC") == 0);
+	if (x.cs) {
+		count_with(&x, &bt_wl_false_sharing, "iterations=1000000", 8, &insts);
+		CHECK(per_inst(&x, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM") > 0);
+		CHECK(per_inst(&x, "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD") == 0);
+		CHECK(per_inst(&x, "MEM_INST_RETIRED.LOCK_LOADS") == 0);
+		CHECK(node(&x, "Contested_Accesses") <= node(&x, "L3_Bound"));
+		CHECK_EQ_INT(x.cs->n_violated, 0);
+	}
+	close_run(&x);
+}
