@@ -129,4 +129,21 @@ if err: print("FAIL LNL export: " + "; ".join(err[:5])); sys.exit(1)
 print(f"ok   LNL export: {len(lat)} retire latencies as EVENT:R lines (mean, source, samples); replay "
       f"--perf-stat reads them back: all {len(a['nodes'])} node values and the sources equal")
 PY
+# A results file is someone else's document: a 9000-character latency source
+# (untrusted text) must come out whole in the CSV's Description, not cut at a
+# fixed buffer (which once overflowed the stack: the review of this stop).
+python3 - "$lnl" "$work/long.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for w in d["run"]["workloads"]:
+    for v in ((w.get("counted") or {}).get("retire_latency") or {}).values():
+        v["source"] = "x" * 9000
+json.dump(d, open(sys.argv[2], "w"))
+PY
+if "$bin" export "$work/long.json" --toplev-csv "$work/long.csv" 2>"$work/long.err" &&
+   python3 -c 'import csv,sys; r=[x for x in csv.reader(open(sys.argv[1])) if x and x[0].endswith(":R")]; sys.exit(0 if r and all("source " + "x"*9000 in x[3] for x in r) else 1)' "$work/long.csv"; then
+  echo "ok   a 9000-character latency source is written whole into the toplev CSV"
+else
+  echo "FAIL long latency source: $(head -c 300 "$work/long.err")"; fail=1
+fi
 exit $fail

@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "base/json-read.h"
+#include "base/strbuf.h"
 #include "analysis/results-read.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
@@ -158,14 +159,12 @@ static void toplev_row(FILE *f, const struct bt_json *nodes, const char *name, c
 	bt_csv_put_field(f, "", 1);           /* Idle */
 }
 
-/* ", name V" for a number in a retire-latency entry ("" when null). */
-static size_t rl_stat(char *out, size_t len, const struct bt_json *e, const char *key, const char *name)
+/* ", name V" for a number in a retire-latency entry (nothing when null). */
+static void rl_stat(struct bt_strbuf *sb, const struct bt_json *e, const char *key)
 {
 	const struct bt_json *v = bt_json_get(e, key);
-	if (!v || v->type != BT_JSON_NUMBER || !len)
-		return 0;
-	int n = snprintf(out, len, ", %s %.17g", name, v->u.num.value);
-	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+	if (v && v->type == BT_JSON_NUMBER)
+		bt_sb_printf(sb, ", %s %.17g", key, v->u.num.value);
 }
 
 /* Entry i of a results file's retire_latency object when it has a value:
@@ -188,22 +187,22 @@ static void toplev_latencies(FILE *f, const struct bt_json *rl)
 		const char *src;
 		if (!latency_entry(rl, i, &e, &mean, &src))
 			continue;
-		char area[200], val[64], desc[400];
+		char area[200], val[64];
+		/* the source and the key come from the file: any length */
+		struct bt_strbuf desc = { 0 };
 		snprintf(area, sizeof(area), "%s:R", rl->u.obj.keys[i]);
 		snprintf(val, sizeof(val), "%.17g", mean);
-		size_t o = 0;
 		if (*provenance)
-			o += (size_t)snprintf(desc, sizeof(desc), "%s; ", provenance);
-		o += (size_t)snprintf(desc + o, sizeof(desc) - o, "retire latency; source %s", src);
-		o += rl_stat(desc + o, sizeof(desc) - o, e, "samples", "samples");
-		o += rl_stat(desc + o, sizeof(desc) - o, e, "median", "median");
-		o += rl_stat(desc + o, sizeof(desc) - o, e, "min", "min");
-		o += rl_stat(desc + o, sizeof(desc) - o, e, "max", "max");
-		rl_stat(desc + o, sizeof(desc) - o, e, "saturated", "saturated");
+			bt_sb_printf(&desc, "%s; ", provenance);
+		bt_sb_printf(&desc, "retire latency; source %s", src);
+		static const char *const stats[] = { "samples", "median", "min", "max", "saturated" };
+		for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++)
+			rl_stat(&desc, e, stats[k]);
 		bt_csv_put_field(f, area, 0);
 		bt_csv_put_field(f, val, 0);
 		bt_csv_put_field(f, "cycles", 0);
-		bt_csv_put_field(f, desc, 0);
+		bt_csv_put_field(f, bt_sb_str(&desc), 0);
+		bt_sb_free(&desc);
 		bt_csv_put_field(f, "", 0);           /* Sample */
 		bt_csv_put_field(f, "", 0);           /* Stddev */
 		bt_csv_put_field(f, "100", 0);        /* Multiplex */
