@@ -157,8 +157,9 @@ static void bring_up(struct run *r, bool can_count)
 	 * event against its field) is a check that failed too: its node is
 	 * untrusted (count-run.c) and the status says so. */
 	if (c && c->n_cross_untrusted) {
-		note(r, "bring-up: %u node(s) untrusted: PERF_METRICS and the architectural event "
-			"disagree (cross-check)", c->n_cross_untrusted);
+		note(r, "bring-up: %u level-1 node(s) untrusted over the workloads' trees: "
+			"PERF_METRICS and the architectural event disagree (cross-check)",
+		     c->n_cross_untrusted);
 		if (status == BT_EXIT_OK)
 			status = BT_EXIT_FAILED;
 	}

@@ -56,10 +56,11 @@ static double cost(unsigned code, unsigned umask, uint64_t frontend)
 		return 5;                             /* L1_HIT */
 	case 0xD2:
 		/* umask 0x04: XSNP_HITM (SKL, ICL, LNL) or XSNP_FWD (SPR, MTL,
-		 * GNR: HitM responses); 0x10: Lunar / Arrow Lake's XSNP_FWD (a
-		 * forwarding snoop hit): a cross-core transfer of a modified line;
-		 * XSNP_MISS / NO_FWD / NONE: an L3 hit */
-		if (umask & 0x14)
+		 * GNR: HitM responses): a cross-core transfer of a modified
+		 * line. Lunar / Arrow Lake's XSNP_FWD (umask 0x10) is a clean
+		 * line forwarded (workload-counts.c counts it 0), an L3 hit's
+		 * cost like XSNP_MISS / NO_FWD / NONE */
+		if (umask & 0x04)
 			return BT_WL_CYC_HITM;
 		return BT_WL_CYC_L3_HIT;
 	case 0xD3:

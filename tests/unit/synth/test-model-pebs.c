@@ -77,12 +77,13 @@ TEST(record_latencies_are_plausible_per_event)
 	 * an STLB hit 7-12 cycles (Intel's formulas weigh it with 7 or 9), a
 	 * page walk 20-100, a load of a line another core modified tens of ns,
 	 * 60-400 cycles at the simulated 3 GHz (0xD2 umask 0x04: XSNP_HITM on
-	 * SKL/ICL/LNL, XSNP_FWD = HitM on SPR/MTL/GNR; 0x10: LNL's XSNP_FWD),
-	 * a snoop that found no modified line an L3 hit's 40-150. */
+	 * SKL/ICL/LNL, XSNP_FWD = HitM on SPR/MTL/GNR), a snoop that found no
+	 * modified line an L3 hit's 40-150 (0x10: LNL's XSNP_FWD, a clean line
+	 * forwarded, Intel's lunarlake event file). */
 	range(0xD0 | 0x09 << 8, 7, 12, "MEM_INST_RETIRED.STLB_HIT_LOADS");
 	range(0xD0 | 0x11 << 8, 20, 100, "MEM_INST_RETIRED.STLB_MISS_LOADS");
 	range(0xD2 | 0x04 << 8, 60, 400, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM / XSNP_FWD");
-	range(0xD2 | 0x10 << 8, 60, 400, "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD (LNL)");
+	range(0xD2 | 0x10 << 8, 40, 150, "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD (LNL: clean)");
 	range(0xD2 | 0x01 << 8, 40, 150, "MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS");
 	range(0xD2 | 0x02 << 8, 40, 150, "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD");
 }
