@@ -149,6 +149,16 @@ echo keep >"$work/old.json"
 [ "$(cat "$work/old.json")" = keep ] && ok "a failed plan leaves an earlier --json=FILE as it was" ||
   bad "a failed plan changed the earlier output file"
 [ -z "$(ls "$work" | grep '\.tmp')" ] && ok "no temporary files left beside the outputs" || bad "temporary files left: $(ls "$work" | grep tmp)"
+# ... written through a link to its target (the link stays), keeping an
+# existing file's permissions
+echo old >"$work/target.txt"; chmod 600 "$work/target.txt"; ln -s target.txt "$work/link.txt"
+"$bin" plan --model skl --level 1 --json="$work/link.txt" >/dev/null 2>"$work/err"
+if [ -L "$work/link.txt" ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/target.txt" &&
+   [ "$(stat -c %a "$work/target.txt")" = 600 ]; then
+  ok "--json=LINK writes the link's target (the link stays, mode 600 kept)"
+else
+  bad "--json=LINK: link $( [ -L "$work/link.txt" ] && echo kept || echo replaced), target mode $(stat -c %a "$work/target.txt"): $(cat "$work/err")"
+fi
 
 # 4. names without case
 "$bin" plan --model skl --level 1 >"$work/p1" 2>&1 && "$bin" plan --model SKL --level 1 >"$work/p2" 2>&1 &&

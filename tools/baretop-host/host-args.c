@@ -258,7 +258,8 @@ bool host_output_begin(struct host_output *o, const char *cmd, const char *path)
 
 bool host_write_whole(const char *cmd, const char *path, const char *buf, size_t len)
 {
-	char tmp[4096];
+	char tmp[4096], real[4096];
+	struct stat st;
 
 	if (!strcmp(path, "-")) {
 		if ((len && fwrite(buf, 1, len, stdout) != len) || fflush(stdout) != 0) {
@@ -267,6 +268,26 @@ bool host_write_whole(const char *cmd, const char *path, const char *buf, size_t
 			return false;
 		}
 		return true;
+	}
+	/* A link is written through, as fopen would: its target is replaced
+	 * (the rename happens beside the target), the link stays. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!realpath(path, real)) {
+			fprintf(stderr, "baretop-host %s: %s: a link to nothing writable: %s\n", cmd, path,
+				strerror(errno));
+			return false;
+		}
+		path = real;
+	}
+	/* An existing file keeps its permissions; a new one gets what fopen
+	 * would give it (0666 less the umask; mkstemp makes 0600). */
+	mode_t mode;
+	if (stat(path, &st) == 0) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
 	}
 	int fd;
 	FILE *f;
@@ -280,11 +301,10 @@ bool host_write_whole(const char *cmd, const char *path, const char *buf, size_t
 			close(fd), unlink(tmp);
 		return false;
 	}
-	/* mkstemp makes 0600; an output is as readable as a file fopen makes */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	bool ok = fwrite(buf, 1, len, f) == len;
+	/* on disk before the rename: a crash leaves the old file or the new
+	 * one, never an empty one under the old name */
+	bool ok = fchmod(fd, mode) == 0 && fwrite(buf, 1, len, f) == len && fflush(f) == 0 &&
+		  fsync(fd) == 0;
 	ok = fclose(f) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {
 		fprintf(stderr, "baretop-host %s: writing %s failed: %s\n", cmd, path, strerror(errno));
