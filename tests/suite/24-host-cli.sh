@@ -100,15 +100,16 @@ for pm in adl-p:ADL-GLC adl-e:ADL-GRT lnl-p:LNL-LNC arlh-p:ARL-LNC arlh-e:ARL-SK
   fi
 done
 # --budget plans every counter group of a started workload (pmu/measure.c):
-# multiply1 at n=384 runs about 0.1 s hosted, a group of a warm-up and 3
-# repetitions about 0.5 s, so 11 groups of --level 3 cannot fit in 2 s.
-# Whatever the machine's speed: some groups are left out, the runs kept
+# multiply1 at n=512 runs about 0.25 s hosted, a group of a warm-up and 3
+# repetitions about 1 s, so 11 groups of --level 3 cannot fit in 2 s (at
+# n=384 an idle machine ran 10 of them: too close to the budget to fail
+# for sure). Whatever the machine's speed: some groups are left out, the runs kept
 # are those of the groups run, the events of the groups left out are not
 # in "events", the nodes named as not measured (budget) are "missing" in
 # the tree, the boot record lists the workload as partial, and the boot
 # stayed within its budget. The same workload with an ample budget is
 # measured whole (n=128: a few ms a run).
-"$bin" run --sim=SKL -w multiply1:n=384 --level 3 --reps 3 --budget 2 \
+"$bin" run --sim=SKL -w multiply1:n=512 --level 3 --reps 3 --budget 2 \
   --results-dir "$work/budget" >"$work/budget.log" 2>&1
 if python3 - "$work/budget/000001.json" <<'PY'
 import json, re, sys
