@@ -13,7 +13,7 @@
  * its own, `a * ( ( 37 * F ) - ( 4.4 * F ) )`. The native Bottleneck_*
  * metrics inline the same nodes' text and carry the same defect. Found
  * by tests/oracle/forms.py; the fix makes the native text equal, on every
- * count, to perf's (step 19 checks baretop's values against it).
+ * count, to perf's (tests/suite/19-formula-forms.sh checks baretop's values).
  */
 #include "metrics/corrections.h"
 
@@ -24,7 +24,9 @@
 #define LNL "lunarlake_metrics_lioncove_core.json"
 #define ARL "arrowlake_metrics_lioncove_core.json"
 #define MTL "meteorlake_metrics_redwoodcove_core.json"
-#define CAP "precedence: the latency cap x*(N*F) - (M*F) subtracts M*F once, not per load; meant x*((N*F) - (M*F))"
+#define CAP                                                                         \
+	"precedence: the latency cap x*(N*F) - (M*F) subtracts M*F once, not per load; " \
+	"meant x*((N*F) - (M*F))"
 
 const struct bt_correction bt_corrections[] = {
 	{ LNL, "L3_Hit_Latency", 466, 0xdff04e6d25583b00ull, BT_FIX_CAP_PARENS, 2,

@@ -7,7 +7,7 @@
  * defective Formula text (its length and 64-bit FNV-1a hash): a file in
  * which Intel fixed the text, or changed it otherwise, is read as it is and
  * never "corrected" twice. Each entry cites both published forms and says
- * why; tests/oracle/forms.py (suite step 19) proves every corrected node
+ * why; tests/oracle/forms.py (tests/suite/19-formula-forms.sh) proves every corrected node
  * equal to the second published form (Linux perf's conversion) and
  * `baretop-host models --corrections` lists the table.
  */
