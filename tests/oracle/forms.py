@@ -258,7 +258,7 @@ def baretop_corrections(host):
 
 
 def baretop_values(host, work, cases):
-    """baretop-host replay --json of every case: {case path: {node: value}}"""
+    """baretop-host replay --json of every case: [{node: (value, flag)}]"""
     d = os.path.join(work, 'cases')
     files = []
     for i, c in enumerate(cases):
@@ -273,8 +273,9 @@ def baretop_values(host, work, cases):
         raise SystemExit('forms: baretop-host replay failed: %s' % r.stderr.strip()[-400:])
     got = []
     for p in files:
-        v = json.load(open(os.path.join(out, os.path.relpath(p, d))))['values']
-        got.append({key(k): v[k] for k in v})
+        r = json.load(open(os.path.join(out, os.path.relpath(p, d))))
+        v, t = r['values'], r.get('thresh', {})
+        got.append({key(k): (v[k], t.get(k)) for k in v})
     return got
 
 
@@ -292,6 +293,7 @@ def main():
     rng = random.Random(a.seed)
     work = tempfile.mkdtemp(prefix='bt-forms-')
     rows, problems, table = [], [], []
+    n_flags = flag_follow = 0
     try:
         for mid in models:
             if mid in SINGLE_FORM:
@@ -343,15 +345,32 @@ def main():
                 rn = nat.evaluate(c['counts'], c['retire_latency'], c['constants'])
                 rf = fix.evaluate(c['counts'], c['retire_latency'], c['constants']) if changed else rn
                 rp = prf.evaluate(c['counts'], c['retire_latency'], c['constants'])
+                here = set()
                 for k in both:
                     vn, vf, vp = rn[nkeys[k]][0], rf[nkeys[k]][0], rp[pkeys[k]][0]
                     if not close(vf, vp):
                         differ.setdefault(k, []).append((ci, vf, vp))
+                        here.add(k)
                     if not close(vn, vp):
                         lit_differ.setdefault(k, []).append(ci)
+                # flags: where the values agree, the thresholds must too, or
+                # read a node whose value differs on this case
+                for k in both:
+                    ff, fp = rf[nkeys[k]][1], rp[pkeys[k]][1]
+                    if ff is None or fp is None or k in here:
+                        continue
+                    n_flags += 1
+                    if ff != fp:
+                        reads = {key(r) for r in refs_of(prf, pkeys[k])}
+                        if reads & here:
+                            flag_follow += 1
+                        else:
+                            problems.append('%s %s: flag native %r, perf %r with equal values (case %s)'
+                                            % (mid, nkeys[k], ff, fp, c.get('case')))
                 for n in mine:
-                    if not close(bt[ci].get(key(n)), rf[n][0]):
-                        bt_bad.setdefault(n, (ci, bt[ci].get(key(n)), rf[n][0]))
+                    vb, fb = bt[ci].get(key(n), (None, None))
+                    if not close(vb, rf[n][0]) or (rf[n][1] is not None and fb != rf[n][1]):
+                        bt_bad.setdefault(n, (ci, (vb, fb), rf[n]))
             for n, (ci, vb, vf) in sorted(bt_bad.items()):
                 problems.append('%s %s: corrected, but baretop gives %r where the corrected native text gives %r '
                                 '(case %s)' % (mid, n, vb, vf, cases[ci].get('case')))
@@ -402,10 +421,22 @@ def main():
     print('forms: %d models, %d with two published forms, %d nodes compared, %d agree on every case, '
           '%d corrected by baretop, %d intended differences, %d unexplained'
           % (len(rows), sum(1 for r in rows if r[1]), tot[0], tot[1], tot[2], tot[3], len(problems)))
+    print('forms: %d threshold flags compared where the values agree; %d differ, each reading a node '
+          'whose value differs on that case' % (n_flags, flag_follow))
     if sum(1 for r in rows if r[1]) == 0 or tot[0] == 0:
         print('forms: nothing compared')
         return 1
     return 1 if problems else 0
+
+
+def refs_of(model, name, seen=None):
+    """The metrics a perf metric's value and threshold read, transitively."""
+    seen = set() if seen is None else seen
+    for r in getattr(model.metrics[name], 'refs', ()):
+        if r not in seen:
+            seen.add(r)
+            refs_of(model, r, seen)
+    return seen
 
 
 def inputs_of(model, name, seen=None):
