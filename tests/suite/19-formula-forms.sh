@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~40s
+# tier: host ~45s
 # Two published forms of every formula: Intel's perfmon native metrics file
 # and Linux perf's conversion of the same tree, both evaluated by the
 # independent Python evaluator (tests/oracle/forms.py over tma_oracle.py) on
