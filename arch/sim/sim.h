@@ -102,6 +102,13 @@ struct bt_sim_source {
 	 * window (a calibration with an empty body) counts nothing but the
 	 * modelled foreign activity. NULL: every window counts the entries. */
 	bt_window_fn *body;
+	/* The entries are per-window totals of a body whose per-cycle
+	 * behaviour the sim models (the known-count kernels): a selector with
+	 * CMASK, INV, E or EQ on an encoding no entry names exactly counts
+	 * what that threshold gives over the window's cycles, the entry's
+	 * occurrences spread evenly over them (sim-count.c derive_per_cycle).
+	 * false: only exact encodings count (a workload model's events). */
+	bool per_cycle;
 };
 
 /* Attaching count sources: the sim borrows `src` (for the windows that run

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/app-main.h"
+#include "app/atlas-mode.h"
+#include "app/count-internal.h"
+#include "base/strbuf.h"
+#include "validate/atlas.h"
+
+struct bt_atlas_run {
+	struct bt_atlas_list list;
+	struct bt_atlas atlas;
+	bool have_list, have_atlas;
+	char pmu[352];
+};
+
+/* The simulated PMU: each kernel's window counts that kernel's model
+ * (synth/kernel-counts.c), and it says which encodings it models. */
+static void sim_prepare(void *ctx, const struct bt_kernel *k, const struct bt_kernel_state *st)
+{
+	bt_synth_count_kernel(ctx, k, st->n);
+}
+
+static bool sim_models(void *ctx, const struct bt_event *e)
+{
+	return bt_synth_kernel_models(ctx, e);
+}
+
+static int write_json(const struct bt_atlas *a, const char *path)
+{
+	struct bt_strbuf sb = { 0 };
+	struct bt_jw j;
+
+	bt_jw_init(&j, &sb);
+	bt_jw_object(&j, NULL);
+	bt_jw_str(&j, "format", "baretop-atlas");
+	bt_atlas_json(&j, "atlas", a);
+	bt_jw_end(&j);
+	bt_sb_puts(&sb, "\n");
+	bool to_stdout = strcmp(path, "-") == 0;
+	FILE *f = to_stdout ? stdout : fopen(path, "w");
+	bool ok = f && !sb.oom && fputs(bt_sb_str(&sb), f) >= 0;
+	if (f && !to_stdout && fclose(f) != 0)
+		ok = false;
+	bt_sb_free(&sb);
+	if (!ok)
+		printf("atlas: cannot write %s\n", path);
+	return ok ? 0 : -1;
+}
+
+int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_options *opt,
+		  struct bt_platform *plat, const struct bt_boot_run *boot,
+		  struct bt_atlas_run **ret)
+{
+	struct bt_atlas_run *r = calloc(1, sizeof(*r));
+	struct bt_diag d = { "" };
+
+	*ret = r;
+	if (!r) {
+		printf("atlas: out of memory\n");
+		return BT_EXIT_FAILED;
+	}
+	if (!opt->events_file) {
+		printf("atlas: no event list: give one with --events-file FILE (Intel's perfmon "
+		       "core events JSON or a Linux perf AMD JSON); this build has no built-in "
+		       "lists\n");
+		return BT_EXIT_USAGE;
+	}
+	if (bt_atlas_list_load(opt->events_file, &r->list, &d) != BT_OK) {
+		printf("atlas: %s\n", d.text);
+		bt_atlas_list_free(&r->list);
+		return BT_EXIT_USAGE;
+	}
+	r->have_list = true;
+	if (!c) {
+		printf("atlas: no PMU to count with: %s (run with --sim=PRESET to map the simulated "
+		       "PMU)\n", why && why[0] ? why : "none");
+		return BT_EXIT_NOTHING_VALIDATED;
+	}
+	snprintf(r->pmu, sizeof(r->pmu), "%s%s", c->synth ? "PMU " : "",
+		 c->synth ? bt_synth_cpu(c->synth)->name
+			  : c->pmu.driver ? c->counted_by : c->pmu.arch->name);
+
+	struct bt_atlas_opts o;
+	bt_atlas_opts_defaults(&o);
+	o.quick = opt->quick;
+	if (opt->reps)
+		o.reps = opt->reps;
+	if (opt->warmups_set)
+		o.warmups = opt->warmups;
+	o.kcpu.isa.sse2 = true; /* x86-64 */
+	o.kcpu.pages = c->memory_pages;
+	o.width = c->def ? c->def->pipeline_width : 0;
+	if (c->synth) {
+		bt_synth_set_width(c->synth, o.width);
+		o.prepare = sim_prepare;
+		o.models = sim_models;
+		o.sim_ctx = c->synth;
+	}
+	/* Wall time on the platform's clock, also under --sim (the estimate
+	 * and the budget are the machine's seconds). */
+	o.clock = plat->arch;
+	o.tsc_hz = c->cpu ? c->cpu->tsc_hz : 0;
+	uint64_t left;
+	if (boot && bt_boot_run_ticks_left(boot, &left))
+		o.budget_ticks = left ? left : 1;
+	o.out = stdout;
+	if (bt_atlas_run(&c->pmu, &r->list, &o, &r->atlas, &d) != BT_OK) {
+		printf("atlas: %s\n", d.text);
+		return BT_EXIT_FAILED;
+	}
+	r->have_atlas = true;
+	r->atlas.simulated = c->synth != NULL;
+	r->atlas.pmu = r->pmu;
+	bt_atlas_print(stdout, &r->atlas);
+	int status = r->atlas.inv_violated ? BT_EXIT_FAILED : BT_EXIT_OK;
+	if (opt->atlas_json && write_json(&r->atlas, opt->atlas_json) != 0)
+		status = BT_EXIT_NO_RESULTS;
+	if (opt->atlas_spec) {
+		if (bt_atlas_write_spec(&r->atlas, opt->atlas_spec, &d) != BT_OK) {
+			printf("atlas: %s\n", d.text);
+			status = BT_EXIT_NO_RESULTS;
+		} else {
+			printf("atlas         validation spec of the linear events: %s\n", opt->atlas_spec);
+		}
+	}
+	return status;
+}
+
+void bt_atlas_run_json(struct bt_jw *j, const void *run)
+{
+	const struct bt_atlas_run *r = run;
+
+	if (r->have_atlas)
+		bt_atlas_json(j, "atlas", &r->atlas);
+}
+
+void bt_atlas_run_free(struct bt_atlas_run *r)
+{
+	if (!r)
+		return;
+	bt_atlas_free(&r->atlas);
+	bt_atlas_list_free(&r->list);
+	free(r);
+}
