@@ -551,12 +551,16 @@ void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64
 	struct bt_sim_kernel_model m;
 
 	kernel_model(s, k, n, &m);
-	s->ks = (struct bt_sim_source){ .entries = s->kc, .body = k->run, .per_cycle = true,
+	/* The kernels' windows: CMASK, INV, E and EQ from their per-cycle
+	 * behaviour (arch/sim/sim.h per_cycle). ks and es only ever hold
+	 * kernel counts. */
+	s->sim.per_cycle[0] = &s->ks;
+	s->sim.per_cycle[1] = &s->es;
+	s->ks = (struct bt_sim_source){ .entries = s->kc, .body = k->run,
 					.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->kc) };
 	if (empty && empty != k) {
 		kernel_model(s, empty, empty->n_default, &m);
 		s->es = (struct bt_sim_source){ .entries = s->ec, .body = empty->run,
-						.per_cycle = true,
 						.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->ec) };
 		bt_sim_attach_sources(&s->sim, &s->ks, &s->es);
 	} else {

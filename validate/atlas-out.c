@@ -189,8 +189,12 @@ bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path, struct
 		double ic = fabs(r->intercept) < 0.5 ? 0 : r->intercept;
 		snprintf(expr, sizeof(expr), "%.10g*n%s%.10g", r->slope, ic < 0 ? "-" : "+", fabs(ic));
 		char note[160] = "";
-		if (r->n_matches)
-			snprintf(note, sizeof(note), "slope = declared k.%s", r->matches[0]);
+		if (r->n_matches) {
+			size_t u = (size_t)snprintf(note, sizeof(note), "slope = declared");
+			for (int m = 0; m < r->n_matches && u < sizeof(note); m++)
+				u += (size_t)snprintf(note + u, sizeof(note) - u, "%s k.%s",
+						      m ? " =" : "", r->matches[m]);
+		}
 		else
 			snprintf(note, sizeof(note), "slope %.6g per %s, no declared count", r->slope,
 				 k->n_means);

@@ -164,9 +164,9 @@ static uint64_t source_cycles(const struct bt_sim_source *s)
 }
 
 /*
- * CMASK, INV, E and EQ over a per-cycle source (struct bt_sim_source
+ * CMASK, INV, E and EQ over a per-cycle source (struct bt_sim
  * per_cycle), as the SDM defines them for IA32_PERFEVTSELx (vol. 3B
- * 20.2.1.1, Figure 20-1; "Equal" bit 24 of perfmon v6, 20.2.1.2 / the event
+ * 20.2.1.1, Figure 20-1; EQ: bit 36, SIM_SEL_EQ of sim-regs.h, the event
  * lists' "Equal"):
  *   CMASK != 0: the counter increments by one in each cycle in which the
  *     condition occurred CMASK or more times (EQ: exactly CMASK times);
@@ -220,7 +220,7 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
 	uint64_t thr = SIM_SEL_INV | SIM_SEL_EDGE | (0xFFull << SIM_SEL_CMASK_SHIFT);
 	if (sim->cfg.vendor != BT_VENDOR_AMD)
 		thr |= SIM_SEL_EQ;
-	if (!s || !s->per_cycle || !(sel & thr))
+	if (!s || (s != sim->per_cycle[0] && s != sim->per_cycle[1]) || !(sel & thr))
 		return NULL;
 	/* No entry for the thresholded encoding: its base encoding's
 	 * occurrences per cycle (derive_per_cycle). */
