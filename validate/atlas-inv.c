@@ -11,6 +11,9 @@
  *                   with E) increments at most once per cycle (SDM vol. 3B
  *                   20.2.1.1, CMASK): count <= unhalted core cycles;
  *   c1<=cycles      the event at CMASK=1 likewise;
+ *   c1<=count       a cycle with at least one occurrence adds at least one
+ *                   to the event's own count (CMASK 0 counts occurrences):
+ *                   the CMASK=1 count is at most the event's;
  *   c1+c1:inv=cycles  CMASK=1 counts the cycles with >= 1 occurrence, and
  *                   with INV those with fewer (0): together every cycle;
  *   edge<=c1        E counts deasserted-to-asserted transitions of the
@@ -163,6 +166,8 @@ bt_status bt_atlas_judge_invariants(struct bt_atlas *a, const struct bt_atlas_pr
 			INV("cmask<=cycles", lst, NULL, NULL, LE, 1);
 		if (c1 && ci && ce) {
 			INV("c1<=cycles", c1, NULL, NULL, LE, 1);
+			if (lst)
+				INV("c1<=count", c1, NULL, lst, LE, 1);
 			INV("c1+c1:inv=cycles", c1, ci, NULL, EQ_SUM, 1);
 			INV("edge<=c1", ce, NULL, c1, LE, 1);
 		}
