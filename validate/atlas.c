@@ -499,16 +499,16 @@ bt_status bt_atlas_run(const struct bt_pmu *pmu, const struct bt_atlas_list *l,
 			struct bt_measure_workload wl = { .run = empty->run, .arg = &est_st };
 			struct bt_measure_opts mo;
 			bt_measure_opts_defaults(&mo);
-			mo.reps = 4;
+			mo.reps = 16;
 			mo.warmups = 0;
-			mo.calib_runs = 4;
+			mo.calib_runs = 16;
 			mo.mask_interrupts = o->mask_interrupts;
 			mo.calib_body = empty->run;
 			if (o->prepare)
 				o->prepare(o->sim_ctx, empty, &est_st);
 			uint64_t t1 = now(o);
 			if (bt_measure(pmu, plan, one, &wl, &mo, m) == BT_OK)
-				est += (now(o) - t1) / 8 * a->windows_planned;
+				est += (now(o) - t1) / 32 * a->windows_planned;
 			bt_measurement_free(m);
 		}
 	}
