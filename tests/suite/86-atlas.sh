@@ -113,6 +113,27 @@ for d in stuck-counter stuck-counter:1 stuck-counter:7 double-count double-count
 	fi
 done
 
+# `report` on an atlas: CSV one row per event, the HTML page with the
+# violations first (from the defective run's results file).
+"$bin" atlas --sim=spr --quick --events-file "$list" --results-dir "$work/dres" \
+	--sim-defect=double-count:0xC4/0x01 >/dev/null 2>&1
+dres=$(ls "$work/dres"/*.json 2>/dev/null | head -1)
+if [ -n "$dres" ] && "$bin" report "$dres" --html "$work/a.html" --csv "$work/a.csv"; then
+	python3 - "$work/a.csv" "$work/a.html" <<'PY' || fail=1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+h = open(sys.argv[2]).read()
+ok = len(rows) == 20 and [r["event"] for r in rows if r["invariants_violated"] != "0"] == ["BR_INST_RETIRED.COND_TAKEN"]
+print(("ok " if ok else "FAIL ") + f"report --csv: {len(rows)} events, the violated one named")
+v, e = h.find("Invariant violations"), h.find("<h2>Events</h2>")
+ok2 = "SIMULATED" in h and 0 <= v < h.find("c1+c1:inv=cycles") < e and h.find("<tr class=\"violated\">", e) > e
+print(("ok " if ok2 else "FAIL ") + "report --html: SIMULATED, violations first, then the events table")
+sys.exit(0 if ok and ok2 else 1)
+PY
+else
+	bad "report on an atlas results file failed"
+fi
+
 # The generated spec: PASS on a second run, FAIL naming the event with the defect.
 "$bin" validate --sim=spr --quick --validate-spec "$work/spec.json" --no-results >"$work/v1.out" 2>&1
 rc=$?
