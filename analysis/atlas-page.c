@@ -280,3 +280,100 @@ out:
 	bt_arena_free(&a);
 	return st;
 }
+
+struct side {
+	struct bt_arena arena;
+	const struct bt_json *inv;
+	struct row *r;
+	size_t n;
+};
+
+static bt_status load_side(const char *path, struct side *s, struct bt_diag *d)
+{
+	struct bt_json *root;
+	bt_status st;
+
+	memset(s, 0, sizeof(*s));
+	bt_arena_init(&s->arena);
+	if ((st = bt_json_load_file(&s->arena, path, &root, d)) != BT_OK)
+		return st;
+	const struct bt_json *atlas = atlas_of(root);
+	if (!atlas) {
+		bt_diag_set(d, "%s: no \"atlas\" object", path);
+		return BT_ERR_INVALID;
+	}
+	return read_rows(atlas, path, &s->r, &s->n, &s->inv, d);
+}
+
+static const struct row *find_row(const struct side *s, const char *event)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->r[i].event, event) == 0)
+			return &s->r[i];
+	return NULL;
+}
+
+static const char *inv_state(const struct side *s, const char *event, const char *inv)
+{
+	for (size_t k = 0; k < s->inv->u.arr.n; k++) {
+		const struct bt_json *x = s->inv->u.arr.items[k];
+		const char *e = bt_json_get_str(x, "event"), *i = bt_json_get_str(x, "invariant");
+		if (e && i && strcmp(e, event) == 0 && strcmp(i, inv) == 0)
+			return bt_json_get_str(x, "state");
+	}
+	return NULL;
+}
+
+bt_status bt_atlas_page_diff(const char *a, const char *b, FILE *f, int *n_changed,
+			     struct bt_diag *d)
+{
+	struct side A, B;
+	bt_status st = load_side(a, &A, d);
+
+	*n_changed = 0;
+	if (st == BT_OK)
+		st = load_side(b, &B, d);
+	else
+		memset(&B, 0, sizeof(B));
+	if (st != BT_OK)
+		goto out;
+	fprintf(f, "atlas diff: %s (%zu events) -> %s (%zu events)\n", a, A.n, b, B.n);
+	for (size_t i = 0; i < A.n; i++) {
+		const struct row *x = &A.r[i], *y = find_row(&B, x->event);
+		if (!y) {
+			fprintf(f, "  %-48s only in the first (%s)\n", x->event, x->cls);
+			(*n_changed)++;
+		} else if (strcmp(x->cls, y->cls) || strcmp(x->slope, y->slope) ||
+			   strcmp(x->matches, y->matches)) {
+			fprintf(f, "  %-48s %s %s [%s] -> %s %s [%s]\n", x->event, x->cls, x->slope,
+				x->matches, y->cls, y->slope, y->matches);
+			(*n_changed)++;
+		}
+	}
+	for (size_t i = 0; i < B.n; i++)
+		if (!find_row(&A, B.r[i].event)) {
+			fprintf(f, "  %-48s only in the second (%s)\n", B.r[i].event, B.r[i].cls);
+			(*n_changed)++;
+		}
+	for (size_t k = 0; k < B.inv->u.arr.n; k++) {
+		const struct bt_json *x = B.inv->u.arr.items[k];
+		const char *e = bt_json_get_str(x, "event"), *i = bt_json_get_str(x, "invariant");
+		const char *sb = bt_json_get_str(x, "state");
+		if (!e || !i || !sb)
+			continue;
+		const char *sa = inv_state(&A, e, i);
+		if (!sa || strcmp(sa, sb)) {
+			const char *dt = bt_json_get_str(x, "detail");
+			fprintf(f, "  %-48s %s: %s -> %s%s%s\n", e, i, sa ? sa : "absent", sb,
+				dt ? ": " : "", dt ? dt : "");
+			(*n_changed)++;
+		}
+	}
+	fprintf(f, "atlas diff: %d change(s)\n", *n_changed);
+out:
+	free(A.r);
+	free(B.r);
+	bt_arena_free(&A.arena);
+	bt_arena_free(&B.arena);
+	return st;
+}

@@ -26,4 +26,10 @@ enum bt_atlas_page_kind { BT_ATLAS_PAGE_TEXT, BT_ATLAS_PAGE_HTML, BT_ATLAS_PAGE_
 bt_status bt_atlas_page_write(const char *path, enum bt_atlas_page_kind kind, FILE *f,
 			      struct bt_diag *d);
 
+/* What changed between two atlases (a: before, b: after), as text: events
+ * whose class, slope or matched counts differ, events only one has, and
+ * invariants whose state differs. *n_changed gets their number. */
+bt_status bt_atlas_page_diff(const char *a, const char *b, FILE *f, int *n_changed,
+			     struct bt_diag *d);
+
 #endif

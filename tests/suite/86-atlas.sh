@@ -134,6 +134,21 @@ else
 	bad "report on an atlas results file failed"
 fi
 
+# `report --diff` of two atlases: the clean one against itself changes
+# nothing (exit 0); against the defective run only the doubled event changes.
+"$bin" report --diff "$work/a.json" "$(ls "$work/res"/*.json | head -1)" >"$work/same.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'atlas diff: 0 change' "$work/same.out" && echo "ok atlas diff: same atlas, no change" ||
+	bad "atlas diff of the same atlas: exit $rc: $(tail -1 "$work/same.out")"
+"$bin" report --diff "$work/a.json" "$dres" >"$work/diff.out" 2>&1
+rc=$?
+others=$(grep '^  ' "$work/diff.out" | grep -vc '^  BR_INST_RETIRED.COND_TAKEN ')
+if [ "$rc" -eq 1 ] && [ "$others" -eq 0 ] && grep -q 'c1+c1:inv=cycles: held -> violated' "$work/diff.out"; then
+	echo "ok atlas diff: only BR_INST_RETIRED.COND_TAKEN changed ($(tail -1 "$work/diff.out"))"
+else
+	bad "atlas diff: exit $rc, $others other line(s): $(head -5 "$work/diff.out")"
+fi
+
 # The generated spec: PASS on a second run, FAIL naming the event with the defect.
 "$bin" validate --sim=spr --quick --validate-spec "$work/spec.json" --no-results >"$work/v1.out" 2>&1
 rc=$?

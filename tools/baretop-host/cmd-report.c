@@ -92,6 +92,17 @@ static int cmd_report(int argc, char **argv)
 		return host_usage_error(&args, "no RESULTS.json given");
 	if (o.want_diff && o.n_files != 2)
 		return host_usage_error(&args, "--diff compares two files, not %zu", o.n_files);
+	/* Two atlases with --diff: what changed (exit 1 when something did). */
+	if (o.n_files == 2 && o.want_diff && bt_atlas_page_is_atlas(files[0]) &&
+	    bt_atlas_page_is_atlas(files[1])) {
+		struct bt_diag d = { "" };
+		int changed = 0;
+		if (bt_atlas_page_diff(files[0], files[1], stdout, &changed, &d) != BT_OK) {
+			fprintf(stderr, "baretop-host report: %s\n", d.text);
+			return HOST_EXIT_USAGE;
+		}
+		return changed ? 1 : HOST_EXIT_OK;
+	}
 	/* An event atlas (--atlas): its own page (analysis/atlas-page.h). */
 	if (o.n_files == 1 && !o.want_diff && bt_atlas_page_is_atlas(files[0]))
 		return report_atlas(files[0], &o);
