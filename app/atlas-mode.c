@@ -108,17 +108,21 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 		printf("atlas: out of memory\n");
 		return BT_EXIT_FAILED;
 	}
-	if (!opt->events_file) {
-		printf("atlas: no event list: give one with --events-file FILE (Intel's perfmon "
-		       "core events JSON or a Linux perf AMD JSON); this build has no built-in "
-		       "lists\n");
-		return BT_EXIT_USAGE;
+	if (!opt->events_file && !c) {
+		printf("atlas: no PMU to count with: %s (run with --sim=PRESET to map the simulated "
+		       "PMU)\n", why && why[0] ? why : "none");
+		return BT_EXIT_NOTHING_VALIDATED;
 	}
-	if (bt_atlas_list_load(opt->events_file, &r->list, &d) != BT_OK) {
+	bt_status ls = opt->events_file ? bt_atlas_list_load(opt->events_file, &r->list, &d)
+					: bt_atlas_list_builtin(&c->pmu.caps, &r->list, &d);
+	if (ls != BT_OK) {
 		printf("atlas: %s\n", d.text);
 		bt_atlas_list_free(&r->list);
-		return BT_EXIT_USAGE;
+		return ls == BT_ERR_NOMEM ? BT_EXIT_FAILED : BT_EXIT_USAGE;
 	}
+	if (!opt->events_file)
+		printf("atlas         list: %s (a part's full core list: --events-file FILE)\n",
+		       r->list.file);
 	r->have_list = true;
 	if (!c) {
 		printf("atlas: no PMU to count with: %s (run with --sim=PRESET to map the simulated "

@@ -57,6 +57,11 @@ struct bt_atlas_list {
  * no counter listed). */
 bt_status bt_atlas_list_load(const char *path, struct bt_atlas_list *l, struct bt_diag *d);
 void bt_atlas_list_free(struct bt_atlas_list *l);
+/* The built-in list (atlas-builtin.c): Intel's architectural events the
+ * core enumerates and its fixed counters, or AMD's six core events every
+ * family 17h+ part has. A part's full list comes from --events-file. */
+bt_status bt_atlas_list_builtin(const struct bt_pmu_caps *caps, struct bt_atlas_list *l,
+				struct bt_diag *d);
 
 /* ------------------------------------------------------------ a run */
 

@@ -151,13 +151,20 @@ void bt_sim_pm_update(struct bt_sim *sim)
 	sim->regs.perf_metrics = value;
 }
 
-/* The window's unhalted core cycles in the source (its fixed counter 1
- * entry), 0 when it has none. */
-static uint64_t source_cycles(const struct bt_sim_source *s)
+/* The window's unhalted core cycles in the source: its fixed counter 1
+ * entry (Intel), its PMCx076 "cycles not in halt" entry (AMD, APM / PPR
+ * core events: no fixed counters); 0 when it has none. */
+#define SIM_AMD_EV_CYCLES 0x076u
+
+static uint64_t source_cycles(const struct bt_sim *sim, const struct bt_sim_source *s)
 {
+	bool amd = sim->cfg.vendor == BT_VENDOR_AMD;
 	for (size_t k = 0; s && k < s->n; k++) {
 		const struct bt_event *e = &s->entries[k].ev;
-		if (e->source == BT_SRC_PMC && e->fixed == 1 && !e->flags)
+		if (e->source != BT_SRC_PMC || e->flags)
+			continue;
+		if (amd ? e->fixed == BT_EV_NO_FIXED && e->code == SIM_AMD_EV_CYCLES && !e->umask
+			: e->fixed == 1)
 			return s->entries[k].count;
 	}
 	return 0;
@@ -229,7 +236,7 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
 		if (gp_matches(sim, i, base, &s->entries[k].ev)) {
 			unsigned cmask = (sel >> SIM_SEL_CMASK_SHIFT) & 0xFF;
 			bool eq = sim->cfg.vendor != BT_VENDOR_AMD && (sel & SIM_SEL_EQ);
-			*count = derive_per_cycle(s->entries[k].count, source_cycles(s), cmask,
+			*count = derive_per_cycle(s->entries[k].count, source_cycles(sim, s), cmask,
 						  sel & SIM_SEL_INV, sel & SIM_SEL_EDGE, eq);
 			return &s->entries[k].ev;
 		}
