@@ -225,8 +225,13 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
 			return &s->entries[k].ev;
 		}
 	uint64_t thr = SIM_SEL_INV | SIM_SEL_EDGE | (0xFFull << SIM_SEL_CMASK_SHIFT);
+	/* AnyThread (SDM vol. 3B 20.2.3, perfmon v3: count the condition on every
+	 * logical processor of the core): a kernel window runs on one logical
+	 * processor and the sim models nothing on its sibling (SMT off, or a
+	 * sibling that runs none of the kernel's work), so any-thread counts
+	 * this thread's occurrences. */
 	if (sim->cfg.vendor != BT_VENDOR_AMD)
-		thr |= SIM_SEL_EQ;
+		thr |= SIM_SEL_EQ | SIM_SEL_ANY;
 	if (!s || (s != sim->per_cycle[0] && s != sim->per_cycle[1]) || !(sel & thr))
 		return NULL;
 	/* No entry for the thresholded encoding: its base encoding's
@@ -383,6 +388,9 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 		if (!fixed_on[i])
 			continue;
 		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
+		/* AnyThread on a kernel window: this thread's count (find_gp). */
+		if ((field & SIM_FIX_ANY) && s && (s == sim->per_cycle[0] || s == sim->per_cycle[1]))
+			field &= ~(uint64_t)SIM_FIX_ANY;
 		for (size_t k = 0; s && k < s->n; k++)
 			if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
 				bt_sim_add_fixed(sim, i, share(part_of(sim, s->entries[k].count), p));

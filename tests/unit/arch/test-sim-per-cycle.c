@@ -31,9 +31,9 @@ static void noop(void *arg) { (void)arg; }
 /* lnl-p (its event list has "Equal" events), a window of 10 cycles with 15
  * of 0xC4/0x00 and 4 of 0xC5/0x00; per_cycle says whether the source is a
  * kernel's. */
-static struct bt_arch *setup(bool per_cycle)
+static struct bt_arch *setup_on(const char *preset, bool per_cycle)
 {
-	struct bt_sim_config cfg = *bt_sim_preset("lnl-p");
+	struct bt_sim_config cfg = *bt_sim_preset(preset);
 	cfg.noise_per_access = 0;
 	CHECK(bt_sim_init(&sim, &cfg) == BT_OK);
 	memset(src, 0, sizeof(src));
@@ -51,6 +51,11 @@ static struct bt_arch *setup(bool per_cycle)
 	if (per_cycle)
 		sim.per_cycle[0] = &source;
 	return &sim.arch;
+}
+
+static struct bt_arch *setup(bool per_cycle)
+{
+	return setup_on("lnl-p", per_cycle);
 }
 
 static uint64_t count(struct bt_arch *a, unsigned code, unsigned cmask, uint64_t flags)
@@ -94,6 +99,19 @@ TEST(cmask_inv_edge_from_the_per_cycle_spread)
 		}
 	/* an encoding with no entry counts 0 in every form */
 	CHECK_EQ_U64(count(a, 0xD0, 1, INV), 0);
+	bt_sim_free(&sim);
+}
+
+/* AnyThread where it is effective (perfmon v4, not deprecated): a kernel
+ * window runs on one logical processor, so any-thread = this thread. */
+TEST(anythread_on_a_kernel_window_counts_this_thread)
+{
+	struct bt_arch *a = setup_on("skl-nosmt", true);
+	CHECK_EQ_U64(count(a, 0xC4, 0, 1ull << 21), 15);
+	CHECK_EQ_U64(count(a, 0xC4, 2, 1ull << 21), 5);
+	bt_sim_free(&sim);
+	a = setup_on("skl-nosmt", false);
+	CHECK_EQ_U64(count(a, 0xC4, 0, 1ull << 21), 0); /* a workload source names no AnyThread entry */
 	bt_sim_free(&sim);
 }
 
