@@ -194,8 +194,8 @@ static uint64_t now(const struct bt_atlas_opts *o)
 	return o->clock ? bt_rdtsc(o->clock) : 0;
 }
 
-/* One run of the kernel's body outside any window, timed with the wall
- * clock: the estimate's unit. */
+/* One run of the kernel's body outside any window, after a warm-up run,
+ * timed with the wall clock: the estimate's unit. */
 static uint64_t time_kernel(const struct bt_kernel *k, uint64_t n, const struct bt_atlas_opts *o)
 {
 	struct bt_kernel_state st;
@@ -204,6 +204,7 @@ static uint64_t time_kernel(const struct bt_kernel *k, uint64_t n, const struct 
 	memset(&st, 0, sizeof(st));
 	if (!o->clock || bt_kernel_setup(k, n, &o->kcpu, &st, &d) != BT_OK)
 		return 0;
+	k->run(&st); /* warm: the buffer's first touch faults its pages in */
 	uint64_t t0 = now(o);
 	k->run(&st);
 	uint64_t t = now(o) - t0;
@@ -489,27 +490,36 @@ bt_status bt_atlas_run(const struct bt_pmu *pmu, const struct bt_atlas_list *l,
 		est += (uint64_t)a->groups * ((a->warmups + a->reps) * 3 * t + 2 * a->calib_runs * t_empty);
 	}
 	/* Plus each window's own cost (programming, reading, and on the
-	 * simulated PMU the simulation): a trial measurement of the empty
-	 * kernel, one group with the cycles counter, timed. */
+	 * simulated PMU the simulation) and each measurement's (the PMU
+	 * session opened and closed): two trial measurements of the empty
+	 * kernel, one group with the cycles counter, 4 and 32 windows, timed;
+	 * their difference is 28 windows. */
 	if (o->clock && empty) {
 		const struct bt_event *one[1] = { &cyc };
-		if (bt_plan_events(one, 1, &pmu->caps, &popts, scratch, plan) == BT_OK) {
+		uint64_t t[2] = { 0, 0 };
+		bool ok = bt_plan_events(one, 1, &pmu->caps, &popts, scratch, plan) == BT_OK;
+		for (int k = 0; k < 2 && ok; k++) {
 			struct bt_kernel_state est_st;
 			memset(&est_st, 0, sizeof(est_st));
 			struct bt_measure_workload wl = { .run = empty->run, .arg = &est_st };
 			struct bt_measure_opts mo;
 			bt_measure_opts_defaults(&mo);
-			mo.reps = 16;
+			mo.reps = mo.calib_runs = k ? 16 : 2;
 			mo.warmups = 0;
-			mo.calib_runs = 16;
 			mo.mask_interrupts = o->mask_interrupts;
 			mo.calib_body = empty->run;
 			if (o->prepare)
 				o->prepare(o->sim_ctx, empty, &est_st);
 			uint64_t t1 = now(o);
-			if (bt_measure(pmu, plan, one, &wl, &mo, m) == BT_OK)
-				est += (now(o) - t1) / 32 * a->windows_planned;
+			ok = bt_measure(pmu, plan, one, &wl, &mo, m) == BT_OK;
+			t[k] = now(o) - t1;
 			bt_measurement_free(m);
+		}
+		if (ok) {
+			uint64_t per_window = t[1] > t[0] ? (t[1] - t[0]) / 28 : 0;
+			uint64_t per_session = t[0] > 4 * per_window ? t[0] - 4 * per_window : 0;
+			est += per_window * a->windows_planned +
+			       per_session * (uint64_t)a->batches * (uint64_t)a->n_kernels * 2;
 		}
 	}
 	a->est_seconds = o->tsc_hz ? (double)est / (double)o->tsc_hz : 0;
