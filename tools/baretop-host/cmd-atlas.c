@@ -19,7 +19,7 @@
 #include "arch/arch-cpuid-host.h"
 #include "tools/baretop-host/command.h"
 
-BT_HOST_COMMAND(atlas, "atlas --sim=PRESET --events-file FILE [--json[=FILE]]",
+BT_HOST_COMMAND(atlas, "atlas --sim=PRESET [--events-file FILE] [--json[=FILE]]",
 		"count every event of an event list over the known-count kernels: classes and "
 		"invariants (baretop --atlas, on the simulated PMU)")
 
@@ -46,12 +46,13 @@ static const char *const atlas_options[] = {
 
 static void atlas_help(void)
 {
-	printf("usage: baretop-host atlas --sim[=PRESET] --events-file FILE [--json[=FILE]] "
+	printf("usage: baretop-host atlas --sim[=PRESET] [--events-file FILE] [--json[=FILE]] "
 	       "[OPTIONS]\n"
 	       "baretop's --atlas on Linux (README \"The event atlas\"): every event of the list\n"
 	       "counted over the known-count kernels at n and 2n and the empty window, on the\n"
-	       "simulated PMU (this machine's PMU is never used). The cost is printed before the\n"
-	       "run. Results go where `baretop-host run` puts them.\n\n"
+	       "simulated PMU (this machine's PMU is never used); without --events-file the\n"
+	       "built-in list (architectural events and fixed counters; AMD's six core events).\n"
+	       "The cost is printed before the run. Results go where `baretop-host run` puts them.\n\n"
 	       "  --json[=FILE]         write the atlas alone as JSON to standard output (or FILE)\n\n"
 	       "options (baretop's own, as `baretop-host run --help` describes them):\n");
 	bt_options_usage_only(stdout, atlas_options);
@@ -63,20 +64,25 @@ static int cmd_atlas(int argc, char **argv)
 {
 	static char results_dir[PATH_MAX + 16];
 	struct bt_platform plat;
+	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	char **args = calloc((size_t)argc + 4, sizeof(*args));
-	int n = 0;
+	char **owned = calloc((size_t)argc + 1, sizeof(*owned)); /* --json=FILE rewritten */
+	int n = 0, n_owned = 0;
 
-	if (!args)
+	if (!args || !owned) {
+		free(args);
+		free(owned);
 		return BT_EXIT_FAILED;
+	}
 	args[n++] = "baretop-host atlas";
 	args[n++] = "--atlas";
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			atlas_help();
-			free(args);
-			return BT_EXIT_OK;
+			status = BT_EXIT_OK;
+			goto out;
 		}
 		if (!strcmp(argv[i], "--json")) {
 			/* The JSON alone on standard output: the run's console
@@ -84,8 +90,8 @@ static int cmd_atlas(int argc, char **argv)
 			static char fdarg[40];
 			int fd = dup(1);
 			if (fd < 0 || dup2(2, 1) < 0) {
-				free(args);
-				return BT_EXIT_FAILED;
+				status = BT_EXIT_FAILED;
+				goto out;
 			}
 			snprintf(fdarg, sizeof(fdarg), "--atlas-json=/dev/fd/%d", fd);
 			args[n++] = fdarg;
@@ -95,11 +101,11 @@ static int cmd_atlas(int argc, char **argv)
 			size_t len = strlen(argv[i]) + 8;
 			char *a = malloc(len);
 			if (!a) {
-				free(args);
-				return BT_EXIT_FAILED;
+				status = BT_EXIT_FAILED;
+				goto out;
 			}
 			snprintf(a, len, "--atlas-json=%s", argv[i] + 7);
-			args[n++] = a; /* lives until exit */
+			args[n++] = owned[n_owned++] = a;
 			continue;
 		}
 		args[n++] = argv[i];
@@ -107,7 +113,11 @@ static int cmd_atlas(int argc, char **argv)
 	bt_platform_host_init(&plat, bt_arch_cpuid_host());
 	if (results_dir_of_binary(results_dir, sizeof(results_dir)) == 0)
 		plat.default_results_dir = results_dir;
-	int status = bt_app_main(n, args, &plat);
+	status = bt_app_main(n, args, &plat);
+out:
+	for (int i = 0; i < n_owned; i++)
+		free(owned[i]);
+	free(owned);
 	free(args);
 	return status;
 }
