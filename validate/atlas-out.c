@@ -33,7 +33,13 @@ void bt_atlas_raw_event(const struct bt_event *e, const char *name, char *buf, s
 		PUT(",eq");
 	if (e->flags & BT_EVF_ALONE)
 		PUT(",alone");
-	if (name)
+	/* name= only for a name the perf syntax can hold (an untrusted list may
+	 * spell one with '/', ',' or '='): the encoding alone otherwise. */
+	bool plain = name && *name;
+	for (const char *c = name; plain && *c; c++)
+		plain = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+			*c == '.' || *c == '_' || *c == '-' || *c == ':';
+	if (plain)
 		PUT(",name=%s", name);
 	PUT("/");
 #undef PUT
