@@ -205,6 +205,10 @@ static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 		}
 		return;
 	case BT_SRC_PMC:
+		if (bt_plan_os_refused(e, caps, pe->reason, sizeof(pe->reason))) {
+			pe->place = BT_PLACE_UNMEASURABLE;
+			return;
+		}
 		break;
 	default:
 		pe->place = BT_PLACE_UNMEASURABLE;
