@@ -3,9 +3,17 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "host/perf-plan.h"
+#include "analysis/detect-dump.h"
+#include "arch/cpuid-dump.h"
+#include "base/arena.h"
+#include "base/json-read.h"
+#include "metrics/model.h"
+#include "metrics/select.h"
 #include "pmu/event-encode.h"
 #include "pmu/msr.h"
 
@@ -82,6 +90,10 @@ static const char *extra_format(uint32_t msr)
 	return NULL;
 }
 
+/* Skymont's fixed counters 4-6: Linux's encodings of their events
+ * (arch/x86/events/intel/core.c intel_skt_event_constraints). */
+static const uint32_t skt_fixed[3] = { 0x0073, 0x019c, 0x02c2 };
+
 static const char *refuse(const struct bt_os_event_filter *f, const struct bt_event *e, char *buf,
 			  size_t len)
 {
@@ -90,8 +102,28 @@ static const char *refuse(const struct bt_os_event_filter *f, const struct bt_ev
 	const struct bt_perf_kernel *k = &t->k;
 	bool capable = bt_pk_perfmon_capable(k);
 
+	if (e->source == BT_SRC_PERF_METRICS) {
+		if (t->caps.perf_metrics)
+			return NULL;
+		snprintf(buf, len, "PERF_METRICS: the %s PMU of Linux %s publishes no events/slots and "
+			 "topdown-* (td_is_visible), so no metric pseudo-events", p->name,
+			 k->osrelease[0] ? k->osrelease : "?");
+		return buf;
+	}
 	if (e->source != BT_SRC_PMC)
 		return NULL;
+	/* A fixed counter CPUID has and the kernel does not give. */
+	if (e->fixed > 1 && e->fixed < BT_PMU_MAX_FIXED && !e->counters && e->code == 0 &&
+	    (t->cpuid_caps.fixed_mask & (1u << e->fixed)) && !(t->caps.fixed_mask & (1u << e->fixed))) {
+		if (e->fixed == 3)
+			snprintf(buf, len, "counts on fixed counter 3 only, which the %s PMU of Linux %s "
+				 "does not give (no events/slots)", p->name, k->osrelease[0] ? k->osrelease : "?");
+		else
+			snprintf(buf, len, "counts on fixed counter %d only, for which Linux %s has no "
+				 "pseudo-encoding on the %s PMU (a newer kernel)", e->fixed,
+				 k->osrelease[0] ? k->osrelease : "?", p->name);
+		return buf;
+	}
 	/* Ring 0 only: attr.exclude_kernel clear, which perf_allow_kernel
 	 * (include/linux/perf_event.h) refuses above paranoid 1. */
 	if ((e->flags & BT_EVF_SUP) && k->paranoid > 1 && !capable) {
@@ -162,19 +194,36 @@ static bool adapt(const struct bt_os_event_filter *f, const struct bt_event *e, 
 	if (e->source != BT_SRC_PMC)
 		return false;
 	*ret = *e;
-	/* Fixed counter 1 is the watchdog's: CPU_CLK_UNHALTED.THREAD (the
-	 * fixed-counter pseudo-encoding 00H/02H, or 3CH/00H) on a general
-	 * counter as the architectural 3CH/00H (SDM vol. 3B, pre-defined
-	 * architectural events: UnHalted Core Cycles). */
+	/* A fixed counter CPUID has and the kernel does not give (the
+	 * watchdog's fixed counter 1, fixed 3 without events/slots, 4-6 on a
+	 * kernel without their pseudo-encodings): a real encoding goes on a
+	 * general counter, as the kernel extends every fixed constraint whose
+	 * event select is not 0 to the general counters
+	 * (intel_pmu_check_event_constraints, use_fixed_pseudo_encoding);
+	 * the pseudo-encodings 00H/01H and 00H/02H become the architectural
+	 * C0H/00H and 3CH/00H (SDM vol. 3B, pre-defined architectural
+	 * events); 00H/03H and 00H/04H have no twin (refused). */
 	if (t->intel && e->fixed >= 0 && e->fixed < BT_PMU_MAX_FIXED &&
 	    !(t->caps.fixed_mask & (1u << e->fixed)) && (t->cpuid_caps.fixed_mask & (1u << e->fixed))) {
+		/* Skymont's fixed 4-6 count events with a real encoding too
+		 * (intel_skt_event_constraints names 0x0073, 0x019c, 0x02c2
+		 * TOPDOWN_BAD_SPECULATION.ALL, TOPDOWN_FE_BOUND.ALL,
+		 * TOPDOWN_RETIRING.ALL; Intel's event list spells them 00H/05H-07H). */
+		uint32_t real = 0;
+		if (e->code == 0 && e->fixed <= 1)
+			real = e->fixed == 1 ? 0x3C : 0xC0;
+		else if (e->code == 0 && e->fixed >= 4 && e->fixed <= 6 &&
+			 t->cpuid_caps.uarch == BT_UARCH_ATOM && e->umask == e->fixed + 1)
+			real = skt_fixed[e->fixed - 4];
+		if (!e->counters && e->code == 0 && !real)
+			return false;
 		ret->fixed = BT_EV_NO_FIXED;
 		if (!e->counters) {
-			if (e->fixed != 1 && e->fixed != 0)
-				return false;   /* no general-counter twin: unmeasurable */
-			ret->code = e->fixed == 1 ? 0x3C : 0xC0;
-			ret->umask = 0;
-			ret->umask_ext = 0;
+			if (e->code == 0) {
+				ret->code = (uint16_t)(real & 0xFF);
+				ret->umask = (uint8_t)(real >> 8);
+				ret->umask_ext = 0;
+			}
 			ret->counters = t->caps.gp_mask;
 			ret->counters_ht_off = 0;
 		}
@@ -200,13 +249,12 @@ static void fixed_pseudo(struct bt_perf_target *t)
 	 * the generic v5 table's for a model the kernel does not know
 	 * (intel_v5_gen_event_constraints: FIXED_EVENT_CONSTRAINT(0x0500, 4)
 	 * ... one umask per counter). Elsewhere none: the counter is dropped. */
-	static const uint32_t skt[3] = { 0x0073, 0x019c, 0x02c2 };
 	bool skymont = t->pmu && strcmp(t->pmu->name, "cpu_atom") == 0 &&
 		       (strncmp(t->pmu->pmu_name, "lunarlake", 9) == 0 ||
 			strncmp(t->pmu->pmu_name, "arrowlake", 9) == 0);
 	for (unsigned k = 4; k < BT_PMU_MAX_FIXED; k++) {
 		if (skymont && k <= 6)
-			t->attr.fixed_config[k] = skt[k - 4];
+			t->attr.fixed_config[k] = skt_fixed[k - 4];
 		else if (t->generic)
 			t->attr.fixed_config[k] = (k + 1) << 8;
 		if (!t->attr.fixed_config[k])
@@ -343,4 +391,143 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 	if (t->hypervisor)
 		fact(t, "under a hypervisor: events needing an extra MSR are refused (ENXIO)");
 	return BT_OK;
+}
+
+bt_status bt_perf_plan_events(const struct bt_perf_target *t, const struct bt_event *const *events,
+			      int n, bool smt_off, struct bt_event *tmp, const struct bt_event **planned,
+			      struct bt_plan_scratch *scratch, struct bt_plan *plan, struct bt_diag *d)
+{
+	struct bt_plan_opts opts = { .smt_off = smt_off };
+
+	for (int i = 0; i < n; i++)
+		planned[i] = bt_perf_target_event(t, events[i], &tmp[i]);
+	bt_status st = bt_plan_events(planned, n, &t->caps, &opts, scratch, plan);
+	if (st != BT_OK) {
+		bt_diag_set(d, "%d events could not be placed (%s)", plan->n_unplaced, bt_status_str(st));
+		return st;
+	}
+	return bt_plan_validate(plan, planned, n, &t->caps, &opts, scratch, d);
+}
+
+bt_status bt_perf_target_group(const struct bt_perf_target *t, const struct bt_plan *plan, int g,
+			       const struct bt_event *const *planned, struct bt_perf_member *out,
+			       int *ret_n, struct bt_diag *d)
+{
+	/* As pmu/pmu-session.c programs a plan for a driver with fixed counters. */
+	uint32_t fixed_used = plan->fixed_mask;
+	bool pm = plan->perf_metrics && t->caps.perf_metrics && (fixed_used & (1u << 3));
+	return bt_perf_group_attrs(plan, g, planned, &t->caps, fixed_used, pm, &t->attr, out, ret_n, d);
+}
+
+void bt_perf_format_text(uint8_t word, uint64_t mask, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, word ? "config%u:" : "config:", word);
+	bool first = true;
+	for (unsigned b = 0; b < 64 && o < len; b++) {
+		if (!(mask >> b & 1))
+			continue;
+		unsigned e = b;
+		while (e < 63 && (mask >> (e + 1) & 1))
+			e++;
+		o += (size_t)snprintf(buf + o, len - o, e > b ? "%s%u-%u" : "%s%u", first ? "" : ",", b, e);
+		first = false;
+		b = e;
+	}
+}
+
+bt_status bt_perf_cpu_from_dump(const char *spec, struct bt_dump_decision *ret, struct bt_cpuid *l0a,
+				unsigned *cpu, struct bt_diag *d)
+{
+	char path[512];
+	const char *at = strrchr(spec, '@');
+	size_t plen = at ? (size_t)(at - spec) : strlen(spec);
+	unsigned long c = 0;
+
+	if (!at || plen == 0 || plen >= sizeof(path) || !at[1]) {
+		bt_diag_set(d, "--cpuid FILE@CPU, not \"%s\"", spec);
+		return BT_ERR_INVALID;
+	}
+	char *end;
+	c = strtoul(at + 1, &end, 10);
+	if (*end || at[1] < '0' || at[1] > '9' || c >= BT_PK_MAX_CPUS) {
+		bt_diag_set(d, "--cpuid %s: CPU \"%s\" is not a CPU number below %d", spec, at + 1,
+			    BT_PK_MAX_CPUS);
+		return BT_ERR_INVALID;
+	}
+	memcpy(path, spec, plen);
+	path[plen] = 0;
+	struct bt_arena a = { 0 };
+	char *text;
+	size_t len;
+	bt_status st = bt_file_read(&a, path, &text, &len, d);
+	if (st != BT_OK) {
+		bt_arena_free(&a);
+		return BT_ERR_INVALID;
+	}
+	struct bt_cpuid_dump dump;
+	struct bt_diag pd = { "" };
+	st = bt_cpuid_dump_parse(text, len, &dump, &pd);
+	bt_arena_free(&a);
+	if (st != BT_OK) {
+		bt_diag_set(d, "%s: %s", path, pd.text);
+		return BT_ERR_INVALID;
+	}
+	st = BT_ERR_INVALID;
+	bt_diag_set(d, "%s: no CPU %lu in the dump", path, c);
+	for (size_t g = 0; g < dump.n_groups; g++)
+		for (size_t i = 0; i < dump.groups[g].n_cpus; i++)
+			if (dump.groups[g].cpus[i] == c && st != BT_OK) {
+				bt_detect_dump_group(&dump.groups[g], ret);
+				*l0a = bt_cpuid_dump_get(&dump.groups[g], 0x0A, 0);
+				*cpu = (unsigned)c;
+				st = BT_OK;
+			}
+	bt_cpuid_dump_free(&dump);
+	return st;
+}
+
+bt_status bt_perf_plan_model(const struct bt_perf_target *t, const char *model_id, unsigned level,
+			     bool smt, struct bt_perf_model_plan *ret, struct bt_diag *d)
+{
+	const struct bt_model_def *def = NULL;
+	static uint16_t idx[BT_PLAN_MAX_EVENTS * 4];
+	double constants[BT_CONST_COUNT];
+	unsigned n = 0;
+
+	ret->model = NULL;
+	if (bt_model_select(NULL, model_id, &def, d) != BT_OK)
+		return BT_ERR_INVALID;
+	if (bt_model_open(def, &ret->model, d) != BT_OK)
+		return BT_ERR_INVALID;
+	ret->model_id = def->id;
+	unsigned max = bt_model_max_level(ret->model);
+	if (level > max) {
+		bt_diag_set(d, "%s has levels 1..%u", def->id, max);
+		return BT_ERR_INVALID;
+	}
+	ret->level = level ? level : max;
+	for (int c = 0; c < BT_CONST_COUNT; c++)
+		constants[c] = NAN;
+	constants[BT_C_HYPERTHREADING_ON] = smt ? 1 : 0;
+	if (bt_model_event_count(ret->model) > sizeof(idx) / sizeof(idx[0]) ||
+	    bt_model_events_up_to_level(ret->model, ret->level, constants, idx, &n) != BT_OK ||
+	    n > BT_PLAN_MAX_EVENTS) {
+		bt_diag_set(d, "%s: too many events", def->id);
+		return BT_ERR_FULL;
+	}
+	ret->n = (int)n;
+	for (unsigned i = 0; i < n; i++) {
+		ret->events[i] = bt_model_event(ret->model, idx[i]);
+		if (bt_event_fixed_to_gp(ret->events[i], &t->caps, &ret->twin[i]))
+			ret->events[i] = &ret->twin[i];
+	}
+	return bt_perf_plan_events(t, ret->events, ret->n, !smt, ret->tmp, ret->planned,
+				   &ret->scratch, &ret->plan, d);
+}
+
+void bt_perf_model_plan_close(struct bt_perf_model_plan *p)
+{
+	if (p->model)
+		bt_model_close(p->model);
+	p->model = NULL;
 }

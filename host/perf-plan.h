@@ -88,4 +88,54 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 const struct bt_event *bt_perf_target_event(const struct bt_perf_target *t,
 					    const struct bt_event *e, struct bt_event *tmp);
 
+/*
+ * The plan `run --backend=perf` makes of `n` events through the target:
+ * each adapted (into tmp[i] where it changes; planned[i] is the event as
+ * planned), then bt_plan_events and bt_plan_validate with the target's
+ * caps (its filter refuses by name). plan and scratch are the caller's.
+ */
+bt_status bt_perf_plan_events(const struct bt_perf_target *t, const struct bt_event *const *events,
+			      int n, bool smt_off, struct bt_event *tmp, const struct bt_event **planned,
+			      struct bt_plan_scratch *scratch, struct bt_plan *plan, struct bt_diag *d);
+
+/* Group g's perf_event attributes, leader first, as the session opens them
+ * (the fixed counters and PERF_METRICS of pmu/pmu-session.c, the target's
+ * type and pseudo-encodings). */
+bt_status bt_perf_target_group(const struct bt_perf_target *t, const struct bt_plan *plan, int g,
+			       const struct bt_event *const *planned, struct bt_perf_member *out,
+			       int *ret_n, struct bt_diag *d);
+
+/*
+ * The CPU a plan is for, from a CPUID dump: SPEC = FILE@CPU (the format of
+ * arch/cpuid-dump.h). Fills ci as bt_cpu_detect() finds it on that CPU
+ * (analysis/detect-dump.h), its leaf 0AH, and the built-in model chosen
+ * for it (NULL: none). Located errors in d.
+ */
+struct bt_dump_decision;
+bt_status bt_perf_cpu_from_dump(const char *spec, struct bt_dump_decision *ret, struct bt_cpuid *l0a,
+				unsigned *cpu, struct bt_diag *d);
+
+/* A built-in model's plan through the target, as `run --backend=perf
+ * --level N` makes it: the model's events to `level` (0: all) with
+ * HYPERTHREADING_ON = smt, the fixed-counter twins of the target's caps
+ * (pmu/event-encode.h), then bt_perf_plan_events. Large: heap-allocate. */
+struct bt_model;
+struct bt_perf_model_plan {
+	struct bt_model *model;
+	const char *model_id;
+	unsigned level;               /* as planned (the model's deepest for 0) */
+	int n;
+	const struct bt_event *events[BT_PLAN_MAX_EVENTS];
+	struct bt_event twin[BT_PLAN_MAX_EVENTS], tmp[BT_PLAN_MAX_EVENTS];
+	const struct bt_event *planned[BT_PLAN_MAX_EVENTS];
+	struct bt_plan plan;
+	struct bt_plan_scratch scratch;
+};
+bt_status bt_perf_plan_model(const struct bt_perf_target *t, const char *model_id, unsigned level,
+			     bool smt, struct bt_perf_model_plan *ret, struct bt_diag *d);
+void bt_perf_model_plan_close(struct bt_perf_model_plan *p);
+
+/* "config:0-7,32-35" for a format's word and mask. */
+void bt_perf_format_text(uint8_t word, uint64_t mask, char *buf, size_t len);
+
 #endif
