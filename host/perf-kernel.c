@@ -152,9 +152,9 @@ bool bt_pk_parse_format(const char *text, uint8_t *word, uint64_t *mask, int *co
 		}
 		b = a;
 		if (*p == '-') {
-			p++;
+			const char *bs = ++p;
 			if (!parse_uint(&p, 63, &b) || b < a) {
-				*col = (int)(p - text) + 1;
+				*col = (int)(bs - text) + 1;
 				*what = "expected a bit range A-B with A <= B <= 63";
 				return false;
 			}

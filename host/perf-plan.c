@@ -229,6 +229,31 @@ static bool adapt(const struct bt_os_event_filter *f, const struct bt_event *e, 
 		}
 		changed = true;
 	}
+	/* Lion Cove's counter restrictions in the kernel's table, stricter
+	 * than Intel's event list: intel_lnc_event_constraints (Linux 6.9 -
+	 * 6.18) keeps event selects 01H-8FH (but 2EH, 3CH) on counters 0-3 and
+	 * these on one or two counters; a group the table cannot hold fails
+	 * validate_group with EINVAL. */
+	if (t->lnc && e->code) {
+		static const struct { uint16_t ev; uint32_t m; } rows[] = {
+			{ 0x0148, 0x4 }, { 0x0175, 0x4 }, { 0x01a3, 0xf }, { 0x02a3, 0xf }, { 0x08a3, 0x4 },
+			{ 0x0ca3, 0x4 }, { 0x04a4, 0x1 }, { 0x08a4, 0x1 }, { 0x10a4, 0x1 }, { 0x01b1, 0x8 },
+			{ 0x02cd, 0x3 },
+		};
+		uint32_t m = ~0u;
+		uint16_t ev = (uint16_t)(e->code | e->umask << 8);
+		if (e->code >= 0x01 && e->code <= 0x8f && e->code != 0x2e && e->code != 0x3c)
+			m = 0xf;
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+			if (rows[i].ev == ev)
+				m = rows[i].m;
+		uint32_t c = ret->counters & m, h = ret->counters_ht_off & m;
+		if (m != ~0u && (c != ret->counters || h != ret->counters_ht_off)) {
+			ret->counters = c;
+			ret->counters_ht_off = h;
+			changed = true;
+		}
+	}
 	if (t->excl_alone && e->code >= 0xD0 && e->code <= 0xD3 && !(e->flags & BT_EVF_ALONE)) {
 		ret->flags |= BT_EVF_ALONE;
 		changed = true;
@@ -356,6 +381,9 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 		/* The HT erratum workaround of Ivy Bridge and Haswell: exclusive
 		 * D0H-D3H halve a group's general counters while SMT is on
 		 * (fixup_ht_bug keeps it only with SMT). */
+		t->lnc = strcmp(t->pmu->name, "cpu_core") == 0 &&
+			 (strcmp(t->pmu->pmu_name, "lunarlake_hybrid") == 0 ||
+			  strcmp(t->pmu->pmu_name, "arrowlake_hybrid") == 0);
 		t->excl_alone = (strcmp(t->pmu->pmu_name, "haswell") == 0 ||
 				 strcmp(t->pmu->pmu_name, "ivybridge") == 0) &&
 				(k->smt_active == 1 || (k->smt_active < 0 && ci->threads_per_core > 1));

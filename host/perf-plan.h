@@ -38,6 +38,8 @@
  *     -> perf_allow_cpu) or where the format has no "any", a ring-0-only
  *     event without perf_event_paranoid <= 1 or CAP_PERFMON
  *     (perf_allow_kernel);
+ *   - per-event counter restrictions the kernel's table has and Intel's
+ *     event list does not (Lion Cove: intel_lnc_event_constraints);
  *   - AMD: no SMI counter reserved (it would count user-mode SMIs only).
  */
 #ifndef HOST_PERF_PLAN_H
@@ -68,6 +70,7 @@ struct bt_perf_target {
 	bool wd_gp;                        /* ... or one general counter */
 	bool excl_alone;                   /* D0H-D3H planned alone (HSW/IVB, SMT on) */
 	bool generic;                      /* the kernel does not know the model */
+	bool lnc;                          /* Lion Cove: the kernel's counter restrictions */
 	struct bt_perf_attr_opts attr;     /* type, fixed pseudo-encodings, rings */
 	char facts[BT_PERF_MAX_FACTS][240];
 	int n_facts;
