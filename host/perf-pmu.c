@@ -79,6 +79,14 @@ void bt_perf_set_sys(const struct bt_perf_sys *s)
 	sys = s ? s : &real_sys;
 }
 
+/* Where the kernel's facts are read: "/", or a test's tree. */
+static const char *kernel_root = "/";
+
+void bt_perf_set_kernel_root(const char *root)
+{
+	kernel_root = root ? root : "/";
+}
+
 static int perf_open(struct perf_event_attr *a, int group_fd)
 {
 	return sys->open(a, group_fd);
@@ -129,9 +137,9 @@ bt_status bt_perf_probe(struct bt_diag *why)
 	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	int fd = real_open(&a, -1);
+	int fd = perf_open(&a, -1);
 	if (fd >= 0) {
-		close(fd);
+		sys->close(fd);
 		return BT_OK;
 	}
 	int e = errno, p = paranoid_level();
@@ -520,7 +528,7 @@ bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char
 			    "its model was chosen on: run it pinned (taskset -c N)", c);
 		return BT_ERR_UNSUPPORTED;
 	}
-	if (bt_perf_kernel_read("/", &k, &d) != BT_OK) {
+	if (bt_perf_kernel_read(kernel_root, &k, &d) != BT_OK) {
 		bt_diag_set(why, "the kernel's PMU facts: %s", d.text);
 		return BT_ERR_UNSUPPORTED;
 	}
