@@ -108,16 +108,6 @@ bt_status bt_perf_target_group(const struct bt_perf_target *t, const struct bt_p
 			       const struct bt_event *const *planned, struct bt_perf_member *out,
 			       int *ret_n, struct bt_diag *d);
 
-/*
- * The CPU a plan is for, from a CPUID dump: SPEC = FILE@CPU (the format of
- * arch/cpuid-dump.h). Fills ci as bt_cpu_detect() finds it on that CPU
- * (analysis/detect-dump.h), its leaf 0AH, and the built-in model chosen
- * for it (NULL: none). Located errors in d.
- */
-struct bt_dump_decision;
-bt_status bt_perf_cpu_from_dump(const char *spec, struct bt_dump_decision *ret, struct bt_cpuid *l0a,
-				unsigned *cpu, struct bt_diag *d);
-
 /* A built-in model's plan through the target, as `run --backend=perf
  * --level N` makes it: the model's events to `level` (0: all) with
  * HYPERTHREADING_ON = smt, the fixed-counter twins of the target's caps

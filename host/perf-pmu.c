@@ -492,6 +492,7 @@ const char *bt_perf_caps_from_sysfs(struct bt_pmu_caps *caps, const char *events
 bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char *counted_by,
 			 size_t len, struct bt_diag *why)
 {
+	/* Static: 30 KiB, read once per process (one session's target). */
 	static struct bt_perf_kernel k;
 	struct bt_diag d = { "" };
 

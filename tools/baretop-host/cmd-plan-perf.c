@@ -69,7 +69,7 @@ int bt_host_plan_perf(const char *model, unsigned level, bool smt, const char *r
 		fprintf(stderr, "plan: --kernel-root %s: %s\n", root, d.text);
 		return 2;
 	}
-	if (bt_perf_cpu_from_dump(cpuid, &dd, &l0a, &cpu, &d) != BT_OK) {
+	if (bt_detect_dump_cpu(cpuid, &dd, &l0a, &cpu, &d) != BT_OK) {
 		fprintf(stderr, "plan: %s\n", d.text);
 		return 2;
 	}

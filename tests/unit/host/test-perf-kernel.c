@@ -92,7 +92,7 @@ static bool target_for(const char *flavour, const char *dump, unsigned cpu,
 	if (!load_kernel(flavour, k))
 		return false;
 	snprintf(spec, sizeof(spec), CPUID "%s@%u", dump, cpu);
-	if (bt_perf_cpu_from_dump(spec, dd, &l0a, &c, &d) != BT_OK ||
+	if (bt_detect_dump_cpu(spec, dd, &l0a, &c, &d) != BT_OK ||
 	    bt_perf_target_init(t, k, &dd->ci, &l0a, c, &d) != BT_OK) {
 		bt_test_fail(__FILE__, __LINE__, "%s on %s: %s", flavour, spec, d.text);
 		return false;

@@ -335,7 +335,7 @@ TEST(os_pmu_plans_for_the_kernel_facts_and_says_them)
 	cpu_set_t before;
 
 	CHECK(sched_getaffinity(0, sizeof(before), &before) == 0);
-	if (bt_perf_cpu_from_dump("tests/data/cpuid/skx-subset.cpuid@0", &dd, &l0a, &c, &d) != BT_OK) {
+	if (bt_detect_dump_cpu("tests/data/cpuid/skx-subset.cpuid@0", &dd, &l0a, &c, &d) != BT_OK) {
 		bt_test_fail(__FILE__, __LINE__, "%s", d.text);
 		return;
 	}
