@@ -260,7 +260,7 @@ static bt_status read_formats(const char *dir, struct bt_pk_pmu *p, struct bt_di
 			st = BT_ERR_INVALID;
 			break;
 		}
-		snprintf(f->name, sizeof(f->name), "%s", de->d_name);
+		scopy(f->name, sizeof(f->name), de->d_name);
 		p->mask[f->word] |= f->mask;
 		p->n_formats++;
 	}
