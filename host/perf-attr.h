@@ -22,8 +22,9 @@
  *   - fixed counters 0..3 are the kernel's pseudo-encodings 0x00c0
  *     (INST_RETIRED.ANY), 0x003c (CPU_CLK_UNHALTED.CORE), 0x0300
  *     (CPU_CLK_UNHALTED.REF), 0x0400 (SLOTS) (core.c
- *     FIXED_EVENT_CONSTRAINT tables); the kernel places them on the fixed
- *     counter itself;
+ *     FIXED_EVENT_CONSTRAINT tables); beyond 3 the kernel's own where it
+ *     has them (opts.fixed_config: Skymont's 0x0073, 0x019c, 0x02c2); the
+ *     kernel places them on the fixed counter itself;
  *   - general-counter events are PERF_TYPE_RAW with baretop's own encoding
  *     (pmu/event-encode.c) minus the bits the kernel owns (USR, OS, INT,
  *     EN: it sets them from exclude_user/exclude_kernel and its own
