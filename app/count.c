@@ -293,6 +293,10 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 		return st;
 	bt_synth_caps(c->synth, &c->pmu.caps);
 	c->pmu.arch = bt_synth_arch(c->synth);
+	/* One pipeline width per core: the model's (set_sim_width), for the
+	 * health check's window (SLOTS = width x cycles) as for the workloads'
+	 * counts. */
+	bt_synth_set_width(c->synth, c->sim_width);
 	return BT_OK;
 }
 

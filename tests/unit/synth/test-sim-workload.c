@@ -281,7 +281,7 @@ static double bad_spec_at(struct run *x, unsigned pct, double *other, double *in
 	snprintf(set, sizeof(set), "taken_pct=%u", pct);
 	CHECK(bt_wl_config_set(&cfg, set, &d) == BT_OK);
 	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
-	bt_wl_profile_resolve(p, wl_param, &cfg, 4, &run);
+	bt_wl_profile_resolve(p, wl_param, &cfg, 4, NULL, &run);
 	*insts = bt_wl_profile_insts(p, wl_param, &cfg);
 	CHECK(bt_sim_workload_counts(evp, n, &run, *insts, 4, 7, x->src, unknown, sizeof(unknown),
 				     &cycles) == BT_OK);
@@ -471,7 +471,7 @@ static void count_with(struct run *x, const struct bt_workload *wl, const char *
 	bt_wl_config_init(&cfg, wl, BT_WL_QUICK);
 	CHECK(bt_wl_config_set(&cfg, set, &d) == BT_OK);
 	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
-	bt_wl_profile_resolve(p, wl_param, &cfg, width, &run);
+	bt_wl_profile_resolve(p, wl_param, &cfg, width, NULL, &run);
 	*insts = bt_wl_profile_insts(p, wl_param, &cfg);
 	double cycles = 0;
 	CHECK(bt_sim_workload_counts(evp, n, &run, *insts, width, 7, x->src, unknown,
