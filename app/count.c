@@ -376,7 +376,7 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 			    "SLOTS_PER_CYC and no published model near the core)", c->def->id);
 		return BT_ERR_UNSUPPORTED;
 	}
-	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg, c->sim_width, why);
+	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg, why);
 }
 
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)

@@ -29,7 +29,9 @@ struct lat_row {
 	enum bt_vendor vendor;
 	unsigned family;            /* display family */
 	uint8_t models[8];          /* display models (0 ends; none: any of the family) */
-	enum bt_core_type core;     /* BT_CORE_TYPE_ATOM: the row of E-cores (any model) */
+	/* BT_CORE_TYPE_ATOM: the row of a hybrid part's E-cores (any model) and
+	 * of the Atom-only parts its models list */
+	enum bt_core_type core;
 	double lat[BT_MEM_LEVELS];
 	const char *source;
 };
@@ -45,7 +47,11 @@ static const struct lat_row rows[] = {
 	  { 4, 14, NS(20.5), NS(97) },
 	  "AnandTech \"Intel Skylake-EP vs AMD EPYC 7000\" (LMBench random loads: L1 4 cycles, "
 	  "L2 14, memory 96-98 ns); Intel TMA skylakex L3_Hit_Latency (20.5 ns)" },
-	{ "Sunny Cove client", BT_VENDOR_INTEL, 6, { 0x7D, 0x7E, 0x8C, 0x8D, 0xA7 }, 0,
+	{ "Willow Cove client", BT_VENDOR_INTEL, 6, { 0x8C, 0x8D }, 0,
+	  { 5, NS(5), NS(22.5), 42 + NS(51) },
+	  "Intel Optimization Reference Manual (L1 5 cycles); Intel TMA tigerlake L2_Hit_Latency "
+	  "(5 ns) and L3_Hit_Latency (22.5 ns); DRAM as Skylake client's" },
+	{ "Sunny Cove client", BT_VENDOR_INTEL, 6, { 0x7D, 0x7E, 0xA7 }, 0,
 	  { 5, 13, NS(12.5), 42 + NS(51) },
 	  "Intel Optimization Reference Manual, Ice Lake client (L1 5 cycles, L2 13); Intel TMA "
 	  "icelake L3_Hit_Latency (12.5 ns); DRAM as Skylake client's" },
@@ -68,7 +74,8 @@ static const struct lat_row rows[] = {
 	  "Intel Lunar Lake architecture disclosure, 2024, as reported by AnandTech (48 KB L0D "
 	  "4-cycle load-to-use, 192 KB L1D 9 cycles, L2 17 cycles); Intel TMA lunarlake/arrowlake "
 	  "L3_Hit_Latency (12 ns); DRAM as Skylake client's" },
-	{ "Atom (Tremont..Skymont)", BT_VENDOR_INTEL, 6, { 0 }, BT_CORE_TYPE_ATOM,
+	{ "Atom (Tremont..Skymont)", BT_VENDOR_INTEL, 6, { 0x86, 0x96, 0x9C, 0xAF, 0xB6, 0xBE },
+	  BT_CORE_TYPE_ATOM,
 	  { 3, 17, NS(12), 42 + NS(51) },
 	  "Intel Optimization Reference Manual, Tremont/Gracemont (L1 3-cycle load-to-use); "
 	  "Chips and Cheese \"Gracemont: Revenge of the Atom Cores\" (L2 ~17 cycles); L3 and "
@@ -114,11 +121,8 @@ static const struct lat_row *row_of(enum bt_vendor v, uint32_t sig, enum bt_core
 			continue;
 		if (!first)
 			first = r;
-		if (r->core == BT_CORE_TYPE_ATOM) {
-			if (core == BT_CORE_TYPE_ATOM)
-				return r;
-			continue;
-		}
+		if (r->core == BT_CORE_TYPE_ATOM && core == BT_CORE_TYPE_ATOM)
+			return r;
 		if (core == BT_CORE_TYPE_ATOM || r->family != fam)
 			continue;
 		if (!r->models[0])

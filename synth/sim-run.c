@@ -443,7 +443,7 @@ bt_status bt_synth_use_generated(struct bt_synth *s, struct bt_diag *d)
 }
 
 bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_param_fn *param,
-				const void *param_ctx, unsigned width, struct bt_diag *d)
+				const void *param_ctx, struct bt_diag *d)
 {
 	const struct bt_wl_profile *prof = bt_wl_profile_find(workload);
 	struct bt_wl_profile run;
@@ -456,7 +456,7 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 	uint64_t seed = bt_fnv1a64_str(workload, BT_FNV1A64_INIT);
 	/* A model without a width (vendor files loaded with no built-in model
 	 * of this CPU): the narrowest Top-Down core, 4 slots per cycle. */
-	unsigned w = width ? width : 4;
+	unsigned w = s->width ? s->width : 4;
 	/* This run's parameters decide its mispredicts (taken_pct) and where a
 	 * chase's working set lands (size), on this CPU's caches. */
 	bt_wl_profile_resolve(prof, param, param_ctx, w, &s->hier, &run);
