@@ -216,6 +216,15 @@ void bt_mem_hier_chase(const struct bt_mem_hier *h, double bytes, double frac[BT
 
 	for (int k = 0; k < BT_MEM_DRAM; k++) {
 		double here = h->size[k] > 0 ? random_hits(bytes / h->size[k]) : 0;
+		/* The L2 and L3 also hold the pair line of each line fetched
+		 * into L2 (the spatial / adjacent-line prefetcher: Intel
+		 * Optimization Reference Manual, "Spatial Prefetcher"
+		 * completing a line to its 128-byte chunk; AMD's L2 up/down
+		 * prefetcher): of a random next node, the chance its line came
+		 * in that way is about half the level's lines over the
+		 * working set's. */
+		if (k > BT_MEM_L1 && h->size[k] > 0 && bytes > h->size[k])
+			here = fmax(here, h->size[k] / (2 * bytes));
 		if (here < upto)
 			here = upto; /* a larger level holds at least what a smaller one does */
 		frac[k] = here - upto;

@@ -48,8 +48,11 @@ void bt_mem_hier_default(struct bt_mem_hier *ret);
  * of a cache with random replacement walked cyclically (a line survives the
  * r (1 - p) x capacity misses between two of its own accesses with
  * probability exp(-r (1 - p))); an LRU cache would keep none, an adaptive
- * one (Intel's L2/L3, AMD's) lies in between. Each level is taken alone
- * (inclusion ignored): frac[L2] = p(L2) - p(L1) and so on. */
+ * one (Intel's L2/L3, AMD's) lies in between. The L2 and L3 serve at
+ * least size / (2 x working set) of the loads: the pair lines their
+ * adjacent-line prefetch brings along (a random next node's line is one of
+ * them that often). Each level is taken alone (inclusion ignored):
+ * frac[L2] = p(L2) - p(L1) and so on. */
 void bt_mem_hier_chase(const struct bt_mem_hier *h, double bytes, double frac[BT_MEM_LEVELS]);
 
 /* The latency table's row names and cited sources, k-th (for tests and

@@ -11,7 +11,7 @@
 #     load per step, workloads/ptr-chase.c) at L1, L2, L3 and DRAM on SKL,
 #     SPR, LNL (lnl-p) and Zen 4, each next to the latency published for
 #     that core (the table below, typed from the sources, not from the
-#     code), within 5 %; the working sets are chosen per part from its
+#     code), within 5 % (10 % for LNL's L3, below); the working sets are chosen per part from its
 #     CPUID cache sizes so that one level serves (nearly) every load;
 #  2. ptr-chase-dram:size=16KiB has the counts of ptr-chase-l1:size=16KiB
 #     (the same cycles per load and Top-Down level 1);
@@ -43,12 +43,16 @@ import glob, json, os, subprocess, sys
 w = sys.argv[1]
 ns = lambda x: x * 3.0
 pub = {  # preset: ([L1, L2, L3, DRAM] cycles, sizes (bytes) that land in each level)
-    "skl":   ([4, 12, 42, 42 + ns(51)], ["16KiB", "128KiB", "4MiB", "256MiB"]),
-    "spr":   ([5, 16, ns(37), ns(110)], ["16KiB", "1MiB", "16MiB", "256MiB"]),
-    "lnl-p": ([4, 17, ns(12), 42 + ns(51)], ["16KiB", "1MiB", "8MiB", "256MiB"]),
-    "zen4":  ([4, 14, 50, ns(75)], ["16KiB", "512KiB", "16MiB", "256MiB"]),
+    "skl":   ([4, 12, 42, 42 + ns(51)], ["16KiB", "128KiB", "4MiB", "512MiB"]),
+    "spr":   ([5, 16, ns(37), ns(110)], ["16KiB", "1MiB", "32MiB", "512MiB"]),
+    "lnl-p": ([4, 17, ns(12), 42 + ns(51)], ["16KiB", "1MiB", "11MiB", "512MiB"]),
+    "zen4":  ([4, 14, 50, ns(75)], ["16KiB", "512KiB", "16MiB", "512MiB"]),
 }
-old = {"spr": [1.26, 2.5, 5.1, 17.9]}  # issue 32, before this model
+# 5 %, except Lunar Lake's L3: its L2 (2.5 MiB) is a fifth of its L3 (12 MiB),
+# and a level past the L2 keeps ~size / (2 x working set) of the chain's lines
+# in the L2 by its adjacent-line prefetch (synth/mem-hierarchy.h): no working
+# set is served by the L3 alone there, 10 %.
+tol = {("lnl-p", "L3"): 0.10}
 steps = 20000
 def counted(d):
     f = sorted(glob.glob(d + "/*.json"))
@@ -60,7 +64,7 @@ def cycles(c):
             return e[k]["median"]
     raise KeyError("no cycles event")
 bad = 0
-print(f"{'preset':6} {'level':5} {'size':>7} {'cycles/load':>11} {'published':>9}  within 5 %")
+print(f"{'preset':6} {'level':5} {'size':>7} {'cycles/load':>11} {'published':>9}  within")
 for p, (lat, sizes) in pub.items():
     for lvl, size, want in zip(("L1", "L2", "L3", "DRAM"), sizes, lat):
         d = f"{w}/{p}-{lvl}"
@@ -70,9 +74,11 @@ for p, (lat, sizes) in pub.items():
                        stderr=subprocess.DEVNULL)
         c = counted(d)
         got = cycles(c) / steps if c else float("nan")
-        ok = abs(got - want) <= 0.05 * want
+        t = tol.get((p, lvl), 0.05)
+        ok = abs(got - want) <= t * want
         bad += not ok
-        print(f"{p:6} {lvl:5} {size:>7} {got:11.2f} {want:9.1f}  {'ok' if ok else 'FAIL'}")
+        print(f"{p:6} {lvl:5} {size:>7} {got:11.2f} {want:9.1f}  {'ok' if ok else 'FAIL'} "
+              f"(+-{100 * t:.0f} %)")
 sys.exit(1 if bad else 0)
 PY
 # 2. A 16 KiB DRAM chase is an L1 chase.
