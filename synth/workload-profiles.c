@@ -96,8 +96,8 @@ static const struct bt_wl_profile multiply3_profile = {
  * and core time. The index load reads the line the chain's load brings and is counted
  * as an L1 hit (on silicon it is a fill-buffer hit when the chain's load misses, which
  * Intel's L2_Hit_Latency weighs at half an L2 hit more: a known simplification). The
- * buffer's pages: UEFI identity-maps memory with 2 MiB / 1 GiB pages (EDK2's
- * CreateIdentityMappingPageTables), so the walk costs no DTLB misses worth modelling. */
+ * buffer's pages: UEFI maps memory with 2 MiB / 1 GiB pages (workloads/README.md), so
+ * the walk's DTLB misses are not modelled. */
 static const struct bt_wl_profile chase_profile = {
 	.insts_per_unit = 5,
 	.unit_params = { "steps" },
