@@ -293,6 +293,10 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 		return st;
 	bt_synth_caps(c->synth, &c->pmu.caps);
 	c->pmu.arch = bt_synth_arch(c->synth);
+	/* One pipeline width per core: the model's (set_sim_width), for the
+	 * health check's window (SLOTS = width x cycles) as for the workloads'
+	 * counts. */
+	bt_synth_set_width(c->synth, c->sim_width);
 	return BT_OK;
 }
 
@@ -380,7 +384,7 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 			    "SLOTS_PER_CYC and no published model near the core)", c->def->id);
 		return BT_ERR_UNSUPPORTED;
 	}
-	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg, c->sim_width, why);
+	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg, why);
 }
 
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)
