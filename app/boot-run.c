@@ -273,7 +273,8 @@ void bt_boot_run_end(struct bt_boot_run *b, int exit_status, uint32_t seq)
 	}
 	if (b->budget_ended)
 		printf("boot          budget ended the run early: %d workload run(s) left out, %d "
-		       "cut short between counter groups\n", b->n_not_run, b->n_partial);
+		       "cut short (counter groups or timed-PEBS samplings left out)\n", b->n_not_run,
+		       b->n_partial);
 	if (!b->have_state || !b->decision.measure)
 		return;
 	bt_boot_end(&b->state, bt_boot_status_of(exit_status, b->budget_ended), seq);
