@@ -855,6 +855,9 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	free(nodes);
 	free(next_nodes);
 	free(scratch);
+	t->measure_end_s = NAN;
+	if (c->boot && c->boot->tsc_hz && c->boot->opt->boot.budget_s)
+		t->measure_end_s = (double)(bt_rdtsc(p->arch) - c->boot->t0) / (double)c->boot->tsc_hz;
 	if (st == BT_OK && (t->budget_groups_skipped || t->budget_pebs_skipped))
 		budget_nodes(c, t);
 	if (c->cpu && c->cpu->tsc_hz) {

@@ -136,6 +136,11 @@ struct bt_tree_outcome {
 	uint64_t groups_wall_ticks, pebs_wall_ticks;
 	uint64_t run_ticks_max;  /* the longest counting run (pmu/measure.h run_ticks) */
 	double groups_wall_s, pebs_wall_s;
+	/* With --budget: seconds from the budget's start (baretop's) when the
+	 * workload's last counting run or sampling ended -- what the plan
+	 * keeps within the budget (the evaluation, report and results after
+	 * it are not planned); NaN without a budget. */
+	double measure_end_s;
 	/* per retire-latency input of the model (bt_model_retire_latency_count) */
 	struct bt_rl_stat *rl;
 	/* the evaluated tree against the model's consistency rules

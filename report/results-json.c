@@ -423,6 +423,7 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 	bt_jw_u64(j, "windows_per_sampling", t->pebs_windows_per_run ? t->pebs_windows_per_run : 1);
 	bt_jw_double(j, "wall_s", t->pebs_wall_s);
 	bt_jw_double(j, "groups_wall_s", t->groups_wall_s);
+	bt_jw_double(j, "measure_end_s", t->measure_end_s);
 	bt_jw_end(j);
 	if (t->budget_groups_skipped || t->budget_pebs_skipped) {
 		/* The time budget left counter groups or timed-PEBS windows out:
