@@ -194,16 +194,11 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 		bt_diag_set(d, "--model %s: no such model; the models are:%s TNT ARCH", o->model, list);
 		return false;
 	}
-	if (o->counts_file && !o->sim) {
-		bt_diag_set(d, "--counts feeds the simulated PMU: add --sim");
+	/* options that contradict each other across sources (options-combos.c) */
+	if (bt_option_combos_final(o, d) != BT_OK)
 		return false;
-	}
 	if (o->sim && o->sim_name && !bt_synth_known(o->sim_name, d))
 		return false;
-	if (o->copies > 1 && o->exec_path) {
-		bt_diag_set(d, "--copies: an EFI application (-x) runs as one copy");
-		return false;
-	}
 	if (o->n_cpus) {
 		uint32_t total = 0, enabled = 0;
 		if (!r->plat->cpu_count || r->plat->cpu_count(&total, &enabled) != BT_OK) {
@@ -395,6 +390,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	}
 	if (r->opt.qemu_exit && plat->set_failure_exit_port)
 		plat->set_failure_exit_port(r->opt.qemu_exit_port);
+	if (r->opt.list_option_combos) {
+		bt_option_combos_list(stdout);
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
 	if (r->opt.help) {
 		bt_options_usage(stdout, program);
 		status = finish(r, BT_EXIT_OK);

@@ -77,6 +77,7 @@ FLAG(list_models)
 FLAG(no_count)
 FLAG(validate)
 FLAG(bring_up)
+FLAG(list_option_combos)
 
 static bt_status set_validate_spec(struct bt_options *o, const char *v, struct bt_diag *d)
 {
@@ -133,6 +134,7 @@ static bt_status set_sim(struct bt_options *o, const char *v, struct bt_diag *d)
  * operating system's driver (platform.h os_pmu). */
 static bt_status set_backend(struct bt_options *o, const char *v, struct bt_diag *d)
 {
+	o->backend = v;
 	if (strcmp(v, "hw") == 0) {
 		o->sim = false;
 		o->perf = false;
@@ -604,6 +606,9 @@ static const struct option_def options[] = {
 	  "failed validation (CHECK)' and is never the bottleneck, as is (ARCH with PERF_METRICS) a "
 	  "level-1 node whose cross-check is violated; one results file holds both; exit 1 if a "
 	  "check FAILed or a cross-check was violated (the trusted tree is still written)", set_bring_up },
+	/* Hidden (no help text): the combinations table with examples, for the
+	 * suite's option-combinations step (app/options-combos.c). */
+	{ NULL, "option-combinations", 0, ARG_NONE, NULL, NULL, set_list_option_combos },
 	/* Hidden (no help text): for the suite's `kernel-icount` step, app/kernel-ticks.h. */
 	{ NULL, "kernel-ticks", 0, ARG_NONE, NULL, NULL, set_kernel_ticks },
 };
@@ -651,8 +656,36 @@ static const struct option_def *find_short(char c)
 	return NULL;
 }
 
+/* Which options one source (bt_options_parse call) gave: bt_option_source. */
+struct given_set {
+	bool by_index[N_OPTIONS];
+};
+
+static bool given_in(const void *ctx, const char *long_name)
+{
+	const struct option_def *def = find_long(long_name, strlen(long_name));
+	return def && ((const struct given_set *)ctx)->by_index[def - options];
+}
+
+static bt_status parse_words(struct bt_options *o, int n, char **words, const char *where,
+			     struct given_set *g, struct bt_diag *d);
+
 bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char *where,
 			   struct bt_diag *d)
+{
+	struct given_set g;
+	memset(&g, 0, sizeof(g));
+	if (parse_words(o, n, words, where, &g, d) != BT_OK)
+		return BT_ERR_INVALID;
+	/* The command line is named "command line" (options-config.c); any
+	 * other source is a configuration file. */
+	struct bt_option_source s = { .given = given_in, .ctx = &g,
+				      .in_config = strcmp(where, "command line") != 0 };
+	return bt_option_combos_source(o, &s, where, d);
+}
+
+static bt_status parse_words(struct bt_options *o, int n, char **words, const char *where,
+			     struct given_set *g, struct bt_diag *d)
 {
 	for (int i = 0; i < n; i++) {
 		const char *w = words[i], *value = NULL;
@@ -706,6 +739,7 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 			bt_diag_prefix(d, "%s", where);
 			return BT_ERR_INVALID;
 		}
+		g->by_index[def - options] = true;
 		if (def->apply == set_exec) {
 			/* Everything after -x FILE belongs to FILE: argv[0] = FILE.
 			 * For --exec=FILE the word itself becomes "FILE", moved in
@@ -826,6 +860,7 @@ void bt_options_usage(FILE *f, const char *program)
 			fprintf(f, "\n%s:\n", d->section);
 		print_option(f, d);
 	}
+	bt_option_combos_help(f);
 	fprintf(f, "\nExit status: 0 success, 1 run failed, 2 bad arguments, "
 		   "3 results could not be written;\n--validate: 1 a check FAILed, 2 the spec "
 		   "file is malformed, 4 no PMU to validate;\n--bring-up: 1 a check FAILed or a cross-check "
