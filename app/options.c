@@ -186,6 +186,25 @@ static bt_status set_sim_miscount(struct bt_options *o, const char *v, struct bt
 			    v ? v : "");
 		return BT_ERR_INVALID;
 	}
+	/* The number after scale= or stuck= through a checked reader: text,
+	 * an empty value, an overflow or a sign is an error with the accepted
+	 * form, never 0 or a count wrapped at the counter's width. */
+	const char *how = colon + 1, *num = strchr(how, '=') + 1;
+	if (!strncmp(how, "scale=", 6) && !bt_options_plain_decimal(num, BT_SIM_MISCOUNT_SCALE_MAX)) {
+		bt_diag_set(d, "--sim-miscount %s: scale=X takes a decimal number from 0 to %g "
+			    "(e.g. scale=0.6), not '%s'", v, BT_SIM_MISCOUNT_SCALE_MAX, num);
+		return BT_ERR_INVALID;
+	}
+	uint64_t n;
+	if (!strncmp(how, "stuck=", 6) && bt_options_parse_u64(num, BT_SIM_MISCOUNT_STUCK_MAX, &n) != BT_OK) {
+		bt_diag_set(d, "--sim-miscount %s: stuck=N takes a whole number from 0 to %llu (2^48 - 1, "
+			    "decimal or 0x hex), not '%s'", v, (unsigned long long)BT_SIM_MISCOUNT_STUCK_MAX, num);
+		return BT_ERR_INVALID;
+	}
+	if (!strncmp(how, "swap=", 5) && !*num) {
+		bt_diag_set(d, "--sim-miscount %s: swap=OTHER takes the name of another event", v);
+		return BT_ERR_INVALID;
+	}
 	o->sim_miscount = v;
 	return BT_OK;
 }
@@ -261,6 +280,26 @@ static bt_status set_warmups(struct bt_options *o, const char *v, struct bt_diag
 {
 	o->warmups_set = true;
 	return set_count(&o->warmups, "--warmups", 0, 100, v, d);
+}
+
+bool bt_options_plain_decimal(const char *v, double max)
+{
+	/* digits with at most one '.': strtod alone would also take " 5",
+	 * "inf", "nan", "1e400" (HUGE_VAL), hex or a sign */
+	bool digit = false, dot = false;
+	for (const char *p = v; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digit = true;
+		else if (*p == '.' && !dot)
+			dot = true;
+		else
+			return false;
+	}
+	if (!digit)
+		return false;
+	char *end = NULL;
+	double x = strtod(v, &end);
+	return end && !*end && x >= 0 && x <= max;
 }
 
 static bt_status set_max_window(struct bt_options *o, const char *v, struct bt_diag *d)
@@ -544,7 +583,8 @@ static const struct option_def options[] = {
 	  "names each input's source", set_retire_latency_file },
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
-	  "(its count times X), stuck=N (always N) or swap=OTHER (counts OTHER's count)",
+	  "(its count times X, a decimal number from 0 to 1000), stuck=N (always N, a whole number "
+	  "below 2^48) or swap=OTHER (counts OTHER's count)",
 	  set_sim_miscount },
 	{ NULL, "sim-defect", 0, ARG_REQUIRED, "NAME[:K],...",
 	  "with --sim: inject hardware defects into the simulated PMU (stuck-counter:K, "

@@ -131,6 +131,14 @@ bool bt_options_has(int n, char **words, const char *long_name);
  * 010" is CPU 10 to a reader, not CPU 8); no sign, no white space, at most
  * max. BT_ERR_INVALID otherwise. */
 bt_status bt_options_parse_u64(const char *s, uint64_t max, uint64_t *ret);
+/* A plain decimal number (digits, at most one '.'; no sign, exponent,
+ * space, inf or nan) from 0 to max. */
+bool bt_options_plain_decimal(const char *s, double max);
+/* --sim-miscount's numbers: a scale up to 1000 keeps a scaled count of any
+ * workload far below a counter's 2^48 (the simulated counters' width), a
+ * stuck count is one such counter's value. */
+#define BT_SIM_MISCOUNT_SCALE_MAX 1000.0
+#define BT_SIM_MISCOUNT_STUCK_MAX 0xFFFFFFFFFFFFull
 /* Index of -x/--exec in words (the words after it are the application's),
  * or n. */
 int bt_options_scan_limit(int n, char **words);

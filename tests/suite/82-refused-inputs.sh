@@ -48,4 +48,24 @@ expect 2 "sim-cpuid .*ff.cpuid: CPU 0: CPUID.0AH is impossible: version 255" \
   "$bin" run --sim-cpuid "$work/ff.cpuid" -w multiply1:n=64 --no-results
 expect 0 'PMU               Intel architectural perfmon, version 5' "$bin" detect --cpuid "$data/cpuid/ehl-subset.cpuid"
 
+# --- --sim-miscount numbers (before: exit 0 and "instructions 0", scale=-1 wrapped at 2^48)
+mc() { expect 2 "$1" "$bin" run --sim=skl -w multiply1:n=64 --no-results --sim-miscount "$2"; }
+mc "scale=X takes a decimal number from 0 to 1000 (e.g. scale=0.6), not 'abc'" INST_RETIRED.ANY:scale=abc
+mc "scale=X takes a decimal number from 0 to 1000 (e.g. scale=0.6), not ''" INST_RETIRED.ANY:scale=
+mc "scale=X takes a decimal number from 0 to 1000 (e.g. scale=0.6), not '1e400'" INST_RETIRED.ANY:scale=1e400
+mc "scale=X takes a decimal number from 0 to 1000 (e.g. scale=0.6), not '-1'" INST_RETIRED.ANY:scale=-1
+mc "stuck=N takes a whole number from 0 to 281474976710655 (2^48 - 1, decimal or 0x hex), not 'abc'" INST_RETIRED.ANY:stuck=abc
+mc "is not among the events of model SKL; did you mean 'INST_RETIRED.ANY'?" INST_RETIRD.ANY:scale=2
+mc "is not among the events of model SKL; did you mean 'BR_MISP_RETIRED.ALL_BRANCHES'?" BR_MISP_RETIRED.ALL:scale=2
+# stuck=010 is ten (decimal), as every number of baretop's options, not octal eight
+expect 0 'miscounts on purpose' "$bin" run --sim=skl -w multiply1:n=64 --results-dir "$work/mc" \
+  --sim-miscount INST_RETIRED.ANY:stuck=010
+python3 - "$work"/mc/*.json <<'PY' || fail=1
+import json, sys
+ev = json.load(open(sys.argv[1]))['run']['workloads'][0]['counted']['events']
+v = ev['INST_RETIRED.ANY']['median']
+print(('ok  ' if v == 10 else 'FAIL') + f' stuck=010: INST_RETIRED.ANY counted {v}, want 10')
+sys.exit(v != 10)
+PY
+
 exit $fail
