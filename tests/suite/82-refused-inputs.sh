@@ -68,4 +68,27 @@ print(('ok  ' if v == 10 else 'FAIL') + f' stuck=010: INST_RETIRED.ANY counted {
 sys.exit(v != 10)
 PY
 
+# --- spec mistakes are spec errors (status 2, file, entry, field), not FAIL or SKIP of the PMU
+spec() { printf '{ "format": "baretop-validate-spec",\n  "checks": [\n    %s\n  ]%s }\n' "$2" "${3:-}" > "$work/$1.json"; }
+spec range '{ "event": "cpu/event=0xc4,umask=0x00/", "kernel": "loop-dec-jnz", "expect": { "range": ["2*k.cond", "k.cond"] } }'
+spec cmask '{ "event": "cpu/event=0xc4,umask=0x00,cmask=300/", "kernel": "loop-dec-jnz", "expect": { "exact": "k.cond" } }'
+spec dup '{ "event": "cpu/event=0xc4,umask=0x00/", "kernel": "loop-dec-jnz", "expect": { "exact": "k.cond" } }' \
+  ',
+  "checks": [ { "event": "cpu/event=0xc0,umask=0x00/", "kernel": "loop-dec-jnz", "expect": { "exact": "k.instructions" } } ]'
+spec good '{ "event": "cpu/event=0xc4,umask=0x00/", "kernel": "loop-dec-jnz", "expect": { "range": ["k.cond", "2*k.cond"] } }'
+v() { "$bin" validate --sim=skl --quick --no-results --validate-spec "$work/$1.json"; }
+expect 2 "spec error: .*range.json: checks\[0\] (line 3): \"expect.range\": LOW '2\*k.cond' = 2000000 is above HIGH 'k.cond' = 1000000 at n = 1000000" v range
+expect 2 "spec error: .*cmask.json: checks\[0\] (line 3): \"event\": 'cpu/event=0xc4,umask=0x00,cmask=300/' is no event any PMU counts: cmask=300: counter mask is 8 bits (0-255)" v cmask
+expect 2 'spec error: .*dup.json:5:3: key "checks" given twice in one object (first at line 2 column 3)' v dup
+expect 0 'PASS  event:cpu/event=0xc4,umask=0x00/@loop-dec-jnz' v good
+# every JSON document: a duplicate key in a results file too
+"$bin" run --sim=spr -w multiply1:n=64 --quick --results-dir "$work/dr" >/dev/null 2>&1
+python3 - "$work"/dr/000001.json "$work/dupres.json" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+i = t.index('"sequence"')
+open(sys.argv[2], 'w').write(t[:i] + '"sequence": 7,\n  ' + t[i:])
+PY
+expect 2 'dupres.json:[0-9]*:[0-9]*: key "sequence" given twice in one object' "$bin" report "$work/dupres.json"
+
 exit $fail
