@@ -91,4 +91,20 @@ open(sys.argv[2], 'w').write(t[:i] + '"sequence": 7,\n  ' + t[i:])
 PY
 expect 2 'dupres.json:[0-9]*:[0-9]*: key "sequence" given twice in one object' "$bin" report "$work/dupres.json"
 
+# --- perf stat -A / --per-thread / --per-core rows: named, not "no event name (third field)"
+ps=$data/perf-stat/skl-l2
+grep -v '^#' "$ps.csv" | grep . | sed 's/^/app-1001,/' > "$work/pt.csv"
+grep -v '^#' "$ps.csv" | grep . | sed 's/^/CPU0,/' > "$work/pa.csv"
+grep -v '^#' "$ps.csv" | grep . | sed 's/^/1.000,S0-D0-C1,4,/' > "$work/pc.csv"
+sed 's/^{/{"thread" : "app-1001", /' "$ps.json" > "$work/pt.json"
+sed 's/^{/{"interval" : 1.0, "cpu" : "0", /' "$ps.json" > "$work/pa.json"
+only="only perf stat's default aggregation is read (every CPU and thread summed into one row per event; -I intervals are read, one tree each)"
+expect 2 "pt.csv:1: 'app-1001': a row of perf stat --per-thread; $only" "$bin" replay --perf-stat "$work/pt.csv" --model SKL
+expect 2 "pa.csv:1: 'CPU0': a row of perf stat -A (--no-aggr: one row per CPU); $only" "$bin" replay --perf-stat "$work/pa.csv" --model SKL
+expect 2 "pc.csv:1: 'S0-D0-C1': a row of perf stat --per-core; $only" "$bin" replay --perf-stat "$work/pc.csv" --model SKL
+expect 2 "pt.json:1: \"thread\": a row of perf stat --per-thread; $only" "$bin" replay --perf-stat "$work/pt.json" --model SKL
+expect 2 "pa.json:1: \"cpu\": a row of perf stat -A (--no-aggr: one row per CPU); $only" "$bin" replay --perf-stat "$work/pa.json" --model SKL
+absent 'no -I, -A or --per-' "$work/err"
+expect 0 'model SKL' "$bin" replay --perf-stat "$ps.csv" --model SKL
+
 exit $fail
