@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "base/json-read.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,9 +534,11 @@ bt_status bt_json_parse(struct bt_arena *a, const char *text, size_t len, const 
 bt_status bt_file_read(struct bt_arena *a, const char *path, char **ret_text, size_t *ret_len,
 		       struct bt_diag *d)
 {
+	errno = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		bt_diag_set(d, "%s: cannot open", path);
+		int e = errno;
+		bt_diag_set(d, "%s: cannot open%s%s", path, e ? ": " : "", e ? strerror(e) : "");
 		return BT_ERR_NOT_FOUND;
 	}
 	size_t cap = 1 << 16, n = 0;
@@ -557,16 +560,19 @@ bt_status bt_file_read(struct bt_arena *a, const char *path, char **ret_text, si
 			buf = nb;
 			cap *= 2;
 		}
+		errno = 0;
 		size_t got = fread(buf + n, 1, cap - n, f);
 		n += got;
 		if (got == 0)
 			break;
 	}
-	int bad = ferror(f);
+	/* A directory opens for reading on Linux and fails at the first read
+	 * (EISDIR): its reason, "Is a directory", not a bare "read error". */
+	int bad = ferror(f), e = errno;
 	fclose(f);
 	if (bad) {
 		free(buf);
-		bt_diag_set(d, "%s: read error", path);
+		bt_diag_set(d, "%s: %s", path, e ? strerror(e) : "read error");
 		return BT_ERR_IO;
 	}
 	char *text = bt_arena_strndup(a, buf, n);

@@ -107,4 +107,16 @@ expect 2 "pa.json:1: \"cpu\": a row of perf stat -A (--no-aggr: one row per CPU)
 absent 'no -I, -A or --per-' "$work/err"
 expect 0 'model SKL' "$bin" replay --perf-stat "$ps.csv" --model SKL
 
+# --- a directory given as an input file: "Is a directory" (tools/baretop-host/README.md), not "read error"
+mkdir -p "$work/adir"
+d=$work/adir
+for c in "report $d" "diff $d $d" "export $d --toplev-csv" "counts $d --out-dir $work/cx" "show-validation $d" \
+         "replay $d" "replay --perf-stat $d --model SKL" "efivar $d" "detect --cpuid $d"; do
+  # shellcheck disable=SC2086
+  expect 2 "adir: Is a directory" "$bin" $c
+done
+expect 2 "counts: .*adir: Is a directory" "$bin" run --sim=spr -w multiply1 --no-results --counts "$d"
+expect 2 "adir: Is a directory" "$bin" run --sim=spr -w multiply1 --no-results --config "$d"
+expect 2 ".*nonexistent.json: cannot open: No such file or directory" "$bin" report "$work/nonexistent.json"
+
 exit $fail
