@@ -120,7 +120,10 @@ static void results_of(const struct run *r, struct bt_results *res,
 /*
  * --bring-up: PMU conformance and the model's events validated (the
  * validation mode, all the levels the tree may reach), then the Top-Down
- * run over the workloads with every event counted; each tree marks the
+ * run over the workloads, choosing its nodes as any run does (drill-down:
+ * level 1, then the children of flagged nodes; every node to N with
+ * --level N), so the deeper nodes of unflagged parents are not measured
+ * and the console says so; each tree marks the
  * nodes whose formulas read an event that did not pass, and (ARCH with
  * PERF_METRICS) the level-1 nodes whose cross-check is violated (untrusted,
  * never the bottleneck). The status is 1 when a validation check FAILed or
