@@ -4,7 +4,7 @@
 # The HTML report (`baretop-host report --html`, analysis/page-html.c) in a
 # real browser: headless Chromium driven through chromedriver's W3C HTTP
 # API (tests/suite/lib/check-html-chromium.py, Python standard library).
-# Where "localhost" does not resolve (a minimal root without /etc/hosts:
+# Where "localhost" does not resolve (a minimal root without the hosts file:
 # chromedriver's DevTools client then fails with "session not created: from
 # disconnected: unable to connect to renderer"), the checker starts Chromium
 # itself with its DevTools on 127.0.0.1 and chromedriver attaches to it;

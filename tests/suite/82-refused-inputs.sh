@@ -83,7 +83,7 @@ expect 2 'spec error: .*dup.json:5:3: key "checks" given twice in one object (fi
 expect 0 'PASS  event:cpu/event=0xc4,umask=0x00/@loop-dec-jnz' v good
 # every JSON document: a duplicate key in a results file too
 "$bin" run --sim=spr -w multiply1:n=64 --quick --results-dir "$work/dr" >/dev/null 2>&1
-python3 - "$work"/dr/000001.json "$work/dupres.json" <<'PY'
+python3 - "$work/dr/000001.json" "$work/dupres.json" <<'PY'
 import sys
 t = open(sys.argv[1]).read()
 i = t.index('"sequence"')

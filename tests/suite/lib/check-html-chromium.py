@@ -26,7 +26,7 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 
 
 def localhost_resolves():
-    """Whether "localhost" names a loopback address here (/etc/hosts)."""
+    """Whether "localhost" names a loopback address here (the hosts file)."""
     try:
         return any(a[4][0] in ("127.0.0.1", "::1") for a in socket.getaddrinfo("localhost", None))
     except OSError:
@@ -78,7 +78,7 @@ class Driver:
         if not localhost_resolves() or os.environ.get("BT_CHROMIUM_ATTACH") == "1":
             # chromedriver reaches the Chromium it starts at "localhost:PORT"
             # (its DevTools client); where that name does not resolve (a
-            # minimal root without /etc/hosts) it fails with "session not
+            # minimal root without the hosts file) it fails with "session not
             # created: from disconnected: unable to connect to renderer".
             # Then Chromium is started here, its DevTools on 127.0.0.1, and
             # chromedriver attaches to it by address (debuggerAddress).
