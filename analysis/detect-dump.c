@@ -115,6 +115,14 @@ static void topdown(struct bt_dump_decision *d, const struct bt_model_def *m,
 	struct bt_arch_td td;
 	bt_arch_td_from_caps(&d->ci.pmu, &td);
 	d->slots_per_cycle = d->ci.pmu.slots_per_cycle;
+	/* No PMU (no leaf 0AH, version 0, an impossible answer): baretop would
+	 * count nothing, so no model's level 1 (PERF_METRICS or other) is
+	 * claimed for it; the model id is still the part's. */
+	if (d->ci.pmu.kind == BT_PMU_NONE) {
+		snprintf(d->td_reason, sizeof(d->td_reason), "no PMU to count with (%s)",
+			 d->ci.pmu.absent_reason);
+		return;
+	}
 	if (!m) {
 		/* Say both why no published model and why not ARCH. */
 		char arch_why[256] = "";
@@ -232,10 +240,12 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 	bool own_events = m && strcmp(m->id, BT_TNT_MODEL_ID) == 0;
 	if (m && (strcmp(m->id, BT_ARCH_MODEL_ID) == 0 || own_events))
 		m = NULL; /* the notes below are about published models */
-	if (own_events)
+	if (own_events && d->td_source)
 		note(d, "no published model for %s family 0x%X model 0x%X: %s, level 1 from the "
 			"core's own TOPDOWN_* events over 4 x cycles", d->ci.vendor_str,
 		     d->ci.family, d->ci.model, BT_TNT_MODEL_NAME);
+	else if (own_events)
+		; /* no PMU: the Top-Down line says why */
 	else if (!m && d->td_source)
 		note(d, "no published model for %s family 0x%X model 0x%X%s: the architectural "
 			"model ARCH, from the Top-Down events the core enumerates", d->ci.vendor_str,

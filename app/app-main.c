@@ -120,7 +120,10 @@ static void results_of(const struct run *r, struct bt_results *res,
 /*
  * --bring-up: PMU conformance and the model's events validated (the
  * validation mode, all the levels the tree may reach), then the Top-Down
- * run over the workloads with every event counted; each tree marks the
+ * run over the workloads, choosing its nodes as any run does (drill-down:
+ * level 1, then the children of flagged nodes; every node to N with
+ * --level N), so the deeper nodes of unflagged parents are not measured
+ * and the console says so; each tree marks the
  * nodes whose formulas read an event that did not pass, and (ARCH with
  * PERF_METRICS) the level-1 nodes whose cross-check is violated (untrusted,
  * never the bottleneck). The status is 1 when a validation check FAILed or
@@ -194,16 +197,11 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 		bt_diag_set(d, "--model %s: no such model; the models are:%s TNT ARCH", o->model, list);
 		return false;
 	}
-	if (o->counts_file && !o->sim) {
-		bt_diag_set(d, "--counts feeds the simulated PMU: add --sim");
+	/* options that contradict each other across sources (options-combos.c) */
+	if (bt_option_combos_final(o, d) != BT_OK)
 		return false;
-	}
 	if (o->sim && o->sim_name && !bt_synth_known(o->sim_name, d))
 		return false;
-	if (o->copies > 1 && o->exec_path) {
-		bt_diag_set(d, "--copies: an EFI application (-x) runs as one copy");
-		return false;
-	}
 	if (o->n_cpus) {
 		uint32_t total = 0, enabled = 0;
 		if (!r->plat->cpu_count || r->plat->cpu_count(&total, &enabled) != BT_OK) {
@@ -395,6 +393,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	}
 	if (r->opt.qemu_exit && plat->set_failure_exit_port)
 		plat->set_failure_exit_port(r->opt.qemu_exit_port);
+	if (r->opt.list_option_combos) {
+		bt_option_combos_list(stdout);
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
 	if (r->opt.help) {
 		bt_options_usage(stdout, program);
 		status = finish(r, BT_EXIT_OK);

@@ -337,6 +337,11 @@ static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void combo_note(void *ctx, const char *text)
+{
+	ctx_note(ctx, "%s", text);
+}
+
 /* What the simulated PMU counts: the count file's counts for the model's
  * events (as the planner will program them), or generated ones. */
 static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_options *opt,
@@ -564,6 +569,9 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		bt_diag_set(why, "model %s: %s", c->def->id, d.text);
 		st = BT_ERR_UNSUPPORTED;
 	}
+	/* Options with nothing to act on for this model (options-combos.c). */
+	if (st == BT_OK && c->model)
+		bt_option_combos_model(opt, c->def->id, bt_model_retire_latency_count(c->model), combo_note, c);
 	/* The rules every tree of this model must satisfy; without them (out
 	 * of memory) the trees are still reported, unchecked. */
 	if (st == BT_OK && c->model && bt_rules_derive(c->model, &c->rules, &d) != BT_OK)

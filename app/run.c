@@ -223,6 +223,10 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	/* The counters are checked before anything counts with them (also
 	 * before the simulated workload's model is attached: the check's own
 	 * loop replaces it until then). */
+	/* the health check prints its line (once per count context): the
+	 * status line goes first, or a serial console shows the two run
+	 * together (the group hook draws it again) */
+	bt_console_ui_clear(&r->ui);
 	bt_status st = bt_count_health(ctx, &d);
 	if (st == BT_OK)
 		st = bt_count_sim_workload(ctx, cfg, &d);

@@ -78,6 +78,9 @@ struct bt_pmu_caps {
 	enum bt_pmu_kind kind;
 	/* When kind == BT_PMU_NONE: why, in one sentence for the user. */
 	char absent_reason[256];
+	/* CPUID.0AH gave an answer no processor can (pmu-caps.c
+	 * leaf0a_impossible): the reason says which field */
+	bool cpuid_impossible;
 
 	uint8_t num_gp;          /* highest general counter index + 1 (= count unless v6 has gaps) */
 	uint8_t gp_width;        /* their width in bits */

@@ -337,7 +337,10 @@ static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
 	if (!strncmp(how, "scale=", 6)) {
 		e->count = (uint64_t)llround((double)e->count * strtod(how + 6, NULL));
 	} else if (!strncmp(how, "stuck=", 6)) {
-		e->count = strtoull(how + 6, NULL, 0);
+		/* checked where the option is read (app/options.c): decimal, or
+		 * hex with 0x; never octal ("010" is ten) */
+		const char *n = how + 6;
+		e->count = strtoull(n, NULL, n[0] == '0' && (n[1] == 'x' || n[1] == 'X') ? 16 : 10);
 	} else {
 		struct bt_sim_count *o = entry_named(s, how + 5);
 		if (!o)
