@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tier: host ~6s
+# alone: its --budget checks compare wall time with the budget, which other steps running beside it would stretch
 # Timed-PEBS samplings (one run of the workload each, the retire latencies
 # of the LNL P-core formulas) are planned with the counter groups against
 # --budget and split under --max-window-ms like the counting runs.
