@@ -8,7 +8,7 @@
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
-#               [--secure-boot] [--until REGEX] [--qemu-arg ARG]...
+#               [--secure-boot] [--until REGEX] [--reboot] [--qemu-arg ARG]...
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -34,7 +34,10 @@
 # /usr/share/ovmf/PkKek-1-snakeoil.key (boot/install.sh --sign). --until
 # REGEX ends the boot as soon as the console shows a line matching the
 # extended REGEX (QEMU is stopped; exit status 0): for boots that end at
-# the firmware's menu, such as an image Secure Boot refuses.
+# the firmware's menu, such as an image Secure Boot refuses. --reboot lets
+# the machine restart on a reset (no -no-reboot): one run spans every boot
+# until a power-off, --until or --timeout, as a machine that reboots by
+# itself (boots are counted on the console).
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -60,8 +63,9 @@ vars_file=""
 extra_qemu=()
 secure_boot=0
 until_re=""
+reboot=0
 
-usage() { sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,44p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -84,6 +88,7 @@ while [ $# -gt 0 ]; do
     --qemu-arg) extra_qemu+=("$2"); shift 2 ;;
     --secure-boot) secure_boot=1; shift ;;
     --until) until_re=$2; shift 2 ;;
+    --reboot) reboot=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -165,7 +170,9 @@ if [ "$secure_boot" = 1 ]; then
       -drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
       -drive "if=pflash,format=raw,unit=1,file=$vars_file")
 fi
-qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
+noreboot=(-no-reboot)
+[ "$reboot" = 1 ] && noreboot=()
+qemu_args=(-nodefaults -nographic "${noreboot[@]+"${noreboot[@]}"}" -serial stdio -m "$mem" -smp "$smp"
            "${fw[@]}" -drive "$drive"
            -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")

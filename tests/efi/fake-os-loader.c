@@ -2,8 +2,9 @@
 /*
  * Stands in for an OS loader in the tests of `baretop --then-boot`: it
  * prints what a loader relies on (its own file path and device handle, its
- * load options) and powers the machine off, as a real loader takes the
- * machine over and never returns.
+ * load options, the BootCurrent the boot manager, or baretop's
+ * next-boot-entry, set for it) and powers the machine off, as a real
+ * loader takes the machine over and never returns.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -28,6 +29,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 					&FileSystemProtocol, (void **)&fs) == EFI_SUCCESS
 			      ? L"yes" : L"no");
 	}
+	UINT16 current = 0;
+	UINTN size = sizeof(current);
+	UINT32 attr = 0;
+	if (uefi_call_wrapper(st->RuntimeServices->GetVariable, 5, L"BootCurrent",
+			      &gEfiGlobalVariableGuid, &attr, &size, &current) == EFI_SUCCESS)
+		Print(L"fake-os-loader: BootCurrent=Boot%04X\n", current);
+	else
+		Print(L"fake-os-loader: BootCurrent absent\n");
 	uefi_call_wrapper(st->RuntimeServices->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
 			  NULL);
 	return EFI_SUCCESS;
