@@ -8,7 +8,8 @@
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
-#               [--secure-boot] [--until REGEX] [--reboot] [--qemu-arg ARG]...
+#               [--secure-boot] [--until REGEX] [--until-n N] [--reboot]
+#               [--qemu-arg ARG]...
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -34,7 +35,8 @@
 # /usr/share/ovmf/PkKek-1-snakeoil.key (boot/install.sh --sign). --until
 # REGEX ends the boot as soon as the console shows a line matching the
 # extended REGEX (QEMU is stopped; exit status 0): for boots that end at
-# the firmware's menu, such as an image Secure Boot refuses. --reboot lets
+# the firmware's menu, such as an image Secure Boot refuses; with --until-n
+# N, at the N-th such line (a line seen on every boot). --reboot lets
 # the machine restart on a reset (no -no-reboot): one run spans every boot
 # until a power-off, --until or --timeout, as a machine that reboots by
 # itself (boots are counted on the console).
@@ -64,8 +66,9 @@ extra_qemu=()
 secure_boot=0
 until_re=""
 reboot=0
+until_n=1
 
-usage() { sed -n '3,44p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,46p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -88,6 +91,7 @@ while [ $# -gt 0 ]; do
     --qemu-arg) extra_qemu+=("$2"); shift 2 ;;
     --secure-boot) secure_boot=1; shift ;;
     --until) until_re=$2; shift 2 ;;
+    --until-n) until_n=$2; shift 2 ;;
     --reboot) reboot=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -145,7 +149,7 @@ fi
 drive="if=virtio,format=raw,file=$img"
 [ "$readonly_esp" = 1 ] && drive="$drive,readonly=on"
 fw=(-bios "$ovmf")
-if [ -n "$vars_file" ]; then
+if [ -n "$vars_file" ] && [ "$secure_boot" = 0 ]; then
   code=/usr/share/OVMF/OVMF_CODE_4M.fd
   [ -f "$code" ] || { echo "qemu/run.sh: $code not found (apt-get install ovmf)" >&2; exit 125; }
   [ -f "$vars_file" ] || cp /usr/share/OVMF/OVMF_VARS_4M.fd "$vars_file"
@@ -191,7 +195,7 @@ elif [ -n "$until_re" ]; then
   qpid=$!
   matched=0
   while kill -0 "$qpid" 2>/dev/null; do
-    if sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r/\n/g' "$out/serial.log" | grep -qE -- "$until_re"; then
+    if [ "$(sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r/\n/g' "$out/serial.log" | grep -cE -- "$until_re")" -ge "$until_n" ]; then
       matched=1; kill "$qpid" 2>/dev/null; break
     fi
     sleep 0.5

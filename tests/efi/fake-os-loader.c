@@ -29,14 +29,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 					&FileSystemProtocol, (void **)&fs) == EFI_SUCCESS
 			      ? L"yes" : L"no");
 	}
+	/* gnu-efi's %X prints 8 digits: BootCurrent's 4 are written by hand */
 	UINT16 current = 0;
 	UINTN size = sizeof(current);
 	UINT32 attr = 0;
+	CHAR16 hex[5] = L"----";
 	if (uefi_call_wrapper(st->RuntimeServices->GetVariable, 5, L"BootCurrent",
-			      &gEfiGlobalVariableGuid, &attr, &size, &current) == EFI_SUCCESS)
-		Print(L"fake-os-loader: BootCurrent=Boot%04X\n", current);
-	else
+			      &gEfiGlobalVariableGuid, &attr, &size, &current) == EFI_SUCCESS) {
+		for (int i = 0; i < 4; i++)
+			hex[i] = L"0123456789ABCDEF"[(current >> (12 - 4 * i)) & 0xf];
+		Print(L"fake-os-loader: BootCurrent=Boot%s\n", hex);
+	} else {
 		Print(L"fake-os-loader: BootCurrent absent\n");
+	}
 	uefi_call_wrapper(st->RuntimeServices->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
 			  NULL);
 	return EFI_SUCCESS;
