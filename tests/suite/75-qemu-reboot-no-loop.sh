@@ -37,7 +37,7 @@ args="--run=once --then=reboot --no-workloads"
 series() {
   local s=$1; shift
   bash qemu/run.sh --efi "$efi" --smp 1 --out "$out/$s" --vars "$out/$s/vars.fd" --reboot \
-    --no-unattended --timeout 75 --add "$out/startup.nsh=/startup.nsh" "$@" \
+    --no-unattended --timeout 120 --add "$out/startup.nsh=/startup.nsh" "$@" \
     >/dev/null 2>"$out/$s/run.err"
   rc=$?
   cp "$out/$s/console.txt" "$out/$s/series.txt"

@@ -46,7 +46,7 @@ boot() {
   local s=$1 n=$2; shift 2
   printf "$1" >"$out/$s/startup.nsh"; shift
   bash qemu/run.sh --smp 1 --out "$out/$s" --vars "$out/$s/vars.fd" --reboot --keep-esp \
-    --no-unattended --timeout 80 --add "$out/$s/startup.nsh=/startup.nsh" "${disk_args[@]}" "$@" \
+    --no-unattended --timeout "${TMO:-80}" --add "$out/$s/startup.nsh=/startup.nsh" "${disk_args[@]}" "$@" \
     >/dev/null 2>"$out/$s/boot$n.err"
   rc=$?
   cp "$out/$s/console.txt" "$out/$s/boot$n.txt"
@@ -77,7 +77,7 @@ fw=$(grep -o 'BdsDxe: starting Boot[0-9A-F]*' "$out/$s/boot1.txt" | sed -n 2p)
 check "the firmware itself (baretop returns): Boot0005 fails to load, then '$fw' (the shell)" \
   "has $s 1 'BdsDxe: failed to load Boot0005' && [ '$fw' = 'BdsDxe: starting Boot$shell' ] && has $s 1 'shell-marker'"
 # three boots in one run: the shell resets (a cold reset, QEMU restarts)
-boot $s 2 'echo shell-marker\r\nreset -c\r\n' --efi "$efi" --until '^shell-marker' --until-n 3 \
+TMO=150 boot $s 2 'echo shell-marker\r\nreset -c\r\n' --efi "$efi" --until '^shell-marker' --until-n 3 \
   --args "--run=once --then=next-boot-entry --no-workloads"
 n=$(cnt $s 2 "$banner"); m=$(grep -c '^shell-marker' "$out/$s/boot2.txt"); sk=$(cnt $s 2 'Boot0005 cannot be loaded from its path as the boot manager expands it: skipped, no BootNext')
 st=$(cnt $s 2 "next-boot-entry: Boot$shell \"EFI Internal Shell\"")
