@@ -98,5 +98,7 @@ check "Boot0000 \"baretop\" first in BootOrder: started as Boot0000, exactly 2 b
 check "Boot0000 boot 2: reboot NOT taken, BootCurrent Boot0000 is in BootOrder" \
   "has boot0000 'reboot NOT taken: this boot did not measure and BootCurrent Boot0000 is in BootOrder'"
 
+if bash tests/suite/lib/esp-results-schema.sh "$out"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+
 echo "qemu reboot without loops: $pass passed, $fail failed ($(( $(date +%s) - t_start ))s)"
 [ "$fail" -eq 0 ]

@@ -114,5 +114,7 @@ else
   echo "     (Secure Boot part skipped: Debian's snakeoil OVMF or its key is absent)"
 fi
 
+if bash tests/suite/lib/esp-results-schema.sh "$out"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+
 echo "qemu next entry as BDS: $pass passed, $fail failed ($(( $(date +%s) - t_start ))s)"
 [ "$fail" -eq 0 ]
