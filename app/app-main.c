@@ -259,11 +259,14 @@ static int finish(struct run *r, int status)
 		fflush(stdout);
 		return status;
 	}
+	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
+		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
 	/* A restart only where it cannot loop (app/boot-policy.h
 	 * bt_boot_restart_allowed); otherwise the hand-over is a return to
 	 * the boot manager, which goes on with the next BootOrder entry. */
-	char why[200];
-	if (handover && r->opt.boot.then == BT_THEN_REBOOT && !restart_allowed(r, status, why, sizeof(why))) {
+	char why[200] = "";
+	bool restart = handover && r->opt.boot.then == BT_THEN_REBOOT;
+	if (restart && !restart_allowed(r, status, why, sizeof(why))) {
 		r->plat->return_goes_on = true;
 		printf("then          reboot NOT taken: %s\n", why);
 		printf("then          returning to the boot manager as \"not started\", so that it goes "
@@ -271,9 +274,7 @@ static int finish(struct run *r, int status)
 		fflush(stdout);
 		return status;
 	}
-	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
-		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
-	if (handover && r->opt.boot.then == BT_THEN_REBOOT && r->plat->reboot) {
+	if (restart && r->plat->reboot) {
 		printf("then          rebooting (%s)\n", why);
 		fflush(stdout);
 		r->plat->reboot();

@@ -186,7 +186,7 @@ static void add_on_handle(struct candidates *c, EFI_HANDLE h, const uint8_t *tai
 {
 	size_t hlen = 0, len = 0;
 	const uint8_t *hp = handle_path(h, &hlen);
-	uint8_t buf[DP_MAX + 600];
+	static uint8_t buf[DP_MAX + 600]; /* off the firmware's small stack */
 
 	if (!hp)
 		return;
@@ -265,7 +265,7 @@ static void expand_hd(const uint8_t *short_dp, size_t short_len, struct candidat
 		for (UINTN i = 0; i < n && !c->n; i++) {
 			size_t plen = 0, len = 0;
 			const uint8_t *pp = handle_path(handles[i], &plen);
-			uint8_t out[DP_MAX + 600];
+			static uint8_t out[DP_MAX + 600]; /* off the firmware's small stack */
 			if (pp && bt_dp_expand_hd(pp, plen, short_dp, short_len, out, sizeof(out),
 						  &len) == BT_OK)
 				add_copy(c, out, len);
