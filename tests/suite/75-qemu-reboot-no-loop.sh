@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~80s
+# tier: qemu ~75s
 # --then reboot never loops (issue 31): the restart is taken only on a boot
 # that measured, or when baretop was started one-shot (BootCurrent not in
 # BootOrder: app/boot-policy.h bt_boot_restart_allowed); any other boot
