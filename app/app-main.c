@@ -218,6 +218,18 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 	return true;
 }
 
+/* Whether --then reboot may restart the machine at the end of this run
+ * (app/boot-policy.h): on a boot that measured (a usage error measured
+ * nothing), or one started one-shot. */
+static bool restart_allowed(const struct run *r, int status, char *why, size_t len)
+{
+	const struct bt_platform *p = r->plat;
+	bool measured = r->boot.plat && r->boot.decision.measure && status != BT_EXIT_USAGE;
+
+	return bt_boot_restart_allowed(measured, p->have_boot_current ? p->boot_current : -1,
+				       p->boot_current_in_order, why, len);
+}
+
 /* Ends the run as the options ask: QEMU's exit device on failure, power off. */
 static int finish(struct run *r, int status)
 {
@@ -247,8 +259,21 @@ static int finish(struct run *r, int status)
 	}
 	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
 		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
-	if (handover && r->opt.boot.then == BT_THEN_REBOOT && r->plat->reboot) {
-		printf("then          rebooting\n");
+	/* A restart only where it cannot loop (app/boot-policy.h
+	 * bt_boot_restart_allowed); otherwise the hand-over is a return to
+	 * the boot manager, which goes on with the next BootOrder entry. */
+	char why[200] = "";
+	bool restart = handover && r->opt.boot.then == BT_THEN_REBOOT;
+	if (restart && !restart_allowed(r, status, why, sizeof(why))) {
+		r->plat->return_goes_on = true;
+		printf("then          reboot NOT taken: %s\n", why);
+		printf("then          returning to the boot manager as \"not started\", so that it goes "
+		       "on with the next BootOrder entry\n");
+		fflush(stdout);
+		return status;
+	}
+	if (restart && r->plat->reboot) {
+		printf("then          rebooting (%s)\n", why);
 		fflush(stdout);
 		r->plat->reboot();
 	}
@@ -335,6 +360,12 @@ static void write_results(struct run *r)
 
 	results_of(r, &res, &pf, &run, &count);
 	res.boot = bt_boot_run_record(&r->boot, &boot);
+	char restart_why[200];
+	if (res.boot && r->opt.boot.then == BT_THEN_REBOOT && !r->opt.then_boot) {
+		boot.restart_decided = true;
+		boot.restart_taken = restart_allowed(r, r->status, restart_why, sizeof(restart_why));
+		boot.restart_why = restart_why;
+	}
 	res.keep_results = r->opt.keep_results;
 	/* The folder first: hosted, statvfs needs it to exist (its volume). */
 	bt_mkdir_p(r->opt.results_dir);
