@@ -225,8 +225,12 @@ static bool restart_allowed(const struct run *r, int status, char *why, size_t l
 {
 	const struct bt_platform *p = r->plat;
 	bool measured = r->boot.plat && r->boot.decision.measure && status != BT_EXIT_USAGE;
+	const struct bt_boot_config *pol = &r->opt.boot;
+	bool every_boot = pol->run == BT_RUN_ALWAYS || pol->run == BT_RUN_EVERY_BOOT ||
+			  (pol->run == BT_RUN_EVERY_N && pol->every_n == 1);
 
-	return bt_boot_restart_allowed(measured, p->have_boot_current ? p->boot_current : -1,
+	return bt_boot_restart_allowed(measured, every_boot,
+				       p->have_boot_current ? p->boot_current : -1,
 				       p->boot_current_in_order, why, len);
 }
 

@@ -156,8 +156,8 @@ void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t s
 	s->last_seq = seq;
 }
 
-bool bt_boot_restart_allowed(bool measured, int32_t boot_current, bool current_in_boot_order,
-			     char *why, size_t len)
+bool bt_boot_restart_allowed(bool measured, bool every_boot_measures, int32_t boot_current,
+			     bool current_in_boot_order, char *why, size_t len)
 {
 	char start[160];
 	bool one_shot = boot_current >= 0 && !current_in_boot_order;
@@ -174,7 +174,13 @@ bool bt_boot_restart_allowed(bool measured, int32_t boot_current, bool current_i
 			 "one-shot (BootNext), the next boot follows BootOrder", (unsigned)boot_current);
 	if (one_shot)
 		snprintf(why, len, "%s", start);
-	else if (measured)
+	else if (measured && every_boot_measures && current_in_boot_order) {
+		/* Measuring is no guard here: the next boot measures too. */
+		snprintf(why, len, "every boot measures (no --run, or --run every-boot) and %s: "
+			 "a restart would measure and restart again, forever (start it one-shot "
+			 "with BootNext, or use --run once / every=N)", start);
+		return false;
+	} else if (measured)
 		/* Said on the measuring boot too: its results are the only
 		 * file a boot that hands over leaves. */
 		snprintf(why, len, "this boot measured; a boot that does not will not restart: %s",

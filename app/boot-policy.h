@@ -117,10 +117,14 @@ void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t s
  * in BootOrder (a BootOrder entry, or the removable-media entry BDS creates
  * and adds to BootOrder) is reached again by the next boot; no BootCurrent
  * (started from a shell, or hosted) cannot be told apart from it.
+ * A measuring boot is no guard where every boot measures (no --run,
+ * --run every-boot, every=1): reached again through BootOrder it would
+ * measure and restart again, forever; there the restart is taken only
+ * one-shot (every_boot_measures).
  * boot_current: BootCurrent, or -1 when there is none. *why: one line.
  */
-bool bt_boot_restart_allowed(bool measured, int32_t boot_current, bool current_in_boot_order,
-			     char *why, size_t len);
+bool bt_boot_restart_allowed(bool measured, bool every_boot_measures, int32_t boot_current,
+			     bool current_in_boot_order, char *why, size_t len);
 
 /*
  * --then next-boot-entry's BootNext attempt (efi/boot-entry.c) for an entry

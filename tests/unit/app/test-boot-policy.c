@@ -296,18 +296,24 @@ TEST(restart_only_when_measured_or_started_one_shot)
 	char why[256];
 
 	/* removable media / a BootOrder entry, not measuring: a loop */
-	CHECK(!bt_boot_restart_allowed(false, 1, true, why, sizeof(why)));
+	CHECK(!bt_boot_restart_allowed(false, false, 1, true, why, sizeof(why)));
 	CHECK(strstr(why, "BootCurrent Boot0001 is in BootOrder") != NULL);
 	/* the same boot measuring: taken, and it says later boots will not */
-	CHECK(bt_boot_restart_allowed(true, 1, true, why, sizeof(why)));
+	CHECK(bt_boot_restart_allowed(true, false, 1, true, why, sizeof(why)));
 	CHECK(strstr(why, "a boot that does not will not restart") != NULL);
 	/* one-shot (BootNext): taken either way */
-	CHECK(bt_boot_restart_allowed(false, 0x1234, false, why, sizeof(why)));
+	CHECK(bt_boot_restart_allowed(false, false, 0x1234, false, why, sizeof(why)));
 	CHECK(strstr(why, "Boot1234 is not in BootOrder") != NULL);
-	CHECK(bt_boot_restart_allowed(true, 0x1234, false, why, sizeof(why)));
+	CHECK(bt_boot_restart_allowed(true, false, 0x1234, false, why, sizeof(why)));
 	/* no BootCurrent (a shell, hosted): only a measuring boot */
-	CHECK(!bt_boot_restart_allowed(false, -1, false, why, sizeof(why)));
-	CHECK(bt_boot_restart_allowed(true, -1, false, why, sizeof(why)));
+	CHECK(!bt_boot_restart_allowed(false, false, -1, false, why, sizeof(why)));
+	CHECK(bt_boot_restart_allowed(true, false, -1, false, why, sizeof(why)));
+	/* every boot measures (no --run, every-boot): measuring is no guard
+	 * from a BootOrder entry, a one-shot start still restarts */
+	CHECK(!bt_boot_restart_allowed(true, true, 1, true, why, sizeof(why)));
+	CHECK(strstr(why, "every boot measures") != NULL);
+	CHECK(bt_boot_restart_allowed(true, true, 0x1234, false, why, sizeof(why)));
+	CHECK(bt_boot_restart_allowed(true, true, -1, false, why, sizeof(why)));
 }
 
 /* The BootNext attempt's mark: the boot right after it that comes back to
