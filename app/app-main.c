@@ -266,7 +266,7 @@ static int finish(struct run *r, int status)
 	/* A restart only where it cannot loop (app/boot-policy.h
 	 * bt_boot_restart_allowed); otherwise the hand-over is a return to
 	 * the boot manager, which goes on with the next BootOrder entry. */
-	char why[200] = "";
+	char why[400] = "";
 	bool restart = handover && r->opt.boot.then == BT_THEN_REBOOT;
 	if (restart && !restart_allowed(r, status, why, sizeof(why))) {
 		r->plat->return_goes_on = true;
@@ -364,7 +364,7 @@ static void write_results(struct run *r)
 
 	results_of(r, &res, &pf, &run, &count);
 	res.boot = bt_boot_run_record(&r->boot, &boot);
-	char restart_why[200];
+	char restart_why[400];
 	if (res.boot && r->opt.boot.then == BT_THEN_REBOOT && !r->opt.then_boot) {
 		boot.restart_decided = true;
 		boot.restart_taken = restart_allowed(r, r->status, restart_why, sizeof(restart_why));
