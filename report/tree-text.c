@@ -37,17 +37,26 @@ static void value_text(char *buf, size_t size, const struct bt_result *r, unsign
 		snprintf(buf, size, "not meas.");
 	else if (isnan(r->value[i]))
 		snprintf(buf, size, "n/a");
-	else if (percent && r->value[i] < 0 && r->value[i] * 100 > -0.005)
-		/* a share below 0 that "%.2f" would print as "-0.00%": its
-		 * digits, so the sign is not a rounding artefact (within the
-		 * range rule's tolerance, or the rule says so) */
-		snprintf(buf, size, "%.2g%%", r->value[i] * 100);
-	else if (percent && fabs(r->value[i] * 100) < 1e4)
-		snprintf(buf, size, "%.2f%%", r->value[i] * 100);
+	else if (percent && fabs(r->value[i] * 100) < 1e4) {
+		char d[40];
+		snprintf(buf, size, "%s%%", bt_pct_digits(d, sizeof(d), r->value[i] * 100));
+	}
 	else if (percent) /* a broken count set: keep every digit that matters */
 		snprintf(buf, size, "%.4g%%", r->value[i] * 100);
 	else
 		snprintf(buf, size, "%.6g", r->value[i]);
+}
+
+const char *bt_pct_digits(char *buf, size_t size, double pct)
+{
+	if (isnan(pct))
+		snprintf(buf, size, "n/a");
+	else if (pct < 0 && pct > -0.005)
+		/* within the range rule's tolerance, or the rule says so */
+		snprintf(buf, size, "%.2g", pct);
+	else
+		snprintf(buf, size, "%.2f", pct);
+	return buf;
 }
 
 void bt_bar_text(char *buf, size_t size, double frac, unsigned cells, bool blocks)

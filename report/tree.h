@@ -102,6 +102,11 @@ bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts
  * measured, no retire latency, a count not given, n/a). */
 void bt_cpi_share_why(const struct bt_model *m, const struct bt_result *r, unsigned i, char *buf,
 		      size_t size);
+/* A percentage's digits as every output shows them: "%.2f", except a
+ * value below 0 that would read "-0.00" gets its significant digits
+ * ("-0.0025"): a share below 0 is shown as one, never as a negative
+ * zero. NaN: "n/a". No "%" sign. */
+const char *bt_pct_digits(char *buf, size_t size, double pct);
 /* A bar of `cells` cells, the first round(frac * cells) (clamped to
  * 0..cells; none for NaN) filled: U+2588 FULL BLOCK then U+2591 LIGHT
  * SHADE in UTF-8 with `blocks`, else '#' then '.'. */
