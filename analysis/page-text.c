@@ -93,8 +93,10 @@ static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
 	bt_sb_printf(o, "  CPI stack (level-1 share x CPI): CPI %.4f =", v->cpi);
 	for (int c = 0; c < BT_L1_SLOTS; c++)
 		if (c < BT_L1_COUNT || !isnan(l1[c]))
+			/* a share below 0 is no component (metrics/eval.c
+			 * stack_weight), never a "-0.0000" */
 			bt_sb_printf(o, "%s %s %.4f", c ? " +" : "", bt_l1_category_label(c),
-				     isnan(l1[c]) ? 0 : l1[c] * v->cpi);
+				     isnan(l1[c]) || l1[c] < 0 ? 0 : l1[c] * v->cpi);
 	bt_sb_putc(o, '\n');
 	bt_sb_puts(o, "  CPI share of the bottleneck path:");
 	for (size_t i = 0; i < v->n_nodes; i++) {
@@ -140,11 +142,17 @@ static void checks_and_plan(struct bt_strbuf *o, const struct bt_view *v)
 		     tol * 100);
 	bt_sb_printf(o, "  %5s %6s %14s %14s %14s %10s %7s %7s %5s %10s\n", "step", "level", "inst min",
 		     "inst median", "inst max", "agreement", "retried", "flagged", "SMIs", "SMM frozen");
-	for (size_t i = 0; i < n; i++)
-		bt_sb_printf(o, "  %5zu %6u %14.0f %14.0f %14.0f %9.4f%% %7u %7u %5u %10s\n", i + 1,
-			     st[i].level, st[i].inst_min, st[i].inst_median, st[i].inst_max,
-			     st[i].agreement * 100, st[i].retried, st[i].flagged, st[i].smis,
+	for (size_t i = 0; i < n; i++) {
+		/* no agreement where no instructions were counted (a step
+		 * whose nodes needed no new group): "n/a", as the HTML's dash */
+		char agree[24] = "n/a";
+		if (!isnan(st[i].agreement))
+			snprintf(agree, sizeof(agree), "%.4f%%", st[i].agreement * 100);
+		bt_sb_printf(o, "  %5zu %6u %14.0f %14.0f %14.0f %10s %7u %7u %5u %10s\n", i + 1,
+			     st[i].level, st[i].inst_min, st[i].inst_median, st[i].inst_max, agree,
+			     st[i].retried, st[i].flagged, st[i].smis,
 			     st[i].smm_frozen > 0 ? "yes" : st[i].smm_frozen == 0 ? "no" : "-");
+	}
 	unsigned held, violated, na;
 	bt_page_rule_counts(v, &held, &violated, &na);
 	bt_sb_printf(o, "  consistency rules: %u held, %u violated, %u not applicable\n", held, violated, na);
