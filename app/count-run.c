@@ -595,8 +595,9 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
  * A violated consistency rule (metrics/rules.h) says some event does not
  * count as the formulas assume; which one, the counts alone cannot always
  * tell. Every node whose value formula reads an event the rule points at
- * (bt_rule_suspects: a share below 0, its numerator's events; any other
- * violation, every event it involves) is untrusted, "RULE" with the rule:
+ * (bt_rule_suspects: a share below 0, its numerator's events; a division
+ * by zero, the events that counted 0; any other violation, every event it
+ * involves) is untrusted, "RULE" with the rule:
  * shown, marked, never on the bottleneck path, and the run's status is 1
  * (app-main.c). SPR with general counter 1 stuck (STALLS_L2_MISS reads 0):
  * L3_Bound = (STALLS_L2_MISS - STALLS_L3_MISS) / CLK is -46 %, and
@@ -625,7 +626,7 @@ static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome 
 	for (unsigned k = 0; k < rs->n; k++) {
 		if (rs->rules[k].kind == BT_RULE_CROSS_CHECK)
 			continue;
-		unsigned n = bt_rule_suspects(rs, k, t->consistency, t->result, ev);
+		unsigned n = bt_rule_suspects(rs, k, t->consistency, t->counts, t->result, ev);
 		for (unsigned e = 0; e < n; e++)
 			if (!rule_of[ev[e]])
 				rule_of[ev[e]] = k + 1;

@@ -318,7 +318,7 @@ static uint32_t numerator_of(const struct bt_model *m, const struct bt_result *r
 }
 
 unsigned bt_rule_suspects(const struct bt_rule_set *rs, unsigned i, const struct bt_consistency *cs,
-			  const struct bt_result *r, uint16_t *ret)
+			  const struct bt_counts *c, const struct bt_result *r, uint16_t *ret)
 {
 	const struct bt_model *m = rs->model;
 	const struct bt_rule *x = &rs->rules[i];
@@ -327,6 +327,16 @@ unsigned bt_rule_suspects(const struct bt_rule_set *rs, unsigned i, const struct
 
 	if (v->state != BT_RULE_VIOLATED)
 		return 0;
+	if (v->undefined) {
+		/* a division by zero with every count given: the events of
+		 * the rule that counted 0 while the workload ran (a dead
+		 * instruction counter: INST_RETIRED.ANY, not the cycles) */
+		unsigned k = bt_rule_events(rs, i, r, ret);
+		for (unsigned e = 0; e < k; e++)
+			if (c->events[ret[e]] == 0)
+				ret[n++] = ret[e];
+		return n ? n : k;
+	}
 	if (x->kind != BT_RULE_FRACTION || !(v->diff < 0) || x->node < 0)
 		return bt_rule_events(rs, i, r, ret);
 	uint8_t *used = calloc(ne + 1, 1), *seen = calloc(m->n_ops + 1, 1);
