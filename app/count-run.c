@@ -608,7 +608,8 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
  * PERF_METRICS: its field's share and the architectural event's differ
  * beyond the rule's tolerance) is untrusted itself, "CROSS": which of the
  * two is wrong the counts cannot tell. An untrust the validation gave
- * (--bring-up) stands: it names the event that failed.
+ * (--bring-up) stands: it names the event that failed, and a violated
+ * rule that involves such an event points at it alone.
  * Returns how many nodes it marked.
  */
 static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome *t)
@@ -626,7 +627,16 @@ static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome 
 	for (unsigned k = 0; k < rs->n; k++) {
 		if (rs->rules[k].kind == BT_RULE_CROSS_CHECK)
 			continue;
-		unsigned n = bt_rule_suspects(rs, k, t->consistency, t->counts, t->result, ev);
+		unsigned n = bt_rule_suspects(rs, k, t->consistency, t->counts, t->result, ev), f = 0;
+		/* --bring-up: an event of the rule that FAILed validation
+		 * explains it (doubled Topdown_Retiring puts level 1 at 184 %):
+		 * its nodes are untrusted already, and the rule's other events
+		 * (the cycles the slots come from) are not suspects */
+		for (unsigned e = 0; c->ev_untrust && e < n; e++)
+			if (strcmp(c->ev_untrust[ev[e]].verdict, "FAIL") == 0)
+				ev[f++] = ev[e];
+		if (f)
+			n = f;
 		for (unsigned e = 0; e < n; e++)
 			if (!rule_of[ev[e]])
 				rule_of[ev[e]] = k + 1;
