@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~12s
+# tier: host ~15s
 # No broken counter on the bottleneck path, and a path that stops where
 # measurement stopped (SIMULATED PMU throughout):
 #  - SPR, general counter 1 stuck (it counts MEMORY_ACTIVITY.STALLS_L2_MISS
