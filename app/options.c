@@ -458,9 +458,10 @@ static const struct option_def options[] = {
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
 	  "time budget of a boot, from baretop's start, kept by planning: no workload starts "
 	  "when the time so far plus its estimate (the mean of the workloads before it) would "
-	  "pass it, and no counter group of a started workload starts when its estimate (the "
-	  "longest run of that workload so far, its warm-up for the first group, times the "
-	  "runs still to do) would; what is left out is listed, a workload cut short is "
+	  "pass it, and no counter group or timed-PEBS sampling (one run) of a started "
+	  "workload starts when its estimate (the longest run of that workload so far, its "
+	  "warm-up for the first group, times the runs still to do) would; what is left out is "
+	  "listed, a workload cut short is "
 	  "recorded as partial (\"not measured (budget)\"). Nothing stops a window once "
 	  "started. The UEFI watchdog, armed to the budget plus 5 s, resets a machine that "
 	  "hangs with interrupts open and the next boot records the hang; it is a timer "
@@ -573,7 +574,8 @@ static const struct option_def options[] = {
 	{ NULL, "max-window-ms", 0, ARG_REQUIRED, "MS",
 	  "the longest a counting window may run with interrupts masked (default 1000, from "
 	  "0.01 to 60000): when the first run of a workload (its warm-up) is longer, its later "
-	  "runs are split into windows under it, counters stopped and interrupts open between "
+	  "runs (its timed-PEBS samplings too) are split into windows under it, counters "
+	  "stopped and interrupts open between "
 	  "them, their counts summed; a workload that cannot be split (multiply1-3 can, by "
 	  "rows) runs whole, with a warning. Only counted runs are split, not timed ones. A "
 	  "plan, like --budget: it cannot end a window that hangs (only a hardware watchdog "

@@ -233,10 +233,11 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
 	if (o->counted && bt_tree_outcome_untrusted(o->counted))
 		r->n_untrusted++;
-	if (o->counted && o->counted->budget_groups_skipped) {
+	if (o->counted && (o->counted->budget_groups_skipped || o->counted->budget_pebs_skipped)) {
 		bt_console_ui_clear(&r->ui);
 		bt_boot_run_partial(r->boot, o->name, o->cpu, o->counted->budget_groups_skipped,
-				    o->counted->total_groups);
+				    o->counted->total_groups, o->counted->budget_pebs_skipped,
+				    o->counted->budget_pebs_skipped + o->counted->pebs_windows_run);
 	}
 }
 
