@@ -161,7 +161,7 @@ $(EFI_DIR)/efi/%.o: efi/%.c $(NEWLIB)/.complete $(NEWLIB_STAMP)
 # The event atlas only plans, classifies and writes (its windows run in
 # pmu/measure.c): optimised for size, so baretop.efi stays within 1 MiB.
 $(EFI_DIR)/validate/atlas.o $(EFI_DIR)/validate/atlas-inv.o $(EFI_DIR)/validate/atlas-out.o \
-$(EFI_DIR)/validate/atlas-list.o $(EFI_DIR)/app/atlas-mode.o: EFI_CFLAGS += -Os
+$(EFI_DIR)/validate/atlas-list.o $(EFI_DIR)/validate/atlas-builtin.o $(EFI_DIR)/app/atlas-mode.o: EFI_CFLAGS += -Os
 
 $(EFI_DIR)/%.o: %.c $(NEWLIB)/.complete $(NEWLIB_STAMP)
 	@mkdir -p $(@D)
