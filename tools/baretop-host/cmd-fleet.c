@@ -23,7 +23,7 @@
 #include "analysis/results-read.h"
 #include "metrics/robust-stats.h"
 #include "tools/baretop-host/command.h"
-#include "tools/baretop-host/fleet-db.h"
+#include "tools/baretop-host/fleet-store.h"
 #include "tools/baretop-host/fleet-summary.h"
 #include "tools/baretop-host/host-args.h"
 
@@ -155,18 +155,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static long long count_rows(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	long long n = -1;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	return n;
-}
-
 static int cmd_fleet(int argc, char **argv)
 {
 	const char *db_path = NULL, *csv = NULL;
@@ -222,7 +210,7 @@ static int cmd_fleet(int argc, char **argv)
 		return HOST_EXIT_USAGE;
 	}
 	struct bt_diag d = { "" };
-	sqlite3 *db = bt_fleet_db_open(db_path, &d);
+	struct bt_fleet_store *db = bt_fleet_store_open(db_path, &d);
 	if (!db) {
 		fprintf(stderr, "baretop-host: fleet: %s\n", d.text);
 		free(dirs);
@@ -251,7 +239,7 @@ static int cmd_fleet(int argc, char **argv)
 				named ? "" : ": ", d.text);
 			skipped++;
 		} else {
-			switch (bt_fleet_db_import(db, &run, files.v[i], &d)) {
+			switch (bt_fleet_import(db, &run, files.v[i], &d)) {
 			case BT_FLEET_IMPORTED:
 				imported++;
 				break;
@@ -266,22 +254,21 @@ static int cmd_fleet(int argc, char **argv)
 		}
 		bt_arena_free(&a);
 	}
-	if (rc == 0 && bt_fleet_db_commit(db, &d) != 0) {
-		fprintf(stderr, "baretop-host: fleet: %s: %s\n", db_path, d.text);
+	if (rc == 0 && db->e->finish(db, &d) != 0) {
+		fprintf(stderr, "baretop-host: fleet: %s: %s\n", db->where, d.text);
 		rc = HOST_EXIT_USAGE;
 	}
 	printf("import        %zu results files: %zu imported, %zu already in %s, %zu skipped\n", files.n,
-	       imported, already, db_path, skipped);
-	long long sim = count_rows(db, "SELECT COUNT(*) FROM runs WHERE simulated");
+	       imported, already, db->where, skipped);
+	long long c[BT_FC_N];
+	for (int i = 0; i < BT_FC_N; i++)
+		c[i] = db->e->count(db, (enum bt_fleet_count)i);
+	long long sim = c[BT_FC_SIMULATED];
 	printf("database      %lld machines (%lld without SMBIOS identity), %lld runs (%lld SIMULATED), "
 	       "%lld workloads, %lld node values, %lld event counts, %lld firmware versions, %lld microcode "
 	       "revisions\n",
-	       count_rows(db, "SELECT COUNT(*) FROM machines"),
-	       count_rows(db, "SELECT COUNT(*) FROM machines WHERE identity = 'no SMBIOS identity'"),
-	       count_rows(db, "SELECT COUNT(*) FROM runs"), sim, count_rows(db, "SELECT COUNT(*) FROM workloads"),
-	       count_rows(db, "SELECT COUNT(*) FROM nodes"), count_rows(db, "SELECT COUNT(*) FROM events"),
-	       count_rows(db, "SELECT COUNT(DISTINCT version) FROM firmware"),
-	       count_rows(db, "SELECT COUNT(DISTINCT IFNULL(microcode, '')) FROM runs"));
+	       c[BT_FC_MACHINES], c[BT_FC_NOSMBIOS], c[BT_FC_RUNS], sim, c[BT_FC_WORKLOADS], c[BT_FC_NODES],
+	       c[BT_FC_EVENTS], c[BT_FC_FIRMWARE_VERSIONS], c[BT_FC_MICROCODES]);
 	if (sim > 0)
 		printf("SIMULATED     %lld of the runs counted with the simulated PMU or replayed counts: their "
 		       "values are not measurements\n", sim);
@@ -303,7 +290,7 @@ static int cmd_fleet(int argc, char **argv)
 	}
 	if (cf.f && !host_output_end(&cf, rc == 0))
 		rc = HOST_EXIT_USAGE;
-	sqlite3_close(db);
+	db->e->close(db);
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);
 	free(files.v);

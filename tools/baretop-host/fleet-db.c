@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* The fleet database: schema and import. See fleet-db.h, docs/fleet-schema.md. */
+/*
+ * The fleet store's SQLite engine (fleet-store.h): the default, one file,
+ * no server. Schema below and in docs/fleet-schema.md. The import is one
+ * transaction; each results file a savepoint in it (a file that fails is
+ * rolled back alone, and the file is synced once, at the end). The
+ * summary's statistics are computed in C from the unit values
+ * (bt_fleet_block_of_units): SQLite has no percentile function.
+ */
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/baretop-host/fleet-db.h"
+#include "tools/baretop-host/fleet-summary.h"
 
 /* Keep in step with docs/fleet-schema.md. user_version says which schema a
  * database file has; a file with another version is refused. */
@@ -65,7 +75,444 @@ const char BT_FLEET_SCHEMA[] =
 	"CREATE INDEX IF NOT EXISTS workloads_name ON workloads(name, model);\n"
 	"PRAGMA user_version = 2;\n";
 
-sqlite3 *bt_fleet_db_open(const char *path, struct bt_diag *d)
+struct sqlite_store {
+	struct bt_fleet_store s;
+	sqlite3 *db;
+	sqlite3_stmt *machine_ins, *machine_sel, *fw_ins, *fw_sel, *run_ins, *wl_ins, *node_ins, *event_ins;
+};
+
+static sqlite3 *db_of(struct bt_fleet_store *s)
+{
+	return ((struct sqlite_store *)s)->db;
+}
+
+static int fail(struct bt_fleet_store *s, struct bt_diag *d, const char *what)
+{
+	bt_diag_set(d, "%s: %s", what, sqlite3_errmsg(db_of(s)));
+	return BT_FLEET_ERR;
+}
+
+/* Binds NULL for absent strings and NaN numbers: absent is NULL in the database too. */
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+static void bind_int_or_null(sqlite3_stmt *st, int i, int v, int is_null)
+{
+	if (is_null)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int(st, i, v);
+}
+
+/* Steps a statement once and resets it (kept prepared for the next file). */
+static int step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int sq_begin_file(struct bt_fleet_store *s, struct bt_diag *d)
+{
+	sqlite3 *db = db_of(s);
+	if (sqlite3_get_autocommit(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, d, "BEGIN");
+	if (sqlite3_exec(db, "SAVEPOINT one_file", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, d, "SAVEPOINT");
+	return BT_FLEET_OK;
+}
+
+static int sq_end_file(struct bt_fleet_store *s, int commit, struct bt_diag *d)
+{
+	const char *sql = commit ? "RELEASE one_file" : "ROLLBACK TO one_file; RELEASE one_file";
+	if (sqlite3_exec(db_of(s), sql, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, d, commit ? "RELEASE" : "ROLLBACK");
+	return BT_FLEET_OK;
+}
+
+/* INSERT OR IGNORE the row keyed by vals[0], then its id. */
+static int key_id(struct bt_fleet_store *s, sqlite3_stmt *ins, sqlite3_stmt *sel, const char *const *vals,
+		  int n, int64_t *id, struct bt_diag *d)
+{
+	for (int i = 0; i < n; i++)
+		bind_text(ins, i + 1, vals[i]);
+	if (step_done(ins) != 0)
+		return fail(s, d, "insert");
+	bind_text(sel, 1, vals[0]);
+	int rc = sqlite3_step(sel);
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(sel, 0) : -1;
+	sqlite3_reset(sel);
+	return *id < 0 ? fail(s, d, "select") : BT_FLEET_OK;
+}
+
+static int sq_machine_id(struct bt_fleet_store *s, const char *const vals[12], int64_t *id, struct bt_diag *d)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	return key_id(s, q->machine_ins, q->machine_sel, vals, 12, id, d);
+}
+
+static int sq_firmware_id(struct bt_fleet_store *s, const char *const vals[5], int64_t *id, struct bt_diag *d)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	return key_id(s, q->fw_ins, q->fw_sel, vals, 5, id, d);
+}
+
+static int sq_insert_run(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t machine, int64_t fw,
+			 const char *file, int *inserted, struct bt_diag *d)
+{
+	sqlite3_stmt *st = ((struct sqlite_store *)s)->run_ins;
+	bind_text(st, 1, r->run_id);
+	bind_text(st, 2, r->run_id_source);
+	sqlite3_bind_int64(st, 3, machine);
+	sqlite3_bind_int64(st, 4, fw);
+	bind_text(st, 5, r->microcode);
+	sqlite3_bind_int64(st, 6, r->sequence);
+	bind_text(st, 7, r->firmware_clock);
+	bind_text(st, 8, r->baretop_version);
+	sqlite3_bind_int(st, 9, r->simulated);
+	bind_int_or_null(st, 10, r->exit_status, r->exit_status < 0);
+	bind_real(st, 11, r->memory_total_mib);
+	bind_real(st, 12, r->fpdt_reset_end_ns);
+	bind_text(st, 13, file);
+	bind_int_or_null(st, 14, r->secure_boot, r->secure_boot < 0);
+	if (step_done(st) != 0)
+		return fail(s, d, "runs");
+	*inserted = sqlite3_changes(db_of(s)) == 1;
+	return BT_FLEET_OK;
+}
+
+static int sq_insert_workloads(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t *ids,
+			       struct bt_diag *d)
+{
+	sqlite3_stmt *ws = ((struct sqlite_store *)s)->wl_ins;
+	for (size_t k = 0; k < r->n_workloads; k++) {
+		const struct bt_fleet_workload *w = &r->workloads[k];
+		bind_text(ws, 1, r->run_id);
+		sqlite3_bind_int64(ws, 2, (sqlite3_int64)k);
+		bind_text(ws, 3, w->name);
+		bind_text(ws, 4, w->params);
+		sqlite3_bind_int(ws, 5, w->cpu);
+		bind_text(ws, 6, w->state);
+		sqlite3_bind_int(ws, 7, w->counted);
+		sqlite3_bind_int(ws, 8, w->simulated);
+		bind_text(ws, 9, w->model);
+		if (step_done(ws) != 0)
+			return fail(s, d, "workloads");
+		ids[k] = sqlite3_last_insert_rowid(db_of(s));
+	}
+	return BT_FLEET_OK;
+}
+
+static int sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run *r, const int64_t *ids,
+			    char *const *keep, struct bt_diag *d)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	sqlite3_stmt *ns = q->node_ins, *es = q->event_ins;
+	for (size_t k = 0; k < r->n_workloads; k++) {
+		const struct bt_fleet_workload *w = &r->workloads[k];
+		for (size_t i = 0; i < w->n_nodes; i++) {
+			const struct bt_fleet_node *n = &w->nodes[i];
+			if (!keep[k][i])
+				continue;
+			sqlite3_bind_int64(ns, 1, ids[k]);
+			bind_text(ns, 2, n->name);
+			bind_text(ns, 3, n->kind);
+			sqlite3_bind_int(ns, 4, n->level);
+			bind_text(ns, 5, n->parent);
+			bind_text(ns, 6, n->state);
+			bind_real(ns, 7, n->has_value ? n->value : NAN);
+			bind_int_or_null(ns, 8, n->thresh, n->thresh < 0);
+			if (step_done(ns) != 0)
+				return fail(s, d, "nodes");
+		}
+		for (size_t i = 0; i < w->n_events; i++) {
+			const struct bt_fleet_event *e = &w->events[i];
+			if (!keep[k][w->n_nodes + i])
+				continue;
+			sqlite3_bind_int64(es, 1, ids[k]);
+			bind_text(es, 2, e->name);
+			sqlite3_bind_double(es, 3, e->median);
+			bind_real(es, 4, e->min);
+			bind_real(es, 5, e->max);
+			bind_real(es, 6, e->raw_median);
+			bind_real(es, 7, e->overhead);
+			sqlite3_bind_int(es, 8, e->group);
+			if (step_done(es) != 0)
+				return fail(s, d, "events");
+		}
+	}
+	return BT_FLEET_OK;
+}
+
+static int sq_finish(struct bt_fleet_store *s, struct bt_diag *d)
+{
+	sqlite3 *db = db_of(s);
+	if (sqlite3_get_autocommit(db))
+		return BT_FLEET_OK;
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		fail(s, d, "COMMIT");
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return BT_FLEET_ERR;
+	}
+	return BT_FLEET_OK;
+}
+
+static long long sq_count(struct bt_fleet_store *s, enum bt_fleet_count what)
+{
+	sqlite3_stmt *st;
+	long long n = -1;
+	if (sqlite3_prepare_v2(db_of(s), BT_FLEET_COUNT_SQL[what], -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return n;
+}
+
+static int sq_node_names(struct bt_fleet_store *s, void (*fn)(void *ctx, const char *name), void *ctx)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db_of(s), "SELECT DISTINCT node FROM nodes WHERE kind = 'tree'", -1, &st,
+			       NULL) != SQLITE_OK) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (name)
+			fn(ctx, name);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static char *dup_or_die(const char *s)
+{
+	char *c = strdup(s ? s : "");
+	if (!c) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
+	return c;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	p = realloc(p, *cap * size);
+	if (!p) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* The units of one block, as read. */
+struct block_in {
+	char *workload, *params, *model, *node;
+	struct bt_fleet_unit_in *u;
+	size_t n, cap;
+};
+
+static void block_in_free(struct block_in *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		free(b->u[i].machine);
+		free(b->u[i].firmware);
+		free(b->u[i].microcode);
+		free(b->u[i].vals);
+	}
+	free(b->u);
+	free(b->workload);
+	free(b->params);
+	free(b->model);
+	free(b->node);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Every tree node value, in block and unit order; the statistics in C. */
+static int sq_blocks(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o, bt_fleet_block_fn fn,
+		     void *ctx)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT w.name, IFNULL(w.model, ''), n.node, m.machine_key, f.version,"
+		"       IFNULL(r.microcode, 'unknown'), n.value, IFNULL(w.params, ''),"
+		"       r.simulated OR w.simulated"
+		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
+		"  JOIN runs r ON r.run_id = w.run_id JOIN machines m ON m.machine_id = r.machine_id"
+		"  JOIN firmware f ON f.firmware_id = r.firmware_id"
+		" WHERE n.kind = 'tree' AND n.value IS NOT NULL AND (?1 IS NULL OR n.node = ?1)"
+		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.level, n.node, m.machine_key, f.version,"
+		"          r.microcode";
+	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	if (o->node)
+		sqlite3_bind_text(st, 1, o->node, -1, SQLITE_STATIC);
+	struct block_in b = { 0 };
+	int rc, stop = 0;
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *wl = (const char *)sqlite3_column_text(st, 0);
+		const char *model = (const char *)sqlite3_column_text(st, 1);
+		const char *node = (const char *)sqlite3_column_text(st, 2);
+		const char *mach = (const char *)sqlite3_column_text(st, 3);
+		const char *fw = (const char *)sqlite3_column_text(st, 4);
+		const char *uc = (const char *)sqlite3_column_text(st, 5);
+		double val = sqlite3_column_double(st, 6);
+		const char *params = (const char *)sqlite3_column_text(st, 7);
+		if (!wl || !model || !node || !mach || !fw || !uc || !params)
+			continue;
+		if (!b.workload || strcmp(b.workload, wl) || strcmp(b.params, params) ||
+		    strcmp(b.model, model) || strcmp(b.node, node)) {
+			stop = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
+			block_in_free(&b);
+			b.workload = dup_or_die(wl);
+			b.params = dup_or_die(params);
+			b.model = dup_or_die(model);
+			b.node = dup_or_die(node);
+		}
+		struct bt_fleet_unit_in *u = b.n ? &b.u[b.n - 1] : NULL;
+		if (!u || strcmp(u->machine, mach) || strcmp(u->firmware, fw) || strcmp(u->microcode, uc)) {
+			b.u = grow(b.u, &b.cap, b.n, sizeof(*b.u));
+			u = &b.u[b.n++];
+			*u = (struct bt_fleet_unit_in){ dup_or_die(mach), dup_or_die(fw), dup_or_die(uc), NULL, 0, 0, 0 };
+		}
+		u->vals = grow(u->vals, &u->cap, u->n, sizeof(double));
+		u->vals[u->n++] = val;
+		u->simulated += sqlite3_column_int(st, 8) != 0;
+	}
+	if (!stop)
+		stop = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
+	block_in_free(&b);
+	sqlite3_finalize(st);
+	if (!stop && rc != SQLITE_DONE) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	return stop;
+}
+
+struct pnode_in {
+	struct bt_fleet_path_node p;
+	double *vals;
+	size_t n, cap;
+};
+
+static void path_flush(bt_fleet_path_fn fn, void *ctx, const char *wl, const char *params, const char *model,
+		       struct pnode_in *p, size_t n)
+{
+	struct bt_fleet_path_node *out = malloc((n ? n : 1) * sizeof(*out));
+	if (!out)
+		exit(1);
+	for (size_t i = 0; i < n; i++) {
+		p[i].p.median = bt_median_inplace(p[i].vals, p[i].n);
+		out[i] = p[i].p;
+	}
+	fn(ctx, wl, params, model, out, n);
+	free(out);
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].p.node);
+		free(p[i].p.parent);
+		free(p[i].vals);
+	}
+}
+
+static int sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT w.name, IFNULL(w.params, ''), IFNULL(w.model, ''), n.node, IFNULL(n.parent, ''),"
+		"       n.value, n.thresh"
+		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
+		" WHERE n.kind = 'tree' AND n.value IS NOT NULL"
+		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.node";
+	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	char *wl = NULL, *params = NULL, *model = NULL;
+	struct pnode_in *p = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+		const char *pa = (const char *)sqlite3_column_text(st, 1);
+		const char *mo = (const char *)sqlite3_column_text(st, 2);
+		const char *node = (const char *)sqlite3_column_text(st, 3);
+		const char *parent = (const char *)sqlite3_column_text(st, 4);
+		if (!w || !pa || !mo || !node || !parent)
+			continue;
+		if (!wl || strcmp(wl, w) || strcmp(params, pa) || strcmp(model, mo)) {
+			if (wl)
+				path_flush(fn, ctx, wl, params, model, p, n);
+			n = 0;
+			free(wl);
+			free(params);
+			free(model);
+			wl = dup_or_die(w);
+			params = dup_or_die(pa);
+			model = dup_or_die(mo);
+		}
+		if (!n || strcmp(p[n - 1].p.node, node)) {
+			p = grow(p, &cap, n, sizeof(*p));
+			p[n++] = (struct pnode_in){ { dup_or_die(node), dup_or_die(parent), NAN, 0, 0 }, NULL, 0, 0 };
+		}
+		struct pnode_in *x = &p[n - 1];
+		x->vals = grow(x->vals, &x->cap, x->n, sizeof(double));
+		x->vals[x->n++] = sqlite3_column_double(st, 5);
+		if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
+			x->p.known++;
+			x->p.flagged += sqlite3_column_int(st, 6) != 0;
+		}
+	}
+	if (wl)
+		path_flush(fn, ctx, wl, params, model, p, n);
+	free(p);
+	free(wl);
+	free(params);
+	free(model);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	return 0;
+}
+
+static void sq_close(struct bt_fleet_store *s)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	sqlite3_stmt *all[] = { q->machine_ins, q->machine_sel, q->fw_ins, q->fw_sel, q->run_ins, q->wl_ins,
+				q->node_ins, q->event_ins };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		sqlite3_finalize(all[i]);
+	sqlite3_close(q->db);
+	free(q);
+}
+
+static const struct bt_fleet_engine sqlite_engine = {
+	"SQLite", sq_begin_file, sq_end_file, sq_machine_id, sq_firmware_id, sq_insert_run, sq_insert_workloads,
+	sq_insert_values, sq_finish, sq_count, sq_node_names, sq_blocks, sq_paths, sq_close,
+};
+
+struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 {
 	sqlite3 *db = NULL;
 	if (sqlite3_open(path, &db) != SQLITE_OK) {
@@ -103,206 +550,39 @@ sqlite3 *bt_fleet_db_open(const char *path, struct bt_diag *d)
 		sqlite3_close(db);
 		return NULL;
 	}
-	return db;
-}
-
-/* Binds NULL for absent strings and NaN numbers: absent is NULL in the database too. */
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static void bind_real(sqlite3_stmt *st, int i, double v)
-{
-	if (isnan(v))
-		sqlite3_bind_null(st, i);
-	else
-		sqlite3_bind_double(st, i, v);
-}
-
-/* Runs one statement; returns the result of its first step. */
-static int exec1(sqlite3 *db, sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-	(void)db;
-	return rc;
-}
-
-static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
-{
-	return sqlite3_prepare_v2(db, sql, -1, st, NULL);
-}
-
-/* INSERT OR IGNORE the row keyed by key, then its id. */
-static sqlite3_int64 row_id(sqlite3 *db, const char *select_sql, const char *key)
-{
-	sqlite3_stmt *st;
-	sqlite3_int64 id = -1;
-	if (prepare(db, select_sql, &st) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return id;
-}
-
-static int store(sqlite3 *db, const struct bt_fleet_run *r, const char *file)
-{
-	sqlite3_stmt *st;
-	if (prepare(db, "INSERT OR IGNORE INTO machines (machine_key, identity, manufacturer, product, serial,"
-			" uuid, board_manufacturer, board_product, board_serial, cpu_vendor, cpu_brand,"
-			" cpu_signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", &st) != SQLITE_OK)
-		return -1;
-	const char *m[] = { r->machine_key, r->identity, r->sys_manufacturer, r->sys_product, r->sys_serial,
-			    r->sys_uuid, r->board_manufacturer, r->board_product, r->board_serial,
-			    r->cpu_vendor, r->cpu_brand, r->cpu_signature };
-	for (int i = 0; i < 12; i++)
-		bind_text(st, i + 1, m[i]);
-	int rc = exec1(db, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -1;
-	if (prepare(db, "INSERT OR IGNORE INTO firmware (firmware_key, vendor, version, release_date, source)"
-			" VALUES (?,?,?,?,?)", &st) != SQLITE_OK)
-		return -1;
-	const char *f[] = { r->fw_key, r->fw_vendor, r->fw_version, r->fw_release_date, r->fw_source };
-	for (int i = 0; i < 5; i++)
-		bind_text(st, i + 1, f[i]);
-	rc = exec1(db, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -1;
-	sqlite3_int64 machine = row_id(db, "SELECT machine_id FROM machines WHERE machine_key = ?", r->machine_key);
-	sqlite3_int64 fw = row_id(db, "SELECT firmware_id FROM firmware WHERE firmware_key = ?", r->fw_key);
-	if (machine < 0 || fw < 0)
-		return -1;
-	if (prepare(db, "INSERT INTO runs (run_id, run_id_source, machine_id, firmware_id, microcode, sequence,"
-			" firmware_clock, baretop_version, simulated, exit_status, memory_total_mib,"
-			" fpdt_reset_end_ns, source_file, secure_boot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		    &st) != SQLITE_OK)
-		return -1;
-	bind_text(st, 1, r->run_id);
-	bind_text(st, 2, r->run_id_source);
-	sqlite3_bind_int64(st, 3, machine);
-	sqlite3_bind_int64(st, 4, fw);
-	bind_text(st, 5, r->microcode);
-	sqlite3_bind_int64(st, 6, r->sequence);
-	bind_text(st, 7, r->firmware_clock);
-	bind_text(st, 8, r->baretop_version);
-	sqlite3_bind_int(st, 9, r->simulated);
-	if (r->exit_status >= 0)
-		sqlite3_bind_int(st, 10, r->exit_status);
-	else
-		sqlite3_bind_null(st, 10);
-	bind_real(st, 11, r->memory_total_mib);
-	bind_real(st, 12, r->fpdt_reset_end_ns);
-	bind_text(st, 13, file);
-	if (r->secure_boot >= 0)
-		sqlite3_bind_int(st, 14, r->secure_boot);
-	else
-		sqlite3_bind_null(st, 14);
-	rc = exec1(db, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -1;
-
-	sqlite3_stmt *ws = NULL, *ns = NULL, *es = NULL;
-	int ok = prepare(db, "INSERT INTO workloads (run_id, position, name, params, cpu, state, counted,"
-			     " simulated, model) VALUES (?,?,?,?,?,?,?,?,?)", &ws) == SQLITE_OK &&
-		 prepare(db, "INSERT OR REPLACE INTO nodes (workload_id, node, kind, level, parent, state, value,"
-			     " thresh) VALUES (?,?,?,?,?,?,?,?)", &ns) == SQLITE_OK &&
-		 prepare(db, "INSERT OR REPLACE INTO events (workload_id, event, median, min, max, raw_median,"
-			     " overhead, counter_group) VALUES (?,?,?,?,?,?,?,?)", &es) == SQLITE_OK;
-	for (size_t k = 0; ok && k < r->n_workloads; k++) {
-		const struct bt_fleet_workload *w = &r->workloads[k];
-		sqlite3_reset(ws);
-		bind_text(ws, 1, r->run_id);
-		sqlite3_bind_int64(ws, 2, (sqlite3_int64)k);
-		bind_text(ws, 3, w->name);
-		bind_text(ws, 4, w->params);
-		sqlite3_bind_int(ws, 5, w->cpu);
-		bind_text(ws, 6, w->state);
-		sqlite3_bind_int(ws, 7, w->counted);
-		sqlite3_bind_int(ws, 8, w->simulated);
-		bind_text(ws, 9, w->model);
-		if (sqlite3_step(ws) != SQLITE_DONE) {
-			ok = 0;
-			break;
+	struct sqlite_store *q = calloc(1, sizeof(*q));
+	if (!q) {
+		sqlite3_close(db);
+		bt_diag_set(d, "out of memory");
+		return NULL;
+	}
+	q->s.e = &sqlite_engine;
+	snprintf(q->s.where, sizeof(q->s.where), "%s", path);
+	q->db = db;
+	struct { sqlite3_stmt **st; const char *sql; } prep[] = {
+		{ &q->machine_ins, "INSERT OR IGNORE INTO machines (machine_key, identity, manufacturer, product,"
+				   " serial, uuid, board_manufacturer, board_product, board_serial, cpu_vendor,"
+				   " cpu_brand, cpu_signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)" },
+		{ &q->machine_sel, "SELECT machine_id FROM machines WHERE machine_key = ?" },
+		{ &q->fw_ins, "INSERT OR IGNORE INTO firmware (firmware_key, vendor, version, release_date, source)"
+			      " VALUES (?,?,?,?,?)" },
+		{ &q->fw_sel, "SELECT firmware_id FROM firmware WHERE firmware_key = ?" },
+		{ &q->run_ins, "INSERT OR IGNORE INTO runs (run_id, run_id_source, machine_id, firmware_id, microcode,"
+			       " sequence, firmware_clock, baretop_version, simulated, exit_status,"
+			       " memory_total_mib, fpdt_reset_end_ns, source_file, secure_boot)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+		{ &q->wl_ins, "INSERT INTO workloads (run_id, position, name, params, cpu, state, counted,"
+			      " simulated, model) VALUES (?,?,?,?,?,?,?,?,?)" },
+		{ &q->node_ins, "INSERT INTO nodes (workload_id, node, kind, level, parent, state, value,"
+				" thresh) VALUES (?,?,?,?,?,?,?,?)" },
+		{ &q->event_ins, "INSERT INTO events (workload_id, event, median, min, max, raw_median,"
+				 " overhead, counter_group) VALUES (?,?,?,?,?,?,?,?)" },
+	};
+	for (size_t i = 0; i < sizeof(prep) / sizeof(prep[0]); i++)
+		if (sqlite3_prepare_v2(db, prep[i].sql, -1, prep[i].st, NULL) != SQLITE_OK) {
+			bt_diag_set(d, "%s: %s", path, sqlite3_errmsg(db));
+			sq_close(&q->s);
+			return NULL;
 		}
-		sqlite3_int64 wid = sqlite3_last_insert_rowid(db);
-		for (size_t i = 0; ok && i < w->n_nodes; i++) {
-			const struct bt_fleet_node *n = &w->nodes[i];
-			sqlite3_reset(ns);
-			sqlite3_bind_int64(ns, 1, wid);
-			bind_text(ns, 2, n->name);
-			bind_text(ns, 3, n->kind);
-			sqlite3_bind_int(ns, 4, n->level);
-			bind_text(ns, 5, n->parent);
-			bind_text(ns, 6, n->state);
-			bind_real(ns, 7, n->has_value ? n->value : NAN);
-			if (n->thresh >= 0)
-				sqlite3_bind_int(ns, 8, n->thresh);
-			else
-				sqlite3_bind_null(ns, 8);
-			ok = sqlite3_step(ns) == SQLITE_DONE;
-		}
-		for (size_t i = 0; ok && i < w->n_events; i++) {
-			const struct bt_fleet_event *e = &w->events[i];
-			sqlite3_reset(es);
-			sqlite3_bind_int64(es, 1, wid);
-			bind_text(es, 2, e->name);
-			sqlite3_bind_double(es, 3, e->median);
-			bind_real(es, 4, e->min);
-			bind_real(es, 5, e->max);
-			bind_real(es, 6, e->raw_median);
-			bind_real(es, 7, e->overhead);
-			sqlite3_bind_int(es, 8, e->group);
-			ok = sqlite3_step(es) == SQLITE_DONE;
-		}
-	}
-	sqlite3_finalize(ws);
-	sqlite3_finalize(ns);
-	sqlite3_finalize(es);
-	return ok ? 0 : -1;
-}
-
-/* Each file is a savepoint inside the import's one transaction: a file that
- * fails is rolled back alone, and the database is synced once, at the end
- * (bt_fleet_db_commit), not once per file. */
-enum bt_fleet_import bt_fleet_db_import(sqlite3 *db, const struct bt_fleet_run *r, const char *file,
-					struct bt_diag *d)
-{
-	if (row_id(db, "SELECT 1 FROM runs WHERE run_id = ?", r->run_id) == 1)
-		return BT_FLEET_ALREADY;
-	if (sqlite3_get_autocommit(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		bt_diag_set(d, "%s: BEGIN: %s", file, sqlite3_errmsg(db));
-		return BT_FLEET_DB_ERROR;
-	}
-	if (sqlite3_exec(db, "SAVEPOINT one_file", NULL, NULL, NULL) != SQLITE_OK) {
-		bt_diag_set(d, "%s: SAVEPOINT: %s", file, sqlite3_errmsg(db));
-		return BT_FLEET_DB_ERROR;
-	}
-	if (store(db, r, file) != 0) {
-		bt_diag_set(d, "%s: not stored: %s", file, sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK TO one_file; RELEASE one_file", NULL, NULL, NULL);
-		return BT_FLEET_DB_ERROR;
-	}
-	sqlite3_exec(db, "RELEASE one_file", NULL, NULL, NULL);
-	return BT_FLEET_IMPORTED;
-}
-
-int bt_fleet_db_commit(sqlite3 *db, struct bt_diag *d)
-{
-	if (sqlite3_get_autocommit(db))
-		return 0;
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		bt_diag_set(d, "COMMIT: %s", sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	return 0;
+	return &q->s;
 }
