@@ -611,7 +611,9 @@ static int pg_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 		"       count(n.thresh)\n"
 		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id\n"
 		" WHERE n.kind = 'tree' AND n.value IS NOT NULL\n"
-		" GROUP BY 1, 2, 3, 4 ORDER BY 1 COLLATE \"C\", 2 COLLATE \"C\", 3 COLLATE \"C\", 4 COLLATE \"C\"");
+		" GROUP BY 1, 2, 3, 4\n"
+		" ORDER BY w.name COLLATE \"C\", COALESCE(w.params, '') COLLATE \"C\", COALESCE(w.model, '') COLLATE \"C\",\n"
+		"          n.node COLLATE \"C\"");
 	if (!res)
 		return -1;
 	int rows = PQntuples(res);
