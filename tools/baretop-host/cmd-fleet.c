@@ -4,7 +4,8 @@
  *
  * Imports every results file (*.json, recursively) under the given folders
  * (the \baretop\results folders of many machines, copied off their ESPs)
- * into one SQLite database (docs/fleet-schema.md), then prints the fleet
+ * into one SQLite file or PostgreSQL server (fleet-store.h,
+ * docs/fleet-schema.md), then prints the fleet
  * summary (fleet-summary.h) of the whole database. A file is imported once:
  * its run id is the key, so importing a folder again adds nothing. A file
  * that does not parse (truncated, malformed) or is not a results file is
@@ -27,13 +28,15 @@
 #include "tools/baretop-host/fleet-summary.h"
 #include "tools/baretop-host/host-args.h"
 
-BT_HOST_COMMAND(fleet, "fleet DIR... [--db F] [--csv [F]] [--k K]",
-		"import results files of many machines into SQLite; fleet medians and outliers")
+BT_HOST_COMMAND(fleet, "fleet DIR... [--db F|URI] [--csv [F]] [--k K]",
+		"import results files of many machines into SQLite or PostgreSQL; fleet medians and outliers")
 
 static const struct host_opt opts[] = {
-	{ "db", NULL, HOST_VALUE, "FILE",
-	  "the database (default: baretop-fleet.db next to the baretop-host\n"
-	  "binary, build/baretop-fleet.db: never the working directory)" },
+	{ "db", NULL, HOST_VALUE, "FILE|URI",
+	  "the database: a SQLite file (default: baretop-fleet.db next to the\n"
+	  "baretop-host binary, build/baretop-fleet.db: never the working\n"
+	  "directory), or a PostgreSQL server: postgresql://USER@HOST/DB\n"
+	  "(libpq URI; postgres:// too; a unix socket: ?host=/run/postgresql)" },
 	{ "csv", NULL, HOST_OUTPUT, "FILE", "also write the summary table as CSV" },
 	{ "k", NULL, HOST_VALUE, "K",
 	  "outlier limit in median absolute deviations (default 7;\n"
@@ -49,13 +52,19 @@ static const struct host_opt opts[] = {
 static const struct host_cmd_args args = {
 	"fleet",
 	"fleet [DIR|FILE]... [options]",
-	"  imports every results file (*.json, recursively) under each DIR into a SQLite\n"
-	"  database (schema: docs/fleet-schema.md), keyed by run id: importing a file again\n"
+	"  imports every results file (*.json, recursively) under each DIR into the fleet\n"
+	"  database, a SQLite file or a PostgreSQL server (Engines below; schema:\n"
+	"  docs/fleet-schema.md), keyed by run id: importing a file again\n"
 	"  adds nothing. Truncated or malformed files are named and skipped. Then prints, per\n"
 	"  workload (with its parameters), model and Top-Down node, the fleet median and MAD\n"
 	"  over machines, the machines more than K MADs from the median, and the same per\n"
 	"  firmware version and microcode group; then the fleet's bottleneck path per\n"
-	"  workload. With no DIR, only the summary of the database.",
+	"  workload. With no DIR, only the summary of the database.\n"
+	"  Engines: SQLite (a file, one importer at a time) for one team's folders;\n"
+	"  PostgreSQL (--db postgresql://...) for many collectors and 10^5-10^6 runs:\n"
+	"  run `fleet DIR --db URI --quiet` on every collector with the same URI; each\n"
+	"  file is one transaction, a run is stored once however many import it at\n"
+	"  once, and the summary is computed by the server. docs/fleet-schema.md.",
 	opts,
 	"FILE - is standard output.\n"
 	"Exit status: 0 done, no machine stands out; 1 done, some machine stands out (found);\n"
