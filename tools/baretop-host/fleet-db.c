@@ -55,30 +55,51 @@ const char BT_FLEET_SCHEMA[] =
 	"  counted INTEGER NOT NULL, simulated INTEGER NOT NULL, model TEXT,\n"
 	"  UNIQUE (run_id, position)\n"
 	");\n"
-	"CREATE TABLE IF NOT EXISTS events (\n"
-	"  workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),\n"
-	"  event TEXT NOT NULL,                -- canonical spelling\n"
-	"  median REAL NOT NULL, min REAL, max REAL, raw_median REAL, overhead REAL,\n"
-	"  counter_group INTEGER,              -- -1: counted in every group\n"
-	"  PRIMARY KEY (workload_id, event)\n"
+	/* Compact store (schema 3): each node name (with its kind, level and
+	 * parent; "" for absent) and each event name once, referenced by id;
+	 * the values in tables without rowid keyed by (workload, name). The
+	 * views nodes and events read as the tables of schema 2 did. Event
+	 * min, max, raw_median and overhead stay in the results file
+	 * (runs.source_file), as do consistency texts, notes and steps. */
+	"CREATE TABLE IF NOT EXISTS node_names (\n"
+	"  name_id INTEGER PRIMARY KEY,\n"
+	"  node TEXT NOT NULL, kind TEXT NOT NULL, level INTEGER NOT NULL, parent TEXT NOT NULL,\n"
+	"  UNIQUE (node, kind, level, parent)\n"
 	");\n"
-	"CREATE TABLE IF NOT EXISTS nodes (\n"
+	"CREATE TABLE IF NOT EXISTS node_values (\n"
 	"  workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),\n"
-	"  node TEXT NOT NULL,\n"
-	"  kind TEXT,                          -- tree | info | bottleneck\n"
-	"  level INTEGER, parent TEXT, state TEXT,\n"
+	"  name_id INTEGER NOT NULL REFERENCES node_names(name_id),\n"
+	"  state TEXT,\n"
 	"  value REAL,                         -- NULL: not computed in this run\n"
 	"  thresh INTEGER,                     -- 1 flagged, 0 not, NULL unknown\n"
-	"  PRIMARY KEY (workload_id, node)\n"
+	"  PRIMARY KEY (workload_id, name_id)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS event_names (\n"
+	"  event_id INTEGER PRIMARY KEY, event TEXT NOT NULL UNIQUE\n"
 	");\n"
+	"CREATE TABLE IF NOT EXISTS event_values (\n"
+	"  workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),\n"
+	"  event_id INTEGER NOT NULL REFERENCES event_names(event_id),\n"
+	"  median REAL NOT NULL,               -- median overhead-corrected count\n"
+	"  counter_group INTEGER,              -- -1: counted in every group\n"
+	"  PRIMARY KEY (workload_id, event_id)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE VIEW IF NOT EXISTS nodes AS\n"
+	"  SELECT v.workload_id, n.node, NULLIF(n.kind, '') AS kind, n.level, NULLIF(n.parent, '') AS parent,\n"
+	"         v.state, v.value, v.thresh\n"
+	"    FROM node_values v JOIN node_names n ON n.name_id = v.name_id;\n"
+	"CREATE VIEW IF NOT EXISTS events AS\n"
+	"  SELECT v.workload_id, e.event, v.median, v.counter_group\n"
+	"    FROM event_values v JOIN event_names e ON e.event_id = v.event_id;\n"
 	"CREATE INDEX IF NOT EXISTS runs_machine ON runs(machine_id);\n"
 	"CREATE INDEX IF NOT EXISTS workloads_name ON workloads(name, model);\n"
-	"PRAGMA user_version = 2;\n";
+	"PRAGMA user_version = 3;\n";
 
 struct sqlite_store {
 	struct bt_fleet_store s;
 	sqlite3 *db;
 	sqlite3_stmt *machine_ins, *machine_sel, *fw_ins, *fw_sel, *run_ins, *wl_ins, *node_ins, *event_ins;
+	sqlite3_stmt *nn_ins, *nn_sel, *en_ins, *en_sel;
 };
 
 static sqlite3 *db_of(struct bt_fleet_store *s)
@@ -216,8 +237,26 @@ static int sq_insert_workloads(struct bt_fleet_store *s, const struct bt_fleet_r
 	return BT_FLEET_OK;
 }
 
+static int sq_dict_id(struct bt_fleet_store *s, int dict, const char *const key[4], int64_t *id,
+		      struct bt_diag *d)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	int n = dict == BT_FLEET_DICT_NODE ? 4 : 1;
+	sqlite3_stmt *ins = n == 4 ? q->nn_ins : q->en_ins, *sel = n == 4 ? q->nn_sel : q->en_sel;
+	for (int i = 0; i < n; i++) {
+		bind_text(ins, i + 1, key[i]);
+		bind_text(sel, i + 1, key[i]);
+	}
+	if (step_done(ins) != 0)
+		return fail(s, d, n == 4 ? "node_names" : "event_names");
+	int rc = sqlite3_step(sel);
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(sel, 0) : -1;
+	sqlite3_reset(sel);
+	return *id < 0 ? fail(s, d, "names") : BT_FLEET_OK;
+}
+
 static int sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run *r, const int64_t *ids,
-			    char *const *keep, struct bt_diag *d)
+			    char *const *keep, int64_t *const *name, struct bt_diag *d)
 {
 	struct sqlite_store *q = (struct sqlite_store *)s;
 	sqlite3_stmt *ns = q->node_ins, *es = q->event_ins;
@@ -228,30 +267,23 @@ static int sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run 
 			if (!keep[k][i])
 				continue;
 			sqlite3_bind_int64(ns, 1, ids[k]);
-			bind_text(ns, 2, n->name);
-			bind_text(ns, 3, n->kind);
-			sqlite3_bind_int(ns, 4, n->level);
-			bind_text(ns, 5, n->parent);
-			bind_text(ns, 6, n->state);
-			bind_real(ns, 7, n->has_value ? n->value : NAN);
-			bind_int_or_null(ns, 8, n->thresh, n->thresh < 0);
+			sqlite3_bind_int64(ns, 2, name[k][i]);
+			bind_text(ns, 3, n->state);
+			bind_real(ns, 4, n->has_value ? n->value : NAN);
+			bind_int_or_null(ns, 5, n->thresh, n->thresh < 0);
 			if (step_done(ns) != 0)
-				return fail(s, d, "nodes");
+				return fail(s, d, "node_values");
 		}
 		for (size_t i = 0; i < w->n_events; i++) {
 			const struct bt_fleet_event *e = &w->events[i];
 			if (!keep[k][w->n_nodes + i])
 				continue;
 			sqlite3_bind_int64(es, 1, ids[k]);
-			bind_text(es, 2, e->name);
+			sqlite3_bind_int64(es, 2, name[k][w->n_nodes + i]);
 			sqlite3_bind_double(es, 3, e->median);
-			bind_real(es, 4, e->min);
-			bind_real(es, 5, e->max);
-			bind_real(es, 6, e->raw_median);
-			bind_real(es, 7, e->overhead);
-			sqlite3_bind_int(es, 8, e->group);
+			sqlite3_bind_int(es, 4, e->group);
 			if (step_done(es) != 0)
-				return fail(s, d, "events");
+				return fail(s, d, "event_values");
 		}
 	}
 	return BT_FLEET_OK;
@@ -500,16 +532,17 @@ static void sq_close(struct bt_fleet_store *s)
 {
 	struct sqlite_store *q = (struct sqlite_store *)s;
 	sqlite3_stmt *all[] = { q->machine_ins, q->machine_sel, q->fw_ins, q->fw_sel, q->run_ins, q->wl_ins,
-				q->node_ins, q->event_ins };
+				q->node_ins, q->event_ins, q->nn_ins, q->nn_sel, q->en_ins, q->en_sel };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
 	sqlite3_close(q->db);
+	bt_fleet_names_free(&q->s);
 	free(q);
 }
 
 static const struct bt_fleet_engine sqlite_engine = {
 	"SQLite", sq_begin_file, sq_end_file, sq_machine_id, sq_firmware_id, sq_insert_run, sq_insert_workloads,
-	sq_insert_values, sq_finish, sq_count, sq_node_names, sq_blocks, sq_paths, sq_close,
+	sq_dict_id, sq_insert_values, sq_finish, sq_count, sq_node_names, sq_blocks, sq_paths, sq_close,
 };
 
 struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
@@ -527,9 +560,9 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 			version = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
 	}
-	if (version < 0 || version > 2) {
+	if (version < 0 || version > 3) {
 		bt_diag_set(d, "%s: %s", path, version < 0 ? sqlite3_errmsg(db)
-			    : "a database of another schema version (PRAGMA user_version is not 1 or 2)");
+			    : "a database of another schema version (PRAGMA user_version is not 1, 2 or 3)");
 		sqlite3_close(db);
 		return NULL;
 	}
@@ -544,7 +577,34 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 		sqlite3_close(db);
 		return NULL;
 	}
-	if (sqlite3_exec(db, BT_FLEET_SCHEMA, NULL, NULL, &err) != SQLITE_OK) {
+	/* Versions 1 and 2 had the tables nodes and events with every name
+	 * in every row: moved into the compact tables of version 3 (the
+	 * schema below makes them and the views of the old names), in one
+	 * transaction with the schema. Event min, max, raw_median and
+	 * overhead are dropped: they stay in the results files. */
+	int upgrade = version == 1 || version == 2;
+	if (upgrade && sqlite3_exec(db, "BEGIN; ALTER TABLE nodes RENAME TO nodes_v2;"
+				    " ALTER TABLE events RENAME TO events_v2;", NULL, NULL, &err) != SQLITE_OK) {
+		bt_diag_set(d, "%s: upgrading schema %d to 3: %s", path, version, err ? err : sqlite3_errmsg(db));
+		sqlite3_free(err);
+		sqlite3_close(db);
+		return NULL;
+	}
+	if (sqlite3_exec(db, BT_FLEET_SCHEMA, NULL, NULL, &err) != SQLITE_OK ||
+	    (upgrade && sqlite3_exec(db,
+		"INSERT OR IGNORE INTO node_names (node, kind, level, parent)"
+		"  SELECT node, IFNULL(kind, ''), IFNULL(level, -1), IFNULL(parent, '') FROM nodes_v2;"
+		"INSERT INTO node_values (workload_id, name_id, state, value, thresh)"
+		"  SELECT o.workload_id, n.name_id, o.state, o.value, o.thresh FROM nodes_v2 o"
+		"  JOIN node_names n ON n.node = o.node AND n.kind = IFNULL(o.kind, '')"
+		"   AND n.level = IFNULL(o.level, -1) AND n.parent = IFNULL(o.parent, '');"
+		"INSERT OR IGNORE INTO event_names (event) SELECT event FROM events_v2;"
+		"INSERT INTO event_values (workload_id, event_id, median, counter_group)"
+		"  SELECT o.workload_id, e.event_id, o.median, o.counter_group FROM events_v2 o"
+		"  JOIN event_names e ON e.event = o.event;"
+		"DROP TABLE nodes_v2; DROP TABLE events_v2; COMMIT;", NULL, NULL, &err) != SQLITE_OK)) {
+		if (upgrade)
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		bt_diag_set(d, "%s: schema: %s", path, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
 		sqlite3_close(db);
@@ -573,10 +633,14 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
 		{ &q->wl_ins, "INSERT INTO workloads (run_id, position, name, params, cpu, state, counted,"
 			      " simulated, model) VALUES (?,?,?,?,?,?,?,?,?)" },
-		{ &q->node_ins, "INSERT INTO nodes (workload_id, node, kind, level, parent, state, value,"
-				" thresh) VALUES (?,?,?,?,?,?,?,?)" },
-		{ &q->event_ins, "INSERT INTO events (workload_id, event, median, min, max, raw_median,"
-				 " overhead, counter_group) VALUES (?,?,?,?,?,?,?,?)" },
+		{ &q->node_ins, "INSERT INTO node_values (workload_id, name_id, state, value, thresh)"
+				" VALUES (?,?,?,?,?)" },
+		{ &q->event_ins, "INSERT INTO event_values (workload_id, event_id, median, counter_group)"
+				 " VALUES (?,?,?,?)" },
+		{ &q->nn_ins, "INSERT OR IGNORE INTO node_names (node, kind, level, parent) VALUES (?,?,?,?)" },
+		{ &q->nn_sel, "SELECT name_id FROM node_names WHERE node = ? AND kind = ? AND level = ? AND parent = ?" },
+		{ &q->en_ins, "INSERT OR IGNORE INTO event_names (event) VALUES (?)" },
+		{ &q->en_sel, "SELECT event_id FROM event_names WHERE event = ?" },
 	};
 	for (size_t i = 0; i < sizeof(prep) / sizeof(prep[0]); i++)
 		if (sqlite3_prepare_v2(db, prep[i].sql, -1, prep[i].st, NULL) != SQLITE_OK) {

@@ -9,7 +9,15 @@
  * runs), so two importers wait for each other but never in a cycle; the
  * run id's unique key makes the second of two importers of one run wait
  * for the first and then store nothing.
+ *
+ * Names (nodes with their kind, level and parent; events) are stored once
+ * in dictionary tables and referenced by id: a run of the default suite at
+ * level 3 repeats the same few thousand names in every file
+ * (docs/fleet-schema.md, "Compact store"). The ids are cached for the
+ * import; the names a file adds are inserted in one sorted order, so two
+ * importers adding the same new names cannot wait on each other in a cycle.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,9 +85,201 @@ static void keep_free(char **keep, size_t n)
 	free(keep);
 }
 
+/* The dictionary ids seen: an open-addressing table of "D\x1fkey..." -> id. */
+struct bt_fleet_name_cache {
+	char **key;
+	int64_t *id;
+	size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;  /* FNV-1a 64 */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+void bt_fleet_names_free(struct bt_fleet_store *s)
+{
+	struct bt_fleet_name_cache *c = s->names;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++)
+		free(c->key[i]);
+	free(c->key);
+	free(c->id);
+	free(c);
+	s->names = NULL;
+}
+
+static int64_t *cache_slot(struct bt_fleet_name_cache *c, const char *key, int insert)
+{
+	if (insert && 2 * (c->n + 1) > c->cap) {
+		struct bt_fleet_name_cache g = { NULL, NULL, c->cap ? 2 * c->cap : 1024, 0 };
+		g.key = calloc(g.cap, sizeof(*g.key));
+		g.id = calloc(g.cap, sizeof(*g.id));
+		if (!g.key || !g.id) {
+			fprintf(stderr, "baretop-host: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->key[i]) {
+				size_t j = hash_str(c->key[i]) & (g.cap - 1);
+				while (g.key[j])
+					j = (j + 1) & (g.cap - 1);
+				g.key[j] = c->key[i];
+				g.id[j] = c->id[i];
+				g.n++;
+			}
+		free(c->key);
+		free(c->id);
+		*c = g;
+	}
+	if (!c->cap)
+		return NULL;
+	size_t j = hash_str(key) & (c->cap - 1);
+	while (c->key[j] && strcmp(c->key[j], key))
+		j = (j + 1) & (c->cap - 1);
+	if (c->key[j])
+		return &c->id[j];
+	if (!insert)
+		return NULL;
+	if (!(c->key[j] = strdup(key))) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
+	c->n++;
+	return &c->id[j];
+}
+
+/* The cache key of a node's or an event's name. */
+static char *name_key(int dict, const char *const k[4])
+{
+	size_t len = 8;
+	for (int i = 0; i < 4; i++)
+		len += (k[i] ? strlen(k[i]) : 0) + 1;
+	char *s = malloc(len);
+	if (!s) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
+	if (dict == BT_FLEET_DICT_EVENT)
+		snprintf(s, len, "E\x1f%s", k[0]);
+	else
+		snprintf(s, len, "N\x1f%s\x1f%s\x1f%s\x1f%s", k[0], k[1], k[2], k[3]);
+	return s;
+}
+
+struct miss {
+	char *key;
+	int dict;
+	const char *k[4];
+	char level[16];
+	int64_t *to;            /* every place that wants this id: filled after */
+};
+
+static int cmp_miss(const void *a, const void *b)
+{
+	return strcmp(((const struct miss *)a)->key, ((const struct miss *)b)->key);
+}
+
+/* name[k][i]: the dictionary id of every kept node and event of r. Ids not
+ * in the cache are fetched (inserted when new) in the order of their keys. */
+static int name_ids(struct bt_fleet_store *s, const struct bt_fleet_run *r, char *const *keep, int64_t **name,
+		    struct bt_diag *d)
+{
+	if (!s->names && !(s->names = calloc(1, sizeof(*s->names)))) {
+		bt_diag_set(d, "out of memory");
+		return BT_FLEET_ERR;
+	}
+	size_t total = 0;
+	for (size_t k = 0; k < r->n_workloads; k++)
+		total += r->workloads[k].n_nodes + r->workloads[k].n_events;
+	struct miss *m = malloc((total ? total : 1) * sizeof(*m));
+	if (!m) {
+		bt_diag_set(d, "out of memory");
+		return BT_FLEET_ERR;
+	}
+	size_t nm = 0;
+	for (size_t k = 0; k < r->n_workloads; k++) {
+		const struct bt_fleet_workload *w = &r->workloads[k];
+		for (size_t i = 0; i < w->n_nodes + w->n_events; i++) {
+			if (!keep[k][i])
+				continue;
+			struct miss x = { NULL, i < w->n_nodes ? BT_FLEET_DICT_NODE : BT_FLEET_DICT_EVENT, { 0 }, "",
+					  &name[k][i] };
+			if (i < w->n_nodes) {
+				const struct bt_fleet_node *n = &w->nodes[i];
+				snprintf(x.level, sizeof(x.level), "%d", n->level);
+				x.k[0] = n->name;
+				x.k[1] = n->kind ? n->kind : "";
+				x.k[2] = x.level;
+				x.k[3] = n->parent ? n->parent : "";
+			} else {
+				x.k[0] = w->events[i - w->n_nodes].name;
+			}
+			x.key = name_key(x.dict, x.k);
+			int64_t *hit = cache_slot(s->names, x.key, 0);
+			if (hit) {
+				*x.to = *hit;
+				free(x.key);
+			} else {
+				m[nm++] = x;  /* k[2] points at the level text once sorted */
+			}
+		}
+	}
+	qsort(m, nm, sizeof(*m), cmp_miss);
+	for (size_t i = 0; i < nm; i++)
+		if (m[i].dict == BT_FLEET_DICT_NODE)
+			m[i].k[2] = m[i].level;  /* the element moved: its own copy again */
+	int rc = BT_FLEET_OK;
+	for (size_t i = 0; i < nm && rc == BT_FLEET_OK; i++) {
+		if (i && !strcmp(m[i].key, m[i - 1].key))
+			*m[i].to = *m[i - 1].to;
+		else
+			rc = s->e->dict_id(s, m[i].dict, m[i].k, m[i].to, d);
+	}
+	/* the ids of this file's names go into the cache only when its rows
+	 * are committed (end_file): see remember() */
+	for (size_t i = 0; i < nm; i++)
+		free(m[i].key);
+	free(m);
+	return rc;
+}
+
+/* After a file's commit: its names' ids into the cache. */
+static void remember(struct bt_fleet_store *s, const struct bt_fleet_run *r, char *const *keep,
+		     int64_t *const *name)
+{
+	for (size_t k = 0; k < r->n_workloads; k++) {
+		const struct bt_fleet_workload *w = &r->workloads[k];
+		for (size_t i = 0; i < w->n_nodes + w->n_events; i++) {
+			if (!keep[k][i])
+				continue;
+			char level[16];
+			const char *key4[4] = { 0 };
+			int dict = i < w->n_nodes ? BT_FLEET_DICT_NODE : BT_FLEET_DICT_EVENT;
+			if (i < w->n_nodes) {
+				const struct bt_fleet_node *n = &w->nodes[i];
+				snprintf(level, sizeof(level), "%d", n->level);
+				key4[0] = n->name;
+				key4[1] = n->kind ? n->kind : "";
+				key4[2] = level;
+				key4[3] = n->parent ? n->parent : "";
+			} else {
+				key4[0] = w->events[i - w->n_nodes].name;
+			}
+			char *key = name_key(dict, key4);
+			*cache_slot(s->names, key, 1) = name[k][i];
+			free(key);
+		}
+	}
+}
+
 /* One try: BT_FLEET_OK with *inserted, or an error / retry. */
 static int store_once(struct bt_fleet_store *s, const struct bt_fleet_run *r, const char *file, int *inserted,
-		      int64_t *ids, char *const *keep, struct bt_diag *d)
+		      int64_t *ids, char *const *keep, int64_t **name, struct bt_diag *d)
 {
 	const struct bt_fleet_engine *e = s->e;
 	const char *const m[12] = { r->machine_key, r->identity, r->sys_manufacturer, r->sys_product,
@@ -95,9 +295,12 @@ static int store_once(struct bt_fleet_store *s, const struct bt_fleet_run *r, co
 		goto fail;
 	if (!*inserted)  /* stored before (or by another importer just now): nothing of this file */
 		return e->end_file(s, 0, d) == BT_FLEET_ERR ? BT_FLEET_ERR : BT_FLEET_OK;
-	if ((rc = e->insert_workloads(s, r, ids, d)) || (rc = e->insert_values(s, r, ids, keep, d)))
+	if ((rc = e->insert_workloads(s, r, ids, d)) || (rc = name_ids(s, r, keep, name, d)) ||
+	    (rc = e->insert_values(s, r, ids, keep, name, d)))
 		goto fail;
-	return e->end_file(s, 1, d);
+	if ((rc = e->end_file(s, 1, d)) == BT_FLEET_OK)
+		remember(s, r, keep, name);
+	return rc;
 fail:;
 	struct bt_diag ignored;
 	e->end_file(s, 0, &ignored);
@@ -118,12 +321,25 @@ enum bt_fleet_import bt_fleet_import(struct bt_fleet_store *s, const struct bt_f
 		bt_diag_set(d, "%s: out of memory", file);
 		return BT_FLEET_DB_ERROR;
 	}
+	int64_t **name = calloc(r->n_workloads ? r->n_workloads : 1, sizeof(*name));
+	for (size_t k = 0; name && k < r->n_workloads; k++)
+		if (!(name[k] = calloc(r->workloads[k].n_nodes + r->workloads[k].n_events + 1, sizeof(**name)))) {
+			fprintf(stderr, "baretop-host: out of memory\n");
+			exit(1);
+		}
+	if (!name) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
 	int inserted = 0, rc = BT_FLEET_RETRY;
 	/* A serialization failure or a deadlock victim is rolled back whole by
 	 * the server and succeeds when tried again (PostgreSQL manual, 13.2.3
 	 * and 13.3.4: "retry the transaction"); a few tries, then an error. */
 	for (int attempt = 0; attempt < 8 && rc == BT_FLEET_RETRY; attempt++)
-		rc = store_once(s, r, file, &inserted, ids, keep, d);
+		rc = store_once(s, r, file, &inserted, ids, keep, name, d);
+	for (size_t k = 0; k < r->n_workloads; k++)
+		free(name[k]);
+	free(name);
 	free(ids);
 	keep_free(keep, r->n_workloads);
 	if (rc != BT_FLEET_OK) {

@@ -60,11 +60,17 @@ struct bt_fleet_engine {
 	/* every workload of r, ids[k] set for r->workloads[k] */
 	int (*insert_workloads)(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t *ids,
 				struct bt_diag *d);
+	/* the id of a name in a dictionary table, inserted when absent:
+	 * BT_FLEET_DICT_NODE key = node, kind, level, parent ("" for absent);
+	 * BT_FLEET_DICT_EVENT key = event. The import caches the ids. */
+	int (*dict_id)(struct bt_fleet_store *s, int dict, const char *const key[4], int64_t *id,
+		       struct bt_diag *d);
 	/* the nodes and events of every counted workload; keep[k][i] is 0 for
 	 * a node whose name comes again later in the same tree, keep[k][n_nodes
-	 * + i] for such an event (the later one is stored: the file's last word) */
+	 * + i] for such an event (the later one is stored: the file's last
+	 * word); name[k][i] the dictionary id of each (same layout) */
 	int (*insert_values)(struct bt_fleet_store *s, const struct bt_fleet_run *r, const int64_t *ids,
-			     char *const *keep, struct bt_diag *d);
+			     char *const *keep, int64_t *const *name, struct bt_diag *d);
 	/* the import's end (SQLite: its one transaction) */
 	int (*finish)(struct bt_fleet_store *s, struct bt_diag *d);
 	long long (*count)(struct bt_fleet_store *s, enum bt_fleet_count what);
@@ -76,10 +82,16 @@ struct bt_fleet_engine {
 	void (*close)(struct bt_fleet_store *s);
 };
 
+enum { BT_FLEET_DICT_NODE, BT_FLEET_DICT_EVENT };
+
 struct bt_fleet_store {
 	const struct bt_fleet_engine *e;
 	char where[256];                        /* file name, or the URI without its password */
+	struct bt_fleet_name_cache *names;      /* fleet-import.c: dictionary ids seen */
 };
+
+/* Frees the store's name cache (an engine's close calls it). */
+void bt_fleet_names_free(struct bt_fleet_store *s);
 
 /* 1 when db names a PostgreSQL server (postgresql:// or postgres://). */
 int bt_fleet_is_postgres_uri(const char *db);
