@@ -23,37 +23,24 @@
 #   - the planted outlier stands out on DRAM_Bound, in both.
 # Without postgresql-15 the step is skipped (77) with the reason.
 set -uo pipefail
-pgbin=/usr/lib/postgresql/15/bin
-if [ ! -x "$pgbin/initdb" ] || [ ! -x "$pgbin/pg_ctl" ]; then
-  echo "skip: no PostgreSQL 15 server ($pgbin/initdb): install postgresql-15 (tools/setup.sh)"; exit 77
+. tools/pg-temp.sh
+if ! pg_temp_available; then
+  echo "skip: no PostgreSQL 15 server ($PG_BIN/initdb): install postgresql-15 (tools/setup.sh)"; exit 77
 fi
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=$PWD/build/baretop-host
 work=$(mktemp -d)
-pg=$(mktemp -d)   # the server's folder: owned by the server's user
-as_pg=()
-if [ "$(id -u)" -eq 0 ]; then
-  chown nobody "$pg"
-  as_pg=(runuser -u nobody --)
-fi
-stop() {
-  [ -f "$pg/data/postmaster.pid" ] && "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pg/data" -m immediate -w stop >/dev/null 2>&1
-  rm -rf "$work" "$pg"
-}
-trap stop EXIT
-trap 'exit 1' INT TERM HUP   # through stop, too
+trap 'pg_temp_stop; rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP   # through the EXIT trap, too
 fail=0
-"${as_pg[@]}" "$pgbin/initdb" -D "$pg/data" -U fleet -A trust -N >"$pg/initdb.log" 2>&1 ||
-  { echo "FAIL initdb: $(tail -3 "$pg/initdb.log")"; exit 1; }
-"${as_pg[@]}" "$pgbin/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 30 \
-  -o "-c listen_addresses='' -k $pg -c fsync=off" start >/dev/null 2>&1 ||
-  { echo "FAIL server start: $(tail -3 "$pg/server.log" 2>/dev/null)"; exit 1; }
-psql() { /usr/bin/psql -X -q -h "$pg" -U fleet "$@"; }
+# fsync off: a test server in a temporary folder, thrown away after
+pg_temp_start -c fsync=off || { echo "FAIL PostgreSQL: $PG_ERR"; exit 1; }
+psql() { pg_temp_psql "$@"; }
 for db in fleet again conc; do
   psql -d postgres -c "CREATE DATABASE $db" >/dev/null || { echo "FAIL CREATE DATABASE $db"; exit 1; }
 done
-uri() { echo "postgresql://fleet@/$1?host=$pg"; }
-echo "ok   PostgreSQL $("$pgbin/postgres" --version | awk '{print $3}') started as $("${as_pg[@]}" id -un) in a temporary folder, unix socket only"
+uri() { pg_temp_uri "$1"; }
+echo "ok   PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') started as $("${PG_AS[@]}" id -un) in a temporary folder, unix socket only"
 
 python3 tests/suite/lib/gen-fleet.py "$bin" "$work/src" --machines 2 >"$work/src.json" || { echo "FAIL generator"; exit 1; }
 python3 tests/suite/lib/clone-fleet.py "$work/src" "$work/fleet" 220 87 >"$work/desc.json" || { echo "FAIL clone"; exit 1; }

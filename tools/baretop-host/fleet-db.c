@@ -553,6 +553,9 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 		sqlite3_close(db);
 		return NULL;
 	}
+	/* A second importer of the same file waits for the first (whose
+	 * import is one transaction) instead of failing at once. */
+	sqlite3_busy_timeout(db, 600000);
 	sqlite3_stmt *st;
 	int version = -1;
 	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {

@@ -36,7 +36,11 @@ for j in range(n):
     os.makedirs(d)
     for k, doc in enumerate(base):
         doc['run_id'] = f'{uid}-{k + 1:06d}'
-        sm = doc['machine']['smbios']
+        sm = doc.setdefault('machine', {}).setdefault('smbios', {})
+        if not sm.get('present'):   # a hosted run has no SMBIOS: give it the fleet's
+            sm.update({'present': True, 'version': '3.3',
+                       'bios': {'vendor': 'SIMULATED firmware vendor', 'release_date': '01/02/2026'},
+                       'system': {'manufacturer': 'SIMULATED machine (baretop fleet test)', 'product': 'SIM-1000'}})
         sm['system']['uuid'] = uid
         sm['system']['serial'] = f'SIMC-{j:04d}'
         sm['bios']['version'] = FIRMWARE[j % 3]
