@@ -110,15 +110,19 @@ INSERT INTO workloads (run_id, position, name, params, cpu, state, counted, simu
 INSERT INTO node_names (node, kind, level, parent) VALUES
   ('Frontend_Bound', 'tree', 1, ''), ('Bad_Speculation', 'tree', 1, ''), ('Retiring', 'tree', 1, ''),
   ('Backend_Bound', 'tree', 1, ''), ('DRAM_Bound', 'tree', 3, 'Memory_Bound') ON CONFLICT DO NOTHING;
-INSERT INTO node_values (workload_id, name_id, state, value, thresh)
-  SELECT w.workload_id, n.name_id, 'ok',
-         b.base * o.off * (1 + 0.01 * (random() - 0.5))
-           * CASE WHEN n.node = 'DRAM_Bound' AND m.serial IN ('0004242', '0077777') THEN 1.4 ELSE 1 END,
-         CASE WHEN b.base > 0.2 THEN 1 ELSE 0 END
+WITH ids AS (
+  SELECT array_agg(n.name_id ORDER BY x.ord) AS a FROM node_names n
+    JOIN unnest(ARRAY['Frontend_Bound', 'Bad_Speculation', 'Retiring', 'Backend_Bound', 'DRAM_Bound'])
+         WITH ORDINALITY AS x(node, ord) ON x.node = n.node)
+INSERT INTO node_values (workload_id, name_ids, states, vals, thresh)
+  SELECT w.workload_id, ids.a, ARRAY['ok', 'ok', 'ok', 'ok', 'ok'],
+         ARRAY[0.08 * o.off * (1 + 0.01 * (random() - 0.5)), 0.02 * o.off * (1 + 0.01 * (random() - 0.5)),
+               0.35 * o.off * (1 + 0.01 * (random() - 0.5)), 0.55 * o.off * (1 + 0.01 * (random() - 0.5)),
+               0.30 * o.off * (1 + 0.01 * (random() - 0.5))
+                 * CASE WHEN m.serial IN ('0004242', '0077777') THEN 1.4 ELSE 1 END],
+         ARRAY[0, 0, 1, 1, 1]::smallint[]
     FROM workloads w JOIN runs r USING (run_id) JOIN moff o USING (machine_id) JOIN machines m USING (machine_id)
-    CROSS JOIN (VALUES ('Frontend_Bound', 0.08), ('Bad_Speculation', 0.02), ('Retiring', 0.35),
-                       ('Backend_Bound', 0.55), ('DRAM_Bound', 0.30)) AS b(node, base)
-    JOIN node_names n ON n.node = b.node;
+   CROSS JOIN ids;
 VACUUM ANALYZE;
 SQL
 t1=$(now)
