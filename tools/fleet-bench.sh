@@ -44,21 +44,21 @@ now() { date +%s.%N; }
 rate() { awk -v n="$files" -v mb="$mb" -v t="$1" 'BEGIN { printf "%6.1f files/s %7.1f MB/s (%.1f s)", n / t, mb / t, t }'; }
 echo "fleet-bench: $files results files of $(stat -c %s "$src") bytes ($mb MB in all), $(nproc) CPUs; timings are wall clock under whatever load the machine has"
 
-t0=$(now); "$bin" fleet "$work/fleet" --db "$work/one.db" --quiet >/dev/null 2>"$work/e1"; t1=$(now)
+t0=$(now); "$bin" fleet "$work/fleet" --db "$work/one.db" --import-only >/dev/null 2>"$work/e1"; t1=$(now)
 sq1=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 t0=$(now)
-"$bin" fleet $(cat "$work/h1") --db "$work/two.db" --quiet >/dev/null 2>>"$work/e2" &
+"$bin" fleet $(cat "$work/h1") --db "$work/two.db" --import-only >/dev/null 2>>"$work/e2" &
 p=$!
-"$bin" fleet $(cat "$work/h2") --db "$work/two.db" --quiet >/dev/null 2>>"$work/e2"
+"$bin" fleet $(cat "$work/h2") --db "$work/two.db" --import-only >/dev/null 2>>"$work/e2"
 wait $p; t1=$(now)
 sq2=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 base=$(pg_temp_psql -d one -At -c "SELECT pg_database_size('one')")
-t0=$(now); "$bin" fleet "$work/fleet" --db "$(pg_temp_uri one)" --quiet >/dev/null 2>"$work/e3"; t1=$(now)
+t0=$(now); "$bin" fleet "$work/fleet" --db "$(pg_temp_uri one)" --import-only >/dev/null 2>"$work/e3"; t1=$(now)
 pg1=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 t0=$(now)
-"$bin" fleet $(cat "$work/h1") --db "$(pg_temp_uri two)" --quiet >/dev/null 2>>"$work/e4" &
+"$bin" fleet $(cat "$work/h1") --db "$(pg_temp_uri two)" --import-only >/dev/null 2>>"$work/e4" &
 p=$!
-"$bin" fleet $(cat "$work/h2") --db "$(pg_temp_uri two)" --quiet >/dev/null 2>>"$work/e4"
+"$bin" fleet $(cat "$work/h2") --db "$(pg_temp_uri two)" --import-only >/dev/null 2>>"$work/e4"
 wait $p; t1=$(now)
 pg2=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 for e in e1 e2 e3 e4; do [ -s "$work/$e" ] && { echo "fleet-bench: errors ($e):"; head -5 "$work/$e"; }; done
@@ -87,7 +87,7 @@ printf '%-44s %-40s %s\n' "summary, $n runs (real files)" "$sqs s" "$pgs s ($sam
 # there are that many) have DRAM_Bound x 1.4: the planted outliers.
 machines=$((runs / 10))
 pg_temp_psql -d postgres -c "CREATE DATABASE big" >/dev/null
-"$bin" fleet --db "$(pg_temp_uri big)" --quiet >/dev/null 2>&1   # the schema
+"$bin" fleet --db "$(pg_temp_uri big)" --import-only >/dev/null 2>&1   # the schema
 t0=$(now)
 pg_temp_psql -d big -v ON_ERROR_STOP=1 >/dev/null <<SQL || { echo "fleet-bench: generate_series fleet failed"; exit 1; }
 SET synchronous_commit = off;

@@ -46,6 +46,9 @@ static const struct host_opt opts[] = {
 	{ "outliers", NULL, HOST_FLAG, NULL,
 	  "only the rows where a machine or a firmware/microcode group stands\n"
 	  "out (text and CSV; a group row comes with its fleet row)" },
+	{ "import-only", NULL, HOST_FLAG, NULL,
+	  "import, print the import and database lines, no summary (for\n"
+	  "collectors feeding one server; exit 0, or 3 when files were skipped)" },
 	{ 0 },
 };
 
@@ -62,7 +65,7 @@ static const struct host_cmd_args args = {
 	"  workload. With no DIR, only the summary of the database.\n"
 	"  Engines: SQLite (a file, one importer at a time) for one team's folders;\n"
 	"  PostgreSQL (--db postgresql://...) for many collectors and 10^5-10^6 runs:\n"
-	"  run `fleet DIR --db URI --quiet` on every collector with the same URI; each\n"
+	"  run `fleet DIR --db URI --import-only` on every collector with the same URI; each\n"
 	"  file is one transaction, a run is stored once however many import it at\n"
 	"  once, and the summary is computed by the server. docs/fleet-schema.md.",
 	opts,
@@ -171,6 +174,7 @@ static int cmd_fleet(int argc, char **argv)
 	struct files files = { 0 };
 	char **dirs = calloc((size_t)argc, sizeof(*dirs));
 	int n_dirs = 0, rc = 0;
+	bool import_only = false, k_given = false;
 	if (!dirs)
 		return 1;
 	struct host_args it;
@@ -187,6 +191,7 @@ static int cmd_fleet(int argc, char **argv)
 			csv = v;
 			break;
 		case 2:
+			k_given = true;
 			o.k = strtod(v, &end);
 			if (end == v || *end || !(o.k > 0) || !(o.k < 1e6)) {
 				free(dirs);
@@ -202,6 +207,9 @@ static int cmd_fleet(int argc, char **argv)
 		case 5:
 			o.only_outliers = true;
 			break;
+		case 6:
+			import_only = true;
+			break;
 		case HOST_ARGS_POSITIONAL:
 			dirs[n_dirs++] = (char *)v;
 			break;
@@ -209,6 +217,11 @@ static int cmd_fleet(int argc, char **argv)
 			free(dirs);
 			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 		}
+	}
+	if (import_only && (csv || k_given || o.node || !o.text || o.only_outliers)) {
+		free(dirs);
+		return host_usage_error(&args, "--import-only prints no summary: --csv, --k, --node, --quiet "
+					"and --outliers would be ignored");
 	}
 	if (!db_path && !(db_path = default_db())) {
 		free(dirs);
@@ -288,7 +301,7 @@ static int cmd_fleet(int argc, char **argv)
 		o.csv = cf.f;
 	}
 	int outliers = 0;
-	if (rc == 0) {
+	if (rc == 0 && !import_only) {
 		int out = bt_fleet_summary(db, &o);
 		outliers = out;
 		if (out < 0)
