@@ -38,8 +38,8 @@ cp "$src" "$work/src/esp-0000/baretop/results/000001.json"
 python3 tests/suite/lib/clone-fleet.py "$work/src" "$work/fleet" "$files" 35 >"$work/desc.json" || exit 1
 mb=$(du -sb "$work/fleet" | awk '{printf "%.1f", $1 / 1e6}')
 half=$((files / 2))
-ls -d "$work"/fleet/esp-* | sort | head -n "$half" >"$work/h1"
-ls -d "$work"/fleet/esp-* | sort | tail -n +"$((half + 1))" >"$work/h2"
+ls -d "$work/fleet/esp-"* | sort | head -n "$half" >"$work/h1"
+ls -d "$work/fleet/esp-"* | sort | tail -n +"$((half + 1))" >"$work/h2"
 now() { date +%s.%N; }
 rate() { awk -v n="$files" -v mb="$mb" -v t="$1" 'BEGIN { printf "%6.1f files/s %7.1f MB/s (%.1f s)", n / t, mb / t, t }'; }
 echo "fleet-bench: $files results files of $(stat -c %s "$src") bytes ($mb MB in all), $(nproc) CPUs; timings are wall clock under whatever load the machine has"

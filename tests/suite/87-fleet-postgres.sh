@@ -127,7 +127,7 @@ PY
 # two importers at once on overlapping folders: machines 0-149, and 0-79
 # with 150-219 (both walk in sorted order, so both start on the shared 80)
 mkdir -p "$work/a" "$work/b"
-for d in "$work"/fleet/esp-*; do
+for d in "$work/fleet/esp-"*; do
   j=$((10#${d##*esp-}))
   [ "$j" -lt 150 ] && ln -s "$d" "$work/a/${d##*/}"
   { [ "$j" -lt 80 ] || [ "$j" -ge 150 ]; } && ln -s "$d" "$work/b/${d##*/}"

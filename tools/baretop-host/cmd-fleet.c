@@ -36,7 +36,7 @@ static const struct host_opt opts[] = {
 	  "the database: a SQLite file (default: baretop-fleet.db next to the\n"
 	  "baretop-host binary, build/baretop-fleet.db: never the working\n"
 	  "directory), or a PostgreSQL server: postgresql://USER@HOST/DB\n"
-	  "(libpq URI; postgres:// too; a unix socket: ?host=/run/postgresql)" },
+	  "(libpq URI; postgres:// too; a unix socket: ?host=SOCKET_FOLDER)" },
 	{ "csv", NULL, HOST_OUTPUT, "FILE", "also write the summary table as CSV" },
 	{ "k", NULL, HOST_VALUE, "K",
 	  "outlier limit in median absolute deviations (default 7;\n"
