@@ -9,7 +9,7 @@
 #   pg_temp_uri DB                   the libpq URI of database DB
 #   pg_temp_psql ARGS...             psql as the server's superuser "fleet"
 #   pg_temp_stop                     stops the server, removes PG_DIR
-PG_BIN=/usr/lib/postgresql/15/bin
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}   # another server build: PG_BIN=... (the checks use 15)
 PG_DIR=
 PG_AS=()
 
