@@ -102,6 +102,18 @@ static bool rl_file_no_rl(const struct bt_options *o, const struct bt_option_sou
 	return o->retire_latency_file && s->model_id && s->model_retire_latencies == 0;
 }
 
+static bool atlas_vs_modes(const struct bt_options *o, const struct bt_option_source *s)
+{
+	(void)s;
+	return o->atlas && (o->validate || o->bring_up);
+}
+
+static bool atlas_vs_workloads(const struct bt_options *o, const struct bt_option_source *s)
+{
+	(void)s;
+	return o->atlas && (o->n_workloads > 0 || o->exec_path);
+}
+
 static const struct combo combos[] = {
 	{ STAGE_SOURCE, true, "--backend=hw|perf with --sim or --sim-cpuid (either order)",
 	  "two counting backends: --backend=hw or perf counts with a real PMU, --sim with the "
@@ -134,6 +146,14 @@ static const struct combo combos[] = {
 	{ STAGE_FINAL, true, "--copies N (N > 1) with -x",
 	  "an EFI application (-x) runs as one copy", "--sim=spr --copies 2 -x app.efi", NULL,
 	  copies_with_exec },
+	{ STAGE_FINAL, true, "--atlas with --validate, --validate-spec or --bring-up",
+	  "each of them runs instead of the workloads (the atlas, a validation, a bring-up): "
+	  "give one; a spec the atlas generated is validated by a later boot",
+	  "--sim=spr --atlas --validate ; --sim=spr --atlas --bring-up", NULL, atlas_vs_modes },
+	{ STAGE_FINAL, true, "--atlas (or --atlas-json, --atlas-spec) with -w or -x",
+	  "the atlas counts the known-count kernels, not workloads: give one",
+	  "--sim=spr --atlas -w multiply1 ; --sim=spr -w multiply1 --atlas-json atlas.json ; "
+	  "--sim=spr --atlas-spec s.json -x app.efi", NULL, atlas_vs_workloads },
 	{ STAGE_MODEL, false, "--no-pebs on a model with no retire-latency inputs",
 	  "the model's formulas have no EVENT:R input: there is nothing to sample (accepted, "
 	  "with this note)",
