@@ -163,6 +163,8 @@ static bt_status add_generic_aliases(struct loader *ld)
 		ev[ld->table.n].name = map[i].generic;
 		ld->table.events = ev;
 		ld->table.n++;
+		if (bt_events_reindex(ld->a, &ld->table) != BT_OK)
+			return bt_ld_nomem(ld);
 	}
 	return BT_OK;
 }
