@@ -37,6 +37,13 @@ static bt_status load_retire_latency(struct loader *ld)
 				    data->u.obj.keys[i]);
 			return BT_ERR_INVALID;
 		}
+		/* cycles a Timed PEBS record can hold (retire-latency-file.c) */
+		if (bt_json_num_check(mean, 0, 65535, 0) != BT_JSON_NUM_OK) {
+			bt_diag_set(ld->d, "%s:%u:%u: %s: MEAN %s: a number of cycles from 0 to 65535 "
+				    "expected", path, mean->line, mean->col, data->u.obj.keys[i],
+				    mean->u.num.text ? mean->u.num.text : "?");
+			return BT_ERR_INVALID;
+		}
 		rl[i].event = data->u.obj.keys[i];
 		rl[i].cycles = mean->u.num.value;
 	}
