@@ -12,9 +12,10 @@
 #     as 0 in a uint8_t) and TopdownL4294967298 (before: level 2);
 #   - --retire-latency-file: 1e999 (before: +inf, "inf file"), 1e300,
 #     MIN -7, MIN "abc", MIN > MEAN, a misspelled event (before: ignored),
-#     each status 2 with file:line:column; the bounds are a Timed PEBS
-#     record's 16-bit latency field, 0..65535 cycles.
-# Uses only files written here (no ../shared).
+#     each status 2 with file:line:column (in run, and for the misspelling
+#     in replay too); the bounds are a Timed PEBS record's 16-bit latency
+#     field, 0..65535 cycles.
+# Uses only files written here (the replay case needs ../shared's LNL vectors).
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=$PWD/build/baretop-host
@@ -85,5 +86,13 @@ rl '"MEAN": 5, "MIN": "abc"'; expect 2 'MEM_LOAD_RETIRED.L3_HIT "MIN": not a num
 rl '"MEAN": 5, "MIN": 9, "MAX": 100'; expect 2 'rl.json:1:38: MEM_LOAD_RETIRED.L3_HIT: MIN 9, MEAN 5, MAX 100: MIN <= MEAN <= MAX expected' lnl
 echo '{"Data": {"MEM_LOAD_RETIRED.L3HIT": {"MIN": 1, "MAX": 100, "MEAN": 40}}}' >"$work/rl.json"
 expect 2 "rl.json:1:37: MEM_LOAD_RETIRED.L3HIT is not a retire-latency input of model LNL-LNC (27 inputs, 0 published); did you mean 'MEM_LOAD_RETIRED.L3_HIT'?" lnl
+# replay reads the same file (with ../shared's LNL vectors)
+vec=$(ls ../shared/testdata/tma/LNL-LNC/*.json 2>/dev/null | head -1)
+if [ -n "$vec" ]; then
+  expect 2 "is not a retire-latency input of model LNL-LNC (27 inputs, 0 published); did you mean 'MEM_LOAD_RETIRED.L3_HIT'?" \
+    "$bin" replay "$vec" --retire-latency-file "$work/rl.json"
+else
+  echo "ok   replay --retire-latency-file case skipped: no ../shared LNL vectors"
+fi
 rl '"MEAN": 41, "MIN": 9, "MAX": 100'; expect 0 "MEM_LOAD_RETIRED.L3_HIT:R 41.00 file (min 9, max 100)" lnl
 exit $fail
