@@ -2,6 +2,7 @@
 #include "analysis/detect-dump.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "metrics/lineage.h"
 #include "metrics/tremont-model.h"
 #include "base/notes.h"
+#include "base/arena.h"
+#include "base/json-read.h"
 #include "metrics/select.h"
 #include "arch/sim/cpuid-dump-cpu.h"
 #include "pmu/cpu-detect.h"
@@ -112,6 +115,14 @@ static void topdown(struct bt_dump_decision *d, const struct bt_model_def *m,
 	struct bt_arch_td td;
 	bt_arch_td_from_caps(&d->ci.pmu, &td);
 	d->slots_per_cycle = d->ci.pmu.slots_per_cycle;
+	/* No PMU (no leaf 0AH, version 0, an impossible answer): baretop would
+	 * count nothing, so no model's level 1 (PERF_METRICS or other) is
+	 * claimed for it; the model id is still the part's. */
+	if (d->ci.pmu.kind == BT_PMU_NONE) {
+		snprintf(d->td_reason, sizeof(d->td_reason), "no PMU to count with (%s)",
+			 d->ci.pmu.absent_reason);
+		return;
+	}
 	if (!m) {
 		/* Say both why no published model and why not ARCH. */
 		char arch_why[256] = "";
@@ -229,10 +240,12 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 	bool own_events = m && strcmp(m->id, BT_TNT_MODEL_ID) == 0;
 	if (m && (strcmp(m->id, BT_ARCH_MODEL_ID) == 0 || own_events))
 		m = NULL; /* the notes below are about published models */
-	if (own_events)
+	if (own_events && d->td_source)
 		note(d, "no published model for %s family 0x%X model 0x%X: %s, level 1 from the "
 			"core's own TOPDOWN_* events over 4 x cycles", d->ci.vendor_str,
 		     d->ci.family, d->ci.model, BT_TNT_MODEL_NAME);
+	else if (own_events)
+		; /* no PMU: the Top-Down line says why */
 	else if (!m && d->td_source)
 		note(d, "no published model for %s family 0x%X model 0x%X%s: the architectural "
 			"model ARCH, from the Top-Down events the core enumerates", d->ci.vendor_str,
@@ -277,4 +290,55 @@ void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_de
 		note(d, "%s", q[i]);
 	*ret = *d;
 	free(d);
+}
+
+bt_status bt_detect_dump_cpu(const char *spec, struct bt_dump_decision *ret, struct bt_cpuid *l0a,
+				unsigned *cpu, struct bt_diag *d)
+{
+	char path[512];
+	const char *at = strrchr(spec, '@');
+	size_t plen = at ? (size_t)(at - spec) : strlen(spec);
+	unsigned long c = 0;
+
+	if (!at || plen == 0 || plen >= sizeof(path) || !at[1]) {
+		bt_diag_set(d, "--cpuid FILE@CPU, not \"%s\"", spec);
+		return BT_ERR_INVALID;
+	}
+	char *end;
+	c = strtoul(at + 1, &end, 10);
+	if (*end || at[1] < '0' || at[1] > '9' || c >= 4096) {
+		bt_diag_set(d, "--cpuid %s: CPU \"%s\" is not a CPU number below %d", spec, at + 1,
+			    4096);
+		return BT_ERR_INVALID;
+	}
+	memcpy(path, spec, plen);
+	path[plen] = 0;
+	struct bt_arena a = { 0 };
+	char *text;
+	size_t len;
+	bt_status st = bt_file_read(&a, path, &text, &len, d);
+	if (st != BT_OK) {
+		bt_arena_free(&a);
+		return BT_ERR_INVALID;
+	}
+	struct bt_cpuid_dump dump;
+	struct bt_diag pd = { "" };
+	st = bt_cpuid_dump_parse(text, len, &dump, &pd);
+	bt_arena_free(&a);
+	if (st != BT_OK) {
+		bt_diag_set(d, "%s: %s", path, pd.text);
+		return BT_ERR_INVALID;
+	}
+	st = BT_ERR_INVALID;
+	bt_diag_set(d, "%s: no CPU %lu in the dump", path, c);
+	for (size_t g = 0; g < dump.n_groups; g++)
+		for (size_t i = 0; i < dump.groups[g].n_cpus; i++)
+			if (dump.groups[g].cpus[i] == c && st != BT_OK) {
+				bt_detect_dump_group(&dump.groups[g], ret);
+				*l0a = bt_cpuid_dump_get(&dump.groups[g], 0x0A, 0);
+				*cpu = (unsigned)c;
+				st = BT_OK;
+			}
+	bt_cpuid_dump_free(&dump);
+	return st;
 }

@@ -14,6 +14,8 @@
 
 #include "pmu/cpu-info.h"
 #include "arch/cpuid-dump.h"
+#include "base/diag.h"
+#include "base/status.h"
 
 #define BT_DUMP_MAX_NOTES 12
 
@@ -43,5 +45,14 @@ struct bt_dump_decision {
 };
 
 void bt_detect_dump_group(const struct bt_cpuid_dump_group *g, struct bt_dump_decision *ret);
+
+/*
+ * One CPU of a dump: SPEC = FILE@CPU (plan --backend=perf --cpuid). The
+ * decision for its group (ci as bt_cpu_detect() finds it there, the
+ * built-in model), its leaf 0AH and the CPU number. Errors name the file
+ * (and the dump's line) in d.
+ */
+bt_status bt_detect_dump_cpu(const char *spec, struct bt_dump_decision *ret, struct bt_cpuid *l0a,
+			     unsigned *cpu, struct bt_diag *d);
 
 #endif

@@ -76,6 +76,11 @@ static bool check_pcnt(double p)
  * closing '/' of such a term list.
  * Returns 1 = a row, 0 = skip (metric-only line), -1 = malformed (d set).
  */
+/* What this reader takes, for the messages that refuse other layouts. */
+#define ONLY_DEFAULT_AGGREGATION \
+	"only perf stat's default aggregation is read (every CPU and thread summed into one " \
+	"row per event; -I intervals are read, one tree each): run perf stat without it"
+static const char *csv_layout_option(const char *s, size_t len);
 static int parse_csv_fields(struct bt_arena *a, const char *s, size_t len, const char *name,
 			    unsigned line, struct bt_perf_stat_row *r, struct bt_diag *d);
 
@@ -105,19 +110,29 @@ static int parse_csv_line(struct bt_arena *a, const char *s, size_t len, const c
 		const char *c2 = memchr(f1, ',', len - (size_t)(f1 - s));
 		size_t l1 = c2 ? (size_t)(c2 - f1) : len - (size_t)(f1 - s);
 		double t;
-		bool is_interval = parse_number(s, (size_t)(c1 - s), &t) && value_like(f1, l1);
+		/* -I with -A or --per-*: the timestamp, then what the row is of */
+		bool is_interval = parse_number(s, (size_t)(c1 - s), &t) &&
+				   (value_like(f1, l1) || csv_layout_option(f1, len - (size_t)(f1 - s)));
 		if (*interval < 0 && l1)
 			*interval = is_interval;
 	}
+	size_t skip = 0;
 	if (*interval == 1) {
 		if (!c1 || !parse_number(s, (size_t)(c1 - s), &r->interval)) {
 			bt_diag_set(d, "%s:%u: interval output (perf stat -I) without a timestamp first", name,
 				    line);
 			return -1;
 		}
-		return parse_csv_fields(a, c1 + 1, len - (size_t)(c1 + 1 - s), name, line, r, d);
+		skip = (size_t)(c1 + 1 - s);
 	}
-	return parse_csv_fields(a, s, len, name, line, r, d);
+	const char *layout = csv_layout_option(s + skip, len - skip);
+	if (layout) {
+		size_t l0 = strcspn(s + skip, ",");
+		bt_diag_set(d, "%s:%u: '%.*s': a row of perf stat %s; " ONLY_DEFAULT_AGGREGATION, name, line,
+			    (int)(l0 > 60 ? 60 : l0), s + skip, layout);
+		return -1;
+	}
+	return parse_csv_fields(a, s + skip, len - skip, name, line, r, d);
 }
 
 static int parse_csv_fields(struct bt_arena *a, const char *s, size_t len, const char *name,
@@ -202,10 +217,71 @@ static int parse_csv_fields(struct bt_arena *a, const char *s, size_t len, const
 	return 1;
 }
 
-/* Keys of -j output that mean a layout other than the default aggregation. */
-static const char *const other_layout_keys[] = {
-	"cpu", "core", "die", "socket", "node", "thread", "cgroup", "cluster", "cache",
+/* Keys of -j output that mean a layout other than the default aggregation,
+ * and the perf stat option that prints them (tools/perf/util/stat-display.c
+ * print_aggr_id_json: "cpu" for --no-aggr/-A, "thread" for --per-thread,
+ * "core", "die", "socket", "node", "cluster", "cache" for --per-*, and
+ * "cgroup" for -G). */
+static const struct {
+	const char *key, *option;
+} other_layout_keys[] = {
+	{ "cpu", "-A (--no-aggr: one row per CPU)" },
+	{ "core", "--per-core" },
+	{ "die", "--per-die" },
+	{ "socket", "--per-socket" },
+	{ "node", "--per-node" },
+	{ "thread", "--per-thread" },
+	{ "cgroup", "-G (--for-each-cgroup)" },
+	{ "cluster", "--per-cluster" },
+	{ "cache", "--per-cache" },
 };
+
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* The first field of a -x, row when it names what the row aggregates over
+ * instead of being the counter value (tools/perf/util/stat-display.c
+ * print_aggr_id_std/csv): "CPU3" (-A), "S0", "S0-D0", "S0-D0-C1", "N0",
+ * "S0-D0-L3-ID0" (--per-socket, --per-die, --per-core, --per-node,
+ * --per-cache: then the number of CPUs aggregated), "comm-pid"
+ * (--per-thread). NULL when the row is a default one. */
+static const char *csv_layout_option(const char *s, size_t len)
+{
+	const char *c = memchr(s, ',', len);
+	size_t l0 = c ? (size_t)(c - s) : len;
+	if (!c || !l0 || value_like(s, l0))
+		return NULL;
+	if (l0 > 3 && !strncmp(s, "CPU", 3) && all_digits(s + 3, l0 - 3))
+		return "-A (--no-aggr: one row per CPU)";
+	if (l0 > 1 && s[0] == 'N' && all_digits(s + 1, l0 - 1))
+		return "--per-node";
+	if (l0 > 1 && s[0] == 'S' && isdigit((unsigned char)s[1])) {
+		unsigned dashes = 0;
+		for (size_t i = 0; i < l0; i++)
+			dashes += s[i] == '-';
+		bool cache = memchr(s, 'L', l0) != NULL;
+		return cache ? "--per-cache" : dashes == 0 ? "--per-socket" : dashes == 1 ? "--per-die"
+								     : "--per-core";
+	}
+	/* comm-pid then the count */
+	const char *dash = NULL;
+	for (size_t i = l0; i > 0; i--)
+		if (s[i - 1] == '-') {
+			dash = s + i - 1;
+			break;
+		}
+	if (dash && all_digits(dash + 1, (size_t)(s + l0 - dash - 1)))
+		return "--per-thread";
+	return NULL;
+}
 
 /* One -j line. Same return convention as parse_csv_line. */
 static int parse_json_line(struct bt_arena *a, const char *s, size_t len, const char *name,
@@ -224,9 +300,9 @@ static int parse_json_line(struct bt_arena *a, const char *s, size_t len, const 
 		return -1;
 	}
 	for (size_t k = 0; k < sizeof(other_layout_keys) / sizeof(*other_layout_keys); k++)
-		if (bt_json_get(o, other_layout_keys[k])) {
-			bt_diag_set(d, "%s:%u: \"%s\": only perf stat's default aggregation is read "
-				    "(no -I, -A or --per-*)", name, line, other_layout_keys[k]);
+		if (bt_json_get(o, other_layout_keys[k].key)) {
+			bt_diag_set(d, "%s:%u: \"%s\": a row of perf stat %s; " ONLY_DEFAULT_AGGREGATION,
+				    name, line, other_layout_keys[k].key, other_layout_keys[k].option);
 			return -1;
 		}
 	const struct bt_json *iv = bt_json_get(o, "interval");

@@ -66,6 +66,117 @@ bad:
 	return BT_ERR_INVALID;
 }
 
+/*
+ * Provenance is a property of the data, not of one flag: a results file
+ * says how it was counted in several places (results-json.c writes them
+ * all), and a reader takes the most cautious of them -- but a file whose
+ * places disagree was edited or damaged, and is refused with the fields
+ * that disagree, instead of one of them being believed.
+ *
+ *   "simulated"                          true: simulated, false: measured
+ *   run.counting.simulated               the same
+ *   validation.simulated                 the same (a --validate run)
+ *   run.counting.simulated_counts        present only when simulated
+ *   run.counting.pmu                     "baretop sim: ..." only when simulated
+ *   run.counting.counted_by              present only for an OS driver (perf)
+ *   run.workloads[i].counted.simulated   true/false
+ *   run.workloads[i].counted.input       "SIMULATED PMU ...", "counted by Linux
+ *                                        perf_event ...", "counted by the ... PMU"
+ *   run.workloads[i].counted.time        "simulated: ..." or "measured: ..."
+ */
+enum prov { PROV_NONE, PROV_SIM, PROV_MEASURED, PROV_PERF, PROV_HW };
+
+struct prov_seen {
+	const char *field[5];            /* the first field that said each kind */
+	const struct bt_json *at[5];
+};
+
+static void prov_note(struct prov_seen *p, enum prov k, const char *field, const struct bt_json *at)
+{
+	if (k != PROV_NONE && !p->field[k]) {
+		p->field[k] = field;
+		p->at[k] = at;
+	}
+}
+
+static void prov_bool(struct prov_seen *p, const struct bt_json *obj, const char *key, const char *field)
+{
+	const struct bt_json *v = bt_json_get(obj, key);
+	if (v && (v->type == BT_JSON_TRUE || v->type == BT_JSON_FALSE))
+		prov_note(p, v->type == BT_JSON_TRUE ? PROV_SIM : PROV_MEASURED, field, v);
+}
+
+static enum prov prov_of_input(const char *s)
+{
+	if (!s)
+		return PROV_NONE;
+	if (!strncmp(s, "SIMULATED", 9))
+		return PROV_SIM;
+	if (!strncmp(s, "counted by Linux perf_event", 27))
+		return PROV_PERF;
+	if (!strncmp(s, "counted by the ", 15))
+		return PROV_HW;
+	return PROV_NONE;
+}
+
+/* Two kinds that cannot both be true of one file. */
+static bool prov_clash(enum prov a, enum prov b)
+{
+	if (a == b)
+		return false;
+	if (a == PROV_SIM || b == PROV_SIM)
+		return true;
+	/* measured (by either) is no clash with perf or hardware; those two are */
+	return (a == PROV_PERF && b == PROV_HW) || (a == PROV_HW && b == PROV_PERF);
+}
+
+static bt_status check_provenance(struct bt_arena *a, const char *path, const struct bt_json *root,
+				  const struct bt_json *counting,
+				  const struct bt_json *wls, bool *ret_sim, struct bt_diag *d)
+{
+	struct prov_seen p = { { 0 }, { 0 } };
+	prov_bool(&p, root, "simulated", "\"simulated\"");
+	prov_bool(&p, counting, "simulated", "run.counting.simulated");
+	prov_bool(&p, bt_json_get(root, "validation"), "simulated", "validation.simulated");
+	const struct bt_json *sc = bt_json_get(counting, "simulated_counts");
+	if (sc && sc->type != BT_JSON_NULL)
+		prov_note(&p, PROV_SIM, "run.counting.simulated_counts", sc);
+	const char *pmu = bt_json_get_str(counting, "pmu");
+	if (pmu && !strncmp(pmu, "baretop sim", 11))
+		prov_note(&p, PROV_SIM, "run.counting.pmu", bt_json_get(counting, "pmu"));
+	const char *by = bt_json_get_str(counting, "counted_by");
+	if (by && by[0])
+		prov_note(&p, PROV_PERF, "run.counting.counted_by", bt_json_get(counting, "counted_by"));
+	for (size_t i = 0; wls && i < wls->u.arr.n; i++) {
+		const struct bt_json *c = bt_json_member(wls->u.arr.items[i], "counted", BT_JSON_OBJECT);
+		if (!c)
+			continue;
+		const struct bt_json *v = bt_json_get(c, "simulated");
+		if (v && (v->type == BT_JSON_TRUE || v->type == BT_JSON_FALSE))
+			prov_note(&p, v->type == BT_JSON_TRUE ? PROV_SIM : PROV_MEASURED,
+				  bt_arena_printf(a, "run.workloads[%zu].counted.simulated", i), v);
+		prov_note(&p, prov_of_input(bt_json_get_str(c, "input")),
+			  bt_arena_printf(a, "run.workloads[%zu].counted.input", i), bt_json_get(c, "input"));
+		const char *t = bt_json_get_str(c, "time");
+		enum prov tk = !t ? PROV_NONE : !strncmp(t, "simulated:", 10) ? PROV_SIM
+				 : !strncmp(t, "measured:", 9) ? PROV_MEASURED : PROV_NONE;
+		prov_note(&p, tk, bt_arena_printf(a, "run.workloads[%zu].counted.time", i), bt_json_get(c, "time"));
+	}
+	static const char *const said[] = { "", "simulated", "measured", "counted by Linux perf_event",
+					    "counted by baretop on bare metal" };
+	for (int x = PROV_SIM; x <= PROV_HW; x++)
+		for (int y = x + 1; y <= PROV_HW; y++)
+			if (p.field[x] && p.field[y] && prov_clash((enum prov)x, (enum prov)y)) {
+				bt_diag_set(d, "%s:%u:%u: the file's provenance labels contradict each other: "
+					    "%s says %s, %s (line %u) says %s; refused rather than "
+					    "believe one of them", path, p.at[x]->line, p.at[x]->col,
+					    p.field[x], said[x], p.field[y], p.at[y]->line, said[y]);
+				return BT_ERR_INVALID;
+			}
+	*ret_sim = p.field[PROV_SIM] != NULL;
+	return BT_OK;
+}
+
 bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const struct bt_json *root,
 				   struct bt_results_doc *doc, struct bt_diag *d)
 {
@@ -76,11 +187,12 @@ bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const s
 		bt_diag_set(d, "%s is not a baretop results file (no \"format\": \"baretop-results\")", path);
 		return BT_ERR_INVALID;
 	}
-	const struct bt_json *sim = bt_json_get(root, "simulated");
 	doc->root = root;
-	doc->simulated = sim && sim->type == BT_JSON_TRUE;
 	doc->run = bt_json_member(root, "run", BT_JSON_OBJECT);
 	doc->counting = bt_json_member(doc->run, "counting", BT_JSON_OBJECT);
+	if (check_provenance(a, path, root, doc->counting,
+			     bt_json_member(doc->run, "workloads", BT_JSON_ARRAY), &doc->simulated, d) != BT_OK)
+		return BT_ERR_INVALID;
 	doc->model = bt_json_get_str(doc->counting, "model");
 	doc->uarch = bt_json_get_str(doc->counting, "uarch");
 	doc->model_source = bt_json_get_str(doc->counting, "model_source");
@@ -106,8 +218,8 @@ bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const s
 		if (!o->counted)
 			continue;
 		doc->n_counted++;
-		const struct bt_json *csim = bt_json_get(o->counted, "simulated");
-		o->simulated = (csim && csim->type == BT_JSON_TRUE) || doc->simulated;
+		/* the file's labels agree (check_provenance): the most cautious */
+		o->simulated = doc->simulated;
 		o->tree = bt_json_member(o->counted, "tree", BT_JSON_OBJECT);
 		o->events = bt_json_member(o->counted, "events", BT_JSON_OBJECT);
 		o->steps = bt_json_member(o->counted, "steps", BT_JSON_ARRAY);

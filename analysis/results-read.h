@@ -38,7 +38,9 @@ struct bt_results_workload {
 struct bt_results_doc {
 	const char *path;
 	const struct bt_json *root, *run, *counting;
-	bool simulated;                    /* the document's "simulated" */
+	bool simulated;                    /* any of the file's provenance labels says simulated
+					    * (results-read.c check_provenance refuses a file whose
+					    * labels disagree) */
 	bool replayed;                     /* a `replay --json` tree, not a results document */
 	const char *input;                 /* replayed: where its counts came from */
 	const char *model, *uarch, *model_source; /* run.counting; NULL when absent */

@@ -120,7 +120,10 @@ static void results_of(const struct run *r, struct bt_results *res,
 /*
  * --bring-up: PMU conformance and the model's events validated (the
  * validation mode, all the levels the tree may reach), then the Top-Down
- * run over the workloads with every event counted; each tree marks the
+ * run over the workloads, choosing its nodes as any run does (drill-down:
+ * level 1, then the children of flagged nodes; every node to N with
+ * --level N), so the deeper nodes of unflagged parents are not measured
+ * and the console says so; each tree marks the
  * nodes whose formulas read an event that did not pass, and (ARCH with
  * PERF_METRICS) the level-1 nodes whose cross-check is violated (untrusted,
  * never the bottleneck). The status is 1 when a validation check FAILed or
@@ -194,16 +197,11 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 		bt_diag_set(d, "--model %s: no such model; the models are:%s TNT ARCH", o->model, list);
 		return false;
 	}
-	if (o->counts_file && !o->sim) {
-		bt_diag_set(d, "--counts feeds the simulated PMU: add --sim");
+	/* options that contradict each other across sources (options-combos.c) */
+	if (bt_option_combos_final(o, d) != BT_OK)
 		return false;
-	}
 	if (o->sim && o->sim_name && !bt_synth_known(o->sim_name, d))
 		return false;
-	if (o->copies > 1 && o->exec_path) {
-		bt_diag_set(d, "--copies: an EFI application (-x) runs as one copy");
-		return false;
-	}
 	if (o->n_cpus) {
 		uint32_t total = 0, enabled = 0;
 		if (!r->plat->cpu_count || r->plat->cpu_count(&total, &enabled) != BT_OK) {
@@ -218,6 +216,22 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 			}
 	}
 	return true;
+}
+
+/* Whether --then reboot may restart the machine at the end of this run
+ * (app/boot-policy.h): on a boot that measured (a usage error measured
+ * nothing), or one started one-shot. */
+static bool restart_allowed(const struct run *r, int status, char *why, size_t len)
+{
+	const struct bt_platform *p = r->plat;
+	bool measured = r->boot.plat && r->boot.decision.measure && status != BT_EXIT_USAGE;
+	const struct bt_boot_config *pol = &r->opt.boot;
+	bool every_boot = pol->run == BT_RUN_ALWAYS || pol->run == BT_RUN_EVERY_BOOT ||
+			  (pol->run == BT_RUN_EVERY_N && pol->every_n == 1);
+
+	return bt_boot_restart_allowed(measured, every_boot,
+				       p->have_boot_current ? p->boot_current : -1,
+				       p->boot_current_in_order, why, len);
 }
 
 /* Ends the run as the options ask: QEMU's exit device on failure, power off. */
@@ -249,8 +263,21 @@ static int finish(struct run *r, int status)
 	}
 	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
 		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
-	if (handover && r->opt.boot.then == BT_THEN_REBOOT && r->plat->reboot) {
-		printf("then          rebooting\n");
+	/* A restart only where it cannot loop (app/boot-policy.h
+	 * bt_boot_restart_allowed); otherwise the hand-over is a return to
+	 * the boot manager, which goes on with the next BootOrder entry. */
+	char why[400] = "";
+	bool restart = handover && r->opt.boot.then == BT_THEN_REBOOT;
+	if (restart && !restart_allowed(r, status, why, sizeof(why))) {
+		r->plat->return_goes_on = true;
+		printf("then          reboot NOT taken: %s\n", why);
+		printf("then          returning to the boot manager as \"not started\", so that it goes "
+		       "on with the next BootOrder entry\n");
+		fflush(stdout);
+		return status;
+	}
+	if (restart && r->plat->reboot) {
+		printf("then          rebooting (%s)\n", why);
 		fflush(stdout);
 		r->plat->reboot();
 	}
@@ -337,6 +364,12 @@ static void write_results(struct run *r)
 
 	results_of(r, &res, &pf, &run, &count);
 	res.boot = bt_boot_run_record(&r->boot, &boot);
+	char restart_why[400];
+	if (res.boot && r->opt.boot.then == BT_THEN_REBOOT && !r->opt.then_boot) {
+		boot.restart_decided = true;
+		boot.restart_taken = restart_allowed(r, r->status, restart_why, sizeof(restart_why));
+		boot.restart_why = restart_why;
+	}
 	res.keep_results = r->opt.keep_results;
 	/* The folder first: hosted, statvfs needs it to exist (its volume). */
 	bt_mkdir_p(r->opt.results_dir);
@@ -395,6 +428,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	}
 	if (r->opt.qemu_exit && plat->set_failure_exit_port)
 		plat->set_failure_exit_port(r->opt.qemu_exit_port);
+	if (r->opt.list_option_combos) {
+		bt_option_combos_list(stdout);
+		status = finish(r, BT_EXIT_OK);
+		goto out;
+	}
 	if (r->opt.help) {
 		bt_options_usage(stdout, program);
 		status = finish(r, BT_EXIT_OK);

@@ -156,6 +156,71 @@ void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t s
 	s->last_seq = seq;
 }
 
+bool bt_boot_restart_allowed(bool measured, bool every_boot_measures, int32_t boot_current,
+			     bool current_in_boot_order, char *why, size_t len)
+{
+	char start[160];
+	bool one_shot = boot_current >= 0 && !current_in_boot_order;
+
+	if (boot_current < 0)
+		snprintf(start, sizeof(start), "there is no BootCurrent (not started by the boot "
+			 "manager)");
+	else if (current_in_boot_order)
+		snprintf(start, sizeof(start), "BootCurrent Boot%04X is in BootOrder (a BootOrder "
+			 "or removable-media entry): the next boot starts baretop again",
+			 (unsigned)boot_current);
+	else
+		snprintf(start, sizeof(start), "BootCurrent Boot%04X is not in BootOrder: started "
+			 "one-shot (BootNext), the next boot follows BootOrder", (unsigned)boot_current);
+	if (one_shot)
+		snprintf(why, len, "%s", start);
+	else if (measured && every_boot_measures && current_in_boot_order) {
+		/* Measuring is no guard here: the next boot measures too. */
+		snprintf(why, len, "every boot measures (no --run, or --run every-boot) and %s: "
+			 "a restart would measure and restart again, forever (start it one-shot "
+			 "with BootNext, or use --run once / every=N)", start);
+		return false;
+	} else if (measured)
+		/* Said on the measuring boot too: its results are the only
+		 * file a boot that hands over leaves. */
+		snprintf(why, len, "this boot measured; a boot that does not will not restart: %s",
+			 start);
+	else
+		snprintf(why, len, "this boot did not measure and %s: a restart would loop", start);
+	return one_shot || measured;
+}
+
+#define BOOT_ID_SHIFT 4
+#define BOOT_ID_MASK 0xfffu
+
+enum bt_bootnext_verdict bt_bootnext_decide(uint32_t flags, uint16_t entry, bool have_boot_id,
+					    uint32_t boot_id)
+{
+	if (!(flags & BT_BOOT_STATE_BOOTNEXT_TRIED) ||
+	    (uint16_t)(flags >> BT_BOOT_STATE_BOOTNEXT_SHIFT) != entry)
+		return BT_BOOTNEXT_TRY;
+	if ((flags & BT_BOOT_STATE_BOOTNEXT_UNREACHED) || !have_boot_id)
+		return BT_BOOTNEXT_SKIP;
+	uint32_t then = (flags >> BOOT_ID_SHIFT) & BOOT_ID_MASK;
+	/* Modulo 4096: a boot 4097 boots later reads as the next one, and
+	 * skips once (never a reset). */
+	if (((boot_id - then) & BOOT_ID_MASK) <= 1)
+		return BT_BOOTNEXT_FAILED;
+	return BT_BOOTNEXT_REACHED;
+}
+
+uint32_t bt_bootnext_mark(uint32_t flags, uint16_t entry, uint32_t boot_id)
+{
+	return (bt_bootnext_clear(flags)) | BT_BOOT_STATE_BOOTNEXT_TRIED |
+	       (boot_id & BOOT_ID_MASK) << BOOT_ID_SHIFT | (uint32_t)entry << BT_BOOT_STATE_BOOTNEXT_SHIFT;
+}
+
+uint32_t bt_bootnext_clear(uint32_t flags)
+{
+	return flags & ~(BT_BOOT_STATE_BOOTNEXT_TRIED | BT_BOOT_STATE_BOOTNEXT_UNREACHED |
+			 BOOT_ID_MASK << BOOT_ID_SHIFT | 0xffffu << BT_BOOT_STATE_BOOTNEXT_SHIFT);
+}
+
 enum bt_boot_status bt_boot_status_of(int exit_status, bool budget_ended)
 {
 	if (exit_status == BT_EXIT_NO_RESULTS)

@@ -100,6 +100,62 @@ bool bt_boot_budget_fits(uint32_t budget_s, double elapsed_s, double steps_s, in
  * sequence number (0: none written) kept. */
 void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t seq);
 
+/*
+ * Whether an end action that restarts the machine (--then reboot) may be
+ * taken: only on a boot that measured, or when baretop was started one-shot.
+ * Anything else loops: the next boot starts baretop again, which does not
+ * measure and restarts again, forever (issue 31: 108 boots in 7 minutes
+ * from removable media under --run once). A one-shot start is one the next
+ * boot does not repeat: EDK2's BDS deletes BootNext before it starts that
+ * entry and sets BootCurrent to its number (MdeModulePkg/Universal/BdsDxe/
+ * BdsEntry.c BdsEntry; BmBoot.c EfiBootManagerBoot, "2. Set BootCurrent"),
+ * so baretop cannot read the BootNext it came from; but BDS's own pass
+ * over the boot options starts only BootOrder's entries (BootBootOptions
+ * over EfiBootManagerGetLoadOptions), so a BootCurrent that is not in
+ * BootOrder came from BootNext (or a hotkey, or a person's choice in the
+ * boot menu), and the next boot follows BootOrder without it. A BootCurrent
+ * in BootOrder (a BootOrder entry, or the removable-media entry BDS creates
+ * and adds to BootOrder) is reached again by the next boot; no BootCurrent
+ * (started from a shell, or hosted) cannot be told apart from it.
+ * A measuring boot is no guard where every boot measures (no --run,
+ * --run every-boot, every=1): reached again through BootOrder it would
+ * measure and restart again, forever; there the restart is taken only
+ * one-shot (every_boot_measures).
+ * boot_current: BootCurrent, or -1 when there is none. *why: one line.
+ */
+bool bt_boot_restart_allowed(bool measured, bool every_boot_measures, int32_t boot_current,
+			     bool current_in_boot_order, char *why, size_t len);
+
+/*
+ * --then next-boot-entry's BootNext attempt (efi/boot-entry.c) for an entry
+ * only the firmware's boot manager can resolve (a URI, a USB class or WWID
+ * path...), kept in BaretopState's flags: BT_BOOT_STATE_BOOTNEXT_TRIED with
+ * the entry in bits 16-31, and the boot it was made in (the low 12 bits of
+ * the high 32 bits of the platform's monotonic counter, which UEFI 2.10
+ * 8.5.2 GetNextHighMonotonicCount increments at every reset: EDK2
+ * MonotonicCounterRuntimeDxe MonotonicCounterDriverInit) in bits 4-15.
+ * What a later boot that meets that entry again decides:
+ */
+enum bt_bootnext_verdict {
+	BT_BOOTNEXT_TRY,          /* no attempt recorded for it: BootNext and reset */
+	/* The attempt's very next boot comes back to baretop: the firmware
+	 * did not reach the entry either (or it returned); skip it, and mark
+	 * it BT_BOOT_STATE_BOOTNEXT_UNREACHED so later boots skip it without
+	 * a reset. */
+	BT_BOOTNEXT_FAILED,
+	BT_BOOTNEXT_SKIP,         /* marked unreached, or no boot number to tell: skip */
+	/* Boots passed without baretop since the attempt: the entry was
+	 * reached. The mark is cleared and the attempt made again (it is how
+	 * this entry is reached), so every boot follows BootOrder as before. */
+	BT_BOOTNEXT_REACHED,
+};
+enum bt_bootnext_verdict bt_bootnext_decide(uint32_t flags, uint16_t entry, bool have_boot_id,
+					    uint32_t boot_id);
+/* The flags with an attempt for `entry` in the boot `boot_id` recorded. */
+uint32_t bt_bootnext_mark(uint32_t flags, uint16_t entry, uint32_t boot_id);
+/* The flags with no attempt recorded. */
+uint32_t bt_bootnext_clear(uint32_t flags);
+
 /* The status of a finished measurement from its exit status and whether the
  * budget ended it early. */
 enum bt_boot_status bt_boot_status_of(int exit_status, bool budget_ended);

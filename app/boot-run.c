@@ -234,16 +234,22 @@ bool bt_boot_run_ticks_left(const struct bt_boot_run *b, uint64_t *ret)
 }
 
 void bt_boot_run_partial(struct bt_boot_run *b, const char *name, uint32_t cpu, int skipped,
-			 int groups)
+			 int groups, int pebs_skipped, int pebs_windows)
 {
-	char line[128];
+	char line[160], what[96] = "";
 
-	if (!b || !b->opt->boot.budget_s || skipped <= 0)
+	if (!b || !b->opt->boot.budget_s || (skipped <= 0 && pebs_skipped <= 0))
 		return;
 	b->budget_ended = true;
-	snprintf(line, sizeof(line), "%s on CPU %u: %d of %d counter groups not run", name,
-		 (unsigned)cpu, skipped, groups);
-	printf("  %s PARTIAL (budget): %d of %d counter groups not run\n", name, skipped, groups);
+	if (skipped > 0)
+		snprintf(what, sizeof(what), "%d of %d counter groups not run", skipped, groups);
+	if (pebs_skipped > 0) {
+		size_t n = strlen(what);
+		snprintf(what + n, sizeof(what) - n, "%s%d of %d timed-PEBS samplings not run",
+			 n ? ", " : "", pebs_skipped, pebs_windows);
+	}
+	snprintf(line, sizeof(line), "%s on CPU %u: %s", name, (unsigned)cpu, what);
+	printf("  %s PARTIAL (budget): %s\n", name, what);
 	if (b->n_partial < BT_BOOT_MAX_NOT_RUN) {
 		char *copy = malloc(strlen(line) + 1);
 		if (copy) {
@@ -267,7 +273,8 @@ void bt_boot_run_end(struct bt_boot_run *b, int exit_status, uint32_t seq)
 	}
 	if (b->budget_ended)
 		printf("boot          budget ended the run early: %d workload run(s) left out, %d "
-		       "cut short between counter groups\n", b->n_not_run, b->n_partial);
+		       "cut short (counter groups or timed-PEBS samplings left out)\n", b->n_not_run,
+		       b->n_partial);
 	if (!b->have_state || !b->decision.measure)
 		return;
 	bt_boot_end(&b->state, bt_boot_status_of(exit_status, b->budget_ended), seq);

@@ -63,11 +63,12 @@ bool bt_boot_run_budget_left(const struct bt_boot_run *b);
  * workload (pmu/measure.h budget_ticks); false without a budget or when
  * the TSC rate is unknown. */
 bool bt_boot_run_ticks_left(const struct bt_boot_run *b, uint64_t *ret);
-/* After a workload whose counter groups the budget partly left out
- * (`skipped` of `groups`): recorded (results "steps_partial"), said on
- * the console, and the budget counts as spent: no later workload starts. */
+/* After a workload whose counter groups (`skipped` of `groups`) or
+ * timed-PEBS windows (`pebs_skipped` of `pebs_windows`) the budget partly
+ * left out: recorded (results "steps_partial"), said on the console, and
+ * the budget counts as spent: no later workload starts. */
 void bt_boot_run_partial(struct bt_boot_run *b, const char *name, uint32_t cpu, int skipped,
-			 int groups);
+			 int groups, int pebs_skipped, int pebs_windows);
 
 /* Before each workload: false when the budget is spent (the step is then
  * listed as not run, and said so on the console). */

@@ -35,11 +35,16 @@
 /* flags */
 #define BT_BOOT_STATE_IN_PROGRESS 0x1u /* a measurement started and has not ended */
 /* --then next-boot-entry made the entry in bits 16-31 BootNext and reset
- * the machine, because LoadImage could not start it (efi/boot-entry.c).
- * A later boot that finds that entry again, or comes to another one after
- * it, does not use BootNext again: it hands over to the boot manager, so a
- * boot option the firmware cannot start either never makes a reset loop. */
+ * the machine, in the boot whose number (low 12 bits) is in bits 4-15,
+ * because only the firmware's boot manager can resolve its path
+ * (efi/boot-entry.c). The boot right after it that comes back to baretop
+ * marks it unreached (bit 2) and skips it, and so do later boots: a boot
+ * option the firmware cannot start either never makes a reset loop. A
+ * boot that finds boots passed without baretop since the attempt knows
+ * the entry was reached, and clears the mark (app/boot-policy.h
+ * bt_bootnext_decide). */
 #define BT_BOOT_STATE_BOOTNEXT_TRIED 0x2u
+#define BT_BOOT_STATE_BOOTNEXT_UNREACHED 0x4u
 #define BT_BOOT_STATE_BOOTNEXT_SHIFT 16
 
 enum bt_boot_status {

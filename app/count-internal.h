@@ -64,7 +64,8 @@ struct bt_count_ctx {
 	struct bt_measure_opts mopts;
 	double max_window_ms;          /* --max-window-ms (mopts.max_window_ticks: 0 = no TSC rate) */
 	char describe[600];
-	char notes[6][320];            /* about the count source, printed once */
+	char notes[14][320];           /* about the count source, printed once (an OS
+					* driver's facts take up to 10: host/perf-plan.h) */
 	int n_notes;
 	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	struct bt_console_ui *ui;      /* the progress line, or NULL */

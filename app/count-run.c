@@ -178,17 +178,34 @@ static void record_budget_skip(struct bt_count_ctx *c, const struct bt_plan *pla
 	}
 }
 
-/* After the evaluation: the nodes measured that could not be computed
- * ("missing") because an event of theirs was in a group the budget left
- * out are "not measured (budget)". */
+/* After the evaluation, the nodes "not measured (budget)": those measured
+ * that could not be computed ("missing") because an event of theirs was in
+ * a group the budget left out, and those not measured for want of a retire
+ * latency (BT_NODE_NO_RETIRE_LATENCY) whose timed-PEBS window the budget
+ * left out -- never computed from the missing value (the evaluator gives
+ * them no number). */
 static void budget_nodes(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
 	unsigned ne = bt_model_event_count(c->model), nn = bt_model_node_count(c->model), n_idx;
+	unsigned nrl = bt_model_retire_latency_count(c->model);
 	uint16_t *idx = calloc(ne ? ne : 1, sizeof(*idx));
+	uint16_t *rl = calloc(nrl + 1, sizeof(*rl));
 
 	t->budget_nodes[0] = '\0';
-	for (unsigned k = 0; idx && t->budget_skipped_ev && k < nn; k++) {
-		if (!t->targeted[k] || t->result->state[k] != BT_NODE_MISSING ||
+	for (unsigned k = 0; idx && rl && k < nn; k++) {
+		if (!t->targeted[k])
+			continue;
+		if (t->result->state[k] == BT_NODE_NO_RETIRE_LATENCY && t->rl) {
+			unsigned n_rl = bt_result_node_latencies(t->result, k, rl);
+			for (unsigned j = 0; j < n_rl; j++)
+				if (rl[j] < nrl && t->rl[rl[j]].budget_skipped) {
+					list_add(t->budget_nodes, sizeof(t->budget_nodes),
+						 bt_model_node(c->model, k)->name);
+					break;
+				}
+			continue;
+		}
+		if (!t->budget_skipped_ev || t->result->state[k] != BT_NODE_MISSING ||
 		    bt_model_events_for_nodes(c->model, &k, 1, c->constants, idx, &n_idx) != BT_OK)
 			continue;
 		for (unsigned j = 0; j < n_idx; j++) {
@@ -200,6 +217,7 @@ static void budget_nodes(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 		}
 	}
 	free(idx);
+	free(rl);
 }
 
 /* Plans and measures the events of `nodes` not counted yet; fills counts. */
@@ -291,7 +309,9 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	 * the real CPU; only the counting goes through c->pmu.arch, which may be
 	 * the simulated PMU. */
 	struct bt_cpu_job cj = { .arch = p->arch, .work = measure_work, .ctx = job };
+	uint64_t wall0 = bt_rdtsc(p->arch); /* the budget's clock */
 	st = bt_cpu_job_run(p, cpu, &cj);
+	t->groups_wall_ticks += bt_rdtsc(p->arch) - wall0;
 	if (st != BT_OK) {
 		bt_diag_set(d, "could not run on CPU %u: %s", cpu, bt_status_str(st));
 		goto out;
@@ -318,6 +338,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		step->groups_skipped = job->m.n_groups_skipped;
 		record_budget_skip(c, plan, &job->m, model_of, evp, t);
 	}
+	if (job->m.run_ticks > t->run_ticks_max)
+		t->run_ticks_max = job->m.run_ticks;
 	step->windows_per_run = job->m.chunks;
 	step->over_cap_whole = job->m.over_cap_whole;
 	step->whole_window_ticks = job->m.whole_window_ticks;
@@ -381,16 +403,30 @@ out:
  * (OFFCORE_RSP: not precise; MSR_PEBS_LD_LAT: never counted, and no model
  * weighs one with a retire latency) or a counter mask are left to the other
  * sources: the driver programs the basic event only.
+ *
+ * Each sampling is one run of the workload, so it is planned like a
+ * counter group (pmu/measure.h): against what is left of --budget, with
+ * the longest run of the workload so far (the counting runs', then the
+ * samplings' own) as its estimate, on the budget's clock (the platform's,
+ * real time also under --sim); one that does not fit is not run, nor any
+ * after it (they take as long), and its input is "not measured (budget)":
+ * the nodes that need it are not measured (budget_nodes), unless another
+ * source (published, file) gives the latency. Under --max-window-ms the
+ * run is split into as many windows as the counting runs were
+ * (t->chunks_hint), interrupts masked in each window only; a body that
+ * cannot be split runs whole (the counting step warned of it).
  */
 #define PEBS_SLOTS 1024u
 #define PEBS_TARGET 256u
 
-static void sample_latencies(struct bt_count_ctx *c, const struct bt_measure_workload *mw,
-			     bool mask_interrupts, struct bt_tree_outcome *t)
+static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p,
+			     const struct bt_measure_workload *mw, bool mask_interrupts,
+			     struct bt_tree_outcome *t)
 {
 	struct bt_counts *k = t->counts;
 	unsigned nrl = bt_model_retire_latency_count(c->model);
 	struct bt_diag d = { "" };
+	uint64_t hz = c->boot && c->boot->tsc_hz ? c->boot->tsc_hz : 0;
 
 	if (c->no_pebs || c->file_counts || !t->rl || !c->pmu.arch)
 		return;
@@ -403,7 +439,7 @@ static void sample_latencies(struct bt_count_ctx *c, const struct bt_measure_wor
 	struct bt_pmu_caps usable;
 	bt_count_plan_caps(c, &usable);
 	for (unsigned i = 0; i < nrl; i++) {
-		if (k->retire_latency_source[i] == BT_RL_MEASURED)
+		if (k->retire_latency_source[i] == BT_RL_MEASURED || t->rl[i].budget_skipped)
 			continue;
 		int e = bt_model_event_find(c->model, bt_model_retire_latency_name(c->model, i));
 		if (e < 0 || !t->counted[e] || !(k->events[e] > 0))
@@ -422,24 +458,49 @@ static void sample_latencies(struct bt_count_ctx *c, const struct bt_measure_wor
 		if (bt_event_encode_gp(ev, &c->pmu.caps, false, &enc, &d) != BT_OK ||
 		    (enc.extra_msr && enc.extra_msr != MSR_PEBS_FRONTEND))
 			continue; /* the counting groups said why */
+		/* The budget: this window's run against what is left. */
+		uint64_t left, est = t->run_ticks_max;
+		if (bt_boot_run_ticks_left(c->boot, &left) &&
+		    (t->budget_pebs_skipped || est > left)) {
+			if (!t->budget_pebs_skipped && hz) {
+				t->budget_pebs_est_s = (double)est / (double)hz;
+				t->budget_pebs_left_s = (double)left / (double)hz;
+			}
+			t->rl[i].budget_skipped = true;
+			t->budget_pebs_skipped++;
+			char name[96];
+			snprintf(name, sizeof(name), "%s:R", bt_model_retire_latency_name(c->model, i));
+			list_add(t->budget_latencies, sizeof(t->budget_latencies), name);
+			continue;
+		}
 		struct bt_pebs_job job = { .evtsel = enc.evtsel, .extra_msr = enc.extra_msr,
 					   .extra_value = enc.extra_value, .counter = ctr,
 					   .sample_after = after ? after : 1, .slots = PEBS_SLOTS,
-					   .fn = mw->run, .arg = mw->arg };
+					   .fn = mw->run, .arg = mw->arg,
+					   .mask_interrupts = mask_interrupts,
+					   /* the window cap is for masked windows (measure_step) */
+					   .windows = mask_interrupts ? t->chunks_hint : 1,
+					   .iterations = mw->iterations, .set_range = mw->set_range,
+					   .range_ctx = mw->ctx };
 		struct bt_pebs_stats s;
+		uint64_t wall0 = bt_rdtsc(p->arch);
 		if (mw->before && mw->before(mw->ctx, &d) != BT_OK)
 			continue;
-		uint64_t irq = mask_interrupts ? bt_irq_save(c->pmu.arch) : 0;
 		bt_status st = bt_pebs_sample(c->pmu.arch, &c->pmu.caps, &job, &s, &d);
-		if (mask_interrupts)
-			bt_irq_restore(c->pmu.arch, irq);
 		if (mw->after)
 			mw->after(mw->ctx, &d);
+		uint64_t wall = bt_rdtsc(p->arch) - wall0;
+		t->pebs_wall_ticks += wall;
+		if (wall > t->run_ticks_max)
+			t->run_ticks_max = wall; /* the next window's estimate */
 		if (st != BT_OK) {
 			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", d.text);
 			add_note(t, "timed PEBS stopped: %s", d.text);
 			return;
 		}
+		t->pebs_windows_run++;
+		if (s.windows > t->pebs_windows_per_run)
+			t->pebs_windows_per_run = s.windows;
 		if (!s.samples)
 			continue;
 		k->retire_latency[i] = s.mean;
@@ -472,6 +533,9 @@ static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsign
 		}
 		s->median = s->min = s->max = NAN;
 		s->samples = s->saturated = -1;
+		if (s->source == BT_RL_NONE && s->budget_skipped)
+			s->detail = "not measured (budget): its timed-PEBS sampling did not fit in "
+				    "the time budget (--budget)";
 		switch (s->source) {
 		case BT_RL_PUBLISHED:
 			s->detail = c->def->retire_latency_source;
@@ -494,7 +558,7 @@ static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsign
 }
 
 /* Constants that depend on the run: the interval the formulas mean. */
-static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t,
+static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct bt_tree_outcome *t,
 			  const struct bt_measure_workload *mw, bool mask_interrupts)
 {
 	struct bt_counts *k = t->counts;
@@ -524,7 +588,7 @@ static void run_constants(struct bt_count_ctx *c, struct bt_tree_outcome *t,
 	}
 	/* The sources in their order: measured (timed PEBS), the vendor's
 	 * published defaults, the user's file, the formula's own fallback. */
-	sample_latencies(c, mw, mask_interrupts, t);
+	sample_latencies(c, p, mw, mask_interrupts, t);
 	unsigned measured = 0;
 	for (unsigned i = 0; i < bt_model_retire_latency_count(c->model); i++)
 		measured += k->retire_latency_source[i] == BT_RL_MEASURED;
@@ -733,7 +797,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
 				  scratch, d);
 		t->n_steps = 1;
-		run_constants(c, t, mw, mask_interrupts);
+		run_constants(c, p, t, mw, mask_interrupts);
 		if (st == BT_OK)
 			st = bt_evaluate(c->model, t->counts, t->result);
 	} else {
@@ -759,10 +823,11 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 					  scratch, d);
 			if (st != BT_OK)
 				break;
-			run_constants(c, t, mw, mask_interrupts);
+			run_constants(c, p, t, mw, mask_interrupts);
 			st = bt_evaluate(c->model, t->counts, t->result);
-			if (step->groups_skipped) {
-				/* The budget is spent: no deeper level is opened. */
+			if (step->groups_skipped || t->budget_pebs_skipped) {
+				/* The budget is spent (a group or a timed-PEBS
+				 * window did not fit): no deeper level is opened. */
 				snprintf(t->untargeted_why, sizeof(t->untargeted_why),
 					 "the time budget (--budget) ended the drill-down at level %u",
 					 lv);
@@ -790,8 +855,19 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	free(nodes);
 	free(next_nodes);
 	free(scratch);
-	if (st == BT_OK && t->budget_groups_skipped)
+	t->measure_end_s = NAN;
+	if (c->boot && c->boot->tsc_hz && c->boot->opt->boot.budget_s)
+		t->measure_end_s = (double)(bt_rdtsc(p->arch) - c->boot->t0) / (double)c->boot->tsc_hz;
+	if (st == BT_OK && (t->budget_groups_skipped || t->budget_pebs_skipped))
 		budget_nodes(c, t);
+	if (c->cpu && c->cpu->tsc_hz) {
+		/* wall time: the platform's TSC (c->tsc_hz is the simulated CPU's
+		 * under --sim) */
+		t->groups_wall_s = (double)t->groups_wall_ticks / (double)c->cpu->tsc_hz;
+		t->pebs_wall_s = (double)t->pebs_wall_ticks / (double)c->cpu->tsc_hz;
+	} else {
+		t->groups_wall_s = t->pebs_wall_s = NAN;
+	}
 	/* The tree as finally evaluated, against the model's consistency rules. */
 	if (st == BT_OK && c->rules) {
 		t->consistency = bt_consistency_new(c->rules);

@@ -293,6 +293,10 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 		return st;
 	bt_synth_caps(c->synth, &c->pmu.caps);
 	c->pmu.arch = bt_synth_arch(c->synth);
+	/* One pipeline width per core: the model's (set_sim_width), for the
+	 * health check's window (SLOTS = width x cycles) as for the workloads'
+	 * counts. */
+	bt_synth_set_width(c->synth, c->sim_width);
 	return BT_OK;
 }
 
@@ -310,6 +314,14 @@ static bt_status prepare_events(struct bt_count_ctx *c)
 		c->evp[i] = bt_model_event(c->model, i);
 		if (bt_event_fixed_to_gp(c->evp[i], &c->pmu.caps, &c->twins[i]))
 			c->evp[i] = &c->twins[i];
+		/* An OS's driver counts some events in another form
+		 * (caps.os_filter: host/perf-plan.c). */
+		const struct bt_os_event_filter *f = c->pmu.caps.os_filter;
+		struct bt_event form;
+		if (f && f->adapt && f->adapt(f, c->evp[i], &form)) {
+			c->twins[i] = form;
+			c->evp[i] = &c->twins[i];
+		}
 	}
 	return BT_OK;
 }
@@ -323,6 +335,11 @@ static void ctx_note(struct bt_count_ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	BT_NOTES_VADD(c->notes, c->n_notes, c->notes_dropped, fmt, ap);
 	va_end(ap);
+}
+
+static void combo_note(void *ctx, const char *text)
+{
+	ctx_note(ctx, "%s", text);
 }
 
 /* What the simulated PMU counts: the count file's counts for the model's
@@ -372,7 +389,7 @@ bt_status bt_count_sim_workload(struct bt_count_ctx *c, const struct bt_wl_confi
 			    "SLOTS_PER_CYC and no published model near the core)", c->def->id);
 		return BT_ERR_UNSUPPORTED;
 	}
-	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg, c->sim_width, why);
+	return bt_synth_use_workload(c->synth, cfg->wl->name, wl_param, cfg, why);
 }
 
 static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *census)
@@ -552,6 +569,9 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		bt_diag_set(why, "model %s: %s", c->def->id, d.text);
 		st = BT_ERR_UNSUPPORTED;
 	}
+	/* Options with nothing to act on for this model (options-combos.c). */
+	if (st == BT_OK && c->model)
+		bt_option_combos_model(opt, c->def->id, bt_model_retire_latency_count(c->model), combo_note, c);
 	/* a --retire-latency-file entry the model does not know (a misspelling)
 	 * would be ignored silently: a usage error with the nearest name */
 	if (st == BT_OK && c->model && c->have_rl_file &&
@@ -571,6 +591,8 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 				 "baretop-host run's, on Linux perf_event)");
 		else
 			st = p->os_pmu(cpu, &c->pmu, c->counted_by, sizeof(c->counted_by), why);
+		for (int k = 0; st == BT_OK && k < c->pmu.n_facts; k++)
+			ctx_note(c, "kernel: %s", c->pmu.facts[k]);
 	} else if (st == BT_OK) {
 		if (cpu->pmu.kind == BT_PMU_NONE) {
 			st = say(why, "%s", cpu->pmu.absent_reason);

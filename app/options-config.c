@@ -37,12 +37,14 @@ static int read_config(const char *path, int *ret_argc, char ***ret_argv, struct
 		fclose(f);
 		return ENOMEM;
 	}
+	errno = 0;
 	len = fread(text, 1, BT_CONFIG_MAX_BYTES + 1, f);
-	int read_error = ferror(f);
+	/* a directory fails at the read (EISDIR): its reason is said */
+	int read_error = ferror(f), e = errno;
 	fclose(f);
 	if (read_error || len > BT_CONFIG_MAX_BYTES || memchr(text, '\0', len)) {
 		bt_diag_set(d, "%s: %s", path,
-			    read_error ? "read error"
+			    read_error ? (e ? strerror(e) : "read error")
 			    : len > BT_CONFIG_MAX_BYTES ? "larger than 64 KiB"
 			    : "holds a NUL byte: not a text file");
 		free(text);

@@ -77,6 +77,7 @@ FLAG(list_models)
 FLAG(no_count)
 FLAG(validate)
 FLAG(bring_up)
+FLAG(list_option_combos)
 
 static bt_status set_validate_spec(struct bt_options *o, const char *v, struct bt_diag *d)
 {
@@ -133,6 +134,7 @@ static bt_status set_sim(struct bt_options *o, const char *v, struct bt_diag *d)
  * operating system's driver (platform.h os_pmu). */
 static bt_status set_backend(struct bt_options *o, const char *v, struct bt_diag *d)
 {
+	o->backend = v;
 	if (strcmp(v, "hw") == 0) {
 		o->sim = false;
 		o->perf = false;
@@ -182,6 +184,25 @@ static bt_status set_sim_miscount(struct bt_options *o, const char *v, struct bt
 	     strncmp(colon + 1, "swap=", 5))) {
 		bt_diag_set(d, "--sim-miscount EVENT:scale=X|stuck=N|swap=OTHER, not '%s'",
 			    v ? v : "");
+		return BT_ERR_INVALID;
+	}
+	/* The number after scale= or stuck= through a checked reader: text,
+	 * an empty value, an overflow or a sign is an error with the accepted
+	 * form, never 0 or a count wrapped at the counter's width. */
+	const char *how = colon + 1, *num = strchr(how, '=') + 1;
+	if (!strncmp(how, "scale=", 6) && !bt_options_plain_decimal(num, BT_SIM_MISCOUNT_SCALE_MAX)) {
+		bt_diag_set(d, "--sim-miscount %s: scale=X takes a decimal number from 0 to %g "
+			    "(e.g. scale=0.6), not '%s'", v, BT_SIM_MISCOUNT_SCALE_MAX, num);
+		return BT_ERR_INVALID;
+	}
+	uint64_t n;
+	if (!strncmp(how, "stuck=", 6) && bt_options_parse_u64(num, BT_SIM_MISCOUNT_STUCK_MAX, &n) != BT_OK) {
+		bt_diag_set(d, "--sim-miscount %s: stuck=N takes a whole number from 0 to %llu (2^48 - 1, "
+			    "decimal or 0x hex), not '%s'", v, (unsigned long long)BT_SIM_MISCOUNT_STUCK_MAX, num);
+		return BT_ERR_INVALID;
+	}
+	if (!strncmp(how, "swap=", 5) && !*num) {
+		bt_diag_set(d, "--sim-miscount %s: swap=OTHER takes the name of another event", v);
 		return BT_ERR_INVALID;
 	}
 	o->sim_miscount = v;
@@ -259,6 +280,26 @@ static bt_status set_warmups(struct bt_options *o, const char *v, struct bt_diag
 {
 	o->warmups_set = true;
 	return set_count(&o->warmups, "--warmups", 0, 100, v, d);
+}
+
+bool bt_options_plain_decimal(const char *v, double max)
+{
+	/* digits with at most one '.': strtod alone would also take " 5",
+	 * "inf", "nan", "1e400" (HUGE_VAL), hex or a sign */
+	bool digit = false, dot = false;
+	for (const char *p = v; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digit = true;
+		else if (*p == '.' && !dot)
+			dot = true;
+		else
+			return false;
+	}
+	if (!digit)
+		return false;
+	char *end = NULL;
+	double x = strtod(v, &end);
+	return end && !*end && x >= 0 && x <= max;
 }
 
 static bt_status set_max_window(struct bt_options *o, const char *v, struct bt_diag *d)
@@ -458,9 +499,10 @@ static const struct option_def options[] = {
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
 	  "time budget of a boot, from baretop's start, kept by planning: no workload starts "
 	  "when the time so far plus its estimate (the mean of the workloads before it) would "
-	  "pass it, and no counter group of a started workload starts when its estimate (the "
-	  "longest run of that workload so far, its warm-up for the first group, times the "
-	  "runs still to do) would; what is left out is listed, a workload cut short is "
+	  "pass it, and no counter group or timed-PEBS sampling (one run) of a started "
+	  "workload starts when its estimate (the longest run of that workload so far, its "
+	  "warm-up for the first group, times the runs still to do) would; what is left out is "
+	  "listed, a workload cut short is "
 	  "recorded as partial (\"not measured (budget)\"). Nothing stops a window once "
 	  "started. The UEFI watchdog, armed to the budget plus 5 s, resets a machine that "
 	  "hangs with interrupts open and the next boot records the hang; it is a timer "
@@ -542,7 +584,8 @@ static const struct option_def options[] = {
 	  "names each input's source", set_retire_latency_file },
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
-	  "(its count times X), stuck=N (always N) or swap=OTHER (counts OTHER's count)",
+	  "(its count times X, a decimal number from 0 to 1000), stuck=N (always N, a whole number "
+	  "below 2^48) or swap=OTHER (counts OTHER's count)",
 	  set_sim_miscount },
 	{ NULL, "sim-defect", 0, ARG_REQUIRED, "NAME[:K],...",
 	  "with --sim: inject hardware defects into the simulated PMU (stuck-counter:K, "
@@ -573,7 +616,8 @@ static const struct option_def options[] = {
 	{ NULL, "max-window-ms", 0, ARG_REQUIRED, "MS",
 	  "the longest a counting window may run with interrupts masked (default 1000, from "
 	  "0.01 to 60000): when the first run of a workload (its warm-up) is longer, its later "
-	  "runs are split into windows under it, counters stopped and interrupts open between "
+	  "runs (its timed-PEBS samplings too) are split into windows under it, counters "
+	  "stopped and interrupts open between "
 	  "them, their counts summed; a workload that cannot be split (multiply1-3 can, by "
 	  "rows) runs whole, with a warning. Only counted runs are split, not timed ones. A "
 	  "plan, like --budget: it cannot end a window that hangs (only a hardware watchdog "
@@ -604,6 +648,9 @@ static const struct option_def options[] = {
 	  "failed validation (CHECK)' and is never the bottleneck, as is (ARCH with PERF_METRICS) a "
 	  "level-1 node whose cross-check is violated; one results file holds both; exit 1 if a "
 	  "check FAILed or a cross-check was violated (the trusted tree is still written)", set_bring_up },
+	/* Hidden (no help text): the combinations table with examples, for the
+	 * suite's option-combinations step (app/options-combos.c). */
+	{ NULL, "option-combinations", 0, ARG_NONE, NULL, NULL, set_list_option_combos },
 	/* Hidden (no help text): for the suite's `kernel-icount` step, app/kernel-ticks.h. */
 	{ NULL, "kernel-ticks", 0, ARG_NONE, NULL, NULL, set_kernel_ticks },
 };
@@ -651,8 +698,36 @@ static const struct option_def *find_short(char c)
 	return NULL;
 }
 
+/* Which options one source (bt_options_parse call) gave: bt_option_source. */
+struct given_set {
+	bool by_index[N_OPTIONS];
+};
+
+static bool given_in(const void *ctx, const char *long_name)
+{
+	const struct option_def *def = find_long(long_name, strlen(long_name));
+	return def && ((const struct given_set *)ctx)->by_index[def - options];
+}
+
+static bt_status parse_words(struct bt_options *o, int n, char **words, const char *where,
+			     struct given_set *g, struct bt_diag *d);
+
 bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char *where,
 			   struct bt_diag *d)
+{
+	struct given_set g;
+	memset(&g, 0, sizeof(g));
+	if (parse_words(o, n, words, where, &g, d) != BT_OK)
+		return BT_ERR_INVALID;
+	/* The command line is named "command line" (options-config.c); any
+	 * other source is a configuration file. */
+	struct bt_option_source s = { .given = given_in, .ctx = &g,
+				      .in_config = strcmp(where, "command line") != 0 };
+	return bt_option_combos_source(o, &s, where, d);
+}
+
+static bt_status parse_words(struct bt_options *o, int n, char **words, const char *where,
+			     struct given_set *g, struct bt_diag *d)
 {
 	for (int i = 0; i < n; i++) {
 		const char *w = words[i], *value = NULL;
@@ -706,6 +781,7 @@ bt_status bt_options_parse(struct bt_options *o, int n, char **words, const char
 			bt_diag_prefix(d, "%s", where);
 			return BT_ERR_INVALID;
 		}
+		g->by_index[def - options] = true;
 		if (def->apply == set_exec) {
 			/* Everything after -x FILE belongs to FILE: argv[0] = FILE.
 			 * For --exec=FILE the word itself becomes "FILE", moved in
@@ -826,6 +902,7 @@ void bt_options_usage(FILE *f, const char *program)
 			fprintf(f, "\n%s:\n", d->section);
 		print_option(f, d);
 	}
+	bt_option_combos_help(f);
 	fprintf(f, "\nExit status: 0 success, 1 run failed, 2 bad arguments, "
 		   "3 results could not be written;\n--validate: 1 a check FAILed, 2 the spec "
 		   "file is malformed, 4 no PMU to validate;\n--bring-up: 1 a check FAILed or a cross-check "

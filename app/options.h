@@ -79,6 +79,8 @@ struct bt_options {
 	bool drilldown;
 	bool sim;                 /* --sim[=NAME]: the simulated PMU, never chosen by itself */
 	const char *sim_name;     /* a preset or model id; NULL = the model's own */
+	const char *backend;      /* --backend's word as given (hw, sim, perf); NULL when not given */
+	bool list_option_combos;  /* hidden --option-combinations: the table for the suite */
 	bool perf;                /* --backend=perf: the OS's PMU driver (baretop-host: Linux
 				   * perf_event), never baretop's registers */
 	const char *sim_cpuid;    /* --sim-cpuid FILE[@CPU]: CPUID of a dump (implies --sim) */
@@ -129,6 +131,14 @@ bool bt_options_has(int n, char **words, const char *long_name);
  * 010" is CPU 10 to a reader, not CPU 8); no sign, no white space, at most
  * max. BT_ERR_INVALID otherwise. */
 bt_status bt_options_parse_u64(const char *s, uint64_t max, uint64_t *ret);
+/* A plain decimal number (digits, at most one '.'; no sign, exponent,
+ * space, inf or nan) from 0 to max. */
+bool bt_options_plain_decimal(const char *s, double max);
+/* --sim-miscount's numbers: a scale up to 1000 keeps a scaled count of any
+ * workload far below a counter's 2^48 (the simulated counters' width), a
+ * stuck count is one such counter's value. */
+#define BT_SIM_MISCOUNT_SCALE_MAX 1000.0
+#define BT_SIM_MISCOUNT_STUCK_MAX 0xFFFFFFFFFFFFull
 /* Index of -x/--exec in words (the words after it are the application's),
  * or n. */
 int bt_options_scan_limit(int n, char **words);
@@ -154,6 +164,34 @@ struct bt_config_words {
 bt_status bt_options_load(struct bt_options *o, int argc, char **argv, const char *default_path,
 			  struct bt_config_words *cfg_words, struct bt_diag *d);
 void bt_config_words_free(struct bt_config_words *cfg_words);
+
+/*
+ * Options that contradict each other or do nothing together (one table,
+ * app/options-combos.c, which also prints the "Combinations" table of
+ * --help and, for the suite, every row with an example command line).
+ * A source is one place options came from: the configuration file or the
+ * command line; given() says whether it gave an option (long name).
+ */
+struct bt_option_source {
+	bool (*given)(const void *ctx, const char *long_name);
+	const void *ctx;
+	bool in_config;                    /* the configuration file */
+	const char *model_id;              /* the chosen model (bt_option_combos_model) */
+	unsigned model_retire_latencies;   /* its EVENT:R inputs */
+};
+/* Two options of one source that contradict each other: BT_ERR_INVALID
+ * with "WHERE: COMBINATION: REASON" in d (bt_options_parse calls it). */
+bt_status bt_option_combos_source(const struct bt_options *o, const struct bt_option_source *s,
+				  const char *where, struct bt_diag *d);
+/* The same for the options of every source together (app-main.c). */
+bt_status bt_option_combos_final(const struct bt_options *o, struct bt_diag *d);
+/* Once the model is chosen: a note for each option that has nothing to act
+ * on with it (app/count.c). */
+void bt_option_combos_model(const struct bt_options *o, const char *model_id, unsigned retire_latencies,
+			    void (*note)(void *ctx, const char *text), void *ctx);
+void bt_option_combos_help(FILE *f);
+/* KIND<TAB>COMBINATION<TAB>EXAMPLES<TAB>CONFIG WORDS or -<TAB>REASON per row */
+void bt_option_combos_list(FILE *f);
 
 void bt_options_usage(FILE *f, const char *program);
 /* The help lines of the options named (long names, NULL-terminated list),

@@ -211,6 +211,12 @@ struct bt_platform {
 	 * from a boot option (not a shell or another application). EDK2 marks
 	 * it by a NULL ParentHandle (BmBoot.c EfiBootManagerBoot). */
 	bool started_by_boot_manager;
+	/* Set by the platform: the UEFI BootCurrent variable when there is
+	 * one, and whether that entry is in BootOrder (a one-shot BootNext
+	 * start is not: app/boot-policy.h bt_boot_restart_allowed). */
+	bool have_boot_current;
+	uint16_t boot_current;
+	bool boot_current_in_order;
 	/* Set by the program: the run ends by returning to the boot manager,
 	 * which must go on with the next BootOrder entry. The platform then
 	 * returns a status other than success even for exit status 0: after a

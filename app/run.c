@@ -223,6 +223,10 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	/* The counters are checked before anything counts with them (also
 	 * before the simulated workload's model is attached: the check's own
 	 * loop replaces it until then). */
+	/* the health check prints its line (once per count context): the
+	 * status line goes first, or a serial console shows the two run
+	 * together (the group hook draws it again) */
+	bt_console_ui_clear(&r->ui);
 	bt_status st = bt_count_health(ctx, &d);
 	if (st == BT_OK)
 		st = bt_count_sim_workload(ctx, cfg, &d);
@@ -231,10 +235,11 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 					 &d);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
-	if (o->counted && o->counted->budget_groups_skipped) {
+	if (o->counted && (o->counted->budget_groups_skipped || o->counted->budget_pebs_skipped)) {
 		bt_console_ui_clear(&r->ui);
 		bt_boot_run_partial(r->boot, o->name, o->cpu, o->counted->budget_groups_skipped,
-				    o->counted->total_groups);
+				    o->counted->total_groups, o->counted->budget_pebs_skipped,
+				    o->counted->budget_pebs_skipped + o->counted->pebs_windows_run);
 	}
 }
 

@@ -110,7 +110,9 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	o.kcpu.isa.sse2 = true; /* x86-64 */
 	o.kcpu.pages = c->memory_pages; /* dtlb-walk's expectation per page size */
 	if (c->synth) {
-		bt_synth_set_width(c->synth, model && c->def ? c->def->pipeline_width : 0);
+		/* The kernels' SLOTS are the simulated core's width, set once
+		 * with the synth (setup_sim, app/count.c): the health check's
+		 * and the workloads' too. */
 		o.prepare = sim_prepare;
 		o.prepare_ctx = c->synth;
 	}

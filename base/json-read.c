@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "base/json-read.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +330,51 @@ fail:
 	return NULL;
 }
 
+/* Where each key of one object starts, to find a key given twice. */
+struct key_at {
+	const char *key;
+	size_t index;
+	uint32_t line, col;
+};
+
+static int cmp_key_at(const void *a, const void *b)
+{
+	const struct key_at *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* A key given twice in one object: which value a reader takes would be
+ * the reader's choice (a spec's second "checks" list was dropped), so
+ * every document is refused at the second one (RFC 8259 section 4: names
+ * SHOULD be unique; here they must). Sorted, so a large object costs
+ * n log n, not n^2. Keys with a NUL are compared up to it, as
+ * bt_json_get compares them. */
+static bool duplicate_key(struct parser *ps, struct key_at *at, size_t n)
+{
+	if (n < 2)
+		return false;
+	qsort(at, n, sizeof(*at), cmp_key_at);
+	const struct key_at *dup = NULL, *first = NULL;
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(at[i - 1].key, at[i].key) && (!dup || at[i].index < dup->index)) {
+			size_t f = i - 1;
+			while (f > 0 && !strcmp(at[f - 1].key, at[i].key))
+				f--;
+			first = &at[f];
+			dup = &at[i];
+		}
+	if (!dup)
+		return false;
+	if (ps->err == BT_OK) {
+		ps->err = BT_ERR_INVALID;
+		bt_diag_set(ps->d, "%s:%u:%u: key \"%.80s\" given twice in one object (first at line %u "
+			    "column %u): a key may appear once", ps->file ? ps->file : "<json>", dup->line,
+			    dup->col, dup->key, first->line, first->col);
+	}
+	return true;
+}
+
 static struct bt_json *parse_object(struct parser *ps)
 {
 	struct bt_json *v = new_value(ps, BT_JSON_OBJECT, ps->p);
@@ -335,6 +382,8 @@ static struct bt_json *parse_object(struct parser *ps)
 		return NULL;
 	ps->p++;
 	struct vec keys = { 0 }, values = { 0 };
+	struct key_at *at = NULL;
+	size_t at_cap = 0;
 	skip_ws(ps);
 	if (ps->p < ps->end && *ps->p == '}') {
 		ps->p++;
@@ -347,8 +396,20 @@ static struct bt_json *parse_object(struct parser *ps)
 			}
 			const char *key;
 			size_t key_len;
+			uint32_t key_line = ps->line, key_col = col_of(ps, ps->p);
 			if (parse_string(ps, &key, &key_len) < 0)
 				goto fail;
+			if (keys.n == at_cap) {
+				size_t cap = at_cap ? at_cap * 2 : 8;
+				struct key_at *grown = realloc(at, cap * sizeof(*at));
+				if (!grown) {
+					nomem(ps);
+					goto fail;
+				}
+				at = grown;
+				at_cap = cap;
+			}
+			at[keys.n] = (struct key_at){ key, keys.n, key_line, key_col };
 			skip_ws(ps);
 			if (ps->p >= ps->end || *ps->p != ':') {
 				fail_at(ps, ps->p, "expected ':' after object key");
@@ -375,11 +436,15 @@ static struct bt_json *parse_object(struct parser *ps)
 			goto fail;
 		}
 	}
+	if (duplicate_key(ps, at, keys.n))
+		goto fail;
+	free(at);
 	v->u.obj.n = keys.n;
 	v->u.obj.keys = (const char **)vec_finish(ps, &keys);
 	v->u.obj.values = (struct bt_json **)vec_finish(ps, &values);
 	return v->u.obj.keys && v->u.obj.values ? v : NULL;
 fail:
+	free(at);
 	free(keys.items);
 	free(values.items);
 	return NULL;
@@ -469,9 +534,11 @@ bt_status bt_json_parse(struct bt_arena *a, const char *text, size_t len, const 
 bt_status bt_file_read(struct bt_arena *a, const char *path, char **ret_text, size_t *ret_len,
 		       struct bt_diag *d)
 {
+	errno = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		bt_diag_set(d, "%s: cannot open", path);
+		int e = errno;
+		bt_diag_set(d, "%s: cannot open%s%s", path, e ? ": " : "", e ? strerror(e) : "");
 		return BT_ERR_NOT_FOUND;
 	}
 	size_t cap = 1 << 16, n = 0;
@@ -493,16 +560,19 @@ bt_status bt_file_read(struct bt_arena *a, const char *path, char **ret_text, si
 			buf = nb;
 			cap *= 2;
 		}
+		errno = 0;
 		size_t got = fread(buf + n, 1, cap - n, f);
 		n += got;
 		if (got == 0)
 			break;
 	}
-	int bad = ferror(f);
+	/* A directory opens for reading on Linux and fails at the first read
+	 * (EISDIR): its reason, "Is a directory", not a bare "read error". */
+	int bad = ferror(f), e = errno;
 	fclose(f);
 	if (bad) {
 		free(buf);
-		bt_diag_set(d, "%s: read error", path);
+		bt_diag_set(d, "%s: %s", path, e ? strerror(e) : "read error");
 		return BT_ERR_IO;
 	}
 	char *text = bt_arena_strndup(a, buf, n);

@@ -1,35 +1,63 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --then next-boot-entry: start the boot option the boot manager would
- * have started after baretop's. BootCurrent names baretop's entry (UEFI
- * 3.3, Globally Defined Variables); the next one is the first entry after
- * it in BootOrder that the boot manager would start: active and of
- * category BOOT (EDK2 MdeModulePkg/Universal/BdsDxe/BdsEntry.c
- * BootBootOptions skips the others; OVMF's UiApp sits in BootOrder with
- * category APP). From the start of BootOrder when BootCurrent is not in it,
- * as for a one-shot BootNext entry: the firmware deletes BootNext before it
- * starts that entry (UEFI 3.1.2). Its FilePathList is loaded with LoadImage
- * and started with its OptionalData as load options.
+ * have started after baretop's, the way EDK2's boot manager starts one
+ * (MdeModulePkg/Library/UefiBootManagerLib/BmBoot.c EfiBootManagerBoot).
  *
- * A short-form HD() path (efibootmgr, bcdboot) is expanded first, as the
- * boot manager does (BmBoot.c BmExpandPartitionDevicePath), so LoadImage
- * can start it in this boot. When LoadImage still fails (a file that is
- * gone, a network or USB-class path only the boot manager resolves), that
- * entry is made BootNext and the machine reset, once: the attempt is kept
- * in BaretopState (BT_BOOT_STATE_BOOTNEXT_TRIED), and a boot that comes
- * back to baretop and finds it does not reset again. It returns to the boot
- * manager with a status other than EFI_SUCCESS, and the boot manager tries
- * the remaining BootOrder entries itself, in this boot.
+ * Which entry: BootCurrent names baretop's entry (UEFI 3.3, Globally
+ * Defined Variables); the next one is the first entry after it in
+ * BootOrder that the boot manager would start: active and of category BOOT
+ * (MdeModulePkg/Universal/BdsDxe/BdsEntry.c BootBootOptions skips the
+ * others; OVMF's UiApp sits in BootOrder with category APP). From the start
+ * of BootOrder when BootCurrent is not in it, as for a one-shot BootNext
+ * entry: the firmware deletes BootNext before it starts that entry
+ * (BdsEntry.c BdsEntry).
+ *
+ * How, for each entry, in EfiBootManagerBoot's order: BootCurrent set to
+ * the entry's number ("2. Set BootCurrent"), ReadyToBoot signalled ("3.",
+ * UefiLib EfiSignalEventReadyToBoot: the gEfiEventReadyToBootGuid group,
+ * then gEfiEventAfterReadyToBootGuid), the path connected
+ * (BmConnect.c EfiBootManagerConnectDevicePath) and expanded as
+ * BmGetNextLoadOptionDevicePath expands it (a device-only path to removable
+ * media or a file system: \EFI\BOOT\BOOTX64.EFI on it,
+ * BmExpandMediaDevicePath; a short-form HD(): BmExpandPartitionDevicePath;
+ * a file path alone: every file system, BmExpandFileDevicePath), each
+ * candidate loaded with LoadImage(BootPolicy TRUE) as BDS loads them, the
+ * optional data given as load options unless it is the 16-byte GUID EDK2
+ * marks its auto-created options with (BmIsAutoCreateBootOption), the
+ * image's ParentHandle cleared, a 5-minute watchdog, StartImage.
+ *
+ * An entry that cannot be loaded (a file that is gone) or that Secure Boot
+ * refuses (EFI_SECURITY_VIOLATION, EFI_ACCESS_DENIED) is skipped, as
+ * BootBootOptions goes on after it: the firmware would not start it either,
+ * so no reset helps. Only the forms the boot manager alone resolves (a URI,
+ * a USB class or WWID path, a LoadFile short form: firmware/load-option.h
+ * BT_DP_FIRMWARE_ONLY) are made BootNext, with a reset, and the attempt is
+ * kept in BaretopState: the boot right after it that comes back to baretop
+ * knows the firmware did not reach the entry and skips it from then on; a
+ * boot that finds boots passed without baretop since then knows it was
+ * reached, clears the mark and follows BootOrder as before
+ * (app/boot-policy.h bt_bootnext_decide).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/boot-policy.h"
 #include "app/boot-state.h"
 #include "firmware/load-option.h"
 #include "efi/boot-vars-efi.h"
 #include "efi/efi-state.h"
 #include "efi/image-efi.h"
+
+/* MdePkg.dec gEfiEventReadyToBootGuid, gEfiEventAfterReadyToBootGuid. */
+static EFI_GUID ready_to_boot_guid = { 0x7ce88fb3, 0x4bd7, 0x4679,
+				       { 0x87, 0xa8, 0xa8, 0xd8, 0xde, 0xe5, 0x0d, 0x2b } };
+static EFI_GUID after_ready_to_boot_guid = { 0x3a2a00ad, 0x98b9, 0x4cdf,
+					     { 0xa4, 0x78, 0x70, 0x27, 0x77, 0xf1, 0xc1, 0x0b } };
+
+/* A device path's own bound: handles' paths are well-formed, 4 KiB ends a walk. */
+#define DP_MAX 4096
 
 static EFI_STATUS get_global(const CHAR16 *name, void *buf, UINTN *size)
 {
@@ -37,43 +65,326 @@ static EFI_STATUS get_global(const CHAR16 *name, void *buf, UINTN *size)
 	return bt_efi.rs->GetVariable((CHAR16 *)name, &gEfiGlobalVariableGuid, &attr, size, buf);
 }
 
+/* BootCurrent is volatile: BOOTSERVICE_ACCESS | RUNTIME_ACCESS (BmBoot.c). */
+static void set_boot_current(UINT16 num)
+{
+	bt_efi.rs->SetVariable(L"BootCurrent", &gEfiGlobalVariableGuid,
+			       EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
+			       sizeof(num), &num);
+}
+
+void bt_efi_boot_facts(struct bt_platform *p)
+{
+	UINT16 current = 0, order[256];
+	UINTN size = sizeof(current);
+
+	if (get_global(L"BootCurrent", &current, &size) != EFI_SUCCESS || size != sizeof(current))
+		return;
+	p->have_boot_current = true;
+	p->boot_current = current;
+	size = sizeof(order);
+	if (get_global(L"BootOrder", order, &size) != EFI_SUCCESS)
+		return;
+	for (size_t i = 0; i < size / sizeof(UINT16); i++)
+		if (order[i] == current)
+			p->boot_current_in_order = true;
+}
+
+static void EFIAPI empty_notify(EFI_EVENT e, void *ctx)
+{
+	(void)e;
+	(void)ctx;
+}
+
+/* UefiLib EfiSignalEventReadyToBoot: an event in each group, signalled and
+ * closed (every member of the group is notified). UEFI 2.0 added
+ * CreateEventEx; older firmware has no event groups. */
+static void signal_ready_to_boot(void)
+{
+	EFI_GUID *groups[] = { &ready_to_boot_guid, &after_ready_to_boot_guid };
+	EFI_EVENT ev;
+
+	if (bt_efi.st->Hdr.Revision < (2u << 16))
+		return;
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (bt_efi.bs->CreateEventEx(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, empty_notify, NULL,
+					     groups[i], &ev) == EFI_SUCCESS) {
+			bt_efi.bs->SignalEvent(ev);
+			bt_efi.bs->CloseEvent(ev);
+		}
+}
+
+static bool is_end(const EFI_DEVICE_PATH *dp)
+{
+	return dp->Type == END_DEVICE_PATH_TYPE && dp->SubType == 0xff;
+}
+
+/* BmConnect.c EfiBootManagerConnectDevicePath: connect the deepest handle
+ * along the path to what remains of it, until the whole path has one or
+ * no handle progresses. */
+static void connect_path(EFI_DEVICE_PATH *dp)
+{
+	EFI_HANDLE prev = NULL;
+
+	for (int i = 0; i < 32; i++) {
+		EFI_DEVICE_PATH *rem = dp;
+		EFI_HANDLE h = NULL;
+		if (bt_efi.bs->LocateDevicePath(&gEfiDevicePathProtocolGuid, &rem, &h) != EFI_SUCCESS ||
+		    is_end(rem) || h == prev)
+			return;
+		prev = h;
+		if (bt_efi.bs->ConnectController(h, NULL, rem, FALSE) != EFI_SUCCESS)
+			return;
+	}
+}
+
+/* EfiBootManagerConnectAll: every controller, recursively. */
+static void connect_all(void)
+{
+	EFI_HANDLE *handles = NULL;
+	UINTN n = 0;
+
+	if (bt_efi.bs->LocateHandleBuffer(AllHandles, NULL, NULL, &n, &handles) != EFI_SUCCESS)
+		return;
+	for (UINTN i = 0; i < n; i++)
+		bt_efi.bs->ConnectController(handles[i], NULL, NULL, TRUE);
+	bt_efi.bs->FreePool(handles);
+}
+
+static const uint8_t *handle_path(EFI_HANDLE h, size_t *len)
+{
+	EFI_DEVICE_PATH *dp = NULL;
+
+	if (bt_efi.bs->HandleProtocol(h, &gEfiDevicePathProtocolGuid, (void **)&dp) != EFI_SUCCESS ||
+	    !dp)
+		return NULL;
+	*len = bt_dp_length((const uint8_t *)dp, DP_MAX);
+	return *len ? (const uint8_t *)dp : NULL;
+}
+
+/* The candidates of one boot option: full paths tried in turn. */
+struct candidates {
+	EFI_DEVICE_PATH *path[16];
+	int n;
+};
+
+static void add_copy(struct candidates *c, const uint8_t *dp, size_t len)
+{
+	uint8_t *p = NULL;
+
+	if (c->n == 16 || bt_efi.bs->AllocatePool(EfiLoaderData, len, (void **)&p) != EFI_SUCCESS)
+		return;
+	memcpy(p, dp, len);
+	c->path[c->n++] = (EFI_DEVICE_PATH *)p;
+}
+
+/* A handle's path followed by `tail` (with its end node), or by a file
+ * path node of `file` when tail is NULL (EDK2 AppendDevicePath,
+ * FileDevicePath). */
+static void add_on_handle(struct candidates *c, EFI_HANDLE h, const uint8_t *tail,
+			  size_t tail_len, const char *file)
+{
+	size_t hlen = 0, len = 0;
+	const uint8_t *hp = handle_path(h, &hlen);
+	static uint8_t buf[DP_MAX + 600]; /* off the firmware's small stack */
+
+	if (!hp)
+		return;
+	if (file) {
+		if (bt_dp_append_file(hp, hlen, file, buf, sizeof(buf), &len) != BT_OK)
+			return;
+	} else {
+		size_t tl = bt_dp_length(tail, tail_len);
+		if (!tl || hlen - 4 + tl > sizeof(buf))
+			return;
+		memcpy(buf, hp, hlen - 4);
+		memcpy(buf + hlen - 4, tail, tl);
+		len = hlen - 4 + tl;
+	}
+	add_copy(c, buf, len);
+}
+
+/* BmExpandMediaDevicePath: a path that ends at a file system has one
+ * candidate, \EFI\BOOT\BOOTX64.EFI on it; one that ends at a BlockIo
+ * device (a whole disk, removable media) has that file on each file system
+ * under it, once the device is connected and a dummy read has seen a
+ * media change. Returns false when the path names more than a device. */
+static bool expand_media(EFI_DEVICE_PATH *dp, size_t dp_len, struct candidates *c)
+{
+	EFI_DEVICE_PATH *rem = dp;
+	EFI_HANDLE h = NULL;
+
+	if (bt_efi.bs->LocateDevicePath(&gEfiSimpleFileSystemProtocolGuid, &rem, &h) == EFI_SUCCESS &&
+	    is_end(rem)) {
+		add_on_handle(c, h, NULL, 0, BT_REMOVABLE_MEDIA_FILE);
+		return true;
+	}
+	rem = dp;
+	if (bt_efi.bs->LocateDevicePath(&gEfiBlockIoProtocolGuid, &rem, &h) != EFI_SUCCESS ||
+	    !is_end(rem))
+		return false;
+	bt_efi.bs->ConnectController(h, NULL, NULL, TRUE);
+	EFI_BLOCK_IO *bio = NULL;
+	if (bt_efi.bs->HandleProtocol(h, &gEfiBlockIoProtocolGuid, (void **)&bio) == EFI_SUCCESS &&
+	    bio && bio->Media && bio->Media->BlockSize) {
+		void *blk = NULL;
+		if (bt_efi.bs->AllocatePool(EfiLoaderData, bio->Media->BlockSize, &blk) == EFI_SUCCESS) {
+			bio->ReadBlocks(bio, bio->Media->MediaId, 0, bio->Media->BlockSize, blk);
+			bt_efi.bs->FreePool(blk);
+		}
+	}
+	EFI_HANDLE *fs = NULL;
+	UINTN n = 0;
+	if (bt_efi.bs->LocateHandleBuffer(ByProtocol, &gEfiSimpleFileSystemProtocolGuid, NULL, &n,
+					  &fs) != EFI_SUCCESS)
+		return true;
+	for (UINTN i = 0; i < n; i++) {
+		size_t flen = 0;
+		const uint8_t *fp = handle_path(fs[i], &flen);
+		if (fp && bt_dp_has_prefix(fp, flen, (const uint8_t *)dp, dp_len))
+			add_on_handle(c, fs[i], NULL, 0, BT_REMOVABLE_MEDIA_FILE);
+	}
+	bt_efi.bs->FreePool(fs);
+	return true;
+}
+
+/* BmExpandPartitionDevicePath: the partition with the same HD() node among
+ * the BlockIo handles, after connecting every controller when none
+ * matches at first. */
+static void expand_hd(const uint8_t *short_dp, size_t short_len, struct candidates *c)
+{
+	for (int pass = 0; pass < 2 && !c->n; pass++) {
+		EFI_HANDLE *handles = NULL;
+		UINTN n = 0;
+
+		if (pass == 1)
+			connect_all();
+		if (bt_efi.bs->LocateHandleBuffer(ByProtocol, &gEfiBlockIoProtocolGuid, NULL, &n,
+						  &handles) != EFI_SUCCESS)
+			continue;
+		for (UINTN i = 0; i < n && !c->n; i++) {
+			size_t plen = 0, len = 0;
+			const uint8_t *pp = handle_path(handles[i], &plen);
+			static uint8_t out[DP_MAX + 600]; /* off the firmware's small stack */
+			if (pp && bt_dp_expand_hd(pp, plen, short_dp, short_len, out, sizeof(out),
+						  &len) == BT_OK)
+				add_copy(c, out, len);
+		}
+		bt_efi.bs->FreePool(handles);
+	}
+}
+
+/* BmExpandFileDevicePath: the file on every file system, removable media
+ * first, then fixed, then those not on a BlockIo device. */
+static void expand_file(const uint8_t *dp, size_t len, struct candidates *c)
+{
+	EFI_HANDLE *fs = NULL;
+	UINTN n = 0;
+
+	connect_all();
+	if (bt_efi.bs->LocateHandleBuffer(ByProtocol, &gEfiSimpleFileSystemProtocolGuid, NULL, &n,
+					  &fs) != EFI_SUCCESS)
+		return;
+	for (int type = 0; type < 3; type++)
+		for (UINTN i = 0; i < n; i++) {
+			EFI_BLOCK_IO *bio = NULL;
+			if (bt_efi.bs->HandleProtocol(fs[i], &gEfiBlockIoProtocolGuid, (void **)&bio) !=
+			    EFI_SUCCESS)
+				bio = NULL;
+			int t = !bio ? 2 : bio->Media->RemovableMedia ? 0 : 1;
+			if (t == type)
+				add_on_handle(c, fs[i], dp, len, NULL);
+		}
+	bt_efi.bs->FreePool(fs);
+}
+
+/* LoadImage(BootPolicy TRUE) of each candidate until one loads or Secure
+ * Boot refuses one (an image refused with EFI_SECURITY_VIOLATION was
+ * loaded and is unloaded, as EfiBootManagerBoot does "to avoid resource
+ * leak"). EFI_NOT_FOUND when there is no candidate. */
+static EFI_STATUS load_candidates(struct candidates *c, EFI_HANDLE *h, int *which)
+{
+	EFI_STATUS st = EFI_NOT_FOUND;
+
+	*h = NULL;
+	*which = -1;
+	for (int i = 0; i < c->n; i++) {
+		st = bt_efi.bs->LoadImage(TRUE, bt_efi.image, c->path[i], NULL, 0, h);
+		if (st == EFI_SUCCESS) {
+			*which = i;
+			break;
+		}
+		if (st == EFI_SECURITY_VIOLATION && *h)
+			bt_efi.bs->UnloadImage(*h);
+		*h = NULL;
+		if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED)
+			break;
+	}
+	return st;
+}
+
+static void free_candidates(struct candidates *c)
+{
+	for (int i = 0; i < c->n; i++)
+		bt_efi.bs->FreePool(c->path[i]);
+	c->n = 0;
+}
+
 /* The state as app/boot-run.c left it; false when there is none that can
  * be read (a BootNext attempt could then not be remembered). */
-static bool read_state(struct bt_platform *p, struct bt_boot_state *s, bool *have)
+static bool read_state(struct bt_platform *p, struct bt_boot_state *s)
 {
 	uint8_t buf[256];
 	size_t len = sizeof(buf);
 	struct bt_diag d = { "" };
 
-	*have = false;
 	memset(s, 0, sizeof(*s));
 	if (!p->nv_read || !p->nv_write)
 		return false;
 	bt_status st = p->nv_read(BT_BOOT_STATE_NAME, buf, &len, &d);
 	if (st == BT_ERR_NOT_FOUND)
 		return true;
-	if (st != BT_OK || bt_boot_state_decode(buf, len, s, &d) != BT_OK)
+	return st == BT_OK && bt_boot_state_decode(buf, len, s, &d) == BT_OK;
+}
+
+static bool write_state(struct bt_platform *p, const struct bt_boot_state *s)
+{
+	uint8_t buf[BT_BOOT_STATE_SIZE];
+	struct bt_diag d = { "" };
+
+	bt_boot_state_encode(s, buf);
+	if (p->nv_write(BT_BOOT_STATE_NAME, buf, sizeof(buf), &d) != BT_OK) {
+		printf("baretop: next-boot-entry: %s\n", d.text);
 		return false;
-	*have = true;
+	}
+	p->nv_writes++;
+	return true;
+}
+
+/* This boot's number: the high 32 bits of the monotonic counter (UEFI
+ * 2.10 7.5.3 GetNextMonotonicCount; the high half is non-volatile and
+ * grows by one at every reset). */
+static bool boot_id(uint32_t *ret)
+{
+	UINT64 count = 0;
+
+	if (bt_efi.bs->GetNextMonotonicCount(&count) != EFI_SUCCESS)
+		return false;
+	*ret = (uint32_t)(count >> 32);
 	return true;
 }
 
 /* Makes `num` BootNext and resets, after recording the attempt; returns
  * only when either write failed. */
-static EFI_STATUS boot_via_bootnext(struct bt_platform *p, struct bt_boot_state *s, uint16_t num)
+static EFI_STATUS boot_via_bootnext(struct bt_platform *p, struct bt_boot_state *s, uint16_t num,
+				    uint32_t id)
 {
-	uint8_t buf[BT_BOOT_STATE_SIZE];
-	struct bt_diag d = { "" };
-
-	s->flags = (s->flags & 0xffffu) | BT_BOOT_STATE_BOOTNEXT_TRIED |
-		   (uint32_t)num << BT_BOOT_STATE_BOOTNEXT_SHIFT;
-	bt_boot_state_encode(s, buf);
-	if (p->nv_write(BT_BOOT_STATE_NAME, buf, sizeof(buf), &d) != BT_OK) {
-		printf("baretop: next-boot-entry: the attempt cannot be recorded (%s): no BootNext, "
-		       "returning to the boot manager\n", d.text);
+	s->flags = bt_bootnext_mark(s->flags, num, id);
+	if (!write_state(p, s)) {
+		printf("baretop: next-boot-entry: the attempt cannot be recorded: no BootNext, "
+		       "returning to the boot manager\n");
 		return BT_EFI_HANDOVER_STATUS;
 	}
-	p->nv_writes++;
 	UINT16 v = num;
 	EFI_STATUS st = bt_efi.rs->SetVariable(L"BootNext", &gEfiGlobalVariableGuid,
 					       EFI_VARIABLE_NON_VOLATILE |
@@ -86,92 +397,12 @@ static EFI_STATUS boot_via_bootnext(struct bt_platform *p, struct bt_boot_state 
 		return BT_EFI_HANDOVER_STATUS;
 	}
 	p->nv_writes++;
-	printf("baretop: next-boot-entry: BootNext=Boot%04X set (recorded in %s: not again); "
-	       "resetting\n", num, BT_BOOT_STATE_NAME);
+	printf("baretop: next-boot-entry: only the boot manager resolves Boot%04X's path: "
+	       "BootNext=Boot%04X set (recorded in %s, boot %u); resetting\n", num, num,
+	       BT_BOOT_STATE_NAME, (unsigned)(id & 0xfffu));
 	fflush(stdout);
 	bt_efi.rs->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 	return EFI_DEVICE_ERROR;
-}
-
-/*
- * The full path of a short-form HD() path: the partition with the same
- * HD() node among the handles with BlockIo (BmExpandPartitionDevicePath
- * searches the same after connecting every controller when its cache
- * misses). Pool memory the caller frees; NULL when no partition matches.
- */
-static EFI_DEVICE_PATH *expand_hd(const uint8_t *short_dp, size_t short_len)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		EFI_HANDLE *handles = NULL;
-		UINTN n = 0;
-
-		if (pass == 1) {
-			/* Not found among the connected devices: connect every
-			 * controller, as EfiBootManagerConnectAll does for
-			 * BmExpandPartitionDevicePath, and look again. */
-			if (bt_efi.bs->LocateHandleBuffer(AllHandles, NULL, NULL, &n, &handles) !=
-			    EFI_SUCCESS)
-				return NULL;
-			for (UINTN i = 0; i < n; i++)
-				bt_efi.bs->ConnectController(handles[i], NULL, NULL, TRUE);
-			bt_efi.bs->FreePool(handles);
-			handles = NULL;
-		}
-		if (bt_efi.bs->LocateHandleBuffer(ByProtocol, &gEfiBlockIoProtocolGuid, NULL, &n,
-						  &handles) != EFI_SUCCESS)
-			continue;
-		for (UINTN i = 0; i < n; i++) {
-			EFI_DEVICE_PATH *dp = NULL;
-			if (bt_efi.bs->HandleProtocol(handles[i], &gEfiDevicePathProtocolGuid,
-						      (void **)&dp) != EFI_SUCCESS || !dp)
-				continue;
-			/* A handle's device path is well-formed; 4 KiB bounds the walk. */
-			size_t plen = bt_dp_length((const uint8_t *)dp, 4096);
-			size_t cap = plen + short_len, len = 0;
-			uint8_t *out = NULL;
-			if (!plen || bt_efi.bs->AllocatePool(EfiLoaderData, cap, (void **)&out) !=
-					     EFI_SUCCESS)
-				continue;
-			if (bt_dp_expand_hd((const uint8_t *)dp, plen, short_dp, short_len, out, cap,
-					    &len) == BT_OK) {
-				bt_efi.bs->FreePool(handles);
-				return (EFI_DEVICE_PATH *)out;
-			}
-			bt_efi.bs->FreePool(out);
-		}
-		bt_efi.bs->FreePool(handles);
-	}
-	return NULL;
-}
-
-/* LoadImage of the entry's path, the HD() short form expanded first. An
- * image refused by Secure Boot (EFI_SECURITY_VIOLATION) was loaded and has
- * a handle: it is unloaded (BmBoot.c EfiBootManagerBoot does the same,
- * "to avoid resource leak"). */
-static EFI_STATUS load_entry(const uint8_t *dp, size_t dp_len, EFI_HANDLE *h)
-{
-	EFI_DEVICE_PATH *full = NULL;
-	EFI_STATUS st;
-
-	*h = NULL;
-	if (bt_dp_is_short_hd(dp, dp_len)) {
-		full = expand_hd(dp, dp_len);
-		if (!full) {
-			printf("baretop: next-boot-entry: no partition matches its short-form HD() "
-			       "path\n");
-			return EFI_NOT_FOUND;
-		}
-		printf("baretop: next-boot-entry: short-form HD() path expanded to its partition\n");
-	}
-	st = bt_efi.bs->LoadImage(FALSE, bt_efi.image, full ? full : (EFI_DEVICE_PATH *)dp, NULL, 0,
-				  h);
-	if (full)
-		bt_efi.bs->FreePool(full);
-	if (st == EFI_SECURITY_VIOLATION && *h) {
-		bt_efi.bs->UnloadImage(*h);
-		*h = NULL;
-	}
-	return st;
 }
 
 EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
@@ -182,13 +413,9 @@ EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 	 * LoadOptions point into it while it runs. */
 	static uint8_t opt[4096];
 	struct bt_boot_state state;
-	bool have_state;
-	/* A BootNext attempt is allowed only when it can be remembered, and
-	 * none of an earlier boot is pending: see the file comment. */
-	bool can_remember = read_state(p, &state, &have_state);
-	bool tried = have_state && (state.flags & BT_BOOT_STATE_BOOTNEXT_TRIED);
-	uint16_t tried_num = (uint16_t)(state.flags >> BT_BOOT_STATE_BOOTNEXT_SHIFT);
-	bool bootnext_ok = can_remember;
+	bool can_remember = read_state(p, &state);
+	uint32_t id = 0;
+	bool have_id = boot_id(&id);
 	EFI_STATUS st;
 
 	if (get_global(L"BootCurrent", &current, &size) != EFI_SUCCESS) {
@@ -230,42 +457,107 @@ EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 		printf("baretop: next-boot-entry: Boot%04X \"%s\" (after Boot%04X in BootOrder)\n",
 		       order[i], lo.description, current);
 		fflush(stdout);
+		const uint8_t *dp = opt + lo.file_path_offset;
+		size_t dp_len = lo.file_path_length;
+		enum bt_dp_form form = bt_dp_form(dp, dp_len);
+
+		if (form == BT_DP_FIRMWARE_ONLY) {
+			switch (bt_bootnext_decide(state.flags, order[i], have_id, id)) {
+			case BT_BOOTNEXT_REACHED:
+				printf("baretop: next-boot-entry: Boot%04X was made BootNext %u boot(s) "
+				       "ago and baretop did not run in between: it was reached; mark "
+				       "cleared\n", order[i],
+				       (unsigned)((id - (state.flags >> 4)) & 0xfffu));
+				state.flags = bt_bootnext_clear(state.flags);
+				/* BootNext is how it is reached */
+				__attribute__((fallthrough));
+			case BT_BOOTNEXT_TRY:
+				if (can_remember && have_id)
+					return boot_via_bootnext(p, &state, order[i], id);
+				printf("baretop: next-boot-entry: Boot%04X skipped: %s\n", order[i],
+				       have_id ? "a BootNext attempt could not be remembered in NVRAM"
+					       : "no monotonic counter to tell a boot from the next");
+				continue;
+			case BT_BOOTNEXT_FAILED:
+				state.flags |= BT_BOOT_STATE_BOOTNEXT_UNREACHED;
+				write_state(p, &state);
+				printf("baretop: next-boot-entry: Boot%04X was made BootNext by the boot "
+				       "before and baretop runs again: the firmware did not reach it "
+				       "either; skipped, now and on later boots\n", order[i]);
+				continue;
+			case BT_BOOTNEXT_SKIP:
+			default:
+				printf("baretop: next-boot-entry: Boot%04X skipped: an earlier BootNext "
+				       "attempt did not reach it\n", order[i]);
+				continue;
+			}
+		}
+		/* EfiBootManagerBoot: BootCurrent, ReadyToBoot, then the load. */
+		set_boot_current(order[i]);
+		signal_ready_to_boot();
+		connect_path((EFI_DEVICE_PATH *)dp);
+		struct candidates c = { .n = 0 };
+		if (!expand_media((EFI_DEVICE_PATH *)dp, dp_len, &c)) {
+			if (form == BT_DP_SHORT_HD)
+				expand_hd(dp, dp_len, &c);
+			else if (form == BT_DP_SHORT_FILE)
+				expand_file(dp, dp_len, &c);
+			else
+				add_copy(&c, dp, bt_dp_length(dp, dp_len));
+		} else {
+			printf("baretop: next-boot-entry: a device-only path: %s on it\n",
+			       BT_REMOVABLE_MEDIA_FILE);
+		}
+		if (form == BT_DP_SHORT_HD && c.n)
+			printf("baretop: next-boot-entry: short-form HD() path expanded to its "
+			       "partition\n");
 		EFI_HANDLE h = NULL;
-		st = load_entry(opt + lo.file_path_offset, lo.file_path_length, &h);
+		int which;
+		st = load_candidates(&c, &h, &which);
+		free_candidates(&c);
 		if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED) {
 			bt_efi_sb_refusal(&d, aname, st);
 			printf("baretop: next-boot-entry: %s\n", d.text);
+			printf("baretop: next-boot-entry: %s skipped, no BootNext (the firmware refuses "
+			       "it too)\n", aname);
+			continue;
 		}
 		if (st != EFI_SUCCESS) {
 			bt_efi_log_status(st, "next-boot-entry: LoadImage");
-			if (tried && tried_num == order[i]) {
-				printf("baretop: next-boot-entry: Boot%04X was made BootNext by an earlier "
-				       "boot and baretop runs again: not again; trying the next entry\n",
-				       order[i]);
-				bootnext_ok = false;
-				continue;
-			}
-			if (bootnext_ok)
-				return boot_via_bootnext(p, &state, order[i]);
-			printf("baretop: next-boot-entry: Boot%04X skipped (%s)\n", order[i],
-			       can_remember ? "one BootNext attempt is enough"
-					    : "a BootNext attempt could not be remembered in NVRAM");
+			printf("baretop: next-boot-entry: %s cannot be loaded from its path as the boot "
+			       "manager expands it: skipped, no BootNext (the firmware fails the "
+			       "same way and goes on)\n", aname);
 			continue;
 		}
+		if ((state.flags & BT_BOOT_STATE_BOOTNEXT_TRIED) &&
+		    (uint16_t)(state.flags >> BT_BOOT_STATE_BOOTNEXT_SHIFT) == order[i]) {
+			/* reached by baretop itself: the mark has done its work */
+			state.flags = bt_bootnext_clear(state.flags);
+			write_state(p, &state);
+		}
 		EFI_LOADED_IMAGE *li = NULL;
-		if (lo.optional_length &&
-		    bt_efi.bs->HandleProtocol(h, &gEfiLoadedImageProtocolGuid, (void **)&li) ==
-			    EFI_SUCCESS) {
-			li->LoadOptions = opt + lo.optional_offset;
-			li->LoadOptionsSize = (UINT32)lo.optional_length;
+		if (bt_efi.bs->HandleProtocol(h, &gEfiLoadedImageProtocolGuid, (void **)&li) ==
+		    EFI_SUCCESS) {
+			const uint8_t *od = opt + lo.optional_offset;
+			if (bt_load_option_auto_created(od, lo.optional_length)) {
+				printf("baretop: next-boot-entry: %s was created by the firmware (its "
+				       "16-byte GUID is not for the image): no load options\n", aname);
+			} else if (lo.optional_length) {
+				li->LoadOptions = (void *)od;
+				li->LoadOptionsSize = (UINT32)lo.optional_length;
+			}
+			/* "loaded directly from the firmware's boot manager" */
+			li->ParentHandle = NULL;
 		}
 		/* As the boot manager does before it starts a boot option. */
 		bt_efi.bs->SetWatchdogTimer(300, 0, 0, NULL);
 		st = bt_efi.bs->StartImage(h, NULL, NULL);
 		bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
+		set_boot_current(current);
 		bt_efi_log_status(st, "Boot%04X returned (back to the boot manager)", order[i]);
 		return st == EFI_SUCCESS ? BT_EFI_HANDOVER_STATUS : st;
 	}
+	set_boot_current(current);
 	printf("baretop: next-boot-entry: no entry after Boot%04X in BootOrder could be started: "
 	       "returning to the boot manager, which goes on with BootOrder\n", current);
 	return BT_EFI_HANDOVER_STATUS;

@@ -22,4 +22,8 @@ void bt_efi_boot_vars_init(struct bt_platform *p);
  * and may update BaretopState through p (the BootNext attempt it made). */
 EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p);
 
+/* efi/boot-entry.c: BootCurrent and whether it is in BootOrder, into p
+ * (have_boot_current, boot_current, boot_current_in_order). */
+void bt_efi_boot_facts(struct bt_platform *p);
+
 #endif

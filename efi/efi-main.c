@@ -188,6 +188,7 @@ BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st
 	 * a shell or another application is the parent otherwise. */
 	plat.started_by_boot_manager = bt_efi.loaded_image->ParentHandle == NULL;
 	bt_efi_boot_vars_init(&plat);
+	bt_efi_boot_facts(&plat);
 	plat.entry_tsc = entry_tsc;
 	snprintf(plat.program_path, sizeof(plat.program_path), "%s", bt_efi.app_path);
 	static char config_path[300]; /* plat keeps the pointer: program lifetime */

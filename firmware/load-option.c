@@ -149,3 +149,70 @@ bt_status bt_dp_expand_hd(const uint8_t *part, size_t part_len, const uint8_t *s
 	*ret_len = head + tail;
 	return BT_OK;
 }
+
+enum bt_dp_form bt_dp_form(const uint8_t *dp, size_t len)
+{
+	size_t total = bt_dp_length(dp, len);
+
+	if (!total)
+		return BT_DP_FIRMWARE_ONLY;
+	/* A USB class (0x0f) or WWID (0x10) messaging node anywhere: a USB
+	 * short form (BmGetNextLoadOptionDevicePath looks along the path). */
+	for (size_t p = 0; !(dp[p] == 0x7f && dp[p + 1] == 0xff); p += node_len(dp + p))
+		if (dp[p] == 0x03 && (dp[p + 1] == 0x0f || dp[p + 1] == 0x10))
+			return BT_DP_FIRMWARE_ONLY;
+	switch (dp[0]) {
+	case 0x01: /* hardware */
+	case 0x02: /* ACPI: PciRoot()... */
+		return BT_DP_FULL;
+	case 0x04: /* media */
+		if (is_hd(dp))
+			return BT_DP_SHORT_HD;
+		if (dp[1] == 0x04)
+			return BT_DP_SHORT_FILE;
+		return BT_DP_FULL; /* Fv()/FvFile(), CDROM(), RamDisk()...: LoadImage's own */
+	default:   /* messaging first (URI, MAC...), BBS, an end node alone */
+		return BT_DP_FIRMWARE_ONLY;
+	}
+}
+
+bt_status bt_dp_append_file(const uint8_t *dev, size_t dev_len, const char *path, uint8_t *out,
+			    size_t cap, size_t *ret_len)
+{
+	size_t dlen = bt_dp_length(dev, dev_len), n = strlen(path);
+
+	if (!dlen)
+		return BT_ERR_INVALID;
+	size_t head = dlen - 4, node = 4 + 2 * (n + 1);
+	if (node > 0xffff || head + node + 4 > cap)
+		return BT_ERR_INVALID;
+	memcpy(out, dev, head);
+	uint8_t *f = out + head;
+	f[0] = 0x04;
+	f[1] = 0x04;
+	f[2] = (uint8_t)node;
+	f[3] = (uint8_t)(node >> 8);
+	for (size_t i = 0; i <= n; i++) {
+		f[4 + 2 * i] = (uint8_t)path[i];
+		f[5 + 2 * i] = 0;
+	}
+	memcpy(f + node, (const uint8_t[]){ 0x7f, 0xff, 0x04, 0x00 }, 4);
+	*ret_len = head + node + 4;
+	return BT_OK;
+}
+
+bool bt_dp_has_prefix(const uint8_t *dp, size_t len, const uint8_t *prefix, size_t prefix_len)
+{
+	size_t dl = bt_dp_length(dp, len), pl = bt_dp_length(prefix, prefix_len);
+
+	return dl && pl && pl - 4 <= dl - 4 && memcmp(dp, prefix, pl - 4) == 0;
+}
+
+bool bt_load_option_auto_created(const uint8_t *optional, size_t len)
+{
+	/* EFI_GUID in memory: Data1-Data3 little-endian, Data4 as written. */
+	static const uint8_t guid[16] = { 0x4e, 0xac, 0x08, 0x81, 0x11, 0x9f, 0x59, 0x4d,
+					  0x85, 0x0e, 0xe2, 0x1a, 0x52, 0x2c, 0x59, 0xb2 };
+
+	return len == sizeof(guid) && memcmp(optional, guid, sizeof(guid)) == 0;
+}

@@ -86,4 +86,49 @@ bool bt_dp_is_short_hd(const uint8_t *dp, size_t len);
 bt_status bt_dp_expand_hd(const uint8_t *part, size_t part_len, const uint8_t *short_dp,
 			  size_t short_len, uint8_t *out, size_t cap, size_t *ret_len);
 
+/*
+ * How EDK2's boot manager resolves a boot option's path before LoadImage
+ * (MdeModulePkg/Library/UefiBootManagerLib/BmBoot.c
+ * BmGetNextLoadOptionDevicePath), by its nodes alone. Whether a path names
+ * only a device (a BlockIo or file-system handle, expanded with
+ * \EFI\BOOT\BOOTX64.EFI by BmExpandMediaDevicePath) needs the handles:
+ * efi/boot-entry.c asks the firmware first.
+ */
+enum bt_dp_form {
+	BT_DP_FULL,          /* starts at a hardware, ACPI or media (FV, CD-ROM...) node */
+	BT_DP_SHORT_HD,      /* HD()/...: BmExpandPartitionDevicePath */
+	BT_DP_SHORT_FILE,    /* \path\file.efi alone: BmExpandFileDevicePath, every file
+			      * system (removable media first, then fixed, then others) */
+	/* Forms only the boot manager resolves (a URI: BmExpandUriDevicePath,
+	 * which may create a RAM disk; a USB class or WWID node:
+	 * BmExpandUsbDevicePath; a messaging node first, a MAC() for a
+	 * LoadFile, BmExpandLoadFiles; a BBS legacy path). */
+	BT_DP_FIRMWARE_ONLY,
+};
+enum bt_dp_form bt_dp_form(const uint8_t *dp, size_t len);
+
+/* Writes the nodes of dev (its end node dropped) then one Media / File
+ * Path node of `path` (ASCII, as UCS-2) and an end node into out (cap
+ * bytes): EDK2's FileDevicePath (DevicePathLib) of a handle's path.
+ * BT_ERR_INVALID for a malformed dev or a result larger than cap. */
+bt_status bt_dp_append_file(const uint8_t *dev, size_t dev_len, const char *path, uint8_t *out,
+			    size_t cap, size_t *ret_len);
+/* Whether `prefix`'s nodes (its end node dropped) are the first bytes of
+ * dp's: BmExpandMediaDevicePath's test that a file system lies on the
+ * device a device-only boot option names. */
+bool bt_dp_has_prefix(const uint8_t *dp, size_t len, const uint8_t *prefix, size_t prefix_len);
+
+/* The removable-media default file on x86-64 (UEFI 2.10, 3.5.1.1;
+ * EDK2 EFI_REMOVABLE_MEDIA_FILE_NAME_X64). */
+#define BT_REMOVABLE_MEDIA_FILE "\\EFI\\BOOT\\BOOTX64.EFI"
+
+/*
+ * The optional data EDK2 gives the boot options it creates itself
+ * (BmBoot.c EfiBootManagerRefreshAllBootOption: mBmAutoCreateBootOptionGuid,
+ * 8108ac4e-9f11-4d59-850e-e21a522c59b2, exactly 16 bytes). It marks the
+ * option; it is not for the image: EfiBootManagerBoot passes no load
+ * options when BmIsAutoCreateBootOption says an option carries it.
+ */
+bool bt_load_option_auto_created(const uint8_t *optional, size_t len);
+
 #endif

@@ -21,7 +21,7 @@ static void member_init(struct bt_perf_member *m, uint64_t config, uint8_t role,
 {
 	memset(m, 0, sizeof(*m));
 	m->attr.size = sizeof(m->attr);
-	m->attr.type = PERF_TYPE_RAW;
+	m->attr.type = o && o->type ? o->type : PERF_TYPE_RAW;
 	m->attr.config = config;
 	m->attr.read_format = BT_PERF_READ_FORMAT;
 	m->attr.exclude_kernel = !(o && o->count_kernel);
@@ -47,9 +47,15 @@ static bt_status gp_member(struct bt_perf_member *m, const struct bt_event *e, b
 	member_init(m, config, BT_PERF_GP, (uint8_t)counter, o);
 	if (enc.extra_msr)
 		m->attr.config1 = enc.extra_value;
-	/* The event's own ring filter: ring 0 only counts nothing in user mode. */
-	if ((enc.evtsel & EVTSEL_OS) && !(enc.evtsel & EVTSEL_USR))
+	/* The event's own ring filter: ring 0 only counts nothing in user
+	 * mode, so it counts ring 0 (exclude_user and exclude_kernel together
+	 * would count nothing at all); the kernel then asks for
+	 * perf_event_paranoid <= 1 or CAP_PERFMON (perf_allow_kernel), which
+	 * the plan checked (host/perf-plan.c). */
+	if ((enc.evtsel & EVTSEL_OS) && !(enc.evtsel & EVTSEL_USR)) {
 		m->attr.exclude_user = 1;
+		m->attr.exclude_kernel = 0;
+	}
 	snprintf(m->what, sizeof(m->what), "%s", e && e->name ? e->name : "an event");
 	return BT_OK;
 }
@@ -90,13 +96,17 @@ bt_status bt_perf_group_attrs(const struct bt_plan *plan, int group,
 	for (unsigned k = 0; k < BT_PMU_MAX_FIXED; k++) {
 		if (!(fixed_used & (1u << k)) || (pm && k == 3))
 			continue;
-		if (k >= 4) {
-			bt_diag_set(d, "fixed counter %u: no perf_event pseudo-encoding known to baretop "
-				    "(the kernel's are for fixed counters 0-3)", k);
+		uint32_t cfg = o && o->fixed_config[k] ? o->fixed_config[k] : k < 4 ? fixed_config[k] : 0;
+		if (!cfg) {
+			bt_diag_set(d, "fixed counter %u: this kernel has no perf_event pseudo-encoding "
+				    "for it", k);
 			return BT_ERR_UNSUPPORTED;
 		}
-		member_init(&out[n], fixed_config[k], BT_PERF_FIXED, (uint8_t)k, o);
-		snprintf(out[n].what, sizeof(out[n].what), "%s", fixed_what[k]);
+		member_init(&out[n], cfg, BT_PERF_FIXED, (uint8_t)k, o);
+		if (k < 4)
+			snprintf(out[n].what, sizeof(out[n].what), "%s", fixed_what[k]);
+		else
+			snprintf(out[n].what, sizeof(out[n].what), "fixed counter %u (0x%04x)", k, cfg);
 		n++;
 	}
 	const struct bt_plan_group *g = &plan->groups[group];

@@ -22,15 +22,20 @@
  *   - fixed counters 0..3 are the kernel's pseudo-encodings 0x00c0
  *     (INST_RETIRED.ANY), 0x003c (CPU_CLK_UNHALTED.CORE), 0x0300
  *     (CPU_CLK_UNHALTED.REF), 0x0400 (SLOTS) (core.c
- *     FIXED_EVENT_CONSTRAINT tables); the kernel places them on the fixed
- *     counter itself;
+ *     FIXED_EVENT_CONSTRAINT tables); beyond 3 the kernel's own where it
+ *     has them (opts.fixed_config: Skymont's 0x0073, 0x019c, 0x02c2); the
+ *     kernel places them on the fixed counter itself;
  *   - general-counter events are PERF_TYPE_RAW with baretop's own encoding
  *     (pmu/event-encode.c) minus the bits the kernel owns (USR, OS, INT,
  *     EN: it sets them from exclude_user/exclude_kernel and its own
  *     state); an extra MSR's value (OFFCORE_RSP, the frontend MSR) goes in
  *     config1, where the kernel's extra_reg tables take it;
- *   - user mode only by default: exclude_kernel and exclude_hv set (a ring
- *     filter of the event itself, ring 0 only, sets exclude_user);
+ *   - user mode only by default: exclude_kernel and exclude_hv set; an
+ *     event whose own ring filter is ring 0 only gets exclude_user and
+ *     NOT exclude_kernel (both would count nothing);
+ *   - attr.type: opts.type, the PMU the CPU's events belong to (on a
+ *     hybrid part cpu_atom's own type for an E-core: PERF_TYPE_RAW reaches
+ *     only cpu_core, arch/x86/events/core.c init_hw_perf_events);
  *   - read_format GROUP | ID | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING on
  *     every member: one read() of the leader returns the whole group.
  */
@@ -71,6 +76,13 @@ struct bt_perf_member {
 
 struct bt_perf_attr_opts {
 	bool count_kernel;      /* also ring 0 (default false: user mode only) */
+	/* attr.type of every member: the PMU's type from sysfs (cpu_atom's on
+	 * a hybrid E-core); 0: PERF_TYPE_RAW. */
+	uint32_t type;
+	/* The kernel's pseudo-encoding of fixed counter k; 0: the built-in
+	 * one for k <= 3, none beyond (host/perf-plan.c fills it from the
+	 * kernel's constraint tables). */
+	uint32_t fixed_config[BT_PMU_MAX_FIXED];
 };
 
 #define BT_PERF_READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | \

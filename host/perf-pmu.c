@@ -14,7 +14,9 @@
 
 #include "arch/arch-cpuid-host.h"
 #include "host/perf-attr.h"
+#include "host/perf-plan.h"
 #include "host/perf-pmu.h"
+#include "pmu/cpu-detect.h"
 #include "pmu/pmu-regs.h"
 
 struct perf_state {
@@ -67,9 +69,22 @@ static const struct bt_perf_sys real_sys = {
 /* The system calls in use: the real ones, or a test's (bt_perf_set_sys). */
 static const struct bt_perf_sys *sys = &real_sys;
 
+/* What the session plans for (bt_perf_os_pmu): the kernel's facts and the
+ * CPU the process is pinned to. One per process, as the session is. */
+static struct bt_perf_target target;
+static bool have_target;
+
 void bt_perf_set_sys(const struct bt_perf_sys *s)
 {
 	sys = s ? s : &real_sys;
+}
+
+/* Where the kernel's facts are read: "/", or a test's tree. */
+static const char *kernel_root = "/";
+
+void bt_perf_set_kernel_root(const char *root)
+{
+	kernel_root = root ? root : "/";
 }
 
 static int perf_open(struct perf_event_attr *a, int group_fd)
@@ -122,9 +137,9 @@ bt_status bt_perf_probe(struct bt_diag *why)
 	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	int fd = real_open(&a, -1);
+	int fd = perf_open(&a, -1);
 	if (fd >= 0) {
-		close(fd);
+		sys->close(fd);
 		return BT_OK;
 	}
 	int e = errno, p = paranoid_level();
@@ -213,6 +228,20 @@ static bt_status perf_open_session(struct bt_pmu_session *s)
 	return BT_OK;
 }
 
+/* "name=0xCONFIG, ..." of the group's members, for messages. */
+static void member_list(const struct perf_state *p, int n, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (int i = 0; i < n && o + 1 < len; i++) {
+		int w = snprintf(buf + o, len - o, "%s%s=0x%llx", i ? ", " : "", p->m[i].what,
+				 (unsigned long long)p->m[i].attr.config);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
 /* read() of the leader, validated (perf-attr.h). */
 static bt_status read_leader(struct bt_pmu_session *s, uint64_t *values)
 {
@@ -224,8 +253,11 @@ static bt_status read_leader(struct bt_pmu_session *s, uint64_t *values)
 	if (got < 0)
 		return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s: read: %s", p->name, strerror(errno));
 	bt_status st = bt_perf_read_group(buf, (size_t)got, p->n, p->id, p->name, values, &d);
-	if (st != BT_OK)
-		return bt_pmu_fail(s, st, "%s", d.text);
+	if (st != BT_OK) {
+		char members[400];
+		member_list(p, p->n, members, sizeof(members));
+		return bt_pmu_fail(s, st, "%s; its events: %s", d.text, members);
+	}
 	return BT_OK;
 }
 
@@ -290,6 +322,8 @@ static bt_status perf_program(struct bt_pmu_session *s)
 {
 	struct perf_state *p = state(s);
 	struct bt_perf_attr_opts o = { .count_kernel = false };
+	if (have_target)
+		o = target.attr;
 	struct bt_diag d = { "" };
 	int n = 0;
 
@@ -317,10 +351,14 @@ static bt_status perf_program(struct bt_pmu_session *s)
 		p->fd[i] = perf_open(&p->m[i].attr, i ? p->fd[0] : -1);
 		if (p->fd[i] < 0) {
 			int e = errno;
-			return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s: perf_event_open of %s (raw config "
-					   "0x%llx) failed: %s (%s)", p->name, p->m[i].what,
-					   (unsigned long long)p->m[i].attr.config, strerror(e),
-					   errno_meaning(e));
+			char members[400];
+			member_list(p, n, members, sizeof(members));
+			return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s [%s]: perf_event_open of %s (type %u, "
+					   "config 0x%llx, config1 0x%llx) failed: %s (%s)", p->name,
+					   members, p->m[i].what, p->m[i].attr.type,
+					   (unsigned long long)p->m[i].attr.config,
+					   (unsigned long long)p->m[i].attr.config1, strerrorname_np(e) ?
+					   strerrorname_np(e) : strerror(e), errno_meaning(e));
 		}
 		if (sys->ioctl(p->fd[i], PERF_EVENT_IOC_ID, &p->id[i]) != 0)
 			return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s: PERF_EVENT_IOC_ID: %s", p->name,
@@ -454,6 +492,10 @@ const char *bt_perf_caps_from_sysfs(struct bt_pmu_caps *caps, const char *events
 bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char *counted_by,
 			 size_t len, struct bt_diag *why)
 {
+	/* Static: 30 KiB, read once per process (one session's target). */
+	static struct bt_perf_kernel k;
+	struct bt_diag d = { "" };
+
 	if (bt_perf_probe(why) != BT_OK)
 		return BT_ERR_UNSUPPORTED;
 	/* The plan needs the counters' shape: CPUID's (leaf 0AH on Intel, as
@@ -463,15 +505,44 @@ bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char
 			    "counter groups for: %s", cpu->pmu.absent_reason);
 		return BT_ERR_UNSUPPORTED;
 	}
+	/* Pin first, then detect: the process stays on the CPU it is on now
+	 * (a hybrid part's P- and E-cores have other PMUs), and CPUID read
+	 * there must be the CPU the model was chosen for. */
+	int c = sched_getcpu();
+	cpu_set_t one;
+	if (c < 0) {
+		bt_diag_set(why, "sched_getcpu: %s", strerror(errno));
+		return BT_ERR_UNSUPPORTED;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(c, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) != 0) {
+		bt_diag_set(why, "sched_setaffinity(CPU %d): %s", c, strerror(errno));
+		return BT_ERR_UNSUPPORTED;
+	}
+	struct bt_cpu_info here;
+	struct bt_cpuid l0a;
+	bt_cpu_detect(bt_arch_cpuid_host(), NULL, &here);
+	bt_cpuid(bt_arch_cpuid_host(), 0x0A, 0, &l0a);
+	if (!bt_cpu_same_core_kind(&here, cpu) || here.model != cpu->model) {
+		bt_diag_set(why, "the process is pinned to CPU %d, another kind of core than the one "
+			    "its model was chosen on: run it pinned (taskset -c N)", c);
+		return BT_ERR_UNSUPPORTED;
+	}
+	if (bt_perf_kernel_read(kernel_root, &k, &d) != BT_OK) {
+		bt_diag_set(why, "the kernel's PMU facts: %s", d.text);
+		return BT_ERR_UNSUPPORTED;
+	}
+	if (bt_perf_target_init(&target, &k, cpu, &l0a, (unsigned)c, &d) != BT_OK) {
+		bt_diag_set(why, "%s", d.text);
+		return BT_ERR_UNSUPPORTED;
+	}
+	have_target = true;
 	ret->arch = bt_arch_cpuid_host();
-	ret->caps = cpu->pmu;
-	/* The hybrid big core's PMU is cpu_core (the E-core's cpu_atom has no
-	 * PERF_METRICS); elsewhere cpu. */
-	const char *dir = "/sys/bus/event_source/devices/cpu_core/events";
-	if (access(dir, F_OK) != 0)
-		dir = "/sys/bus/event_source/devices/cpu/events";
-	bt_perf_caps_from_sysfs(&ret->caps, dir);
+	ret->caps = target.caps;
 	ret->driver = &bt_pmu_perf_driver;
+	ret->facts = (const char (*)[240])target.facts;
+	ret->n_facts = target.n_facts;
 	bt_perf_provenance(ret->arch, counted_by, len);
 	return BT_OK;
 }

@@ -48,6 +48,8 @@ struct bt_perf_sys {
 };
 /* TEST ONLY: use sys instead of the real system calls (NULL: the real ones). */
 void bt_perf_set_sys(const struct bt_perf_sys *sys);
+/* TEST ONLY: read the kernel's facts under root instead of / (NULL: /). */
+void bt_perf_set_kernel_root(const char *root);
 
 /*
  * Whether Linux lets this process count: perf_event_open of
@@ -76,8 +78,13 @@ void bt_perf_provenance(struct bt_arch *arch, char *buf, size_t len);
  */
 const char *bt_perf_caps_from_sysfs(struct bt_pmu_caps *caps, const char *events_dir);
 
-/* struct bt_platform.os_pmu for Linux (app/platform.h): the probe, then
- * the CPUID-enumerated capabilities, the hosted arch and this driver. */
+/* struct bt_platform.os_pmu for Linux (app/platform.h): the probe; the
+ * process pinned to the CPU it is on and CPUID read there again (it must
+ * be the kind of core the model was chosen for); the kernel's facts
+ * (host/perf-kernel.h) and the target planned for them (host/perf-plan.h):
+ * its caps (with the filter that refuses by name), its facts one line
+ * each (ret->facts: the run prints them and keeps them in the results'
+ * notes), the hosted arch and this driver. */
 bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char *counted_by,
 			 size_t len, struct bt_diag *why);
 

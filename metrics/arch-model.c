@@ -8,7 +8,8 @@
  * Topdown Retiring C2H/02H), each divided by the slots: SLOTS_PER_CYC x
  * core cycles where CPUID.23H.00H:ECX[7:0] is non-zero, as Intel's E-core
  * models divide by width x CPU_CLK_UNHALTED.CORE, else Topdown Slots
- * (A4H/01H, fixed counter 3). Bad Speculation is counted where enumerated;
+ * (A4H/01H, fixed counter 3) -- except where PERF_METRICS is read: there
+ * the slots are always TOPDOWN.SLOTS (below). Bad Speculation is counted where enumerated;
  * else derived as the slots the other three leave, clamped at 0 -- an
  * approximation: a published model's corrections of its own events (e.g.
  * UOP_DROPPING on Golden Cove and later) cannot be applied to these.
@@ -20,7 +21,12 @@
  * clamped at 0). The architectural level-1 events the core enumerates are
  * counted beside them, each over TOPDOWN.SLOTS as an Info node
  * ("Arch_Frontend_Bound", ...) that cross-checks its PERF_METRICS node
- * (bt_node_def.cross_check; the rule and its tolerance: rules.c). Bad
+ * (bt_node_def.cross_check; the rule and its tolerance: rules.c). The
+ * denominator is TOPDOWN.SLOTS even where SLOTS_PER_CYC is enumerated:
+ * PERF_METRICS' fields are fractions of fixed counter 3 (SDM vol. 3B,
+ * "Performance Metrics"), and with SMT a thread's slots are not width x
+ * its unhalted cycles when the sibling is busy, so width x cycles would
+ * give the two sides different bases and spurious CROSS verdicts. Bad
  * Speculation is cross-checked only where 73H/00H is enumerated: derived
  * from the other three it would repeat their checks, not add one.
  *
@@ -39,10 +45,20 @@
 
 #define HAS(t, bit) (((t)->events >> (bit)) & 1u)
 
+/* PERF_METRICS is read: at least the 4 level-1 fields, and fixed counter 3
+ * (TOPDOWN.SLOTS), the count those fields are fractions of. */
+static bool pm_variant(const struct bt_arch_td *t)
+{
+	return t->perf_metrics_fields >= 4 && ((t->fixed_mask >> 3) & 1);
+}
+
 enum bt_arch_slots bt_arch_td_slots(const struct bt_arch_td *t)
 {
 	if (!t || !t->known)
 		return BT_ARCH_SLOTS_NONE;
+	/* Where PERF_METRICS is read, everything is over its own base. */
+	if (pm_variant(t))
+		return BT_ARCH_SLOTS_EVENT;
 	if (t->slots_per_cycle && ((t->fixed_mask >> 1) & 1 || HAS(t, BT_ARCH_EV_CORE_CYCLES)))
 		return BT_ARCH_SLOTS_PER_CYCLE;
 	if ((t->fixed_mask >> 3) & 1 || HAS(t, BT_ARCH_EV_TD_SLOTS))
@@ -58,11 +74,6 @@ const char *bt_arch_slots_name(enum bt_arch_slots s)
 	case BT_ARCH_SLOTS_NONE: break;
 	}
 	return "none";
-}
-
-static bool pm_variant(const struct bt_arch_td *t)
-{
-	return t->perf_metrics_fields >= 4 && ((t->fixed_mask >> 3) & 1);
 }
 
 /* The three events level 1 cannot do without. */
@@ -355,7 +366,9 @@ static bt_status build(const struct bt_arch_td *t, struct bt_model_def **ret, st
 	m->vendor = "GenuineIntel";
 	m->uarch = BT_ARCH_MODEL_NAME;
 	m->source = src;
-	m->pipeline_width = s == BT_ARCH_SLOTS_PER_CYCLE ? t->slots_per_cycle : 0;
+	/* The width is a CPUID fact (SLOTS_PER_CYC) whatever the slots are
+	 * divided by; 0 (no IPC bound) where it is not enumerated. */
+	m->pipeline_width = t->slots_per_cycle;
 	m->cpi_node = "CPI";
 	m->n_nodes = (uint16_t)nn;
 	m->nodes = nodes;

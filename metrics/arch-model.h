@@ -32,9 +32,11 @@ enum bt_arch_slots {
 	BT_ARCH_SLOTS_EVENT,      /* Topdown Slots, A4H/01H (fixed counter 3) */
 };
 
-/* Where the slot count comes from: SLOTS_PER_CYC x cycles where it is
- * non-zero (and fixed counter 1 or the cycles event exists), else the
- * Topdown Slots event (enumerated, or fixed counter 3), else none. */
+/* Where the slot count comes from: fixed counter 3 (TOPDOWN.SLOTS) where
+ * PERF_METRICS is read (its fields are fractions of it); else
+ * SLOTS_PER_CYC x cycles where it is non-zero (and fixed counter 1 or the
+ * cycles event exists), else the Topdown Slots event (enumerated, or fixed
+ * counter 3), else none. */
 enum bt_arch_slots bt_arch_td_slots(const struct bt_arch_td *t);
 const char *bt_arch_slots_name(enum bt_arch_slots s);
 

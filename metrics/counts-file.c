@@ -39,6 +39,45 @@ static double number(const struct bt_json *v)
 	return v->type == BT_JSON_NUMBER ? v->u.num.value : v->type == BT_JSON_TRUE ? 1 : 0;
 }
 
+/* A count file written by `baretop-host counts` says where its counts came
+ * from three times: "kind", source.simulated and source.input. A file
+ * where they disagree was edited, and replaying it would print whichever
+ * label it read: refused, naming the fields (analysis/results-read.c does
+ * the same for results files). Other count files (the test vectors) have
+ * a free-form "kind" and no "source": nothing to compare. */
+static int said_simulated(const char *s, const char *sim, const char *measured)
+{
+	if (!s)
+		return -1;
+	if (!strncmp(s, sim, strlen(sim)))
+		return 1;
+	return measured && !strncmp(s, measured, strlen(measured)) ? 0 : -1;
+}
+
+static bt_status check_provenance(const struct bt_json *root, const char *name, struct bt_diag *d)
+{
+	const struct bt_json *src = bt_json_get(root, "source");
+	const struct bt_json *sim = bt_json_get(src, "simulated");
+	const struct bt_json *at[3] = { bt_json_get(root, "kind"), sim, bt_json_get(src, "input") };
+	static const char *const field[3] = { "\"kind\"", "source.simulated", "source.input" };
+	int says[3] = {
+		said_simulated(bt_json_str(at[0]), "baretop results: SIMULATED", "baretop results: measured"),
+		sim && sim->type == BT_JSON_TRUE ? 1 : sim && sim->type == BT_JSON_FALSE ? 0 : -1,
+		said_simulated(bt_json_str(at[2]), "SIMULATED", "counted by "),
+	};
+	for (int x = 0; x < 3; x++)
+		for (int y = x + 1; y < 3; y++)
+			if (says[x] >= 0 && says[y] >= 0 && says[x] != says[y]) {
+				bt_diag_set(d, "%s:%u:%u: the file's provenance labels contradict each other: "
+					    "%s says %s, %s (line %u) says %s; refused rather than "
+					    "believe one of them", name, at[x]->line, at[x]->col, field[x],
+					    says[x] ? "simulated" : "measured", field[y], at[y]->line,
+					    says[y] ? "simulated" : "measured");
+				return BT_ERR_INVALID;
+			}
+	return BT_OK;
+}
+
 bt_status bt_count_file_parse(struct bt_arena *a, const char *text, size_t len, const char *name,
 			      struct bt_count_file *ret, struct bt_diag *d)
 {
@@ -61,7 +100,8 @@ bt_status bt_count_file_parse(struct bt_arena *a, const char *text, size_t len, 
 		bt_diag_set(d, "%s:%u:%u: no \"counts\" object", name, root->line, root->col);
 		return BT_ERR_INVALID;
 	}
-	if ((s = check_numbers(f.counts, "counts", name, 0, MAX_COUNT, d)) != BT_OK ||
+	if ((s = check_provenance(root, name, d)) != BT_OK ||
+	    (s = check_numbers(f.counts, "counts", name, 0, MAX_COUNT, d)) != BT_OK ||
 	    (s = check_numbers(f.retire_latency, "retire_latency", name, 0, MAX_COUNT, d)) != BT_OK ||
 	    (s = check_numbers(f.constants, "constants", name, -MAX_COUNT, MAX_COUNT, d)) != BT_OK)
 		return s;

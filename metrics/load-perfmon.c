@@ -13,6 +13,7 @@
  * fractions ("metric_TMA_Frontend_Bound(%) >0.20"); the intended threshold
  * uses the fraction and the literal one is kept for reference.
  */
+#include "metrics/corrections.h"
 #include "metrics/load-internal.h"
 
 #include <stdbool.h>
@@ -271,6 +272,27 @@ static bt_status infer_parent(struct loader *ld, struct pm_ctx *c, struct pm_met
 	return BT_OK;
 }
 
+/* A vendor-file defect of metrics/corrections.c: the exact defective text
+ * of this file and node is read corrected, with a note; *fixed lists the
+ * nodes for the model's source text. */
+static bt_status correct(struct loader *ld, const char *node, const char **text, const char **fixed)
+{
+	const struct bt_correction *fix = bt_correction_find(ld->r->metrics[0], node, *text);
+	if (!fix)
+		return BT_OK;
+	const char *why = NULL, *out = bt_correction_apply(ld->a, fix, *text, &why);
+	if (!out)
+		return bt_ld_nomem(ld);
+	if (why) {
+		bt_ld_note(ld, "model %s: node %s: correction not applied: %s", ld->r->id, node, why);
+		return BT_OK;
+	}
+	bt_ld_note(ld, "model %s: node %s corrected (%s)", ld->r->id, node, fix->reason);
+	*text = out;
+	*fixed = *fixed ? bt_arena_printf(ld->a, "%s, %s", *fixed, node) : node;
+	return *fixed ? BT_OK : bt_ld_nomem(ld);
+}
+
 static bt_status load_perfmon(struct loader *ld, struct pm_ctx *c)
 {
 	const char *path = bt_ld_path(ld, ld->r->metrics[0]);
@@ -350,6 +372,7 @@ static bt_status load_perfmon(struct loader *ld, struct pm_ctx *c)
 	}
 	if ((s = index_metrics(ld, c)) != BT_OK)
 		return s;
+	const char *fixed = NULL; /* the nodes corrected, for the source text */
 	for (size_t i = 0; i < c->n; i++) {
 		struct pm_metric *m = &c->m[i];
 		c->cur = m;
@@ -357,7 +380,10 @@ static bt_status load_perfmon(struct loader *ld, struct pm_ctx *c)
 		c->aliases[1] = bt_json_get(m->j, "Constants");
 		struct bt_node_def n = { .name = m->name, .kind = m->kind, .level = (uint8_t)m->level,
 					 .percent = (uint8_t)(m->kind == BT_NODE_TREE && m->percent) };
-		s = bt_ld_formula(ld, BT_DIALECT_PERFMON, bt_json_get_str(m->j, "Formula"), m->name,
+		const char *formula = bt_json_get_str(m->j, "Formula");
+		if ((s = correct(ld, m->name, &formula, &fixed)) != BT_OK)
+			return s;
+		s = bt_ld_formula(ld, BT_DIALECT_PERFMON, formula, m->name,
 				  m->kind, "formula", resolve_formula, c, NULL, &n.formula);
 		if (s != BT_OK && info_only && s != BT_ERR_NOMEM) {
 			bt_ld_note(ld, "model %s: metric %s left out: %s", ld->r->id, m->name,
@@ -427,6 +453,9 @@ static bt_status load_perfmon(struct loader *ld, struct pm_ctx *c)
 		if ((s = bt_ld_add_node_at(ld, &n, path, m->j)) != BT_OK)
 			return s;
 	}
+	if (fixed && !(ld->source = bt_arena_printf(ld->a, "%s; corrected: %s (baretop-host models "
+						    "--corrections)", ld->source, fixed)))
+		return bt_ld_nomem(ld);
 	return BT_OK;
 }
 

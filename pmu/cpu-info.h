@@ -9,6 +9,7 @@
 #define PMU_CPU_INFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arch/cpuid.h" /* enum bt_vendor, enum bt_core_type */
@@ -77,6 +78,9 @@ struct bt_pmu_caps {
 	enum bt_pmu_kind kind;
 	/* When kind == BT_PMU_NONE: why, in one sentence for the user. */
 	char absent_reason[256];
+	/* CPUID.0AH gave an answer no processor can (pmu-caps.c
+	 * leaf0a_impossible): the reason says which field */
+	bool cpuid_impossible;
 
 	uint8_t num_gp;          /* highest general counter index + 1 (= count unless v6 has gaps) */
 	uint8_t gp_width;        /* their width in bits */
@@ -140,6 +144,25 @@ struct bt_pmu_caps {
 	 * model as those lists are mapped (family 19h models 10h-1Fh and
 	 * 60h-FFh, family 1Ah). Earlier families: no SMI count. */
 	bool amd_smi_rx;
+
+	/* An operating system's driver between baretop and the counters
+	 * (hosted --backend=perf): it refuses, before counting, the events
+	 * its kernel cannot program, and says how it counts the others
+	 * (host/perf-plan.c). NULL under baretop's own driver. */
+	const struct bt_os_event_filter *os_filter;
+};
+
+struct bt_event;
+struct bt_os_event_filter {
+	/* NULL, or why e cannot be counted through this driver and what the
+	 * user can do, written into buf (at most len bytes). */
+	const char *(*refuse)(const struct bt_os_event_filter *f, const struct bt_event *e,
+			      char *buf, size_t len);
+	/* The form the driver counts e in, into *ret: true when it differs
+	 * from e (a fixed-counter event the kernel's own use moves to a
+	 * general counter, an event its scheduler must give a group alone). */
+	bool (*adapt)(const struct bt_os_event_filter *f, const struct bt_event *e,
+		      struct bt_event *ret);
 };
 
 struct bt_arch;
@@ -160,6 +183,11 @@ struct bt_pmu {
 	 * registers (hosted --backend=perf: Linux perf_event, host/perf-pmu.c);
 	 * NULL: baretop's driver for caps.kind (pmu/pmu-drivers.c). */
 	const struct bt_pmu_driver *driver;
+	/* That driver's facts it planned for (Linux: the kernel's counters,
+	 * PMU type, formats, watchdog, paranoid), one line each; the run
+	 * prints them and keeps them in the results' notes. */
+	const char (*facts)[240];
+	int n_facts;
 };
 
 struct bt_cpu_info {

@@ -571,6 +571,7 @@ bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
 		}
 	}
 out_close:
+	ret->run_ticks = e.run_ticks; /* the retries' runs included */
 	if (opts->session_hook)
 		opts->session_hook(opts->session_hook_ctx, NULL);
 	cst = bt_pmu_close(&e.s);

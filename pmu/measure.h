@@ -168,6 +168,11 @@ struct bt_measurement {
 	 * their run flagged (n_retries_skipped). */
 	int n_groups_run, n_groups_skipped;
 	uint64_t budget_est_ticks, budget_left_ticks;
+	/* The longest workload run (programming, window(s), reads, the
+	 * workload's before/after) in ticks of the budget's clock (opts.clock):
+	 * what the caller plans more runs of this workload with (count-run.c:
+	 * the timed-PEBS windows). */
+	uint64_t run_ticks;
 	int n_retries_skipped;
 	/* The window cap (opts.max_window_ticks): windows per run (1: whole),
 	 * the window ticks of the whole run that decided it, and whether a run

@@ -211,7 +211,30 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 		restore(a, &sv, sel, ctr, &later);
 		goto out;
 	}
-	st = bt_run_window(a, MSR_IA32_PERF_GLOBAL_CTRL, 1ull << c, 0, job->fn, job->arg);
+	/* The run, in one window or split like a counting run (pmu/measure.c
+	 * one_window): GLOBAL_CTRL stops the counter between windows, so no
+	 * assist fires while interrupts are open; the DS index and the
+	 * counter carry on into the next window. */
+	unsigned nw = job->windows > 1 && job->set_range && job->iterations >= job->windows ?
+		      job->windows : 1;
+	for (unsigned w = 0; w < nw && st == BT_OK; w++) {
+		uint64_t irq = 0;
+		if (nw > 1) {
+			uint64_t n = job->iterations;
+			uint64_t b = (n / nw) * w + (n % nw) * w / nw;
+			uint64_t e = (n / nw) * (w + 1) + (n % nw) * (w + 1) / nw;
+			job->set_range(job->range_ctx, b, e);
+			bt_window_part(a, b, e, n);
+		}
+		if (job->mask_interrupts)
+			irq = bt_irq_save(a);
+		st = bt_run_window(a, MSR_IA32_PERF_GLOBAL_CTRL, 1ull << c, 0, job->fn, job->arg);
+		if (job->mask_interrupts)
+			bt_irq_restore(a, irq);
+	}
+	if (nw > 1)
+		job->set_range(job->range_ctx, 0, job->iterations);
+	ret->windows = nw;
 	if (st != BT_OK)
 		bt_diag_set(d, "timed PEBS: the window failed");
 	bt_status rs = restore(a, &sv, sel, ctr, d);

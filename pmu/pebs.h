@@ -10,7 +10,9 @@
  * Clearwater Forest, Panther Lake) moves the latency and replaces
  * IA32_PEBS_ENABLE / MSR_PEBS_DATA_CFG by other MSRs: refused, named.
  *
- * One window: the DS save area and a buffer baretop allocates; adaptive
+ * One run of the workload, in one window or, under --max-window-ms, split
+ * into several as the counting runs are (pmu/measure.h): the DS save area
+ * and a buffer baretop allocates; adaptive
  * PEBS with the basic group only (MSR_PEBS_DATA_CFG = 0); the counter
  * armed in IA32_PEBS_ENABLE with its reload value -sample_after in the DS
  * area's pebs_event_reset[] and in the counter; no PMI (the selector's INT
@@ -34,6 +36,7 @@
 #ifndef PMU_PEBS_H
 #define PMU_PEBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +54,7 @@ struct bt_pebs_stats {
 	uint32_t min, max;
 	uint64_t dropped;        /* a full buffer: overflows beyond its room (estimated
 				  * from the counter: sample-after too small) */
+	unsigned windows;        /* windows the run was sampled in (1: whole) */
 };
 
 /* BT_OK when timed PEBS can be used with this PMU; else BT_ERR_UNSUPPORTED
@@ -69,6 +73,18 @@ struct bt_pebs_job {
 	unsigned slots;          /* records the buffer holds */
 	bt_window_fn *fn;        /* the workload, run inside the window */
 	void *arg;
+	bool mask_interrupts;    /* interrupts masked around each window (only there) */
+	/* --max-window-ms, as pmu/measure.h splits a counting run: `windows`
+	 * > 1 runs the body as that many windows of iterations [b, e) of
+	 * `iterations` (set_range(range_ctx, b, e) before each, (0, iterations)
+	 * after the last), the counter and its PEBS arming kept between them,
+	 * stopped by IA32_PERF_GLOBAL_CTRL = 0 with interrupts open. 0 or 1,
+	 * or a body that cannot be split (no set_range, fewer iterations than
+	 * windows): one window, the whole run. */
+	unsigned windows;
+	uint64_t iterations;
+	void (*set_range)(void *ctx, uint64_t begin, uint64_t end);
+	void *range_ctx;
 };
 
 bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,

@@ -62,11 +62,19 @@ static bool is_measured(const struct bt_event *e, const struct bt_pmu_caps *caps
 	case BT_SRC_TSC:
 	case BT_SRC_DURATION:
 		return true;
-	case BT_SRC_PERF_METRICS:
+	case BT_SRC_PERF_METRICS: {
+		char why[192];
+		if (bt_plan_os_refused(e, caps, why, sizeof(why)))
+			return false;
+	}
 		return caps->perf_metrics && (caps->fixed_mask & (1u << 3)) &&
 		       e->pm_field < caps->perf_metrics_fields;
-	case BT_SRC_PMC:
+	case BT_SRC_PMC: {
+		char why[192];
+		if (bt_plan_os_refused(e, caps, why, sizeof(why)))
+			return false;
 		return bt_event_fits_fixed(e, caps) || is_gp_event(e, caps, opts);
+	}
 	}
 	return false;
 }

@@ -58,6 +58,15 @@ uint32_t bt_plan_reserved_gp(const struct bt_pmu_caps *caps, int *inst, int *smi
 	return m;
 }
 
+const char *bt_plan_os_refused(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			       char *buf, size_t len)
+{
+	if (!caps->os_filter || !caps->os_filter->refuse ||
+	    (e->source != BT_SRC_PMC && e->source != BT_SRC_PERF_METRICS))
+		return NULL;
+	return caps->os_filter->refuse(caps->os_filter, e, buf, len);
+}
+
 uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			 const struct bt_plan_opts *opts)
 {

@@ -186,7 +186,9 @@ static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 		snprintf(pe->reason, sizeof(pe->reason), "uncore event: the core PMU cannot count it");
 		return;
 	case BT_SRC_PERF_METRICS:
-		if (!caps->perf_metrics || !(caps->fixed_mask & (1u << 3)) || e->pm_field >= 8) {
+		if (bt_plan_os_refused(e, caps, pe->reason, sizeof(pe->reason))) {
+			pe->place = BT_PLACE_UNMEASURABLE;
+		} else if (!caps->perf_metrics || !(caps->fixed_mask & (1u << 3)) || e->pm_field >= 8) {
 			pe->place = BT_PLACE_UNMEASURABLE;
 			snprintf(pe->reason, sizeof(pe->reason),
 				 "PERF_METRICS is not available (IA32_PERF_CAPABILITIES[15] clear "
@@ -205,6 +207,10 @@ static void classify(const struct bt_event *e, const struct bt_pmu_caps *caps,
 		}
 		return;
 	case BT_SRC_PMC:
+		if (bt_plan_os_refused(e, caps, pe->reason, sizeof(pe->reason))) {
+			pe->place = BT_PLACE_UNMEASURABLE;
+			return;
+		}
 		break;
 	default:
 		pe->place = BT_PLACE_UNMEASURABLE;

@@ -195,6 +195,10 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 
 /* Helpers shared by the planner, the bound and the validator
  * (plan-classify.c). */
+/* An operating system's driver refuses e (caps.os_filter): its reason in
+ * buf, else NULL. */
+const char *bt_plan_os_refused(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			       char *buf, size_t len);
 /* The general counters the event may use on this PMU (0: none). */
 uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			 const struct bt_plan_opts *opts);

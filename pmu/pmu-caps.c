@@ -49,9 +49,61 @@ bool bt_cpuid_has_pdcm(const struct bt_cpuid_leaves *l)
 	return (l->l01.ecx >> 15) & 1;
 }
 
+/*
+ * Leaf 0AH answers no processor can give (SDM vol. 2A, CPUID leaf 0AH
+ * "Architectural Performance Monitoring Leaf"; vol. 3B 21.2): a broken
+ * hypervisor or an edited dump. They are named as impossible and the PMU
+ * taken as absent, never believed as counters baretop would program.
+ *  - EAX[7:0] version: the SDM defines versions 1 to 6 (21.2.1-21.2.6).
+ *  - EAX[15:8] general counters: IA32_PERF_GLOBAL_CTRL/STATUS enable them in
+ *    bits 31:0 (fixed counter i is bit 32+i), so at most 32.
+ *  - EAX[23:16] and EDX[12:5] bit widths: a counter is one 64-bit MSR
+ *    (IA32_PMCx, IA32_FIXED_CTRx), so at most 64, and a counter of 0 bits
+ *    counts nothing.
+ *  - EDX[4:0] and ECX (v5 bitmap) fixed counters: bits 47:32 of the global
+ *    registers, so at most 16 (fixed counter indexes 0-15).
+ * Returns true, with the reason in c->absent_reason, for such an answer.
+ */
+#define BT_SDM_MAX_PERFMON_VERSION 6
+
+static bool leaf0a_impossible(uint32_t eax, uint32_t ecx, uint32_t edx, struct bt_pmu_caps *c)
+{
+	unsigned version = eax & 0xFF, ngp = (eax >> 8) & 0xFF, gpw = (eax >> 16) & 0xFF;
+	unsigned nfix = edx & 0x1F, fxw = (edx >> 5) & 0xFF;
+	char what[160] = "";
+
+	if (version > BT_SDM_MAX_PERFMON_VERSION)
+		snprintf(what, sizeof(what), "version %u (EAX[7:0]; the SDM defines versions 1 to %u)",
+			 version, BT_SDM_MAX_PERFMON_VERSION);
+	else if (ngp > 32)
+		snprintf(what, sizeof(what), "%u general counters (EAX[15:8]; IA32_PERF_GLOBAL_CTRL "
+			 "has bits for at most 32)", ngp);
+	else if (gpw > 64 || (ngp && gpw == 0))
+		snprintf(what, sizeof(what), "general counters %u bits wide (EAX[23:16]; a counter is "
+			 "one 64-bit MSR: 1 to 64)", gpw);
+	else if (version >= 2 && nfix > 16)
+		snprintf(what, sizeof(what), "%u fixed counters (EDX[4:0]; IA32_PERF_GLOBAL_CTRL has "
+			 "bits 47:32 for at most 16)", nfix);
+	else if (version >= 5 && (ecx >> 16))
+		snprintf(what, sizeof(what), "fixed-counter bitmap 0x%x (ECX; fixed counters 16 and up "
+			 "do not exist: IA32_PERF_GLOBAL_CTRL has bits 47:32 for them)", ecx);
+	else if (version >= 2 && fxw > 64)
+		snprintf(what, sizeof(what), "fixed counters %u bits wide (EDX[12:5]; a counter is one "
+			 "64-bit MSR)", fxw);
+	if (!what[0])
+		return false;
+	snprintf(c->absent_reason, sizeof(c->absent_reason),
+		 "CPUID.0AH is impossible: %s, EAX=%08X ECX=%08X EDX=%08X: no processor "
+		 "answers that", what, eax, ecx, edx);
+	c->cpuid_impossible = true;
+	return true;
+}
+
 static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 {
 	uint32_t eax = l->l0a.eax, ebx = l->l0a.ebx, ecx = l->l0a.ecx, edx = l->l0a.edx;
+	if (leaf0a_impossible(eax, ecx, edx, c))
+		return;
 	c->version = eax & 0xFF;
 	if (c->version == 0) {
 		snprintf(c->absent_reason, sizeof(c->absent_reason),

@@ -8,7 +8,8 @@
 #               [--out DIR] [--args "BARETOP OPTIONS"] [--no-unattended]
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
-#               [--secure-boot] [--until REGEX] [--qemu-arg ARG]...
+#               [--secure-boot] [--until REGEX] [--until-n N] [--reboot]
+#               [--qemu-arg ARG]...
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -34,7 +35,11 @@
 # /usr/share/ovmf/PkKek-1-snakeoil.key (boot/install.sh --sign). --until
 # REGEX ends the boot as soon as the console shows a line matching the
 # extended REGEX (QEMU is stopped; exit status 0): for boots that end at
-# the firmware's menu, such as an image Secure Boot refuses.
+# the firmware's menu, such as an image Secure Boot refuses; with --until-n
+# N, at the N-th such line (a line seen on every boot). --reboot lets
+# the machine restart on a reset (no -no-reboot): one run spans every boot
+# until a power-off, --until or --timeout, as a machine that reboots by
+# itself (boots are counted on the console).
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -60,8 +65,10 @@ vars_file=""
 extra_qemu=()
 secure_boot=0
 until_re=""
+reboot=0
+until_n=1
 
-usage() { sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,46p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -84,6 +91,8 @@ while [ $# -gt 0 ]; do
     --qemu-arg) extra_qemu+=("$2"); shift 2 ;;
     --secure-boot) secure_boot=1; shift ;;
     --until) until_re=$2; shift 2 ;;
+    --until-n) until_n=$2; shift 2 ;;
+    --reboot) reboot=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -140,7 +149,7 @@ fi
 drive="if=virtio,format=raw,file=$img"
 [ "$readonly_esp" = 1 ] && drive="$drive,readonly=on"
 fw=(-bios "$ovmf")
-if [ -n "$vars_file" ]; then
+if [ -n "$vars_file" ] && [ "$secure_boot" = 0 ]; then
   code=/usr/share/OVMF/OVMF_CODE_4M.fd
   [ -f "$code" ] || { echo "qemu/run.sh: $code not found (apt-get install ovmf)" >&2; exit 125; }
   [ -f "$vars_file" ] || cp /usr/share/OVMF/OVMF_VARS_4M.fd "$vars_file"
@@ -165,7 +174,9 @@ if [ "$secure_boot" = 1 ]; then
       -drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
       -drive "if=pflash,format=raw,unit=1,file=$vars_file")
 fi
-qemu_args=(-nodefaults -nographic -no-reboot -serial stdio -m "$mem" -smp "$smp"
+noreboot=(-no-reboot)
+[ "$reboot" = 1 ] && noreboot=()
+qemu_args=(-nodefaults -nographic "${noreboot[@]+"${noreboot[@]}"}" -serial stdio -m "$mem" -smp "$smp"
            "${fw[@]}" -drive "$drive"
            -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")
@@ -184,7 +195,7 @@ elif [ -n "$until_re" ]; then
   qpid=$!
   matched=0
   while kill -0 "$qpid" 2>/dev/null; do
-    if sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r/\n/g' "$out/serial.log" | grep -qE -- "$until_re"; then
+    if [ "$(sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r/\n/g' "$out/serial.log" | grep -cE -- "$until_re")" -ge "$until_n" ]; then
       matched=1; kill "$qpid" 2>/dev/null; break
     fi
     sleep 0.5

@@ -161,7 +161,11 @@ static void print_latencies(FILE *f, const struct bt_tree_outcome *t)
 		const struct bt_rl_stat *s = &t->rl[i];
 		sb.n = 0;
 		bt_sb_printf(&sb, "%s:R ", bt_model_retire_latency_name(t->model, i));
-		if (s->source == BT_RL_NONE)
+		if (s->source == BT_RL_NONE && s->budget_skipped)
+			bt_sb_puts(&sb, "not measured (budget): its timed-PEBS sampling did not fit in "
+				   "the time budget (--budget); the formula's fallback, or the node is "
+				   "not measured");
+		else if (s->source == BT_RL_NONE)
 			bt_sb_puts(&sb, "not measured: the formula's fallback, or the node is not measured");
 		else
 			bt_sb_printf(&sb, "%.2f %s", s->mean, bt_rl_source_name((enum bt_rl_source)s->source));
@@ -169,6 +173,8 @@ static void print_latencies(FILE *f, const struct bt_tree_outcome *t)
 		if (s->samples >= 0)
 			bt_sb_printf(&sb, " (%lld samples, median %.0f, min %.0f, max %.0f, %lld saturated)",
 				     (long long)s->samples, s->median, s->min, s->max, (long long)s->saturated);
+		if (s->source != BT_RL_NONE && s->budget_skipped)
+			bt_sb_puts(&sb, " (timed-PEBS sampling not run: budget)");
 		if (s->source == BT_RL_MEASURED && !isnan(pub))
 			bt_sb_printf(&sb, "; published %.2f, not used", pub);
 		else if (!isnan(s->min) && !isnan(s->max))
@@ -253,13 +259,37 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 		if (sb.n)
 			bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
 	}
-	if (t->budget_groups_skipped) {
+	if (t->pebs_windows_run || t->budget_pebs_skipped) {
+		/* real time on the budget's clock, also under --sim */
 		sb.n = 0;
-		bt_sb_printf(&sb, "PARTIAL (budget): %d counter group(s) not run, as the time "
-			     "budget (--budget) could not hold them (the next needed %.2f s, %.2f s "
-			     "were left); events not counted: %s; nodes not measured (budget): %s",
-			     t->budget_groups_skipped, t->budget_est_s, t->budget_left_s,
-			     t->budget_events[0] ? t->budget_events : "none",
+		bt_sb_printf(&sb, "timed PEBS: %d sampling(s), one run of the workload each",
+			     t->pebs_windows_run);
+		if (t->pebs_windows_per_run > 1)
+			bt_sb_printf(&sb, ", each in %u windows, interrupts open between them "
+				     "(--max-window-ms)", t->pebs_windows_per_run);
+		if (t->budget_pebs_skipped)
+			bt_sb_printf(&sb, ", %d NOT RUN (budget)", t->budget_pebs_skipped);
+		if (!isnan(t->pebs_wall_s) && !isnan(t->groups_wall_s))
+			bt_sb_printf(&sb, "; wall time %.3f s, the counting groups' %.3f s",
+				     t->pebs_wall_s, t->groups_wall_s);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
+	}
+	if (t->budget_groups_skipped || t->budget_pebs_skipped) {
+		sb.n = 0;
+		bt_sb_printf(&sb, "PARTIAL (budget): ");
+		if (t->budget_groups_skipped)
+			bt_sb_printf(&sb, "%d counter group(s) not run, as the time budget "
+				     "(--budget) could not hold them (the next needed %.2f s, %.2f s "
+				     "were left); events not counted: %s; ", t->budget_groups_skipped,
+				     t->budget_est_s, t->budget_left_s,
+				     t->budget_events[0] ? t->budget_events : "none");
+		if (t->budget_pebs_skipped)
+			bt_sb_printf(&sb, "%d timed-PEBS sampling(s) not run, as the time budget "
+				     "(--budget) could not hold them (the next needed %.2f s, %.2f s "
+				     "were left); retire latencies not measured (budget): %s; ",
+				     t->budget_pebs_skipped, t->budget_pebs_est_s, t->budget_pebs_left_s,
+				     t->budget_latencies[0] ? t->budget_latencies : "none");
+		bt_sb_printf(&sb, "nodes not measured (budget): %s",
 			     t->budget_nodes[0] ? t->budget_nodes : "none");
 		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
 	}
@@ -292,7 +322,8 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 		else if (hz)
 			fprintf(f, "%10.3f ms per run (median)", bt_ticks_ms(hz, t));
 		fprintf(f, "  counted%s%s", o->counted->simulated ? " (SIMULATED PMU)" : "",
-			o->counted->budget_groups_skipped ? " PARTIAL (budget)" : "");
+			o->counted->budget_groups_skipped || o->counted->budget_pebs_skipped
+				? " PARTIAL (budget)" : "");
 	}
 	if (o->timed) {
 		if (tsc_hz)

@@ -61,6 +61,9 @@ struct bt_rl_stat {
 	uint8_t source;                 /* enum bt_rl_source */
 	const char *detail;             /* "graniterapids_retire_latency.json (MEAN; TMA 5.01)",
 					 * the file's path, ...; NULL when none */
+	bool budget_skipped;            /* its timed-PEBS window was left out by --budget
+					 * ("not measured (budget)"); another source may
+					 * still have given a value */
 };
 
 /* One planning-and-measuring step (a level in drill-down). */
@@ -118,6 +121,26 @@ struct bt_tree_outcome {
 	char budget_events[640];
 	char budget_nodes[640];
 	bool *budget_skipped_ev; /* per model event: in a group left out (NULL: none) */
+	/* Timed PEBS (app/count-run.c), planned with the groups against the
+	 * same budget: the windows (one run of the workload each, split like
+	 * the counting runs under --max-window-ms) run and left out, the
+	 * inputs left out ("EVENT:R, ..."; "not measured (budget)") and the
+	 * first one's estimate and the time left then. The wall times, in
+	 * seconds of the budget's clock (the platform's TSC, real time also
+	 * under --sim; NaN when its rate is unknown): the counting steps and
+	 * the sampling windows. */
+	int pebs_windows_run, budget_pebs_skipped;
+	unsigned pebs_windows_per_run;
+	char budget_latencies[640];
+	double budget_pebs_est_s, budget_pebs_left_s;
+	uint64_t groups_wall_ticks, pebs_wall_ticks;
+	uint64_t run_ticks_max;  /* the longest counting run (pmu/measure.h run_ticks) */
+	double groups_wall_s, pebs_wall_s;
+	/* With --budget: seconds from the budget's start (baretop's) when the
+	 * workload's last counting run or sampling ended -- what the plan
+	 * keeps within the budget (the evaluation, report and results after
+	 * it are not planned); NaN without a budget. */
+	double measure_end_s;
 	/* per retire-latency input of the model (bt_model_retire_latency_count) */
 	struct bt_rl_stat *rl;
 	/* the evaluated tree against the model's consistency rules

@@ -10,6 +10,12 @@ void bt_results_boot_json(struct bt_jw *j, const struct bt_results_boot *b)
 	bt_jw_str(j, "handover", b->handover);
 	bt_jw_str(j, "nvram", b->nvram);
 	bt_jw_u64(j, "nvram_writes", b->nvram_writes);
+	if (b->restart_decided) {
+		bt_jw_object(j, "reboot");
+		bt_jw_bool(j, "taken", b->restart_taken);
+		bt_jw_str(j, "why", b->restart_why);
+		bt_jw_end(j);
+	}
 	if (b->have_state) {
 		bt_jw_u64(j, "boot_count", b->boot_count);
 		bt_jw_u64(j, "run_number", b->run_number);

@@ -35,6 +35,11 @@ struct bt_results_boot {
 	const char *const *partial;
 	int n_partial;
 	uint32_t nvram_writes;      /* SetVariable calls of this boot, the one after the file included */
+	/* --then reboot: whether the restart is taken, and why (it is only
+	 * where it cannot loop: app/boot-policy.h bt_boot_restart_allowed) */
+	bool restart_decided;
+	bool restart_taken;
+	const char *restart_why;
 };
 
 /* Writes res as the object "boot" into the open object of j. */

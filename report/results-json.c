@@ -297,6 +297,8 @@ static void inputs_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 			bt_jw_double(j, "published", pub);
 		if (s && s->detail)
 			bt_jw_str(j, "detail", s->detail);
+		if (s && s->budget_skipped)
+			bt_jw_str(j, "not_sampled", "budget");
 		bt_jw_end(j);
 		n_default += given && c->retire_latency_default[i];
 	}
@@ -412,12 +414,26 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 	}
 	bt_jw_end(j);
 	inputs_json(j, t);
-	if (t->budget_groups_skipped) {
-		/* The time budget left counter groups out: what is missing, and why. */
+	/* Timed PEBS: the samplings (one run of the workload each), those the
+	 * budget left out, and the
+	 * wall times (the budget's clock: real time also under --sim). */
+	bt_jw_object(j, "timed_pebs");
+	bt_jw_i64(j, "samplings", t->pebs_windows_run);
+	bt_jw_i64(j, "samplings_skipped_budget", t->budget_pebs_skipped);
+	bt_jw_u64(j, "windows_per_sampling", t->pebs_windows_per_run ? t->pebs_windows_per_run : 1);
+	bt_jw_double(j, "wall_s", t->pebs_wall_s);
+	bt_jw_double(j, "groups_wall_s", t->groups_wall_s);
+	bt_jw_double(j, "measure_end_s", t->measure_end_s);
+	bt_jw_end(j);
+	if (t->budget_groups_skipped || t->budget_pebs_skipped) {
+		/* The time budget left counter groups or timed-PEBS windows out:
+		 * what is missing, and why. */
 		bt_jw_object(j, "partial");
 		bt_jw_str(j, "reason", "budget");
 		bt_jw_i64(j, "groups_skipped", t->budget_groups_skipped);
 		bt_jw_str(j, "events_not_counted", t->budget_events);
+		bt_jw_i64(j, "pebs_samplings_skipped", t->budget_pebs_skipped);
+		bt_jw_str(j, "retire_latencies_not_measured", t->budget_latencies);
 		bt_jw_str(j, "nodes_not_measured", t->budget_nodes);
 		bt_jw_end(j);
 	} else {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Retire latencies of the simulated PMU's timed-PEBS records: wl-costs.h. */
+#include "synth/mem-hierarchy.h"
 #include "synth/wl-costs.h"
 
 /* By Intel's event encodings (the perfmon event files) of the precise events the TMA 5 formulas
@@ -29,7 +30,14 @@ static double frontend_cost(uint64_t frontend)
 	}
 }
 
-static double cost(unsigned code, unsigned umask, uint64_t frontend)
+/* A load served by `level`: the simulated CPU's latency (ctx, the run's
+ * hierarchy), else wl-costs.h's. */
+static double load_cost(const struct bt_mem_hier *h, int level, double dflt)
+{
+	return h && h->lat[level] > 0 ? h->lat[level] : dflt;
+}
+
+static double cost(unsigned code, unsigned umask, uint64_t frontend, const struct bt_mem_hier *h)
 {
 	switch (code) {
 	case 0xC5:
@@ -47,13 +55,13 @@ static double cost(unsigned code, unsigned umask, uint64_t frontend)
 			return BT_WL_CYC_STLB_HIT;    /* STLB_HIT_* (0x09 loads, 0x0A stores) */
 		return 4;                             /* ALL_LOADS, ALL_STORES and others */
 	case 0xD1:
-		if (umask & 0x38)
-			return BT_WL_CYC_DRAM;        /* L3_MISS, FB/L2/L3 miss kinds */
+		if (umask & 0x38)                     /* L3_MISS, FB/L2/L3 miss kinds */
+			return load_cost(h, BT_MEM_DRAM, BT_WL_CYC_DRAM);
 		if (umask & 0x04)
-			return BT_WL_CYC_L3_HIT;
+			return load_cost(h, BT_MEM_L3, BT_WL_CYC_L3_HIT);
 		if (umask & 0x02)
-			return BT_WL_CYC_L2_HIT;
-		return 5;                             /* L1_HIT */
+			return load_cost(h, BT_MEM_L2, BT_WL_CYC_L2_HIT);
+		return load_cost(h, BT_MEM_L1, 5);    /* L1_HIT */
 	case 0xD2:
 		/* umask 0x04: XSNP_HITM (SKL, ICL, LNL) or XSNP_FWD (SPR, MTL,
 		 * GNR: HitM responses): a cross-core transfer of a modified
@@ -62,9 +70,9 @@ static double cost(unsigned code, unsigned umask, uint64_t frontend)
 		 * cost like XSNP_MISS / NO_FWD / NONE */
 		if (umask & 0x04)
 			return BT_WL_CYC_HITM;
-		return BT_WL_CYC_L3_HIT;
+		return load_cost(h, BT_MEM_L3, BT_WL_CYC_L3_HIT);
 	case 0xD3:
-		return BT_WL_CYC_DRAM;
+		return load_cost(h, BT_MEM_DRAM, BT_WL_CYC_DRAM);
 	default:
 		return 1;
 	}
@@ -73,9 +81,9 @@ static double cost(unsigned code, unsigned umask, uint64_t frontend)
 uint32_t bt_synth_pebs_latency(void *ctx, unsigned counter, uint64_t evtsel, uint64_t frontend,
 			       uint64_t n)
 {
-	(void)ctx;
 	(void)counter;
-	double c = cost((unsigned)(evtsel & 0xFF), (unsigned)((evtsel >> 8) & 0xFF), frontend);
+	double c = cost((unsigned)(evtsel & 0xFF), (unsigned)((evtsel >> 8) & 0xFF), frontend,
+			(const struct bt_mem_hier *)ctx);
 	/* a deterministic spread of +-25 % (a multiplicative hash of n) */
 	uint64_t h = (n + 1) * 0x9E3779B97F4A7C15ull;
 	double f = 0.75 + 0.5 * (double)(h >> 11) / (double)(1ull << 53);

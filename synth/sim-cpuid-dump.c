@@ -151,6 +151,14 @@ bt_status bt_synth_dump_cpu_load(const char *spec, const char *preset_name,
 	struct bt_cpu_info ci;
 	bt_arch_dump_init(&ad, g);
 	bt_cpu_detect(&ad.arch, NULL, &ci);
+	/* A dump whose leaf 0AH no processor could give (pmu/pmu-caps.c) is no
+	 * CPU to simulate: said as such, not as a preset that cannot be set up. */
+	if (ci.pmu.cpuid_impossible) {
+		bt_diag_set(d, "--sim-cpuid %s: CPU %u: %s", path, cpu, ci.pmu.absent_reason);
+		bt_cpuid_dump_free(&dump);
+		bt_synth_dump_cpu_free(c);
+		return BT_ERR_INVALID;
+	}
 	const char *pname = preset_name ? preset_name : bt_synth_class_preset(ci.pmu.uarch);
 	const struct bt_sim_config *preset = pname ? bt_sim_preset(pname) : NULL;
 	if (!preset) {

@@ -15,6 +15,7 @@
 #include "pmu/pmu-caps.h"
 #include "synth/wl-costs.h"
 #include "synth/count-sources.h"
+#include "synth/mem-hierarchy.h"
 #include "base/near-name.h"
 #include "synth/sim-cpuid-dump.h"
 #include "synth/sim-run.h"
@@ -50,6 +51,10 @@ struct bt_synth {
 	/* Issue slots per cycle of the counted core: the model's
 	 * pipeline_width (bt_synth_set_width), 0 when there is no model. */
 	unsigned width;
+	/* The simulated CPU's caches (its CPUID leaf 04H / 8000_001DH) and
+	 * load-to-use latencies: what the workload model's loads cost and
+	 * the timed-PEBS records' retire latencies (mem-hierarchy.h). */
+	struct bt_mem_hier hier;
 	struct bt_synth_dump_cpu *dump_cpu; /* --sim-cpuid: owns cfg.part */
 };
 
@@ -213,8 +218,11 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 		free(s);
 		return fail(d, "the simulated PMU could not be set up");
 	}
-	/* timed PEBS records carry the workload model's costs (wl-costs.h) */
+	/* timed PEBS records carry the workload model's costs (wl-costs.h),
+	 * a load's by the simulated CPU's latencies */
+	bt_mem_hier_of(&s->sim, &s->hier);
 	s->sim.pebs_latency = bt_synth_pebs_latency;
+	s->sim.pebs_latency_ctx = &s->hier;
 	s->miscount = o->miscount;
 	*ret = s;
 	return BT_OK;
@@ -329,7 +337,10 @@ static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
 	if (!strncmp(how, "scale=", 6)) {
 		e->count = (uint64_t)llround((double)e->count * strtod(how + 6, NULL));
 	} else if (!strncmp(how, "stuck=", 6)) {
-		e->count = strtoull(how + 6, NULL, 0);
+		/* checked where the option is read (app/options.c): decimal, or
+		 * hex with 0x; never octal ("010" is ten) */
+		const char *n = how + 6;
+		e->count = strtoull(n, NULL, n[0] == '0' && (n[1] == 'x' || n[1] == 'X') ? 16 : 10);
 	} else {
 		struct bt_sim_count *o = entry_named(s, how + 5);
 		if (!o)
@@ -435,7 +446,7 @@ bt_status bt_synth_use_generated(struct bt_synth *s, struct bt_diag *d)
 }
 
 bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_param_fn *param,
-				const void *param_ctx, unsigned width, struct bt_diag *d)
+				const void *param_ctx, struct bt_diag *d)
 {
 	const struct bt_wl_profile *prof = bt_wl_profile_find(workload);
 	struct bt_wl_profile run;
@@ -448,9 +459,10 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 	uint64_t seed = bt_fnv1a64_str(workload, BT_FNV1A64_INIT);
 	/* A model without a width (vendor files loaded with no built-in model
 	 * of this CPU): the narrowest Top-Down core, 4 slots per cycle. */
-	unsigned w = width ? width : 4;
-	/* This run's parameters (taken_pct) decide its mispredicts. */
-	bt_wl_profile_resolve(prof, param, param_ctx, w, &run);
+	unsigned w = s->width ? s->width : 4;
+	/* This run's parameters decide its mispredicts (taken_pct) and where a
+	 * chase's working set lands (size), on this CPU's caches. */
+	bt_wl_profile_resolve(prof, param, param_ctx, w, &s->hier, &run);
 	if (bt_sim_workload_counts(s->evp, s->n_ev, &run, insts, w, seed, s->entries, s->unknown,
 				   sizeof(s->unknown), &cycles) != BT_OK)
 		return fail(d, "the simulated PMU cannot count %s's model for %s (it needs "
@@ -460,9 +472,16 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 	 * simulated TSC's clock (struct bt_sim_config tsc_hz), so a simulated
 	 * time is cycles / tsc_hz, never the host's time. */
 	s->source.tsc_per_window = cycles >= 1 ? (uint64_t)llround(cycles) : 1;
-	snprintf(s->source_label, sizeof(s->source_label),
-		 "counts of the workload model of %s (synth/workload-profiles.c: a model, not a "
-		 "measurement)", workload);
+	int n = snprintf(s->source_label, sizeof(s->source_label),
+			 "counts of the workload model of %s (synth/workload-profiles.c: a model, not a "
+			 "measurement)", workload);
+	if (run.ld_levels && n > 0 && (size_t)n < sizeof(s->source_label))
+		snprintf(s->source_label + n, sizeof(s->source_label) - (size_t)n,
+			 "; loads served L1/L2/L3/DRAM %.0f/%.0f/%.0f/%.0f %% at %.0f/%.0f/%.0f/%.0f "
+			 "cycles (%s caches, %s latencies: synth/mem-hierarchy.c)",
+			 100 * run.ld_level[0], 100 * run.ld_level[1], 100 * run.ld_level[2],
+			 100 * run.ld_level[3], run.lat[0], run.lat[1], run.lat[2], run.lat[3],
+			 s->hier.sizes_from_cpuid ? "CPUID" : "default", s->hier.row);
 	return apply_miscount(s, d);
 }
 

@@ -94,11 +94,12 @@ bt_status bt_synth_use_counts(struct bt_synth *s, const double *counts, const ch
  * them (an -x application keeps them). */
 bt_status bt_synth_use_generated(struct bt_synth *s, struct bt_diag *d);
 /* The model of the built-in workload `workload` (workload-profiles.c) at
- * the parameters `param` reads, on cores `width` issue slots wide (the
- * model's pipeline width; 0: unknown). No-op for counts from a file and
- * for a workload without a profile. */
+ * the parameters `param` reads, on the simulated core: its width
+ * (bt_synth_set_width; 0: unknown, 4 slots) and its memory hierarchy
+ * (mem-hierarchy.h, from its CPUID). No-op for counts from a file and for
+ * a workload without a profile. */
 bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_param_fn *param,
-				const void *param_ctx, unsigned width, struct bt_diag *d);
+				const void *param_ctx, struct bt_diag *d);
 
 /* Attaches the current source for windows that run `body` (an empty
  * calibration window then counts only the modelled overhead). */
@@ -121,9 +122,11 @@ const char *bt_synth_take_source_error(struct bt_synth *s);
 
 /* Kernel k run n times is what the windows running k->run count; kernel
  * `empty`, which calibrates the window, counts its own model. */
-/* The counted core's issue slots per cycle, for SLOTS in the kernel and
- * conformance windows: the model's bt_model_def.pipeline_width (the one
- * home of that fact); 0 when no model is chosen. */
+/* The counted core's issue slots per cycle, for SLOTS = width x cycles in
+ * every window the synth counts (the workloads', the health check's and
+ * conformance's, the kernels'): the model's bt_model_def.pipeline_width
+ * (the one home of that fact; app/count.c sets it once, with the synth);
+ * 0 when no model is chosen. */
 void bt_synth_set_width(struct bt_synth *s, unsigned width);
 void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64_t n);
 /* The PMU conformance checks' window: loop-dec-jnz run n times, with

@@ -15,6 +15,8 @@
 
 #define BT_WL_CYC_MISPREDICT 16.0
 #define BT_WL_CYC_CLEAR 40.0
+/* A load served by L2, L3, DRAM: only where no memory hierarchy is given
+ * (unit tests); a run uses its simulated CPU's latencies (mem-hierarchy.h). */
 #define BT_WL_CYC_L2_HIT 14.0
 #define BT_WL_CYC_L3_HIT 100.0
 #define BT_WL_CYC_DRAM 250.0

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct bt_mem_hier;
+
 struct bt_wl_profile {
 	/* Architectural counts per run. */
 	double insts_per_unit;
@@ -75,6 +77,24 @@ struct bt_wl_profile {
 	 * predicted; bt_wl_profile_resolve adds their mispredicts. */
 	const char *taken_param;
 	double data_branches;
+
+	/* A dependent chain of loads (a pointer chase): chase_loads loads per
+	 * instruction, each address the value the one before loaded, over a
+	 * working set of chase_size_param bytes (NULL: none). The slot split
+	 * above is then not the workload's: bt_wl_profile_resolve derives it
+	 * from where the working set lands in the simulated CPU's caches and
+	 * each level's load-to-use latency (synth/mem-hierarchy.h). */
+	const char *chase_size_param;
+	double chase_loads;
+
+	/* Set by bt_wl_profile_resolve from the memory hierarchy (0: the
+	 * wl-costs.h constants): the load-to-use cycles of an L1, L2, L3 and
+	 * DRAM hit, by which stall cycles become hit counts; and, for a chase,
+	 * the share of the loads each level serves (ld_levels: the hit counts
+	 * are these shares of the loads, not stall cycles over a cost). */
+	double lat[4];
+	double ld_level[4];
+	bool ld_levels;
 };
 
 /* The profile of the built-in workload named `workload`, or NULL (none:
@@ -105,7 +125,19 @@ double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param,
  * while they fit its BT_WL_STLB_ENTRIES entries and page walks beyond (an
  * LRU set cycled through in order misses on every access once it is larger).
  * Below a page several loads share a page: no misses modelled. */
+/* With a memory hierarchy h (NULL: none, the wl-costs.h costs) its
+ * latencies become the run's costs (lat[]), and a chase profile
+ * (chase_size_param) gets its slot split from them: each of its loads waits
+ * for the one before, so a step costs the latency of the level its load is
+ * served by (bt_mem_hier_chase: where a working set of that many bytes
+ * lands), cycles per instruction = chase_loads x the mean latency; the
+ * retiring share is then uops / (width x cycles), the profile's frontend,
+ * bad-speculation and core shares stay and the memory part is the rest,
+ * split between the levels by the cycles their loads wait (each level's
+ * share of the loads x its latency). Without h a chase runs on the
+ * default hierarchy (bt_mem_hier_default) and other profiles keep the
+ * wl-costs.h costs. */
 void bt_wl_profile_resolve(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx,
-			   double width, struct bt_wl_profile *ret);
+			   double width, const struct bt_mem_hier *h, struct bt_wl_profile *ret);
 
 #endif

@@ -30,7 +30,8 @@ struct q {
 	double bad_slots, misp_slots, clear_slots, recovery_cyc, misp, clears, clears_mo;
 	double mem_cyc, core_cyc, store_cyc, l1_cyc, l2_cyc, l3_cyc, dram_cyc, div_cyc;
 	double stall_total, noexec, ms_uops, ms_cyc, heavy_slots, assists;
-	double br, ld, st, l1_miss, l2_miss, l3_miss, l2_hit, l3_hit, fp;
+	bool ld_levels;
+	double br, ld, st, l1_hit, l1_miss, l2_miss, l3_miss, l2_hit, l3_hit, fp;
 	double ports1, ports2, ports3;
 	double stlb_hit_ld, walk_ld, stlb_hit_cyc, walk_cyc, hitm_ld, rfo_hitm, fwd_blocked;
 };
@@ -39,8 +40,11 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 {
 	double ret = 1 - p->fe_latency - p->fe_bandwidth - p->mispredict - p->machine_clear -
 		     p->memory - p->core;
-	if (ret < 0.02)
-		ret = 0.02;
+	/* A dependent chain of DRAM loads retires one uop in hundreds of
+	 * slots (bt_wl_profile_resolve): the floor only keeps the division
+	 * finite. */
+	if (ret < 1e-4)
+		ret = 1e-4;
 	double upi = p->uops_per_inst < 1 ? 1 : p->uops_per_inst;
 	memset(q, 0, sizeof(*q));
 	q->W = width;
@@ -118,12 +122,18 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	if (q->misp > q->br)
 		q->misp = q->br;
 	q->fp = p->fp_ops * insts;
-	q->l3_miss = fmin(q->dram_cyc / BT_WL_CYC_DRAM, q->ld);
+	/* A load's cost by the level that serves it: the simulated CPU's
+	 * load-to-use latencies (bt_wl_profile_resolve, mem-hierarchy.h), or
+	 * wl-costs.h's where the profile was resolved without them. */
+	double c_l2 = p->lat[1] > 0 ? p->lat[1] : BT_WL_CYC_L2_HIT;
+	double c_l3 = p->lat[2] > 0 ? p->lat[2] : BT_WL_CYC_L3_HIT;
+	double c_dram = p->lat[3] > 0 ? p->lat[3] : BT_WL_CYC_DRAM;
+	q->l3_miss = fmin(q->dram_cyc / c_dram, q->ld);
 	/* L3 hits: those served by a snoop of a line another core modified
 	 * (HITM, their share of the L3 time at a HITM's cost), the others at
 	 * an L3 hit's; every one of them is an L3 hit. */
 	q->hitm_ld = fmin(p->l3_snoop_hitm * q->l3_cyc / BT_WL_CYC_HITM, q->ld - q->l3_miss);
-	q->l3_hit = fmin(q->hitm_ld + (1 - p->l3_snoop_hitm) * q->l3_cyc / BT_WL_CYC_L3_HIT,
+	q->l3_hit = fmin(q->hitm_ld + (1 - p->l3_snoop_hitm) * q->l3_cyc / c_l3,
 			 q->ld - q->l3_miss);
 	/* Stores whose RFO finds the line modified in another core, at a
 	 * HITM's cost each, out of the store-bound cycles. */
@@ -131,7 +141,21 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	/* Loads blocked on store forwarding: their share of the L1-bound
 	 * cycles at a blocked forward's cost. */
 	q->fwd_blocked = fmin(p->l1_store_fwd * q->l1_cyc / BT_WL_CYC_STORE_FWD, q->ld);
-	q->l2_hit = fmin(q->l2_cyc / BT_WL_CYC_L2_HIT, q->ld - q->l3_miss - q->l3_hit);
+	q->l2_hit = fmin(q->l2_cyc / c_l2, q->ld - q->l3_miss - q->l3_hit);
+	q->l1_hit = q->ld * 0.9;
+	q->ld_levels = p->ld_levels;
+	if (p->ld_levels) {
+		/* A chase: every load of the chain is served by the level
+		 * its share says (bt_mem_hier_chase), each waiting its full
+		 * latency; the stall cycles above are those same loads'
+		 * waits. */
+		double ch = fmin(p->chase_loads * insts, q->ld); /* the chain's loads */
+		q->l1_hit = p->ld_level[0] * ch + (q->ld - ch); /* the rest: the line just loaded */
+		q->l2_hit = p->ld_level[1] * ch;
+		q->l3_hit = p->ld_level[2] * ch;
+		q->l3_miss = p->ld_level[3] * ch;
+		q->hitm_ld = 0;
+	}
 	q->l2_miss = q->l3_miss + q->l3_hit;
 	q->l1_miss = q->l2_miss + q->l2_hit;
 	/* Executing cycles by ports used: core-bound cycles use one port. */
@@ -157,7 +181,7 @@ enum qv {
 	MISP, CLEARS, CLEARS_ALL, CLEARS_MO, BE_SLOTS, MEM_SLOTS, MEM_CYC, BE_CYC, LDMEM_CYC, L1MISS_CYC, L2MISS_CYC,
 	L3MISS_CYC, STORE_CYC, L1_CYC, DIV_CYC, STALL_TOTAL, CORE_CYC, RET_SLOTS, HEAVY_SLOTS,
 	LIGHT_SLOTS, NOEXEC, MS_UOPS, MS_CYC, ASSISTS, BR, BR_TAKEN, LD, ST, L1_MISS, L2_MISS, L3_MISS,
-	L2_HIT, L3_HIT, FP, PORTS1, PORTS2, PORTS3, EXEC_CYC, REF, TSC_Q,
+	L2_HIT, L3_HIT, L1_HIT, FB_HIT, FP, PORTS1, PORTS2, PORTS3, EXEC_CYC, REF, TSC_Q,
 	STLB_HIT_LD, WALK_LD, DTLB_MISS_LD, WALK_CYC, HITM_LD, L3_HIT_NOSNOOP, RFO_HITM, FWD_BLOCKED,
 	L2_CYC, L3_CYC, DRAM_CYC, STLB_HIT_CYC, L1_NOTLB_CYC,
 };
@@ -225,6 +249,11 @@ static double val(const struct q *q, enum qv v)
 	case L3_MISS: return q->l3_miss;
 	case L2_HIT: return q->l2_hit;
 	case L3_HIT: return q->l3_hit;
+	case L1_HIT: return q->l1_hit;
+	/* Loads that find their line already on its way (a fill buffer): a
+	 * tenth of the misses, none in a chase, whose next load's address is
+	 * the value still missing. */
+	case FB_HIT: return q->ld_levels ? 0 : q->l1_miss * 0.1;
 	case FP: return q->fp;
 	case PORTS1: return q->ports1;
 	case PORTS2: return q->ports2;
@@ -371,11 +400,11 @@ static const struct rule {
 	{ "DSB2MITE_SWITCHES.*", Z, 0 }, { "ILD_STALL.LCP", Z, 0 }, { "DECODE.LCP", Z, 0 },
 	/* Retired loads by where they hit. */
 	{ "MEM_*RETIRED.ALL_LOADS", LD, 1 }, { "MEM_*RETIRED.ALL_STORES", ST, 1 },
-	{ "MEM_LOAD*RETIRED.L1_HIT", LD, 0.9 }, { "MEM_LOAD*RETIRED.L1_MISS", L1_MISS, 1 },
+	{ "MEM_LOAD*RETIRED.L1_HIT", L1_HIT, 1 }, { "MEM_LOAD*RETIRED.L1_MISS", L1_MISS, 1 },
 	{ "MEM_LOAD*RETIRED.L2_HIT", L2_HIT, 1 }, { "MEM_LOAD*RETIRED.L2_MISS", L2_MISS, 1 },
 	{ "MEM_LOAD*RETIRED.L3_HIT", L3_HIT, 1 }, { "MEM_LOAD*RETIRED.LLC_HIT", L3_HIT, 1 },
 	{ "MEM_LOAD*RETIRED.L3_MISS", L3_MISS, 1 }, { "MEM_LOAD*RETIRED.LLC_MISS", L3_MISS, 1 },
-	{ "MEM_LOAD*RETIRED.FB_HIT", L1_MISS, 0.1 }, { "MEM_LOAD*RETIRED.HIT_LFB", L1_MISS, 0.1 },
+	{ "MEM_LOAD*RETIRED.FB_HIT", FB_HIT, 1 }, { "MEM_LOAD*RETIRED.HIT_LFB", FB_HIT, 1 },
 	{ "MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM", L3_MISS, 1 },
 	{ "MEM_LOAD_L3_HIT_RETIRED.XSNP_NONE", L3_HIT_NOSNOOP, 1 },
 	{ "MEM_LOAD_UOPS_L3_HIT_RETIRED.XSNP_NONE", L3_HIT_NOSNOOP, 1 },

@@ -72,11 +72,17 @@ for s in tests/suite/[0-9][0-9]-*.sh; do
   elif [ "$tier" != all ] && [ "$t" != "$tier" ]; then
     continue
   fi
-  steps+=("$(step_secs "$s") $t:$name")
-  [ "$(step_alone "$s")" = 1 ] && alone[$name]=1
+  if [ "$(step_alone "$s")" = 1 ]; then
+    # An "alone" step is queued last (key 0): it then waits only for the
+    # short steps still running at the end, not for the long ones.
+    alone[$name]=1
+    steps+=("0 $t:$name")
+  else
+    steps+=("$(step_secs "$s") $t:$name")
+  fi
 done
 if [ $list = 1 ]; then
-  for s in "${steps[@]}"; do x=${s#* }; printf '%-28s %-5s ~%ss\n' "${x#*:}" "${x%%:*}" "${s%% *}"; done
+  for s in "${steps[@]}"; do x=${s#* }; printf '%-28s %-5s ~%ss%s\n' "${x#*:}" "${x%%:*}" "$(step_secs "tests/suite/${x#*:}.sh")" "${alone[${x#*:}]:+ alone}"; done
   exit 0
 fi
 

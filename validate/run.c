@@ -412,10 +412,44 @@ static bt_status check_expr(const struct bt_vspec *spec, const struct bt_vspec_e
 	return spec_error(d, spec, e, field, "%s%s", why.text, hint);
 }
 
+/* A raw event no PMU can count (a field out of its range for Intel and for
+ * AMD alike: cmask=300 in an 8-bit counter mask) is the spec's mistake,
+ * not a SKIP; one that only this PMU's vendor refuses (an AMD-only field
+ * on Intel) stays a SKIP at run time. */
+static bt_status check_raw_event(const struct bt_vspec *spec, const struct bt_vspec_entry *e,
+				 const char *field, const char *name, const struct bt_pmu_caps *caps,
+				 struct bt_diag *d)
+{
+	struct bt_raw_event raw;
+	struct bt_diag mine = { "" }, other = { "" };
+	enum bt_vendor v = vendor_of(caps);
+
+	if (!looks_raw(name) || bt_event_parse(name, v, &raw, &mine) == BT_OK ||
+	    bt_event_parse(name, v == BT_VENDOR_INTEL ? BT_VENDOR_AMD : BT_VENDOR_INTEL, &raw, &other) == BT_OK)
+		return BT_OK;
+	return spec_error(d, spec, e, field, "'%s' is no event any PMU counts: %s", name, mine.text);
+}
+
+/* Both ends of a range at the size the entry runs with: a LOW above its
+ * HIGH can never PASS, so it is the spec's mistake (a FAIL would blame
+ * the PMU). Ends known only at run time (per page) are judged there. */
+static bt_status check_range_order(const struct bt_vspec *spec, const struct bt_vspec_entry *e,
+				   const struct bt_kernel *k, uint64_t n, const char *size_name,
+				   struct bt_diag *d)
+{
+	struct bt_diag why = { "" };
+	double lo, hi;
+	if (bt_vexpr_eval(e->expr[0], k, n, &lo, &why) != BT_OK ||
+	    bt_vexpr_eval(e->expr[1], k, n, &hi, &why) != BT_OK || lo <= hi)
+		return BT_OK;
+	return spec_error(d, spec, e, "expect.range", "LOW '%s' = %.17g is above HIGH '%s' = %.17g "
+			  "at %s = %llu: no count is in that range (give [LOW, HIGH], LOW <= HIGH)",
+			  e->expr[0], lo, e->expr[1], hi, size_name, (unsigned long long)n);
+}
+
 bt_status bt_validate_check_spec(const struct bt_pmu_caps *caps, const struct bt_vspec *spec,
 				 const struct bt_validate_opts *o, struct bt_diag *d)
 {
-	(void)caps;
 	for (int i = 0; i < spec->n; i++) {
 		const struct bt_vspec_entry *e = &spec->v[i];
 		const struct bt_kernel *k = bt_kernel_find(e->kernel);
@@ -444,11 +478,13 @@ bt_status bt_validate_check_spec(const struct bt_pmu_caps *caps, const struct bt
 						  (unsigned long long)k->n_max,
 						  (unsigned long long)sizes[s]);
 		uint64_t n = o->quick ? sizes[1] : sizes[0];
-		if ((st = check_event_name(spec, e, "event", e->event, o->model, d)) != BT_OK)
+		if ((st = check_event_name(spec, e, "event", e->event, o->model, d)) != BT_OK ||
+		    (st = check_raw_event(spec, e, "event", e->event, caps, d)) != BT_OK)
 			return st;
 		if (e->kind == BT_VEXP_RELATION || e->kind == BT_VEXP_LE) {
 			const char *f = e->kind == BT_VEXP_LE ? "expect.le" : "expect.relation.of";
-			if ((st = check_event_name(spec, e, f, e->of, o->model, d)) != BT_OK)
+			if ((st = check_event_name(spec, e, f, e->of, o->model, d)) != BT_OK ||
+			    (st = check_raw_event(spec, e, f, e->of, caps, d)) != BT_OK)
 				return st;
 			continue;
 		}
@@ -458,6 +494,9 @@ bt_status bt_validate_check_spec(const struct bt_pmu_caps *caps, const struct bt
 		if (e->kind == BT_VEXP_RANGE &&
 		    (st = check_expr(spec, e, "expect.range[1]", e->expr[1], k, n, d)) != BT_OK)
 			return st;
+		for (int sz = 0; e->kind == BT_VEXP_RANGE && sz < 2; sz++)
+			if ((st = check_range_order(spec, e, k, sizes[sz], size_field[sz], d)) != BT_OK)
+				return st;
 	}
 	return BT_OK;
 }

@@ -2,8 +2,9 @@
 /*
  * Stands in for an OS loader in the tests of `baretop --then-boot`: it
  * prints what a loader relies on (its own file path and device handle, its
- * load options) and powers the machine off, as a real loader takes the
- * machine over and never returns.
+ * load options, the BootCurrent the boot manager, or baretop's
+ * next-boot-entry, set for it) and powers the machine off, as a real
+ * loader takes the machine over and never returns.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -27,6 +28,19 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		      uefi_call_wrapper(st->BootServices->HandleProtocol, 3, li->DeviceHandle,
 					&FileSystemProtocol, (void **)&fs) == EFI_SUCCESS
 			      ? L"yes" : L"no");
+	}
+	/* gnu-efi's %X prints 8 digits: BootCurrent's 4 are written by hand */
+	UINT16 current = 0;
+	UINTN size = sizeof(current);
+	UINT32 attr = 0;
+	CHAR16 hex[5] = L"----";
+	if (uefi_call_wrapper(st->RuntimeServices->GetVariable, 5, L"BootCurrent",
+			      &gEfiGlobalVariableGuid, &attr, &size, &current) == EFI_SUCCESS) {
+		for (int i = 0; i < 4; i++)
+			hex[i] = L"0123456789ABCDEF"[(current >> (12 - 4 * i)) & 0xf];
+		Print(L"fake-os-loader: BootCurrent=Boot%s\n", hex);
+	} else {
+		Print(L"fake-os-loader: BootCurrent absent\n");
 	}
 	uefi_call_wrapper(st->RuntimeServices->ResetSystem, 4, EfiResetShutdown, EFI_SUCCESS, 0,
 			  NULL);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # tier: host ~5s
+# alone: its --budget checks compare wall time with the budget, which other steps running beside it would stretch
 # baretop-host's own command line: bad option values are usage errors
 # (status 2, a message naming the option), `counts` refuses what is not a
 # results file and never replaces a file, and a hosted run writes its

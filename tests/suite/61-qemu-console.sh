@@ -38,6 +38,15 @@ if tail -n +"${from:-1}" "$out/serial.log" | LC_ALL=C grep -qaP '[^\x20-\x7e\r\n
 else
   echo "ok   serial.log: plain ASCII (with SGR attribute escapes) from baretop's first line on"
 fi
+# The status line is erased before any other text, on the serial console too:
+# after "workload N of M ..." (and the attribute reset) comes a CR, never text.
+n_run=$(LC_ALL=C grep -caP 'workload \d+ of \d+ [^\r]*?\e\[0m(\e\[\d+m)*[^\r\e]' "$out/serial.log")
+n_status=$(LC_ALL=C grep -caP 'workload \d+ of \d+ ' "$out/serial.log")
+if [ "$n_run" = 0 ] && [ "$n_status" -gt 0 ]; then
+  echo "ok   serial.log: each of the $n_status lines with a status line has it erased (CR) before other text"
+else
+  echo "FAIL serial.log: $n_run status lines run into the next text (of $n_status)"; fail=1
+fi
 bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
 
 # Hosted: plain text unless stdout is a terminal or --color=always.

@@ -63,8 +63,17 @@ static int cmd_efivar(int argc, char **argv)
 		fprintf(stderr, "baretop-host efivar: cannot read %s: %s\n", path, strerror(errno));
 		return HOST_EXIT_USAGE;
 	}
+	errno = 0;
 	size_t n = fread(buf, 1, sizeof(buf), f);
+	/* a directory opens and fails at the read (EISDIR): said as such, not
+	 * decoded as a file of 0 bytes */
+	int bad = ferror(f), e = errno;
 	fclose(f);
+	if (bad) {
+		fprintf(stderr, "baretop-host efivar: cannot read %s: %s\n", path,
+			e ? strerror(e) : "read error");
+		return HOST_EXIT_USAGE;
+	}
 	bt_status st = raw ? bt_boot_state_decode(buf, n, &s, &d)
 			   : bt_boot_state_decode_efivarfs(buf, n, &attr, &s, &d);
 	if (st != BT_OK) {

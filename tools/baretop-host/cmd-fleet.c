@@ -251,6 +251,10 @@ static int cmd_fleet(int argc, char **argv)
 				named ? "" : ": ", d.text);
 			skipped++;
 		} else {
+			/* provenance from every label of the file (results-read.c) */
+			run.simulated |= (int)doc.simulated;
+			for (size_t wi = 0; wi < run.n_workloads; wi++)
+				run.workloads[wi].simulated |= doc.simulated && run.workloads[wi].counted;
 			switch (bt_fleet_db_import(db, &run, files.v[i], &d)) {
 			case BT_FLEET_IMPORTED:
 				imported++;

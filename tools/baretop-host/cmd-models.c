@@ -7,6 +7,7 @@
  *   models ID           one model: its tree (levels, parents) and the events
  *                       of each level with their encodings
  *   models --cpu GenuineIntel-6-AD-1[:0x40]   which model a CPU gets
+ *   models --corrections  the vendor-file defects baretop corrects on load
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,13 +15,14 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "metrics/corrections.h"
 #include "metrics/tremont-model.h"
 #include "metrics/select.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
 #include "tools/baretop-host/model-open-host.h"
 
-BT_HOST_COMMAND(models, "models [ID] [--cpu KEY] [--load DIR]",
+BT_HOST_COMMAND(models, "models [ID] [--cpu KEY] [--load DIR] [--corrections]",
 		"list the Top-Down models and the events each level needs")
 
 static void counts_by_level(const struct bt_model *m, unsigned *tree, unsigned *info)
@@ -93,7 +95,23 @@ static int list(const char *load)
 	printf("\nW = issue slots per cycle; events = distinct events (incl. TSC, PERF_METRICS fields)\n"
 	       "the tree up to that level needs for values and flags, with SMT off.\n"
 	       "ARCH, the architectural model (CPUID-enumerated), is not listed: it is built per\n"
-	       "core from what the CPU enumerates (`detect --cpuid FILE` shows it for a dump).\n");
+	       "core from what the CPU enumerates (`detect --cpuid FILE` shows it for a dump).\n"
+	       "%u nodes of vendor files are read corrected (defects proven by the second\n"
+	       "published form, Linux perf's conversion): `models --corrections` lists them.\n",
+	       bt_correction_count);
+	return 0;
+}
+
+/* The corrections table, one tab-separated line per corrected node. */
+static int corrections(void)
+{
+	printf("model\tnode\treason\tvendor file\tsecond published form\n");
+	for (unsigned i = 0; i < bt_correction_count; i++) {
+		const struct bt_correction *c = &bt_corrections[i];
+		const char *id = bt_correction_model(c);
+		printf("%s\t%s\t%s\t%s (%zu characters, FNV-1a 0x%016llx)\t%s\n", id ? id : "-",
+		       c->node, c->reason, c->file, c->len, (unsigned long long)c->fnv1a, c->second);
+	}
 	return 0;
 }
 
@@ -208,13 +226,18 @@ static const struct host_opt opts[] = {
 	{ "load", NULL, HOST_VALUE, "REFDIR",
 	  "the model from vendor files under REFDIR (perfmon's layout) instead\n"
 	  "of the built-in one" },
+	{ "corrections", NULL, HOST_FLAG, NULL,
+	  "the vendor-file defects corrected wherever the file is loaded (built-in\n"
+	  "tables and --model-files): model, node, reason, the exact defective text\n"
+	  "(file, length, hash) and the second published form that proves it" },
 	{ 0 },
 };
 
 static const struct host_cmd_args args = {
 	"models",
 	"models [ID] [--load REFDIR]\n"
-	"models --cpu KEY",
+	"models --cpu KEY\n"
+	"models --corrections",
 	"  models       the built-in models: nodes per level and how many events the tree\n"
 	"               needs up to each level\n"
 	"  models ID    one model (any case: skl is SKL): its tree (levels, parents) and the\n"
@@ -228,6 +251,7 @@ HOST_ARGS_REGISTER(args)
 static int cmd_models(int argc, char **argv)
 {
 	const char *load = NULL, *id = NULL, *key = NULL;
+	int fixes = 0;
 	struct host_args it;
 	const char *v;
 	int k;
@@ -238,6 +262,8 @@ static int cmd_models(int argc, char **argv)
 			key = v;
 		else if (k == 1)
 			load = v;
+		else if (k == 2)
+			fixes = 1;
 		else if (k == HOST_ARGS_POSITIONAL && !id)
 			id = v;
 		else if (k == HOST_ARGS_POSITIONAL)
@@ -249,5 +275,9 @@ static int cmd_models(int argc, char **argv)
 		return host_usage_error(&args, "--cpu KEY takes no ID or --load");
 	if (key)
 		return cpu(key);
+	if (fixes && (id || load))
+		return host_usage_error(&args, "--corrections takes no ID or --load");
+	if (fixes)
+		return corrections();
 	return id ? show(id, load) : list(load);
 }

@@ -313,6 +313,16 @@ static const struct host_opt opts[] = {
 	  "plan as if the sibling thread were off. Default: SMT off with\n"
 	  "--model and --all-models, on with --events" },
 	{ "json", NULL, HOST_OUTPUT_EQ, "FILE", "the plan as JSON (instead of the text)" },
+	{ "backend", NULL, HOST_VALUE, "perf",
+	  "perf: the groups `run --backend=perf` would open (perf_event_attr\n"
+	  "fields, leader first), planned for the kernel's facts under\n"
+	  "--kernel-root on CPU --cpuid FILE@CPU; refused events by name" },
+	{ "kernel-root", NULL, HOST_VALUE, "DIR",
+	  "with --backend=perf: the kernel's files (sys/bus/event_source,\n"
+	  "proc/sys/kernel, ...) under DIR instead of / (default /)" },
+	{ "cpuid", NULL, HOST_VALUE, "FILE@CPU",
+	  "with --backend=perf: that CPU of a CPUID dump is the one counted\n"
+	  "(its built-in model unless --model)" },
 	{ 0 },
 };
 
@@ -320,7 +330,9 @@ static const struct host_cmd_args args = {
 	"plan",
 	"plan --model M [--level N] [--smt|--smt-off] [--json[=FILE]]\n"
 	"plan --all-models [--smt|--smt-off] [--json[=FILE]]\n"
-	"plan --events FILE [--preset P] [--smt|--smt-off] [--json[=FILE]]",
+	"plan --events FILE [--preset P] [--smt|--smt-off] [--json[=FILE]]\n"
+	"plan --backend=perf --cpuid FILE@CPU [--kernel-root DIR] [--model M] [--level N]\n"
+	"     [--smt|--smt-off] [--json[=FILE]]",
 	NULL,
 	opts,
 	"Presets: core2 nhm skl icl spr adl-p adl-e lnl-p arlh-p arlh-e arlh-lpe amd-legacy\n"
@@ -334,7 +346,7 @@ HOST_ARGS_REGISTER(args)
 static int cmd_plan(int argc, char **argv)
 {
 	const char *file = NULL, *preset = NULL, *model = NULL;
-	const char *json = NULL;
+	const char *json = NULL, *backend = NULL, *kroot = NULL, *cpuid = NULL;
 	bool smt_off = false, smt = false, all = false, level_given = false;
 	unsigned level = 0;
 	struct host_args it;
@@ -370,11 +382,39 @@ static int cmd_plan(int argc, char **argv)
 		case 7:
 			json = v;
 			break;
+		case 8:
+			backend = v;
+			break;
+		case 9:
+			kroot = v;
+			break;
+		case 10:
+			cpuid = v;
+			break;
 		case HOST_ARGS_POSITIONAL:
 			return host_usage_error(&args, "unexpected argument '%s'", v);
 		default:
 			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 		}
+	}
+	if (backend && strcmp(backend, "perf") != 0)
+		return host_usage_error(&args, "--backend perf (the only OS driver there is), not '%s'",
+					backend);
+	if ((kroot || cpuid) && !backend)
+		return host_usage_error(&args, "--kernel-root and --cpuid go with --backend=perf");
+	if (backend) {
+		if (!cpuid)
+			return host_usage_error(&args, "--backend=perf needs --cpuid FILE@CPU (the CPU counted)");
+		if (all || file || preset)
+			return host_usage_error(&args, "--backend=perf plans a model (--model or the CPU's), "
+						"not --all-models, --events or --preset");
+		if (smt && smt_off)
+			return host_usage_error(&args, "--smt and --smt-off together");
+		struct host_output out;
+		if (!host_output_begin(&out, "plan", json ? json : "-"))
+			return HOST_EXIT_USAGE;
+		int rc = bt_host_plan_perf(model, level, smt, kroot ? kroot : "/", cpuid, json, out.f);
+		return host_output_end(&out, rc != 2) ? rc : HOST_EXIT_USAGE;
 	}
 	/* one mode, and no option the mode would ignore */
 	if ((model != NULL) + all + (file != NULL) != 1)

@@ -62,12 +62,12 @@ static bool needs_default(int argc, char **argv)
 	return true;
 }
 
-/* The command line asks for --backend=perf (the last of --backend and
- * --sim decides, as the options parser does), and not only for help. */
+/* The command line asks for --backend=perf (and not --sim or --sim-cpuid
+ * too), and not only for help. */
 static bool wants_perf(int argc, char **argv)
 {
 	int own = bt_options_scan_limit(argc - 1, argv + 1);
-	bool perf = false;
+	bool perf = false, sim = false;
 
 	for (int i = 1; i <= own; i++) {
 		const char *a = argv[i];
@@ -78,10 +78,12 @@ static bool wants_perf(int argc, char **argv)
 			perf = strcmp(a + 10, "perf") == 0;
 		else if (strcmp(a, "--backend") == 0 && i < own)
 			perf = strcmp(argv[++i], "perf") == 0;
-		else if (strcmp(a, "--sim") == 0 || strncmp(a, "--sim=", 6) == 0)
-			perf = false;
+		else if (strcmp(a, "--sim") == 0 || strncmp(a, "--sim=", 6) == 0 || strncmp(a, "--sim-cpuid", 11) == 0)
+			sim = true;
 	}
-	return perf;
+	/* with --sim too the options parser refuses the pair, in either order
+	 * (app/options-combos.c): no probe first */
+	return perf && !sim;
 }
 
 static int cmd_run(int argc, char **argv)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app/app-main.h"
+#include "analysis/results-read.h"
 #include "app/options.h"
 #include "host/platform-host.h"
 #include "arch/arch-cpuid-host.h"
@@ -133,7 +134,13 @@ static int cmd_show_validation(int argc, char **argv)
 	}
 	if (!path)
 		return host_usage_error(&show_args, "no RESULTS.json given");
-	if (bt_validation_show(stdout, path, &any_fail, &d) != BT_OK) {
+	/* The file's provenance labels must agree first (results-read.c). */
+	struct bt_arena a;
+	struct bt_results_doc doc;
+	bt_arena_init(&a);
+	bt_status st = bt_results_doc_load(&a, path, &doc, &d);
+	bt_arena_free(&a);
+	if (st != BT_OK || bt_validation_show(stdout, path, &any_fail, &d) != BT_OK) {
 		fprintf(stderr, "baretop-host show-validation: %s\n", d.text);
 		return 2;
 	}

@@ -16,4 +16,11 @@
 int bt_host_plan_print(const struct bt_event *const *events, int n, const struct bt_pmu_caps *caps,
 		       const char *caps_label, bool smt_off, bool json, FILE *out);
 
+/* plan --backend=perf (cmd-plan-perf.c): the groups `run --backend=perf`
+ * would open for the kernel under `root` on CPU FILE@CPU of a CPUID dump;
+ * model NULL: the CPU's built-in model. Exit status as above (2: bad
+ * input, with a located message on stderr). */
+int bt_host_plan_perf(const char *model, unsigned level, bool smt, const char *root,
+		      const char *cpuid, bool json, FILE *out);
+
 #endif

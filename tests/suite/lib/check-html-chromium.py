@@ -25,6 +25,14 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 
 
+def localhost_resolves():
+    """Whether "localhost" names a loopback address here (the hosts file)."""
+    try:
+        return any(a[4][0] in ("127.0.0.1", "::1") for a in socket.getaddrinfo("localhost", None))
+    except OSError:
+        return False
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -34,10 +42,23 @@ def free_port():
 
 
 class Driver:
-    def __init__(self):
+    started = []  # the processes started, ended when no session could be made
+
+    @classmethod
+    def stop_started(cls):
+        for p in cls.started:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=10)
+
+    def __init__(self, log):
         self.port = free_port()
-        self.proc = subprocess.Popen([CHROMEDRIVER, f"--port={self.port}"],
+        # chromedriver's own log (how it launched Chromium, what Chromium
+        # said): shown when no session could be made
+        self.proc = subprocess.Popen([CHROMEDRIVER, f"--port={self.port}", f"--log-path={log}",
+                                      "--log-level=INFO"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        Driver.started.append(self.proc)
         self.base = f"http://127.0.0.1:{self.port}"
         for _ in range(100):
             try:
@@ -49,14 +70,46 @@ class Driver:
                                   "before it listened")
                 time.sleep(0.05)
         self.profile = tempfile.mkdtemp(prefix="bt-chromium-")
+        self.browser = None
+        args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--hide-scrollbars", f"--user-data-dir={self.profile}"]
+        opts = {"binary": CHROMIUM, "args": args}
+        if not localhost_resolves() or os.environ.get("BT_CHROMIUM_ATTACH") == "1":
+            # chromedriver reaches the Chromium it starts at "localhost:PORT"
+            # (its DevTools client); where that name does not resolve (a
+            # minimal root without the hosts file) it fails with "session not
+            # created: from disconnected: unable to connect to renderer".
+            # Then Chromium is started here, its DevTools on 127.0.0.1, and
+            # chromedriver attaches to it by address (debuggerAddress).
+            # BT_CHROMIUM_ATTACH=1 takes this way anywhere (to test it).
+            opts = {"debuggerAddress": f"127.0.0.1:{self.start_browser(args)}"}
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--hide-scrollbars", f"--user-data-dir={self.profile}"]},
+            "goog:chromeOptions": opts,
             "goog:loggingPrefs": {"browser": "ALL", "performance": "ALL"}}}}
         self.sid = self.call("POST", "/session", caps)["sessionId"]
+
+    def start_browser(self, args):
+        """Chromium with its DevTools on 127.0.0.1 (port chosen by it, read
+        from DevToolsActivePort in the profile); returns the port."""
+        self.browser = subprocess.Popen([CHROMIUM, *args, "--remote-debugging-address=127.0.0.1",
+                                         "--remote-debugging-port=0", "about:blank"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        Driver.started.append(self.browser)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        for _ in range(400):
+            try:
+                port = open(port_file).readline().strip()
+                if port:
+                    return int(port)
+            except (OSError, ValueError):
+                pass
+            if self.browser.poll() is not None:
+                raise OSError(f"{CHROMIUM} exited with status {self.browser.returncode} before its "
+                              "DevTools listened")
+            time.sleep(0.05)
+        raise OSError(f"{CHROMIUM} wrote no DevToolsActivePort within 20 s")
 
     def call(self, method, path, body=None):
         data = json.dumps(body).encode() if body is not None else None
@@ -77,6 +130,9 @@ class Driver:
         finally:
             self.proc.terminate()
             self.proc.wait(timeout=10)
+            if self.browser:
+                self.browser.terminate()
+                self.browser.wait(timeout=10)
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
@@ -160,25 +216,46 @@ def parse(argv):
 
 
 def session_error(e):
-    """Why chromedriver gave no session, in one line: its own message (the
-    W3C error body of an HTTP error), else the connection's reason."""
+    """Why chromedriver gave no session: its own message (the W3C error body
+    of an HTTP error, every line of it: the first is only "session not
+    created"), else the connection's reason."""
     if isinstance(e, urllib.error.HTTPError):
         try:
             v = json.loads(e.read())["value"]
-            return f'{v.get("error", e.code)}: {v.get("message", "").strip().splitlines()[0]}'
+            lines = [l.strip() for l in v.get("message", "").strip().splitlines() if l.strip()]
+            return f'{v.get("error", e.code)}: {" | ".join(lines[:4])}'
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             return f"HTTP {e.code} {e.reason}"
     return str(getattr(e, "reason", None) or e)
 
 
+def log_tail(log, n=12):
+    """The lines of chromedriver's log that say why Chromium did not start."""
+    try:
+        lines = open(log, errors="replace").read().splitlines()
+    except OSError:
+        return []
+    keep = [l for l in lines if l.startswith("[") and
+            any(w in l for w in ("SEVERE", "WARNING", "Launching", "exited", "DevTools", "ERROR",
+                                 "failed"))]
+    return [l[:300] for l in keep[-n:]]
+
+
 def main():
     pages = parse(sys.argv[1:])
+    logdir = tempfile.mkdtemp(prefix="bt-chromedriver-")
+    log = os.path.join(logdir, "chromedriver.log")
     try:
-        d = Driver()
+        d = Driver(log)
     except (OSError, ValueError, KeyError) as e:
         # (urllib's errors are OSErrors.) Exit 3: no page was checked.
         print(f"FAIL chromedriver could not start a headless Chromium session: {session_error(e)}")
+        Driver.stop_started()
+        for l in log_tail(log):
+            print(f"     chromedriver log: {l}")
+        shutil.rmtree(logdir, ignore_errors=True)
         sys.exit(3)
+    shutil.rmtree(logdir, ignore_errors=True)
     ok = True
     try:
         for p in pages:

@@ -225,7 +225,16 @@ TEST(malformed_lines_name_their_line)
 		     "in.csv:2: no interval timestamp, unlike line 1");
 	expect_error("1.000,5,,cycles,1,100\nx,6,,cycles,1,100\n", "in.csv:2: interval output (perf stat -I) without a timestamp");
 	expect_error("{\"cpu\" : \"0\", \"counter-value\" : \"1\", \"event\" : \"cycles\"}\n",
-		     "in.csv:1: \"cpu\": only perf stat's default aggregation");
+		     "in.csv:1: \"cpu\": a row of perf stat -A (--no-aggr: one row per CPU); only perf "
+		     "stat's default aggregation");
+	expect_error("{\"thread\" : \"app-1001\", \"counter-value\" : \"1\", \"event\" : \"cycles\"}\n",
+		     "in.csv:1: \"thread\": a row of perf stat --per-thread; only perf stat's default aggregation");
+	/* -x, rows of perf stat -A, --per-thread, --per-socket, --per-core (also under -I):
+	 * named by the option, not "no event name (third field)" */
+	expect_error("CPU0,5,,cycles,1,100\n", "in.csv:1: 'CPU0': a row of perf stat -A (--no-aggr");
+	expect_error("app-1001,5e8,,cycles,1,100\n", "in.csv:1: 'app-1001': a row of perf stat --per-thread");
+	expect_error("S0,8,5,,cycles,1,100\n", "in.csv:1: 'S0': a row of perf stat --per-socket");
+	expect_error("1.000,S0-D0-C1,2,5,,cycles,1,100\n", "in.csv:1: 'S0-D0-C1': a row of perf stat --per-core");
 	expect_error("{\"counter-value\" : \"1\"}\n", "in.csv:1: an event row needs");
 	expect_error("# only a comment\n\n", "no event rows");
 	/* per-CPU output: one event, two values */

@@ -287,3 +287,57 @@ TEST(budget_plans_the_next_step_from_the_mean_of_those_before)
 	CHECK(!bt_boot_budget_fits(10, 7.5, 6.0, 2, &est));
 	CHECK(est == 3.0);
 }
+
+/* issue 31: --then reboot on a boot that does not measure loops unless the
+ * next boot does not start baretop again (a one-shot BootNext start: its
+ * BootCurrent is not in BootOrder, BdsEntry.c deletes BootNext first). */
+TEST(restart_only_when_measured_or_started_one_shot)
+{
+	char why[256];
+
+	/* removable media / a BootOrder entry, not measuring: a loop */
+	CHECK(!bt_boot_restart_allowed(false, false, 1, true, why, sizeof(why)));
+	CHECK(strstr(why, "BootCurrent Boot0001 is in BootOrder") != NULL);
+	/* the same boot measuring: taken, and it says later boots will not */
+	CHECK(bt_boot_restart_allowed(true, false, 1, true, why, sizeof(why)));
+	CHECK(strstr(why, "a boot that does not will not restart") != NULL);
+	/* one-shot (BootNext): taken either way */
+	CHECK(bt_boot_restart_allowed(false, false, 0x1234, false, why, sizeof(why)));
+	CHECK(strstr(why, "Boot1234 is not in BootOrder") != NULL);
+	CHECK(bt_boot_restart_allowed(true, false, 0x1234, false, why, sizeof(why)));
+	/* no BootCurrent (a shell, hosted): only a measuring boot */
+	CHECK(!bt_boot_restart_allowed(false, false, -1, false, why, sizeof(why)));
+	CHECK(bt_boot_restart_allowed(true, false, -1, false, why, sizeof(why)));
+	/* every boot measures (no --run, every-boot): measuring is no guard
+	 * from a BootOrder entry, a one-shot start still restarts */
+	CHECK(!bt_boot_restart_allowed(true, true, 1, true, why, sizeof(why)));
+	CHECK(strstr(why, "every boot measures") != NULL);
+	CHECK(bt_boot_restart_allowed(true, true, 0x1234, false, why, sizeof(why)));
+	CHECK(bt_boot_restart_allowed(true, true, -1, false, why, sizeof(why)));
+}
+
+/* The BootNext attempt's mark: the boot right after it that comes back to
+ * baretop marks the entry unreached; boots passed without baretop since
+ * mean the firmware reached it, and the mark goes. */
+TEST(bootnext_mark_cleared_once_the_entry_was_reached)
+{
+	uint32_t f = BT_BOOT_STATE_IN_PROGRESS, m = bt_bootnext_mark(f, 0x0005, 41);
+
+	CHECK(m & BT_BOOT_STATE_IN_PROGRESS);
+	CHECK_EQ_U64(m >> BT_BOOT_STATE_BOOTNEXT_SHIFT, 5);
+	CHECK_EQ_INT(bt_bootnext_decide(f, 5, true, 42), BT_BOOTNEXT_TRY);
+	CHECK_EQ_INT(bt_bootnext_decide(m, 6, true, 42), BT_BOOTNEXT_TRY);
+	/* boot 42 is the BootNext boot itself: the firmware did not reach it */
+	CHECK_EQ_INT(bt_bootnext_decide(m, 5, true, 42), BT_BOOTNEXT_FAILED);
+	CHECK_EQ_INT(bt_bootnext_decide(m | BT_BOOT_STATE_BOOTNEXT_UNREACHED, 5, true, 50),
+		     BT_BOOTNEXT_SKIP);
+	/* boot 43 or later: boot 42 went elsewhere (the entry) */
+	CHECK_EQ_INT(bt_bootnext_decide(m, 5, true, 43), BT_BOOTNEXT_REACHED);
+	CHECK_EQ_INT(bt_bootnext_decide(m, 5, true, 400), BT_BOOTNEXT_REACHED);
+	/* the 12-bit boot number wraps: 4095 then 0 is the next boot */
+	uint32_t w = bt_bootnext_mark(0, 5, 4095);
+	CHECK_EQ_INT(bt_bootnext_decide(w, 5, true, 4096), BT_BOOTNEXT_FAILED);
+	/* no monotonic counter: no way to tell, never a reset */
+	CHECK_EQ_INT(bt_bootnext_decide(m, 5, false, 0), BT_BOOTNEXT_SKIP);
+	CHECK_EQ_U64(bt_bootnext_clear(m | BT_BOOT_STATE_BOOTNEXT_UNREACHED), f);
+}

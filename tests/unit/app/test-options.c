@@ -135,13 +135,13 @@ TEST(counting_and_cpu_options)
 	CHECK_EQ_INT(o.warmups, 0);
 
 	/* A later option overrides an earlier one. */
-	char *w2[] = { "--cpu", "3", "--cpu", "all", "--level", "2", "--drilldown", "--sim",
+	char *w2[] = { "--cpu", "3", "--cpu", "all", "--level", "2", "--reps", "3", "--sim",
 		       "--cpu=0x10" };
-	CHECK_EQ_INT(parse(&o, w2, 7, &d), BT_OK);
+	CHECK_EQ_INT(parse(&o, w2, 8, &d), BT_OK);
 	CHECK(o.cpu_all);
 	CHECK_EQ_INT(o.n_cpus, 0);
-	CHECK(o.drilldown);
-	CHECK_EQ_INT(parse(&o, w2, 9, &d), BT_OK);
+	CHECK_EQ_INT(o.level, 2);
+	CHECK_EQ_INT(parse(&o, w2, 10, &d), BT_OK);
 	CHECK(o.sim);
 	CHECK(o.sim_name == NULL);
 	CHECK(!o.cpu_all);
@@ -363,13 +363,32 @@ TEST(backend_hw_sim_perf)
 	char *w2[] = { "--backend", "sim" };
 	CHECK_EQ_INT(parse(&o, w2, 2, &d), BT_OK);
 	CHECK(o.sim && !o.perf && o.sim_name == NULL);
+	/* two backends in one source, in either order: refused (options-combos.c) */
 	char *w3[] = { "--backend=perf", "--sim=SKL" };
-	CHECK_EQ_INT(parse(&o, w3, 2, &d), BT_OK);
-	CHECK(o.sim && !o.perf);
-	CHECK_STR(o.sim_name, "SKL");
+	CHECK_EQ_INT(parse(&o, w3, 2, &d), BT_ERR_INVALID);
+	CHECK(strstr(d.text, "--backend=hw|perf with --sim or --sim-cpuid") != NULL);
 	char *w4[] = { "--sim=SKL", "--backend=perf" };
-	CHECK_EQ_INT(parse(&o, w4, 2, &d), BT_OK);
+	CHECK_EQ_INT(parse(&o, w4, 2, &d), BT_ERR_INVALID);
+	CHECK(strstr(d.text, "two counting backends") != NULL);
+	char *w4b[] = { "--sim=SKL", "--backend=sim" };
+	CHECK_EQ_INT(parse(&o, w4b, 2, &d), BT_OK);
+	CHECK(o.sim && !o.perf);
+	/* across sources the later one overrides: a configuration file's --sim,
+	 * the command line's --backend=perf */
+	bt_options_defaults(&o);
+	CHECK_EQ_INT(bt_options_parse(&o, 1, w3 + 1, "baretop.cfg", &d), BT_OK);
+	CHECK_EQ_INT(bt_options_parse(&o, 1, w3, "command line", &d), BT_OK);
 	CHECK(o.perf && !o.sim);
+	/* one source: --level with --drilldown, --no-workloads with -w */
+	char *w7[] = { "--level", "2", "--drilldown" };
+	CHECK_EQ_INT(parse(&o, w7, 3, &d), BT_ERR_INVALID);
+	CHECK(strstr(d.text, "command line: --level N with --drilldown") != NULL);
+	char *w8[] = { "-w", "multiply1", "--no-workloads" };
+	CHECK_EQ_INT(parse(&o, w8, 3, &d), BT_ERR_INVALID);
+	char *w9[] = { "--config", "x.cfg" };
+	CHECK_EQ_INT(bt_options_parse(&o, 2, w9, "baretop.cfg", &d), BT_ERR_INVALID);
+	CHECK(strstr(d.text, "baretop.cfg: --config or --no-config inside a configuration file") != NULL);
+	CHECK_EQ_INT(bt_options_parse(&o, 2, w9, "command line", &d), BT_OK);
 	char *w5[] = { "--backend=perf", "--backend=hw" };
 	CHECK_EQ_INT(parse(&o, w5, 2, &d), BT_OK);
 	CHECK(!o.perf && !o.sim);

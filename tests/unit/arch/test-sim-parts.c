@@ -21,14 +21,17 @@
 #include "tests/unit/lib/test.h"
 
 /* The leaves baretop reads (pmu/cpu-detect.c, pmu/pmu-caps.c, arch/xstate.c,
- * app/on-cpu.c), subleaf 0 unless given. */
+ * app/on-cpu.c; the cache leaves 04H / 8000_001DH subleaves 0-2, L1D, L1I
+ * and L2, by the simulated workloads' memory hierarchy,
+ * synth/mem-hierarchy.c), subleaf 0 unless given. */
 static const struct { uint32_t leaf, sub; bool amd_only, intel_only; } read_leaves[] = {
 	{ 0x00, 0, 0, 0 }, { 0x01, 0, 0, 0 }, { 0x06, 0, 0, 0 }, { 0x07, 0, 0, 0 },
 	{ 0x07, 1, 0, 0 }, { 0x0A, 0, 0, 0 }, { 0x0B, 0, 0, 1 }, { 0x0D, 0, 0, 0 },
 	{ 0x15, 0, 0, 1 }, { 0x16, 0, 0, 1 }, { 0x1A, 0, 0, 1 }, { 0x23, 0, 0, 1 },
 	{ 0x23, 1, 0, 1 }, { 0x23, 3, 0, 1 }, { 0x80000000u, 0, 0, 0 }, { 0x80000001u, 0, 0, 0 },
 	{ 0x80000007u, 0, 0, 0 }, { 0x80000008u, 0, 0, 0 }, { 0x8000001Eu, 0, 1, 0 },
-	{ 0x80000022u, 0, 1, 0 },
+	{ 0x80000022u, 0, 1, 0 }, { 0x04, 0, 0, 1 }, { 0x04, 1, 0, 1 }, { 0x04, 2, 0, 1 },
+	{ 0x8000001Du, 0, 1, 0 }, { 0x8000001Du, 1, 1, 0 }, { 0x8000001Du, 2, 1, 0 },
 };
 
 static bool has(const struct bt_sim_cpuid_part *p, uint32_t leaf, uint32_t sub)

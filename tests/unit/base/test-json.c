@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "base/json-read.h"
+#include "base/strbuf.h"
 #include "tests/unit/lib/test.h"
 
 static struct bt_json *parse(struct bt_arena *a, const char *text, struct bt_diag *d)
@@ -65,6 +66,13 @@ TEST(reports_line_and_column)
 		{ "", "t.json:1:1: unexpected end of input, value expected" },
 		{ "{\"a\":1,}", "t.json:1:8: expected a string key in object" },
 		{ "\"a\tb\"", "t.json:1:3: control character in string" },
+		/* a key given twice, at any depth, at the second one */
+		{ "{\"checks\": [],\n \"x\": 1,\n \"checks\": [1]}",
+		  "t.json:3:2: key \"checks\" given twice in one object (first at line 1 column 2): a key "
+		  "may appear once" },
+		{ "[{\"a\": {\"b\": 1, \"c\": 2, \"b\": 3}}]",
+		  "t.json:1:25: key \"b\" given twice in one object (first at line 1 column 9): a key may "
+		  "appear once" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct bt_arena a = { 0 };
@@ -73,6 +81,24 @@ TEST(reports_line_and_column)
 		CHECK_STR(d.text, bad[i].msg);
 		bt_arena_free(&a);
 	}
+}
+
+/* Duplicate keys in a large object are found by sorting (n log n), and the
+ * first of several is the one named. */
+TEST(duplicate_key_in_a_large_object)
+{
+	struct bt_strbuf sb = { 0 };
+	bt_sb_printf(&sb, "{");
+	for (int i = 0; i < 20000; i++)
+		bt_sb_printf(&sb, "%s\"k%d\": %d", i ? ", " : "", i, i);
+	bt_sb_printf(&sb, ", \"k17\": 0, \"k5\": 1}");
+	struct bt_arena a = { 0 };
+	struct bt_diag d = { "" };
+	struct bt_json *root = NULL;
+	CHECK(bt_json_parse(&a, bt_sb_str(&sb), sb.n, "t.json", &root, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "key \"k17\" given twice") != NULL);
+	bt_arena_free(&a);
+	bt_sb_free(&sb);
 }
 
 TEST(limits_nesting_depth)

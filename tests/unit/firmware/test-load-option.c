@@ -134,3 +134,61 @@ TEST(short_form_hd_path_expanded_against_its_partition)
 	CHECK_EQ_INT(bt_dp_expand_hd(part, sizeof(part), sh, sizeof(sh), out, 20, &len),
 		     BT_ERR_INVALID);
 }
+
+/* BmGetNextLoadOptionDevicePath's forms, by the first node (UEFI 10.3). */
+TEST(device_path_forms_as_the_boot_manager_expands_them)
+{
+	static const uint8_t end[] = { 0x7f, 0xff, 4, 0 };
+	uint8_t p[64];
+
+	/* PciRoot(0)/Pci(2,0): ACPI first, full */
+	static const uint8_t pci[] = { 2, 1, 12, 0, 0xd0, 0x41, 0x03, 0x0a, 0, 0, 0, 0,
+				       1, 1, 6, 0, 0, 2, 0x7f, 0xff, 4, 0 };
+	CHECK_EQ_INT(bt_dp_form(pci, sizeof(pci)), BT_DP_FULL);
+	/* \a alone: a short-form file path */
+	CHECK_EQ_INT(bt_dp_form(option + 12, 12), BT_DP_SHORT_FILE);
+	/* URI (messaging 24): only the boot manager */
+	memcpy(p, (const uint8_t[]){ 3, 24, 5, 0, 'x' }, 5);
+	memcpy(p + 5, end, 4);
+	CHECK_EQ_INT(bt_dp_form(p, 9), BT_DP_FIRMWARE_ONLY);
+	/* a USB class node after PciRoot: a USB short form */
+	memcpy(p, pci, 12);
+	memcpy(p + 12, (const uint8_t[]){ 3, 0x0f, 11, 0, 0xff, 0xff, 0xff, 0xff, 8, 6, 0x50 }, 11);
+	memcpy(p + 23, end, 4);
+	CHECK_EQ_INT(bt_dp_form(p, 27), BT_DP_FIRMWARE_ONLY);
+	/* malformed: no end node */
+	CHECK_EQ_INT(bt_dp_form(pci, 12), BT_DP_FIRMWARE_ONLY);
+}
+
+TEST(file_appended_to_a_device_path_and_prefix)
+{
+	static const uint8_t dev[] = { 1, 1, 6, 0, 0, 2, 0x7f, 0xff, 4, 0 };
+	uint8_t out[64];
+	size_t len = 0;
+
+	CHECK_EQ_INT(bt_dp_append_file(dev, sizeof(dev), "\\a", out, sizeof(out), &len), BT_OK);
+	/* Pci node, file node 4+6 bytes (L"\\a\0"), end */
+	static const uint8_t want[] = { 1, 1, 6, 0, 0, 2, 4, 4, 10, 0, '\\', 0, 'a', 0, 0, 0,
+					0x7f, 0xff, 4, 0 };
+	CHECK_EQ_U64(len, sizeof(want));
+	CHECK(memcmp(out, want, sizeof(want)) == 0);
+	CHECK(bt_dp_has_prefix(out, len, dev, sizeof(dev)));
+	CHECK(!bt_dp_has_prefix(dev, sizeof(dev), out, len));
+	CHECK_EQ_INT(bt_dp_append_file(dev, sizeof(dev), "\\a", out, 12, &len), BT_ERR_INVALID);
+}
+
+/* BmBoot.c mBmAutoCreateBootOptionGuid 8108ac4e-9f11-4d59-850e-e21a522c59b2,
+ * as an EFI_GUID lies in memory (the first three fields little-endian). */
+TEST(auto_created_option_guid_recognised)
+{
+	static const uint8_t g[16] = { 0x4e, 0xac, 0x08, 0x81, 0x11, 0x9f, 0x59, 0x4d,
+				       0x85, 0x0e, 0xe2, 0x1a, 0x52, 0x2c, 0x59, 0xb2 };
+	uint8_t h[17];
+
+	CHECK(bt_load_option_auto_created(g, 16));
+	memcpy(h, g, 16);
+	h[16] = 0;
+	CHECK(!bt_load_option_auto_created(h, 17)); /* exactly 16 bytes */
+	h[0] ^= 1;
+	CHECK(!bt_load_option_auto_created(h, 16));
+}

@@ -121,7 +121,9 @@ static void check_common(const struct bt_perf_member *m, int n)
 		CHECK_EQ_U64(m[i].attr.size, sizeof(struct perf_event_attr));
 		/* GROUP (8) | ID (4) | TOTAL_TIME_ENABLED (1) | TOTAL_TIME_RUNNING (2) */
 		CHECK_EQ_U64(m[i].attr.read_format, 0xF);
-		CHECK_EQ_U64(m[i].attr.exclude_kernel, 1);
+		/* user mode only, except an event that counts ring 0 only
+		 * (exclude_user and exclude_kernel both would count nothing) */
+		CHECK_EQ_U64(m[i].attr.exclude_kernel, !m[i].attr.exclude_user);
 		CHECK_EQ_U64(m[i].attr.exclude_hv, 1);
 		CHECK_EQ_U64(m[i].attr.pinned, i == 0);
 		CHECK_EQ_U64(m[i].attr.disabled, i == 0);
@@ -186,10 +188,12 @@ TEST(intel_filters_cmask_edge_inv_and_ring_0_only)
 	CHECK_EQ_INT(m[4].index, 1);
 	/* cmask 1, inv (23), edge (18), umask 1, event 0xC3 */
 	CHECK_EQ_U64(m[5].attr.config, 0x01000000u | (1u << 23) | (1u << 18) | 0x01C3);
-	/* :SUP counts ring 0 only: user mode excluded too (it counts nothing
-	 * unless the kernel is counted: said in the README). */
+	/* :SUP counts ring 0 only: user mode excluded, ring 0 counted (both
+	 * excluded would count nothing; the plan asked the kernel's
+	 * permission, perf_allow_kernel: host/perf-plan.c). */
 	CHECK_EQ_U64(m[6].attr.config, 0x00C4);
 	CHECK_EQ_U64(m[6].attr.exclude_user, 1);
+	CHECK_EQ_U64(m[6].attr.exclude_kernel, 0);
 	CHECK_EQ_U64(m[4].attr.exclude_user, 0);
 	free(f.plan);
 }

@@ -24,7 +24,10 @@
 #include <linux/perf_event.h>
 
 #include "arch/arch-cpuid-host.h"
+#include "analysis/detect-dump.h"
+#include "host/perf-plan.h"
 #include "host/perf-pmu.h"
+#include "pmu/cpu-detect.h"
 #include "pmu/measure.h"
 #include "pmu/pmu-driver.h"
 #include "tests/unit/lib/pmu-fixtures.h"
@@ -306,9 +309,59 @@ TEST(an_event_the_kernel_refuses_is_an_error_naming_group_and_event)
 	bt_status st = bt_measure(&r.pmu, &r.plan, r.evp, &wl, &r.o, &m);
 	bt_perf_set_sys(NULL);
 	CHECK(st != BT_OK);
-	CHECK_MSG(strstr(m.error, "counter group ") && strstr(m.error, "perf_event_open of EVENT_C (raw "
-		  "config 0x6d2) failed: Invalid argument"), "%s", m.error);
+	/* the group, its events and the kernel's answer */
+	CHECK_MSG(strstr(m.error, "counter group ") && strstr(m.error, "EVENT_C=0x6d2]") &&
+		  strstr(m.error, "perf_event_open of EVENT_C (type 4, config 0x6d2, config1 0x0) "
+			 "failed: EINVAL"), "%s", m.error);
 	CHECK_EQ_INT(k.n_open, 0);
 	CHECK(same_affinity(&before));
 	bt_measurement_free(&m);
+}
+
+/* The run's os_pmu on a kernel tree (tests/data/sysfs/skx-6.6) behind the
+ * made-up system calls: the probe opens, the process is pinned to the CPU
+ * it is on, and the caps and facts are the kernel's (the NMI watchdog's
+ * fixed counter 1 gone, the filter in place). The host's own CPU gives the
+ * core kind; the PMU is SKX's from its CPUID subset. */
+TEST(os_pmu_plans_for_the_kernel_facts_and_says_them)
+{
+	static struct bt_dump_decision dd;
+	struct bt_cpuid l0a;
+	unsigned c;
+	struct bt_diag d = { "" };
+	struct bt_cpu_info ci;
+	struct bt_pmu pmu;
+	char counted_by[320];
+	cpu_set_t before;
+
+	CHECK(sched_getaffinity(0, sizeof(before), &before) == 0);
+	if (bt_detect_dump_cpu("tests/data/cpuid/skx-subset.cpuid@0", &dd, &l0a, &c, &d) != BT_OK) {
+		bt_test_fail(__FILE__, __LINE__, "%s", d.text);
+		return;
+	}
+	bt_cpu_detect(bt_arch_cpuid_host(), NULL, &ci);
+	ci.pmu = dd.ci.pmu;
+	memset(&pmu, 0, sizeof(pmu));
+	fake_reset();
+	bt_perf_set_sys(&fake_sys);
+	bt_perf_set_kernel_root("tests/data/sysfs/skx-6.6");
+	bt_status st = bt_perf_os_pmu(&ci, &pmu, counted_by, sizeof(counted_by), &d);
+	bt_perf_set_kernel_root(NULL);
+	bt_perf_set_sys(NULL);
+	CHECK_MSG(st == BT_OK, "%s", d.text);
+	CHECK_EQ_INT(k.n_open, 0);               /* the probe's fd closed */
+	CHECK(pmu.driver == &bt_pmu_perf_driver && pmu.caps.os_filter != NULL);
+	CHECK_EQ_U64(pmu.caps.fixed_mask, 0x5);
+	CHECK(pmu.n_facts >= 5);
+	bool wd = false, ver = false;
+	for (int i = 0; i < pmu.n_facts; i++) {
+		wd |= strstr(pmu.facts[i], "nmi_watchdog 1: it holds fixed counter 1") != NULL;
+		ver |= strstr(pmu.facts[i], "Linux 6.6.0-32-amd64") != NULL;
+	}
+	CHECK(wd && ver);
+	CHECK(strstr(counted_by, "counted by Linux perf_event") == counted_by);
+	/* pinned to one CPU now; put back for the other tests */
+	cpu_set_t now;
+	CHECK(sched_getaffinity(0, sizeof(now), &now) == 0 && CPU_COUNT(&now) == 1);
+	CHECK(sched_setaffinity(0, sizeof(before), &before) == 0);
 }

@@ -297,6 +297,84 @@ TEST(perf_metrics_level1_cross_checked_by_architectural_events)
 	CHECK_EQ_INT(n, 6);
 }
 
+TEST(cross_check_over_topdown_slots_where_slots_per_cyc_is_enumerated)
+{
+	/* A P-core that enumerates SLOTS_PER_CYC (8) and has PERF_METRICS (8
+	 * fields, fixed counter 3) and every level-1 architectural event. Its
+	 * SMT sibling is busy: the thread's TOPDOWN.SLOTS (4000) is half of
+	 * width x its unhalted cycles (8 x 1000 = 8000) -- slots are issue
+	 * slots this thread got, not the core's (SDM vol. 3B, "Top-down
+	 * Microarchitecture Analysis": with SMT, slots are shared).
+	 * PERF_METRICS: FE 20 %, BS 10 %, BE 40 %, RET 30 % of TOPDOWN.SLOTS;
+	 * the architectural events count the same slots: 800, 400, 1600, 1200. */
+	struct bt_arch_td smt = { .known = true, .events = 0xFFF, .events_23h = true,
+				  .slots_per_cycle = 8, .fixed_mask = 0xF,
+				  .perf_metrics_fields = 8 };
+	CHECK_EQ_INT(bt_arch_td_slots(&smt), BT_ARCH_SLOTS_EVENT);
+	const struct bt_arch_event *list[16];
+	unsigned n = bt_arch_td_events(&smt, list, 16);
+	CHECK_EQ_INT(n, 7); /* inst, cycles, TOPDOWN.SLOTS, FE, BE, BS, RET */
+	if (n == 7)
+		CHECK_STR(list[2]->name, "TOPDOWN.SLOTS");
+	const struct bt_model_def *def;
+	struct bt_diag d = { "" };
+	CHECK(bt_arch_model(&smt, &def, &d) == BT_OK);
+	CHECK((def->flags & BT_MODEL_PERF_METRICS) != 0);
+	CHECK_EQ_INT(def->pipeline_width, 8); /* still the CPUID width, for IPC <= width */
+	static const char *const ev[] = { "PERF_METRICS.RETIRING", "PERF_METRICS.BAD_SPECULATION",
+		"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BACKEND_BOUND", "TOPDOWN.SLOTS",
+		"CPU_CLK_UNHALTED.THREAD", "INST_RETIRED.ANY", "Topdown_Retiring",
+		"Topdown_Bad_Speculation", "Topdown_Frontend_Bound", "Topdown_Backend_Bound" };
+	static const double v[] = { 1200, 400, 800, 1600, 4000, 1000, 1500, 1200, 400, 800,
+				    1600 };
+	/* By hand: 800 / 4000 = 0.20 = PERF_METRICS FE 800 / 4000. */
+	CHECK_NEAR(eval_node(def, ev, v, 11, "Arch_Frontend_Bound", NULL), 0.2, 1e-12, 1e-15);
+	CHECK_NEAR(eval_node(def, ev, v, 11, "Arch_Retiring", NULL), 0.3, 1e-12, 1e-15);
+	static const char *const node[] = { "Frontend_Bound", "Bad_Speculation", "Backend_Bound",
+					    "Retiring" };
+	static const char *const arch[] = { "Topdown_Frontend_Bound", "Topdown_Bad_Speculation",
+					    "Topdown_Backend_Bound", "Topdown_Retiring" };
+	struct xc x;
+	for (unsigned k = 0; k < 4; k++) {
+		CHECK_EQ_INT(cross_checks(def, v, 11, ev, node[k], arch[k], &x), 4);
+		CHECK_MSG(x.state == BT_RULE_HELD, "%s: state %d (%s)", node[k], x.state, x.text);
+		CHECK_NEAR(x.diff, 0.0, 1e-12, 1e-15);
+		CHECK(strstr(x.text, "/ TOPDOWN.SLOTS)") != NULL);
+	}
+
+	/* The old denominator, SLOTS_PER_CYC x cycles = 8000: FE 800 / 8000 =
+	 * 0.10 against PERF_METRICS' 0.20, 10 points apart where the tolerance
+	 * is 2 -- a CROSS for a correct core. Shown through the same rule
+	 * machinery on a copy of the model whose cross-check nodes carry that
+	 * formula. */
+	static struct bt_node_def nodes[32];
+	CHECK(def->n_nodes <= 32);
+	struct bt_model_def old = *def;
+	memcpy(nodes, def->nodes, def->n_nodes * sizeof(nodes[0]));
+	static const char *const old_f[] = {
+		"Topdown_Frontend_Bound / (8 * CPU_CLK_UNHALTED.THREAD)",
+		"Topdown_Bad_Speculation / (8 * CPU_CLK_UNHALTED.THREAD)",
+		"Topdown_Backend_Bound / (8 * CPU_CLK_UNHALTED.THREAD)",
+		"Topdown_Retiring / (8 * CPU_CLK_UNHALTED.THREAD)" };
+	static const double old_diff[] = { 0.2 - 800.0 / 8000, 0.1 - 400.0 / 8000,
+					   0.4 - 1600.0 / 8000, 0.3 - 1200.0 / 8000 };
+	unsigned replaced = 0;
+	for (unsigned i = 0; i < def->n_nodes; i++)
+		for (unsigned k = 0; k < 4; k++)
+			if (nodes[i].cross_check && strcmp(nodes[i].cross_check, node[k]) == 0) {
+				nodes[i].formula = old_f[k];
+				replaced++;
+			}
+	CHECK_EQ_INT(replaced, 4);
+	old.nodes = nodes;
+	for (unsigned k = 0; k < 4; k++) {
+		CHECK_EQ_INT(cross_checks(&old, v, 11, ev, node[k], arch[k], &x), 4);
+		/* BS: 10 % vs 5 %, also beyond 2 points */
+		CHECK_MSG(x.state == BT_RULE_VIOLATED, "%s: state %d", node[k], x.state);
+		CHECK_NEAR(x.diff, old_diff[k], 1e-12, 1e-15);
+	}
+}
+
 TEST(selection_falls_back_to_arch_and_never_over_a_published_model)
 {
 	const struct bt_model_def *def = NULL;

@@ -257,6 +257,42 @@ TEST(icelake_perfmon_v5_with_perf_metrics)
 	CHECK(ci.pmu.full_width_write);
 }
 
+/* Leaf 0AH answers no processor gives (SDM vol. 2A, CPUID leaf 0AH; vol. 3B
+ * 21.2): each is named as impossible and no PMU is believed, whatever
+ * IA32_PERF_CAPABILITIES says (no PERF_METRICS claimed for it). The valid
+ * Ice Lake answer above (08300805h, EDX 8604h) with one field broken. */
+TEST(impossible_leaf_0a_is_named_and_no_pmu)
+{
+	static const struct { uint32_t eax, ecx, edx; const char *says; } cases[] = {
+		{ 0xFFFFFFFFu, 0, 0x8604, "version 255 (EAX[7:0]; the SDM defines versions 1 to 6)" },
+		{ 0x08300807u, 0, 0x8604, "version 7" },
+		{ 0x08302105u, 0, 0x8604, "33 general counters" },
+		{ 0x08410805u, 0, 0x8604, "general counters 65 bits wide" },
+		{ 0x08000805u, 0, 0x8604, "general counters 0 bits wide" },
+		{ 0x08300805u, 0, 0x8611, "17 fixed counters" },
+		{ 0x08300805u, 0x10000, 0x8604, "fixed-counter bitmap 0x10000" },
+		{ 0x08300805u, 0, 0x8000 | (65u << 5) | 4, "fixed counters 65 bits wide" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct leaf_entry l[] = {
+			INTEL_VENDOR(0x1b),
+			{ 1, 0, { 0x000706e5, 0, 1u << 15, 0 } },
+			{ 0xa, 0, { cases[i].eax, 0, cases[i].ecx, cases[i].edx } },
+			END,
+		};
+		static const struct msr_entry msrs[] = { { 0x345, (1u << 13) | (1u << 15), false },
+							 { 0x8b, 0, false },
+							 { 0, 0, false } };
+		struct bt_cpu_info ci = detect(l, msrs, false, NULL);
+		CHECK_EQ_INT(ci.pmu.kind, BT_PMU_NONE);
+		CHECK(ci.pmu.cpuid_impossible);
+		CHECK(!ci.pmu.perf_metrics);
+		CHECK_MSG(strstr(ci.pmu.absent_reason, "CPUID.0AH is impossible") &&
+			  strstr(ci.pmu.absent_reason, cases[i].says), "case %zu: %s", i,
+			  ci.pmu.absent_reason);
+	}
+}
+
 /* v5 fixed-counter bitmap: fixed counter i exists if ECX[i] or EDX[4:0] > i.
  * EDX[4:0] = 3 and ECX = 0x30 -> counters 0,1,2,4,5: mask 0x37. */
 TEST(perfmon_v5_fixed_counter_bitmap)

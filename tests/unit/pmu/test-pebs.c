@@ -182,6 +182,71 @@ TEST(one_window_statistics_and_everything_restored)
 	bt_sim_free(&sim);
 }
 
+/* The ranges a split run was given, in order. */
+static uint64_t ranges[16][2];
+static unsigned n_ranges;
+static void record_range(void *ctx, uint64_t b, uint64_t e)
+{
+	(void)ctx;
+	if (n_ranges < 16) {
+		ranges[n_ranges][0] = b;
+		ranges[n_ranges][1] = e;
+	}
+	n_ranges++;
+}
+
+TEST(split_run_samples_what_the_whole_run_does)
+{
+	/* --max-window-ms: the run of 102 iterations in 4 windows, [0, 25),
+	 * [25, 51), [51, 76), [76, 102) (floor(102 w / 4), as the counting
+	 * runs split), then (0, 102) again. The sim counts each window's share
+	 * of the 5500 (arch/sim window_part), the counter and the DS index
+	 * carry on between windows: the same 5 records, latencies 10..50, as
+	 * one whole window; every register restored. */
+	struct bt_pmu_caps caps;
+	struct bt_diag d = { "" };
+	struct bt_pebs_stats s;
+	struct bt_sim_regs before;
+	char why[200];
+	struct bt_arch *a = setup("lnl-p", 5500, &caps);
+	bt_sim_snapshot(&sim, &before);
+	lat_mode = 0;
+	struct bt_pebs_job j = job(1, 1000, 64);
+	j.windows = 4;
+	j.iterations = 102;
+	j.set_range = record_range;
+	j.mask_interrupts = true;
+	n_ranges = 0;
+	CHECK(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_OK);
+	CHECK_EQ_INT(s.windows, 4);
+	CHECK_EQ_INT(n_ranges, 5);
+	static const uint64_t want[5][2] = { { 0, 25 }, { 25, 51 }, { 51, 76 }, { 76, 102 },
+					     { 0, 102 } };
+	for (unsigned k = 0; k < 5 && k < n_ranges; k++)
+		CHECK_MSG(ranges[k][0] == want[k][0] && ranges[k][1] == want[k][1],
+			  "range %u: [%llu, %llu)", k, (unsigned long long)ranges[k][0],
+			  (unsigned long long)ranges[k][1]);
+	CHECK_EQ_U64(s.samples, 5);
+	CHECK_NEAR(s.mean, 30, 0, 1e-12);
+	CHECK_EQ_INT(s.min, 10);
+	CHECK_EQ_INT(s.max, 50);
+	CHECK_MSG(bt_sim_regs_equal(&sim.regs, &before, why, sizeof(why)), "not restored: %s", why);
+	CHECK_MSG(sim.n_violations == 0, "violation: %s", sim.violations[0]);
+	/* a body that cannot be split (no set_range), or fewer iterations
+	 * than windows: one whole window */
+	j.set_range = NULL;
+	CHECK(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_OK);
+	CHECK_EQ_INT(s.windows, 1);
+	CHECK_EQ_U64(s.samples, 5);
+	j.set_range = record_range;
+	j.iterations = 3;
+	n_ranges = 0;
+	CHECK(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_OK);
+	CHECK_EQ_INT(s.windows, 1);
+	CHECK_EQ_INT(n_ranges, 0);
+	bt_sim_free(&sim);
+}
+
 TEST(reader_takes_the_latency_from_bits_47_32)
 {
 	/* record size 32 (63:48), latency 0x1234 (47:32), groups 0x5 (31:0):

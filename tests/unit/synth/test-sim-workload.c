@@ -77,7 +77,12 @@ static int count(struct run *x, const struct bt_workload *wl, double width, cons
 		evp[i] = bt_model_event(x->m, i);
 	bt_wl_config_init(&cfg, wl, BT_WL_QUICK);
 	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
-	bt_status st = p ? bt_sim_workload_counts(evp, n, p, bt_wl_profile_insts(p, wl_param, &cfg),
+	struct bt_wl_profile run;
+	/* resolved as the synth does it (a chase's split comes from the
+	 * hierarchy: here the default one, mem-hierarchy.h) */
+	if (p)
+		bt_wl_profile_resolve(p, wl_param, &cfg, width, NULL, &run);
+	bt_status st = p ? bt_sim_workload_counts(evp, n, &run, bt_wl_profile_insts(p, wl_param, &cfg),
 						  width, 7, x->src, unknown, sizeof(unknown), NULL)
 			 : BT_ERR_INVALID;
 	free(evp);
@@ -143,7 +148,10 @@ static void family(const char *id, double width, const char *top, const char *ba
 	close_run(&x);
 }
 
-TEST(skl_miscount_is_named) { family("SKL", 4, "Backend_Bound", "UOPS_ISSUED.ANY", 40); }
+/* SKL: a DRAM chase issues one uop in ~150 slots (a step costs the DRAM
+ * latency, mem-hierarchy.h): 40x its issued uops reads as a plausible
+ * Bad_Speculation of ~25 %, not a contradiction; 400x cannot be. */
+TEST(skl_miscount_is_named) { family("SKL", 4, "Backend_Bound", "UOPS_ISSUED.ANY", 400); }
 TEST(icx_miscount_is_named) { family("ICX", 5, "Backend_Bound", "CPU_CLK_UNHALTED.THREAD_P", 2); }
 TEST(spr_miscount_is_named) { family("SPR", 6, "Backend_Bound", "MEMORY_ACTIVITY.STALLS_L3_MISS", 3); }
 TEST(adl_p_miscount_is_named) { family("ADL-GLC", 6, "Backend_Bound", "MEMORY_ACTIVITY.STALLS_L2_MISS", 3); }
@@ -281,7 +289,7 @@ static double bad_spec_at(struct run *x, unsigned pct, double *other, double *in
 	snprintf(set, sizeof(set), "taken_pct=%u", pct);
 	CHECK(bt_wl_config_set(&cfg, set, &d) == BT_OK);
 	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
-	bt_wl_profile_resolve(p, wl_param, &cfg, 4, &run);
+	bt_wl_profile_resolve(p, wl_param, &cfg, 4, NULL, &run);
 	*insts = bt_wl_profile_insts(p, wl_param, &cfg);
 	CHECK(bt_sim_workload_counts(evp, n, &run, *insts, 4, 7, x->src, unknown, sizeof(unknown),
 				     &cycles) == BT_OK);
@@ -471,7 +479,7 @@ static void count_with(struct run *x, const struct bt_workload *wl, const char *
 	bt_wl_config_init(&cfg, wl, BT_WL_QUICK);
 	CHECK(bt_wl_config_set(&cfg, set, &d) == BT_OK);
 	const struct bt_wl_profile *p = bt_wl_profile_find(wl->name);
-	bt_wl_profile_resolve(p, wl_param, &cfg, width, &run);
+	bt_wl_profile_resolve(p, wl_param, &cfg, width, NULL, &run);
 	*insts = bt_wl_profile_insts(p, wl_param, &cfg);
 	double cycles = 0;
 	CHECK(bt_sim_workload_counts(evp, n, &run, *insts, width, 7, x->src, unknown,

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: host ~2s
+# The perf_event backend planned for the running kernel's facts, against a
+# kernel double written from Linux's source (SIMULATED: no real kernel;
+# tests/unit/lib/perf-kernel-double.c). Every model's plan (levels 1-3 and
+# full, SMT on and off) for the CPU of each kernel tree in tests/data/sysfs
+# (SKX, HSW, ADL hybrid P and E, LNL on 6.6 and 6.12, Genoa, a KVM guest)
+# must open and schedule pinned with the NMI watchdog, or have its events
+# refused before counting by name: the table model x flavour -> groups,
+# refused, errors, with errors = 0 (test-perf-kernel). Then the command a
+# user runs: `plan --backend=perf --json` for an ADL E-core (cpu_atom's
+# type on every event) and for LNL on 6.6 (umask2/eq events refused by
+# name), checked here against the trees' own files.
+set -uo pipefail
+make -s -j2 host tests >/dev/null || { echo "FAIL build"; exit 1; }
+bin=build/baretop-host
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+
+if build/host/tests/test-perf-kernel >"$work/unit" 2>&1; then
+  echo "ok   test-perf-kernel: $(grep -c '^ok' "$work/unit") tests (facts reader, each rule of the double, every plan under every flavour, old plans fail)"
+else
+  echo "FAIL test-perf-kernel"; grep -v '^ok' "$work/unit" | head -20 | sed 's/^/     /'; fail=1
+fi
+echo "     SIMULATED kernel (the double): model x flavour, levels 1,2,3,full x SMT on,off"
+grep '^# table' "$work/unit" | sed 's/^# table /     /'
+bad=$(grep '^# table' "$work/unit" | awk 'NR > 1 && $8 != 0' | wc -l)
+rows=$(grep -c '^# table' "$work/unit")
+if [ "$rows" -ge 10 ] && [ "$bad" -eq 0 ]; then
+  echo "ok   $((rows - 1)) rows, errors = 0 in every row"
+else
+  echo "FAIL $((rows - 1)) rows, $bad with errors"; fail=1
+fi
+
+# ADL E-core: every event with cpu_atom's type, as the tree says it.
+atom_type=$(cat tests/data/sysfs/adl-6.6/sys/bus/event_source/devices/cpu_atom/type)
+"$bin" plan --backend=perf --kernel-root tests/data/sysfs/adl-6.6 \
+  --cpuid tests/data/cpuid/adl-subset.cpuid@12 --json="$work/adl-e.json" || { echo "FAIL plan ADL E-core"; fail=1; }
+python3 - "$work/adl-e.json" "$atom_type" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1])); want = int(sys.argv[2])
+types = {e['type'] for g in d['groups'] for e in g['events']}
+n = sum(len(g['events']) for g in d['groups'])
+leaders = all(g['events'][0]['pinned'] and not any(e['pinned'] for e in g['events'][1:]) for g in d['groups'])
+ok = d['model'] == 'ADL-GRT' and d['kernel']['pmu'] == 'cpu_atom' and types == {want} and leaders
+print(('ok  ' if ok else 'FAIL') + f" ADL E-core (CPU {d['cpu']}): model {d['model']}, PMU {d['kernel']['pmu']}, "
+      f"{len(d['groups'])} groups, {n} events, types {sorted(types)} (cpu_atom/type = {want}), leaders pinned: {leaders}")
+sys.exit(0 if ok else 1)
+PY
+# LNL on 6.6: no umask2/eq formats, so those events are refused by name.
+"$bin" plan --backend=perf --kernel-root tests/data/sysfs/lnl-6.6 \
+  --cpuid tests/data/cpuid/lnl-subset.cpuid@0 --json="$work/lnl.json" || { echo "FAIL plan LNL 6.6"; fail=1; }
+ls tests/data/sysfs/lnl-6.6/sys/bus/event_source/devices/cpu/format/ >"$work/formats"
+python3 - "$work/lnl.json" "$work/formats" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1])); formats = open(sys.argv[2]).read().split()
+r = d['refused']
+u2 = [x['event'] for x in r if 'umask2 (config:40-47)' in x['why']]
+eq = [x['event'] for x in r if 'eq (config:36)' in x['why']]
+ok = 'eq' not in formats and u2 and eq and d['kernel']['release'].startswith('6.6')
+print(('ok  ' if ok else 'FAIL') + f" LNL P-core on Linux {d['kernel']['release']} (formats: {' '.join(formats)}): "
+      f"{len(d['groups'])} groups, {len(r)} refused; umask2: {', '.join(u2)}; eq: {', '.join(eq)}")
+sys.exit(0 if ok else 1)
+PY
+exit $fail

@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The perf_event backend planned for the kernel's facts (host/perf-kernel.c,
+ * host/perf-plan.c), checked against the kernel double written from Linux's
+ * source (tests/unit/lib/perf-kernel-double.c; SIMULATED: no real kernel),
+ * on the kernel trees of tests/data/sysfs/ and the CPUID subsets of
+ * tests/data/cpuid/ (no ../shared needed):
+ *   - the facts reader: values at Linux's paths, located errors;
+ *   - each rule of the double fires on a group built to break it, so a
+ *     plan it accepts was checked by rules that can fail;
+ *   - every model's plan (levels 1-3 and full, SMT on and off) under each
+ *     kernel flavour: every group opens and schedules (no error state, no
+ *     EINVAL/EACCES/ENXIO, not inactive, counts what was asked) or its
+ *     events were refused before counting, by name. The table is printed
+ *     ("# table ...": tests/suite/77-perf-kernel-double.sh shows it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/detect-dump.h"
+#include "arch/cpuid-dump.h"
+#include "host/perf-plan.h"
+#include "metrics/model.h"
+#include "tests/unit/lib/perf-kernel-double.h"
+#include "tests/unit/lib/test.h"
+
+#define SYSFS "tests/data/sysfs/"
+#define CPUID "tests/data/cpuid/"
+
+static bool load_kernel(const char *flavour, struct bt_perf_kernel *k)
+{
+	char root[256];
+	struct bt_diag d = { "" };
+	snprintf(root, sizeof(root), SYSFS "%s", flavour);
+	bt_status st = bt_perf_kernel_read(root, k, &d);
+	if (st != BT_OK)
+		bt_test_fail(__FILE__, __LINE__, "%s: %s", flavour, d.text);
+	return st == BT_OK;
+}
+
+/* The double's machine: the CPU's raw CPUID leaves, read from the dump
+ * here (not through the backend). */
+static bool load_machine(const char *dump, unsigned cpu, const struct bt_perf_kernel *k,
+			 struct kd_machine *m)
+{
+	char path[256];
+	snprintf(path, sizeof(path), CPUID "%s", dump);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	struct bt_cpuid_dump dd;
+	struct bt_diag d = { "" };
+	if (bt_cpuid_dump_parse(buf, n, &dd, &d) != BT_OK)
+		return false;
+	memset(m, 0, sizeof(*m));
+	m->k = k;
+	m->cpu = cpu;
+	bool found = false;
+	for (size_t g = 0; g < dd.n_groups; g++)
+		for (size_t i = 0; i < dd.groups[g].n_cpus; i++) {
+			const struct bt_cpuid_dump_group *G = &dd.groups[g];
+			if (G->cpus[i] == 0)
+				m->l0a_boot = bt_cpuid_dump_get(G, 0x0A, 0);
+			if (G->cpus[i] != cpu)
+				continue;
+			found = true;
+			struct bt_cpuid l0 = bt_cpuid_dump_get(G, 0, 0), l1 = bt_cpuid_dump_get(G, 1, 0);
+			m->amd = l0.ebx == 0x68747541;           /* "Auth" */
+			m->hypervisor = l1.ecx >> 31 & 1;
+			m->l0a = bt_cpuid_dump_get(G, 0x0A, 0);
+			m->l23 = bt_cpuid_dump_get(G, 0x23, 0);
+			m->l23_1 = bt_cpuid_dump_get(G, 0x23, 1);
+			m->e22 = bt_cpuid_dump_get(G, 0x80000022u, 0);
+		}
+	bt_cpuid_dump_free(&dd);
+	return found;
+}
+
+static bool target_for(const char *flavour, const char *dump, unsigned cpu,
+		       struct bt_perf_kernel *k, struct bt_perf_target *t, struct bt_dump_decision *dd)
+{
+	char spec[256];
+	struct bt_cpuid l0a;
+	struct bt_diag d = { "" };
+	unsigned c;
+	if (!load_kernel(flavour, k))
+		return false;
+	snprintf(spec, sizeof(spec), CPUID "%s@%u", dump, cpu);
+	if (bt_detect_dump_cpu(spec, dd, &l0a, &c, &d) != BT_OK ||
+	    bt_perf_target_init(t, k, &dd->ci, &l0a, c, &d) != BT_OK) {
+		bt_test_fail(__FILE__, __LINE__, "%s on %s: %s", flavour, spec, d.text);
+		return false;
+	}
+	return true;
+}
+
+TEST(facts_read_at_linux_paths)
+{
+	static struct bt_perf_kernel k;
+	if (!load_kernel("adl-6.6", &k))
+		return;
+	CHECK_EQ_INT(k.n_pmus, 2);
+	CHECK(k.hybrid);
+	const struct bt_pk_pmu *core = bt_pk_pmu_named(&k, "cpu_core"), *atom = bt_pk_pmu_named(&k, "cpu_atom");
+	CHECK(core && atom);
+	if (!core || !atom)
+		return;
+	CHECK_EQ_INT(core->type, 4);
+	CHECK_EQ_INT(atom->type, 10);
+	CHECK(bt_pk_pmu_for_cpu(&k, 11) == core);
+	CHECK(bt_pk_pmu_for_cpu(&k, 12) == atom);
+	CHECK(bt_pk_pmu_for_cpu(&k, 20) == NULL);
+	CHECK_STR(core->pmu_name, "alderlake_hybrid");
+	CHECK(core->ev_slots && core->ev_td_mem_bound && !atom->ev_slots);
+	/* format/event "config:0-7", umask 8-15, edge 18, pc 19, inv 23, cmask 24-31 */
+	CHECK_EQ_U64(atom->mask[0], 0xFF8CFFFFull);
+	CHECK_EQ_U64(bt_pk_format_named(core, "frontend")->mask, 0xFFFFFFull);
+	CHECK(bt_pk_format_named(atom, "frontend") == NULL);
+	CHECK(bt_pk_format_named(core, "any") == NULL);   /* AnyThread deprecated (v5) */
+	CHECK_EQ_INT(k.nmi_watchdog, 1);
+	CHECK_EQ_INT(k.paranoid, 2);
+	CHECK_EQ_INT(k.smt_active, 1);
+	CHECK(k.caps_known && !bt_pk_perfmon_capable(&k));
+	CHECK_STR(k.osrelease, "6.6.0-32-amd64");
+	CHECK(bt_pk_version_at_least(&k, 6, 6) && !bt_pk_version_at_least(&k, 6, 11));
+	if (!load_kernel("lnl-6.12", &k))
+		return;
+	core = bt_pk_pmu_named(&k, "cpu_core");
+	/* umask2_show: "config:8-15,40-47"; eq config:36 */
+	CHECK(core && bt_pk_format_named(core, "umask")->mask == (0xFF00ull | 0xFFull << 40));
+	CHECK(core && bt_pk_format_named(core, "eq")->mask == 1ull << 36);
+	if (!load_kernel("genoa-6.6", &k))
+		return;
+	/* amd/core.c: event config:0-7,32-35, umask, edge, inv, cmask (no pc) */
+	CHECK_EQ_U64(bt_pk_pmu_named(&k, "cpu")->mask[0], 0xFF84FFFFull | 0xFull << 32);
+}
+
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	CHECK(system(cmd) == 0);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST(malformed_facts_are_located_errors)
+{
+	char dir[] = "/tmp/bt-perf-kernel-XXXXXX";
+	static struct bt_perf_kernel k;
+	struct bt_diag d = { "" };
+	uint8_t w;
+	uint64_t m;
+	int col;
+	const char *what;
+
+	CHECK(bt_pk_parse_format("config:0-7,32-35\n", &w, &m, &col, &what) && w == 0 &&
+	      m == (0xFFull | 0xFull << 32));
+	CHECK(bt_pk_parse_format("config1:0-63", &w, &m, &col, &what) && w == 1 && m == ~0ull);
+	CHECK(!bt_pk_parse_format("config:9-3", &w, &m, &col, &what) && col == 10);
+	CHECK(!bt_pk_parse_format("config:64", &w, &m, &col, &what) && col == 8);
+	CHECK(!bt_pk_parse_format("conf:1", &w, &m, &col, &what) && col == 1);
+	CHECK(!bt_pk_parse_format("config:1,1", &w, &m, &col, &what));
+	CHECK(mkdtemp(dir) != NULL);
+	put_file(dir, "sys/bus/event_source/devices/cpu/type", "4x\n");
+	CHECK(bt_perf_kernel_read(dir, &k, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "/sys/bus/event_source/devices/cpu/type:1:2: unexpected 'x'"), "%s", d.text);
+	put_file(dir, "sys/bus/event_source/devices/cpu/type", "4\n");
+	put_file(dir, "sys/bus/event_source/devices/cpu/format/umask", "config:8-15,40-4\n");
+	CHECK(bt_perf_kernel_read(dir, &k, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "format/umask:1:16: expected a bit range"), "%s", d.text);
+	put_file(dir, "sys/bus/event_source/devices/cpu/format/umask", "config:8-15\n");
+	put_file(dir, "proc/sys/kernel/perf_event_paranoid", "2\n3\n");
+	CHECK(bt_perf_kernel_read(dir, &k, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "perf_event_paranoid:2:1: more than one line"), "%s", d.text);
+	put_file(dir, "proc/sys/kernel/perf_event_paranoid", "-1\n");
+	put_file(dir, "proc/self/status", "Name:\tx\nCapEff:\t00000040000000zz\n");
+	CHECK(bt_perf_kernel_read(dir, &k, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "proc/self/status:2:23: CapEff is not 16 hex digits"), "%s", d.text);
+	put_file(dir, "proc/self/status", "Name:\tx\nCapEff:\t0000004000000000\n");
+	put_file(dir, "sys/bus/event_source/devices/cpu_atom/type", "10\n");
+	put_file(dir, "sys/bus/event_source/devices/cpu_atom/cpus", "4-2\n");
+	CHECK(bt_perf_kernel_read(dir, &k, &d) == BT_ERR_INVALID);
+	CHECK_MSG(strstr(d.text, "cpu_atom/cpus:1:4: expected a CPU range"), "%s", d.text);
+	put_file(dir, "sys/bus/event_source/devices/cpu_atom/cpus", "2-4,7\n");
+	CHECK(bt_perf_kernel_read(dir, &k, &d) == BT_OK);
+	CHECK(k.paranoid == -1 && k.cap_perfmon && bt_pk_perfmon_capable(&k));
+	CHECK(bt_pk_pmu_for_cpu(&k, 7) && bt_pk_pmu_for_cpu(&k, 5) == NULL);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
+/* One member by hand, as perf-attr.c would make it. */
+static void member(struct bt_perf_member *m, uint32_t type, uint64_t config, bool leader, const char *what)
+{
+	memset(m, 0, sizeof(*m));
+	m->attr.size = sizeof(m->attr);
+	m->attr.type = type;
+	m->attr.config = config;
+	m->attr.exclude_kernel = 1;
+	m->attr.exclude_hv = 1;
+	m->attr.pinned = leader;
+	m->attr.disabled = leader;
+	snprintf(m->what, sizeof(m->what), "%s", what);
+}
+
+TEST(each_rule_of_the_double_fires)
+{
+	static struct bt_perf_kernel k;
+	struct kd_machine m;
+	struct bt_perf_member g[12];
+	char why[256];
+
+	/* SKX, watchdog on fixed counter 1: fixed 0/2 and 4 general events
+	 * fit; a fifth general event (the task's cycles) does not. */
+	CHECK(load_kernel("skx-6.6", &k) && load_machine("skx-subset.cpuid", 0, &k, &m));
+	member(&g[0], 4, 0x00c0, true, "inst");
+	member(&g[1], 4, 0x0300, false, "ref");
+	member(&g[2], 4, 0x01c2, false, "a");
+	member(&g[3], 4, 0x01c4, false, "b");
+	member(&g[4], 4, 0x01c5, false, "c");
+	member(&g[5], 4, 0x010e, false, "d");
+	CHECK_EQ_INT(kd_open_group(&m, g, 6, why, sizeof(why)), KD_OK);
+	member(&g[6], 4, 0x003c, false, "cycles");
+	CHECK_EQ_INT(kd_open_group(&m, g, 7, why, sizeof(why)), KD_ERROR_STATE);
+	/* without the watchdog, cycles takes fixed counter 1 */
+	k.nmi_watchdog = 0;
+	CHECK_EQ_INT(kd_open_group(&m, g, 7, why, sizeof(why)), KD_OK);
+	k.nmi_watchdog = 1;
+	/* 0x0300 is a pseudo-encoding: fixed counter 2 only; two of them cannot be */
+	member(&g[2], 4, 0x0300, false, "ref2");
+	CHECK_EQ_INT(kd_open_group(&m, g, 3, why, sizeof(why)), KD_EINVAL);
+	/* AnyThread: EACCES at paranoid 2, fine with CAP_PERFMON */
+	member(&g[1], 4, 0x0020003c, false, "any");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_EACCES);
+	k.cap_perfmon = true;
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_OK);
+	k.cap_perfmon = false;
+	/* ring 0 only: exclude_kernel clear needs paranoid <= 1; all rings excluded counts nothing */
+	member(&g[1], 4, 0x01c4, false, "sup");
+	g[1].attr.exclude_kernel = 0;
+	g[1].attr.exclude_user = 1;
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_EACCES);
+	g[1].attr.exclude_kernel = 1;
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_WRONG);
+	/* config1 on an event without an extra register is ignored; OCR's beyond its mask is EINVAL */
+	member(&g[1], 4, 0x01c4, false, "c1");
+	g[1].attr.config1 = 0x10;
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_WRONG);
+	member(&g[1], 4, 0x01b7, false, "ocr");
+	g[1].attr.config1 = 1ull << 40;
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_EINVAL);
+	g[1].attr.config1 = 0x10001;
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_OK);
+	/* under a hypervisor the extra MSR is not writable */
+	CHECK(load_kernel("kvm-skx-6.6", &k) && load_machine("kvm-skx-guest.cpuid", 0, &k, &m));
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_ENXIO);
+
+	/* HSW with SMT on: an exclusive D1H halves 4 general counters to 2 */
+	CHECK(load_kernel("hsw-6.6", &k) && load_machine("hsw-subset.cpuid", 0, &k, &m));
+	member(&g[0], 4, 0x00c0, true, "inst");
+	member(&g[1], 4, 0x01d1, false, "excl");
+	member(&g[2], 4, 0x01c4, false, "b");
+	CHECK_EQ_INT(kd_open_group(&m, g, 3, why, sizeof(why)), KD_OK);
+	member(&g[3], 4, 0x01c5, false, "c");
+	CHECK_EQ_INT(kd_open_group(&m, g, 4, why, sizeof(why)), KD_ERROR_STATE);
+	CHECK_MSG(strstr(why, "halved"), "%s", why);
+	member(&g[1], 4, 0x01c2, false, "not excl");
+	CHECK_EQ_INT(kd_open_group(&m, g, 4, why, sizeof(why)), KD_OK);
+	/* L1D_PEND_MISS.PENDING is counter 2 only: two of them cannot be */
+	member(&g[1], 4, 0x0148, false, "pend");
+	member(&g[2], 4, 0x0148 | 1ull << 24, false, "pend:c1");
+	CHECK_EQ_INT(kd_open_group(&m, g, 3, why, sizeof(why)), KD_EINVAL);
+
+	/* ADL: a raw (type 4) group on an E-core never runs; cpu_atom's type does */
+	CHECK(load_kernel("adl-6.6", &k) && load_machine("adl-subset.cpuid", 12, &k, &m));
+	member(&g[0], 4, 0x00c0, true, "inst");
+	CHECK_EQ_INT(kd_open_group(&m, g, 1, why, sizeof(why)), KD_INACTIVE);
+	member(&g[0], 10, 0x00c0, true, "inst");
+	CHECK_EQ_INT(kd_open_group(&m, g, 1, why, sizeof(why)), KD_OK);
+	member(&g[1], 4, 0x01c4, false, "mixed");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_EINVAL);
+	/* the P-core's slots and metric pseudo-events; metric without slots leader */
+	CHECK(load_machine("adl-subset.cpuid", 0, &k, &m));
+	member(&g[0], 4, 0x0400, true, "slots");
+	member(&g[1], 4, 0x8000, false, "retiring");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_OK);
+	member(&g[0], 4, 0x00c0, true, "inst");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_EINVAL);
+
+	/* LNL on 6.6: umask2 and eq dropped silently (WRONG), no slots */
+	CHECK(load_kernel("lnl-6.6", &k) && load_machine("lnl-subset.cpuid", 0, &k, &m));
+	member(&g[0], 4, 0x00c0, true, "inst");
+	member(&g[1], 4, 0x01d1 | 1ull << 40, false, "umask2");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_WRONG);
+	member(&g[1], 4, 0x01a8 | 1ull << 36 | 8ull << 24, false, "eq");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_WRONG);
+	member(&g[1], 4, 0x0400, false, "slots");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_EINVAL);
+	/* ... kept on 6.12 */
+	CHECK(load_kernel("lnl-6.12", &k) && load_machine("lnl-subset.cpuid", 0, &k, &m));
+	member(&g[1], 4, 0x01d1 | 1ull << 40, false, "umask2");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_OK);
+	/* Skymont's fixed counter 5 (0x019c) on 6.12's cpu_atom */
+	CHECK(load_machine("lnl-subset.cpuid", 4, &k, &m));
+	member(&g[0], 10, 0x00c0, true, "inst");
+	member(&g[1], 10, 0x019c, false, "fe bound");
+	CHECK_EQ_INT(kd_open_group(&m, g, 2, why, sizeof(why)), KD_OK);
+
+	/* Genoa: 6 counters, one the watchdog's */
+	CHECK(load_kernel("genoa-6.6", &k) && load_machine("genoa-subset.cpuid", 0, &k, &m));
+	for (int i = 0; i < 6; i++)
+		member(&g[i], 4, 0xC0 + (uint64_t)i, i == 0, "e");
+	CHECK_EQ_INT(kd_open_group(&m, g, 5, why, sizeof(why)), KD_OK);
+	CHECK_EQ_INT(kd_open_group(&m, g, 6, why, sizeof(why)), KD_ERROR_STATE);
+}
+
+TEST(target_rules)
+{
+	static struct bt_perf_kernel k;
+	static struct bt_perf_target t;
+	static struct bt_dump_decision dd;
+
+	/* SKX: the watchdog's fixed counter 1 goes, 4 general counters stay */
+	if (!target_for("skx-6.6", "skx-subset.cpuid", 0, &k, &t, &dd))
+		return;
+	CHECK_EQ_U64(t.caps.fixed_mask, 0x5);
+	CHECK_EQ_U64(t.caps.gp_mask, 0xF);
+	CHECK(t.wd_fixed1 && t.attr.type == 4);
+	/* Genoa: one general counter less, no SMI counter */
+	if (!target_for("genoa-6.6", "genoa-subset.cpuid", 0, &k, &t, &dd))
+		return;
+	CHECK_EQ_U64(t.caps.gp_mask, 0x1F);
+	CHECK(!t.caps.amd_smi_rx && t.wd_gp);
+	/* ADL E-core: cpu_atom's type */
+	if (!target_for("adl-6.6", "adl-subset.cpuid", 13, &k, &t, &dd))
+		return;
+	CHECK_EQ_INT(t.attr.type, 10);
+	CHECK_STR(t.pmu->name, "cpu_atom");
+	/* ... the P-core: slots and 8 PERF_METRICS fields */
+	if (!target_for("adl-6.6", "adl-subset.cpuid", 1, &k, &t, &dd))
+		return;
+	CHECK(t.caps.perf_metrics && t.caps.perf_metrics_fields == 8 && (t.caps.fixed_mask & 8));
+	/* HSW with SMT on: D0H-D3H planned alone */
+	if (!target_for("hsw-6.6", "hsw-subset.cpuid", 0, &k, &t, &dd))
+		return;
+	CHECK(t.excl_alone);
+	/* LNL on 6.6: the generic PMU's 8 general counters, fixed 0-2 (1 the watchdog's) */
+	if (!target_for("lnl-6.6", "lnl-subset.cpuid", 0, &k, &t, &dd))
+		return;
+	CHECK(t.generic);
+	CHECK_EQ_U64(t.caps.gp_mask, 0xFF);
+	CHECK_EQ_U64(t.caps.fixed_mask, 0x5);
+	/* LNL 6.12 E-core: Skymont's fixed 4-6 with Linux's encodings */
+	if (!target_for("lnl-6.12", "lnl-subset.cpuid", 5, &k, &t, &dd))
+		return;
+	CHECK_EQ_U64(t.caps.fixed_mask, 0x75);
+	CHECK_EQ_U64(t.attr.fixed_config[5], 0x019c);
+	/* CPUID read on a P-core, pinned to an E-core: refused */
+	{
+		struct bt_cpu_info p = dd.ci;
+		struct bt_diag d = { "" };
+		struct bt_cpuid l0a = { 0, 0, 0, 0 };
+		p.core_type = BT_CORE_TYPE_CORE;
+		CHECK(bt_perf_target_init(&t, &k, &p, &l0a, 5, &d) == BT_ERR_INVALID);
+		CHECK_MSG(strstr(d.text, "CPUID was read on another CPU"), "%s", d.text);
+	}
+}
+
+/* The refusals the LNL 6.6 plan must have, by name and reason. */
+TEST(lnl_on_6_6_refuses_umask2_and_eq_by_name)
+{
+	static struct bt_perf_kernel k;
+	static struct bt_perf_target t;
+	static struct bt_dump_decision dd;
+	struct bt_diag d = { "" };
+	if (!target_for("lnl-6.6", "lnl-subset.cpuid", 0, &k, &t, &dd))
+		return;
+	struct bt_perf_model_plan *mp = calloc(1, sizeof(*mp));
+	CHECK(mp && bt_perf_plan_model(&t, "LNL-LNC", 0, false, mp, &d) == BT_OK);
+	int umask2 = 0, eq = 0;
+	for (int i = 0; mp && i < mp->n; i++) {
+		if (mp->plan.ev[i].place != BT_PLACE_UNMEASURABLE)
+			continue;
+		const struct bt_event *e = mp->planned[i];
+		if (e->umask_ext) {
+			umask2++;
+			CHECK_MSG(strstr(mp->plan.ev[i].reason, "umask2 (config:40-47)"), "%s: %s", e->name,
+				  mp->plan.ev[i].reason);
+		}
+		if (e->flags & BT_EVF_EQ) {
+			eq++;
+			CHECK_MSG(strstr(mp->plan.ev[i].reason, "eq (config:36)"), "%s: %s", e->name,
+				  mp->plan.ev[i].reason);
+		}
+	}
+	/* every umask2 / eq event of the model is refused (none is planned) */
+	for (int i = 0; mp && i < mp->n; i++)
+		if (mp->planned[i]->umask_ext || (mp->planned[i]->flags & BT_EVF_EQ))
+			CHECK_MSG(mp->plan.ev[i].place == BT_PLACE_UNMEASURABLE, "%s planned",
+				  mp->planned[i]->name);
+	CHECK(umask2 > 0 && eq > 0);
+	if (mp)
+		bt_perf_model_plan_close(mp);
+	free(mp);
+}
+
+static const struct flavour {
+	const char *tree, *dump;
+	unsigned cpus[2];
+	int n_cpus;
+} flavours[] = {
+	{ "skx-6.6", "skx-subset.cpuid", { 0 }, 1 },
+	{ "hsw-6.6", "hsw-subset.cpuid", { 0 }, 1 },
+	{ "adl-6.6", "adl-subset.cpuid", { 0, 12 }, 2 },
+	{ "lnl-6.6", "lnl-subset.cpuid", { 0, 4 }, 2 },
+	{ "lnl-6.12", "lnl-subset.cpuid", { 0, 4 }, 2 },
+	{ "genoa-6.6", "genoa-subset.cpuid", { 0 }, 1 },
+	{ "kvm-skx-6.6", "kvm-skx-guest.cpuid", { 0 }, 1 },
+};
+
+TEST(every_plan_opens_under_every_kernel_flavour)
+{
+	static struct bt_perf_kernel k, k2;
+	static struct bt_perf_target t;
+	static struct bt_dump_decision dd;
+	static struct bt_perf_member mem[BT_PERF_MAX_MEMBERS];
+	struct kd_machine m;
+	char why[300];
+	int total_errors = 0;
+
+	printf("# table %-12s %-8s %-4s %7s %8s %7s  %s\n", "flavour", "model", "cpu", "groups",
+	       "refused", "errors", "(levels 1,2,3,full x SMT on,off)");
+	for (size_t f = 0; f < sizeof(flavours) / sizeof(flavours[0]); f++) {
+		for (int c = 0; c < flavours[f].n_cpus; c++) {
+			unsigned cpu = flavours[f].cpus[c];
+			if (!target_for(flavours[f].tree, flavours[f].dump, cpu, &k, &t, &dd))
+				continue;
+			if (!load_kernel(flavours[f].tree, &k2) || !load_machine(flavours[f].dump, cpu, &k2, &m)) {
+				bt_test_fail(__FILE__, __LINE__, "%s: no machine", flavours[f].tree);
+				continue;
+			}
+			int groups = 0, refused = 0, errors = 0;
+			static const unsigned levels[4] = { 1, 2, 3, 0 };
+			for (int smt = 1; smt >= 0; smt--)
+				for (int l = 0; l < 4; l++) {
+					struct bt_perf_model_plan *mp = calloc(1, sizeof(*mp));
+					struct bt_diag d = { "" };
+					if (!mp)
+						continue;
+					bt_status st = bt_perf_plan_model(&t, dd.model, levels[l], smt, mp, &d);
+					if (st != BT_OK && mp->model && levels[l] > bt_model_max_level(mp->model)) {
+						bt_perf_model_plan_close(mp);
+						free(mp);
+						continue;   /* a model with fewer levels */
+					}
+					if (st != BT_OK) {
+						errors++;
+						printf("# %s %s level %u SMT %d: no valid plan: %s\n", flavours[f].tree,
+						       dd.model, levels[l], smt, d.text);
+					}
+					groups += mp->plan.n_groups;
+					refused += mp->plan.n_unmeasurable;
+					for (int g = 0; st == BT_OK && g < mp->plan.n_groups; g++) {
+						int n = 0;
+						if (bt_perf_target_group(&t, &mp->plan, g, mp->planned, mem, &n, &d) != BT_OK) {
+							errors++;
+							printf("# %s %s group %d: %s\n", flavours[f].tree, dd.model, g, d.text);
+							continue;
+						}
+						enum kd_result r = kd_open_group(&m, mem, n, why, sizeof(why));
+						if (r != KD_OK) {
+							errors++;
+							printf("# %s %s level %u SMT %d group %d: %s: %s\n#   [", flavours[f].tree,
+							       dd.model, levels[l], smt, g, kd_result_name(r), why);
+							for (int i = 0; i < n; i++)
+								printf("%s%s=0x%llx", i ? ", " : "", mem[i].what,
+								       (unsigned long long)mem[i].attr.config);
+							printf("]\n");
+						}
+					}
+					bt_perf_model_plan_close(mp);
+					free(mp);
+				}
+			printf("# table %-12s %-8s %-4u %7d %8d %7d\n", flavours[f].tree, dd.model, cpu, groups,
+			       refused, errors);
+			total_errors += errors;
+		}
+	}
+	CHECK_EQ_INT(total_errors, 0);
+}
+
+/* The double can fail: plans made the old way (CPUID's counters, the raw
+ * PMU type, nothing refused) break under it as Linux would break them. */
+static int errors_of(struct bt_perf_target *t, const struct kd_machine *m, const char *model,
+		     unsigned level, bool smt, enum kd_result *first)
+{
+	static struct bt_perf_member mem[BT_PERF_MAX_MEMBERS];
+	struct bt_perf_model_plan *mp = calloc(1, sizeof(*mp));
+	struct bt_diag d = { "" };
+	char why[300];
+	int errors = 0;
+	*first = KD_OK;
+	if (!mp)
+		return -1;
+	if (bt_perf_plan_model(t, model, level, smt, mp, &d) == BT_OK)
+		for (int g = 0; g < mp->plan.n_groups; g++) {
+			int n = 0;
+			if (bt_perf_target_group(t, &mp->plan, g, mp->planned, mem, &n, &d) != BT_OK)
+				continue;
+			enum kd_result r = kd_open_group(m, mem, n, why, sizeof(why));
+			if (r != KD_OK && !errors++)
+				*first = r;
+		}
+	else
+		errors = -1;
+	bt_perf_model_plan_close(mp);
+	free(mp);
+	return errors;
+}
+
+TEST(old_plans_fail_under_the_double)
+{
+	static struct bt_perf_kernel k, k2;
+	static struct bt_perf_target t;
+	static struct bt_dump_decision dd;
+	struct kd_machine m;
+	enum kd_result r;
+
+	/* SKX planned for CPUID's fixed counter 1: the watchdog holds it */
+	if (!target_for("skx-6.6", "skx-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("skx-6.6", &k2) ||
+	    !load_machine("skx-subset.cpuid", 0, &k2, &m))
+		return;
+	t.caps.fixed_mask = t.cpuid_caps.fixed_mask;
+	t.wd_fixed1 = false;
+	CHECK(errors_of(&t, &m, "SKX", 3, false, &r) > 0 && r == KD_ERROR_STATE);
+	/* ADL E-core opened as PERF_TYPE_RAW: the cpu_core PMU never runs there */
+	if (!target_for("adl-6.6", "adl-subset.cpuid", 12, &k, &t, &dd) || !load_kernel("adl-6.6", &k2) ||
+	    !load_machine("adl-subset.cpuid", 12, &k2, &m))
+		return;
+	t.attr.type = 0;
+	CHECK(errors_of(&t, &m, "ADL-GRT", 1, false, &r) > 0 && r == KD_INACTIVE);
+	/* LNL on 6.6 with nothing refused: umask2/eq/config1 events count something else */
+	if (!target_for("lnl-6.6", "lnl-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("lnl-6.6", &k2) ||
+	    !load_machine("lnl-subset.cpuid", 0, &k2, &m))
+		return;
+	t.filter.refuse = NULL;
+	CHECK(errors_of(&t, &m, "LNL-LNC", 0, false, &r) > 0 && r == KD_WRONG);
+	/* HSW with SMT on, exclusive events not alone: error state */
+	if (!target_for("hsw-6.6", "hsw-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("hsw-6.6", &k2) ||
+	    !load_machine("hsw-subset.cpuid", 0, &k2, &m))
+		return;
+	t.excl_alone = false;
+	CHECK(errors_of(&t, &m, "HSW", 0, false, &r) > 0 && r == KD_ERROR_STATE);
+	/* Genoa with the watchdog's counter planned */
+	if (!target_for("genoa-6.6", "genoa-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("genoa-6.6", &k2) ||
+	    !load_machine("genoa-subset.cpuid", 0, &k2, &m))
+		return;
+	t.caps.gp_mask = t.cpuid_caps.gp_mask;
+	t.caps.num_gp = t.cpuid_caps.num_gp;
+	CHECK(errors_of(&t, &m, "ZEN4", 0, false, &r) > 0 && r == KD_ERROR_STATE);
+}
