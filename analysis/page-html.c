@@ -77,8 +77,12 @@ static void pct(struct bt_strbuf *o, double v, int decimals)
 {
 	if (isnan(v))
 		bt_sb_puts(o, "<span class=\"dim\">&ndash;</span>");
-	else
+	else if (v < 0 && v * 100 > -0.005) {
+		char d[40];
+		bt_sb_printf(o, "%s&#8239;%%", bt_pct_digits(d, sizeof(d), v * 100));
+	} else {
 		bt_sb_printf(o, "%.*f&#8239;%%", decimals, v * 100);
+	}
 }
 
 /* The level-1 stacked bar: shares of the level-1 sum, labelled in percent,
@@ -248,10 +252,13 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		char st[200];
 		if (isnan(n->value))
 			esc(o, bt_page_state_text(n, st, sizeof(st)));
-		else if (v->spread_known)
-			bt_sb_printf(o, "%.2f&ndash;%.2f&#8239;%%", n->lo * 100, n->hi * 100);
-		else
+		else if (v->spread_known) {
+			char lo[40], hi[40];
+			bt_sb_printf(o, "%s&ndash;%s&#8239;%%", bt_pct_digits(lo, sizeof(lo), n->lo * 100),
+				     bt_pct_digits(hi, sizeof(hi), n->hi * 100));
+		} else {
 			bt_sb_puts(o, "<span class=\"dim\">not derived</span>");
+		}
 		bt_sb_printf(o, "</td><td class=\"flag\">%s</td><td class=\"n\">",
 			     n->on_path ? v->path_largest_share ? "&#9664; bottleneck (largest share)"
 								: "&#9664; bottleneck"

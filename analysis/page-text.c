@@ -13,8 +13,10 @@ static void pct(struct bt_strbuf *o, double v)
 {
 	if (isnan(v))
 		bt_sb_printf(o, "%8s", "-");
-	else
-		bt_sb_printf(o, "%7.2f%%", v * 100);
+	else {
+		char d[40];
+		bt_sb_printf(o, "%7s%%", bt_pct_digits(d, sizeof(d), v * 100));
+	}
 }
 
 static void doc_header(struct bt_strbuf *o, const struct bt_page *p, const struct bt_results_doc *doc,
@@ -48,8 +50,11 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		char st[200];
 		if (isnan(n->value))
 			bt_sb_printf(o, " %19s", bt_page_state_text(n, st, sizeof(st)));
-		else
-			bt_sb_printf(o, " %8.2f..%7.2f%%", n->lo * 100, n->hi * 100);
+		else {
+			char lo[40], hi[40];
+			bt_sb_printf(o, " %8s..%7s%%", bt_pct_digits(lo, sizeof(lo), n->lo * 100),
+				     bt_pct_digits(hi, sizeof(hi), n->hi * 100));
+		}
 		bt_sb_printf(o, " %4s", n->on_path ? "<==" : n->flag ? "*" : "");
 		if (!isnan(n->cpi_share))
 			bt_sb_printf(o, " %9.4f", n->cpi_share);
@@ -88,13 +93,24 @@ static void cpi_stack(struct bt_strbuf *o, const struct bt_view *v)
 	bt_sb_printf(o, "  CPI stack (level-1 share x CPI): CPI %.4f =", v->cpi);
 	for (int c = 0; c < BT_L1_SLOTS; c++)
 		if (c < BT_L1_COUNT || !isnan(l1[c]))
+			/* a share below 0 is no component (metrics/eval.c
+			 * stack_weight), never a "-0.0000" */
 			bt_sb_printf(o, "%s %s %.4f", c ? " +" : "", bt_l1_category_label(c),
-				     isnan(l1[c]) ? 0 : l1[c] * v->cpi);
+				     isnan(l1[c]) || l1[c] < 0 ? 0 : l1[c] * v->cpi);
 	bt_sb_putc(o, '\n');
 	bt_sb_puts(o, "  CPI share of the bottleneck path:");
-	for (size_t i = 0; i < v->n_nodes; i++)
-		if (v->nodes[i].on_path && !isnan(v->nodes[i].cpi_share))
-			bt_sb_printf(o, " %s %.4f", v->nodes[i].name, v->nodes[i].cpi_share);
+	for (size_t i = 0; i < v->n_nodes; i++) {
+		if (!v->nodes[i].on_path)
+			continue;
+		if (isnan(v->nodes[i].cpi_share)) {
+			/* the stack splits a parent among all its children or
+			 * none (metrics/eval.c): it stops above this one */
+			bt_sb_printf(o, " %s n/a (a sibling has no share: the stack stops above it)",
+				     v->nodes[i].name);
+			break;
+		}
+		bt_sb_printf(o, " %s %.4f", v->nodes[i].name, v->nodes[i].cpi_share);
+	}
 	bt_sb_putc(o, '\n');
 }
 
@@ -126,11 +142,17 @@ static void checks_and_plan(struct bt_strbuf *o, const struct bt_view *v)
 		     tol * 100);
 	bt_sb_printf(o, "  %5s %6s %14s %14s %14s %10s %7s %7s %5s %10s\n", "step", "level", "inst min",
 		     "inst median", "inst max", "agreement", "retried", "flagged", "SMIs", "SMM frozen");
-	for (size_t i = 0; i < n; i++)
-		bt_sb_printf(o, "  %5zu %6u %14.0f %14.0f %14.0f %9.4f%% %7u %7u %5u %10s\n", i + 1,
-			     st[i].level, st[i].inst_min, st[i].inst_median, st[i].inst_max,
-			     st[i].agreement * 100, st[i].retried, st[i].flagged, st[i].smis,
+	for (size_t i = 0; i < n; i++) {
+		/* no agreement where no instructions were counted (a step
+		 * whose nodes needed no new group): "n/a", as the HTML's dash */
+		char agree[24] = "n/a";
+		if (!isnan(st[i].agreement))
+			snprintf(agree, sizeof(agree), "%.4f%%", st[i].agreement * 100);
+		bt_sb_printf(o, "  %5zu %6u %14.0f %14.0f %14.0f %10s %7u %7u %5u %10s\n", i + 1,
+			     st[i].level, st[i].inst_min, st[i].inst_median, st[i].inst_max, agree,
+			     st[i].retried, st[i].flagged, st[i].smis,
 			     st[i].smm_frozen > 0 ? "yes" : st[i].smm_frozen == 0 ? "no" : "-");
+	}
 	unsigned held, violated, na;
 	bt_page_rule_counts(v, &held, &violated, &na);
 	bt_sb_printf(o, "  consistency rules: %u held, %u violated, %u not applicable\n", held, violated, na);
@@ -190,8 +212,10 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v)
 		bt_sb_printf(o, "  %s ", bt_l1_category_label(c));
 		if (isnan(l1[c]))
 			bt_sb_puts(o, "-");
-		else
-			bt_sb_printf(o, "%.2f%%", l1[c] * 100);
+		else {
+			char d[40];
+			bt_sb_printf(o, "%s%%", bt_pct_digits(d, sizeof(d), l1[c] * 100));
+		}
 	}
 	bt_sb_putc(o, '\n');
 	tree(o, v);
@@ -236,9 +260,11 @@ static void heat(struct bt_strbuf *o, const struct bt_page *p)
 				const struct bt_view_node *m = bt_view_find(&p->views[j], n->name);
 				if (!m || isnan(m->value))
 					bt_sb_printf(o, " %14s", bt_page_no_value(m) ? bt_page_no_value(m) : "-");
-				else
-					bt_sb_printf(o, " %13.2f%s", m->value * 100,
+				else {
+					char d[40];
+					bt_sb_printf(o, " %13s%s", bt_pct_digits(d, sizeof(d), m->value * 100),
 						     m->on_path ? "<" : m->flag ? "*" : " ");
+				}
 			}
 			bt_sb_putc(o, '\n');
 		}

@@ -616,6 +616,16 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 			note(r, "%d workload(s) failed", r->phase.n_failed);
 			r->status = BT_EXIT_FAILED;
 		}
+		/* A check found counts the formulas cannot trust (count-run.c
+		 * untrust_by_rules, --bring-up's validation): the trees are
+		 * written with those nodes marked, and the status says a check
+		 * failed, with or without --no-health-check. */
+		if (r->phase.n_untrusted) {
+			note(r, "%d counted workload(s) with untrusted nodes (a violated consistency "
+				"rule, a cross-check or a failed validation): never the bottleneck",
+			     r->phase.n_untrusted);
+			r->status = BT_EXIT_FAILED;
+		}
 	}
 
 	write_results(r);

@@ -18,9 +18,9 @@ struct bt_count_ctx {
 	 * = passed or not checked); NULL without --bring-up. Each tree marks
 	 * the nodes whose formulas read such an event (count-run.c). */
 	struct bt_untrust *ev_untrust;
-	unsigned n_cross_untrusted;    /* --bring-up: nodes untrusted by a violated
-					* cross-check, summed over the workloads' trees
-					* (a node in two trees counts twice) */
+	unsigned n_cross_untrusted;    /* nodes untrusted by a violated cross-check,
+					* summed over the workloads' trees (a node in
+					* two trees counts twice) */
 	const struct bt_cpu_info *cpu;
 	const struct bt_model_def *def;
 	struct bt_model *model;

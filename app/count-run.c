@@ -648,7 +648,7 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 		}
 		if (pick) {
 			t->untrusted[i] = *pick;
-			t->result->exclude[i] = 1;
+			t->result->exclude[i] |= BT_EXCLUDE_UNTRUSTED;
 		}
 	}
 	free(ev);
@@ -656,22 +656,81 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 }
 
 /*
- * --bring-up: a level-1 node whose cross-check rule is violated (its
- * PERF_METRICS share and the architectural event's differ beyond the
- * rule's tolerance, metrics/rules.c) is untrusted like a node whose event
- * failed validation: which of the two is wrong the counts cannot tell, so
- * the node is shown, marked, and kept off the bottleneck path. Counted in
- * c->n_cross_untrusted: the bring-up's exit status says a check failed.
+ * A violated consistency rule (metrics/rules.h) says some event does not
+ * count as the formulas assume; which one, the counts alone cannot always
+ * tell. Every node whose value formula reads an event the rule points at
+ * (bt_rule_suspects: a share below 0, its numerator's events; a division
+ * by zero, the events that counted 0; any other violation, every event it
+ * involves) is untrusted, "RULE" with the rule:
+ * shown, marked, never on the bottleneck path, and the run's status is 1
+ * (app-main.c). SPR with general counter 1 stuck (STALLS_L2_MISS reads 0):
+ * L3_Bound = (STALLS_L2_MISS - STALLS_L3_MISS) / CLK is -46 %, and
+ * L2_Bound, which reads STALLS_L2_MISS too, would otherwise be the
+ * bottleneck at 69 % (7.7 % without the defect).
+ *
+ * A level-1 node whose cross-check rule is violated (ARCH with
+ * PERF_METRICS: its field's share and the architectural event's differ
+ * beyond the rule's tolerance) is untrusted itself, "CROSS": which of the
+ * two is wrong the counts cannot tell. An untrust the validation gave
+ * (--bring-up) stands: it names the event that failed, and a violated
+ * rule that involves such an event points at it alone.
  * Returns how many nodes it marked.
  */
-static unsigned untrust_cross_checks(struct bt_count_ctx *c, struct bt_tree_outcome *t)
+static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
 	const struct bt_rule_set *rs = c->rules;
-	unsigned ne = bt_model_event_count(c->model), n_ev, marked = 0;
+	unsigned nn = bt_model_node_count(c->model), ne = bt_model_event_count(c->model);
+	unsigned n_ev, marked = 0;
 	uint16_t *ev = malloc((ne + 1) * sizeof(*ev));
+	unsigned *rule_of = calloc(ne + 1, sizeof(*rule_of)); /* per event: rule + 1, 0 none */
 
-	if (!ev)
-		return 0;
+	if (!t->untrusted)
+		t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
+	if (!ev || !rule_of || !t->untrusted)
+		goto out;
+	for (unsigned k = 0; k < rs->n; k++) {
+		if (rs->rules[k].kind == BT_RULE_CROSS_CHECK)
+			continue;
+		unsigned n = bt_rule_suspects(rs, k, t->consistency, t->counts, t->result, ev), f = 0;
+		/* --bring-up: an event of the rule that FAILed validation
+		 * explains it (doubled Topdown_Retiring puts level 1 at 184 %):
+		 * its nodes are untrusted already, and the rule's other events
+		 * (the cycles the slots come from) are not suspects */
+		for (unsigned e = 0; c->ev_untrust && e < n; e++)
+			if (strcmp(c->ev_untrust[ev[e]].verdict, "FAIL") == 0)
+				ev[f++] = ev[e];
+		if (f)
+			n = f;
+		for (unsigned e = 0; e < n; e++)
+			if (!rule_of[ev[e]])
+				rule_of[ev[e]] = k + 1;
+	}
+	for (unsigned i = 0; i < nn; i++) {
+		if (t->untrusted[i].event[0] ||
+		    bt_model_node_value_events(c->model, i, c->constants, ev, &n_ev) != BT_OK)
+			continue;
+		for (unsigned e = 0; e < n_ev; e++) {
+			unsigned k = rule_of[ev[e]];
+			if (!k--)
+				continue;
+			const struct bt_rule_verdict *v = &t->consistency->verdict[k];
+			struct bt_untrust *u = &t->untrusted[i];
+			char rule[160], check[240];
+			bt_rule_describe(rs, k, rule, sizeof(rule));
+			snprintf(u->event, sizeof(u->event), "%s", bt_model_event(c->model, ev[e])->name);
+			snprintf(check, sizeof(check), "%s off by %.3g, tolerance %.3g", rule, v->diff,
+				 v->tol);
+			size_t len = strlen(check);
+			if (len >= sizeof(u->check))
+				len = sizeof(u->check) - 1; /* a long sum rule: its start */
+			memcpy(u->check, check, len);
+			u->check[len] = '\0';
+			snprintf(u->verdict, sizeof(u->verdict), "RULE");
+			t->result->exclude[i] |= BT_EXCLUDE_UNTRUSTED;
+			marked++;
+			break;
+		}
+	}
 	for (unsigned k = 0; k < rs->n; k++) {
 		const struct bt_rule *ru = &rs->rules[k];
 		const struct bt_rule_verdict *v = &t->consistency->verdict[k];
@@ -696,12 +755,33 @@ static unsigned untrust_cross_checks(struct bt_count_ctx *c, struct bt_tree_outc
 			 bt_model_node(c->model, (unsigned)ru->node)->name, v->lhs * 100,
 			 bt_model_node(c->model, (unsigned)ru->node_b)->name, v->rhs * 100, v->tol * 100);
 		snprintf(u->verdict, sizeof(u->verdict), "CROSS");
-		t->result->exclude[ru->node] = 1;
+		t->result->exclude[ru->node] |= BT_EXCLUDE_UNTRUSTED;
+		c->n_cross_untrusted++;
 		marked++;
 	}
+out:
 	free(ev);
-	c->n_cross_untrusted += marked;
+	free(rule_of);
 	return marked;
+}
+
+/* The tree nodes this run did not set out to measure (drill-down, --level
+ * N): never on the path, no CPI-stack share (bt_result.exclude). */
+static void mark_not_measured(const struct bt_count_ctx *c, struct bt_tree_outcome *t)
+{
+	for (unsigned i = 0; i < bt_model_node_count(c->model); i++) {
+		uint8_t *x = &t->result->exclude[i];
+		if (bt_model_node(c->model, i)->kind == BT_NODE_TREE && !t->targeted[i])
+			*x |= BT_EXCLUDE_NOT_MEASURED;
+		else
+			*x &= (uint8_t)~BT_EXCLUDE_NOT_MEASURED;
+	}
+}
+
+static bt_status evaluate(const struct bt_count_ctx *c, struct bt_tree_outcome *t)
+{
+	mark_not_measured(c, t);
+	return bt_evaluate(c->model, t->counts, t->result);
 }
 
 static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
@@ -799,7 +879,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		t->n_steps = 1;
 		run_constants(c, p, t, mw, mask_interrupts);
 		if (st == BT_OK)
-			st = bt_evaluate(c->model, t->counts, t->result);
+			st = evaluate(c, t);
 	} else {
 		const uint16_t *roots;
 		snprintf(t->untargeted_why, sizeof(t->untargeted_why),
@@ -824,7 +904,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 			if (st != BT_OK)
 				break;
 			run_constants(c, p, t, mw, mask_interrupts);
-			st = bt_evaluate(c->model, t->counts, t->result);
+			st = evaluate(c, t);
 			if (step->groups_skipped || t->budget_pebs_skipped) {
 				/* The budget is spent (a group or a timed-PEBS
 				 * window did not fit): no deeper level is opened. */
@@ -876,9 +956,9 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		else
 			bt_consistency_check(t->consistency, t->counts, t->result);
 	}
-	if (st == BT_OK && t->consistency && t->untrusted && untrust_cross_checks(c, t)) {
+	if (st == BT_OK && t->consistency && t->consistency->n_violated && untrust_by_rules(c, t)) {
 		/* the path again, without the nodes just untrusted */
-		st = bt_evaluate(c->model, t->counts, t->result);
+		st = evaluate(c, t);
 		if (st == BT_OK)
 			bt_consistency_check(t->consistency, t->counts, t->result);
 	}
@@ -888,6 +968,15 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 	}
 	*ret = t;
 	return BT_OK;
+}
+
+unsigned bt_tree_outcome_untrusted(const struct bt_tree_outcome *t)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; t && t->untrusted && i < bt_model_node_count(t->model); i++)
+		n += t->untrusted[i].event[0] != '\0' && strcmp(t->untrusted[i].verdict, "SKIP") != 0;
+	return n;
 }
 
 void bt_tree_outcome_free(struct bt_tree_outcome *t)

@@ -68,6 +68,10 @@ void bt_count_health_note(const struct bt_count_ctx *c, char *buf, size_t len);
 void bt_count_plan_caps(const struct bt_count_ctx *c, struct bt_pmu_caps *ret);
 
 void bt_tree_outcome_free(struct bt_tree_outcome *t);
+/* How many nodes of t are untrusted by a check that failed (a violated
+ * rule, a cross-check, a validation FAIL; not a validation SKIP, which
+ * found nothing wrong): the run's status is then 1 (app-main.c). */
+unsigned bt_tree_outcome_untrusted(const struct bt_tree_outcome *t);
 
 /* Where the counter groups' progress is shown (NULL: nowhere). Shown only
  * when the groups run on the CPU baretop runs on: an AP may not print. */

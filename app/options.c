@@ -903,7 +903,8 @@ void bt_options_usage(FILE *f, const char *program)
 		print_option(f, d);
 	}
 	bt_option_combos_help(f);
-	fprintf(f, "\nExit status: 0 success, 1 run failed, 2 bad arguments, "
+	fprintf(f, "\nExit status: 0 success, 1 run failed or a counted tree has untrusted nodes (a "
+		   "violated\nconsistency rule names an event they read), 2 bad arguments, "
 		   "3 results could not be written;\n--validate: 1 a check FAILed, 2 the spec "
 		   "file is malformed, 4 no PMU to validate;\n--bring-up: 1 a check FAILed or a cross-check "
 		   "was violated (the tree is written, its untrusted nodes marked).\n");

@@ -235,6 +235,8 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 					 &d);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
+	if (o->counted && bt_tree_outcome_untrusted(o->counted))
+		r->n_untrusted++;
 	if (o->counted && (o->counted->budget_groups_skipped || o->counted->budget_pebs_skipped)) {
 		bt_console_ui_clear(&r->ui);
 		bt_boot_run_partial(r->boot, o->name, o->cpu, o->counted->budget_groups_skipped,

@@ -47,6 +47,10 @@ struct bt_run_phase {
 	struct bt_outcome *outcomes;
 	int n_outcomes;
 	int n_failed;
+	/* counted workloads whose tree has untrusted nodes (a violated
+	 * consistency rule, a cross-check, a validation FAIL): the run's
+	 * status is 1 (app-main.c) */
+	int n_untrusted;
 	struct bt_console_ui ui;  /* styling and the progress line */
 	struct bt_boot_run *boot;  /* the time budget (--budget); NULL: none */
 };

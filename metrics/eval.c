@@ -375,8 +375,10 @@ static void bottleneck_path(const struct bt_model *m, struct bt_result *r)
 	 * flagged: the path then follows the largest share per level, among
 	 * the nodes that have a value, and says so (path_largest_share).
 	 * A node the caller excluded (r->exclude: its inputs are not
-	 * trusted) is never a candidate, so the path ends above it or goes
-	 * through a trusted sibling. */
+	 * trusted, or the run did not measure it) is never a candidate, so
+	 * the path ends above it or goes through a trusted, measured
+	 * sibling. Nor is a node without a value (not computed, or needing
+	 * a retire latency not measured): its flag is false then. */
 	const uint16_t *kids = m->roots;
 	unsigned n_kids = m->n_roots;
 	bool by_share = !any_tree_threshold(m, r);
@@ -401,10 +403,15 @@ static void bottleneck_path(const struct bt_model *m, struct bt_result *r)
 	}
 }
 
-/* A usable stack component: a valid value, negatives counting as none. */
+/* A usable stack component: a valid value of a node the run measured,
+ * negatives counting as none. A node not measured (BT_EXCLUDE_NOT_MEASURED)
+ * is no component even when its value could be computed from events
+ * counted for others: the stack stops where measurement stopped. */
 static double stack_weight(const struct bt_result *r, unsigned i)
 {
 	double v = r->value[i];
+	if (r->exclude[i] & BT_EXCLUDE_NOT_MEASURED)
+		return NAN;
 	return isnan(v) || r->state[i] != BT_NODE_OK ? NAN : v < 0 ? 0 : v;
 }
 
@@ -498,6 +505,8 @@ bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struc
 		r->flag[i] = t != NO_OP && !isnan(raw) && !isnan(v[t]) && v[t] != 0;
 		r->flag_literal[i] = tl != NO_OP ? !isnan(raw) && !isnan(v[tl]) && v[tl] != 0 : r->flag[i];
 		r->formula_flag[i] = r->flag[i];
+		if (def->nodes[i].kind == BT_NODE_TREE && fabs(r->value[i]) < BT_SHARE_ROUNDING)
+			r->value[i] = 0; /* also -0.0: "-0.00%" nowhere */
 		if (r->state[i] == BT_NODE_NO_RETIRE_LATENCY) {
 			/* the formula's number is kept in raw (what perf would print
 			 * with -1); the node has no value and no flag */

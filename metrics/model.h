@@ -167,6 +167,22 @@ enum bt_node_state {
 				    * formula's number */
 };
 
+/* bt_result.exclude bits. UNTRUSTED: the node's formula reads an event a
+ * check found wrong (a violated consistency rule, a failed counter health
+ * check, a validation FAIL or SKIP). NOT_MEASURED: the run did not set out
+ * to measure it (drill-down, --level N): a value it has comes from events
+ * counted for other nodes, and neither the path nor the CPI stack may go
+ * where measurement did not. */
+#define BT_EXCLUDE_UNTRUSTED 1u
+#define BT_EXCLUDE_NOT_MEASURED 2u
+/* A tree node's value nearer 0 than this is 0 (raw keeps the formula's
+ * number): the rounding of doubles where two shares of the same counts
+ * cancel (Frontend_Bound - Fetch_Latency: -6.1e-16), printed "-0.00%"
+ * otherwise. Far above that rounding (2^-52 = 2.2e-16 of the operands)
+ * and far below anything a share can show (0.01 %% is 1e-4) or a rule
+ * can tell (the tightest tolerance is 2/255): zero either way. */
+#define BT_SHARE_ROUNDING 1e-12
+
 #define BT_PATH_MAX 16
 /* How every output labels a path taken by the largest share. */
 #define BT_PATH_LARGEST_SHARE "largest share (the vendor defines no thresholds)"
@@ -182,10 +198,10 @@ struct bt_result {
 	uint8_t *formula_flag;   /* per node: the threshold as the formula computes it, also
 				  * for BT_NODE_NO_RETIRE_LATENCY nodes (flag is 0 there) */
 	uint8_t *exclude;        /* per node, an input set by the caller (0 after
-				  * bt_result_new): 1 = never on the bottleneck path
-				  * (--bring-up: a node whose formula uses an event
-				  * that failed validation); its value and flag are
-				  * still computed */
+				  * bt_result_new), bits BT_EXCLUDE_*: any bit = never
+				  * on the bottleneck path; its value and flag are
+				  * still computed. BT_EXCLUDE_NOT_MEASURED also keeps
+				  * it out of the CPI stack (its parent's stack stops) */
 	double *cpi_share;       /* per tree node: its CPI-stack component (level 1: value x
 				  * CPI; below: the parent's split among its children by
 				  * value, so children add up to their parent); NaN where

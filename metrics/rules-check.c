@@ -286,3 +286,71 @@ out:
 	free(stack);
 	return n;
 }
+
+/*
+ * Below 0 a share's numerator is below 0: a divisor that is positive (the
+ * cycles, the slots: it was, or the share would be n/a) scales the share
+ * but cannot give it its sign. So the events a share below 0 points at are
+ * those of its numerator: down the node's formula through the clamps
+ * against literals (the unclamped value is what the rule judged), products
+ * with a positive literal (100 * x) and divisions by a positive value, the
+ * numerator's events. SPR's L3_Bound = (MEMORY_ACTIVITY.STALLS_L2_MISS -
+ * MEMORY_ACTIVITY.STALLS_L3_MISS) / CPU_CLK_UNHALTED.THREAD below 0 points
+ * at the two stall events, not at the cycles every node divides by.
+ */
+static uint32_t numerator_of(const struct bt_model *m, const struct bt_result *r, uint32_t i)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		const struct bt_op *o = &m->ops[i];
+
+		if ((o->code == OP_MIN || o->code == OP_MAX) && literal(m, o->a) != literal(m, o->b))
+			i = literal(m, o->a) ? o->b : o->a;
+		else if (o->code == OP_MUL && literal(m, o->a) && m->imm[o->a] > 0)
+			i = o->b;
+		else if (o->code == OP_MUL && literal(m, o->b) && m->imm[o->b] > 0)
+			i = o->a;
+		else if ((o->code == OP_DIV || o->code == OP_DRATIO) && r->ops[o->b] > 0)
+			i = o->a;
+		else
+			break;
+	}
+	return i;
+}
+
+unsigned bt_rule_suspects(const struct bt_rule_set *rs, unsigned i, const struct bt_consistency *cs,
+			  const struct bt_counts *c, const struct bt_result *r, uint16_t *ret)
+{
+	const struct bt_model *m = rs->model;
+	const struct bt_rule *x = &rs->rules[i];
+	const struct bt_rule_verdict *v = &cs->verdict[i];
+	unsigned ne = m->def->n_events, n = 0;
+
+	if (v->state != BT_RULE_VIOLATED)
+		return 0;
+	if (v->undefined) {
+		/* a division by zero with every count given: the events of
+		 * the rule that counted 0 while the workload ran (a dead
+		 * instruction counter: INST_RETIRED.ANY, not the cycles) */
+		unsigned k = bt_rule_events(rs, i, r, ret);
+		for (unsigned e = 0; e < k; e++)
+			if (c->events[ret[e]] == 0)
+				ret[n++] = ret[e];
+		return n ? n : k;
+	}
+	if (x->kind != BT_RULE_FRACTION || !(v->diff < 0) || x->node < 0)
+		return bt_rule_events(rs, i, r, ret);
+	uint8_t *used = calloc(ne + 1, 1), *seen = calloc(m->n_ops + 1, 1);
+	uint32_t *stack = malloc((m->n_ops + 1) * sizeof(*stack));
+	if (used && seen && stack) {
+		mark_events(m, r->ops, numerator_of(m, r, m->node_value[x->node]), seen, stack, used);
+		for (unsigned e = 0; e < ne; e++)
+			if (used[e])
+				ret[n++] = (uint16_t)e;
+	}
+	free(used);
+	free(seen);
+	free(stack);
+	/* a numerator of literals alone (no event): then every event of the
+	 * rule, as for any other violation */
+	return n ? n : bt_rule_events(rs, i, r, ret);
+}

@@ -133,4 +133,17 @@ void bt_consistency_check(struct bt_consistency *cs, const struct bt_counts *c,
 unsigned bt_rule_events(const struct bt_rule_set *rs, unsigned i, const struct bt_result *r,
 			uint16_t *ret);
 
+/*
+ * The events violated rule i points at (0 when it is not violated): a
+ * share below 0, the events of its numerator (rules-check.c numerator_of:
+ * a positive divisor cannot make it negative); a rule violated because it
+ * is undefined (a division by zero with every count of c given), its
+ * events that counted 0; any other violation, every event it involves
+ * (bt_rule_events). The nodes whose formulas read one of
+ * them are not to be trusted. Ascending event indexes; ret needs
+ * bt_model_event_count() entries.
+ */
+unsigned bt_rule_suspects(const struct bt_rule_set *rs, unsigned i, const struct bt_consistency *cs,
+			  const struct bt_counts *c, const struct bt_result *r, uint16_t *ret);
+
 #endif

@@ -146,8 +146,8 @@ struct bt_tree_outcome {
 	/* the evaluated tree against the model's consistency rules
 	 * (metrics/rules.h); NULL when they were not derived */
 	struct bt_consistency *consistency;
-	/* --bring-up: per model node, why it is not trusted (NULL: the run did
-	 * not validate its events) */
+	/* per model node, why it is not trusted (report/tree.h; NULL: no
+	 * check judged it: no violated rule and no --bring-up validation) */
 	struct bt_untrust *untrusted;
 };
 

@@ -65,7 +65,9 @@ static void write_node(struct bt_jw *j, const struct bt_model *m, const struct b
 	bt_jw_object_styled(j, text(nd->name), BT_JW_INLINE);
 	bt_jw_double(j, "value", r->value[i]);
 	/* not measured: no number at all (the formula's, with -1, is meaningless) */
-	bt_jw_double(j, "raw", r->state[i] == BT_NODE_NO_RETIRE_LATENCY ? NAN : r->raw[i]);
+	/* a negative zero (0 times a negative factor) is written as 0 */
+	bt_jw_double(j, "raw", r->state[i] == BT_NODE_NO_RETIRE_LATENCY ? NAN
+			       : r->raw[i] == 0 ? 0 : r->raw[i]);
 	bt_jw_str(j, "kind", kind_str(nd->kind));
 	bt_jw_u64(j, "level", nd->level);
 	bt_jw_str(j, "parent", nd->parent);

@@ -37,12 +37,26 @@ static void value_text(char *buf, size_t size, const struct bt_result *r, unsign
 		snprintf(buf, size, "not meas.");
 	else if (isnan(r->value[i]))
 		snprintf(buf, size, "n/a");
-	else if (percent && fabs(r->value[i] * 100) < 1e4)
-		snprintf(buf, size, "%.2f%%", r->value[i] * 100);
+	else if (percent && fabs(r->value[i] * 100) < 1e4) {
+		char d[40];
+		snprintf(buf, size, "%s%%", bt_pct_digits(d, sizeof(d), r->value[i] * 100));
+	}
 	else if (percent) /* a broken count set: keep every digit that matters */
 		snprintf(buf, size, "%.4g%%", r->value[i] * 100);
 	else
 		snprintf(buf, size, "%.6g", r->value[i]);
+}
+
+const char *bt_pct_digits(char *buf, size_t size, double pct)
+{
+	if (isnan(pct))
+		snprintf(buf, size, "n/a");
+	else if (pct < 0 && pct > -0.005)
+		/* within the range rule's tolerance, or the rule says so */
+		snprintf(buf, size, "%.2g", pct);
+	else
+		snprintf(buf, size, "%.2f", pct);
+	return buf;
 }
 
 void bt_bar_text(char *buf, size_t size, double frac, unsigned cells, bool blocks)
@@ -152,12 +166,46 @@ bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts
 	return o->targeted && !o->targeted[i];
 }
 
+void bt_cpi_share_why(const struct bt_model *m, const struct bt_result *r, unsigned i, char *buf,
+		      size_t size)
+{
+	const struct bt_node_def *nd = bt_model_node(m, i);
+	int parent = nd->parent ? bt_model_node_find(m, nd->parent) : -1;
+	const uint16_t *kids;
+	unsigned nk = parent >= 0 ? bt_model_node_children(m, (unsigned)parent, &kids) : 0;
+
+	snprintf(buf, size, "no CPI share: %s", isnan(r->cpi) ? "CPI is not available" : "");
+	if (isnan(r->cpi))
+		return;
+	if (parent < 0) {
+		snprintf(buf, size, "no CPI share: the node has no value");
+		return;
+	}
+	/* the stack splits a parent among all its children or none
+	 * (metrics/eval.c split_share): the first sibling without a share */
+	for (unsigned k = 0; k < nk; k++) {
+		unsigned s = kids[k];
+		const char *what = r->exclude[s] & BT_EXCLUDE_NOT_MEASURED ? "was not measured"
+				   : r->state[s] == BT_NODE_NO_RETIRE_LATENCY ? "needs a retire latency not measured"
+				   : r->state[s] == BT_NODE_MISSING ? "needs a count not given"
+				   : isnan(r->value[s]) ? "is n/a (division by zero)" : NULL;
+		if (what) {
+			snprintf(buf, size, "%s's stack is split among all its children or none, and %s %s",
+				 nd->parent, bt_model_node(m, s)->name, what);
+			return;
+		}
+	}
+	snprintf(buf, size, "%s's children weigh nothing", nd->parent);
+}
+
 const char *bt_untrust_phrase(const char *verdict)
 {
 	if (verdict && strcmp(verdict, "SKIP") == 0)
 		return "was skipped in validation";
 	if (verdict && strcmp(verdict, "CROSS") == 0)
 		return "disagrees with PERF_METRICS";
+	if (verdict && strcmp(verdict, "RULE") == 0)
+		return "is named by a violated consistency rule";
 	return "failed validation";
 }
 
@@ -178,10 +226,11 @@ static void print_untrusted(FILE *f, const struct bt_model *m, const struct bt_r
 		if (o->untrusted[i].event[0])
 			bt_sb_printf(&sb, "%s%s", k++ ? ", " : "", bt_model_node(m, i)->name);
 	if (k) {
-		char head[160];
+		char head[200];
 
-		snprintf(head, sizeof(head), "untrusted (--bring-up: an event failed validation "
-			 "or a cross-check; never the bottleneck): %u node%s:", k, k == 1 ? "" : "s");
+		snprintf(head, sizeof(head), "untrusted (an event its formula reads is named by a "
+			 "violated consistency rule, a cross-check or failed validation; never the "
+			 "bottleneck): %u node%s:", k, k == 1 ? "" : "s");
 		fputc('\n', f);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "", "  ", head);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", bt_sb_str(&sb));
@@ -413,7 +462,7 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	int untrusted_flag = 0;
 	for (unsigned i = 0; i < bt_model_node_count(m); i++)
 		untrusted_flag |= bt_model_node(m, i)->kind == BT_NODE_TREE &&
-				  bt_model_node(m, i)->level == 1 && r->flag[i] && r->exclude[i];
+				  bt_model_node(m, i)->level == 1 && r->flag[i] && (r->exclude[i] & BT_EXCLUDE_UNTRUSTED);
 	sb.n = 0;
 	if (!r->path_len && untrusted_flag)
 		bt_sb_puts(&sb, "(no trusted level-1 node is flagged: the flagged ones are untrusted)");
@@ -437,9 +486,17 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	} else if (!isnan(r->cpi)) {
 		bt_sb_printf(&sb, "CPI %.4f cycles/instruction (%s); CPI stack of the bottleneck path:",
 			     r->cpi, def->cpi_node);
-		for (unsigned k = 0; k < r->path_len; k++)
-			bt_sb_printf(&sb, " %s %.4f", bt_model_node(m, r->path[k])->name,
-				     r->cpi_share[r->path[k]]);
+		for (unsigned k = 0; k < r->path_len; k++) {
+			unsigned p = r->path[k];
+			if (!isnan(r->cpi_share[p])) {
+				bt_sb_printf(&sb, " %s %.4f", bt_model_node(m, p)->name, r->cpi_share[p]);
+				continue;
+			}
+			char why[200];
+			bt_cpi_share_why(m, r, p, why, sizeof(why));
+			bt_sb_printf(&sb, " %s n/a (%s)", bt_model_node(m, p)->name, why);
+			break;
+		}
 	} else {
 		bt_sb_printf(&sb, "CPI not available%s%s", def->cpi_node ? ": " : "",
 			     def->cpi_node ? def->cpi_node : "");

@@ -17,17 +17,21 @@
 #include "metrics/model.h"
 #include "metrics/rules.h"
 
-/* --bring-up: why a node is not trusted, the first event its formula reads
- * that did not pass validation (event "" = trusted). */
+/* Why a node is not trusted: the first event its formula reads that did
+ * not pass validation (--bring-up) or that a violated consistency rule
+ * names (event "" = trusted). */
 struct bt_untrust {
 	char event[96];
 	char check[128];     /* the check id, "event:EVENT@kernel"; for CROSS the
 			      * cross-check rule with its two values */
 	char verdict[8];     /* "FAIL" or "SKIP" (validation), "CROSS" (the
-			      * node's cross-check rule was violated) */
+			      * node's cross-check rule was violated), "RULE"
+			      * (a violated consistency rule names the event;
+			      * check: the rule, how far off, its tolerance) */
 };
 /* What happened to the event, by verdict: "failed validation", "was
- * skipped in validation", "disagrees with PERF_METRICS" (CROSS). One
+ * skipped in validation", "disagrees with PERF_METRICS" (CROSS), "is
+ * named by a violated consistency rule" (RULE). One
  * phrase for the console, the report's text and its HTML. */
 const char *bt_untrust_phrase(const char *verdict);
 /* "untrusted: EVENT failed validation (CHECK)" (the phrase by verdict) */
@@ -72,8 +76,7 @@ struct bt_report_opts {
 	 * "measured (perf tpebs)", the JSON's retire_latency entries "detail";
 	 * NULL: nothing said */
 	const char *rl_measured_by;
-	/* --bring-up: per node, why it is not trusted (NULL: no such
-	 * judgement). Text: a line under the node's row and a list after the
+	/* per node, why it is not trusted (NULL: no such judgement). Text: a line under the node's row and a list after the
 	 * tree; JSON: the node's "untrusted": {"event", "check", "verdict"}. */
 	const struct bt_untrust *untrusted;
 };
@@ -94,6 +97,16 @@ enum bt_text_style bt_tree_node_style(const struct bt_result *r, unsigned i);
  * console and the host pages (analysis/page-common.c, from the JSON
  * state) list the same nodes. */
 bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts *o, unsigned i);
+/* Why tree node i has no CPI-stack share (cpi_share NaN): "CPI is not
+ * available", or the sibling that stopped its parent's split (not
+ * measured, no retire latency, a count not given, n/a). */
+void bt_cpi_share_why(const struct bt_model *m, const struct bt_result *r, unsigned i, char *buf,
+		      size_t size);
+/* A percentage's digits as every output shows them: "%.2f", except a
+ * value below 0 that would read "-0.00" gets its significant digits
+ * ("-0.0025"): a share below 0 is shown as one, never as a negative
+ * zero. NaN: "n/a". No "%" sign. */
+const char *bt_pct_digits(char *buf, size_t size, double pct);
 /* A bar of `cells` cells, the first round(frac * cells) (clamped to
  * 0..cells; none for NaN) filled: U+2588 FULL BLOCK then U+2591 LIGHT
  * SHADE in UTF-8 with `blocks`, else '#' then '.'. */

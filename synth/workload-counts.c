@@ -163,6 +163,18 @@ static void quantities(struct q *q, const struct bt_wl_profile *p, double insts,
 	q->ports1 = q->core_cyc * 0.5 + exec * 0.2;
 	q->ports2 = exec * 0.2;
 	q->ports3 = exec * 0.6;
+	/* One window's counts partition its slots: each slot is classified
+	 * once, so the integer counts of the parts never sum past width x
+	 * cycles. Rounded one by one they could, by a few counts, and the
+	 * E-cores' level 1, (W x CPU_CLK_UNHALTED.CORE - FE - BE - RETIRING) / slots
+	 * with no max(0, ...) in Intel's formula, came out at -1.6e-7: a share
+	 * no CPU counts. The cycles take the rounding instead (one cycle in
+	 * millions). */
+	double parts = (double)llround(q->fe_slots) +
+		       (double)llround((q->mem_cyc + q->core_cyc) * width) +
+		       (double)llround(q->U) + (double)llround(q->bad_slots);
+	if ((double)llround(q->C) * width < parts)
+		q->C = ceil(parts / width);
 }
 
 /* '*' matches any run of characters. */

@@ -17,7 +17,10 @@
 #    encoding nothing reads; said per case, never assumed).
 # A defect that changes a count and is caught by nothing fails the step.
 # A default Top-Down run whose bottleneck path the defect moved must say so
-# (health FAIL or a violated rule): never a moved bottleneck alone. The
+# (health FAIL or a violated rule): never a moved bottleneck alone. A run
+# (either kind) with a violated rule untrusts the nodes whose formulas read
+# an event the rule points at: none of them on its bottleneck path, and the
+# run exits 1. The
 # stuck counter and the double count must each FAIL in validate wherever
 # they change a count. With --no-health-check, a path the defect moved
 # without a violated rule is listed by name and counted: the rules check
@@ -88,6 +91,21 @@ def violated(out):
     m = re.search(r"consistency: \d+ rules held, (\d+) violated", out)
     return int(m.group(1)) if m else 0
 
+def untrusted(out):
+    # the console's list after the tree: "untrusted (...): N nodes:" then the names
+    m = re.search(r"^untrusted \(.*?\): (\d+) nodes?:\n((?:  \S.*\n)+)", out, re.M | re.S)
+    return set(re.split(r",\s*", " ".join(m.group(2).split()))) if m else set()
+
+def judged(tag, r):
+    # a tree with a violated rule: the nodes reading what the rule names are
+    # untrusted, the path goes through none of them, the run exits 1
+    u = untrusted(r.stdout)
+    on = set((path(r.stdout) or "").split(" > ")) & u
+    if violated(r.stdout) and (r.returncode != 1 or not u or on):
+        fail(f"{tag}: {violated(r.stdout)} violated rule(s) but exit {r.returncode}, "
+             f"{len(u)} untrusted node(s), untrusted on the path: {sorted(on)}")
+    return len(u)
+
 def one(case):
     p, d = case
     return case, td(p, d, False), td(p, d, True), val(p, d)
@@ -114,7 +132,7 @@ for p, (t, v) in base.items():
 
 rows, counts = [], {}
 tally = dict(rule=0, health=0, validate=0, caught=0, na=0, noeffect=0, moved_no_rule=0,
-             path_no_rule=0)
+             path_no_rule=0, untrusted=0)
 path_no_rule = []
 for (p, d), tn, th, v in res:
     has_model = bool(tree(base[p][0].stdout))
@@ -131,8 +149,11 @@ for (p, d), tn, th, v in res:
         continue
     how = []
     nv = violated(tn.stdout)
+    nu = judged(f"{p} {d} --no-health-check", tn)
+    judged(f"{p} {d} (default run)", th)
     if nv:
-        how.append(f"rule ({nv})")
+        how.append(f"rule ({nv}; {nu} node(s) untrusted, exit 1)")
+        tally["untrusted"] += 1
     if re.search(r"^health        FAIL", th.stdout, re.M):
         how.append("health")
     elif violated(th.stdout):
@@ -184,7 +205,8 @@ for p in presets:
     print(f"{p:10} {sum(c.values()):>5} {c.get('caught', 0):>6} {c.get('n/a', 0):>4} "
           f"{c.get('no effect', 0):>9}")
 print(f"{len(cases)} cases over {len(presets)} presets: {tally['caught']} caught "
-      f"(by a violated rule {tally['rule']}, health {tally['health']}, validate {tally['validate']}; "
+      f"(by a violated rule {tally['rule']}, its nodes untrusted and exit 1 in {tally['untrusted']}, "
+      f"health {tally['health']}, validate {tally['validate']}; "
       f"a case may be caught by several), {tally['na']} cannot apply (exit 2), "
       f"{tally['noeffect']} change nothing counted; {tally['moved_no_rule']} moved the tree "
       f"without a violated rule (--no-health-check)")

@@ -158,8 +158,10 @@ PY
 # is a usage error (exit 2, "cannot apply") in both. A stuck general counter
 # must leave the tree as without the defect: counter 1 named, left out of
 # the plan (results: counter_health left_out_of_plan [1]) and said in the
-# tree's input line. Known gaps are listed by name: the step fails when one
-# is caught (update the list) or when any other case is not.
+# tree's input line. A run with a violated rule untrusts the nodes whose
+# formulas read what the rule names (none on the path) and exits 1. Known
+# gaps are listed by name: the step fails when one is caught (update the
+# list) or when any other case is not.
 python3 - "$(pwd)/build/baretop-host" <<'PY' || fail=1
 import json, glob, os, re, subprocess, sys, tempfile
 bin = sys.argv[1]
@@ -215,7 +217,16 @@ with tempfile.TemporaryDirectory() as tmp:
                 how.append("health FAIL" + (" (not counted)" if r.returncode else ""))
             m = re.search(r"consistency: \d+ rules held, (\d+) violated", out)
             if m and int(m.group(1)):
-                how.append(f"consistency ({m.group(1)} violated)")
+                # the nodes reading what a violated rule names are untrusted,
+                # off the path, and the run exits 1
+                t = ((res or {}).get("run", {}).get("workloads") or [{}])[0].get("counted", {}).get("tree", {})
+                u = {k for k, v in t.get("nodes", {}).items() if "untrusted" in v}
+                on = u & set(t.get("bottleneck_path", []))
+                how.append(f"consistency ({m.group(1)} violated; {len(u)} node(s) untrusted, exit {r.returncode})")
+                if r.returncode != 1 or not u or on:
+                    bad = 1
+                    print(f"FAIL {p} {defect}: a violated rule, exit {r.returncode}, {len(u)} untrusted "
+                          f"node(s), untrusted on the path: {sorted(on)}")
             if not how:
                 v = subprocess.run([bin, "validate", f"--sim={p}", "-q", "--quick", "--no-results",
                                     f"--sim-defect={defect}"], capture_output=True, text=True)

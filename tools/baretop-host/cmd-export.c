@@ -8,7 +8,10 @@
  *
  * --toplev-csv: pmu-tools toplev's CSV (toplev -x, without -I/--per-*):
  *   Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle
- *   one row per computed node, tree nodes first in tree order, then the
+ *   one row per computed node the run measured (a tree node "not_measured"
+ *   is left out: drill-down and --level N leave nodes out, and a value
+ *   such a node has comes from events counted for others; the console
+ *   does not list it either), tree nodes first in tree order, then the
  *   Info_/Bottleneck_ metrics. Area is toplev's full name, the node's
  *   ancestors joined by '.' ("Frontend_Bound.Fetch_Latency.ICache_Misses").
  *   Tree nodes are fractions: Value is in percent, Unit "%" (toplev says
@@ -133,6 +136,10 @@ static void toplev_row(FILE *f, const struct bt_json *nodes, const char *name, c
 		full_name(nodes, name, area, sizeof(area));
 	else
 		snprintf(area, sizeof(area), "%s", name);
+	/* a share within rounding of 0 is 0, as the evaluator makes it
+	 * (metrics/model.h BT_SHARE_ROUNDING; older results files kept it) */
+	if (tree && fabs(v) < BT_SHARE_ROUNDING)
+		v = 0;
 	snprintf(val, sizeof(val), "%.17g", tree ? v * 100 : v);
 	const struct bt_json *th = bt_json_get(nd, "thresh");
 	const struct bt_json *cs = bt_json_get(nd, "cpi_share");
@@ -221,7 +228,11 @@ static void toplev_subtree(FILE *f, const struct bt_json *nodes, const char *par
 		const char *kind = bt_json_get_str(nd, "kind"), *p = bt_json_get_str(nd, "parent");
 		if (!kind || strcmp(kind, "tree") || (parent ? !p || strcmp(p, parent) : p != NULL))
 			continue;
-		if (!isnan(num(bt_json_get(nd, "value"), NAN)))
+		/* only what the run measured: a node left out (drill-down,
+		 * --level N) may have a value from events counted for others,
+		 * which the console does not show either */
+		const char *state = bt_json_get_str(nd, "state");
+		if (!isnan(num(bt_json_get(nd, "value"), NAN)) && !(state && !strcmp(state, "not_measured")))
 			toplev_row(f, nodes, nodes->u.obj.keys[i], nd, bottleneck);
 		toplev_subtree(f, nodes, nodes->u.obj.keys[i], bottleneck, depth + 1);
 	}

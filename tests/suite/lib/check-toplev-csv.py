@@ -5,7 +5,7 @@
 usage: check-toplev-csv.py RESULTS.json WORKLOAD CSV
 Python's csv module must read CSV into exactly the documented columns
 (Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle); every
-computed tree node of the workload must be a row whose Area is its ancestors
+computed tree node the run measured (not "not_measured") must be a row whose Area is its ancestors
 joined by '.', Value its value x 100, Unit '%', Multiplex 100, Description
 starting "SIMULATED; " when the counts are simulated; every computed
 Info_/Bottleneck_ metric a row with its own value; every retire-latency input
@@ -46,7 +46,9 @@ def full_name(n):
 
 want = {}
 for name, nd in nodes.items():
-    if nd["value"] is None:
+    # a tree node the run did not measure (drill-down, --level N) is not
+    # exported, even with a value from events counted for other nodes
+    if nd["value"] is None or (nd["kind"] == "tree" and nd["state"] == "not_measured"):
         continue
     if nd["kind"] == "tree":
         want[full_name(name)] = (nd["value"] * 100, "%")

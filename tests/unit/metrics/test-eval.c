@@ -413,3 +413,86 @@ TEST(compile_errors_name_model_and_node)
 	CHECK(bt_model_open(&def3, &m, &d) == BT_ERR_INVALID);
 	CHECK_STR(d.text, "model T: node K: parent Nobody is not a tree node");
 }
+
+/*
+ * The path and the CPI stack stop where measurement stopped: a node the run
+ * did not measure (BT_EXCLUDE_NOT_MEASURED: drill-down, --level N) is never
+ * on the path, even flagged with a value from events counted for others,
+ * and its parent's stack is not split (all children or none), so no node
+ * below gets a share; an untrusted one stays off the path but keeps its
+ * share (it was measured).
+ */
+TEST(not_measured_nodes_stop_the_path_and_the_stack)
+{
+	static const struct bt_node_def nodes[] = {
+		{ .name = "Y", .kind = BT_NODE_TREE, .level = 1, .formula = "0.5", .threshold = "1" },
+		{ .name = "Y1", .kind = BT_NODE_TREE, .level = 2, .parent = "Y", .formula = "0.2",
+		  .threshold = "1" },
+		{ .name = "Y2", .kind = BT_NODE_TREE, .level = 2, .parent = "Y", .formula = "0.3",
+		  .threshold = "1" },
+		{ .name = "CPI", .kind = BT_NODE_HELPER, .formula = "A / B" },
+	};
+	struct bt_model_def def = { .id = "T", .n_nodes = 4, .nodes = nodes, .n_events = 4,
+				    .events = ev_abcz, .cpi_node = "CPI" };
+	struct fixture f;
+	CHECK(setup(&f, &def));
+	bt_counts_set_event(f.c, "A", 2);
+	bt_counts_set_event(f.c, "B", 1);
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->path_len, 2); /* Y > Y2 (0.3 > 0.2) */
+	CHECK_STR(bt_model_node(f.m, f.r->path[1])->name, "Y2");
+	CHECK_NEAR(f.r->cpi_share[node(&f, "Y2")], 0.6, 1e-15, 0);
+	/* Y2 not measured: Y1 is the path's next node; no child gets a share */
+	f.r->exclude[node(&f, "Y2")] = BT_EXCLUDE_NOT_MEASURED;
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->path_len, 2);
+	CHECK_STR(bt_model_node(f.m, f.r->path[1])->name, "Y1");
+	CHECK_NEAR(f.r->cpi_share[node(&f, "Y")], 1.0, 1e-15, 0);
+	CHECK(isnan(f.r->cpi_share[node(&f, "Y1")]));
+	CHECK(isnan(f.r->cpi_share[node(&f, "Y2")]));
+	CHECK(f.r->flag[node(&f, "Y2")]); /* its value and flag are still computed */
+	/* neither child measured: the path ends at Y */
+	f.r->exclude[node(&f, "Y1")] = BT_EXCLUDE_NOT_MEASURED;
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->path_len, 1);
+	/* Y1 measured but untrusted, Y2 measured: the path goes to Y2, and
+	 * both children have their share */
+	f.r->exclude[node(&f, "Y1")] = BT_EXCLUDE_UNTRUSTED;
+	f.r->exclude[node(&f, "Y2")] = 0;
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK_EQ_INT(f.r->path_len, 2);
+	CHECK_STR(bt_model_node(f.m, f.r->path[1])->name, "Y2");
+	CHECK_NEAR(f.r->cpi_share[node(&f, "Y1")], 0.4, 1e-15, 0);
+	teardown(&f);
+}
+
+/*
+ * A share within rounding of 0 is 0: 0.3 - 0.1 - 0.2 is -2.8e-17 in
+ * doubles, which "%.2f" would print as "-0.00"; raw keeps the formula's
+ * number. A share truly below 0 (one count in 10^7) keeps its sign.
+ */
+TEST(rounding_noise_of_a_share_is_zero)
+{
+	static const struct bt_node_def nodes[] = {
+		{ .name = "N", .kind = BT_NODE_TREE, .level = 1, .formula = "0.3 - 0.1 - 0.2",
+		  .threshold = "1" },
+		{ .name = "R", .kind = BT_NODE_TREE, .level = 1, .formula = "(A - B) / C",
+		  .threshold = "1" },
+		{ .name = "I", .kind = BT_NODE_INFO, .formula = "0.3 - 0.1 - 0.2" },
+	};
+	struct bt_model_def def = { .id = "T", .n_nodes = 3, .nodes = nodes, .n_events = 4,
+				    .events = ev_abcz };
+	struct fixture f;
+	CHECK(setup(&f, &def));
+	bt_counts_set_event(f.c, "A", 9999999);
+	bt_counts_set_event(f.c, "B", 10000000);
+	bt_counts_set_event(f.c, "C", 10000000);
+	bt_evaluate(f.m, f.c, f.r);
+	CHECK(0.3 - 0.1 - 0.2 < 0); /* the premise: doubles round it below 0 */
+	CHECK(f.r->value[node(&f, "N")] == 0 && !signbit(f.r->value[node(&f, "N")]));
+	CHECK(f.r->raw[node(&f, "N")] < 0);
+	CHECK_NEAR(f.r->value[node(&f, "R")], -1e-7, 1e-20, 0);
+	/* an Info metric is no share: left as computed */
+	CHECK(f.r->value[node(&f, "I")] < 0);
+	teardown(&f);
+}

@@ -466,3 +466,125 @@ TEST(a_node_slightly_below_zero_is_violated)
 	bt_counts_free(c);
 	close_rules(&f);
 }
+
+/*
+ * What a violated rule points at (bt_rule_suspects). A share below 0 has a
+ * numerator below 0: a positive divisor cannot give it its sign, so the
+ * events of the numerator are the suspects and the divisor's (the cycles
+ * every node divides by) are not; through a clamp against a literal and a
+ * product with 100. A share above 1 can come from a numerator too large
+ * or a divisor too small: every event of the rule.
+ */
+TEST(a_share_below_zero_points_at_its_numerator)
+{
+	static const struct bt_event ev[] = {
+		{ .name = "A", .fixed = -1 }, { .name = "B", .fixed = -1 }, { .name = "C", .fixed = -1 },
+	};
+	static const struct bt_node_def nodes[] = {
+		{ .name = "Diff", .kind = BT_NODE_TREE, .level = 1, .formula = "(A - B) / C",
+		  .threshold = "1" },
+		{ .name = "Pct", .kind = BT_NODE_TREE, .level = 1, .percent = 1,
+		  .formula = "100 * max(0, A - B) / C", .threshold = "1" },
+		{ .name = "Plain", .kind = BT_NODE_TREE, .level = 1, .formula = "B / C",
+		  .threshold = "1" },
+	};
+	struct bt_model_def def = { .id = "T", .n_nodes = 3, .nodes = nodes, .n_events = 3,
+				    .events = ev };
+	struct bt_diag d = { "" };
+	struct bt_model *m = NULL;
+	struct bt_rule_set *rs = NULL;
+	CHECK(bt_model_open(&def, &m, &d) == BT_OK);
+	if (!m)
+		return;
+	CHECK(bt_rules_derive(m, &rs, &d) == BT_OK);
+	if (!rs) {
+		bt_model_close(m);
+		return;
+	}
+	struct bt_counts *c = bt_counts_new(m);
+	struct bt_result *r = bt_result_new(m);
+	struct bt_consistency *cs = bt_consistency_new(rs);
+	uint16_t sus[4];
+	int diff = -1, pct = -1, plain = -1;
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs->rules[i].kind != BT_RULE_FRACTION)
+			continue;
+		const char *name = bt_model_node(m, (unsigned)rs->rules[i].node)->name;
+		*(strcmp(name, "Diff") == 0 ? &diff : strcmp(name, "Pct") == 0 ? &pct : &plain) = (int)i;
+	}
+	CHECK(diff >= 0 && pct >= 0 && plain >= 0);
+	/* (100 - 300) / 1000 = -0.2: below 0, A and B, not C */
+	bt_counts_set_event(c, "A", 100);
+	bt_counts_set_event(c, "B", 300);
+	bt_counts_set_event(c, "C", 1000);
+	CHECK(bt_evaluate(m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(cs->verdict[diff].state, BT_RULE_VIOLATED);
+	CHECK_EQ_INT(bt_rule_suspects(rs, (unsigned)diff, cs, c, r, sus), 2);
+	CHECK_STR(bt_model_event(m, sus[0])->name, "A");
+	CHECK_STR(bt_model_event(m, sus[1])->name, "B");
+	/* the clamp hid -20 % (a level-1 node is judged unclamped): the same two */
+	CHECK_EQ_INT(cs->verdict[pct].state, BT_RULE_VIOLATED);
+	CHECK_EQ_INT(bt_rule_suspects(rs, (unsigned)pct, cs, c, r, sus), 2);
+	CHECK_STR(bt_model_event(m, sus[0])->name, "A");
+	CHECK_STR(bt_model_event(m, sus[1])->name, "B");
+	/* a rule that held points at nothing */
+	CHECK_EQ_INT(cs->verdict[plain].state, BT_RULE_HELD);
+	CHECK_EQ_INT(bt_rule_suspects(rs, (unsigned)plain, cs, c, r, sus), 0);
+	/* (3000 - 0) / 1000 = 3: above 1, every event, the divisor too */
+	bt_counts_set_event(c, "A", 3000);
+	bt_counts_set_event(c, "B", 0);
+	CHECK(bt_evaluate(m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(cs->verdict[diff].state, BT_RULE_VIOLATED);
+	CHECK_EQ_INT(bt_rule_suspects(rs, (unsigned)diff, cs, c, r, sus), 3);
+	CHECK_STR(bt_model_event(m, sus[2])->name, "C");
+	bt_consistency_free(cs);
+	bt_result_free(r);
+	bt_counts_free(c);
+	bt_rules_free(rs);
+	bt_model_close(m);
+}
+
+/* A rule violated because it is undefined (a division by zero with every
+ * count given) points at the events that counted 0: a dead instruction
+ * counter (SKL, INST_RETIRED.ANY 0 over 1 M cycles) at INST_RETIRED.ANY,
+ * not at the cycles CPI also reads; a dead cycle counter at the cycles. */
+TEST(an_undefined_rule_points_at_the_count_of_zero)
+{
+	struct fixture f;
+	CHECK(open_rules("SKL", &f) == 0);
+	if (!f.rs)
+		return;
+	struct bt_counts *c = bt_counts_new(f.m);
+	struct bt_result *r = bt_result_new(f.m);
+	struct bt_consistency *cs = bt_consistency_new(f.rs);
+	uint16_t *sus = malloc((bt_model_event_count(f.m) + 1) * sizeof(*sus));
+	int ipc = -1, l1 = -1;
+	for (unsigned i = 0; i < f.rs->n; i++) {
+		if (f.rs->rules[i].kind == BT_RULE_IPC_WIDTH)
+			ipc = (int)i;
+		if (f.rs->rules[i].kind == BT_RULE_LEVEL1_SUM)
+			l1 = (int)i;
+	}
+	CHECK(ipc >= 0 && l1 >= 0 && sus);
+	set_skl(c, NULL);
+	CHECK(bt_counts_set_event(c, "INST_RETIRED.ANY", 0) == BT_OK);
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(cs->verdict[ipc].state, BT_RULE_VIOLATED);
+	CHECK_EQ_INT(bt_rule_suspects(f.rs, (unsigned)ipc, cs, c, r, sus), 1);
+	CHECK_STR(bt_model_event(f.m, sus[0])->name, "INST_RETIRED.ANY");
+	set_skl(c, NULL);
+	CHECK(bt_counts_set_event(c, "CPU_CLK_UNHALTED.THREAD", 0) == BT_OK);
+	CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+	bt_consistency_check(cs, c, r);
+	CHECK_EQ_INT(cs->verdict[l1].state, BT_RULE_VIOLATED);
+	CHECK_EQ_INT(bt_rule_suspects(f.rs, (unsigned)l1, cs, c, r, sus), 1);
+	CHECK_STR(bt_model_event(f.m, sus[0])->name, "CPU_CLK_UNHALTED.THREAD");
+	free(sus);
+	bt_consistency_free(cs);
+	bt_result_free(r);
+	bt_counts_free(c);
+	close_rules(&f);
+}
