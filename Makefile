@@ -77,7 +77,11 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 
 # Libraries one host tool needs beyond HOST_LIBS (TOOL_LIBS_<name>): only
 # that tool links them; the EFI app and the other tools never do.
-TOOL_LIBS_baretop-host := -lsqlite3   # `fleet`: the fleet database (Debian libsqlite3-dev)
+TOOL_LIBS_baretop-host := -lsqlite3 -lpq   # `fleet`: the fleet database (Debian libsqlite3-dev; libpq-dev for --db postgresql://)
+# libpq-fe.h is in Debian's libpq-dev under include/postgresql: only the
+# PostgreSQL engine of `fleet` includes it.
+PG_INCLUDE := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
+$(HOST_DIR)/tools/baretop-host/fleet-pg.o: HOST_CFLAGS += -I$(PG_INCLUDE)
 
 define tool_rule
 $(call tool_bin,$(1)): $(patsubst %.c,$(HOST_DIR)/%.o,$(wildcard tools/$(1)/*.c)) $(HOST_LIB)

@@ -16,6 +16,7 @@ packages=(
   fdisk bc                                    # sfdisk: boot/make-usb-image.sh; bc: test timing
   chromium chromium-driver                    # the suite's `report-html` step: the HTML report rendered headless
   libsqlite3-dev                              # baretop-host fleet: the fleet database (links -lsqlite3)
+  libpq-dev postgresql-15                     # baretop-host fleet --db postgresql://: libpq (links -lpq); the `fleet-postgres` step starts a server
   valgrind                                    # the suite's `kernel-census` step: cachegrind counts the known-count kernels
   efibootmgr sbsigntool                       # boot/install.sh: boot entries, Secure Boot signing
   fusefat openssl                             # the suite's `install-esp` step: a FAT ESP mounted through FUSE, a test key

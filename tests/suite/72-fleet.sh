@@ -23,7 +23,8 @@
 #     table after the node), and a fleet of one measured and one simulated
 #     file says "SIMULATED in 1 of 2 runs";
 #   - runs.secure_boot as each machine's files say (NULL for the older
-#     files); a schema 1 database is upgraded in place (the column added);
+#     files); a schema 1 database is upgraded in place (the column added,
+#     its nodes and events moved into the compact tables of schema 3);
 #   - every table and column of the database is in docs/fleet-schema.md.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
@@ -50,29 +51,46 @@ if a != b or ' 0 imported' not in out:
     print(f'FAIL second import changed the database: {a} -> {b}'); sys.exit(1)
 print(f'ok   importing again adds nothing: rows {b}')
 PY
-# A database of schema 1 (no runs.secure_boot) is upgraded in place when
-# opened: the column is added, NULL for its runs, and a new import fills it.
+# A database of schema 1 (no runs.secure_boot; nodes and events as tables
+# with every name in every row) is upgraded in place when opened: the column
+# is added, NULL for its runs, its node values and event medians move into
+# the compact tables of schema 3, and a new import fills the rest.
 python3 - "$work/before.db" "$work/v1.db" <<'PY' || fail=1
 import shutil, sqlite3, sys
 shutil.copy(sys.argv[1], sys.argv[2])
 db = sqlite3.connect(sys.argv[2])
-db.execute('DELETE FROM nodes'); db.execute('DELETE FROM events'); db.execute('DELETE FROM workloads')
-db.execute("DELETE FROM runs WHERE run_id NOT IN (SELECT run_id FROM runs ORDER BY run_id LIMIT 5)")
+keep = "(SELECT run_id FROM runs ORDER BY run_id LIMIT 5)"
+wl = f"(SELECT workload_id FROM workloads WHERE run_id IN {keep})"
+db.execute(f'CREATE TABLE nodes_old AS SELECT * FROM nodes WHERE workload_id IN {wl}')
+db.execute('CREATE TABLE events_old AS SELECT workload_id, event, median, NULL AS min, NULL AS max, NULL AS raw_median,'
+           f' NULL AS overhead, counter_group FROM events WHERE workload_id IN {wl}')
+for v in ('nodes', 'events'): db.execute(f'DROP VIEW {v}')
+for t in ('node_values', 'event_values', 'node_names', 'event_names'): db.execute(f'DROP TABLE {t}')
+db.execute('ALTER TABLE nodes_old RENAME TO nodes'); db.execute('ALTER TABLE events_old RENAME TO events')
+db.execute(f'DELETE FROM workloads WHERE run_id NOT IN {keep}')
+db.execute(f"DELETE FROM runs WHERE run_id NOT IN {keep}")
 db.execute('ALTER TABLE runs DROP COLUMN secure_boot'); db.execute('PRAGMA user_version = 1')
 db.commit()
 PY
 "$bin" fleet "$work/fleet" --db "$work/v1.db" --quiet >/dev/null 2>"$work/v1.err"
-python3 - "$work/v1.db" <<'PY' || fail=1
+python3 - "$work/v1.db" "$work/before.db" <<'PY' || fail=1
 import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
+db, ref = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
 v = db.execute('PRAGMA user_version').fetchone()[0]
 cols = [r[1] for r in db.execute('PRAGMA table_info(runs)')]
 null_old = db.execute('SELECT COUNT(*) FROM runs WHERE secure_boot IS NULL').fetchone()[0]
 filled = db.execute('SELECT COUNT(*) FROM runs WHERE secure_boot IS NOT NULL').fetchone()[0]
-if v != 2 or 'secure_boot' not in cols or null_old != 5 + 2 or filled != 52 - 5:   # 52 files with a machine section, 5 kept from before
+if v != 3 or 'secure_boot' not in cols or null_old != 5 + 2 or filled != 52 - 5:   # 52 files with a machine section, 5 kept from before
     print(f'FAIL schema 1 upgrade: user_version {v}, columns {cols}, NULL {null_old}, set {filled}'); sys.exit(1)
-print(f'ok   a schema 1 database is upgraded to 2: secure_boot added, NULL for its {null_old - 2} runs '
-      f'(and the 2 older files), set for the {filled} imported after')
+q = ('SELECT r.run_id, w.position, n.node, n.kind, n.level, n.parent, n.state, n.value, n.thresh FROM nodes n'
+     ' JOIN workloads w USING (workload_id) JOIN runs r USING (run_id) ORDER BY 1, 2, 3')
+qe = ('SELECT r.run_id, w.position, e.event, e.median, e.counter_group FROM events e'
+      ' JOIN workloads w USING (workload_id) JOIN runs r USING (run_id) ORDER BY 1, 2, 3')
+if db.execute(q).fetchall() != ref.execute(q).fetchall() or db.execute(qe).fetchall() != ref.execute(qe).fetchall():
+    print('FAIL schema 1 upgrade: node values or event medians differ from a fresh import'); sys.exit(1)
+print(f'ok   a schema 1 database is upgraded to 3: secure_boot added, NULL for its {null_old - 2} runs '
+      f'(and the 2 older files), set for the {filled} imported after; its node values and event medians moved '
+      f'into the compact tables, every row as a fresh import has it')
 PY
 "$bin" fleet --db "$work/fleet.db" --k 1 --csv "$work/k1.csv" --quiet >/dev/null 2>&1
 # the database alone (no file skipped): machines stand out, which is the

@@ -4,7 +4,8 @@
  *
  * Imports every results file (*.json, recursively) under the given folders
  * (the \baretop\results folders of many machines, copied off their ESPs)
- * into one SQLite database (docs/fleet-schema.md), then prints the fleet
+ * into one SQLite file or PostgreSQL server (fleet-store.h,
+ * docs/fleet-schema.md), then prints the fleet
  * summary (fleet-summary.h) of the whole database. A file is imported once:
  * its run id is the key, so importing a folder again adds nothing. A file
  * that does not parse (truncated, malformed) or is not a results file is
@@ -23,17 +24,19 @@
 #include "analysis/results-read.h"
 #include "metrics/robust-stats.h"
 #include "tools/baretop-host/command.h"
-#include "tools/baretop-host/fleet-db.h"
+#include "tools/baretop-host/fleet-store.h"
 #include "tools/baretop-host/fleet-summary.h"
 #include "tools/baretop-host/host-args.h"
 
-BT_HOST_COMMAND(fleet, "fleet DIR... [--db F] [--csv [F]] [--k K]",
-		"import results files of many machines into SQLite; fleet medians and outliers")
+BT_HOST_COMMAND(fleet, "fleet DIR... [--db F|URI] [--csv [F]] [--k K]",
+		"import results files of many machines into SQLite or PostgreSQL; fleet medians and outliers")
 
 static const struct host_opt opts[] = {
-	{ "db", NULL, HOST_VALUE, "FILE",
-	  "the database (default: baretop-fleet.db next to the baretop-host\n"
-	  "binary, build/baretop-fleet.db: never the working directory)" },
+	{ "db", NULL, HOST_VALUE, "FILE|URI",
+	  "the database: a SQLite file (default: baretop-fleet.db next to the\n"
+	  "baretop-host binary, build/baretop-fleet.db: never the working\n"
+	  "directory), or a PostgreSQL server: postgresql://USER@HOST/DB\n"
+	  "(libpq URI; postgres:// too; a unix socket: ?host=SOCKET_FOLDER)" },
 	{ "csv", NULL, HOST_OUTPUT, "FILE", "also write the summary table as CSV" },
 	{ "k", NULL, HOST_VALUE, "K",
 	  "outlier limit in median absolute deviations (default 7;\n"
@@ -43,19 +46,28 @@ static const struct host_opt opts[] = {
 	{ "outliers", NULL, HOST_FLAG, NULL,
 	  "only the rows where a machine or a firmware/microcode group stands\n"
 	  "out (text and CSV; a group row comes with its fleet row)" },
+	{ "import-only", NULL, HOST_FLAG, NULL,
+	  "import, print the import and database lines, no summary (for\n"
+	  "collectors feeding one server; exit 0, or 3 when files were skipped)" },
 	{ 0 },
 };
 
 static const struct host_cmd_args args = {
 	"fleet",
 	"fleet [DIR|FILE]... [options]",
-	"  imports every results file (*.json, recursively) under each DIR into a SQLite\n"
-	"  database (schema: docs/fleet-schema.md), keyed by run id: importing a file again\n"
+	"  imports every results file (*.json, recursively) under each DIR into the fleet\n"
+	"  database, a SQLite file or a PostgreSQL server (Engines below; schema:\n"
+	"  docs/fleet-schema.md), keyed by run id: importing a file again\n"
 	"  adds nothing. Truncated or malformed files are named and skipped. Then prints, per\n"
 	"  workload (with its parameters), model and Top-Down node, the fleet median and MAD\n"
 	"  over machines, the machines more than K MADs from the median, and the same per\n"
 	"  firmware version and microcode group; then the fleet's bottleneck path per\n"
-	"  workload. With no DIR, only the summary of the database.",
+	"  workload. With no DIR, only the summary of the database.\n"
+	"  Engines: SQLite (a file, one importer at a time) for one team's folders;\n"
+	"  PostgreSQL (--db postgresql://...) for many collectors and 10^5-10^6 runs:\n"
+	"  run `fleet DIR --db URI --import-only` on every collector with the same URI; each\n"
+	"  file is one transaction, a run is stored once however many import it at\n"
+	"  once, and the summary is computed by the server. docs/fleet-schema.md.",
 	opts,
 	"FILE - is standard output.\n"
 	"Exit status: 0 done, no machine stands out; 1 done, some machine stands out (found);\n"
@@ -155,18 +167,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static long long count_rows(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	long long n = -1;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	return n;
-}
-
 static int cmd_fleet(int argc, char **argv)
 {
 	const char *db_path = NULL, *csv = NULL;
@@ -174,6 +174,7 @@ static int cmd_fleet(int argc, char **argv)
 	struct files files = { 0 };
 	char **dirs = calloc((size_t)argc, sizeof(*dirs));
 	int n_dirs = 0, rc = 0;
+	bool import_only = false, k_given = false;
 	if (!dirs)
 		return 1;
 	struct host_args it;
@@ -190,6 +191,7 @@ static int cmd_fleet(int argc, char **argv)
 			csv = v;
 			break;
 		case 2:
+			k_given = true;
 			o.k = strtod(v, &end);
 			if (end == v || *end || !(o.k > 0) || !(o.k < 1e6)) {
 				free(dirs);
@@ -205,6 +207,9 @@ static int cmd_fleet(int argc, char **argv)
 		case 5:
 			o.only_outliers = true;
 			break;
+		case 6:
+			import_only = true;
+			break;
 		case HOST_ARGS_POSITIONAL:
 			dirs[n_dirs++] = (char *)v;
 			break;
@@ -212,6 +217,11 @@ static int cmd_fleet(int argc, char **argv)
 			free(dirs);
 			return k == HOST_ARGS_HELP ? HOST_EXIT_OK : HOST_EXIT_USAGE;
 		}
+	}
+	if (import_only && (csv || k_given || o.node || !o.text || o.only_outliers)) {
+		free(dirs);
+		return host_usage_error(&args, "--import-only prints no summary: --csv, --k, --node, --quiet "
+					"and --outliers would be ignored");
 	}
 	if (!db_path && !(db_path = default_db())) {
 		free(dirs);
@@ -222,7 +232,7 @@ static int cmd_fleet(int argc, char **argv)
 		return HOST_EXIT_USAGE;
 	}
 	struct bt_diag d = { "" };
-	sqlite3 *db = bt_fleet_db_open(db_path, &d);
+	struct bt_fleet_store *db = bt_fleet_store_open(db_path, &d);
 	if (!db) {
 		fprintf(stderr, "baretop-host: fleet: %s\n", d.text);
 		free(dirs);
@@ -255,7 +265,7 @@ static int cmd_fleet(int argc, char **argv)
 			run.simulated |= (int)doc.simulated;
 			for (size_t wi = 0; wi < run.n_workloads; wi++)
 				run.workloads[wi].simulated |= doc.simulated && run.workloads[wi].counted;
-			switch (bt_fleet_db_import(db, &run, files.v[i], &d)) {
+			switch (bt_fleet_import(db, &run, files.v[i], &d)) {
 			case BT_FLEET_IMPORTED:
 				imported++;
 				break;
@@ -270,22 +280,21 @@ static int cmd_fleet(int argc, char **argv)
 		}
 		bt_arena_free(&a);
 	}
-	if (rc == 0 && bt_fleet_db_commit(db, &d) != 0) {
-		fprintf(stderr, "baretop-host: fleet: %s: %s\n", db_path, d.text);
+	if (rc == 0 && db->e->finish(db, &d) != 0) {
+		fprintf(stderr, "baretop-host: fleet: %s: %s\n", db->where, d.text);
 		rc = HOST_EXIT_USAGE;
 	}
 	printf("import        %zu results files: %zu imported, %zu already in %s, %zu skipped\n", files.n,
-	       imported, already, db_path, skipped);
-	long long sim = count_rows(db, "SELECT COUNT(*) FROM runs WHERE simulated");
+	       imported, already, db->where, skipped);
+	long long c[BT_FC_N];
+	for (int i = 0; i < BT_FC_N; i++)
+		c[i] = db->e->count(db, (enum bt_fleet_count)i);
+	long long sim = c[BT_FC_SIMULATED];
 	printf("database      %lld machines (%lld without SMBIOS identity), %lld runs (%lld SIMULATED), "
 	       "%lld workloads, %lld node values, %lld event counts, %lld firmware versions, %lld microcode "
 	       "revisions\n",
-	       count_rows(db, "SELECT COUNT(*) FROM machines"),
-	       count_rows(db, "SELECT COUNT(*) FROM machines WHERE identity = 'no SMBIOS identity'"),
-	       count_rows(db, "SELECT COUNT(*) FROM runs"), sim, count_rows(db, "SELECT COUNT(*) FROM workloads"),
-	       count_rows(db, "SELECT COUNT(*) FROM nodes"), count_rows(db, "SELECT COUNT(*) FROM events"),
-	       count_rows(db, "SELECT COUNT(DISTINCT version) FROM firmware"),
-	       count_rows(db, "SELECT COUNT(DISTINCT IFNULL(microcode, '')) FROM runs"));
+	       c[BT_FC_MACHINES], c[BT_FC_NOSMBIOS], c[BT_FC_RUNS], sim, c[BT_FC_WORKLOADS], c[BT_FC_NODES],
+	       c[BT_FC_EVENTS], c[BT_FC_FIRMWARE_VERSIONS], c[BT_FC_MICROCODES]);
 	if (sim > 0)
 		printf("SIMULATED     %lld of the runs counted with the simulated PMU or replayed counts: their "
 		       "values are not measurements\n", sim);
@@ -296,7 +305,7 @@ static int cmd_fleet(int argc, char **argv)
 		o.csv = cf.f;
 	}
 	int outliers = 0;
-	if (rc == 0) {
+	if (rc == 0 && !import_only) {
 		int out = bt_fleet_summary(db, &o);
 		outliers = out;
 		if (out < 0)
@@ -307,7 +316,7 @@ static int cmd_fleet(int argc, char **argv)
 	}
 	if (cf.f && !host_output_end(&cf, rc == 0))
 		rc = HOST_EXIT_USAGE;
-	sqlite3_close(db);
+	db->e->close(db);
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);
 	free(files.v);

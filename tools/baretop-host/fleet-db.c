@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* The fleet database: schema and import. See fleet-db.h, docs/fleet-schema.md. */
+/*
+ * The fleet store's SQLite engine (fleet-store.h): the default, one file,
+ * no server. Schema below and in docs/fleet-schema.md. The import is one
+ * transaction; each results file a savepoint in it (a file that fails is
+ * rolled back alone, and the file is synced once, at the end). The
+ * summary's statistics are computed in C from the unit values
+ * (bt_fleet_block_of_units): SQLite has no percentile function.
+ */
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/baretop-host/fleet-db.h"
+#include "tools/baretop-host/fleet-summary.h"
 
 /* Keep in step with docs/fleet-schema.md. user_version says which schema a
  * database file has; a file with another version is refused. */
@@ -45,65 +55,62 @@ const char BT_FLEET_SCHEMA[] =
 	"  counted INTEGER NOT NULL, simulated INTEGER NOT NULL, model TEXT,\n"
 	"  UNIQUE (run_id, position)\n"
 	");\n"
-	"CREATE TABLE IF NOT EXISTS events (\n"
-	"  workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),\n"
-	"  event TEXT NOT NULL,                -- canonical spelling\n"
-	"  median REAL NOT NULL, min REAL, max REAL, raw_median REAL, overhead REAL,\n"
-	"  counter_group INTEGER,              -- -1: counted in every group\n"
-	"  PRIMARY KEY (workload_id, event)\n"
+	/* Compact store (schema 3): each node name (with its kind, level and
+	 * parent; "" for absent) and each event name once, referenced by id;
+	 * the values in tables without rowid keyed by (workload, name). The
+	 * views nodes and events read as the tables of schema 2 did. Event
+	 * min, max, raw_median and overhead stay in the results file
+	 * (runs.source_file), as do consistency texts, notes and steps. */
+	"CREATE TABLE IF NOT EXISTS node_names (\n"
+	"  name_id INTEGER PRIMARY KEY,\n"
+	"  node TEXT NOT NULL, kind TEXT NOT NULL, level INTEGER NOT NULL, parent TEXT NOT NULL,\n"
+	"  UNIQUE (node, kind, level, parent)\n"
 	");\n"
-	"CREATE TABLE IF NOT EXISTS nodes (\n"
+	"CREATE TABLE IF NOT EXISTS node_values (\n"
 	"  workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),\n"
-	"  node TEXT NOT NULL,\n"
-	"  kind TEXT,                          -- tree | info | bottleneck\n"
-	"  level INTEGER, parent TEXT, state TEXT,\n"
+	"  name_id INTEGER NOT NULL REFERENCES node_names(name_id),\n"
+	"  state TEXT,\n"
 	"  value REAL,                         -- NULL: not computed in this run\n"
 	"  thresh INTEGER,                     -- 1 flagged, 0 not, NULL unknown\n"
-	"  PRIMARY KEY (workload_id, node)\n"
+	"  PRIMARY KEY (workload_id, name_id)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS event_names (\n"
+	"  event_id INTEGER PRIMARY KEY, event TEXT NOT NULL UNIQUE\n"
 	");\n"
+	"CREATE TABLE IF NOT EXISTS event_values (\n"
+	"  workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),\n"
+	"  event_id INTEGER NOT NULL REFERENCES event_names(event_id),\n"
+	"  median REAL NOT NULL,               -- median overhead-corrected count\n"
+	"  counter_group INTEGER,              -- -1: counted in every group\n"
+	"  PRIMARY KEY (workload_id, event_id)\n"
+	") WITHOUT ROWID;\n"
+	"CREATE VIEW IF NOT EXISTS nodes AS\n"
+	"  SELECT v.workload_id, n.node, NULLIF(n.kind, '') AS kind, n.level, NULLIF(n.parent, '') AS parent,\n"
+	"         v.state, v.value, v.thresh\n"
+	"    FROM node_values v JOIN node_names n ON n.name_id = v.name_id;\n"
+	"CREATE VIEW IF NOT EXISTS events AS\n"
+	"  SELECT v.workload_id, e.event, v.median, v.counter_group\n"
+	"    FROM event_values v JOIN event_names e ON e.event_id = v.event_id;\n"
 	"CREATE INDEX IF NOT EXISTS runs_machine ON runs(machine_id);\n"
 	"CREATE INDEX IF NOT EXISTS workloads_name ON workloads(name, model);\n"
-	"PRAGMA user_version = 2;\n";
+	"PRAGMA user_version = 3;\n";
 
-sqlite3 *bt_fleet_db_open(const char *path, struct bt_diag *d)
+struct sqlite_store {
+	struct bt_fleet_store s;
+	sqlite3 *db;
+	sqlite3_stmt *machine_ins, *machine_sel, *fw_ins, *fw_sel, *run_ins, *wl_ins, *node_ins, *event_ins;
+	sqlite3_stmt *nn_ins, *nn_sel, *en_ins, *en_sel;
+};
+
+static sqlite3 *db_of(struct bt_fleet_store *s)
 {
-	sqlite3 *db = NULL;
-	if (sqlite3_open(path, &db) != SQLITE_OK) {
-		bt_diag_set(d, "cannot open the database %s: %s", path, db ? sqlite3_errmsg(db) : "no memory");
-		sqlite3_close(db);
-		return NULL;
-	}
-	sqlite3_stmt *st;
-	int version = -1;
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			version = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
-	if (version < 0 || version > 2) {
-		bt_diag_set(d, "%s: %s", path, version < 0 ? sqlite3_errmsg(db)
-			    : "a database of another schema version (PRAGMA user_version is not 1 or 2)");
-		sqlite3_close(db);
-		return NULL;
-	}
-	char *err = NULL;
-	/* Version 1 had no runs.secure_boot: add it (NULL for the runs
-	 * already stored, which is what their files said); the schema below
-	 * then sets version 2. */
-	if (version == 1 &&
-	    sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN secure_boot INTEGER", NULL, NULL, &err) != SQLITE_OK) {
-		bt_diag_set(d, "%s: upgrading schema 1 to 2: %s", path, err ? err : sqlite3_errmsg(db));
-		sqlite3_free(err);
-		sqlite3_close(db);
-		return NULL;
-	}
-	if (sqlite3_exec(db, BT_FLEET_SCHEMA, NULL, NULL, &err) != SQLITE_OK) {
-		bt_diag_set(d, "%s: schema: %s", path, err ? err : sqlite3_errmsg(db));
-		sqlite3_free(err);
-		sqlite3_close(db);
-		return NULL;
-	}
-	return db;
+	return ((struct sqlite_store *)s)->db;
+}
+
+static int fail(struct bt_fleet_store *s, struct bt_diag *d, const char *what)
+{
+	bt_diag_set(d, "%s: %s", what, sqlite3_errmsg(db_of(s)));
+	return BT_FLEET_ERR;
 }
 
 /* Binds NULL for absent strings and NaN numbers: absent is NULL in the database too. */
@@ -123,68 +130,71 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_double(st, i, v);
 }
 
-/* Runs one statement; returns the result of its first step. */
-static int exec1(sqlite3 *db, sqlite3_stmt *st)
+static void bind_int_or_null(sqlite3_stmt *st, int i, int v, int is_null)
+{
+	if (is_null)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int(st, i, v);
+}
+
+/* Steps a statement once and resets it (kept prepared for the next file). */
+static int step_done(sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
-	(void)db;
-	return rc;
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+static int sq_begin_file(struct bt_fleet_store *s, struct bt_diag *d)
 {
-	return sqlite3_prepare_v2(db, sql, -1, st, NULL);
+	sqlite3 *db = db_of(s);
+	if (sqlite3_get_autocommit(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, d, "BEGIN");
+	if (sqlite3_exec(db, "SAVEPOINT one_file", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, d, "SAVEPOINT");
+	return BT_FLEET_OK;
 }
 
-/* INSERT OR IGNORE the row keyed by key, then its id. */
-static sqlite3_int64 row_id(sqlite3 *db, const char *select_sql, const char *key)
+static int sq_end_file(struct bt_fleet_store *s, int commit, struct bt_diag *d)
 {
-	sqlite3_stmt *st;
-	sqlite3_int64 id = -1;
-	if (prepare(db, select_sql, &st) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return id;
+	const char *sql = commit ? "RELEASE one_file" : "ROLLBACK TO one_file; RELEASE one_file";
+	if (sqlite3_exec(db_of(s), sql, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, d, commit ? "RELEASE" : "ROLLBACK");
+	return BT_FLEET_OK;
 }
 
-static int store(sqlite3 *db, const struct bt_fleet_run *r, const char *file)
+/* INSERT OR IGNORE the row keyed by vals[0], then its id. */
+static int key_id(struct bt_fleet_store *s, sqlite3_stmt *ins, sqlite3_stmt *sel, const char *const *vals,
+		  int n, int64_t *id, struct bt_diag *d)
 {
-	sqlite3_stmt *st;
-	if (prepare(db, "INSERT OR IGNORE INTO machines (machine_key, identity, manufacturer, product, serial,"
-			" uuid, board_manufacturer, board_product, board_serial, cpu_vendor, cpu_brand,"
-			" cpu_signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", &st) != SQLITE_OK)
-		return -1;
-	const char *m[] = { r->machine_key, r->identity, r->sys_manufacturer, r->sys_product, r->sys_serial,
-			    r->sys_uuid, r->board_manufacturer, r->board_product, r->board_serial,
-			    r->cpu_vendor, r->cpu_brand, r->cpu_signature };
-	for (int i = 0; i < 12; i++)
-		bind_text(st, i + 1, m[i]);
-	int rc = exec1(db, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -1;
-	if (prepare(db, "INSERT OR IGNORE INTO firmware (firmware_key, vendor, version, release_date, source)"
-			" VALUES (?,?,?,?,?)", &st) != SQLITE_OK)
-		return -1;
-	const char *f[] = { r->fw_key, r->fw_vendor, r->fw_version, r->fw_release_date, r->fw_source };
-	for (int i = 0; i < 5; i++)
-		bind_text(st, i + 1, f[i]);
-	rc = exec1(db, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -1;
-	sqlite3_int64 machine = row_id(db, "SELECT machine_id FROM machines WHERE machine_key = ?", r->machine_key);
-	sqlite3_int64 fw = row_id(db, "SELECT firmware_id FROM firmware WHERE firmware_key = ?", r->fw_key);
-	if (machine < 0 || fw < 0)
-		return -1;
-	if (prepare(db, "INSERT INTO runs (run_id, run_id_source, machine_id, firmware_id, microcode, sequence,"
-			" firmware_clock, baretop_version, simulated, exit_status, memory_total_mib,"
-			" fpdt_reset_end_ns, source_file, secure_boot) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		    &st) != SQLITE_OK)
-		return -1;
+	for (int i = 0; i < n; i++)
+		bind_text(ins, i + 1, vals[i]);
+	if (step_done(ins) != 0)
+		return fail(s, d, "insert");
+	bind_text(sel, 1, vals[0]);
+	int rc = sqlite3_step(sel);
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(sel, 0) : -1;
+	sqlite3_reset(sel);
+	return *id < 0 ? fail(s, d, "select") : BT_FLEET_OK;
+}
+
+static int sq_machine_id(struct bt_fleet_store *s, const char *const vals[12], int64_t *id, struct bt_diag *d)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	return key_id(s, q->machine_ins, q->machine_sel, vals, 12, id, d);
+}
+
+static int sq_firmware_id(struct bt_fleet_store *s, const char *const vals[5], int64_t *id, struct bt_diag *d)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	return key_id(s, q->fw_ins, q->fw_sel, vals, 5, id, d);
+}
+
+static int sq_insert_run(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t machine, int64_t fw,
+			 const char *file, int *inserted, struct bt_diag *d)
+{
+	sqlite3_stmt *st = ((struct sqlite_store *)s)->run_ins;
 	bind_text(st, 1, r->run_id);
 	bind_text(st, 2, r->run_id_source);
 	sqlite3_bind_int64(st, 3, machine);
@@ -194,32 +204,23 @@ static int store(sqlite3 *db, const struct bt_fleet_run *r, const char *file)
 	bind_text(st, 7, r->firmware_clock);
 	bind_text(st, 8, r->baretop_version);
 	sqlite3_bind_int(st, 9, r->simulated);
-	if (r->exit_status >= 0)
-		sqlite3_bind_int(st, 10, r->exit_status);
-	else
-		sqlite3_bind_null(st, 10);
+	bind_int_or_null(st, 10, r->exit_status, r->exit_status < 0);
 	bind_real(st, 11, r->memory_total_mib);
 	bind_real(st, 12, r->fpdt_reset_end_ns);
 	bind_text(st, 13, file);
-	if (r->secure_boot >= 0)
-		sqlite3_bind_int(st, 14, r->secure_boot);
-	else
-		sqlite3_bind_null(st, 14);
-	rc = exec1(db, st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return -1;
+	bind_int_or_null(st, 14, r->secure_boot, r->secure_boot < 0);
+	if (step_done(st) != 0)
+		return fail(s, d, "runs");
+	*inserted = sqlite3_changes(db_of(s)) == 1;
+	return BT_FLEET_OK;
+}
 
-	sqlite3_stmt *ws = NULL, *ns = NULL, *es = NULL;
-	int ok = prepare(db, "INSERT INTO workloads (run_id, position, name, params, cpu, state, counted,"
-			     " simulated, model) VALUES (?,?,?,?,?,?,?,?,?)", &ws) == SQLITE_OK &&
-		 prepare(db, "INSERT OR REPLACE INTO nodes (workload_id, node, kind, level, parent, state, value,"
-			     " thresh) VALUES (?,?,?,?,?,?,?,?)", &ns) == SQLITE_OK &&
-		 prepare(db, "INSERT OR REPLACE INTO events (workload_id, event, median, min, max, raw_median,"
-			     " overhead, counter_group) VALUES (?,?,?,?,?,?,?,?)", &es) == SQLITE_OK;
-	for (size_t k = 0; ok && k < r->n_workloads; k++) {
+static int sq_insert_workloads(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t *ids,
+			       struct bt_diag *d)
+{
+	sqlite3_stmt *ws = ((struct sqlite_store *)s)->wl_ins;
+	for (size_t k = 0; k < r->n_workloads; k++) {
 		const struct bt_fleet_workload *w = &r->workloads[k];
-		sqlite3_reset(ws);
 		bind_text(ws, 1, r->run_id);
 		sqlite3_bind_int64(ws, 2, (sqlite3_int64)k);
 		bind_text(ws, 3, w->name);
@@ -229,80 +230,426 @@ static int store(sqlite3 *db, const struct bt_fleet_run *r, const char *file)
 		sqlite3_bind_int(ws, 7, w->counted);
 		sqlite3_bind_int(ws, 8, w->simulated);
 		bind_text(ws, 9, w->model);
-		if (sqlite3_step(ws) != SQLITE_DONE) {
-			ok = 0;
-			break;
-		}
-		sqlite3_int64 wid = sqlite3_last_insert_rowid(db);
-		for (size_t i = 0; ok && i < w->n_nodes; i++) {
+		if (step_done(ws) != 0)
+			return fail(s, d, "workloads");
+		ids[k] = sqlite3_last_insert_rowid(db_of(s));
+	}
+	return BT_FLEET_OK;
+}
+
+static int sq_dict_id(struct bt_fleet_store *s, int dict, const char *const key[4], int64_t *id,
+		      struct bt_diag *d)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	int n = dict == BT_FLEET_DICT_NODE ? 4 : 1;
+	sqlite3_stmt *ins = n == 4 ? q->nn_ins : q->en_ins, *sel = n == 4 ? q->nn_sel : q->en_sel;
+	for (int i = 0; i < n; i++) {
+		bind_text(ins, i + 1, key[i]);
+		bind_text(sel, i + 1, key[i]);
+	}
+	if (step_done(ins) != 0)
+		return fail(s, d, n == 4 ? "node_names" : "event_names");
+	int rc = sqlite3_step(sel);
+	*id = rc == SQLITE_ROW ? sqlite3_column_int64(sel, 0) : -1;
+	sqlite3_reset(sel);
+	return *id < 0 ? fail(s, d, "names") : BT_FLEET_OK;
+}
+
+static int sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run *r, const int64_t *ids,
+			    char *const *keep, int64_t *const *name, struct bt_diag *d)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	sqlite3_stmt *ns = q->node_ins, *es = q->event_ins;
+	for (size_t k = 0; k < r->n_workloads; k++) {
+		const struct bt_fleet_workload *w = &r->workloads[k];
+		for (size_t i = 0; i < w->n_nodes; i++) {
 			const struct bt_fleet_node *n = &w->nodes[i];
-			sqlite3_reset(ns);
-			sqlite3_bind_int64(ns, 1, wid);
-			bind_text(ns, 2, n->name);
-			bind_text(ns, 3, n->kind);
-			sqlite3_bind_int(ns, 4, n->level);
-			bind_text(ns, 5, n->parent);
-			bind_text(ns, 6, n->state);
-			bind_real(ns, 7, n->has_value ? n->value : NAN);
-			if (n->thresh >= 0)
-				sqlite3_bind_int(ns, 8, n->thresh);
-			else
-				sqlite3_bind_null(ns, 8);
-			ok = sqlite3_step(ns) == SQLITE_DONE;
+			if (!keep[k][i])
+				continue;
+			sqlite3_bind_int64(ns, 1, ids[k]);
+			sqlite3_bind_int64(ns, 2, name[k][i]);
+			bind_text(ns, 3, n->state);
+			bind_real(ns, 4, n->has_value ? n->value : NAN);
+			bind_int_or_null(ns, 5, n->thresh, n->thresh < 0);
+			if (step_done(ns) != 0)
+				return fail(s, d, "node_values");
 		}
-		for (size_t i = 0; ok && i < w->n_events; i++) {
+		for (size_t i = 0; i < w->n_events; i++) {
 			const struct bt_fleet_event *e = &w->events[i];
-			sqlite3_reset(es);
-			sqlite3_bind_int64(es, 1, wid);
-			bind_text(es, 2, e->name);
+			if (!keep[k][w->n_nodes + i])
+				continue;
+			sqlite3_bind_int64(es, 1, ids[k]);
+			sqlite3_bind_int64(es, 2, name[k][w->n_nodes + i]);
 			sqlite3_bind_double(es, 3, e->median);
-			bind_real(es, 4, e->min);
-			bind_real(es, 5, e->max);
-			bind_real(es, 6, e->raw_median);
-			bind_real(es, 7, e->overhead);
-			sqlite3_bind_int(es, 8, e->group);
-			ok = sqlite3_step(es) == SQLITE_DONE;
+			sqlite3_bind_int(es, 4, e->group);
+			if (step_done(es) != 0)
+				return fail(s, d, "event_values");
 		}
 	}
-	sqlite3_finalize(ws);
-	sqlite3_finalize(ns);
-	sqlite3_finalize(es);
-	return ok ? 0 : -1;
+	return BT_FLEET_OK;
 }
 
-/* Each file is a savepoint inside the import's one transaction: a file that
- * fails is rolled back alone, and the database is synced once, at the end
- * (bt_fleet_db_commit), not once per file. */
-enum bt_fleet_import bt_fleet_db_import(sqlite3 *db, const struct bt_fleet_run *r, const char *file,
-					struct bt_diag *d)
+static int sq_finish(struct bt_fleet_store *s, struct bt_diag *d)
 {
-	if (row_id(db, "SELECT 1 FROM runs WHERE run_id = ?", r->run_id) == 1)
-		return BT_FLEET_ALREADY;
-	if (sqlite3_get_autocommit(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		bt_diag_set(d, "%s: BEGIN: %s", file, sqlite3_errmsg(db));
-		return BT_FLEET_DB_ERROR;
-	}
-	if (sqlite3_exec(db, "SAVEPOINT one_file", NULL, NULL, NULL) != SQLITE_OK) {
-		bt_diag_set(d, "%s: SAVEPOINT: %s", file, sqlite3_errmsg(db));
-		return BT_FLEET_DB_ERROR;
-	}
-	if (store(db, r, file) != 0) {
-		bt_diag_set(d, "%s: not stored: %s", file, sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK TO one_file; RELEASE one_file", NULL, NULL, NULL);
-		return BT_FLEET_DB_ERROR;
-	}
-	sqlite3_exec(db, "RELEASE one_file", NULL, NULL, NULL);
-	return BT_FLEET_IMPORTED;
-}
-
-int bt_fleet_db_commit(sqlite3 *db, struct bt_diag *d)
-{
+	sqlite3 *db = db_of(s);
 	if (sqlite3_get_autocommit(db))
-		return 0;
+		return BT_FLEET_OK;
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		bt_diag_set(d, "COMMIT: %s", sqlite3_errmsg(db));
+		fail(s, d, "COMMIT");
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return BT_FLEET_ERR;
+	}
+	return BT_FLEET_OK;
+}
+
+static long long sq_count(struct bt_fleet_store *s, enum bt_fleet_count what)
+{
+	sqlite3_stmt *st;
+	long long n = -1;
+	if (sqlite3_prepare_v2(db_of(s), BT_FLEET_COUNT_SQL[what], -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return n;
+}
+
+static int sq_node_names(struct bt_fleet_store *s, void (*fn)(void *ctx, const char *name), void *ctx)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db_of(s), "SELECT DISTINCT node FROM nodes WHERE kind = 'tree'", -1, &st,
+			       NULL) != SQLITE_OK) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (name)
+			fn(ctx, name);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static char *dup_or_die(const char *s)
+{
+	char *c = strdup(s ? s : "");
+	if (!c) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
+	return c;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	p = realloc(p, *cap * size);
+	if (!p) {
+		fprintf(stderr, "baretop-host: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* The units of one block, as read. */
+struct block_in {
+	char *workload, *params, *model, *node;
+	struct bt_fleet_unit_in *u;
+	size_t n, cap;
+};
+
+static void block_in_free(struct block_in *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		free(b->u[i].machine);
+		free(b->u[i].firmware);
+		free(b->u[i].microcode);
+		free(b->u[i].vals);
+	}
+	free(b->u);
+	free(b->workload);
+	free(b->params);
+	free(b->model);
+	free(b->node);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Every tree node value, in block and unit order; the statistics in C. */
+static int sq_blocks(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o, bt_fleet_block_fn fn,
+		     void *ctx)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT w.name, IFNULL(w.model, ''), n.node, m.machine_key, f.version,"
+		"       IFNULL(r.microcode, 'unknown'), n.value, IFNULL(w.params, ''),"
+		"       r.simulated OR w.simulated"
+		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
+		"  JOIN runs r ON r.run_id = w.run_id JOIN machines m ON m.machine_id = r.machine_id"
+		"  JOIN firmware f ON f.firmware_id = r.firmware_id"
+		" WHERE n.kind = 'tree' AND n.value IS NOT NULL AND (?1 IS NULL OR n.node = ?1)"
+		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.level, n.node, m.machine_key, f.version,"
+		"          r.microcode";
+	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	if (o->node)
+		sqlite3_bind_text(st, 1, o->node, -1, SQLITE_STATIC);
+	struct block_in b = { 0 };
+	int rc, stop = 0;
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *wl = (const char *)sqlite3_column_text(st, 0);
+		const char *model = (const char *)sqlite3_column_text(st, 1);
+		const char *node = (const char *)sqlite3_column_text(st, 2);
+		const char *mach = (const char *)sqlite3_column_text(st, 3);
+		const char *fw = (const char *)sqlite3_column_text(st, 4);
+		const char *uc = (const char *)sqlite3_column_text(st, 5);
+		double val = sqlite3_column_double(st, 6);
+		const char *params = (const char *)sqlite3_column_text(st, 7);
+		if (!wl || !model || !node || !mach || !fw || !uc || !params)
+			continue;
+		if (!b.workload || strcmp(b.workload, wl) || strcmp(b.params, params) ||
+		    strcmp(b.model, model) || strcmp(b.node, node)) {
+			stop = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
+			block_in_free(&b);
+			b.workload = dup_or_die(wl);
+			b.params = dup_or_die(params);
+			b.model = dup_or_die(model);
+			b.node = dup_or_die(node);
+		}
+		struct bt_fleet_unit_in *u = b.n ? &b.u[b.n - 1] : NULL;
+		if (!u || strcmp(u->machine, mach) || strcmp(u->firmware, fw) || strcmp(u->microcode, uc)) {
+			b.u = grow(b.u, &b.cap, b.n, sizeof(*b.u));
+			u = &b.u[b.n++];
+			*u = (struct bt_fleet_unit_in){ dup_or_die(mach), dup_or_die(fw), dup_or_die(uc), NULL, 0, 0, 0 };
+		}
+		u->vals = grow(u->vals, &u->cap, u->n, sizeof(double));
+		u->vals[u->n++] = val;
+		u->simulated += sqlite3_column_int(st, 8) != 0;
+	}
+	if (!stop)
+		stop = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
+	block_in_free(&b);
+	sqlite3_finalize(st);
+	if (!stop && rc != SQLITE_DONE) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	return stop;
+}
+
+struct pnode_in {
+	struct bt_fleet_path_node p;
+	double *vals;
+	size_t n, cap;
+};
+
+static void path_flush(bt_fleet_path_fn fn, void *ctx, const char *wl, const char *params, const char *model,
+		       struct pnode_in *p, size_t n)
+{
+	struct bt_fleet_path_node *out = malloc((n ? n : 1) * sizeof(*out));
+	if (!out)
+		exit(1);
+	for (size_t i = 0; i < n; i++) {
+		p[i].p.median = bt_median_inplace(p[i].vals, p[i].n);
+		out[i] = p[i].p;
+	}
+	fn(ctx, wl, params, model, out, n);
+	free(out);
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].p.node);
+		free(p[i].p.parent);
+		free(p[i].vals);
+	}
+}
+
+static int sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT w.name, IFNULL(w.params, ''), IFNULL(w.model, ''), n.node, IFNULL(n.parent, ''),"
+		"       n.value, n.thresh"
+		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
+		" WHERE n.kind = 'tree' AND n.value IS NOT NULL"
+		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.node";
+	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
+		return -1;
+	}
+	char *wl = NULL, *params = NULL, *model = NULL;
+	struct pnode_in *p = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+		const char *pa = (const char *)sqlite3_column_text(st, 1);
+		const char *mo = (const char *)sqlite3_column_text(st, 2);
+		const char *node = (const char *)sqlite3_column_text(st, 3);
+		const char *parent = (const char *)sqlite3_column_text(st, 4);
+		if (!w || !pa || !mo || !node || !parent)
+			continue;
+		if (!wl || strcmp(wl, w) || strcmp(params, pa) || strcmp(model, mo)) {
+			if (wl)
+				path_flush(fn, ctx, wl, params, model, p, n);
+			n = 0;
+			free(wl);
+			free(params);
+			free(model);
+			wl = dup_or_die(w);
+			params = dup_or_die(pa);
+			model = dup_or_die(mo);
+		}
+		if (!n || strcmp(p[n - 1].p.node, node)) {
+			p = grow(p, &cap, n, sizeof(*p));
+			p[n++] = (struct pnode_in){ { dup_or_die(node), dup_or_die(parent), NAN, 0, 0 }, NULL, 0, 0 };
+		}
+		struct pnode_in *x = &p[n - 1];
+		x->vals = grow(x->vals, &x->cap, x->n, sizeof(double));
+		x->vals[x->n++] = sqlite3_column_double(st, 5);
+		if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
+			x->p.known++;
+			x->p.flagged += sqlite3_column_int(st, 6) != 0;
+		}
+	}
+	if (wl)
+		path_flush(fn, ctx, wl, params, model, p, n);
+	free(p);
+	free(wl);
+	free(params);
+	free(model);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
 		return -1;
 	}
 	return 0;
+}
+
+static void sq_close(struct bt_fleet_store *s)
+{
+	struct sqlite_store *q = (struct sqlite_store *)s;
+	sqlite3_stmt *all[] = { q->machine_ins, q->machine_sel, q->fw_ins, q->fw_sel, q->run_ins, q->wl_ins,
+				q->node_ins, q->event_ins, q->nn_ins, q->nn_sel, q->en_ins, q->en_sel };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		sqlite3_finalize(all[i]);
+	sqlite3_close(q->db);
+	bt_fleet_names_free(&q->s);
+	free(q);
+}
+
+static const struct bt_fleet_engine sqlite_engine = {
+	"SQLite", sq_begin_file, sq_end_file, sq_machine_id, sq_firmware_id, sq_insert_run, sq_insert_workloads,
+	sq_dict_id, sq_insert_values, sq_finish, sq_count, sq_node_names, sq_blocks, sq_paths, sq_close,
+};
+
+struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
+{
+	sqlite3 *db = NULL;
+	if (sqlite3_open(path, &db) != SQLITE_OK) {
+		bt_diag_set(d, "cannot open the database %s: %s", path, db ? sqlite3_errmsg(db) : "no memory");
+		sqlite3_close(db);
+		return NULL;
+	}
+	/* A second importer of the same file waits for the first (whose
+	 * import is one transaction) instead of failing at once. */
+	sqlite3_busy_timeout(db, 600000);
+	sqlite3_stmt *st;
+	int version = -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			version = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	if (version < 0 || version > 3) {
+		bt_diag_set(d, "%s: %s", path, version < 0 ? sqlite3_errmsg(db)
+			    : "a database of another schema version (PRAGMA user_version is not 1, 2 or 3)");
+		sqlite3_close(db);
+		return NULL;
+	}
+	char *err = NULL;
+	/* Version 1 had no runs.secure_boot: add it (NULL for the runs
+	 * already stored, which is what their files said); the schema below
+	 * then sets version 2. */
+	if (version == 1 &&
+	    sqlite3_exec(db, "ALTER TABLE runs ADD COLUMN secure_boot INTEGER", NULL, NULL, &err) != SQLITE_OK) {
+		bt_diag_set(d, "%s: upgrading schema 1 to 2: %s", path, err ? err : sqlite3_errmsg(db));
+		sqlite3_free(err);
+		sqlite3_close(db);
+		return NULL;
+	}
+	/* Versions 1 and 2 had the tables nodes and events with every name
+	 * in every row: moved into the compact tables of version 3 (the
+	 * schema below makes them and the views of the old names), in one
+	 * transaction with the schema. Event min, max, raw_median and
+	 * overhead are dropped: they stay in the results files. */
+	int upgrade = version == 1 || version == 2;
+	if (upgrade && sqlite3_exec(db, "BEGIN; ALTER TABLE nodes RENAME TO nodes_v2;"
+				    " ALTER TABLE events RENAME TO events_v2;", NULL, NULL, &err) != SQLITE_OK) {
+		bt_diag_set(d, "%s: upgrading schema %d to 3: %s", path, version, err ? err : sqlite3_errmsg(db));
+		sqlite3_free(err);
+		sqlite3_close(db);
+		return NULL;
+	}
+	if (sqlite3_exec(db, BT_FLEET_SCHEMA, NULL, NULL, &err) != SQLITE_OK ||
+	    (upgrade && sqlite3_exec(db,
+		"INSERT OR IGNORE INTO node_names (node, kind, level, parent)"
+		"  SELECT node, IFNULL(kind, ''), IFNULL(level, -1), IFNULL(parent, '') FROM nodes_v2;"
+		"INSERT INTO node_values (workload_id, name_id, state, value, thresh)"
+		"  SELECT o.workload_id, n.name_id, o.state, o.value, o.thresh FROM nodes_v2 o"
+		"  JOIN node_names n ON n.node = o.node AND n.kind = IFNULL(o.kind, '')"
+		"   AND n.level = IFNULL(o.level, -1) AND n.parent = IFNULL(o.parent, '');"
+		"INSERT OR IGNORE INTO event_names (event) SELECT event FROM events_v2;"
+		"INSERT INTO event_values (workload_id, event_id, median, counter_group)"
+		"  SELECT o.workload_id, e.event_id, o.median, o.counter_group FROM events_v2 o"
+		"  JOIN event_names e ON e.event = o.event;"
+		"DROP TABLE nodes_v2; DROP TABLE events_v2; COMMIT;", NULL, NULL, &err) != SQLITE_OK)) {
+		if (upgrade)
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		bt_diag_set(d, "%s: schema: %s", path, err ? err : sqlite3_errmsg(db));
+		sqlite3_free(err);
+		sqlite3_close(db);
+		return NULL;
+	}
+	struct sqlite_store *q = calloc(1, sizeof(*q));
+	if (!q) {
+		sqlite3_close(db);
+		bt_diag_set(d, "out of memory");
+		return NULL;
+	}
+	q->s.e = &sqlite_engine;
+	snprintf(q->s.where, sizeof(q->s.where), "%s", path);
+	q->db = db;
+	struct { sqlite3_stmt **st; const char *sql; } prep[] = {
+		{ &q->machine_ins, "INSERT OR IGNORE INTO machines (machine_key, identity, manufacturer, product,"
+				   " serial, uuid, board_manufacturer, board_product, board_serial, cpu_vendor,"
+				   " cpu_brand, cpu_signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)" },
+		{ &q->machine_sel, "SELECT machine_id FROM machines WHERE machine_key = ?" },
+		{ &q->fw_ins, "INSERT OR IGNORE INTO firmware (firmware_key, vendor, version, release_date, source)"
+			      " VALUES (?,?,?,?,?)" },
+		{ &q->fw_sel, "SELECT firmware_id FROM firmware WHERE firmware_key = ?" },
+		{ &q->run_ins, "INSERT OR IGNORE INTO runs (run_id, run_id_source, machine_id, firmware_id, microcode,"
+			       " sequence, firmware_clock, baretop_version, simulated, exit_status,"
+			       " memory_total_mib, fpdt_reset_end_ns, source_file, secure_boot)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+		{ &q->wl_ins, "INSERT INTO workloads (run_id, position, name, params, cpu, state, counted,"
+			      " simulated, model) VALUES (?,?,?,?,?,?,?,?,?)" },
+		{ &q->node_ins, "INSERT INTO node_values (workload_id, name_id, state, value, thresh)"
+				" VALUES (?,?,?,?,?)" },
+		{ &q->event_ins, "INSERT INTO event_values (workload_id, event_id, median, counter_group)"
+				 " VALUES (?,?,?,?)" },
+		{ &q->nn_ins, "INSERT OR IGNORE INTO node_names (node, kind, level, parent) VALUES (?,?,?,?)" },
+		{ &q->nn_sel, "SELECT name_id FROM node_names WHERE node = ? AND kind = ? AND level = ? AND parent = ?" },
+		{ &q->en_ins, "INSERT OR IGNORE INTO event_names (event) VALUES (?)" },
+		{ &q->en_sel, "SELECT event_id FROM event_names WHERE event = ?" },
+	};
+	for (size_t i = 0; i < sizeof(prep) / sizeof(prep[0]); i++)
+		if (sqlite3_prepare_v2(db, prep[i].sql, -1, prep[i].st, NULL) != SQLITE_OK) {
+			bt_diag_set(d, "%s: %s", path, sqlite3_errmsg(db));
+			sq_close(&q->s);
+			return NULL;
+		}
+	return &q->s;
 }

@@ -9,8 +9,11 @@
 #define TOOLS_BARETOP_HOST_FLEET_SUMMARY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <sqlite3.h>
+
+#include "metrics/robust-stats.h"
+#include "tools/baretop-host/fleet-store.h"
 
 /* Fewer machines than this with a value: median and MAD are printed, nothing is flagged. */
 #define BT_FLEET_MIN_MACHINES 5
@@ -23,11 +26,60 @@ struct bt_fleet_summary_opts {
 	bool only_outliers;     /* rows where a machine or a group stands out */
 };
 
-/* Prints the summary of the whole database, one block per workload with its
- * parameters (a workload run at another size is another measurement, never
- * pooled), model and node. Returns the number of machines that stand out on
- * some node, -1 on a database error, -2 when o->node names no node of the
- * database (messages on stderr, with the nearest node name). */
-int bt_fleet_summary(sqlite3 *db, const struct bt_fleet_summary_opts *o);
+/* A unit (machine x firmware version x microcode) that stands out. */
+struct bt_fleet_unit_out {
+	const char *machine, *firmware, *microcode;
+	double value;           /* the median of its runs' values */
+};
+
+/* A group: a firmware version as a whole (microcode "(any)", only when the
+ * version runs with more than one microcode) or a (version, microcode). */
+struct bt_fleet_group {
+	const char *firmware, *microcode;
+	size_t n;               /* units */
+	double median, mad;
+	struct bt_robust rest;  /* of the units outside the group */
+	size_t simulated, runs; /* runs behind its units; of them SIMULATED */
+};
+
+/* One block of the summary: a workload with its parameters (a workload run
+ * at another size is another measurement, never pooled), model and node,
+ * with its statistics over units, however an engine computed them. */
+struct bt_fleet_block {
+	const char *workload, *params, *model, *node;
+	struct bt_robust fleet;
+	size_t simulated, runs;
+	size_t n_out;           /* units that stand out, by (firmware, microcode, machine) */
+	const struct bt_fleet_unit_out *out;
+	size_t n_groups;        /* the "(any)" groups by version, then the (version, microcode) ones */
+	const struct bt_fleet_group *groups;
+};
+
+/* A tree node of one (workload, params, model) for the bottleneck path. */
+struct bt_fleet_path_node {
+	char *node, *parent;
+	double median;          /* over every run's value */
+	size_t flagged, known;  /* runs that flag it; runs with a known flag */
+};
+
+/* The statistics of one block computed in C from its units' values (for
+ * an engine without percentile functions: SQLite). vals[i][0..n_vals[i])
+ * are unit i's run values (reordered), sim[i] how many are SIMULATED. The
+ * block goes to fn. Returns fn's result. */
+struct bt_fleet_unit_in {
+	char *machine, *firmware, *microcode;
+	double *vals;
+	size_t n, cap;
+	size_t simulated;
+};
+int bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *workload, const char *params,
+			    const char *model, const char *node, struct bt_fleet_unit_in *u, size_t n,
+			    bt_fleet_block_fn fn, void *ctx);
+
+/* Prints the summary of the whole store, one block per workload with its
+ * parameters, model and node. Returns the number of machines that stand
+ * out on some node, -1 on a database error, -2 when o->node names no node
+ * of the database (messages on stderr, with the nearest node name). */
+int bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o);
 
 #endif
