@@ -14,6 +14,7 @@
 #include "app/app-main.h"
 #include "app/boot-run.h"
 #include "app/validate-mode.h"
+#include "app/atlas-mode.h"
 #include "app/kernel-ticks.h"
 #include "app/count.h"
 #include "app/count-internal.h"
@@ -56,6 +57,7 @@ struct run {
 	struct bt_boot_run boot;       /* --run, --then, --budget */
 	unsigned results_seq;          /* the results file written; 0 none */
 	struct bt_validation_run *validation; /* --validate */
+	struct bt_atlas_run *atlas;    /* --atlas */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -376,6 +378,10 @@ static void write_results(struct run *r)
 	if (r->plat->volume_free &&
 	    r->plat->volume_free(r->opt.results_dir, &res.volume_free_bytes) == BT_OK)
 		res.have_volume_free = true;
+	if (r->atlas) {
+		res.atlas_json = bt_atlas_run_json;
+		res.atlas_ctx = r->atlas;
+	}
 	if (r->validation) {
 		res.validation_json = bt_validation_run_json;
 		res.validation_ctx = r->validation;
@@ -602,6 +608,12 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		r->counting_simulated = cs == BT_OK && r->opt.sim;
 		if (r->opt.bring_up) {
 			bring_up(r, cs == BT_OK);
+		} else if (r->opt.atlas) {
+			r->status = bt_atlas_mode(cs == BT_OK ? r->phase.count : NULL,
+						  r->phase.no_count_reason, &r->opt, plat, &r->boot,
+						  &r->atlas);
+			if (r->status != BT_EXIT_OK)
+				note(r, "atlas: exit status %d", r->status);
 		} else if (r->opt.validate) {
 			r->status = bt_validate_mode(cs == BT_OK ? r->phase.count : NULL,
 						     r->phase.no_count_reason, &r->opt,
@@ -635,6 +647,7 @@ out:
 	bt_boot_run_free(&r->boot);
 	bt_config_words_free(&r->config);
 	bt_validation_run_free(r->validation);
+	bt_atlas_run_free(r->atlas);
 	free(r);
 	return status;
 }

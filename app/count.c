@@ -543,7 +543,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	}
 	if (st == BT_OK)
 		st = choose_model(c, opt, why);
-	if (st != BT_OK && opt->validate && !opt->model && !opt->model_files) {
+	if (st != BT_OK && (opt->validate || opt->atlas) && !opt->model && !opt->model_files) {
 		/* --validate checks the PMU's own events without a Top-Down model
 		 * (a Core 2 or Zen 2 PMU has none): the reason becomes a note. */
 		snprintf(c->how, sizeof(c->how), "no Top-Down model: %.200s", why ? why->text : "none");

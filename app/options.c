@@ -87,6 +87,31 @@ static bt_status set_validate_spec(struct bt_options *o, const char *v, struct b
 	return BT_OK;
 }
 FLAG(kernel_ticks)
+FLAG(atlas)
+
+static bt_status set_events_file(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	(void)d;
+	o->atlas = true;
+	o->events_file = v;
+	return BT_OK;
+}
+
+static bt_status set_atlas_json(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	(void)d;
+	o->atlas = true;
+	o->atlas_json = v;
+	return BT_OK;
+}
+
+static bt_status set_atlas_spec(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	(void)d;
+	o->atlas = true;
+	o->atlas_spec = v;
+	return BT_OK;
+}
 
 static bt_status set_drilldown(struct bt_options *o, const char *v, struct bt_diag *d)
 {
@@ -648,6 +673,24 @@ static const struct option_def options[] = {
 	  "failed validation (CHECK)' and is never the bottleneck, as is (ARCH with PERF_METRICS) a "
 	  "level-1 node whose cross-check is violated; one results file holds both; exit 1 if a "
 	  "check FAILed or a cross-check was violated (the trusted tree is still written)", set_bring_up },
+	{ NULL, "atlas", 0, ARG_NONE, NULL,
+	  "the event atlas instead of the workloads: every event of --events-file counted over "
+	  "the known-count kernels at n and 2n and the empty window, in counter groups at the "
+	  "planner's lower bound; a class per event (zero, constant, linear with its slope and "
+	  "matching declared count, nonlinear, noisy, refused, not modelled) and invariants "
+	  "(CMASK=1 <= cycles, c1 + c1:inv = cycles, edge <= c1, ...); exit 1 if an invariant "
+	  "is violated (README \"The event atlas\"); without --events-file the built-in list: "
+	  "Intel's architectural events the core enumerates and its fixed counters, or AMD's six "
+	  "core events", set_atlas },
+	{ NULL, "events-file", 0, ARG_REQUIRED, "FILE",
+	  "with --atlas (implied): the event list, Intel's perfmon core events JSON or a Linux "
+	  "perf AMD JSON array, read as untrusted input", set_events_file },
+	{ NULL, "atlas-json", 0, ARG_REQUIRED, "FILE",
+	  "with --atlas (implied): also write the atlas alone as JSON to FILE ('-': standard "
+	  "output)", set_atlas_json },
+	{ NULL, "atlas-spec", 0, ARG_REQUIRED, "FILE",
+	  "with --atlas (implied): write a validation spec of every linear event (its slope) to "
+	  "FILE, for --validate-spec on the next run", set_atlas_spec },
 	/* Hidden (no help text): the combinations table with examples, for the
 	 * suite's option-combinations step (app/options-combos.c). */
 	{ NULL, "option-combinations", 0, ARG_NONE, NULL, NULL, set_list_option_combos },

@@ -107,6 +107,11 @@ struct bt_options {
 	const char *validate_spec; /* --validate-spec FILE: a spec file instead of the built-in one */
 	bool bring_up;            /* --bring-up: conformance, validate the model's events, then
 				   * the Top-Down run with untrusted nodes marked */
+	/* The event atlas (validate/atlas.h) */
+	bool atlas;               /* --atlas: instead of the workloads */
+	const char *events_file;  /* --events-file FILE: the event list */
+	const char *atlas_json;   /* --atlas-json FILE ("-": stdout) */
+	const char *atlas_spec;   /* --atlas-spec FILE: the generated validation spec */
 };
 
 void bt_options_defaults(struct bt_options *o);

@@ -594,6 +594,8 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 
 	if (res->validation_json)
 		res->validation_json(&j, res->validation_ctx);
+	if (res->atlas_json)
+		res->atlas_json(&j, res->atlas_ctx);
 
 	bt_jw_object(&j, "result");
 	bt_jw_i64(&j, "exit_status", res->exit_status);

@@ -122,6 +122,9 @@ struct bt_results {
 	/* --validate: writes the "validation" section (NULL: none). */
 	void (*validation_json)(struct bt_jw *j, const void *ctx);
 	const void *validation_ctx;
+	/* --atlas: writes the "atlas" section (NULL: none). */
+	void (*atlas_json)(struct bt_jw *j, const void *ctx);
+	const void *atlas_ctx;
 	int exit_status;
 	const char (*messages)[200];
 	int n_messages;

@@ -570,6 +570,11 @@ void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64
 	struct bt_sim_kernel_model m;
 
 	kernel_model(s, k, n, &m);
+	/* The kernels' windows: CMASK, INV, E and EQ from their per-cycle
+	 * behaviour (arch/sim/sim.h per_cycle). ks and es only ever hold
+	 * kernel counts. */
+	s->sim.per_cycle[0] = &s->ks;
+	s->sim.per_cycle[1] = &s->es;
 	s->ks = (struct bt_sim_source){ .entries = s->kc, .body = k->run,
 					.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->kc) };
 	if (empty && empty != k) {
@@ -581,6 +586,21 @@ void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64
 		/* Kernel `empty` itself: its windows count its own source. */
 		bt_sim_attach_sources(&s->sim, &s->ks, NULL);
 	}
+}
+
+bool bt_synth_kernel_models(const struct bt_synth *s, const struct bt_event *e)
+{
+	for (size_t k = 0; k < s->ks.n; k++) {
+		const struct bt_event *m = &s->ks.entries[k].ev;
+		if (e->fixed != BT_EV_NO_FIXED && e->counters == 0) {
+			if (m->fixed == e->fixed)
+				return true;
+		} else if (m->fixed == BT_EV_NO_FIXED && m->code == e->code &&
+			   m->umask == e->umask && m->umask_ext == e->umask_ext && !e->msr_index) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The conformance checks' window (loop-dec-jnz): the kernel's declared

@@ -129,6 +129,13 @@ const char *bt_synth_take_source_error(struct bt_synth *s);
  * 0 when no model is chosen. */
 void bt_synth_set_width(struct bt_synth *s, unsigned width);
 void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64_t n);
+/* Whether the kernel windows (after bt_synth_count_kernel) model encoding
+ * e at all: its event select and unit masks (CMASK, INV, E and EQ are
+ * derived per cycle from those, arch/sim/sim-count.c), or for an event
+ * only a fixed counter counts, that fixed counter. An encoding they do not
+ * model counts 0 and is "not modelled by the simulated PMU" (the atlas),
+ * never a dead event. */
+bool bt_synth_kernel_models(const struct bt_synth *s, const struct bt_event *e);
 /* The PMU conformance checks' window: loop-dec-jnz run n times, with
  * modelled cycles, SLOTS and PERF_METRICS bytes (window-counts.c). */
 void bt_synth_count_conformance(struct bt_synth *s, uint64_t n);

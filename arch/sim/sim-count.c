@@ -151,12 +151,98 @@ void bt_sim_pm_update(struct bt_sim *sim)
 	sim->regs.perf_metrics = value;
 }
 
+/* The window's unhalted core cycles in the source: its fixed counter 1
+ * entry (Intel), its PMCx076 "cycles not in halt" entry (AMD, APM / PPR
+ * core events: no fixed counters); 0 when it has none. */
+#define SIM_AMD_EV_CYCLES 0x076u
+
+static uint64_t source_cycles(const struct bt_sim *sim, const struct bt_sim_source *s)
+{
+	bool amd = sim->cfg.vendor == BT_VENDOR_AMD;
+	for (size_t k = 0; s && k < s->n; k++) {
+		const struct bt_event *e = &s->entries[k].ev;
+		if (e->source != BT_SRC_PMC || e->flags)
+			continue;
+		if (amd ? e->fixed == BT_EV_NO_FIXED && e->code == SIM_AMD_EV_CYCLES && !e->umask
+			: e->fixed == 1)
+			return s->entries[k].count;
+	}
+	return 0;
+}
+
+/*
+ * CMASK, INV, E and EQ over a per-cycle source (struct bt_sim
+ * per_cycle), as the SDM defines them for IA32_PERFEVTSELx (vol. 3B
+ * 20.2.1.1, Figure 20-1; EQ: bit 36, SIM_SEL_EQ of sim-regs.h, the event
+ * lists' "Equal"):
+ *   CMASK != 0: the counter increments by one in each cycle in which the
+ *     condition occurred CMASK or more times (EQ: exactly CMASK times);
+ *   INV: the comparison is inverted (fewer than CMASK); "if CMASK is
+ *     programmed to zero, INV is ignored";
+ *   E: the counter counts deasserted-to-asserted transitions of the
+ *     condition the other fields express; back-to-back assertions are
+ *     one. With CMASK 0 the sim takes the condition to be "at least one
+ *     occurrence" (the SDM leaves it to the other fields).
+ * What the SDM does not say is how a window's occurrences fall on its
+ * cycles: the sim's model spreads N occurrences over C cycles as evenly
+ * as possible (r = N mod C cycles see q + 1, the other C - r see q, with
+ * q = N / C) and the asserted cycles of a condition as evenly as possible
+ * among the others, so a condition asserted in a of C cycles has
+ * min(a, C - a) rising edges (1 when a = C, 0 when a = 0). This is the
+ * model's assumption, not a measured fact: it gives every invariant the
+ * atlas checks (c1 <= cycles, c1 + c1:inv = cycles, edge <= c1) exactly,
+ * and on real parts those hold whatever the distribution.
+ */
+static uint64_t derive_per_cycle(uint64_t n, uint64_t cycles, unsigned cmask, bool inv,
+				 bool edge, bool eq)
+{
+	if (!cmask && !edge && !eq)
+		return n; /* INV alone is ignored with CMASK 0 */
+	if (!cycles)
+		return 0;
+	uint64_t q = n / cycles, r = n % cycles, c = cmask ? cmask : 1, a;
+	if (eq)
+		a = c == q ? cycles - r : c == q + 1 ? r : 0;
+	else
+		a = c <= q ? cycles : c == q + 1 ? r : 0;
+	if (inv && cmask)
+		a = cycles - a;
+	if (!edge)
+		return a;
+	if (!a)
+		return 0;
+	if (a == cycles)
+		return 1;
+	return a < cycles - a ? a : cycles - a;
+}
+
 static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_sim_source *s,
 				      unsigned i, uint64_t sel, uint64_t *count)
 {
 	for (size_t k = 0; s && k < s->n; k++)
 		if (gp_matches(sim, i, sel, &s->entries[k].ev)) {
 			*count = s->entries[k].count;
+			return &s->entries[k].ev;
+		}
+	uint64_t thr = SIM_SEL_INV | SIM_SEL_EDGE | (0xFFull << SIM_SEL_CMASK_SHIFT);
+	/* AnyThread (SDM vol. 3B 20.2.3, perfmon v3: count the condition on every
+	 * logical processor of the core): a kernel window runs on one logical
+	 * processor and the sim models nothing on its sibling (SMT off, or a
+	 * sibling that runs none of the kernel's work), so any-thread counts
+	 * this thread's occurrences. */
+	if (sim->cfg.vendor != BT_VENDOR_AMD)
+		thr |= SIM_SEL_EQ | SIM_SEL_ANY;
+	if (!s || (s != sim->per_cycle[0] && s != sim->per_cycle[1]) || !(sel & thr))
+		return NULL;
+	/* No entry for the thresholded encoding: its base encoding's
+	 * occurrences per cycle (derive_per_cycle). */
+	uint64_t base = sel & ~thr;
+	for (size_t k = 0; k < s->n; k++)
+		if (gp_matches(sim, i, base, &s->entries[k].ev)) {
+			unsigned cmask = (sel >> SIM_SEL_CMASK_SHIFT) & 0xFF;
+			bool eq = sim->cfg.vendor != BT_VENDOR_AMD && (sel & SIM_SEL_EQ);
+			*count = derive_per_cycle(s->entries[k].count, source_cycles(sim, s), cmask,
+						  sel & SIM_SEL_INV, sel & SIM_SEL_EDGE, eq);
 			return &s->entries[k].ev;
 		}
 	return NULL;
@@ -302,6 +388,9 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 		if (!fixed_on[i])
 			continue;
 		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
+		/* AnyThread on a kernel window: this thread's count (find_gp). */
+		if ((field & SIM_FIX_ANY) && s && (s == sim->per_cycle[0] || s == sim->per_cycle[1]))
+			field &= ~(uint64_t)SIM_FIX_ANY;
 		for (size_t k = 0; s && k < s->n; k++)
 			if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
 				bt_sim_add_fixed(sim, i, share(part_of(sim, s->entries[k].count), p));

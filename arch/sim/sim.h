@@ -351,6 +351,14 @@ struct bt_sim {
 	const struct bt_sim_vendor *vendor;
 	struct bt_sim_regs regs;
 	const struct bt_sim_source *source;
+	/* Sources whose entries are per-window totals of a body whose
+	 * per-cycle behaviour the sim models (the known-count kernels, set by
+	 * their owner): a selector with CMASK, INV, E or EQ on an encoding no
+	 * entry names exactly counts what that threshold gives over the
+	 * window's cycles, the entry's occurrences spread evenly over them
+	 * (sim-count.c derive_per_cycle). Any other source counts only the
+	 * encodings it names (a workload model's events). NULL: none. */
+	const struct bt_sim_source *per_cycle[2];
 	/* A second body's counts, used by a window that runs its `body` when
 	 * `source` is for another body (--validate: `source` models the
 	 * kernel, this one kernel `empty`, which calibrates the window).

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/results-diff.h"
+#include "analysis/atlas-page.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/page-out.h"
 
@@ -51,6 +52,33 @@ static const struct host_cmd_args args = {
 };
 HOST_ARGS_REGISTER(args)
 
+static int report_atlas(const char *file, const struct bt_page_args *o)
+{
+	const char *out[3] = { o->text, o->html, o->csv };
+	const enum bt_atlas_page_kind kind[3] = { BT_ATLAS_PAGE_TEXT, BT_ATLAS_PAGE_HTML,
+						  BT_ATLAS_PAGE_CSV };
+	int rc = HOST_EXIT_OK;
+
+	for (int k = 0; k < 3; k++) {
+		struct bt_diag d = { "" };
+		if (!out[k])
+			continue;
+		FILE *f = strcmp(out[k], "-") == 0 ? stdout : fopen(out[k], "w");
+		if (!f) {
+			fprintf(stderr, "baretop-host report: %s: cannot write\n", out[k]);
+			rc = HOST_EXIT_USAGE;
+			continue;
+		}
+		if (bt_atlas_page_write(file, kind[k], f, &d) != BT_OK) {
+			fprintf(stderr, "baretop-host report: %s\n", d.text);
+			rc = HOST_EXIT_USAGE;
+		}
+		if (f != stdout && fclose(f) != 0)
+			rc = HOST_EXIT_USAGE;
+	}
+	return rc;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	char *files[256];
@@ -64,6 +92,20 @@ static int cmd_report(int argc, char **argv)
 		return host_usage_error(&args, "no RESULTS.json given");
 	if (o.want_diff && o.n_files != 2)
 		return host_usage_error(&args, "--diff compares two files, not %zu", o.n_files);
+	/* Two atlases with --diff: what changed (exit 1 when something did). */
+	if (o.n_files == 2 && o.want_diff && bt_atlas_page_is_atlas(files[0]) &&
+	    bt_atlas_page_is_atlas(files[1])) {
+		struct bt_diag d = { "" };
+		int changed = 0;
+		if (bt_atlas_page_diff(files[0], files[1], stdout, &changed, &d) != BT_OK) {
+			fprintf(stderr, "baretop-host report: %s\n", d.text);
+			return HOST_EXIT_USAGE;
+		}
+		return changed ? 1 : HOST_EXIT_OK;
+	}
+	/* An event atlas (--atlas): its own page (analysis/atlas-page.h). */
+	if (o.n_files == 1 && !o.want_diff && bt_atlas_page_is_atlas(files[0]))
+		return report_atlas(files[0], &o);
 	struct bt_arena a;
 	struct bt_page p;
 	struct bt_diff df;

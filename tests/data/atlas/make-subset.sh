@@ -1,0 +1,42 @@
+#!/bin/sh
+# Regenerates the atlas's test lists from Intel's perfmon event files (in
+# ../shared/reference/intel/ next to the repository): a few events each,
+# their encodings only. BriefDescription / PublicDescription (vendor prose)
+# are dropped: facts carry over, prose does not.
+#   sh tests/data/atlas/make-subset.sh
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+ref="$here/../../../../shared/reference/intel"
+subset() { # SRC OUT NAME...
+	src=$1 out=$2
+	shift 2
+	python3 - "$src" "$out" "$@" <<'PY'
+import json, sys
+src, out, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+d = json.load(open(src))
+keep = {n: None for n in names}
+for e in d["Events"]:
+    if e["EventName"] in keep and keep[e["EventName"]] is None:
+        keep[e["EventName"]] = {k: v for k, v in e.items()
+                                if k not in ("BriefDescription", "PublicDescription")}
+missing = [n for n, e in keep.items() if e is None]
+if missing:
+    sys.exit("not in %s: %s" % (src, ", ".join(missing)))
+hdr = {k: d["Header"][k] for k in ("Version", "DatePublished") if k in d["Header"]}
+json.dump({"Header": hdr, "Events": list(keep.values())}, open(out, "w"), indent=1)
+open(out, "a").write("\n")
+PY
+}
+subset "$ref/SPR/events/sapphirerapids_core.json" "$here/spr-subset.json" \
+	INST_RETIRED.ANY INST_RETIRED.ANY_P CPU_CLK_UNHALTED.THREAD CPU_CLK_UNHALTED.THREAD_P \
+	TOPDOWN.SLOTS TOPDOWN.BAD_SPEC_SLOTS BR_INST_RETIRED.ALL_BRANCHES BR_INST_RETIRED.COND \
+	BR_INST_RETIRED.COND_TAKEN BR_INST_RETIRED.COND_NTAKEN BR_INST_RETIRED.NEAR_CALL \
+	BR_INST_RETIRED.NEAR_RETURN UOPS_RETIRED.STALLS L1D.REPLACEMENT \
+	L1D_PEND_MISS.FB_FULL_PERIODS OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD \
+	OCR.DEMAND_DATA_RD.ANY_RESPONSE FRONTEND_RETIRED.DSB_MISS \
+	MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4 INT_MISC.CLEAR_RESTEER_CYCLES
+subset "$ref/LNL/events/lunarlake_lioncove_core.json" "$here/lnl-subset.json" \
+	INST_RETIRED.ANY INST_RETIRED.ANY_P CPU_CLK_UNHALTED.THREAD CPU_CLK_UNHALTED.THREAD_P \
+	BR_INST_RETIRED.ALL_BRANCHES BR_INST_RETIRED.COND BR_INST_RETIRED.NEAR_CALL \
+	BR_INST_RETIRED.NEAR_RETURN INST_RETIRED.MACRO_FUSED L1D.REPLACEMENT \
+	OCR.DEMAND_DATA_RD.ANY_RESPONSE

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: host ~4s
+# The event atlas hosted (README "The event atlas"): `baretop-host atlas
+# --sim=spr --quick` over a committed subset of Intel's SPR core list
+# (tests/data/atlas/, encodings only). Classes against expectations taken
+# from the kernels' instructions, not from baretop's output: loop-dec-jnz
+# retires DEC + JNZ per iteration (2 instructions, 1 branch, 1 conditional),
+# call-ret one CALL and one RET per iteration; an event the simulated PMU
+# does not model is "not modelled", never zero; events needing an extra MSR
+# are refused naming it. Invariants all hold on the clean run, and a
+# double-counting encoding (--sim-defect) is caught by an invariant alone
+# naming the event. The spec generated from the atlas PASSes a second run
+# and FAILs the defective one naming the event. A malformed list: exit 2
+# with file:line:col; the results file matches the schema.
+set -uo pipefail
+[ -x build/baretop-host ] || make -s -j2 host >/dev/null
+bin=build/baretop-host
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+list=tests/data/atlas/spr-subset.json
+
+"$bin" atlas --sim=spr --quick --events-file "$list" --results-dir "$work/res" \
+	--json="$work/a.json" --atlas-spec "$work/spec.json" >"$work/clean.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && echo "ok clean atlas exits 0" || bad "clean atlas: exit $rc: $(tail -3 "$work/clean.out")"
+grep -q '^atlas .*cost: .*estimated' "$work/clean.out" && echo "ok cost printed before the run" ||
+	bad "no cost estimate printed"
+
+python3 - "$work/a.json" "$work/res" <<'PY' || fail=1
+import glob, json, sys
+a = json.load(open(sys.argv[1]))["atlas"]
+ev = {e["event"]: e for e in a["events"]}
+bad = False
+def check(cond, what):
+    global bad
+    print(("ok " if cond else "FAIL ") + what)
+    bad |= not cond
+def linear(name, kernel, slope, match):
+    e = ev[name]
+    check(e["class"] == "linear" and e["per"] == kernel and e["slope"] == slope
+          and match in e["matches"],
+          f"{name}: linear, {slope} per {kernel} iteration, matches {match} ({e['class']}, {e['slope']}, {e['matches']})")
+check(a["simulated"], "labelled simulated")
+linear("INST_RETIRED.ANY_P", "loop-dec-jnz", 2, "instructions")
+linear("INST_RETIRED.ANY", "loop-dec-jnz", 2, "instructions")
+linear("BR_INST_RETIRED.ALL_BRANCHES", "loop-dec-jnz", 1, "branches")
+linear("BR_INST_RETIRED.COND", "loop-dec-jnz", 1, "cond")
+linear("BR_INST_RETIRED.NEAR_CALL", "call-ret", 1, "near_calls")
+linear("BR_INST_RETIRED.NEAR_RETURN", "call-ret", 1, "near_returns")
+# one not-taken conditional per run (the loop's exit): the same at n and 2n
+check(ev["BR_INST_RETIRED.COND_NTAKEN"]["class"] == "constant", "COND_NTAKEN constant (one loop exit per run)")
+for n in ("L1D.REPLACEMENT", "INT_MISC.CLEAR_RESTEER_CYCLES"):
+    check(ev[n]["class"] == "not modelled" and "not modelled by the simulated PMU" in ev[n]["why"],
+          f"{n}: not modelled ({ev[n]['class']})")
+for n, msr in (("OCR.DEMAND_DATA_RD.ANY_RESPONSE", "0x1A6"), ("FRONTEND_RETIRED.DSB_MISS", "0x3F7"),
+               ("MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", "0x3F6")):
+    check(ev[n]["class"] == "refused" and msr in ev[n]["why"], f"{n}: refused naming MSR {msr}")
+check(a["invariant_totals"]["violated"] == 0 and a["invariant_totals"]["checked"] > 20,
+      f"clean run: {a['invariant_totals']['checked']} invariants held, none violated")
+inv = {(i["event"], i["invariant"]): i["state"] for i in a["invariants"]}
+check(inv.get(("BR_INST_RETIRED.COND_TAKEN", "c1+c1:inv=cycles")) == "held", "c1 + c1:inv = cycles held")
+check(inv.get(("INST_RETIRED.ANY", "fixed=arch-event")) == "held", "fixed counter 0 = 0xC0/0x00 held")
+check(inv.get(("L1D.REPLACEMENT", "c1<=cycles")) == "not checkable", "not modelled: its invariants not checkable")
+w = a["windows"]
+check(w["run"] == w["lower_bound"] and w["groups"] == w["lower_bound_groups"],
+      f"windows run {w['run']} = lower bound {w['lower_bound']}")
+# the results file carries the same atlas and matches the schema
+files = glob.glob(sys.argv[2] + "/*.json")
+check(len(files) == 1, "one results file")
+d = json.load(open(files[0]))
+check(d.get("atlas", {}).get("events") == a["events"], "results file holds the atlas")
+try:
+    import jsonschema
+    s = jsonschema.Draft202012Validator(json.load(open("report/results.schema.json")))
+    errs = list(s.iter_errors(d))
+    check(not errs, "results file matches the schema" + (f": {errs[0].message}" if errs else ""))
+except ImportError:
+    check(False, "python3-jsonschema missing")
+sys.exit(1 if bad else 0)
+PY
+
+# A defect found by the invariants alone (no known count): 0xC4/0x01
+# (BR_INST_RETIRED.COND_TAKEN on Golden Cove) counting twice.
+"$bin" atlas --sim=spr --quick --events-file "$list" --no-results \
+	--sim-defect=double-count:0xC4/0x01 >"$work/defect.out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && echo "ok defect: exit 1" || bad "defect: exit $rc"
+grep -q 'VIOLATED BR_INST_RETIRED.COND_TAKEN: c1+c1:inv=cycles' "$work/defect.out" &&
+	echo "ok defect caught by c1+c1:inv=cycles naming BR_INST_RETIRED.COND_TAKEN" ||
+	bad "defect not caught by an invariant: $(grep VIOLATED "$work/defect.out")"
+[ "$(grep -c VIOLATED "$work/defect.out")" -eq "$(grep -c 'VIOLATED BR_INST_RETIRED.COND_TAKEN' "$work/defect.out")" ] &&
+	echo "ok only the defective event violated" || bad "other events violated: $(grep VIOLATED "$work/defect.out")"
+
+# Every defect kind of the simulated PMU through the invariants alone: caught
+# (an invariant VIOLATED) or listed as invisible to them with the reason,
+# never silent, never both. amd-alias-split cannot apply to an Intel PMU.
+for d in stuck-counter stuck-counter:1 stuck-counter:7 double-count double-count:0xC0/0x00 \
+	fixed-dead:0 fixed-dead:1 rdpmc-fixed-gp narrow-counter no-overflow-bit fw-truncates pm-sticky \
+	global-ignored umask-ignored fixed-dead:2 fixed-dead:3; do
+	"$bin" atlas --sim=spr --quick --events-file "$list" --no-results --sim-defect="$d" >"$work/d.out" 2>&1
+	rc=$?
+	v=$(grep -c '^atlas *VIOLATED' "$work/d.out")
+	i=$(grep -c "^atlas *--sim-defect $d: invisible to the invariants: " "$work/d.out")
+	if [ "$v" -gt 0 ] && [ "$i" -eq 0 ] && [ "$rc" -eq 1 ]; then
+		echo "ok defect $d caught: $v invariant violation(s)"
+	elif [ "$v" -eq 0 ] && [ "$i" -eq 1 ] && [ "$rc" -eq 0 ]; then
+		echo "ok defect $d listed invisible to the invariants"
+	else
+		bad "defect $d: exit $rc, $v violation(s), invisible line $i"
+	fi
+done
+
+# `report` on an atlas: CSV one row per event, the HTML page with the
+# violations first (from the defective run's results file).
+"$bin" atlas --sim=spr --quick --events-file "$list" --results-dir "$work/dres" \
+	--sim-defect=double-count:0xC4/0x01 >/dev/null 2>&1
+dres=$(ls "$work/dres"/*.json 2>/dev/null | head -1)
+if [ -n "$dres" ] && "$bin" report "$dres" --html "$work/a.html" --csv "$work/a.csv"; then
+	python3 - "$work/a.csv" "$work/a.html" <<'PY' || fail=1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+h = open(sys.argv[2]).read()
+ok = len(rows) == 20 and [r["event"] for r in rows if r["invariants_violated"] != "0"] == ["BR_INST_RETIRED.COND_TAKEN"]
+print(("ok " if ok else "FAIL ") + f"report --csv: {len(rows)} events, the violated one named")
+v, e = h.find("Invariant violations"), h.find("<h2>Events</h2>")
+ok2 = "SIMULATED" in h and 0 <= v < h.find("c1+c1:inv=cycles") < e and h.find("<tr class=\"violated\">", e) > e
+print(("ok " if ok2 else "FAIL ") + "report --html: SIMULATED, violations first, then the events table")
+sys.exit(0 if ok and ok2 else 1)
+PY
+else
+	bad "report on an atlas results file failed"
+fi
+
+# `report --diff` of two atlases: the clean one against itself changes
+# nothing (exit 0); against the defective run only the doubled event changes.
+"$bin" report --diff "$work/a.json" "$(ls "$work/res"/*.json | head -1)" >"$work/same.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'atlas diff: 0 change' "$work/same.out" && echo "ok atlas diff: same atlas, no change" ||
+	bad "atlas diff of the same atlas: exit $rc: $(tail -1 "$work/same.out")"
+"$bin" report --diff "$work/a.json" "$dres" >"$work/diff.out" 2>&1
+rc=$?
+others=$(grep '^  ' "$work/diff.out" | grep -vc '^  BR_INST_RETIRED.COND_TAKEN ')
+if [ "$rc" -eq 1 ] && [ "$others" -eq 0 ] && grep -q 'c1+c1:inv=cycles: held -> violated' "$work/diff.out"; then
+	echo "ok atlas diff: only BR_INST_RETIRED.COND_TAKEN changed ($(tail -1 "$work/diff.out"))"
+else
+	bad "atlas diff: exit $rc, $others other line(s): $(head -5 "$work/diff.out")"
+fi
+
+# The generated spec: PASS on a second run, FAIL naming the event with the defect.
+"$bin" validate --sim=spr --quick --validate-spec "$work/spec.json" --no-results >"$work/v1.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && echo "ok generated spec PASSes a second run ($(grep '^validate:' "$work/v1.out"))" ||
+	bad "generated spec on a second run: exit $rc: $(grep -E 'FAIL|^validate:' "$work/v1.out" | head -3)"
+"$bin" validate --sim=spr --quick --validate-spec "$work/spec.json" --no-results \
+	--sim-defect=double-count:0xC4/0x01 >"$work/v2.out" 2>&1
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'FAIL  event:.*name=BR_INST_RETIRED.COND_TAKEN/' "$work/v2.out"; then
+	echo "ok generated spec FAILs the defect naming BR_INST_RETIRED.COND_TAKEN"
+else
+	bad "generated spec with the defect: exit $rc: $(grep -E 'FAIL' "$work/v2.out" | head -3)"
+fi
+
+# Untrusted input: a malformed list is a located error, exit 2.
+printf '{"Events": [{"EventName": "X", "EventCode": "0xZZ", "UMask": "0x00", "Counter": "0"}]}\n' >"$work/bad.json"
+"$bin" atlas --sim=spr --quick --events-file "$work/bad.json" --no-results >"$work/bad.out" 2>&1
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'bad.json:1:[0-9]*: event X: bad EventCode' "$work/bad.out"; then
+	echo "ok malformed list: exit 2, file:line:col"
+else
+	bad "malformed list: exit $rc: $(grep atlas "$work/bad.out" | head -2)"
+fi
+exit $fail
