@@ -572,6 +572,13 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 	/* Options with nothing to act on for this model (options-combos.c). */
 	if (st == BT_OK && c->model)
 		bt_option_combos_model(opt, c->def->id, bt_model_retire_latency_count(c->model), combo_note, c);
+	/* a --retire-latency-file entry the model does not know (a misspelling)
+	 * would be ignored silently: a usage error with the nearest name */
+	if (st == BT_OK && c->model && c->have_rl_file &&
+	    bt_rl_file_check(&c->rl_file, c->model, &d) != BT_OK) {
+		bt_diag_set(why, "--retire-latency-file: %s", d.text);
+		st = BT_ERR_INVALID;
+	}
 	/* The rules every tree of this model must satisfy; without them (out
 	 * of memory) the trees are still reported, unchecked. */
 	if (st == BT_OK && c->model && bt_rules_derive(c->model, &c->rules, &d) != BT_OK)

@@ -32,6 +32,15 @@ static uint64_t hash_op(const struct bt_op *o)
 		h *= 1099511628211ull;
 		h ^= h >> 29;
 	}
+	/* MurmurHash3's 64-bit finaliser: the table takes the low bits, and
+	 * literals differ in their high bits (4.0 and 8.0 only in the
+	 * exponent): without it, a file of distinct literals put them all in
+	 * a few slots and hash-consing went quadratic */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
 	return h;
 }
 

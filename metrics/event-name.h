@@ -51,7 +51,14 @@ struct bt_event_table {
 	size_t n;
 	struct bt_event *events;
 	const char *files;      /* for messages */
+	/* name -> events[] in O(1) (open addressing, index + 1, 0 empty), kept
+	 * by the loaders; bt_events_find searches linearly when it does not
+	 * cover all n (a table built by hand) */
+	uint32_t *slot;
+	size_t cap, indexed;
 };
+/* (Re)builds t's name index in a, after events were added by hand. */
+bt_status bt_events_reindex(struct bt_arena *a, struct bt_event_table *t);
 
 /* Appends the events of an Intel perfmon events file (core events). */
 bt_status bt_events_load_intel(struct bt_arena *a, const char *path, struct bt_event_table *t,

@@ -93,6 +93,54 @@ static int parse_counters(const char *s, uint32_t *mask, int8_t *fixed)
 	return 0;
 }
 
+static size_t name_hash(const char *name)
+{
+	uint64_t h = 1469598103934665603ull;          /* FNV-1a */
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* Adds events[i] to the index (which has room). */
+static void index_put(struct bt_event_table *t, size_t i)
+{
+	size_t k = name_hash(t->events[i].name) & (t->cap - 1);
+	while (t->slot[k])
+		k = (k + 1) & (t->cap - 1);
+	t->slot[k] = (uint32_t)(i + 1);
+}
+
+bt_status bt_events_reindex(struct bt_arena *a, struct bt_event_table *t)
+{
+	size_t cap = 64;
+	while (cap < 2 * (t->n + 1))
+		cap *= 2;
+	if (t->n >= UINT32_MAX)
+		return BT_ERR_FULL;
+	uint32_t *slot = bt_arena_alloc(a, cap * sizeof(*slot));
+	if (!slot)
+		return BT_ERR_NOMEM;
+	memset(slot, 0, cap * sizeof(*slot));
+	t->slot = slot;
+	t->cap = cap;
+	for (size_t i = 0; i < t->n; i++)
+		index_put(t, i);
+	t->indexed = t->n;
+	return BT_OK;
+}
+
+/* Appends ev (room is there: grow) and indexes it; an events file of
+ * 40,000 events took seconds with a linear search per event. */
+static bt_status append(struct bt_arena *a, struct bt_event_table *t, const struct bt_event *ev)
+{
+	t->events[t->n++] = *ev;
+	if (t->indexed + 1 != t->n || 2 * t->n > t->cap)
+		return bt_events_reindex(a, t);
+	index_put(t, t->n - 1);
+	t->indexed = t->n;
+	return BT_OK;
+}
+
 static bt_status grow(struct bt_arena *a, struct bt_event_table *t, size_t more)
 {
 	struct bt_event *ev = bt_arena_alloc(a, (t->n + more) * sizeof(*ev));
@@ -198,7 +246,10 @@ bt_status bt_events_load_intel(struct bt_arena *a, const char *path, struct bt_e
 				FIELD_ERR(name, "MSRValue");
 		}
 		ev.name = name;
-		t->events[t->n++] = ev;
+		if (append(a, t, &ev) != BT_OK) {
+			bt_diag_set(d, "%s: out of memory", path);
+			return BT_ERR_NOMEM;
+		}
 	}
 	note_file(a, t, path);
 	return BT_OK;
@@ -237,7 +288,10 @@ bt_status bt_events_load_perf(struct bt_arena *a, const char *path, struct bt_ev
 			ev.umask = (uint8_t)v;
 		}
 		ev.name = name;
-		t->events[t->n++] = ev;
+		if (append(a, t, &ev) != BT_OK) {
+			bt_diag_set(d, "%s: out of memory", path);
+			return BT_ERR_NOMEM;
+		}
 	}
 	note_file(a, t, path);
 	return BT_OK;
@@ -245,6 +299,12 @@ bt_status bt_events_load_perf(struct bt_arena *a, const char *path, struct bt_ev
 
 const struct bt_event *bt_events_find(const struct bt_event_table *t, const char *name)
 {
+	if (t->slot && t->indexed == t->n) {
+		for (size_t k = name_hash(name) & (t->cap - 1); t->slot[k]; k = (k + 1) & (t->cap - 1))
+			if (strcmp(t->events[t->slot[k] - 1].name, name) == 0)
+				return &t->events[t->slot[k] - 1];
+		return NULL;
+	}
 	for (size_t i = 0; i < t->n; i++)
 		if (strcmp(t->events[i].name, name) == 0)
 			return &t->events[i];

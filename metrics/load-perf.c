@@ -21,6 +21,7 @@
 
 struct pf_metric {
 	const struct bt_json *j;
+	const char *path;        /* its file */
 	const char *perf_name;   /* as in the file */
 	const char *name;        /* node name */
 	const char *groups;
@@ -33,14 +34,13 @@ struct pf_ctx {
 	struct pf_metric *m;
 	size_t n;
 	struct pf_metric *cur;
+	struct bt_ld_index names;  /* perf_name -> m[] */
 };
 
 static struct pf_metric *find(struct pf_ctx *c, const char *perf_name)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->m[i].perf_name, perf_name))
-			return &c->m[i];
-	return NULL;
+	long i = bt_ld_index_get(&c->names, perf_name, strlen(perf_name));
+	return i < 0 ? NULL : &c->m[i];
 }
 
 /* Is `group` one of the ';'-separated entries of list? */
@@ -57,14 +57,30 @@ static int in_list(const char *list, const char *group)
 	return 0;
 }
 
-static int group_level(const char *groups)
+/*
+ * The level a metric's groups give: "TopdownL<n>" (Intel) or "PipelineL<n>"
+ * (AMD), n decimal from 1 to BT_LD_MAX_LEVEL; 0 when there is none; -1 and
+ * the entry in *bad when one is malformed (atoi took "TopdownL256" as 256,
+ * stored as 0 in a uint8_t, and "PipelineL4294967298" as 2).
+ */
+static int group_level(const char *groups, const char **bad, size_t *bad_len)
 {
 	for (const char *p = groups; p && *p;) {
 		const char *e = strchr(p, ';');
-		if (!strncmp(p, "TopdownL", 8))
-			return atoi(p + 8);
-		if (!strncmp(p, "PipelineL", 9))
-			return atoi(p + 9);
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		size_t pre = !strncmp(p, "TopdownL", 8) ? 8 : !strncmp(p, "PipelineL", 9) ? 9 : 0;
+		if (pre && len > pre) {
+			int level = 0;
+			size_t i = pre;
+			for (; i < len && i < pre + 3 && p[i] >= '0' && p[i] <= '9'; i++)
+				level = level * 10 + (p[i] - '0');
+			if (i != len || level < 1 || level > BT_LD_MAX_LEVEL) {
+				*bad = p;
+				*bad_len = len;
+				return -1;
+			}
+			return level;
+		}
 		p = e ? e + 1 : NULL;
 	}
 	return 0;
@@ -147,6 +163,8 @@ static bt_status add_generic_aliases(struct loader *ld)
 		ev[ld->table.n].name = map[i].generic;
 		ld->table.events = ev;
 		ld->table.n++;
+		if (bt_events_reindex(ld->a, &ld->table) != BT_OK)
+			return bt_ld_nomem(ld);
 	}
 	return BT_OK;
 }
@@ -172,13 +190,16 @@ static bt_status load_node(struct loader *ld, struct pf_ctx *c, struct pf_metric
 			return s;
 	}
 	if (m->level > 1) {
-		/* "<parent>_group" names the parent */
+		/* "<parent>_group" names the parent: each such group of the metric
+		 * looked up by name (a metric of the level above) */
 		const char *parent = NULL;
-		for (size_t i = 0; i < c->n; i++) {
-			struct pf_metric *p = &c->m[i];
-			char g[256];
-			snprintf(g, sizeof(g), "%s_group", p->perf_name);
-			if (p->level == m->level - 1 && in_list(m->groups, g)) {
+		for (const char *g = m->groups; g && *g;) {
+			const char *e = strchr(g, ';');
+			size_t len = e ? (size_t)(e - g) : strlen(g);
+			long i = len > 6 && !strncmp(g + len - 6, "_group", 6)
+					 ? bt_ld_index_get(&c->names, g, len - 6) : -1;
+			struct pf_metric *p = i >= 0 ? &c->m[i] : NULL;
+			if (p && p->level == m->level - 1 && parent != p->name) {
 				if (parent) {
 					bt_diag_set(ld->d, "model %s: node %s has two parents", ld->r->id,
 						    m->name);
@@ -186,6 +207,7 @@ static bt_status load_node(struct loader *ld, struct pf_ctx *c, struct pf_metric
 				}
 				parent = p->name;
 			}
+			g = e ? e + 1 : NULL;
 		}
 		if (!parent) {
 			bt_diag_set(ld->d, "model %s: node %s (level %d) names no parent group",
@@ -194,13 +216,12 @@ static bt_status load_node(struct loader *ld, struct pf_ctx *c, struct pf_metric
 		}
 		n.parent = parent;
 	}
-	return bt_ld_add_node(ld, &n);
+	return bt_ld_add_node_at(ld, &n, m->path, m->j);
 }
 
-bt_status bt_ld_perf(struct loader *ld)
+static bt_status load_perf(struct loader *ld, struct pf_ctx *c)
 {
 	const struct bt_model_recipe *r = ld->r;
-	struct pf_ctx c = { 0 };
 	size_t cap = 0;
 	bt_status s = add_generic_aliases(ld);
 	if (s != BT_OK)
@@ -209,7 +230,7 @@ bt_status bt_ld_perf(struct loader *ld)
 	for (int f = 0; f < BT_RECIPE_MAX_FILES && r->metrics[f]; f++) {
 		const char *path = bt_ld_path(ld, r->metrics[f]);
 		struct bt_json *root;
-		if ((s = bt_json_load_file(ld->a, path, &root, ld->d)) != BT_OK)
+		if ((s = bt_ld_load_json(ld, path, &root)) != BT_OK)
 			return s;
 		if (root->type != BT_JSON_ARRAY) {
 			bt_diag_set(ld->d, "%s:%u:%u: expected an array of metrics", path, root->line,
@@ -220,9 +241,9 @@ bt_status bt_ld_perf(struct loader *ld)
 		struct pf_metric *m = bt_arena_alloc(ld->a, (cap + root->u.arr.n + 1) * sizeof(*m));
 		if (!m || !source)
 			return bt_ld_nomem(ld);
-		if (c.n)
-			memcpy(m, c.m, c.n * sizeof(*m));
-		c.m = m;
+		if (c->n)
+			memcpy(m, c->m, c->n * sizeof(*m));
+		c->m = m;
 		cap += root->u.arr.n;
 		for (size_t i = 0; i < root->u.arr.n; i++) {
 			const struct bt_json *j = root->u.arr.items[i];
@@ -232,13 +253,30 @@ bt_status bt_ld_perf(struct loader *ld)
 				continue; /* event definitions can sit in metric files */
 			if (r->unit ? !unit || strcmp(unit, r->unit) : unit != NULL)
 				continue;
-			if (find(&c, name))
+			if (find(c, name))
 				continue; /* first definition wins */
-			struct pf_metric *pm = &c.m[c.n++];
+			if (c->n >= BT_LD_MAX_NODES) {
+				bt_diag_set(ld->d, "%s:%u:%u: more than %u metrics: a model holds at most "
+					    "%u nodes", path, j->line, j->col, BT_LD_MAX_NODES, BT_LD_MAX_NODES);
+				return BT_ERR_FULL;
+			}
+			if (bt_ld_index_put(&c->names, name, strlen(name), (uint32_t)c->n) < 0)
+				return bt_ld_nomem(ld);
+			struct pf_metric *pm = &c->m[c->n++];
 			pm->j = j;
+			pm->path = path;
 			pm->perf_name = name;
 			pm->groups = bt_json_get_str(j, "MetricGroup");
-			pm->level = group_level(pm->groups);
+			const char *bad = NULL;
+			size_t bad_len = 0;
+			pm->level = group_level(pm->groups, &bad, &bad_len);
+			if (pm->level < 0) {
+				const struct bt_json *g = bt_json_get(j, "MetricGroup");
+				bt_diag_set(ld->d, "%s:%u:%u: metric %s: MetricGroup \"%.*s\": a level from 1 "
+					    "to %d expected", path, g->line, g->col, name,
+					    (int)(bad_len > 40 ? 40 : bad_len), bad, BT_LD_MAX_LEVEL);
+				return BT_ERR_INVALID;
+			}
 			pm->kind = pm->level > 0 ? BT_NODE_TREE : BT_NODE_INFO;
 			pm->selected = 1;
 			if (r->name_prefix && strncmp(name, r->name_prefix, strlen(r->name_prefix)))
@@ -266,22 +304,30 @@ bt_status bt_ld_perf(struct loader *ld)
 		}
 	}
 	ld->source = source;
-	for (size_t i = 0; i < c.n; i++)
-		if (c.m[i].selected && (s = load_node(ld, &c, &c.m[i])) != BT_OK)
+	for (size_t i = 0; i < c->n; i++)
+		if (c->m[i].selected && (s = load_node(ld, c, &c->m[i])) != BT_OK)
 			return s;
 	/* helpers that selected formulas reference (they may reference more) */
 	for (int again = 1; again;) {
 		again = 0;
-		for (size_t i = 0; i < c.n; i++) {
-			struct pf_metric *m = &c.m[i];
+		for (size_t i = 0; i < c->n; i++) {
+			struct pf_metric *m = &c->m[i];
 			if (m->queued && !m->selected) {
 				m->selected = 1;
 				m->level = 0;
 				again = 1;
-				if ((s = load_node(ld, &c, m)) != BT_OK)
+				if ((s = load_node(ld, c, m)) != BT_OK)
 					return s;
 			}
 		}
 	}
 	return BT_OK;
+}
+
+bt_status bt_ld_perf(struct loader *ld)
+{
+	struct pf_ctx c = { 0 };
+	bt_status s = load_perf(ld, &c);
+	bt_ld_index_free(&c.names);
+	return s;
 }

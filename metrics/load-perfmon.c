@@ -37,22 +37,50 @@ struct pm_ctx {
 	const struct bt_json *tmetrics;   /* ThresholdMetrics of the current metric */
 	int fraction;            /* literal-name thresholds: compare percent metrics as fractions */
 	int literal;             /* ... but this pass keeps them literal */
+	struct bt_ld_index names, legacies; /* MetricName, LegacyName -> m[] (first wins) */
+	size_t *legacy_lens;     /* the lengths LegacyNames have, longest first */
+	size_t n_lens;
 };
 
 static struct pm_metric *by_legacy(struct pm_ctx *c, const char *legacy)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (c->m[i].legacy && strcmp(c->m[i].legacy, legacy) == 0)
-			return &c->m[i];
-	return NULL;
+	long i = bt_ld_index_get(&c->legacies, legacy, strlen(legacy));
+	return i < 0 ? NULL : &c->m[i];
 }
 
 static struct pm_metric *by_name(struct pm_ctx *c, const char *name)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->m[i].name, name) == 0)
-			return &c->m[i];
-	return NULL;
+	long i = bt_ld_index_get(&c->names, name, strlen(name));
+	return i < 0 ? NULL : &c->m[i];
+}
+
+static int cmp_len_desc(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* The indexes of c->m[0..n) and the distinct LegacyName lengths. */
+static bt_status index_metrics(struct loader *ld, struct pm_ctx *c)
+{
+	c->legacy_lens = bt_arena_alloc(ld->a, (c->n + 1) * sizeof(*c->legacy_lens));
+	if (!c->legacy_lens)
+		return bt_ld_nomem(ld);
+	for (size_t i = 0; i < c->n; i++) {
+		const char *l = c->m[i].legacy;
+		if (bt_ld_index_put(&c->names, c->m[i].name, strlen(c->m[i].name), (uint32_t)i) < 0 ||
+		    (l && *l && bt_ld_index_put(&c->legacies, l, strlen(l), (uint32_t)i) < 0))
+			return bt_ld_nomem(ld);
+		if (l && *l)
+			c->legacy_lens[c->n_lens++] = strlen(l);
+	}
+	qsort(c->legacy_lens, c->n_lens, sizeof(*c->legacy_lens), cmp_len_desc);
+	size_t u = 0;
+	for (size_t i = 0; i < c->n_lens; i++)
+		if (!u || c->legacy_lens[u - 1] != c->legacy_lens[i])
+			c->legacy_lens[u++] = c->legacy_lens[i];
+	c->n_lens = u;
+	return BT_OK;
 }
 
 /* perfmon constant names -> baretop constants (FORMAT.md "Constants") */
@@ -164,28 +192,29 @@ static struct bt_expr *resolve_threshold(struct loader *ld, void *vctx, struct b
 }
 
 /* Replaces every LegacyName in a literal threshold (longest match first) by
- * "bt__m<index>": LegacyNames contain '(', '%', '.' and even spaces. */
+ * "bt__m<index>": LegacyNames contain '(', '%', '.' and even spaces. Each
+ * position tries the lengths LegacyNames have, longest first, in the index:
+ * O(text x distinct lengths), not O(text x metrics). */
 static char *substitute_legacy(struct loader *ld, struct pm_ctx *c, const char *text)
 {
-	size_t cap = strlen(text) * 2 + 64, n = 0;
+	size_t cap = strlen(text) * 2 + 64, n = 0, left = strlen(text);
 	char *out = bt_arena_alloc(ld->a, cap);
 	if (!out)
 		return NULL;
 	for (const char *p = text; *p;) {
-		size_t best = 0, best_i = 0;
-		for (size_t i = 0; i < c->n; i++) {
-			const char *l = c->m[i].legacy;
-			size_t len = l ? strlen(l) : 0;
-			if (len > best && !strncmp(p, l, len)) {
-				best = len;
-				best_i = i;
-			}
-		}
+		size_t best = 0;
+		long best_i = -1;
+		for (size_t k = 0; k < c->n_lens && best_i < 0; k++)
+			if (c->legacy_lens[k] <= left &&
+			    (best_i = bt_ld_index_get(&c->legacies, p, c->legacy_lens[k])) >= 0)
+				best = c->legacy_lens[k];
 		if (best) {
-			n += (size_t)snprintf(out + n, cap - n, " bt__m%zu ", best_i);
+			n += (size_t)snprintf(out + n, cap - n, " bt__m%ld ", best_i);
 			p += best;
+			left -= best;
 		} else {
 			out[n++] = *p++;
+			left--;
 		}
 		if (n + 32 >= cap)
 			return NULL;
@@ -194,16 +223,26 @@ static char *substitute_legacy(struct loader *ld, struct pm_ctx *c, const char *
 	return out;
 }
 
+/* Level: a whole number (or its decimal digits as a string, as some
+ * files write it) from 1 to BT_LD_MAX_LEVEL; -1 for anything else, which is
+ * refused (atoi took "2abc" as 2 and "" as 0). */
 static int json_level(const struct bt_json *v)
 {
-	if (!v)
-		return 0;
 	double x;
+	if (!v)
+		return -1;
 	if (v->type == BT_JSON_NUMBER)
-		return bt_json_value_in(v, "MetricGroup level", 0, 64, 1, 0, &x, NULL) == BT_OK ? (int)x : 0;
-	if (v->type == BT_JSON_STRING)
-		return atoi(v->u.str.s);
-	return 0;
+		return bt_json_value_in(v, "Level", 1, BT_LD_MAX_LEVEL, 1, -1, &x, NULL) == BT_OK ? (int)x : -1;
+	if (v->type != BT_JSON_STRING || v->u.str.len < 1 || v->u.str.len > 2)
+		return -1;
+	int level = 0;
+	for (size_t i = 0; i < v->u.str.len; i++) {
+		char ch = v->u.str.s[i];
+		if (ch < '0' || ch > '9')
+			return -1;
+		level = level * 10 + (ch - '0');
+	}
+	return level >= 1 && level <= BT_LD_MAX_LEVEL ? level : -1;
 }
 
 /* A tree node without ParentCategory: its parent is the one metric of the
@@ -254,11 +293,11 @@ static bt_status correct(struct loader *ld, const char *node, const char **text,
 	return *fixed ? BT_OK : bt_ld_nomem(ld);
 }
 
-bt_status bt_ld_perfmon(struct loader *ld)
+static bt_status load_perfmon(struct loader *ld, struct pm_ctx *c)
 {
 	const char *path = bt_ld_path(ld, ld->r->metrics[0]);
 	struct bt_json *root;
-	bt_status s = bt_json_load_file(ld->a, path, &root, ld->d);
+	bt_status s = bt_ld_load_json(ld, path, &root);
 	if (s != BT_OK)
 		return s;
 	const struct bt_json *hdr = bt_json_get(root, "Header");
@@ -270,9 +309,8 @@ bt_status bt_ld_perfmon(struct loader *ld)
 	const char *ver = bt_json_get_str(hdr, "Version"), *tma = bt_json_get_str(hdr, "TmaVersion");
 	ld->source = bt_arena_printf(ld->a, "%s Version %s TmaVersion %s", ld->r->metrics[0],
 				     ver ? ver : "?", tma ? tma : "?");
-	struct pm_ctx c = { 0 };
-	c.m = bt_arena_alloc(ld->a, (list->u.arr.n + 1) * sizeof(*c.m));
-	if (!c.m || !ld->source)
+	c->m = bt_arena_alloc(ld->a, (list->u.arr.n + 1) * sizeof(*c->m));
+	if (!c->m || !ld->source)
 		return bt_ld_nomem(ld);
 	/* A file without any TMA metric (Intel's first file for new silicon,
 	 * e.g. clearwaterforest_metrics.json v1.0, TmaVersion empty): its
@@ -290,7 +328,7 @@ bt_status bt_ld_perfmon(struct loader *ld)
 		const char *cat = bt_json_get_str(j, "Category");
 		const char *name = bt_json_get_str(j, "MetricName");
 		if (info_only && name && bt_json_get_str(j, "Formula")) {
-			struct pm_metric *m = &c.m[c.n++];
+			struct pm_metric *m = &c->m[c->n++];
 			m->j = j;
 			m->name = name;
 			m->legacy = bt_json_get_str(j, "LegacyName");
@@ -304,7 +342,7 @@ bt_status bt_ld_perfmon(struct loader *ld)
 				    j->line, j->col);
 			return BT_ERR_INVALID;
 		}
-		struct pm_metric *m = &c.m[c.n++];
+		struct pm_metric *m = &c->m[c->n++];
 		m->j = j;
 		m->name = name;
 		m->legacy = bt_json_get_str(j, "LegacyName");
@@ -317,25 +355,36 @@ bt_status bt_ld_perfmon(struct loader *ld)
 		m->level = m->kind == BT_NODE_TREE ? json_level(bt_json_get(j, "Level")) : 0;
 		const char *unit = bt_json_get_str(j, "UnitOfMeasure");
 		m->percent = unit && !strcmp(unit, "percent");
-		if (m->kind == BT_NODE_TREE && (m->level < 1 || m->level > 20)) {
-			bt_diag_set(ld->d, "%s:%u:%u: tree metric %s has no valid Level", path, j->line,
-				    j->col, name);
+		if (m->kind == BT_NODE_TREE && (m->level < 1 || m->level > BT_LD_MAX_LEVEL)) {
+			const struct bt_json *lv = bt_json_get(j, "Level");
+			bt_diag_set(ld->d, "%s:%u:%u: tree metric %s has no valid Level (a whole number "
+				    "from 1 to %d expected)", path, lv ? lv->line : j->line,
+				    lv ? lv->col : j->col, name, BT_LD_MAX_LEVEL);
 			return BT_ERR_INVALID;
 		}
 	}
+	/* before any formula is read: a file with more metrics than a model can
+	 * number is refused at once, by its size */
+	if (c->n > BT_LD_MAX_NODES) {
+		bt_diag_set(ld->d, "%s: %zu TMA metrics: a model holds at most %u nodes", path, c->n,
+			    BT_LD_MAX_NODES);
+		return BT_ERR_FULL;
+	}
+	if ((s = index_metrics(ld, c)) != BT_OK)
+		return s;
 	const char *fixed = NULL; /* the nodes corrected, for the source text */
-	for (size_t i = 0; i < c.n; i++) {
-		struct pm_metric *m = &c.m[i];
-		c.cur = m;
-		c.aliases[0] = bt_json_get(m->j, "Events");
-		c.aliases[1] = bt_json_get(m->j, "Constants");
+	for (size_t i = 0; i < c->n; i++) {
+		struct pm_metric *m = &c->m[i];
+		c->cur = m;
+		c->aliases[0] = bt_json_get(m->j, "Events");
+		c->aliases[1] = bt_json_get(m->j, "Constants");
 		struct bt_node_def n = { .name = m->name, .kind = m->kind, .level = (uint8_t)m->level,
 					 .percent = (uint8_t)(m->kind == BT_NODE_TREE && m->percent) };
 		const char *formula = bt_json_get_str(m->j, "Formula");
 		if ((s = correct(ld, m->name, &formula, &fixed)) != BT_OK)
 			return s;
 		s = bt_ld_formula(ld, BT_DIALECT_PERFMON, formula, m->name,
-				  m->kind, "formula", resolve_formula, &c, NULL, &n.formula);
+				  m->kind, "formula", resolve_formula, c, NULL, &n.formula);
 		if (s != BT_OK && info_only && s != BT_ERR_NOMEM) {
 			bt_ld_note(ld, "model %s: metric %s left out: %s", ld->r->id, m->name,
 				   ld->d ? ld->d->text : "its formula cannot be read");
@@ -344,7 +393,7 @@ bt_status bt_ld_perfmon(struct loader *ld)
 		if (s != BT_OK)
 			return s;
 		if (info_only) {
-			if ((s = bt_ld_add_node(ld, &n)) != BT_OK)
+			if ((s = bt_ld_add_node_at(ld, &n, path, m->j)) != BT_OK)
 				return s;
 			continue;
 		}
@@ -352,20 +401,20 @@ bt_status bt_ld_perfmon(struct loader *ld)
 		const char *tf = bt_json_get_str(th, "Formula");
 		struct bt_expr *tree = NULL;
 		if (tf && *tf) {
-			c.tmetrics = bt_json_get(th, "ThresholdMetrics");
+			c->tmetrics = bt_json_get(th, "ThresholdMetrics");
 			const char *text = tf;
-			c.fraction = !c.tmetrics;
-			c.literal = 0;
-			if (c.fraction && !(text = substitute_legacy(ld, &c, tf)))
+			c->fraction = !c->tmetrics;
+			c->literal = 0;
+			if (c->fraction && !(text = substitute_legacy(ld, c, tf)))
 				return bt_ld_nomem(ld);
 			s = bt_ld_formula(ld, BT_DIALECT_PERFMON, text, m->name, m->kind, "threshold",
-					  resolve_threshold, &c, &tree, &n.threshold);
+					  resolve_threshold, c, &tree, &n.threshold);
 			if (s != BT_OK)
 				return s;
-			if (c.fraction) {
-				c.literal = 1;
+			if (c->fraction) {
+				c->literal = 1;
 				s = bt_ld_formula(ld, BT_DIALECT_PERFMON, text, m->name, m->kind,
-						  "threshold", resolve_threshold, &c, NULL,
+						  "threshold", resolve_threshold, c, NULL,
 						  &n.threshold_literal);
 				if (s != BT_OK)
 					return s;
@@ -378,7 +427,7 @@ bt_status bt_ld_perfmon(struct loader *ld)
 		if (m->kind == BT_NODE_TREE && m->level > 1) {
 			const char *parent = m->parent;
 			if (!parent) {
-				if ((s = infer_parent(ld, &c, m, tree, &parent)) != BT_OK && s != BT_ERR_NOT_FOUND)
+				if ((s = infer_parent(ld, c, m, tree, &parent)) != BT_OK && s != BT_ERR_NOT_FOUND)
 					return s;
 				if (!parent) {
 					bt_diag_set(ld->d, "model %s: node %s (level %d) has no "
@@ -389,7 +438,7 @@ bt_status bt_ld_perfmon(struct loader *ld)
 				bt_ld_note(ld, "model %s: node %s: parent %s inferred from its threshold",
 					   ld->r->id, m->name, parent);
 			}
-			struct pm_metric *p = by_name(&c, parent);
+			struct pm_metric *p = by_name(c, parent);
 			if (!p || p->kind != BT_NODE_TREE) {
 				bt_diag_set(ld->d, "model %s: node %s: parent %s is not a tree node",
 					    ld->r->id, m->name, parent);
@@ -401,11 +450,20 @@ bt_status bt_ld_perfmon(struct loader *ld)
 					   "Level %d", ld->r->id, m->name, m->level, parent, p->level);
 			n.parent = parent;
 		}
-		if ((s = bt_ld_add_node(ld, &n)) != BT_OK)
+		if ((s = bt_ld_add_node_at(ld, &n, path, m->j)) != BT_OK)
 			return s;
 	}
 	if (fixed && !(ld->source = bt_arena_printf(ld->a, "%s; corrected: %s (baretop-host models "
 						    "--corrections)", ld->source, fixed)))
 		return bt_ld_nomem(ld);
 	return BT_OK;
+}
+
+bt_status bt_ld_perfmon(struct loader *ld)
+{
+	struct pm_ctx c = { 0 };
+	bt_status s = load_perfmon(ld, &c);
+	bt_ld_index_free(&c.names);
+	bt_ld_index_free(&c.legacies);
+	return s;
 }

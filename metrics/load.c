@@ -18,7 +18,7 @@ static bt_status load_retire_latency(struct loader *ld)
 {
 	const char *path = bt_ld_path(ld, ld->r->retire_latency);
 	struct bt_json *root;
-	bt_status s = bt_json_load_file(ld->a, path, &root, ld->d);
+	bt_status s = bt_ld_load_json(ld, path, &root);
 	if (s != BT_OK)
 		return s;
 	const struct bt_json *data = bt_json_get(root, "Data");
@@ -35,6 +35,13 @@ static bt_status load_retire_latency(struct loader *ld)
 			const struct bt_json *v = data->u.obj.values[i];
 			bt_diag_set(ld->d, "%s:%u:%u: %s: no numeric MEAN", path, v->line, v->col,
 				    data->u.obj.keys[i]);
+			return BT_ERR_INVALID;
+		}
+		/* cycles a Timed PEBS record can hold (retire-latency-file.c) */
+		if (bt_json_num_check(mean, 0, 65535, 0) != BT_JSON_NUM_OK) {
+			bt_diag_set(ld->d, "%s:%u:%u: %s: MEAN %s: a number of cycles from 0 to 65535 "
+				    "expected", path, mean->line, mean->col, data->u.obj.keys[i],
+				    mean->u.num.text ? mean->u.num.text : "?");
 			return BT_ERR_INVALID;
 		}
 		rl[i].event = data->u.obj.keys[i];
@@ -72,6 +79,9 @@ static bt_status finish(struct loader *ld)
 		cpi = "CPI";
 	}
 	def->cpi_node = cpi;
+	bt_status ts = bt_ld_check_tree(ld);
+	if (ts != BT_OK)
+		return ts;
 	if (ld->n_nodes > 0xFFFF || ld->n_used > 0xFFFF) {
 		bt_diag_set(ld->d, "model %s: too many nodes or events", ld->r->id);
 		return BT_ERR_FULL;
@@ -129,8 +139,7 @@ bt_status bt_model_load_ex(struct bt_arena *a, const struct bt_model_recipe *r, 
 		s = r->format == BT_FMT_PERFMON ? bt_ld_perfmon(&ld) : bt_ld_perf(&ld);
 	if (s == BT_OK)
 		s = finish(&ld);
-	free(ld.nodes);
-	free(ld.used);
+	bt_ld_free(&ld);
 	if (s != BT_OK)
 		return s;
 	*ret_def = ld.def;

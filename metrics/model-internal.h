@@ -69,7 +69,7 @@ struct bt_model {
 	uint32_t *node_value;      /* per node: op of its value */
 	uint32_t *node_thresh;     /* per node: op of its threshold, NO_OP if none */
 	uint32_t *node_thresh_lit; /* per node: op of the literal threshold, NO_OP if none */
-	int16_t *parent;
+	int32_t *parent;           /* -1: a root or not a tree node (up to 65,535 nodes) */
 	uint16_t *child_list;      /* children of node i: child_list[child_start[i] .. +n_children[i]] */
 	uint32_t *child_start;
 	uint16_t *n_children;

@@ -134,6 +134,11 @@ static int get_model(struct session *s, const char *id, int *ret)
 		fprintf(stderr, "baretop-host: out of memory\n");
 		return -1;
 	}
+	/* a --retire-latency-file name this model does not know (a misspelling) */
+	if (s->rl_path && bt_rl_file_check(&s->rl_file, s->models[i].m, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host: --retire-latency-file: %s\n", d.text);
+		return -1;
+	}
 	s->n_models++;
 	*ret = i;
 	return 0;

@@ -101,3 +101,68 @@ out:
 	bt_model_close(m);
 	bt_arena_free(&a);
 }
+
+/* Issue 33 item 12: every number a latency (0..65535 cycles, what Timed
+ * PEBS's 16-bit field can hold), MIN <= MEAN <= MAX, located errors. */
+TEST(values_are_cycles_timed_pebs_can_record)
+{
+	struct bt_arena a = { 0 };
+	struct bt_diag d = { "" };
+	struct bt_rl_file f;
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "{\"Data\": {\"X\": {\"MEAN\": 1e999}}}", "t.json:1:25: X \"MEAN\" is 1e999: a number of cycles from 0 to 65535" },
+		{ "{\"Data\": {\"X\": {\"MEAN\": 1e300}}}", "t.json:1:25: X \"MEAN\" is 1e300:" },
+		{ "{\"Data\": {\"X\": {\"MEAN\": 65536}}}", "X \"MEAN\" is 65536:" },
+		{ "{\"X\": 1e999}", "t.json:1:7: X is 1e999:" },
+		{ "{\"X\": -0.5}", "X is -0.5:" },
+		{ "{\"Data\": {\"X\": {\"MEAN\": 5, \"MIN\": -7}}}", "t.json:1:35: X \"MIN\" is -7:" },
+		{ "{\"Data\": {\"X\": {\"MEAN\": 5, \"MAX\": -1e999}}}", "X \"MAX\" is -1e999:" },
+		{ "{\"Data\": {\"X\": {\"MEAN\": 5, \"MIN\": \"abc\"}}}", "t.json:1:35: X \"MIN\": not a number of cycles" },
+		{ "{\"Data\": {\"X\": {\"MEAN\": 5, \"MAX\": true}}}", "X \"MAX\": not a number of cycles" },
+		{ "{\"Data\": {\"X\": {\"MEAN\": 5, \"MIN\": 9, \"MAX\": 100}}}", "t.json:1:16: X: MIN 9, MEAN 5, MAX 100: MIN <= MEAN <= MAX expected" },
+		{ "{\"Data\": {\"X\": {\"MEAN\": 50, \"MIN\": 9, \"MAX\": 10}}}", "X: MIN 9, MEAN 50, MAX 10:" },
+		{ "{\"Data\": {\"X\": {\"MIN\": 1, \"MAX\": 9}}}", "t.json:1:16: X: no \"MEAN\"" },
+		{ "{\"Data\": {\"X\": 7}}", "t.json:1:16: X: an object {\"MEAN\": cycles" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		d.text[0] = 0;
+		CHECK_MSG(!parse(&a, bad[i].text, &f, &d), "%s accepted", bad[i].text);
+		CHECK_MSG(strstr(d.text, bad[i].msg) != NULL, "%s: %s", bad[i].text, d.text);
+	}
+	/* the bounds themselves are latencies; MIN == MEAN == MAX is one sample */
+	CHECK(parse(&a, "{\"Data\": {\"X\": {\"MEAN\": 65535, \"MIN\": 0, \"MAX\": 65535}}}", &f, &d));
+	CHECK(parse(&a, "{\"Data\": {\"X\": {\"MEAN\": 7, \"MIN\": 7, \"MAX\": 7}}}", &f, &d));
+	CHECK(parse(&a, "{\"X\": 0}", &f, &d) && f.entries[0].mean == 0);
+	bt_arena_free(&a);
+}
+
+/* Issue 33 item 3: a name the model does not know is refused with the
+ * nearest input; Intel's own published names load (GNR's file lists
+ * BR_MISP_RETIRED.*_COST, which GNR's formulas do not use). */
+TEST(names_the_model_does_not_know_are_refused)
+{
+	struct bt_model *gnr, *skl;
+	struct bt_diag d = { "" };
+	struct bt_arena a = { 0 };
+	struct bt_rl_file f;
+	CHECK(bt_model_open(bt_builtin_find("GNR"), &gnr, &d) == BT_OK);
+	CHECK(bt_model_open(bt_builtin_find("SKL"), &skl, &d) == BT_OK);
+	CHECK(parse(&a, "{\"Data\": {\"MEM_LOAD_RETIRED.L3_HIT\": {\"MEAN\": 40},\n"
+			"  \"MEM_LOAD_RETIRED.L3HIT\": {\"MEAN\": 41}}}", &f, &d));
+	CHECK(bt_rl_file_check(&f, gnr, &d) == BT_ERR_INVALID);
+	CHECK_STR(d.text, "t.json:2:29: MEM_LOAD_RETIRED.L3HIT is not a retire-latency input of model "
+			  "GNR (23 inputs, 26 published); did you mean 'MEM_LOAD_RETIRED.L3_HIT'?");
+	CHECK(parse(&a, "{\"mem_load_retired.l3_hit:R\": 40}", &f, &d));
+	CHECK(bt_rl_file_check(&f, gnr, &d) == BT_ERR_INVALID);
+	CHECK(strstr(d.text, "did you mean 'MEM_LOAD_RETIRED.L3_HIT'? (names are case-sensitive)") != NULL);
+	/* an input of the formulas, and a published name the formulas do not use */
+	CHECK(parse(&a, "{\"MEM_LOAD_RETIRED.L3_HIT:R\": 40, \"BR_MISP_RETIRED.RET_COST\": 9}", &f, &d));
+	CHECK_MSG(bt_rl_file_check(&f, gnr, &d) == BT_OK, "%s", d.text);
+	/* SKL has no inputs and publishes none: nothing to check against here */
+	CHECK(bt_rl_file_check(&f, skl, &d) == BT_OK);
+	bt_model_close(gnr);
+	bt_model_close(skl);
+	bt_arena_free(&a);
+}
