@@ -331,28 +331,6 @@ static int sq_node_names(struct bt_fleet_store *s, void (*fn)(void *ctx, const c
 	return 0;
 }
 
-static char *dup_or_die(const char *s)
-{
-	char *c = strdup(s ? s : "");
-	if (!c) {
-		fprintf(stderr, "baretop-host: out of memory\n");
-		exit(1);
-	}
-	return c;
-}
-
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	*cap = *cap ? *cap * 2 : 16;
-	p = realloc(p, *cap * size);
-	if (!p) {
-		fprintf(stderr, "baretop-host: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 /* The units of one block, as read. */
 struct block_in {
@@ -415,18 +393,18 @@ static int sq_blocks(struct bt_fleet_store *s, const struct bt_fleet_summary_opt
 		    strcmp(b.model, model) || strcmp(b.node, node)) {
 			stop = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
 			block_in_free(&b);
-			b.workload = dup_or_die(wl);
-			b.params = dup_or_die(params);
-			b.model = dup_or_die(model);
-			b.node = dup_or_die(node);
+			b.workload = bt_fleet_dup(wl);
+			b.params = bt_fleet_dup(params);
+			b.model = bt_fleet_dup(model);
+			b.node = bt_fleet_dup(node);
 		}
 		struct bt_fleet_unit_in *u = b.n ? &b.u[b.n - 1] : NULL;
 		if (!u || strcmp(u->machine, mach) || strcmp(u->firmware, fw) || strcmp(u->microcode, uc)) {
-			b.u = grow(b.u, &b.cap, b.n, sizeof(*b.u));
+			b.u = bt_fleet_grow(b.u, &b.cap, b.n, sizeof(*b.u));
 			u = &b.u[b.n++];
-			*u = (struct bt_fleet_unit_in){ dup_or_die(mach), dup_or_die(fw), dup_or_die(uc), NULL, 0, 0, 0 };
+			*u = (struct bt_fleet_unit_in){ bt_fleet_dup(mach), bt_fleet_dup(fw), bt_fleet_dup(uc), NULL, 0, 0, 0 };
 		}
-		u->vals = grow(u->vals, &u->cap, u->n, sizeof(double));
+		u->vals = bt_fleet_grow(u->vals, &u->cap, u->n, sizeof(double));
 		u->vals[u->n++] = val;
 		u->simulated += sqlite3_column_int(st, 8) != 0;
 	}
@@ -498,16 +476,16 @@ static int sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 			free(wl);
 			free(params);
 			free(model);
-			wl = dup_or_die(w);
-			params = dup_or_die(pa);
-			model = dup_or_die(mo);
+			wl = bt_fleet_dup(w);
+			params = bt_fleet_dup(pa);
+			model = bt_fleet_dup(mo);
 		}
 		if (!n || strcmp(p[n - 1].p.node, node)) {
-			p = grow(p, &cap, n, sizeof(*p));
-			p[n++] = (struct pnode_in){ { dup_or_die(node), dup_or_die(parent), NAN, 0, 0 }, NULL, 0, 0 };
+			p = bt_fleet_grow(p, &cap, n, sizeof(*p));
+			p[n++] = (struct pnode_in){ { bt_fleet_dup(node), bt_fleet_dup(parent), NAN, 0, 0 }, NULL, 0, 0 };
 		}
 		struct pnode_in *x = &p[n - 1];
-		x->vals = grow(x->vals, &x->cap, x->n, sizeof(double));
+		x->vals = bt_fleet_grow(x->vals, &x->cap, x->n, sizeof(double));
 		x->vals[x->n++] = sqlite3_column_double(st, 5);
 		if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
 			x->p.known++;

@@ -36,7 +36,7 @@ struct printer {
 	size_t nfl, flcap;
 };
 
-static char *dup(const char *s)
+char *bt_fleet_dup(const char *s)
 {
 	char *c = strdup(s ? s : "");
 	if (!c) {
@@ -46,7 +46,7 @@ static char *dup(const char *s)
 	return c;
 }
 
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
+void *bt_fleet_grow(void *p, size_t *cap, size_t n, size_t size)
 {
 	if (n < *cap)
 		return p;
@@ -167,8 +167,9 @@ static void note_flag(struct printer *p, const struct bt_fleet_block *b, const s
 			p->fl[i].where = w;
 			return;
 		}
-	p->fl = grow(p->fl, &p->flcap, p->nfl, sizeof(*p->fl));
-	p->fl[p->nfl] = (struct flagged){ dup(u->machine), dup(u->firmware), dup(u->microcode), dup(what) };
+	p->fl = bt_fleet_grow(p->fl, &p->flcap, p->nfl, sizeof(*p->fl));
+	p->fl[p->nfl] = (struct flagged){ bt_fleet_dup(u->machine), bt_fleet_dup(u->firmware),
+					    bt_fleet_dup(u->microcode), bt_fleet_dup(what) };
 	p->nfl++;
 }
 
@@ -389,7 +390,7 @@ static void offer_name(void *ctx, const char *name)
 	bt_near_name_offer(&ns->nn, name);
 	if (ns->nn.best == name) {
 		free(ns->best);
-		ns->best = dup(name);
+		ns->best = bt_fleet_dup(name);
 		ns->nn.best = ns->best;
 	}
 }

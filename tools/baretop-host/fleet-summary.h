@@ -82,4 +82,9 @@ int bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *w
  * of the database (messages on stderr, with the nearest node name). */
 int bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o);
 
+/* The fleet code's string copy and array growth (doubling, from 16): both
+ * end baretop-host with "out of memory" rather than return NULL. */
+char *bt_fleet_dup(const char *s);
+void *bt_fleet_grow(void *p, size_t *cap, size_t n, size_t size);
+
 #endif
