@@ -1,8 +1,8 @@
 #!/bin/sh
 # Regenerates the atlas's test lists from Intel's perfmon event files (in
 # ../shared/reference/intel/ next to the repository): a few events each,
-# their encodings only. BriefDescription / PublicDescription (vendor prose)
-# are dropped: facts carry over, prose does not.
+# their encodings only (the fields in ENC below): the vendors' description
+# fields (prose) are dropped: facts carry over, prose does not.
 #   sh tests/data/atlas/make-subset.sh
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,13 +12,18 @@ subset() { # SRC OUT NAME...
 	shift 2
 	python3 - "$src" "$out" "$@" <<'PY'
 import json, sys
+EVENT_KEYS = """EventName EventCode UMask UMaskExt Counter CounterHTOff PEBScounters CounterMask
+Invert EdgeDetect AnyThread Equal TakenAlone MSRIndex MSRValue PEBS Precise Deprecated
+Data_LA L1_Hit_Indication Errata Unit SampleAfterValue Speculative CollectPEBSRecord Offcore
+PDISTCounter"""
 src, out, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+# the event files' fields kept (encodings and flags): every description field is left out
+ENC = {k for k in EVENT_KEYS.split()}
 d = json.load(open(src))
 keep = {n: None for n in names}
 for e in d["Events"]:
     if e["EventName"] in keep and keep[e["EventName"]] is None:
-        keep[e["EventName"]] = {k: v for k, v in e.items()
-                                if k not in ("BriefDescription", "PublicDescription")}
+        keep[e["EventName"]] = {k: v for k, v in e.items() if k in ENC}
 missing = [n for n, e in keep.items() if e is None]
 if missing:
     sys.exit("not in %s: %s" % (src, ", ".join(missing)))
