@@ -194,27 +194,53 @@ static uint64_t now(const struct bt_atlas_opts *o)
 	return o->clock ? bt_rdtsc(o->clock) : 0;
 }
 
-/* The kernel's body run outside any window, after a warm-up run, timed
- * with the wall clock: the estimate's unit. */
-static uint64_t time_kernel(const struct bt_kernel *k, uint64_t n, const struct bt_atlas_opts *o)
+/* What a kernel costs the run, timed with the wall clock outside any
+ * window: the estimate's units. */
+struct kernel_time {
+	uint64_t run;     /* one run of the body at size n: the median of 5 */
+	uint64_t setup;   /* one setup and teardown at n, with the first run's extra */
+};
+
+#define TIME_RUNS 5
+
+/* The median, not the fastest run: a window runs the body as it usually
+ * runs (on a shared machine the fastest of a few runs was up to 2x
+ * below the median of the same kernel's CPU time: branch-mix, call-ret),
+ * and on an idle CPU the two agree. The buffer is written once before
+ * the timed runs: a hosted calloc'd buffer that is only read maps
+ * Linux's one zero page (load-stride then ran 7x faster than in its
+ * windows, whose buffers come from reused, written heap memory); the
+ * first run after setup pays the buffer's first touch, which every
+ * setup of the run pays again (one per batch, kernel and size). */
+static struct kernel_time time_kernel(const struct bt_kernel *k, uint64_t n,
+				      const struct bt_atlas_opts *o)
 {
+	struct kernel_time r = { 0, 0 };
 	struct bt_kernel_state st;
 	struct bt_diag d = { "" };
+	uint64_t t[TIME_RUNS];
 
 	memset(&st, 0, sizeof(st));
-	if (!o->clock || bt_kernel_setup(k, n, &o->kcpu, &st, &d) != BT_OK)
-		return 0;
-	k->run(&st); /* warm: the buffer's first touch faults its pages in */
-	uint64_t t = UINT64_MAX;
-	for (int i = 0; i < 3; i++) { /* the fastest of three: others' load is not the kernel's */
-		uint64_t t0 = now(o);
+	if (!o->clock)
+		return r;
+	uint64_t t0 = now(o);
+	if (bt_kernel_setup(k, n, &o->kcpu, &st, &d) != BT_OK)
+		return r;
+	if (st.buf && st.buf_bytes)
+		memset(st.buf, 0, (size_t)st.buf_bytes); /* the zeroed buffer it was */
+	k->run(&st);
+	uint64_t t_first = now(o) - t0;
+	for (int i = 0; i < TIME_RUNS; i++) {
+		uint64_t t1 = now(o);
 		k->run(&st);
-		uint64_t dt = now(o) - t0;
-		if (dt < t)
-			t = dt;
+		t[i] = now(o) - t1;
 	}
+	uint64_t t2 = now(o);
 	bt_kernel_teardown(k, &st);
-	return t;
+	uint64_t t_down = now(o) - t2;
+	r.run = bt_median_u64(t, TIME_RUNS);
+	r.setup = (t_first > r.run ? t_first - r.run : 0) + t_down;
+	return r;
 }
 
 static void fill_counts(struct probes *p, const struct batch *b, const struct bt_measurement *m,
@@ -244,15 +270,18 @@ static bt_status measure_batch(const struct bt_pmu *pmu, struct probes *p, const
 {
 	const struct bt_kernel *k = a->kernels[ki];
 	const struct bt_kernel *empty = bt_kernel_find("empty");
+	uint64_t t_begin = now(o);
+	bt_status ret = BT_OK;
 
-	for (int si = 0; si < 2; si++) {
+	for (int si = 0; si < 2 && ret == BT_OK; si++) {
 		uint64_t n = a->sizes[ki] * (uint64_t)(si + 1);
 		struct bt_kernel_state st;
 		struct bt_diag d = { "" };
 		memset(&st, 0, sizeof(st));
 		if (bt_kernel_setup(k, n, &o->kcpu, &st, &d) != BT_OK) {
 			snprintf(why, why_len, "kernel %s: %.150s", k->name, d.text);
-			return BT_ERR_UNSUPPORTED;
+			ret = BT_ERR_UNSUPPORTED;
+			break;
 		}
 		if (o->prepare)
 			o->prepare(o->sim_ctx, k, &st);
@@ -274,7 +303,8 @@ static bt_status measure_batch(const struct bt_pmu *pmu, struct probes *p, const
 		if (s != BT_OK) {
 			snprintf(why, why_len, "measurement failed: %.150s", m->error);
 			bt_measurement_free(m);
-			return s;
+			ret = s;
+			break;
 		}
 		a->windows_run += (uint64_t)m->n_groups_run * (a->calib_runs + a->warmups + a->reps) +
 				  (uint64_t)m->n_retried;
@@ -283,7 +313,9 @@ static bt_status measure_batch(const struct bt_pmu *pmu, struct probes *p, const
 		fill_counts(p, b, m, ki, si);
 		bt_measurement_free(m);
 	}
-	return BT_OK;
+	if (o->tsc_hz)
+		a->took_kernel_s[ki] += (double)(now(o) - t_begin) / (double)o->tsc_hz;
+	return ret;
 }
 
 /* ------------------------------------------------------------ classes */
@@ -485,20 +517,33 @@ bt_status bt_atlas_run(const struct bt_pmu *pmu, const struct bt_atlas_list *l,
 	uint64_t per_group = (uint64_t)a->calib_runs + a->warmups + a->reps;
 	a->windows_lower_bound = (uint64_t)a->lower_bound * (uint64_t)a->n_kernels * 2 * per_group;
 	a->windows_planned = (uint64_t)a->groups * (uint64_t)a->n_kernels * 2 * per_group;
-	/* The estimate: each group's windows at the kernel's measured time
-	 * (n, and 2n as twice it), the calibration windows as the empty
-	 * kernel's. */
+	/*
+	 * The estimate (what the run costs on a CPU it has to itself; other
+	 * load stretches the wall time, not the work):
+	 *   runs      each group's warm-ups and runs over each kernel at n
+	 *             and 2n: groups x (warm-ups + runs) x 3 x the kernel's
+	 *             time at n (its median run, time_kernel);
+	 *   calib     each group's calibration windows (kernel `empty`) at
+	 *             both sizes: groups x kernels x 2 x calibration runs;
+	 *   windows   each window's own cost (programming the counters,
+	 *             reading them; on the simulated PMU the simulation) x
+	 *             every window planned, and each measurement's (the PMU
+	 *             session opened and closed) x batches x kernels x 2,
+	 *             both from two timed trial measurements of the empty
+	 *             kernel with one full group (4 and 32 windows);
+	 *   setups    each kernel's setup, first touch and teardown, once per
+	 *             batch and size (n and 2n: 3 times its cost at n).
+	 */
 	const struct bt_kernel *empty = bt_kernel_find("empty");
-	uint64_t t_empty = empty ? time_kernel(empty, 1, o) : 0, est = 0;
+	uint64_t t_empty = empty ? time_kernel(empty, 1, o).run : 0, est = 0;
+	uint64_t e_runs[BT_ATLAS_MAX_KERNELS] = { 0 }, e_setup[BT_ATLAS_MAX_KERNELS] = { 0 };
+	uint64_t e_calib = (uint64_t)a->groups * 2 * a->calib_runs * t_empty;
 	for (int ki = 0; ki < a->n_kernels; ki++) {
-		uint64_t t = time_kernel(a->kernels[ki], a->sizes[ki], o);
-		est += (uint64_t)a->groups * ((a->warmups + a->reps) * 3 * t + 2 * a->calib_runs * t_empty);
+		struct kernel_time t = time_kernel(a->kernels[ki], a->sizes[ki], o);
+		e_runs[ki] = (uint64_t)a->groups * (a->warmups + a->reps) * 3 * t.run;
+		e_setup[ki] = (uint64_t)a->batches * 3 * t.setup;
 	}
-	/* Plus each window's own cost (programming, reading, and on the
-	 * simulated PMU the simulation) and each measurement's (the PMU
-	 * session opened and closed): two trial measurements of the empty
-	 * kernel, one full group, 4 and 32 windows, timed;
-	 * their difference is 28 windows. */
+	uint64_t per_window = 0, per_session = 0;
 	if (o->clock && empty) {
 		/* A full group, as the atlas's are: the cycles counter and the
 		 * first probes that share one group with it. */
@@ -530,12 +575,28 @@ bt_status bt_atlas_run(const struct bt_pmu *pmu, const struct bt_atlas_list *l,
 			bt_measurement_free(m);
 		}
 		if (ok) {
-			uint64_t per_window = t[1] > t[0] ? (t[1] - t[0]) / 28 : 0;
-			uint64_t per_session = t[0] > 4 * per_window ? t[0] - 4 * per_window : 0;
-			est += per_window * a->windows_planned +
-			       per_session * (uint64_t)a->batches * (uint64_t)a->n_kernels * 2;
+			per_window = t[1] > t[0] ? (t[1] - t[0]) / 28 : 0;
+			per_session = t[0] > 4 * per_window ? t[0] - 4 * per_window : 0;
 		}
 	}
+	uint64_t e_windows = per_window * a->windows_planned;
+	uint64_t e_session = per_session * (uint64_t)a->batches * (uint64_t)a->n_kernels * 2;
+	est = e_calib + e_windows + e_session;
+	double hz = o->tsc_hz ? (double)o->tsc_hz : 0;
+#define SEC(x) (hz > 0 ? (double)(x) / hz : 0)
+	for (int ki = 0; ki < a->n_kernels; ki++) {
+		est += e_runs[ki] + e_setup[ki];
+		a->est_runs_s += SEC(e_runs[ki]);
+		a->est_setup_s += SEC(e_setup[ki]);
+		/* Its own runs and setups, and its share of the rest. */
+		a->est_kernel_s[ki] = SEC(e_runs[ki] + e_setup[ki] +
+					  (e_calib + e_windows + e_session) / (uint64_t)a->n_kernels);
+	}
+	a->est_calib_s = SEC(e_calib);
+	a->est_window_s = SEC(e_windows);
+	a->est_session_s = SEC(e_session);
+	a->est_window_us = SEC(per_window) * 1e6;
+#undef SEC
 	a->est_seconds = o->tsc_hz ? (double)est / (double)o->tsc_hz : 0;
 	if (o->out) {
 		int refused = 0;
@@ -550,6 +611,13 @@ bt_status bt_atlas_run(const struct bt_pmu *pmu, const struct bt_atlas_list *l,
 			(unsigned long long)a->windows_planned,
 			(unsigned long long)a->windows_lower_bound, a->est_seconds,
 			o->tsc_hz ? "" : " (no TSC rate: unknown)");
+		if (o->tsc_hz)
+			fprintf(o->out, "atlas         estimate: kernel runs %.1f s (each kernel's median "
+				"run timed), calibration %.1f s, windows %.1f s (%.1f us each: "
+				"programming, reading%s), sessions %.1f s, kernel setups %.1f s; "
+				"assumes a CPU of its own (other load stretches it)\n",
+				a->est_runs_s, a->est_calib_s, a->est_window_s, a->est_window_us,
+				o->prepare ? ", simulating" : "", a->est_session_s, a->est_setup_s);
 	}
 
 	uint64_t t0 = now(o);

@@ -158,6 +158,11 @@ struct bt_atlas {
 	int groups, lower_bound;   /* summed over the batches */
 	uint64_t windows_lower_bound, windows_planned, windows_run;
 	double est_seconds, seconds;
+	/* The estimate's parts (atlas.c "The estimate"), and the time each
+	 * kernel's windows took (its setups, measurements and teardowns). */
+	double est_runs_s, est_calib_s, est_window_s, est_session_s, est_setup_s;
+	double est_window_us;      /* one window's programming and reading */
+	double est_kernel_s[BT_ATLAS_MAX_KERNELS], took_kernel_s[BT_ATLAS_MAX_KERNELS];
 	bool budget_cut;
 	unsigned reps, warmups, calib_runs;
 	int counts[BT_ATLAS_NOT_MEASURED + 1];
