@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arch-event.h"
 #include "pmu/measure.h"
 #include "pmu/plan.h"
 #include "validate/atlas-internal.h"
@@ -89,11 +90,13 @@ static struct bt_atlas_probe *add_probe(struct probes *p, const struct bt_event 
  *   - an event counted per occurrence (CMASK 0, no INV/E/EQ) on a general
  *     counter: CMASK=1, CMASK=1+INV, CMASK=1+E (SDM vol. 3B 20.2.1.1);
  *   - an AnyThread event: the same without AnyThread;
- *   - fixed counters 0 and 1 (Intel): the architectural events they are
- *     associated with, 0xC0/0x00 and 0x3C/0x00, on a general counter (SDM
- *     vol. 3B Table 20-2, "Association of Fixed-Function Performance
- *     Counters with Architectural Performance Events"). Fixed counter 2
- *     (reference cycles at the TSC rate) has no general encoding of the
+ *   - fixed counters 0, 1 and 3 (Intel): the architectural events they are
+ *     associated with, 0xC0/0x00, 0x3C/0x00 and Topdown Slots 0xA4/0x01,
+ *     on a general counter (SDM vol. 3B Table 20-2, "Association of
+ *     Fixed-Function Performance Counters with Architectural Performance
+ *     Events"; Topdown Slots only where CPUID enumerates it, architectural
+ *     event 7, and counts slots with it: no SLOTS_PER_CYC). Fixed counter
+ *     2 (reference cycles at the TSC rate) has no general encoding of the
  *     same rate on every part (0x3C/0x01 counts the core crystal clock). */
 static bt_status make_probes(const struct bt_pmu *pmu, const struct bt_atlas_list *l,
 			     struct probes *p)
@@ -126,12 +129,17 @@ static bt_status make_probes(const struct bt_pmu *pmu, const struct bt_atlas_lis
 			if (!add_probe(p, &b, i, BT_PROBE_NO_ANY, ":no-any"))
 				return BT_ERR_NOMEM;
 		}
-		if (intel && !e->ev.counters && (e->ev.fixed == 0 || e->ev.fixed == 1)) {
+		bool slots = e->ev.fixed == 3 && (pmu->caps.arch_events & (1u << BT_ARCH_EV_TD_SLOTS)) &&
+			     !pmu->caps.slots_per_cycle;
+		if (intel && !e->ev.counters && (e->ev.fixed == 0 || e->ev.fixed == 1 || slots)) {
+			static const uint16_t code[4] = { 0xC0, 0x3C, 0, 0xA4 };
+			static const uint8_t umask[4] = { 0x00, 0x00, 0, 0x01 };
+			static const char *const suffix[4] = { ":as-0xc0", ":as-0x3c", "", ":as-0xa4" };
 			struct bt_event a = { .source = BT_SRC_PMC, .fixed = BT_EV_NO_FIXED,
-					      .code = e->ev.fixed == 0 ? 0xC0 : 0x3C, .umask = 0,
+					      .code = code[e->ev.fixed], .umask = umask[e->ev.fixed],
 					      .counters = (uint32_t)((1ull << pmu->caps.num_gp) - 1),
 					      .name = e->ev.name };
-			if (!add_probe(p, &a, i, BT_PROBE_ALIAS_GP, e->ev.fixed == 0 ? ":as-0xc0" : ":as-0x3c"))
+			if (!add_probe(p, &a, i, BT_PROBE_ALIAS_GP, suffix[e->ev.fixed]))
 				return BT_ERR_NOMEM;
 		}
 	}

@@ -91,7 +91,7 @@ struct bt_atlas_count {
 };
 
 #define BT_ATLAS_MAX_KERNELS 8
-#define BT_ATLAS_MAX_MATCH 4
+#define BT_ATLAS_MAX_MATCH 8 /* call-ret: calls, returns, loads, stores all 1 per iteration */
 
 struct bt_atlas_kernel_result {
 	uint8_t cls;               /* enum bt_atlas_class */
