@@ -170,7 +170,7 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 	if (opt->atlas_json && write_json(&r->atlas, opt->atlas_json) != 0)
 		status = BT_EXIT_NO_RESULTS;
 	if (opt->atlas_spec) {
-		if (bt_atlas_write_spec(&r->atlas, opt->atlas_spec, &d) != BT_OK) {
+		if (bt_atlas_write_spec(&r->atlas, opt->atlas_spec, plat->rename_noreplace, &d) != BT_OK) {
 			printf("atlas: %s\n", d.text);
 			status = BT_EXIT_NO_RESULTS;
 		} else {

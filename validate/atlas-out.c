@@ -180,7 +180,17 @@ void bt_atlas_json(struct bt_jw *j, const char *key, const struct bt_atlas *a)
 /* A slope as the spec's expression: the declared count it matched
  * (k.NAME: the spec reader corrects it for the empty window as the
  * measurement does), else SLOPE*n. */
-bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path, struct bt_diag *d)
+static bool file_exists(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path,
+			      int (*rename_noreplace)(const char *from, const char *to),
+			      struct bt_diag *d)
 {
 	struct bt_strbuf sb = { 0 };
 	struct bt_jw j;
@@ -245,15 +255,34 @@ bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path, struct
 	bt_jw_end(&j);
 	bt_jw_end(&j);
 	bt_sb_puts(&sb, "\n");
-	FILE *f = fopen(path, "w");
-	bool ok = f && fputs(bt_sb_str(&sb), f) >= 0;
+	(void)n;
+	if (file_exists(path)) {
+		bt_sb_free(&sb);
+		bt_diag_set(d, "%s exists: not replaced (an earlier atlas's spec); name another file "
+			    "or remove it", path);
+		return BT_ERR_IO;
+	}
+	char tmp[512];
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
+		bt_sb_free(&sb);
+		bt_diag_set(d, "%s: name too long", path);
+		return BT_ERR_IO;
+	}
+	remove(tmp); /* left behind by an interrupted run, if at all */
+	FILE *f = fopen(tmp, "w");
+	bool ok = f && !sb.oom && fputs(bt_sb_str(&sb), f) >= 0;
+	if (f && fflush(f) != 0)
+		ok = false;
 	if (f && fclose(f) != 0)
 		ok = false;
 	bt_sb_free(&sb);
+	if (ok)
+		ok = (rename_noreplace ? rename_noreplace(tmp, path) : rename(tmp, path)) == 0;
 	if (!ok) {
-		bt_diag_set(d, "%s: cannot write the spec", path);
+		remove(tmp);
+		bt_diag_set(d, "%s: cannot write the spec%s", path,
+			    file_exists(path) ? " (the file appeared meanwhile: not replaced)" : "");
 		return BT_ERR_IO;
 	}
-	(void)n;
 	return BT_OK;
 }

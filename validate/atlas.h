@@ -190,7 +190,13 @@ void bt_atlas_json(struct bt_jw *j, const char *key, const struct bt_atlas *a);
 /* A validation spec (docs/validate-spec.md) of every linear event: its
  * encoding, the kernel, and the slope (the declared count it matched, or
  * SLOPE*n), so the next run can be validated against this one. */
-bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path, struct bt_diag *d);
+/* Written whole or not at all, and never over an existing file (an earlier
+ * atlas's spec is what a later boot is validated against): PATH.tmp, then
+ * renamed with rename_noreplace (the platform's; NULL: the C library's
+ * rename after a check that PATH does not exist). */
+bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path,
+			      int (*rename_noreplace)(const char *from, const char *to),
+			      struct bt_diag *d);
 /* The event as raw perf syntax (pmu/event-parse.c reads it back), with
  * name=LIST_NAME. */
 void bt_atlas_raw_event(const struct bt_event *e, const char *name, char *buf, size_t len);

@@ -211,6 +211,19 @@ else
 	bad "LNL fixed-dead:3: exit $rc: $(grep VIOLATED "$work/lnl-d.out" | head -3)"
 fi
 
+# The spec is never replaced: a second atlas naming the same file keeps the
+# first one's (exit 3, the reason), and leaves no temporary behind.
+cp "$work/spec.json" "$work/spec.before"
+"$bin" atlas --sim=spr --quick --events-file "$list" --no-results --atlas-spec "$work/spec.json" \
+	--sim-defect=double-count:0xC4/0x01 >"$work/again.out" 2>&1
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q 'spec.json exists: not replaced' "$work/again.out" &&
+   cmp -s "$work/spec.json" "$work/spec.before" && [ ! -e "$work/spec.json.tmp" ]; then
+	echo "ok an existing spec is not replaced (exit 3, the first atlas's spec kept)"
+else
+	bad "second --atlas-spec to the same file: exit $rc: $(grep 'spec' "$work/again.out" | tail -2)"
+fi
+
 # Untrusted input: a malformed list is a located error, exit 2.
 printf '{"Events": [{"EventName": "X", "EventCode": "0xZZ", "UMask": "0x00", "Counter": "0"}]}\n' >"$work/bad.json"
 "$bin" atlas --sim=spr --quick --events-file "$work/bad.json" --no-results >"$work/bad.out" 2>&1
