@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~24s
+# tier: qemu ~30s
 # The event atlas inside baretop.efi in QEMU (README "The event atlas"):
 # `--atlas --quick --sim=spr` over a committed subset of Intel's SPR core
 # list read from the ESP (tests/data/atlas/spr-subset.json, encodings only),
