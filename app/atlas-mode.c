@@ -114,7 +114,8 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 		return BT_EXIT_NOTHING_VALIDATED;
 	}
 	bt_status ls = opt->events_file ? bt_atlas_list_load(opt->events_file, &r->list, &d)
-					: bt_atlas_list_builtin(&c->pmu.caps, &r->list, &d);
+					: bt_atlas_list_builtin(c->def ? c->def->id : NULL, &c->pmu.caps,
+							&r->list, &d);
 	if (ls != BT_OK) {
 		printf("atlas: %s\n", d.text);
 		bt_atlas_list_free(&r->list);
