@@ -122,8 +122,8 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 		return ls == BT_ERR_NOMEM ? BT_EXIT_FAILED : BT_EXIT_USAGE;
 	}
 	if (!opt->events_file)
-		printf("atlas         list: %s (a part's full core list: --events-file FILE)\n",
-		       r->list.file);
+		printf("atlas         list: %s%s\n", r->list.file,
+		       r->list.version ? "" : " (a part's full core list: --events-file FILE)");
 	r->have_list = true;
 	if (!c) {
 		printf("atlas: no PMU to count with: %s (run with --sim=PRESET to map the simulated "

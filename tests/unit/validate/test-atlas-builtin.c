@@ -9,8 +9,10 @@
  * the same.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "app/options.h"
 #include "metrics/load.h"
 #include "validate/atlas-pack.h"
 #include "validate/atlas.h"
@@ -145,4 +147,29 @@ TEST(builtin_spr_list_spells_the_sdm_events)
 	CHECK(bt_atlas_list_builtin("no-such-model", &caps, &l, &d) == BT_OK);
 	CHECK(l.n > 0 && l.n < 20 && strstr(l.file, "architectural"));
 	bt_atlas_list_free(&l);
+}
+
+/* --help names exactly the parts with a built-in list (app/options.c's
+ * text is written by hand; the list is the generator's). */
+TEST(help_names_the_builtin_parts)
+{
+	static const char *const names[] = { "atlas", NULL };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	bt_options_usage_only(f, names);
+	fclose(f);
+	/* the wrapped text as one line: runs of blanks and newlines as one space */
+	char *w = buf;
+	for (const char *p = buf; *p; p++)
+		if (!((*p == ' ' || *p == '\n') && w > buf && w[-1] == ' '))
+			*w++ = *p == '\n' ? ' ' : *p;
+	*w = 0;
+	char want[512];
+	snprintf(want, sizeof(want), "for the models %s;", bt_atlas_builtin_parts());
+	CHECK_MSG(strstr(buf, want) != NULL, "--atlas help does not say \"%s\": %s", want, buf);
+	free(buf);
 }
