@@ -35,7 +35,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 COMMON_CFLAGS := -std=c11 -O2 -g $(WARN) -I. -fno-strict-aliasing -D_DEFAULT_SOURCE
 
 # ---------------------------------------------------------------- sources
-PORTABLE_DIRS := base arch arch/sim synth pmu metrics metrics/gen report workloads firmware kernels validate app
+PORTABLE_DIRS := base arch arch/sim synth pmu metrics metrics/gen report workloads firmware kernels validate validate/gen app
 ALL_PORTABLE := $(foreach d,$(PORTABLE_DIRS),$(wildcard $(d)/*.c))
 HOST_ONLY_DIRS := analysis host
 HOST_ONLY_SRCS := $(filter %-host.c,$(ALL_PORTABLE)) $(foreach d,$(HOST_ONLY_DIRS),$(wildcard $(d)/*.c))
@@ -135,7 +135,7 @@ LIBGCC := $(shell gcc -print-libgcc-file-name)
 EFI_CFLAGS := $(COMMON_CFLAGS) -DBT_UEFI=1 -MMD -MP \
   -fpic -fshort-wchar -mno-red-zone -fstack-protector-strong -mstack-protector-guard=global \
   -fno-asynchronous-unwind-tables \
-  -fno-unwind-tables -nostdinc -isystem $(NEWLIB)/include -isystem $(CC_INCLUDE)
+  -fno-unwind-tables -ffunction-sections -nostdinc -isystem $(NEWLIB)/include -isystem $(CC_INCLUDE)
 ifneq ($(CC_IS_CLANG),1)
 EFI_CFLAGS += -maccumulate-outgoing-args
 endif
@@ -184,14 +184,33 @@ $(EFI_DIR)/libefi-weak.a: $(GNUEFI_LIB)/libefi.a
 	@mkdir -p $(@D)
 	$(Q)objcopy --weaken-symbol=memset --weaken-symbol=memcpy $< $@
 
-$(EFI_DIR)/baretop.so: $(EFI_OBJS) $(EFI_DIR)/libefi-weak.a
+# The image's size (1 MiB budget, tests/suite/11-efi-size.sh):
+#  - --gc-sections drops the functions (-ffunction-sections) and objects no
+#    code reaches from _start. Not -fdata-sections: its .bss.* sections
+#    match no rule of gnu-efi's elf_x86_64_efi.lds (which folds .bss into
+#    .data), so ld would place them as orphans that objcopy leaves out.
+#    Two sections nothing refers to must stay: crt0's .reloc (the dummy
+#    base-relocation block that keeps the PE from being marked "relocs
+#    stripped"; its label is made global here so -u roots it) and .sbat
+#    (efi/sbat.S marks it retained, "R"); the link checks both are there.
+#  - efi/exports.ver: no dynamic symbols (the .dynsym objcopy copies
+#    was 26 KB of names nothing reads: gnu-efi's _relocate applies the
+#    R_X86_64_RELATIVE entries of .rela, which need no symbol).
+$(EFI_DIR)/crt0-efi-x86_64.o: $(GNUEFI_LIB)/crt0-efi-x86_64.o
+	@mkdir -p $(@D)
+	$(Q)objcopy --globalize-symbol=label1 $< $@
+
+$(EFI_DIR)/baretop.so: $(EFI_OBJS) $(EFI_DIR)/libefi-weak.a $(EFI_DIR)/crt0-efi-x86_64.o efi/exports.ver
 	@echo "  LD    $@"
 	$(Q)ld -nostdlib -znocombreloc -shared -Bsymbolic -z noexecstack -T $(GNUEFI_LIB)/elf_x86_64_efi.lds \
-	  $(GNUEFI_LIB)/crt0-efi-x86_64.o $(EFI_OBJS) -L$(NEWLIB)/lib \
+	  --gc-sections -u label1 --version-script=efi/exports.ver \
+	  $(EFI_DIR)/crt0-efi-x86_64.o $(EFI_OBJS) -L$(NEWLIB)/lib \
 	  --start-group -lc -lm $(EFI_DIR)/libefi-weak.a $(GNUEFI_LIB)/libgnuefi.a $(LIBGCC) --end-group \
 	  -Map=$(EFI_DIR)/baretop.map -o $@
 	$(Q)if nm -D $@ 2>/dev/null | grep -q ' U '; then \
 	  echo "error: unresolved symbols in $@:"; nm -D $@ | grep ' U '; exit 1; fi
+	$(Q)for s in .reloc .sbat; do readelf -SW $@ | grep -q " $$s " || { \
+	  echo "error: $@ lost section $$s (--gc-sections)"; exit 1; }; done
 
 # .sbat (efi/sbat.S): shim's SBAT data. --strip-all: no COFF symbol table
 # after the sections (deprecated in images; sbsign warns of the gap).

@@ -13,8 +13,6 @@
 #include "metrics/lineage.h"
 #include "metrics/tremont-model.h"
 #include "base/notes.h"
-#include "base/arena.h"
-#include "base/json-read.h"
 #include "metrics/select.h"
 #include "arch/sim/cpuid-dump-cpu.h"
 #include "pmu/cpu-detect.h"
@@ -296,49 +294,16 @@ bt_status bt_detect_dump_cpu(const char *spec, struct bt_dump_decision *ret, str
 				unsigned *cpu, struct bt_diag *d)
 {
 	char path[512];
-	const char *at = strrchr(spec, '@');
-	size_t plen = at ? (size_t)(at - spec) : strlen(spec);
-	unsigned long c = 0;
-
-	if (!at || plen == 0 || plen >= sizeof(path) || !at[1]) {
-		bt_diag_set(d, "--cpuid FILE@CPU, not \"%s\"", spec);
-		return BT_ERR_INVALID;
-	}
-	char *end;
-	c = strtoul(at + 1, &end, 10);
-	if (*end || at[1] < '0' || at[1] > '9' || c >= 4096) {
-		bt_diag_set(d, "--cpuid %s: CPU \"%s\" is not a CPU number below %d", spec, at + 1,
-			    4096);
-		return BT_ERR_INVALID;
-	}
-	memcpy(path, spec, plen);
-	path[plen] = 0;
-	struct bt_arena a = { 0 };
-	char *text;
-	size_t len;
-	bt_status st = bt_file_read(&a, path, &text, &len, d);
-	if (st != BT_OK) {
-		bt_arena_free(&a);
-		return BT_ERR_INVALID;
-	}
 	struct bt_cpuid_dump dump;
-	struct bt_diag pd = { "" };
-	st = bt_cpuid_dump_parse(text, len, &dump, &pd);
-	bt_arena_free(&a);
-	if (st != BT_OK) {
-		bt_diag_set(d, "%s: %s", path, pd.text);
+	const struct bt_cpuid_dump_group *g;
+	uint32_t c;
+	bt_status st = bt_cpuid_dump_read_cpu("--cpuid", spec, true, &dump, &g, &c, path,
+					      sizeof(path), d);
+	if (st != BT_OK)
 		return BT_ERR_INVALID;
-	}
-	st = BT_ERR_INVALID;
-	bt_diag_set(d, "%s: no CPU %lu in the dump", path, c);
-	for (size_t g = 0; g < dump.n_groups; g++)
-		for (size_t i = 0; i < dump.groups[g].n_cpus; i++)
-			if (dump.groups[g].cpus[i] == c && st != BT_OK) {
-				bt_detect_dump_group(&dump.groups[g], ret);
-				*l0a = bt_cpuid_dump_get(&dump.groups[g], 0x0A, 0);
-				*cpu = (unsigned)c;
-				st = BT_OK;
-			}
+	bt_detect_dump_group(g, ret);
+	*l0a = bt_cpuid_dump_get(g, 0x0A, 0);
+	*cpu = c;
 	bt_cpuid_dump_free(&dump);
 	return st;
 }

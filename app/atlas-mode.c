@@ -113,15 +113,16 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 		return BT_EXIT_NOTHING_VALIDATED;
 	}
 	bt_status ls = opt->events_file ? bt_atlas_list_load(opt->events_file, &r->list, &d)
-					: bt_atlas_list_builtin(&c->pmu.caps, &r->list, &d);
+					: bt_atlas_list_builtin(c->def ? c->def->id : NULL, &c->pmu.caps,
+							&r->list, &d);
 	if (ls != BT_OK) {
 		printf("atlas: %s\n", d.text);
 		bt_atlas_list_free(&r->list);
 		return ls == BT_ERR_NOMEM ? BT_EXIT_FAILED : BT_EXIT_USAGE;
 	}
 	if (!opt->events_file)
-		printf("atlas         list: %s (a part's full core list: --events-file FILE)\n",
-		       r->list.file);
+		printf("atlas         list: %s%s\n", r->list.file,
+		       r->list.version ? "" : " (a part's full core list: --events-file FILE)");
 	r->have_list = true;
 	if (!c) {
 		printf("atlas: no PMU to count with: %s (run with --sim=PRESET to map the simulated "

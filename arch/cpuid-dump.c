@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
+#include "base/json-read.h"
+
 struct parser {
 	struct bt_cpuid_dump *d;
 	size_t cap_groups;
@@ -373,4 +376,57 @@ void bt_cpuid_dump_cpus_text(const struct bt_cpuid_dump_group *g, char *buf, siz
 		n += (size_t)w;
 		i = j;
 	}
+}
+
+bt_status bt_cpuid_dump_read_cpu(const char *opt, const char *spec, bool cpu_required,
+				 struct bt_cpuid_dump *dump, const struct bt_cpuid_dump_group **group,
+				 uint32_t *cpu, char *path, size_t path_size, struct bt_diag *d)
+{
+	const char *at = strrchr(spec, '@');
+	size_t plen = at ? (size_t)(at - spec) : strlen(spec);
+
+	memset(dump, 0, sizeof(*dump));
+	*group = NULL;
+	*cpu = 0;
+	if ((cpu_required && !at) || plen == 0 || plen >= path_size) {
+		bt_diag_set(d, "%s FILE%s, not \"%s\"", opt, cpu_required ? "@CPU" : "[@CPU]", spec);
+		return BT_ERR_INVALID;
+	}
+	memcpy(path, spec, plen);
+	path[plen] = '\0';
+	if (at) {
+		/* Digits only: strtoul alone would take " 1", "+1" and "-1". */
+		char *end;
+		unsigned long v = strtoul(at + 1, &end, 10);
+		if (at[1] < '0' || at[1] > '9' || *end || v > 0xFFFFFFFFul) {
+			bt_diag_set(d, "%s %s: \"%s\" is not a logical CPU number", opt, spec, at + 1);
+			return BT_ERR_INVALID;
+		}
+		*cpu = (uint32_t)v;
+	}
+	struct bt_arena a = { 0 };
+	char *text;
+	size_t len;
+	bt_status st = bt_file_read(&a, path, &text, &len, d);
+	if (st != BT_OK) {
+		bt_arena_free(&a);
+		return st;
+	}
+	struct bt_diag err = { "" };
+	st = bt_cpuid_dump_parse(text, len, dump, &err);
+	bt_arena_free(&a);
+	if (st != BT_OK) {
+		bt_diag_set(d, "%s: %s", path, err.text);
+		return st;
+	}
+	for (size_t i = 0; i < dump->n_groups && !*group; i++)
+		for (size_t k = 0; k < dump->groups[i].n_cpus; k++)
+			if (dump->groups[i].cpus[k] == *cpu)
+				*group = &dump->groups[i];
+	if (!*group) {
+		bt_diag_set(d, "%s: no logical CPU %u in the dump", path, *cpu);
+		bt_cpuid_dump_free(dump);
+		return BT_ERR_INVALID;
+	}
+	return BT_OK;
 }

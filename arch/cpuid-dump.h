@@ -22,6 +22,7 @@
 #ifndef ARCH_CPUID_DUMP_H
 #define ARCH_CPUID_DUMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,18 @@ struct bt_cpuid_dump {
 bt_status bt_cpuid_dump_parse(const char *text, size_t len, struct bt_cpuid_dump *ret,
 			      struct bt_diag *diag);
 void bt_cpuid_dump_free(struct bt_cpuid_dump *d);
+
+/*
+ * Reads the dump a "FILE@CPU" option value names (`opt`, e.g. "--cpuid",
+ * says which option in messages; with cpu_required false "@CPU" may be left
+ * out and means CPU 0) and finds the group logical CPU answered in. On
+ * success *dump holds the whole dump (bt_cpuid_dump_free), *group points
+ * into it, *cpu is the CPU and path[] the file name. Errors are located:
+ * "FILE: line N: what" for a malformed dump.
+ */
+bt_status bt_cpuid_dump_read_cpu(const char *opt, const char *spec, bool cpu_required,
+				 struct bt_cpuid_dump *dump, const struct bt_cpuid_dump_group **group,
+				 uint32_t *cpu, char *path, size_t path_size, struct bt_diag *d);
 
 /* The group's answer to (leaf, subleaf); all zero when the dump lacks it. */
 struct bt_cpuid bt_cpuid_dump_get(const struct bt_cpuid_dump_group *g, uint32_t leaf,

@@ -18,7 +18,9 @@
  */
 #include "app/version.h"
 
-	.section .sbat, "a", @progbits
+	/* "R" (SHF_GNU_RETAIN): nothing refers to it, and the link drops
+	 * unreferenced sections (--gc-sections, Makefile). */
+	.section .sbat, "aR", @progbits
 	.balign	4096
 	/* A local name for the map file and nm (no code refers to it). */
 	.type	bt_sbat_text, @object

@@ -8,8 +8,6 @@
 
 #include "arch/cpuid-dump.h"
 #include "arch/sim/cpuid-dump-cpu.h"
-#include "base/arena.h"
-#include "base/json-read.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/intel-uarch.h"
 
@@ -81,51 +79,13 @@ bt_status bt_synth_dump_cpu_load(const char *spec, const char *preset_name,
 {
 	*ret = NULL;
 	char path[256];
-	uint32_t cpu = 0;
-	const char *at = strrchr(spec, '@');
-	size_t plen = at ? (size_t)(at - spec) : strlen(spec);
-	if (plen == 0 || plen >= sizeof(path)) {
-		bt_diag_set(d, "--sim-cpuid FILE[@CPU], not \"%s\"", spec);
-		return BT_ERR_INVALID;
-	}
-	memcpy(path, spec, plen);
-	path[plen] = '\0';
-	if (at) {
-		char *end;
-		unsigned long v = strtoul(at + 1, &end, 10);
-		if (!at[1] || *end || v > 0xFFFFFFFFul) {
-			bt_diag_set(d, "--sim-cpuid %s: \"%s\" is not a logical CPU number", spec,
-				    at + 1);
-			return BT_ERR_INVALID;
-		}
-		cpu = (uint32_t)v;
-	}
-	struct bt_arena a = { 0 };
-	char *text;
-	size_t len;
-	bt_status st = bt_file_read(&a, path, &text, &len, d);
-	if (st != BT_OK) {
-		bt_arena_free(&a);
-		return st;
-	}
+	uint32_t cpu;
 	struct bt_cpuid_dump dump;
-	struct bt_diag err = { "" };
-	st = bt_cpuid_dump_parse(text, len, &dump, &err);
-	bt_arena_free(&a);
-	if (st != BT_OK) {
-		bt_diag_set(d, "%s: %s", path, err.text);
+	const struct bt_cpuid_dump_group *g;
+	bt_status st = bt_cpuid_dump_read_cpu("--sim-cpuid", spec, false, &dump, &g, &cpu, path,
+					      sizeof(path), d);
+	if (st != BT_OK)
 		return st;
-	}
-	const struct bt_cpuid_dump_group *g = NULL;
-	for (size_t i = 0; i < dump.n_groups && !g; i++)
-		for (size_t k = 0; k < dump.groups[i].n_cpus; k++)
-			if (dump.groups[i].cpus[k] == cpu)
-				g = &dump.groups[i];
-	if (!g) {
-		bt_diag_set(d, "%s: no logical CPU %u in the dump", path, cpu);
-		bt_cpuid_dump_free(&dump);
-		return BT_ERR_INVALID;
-	}
 	struct bt_synth_dump_cpu *c = calloc(1, sizeof(*c));
 	if (c)
 		c->leaves = calloc(g->n_leaves ? g->n_leaves : 1, sizeof(*c->leaves));

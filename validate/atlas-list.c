@@ -46,6 +46,15 @@ static const char *msr_reason(struct bt_arena *a, const struct bt_event *e)
 	}
 }
 
+const char *bt_atlas_refusal(struct bt_arena *a, const struct bt_event *e)
+{
+	if (e->msr_index)
+		return msr_reason(a, e);
+	if (!e->counters && e->fixed == BT_EV_NO_FIXED)
+		return "the list gives it no counter (\"Counter\")";
+	return NULL;
+}
+
 static bool is_one(const struct bt_json *item, const char *key)
 {
 	const char *s = bt_json_get_str(item, key);
@@ -85,10 +94,7 @@ bt_status bt_atlas_list_load(const char *path, struct bt_atlas_list *l, struct b
 		struct bt_atlas_event *e = &l->v[l->n++];
 		e->name = t.events[i].name;
 		e->ev = t.events[i];
-		if (e->ev.msr_index)
-			e->refused = msr_reason(&l->arena, &e->ev);
-		else if (!e->ev.counters && e->ev.fixed == BT_EV_NO_FIXED)
-			e->refused = "the list gives it no counter (\"Counter\")";
+		e->refused = bt_atlas_refusal(&l->arena, &e->ev);
 	}
 	/* "Deprecated": the readers keep the first definition of a name, in
 	 * the file's order, so the table follows the items with the repeats

@@ -57,11 +57,19 @@ struct bt_atlas_list {
  * no counter listed). */
 bt_status bt_atlas_list_load(const char *path, struct bt_atlas_list *l, struct bt_diag *d);
 void bt_atlas_list_free(struct bt_atlas_list *l);
-/* The built-in list (atlas-builtin.c): Intel's architectural events the
- * core enumerates and its fixed counters, or AMD's six core events every
- * family 17h+ part has. A part's full list comes from --events-file. */
-bt_status bt_atlas_list_builtin(const struct bt_pmu_caps *caps, struct bt_atlas_list *l,
-				struct bt_diag *d);
+/* Why the atlas does not count e as the list encodes it (an extra MSR, no
+ * counter), or NULL: the one rule for read and built-in lists. */
+const char *bt_atlas_refusal(struct bt_arena *a, const struct bt_event *e);
+/* The built-in list (atlas-builtin.c): the part's full core list where one
+ * is built in for model_id (a metrics/recipes.c id; validate/atlas-pack.h,
+ * the same list bt_atlas_list_load reads from the file it was generated
+ * from), else Intel's architectural events the core enumerates and its
+ * fixed counters, or AMD's six core events every family 17h+ part has.
+ * model_id may be NULL. Other parts' lists come from --events-file. */
+bt_status bt_atlas_list_builtin(const char *model_id, const struct bt_pmu_caps *caps,
+				struct bt_atlas_list *l, struct bt_diag *d);
+/* The model ids with a built-in full list, ", "-separated (for --help). */
+const char *bt_atlas_builtin_parts(void);
 
 /* ------------------------------------------------------------ a run */
 

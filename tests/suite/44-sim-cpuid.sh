@@ -211,4 +211,13 @@ if [ "$rc" -ne 0 ] && grep -q "no logical CPU 9 in the dump" "$work/nocpu.out"; 
 else
   echo "FAIL CPU 9: status $rc"; fail=1
 fi
+# A CPU number is digits only: strtoul alone would read "+1" and " 1" as 1.
+for cpu in '+1' ' 1' '-1' '1x' ''; do
+  "$bin" run --sim-cpuid "$ptl@$cpu" -w branch-mispredict >"$work/badcpu.out" 2>&1; rc=$?
+  if [ "$rc" -eq 2 ] && grep -q "is not a logical CPU number" "$work/badcpu.out"; then
+    echo "ok   --sim-cpuid FILE@'$cpu': status 2, not a logical CPU number"
+  else
+    echo "FAIL --sim-cpuid FILE@'$cpu': status $rc: $(head -c 200 "$work/badcpu.out")"; fail=1
+  fi
+done
 exit $fail

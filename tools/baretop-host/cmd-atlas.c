@@ -52,7 +52,9 @@ static void atlas_help(void)
 	       "baretop's --atlas on Linux (README \"The event atlas\"): every event of the list\n"
 	       "counted over the known-count kernels at n and 2n and the empty window, on the\n"
 	       "simulated PMU (this machine's PMU is never used); without --events-file the\n"
-	       "built-in list (architectural events and fixed counters; AMD's six core events).\n"
+	       "built-in list: the part's full core list for the models `baretop-host run\n"
+	       "--help` names under --atlas, else architectural events and fixed counters;\n"
+	       "AMD's six core events.\n"
 	       "The cost is printed before the run. Results go where `baretop-host run` puts them.\n\n"
 	       "  --json[=FILE]         write the atlas alone as JSON to standard output (or FILE)\n\n"
 	       "options (baretop's own, as `baretop-host run --help` describes them):\n");
