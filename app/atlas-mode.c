@@ -36,7 +36,8 @@ static bool sim_models(void *ctx, const struct bt_event *e)
  * stuck-counter (c1<=count, c1+c1:inv=cycles, edge<=c1 on the events its
  * counter held), double-count (c1<=cycles, c1+c1:inv=cycles; 0xC0/0x00
  * also fixed=arch-event), fixed-dead:0 and :1 (fixed=arch-event; cycles 0
- * breaks every c1<=cycles), rdpmc-fixed-gp (fixed=arch-event).
+ * breaks every c1<=cycles), fixed-dead:3 (fixed=arch-event against Topdown
+ * Slots 0xA4/0x01), rdpmc-fixed-gp (fixed=arch-event).
  */
 static const struct {
 	const char *name, *why;
@@ -55,8 +56,6 @@ static const struct {
 	  "conf:global-ctrl" },
 	{ "fixed-dead:2", "reference cycles at the TSC rate have no general encoding of the same "
 	  "rate to compare with (0x3C/0x01 counts the crystal clock): conf:fixed2-vs-tsc" },
-	{ "fixed-dead:3", "SLOTS is compared with nothing the simulated PMU models "
-	  "(TOPDOWN.SLOTS_P is not modelled); its class changes to zero" },
 };
 
 /* Says which injected defects the invariants cannot see (their names as
@@ -172,7 +171,7 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 	if (opt->atlas_json && write_json(&r->atlas, opt->atlas_json) != 0)
 		status = BT_EXIT_NO_RESULTS;
 	if (opt->atlas_spec) {
-		if (bt_atlas_write_spec(&r->atlas, opt->atlas_spec, &d) != BT_OK) {
+		if (bt_atlas_write_spec(&r->atlas, opt->atlas_spec, plat->rename_noreplace, &d) != BT_OK) {
 			printf("atlas: %s\n", d.text);
 			status = BT_EXIT_NO_RESULTS;
 		} else {

@@ -79,6 +79,7 @@ bt_status bt_sim_workload_counts(const struct bt_event *const *events, size_t n,
 struct bt_sim_kernel_model {
 	uint64_t instructions, branches, cond, cond_taken, cond_not_taken, jmp_direct;
 	uint64_t near_calls, near_returns, indirect, random_cond;
+	uint64_t loads, stores;    /* instructions reading / writing data memory */
 	double ipc;                /* instructions per cycle the model assumes (> 0) */
 	unsigned width;            /* issue slots per cycle (the model's pipeline_width);
 				    * 0: no model, 4 */

@@ -561,6 +561,8 @@ static void kernel_model(const struct bt_synth *s, const struct bt_kernel *k, ui
 	m->near_returns = declared(k, BT_KC_NEAR_RETURNS, n);
 	m->indirect = declared(k, BT_KC_INDIRECT, n);
 	m->random_cond = declared(k, BT_KC_RANDOM_COND, n);
+	m->loads = declared(k, BT_KC_LOADS, n);
+	m->stores = declared(k, BT_KC_STORES, n);
 	m->ipc = kernel_ipc(k->name);
 }
 

@@ -20,8 +20,9 @@
  *                   same condition: at most one per asserted cycle;
  *   anythread>=thread  AnyThread counts both threads of the core, this
  *                   thread among them;
- *   fixed=arch-event  fixed counters 0 and 1 count what 0xC0/0x00 and
- *                   0x3C/0x00 count (SDM vol. 3B Table 20-2);
+ *   fixed=arch-event  fixed counters 0, 1 and 3 count what 0xC0/0x00,
+ *                   0x3C/0x00 and 0xA4/0x01 (Topdown Slots, where
+ *                   enumerated) count (SDM vol. 3B Table 20-2);
  *   within[0,width*cycles]  no event of a core `width` issue slots wide
  *                   counts more than width per cycle. This one is a bound
  *                   of the core's front end and retirement: an event that

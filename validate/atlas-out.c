@@ -65,7 +65,11 @@ void bt_atlas_print(FILE *f, const struct bt_atlas *a)
 		"lower bound %d)%s\n", (unsigned long long)a->windows_run,
 		(unsigned long long)a->windows_lower_bound, a->groups, a->batches, a->lower_bound,
 		a->budget_cut ? "; the --budget ran out: some events not measured" : "");
-	fprintf(f, "atlas         time: estimated %.1f s, took %.1f s\n", a->est_seconds, a->seconds);
+	fprintf(f, "atlas         time: estimated %.1f s, took %.1f s", a->est_seconds, a->seconds);
+	for (int k = 0; k < a->n_kernels; k++)
+		fprintf(f, "%s %s %.2f/%.2f", k ? "," : "; per kernel, estimated/took s:",
+			a->kernels[k]->name, a->est_kernel_s[k], a->took_kernel_s[k]);
+	fprintf(f, "\n");
 }
 
 void bt_atlas_json(struct bt_jw *j, const char *key, const struct bt_atlas *a)
@@ -146,6 +150,24 @@ void bt_atlas_json(struct bt_jw *j, const char *key, const struct bt_atlas *a)
 	bt_jw_object(j, "time");
 	bt_jw_double(j, "estimated_s", a->est_seconds);
 	bt_jw_double(j, "actual_s", a->seconds);
+	bt_jw_str(j, "assumes", "a CPU of its own: other load stretches the wall time");
+	bt_jw_object(j, "estimate_parts");
+	bt_jw_double(j, "kernel_runs_s", a->est_runs_s);
+	bt_jw_double(j, "calibration_s", a->est_calib_s);
+	bt_jw_double(j, "windows_s", a->est_window_s);
+	bt_jw_double(j, "window_us", a->est_window_us);
+	bt_jw_double(j, "sessions_s", a->est_session_s);
+	bt_jw_double(j, "kernel_setups_s", a->est_setup_s);
+	bt_jw_end(j);
+	bt_jw_array(j, "kernels");
+	for (int k = 0; k < a->n_kernels; k++) {
+		bt_jw_object(j, NULL);
+		bt_jw_str(j, "kernel", a->kernels[k]->name);
+		bt_jw_double(j, "estimated_s", a->est_kernel_s[k]);
+		bt_jw_double(j, "actual_s", a->took_kernel_s[k]);
+		bt_jw_end(j);
+	}
+	bt_jw_end(j);
 	bt_jw_end(j);
 	bt_jw_object(j, "invariant_totals");
 	bt_jw_i64(j, "checked", a->inv_run);
@@ -158,7 +180,17 @@ void bt_atlas_json(struct bt_jw *j, const char *key, const struct bt_atlas *a)
 /* A slope as the spec's expression: the declared count it matched
  * (k.NAME: the spec reader corrects it for the empty window as the
  * measurement does), else SLOPE*n. */
-bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path, struct bt_diag *d)
+static bool file_exists(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path,
+			      int (*rename_noreplace)(const char *from, const char *to),
+			      struct bt_diag *d)
 {
 	struct bt_strbuf sb = { 0 };
 	struct bt_jw j;
@@ -223,15 +255,34 @@ bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path, struct
 	bt_jw_end(&j);
 	bt_jw_end(&j);
 	bt_sb_puts(&sb, "\n");
-	FILE *f = fopen(path, "w");
-	bool ok = f && fputs(bt_sb_str(&sb), f) >= 0;
+	(void)n;
+	if (file_exists(path)) {
+		bt_sb_free(&sb);
+		bt_diag_set(d, "%s exists: not replaced (an earlier atlas's spec); name another file "
+			    "or remove it", path);
+		return BT_ERR_IO;
+	}
+	char tmp[512];
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
+		bt_sb_free(&sb);
+		bt_diag_set(d, "%s: name too long", path);
+		return BT_ERR_IO;
+	}
+	remove(tmp); /* left behind by an interrupted run, if at all */
+	FILE *f = fopen(tmp, "w");
+	bool ok = f && !sb.oom && fputs(bt_sb_str(&sb), f) >= 0;
+	if (f && fflush(f) != 0)
+		ok = false;
 	if (f && fclose(f) != 0)
 		ok = false;
 	bt_sb_free(&sb);
+	if (ok)
+		ok = (rename_noreplace ? rename_noreplace(tmp, path) : rename(tmp, path)) == 0;
 	if (!ok) {
-		bt_diag_set(d, "%s: cannot write the spec", path);
+		remove(tmp);
+		bt_diag_set(d, "%s: cannot write the spec%s", path,
+			    file_exists(path) ? " (the file appeared meanwhile: not replaced)" : "");
 		return BT_ERR_IO;
 	}
-	(void)n;
 	return BT_OK;
 }

@@ -99,7 +99,7 @@ struct bt_atlas_count {
 };
 
 #define BT_ATLAS_MAX_KERNELS 8
-#define BT_ATLAS_MAX_MATCH 4
+#define BT_ATLAS_MAX_MATCH 8 /* call-ret: calls, returns, loads, stores all 1 per iteration */
 
 struct bt_atlas_kernel_result {
 	uint8_t cls;               /* enum bt_atlas_class */
@@ -166,6 +166,11 @@ struct bt_atlas {
 	int groups, lower_bound;   /* summed over the batches */
 	uint64_t windows_lower_bound, windows_planned, windows_run;
 	double est_seconds, seconds;
+	/* The estimate's parts (atlas.c "The estimate"), and the time each
+	 * kernel's windows took (its setups, measurements and teardowns). */
+	double est_runs_s, est_calib_s, est_window_s, est_session_s, est_setup_s;
+	double est_window_us;      /* one window's programming and reading */
+	double est_kernel_s[BT_ATLAS_MAX_KERNELS], took_kernel_s[BT_ATLAS_MAX_KERNELS];
 	bool budget_cut;
 	unsigned reps, warmups, calib_runs;
 	int counts[BT_ATLAS_NOT_MEASURED + 1];
@@ -193,7 +198,13 @@ void bt_atlas_json(struct bt_jw *j, const char *key, const struct bt_atlas *a);
 /* A validation spec (docs/validate-spec.md) of every linear event: its
  * encoding, the kernel, and the slope (the declared count it matched, or
  * SLOPE*n), so the next run can be validated against this one. */
-bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path, struct bt_diag *d);
+/* Written whole or not at all, and never over an existing file (an earlier
+ * atlas's spec is what a later boot is validated against): PATH.tmp, then
+ * renamed with rename_noreplace (the platform's; NULL: the C library's
+ * rename after a check that PATH does not exist). */
+bt_status bt_atlas_write_spec(const struct bt_atlas *a, const char *path,
+			      int (*rename_noreplace)(const char *from, const char *to),
+			      struct bt_diag *d);
 /* The event as raw perf syntax (pmu/event-parse.c reads it back), with
  * name=LIST_NAME. */
 void bt_atlas_raw_event(const struct bt_event *e, const char *name, char *buf, size_t len);

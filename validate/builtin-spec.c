@@ -12,10 +12,13 @@
 /* Intel core classes whose BR_INST_RETIRED (C4H) umasks differ (the
  * vendor event lists), as bits so that a row can name several: Westmere
  * (01H CONDITIONAL, 02H NEAR_CALL only), Sandy Bridge..Skylake (also 08H
- * NEAR_RETURN, 10H NOT_TAKEN), Ice Lake and later big cores, Atom cores.
+ * NEAR_RETURN, 10H NOT_TAKEN), Ice Lake..Redwood Cove (01H COND_TAKEN, 11H
+ * COND), Lion Cove (the same with the second unit mask UMaskExt 01H; its
+ * 01H alone is COND_TAKEN_BWD: lunarlake_lioncove_core.json), Atom cores.
  * ALL: every class, and AMD. */
-enum cls { ALL = 0, WSM = 1, SNB_SKL = 2, BIG_NEW = 4, ATOM = 8 };
+enum cls { ALL = 0, WSM = 1, SNB_SKL = 2, ICL_RWC = 4, ATOM = 8, LNC = 16 };
 #define BIG_OLD (WSM | SNB_SKL)
+#define BIG_NEW (ICL_RWC | LNC)
 
 struct row {
 	int arch_bit;               /* Intel CPUID.0AH:EBX bit that must be 0; -1: none */
@@ -45,10 +48,14 @@ static const struct row intel_rows[] = {
 	  0, 0, "BR_INST_RETIRED.CONDITIONAL" },
 	{ 5, SNB_SKL, "cpu/event=0xc4,umask=0x10/", "loop-dec-jnz", BT_VEXP_EXACT,
 	  "k.cond_not_taken", 0, 0, 0, 0, "BR_INST_RETIRED.NOT_TAKEN" },
-	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x11/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
+	{ 5, ICL_RWC, "cpu/event=0xc4,umask=0x11/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
 	  0, 0, "BR_INST_RETIRED.COND" },
-	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x01/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond_taken",
+	{ 5, ICL_RWC, "cpu/event=0xc4,umask=0x01/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond_taken",
 	  0, 0, 0, 0, "BR_INST_RETIRED.COND_TAKEN" },
+	{ 5, LNC, "cpu/event=0xc4,umask=0x11,umask2=0x01/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond",
+	  0, 0, 0, 0, "BR_INST_RETIRED.COND" },
+	{ 5, LNC, "cpu/event=0xc4,umask=0x01,umask2=0x01/", "loop-dec-jnz", BT_VEXP_EXACT,
+	  "k.cond_taken", 0, 0, 0, 0, "BR_INST_RETIRED.COND_TAKEN" },
 	{ 5, BIG_NEW, "cpu/event=0xc4,umask=0x10/", "loop-dec-jnz", BT_VEXP_EXACT,
 	  "k.cond_not_taken", 0, 0, 0, 0, "BR_INST_RETIRED.COND_NTAKEN" },
 	{ 5, ATOM, "cpu/event=0xc4,umask=0x7e/", "loop-dec-jnz", BT_VEXP_EXACT, "k.cond", 0, 0,
@@ -111,8 +118,9 @@ static int cls_of(const struct bt_pmu_caps *caps)
 	case BT_UARCH_ICL:
 	case BT_UARCH_GLC:
 	case BT_UARCH_RWC:
+		return ICL_RWC;
 	case BT_UARCH_LNC:
-		return BIG_NEW;
+		return LNC;
 	case BT_UARCH_ATOM:
 		return ATOM;
 	default:

@@ -163,6 +163,67 @@ else
 	bad "generated spec with the defect: exit $rc: $(grep -E 'FAIL' "$work/v2.out" | head -3)"
 fi
 
+# Lion Cove (the LNL subset on --sim=lnl-p, every kernel): its conditional
+# branches carry a second unit mask (UMaskExt: COND_TAKEN C4H/01H+01H, COND
+# C4H/11H+01H; C4H/01H+00H is COND_TAKEN_BWD and C4H/00H+01H COND_TAKEN_FWD,
+# which the kernels' declarations cannot split: not modelled, never zero);
+# retired loads / stores (D0H/81H, 82H) are the instructions reading /
+# writing data memory: 1 per load-stride, store-stride and call-ret (RET's
+# pop, CALL's push) iteration, 0 per loop-dec-jnz iteration; Topdown Slots
+# A4H/01H counts what fixed counter 3 counts (SDM vol. 3B Table 20-2), so a
+# dead fixed counter 3 is caught by that invariant alone.
+lnl=tests/data/atlas/lnl-subset.json
+"$bin" atlas --sim=lnl-p --events-file "$lnl" --no-results --json="$work/lnl.json" >"$work/lnl.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && echo "ok LNL atlas exits 0" || bad "LNL atlas: exit $rc: $(tail -3 "$work/lnl.out")"
+python3 - "$work/lnl.json" <<'PY' || fail=1
+import json, sys
+a = json.load(open(sys.argv[1]))["atlas"]
+ev = {e["event"]: e for e in a["events"]}
+bad = False
+def check(cond, what):
+    global bad
+    print(("ok " if cond else "FAIL ") + what)
+    bad |= not cond
+def linear(name, kernel, slope, match):
+    e = ev[name]
+    check(e["class"] == "linear" and e["per"] == kernel and e["slope"] == slope and match in e["matches"],
+          f"LNL {name}: linear, {slope} per {kernel} iteration, matches {match} ({e['class']}, {e['slope']}, {e['matches']})")
+linear("BR_INST_RETIRED.COND_TAKEN", "loop-dec-jnz", 1, "cond_taken")
+linear("BR_INST_RETIRED.COND", "loop-dec-jnz", 1, "cond")
+for n in ("BR_INST_RETIRED.COND_TAKEN_BWD", "BR_INST_RETIRED.COND_TAKEN_FWD"):
+    check(ev[n]["class"] == "not modelled", f"LNL {n}: not modelled ({ev[n]['class']})")
+linear("MEM_INST_RETIRED.ALL_LOADS", "call-ret", 1, "loads")
+linear("MEM_INST_RETIRED.ALL_STORES", "call-ret", 1, "stores")
+check(ev["MEM_INST_RETIRED.ALL_LOADS"]["matches"] == ["loads"],
+      f"LNL ALL_LOADS matches loads alone over every kernel ({ev['MEM_INST_RETIRED.ALL_LOADS']['matches']})")
+inv = {(i["event"], i["invariant"]): i["state"] for i in a["invariants"]}
+check(inv.get(("TOPDOWN.SLOTS", "fixed=arch-event")) == "held", "LNL fixed counter 3 = Topdown Slots 0xA4/0x01 held")
+check(a["invariant_totals"]["violated"] == 0, f"LNL: {a['invariant_totals']['checked']} invariants held, none violated")
+sys.exit(1 if bad else 0)
+PY
+"$bin" atlas --sim=lnl-p --quick --events-file "$lnl" --no-results --sim-defect=fixed-dead:3 >"$work/lnl-d.out" 2>&1
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(grep -c '^atlas *VIOLATED' "$work/lnl-d.out")" -eq 1 ] &&
+   grep -q '^atlas *VIOLATED TOPDOWN.SLOTS: fixed=arch-event' "$work/lnl-d.out"; then
+	echo "ok LNL fixed-dead:3 caught by fixed=arch-event naming TOPDOWN.SLOTS alone"
+else
+	bad "LNL fixed-dead:3: exit $rc: $(grep VIOLATED "$work/lnl-d.out" | head -3)"
+fi
+
+# The spec is never replaced: a second atlas naming the same file keeps the
+# first one's (exit 3, the reason), and leaves no temporary behind.
+cp "$work/spec.json" "$work/spec.before"
+"$bin" atlas --sim=spr --quick --events-file "$list" --no-results --atlas-spec "$work/spec.json" \
+	--sim-defect=double-count:0xC4/0x01 >"$work/again.out" 2>&1
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q 'spec.json exists: not replaced' "$work/again.out" &&
+   cmp -s "$work/spec.json" "$work/spec.before" && [ ! -e "$work/spec.json.tmp" ]; then
+	echo "ok an existing spec is not replaced (exit 3, the first atlas's spec kept)"
+else
+	bad "second --atlas-spec to the same file: exit $rc: $(grep 'spec' "$work/again.out" | tail -2)"
+fi
+
 # Untrusted input: a malformed list is a located error, exit 2.
 printf '{"Events": [{"EventName": "X", "EventCode": "0xZZ", "UMask": "0x00", "Counter": "0"}]}\n' >"$work/bad.json"
 "$bin" atlas --sim=spr --quick --events-file "$work/bad.json" --no-results >"$work/bad.out" 2>&1

@@ -233,6 +233,17 @@ TEST(branch_umasks_per_core_class)
 	CHECK_EQ_INT(c4_checks(BT_UARCH_SKL, "0x10"), 1);
 	/* Nehalem and Core 2: architectural events only. */
 	CHECK_EQ_INT(c4_checks(BT_UARCH_NHM, "0x01"), 0);
+	/* Golden Cove (sapphirerapids_core.json): COND_TAKEN 01H, COND 11H.
+	 * Lion Cove (lunarlake_lioncove_core.json): both with UMaskExt 01H;
+	 * 01H alone is COND_TAKEN_BWD there, so no check counts it as
+	 * COND_TAKEN. */
+	CHECK_EQ_INT(c4_checks(BT_UARCH_GLC, "0x01"), 1);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_GLC, "0x11"), 1);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_LNC, "0x01"), 0);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_LNC, "0x11"), 0);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_LNC, "0x01,umask2=0x01"), 1);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_LNC, "0x11,umask2=0x01"), 1);
+	CHECK_EQ_INT(c4_checks(BT_UARCH_LNC, "0x10"), 1);
 }
 
 /* The simulated PMU's own C4H table agrees with the same event lists: a
