@@ -77,7 +77,8 @@ pg_cpu() {
 summary() {  # DB -> "seconds (CPU: client c s, server s s)" of `fleet --db DB` (summary only), CSV in $work/$2.csv
   local t0 t1 s0 s1 cl
   s0=$(pg_cpu); t0=$(now)
-  cl=$( { /usr/bin/time -f '%U %S' "$bin" fleet --db "$1" --quiet --csv "$work/$2.csv" >/dev/null 2>"$work/$2.err"; } 2>&1 | tail -1)
+  /usr/bin/time -o "$work/$2.time" -f '%U %S' "$bin" fleet --db "$1" --quiet --csv "$work/$2.csv" >/dev/null 2>"$work/$2.err"
+  cl=$(tail -1 "$work/$2.time")
   t1=$(now); s1=$(pg_cpu)
   awk -v a="$t0" -v b="$t1" -v c="$cl" -v s0="$s0" -v s1="$s1" \
     'BEGIN { split(c, u, " "); printf "%.1f s (CPU: client %.1f s, server %.1f s)", b - a, u[1] + u[2], s1 - s0 }'

@@ -480,16 +480,32 @@ static struct bt_robust robust(size_t n, double med, double mad, double meanad)
 	return r;
 }
 
-/* The summary's SQL. Temporary tables, dropped at the end of the summary's
- * one REPEATABLE READ transaction (one snapshot while importers write):
- *   fu: units (block key, machine, firmware version, microcode): the
- *       median of the unit's run values, its runs, of them SIMULATED;
- *   fb: blocks, numbered in the text's order (bytes: COLLATE "C", as
- *       strcmp and SQLite), the fleet median over units, then (second
- *       pass) the MAD and the mean absolute deviation;
- *   fg: groups (version "(any)" when it has more than one microcode; each
- *       version and microcode), their median and MAD, and the rest of the
- *       fleet's n, median, MAD and mean absolute deviation. */
+/* The summary's SQL (docs/fleet-schema.md, "The summary in SQL").
+ * Temporary tables, dropped at the end of the summary's one REPEATABLE
+ * READ transaction (one snapshot while importers write), each ANALYZEd
+ * before it is joined (a temporary table has no statistics otherwise);
+ * the work is keyed by integers, never sorted by text:
+ *   fn, fk, fun: ids of tree node names (nid: one per node text), of
+ *       workload kinds (k: name, params, model) and of units (machine,
+ *       firmware version, microcode; fwid and pid number the versions and
+ *       the (version, microcode) partitions in byte order, COLLATE "C" as
+ *       strcmp and SQLite); fr0, fw: each run's and workload's unit;
+ *   fu0: a unit's median per (k, nid): one sorted pass, the middle rows
+ *       by row_number (lo + (hi - lo) * 0.5, as percentile_cont and
+ *       bt_median_inplace), not a sort per unit;
+ *   fb, fu, fs: blocks numbered in the text's order with the fleet
+ *       median, units ranked in their block (rb: by value, then unit),
+ *       the MAD and mean absolute deviation (a second pass);
+ *   fg, fgu, fgm: groups (version "(any)" when it has more than one
+ *       microcode; each version and microcode), their members with
+ *       gap = rb - (rank in the group), median and MAD;
+ *   fr: the rest of the fleet's median per group: gap counts the units
+ *       outside the group ahead of a member, so the rest's k-th unit is
+ *       the block's unit of rank k + (members with gap < k): two lookups
+ *       per group instead of a group x unit join;
+ *   frm: the rest's MAD and mean absolute deviation (distances from the
+ *       rest's median, which differ per group: the rest's units read
+ *       once per group, joined by partition). */
 static const char SUMMARY_SQL[] =
 	"SET LOCAL work_mem = '256MB';\n"
 	"SET LOCAL jit = off;\n"
