@@ -79,7 +79,9 @@ summary() {  # DB -> "seconds (CPU: client c s, server s s)" of `fleet --db DB` 
   s0=$(pg_cpu); t0=$(now)
   /usr/bin/time -o "$work/$2.time" -f '%U %S' "$bin" fleet --db "$1" --quiet --csv "$work/$2.csv" >/dev/null 2>"$work/$2.err"
   cl=$(tail -1 "$work/$2.time")
-  t1=$(now); s1=$(pg_cpu)
+  t1=$(now)
+  sleep 1   # the backend's CPU counts once the postmaster has reaped it
+  s1=$(pg_cpu)
   awk -v a="$t0" -v b="$t1" -v c="$cl" -v s0="$s0" -v s1="$s1" \
     'BEGIN { split(c, u, " "); printf "%.1f s (CPU: client %.1f s, server %.1f s)", b - a, u[1] + u[2], s1 - s0 }'
 }

@@ -68,8 +68,8 @@ static const struct host_cmd_args args = {
 	"  and 10^5-10^6 runs: run `fleet DIR --db URI --import-only` on every collector\n"
 	"  with the same URI; each file is one transaction, a run is stored once however\n"
 	"  many import it at once, and the summary is computed by the server. A run of\n"
-	"  the default suite at level 3 (a 2.2 MB results file) costs some 85 KB in\n"
-	"  SQLite and 65 KB in PostgreSQL; the rest stays in the results file.\n"
+	"  the default suite at level 3 (a 2.2 MB results file) costs some 84 KB in\n"
+	"  SQLite and 62 KB in PostgreSQL; the rest stays in the results file.\n"
 	"  docs/fleet-schema.md.",
 	opts,
 	"FILE - is standard output.\n"
