@@ -686,7 +686,13 @@ out:
 
 static int pg_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 {
-	PGresult *res = query(s,
+	/* its sort of every tree value by text spilled to disk with the
+	 * default work_mem (4 MB): 256 MB for this transaction only */
+	PGresult *res = query(s, "BEGIN; SET LOCAL work_mem = '256MB'; SET LOCAL jit = off");
+	if (!res)
+		return -1;
+	PQclear(res);
+	res = query(s,
 		"SELECT w.name, COALESCE(w.params, ''), COALESCE(w.model, ''), n.node,\n"
 		"       min(COALESCE(n.parent, '') COLLATE \"C\"),\n"
 		"       percentile_cont(0.5) WITHIN GROUP (ORDER BY n.value), count(*) FILTER (WHERE n.thresh <> 0),\n"
@@ -696,8 +702,10 @@ static int pg_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 		" GROUP BY 1, 2, 3, 4\n"
 		" ORDER BY w.name COLLATE \"C\", COALESCE(w.params, '') COLLATE \"C\", COALESCE(w.model, '') COLLATE \"C\",\n"
 		"          n.node COLLATE \"C\"");
-	if (!res)
+	if (!res) {
+		PQclear(PQexec(conn(s), "ROLLBACK"));
 		return -1;
+	}
 	int rows = PQntuples(res);
 	struct bt_fleet_path_node *p = malloc(((size_t)rows + 1) * sizeof(*p));
 	if (!p)
@@ -717,6 +725,7 @@ static int pg_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 	}
 	free(p);
 	PQclear(res);
+	PQclear(PQexec(conn(s), "COMMIT"));
 	return 0;
 }
 
