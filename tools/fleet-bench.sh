@@ -42,7 +42,7 @@ ls -d "$work/fleet/esp-"* | sort | head -n "$half" >"$work/h1"
 ls -d "$work/fleet/esp-"* | sort | tail -n +"$((half + 1))" >"$work/h2"
 now() { date +%s.%N; }
 rate() { awk -v n="$files" -v mb="$mb" -v t="$1" 'BEGIN { printf "%6.1f files/s %7.1f MB/s (%.1f s)", n / t, mb / t, t }'; }
-echo "fleet-bench: $files results files of $(stat -c %s "$src") bytes ($mb MB in all), $(nproc) CPUs; timings are wall clock under whatever load the machine has"
+echo "fleet-bench: $files results files of $(stat -c %s "$src") bytes ($mb MB in all), $(nproc) CPUs; timings are wall clock under whatever load the machine has (load average at the start: $(cut -d' ' -f1-3 /proc/loadavg))"
 
 t0=$(now); "$bin" fleet "$work/fleet" --db "$work/one.db" --import-only >/dev/null 2>"$work/e1"; t1=$(now)
 sq1=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
@@ -65,10 +65,25 @@ for e in e1 e2 e3 e4; do [ -s "$work/$e" ] && { echo "fleet-bench: errors ($e):"
 pg_temp_psql -d one -c "VACUUM ANALYZE" >/dev/null
 pgbytes=$(( $(pg_temp_psql -d one -At -c "SELECT pg_database_size('one')") - base ))
 sqbytes=$(stat -c %s "$work/one.db")
-summary() {  # DB -> seconds of `fleet --db DB` (summary only), CSV in $work/$2.csv
-  local t0 t1
-  t0=$(now); "$bin" fleet --db "$1" --quiet --csv "$work/$2.csv" >/dev/null 2>"$work/$2.err"; t1=$(now)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
+# CPU seconds of the server: the postmaster, its live children and the
+# children it reaped (backends, parallel workers): proc(5) fields 14-17
+pg_cpu() {
+  local pm c
+  pm=$(head -1 "$PG_DIR/data/postmaster.pid")
+  { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pm/stat"
+    for c in $(cat /proc/"$pm"/task/*/children); do awk '{ print $14 + $15 }' "/proc/$c/stat" 2>/dev/null; done
+  } | awk -v hz="$(getconf CLK_TCK)" '{ s += $1 } END { printf "%.1f", s / hz }'
+}
+summary() {  # DB -> "seconds (CPU: client c s, server s s)" of `fleet --db DB` (summary only), CSV in $work/$2.csv
+  local t0 t1 s0 s1 cl
+  s0=$(pg_cpu); t0=$(now)
+  /usr/bin/time -o "$work/$2.time" -f '%U %S' "$bin" fleet --db "$1" --quiet --csv "$work/$2.csv" >/dev/null 2>"$work/$2.err"
+  cl=$(tail -1 "$work/$2.time")
+  t1=$(now)
+  sleep 1   # the backend's CPU counts once the postmaster has reaped it
+  s1=$(pg_cpu)
+  awk -v a="$t0" -v b="$t1" -v c="$cl" -v s0="$s0" -v s1="$s1" \
+    'BEGIN { split(c, u, " "); printf "%.1f s (CPU: client %.1f s, server %.1f s)", b - a, u[1] + u[2], s1 - s0 }'
 }
 sqs=$(summary "$work/one.db" sq)
 pgs=$(summary "$(pg_temp_uri one)" pg)
@@ -78,7 +93,7 @@ printf '%-44s %-40s %s\n' "" "SQLite" "PostgreSQL"
 printf '%-44s %-40s %s\n' "import, 1 importer" "$(rate "$sq1")" "$(rate "$pg1")"
 printf '%-44s %-40s %s\n' "import, 2 importers at once (halves)" "$(rate "$sq2")" "$(rate "$pg2")"
 printf '%-44s %-40s %s\n' "bytes per run" "$((sqbytes / n)) ($sqbytes for $n runs)" "$((pgbytes / n)) ($pgbytes for $n runs)"
-printf '%-44s %-40s %s\n' "summary, $n runs (real files)" "$sqs s" "$pgs s ($same)"
+printf '%-44s %-40s %s\n' "summary, $n runs (real files)" "$sqs" "$pgs ($same)"
 
 # RUNS runs made by the server: 1 workload (multiply1, SKL) per run, the
 # level-1 nodes and DRAM_Bound; RUNS / 10 machines, 3 firmware versions, 2
@@ -137,5 +152,6 @@ for r in csv.DictReader(open(sys.argv[1])):
 print('; '.join(f'{m} on {n}' for m, n in sorted(out)) or 'none')
 PY
 )
-printf '%-44s %-40s %s\n' "summary, $runs runs (generate_series, ${gen} s to make)" "-" "$bigs s"
+printf '%-44s %-40s %s\n' "summary, $runs runs (generate_series, ${gen} s to make)" "-" "$bigs"
 echo "planted outliers (serial 0004242, 0077777 on DRAM_Bound); found: $found"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (SQLite's summary is CPU in the client, PostgreSQL's in the server)"

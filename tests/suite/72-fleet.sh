@@ -24,7 +24,8 @@
 #     file says "SIMULATED in 1 of 2 runs";
 #   - runs.secure_boot as each machine's files say (NULL for the older
 #     files); a schema 1 database is upgraded in place (the column added,
-#     its nodes and events moved into the compact tables of schema 3);
+#     its nodes and events moved into the compact tables of schema 4), and
+#     so is a schema 3 one (node states as text moved into node_states);
 #   - every table and column of the database is in docs/fleet-schema.md.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
@@ -54,7 +55,7 @@ PY
 # A database of schema 1 (no runs.secure_boot; nodes and events as tables
 # with every name in every row) is upgraded in place when opened: the column
 # is added, NULL for its runs, its node values and event medians move into
-# the compact tables of schema 3, and a new import fills the rest.
+# the compact tables of schema 4, and a new import fills the rest.
 python3 - "$work/before.db" "$work/v1.db" <<'PY' || fail=1
 import shutil, sqlite3, sys
 shutil.copy(sys.argv[1], sys.argv[2])
@@ -65,7 +66,7 @@ db.execute(f'CREATE TABLE nodes_old AS SELECT * FROM nodes WHERE workload_id IN 
 db.execute('CREATE TABLE events_old AS SELECT workload_id, event, median, NULL AS min, NULL AS max, NULL AS raw_median,'
            f' NULL AS overhead, counter_group FROM events WHERE workload_id IN {wl}')
 for v in ('nodes', 'events'): db.execute(f'DROP VIEW {v}')
-for t in ('node_values', 'event_values', 'node_names', 'event_names'): db.execute(f'DROP TABLE {t}')
+for t in ('node_values', 'event_values', 'node_names', 'event_names', 'node_states'): db.execute(f'DROP TABLE {t}')
 db.execute('ALTER TABLE nodes_old RENAME TO nodes'); db.execute('ALTER TABLE events_old RENAME TO events')
 db.execute(f'DELETE FROM workloads WHERE run_id NOT IN {keep}')
 db.execute(f"DELETE FROM runs WHERE run_id NOT IN {keep}")
@@ -80,7 +81,7 @@ v = db.execute('PRAGMA user_version').fetchone()[0]
 cols = [r[1] for r in db.execute('PRAGMA table_info(runs)')]
 null_old = db.execute('SELECT COUNT(*) FROM runs WHERE secure_boot IS NULL').fetchone()[0]
 filled = db.execute('SELECT COUNT(*) FROM runs WHERE secure_boot IS NOT NULL').fetchone()[0]
-if v != 3 or 'secure_boot' not in cols or null_old != 5 + 2 or filled != 52 - 5:   # 52 files with a machine section, 5 kept from before
+if v != 4 or 'secure_boot' not in cols or null_old != 5 + 2 or filled != 52 - 5:   # 52 files with a machine section, 5 kept from before
     print(f'FAIL schema 1 upgrade: user_version {v}, columns {cols}, NULL {null_old}, set {filled}'); sys.exit(1)
 q = ('SELECT r.run_id, w.position, n.node, n.kind, n.level, n.parent, n.state, n.value, n.thresh FROM nodes n'
      ' JOIN workloads w USING (workload_id) JOIN runs r USING (run_id) ORDER BY 1, 2, 3')
@@ -88,9 +89,44 @@ qe = ('SELECT r.run_id, w.position, e.event, e.median, e.counter_group FROM even
       ' JOIN workloads w USING (workload_id) JOIN runs r USING (run_id) ORDER BY 1, 2, 3')
 if db.execute(q).fetchall() != ref.execute(q).fetchall() or db.execute(qe).fetchall() != ref.execute(qe).fetchall():
     print('FAIL schema 1 upgrade: node values or event medians differ from a fresh import'); sys.exit(1)
-print(f'ok   a schema 1 database is upgraded to 3: secure_boot added, NULL for its {null_old - 2} runs '
+print(f'ok   a schema 1 database is upgraded to 4: secure_boot added, NULL for its {null_old - 2} runs '
       f'(and the 2 older files), set for the {filled} imported after; its node values and event medians moved '
       f'into the compact tables, every row as a fresh import has it')
+PY
+# a schema 3 database (node states as text in every node_values row) is
+# upgraded in place: the states into node_states, every row as before
+python3 - "$work/before.db" "$work/v3.db" <<'PY' || fail=1
+import shutil, sqlite3, sys
+shutil.copy(sys.argv[1], sys.argv[2])
+db = sqlite3.connect(sys.argv[2])
+db.executescript("""
+CREATE TABLE nv3 AS SELECT v.workload_id, v.name_id, s.state, v.value, v.thresh
+  FROM node_values v LEFT JOIN node_states s USING (state_id);
+DROP VIEW nodes; DROP TABLE node_values; DROP TABLE node_states;
+CREATE TABLE node_values (workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),
+  name_id INTEGER NOT NULL REFERENCES node_names(name_id), state TEXT, value REAL, thresh INTEGER,
+  PRIMARY KEY (workload_id, name_id)) WITHOUT ROWID;
+INSERT INTO node_values SELECT * FROM nv3; DROP TABLE nv3;
+CREATE VIEW nodes AS SELECT v.workload_id, n.node, NULLIF(n.kind, '') AS kind, n.level,
+  NULLIF(n.parent, '') AS parent, v.state, v.value, v.thresh
+  FROM node_values v JOIN node_names n ON n.name_id = v.name_id;
+PRAGMA user_version = 3;
+""")
+db.commit()
+PY
+"$bin" fleet --db "$work/v3.db" --quiet >/dev/null 2>"$work/v3.err"
+python3 - "$work/v3.db" "$work/before.db" <<'PY' || fail=1
+import sqlite3, sys
+db, ref = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
+v = db.execute('PRAGMA user_version').fetchone()[0]
+cols = [r[1] for r in db.execute('PRAGMA table_info(node_values)')]
+q = ('SELECT r.run_id, w.position, n.node, n.kind, n.level, n.parent, n.state, n.value, n.thresh FROM nodes n'
+     ' JOIN workloads w USING (workload_id) JOIN runs r USING (run_id) ORDER BY 1, 2, 3')
+a, b = db.execute(q).fetchall(), ref.execute(q).fetchall()
+states = sorted(r[0] for r in db.execute('SELECT state FROM node_states'))
+if v != 4 or 'state_id' not in cols or 'state' in cols or a != b or not a:
+    print(f'FAIL schema 3 upgrade: user_version {v}, node_values columns {cols}, {len(a)} rows vs {len(b)}'); sys.exit(1)
+print(f'ok   a schema 3 database is upgraded to 4: {len(a)} node values, states {states} stored once, every row as before')
 PY
 "$bin" fleet --db "$work/fleet.db" --k 1 --csv "$work/k1.csv" --quiet >/dev/null 2>&1
 # the database alone (no file skipped): machines stand out, which is the

@@ -21,7 +21,10 @@
 #     moment) store each run once, neither fails, and their "imported"
 #     counts add up to the number of runs;
 #   - the summary CSV of both engines is the same, byte for byte;
-#   - the planted outlier stands out on DRAM_Bound, in both.
+#   - the planted outlier stands out on DRAM_Bound, in both;
+#   - --node, --outliers and both: the same text and CSV from both engines,
+#     the rows the full summary's CSV has for them; a misspelled --node
+#     refused by both with the nearest name.
 # Without postgresql-15 the step is skipped (77) with the reason.
 set -uo pipefail
 . tools/pg-temp.sh
@@ -124,6 +127,44 @@ for name, p in (('SQLite', sys.argv[2]), ('PostgreSQL', sys.argv[3])):
         print(f'ok   {name}: the planted outlier stands out on DRAM_Bound ({", ".join(sorted(out[desc["outlier"]]))}), no other machine')
 sys.exit(bad)
 PY
+# --node and --outliers: the same text (but the database's name) and CSV
+# from both engines; against the full summary's CSV: --node keeps exactly
+# that node's rows, --outliers exactly the rows where machines or a group
+# stand out; a misspelled node is refused by both (status 2, the nearest name)
+for opt in "--node DRAM_Bound" "--outliers" "--node DRAM_Bound --outliers" "--node DRAM_Bnd"; do
+  tag=$(echo "$opt" | tr -c 'A-Za-z_\n' '_')
+  # shellcheck disable=SC2086
+  "$bin" fleet --db "$work/fleet.db" $opt --csv "$work/sq$tag.csv" >"$work/sq$tag.txt" 2>&1; r1=$?
+  # shellcheck disable=SC2086
+  "$bin" fleet --db "$(uri fleet)" $opt --csv "$work/pg$tag.csv" >"$work/pg$tag.txt" 2>&1; r2=$?
+  python3 - "$work" "$tag" "$opt" "$r1" "$r2" "$work/fleet.db" "$(uri fleet)" <<'PY' || fail=1
+import csv, os, sys
+work, tag, opt, r1, r2, sqdb, pguri = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7]
+text = [open(f'{work}/{e}{tag}.txt').read().replace(db, 'DB') for e, db in (('sq', sqdb), ('pg', pguri))]
+if r1 != r2 or text[0] != text[1]:
+    print(f'FAIL {opt}: SQLite status {r1}, PostgreSQL {r2}; texts {"equal" if text[0] == text[1] else "differ"}'); sys.exit(1)
+if opt == '--node DRAM_Bnd':
+    ok = r1 == 2 and "did you mean 'DRAM_Bound'?" in text[0]
+    print(f'{"ok  " if ok else "FAIL"} {opt}: both engines refuse it (status {r1}) with the nearest name: {[l for l in text[0].splitlines() if "did you mean" in l][0]}')
+    sys.exit(0 if ok else 1)
+csvs = [open(f'{work}/{e}{tag}.csv').read() for e in ('sq', 'pg')]
+full = list(csv.DictReader(open(f'{work}/sqlite.csv')))
+want = [r for r in full if '--node' not in opt or r['node'] == opt.split()[1]]
+if '--outliers' in opt:
+    # the group rows where a machine or the group stands out, each block's
+    # fleet row where a machine stands out or ahead of such a group row
+    blk = lambda r: (r['workload'], r['params'], r['model'], r['node'])
+    sel = lambda r: r['firmware'] != '(fleet)' and (int(r['outliers']) > 0 or r['group_stands_out'] == 'yes')
+    shown = {blk(r) for r in want if sel(r) or (r['firmware'] == '(fleet)' and int(r['outliers']) > 0)}
+    want = [r for r in want if blk(r) in shown and (r['firmware'] == '(fleet)' or sel(r))]
+got = list(csv.DictReader(open(f'{work}/sq{tag}.csv')))
+if csvs[0] != csvs[1] or not got:
+    print(f'FAIL {opt}: the CSVs of the engines differ or are empty'); sys.exit(1)
+ok = got == want
+print(f'{"ok  " if ok else "FAIL"} {opt}: the same text and CSV from both engines (status {r1}), {len(got)} CSV rows, as the full summary has them')
+sys.exit(0 if ok else 1)
+PY
+done
 # two importers at once on overlapping folders: machines 0-149, and 0-79
 # with 150-219 (both walk in sorted order, so both start on the shared 80)
 mkdir -p "$work/a" "$work/b"

@@ -63,11 +63,14 @@ static const struct host_cmd_args args = {
 	"  over machines, the machines more than K MADs from the median, and the same per\n"
 	"  firmware version and microcode group; then the fleet's bottleneck path per\n"
 	"  workload. With no DIR, only the summary of the database.\n"
-	"  Engines: SQLite (a file, one importer at a time) for one team's folders;\n"
-	"  PostgreSQL (--db postgresql://...) for many collectors and 10^5-10^6 runs:\n"
-	"  run `fleet DIR --db URI --import-only` on every collector with the same URI; each\n"
-	"  file is one transaction, a run is stored once however many import it at\n"
-	"  once, and the summary is computed by the server. docs/fleet-schema.md.",
+	"  Engines: SQLite (a file, one importer at a time) for one team's folders and\n"
+	"  up to some 10^4 runs; PostgreSQL (--db postgresql://...) for many collectors\n"
+	"  and 10^5-10^6 runs: run `fleet DIR --db URI --import-only` on every collector\n"
+	"  with the same URI; each file is one transaction, a run is stored once however\n"
+	"  many import it at once, and the summary is computed by the server. A run of\n"
+	"  the default suite at level 3 (a 2.2 MB results file) costs some 84 KB in\n"
+	"  SQLite and 62 KB in PostgreSQL; the rest stays in the results file.\n"
+	"  docs/fleet-schema.md.",
 	opts,
 	"FILE - is standard output.\n"
 	"Exit status: 0 done, no machine stands out; 1 done, some machine stands out (found);\n"

@@ -57,8 +57,11 @@ const char BT_FLEET_SCHEMA[] =
 	");\n"
 	/* Compact store (schema 3): each node name (with its kind, level and
 	 * parent; "" for absent) and each event name once, referenced by id;
-	 * the values in tables without rowid keyed by (workload, name). The
-	 * views nodes and events read as the tables of schema 2 did. Event
+	 * the values in tables without rowid keyed by (workload, name); schema 4
+	 * keeps a node's state (ok, missing, not_measured, ...: 2 to 12 bytes of
+	 * text in every row, a quarter of a run's bytes) as the id of its name
+	 * in node_states. The views nodes and events read as the tables of
+	 * schema 2 did. Event
 	 * min, max, raw_median and overhead stay in the results file
 	 * (runs.source_file), as do consistency texts, notes and steps. */
 	"CREATE TABLE IF NOT EXISTS node_names (\n"
@@ -66,10 +69,13 @@ const char BT_FLEET_SCHEMA[] =
 	"  node TEXT NOT NULL, kind TEXT NOT NULL, level INTEGER NOT NULL, parent TEXT NOT NULL,\n"
 	"  UNIQUE (node, kind, level, parent)\n"
 	");\n"
+	"CREATE TABLE IF NOT EXISTS node_states (\n"
+	"  state_id INTEGER PRIMARY KEY, state TEXT NOT NULL UNIQUE\n"
+	");\n"
 	"CREATE TABLE IF NOT EXISTS node_values (\n"
 	"  workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),\n"
 	"  name_id INTEGER NOT NULL REFERENCES node_names(name_id),\n"
-	"  state TEXT,\n"
+	"  state_id INTEGER REFERENCES node_states(state_id),  -- NULL: the file gives no state\n"
 	"  value REAL,                         -- NULL: not computed in this run\n"
 	"  thresh INTEGER,                     -- 1 flagged, 0 not, NULL unknown\n"
 	"  PRIMARY KEY (workload_id, name_id)\n"
@@ -86,20 +92,25 @@ const char BT_FLEET_SCHEMA[] =
 	") WITHOUT ROWID;\n"
 	"CREATE VIEW IF NOT EXISTS nodes AS\n"
 	"  SELECT v.workload_id, n.node, NULLIF(n.kind, '') AS kind, n.level, NULLIF(n.parent, '') AS parent,\n"
-	"         v.state, v.value, v.thresh\n"
-	"    FROM node_values v JOIN node_names n ON n.name_id = v.name_id;\n"
+	"         s.state, v.value, v.thresh\n"
+	"    FROM node_values v JOIN node_names n ON n.name_id = v.name_id\n"
+	"    LEFT JOIN node_states s ON s.state_id = v.state_id;\n"
 	"CREATE VIEW IF NOT EXISTS events AS\n"
 	"  SELECT v.workload_id, e.event, v.median, v.counter_group\n"
 	"    FROM event_values v JOIN event_names e ON e.event_id = v.event_id;\n"
 	"CREATE INDEX IF NOT EXISTS runs_machine ON runs(machine_id);\n"
 	"CREATE INDEX IF NOT EXISTS workloads_name ON workloads(name, model);\n"
-	"PRAGMA user_version = 3;\n";
+	"PRAGMA user_version = 4;\n";
 
 struct sqlite_store {
 	struct bt_fleet_store s;
 	sqlite3 *db;
 	sqlite3_stmt *machine_ins, *machine_sel, *fw_ins, *fw_sel, *run_ins, *wl_ins, *node_ins, *event_ins;
-	sqlite3_stmt *nn_ins, *nn_sel, *en_ins, *en_sel;
+	sqlite3_stmt *nn_ins, *nn_sel, *en_ins, *en_sel, *st_ins, *st_sel;
+	/* node_states ids seen in this import; forgotten when a file's
+	 * savepoint is rolled back (its new states with it) */
+	struct { char *state; int64_t id; } states[16];
+	int n_states;
 };
 
 static sqlite3 *db_of(struct bt_fleet_store *s)
@@ -156,8 +167,17 @@ static int sq_begin_file(struct bt_fleet_store *s, struct bt_diag *d)
 	return BT_FLEET_OK;
 }
 
+static void forget_states(struct sqlite_store *q)
+{
+	for (int i = 0; i < q->n_states; i++)
+		free(q->states[i].state);
+	q->n_states = 0;
+}
+
 static int sq_end_file(struct bt_fleet_store *s, int commit, struct bt_diag *d)
 {
+	if (!commit)
+		forget_states((struct sqlite_store *)s);
 	const char *sql = commit ? "RELEASE one_file" : "ROLLBACK TO one_file; RELEASE one_file";
 	if (sqlite3_exec(db_of(s), sql, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, d, commit ? "RELEASE" : "ROLLBACK");
@@ -255,6 +275,27 @@ static int sq_dict_id(struct bt_fleet_store *s, int dict, const char *const key[
 	return *id < 0 ? fail(s, d, "names") : BT_FLEET_OK;
 }
 
+/* The node_states id of a state (inserted when new), -1 on error. */
+static int64_t state_id(struct sqlite_store *q, const char *state)
+{
+	for (int i = 0; i < q->n_states; i++)
+		if (!strcmp(q->states[i].state, state))
+			return q->states[i].id;
+	sqlite3_bind_text(q->st_ins, 1, state, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q->st_sel, 1, state, -1, SQLITE_TRANSIENT);
+	if (step_done(q->st_ins) != 0 || sqlite3_step(q->st_sel) != SQLITE_ROW) {
+		sqlite3_reset(q->st_sel);
+		return -1;
+	}
+	int64_t id = sqlite3_column_int64(q->st_sel, 0);
+	sqlite3_reset(q->st_sel);
+	if (q->n_states < (int)(sizeof(q->states) / sizeof(q->states[0]))) {
+		q->states[q->n_states].state = bt_fleet_dup(state);
+		q->states[q->n_states++].id = id;
+	}
+	return id;
+}
+
 static int sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run *r, const int64_t *ids,
 			    char *const *keep, int64_t *const *name, struct bt_diag *d)
 {
@@ -268,7 +309,14 @@ static int sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run 
 				continue;
 			sqlite3_bind_int64(ns, 1, ids[k]);
 			sqlite3_bind_int64(ns, 2, name[k][i]);
-			bind_text(ns, 3, n->state);
+			if (n->state) {
+				int64_t st = state_id(q, n->state);
+				if (st < 0)
+					return fail(s, d, "node_states");
+				sqlite3_bind_int64(ns, 3, st);
+			} else {
+				sqlite3_bind_null(ns, 3);
+			}
 			bind_real(ns, 4, n->has_value ? n->value : NAN);
 			bind_int_or_null(ns, 5, n->thresh, n->thresh < 0);
 			if (step_done(ns) != 0)
@@ -510,10 +558,12 @@ static void sq_close(struct bt_fleet_store *s)
 {
 	struct sqlite_store *q = (struct sqlite_store *)s;
 	sqlite3_stmt *all[] = { q->machine_ins, q->machine_sel, q->fw_ins, q->fw_sel, q->run_ins, q->wl_ins,
-				q->node_ins, q->event_ins, q->nn_ins, q->nn_sel, q->en_ins, q->en_sel };
+				q->node_ins, q->event_ins, q->nn_ins, q->nn_sel, q->en_ins, q->en_sel,
+				q->st_ins, q->st_sel };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
 	sqlite3_close(q->db);
+	forget_states(q);
 	bt_fleet_names_free(&q->s);
 	free(q);
 }
@@ -541,9 +591,9 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 			version = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
 	}
-	if (version < 0 || version > 3) {
+	if (version < 0 || version > 4) {
 		bt_diag_set(d, "%s: %s", path, version < 0 ? sqlite3_errmsg(db)
-			    : "a database of another schema version (PRAGMA user_version is not 1, 2 or 3)");
+			    : "a database of another schema version (PRAGMA user_version is not 1 to 4)");
 		sqlite3_close(db);
 		return NULL;
 	}
@@ -563,10 +613,15 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 	 * schema below makes them and the views of the old names), in one
 	 * transaction with the schema. Event min, max, raw_median and
 	 * overhead are dropped: they stay in the results files. */
-	int upgrade = version == 1 || version == 2;
-	if (upgrade && sqlite3_exec(db, "BEGIN; ALTER TABLE nodes RENAME TO nodes_v2;"
-				    " ALTER TABLE events RENAME TO events_v2;", NULL, NULL, &err) != SQLITE_OK) {
-		bt_diag_set(d, "%s: upgrading schema %d to 3: %s", path, version, err ? err : sqlite3_errmsg(db));
+	/* Version 3 kept node_values.state as text: moved into node_values
+	 * with state ids (the view nodes, which names the old table, made
+	 * again by the schema). */
+	int upgrade = version == 1 || version == 2, upgrade3 = version == 3;
+	if ((upgrade && sqlite3_exec(db, "BEGIN; ALTER TABLE nodes RENAME TO nodes_v2;"
+				     " ALTER TABLE events RENAME TO events_v2;", NULL, NULL, &err) != SQLITE_OK) ||
+	    (upgrade3 && sqlite3_exec(db, "BEGIN; DROP VIEW IF EXISTS nodes;"
+				      " ALTER TABLE node_values RENAME TO node_values_v3;", NULL, NULL, &err) != SQLITE_OK)) {
+		bt_diag_set(d, "%s: upgrading schema %d to 4: %s", path, version, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
 		sqlite3_close(db);
 		return NULL;
@@ -575,16 +630,24 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 	    (upgrade && sqlite3_exec(db,
 		"INSERT OR IGNORE INTO node_names (node, kind, level, parent)"
 		"  SELECT node, IFNULL(kind, ''), IFNULL(level, -1), IFNULL(parent, '') FROM nodes_v2;"
-		"INSERT INTO node_values (workload_id, name_id, state, value, thresh)"
-		"  SELECT o.workload_id, n.name_id, o.state, o.value, o.thresh FROM nodes_v2 o"
+		"INSERT OR IGNORE INTO node_states (state) SELECT state FROM nodes_v2 WHERE state IS NOT NULL;"
+		"INSERT INTO node_values (workload_id, name_id, state_id, value, thresh)"
+		"  SELECT o.workload_id, n.name_id, s.state_id, o.value, o.thresh FROM nodes_v2 o"
 		"  JOIN node_names n ON n.node = o.node AND n.kind = IFNULL(o.kind, '')"
-		"   AND n.level = IFNULL(o.level, -1) AND n.parent = IFNULL(o.parent, '');"
+		"   AND n.level = IFNULL(o.level, -1) AND n.parent = IFNULL(o.parent, '')"
+		"  LEFT JOIN node_states s ON s.state = o.state;"
 		"INSERT OR IGNORE INTO event_names (event) SELECT event FROM events_v2;"
 		"INSERT INTO event_values (workload_id, event_id, median, counter_group)"
 		"  SELECT o.workload_id, e.event_id, o.median, o.counter_group FROM events_v2 o"
 		"  JOIN event_names e ON e.event = o.event;"
-		"DROP TABLE nodes_v2; DROP TABLE events_v2; COMMIT;", NULL, NULL, &err) != SQLITE_OK)) {
-		if (upgrade)
+		"DROP TABLE nodes_v2; DROP TABLE events_v2; COMMIT;", NULL, NULL, &err) != SQLITE_OK) ||
+	    (upgrade3 && sqlite3_exec(db,
+		"INSERT OR IGNORE INTO node_states (state) SELECT state FROM node_values_v3 WHERE state IS NOT NULL;"
+		"INSERT INTO node_values (workload_id, name_id, state_id, value, thresh)"
+		"  SELECT o.workload_id, o.name_id, s.state_id, o.value, o.thresh FROM node_values_v3 o"
+		"  LEFT JOIN node_states s ON s.state = o.state;"
+		"DROP TABLE node_values_v3; COMMIT;", NULL, NULL, &err) != SQLITE_OK)) {
+		if (upgrade || upgrade3)
 			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		bt_diag_set(d, "%s: schema: %s", path, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
@@ -614,7 +677,9 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
 		{ &q->wl_ins, "INSERT INTO workloads (run_id, position, name, params, cpu, state, counted,"
 			      " simulated, model) VALUES (?,?,?,?,?,?,?,?,?)" },
-		{ &q->node_ins, "INSERT INTO node_values (workload_id, name_id, state, value, thresh)"
+		{ &q->st_ins, "INSERT OR IGNORE INTO node_states (state) VALUES (?)" },
+		{ &q->st_sel, "SELECT state_id FROM node_states WHERE state = ?" },
+		{ &q->node_ins, "INSERT INTO node_values (workload_id, name_id, state_id, value, thresh)"
 				" VALUES (?,?,?,?,?)" },
 		{ &q->event_ins, "INSERT INTO event_values (workload_id, event_id, median, counter_group)"
 				 " VALUES (?,?,?,?)" },

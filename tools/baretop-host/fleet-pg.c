@@ -480,81 +480,136 @@ static struct bt_robust robust(size_t n, double med, double mad, double meanad)
 	return r;
 }
 
-/* The summary's SQL. Temporary tables, dropped at the end of the summary's
- * one REPEATABLE READ transaction (one snapshot while importers write):
- *   fu: units (block key, machine, firmware version, microcode): the
- *       median of the unit's run values, its runs, of them SIMULATED;
- *   fb: blocks, numbered in the text's order (bytes: COLLATE "C", as
- *       strcmp and SQLite), the fleet median over units, then (second
- *       pass) the MAD and the mean absolute deviation;
- *   fg: groups (version "(any)" when it has more than one microcode; each
- *       version and microcode), their median and MAD, and the rest of the
- *       fleet's n, median, MAD and mean absolute deviation. */
+/* The summary's SQL (docs/fleet-schema.md, "The summary in SQL").
+ * Temporary tables, dropped at the end of the summary's one REPEATABLE
+ * READ transaction (one snapshot while importers write), each ANALYZEd
+ * before it is joined (a temporary table has no statistics otherwise);
+ * the work is keyed by integers, never sorted by text:
+ *   fn, fk, fun: ids of tree node names (nid: one per node text), of
+ *       workload kinds (k: name, params, model) and of units (machine,
+ *       firmware version, microcode; fwid and pid number the versions and
+ *       the (version, microcode) partitions in byte order, COLLATE "C" as
+ *       strcmp and SQLite); fr0, fw: each run's and workload's unit;
+ *   fu0: a unit's median per (k, nid): one sorted pass, the middle rows
+ *       by row_number (lo + (hi - lo) * 0.5, as percentile_cont and
+ *       bt_median_inplace), not a sort per unit;
+ *   fb, fu, fs: blocks numbered in the text's order with the fleet
+ *       median, units ranked in their block (rb: by value, then unit),
+ *       the MAD and mean absolute deviation (a second pass);
+ *   fg, fgu, fgm: groups (version "(any)" when it has more than one
+ *       microcode; each version and microcode), their members with
+ *       gap = rb - (rank in the group), median and MAD;
+ *   fr: the rest of the fleet's median per group: gap counts the units
+ *       outside the group ahead of a member, so the rest's k-th unit is
+ *       the block's unit of rank k + (members with gap < k): two lookups
+ *       per group instead of a group x unit join;
+ *   frm: the rest's MAD and mean absolute deviation (distances from the
+ *       rest's median, which differ per group: the rest's units read
+ *       once per group, joined by partition). */
 static const char SUMMARY_SQL[] =
+	"SET LOCAL work_mem = '256MB';\n"
+	"SET LOCAL jit = off;\n"
+	"CREATE TEMP TABLE fn ON COMMIT DROP AS\n"
+	" SELECT name_id, dense_rank() OVER (ORDER BY node COLLATE \"C\") AS nid, node, level FROM node_names\n"
+	"  WHERE kind = 'tree' AND (%s::text IS NULL OR node = %s::text);\n"
+	"CREATE TEMP TABLE fk ON COMMIT DROP AS\n"
+	" SELECT row_number() OVER () AS k, x.* FROM\n"
+	"  (SELECT DISTINCT name AS workload, COALESCE(params, '') AS params, COALESCE(model, '') AS model FROM workloads) x;\n"
+	"CREATE TEMP TABLE fun ON COMMIT DROP AS\n"
+	" SELECT row_number() OVER () AS unit, dense_rank() OVER (ORDER BY firmware COLLATE \"C\") AS fwid,\n"
+	"        dense_rank() OVER (ORDER BY firmware COLLATE \"C\", microcode COLLATE \"C\") AS pid, x.*\n"
+	"   FROM (SELECT DISTINCT r.machine_id, f.version AS firmware, COALESCE(r.microcode, 'unknown') AS microcode\n"
+	"           FROM runs r JOIN firmware f USING (firmware_id)) x;\n"
+	"ANALYZE fn, fk, fun;\n"
+	"CREATE TEMP TABLE fr0 ON COMMIT DROP AS\n"
+	" SELECT r.run_id, u.unit, r.simulated FROM runs r JOIN firmware f USING (firmware_id)\n"
+	"   JOIN fun u ON u.machine_id = r.machine_id AND u.firmware = f.version AND u.microcode = COALESCE(r.microcode, 'unknown');\n"
+	"ANALYZE fr0;\n"
+	"CREATE TEMP TABLE fw ON COMMIT DROP AS\n"
+	" SELECT w.workload_id, k.k, x.unit, (x.simulated <> 0 OR w.simulated <> 0) AS sim\n"
+	"   FROM workloads w JOIN fr0 x USING (run_id)\n"
+	"   JOIN fk k ON k.workload = w.name AND k.params = COALESCE(w.params, '') AND k.model = COALESCE(w.model, '');\n"
+	"ANALYZE fw;\n"
 	"CREATE TEMP TABLE fu0 ON COMMIT DROP AS\n"
-	" SELECT w.name AS workload, COALESCE(w.params, '') AS params, COALESCE(w.model, '') AS model, n.node,\n"
-	"        min(n.level) AS level, m.machine_key AS machine, f.version AS firmware,\n"
-	"        COALESCE(r.microcode, 'unknown') AS microcode,\n"
-	"        percentile_cont(0.5) WITHIN GROUP (ORDER BY n.value) AS value, count(*) AS runs,\n"
-	"        count(*) FILTER (WHERE r.simulated <> 0 OR w.simulated <> 0) AS sim\n"
-	"   FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id JOIN runs r ON r.run_id = w.run_id\n"
-	"   JOIN machines m ON m.machine_id = r.machine_id JOIN firmware f ON f.firmware_id = r.firmware_id\n"
-	"  WHERE n.kind = 'tree' AND n.value IS NOT NULL AND (%s::text IS NULL OR n.node = %s::text)\n"
-	"  GROUP BY 1, 2, 3, 4, 6, 7, 8;\n"
+	" SELECT k, nid, unit, min(level) AS level,\n"
+	"        min(value) FILTER (WHERE i IN ((c + 1) / 2, c / 2 + 1))\n"
+	"          + (max(value) FILTER (WHERE i IN ((c + 1) / 2, c / 2 + 1))\n"
+	"             - min(value) FILTER (WHERE i IN ((c + 1) / 2, c / 2 + 1))) * 0.5 AS value,\n"
+	"        count(*) AS runs, count(*) FILTER (WHERE sim) AS sim\n"
+	"   FROM (SELECT v.k, n.nid, v.unit, n.level, v.value, v.sim, row_number() OVER w AS i,\n"
+	"                count(*) OVER (PARTITION BY v.k, n.nid, v.unit) AS c\n"
+	"           FROM (SELECT x.k, x.unit, x.sim, unnest(nv.name_ids) AS name_id, unnest(nv.vals) AS value\n"
+	"                   FROM node_values nv JOIN fw x USING (workload_id)) v\n"
+	"           JOIN fn n USING (name_id)\n"
+	"          WHERE v.value IS NOT NULL\n"
+	"         WINDOW w AS (PARTITION BY v.k, n.nid, v.unit ORDER BY v.value)) y\n"
+	"  GROUP BY k, nid, unit;\n"
+	"ANALYZE fu0;\n"
 	"CREATE TEMP TABLE fb ON COMMIT DROP AS\n"
-	" SELECT row_number() OVER (ORDER BY workload COLLATE \"C\", params COLLATE \"C\", model COLLATE \"C\",\n"
-	"                           level, node COLLATE \"C\") AS b, x.*\n"
-	"   FROM (SELECT workload, params, model, node, min(level) AS level, count(*) AS n,\n"
-	"                percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS med, sum(runs) AS runs,\n"
-	"                sum(sim) AS sim\n"
-	"           FROM fu0 GROUP BY workload, params, model, node) x;\n"
+	" SELECT row_number() OVER (ORDER BY k.workload COLLATE \"C\", k.params COLLATE \"C\", k.model COLLATE \"C\",\n"
+	"                           x.level, n.node COLLATE \"C\") AS b, x.*, k.workload, k.params, k.model, n.node\n"
+	"   FROM (SELECT k, nid, min(level) AS level, count(*) AS n,\n"
+	"                percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS med, sum(runs) AS runs, sum(sim) AS sim\n"
+	"           FROM fu0 GROUP BY k, nid) x\n"
+	"   JOIN fk k USING (k) JOIN (SELECT DISTINCT nid, node FROM fn) n USING (nid);\n"
+	"ANALYZE fb;\n"
 	"CREATE TEMP TABLE fu ON COMMIT DROP AS\n"
-	" SELECT fb.b, fu0.machine, fu0.firmware, fu0.microcode, fu0.value, fu0.runs, fu0.sim\n"
-	"   FROM fu0 JOIN fb USING (workload, params, model, node);\n"
-	"CREATE INDEX ON fu (b);\n"
+	" SELECT fb.b, u.unit, un.fwid, un.pid, u.value, u.runs, u.sim,\n"
+	"        row_number() OVER (PARTITION BY fb.b ORDER BY u.value, u.unit) AS rb\n"
+	"   FROM fu0 u JOIN fb USING (k, nid) JOIN fun un USING (unit);\n"
+	"ANALYZE fu;\n"
 	"CREATE TEMP TABLE fs ON COMMIT DROP AS\n"
 	" SELECT u.b, percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(u.value - fb.med)) AS mad,\n"
 	"        avg(abs(u.value - fb.med)) AS meanad\n"
 	"   FROM fu u JOIN fb USING (b) GROUP BY u.b;\n"
 	"CREATE TEMP TABLE fg ON COMMIT DROP AS\n"
 	" SELECT row_number() OVER () AS g, x.* FROM (\n"
-	"  SELECT b, 0 AS by_uc, firmware, '(any)'::text AS microcode, count(*) AS n,\n"
+	"  SELECT b, 0 AS by_uc, fwid, NULL::bigint AS pid, count(*) AS n,\n"
 	"         percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS med, sum(runs) AS runs, sum(sim) AS sim\n"
-	"    FROM fu GROUP BY b, firmware HAVING count(DISTINCT microcode) > 1\n"
+	"    FROM fu GROUP BY b, fwid HAVING count(DISTINCT pid) > 1\n"
 	"  UNION ALL\n"
-	"  SELECT b, 1, firmware, microcode, count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY value),\n"
-	"         sum(runs), sum(sim)\n"
-	"    FROM fu GROUP BY b, firmware, microcode) x;\n"
+	"  SELECT b, 1, fwid, pid, count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY value), sum(runs), sum(sim)\n"
+	"    FROM fu GROUP BY b, fwid, pid) x;\n"
+	"ANALYZE fg;\n"
+	"CREATE TEMP TABLE fgu ON COMMIT DROP AS\n"
+	" SELECT g.g, u.rb, abs(u.value - g.med) AS dev, u.rb - row_number() OVER (PARTITION BY g.g ORDER BY u.rb) AS gap\n"
+	"   FROM fg g JOIN fu u ON u.b = g.b AND u.fwid = g.fwid AND (g.pid IS NULL OR u.pid = g.pid);\n"
 	"CREATE TEMP TABLE fgm ON COMMIT DROP AS\n"
-	" SELECT g.g, percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(u.value - g.med)) AS mad\n"
-	"   FROM fg g JOIN fu u ON u.b = g.b AND u.firmware = g.firmware AND (g.by_uc = 0 OR u.microcode = g.microcode)\n"
-	"  GROUP BY g.g;\n"
+	" SELECT g, percentile_cont(0.5) WITHIN GROUP (ORDER BY dev) AS mad FROM fgu GROUP BY g;\n"
 	"CREATE TEMP TABLE fr ON COMMIT DROP AS\n"
-	" SELECT g.g, count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY u.value) AS med\n"
-	"   FROM fg g JOIN fu u ON u.b = g.b AND NOT (u.firmware = g.firmware AND (g.by_uc = 0 OR u.microcode = g.microcode))\n"
-	"  GROUP BY g.g;\n"
+	" SELECT r.g, r.b, r.n, lo.value + (hi.value - lo.value) * 0.5 AS med\n"
+	"   FROM (SELECT r.g, r.b, r.n, r.k1 + count(*) FILTER (WHERE x.gap < r.k1) AS p1,\n"
+	"                r.k2 + count(*) FILTER (WHERE x.gap < r.k2) AS p2\n"
+	"           FROM (SELECT g.g, g.b, fb.n - g.n AS n, (fb.n - g.n + 1) / 2 AS k1, (fb.n - g.n) / 2 + 1 AS k2\n"
+	"                   FROM fg g JOIN fb USING (b) WHERE fb.n > g.n) r\n"
+	"           JOIN fgu x USING (g) GROUP BY r.g, r.b, r.n, r.k1, r.k2) r\n"
+	"   JOIN fu lo ON lo.b = r.b AND lo.rb = r.p1 JOIN fu hi ON hi.b = r.b AND hi.rb = r.p2;\n"
 	"CREATE TEMP TABLE frm ON COMMIT DROP AS\n"
 	" SELECT r.g, percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(u.value - r.med)) AS mad,\n"
 	"        avg(abs(u.value - r.med)) AS meanad\n"
 	"   FROM fr r JOIN fg g USING (g)\n"
-	"   JOIN fu u ON u.b = g.b AND NOT (u.firmware = g.firmware AND (g.by_uc = 0 OR u.microcode = g.microcode))\n"
+	"   JOIN (SELECT DISTINCT b, fwid, pid FROM fu) p ON p.b = r.b AND NOT (p.fwid = g.fwid AND (g.pid IS NULL OR p.pid = g.pid))\n"
+	"   JOIN fu u ON u.b = p.b AND u.pid = p.pid\n"
 	"  GROUP BY r.g;\n";
 
 static const char BLOCKS_SQL[] =
 	"SELECT b, workload, params, model, node, n, med, mad, meanad, runs, sim FROM fb JOIN fs USING (b) ORDER BY b";
 static const char GROUPS_SQL[] =
-	"SELECT g.b, g.firmware, g.microcode, g.n, g.med, fgm.mad, r.n, r.med, frm.mad, frm.meanad, g.runs, g.sim\n"
+	"SELECT g.b, fv.firmware, COALESCE(pv.microcode, '(any)'), g.n, g.med, fgm.mad, r.n, r.med, frm.mad, frm.meanad,\n"
+	"       g.runs, g.sim\n"
 	"  FROM fg g JOIN fgm USING (g) LEFT JOIN fr r USING (g) LEFT JOIN frm USING (g)\n"
-	" ORDER BY g.b, g.by_uc, g.firmware COLLATE \"C\", g.microcode COLLATE \"C\"";
+	"  JOIN (SELECT DISTINCT fwid, firmware FROM fun) fv USING (fwid) LEFT JOIN (SELECT DISTINCT pid, microcode FROM fun) pv USING (pid)\n"
+	" ORDER BY g.b, g.by_uc, g.fwid, g.pid\n";
 /* the outlier rule of bt_robust_stands_out, as (value - median) / scale
  * in the same order of operations, with at least BT_FLEET_MIN_MACHINES */
 static const char OUTLIERS_SQL[] =
 	"WITH s AS (SELECT b, med, n, CASE WHEN mad = 0 THEN %.17g * meanad ELSE mad END AS scale\n"
 	"             FROM fb JOIN fs USING (b))\n"
-	"SELECT u.b, u.machine, u.firmware, u.microcode, u.value FROM fu u JOIN s USING (b)\n"
+	"SELECT u.b, m.machine_key, un.firmware, un.microcode, u.value\n"
+	"  FROM fu u JOIN s USING (b) JOIN fun un USING (unit) JOIN machines m ON m.machine_id = un.machine_id\n"
 	" WHERE s.n >= %d AND (CASE WHEN s.scale > 0 THEN abs((u.value - s.med) / s.scale) > %.17g\n"
 	"                          ELSE u.value <> s.med END)\n"
-	" ORDER BY u.b, u.firmware COLLATE \"C\", u.microcode COLLATE \"C\", u.machine COLLATE \"C\"";
+	" ORDER BY u.b, un.pid, m.machine_key COLLATE \"C\"\n";
 
 static PGresult *query(struct bt_fleet_store *s, const char *sql)
 {
@@ -631,7 +686,13 @@ out:
 
 static int pg_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 {
-	PGresult *res = query(s,
+	/* its sort of every tree value by text spilled to disk with the
+	 * default work_mem (4 MB): 256 MB for this transaction only */
+	PGresult *res = query(s, "BEGIN; SET LOCAL work_mem = '256MB'; SET LOCAL jit = off");
+	if (!res)
+		return -1;
+	PQclear(res);
+	res = query(s,
 		"SELECT w.name, COALESCE(w.params, ''), COALESCE(w.model, ''), n.node,\n"
 		"       min(COALESCE(n.parent, '') COLLATE \"C\"),\n"
 		"       percentile_cont(0.5) WITHIN GROUP (ORDER BY n.value), count(*) FILTER (WHERE n.thresh <> 0),\n"
@@ -641,8 +702,10 @@ static int pg_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 		" GROUP BY 1, 2, 3, 4\n"
 		" ORDER BY w.name COLLATE \"C\", COALESCE(w.params, '') COLLATE \"C\", COALESCE(w.model, '') COLLATE \"C\",\n"
 		"          n.node COLLATE \"C\"");
-	if (!res)
+	if (!res) {
+		PQclear(PQexec(conn(s), "ROLLBACK"));
 		return -1;
+	}
 	int rows = PQntuples(res);
 	struct bt_fleet_path_node *p = malloc(((size_t)rows + 1) * sizeof(*p));
 	if (!p)
@@ -662,6 +725,7 @@ static int pg_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 	}
 	free(p);
 	PQclear(res);
+	PQclear(PQexec(conn(s), "COMMIT"));
 	return 0;
 }
 
