@@ -4,9 +4,9 @@
 # machine as root, with no ../shared beside the clone: makes a fresh
 # Debian 12 (bookworm) root with `debootstrap --variant=minbase` (plus git,
 # which a user needs to clone), clones this repository into it at a commit
-# (/root/baretop, nothing beside it), and runs the README's test command
-# there as root in a clean environment: `./dev.sh test`, which installs the
-# packages itself (tools/setup.sh: apt-get update, apt-get install).
+# (~/baretop of its root user, nothing beside it), and runs the README's
+# test command there as root in a clean environment: `./dev.sh test`, which
+# installs the packages itself (tools/setup.sh: apt-get update, install).
 #
 # usage: tools/fresh-root.sh [--cache DIR] [--commit REV] [--keep]
 #                            [--mirror URL] [--env VAR=VALUE]... [-- COMMAND...]
@@ -14,7 +14,8 @@
 #             (bookworm-minbase.tar) and unpacked afresh for each run (root/),
 #             with the run's log (last.log); default build/fresh-root.
 #             A second run does not download the base system again (delete
-#             the tarball to make it anew).
+#             the tarball to make it anew), nor the packages apt got (kept in
+#             debs/, bound on the root's apt archive folder).
 #   --commit  the commit to clone (default: HEAD of the clone this script is
 #             in); uncommitted changes are not in the root.
 #   --keep    leave the root unpacked after the run (it is unpacked afresh,
@@ -25,9 +26,9 @@
 #   --env     set a variable in the root's environment (which is otherwise
 #             only HOME, PATH and TERM: no LANG, as in a new root), e.g.
 #             --env LANG=C.UTF-8.
-#   COMMAND   run this instead of ./dev.sh test, in /root/baretop, e.g.
+#   COMMAND   run this instead of ./dev.sh test, in ~/baretop, e.g.
 #             -- bash tests/run-all.sh --tier host
-# Needs root (debootstrap, chroot, mounts) and the debootstrap package.
+# Needs root (debootstrap, chroot, mounts); installs debootstrap if missing.
 # Mounted in the root: /proc, /sys, /dev (bound), /dev/pts (bound), /dev/shm
 # (a new tmpfs); all unmounted, and every process still running in the root
 # ended, on every exit path (trap EXIT). Services do not start inside the
@@ -37,6 +38,7 @@
 # commit, the command, its exit status and its summary lines. Exits with the
 # command's status.
 set -euo pipefail
+self=$(readlink -f "$0")
 cd "$(dirname "$0")/.."
 top=$PWD
 
@@ -53,7 +55,7 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --mirror) mirror=$2; shift 2 ;;
     --env) case "$2" in *=*) envs+=("$2") ;; *) echo "fresh-root: --env VAR=VALUE" >&2; exit 2 ;; esac; shift 2 ;;
-    -h|--help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,39p' "$self" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; cmd=("$@"); break ;;
     *) echo "fresh-root: unknown argument $1 (--help)" >&2; exit 2 ;;
   esac
@@ -62,8 +64,12 @@ done
 if [ "$(id -u)" -ne 0 ]; then
   echo "fresh-root: needs root (debootstrap, chroot, mounts)" >&2; exit 2
 fi
-command -v debootstrap >/dev/null ||
-  { echo "fresh-root: debootstrap is missing (apt-get install debootstrap)" >&2; exit 2; }
+if ! command -v debootstrap >/dev/null; then
+  echo "fresh-root: installing debootstrap" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null ||
+    { echo "fresh-root: could not install debootstrap" >&2; exit 2; }
+fi
 rev=$(git -C "$top" rev-parse --verify "$commit^{commit}") ||
   { echo "fresh-root: $commit is not a commit of $top" >&2; exit 2; }
 
@@ -83,7 +89,8 @@ if [ ! -s "$base" ]; then
     >"$cache/debootstrap.log" 2>&1 ||
     { echo "fresh-root: debootstrap failed: $(tail -3 "$cache/debootstrap.log")" >&2; exit 1; }
   # (no downloaded .debs in the base: a fresh machine's apt cache is empty)
-  rm -f "$tmp"/var/cache/apt/archives/*.deb
+  rm -f "$tmp/var/cache/apt/archives/"*.deb
+  chmod 755 "$tmp"   # (mktemp's 700 would be the root's /: no one else could enter)
   tar -C "$tmp" --numeric-owner -cf "$base.part" . && mv "$base.part" "$base"
   rm -rf "$tmp"
   trap - EXIT
@@ -117,18 +124,23 @@ fi
 rm -rf --one-file-system "$root"
 mkdir -p "$root"
 tar -C "$root" --numeric-owner -xpf "$base"
+chmod 755 "$root"
 
 mnt() { # TARGET MOUNT-ARGS...
-  local t=$root$1; shift
+  local t=$root/$1; shift
   mkdir -p "$t"
   mount "$@" "$t"
   mounted+=("$t")
 }
-mnt /proc -t proc proc
-mnt /sys -t sysfs sysfs
-mnt /dev --bind /dev
-mnt /dev/pts --bind /dev/pts
-mnt /dev/shm -t tmpfs -o mode=1777,nosuid,nodev tmpfs
+mnt proc -t proc proc
+mnt sys -t sysfs sysfs
+mnt dev --bind /dev
+mnt dev/pts --bind /dev/pts
+mnt dev/shm -t tmpfs -o mode=1777,nosuid,nodev tmpfs
+# the .debs apt downloads are kept for the next run (apt-get update and the
+# installs still run each time: only the download is saved)
+mkdir -p "$cache/debs/partial"
+mnt var/cache/apt/archives --bind "$cache/debs"
 
 # What the Debian 12 installer writes; name resolution as the host's.
 cat >"$root/etc/apt/sources.list" <<EOF
@@ -136,25 +148,33 @@ deb $mirror bookworm main
 deb $mirror bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 EOF
-cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+(cd / && cp -L etc/resolv.conf "$root/etc/resolv.conf")
 echo fresh-root >"$root/etc/hostname"
-printf '#!/bin/sh\n# fresh-root.sh: no service starts inside a chroot\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+printf '#!/usr/bin/sh\n# fresh-root.sh: no service starts inside a chroot\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 chmod 755 "$root/usr/sbin/policy-rc.d"
 
 # The clone: the commit alone, nothing beside it (no ../shared).
 git clone -q --no-local --no-checkout "$top" "$root/root/baretop"
+# (a commit on no branch, e.g. a remote-tracking one, is fetched by name)
+git -C "$root/root/baretop" cat-file -e "$rev^{commit}" 2>/dev/null ||
+  git -C "$root/root/baretop" fetch -q "$top" "$rev"
 git -C "$root/root/baretop" checkout -q --detach "$rev"
 [ ! -e "$root/root/shared" ] || { echo "fresh-root: $root/root/shared exists" >&2; exit 1; }
 
 echo "fresh-root: $(git -C "$top" log -1 --format='%h %s' "$rev" | cut -c1-72)" >&2
-echo "fresh-root: running '${cmd[*]}' as root in $root (/root/baretop)" >&2
+echo "fresh-root: running '${cmd[*]}' as root in $root (in ~/baretop)" >&2
 t0=$(date +%s)
-set +e
-chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" \
-  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${envs[@]}" \
-  /bin/bash -c 'cd /root/baretop && exec "$@"' fresh-root "${cmd[@]}" 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-set -e
-summary=$(grep -E '^(suite took|all steps passed|FAILED:|[0-9]+ passed, [0-9]+ failed)' "$log" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+# In the background, waited for: bash runs a trap only when the foreground
+# command ends, while `wait` returns at once on a signal (then the EXIT
+# trap ends what runs in the root).
+rm -f "$cache/status"
+{ set +e   # (this group's own status is the command's)
+  chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${envs[@]}" \
+    /usr/bin/bash -c 'cd ~/baretop && exec "$@"' fresh-root "${cmd[@]}" </dev/null 2>&1
+  echo $? >"$cache/status"; } | tee "$log" &
+wait $! || true
+rc=$(cat "$cache/status" 2>/dev/null || echo 1)
+summary=$({ grep -E '^(suite took|all steps passed|FAILED:|[0-9]+ passed, [0-9]+ failed)' "$log" | tr '\n' ';' || true; } | sed 's/;$//; s/;/; /g')
 echo "fresh-root: ${rev:0:12} '${cmd[*]}': exit status $rc after $(( $(date +%s) - t0 ))s${summary:+; $summary}"
 exit $rc
