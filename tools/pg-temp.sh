@@ -21,7 +21,10 @@ pg_temp_start() {
   if [ "$(id -u)" -eq 0 ]; then
     chown nobody "$PG_DIR" && PG_AS=(runuser -u nobody --)
   fi
-  "${PG_AS[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U fleet -A trust -N >"$PG_DIR/initdb.log" 2>&1 ||
+  # --no-locale -E UTF8: initdb takes its locale from LANG/LC_* otherwise and
+  # refuses one the machine lacks (a fresh root has no locales; ssh forwards
+  # the client's LANG); C also orders text bytewise, as SQLite does.
+  "${PG_AS[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U fleet -A trust -N --no-locale -E UTF8 >"$PG_DIR/initdb.log" 2>&1 ||
     { PG_ERR="initdb: $(tail -3 "$PG_DIR/initdb.log")"; return 1; }
   "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
     -o "-c listen_addresses='' -k $PG_DIR $*" start >/dev/null 2>&1 ||
