@@ -144,7 +144,8 @@ cp "$out/signed/vars.fd" "$out/nbe/vars.fd"; cp "$out/signed/esp.img" "$out/nbe/
 num=$(bo "$out/nbe/vars.fd" list | awk -v g=$guid_hex '$1 != "0001" && $3 == g {print $1; exit}')
 bo "$out/nbe/vars.fd" order "1,$num"
 printf 'echo shell-marker\r\nreset -s\r\n' >"$out/nbe/startup.nsh"
-boot nbe 0 --efi "$out/baretop-signed.efi" --vars "$out/nbe/vars.fd" --keep-esp --reboot --no-unattended \
+# --smp 1, as the step that has the same hand-over without Secure Boot
+boot nbe 0 --efi "$out/baretop-signed.efi" --smp 1 --vars "$out/nbe/vars.fd" --keep-esp --reboot --no-unattended \
   --timeout 240 "${disk_args[@]}" --add "$out/nbe/startup.nsh=/startup.nsh" --until 'No bootable option' \
   --args "--then=next-boot-entry --no-workloads"
 c=$out/nbe/console.txt
