@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~90s
+# tier: qemu ~50s
 # Secure Boot enforced: Debian ovmf's snakeoil pair (OVMF_CODE_4M.snakeoil.fd
 # and a copy of OVMF_VARS_4M.snakeoil.fd: the snakeoil key in PK, KEK and db,
 # /usr/share/doc/ovmf/README.Debian) on q35 with SMM (qemu/run.sh
@@ -17,7 +17,15 @@
 #     the variables; the run still ends, its results written (the failed
 #     workload in them, exit status 1) before the hand-over is tried;
 #   unsigned: baretop itself unsigned is refused by the firmware ("Access
-#     Denied") and never runs.
+#     Denied") and never runs;
+#   next entry: --then next-boot-entry (efi/boot-entry.c, after EDK2's
+#     BmBoot.c EfiBootManagerBoot) whose next entry is OVMF's own for a
+#     second disk holding the unsigned loader: refused, skipped with no
+#     BootNext and no reset (restarts allowed: qemu/run.sh --reboot; an
+#     extra reset would show as another boot). The varstore is the one the
+#     signed boot left (persistent NVRAM: qemu/run.sh --vars), where OVMF
+#     created that entry; tests/suite/76-qemu-next-entry-bds.sh has the
+#     same hand-over without Secure Boot.
 # boot/sign.sh refuses a wrong passphrase and an image with bytes after its
 # last section (sbsign's gap warning). Skipped (77) when the snakeoil files
 # are not installed.
@@ -73,8 +81,19 @@ json() { # NAME PYTHON-EXPRESSION-ON-r: true on the boot's first results file
 enforced="enforced (SecureBoot=1 SetupMode=0 AuditMode absent DeployedMode absent)"
 sb_vars="r['machine']['secure_boot'] == {'present': True, 'enforced': True, 'SecureBoot': 1, 'SetupMode': 0, 'AuditMode': 'absent', 'DeployedMode': 'absent', 'summary': '$enforced'}"
 
+# The second disk of the next-entry boot (the unsigned loader as its
+# removable-media path) is there from the signed boot on, so the firmware
+# creates its boot option in that boot's varstore.
+disk=$out/second-disk.img
+dd if=/dev/zero of="$disk" bs=1M count=8 status=none
+mformat -i "$disk" -v SECOND ::
+mmd -i "$disk" ::/EFI ::/EFI/BOOT
+mcopy -i "$disk" build/tests/fake-os-loader.efi ::/EFI/BOOT/BOOTX64.EFI
+disk_args=(--qemu-arg -drive --qemu-arg "if=virtio,format=raw,file=$disk")
+
 spin="-x \\tools\\spin.efi 1000"
-boot signed 0 --efi "$out/baretop-signed.efi" --no-unattended --timeout 240 \
+boot signed 0 --efi "$out/baretop-signed.efi" --no-unattended --timeout 240 "${disk_args[@]}" \
+  --vars "$out/signed/vars.fd" \
   --add "$out/spin-workload-signed.efi=/tools/spin.efi" \
   --add "$out/fake-os-loader-signed.efi=/EFI/os/loader.efi" \
   --args "--then chainload:\\EFI\\os\\loader.efi $spin"
@@ -90,7 +109,10 @@ json signed "[(w['name'], w['state'], w['params']) for w in r['run']['workloads'
 grep -q 'fake-os-loader: started' "$c" && ok "signed: the signed loader was started (--then chainload:)" ||
   bad "signed: the signed loader did not start"
 
-boot refused 0 --efi "$out/baretop-signed.efi" --no-unattended \
+# The refusals with one CPU: with two, OVMF's SMM rendezvous spins while a
+# vCPU waits for the host (a whole-suite run: 80 CPU s for this step against
+# 42); the signed boot keeps QEMU's two.
+boot refused 0 --efi "$out/baretop-signed.efi" --smp 1 --no-unattended \
   --until 'then-boot: LoadImage.*refused|No bootable option' \
   --add "build/tests/spin-workload.efi=/tools/spin.efi" \
   --add "build/tests/fake-os-loader.efi=/EFI/os/loader.efi" \
@@ -109,13 +131,36 @@ line=$(grep -m1 'then-boot.*refused by the firmware' "$c")
 grep -q 'fake-os-loader: started' "$c" && bad "refused: the unsigned loader ran" ||
   ok "refused: the unsigned loader did not run"
 
-boot unsigned 0 --efi build/baretop.efi --until 'No bootable option|Press any key' --args "--no-workloads"
+boot unsigned 0 --efi build/baretop.efi --smp 1 --until 'No bootable option|Press any key' --args "--no-workloads"
 c=$out/unsigned/console.txt
 line=$(grep -m1 'failed to load Boot.*Access Denied' "$c")
 [ -n "$line" ] && ok "unsigned: the firmware refuses it: $line" || bad "unsigned: no 'Access Denied' from the firmware"
 grep -q '^baretop ' "$c" && bad "unsigned: baretop ran" || ok "unsigned: baretop never started"
 [ -e "$out/unsigned/esp/baretop/results/000001.json" ] && bad "unsigned: results written?" ||
   ok "unsigned: no results"
+
+# ---- --then next-boot-entry: the next entry's image is refused
+bo() { python3 tests/suite/lib/boot_options.py "$@"; }
+guid_hex=4eac0881119f594d850ee21a522c59b2   # OVMF's auto-create GUID 8108ac4e-9f11-4d59-850e-e21a522c59b2 as stored
+mkdir -p "$out/nbe"
+cp "$out/signed/vars.fd" "$out/nbe/vars.fd"; cp "$out/signed/esp.img" "$out/nbe/esp.img"
+num=$(bo "$out/nbe/vars.fd" list | awk -v g=$guid_hex '$1 != "0001" && $3 == g {print $1; exit}')
+bo "$out/nbe/vars.fd" order "1,$num"
+printf 'echo shell-marker\r\nreset -s\r\n' >"$out/nbe/startup.nsh"
+# --smp 1, as the step that has the same hand-over without Secure Boot
+boot nbe 0 --efi "$out/baretop-signed.efi" --smp 1 --vars "$out/nbe/vars.fd" --keep-esp --reboot --no-unattended \
+  --timeout 240 "${disk_args[@]}" --add "$out/nbe/startup.nsh=/startup.nsh" --until 'No bootable option' \
+  --args "--then=next-boot-entry --no-workloads"
+c=$out/nbe/console.txt
+cnt() { grep -cF -- "$1" "$c"; }
+[ -n "$num" ] && grep -qF 'secure boot   enforced' "$c" && grep -qF "next-boot-entry: Boot$num" "$c" &&
+  grep -qF 'skipped, no BootNext (the firmware refuses it too)' "$c" && ! grep -qF 'BootNext=' "$c" &&
+  ! grep -qF 'fake-os-loader: started' "$c" &&
+  ok "next entry: Secure Boot enforced: Boot$num's unsigned loader refused, skipped with no BootNext" ||
+  bad "next entry: Boot${num:-?} (OVMF's entry for the second disk) not refused and skipped as expected"
+[ "$(cnt 'BdsDxe: loading Boot0001')" = 1 ] && grep -qF "BdsDxe: failed to load Boot$num" "$c" &&
+  ok "next entry: no extra reset: BDS loaded baretop's Boot0001 once ($(cnt 'BdsDxe: loading Boot0001')), then refused Boot$num itself" ||
+  bad "next entry: BDS loaded Boot0001 $(cnt 'BdsDxe: loading Boot0001') time(s); failed to load Boot${num:-?}: $(cnt "BdsDxe: failed to load Boot$num")"
 
 bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
 exit $fail

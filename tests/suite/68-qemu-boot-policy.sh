@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~179s
+# tier: qemu ~90s
 # Boot-time runs for fleets, end to end in QEMU + OVMF with persistent NVRAM
 # (qemu/run.sh --vars: a writable copy of OVMF_VARS_4M.fd kept between
 # boots) and an ESP kept across boots (--keep-esp): the run policy
@@ -101,6 +101,7 @@ check "hosted --budget=2: ended early, within 2 s + 0.1, the workloads left out 
 
 small="-w multiply1 --reps 1 --warmups 0"
 
+series1() {
 # --- run=once: boot 1 measures, writes results, chainloads; boot 2 does not measure
 boot once 1 --args "--run=once --then=chainload:$loader $small"
 t1=$secs
@@ -122,7 +123,9 @@ check "once boot 2: the added boot time is printed: ${ticks#hand-over }" "[ -n \
 nvw once; summary="$summary,$w"
 check "once boot 2: no NVRAM write (nothing a later boot needs changed): the state is boot 1's" \
   "[ $w = 0 ] && state once 'boots=1 runs=1 completed=1 last_sequence=1 last_status=ok in_progress=False' && has once 2 'state unchanged, not written'"
+}
 
+series2() {
 # --- every=2: boots 1 and 3 measure, boot 2 does not
 pattern=""; ew=""
 for n in 1 2 3; do
@@ -138,7 +141,9 @@ check "every=2: boots 1-3 measured '$pattern' (want 101), 2 results files, the l
   "[ '$pattern' = 101 ] && [ \$(nresults every2) = 2 ]"
 check "every=2: NVRAM boots=3 runs=2 completed=2 last_sequence=2 boots_since_run=0" \
   "state every2 'boots=3 runs=2 completed=2 last_sequence=2 boots_since_run=0 last_status=ok'"
+}
 
+series3() {
 # --- a failure during measurement: a write-protected ESP (no results file)
 boot readonly 1 --readonly --args "--run=every-boot --then=chainload:$loader $small"
 check "read-only ESP: results NOT written, still hands over to the loader" \
@@ -153,7 +158,9 @@ check "a configuration error under --run (-w no-such-workload): said so, still h
   "has readonly 2 \"no workload 'no-such-workload'\" && reached_loader readonly 2"
 check "configuration error: found before the policy started, so the NVRAM state is unchanged" \
   "state readonly 'boots=1 runs=1 completed=1 last_status=no-results'"
+}
 
+series4() {
 # --- the budget ends the measurement early and says what was not run
 wl="multiply1 multiply2 multiply3 ptr-chase-l1 ptr-chase-l2 div-chain alu-dep-chain branch-mispredict"
 boot budget 1 --args "--run=every-boot --budget=1 --then=chainload:$loader $(printf -- '-w %s ' $wl) --reps 40"
@@ -162,7 +169,9 @@ check "budget=1: ended early, steps listed as not run, the loader reached" \
 check "budget=1: results: ran + not run = the 8 workloads asked for, in order, none twice" \
   "json budget 000001.json \"[o['name'] for o in r['run']['workloads']] + [s.split(' on CPU')[0] for s in r['result']['boot']['steps_not_run']] == '$wl'.split() and r['result']['boot']['budget_ended'] and r['result']['boot']['budget_s']==1 and len(r['result']['boot']['steps_not_run'])>0\""
 check "budget=1: NVRAM last_status=budget" "state budget 'runs=1 completed=1 last_status=budget last_sequence=1'"
+}
 
+series5() {
 # --- a hang: the watchdog (budget + 5 s) resets the machine; the next boot records it
 boot hang 1 --args "--run=every-boot --budget=1 --test-hang --then=chainload:$loader"
 check "hang boot 1: spun until the watchdog reset the machine (${secs}s; no loader, no results)" \
@@ -176,7 +185,9 @@ check "hang boot 2: sees the unfinished run, records it as hung, hands over with
 nvw hang
 check "hang boot 2: NVRAM boots=2 runs=1 hung=1 last_status=hung in_progress=False ($w write)" \
   "state hang 'boots=2 runs=1 completed=0 hung=1 last_status=hung in_progress=False' && [ $w = 1 ]"
+}
 
+series6() {
 # --- a fault in baretop itself (--crash-test: an unguarded UD2 on its CPU)
 # under --run: reported, the machine reset instead of powered off (no
 # --qemu-exit here, so QEMU's -no-reboot ends it), the next boot hands over
@@ -186,13 +197,33 @@ check "crash boot 1: the #UD is reported and the machine reset, not powered off"
 boot crash 2 --no-unattended --args "--run=every-boot --crash-test --then=chainload:$loader"
 check "crash boot 2: the crashed run is recorded as hung, the loader is reached" \
   "has crash 2 'never ended' && reached_loader crash 2 && state crash 'boots=2 runs=1 hung=1 last_status=hung in_progress=False'"
+}
 
+series7() {
 # --- then=next-boot-entry: the BootOrder entry after baretop's (OVMF: the
 # EFI shell, whose startup.nsh starts the loader)
 printf 'fs0:\r\n\\EFI\\os\\loader.efi\r\n' >"$out/startup.nsh"
 boot next 1 --add "$out/startup.nsh=/startup.nsh" --args "--run=once --then=next-boot-entry --no-workloads"
 check "next-boot-entry: started the BootOrder entry after BootCurrent, which reached the loader" \
   "has next 1 'next-boot-entry: Boot0002 \"EFI Internal Shell\" (after Boot0001 in BootOrder)' && reached_loader next 1"
+}
+
+# The seven series above are independent (each its own ESP, varstore and
+# folder): they run two at a time (one QEMU each, --smp 1, on a 2-core
+# machine), each series' boots in order; their lines are printed in the
+# series' order and counted here.
+for i in 1 2 3 4 5 6 7; do
+  while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+  ( summary=""; series$i >"$out/series$i.out" 2>&1; echo "$summary" >"$out/series$i.sum" ) &
+done
+wait
+for i in 1 2 3 4 5 6 7; do
+  cat "$out/series$i.out"
+  pass=$((pass + $(grep -c '^ok   ' "$out/series$i.out")))
+  fail=$((fail + $(grep -c '^FAIL ' "$out/series$i.out")))
+  [ -s "$out/series$i.sum" ] || { bad "series $i ended early (no summary)"; continue; }
+  summary="$summary$(cat "$out/series$i.sum")"
+done
 
 if bash tests/suite/lib/esp-results-schema.sh "$out"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
