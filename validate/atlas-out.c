@@ -47,9 +47,18 @@ void bt_atlas_raw_event(const struct bt_event *e, const char *name, char *buf, s
 
 void bt_atlas_print(FILE *f, const struct bt_atlas *a)
 {
-	fprintf(f, "atlas         %s%s: %d events of %s%s%s\n", a->simulated ? "SIMULATED " : "",
-		a->pmu ? a->pmu : "PMU", a->n, a->list->file,
-		a->list->version ? " version " : "", a->list->version ? a->list->version : "");
+	/* A built-in list's text already gives its count and version. */
+	const char *ver = a->list->version && !strstr(a->list->file, a->list->version)
+				  ? a->list->version : NULL;
+	char count[32];
+	snprintf(count, sizeof(count), ", %d events", a->n);
+	if (strncmp(a->list->file, "built-in ", 9) == 0 && strstr(a->list->file, count))
+		fprintf(f, "atlas         %s%s: %s\n", a->simulated ? "SIMULATED " : "",
+			a->pmu ? a->pmu : "PMU", a->list->file);
+	else
+		fprintf(f, "atlas         %s%s: %d events of %s%s%s\n", a->simulated ? "SIMULATED " : "",
+			a->pmu ? a->pmu : "PMU", a->n, a->list->file, ver ? " version " : "",
+			ver ? ver : "");
 	fprintf(f, "atlas         classes:");
 	for (int c = 0; c <= BT_ATLAS_NOT_MEASURED; c++)
 		if (a->counts[c])
