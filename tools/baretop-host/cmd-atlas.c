@@ -19,26 +19,11 @@
 #include "host/platform-host.h"
 #include "arch/arch-cpuid-host.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/next-to-binary.h"
 
 BT_HOST_COMMAND(atlas, "atlas --sim=PRESET [--events-file FILE] [--json[=FILE]]",
 		"count every event of an event list over the known-count kernels: classes and "
 		"invariants (baretop --atlas, on the simulated PMU)")
-
-/* build/results for build/baretop-host, as `run` does (cmd-run.c). */
-static int results_dir_of_binary(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	if (!(slash = strrchr(exe, '/')))
-		return -1;
-	*slash = '\0';
-	return (size_t)snprintf(buf, len, "%s/results", exe) >= len ? -1 : 0;
-}
 
 static const char *const atlas_options[] = {
 	"sim", "sim-defect", "events-file", "atlas-spec", "quick", "reps", "warmups", "budget",
@@ -114,7 +99,7 @@ static int cmd_atlas(int argc, char **argv)
 		args[n++] = argv[i];
 	}
 	bt_platform_host_init(&plat, bt_arch_cpuid_host());
-	if (results_dir_of_binary(results_dir, sizeof(results_dir)) == 0)
+	if (host_path_next_to_binary("results", results_dir, sizeof(results_dir)) == 0)
 		plat.default_results_dir = results_dir;
 	status = bt_app_main(n, args, &plat);
 	/* The atlas's estimate assumes a CPU of its own (validate/atlas.c):

@@ -24,6 +24,7 @@
 #include "analysis/results-read.h"
 #include "metrics/robust-stats.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/next-to-binary.h"
 #include "tools/baretop-host/fleet-store.h"
 #include "tools/baretop-host/fleet-summary.h"
 #include "tools/baretop-host/host-args.h"
@@ -84,18 +85,10 @@ HOST_ARGS_REGISTER(args)
  * the repository or any folder the user happens to be in. */
 static const char *default_db(void)
 {
+	/* the one default database of this process, returned by pointer */
 	static char path[PATH_MAX + 32];
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
 
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	if (!(slash = strrchr(exe, '/')))
-		return NULL;
-	*slash = '\0';
-	return (size_t)snprintf(path, sizeof(path), "%s/baretop-fleet.db", exe) >= sizeof(path) ? NULL : path;
+	return host_path_next_to_binary("baretop-fleet.db", path, sizeof(path)) == 0 ? path : NULL;
 }
 
 struct files {

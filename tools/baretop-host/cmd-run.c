@@ -20,31 +20,12 @@
 #include "host/platform-host.h"
 #include "arch/arch-cpuid-host.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/next-to-binary.h"
 
 BT_HOST_COMMAND(run, "run [BARETOP OPTIONS]",
 		"run baretop's program on this Linux machine (CPUID only: counts with --sim, or with "
 		"--backend=perf through Linux perf_event where the kernel exposes a PMU; results in "
 		"build/results unless --results-dir)")
-
-/* DIR/results for the folder DIR that holds this binary, which Linux names
- * in /proc/self/exe. */
-static int results_next_to_binary(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	if ((size_t)snprintf(buf, len, "%s/results", exe) >= len)
-		return -1;
-	return 0;
-}
 
 /* Without /proc there is no default; a run that names its folder, writes
  * none or only asks for help still works. */
@@ -106,7 +87,7 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	bt_platform_host_init(&plat, bt_arch_cpuid_host());
-	if (results_next_to_binary(results_dir, sizeof(results_dir)) == 0) {
+	if (host_path_next_to_binary("results", results_dir, sizeof(results_dir)) == 0) {
 		plat.default_results_dir = results_dir;
 	} else if (needs_default(argc, argv)) {
 		fprintf(stderr, "baretop-host run: cannot find this binary's folder (no "

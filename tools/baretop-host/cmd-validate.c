@@ -22,6 +22,7 @@
 #include "arch/arch-cpuid-host.h"
 #include "validate/report.h"
 #include "tools/baretop-host/command.h"
+#include "tools/baretop-host/next-to-binary.h"
 #include "tools/baretop-host/host-args.h"
 
 BT_HOST_COMMAND(validate, "validate --sim=PRESET [--validate-spec FILE]",
@@ -35,22 +36,6 @@ __attribute__((constructor)) static void register_cmd_show_validation(void)
 	bt_host_command_register("show-validation", "show-validation RESULTS.json",
 				 "print the validation of a saved results file again",
 				 cmd_show_validation);
-}
-
-/* build/results for build/baretop-host, as `run` does (cmd-run.c). */
-static int results_dir_of_binary(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	if (!(slash = strrchr(exe, '/')))
-		return -1;
-	*slash = '\0';
-	return (size_t)snprintf(buf, len, "%s/results", exe) >= len ? -1 : 0;
 }
 
 /* The options a validation uses, for its --help: run's whole list is
@@ -92,7 +77,7 @@ static int cmd_validate(int argc, char **argv)
 			return BT_EXIT_OK;
 		}
 	bt_platform_host_init(&plat, bt_arch_cpuid_host());
-	if (results_dir_of_binary(results_dir, sizeof(results_dir)) == 0)
+	if (host_path_next_to_binary("results", results_dir, sizeof(results_dir)) == 0)
 		plat.default_results_dir = results_dir;
 	args[0] = "baretop-host validate";
 	args[1] = "--validate";
