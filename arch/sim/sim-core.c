@@ -386,6 +386,17 @@ void bt_sim_free(struct bt_sim *sim)
 	sim->log_len = sim->log_cap = 0;
 }
 
+void bt_sim_set_sibling_active(struct bt_arch *a, double fraction)
+{
+	struct bt_sim *sim;
+
+	if (!a || a->ops != &sim_ops)
+		return; /* not a simulated PMU: nothing to set */
+	sim = a->ctx;
+	sim->sibling_active = !(fraction > 0) ? 0 : fraction > 1 ? 1 : fraction;
+	sim->sibling_set = true;
+}
+
 void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src)
 {
 	sim->source = src;

@@ -248,6 +248,76 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
 	return NULL;
 }
 
+/*
+ * The SMT sibling (bt_sim_set_sibling_active, sim.h): what a selector
+ * counts on Intel when the sibling's activity changes it, from the SDM's
+ * AnyThread definition and the event tables; false: the source answers
+ * alone. CPU_CLK_UNHALTED (0x3C): umask 0x00 core clocks, 0x01 REF_XCLK,
+ * 0x02 ONE_THREAD_ACTIVE.
+ */
+#define SIM_EV_CLK 0x3Cu
+
+static uint64_t sibling_share(const struct bt_sim *sim, uint64_t n)
+{
+	return (uint64_t)(sim->sibling_active * (double)n + 0.5);
+}
+
+/* This thread's n plus the sibling's; a count of cycles (CMASK) at most
+ * the window's unhalted cycles. */
+static uint64_t with_sibling(const struct bt_sim *sim, const struct bt_sim_source *s, uint64_t n,
+			     bool cycles)
+{
+	uint64_t total = n + sibling_share(sim, n), c = source_cycles(sim, s);
+	return cycles && c && total > c ? (n > c ? n : c) : total;
+}
+
+static bool sibling_gp(const struct bt_sim *sim, const struct bt_sim_source *s, unsigned i,
+		       uint64_t sel, uint64_t *count)
+{
+	if (!sim->sibling_set || sim->cfg.vendor != BT_VENDOR_INTEL)
+		return false;
+	unsigned code = sel & 0xFF, umask = (sel >> SIM_SEL_UMASK_SHIFT) & 0xFF;
+	bool any = (sel & SIM_SEL_ANY) && bt_sim_any_effective(&sim->cfg);
+	uint64_t base = sel & ~SIM_SEL_ANY, n;
+	if (code == SIM_EV_CLK && umask == 0x02) {
+		/* This thread unhalted, the other halted: the crystal clocks of
+		 * REF_XCLK in which the sibling was not active. The sibling is
+		 * never active alone, so AnyThread adds nothing. */
+		uint64_t xclk = (base & ~(0xFFull << SIM_SEL_UMASK_SHIFT)) |
+				(0x01ull << SIM_SEL_UMASK_SHIFT);
+		if (!find_gp(sim, s, i, xclk, &n))
+			return false;
+		*count = n - sibling_share(sim, n);
+		return true;
+	}
+	if (!any && !bt_sim_core_scoped(sim->cfg.family, code, umask))
+		return false;
+	if (!find_gp(sim, s, i, base, &n))
+		return false;
+	/* "... when at least one thread on the physical core is unhalted": the
+	 * sibling is active only inside this thread's unhalted cycles. */
+	*count = code == SIM_EV_CLK ? n
+				    : with_sibling(sim, s, n, ((sel >> SIM_SEL_CMASK_SHIFT) & 0xFF) != 0);
+	return true;
+}
+
+/* A fixed counter with AnyThread: instructions (0) add the sibling's, the
+ * unhalted clocks (1, 2 and the rest) are this thread's. */
+static bool sibling_fixed(const struct bt_sim *sim, const struct bt_sim_source *s, unsigned i,
+			  uint64_t field, uint64_t *count)
+{
+	if (!sim->sibling_set || !(field & SIM_FIX_ANY) || !bt_sim_any_effective(&sim->cfg))
+		return false;
+	field &= ~(uint64_t)SIM_FIX_ANY;
+	for (size_t k = 0; s && k < s->n; k++)
+		if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
+			uint64_t n = s->entries[k].count;
+			*count = i == 0 ? with_sibling(sim, s, n, false) : n;
+			return true;
+		}
+	return false;
+}
+
 /* The event select of a selector (AMD: 12 bits). */
 static unsigned sel_code(const struct bt_sim *sim, uint64_t sel)
 {
@@ -381,7 +451,8 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 		     (sim->regs.global_ctrl & SIM_GLOBAL_PM);
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
 		uint64_t n, sel = sim->regs.evtsel[i];
-		if (gp_on[i] && find_gp(sim, s, i, defective_sel(sim, sel), &n))
+		if (gp_on[i] && (sibling_gp(sim, s, i, defective_sel(sim, sel), &n) ||
+				 find_gp(sim, s, i, defective_sel(sim, sel), &n)))
 			bt_sim_add_gp(sim, i, share(part_of(sim, double_counts(sim, sel) ? 2 * n : n), p));
 	}
 	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {
@@ -389,6 +460,11 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 			continue;
 		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
 		/* AnyThread on a kernel window: this thread's count (find_gp). */
+		uint64_t n;
+		if (sibling_fixed(sim, s, i, field, &n)) {
+			bt_sim_add_fixed(sim, i, share(part_of(sim, n), p));
+			continue;
+		}
 		if ((field & SIM_FIX_ANY) && s && (s == sim->per_cycle[0] || s == sim->per_cycle[1]))
 			field &= ~(uint64_t)SIM_FIX_ANY;
 		for (size_t k = 0; s && k < s->n; k++)

@@ -432,6 +432,13 @@ struct bt_sim {
 	void *pebs_latency_ctx;
 	uint64_t pebs_records, pebs_dropped;
 
+	/* The SMT sibling (bt_sim_set_sibling_active): the fraction of this
+	 * thread's unhalted cycles in a window during which the other thread
+	 * of the core was active; sibling_set false: never set, the count
+	 * sources answer alone (as before the knob existed). */
+	double sibling_active;
+	bool sibling_set;
+
 	char violations[BT_SIM_MAX_VIOLATIONS][160];
 	int n_violations;
 	char source_error[320];    /* a count the model cannot represent */
@@ -464,6 +471,36 @@ bool bt_sim_restored(const struct bt_sim *sim, const struct bt_sim_regs *checkpo
  * adds nothing and RSM sets IA32_PERF_GLOBAL_CTRL's enables to 1, as the SDM
  * says, so armed selectors count whatever the driver does next. */
 void bt_sim_smi(struct bt_sim *sim);
+
+/*
+ * The SMT sibling, per simulated CPU: `fraction` (clamped to 0..1) of the
+ * window's unhalted cycles of this logical processor during which the
+ * other logical processor of its core was active too (0, the default:
+ * the sibling idles). The sibling is modelled as active only while this
+ * thread is (inside a window this thread never halts), and as running
+ * work with this thread's event profile in the cycles it is active. From
+ * then on the sim answers, from the SDM's definitions (vol. 3B 20.2.3,
+ * AnyThread, bit 21 of IA32_PERFEVTSELx, bit 2 of each IA32_FIXED_CTR_CTRL
+ * field: "counting the associated event conditions occurring across all
+ * logical processors sharing a processor core") and the model-specific
+ * event tables (vol. 3B ch. 20 / perfmon event files), on Intel:
+ *   - CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE (0x3C/0x02, "core crystal clock
+ *     cycles when this thread is unhalted and the other thread is halted")
+ *     = REF_XCLK (0x3C/0x01) x (1 - fraction), REF_XCLK being the source's;
+ *   - the unhalted-clock events with AnyThread (fixed counters 1 and 2,
+ *     0x3C umasks 0x00/0x01/0x02: "... when at least one thread on the
+ *     physical core is unhalted"): this thread's count, the sibling being
+ *     active only inside it;
+ *   - every other AnyThread event, fixed counter 0 (instructions) included,
+ *     and the events the event tables define core-wide without the bit
+ *     (sim-tables.c bt_sim_core_scoped: UOPS_EXECUTED.CORE*,
+ *     OFFCORE_REQUESTS_BUFFER.SQ_FULL): this thread's count n plus the
+ *     sibling's, round(fraction x n), a count of cycles (CMASK set) at
+ *     most the window's unhalted cycles.
+ * The per-thread events (no AnyThread bit, not core-scoped) count this
+ * thread's work as the source gives it. Everything stays simulated.
+ */
+void bt_sim_set_sibling_active(struct bt_arch *sim, double fraction);
 
 /* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
  * source_error if a count is not floor(SLOTS*b/255) for any byte b). */
