@@ -16,6 +16,7 @@
 #include "pmu/cpu-detect.h"
 #include "pmu/pmu-caps.h"
 #include "pmu/event-encode.h"
+#include "pmu/measure.h"
 #include "pmu/plan.h"
 #include "synth/sim-run.h"
 #include "report/console.h"
@@ -293,6 +294,10 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 		return st;
 	bt_synth_caps(c->synth, &c->pmu.caps);
 	c->pmu.arch = bt_synth_arch(c->synth);
+	/* --sim-sibling-active: how much the simulated CPU's SMT sibling runs
+	 * (arch/sim/sim.h), which the sibling probe then measures. */
+	if (opt->sim_sibling_set)
+		bt_sim_set_sibling_active(c->pmu.arch, opt->sim_sibling_active);
 	/* One pipeline width per core: the model's (set_sim_width), for the
 	 * health check's window (SLOTS = width x cycles) as for the workloads'
 	 * counts. */
@@ -342,6 +347,73 @@ static void combo_note(void *ctx, const char *text)
 	ctx_note(ctx, "%s", text);
 }
 
+/*
+ * The SMT sibling probe (pmu/cpu-info.h sibling_probe): every group counts
+ * CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and REF_XCLK, and each tree takes the
+ * model's SMT branches or its per-thread ones from what they measured
+ * (metrics/model.h bt_smt_decide). The simulated workload models them by
+ * these names (synth/workload-counts.c) like the model's own events.
+ */
+static const struct bt_event probe_events[2] = {
+	{ .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .source = BT_SRC_PMC, .code = 0x3C,
+	  .umask = 0x02, .fixed = BT_EV_NO_FIXED, .counters = 0xF },
+	{ .name = "CPU_CLK_UNHALTED.REF_XCLK", .source = BT_SRC_PMC, .code = 0x3C, .umask = 0x01,
+	  .fixed = BT_EV_NO_FIXED, .counters = 0xF },
+};
+
+/* The formulas follow the sibling's measured activity where SMT is on, the
+ * model's formulas have SMT branches (the events they read differ), the
+ * Top-Down slots are not counted per thread by the PMU itself (no
+ * PERF_METRICS, no fixed counter 3: Icelake and later count
+ * TOPDOWN.SLOTS and PERF_METRICS per thread, and their SMT branches read
+ * CPU_CLK_UNHALTED.DISTRIBUTED, which the core already divides among the
+ * threads it runs) and the probe's two counters can be reserved. */
+static bool sibling_probe_applies(const struct bt_count_ctx *c, const char **why_not)
+{
+	const struct bt_pmu_caps *k = &c->pmu.caps;
+	struct bt_pmu_caps probe = *k;
+	*why_not = NULL;
+	if (k->kind != BT_PMU_INTEL_ARCH || !c->model)
+		return false;
+	if (k->perf_metrics || (k->fixed_mask & (1u << 3))) {
+		*why_not = "TOPDOWN.SLOTS and PERF_METRICS count per thread";
+		return false;
+	}
+	unsigned total = bt_model_event_count(c->model), n0 = 0, n1 = 0;
+	uint16_t *e0 = calloc(total ? total : 1, sizeof(*e0)), *e1 = calloc(total ? total : 1, sizeof(*e1));
+	double kc[BT_CONST_COUNT];
+	bool differ = false;
+	memcpy(kc, c->constants, sizeof(kc));
+	kc[BT_C_HYPERTHREADING_ON] = 0;
+	if (e0 && e1 && bt_model_events_up_to_level(c->model, bt_model_max_level(c->model), kc, e0,
+						    &n0) == BT_OK) {
+		kc[BT_C_HYPERTHREADING_ON] = 1;
+		differ = bt_model_events_up_to_level(c->model, bt_model_max_level(c->model), kc, e1,
+						     &n1) == BT_OK &&
+			 (n0 != n1 || memcmp(e0, e1, n0 * sizeof(*e0)) != 0);
+	}
+	free(e0);
+	free(e1);
+	if (!differ)
+		return false;
+	probe.sibling_probe = true;
+	if (!bt_plan_sibling_gp(&probe, NULL, NULL)) {
+		*why_not = "it needs counters 0, 3 and two more";
+		return false;
+	}
+	return true;
+}
+
+/* bt_measure's hook (pmu/measure.h): the sibling's share of the windows
+ * just measured, pooled over their runs, decides the tree's formulas
+ * when it is next evaluated (run on the measuring CPU: numbers only). */
+static void sibling_measured(void *ctx, const struct bt_measurement *m)
+{
+	struct bt_count_ctx *c = ctx;
+	c->constants[BT_C_SMT_SIBLING_ACTIVE] =
+		m->has_sibling ? bt_sibling_active(m->one_thread_active, m->ref_xclk) : NAN;
+}
+
 /* What the simulated PMU counts: the count file's counts for the model's
  * events (as the planner will program them), or generated ones. */
 static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_options *opt,
@@ -351,10 +423,20 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 	struct bt_diag d = { "" };
 	char label[320];
 
+	if (!opt->counts_file) {
+		/* Also the sibling probe's events, should the probe apply. */
+		const struct bt_event **evp = bt_arena_alloc(&c->arena, (n + 2) * sizeof(*evp));
+		if (!evp)
+			return BT_ERR_NOMEM;
+		memcpy(evp, c->evp, n * sizeof(*evp));
+		evp[n] = &probe_events[0];
+		evp[n + 1] = &probe_events[1];
+		if (bt_synth_set_events(c->synth, evp, n + 2, c->def->id) != BT_OK)
+			return BT_ERR_NOMEM;
+		return bt_synth_use_generated(c->synth, why);
+	}
 	if (bt_synth_set_events(c->synth, c->evp, n, c->def->id) != BT_OK)
 		return BT_ERR_NOMEM;
-	if (!opt->counts_file)
-		return bt_synth_use_generated(c->synth, why);
 	c->file_counts = bt_counts_new(c->model);
 	unsigned unused = 0;
 	if (!c->file_counts || bt_count_file_apply(&c->cf, c->file_counts, &unused, &d) != BT_OK) {
@@ -423,6 +505,19 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 				c->constants[k] = c->file_counts->constants[k];
 	}
 	c->smt = c->constants[BT_C_HYPERTHREADING_ON] > 0;
+	const char *no_probe = NULL;
+	if (!c->file_counts && c->smt && sibling_probe_applies(c, &no_probe)) {
+		/* Both branches' events are counted (HYPERTHREADING_ON unknown
+		 * to the planner), and each evaluation decides from the measured
+		 * sibling (sibling_measured). */
+		c->pmu.caps.sibling_probe = true;
+		c->constants[BT_C_HYPERTHREADING_ON] = NAN;
+		ctx_note(c, "SMT is on%s: each group also counts ONE_THREAD_ACTIVE and REF_XCLK "
+			    "(counters 0, 3); a sibling active >= 50%% of the time takes the SMT "
+			    "formulas (each tree says)",
+			 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "");
+		return;
+	}
 	if (!c->file_counts && c->smt) {
 		/* The SMT-on formulas (HSW..SKX: SLOTS = 4 * THREAD_ANY / 2) assume
 		 * both threads of the core were counted and summed. baretop counts
@@ -430,9 +525,10 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 		 * formulas are the right ones (toplev's --single-thread). */
 		c->constants[BT_C_HYPERTHREADING_ON] = 0;
 		c->smt = false;
-		ctx_note(c, "SMT is on%s, but baretop counts one logical CPU while its sibling "
-			    "idles: the per-thread formulas are used (HYPERTHREADING_ON = 0)%s",
+		ctx_note(c, "SMT is on%s, the sibling not measured (%s): per-thread formulas "
+			    "(HYPERTHREADING_ON = 0), right while it idles%s",
 			 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "",
+			 no_probe ? no_probe : "no SMT branches in the formulas",
 			 c->copies > 1 ? "; with --copies a copy may run on the sibling, which "
 					 "these formulas do not account for" : "");
 	}
@@ -634,6 +730,10 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		return st;
 	}
 	bt_measure_opts_defaults(&c->mopts);
+	if (c->pmu.caps.sibling_probe) {
+		c->mopts.measured_hook = sibling_measured;
+		c->mopts.measured_hook_ctx = c;
+	}
 	if (opt->reps)
 		c->mopts.reps = opt->reps;
 	if (opt->warmups_set)

@@ -145,6 +145,16 @@ struct bt_pmu_caps {
 	 * 60h-FFh, family 1Ah). Earlier families: no SMI count. */
 	bool amd_smi_rx;
 
+	/* Intel, SMT on: every group also counts CPU_CLK_UNHALTED.
+	 * ONE_THREAD_ACTIVE (0x3C/0x02) and CPU_CLK_UNHALTED.REF_XCLK
+	 * (0x3C/0x01) on two general counters the plan reserves (plan.h
+	 * sibling_gp), so each window says how much of it the other thread of
+	 * the core ran (1 - ONE_THREAD_ACTIVE / REF_XCLK, as Linux perf's
+	 * SMT-aware CORE_CLKS reads them). Not detected: set by the caller
+	 * that needs it (app/count.c: SMT on and a model whose formulas have
+	 * SMT branches). */
+	bool sibling_probe;
+
 	/* An operating system's driver between baretop and the counters
 	 * (hosted --backend=perf): it refuses, before counting, the events
 	 * its kernel cannot program, and says how it counts the others

@@ -25,6 +25,11 @@
 #include "pmu/pmu-raw.h"
 #include "pmu/pmu-regs.h"
 
+/* CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and .REF_XCLK (event 0x3C, umasks
+ * 0x02 and 0x01 in the event tables of Ivy Bridge .. Ice Lake). */
+#define INTEL_EVENT_ONE_THREAD_ACTIVE 0x023Cu
+#define INTEL_EVENT_REF_XCLK          0x013Cu
+
 static const struct bt_pmu_mutation no_mutation;
 
 static const struct bt_pmu_mutation *mut(const struct bt_pmu_session *s)
@@ -310,6 +315,14 @@ static bt_status intel_program(struct bt_pmu_session *s)
 			msr_needed[slot] = true;
 			msr_value[slot] = enc.extra_value;
 		}
+	}
+	/* The SMT sibling probe (plan.h sibling_gp; event table: 0x3C umask
+	 * 0x02 CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE, umask 0x01 REF_XCLK), in
+	 * every ring like the events. */
+	if (s->plan->has_sibling_gp) {
+		s->evtsel[s->plan->ota_gp] = INTEL_EVENT_ONE_THREAD_ACTIVE | EVTSEL_USR | EVTSEL_OS |
+					     EVTSEL_EN;
+		s->evtsel[s->plan->xclk_gp] = INTEL_EVENT_REF_XCLK | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN;
 	}
 	/* Selectors: the group's events, every other existing selector
 	 * cleared so no stale encoding from an earlier group counts. */
