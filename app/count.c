@@ -362,46 +362,23 @@ static const struct bt_event probe_events[2] = {
 };
 
 /* The formulas follow the sibling's measured activity where SMT is on, the
- * model's formulas have SMT branches (the events they read differ), the
- * Top-Down slots are not counted per thread by the PMU itself (no
- * PERF_METRICS, no fixed counter 3: Icelake and later count
- * TOPDOWN.SLOTS and PERF_METRICS per thread, and their SMT branches read
- * CPU_CLK_UNHALTED.DISTRIBUTED, which the core already divides among the
- * threads it runs) and the probe's two counters can be reserved. */
+ * model's formulas have SMT branches (the events they read differ) and the
+ * probe applies on this PMU (pmu/plan.h bt_plan_sibling_gp). */
 static bool sibling_probe_applies(const struct bt_count_ctx *c, const char **why_not)
 {
-	const struct bt_pmu_caps *k = &c->pmu.caps;
-	struct bt_pmu_caps probe = *k;
+	struct bt_pmu_caps probe = c->pmu.caps;
 	*why_not = NULL;
-	if (k->kind != BT_PMU_INTEL_ARCH || !c->model)
-		return false;
-	if (k->perf_metrics || (k->fixed_mask & (1u << 3))) {
-		*why_not = "TOPDOWN.SLOTS and PERF_METRICS count per thread";
-		return false;
-	}
-	unsigned total = bt_model_event_count(c->model), n0 = 0, n1 = 0;
-	uint16_t *e0 = calloc(total ? total : 1, sizeof(*e0)), *e1 = calloc(total ? total : 1, sizeof(*e1));
-	double kc[BT_CONST_COUNT];
-	bool differ = false;
-	memcpy(kc, c->constants, sizeof(kc));
-	kc[BT_C_HYPERTHREADING_ON] = 0;
-	if (e0 && e1 && bt_model_events_up_to_level(c->model, bt_model_max_level(c->model), kc, e0,
-						    &n0) == BT_OK) {
-		kc[BT_C_HYPERTHREADING_ON] = 1;
-		differ = bt_model_events_up_to_level(c->model, bt_model_max_level(c->model), kc, e1,
-						     &n1) == BT_OK &&
-			 (n0 != n1 || memcmp(e0, e1, n0 * sizeof(*e0)) != 0);
-	}
-	free(e0);
-	free(e1);
-	if (!differ)
+	if (probe.kind != BT_PMU_INTEL_ARCH || !c->model ||
+	    !bt_model_has_smt_branches(c->model, c->constants))
 		return false;
 	probe.sibling_probe = true;
-	if (!bt_plan_sibling_gp(&probe, NULL, NULL)) {
-		*why_not = "it needs counters 0, 3 and two more";
-		return false;
-	}
-	return true;
+	if (bt_plan_sibling_gp(&probe, NULL, NULL))
+		return true;
+	*why_not = probe.sibling_probe_off ? probe.sibling_probe_off
+		   : probe.perf_metrics || (probe.fixed_mask & (1u << 3))
+			   ? "TOPDOWN.SLOTS and PERF_METRICS count per thread"
+			   : "it needs counters 0, 3 and two more";
+	return false;
 }
 
 /* bt_measure's hook (pmu/measure.h): the sibling's share of the windows

@@ -32,6 +32,7 @@
 #ifndef METRICS_MODEL_H
 #define METRICS_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -153,6 +154,10 @@ bt_status bt_model_node_value_events(const struct bt_model *m, unsigned node, co
  * with the cross-check nodes of those nodes (bt_model_cross_check_of) */
 bt_status bt_model_events_up_to_level(const struct bt_model *m, unsigned level,
 				      const double *constants, uint16_t *ret_events, unsigned *ret_n);
+/* The tree's events differ between HYPERTHREADING_ON = 0 and 1 (the other
+ * constants as given, NaN = unknown; NULL: all unknown): the formulas have
+ * SMT branches (Haswell .. Cascade Lake). */
+bool bt_model_has_smt_branches(const struct bt_model *m, const double *constants);
 /* Size of the compiled program (distinct operations), for statistics. */
 unsigned bt_model_op_count(const struct bt_model *m);
 

@@ -154,6 +154,9 @@ struct bt_pmu_caps {
 	 * that needs it (app/count.c: SMT on and a model whose formulas have
 	 * SMT branches). */
 	bool sibling_probe;
+	/* Why the probe cannot be counted here although the registers exist
+	 * (an operating system's driver: host/perf-plan.c), NULL: it can. */
+	const char *sibling_probe_off;
 
 	/* An operating system's driver between baretop and the counters
 	 * (hosted --backend=perf): it refuses, before counting, the events

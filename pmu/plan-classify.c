@@ -34,8 +34,10 @@ static bool amd_kind(const struct bt_pmu_caps *caps)
  * countable event a counter it may use. */
 uint32_t bt_plan_sibling_gp(const struct bt_pmu_caps *caps, int *ota, int *xclk)
 {
-	bool on = caps->sibling_probe && caps->kind == BT_PMU_INTEL_ARCH &&
-		  (caps->gp_mask & 0x9u) == 0x9u && __builtin_popcount(caps->gp_mask) >= 4;
+	bool on = caps->sibling_probe && !caps->sibling_probe_off &&
+		  caps->kind == BT_PMU_INTEL_ARCH && !caps->perf_metrics &&
+		  !(caps->fixed_mask & (1u << 3)) && (caps->gp_mask & 0x9u) == 0x9u &&
+		  __builtin_popcount(caps->gp_mask) >= 4;
 	if (ota)
 		*ota = on ? 0 : -1;
 	if (xclk)

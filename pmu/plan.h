@@ -215,8 +215,11 @@ uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *cap
 uint32_t bt_plan_reserved_gp(const struct bt_pmu_caps *caps, int *inst, int *smi);
 /* The pair of general counters caps.sibling_probe reserves on Intel (in
  * bt_plan_reserved_gp's mask too): counters 0 (*ota, ONE_THREAD_ACTIVE)
- * and 3 (*xclk, REF_XCLK), or -1 and -1 when the probe is off or the PMU
- * lacks either or has fewer than 4 general counters. */
+ * and 3 (*xclk, REF_XCLK), or -1 and -1 when the probe is off, the PMU
+ * counts Top-Down slots per thread itself (fixed counter 3, PERF_METRICS:
+ * Icelake and later, where the formulas' SMT branches read
+ * CPU_CLK_UNHALTED.DISTRIBUTED, which the core divides among the threads
+ * it runs), or lacks either counter or has fewer than 4. */
 uint32_t bt_plan_sibling_gp(const struct bt_pmu_caps *caps, int *ota, int *xclk);
 /* Extra-MSR slot options of an event on this PMU: bit s = may use slot s
  * (an OFFCORE_RESPONSE event with code2 may use either MSR of its pair).
