@@ -389,6 +389,12 @@ static void sibling_measured(void *ctx, const struct bt_measurement *m)
 	struct bt_count_ctx *c = ctx;
 	c->constants[BT_C_SMT_SIBLING_ACTIVE] =
 		m->has_sibling ? bt_sibling_active(m->one_thread_active, m->ref_xclk) : NAN;
+	/* Not probed (the counter health check left fewer than four counters,
+	 * or counter 0 or 3, for this context's plans) or REF_XCLK read 0:
+	 * the per-thread formulas, as before the probe; the tree has no SMT
+	 * decision to show (metrics/model.h). */
+	if (isnan(c->constants[BT_C_SMT_SIBLING_ACTIVE]))
+		c->constants[BT_C_HYPERTHREADING_ON] = 0;
 }
 
 /* What the simulated PMU counts: the count file's counts for the model's
