@@ -138,11 +138,12 @@ struct bt_pmu_caps {
 	bool amd_core_ext;       /* CPUID 8000_0001h:ECX[23] PerfCtrExtCore */
 	bool amd_perfmon_v2;     /* CPUID 8000_0022h:EAX[0] PerfMonV2 */
 	bool amd_lbr_v2;         /* CPUID 8000_0022h:EAX[1] (reported only) */
-	/* PMCx02B "SMIs received" (ls_smi_rx) exists: the Zen 4 and Zen 5
-	 * event lists have it (Linux perf amdzen4/core.json, amdzen5/
-	 * load-store.json, EventCode 0x2b); decided from the CPUID family and
-	 * model as those lists are mapped (family 19h models 10h-1Fh and
-	 * 60h-FFh, family 1Ah). Earlier families: no SMI count. */
+	/* PMCx02B "SMIs received" (ls_smi_rx) exists: the Zen 2 .. Zen 5
+	 * event lists have it (Linux perf amdzen2/ and amdzen3/memory.json,
+	 * amdzen4/core.json, amdzen5/load-store.json, EventCode 0x2b), Zen 1's
+	 * (amdzen1) does not; decided from the CPUID family and model as
+	 * mapfile.csv maps those lists (family 17h models 30h-FFh, 19h, 1Ah).
+	 * Earlier parts: no SMI count. */
 	bool amd_smi_rx;
 
 	/* Intel, SMT on: every group also counts CPU_CLK_UNHALTED.

@@ -285,7 +285,7 @@ static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
  * tens of microseconds and add its cycles and misses to every event. So such
  * a run is repeated, and flagged if every retry saw an SMI too. AMD has no
  * fixed counter and no freeze: its runs are judged by 0xC0 on the plan's
- * reserved general counter, and an SMI there (PMCx02B, Zen 4 and 5) is
+ * reserved general counter, and an SMI there (PMCx02B, Zen 2 .. Zen 5) is
  * always one the counters counted. Without an instruction count a run with
  * an SMI is repeated, as nothing else can judge it.
  *

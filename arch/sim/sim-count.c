@@ -376,7 +376,8 @@ static bool double_counts(const struct bt_sim *sim, uint64_t sel)
  * AMD: the APM (vol. 2 §13.2) gives the core counters no way to stop in
  * SMM, so every counter that counts ring 0 counts the handler's work as
  * Intel's do without the freeze, and a counter programmed with PMCx02B
- * ("SMIs received", the Zen 4 / Zen 5 event lists) counts each SMI once.
+ * ("SMIs received") counts each SMI once where the part has that event
+ * (sim-tables.c bt_sim_amd_smi_rx), nothing elsewhere.
  */
 #define SIM_AMD_EV_SMI_RX 0x02Bu
 
@@ -392,7 +393,7 @@ static void deliver_smis(struct bt_sim *sim, uint32_t smis, const bool *gp_on,
 			uint64_t sel = sim->regs.evtsel[i];
 			if (!gp_on[i])
 				continue;
-			if (sel_code(sim, sel) == SIM_AMD_EV_SMI_RX &&
+			if (sel_code(sim, sel) == SIM_AMD_EV_SMI_RX && bt_sim_amd_smi_rx(&sim->cfg) &&
 			    ((sel >> SIM_SEL_UMASK_SHIFT) & 0xFF) == 0)
 				bt_sim_add_gp(sim, i, smis);
 			else if (n && (sel & SIM_SEL_OS))
