@@ -55,8 +55,8 @@
  *     canonical) and a DS area is set: then each overflow writes an
  *     adaptive record (format, retire latency from pebs_latency saturating
  *     at 65535, size; IP, applicable counters, TSC) at pebs_index as Linux
- *     ds.c reads it, stops writing at pebs_absolute_maximum, sets
- *     OvfBuffer at the threshold, and reloads the counter from
+ *     ds.c reads it, stops writing at pebs_absolute_maximum, sets the
+ *     counter's GLOBAL_STATUS overflow bit and OvfBuffer at the threshold, and reloads the counter from
  *     pebs_event_reset[i] (sim-state.c; no PMI is modelled);
  *   - several "left by firmware" initial states (cfg.initial);
  *   - injectable hardware defects (cfg.defects, sim-defect.c): a stuck or
