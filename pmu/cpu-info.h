@@ -109,6 +109,15 @@ struct bt_pmu_caps {
 	/* CPUID.01H:EDX[21] DS (Debug Store): PEBS may exist; whether it does,
 	 * IA32_MISC_ENABLE[12] says (read by the session at open). */
 	bool ds;
+	/* CPUID.07H:EDX[13] TSX_FORCE_ABORT without EDX[11] RTM_ALWAYS_ABORT:
+	 * Skylake-class parts with the 2019 TSX microcode, which uses IA32_PMC3
+	 * unless MSR_TSX_FORCE_ABORT[0] makes every RTM transaction abort; the
+	 * driver sets that bit while a group counts on counter 3 and puts it
+	 * back at close (Linux intel/core.c intel_tfa_commit_scheduling,
+	 * intel_set_tfa; intel_pmu_init deploys them only without
+	 * RTM_ALWAYS_ABORT, whose microcode always aborts RTM and leaves PMC3
+	 * alone). */
+	bool tsx_force_abort;
 	/* CPUID.23H:EBX (enumerated by CPUID.(07H,1):EAX[8]), perfmon v6 selector
 	 * extensions: [0] UMASK2 in IA32_PERFEVTSELx[47:40], [1] EQ bit 36. */
 	bool umask2;

@@ -31,9 +31,6 @@
 #define SEL_INT (1ull << 20)
 #define SEL_EN (1ull << 22)
 
-/* CPUID.01H:EDX[21] DS (Debug Store). */
-#define CPUID_01_EDX_DS (1u << 21)
-
 bt_status bt_pebs_supported(struct bt_arch *a, const struct bt_pmu_caps *caps, struct bt_diag *d)
 {
 	struct bt_cpuid r;
@@ -49,8 +46,7 @@ bt_status bt_pebs_supported(struct bt_arch *a, const struct bt_pmu_caps *caps, s
 	 * IA32_MISC_ENABLE[12] "PEBS unavailable" clear; intel_ds_init then
 	 * sets x86_pmu.pebs from it): PERF_CAPABILITIES alone does not say
 	 * the processor writes records. */
-	bt_cpuid(a, 1, 0, &r);
-	if (!(r.edx & CPUID_01_EDX_DS)) {
+	if (!caps->ds) {
 		bt_diag_set(d, "no timed PEBS: no Debug Store (CPUID.01H:EDX[21] DS is 0)");
 		return BT_ERR_UNSUPPORTED;
 	}

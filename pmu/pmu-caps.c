@@ -181,6 +181,7 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 	}
 	c->any_thread_deprecated = (edx >> 15) & 1;
 	c->ds = (l->l01.edx >> 21) & 1;
+	c->tsx_force_abort = ((l->l07.edx >> 13) & 1) && !((l->l07.edx >> 11) & 1);
 
 	/* The microarchitecture class: display family/model (SDM vol. 2A
 	 * CPUID.01H:EAX) and, on hybrid parts (CPUID.07H:EDX[15]), the core

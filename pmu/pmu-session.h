@@ -245,6 +245,7 @@ struct bt_pmu_session {
 	bool smm_frozen;             /* IA32_DEBUGCTL.FREEZE_WHILE_SMM set for the session */
 	bool smi_count_unreadable;   /* MSR_SMI_COUNT faulted at open: SMIs not counted */
 	bool restore_warned;         /* a restore caveat is already in warning */
+	bool tfa_set;                /* MSR_TSX_FORCE_ABORT[0] checked or set (counter 3) */
 	char msg[320];               /* what failed */
 	/* Caveats, "; "-separated: restore (e.g. a value 32-bit writes cannot
 	 * hold) and facilities not available here (MSR_SMI_COUNT, SMM freeze). */

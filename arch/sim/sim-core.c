@@ -462,6 +462,7 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 	CMP(ds_area, "ds_area", "");
 	CMP(pebs_data_cfg, "pebs_data_cfg", "");
 	CMP(debugctl, "debugctl", "");
+	CMP(tsx_force_abort, "tsx_force_abort", "");
 #undef CMP
 	return true;
 }

@@ -465,6 +465,10 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
 		uint64_t n, sel = sim->regs.evtsel[i];
 		uint64_t dsel = defective_sel(sim, sel);
+		/* TSX_FORCE_ABORT parts: the microcode holds PMC3 unless
+		 * MSR_TSX_FORCE_ABORT[0] is set (sim.h). */
+		if (i == 3 && c->tsx_force_abort && !(sim->regs.tsx_force_abort & SIM_TFA_RTM_FORCE_ABORT))
+			continue;
 		if (gp_on[i] && find_gp(sim, s, i, sibling_lookup(sim, dsel), &n)) {
 			n = sibling_gp(sim, s, dsel, n);
 			bt_sim_add_gp(sim, i, share(part_of(sim, double_counts(sim, sel) ? 2 * n : n), p));

@@ -254,6 +254,14 @@ struct bt_sim_config {
 	uint32_t native_model;     /* CPUID.1AH:EAX[23:0] */
 	bool offcore, ldlat, frontend; /* MSRs 0x1A6/7, 0x3F6, 0x3F7 exist */
 	bool smi_count;            /* MSR_SMI_COUNT exists */
+	/* Skylake-class client parts with the 2019 TSX microcode:
+	 * CPUID.07H:EDX[13] TSX_FORCE_ABORT and MSR_TSX_FORCE_ABORT (0x10F,
+	 * bit 0 RTM_FORCE_ABORT, the rest reserved); the microcode uses
+	 * IA32_PMC3 for itself unless bit 0 is set (then every RTM transaction
+	 * aborts), so counter 3 counts nothing of the source there (Linux
+	 * arch/x86/events/intel/core.c: tfa_get_event_constraints "Without TFA
+	 * we must not use PMC3", intel_tfa_commit_scheduling sets it first). */
+	bool tsx_force_abort;
 
 	/* IA32_PERF_CAPABILITIES[15] reads 0 although PERF_METRICS exists
 	 * (Meteor Lake: Linux intel_pmu_broken_perf_cap()). */
@@ -338,6 +346,7 @@ struct bt_sim_regs {
 	uint64_t ds_area;          /* IA32_DS_AREA */
 	uint64_t pebs_data_cfg;    /* MSR_PEBS_DATA_CFG */
 	uint64_t debugctl;         /* Intel IA32_DEBUGCTL */
+	uint64_t tsx_force_abort;  /* MSR_TSX_FORCE_ABORT (cfg.tsx_force_abort) */
 };
 
 #define BT_SIM_MAX_VIOLATIONS 16

@@ -1110,3 +1110,71 @@ TEST(amd_smi_rx_by_family_as_linux_lists_it)
 		bt_sim_free(&t.sim);
 	}
 }
+
+/*
+ * TSX force abort (the 2019 TSX microcode on Skylake-class parts:
+ * CPUID.07H:EDX[13]): the microcode holds IA32_PMC3 unless
+ * MSR_TSX_FORCE_ABORT[0] is set, which the sim models by counter 3
+ * counting nothing of the workload then. The driver sets the bit before a
+ * group counts on counter 3 (Linux intel_tfa_commit_scheduling) and puts
+ * the MSR back at close: every event exact, the MSR as found, and a run
+ * that never uses counter 3 never touches it.
+ */
+TEST(tsx_force_abort_frees_counter_3_and_is_put_back)
+{
+	static struct setup t;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_sim_config cfg = *bt_sim_preset("skl");
+	uint64_t per_run = 1;
+	struct bt_measure_workload wl = { .run = sim_workload, .arg = &per_run };
+	struct bt_sim_regs before;
+	char diff[200] = "";
+
+	cfg.tsx_force_abort = true;
+	memset(&t, 0, sizeof(t));
+	CHECK(bt_sim_init(&t.sim, &cfg) == BT_OK);
+	t.pmu.arch = &t.sim.arch;
+	bt_pmu_caps_detect(&t.sim.arch, &t.pmu.caps);
+	CHECK(t.pmu.caps.tsx_force_abort);
+	t.n = fx_set_for(&t.sim.cfg, t.ev);
+	fx_ptrs(t.ev, t.n, t.evp);
+	CHECK(bt_sim_generate_counts(t.evp, (size_t)t.n, 7, t.src) == BT_OK);
+	t.source = (struct bt_sim_source){ t.src, (size_t)t.n, 0, sim_workload };
+	bt_sim_set_source(&t.sim, &t.source);
+	CHECK(bt_plan_events(t.evp, t.n, &t.pmu.caps, NULL, &t.scratch, &t.plan) == BT_OK);
+	bool uses3 = false;
+	for (int g = 0; g < t.plan.n_groups; g++)
+		for (int k = 0; k < t.plan.groups[g].n_gp; k++)
+			uses3 |= t.plan.groups[g].gp[k].counter == 3;
+	CHECK(uses3);
+	bt_measure_opts_defaults(&o);
+	o.reps = 3;
+	bt_sim_snapshot(&t.sim, &before);
+	bt_status st = bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m);
+	CHECK_MSG(st == BT_OK, "%s", m.error);
+	if (st == BT_OK) {
+		check_exact(&t, &m, "skl+tfa");
+		CHECK(strstr(m.pmu_warning, "MSR_TSX_FORCE_ABORT[0]") != NULL);
+		bt_measurement_free(&m);
+	}
+	CHECK(bt_sim_log_find(&t.sim, 0, BT_SIM_WRMSR, 0x10F) >= 0);
+	bt_sim_snapshot(&t.sim, &t.sim.found);
+	CHECK_MSG(bt_sim_regs_equal(&before, &t.sim.found, diff, sizeof(diff)), "%s", diff);
+	bt_sim_free(&t.sim);
+
+	/* Only counters 0-2 in the plan: MSR_TSX_FORCE_ABORT never written. */
+	CHECK(bt_sim_init(&t.sim, &cfg) == BT_OK);
+	t.pmu.arch = &t.sim.arch;
+	bt_pmu_caps_detect(&t.sim.arch, &t.pmu.caps);
+	t.pmu.caps.gp_mask = 0x7;
+	t.pmu.caps.num_gp = 3;
+	bt_sim_set_source(&t.sim, &t.source);
+	CHECK(bt_plan_events(t.evp, t.n, &t.pmu.caps, NULL, &t.scratch, &t.plan) == BT_OK);
+	st = bt_measure(&t.pmu, &t.plan, t.evp, &wl, &o, &m);
+	CHECK_MSG(st == BT_OK, "%s", m.error);
+	if (st == BT_OK)
+		bt_measurement_free(&m);
+	CHECK(bt_sim_log_find(&t.sim, 0, BT_SIM_WRMSR, 0x10F) < 0);
+	bt_sim_free(&t.sim);
+}
