@@ -249,6 +249,19 @@ static bt_status set_sim_defect(struct bt_options *o, const char *v, struct bt_d
 	return BT_OK;
 }
 
+/* --sim-sibling-active F: applied where the simulated PMU is set up
+ * (count.c setup_sim, arch/sim/sim.h bt_sim_set_sibling_active). */
+static bt_status set_sim_sibling(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	if (!bt_options_plain_decimal(v, 1)) {
+		bt_diag_set(d, "--sim-sibling-active %s: give a fraction from 0 to 1", v);
+		return BT_ERR_INVALID;
+	}
+	o->sim_sibling_active = strtod(v, NULL);
+	o->sim_sibling_set = true;
+	return BT_OK;
+}
+
 static bt_status set_workload(struct bt_options *o, const char *v, struct bt_diag *d)
 {
 	if (o->n_workloads == BT_MAX_WORKLOAD_SPECS) {
@@ -616,6 +629,9 @@ static const struct option_def options[] = {
 	  "with --sim: inject hardware defects into the simulated PMU (stuck-counter:K, "
 	  "double-count:CODE/UMASK, narrow-counter:K, fixed-dead:K, no-overflow-bit:K, "
 	  "umask-ignored:CODE, fw-truncates, ...); --sim-defect=help lists them", set_sim_defect },
+	{ NULL, "sim-sibling-active", 0, ARG_REQUIRED, "F",
+	  "with --sim: the SIMULATED SMT sibling runs a fraction F (0..1) of the time "
+	  "(default 0)", set_sim_sibling },
 	{ NULL, "no-count", 0, ARG_NONE, NULL, "time the workloads, do not count", set_no_count },
 	{ NULL, "no-pebs", 0, ARG_NONE, NULL,
 	  "do not sample the formulas' retire latencies with timed PEBS (where "

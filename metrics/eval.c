@@ -469,10 +469,32 @@ static void cpi_stack(const struct bt_model *m, struct bt_result *r)
 	}
 }
 
-bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struct bt_result *r)
+void bt_smt_decide(const double *k, struct bt_smt_decision *ret)
 {
-	if (c->model != m || r->model != m)
+	double f = k[BT_C_SMT_SIBLING_ACTIVE];
+	ret->formulas = -1;
+	ret->sibling_active = f;
+	ret->error = NAN;
+	ret->flagged = 0;
+	if (!isnan(k[BT_C_HYPERTHREADING_ON]) || isnan(f))
+		return;
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	ret->formulas = f >= 0.5;
+	ret->error = ret->formulas ? (1 - f) / (2 - f) : f / (2 - f);
+	ret->flagged = ret->error > BT_SMT_FORMULA_ERROR_MAX;
+}
+
+bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *given, struct bt_result *r)
+{
+	if (given->model != m || r->model != m)
 		return BT_ERR_INVALID;
+	/* HYPERTHREADING_ON decided by the measured sibling, on a copy of
+	 * the constants (the events are shared, not copied). */
+	struct bt_counts view = *given;
+	const struct bt_counts *c = &view;
+	bt_smt_decide(given->constants, &r->smt);
+	if (r->smt.formulas >= 0)
+		view.constants[BT_C_HYPERTHREADING_ON] = r->smt.formulas;
 	double *v = r->ops;
 	run(m, c, v);
 	r->exact_int = !doubles_exact(m, v);

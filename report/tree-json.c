@@ -162,6 +162,18 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 			bt_jw_str(j, NULL, bt_constant_name((enum bt_constant)k));
 	bt_jw_end(j);
 	bt_jw_u64(j, "retire_latency_defaults_used", r->n_default_retire_latency);
+	if (r->smt.formulas >= 0) {
+		/* HYPERTHREADING_ON decided by the measured SMT sibling
+		 * (metrics/model.h bt_smt_decide). */
+		bt_jw_object(j, "smt");
+		bt_jw_double(j, "sibling_active", r->smt.sibling_active);
+		bt_jw_u64(j, "hyperthreading_on", (uint64_t)r->smt.formulas);
+		bt_jw_str(j, "formulas", r->smt.formulas ? "SMT branches" : "per-thread branches");
+		bt_jw_double(j, "core_clks_error", r->smt.error);
+		bt_jw_double(j, "core_clks_error_max", BT_SMT_FORMULA_ERROR_MAX);
+		bt_jw_bool(j, "flagged", r->smt.flagged);
+		bt_jw_end(j);
+	}
 	if (o->counts && bt_model_retire_latency_count(m)) {
 		const struct bt_counts *c = o->counts;
 		bt_jw_object(j, "retire_latency");

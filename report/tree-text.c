@@ -412,6 +412,15 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	if (o->input_label && *o->input_label)
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  input:    ", "            ", o->input_label);
 	sb.n = 0;
+	if (r->smt.formulas >= 0) {
+		bt_sb_printf(&sb, "sibling active %.1f%% of the time: HYPERTHREADING_ON = %d",
+			     r->smt.sibling_active * 100, r->smt.formulas);
+		if (r->smt.flagged)
+			bt_sb_printf(&sb, "; FLAGGED: core clocks %.0f%% off perf's estimate",
+				     r->smt.error * 100);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  SMT:      ", "            ", bt_sb_str(&sb));
+		sb.n = 0;
+	}
 	if (r->n_rl_source[BT_RL_MEASURED] || r->n_rl_source[BT_RL_FILE] || r->n_rl_source[BT_RL_GIVEN]) {
 		/* each source, in the order tried */
 		static const struct {
