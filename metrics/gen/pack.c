@@ -5497,7 +5497,7 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_DIV, 0, 4243, 889 },
 	{ BT_X_DIV, 0, 4244, 631 },
 	{ BT_X_IF, 0, 3, 255 },
-	{ BT_X_MUL, 0, 3198, 3211 },
+	{ BT_X_MUL, 0, 3198, 153 },
 	{ BT_X_DIV, 0, 4247, 3214 },
 	{ BT_X_MUL, 0, 4248, 3887 },
 	{ BT_X_DIV, 0, 4249, 3889 },
