@@ -539,6 +539,12 @@ static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsign
 		switch (s->source) {
 		case BT_RL_PUBLISHED:
 			s->detail = c->def->retire_latency_source;
+			for (unsigned d = 0; d < c->def->n_retire_latency; d++)
+				if (!strcmp(c->def->retire_latency[d].event, bt_model_retire_latency_name(c->model, i)) &&
+				    c->def->retire_latency[d].min >= 0) {
+					s->min = c->def->retire_latency[d].min;
+					s->max = c->def->retire_latency[d].max;
+				}
 			break;
 		case BT_RL_FILE:
 			e = bt_rl_file_find(&c->rl_file, bt_model_retire_latency_name(c->model, i));
@@ -586,14 +592,15 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct 
 			k->constants[BT_C_DURATIONTIMEINMILLISECONDS] =
 				(double)tsc * 1e3 / (double)c->tsc_hz;
 	}
-	/* The sources in their order: measured (timed PEBS), the vendor's
-	 * published defaults, the user's file, the formula's own fallback. */
+	/* The sources in their order: measured (timed PEBS), the user's file,
+	 * the published means (perf's and toplev's stand-in for a latency not
+	 * sampled: metrics/rl-published.h), the formula's own fallback. */
 	sample_latencies(c, p, mw, mask_interrupts, t);
 	unsigned measured = 0;
 	for (unsigned i = 0; i < bt_model_retire_latency_count(c->model); i++)
 		measured += k->retire_latency_source[i] == BT_RL_MEASURED;
-	unsigned filled = bt_counts_use_default_retire_latencies(k);
 	unsigned from_file = c->have_rl_file ? bt_rl_file_apply(&c->rl_file, k) : 0;
+	unsigned filled = c->no_default_rl ? 0 : bt_counts_use_default_retire_latencies(k);
 	rl_sources(c, t, from_file);
 	if (t->latency_noted)
 		return; /* said once, at the first step */
@@ -609,14 +616,16 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct 
 		add_note(t, "%u retire latencies from --retire-latency-file %s (%s)", from_file,
 			 c->rl_file.path, c->rl_file.layout);
 	if (filled)
-		add_note(t, "%u retire latencies not measured: the vendor's "
-			    "published defaults are used (%s)", filled,
+		add_note(t, "%u retire latencies not measured: their published means stand in "
+			    "(%s; --no-default-retire-latency: the formulas' own fallback)", filled,
 			 c->def->retire_latency_source ? c->def->retire_latency_source : "model");
-	else if (bt_model_retire_latency_count(c->model) > measured && !from_file)
-		add_note(t, "%u retire-latency inputs are not measured and have "
-			    "no published default here: the formulas' 'not measured' cases apply, and "
-			    "nodes whose formula has none are not measured (no retire latency)",
-			 bt_model_retire_latency_count(c->model) - measured);
+	if (bt_model_retire_latency_count(c->model) > measured + from_file + filled)
+		add_note(t, "%u retire-latency inputs are not measured and %s: the "
+			    "formulas' fallback (their cap) applies, and nodes whose formula has "
+			    "none are not measured (no retire latency)",
+			 bt_model_retire_latency_count(c->model) - measured - from_file - filled,
+			 c->no_default_rl ? "--no-default-retire-latency leaves out the published means"
+					  : "have no published mean here");
 }
 
 /*

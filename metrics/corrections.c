@@ -41,9 +41,7 @@
 #define ARL "arrowlake_metrics_lioncove_core.json"
 #define MTL "meteorlake_metrics_redwoodcove_core.json"
 #define EMR "emeraldrapids_metrics.json"
-#define HBM                                                                           \
-	"hbm_bound: EMR has no such node; the expanded Formula put L3_Bound's text there, " \
-	"counting L3_Bound's share again as memory; meant 0"
+#define HBM "hbm_bound: no such node on EMR; the Formula has L3_Bound's text there; meant 0"
 #define CAP                                                                         \
 	"precedence: the latency cap x*(N*F) - (M*F) subtracts M*F once, not per load; " \
 	"meant x*((N*F) - (M*F))"
@@ -86,15 +84,13 @@ const struct bt_correction bt_corrections[] = {
 	  "mtl-metrics.json: the tma_l3_hit_latency, tma_contested_accesses, tma_data_sharing it reads",
 	  CAP " (inlined nodes)", NULL, NULL },
 	{ EMR, "Bottleneck_Data_Cache_Memory_Bandwidth", 2304, 0x5d01bec9fcb6a132ull, BT_FIX_REPLACE, 1,
-	  "emr-metrics.json tma_bottleneck_data_cache_memory_bandwidth: 0 / (...); "
-	  "sapphirerapids_metrics.json 5.2: no such term",
+	  "emr-metrics.json: 0 / (...); SPR's native 5.2: no such term",
 	  HBM, "( ( a / ( b + c + d + e ) ) * ( ( j - f ) / ( g ) ) / (", "( ( a / ( b + c + d + e ) ) * 0 / (" },
 	{ EMR, "Bottleneck_Data_Cache_Memory_Latency", 5178, 0x49f9449ed10a2518ull, BT_FIX_REPLACE, 1,
-	  "emr-metrics.json tma_bottleneck_data_cache_memory_latency: 0 / (...); "
-	  "sapphirerapids_metrics.json 5.2: no such term",
+	  "emr-metrics.json: 0 / (...); SPR's native 5.2: no such term",
 	  HBM, "( ( a / ( b + c + d + e ) ) * ( ( j - f ) / ( g ) ) / (", "( ( a / ( b + c + d + e ) ) * 0 / (" },
 	{ EMR, "Bottleneck_Other_Bottlenecks", 21941, 0xf389fec4def359dfull, BT_FIX_REPLACE, 2,
-	  "emr-metrics.json: the two bottlenecks it subtracts; sapphirerapids_metrics.json 5.2: no such term",
+	  "emr-metrics.json: 0 / (...); SPR's native 5.2: no such term",
 	  HBM " (inlined nodes)", "( ( a_a / ( b + c + d + e ) ) * ( ( a_e - a_b ) / ( i ) ) / (",
 	  "( ( a_a / ( b + c + d + e ) ) * 0 / (" },
 };

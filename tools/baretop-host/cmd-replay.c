@@ -50,7 +50,9 @@ static const struct host_opt replay_opts[] = {
 	  "counts and each violated rule)" },
 	{ "load", NULL, HOST_VALUE, "REFDIR", "load the model from vendor files under REFDIR" },
 	{ "default-retire-latency", NULL, HOST_FLAG, NULL,
-	  "use the vendor's published retire latencies where the file has none" },
+	  "use the published mean retire latencies (as a run does) where neither the\n"
+	  "file nor --retire-latency-file gives one; without it a latency not given\n"
+	  "is not measured (-1), the vectors' definition" },
 	{ "out-dir", NULL, HOST_VALUE, "DIR",
 	  "write each report to DIR/<FILE relative to --base> (made when missing)" },
 	{ "base", NULL, HOST_VALUE, "B", "with --out-dir: the part of each FILE's path not repeated under DIR" },
@@ -68,8 +70,8 @@ static const struct host_opt replay_opts[] = {
 	  "DURATIONTIMEINMILLISECONDS, SOCKET_COUNT, CORES_PER_SOCKET,\n"
 	  "CHAS_PER_SOCKET, NUM_CPUS, CORE_WIDE" },
 	{ "retire-latency-file", NULL, HOST_VALUE, "F",
-	  "then latencies from F (Intel's retire-latency JSON or {EVENT: cycles})\n"
-	  "for those still not given" },
+	  "latencies from F (Intel's retire-latency JSON or {EVENT: cycles}) for those\n"
+	  "the file does not give (before --default-retire-latency's)" },
 	{ 0 },
 };
 
@@ -365,10 +367,10 @@ static int replay_perf(struct session *s, const char *file)
 		unsigned n_rl = 0;
 		for (size_t row = 0; row < f.n; row++)
 			n_rl += uses[row].rl >= 0;
-		if (s->default_rl)
-			bt_counts_use_default_retire_latencies(c);
 		if (s->rl_path)
 			bt_rl_file_apply(&s->rl_file, c);
+		if (s->default_rl)
+			bt_counts_use_default_retire_latencies(c);
 		bt_evaluate(m, c, r);
 		bt_consistency_check(cons, c, r);
 		unsigned missing = perf_missing_said(m, c, r, s->opts.max_level, k > 0);
@@ -462,10 +464,11 @@ static int replay_one(struct session *s, const char *file)
 		 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
 		 s->load ? "; model loaded from vendor files" : "");
 	set_constants(s, c);
-	if (s->default_rl)
-		bt_counts_use_default_retire_latencies(c);
+	/* as a run: a user's file before the published means */
 	if (s->rl_path)
 		bt_rl_file_apply(&s->rl_file, c);
+	if (s->default_rl)
+		bt_counts_use_default_retire_latencies(c);
 	bt_evaluate(m, c, r);
 	struct bt_consistency *cons = s->models[idx].cons;
 	bt_consistency_check(cons, c, r);
