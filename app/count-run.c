@@ -664,113 +664,20 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 	return BT_OK;
 }
 
-/*
- * A violated consistency rule (metrics/rules.h) says some event does not
- * count as the formulas assume; which one, the counts alone cannot always
- * tell. Every node whose value formula reads an event the rule points at
- * (bt_rule_suspects: a share below 0, its numerator's events; a division
- * by zero, the events that counted 0; any other violation, every event it
- * involves) is untrusted, "RULE" with the rule:
- * shown, marked, never on the bottleneck path, and the run's status is 1
- * (app-main.c). SPR with general counter 1 stuck (STALLS_L2_MISS reads 0):
- * L3_Bound = (STALLS_L2_MISS - STALLS_L3_MISS) / CLK is -46 %, and
- * L2_Bound, which reads STALLS_L2_MISS too, would otherwise be the
- * bottleneck at 69 % (7.7 % without the defect).
- *
- * A level-1 node whose cross-check rule is violated (ARCH with
- * PERF_METRICS: its field's share and the architectural event's differ
- * beyond the rule's tolerance) is untrusted itself, "CROSS": which of the
- * two is wrong the counts cannot tell. An untrust the validation gave
- * (--bring-up) stands: it names the event that failed, and a violated
- * rule that involves such an event points at it alone.
- * Returns how many nodes it marked.
- */
+/* A violated consistency rule untrusts the nodes reading what it points at
+ * (metrics/rules-untrust.c, shared with `replay`). Returns how many nodes it
+ * marked. */
 static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
-	const struct bt_rule_set *rs = c->rules;
-	unsigned nn = bt_model_node_count(c->model), ne = bt_model_event_count(c->model);
-	unsigned n_ev, marked = 0;
-	uint16_t *ev = malloc((ne + 1) * sizeof(*ev));
-	unsigned *rule_of = calloc(ne + 1, sizeof(*rule_of)); /* per event: rule + 1, 0 none */
+	unsigned cross = 0, marked;
 
 	if (!t->untrusted)
-		t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
-	if (!ev || !rule_of || !t->untrusted)
-		goto out;
-	for (unsigned k = 0; k < rs->n; k++) {
-		if (rs->rules[k].kind == BT_RULE_CROSS_CHECK)
-			continue;
-		unsigned n = bt_rule_suspects(rs, k, t->consistency, t->counts, t->result, ev), f = 0;
-		/* --bring-up: an event of the rule that FAILed validation
-		 * explains it (doubled Topdown_Retiring puts level 1 at 184 %):
-		 * its nodes are untrusted already, and the rule's other events
-		 * (the cycles the slots come from) are not suspects */
-		for (unsigned e = 0; c->ev_untrust && e < n; e++)
-			if (strcmp(c->ev_untrust[ev[e]].verdict, "FAIL") == 0)
-				ev[f++] = ev[e];
-		if (f)
-			n = f;
-		for (unsigned e = 0; e < n; e++)
-			if (!rule_of[ev[e]])
-				rule_of[ev[e]] = k + 1;
-	}
-	for (unsigned i = 0; i < nn; i++) {
-		if (t->untrusted[i].event[0] ||
-		    bt_model_node_value_events(c->model, i, c->constants, ev, &n_ev) != BT_OK)
-			continue;
-		for (unsigned e = 0; e < n_ev; e++) {
-			unsigned k = rule_of[ev[e]];
-			if (!k--)
-				continue;
-			const struct bt_rule_verdict *v = &t->consistency->verdict[k];
-			struct bt_untrust *u = &t->untrusted[i];
-			char rule[160], check[240];
-			bt_rule_describe(rs, k, rule, sizeof(rule));
-			snprintf(u->event, sizeof(u->event), "%s", bt_model_event(c->model, ev[e])->name);
-			snprintf(check, sizeof(check), "%s off by %.3g, tolerance %.3g", rule, v->diff,
-				 v->tol);
-			size_t len = strlen(check);
-			if (len >= sizeof(u->check))
-				len = sizeof(u->check) - 1; /* a long sum rule: its start */
-			memcpy(u->check, check, len);
-			u->check[len] = '\0';
-			snprintf(u->verdict, sizeof(u->verdict), "RULE");
-			t->result->exclude[i] |= BT_EXCLUDE_UNTRUSTED;
-			marked++;
-			break;
-		}
-	}
-	for (unsigned k = 0; k < rs->n; k++) {
-		const struct bt_rule *ru = &rs->rules[k];
-		const struct bt_rule_verdict *v = &t->consistency->verdict[k];
-		if (ru->kind != BT_RULE_CROSS_CHECK || v->state != BT_RULE_VIOLATED || ru->node < 0 ||
-		    ru->node_b < 0 || t->untrusted[ru->node].event[0])
-			continue;
-		struct bt_untrust *u = &t->untrusted[ru->node];
-		/* the architectural event: the cross-check node's own event
-		 * (its formula is that event over TOPDOWN.SLOTS) */
-		const char *name = bt_model_node(c->model, (unsigned)ru->node_b)->name;
-		if (bt_model_node_value_events(c->model, (unsigned)ru->node_b, c->constants, ev, &n_ev) ==
-		    BT_OK)
-			for (unsigned e = 0; e < n_ev; e++) {
-				const struct bt_event *x = bt_model_event(c->model, ev[e]);
-				if (strcmp(x->name, "TOPDOWN.SLOTS") != 0) {
-					name = x->name;
-					break;
-				}
-			}
-		snprintf(u->event, sizeof(u->event), "%s", name);
-		snprintf(u->check, sizeof(u->check), "cross-check: %s %.2f%% vs %s %.2f%%, beyond %.0f points",
-			 bt_model_node(c->model, (unsigned)ru->node)->name, v->lhs * 100,
-			 bt_model_node(c->model, (unsigned)ru->node_b)->name, v->rhs * 100, v->tol * 100);
-		snprintf(u->verdict, sizeof(u->verdict), "CROSS");
-		t->result->exclude[ru->node] |= BT_EXCLUDE_UNTRUSTED;
-		c->n_cross_untrusted++;
-		marked++;
-	}
-out:
-	free(ev);
-	free(rule_of);
+		t->untrusted = calloc(bt_model_node_count(c->model) + 1, sizeof(*t->untrusted));
+	if (!t->untrusted)
+		return 0;
+	marked = bt_rules_untrust(t->consistency, t->counts, t->result, c->constants, c->ev_untrust,
+				  t->untrusted, &cross);
+	c->n_cross_untrusted += cross;
 	return marked;
 }
 

@@ -17,18 +17,7 @@
 #include "metrics/model.h"
 #include "metrics/rules.h"
 
-/* Why a node is not trusted: the first event its formula reads that did
- * not pass validation (--bring-up) or that a violated consistency rule
- * names (event "" = trusted). */
-struct bt_untrust {
-	char event[96];
-	char check[128];     /* the check id, "event:EVENT@kernel"; for CROSS the
-			      * cross-check rule with its two values */
-	char verdict[8];     /* "FAIL" or "SKIP" (validation), "CROSS" (the
-			      * node's cross-check rule was violated), "RULE"
-			      * (a violated consistency rule names the event;
-			      * check: the rule, how far off, its tolerance) */
-};
+/* struct bt_untrust: metrics/rules.h */
 /* What happened to the event, by verdict: "failed validation", "was
  * skipped in validation", "disagrees with PERF_METRICS" (CROSS), "is
  * named by a violated consistency rule" (RULE). One

@@ -313,6 +313,38 @@ static bool constant_given(const struct session *s, const char *name)
  * formulas perf ran (SMT on or off) is read from the events it counted
  * (bt_perf_smt_inferred) and said; --constant HYPERTHREADING_ON=N wins.
  */
+/*
+ * As a run does (metrics/rules.h bt_rules_untrust, app/count-run.c): the
+ * nodes reading what a violated rule points at are untrusted, marked in
+ * every output and never on the bottleneck path, which is taken again
+ * without them. NULL when no node is (or without memory: then the tree is
+ * shown as evaluated, and its violated rules say why not to trust it).
+ */
+static const struct bt_untrust *untrust(struct bt_arena *a, struct bt_consistency *cons,
+					 const struct bt_counts *c, struct bt_result *r)
+{
+	const struct bt_model *m = r->model;
+	unsigned nn = bt_model_node_count(m);
+
+	if (!cons->n_violated)
+		return NULL;
+	struct bt_untrust *u = bt_arena_alloc(a, (nn + 1) * sizeof(*u));
+	if (!u)
+		return NULL;
+	memset(u, 0, (nn + 1) * sizeof(*u));
+	if (!bt_rules_untrust(cons, c, r, c->constants, NULL, u, NULL))
+		return NULL;
+	bt_evaluate(m, c, r);
+	bt_consistency_check(cons, c, r);
+	return u;
+}
+
+/* the same result object serves every file of a model: nothing untrusted yet */
+static void trust_all(struct bt_result *r)
+{
+	memset(r->exclude, 0, bt_model_node_count(r->model));
+}
+
 static int replay_perf(struct session *s, const char *file)
 {
 	struct bt_arena a;
@@ -371,8 +403,10 @@ static int replay_perf(struct session *s, const char *file)
 			bt_rl_file_apply(&s->rl_file, c);
 		if (s->default_rl)
 			bt_counts_use_default_retire_latencies(c);
+		trust_all(r);
 		bt_evaluate(m, c, r);
 		bt_consistency_check(cons, c, r);
+		const struct bt_untrust *untrusted = untrust(&a, cons, c, r);
 		unsigned missing = perf_missing_said(m, c, r, s->opts.max_level, k > 0);
 		char interval[80] = "", label[900];
 		if (f.n_intervals)
@@ -390,6 +424,7 @@ static int replay_perf(struct session *s, const char *file)
 		struct bt_report_opts opts = s->opts;
 		opts.input_label = label;
 		opts.consistency = cons;
+		opts.untrusted = untrusted;
 		/* the retire latencies perf printed for EVENT:R (--record-tpebs) */
 		opts.counts = c;
 		opts.rl_measured_by = "perf tpebs";
@@ -469,12 +504,14 @@ static int replay_one(struct session *s, const char *file)
 		bt_rl_file_apply(&s->rl_file, c);
 	if (s->default_rl)
 		bt_counts_use_default_retire_latencies(c);
+	trust_all(r);
 	bt_evaluate(m, c, r);
 	struct bt_consistency *cons = s->models[idx].cons;
 	bt_consistency_check(cons, c, r);
 	struct bt_report_opts opts = s->opts;
 	opts.input_label = label;
 	opts.consistency = cons;
+	opts.untrusted = untrust(&a, cons, c, r);
 	/* a count file's latencies: absent = not measured, perf's -1 (FORMAT.md) */
 	opts.perf_latency_values = !s->perf_stat;
 	opts.counts = c;
