@@ -7,9 +7,12 @@
 # tools/gen-atlas), which hold names and encodings only: no vendor
 # description field, and for the published retire latencies
 # (tools/gen-retlat): metrics/gen/rl-intel.c from Intel's files under
-# ../shared/reference, metrics/gen/rl-pmu-tools.c from a pmu-tools tree at
-# the commit it names (BT_PMU_TOOLS=DIR: a checkout, or a git directory whose
-# HEAD is read with git show), checked when one is given.
+# ../shared/reference, metrics/gen/rl-pmu-tools.c from a pmu-tools tree
+# (BT_PMU_TOOLS=DIR: a checkout, or a git directory whose HEAD is read with
+# git show; else ../shared/reference/pmu-tools where it exists, a folder of
+# its <cpu>-retlat.json taken to be at the commit the table names), checked
+# when there is one: pmu-tools is no Debian package, and the reference holds
+# Intel's files only.
 set -euo pipefail
 ref=../shared/reference
 if [ ! -d "$ref" ]; then
@@ -37,6 +40,7 @@ done
 # the published retire latencies
 mkdir -p "$out/rl" "$out/pt"
 pt=${BT_PMU_TOOLS:-}
+[ -z "$pt" ] && [ -d "$ref/pmu-tools" ] && pt=$ref/pmu-tools
 commit=$(sed -n 's/.*pmu-tools [a-z]*-retlat.json (commit \([0-9a-f]*\)).*/\1/p' metrics/gen/rl-pmu-tools.c | head -1)
 if [ -n "$pt" ] && git --git-dir="$pt" rev-parse --verify -q HEAD >/dev/null 2>&1; then
   commit=$(git --git-dir="$pt" rev-parse HEAD)
