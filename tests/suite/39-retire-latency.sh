@@ -375,8 +375,10 @@ PY
 # pmu-tools has its own gnr-retlat.json.
 vec=$ref/../testdata/tma
 if [ -d "$vec" ]; then
-  build/baretop-host replay --json --default-retire-latency --out-dir "$work/v034" --base "$vec" \
-    "$vec"/LNL-LNC/034.json "$vec"/ARL-LNC/034.json >/dev/null 2>&1
+  for m in LNL-LNC ARL-LNC; do
+    build/baretop-host replay --json --default-retire-latency --out-dir "$work/v034" --base "$vec" \
+      "$vec/$m/034.json" >/dev/null 2>&1
+  done
   python3 - "$vec" "$work/v034" "$lnl" <<'PY' || fail=1
 import json, sys
 vec, out, lnl = sys.argv[1:4]
