@@ -125,7 +125,6 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	memset(r->events, 0, sizeof(r->events));
 	r->id = "FILES";
 	r->format = BT_FMT_PERFMON;
-	r->retire_latency = NULL;
 	if (!r->vendor)
 		r->vendor = c->cpu->vendor_str;
 	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
@@ -613,6 +612,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		c->have_cf = st == BT_OK;
 	}
 	c->no_pebs = opt->no_pebs;
+	c->no_default_rl = opt->no_default_rl;
 	if (st == BT_OK && opt->retire_latency_file) {
 		if (bt_rl_file_read(&c->arena, opt->retire_latency_file, &c->rl_file, &d) != BT_OK) {
 			bt_diag_set(why, "--retire-latency-file: %s", d.text);

@@ -71,6 +71,7 @@ FLAG(assume_amd_legacy_pmu)
 FLAG(no_health_check)
 FLAG(quick)
 FLAG(no_pebs)
+FLAG(no_default_rl)
 FLAG(list_workloads)
 FLAG(no_workloads)
 FLAG(list_models)
@@ -616,10 +617,14 @@ static const struct option_def options[] = {
 	  "with --sim: the counts the simulated PMU produces (a count file as in "
 	  "testdata/tma/FORMAT.md; its constants are replayed too)", set_counts },
 	{ NULL, "retire-latency-file", 0, ARG_REQUIRED, "F",
-	  "retire latencies for the formulas' EVENT:R inputs that no measurement or "
-	  "published default gives: Intel's retire-latency JSON (\"Data\": {EVENT: "
+	  "retire latencies for the formulas' EVENT:R inputs that no measurement gives "
+	  "(before the published means): Intel's retire-latency JSON (\"Data\": {EVENT: "
 	  "{\"MEAN\": ...}}) or {EVENT: cycles}; on the boot volume too. Every output "
 	  "names each input's source", set_retire_latency_file },
+	{ NULL, "no-default-retire-latency", 0, ARG_NONE, NULL,
+	  "an EVENT:R input no measurement or file gives: the formula's own fallback (its "
+	  "cap), not the published mean (GNR: Intel's; LNL, ARL, MTL: pmu-tools')",
+	  set_no_default_rl },
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
 	  "(its count times X, a decimal number from 0 to 1000), stuck=N (always N, a whole number "

@@ -95,6 +95,8 @@ struct bt_options {
 	bool list_sim_defects;    /* --sim-defect=help */
 	bool no_count;            /* time the workloads only */
 	bool no_pebs;             /* --no-pebs: do not sample retire latencies */
+	bool no_default_rl;       /* --no-default-retire-latency: the formulas' own
+				   * fallback, not the published means */
 
 	/* CPUs: run on these logical CPUs one after another (cpu_all, or the
 	 * listed ones), and/or with `copies` simultaneous copies */

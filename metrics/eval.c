@@ -132,8 +132,11 @@ struct bt_result *bt_result_new(const struct bt_model *m)
 	r->missing_events = malloc((m->def->n_events + 1) * sizeof(uint16_t));
 	r->ops = malloc((m->n_ops + 1) * sizeof(double));
 	r->taint = malloc(m->n_ops + 1);
+	r->latency = calloc(n + 1, 1);
+	r->rl_mask = m->n_rl ? malloc((m->n_ops + 1) * sizeof(*r->rl_mask)) : NULL;
 	if (!r->raw || !r->value || !r->cpi_share || !r->state || !r->flag || !r->has_flag ||
-	    !r->flag_literal || !r->formula_flag || !r->exclude || !r->missing_events || !r->ops || !r->taint) {
+	    !r->flag_literal || !r->formula_flag || !r->exclude || !r->missing_events || !r->ops || !r->taint ||
+	    !r->latency || (m->n_rl && !r->rl_mask)) {
 		bt_result_free(r);
 		return NULL;
 	}
@@ -156,6 +159,8 @@ void bt_result_free(struct bt_result *r)
 	free(r->missing_events);
 	free(r->ops);
 	free(r->taint);
+	free(r->latency);
+	free(r->rl_mask);
 	free(r);
 }
 
@@ -557,6 +562,7 @@ bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *given, s
 		if (c->retire_latency_source[i] <= BT_RL_FILE)
 			r->n_rl_source[c->retire_latency_source[i]]++;
 	}
+	bt_eval_latency(m, c, r);
 	return BT_OK;
 }
 

@@ -210,6 +210,23 @@ enum bt_node_state {
 				    * formula's number */
 };
 
+/* What a node's value rests on where its formula reads retire latencies
+ * (on the branch taken, the fallback test `rl >= 0` included): the weakest
+ * source among them, in this order. Every output states it on the node. */
+enum bt_node_latency {
+	BT_LAT_NONE = 0,  /* reads no retire latency */
+	BT_LAT_MEASURED,  /* each one it reads was measured on this machine (timed PEBS) */
+	BT_LAT_GIVEN,     /* ... given with the counts */
+	BT_LAT_FILE,      /* ... from --retire-latency-file */
+	BT_LAT_PUBLISHED, /* a published mean stands in for one not measured (rl-published.h) */
+	BT_LAT_CAP,       /* one was not given: the formula's own fallback, its cap, decides */
+	BT_LAT_MISSING,   /* one was not given and the formula has no fallback: no value
+			   * (BT_NODE_NO_RETIRE_LATENCY) */
+	BT_LAT_COUNT
+};
+/* "measured", "given", "file", "published", "cap", "not_measured" ("" for none) */
+const char *bt_node_latency_name(enum bt_node_latency k);
+
 /* bt_result.exclude bits. UNTRUSTED: the node's formula reads an event a
  * check found wrong (a violated consistency rule, a failed counter health
  * check, a validation FAIL or SKIP). NOT_MEASURED: the run did not set out
@@ -260,12 +277,18 @@ struct bt_result {
 	unsigned missing_constants; /* bit c: constant c used but not given */
 	unsigned n_default_retire_latency; /* latencies taken from published defaults */
 	unsigned n_rl_source[BT_RL_FILE + 1]; /* latency inputs by enum bt_rl_source */
+	uint8_t *latency;        /* per node: enum bt_node_latency */
+	unsigned n_latency[BT_LAT_COUNT]; /* tree nodes with a value or
+					   * BT_NODE_NO_RETIRE_LATENCY, not BT_EXCLUDE_NOT_MEASURED,
+					   * by latency */
 	int exact_int;           /* integer arithmetic beyond 2^53 was done exactly */
 	struct bt_smt_decision smt; /* how HYPERTHREADING_ON was decided (bt_smt_decide) */
 	double *ops;             /* scratch: one value per compiled operation */
 	uint8_t *taint;          /* per operation, from the last evaluation: bit 0 a missing
 				  * input, bit 1 a not-measured retire latency reached it
 				  * (valid only when the evaluation had either) */
+	uint64_t *rl_mask;       /* per operation: the retire latencies its value rests on
+				  * (bit min(i, 63)); only for models that read any */
 };
 
 struct bt_result *bt_result_new(const struct bt_model *m);

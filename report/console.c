@@ -155,8 +155,8 @@ static void print_latencies(FILE *f, const struct bt_tree_outcome *t)
 	if (!n || !t->rl)
 		return;
 	bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ",
-		     "retire latencies (cycles; source, in the order tried: measured, published, "
-		     "file, the formula's fallback):");
+		     "retire latencies (cycles; source, in the order tried: measured, file, "
+		     "published, the formula's fallback):");
 	for (unsigned i = 0; i < n; i++) {
 		const struct bt_rl_stat *s = &t->rl[i];
 		sb.n = 0;

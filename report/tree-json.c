@@ -86,6 +86,9 @@ static void write_node(struct bt_jw *j, const struct bt_model *m, const struct b
 		bt_jw_end(j);
 		free(rl);
 	}
+	/* what the value rests on where the formula reads retire latencies */
+	if (!left_out && r->latency[i] != BT_LAT_NONE)
+		bt_jw_str(j, "latency", bt_node_latency_name((enum bt_node_latency)r->latency[i]));
 	write_flag(j, "thresh", r, i);
 	if (nd->threshold_literal)
 		bt_jw_bool(j, "thresh_literal", r->flag_literal[i]);
@@ -174,6 +177,11 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 		bt_jw_bool(j, "flagged", r->smt.flagged);
 		bt_jw_end(j);
 	}
+	/* nodes by what their values rest on (the nodes' "latency") */
+	bt_jw_object_styled(j, "latency_nodes", BT_JW_INLINE);
+	for (int k = BT_LAT_MEASURED; k < BT_LAT_COUNT; k++)
+		bt_jw_u64(j, bt_node_latency_name((enum bt_node_latency)k), r->n_latency[k]);
+	bt_jw_end(j);
 	if (o->counts && bt_model_retire_latency_count(m)) {
 		const struct bt_counts *c = o->counts;
 		bt_jw_object(j, "retire_latency");
