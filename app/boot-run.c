@@ -211,13 +211,6 @@ static void begin_with_state(struct bt_boot_run *b)
 	}
 	if (write_state(b, "before the run") || !b->decision.measure)
 		return;
-	if (opt->boot.run == BT_RUN_ALWAYS) {
-		snprintf(b->decision.reason, sizeof(b->decision.reason),
-			 "no --run: measuring, without a record in NVRAM (a hang would not be told "
-			 "from a new boot)");
-		b->have_state = false;
-		return;
-	}
 	b->decision.measure = false;
 	snprintf(b->decision.reason, sizeof(b->decision.reason),
 		 "the boot state could not be written, so a hang could not be told from a new "
@@ -236,7 +229,10 @@ bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
 	b->t0 = plat->entry_tsc ? plat->entry_tsc : now_tsc(b);
 	b->active = opt->boot.run != BT_RUN_ALWAYS || opt->boot.budget_s ||
 		    opt->boot.then != BT_THEN_DEFAULT;
-	b->unattended = b->active || (parent != BT_PARENT_SHELL && parent != BT_PARENT_HOSTED);
+	/* A person's start: from the shell (or hosted) with none of --run,
+	 * --then, --budget, --then-boot, --shutdown. */
+	b->unattended = b->active || opt->then_boot || opt->shutdown ||
+			(parent != BT_PARENT_SHELL && parent != BT_PARENT_HOSTED);
 	bt_boot_run_str(&opt->boot, b->policy, sizeof(b->policy));
 	handover_str(opt, b->handover, sizeof(b->handover));
 	snprintf(b->nvram, sizeof(b->nvram), "not used (no --run, started by a person)");
