@@ -251,7 +251,11 @@ static int finish_as(struct run *r, int status, enum bt_boot_outcome outcome)
 			   r->end_noted);
 	if (r->plat->end_action == BT_END_CHAINLOAD)
 		snprintf(r->plat->chainload, sizeof(r->plat->chainload), "%s", r->opt.then_boot);
-	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
+	/* QEMU's exit device (tests): a failure ends QEMU, unless the next
+	 * stage starts in this boot (its own end is the test's). */
+	enum bt_end_action e = r->plat->end_action;
+	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit &&
+	    e != BT_END_CHAINLOAD && e != BT_END_NEXT_BOOT_ENTRY && e != BT_END_RESTART_PARENT)
 		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
 	fflush(stdout);
 	current_run = NULL;
