@@ -231,7 +231,7 @@ struct bt_boot_end {
 	/* --then next-boot-entry may make an entry BootNext and reset (a path
 	 * only the boot manager resolves, started from a shell) */
 	bool bootnext_may_reset;
-	char why[480];              /* one line: the action and why */
+	char why[640];              /* one line: the action and why */
 };
 
 /*
