@@ -401,7 +401,9 @@ void bt_boot_decide_end(const struct bt_boot_end_in *in, struct bt_boot_end *ret
 	why[0] = '\0';
 	switch (in->outcome) {
 	case BT_OUTCOME_INFO:
-		ret->action = BT_END_RETURN;
+		/* --help, --version, a listing: no boot's run, nothing measured
+		 * nor changed; --shutdown still ends it (a test's end) */
+		ret->action = in->shutdown ? BT_END_POWER_OFF : hand_back(in);
 		what = "not a boot's run (help, version or a listing)";
 		break;
 	case BT_OUTCOME_CRASH:
