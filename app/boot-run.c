@@ -470,7 +470,8 @@ void bt_boot_run_finish(struct bt_boot_run *b, struct bt_platform *plat,
 	else if (b->watchdog_armed)
 		arm_watchdog(plat, 0);
 	b->watchdog_armed = false;
-	if (outcome != BT_OUTCOME_INFO)
+	/* a person's run that returns has nothing to say about its end */
+	if (outcome != BT_OUTCOME_INFO && (b->unattended || b->end.action != BT_END_RETURN))
 		printf("then          %s\n", b->end.why);
 }
 
