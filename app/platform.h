@@ -173,9 +173,6 @@ struct bt_platform {
 	enum bt_end_action end_action;
 	char chainload[256];
 
-	/* End of an unattended run: power off (UEFI ResetSystem). Returns only
-	 * if the platform cannot. */
-	void (*power_off)(void);
 	/* Where an unexpected fault reports failure (QEMU's isa-debug-exit):
 	 * set when the options ask for --qemu-exit. May be NULL. */
 	void (*set_failure_exit_port)(uint16_t port);
@@ -199,9 +196,6 @@ struct bt_platform {
 	/* Arms the firmware's watchdog: the machine is reset `seconds` from
 	 * now unless it is called again (0 disarms). UEFI SetWatchdogTimer. */
 	bt_status (*set_watchdog)(uint32_t seconds);
-	/* Resets the machine (UEFI ResetSystem EfiResetCold). Returns only if
-	 * the platform cannot. */
-	void (*reboot)(void);
 	/* Deletes BootNext (app/boot-policy.h bt_boot_start_stale_boot_next);
 	 * NULL where there is none. */
 	bt_status (*boot_next_delete)(struct bt_diag *d);
