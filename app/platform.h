@@ -81,9 +81,9 @@ struct bt_platform {
 	bt_status (*fault_selftest_ap)(uint32_t cpu, void (*cleanup)(void *), void *arg);
 	/* On the calling CPU: should an unexpected exception park it (an AP;
 	 * on the BSP it runs before the recovery: efi/fault-guard.c), fn(arg)
-	 * runs there first, once, before the fault is reported: an open PMU session is closed that way, so a
-	 * crashed workload does not leave that CPU counting with baretop's
-	 * registers. fn must not call the firmware. fn NULL removes it. NULL
+	 * runs there first, once, before the fault is reported: an open PMU
+	 * session is closed that way, so a crashed workload does not leave
+	 * that CPU counting with baretop's registers. fn must not call the firmware. fn NULL removes it. NULL
 	 * where CPUs are not parked (hosted). */
 	void (*set_park_cleanup)(void (*fn)(void *), void *arg);
 	/* An unguarded UD2 on this CPU: does not return (report, then the end

@@ -350,7 +350,7 @@ TEST(a_boot_that_did_not_measure_never_resets_or_powers_off)
 }
 
 /* --then reboot restarts only where the next boot cannot measure and
- * restart again (issue 31's loop; PlatformRecovery's). */
+ * restart again (the loops of removable media and of PlatformRecovery). */
 TEST(reboot_only_where_the_next_boot_does_not_restart_again)
 {
 	struct bt_boot_config once = { .run = BT_RUN_ONCE, .then = BT_THEN_REBOOT };
