@@ -5,8 +5,16 @@
  *
  * - shim 16.1 runs its second stage as itself: it reads the file, checks
  *   and relocates it and calls its entry point with shim's own image
- *   handle (shim.c start_image), on which shim installed its SHIM_LOCK
- *   protocol (shim.c install_shim_protocols). When the second stage
+ *   handle (shim.c start_image; the LoadedImage's FilePath is changed to
+ *   the second stage's). Its SHIM_LOCK protocol is installed on a handle
+ *   of its own (shim.c install_shim_protocols: a static shim_lock_handle,
+ *   NULL at first) for as long as the second stage runs, and uninstalled
+ *   when it returns (efi_main, uninstall_shim_protocols): so SHIM_LOCK is
+ *   located, not looked up on baretop's handle. A loader that shim
+ *   started (GRUB) and that started baretop sees SHIM_LOCK too; baretop's
+ *   parent is then that loader, an image loaded from a file, where under
+ *   shim itself the parent is the boot manager (none, or BdsDxe from a
+ *   firmware volume). When the second stage
  *   returns, shim returns its status to the boot manager after a 2 s pause
  *   (shim.c init_grub; EFI_NOT_FOUND, EFI_INVALID_PARAMETER and TFTP/HTTP
  *   errors first start its default loader, grubx64.efi: baretop never
@@ -76,6 +84,26 @@ static bool started_under_self(void)
 	return false;
 }
 
+/* shim is running its second stage somewhere above baretop. */
+static bool shim_running(void)
+{
+	void *p = NULL;
+	return bt_efi.bs->LocateProtocol(&shim_lock_guid, NULL, &p) == EFI_SUCCESS;
+}
+
+/* baretop's parent is an image loaded from a file (a loader such as GRUB),
+ * not the boot manager: no parent (a Boot#### option), or BdsDxe, whose
+ * path is a firmware-volume file (UEFI 10.3.5.7 PIWG firmware file, media
+ * subtype 6) for PlatformRecovery####. */
+static bool parent_is_file_loader(void)
+{
+	EFI_LOADED_IMAGE *li = loaded_image(bt_efi.loaded_image->ParentHandle);
+	const EFI_DEVICE_PATH *fp = li ? li->FilePath : NULL;
+
+	return fp && bt_dp_length((const uint8_t *)fp, DP_MAX) &&
+	       !(fp->Type == MEDIA_DEVICE_PATH && fp->SubType == 6);
+}
+
 static bool systemd_boot(void)
 {
 	CHAR16 info[64];
@@ -94,7 +122,7 @@ void bt_efi_boot_parent(struct bt_platform *p)
 
 	if (started_under_self())
 		s->parent = BT_PARENT_SELF;
-	else if (has_protocol(bt_efi.image, &shim_lock_guid))
+	else if (shim_running() && !parent_is_file_loader())
 		s->parent = BT_PARENT_SHIM;
 	else if (has_protocol(bt_efi.image, &shell_parameters_guid))
 		s->parent = BT_PARENT_SHELL;
