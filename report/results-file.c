@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -53,33 +54,75 @@ int bt_mkdir_p(const char *dir)
 	return 0;
 }
 
-static unsigned read_hint(const char *dir)
+/* Reads one note file: "N\n" then an optional note line, whole (each
+ * line ends with a newline). */
+static bool read_note_file(const char *path, unsigned *ret_next, char *note, size_t len)
+{
+	char buf[320], *nl, *end;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (!isdigit((unsigned char)buf[0]))
+		return false;
+	unsigned long next = strtoul(buf, &end, 10);
+	if (*end != '\n' || next == 0 || next > BT_RESULTS_MAX_SEQ + 1)
+		return false;
+	char *rest = end + 1;
+	if (*rest && (!(nl = strchr(rest, '\n')) || nl[1]))
+		return false; /* a note line cut short, or more than one */
+	if (*rest)
+		*nl = '\0';
+	*ret_next = (unsigned)next;
+	if (note)
+		snprintf(note, len, "%s", rest);
+	return true;
+}
+
+bool bt_results_note_read(const char *dir, unsigned *ret_next, char *note, size_t len)
 {
 	char path[300];
-	unsigned seq = 1;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%u", &seq) != 1 || seq == 0 || seq > BT_RESULTS_MAX_SEQ)
-			seq = 1;
-		fclose(f);
-	}
+	if (read_note_file(path, ret_next, note, len))
+		return true;
+	snprintf(path, sizeof(path), "%s/%s.tmp", dir, HINT_NAME);
+	return read_note_file(path, ret_next, note, len);
+}
+
+static unsigned read_hint(const char *dir)
+{
+	unsigned seq = 1;
+
+	if (!bt_results_note_read(dir, &seq, NULL, 0) || seq > BT_RESULTS_MAX_SEQ)
+		seq = 1;
 	return seq;
 }
 
-static void write_hint(const char *dir, unsigned next)
-{
-	char path[300];
-	FILE *f;
+static int write_whole_file(const char *path, const char *data, size_t len);
 
+/* The note, replaced as results-file.h says; true when it is in place. */
+static bool write_hint(const char *dir, unsigned next, const char *note,
+		       bt_rename_noreplace_fn *rename_noreplace)
+{
+	char path[300], tmp[310], text[320];
+	int n = snprintf(text, sizeof(text), "%u\n%s%s", next, note ? note : "", note ? "\n" : "");
+
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return false;
 	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%u\n", next);
-		fclose(f);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	remove(tmp);
+	if (write_whole_file(tmp, text, (size_t)n) != 0) {
+		remove(tmp);
+		return false;
 	}
+	remove(path);
+	return rename_noreplace(tmp, path) == 0;
 }
 
 static bool exists(const char *path)
@@ -107,7 +150,7 @@ static int write_whole_file(const char *path, const char *data, size_t len)
 }
 
 bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *render, void *ctx,
-			   bt_rename_noreplace_fn *rename_noreplace,
+			   bt_rename_noreplace_fn *rename_noreplace, const char *note,
 			   struct bt_results_written *ret, struct bt_diag *d)
 {
 	char final[256], tmp[256];
@@ -156,7 +199,7 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 				    bt_file_error_phrase(e));
 			return BT_ERR_IO;
 		}
-		write_hint(dir, seq + 1);
+		ret->note_written = write_hint(dir, seq + 1, note, rename_noreplace);
 		ret->seq = seq;
 		snprintf(ret->path, sizeof(ret->path), "%s", final);
 		return BT_OK;
