@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A machine's boots over several power-ons, counted from outside baretop.
+"""A machine's boots over several power-ons, counted from outside baretop
+(58-qemu-secure-boot.sh and 75-qemu-reboot-no-loop.sh use it).
 
 One series is one machine: one ESP image, one variable store (persistent
 NVRAM), the other disks the caller gives. Each power-on is one run of
