@@ -240,8 +240,6 @@ static int finish_as(struct run *r, int status, enum bt_boot_outcome outcome)
 	bt_run_phase_free(&r->phase);
 	fflush(stdout);
 	fflush(stderr);
-	if (r->opt.help || r->opt.version)
-		outcome = BT_OUTCOME_INFO;
 	if (r->plat->aps_unaccounted && outcome == BT_OUTCOME_MEASURED) {
 		printf("boot          %u CPU(s) baretop started never came back: %s\n",
 		       (unsigned)r->plat->aps_unaccounted, r->plat->aps_unaccounted_why);
@@ -446,12 +444,12 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		plat->set_failure_exit_port(r->opt.qemu_exit_port);
 	if (r->opt.list_option_combos) {
 		bt_option_combos_list(stdout);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (r->opt.help) {
 		bt_options_usage(stdout, program);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (!options_valid(r, &d) || bt_run_check_specs(&r->opt, &d) != BT_OK) {
@@ -460,24 +458,24 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	}
 	if (r->opt.list_models) {
 		bt_list_models(stdout);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (r->opt.list_sim_defects) {
 		char list[2048];
 		bt_sim_defects_help(list, sizeof(list));
 		printf("--sim-defect=NAME[:PARAM][,...], defects of the SIMULATED PMU:\n%s\n", list);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (r->opt.list_workloads) {
 		bt_list_workloads(stdout);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (r->opt.version) {
 		printf("baretop %s\n", BT_VERSION);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 

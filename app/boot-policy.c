@@ -77,11 +77,26 @@ static void inc(uint32_t *v)
 void bt_boot_begin(const struct bt_boot_config *c, bool have, struct bt_boot_state *s,
 		   struct bt_boot_decision *ret)
 {
+	bool always = c->run == BT_RUN_ALWAYS;
+
 	memset(ret, 0, sizeof(*ret));
 	if (!have)
 		memset(s, 0, sizeof(*s));
-	inc(&s->boots);
-	inc(&s->boots_since_run);
+	/* The counts are the policy's: a boot without --run keeps only the
+	 * marks that make the next boot hand over. */
+	if (!always) {
+		inc(&s->boots);
+		inc(&s->boots_since_run);
+	}
+	if (s->flags & BT_BOOT_STATE_UNCOUNTED) {
+		/* a run without --run that never ended */
+		s->flags &= ~(BT_BOOT_STATE_IN_PROGRESS | BT_BOOT_STATE_UNCOUNTED);
+		ret->previous_hung = true;
+		snprintf(ret->reason, sizeof(ret->reason),
+			 "the last run (without --run) never ended (hung, crashed or reset): handing "
+			 "over without measuring");
+		return;
+	}
 	if (s->flags & BT_BOOT_STATE_IN_PROGRESS) {
 		/* It was counted as a run when it started. */
 		s->flags &= ~BT_BOOT_STATE_IN_PROGRESS;
@@ -128,7 +143,9 @@ void bt_boot_begin(const struct bt_boot_config *c, bool have, struct bt_boot_sta
 			 c->run == BT_RUN_ALWAYS ? "no --run" : "every-boot");
 		break;
 	}
-	if (ret->measure) {
+	if (ret->measure && always) {
+		s->flags |= BT_BOOT_STATE_IN_PROGRESS | BT_BOOT_STATE_UNCOUNTED;
+	} else if (ret->measure) {
 		inc(&s->runs);
 		s->boots_since_run = 0;
 		s->flags |= BT_BOOT_STATE_IN_PROGRESS;
@@ -158,7 +175,11 @@ bool bt_boot_budget_fits(uint32_t budget_s, double elapsed_s, double steps_s, in
 
 void bt_boot_end(struct bt_boot_state *s, enum bt_boot_status status, uint32_t seq)
 {
-	s->flags &= ~BT_BOOT_STATE_IN_PROGRESS;
+	bool uncounted = s->flags & BT_BOOT_STATE_UNCOUNTED;
+
+	s->flags &= ~(BT_BOOT_STATE_IN_PROGRESS | BT_BOOT_STATE_UNCOUNTED);
+	if (uncounted)
+		return;
 	inc(&s->completed);
 	s->last_status = status;
 	s->last_seq = seq;
@@ -253,6 +274,9 @@ static bool every_boot_measures(const struct bt_boot_config *c)
 }
 
 enum reset_kind { RESET_REBOOT, RESET_FAULT, RESET_LOADER };
+
+static void end_text(const struct bt_boot_end_in *in, struct bt_boot_end *ret, const char *what,
+		     const char *why);
 
 /* Whether this boot may end in a reset of the given kind; why (not). */
 static bool may_reset(const struct bt_boot_end_in *in, bool measured, uint32_t in_row,
@@ -377,7 +401,9 @@ void bt_boot_decide_end(const struct bt_boot_end_in *in, struct bt_boot_end *ret
 	why[0] = '\0';
 	switch (in->outcome) {
 	case BT_OUTCOME_INFO:
-		ret->action = BT_END_RETURN;
+		/* --help, --version, a listing: no boot's run, nothing measured
+		 * nor changed; --shutdown still ends it (a test's end) */
+		ret->action = in->shutdown ? BT_END_POWER_OFF : hand_back(in);
 		what = "not a boot's run (help, version or a listing)";
 		break;
 	case BT_OUTCOME_CRASH:
@@ -404,7 +430,7 @@ void bt_boot_decide_end(const struct bt_boot_end_in *in, struct bt_boot_end *ret
 		} else if (in->cfg->then == BT_THEN_REBOOT) {
 			bool r = may_reset(in, true, in_row, RESET_REBOOT, why, sizeof(why));
 			ret->action = r ? BT_END_RESET : hand_back(in);
-			what = r ? "--then reboot" : "--then reboot NOT taken";
+			what = r ? "" : "--then reboot NOT taken";
 		} else if (loader_parent(&in->start)) {
 			bool r = may_reset(in, true, in_row, RESET_LOADER, why, sizeof(why));
 			ret->action = r ? BT_END_RESET : BT_END_RESTART_PARENT;
@@ -431,12 +457,50 @@ void bt_boot_decide_end(const struct bt_boot_end_in *in, struct bt_boot_end *ret
 		snprintf(why, sizeof(why), "baretop was started again by the loader it handed back "
 			 "to: it is that loader's default entry, which never reaches the OS (make the "
 			 "OS the default; start baretop one-shot)");
-	snprintf(ret->why, sizeof(ret->why), "%s%s%s%s%s", bt_end_action_name(ret->action),
-		 *what ? " (" : "", what, *what ? ")" : "", "");
-	if (*why) {
-		size_t n = strlen(ret->why);
-		snprintf(ret->why + n, sizeof(ret->why) - n, ": %s", why);
+	end_text(in, ret, what, why);
+}
+
+/* The console's line: what the end does, then why. */
+static void end_text(const struct bt_boot_end_in *in, struct bt_boot_end *ret, const char *what,
+		     const char *why)
+{
+	const char *act;
+
+	switch (ret->action) {
+	case BT_END_RETURN:
+		act = "returning its exit status";
+		break;
+	case BT_END_RETURN_NOT_STARTED:
+		act = in->start.parent == BT_PARENT_RECOVERY
+			      ? "returning to the firmware as \"not started\", so that it goes on with "
+				"its next recovery candidate"
+		      : in->start.parent == BT_PARENT_BOOT_MANAGER || in->start.parent == BT_PARENT_SHIM
+			      ? "returning to the boot manager as \"not started\", so that it goes on "
+				"with the next BootOrder entry"
+			      : "returning \"not started\"";
+		break;
+	case BT_END_NEXT_BOOT_ENTRY:
+		act = "starting the next BootOrder entry";
+		break;
+	case BT_END_CHAINLOAD:
+		act = "starting the --then-boot file";
+		break;
+	case BT_END_RESTART_PARENT:
+		act = "starting the loader that started baretop again (it boots its default entry)";
+		break;
+	case BT_END_RESET:
+		act = in->cfg->then == BT_THEN_REBOOT && !*what ? "rebooting" : "resetting";
+		break;
+	default:
+		act = "powering off";
+		break;
 	}
+	if (strstr(what, "NOT taken"))
+		snprintf(ret->why, sizeof(ret->why), "%s: %s; %s", what + strlen("--then "), why,
+			 act);
+	else
+		snprintf(ret->why, sizeof(ret->why), "%s%s%s%s%s%s", act, *what ? " (" : "", what,
+			 *what ? ")" : "", *why ? ": " : "", why);
 }
 
 void bt_boot_end_note(const struct bt_boot_state *s, enum bt_boot_status status, char *buf,
@@ -527,7 +591,7 @@ void bt_bootnext_mark(struct bt_boot_state *s, uint16_t entry, uint64_t count)
 void bt_bootnext_clear(struct bt_boot_state *s)
 {
 	s->flags &= ~(BT_BOOT_STATE_BOOTNEXT_TRIED | BT_BOOT_STATE_BOOTNEXT_UNREACHED |
-		      BT_BOOT_STATE_V1_BOOT_ID_MASK | 0xffffu << BT_BOOT_STATE_BOOTNEXT_SHIFT);
+		      0xffffu << BT_BOOT_STATE_BOOTNEXT_SHIFT);
 	s->bootnext_count = 0;
 	s->bootnext_failures = 0;
 }

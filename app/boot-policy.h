@@ -231,7 +231,7 @@ struct bt_boot_end {
 	/* --then next-boot-entry may make an entry BootNext and reset (a path
 	 * only the boot manager resolves, started from a shell) */
 	bool bootnext_may_reset;
-	char why[480];              /* one line: the action and why */
+	char why[640];              /* one line: the action and why */
 };
 
 /*
@@ -253,6 +253,8 @@ struct bt_boot_end {
  *      it: a measuring boot resets (within (b)), so the loader boots its
  *      default entry; any other boot starts the loader again; started
  *      again by it (it is that loader's default) baretop refuses.
+ * --help, --version and the listings are no boot's run: they hand back,
+ * or power off with --shutdown.
  * --then reboot restarts only where the next boot cannot measure and
  * restart again: a one-shot start (BootCurrent present, BootOrder read
  * whole and without it, BootNext not still pointing at it: EDK2's BDS

@@ -180,7 +180,7 @@ static void begin_with_state(struct bt_boot_run *b)
 	struct bt_platform *plat = b->plat;
 	bool have = read_state(b);
 	char note[128] = "";
-	unsigned next = 0;
+	unsigned next = 0, seq = 0;
 
 	if (!have)
 		memset(&b->before, 0, sizeof(b->before));
@@ -189,11 +189,11 @@ static void begin_with_state(struct bt_boot_run *b)
 	b->have_state = true;
 	b->state_writable = nvram_writable(b);
 	if ((b->state.flags & BT_BOOT_STATE_IN_PROGRESS) &&
-	    bt_results_note_read(opt->results_dir, &next, note, sizeof(note)) &&
-	    bt_boot_note_resolve(&b->state, note, next - 1))
+	    bt_results_note_read(opt->results_dir, &next, &seq, note, sizeof(note)) &&
+	    bt_boot_note_resolve(&b->state, note, seq))
 		snprintf(b->previous, sizeof(b->previous), "run %u ended %s (results %06u, recorded "
 			 "in %s's note)", (unsigned)b->state.runs,
-			 bt_boot_status_name(b->state.last_status), next - 1, opt->results_dir);
+			 bt_boot_status_name(b->state.last_status), seq, opt->results_dir);
 	bt_boot_begin(&opt->boot, have, &b->state, &b->decision);
 	if (b->decision.measure) {
 		/* Names this measurement in its end note: the TSC at entry
@@ -470,7 +470,8 @@ void bt_boot_run_finish(struct bt_boot_run *b, struct bt_platform *plat,
 	else if (b->watchdog_armed)
 		arm_watchdog(plat, 0);
 	b->watchdog_armed = false;
-	if (outcome != BT_OUTCOME_INFO)
+	/* a person's run that returns has nothing to say about its end */
+	if (outcome != BT_OUTCOME_INFO && (b->unattended || b->end.action != BT_END_RETURN))
 		printf("then          %s\n", b->end.why);
 }
 
@@ -483,7 +484,8 @@ const struct bt_results_boot *bt_boot_run_record(const struct bt_boot_run *b,
 		.policy = b->policy[0] ? b->policy : NULL,
 		.handover = b->handover,
 		.nvram = b->nvram,
-		.have_state = b->have_state,
+		/* the counts are a policy's (none without --run) */
+		.have_state = b->have_state && b->opt->boot.run != BT_RUN_ALWAYS,
 		.boot_count = b->state.boots,
 		.run_number = b->state.runs,
 		.hung_runs = b->state.hung,

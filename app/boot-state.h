@@ -54,6 +54,10 @@
 /* Version 1 kept the BootNext attempt's boot number (12 bits) in bits
  * 4-15; version 2 keeps the whole monotonic count in bootnext_count. */
 #define BT_BOOT_STATE_V1_BOOT_ID_MASK 0xfff0u
+/* Version 2: the run in progress (bit 0) is one without --run, which
+ * counts nothing (boots, runs and their record are the policy's): only
+ * that it never ended, if so, makes the next boot hand over. */
+#define BT_BOOT_STATE_UNCOUNTED 0x10u
 
 enum bt_boot_status {
 	BT_BOOT_STATUS_NONE = 0,        /* no measurement yet */

@@ -507,7 +507,8 @@ static const struct option_def options[] = {
 	  set_color },
 
 	{ "Unattended runs", "shutdown", 0, ARG_NONE, NULL,
-	  "power the machine off when done (UEFI ResetSystem)", set_shutdown },
+	  "power the machine off when done (UEFI ResetSystem), on a boot that measured; any "
+	  "other boot hands over", set_shutdown },
 	{ NULL, "then-boot", 0, ARG_REQUIRED, "FILE",
 	  "when done (results written, every register restored), start the EFI application "
 	  "FILE, e.g. the OS loader \\EFI\\debian\\shimx64.efi: boot, measure, save, hand over",
@@ -525,10 +526,12 @@ static const struct option_def options[] = {
 	  set_run },
 	{ NULL, "then", 0, ARG_REQUIRED, "ACTION",
 	  "when done: chainload:FILE (as --then-boot FILE), next-boot-entry (the BootOrder "
-	  "entry after BootCurrent), shutdown (as --shutdown), reboot, or return (to the boot "
-	  "manager, as \"not started\" so that it goes on with BootOrder); replaces an earlier "
-	  "end action. With none, a run started from a boot entry or under --run returns the "
-	  "same way",
+	  "entry after BootCurrent), shutdown (as --shutdown), reboot (on a boot that measured, "
+	  "where the next boot cannot restart again, never two boots in a row), or return (to "
+	  "the boot manager, as \"not started\" so that it goes on with BootOrder); replaces an "
+	  "earlier end action. With none, an unattended run returns the same way; under "
+	  "systemd-boot or another loader it hands back to it (README, \"Boot-time runs for "
+	  "fleets\")",
 	  set_then },
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
 	  "time budget of a boot, from baretop's start, kept by planning: no workload starts "

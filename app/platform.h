@@ -81,9 +81,9 @@ struct bt_platform {
 	bt_status (*fault_selftest_ap)(uint32_t cpu, void (*cleanup)(void *), void *arg);
 	/* On the calling CPU: should an unexpected exception park it (an AP;
 	 * on the BSP it runs before the recovery: efi/fault-guard.c), fn(arg)
-	 * runs there first, once, before the fault is reported: an open PMU session is closed that way, so a
-	 * crashed workload does not leave that CPU counting with baretop's
-	 * registers. fn must not call the firmware. fn NULL removes it. NULL
+	 * runs there first, once, before the fault is reported: an open PMU
+	 * session is closed that way, so a crashed workload does not leave
+	 * that CPU counting with baretop's registers. fn must not call the firmware. fn NULL removes it. NULL
 	 * where CPUs are not parked (hosted). */
 	void (*set_park_cleanup)(void (*fn)(void *), void *arg);
 	/* An unguarded UD2 on this CPU: does not return (report, then the end
@@ -173,9 +173,6 @@ struct bt_platform {
 	enum bt_end_action end_action;
 	char chainload[256];
 
-	/* End of an unattended run: power off (UEFI ResetSystem). Returns only
-	 * if the platform cannot. */
-	void (*power_off)(void);
 	/* Where an unexpected fault reports failure (QEMU's isa-debug-exit):
 	 * set when the options ask for --qemu-exit. May be NULL. */
 	void (*set_failure_exit_port)(uint16_t port);
@@ -199,9 +196,6 @@ struct bt_platform {
 	/* Arms the firmware's watchdog: the machine is reset `seconds` from
 	 * now unless it is called again (0 disarms). UEFI SetWatchdogTimer. */
 	bt_status (*set_watchdog)(uint32_t seconds);
-	/* Resets the machine (UEFI ResetSystem EfiResetCold). Returns only if
-	 * the platform cannot. */
-	void (*reboot)(void);
 	/* Deletes BootNext (app/boot-policy.h bt_boot_start_stale_boot_next);
 	 * NULL where there is none. */
 	bt_status (*boot_next_delete)(struct bt_diag *d);

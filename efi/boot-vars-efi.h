@@ -5,7 +5,7 @@
 #include "app/platform.h"
 #include "efi/efi-state.h"
 
-/* efi/boot-vars.c: nv_read, nv_write, set_watchdog, reboot. */
+/* efi/boot-vars.c: nv_read, nv_write, set_watchdog, boot_next_delete. */
 void bt_efi_boot_vars_init(struct bt_platform *p);
 
 /* What efi_main returns when the run hands over by returning to the boot

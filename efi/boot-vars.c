@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The platform's boot-time services for unattended runs (app/platform.h):
- * baretop's NVRAM variables under its vendor GUID, the watchdog, a reset,
- * BootNext deleted.
+ * baretop's NVRAM variables under its vendor GUID, the watchdog, BootNext
+ * deleted (a reset or a power-off is efi_main's to carry out).
  */
 #include <stdio.h>
 #include <string.h>
@@ -92,18 +92,10 @@ static bt_status set_watchdog(uint32_t seconds)
 	return bt_efi_status(st);
 }
 
-static void reboot(void)
-{
-	fflush(NULL);
-	bt_efi_files_close_all();
-	bt_efi.rs->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
-}
-
 void bt_efi_boot_vars_init(struct bt_platform *p)
 {
 	p->nv_read = nv_read;
 	p->nv_write = nv_write;
 	p->set_watchdog = set_watchdog;
-	p->reboot = reboot;
 	p->boot_next_delete = boot_next_delete;
 }

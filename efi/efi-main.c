@@ -262,7 +262,7 @@ BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st
 
 	/* static: read after a longjmp (C11 7.13.2.1) */
 	static int jump;
-	static bool handing_over;
+	static bool handing_over; /* static: read after a longjmp, as jump */
 	jump = setjmp(exit_jump);
 	if (jump == 0) {
 		bt_status ast = bt_efi_args(&argc, &argv);

@@ -185,7 +185,10 @@ static void say_rip(uint64_t rip)
  * raised (inside a firmware callback): the TPL goes up to HIGH_LEVEL and
  * back to APPLICATION, which EDK2's CoreRestoreTpl answers by dispatching
  * what is pending and enabling interrupts. Then longjmp to efi_main, whose
- * frame is above every frame the fault abandoned.
+ * frame is above every frame the fault abandoned. What it cannot undo: a
+ * fault inside the firmware (RIP outside baretop.efi) may leave one of
+ * its locks taken, and an AP still running a job keeps running it; the
+ * hand-over's watchdog (app/boot-run.h) bounds what could hang then.
  */
 static _Noreturn void recover_bsp(void)
 {

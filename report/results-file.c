@@ -54,9 +54,10 @@ int bt_mkdir_p(const char *dir)
 	return 0;
 }
 
-/* Reads one note file: "N\n" then an optional note line, whole (each
+/* Reads one note file: "N\n", then optionally "SEQ NOTE\n", whole (each
  * line ends with a newline). */
-static bool read_note_file(const char *path, unsigned *ret_next, char *note, size_t len)
+static bool read_note_file(const char *path, unsigned *ret_next, unsigned *ret_seq, char *note,
+			   size_t len)
 {
 	char buf[320], *nl, *end;
 	FILE *f = fopen(path, "r");
@@ -69,49 +70,64 @@ static bool read_note_file(const char *path, unsigned *ret_next, char *note, siz
 	buf[n] = '\0';
 	if (!isdigit((unsigned char)buf[0]))
 		return false;
-	unsigned long next = strtoul(buf, &end, 10);
+	unsigned long next = strtoul(buf, &end, 10), seq = 0;
 	if (*end != '\n' || next == 0 || next > BT_RESULTS_MAX_SEQ + 1)
 		return false;
 	char *rest = end + 1;
-	if (*rest && (!(nl = strchr(rest, '\n')) || nl[1]))
-		return false; /* a note line cut short, or more than one */
-	if (*rest)
+	if (*rest) {
+		if (!(nl = strchr(rest, '\n')) || nl[1] || !isdigit((unsigned char)*rest))
+			return false; /* a note line cut short, or more than one */
 		*nl = '\0';
+		seq = strtoul(rest, &end, 10);
+		if (*end != ' ' || seq == 0 || seq >= next)
+			return false;
+		rest = end + 1;
+	}
 	*ret_next = (unsigned)next;
+	if (ret_seq)
+		*ret_seq = (unsigned)seq;
 	if (note)
 		snprintf(note, len, "%s", rest);
 	return true;
 }
 
-bool bt_results_note_read(const char *dir, unsigned *ret_next, char *note, size_t len)
+bool bt_results_note_read(const char *dir, unsigned *ret_next, unsigned *ret_seq, char *note,
+			  size_t len)
 {
 	char path[300];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
-	if (read_note_file(path, ret_next, note, len))
+	if (read_note_file(path, ret_next, ret_seq, note, len))
 		return true;
 	snprintf(path, sizeof(path), "%s/%s.tmp", dir, HINT_NAME);
-	return read_note_file(path, ret_next, note, len);
+	return read_note_file(path, ret_next, ret_seq, note, len);
 }
 
 static unsigned read_hint(const char *dir)
 {
 	unsigned seq = 1;
 
-	if (!bt_results_note_read(dir, &seq, NULL, 0) || seq > BT_RESULTS_MAX_SEQ)
+	if (!bt_results_note_read(dir, &seq, NULL, NULL, 0) || seq > BT_RESULTS_MAX_SEQ)
 		seq = 1;
 	return seq;
 }
 
 static int write_whole_file(const char *path, const char *data, size_t len);
 
-/* The note, replaced as results-file.h says; true when it is in place. */
-static bool write_hint(const char *dir, unsigned next, const char *note,
+/* The note, replaced as results-file.h says; true when it is in place. A
+ * file written without a note keeps the one there (another run's). */
+static bool write_hint(const char *dir, unsigned next, unsigned seq, const char *note,
 		       bt_rename_noreplace_fn *rename_noreplace)
 {
-	char path[300], tmp[310], text[320];
-	int n = snprintf(text, sizeof(text), "%u\n%s%s", next, note ? note : "", note ? "\n" : "");
+	char path[300], tmp[310], text[320], old[256] = "";
+	unsigned old_next, old_seq = 0;
 
+	if (!note && bt_results_note_read(dir, &old_next, &old_seq, old, sizeof(old)) && old_seq) {
+		seq = old_seq;
+		note = old;
+	}
+	int n = note ? snprintf(text, sizeof(text), "%u\n%u %s\n", next, seq, note)
+		     : snprintf(text, sizeof(text), "%u\n", next);
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return false;
 	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
@@ -199,7 +215,7 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 				    bt_file_error_phrase(e));
 			return BT_ERR_IO;
 		}
-		ret->note_written = write_hint(dir, seq + 1, note, rename_noreplace);
+		ret->note_written = write_hint(dir, seq + 1, seq, note, rename_noreplace) && note;
 		ret->seq = seq;
 		snprintf(ret->path, sizeof(ret->path), "%s", final);
 		return BT_OK;

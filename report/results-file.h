@@ -40,22 +40,27 @@ struct bt_results_written {
 
 /*
  * After the file is in place, the sequence note DIR/next-sequence is
- * rewritten: the next number to try, and `note` (one line, or NULL), which
- * names the file just written (its number is the next one minus 1). It is
- * a hint, never the truth about which names are free, and is replaced
- * atomically: the new text goes to DIR/next-sequence.tmp, written whole
- * and closed, then the old note is removed and the new one renamed into
- * place (a rename never replaces, efi/files.c); a reader that finds no
- * note takes the .tmp one, so a reset at any point leaves one whole note
- * or the one before.
+ * rewritten: "N\n", the next number to try, then "SEQ NOTE\n" when there
+ * is a note: `note` (one line) naming this file's number SEQ, or, written
+ * with no note, the note that was there (another run's, so that a person's
+ * run between two boots does not erase an unattended run's record). N is
+ * a hint, never the truth about which names are free. The note is
+ * replaced atomically: the new text goes to DIR/next-sequence.tmp, written
+ * whole and closed, then the old note is removed and the new one renamed
+ * into place (a rename never replaces, efi/files.c); a reader that finds
+ * no note takes the .tmp one, so a reset at any point leaves one whole
+ * note or the one before.
  */
 bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *render, void *ctx,
 			   bt_rename_noreplace_fn *rename_noreplace, const char *note,
 			   struct bt_results_written *ret, struct bt_diag *d);
 
-/* The sequence note of DIR: the next number and its note line ("" when
- * there is none); false when there is no whole note. */
-bool bt_results_note_read(const char *dir, unsigned *ret_next, char *note, size_t len);
+/* The sequence note of DIR: the next number, and the note line's number
+ * and text (0 and "" when there is none); false when there is no whole
+ * note. ret_seq, note may be NULL. */
+bool bt_results_note_read(const char *dir, unsigned *ret_next, unsigned *ret_seq, char *note,
+			  size_t len);
+
 
 /*
  * --keep-results: deletes DIR/NNNNNN.EXT for the sequence numbers up to

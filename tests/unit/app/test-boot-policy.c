@@ -350,7 +350,7 @@ TEST(a_boot_that_did_not_measure_never_resets_or_powers_off)
 }
 
 /* --then reboot restarts only where the next boot cannot measure and
- * restart again (issue 31's loop; PlatformRecovery's). */
+ * restart again (the loops of removable media and of PlatformRecovery). */
 TEST(reboot_only_where_the_next_boot_does_not_restart_again)
 {
 	struct bt_boot_config once = { .run = BT_RUN_ONCE, .then = BT_THEN_REBOOT };
@@ -574,4 +574,32 @@ TEST(bootnext_retried_after_a_transient_failure_with_a_bound)
 	/* another entry's record goes */
 	CHECK_EQ_INT(bt_bootnext_decide(&s, 6, true, k + (1ull << 32), true, &g), BT_BOOTNEXT_TRY);
 	CHECK(!(s.flags & BT_BOOT_STATE_BOOTNEXT_TRIED));
+}
+
+/* A boot without --run keeps only the marks that make the next boot hand
+ * over: counts are the policy's, so a later --run once still measures. */
+TEST(a_boot_without_run_counts_nothing)
+{
+	struct bt_boot_config none = { .run = BT_RUN_ALWAYS }, once = { .run = BT_RUN_ONCE };
+	struct bt_boot_state s;
+	struct bt_boot_decision dec;
+
+	bt_boot_begin(&none, false, &s, &dec);
+	CHECK(dec.measure);
+	CHECK(s.flags & BT_BOOT_STATE_IN_PROGRESS);
+	CHECK(s.boots == 0 && s.runs == 0);
+	bt_boot_end(&s, BT_BOOT_STATUS_OK, 3);
+	CHECK(s.flags == 0 && s.completed == 0 && s.last_seq == 0);
+	bt_boot_begin(&once, true, &s, &dec);
+	CHECK(dec.measure);
+	CHECK_EQ_U64(s.runs, 1);
+	/* a run without --run that never ended: the next boot hands over,
+	 * counting no hang of the policy's */
+	s = (struct bt_boot_state){ 0 };
+	bt_boot_begin(&none, true, &s, &dec);
+	bt_boot_begin(&none, true, &s, &dec);
+	CHECK(!dec.measure && dec.previous_hung);
+	CHECK(s.flags == 0 && s.hung == 0);
+	bt_boot_begin(&none, true, &s, &dec);
+	CHECK(dec.measure);
 }

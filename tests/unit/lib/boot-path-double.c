@@ -55,7 +55,6 @@ struct bpd_model {
 	struct { char name[64]; long size; char head[96]; } files[MAX_FILES];
 	int n_files;
 	bool overwritten;
-	unsigned long esp_bytes;
 };
 
 bool bpd_person_at_shell(enum bpd_path p, enum bpd_policy pol, enum bpd_then then)
@@ -433,7 +432,7 @@ static void setup(struct bpd_model *m)
 	m->count_high = 100;
 }
 
-/* ---- the results folder: no file overwritten, bytes written per boot */
+/* ---- the results folder: no file overwritten */
 
 static void scan_files(struct bpd_model *m)
 {
@@ -468,15 +467,12 @@ static void scan_files(struct bpd_model *m)
 			}
 		} else if (!note && (m->files[k].size != (long)st.st_size ||
 				     strcmp(m->files[k].head, head))) {
-			m->overwritten = true;
-		} else if (m->files[k].size == (long)st.st_size && !strcmp(m->files[k].head, head)) {
-			continue;
+			m->overwritten = true; /* a file written before, changed */
 		}
 		if (k < MAX_FILES) {
 			m->files[k].size = (long)st.st_size;
 			snprintf(m->files[k].head, sizeof(m->files[k].head), "%s", head);
 		}
-		m->esp_bytes += (unsigned long)st.st_size;
 	}
 	closedir(d);
 }
@@ -505,7 +501,6 @@ struct series {
 	bool measured[BPD_BOOTS], refused[BPD_BOOTS], reset_by[BPD_BOOTS], off_by[BPD_BOOTS];
 	bool stale_left[BPD_BOOTS], bootnext_reset[BPD_BOOTS];
 	unsigned nv[BPD_BOOTS];
-	unsigned long esp[BPD_BOOTS];
 	bool overwritten;
 };
 
@@ -564,7 +559,6 @@ static unsigned run_series(struct bpd_model *m, struct series *s)
 		m->nv_writes = 0;
 		m->measured = m->refused = m->cpus_left = false;
 		m->reset_by_baretop = m->power_off_by_baretop = m->stale_left = false;
-		m->esp_bytes = 0;
 		m->depth = 0;
 		bds(m);
 		scan_files(m);
@@ -577,7 +571,6 @@ static unsigned run_series(struct bpd_model *m, struct series *s)
 		s->bootnext_reset[b] = m->reset_by_baretop && m->boot_next_set &&
 				       m->boot_next != E_BARETOP;
 		s->nv[b] = m->nv_writes;
-		s->esp[b] = m->esp_bytes;
 	}
 	s->overwritten = m->overwritten;
 	clear_dir(m->dir);
@@ -648,13 +641,10 @@ void bpd_run_all(bpd_run_fn *run_fn, const char *scratch_dir, struct bpd_totals 
 			t->person++;
 		if (p == BPD_BOOTORDER_FIRST && f == BPD_FW_EDK2 && th == BPD_THEN_DEFAULT &&
 		    fa == BPD_MEASURED) {
-			unsigned long nv = 0, esp = 0;
-			for (int b = 0; b < BPD_CHECKED_BOOTS; b++) {
+			unsigned long nv = 0;
+			for (int b = 0; b < BPD_CHECKED_BOOTS; b++)
 				nv += s.nv[b];
-				esp += s.esp[b];
-			}
 			t->nv_per_boot[pol] = (double)nv / BPD_CHECKED_BOOTS;
-			t->esp_bytes_per_boot[pol] = (double)esp / BPD_CHECKED_BOOTS;
 		}
 		if (bad ? getenv("BPD_TRACE") != NULL : getenv("BPD_TRACE_ALL") != NULL) {
 			/* per boot: O the OS, r baretop's reset, w the watchdog's,
@@ -678,13 +668,36 @@ void bpd_run_all(bpd_run_fn *run_fn, const char *scratch_dir, struct bpd_totals 
 			t->fail[i]++;
 			t->fail_by_path[p][i]++;
 			t->fail_by_fw[f][i]++;
+			t->fail_by_policy[pol][i]++;
+			t->fail_by_then[th][i]++;
+			t->fail_by_fault[fa][i]++;
 		}
 	}
 }
 
+/* One row: its combinations and, per invariant, "holds" or how many broke it. */
+static void row(FILE *out, const char *name, unsigned long combos, const unsigned long *fail)
+{
+	fprintf(out, "%-22s %6lu", name, combos);
+	for (int i = 0; i < BPD_N_INV; i++) {
+		if (fail[i])
+			fprintf(out, " %7lu FAIL", fail[i]);
+		else
+			fprintf(out, " %12s", "holds");
+	}
+	fprintf(out, "\n");
+}
+
 void bpd_print(FILE *out, const struct bpd_totals *t, const char *title)
 {
-	unsigned long per_path = t->combos / BPD_N_PATHS;
+	static const char *const pol_names[] = { "--run none", "--run once", "--run every-boot",
+						 "--run every=2" };
+	static const char *const then_names[] = { "--then default", "--then return",
+						  "--then reboot", "--then shutdown",
+						  "--then next-boot-entry", "--then chainload" };
+	static const char *const fault_names[] = { "measured", "usage error", "crash once",
+						   "crash always", "hang once", "hang always",
+						   "CPUs left once", "CPUs left always" };
 
 	fprintf(out, "%s (SIMULATED firmware double, %lu combinations x %d boots, %lu measuring "
 		     "boots)\n", title, t->combos, BPD_CHECKED_BOOTS, t->measured);
@@ -692,27 +705,20 @@ void bpd_print(FILE *out, const struct bpd_totals *t, const char *title)
 	for (int i = 0; i < BPD_N_INV; i++)
 		fprintf(out, " %12s", bpd_invariant_name(i));
 	fprintf(out, "\n");
-	for (int p = 0; p < BPD_N_PATHS; p++) {
-		fprintf(out, "%-22s %6lu", bpd_path_name(p), per_path);
-		for (int i = 0; i < BPD_N_INV; i++) {
-			if (t->fail_by_path[p][i])
-				fprintf(out, " %7lu FAIL", t->fail_by_path[p][i]);
-			else
-				fprintf(out, " %12s", "holds");
-		}
-		fprintf(out, "\n");
-	}
-	fprintf(out, "%-22s %6s\n", "firmware behaviour", "");
-	for (int f = 0; f < BPD_N_FW; f++) {
-		fprintf(out, "%-22s %6lu", bpd_fw_name(f), t->combos / BPD_N_FW);
-		for (int i = 0; i < BPD_N_INV; i++) {
-			if (t->fail_by_fw[f][i])
-				fprintf(out, " %7lu FAIL", t->fail_by_fw[f][i]);
-			else
-				fprintf(out, " %12s", "holds");
-		}
-		fprintf(out, "\n");
-	}
+	for (int p = 0; p < BPD_N_PATHS; p++)
+		row(out, bpd_path_name(p), t->combos / BPD_N_PATHS, t->fail_by_path[p]);
+	fprintf(out, "firmware behaviour\n");
+	for (int f = 0; f < BPD_N_FW; f++)
+		row(out, bpd_fw_name(f), t->combos / BPD_N_FW, t->fail_by_fw[f]);
+	fprintf(out, "run policy\n");
+	for (int p = 0; p < BPD_N_POLICY; p++)
+		row(out, pol_names[p], t->combos / BPD_N_POLICY, t->fail_by_policy[p]);
+	fprintf(out, "end action\n");
+	for (int e = 0; e < BPD_N_THEN; e++)
+		row(out, then_names[e], t->combos / BPD_N_THEN, t->fail_by_then[e]);
+	fprintf(out, "outcome of a measuring boot\n");
+	for (int f = 0; f < BPD_N_FAULT; f++)
+		row(out, fault_names[f], t->combos / BPD_N_FAULT, t->fail_by_fault[f]);
 	fprintf(out, "%-22s %6lu", "all", t->combos);
 	for (int i = 0; i < BPD_N_INV; i++)
 		fprintf(out, " %12lu", t->fail[i]);
@@ -731,9 +737,7 @@ void bpd_print(FILE *out, const struct bpd_totals *t, const char *title)
 		t->ends[OVER_RESET_BARETOP], t->bootnext_resets, t->ends[OVER_RESET_WATCHDOG],
 		t->ends[OVER_POWER_OFF], t->ends[OVER_STUCK]);
 	fprintf(out, "per boot, EDK2, BootOrder first, --then default, no fault:");
-	static const char *const pol_names[] = { "none", "once", "every-boot", "every=2" };
 	for (int p = 0; p < BPD_N_POLICY; p++)
-		fprintf(out, " %s %.1f NVRAM writes %.0f ESP bytes;", pol_names[p], t->nv_per_boot[p],
-			t->esp_bytes_per_boot[p]);
+		fprintf(out, " %s %.1f NVRAM writes;", pol_names[p], t->nv_per_boot[p]);
 	fprintf(out, "\n");
 }

@@ -151,15 +151,18 @@ struct bpd_totals {
 	unsigned long fail[BPD_N_INV];           /* combinations that broke it */
 	unsigned long fail_by_path[BPD_N_PATHS][BPD_N_INV];
 	unsigned long fail_by_fw[BPD_N_FW][BPD_N_INV];
+	unsigned long fail_by_policy[BPD_N_POLICY][BPD_N_INV];
+	unsigned long fail_by_then[BPD_N_THEN][BPD_N_INV];
+	unsigned long fail_by_fault[BPD_N_FAULT][BPD_N_INV];
 	unsigned max_nv_writes;
 	unsigned long refused;                   /* systemd-boot default: said why */
 	unsigned long person;                    /* a person's start at the shell */
 	unsigned long ends[6];                   /* boots by how they ended (all 12) */
 	unsigned long bootnext_resets;           /* resets after making an entry BootNext */
 	char first_fail[BPD_N_INV][200];         /* the first combination that broke it */
-	/* NVRAM writes and results bytes per boot, by policy (fault-free,
-	 * EDK2 firmware, BootOrder first, --then default) */
-	double nv_per_boot[BPD_N_POLICY], esp_bytes_per_boot[BPD_N_POLICY];
+	/* NVRAM writes per boot, by policy (no fault, EDK2 firmware,
+	 * BootOrder first, --then default) */
+	double nv_per_boot[BPD_N_POLICY];
 };
 
 /* Runs every combination (or those whose index bits match `only`; NULL:

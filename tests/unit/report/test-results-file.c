@@ -278,7 +278,8 @@ static void put(const char *path, const char *text)
 }
 
 /* The sequence note is replaced whole: after a write it holds the next
- * number and the note; a reset between the removal of the old note and
+ * number and the note with its file's number; a write without a note
+ * keeps the one there; a reset between the removal of the old note and
  * the rename of the new one leaves only next-sequence.tmp, which is read
  * instead; a note cut short (no final newline) is no note. */
 TEST(sequence_note_is_replaced_atomically)
@@ -286,40 +287,49 @@ TEST(sequence_note_is_replaced_atomically)
 	char dir[128], path[200], tmp[210], note[96];
 	struct bt_diag d;
 	struct bt_results_written w;
-	unsigned next = 0;
+	unsigned next = 0, seq = 0;
 
 	fresh_dir();
 	snprintf(dir, sizeof(dir), "%s/r", root);
-	CHECK(!bt_results_note_read(dir, &next, note, sizeof(note)));
+	CHECK(!bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
 	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, "run=1 status=1", &w,
 				      &d), BT_OK);
 	CHECK(w.note_written);
 	snprintf(path, sizeof(path), "%s/next-sequence", dir);
 	snprintf(tmp, sizeof(tmp), "%s/next-sequence.tmp", dir);
-	CHECK_STR(slurp(path), "2\nrun=1 status=1\n");
-	CHECK(bt_results_note_read(dir, &next, note, sizeof(note)));
-	CHECK_EQ_U64(next, 2);
+	CHECK_STR(slurp(path), "2\n1 run=1 status=1\n");
+	CHECK(bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	CHECK(next == 2 && seq == 1);
 	CHECK_STR(note, "run=1 status=1");
 	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
+	/* a file without a note (a person's run) keeps the note there */
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "y", noreplace, NULL, &w, &d), BT_OK);
+	CHECK(!w.note_written);
+	CHECK_STR(slurp(path), "3\n1 run=1 status=1\n");
 	/* the reset after the old note was removed: the new one is the .tmp */
 	remove(path);
-	put(tmp, "7\nrun=2 status=1\n");
-	CHECK(bt_results_note_read(dir, &next, note, sizeof(note)));
-	CHECK_EQ_U64(next, 7);
+	put(tmp, "7\n6 run=2 status=1\n");
+	CHECK(bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	CHECK(next == 7 && seq == 6);
 	CHECK_STR(note, "run=2 status=1");
 	/* the reset while the .tmp was written: the old note stands */
-	put(path, "5\nrun=3 status=1\n");
-	put(tmp, "6\nrun=4 sta");
-	CHECK(bt_results_note_read(dir, &next, note, sizeof(note)));
+	put(path, "5\n4 run=3 status=1\n");
+	put(tmp, "6\n5 run=4 sta");
+	CHECK(bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
 	CHECK_STR(note, "run=3 status=1");
-	/* only a cut note: nothing; a note without a note line: "" */
+	/* only a cut note: nothing; a note without a note line: ""; a note
+	 * naming a number not below the next one: none */
 	remove(path);
-	CHECK(!bt_results_note_read(dir, &next, note, sizeof(note)));
+	CHECK(!bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
 	put(path, "9\n");
-	CHECK(bt_results_note_read(dir, &next, note, sizeof(note)));
-	CHECK(next == 9 && note[0] == '\0');
+	CHECK(bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	CHECK(next == 9 && seq == 0 && note[0] == '\0');
+	put(tmp, "9\n9 run=5 status=1\n");
+	remove(path);
+	CHECK(!bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
 	/* the next write takes over from a .tmp left behind */
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "y", noreplace, NULL, &w, &d), BT_OK);
+	put(tmp, "9\n");
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "z", noreplace, NULL, &w, &d), BT_OK);
 	CHECK_EQ_U64(w.seq, 9);
 	CHECK_STR(slurp(path), "10\n");
 	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
