@@ -142,6 +142,11 @@ PY
     --add "$out/baretop-signed.efi=/EFI/BOOT/grubx64.efi" --args "--run=once --no-workloads" \
     --qemu-arg -drive --qemu-arg "if=virtio,format=raw,file=$out/rec-os.img"
   c=$out/shim/power-on-1.txt
+  # what started it, as the console and the results say (shim 16.1 installs
+  # SHIM_LOCK on a handle of its own, shim.c install_shim_protocols)
+  grep -q '^boot          .*, started by shim;' "$c" &&
+    ok "shim: baretop names shim as what started it" ||
+    bad "shim: baretop does not name shim as what started it: $(grep -m1 -o 'started by [a-z-]*' "$c")"
   grep -q '^results       .baretop.results.000001.json' "$c" && grep -q 'start_image() returned Not started' "$c" &&
     ok "shim: baretop with NX_COMPAT ran under the NX policy as shim's second stage, measured, and returned to shim (Not started)" ||
     bad "shim: baretop did not run under shim: $(grep -vE '^ ' "$c" | head -8 | tr '\n' '|')"

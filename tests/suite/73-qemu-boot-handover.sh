@@ -62,7 +62,7 @@ boot ret 1 --no-unattended --add "$out/startup.nsh=/startup.nsh" --args "--no-wo
 check "no end action, from the removable-media entry: ends with 'done exit status 0'" \
   "has ret 1 'done          exit status 0'"
 check "... returns as 'not started' and the boot manager goes on: the shell's startup.nsh ran" \
-  "has ret 1 'then          return-not-started' && has ret 1 'BdsDxe: failed to start Boot0001 \"UEFI Non-Block Boot Device\" from PciRoot(0x0)/Pci(0x2,0x0): Not started' && has ret 1 'shell-marker: startup.nsh after baretop'"
+  "has ret 1 'returning to the boot manager as \"not started\"' && has ret 1 'BdsDxe: failed to start Boot0001 \"UEFI Non-Block Boot Device\" from PciRoot(0x0)/Pci(0x2,0x0): Not started' && has ret 1 'shell-marker: startup.nsh after baretop'"
 check "... never the setup menu (UiApp), no timeout (qemu/run.sh $rc)" "! menu ret 1 && [ $rc = 0 ]"
 check "started from the shell: baretop keeps its real status (lasterror 0), then reset -s" \
   "[ \$(cnt ret 1 'bare-metal Top-Down analysis') = 2 ] && grep -qiE 'shell-lasterror=0x0*\\b|shell-lasterror=0\\b' $out/ret/boot1.txt"

@@ -84,9 +84,9 @@ echo "     removable media: $n baretop boot(s), $loads boot option load(s) by BD
 check "removable media, --run once --then reboot: exactly 2 baretop boots ($n), then the shell, QEMU powered off ($rc)" \
   "[ $n = 2 ] && has media 'shell-marker: startup.nsh after baretop' && [ $rc = 0 ]"
 check "boot 1 measured and rebooted (this boot measured)" \
-  "has media 'run=once: the first run' && has media 'then          reset (--then reboot): this boot measured'"
+  "has media 'run=once: the first run' && has media 'then          rebooting: this boot measured'"
 check "boot 2 did not measure: the reboot NOT taken and why, returned as not started (as the firmware logs it)" \
-  "has media 'run=once: done already' && has media '(--then reboot NOT taken): this boot did not measure, and a boot that does not never resets' && has media 'BdsDxe: failed to start Boot0001 \"UEFI Non-Block Boot Device\" from PciRoot(0x0)/Pci(0x2,0x0): Not started'"
+  "has media 'run=once: done already' && has media 'then          reboot NOT taken: this boot did not measure, and a boot that does not never resets' && has media 'BdsDxe: failed to start Boot0001 \"UEFI Non-Block Boot Device\" from PciRoot(0x0)/Pci(0x2,0x0): Not started'"
 check "the results file of boot 1 records the reboot taken, and why later boots will not take it" \
   "python3 -c \"import json,sys; b=json.load(open('$out/media/esp/baretop/results/000001.json'))['result']['boot']['reboot']; sys.exit(0 if b['taken'] and 'a boot that does not will not restart' in b['why'] else 1)\""
 
@@ -127,7 +127,7 @@ echo "     Boot0000: $n baretop boot(s), $loads boot option load(s) by BDS, QEMU
 check "Boot0000 \"baretop\" first in BootOrder: started as Boot0000, exactly 2 baretop boots ($n), then the shell ($rc)" \
   "has boot0000 'BdsDxe: starting Boot0000 \"baretop\"' && [ $n = 2 ] && has boot0000 'shell-marker: startup.nsh after baretop' && [ $rc = 0 ]"
 check "Boot0000 boot 2: the reboot NOT taken and why, returned as not started (as the firmware logs it)" \
-  "has boot0000 '(--then reboot NOT taken): this boot did not measure' && has boot0000 'BdsDxe: failed to start Boot0000 \"baretop\" from PciRoot(0x0)/Pci(0x2,0x0)/\\EFI\\BOOT\\BOOTX64.EFI: Not started'"
+  "has boot0000 'then          reboot NOT taken: this boot did not measure' && has boot0000 'BdsDxe: failed to start Boot0000 \"baretop\" from PciRoot(0x0)/Pci(0x2,0x0)/\\EFI\\BOOT\\BOOTX64.EFI: Not started'"
 
 }
 
@@ -148,7 +148,7 @@ series2 --out "$S/once-shutdown" --power-ons 3 --timeout 60 "${checks[@]}" --che
   --qemu-arg -drive --qemu-arg "if=virtio,format=raw,file=$S/osdisk.img"
 os=$(python3 -c "import json,sys; print(','.join(str(b['power_on']) for b in json.load(open(sys.argv[1]))['boots'] if b['os']))" "$S/once-shutdown/series.json")
 check "once-shutdown: the OS reached on power-ons 2 and 3 ($os), power-on 2 says why it did not power off" \
-  "[ '$os' = 2,3 ] && grep -qF -- '--then shutdown NOT taken): this boot did not measure' $S/once-shutdown/power-on-2.txt"
+  "[ '$os' = 2,3 ] && grep -qF -- 'then          shutdown NOT taken: this boot did not measure' $S/once-shutdown/power-on-2.txt"
 
 sdboot=/usr/lib/systemd/boot/efi/systemd-bootx64.efi
 if [ ! -f "$sdboot" ]; then
@@ -177,7 +177,7 @@ series2 --out "$S/sdboot-oneshot" --vars-from "$S/vars-oneshot.fd" --power-ons 1
   --past-marker shell-marker: "${checks[@]}" --check os-within=2 -- "${esp_sdb[@]}" \
   --add "$S/loader-os.conf=/loader/loader.conf" --add "$S/baretop-once.conf=/loader/entries/baretop.conf"
 check "systemd-boot one-shot: baretop knew its parent, reset back to it, the OS entry started after the reset" \
-  "grep -q 'started by systemd-boot' $S/sdboot-oneshot/power-on-1.txt && grep -q '^then          reset (back to the loader' $S/sdboot-oneshot/power-on-1.txt"
+  "grep -q 'started by systemd-boot' $S/sdboot-oneshot/power-on-1.txt && grep -q '^then          resetting (back to the loader by a reset)' $S/sdboot-oneshot/power-on-1.txt"
 series2 --out "$S/sdboot-default" --power-ons 1 --timeout 60 --past-marker shell-marker: "${checks[@]}" -- \
   "${esp_sdb[@]}" --add "$S/loader-baretop.conf=/loader/loader.conf" \
   --add "$S/baretop-none.conf=/loader/entries/baretop.conf"
