@@ -255,10 +255,14 @@ bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
 			 "over without measuring");
 	}
 	if (b->unattended) {
-		printf("boot          %s%s, started by %s; boot %u, runs %u (%u hung); state %s\n",
-		       b->policy[0] ? "policy " : "no --run", b->policy, bt_parent_name(parent),
-		       (unsigned)b->state.boots, (unsigned)b->state.runs, (unsigned)b->state.hung,
-		       b->nvram);
+		if (b->policy[0])
+			printf("boot          policy %s, started by %s; boot %u, runs %u (%u hung); "
+			       "state %s\n", b->policy, bt_parent_name(parent),
+			       (unsigned)b->state.boots, (unsigned)b->state.runs,
+			       (unsigned)b->state.hung, b->nvram);
+		else
+			printf("boot          no --run, started by %s; state %s\n",
+			       bt_parent_name(parent), b->nvram);
 		if (b->previous[0])
 			printf("boot          %s\n", b->previous);
 		if (b->decision.reason[0])
