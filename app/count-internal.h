@@ -33,6 +33,9 @@ struct bt_count_ctx {
 	unsigned sim_width;
 	struct bt_pmu pmu;             /* the PMU: its backend and what it can do */
 	struct bt_synth *synth;        /* --sim: the simulated PMU and its counts; NULL: hardware */
+	/* The platform's simulated machine (platform.h sim_machine): the
+	 * synth counts on its CPUs' PMUs. NULL: none. */
+	const struct bt_synth_machine *machine;
 	/* --backend=perf (pmu.driver set, platform.h os_pmu): the
 	 * provenance every output carries; "" otherwise. */
 	char counted_by[320];

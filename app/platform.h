@@ -22,6 +22,8 @@
 #include "pmu/cpu-info.h"
 #include "workloads/workload.h"
 
+struct bt_synth_machine;
+
 struct bt_cpu_location {
 	uint64_t apic_id;
 	uint32_t package, core, thread;
@@ -57,6 +59,10 @@ struct bt_platform {
 	/* The backend for privileged instructions: hardware under UEFI. The
 	 * simulated one is chosen by the program, never by the platform. */
 	struct bt_arch *arch;
+	/* A simulated machine's PMUs, one per logical CPU (the hosted machine
+	 * double, host/machine-double.h): --sim counts on them
+	 * (synth/sim-run.h). NULL on a real machine. */
+	const struct bt_synth_machine *sim_machine;
 	/*
 	 * Counting through the operating system's PMU driver instead of
 	 * baretop's registers (--backend=perf; hosted: Linux perf_event,
