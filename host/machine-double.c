@@ -356,8 +356,14 @@ static void siblings(void *ctx)
 static void set_pmu(void *ctx, uint32_t cpu, struct bt_sim *sim)
 {
 	struct bt_md *m = ctx;
+	struct md_cpu *c = &m->cpu[cpu];
 
-	m->cpu[cpu].pmu = sim;
+	if (c->pmu) {
+		c->gone_accesses += c->pmu->access_count;
+		c->gone_pebs_records += c->pmu->pebs_records;
+		c->gone_windows += c->pmu->windows;
+	}
+	c->pmu = sim;
 	siblings(m);
 }
 
@@ -526,6 +532,16 @@ bool bt_md_pmu_adopted(const struct bt_md *m, uint32_t cpu)
 	return m->cpu[cpu].pmu != NULL;
 }
 
+void bt_md_pmu_totals(struct bt_md *m, uint32_t cpu, struct bt_md_pmu_totals *ret)
+{
+	const struct md_cpu *c = &m->cpu[cpu];
+	const struct bt_sim *now = bt_md_pmu(m, cpu);
+
+	ret->accesses = c->gone_accesses + now->access_count;
+	ret->pebs_records = c->gone_pebs_records + now->pebs_records;
+	ret->windows = c->gone_windows + now->windows;
+}
+
 static const char *state_name(enum bt_mpd_ap_state s)
 {
 	switch (s) {
@@ -550,9 +566,10 @@ void bt_md_print(struct bt_md *m, FILE *f)
 							   : "after ReadyToBoot (strict PI)");
 	for (uint32_t i = 0; i < m->n; i++) {
 		struct bt_mpd_ap_record r;
-		struct bt_sim *pmu = bt_md_pmu(m, i);
+		struct bt_md_pmu_totals t;
 
 		bt_mpd_record(m->mpd, i, &r);
+		bt_md_pmu_totals(m, i, &t);
 		fprintf(f, "  CPU %u (package %u core %u thread %u) %s: ", i, m->cpu[i].package,
 			m->cpu[i].core, m->cpu[i].thread, m->cpu[i].kind);
 		if (i == mc->bsp)
@@ -561,10 +578,9 @@ void bt_md_print(struct bt_md *m, FILE *f)
 			fprintf(f, "%s, %u procedures, %u returned, %u terminated, %u overflows, "
 				"stack peak %u of %u bytes", state_name(r.state), r.procedures,
 				r.returned, r.terminated, r.overflows, r.stack_peak, mc->ap_stack);
-		fprintf(f, "; PMU %s: %llu accesses, %llu PEBS records%s%s\n",
-			bt_md_pmu_adopted(m, i) ? "counting" : "idle",
-			(unsigned long long)pmu->access_count, (unsigned long long)pmu->pebs_records,
-			r.last[0] ? "; " : "", r.last);
+		fprintf(f, "; PMU: %llu accesses, %llu windows, %llu PEBS records%s%s\n",
+			(unsigned long long)t.accesses, (unsigned long long)t.windows,
+			(unsigned long long)t.pebs_records, r.last[0] ? "; " : "", r.last);
 	}
 	if (bt_mpd_violations(m->mpd, v, sizeof(v)))
 		fprintf(f, "  PI rules broken:\n%s", v);

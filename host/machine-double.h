@@ -64,6 +64,13 @@ struct bt_sim *bt_md_pmu(struct bt_md *m, uint32_t cpu);
 /* Whether a synth's PMU is on `cpu` (--sim has set that kind up). */
 bool bt_md_pmu_adopted(const struct bt_md *m, uint32_t cpu);
 
+/* What every PMU that was ever on `cpu` saw, the synths' gone ones
+ * included: MSR and RDPMC accesses, counting windows, PEBS records. */
+struct bt_md_pmu_totals {
+	uint64_t accesses, windows, pebs_records;
+};
+void bt_md_pmu_totals(struct bt_md *m, uint32_t cpu, struct bt_md_pmu_totals *ret);
+
 /* The machine, one line per CPU: kind, state, procedures, AP stack peak,
  * its PMU's windows and PEBS records. */
 void bt_md_print(struct bt_md *m, FILE *f);

@@ -18,6 +18,8 @@ struct md_cpu {
 	struct bt_synth_dump_cpu *dc;  /* cpuid=FILE: owns base.cfg.part */
 	struct bt_sim *pmu;            /* a synth's PMU on this CPU, or NULL */
 	char defects[96];              /* defect=: injected into this CPU's PMU alone */
+	/* What the synths' PMUs that are gone counted on this CPU. */
+	uint64_t gone_accesses, gone_pebs_records, gone_windows;
 	char kind[64];
 };
 

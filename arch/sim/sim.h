@@ -396,6 +396,10 @@ struct bt_sim {
 	uint64_t amd_split_sel[4], amd_split_ctr[4];
 	bool in_window;
 
+	/* Counting windows run (run_window), for the many-CPU double's
+	 * record of which CPU's PMU counted. */
+	uint64_t windows;
+
 	/* Fault injection: fault the Nth MSR/RDPMC access (1-based; 0 = off),
 	 * or every access matching op (0 = any) and msr. */
 	uint64_t access_count;
