@@ -73,6 +73,7 @@ struct bt_count_ctx {
 	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	struct bt_console_ui *ui;      /* the progress line, or NULL */
 	const struct bt_boot_run *boot; /* the time budget (--budget), or NULL */
+	struct bt_cpu_team *team;      /* the current workload's CPUs (on-cpu.h), or NULL */
 	/* The counter health check (count-health.c), once per context before
 	 * its first counted workload: skipped with why when health_off. */
 	struct bt_counter_health health;

@@ -317,23 +317,42 @@ static const struct bt_arch_ops pmu_ops = {
 
 /* ------------------------------------------------------------ the synth's view */
 
-static bool same_kind(void *ctx, uint32_t cpu, const struct bt_sim_config *cfg)
+/* CPU `cpu` is a core of the kind cfg describes. One kind of core: the
+ * synth's configuration is every CPU's PMU. */
+static bool same_kind(const struct bt_md *m, uint32_t cpu, const struct bt_sim_config *cfg)
 {
-	struct bt_md *m = ctx;
 	const struct bt_sim_config *mine = &m->cpu[cpu].base.cfg;
 
-	/* One kind of core: the synth's configuration is the machine's PMU. */
 	if (!m->hybrid)
 		return true;
 	return mine->core_type == cfg->core_type &&
 	       (!mine->native_model || !cfg->native_model || mine->native_model == cfg->native_model);
 }
 
-static const char *cpu_defects(void *ctx, uint32_t cpu)
+/* Defects `spec` names, added to *df (sim.h: each defect's parameters
+ * belong to its bit). */
+static bt_status add_defects(struct bt_sim_defects *df, const char *spec, struct bt_diag *d)
 {
-	struct bt_md *m = ctx;
+	struct bt_sim_defects more;
 
-	return m->cpu[cpu].defects[0] ? m->cpu[cpu].defects : NULL;
+	if (bt_sim_defects_parse(spec, &more, d) != BT_OK)
+		return BT_ERR_INVALID;
+	if (more.mask & BT_SIM_DEFECT_STUCK_COUNTER)
+		df->stuck_gp = more.stuck_gp;
+	if (more.mask & BT_SIM_DEFECT_NARROW_COUNTER)
+		df->narrow_gp = more.narrow_gp;
+	if (more.mask & BT_SIM_DEFECT_NO_OVERFLOW)
+		df->no_ovf_gp = more.no_ovf_gp;
+	if (more.mask & BT_SIM_DEFECT_FIXED_DEAD)
+		df->dead_fixed = more.dead_fixed;
+	if (more.mask & BT_SIM_DEFECT_DOUBLE_COUNT) {
+		df->double_code = more.double_code;
+		df->double_umask = more.double_umask;
+	}
+	if (more.mask & BT_SIM_DEFECT_UMASK_IGNORED)
+		df->umask_code = more.umask_code;
+	df->mask |= more.mask;
+	return BT_OK;
 }
 
 /* The SMT knob of every PMU from what the other thread of its core does
@@ -342,29 +361,69 @@ static void siblings(void *ctx)
 {
 	struct bt_md *m = ctx;
 
-	for (uint32_t i = 0; i < m->n; i++) {
+	for (uint32_t i = 0; i < m->n && m->threads > 1; i++) {
 		bool other = false;
 		for (uint32_t j = 0; j < m->n; j++)
 			if (j != i && m->cpu[j].package == m->cpu[i].package &&
 			    m->cpu[j].core == m->cpu[i].core && bt_mpd_cpu_active(m->mpd, j))
 				other = true;
-		if (m->threads > 1)
-			bt_sim_set_sibling_active(&bt_md_pmu(m, i)->arch, other ? 1.0 : 0.0);
+		bt_sim_set_sibling_active(&bt_md_pmu(m, i)->arch, other ? 1.0 : 0.0);
 	}
 }
 
-static void set_pmu(void *ctx, uint32_t cpu, struct bt_sim *sim)
+static void synth_release(void *ctx, struct bt_sim *const *pmus, unsigned n)
 {
 	struct bt_md *m = ctx;
-	struct md_cpu *c = &m->cpu[cpu];
 
-	if (c->pmu) {
-		c->gone_accesses += c->pmu->access_count;
-		c->gone_pebs_records += c->pmu->pebs_records;
-		c->gone_windows += c->pmu->windows;
-	}
-	c->pmu = sim;
+	for (unsigned k = 0; k < n; k++)
+		for (uint32_t cpu = 0; cpu < m->n; cpu++) {
+			struct md_cpu *c = &m->cpu[cpu];
+			if (c->pmu != pmus[k])
+				continue;
+			c->gone_accesses += c->pmu->access_count;
+			c->gone_pebs_records += c->pmu->pebs_records;
+			c->gone_windows += c->pmu->windows;
+			c->pmu = NULL;
+			bt_sim_free(pmus[k]);
+			free(pmus[k]);
+		}
 	siblings(m);
+}
+
+static unsigned synth_pmus(void *ctx, const struct bt_sim_config *cfg, struct bt_sim **ret,
+			   struct bt_diag *d)
+{
+	struct bt_md *m = ctx;
+	unsigned n = 0;
+
+	for (uint32_t cpu = 0; cpu < m->n; cpu++) {
+		struct md_cpu *c = &m->cpu[cpu];
+		struct bt_sim_config cc = *cfg;
+
+		if (!same_kind(m, cpu, cfg))
+			continue;
+		if (c->defects[0] && (add_defects(&cc.defects, c->defects, d) != BT_OK ||
+				      bt_sim_defects_check(&cc.defects, &cc, d) != BT_OK)) {
+			bt_diag_prefix(d, "--machine defect= on CPU %u", cpu);
+			break;
+		}
+		struct bt_sim *sim = calloc(1, sizeof(*sim));
+		if (!sim || bt_sim_init(sim, &cc) != BT_OK) {
+			free(sim);
+			bt_diag_set(d, "CPU %u's simulated PMU could not be set up", cpu);
+			break;
+		}
+		c->pmu = ret[n++] = sim;
+	}
+	if (n && d->text[0]) {
+		/* all or none */
+		synth_release(m, ret, n);
+		return 0;
+	}
+	if (!n && !d->text[0])
+		bt_diag_set(d, "no CPU of the simulated machine is a %s", cfg->brand);
+	siblings(m);
+	return n;
 }
 
 /* ------------------------------------------------------------ setting up */
@@ -479,9 +538,8 @@ bt_status bt_md_new(const char *text, const char *default_cpu, struct bt_md **re
 					.simulated = true, .ops = &cpu_ops, .ctx = m };
 	m->pmu_arch = (struct bt_arch){ .name = "simulated", .simulated = true, .ops = &pmu_ops,
 					.ctx = m };
-	m->synth = (struct bt_synth_machine){ .ctx = m, .n_cpus = m->n, .same_kind = same_kind,
-					      .cpu_defects = cpu_defects, .set_pmu = set_pmu,
-					      .arch = &m->pmu_arch };
+	m->synth = (struct bt_synth_machine){ .ctx = m, .n_cpus = m->n, .pmus = synth_pmus,
+					      .release = synth_release, .arch = &m->pmu_arch };
 	bt_mpd_on_activity(m->mpd, siblings, m);
 	siblings(m);
 	*ret = m;

@@ -27,7 +27,6 @@ struct bt_synth {
 	/* Every PMU it counts through: &sim, then on a machine
 	 * (sim-run.h bt_synth_machine) one per logical CPU of its kind. */
 	struct bt_sim **pmu;
-	uint32_t *pmu_cpu;             /* pmu[k]'s logical CPU (k >= 1) */
 	unsigned n_pmu;
 	const struct bt_synth_machine *machine;
 	const char *miscount;          /* --sim-miscount */
@@ -88,69 +87,12 @@ static bt_status fail(struct bt_diag *d, const char *fmt, ...)
 	return BT_ERR_UNSUPPORTED;
 }
 
-/* Defects `spec` names, added to *df (sim.h: each defect's parameters
- * belong to its bit). */
-static bt_status add_defects(struct bt_sim_defects *df, const char *spec, struct bt_diag *d)
-{
-	struct bt_sim_defects more;
-
-	if (bt_sim_defects_parse(spec, &more, d) != BT_OK)
-		return BT_ERR_INVALID;
-	if (more.mask & BT_SIM_DEFECT_STUCK_COUNTER)
-		df->stuck_gp = more.stuck_gp;
-	if (more.mask & BT_SIM_DEFECT_NARROW_COUNTER)
-		df->narrow_gp = more.narrow_gp;
-	if (more.mask & BT_SIM_DEFECT_NO_OVERFLOW)
-		df->no_ovf_gp = more.no_ovf_gp;
-	if (more.mask & BT_SIM_DEFECT_FIXED_DEAD)
-		df->dead_fixed = more.dead_fixed;
-	if (more.mask & BT_SIM_DEFECT_DOUBLE_COUNT) {
-		df->double_code = more.double_code;
-		df->double_umask = more.double_umask;
-	}
-	if (more.mask & BT_SIM_DEFECT_UMASK_IGNORED)
-		df->umask_code = more.umask_code;
-	df->mask |= more.mask;
-	return BT_OK;
-}
-
 /* Timed PEBS records carry the workload model's costs (wl-costs.h), a
  * load's by the simulated CPU's latencies. */
 static void pebs_model(struct bt_synth *s, struct bt_sim *sim)
 {
 	sim->pebs_latency = bt_synth_pebs_latency;
 	sim->pebs_latency_ctx = &s->hier;
-}
-
-/* On a machine: a PMU for each of its CPUs of this kind. */
-static bt_status machine_pmus(struct bt_synth *s, const struct bt_sim_config *cfg,
-			      struct bt_diag *d)
-{
-	const struct bt_synth_machine *m = s->machine;
-
-	for (uint32_t cpu = 0; cpu < m->n_cpus; cpu++) {
-		if (!m->same_kind(m->ctx, cpu, cfg))
-			continue;
-		struct bt_sim_config c = *cfg;
-		const char *extra = m->cpu_defects ? m->cpu_defects(m->ctx, cpu) : NULL;
-		if (extra && *extra && (add_defects(&c.defects, extra, d) != BT_OK ||
-					bt_sim_defects_check(&c.defects, &c, d) != BT_OK)) {
-			bt_diag_prefix(d, "CPU %u", cpu);
-			return BT_ERR_INVALID;
-		}
-		struct bt_sim *sim = calloc(1, sizeof(*sim));
-		if (!sim || bt_sim_init(sim, &c) != BT_OK) {
-			free(sim);
-			return fail(d, "the simulated PMU of CPU %u could not be set up", cpu);
-		}
-		pebs_model(s, sim);
-		s->pmu_cpu[s->n_pmu] = cpu;
-		s->pmu[s->n_pmu++] = sim;
-		m->set_pmu(m->ctx, cpu, sim);
-	}
-	if (s->n_pmu == 1)
-		return fail(d, "no CPU of the simulated machine is a %s", cfg->brand);
-	return BT_OK;
 }
 
 static void attach_all(struct bt_synth *s, const struct bt_sim_source *src,
@@ -286,8 +228,7 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 	s->dump_cpu = dc;
 	s->machine = o->machine;
 	s->pmu = calloc(1 + (o->machine ? o->machine->n_cpus : 0), sizeof(*s->pmu));
-	s->pmu_cpu = calloc(1 + (o->machine ? o->machine->n_cpus : 0), sizeof(*s->pmu_cpu));
-	if (!s->pmu || !s->pmu_cpu) {
+	if (!s->pmu) {
 		bt_synth_free(s);
 		return BT_ERR_NOMEM;
 	}
@@ -308,13 +249,17 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 	pebs_model(s, &s->sim);
 	s->miscount = o->miscount;
 	if (s->machine) {
-		bt_status st = machine_pmus(s, &cfg, d);
-		if (st != BT_OK) {
+		/* a PMU per CPU of this kind: each counts on its own */
+		unsigned n = s->machine->pmus(s->machine->ctx, &cfg, s->pmu + 1, d);
+		for (unsigned k = 1; k <= n; k++)
+			pebs_model(s, s->pmu[k]);
+		s->n_pmu += n;
+		if (!n) {
 			bt_synth_free(s);
-			return st;
+			return BT_ERR_INVALID;
 		}
 		note(s, "one simulated PMU per logical CPU: %u CPUs of the simulated machine are "
-			"this kind of core, each counts on its own", s->n_pmu - 1);
+			"this kind of core", n);
 	}
 	*ret = s;
 	return BT_OK;
@@ -324,18 +269,13 @@ void bt_synth_free(struct bt_synth *s)
 {
 	if (!s)
 		return;
-	for (unsigned k = 1; k < s->n_pmu; k++) {
-		s->machine->set_pmu(s->machine->ctx, s->pmu_cpu[k], NULL);
+	for (unsigned k = 0; k < s->n_pmu; k++)
 		bt_sim_detach_sources(s->pmu[k]);
-		bt_sim_free(s->pmu[k]);
-		free(s->pmu[k]);
-	}
-	if (s->n_pmu) {
-		bt_sim_detach_sources(&s->sim);
+	if (s->n_pmu > 1)
+		s->machine->release(s->machine->ctx, s->pmu + 1, s->n_pmu - 1);
+	if (s->n_pmu)
 		bt_sim_free(&s->sim);
-	}
 	free(s->pmu);
-	free(s->pmu_cpu);
 	free(s->entries);
 	free(s->evp);
 	free(s->ev);

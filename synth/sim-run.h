@@ -44,13 +44,13 @@ struct bt_synth;
 struct bt_synth_machine {
 	void *ctx;
 	uint32_t n_cpus;
-	/* Logical CPU `cpu` is a core of the kind cfg describes. */
-	bool (*same_kind)(void *ctx, uint32_t cpu, const struct bt_sim_config *cfg);
-	/* Defects injected into `cpu`'s PMU alone (--sim-defect syntax), or
-	 * NULL. */
-	const char *(*cpu_defects)(void *ctx, uint32_t cpu);
-	/* `cpu`'s PMU is `sim` from now on (NULL: the synth is gone). */
-	void (*set_pmu)(void *ctx, uint32_t cpu, struct bt_sim *sim);
+	/* A PMU of configuration cfg on each CPU of that kind (any defect
+	 * meant for that CPU alone added), into ret (room for n_cpus): how
+	 * many, 0 with the reason in d. They are the machine's. */
+	unsigned (*pmus)(void *ctx, const struct bt_sim_config *cfg, struct bt_sim **ret,
+			 struct bt_diag *d);
+	/* The synth is done with them (their sources detached). */
+	void (*release)(void *ctx, struct bt_sim *const *pmus, unsigned n);
 	/* Forwards each access to the PMU of the calling CPU. */
 	struct bt_arch *arch;
 };
