@@ -48,6 +48,7 @@ struct bt_count_ctx {
 	struct bt_rl_file rl_file;     /* --retire-latency-file */
 	bool have_rl_file;
 	bool no_pebs;                  /* --no-pebs */
+	bool no_default_rl;            /* --no-default-retire-latency */
 	char pebs_why[512];            /* timed PEBS not used: why ("" = usable) */
 	/* events as the planner sees them (index = model event index) */
 	const struct bt_event **evp;

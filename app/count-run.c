@@ -607,6 +607,12 @@ static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsign
 		switch (s->source) {
 		case BT_RL_PUBLISHED:
 			s->detail = c->def->retire_latency_source;
+			for (unsigned d = 0; d < c->def->n_retire_latency; d++)
+				if (!strcmp(c->def->retire_latency[d].event, bt_model_retire_latency_name(c->model, i)) &&
+				    c->def->retire_latency[d].min >= 0) {
+					s->min = c->def->retire_latency[d].min;
+					s->max = c->def->retire_latency[d].max;
+				}
 			break;
 		case BT_RL_FILE:
 			e = bt_rl_file_find(&c->rl_file, bt_model_retire_latency_name(c->model, i));
@@ -655,14 +661,15 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, uint32_
 			k->constants[BT_C_DURATIONTIMEINMILLISECONDS] =
 				(double)tsc * 1e3 / (double)c->tsc_hz;
 	}
-	/* The sources in their order: measured (timed PEBS), the vendor's
-	 * published defaults, the user's file, the formula's own fallback. */
+	/* The sources in their order: measured (timed PEBS), the user's file,
+	 * the published means (perf's and toplev's stand-in for a latency not
+	 * sampled: metrics/rl-published.h), the formula's own fallback. */
 	sample_latencies(c, p, cpu, mw, mask_interrupts, t);
 	unsigned measured = 0;
 	for (unsigned i = 0; i < bt_model_retire_latency_count(c->model); i++)
 		measured += k->retire_latency_source[i] == BT_RL_MEASURED;
-	unsigned filled = bt_counts_use_default_retire_latencies(k);
 	unsigned from_file = c->have_rl_file ? bt_rl_file_apply(&c->rl_file, k) : 0;
+	unsigned filled = c->no_default_rl ? 0 : bt_counts_use_default_retire_latencies(k);
 	rl_sources(c, t, from_file);
 	if (t->latency_noted)
 		return; /* said once, at the first step */
@@ -678,14 +685,16 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, uint32_
 		add_note(t, "%u retire latencies from --retire-latency-file %s (%s)", from_file,
 			 c->rl_file.path, c->rl_file.layout);
 	if (filled)
-		add_note(t, "%u retire latencies not measured: the vendor's "
-			    "published defaults are used (%s)", filled,
+		add_note(t, "%u retire latencies not measured: their published means stand in "
+			    "(%s; --no-default-retire-latency: the formulas' own fallback)", filled,
 			 c->def->retire_latency_source ? c->def->retire_latency_source : "model");
-	else if (bt_model_retire_latency_count(c->model) > measured && !from_file)
-		add_note(t, "%u retire-latency inputs are not measured and have "
-			    "no published default here: the formulas' 'not measured' cases apply, and "
-			    "nodes whose formula has none are not measured (no retire latency)",
-			 bt_model_retire_latency_count(c->model) - measured);
+	if (bt_model_retire_latency_count(c->model) > measured + from_file + filled)
+		add_note(t, "%u retire-latency inputs are not measured and %s: the "
+			    "formulas' fallback (their cap) applies, and nodes whose formula has "
+			    "none are not measured (no retire latency)",
+			 bt_model_retire_latency_count(c->model) - measured - from_file - filled,
+			 c->no_default_rl ? "--no-default-retire-latency leaves out the published means"
+					  : "have no published mean here");
 }
 
 /*
@@ -724,113 +733,20 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 	return BT_OK;
 }
 
-/*
- * A violated consistency rule (metrics/rules.h) says some event does not
- * count as the formulas assume; which one, the counts alone cannot always
- * tell. Every node whose value formula reads an event the rule points at
- * (bt_rule_suspects: a share below 0, its numerator's events; a division
- * by zero, the events that counted 0; any other violation, every event it
- * involves) is untrusted, "RULE" with the rule:
- * shown, marked, never on the bottleneck path, and the run's status is 1
- * (app-main.c). SPR with general counter 1 stuck (STALLS_L2_MISS reads 0):
- * L3_Bound = (STALLS_L2_MISS - STALLS_L3_MISS) / CLK is -46 %, and
- * L2_Bound, which reads STALLS_L2_MISS too, would otherwise be the
- * bottleneck at 69 % (7.7 % without the defect).
- *
- * A level-1 node whose cross-check rule is violated (ARCH with
- * PERF_METRICS: its field's share and the architectural event's differ
- * beyond the rule's tolerance) is untrusted itself, "CROSS": which of the
- * two is wrong the counts cannot tell. An untrust the validation gave
- * (--bring-up) stands: it names the event that failed, and a violated
- * rule that involves such an event points at it alone.
- * Returns how many nodes it marked.
- */
+/* A violated consistency rule untrusts the nodes reading what it points at
+ * (metrics/rules-untrust.c, shared with `replay`). Returns how many nodes it
+ * marked. */
 static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
-	const struct bt_rule_set *rs = c->rules;
-	unsigned nn = bt_model_node_count(c->model), ne = bt_model_event_count(c->model);
-	unsigned n_ev, marked = 0;
-	uint16_t *ev = malloc((ne + 1) * sizeof(*ev));
-	unsigned *rule_of = calloc(ne + 1, sizeof(*rule_of)); /* per event: rule + 1, 0 none */
+	unsigned cross = 0, marked;
 
 	if (!t->untrusted)
-		t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
-	if (!ev || !rule_of || !t->untrusted)
-		goto out;
-	for (unsigned k = 0; k < rs->n; k++) {
-		if (rs->rules[k].kind == BT_RULE_CROSS_CHECK)
-			continue;
-		unsigned n = bt_rule_suspects(rs, k, t->consistency, t->counts, t->result, ev), f = 0;
-		/* --bring-up: an event of the rule that FAILed validation
-		 * explains it (doubled Topdown_Retiring puts level 1 at 184 %):
-		 * its nodes are untrusted already, and the rule's other events
-		 * (the cycles the slots come from) are not suspects */
-		for (unsigned e = 0; c->ev_untrust && e < n; e++)
-			if (strcmp(c->ev_untrust[ev[e]].verdict, "FAIL") == 0)
-				ev[f++] = ev[e];
-		if (f)
-			n = f;
-		for (unsigned e = 0; e < n; e++)
-			if (!rule_of[ev[e]])
-				rule_of[ev[e]] = k + 1;
-	}
-	for (unsigned i = 0; i < nn; i++) {
-		if (t->untrusted[i].event[0] ||
-		    bt_model_node_value_events(c->model, i, c->constants, ev, &n_ev) != BT_OK)
-			continue;
-		for (unsigned e = 0; e < n_ev; e++) {
-			unsigned k = rule_of[ev[e]];
-			if (!k--)
-				continue;
-			const struct bt_rule_verdict *v = &t->consistency->verdict[k];
-			struct bt_untrust *u = &t->untrusted[i];
-			char rule[160], check[240];
-			bt_rule_describe(rs, k, rule, sizeof(rule));
-			snprintf(u->event, sizeof(u->event), "%s", bt_model_event(c->model, ev[e])->name);
-			snprintf(check, sizeof(check), "%s off by %.3g, tolerance %.3g", rule, v->diff,
-				 v->tol);
-			size_t len = strlen(check);
-			if (len >= sizeof(u->check))
-				len = sizeof(u->check) - 1; /* a long sum rule: its start */
-			memcpy(u->check, check, len);
-			u->check[len] = '\0';
-			snprintf(u->verdict, sizeof(u->verdict), "RULE");
-			t->result->exclude[i] |= BT_EXCLUDE_UNTRUSTED;
-			marked++;
-			break;
-		}
-	}
-	for (unsigned k = 0; k < rs->n; k++) {
-		const struct bt_rule *ru = &rs->rules[k];
-		const struct bt_rule_verdict *v = &t->consistency->verdict[k];
-		if (ru->kind != BT_RULE_CROSS_CHECK || v->state != BT_RULE_VIOLATED || ru->node < 0 ||
-		    ru->node_b < 0 || t->untrusted[ru->node].event[0])
-			continue;
-		struct bt_untrust *u = &t->untrusted[ru->node];
-		/* the architectural event: the cross-check node's own event
-		 * (its formula is that event over TOPDOWN.SLOTS) */
-		const char *name = bt_model_node(c->model, (unsigned)ru->node_b)->name;
-		if (bt_model_node_value_events(c->model, (unsigned)ru->node_b, c->constants, ev, &n_ev) ==
-		    BT_OK)
-			for (unsigned e = 0; e < n_ev; e++) {
-				const struct bt_event *x = bt_model_event(c->model, ev[e]);
-				if (strcmp(x->name, "TOPDOWN.SLOTS") != 0) {
-					name = x->name;
-					break;
-				}
-			}
-		snprintf(u->event, sizeof(u->event), "%s", name);
-		snprintf(u->check, sizeof(u->check), "cross-check: %s %.2f%% vs %s %.2f%%, beyond %.0f points",
-			 bt_model_node(c->model, (unsigned)ru->node)->name, v->lhs * 100,
-			 bt_model_node(c->model, (unsigned)ru->node_b)->name, v->rhs * 100, v->tol * 100);
-		snprintf(u->verdict, sizeof(u->verdict), "CROSS");
-		t->result->exclude[ru->node] |= BT_EXCLUDE_UNTRUSTED;
-		c->n_cross_untrusted++;
-		marked++;
-	}
-out:
-	free(ev);
-	free(rule_of);
+		t->untrusted = calloc(bt_model_node_count(c->model) + 1, sizeof(*t->untrusted));
+	if (!t->untrusted)
+		return 0;
+	marked = bt_rules_untrust(t->consistency, t->counts, t->result, c->constants, c->ev_untrust,
+				  t->untrusted, &cross);
+	c->n_cross_untrusted += cross;
 	return marked;
 }
 

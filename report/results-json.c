@@ -389,6 +389,10 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 			}
 			if (run->has_smi)
 				bt_jw_u64(j, "smi", run->smi);
+			if (run->has_sibling) {
+				bt_jw_u64(j, "one_thread_active", run->one_thread_active);
+				bt_jw_u64(j, "ref_xclk", run->ref_xclk);
+			}
 			bt_jw_end(j);
 		}
 		bt_jw_end(j);

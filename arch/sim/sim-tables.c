@@ -69,6 +69,23 @@ bool bt_sim_core_scoped(uint8_t family, unsigned code, unsigned umask)
 	return false;
 }
 
+/* PMCx02B ls_smi_rx, by the event lists Linux perf keeps per Zen
+ * generation (amdzen2/memory.json, amdzen3/memory.json, amdzen4/core.json,
+ * amdzen5/load-store.json; amdzen1's has none) and the family-model ranges
+ * its mapfile.csv gives them: family 17h models 30h and up, 19h, 1Ah.
+ * Decoded here from the signature on its own (APM vol. 3, CPUID
+ * Fn0000_0001_EAX), not with the driver's caps. */
+bool bt_sim_amd_smi_rx(const struct bt_sim_config *c)
+{
+	uint32_t base = (c->signature >> 8) & 0xF, fam = base, model = (c->signature >> 4) & 0xF;
+	if (base == 0xF) {
+		fam += (c->signature >> 20) & 0xFF;
+		model |= ((c->signature >> 16) & 0xF) << 4;
+	}
+	return c->vendor == BT_VENDOR_AMD &&
+	       ((fam == 0x17 && model >= 0x30) || fam == 0x19 || fam == 0x1A);
+}
+
 uint64_t bt_sim_frontend_valid(uint8_t family)
 {
 	switch (family) {

@@ -11,7 +11,8 @@
  * unhalted", THREAD_ANY / REF_XCLK_ANY "... when at least one thread on
  * the physical core is unhalted", UOPS_EXECUTED.CORE 0xB1/0x02 "from any
  * thread". The sibling is active in f of this thread's unhalted cycles,
- * never alone, with this thread's event profile.
+ * never alone, with this thread's event profile, and takes half the core
+ * while both run: the thread's 10000 cycles alone last 10000 / (1 - f/2).
  */
 #include "arch/sim/sim.h"
 #include "tests/unit/lib/test.h"
@@ -107,17 +108,22 @@ TEST(sibling_active_three_quarters)
 {
 	struct bt_arch *a = setup();
 	bt_sim_set_sibling_active(a, 0.75);
-	CHECK_EQ_U64(gp(a, 0x3C, 0x01, 0, 0), 400);      /* this thread's */
-	CHECK_EQ_U64(gp(a, 0x3C, 0x02, 0, 0), 100);      /* 400 x (1 - 0.75) */
-	CHECK_EQ_U64(gp(a, 0x3C, 0x02, 0, ANY), 100);    /* the sibling never runs alone */
-	CHECK_EQ_U64(gp(a, 0x3C, 0x01, 0, ANY), 400);    /* at least one thread unhalted */
-	CHECK_EQ_U64(gp(a, 0x0D, 0x01, 0, 0), 300);      /* per thread: unchanged */
+	/* 1 - 0.75/2 = 0.625: clocks x 1.6 */
+	CHECK_EQ_U64(gp(a, 0x3C, 0x01, 0, 0), 640);      /* this thread's, stretched */
+	CHECK_EQ_U64(gp(a, 0x3C, 0x02, 0, 0), 160);      /* 640 x (1 - 0.75) */
+	CHECK_EQ_U64(gp(a, 0x3C, 0x02, 0, ANY), 160);    /* the sibling never runs alone */
+	CHECK_EQ_U64(gp(a, 0x3C, 0x01, 0, ANY), 640);    /* at least one thread unhalted */
+	CHECK_EQ_U64(gp(a, 0x0D, 0x01, 0, 0), 300);      /* per thread: the same work */
 	CHECK_EQ_U64(gp(a, 0x0D, 0x01, 0, ANY), 525);    /* 300 + 0.75 x 300 */
 	CHECK_EQ_U64(gp(a, 0xB1, 0x02, 0, 0), 21000);    /* core-wide: 12000 + 9000 */
-	CHECK_EQ_U64(gp(a, 0xB1, 0x02, 1, 0), 10000);    /* 9000 + 6750, at most the cycles */
+	CHECK_EQ_U64(gp(a, 0xB1, 0x02, 1, 0), 15750);    /* 9000 + 6750 <= 16000 cycles */
 	CHECK_EQ_U64(fixed(a, 0, true), 14000);          /* instructions of both threads */
 	CHECK_EQ_U64(fixed(a, 0, false), 8000);
-	CHECK_EQ_U64(fixed(a, 1, true), 10000);          /* core clocks: the union */
+	CHECK_EQ_U64(fixed(a, 1, false), 16000);
+	CHECK_EQ_U64(fixed(a, 1, true), 16000);          /* core clocks: the union */
+	/* perf's per-thread core clocks, THREAD / 2 x (1 + OTA / REF_XCLK),
+	 * give back the 10000 the thread needs alone. */
+	CHECK(16000.0 / 2 * (1 + 160.0 / 640) == 10000.0);
 	bt_sim_free(&sim);
 }
 
@@ -126,7 +132,9 @@ TEST(busy_sibling_and_clamping)
 	struct bt_arch *a = setup();
 	bt_sim_set_sibling_active(a, 1);
 	CHECK_EQ_U64(gp(a, 0x3C, 0x02, 0, 0), 0);
+	CHECK_EQ_U64(fixed(a, 1, false), 20000);         /* half the core: twice the time */
 	CHECK_EQ_U64(gp(a, 0x0D, 0x01, 0, ANY), 600);
+	CHECK_EQ_U64(gp(a, 0xB1, 0x02, 1, 0), 18000);
 	bt_sim_set_sibling_active(a, 7);                 /* clamped to 1 */
 	CHECK_EQ_U64(gp(a, 0x3C, 0x02, 0, 0), 0);
 	bt_sim_set_sibling_active(a, -1);                /* clamped to 0 */
