@@ -495,6 +495,7 @@ static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p, uint
 	if (c->no_pebs || c->file_counts || !t->rl || !c->pmu.arch)
 		return;
 	if (!c->pebs_why[0]) {
+		/* its PMU's PERF_CAPABILITIES and MISC_ENABLE, read there */
 		struct pebs_work w = { .c = c, .mw = mw };
 		if (pebs_on(c, p, cpu, &w) != BT_OK)
 			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", w.d.text);

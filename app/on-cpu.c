@@ -158,8 +158,7 @@ static void unaccounted(struct bt_platform *p, uint32_t cpu, const char *fmt, ..
 	if (p->aps_unaccounted++ == 0)
 		snprintf(p->aps_unaccounted_why, sizeof(p->aps_unaccounted_why), "CPU %u %.140s", cpu,
 			 why);
-	printf("baretop: CPU %u %s; it is not accounted for: the run ends with a reset, not a "
-	       "hand-over\n", cpu, why);
+	printf("baretop: CPU %u %s: not accounted for, the run ends with a reset\n", cpu, why);
 }
 
 /* After the MP call: the run's stack figures into the team's, a fault or a
@@ -180,16 +179,14 @@ static bt_status account(struct bt_platform *p, uint32_t cpu, struct bt_ap_run *
 	if (st == BT_OK && !run->returned)
 		st = BT_ERR_TIMEOUT; /* the firmware says done; the job never came back */
 	if (st == BT_ERR_TIMEOUT) {
-		unaccounted(p, cpu, "did not finish within %llu s: the firmware terminated its "
-			    "procedure (INIT leaves the PMU registers as the job left them)",
-			    (unsigned long long)(BT_CPU_JOB_TIMEOUT_US / 1000000));
+		unaccounted(p, cpu, "timed out: the firmware terminated its job (INIT keeps its "
+			    "PMU registers)");
 		return st;
 	}
 	if (st != BT_OK)
 		return st;
 	if (u->overflow) {
-		printf("baretop: a job on CPU %u used more than baretop's %u-byte AP stack: what it "
-		       "computed is not kept\n", cpu, u->size);
+		printf("baretop: a job on CPU %u overran its %u-byte stack\n", cpu, u->size);
 		return BT_ERR_FULL;
 	}
 	if (!run->faults)
@@ -202,48 +199,32 @@ static bt_status account(struct bt_platform *p, uint32_t cpu, struct bt_ap_run *
 	if (f->image_offset && n > 0 && (size_t)n < fault_len)
 		snprintf(fault + n, fault_len - (size_t)n, " = baretop.efi+0x%llx (see baretop.map)",
 			 (unsigned long long)f->image_offset);
-	printf("\nbaretop: %s on CPU %u; the job was abandoned and its procedure returned to the "
-	       "MP services%s\n", fault, cpu,
-	       run->faults == 1 ? " after its cleanup (PMU registers and vector state restored)"
-				: "");
+	printf("\nbaretop: %s on CPU %u; recovered: the job was abandoned%s and the CPU "
+	       "returned to the firmware\n", fault, cpu, run->faults == 1 ? ", cleaned up" : "");
 	if (run->faults >= 2)
-		unaccounted(p, cpu, "faulted again while recovering from a fault: its PMU "
-			    "registers may still be baretop's");
+		unaccounted(p, cpu, "faulted again in its cleanup: its PMU may still be baretop's");
 	return BT_ERR_FAULT;
 }
 
-/* ------------------------------------------------------------ one CPU */
-
-static void single_proc(void *arg, uint64_t entry_sp)
-{
-	bt_ap_run_entry(arg, entry_sp);
-}
-
-static bt_status run_single(struct bt_platform *p, uint32_t cpu, struct bt_cpu_job *job)
-{
-	struct bt_ap_run run;
-
-	if (bt_ap_run_prepare(&run, measured_task, job) != BT_OK)
-		return BT_ERR_NOMEM;
-	bt_status st = p->run_on_cpu(cpu, single_proc, &run, BT_CPU_JOB_TIMEOUT_US);
-	bt_ap_run_finish(&run);
-	return account(p, cpu, &run, st, job->team, job->fault, sizeof(job->fault));
-}
-
-/* ------------------------------------------------------------ several CPUs */
+/* ------------------------------------------------------------ the MP call */
 
 struct task {
 	uint32_t cpu;
-	bool measured;
 	struct bt_ap_run run;
 };
 
 struct group {
 	struct bt_platform *plat;
 	struct bt_cpu_team *team;
-	struct task *tasks;
+	struct task *tasks;          /* [0] the measured job */
 	unsigned n;
 };
+
+/* On the AP of a one-CPU job (StartupThisAP). */
+static void single_proc(void *arg, uint64_t entry_sp)
+{
+	bt_ap_run_entry(arg, entry_sp);
+}
 
 /* On every AP (StartupAllAPs): its task, if it has one. */
 static void group_proc(void *arg, uint64_t entry_sp)
@@ -255,27 +236,33 @@ static void group_proc(void *arg, uint64_t entry_sp)
 		if (g->tasks[k].cpu != me)
 			continue;
 		bt_ap_run_entry(&g->tasks[k].run, entry_sp);
-		if (g->tasks[k].measured)
+		if (k == 0)
 			__atomic_store_n(&g->team->done, 1, __ATOMIC_RELEASE);
 		return;
 	}
 }
 
-static bt_status run_group(struct bt_platform *p, uint32_t cpu, struct bt_cpu_job *job)
+/* The job on its AP, alone (one StartupThisAP) or with its team's partner
+ * and copies (one StartupAllAPs). */
+static bt_status run_on_ap(struct bt_platform *p, uint32_t cpu, struct bt_cpu_job *job,
+			   bool company)
 {
 	struct bt_cpu_team *t = job->team;
-	struct bt_copies *c = t->copies;
-	unsigned n = 1 + (t->partner_cpu >= 0) + (unsigned)(c ? c->n : 0);
+	struct bt_copies *c = company ? t->copies : NULL;
+	unsigned n = 1 + (company && t->partner_cpu >= 0) + (unsigned)(c ? c->n : 0);
 	struct group g = { p, t, calloc(n, sizeof(struct task)), 0 };
 	bt_status st = g.tasks ? BT_OK : BT_ERR_NOMEM;
+	uint32_t n_failed = 0;
 
-	t->done = 0;
-	t->state = PARTNER_IDLE;
+	if (company) {
+		t->done = 0;
+		t->state = PARTNER_IDLE;
+	}
 	if (st == BT_OK) {
-		g.tasks[g.n] = (struct task){ .cpu = cpu, .measured = true };
+		g.tasks[g.n].cpu = cpu;
 		st = bt_ap_run_prepare(&g.tasks[g.n++].run, measured_task, job);
 	}
-	if (st == BT_OK && t->partner_cpu >= 0) {
+	if (st == BT_OK && n > 1 + (unsigned)(c ? c->n : 0)) {
 		g.tasks[g.n].cpu = (uint32_t)t->partner_cpu;
 		st = bt_ap_run_prepare(&g.tasks[g.n++].run, partner_server, t);
 	}
@@ -284,11 +271,11 @@ static bt_status run_group(struct bt_platform *p, uint32_t cpu, struct bt_cpu_jo
 		g.tasks[g.n].cpu = c->cpu[k];
 		st = bt_ap_run_prepare(&g.tasks[g.n++].run, copy_loop, &c->arg[k]);
 	}
-	uint32_t n_failed = 0;
-	if (st == BT_OK && !p->run_on_aps)
+	if (st == BT_OK && company && !p->run_on_aps)
 		st = BT_ERR_UNSUPPORTED;
-	bt_status call = st == BT_OK ? p->run_on_aps(group_proc, &g, BT_CPU_JOB_TIMEOUT_US, &n_failed)
-				     : st;
+	bt_status call = st != BT_OK ? st
+		: company ? p->run_on_aps(group_proc, &g, BT_CPU_JOB_TIMEOUT_US, &n_failed)
+			  : p->run_on_cpu(cpu, single_proc, &g.tasks[0].run, BT_CPU_JOB_TIMEOUT_US);
 	bt_status ret = call;
 	for (unsigned k = 0; k < g.n; k++) {
 		struct task *tk = &g.tasks[k];
@@ -296,11 +283,10 @@ static bt_status run_group(struct bt_platform *p, uint32_t cpu, struct bt_cpu_jo
 		bt_ap_run_finish(&tk->run);
 		if (call != BT_OK && call != BT_ERR_TIMEOUT)
 			continue; /* nothing ran */
-		bt_status s = account(p, tk->cpu, &tk->run, call == BT_ERR_TIMEOUT && !tk->run.returned
-					  ? BT_ERR_TIMEOUT : BT_OK, t,
-				      tk->measured ? job->fault : fault,
-				      tk->measured ? sizeof(job->fault) : sizeof(fault));
-		if (tk->measured)
+		bt_status s = account(p, tk->cpu, &tk->run,
+				      call == BT_ERR_TIMEOUT && !tk->run.returned ? call : BT_OK, t,
+				      k ? fault : job->fault, k ? sizeof(fault) : sizeof(job->fault));
+		if (k == 0)
 			ret = s;
 	}
 	free(g.tasks);
@@ -323,7 +309,7 @@ bt_status bt_cpu_job_run(struct bt_platform *p, uint32_t cpu, struct bt_cpu_job 
 	}
 	if (!p->run_on_cpu)
 		return BT_ERR_UNSUPPORTED;
-	return company ? run_group(p, cpu, job) : run_single(p, cpu, job);
+	return run_on_ap(p, cpu, job, company);
 }
 
 void bt_cpu_job_set_cleanup(struct bt_platform *p, void (*fn)(void *), void *arg)

@@ -211,10 +211,8 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 		if (same_pmu(&d.info, &r->other_cpu[k]))
 			found = r->count_other[k];
 	if (!found && r->n_other >= BT_RUN_MAX_CORE_KINDS - 1) {
-		bt_diag_set(why, "more than %d kinds of core or PMU: core type 0x%x, native model "
-			    "0x%x, IA32_PERF_CAPABILITIES 0x%llx on CPU %u", BT_RUN_MAX_CORE_KINDS,
-			    d.info.core_type, d.info.native_model_id,
-			    (unsigned long long)d.info.pmu.perf_capabilities, cpu);
+		bt_diag_set(why, "more than %d kinds of core or PMU (CPU %u)", BT_RUN_MAX_CORE_KINDS,
+			    cpu);
 	} else if (!found) {
 		int k = r->n_other;
 		r->other_cpu[k] = d.info;
@@ -224,18 +222,13 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 			found = r->count_other[k];
 			bt_count_set_console_ui(found, &r->ui);
 			bt_console_ui_clear(&r->ui);
-			if (bt_cpu_same_core_kind(&d.info, r->cpu))
-				printf("  CPU %u's PMU differs from CPU %u's (IA32_PERF_CAPABILITIES "
-				       "0x%llx, not 0x%llx): %s\n", cpu, r->self_cpu,
-				       (unsigned long long)d.info.pmu.perf_capabilities,
-				       (unsigned long long)r->cpu->pmu.perf_capabilities,
-				       bt_count_describe(found));
-			else
-				printf("  CPU %u is a%s %s (native model 0x%x): %s\n", cpu,
-				       d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
-				       bt_core_type_name(d.info.core_type)
-					       ? bt_core_type_name(d.info.core_type) : "core",
-				       d.info.native_model_id, bt_count_describe(found));
+			printf("  CPU %u is a%s %s (native model 0x%x, IA32_PERF_CAPABILITIES "
+			       "0x%llx): %s\n", cpu, d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
+			       bt_core_type_name(d.info.core_type)
+				       ? bt_core_type_name(d.info.core_type) : "core",
+			       d.info.native_model_id,
+			       (unsigned long long)d.info.pmu.perf_capabilities,
+			       bt_count_describe(found));
 		}
 	}
 	if (cpu < BT_RUN_CPU_CACHE && (found || r->n_other >= BT_RUN_MAX_CORE_KINDS - 1)) {
@@ -279,11 +272,10 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	bt_count_set_team(ctx, NULL);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
-	if (o->counted && o->placement[0] && strstr(o->placement, "PERTURBED")) {
+	if (o->counted && strncmp(o->placement, "PERTURBED", 9) == 0) {
 		size_t k = strlen(o->counted->input_label);
-		snprintf(o->counted->input_label + k, sizeof(o->counted->input_label) - k,
-			 "; PERTURBED: its SMT sibling, baretop's CPU %u, spins in the firmware "
-			 "during every window", r->self_cpu);
+		snprintf(o->counted->input_label + k, sizeof(o->counted->input_label) - k, "; %s",
+			 o->placement);
 	}
 	if (o->counted && bt_tree_outcome_untrusted(o->counted))
 		r->n_untrusted++;
@@ -388,55 +380,47 @@ static bool pick_ap(struct bt_run_phase *r, uint32_t total, const uint32_t *used
 static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, uint32_t asked,
 		       bool may_move, struct team_cpus *t, struct bt_outcome *o)
 {
-	uint32_t total = 0, enabled = 0, used[BT_MAX_COPIES + 2];
-	unsigned n_used = 0;
+	uint32_t total = 0, enabled = 0, used[BT_MAX_COPIES + 2], c;
+	unsigned n = 0, copies = r->opt->copies > 1 ? r->opt->copies - 1 : 0;
 	bool partner = cfg->wl->flags & BT_WL_NEEDS_PARTNER;
-	unsigned copies = r->opt->copies > 1 ? r->opt->copies - 1 : 0;
-	unsigned aps_needed = 1 + partner + copies;
-	char what[80];
+	const char *what = partner ? "its partner CPU" : "the copies";
 
-	snprintf(what, sizeof(what), "%s%s%s", partner ? "its partner CPU" : "",
-		 partner && copies ? " and " : "", copies ? "the copies" : "");
+	if (partner && copies) {
+		set_reason(o, BT_OUTCOME_SKIPPED, "uses a partner CPU itself: no --copies");
+		return false;
+	}
+	if (asked == r->self_cpu && !may_move) {
+		set_reason(o, BT_OUTCOME_SKIPPED, "measured on the APs: baretop's CPU %u waits "
+			   "in the firmware while %s run", r->self_cpu, what);
+		return false;
+	}
 	if (r->plat->cpu_count)
 		r->plat->cpu_count(&total, &enabled);
-	t->measured = asked;
 	t->partner = -1;
 	t->n_copies = 0;
-	if (asked == r->self_cpu) {
-		if (!may_move) {
-			set_reason(o, BT_OUTCOME_SKIPPED, "measured on an AP, not on baretop's CPU %u: "
-				   "%s run at the same time, in one blocking StartupAllAPs that "
-				   "baretop's CPU waits in", r->self_cpu, what);
+	/* the measured CPU (an AP), the partner on another core, the copies */
+	for (unsigned k = 0; k < 1 + partner + copies; k++) {
+		if (k == 0 && asked != r->self_cpu) {
+			c = asked;
+		} else if (!pick_ap(r, total, n ? used : NULL, n,
+				    k == 0 ? r->self_cpu : partner ? used[0] : UINT32_MAX, &c)) {
+			set_reason(o, BT_OUTCOME_SKIPPED, "needs %u APs (the measured CPU and %s): "
+				   "%u CPUs", 1 + partner + copies, what, enabled);
 			return false;
 		}
-		if (!pick_ap(r, total, NULL, 0, r->self_cpu, &t->measured))
-			goto short_of_aps;
-		snprintf(o->placement, sizeof(o->placement), "measured on CPU %u, an AP, not on "
-			 "baretop's CPU %u: %s run at the same time, in one blocking StartupAllAPs "
-			 "that baretop's CPU waits in (after ReadyToBoot the PI spec allows no "
-			 "non-blocking MP call)", t->measured, r->self_cpu, what);
+		used[n++] = c;
+		if (k == 0)
+			t->measured = c;
+		else if (partner)
+			t->partner = (int32_t)c;
+		else
+			t->copies[t->n_copies++] = c;
 	}
-	used[n_used++] = t->measured;
-	if (partner) {
-		uint32_t c;
-		if (!pick_ap(r, total, used, n_used, t->measured, &c))
-			goto short_of_aps;
-		t->partner = (int32_t)c;
-		used[n_used++] = c;
-	}
-	while (t->n_copies < copies) {
-		uint32_t c;
-		if (!pick_ap(r, total, used, n_used, UINT32_MAX, &c))
-			goto short_of_aps;
-		t->copies[t->n_copies++] = c;
-		used[n_used++] = c;
-	}
+	if (t->measured != asked)
+		snprintf(o->placement, sizeof(o->placement), "on CPU %u, an AP: baretop's CPU %u "
+			 "waits in the firmware's StartupAllAPs while %s run", t->measured,
+			 r->self_cpu, what);
 	return true;
-short_of_aps:
-	set_reason(o, BT_OUTCOME_SKIPPED, "needs %u APs besides baretop's CPU %u (the measured "
-		   "CPU and %s, in one blocking StartupAllAPs): %u CPUs are enabled", aps_needed,
-		   r->self_cpu, what, enabled);
-	return false;
 }
 
 /* baretop's CPU spins in the firmware while an AP works (MpLib.c
@@ -446,6 +430,20 @@ short_of_aps:
 static bool bsp_sibling(struct bt_run_phase *r, uint32_t cpu)
 {
 	return same_core(r->plat, cpu, r->self_cpu);
+}
+
+/* --cpu all leaves out the SMT siblings of baretop's CPU (an outcome that
+ * says why, not a failure); named alone (--cpu N) such a CPU is measured,
+ * marked PERTURBED (run_builtin). */
+static bool left_out(struct bt_run_phase *r, struct bt_outcome *o)
+{
+	if (!r->opt->cpu_all || !bsp_sibling(r, o->cpu))
+		return false;
+	set_reason(o, BT_OUTCOME_SKIPPED, "left out: the SMT sibling of baretop's CPU %u, which "
+		   "spins in the firmware while an AP works (--cpu %u: measured, PERTURBED)",
+		   r->self_cpu, o->cpu);
+	print_outcome(r, o);
+	return true;
 }
 
 static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
@@ -469,6 +467,8 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	o->cpu = cpu;
 	o->copies = 1;
 	bt_wl_config_format(cfg, o->params, sizeof(o->params));
+	if (left_out(r, o))
+		return;
 	if (company && !place_team(r, cfg, cpu, !r->opt->cpu_all && !r->opt->n_cpus, &tc, o)) {
 		if (r->opt->cpu_all && cpu == r->self_cpu)
 			; /* the APs' turns measure it */
@@ -481,10 +481,9 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	team.partner_cpu = tc.partner;
 	o->partner_cpu = tc.partner;
 	if (!o->placement[0] && bsp_sibling(r, cpu))
-		snprintf(o->placement, sizeof(o->placement), "PERTURBED: CPU %u is the SMT sibling "
-			 "of baretop's CPU %u, which spins in the firmware's wait for the AP "
-			 "(EDK2 MpLib.c StartupThisAPWorker polls CheckThisAP) during every window: "
-			 "the formulas' idle sibling is not idle", cpu, r->self_cpu);
+		snprintf(o->placement, sizeof(o->placement), "PERTURBED: the SMT sibling of "
+			 "baretop's CPU %u, which spins in the firmware during every window",
+			 r->self_cpu);
 	/* The partner hooks are the team's: the partner loops on its AP in the
 	 * same MP call as the measured job. */
 	struct bt_wl_env wenv;
@@ -604,44 +603,6 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 	print_outcome(r, o);
 }
 
-/* --cpu all leaves out the SMT siblings of baretop's CPU: each workload an
- * outcome that says why, not a failure. Named alone (--cpu N) such a CPU is
- * measured, its tree marked PERTURBED (run_builtin). */
-static void leave_out_sibling(struct bt_run_phase *r, uint32_t cpu,
-			      const struct bt_workload *const *suite, size_t n_suite, unsigned *k)
-{
-	const struct bt_options *opt = r->opt;
-	unsigned n = opt->exec_path ? 1 : opt->n_workloads ? (unsigned)opt->n_workloads
-							   : (unsigned)n_suite;
-
-	printf("  on CPU %u: left out, the SMT sibling of baretop's CPU %u\n", cpu, r->self_cpu);
-	for (unsigned i = 0; i < n; i++) {
-		struct bt_outcome *o = new_outcome(r);
-		struct bt_wl_config cfg;
-		struct bt_diag d;
-
-		++*k;
-		if (!o)
-			return;
-		o->cpu = cpu;
-		o->copies = 1;
-		if (opt->exec_path)
-			snprintf(o->name, sizeof(o->name), "%s", opt->exec_path);
-		else if (opt->n_workloads && bt_wl_config_from_spec(&cfg, opt->workloads[i],
-								     opt->quick ? BT_WL_QUICK
-										: BT_WL_DEFAULT, &d) == BT_OK)
-			snprintf(o->name, sizeof(o->name), "%s", cfg.wl->name);
-		else if (!opt->n_workloads)
-			snprintf(o->name, sizeof(o->name), "%s", suite[i]->name);
-		set_reason(o, BT_OUTCOME_SKIPPED, "left out: CPU %u is the SMT sibling of baretop's "
-			   "CPU %u, which spins in the firmware's wait for the AP (EDK2 MpLib.c "
-			   "StartupThisAPWorker polls CheckThisAP) during every window, so its "
-			   "sibling is never idle as the per-thread formulas assume (--cpu %u "
-			   "measures it, marked PERTURBED)", cpu, r->self_cpu, cpu);
-		print_outcome(r, o);
-	}
-}
-
 /* The CPUs to run on: --cpu all, --cpu LIST, or the current one. */
 static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, struct bt_diag *d)
 {
@@ -743,10 +704,6 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	if (r->count)
 		bt_count_set_console_ui(r->count, &r->ui);
 	for (int c = 0; c < n_cpus; c++) {
-		if (opt->cpu_all && bsp_sibling(r, cpus[c])) {
-			leave_out_sibling(r, cpus[c], suite, n_suite, &k);
-			continue;
-		}
 		if (n_cpus > 1 || cpus[c] != r->self_cpu)
 			printf("  on CPU %u%s\n", cpus[c], cpus[c] == r->self_cpu ? " (baretop's)" : "");
 		if (opt->exec_path) {

@@ -142,16 +142,8 @@ static _Noreturn void park_ap(uint32_t me, uint8_t vector, uint64_t rip, uint64_
 			      const char *fatal, const char *fatal_detail)
 {
 	uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
-	/* Its cleanup first (taken out of the slot, so a fault inside it ends
-	 * here on the second pass), then the record: the BSP must not go on
-	 * (and hand over to an OS) before this CPU's registers are back. */
-	void (*fn)(void *) = __atomic_load_n(&park_cleanup.fn, __ATOMIC_ACQUIRE);
-	if (fn && park_cleanup.apic_id == me &&
-	    __atomic_compare_exchange_n(&park_cleanup.fn, &fn, NULL, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE)) {
-		fn(park_cleanup.arg);
-		ap_fault.cleanup_ran = true;
-	}
+	/* No cleanup here: an AP's are its job's (app/ap-run.h), and this
+	 * fault is outside any job, or in the last of its way back. */
 	ap_fault.vector = vector;
 	ap_fault.apic_id = me;
 	ap_fault.rip = rip;

@@ -91,24 +91,6 @@ uint32_t bt_efi_current_cpu(void)
 	return (uint32_t)self;
 }
 
-/* An AP the firmware had to terminate may have been parked by the fault
- * guard (a fault it could not recover from): said once. */
-static void say_parked(void)
-{
-	static bool said; /* the record is for the program's whole run */
-	struct bt_efi_ap_fault f;
-
-	if (said || !bt_efi_ap_fault(&f))
-		return;
-	said = true;
-	printf("\nbaretop: %s%s%s (vector %u) on the AP with APIC ID %u at RIP 0x%llx", f.fatal ?
-	       f.fatal : "unexpected exception", f.fatal_detail ? ": " : "",
-	       f.fatal_detail ? f.fatal_detail : "", f.vector, f.apic_id, (unsigned long long)f.rip);
-	if (f.offset)
-		printf(" = baretop.efi+0x%llx (see baretop.map)", (unsigned long long)f.offset);
-	printf(", outside any job's stack: it was parked until the firmware's timeout reset it\n");
-}
-
 /*
  * Blocking only: after ReadyToBoot the PI spec has StartupThisAP and
  * StartupAllAPs return EFI_UNSUPPORTED for a non-blocking request
@@ -126,10 +108,8 @@ bt_status bt_efi_run_on_cpu(uint32_t cpu, bt_ap_proc *fn, void *arg, uint64_t ti
 
 	if (!mp)
 		return BT_ERR_UNSUPPORTED;
-	EFI_STATUS st = mp->StartupThisAP(mp, ap_trampoline, cpu, NULL, timeout_us, &c, &finished);
-	if (st == EFI_TIMEOUT)
-		say_parked();
-	return bt_efi_status(st);
+	return bt_efi_status(mp->StartupThisAP(mp, ap_trampoline, cpu, NULL, timeout_us, &c,
+					       &finished));
 }
 
 bt_status bt_efi_run_on_aps(bt_ap_proc *fn, void *arg, uint64_t timeout_us,
@@ -149,7 +129,5 @@ bt_status bt_efi_run_on_aps(bt_ap_proc *fn, void *arg, uint64_t timeout_us,
 			++*ret_n_failed;
 		bt_efi.bs->FreePool(failed);
 	}
-	if (st == EFI_TIMEOUT)
-		say_parked();
 	return bt_efi_status(st);
 }

@@ -399,10 +399,9 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 	if (o->reason[0])
 		fprintf(f, "  %-20s %s\n", "", o->reason);
 	if (o->ap_jobs)
-		fprintf(f, "  %-20s AP stack: %u of baretop's %u bytes%s, %u bytes of the "
-			"firmware's (deepest of %u jobs on CPU %u%s)\n", "", o->ap_stack_used,
-			o->ap_stack_size, o->ap_stack_overflow ? " (OVERFLOW)" : "", o->fw_stack_used,
-			o->ap_jobs, o->cpu, o->partner_cpu >= 0 || o->copies > 1 ? " and its team" : "");
+		fprintf(f, "  %-20s AP stack: %u of %u bytes%s, firmware's %u (%u jobs)\n", "",
+			o->ap_stack_used, o->ap_stack_size, o->ap_stack_overflow ? " OVERFLOW" : "",
+			o->fw_stack_used, o->ap_jobs);
 	if (o->counted)
 		bt_tree_outcome_print(f, o->counted, verbose, styler);
 }

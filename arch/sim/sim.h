@@ -153,11 +153,30 @@ enum bt_sim_family {
 #define BT_SIM_INIT_PEBS      (1u << 6)
 #define BT_SIM_INIT_ALL       0x7Fu
 
-/* One CPUID answer of a real part (arch/sim/sim-parts.c). */
+/* One CPUID answer of a real part (arch/sim/sim-parts.c), its leaf and
+ * subleaf in one word (the tables are data of the EFI image: 20 bytes a
+ * row, not 24): bits 31:30 the leaf's range (0, 4000_0000H, 8000_0000H),
+ * 23:8 the leaf within it, 7:0 the subleaf. */
 struct bt_sim_cpuid_leaf {
-	uint32_t leaf, subleaf;
+	uint32_t id;               /* BT_SIM_LEAF_ID(leaf, subleaf) */
 	uint32_t eax, ebx, ecx, edx;
 };
+#define BT_SIM_LEAF_ID(leaf, sub)                                                    \
+	((((uint32_t)(leaf)) & 0xC0000000u) | ((((uint32_t)(leaf)) & 0xFFFFu) << 8) | \
+	 (((uint32_t)(sub)) & 0xFFu))
+/* Whether a leaf and subleaf have an id (every leaf baretop reads has). */
+static inline bool bt_sim_leaf_fits(uint32_t leaf, uint32_t subleaf)
+{
+	return !(leaf & 0x3FFF0000u) && subleaf < 256;
+}
+static inline uint32_t bt_sim_leaf_of(const struct bt_sim_cpuid_leaf *e)
+{
+	return (e->id & 0xC0000000u) | ((e->id >> 8) & 0xFFFFu);
+}
+static inline uint32_t bt_sim_subleaf_of(const struct bt_sim_cpuid_leaf *e)
+{
+	return e->id & 0xFFu;
+}
 
 /* A real part's CPUID answers: one dump block (one kind of core) of
  * ../shared/reference/cpuid/<dump>.cpuid, its first CPU being `cpu`. */
