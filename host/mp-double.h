@@ -116,7 +116,7 @@ struct bt_mpd_ap_record {
 /* The context an exception handler gets and may change (a subset of
  * EFI_SYSTEM_CONTEXT_X64). */
 struct bt_mpd_context {
-	uint8_t vector;              /* 0 #DE, 6 #UD, 13 #GP, 14 #PF */
+	uint8_t vector;              /* 0 #DE, 3 #BP, 6 #UD, 13 #GP, 14 #PF */
 	uint64_t rip, rsp, rflags, rax, rdi, cr2;
 };
 struct bt_mpd;
