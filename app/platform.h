@@ -22,7 +22,7 @@
 #include "pmu/cpu-info.h"
 #include "workloads/workload.h"
 
-struct bt_synth_machine;
+struct bt_sim_machine;
 
 /* What an AP runs for baretop (platform.h run_on_cpu, run_on_aps). */
 typedef void bt_ap_proc(void *arg, uint64_t entry_sp);
@@ -65,7 +65,7 @@ struct bt_platform {
 	/* A simulated machine's PMUs, one per logical CPU (the hosted machine
 	 * double, host/machine-double.h): --sim counts on them
 	 * (synth/sim-run.h). NULL on a real machine. */
-	const struct bt_synth_machine *sim_machine;
+	const struct bt_sim_machine *sim_machine;
 	/*
 	 * Counting through the operating system's PMU driver instead of
 	 * baretop's registers (--backend=perf; hosted: Linux perf_event,
@@ -159,8 +159,11 @@ struct bt_platform {
 	 * page size (dtlb-walk) are taken from it. */
 	void (*memory_pages)(const void *addr, uint64_t len, struct bt_page_span *ret);
 
-	/* What the workloads need from the platform: code and data memory, a
-	 * partner CPU. env.cpu is filled by the program after detection. */
+	/* What the workloads need from the platform: code and data memory, and
+	 * where the platform can start work beside a running caller (hosted
+	 * Linux: a thread) a partner CPU; without that (UEFI after ReadyToBoot)
+	 * the partner is the program's (app/on-cpu.h). env.cpu is filled by
+	 * the program after detection. */
 	struct bt_wl_env workload_env;
 
 	/*

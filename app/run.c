@@ -382,10 +382,10 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 {
 	uint32_t total = 0, enabled = 0, used[BT_MAX_COPIES + 2], c;
 	unsigned n = 0, copies = r->opt->copies > 1 ? r->opt->copies - 1 : 0;
-	bool partner = cfg->wl->flags & BT_WL_NEEDS_PARTNER;
+	bool partner = (cfg->wl->flags & BT_WL_NEEDS_PARTNER) && !r->plat->workload_env.start_partner;
 	const char *what = partner ? "its partner CPU" : "the copies";
 
-	if (partner && copies) {
+	if ((cfg->wl->flags & BT_WL_NEEDS_PARTNER) && copies) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "uses a partner CPU itself: no --copies");
 		return false;
 	}
@@ -418,8 +418,7 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 	}
 	if (t->measured != asked)
 		snprintf(o->placement, sizeof(o->placement), "on CPU %u, an AP: baretop's CPU %u "
-			 "waits in the firmware's StartupAllAPs while %s run", t->measured,
-			 r->self_cpu, what);
+			 "waits in the firmware while %s run", t->measured, r->self_cpu, what);
 	return true;
 }
 
@@ -439,9 +438,8 @@ static bool left_out(struct bt_run_phase *r, struct bt_outcome *o)
 {
 	if (!r->opt->cpu_all || !bsp_sibling(r, o->cpu))
 		return false;
-	set_reason(o, BT_OUTCOME_SKIPPED, "left out: the SMT sibling of baretop's CPU %u, which "
-		   "spins in the firmware while an AP works (--cpu %u: measured, PERTURBED)",
-		   r->self_cpu, o->cpu);
+	set_reason(o, BT_OUTCOME_SKIPPED, "left out: the SMT sibling of baretop's CPU %u, busy "
+		   "in the firmware (--cpu %u: PERTURBED)", r->self_cpu, o->cpu);
 	print_outcome(r, o);
 	return true;
 }
@@ -454,7 +452,10 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	struct bt_diag d = { "" };
 	struct bt_cpu_team team = { .partner_cpu = -1 };
 	struct team_cpus tc = { .measured = cpu, .partner = -1 };
-	bool company = (cfg->wl->flags & BT_WL_NEEDS_PARTNER) || r->opt->copies > 1;
+	/* A platform that can start a partner while its caller runs (hosted
+	 * Linux: a thread) gives it through env; otherwise it is the team's. */
+	bool own_partner = (cfg->wl->flags & BT_WL_NEEDS_PARTNER) && !env->start_partner;
+	bool company = own_partner || r->opt->copies > 1;
 
 	if (!bt_boot_run_budget_left(r->boot))
 		bt_console_ui_clear(&r->ui);   /* the line "NOT RUN" replaces the progress line */
@@ -482,12 +483,12 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	o->partner_cpu = tc.partner;
 	if (!o->placement[0] && bsp_sibling(r, cpu))
 		snprintf(o->placement, sizeof(o->placement), "PERTURBED: the SMT sibling of "
-			 "baretop's CPU %u, which spins in the firmware during every window",
-			 r->self_cpu);
-	/* The partner hooks are the team's: the partner loops on its AP in the
-	 * same MP call as the measured job. */
-	struct bt_wl_env wenv;
-	bt_cpu_team_env(&team, env, &wenv);
+			 "baretop's CPU %u, busy in the firmware", r->self_cpu);
+	/* The team's partner loops on its AP in the same MP call as the
+	 * measured job. */
+	struct bt_wl_env wenv = *env;
+	if (own_partner)
+		bt_cpu_team_env(&team, env, &wenv);
 	bt_status st = bt_wl_setup(&inst, cfg, &wenv, &d);
 	if (st == BT_ERR_UNSUPPORTED) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "%s", d.text);

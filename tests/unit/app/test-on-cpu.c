@@ -273,3 +273,31 @@ TEST(the_partner_runs_beside_the_measured_job_in_one_startup_all_aps)
 	CHECK_EQ_INT(bt_cpu_job_run(&f.p, 0, &job), BT_ERR_INVALID);
 	teardown(&f);
 }
+
+/* A failed check in a job (bt_efi_fatal on an AP, a failed BT_ASSERT) is not
+ * an exception: the job abandons itself the same way. */
+static void failing_check(void *p)
+{
+	static const struct bt_ap_fault f = { .fatal = "assertion failed", .detail = "x > 0" };
+
+	bt_cpu_job_set_cleanup(p, count_cleanup, NULL);
+	CHECK(bt_ap_abandon_here(&f)); /* does not return when it works */
+	CHECK_MSG(false, "bt_ap_abandon_here returned in a job");
+}
+
+TEST(a_failed_check_in_a_job_abandons_it)
+{
+	struct fixture f;
+
+	if (!setup(&f, "2x1,cpu=skl"))
+		return;
+	cleanups = 0;
+	struct bt_cpu_job job = { .arch = f.p.arch, .work = failing_check, .ctx = &f.p };
+	CHECK_EQ_INT(bt_cpu_job_run(&f.p, 1, &job), BT_ERR_FAULT);
+	CHECK_EQ_INT(cleanups, 1);
+	CHECK_MSG(strstr(job.fault, "assertion failed: x > 0"), "%s", job.fault);
+	/* outside any job (baretop's own CPU) it has nothing to abandon */
+	static const struct bt_ap_fault g = { .fatal = "check" };
+	CHECK(!bt_ap_abandon_here(&g));
+	teardown(&f);
+}
