@@ -322,21 +322,30 @@ struct selftest {
 	struct bt_platform *plat;
 	void (*cleanup)(void *);
 	void *arg;
+	bool lost;
 };
+
+static void ud2_cleanup(void *p)
+{
+	((struct bt_platform *)p)->crash_test();
+}
 
 static void ud2_work(void *p)
 {
 	struct selftest *s = p;
 
+	/* the last cleanup to run: after the caller's */
+	if (s->lost)
+		bt_ap_run_on_abandon(ud2_cleanup, s->plat);
 	if (s->cleanup)
 		bt_ap_run_on_abandon(s->cleanup, s->arg);
 	s->plat->crash_test();
 }
 
 bt_status bt_cpu_fault_selftest(struct bt_platform *p, uint32_t cpu, void (*cleanup)(void *),
-				void *arg)
+				void *arg, bool lost)
 {
-	struct selftest s = { p, cleanup, arg };
+	struct selftest s = { p, cleanup, arg, lost };
 	struct bt_cpu_job job = { .arch = p->arch, .work = ud2_work, .ctx = &s };
 
 	if (cpu == p->current_cpu())

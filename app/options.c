@@ -64,6 +64,7 @@ FLAG(no_results)
 FLAG(no_config)
 FLAG(fault_selftest)
 FLAG(fault_selftest_ap)
+FLAG(fault_selftest_ap_lost)
 FLAG(crash_test)
 FLAG(stack_smash_test)
 FLAG(assert_test)
@@ -575,6 +576,9 @@ static const struct option_def options[] = {
 	{ NULL, "fault-selftest-ap", 0, ARG_NONE, NULL,
 	  "execute an unguarded UD2 in a job on another CPU: baretop must report it, bring "
 	  "that CPU back to the firmware and go on", set_fault_selftest_ap },
+	{ NULL, "fault-selftest-ap-lost", 0, ARG_NONE, NULL,
+	  "as --fault-selftest-ap, its cleanup faulting too: the run must end with a reset",
+	  set_fault_selftest_ap_lost },
 	{ NULL, "crash-test", 0, ARG_NONE, NULL,
 	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the machine "
 	  "powered off (with --qemu-exit, as a failure; under --run, reset); to test unattended "

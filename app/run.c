@@ -177,8 +177,7 @@ static void detect_work(void *p)
 static bool same_pmu(const struct bt_cpu_info *a, const struct bt_cpu_info *b)
 {
 	return bt_cpu_same_core_kind(a, b) && a->pmu.perf_capabilities == b->pmu.perf_capabilities &&
-	       a->pmu.quirks == b->pmu.quirks && a->pmu.gp_mask == b->pmu.gp_mask &&
-	       a->pmu.fixed_mask == b->pmu.fixed_mask;
+	       a->pmu.quirks == b->pmu.quirks;
 }
 
 /* The count context for `cpu`, decided on that CPU: its kind of core
@@ -191,11 +190,8 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 		return NULL;
 	if (cpu == r->self_cpu)
 		return r->count;
-	if (cpu < BT_RUN_CPU_CACHE && r->ctx_known[cpu]) {
-		if (!r->ctx_of[cpu])
-			bt_diag_set(why, "CPU %u cannot count (said before)", cpu);
+	if (cpu < BT_RUN_CPU_CACHE && r->ctx_known[cpu])
 		return r->ctx_of[cpu];
-	}
 	struct bt_count_ctx *found = NULL;
 	struct bt_cpu_job probe = { .arch = r->plat->arch, .work = NULL };
 	struct detect_job d = { .arch = r->plat->arch, .tsc_hz = r->cpu->tsc_hz };
@@ -222,16 +218,14 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 			found = r->count_other[k];
 			bt_count_set_console_ui(found, &r->ui);
 			bt_console_ui_clear(&r->ui);
-			printf("  CPU %u is a%s %s (native model 0x%x, IA32_PERF_CAPABILITIES "
-			       "0x%llx): %s\n", cpu, d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
+			printf("  CPU %u is a%s %s (native model 0x%x): %s\n", cpu,
+			       d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
 			       bt_core_type_name(d.info.core_type)
 				       ? bt_core_type_name(d.info.core_type) : "core",
-			       d.info.native_model_id,
-			       (unsigned long long)d.info.pmu.perf_capabilities,
-			       bt_count_describe(found));
+			       d.info.native_model_id, bt_count_describe(found));
 		}
 	}
-	if (cpu < BT_RUN_CPU_CACHE && (found || r->n_other >= BT_RUN_MAX_CORE_KINDS - 1)) {
+	if (cpu < BT_RUN_CPU_CACHE && found) {
 		r->ctx_known[cpu] = true;
 		r->ctx_of[cpu] = found;
 	}

@@ -15,7 +15,9 @@
 #  2. timed PEBS on CPU 2 of a hybrid Lunar Lake (P-cores 0-3): the records
 #     are written by CPU 2's PMU, none by CPU 0's;
 #  3. --fault-selftest-ap with idle APs in the MWAIT loop: the AP recovers,
-#     nothing is left for ExitBootServices to wait for.
+#     nothing is left for ExitBootServices to wait for; with
+#     --fault-selftest-ap-lost (its cleanup faults too) the CPU is not
+#     accounted for and the run does not hand over.
 set -uo pipefail
 make -s -j2 host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=build/baretop-host
@@ -103,6 +105,18 @@ if "$bin" run --machine 2x1,loop=mwait --sim=skl --fault-selftest-ap --no-worklo
   ok "--fault-selftest-ap (MWAIT loop): the AP recovered, the hand-over check passes"
 else
   bad "--fault-selftest-ap"; tail -8 "$work/fault.out"
+fi
+
+# The fault in the recovery (--fault-selftest-ap-lost): the CPU cannot be
+# accounted for, the program says so (aps_unaccounted), the run may not hand
+# over (a reset ends it: app/boot-policy.h).
+if "$bin" run --machine 2x1,loop=mwait --sim=skl --fault-selftest-ap-lost --no-workloads \
+     --no-results >"$work/lost.out" 2>&1 &&
+   grep -q "CPU 1 faulted again in its cleanup" "$work/lost.out" &&
+   grep -q "hand-over not attempted: 1 CPUs not accounted for" "$work/lost.out"; then
+  ok "--fault-selftest-ap-lost: CPU 1 not accounted for, no hand-over"
+else
+  bad "--fault-selftest-ap-lost"; tail -8 "$work/lost.out"
 fi
 
 printf 'machine double: %.1fs\n' "$(echo "$(date +%s.%N) - $t0" | bc)"

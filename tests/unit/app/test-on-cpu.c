@@ -206,9 +206,16 @@ TEST(fault_selftest_on_an_ap)
 	if (!setup(&f, "4x1,cpu=skl"))
 		return;
 	cleanups = 0;
-	CHECK_EQ_INT(bt_cpu_fault_selftest(&f.p, 3, count_cleanup, NULL), BT_ERR_FAULT);
+	CHECK_EQ_INT(bt_cpu_fault_selftest(&f.p, 3, count_cleanup, NULL, false), BT_ERR_FAULT);
 	CHECK_EQ_INT(cleanups, 1);
-	CHECK_EQ_INT(bt_cpu_fault_selftest(&f.p, 0, count_cleanup, NULL), BT_ERR_UNSUPPORTED);
+	CHECK_EQ_INT(f.p.aps_unaccounted, 0);
+	CHECK_EQ_INT(bt_cpu_fault_selftest(&f.p, 0, count_cleanup, NULL, false), BT_ERR_UNSUPPORTED);
+	/* --fault-selftest-ap-lost: the caller's cleanup runs, then the fault
+	 * in the recovery */
+	cleanups = 0;
+	CHECK_EQ_INT(bt_cpu_fault_selftest(&f.p, 2, count_cleanup, NULL, true), BT_ERR_FAULT);
+	CHECK_EQ_INT(cleanups, 1);
+	CHECK_EQ_INT(f.p.aps_unaccounted, 1);
 	teardown(&f);
 }
 
