@@ -205,8 +205,14 @@ $(EFI_DIR)/libefi-weak.a: $(GNUEFI_LIB)/libefi.a
 #    stripped"; its label is made global here so -u roots it) and .sbat
 #    (efi/sbat.S marks it retained, "R"); the link checks both are there.
 #  - efi/exports.ver: no dynamic symbols (the .dynsym objcopy copies
-#    was 26 KB of names nothing reads: gnu-efi's _relocate applies the
-#    R_X86_64_RELATIVE entries of .rela, which need no symbol).
+#    was 26 KB of names nothing reads: the image's _relocate applies
+#    R_X86_64_RELATIVE relocations, which need no symbol).
+#  - -z pack-relative-relocs: those relocations as RELR (.relr.dyn, 8 bytes
+#    per run of pointers) instead of RELA (.rela, 24 bytes per pointer):
+#    ~1.3 KB instead of ~86 KB. gnu-efi's _relocate reads only RELA, so
+#    efi/relocate.c replaces it (base/elf-reloc.h applies both); the link
+#    checks that the image has its RELR table and that libgnuefi.a's
+#    relocator was not linked.
 $(EFI_DIR)/crt0-efi-x86_64.o: $(GNUEFI_LIB)/crt0-efi-x86_64.o
 	@mkdir -p $(@D)
 	$(Q)objcopy --globalize-symbol=label1 $< $@
@@ -214,7 +220,7 @@ $(EFI_DIR)/crt0-efi-x86_64.o: $(GNUEFI_LIB)/crt0-efi-x86_64.o
 $(EFI_DIR)/baretop.so: $(EFI_OBJS) $(EFI_DIR)/libefi-weak.a $(EFI_DIR)/crt0-efi-x86_64.o efi/exports.ver
 	@echo "  LD    $@"
 	$(Q)ld -nostdlib -znocombreloc -shared -Bsymbolic -z noexecstack -T $(GNUEFI_LIB)/elf_x86_64_efi.lds \
-	  --gc-sections -u label1 --version-script=efi/exports.ver \
+	  --gc-sections -z pack-relative-relocs -u label1 --version-script=efi/exports.ver \
 	  $(EFI_DIR)/crt0-efi-x86_64.o $(EFI_OBJS) -L$(NEWLIB)/lib \
 	  --start-group -lc -lm $(EFI_DIR)/libefi-weak.a $(GNUEFI_LIB)/libgnuefi.a $(LIBGCC) --end-group \
 	  -Map=$(EFI_DIR)/baretop.map -o $@
@@ -222,13 +228,15 @@ $(EFI_DIR)/baretop.so: $(EFI_OBJS) $(EFI_DIR)/libefi-weak.a $(EFI_DIR)/crt0-efi-
 	  echo "error: unresolved symbols in $@:"; nm -D $@ | grep ' U '; exit 1; fi
 	$(Q)for s in .reloc .sbat; do readelf -SW $@ | grep -q " $$s " || { \
 	  echo "error: $@ lost section $$s (--gc-sections)"; exit 1; }; done
+	$(Q)readelf -dW $@ | grep -q '(RELR)' && ! grep -q 'libgnuefi.a(reloc_' $(EFI_DIR)/baretop.map || { \
+	  echo "error: $@: relocations not packed as RELR, or gnu-efi's RELA-only _relocate linked (efi/relocate.c)"; exit 1; }
 
 # .sbat (efi/sbat.S): shim's SBAT data. --strip-all: no COFF symbol table
 # after the sections (deprecated in images; sbsign warns of the gap).
 $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi: $(EFI_DIR)/baretop.so
 	@echo "  EFI   $@"
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
-	  -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat --strip-all --target efi-app-x86_64 --subsystem=10 $< $@
+	  -j '.rel.*' -j '.rela.*' -j .relr.dyn -j .reloc -j .sbat --strip-all --target efi-app-x86_64 --subsystem=10 $< $@
 	@echo "  SIZE  $@: $$(stat -c %s $@) bytes (budget 1048576: tests/suite/11-efi-size.sh)"
 
 EFI_APP := $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi
