@@ -55,15 +55,20 @@ int bt_mkdir_p(const char *dir)
 
 static unsigned read_hint(const char *dir)
 {
-	char path[300];
+	char path[300], line[24];
 	unsigned seq = 1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
 	f = fopen(path, "r");
 	if (f) {
-		if (fscanf(f, "%u", &seq) != 1 || seq == 0 || seq > BT_RESULTS_MAX_SEQ)
-			seq = 1;
+		/* strtoul, not fscanf: scanf is 10 KB of baretop.efi for this one number */
+		size_t n = fread(line, 1, sizeof(line) - 1, f);
+		char *end;
+		line[n] = '\0';
+		unsigned long v = strtoul(line, &end, 10);
+		if (end != line && v >= 1 && v <= BT_RESULTS_MAX_SEQ)
+			seq = (unsigned)v;
 		fclose(f);
 	}
 	return seq;

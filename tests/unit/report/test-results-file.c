@@ -142,6 +142,37 @@ TEST(a_stale_or_broken_hint_only_costs_probes)
 	remove_tree(root);
 }
 
+/* The hint names the first number tried: a whole number 1..max, with
+ * leading blanks; anything else starts again at 1. */
+TEST(the_hint_is_read_as_a_number_in_range)
+{
+	static const struct {
+		const char *hint;
+		unsigned seq;
+	} cases[] = {
+		{ "7\n", 7 }, { "  12\n", 12 }, { "\n5", 5 }, { "3 junk", 3 }, { "0\n", 1 },
+		{ "999999\n", 999999 }, { "1000000\n", 1 }, { "-3\n", 1 }, { "", 1 }, { "x9", 1 },
+	};
+	char dir[128], path[160];
+	struct bt_diag d;
+	struct bt_results_written w;
+
+	CHECK_EQ_U64(BT_RESULTS_MAX_SEQ, 999999);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fresh_dir();
+		snprintf(dir, sizeof(dir), "%s/r", root);
+		CHECK_EQ_INT(bt_mkdir_p(dir), 0);
+		snprintf(path, sizeof(path), "%s/next-sequence", dir);
+		FILE *f = fopen(path, "w");
+		fputs(cases[i].hint, f);
+		fclose(f);
+		CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, &d), BT_OK);
+		CHECK_MSG(w.seq == cases[i].seq, "hint \"%s\": sequence %u, expected %u", cases[i].hint, w.seq,
+			  cases[i].seq);
+		remove_tree(root);
+	}
+}
+
 TEST(leftover_temporary_file_is_replaced)
 {
 	char dir[128], path[160];
