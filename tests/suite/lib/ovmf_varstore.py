@@ -21,7 +21,8 @@ whose State is VAR_ADDED (0x3F) is live; older copies are marked deleted.
 
 set_variable() writes one as EDK2's variable driver would (the old copy
 marked VAR_DELETED, a new record appended in the erased space), for tests
-that need boot options in a store before the firmware boots.
+that need boot options in a store before the firmware boots;
+delete_variable() marks the live copy VAR_DELETED.
 """
 import struct, sys, uuid
 
@@ -99,26 +100,45 @@ def set_variable(blob, name, guid, attributes, data):
     return blob
 
 
+def delete_variable(blob, name, guid):
+    """A new bytearray with NAME-GUID deleted as EDK2 deletes one: its live
+    record marked VAR_DELETED in place (no new record)."""
+    list(variables(bytes(blob)))
+    recs, _, _ = records(bytes(blob))
+    blob = bytearray(blob)
+    for off, n, g, st, _ in recs:
+        if n == name and g == uuid.UUID(guid) and st == VAR_ADDED:
+            blob[off + 2] = st & VAR_DELETED
+    return blob
+
+
 def find(blob, name, guid):
     live = [d for n, g, s, d in variables(blob) if n == name and g == uuid.UUID(guid) and s == VAR_ADDED]
     return live[-1] if live else None
 
 
-STATUS = ['none', 'ok', 'failed', 'no-results', 'hung', 'budget']
+STATUS = ['none', 'ok', 'failed', 'no-results', 'hung', 'budget', 'crashed', 'cpus-left']
 
 
 def decode_baretop(data):
     """The layout of app/README.md ("The boot state variable"), written again
-    here from the table, not from baretop's code."""
-    if len(data) != 40:
-        raise ValueError(f'{len(data)} bytes, not 40')
+    here from the table, not from baretop's code: version 2 (72 bytes), or
+    version 1 (its first 40)."""
+    if len(data) < 8:
+        raise ValueError(f'{len(data)} bytes')
     magic, version, length = struct.unpack_from('<4sHH', data, 0)
-    if magic != b'BAST' or version != 1 or length != 40:
-        raise ValueError(f'header {magic!r} v{version} len {length}')
+    size = {1: 40, 2: 72}.get(version)
+    if magic != b'BAST' or size is None or length != size or len(data) != size:
+        raise ValueError(f'header {magic!r} v{version} len {length}, {len(data)} bytes')
     names = ['flags', 'boots', 'runs', 'completed', 'hung', 'last_sequence', 'last_status',
              'boots_since_run']
     d = dict(zip(names, struct.unpack_from('<8I', data, 8)))
+    d['version'] = version
+    if version == 2:
+        d['resets'], d['bootnext_failures'] = struct.unpack_from('<2I', data, 40)
+        d['reset_count'], d['bootnext_count'], d['run_tag'] = struct.unpack_from('<3Q', data, 48)
     d['in_progress'] = bool(d['flags'] & 1)
+    d['hand_over_next'] = bool(d['flags'] & 8)
     d['last_status'] = STATUS[d['last_status']] if d['last_status'] < len(STATUS) else 'unknown'
     return d
 
