@@ -228,7 +228,9 @@ $(EFI_DIR)/libefi-weak.a: $(GNUEFI_LIB)/libefi.a
 #    ~1.3 KB instead of ~86 KB. gnu-efi's _relocate reads only RELA, so
 #    efi/relocate.c replaces it (base/elf-reloc.h applies both); the link
 #    checks that the image has its RELR table and that libgnuefi.a's
-#    relocator was not linked.
+#    relocator was not linked. In the PE the section is .relr: a name over
+#    8 characters would need a COFF string table after the sections, a gap
+#    sbsign warns of (_relocate finds the table through _DYNAMIC anyway).
 $(EFI_DIR)/crt0-efi-x86_64.o: $(GNUEFI_LIB)/crt0-efi-x86_64.o
 	@mkdir -p $(@D)
 	$(Q)objcopy --globalize-symbol=label1 $< $@
@@ -256,7 +258,7 @@ $(EFI_DIR)/baretop.so: $(EFI_OBJS) $(EFI_DIR)/libefi-weak.a $(EFI_DIR)/crt0-efi-
 $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi: $(EFI_DIR)/baretop.so tools/pe-nx-compat.sh
 	@echo "  EFI   $@"
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
-	  -j '.rel.*' -j '.rela.*' -j .relr.dyn -j .reloc -j .sbat --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
+	  -j '.rel.*' -j '.rela.*' -j .relr.dyn --rename-section .relr.dyn=.relr -j .reloc -j .sbat --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
 	$(Q)sh tools/pe-nx-compat.sh $@.tmp && mv $@.tmp $@
 	@echo "  SIZE  $@: $$(stat -c %s $@) bytes (budget 983040: tests/suite/11-efi-size.sh)"
 
