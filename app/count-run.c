@@ -47,7 +47,7 @@ struct measure_job {
 	bt_status st;
 };
 
-/* A park cleanup (platform.h): the CPU is being parked after a fault, in
+/* A job's cleanup (app/on-cpu.h): the job is abandoned after a fault, in
  * mid-run perhaps: stop its counters and restore every PMU register. */
 static void close_session_on_park(void *s)
 {
@@ -58,7 +58,7 @@ static void park_cleanup_hook(void *ctx, struct bt_pmu_session *s)
 {
 	struct bt_platform *p = ctx;
 
-	p->set_park_cleanup(s ? close_session_on_park : NULL, s);
+	bt_cpu_job_set_cleanup(p, s ? close_session_on_park : NULL, s);
 }
 
 /* Runs on the measured CPU: no firmware calls, no printing. */
@@ -121,6 +121,11 @@ void bt_count_set_console_ui(struct bt_count_ctx *c, struct bt_console_ui *ui)
 void bt_count_set_boot(struct bt_count_ctx *c, const struct bt_boot_run *b)
 {
 	c->boot = b;
+}
+
+void bt_count_set_team(struct bt_count_ctx *c, struct bt_cpu_team *t)
+{
+	c->team = t;
 }
 
 struct group_progress {
@@ -296,10 +301,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		job->opts.budget_ticks = left ? left : 1; /* 0 would mean no budget */
 		job->opts.clock = p->arch;  /* the budget's clock, also under --sim */
 	}
-	if (p->set_park_cleanup) {
-		job->opts.session_hook = park_cleanup_hook;
-		job->opts.session_hook_ctx = p;
-	}
+	job->opts.session_hook = park_cleanup_hook;
+	job->opts.session_hook_ctx = p;
 	struct group_progress gp = { c->ui, step->level };
 	if (c->ui && p->current_cpu && cpu == p->current_cpu()) {
 		job->opts.group_hook = group_progress;
@@ -308,7 +311,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	/* The job's own instructions (vector state, CPUID on that CPU) go to
 	 * the real CPU; only the counting goes through c->pmu.arch, which may be
 	 * the simulated PMU. */
-	struct bt_cpu_job cj = { .arch = p->arch, .work = measure_work, .ctx = job };
+	struct bt_cpu_job cj = { .arch = p->arch, .work = measure_work, .ctx = job,
+				 .team = c->team };
 	uint64_t wall0 = bt_rdtsc(p->arch); /* the budget's clock */
 	st = bt_cpu_job_run(p, cpu, &cj);
 	t->groups_wall_ticks += bt_rdtsc(p->arch) - wall0;
@@ -419,7 +423,67 @@ out:
 #define PEBS_SLOTS 1024u
 #define PEBS_TARGET 256u
 
-static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p,
+/* One step of timed PEBS, as a job on the measured CPU: its PMU's
+ * capabilities (IA32_PERF_CAPABILITIES, MISC_ENABLE) are that CPU's, and
+ * its PMU the one the workload's records are written by. */
+struct pebs_work {
+	struct bt_count_ctx *c;
+	const struct bt_measure_workload *mw;
+	const struct bt_pebs_job *job;   /* NULL: only ask whether timed PEBS works */
+	struct bt_pebs_stats stats;
+	bt_status st;
+	bool before_failed;              /* the workload's before_run: this one is skipped */
+	struct bt_diag d;
+};
+
+/* If the job is abandoned in a window: no counting, no PEBS arming left on
+ * that CPU writing records into a buffer that is freed by then (the
+ * sampler's saved registers went with its stack). */
+static void pebs_disarm(void *p)
+{
+	struct bt_arch *a = p;
+
+	bt_wrmsr(a, MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	bt_wrmsr(a, MSR_IA32_PEBS_ENABLE, 0);
+}
+
+static void pebs_work(void *p)
+{
+	struct pebs_work *w = p;
+	struct bt_count_ctx *c = w->c;
+
+	if (!w->job) {
+		w->st = bt_pebs_supported(c->pmu.arch, &c->pmu.caps, &w->d);
+		return;
+	}
+	if (w->mw->before && (w->st = w->mw->before(w->mw->ctx, &w->d)) != BT_OK) {
+		w->before_failed = true;
+		return;
+	}
+	bool ap = bt_ap_run_on_abandon(pebs_disarm, c->pmu.arch);
+	w->st = bt_pebs_sample(c->pmu.arch, &c->pmu.caps, w->job, &w->stats, &w->d);
+	if (ap)
+		bt_ap_run_drop_abandon();
+	struct bt_diag ignore;
+	if (w->mw->after)
+		w->mw->after(w->mw->ctx, &ignore);
+}
+
+static bt_status pebs_on(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
+			 struct pebs_work *w)
+{
+	struct bt_cpu_job cj = { .arch = p->arch, .work = pebs_work, .ctx = w, .team = c->team };
+	bt_status st = bt_cpu_job_run(p, cpu, &cj);
+
+	if (st != BT_OK) {
+		bt_diag_set(&w->d, "could not run on CPU %u: %s", cpu,
+			    cj.fault[0] ? cj.fault : bt_status_str(st));
+		return st;
+	}
+	return w->st;
+}
+
+static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			     const struct bt_measure_workload *mw, bool mask_interrupts,
 			     struct bt_tree_outcome *t)
 {
@@ -430,8 +494,12 @@ static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p,
 
 	if (c->no_pebs || c->file_counts || !t->rl || !c->pmu.arch)
 		return;
-	if (!c->pebs_why[0] && bt_pebs_supported(c->pmu.arch, &c->pmu.caps, &d) != BT_OK)
-		snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", d.text);
+	if (!c->pebs_why[0]) {
+		/* its PMU's PERF_CAPABILITIES and MISC_ENABLE, read there */
+		struct pebs_work w = { .c = c, .mw = mw };
+		if (pebs_on(c, p, cpu, &w) != BT_OK)
+			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", w.d.text);
+	}
 	if (c->pebs_why[0])
 		return;
 	/* The counters the plan may use: one the health check left out
@@ -482,34 +550,35 @@ static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p,
 					   .windows = mask_interrupts ? t->chunks_hint : 1,
 					   .iterations = mw->iterations, .set_range = mw->set_range,
 					   .range_ctx = mw->ctx };
-		struct bt_pebs_stats s;
+		struct pebs_work w = { .c = c, .mw = mw, .job = &job };
 		uint64_t wall0 = bt_rdtsc(p->arch);
-		if (mw->before && mw->before(mw->ctx, &d) != BT_OK)
-			continue;
-		bt_status st = bt_pebs_sample(c->pmu.arch, &c->pmu.caps, &job, &s, &d);
-		if (mw->after)
-			mw->after(mw->ctx, &d);
+		bt_status st = pebs_on(c, p, cpu, &w);
 		uint64_t wall = bt_rdtsc(p->arch) - wall0;
 		t->pebs_wall_ticks += wall;
 		if (wall > t->run_ticks_max)
 			t->run_ticks_max = wall; /* the next window's estimate */
+		if (st != BT_OK && w.before_failed)
+			continue;
 		if (st != BT_OK) {
-			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", d.text);
-			add_note(t, "timed PEBS stopped: %s", d.text);
+			if (w.d.text[0] == '\0')
+				bt_diag_set(&w.d, "%s", bt_status_str(st));
+			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", w.d.text);
+			add_note(t, "timed PEBS stopped: %s", w.d.text);
 			return;
 		}
+		const struct bt_pebs_stats *ps = &w.stats;
 		t->pebs_windows_run++;
-		if (s.windows > t->pebs_windows_per_run)
-			t->pebs_windows_per_run = s.windows;
-		if (!s.samples)
+		if (ps->windows > t->pebs_windows_per_run)
+			t->pebs_windows_per_run = ps->windows;
+		if (!ps->samples)
 			continue;
-		k->retire_latency[i] = s.mean;
+		k->retire_latency[i] = ps->mean;
 		k->retire_latency_source[i] = BT_RL_MEASURED;
-		t->rl[i].median = s.median;
-		t->rl[i].min = s.min;
-		t->rl[i].max = s.max;
-		t->rl[i].samples = (int64_t)s.samples;
-		t->rl[i].saturated = (int64_t)s.saturated;
+		t->rl[i].median = ps->median;
+		t->rl[i].min = ps->min;
+		t->rl[i].max = ps->max;
+		t->rl[i].samples = (int64_t)ps->samples;
+		t->rl[i].saturated = (int64_t)ps->saturated;
 	}
 }
 
@@ -564,8 +633,9 @@ static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsign
 }
 
 /* Constants that depend on the run: the interval the formulas mean. */
-static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct bt_tree_outcome *t,
-			  const struct bt_measure_workload *mw, bool mask_interrupts)
+static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
+			  struct bt_tree_outcome *t, const struct bt_measure_workload *mw,
+			  bool mask_interrupts)
 {
 	struct bt_counts *k = t->counts;
 
@@ -595,7 +665,7 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct 
 	/* The sources in their order: measured (timed PEBS), the user's file,
 	 * the published means (perf's and toplev's stand-in for a latency not
 	 * sampled: metrics/rl-published.h), the formula's own fallback. */
-	sample_latencies(c, p, mw, mask_interrupts, t);
+	sample_latencies(c, p, cpu, mw, mask_interrupts, t);
 	unsigned measured = 0;
 	for (unsigned i = 0; i < bt_model_retire_latency_count(c->model); i++)
 		measured += k->retire_latency_source[i] == BT_RL_MEASURED;
@@ -629,17 +699,35 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct 
 }
 
 /*
+ * The constants a tree is evaluated with: HYPERTHREADING_ON as the measured
+ * SMT sibling decides it (metrics/model.h bt_smt_decide, as bt_evaluate
+ * decides it), so that a node is untrusted only for the events of the
+ * branch its value is computed from, not for both branches' events.
+ */
+static void decided_constants(const struct bt_tree_outcome *t, double *k)
+{
+	struct bt_smt_decision d;
+
+	memcpy(k, t->counts->constants, sizeof(t->counts->constants));
+	bt_smt_decide(k, &d);
+	if (d.formulas >= 0)
+		k[BT_C_HYPERTHREADING_ON] = d.formulas;
+}
+
+/*
  * --bring-up: a node whose value formula reads an event that FAILed (first
  * choice) or was SKIPped in validation is untrusted: it says which event
  * and check, and the evaluator never puts it on the bottleneck path
  * (bt_result.exclude). Its number is still computed and shown, marked.
  */
-static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_outcome *t)
+static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_outcome *t,
+				const double *constants)
 {
 	unsigned nn = bt_model_node_count(c->model), ne = bt_model_event_count(c->model), n;
 	uint16_t *ev = malloc((ne + 1) * sizeof(*ev));
 
-	t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
+	if (!t->untrusted)
+		t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
 	if (!ev || !t->untrusted) {
 		free(ev);
 		return BT_ERR_NOMEM;
@@ -647,7 +735,11 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 	for (unsigned i = 0; i < nn; i++) {
 		const struct bt_untrust *pick = NULL;
 
-		if (bt_model_node_value_events(c->model, i, c->constants, ev, &n) != BT_OK)
+		/* marked again for each evaluation (the decided constants may
+		 * differ): what an earlier one marked goes first */
+		memset(&t->untrusted[i], 0, sizeof(t->untrusted[i]));
+		t->result->exclude[i] &= (uint8_t)~BT_EXCLUDE_UNTRUSTED;
+		if (bt_model_node_value_events(c->model, i, constants, ev, &n) != BT_OK)
 			n = 0;
 		for (unsigned k = 0; k < n; k++) {
 			const struct bt_untrust *u = &c->ev_untrust[ev[k]];
@@ -670,12 +762,14 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
 	unsigned cross = 0, marked;
+	double k[BT_CONST_COUNT];
 
 	if (!t->untrusted)
 		t->untrusted = calloc(bt_model_node_count(c->model) + 1, sizeof(*t->untrusted));
 	if (!t->untrusted)
 		return 0;
-	marked = bt_rules_untrust(t->consistency, t->counts, t->result, c->constants, c->ev_untrust,
+	decided_constants(t, k);
+	marked = bt_rules_untrust(t->consistency, t->counts, t->result, k, c->ev_untrust,
 				  t->untrusted, &cross);
 	c->n_cross_untrusted += cross;
 	return marked;
@@ -697,6 +791,13 @@ static void mark_not_measured(const struct bt_count_ctx *c, struct bt_tree_outco
 static bt_status evaluate(const struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
 	mark_not_measured(c, t);
+	if (c->ev_untrust) {
+		double k[BT_CONST_COUNT];
+		decided_constants(t, k);
+		bt_status st = mark_untrusted(c, t, k);
+		if (st != BT_OK)
+			return st;
+	}
 	return bt_evaluate(c->model, t->counts, t->result);
 }
 
@@ -720,10 +821,6 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 	}
 	t->simulated = c->synth != NULL;
 	t->tsc_hz = c->tsc_hz;
-	if (c->ev_untrust && mark_untrusted(c, t) != BT_OK) {
-		bt_tree_outcome_free(t);
-		return NULL;
-	}
 	return t;
 }
 
@@ -793,7 +890,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
 				  scratch, d);
 		t->n_steps = 1;
-		run_constants(c, p, t, mw, mask_interrupts);
+		run_constants(c, p, cpu, t, mw, mask_interrupts);
 		if (st == BT_OK)
 			st = evaluate(c, t);
 	} else {
@@ -819,7 +916,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 					  scratch, d);
 			if (st != BT_OK)
 				break;
-			run_constants(c, p, t, mw, mask_interrupts);
+			run_constants(c, p, cpu, t, mw, mask_interrupts);
 			st = evaluate(c, t);
 			if (step->groups_skipped || t->budget_pebs_skipped) {
 				/* The budget is spent (a group or a timed-PEBS

@@ -280,6 +280,7 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 		.defects = opt->sim_defect,
 		.miscount = opt->sim_miscount,
 		.cpuid_dump = opt->sim_cpuid,
+		.machine = c->machine,
 	};
 	if (opt->sim_cpuid)
 		so.name = opt->sim_name; /* the preset for its MSRs, or NULL: by class */
@@ -602,6 +603,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		return BT_ERR_NOMEM;
 	c->cpu = cpu;
 	c->memory_pages = p->memory_pages;
+	c->machine = p->sim_machine;
 	c->level = opt->level;
 	st = BT_OK;
 	if (opt->counts_file) {

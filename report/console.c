@@ -344,6 +344,8 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 		fprintf(f, "%s: %s\n", o->state == BT_OUTCOME_SKIPPED ? "skipped" : "FAILED", o->reason);
 		return;
 	}
+	if (o->placement[0])
+		fprintf(f, "%s\n  %-20s ", o->placement, "");
 	if (o->counted && o->counted->n_steps) {
 		uint64_t t = o->counted->steps[0].tsc_median;
 		uint64_t hz = o->counted->tsc_hz ? o->counted->tsc_hz : tsc_hz;
@@ -396,6 +398,10 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 		fprintf(f, "  %-20s %s\n", "", o->note);
 	if (o->reason[0])
 		fprintf(f, "  %-20s %s\n", "", o->reason);
+	if (o->ap_jobs)
+		fprintf(f, "  %-20s AP stack: %u of %u bytes%s, firmware's %u; AP jobs: %u\n", "",
+			o->ap_stack_used, o->ap_stack_size, o->ap_stack_overflow ? " OVERFLOW" : "",
+			o->fw_stack_used, o->ap_jobs);
 	if (o->counted)
 		bt_tree_outcome_print(f, o->counted, verbose, styler);
 }

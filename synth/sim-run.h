@@ -39,6 +39,9 @@ struct bt_synth_opts {
 	 * (synth/sim-cpuid-dump.h); `name` is then the preset for its MSRs,
 	 * or NULL to take the preset of the same core class. */
 	const char *cpuid_dump;
+	/* NULL, or the machine whose CPUs of this kind it counts on
+	 * (arch/sim/sim.h struct bt_sim_machine). */
+	const struct bt_sim_machine *machine;
 };
 
 /* The CPU identity the simulated CPU of these options answers (its CPUID
@@ -71,7 +74,8 @@ bool bt_synth_cpu_info(const struct bt_synth *s, struct bt_cpu_info *ret);
 bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, struct bt_diag *d);
 void bt_synth_free(struct bt_synth *s);
 
-/* The simulated PMU to count through (owned by s). */
+/* The simulated PMU to count through (owned by s; the machine's when
+ * there is one). */
 struct bt_arch *bt_synth_arch(struct bt_synth *s);
 /* The caps a correct detection derives from the simulated CPU. */
 void bt_synth_caps(struct bt_synth *s, struct bt_pmu_caps *ret);

@@ -204,6 +204,7 @@ static bt_status sim_run_window(struct bt_arch *a, uint32_t msr, uint64_t start,
 	if (st != BT_OK)
 		return st;
 	sim->in_window = true;
+	sim->windows++;
 	log_access(sim, BT_SIM_WINDOW_BEGIN, msr, start, false);
 	bt_sim_count_window(sim, fn);
 	if (fn)

@@ -39,9 +39,10 @@ static void part_leaf(const struct bt_sim_config *c, uint32_t leaf, uint32_t sub
 	if (leaf >= 0x80000002u && leaf <= 0x80000004u) {
 		brand_leaf(c, leaf - 0x80000002u, &r);
 	} else {
-		for (size_t i = 0; i < c->part->n; i++) {
+		uint32_t id = BT_SIM_LEAF_ID(leaf, subleaf);
+		for (size_t i = 0; bt_sim_leaf_fits(leaf, subleaf) && i < c->part->n; i++) {
 			const struct bt_sim_cpuid_leaf *e = &c->part->leaves[i];
-			if (e->leaf == leaf && e->subleaf == subleaf) {
+			if (e->id == id) {
 				r = (struct bt_cpuid){ e->eax, e->ebx, e->ecx, e->edx };
 				break;
 			}

@@ -153,11 +153,30 @@ enum bt_sim_family {
 #define BT_SIM_INIT_PEBS      (1u << 6)
 #define BT_SIM_INIT_ALL       0x7Fu
 
-/* One CPUID answer of a real part (arch/sim/sim-parts.c). */
+/* One CPUID answer of a real part (arch/sim/sim-parts.c), its leaf and
+ * subleaf in one word (the tables are data of the EFI image: 20 bytes a
+ * row, not 24): bits 31:30 the leaf's range (0, 4000_0000H, 8000_0000H),
+ * 23:8 the leaf within it, 7:0 the subleaf. */
 struct bt_sim_cpuid_leaf {
-	uint32_t leaf, subleaf;
+	uint32_t id;               /* BT_SIM_LEAF_ID(leaf, subleaf) */
 	uint32_t eax, ebx, ecx, edx;
 };
+#define BT_SIM_LEAF_ID(leaf, sub)                                                    \
+	((((uint32_t)(leaf)) & 0xC0000000u) | ((((uint32_t)(leaf)) & 0xFFFFu) << 8) | \
+	 (((uint32_t)(sub)) & 0xFFu))
+/* Whether a leaf and subleaf have an id (every leaf baretop reads has). */
+static inline bool bt_sim_leaf_fits(uint32_t leaf, uint32_t subleaf)
+{
+	return !(leaf & 0x3FFF0000u) && subleaf < 256;
+}
+static inline uint32_t bt_sim_leaf_of(const struct bt_sim_cpuid_leaf *e)
+{
+	return (e->id & 0xC0000000u) | ((e->id >> 8) & 0xFFFFu);
+}
+static inline uint32_t bt_sim_subleaf_of(const struct bt_sim_cpuid_leaf *e)
+{
+	return e->id & 0xFFu;
+}
 
 /* A real part's CPUID answers: one dump block (one kind of core) of
  * ../shared/reference/cpuid/<dump>.cpuid, its first CPU being `cpu`. */
@@ -405,6 +424,10 @@ struct bt_sim {
 	uint64_t amd_split_sel[4], amd_split_ctr[4];
 	bool in_window;
 
+	/* Counting windows run (run_window), for the many-CPU double's
+	 * record of which CPU's PMU counted. */
+	uint64_t windows;
+
 	/* Fault injection: fault the Nth MSR/RDPMC access (1-based; 0 = off),
 	 * or every access matching op (0 = any) and msr. */
 	uint64_t access_count;
@@ -518,6 +541,30 @@ void bt_sim_smi(struct bt_sim *sim);
  * thread's work as the source gives it. Everything stays simulated.
  */
 void bt_sim_set_sibling_active(struct bt_arch *sim, double fraction);
+
+/*
+ * A machine of several logical CPUs, each with a simulated PMU of its own
+ * (the hosted machine double, host/machine-double.h). A count source
+ * built for it (synth/sim-run.h) counts through the PMUs of the machine's
+ * CPUs of its kind: one struct bt_sim per such CPU, each with the source's
+ * configuration (plus defects injected into that CPU alone), the same
+ * count sources attached to all; its arch is the machine's, which forwards
+ * every access to the PMU of the CPU that makes it. So what runs on CPU 0
+ * counts on CPU 0's PMU, whichever kind of core the code meant to program.
+ */
+struct bt_sim_machine {
+	void *ctx;
+	uint32_t n_cpus;
+	/* A PMU of configuration cfg on each CPU of that kind (any defect
+	 * meant for that CPU alone added), into ret (room for n_cpus): how
+	 * many, 0 with the reason in d. They are the machine's. */
+	unsigned (*pmus)(void *ctx, const struct bt_sim_config *cfg, struct bt_sim **ret,
+			 struct bt_diag *d);
+	/* Their user is done with them (their sources detached). */
+	void (*release)(void *ctx, struct bt_sim *const *pmus, unsigned n);
+	/* Forwards each access to the PMU of the calling CPU. */
+	struct bt_arch *arch;
+};
 
 /* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
  * source_error if a count is not floor(SLOTS*b/255) for any byte b). */
