@@ -145,8 +145,8 @@ struct bt_kernel {
 };
 
 /* A kernel's counts and paged counts as arrays of their own length with an
- * end marker, not fixed arrays in struct bt_kernel: 28 kernels x 24 + 4
- * slots were 23 KB of mostly zeros in baretop.efi. */
+ * end marker, not fixed arrays in struct bt_kernel: 24 + 4 slots in each
+ * of 28 kernels would be 23 KB of baretop.efi, mostly zeros. */
 #define BT_KCOUNTS(...) ((const struct bt_kcount[]){ __VA_ARGS__, { NULL, 0, 0 } })
 #define BT_KPAGED(...) ((const struct bt_kcount_paged[]){ __VA_ARGS__, { { NULL, 0, 0 }, 0, 0 } })
 
