@@ -173,10 +173,12 @@ $(EFI_DIR)/efi/%.o: efi/%.c $(NEWLIB)/.complete $(NEWLIB_STAMP)
 
 # Code that decides, reports and writes, never inside a counting window
 # (those run in pmu/, arch/ and the bodies of kernels/ and workloads/,
-# whose instruction counts are declared and checked): optimised for size,
+# whose instruction counts are declared and checked), and the simulated
+# PMU with its count models (arch/sim/, synth/: what they count comes from
+# models, not from the instructions they execute): optimised for size,
 # so baretop.efi stays within its 1 MiB (tests/suite/11-efi-size.sh).
 $(filter $(EFI_DIR)/app/% $(EFI_DIR)/report/% $(EFI_DIR)/validate/% $(EFI_DIR)/firmware/% \
-  $(EFI_DIR)/metrics/%,$(EFI_OBJS)): EFI_CFLAGS += -Os
+  $(EFI_DIR)/metrics/% $(EFI_DIR)/arch/sim/% $(EFI_DIR)/synth/%,$(EFI_OBJS)): EFI_CFLAGS += -Os
 
 $(EFI_DIR)/%.o: %.c $(NEWLIB)/.complete $(NEWLIB_STAMP)
 	@mkdir -p $(@D)

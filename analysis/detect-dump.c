@@ -74,9 +74,9 @@ static bool part_config(const struct bt_cpuid_dump_group *g, struct bt_sim_confi
 			for (size_t i = 0; i < c.part->n; i++) {
 				const struct bt_sim_cpuid_leaf *e = &c.part->leaves[i];
 				struct bt_cpuid r = { e->eax, e->ebx, e->ecx, e->edx };
-				if (e->leaf == 1 && e->subleaf == 0) p1 = r;
-				if (e->leaf == 7 && e->subleaf == 0) p7 = r;
-				if (e->leaf == 0x1A && e->subleaf == 0) p1a = r;
+				if (e->id == BT_SIM_LEAF_ID(1, 0)) p1 = r;
+				if (e->id == BT_SIM_LEAF_ID(7, 0)) p7 = r;
+				if (e->id == BT_SIM_LEAF_ID(0x1A, 0)) p1a = r;
 			}
 			if (p1.eax == l1.eax && ((p7.edx ^ l7.edx) & (1u << 15)) == 0 &&
 			    p1a.eax == l1a.eax) {

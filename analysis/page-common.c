@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/page.h"
+#include "report/tree.h"
 
 const char *bt_page_provenance(const struct bt_results_doc *doc)
 {
@@ -179,6 +180,34 @@ size_t bt_page_unlisted(const struct bt_view *v)
 	for (size_t i = 0; i < v->n_nodes; i++)
 		n += !bt_page_listed(&v->nodes[i]);
 	return n;
+}
+
+const char *bt_latency_phrase(const char *name)
+{
+	static const struct {
+		const char *name, *phrase;
+	} p[] = {
+		{ "measured", "measured retire latencies (timed PEBS)" },
+		{ "given", "retire latencies given with the counts" },
+		{ "file", "retire latencies from --retire-latency-file" },
+		{ "published", "a published mean retire latency (not measured)" },
+		{ "cap", "the formula's own cap (a retire latency not given)" },
+		{ "not_measured", "a retire latency not given, and no fallback: no value" },
+	};
+	for (unsigned i = 0; name && i < sizeof(p) / sizeof(p[0]); i++)
+		if (!strcmp(p[i].name, name))
+			return p[i].phrase;
+	return "?";
+}
+
+void bt_page_latency_counts(const struct bt_view *v, struct bt_strbuf *sb)
+{
+	unsigned n[BT_LAT_COUNT] = { 0 };
+	for (size_t i = 0; i < v->n_nodes; i++)
+		for (int k = BT_LAT_MEASURED; v->nodes[i].latency && bt_page_listed(&v->nodes[i]) &&
+					      k < BT_LAT_COUNT; k++)
+			n[k] += !strcmp(v->nodes[i].latency, bt_node_latency_name((enum bt_node_latency)k));
+	bt_latency_counts_text(sb, n);
 }
 
 void bt_page_doc_tag(const struct bt_page *p, const struct bt_results_doc *doc, char *buf, size_t len)

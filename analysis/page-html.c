@@ -240,6 +240,11 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 			esc(o, n->untrusted_check);
 			bt_sb_puts(o, ")</span>");
 		}
+		if (n->latency && strcmp(n->latency, "not_measured")) {
+			bt_sb_puts(o, "<br><span class=\"dim\">rests on ");
+			esc(o, bt_latency_phrase(n->latency));
+			bt_sb_puts(o, "</span>");
+		}
 		bt_sb_puts(o, "</td><td class=\"n\">");
 		pct(o, n->value, 2);
 		bt_sb_puts(o, "</td><td class=\"barcell\">");
@@ -268,6 +273,13 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 		bt_sb_puts(o, "</td></tr>");
 	}
 	bt_sb_puts(o, "</table><p class=\"note\">");
+	struct bt_strbuf lat = { 0 };
+	bt_page_latency_counts(v, &lat);
+	if (lat.n) {
+		esc(o, bt_sb_str(&lat));
+		bt_sb_puts(o, ". ");
+	}
+	bt_sb_free(&lat);
 	if (bt_page_unlisted(v))
 		bt_sb_printf(o, "%zu deeper nodes not measured (drill-down opens only flagged nodes; "
 				"--level N stops at level N): not listed. ", bt_page_unlisted(v));
@@ -423,7 +435,7 @@ static void latencies(struct bt_strbuf *o, const struct bt_view *v)
 	if (!n)
 		return;
 	bt_sb_printf(o, "<h3>Retire latencies</h3><p class=\"note\">%zu inputs; source in the order tried: "
-		     "measured, published, file, the formula's fallback.</p><table><tr><th>input</th>"
+		     "measured, file, published, the formula's fallback.</p><table><tr><th>input</th>"
 		     "<th>value and source</th></tr>", n);
 	for (size_t i = 0; i < n; i++) {
 		bt_sb_puts(o, "<tr><td>");

@@ -64,10 +64,18 @@ static void tree(struct bt_strbuf *o, const struct bt_view *v)
 				     (int)(2 * (n->level - 1 < 10 ? n->level - 1 : 10)), "",
 				     n->untrusted_event, bt_untrust_phrase(n->untrusted_verdict),
 				     n->untrusted_check);
+		if (n->latency && strcmp(n->latency, "not_measured"))
+			bt_sb_printf(o, "        %*srests on %s\n", (int)(2 * (n->level - 1 < 10 ? n->level - 1 : 10)),
+				     "", bt_latency_phrase(n->latency));
 	}
 	if (bt_page_unlisted(v))
 		bt_sb_printf(o, "  (%zu deeper nodes not measured: not listed)\n",
 			     bt_page_unlisted(v));
+	struct bt_strbuf lat = { 0 };
+	bt_page_latency_counts(v, &lat);
+	if (lat.n)
+		bt_sb_printf(o, "  %s\n", bt_sb_str(&lat));
+	bt_sb_free(&lat);
 	bt_sb_puts(o, "  bottleneck path:");
 	int any = 0;
 	for (size_t i = 0; i < v->n_nodes; i++)
@@ -191,7 +199,7 @@ static void latencies(struct bt_strbuf *o, const struct bt_view *v)
 	size_t n = bt_page_latencies(v, names, mean, text, CAP);
 	if (!n)
 		return;
-	bt_sb_printf(o, "  retire latencies (%zu inputs; source in the order tried: measured, published, file, "
+	bt_sb_printf(o, "  retire latencies (%zu inputs; source in the order tried: measured, file, published, "
 		     "the formula's fallback):\n", n);
 	for (size_t i = 0; i < n; i++)
 		bt_sb_printf(o, "    %s:R %s\n", names[i], text[i]);

@@ -70,6 +70,13 @@ const char *bt_page_state_text(const struct bt_view_node *n, char *buf, size_t s
 size_t bt_page_latencies(const struct bt_view *v, const char **names, double *mean, char (*text)[240],
 			 size_t cap);
 size_t bt_page_unlisted(const struct bt_view *v);
+/* What a node's value rests on, by its results-file "latency" name
+ * ("published": "a published mean retire latency (not measured)"): the
+ * report's text and its HTML. */
+const char *bt_latency_phrase(const char *name);
+/* "tree nodes resting on retire latencies: ..." over the listed nodes, the
+ * console's line (report/tree.h bt_latency_counts_text); "" when none. */
+void bt_page_latency_counts(const struct bt_view *v, struct bt_strbuf *sb);
 
 /* Per step of a counted workload: the run checks (shared by the formats). */
 struct bt_page_step {

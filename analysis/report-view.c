@@ -63,6 +63,7 @@ static void walk(struct bt_view *v, const struct bt_json *nodes, const char *par
 		o->rl_not_measured = bt_json_member(nd, "retire_latency_not_measured", BT_JSON_ARRAY);
 		o->flag = th && th->type == BT_JSON_TRUE;
 		o->cpi_share = num_or_nan(bt_json_get(nd, "cpi_share"));
+		o->latency = bt_json_get_str(nd, "latency");
 		const struct bt_json *ut = bt_json_member(nd, "untrusted", BT_JSON_OBJECT);
 		if (ut) {
 			const char *vd = bt_json_get_str(ut, "verdict");

@@ -52,6 +52,7 @@ struct bt_view_node {
 	const char *untrusted_event, *untrusted_check;
 	const char *untrusted_verdict; /* "FAIL", "SKIP", "CROSS" (report/tree.h) */
 	double cpi_share;         /* NaN when none */
+	const char *latency;      /* what its value rests on (the node's "latency"), or NULL */
 	double lo, hi;            /* spread (see above); lo = hi = value when unknown */
 	enum bt_l1_category category; /* of its level-1 ancestor */
 	bool listed;              /* shown: see bt_page_listed() */

@@ -20,6 +20,7 @@
 #include "app/count-internal.h"
 #include "app/cpu-census.h"
 #include "app/fault-selftest.h"
+#include "app/on-cpu.h"
 #include "app/options.h"
 #include "app/run.h"
 #include "app/version.h"
@@ -298,8 +299,8 @@ static int finish(struct run *r, int status)
 	return status;
 }
 
-/* --fault-selftest-ap's park cleanup: runs on the AP, inside the fault
- * handler, before the fault is reported. */
+/* --fault-selftest-ap's cleanup: runs on the AP after the fault, before
+ * its procedure returns to the firmware (app/ap-run.h). */
 static void count_cleanup(void *arg)
 {
 	volatile int *n = arg;
@@ -549,18 +550,19 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	if (r->opt.fault_selftest_ap) {
 		uint32_t total = 0, enabled = 0, self = plat->current_cpu ? plat->current_cpu() : 0;
 		uint32_t ap = self == 0 ? 1 : 0;
-		if (!plat->fault_selftest_ap || !plat->cpu_count ||
+		if (!plat->crash_test || !plat->run_on_cpu || !plat->cpu_count ||
 		    plat->cpu_count(&total, &enabled) != BT_OK || enabled < 2) {
 			printf("AP fault test  not run: needs a second CPU and the UEFI fault guard\n");
 		} else {
-			/* static: the AP's park cleanup writes it from its exception
-			 * handler, and an AP that misses the BSP's timeout may still
-			 * do so after this block has ended. */
+			/* static: the AP's abandon cleanup writes it, and an AP that
+			 * misses the BSP's timeout may still do so after this block
+			 * has ended. */
 			static volatile int cleanups;
-			bt_status st = plat->fault_selftest_ap(ap, count_cleanup, (void *)&cleanups);
-			printf("AP fault test  unguarded UD2 on CPU %u: %s; its park cleanup ran %d "
+			bt_status st = bt_cpu_fault_selftest(plat, ap, count_cleanup, (void *)&cleanups);
+			printf("AP fault test  unguarded UD2 on CPU %u: %s; its cleanup ran %d "
 			       "time(s)%s\n", ap,
-			       st == BT_ERR_FAULT ? "reported by the BSP, CPU parked, run continues"
+			       st == BT_ERR_FAULT ? "recovered, its procedure returned to the MP "
+						    "services, run continues"
 						  : "NOT caught as expected",
 			       cleanups, cleanups == 1 ? "" : " (NOT once, as expected)");
 			if (st != BT_ERR_FAULT || cleanups != 1)

@@ -6,13 +6,16 @@
  * counter_health section and left out of every plan of this context
  * (bt_count_plan_caps); every tree says so (count-run.c).
  *
- * It runs on the CPU baretop runs on, before the workload's: it allocates
- * and prints, which an AP may not do (on-cpu.h).
+ * The check's windows run on the CPU the context's first workload is
+ * measured on (a job there, app/on-cpu.h): its counters are what the
+ * verdict is about, and on a hybrid part a CPU of the other kind has other
+ * counters. What is printed is printed here, on baretop's CPU.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "app/count-internal.h"
+#include "app/on-cpu.h"
 #include "validate/health.h"
 
 /* "0-3" or "0, 2, 3". */
@@ -39,7 +42,22 @@ void bt_count_plan_caps(const struct bt_count_ctx *c, struct bt_pmu_caps *ret)
 		ret->gp_mask = bt_counter_health_usable_mask(&c->health, c->pmu.caps.gp_mask);
 }
 
-bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d)
+struct health_job {
+	struct bt_count_ctx *c;
+	const struct bt_conformance_opts *co;
+	bt_status st;
+	struct bt_diag d;
+};
+
+static void health_work(void *p)
+{
+	struct health_job *j = p;
+
+	j->st = bt_counter_health_run(&j->c->pmu, j->co, &j->c->health, &j->d);
+}
+
+bt_status bt_count_health(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
+			  struct bt_diag *d)
 {
 	struct bt_counter_health *h = &c->health;
 	char list[64], failed[600];
@@ -61,11 +79,15 @@ bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d)
 					  .rdpmc = !c->mopts.pmu.use_rdmsr };
 	if (c->synth)
 		bt_synth_count_conformance(c->synth, bt_conformance_loop_n(&co));
-	struct bt_diag hd = { "" };
-	if (bt_counter_health_run(&c->pmu, &co, h, &hd) != BT_OK) {
+	struct health_job hj = { .c = c, .co = &co, .d = { "" } };
+	struct bt_cpu_job job = { .arch = p->arch, .work = health_work, .ctx = &hj,
+				  .team = c->team };
+	bt_status js = bt_cpu_job_run(p, cpu, &job);
+	if (js != BT_OK || hj.st != BT_OK) {
 		/* Could not be run (no session, a fault): counting would meet the
 		 * same, so say so and let it. */
-		printf("health        counters not checked: %s\n", hd.text);
+		printf("health        counters not checked on CPU %u: %s\n", cpu,
+		       js != BT_OK ? (job.fault[0] ? job.fault : bt_status_str(js)) : hj.d.text);
 		return BT_OK;
 	}
 	counters(list, sizeof(list), h->gp_mask);
@@ -85,18 +107,18 @@ bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d)
 		if (h->has_fixed3)
 			printf("; fixed counter 3 %.2f slots per cycle",
 			       h->cycles ? (double)h->fixed3 / (double)h->cycles : 0.0);
-		printf("\n");
+		printf(" (on CPU %u)\n", cpu);
 		return BT_OK;
 	}
 	bt_counter_health_failed_list(h, failed, sizeof(failed));
 	if (h->consensus)
 		printf("health        FAIL: %s; the others agree on %llu instructions over %s n=%llu "
-		       "(the loop declares %llu; tolerance %.1f %%)\n", failed,
+		       "(the loop declares %llu; tolerance %.1f %%; on CPU %u)\n", failed,
 		       (unsigned long long)h->consensus, h->kernel, (unsigned long long)h->n,
-		       (unsigned long long)h->declared, h->tolerance_ppm / 1e4);
+		       (unsigned long long)h->declared, h->tolerance_ppm / 1e4, cpu);
 	else
-		printf("health        FAIL: %s: %s over %s n=%llu\n", failed, h->why, h->kernel,
-		       (unsigned long long)h->n);
+		printf("health        FAIL: %s: %s over %s n=%llu (on CPU %u)\n", failed, h->why,
+		       h->kernel, (unsigned long long)h->n, cpu);
 judged:
 	if (h->state != BT_HEALTH_RAN)
 		return BT_OK;

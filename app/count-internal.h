@@ -33,6 +33,9 @@ struct bt_count_ctx {
 	unsigned sim_width;
 	struct bt_pmu pmu;             /* the PMU: its backend and what it can do */
 	struct bt_synth *synth;        /* --sim: the simulated PMU and its counts; NULL: hardware */
+	/* The platform's simulated machine (platform.h sim_machine): the
+	 * synth counts on its CPUs' PMUs. NULL: none. */
+	const struct bt_synth_machine *machine;
 	/* --backend=perf (pmu.driver set, platform.h os_pmu): the
 	 * provenance every output carries; "" otherwise. */
 	char counted_by[320];
@@ -45,6 +48,7 @@ struct bt_count_ctx {
 	struct bt_rl_file rl_file;     /* --retire-latency-file */
 	bool have_rl_file;
 	bool no_pebs;                  /* --no-pebs */
+	bool no_default_rl;            /* --no-default-retire-latency */
 	char pebs_why[512];            /* timed PEBS not used: why ("" = usable) */
 	/* events as the planner sees them (index = model event index) */
 	const struct bt_event **evp;
@@ -70,6 +74,7 @@ struct bt_count_ctx {
 	unsigned notes_dropped;        /* past the last slot (base/notes.h) */
 	struct bt_console_ui *ui;      /* the progress line, or NULL */
 	const struct bt_boot_run *boot; /* the time budget (--budget), or NULL */
+	struct bt_cpu_team *team;      /* the current workload's CPUs (on-cpu.h), or NULL */
 	/* The counter health check (count-health.c), once per context before
 	 * its first counted workload: skipped with why when health_off. */
 	struct bt_counter_health health;

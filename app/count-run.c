@@ -47,7 +47,7 @@ struct measure_job {
 	bt_status st;
 };
 
-/* A park cleanup (platform.h): the CPU is being parked after a fault, in
+/* A job's cleanup (app/on-cpu.h): the job is abandoned after a fault, in
  * mid-run perhaps: stop its counters and restore every PMU register. */
 static void close_session_on_park(void *s)
 {
@@ -58,7 +58,7 @@ static void park_cleanup_hook(void *ctx, struct bt_pmu_session *s)
 {
 	struct bt_platform *p = ctx;
 
-	p->set_park_cleanup(s ? close_session_on_park : NULL, s);
+	bt_cpu_job_set_cleanup(p, s ? close_session_on_park : NULL, s);
 }
 
 /* Runs on the measured CPU: no firmware calls, no printing. */
@@ -121,6 +121,11 @@ void bt_count_set_console_ui(struct bt_count_ctx *c, struct bt_console_ui *ui)
 void bt_count_set_boot(struct bt_count_ctx *c, const struct bt_boot_run *b)
 {
 	c->boot = b;
+}
+
+void bt_count_set_team(struct bt_count_ctx *c, struct bt_cpu_team *t)
+{
+	c->team = t;
 }
 
 struct group_progress {
@@ -296,10 +301,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		job->opts.budget_ticks = left ? left : 1; /* 0 would mean no budget */
 		job->opts.clock = p->arch;  /* the budget's clock, also under --sim */
 	}
-	if (p->set_park_cleanup) {
-		job->opts.session_hook = park_cleanup_hook;
-		job->opts.session_hook_ctx = p;
-	}
+	job->opts.session_hook = park_cleanup_hook;
+	job->opts.session_hook_ctx = p;
 	struct group_progress gp = { c->ui, step->level };
 	if (c->ui && p->current_cpu && cpu == p->current_cpu()) {
 		job->opts.group_hook = group_progress;
@@ -308,7 +311,8 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	/* The job's own instructions (vector state, CPUID on that CPU) go to
 	 * the real CPU; only the counting goes through c->pmu.arch, which may be
 	 * the simulated PMU. */
-	struct bt_cpu_job cj = { .arch = p->arch, .work = measure_work, .ctx = job };
+	struct bt_cpu_job cj = { .arch = p->arch, .work = measure_work, .ctx = job,
+				 .team = c->team };
 	uint64_t wall0 = bt_rdtsc(p->arch); /* the budget's clock */
 	st = bt_cpu_job_run(p, cpu, &cj);
 	t->groups_wall_ticks += bt_rdtsc(p->arch) - wall0;
@@ -419,7 +423,67 @@ out:
 #define PEBS_SLOTS 1024u
 #define PEBS_TARGET 256u
 
-static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p,
+/* One step of timed PEBS, as a job on the measured CPU: its PMU's
+ * capabilities (IA32_PERF_CAPABILITIES, MISC_ENABLE) are that CPU's, and
+ * its PMU the one the workload's records are written by. */
+struct pebs_work {
+	struct bt_count_ctx *c;
+	const struct bt_measure_workload *mw;
+	const struct bt_pebs_job *job;   /* NULL: only ask whether timed PEBS works */
+	struct bt_pebs_stats stats;
+	bt_status st;
+	bool before_failed;              /* the workload's before_run: this one is skipped */
+	struct bt_diag d;
+};
+
+/* If the job is abandoned in a window: no counting, no PEBS arming left on
+ * that CPU writing records into a buffer that is freed by then (the
+ * sampler's saved registers went with its stack). */
+static void pebs_disarm(void *p)
+{
+	struct bt_arch *a = p;
+
+	bt_wrmsr(a, MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	bt_wrmsr(a, MSR_IA32_PEBS_ENABLE, 0);
+}
+
+static void pebs_work(void *p)
+{
+	struct pebs_work *w = p;
+	struct bt_count_ctx *c = w->c;
+
+	if (!w->job) {
+		w->st = bt_pebs_supported(c->pmu.arch, &c->pmu.caps, &w->d);
+		return;
+	}
+	if (w->mw->before && (w->st = w->mw->before(w->mw->ctx, &w->d)) != BT_OK) {
+		w->before_failed = true;
+		return;
+	}
+	bool ap = bt_ap_run_on_abandon(pebs_disarm, c->pmu.arch);
+	w->st = bt_pebs_sample(c->pmu.arch, &c->pmu.caps, w->job, &w->stats, &w->d);
+	if (ap)
+		bt_ap_run_drop_abandon();
+	struct bt_diag ignore;
+	if (w->mw->after)
+		w->mw->after(w->mw->ctx, &ignore);
+}
+
+static bt_status pebs_on(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
+			 struct pebs_work *w)
+{
+	struct bt_cpu_job cj = { .arch = p->arch, .work = pebs_work, .ctx = w, .team = c->team };
+	bt_status st = bt_cpu_job_run(p, cpu, &cj);
+
+	if (st != BT_OK) {
+		bt_diag_set(&w->d, "could not run on CPU %u: %s", cpu,
+			    cj.fault[0] ? cj.fault : bt_status_str(st));
+		return st;
+	}
+	return w->st;
+}
+
+static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			     const struct bt_measure_workload *mw, bool mask_interrupts,
 			     struct bt_tree_outcome *t)
 {
@@ -430,8 +494,12 @@ static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p,
 
 	if (c->no_pebs || c->file_counts || !t->rl || !c->pmu.arch)
 		return;
-	if (!c->pebs_why[0] && bt_pebs_supported(c->pmu.arch, &c->pmu.caps, &d) != BT_OK)
-		snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", d.text);
+	if (!c->pebs_why[0]) {
+		/* its PMU's PERF_CAPABILITIES and MISC_ENABLE, read there */
+		struct pebs_work w = { .c = c, .mw = mw };
+		if (pebs_on(c, p, cpu, &w) != BT_OK)
+			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", w.d.text);
+	}
 	if (c->pebs_why[0])
 		return;
 	/* The counters the plan may use: one the health check left out
@@ -482,34 +550,35 @@ static void sample_latencies(struct bt_count_ctx *c, struct bt_platform *p,
 					   .windows = mask_interrupts ? t->chunks_hint : 1,
 					   .iterations = mw->iterations, .set_range = mw->set_range,
 					   .range_ctx = mw->ctx };
-		struct bt_pebs_stats s;
+		struct pebs_work w = { .c = c, .mw = mw, .job = &job };
 		uint64_t wall0 = bt_rdtsc(p->arch);
-		if (mw->before && mw->before(mw->ctx, &d) != BT_OK)
-			continue;
-		bt_status st = bt_pebs_sample(c->pmu.arch, &c->pmu.caps, &job, &s, &d);
-		if (mw->after)
-			mw->after(mw->ctx, &d);
+		bt_status st = pebs_on(c, p, cpu, &w);
 		uint64_t wall = bt_rdtsc(p->arch) - wall0;
 		t->pebs_wall_ticks += wall;
 		if (wall > t->run_ticks_max)
 			t->run_ticks_max = wall; /* the next window's estimate */
+		if (st != BT_OK && w.before_failed)
+			continue;
 		if (st != BT_OK) {
-			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", d.text);
-			add_note(t, "timed PEBS stopped: %s", d.text);
+			if (w.d.text[0] == '\0')
+				bt_diag_set(&w.d, "%s", bt_status_str(st));
+			snprintf(c->pebs_why, sizeof(c->pebs_why), "%.500s", w.d.text);
+			add_note(t, "timed PEBS stopped: %s", w.d.text);
 			return;
 		}
+		const struct bt_pebs_stats *ps = &w.stats;
 		t->pebs_windows_run++;
-		if (s.windows > t->pebs_windows_per_run)
-			t->pebs_windows_per_run = s.windows;
-		if (!s.samples)
+		if (ps->windows > t->pebs_windows_per_run)
+			t->pebs_windows_per_run = ps->windows;
+		if (!ps->samples)
 			continue;
-		k->retire_latency[i] = s.mean;
+		k->retire_latency[i] = ps->mean;
 		k->retire_latency_source[i] = BT_RL_MEASURED;
-		t->rl[i].median = s.median;
-		t->rl[i].min = s.min;
-		t->rl[i].max = s.max;
-		t->rl[i].samples = (int64_t)s.samples;
-		t->rl[i].saturated = (int64_t)s.saturated;
+		t->rl[i].median = ps->median;
+		t->rl[i].min = ps->min;
+		t->rl[i].max = ps->max;
+		t->rl[i].samples = (int64_t)ps->samples;
+		t->rl[i].saturated = (int64_t)ps->saturated;
 	}
 }
 
@@ -539,6 +608,12 @@ static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsign
 		switch (s->source) {
 		case BT_RL_PUBLISHED:
 			s->detail = c->def->retire_latency_source;
+			for (unsigned d = 0; d < c->def->n_retire_latency; d++)
+				if (!strcmp(c->def->retire_latency[d].event, bt_model_retire_latency_name(c->model, i)) &&
+				    c->def->retire_latency[d].min >= 0) {
+					s->min = c->def->retire_latency[d].min;
+					s->max = c->def->retire_latency[d].max;
+				}
 			break;
 		case BT_RL_FILE:
 			e = bt_rl_file_find(&c->rl_file, bt_model_retire_latency_name(c->model, i));
@@ -558,8 +633,9 @@ static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsign
 }
 
 /* Constants that depend on the run: the interval the formulas mean. */
-static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct bt_tree_outcome *t,
-			  const struct bt_measure_workload *mw, bool mask_interrupts)
+static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
+			  struct bt_tree_outcome *t, const struct bt_measure_workload *mw,
+			  bool mask_interrupts)
 {
 	struct bt_counts *k = t->counts;
 
@@ -586,14 +662,15 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct 
 			k->constants[BT_C_DURATIONTIMEINMILLISECONDS] =
 				(double)tsc * 1e3 / (double)c->tsc_hz;
 	}
-	/* The sources in their order: measured (timed PEBS), the vendor's
-	 * published defaults, the user's file, the formula's own fallback. */
-	sample_latencies(c, p, mw, mask_interrupts, t);
+	/* The sources in their order: measured (timed PEBS), the user's file,
+	 * the published means (perf's and toplev's stand-in for a latency not
+	 * sampled: metrics/rl-published.h), the formula's own fallback. */
+	sample_latencies(c, p, cpu, mw, mask_interrupts, t);
 	unsigned measured = 0;
 	for (unsigned i = 0; i < bt_model_retire_latency_count(c->model); i++)
 		measured += k->retire_latency_source[i] == BT_RL_MEASURED;
-	unsigned filled = bt_counts_use_default_retire_latencies(k);
 	unsigned from_file = c->have_rl_file ? bt_rl_file_apply(&c->rl_file, k) : 0;
+	unsigned filled = c->no_default_rl ? 0 : bt_counts_use_default_retire_latencies(k);
 	rl_sources(c, t, from_file);
 	if (t->latency_noted)
 		return; /* said once, at the first step */
@@ -609,14 +686,16 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, struct 
 		add_note(t, "%u retire latencies from --retire-latency-file %s (%s)", from_file,
 			 c->rl_file.path, c->rl_file.layout);
 	if (filled)
-		add_note(t, "%u retire latencies not measured: the vendor's "
-			    "published defaults are used (%s)", filled,
+		add_note(t, "%u retire latencies not measured: their published means stand in "
+			    "(%s; --no-default-retire-latency: the formulas' own fallback)", filled,
 			 c->def->retire_latency_source ? c->def->retire_latency_source : "model");
-	else if (bt_model_retire_latency_count(c->model) > measured && !from_file)
-		add_note(t, "%u retire-latency inputs are not measured and have "
-			    "no published default here: the formulas' 'not measured' cases apply, and "
-			    "nodes whose formula has none are not measured (no retire latency)",
-			 bt_model_retire_latency_count(c->model) - measured);
+	if (bt_model_retire_latency_count(c->model) > measured + from_file + filled)
+		add_note(t, "%u retire-latency inputs are not measured and %s: the "
+			    "formulas' fallback (their cap) applies, and nodes whose formula has "
+			    "none are not measured (no retire latency)",
+			 bt_model_retire_latency_count(c->model) - measured - from_file - filled,
+			 c->no_default_rl ? "--no-default-retire-latency leaves out the published means"
+					  : "have no published mean here");
 }
 
 /*
@@ -655,113 +734,20 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 	return BT_OK;
 }
 
-/*
- * A violated consistency rule (metrics/rules.h) says some event does not
- * count as the formulas assume; which one, the counts alone cannot always
- * tell. Every node whose value formula reads an event the rule points at
- * (bt_rule_suspects: a share below 0, its numerator's events; a division
- * by zero, the events that counted 0; any other violation, every event it
- * involves) is untrusted, "RULE" with the rule:
- * shown, marked, never on the bottleneck path, and the run's status is 1
- * (app-main.c). SPR with general counter 1 stuck (STALLS_L2_MISS reads 0):
- * L3_Bound = (STALLS_L2_MISS - STALLS_L3_MISS) / CLK is -46 %, and
- * L2_Bound, which reads STALLS_L2_MISS too, would otherwise be the
- * bottleneck at 69 % (7.7 % without the defect).
- *
- * A level-1 node whose cross-check rule is violated (ARCH with
- * PERF_METRICS: its field's share and the architectural event's differ
- * beyond the rule's tolerance) is untrusted itself, "CROSS": which of the
- * two is wrong the counts cannot tell. An untrust the validation gave
- * (--bring-up) stands: it names the event that failed, and a violated
- * rule that involves such an event points at it alone.
- * Returns how many nodes it marked.
- */
+/* A violated consistency rule untrusts the nodes reading what it points at
+ * (metrics/rules-untrust.c, shared with `replay`). Returns how many nodes it
+ * marked. */
 static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
-	const struct bt_rule_set *rs = c->rules;
-	unsigned nn = bt_model_node_count(c->model), ne = bt_model_event_count(c->model);
-	unsigned n_ev, marked = 0;
-	uint16_t *ev = malloc((ne + 1) * sizeof(*ev));
-	unsigned *rule_of = calloc(ne + 1, sizeof(*rule_of)); /* per event: rule + 1, 0 none */
+	unsigned cross = 0, marked;
 
 	if (!t->untrusted)
-		t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
-	if (!ev || !rule_of || !t->untrusted)
-		goto out;
-	for (unsigned k = 0; k < rs->n; k++) {
-		if (rs->rules[k].kind == BT_RULE_CROSS_CHECK)
-			continue;
-		unsigned n = bt_rule_suspects(rs, k, t->consistency, t->counts, t->result, ev), f = 0;
-		/* --bring-up: an event of the rule that FAILed validation
-		 * explains it (doubled Topdown_Retiring puts level 1 at 184 %):
-		 * its nodes are untrusted already, and the rule's other events
-		 * (the cycles the slots come from) are not suspects */
-		for (unsigned e = 0; c->ev_untrust && e < n; e++)
-			if (strcmp(c->ev_untrust[ev[e]].verdict, "FAIL") == 0)
-				ev[f++] = ev[e];
-		if (f)
-			n = f;
-		for (unsigned e = 0; e < n; e++)
-			if (!rule_of[ev[e]])
-				rule_of[ev[e]] = k + 1;
-	}
-	for (unsigned i = 0; i < nn; i++) {
-		if (t->untrusted[i].event[0] ||
-		    bt_model_node_value_events(c->model, i, c->constants, ev, &n_ev) != BT_OK)
-			continue;
-		for (unsigned e = 0; e < n_ev; e++) {
-			unsigned k = rule_of[ev[e]];
-			if (!k--)
-				continue;
-			const struct bt_rule_verdict *v = &t->consistency->verdict[k];
-			struct bt_untrust *u = &t->untrusted[i];
-			char rule[160], check[240];
-			bt_rule_describe(rs, k, rule, sizeof(rule));
-			snprintf(u->event, sizeof(u->event), "%s", bt_model_event(c->model, ev[e])->name);
-			snprintf(check, sizeof(check), "%s off by %.3g, tolerance %.3g", rule, v->diff,
-				 v->tol);
-			size_t len = strlen(check);
-			if (len >= sizeof(u->check))
-				len = sizeof(u->check) - 1; /* a long sum rule: its start */
-			memcpy(u->check, check, len);
-			u->check[len] = '\0';
-			snprintf(u->verdict, sizeof(u->verdict), "RULE");
-			t->result->exclude[i] |= BT_EXCLUDE_UNTRUSTED;
-			marked++;
-			break;
-		}
-	}
-	for (unsigned k = 0; k < rs->n; k++) {
-		const struct bt_rule *ru = &rs->rules[k];
-		const struct bt_rule_verdict *v = &t->consistency->verdict[k];
-		if (ru->kind != BT_RULE_CROSS_CHECK || v->state != BT_RULE_VIOLATED || ru->node < 0 ||
-		    ru->node_b < 0 || t->untrusted[ru->node].event[0])
-			continue;
-		struct bt_untrust *u = &t->untrusted[ru->node];
-		/* the architectural event: the cross-check node's own event
-		 * (its formula is that event over TOPDOWN.SLOTS) */
-		const char *name = bt_model_node(c->model, (unsigned)ru->node_b)->name;
-		if (bt_model_node_value_events(c->model, (unsigned)ru->node_b, c->constants, ev, &n_ev) ==
-		    BT_OK)
-			for (unsigned e = 0; e < n_ev; e++) {
-				const struct bt_event *x = bt_model_event(c->model, ev[e]);
-				if (strcmp(x->name, "TOPDOWN.SLOTS") != 0) {
-					name = x->name;
-					break;
-				}
-			}
-		snprintf(u->event, sizeof(u->event), "%s", name);
-		snprintf(u->check, sizeof(u->check), "cross-check: %s %.2f%% vs %s %.2f%%, beyond %.0f points",
-			 bt_model_node(c->model, (unsigned)ru->node)->name, v->lhs * 100,
-			 bt_model_node(c->model, (unsigned)ru->node_b)->name, v->rhs * 100, v->tol * 100);
-		snprintf(u->verdict, sizeof(u->verdict), "CROSS");
-		t->result->exclude[ru->node] |= BT_EXCLUDE_UNTRUSTED;
-		c->n_cross_untrusted++;
-		marked++;
-	}
-out:
-	free(ev);
-	free(rule_of);
+		t->untrusted = calloc(bt_model_node_count(c->model) + 1, sizeof(*t->untrusted));
+	if (!t->untrusted)
+		return 0;
+	marked = bt_rules_untrust(t->consistency, t->counts, t->result, c->constants, c->ev_untrust,
+				  t->untrusted, &cross);
+	c->n_cross_untrusted += cross;
 	return marked;
 }
 
@@ -877,7 +863,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 		st = measure_step(c, p, cpu, mw, mask_interrupts, nodes, n_nodes, t, &t->steps[0],
 				  scratch, d);
 		t->n_steps = 1;
-		run_constants(c, p, t, mw, mask_interrupts);
+		run_constants(c, p, cpu, t, mw, mask_interrupts);
 		if (st == BT_OK)
 			st = evaluate(c, t);
 	} else {
@@ -903,7 +889,7 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 					  scratch, d);
 			if (st != BT_OK)
 				break;
-			run_constants(c, p, t, mw, mask_interrupts);
+			run_constants(c, p, cpu, t, mw, mask_interrupts);
 			st = evaluate(c, t);
 			if (step->groups_skipped || t->budget_pebs_skipped) {
 				/* The budget is spent (a group or a timed-PEBS

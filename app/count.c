@@ -16,6 +16,7 @@
 #include "pmu/cpu-detect.h"
 #include "pmu/pmu-caps.h"
 #include "pmu/event-encode.h"
+#include "pmu/measure.h"
 #include "pmu/plan.h"
 #include "synth/sim-run.h"
 #include "report/console.h"
@@ -124,7 +125,6 @@ static bt_status load_model_files(struct bt_count_ctx *c, const char *list,
 	memset(r->events, 0, sizeof(r->events));
 	r->id = "FILES";
 	r->format = BT_FMT_PERFMON;
-	r->retire_latency = NULL;
 	if (!r->vendor)
 		r->vendor = c->cpu->vendor_str;
 	for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
@@ -280,6 +280,7 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 		.defects = opt->sim_defect,
 		.miscount = opt->sim_miscount,
 		.cpuid_dump = opt->sim_cpuid,
+		.machine = c->machine,
 	};
 	if (opt->sim_cpuid)
 		so.name = opt->sim_name; /* the preset for its MSRs, or NULL: by class */
@@ -293,6 +294,10 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 		return st;
 	bt_synth_caps(c->synth, &c->pmu.caps);
 	c->pmu.arch = bt_synth_arch(c->synth);
+	/* --sim-sibling-active: how much the simulated CPU's SMT sibling runs
+	 * (arch/sim/sim.h), which the sibling probe then measures. */
+	if (opt->sim_sibling_set)
+		bt_sim_set_sibling_active(c->pmu.arch, opt->sim_sibling_active);
 	/* One pipeline width per core: the model's (set_sim_width), for the
 	 * health check's window (SLOTS = width x cycles) as for the workloads'
 	 * counts. */
@@ -342,6 +347,56 @@ static void combo_note(void *ctx, const char *text)
 	ctx_note(ctx, "%s", text);
 }
 
+/*
+ * The SMT sibling probe (pmu/cpu-info.h sibling_probe): every group counts
+ * CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and REF_XCLK, and each tree takes the
+ * model's SMT branches or its per-thread ones from what they measured
+ * (metrics/model.h bt_smt_decide). The simulated workload models them by
+ * these names (synth/workload-counts.c) like the model's own events.
+ */
+static const struct bt_event probe_events[2] = {
+	{ .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .source = BT_SRC_PMC, .code = 0x3C,
+	  .umask = 0x02, .fixed = BT_EV_NO_FIXED, .counters = 0xF },
+	{ .name = "CPU_CLK_UNHALTED.REF_XCLK", .source = BT_SRC_PMC, .code = 0x3C, .umask = 0x01,
+	  .fixed = BT_EV_NO_FIXED, .counters = 0xF },
+};
+
+/* The formulas follow the sibling's measured activity where SMT is on, the
+ * model's formulas have SMT branches (the events they read differ) and the
+ * probe applies on this PMU (pmu/plan.h bt_plan_sibling_gp). */
+static bool sibling_probe_applies(const struct bt_count_ctx *c, const char **why_not)
+{
+	struct bt_pmu_caps probe = c->pmu.caps;
+	*why_not = NULL;
+	if (probe.kind != BT_PMU_INTEL_ARCH || !c->model ||
+	    !bt_model_has_smt_branches(c->model, c->constants))
+		return false;
+	probe.sibling_probe = true;
+	if (bt_plan_sibling_gp(&probe, NULL, NULL))
+		return true;
+	*why_not = probe.sibling_probe_off ? probe.sibling_probe_off
+		   : probe.perf_metrics || (probe.fixed_mask & (1u << 3))
+			   ? "TOPDOWN.SLOTS and PERF_METRICS count per thread"
+			   : "it needs counters 0, 3 and two more";
+	return false;
+}
+
+/* bt_measure's hook (pmu/measure.h): the sibling's share of the windows
+ * just measured, pooled over their runs, decides the tree's formulas
+ * when it is next evaluated (run on the measuring CPU: numbers only). */
+static void sibling_measured(void *ctx, const struct bt_measurement *m)
+{
+	struct bt_count_ctx *c = ctx;
+	c->constants[BT_C_SMT_SIBLING_ACTIVE] =
+		m->has_sibling ? bt_sibling_active(m->one_thread_active, m->ref_xclk) : NAN;
+	/* Not probed (the counter health check left fewer than four counters,
+	 * or counter 0 or 3, for this context's plans) or REF_XCLK read 0:
+	 * the per-thread formulas, as before the probe; the tree has no SMT
+	 * decision to show (metrics/model.h). */
+	if (isnan(c->constants[BT_C_SMT_SIBLING_ACTIVE]))
+		c->constants[BT_C_HYPERTHREADING_ON] = 0;
+}
+
 /* What the simulated PMU counts: the count file's counts for the model's
  * events (as the planner will program them), or generated ones. */
 static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_options *opt,
@@ -351,10 +406,20 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 	struct bt_diag d = { "" };
 	char label[320];
 
+	if (!opt->counts_file) {
+		/* Also the sibling probe's events, should the probe apply. */
+		const struct bt_event **evp = bt_arena_alloc(&c->arena, (n + 2) * sizeof(*evp));
+		if (!evp)
+			return BT_ERR_NOMEM;
+		memcpy(evp, c->evp, n * sizeof(*evp));
+		evp[n] = &probe_events[0];
+		evp[n + 1] = &probe_events[1];
+		if (bt_synth_set_events(c->synth, evp, n + 2, c->def->id) != BT_OK)
+			return BT_ERR_NOMEM;
+		return bt_synth_use_generated(c->synth, why);
+	}
 	if (bt_synth_set_events(c->synth, c->evp, n, c->def->id) != BT_OK)
 		return BT_ERR_NOMEM;
-	if (!opt->counts_file)
-		return bt_synth_use_generated(c->synth, why);
 	c->file_counts = bt_counts_new(c->model);
 	unsigned unused = 0;
 	if (!c->file_counts || bt_count_file_apply(&c->cf, c->file_counts, &unused, &d) != BT_OK) {
@@ -423,6 +488,19 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 				c->constants[k] = c->file_counts->constants[k];
 	}
 	c->smt = c->constants[BT_C_HYPERTHREADING_ON] > 0;
+	const char *no_probe = NULL;
+	if (!c->file_counts && c->smt && sibling_probe_applies(c, &no_probe)) {
+		/* Both branches' events are counted (HYPERTHREADING_ON unknown
+		 * to the planner), and each evaluation decides from the measured
+		 * sibling (sibling_measured). */
+		c->pmu.caps.sibling_probe = true;
+		c->constants[BT_C_HYPERTHREADING_ON] = NAN;
+		ctx_note(c, "SMT is on%s: each group also counts ONE_THREAD_ACTIVE and REF_XCLK "
+			    "(counters 0, 3); a sibling active >= 50%% of the time takes the SMT "
+			    "formulas (each tree says)",
+			 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "");
+		return;
+	}
 	if (!c->file_counts && c->smt) {
 		/* The SMT-on formulas (HSW..SKX: SLOTS = 4 * THREAD_ANY / 2) assume
 		 * both threads of the core were counted and summed. baretop counts
@@ -430,9 +508,10 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 		 * formulas are the right ones (toplev's --single-thread). */
 		c->constants[BT_C_HYPERTHREADING_ON] = 0;
 		c->smt = false;
-		ctx_note(c, "SMT is on%s, but baretop counts one logical CPU while its sibling "
-			    "idles: the per-thread formulas are used (HYPERTHREADING_ON = 0)%s",
+		ctx_note(c, "SMT is on%s, the sibling not measured (%s): per-thread formulas "
+			    "(HYPERTHREADING_ON = 0), right while it idles%s",
 			 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "",
+			 no_probe ? no_probe : "no SMT branches in the formulas",
 			 c->copies > 1 ? "; with --copies a copy may run on the sibling, which "
 					 "these formulas do not account for" : "");
 	}
@@ -524,6 +603,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		return BT_ERR_NOMEM;
 	c->cpu = cpu;
 	c->memory_pages = p->memory_pages;
+	c->machine = p->sim_machine;
 	c->level = opt->level;
 	st = BT_OK;
 	if (opt->counts_file) {
@@ -534,6 +614,7 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		c->have_cf = st == BT_OK;
 	}
 	c->no_pebs = opt->no_pebs;
+	c->no_default_rl = opt->no_default_rl;
 	if (st == BT_OK && opt->retire_latency_file) {
 		if (bt_rl_file_read(&c->arena, opt->retire_latency_file, &c->rl_file, &d) != BT_OK) {
 			bt_diag_set(why, "--retire-latency-file: %s", d.text);
@@ -634,6 +715,10 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		return st;
 	}
 	bt_measure_opts_defaults(&c->mopts);
+	if (c->pmu.caps.sibling_probe) {
+		c->mopts.measured_hook = sibling_measured;
+		c->mopts.measured_hook_ctx = c;
+	}
 	if (opt->reps)
 		c->mopts.reps = opt->reps;
 	if (opt->warmups_set)

@@ -57,11 +57,13 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 			    struct bt_tree_outcome **ret, struct bt_diag *d);
 
 /* The counter health check (count-health.c), run at the first call for
- * this context, on the CPU baretop runs on, and printed; later calls only
+ * this context, on `cpu` (the first CPU of c's kind a workload is measured
+ * on: its counters, not baretop's CPU's), and printed; later calls only
  * repeat its verdict. A counter that fails is left out of every plan of c.
  * BT_ERR_FAULT (d says why) when no general counter is left to count with;
  * BT_OK otherwise, also when the check is off or could not run. */
-bt_status bt_count_health(struct bt_count_ctx *c, struct bt_diag *d);
+bt_status bt_count_health(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
+			  struct bt_diag *d);
 /* What a tree says about the check ("" when every counter passed). */
 void bt_count_health_note(const struct bt_count_ctx *c, char *buf, size_t len);
 /* The caps the planner plans with: c's, less the counters that failed. */
@@ -80,5 +82,9 @@ void bt_count_set_console_ui(struct bt_count_ctx *c, struct bt_console_ui *ui);
 /* The time budget the counter groups are planned against (NULL: none). */
 struct bt_boot_run;
 void bt_count_set_boot(struct bt_count_ctx *c, const struct bt_boot_run *b);
+/* The CPUs the current workload keeps busy and what its jobs used
+ * (app/on-cpu.h); NULL: none. Every job of c names it. */
+struct bt_cpu_team;
+void bt_count_set_team(struct bt_count_ctx *c, struct bt_cpu_team *t);
 
 #endif

@@ -86,6 +86,12 @@ static bool defect_without_sim(const struct bt_options *o, const struct bt_optio
 	return o->sim_defect && !o->sim;
 }
 
+static bool sibling_without_sim(const struct bt_options *o, const struct bt_option_source *s)
+{
+	(void)s;
+	return o->sim_sibling_set && !o->sim;
+}
+
 static bool copies_with_exec(const struct bt_options *o, const struct bt_option_source *s)
 {
 	(void)s;
@@ -143,6 +149,9 @@ static const struct combo combos[] = {
 	{ STAGE_FINAL, true, "--sim-defect without --sim",
 	  "--sim-defect breaks the simulated PMU: add --sim",
 	  "-w multiply1 --sim-defect stuck-counter:0", NULL, defect_without_sim },
+	{ STAGE_FINAL, true, "--sim-sibling-active without --sim",
+	  "--sim-sibling-active sets the simulated CPU's SMT sibling: add --sim",
+	  "-w multiply1 --sim-sibling-active 1", NULL, sibling_without_sim },
 	{ STAGE_FINAL, true, "--copies N (N > 1) with -x",
 	  "an EFI application (-x) runs as one copy", "--sim=spr --copies 2 -x app.efi", NULL,
 	  copies_with_exec },

@@ -71,6 +71,7 @@ FLAG(assume_amd_legacy_pmu)
 FLAG(no_health_check)
 FLAG(quick)
 FLAG(no_pebs)
+FLAG(no_default_rl)
 FLAG(list_workloads)
 FLAG(no_workloads)
 FLAG(list_models)
@@ -246,6 +247,19 @@ static bt_status set_sim_defect(struct bt_options *o, const char *v, struct bt_d
 	if (bt_sim_defects_parse(v, &df, d) != BT_OK)
 		return BT_ERR_INVALID;
 	o->sim_defect = v;
+	return BT_OK;
+}
+
+/* --sim-sibling-active F: applied where the simulated PMU is set up
+ * (count.c setup_sim, arch/sim/sim.h bt_sim_set_sibling_active). */
+static bt_status set_sim_sibling(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	if (!bt_options_plain_decimal(v, 1)) {
+		bt_diag_set(d, "--sim-sibling-active %s: give a fraction from 0 to 1", v);
+		return BT_ERR_INVALID;
+	}
+	o->sim_sibling_active = strtod(v, NULL);
+	o->sim_sibling_set = true;
 	return BT_OK;
 }
 
@@ -603,10 +617,14 @@ static const struct option_def options[] = {
 	  "with --sim: the counts the simulated PMU produces (a count file as in "
 	  "testdata/tma/FORMAT.md; its constants are replayed too)", set_counts },
 	{ NULL, "retire-latency-file", 0, ARG_REQUIRED, "F",
-	  "retire latencies for the formulas' EVENT:R inputs that no measurement or "
-	  "published default gives: Intel's retire-latency JSON (\"Data\": {EVENT: "
+	  "retire latencies for the formulas' EVENT:R inputs that no measurement gives "
+	  "(before the published means): Intel's retire-latency JSON (\"Data\": {EVENT: "
 	  "{\"MEAN\": ...}}) or {EVENT: cycles}; on the boot volume too. Every output "
 	  "names each input's source", set_retire_latency_file },
+	{ NULL, "no-default-retire-latency", 0, ARG_NONE, NULL,
+	  "an EVENT:R input no measurement or file gives: the formula's own fallback (its "
+	  "cap), not the published mean (GNR: Intel's; LNL, ARL, MTL: pmu-tools')",
+	  set_no_default_rl },
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
 	  "(its count times X, a decimal number from 0 to 1000), stuck=N (always N, a whole number "
@@ -616,6 +634,9 @@ static const struct option_def options[] = {
 	  "with --sim: inject hardware defects into the simulated PMU (stuck-counter:K, "
 	  "double-count:CODE/UMASK, narrow-counter:K, fixed-dead:K, no-overflow-bit:K, "
 	  "umask-ignored:CODE, fw-truncates, ...); --sim-defect=help lists them", set_sim_defect },
+	{ NULL, "sim-sibling-active", 0, ARG_REQUIRED, "F",
+	  "with --sim: the SIMULATED SMT sibling runs a fraction F (0..1) of the time "
+	  "(default 0)", set_sim_sibling },
 	{ NULL, "no-count", 0, ARG_NONE, NULL, "time the workloads, do not count", set_no_count },
 	{ NULL, "no-pebs", 0, ARG_NONE, NULL,
 	  "do not sample the formulas' retire latencies with timed PEBS (where "

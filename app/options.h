@@ -88,9 +88,15 @@ struct bt_options {
 	const char *retire_latency_file; /* --retire-latency-file F: latencies the user brings */
 	const char *sim_miscount; /* --sim-miscount EVENT:HOW: one event miscounts */
 	const char *sim_defect;   /* --sim-defect SPEC: hardware defects of the simulated PMU */
+	/* --sim-sibling-active F: the simulated CPU's SMT sibling is active in
+	 * a fraction F (0..1) of the measured thread's unhalted time */
+	double sim_sibling_active;
+	bool sim_sibling_set;
 	bool list_sim_defects;    /* --sim-defect=help */
 	bool no_count;            /* time the workloads only */
 	bool no_pebs;             /* --no-pebs: do not sample retire latencies */
+	bool no_default_rl;       /* --no-default-retire-latency: the formulas' own
+				   * fallback, not the published means */
 
 	/* CPUs: run on these logical CPUs one after another (cpu_all, or the
 	 * listed ones), and/or with `copies` simultaneous copies */

@@ -22,6 +22,11 @@
 #include "pmu/cpu-info.h"
 #include "workloads/workload.h"
 
+struct bt_synth_machine;
+
+/* What an AP runs for baretop (platform.h run_on_cpu, run_on_aps). */
+typedef void bt_ap_proc(void *arg, uint64_t entry_sp);
+
 struct bt_cpu_location {
 	uint64_t apic_id;
 	uint32_t package, core, thread;
@@ -57,6 +62,10 @@ struct bt_platform {
 	/* The backend for privileged instructions: hardware under UEFI. The
 	 * simulated one is chosen by the program, never by the platform. */
 	struct bt_arch *arch;
+	/* A simulated machine's PMUs, one per logical CPU (the hosted machine
+	 * double, host/machine-double.h): --sim counts on them
+	 * (synth/sim-run.h). NULL on a real machine. */
+	const struct bt_synth_machine *sim_machine;
 	/*
 	 * Counting through the operating system's PMU driver instead of
 	 * baretop's registers (--backend=perf; hosted: Linux perf_event,
@@ -72,20 +81,17 @@ struct bt_platform {
 	/* Executes UD2 through the fault guard and returns the vector that was
 	 * caught (6 when the guard works); NULL where there is no guard. */
 	uint8_t (*fault_guard_selftest)(void);
-	/* Executes an unguarded UD2 on logical CPU `cpu` (an AP), with
-	 * cleanup(arg) registered there as its park cleanup (below): the fault
-	 * guard must run the cleanup, record the fault, park that CPU and let
-	 * the run go on. Returns the status run_on_cpu reported (BT_ERR_FAULT
-	 * expected). NULL where there are no APs. */
-	bt_status (*fault_selftest_ap)(uint32_t cpu, void (*cleanup)(void *), void *arg);
-	/* On the calling CPU: should an unexpected exception park it (an AP;
-	 * the BSP powers off instead), fn(arg) runs there first, once, before
-	 * the fault is reported: an open PMU session is closed that way, so a
-	 * crashed workload does not leave that CPU counting with baretop's
-	 * registers. fn must not call the firmware. fn NULL removes it. NULL
-	 * where CPUs are not parked (hosted). */
+	/* On baretop's own CPU: should an unexpected exception end the run
+	 * there, fn(arg) runs first, once, before the fault is reported: an
+	 * open PMU session is closed that way, so a crashed workload does not
+	 * leave that CPU counting with baretop's registers. fn must not call
+	 * the firmware. fn NULL removes it. NULL where there is no fault
+	 * guard (hosted). A job on an AP registers its cleanups with the job
+	 * instead (app/on-cpu.h bt_cpu_job_set_cleanup). */
 	void (*set_park_cleanup)(void (*fn)(void *), void *arg);
-	/* An unguarded UD2 on this CPU: does not return (report, power off). */
+	/* An unguarded UD2 on this CPU: on baretop's own it does not return
+	 * (report, power off); in a job on an AP it is recovered
+	 * (--fault-selftest-ap: app/on-cpu.h bt_cpu_fault_selftest). */
 	void (*crash_test)(void);
 	/* Overruns a local array in a function built with the stack protector:
 	 * its check must report it through the fault reporter and power off,
@@ -122,19 +128,28 @@ struct bt_platform {
 	/* rename() that never replaces an existing file (errno EEXIST). */
 	int (*rename_noreplace)(const char *from, const char *to);
 
-	/* Logical CPUs (UEFI: EFI_MP_SERVICES_PROTOCOL). */
+	/*
+	 * Logical CPUs (UEFI: EFI_MP_SERVICES_PROTOCOL), as the PI
+	 * specification allows them after ReadyToBoot, when baretop always
+	 * runs: blocking calls only. app/on-cpu.h builds every multi-CPU
+	 * action on these; nothing else calls run_on_cpu or run_on_aps.
+	 */
 	bt_status (*cpu_count)(uint32_t *ret_total, uint32_t *ret_enabled);
 	bt_status (*cpu_location)(uint32_t cpu, struct bt_cpu_location *ret);
-	/* The logical CPU baretop runs on. */
+	/* The logical CPU the caller runs on (WhoAmI, which APs may call). */
 	uint32_t (*current_cpu)(void);
-	/* Runs fn(arg) on logical CPU `cpu` and waits for it, at most
-	 * timeout_us (0 = no limit). fn must not call the firmware (on UEFI
-	 * it runs on an AP, which may not use boot services). */
-	bt_status (*run_on_cpu)(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);
-	/* Starts fn(arg) on `cpu` and returns at once (several CPUs may be
-	 * started); wait_cpu waits for it to return, at most timeout_us. */
-	bt_status (*start_on_cpu)(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle);
-	bt_status (*wait_cpu)(void *handle, uint64_t timeout_us);
+	/* Blocking StartupThisAP: fn(arg, entry_sp) on AP `cpu`; BT_OK when
+	 * it returned, BT_ERR_TIMEOUT when timeout_us (never 0) passed first
+	 * and the firmware terminated it. entry_sp is the stack pointer the
+	 * firmware called the platform's procedure with, which fn measures
+	 * its use of the firmware's AP stack from. fn must not call the
+	 * firmware but WhoAmI. */
+	bt_status (*run_on_cpu)(uint32_t cpu, bt_ap_proc *fn, void *arg, uint64_t timeout_us);
+	/* Blocking StartupAllAPs: fn(arg, entry_sp) on every enabled AP at
+	 * once (each asks current_cpu which it is); BT_ERR_TIMEOUT with
+	 * *ret_n_failed terminated. */
+	bt_status (*run_on_aps)(bt_ap_proc *fn, void *arg, uint64_t timeout_us,
+				uint32_t *ret_n_failed);
 
 	/* The pages that map [addr, addr + len) of baretop's own memory
 	 * (arch/paging.h): UEFI walks the page tables through the arch seam
@@ -231,6 +246,14 @@ struct bt_platform {
 	/* Set by the program: NVRAM writes it made through nv_write (and the
 	 * platform's own, e.g. BootNext, counted by the platform). */
 	uint32_t nv_writes;
+	/* Set by the platform: logical CPUs baretop started work on that
+	 * never came back (an AP that faulted and is parked inside baretop's
+	 * image, or one that timed out), and why, in one line. Handing over
+	 * with such a CPU can hang the next stage (EDK2's
+	 * MpInitChangeApLoopCallback waits for every AP at ExitBootServices),
+	 * so the program resets the machine instead (app/boot-policy.h). */
+	uint32_t aps_unaccounted;
+	char aps_unaccounted_why[160];
 };
 
 #endif

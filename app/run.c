@@ -47,6 +47,14 @@ static bt_status wl_after(void *ctx, struct bt_diag *d)
 	return bt_wl_after_run(((struct wl_glue *)ctx)->inst, d);
 }
 
+/* A measured job abandoned after a fault: its partner told to stop. */
+static void wl_abandon(void *ctx)
+{
+	struct bt_diag ignore;
+
+	bt_wl_after_run(((struct wl_glue *)ctx)->inst, &ignore);
+}
+
 static void wl_set_range(void *ctx, uint64_t begin, uint64_t end)
 {
 	bt_wl_set_range(((struct wl_glue *)ctx)->inst, begin, end);
@@ -99,6 +107,7 @@ static struct bt_outcome *new_outcome(struct bt_run_phase *r)
 		return NULL;
 	r->outcomes = grown;
 	memset(&grown[r->n_outcomes], 0, sizeof(grown[0]));
+	grown[r->n_outcomes].partner_cpu = -1;
 	return &grown[r->n_outcomes++];
 }
 
@@ -122,16 +131,17 @@ static void timing_work(void *p)
 /* Times (no PMU) one workload on o->cpu; fills o. An EFI application (-x)
  * may wait for timer events, so its window keeps interrupts enabled. */
 static void time_one(struct bt_run_phase *r, const struct bt_measure_workload *mw,
-		     struct bt_outcome *o, bool mask_interrupts)
+		     struct bt_outcome *o, bool mask_interrupts, struct bt_cpu_team *team)
 {
 	struct timing_job t = { r, mw, mask_interrupts, &o->timing, BT_OK, { "" } };
-	struct bt_cpu_job job = { .arch = r->plat->arch, .work = timing_work, .ctx = &t };
+	struct bt_cpu_job job = { .arch = r->plat->arch, .work = timing_work, .ctx = &t,
+				  .team = team };
 	bt_status st = bt_cpu_job_run(r->plat, o->cpu, &job);
 
 	o->core_type = job.core_type;
 	if (st != BT_OK) {
 		set_reason(o, BT_OUTCOME_FAILED, "could not run on CPU %u: %s", o->cpu,
-			   bt_status_str(st));
+			   job.fault[0] ? job.fault : bt_status_str(st));
 		return;
 	}
 	if (t.st != BT_OK) {
@@ -161,15 +171,32 @@ static void detect_work(void *p)
 	}
 }
 
-/* The count context for `cpu`: its kind of core decides (hybrid parts), the
- * core type together with the native model ID (bt_cpu_same_core_kind). */
+/* A CPU of the same kind counts as baretop's own only if its PMU says the
+ * same: IA32_PERF_CAPABILITIES and the quirks applied are read on each CPU
+ * (a board may differ per core: microcode, a firmware setting). */
+static bool same_pmu(const struct bt_cpu_info *a, const struct bt_cpu_info *b)
+{
+	return bt_cpu_same_core_kind(a, b) && a->pmu.perf_capabilities == b->pmu.perf_capabilities &&
+	       a->pmu.quirks == b->pmu.quirks && a->pmu.gp_mask == b->pmu.gp_mask &&
+	       a->pmu.fixed_mask == b->pmu.fixed_mask;
+}
+
+/* The count context for `cpu`, decided on that CPU: its kind of core
+ * (hybrid parts: the core type together with the native model ID,
+ * bt_cpu_same_core_kind) and its PMU as detected there. */
 static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 					  struct bt_diag *why)
 {
 	if (!r->can_count)
 		return NULL;
-	if (!r->cpu->hybrid || cpu == r->self_cpu)
+	if (cpu == r->self_cpu)
 		return r->count;
+	if (cpu < BT_RUN_CPU_CACHE && r->ctx_known[cpu]) {
+		if (!r->ctx_of[cpu])
+			bt_diag_set(why, "CPU %u cannot count (said before)", cpu);
+		return r->ctx_of[cpu];
+	}
+	struct bt_count_ctx *found = NULL;
 	struct bt_cpu_job probe = { .arch = r->plat->arch, .work = NULL };
 	struct detect_job d = { .arch = r->plat->arch, .tsc_hz = r->cpu->tsc_hz };
 	probe.work = detect_work;
@@ -178,35 +205,43 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 		bt_diag_set(why, "could not identify CPU %u", cpu);
 		return NULL;
 	}
-	if (bt_cpu_same_core_kind(&d.info, r->cpu))
-		return r->count;
-	for (int k = 0; k < r->n_other; k++)
-		if (bt_cpu_same_core_kind(&d.info, &r->other_cpu[k]))
-			return r->count_other[k];
-	if (r->n_other >= BT_RUN_MAX_CORE_KINDS - 1) {
-		bt_diag_set(why, "more than %d kinds of core: core type 0x%x, native model "
-			    "0x%x on CPU %u", BT_RUN_MAX_CORE_KINDS, d.info.core_type,
-			    d.info.native_model_id, cpu);
-		return NULL;
+	if (same_pmu(&d.info, r->cpu))
+		found = r->count;
+	for (int k = 0; !found && k < r->n_other; k++)
+		if (same_pmu(&d.info, &r->other_cpu[k]))
+			found = r->count_other[k];
+	if (!found && r->n_other >= BT_RUN_MAX_CORE_KINDS - 1) {
+		bt_diag_set(why, "more than %d kinds of core or PMU (CPU %u)", BT_RUN_MAX_CORE_KINDS,
+			    cpu);
+	} else if (!found) {
+		int k = r->n_other;
+		r->other_cpu[k] = d.info;
+		if (bt_count_prepare(r->plat, r->opt, &r->other_cpu[k], r->census,
+				     &r->count_other[k], why) == BT_OK) {
+			r->n_other++;
+			found = r->count_other[k];
+			bt_count_set_console_ui(found, &r->ui);
+			bt_console_ui_clear(&r->ui);
+			printf("  CPU %u is a%s %s (native model 0x%x, IA32_PERF_CAPABILITIES "
+			       "0x%llx): %s\n", cpu, d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
+			       bt_core_type_name(d.info.core_type)
+				       ? bt_core_type_name(d.info.core_type) : "core",
+			       d.info.native_model_id,
+			       (unsigned long long)d.info.pmu.perf_capabilities,
+			       bt_count_describe(found));
+		}
 	}
-	int k = r->n_other;
-	r->other_cpu[k] = d.info;
-	if (bt_count_prepare(r->plat, r->opt, &r->other_cpu[k], r->census, &r->count_other[k],
-			     why) != BT_OK)
-		return NULL;
-	r->n_other++;
-	bt_count_set_console_ui(r->count_other[k], &r->ui);
-	bt_console_ui_clear(&r->ui);
-	printf("  CPU %u is a%s %s (native model 0x%x): %s\n", cpu,
-	       d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
-	       bt_core_type_name(d.info.core_type) ? bt_core_type_name(d.info.core_type) : "core",
-	       d.info.native_model_id, bt_count_describe(r->count_other[k]));
-	return r->count_other[k];
+	if (cpu < BT_RUN_CPU_CACHE && (found || r->n_other >= BT_RUN_MAX_CORE_KINDS - 1)) {
+		r->ctx_known[cpu] = true;
+		r->ctx_of[cpu] = found;
+	}
+	return found;
 }
 
 /* Counts (or, without a PMU, times) one workload on o->cpu. */
 static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload *mw,
-			const struct bt_wl_config *cfg, struct bt_outcome *o, bool mask_interrupts)
+			const struct bt_wl_config *cfg, struct bt_outcome *o, bool mask_interrupts,
+			struct bt_cpu_team *team)
 {
 	struct bt_diag d = { "" };
 	struct bt_count_ctx *ctx = count_ctx_for(r, o->cpu, &d);
@@ -215,11 +250,12 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 		if (r->can_count)
 			snprintf(r->no_count_reason, sizeof(r->no_count_reason), "%.*s",
 				 (int)sizeof(r->no_count_reason) - 1, d.text);
-		time_one(r, mw, o, mask_interrupts);
+		time_one(r, mw, o, mask_interrupts, team);
 		return;
 	}
 	d.text[0] = '\0';
 	bt_count_set_boot(ctx, r->boot);
+	bt_count_set_team(ctx, team);
 	/* The counters are checked before anything counts with them (also
 	 * before the simulated workload's model is attached: the check's own
 	 * loop replaces it until then). */
@@ -227,14 +263,20 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	 * status line goes first, or a serial console shows the two run
 	 * together (the group hook draws it again) */
 	bt_console_ui_clear(&r->ui);
-	bt_status st = bt_count_health(ctx, &d);
+	bt_status st = bt_count_health(ctx, r->plat, o->cpu, &d);
 	if (st == BT_OK)
 		st = bt_count_sim_workload(ctx, cfg, &d);
 	if (st == BT_OK)
 		st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
 					 &d);
+	bt_count_set_team(ctx, NULL);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
+	if (o->counted && strncmp(o->placement, "PERTURBED", 9) == 0) {
+		size_t k = strlen(o->counted->input_label);
+		snprintf(o->counted->input_label + k, sizeof(o->counted->input_label) - k, "; %s",
+			 o->placement);
+	}
 	if (o->counted && bt_tree_outcome_untrusted(o->counted))
 		r->n_untrusted++;
 	if (o->counted && (o->counted->budget_groups_skipped || o->counted->budget_pebs_skipped)) {
@@ -280,12 +322,139 @@ struct bt_run_scratch {
 	struct bt_copies copies;     /* --copies N: the copies of the current workload */
 };
 
+/* ------------------------------------------------------------ CPUs */
+
+/* Two logical CPUs are threads of one core. */
+static bool same_core(struct bt_platform *p, uint32_t a, uint32_t b)
+{
+	struct bt_cpu_location x, y;
+
+	return a != b && p->cpu_location && p->cpu_location(a, &x) == BT_OK &&
+	       p->cpu_location(b, &y) == BT_OK && x.package == y.package && x.core == y.core;
+}
+
+static bool enabled_cpu(struct bt_platform *p, uint32_t cpu)
+{
+	struct bt_cpu_location l;
+
+	return !p->cpu_location || p->cpu_location(cpu, &l) != BT_OK || l.enabled;
+}
+
+/* The APs around a workload measured with company: who else runs. */
+struct team_cpus {
+	uint32_t measured;
+	int32_t partner;
+	uint32_t copies[BT_MAX_COPIES];
+	unsigned n_copies;
+};
+
+/* The first enabled AP not in `used` (n of them), preferring one that does
+ * not share a core with `apart` (UINT32_MAX: no preference). */
+static bool pick_ap(struct bt_run_phase *r, uint32_t total, const uint32_t *used, unsigned n,
+		    uint32_t apart, uint32_t *ret)
+{
+	bool have = false;
+
+	for (int pass = 0; pass < 2 && !have; pass++)
+		for (uint32_t c = 0; c < total && !have; c++) {
+			bool taken = c == r->self_cpu || !enabled_cpu(r->plat, c);
+			for (unsigned k = 0; k < n; k++)
+				taken |= used[k] == c;
+			if (taken || (pass == 0 && apart != UINT32_MAX &&
+				      same_core(r->plat, c, apart)))
+				continue;
+			*ret = c;
+			have = true;
+		}
+	return have;
+}
+
+/*
+ * A two-core workload's partner and --copies' copies run at the same time
+ * as the measured CPU, in one blocking StartupAllAPs (app/on-cpu.h): the
+ * CPU that makes the call waits in the firmware, so the measured CPU is an
+ * AP (moved there when it was baretop's own and the run may move it), the
+ * partner one on another core where there is one. false with the reason
+ * in o when there are not enough APs.
+ */
+static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, uint32_t asked,
+		       bool may_move, struct team_cpus *t, struct bt_outcome *o)
+{
+	uint32_t total = 0, enabled = 0, used[BT_MAX_COPIES + 2], c;
+	unsigned n = 0, copies = r->opt->copies > 1 ? r->opt->copies - 1 : 0;
+	bool partner = cfg->wl->flags & BT_WL_NEEDS_PARTNER;
+	const char *what = partner ? "its partner CPU" : "the copies";
+
+	if (partner && copies) {
+		set_reason(o, BT_OUTCOME_SKIPPED, "uses a partner CPU itself: no --copies");
+		return false;
+	}
+	if (asked == r->self_cpu && !may_move) {
+		set_reason(o, BT_OUTCOME_SKIPPED, "measured on the APs: baretop's CPU %u waits "
+			   "in the firmware while %s run", r->self_cpu, what);
+		return false;
+	}
+	if (r->plat->cpu_count)
+		r->plat->cpu_count(&total, &enabled);
+	t->partner = -1;
+	t->n_copies = 0;
+	/* the measured CPU (an AP), the partner on another core, the copies */
+	for (unsigned k = 0; k < 1 + partner + copies; k++) {
+		if (k == 0 && asked != r->self_cpu) {
+			c = asked;
+		} else if (!pick_ap(r, total, n ? used : NULL, n,
+				    k == 0 ? r->self_cpu : partner ? used[0] : UINT32_MAX, &c)) {
+			set_reason(o, BT_OUTCOME_SKIPPED, "needs %u APs (the measured CPU and %s): "
+				   "%u CPUs", 1 + partner + copies, what, enabled);
+			return false;
+		}
+		used[n++] = c;
+		if (k == 0)
+			t->measured = c;
+		else if (partner)
+			t->partner = (int32_t)c;
+		else
+			t->copies[t->n_copies++] = c;
+	}
+	if (t->measured != asked)
+		snprintf(o->placement, sizeof(o->placement), "on CPU %u, an AP: baretop's CPU %u "
+			 "waits in the firmware's StartupAllAPs while %s run", t->measured,
+			 r->self_cpu, what);
+	return true;
+}
+
+/* baretop's CPU spins in the firmware while an AP works (MpLib.c
+ * StartupThisAPWorker: `do { CheckThisAP } while EFI_NOT_READY`), so its
+ * SMT sibling never has an idle sibling: the per-thread formulas
+ * (HYPERTHREADING_ON = 0) assume one. */
+static bool bsp_sibling(struct bt_run_phase *r, uint32_t cpu)
+{
+	return same_core(r->plat, cpu, r->self_cpu);
+}
+
+/* --cpu all leaves out the SMT siblings of baretop's CPU (an outcome that
+ * says why, not a failure); named alone (--cpu N) such a CPU is measured,
+ * marked PERTURBED (run_builtin). */
+static bool left_out(struct bt_run_phase *r, struct bt_outcome *o)
+{
+	if (!r->opt->cpu_all || !bsp_sibling(r, o->cpu))
+		return false;
+	set_reason(o, BT_OUTCOME_SKIPPED, "left out: the SMT sibling of baretop's CPU %u, which "
+		   "spins in the firmware while an AP works (--cpu %u: measured, PERTURBED)",
+		   r->self_cpu, o->cpu);
+	print_outcome(r, o);
+	return true;
+}
+
 static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 			const struct bt_wl_env *env, uint32_t cpu, struct bt_run_scratch *scratch)
 {
 	struct bt_wl_instance inst;
 	struct bt_copies *copies = scratch ? &scratch->copies : NULL;
 	struct bt_diag d = { "" };
+	struct bt_cpu_team team = { .partner_cpu = -1 };
+	struct team_cpus tc = { .measured = cpu, .partner = -1 };
+	bool company = (cfg->wl->flags & BT_WL_NEEDS_PARTNER) || r->opt->copies > 1;
 
 	if (!bt_boot_run_budget_left(r->boot))
 		bt_console_ui_clear(&r->ui);   /* the line "NOT RUN" replaces the progress line */
@@ -298,14 +467,28 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	o->cpu = cpu;
 	o->copies = 1;
 	bt_wl_config_format(cfg, o->params, sizeof(o->params));
-	if (cpu != r->self_cpu && (cfg->wl->flags & BT_WL_NEEDS_PARTNER)) {
-		set_reason(o, BT_OUTCOME_SKIPPED, "runs only on the CPU baretop started on (CPU %u): "
-			   "it starts its partner CPU through the firmware", r->self_cpu);
-		skipped_elsewhere(r);
+	if (left_out(r, o))
+		return;
+	if (company && !place_team(r, cfg, cpu, !r->opt->cpu_all && !r->opt->n_cpus, &tc, o)) {
+		if (r->opt->cpu_all && cpu == r->self_cpu)
+			; /* the APs' turns measure it */
+		else
+			skipped(r);
 		print_outcome(r, o);
 		return;
 	}
-	bt_status st = bt_wl_setup(&inst, cfg, env, &d);
+	o->cpu = cpu = tc.measured;
+	team.partner_cpu = tc.partner;
+	o->partner_cpu = tc.partner;
+	if (!o->placement[0] && bsp_sibling(r, cpu))
+		snprintf(o->placement, sizeof(o->placement), "PERTURBED: the SMT sibling of "
+			 "baretop's CPU %u, which spins in the firmware during every window",
+			 r->self_cpu);
+	/* The partner hooks are the team's: the partner loops on its AP in the
+	 * same MP call as the measured job. */
+	struct bt_wl_env wenv;
+	bt_cpu_team_env(&team, env, &wenv);
+	bt_status st = bt_wl_setup(&inst, cfg, &wenv, &d);
 	if (st == BT_ERR_UNSUPPORTED) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "%s", d.text);
 		skipped(r);
@@ -322,8 +505,8 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	if (r->opt->copies > 1) {
 		if (!copies)
 			bt_diag_set(&d, "out of memory");
-		if (!copies ||
-		    bt_copies_start(r->plat, cpu, r->opt->copies, cfg, env, copies, &d) != BT_OK) {
+		if (!copies || bt_copies_start(r->plat, tc.copies, r->opt->copies, cfg, &wenv, copies,
+					       &d) != BT_OK) {
 			set_reason(o, BT_OUTCOME_SKIPPED, "%u copies: %s", r->opt->copies, d.text);
 			skipped(r);
 			bt_wl_teardown(&inst);
@@ -331,15 +514,25 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 			return;
 		}
 		o->copies = (unsigned)copies->n + 1;
+		team.copies = copies;
 	}
 
 	struct wl_glue glue = { &inst };
 	struct bt_measure_workload mw = { inst.wl->run, inst.state, wl_before, wl_after, &glue,
 					  bt_wl_iterations(&inst), wl_set_range };
+	if (team.partner_cpu >= 0) {
+		team.abandon = wl_abandon;
+		team.abandon_ctx = &glue;
+	}
 
-	measure_one(r, &mw, &inst.cfg, o, true);
+	measure_one(r, &mw, &inst.cfg, o, true, &team);
 	if (o->copies > 1)
 		bt_copies_stop(copies);
+	o->ap_jobs = team.usage.jobs;
+	o->ap_stack_used = team.usage.used;
+	o->ap_stack_size = team.usage.size;
+	o->fw_stack_used = team.usage.fw_used;
+	o->ap_stack_overflow = team.usage.overflow;
 	if (o->state == BT_OUTCOME_RAN) {
 		o->has_checksum = true;
 		o->checksum = bt_wl_checksum(&inst);
@@ -396,7 +589,7 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 	struct bt_measure_workload mw = { p->image_start, image, image_before, image_after, &glue,
 					  0, NULL };
 
-	measure_one(r, &mw, NULL, o, false);
+	measure_one(r, &mw, NULL, o, false, NULL);
 	if (o->state == BT_OUTCOME_RAN)
 		snprintf(o->reason, sizeof(o->reason), "interrupts stay enabled in its window: an "
 			 "application may wait for timer events");

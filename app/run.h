@@ -25,6 +25,8 @@ struct bt_count_ctx;
 struct bt_boot_run;
 
 #define BT_RUN_MAX_CORE_KINDS 4
+/* CPUs whose count context is remembered (count_ctx_for in run.c). */
+#define BT_RUN_CPU_CACHE 256
 
 struct bt_run_phase {
 	struct bt_platform *plat;
@@ -40,6 +42,10 @@ struct bt_run_phase {
 	struct bt_count_ctx *count_other[BT_RUN_MAX_CORE_KINDS - 1]; /* others, when used */
 	struct bt_cpu_info other_cpu[BT_RUN_MAX_CORE_KINDS - 1];     /* what they detected */
 	int n_other;
+	/* The context each CPU counts with, decided on that CPU (its kind of
+	 * core, its IA32_PERF_CAPABILITIES); NULL with ctx_known: none. */
+	struct bt_count_ctx *ctx_of[BT_RUN_CPU_CACHE];
+	bool ctx_known[BT_RUN_CPU_CACHE];
 	const struct bt_cpu_census *census;
 	char no_count_reason[320];
 	unsigned reps, warmups;

@@ -93,27 +93,6 @@ static uint8_t guard_selftest(void)
 	return bt_arch_hw_guarded() ? (uint8_t)bt_hw_ud2() : 0;
 }
 
-struct ap_selftest {
-	void (*cleanup)(void *);
-	void *arg;
-};
-
-static void ud2_on_ap(void *p)
-{
-	struct ap_selftest *t = p;
-	if (t->cleanup)
-		bt_efi_set_park_cleanup(t->cleanup, t->arg);
-	bt_hw_ud2_unguarded();
-}
-
-static bt_status fault_selftest_ap(uint32_t cpu, void (*cleanup)(void *), void *arg)
-{
-	static struct ap_selftest t; /* the AP never returns: keep it alive */
-	t.cleanup = cleanup;
-	t.arg = arg;
-	return bt_efi_run_on_cpu(cpu, ud2_on_ap, &t, 10000000);
-}
-
 static int efi_rename_noreplace(const char *from, const char *to)
 {
 	return rename(from, to); /* efi/files.c: never replaces */
@@ -196,7 +175,6 @@ BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st
 	plat.config_path = config_path;
 	plat.rename_noreplace = efi_rename_noreplace;
 	plat.fault_guard_selftest = guard_selftest;
-	plat.fault_selftest_ap = fault_selftest_ap;
 	plat.set_park_cleanup = bt_efi_set_park_cleanup;
 	plat.crash_test = bt_hw_ud2_unguarded;
 	plat.stack_smash_test = bt_efi_stack_smash_test;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/ap-run.h"
 #include "app/platform.h"
 #include "base/assert.h"
 #include "efi/efi-state.h"
@@ -114,23 +115,35 @@ void bt_efi_set_failure_exit_port(uint16_t port)
 }
 
 /*
- * An AP may not call the firmware (PI spec, MP Services): record the failure
- * for the BSP, which is polling for this job, and park this CPU for good.
+ * A fault on an AP in one of baretop's jobs is recovered: the context moves
+ * to the job's way back (app/ap-run.h says why that is safe), its cleanup
+ * runs there in normal context and the procedure returns to the MP
+ * services. The image offset goes with it, for the BSP's report.
+ */
+static bool recover_ap(uint8_t vector, EFI_SYSTEM_CONTEXT_X64 *c)
+{
+	uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
+	struct bt_ap_fault f = { .vector = vector, .rip = c->Rip, .cr2 = c->Cr2 };
+
+	if (c->Rip >= base && c->Rip < base + bt_efi.loaded_image->ImageSize)
+		f.image_offset = c->Rip - base;
+	return bt_ap_fault_recover(&f, c->Rsp, &c->Rip, &c->Rsp);
+}
+
+/*
+ * Anything else on an AP (a fault outside any job's stack, or a third one
+ * in a job's recovery): an AP may not call the firmware (PI spec, MP
+ * Services), so record it for the BSP and park this CPU. The blocking MP
+ * call the BSP waits in ends at its timeout, when the firmware resets the
+ * AP (MpLib.c ResetProcessorToIdleState), and the CPU is not accounted for
+ * (app/on-cpu.h): the run ends with a reset, not a hand-over.
  */
 static _Noreturn void park_ap(uint32_t me, uint8_t vector, uint64_t rip, uint64_t cr2,
 			      const char *fatal, const char *fatal_detail)
 {
 	uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
-	/* Its cleanup first (taken out of the slot, so a fault inside it ends
-	 * here on the second pass), then the record: the BSP must not go on
-	 * (and hand over to an OS) before this CPU's registers are back. */
-	void (*fn)(void *) = __atomic_load_n(&park_cleanup.fn, __ATOMIC_ACQUIRE);
-	if (fn && park_cleanup.apic_id == me &&
-	    __atomic_compare_exchange_n(&park_cleanup.fn, &fn, NULL, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE)) {
-		fn(park_cleanup.arg);
-		ap_fault.cleanup_ran = true;
-	}
+	/* No cleanup here: an AP's are its job's (app/ap-run.h), and this
+	 * fault is outside any job, or in the last of its way back. */
 	ap_fault.vector = vector;
 	ap_fault.apic_id = me;
 	ap_fault.rip = rip;
@@ -187,6 +200,8 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 	if (bt_hw_fault_fixup((uint8_t)type, &c->Rip, &c->Rax))
 		return;
 	uint32_t me = apic_id();
+	if (me != bsp_apic_id && recover_ap((uint8_t)type, c))
+		return;
 	if (me != bsp_apic_id)
 		park_ap(me, (uint8_t)type, c->Rip, c->Cr2, NULL, NULL);
 	if (in_handler++) /* a fault while reporting one: stop right here */
@@ -211,7 +226,11 @@ _Noreturn void bt_efi_fatal(const char *what, const char *detail, uint64_t rip)
 	if (!bt_efi.loaded_image || !bt_efi.rs)
 		bt_hw_halt_forever();
 	uint32_t me = apic_id();
-	if (me != bsp_apic_id)
+	struct bt_ap_fault f = { .rip = rip, .fatal = what, .detail = detail };
+	uint64_t base = (uint64_t)(uintptr_t)bt_efi.loaded_image->ImageBase;
+	if (rip >= base && rip < base + bt_efi.loaded_image->ImageSize)
+		f.image_offset = rip - base;
+	if (me != bsp_apic_id && !bt_ap_abandon_here(&f))
 		park_ap(me, 0, rip, 0, what, detail);
 	if (in_handler++) /* a failure while reporting one: stop right here */
 		bt_hw_halt_forever();

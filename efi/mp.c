@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Logical CPUs through EFI_MP_SERVICES_PROTOCOL (PI spec vol. 2). Without
- * the protocol baretop still runs, on the CPU the firmware started it on.
+ * Logical CPUs through EFI_MP_SERVICES_PROTOCOL (PI spec vol. 2), blocking
+ * calls only (app/on-cpu.h builds everything on them). Without the protocol
+ * baretop still runs, on the CPU the firmware started it on.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,17 +63,22 @@ bt_status bt_efi_cpu_location(uint32_t cpu, struct bt_cpu_location *ret)
 	return BT_OK;
 }
 
+/*
+ * The procedure the firmware calls on an AP (EFIAPI: the Microsoft ABI;
+ * baretop's functions are System V): baretop's function with the stack
+ * pointer this procedure was entered with, the top of what baretop uses of
+ * the firmware's AP stack (app/ap-run.h measures it from there).
+ */
 struct ap_call {
-	void (*fn)(void *);
+	bt_ap_proc *fn;
 	void *arg;
 };
 
-/* EFI_AP_PROCEDURE uses the Microsoft ABI; baretop's functions do not. */
 static VOID EFIAPI ap_trampoline(VOID *p)
 {
 	struct ap_call *c = p;
 
-	c->fn(c->arg);
+	c->fn(c->arg, (uint64_t)(uintptr_t)__builtin_frame_address(0) + 8);
 }
 
 uint32_t bt_efi_current_cpu(void)
@@ -85,95 +91,43 @@ uint32_t bt_efi_current_cpu(void)
 	return (uint32_t)self;
 }
 
-struct started {
-	struct ap_call call;
-	EFI_EVENT done;
-};
-
-bt_status bt_efi_start_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle)
+/*
+ * Blocking only: after ReadyToBoot the PI spec has StartupThisAP and
+ * StartupAllAPs return EFI_UNSUPPORTED for a non-blocking request
+ * (MdePkg/Include/Protocol/MpService.h), and baretop always runs after it.
+ * The BSP waits inside the call (EDK2 MpLib.c StartupThisAPWorker: `do
+ * CheckThisAP while EFI_NOT_READY`); at the timeout the firmware resets the
+ * AP to idle (ResetProcessorToIdleState: INIT-SIPI-SIPI) and returns
+ * EFI_TIMEOUT.
+ */
+bt_status bt_efi_run_on_cpu(uint32_t cpu, bt_ap_proc *fn, void *arg, uint64_t timeout_us)
 {
 	BT_EFI_MP_SERVICES_PROTOCOL *mp = mp_protocol();
-	struct started *h;
-	EFI_STATUS st;
+	struct ap_call c = { fn, arg };
+	BOOLEAN finished = FALSE;
 
 	if (!mp)
 		return BT_ERR_UNSUPPORTED;
-	if (cpu == bt_efi_current_cpu())
-		return BT_ERR_INVALID; /* this CPU cannot start itself and go on */
-	h = calloc(1, sizeof(*h));
-	if (!h)
-		return BT_ERR_NOMEM;
-	h->call.fn = fn;
-	h->call.arg = arg;
-	if (bt_efi.bs->CreateEvent(0, 0, NULL, NULL, &h->done) != EFI_SUCCESS) {
-		free(h);
-		return BT_ERR_NOMEM;
-	}
-	/* Non-blocking: the MP driver signals `done` when fn returns. */
-	st = mp->StartupThisAP(mp, ap_trampoline, cpu, h->done, 0, &h->call, NULL);
-	if (st != EFI_SUCCESS) {
-		bt_efi.bs->CloseEvent(h->done);
-		free(h);
-		return bt_efi_status(st);
-	}
-	*ret_handle = h;
-	return BT_OK;
+	return bt_efi_status(mp->StartupThisAP(mp, ap_trampoline, cpu, NULL, timeout_us, &c,
+					       &finished));
 }
 
-static void report_ap_fault(const struct bt_efi_ap_fault *f)
+bt_status bt_efi_run_on_aps(bt_ap_proc *fn, void *arg, uint64_t timeout_us,
+			    uint32_t *ret_n_failed)
 {
-	if (f->fatal)
-		printf("\nbaretop: %s%s%s on the AP with APIC ID %u at RIP 0x%llx", f->fatal,
-		       f->fatal_detail ? ": " : "", f->fatal_detail ? f->fatal_detail : "",
-		       f->apic_id, (unsigned long long)f->rip);
-	else
-		printf("\nbaretop: unexpected exception %u on the AP with APIC ID %u at RIP 0x%llx",
-		       f->vector, f->apic_id, (unsigned long long)f->rip);
-	if (f->offset)
-		printf(" = baretop.efi+0x%llx (see baretop.map)", (unsigned long long)f->offset);
-	if (!f->fatal && f->vector == 14)
-		printf(", CR2 0x%llx", (unsigned long long)f->cr2);
-	printf("; that CPU is parked for the rest of the run%s\n",
-	       f->cleanup_ran ? "; its park cleanup ran first (it closes an open PMU session)" : "");
-}
+	BT_EFI_MP_SERVICES_PROTOCOL *mp = mp_protocol();
+	struct ap_call c = { fn, arg };
+	UINTN *failed = NULL;
 
-bt_status bt_efi_wait_cpu(void *handle, uint64_t timeout_us)
-{
-	struct started *h = handle;
-	struct bt_efi_ap_fault f;
-
-	/* The event is signalled from the MP driver's timer callback: poll it
-	 * with interrupts enabled, and watch for a fault the AP could not
-	 * report itself. */
-	for (uint64_t t = 0; timeout_us == 0 || t < timeout_us; t += 100) {
-		if (bt_efi.bs->CheckEvent(h->done) == EFI_SUCCESS) {
-			bt_efi.bs->CloseEvent(h->done);
-			free(h);
-			return BT_OK;
-		}
-		if (bt_efi_ap_fault(&f)) {
-			static bool reported; /* one report per program: the AP stays parked */
-			if (!reported)
-				report_ap_fault(&f);
-			reported = true;
-			return BT_ERR_FAULT; /* the AP never finishes: keep the handle */
-		}
-		bt_efi.bs->Stall(100);
+	*ret_n_failed = 0;
+	if (!mp)
+		return BT_ERR_UNSUPPORTED;
+	EFI_STATUS st = mp->StartupAllAPs(mp, ap_trampoline, FALSE, NULL, timeout_us, &c, &failed);
+	if (failed) {
+		/* terminated by END_OF_CPU_LIST; the caller frees it (MpService.h) */
+		while (failed[*ret_n_failed] != (UINTN)0xFFFFFFFF)
+			++*ret_n_failed;
+		bt_efi.bs->FreePool(failed);
 	}
-	return BT_ERR_TIMEOUT; /* the AP keeps running; the handle stays valid */
-}
-
-bt_status bt_efi_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
-{
-	void *h;
-	bt_status st;
-
-	if (cpu == bt_efi_current_cpu()) {
-		fn(arg);
-		return BT_OK;
-	}
-	/* Started non-blocking and polled, rather than a blocking
-	 * StartupThisAP, so that a fault on the AP is noticed at once. */
-	st = bt_efi_start_on_cpu(cpu, fn, arg, &h);
-	return st == BT_OK ? bt_efi_wait_cpu(h, timeout_us) : st;
+	return bt_efi_status(st);
 }

@@ -9,8 +9,8 @@
 bt_status bt_efi_cpu_count(uint32_t *ret_total, uint32_t *ret_enabled);
 bt_status bt_efi_cpu_location(uint32_t cpu, struct bt_cpu_location *ret);
 uint32_t bt_efi_current_cpu(void);
-bt_status bt_efi_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us);
-bt_status bt_efi_start_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle);
-bt_status bt_efi_wait_cpu(void *handle, uint64_t timeout_us);
+bt_status bt_efi_run_on_cpu(uint32_t cpu, bt_ap_proc *fn, void *arg, uint64_t timeout_us);
+bt_status bt_efi_run_on_aps(bt_ap_proc *fn, void *arg, uint64_t timeout_us,
+			    uint32_t *ret_n_failed);
 
 #endif

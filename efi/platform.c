@@ -98,8 +98,7 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->cpu_location = bt_efi_cpu_location;
 	p->current_cpu = bt_efi_current_cpu;
 	p->run_on_cpu = bt_efi_run_on_cpu;
-	p->start_on_cpu = bt_efi_start_on_cpu;
-	p->wait_cpu = bt_efi_wait_cpu;
+	p->run_on_aps = bt_efi_run_on_aps;
 	bt_efi_wl_env_init(&p->workload_env);
 	p->image_load = bt_efi_image_load;
 	p->image_prepare = bt_efi_image_prepare;

@@ -6,32 +6,14 @@
  *     large pages (OVMF: 2 MiB/1 GiB identity map), so code-footprint sees
  *     fewer ITLB misses than on Linux's 4 KiB pages; results say so.
  *   - data memory: EfiLoaderData pages, outside the malloc heap, so the
- *     hundreds of MiB of the DRAM workloads do not need a heap that large;
- *   - the partner CPU: EFI_MP_SERVICES_PROTOCOL.StartupThisAP in
- *     non-blocking mode (a WaitEvent), preferring an AP on another physical
- *     core than the caller's.
+ *     hundreds of MiB of the DRAM workloads do not need a heap that large.
+ * The partner CPU of a two-core workload is not the platform's: it runs
+ * beside the measured CPU in one blocking StartupAllAPs (app/on-cpu.h).
  */
 #include <string.h>
 
 #include "efi/efi-state.h"
-#include "efi/proto/mp-services.h"
 #include "efi/wl-env-efi.h"
-
-/* How long wait_partner waits for the AP before giving up. The partner
- * loops only until the workload tells it to stop, so this is generous. */
-#define PARTNER_TIMEOUT_US (120ull * 1000000ull)
-
-struct partner {
-	BT_EFI_MP_SERVICES_PROTOCOL *mp;
-	EFI_EVENT done;
-	bool running;
-	void (*fn)(void *);
-	void *arg;
-};
-
-/* The one partner CPU of a two-core workload: started and awaited by the
- * BSP, one at a time, so a single record suffices. */
-static struct partner partner;
 
 static void *pages(size_t size, EFI_MEMORY_TYPE type)
 {
@@ -110,90 +92,6 @@ static void efi_data_free(void *p, size_t size, void *ctx)
 	free_pages(p, size);
 }
 
-static VOID EFIAPI partner_trampoline(VOID *p)
-{
-	struct partner *pt = p;
-
-	pt->fn(pt->arg);
-}
-
-/* An enabled AP, on another core than the BSP's when there is one. */
-static bool pick_ap(BT_EFI_MP_SERVICES_PROTOCOL *mp, UINTN *ret)
-{
-	UINTN n, enabled, self, fallback = 0;
-	BT_EFI_PROCESSOR_INFORMATION me, info;
-
-	if (mp->GetNumberOfProcessors(mp, &n, &enabled) != EFI_SUCCESS ||
-	    mp->WhoAmI(mp, &self) != EFI_SUCCESS ||
-	    mp->GetProcessorInfo(mp, self, &me) != EFI_SUCCESS)
-		return false;
-	for (UINTN i = 0; i < n; i++) {
-		if (i == self || mp->GetProcessorInfo(mp, i, &info) != EFI_SUCCESS ||
-		    !(info.StatusFlag & BT_PROCESSOR_ENABLED_BIT))
-			continue;
-		if (info.Location.Package != me.Location.Package ||
-		    info.Location.Core != me.Location.Core) {
-			*ret = i;
-			return true;
-		}
-		if (!fallback)
-			fallback = i; /* an SMT sibling: better than nothing */
-	}
-	if (fallback) {
-		*ret = fallback;
-		return true;
-	}
-	return false;
-}
-
-static bt_status efi_start_partner(void (*fn)(void *), void *arg, void *ctx)
-{
-	EFI_GUID guid = BT_EFI_MP_SERVICES_PROTOCOL_GUID;
-	UINTN ap;
-	EFI_STATUS st;
-
-	(void)ctx;
-	if (partner.running)
-		return BT_ERR_INVALID;
-	if (!partner.mp &&
-	    bt_efi.bs->LocateProtocol(&guid, NULL, (void **)&partner.mp) != EFI_SUCCESS) {
-		partner.mp = NULL;
-		return BT_ERR_UNSUPPORTED;
-	}
-	if (!pick_ap(partner.mp, &ap))
-		return BT_ERR_UNSUPPORTED;
-	if (!partner.done &&
-	    bt_efi.bs->CreateEvent(0, 0, NULL, NULL, &partner.done) != EFI_SUCCESS)
-		return BT_ERR_NOMEM;
-	partner.fn = fn;
-	partner.arg = arg;
-	st = partner.mp->StartupThisAP(partner.mp, partner_trampoline, ap, partner.done, 0,
-				       &partner, NULL);
-	if (st != EFI_SUCCESS)
-		return bt_efi_status(st);
-	partner.running = true;
-	return BT_OK;
-}
-
-static bt_status efi_wait_partner(void *ctx)
-{
-	(void)ctx;
-	if (!partner.running)
-		return BT_OK;
-	/* The MP driver signals the event from a timer callback, so poll it
-	 * with interrupts enabled. */
-	for (uint64_t waited = 0; waited < PARTNER_TIMEOUT_US; waited += 100) {
-		if (bt_efi.bs->CheckEvent(partner.done) == EFI_SUCCESS) {
-			partner.running = false;
-			bt_efi.bs->CloseEvent(partner.done);
-			partner.done = NULL;
-			return BT_OK;
-		}
-		bt_efi.bs->Stall(100);
-	}
-	return BT_ERR_TIMEOUT; /* the AP stays busy; nothing else can be done */
-}
-
 void bt_efi_wl_env_init(struct bt_wl_env *env)
 {
 	memset(env, 0, sizeof(*env));
@@ -202,6 +100,4 @@ void bt_efi_wl_env_init(struct bt_wl_env *env)
 	env->code_free = efi_code_free;
 	env->data_alloc = efi_data_alloc;
 	env->data_free = efi_data_free;
-	env->start_partner = efi_start_partner;
-	env->wait_partner = efi_wait_partner;
 }

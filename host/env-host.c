@@ -131,5 +131,6 @@ void bt_wl_env_host_init(struct bt_wl_env *env, struct bt_wl_host *host)
 	env->code_free = host_code_free;
 	env->start_partner = host_start_partner;
 	env->wait_partner = host_wait_partner;
+	env->partner_ctx = host;
 	env->ctx = host;
 }

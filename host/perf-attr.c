@@ -60,9 +60,12 @@ static bt_status gp_member(struct bt_perf_member *m, const struct bt_event *e, b
 	return BT_OK;
 }
 
-/* The AMD plan's own counts on reserved general counters (plan.h):
- * PMCx0C0 retired instructions, PMCx02B SMIs received (AMD PPR). */
-static void amd_own_member(struct bt_perf_member *m, uint16_t code, unsigned counter,
+/* The plan's own counts on reserved general counters (plan.h): AMD
+ * PMCx0C0 retired instructions, PMCx02B SMIs received (AMD PPR); Intel's
+ * SMT sibling probe, CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE 0x3C/0x02 and
+ * REF_XCLK 0x3C/0x01 (the event tables; perf's config is umask << 8 |
+ * event, arch/x86/events/perf_event.h ARCH_PERFMON_EVENTSEL_*). */
+static void own_member(struct bt_perf_member *m, uint16_t code, unsigned counter,
 			   const char *what, const struct bt_perf_attr_opts *o)
 {
 	member_init(m, code, BT_PERF_GP, (uint8_t)counter, o);
@@ -123,9 +126,15 @@ bt_status bt_perf_group_attrs(const struct bt_plan *plan, int group,
 		n++;
 	}
 	if (plan->has_inst_gp)
-		amd_own_member(&out[n++], 0xC0, plan->inst_gp, "retired instructions (PMCx0C0)", o);
+		own_member(&out[n++], 0xC0, plan->inst_gp, "retired instructions (PMCx0C0)", o);
 	if (plan->has_smi_gp)
-		amd_own_member(&out[n++], 0x2B, plan->smi_gp, "SMIs received (PMCx02B)", o);
+		own_member(&out[n++], 0x2B, plan->smi_gp, "SMIs received (PMCx02B)", o);
+	if (plan->has_sibling_gp) {
+		own_member(&out[n++], 0x023C, plan->ota_gp,
+			   "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE (SMT sibling probe)", o);
+		own_member(&out[n++], 0x013C, plan->xclk_gp,
+			   "CPU_CLK_UNHALTED.REF_XCLK (SMT sibling probe)", o);
+	}
 	if (pm) {
 		bool field[8] = { false };
 		for (int i = 0; i < plan->n_events; i++)

@@ -383,6 +383,11 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 		t->excl_alone = (strcmp(t->pmu->pmu_name, "haswell") == 0 ||
 				 strcmp(t->pmu->pmu_name, "ivybridge") == 0) &&
 				(k->smt_active == 1 || (k->smt_active < 0 && ci->threads_per_core > 1));
+		/* A group with a D0H-D3H event has two general counters there:
+		 * the event alone takes one, the SMT sibling probe two more. */
+		if (t->excl_alone)
+			t->caps.sibling_probe_off = "the HT erratum workaround leaves a group with a "
+						    "D0H-D3H event two general counters";
 	} else {
 		if (k->nmi_watchdog == 1 && t->caps.gp_mask) {
 			t->caps.gp_mask &= ~(1u << (31 - __builtin_clz(t->caps.gp_mask)));
@@ -483,6 +488,18 @@ bt_status bt_perf_plan_model(const struct bt_perf_target *t, const char *model_i
 	for (int c = 0; c < BT_CONST_COUNT; c++)
 		constants[c] = NAN;
 	constants[BT_C_HYPERTHREADING_ON] = smt ? 1 : 0;
+	/* SMT on where the formulas have SMT branches: as a run plans it
+	 * (app/count.c), both branches' events and the sibling probe in every
+	 * group where the PMU takes it (pmu/plan.h bt_plan_sibling_gp). */
+	static struct bt_perf_target probe_t;
+	if (smt && bt_model_has_smt_branches(ret->model, NULL)) {
+		probe_t = *t;
+		probe_t.caps.sibling_probe = true;
+		if (bt_plan_sibling_gp(&probe_t.caps, NULL, NULL)) {
+			t = &probe_t;
+			constants[BT_C_HYPERTHREADING_ON] = NAN;
+		}
+	}
 	if (bt_model_event_count(ret->model) > sizeof(idx) / sizeof(idx[0]) ||
 	    bt_model_events_up_to_level(ret->model, ret->level, constants, idx, &n) != BT_OK ||
 	    n > BT_PLAN_MAX_EVENTS) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -49,19 +50,6 @@ static bt_status host_cpu_count(uint32_t *ret_total, uint32_t *ret_enabled)
 	return BT_OK;
 }
 
-struct pinned_call {
-	void (*fn)(void *);
-	void *arg;
-};
-
-static void *pinned_thread(void *p)
-{
-	struct pinned_call *c = p;
-
-	c->fn(c->arg);
-	return NULL;
-}
-
 static uint32_t host_current_cpu(void)
 {
 	int c = sched_getcpu();
@@ -69,51 +57,77 @@ static uint32_t host_current_cpu(void)
 	return c < 0 ? 0 : (uint32_t)c;
 }
 
-struct started {
+/* A thread pinned to one CPU stands for an AP: fn gets the stack pointer
+ * its caller had, as the firmware's procedure gives it. */
+struct pinned_call {
 	pthread_t t;
-	struct pinned_call call;
+	bt_ap_proc *fn;
+	void *arg;
 };
 
-static bt_status host_start_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, void **ret_handle)
+static void *pinned_thread(void *p)
+{
+	struct pinned_call *c = p;
+
+	c->fn(c->arg, (uint64_t)(uintptr_t)__builtin_frame_address(0) + 8);
+	return NULL;
+}
+
+static bool host_start_on(uint32_t cpu, struct pinned_call *c)
 {
 	pthread_attr_t attr;
 	cpu_set_t set;
-	struct started *h = calloc(1, sizeof(*h));
 
-	if (!h)
-		return BT_ERR_NOMEM;
-	h->call.fn = fn;
-	h->call.arg = arg;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	pthread_attr_init(&attr);
 	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	int e = pthread_create(&h->t, &attr, pinned_thread, &h->call);
+	int e = pthread_create(&c->t, &attr, pinned_thread, c);
 	pthread_attr_destroy(&attr);
-	if (e) {
-		free(h);
-		return BT_ERR_UNSUPPORTED;
-	}
-	*ret_handle = h;
-	return BT_OK;
+	return e == 0;
 }
 
-static bt_status host_wait_cpu(void *handle, uint64_t timeout_us)
+/* Linux has no MP services: a thread per call, joined (the timeout is the
+ * firmware's to enforce; a hosted job ends by itself). */
+static bt_status host_run_on_cpu(uint32_t cpu, bt_ap_proc *fn, void *arg, uint64_t timeout_us)
 {
-	struct started *h = handle;
+	struct pinned_call c = { .fn = fn, .arg = arg };
 
 	(void)timeout_us;
-	pthread_join(h->t, NULL);
-	free(h);
+	if (!host_start_on(cpu, &c))
+		return BT_ERR_UNSUPPORTED;
+	pthread_join(c.t, NULL);
 	return BT_OK;
 }
 
-static bt_status host_run_on_cpu(uint32_t cpu, void (*fn)(void *), void *arg, uint64_t timeout_us)
+static bt_status host_run_on_aps(bt_ap_proc *fn, void *arg, uint64_t timeout_us,
+				 uint32_t *ret_n_failed)
 {
-	void *h;
-	bt_status st = host_start_on_cpu(cpu, fn, arg, &h);
+	cpu_set_t set;
+	uint32_t self = host_current_cpu(), n = 0;
+	struct pinned_call *c = calloc(CPU_SETSIZE, sizeof(*c));
+	bool *started = calloc(CPU_SETSIZE, sizeof(*started));
 
-	return st == BT_OK ? host_wait_cpu(h, timeout_us) : st;
+	(void)timeout_us;
+	*ret_n_failed = 0;
+	if (!c || !started || sched_getaffinity(0, sizeof(set), &set) != 0) {
+		free(c);
+		free(started);
+		return BT_ERR_UNSUPPORTED;
+	}
+	for (uint32_t cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (cpu == self || !CPU_ISSET(cpu, &set))
+			continue;
+		c[cpu] = (struct pinned_call){ .fn = fn, .arg = arg };
+		started[cpu] = host_start_on(cpu, &c[cpu]);
+		n += started[cpu];
+	}
+	for (uint32_t cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (started[cpu])
+			pthread_join(c[cpu].t, NULL);
+	free(c);
+	free(started);
+	return n ? BT_OK : BT_ERR_UNSUPPORTED;
 }
 
 /* ANSI SGR (ECMA-48 8.3.117) on a terminal: bold + colour, 0 resets. */
@@ -180,8 +194,7 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->cpu_count = host_cpu_count;
 	p->current_cpu = host_current_cpu;
 	p->run_on_cpu = host_run_on_cpu;
-	p->start_on_cpu = host_start_on_cpu;
-	p->wait_cpu = host_wait_cpu;
+	p->run_on_aps = host_run_on_aps;
 	/* One per process, like the platform it belongs to. */
 	static struct bt_wl_host wl_host;
 	bt_wl_env_host_init(&p->workload_env, &wl_host);

@@ -25,6 +25,10 @@ enum bt_fix_kind {
 	 * parentheses, so only N * F is multiplied by the count and M * F is
 	 * subtracted once from the whole product */
 	BT_FIX_CAP_PARENS = 1,
+	/* `from` -> `to` at exactly `sites` places of the text (literal, no
+	 * pattern): a term the expanded Formula got wrong, written out in the
+	 * table so that a reader sees both */
+	BT_FIX_REPLACE = 2,
 };
 
 struct bt_correction {
@@ -36,6 +40,7 @@ struct bt_correction {
 	unsigned sites;        /* places the fix rewrites in that text */
 	const char *second;    /* the second published form (file: metric) */
 	const char *reason;    /* one line: what is wrong, what was meant */
+	const char *from, *to; /* BT_FIX_REPLACE: the defective text and its fix */
 };
 
 extern const struct bt_correction bt_corrections[];
@@ -47,7 +52,7 @@ uint64_t bt_fnv1a64(const char *s, size_t n);
  * node and exact text, or NULL. */
 const struct bt_correction *bt_correction_find(const char *path, const char *node, const char *text);
 
-/* The corrected text in a (NULL: out of memory, or the fix did not rewrite
+/* The corrected text in a (NULL: out of memory; or the fix did not rewrite
  * exactly c->sites places, which a hash match makes impossible short of a
  * collision: then the text is left as published and *why says so). */
 const char *bt_correction_apply(struct bt_arena *a, const struct bt_correction *c, const char *text,

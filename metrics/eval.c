@@ -132,8 +132,11 @@ struct bt_result *bt_result_new(const struct bt_model *m)
 	r->missing_events = malloc((m->def->n_events + 1) * sizeof(uint16_t));
 	r->ops = malloc((m->n_ops + 1) * sizeof(double));
 	r->taint = malloc(m->n_ops + 1);
+	r->latency = calloc(n + 1, 1);
+	r->rl_mask = m->n_rl ? malloc((m->n_ops + 1) * sizeof(*r->rl_mask)) : NULL;
 	if (!r->raw || !r->value || !r->cpi_share || !r->state || !r->flag || !r->has_flag ||
-	    !r->flag_literal || !r->formula_flag || !r->exclude || !r->missing_events || !r->ops || !r->taint) {
+	    !r->flag_literal || !r->formula_flag || !r->exclude || !r->missing_events || !r->ops || !r->taint ||
+	    !r->latency || (m->n_rl && !r->rl_mask)) {
 		bt_result_free(r);
 		return NULL;
 	}
@@ -156,6 +159,8 @@ void bt_result_free(struct bt_result *r)
 	free(r->missing_events);
 	free(r->ops);
 	free(r->taint);
+	free(r->latency);
+	free(r->rl_mask);
 	free(r);
 }
 
@@ -469,10 +474,32 @@ static void cpi_stack(const struct bt_model *m, struct bt_result *r)
 	}
 }
 
-bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struct bt_result *r)
+void bt_smt_decide(const double *k, struct bt_smt_decision *ret)
 {
-	if (c->model != m || r->model != m)
+	double f = k[BT_C_SMT_SIBLING_ACTIVE];
+	ret->formulas = -1;
+	ret->sibling_active = f;
+	ret->error = NAN;
+	ret->flagged = 0;
+	if (!isnan(k[BT_C_HYPERTHREADING_ON]) || isnan(f))
+		return;
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	ret->formulas = f >= 0.5;
+	ret->error = ret->formulas ? (1 - f) / (2 - f) : f / (2 - f);
+	ret->flagged = ret->error > BT_SMT_FORMULA_ERROR_MAX;
+}
+
+bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *given, struct bt_result *r)
+{
+	if (given->model != m || r->model != m)
 		return BT_ERR_INVALID;
+	/* HYPERTHREADING_ON decided by the measured sibling, on a copy of
+	 * the constants (the events are shared, not copied). */
+	struct bt_counts view = *given;
+	const struct bt_counts *c = &view;
+	bt_smt_decide(given->constants, &r->smt);
+	if (r->smt.formulas >= 0)
+		view.constants[BT_C_HYPERTHREADING_ON] = r->smt.formulas;
 	double *v = r->ops;
 	run(m, c, v);
 	r->exact_int = !doubles_exact(m, v);
@@ -535,6 +562,7 @@ bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *c, struc
 		if (c->retire_latency_source[i] <= BT_RL_FILE)
 			r->n_rl_source[c->retire_latency_source[i]]++;
 	}
+	bt_eval_latency(m, c, r);
 	return BT_OK;
 }
 

@@ -1,60 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Loading a model (metrics/load.h): the events files and the published
- * retire latencies a recipe names, then its metrics files through the
- * format's loader (load-perfmon.c or load-perf.c), then the CPI node and
- * assembling the struct bt_model_def. The helpers both loaders share are in
+ * Loading a model (metrics/load.h): the events files a recipe names, then
+ * its metrics files through the format's loader (load-perfmon.c or
+ * load-perf.c), then the CPI node and assembling the struct bt_model_def
+ * (with the model's published retire latencies, metrics/rl-published.h). The helpers both loaders share are in
  * load-common.c, so the calls go one way: load.c -> loaders -> load-common.c.
  */
 #include "metrics/load-internal.h"
 #include "metrics/model-pack.h"
+#include "metrics/rl-published.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Published default retire latencies: {"Data": {"EVENT": {"MEAN": x, ...}}} */
-static bt_status load_retire_latency(struct loader *ld)
-{
-	const char *path = bt_ld_path(ld, ld->r->retire_latency);
-	struct bt_json *root;
-	bt_status s = bt_ld_load_json(ld, path, &root);
-	if (s != BT_OK)
-		return s;
-	const struct bt_json *data = bt_json_get(root, "Data");
-	if (!data || data->type != BT_JSON_OBJECT) {
-		bt_diag_set(ld->d, "%s:%u:%u: no \"Data\" object", path, root->line, root->col);
-		return BT_ERR_INVALID;
-	}
-	struct bt_retire_latency_default *rl = bt_arena_alloc(ld->a, (data->u.obj.n + 1) * sizeof(*rl));
-	if (!rl)
-		return bt_ld_nomem(ld);
-	for (size_t i = 0; i < data->u.obj.n; i++) {
-		const struct bt_json *mean = bt_json_get(data->u.obj.values[i], "MEAN");
-		if (!mean || mean->type != BT_JSON_NUMBER) {
-			const struct bt_json *v = data->u.obj.values[i];
-			bt_diag_set(ld->d, "%s:%u:%u: %s: no numeric MEAN", path, v->line, v->col,
-				    data->u.obj.keys[i]);
-			return BT_ERR_INVALID;
-		}
-		/* cycles a Timed PEBS record can hold (retire-latency-file.c) */
-		if (bt_json_num_check(mean, 0, 65535, 0) != BT_JSON_NUM_OK) {
-			bt_diag_set(ld->d, "%s:%u:%u: %s: MEAN %s: a number of cycles from 0 to 65535 "
-				    "expected", path, mean->line, mean->col, data->u.obj.keys[i],
-				    mean->u.num.text ? mean->u.num.text : "?");
-			return BT_ERR_INVALID;
-		}
-		rl[i].event = data->u.obj.keys[i];
-		rl[i].cycles = mean->u.num.value;
-	}
-	ld->def->retire_latency = rl;
-	ld->def->n_retire_latency = (uint16_t)data->u.obj.n;
-	const struct bt_json *plat = bt_json_get(root, "Platform");
-	const char *tma = bt_json_get_str(plat, "TMA version");
-	ld->def->retire_latency_source =
-		bt_arena_printf(ld->a, "%s (MEAN; TMA %s)", ld->r->retire_latency, tma ? tma : "?");
-	return ld->def->retire_latency_source ? BT_OK : bt_ld_nomem(ld);
-}
 
 static int cmp_event(const void *x, const void *y)
 {
@@ -104,7 +62,7 @@ static bt_status finish(struct loader *ld)
 	if (ld->uses_retire_latency)
 		def->flags |= BT_MODEL_RETIRE_LATENCY;
 	def->source = ld->source;
-	return BT_OK;
+	return bt_rl_published_set(ld->a, def) == BT_OK ? BT_OK : bt_ld_nomem(ld);
 }
 
 bt_status bt_model_load_ex(struct bt_arena *a, const struct bt_model_recipe *r, const char *root,
@@ -133,8 +91,6 @@ bt_status bt_model_load_ex(struct bt_arena *a, const struct bt_model_recipe *r, 
 		else
 			s = bt_events_load_perf(a, path, &ld.table, d);
 	}
-	if (s == BT_OK && r->retire_latency)
-		s = load_retire_latency(&ld);
 	if (s == BT_OK)
 		s = r->format == BT_FMT_PERFMON ? bt_ld_perfmon(&ld) : bt_ld_perf(&ld);
 	if (s == BT_OK)

@@ -42,7 +42,6 @@ struct bt_model_recipe {
 				      * NULL = only metrics without a Unit */
 	const char *name_prefix;     /* perf JSON: only metrics named so ("tma_"); NULL = all */
 	const char *exclude_groups;  /* perf JSON: ';'-list of MetricGroups to leave out */
-	const char *retire_latency;  /* published default retire latencies, or NULL */
 	const char *cpi_formula;     /* canonical CPI formula when the vendor has no CPI metric */
 };
 

@@ -48,10 +48,12 @@ struct bt_node_def {
 					* (rules.h, BT_RULE_CROSS_CHECK) */
 };
 
-/* A published default retire latency (cycles), used when it cannot be measured. */
+/* A published retire latency of one event (cycles), used where none was
+ * measured (metrics/rl-published.h: which publisher, which version). */
 struct bt_retire_latency_default {
 	const char *event;
-	double cycles;
+	double cycles;   /* the mean, as perf's intel-tpebs.c and toplev use it */
+	double min, max; /* the range the publisher gives; -1 where it gives none */
 };
 
 #define BT_MODEL_PERF_METRICS (1u << 0) /* level-1/2 nodes read MSR_PERF_METRICS */

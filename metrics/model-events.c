@@ -107,6 +107,29 @@ bt_status bt_model_node_value_events(const struct bt_model *m, unsigned node, co
 	return events_of(m, &node, 1, constants, true, ret_events, ret_n);
 }
 
+bool bt_model_has_smt_branches(const struct bt_model *m, const double *constants)
+{
+	unsigned total = m->def->n_events, n0 = 0, n1 = 0;
+	uint16_t *e0 = malloc((total + 1) * sizeof(*e0)), *e1 = malloc((total + 1) * sizeof(*e1));
+	double k[BT_CONST_COUNT];
+	bool differ = false;
+
+	for (int i = 0; i < BT_CONST_COUNT; i++)
+		k[i] = constants ? constants[i] : NAN;
+	k[BT_C_HYPERTHREADING_ON] = 0;
+	unsigned max = 0;
+	for (unsigned i = 0; i < m->def->n_nodes; i++)
+		max = m->def->nodes[i].level > max ? m->def->nodes[i].level : max;
+	if (e0 && e1 && bt_model_events_up_to_level(m, max, k, e0, &n0) == BT_OK) {
+		k[BT_C_HYPERTHREADING_ON] = 1;
+		differ = bt_model_events_up_to_level(m, max, k, e1, &n1) == BT_OK &&
+			 (n0 != n1 || memcmp(e0, e1, n0 * sizeof(*e0)) != 0);
+	}
+	free(e0);
+	free(e1);
+	return differ;
+}
+
 bt_status bt_model_events_up_to_level(const struct bt_model *m, unsigned level,
 				      const double *constants, uint16_t *ret_events, unsigned *ret_n)
 {

@@ -96,6 +96,10 @@ int bt_dag_finish(struct dag *g, struct bt_model *m, uint32_t **ret_remap);
 double bt_op_apply(const struct bt_op *o, const double *v);
 int bt_op_arity(uint8_t code);
 
+/* The retire-latency kind of every node after an evaluation
+ * (eval-latency.c): r->latency, r->n_latency. */
+void bt_eval_latency(const struct bt_model *m, const struct bt_counts *c, struct bt_result *r);
+
 /* Exact evaluation with Python int semantics (eval-exact.c): used when some
  * integer-valued operation leaves the range where doubles are exact. */
 void bt_run_exact(const struct bt_model *m, const struct bt_counts *c, double *v);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Packed built-in model -> struct bt_model_def (see model-pack.h). */
 #include "metrics/model-pack.h"
+#include "metrics/rl-published.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -149,11 +150,9 @@ bt_status bt_model_unpack(struct bt_arena *a, const struct bt_model_def *def,
 	struct bt_model_def *out = bt_arena_alloc(a, sizeof(*out));
 	struct bt_node_def *nodes = bt_arena_alloc(a, (def->n_nodes + 1u) * sizeof(*nodes));
 	struct bt_event *events = bt_arena_alloc(a, (def->n_events + 1u) * sizeof(*events));
-	struct bt_retire_latency_default *rl =
-		bt_arena_alloc(a, (def->n_retire_latency + 1u) * sizeof(*rl));
 	u.memo = calloc(u.t->n_exprs + 1u, sizeof(*u.memo));
 	bt_arena_init(&u.tmp);
-	if (!out || !nodes || !events || !rl || !u.memo) {
+	if (!out || !nodes || !events || !u.memo) {
 		nomem(&u);
 		goto done;
 	}
@@ -198,14 +197,10 @@ bt_status bt_model_unpack(struct bt_arena *a, const struct bt_model_def *def,
 		};
 		ok &= events[i].name != NULL;
 	}
-	for (unsigned i = 0; i < def->n_retire_latency && ok; i++) {
-		rl[i].event = str(&u, pk->retire_latency[i].event);
-		rl[i].cycles = pk->retire_latency[i].cycles;
-		ok &= rl[i].event != NULL;
-	}
 	out->nodes = nodes;
 	out->events = events;
-	out->retire_latency = def->n_retire_latency ? rl : NULL;
+	if (ok && bt_rl_published_set(a, out) != BT_OK)
+		nomem(&u);
 done:
 	free(u.memo);
 	bt_arena_free(&u.tmp);

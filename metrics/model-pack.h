@@ -79,11 +79,6 @@ struct bt_pack_node {
 	uint8_t kind, level, percent;
 };
 
-struct bt_pack_retire_latency {
-	uint32_t event; /* string offset */
-	double cycles;
-};
-
 /* The tables all built-in models share (metrics/gen/pack.c). */
 struct bt_pack_tables {
 	const char *strings;
@@ -110,7 +105,6 @@ struct bt_model_pack {
 	const struct bt_pack_tables *tables;
 	const uint16_t *nodes;   /* n_nodes indices into tables->nodes */
 	const uint16_t *events;  /* n_events indices into tables->events */
-	const struct bt_pack_retire_latency *retire_latency; /* n_retire_latency */
 };
 
 /* struct bt_name_spelling (metrics/load.h) packed: the TMA spelling as an

@@ -12,7 +12,7 @@
 static const char *const constant_names[BT_CONST_COUNT] = {
 	"HYPERTHREADING_ON", "THREADS_PER_CORE", "SYSTEM_TSC_FREQ", "TSC_HZ",
 	"DURATIONTIMEINMILLISECONDS", "SOCKET_COUNT", "CORES_PER_SOCKET", "CHAS_PER_SOCKET",
-	"NUM_CPUS", "CORE_WIDE",
+	"NUM_CPUS", "CORE_WIDE", "SMT_SIBLING_ACTIVE",
 };
 
 const char *bt_constant_name(enum bt_constant c)

@@ -32,6 +32,7 @@
 #ifndef METRICS_MODEL_H
 #define METRICS_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,8 +55,46 @@ enum bt_constant {
 	BT_C_CHAS_PER_SOCKET,
 	BT_C_NUM_CPUS,
 	BT_C_CORE_WIDE,               /* perf #core_wide: 1 = counting core-wide */
+	/* Measured, not a vendor constant: the fraction (0..1) of the
+	 * measured thread's unhalted time in which the other thread of its
+	 * core was active (1 - ONE_THREAD_ACTIVE / REF_XCLK, pmu/measure.h
+	 * bt_sibling_active). With HYPERTHREADING_ON not given it decides it
+	 * (bt_smt_decide). */
+	BT_C_SMT_SIBLING_ACTIVE,
 	BT_CONST_COUNT,
 };
+
+/*
+ * HYPERTHREADING_ON from the measured sibling. The SMT branches of the
+ * Haswell .. Cascade Lake formulas count the core's clocks as
+ * CPU_CLK_UNHALTED.THREAD_ANY / 2 (intel/perfmon skylakex_metrics.json
+ * CORE_CLKS; pmu-tools toplev skx_server_ratios.py CORE_CLKS with
+ * smt_enabled), right when both threads run all the time; the per-thread
+ * branches count CPU_CLK_UNHALTED.THREAD, right when the sibling idles.
+ * Linux perf's per-thread estimate, CPU_CLK_UNHALTED.THREAD / 2 * (1 +
+ * ONE_THREAD_ACTIVE / REF_XCLK) (tools/perf/pmu-events/arch/x86/skylakex/
+ * skx-metrics.json tma_info_core_core_clks with #core_wide < 1), is
+ * THREAD x (1 - f/2) for a sibling active a fraction f of the thread's
+ * unhalted time; against it the per-thread branch overstates the core
+ * clocks (so every SLOTS-based node's denominator) by f / (2 - f) and the
+ * SMT branch (THREAD_ANY = THREAD: the sibling active only inside the
+ * thread's time) understates them by (1 - f) / (2 - f). So: f >= 1/2
+ * takes the SMT branches, below it the per-thread ones, and the tree is
+ * flagged where the branch taken is off by more than
+ * BT_SMT_FORMULA_ERROR_MAX: f in (0.0952, 0.947).
+ */
+#define BT_SMT_FORMULA_ERROR_MAX 0.05
+struct bt_smt_decision {
+	int formulas;            /* -1: not decided by a measurement (HYPERTHREADING_ON as
+				  * given, or no sibling measured); 0 per-thread; 1 SMT */
+	double sibling_active;   /* the measured fraction, NaN if none */
+	double error;            /* the core clocks' relative error of the branch taken
+				  * against perf's estimate (NaN if not decided here) */
+	int flagged;             /* error > BT_SMT_FORMULA_ERROR_MAX: neither branch fits */
+};
+/* The decision for these constants (HYPERTHREADING_ON NaN and
+ * SMT_SIBLING_ACTIVE given), as bt_evaluate takes it. */
+void bt_smt_decide(const double *constants, struct bt_smt_decision *ret);
 const char *bt_constant_name(enum bt_constant c);
 /* BT_CONST_COUNT if unknown */
 enum bt_constant bt_constant_find(const char *name);
@@ -115,6 +154,10 @@ bt_status bt_model_node_value_events(const struct bt_model *m, unsigned node, co
  * with the cross-check nodes of those nodes (bt_model_cross_check_of) */
 bt_status bt_model_events_up_to_level(const struct bt_model *m, unsigned level,
 				      const double *constants, uint16_t *ret_events, unsigned *ret_n);
+/* The tree's events differ between HYPERTHREADING_ON = 0 and 1 (the other
+ * constants as given, NaN = unknown; NULL: all unknown): the formulas have
+ * SMT branches (Haswell .. Cascade Lake). */
+bool bt_model_has_smt_branches(const struct bt_model *m, const double *constants);
 /* Size of the compiled program (distinct operations), for statistics. */
 unsigned bt_model_op_count(const struct bt_model *m);
 
@@ -167,6 +210,23 @@ enum bt_node_state {
 				    * formula's number */
 };
 
+/* What a node's value rests on where its formula reads retire latencies
+ * (on the branch taken, the fallback test `rl >= 0` included): the weakest
+ * source among them, in this order. Every output states it on the node. */
+enum bt_node_latency {
+	BT_LAT_NONE = 0,  /* reads no retire latency */
+	BT_LAT_MEASURED,  /* each one it reads was measured on this machine (timed PEBS) */
+	BT_LAT_GIVEN,     /* ... given with the counts */
+	BT_LAT_FILE,      /* ... from --retire-latency-file */
+	BT_LAT_PUBLISHED, /* a published mean stands in for one not measured (rl-published.h) */
+	BT_LAT_CAP,       /* one was not given: the formula's own fallback, its cap, decides */
+	BT_LAT_MISSING,   /* one was not given and the formula has no fallback: no value
+			   * (BT_NODE_NO_RETIRE_LATENCY) */
+	BT_LAT_COUNT
+};
+/* "measured", "given", "file", "published", "cap", "not_measured" ("" for none) */
+const char *bt_node_latency_name(enum bt_node_latency k);
+
 /* bt_result.exclude bits. UNTRUSTED: the node's formula reads an event a
  * check found wrong (a violated consistency rule, a failed counter health
  * check, a validation FAIL or SKIP). NOT_MEASURED: the run did not set out
@@ -217,11 +277,18 @@ struct bt_result {
 	unsigned missing_constants; /* bit c: constant c used but not given */
 	unsigned n_default_retire_latency; /* latencies taken from published defaults */
 	unsigned n_rl_source[BT_RL_FILE + 1]; /* latency inputs by enum bt_rl_source */
+	uint8_t *latency;        /* per node: enum bt_node_latency */
+	unsigned n_latency[BT_LAT_COUNT]; /* tree nodes with a value or
+					   * BT_NODE_NO_RETIRE_LATENCY, not BT_EXCLUDE_NOT_MEASURED,
+					   * by latency */
 	int exact_int;           /* integer arithmetic beyond 2^53 was done exactly */
+	struct bt_smt_decision smt; /* how HYPERTHREADING_ON was decided (bt_smt_decide) */
 	double *ops;             /* scratch: one value per compiled operation */
 	uint8_t *taint;          /* per operation, from the last evaluation: bit 0 a missing
 				  * input, bit 1 a not-measured retire latency reached it
 				  * (valid only when the evaluation had either) */
+	uint64_t *rl_mask;       /* per operation: the retire latencies its value rests on
+				  * (bit min(i, 63)); only for models that read any */
 };
 
 struct bt_result *bt_result_new(const struct bt_model *m);

@@ -153,6 +153,18 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 		rhs = r->value[x->node_b];
 		diff = lhs - rhs;
 		break;
+	case BT_RULE_SLOTS_COUNTED:
+		/* the slots against the largest count that says the core ran:
+		 * violated only when the slots are 0 and it is not */
+		lhs = c->events[x->event_a];
+		rhs = NAN;
+		for (unsigned k = 0; k < x->n_evidence; k++) {
+			double e = c->events[x->evidence[k]];
+			if (!isnan(e) && (isnan(rhs) || e > rhs))
+				rhs = e;
+		}
+		diff = lhs == 0 && rhs > 0 ? -rhs : 0;
+		break;
 	}
 	if (x->kind != BT_RULE_FRACTION)
 		v->unclamped = 0;
@@ -160,7 +172,8 @@ static void check_one(const struct bt_rule *x, const struct bt_counts *c,
 	v->lhs = lhs;
 	v->rhs = rhs;
 	v->diff = diff;
-	v->tol = tolerance(x, x->kind == BT_RULE_PARENT_SUM || x->kind == BT_RULE_FIXED_GENERAL ? lhs : rhs);
+	v->tol = x->kind == BT_RULE_SLOTS_COUNTED ? 0
+		 : tolerance(x, x->kind == BT_RULE_PARENT_SUM || x->kind == BT_RULE_FIXED_GENERAL ? lhs : rhs);
 	v->no_retire_latency = 0;
 	if (x->node >= 0 && x->kind != BT_RULE_IPC_WIDTH)
 		v->no_retire_latency |= r->state[x->node] == BT_NODE_NO_RETIRE_LATENCY;
@@ -269,6 +282,10 @@ unsigned bt_rule_events(const struct bt_rule_set *rs, unsigned i, const struct b
 		goto out;
 	if (x->kind == BT_RULE_FIXED_GENERAL) {
 		used[x->event_a] = used[x->event_b] = 1;
+	} else if (x->kind == BT_RULE_SLOTS_COUNTED) {
+		used[x->event_a] = 1;
+		for (unsigned k = 0; k < x->n_evidence; k++)
+			used[x->evidence[k]] = 1;
 	} else {
 		if (x->node >= 0)
 			mark_events(m, r->ops, m->node_value[x->node], seen, stack, used);
@@ -327,6 +344,22 @@ unsigned bt_rule_suspects(const struct bt_rule_set *rs, unsigned i, const struct
 
 	if (v->state != BT_RULE_VIOLATED)
 		return 0;
+	if (x->kind == BT_RULE_SLOTS_COUNTED) {
+		/* the slots, and the PERF_METRICS fields that are shares of
+		 * them (level 1 reads them): not the cycles, which counted */
+		uint8_t *used = calloc(ne + 1, 1);
+		if (!used)
+			return 0;
+		used[x->event_a] = 1;
+		for (unsigned k = 0; k < x->n_evidence; k++)
+			if (m->def->events[x->evidence[k]].source == BT_SRC_PERF_METRICS)
+				used[x->evidence[k]] = 1;
+		for (unsigned e = 0; e < ne; e++)
+			if (used[e])
+				ret[n++] = (uint16_t)e;
+		free(used);
+		return n;
+	}
 	if (v->undefined) {
 		/* a division by zero with every count given: the events of
 		 * the rule that counted 0 while the workload ran (a dead

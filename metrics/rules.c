@@ -103,7 +103,7 @@ const char *bt_rule_kind_name(enum bt_rule_kind k)
 {
 	static const char *const names[BT_RULE_KIND_COUNT] = {
 		"level1_sum", "parent_sum", "fraction", "ipc_width", "fixed_general",
-		"cross_check",
+		"cross_check", "slots_counted",
 	};
 	return (unsigned)k < BT_RULE_KIND_COUNT ? names[k] : "?";
 }
@@ -302,6 +302,35 @@ static void add_fixed_general(const struct bt_model *m, struct bt_rule_set *rs)
 	}
 }
 
+/* TOPDOWN.SLOTS (fixed counter 3) is the issue slots of the cycles the core
+ * ran: it cannot read 0 while the cycles count, nor while the PERF_METRICS
+ * fields, shares of those slots, do (SDM vol. 3B 21.3.9.3 "Performance
+ * Metrics": the fields are fractions of the slots counted by fixed counter
+ * 3). A zero there (a dead slots counter, or RDPMC reading another counter
+ * for it) leaves level 1 a share of nothing. */
+static void add_slots_counted(const struct bt_model *m, struct bt_rule_set *rs)
+{
+	const struct bt_model_def *def = m->def;
+	int slots = bt_model_event_find(m, "TOPDOWN.SLOTS");
+	int cycles = bt_model_event_find(m, "CPU_CLK_UNHALTED.THREAD");
+	int16_t ev[BT_RULE_MAX_EVIDENCE];
+	unsigned n = 0;
+
+	if (slots < 0)
+		return;
+	if (cycles >= 0)
+		ev[n++] = (int16_t)cycles;
+	for (unsigned e = 0; e < def->n_events && n < BT_RULE_MAX_EVIDENCE; e++)
+		if (def->events[e].source == BT_SRC_PERF_METRICS)
+			ev[n++] = (int16_t)e;
+	if (!n)
+		return;
+	struct bt_rule *r = add_rule(rs, BT_RULE_SLOTS_COUNTED);
+	r->event_a = slots;
+	memcpy(r->evidence, ev, n * sizeof(ev[0]));
+	r->n_evidence = n;
+}
+
 bt_status bt_rules_derive(const struct bt_model *m, struct bt_rule_set **ret, struct bt_diag *d)
 {
 	const struct bt_model_def *def = m->def;
@@ -326,7 +355,7 @@ bt_status bt_rules_derive(const struct bt_model *m, struct bt_rule_set **ret, st
 	rs->model = m;
 	/* at most: one sum per node with children, one level-1 sum, one
 	 * fraction per node, one cross-check per node, IPC, one twin per event */
-	rs->rules = calloc(3 * nn + 2 + def->n_events, sizeof(*rs->rules));
+	rs->rules = calloc(3 * nn + 3 + def->n_events, sizeof(*rs->rules));
 	rs->not_implied = calloc(nn + 1, sizeof(*rs->not_implied));
 	if (!rs->rules || !rs->not_implied)
 		goto out;
@@ -395,6 +424,7 @@ bt_status bt_rules_derive(const struct bt_model *m, struct bt_rule_set **ret, st
 		x->tol_rel = IPC_TOL_REL;
 	}
 	add_fixed_general(m, rs);
+	add_slots_counted(m, rs);
 	for (unsigned i = 0; i < nn; i++) {
 		int t = bt_model_cross_check_of(m, i);
 		if (t < 0)
@@ -477,6 +507,10 @@ void bt_rule_describe(const struct bt_rule_set *rs, unsigned i, char *buf, size_
 		snprintf(buf, size, "%s (fixed counter) = %s (general counter)",
 			 bt_model_event(m, (unsigned)x->event_a)->name,
 			 bt_model_event(m, (unsigned)x->event_b)->name);
+		break;
+	case BT_RULE_SLOTS_COUNTED:
+		snprintf(buf, size, "%s > 0 where %s counted", bt_model_event(m, (unsigned)x->event_a)->name,
+			 x->n_evidence > 1 ? "the cycles or the PERF_METRICS fields" : "the cycles");
 		break;
 	case BT_RULE_CROSS_CHECK: {
 		/* The cross-check's formula names the events it reads. */

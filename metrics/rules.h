@@ -30,6 +30,8 @@
 #include "base/status.h"
 #include "metrics/model.h"
 
+#define BT_RULE_MAX_EVIDENCE 12
+
 enum bt_rule_kind {
 	BT_RULE_LEVEL1_SUM = 0, /* the level-1 nodes sum to 1 (an identity of the formulas,
 				 * or, with `partition`, of the slots they share) */
@@ -40,6 +42,8 @@ enum bt_rule_kind {
 	BT_RULE_CROSS_CHECK,    /* a level-1 node and its cross-check node (the same share
 				 * from other events: ARCH's architectural event over the
 				 * slots beside PERF_METRICS) agree */
+	BT_RULE_SLOTS_COUNTED,  /* TOPDOWN.SLOTS is not 0 where the cycles or the
+				 * PERF_METRICS fields (shares of the slots) are not */
 	BT_RULE_KIND_COUNT,
 };
 
@@ -50,7 +54,11 @@ struct bt_rule {
 	int node_b;              /* CROSS_CHECK: the cross-check node; else -1 */
 	const uint16_t *terms;   /* LEVEL1_SUM: the roots; PARENT_SUM: the children */
 	unsigned n_terms;
-	int event_a, event_b;    /* FIXED_GENERAL: the fixed event and its twin; else -1 */
+	int event_a, event_b;    /* FIXED_GENERAL: the fixed event and its twin;
+				  * SLOTS_COUNTED: TOPDOWN.SLOTS in event_a; else -1 */
+	int16_t evidence[BT_RULE_MAX_EVIDENCE]; /* SLOTS_COUNTED: the events that say the core
+						 * ran (the cycles, the PERF_METRICS fields) */
+	unsigned n_evidence;
 	double bound;            /* IPC_WIDTH: the width */
 	/* LEVEL1_SUM not implied by the formulas' algebra but by their shape:
 	 * each level-1 node is its own count over one denominator (the slots),
@@ -145,5 +153,37 @@ unsigned bt_rule_events(const struct bt_rule_set *rs, unsigned i, const struct b
  */
 unsigned bt_rule_suspects(const struct bt_rule_set *rs, unsigned i, const struct bt_consistency *cs,
 			  const struct bt_counts *c, const struct bt_result *r, uint16_t *ret);
+
+/* ---- trusting the nodes of a tree ---- */
+
+/* Why a node is not trusted: the first event its formula reads that did
+ * not pass validation (--bring-up) or that a violated consistency rule
+ * names (event "" = trusted). */
+struct bt_untrust {
+	char event[96];
+	char check[128];     /* the check id, "event:EVENT@kernel"; for CROSS the
+			      * cross-check rule with its two values */
+	char verdict[8];     /* "FAIL" or "SKIP" (validation), "CROSS" (the
+			      * node's cross-check rule was violated), "RULE"
+			      * (a violated consistency rule names the event;
+			      * check: the rule, how far off, its tolerance) */
+};
+
+/*
+ * The nodes a checked tree cannot be trusted for (rules-untrust.c), the one
+ * function `run` (app/count-run.c) and `replay` share: every node whose
+ * value formula reads an event a violated rule points at
+ * (bt_rule_suspects) is untrusted[node] "RULE" with the rule, how far off
+ * and its tolerance; a level-1 node whose cross-check rule is violated is
+ * "CROSS". Each gets BT_EXCLUDE_UNTRUSTED in r->exclude: evaluate again for
+ * the path without them. An entry of untrusted[] already set (validation's,
+ * --bring-up) stands; ev_untrust (per event, or NULL): validation's verdicts,
+ * an event that FAILed explains alone a violated rule it is in. constants as
+ * for bt_model_node_value_events. Returns how many nodes it marked, and in
+ * *n_cross (may be NULL) how many of them CROSS.
+ */
+unsigned bt_rules_untrust(const struct bt_consistency *cs, const struct bt_counts *c, struct bt_result *r,
+			  const double *constants, const struct bt_untrust *ev_untrust,
+			  struct bt_untrust *untrusted, unsigned *n_cross);
 
 #endif

@@ -92,7 +92,7 @@ static bt_status amd_program(struct bt_pmu_session *s)
 		s->evtsel[g->gp[k].counter] = enc.evtsel;
 	}
 	/* The run's own counts (plan.h): Retired Instructions (PMCx0C0) judges
-	 * the run, SMIs Received (PMCx02B, Zen 4 / Zen 5: caps.amd_smi_rx) is
+	 * the run, SMIs Received (PMCx02B, Zen 2 .. Zen 5: caps.amd_smi_rx) is
 	 * its SMI count; both in every ring, like the conformance checks'
 	 * selectors (event select in [7:0], APM vol. 2 Figure 13-7). */
 	if (s->plan->has_inst_gp)

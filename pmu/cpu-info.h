@@ -109,6 +109,15 @@ struct bt_pmu_caps {
 	/* CPUID.01H:EDX[21] DS (Debug Store): PEBS may exist; whether it does,
 	 * IA32_MISC_ENABLE[12] says (read by the session at open). */
 	bool ds;
+	/* CPUID.07H:EDX[13] TSX_FORCE_ABORT without EDX[11] RTM_ALWAYS_ABORT:
+	 * Skylake-class parts with the 2019 TSX microcode, which uses IA32_PMC3
+	 * unless MSR_TSX_FORCE_ABORT[0] makes every RTM transaction abort; the
+	 * driver sets that bit while a group counts on counter 3 and puts it
+	 * back at close (Linux intel/core.c intel_tfa_commit_scheduling,
+	 * intel_set_tfa; intel_pmu_init deploys them only without
+	 * RTM_ALWAYS_ABORT, whose microcode always aborts RTM and leaves PMC3
+	 * alone). */
+	bool tsx_force_abort;
 	/* CPUID.23H:EBX (enumerated by CPUID.(07H,1):EAX[8]), perfmon v6 selector
 	 * extensions: [0] UMASK2 in IA32_PERFEVTSELx[47:40], [1] EQ bit 36. */
 	bool umask2;
@@ -138,12 +147,26 @@ struct bt_pmu_caps {
 	bool amd_core_ext;       /* CPUID 8000_0001h:ECX[23] PerfCtrExtCore */
 	bool amd_perfmon_v2;     /* CPUID 8000_0022h:EAX[0] PerfMonV2 */
 	bool amd_lbr_v2;         /* CPUID 8000_0022h:EAX[1] (reported only) */
-	/* PMCx02B "SMIs received" (ls_smi_rx) exists: the Zen 4 and Zen 5
-	 * event lists have it (Linux perf amdzen4/core.json, amdzen5/
-	 * load-store.json, EventCode 0x2b); decided from the CPUID family and
-	 * model as those lists are mapped (family 19h models 10h-1Fh and
-	 * 60h-FFh, family 1Ah). Earlier families: no SMI count. */
+	/* PMCx02B "SMIs received" (ls_smi_rx) exists: the Zen 2 .. Zen 5
+	 * event lists have it (Linux perf amdzen2/ and amdzen3/memory.json,
+	 * amdzen4/core.json, amdzen5/load-store.json, EventCode 0x2b), Zen 1's
+	 * (amdzen1) does not; decided from the CPUID family and model as
+	 * mapfile.csv maps those lists (family 17h models 30h-FFh, 19h, 1Ah).
+	 * Earlier parts: no SMI count. */
 	bool amd_smi_rx;
+
+	/* Intel, SMT on: every group also counts CPU_CLK_UNHALTED.
+	 * ONE_THREAD_ACTIVE (0x3C/0x02) and CPU_CLK_UNHALTED.REF_XCLK
+	 * (0x3C/0x01) on two general counters the plan reserves (plan.h
+	 * sibling_gp), so each window says how much of it the other thread of
+	 * the core ran (1 - ONE_THREAD_ACTIVE / REF_XCLK, as Linux perf's
+	 * SMT-aware CORE_CLKS reads them). Not detected: set by the caller
+	 * that needs it (app/count.c: SMT on and a model whose formulas have
+	 * SMT branches). */
+	bool sibling_probe;
+	/* Why the probe cannot be counted here although the registers exist
+	 * (an operating system's driver: host/perf-plan.c), NULL: it can. */
+	const char *sibling_probe_off;
 
 	/* An operating system's driver between baretop and the counters
 	 * (hosted --backend=perf): it refuses, before counting, the events

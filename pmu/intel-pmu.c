@@ -25,6 +25,11 @@
 #include "pmu/pmu-raw.h"
 #include "pmu/pmu-regs.h"
 
+/* CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and .REF_XCLK (event 0x3C, umasks
+ * 0x02 and 0x01 in the event tables of Ivy Bridge .. Ice Lake). */
+#define INTEL_EVENT_ONE_THREAD_ACTIVE 0x023Cu
+#define INTEL_EVENT_REF_XCLK          0x013Cu
+
 static const struct bt_pmu_mutation no_mutation;
 
 static const struct bt_pmu_mutation *mut(const struct bt_pmu_session *s)
@@ -311,6 +316,32 @@ static bt_status intel_program(struct bt_pmu_session *s)
 			msr_value[slot] = enc.extra_value;
 		}
 	}
+	/* The SMT sibling probe (plan.h sibling_gp; event table: 0x3C umask
+	 * 0x02 CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE, umask 0x01 REF_XCLK), in
+	 * every ring like the events. */
+	if (s->plan->has_sibling_gp) {
+		s->evtsel[s->plan->ota_gp] = INTEL_EVENT_ONE_THREAD_ACTIVE | EVTSEL_USR | EVTSEL_OS |
+					     EVTSEL_EN;
+		s->evtsel[s->plan->xclk_gp] = INTEL_EVENT_REF_XCLK | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN;
+	}
+	/* Counter 3 on a TSX_FORCE_ABORT part: RTM_FORCE_ABORT first, as
+	 * Linux's intel_tfa_commit_scheduling does before it touches PMC3;
+	 * saved and put back at close (intel_restore). */
+	if (s->caps.tsx_force_abort && s->evtsel[3] && !s->tfa_set) {
+		uint64_t tfa;
+		st = bt_pmu_rd(s, MSR_TSX_FORCE_ABORT, &tfa, "reading MSR_TSX_FORCE_ABORT");
+		if (st == BT_OK && !(tfa & TFA_RTM_FORCE_ABORT))
+			st = bt_pmu_wr(s, MSR_TSX_FORCE_ABORT, tfa | TFA_RTM_FORCE_ABORT,
+				       "setting MSR_TSX_FORCE_ABORT[0] for counter 3");
+		if (st != BT_OK)
+			return st;
+		s->tfa_set = true;
+		if (!(tfa & TFA_RTM_FORCE_ABORT))
+			bt_pmu_warn(s, "counter 3 counted with MSR_TSX_FORCE_ABORT[0] set (the TSX "
+				    "microcode holds IA32_PMC3 otherwise): RTM transactions abort "
+				    "meanwhile, so an application using RTM ran its fallback path; "
+				    "put back at close");
+	}
 	/* Selectors: the group's events, every other existing selector
 	 * cleared so no stale encoding from an earlier group counts. */
 	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++) {
@@ -527,6 +558,8 @@ static bt_status intel_restore(struct bt_pmu_session *s)
 	if (s->status_saved && bt_pmu_saved_value(s, MSR_IA32_PERF_GLOBAL_CTRL, NULL))
 		restore_status(s, &first);
 	bt_pmu_restore_one(s, MSR_IA32_PERF_GLOBAL_CTRL, &first);
+	/* Last: RTM as it was, with counter 3 as firmware left it. */
+	bt_pmu_restore_one(s, MSR_TSX_FORCE_ABORT, &first);
 	if (first != BT_OK && !s->failed)
 		bt_pmu_fail(s, first, "restoring the PMU: %s", s->warning);
 	return first;

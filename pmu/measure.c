@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,7 +285,7 @@ static uint64_t run_inst(const struct engine *e, const struct raw_run *r)
  * tens of microseconds and add its cycles and misses to every event. So such
  * a run is repeated, and flagged if every retry saw an SMI too. AMD has no
  * fixed counter and no freeze: its runs are judged by 0xC0 on the plan's
- * reserved general counter, and an SMI there (PMCx02B, Zen 4 and 5) is
+ * reserved general counter, and an SMI there (PMCx02B, Zen 2 .. Zen 5) is
  * always one the counters counted. Without an instruction count a run with
  * an SMI is repeated, as nothing else can judge it.
  *
@@ -415,6 +416,9 @@ static void summarize_runs(struct engine *e, int n_runs)
 		mr->mperf = r->c.mperf_delta;
 		mr->has_smi = r->c.has_smi_count;
 		mr->smi = r->c.smi_delta;
+		mr->has_sibling = r->c.has_sibling;
+		mr->one_thread_active = r->c.one_thread_active;
+		mr->ref_xclk = r->c.ref_xclk;
 		if (mr->has_smi && mr->smi)
 			m->n_smi_runs++;
 	}
@@ -440,6 +444,48 @@ out:
 	free(inst);
 	free(cyc);
 	free(tsc);
+}
+
+double bt_sibling_active(uint64_t one_thread_active, uint64_t ref_xclk)
+{
+	if (!ref_xclk)
+		return NAN;
+	if (one_thread_active >= ref_xclk)
+		return 0;
+	return 1.0 - (double)one_thread_active / (double)ref_xclk;
+}
+
+/* The probe's sums over the kept runs, and its range over the groups. */
+static void sibling_summary(struct bt_measurement *m)
+{
+	int g_last = -1;
+	uint64_t ota = 0, xclk = 0;
+
+	m->sibling_min = NAN;
+	m->sibling_max = NAN;
+	for (int k = 0; k <= m->n_runs; k++) {
+		const struct bt_measure_run *r = k < m->n_runs ? &m->runs[k] : NULL;
+		if (r && !r->has_sibling)
+			continue;
+		if (g_last >= 0 && (!r || r->group != g_last)) {
+			double f = bt_sibling_active(ota, xclk);
+			if (!isnan(f)) {
+				m->sibling_min = isnan(m->sibling_min) || f < m->sibling_min ? f
+											 : m->sibling_min;
+				m->sibling_max = isnan(m->sibling_max) || f > m->sibling_max ? f
+											 : m->sibling_max;
+			}
+			ota = xclk = 0;
+		}
+		if (!r)
+			break;
+		m->has_sibling = true;
+		m->one_thread_active += r->one_thread_active;
+		m->ref_xclk += r->ref_xclk;
+		ota += r->one_thread_active;
+		xclk += r->ref_xclk;
+		g_last = r->group;
+	}
 }
 
 bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
@@ -582,6 +628,9 @@ out_close:
 		ret->n_runs = n_runs;
 		summarize_runs(&e, n_runs);
 		aggregate(&e, n_runs);
+		sibling_summary(ret);
+		if (opts->measured_hook)
+			opts->measured_hook(opts->measured_hook_ctx, ret);
 	}
 out_free:
 	free(e.overhead);

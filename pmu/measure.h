@@ -70,6 +70,8 @@ struct bt_measure_workload {
 	void (*set_range)(void *ctx, uint64_t begin, uint64_t end);
 };
 
+struct bt_measurement;
+
 struct bt_measure_opts {
 	unsigned warmups;
 	unsigned reps;            /* 1..BT_MEASURE_MAX_REPS */
@@ -114,6 +116,13 @@ struct bt_measure_opts {
 	 * the body's own entry, repeated per window, a few instructions, is
 	 * not). A body that cannot be split runs whole (over_cap_whole). */
 	uint64_t max_window_ticks;
+	/* Called once the measurement is complete and good (BT_OK), on the
+	 * measuring CPU, before bt_measure returns: the caller reads what the
+	 * runs measured about the machine (app/count.c: the SMT sibling's
+	 * activity, which decides the formulas). It must not allocate or
+	 * print (it may run on an AP). May be NULL. */
+	void (*measured_hook)(void *ctx, const struct bt_measurement *m);
+	void *measured_hook_ctx;
 	/* Windows per run to start with (a previous step's measurement.chunks);
 	 * 0 or 1: decided from the first run as above. */
 	unsigned chunks;
@@ -137,6 +146,9 @@ struct bt_measure_run {
 	uint64_t aperf, mperf;
 	bool has_smi;
 	uint64_t smi;
+	/* The SMT sibling probe (plan.h sibling_gp), raw counts of the run. */
+	bool has_sibling;
+	uint64_t one_thread_active, ref_xclk;
 };
 
 struct bt_measure_stat {
@@ -180,8 +192,23 @@ struct bt_measurement {
 	unsigned chunks;
 	uint64_t whole_window_ticks;
 	bool over_cap_whole;
+	/* The SMT sibling probe (plan.h sibling_gp): ONE_THREAD_ACTIVE and
+	 * REF_XCLK summed over every kept run, and the least and most of a
+	 * group's windows the sibling was active (bt_sibling_active over the
+	 * sums of the group's runs). has_sibling false: not probed. */
+	bool has_sibling;
+	uint64_t one_thread_active, ref_xclk;
+	double sibling_min, sibling_max;
 	char error[400];              /* set when BT_OK is not returned */
 };
+
+/* The fraction of this thread's unhalted time in which the other thread
+ * of the core was active too: 1 - ONE_THREAD_ACTIVE / REF_XCLK (the two
+ * count the same crystal clock; Linux perf's SMT-aware CORE_CLKS,
+ * tools/perf/pmu-events/arch/x86/skylakex/skx-metrics.json
+ * tma_info_core_core_clks, reads the same ratio), within 0..1; NaN when
+ * REF_XCLK is 0. */
+double bt_sibling_active(uint64_t one_thread_active, uint64_t ref_xclk);
 
 /* Measures every group of `plan`. The PMU session is opened and closed here
  * (every MSR restored, also on failure). */

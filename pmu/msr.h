@@ -78,6 +78,11 @@
  * is set and this bit is clear: Linux's X86_FEATURE_PEBS
  * (arch/x86/kernel/cpu/intel.c init_intel). */
 #define MSR_IA32_MISC_ENABLE    0x1A0u
+/* MSR_TSX_FORCE_ABORT (0x10F, with CPUID.07H:EDX[13]; Linux msr-index.h):
+ * bit 0 RTM_FORCE_ABORT, every RTM transaction aborts and IA32_PMC3 is the
+ * PMU's again. */
+#define MSR_TSX_FORCE_ABORT     0x10Fu
+#define TFA_RTM_FORCE_ABORT     BT_BIT(0)
 #define MISC_ENABLE_PEBS_UNAVAIL BT_BIT(12)
 /* IA32_PERF_GLOBAL_INUSE (RO, perfmon v4+; SDM vol. 3B "IA32_PERF_GLOBAL_INUSE
  * MSR"): bit n = IA32_PERFEVTSELn[7:0] != 0, bit 32 + i = fixed counter i's

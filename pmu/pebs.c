@@ -6,6 +6,7 @@
 
 #include "pmu/msr.h"
 #include "pmu/pebs.h"
+#include "pmu/pmu-raw.h"
 
 /* IA32_PERF_CAPABILITIES[17] PEBS_TIMING_INFO (Linux perf_event.h, union
  * perf_capabilities: pebs_baseline 14, perf_metrics 15,
@@ -33,10 +34,25 @@
 bt_status bt_pebs_supported(struct bt_arch *a, const struct bt_pmu_caps *caps, struct bt_diag *d)
 {
 	struct bt_cpuid r;
+	uint64_t misc = 0;
 
 	if (caps->kind != BT_PMU_INTEL_ARCH || !caps->has_perf_capabilities ||
 	    !(caps->perf_capabilities & CAP_PEBS_TIMING) || !(caps->perf_capabilities & CAP_PEBS_BASELINE)) {
 		bt_diag_set(d, "no timed PEBS: IA32_PERF_CAPABILITIES[17] (PEBS_TIMING_INFO) is not set");
+		return BT_ERR_UNSUPPORTED;
+	}
+	/* PEBS itself, as Linux decides it (arch/x86/kernel/cpu/intel.c
+	 * init_intel: X86_FEATURE_PEBS only with X86_FEATURE_DS and
+	 * IA32_MISC_ENABLE[12] "PEBS unavailable" clear; intel_ds_init then
+	 * sets x86_pmu.pebs from it): PERF_CAPABILITIES alone does not say
+	 * the processor writes records. */
+	if (!caps->ds) {
+		bt_diag_set(d, "no timed PEBS: no Debug Store (CPUID.01H:EDX[21] DS is 0)");
+		return BT_ERR_UNSUPPORTED;
+	}
+	if (bt_rdmsr(a, MSR_IA32_MISC_ENABLE, &misc) != BT_OK || (misc & MISC_ENABLE_PEBS_UNAVAIL)) {
+		bt_diag_set(d, "no timed PEBS: IA32_MISC_ENABLE[12] (PEBS unavailable) %s",
+			    misc & MISC_ENABLE_PEBS_UNAVAIL ? "is set" : "could not be read");
 		return BT_ERR_UNSUPPORTED;
 	}
 	/* Architectural PEBS: CPUID.23H.0:EAX[4] (PEBS capabilities subleaf 4)
@@ -86,7 +102,7 @@ static uint64_t selector(uint64_t evtsel)
 }
 
 struct saved {
-	uint64_t ds_area, pebs_enable, data_cfg, sel, ctr, global, extra;
+	uint64_t ds_area, pebs_enable, data_cfg, sel, ctr, global, extra, status;
 	uint32_t extra_msr; /* 0: none saved */
 };
 
@@ -107,13 +123,20 @@ static bt_status wr(struct bt_arch *a, uint32_t msr, uint64_t v, const char *nam
 }
 
 /* Everything back as found, PEBS_ENABLE first (no assist may write into
- * the area being taken away); every write tried even after a fault. */
-static bt_status restore(struct bt_arch *a, const struct saved *sv, uint32_t sel, uint32_t ctr,
-			 struct bt_diag *d)
+ * the area being taken away); every write tried even after a fault. The
+ * sampling counter's overflow bit and OvfBuffer (62), which its assists
+ * set (Linux intel/core.c handle_pmi_common: "the overflow status bit for
+ * the PEBS counter will be on"; bit 62 at the DS threshold), are cleared
+ * through IA32_PERF_GLOBAL_STATUS_RESET (IA32_PERF_GLOBAL_OVF_CTRL before
+ * v4, the same address and bits) unless they were set before: the next
+ * session takes GLOBAL_STATUS as the firmware's and restores it. */
+static bt_status restore(struct bt_arch *a, const struct saved *sv, unsigned c, uint32_t sel,
+			 uint32_t ctr, struct bt_diag *d)
 {
 	bt_status s = BT_OK, t;
 	struct bt_diag ignore = { "" };
 	struct bt_diag *dd = d;
+	uint64_t status = 0;
 #define PUT(msr, v, name)                                     \
 	do {                                                  \
 		t = wr(a, msr, v, name, dd);                  \
@@ -124,6 +147,14 @@ static bt_status restore(struct bt_arch *a, const struct saved *sv, uint32_t sel
 	} while (0)
 	PUT(MSR_IA32_PERF_GLOBAL_CTRL, 0, "IA32_PERF_GLOBAL_CTRL");
 	PUT(MSR_IA32_PEBS_ENABLE, sv->pebs_enable, "IA32_PEBS_ENABLE");
+	t = rd(a, MSR_IA32_PERF_GLOBAL_STATUS, &status, "IA32_PERF_GLOBAL_STATUS", dd);
+	if (t != BT_OK && s == BT_OK) {
+		s = t;
+		dd = &ignore;
+	}
+	uint64_t ours = status & ~sv->status & ((1ull << c) | GLOBAL_STATUS_OVF_BUF);
+	if (t == BT_OK && ours)
+		PUT(MSR_IA32_PERF_GLOBAL_OVF_CTRL, ours, "IA32_PERF_GLOBAL_STATUS_RESET");
 	PUT(MSR_IA32_DS_AREA, sv->ds_area, "IA32_DS_AREA");
 	PUT(MSR_PEBS_DATA_CFG, sv->data_cfg, "MSR_PEBS_DATA_CFG");
 	if (sv->extra_msr)
@@ -141,8 +172,11 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 	bt_status st;
 	struct saved sv = { 0 };
 	unsigned c = job->counter;
-	uint32_t sel = MSR_IA32_PERFEVTSEL0 + c;
-	uint32_t ctr = caps->full_width_write ? MSR_IA32_A_PMC0 + c : MSR_IA32_PMC0 + c;
+	/* The counter's addresses as the part enumerates them: perfmon v6's
+	 * 0x19xx range (its bitmap may have gaps, and counters 8 and up have
+	 * no legacy address), else IA32_PERFEVTSELx / IA32_A_PMCx. */
+	uint32_t sel = bt_pmu_gp_sel_msr(caps, c);
+	uint32_t ctr = bt_pmu_gp_ctr_write_msr(caps, c);
 	uint64_t mask = caps->gp_width >= 64 ? UINT64_MAX : (1ull << caps->gp_width) - 1;
 
 	memset(ret, 0, sizeof(*ret));
@@ -160,7 +194,7 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 			    bt_msr_name(job->extra_msr, nm, sizeof(nm)), (unsigned)job->extra_msr);
 		return BT_ERR_UNSUPPORTED;
 	}
-	if (c >= caps->num_gp || c >= 32 || !((caps->gp_mask >> c) & 1) || !job->sample_after ||
+	if (c >= 32 || !((caps->gp_mask >> c) & 1) || !job->sample_after ||
 	    job->sample_after > mask || !job->slots || !caps->full_width_write) {
 		bt_diag_set(d, "timed PEBS: counter %u, sample-after %llu, %u records: not usable here%s",
 			    c, (unsigned long long)job->sample_after, job->slots,
@@ -192,7 +226,8 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 	    (st = rd(a, MSR_IA32_DS_AREA, &sv.ds_area, "IA32_DS_AREA", d)) != BT_OK ||
 	    (st = rd(a, MSR_PEBS_DATA_CFG, &sv.data_cfg, "MSR_PEBS_DATA_CFG", d)) != BT_OK ||
 	    (st = rd(a, sel, &sv.sel, "IA32_PERFEVTSELx", d)) != BT_OK ||
-	    (st = rd(a, MSR_IA32_PMC0 + c, &sv.ctr, "IA32_PMCx", d)) != BT_OK ||
+	    (st = rd(a, bt_pmu_gp_ctr_msr(caps, c), &sv.ctr, "IA32_PMCx", d)) != BT_OK ||
+	    (st = rd(a, MSR_IA32_PERF_GLOBAL_STATUS, &sv.status, "IA32_PERF_GLOBAL_STATUS", d)) != BT_OK ||
 	    (job->extra_msr &&
 	     (st = rd(a, job->extra_msr, &sv.extra, "MSR_PEBS_FRONTEND", d)) != BT_OK))
 		goto out; /* nothing written yet */
@@ -208,7 +243,7 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 	    (st = wr(a, ctr, reload, "IA32_A_PMCx", d)) != BT_OK ||
 	    (st = wr(a, MSR_IA32_PEBS_ENABLE, 1ull << c, "IA32_PEBS_ENABLE", d)) != BT_OK) {
 		struct bt_diag later = { "" }; /* the first fault is the one to report */
-		restore(a, &sv, sel, ctr, &later);
+		restore(a, &sv, c, sel, ctr, &later);
 		goto out;
 	}
 	/* The run, in one window or split like a counting run (pmu/measure.c
@@ -237,7 +272,7 @@ bt_status bt_pebs_sample(struct bt_arch *a, const struct bt_pmu_caps *caps,
 	ret->windows = nw;
 	if (st != BT_OK)
 		bt_diag_set(d, "timed PEBS: the window failed");
-	bt_status rs = restore(a, &sv, sel, ctr, d);
+	bt_status rs = restore(a, &sv, c, sel, ctr, d);
 	if (st == BT_OK)
 		st = rs;
 	if (st != BT_OK)

@@ -25,6 +25,26 @@ static bool amd_kind(const struct bt_pmu_caps *caps)
 	       caps->kind == BT_PMU_AMD_V2;
 }
 
+/* Counters 0 and 3: the event tables of Ivy Bridge .. Cascade Lake (the
+ * parts whose Top-Down formulas have SMT branches) confine events to
+ * counter 1 (INST_RETIRED.PREC_DIST), counter 2 (L1D_PEND_MISS.PENDING,
+ * CYCLE_ACTIVITY.*L1D_PENDING) and counter 3 (MEM_TRANS_RETIRED.
+ * LOAD_LATENCY_*, PRECISE_STORE: PEBS only, never counted here) or to
+ * "0,2,3" (INST_RETIRED.TOTAL_CYCLES_PS), so taking 0 and 3 leaves every
+ * countable event a counter it may use. */
+uint32_t bt_plan_sibling_gp(const struct bt_pmu_caps *caps, int *ota, int *xclk)
+{
+	bool on = caps->sibling_probe && !caps->sibling_probe_off &&
+		  caps->kind == BT_PMU_INTEL_ARCH && !caps->perf_metrics &&
+		  !(caps->fixed_mask & (1u << 3)) && (caps->gp_mask & 0x9u) == 0x9u &&
+		  __builtin_popcount(caps->gp_mask) >= 4;
+	if (ota)
+		*ota = on ? 0 : -1;
+	if (xclk)
+		*xclk = on ? 3 : -1;
+	return on ? 0x9u : 0;
+}
+
 /* The highest counters, so that events keep the low ones they are listed
  * with; AMD's core counters take any event (APM vol. 2 §13.2.1). */
 uint32_t bt_plan_reserved_gp(const struct bt_pmu_caps *caps, int *inst, int *smi)
@@ -47,6 +67,7 @@ uint32_t bt_plan_reserved_gp(const struct bt_pmu_caps *caps, int *inst, int *smi
 		if (want_inst >= 0 && __builtin_popcount(caps->gp_mask) < 2)
 			want_inst = -1;
 	}
+	m |= bt_plan_sibling_gp(caps, NULL, NULL);
 	if (want_inst >= 0)
 		m |= 1u << want_inst;
 	if (want_smi >= 0)

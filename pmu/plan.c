@@ -280,6 +280,11 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 	p->inst_gp = (uint8_t)(inst_gp >= 0 ? inst_gp : 0);
 	p->has_smi_gp = smi_gp >= 0;
 	p->smi_gp = (uint8_t)(smi_gp >= 0 ? smi_gp : 0);
+	int ota_gp, xclk_gp;
+	bt_plan_sibling_gp(caps, &ota_gp, &xclk_gp);
+	p->has_sibling_gp = ota_gp >= 0;
+	p->ota_gp = (uint8_t)(ota_gp >= 0 ? ota_gp : 0);
+	p->xclk_gp = (uint8_t)(xclk_gp >= 0 ? xclk_gp : 0);
 
 	struct bt_plan_item *items = scratch->search.items;
 	int *item_of = scratch->search.item_of;

@@ -181,6 +181,7 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 	}
 	c->any_thread_deprecated = (edx >> 15) & 1;
 	c->ds = (l->l01.edx >> 21) & 1;
+	c->tsx_force_abort = ((l->l07.edx >> 13) & 1) && !((l->l07.edx >> 11) & 1);
 
 	/* The microarchitecture class: display family/model (SDM vol. 2A
 	 * CPUID.01H:EAX) and, on hybrid parts (CPUID.07H:EDX[15]), the core
@@ -293,8 +294,13 @@ static void amd_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 		fam += (sig >> 20) & 0xFF;
 		model |= ((sig >> 16) & 0xF) << 4;
 	}
-	c->amd_smi_rx = (fam == 0x19 && ((model >= 0x10 && model <= 0x1F) || model >= 0x60)) ||
-			fam == 0x1A;
+	/* PMCx02B ls_smi_rx is in Linux perf's amdzen2/memory.json,
+	 * amdzen3/memory.json, amdzen4/core.json and amdzen5/load-store.json,
+	 * not in amdzen1's; tools/perf/pmu-events/arch/x86/mapfile.csv maps
+	 * amdzen1 to family 17h models 00h-2Fh (AuthenticAMD-23-([12][0-9A-F]|
+	 * [0-9A-F])), amdzen2 to the rest of 17h, amdzen3 and amdzen4 to
+	 * family 19h, amdzen5 to 1Ah. */
+	c->amd_smi_rx = (fam == 0x17 && model >= 0x30) || fam == 0x19 || fam == 0x1A;
 }
 
 void bt_pmu_caps_from_cpuid(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *ret)

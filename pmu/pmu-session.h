@@ -160,6 +160,11 @@ struct bt_pmu_counts {
 	 * the window (with has_smi_count). With FREEZE_WHILE_SMM, RSM sets the
 	 * GLOBAL_CTRL enables there and the armed counters count the driver. */
 	uint64_t smi_outside;
+	/* The SMT sibling probe (plan.h sibling_gp): ONE_THREAD_ACTIVE and
+	 * REF_XCLK of the window, raw (the calibration's few crystal clocks
+	 * are not subtracted: only their ratio is used). */
+	bool has_sibling;
+	uint64_t one_thread_active, ref_xclk;
 	/* IA32_PERF_GLOBAL_CTRL read nonzero after the counter reads (Intel,
 	 * with FREEZE_WHILE_SMM): an SMI after the stop write set its enables
 	 * at RSM and the counters counted the reads. The session stopped them
@@ -240,6 +245,7 @@ struct bt_pmu_session {
 	bool smm_frozen;             /* IA32_DEBUGCTL.FREEZE_WHILE_SMM set for the session */
 	bool smi_count_unreadable;   /* MSR_SMI_COUNT faulted at open: SMIs not counted */
 	bool restore_warned;         /* a restore caveat is already in warning */
+	bool tfa_set;                /* MSR_TSX_FORCE_ABORT[0] checked or set (counter 3) */
 	char msg[320];               /* what failed */
 	/* Caveats, "; "-separated: restore (e.g. a value 32-bit writes cannot
 	 * hold) and facilities not available here (MSR_SMI_COUNT, SMM freeze). */

@@ -49,7 +49,11 @@ void bt_report_consistency_text(FILE *f, const struct bt_consistency *cs, const 
 			continue;
 		bt_rule_describe(rs, i, text, sizeof(text));
 		sb.n = 0;
-		if (v->state == BT_RULE_VIOLATED && v->undefined)
+		if (v->state == BT_RULE_VIOLATED && rs->rules[i].kind == BT_RULE_SLOTS_COUNTED)
+			bt_sb_printf(&sb, "finding: a counter reads 0 where the rules say it cannot: %s "
+				     "(TOPDOWN.SLOTS 0, the others up to %.6g): the level-1 shares are "
+				     "shares of nothing; events involved: ", text, v->rhs);
+		else if (v->state == BT_RULE_VIOLATED && v->undefined)
 			bt_sb_printf(&sb, "finding: an event does not count as the formula assumes: %s "
 				     "undefined: %s divides by zero although its counts were given "
 				     "(%s counted 0); events involved: ", text,

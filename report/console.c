@@ -155,8 +155,8 @@ static void print_latencies(FILE *f, const struct bt_tree_outcome *t)
 	if (!n || !t->rl)
 		return;
 	bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ",
-		     "retire latencies (cycles; source, in the order tried: measured, published, "
-		     "file, the formula's fallback):");
+		     "retire latencies (cycles; source, in the order tried: measured, file, "
+		     "published, the formula's fallback):");
 	for (unsigned i = 0; i < n; i++) {
 		const struct bt_rl_stat *s = &t->rl[i];
 		sb.n = 0;
@@ -208,6 +208,39 @@ static void print_freq(FILE *f, const struct bt_tree_outcome *t, const struct bt
 	fprintf(f, "\n");
 }
 
+/* The SMT sibling probe's share of each group's windows (pmu/measure.h). */
+static void print_sibling(FILE *f, const struct bt_tree_step *st)
+{
+	struct bt_strbuf sb = { 0 };
+	uint64_t ota = 0, xclk = 0;
+	int g = -1, n = 0;
+
+	for (int k = 0; k <= st->n_run_log; k++) {
+		const struct bt_measure_run *r = k < st->n_run_log ? &st->run_log[k] : NULL;
+		if (r && !r->has_sibling)
+			continue;
+		if (g >= 0 && (!r || r->group != g)) {
+			double a = bt_sibling_active(ota, xclk);
+			if (!n)
+				bt_sb_printf(&sb, "SMT sibling active, per group:");
+			if (isnan(a))
+				bt_sb_printf(&sb, " %d: unknown (REF_XCLK 0)", g);
+			else
+				bt_sb_printf(&sb, " %d: %.1f%%", g, a * 100);
+			n++;
+			ota = xclk = 0;
+		}
+		if (!r)
+			break;
+		g = r->group;
+		ota += r->one_thread_active;
+		xclk += r->ref_xclk;
+	}
+	if (n)
+		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
+	bt_sb_free(&sb);
+}
+
 void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbose,
 			   const struct bt_text_styler *styler)
 {
@@ -242,6 +275,7 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 			bt_sb_printf(&sb, "; each run in %u windows, interrupts open between them "
 				     "(--max-window-ms)", st->windows_per_run);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
+		print_sibling(f, st);
 		print_freq(f, t, st);
 	}
 	if (t->n_steps && t->steps[0].runs) {
@@ -310,6 +344,8 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 		fprintf(f, "%s: %s\n", o->state == BT_OUTCOME_SKIPPED ? "skipped" : "FAILED", o->reason);
 		return;
 	}
+	if (o->placement[0])
+		fprintf(f, "%s\n  %-20s ", o->placement, "");
 	if (o->counted && o->counted->n_steps) {
 		uint64_t t = o->counted->steps[0].tsc_median;
 		uint64_t hz = o->counted->tsc_hz ? o->counted->tsc_hz : tsc_hz;
@@ -362,6 +398,10 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 		fprintf(f, "  %-20s %s\n", "", o->note);
 	if (o->reason[0])
 		fprintf(f, "  %-20s %s\n", "", o->reason);
+	if (o->ap_jobs)
+		fprintf(f, "  %-20s AP stack: %u of %u bytes%s, firmware's %u (%u jobs)\n", "",
+			o->ap_stack_used, o->ap_stack_size, o->ap_stack_overflow ? " OVERFLOW" : "",
+			o->fw_stack_used, o->ap_jobs);
 	if (o->counted)
 		bt_tree_outcome_print(f, o->counted, verbose, styler);
 }

@@ -389,6 +389,10 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 			}
 			if (run->has_smi)
 				bt_jw_u64(j, "smi", run->smi);
+			if (run->has_sibling) {
+				bt_jw_u64(j, "one_thread_active", run->one_thread_active);
+				bt_jw_u64(j, "ref_xclk", run->ref_xclk);
+			}
 			bt_jw_end(j);
 		}
 		bt_jw_end(j);
@@ -481,6 +485,18 @@ static void run_json(struct bt_jw *j, const struct bt_run_record *r)
 		if (o->core_type)
 			bt_jw_hex(j, "core_type", o->core_type);
 		bt_jw_u64(j, "copies", o->copies);
+		if (o->partner_cpu >= 0)
+			bt_jw_u64(j, "partner_cpu", (uint64_t)o->partner_cpu);
+		bt_jw_str(j, "placement", o->placement[0] ? o->placement : NULL);
+		if (o->ap_jobs) {
+			bt_jw_object(j, "ap_stack");
+			bt_jw_u64(j, "jobs", o->ap_jobs);
+			bt_jw_u64(j, "used_bytes", o->ap_stack_used);
+			bt_jw_u64(j, "size_bytes", o->ap_stack_size);
+			bt_jw_bool(j, "overflow", o->ap_stack_overflow);
+			bt_jw_u64(j, "firmware_used_bytes", o->fw_stack_used);
+			bt_jw_end(j);
+		}
 		bt_jw_str(j, "state", state_names[o->state]);
 		bt_jw_str(j, "reason", o->reason[0] ? o->reason : NULL);
 		bt_jw_str(j, "note", o->note[0] ? o->note : NULL);

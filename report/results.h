@@ -84,6 +84,15 @@ struct bt_outcome {
 	struct bt_timing timing; /* TSC ticks, when not counted */
 	struct bt_tree_outcome *counted; /* NULL when not counted */
 	char not_counted[320];   /* why there are no counts */
+	int32_t partner_cpu;     /* a two-core workload's partner CPU; -1: none */
+	/* Why it ran on this CPU and not where asked, or what disturbed that
+	 * CPU (app/run.c); "": nothing to say. */
+	char placement[320];
+	/* Its jobs on an AP (app/on-cpu.h), at the most: bytes of baretop's
+	 * own AP stack of ap_stack_size, and of the firmware's AP stack. */
+	uint32_t ap_jobs;
+	uint32_t ap_stack_used, ap_stack_size, fw_stack_used;
+	bool ap_stack_overflow;
 };
 
 /* The workload phase. */

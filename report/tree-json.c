@@ -86,6 +86,9 @@ static void write_node(struct bt_jw *j, const struct bt_model *m, const struct b
 		bt_jw_end(j);
 		free(rl);
 	}
+	/* what the value rests on where the formula reads retire latencies */
+	if (!left_out && r->latency[i] != BT_LAT_NONE)
+		bt_jw_str(j, "latency", bt_node_latency_name((enum bt_node_latency)r->latency[i]));
 	write_flag(j, "thresh", r, i);
 	if (nd->threshold_literal)
 		bt_jw_bool(j, "thresh_literal", r->flag_literal[i]);
@@ -162,6 +165,23 @@ void bt_report_json_write(struct bt_jw *j, const char *key, const struct bt_mode
 			bt_jw_str(j, NULL, bt_constant_name((enum bt_constant)k));
 	bt_jw_end(j);
 	bt_jw_u64(j, "retire_latency_defaults_used", r->n_default_retire_latency);
+	if (r->smt.formulas >= 0) {
+		/* HYPERTHREADING_ON decided by the measured SMT sibling
+		 * (metrics/model.h bt_smt_decide). */
+		bt_jw_object(j, "smt");
+		bt_jw_double(j, "sibling_active", r->smt.sibling_active);
+		bt_jw_u64(j, "hyperthreading_on", (uint64_t)r->smt.formulas);
+		bt_jw_str(j, "formulas", r->smt.formulas ? "SMT branches" : "per-thread branches");
+		bt_jw_double(j, "core_clks_error", r->smt.error);
+		bt_jw_double(j, "core_clks_error_max", BT_SMT_FORMULA_ERROR_MAX);
+		bt_jw_bool(j, "flagged", r->smt.flagged);
+		bt_jw_end(j);
+	}
+	/* nodes by what their values rest on (the nodes' "latency") */
+	bt_jw_object_styled(j, "latency_nodes", BT_JW_INLINE);
+	for (int k = BT_LAT_MEASURED; k < BT_LAT_COUNT; k++)
+		bt_jw_u64(j, bt_node_latency_name((enum bt_node_latency)k), r->n_latency[k]);
+	bt_jw_end(j);
 	if (o->counts && bt_model_retire_latency_count(m)) {
 		const struct bt_counts *c = o->counts;
 		bt_jw_object(j, "retire_latency");

@@ -160,6 +160,12 @@ static const char *mark_of(const struct bt_result *r, unsigned i)
 	return on_path(r, i) ? "<==" : r->flag[i] ? "*" : "";
 }
 
+char bt_tree_latency_tag(const struct bt_result *r, unsigned i)
+{
+	static const char tag[BT_LAT_COUNT] = { ' ', 'm', 'g', 'f', 'p', 'c', ' ' };
+	return r->latency[i] < BT_LAT_COUNT ? tag[r->latency[i]] : '?';
+}
+
 bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts *o, unsigned i)
 {
 	(void)r;
@@ -196,6 +202,30 @@ void bt_cpi_share_why(const struct bt_model *m, const struct bt_result *r, unsig
 		}
 	}
 	snprintf(buf, size, "%s's children weigh nothing", nd->parent);
+}
+
+void bt_tree_latency_summary(struct bt_strbuf *sb, const struct bt_result *r)
+{
+	bt_latency_counts_text(sb, r->n_latency);
+}
+
+void bt_latency_counts_text(struct bt_strbuf *sb, const unsigned *n)
+{
+	static const char *const what[BT_LAT_COUNT] = {
+		NULL, "measured (m)", "given (g)", "file (f)", "published mean (p)", "cap (c)",
+		"no value (not meas.)",
+	};
+	unsigned total = 0;
+	for (int k = BT_LAT_MEASURED; k < BT_LAT_COUNT; k++)
+		total += n[k];
+	if (!total)
+		return;
+	bt_sb_printf(sb, "tree nodes resting on retire latencies: %u:", total);
+	for (int k = BT_LAT_COUNT - 1, first = 1; k >= BT_LAT_MEASURED; k--)
+		if (n[k]) {
+			bt_sb_printf(sb, "%s %u %s", first ? "" : ",", n[k], what[k]);
+			first = 0;
+		}
 }
 
 const char *bt_untrust_phrase(const char *verdict)
@@ -259,7 +289,8 @@ static void print_node(FILE *f, const struct bt_model *m, const struct bt_result
 		snprintf(cpi, sizeof(cpi), "%.4f", r->cpi_share[i]);
 	snprintf(lead, sizeof(lead), "  %-5u %*s", nd->level, (int)(2 * (depth < 16 ? depth : 16)),
 		 "");
-	snprintf(tail, sizeof(tail), " %9s  %-3s  %9s", val, mark_of(r, i), cpi);
+	snprintf(tail, sizeof(tail), " %9s %c %-3s  %9s", val, bt_tree_latency_tag(r, i), mark_of(r, i),
+		 cpi);
 	trim_right(tail);
 	fit_row(f, o->styler, bt_tree_node_style(r, i), lead, nd->name, NAME_END, tail);
 	if (o->untrusted && o->untrusted[i].event[0]) {
@@ -412,14 +443,23 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	if (o->input_label && *o->input_label)
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  input:    ", "            ", o->input_label);
 	sb.n = 0;
+	if (r->smt.formulas >= 0) {
+		bt_sb_printf(&sb, "sibling active %.1f%% of the time: HYPERTHREADING_ON = %d",
+			     r->smt.sibling_active * 100, r->smt.formulas);
+		if (r->smt.flagged)
+			bt_sb_printf(&sb, "; FLAGGED: core clocks %.0f%% off perf's estimate",
+				     r->smt.error * 100);
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  SMT:      ", "            ", bt_sb_str(&sb));
+		sb.n = 0;
+	}
 	if (r->n_rl_source[BT_RL_MEASURED] || r->n_rl_source[BT_RL_FILE] || r->n_rl_source[BT_RL_GIVEN]) {
 		/* each source, in the order tried */
 		static const struct {
 			uint8_t src;
 			const char *what;
 		} order[] = { { BT_RL_MEASURED, "measured" }, { BT_RL_GIVEN, "given with the counts" },
-			      { BT_RL_PUBLISHED, "the vendor's published defaults" },
 			      { BT_RL_FILE, "--retire-latency-file" },
+			      { BT_RL_PUBLISHED, "published means" },
 			      { BT_RL_NONE, "not measured (the formula's fallback, or the node is not measured)" } };
 		bt_sb_printf(&sb, "retire latencies (%u inputs):", bt_model_retire_latency_count(m));
 		int first = 1;
@@ -432,8 +472,8 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 				first = 0;
 			}
 	} else if (r->n_default_retire_latency)
-		bt_sb_printf(&sb, "retire latencies: %u taken from the vendor's published defaults "
-			     "(%s), not measured", r->n_default_retire_latency,
+		bt_sb_printf(&sb, "retire latencies: %u not measured, their published means stand "
+			     "in (%s)", r->n_default_retire_latency,
 			     def->retire_latency_source ? def->retire_latency_source : "?");
 	else if (bt_model_retire_latency_count(m))
 		bt_sb_printf(&sb, "retire latencies: as given; any not given count as not "
@@ -441,10 +481,14 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 			     "without one is not measured");
 	if (sb.n)
 		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "    ", bt_sb_str(&sb));
+	sb.n = 0;
+	bt_tree_latency_summary(&sb, r);
+	if (sb.n)
+		bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "    ", bt_sb_str(&sb));
 	print_bars(f, m, r, o);
 	fputc('\n', f);
 	bt_text_style_set(sty, f, BT_STYLE_HEADING);
-	fprintf(f, "  %-5s %-44s %9s  %-4s %9s", "level", "node", "value", "flag", "CPI share");
+	fprintf(f, "  %-5s %-44s %9s %c %-4s %9s", "level", "node", "value", 'R', "flag", "CPI share");
 	end_line(f, sty, BT_STYLE_HEADING);
 	const uint16_t *roots;
 	unsigned n_roots = bt_model_roots(m, &roots);
@@ -454,7 +498,8 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 	bt_text_wrap(f, BT_CONSOLE_COLS, "  ", "  ", "* = flagged (vendor threshold), <== = "
 		     "bottleneck path, n/a = division by zero, missing = needs a count that was "
 		     "not given, not meas. = needs a retire latency that was not measured "
-		     "(listed below)");
+		     "(listed below); R = the value rests on a retire latency: m measured, g "
+		     "given, f from a file, p a published mean, c the formula's cap");
 	fputc('\n', f);
 	int any_threshold = 0;
 	for (unsigned i = 0; i < bt_model_node_count(m); i++)

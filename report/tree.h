@@ -17,18 +17,7 @@
 #include "metrics/model.h"
 #include "metrics/rules.h"
 
-/* Why a node is not trusted: the first event its formula reads that did
- * not pass validation (--bring-up) or that a violated consistency rule
- * names (event "" = trusted). */
-struct bt_untrust {
-	char event[96];
-	char check[128];     /* the check id, "event:EVENT@kernel"; for CROSS the
-			      * cross-check rule with its two values */
-	char verdict[8];     /* "FAIL" or "SKIP" (validation), "CROSS" (the
-			      * node's cross-check rule was violated), "RULE"
-			      * (a violated consistency rule names the event;
-			      * check: the rule, how far off, its tolerance) */
-};
+/* struct bt_untrust: metrics/rules.h */
 /* What happened to the event, by verdict: "failed validation", "was
  * skipped in validation", "disagrees with PERF_METRICS" (CROSS), "is
  * named by a violated consistency rule" (RULE). One
@@ -102,6 +91,18 @@ bool bt_tree_not_measured(const struct bt_result *r, const struct bt_report_opts
  * measured, no retire latency, a count not given, n/a). */
 void bt_cpi_share_why(const struct bt_model *m, const struct bt_result *r, unsigned i, char *buf,
 		      size_t size);
+/* The one-letter column R of a node row: what its value rests on where it
+ * reads retire latencies (enum bt_node_latency): m measured, g given, f
+ * --retire-latency-file, p a published mean, c the formula's cap; ' '
+ * for none (and for "not meas.", which says so itself). */
+char bt_tree_latency_tag(const struct bt_result *r, unsigned i);
+/* "tree nodes resting on retire latencies: N: a published mean ... (p),
+ * ..." (nothing when no node reads one): the count of each kind. */
+struct bt_strbuf;
+void bt_tree_latency_summary(struct bt_strbuf *sb, const struct bt_result *r);
+/* The same from counts by enum bt_node_latency (BT_LAT_COUNT of them). */
+void bt_latency_counts_text(struct bt_strbuf *sb, const unsigned *n);
+
 /* A percentage's digits as every output shows them: "%.2f", except a
  * value below 0 that would read "-0.00" gets its significant digits
  * ("-0.0025"): a share below 0 is shown as one, never as a negative
@@ -114,8 +115,8 @@ const char *bt_pct_digits(char *buf, size_t size, double pct);
 void bt_bar_text(char *buf, size_t size, double frac, unsigned cells, bool blocks);
 /*
  * {"model", "input", "values": {node: number|null}, "thresh": {node: bool},
- *  "nodes": {node: {value, raw, level, parent, kind, state, thresh[, thresh_literal]
- *  [, cpi_share]}}, "bottleneck_path": [...], "cpi", "missing_events": [...],
+ *  "nodes": {node: {value, raw, level, parent, kind, state[, latency], thresh
+ *  [, thresh_literal][, cpi_share]}}, "bottleneck_path": [...], "cpi", "missing_events": [...],
  *  "missing_constants": [...], "retire_latency_defaults_used"[, "consistency": [...]]}
  * "values"/"thresh" are what ../shared/testdata/check.py reads: tree nodes as
  * fractions, Info_/Bottleneck_ in their own scale, null = invalid/missing.

@@ -94,16 +94,20 @@ bt_status bt_synth_dump_cpu_load(const char *spec, const char *preset_name,
 		bt_cpuid_dump_free(&dump);
 		return BT_ERR_NOMEM;
 	}
+	size_t n = 0;
 	for (size_t i = 0; i < g->n_leaves; i++) {
 		const struct bt_cpuid_dump_leaf *l = &g->leaves[i];
-		c->leaves[i] = (struct bt_sim_cpuid_leaf){ l->leaf, l->subleaf, l->r.eax, l->r.ebx,
-							   l->r.ecx, l->r.edx };
+		/* a leaf no id holds (AMD's 8FFF_FFFFH) is none baretop reads */
+		if (bt_sim_leaf_fits(l->leaf, l->subleaf))
+			c->leaves[n++] = (struct bt_sim_cpuid_leaf){ BT_SIM_LEAF_ID(l->leaf, l->subleaf),
+								     l->r.eax, l->r.ebx, l->r.ecx,
+								     l->r.edx };
 	}
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	snprintf(c->dump, sizeof(c->dump), "%s", base);
 	snprintf(c->id, sizeof(c->id), "cpuid-dump");
-	c->part = (struct bt_sim_cpuid_part){ c->id, c->dump, cpu, c->leaves, g->n_leaves };
+	c->part = (struct bt_sim_cpuid_part){ c->id, c->dump, cpu, c->leaves, n };
 
 	/* The driver's class of the core, for the preset whose MSRs stand in
 	 * for the ones a dump lacks. */

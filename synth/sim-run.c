@@ -23,7 +23,12 @@
 #define SYNTH_MAX_NOTES 6
 
 struct bt_synth {
-	struct bt_sim sim;             /* the simulated PMU */
+	struct bt_sim sim;             /* the simulated PMU (a machine's: its template) */
+	/* Every PMU it counts through: &sim, then on a machine
+	 * (sim-run.h bt_synth_machine) one per logical CPU of its kind. */
+	struct bt_sim **pmu;
+	unsigned n_pmu;
+	const struct bt_synth_machine *machine;
 	const char *miscount;          /* --sim-miscount */
 	const char *model_id;
 	/* The model's events (copies) and the source counting them. */
@@ -80,6 +85,21 @@ static bt_status fail(struct bt_diag *d, const char *fmt, ...)
 		va_end(ap);
 	}
 	return BT_ERR_UNSUPPORTED;
+}
+
+/* Timed PEBS records carry the workload model's costs (wl-costs.h), a
+ * load's by the simulated CPU's latencies. */
+static void pebs_model(struct bt_synth *s, struct bt_sim *sim)
+{
+	sim->pebs_latency = bt_synth_pebs_latency;
+	sim->pebs_latency_ctx = &s->hier;
+}
+
+static void attach_all(struct bt_synth *s, const struct bt_sim_source *src,
+		       const struct bt_sim_source *alt)
+{
+	for (unsigned k = 0; k < s->n_pmu; k++)
+		bt_sim_attach_sources(s->pmu[k], src, alt);
 }
 
 /* The configuration of NAME: a model's simulated CPU, else a preset. */
@@ -206,6 +226,13 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 		return BT_ERR_NOMEM;
 	}
 	s->dump_cpu = dc;
+	s->machine = o->machine;
+	s->pmu = calloc(1 + (o->machine ? o->machine->n_cpus : 0), sizeof(*s->pmu));
+	if (!s->pmu) {
+		bt_synth_free(s);
+		return BT_ERR_NOMEM;
+	}
+	s->pmu[s->n_pmu++] = &s->sim;
 	if (dc)
 		note(s, "%s", bt_synth_dump_cpu_note(dc));
 	if (cfg.defects.mask) {
@@ -214,16 +241,26 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 		note(s, "simulated PMU with injected hardware defects (--sim-defect %s)", list);
 	}
 	if (bt_sim_init(&s->sim, &cfg) != BT_OK) {
-		bt_synth_dump_cpu_free(dc);
-		free(s);
+		s->n_pmu = 0;
+		bt_synth_free(s);
 		return fail(d, "the simulated PMU could not be set up");
 	}
-	/* timed PEBS records carry the workload model's costs (wl-costs.h),
-	 * a load's by the simulated CPU's latencies */
 	bt_mem_hier_of(&s->sim, &s->hier);
-	s->sim.pebs_latency = bt_synth_pebs_latency;
-	s->sim.pebs_latency_ctx = &s->hier;
+	pebs_model(s, &s->sim);
 	s->miscount = o->miscount;
+	if (s->machine) {
+		/* a PMU per CPU of this kind: each counts on its own */
+		unsigned n = s->machine->pmus(s->machine->ctx, &cfg, s->pmu + 1, d);
+		for (unsigned k = 1; k <= n; k++)
+			pebs_model(s, s->pmu[k]);
+		s->n_pmu += n;
+		if (!n) {
+			bt_synth_free(s);
+			return BT_ERR_INVALID;
+		}
+		note(s, "one simulated PMU per logical CPU: %u CPUs of the simulated machine are "
+			"this kind of core", n);
+	}
 	*ret = s;
 	return BT_OK;
 }
@@ -232,8 +269,13 @@ void bt_synth_free(struct bt_synth *s)
 {
 	if (!s)
 		return;
-	bt_sim_detach_sources(&s->sim);
-	bt_sim_free(&s->sim);
+	for (unsigned k = 0; k < s->n_pmu; k++)
+		bt_sim_detach_sources(s->pmu[k]);
+	if (s->n_pmu > 1)
+		s->machine->release(s->machine->ctx, s->pmu + 1, s->n_pmu - 1);
+	if (s->n_pmu)
+		bt_sim_free(&s->sim);
+	free(s->pmu);
 	free(s->entries);
 	free(s->evp);
 	free(s->ev);
@@ -243,7 +285,7 @@ void bt_synth_free(struct bt_synth *s)
 
 struct bt_arch *bt_synth_arch(struct bt_synth *s)
 {
-	return &s->sim.arch;
+	return s->machine ? s->machine->arch : &s->sim.arch;
 }
 
 void bt_synth_caps(struct bt_synth *s, struct bt_pmu_caps *ret)
@@ -488,7 +530,7 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 void bt_synth_attach(struct bt_synth *s, bt_window_fn *body)
 {
 	s->source.body = body;
-	bt_sim_attach_sources(&s->sim, &s->source, NULL);
+	attach_all(s, &s->source, NULL);
 }
 
 const char *bt_synth_source_label(const struct bt_synth *s)
@@ -518,11 +560,18 @@ const char *bt_synth_miscount_note(const struct bt_synth *s)
 
 const char *bt_synth_take_source_error(struct bt_synth *s)
 {
-	if (!s->sim.source_error[0])
-		return NULL;
-	snprintf(s->source_error, sizeof(s->source_error), "%s", s->sim.source_error);
-	s->sim.source_error[0] = '\0';
-	return s->source_error;
+	const char *found = NULL;
+
+	for (unsigned k = 0; k < s->n_pmu; k++) {
+		if (!s->pmu[k]->source_error[0])
+			continue;
+		if (!found)
+			snprintf(s->source_error, sizeof(s->source_error), "%s",
+				 s->pmu[k]->source_error);
+		found = s->source_error;
+		s->pmu[k]->source_error[0] = '\0';
+	}
+	return found;
 }
 
 /* ---------------------------------------------------------- --validate */
@@ -575,18 +624,20 @@ void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64
 	/* The kernels' windows: CMASK, INV, E and EQ from their per-cycle
 	 * behaviour (arch/sim/sim.h per_cycle). ks and es only ever hold
 	 * kernel counts. */
-	s->sim.per_cycle[0] = &s->ks;
-	s->sim.per_cycle[1] = &s->es;
+	for (unsigned j = 0; j < s->n_pmu; j++) {
+		s->pmu[j]->per_cycle[0] = &s->ks;
+		s->pmu[j]->per_cycle[1] = &s->es;
+	}
 	s->ks = (struct bt_sim_source){ .entries = s->kc, .body = k->run,
 					.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->kc) };
 	if (empty && empty != k) {
 		kernel_model(s, empty, empty->n_default, &m);
 		s->es = (struct bt_sim_source){ .entries = s->ec, .body = empty->run,
 						.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->ec) };
-		bt_sim_attach_sources(&s->sim, &s->ks, &s->es);
+		attach_all(s, &s->ks, &s->es);
 	} else {
 		/* Kernel `empty` itself: its windows count its own source. */
-		bt_sim_attach_sources(&s->sim, &s->ks, NULL);
+		attach_all(s, &s->ks, NULL);
 	}
 }
 
@@ -627,5 +678,5 @@ void bt_synth_count_conformance(struct bt_synth *s, uint64_t n)
 	};
 	s->ws = (struct bt_sim_source){ .entries = s->wc, .body = loop->run,
 					.n = bt_sim_known_counts(&s->sim.cfg, &q, s->wc) };
-	bt_sim_attach_sources(&s->sim, &s->ws, NULL);
+	attach_all(s, &s->ws, NULL);
 }

@@ -31,6 +31,30 @@
 struct bt_kernel;
 struct bt_synth;
 
+/*
+ * A machine of several logical CPUs, each with a simulated PMU of its own
+ * (the hosted machine double, host/machine-double.h). A synth built for it
+ * counts through the PMUs of the machine's CPUs of its kind: one struct
+ * bt_sim per such CPU, each with the synth's configuration (plus defects
+ * injected into that CPU alone), the same count sources attached to all;
+ * its arch is the machine's, which forwards every access to the PMU of
+ * the CPU that makes it. So what runs on CPU 0 counts on CPU 0's PMU,
+ * whichever kind of core the code meant to program.
+ */
+struct bt_synth_machine {
+	void *ctx;
+	uint32_t n_cpus;
+	/* A PMU of configuration cfg on each CPU of that kind (any defect
+	 * meant for that CPU alone added), into ret (room for n_cpus): how
+	 * many, 0 with the reason in d. They are the machine's. */
+	unsigned (*pmus)(void *ctx, const struct bt_sim_config *cfg, struct bt_sim **ret,
+			 struct bt_diag *d);
+	/* The synth is done with them (their sources detached). */
+	void (*release)(void *ctx, struct bt_sim *const *pmus, unsigned n);
+	/* Forwards each access to the PMU of the calling CPU. */
+	struct bt_arch *arch;
+};
+
 struct bt_synth_opts {
 	const char *name;          /* a built-in model id or a preset (arch/sim/sim-presets.c) */
 	const char *defects;       /* --sim-defect NAME[:K],..., or NULL */
@@ -39,6 +63,8 @@ struct bt_synth_opts {
 	 * (synth/sim-cpuid-dump.h); `name` is then the preset for its MSRs,
 	 * or NULL to take the preset of the same core class. */
 	const char *cpuid_dump;
+	/* NULL, or the machine whose CPUs of this kind it counts on. */
+	const struct bt_synth_machine *machine;
 };
 
 /* The CPU identity the simulated CPU of these options answers (its CPUID
@@ -71,7 +97,8 @@ bool bt_synth_cpu_info(const struct bt_synth *s, struct bt_cpu_info *ret);
 bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, struct bt_diag *d);
 void bt_synth_free(struct bt_synth *s);
 
-/* The simulated PMU to count through (owned by s). */
+/* The simulated PMU to count through (owned by s; the machine's when
+ * there is one). */
 struct bt_arch *bt_synth_arch(struct bt_synth *s);
 /* The caps a correct detection derives from the simulated CPU. */
 void bt_synth_caps(struct bt_synth *s, struct bt_pmu_caps *ret);

@@ -94,7 +94,7 @@ static bt_status start_partner(void *state, struct bt_diag *d)
 		return BT_OK;
 	__atomic_store_n(t->stop, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(t->ready, 0, __ATOMIC_SEQ_CST);
-	s = env->start_partner(partner_loop, t, env->ctx);
+	s = env->start_partner(partner_loop, t, env->partner_ctx);
 	if (s != BT_OK)
 		return bt_wl_fail(BT_ERR_UNSUPPORTED, d,
 				  "needs a second CPU: starting the partner CPU failed: %s",
@@ -102,7 +102,7 @@ static bt_status start_partner(void *state, struct bt_diag *d)
 	for (uint64_t spins = 0; !__atomic_load_n(t->ready, __ATOMIC_ACQUIRE); spins++) {
 		if (spins == READY_SPIN_LIMIT) {
 			__atomic_store_n(t->stop, 1, __ATOMIC_SEQ_CST);
-			env->wait_partner(env->ctx);
+			env->wait_partner(env->partner_ctx);
 			return bt_wl_fail(BT_ERR_TIMEOUT, d,
 					  "the partner CPU was started but never ran");
 		}
@@ -120,7 +120,7 @@ static bt_status stop_partner(void *state, struct bt_diag *d)
 	if (!t->partner_running)
 		return BT_OK;
 	__atomic_store_n(t->stop, 1, __ATOMIC_SEQ_CST);
-	s = t->env->wait_partner(t->env->ctx);
+	s = t->env->wait_partner(t->env->partner_ctx);
 	t->partner_running = false;
 	if (s != BT_OK)
 		return bt_wl_fail(s, d, "waiting for the partner CPU failed: %s",

@@ -105,15 +105,19 @@ struct bt_wl_env {
 	 * A partner CPU for the two-core workloads (false sharing, memory
 	 * ordering clears). start_partner runs fn(arg) on another logical CPU
 	 * -- on another physical core when there is one -- and returns at once
-	 * while fn keeps running. wait_partner blocks until fn has returned.
-	 * fn only spins on memory (no firmware calls, no FP/vector state, a
-	 * few hundred bytes of stack) and returns when the workload tells it
-	 * to. One partner at a time.
+	 * while fn keeps running. wait_partner blocks until fn has returned,
+	 * and gives up (BT_ERR_TIMEOUT) on a partner that never ran. fn only
+	 * spins on memory (no firmware calls, no FP/vector state, a few
+	 * hundred bytes of stack) and returns when the workload tells it to.
+	 * One partner at a time. In the program both are the measured CPU's
+	 * team's (app/on-cpu.h bt_cpu_team_env: the partner loops on an AP in
+	 * the same blocking MP call as the measured job), with partner_ctx.
 	 */
 	bt_status (*start_partner)(void (*fn)(void *arg), void *arg, void *ctx);
 	bt_status (*wait_partner)(void *ctx);
+	void *partner_ctx;
 
-	void *ctx;
+	void *ctx;                /* the memory hooks' */
 };
 
 /* ------------------------------------------------------------ descriptions */

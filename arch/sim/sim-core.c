@@ -85,6 +85,15 @@ static bool fixed_as_found(const struct bt_sim *sim, unsigned i)
 
 /* Foreign activity: the instructions of the driver itself retire while any
  * counter it left enabled counts (the ring-0 driver: OS-enabled counters). */
+/* AMD PMCx02B "SMIs received" on a part that has it counts SMIs, never the
+ * driver's instructions (sim-count.c deliver_smis). */
+static bool counts_smis_only(const struct bt_sim *sim, uint64_t sel)
+{
+	unsigned code = (sel & 0xFF) | ((sel >> SIM_AMD_EVENT_HI_SHIFT) & 0xF) << 8;
+	return sim->cfg.vendor == BT_VENDOR_AMD && code == 0x02B &&
+	       ((sel >> SIM_SEL_UMASK_SHIFT) & 0xFF) == 0 && bt_sim_amd_smi_rx(&sim->cfg);
+}
+
 static void foreign_activity(struct bt_sim *sim)
 {
 	if (sim->in_window)
@@ -94,7 +103,8 @@ static void foreign_activity(struct bt_sim *sim)
 	if (!n)
 		return;
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++)
-		if (bt_sim_gp_enabled(sim, i) && (sim->regs.evtsel[i] & SIM_SEL_OS)) {
+		if (bt_sim_gp_enabled(sim, i) && (sim->regs.evtsel[i] & SIM_SEL_OS) &&
+		    !counts_smis_only(sim, sim->regs.evtsel[i])) {
 			bt_sim_add_gp(sim, i, n);
 			if (gp_as_found(sim, i))
 				*((sim->written_gp >> i) & 1 ? &sim->found_post_gp[i]
@@ -194,6 +204,7 @@ static bt_status sim_run_window(struct bt_arch *a, uint32_t msr, uint64_t start,
 	if (st != BT_OK)
 		return st;
 	sim->in_window = true;
+	sim->windows++;
 	log_access(sim, BT_SIM_WINDOW_BEGIN, msr, start, false);
 	bt_sim_count_window(sim, fn);
 	if (fn)
@@ -386,6 +397,17 @@ void bt_sim_free(struct bt_sim *sim)
 	sim->log_len = sim->log_cap = 0;
 }
 
+void bt_sim_set_sibling_active(struct bt_arch *a, double fraction)
+{
+	struct bt_sim *sim;
+
+	if (!a || a->ops != &sim_ops)
+		return; /* not a simulated PMU: nothing to set */
+	sim = a->ctx;
+	sim->sibling_active = !(fraction > 0) ? 0 : fraction > 1 ? 1 : fraction;
+	sim->sibling_set = true;
+}
+
 void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src)
 {
 	sim->source = src;
@@ -441,6 +463,7 @@ bool bt_sim_regs_equal(const struct bt_sim_regs *a, const struct bt_sim_regs *b,
 	CMP(ds_area, "ds_area", "");
 	CMP(pebs_data_cfg, "pebs_data_cfg", "");
 	CMP(debugctl, "debugctl", "");
+	CMP(tsx_force_abort, "tsx_force_abort", "");
 #undef CMP
 	return true;
 }

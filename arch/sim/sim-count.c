@@ -248,6 +248,88 @@ static const struct bt_event *find_gp(const struct bt_sim *sim, const struct bt_
 	return NULL;
 }
 
+/*
+ * The SMT sibling (bt_sim_set_sibling_active, sim.h): what a selector
+ * counts on Intel when the sibling's activity changes it, from the SDM's
+ * AnyThread definition and the event tables; false: the source answers
+ * alone. CPU_CLK_UNHALTED (0x3C): umask 0x00 core clocks, 0x01 REF_XCLK,
+ * 0x02 ONE_THREAD_ACTIVE.
+ */
+#define SIM_EV_CLK 0x3Cu
+
+static uint64_t sibling_share(const struct bt_sim *sim, uint64_t n)
+{
+	return (uint64_t)(sim->sibling_active * (double)n + 0.5);
+}
+
+/* The thread's clocks with the sibling: its work advances half as fast
+ * while both run, so the C cycles it needs alone last C / (1 - f/2). */
+static uint64_t stretched(const struct bt_sim *sim, uint64_t n)
+{
+	if (!sim->sibling_set)
+		return n;
+	return (uint64_t)((double)n / (1.0 - sim->sibling_active / 2) + 0.5);
+}
+
+/* This thread's n plus the sibling's; a count of cycles (CMASK) at most
+ * the window's unhalted cycles. */
+static uint64_t with_sibling(const struct bt_sim *sim, const struct bt_sim_source *s, uint64_t n,
+			     bool cycles)
+{
+	uint64_t total = n + sibling_share(sim, n), c = stretched(sim, source_cycles(sim, s));
+	return cycles && c && total > c ? (n > c ? n : c) : total;
+}
+
+/* The selector whose source entry a selector counts from with the
+ * sibling: ONE_THREAD_ACTIVE from REF_XCLK, an AnyThread event from this
+ * thread's; the selector itself otherwise. */
+static uint64_t sibling_lookup(const struct bt_sim *sim, uint64_t sel)
+{
+	if (!sim->sibling_set || sim->cfg.vendor != BT_VENDOR_INTEL)
+		return sel;
+	sel &= ~SIM_SEL_ANY;
+	if ((sel & 0xFF) == SIM_EV_CLK && ((sel >> SIM_SEL_UMASK_SHIFT) & 0xFF) == 0x02)
+		sel = (sel & ~(0xFFull << SIM_SEL_UMASK_SHIFT)) | (0x01ull << SIM_SEL_UMASK_SHIFT);
+	return sel;
+}
+
+/* What selector sel counts with the sibling, n being the count of its
+ * sibling_lookup entry. */
+static uint64_t sibling_gp(const struct bt_sim *sim, const struct bt_sim_source *s, uint64_t sel,
+			   uint64_t n)
+{
+	if (!sim->sibling_set || sim->cfg.vendor != BT_VENDOR_INTEL)
+		return n;
+	unsigned code = sel & 0xFF, umask = (sel >> SIM_SEL_UMASK_SHIFT) & 0xFF;
+	bool any = (sel & SIM_SEL_ANY) && bt_sim_any_effective(&sim->cfg);
+	/* The unhalted clocks last as long as the thread runs; with AnyThread
+	 * "... when at least one thread on the physical core is unhalted":
+	 * the same, the sibling being active only inside that time.
+	 * ONE_THREAD_ACTIVE, this thread unhalted and the other halted: the
+	 * crystal clocks of REF_XCLK in which the sibling was not active
+	 * (never active alone, so AnyThread adds nothing). */
+	if (code == SIM_EV_CLK) {
+		n = stretched(sim, n);
+		return umask == 0x02 ? n - sibling_share(sim, n) : n;
+	}
+	if (!any && !bt_sim_core_scoped(sim->cfg.family, code, umask))
+		return n;
+	return with_sibling(sim, s, n, ((sel >> SIM_SEL_CMASK_SHIFT) & 0xFF) != 0);
+}
+
+/* Fixed counters with the sibling: the unhalted clocks (1, 2) last as
+ * long as the thread runs, with or without AnyThread; instructions (0)
+ * with AnyThread add the sibling's. */
+static uint64_t sibling_fixed(const struct bt_sim *sim, const struct bt_sim_source *s, unsigned i,
+			      bool any, uint64_t n)
+{
+	if (!sim->sibling_set)
+		return n;
+	if (i == 1 || i == 2)
+		return stretched(sim, n);
+	return i == 0 && any ? with_sibling(sim, s, n, false) : n;
+}
+
 /* The event select of a selector (AMD: 12 bits). */
 static unsigned sel_code(const struct bt_sim *sim, uint64_t sel)
 {
@@ -294,7 +376,8 @@ static bool double_counts(const struct bt_sim *sim, uint64_t sel)
  * AMD: the APM (vol. 2 §13.2) gives the core counters no way to stop in
  * SMM, so every counter that counts ring 0 counts the handler's work as
  * Intel's do without the freeze, and a counter programmed with PMCx02B
- * ("SMIs received", the Zen 4 / Zen 5 event lists) counts each SMI once.
+ * ("SMIs received") counts each SMI once where the part has that event
+ * (sim-tables.c bt_sim_amd_smi_rx), nothing elsewhere.
  */
 #define SIM_AMD_EV_SMI_RX 0x02Bu
 
@@ -310,7 +393,7 @@ static void deliver_smis(struct bt_sim *sim, uint32_t smis, const bool *gp_on,
 			uint64_t sel = sim->regs.evtsel[i];
 			if (!gp_on[i])
 				continue;
-			if (sel_code(sim, sel) == SIM_AMD_EV_SMI_RX &&
+			if (sel_code(sim, sel) == SIM_AMD_EV_SMI_RX && bt_sim_amd_smi_rx(&sim->cfg) &&
 			    ((sel >> SIM_SEL_UMASK_SHIFT) & 0xFF) == 0)
 				bt_sim_add_gp(sim, i, smis);
 			else if (n && (sel & SIM_SEL_OS))
@@ -381,19 +464,30 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 		     (sim->regs.global_ctrl & SIM_GLOBAL_PM);
 	for (unsigned i = 0; i < BT_SIM_MAX_GP; i++) {
 		uint64_t n, sel = sim->regs.evtsel[i];
-		if (gp_on[i] && find_gp(sim, s, i, defective_sel(sim, sel), &n))
+		uint64_t dsel = defective_sel(sim, sel);
+		/* TSX_FORCE_ABORT parts: the microcode holds PMC3 unless
+		 * MSR_TSX_FORCE_ABORT[0] is set (sim.h). */
+		if (i == 3 && c->tsx_force_abort && !(sim->regs.tsx_force_abort & SIM_TFA_RTM_FORCE_ABORT))
+			continue;
+		if (gp_on[i] && find_gp(sim, s, i, sibling_lookup(sim, dsel), &n)) {
+			n = sibling_gp(sim, s, dsel, n);
 			bt_sim_add_gp(sim, i, share(part_of(sim, double_counts(sim, sel) ? 2 * n : n), p));
+		}
 	}
 	for (unsigned i = 0; c->vendor == BT_VENDOR_INTEL && i < BT_SIM_MAX_FIXED; i++) {
 		if (!fixed_on[i])
 			continue;
 		uint64_t field = (sim->regs.fixed_ctrl >> SIM_FIX_SHIFT(i)) & 0xF;
-		/* AnyThread on a kernel window: this thread's count (find_gp). */
-		if ((field & SIM_FIX_ANY) && s && (s == sim->per_cycle[0] || s == sim->per_cycle[1]))
+		bool any = (field & SIM_FIX_ANY) && bt_sim_any_effective(c);
+		/* AnyThread on a kernel window: this thread's count (find_gp);
+		 * with the sibling: from this thread's (sibling_fixed). */
+		if ((field & SIM_FIX_ANY) && s &&
+		    (sim->sibling_set || s == sim->per_cycle[0] || s == sim->per_cycle[1]))
 			field &= ~(uint64_t)SIM_FIX_ANY;
 		for (size_t k = 0; s && k < s->n; k++)
 			if (fixed_matches(sim, i, field, &s->entries[k].ev)) {
-				bt_sim_add_fixed(sim, i, share(part_of(sim, s->entries[k].count), p));
+				uint64_t n = sibling_fixed(sim, s, i, any, s->entries[k].count);
+				bt_sim_add_fixed(sim, i, share(part_of(sim, n), p));
 				break;
 			}
 	}
@@ -443,8 +537,9 @@ void bt_sim_count_window(struct bt_sim *sim, bt_window_fn *body)
 	}
 	if (s && s->tsc_per_window)
 		tsc = s->tsc_per_window;
-	tsc = part_of(sim, tsc);
-	cycles = part_of(sim, cycles);
+	/* A busy sibling makes the window last longer (stretched). */
+	tsc = part_of(sim, s ? stretched(sim, tsc) : tsc);
+	cycles = part_of(sim, stretched(sim, cycles));
 
 	uint32_t smis = c->smi_per_window;
 	if (sim->smi_window_after && --sim->smi_window_after == 0) {

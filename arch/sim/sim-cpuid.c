@@ -39,9 +39,10 @@ static void part_leaf(const struct bt_sim_config *c, uint32_t leaf, uint32_t sub
 	if (leaf >= 0x80000002u && leaf <= 0x80000004u) {
 		brand_leaf(c, leaf - 0x80000002u, &r);
 	} else {
-		for (size_t i = 0; i < c->part->n; i++) {
+		uint32_t id = BT_SIM_LEAF_ID(leaf, subleaf);
+		for (size_t i = 0; bt_sim_leaf_fits(leaf, subleaf) && i < c->part->n; i++) {
 			const struct bt_sim_cpuid_leaf *e = &c->part->leaves[i];
-			if (e->leaf == leaf && e->subleaf == subleaf) {
+			if (e->id == id) {
 				r = (struct bt_cpuid){ e->eax, e->ebx, e->ecx, e->edx };
 				break;
 			}
@@ -56,6 +57,8 @@ void bt_sim_cpuid(struct bt_arch *a, uint32_t leaf, uint32_t subleaf, struct bt_
 	const struct bt_sim_config *c = &sim->cfg;
 	if (c->part) {
 		part_leaf(c, leaf, subleaf, ret);
+		if (leaf == 7 && subleaf == 0 && c->tsx_force_abort)
+			ret->edx |= 1u << 13; /* the microcode update's TSX_FORCE_ABORT */
 		return;
 	}
 	bool intel = c->vendor == BT_VENDOR_INTEL;
@@ -84,7 +87,8 @@ void bt_sim_cpuid(struct bt_arch *a, uint32_t leaf, uint32_t subleaf, struct bt_
 		case 7:
 			if (subleaf == 0) {
 				r.eax = intel && c->umask2_eq ? 1 : 0;
-				r.edx = intel && c->hybrid ? 1u << 15 : 0;
+				r.edx = (intel && c->hybrid ? 1u << 15 : 0) |
+					(intel && c->tsx_force_abort ? 1u << 13 : 0);
 			} else if (subleaf == 1) {
 				r.eax = intel && c->umask2_eq ? 1u << 8 : 0;
 			}

@@ -314,6 +314,11 @@ static bt_status intel_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 	case SIM_IA32_DEBUGCTL:
 		*ret = r->debugctl;
 		return BT_OK;
+	case SIM_MSR_TSX_FORCE_ABORT:
+		if (!c->tsx_force_abort)
+			return BT_ERR_FAULT;
+		*ret = r->tsx_force_abort;
+		return BT_OK;
 	}
 	return BT_ERR_FAULT; /* no such MSR */
 }
@@ -473,6 +478,13 @@ static bt_status intel_wrmsr(struct bt_sim *sim, uint32_t msr, uint64_t value)
 		if (value & ~debugctl_valid(c))
 			return BT_ERR_FAULT; /* reserved bit, or bit 14 without PERF_CAPABILITIES[12] */
 		r->debugctl = value;
+		return BT_OK;
+	case SIM_MSR_TSX_FORCE_ABORT:
+		/* bit 1 (TSX_CPUID_CLEAR) exists only with RTM_ALWAYS_ABORT,
+		 * which the sim does not model: reserved here */
+		if (!c->tsx_force_abort || (value & ~SIM_TFA_RTM_FORCE_ABORT))
+			return BT_ERR_FAULT;
+		r->tsx_force_abort = value;
 		return BT_OK;
 	}
 	return BT_ERR_FAULT;

@@ -74,6 +74,11 @@ static inline bool bt_sim_defect(const struct bt_sim *sim, uint32_t flag)
 /* ------------------------------------------------ sim-tables.c */
 
 int bt_sim_ocr_rsp(uint8_t family, unsigned code, unsigned umask);
+/* The event table defines (code, umask) as counting for the whole core
+ * without AnyThread (bt_sim_set_sibling_active). */
+bool bt_sim_core_scoped(uint8_t family, unsigned code, unsigned umask);
+/* The simulated AMD part (its signature) has PMCx02B "SMIs received". */
+bool bt_sim_amd_smi_rx(const struct bt_sim_config *c);
 uint64_t bt_sim_frontend_valid(uint8_t family);
 
 #endif

@@ -52,6 +52,10 @@ static inline uint64_t sim_width_mask(unsigned width)
 #define SIM_IA32_APERF              0x0E8u
 #define SIM_IA32_DEBUGCTL           0x1D9u
 #define SIM_IA32_MISC_ENABLE        0x1A0u
+/* MSR_TSX_FORCE_ABORT (0x10F; Linux msr-index.h, MSR_TFA_RTM_FORCE_ABORT
+ * bit 0), present with CPUID.07H:EDX[13]. */
+#define SIM_MSR_TSX_FORCE_ABORT     0x10Fu
+#define SIM_TFA_RTM_FORCE_ABORT     SIM_BIT(0)
 #define SIM_IA32_PERF_GLOBAL_INUSE  0x392u /* RO, perfmon v4+ */
 
 /* IA32_MISC_ENABLE (SDM vol. 4 Table 2-2 at 1A0H): 7 Performance

@@ -136,9 +136,10 @@ bool bt_sim_fixed_enabled(const struct bt_sim *sim, unsigned i)
  * with a DS area takes a PEBS assist each time it overflows: one adaptive
  * record (basic group, sim-regs.h) at pebs_index if a whole record fits
  * below pebs_absolute_maximum (else it is dropped: a full buffer stops
- * writing), pebs_index advanced by the record's size, GLOBAL_STATUS[62]
- * (OvfBuffer) once the index reaches pebs_interrupt_threshold, and the
- * counter reloaded from pebs_event_reset[i]. Written from Linux ds.c's
+ * writing), pebs_index advanced by the record's size, the counter's
+ * GLOBAL_STATUS overflow bit, GLOBAL_STATUS[62] (OvfBuffer) once the index
+ * reaches pebs_interrupt_threshold, and the counter reloaded from
+ * pebs_event_reset[i]. Written from Linux ds.c's
  * reading of the buffer (intel_pmu_drain_pebs_icl: records from
  * pebs_buffer_base to pebs_index, each format_size >> 48 bytes long), not
  * from baretop's driver. The DS area and the buffer are linear addresses
@@ -185,6 +186,11 @@ static void pebs_count(struct bt_sim *sim, unsigned i, uint64_t n)
 
 	while (n > mask - ctr) {
 		n -= mask - ctr + 1;    /* up to and including the overflowing count */
+		/* The overflow sets the counter's GLOBAL_STATUS bit too: Linux
+		 * (arch/x86/events/intel/core.c handle_pmi_common) masks
+		 * PEBS-enabled counters out of the status it reads because "the
+		 * overflow status bit for the PEBS counter will be on". */
+		sim->regs.global_status |= 1ull << i;
 		uint64_t before = sim->pebs_dropped;
 		pebs_record(sim, i, ds);
 		ctr = reset;

@@ -55,8 +55,8 @@
  *     canonical) and a DS area is set: then each overflow writes an
  *     adaptive record (format, retire latency from pebs_latency saturating
  *     at 65535, size; IP, applicable counters, TSC) at pebs_index as Linux
- *     ds.c reads it, stops writing at pebs_absolute_maximum, sets
- *     OvfBuffer at the threshold, and reloads the counter from
+ *     ds.c reads it, stops writing at pebs_absolute_maximum, sets the
+ *     counter's GLOBAL_STATUS overflow bit and OvfBuffer at the threshold, and reloads the counter from
  *     pebs_event_reset[i] (sim-state.c; no PMI is modelled);
  *   - several "left by firmware" initial states (cfg.initial);
  *   - injectable hardware defects (cfg.defects, sim-defect.c): a stuck or
@@ -153,11 +153,30 @@ enum bt_sim_family {
 #define BT_SIM_INIT_PEBS      (1u << 6)
 #define BT_SIM_INIT_ALL       0x7Fu
 
-/* One CPUID answer of a real part (arch/sim/sim-parts.c). */
+/* One CPUID answer of a real part (arch/sim/sim-parts.c), its leaf and
+ * subleaf in one word (the tables are data of the EFI image: 20 bytes a
+ * row, not 24): bits 31:30 the leaf's range (0, 4000_0000H, 8000_0000H),
+ * 23:8 the leaf within it, 7:0 the subleaf. */
 struct bt_sim_cpuid_leaf {
-	uint32_t leaf, subleaf;
+	uint32_t id;               /* BT_SIM_LEAF_ID(leaf, subleaf) */
 	uint32_t eax, ebx, ecx, edx;
 };
+#define BT_SIM_LEAF_ID(leaf, sub)                                                    \
+	((((uint32_t)(leaf)) & 0xC0000000u) | ((((uint32_t)(leaf)) & 0xFFFFu) << 8) | \
+	 (((uint32_t)(sub)) & 0xFFu))
+/* Whether a leaf and subleaf have an id (every leaf baretop reads has). */
+static inline bool bt_sim_leaf_fits(uint32_t leaf, uint32_t subleaf)
+{
+	return !(leaf & 0x3FFF0000u) && subleaf < 256;
+}
+static inline uint32_t bt_sim_leaf_of(const struct bt_sim_cpuid_leaf *e)
+{
+	return (e->id & 0xC0000000u) | ((e->id >> 8) & 0xFFFFu);
+}
+static inline uint32_t bt_sim_subleaf_of(const struct bt_sim_cpuid_leaf *e)
+{
+	return e->id & 0xFFu;
+}
 
 /* A real part's CPUID answers: one dump block (one kind of core) of
  * ../shared/reference/cpuid/<dump>.cpuid, its first CPU being `cpu`. */
@@ -254,6 +273,14 @@ struct bt_sim_config {
 	uint32_t native_model;     /* CPUID.1AH:EAX[23:0] */
 	bool offcore, ldlat, frontend; /* MSRs 0x1A6/7, 0x3F6, 0x3F7 exist */
 	bool smi_count;            /* MSR_SMI_COUNT exists */
+	/* Skylake-class client parts with the 2019 TSX microcode:
+	 * CPUID.07H:EDX[13] TSX_FORCE_ABORT and MSR_TSX_FORCE_ABORT (0x10F,
+	 * bit 0 RTM_FORCE_ABORT, the rest reserved); the microcode uses
+	 * IA32_PMC3 for itself unless bit 0 is set (then every RTM transaction
+	 * aborts), so counter 3 counts nothing of the source there (Linux
+	 * arch/x86/events/intel/core.c: tfa_get_event_constraints "Without TFA
+	 * we must not use PMC3", intel_tfa_commit_scheduling sets it first). */
+	bool tsx_force_abort;
 
 	/* IA32_PERF_CAPABILITIES[15] reads 0 although PERF_METRICS exists
 	 * (Meteor Lake: Linux intel_pmu_broken_perf_cap()). */
@@ -338,6 +365,7 @@ struct bt_sim_regs {
 	uint64_t ds_area;          /* IA32_DS_AREA */
 	uint64_t pebs_data_cfg;    /* MSR_PEBS_DATA_CFG */
 	uint64_t debugctl;         /* Intel IA32_DEBUGCTL */
+	uint64_t tsx_force_abort;  /* MSR_TSX_FORCE_ABORT (cfg.tsx_force_abort) */
 };
 
 #define BT_SIM_MAX_VIOLATIONS 16
@@ -396,6 +424,10 @@ struct bt_sim {
 	uint64_t amd_split_sel[4], amd_split_ctr[4];
 	bool in_window;
 
+	/* Counting windows run (run_window), for the many-CPU double's
+	 * record of which CPU's PMU counted. */
+	uint64_t windows;
+
 	/* Fault injection: fault the Nth MSR/RDPMC access (1-based; 0 = off),
 	 * or every access matching op (0 = any) and msr. */
 	uint64_t access_count;
@@ -432,6 +464,13 @@ struct bt_sim {
 	void *pebs_latency_ctx;
 	uint64_t pebs_records, pebs_dropped;
 
+	/* The SMT sibling (bt_sim_set_sibling_active): the fraction of this
+	 * thread's unhalted cycles in a window during which the other thread
+	 * of the core was active; sibling_set false: never set, the count
+	 * sources answer alone (as before the knob existed). */
+	double sibling_active;
+	bool sibling_set;
+
 	char violations[BT_SIM_MAX_VIOLATIONS][160];
 	int n_violations;
 	char source_error[320];    /* a count the model cannot represent */
@@ -464,6 +503,44 @@ bool bt_sim_restored(const struct bt_sim *sim, const struct bt_sim_regs *checkpo
  * adds nothing and RSM sets IA32_PERF_GLOBAL_CTRL's enables to 1, as the SDM
  * says, so armed selectors count whatever the driver does next. */
 void bt_sim_smi(struct bt_sim *sim);
+
+/*
+ * The SMT sibling, per simulated CPU: `fraction` (clamped to 0..1) of the
+ * window's unhalted cycles of this logical processor during which the
+ * other logical processor of its core was active too (0, the default:
+ * the sibling idles). The sibling is modelled as active only while this
+ * thread is (inside a window this thread never halts), as running work
+ * with this thread's event profile in the cycles it is active, and as
+ * taking half the core while both run: the count source's work (its
+ * instructions, uops, misses, stall cycles) is done in more time, the C
+ * unhalted cycles the thread needs alone lasting C / (1 - fraction / 2)
+ * (the core clocks Linux perf's per-thread estimate THREAD / 2 * (1 +
+ * ONE_THREAD_ACTIVE / REF_XCLK) then gives back as C). From then on the
+ * sim answers, from the SDM's definitions (vol. 3B 20.2.3,
+ * AnyThread, bit 21 of IA32_PERFEVTSELx, bit 2 of each IA32_FIXED_CTR_CTRL
+ * field: "counting the associated event conditions occurring across all
+ * logical processors sharing a processor core") and the model-specific
+ * event tables (vol. 3B ch. 20 / perfmon event files), on Intel:
+ *   - the unhalted clocks, the TSC, APERF and MPERF of the window (fixed
+ *     counters 1 and 2, event 0x3C) stretched as above;
+ *   - CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE (0x3C/0x02, "core crystal clock
+ *     cycles when this thread is unhalted and the other thread is halted")
+ *     = REF_XCLK (0x3C/0x01) x (1 - fraction);
+ *   - the unhalted-clock events with AnyThread (fixed counters 1 and 2,
+ *     0x3C umasks 0x00/0x01/0x02: "... when at least one thread on the
+ *     physical core is unhalted"): this thread's clocks, the sibling being
+ *     active only inside them;
+ *   - every other AnyThread event, fixed counter 0 (instructions) included,
+ *     and the events the event tables define core-wide without the bit
+ *     (sim-tables.c bt_sim_core_scoped: UOPS_EXECUTED.CORE*,
+ *     OFFCORE_REQUESTS_BUFFER.SQ_FULL): this thread's count n plus the
+ *     sibling's, round(fraction x n), a count of cycles (CMASK set) at
+ *     most the window's unhalted cycles.
+ * (1 - fraction / 2 and fraction x n rounded to the nearest count.)
+ * The per-thread events (no AnyThread bit, not core-scoped) count this
+ * thread's work as the source gives it. Everything stays simulated.
+ */
+void bt_sim_set_sibling_active(struct bt_arch *sim, double fraction);
 
 /* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
  * source_error if a count is not floor(SLOTS*b/255) for any byte b). */

@@ -507,40 +507,10 @@ static const uint16_t events[] = {
 	589, /* XQ.FULL_CYCLES */
 };
 
-static const struct bt_pack_retire_latency retire_latency[] = {
-	{ 21727, 6.11 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
-	{ 21760, 5.09 }, /* BR_MISP_RETIRED.COND_TAKEN_COST */
-	{ 21792, 15.56 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
-	{ 21827, 11.07 }, /* BR_MISP_RETIRED.INDIRECT_COST */
-	{ 21857, 32.37 }, /* BR_MISP_RETIRED.RET_COST */
-	{ 9198, 2.46 }, /* FRONTEND_RETIRED.ANY_DSB_MISS */
-	{ 21132, 41.96 }, /* FRONTEND_RETIRED.ITLB_MISS */
-	{ 21106, 9.83 }, /* FRONTEND_RETIRED.L1I_MISS */
-	{ 9254, 137.41 }, /* FRONTEND_RETIRED.L2_MISS */
-	{ 21374, 77.14 }, /* FRONTEND_RETIRED.MS_FLOWS */
-	{ 21159, 206.85 }, /* FRONTEND_RETIRED.STLB_MISS */
-	{ 21435, 3.85 }, /* FRONTEND_RETIRED.UNKNOWN_BRANCH */
-	{ 6697, 63.76 }, /* MEM_INST_RETIRED.LOCK_LOADS */
-	{ 20068, 3.97 }, /* MEM_INST_RETIRED.SPLIT_LOADS */
-	{ 6802, 19 }, /* MEM_INST_RETIRED.SPLIT_STORES */
-	{ 21041, 1.57 }, /* MEM_INST_RETIRED.STLB_HIT_LOADS */
-	{ 21073, 5.24 }, /* MEM_INST_RETIRED.STLB_HIT_STORES */
-	{ 14104, 353.04 }, /* MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD */
-	{ 6460, 125.27 }, /* MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS */
-	{ 14219, 289.9 }, /* MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD */
-	{ 10909, 115.83 }, /* MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM */
-	{ 10945, 430.22 }, /* MEM_LOAD_L3_MISS_RETIRED.REMOTE_DRAM */
-	{ 10873, 125.36 }, /* MEM_LOAD_L3_MISS_RETIRED.REMOTE_FWD */
-	{ 10836, 135.29 }, /* MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM */
-	{ 6309, 5.71 }, /* MEM_LOAD_RETIRED.L2_HIT */
-	{ 6527, 57.64 }, /* MEM_LOAD_RETIRED.L3_HIT */
-};
-
 static const struct bt_model_pack pack = {
 	.tables = &bt_pack_builtin,
 	.nodes = nodes,
 	.events = events,
-	.retire_latency = retire_latency,
 };
 
 const struct bt_model_def bt_model_gnr = {
@@ -553,7 +523,5 @@ const struct bt_model_def bt_model_gnr = {
 	.cpi_node = "Info_Thread_CPI",
 	.n_nodes = 259,
 	.n_events = 237,
-	.n_retire_latency = 26,
-	.retire_latency_source = "intel/GNR/metrics/graniterapids_retire_latency.json (MEAN; TMA 5.01-full-perf)",
 	.pack = &pack,
 };

@@ -840,52 +840,52 @@ static const char strings[29658] =
 	/*  21655 */ "UNC_M_CAS_COUNT_SCH1.RD\0"
 	/*  21679 */ "UNC_M_CAS_COUNT_SCH0.WR\0"
 	/*  21703 */ "UNC_M_CAS_COUNT_SCH1.WR\0"
-	/*  21727 */ "BR_MISP_RETIRED.COND_NTAKEN_COST\0"
-	/*  21760 */ "BR_MISP_RETIRED.COND_TAKEN_COST\0"
-	/*  21792 */ "BR_MISP_RETIRED.INDIRECT_CALL_COST\0"
-	/*  21827 */ "BR_MISP_RETIRED.INDIRECT_COST\0"
-	/*  21857 */ "BR_MISP_RETIRED.RET_COST\0"
-	/*  21882 */ "TOPDOWN_FE_BOUND.ALL_P\0"
-	/*  21905 */ "TOPDOWN_FE_BOUND.ITLB_MISS\0"
-	/*  21932 */ "TOPDOWN_BAD_SPECULATION.ALL_P\0"
-	/*  21962 */ "TOPDOWN_BE_BOUND.ALL_P\0"
-	/*  21985 */ "TOPDOWN_RETIRING.ALL_P\0"
-	/*  22008 */ "Info_Bottleneck_Mem_Exec_Bound_Cycles\0"
-	/*  22046 */ "Info_Bottleneck_Load_Miss_Bound_Cycles\0"
-	/*  22085 */ "MEM_BOUND_STALLS_LOAD.ALL\0"
-	/*  22111 */ "Info_Bottleneck_DTLB_Miss_Bound_Cycles\0"
-	/*  22150 */ "Info_Bottleneck_IFetch_Miss_Bound_Cycles\0"
-	/*  22191 */ "MEM_BOUND_STALLS_IFETCH.ALL\0"
-	/*  22219 */ "FP_FLOPS_RETIRED.ALL\0"
-	/*  22240 */ "Info_Arith_Inst_Mix_IpFLOP\0"
-	/*  22267 */ "Info_Arith_Inst_Mix_IpFPArith_Scalar_SP\0"
-	/*  22307 */ "FP_INST_RETIRED.32B_SP\0"
-	/*  22330 */ "Info_Arith_Inst_Mix_IpFPArith_Scalar_DP\0"
-	/*  22370 */ "FP_INST_RETIRED.64B_DP\0"
-	/*  22393 */ "Info_Arith_Inst_Mix_IpFPArith_AVX128\0"
-	/*  22430 */ "FP_INST_RETIRED.128B_DP\0"
-	/*  22454 */ "FP_INST_RETIRED.128B_SP\0"
-	/*  22478 */ "Info_Mem_Exec_Blocks_Loads_with_StoreFwdBlk\0"
-	/*  22522 */ "Info_Mem_Exec_Blocks_Loads_with_AdressAliasing\0"
-	/*  22569 */ "LD_BLOCKS.ADDRESS_ALIAS\0"
-	/*  22593 */ "Info_Mem_Exec_Bound_LoadHead_with_STLBHit\0"
-	/*  22635 */ "Info_Mem_Exec_Bound_LoadHead_with_Pagewalk\0"
-	/*  22678 */ "Info_Mem_Exec_Bound_LoadHead_with_StoreFwding\0"
-	/*  22724 */ "Info_Mem_Exec_Bound_LoadHead_with_OtherPipelineBlks\0"
-	/*  22776 */ "Info_Mem_Exec_Bound_LoadHead_with_L1miss\0"
-	/*  22817 */ "Info_Load_Miss_Bound_LoadMissBound_with_L2Hit\0"
-	/*  22863 */ "MEM_BOUND_STALLS_LOAD.L2_HIT\0"
-	/*  22892 */ "Info_Load_Miss_Bound_LoadMissBound_with_L3Hit\0"
-	/*  22938 */ "MEM_BOUND_STALLS_LOAD.LLC_HIT\0"
-	/*  22968 */ "Info_Ifetch_Miss_Bound_IfetchMissBound_with_L2Hit\0"
-	/*  23018 */ "MEM_BOUND_STALLS_IFETCH.L2_HIT\0"
-	/*  23049 */ "Info_Ifetch_Miss_Bound_IfetchMissBound_with_L3Hit\0"
-	/*  23099 */ "MEM_BOUND_STALLS_IFETCH.LLC_HIT\0"
-	/*  23131 */ "Info_Buffer_Stalls_Store_Buffer_Stall_Cycles\0"
-	/*  23176 */ "Info_Buffer_Stalls_Load_Buffer_Stall_Cycles\0"
-	/*  23220 */ "Info_Buffer_Stalls_Mem_RSV_Stall_Cycles\0"
-	/*  23260 */ "Info_Serialization_Tpause_Cycles\0"
-	/*  23293 */ "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4\0"
+	/*  21727 */ "TOPDOWN_FE_BOUND.ALL_P\0"
+	/*  21750 */ "TOPDOWN_FE_BOUND.ITLB_MISS\0"
+	/*  21777 */ "TOPDOWN_BAD_SPECULATION.ALL_P\0"
+	/*  21807 */ "TOPDOWN_BE_BOUND.ALL_P\0"
+	/*  21830 */ "TOPDOWN_RETIRING.ALL_P\0"
+	/*  21853 */ "Info_Bottleneck_Mem_Exec_Bound_Cycles\0"
+	/*  21891 */ "Info_Bottleneck_Load_Miss_Bound_Cycles\0"
+	/*  21930 */ "MEM_BOUND_STALLS_LOAD.ALL\0"
+	/*  21956 */ "Info_Bottleneck_DTLB_Miss_Bound_Cycles\0"
+	/*  21995 */ "Info_Bottleneck_IFetch_Miss_Bound_Cycles\0"
+	/*  22036 */ "MEM_BOUND_STALLS_IFETCH.ALL\0"
+	/*  22064 */ "FP_FLOPS_RETIRED.ALL\0"
+	/*  22085 */ "Info_Arith_Inst_Mix_IpFLOP\0"
+	/*  22112 */ "Info_Arith_Inst_Mix_IpFPArith_Scalar_SP\0"
+	/*  22152 */ "FP_INST_RETIRED.32B_SP\0"
+	/*  22175 */ "Info_Arith_Inst_Mix_IpFPArith_Scalar_DP\0"
+	/*  22215 */ "FP_INST_RETIRED.64B_DP\0"
+	/*  22238 */ "Info_Arith_Inst_Mix_IpFPArith_AVX128\0"
+	/*  22275 */ "FP_INST_RETIRED.128B_DP\0"
+	/*  22299 */ "FP_INST_RETIRED.128B_SP\0"
+	/*  22323 */ "Info_Mem_Exec_Blocks_Loads_with_StoreFwdBlk\0"
+	/*  22367 */ "Info_Mem_Exec_Blocks_Loads_with_AdressAliasing\0"
+	/*  22414 */ "LD_BLOCKS.ADDRESS_ALIAS\0"
+	/*  22438 */ "Info_Mem_Exec_Bound_LoadHead_with_STLBHit\0"
+	/*  22480 */ "Info_Mem_Exec_Bound_LoadHead_with_Pagewalk\0"
+	/*  22523 */ "Info_Mem_Exec_Bound_LoadHead_with_StoreFwding\0"
+	/*  22569 */ "Info_Mem_Exec_Bound_LoadHead_with_OtherPipelineBlks\0"
+	/*  22621 */ "Info_Mem_Exec_Bound_LoadHead_with_L1miss\0"
+	/*  22662 */ "Info_Load_Miss_Bound_LoadMissBound_with_L2Hit\0"
+	/*  22708 */ "MEM_BOUND_STALLS_LOAD.L2_HIT\0"
+	/*  22737 */ "Info_Load_Miss_Bound_LoadMissBound_with_L3Hit\0"
+	/*  22783 */ "MEM_BOUND_STALLS_LOAD.LLC_HIT\0"
+	/*  22813 */ "Info_Ifetch_Miss_Bound_IfetchMissBound_with_L2Hit\0"
+	/*  22863 */ "MEM_BOUND_STALLS_IFETCH.L2_HIT\0"
+	/*  22894 */ "Info_Ifetch_Miss_Bound_IfetchMissBound_with_L3Hit\0"
+	/*  22944 */ "MEM_BOUND_STALLS_IFETCH.LLC_HIT\0"
+	/*  22976 */ "Info_Buffer_Stalls_Store_Buffer_Stall_Cycles\0"
+	/*  23021 */ "Info_Buffer_Stalls_Load_Buffer_Stall_Cycles\0"
+	/*  23065 */ "Info_Buffer_Stalls_Mem_RSV_Stall_Cycles\0"
+	/*  23105 */ "Info_Serialization_Tpause_Cycles\0"
+	/*  23138 */ "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4\0"
+	/*  23178 */ "BR_MISP_RETIRED.COND_NTAKEN_COST\0"
+	/*  23211 */ "BR_MISP_RETIRED.COND_TAKEN_COST\0"
+	/*  23243 */ "BR_MISP_RETIRED.INDIRECT_CALL_COST\0"
+	/*  23278 */ "BR_MISP_RETIRED.INDIRECT_COST\0"
+	/*  23308 */ "BR_MISP_RETIRED.RET_COST\0"
 	/*  23333 */ "UNC_ARB_DAT_OCCUPANCY.RD\0"
 	/*  23358 */ "UNC_ARB_DAT_OCCUPANCY.RD:c1\0"
 	/*  23386 */ "MEM_BOUND_STALLS_IFETCH.LLC_MISS\0"
@@ -5497,7 +5497,7 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_DIV, 0, 4243, 889 },
 	{ BT_X_DIV, 0, 4244, 631 },
 	{ BT_X_IF, 0, 3, 255 },
-	{ BT_X_MUL, 0, 3198, 3211 },
+	{ BT_X_MUL, 0, 3198, 153 },
 	{ BT_X_DIV, 0, 4247, 3214 },
 	{ BT_X_MUL, 0, 4248, 3887 },
 	{ BT_X_DIV, 0, 4249, 3889 },
@@ -5863,7 +5863,7 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_MUL, 0, 625, 4605 },
 	{ BT_X_DIV, 0, 4606, 628 },
 	{ BT_X_DIV, 0, 4607, 631 },
-	{ BT_X_EVENT, 0, 0, 21882 }, /* TOPDOWN_FE_BOUND.ALL_P */
+	{ BT_X_EVENT, 0, 0, 21727 }, /* TOPDOWN_FE_BOUND.ALL_P */
 	{ BT_X_MUL, 0, 939, 3644 },
 	{ BT_X_DIV, 0, 4609, 4610 },
 	{ BT_X_MUL, 0, 0, 4611 },
@@ -5882,7 +5882,7 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_AND, 0, 4624, 4614 },
 	{ BT_X_AND, 0, 853, 3658 },
 	{ BT_X_AND, 0, 4626, 3659 },
-	{ BT_X_EVENT, 0, 0, 21905 }, /* TOPDOWN_FE_BOUND.ITLB_MISS */
+	{ BT_X_EVENT, 0, 0, 21750 }, /* TOPDOWN_FE_BOUND.ITLB_MISS */
 	{ BT_X_DIV, 0, 4628, 4610 },
 	{ BT_X_MUL, 0, 0, 4629 },
 	{ BT_X_DIV, 0, 39, 0 },
@@ -5944,7 +5944,7 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_AND, 0, 4686, 4614 },
 	{ BT_X_AND, 0, 3859, 3676 },
 	{ BT_X_AND, 0, 4688, 3659 },
-	{ BT_X_EVENT, 0, 0, 21932 }, /* TOPDOWN_BAD_SPECULATION.ALL_P */
+	{ BT_X_EVENT, 0, 0, 21777 }, /* TOPDOWN_BAD_SPECULATION.ALL_P */
 	{ BT_X_DIV, 0, 4690, 4610 },
 	{ BT_X_MUL, 0, 0, 4691 },
 	{ BT_X_DIV, 0, 112, 0 },
@@ -5976,7 +5976,7 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_AND, 0, 4717, 4694 },
 	{ BT_X_AND, 0, 3689, 3690 },
 	{ BT_X_AND, 0, 4719, 731 },
-	{ BT_X_EVENT, 0, 0, 21962 }, /* TOPDOWN_BE_BOUND.ALL_P */
+	{ BT_X_EVENT, 0, 0, 21807 }, /* TOPDOWN_BE_BOUND.ALL_P */
 	{ BT_X_DIV, 0, 4721, 4610 },
 	{ BT_X_MUL, 0, 0, 4722 },
 	{ BT_X_DIV, 0, 131, 0 },
@@ -6037,28 +6037,28 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_AND, 0, 4778, 4725 },
 	{ BT_X_AND, 0, 3883, 3843 },
 	{ BT_X_AND, 0, 4780, 3640 },
-	{ BT_X_EVENT, 0, 0, 21985 }, /* TOPDOWN_RETIRING.ALL_P */
+	{ BT_X_EVENT, 0, 0, 21830 }, /* TOPDOWN_RETIRING.ALL_P */
 	{ BT_X_DIV, 0, 4782, 4610 },
 	{ BT_X_MUL, 0, 0, 4783 },
 	{ BT_X_DIV, 0, 509, 0 },
 	{ BT_X_GT, 0, 4785, 3878 },
-	{ BT_X_EVENT, 0, 0, 22085 }, /* MEM_BOUND_STALLS_LOAD.ALL */
+	{ BT_X_EVENT, 0, 0, 21930 }, /* MEM_BOUND_STALLS_LOAD.ALL */
 	{ BT_X_MUL, 0, 0, 4787 },
 	{ BT_X_DIV, 0, 4788, 3644 },
-	{ BT_X_EVENT, 0, 0, 22191 }, /* MEM_BOUND_STALLS_IFETCH.ALL */
+	{ BT_X_EVENT, 0, 0, 22036 }, /* MEM_BOUND_STALLS_IFETCH.ALL */
 	{ BT_X_MUL, 0, 0, 4790 },
 	{ BT_X_DIV, 0, 4791, 3644 },
 	{ BT_X_DIV, 0, 4782, 141 },
-	{ BT_X_EVENT, 0, 0, 22219 }, /* FP_FLOPS_RETIRED.ALL */
+	{ BT_X_EVENT, 0, 0, 22064 }, /* FP_FLOPS_RETIRED.ALL */
 	{ BT_X_DIV, 0, 4794, 3644 },
 	{ BT_X_DIV, 0, 141, 4794 },
-	{ BT_X_EVENT, 0, 0, 22307 }, /* FP_INST_RETIRED.32B_SP */
+	{ BT_X_EVENT, 0, 0, 22152 }, /* FP_INST_RETIRED.32B_SP */
 	{ BT_X_DIV, 0, 141, 4797 },
-	{ BT_X_EVENT, 0, 0, 22370 }, /* FP_INST_RETIRED.64B_DP */
+	{ BT_X_EVENT, 0, 0, 22215 }, /* FP_INST_RETIRED.64B_DP */
 	/* 4800 */
 	{ BT_X_DIV, 0, 141, 4799 },
-	{ BT_X_EVENT, 0, 0, 22430 }, /* FP_INST_RETIRED.128B_DP */
-	{ BT_X_EVENT, 0, 0, 22454 }, /* FP_INST_RETIRED.128B_SP */
+	{ BT_X_EVENT, 0, 0, 22275 }, /* FP_INST_RETIRED.128B_DP */
+	{ BT_X_EVENT, 0, 0, 22299 }, /* FP_INST_RETIRED.128B_SP */
 	{ BT_X_ADD, 0, 4801, 4802 },
 	{ BT_X_DIV, 0, 141, 4803 },
 	{ BT_X_DIV, 0, 3829, 4782 },
@@ -6067,23 +6067,23 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_DIV, 0, 3832, 4782 },
 	{ BT_X_MUL, 0, 611, 562 },
 	{ BT_X_DIV, 0, 4809, 4782 },
-	{ BT_X_EVENT, 0, 0, 22569 }, /* LD_BLOCKS.ADDRESS_ALIAS */
+	{ BT_X_EVENT, 0, 0, 22414 }, /* LD_BLOCKS.ADDRESS_ALIAS */
 	{ BT_X_MUL, 0, 0, 4811 },
 	{ BT_X_DIV, 0, 4812, 562 },
 	{ BT_X_MUL, 0, 3769, 4742 },
 	{ BT_X_ADD, 0, 3761, 4787 },
 	{ BT_X_MUL, 0, 0, 4815 },
 	{ BT_X_DIV, 0, 4816, 3644 },
-	{ BT_X_EVENT, 0, 0, 22863 }, /* MEM_BOUND_STALLS_LOAD.L2_HIT */
+	{ BT_X_EVENT, 0, 0, 22708 }, /* MEM_BOUND_STALLS_LOAD.L2_HIT */
 	{ BT_X_MUL, 0, 0, 4818 },
 	{ BT_X_DIV, 0, 4819, 4787 },
-	{ BT_X_EVENT, 0, 0, 22938 }, /* MEM_BOUND_STALLS_LOAD.LLC_HIT */
+	{ BT_X_EVENT, 0, 0, 22783 }, /* MEM_BOUND_STALLS_LOAD.LLC_HIT */
 	{ BT_X_MUL, 0, 0, 4821 },
 	{ BT_X_DIV, 0, 4822, 4787 },
-	{ BT_X_EVENT, 0, 0, 23018 }, /* MEM_BOUND_STALLS_IFETCH.L2_HIT */
+	{ BT_X_EVENT, 0, 0, 22863 }, /* MEM_BOUND_STALLS_IFETCH.L2_HIT */
 	{ BT_X_MUL, 0, 0, 4824 },
 	{ BT_X_DIV, 0, 4825, 4790 },
-	{ BT_X_EVENT, 0, 0, 23099 }, /* MEM_BOUND_STALLS_IFETCH.LLC_HIT */
+	{ BT_X_EVENT, 0, 0, 22944 }, /* MEM_BOUND_STALLS_IFETCH.LLC_HIT */
 	{ BT_X_MUL, 0, 0, 4827 },
 	{ BT_X_DIV, 0, 4828, 4790 },
 	{ BT_X_MUL, 0, 611, 3775 },
@@ -6095,7 +6095,7 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_DIV, 0, 3816, 4610 },
 	{ BT_X_MUL, 0, 631, 628 },
 	{ BT_X_DIV, 0, 4794, 4837 },
-	{ BT_X_EVENT, 0, 0, 23293 }, /* OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4 */
+	{ BT_X_EVENT, 0, 0, 23138 }, /* OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4 */
 	{ BT_X_MIN, 0, 2, 331 },
 	{ BT_X_DIV, 0, 4840, 7 },
 	{ BT_X_SUB, 0, 332, 4841 },
@@ -6187,30 +6187,30 @@ static const struct bt_pack_expr exprs[] = {
 	{ BT_X_ADD, 0, 4926, 2524 },
 	{ BT_X_ADD, 0, 4927, 3408 },
 	{ BT_X_SUB, 0, 0, 4928 },
-	{ BT_X_EVENT, 0, 0, 21727 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
-	{ BT_X_RL, 0, 0, 21727 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
+	{ BT_X_EVENT, 0, 0, 23178 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
+	{ BT_X_RL, 0, 0, 23178 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
 	{ BT_X_MUL, 0, 4930, 4931 },
 	{ BT_X_DIV, 0, 4932, 7 },
 	{ BT_X_MUL, 0, 0, 4933 },
-	{ BT_X_EVENT, 0, 0, 21760 }, /* BR_MISP_RETIRED.COND_TAKEN_COST */
-	{ BT_X_RL, 0, 0, 21760 }, /* BR_MISP_RETIRED.COND_TAKEN_COST */
+	{ BT_X_EVENT, 0, 0, 23211 }, /* BR_MISP_RETIRED.COND_TAKEN_COST */
+	{ BT_X_RL, 0, 0, 23211 }, /* BR_MISP_RETIRED.COND_TAKEN_COST */
 	{ BT_X_MUL, 0, 4935, 4936 },
 	{ BT_X_DIV, 0, 4937, 7 },
 	{ BT_X_MUL, 0, 0, 4938 },
-	{ BT_X_EVENT, 0, 0, 21792 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
-	{ BT_X_RL, 0, 0, 21792 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
+	{ BT_X_EVENT, 0, 0, 23243 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
+	{ BT_X_RL, 0, 0, 23243 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
 	{ BT_X_MUL, 0, 4940, 4941 },
 	{ BT_X_DIV, 0, 4942, 7 },
 	{ BT_X_MUL, 0, 0, 4943 },
-	{ BT_X_EVENT, 0, 0, 21827 }, /* BR_MISP_RETIRED.INDIRECT_COST */
-	{ BT_X_RL, 0, 0, 21827 }, /* BR_MISP_RETIRED.INDIRECT_COST */
+	{ BT_X_EVENT, 0, 0, 23278 }, /* BR_MISP_RETIRED.INDIRECT_COST */
+	{ BT_X_RL, 0, 0, 23278 }, /* BR_MISP_RETIRED.INDIRECT_COST */
 	{ BT_X_MUL, 0, 4945, 4946 },
 	{ BT_X_SUB, 0, 4947, 4942 },
 	{ BT_X_DIV, 0, 4948, 7 },
 	{ BT_X_MAX, 0, 2, 358 },
 	{ BT_X_MUL, 0, 0, 4950 },
-	{ BT_X_EVENT, 0, 0, 21857 }, /* BR_MISP_RETIRED.RET_COST */
-	{ BT_X_RL, 0, 0, 21857 }, /* BR_MISP_RETIRED.RET_COST */
+	{ BT_X_EVENT, 0, 0, 23308 }, /* BR_MISP_RETIRED.RET_COST */
+	{ BT_X_RL, 0, 0, 23308 }, /* BR_MISP_RETIRED.RET_COST */
 	{ BT_X_MUL, 0, 4952, 4953 },
 	{ BT_X_DIV, 0, 4954, 7 },
 	{ BT_X_MUL, 0, 0, 4955 },
@@ -7646,12 +7646,12 @@ static const struct bt_pack_event events[] = {
 	{ 17100, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0xf7, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.RETURN */
 	{ 19406, 0xff, 0x0, 0, 0x3c, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* CPU_CLK_UNHALTED.CORE_P */
 	{ 19378, 0xff, 0x0, BT_EVF_SUP, 0x3c, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* CPU_CLK_UNHALTED.CORE_P:SUP */
-	{ 22219, 0xff, 0x0, 0, 0xc8, 0x00, 0x0, 0, BT_SRC_PMC, 0x03, 0x00, 0, -1, 0 }, /* FP_FLOPS_RETIRED.ALL */
-	{ 22430, 0xff, 0x0, 0, 0xc7, 0x00, 0x0, 0, BT_SRC_PMC, 0x08, 0x00, 0, -1, 0 }, /* FP_INST_RETIRED.128B_DP */
-	{ 22454, 0xff, 0x0, 0, 0xc7, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* FP_INST_RETIRED.128B_SP */
-	{ 22307, 0xff, 0x0, 0, 0xc7, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* FP_INST_RETIRED.32B_SP */
-	{ 22370, 0xff, 0x0, 0, 0xc7, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* FP_INST_RETIRED.64B_DP */
-	{ 22569, 0xff, 0x0, 0, 0x03, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* LD_BLOCKS.ADDRESS_ALIAS */
+	{ 22064, 0xff, 0x0, 0, 0xc8, 0x00, 0x0, 0, BT_SRC_PMC, 0x03, 0x00, 0, -1, 0 }, /* FP_FLOPS_RETIRED.ALL */
+	{ 22275, 0xff, 0x0, 0, 0xc7, 0x00, 0x0, 0, BT_SRC_PMC, 0x08, 0x00, 0, -1, 0 }, /* FP_INST_RETIRED.128B_DP */
+	{ 22299, 0xff, 0x0, 0, 0xc7, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* FP_INST_RETIRED.128B_SP */
+	{ 22152, 0xff, 0x0, 0, 0xc7, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* FP_INST_RETIRED.32B_SP */
+	{ 22215, 0xff, 0x0, 0, 0xc7, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* FP_INST_RETIRED.64B_DP */
+	{ 22414, 0xff, 0x0, 0, 0x03, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* LD_BLOCKS.ADDRESS_ALIAS */
 	{ 18836, 0xff, 0x0, 0, 0x03, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* LD_BLOCKS.DATA_UNKNOWN */
 	{ 16828, 0xff, 0x0, 0, 0x05, 0x00, 0x0, 0, BT_SRC_PMC, 0xff, 0x00, 0, -1, 0 }, /* LD_HEAD.ANY_AT_RET */
 	{ 16611, 0xff, 0x0, 0, 0x05, 0x00, 0x0, 0, BT_SRC_PMC, 0x90, 0x00, 0, -1, 0 }, /* LD_HEAD.DTLB_MISS_AT_RET */
@@ -7663,12 +7663,12 @@ static const struct bt_pack_event events[] = {
 	{ 18426, 0xff, 0x0, 0, 0xc3, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* MACHINE_CLEARS.FP_ASSIST */
 	{ 18629, 0xff, 0x0, 0, 0xc3, 0x00, 0x0, 0, BT_SRC_PMC, 0x20, 0x00, 0, -1, 0 }, /* MACHINE_CLEARS.PAGE_FAULT */
 	{ 18703, 0xff, 0x0, 0, 0xc3, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* MACHINE_CLEARS.SMC */
-	{ 22191, 0xff, 0x0, 0, 0x35, 0x00, 0x0, 0, BT_SRC_PMC, 0x7f, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_IFETCH.ALL */
-	{ 23018, 0xff, 0x0, 0, 0x35, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_IFETCH.L2_HIT */
-	{ 23099, 0xff, 0x0, 0, 0x35, 0x00, 0x0, 0, BT_SRC_PMC, 0x06, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_IFETCH.LLC_HIT */
-	{ 22085, 0xff, 0x0, 0, 0x34, 0x00, 0x0, 0, BT_SRC_PMC, 0x7f, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_LOAD.ALL */
-	{ 22863, 0xff, 0x0, 0, 0x34, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_LOAD.L2_HIT */
-	{ 22938, 0xff, 0x0, 0, 0x34, 0x00, 0x0, 0, BT_SRC_PMC, 0x06, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_LOAD.LLC_HIT */
+	{ 22036, 0xff, 0x0, 0, 0x35, 0x00, 0x0, 0, BT_SRC_PMC, 0x7f, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_IFETCH.ALL */
+	{ 22863, 0xff, 0x0, 0, 0x35, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_IFETCH.L2_HIT */
+	{ 22944, 0xff, 0x0, 0, 0x35, 0x00, 0x0, 0, BT_SRC_PMC, 0x06, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_IFETCH.LLC_HIT */
+	{ 21930, 0xff, 0x0, 0, 0x34, 0x00, 0x0, 0, BT_SRC_PMC, 0x7f, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_LOAD.ALL */
+	{ 22708, 0xff, 0x0, 0, 0x34, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_LOAD.L2_HIT */
+	{ 22783, 0xff, 0x0, 0, 0x34, 0x00, 0x0, 0, BT_SRC_PMC, 0x06, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_LOAD.LLC_HIT */
 	{ 18253, 0xff, 0x0, 0, 0x04, 0x00, 0x0, 0, BT_SRC_PMC, 0x07, 0x00, 0, -1, 0 }, /* MEM_SCHEDULER_BLOCK.ALL */
 	{ 17315, 0xff, 0x0, 0, 0x04, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* MEM_SCHEDULER_BLOCK.LD_BUF */
 	{ 17384, 0xff, 0x0, 0, 0x04, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* MEM_SCHEDULER_BLOCK.RSV */
@@ -7678,19 +7678,19 @@ static const struct bt_pack_event events[] = {
 	{ 1100, 0xff, 0x0, 0, 0xd0, 0x00, 0x0, 0, BT_SRC_PMC, 0x21, 0x00, 0, -1, 0 }, /* MEM_UOPS_RETIRED.LOCK_LOADS */
 	{ 19262, 0xff, 0x0, 0, 0xd0, 0x00, 0x0, 0, BT_SRC_PMC, 0x41, 0x00, 0, -1, 0 }, /* MEM_UOPS_RETIRED.SPLIT_LOADS */
 	{ 19353, 0xff, 0x0, 0, 0x75, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* SERIALIZATION.C01_MS_SCB */
-	{ 21932, 0xff, 0x0, 0, 0x73, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* TOPDOWN_BAD_SPECULATION.ALL_P */
+	{ 21777, 0xff, 0x0, 0, 0x73, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* TOPDOWN_BAD_SPECULATION.ALL_P */
 	{ 16443, 0xff, 0x0, 0, 0x73, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* TOPDOWN_BAD_SPECULATION.FASTNUKE */
 	{ 19623, 0xff, 0x0, 0, 0x73, 0x00, 0x0, 0, BT_SRC_PMC, 0x03, 0x00, 0, -1, 0 }, /* TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS */
 	{ 16240, 0xff, 0x0, 0, 0x73, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* TOPDOWN_BAD_SPECULATION.MISPREDICT */
 	{ 19766, 0xff, 0x0, 0, 0x73, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* TOPDOWN_BAD_SPECULATION.NUKE */
 	{ 16366, 0xff, 0x0, 0, 0x74, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS */
-	{ 21962, 0xff, 0x0, 0, 0x74, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.ALL_P */
+	{ 21807, 0xff, 0x0, 0, 0x74, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.ALL_P */
 	{ 19677, 0xff, 0x0, 0, 0x74, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.MEM_SCHEDULER */
 	{ 19726, 0xff, 0x0, 0, 0x74, 0x00, 0x0, 0, BT_SRC_PMC, 0x08, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.NON_MEM_SCHEDULER */
 	{ 19873, 0xff, 0x0, 0, 0x74, 0x00, 0x0, 0, BT_SRC_PMC, 0x20, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.REGISTER */
 	{ 19914, 0xff, 0x0, 0, 0x74, 0x00, 0x0, 0, BT_SRC_PMC, 0x40, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.REORDER_BUFFER */
 	{ 19960, 0xff, 0x0, 0, 0x74, 0x00, 0x0, 0, BT_SRC_PMC, 0x10, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.SERIALIZATION */
-	{ 21882, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.ALL_P */
+	{ 21727, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.ALL_P */
 	{ 16209, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.BRANCH_DETECT */
 	{ 16290, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x40, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.BRANCH_RESTEER */
 	{ 16344, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.CISC */
@@ -7698,20 +7698,20 @@ static const struct bt_pack_event events[] = {
 	{ 16500, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x8d, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH */
 	{ 16536, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x72, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.FRONTEND_LATENCY */
 	{ 16476, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x20, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.ICACHE */
-	{ 21905, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x10, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.ITLB_MISS */
+	{ 21750, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x10, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.ITLB_MISS */
 	{ 19804, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x80, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.OTHER */
 	{ 19837, 0xff, 0x0, 0, 0x71, 0x00, 0x0, 0, BT_SRC_PMC, 0x04, 0x00, 0, -1, 0 }, /* TOPDOWN_FE_BOUND.PREDECODE */
-	{ 21985, 0xff, 0x0, 0, 0x72, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* TOPDOWN_RETIRING.ALL_P */
+	{ 21830, 0xff, 0x0, 0, 0x72, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* TOPDOWN_RETIRING.ALL_P */
 	{ 19459, 0xff, 0x0, 0, 0xc2, 0x00, 0x0, 0, BT_SRC_PMC, 0x08, 0x00, 0, -1, 0 }, /* UOPS_RETIRED.FPDIV */
 	{ 19506, 0xff, 0x0, 0, 0xc2, 0x00, 0x0, 0, BT_SRC_PMC, 0x10, 0x00, 0, -1, 0 }, /* UOPS_RETIRED.IDIV */
 	{ 14557, 0xff, 0x0, 0, 0xc2, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* UOPS_RETIRED.MS */
 	{ 19584, 0xff, 0x0, 0, 0xc2, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* UOPS_RETIRED.X87 */
-	{ 21727, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x50, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
-	{ 21760, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x41, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_TAKEN_COST */
-	{ 21792, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x42, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
-	{ 21827, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0xc0, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT_COST */
-	{ 21857, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x48, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.RET_COST */
-	{ 23293, 0xf, 0x0, 0, 0x20, 0x00, 0x0, 0, BT_SRC_PMC, 0x08, 0x00, 4, -1, 0 }, /* OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4 */
+	{ 23178, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x50, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
+	{ 23211, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x41, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_TAKEN_COST */
+	{ 23243, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x42, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
+	{ 23278, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0xc0, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT_COST */
+	{ 23308, 0xff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x48, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.RET_COST */
+	{ 23138, 0xf, 0x0, 0, 0x20, 0x00, 0x0, 0, BT_SRC_PMC, 0x08, 0x00, 4, -1, 0 }, /* OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4 */
 	{ 23333, 0x0, 0x0, 0, 0x00, 0x00, 0x0, 0, BT_SRC_UNCORE, 0x00, 0x00, 0, -1, 0 }, /* UNC_ARB_DAT_OCCUPANCY.RD */
 	{ 23358, 0x0, 0x0, 0, 0x00, 0x00, 0x0, 0, BT_SRC_UNCORE, 0x00, 0x00, 0, -1, 0 }, /* UNC_ARB_DAT_OCCUPANCY.RD:c1 */
 	{ 23386, 0xff, 0x0, 0, 0x35, 0x00, 0x0, 0, BT_SRC_PMC, 0x78, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_IFETCH.LLC_MISS */
@@ -7734,16 +7734,16 @@ static const struct bt_pack_event events[] = {
 	{ 2753, 0x3ff, 0x0, 0, 0xc4, 0x00, 0x0, 0, BT_SRC_PMC, 0x20, 0x00, 0, -1, 0 }, /* BR_INST_RETIRED.NEAR_TAKEN */
 	{ 284, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.ALL_BRANCHES */
 	{ 13617, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x10, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_NTAKEN */
-	{ 21727, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x50, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
+	{ 23178, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x50, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_NTAKEN_COST */
 	{ 24579, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x01, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_TAKEN_BWD */
 	{ 23713, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x41, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_TAKEN_BWD_COST */
 	{ 24646, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x00, 0x01, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_TAKEN_FWD */
 	{ 23773, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x40, 0x01, 0, -1, 0 }, /* BR_MISP_RETIRED.COND_TAKEN_FWD_COST */
 	{ 13749, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x80, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT */
-	{ 21792, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x42, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
-	{ 21827, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0xc0, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT_COST */
+	{ 23243, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x42, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT_CALL_COST */
+	{ 23278, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0xc0, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.INDIRECT_COST */
 	{ 13729, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x08, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.RET */
-	{ 21857, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x48, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.RET_COST */
+	{ 23308, 0x3ff, 0x0, 0, 0xc5, 0x00, 0x0, 0, BT_SRC_PMC, 0x48, 0x00, 0, -1, 0 }, /* BR_MISP_RETIRED.RET_COST */
 	{ 15189, 0x3ff, 0x0, 0, 0xec, 0x00, 0x0, 0, BT_SRC_PMC, 0x10, 0x00, 0, -1, 0 }, /* CPU_CLK_UNHALTED.C01 */
 	{ 15041, 0x3ff, 0x0, 0, 0xec, 0x00, 0x0, 0, BT_SRC_PMC, 0x20, 0x00, 0, -1, 0 }, /* CPU_CLK_UNHALTED.C02 */
 	{ 16047, 0x3ff, 0x0, 0, 0xec, 0x00, 0x0, 0, BT_SRC_PMC, 0x70, 0x00, 0, -1, 0 }, /* CPU_CLK_UNHALTED.C0_WAIT */
@@ -7895,7 +7895,7 @@ static const struct bt_pack_event events[] = {
 	{ 18550, 0xff, 0x0, 0, 0xc3, 0x00, 0x0, 0, BT_SRC_PMC, 0x10, 0x00, 0, -1, 0 }, /* MACHINE_CLEARS.MRN_NUKE */
 	{ 25043, 0xff, 0x0, 0, 0x35, 0x00, 0x0, 0, BT_SRC_PMC, 0x7e, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_IFETCH.L2_MISS */
 	{ 25075, 0xff, 0x0, 0, 0x34, 0x00, 0x0, 0, BT_SRC_PMC, 0x7e, 0x00, 0, -1, 0 }, /* MEM_BOUND_STALLS_LOAD.L2_MISS */
-	{ 21962, 0xff, 0x0, 0, 0xa4, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.ALL_P */
+	{ 21807, 0xff, 0x0, 0, 0xa4, 0x00, 0x0, 0, BT_SRC_PMC, 0x02, 0x00, 0, -1, 0 }, /* TOPDOWN_BE_BOUND.ALL_P */
 	{ 16138, 0x0, 0x0, 0, 0x00, 0x00, 0x0, 0, BT_SRC_PMC, 0x06, 0x00, 0, 5, 0 }, /* TOPDOWN_FE_BOUND.ALL */
 	{ 16159, 0x0, 0x0, 0, 0x00, 0x00, 0x0, 0, BT_SRC_PMC, 0x07, 0x00, 0, 6, 0 }, /* TOPDOWN_RETIRING.ALL */
 	{ 19584, 0xff, 0x0, 0, 0xc2, 0x00, 0x0, 0, BT_SRC_PMC, 0x20, 0x00, 0, -1, 0 }, /* UOPS_RETIRED.X87 */
@@ -8862,42 +8862,42 @@ static const struct bt_pack_node nodes[] = {
 	{ 19899, 19662, 4767, 4771, 4773, BT_NODE_TREE, 3, 1 }, /* Reorder_Buffer */
 	{ 19946, 19662, 4775, 4779, 4781, BT_NODE_TREE, 3, 1 }, /* Serialization */
 	{ 2586, BT_PACK_NONE, 4784, 4786, 3879, BT_NODE_TREE, 1, 1 }, /* Retiring */
-	{ 22008, BT_PACK_NONE, 3714, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_Mem_Exec_Bound_Cycles */
-	{ 22046, BT_PACK_NONE, 4789, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_Load_Miss_Bound_Cycles */
-	{ 22111, BT_PACK_NONE, 3705, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_DTLB_Miss_Bound_Cycles */
-	{ 22150, BT_PACK_NONE, 4792, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_IFetch_Miss_Bound_Cycles */
+	{ 21853, BT_PACK_NONE, 3714, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_Mem_Exec_Bound_Cycles */
+	{ 21891, BT_PACK_NONE, 4789, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_Load_Miss_Bound_Cycles */
+	{ 21956, BT_PACK_NONE, 3705, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_DTLB_Miss_Bound_Cycles */
+	{ 21995, BT_PACK_NONE, 4792, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Bottleneck_IFetch_Miss_Bound_Cycles */
 	{ 17510, BT_PACK_NONE, 4793, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Core_UPI */
 	{ 5449, BT_PACK_NONE, 4795, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Core_FLOPc */
 	{ 16873, BT_PACK_NONE, 575, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Br_Inst_Mix_IpCall */
-	{ 22240, BT_PACK_NONE, 4796, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFLOP */
-	{ 22267, BT_PACK_NONE, 4798, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_SP */
-	{ 22330, BT_PACK_NONE, 4800, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_DP */
-	{ 22393, BT_PACK_NONE, 4804, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_AVX128 */
+	{ 22085, BT_PACK_NONE, 4796, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFLOP */
+	{ 22112, BT_PACK_NONE, 4798, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_SP */
+	{ 22175, BT_PACK_NONE, 4800, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_DP */
+	{ 22238, BT_PACK_NONE, 4804, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Arith_Inst_Mix_IpFPArith_AVX128 */
 	{ 19524, BT_PACK_NONE, 4805, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_Microcode_Uop_Ratio */
 	{ 19430, BT_PACK_NONE, 4806, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_FPDiv_Uop_Ratio */
 	{ 19478, BT_PACK_NONE, 4807, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_IDiv_Uop_Ratio */
 	{ 19557, BT_PACK_NONE, 4808, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Uop_Mix_X87_Uop_Ratio */
 	{ 19291, BT_PACK_NONE, 4810, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Mix_MemLoad_Ratio */
-	{ 22478, BT_PACK_NONE, 3794, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Blocks_Loads_with_StoreFwdBlk */
-	{ 22522, BT_PACK_NONE, 4813, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Blocks_Loads_with_AdressAliasing */
-	{ 22593, BT_PACK_NONE, 3804, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_STLBHit */
-	{ 22635, BT_PACK_NONE, 3802, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_Pagewalk */
-	{ 22678, BT_PACK_NONE, 3807, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_StoreFwding */
-	{ 22724, BT_PACK_NONE, 3800, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_OtherPipelineBlks */
-	{ 22776, BT_PACK_NONE, 3797, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_L1miss */
+	{ 22323, BT_PACK_NONE, 3794, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Blocks_Loads_with_StoreFwdBlk */
+	{ 22367, BT_PACK_NONE, 4813, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Blocks_Loads_with_AdressAliasing */
+	{ 22438, BT_PACK_NONE, 3804, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_STLBHit */
+	{ 22480, BT_PACK_NONE, 3802, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_Pagewalk */
+	{ 22523, BT_PACK_NONE, 3807, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_StoreFwding */
+	{ 22569, BT_PACK_NONE, 3800, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_OtherPipelineBlks */
+	{ 22621, BT_PACK_NONE, 3797, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Mem_Exec_Bound_LoadHead_with_L1miss */
 	{ 18219, BT_PACK_NONE, 4814, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Load_Store_Bound_Store_Bound */
 	{ 18186, BT_PACK_NONE, 4817, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Load_Store_Bound_Load_Bound */
-	{ 22817, BT_PACK_NONE, 4820, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Load_Miss_Bound_LoadMissBound_with_L2Hit */
-	{ 22892, BT_PACK_NONE, 4823, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Load_Miss_Bound_LoadMissBound_with_L3Hit */
-	{ 22968, BT_PACK_NONE, 4826, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L2Hit */
-	{ 23049, BT_PACK_NONE, 4829, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L3Hit */
+	{ 22662, BT_PACK_NONE, 4820, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Load_Miss_Bound_LoadMissBound_with_L2Hit */
+	{ 22737, BT_PACK_NONE, 4823, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Load_Miss_Bound_LoadMissBound_with_L3Hit */
+	{ 22813, BT_PACK_NONE, 4826, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L2Hit */
+	{ 22894, BT_PACK_NONE, 4829, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L3Hit */
 	{ 18372, BT_PACK_NONE, 4831, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_FP_Assist_PKI */
 	{ 18574, BT_PACK_NONE, 4833, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_Page_Fault_PKI */
 	{ 18655, BT_PACK_NONE, 4835, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Machine_Clear_Bound_Machine_Clears_SMC_PKI */
-	{ 23131, BT_PACK_NONE, 3732, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Store_Buffer_Stall_Cycles */
-	{ 23176, BT_PACK_NONE, 3726, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Load_Buffer_Stall_Cycles */
-	{ 23220, BT_PACK_NONE, 3729, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Mem_RSV_Stall_Cycles */
-	{ 23260, BT_PACK_NONE, 4836, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Serialization_Tpause_Cycles */
+	{ 22976, BT_PACK_NONE, 3732, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Store_Buffer_Stall_Cycles */
+	{ 23021, BT_PACK_NONE, 3726, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Load_Buffer_Stall_Cycles */
+	{ 23065, BT_PACK_NONE, 3729, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Buffer_Stalls_Mem_RSV_Stall_Cycles */
+	{ 23105, BT_PACK_NONE, 4836, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_Serialization_Tpause_Cycles */
 	{ 4201, BT_PACK_NONE, 656, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_System_CPU_Utilization */
 	{ 4700, BT_PACK_NONE, 3821, 698, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_System_MUX */
 	{ 5572, BT_PACK_NONE, 4838, BT_PACK_NO_EXPR, BT_PACK_NO_EXPR, BT_NODE_INFO, 0, 0 }, /* Info_System_GFLOPs */

@@ -27,14 +27,14 @@ const struct bt_pack_spelling bt_tma_names_packed[] = {
 	{ 175, 'E' }, /* ICache_Misses */
 	{ 16327, 'E' }, /* IFetch_Bandwidth */
 	{ 16194, 'E' }, /* IFetch_Latency */
-	{ 22240, 'E' }, /* Info_Arith_Inst_Mix_IpFLOP */
-	{ 22393, 'E' }, /* Info_Arith_Inst_Mix_IpFPArith_AVX128 */
-	{ 22330, 'E' }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_DP */
-	{ 22267, 'E' }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_SP */
-	{ 22111, 'E' }, /* Info_Bottleneck_DTLB_Miss_Bound_Cycles */
-	{ 22150, 'E' }, /* Info_Bottleneck_IFetch_Miss_Bound_Cycles */
-	{ 22046, 'E' }, /* Info_Bottleneck_Load_Miss_Bound_Cycles */
-	{ 22008, 'E' }, /* Info_Bottleneck_Mem_Exec_Bound_Cycles */
+	{ 22085, 'E' }, /* Info_Arith_Inst_Mix_IpFLOP */
+	{ 22238, 'E' }, /* Info_Arith_Inst_Mix_IpFPArith_AVX128 */
+	{ 22175, 'E' }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_DP */
+	{ 22112, 'E' }, /* Info_Arith_Inst_Mix_IpFPArith_Scalar_SP */
+	{ 21956, 'E' }, /* Info_Bottleneck_DTLB_Miss_Bound_Cycles */
+	{ 21995, 'E' }, /* Info_Bottleneck_IFetch_Miss_Bound_Cycles */
+	{ 21891, 'E' }, /* Info_Bottleneck_Load_Miss_Bound_Cycles */
+	{ 21853, 'E' }, /* Info_Bottleneck_Mem_Exec_Bound_Cycles */
 	{ 16847, 'E' }, /* Info_Br_Inst_Mix_IpBranch */
 	{ 16873, 'E' }, /* Info_Br_Inst_Mix_IpCall */
 	{ 16918, 'E' }, /* Info_Br_Inst_Mix_IpFarBranch */
@@ -45,36 +45,36 @@ const struct bt_pack_spelling bt_tma_names_packed[] = {
 	{ 17123, 'E' }, /* Info_Br_Inst_Mix_IpMispredict */
 	{ 17153, 'E' }, /* Info_Br_Mispredict_Bound_Branch_Mispredict_Ratio */
 	{ 17202, 'E' }, /* Info_Br_Mispredict_Bound_Branch_Mispredict_to_Unknown_Branch_Ratio */
-	{ 23176, 'E' }, /* Info_Buffer_Stalls_Load_Buffer_Stall_Cycles */
-	{ 23220, 'E' }, /* Info_Buffer_Stalls_Mem_RSV_Stall_Cycles */
-	{ 23131, 'E' }, /* Info_Buffer_Stalls_Store_Buffer_Stall_Cycles */
+	{ 23021, 'E' }, /* Info_Buffer_Stalls_Load_Buffer_Stall_Cycles */
+	{ 23065, 'E' }, /* Info_Buffer_Stalls_Mem_RSV_Stall_Cycles */
+	{ 22976, 'E' }, /* Info_Buffer_Stalls_Store_Buffer_Stall_Cycles */
 	{ 17482, 'E' }, /* Info_Core_CPI */
 	{ 5449, 'E' }, /* Info_Core_FLOPc */
 	{ 17496, 'E' }, /* Info_Core_IPC */
 	{ 17510, 'E' }, /* Info_Core_UPI */
-	{ 22968, 'E' }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L2Hit */
-	{ 23049, 'E' }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L3Hit */
-	{ 22817, 'E' }, /* Info_Load_Miss_Bound_LoadMissBound_with_L2Hit */
-	{ 22892, 'E' }, /* Info_Load_Miss_Bound_LoadMissBound_with_L3Hit */
+	{ 22813, 'E' }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L2Hit */
+	{ 22894, 'E' }, /* Info_Ifetch_Miss_Bound_IfetchMissBound_with_L3Hit */
+	{ 22662, 'E' }, /* Info_Load_Miss_Bound_LoadMissBound_with_L2Hit */
+	{ 22737, 'E' }, /* Info_Load_Miss_Bound_LoadMissBound_with_L3Hit */
 	{ 18131, 'E' }, /* Info_Load_Store_Bound_L1_Bound */
 	{ 18186, 'E' }, /* Info_Load_Store_Bound_Load_Bound */
 	{ 18219, 'E' }, /* Info_Load_Store_Bound_Store_Bound */
 	{ 18372, 'E' }, /* Info_Machine_Clear_Bound_Machine_Clears_FP_Assist_PKI */
 	{ 18574, 'E' }, /* Info_Machine_Clear_Bound_Machine_Clears_Page_Fault_PKI */
 	{ 18655, 'E' }, /* Info_Machine_Clear_Bound_Machine_Clears_SMC_PKI */
-	{ 22522, 'E' }, /* Info_Mem_Exec_Blocks_Loads_with_AdressAliasing */
-	{ 22478, 'E' }, /* Info_Mem_Exec_Blocks_Loads_with_StoreFwdBlk */
-	{ 22776, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_L1miss */
-	{ 22724, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_OtherPipelineBlks */
-	{ 22635, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_Pagewalk */
-	{ 22593, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_STLBHit */
-	{ 22678, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_StoreFwding */
+	{ 22367, 'E' }, /* Info_Mem_Exec_Blocks_Loads_with_AdressAliasing */
+	{ 22323, 'E' }, /* Info_Mem_Exec_Blocks_Loads_with_StoreFwdBlk */
+	{ 22621, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_L1miss */
+	{ 22569, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_OtherPipelineBlks */
+	{ 22480, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_Pagewalk */
+	{ 22438, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_STLBHit */
+	{ 22523, 'E' }, /* Info_Mem_Exec_Bound_LoadHead_with_StoreFwding */
 	{ 19160, 'E' }, /* Info_Mem_Mix_IpLoad */
 	{ 19180, 'E' }, /* Info_Mem_Mix_IpStore */
 	{ 19201, 'E' }, /* Info_Mem_Mix_Load_Locks_Ratio */
 	{ 19231, 'E' }, /* Info_Mem_Mix_Load_Splits_Ratio */
 	{ 19291, 'E' }, /* Info_Mem_Mix_MemLoad_Ratio */
-	{ 23260, 'E' }, /* Info_Serialization_Tpause_Cycles */
+	{ 23105, 'E' }, /* Info_Serialization_Tpause_Cycles */
 	{ 4201, 'E' }, /* Info_System_CPU_Utilization */
 	{ 5572, 'E' }, /* Info_System_GFLOPs */
 	{ 4458, 'E' }, /* Info_System_Kernel_Utilization */

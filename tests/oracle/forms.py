@@ -16,8 +16,11 @@ abs 1e-12, invalid = invalid), or the disagreement must be
     `baretop-host models --corrections`), and baretop's value of the node
     (`baretop-host replay --json`, built-in model) equals the second
     published form, the perf conversion, on every case; or
-  * an intended difference, documented in INTENDED below with its reason
-    (each names the cases it covers: a difference outside them fails).
+  * an intended difference, with its reason in tests/oracle/intended.tsv
+    (each row's kind says which cases it can explain: a difference outside
+    them fails, and so does a row that no difference needs any more).
+Before comparing, every event the two forms spell differently is made one
+count (spellings.py), so that a spelling cannot hide a formula difference.
 Models with a single published form (perf-format only: IVB, the hybrid
 E-cores; Linux perf JSON only: AMD Zen 4/5; native only: SPR-HBM) are
 listed with the reason and nothing to compare.
@@ -39,6 +42,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402  (its random count sets)
+import spellings  # noqa: E402
 import tma_oracle  # noqa: E402
 
 # model id -> (perf-format file, Unit of its metrics)
@@ -85,27 +89,27 @@ PERF_LITERALS = {
     'num_cores': '(C["CORES_PER_SOCKET"] * C["SOCKET_COUNT"])', 'SYSTEM_TSC_FREQ': 'C["TSC_HZ"]',
 }
 
-# Intended differences: (models, node, reason, when) -- `when` names the
-# cases the difference is confined to; a disagreement on another case fails.
-INTENDED = [
-    (('ARL-LNC',), 'Store_Early_Blk',
-     'kept as published: native 100 * 7 * LD_BLOCKS.STORE_EARLY:c1 / clks, perf\'s conversion has no 7; '
-     'pmu-tools (a third evaluator, the vectors\' oracle_p) agrees with the native text on every vector',
-     lambda c: True),
-    (('EMR',), 'Bottleneck_Data_Cache_Memory_Bandwidth',
-     'kept as published, OPEN: the native EMR text weighs MEM_Bandwidth by L3_Bound\'s share where '
-     'perf\'s conversion and SPR\'s native text have 0 (the PMM_Bound term); pmu-tools matches neither, '
-     'so no second form decides it (an Info-level bottleneck, not a tree node)',
-     lambda c: True),
-    (('ICL', 'TGL'), 'Bottleneck_Other_Bottlenecks',
-     'cancellation: 100 minus the other bottlenecks, each huge on counts mixing 2^47 with < 100 '
-     '(ratios of 1e12 and more), summed in another order; only on such cases',
-     lambda c: c.get('kind') == 'random:mixed'),
-    (('ICL', 'ADL-GLC'), 'Info_System_Time',
-     'a recording without its interval (constants 0, no TSC or duration_time count): native reads '
-     'the constant (0 s), perf the duration_time count it lacks (invalid)',
-     lambda c: not c['constants'].get('DURATIONTIMEINMILLISECONDS')),
-]
+# Why the forms may still differ on a node: tests/oracle/intended.tsv, one
+# row per reason (its header says what forms.py checks for each kind).
+INTENDED_TSV = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'intended.tsv')
+KINDS = ('tma-release', 'retire-latency', 'perf-conversion', 'published', 'cancellation', 'recording')
+# kinds that hold on every case, so a row whose node agrees is stale
+ALWAYS = ('tma-release', 'perf-conversion', 'published')
+
+
+def load_intended(path=INTENDED_TSV):
+    """{(model, node): [(kind, reason, line)]}"""
+    rows = {}
+    for no, line in enumerate(open(path), 1):
+        if not line.strip() or line.startswith('#'):
+            continue
+        f = line.rstrip('\n').split('\t')
+        if len(f) != 4 or f[2] not in KINDS or not f[3].strip():
+            raise SystemExit('forms: %s:%d: want models<TAB>node<TAB>kind<TAB>reason, kind one of %s'
+                             % (path, no, ', '.join(KINDS)))
+        for mid in f[0].split(','):
+            rows.setdefault((mid, f[1]), []).append((f[2], f[3], no))
+    return rows
 
 
 # The defect baretop corrects, found here independently of its C table: a
@@ -123,9 +127,60 @@ def fix_caps(text):
     return CAP.sub(sub, text)
 
 
+# The other defect baretop corrects, found here from the BaseFormula (the
+# text in node names that the expanded Formula was made from): a reference
+# to a node the model does not have (EMR's hbm_bound). perf's conversion
+# writes 0 for it; the native text expanded it to another node's formula.
+PHANTOM = re.compile(r'(?<![\w.])([a-z][a-z0-9_]*_bound)\b(?![.\w])')
+BF_WORDS = {'max', 'min', 'if', 'else', 'and', 'or', 'not'}
+
+
+def phantoms(doc):
+    """{metric: the node names its BaseFormula reads that no metric of the
+    file is}, and the metrics that read those through their BaseFormula."""
+    tma = [m for m in doc['Metrics'] if m.get('Category') == 'TMA']
+    byref = {'tma_' + m['MetricName'].lower(): m['MetricName'] for m in tma}
+    found = {}
+    for m in tma:
+        bad = {t for t in PHANTOM.findall(m.get('BaseFormula') or '') if t not in byref}
+        if bad:
+            found[m['MetricName']] = bad
+    readers = set(found)
+    grew = True
+    while grew:
+        grew = False
+        for m in tma:
+            refs = {byref.get(t) for t in re.findall(r'\btma_\w+', m.get('BaseFormula') or '')}
+            if m['MetricName'] not in readers and refs & readers:
+                readers.add(m['MetricName'])
+                grew = True
+    return found, readers, byref
+
+
+def from_base_formula(model, doc, names, found, byref):
+    """Compile the BaseFormula of each of names into model: node references
+    read the node's value (a tree node's as a fraction, as perf's
+    conversion does), a phantom node reads 0."""
+    text = {m['MetricName']: m.get('BaseFormula') or '' for m in doc['Metrics']}
+    for name in names:
+        def word(mm):
+            t = mm.group(0)
+            if t in byref:
+                ref = model.metrics[byref[t]]
+                return '(V(%r)%s)' % (ref.name, ' / 100' if ref.percent else '')
+            if t in found.get(name, ()):
+                return '0'
+            if t in BF_WORDS:
+                return t
+            raise SystemExit('forms: %s %s: BaseFormula reads %r, neither a node nor a phantom node'
+                             % (model.id, name, t))
+        code = re.sub(r'\b[a-z][a-z0-9_]*\b', word, text[name])
+        model.metrics[name].code = compile(code, name + '.base', 'eval')
+
+
 def fixed_native(ref, mid, work):
-    """The native model with fix_caps applied to its text, and the names of
-    the metrics the fix changed."""
+    """The native model with fix_caps applied to its text and the phantom
+    node references read as 0, and the names of the metrics either changed."""
     rel = tma_oracle.MODELS[mid][1][0]
     doc = json.load(open(os.path.join(ref, rel)))
     changed = set()
@@ -137,7 +192,12 @@ def fixed_native(ref, mid, work):
     path = os.path.join(work, 'fixed', rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     json.dump(doc, open(path, 'w'))
-    return tma_oracle.Model(os.path.join(work, 'fixed'), mid), changed
+    model = tma_oracle.Model(os.path.join(work, 'fixed'), mid)
+    found, readers, byref = phantoms(doc)
+    if readers:
+        from_base_formula(model, doc, readers, found, byref)
+        changed |= readers
+    return model, changed
 
 
 class PerfForm(tma_oracle.Model):
@@ -145,10 +205,22 @@ class PerfForm(tma_oracle.Model):
     perf-JSON reader with the P-core spellings added (topdown-* fields,
     `slots`, X@R / X:R retire latencies, #num_packages ...)."""
 
-    def __init__(self, ref, mid):
+    def __init__(self, ref, mid, harmonise=True):
         self.id = mid
         self.metrics, self.order = {}, []
         path, unit = PERF_FORM[mid]
+        # read once with perf's own spellings, to learn which name each
+        # of its inputs has in the native form (spellings.py), then again
+        # reading those as the native names: one counter, one count
+        self.alias = {}
+        self._load_perf([os.path.join(ref, path)], unit, False)
+        nat_ev, nat_rl = tma_oracle.Model(ref, mid).inputs()
+        ev, _ = self.inputs()
+        self.harmonised = spellings.harmonise(ref, mid, nat_ev, ev)
+        if not harmonise:
+            return
+        self.alias = {p: n for p, (n, _) in self.harmonised.items()}
+        self.metrics, self.order = {}, []
         self._load_perf([os.path.join(ref, path)], unit, False)
 
     def _perf_expr(self, text, byname, met):
@@ -197,6 +269,7 @@ class PerfForm(tma_oracle.Model):
                         ev = PERF_EVENTS[plain]
                     else:
                         ev = tma_oracle.perf_event(plain.replace('cpu=cpu_core', '').replace(',@', '@'))
+                    ev = self.alias.get(ev, ev)
                     if rl:
                         out.append('RL(%r)' % ev)
                         met.rls.add(ev)
@@ -287,12 +360,18 @@ def main():
     ap.add_argument('--per-model', type=int, default=18)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--models', default='')
+    ap.add_argument('--plant', default='', metavar='MODEL:NODE',
+                    help='multiply the native value of one node by 1.01: a planted defect the step must catch')
     a = ap.parse_args()
     models = a.models.split(',') if a.models else list(tma_oracle.MODELS)
     corr = baretop_corrections(a.host)
+    intended = load_intended()
     rng = random.Random(a.seed)
+    raw_rng = random.Random(a.seed + 7919)
     work = tempfile.mkdtemp(prefix='bt-forms-')
-    rows, problems, table = [], [], []
+    rows, problems, table, spelled, spelling_only = [], [], [], [], []
+    seen = set()
+    kinds = {}
     n_flags = flag_follow = 0
     try:
         for mid in models:
@@ -300,7 +379,14 @@ def main():
                 rows.append((mid, 0, 0, 0, 0, 0, SINGLE_FORM[mid]))
                 continue
             nat = tma_oracle.Model(a.ref, mid)
+            if a.plant.startswith(mid + ':'):
+                met = nat.metrics[a.plant.split(':', 1)[1]]
+                met.code = compile('(%s) * 1.01' % met.source, met.name + '.planted', 'eval')
             prf = PerfForm(a.ref, mid)
+            # perf's form read with its own spellings, as this step did
+            # before harmonising: only to count what harmonising settles
+            raw = PerfForm(a.ref, mid, harmonise=False)
+            spelled += [(mid, p, n, rule) for p, (n, rule) in sorted(prf.harmonised.items())]
             nkeys = {key(n): n for n in nat.metrics}
             pkeys = {key(n): n for n in prf.metrics if prf.metrics[n].kind != 'helper'}
             both = sorted(set(nkeys) & set(pkeys))
@@ -319,8 +405,8 @@ def main():
                 c['constants']['CORE_WIDE'] = 1
                 cases.append(c)
             cases += vector_cases(a.vectors, mid)
-            # the perf form reads events the native one spells otherwise or
-            # does not read: the same machine state for both
+            # the perf form reads events the native one does not read (after
+            # harmonising, really other events): the same machine state for both
             for c in cases:
                 for e in sorted(ev - {'TSC', 'duration_time'}):
                     c['counts'].setdefault(e, rng.randrange(10 ** 5, 10 ** 9))
@@ -332,19 +418,27 @@ def main():
                     c['counts'].setdefault('TSC', k['SYSTEM_TSC_FREQ'])
                 if k.get('DURATIONTIMEINMILLISECONDS'):
                     c['counts'].setdefault('duration_time', round(k['DURATIONTIMEINMILLISECONDS'] * 1e6))
+            raw_ev, _ = raw.inputs()
+            raw_counts = []
+            for c in cases:
+                rc = dict(c['counts'])
+                for e in sorted(raw_ev - set(rc) - {'TSC', 'duration_time'}):
+                    rc[e] = raw_rng.randrange(10 ** 5, 10 ** 9)
+                raw_counts.append(rc)
             need_bt = any(m == mid for (m, _) in corr)
             bt = baretop_values(a.host, os.path.join(work, mid), cases) if need_bt else None
             fix, changed = fixed_native(a.ref, mid, work)
             mine = {n for (m, n) in corr if m == mid}
             for n in sorted(changed ^ mine):
-                problems.append('%s %s: %s' % (mid, n, 'the cap defect is in its text but baretop does not '
-                                                'correct it' if n in changed else 'baretop corrects it but '
-                                                'its text has no cap defect'))
-            differ, lit_differ, bt_bad = {}, {}, {}
+                problems.append('%s %s: %s' % (mid, n, 'a defect forms.py finds in its text (cap or phantom '
+                                                'node) that baretop does not correct' if n in changed else
+                                                'baretop corrects it but forms.py finds no defect in its text'))
+            differ, lit_differ, bt_bad, raw_differ = {}, {}, {}, set()
             for ci, c in enumerate(cases):
                 rn = nat.evaluate(c['counts'], c['retire_latency'], c['constants'])
                 rf = fix.evaluate(c['counts'], c['retire_latency'], c['constants']) if changed else rn
                 rp = prf.evaluate(c['counts'], c['retire_latency'], c['constants'])
+                rr = raw.evaluate(raw_counts[ci], c['retire_latency'], c['constants'])
                 here = set()
                 for k in both:
                     vn, vf, vp = rn[nkeys[k]][0], rf[nkeys[k]][0], rp[pkeys[k]][0]
@@ -353,6 +447,8 @@ def main():
                         here.add(k)
                     if not close(vn, vp):
                         lit_differ.setdefault(k, []).append(ci)
+                    if not close(vn, rr[pkeys[k]][0]):
+                        raw_differ.add(k)
                 # flags: where the values agree, the thresholds must too, or
                 # read a node whose value differs on this case
                 for k in both:
@@ -374,53 +470,76 @@ def main():
             for n, (ci, vb, vf) in sorted(bt_bad.items()):
                 problems.append('%s %s: corrected, but baretop gives %r where the corrected native text gives %r '
                                 '(case %s)' % (mid, n, vb, vf, cases[ci].get('case')))
+            spelling_only += [(mid, nkeys[k]) for k in sorted(raw_differ) if k not in lit_differ]
             n_corr = n_int = 0
             for k in both:
                 name = nkeys[k]
-                if name not in mine:
+                lst = differ.get(k, [])
+                if name not in mine and not lst:
                     continue
-                rest = differ.get(k, [])
                 ni, pi = inputs_of(nat, nkeys[k]), inputs_of(prf, pkeys[k])
-                why = explain(mid, name, rest, cases, ni, pi) if rest else ''
-                if rest and not why:
-                    ci, vf, vp = rest[0]
-                    problems.append('%s %s: corrected native %r, perf %r on %d of %d cases (first: %s)'
-                                    % (mid, name, vf, vp, len(rest), len(cases), cases[ci].get('case')))
-                n_corr += 1
-                table.append((mid, name, len(lit_differ.get(k, [])), len(cases),
-                              'CORRECTED (%s); corrected text = perf form on every case%s'
-                              % (corr[(mid, name)], '' if not rest else ' but %d: %s' % (len(rest), why))))
-            for k, lst in sorted(differ.items()):
-                name = nkeys[k]
+                used, bad = explain(intended.get((mid, name), []), lst, cases, ni, pi) if lst else ([], None)
+                for u in used or []:
+                    seen.add((mid, name, u[2]))
+                if bad is not None:
+                    ci = bad
+                    vf, vp = [(x[1], x[2]) for x in lst if x[0] == ci][0]
+                    problems.append('%s %s: %s %r, perf %r on %d of %d cases (first unexplained: %s): no row '
+                                    'of tests/oracle/intended.tsv explains it'
+                                    % (mid, name, 'corrected native' if name in mine else 'native', vf, vp,
+                                       len(lst), len(cases), cases[ci].get('case')))
+                    used = [('UNEXPLAINED', '-', 0)]
+                why = '; '.join('%s: %s' % (u[0], u[1]) for u in used)
                 if name in mine:
-                    continue
-                ni, pi = inputs_of(nat, nkeys[k]), inputs_of(prf, pkeys[k])
-                why = explain(mid, name, lst, cases, ni, pi)
-                if why:
-                    n_int += 1
-                    table.append((mid, name, len(lst), len(cases), 'intended: ' + why))
-                    continue
-                ci, vn, vp = lst[0]
-                problems.append('%s %s: native %r, perf %r on %d of %d cases (first: %s) -- neither '
-                                'corrected nor an intended difference' % (mid, name, vn, vp, len(lst),
-                                                                         len(cases), cases[ci].get('case')))
+                    n_corr += 1
+                    table.append((mid, name, len(lit_differ.get(k, [])), len(cases),
+                                  'CORRECTED (%s); corrected text = perf form on every case%s'
+                                  % (corr[(mid, name)], '' if not lst else ' but %d: %s' % (len(lst), why))))
+                else:
+                    table.append((mid, name, len(lst), len(cases), why))
+                    if bad is None:
+                        n_int += 1
+                        for u in used:
+                            kinds[u[0]] = kinds.get(u[0], 0) + 1
             agree = len([k for k in both if k not in differ and nkeys[k] not in mine])
             rows.append((mid, len(both), len(cases), agree, n_corr, n_int, ''))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    for (mid, node), lst in sorted(intended.items()):
+        if mid not in models:
+            continue
+        for kind, reason, no in lst:
+            if (mid, node, no) in seen:
+                continue
+            if kind in ALWAYS:
+                problems.append('%s %s: tests/oracle/intended.tsv:%d (%s) explains a difference the forms do not '
+                                'have any more' % (mid, node, no, kind))
+            else:
+                table.append((mid, node, 0, 0, 'not seen on these cases (%s, line %d)' % (kind, no)))
     print('%-8s %6s %6s %6s %9s %8s  %s' % ('model', 'nodes', 'cases', 'agree', 'corrected', 'intended', 'note'))
     for r in rows:
         print('%-8s %6d %6d %6d %9d %8d  %s' % r)
     print()
-    print('disagreements (model, node, cases that differ / cases, what):')
+    print('spellings harmonised (model, perf form, native form, rule: tests/oracle/spellings.py):')
+    for t in spelled:
+        print('  %-8s %-50s = %-48s %s' % t)
+    print()
+    print('nodes that differed only in spelling (agree once harmonised): %d' % len(spelling_only))
+    for mid, name in spelling_only:
+        print('  %-8s %s' % (mid, name))
+    print()
+    print('disagreements (model, node, cases that differ / cases, kind: reason from tests/oracle/intended.tsv):')
     for t in table:
         print('  %-8s %-34s %3d/%-3d %s' % t)
     for p in problems:
         print('FAIL', p)
     tot = [sum(r[i] for r in rows) for i in (1, 3, 4, 5)]
     print('forms: %d models, %d with two published forms, %d nodes compared, %d agree on every case, '
-          '%d corrected by baretop, %d intended differences, %d unexplained'
-          % (len(rows), sum(1 for r in rows if r[1]), tot[0], tot[1], tot[2], tot[3], len(problems)))
+          '%d corrected by baretop, %d intended differences (%s), %d unexplained'
+          % (len(rows), sum(1 for r in rows if r[1]), tot[0], tot[1], tot[2], tot[3],
+             ', '.join('%s %d' % kv for kv in sorted(kinds.items())) or 'none', len(problems)))
+    print('forms: %d spellings harmonised; %d nodes differed only in spelling and agree once harmonised'
+          % (len(spelled), len(spelling_only)))
     print('forms: %d threshold flags compared where the values agree; %d differ, each reading a node '
           'whose value differs on that case' % (n_flags, flag_follow))
     if sum(1 for r in rows if r[1]) == 0 or tot[0] == 0:
@@ -455,27 +574,31 @@ def inputs_of(model, name, seen=None):
     return out
 
 
-def rp_cache(prf, c, name):
-    k = (prf.id, id(c))
-    if k not in _rp:
-        _rp[k] = prf.evaluate(c['counts'], c['retire_latency'], c['constants'])
-    return _rp[k][name][0]
+def accepts(kind, c, ni, pi):
+    """Whether a row of this kind explains a difference on case c."""
+    if kind == 'tma-release':
+        return ni != pi
+    if kind == 'retire-latency':
+        lat = {i[2:] for i in ni | pi if i.startswith('R:')}
+        return bool(lat - set(c['retire_latency']))
+    if kind == 'cancellation':
+        return c.get('kind') == 'random:mixed'
+    if kind == 'recording':
+        return not c['constants'].get('DURATIONTIMEINMILLISECONDS')
+    return True
 
 
-def explain(mid, name, lst, cases, ni, pi):
-    """Why the forms differ on these cases, or None: a listed intended
-    difference, a latency the case does not give, or another method."""
-    for models, node, reason, when in INTENDED:
-        if mid in models and node == name and all(when(cases[ci]) for ci, _, _ in lst):
-            return reason
-    lat = {i[2:] for i in ni | pi if i.startswith('R:')}
-    if lat and all(lat - set(cases[ci]['retire_latency']) for ci, _, _ in lst):
-        return ('retire latency not measured: native falls back to its published cost (rl >= 0 test), '
-                'perf\'s conversion has no such test (perf gives @R itself)')
-    if ni != pi:
-        return 'another method: the forms read other inputs (native only: %s; perf only: %s)' % (
-            ', '.join(sorted(ni - pi)[:3]) or '-', ', '.join(sorted(pi - ni)[:3]) or '-')
-    return None
+def explain(rows, lst, cases, ni, pi):
+    """The rows that explain every differing case of lst (each case by one
+    of them), or None with the first case none explains."""
+    used = []
+    for ci, _, _ in lst:
+        hit = [r for r in rows if accepts(r[0], cases[ci], ni, pi)]
+        if not hit:
+            return None, ci
+        if hit[0] not in used:
+            used.append(hit[0])
+    return used, None
 
 
 if __name__ == '__main__':

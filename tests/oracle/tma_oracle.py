@@ -164,6 +164,7 @@ class Model:
                 names[c['Alias']] = consts.get(c['Name'], 'C[%r]' % c['Name'])
             f = m['Formula'].replace('> =', '>=').replace('< =', '<=').replace('#NA', 'NA()')
             f = re.sub(r'\b[a-z][a-z_]*\b', lambda x: names.get(x.group(0), x.group(0)), f)
+            met.source = f
             met.code = compile(f, name, 'eval')
             t = (m.get('Threshold') or {}).get('Formula')
             if t:

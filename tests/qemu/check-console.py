@@ -25,7 +25,10 @@ import json, re, sys
 ESC = re.compile(r'\x1b\[[0-9;=?]*[A-Za-z]')
 PATH_ATTR = '\x1b[1m\x1b[31m\x1b[40m'
 FLAG_ATTR = '\x1b[1m\x1b[33m\x1b[40m'
-ROW = re.compile(r'^  (\d)\s+(\S+)\s+(-?[0-9.e+]+%|n/a|missing)(?:\s+(\*|<==))?(?:\s+([0-9.]+))?$')
+# level, name, value, [R: the retire latency it rests on,] [mark,] [CPI share]
+ROW = re.compile(r'^  (\d)\s+(\S+)\s+(-?[0-9.e+]+%|n/a|missing)(?: (?P<lat>[mgfpc]))?(?:\s+(?P<mark>\*|<==))?'
+                 r'(?:\s+([0-9.]+))?$')
+LATENCY_TAG = {'measured': 'm', 'given': 'g', 'file': 'f', 'published': 'p', 'cap': 'c'}
 BAR = re.compile(r'^  (\S+)\s+([#.]{40})\s+(-?[0-9.e+]+%|n/a|missing)(?:\s+(\*|<==))?$')
 PROGRESS = re.compile(r'^workload (\d+) of (\d+) (\S+?)(?:, level (\d+) group (\d+) of (\d+))?'
                       r'(?:, (?:time left unknown yet|.* left))?\s*$')
@@ -130,7 +133,10 @@ def check(serial, console, results):
         want = 'path' if on_path else 'flag' if flagged else 'normal'
         got = 'path' if lead.endswith(PATH_ATTR) else 'flag' if lead.endswith(FLAG_ATTR) else \
               'normal' if (not lead or '\x1b[31m' not in lead and '\x1b[33m' not in lead) else 'other'
-        mark = m.group(4) or ''
+        mark = m.group('mark') or ''
+        lat = LATENCY_TAG.get(tree['nodes'][name].get('latency'))
+        if (m.group('lat') or None) != lat:
+            errors.append(f'{wl[wi]["name"]}: {name} shows R {m.group("lat")!r}, the results say {lat!r}')
         if got != want:
             errors.append(f'{wl[wi]["name"]}: {name} is shown {got} ({lead!r}), '
                           f'the results say {want}')

@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~8s
-# No impossible node passes unseen. The expectations come from Intel's files,
-# not from baretop's output:
+# tier: host ~20s
+# No impossible node passes unseen, and no stand-in latency unsaid. The
+# expectations come from Intel's and pmu-tools' files, not from baretop's
+# output:
 #   - which LNL P-core tree nodes multiply by a retire latency with no
 #     fallback for it: the formulas of
 #     ../shared/reference/intel/LNL/metrics/lunarlake_metrics_lioncove_core.json
 #     whose "Events" carry a ":retire_latency" event and whose formula has
 #     no "if ... >= 0 else" around it (read here by a small parser of that
 #     file); a run of branch-mispredict on the simulated Lunar Lake P-core
-#     (nothing measures retire latencies yet) must show each of them at
-#     level <= 6 as not measured (state not_measured, value null, the
-#     latency named) in the results file, the console, report text/CSV/HTML
-#     and diff, never as a number; no node with a value is outside [0, 1]
-#     beyond the fraction rule's tolerance, and the fraction rules of those
-#     nodes are not applicable with the reason "no retire latency";
+#     with --no-pebs --no-default-retire-latency (no latency measured, no
+#     published mean) must show each of them at level <= 6 as not measured
+#     (state not_measured, value null, the latency named) in the results
+#     file, the console, report text/CSV/HTML and diff, never as a number;
+#     no node with a value is outside [0, 1] beyond the fraction rule's
+#     tolerance, and the fraction rules of those nodes are not applicable
+#     with the reason "no retire latency";
+#   - without --no-default-retire-latency the same nodes have a value that
+#     rests on pmu-tools' published means (lnl-retlat.json, toplev's
+#     default), and each says so: latency "published" in the results, R "p"
+#     on the console, "rests on a published mean" in the report's text and
+#     HTML, counted in each one's summary line;
+#   - ptr-chase-l3 --no-pebs on the LNL, MTL and ARL P-cores: L3_Hit_Latency
+#     with the published mean equals toplev's formula (pmu-tools
+#     lnl_lnc_ratios.py / mtl_rwc_ratios.py, class L3_Hit_Latency) computed
+#     here from the same counts and pmu-tools' MEAN typed below; with
+#     --no-default-retire-latency it equals the native formula's cap,
+#     computed here too; both runs mark the node (p, c);
+#   - the published means are pmu-tools': on the shared LNL and ARL vectors
+#     without latencies (034), replay --default-retire-latency gives every
+#     node whose formula reads one the value pmu-tools gave it with its own
+#     default latencies (the vector's oracle_p);
 #   - an injected miscount (--sim-miscount IDQ.MS_UOPS:scale=1.15 on SKL
 #     denormal-assist) makes Few_Uops_Instructions (Intel: Heavy_Operations
 #     minus Microcode_Sequencer, which IDQ.MS_UOPS feeds) a few percent
@@ -32,7 +49,8 @@ ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 
 build/baretop-host run --sim=LNL-LNC --quick -w branch-mispredict --level 6 --no-pebs \
-  --results-dir "$work/lnl" >"$work/lnl.txt" 2>&1 || { bad "LNL run"; tail "$work/lnl.txt"; exit 1; }
+  --no-default-retire-latency --results-dir "$work/lnl" >"$work/lnl.txt" 2>&1 ||
+  { bad "LNL run"; tail "$work/lnl.txt"; exit 1; }
 res=$(ls "$work"/lnl/*.json | tail -1)
 python3 - "$lnl" "$res" "$work/lnl.txt" <<'PY' || fail=1
 import json, re, sys
@@ -108,6 +126,68 @@ print(f"ok   LNL-LNC branch-mispredict: the {len(shown)} nodes Intel's formulas 
       f"no valued node outside [0, 1]; their fraction rules not applicable (no retire latency)")
 PY
 
+# The same run with the published means (the default): the nodes above have
+# a value, and every node resting on a latency says which kind, everywhere.
+build/baretop-host run --sim=LNL-LNC --quick -w branch-mispredict --level 6 --no-pebs \
+  --results-dir "$work/lnlp" >"$work/lnlp.txt" 2>&1 || { bad "LNL run (published)"; tail "$work/lnlp.txt"; }
+resp=$(ls "$work"/lnlp/*.json | tail -1)
+build/baretop-host report "$resp" >"$work/repp.txt" 2>&1
+build/baretop-host report "$resp" --html "$work/repp.html" >/dev/null 2>&1
+python3 - "$lnl" "$resp" "$work/lnlp.txt" "$work/repp.txt" "$work/repp.html" <<'PY' || fail=1
+import json, re, sys
+vendor, res, console, rtxt, rhtml = sys.argv[1:6]
+metrics = json.load(open(vendor))["Metrics"]
+# every tree node whose formula reads a ":retire_latency" event (Intel's file)
+reads = {m["MetricName"] for m in metrics if m.get("Category") == "TMA"
+         and any(e["Name"].endswith(":retire_latency") for e in m.get("Events", []))}
+c = json.load(open(res))["run"]["workloads"][0]["counted"]
+nodes, err = c["tree"]["nodes"], []
+counts = {k: v["median"] for k, v in c["events"].items()}
+pub = [k for k, v in c["retire_latency"].items() if v["source"] == "published"]
+if len(pub) != len(c["retire_latency"]) or not pub:
+    err.append(f"{len(pub)} of {len(c['retire_latency'])} inputs published")
+marked = {k for k, n in nodes.items() if n.get("kind") == "tree" and n.get("latency")}
+nm = [k for k, n in nodes.items() if n.get("state") == "not_measured"]
+if nm:
+    err.append(f"not measured although every latency has a published mean: {nm}")
+valued = {k for k, n in nodes.items() if n.get("kind") == "tree" and k in reads
+          and isinstance(n.get("value"), (int, float))}
+if not valued:
+    err.append("no tree node that reads a latency has a value")
+if marked - reads:
+    err.append(f"marked, but Intel's formula reads no retire latency: {sorted(marked - reads)}")
+if {nodes[k].get("latency") for k in marked} != {"published"}:
+    err.append(f"latency kinds {sorted({nodes[k].get('latency') for k in marked})}, expected published")
+# a node reading a latency of an event that occurred rests on it
+for k in valued:
+    m = next(x for x in metrics if x["MetricName"] == k)
+    evs = {e["Name"].split(":")[0] for e in m["Events"] if e["Name"].endswith(":retire_latency")}
+    if any(counts.get(e, 0) > 0 for e in evs) and nodes[k].get("latency") != "published":
+        err.append(f"{k}: its latencies' events occurred, latency {nodes[k].get('latency')}")
+n_pub = c["tree"]["latency_nodes"]["published"]
+if n_pub != len(marked):
+    err.append(f"latency_nodes.published {n_pub}, {len(marked)} nodes marked")
+con = re.sub(r"\n {4}(?=\S)", " ", open(console).read())
+for k in marked:
+    if not re.search(rf"^\s+\d\s+{k}\s+\S+%? p\b", con, re.M):
+        err.append(f"console: {k} without R p")
+summary = f"tree nodes resting on retire latencies: {n_pub}: {n_pub} published mean (p)"
+for what, text in (("console", con), ("report text", open(rtxt).read()), ("report HTML", open(rhtml).read())):
+    if summary not in re.sub(r"\s+", " ", text):
+        err.append(f"{what}: no summary '{summary}'")
+txt = open(rtxt).read()
+for k in marked:
+    if not re.search(rf"^\s+\d\s+{k}\s.*\n\s+rests on a published mean retire latency", txt, re.M):
+        err.append(f"report text: {k} does not say it rests on a published mean")
+if open(rhtml).read().count("rests on a published mean retire latency") != len(marked):
+    err.append("report HTML: not every marked node says it rests on a published mean")
+if err:
+    print("FAIL " + "\nFAIL ".join(err[:12])); sys.exit(1)
+print(f"ok   LNL-LNC published means (pmu-tools lnl-retlat.json): no node not measured; the "
+      f"{n_pub} tree nodes reading a latency marked published in JSON, console (R p), report "
+      f"text and HTML, each summary line counting {n_pub}")
+PY
+
 # the pages and diff show the state, not a number
 build/baretop-host report "$res" >"$work/rep.txt" 2>&1
 build/baretop-host report "$res" --csv "$work/rep.csv" >/dev/null 2>&1
@@ -142,9 +222,11 @@ fi
 # here): no node is not measured; Ret_Mispredicts is Intel's formula
 # a * b / c = BR_MISP_RETIRED.RET_COST * 10 / CPU_CLK_UNHALTED.THREAD over
 # the results file's own counts; each input says source "file"; the report
-# pages list them. GNR: each input Intel publishes is "published" with the
-# MEAN of graniterapids_retire_latency.json, a file does not override it,
-# and the ones it does not publish come from the file.
+# pages list them. GNR: the file comes before the published means (a user's
+# own measurement beats a stand-in): the inputs it gives, published or not,
+# are "file"; every other input Intel publishes is "published" with the
+# MEAN of graniterapids_retire_latency.json. BR_MISP_RETIRED.RET_COST, which
+# Intel's file lists but no GNR formula reads, is accepted and unused.
 python3 - "$lnl" "$work/lnl-rl.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); m = m["Metrics"] if isinstance(m, dict) else m
@@ -187,29 +269,143 @@ print(f"ok   LNL-LNC --retire-latency-file: 27 inputs source file (10, min 1, ma
 PY
 gnr=$ref/intel/GNR/metrics/graniterapids_retire_latency.json
 if [ -f "$gnr" ]; then
-  echo '{"BR_MISP_RETIRED.RET_COST": 1, "MEM_INST_RETIRED.STLB_MISS_LOADS": 7, "MEM_INST_RETIRED.STLB_MISS_STORES": 8}' >"$work/gnr-rl.json"
+  echo '{"BR_MISP_RETIRED.RET_COST": 1, "MEM_INST_RETIRED.STLB_MISS_LOADS": 7, "MEM_INST_RETIRED.STLB_MISS_STORES": 8,
+         "MEM_LOAD_RETIRED.L3_HIT": 5}' >"$work/gnr-rl.json"
   build/baretop-host run --sim=GNR --quick -w branch-mispredict --level 6 --no-pebs \
     --retire-latency-file "$work/gnr-rl.json" --results-dir "$work/gnr" >"$work/gnr.txt" 2>&1
   python3 - "$(ls "$work"/gnr/*.json | tail -1)" "$gnr" <<'PY' || fail=1
 import json, sys
 c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]
 pub = json.load(open(sys.argv[2]))["Data"]
-file = {"MEM_INST_RETIRED.STLB_MISS_LOADS": 7, "MEM_INST_RETIRED.STLB_MISS_STORES": 8}
+file = {"MEM_INST_RETIRED.STLB_MISS_LOADS": 7, "MEM_INST_RETIRED.STLB_MISS_STORES": 8,
+        "MEM_LOAD_RETIRED.L3_HIT": 5}
 err = []
+if "MEM_LOAD_RETIRED.L3_HIT" not in pub:
+    err.append("Intel publishes no MEM_LOAD_RETIRED.L3_HIT: the test needs another input")
 for k, v in c["retire_latency"].items():
-    if k in pub:
-        if v["source"] != "published" or v["mean"] != pub[k]["MEAN"]:
-            err.append(f"{k}: {v}, expected published {pub[k]['MEAN']}")
-    elif k in file:
+    if k in file:
         if v["source"] != "file" or v["mean"] != file[k]:
             err.append(f"{k}: {v}, expected file {file[k]}")
+    elif k in pub:
+        if v["source"] != "published" or v["mean"] != pub[k]["MEAN"]:
+            err.append(f"{k}: {v}, expected published {pub[k]['MEAN']}")
     elif v["source"] != "not_measured":
         err.append(f"{k}: {v}")
 if err: print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
 n = sum(v["source"] == "published" for v in c["retire_latency"].values())
-print(f"ok   GNR: {n} inputs published (graniterapids_retire_latency.json MEAN, not overridden by "
-      f"the file), {sum(v['source'] == 'file' for v in c['retire_latency'].values())} Intel does not "
-      f"publish from the file")
+print(f"ok   GNR: {sum(v['source'] == 'file' for v in c['retire_latency'].values())} inputs from the "
+      f"file (one of them published: the file comes first), {n} published "
+      f"(graniterapids_retire_latency.json MEAN)")
+PY
+fi
+
+# ptr-chase-l3 without timed PEBS on the LNL, MTL and ARL P-cores (SIMULATED;
+# steps=200000: the same loads per step as the default 4 million, a twentieth
+# of the time; drill-down reaches L3_Hit_Latency, on the bottleneck path):
+# L3_Hit_Latency with the published mean, against toplev's formula by hand
+# (pmu-tools lnl_lnc_ratios.py and mtl_rwc_ratios.py, class L3_Hit_Latency:
+#   L3_HIT * min(EV("MEM_LOAD_RETIRED.L3_HIT", 999), Mem_XSNP_None_Cost -
+#   Mem_L2_Hit_Cost) * FB_Factor / CLKS, Mem_XSNP_None_Cost = 12 F,
+#   Mem_L2_Hit_Cost = 3 F, F = CLKS / REF_TSC * TSC / 1e9 / seconds,
+#   FB_Factor = 1 + FB_HIT / L1_MISS / 2; EV(..., 999) = the MEAN of its
+#   <cpu>-retlat.json, toplev.py lookup_retlat; ARL takes lnl_lnc_ratios with
+#   its own arl-retlat.json) and against the native formula's cap (its
+#   `else` branch, a * ((12 F) - (3 F)) as corrected), from each run's own
+#   counts; Linux perf would round the mean to a whole cycle first (intel-
+#   tpebs.c: rint(retirement_latency.mean)).
+for m in LNL-LNC MTL-RWC ARL-LNC; do
+  for mode in published cap; do
+    opt=; [ $mode = cap ] && opt=--no-default-retire-latency
+    build/baretop-host run --sim=$m -w ptr-chase-l3:steps=200000 --no-pebs --reps 1 --warmups 0 $opt \
+      --results-dir "$work/pc-$m-$mode" >"$work/pc-$m-$mode.txt" 2>&1 || bad "$m ptr-chase-l3 ($mode)"
+  done
+done
+python3 - "$work" <<'PY' || fail=1
+import json, glob, re, sys
+w = sys.argv[1]
+# pmu-tools at commit 2568760f (the vectors' oracle_p): MEM_LOAD_RETIRED.L3_HIT "MEAN" of
+# lnl-retlat.json, mtl-retlat.json, arl-retlat.json
+MEAN = {"LNL-LNC": 7.77, "MTL-RWC": 30.22, "ARL-LNC": 18.1}
+err, rows = [], []
+def close(a, b):
+    return a is not None and abs(a - b) <= 1e-9 * max(1e-12, abs(b))
+for m, mean in MEAN.items():
+    got = {}
+    for mode in ("published", "cap"):
+        res = sorted(glob.glob(f"{w}/pc-{m}-{mode}/*.json"))[-1]
+        c = json.load(open(res))["run"]["workloads"][0]["counted"]
+        e = {k: v["median"] for k, v in c["events"].items()}
+        k = c["constants"]
+        f = e["CPU_CLK_UNHALTED.THREAD"] / e["CPU_CLK_UNHALTED.REF_TSC"] * k["SYSTEM_TSC_FREQ"] / 1e9 / \
+            (k["DURATIONTIMEINMILLISECONDS"] / 1000)
+        fb = 1 + e["MEM_LOAD_RETIRED.FB_HIT"] / e["MEM_LOAD_RETIRED.L1_MISS"] / 2
+        l3, clks = e["MEM_LOAD_RETIRED.L3_HIT"], e["CPU_CLK_UNHALTED.THREAD"]
+        node = c["tree"]["nodes"]["L3_Hit_Latency"]
+        want = l3 * (min(mean, 12 * f - 3 * f) if mode == "published" else 12 * f - 3 * f) * fb / clks
+        lat = c["retire_latency"]["MEM_LOAD_RETIRED.L3_HIT"]
+        if mode == "published" and (lat["source"] != "published" or lat["mean"] != mean):
+            err.append(f"{m}: MEM_LOAD_RETIRED.L3_HIT:R {lat}, expected published {mean}")
+        if not close(node["value"], want):
+            err.append(f"{m} {mode}: L3_Hit_Latency {node['value']}, by hand {want}")
+        if node.get("latency") != mode:
+            err.append(f"{m} {mode}: L3_Hit_Latency latency {node.get('latency')}")
+        con = re.sub(r"\n {4}(?=\S)", " ", open(f"{w}/pc-{m}-{mode}.txt").read())
+        tag = "p" if mode == "published" else "c"
+        if not re.search(rf"^\s+4\s+L3_Hit_Latency\s+[0-9.]+% {tag}\b", con, re.M):
+            err.append(f"{m} {mode}: the console does not show L3_Hit_Latency with R {tag}")
+        got[mode] = (node["value"], want, f, l3)
+    (pv, toplev, f, l3), (cv, cap, _, _) = got["published"], got["cap"]
+    rows.append(f"{m}: L3_HIT {l3:.0f}, F {f:.3f} GHz, MEAN {mean} vs cap {9 * f:.2f} cycles: "
+                f"published {pv * 100:.2f} % = toplev {toplev * 100:.2f} %, cap {cv * 100:.2f} % = by hand "
+                f"{cap * 100:.2f} %")
+if err:
+    print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
+print("ok   ptr-chase-l3 --no-pebs (SIMULATED), L3_Hit_Latency marked p / c:")
+for r in rows:
+    print("       " + r)
+PY
+
+# The published means are pmu-tools' own: on the shared LNL and ARL vectors
+# without latencies (034, "no_retire_latency"), the vector's oracle_p is
+# pmu-tools with its default <cpu>-retlat.json; replay
+# --default-retire-latency must give every node that reads a latency and
+# whose value pmu-tools and the native text compute alike (where the
+# latencies are not given both fall back to the same form) pmu-tools'
+# value. GNR's vector does not apply: its published means are Intel's,
+# pmu-tools has its own gnr-retlat.json.
+vec=$ref/../testdata/tma
+if [ -d "$vec" ]; then
+  for m in LNL-LNC ARL-LNC; do
+    build/baretop-host replay --json --default-retire-latency --out-dir "$work/v034" --base "$vec" \
+      "$vec/$m/034.json" >/dev/null 2>&1
+  done
+  python3 - "$vec" "$work/v034" "$lnl" <<'PY' || fail=1
+import json, sys
+vec, out, lnl = sys.argv[1:4]
+metrics = json.load(open(lnl))["Metrics"]
+reads = {m["MetricName"] for m in metrics if m.get("Category") == "TMA"
+         and any(e["Name"].endswith(":retire_latency") for e in m.get("Events", []))}
+err, n = [], {}
+for m in ("LNL-LNC", "ARL-LNC"):
+    c = json.load(open(f"{vec}/{m}/034.json"))
+    o = json.load(open(f"{out}/{m}/034.json"))
+    if "no_retire_latency" not in c["kind"] or c.get("retire_latency"):
+        err.append(f"{m}/034: not a vector without latencies ({c['kind']})"); continue
+    n[m] = 0
+    for k in sorted(reads):
+        mine, p = o["values"].get(k), c["oracle_p"].get(k)
+        if mine is None or p is None or o["nodes"][k].get("latency") != "published":
+            continue
+        n[m] += 1
+        if abs(mine - p) > 1e-9 * max(1e-12, abs(p)):
+            err.append(f"{m} {k}: baretop {mine}, pmu-tools with its default latencies {p}")
+    if not n[m]:
+        err.append(f"{m}: no node to compare")
+if err:
+    print("FAIL " + "\nFAIL ".join(err)); sys.exit(1)
+print(f"ok   published means = pmu-tools' defaults: on vector 034 without latencies, "
+      f"{n['LNL-LNC']} LNL-LNC and {n['ARL-LNC']} ARL-LNC nodes reading one equal pmu-tools' values "
+      f"(oracle_p, pmu-tools 2568760f with lnl-/arl-retlat.json)")
 PY
 fi
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~15s
+# tier: host ~17s
 # No broken counter on the bottleneck path, and a path that stops where
 # measurement stopped (SIMULATED PMU throughout):
 #  - SPR, general counter 1 stuck (it counts MEMORY_ACTIVITY.STALLS_L2_MISS
@@ -16,6 +16,15 @@
 #    has a value; the console's CPI stack line has a number or "n/a (why)"
 #    for each path node it names; the toplev CSV export has no row deeper
 #    than the run measured, '<==' on the path's last node.
+#  - replay untrusts as run does: the stuck run's counts (`counts`) replayed
+#    give the same untrusted nodes with the same verdicts and the same path;
+#  - SPR with RDPMC reading a general counter for the fixed ones
+#    (--sim-defect=rdpmc-fixed-gp, --no-health-check): TOPDOWN.SLOTS reads
+#    0 while the PERF_METRICS fields (shares of the slots, SDM 21.3.9.3)
+#    are not; the slots rule is violated and every level-1 node is
+#    untrusted, none on the path, in the run and in its replay; the same
+#    counts with the cycles > 0 (the IPC rule then holds) too, where the
+#    replay before it put Backend_Bound on the path;
 #  - every output (console, results file, report text/HTML/CSV, toplev CSV,
 #    perf JSON) of a few presets' runs is free of nan, inf, a negative zero
 #    ("-0.00", "-0.0000", JSON -0).
@@ -35,6 +44,7 @@ run() {
 }
 
 run stuck --sim=spr --sim-defect stuck-counter:1 -w multiply1:n=64 --level 3 --no-health-check
+run slots --sim=spr --sim-defect=rdpmc-fixed-gp -w multiply1:n=64 --no-health-check
 run clean --sim=spr -w multiply1:n=64 --level 3 --no-health-check
 run skl3 --sim=skl -w multiply2:n=64 --level 3
 run gnr3 --sim=GNR -w multiply2:n=64 --level 3 --no-pebs
@@ -115,6 +125,60 @@ doc, txt, rc = load("gnrdd")
 flat = " ".join(txt.split())
 check("n/a (L3_Bound's stack is split among all its children or none" in flat,
       "GNR --no-pebs ptr-chase-l3: L3_Hit_Latency's CPI share is 'n/a (L3_Bound's stack is split ...)'")
+PY
+
+# replay untrusts as run does: the recordings of the stuck and slots runs,
+# and the slots one with its cycles and instructions counted
+for name in stuck slots; do
+  "$bin" counts "$(ls "$work/$name"/*.json | tail -1)" --out-dir "$work/$name.cnt" >/dev/null &&
+    "$bin" replay --json --out-dir "$work/$name.rep" --base "$work/$name.cnt" "$work/$name.cnt"/*.json \
+      >/dev/null 2>&1 || { echo "FAIL replay $name"; fail=1; }
+done
+python3 - "$work" "$bin" <<'PY' || fail=1
+import glob, json, os, subprocess, sys
+work, binary = sys.argv[1:3]
+bad = 0
+def check(ok, msg):
+    global bad
+    print(("ok   " if ok else "FAIL ") + msg)
+    bad |= not ok
+def run_tree(name):
+    d = os.path.join(work, name)
+    doc = json.load(open(sorted(glob.glob(d + "/*.json"))[-1]))
+    return doc["run"]["workloads"][0]["counted"]["tree"]
+def replay_tree(name):
+    return json.load(open(sorted(glob.glob(os.path.join(work, name + ".rep", "*.json")))[-1]))
+def untrusted(t):
+    return {k: (v["untrusted"]["event"], v["untrusted"]["verdict"]) for k, v in t["nodes"].items()
+            if "untrusted" in v}
+for name in ("stuck", "slots"):
+    a, b = run_tree(name), replay_tree(name)
+    ua, ub = untrusted(a), untrusted(b)
+    check(ua and ua == ub and a["bottleneck_path"] == b["bottleneck_path"],
+          f"{name}: replay untrusts as run does: {len(ub)} nodes ({len(ua)} in the run), path "
+          f"{' > '.join(b['bottleneck_path']) or '(none)'} (run: {' > '.join(a['bottleneck_path']) or '(none)'})")
+l1 = ("Frontend_Bound", "Bad_Speculation", "Backend_Bound", "Retiring")
+for name, t in (("slots run", run_tree("slots")), ("slots replay", replay_tree("slots"))):
+    u = untrusted(t)
+    check(all(x in u and u[x][1] == "RULE" for x in l1) and not set(t["bottleneck_path"]) & set(l1),
+          f"{name}: TOPDOWN.SLOTS 0: every level-1 node untrusted ({ {x: u.get(x, ('-',))[0] for x in l1} }), "
+          f"path {t['bottleneck_path'] or '(none)'}")
+# the same recording with its cycles and instructions counted: only the
+# slots rule can tell
+cnt = sorted(glob.glob(os.path.join(work, "slots.cnt", "*.json")))[-1]
+c = json.load(open(cnt))
+c["counts"]["CPU_CLK_UNHALTED.THREAD"] = 4 * 10 ** 7
+c["counts"]["INST_RETIRED.ANY"] = 2 * 10 ** 7
+json.dump(c, open(os.path.join(work, "slots-cyc.json"), "w"))
+out = subprocess.run([binary, "replay", "--json",
+                      os.path.join(work, "slots-cyc.json")], capture_output=True, text=True)
+t = json.loads(out.stdout)
+viol = [x["kind"] for x in t["consistency"] if x["state"] == "violated"]
+u = untrusted(t)
+check(c["counts"]["TOPDOWN.SLOTS"] == 0 and viol == ["slots_counted"] and all(x in u for x in l1)
+      and not set(t["bottleneck_path"]) & set(l1),
+      f"slots 0, cycles 4e7: violated {viol}, level 1 untrusted, path {t['bottleneck_path'] or '(none)'}")
+sys.exit(bad)
 PY
 
 # exports: nothing deeper than measured, '<==' on the path's last node

@@ -136,6 +136,9 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 		if (p.has_smi_gp)
 			fprintf(out, "every group: general counter %d = SMIs received (0x2B), the "
 				"run's SMI count\n", p.smi_gp);
+		if (p.has_sibling_gp)
+			fprintf(out, "every group: general counters %d, %d = ONE_THREAD_ACTIVE (0x3C/0x02), "
+				"REF_XCLK (0x3C/0x01), the SMT sibling probe\n", p.ota_gp, p.xclk_gp);
 		fprintf(out, "groups: %d, lower bound: %d (alone %d + max(capacity %d, hall %d, msr %d))\n",
 			p.n_groups, p.lower_bound, b->alone, b->capacity, b->hall, b->msr);
 		if (vst != BT_OK)
@@ -160,8 +163,10 @@ static bool sim_caps(const struct bt_sim_config *cfg, struct bt_pmu_caps *ret)
 	return true;
 }
 
-/* The events of `model` up to `level` (0 = all), with SMT on or off. */
-static int model_events(struct bt_model *m, unsigned level, bool smt,
+/* The events of `model` up to `level` (0 = all), with SMT on or off;
+ * with the sibling probe, both branches' (HYPERTHREADING_ON unknown: the
+ * tree decides after counting, app/count.c). */
+static int model_events(struct bt_model *m, unsigned level, bool smt, bool probe,
 			const struct bt_pmu_caps *caps, const struct bt_event **evp, int cap)
 {
 	static uint16_t idx[BT_PLAN_MAX_EVENTS * 4];
@@ -170,7 +175,7 @@ static int model_events(struct bt_model *m, unsigned level, bool smt,
 
 	for (int c = 0; c < BT_CONST_COUNT; c++)
 		constants[c] = __builtin_nan("");
-	constants[BT_C_HYPERTHREADING_ON] = smt ? 1 : 0;
+	constants[BT_C_HYPERTHREADING_ON] = probe ? __builtin_nan("") : smt ? 1 : 0;
 	static struct bt_event gp_twin[BT_PLAN_MAX_EVENTS];
 
 	if (bt_model_event_count(m) > sizeof(idx) / sizeof(idx[0]) ||
@@ -187,7 +192,16 @@ static int model_events(struct bt_model *m, unsigned level, bool smt,
 	return (int)n;
 }
 
-static int plan_model(const char *id, unsigned level, bool smt, bool json, FILE *out)
+/* --sibling-probe: the SMT sibling probe's two counters reserved in every
+ * group (pmu/plan.h sibling_gp) where the PMU would take them, as `run`
+ * plans a part with SMT on whose formulas have SMT branches. */
+static void probe_caps(bool probe, struct bt_pmu_caps *caps)
+{
+	caps->sibling_probe = probe && caps->kind == BT_PMU_INTEL_ARCH && !caps->perf_metrics &&
+			      !(caps->fixed_mask & (1u << 3));
+}
+
+static int plan_model(const char *id, unsigned level, bool smt, bool probe, bool json, FILE *out)
 {
 	struct bt_sim_config cfg;
 	struct bt_pmu_caps caps;
@@ -207,7 +221,8 @@ static int plan_model(const char *id, unsigned level, bool smt, bool json, FILE 
 		bt_model_close(m);
 		return 2;
 	}
-	int n = model_events(m, level, smt, &caps, evp, BT_PLAN_MAX_EVENTS);
+	probe_caps(probe, &caps);
+	int n = model_events(m, level, smt, probe && caps.sibling_probe, &caps, evp, BT_PLAN_MAX_EVENTS);
 	if (n < 0) {
 		fprintf(stderr, "plan: %s: too many events\n", id);
 		bt_model_close(m);
@@ -222,7 +237,7 @@ static int plan_model(const char *id, unsigned level, bool smt, bool json, FILE 
 
 /* Every model at every level: the plan must be valid and have as many
  * groups as the lower bound. Prints one row per model (full depth). */
-static int plan_all_models(bool smt, bool json, FILE *out)
+static int plan_all_models(bool smt, bool probe, bool json, FILE *out)
 {
 	int bad = 0;
 
@@ -253,8 +268,10 @@ static int plan_all_models(bool smt, bool json, FILE *out)
 			continue;
 		}
 		unsigned max = bt_model_max_level(m);
+		probe_caps(probe, &caps);
 		for (unsigned lv = 1; lv <= max; lv++) {
-			int n = model_events(m, lv, smt, &caps, evp, BT_PLAN_MAX_EVENTS);
+			int n = model_events(m, lv, smt, caps.sibling_probe, &caps, evp,
+					     BT_PLAN_MAX_EVENTS);
 			bt_status st = n < 0 ? BT_ERR_FULL
 					     : bt_plan_events(evp, n, &caps, &opts, &scratch, &p);
 			if (st == BT_OK)
@@ -323,6 +340,11 @@ static const struct host_opt opts[] = {
 	{ "cpuid", NULL, HOST_VALUE, "FILE@CPU",
 	  "with --backend=perf: that CPU of a CPUID dump is the one counted\n"
 	  "(its built-in model unless --model)" },
+	{ "sibling-probe", NULL, HOST_FLAG, NULL,
+	  "with --model or --all-models, implies --smt: as `run` plans SMT on\n"
+	  "where the formulas have SMT branches: both branches' events, and\n"
+	  "ONE_THREAD_ACTIVE/REF_XCLK reserved on counters 0 and 3 of every\n"
+	  "group on an Intel PMU without PERF_METRICS" },
 	{ 0 },
 };
 
@@ -347,7 +369,7 @@ static int cmd_plan(int argc, char **argv)
 {
 	const char *file = NULL, *preset = NULL, *model = NULL;
 	const char *json = NULL, *backend = NULL, *kroot = NULL, *cpuid = NULL;
-	bool smt_off = false, smt = false, all = false, level_given = false;
+	bool smt_off = false, smt = false, all = false, level_given = false, probe = false;
 	unsigned level = 0;
 	struct host_args it;
 	const char *v;
@@ -391,6 +413,9 @@ static int cmd_plan(int argc, char **argv)
 		case 10:
 			cpuid = v;
 			break;
+		case 11:
+			probe = smt = true;
+			break;
 		case HOST_ARGS_POSITIONAL:
 			return host_usage_error(&args, "unexpected argument '%s'", v);
 		default:
@@ -421,6 +446,8 @@ static int cmd_plan(int argc, char **argv)
 		return host_usage_error(&args, "one of --model M, --all-models or --events FILE");
 	if (smt && smt_off)
 		return host_usage_error(&args, "--smt and --smt-off together");
+	if (probe && file)
+		return host_usage_error(&args, "--sibling-probe goes with --model or --all-models");
 	if (level_given && !model)
 		return host_usage_error(&args, "--level goes with --model");
 	if (preset && !file)
@@ -448,7 +475,8 @@ static int cmd_plan(int argc, char **argv)
 		struct host_output out;
 		if (!host_output_begin(&out, "plan", json ? json : "-"))
 			return HOST_EXIT_USAGE;
-		int rc = all ? plan_all_models(smt, json, out.f) : plan_model(model, level, smt, json, out.f);
+		int rc = all ? plan_all_models(smt, probe, json, out.f)
+			     : plan_model(model, level, smt, probe, json, out.f);
 		/* a plan that was made (valid or not) is written; an error leaves no file */
 		return host_output_end(&out, rc != 2) ? rc : HOST_EXIT_USAGE;
 	}

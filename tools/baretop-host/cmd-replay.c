@@ -50,7 +50,9 @@ static const struct host_opt replay_opts[] = {
 	  "counts and each violated rule)" },
 	{ "load", NULL, HOST_VALUE, "REFDIR", "load the model from vendor files under REFDIR" },
 	{ "default-retire-latency", NULL, HOST_FLAG, NULL,
-	  "use the vendor's published retire latencies where the file has none" },
+	  "use the published mean retire latencies (as a run does) where neither the\n"
+	  "file nor --retire-latency-file gives one; without it a latency not given\n"
+	  "is not measured (-1), the vectors' definition" },
 	{ "out-dir", NULL, HOST_VALUE, "DIR",
 	  "write each report to DIR/<FILE relative to --base> (made when missing)" },
 	{ "base", NULL, HOST_VALUE, "B", "with --out-dir: the part of each FILE's path not repeated under DIR" },
@@ -68,8 +70,8 @@ static const struct host_opt replay_opts[] = {
 	  "DURATIONTIMEINMILLISECONDS, SOCKET_COUNT, CORES_PER_SOCKET,\n"
 	  "CHAS_PER_SOCKET, NUM_CPUS, CORE_WIDE" },
 	{ "retire-latency-file", NULL, HOST_VALUE, "F",
-	  "then latencies from F (Intel's retire-latency JSON or {EVENT: cycles})\n"
-	  "for those still not given" },
+	  "latencies from F (Intel's retire-latency JSON or {EVENT: cycles}) for those\n"
+	  "the file does not give (before --default-retire-latency's)" },
 	{ 0 },
 };
 
@@ -311,6 +313,38 @@ static bool constant_given(const struct session *s, const char *name)
  * formulas perf ran (SMT on or off) is read from the events it counted
  * (bt_perf_smt_inferred) and said; --constant HYPERTHREADING_ON=N wins.
  */
+/*
+ * As a run does (metrics/rules.h bt_rules_untrust, app/count-run.c): the
+ * nodes reading what a violated rule points at are untrusted, marked in
+ * every output and never on the bottleneck path, which is taken again
+ * without them. NULL when no node is (or without memory: then the tree is
+ * shown as evaluated, and its violated rules say why not to trust it).
+ */
+static const struct bt_untrust *untrust(struct bt_arena *a, struct bt_consistency *cons,
+					 const struct bt_counts *c, struct bt_result *r)
+{
+	const struct bt_model *m = r->model;
+	unsigned nn = bt_model_node_count(m);
+
+	if (!cons->n_violated)
+		return NULL;
+	struct bt_untrust *u = bt_arena_alloc(a, (nn + 1) * sizeof(*u));
+	if (!u)
+		return NULL;
+	memset(u, 0, (nn + 1) * sizeof(*u));
+	if (!bt_rules_untrust(cons, c, r, c->constants, NULL, u, NULL))
+		return NULL;
+	bt_evaluate(m, c, r);
+	bt_consistency_check(cons, c, r);
+	return u;
+}
+
+/* the same result object serves every file of a model: nothing untrusted yet */
+static void trust_all(struct bt_result *r)
+{
+	memset(r->exclude, 0, bt_model_node_count(r->model));
+}
+
 static int replay_perf(struct session *s, const char *file)
 {
 	struct bt_arena a;
@@ -365,12 +399,14 @@ static int replay_perf(struct session *s, const char *file)
 		unsigned n_rl = 0;
 		for (size_t row = 0; row < f.n; row++)
 			n_rl += uses[row].rl >= 0;
-		if (s->default_rl)
-			bt_counts_use_default_retire_latencies(c);
 		if (s->rl_path)
 			bt_rl_file_apply(&s->rl_file, c);
+		if (s->default_rl)
+			bt_counts_use_default_retire_latencies(c);
+		trust_all(r);
 		bt_evaluate(m, c, r);
 		bt_consistency_check(cons, c, r);
+		const struct bt_untrust *untrusted = untrust(&a, cons, c, r);
 		unsigned missing = perf_missing_said(m, c, r, s->opts.max_level, k > 0);
 		char interval[80] = "", label[900];
 		if (f.n_intervals)
@@ -388,6 +424,7 @@ static int replay_perf(struct session *s, const char *file)
 		struct bt_report_opts opts = s->opts;
 		opts.input_label = label;
 		opts.consistency = cons;
+		opts.untrusted = untrusted;
 		/* the retire latencies perf printed for EVENT:R (--record-tpebs) */
 		opts.counts = c;
 		opts.rl_measured_by = "perf tpebs";
@@ -462,16 +499,19 @@ static int replay_one(struct session *s, const char *file)
 		 cf.kind ? ", " : "", cf.kind ? cf.kind : "",
 		 s->load ? "; model loaded from vendor files" : "");
 	set_constants(s, c);
-	if (s->default_rl)
-		bt_counts_use_default_retire_latencies(c);
+	/* as a run: a user's file before the published means */
 	if (s->rl_path)
 		bt_rl_file_apply(&s->rl_file, c);
+	if (s->default_rl)
+		bt_counts_use_default_retire_latencies(c);
+	trust_all(r);
 	bt_evaluate(m, c, r);
 	struct bt_consistency *cons = s->models[idx].cons;
 	bt_consistency_check(cons, c, r);
 	struct bt_report_opts opts = s->opts;
 	opts.input_label = label;
 	opts.consistency = cons;
+	opts.untrusted = untrust(&a, cons, c, r);
 	/* a count file's latencies: absent = not measured, perf's -1 (FORMAT.md) */
 	opts.perf_latency_values = !s->perf_stat;
 	opts.counts = c;

@@ -48,10 +48,11 @@ static int table_row(const char *id, const char *load)
 		bt_arena_free(&a);
 		return HOST_EXIT_USAGE;
 	}
-	printf("%-8s %7u %10u %10u %12u %8u %9u %13u %11u %5u\n", bt_model_def(m)->id, rs->vectors,
+	printf("%-8s %7u %10u %10u %12u %8u %9u %13u %11u %13u %5u\n", bt_model_def(m)->id, rs->vectors,
 	       rs->n_kind[BT_RULE_LEVEL1_SUM], rs->n_kind[BT_RULE_PARENT_SUM], rs->n_not_implied,
 	       rs->n_kind[BT_RULE_FRACTION], rs->n_kind[BT_RULE_IPC_WIDTH],
-	       rs->n_kind[BT_RULE_FIXED_GENERAL], rs->n_kind[BT_RULE_CROSS_CHECK], rs->n);
+	       rs->n_kind[BT_RULE_FIXED_GENERAL], rs->n_kind[BT_RULE_CROSS_CHECK],
+	       rs->n_kind[BT_RULE_SLOTS_COUNTED], rs->n);
 	bt_rules_free(rs);
 	bt_model_close(m);
 	bt_arena_free(&a);
@@ -60,9 +61,9 @@ static int table_row(const char *id, const char *load)
 
 static int table(const char *load)
 {
-	printf("%-8s %7s %10s %10s %12s %8s %9s %13s %11s %5s\n", "model", "vectors", "level1_sum",
+	printf("%-8s %7s %10s %10s %12s %8s %9s %13s %11s %13s %5s\n", "model", "vectors", "level1_sum",
 	       "parent_sum", "not_implied", "fraction", "ipc_width", "fixed_general", "cross_check",
-	       "total");
+	       "slots_counted", "total");
 	for (unsigned k = 0; k < bt_builtin_model_count; k++)
 		if (table_row(bt_builtin_models[k]->id, load) != 0)
 			return HOST_EXIT_USAGE;

@@ -16,16 +16,20 @@
 
 #include "app/app-main.h"
 #include "app/options.h"
+#include "host/machine-double.h"
 #include "host/perf-pmu.h"
 #include "host/platform-host.h"
 #include "arch/arch-cpuid-host.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/next-to-binary.h"
 
-BT_HOST_COMMAND(run, "run [BARETOP OPTIONS]",
+BT_HOST_COMMAND(run, "run [--machine SPEC] [BARETOP OPTIONS]",
 		"run baretop's program on this Linux machine (CPUID only: counts with --sim, or with "
 		"--backend=perf through Linux perf_event where the kernel exposes a PMU; results in "
-		"build/results unless --results-dir)")
+		"build/results unless --results-dir); --machine SPEC runs it on the simulated "
+		"machine of many CPUs (host/machine-double.h: PxCxT or CxT, cpu=PRESET or "
+		"cpuid=FILE, ap-stack=, loop=hlt|mwait|run, pi=strict|forgiving, bsp=, "
+		"defect=CPUS:DEFECT), with --sim")
 
 /* Without /proc there is no default; a run that names its folder, writes
  * none or only asks for help still works. */
@@ -67,10 +71,71 @@ static bool wants_perf(int argc, char **argv)
 	return perf && !sim;
 }
 
+/* --sim=NAME's NAME among the program's own options, or NULL. */
+static const char *sim_name(int argc, char **argv)
+{
+	int own = bt_options_scan_limit(argc - 1, argv + 1);
+
+	for (int i = 1; i <= own; i++)
+		if (strncmp(argv[i], "--sim=", 6) == 0)
+			return argv[i] + 6;
+	return NULL;
+}
+
+/* --machine SPEC, taken out of argv; NULL when not given. */
+static const char *take_machine(int *argc, char **argv)
+{
+	for (int i = 1; i + 1 < *argc; i++) {
+		if (strcmp(argv[i], "--machine") != 0)
+			continue;
+		const char *spec = argv[i + 1];
+		memmove(&argv[i], &argv[i + 2], (size_t)(*argc - i - 1) * sizeof(*argv));
+		*argc -= 2;
+		return spec;
+	}
+	return NULL;
+}
+
+/* The run on the machine double, then what the next stage would meet at
+ * ExitBootServices: an AP left inside baretop fails the run, unless the
+ * program said it could not account for it (it then resets instead of
+ * handing over). */
+static int run_on_machine(const char *spec, int argc, char **argv, const char *results_dir)
+{
+	struct bt_md *m;
+	struct bt_platform plat;
+	struct bt_diag d = { "" };
+	char why[800];
+
+	if (bt_md_new(spec, sim_name(argc, argv), &m, &d) != BT_OK) {
+		fprintf(stderr, "baretop-host run: %s\n", d.text);
+		return BT_EXIT_USAGE;
+	}
+	bt_md_platform(m, &plat);
+	if (results_dir)
+		plat.default_results_dir = results_dir;
+	int status = bt_app_main(argc, argv, &plat);
+	bt_md_print(m, stdout);
+	if (plat.aps_unaccounted) {
+		printf("machine double  hand-over not attempted: %u CPUs not accounted for (%s): the "
+		       "run ends with a reset\n", plat.aps_unaccounted, plat.aps_unaccounted_why);
+	} else if (bt_md_handover(m, why, sizeof(why))) {
+		printf("machine double  hand-over check: every AP answers ExitBootServices' "
+		       "MpInitChangeApLoopCallback, none is inside baretop\n");
+	} else {
+		printf("machine double  hand-over check FAILED: %s\n", why);
+		if (status == BT_EXIT_OK)
+			status = BT_EXIT_FAILED;
+	}
+	bt_md_free(m);
+	return status;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static char results_dir[PATH_MAX + 16];
 	struct bt_platform plat;
+	const char *machine = take_machine(&argc, argv);
 
 	/* A line as soon as it is written, also into a file or a pipe: a
 	 * full-size run takes minutes, and whoever follows it (tail -f, a CI
@@ -86,8 +151,13 @@ static int cmd_run(int argc, char **argv)
 			return BT_EXIT_FAILED;
 		}
 	}
+	bool have_dir = host_path_next_to_binary("results", results_dir, sizeof(results_dir)) == 0;
+	if (machine) {
+		argv[0] = "baretop-host run";
+		return run_on_machine(machine, argc, argv, have_dir ? results_dir : NULL);
+	}
 	bt_platform_host_init(&plat, bt_arch_cpuid_host());
-	if (host_path_next_to_binary("results", results_dir, sizeof(results_dir)) == 0) {
+	if (have_dir) {
 		plat.default_results_dir = results_dir;
 	} else if (needs_default(argc, argv)) {
 		fprintf(stderr, "baretop-host run: cannot find this binary's folder (no "

@@ -294,21 +294,8 @@ void gen_emit_model(FILE *f, const struct gen_packed_model *pm, const struct bt_
 		fputc('\n', f);
 	}
 	fprintf(f, "};\n\n");
-	if (def->n_retire_latency) {
-		fprintf(f, "static const struct bt_pack_retire_latency retire_latency[] = {\n");
-		for (unsigned i = 0; i < def->n_retire_latency; i++) {
-			char num[40];
-			bt_format_double(num, sizeof(num), pk->retire_latency[i].cycles);
-			fprintf(f, "\t{ %" PRIu32 ", %s },", pk->retire_latency[i].event, num);
-			comment(f, t->strings + pk->retire_latency[i].event);
-			fputc('\n', f);
-		}
-		fprintf(f, "};\n\n");
-	}
 	fprintf(f, "static const struct bt_model_pack pack = {\n"
 		   "\t.tables = &bt_pack_builtin,\n\t.nodes = nodes,\n\t.events = events,\n");
-	if (def->n_retire_latency)
-		fprintf(f, "\t.retire_latency = retire_latency,\n");
 	fprintf(f, "};\n\n");
 	fprintf(f, "const struct bt_model_def %s = {\n", symbol);
 	fprintf(f, "\t.id = \"%s\",\n\t.vendor = \"%s\",\n\t.uarch = ", def->id, def->vendor);
@@ -320,11 +307,5 @@ void gen_emit_model(FILE *f, const struct gen_packed_model *pm, const struct bt_
 	if (def->cpi_node)
 		fprintf(f, "\t.cpi_node = \"%s\",\n", def->cpi_node);
 	fprintf(f, "\t.n_nodes = %u,\n\t.n_events = %u,\n", def->n_nodes, def->n_events);
-	if (def->n_retire_latency) {
-		fprintf(f, "\t.n_retire_latency = %u,\n", def->n_retire_latency);
-		fprintf(f, "\t.retire_latency_source = ");
-		gen_emit_string(f, def->retire_latency_source, "\t\t\t\t ");
-		fprintf(f, ",\n");
-	}
 	fprintf(f, "\t.pack = &pack,\n};\n");
 }

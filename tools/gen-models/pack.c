@@ -327,24 +327,20 @@ void gen_pack_model(struct gen_pack *p, const struct bt_model_def *def,
 {
 	uint16_t *nodes = xrealloc(NULL, (def->n_nodes + 1u) * sizeof(*nodes));
 	uint16_t *events = xrealloc(NULL, (def->n_events + 1u) * sizeof(*events));
-	struct bt_pack_retire_latency *rl =
-		xrealloc(NULL, (def->n_retire_latency + 1u) * sizeof(*rl));
 	for (unsigned i = 0; i < def->n_nodes; i++)
 		nodes[i] = intern_node(p, def->id, &def->nodes[i]);
 	for (unsigned i = 0; i < def->n_events; i++)
 		events[i] = intern_event(p, &def->events[i]);
-	for (unsigned i = 0; i < def->n_retire_latency; i++) {
-		memset(&rl[i], 0, sizeof(rl[i]));
-		rl[i].event = gen_pack_string(p, def->retire_latency[i].event);
-		rl[i].cycles = def->retire_latency[i].cycles;
-	}
 	out->def = *def;
 	out->def.nodes = NULL;
 	out->def.events = NULL;
+	/* the published retire latencies are a table of their own
+	 * (metrics/rl-published.h, tools/gen-retlat), set when unpacking */
 	out->def.retire_latency = NULL;
+	out->def.n_retire_latency = 0;
+	out->def.retire_latency_source = NULL;
 	out->def.pack = &out->pack;
-	out->pack = (struct bt_model_pack){ .tables = &p->tables, .nodes = nodes, .events = events,
-					    .retire_latency = rl };
+	out->pack = (struct bt_model_pack){ .tables = &p->tables, .nodes = nodes, .events = events };
 	gen_pack_tables(p);
 }
 

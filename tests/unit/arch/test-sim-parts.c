@@ -37,7 +37,7 @@ static const struct { uint32_t leaf, sub; bool amd_only, intel_only; } read_leav
 static bool has(const struct bt_sim_cpuid_part *p, uint32_t leaf, uint32_t sub)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (p->leaves[i].leaf == leaf && p->leaves[i].subleaf == sub)
+		if (p->leaves[i].id == BT_SIM_LEAF_ID(leaf, sub))
 			return true;
 	return false;
 }
@@ -66,10 +66,11 @@ TEST(every_part_answers_as_its_dump)
 		}
 		for (size_t i = 0; i < p->n; i++) {
 			const struct bt_sim_cpuid_leaf *e = &p->leaves[i];
-			struct bt_cpuid want = bt_cpuid_dump_get(g, e->leaf, e->subleaf);
+			struct bt_cpuid want = bt_cpuid_dump_get(g, bt_sim_leaf_of(e),
+								 bt_sim_subleaf_of(e));
 			CHECK_MSG(want.eax == e->eax && want.ebx == e->ebx && want.ecx == e->ecx &&
 				  want.edx == e->edx, "%s: leaf %08X.%02X differs from %s",
-				  p->id, e->leaf, e->subleaf, p->dump);
+				  p->id, bt_sim_leaf_of(e), bt_sim_subleaf_of(e), p->dump);
 		}
 		bool amd = bt_cpuid_dump_get(g, 0, 0).ebx == 0x68747541u;
 		uint32_t max = bt_cpuid_dump_get(g, 0, 0).eax;
@@ -92,7 +93,7 @@ TEST(every_part_answers_as_its_dump)
 static struct bt_cpuid part_get(const struct bt_sim_cpuid_part *p, uint32_t leaf, uint32_t sub)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (p->leaves[i].leaf == leaf && p->leaves[i].subleaf == sub)
+		if (p->leaves[i].id == BT_SIM_LEAF_ID(leaf, sub))
 			return (struct bt_cpuid){ p->leaves[i].eax, p->leaves[i].ebx,
 						  p->leaves[i].ecx, p->leaves[i].edx };
 	return (struct bt_cpuid){ 0, 0, 0, 0 };
@@ -123,10 +124,11 @@ static void check_config(const struct bt_sim_config *c)
 	CHECK(bt_sim_init(&sim, c) == BT_OK);
 	for (size_t i = 0; i < p->n; i++) {
 		struct bt_cpuid r;
-		bt_cpuid(&sim.arch, p->leaves[i].leaf, p->leaves[i].subleaf, &r);
+		bt_cpuid(&sim.arch, bt_sim_leaf_of(&p->leaves[i]), bt_sim_subleaf_of(&p->leaves[i]), &r);
 		CHECK_MSG(r.eax == p->leaves[i].eax && r.ebx == p->leaves[i].ebx &&
 			  r.ecx == p->leaves[i].ecx && r.edx == p->leaves[i].edx,
-			  "%s: sim CPUID %08X.%02X", c->name, p->leaves[i].leaf, p->leaves[i].subleaf);
+			  "%s: sim CPUID %08X.%02X", c->name, bt_sim_leaf_of(&p->leaves[i]),
+			  bt_sim_subleaf_of(&p->leaves[i]));
 	}
 	char brand[49] = "";
 	for (uint32_t i = 0; i < 3; i++) {

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,9 @@
 #include "pmu/cpu-detect.h"
 #include "pmu/measure.h"
 #include "pmu/pmu-driver.h"
+#include "metrics/builtin.h"
+#include "metrics/model.h"
+#include "pmu/event-encode.h"
 #include "tests/unit/lib/pmu-fixtures.h"
 #include "tests/unit/lib/test.h"
 
@@ -48,6 +52,9 @@ static struct {
 	int error_state_group;         /* that group (order of leaders) reads 0 bytes; -1 none */
 	int multiplex_group;           /* that group reads running < enabled; -1 none */
 	uint64_t refuse_config;        /* perf_event_open of this raw config fails, EINVAL */
+	/* Counts per unit of work by config (event | umask << 8 | any << 21 |
+	 * cmask << 24), when set: a core whose rates the test writes. */
+	const struct rate { uint64_t config, per_unit; } *rates;
 } k;
 
 static void fake_reset(void)
@@ -109,6 +116,9 @@ static int fake_ioctl(int fd, unsigned long request, void *arg)
  * plus 5 per read so far, this one included (a read counts part of itself). */
 static uint64_t count_of(int fd)
 {
+	for (const struct rate *r = k.rates; r && r->config; r++)
+		if (r->config == k.attr[fd].config)
+			return r->per_unit * (k.work + 5u * k.reads);
 	uint64_t scale = (k.attr[fd].config >> 8) & 0xFF;
 	return (scale ? scale : 1) * (k.work + 5u * k.reads);
 }
@@ -364,4 +374,131 @@ TEST(os_pmu_plans_for_the_kernel_facts_and_says_them)
 	cpu_set_t now;
 	CHECK(sched_getaffinity(0, sizeof(now), &now) == 0 && CPU_COUNT(&now) == 1);
 	CHECK(sched_setaffinity(0, sizeof(before), &before) == 0);
+}
+
+/*
+ * Skylake-SP with SMT on through the perf driver: the sibling probe's two
+ * members in every group, their counts to the measurement, and the tree
+ * the evaluation then takes, against Linux perf's level-1 formulas worked
+ * by hand from the same medians (tools/perf/pmu-events/arch/x86/skylakex/
+ * skx-metrics.json: tma_info_core_core_clks = CPU_CLK_UNHALTED.THREAD / 2 *
+ * (1 + ONE_THREAD_ACTIVE / REF_XCLK) per thread, slots = 4 x that,
+ * frontend IDQ_UOPS_NOT_DELIVERED.CORE / slots, bad speculation
+ * (UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS + 4 * (RECOVERY_CYCLES_ANY
+ * / 2 if #SMT_on else RECOVERY_CYCLES)) / slots, retiring RETIRE_SLOTS /
+ * slots). The made-up core's rates per unit of work: cycles 100 (the
+ * thread's and, the sibling active only inside them, any thread's),
+ * ONE_THREAD_ACTIVE 0 (busy sibling) or 3 (idle), REF_XCLK 3.
+ */
+static unsigned event_at(const struct bt_model *m, const uint16_t *idx, unsigned n, const char *ev)
+{
+	unsigned j = 0;
+	while (j < n && strcmp(bt_model_event(m, idx[j])->name, ev) != 0)
+		j++;
+	CHECK_MSG(j < n, "%s not among the level-1 events", ev);
+	return j < n ? j : 0;
+}
+
+static void sibling_tree(uint64_t ota_rate, int want_ht, double *ret_worst)
+{
+	const struct rate rates[] = {
+		{ 0x003c, 100 }, { 0x20003c, 100 }, { 0x00c0, 80 }, { 0x0300, 90 },
+		{ 0x019c, 20 }, { 0x010e, 150 }, { 0x02c2, 120 }, { 0x010d, 5 }, { 0x20010d, 10 },
+		{ 0x023c, ota_rate }, { 0x013c, 3 }, { 0, 0 },
+	};
+	static struct bt_event twin[BT_PLAN_MAX_EVENTS];
+	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
+	static uint16_t idx[BT_PLAN_MAX_EVENTS * 4];
+	static struct bt_plan plan;
+	static struct bt_plan_scratch scratch;
+	struct bt_measurement m;
+	struct bt_measure_opts o;
+	struct bt_pmu pmu = { .arch = bt_arch_cpuid_host(), .driver = &bt_pmu_perf_driver };
+	struct bt_model *model = NULL;
+	struct bt_diag d = { "" };
+	uint64_t per_run = 10;
+	struct bt_measure_workload wl = { .run = body, .arg = &per_run };
+	double kc[BT_CONST_COUNT];
+	unsigned n = 0;
+
+	*ret_worst = INFINITY;
+	pmu.caps.kind = BT_PMU_INTEL_ARCH;
+	pmu.caps.version = 4;
+	pmu.caps.num_gp = 4;
+	pmu.caps.gp_mask = 0xF;
+	pmu.caps.gp_width = 48;
+	pmu.caps.num_fixed = 3;
+	pmu.caps.fixed_mask = 0x7;
+	pmu.caps.fixed_width = 48;
+	pmu.caps.sibling_probe = true;
+	CHECK(bt_model_open(bt_builtin_find("SKX"), &model, &d) == BT_OK);
+	if (!model)
+		return;
+	for (int i = 0; i < BT_CONST_COUNT; i++)
+		kc[i] = NAN;
+	CHECK(bt_model_events_up_to_level(model, 1, kc, idx, &n) == BT_OK);
+	for (unsigned i = 0; i < n; i++) {
+		evp[i] = bt_model_event(model, idx[i]);
+		if (bt_event_fixed_to_gp(evp[i], &pmu.caps, &twin[i]))
+			evp[i] = &twin[i];
+	}
+	CHECK(bt_plan_events(evp, (int)n, &pmu.caps, NULL, &scratch, &plan) == BT_OK);
+	CHECK(plan.has_sibling_gp);
+	fake_reset();
+	k.rates = rates;
+	bt_measure_opts_defaults(&o);
+	bt_perf_set_sys(&fake_sys);
+	bt_status st = bt_measure(&pmu, &plan, evp, &wl, &o, &m);
+	bt_perf_set_sys(NULL);
+	CHECK_MSG(st == BT_OK, "%s", m.error);
+	if (st != BT_OK) {
+		bt_model_close(model);
+		return;
+	}
+	CHECK(m.has_sibling && m.ref_xclk > 0);
+	struct bt_counts *c = bt_counts_new(model);
+	struct bt_result *r = bt_result_new(model);
+	double v[BT_PLAN_MAX_EVENTS] = { 0 };
+	for (unsigned i = 0; i < n; i++) {
+		c->events[idx[i]] = (double)m.ev[i].median;
+		v[i] = (double)m.ev[i].median;
+	}
+	c->constants[BT_C_SMT_SIBLING_ACTIVE] = bt_sibling_active(m.one_thread_active, m.ref_xclk);
+	CHECK(bt_evaluate(model, c, r) == BT_OK);
+	CHECK_EQ_INT(r->smt.formulas, want_ht);
+#define EV(ev) v[event_at(model, idx, n, ev)]
+	double ota = (double)m.one_thread_active, xclk = (double)m.ref_xclk;
+	double slots = 4 * (EV("CPU_CLK_UNHALTED.THREAD") / 2 * (1 + ota / xclk));
+	double rec = want_ht ? EV("INT_MISC.RECOVERY_CYCLES_ANY") / 2 : EV("INT_MISC.RECOVERY_CYCLES");
+	double fe = EV("IDQ_UOPS_NOT_DELIVERED.CORE") / slots;
+	double bs = (EV("UOPS_ISSUED.ANY") - EV("UOPS_RETIRED.RETIRE_SLOTS") + 4 * rec) / slots;
+	double ret = EV("UOPS_RETIRED.RETIRE_SLOTS") / slots;
+#undef EV
+	const struct { const char *node; double want; } hand[] = {
+		{ "Frontend_Bound", fe }, { "Bad_Speculation", bs }, { "Retiring", ret },
+		{ "Backend_Bound", 1 - fe - bs - ret },
+	};
+	double worst = 0;
+	for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
+		int node = bt_model_node_find(model, hand[i].node);
+		CHECK(node >= 0);
+		if (node < 0)
+			continue;
+		double e = fabs(r->value[node] - hand[i].want) / fabs(hand[i].want);
+		worst = e > worst ? e : worst;
+	}
+	*ret_worst = worst;
+	bt_result_free(r);
+	bt_counts_free(c);
+	bt_measurement_free(&m);
+	bt_model_close(model);
+}
+
+TEST(skx_busy_sibling_through_the_perf_driver_gives_perfs_smt_tree)
+{
+	double worst;
+	sibling_tree(0, 1, &worst);   /* 10 x 100 cycles -> perf's core clocks 500 */
+	CHECK_MSG(worst < 1e-9, "worst %g", worst);
+	sibling_tree(3, 0, &worst);   /* idle sibling: the per-thread tree */
+	CHECK_MSG(worst < 1e-9, "worst %g", worst);
 }

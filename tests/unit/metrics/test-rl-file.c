@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Retire-latency files (metrics/retire-latency-file.h) and the order of the
- * sources: a value given or published is never replaced by the file's; the
- * file fills only what nothing else gave. The expected numbers are the
+ * sources: a value given is never replaced by the file's; the file comes
+ * before the published means, which fill only what nothing else gave. The expected numbers are the
  * ones written into the files here.
  */
 #include <math.h>
@@ -47,7 +47,7 @@ TEST(intel_layout_and_flat_layout)
 	bt_arena_free(&a);
 }
 
-TEST(file_fills_only_what_nothing_else_gave)
+TEST(file_before_published_means)
 {
 	const struct bt_model_def *def = bt_builtin_find("GNR");
 	struct bt_model *m;
@@ -72,30 +72,36 @@ TEST(file_fills_only_what_nothing_else_gave)
 	CHECK(c->retire_latency[0] == 99 && c->retire_latency[1] == 2.5);
 	CHECK_EQ_INT(c->retire_latency_source[1], BT_RL_FILE);
 	CHECK_STR(bt_rl_source_name(BT_RL_FILE), "file");
-	/* published defaults come before the file: GNR publishes most inputs
-	 * (not all); the file fills only those it does not */
+	/* the file comes before the published means (a user's own
+	 * measurement beats a stand-in): GNR publishes most inputs (not
+	 * all); the file gives one it publishes and one it does not, the
+	 * published means fill the rest */
 	bt_counts_reset(c);
-	unsigned pub = bt_counts_use_default_retire_latencies(c);
-	CHECK(pub > 0 && pub < n);
-	int ip = -1, iq = -1;
+	int ip = -1, iq = -1, ir = -1;
 	for (unsigned i = 0; i < n; i++) {
-		if (c->retire_latency_source[i] == BT_RL_PUBLISHED && ip < 0)
+		int pub = !isnan(bt_model_retire_latency_published(m, i));
+		if (pub && ip < 0)
 			ip = (int)i;
-		if (c->retire_latency_source[i] == BT_RL_NONE && iq < 0)
+		else if (pub && ir < 0)
+			ir = (int)i;
+		if (!pub && iq < 0)
 			iq = (int)i;
 	}
-	CHECK(ip >= 0 && iq >= 0);
-	if (ip < 0 || iq < 0)
+	CHECK(ip >= 0 && iq >= 0 && ir >= 0);
+	if (ip < 0 || iq < 0 || ir < 0)
 		goto out;
-	double published = c->retire_latency[ip];
 	snprintf(text, sizeof(text), "{\"%s\": 1.5, \"%s\": 2.5}", bt_model_retire_latency_name(m, (unsigned)ip),
 		 bt_model_retire_latency_name(m, (unsigned)iq));
 	CHECK(parse(&a, text, &f, &d));
-	CHECK_EQ_INT(bt_rl_file_apply(&f, c), 1);
-	CHECK_EQ_INT(c->retire_latency_source[ip], BT_RL_PUBLISHED);
-	CHECK(c->retire_latency[ip] == published && published != 1.5);
+	CHECK_EQ_INT(bt_rl_file_apply(&f, c), 2);
+	unsigned filled = bt_counts_use_default_retire_latencies(c);
+	CHECK(filled > 0 && filled < n - 2);
+	CHECK_EQ_INT(c->retire_latency_source[ip], BT_RL_FILE);
+	CHECK(c->retire_latency[ip] == 1.5);
 	CHECK_EQ_INT(c->retire_latency_source[iq], BT_RL_FILE);
 	CHECK(c->retire_latency[iq] == 2.5);
+	CHECK_EQ_INT(c->retire_latency_source[ir], BT_RL_PUBLISHED);
+	CHECK(c->retire_latency[ir] == bt_model_retire_latency_published(m, (unsigned)ir));
 out:
 	bt_counts_free(c);
 	bt_model_close(m);

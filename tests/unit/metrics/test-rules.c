@@ -588,3 +588,77 @@ TEST(an_undefined_rule_points_at_the_count_of_zero)
 	bt_counts_free(c);
 	close_rules(&f);
 }
+
+/*
+ * SPR's TOPDOWN.SLOTS at 0 while the PERF_METRICS fields (shares of those
+ * slots, SDM vol. 3B 21.3.9.3) and the cycles are not: no core counts that
+ * (RDPMC reading a general counter for fixed counter 3 does). The slots
+ * rule is violated and points at the slots and the fields, so every level-1
+ * node (each reads the fields) is untrusted and off the path; with the
+ * slots counted it holds, and with nothing counted at all too (a workload
+ * that did not run).
+ */
+TEST(slots_at_zero_while_the_core_ran_untrusts_level_1)
+{
+	struct fixture f;
+	CHECK(open_rules("SPR", &f) == 0);
+	if (!f.rs)
+		return;
+	CHECK_EQ_INT(f.rs->n_kind[BT_RULE_SLOTS_COUNTED], 1);
+	struct bt_counts *c = bt_counts_new(f.m);
+	struct bt_result *r = bt_result_new(f.m);
+	struct bt_consistency *cs = bt_consistency_new(f.rs);
+	struct bt_untrust *u = calloc(bt_model_node_count(f.m) + 1, sizeof(*u));
+	uint16_t *sus = malloc((bt_model_event_count(f.m) + 1) * sizeof(*sus));
+	CHECK(c && r && cs && u && sus);
+	if (!c || !r || !cs || !u || !sus)
+		goto out;
+	/* 1,000,000 cycles of 6 slots: level 1 30/10/40/20 % in the fields */
+	static const struct {
+		const char *name;
+		double v;
+	} k[] = { { "TOPDOWN.SLOTS", 0 }, { "CPU_CLK_UNHALTED.THREAD", 1e6 }, { "INST_RETIRED.ANY", 1.5e6 },
+		  { "PERF_METRICS.FRONTEND_BOUND", 1.8e6 }, { "PERF_METRICS.BAD_SPECULATION", 0.6e6 },
+		  { "PERF_METRICS.BACKEND_BOUND", 2.4e6 }, { "PERF_METRICS.RETIRING", 1.2e6 },
+		  { "INT_MISC.UOP_DROPPING", 0 } };
+	for (int pass = 0; pass < 3; pass++) {
+		bt_counts_reset(c);
+		for (unsigned i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+			bt_counts_set_event(c, k[i].name, pass == 1 && i == 0 ? 6e6 : pass == 2 ? 0 : k[i].v);
+		bt_counts_set_constant(c, "HYPERTHREADING_ON", 0);
+		memset(r->exclude, 0, bt_model_node_count(f.m));
+		memset(u, 0, (bt_model_node_count(f.m) + 1) * sizeof(*u));
+		CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+		bt_consistency_check(cs, c, r);
+		int st = state_of(&f, cs, BT_RULE_SLOTS_COUNTED, NULL);
+		CHECK_EQ_INT(st, pass == 0 ? BT_RULE_VIOLATED : BT_RULE_HELD);
+		if (pass)
+			continue;
+		unsigned marked = bt_rules_untrust(cs, c, r, c->constants, NULL, u, NULL);
+		CHECK(marked >= 4);
+		for (unsigned i = 0; level1[i]; i++) {
+			int n = bt_model_node_find(f.m, level1[i]);
+			CHECK_MSG(n >= 0 && !strcmp(u[n].verdict, "RULE") && (r->exclude[n] & BT_EXCLUDE_UNTRUSTED),
+				  "%s not untrusted", level1[i]);
+		}
+		/* the path, taken again, goes through none of them */
+		CHECK(bt_evaluate(f.m, c, r) == BT_OK);
+		CHECK_EQ_INT(r->path_len, 0);
+		/* the slots are named first, not the cycles that counted */
+		int fb = bt_model_node_find(f.m, "Frontend_Bound");
+		CHECK(fb >= 0 && !strcmp(u[fb].event, "TOPDOWN.SLOTS"));
+		for (unsigned i = 0; i < f.rs->n; i++)
+			if (f.rs->rules[i].kind == BT_RULE_SLOTS_COUNTED) {
+				unsigned n = bt_rule_suspects(f.rs, i, cs, c, r, sus);
+				for (unsigned e = 0; e < n; e++)
+					CHECK(strcmp(bt_model_event(f.m, sus[e])->name, "CPU_CLK_UNHALTED.THREAD"));
+			}
+	}
+out:
+	free(sus);
+	free(u);
+	bt_consistency_free(cs);
+	bt_result_free(r);
+	bt_counts_free(c);
+	close_rules(&f);
+}

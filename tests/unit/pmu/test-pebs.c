@@ -114,6 +114,32 @@ TEST(gate_on_perf_capabilities_bit17)
 	bt_sim_free(&sim);
 }
 
+/* PEBS itself, as Linux decides it (arch/x86/kernel/cpu/intel.c
+ * init_intel: X86_FEATURE_PEBS needs X86_FEATURE_DS and IA32_MISC_ENABLE[12]
+ * "PEBS unavailable" clear): a part whose PERF_CAPABILITIES offer timed
+ * PEBS but that has no PEBS facility (the sim's ldlat) is refused, by
+ * CPUID.01H:EDX[21] where its CPUID is made up (no DS), by
+ * IA32_MISC_ENABLE[12] where it answers as Lunar Lake (DS set). */
+TEST(gate_on_ds_and_misc_enable_pebs_unavailable)
+{
+	struct bt_pmu_caps caps;
+	struct bt_diag d = { "" };
+	struct bt_sim_config cfg = *bt_sim_preset("lnl-p");
+	cfg.ldlat = false;
+	CHECK(bt_sim_init(&sim, &cfg) == BT_OK);
+	bt_pmu_caps_detect(&sim.arch, &caps);
+	CHECK(bt_pebs_supported(&sim.arch, &caps, &d) == BT_ERR_UNSUPPORTED);
+	CHECK_MSG(strstr(d.text, "IA32_MISC_ENABLE[12]") != NULL, "%s", d.text);
+	bt_sim_free(&sim);
+	cfg.part = NULL; /* made-up CPUID: DS only with the sim's PEBS */
+	CHECK(bt_sim_init(&sim, &cfg) == BT_OK);
+	bt_pmu_caps_detect(&sim.arch, &caps);
+	d.text[0] = '\0';
+	CHECK(bt_pebs_supported(&sim.arch, &caps, &d) == BT_ERR_UNSUPPORTED);
+	CHECK_MSG(strstr(d.text, "CPUID.01H:EDX[21]") != NULL, "%s", d.text);
+	bt_sim_free(&sim);
+}
+
 /* Architectural PEBS: CPUID.23H.0:EAX[4] and [5] (Linux: pebs_caps_subleaf,
  * pebs_cnts_subleaf), added to the sim's answers. */
 static const struct bt_arch_ops *real_ops;
@@ -365,4 +391,51 @@ TEST(fault_on_each_new_msr_access_is_an_error_and_restores)
 				  why);
 			bt_sim_free(&sim);
 		}
+}
+
+/* Perfmon v6 (Lunar Lake's 10 general counters): counter 9 exists only in
+ * the 0x19xx range (Linux intel_pmu_v6_addr_offset; the sim #GPs a legacy
+ * address past IA32_PERFEVTSEL7), and a sampling on it programs and
+ * restores it there; a counter the bitmap does not enumerate is refused. */
+TEST(v6_counters_at_the_addresses_the_part_enumerates)
+{
+	struct bt_pmu_caps caps;
+	struct bt_diag d = { "" };
+	struct bt_pebs_stats s;
+	struct bt_sim_regs before;
+	char why[200];
+	struct bt_arch *a = setup("lnl-p", 5500, &caps);
+	CHECK(caps.version >= 6 && ((caps.gp_mask >> 9) & 1));
+	bt_sim_snapshot(&sim, &before);
+	lat_mode = 0;
+	struct bt_pebs_job j = job(9, 1000, 64);
+	CHECK_MSG(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_OK, "%s", d.text);
+	CHECK_EQ_U64(s.samples, 5);
+	CHECK_MSG(bt_sim_regs_equal(&sim.regs, &before, why, sizeof(why)), "not restored: %s", why);
+	CHECK(bt_sim_log_find(&sim, 0, BT_SIM_WRMSR, 0x186 + 9) < 0);
+	j = job(12, 1000, 64);
+	CHECK(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_ERR_INVALID);
+	bt_sim_free(&sim);
+}
+
+/* The sampling's own overflow and OvfBuffer bits are cleared through
+ * GLOBAL_STATUS_RESET, the firmware's stale ones kept: a full buffer
+ * (OvfBuffer set by the threshold) with counter 0 overflowing before. */
+TEST(global_status_left_as_found_after_a_full_buffer)
+{
+	struct bt_pmu_caps caps;
+	struct bt_diag d = { "" };
+	struct bt_pebs_stats s;
+	struct bt_sim_regs before;
+	char why[200];
+	struct bt_arch *a = setup("lnl-p", 5500, &caps);
+	CHECK(bt_wrmsr(a, 0x390, 1ull << 62) == BT_OK);   /* clear the stale OvfBuffer */
+	CHECK(bt_wrmsr(a, 0x391, 1ull << 0) == BT_OK);    /* firmware's counter 0 overflow */
+	bt_sim_snapshot(&sim, &before);
+	struct bt_pebs_job j = job(3, 100, 8);            /* 55 overflows, 8 records */
+	CHECK(bt_pebs_sample(a, &caps, &j, &s, &d) == BT_OK);
+	CHECK(s.dropped);
+	CHECK_MSG(bt_sim_regs_equal(&sim.regs, &before, why, sizeof(why)), "not restored: %s", why);
+	CHECK(bt_sim_log_find(&sim, 0, BT_SIM_WRMSR, 0x390) >= 0);
+	bt_sim_free(&sim);
 }

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* The machine double's state, shared by host/machine-double.c (CPUs and
+ * PMUs) and host/machine-platform.c (the platform's hooks over it). */
+#ifndef HOST_MACHINE_INTERNAL_H
+#define HOST_MACHINE_INTERNAL_H
+
+#include "host/machine-double.h"
+#include "synth/sim-run.h"
+
+struct bt_synth_dump_cpu;
+
+struct md_cpu {
+	uint32_t package, core, thread;
+	/* What the CPU is: CPUID as its kind answers, and its PMU until a
+	 * synth puts its own there (pmu). */
+	struct bt_sim base;
+	bool base_ready;
+	struct bt_synth_dump_cpu *dc;  /* cpuid=FILE: owns base.cfg.part */
+	struct bt_sim *pmu;            /* a synth's PMU on this CPU, or NULL */
+	char defects[96];              /* defect=: injected into this CPU's PMU alone */
+	/* What the synths' PMUs that are gone counted on this CPU. */
+	uint64_t gone_accesses, gone_pebs_records, gone_windows;
+	char kind[64];
+};
+
+struct bt_md {
+	char spec[256];
+	uint32_t n, cores, threads;    /* cores per package, threads per core */
+	bool hybrid;
+	struct md_cpu *cpu;
+	struct bt_mpd *mpd;
+	struct bt_arch cpu_arch;       /* the platform's arch: CPUID per CPU */
+	struct bt_arch pmu_arch;       /* the PMUs: the calling CPU's */
+	struct bt_synth_machine synth;
+};
+
+/* CPUID as logical CPU `cpu` answers it (its APIC ID included). */
+void bt_md_cpuid(struct bt_md *m, uint32_t cpu, uint32_t leaf, uint32_t subleaf,
+		 struct bt_cpuid *ret);
+
+#endif

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What baretop does on a machine of many CPUs, on the machine double
+ * (host/machine-double.h): one test per defect of the many-CPU review, each
+ * on a machine that shows that defect alone (the other knobs forgiving:
+ * pi=forgiving lets non-blocking MP calls through as OVMF does, a 32 KiB AP
+ * stack as OVMF's), with the expectation taken from the PI spec, EDK2's
+ * MpInitLib and the SDM, not from baretop's output.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/mp-double.h"
+#include "tests/unit/lib/machine-run.h"
+#include "tests/unit/lib/test.h"
+
+#define QUICK "--quick --reps 1 --warmups 0"
+
+static bool ran(const struct bt_json *o)
+{
+	return o && strcmp(md_str(o, "state", NULL), "ran") == 0;
+}
+
+/* No AP ran past its firmware stack, and no PI rule was broken. */
+static void check_firmware_rules(struct md_run *r)
+{
+	char v[1200];
+
+	for (uint32_t c = 0; c < bt_md_cpu_count(r->md); c++) {
+		struct bt_mpd_ap_record rec;
+		bt_mpd_record(bt_md_mp(r->md), c, &rec);
+		CHECK_MSG(rec.overflows == 0, "CPU %u ran past its %u-byte AP stack: %s", c,
+			  bt_mpd_config(bt_md_mp(r->md))->ap_stack, rec.last);
+	}
+	CHECK_MSG(bt_mpd_violations(bt_md_mp(r->md), v, sizeof(v)) == 0, "PI rules broken:\n%s", v);
+}
+
+/*
+ * 1. A counted workload on an AP of firmware with 4 KiB AP stacks (Intel
+ * server boards' PcdCpuApStackSize, WhitleyOpenBoardPkg) must fit the
+ * firmware's stack: MpLib.c packs them side by side, so running past one
+ * is another AP's stack.
+ */
+TEST(defect1_ap_stack_4k_overflow)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x1,cpu=skl,ap-stack=4096,pi=forgiving",
+		    "--sim=skl -w alu-independent --level 1 " QUICK " --cpu 1"))
+		return;
+	check_firmware_rules(&r);
+	CHECK_MSG(ran(md_outcome(&r, "alu-independent", 1)), "alu-independent on CPU 1: %s",
+		  md_str(md_outcome(&r, "alu-independent", 1), "reason", NULL));
+	md_run_free(&r);
+}
+
+/*
+ * 2. After a fault on an AP, nothing may hand over with that AP inside
+ * baretop: with PcdCpuApLoopMode 2 (MWAIT) MpInitChangeApLoopCallback
+ * waits for it at ExitBootServices forever. Either it came back (the
+ * hand-over check passes) or the program says it did not
+ * (aps_unaccounted), which makes the end a reset.
+ */
+TEST(defect2_ap_fault_then_handover)
+{
+	struct md_run r;
+	char why[600];
+
+	if (!md_run(&r, "2x1,cpu=skl,loop=mwait,pi=forgiving,ap-stack=32768",
+		    "--fault-selftest-ap --no-workloads"))
+		return;
+	bool handover = bt_md_handover(r.md, why, sizeof(why));
+	CHECK_MSG(handover || r.plat.aps_unaccounted, "hand-over with an AP left behind "
+		  "(aps_unaccounted %u): %s", r.plat.aps_unaccounted, why);
+	md_run_free(&r);
+}
+
+/*
+ * 3. Timed PEBS of a workload measured on CPU 2 of a hybrid Lunar Lake
+ * (P-cores 0-3, E-cores 4-7) samples CPU 2's PMU: the records are written
+ * by the PMU of the CPU that runs the workload, and CPU 0's (baretop's)
+ * never sees them.
+ */
+TEST(defect3_pebs_on_the_measured_cpu)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "cpuid=tests/data/cpuid/lnl-subset.cpuid,pi=forgiving,ap-stack=32768",
+		    "--sim -w ptr-chase-dram " QUICK " --cpu 2"))
+		return;
+	const struct bt_json *o = md_outcome(&r, "ptr-chase-dram", 2);
+	CHECK_MSG(ran(o), "ptr-chase-dram on CPU 2: %s", md_str(o, "reason", NULL));
+	struct bt_md_pmu_totals t0, t2;
+	bt_md_pmu_totals(r.md, 0, &t0);
+	bt_md_pmu_totals(r.md, 2, &t2);
+	uint64_t on0 = t0.pebs_records, on2 = t2.pebs_records;
+	CHECK_MSG(on2 > 0 && on0 == 0, "PEBS records: %llu on CPU 2 (measured), %llu on CPU 0 "
+		  "(baretop's)", (unsigned long long)on2, (unsigned long long)on0);
+	const struct bt_json *rl = bt_json_get(bt_json_get(bt_json_get(o, "counted"),
+							   "retire_latency"),
+					       "MEM_LOAD_RETIRED.L3_HIT");
+	CHECK_MSG(strcmp(md_str(rl, "source", NULL), "measured") == 0,
+		  "MEM_LOAD_RETIRED.L3_HIT:R on CPU 2: %s", md_str(rl, "source", NULL));
+	md_run_free(&r);
+}
+
+/*
+ * 4. --cpu all on 2 cores x 2 threads: CPU 1 is the SMT sibling of CPU 0,
+ * where baretop's BSP runs, and spins in the firmware's wait while an AP
+ * works (MpLib.c StartupThisAPWorker: `do CheckThisAP while
+ * EFI_NOT_READY`): its windows share the core with a busy thread, so the
+ * per-thread formulas (HYPERTHREADING_ON = 0, "the sibling idles") do not
+ * hold there. It is left out with a reason, or its tree says it is
+ * perturbed.
+ */
+TEST(defect4_bsp_sibling)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x2,cpu=skl,pi=forgiving,ap-stack=32768",
+		    "--sim=skl -w alu-independent --level 1 " QUICK " --cpu all"))
+		return;
+	for (unsigned c = 2; c < 4; c++)
+		CHECK_MSG(ran(md_outcome(&r, "alu-independent", c)), "CPU %u: %s", c,
+			  md_str(md_outcome(&r, "alu-independent", c), "reason", NULL));
+	const struct bt_json *o = md_outcome(&r, "alu-independent", 1);
+	bool left_out = !ran(o) && strstr(md_str(o, "reason", NULL), "sibling");
+	bool labelled = ran(o) && strstr(md_str(o, "counted", "input"), "perturbed");
+	CHECK_MSG(left_out || labelled, "CPU 1 (the BSP's SMT sibling) measured as if its "
+		  "sibling idled: state %s, reason \"%s\", input \"%s\"", md_str(o, "state", NULL),
+		  md_str(o, "reason", NULL), md_str(o, "counted", "input"));
+	md_run_free(&r);
+}
+
+/*
+ * 5. The counter health check of the E-cores must run on an E-core: with
+ * general counter 2 of every E-core stuck (and the P-cores healthy), a
+ * workload measured on CPU 4 is counted without counter 2.
+ */
+TEST(defect5_health_on_its_kind)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "cpuid=tests/data/cpuid/lnl-subset.cpuid,pi=forgiving,ap-stack=32768,"
+			"defect=4-7:stuck-counter:2",
+		    "--sim -w alu-independent --level 1 " QUICK " --cpu 4"))
+		return;
+	const struct bt_json *o = md_outcome(&r, "alu-independent", 4);
+	CHECK_MSG(ran(o), "CPU 4: %s", md_str(o, "reason", NULL));
+	CHECK_MSG(strstr(md_str(o, "counted", "input"), "general counter 2 left out"),
+		  "CPU 4's tree, counted with the E-cores' stuck counter 2: input \"%s\"",
+		  md_str(o, "counted", "input"));
+	md_run_free(&r);
+}
+
+/*
+ * 6. Strict PI firmware (baretop runs after ReadyToBoot): only blocking
+ * StartupThisAP / StartupAllAPs. A job on an AP, a two-core workload's
+ * partner and --copies must all run.
+ */
+TEST(defect6_strict_pi_blocking_only)
+{
+	static const char *const runs[][2] = {
+		{ "alu-independent", "-w alu-independent --cpu 2" },
+		{ "false-sharing", "-w false-sharing" },
+		{ "alu-independent", "-w alu-independent --copies 2" },
+	};
+
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct md_run r;
+		char args[256];
+
+		snprintf(args, sizeof(args), "--sim=skl --level 1 " QUICK " %s", runs[k][1]);
+		if (!md_run(&r, "2x2,cpu=skl,ap-stack=32768", args))
+			return;
+		CHECK_MSG(md_outcomes(&r) == 1, "%s: %u outcomes", runs[k][1], md_outcomes(&r));
+		const struct bt_json *w = bt_json_get(bt_json_get(r.results, "run"), "workloads");
+		const struct bt_json *o = w && w->u.arr.n ? w->u.arr.items[0] : NULL;
+		CHECK_MSG(ran(o), "%s: %s: %s", runs[k][1], md_str(o, "state", NULL),
+			  md_str(o, "reason", NULL));
+		check_firmware_rules(&r);
+		md_run_free(&r);
+	}
+}
