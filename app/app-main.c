@@ -57,6 +57,7 @@ struct run {
 	int n_messages;
 	struct bt_boot_run boot;       /* --run, --then, --budget */
 	unsigned results_seq;          /* the results file written; 0 none */
+	bool end_noted;                /* its sequence note records the measurement's end */
 	struct bt_validation_run *validation; /* --validate */
 	struct bt_atlas_run *atlas;    /* --atlas */
 };
@@ -221,82 +222,70 @@ static bool options_valid(const struct run *r, struct bt_diag *d)
 	return true;
 }
 
-/* Whether --then reboot may restart the machine at the end of this run
- * (app/boot-policy.h): on a boot that measured (a usage error measured
- * nothing), or one started one-shot. */
-static bool restart_allowed(const struct run *r, int status, char *why, size_t len)
-{
-	const struct bt_platform *p = r->plat;
-	bool measured = r->boot.plat && r->boot.decision.measure && status != BT_EXIT_USAGE;
-	const struct bt_boot_config *pol = &r->opt.boot;
-	bool every_boot = pol->run == BT_RUN_ALWAYS || pol->run == BT_RUN_EVERY_BOOT ||
-			  (pol->run == BT_RUN_EVERY_N && pol->every_n == 1);
+/* The run in progress, for the end of a crashed one (bt_app_crash_end):
+ * the exception handler's recovery comes back through the platform, not
+ * through bt_app_main's frames. */
+static struct run *current_run;
 
-	return bt_boot_restart_allowed(measured, every_boot,
-				       p->have_boot_current ? p->boot_current : -1,
-				       p->boot_current_in_order, why, len);
-}
-
-/* Ends the run as the options ask: QEMU's exit device on failure, power off. */
-static int finish(struct run *r, int status)
+/*
+ * Ends the run: every register baretop changed is restored, then the end
+ * of the boot is decided in one place (app/boot-policy.h
+ * bt_boot_decide_end, through bt_boot_run_finish) and left in the
+ * platform, which carries it out after its own clean-up: return (as "not
+ * started" where the boot manager must go on), next-boot-entry, chainload,
+ * the loader started again, reset or power-off.
+ */
+static int finish_as(struct run *r, int status, enum bt_boot_outcome outcome)
 {
 	/* Whatever baretop changed in the CPU is put back first. */
 	bt_run_phase_free(&r->phase);
-	/* The boot state records how the measurement ended (once). */
-	bt_boot_run_end(&r->boot, status, r->results_seq);
 	fflush(stdout);
 	fflush(stderr);
-	/* Under a run policy (--run) the OS boots whatever happened, a usage
-	 * error included (as far as the end action itself could be read). */
-	bool handover = !r->opt.help && !r->opt.version &&
-			(status != BT_EXIT_USAGE || r->boot.active ||
-			 r->opt.boot.run != BT_RUN_ALWAYS);
-	if (r->opt.then_boot && handover) {
-		/* The platform chainloads after its own clean-up. */
+	if (r->plat->aps_unaccounted && outcome == BT_OUTCOME_MEASURED) {
+		printf("boot          %u CPU(s) baretop started never came back: %s\n",
+		       (unsigned)r->plat->aps_unaccounted, r->plat->aps_unaccounted_why);
+		outcome = BT_OUTCOME_CPUS_LEFT;
+	}
+	bt_boot_run_finish(&r->boot, r->plat, &r->opt, outcome, status, r->results_seq,
+			   r->end_noted);
+	if (r->plat->end_action == BT_END_CHAINLOAD)
 		snprintf(r->plat->chainload, sizeof(r->plat->chainload), "%s", r->opt.then_boot);
-		printf("then          starting %s\n", r->opt.then_boot);
-		fflush(stdout);
-		return status;
-	}
-	if (handover && r->opt.boot.then == BT_THEN_NEXT_BOOT_ENTRY) {
-		r->plat->chainload_next_boot_entry = true;
-		printf("then          starting the next BootOrder entry\n");
-		fflush(stdout);
-		return status;
-	}
-	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit)
+	/* QEMU's exit device (tests): a failure ends QEMU, unless the next
+	 * stage starts in this boot (its own end is the test's). */
+	enum bt_end_action e = r->plat->end_action;
+	if (r->opt.qemu_exit && status != 0 && r->plat->qemu_debug_exit &&
+	    e != BT_END_CHAINLOAD && e != BT_END_NEXT_BOOT_ENTRY && e != BT_END_RESTART_PARENT)
 		r->plat->qemu_debug_exit(r->opt.qemu_exit_port, (uint32_t)status);
-	/* A restart only where it cannot loop (app/boot-policy.h
-	 * bt_boot_restart_allowed); otherwise the hand-over is a return to
-	 * the boot manager, which goes on with the next BootOrder entry. */
-	char why[400] = "";
-	bool restart = handover && r->opt.boot.then == BT_THEN_REBOOT;
-	if (restart && !restart_allowed(r, status, why, sizeof(why))) {
-		r->plat->return_goes_on = true;
-		printf("then          reboot NOT taken: %s\n", why);
-		printf("then          returning to the boot manager as \"not started\", so that it goes "
-		       "on with the next BootOrder entry\n");
-		fflush(stdout);
-		return status;
-	}
-	if (restart && r->plat->reboot) {
-		printf("then          rebooting (%s)\n", why);
-		fflush(stdout);
-		r->plat->reboot();
-	}
-	if (r->opt.shutdown && r->plat->power_off && r->opt.boot.then != BT_THEN_RETURN)
-		r->plat->power_off();
-	/* Back to the boot manager: from a boot option, or under a run policy
-	 * (a fleet's unattended boot), it must go on with the next BootOrder
-	 * entry, so the platform returns "not started" instead of success,
-	 * which would stop EDK2's boot manager at its menu (efi/efi-main.c).
-	 * Started from a shell without a policy, the real status is kept. */
-	if (handover && (r->boot.active || r->plat->started_by_boot_manager)) {
-		r->plat->return_goes_on = true;
-		printf("then          returning to the boot manager as \"not started\", so that it goes "
-		       "on with the next BootOrder entry\n");
-	}
+	fflush(stdout);
+	current_run = NULL;
 	return status;
+}
+
+static int finish(struct run *r, int status)
+{
+	enum bt_boot_outcome o = status == BT_EXIT_USAGE ? BT_OUTCOME_USAGE_ERROR
+				 : !r->boot.plat || !r->boot.decision.measure ? BT_OUTCOME_NOT_NOW
+				 : BT_OUTCOME_MEASURED;
+	return finish_as(r, status, o);
+}
+
+int bt_app_crash_end(struct bt_platform *plat)
+{
+	struct run *r = current_run;
+
+	if (!r) {
+		/* Before bt_app_main: the hand-over of a boot without options. */
+		plat->end_action = plat->boot_start.parent == BT_PARENT_SHELL ? BT_END_RETURN
+									       : BT_END_RETURN_NOT_STARTED;
+		return BT_EXIT_FAILED;
+	}
+	/* An open PMU session was closed by the platform's park cleanup; the
+	 * rest of the run's state is not touched (it may be half-updated). */
+	bt_boot_run_finish(&r->boot, r->plat, &r->opt, BT_OUTCOME_CRASH, BT_EXIT_FAILED, 0, false);
+	if (plat->end_action == BT_END_CHAINLOAD)
+		snprintf(plat->chainload, sizeof(plat->chainload), "%s", r->opt.then_boot);
+	current_run = NULL;
+	return BT_EXIT_FAILED;
 }
 
 /* --fault-selftest-ap's cleanup: runs on the AP after the fault, before
@@ -364,21 +353,35 @@ static void write_results(struct run *r)
 		return;
 	}
 	struct bt_results_boot boot;
+	char end_note[96];
 
 	results_of(r, &res, &pf, &run, &count);
+	/* The end this boot will take, for its record; the note says how the
+	 * measurement ended, so that its end needs no NVRAM write. */
+	bt_boot_run_plan(&r->boot, r->status, end_note, sizeof(end_note));
 	res.boot = bt_boot_run_record(&r->boot, &boot);
-	char restart_why[400];
 	if (res.boot && r->opt.boot.then == BT_THEN_REBOOT && !r->opt.then_boot) {
 		boot.restart_decided = true;
-		boot.restart_taken = restart_allowed(r, r->status, restart_why, sizeof(restart_why));
-		boot.restart_why = restart_why;
+		boot.restart_taken = r->boot.end.action == BT_END_RESET;
+		boot.restart_why = r->boot.end.why;
 	}
 	res.keep_results = r->opt.keep_results;
+	res.min_free_bytes = (uint64_t)r->opt.min_free_mib << 20;
 	/* The folder first: hosted, statvfs needs it to exist (its volume). */
 	bt_mkdir_p(r->opt.results_dir);
 	if (r->plat->volume_free &&
 	    r->plat->volume_free(r->opt.results_dir, &res.volume_free_bytes) == BT_OK)
 		res.have_volume_free = true;
+	if (res.have_volume_free && res.volume_free_bytes < res.min_free_bytes) {
+		printf("results       NOT written: the volume has %.1f MiB free, below the floor of "
+		       "%u MiB (--min-free) that leaves room for the OS's updates\n",
+		       (double)res.volume_free_bytes / 1048576.0, r->opt.min_free_mib);
+		printf("              (the report above is complete)\n");
+		note(r, "results not written: %.1f MiB free, below --min-free %u MiB",
+		     (double)res.volume_free_bytes / 1048576.0, r->opt.min_free_mib);
+		r->status = BT_EXIT_NO_RESULTS;
+		return;
+	}
 	if (r->atlas) {
 		res.atlas_json = bt_atlas_run_json;
 		res.atlas_ctx = r->atlas;
@@ -388,9 +391,10 @@ static void write_results(struct run *r)
 		res.validation_ctx = r->validation;
 	}
 	bt_status st = bt_results_save(r->opt.results_dir, &bt_results_json, &res,
-				       r->plat->rename_noreplace, &w, &d);
+				       r->plat->rename_noreplace, end_note[0] ? end_note : NULL, &w, &d);
 	if (st == BT_OK) {
 		r->results_seq = w.seq;
+		r->end_noted = end_note[0] && w.note_written;
 		display_path(r, w.path);
 		printf("results       %s\n", w.path);
 		if (res.have_volume_free)
@@ -423,6 +427,10 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	}
 	r->plat = plat;
 	r->phase.plat = plat;
+	current_run = r;
+	/* BootNext still pointing at baretop's entry goes first, whatever
+	 * the options (app/boot-policy.h); an unattended start's watchdog. */
+	bt_boot_run_settle(plat);
 	r->argc = argc;
 	r->argv = argv;
 	bt_options_defaults(&r->opt);
@@ -437,12 +445,12 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		plat->set_failure_exit_port(r->opt.qemu_exit_port);
 	if (r->opt.list_option_combos) {
 		bt_option_combos_list(stdout);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (r->opt.help) {
 		bt_options_usage(stdout, program);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (!options_valid(r, &d) || bt_run_check_specs(&r->opt, &d) != BT_OK) {
@@ -451,24 +459,24 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	}
 	if (r->opt.list_models) {
 		bt_list_models(stdout);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (r->opt.list_sim_defects) {
 		char list[2048];
 		bt_sim_defects_help(list, sizeof(list));
 		printf("--sim-defect=NAME[:PARAM][,...], defects of the SIMULATED PMU:\n%s\n", list);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (r->opt.list_workloads) {
 		bt_list_workloads(stdout);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 	if (r->opt.version) {
 		printf("baretop %s\n", BT_VERSION);
-		status = finish(r, BT_EXIT_OK);
+		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
 

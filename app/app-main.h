@@ -17,4 +17,10 @@ enum {
  * (unless the options power the machine off first). */
 int bt_app_main(int argc, char **argv, struct bt_platform *plat);
 
+/* The end of a run that crashed (an exception or a fatal check on
+ * baretop's CPU, recovered by the platform): the end decided with the
+ * outcome "crash" and left in plat, as bt_app_main would have; returns
+ * the exit status. */
+int bt_app_crash_end(struct bt_platform *plat);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/boot-run.h"
+#include "report/results-file.h"
 
 static void handover_str(const struct bt_options *o, char *buf, size_t len)
 {
@@ -20,17 +21,80 @@ static void handover_str(const struct bt_options *o, char *buf, size_t len)
 		snprintf(buf, len, "shutdown");
 }
 
+/* The results folder's record of a full variable store: the monotonic
+ * count when a write failed with it (0: no count); false when none. */
+static bool nvram_full_read(const struct bt_boot_run *b, uint64_t *ret)
+{
+	char path[300], text[40] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", b->opt->results_dir, BT_NVRAM_FULL_FILE);
+	if (!(f = fopen(path, "r")))
+		return false;
+	bool ok = fgets(text, sizeof(text), f) && !strncmp(text, "count=", 6);
+	fclose(f);
+	*ret = ok ? strtoull(text + 6, NULL, 16) : 0;
+	return true;
+}
+
+static void nvram_full_record(const struct bt_boot_run *b)
+{
+	const struct bt_boot_start *st = &b->plat->boot_start;
+	char path[300];
+	FILE *f;
+
+	bt_mkdir_p(b->opt->results_dir);
+	snprintf(path, sizeof(path), "%s/%s", b->opt->results_dir, BT_NVRAM_FULL_FILE);
+	if ((f = fopen(path, "w"))) {
+		fprintf(f, "count=%llx\n", (unsigned long long)(st->have_count ? st->count : 0));
+		fclose(f);
+	}
+}
+
+/* Whether writes may be tried: not while a full store is recorded, for
+ * BT_NVRAM_FULL_RETRY_BOOTS boots (never without a count that grows). */
+static bool nvram_writable(struct bt_boot_run *b)
+{
+	const struct bt_boot_start *st = &b->plat->boot_start;
+	uint64_t then;
+	char path[300];
+
+	if (!nvram_full_read(b, &then))
+		return true;
+	uint64_t boots = (st->count >> 32) - (then >> 32);
+	if (st->have_count && then && bt_boot_gap(true, st->count, then) == BT_GAP_LATER_BOOT &&
+	    boots >= BT_NVRAM_FULL_RETRY_BOOTS) {
+		snprintf(path, sizeof(path), "%s/%s", b->opt->results_dir, BT_NVRAM_FULL_FILE);
+		remove(path);
+		return true;
+	}
+	snprintf(b->nvram, sizeof(b->nvram), "not written: the variable store was full %s (%s/%s; "
+		 "tried again after %u boots, or when that file is deleted)",
+		 st->have_count && then ? "earlier" : "once", b->opt->results_dir,
+		 BT_NVRAM_FULL_FILE, BT_NVRAM_FULL_RETRY_BOOTS);
+	return false;
+}
+
 static bool write_state(struct bt_boot_run *b, const char *when)
 {
 	uint8_t buf[BT_BOOT_STATE_SIZE];
 	struct bt_diag d = { "" };
 
+	if (!b->state_writable)
+		return false;
 	bt_boot_state_encode(&b->state, buf);
-	if (b->plat->nv_write(BT_BOOT_STATE_NAME, buf, sizeof(buf), &d) != BT_OK) {
+	bt_status st = b->plat->nv_write(BT_BOOT_STATE_NAME, buf, sizeof(buf), &d);
+	b->plat->nv_writes++;
+	if (st != BT_OK) {
 		snprintf(b->nvram, sizeof(b->nvram), "not written %s: %.120s", when, d.text);
+		if (st == BT_ERR_FULL) {
+			/* No write again for a while: each one would reclaim. */
+			b->state_writable = false;
+			nvram_full_record(b);
+		}
 		return false;
 	}
-	b->plat->nv_writes++;
+	b->stored = b->state;
 	snprintf(b->nvram, sizeof(b->nvram), "written");
 	return true;
 }
@@ -59,6 +123,29 @@ static bool read_state(struct bt_boot_run *b)
 	return true;
 }
 
+static void arm_watchdog(struct bt_platform *plat, uint32_t seconds)
+{
+	if (plat->set_watchdog)
+		plat->set_watchdog(seconds);
+}
+
+void bt_boot_run_settle(struct bt_platform *plat)
+{
+	struct bt_boot_start *st = &plat->boot_start;
+	struct bt_diag d = { "" };
+
+	if (st->parent != BT_PARENT_SHELL && st->parent != BT_PARENT_HOSTED)
+		arm_watchdog(plat, BT_WATCHDOG_START_S);
+	if (!bt_boot_start_stale_boot_next(st) || !plat->boot_next_delete)
+		return;
+	plat->nv_writes++;
+	st->boot_next_deleted = plat->boot_next_delete(&d) == BT_OK;
+	printf("boot          BootNext is still Boot%04X, baretop's own entry (the firmware kept "
+	       "it): %s\n", (unsigned)st->boot_next,
+	       st->boot_next_deleted ? "deleted, so the next boot does not start baretop again"
+				     : d.text);
+}
+
 static uint64_t now_tsc(const struct bt_boot_run *b)
 {
 	return bt_rdtsc(b->plat->arch);
@@ -85,9 +172,56 @@ static void print_skip_time(struct bt_boot_run *b)
 	       (double)hz / 1e6);
 }
 
+/* The state of this boot from NVRAM, the previous run's end from the
+ * results folder's note, and the decision (app/boot-policy.h). */
+static void begin_with_state(struct bt_boot_run *b)
+{
+	const struct bt_options *opt = b->opt;
+	struct bt_platform *plat = b->plat;
+	bool have = read_state(b);
+	char note[128] = "";
+	unsigned next = 0, seq = 0;
+
+	if (!have)
+		memset(&b->before, 0, sizeof(b->before));
+	b->stored = b->before;
+	b->state = b->before;
+	b->have_state = true;
+	b->state_writable = nvram_writable(b);
+	if ((b->state.flags & BT_BOOT_STATE_IN_PROGRESS) &&
+	    bt_results_note_read(opt->results_dir, &next, &seq, note, sizeof(note)) &&
+	    bt_boot_note_resolve(&b->state, note, seq))
+		snprintf(b->previous, sizeof(b->previous), "run %u ended %s (results %06u, recorded "
+			 "in %s's note)", (unsigned)b->state.runs,
+			 bt_boot_status_name(b->state.last_status), seq, opt->results_dir);
+	bt_boot_begin(&opt->boot, have, &b->state, &b->decision);
+	if (b->decision.measure) {
+		/* Names this measurement in its end note: the TSC at entry
+		 * and the count, so that a note of another run never matches. */
+		uint64_t tag = b->t0 ^ plat->boot_start.count;
+		b->state.run_tag = tag ? tag : 1;
+	}
+	/* The state is written before anything is measured: a boot that
+	 * hangs from here on is seen as hung by the next one. A boot that
+	 * changed nothing a later boot needs writes nothing (flash wear). */
+	if (!bt_boot_state_must_write(&opt->boot, have, &b->stored, &b->state)) {
+		snprintf(b->nvram, sizeof(b->nvram),
+			 "unchanged, not written (nothing a later boot needs changed)");
+		return;
+	}
+	if (write_state(b, "before the run") || !b->decision.measure)
+		return;
+	b->decision.measure = false;
+	snprintf(b->decision.reason, sizeof(b->decision.reason),
+		 "the boot state could not be written, so a hang could not be told from a new "
+		 "boot: handing over without measuring");
+}
+
 bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
 		       const struct bt_options *opt)
 {
+	enum bt_parent parent = plat->boot_start.parent;
+
 	memset(b, 0, sizeof(*b));
 	b->plat = plat;
 	b->opt = opt;
@@ -95,56 +229,61 @@ bool bt_boot_run_begin(struct bt_boot_run *b, struct bt_platform *plat,
 	b->t0 = plat->entry_tsc ? plat->entry_tsc : now_tsc(b);
 	b->active = opt->boot.run != BT_RUN_ALWAYS || opt->boot.budget_s ||
 		    opt->boot.then != BT_THEN_DEFAULT;
+	/* A person's start: from the shell (or hosted) with none of --run,
+	 * --then, --budget, --then-boot, --shutdown. */
+	b->unattended = b->active || opt->then_boot || opt->shutdown ||
+			(parent != BT_PARENT_SHELL && parent != BT_PARENT_HOSTED);
 	bt_boot_run_str(&opt->boot, b->policy, sizeof(b->policy));
 	handover_str(opt, b->handover, sizeof(b->handover));
-	snprintf(b->nvram, sizeof(b->nvram), "not used (no --run)");
-	if (opt->boot.run == BT_RUN_ALWAYS) {
+	snprintf(b->nvram, sizeof(b->nvram), "not used (no --run, started by a person)");
+	bool nv = plat->nv_read && plat->nv_write;
+	if (parent == BT_PARENT_SELF) {
+		snprintf(b->decision.reason, sizeof(b->decision.reason),
+			 "started again by the loader baretop handed back to (it is that loader's "
+			 "default entry): not measuring");
+	} else if (nv && b->unattended) {
+		begin_with_state(b);
+	} else if (opt->boot.run == BT_RUN_ALWAYS) {
 		b->decision.measure = true;
-	} else if (!plat->nv_read || !plat->nv_write) {
+		if (b->unattended)
+			snprintf(b->nvram, sizeof(b->nvram), "this platform keeps no NVRAM variables");
+	} else {
 		/* Without a state a hang could repeat at every boot: never measure. */
 		snprintf(b->nvram, sizeof(b->nvram), "this platform keeps no NVRAM variables");
 		snprintf(b->decision.reason, sizeof(b->decision.reason),
 			 "--run needs the NVRAM state, which this platform does not keep; handing "
 			 "over without measuring");
-	} else {
-		bool have = read_state(b);
-		b->state = b->before;
-		bt_boot_begin(&opt->boot, have, &b->state, &b->decision);
-		b->have_state = true;
-		/* The state is written before anything is measured: a boot that
-		 * hangs from here on is seen as hung by the next one. A boot that
-		 * changed nothing a later boot needs writes nothing (flash wear). */
-		if (!bt_boot_state_must_write(&opt->boot, have, &b->before, &b->state)) {
-			b->state = b->before;
-			snprintf(b->nvram, sizeof(b->nvram),
-				 "unchanged, not written (nothing a later boot needs changed)");
-		} else if (!write_state(b, "before the run") && b->decision.measure) {
-			b->decision.measure = false;
-			snprintf(b->decision.reason, sizeof(b->decision.reason),
-				 "the boot state could not be written, so a hang could not be told "
-				 "from a new boot: handing over without measuring");
-		}
 	}
-	if (opt->boot.run != BT_RUN_ALWAYS) {
-		printf("boot          policy %s, boot %u, runs %u (%u hung); state %s\n", b->policy,
-		       (unsigned)b->state.boots, (unsigned)b->state.runs, (unsigned)b->state.hung,
-		       b->nvram);
-		printf("boot          %s\n", b->decision.reason);
+	if (b->unattended) {
+		if (b->policy[0])
+			printf("boot          policy %s, started by %s; boot %u, runs %u (%u hung); "
+			       "state %s\n", b->policy, bt_parent_name(parent),
+			       (unsigned)b->state.boots, (unsigned)b->state.runs,
+			       (unsigned)b->state.hung, b->nvram);
+		else
+			printf("boot          no --run, started by %s; state %s\n",
+			       bt_parent_name(parent), b->nvram);
+		if (b->previous[0])
+			printf("boot          %s\n", b->previous);
+		if (b->decision.reason[0])
+			printf("boot          %s\n", b->decision.reason);
 	}
 	if (!b->decision.measure) {
 		printf("boot          then %s\n", b->handover);
 		print_skip_time(b);
 		return false;
 	}
-	if (b->have_state && plat->set_crash_reset)
-		plat->set_crash_reset(true);
-	if (opt->boot.budget_s) {
-		uint32_t wd = opt->boot.budget_s + BT_BUDGET_WATCHDOG_GRACE_S;
-		bool armed = plat->set_watchdog && plat->set_watchdog(wd) == BT_OK;
-		b->watchdog_armed = armed;
+	uint32_t wd = opt->boot.budget_s ? opt->boot.budget_s + BT_BUDGET_WATCHDOG_GRACE_S
+		      : b->unattended   ? BT_WATCHDOG_RUN_S : 0;
+	bool armed = wd && plat->set_watchdog && plat->set_watchdog(wd) == BT_OK;
+	b->watchdog_armed = armed;
+	if (!wd && plat->set_watchdog)
+		plat->set_watchdog(0);
+	if (opt->boot.budget_s)
 		printf("boot          budget %u s; watchdog %s\n", (unsigned)opt->boot.budget_s,
 		       armed ? "armed to it plus 5 s" : "NOT available on this platform");
-	}
+	else if (armed)
+		printf("boot          watchdog armed to %u s for the measurement\n", (unsigned)wd);
 	return true;
 }
 
@@ -259,40 +398,98 @@ void bt_boot_run_partial(struct bt_boot_run *b, const char *name, uint32_t cpu, 
 	}
 }
 
-void bt_boot_run_end(struct bt_boot_run *b, int exit_status, uint32_t seq)
+/* The decision's inputs as this boot has them. */
+static void end_in(const struct bt_boot_run *b, struct bt_platform *plat,
+		   const struct bt_options *opt, enum bt_boot_outcome outcome, int exit_status,
+		   uint32_t seq, bool end_noted, struct bt_boot_end_in *in)
 {
-	if (!b->plat || b->ended)
+	*in = (struct bt_boot_end_in){
+		.cfg = &opt->boot,
+		.chainload = opt->then_boot != NULL,
+		.shutdown = opt->shutdown && opt->boot.then != BT_THEN_RETURN,
+		.active = opt->boot.run != BT_RUN_ALWAYS || opt->boot.budget_s ||
+			  opt->boot.then != BT_THEN_DEFAULT,
+		.state_kept = b->plat && b->have_state && b->state_writable,
+		.stored = b->stored,
+		.state = b->state,
+		.measuring = b->plat && b->decision.measure,
+		.outcome = outcome,
+		.exit_status = exit_status,
+		.budget_ended = b->budget_ended,
+		.seq = seq,
+		.end_noted = end_noted,
+		.start = plat->boot_start,
+	};
+}
+
+void bt_boot_run_plan(struct bt_boot_run *b, int exit_status, char *ret_note, size_t len)
+{
+	struct bt_boot_end_in in;
+
+	end_in(b, b->plat, b->opt, BT_OUTCOME_MEASURED, exit_status, 0, true, &in);
+	bt_boot_decide_end(&in, &b->end);
+	ret_note[0] = '\0';
+	if (b->have_state && b->decision.measure)
+		bt_boot_end_note(&b->state, bt_boot_status_of(exit_status, b->budget_ended), ret_note,
+				 len);
+}
+
+void bt_boot_run_finish(struct bt_boot_run *b, struct bt_platform *plat,
+			const struct bt_options *opt, enum bt_boot_outcome outcome, int exit_status,
+			uint32_t seq, bool end_noted)
+{
+	struct bt_boot_end_in in;
+	bool begun = b->plat != NULL;
+
+	if (b->ended)
 		return;
 	b->ended = true;
-	b->elapsed_s = elapsed(b);
-	if (b->have_state && b->plat->set_crash_reset)
-		b->plat->set_crash_reset(false);
-	if (b->watchdog_armed) {
-		b->plat->set_watchdog(0);
-		b->watchdog_armed = false;
+	if (begun) {
+		b->elapsed_s = elapsed(b);
+		if (b->budget_ended)
+			printf("boot          budget ended the run early: %d workload run(s) left out, "
+			       "%d cut short (counter groups or timed-PEBS samplings left out)\n",
+			       b->n_not_run, b->n_partial);
 	}
-	if (b->budget_ended)
-		printf("boot          budget ended the run early: %d workload run(s) left out, %d "
-		       "cut short (counter groups or timed-PEBS samplings left out)\n", b->n_not_run,
-		       b->n_partial);
-	if (!b->have_state || !b->decision.measure)
-		return;
-	bt_boot_end(&b->state, bt_boot_status_of(exit_status, b->budget_ended), seq);
-	write_state(b, "after the run");
-	printf("boot          state: run %u ended %s; %s\n", (unsigned)b->state.runs,
-	       bt_boot_status_name(b->state.last_status), b->nvram);
+	end_in(b, plat, opt, outcome, exit_status, seq, end_noted, &in);
+	bt_boot_decide_end(&in, &b->end);
+	if (b->end.write_state) {
+		b->state = b->end.state;
+		if (!write_state(b, "at the end")) {
+			/* A reset that needs its record (the count, or the next
+			 * boot told not to measure) is not taken without it. */
+			in.state_kept = false;
+			bt_boot_decide_end(&in, &b->end);
+		}
+		if (in.measuring)
+			printf("boot          state: run %u ended %s; %s\n", (unsigned)b->state.runs,
+			       bt_boot_status_name(b->state.last_status), b->nvram);
+	} else if (begun) {
+		b->state = b->end.state;
+	}
+	plat->end_action = b->end.action;
+	plat->bootnext_may_reset = b->end.bootnext_may_reset;
+	if (b->unattended || !begun)
+		arm_watchdog(plat, BT_WATCHDOG_HANDOVER_S);
+	else if (b->watchdog_armed)
+		arm_watchdog(plat, 0);
+	b->watchdog_armed = false;
+	/* a person's run that returns has nothing to say about its end */
+	if (outcome != BT_OUTCOME_INFO && (b->unattended || b->end.action != BT_END_RETURN))
+		printf("then          %s\n", b->end.why);
 }
 
 const struct bt_results_boot *bt_boot_run_record(const struct bt_boot_run *b,
 						 struct bt_results_boot *ret)
 {
-	if (!b->active)
+	if (!b->unattended)
 		return NULL;
 	*ret = (struct bt_results_boot){
 		.policy = b->policy[0] ? b->policy : NULL,
 		.handover = b->handover,
 		.nvram = b->nvram,
-		.have_state = b->have_state,
+		/* the counts are a policy's (none without --run) */
+		.have_state = b->have_state && b->opt->boot.run != BT_RUN_ALWAYS,
 		.boot_count = b->state.boots,
 		.run_number = b->state.runs,
 		.hung_runs = b->state.hung,
@@ -305,10 +502,14 @@ const struct bt_results_boot *bt_boot_run_record(const struct bt_boot_run *b,
 		.n_not_run = b->n_not_run,
 		.partial = (const char *const *)b->partial,
 		.n_partial = b->n_partial,
-		/* the writes so far, and the one that records the end of this
-		 * measurement after the results file */
-		.nvram_writes = b->plat->nv_writes + (b->have_state && b->decision.measure &&
-						      !b->ended ? 1u : 0u),
+		/* the writes so far and those the end plans after this file */
+		.nvram_writes = b->plat->nv_writes + (b->end.write_state ? 1u : 0u),
+		.end_record = !b->have_state ? NULL : b->end.write_state ? "nvram" : "results-note",
+		.parent = bt_parent_name(b->plat->boot_start.parent),
+		.end_action = bt_end_action_name(b->end.action),
+		.end_why = b->end.why,
+		.resets_in_a_row = b->end.resets_in_a_row,
+		.resets_max = BT_BOOT_RESETS_MAX,
 	};
 	return ret;
 }

@@ -5,7 +5,7 @@
 #include "app/boot-state.h"
 
 static const char *const status_names[BT_BOOT_STATUS_COUNT] = {
-	"none", "ok", "failed", "no-results", "hung", "budget",
+	"none", "ok", "failed", "no-results", "hung", "budget", "crashed", "cpus-left",
 };
 
 const char *bt_boot_status_name(uint32_t status)
@@ -30,16 +30,29 @@ static uint16_t get16(const uint8_t *p)
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
 static uint32_t get32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Offsets of version 1 (the table in app/README.md). */
+static uint64_t get64(const uint8_t *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* Offsets of version 2 (the table in app/README.md); version 1 is its
+ * first 40 bytes. */
 enum {
 	OFF_MAGIC = 0, OFF_VERSION = 4, OFF_LENGTH = 6, OFF_FLAGS = 8, OFF_BOOTS = 12,
 	OFF_RUNS = 16, OFF_COMPLETED = 20, OFF_HUNG = 24, OFF_LAST_SEQ = 28,
-	OFF_LAST_STATUS = 32, OFF_SINCE = 36,
+	OFF_LAST_STATUS = 32, OFF_SINCE = 36, OFF_RESETS = 40, OFF_BN_FAILURES = 44,
+	OFF_RESET_COUNT = 48, OFF_BN_COUNT = 56, OFF_RUN_TAG = 64,
 };
 
 void bt_boot_state_encode(const struct bt_boot_state *s, uint8_t buf[BT_BOOT_STATE_SIZE])
@@ -56,10 +69,21 @@ void bt_boot_state_encode(const struct bt_boot_state *s, uint8_t buf[BT_BOOT_STA
 	put32(buf + OFF_LAST_SEQ, s->last_seq);
 	put32(buf + OFF_LAST_STATUS, s->last_status);
 	put32(buf + OFF_SINCE, s->boots_since_run);
+	put32(buf + OFF_RESETS, s->resets);
+	put32(buf + OFF_BN_FAILURES, s->bootnext_failures);
+	put64(buf + OFF_RESET_COUNT, s->reset_count);
+	put64(buf + OFF_BN_COUNT, s->bootnext_count);
+	put64(buf + OFF_RUN_TAG, s->run_tag);
 }
 
 bt_status bt_boot_state_decode(const uint8_t *buf, size_t len, struct bt_boot_state *ret,
 			       struct bt_diag *d)
+{
+	return bt_boot_state_decode_v(buf, len, ret, NULL, d);
+}
+
+bt_status bt_boot_state_decode_v(const uint8_t *buf, size_t len, struct bt_boot_state *ret,
+				 unsigned *ret_version, struct bt_diag *d)
 {
 	if (len < 8) {
 		bt_diag_set(d, "boot state: %zu bytes, shorter than its 8-byte header", len);
@@ -71,16 +95,19 @@ bt_status bt_boot_state_decode(const uint8_t *buf, size_t len, struct bt_boot_st
 		return BT_ERR_INVALID;
 	}
 	unsigned version = get16(buf + OFF_VERSION), length = get16(buf + OFF_LENGTH);
-	if (version != BT_BOOT_STATE_VERSION) {
-		bt_diag_set(d, "boot state: layout version %u, this build reads version %u", version,
-			    BT_BOOT_STATE_VERSION);
+	if (version != 1 && version != BT_BOOT_STATE_VERSION) {
+		bt_diag_set(d, "boot state: layout version %u, this build reads versions 1 and %u",
+			    version, BT_BOOT_STATE_VERSION);
 		return BT_ERR_INVALID;
 	}
-	if (length != BT_BOOT_STATE_SIZE || len != BT_BOOT_STATE_SIZE) {
-		bt_diag_set(d, "boot state: version 1 is %u bytes; the header says %u, there are %zu",
-			    BT_BOOT_STATE_SIZE, length, len);
+	unsigned size = version == 1 ? BT_BOOT_STATE_V1_SIZE : BT_BOOT_STATE_SIZE;
+	if (length != size || len != size) {
+		bt_diag_set(d, "boot state: version %u is %u bytes; the header says %u, there are %zu",
+			    version, size, length, len);
 		return BT_ERR_INVALID;
 	}
+	if (ret_version)
+		*ret_version = version;
 	*ret = (struct bt_boot_state){
 		.flags = get32(buf + OFF_FLAGS),
 		.boots = get32(buf + OFF_BOOTS),
@@ -91,6 +118,15 @@ bt_status bt_boot_state_decode(const uint8_t *buf, size_t len, struct bt_boot_st
 		.last_status = get32(buf + OFF_LAST_STATUS),
 		.boots_since_run = get32(buf + OFF_SINCE),
 	};
+	if (version == 1) {
+		ret->flags &= ~BT_BOOT_STATE_V1_BOOT_ID_MASK;
+		return BT_OK;
+	}
+	ret->resets = get32(buf + OFF_RESETS);
+	ret->bootnext_failures = get32(buf + OFF_BN_FAILURES);
+	ret->reset_count = get64(buf + OFF_RESET_COUNT);
+	ret->bootnext_count = get64(buf + OFF_BN_COUNT);
+	ret->run_tag = get64(buf + OFF_RUN_TAG);
 	return BT_OK;
 }
 

@@ -488,7 +488,16 @@ static bt_status set_results_dir(struct bt_options *o, const char *v, struct bt_
 
 static bt_status set_keep_results(struct bt_options *o, const char *v, struct bt_diag *d)
 {
+	if (strcmp(v, "all") == 0) {
+		o->keep_results = 0;
+		return BT_OK;
+	}
 	return set_count(&o->keep_results, "--keep-results", 1, BT_RESULTS_MAX_SEQ, v, d);
+}
+
+static bt_status set_min_free(struct bt_options *o, const char *v, struct bt_diag *d)
+{
+	return set_count(&o->min_free_mib, "--min-free", 0, 1u << 20, v, d);
 }
 
 static bt_status set_config(struct bt_options *o, const char *v, struct bt_diag *d)
@@ -512,7 +521,8 @@ static const struct option_def options[] = {
 	  set_color },
 
 	{ "Unattended runs", "shutdown", 0, ARG_NONE, NULL,
-	  "power the machine off when done (UEFI ResetSystem)", set_shutdown },
+	  "power the machine off when done (UEFI ResetSystem), on a boot that measured; any "
+	  "other boot hands over", set_shutdown },
 	{ NULL, "then-boot", 0, ARG_REQUIRED, "FILE",
 	  "when done (results written, every register restored), start the EFI application "
 	  "FILE, e.g. the OS loader \\EFI\\debian\\shimx64.efi: boot, measure, save, hand over",
@@ -530,10 +540,12 @@ static const struct option_def options[] = {
 	  set_run },
 	{ NULL, "then", 0, ARG_REQUIRED, "ACTION",
 	  "when done: chainload:FILE (as --then-boot FILE), next-boot-entry (the BootOrder "
-	  "entry after BootCurrent), shutdown (as --shutdown), reboot, or return (to the boot "
-	  "manager, as \"not started\" so that it goes on with BootOrder); replaces an earlier "
-	  "end action. With none, a run started from a boot entry or under --run returns the "
-	  "same way",
+	  "entry after BootCurrent), shutdown (as --shutdown), reboot (on a boot that measured, "
+	  "where the next boot cannot restart again, never two boots in a row), or return (to "
+	  "the boot manager, as \"not started\" so that it goes on with BootOrder); replaces an "
+	  "earlier end action. With none, an unattended run returns the same way; under "
+	  "systemd-boot or another loader it hands back to it (README, \"Boot-time runs for "
+	  "fleets\")",
 	  set_then },
 	{ NULL, "budget", 0, ARG_REQUIRED, "SECONDS",
 	  "time budget of a boot, from baretop's start, kept by planning: no workload starts "
@@ -558,11 +570,17 @@ static const struct option_def options[] = {
 	  "the working directory)",
 	  set_results_dir },
 	{ NULL, "no-results", 0, ARG_NONE, NULL, "do not write a results file", set_no_results },
-	{ NULL, "keep-results", 0, ARG_REQUIRED, "N",
+	{ NULL, "keep-results", 0, ARG_REQUIRED, "N|all",
 	  "after writing a results file, delete the oldest ones so that N remain (never the "
-	  "file just written): an ESP shared with the OS does not fill up under --run "
-	  "every-boot; the volume's free space is in every results file",
+	  "file just written; default 100, all: keep every file): an ESP shared with the OS "
+	  "does not fill up under --run every-boot; the volume's free space is in every "
+	  "results file",
 	  set_keep_results },
+	{ NULL, "min-free", 0, ARG_REQUIRED, "MIB",
+	  "write no results file while the results volume has less than MIB MiB free "
+	  "(default 32, 0: no floor): the OS's kernel installs and capsule updates need room "
+	  "on the ESP; the report is on the console all the same (exit status 3)",
+	  set_min_free },
 	{ NULL, "config", 0, ARG_REQUIRED, "FILE",
 	  "read options from FILE (default: baretop.cfg next to baretop.efi, if present)",
 	  set_config },
@@ -729,6 +747,8 @@ void bt_options_defaults(struct bt_options *o)
 	o->results_dir = BT_DEFAULT_RESULTS_DIR;
 	o->qemu_exit_port = BT_QEMU_DEBUG_EXIT_PORT;
 	o->max_window_ms = BT_MAX_WINDOW_MS_DEFAULT;
+	o->keep_results = BT_KEEP_RESULTS_DEFAULT;
+	o->min_free_mib = BT_RESULTS_MIN_FREE_MIB_DEFAULT;
 }
 
 static const struct option_def *find_long(const char *name, size_t len)

@@ -47,7 +47,9 @@ struct bt_options {
 	/* Files */
 	const char *results_dir;
 	bool no_results;
-	unsigned keep_results;    /* --keep-results N: keep the newest N files; 0 = all */
+	unsigned keep_results;    /* --keep-results N: keep the newest N files; 0 = all
+				   * (BT_KEEP_RESULTS_DEFAULT unless given) */
+	unsigned min_free_mib;    /* --min-free MIB: no results file below it; 0 = none */
 	const char *config_path;  /* --config FILE; NULL = the platform's default */
 	bool no_config;
 

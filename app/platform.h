@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app/boot-policy.h"
 #include "base/diag.h"
 #include "base/status.h"
 #include "base/text-style.h"
@@ -82,16 +83,18 @@ struct bt_platform {
 	 * caught (6 when the guard works); NULL where there is no guard. */
 	uint8_t (*fault_guard_selftest)(void);
 	/* On baretop's own CPU: should an unexpected exception end the run
-	 * there, fn(arg) runs first, once, before the fault is reported: an
-	 * open PMU session is closed that way, so a crashed workload does not
-	 * leave that CPU counting with baretop's registers. fn must not call
-	 * the firmware. fn NULL removes it. NULL where there is no fault
-	 * guard (hosted). A job on an AP registers its cleanups with the job
+	 * there, fn(arg) runs first, once, before the fault is reported (on
+	 * the BSP it runs before the recovery: efi/fault-guard.c): an open PMU
+	 * session is closed that way, so a crashed workload does not leave
+	 * that CPU counting with baretop's registers. fn must not call the
+	 * firmware. fn NULL removes it. NULL where there is no fault guard
+	 * (hosted). A job on an AP registers its cleanups with the job
 	 * instead (app/on-cpu.h bt_cpu_job_set_cleanup). */
 	void (*set_park_cleanup)(void (*fn)(void *), void *arg);
 	/* An unguarded UD2 on this CPU: on baretop's own it does not return
-	 * (report, power off); in a job on an AP it is recovered
-	 * (--fault-selftest-ap: app/on-cpu.h bt_cpu_fault_selftest). */
+	 * (report, then the end of a crashed run: bt_app_crash_end); in a job
+	 * on an AP it is recovered (--fault-selftest-ap: app/on-cpu.h
+	 * bt_cpu_fault_selftest). */
 	void (*crash_test)(void);
 	/* Overruns a local array in a function built with the stack protector:
 	 * its check must report it through the fault reporter and power off,
@@ -179,13 +182,13 @@ struct bt_platform {
 	bt_status (*image_result)(void *image, uint64_t *ret_status, struct bt_diag *d);
 	void (*image_free)(void *image);
 
-	/* After the program returns: start this EFI application (chainload),
-	 * once the platform has undone its own changes. Set by the program. */
+	/* After the program returns: how it ends (app/boot-policy.h
+	 * bt_boot_decide_end), carried out once the platform has undone its
+	 * own changes; chainload is BT_END_CHAINLOAD's file. Set by the
+	 * program. */
+	enum bt_end_action end_action;
 	char chainload[256];
 
-	/* End of an unattended run: power off (UEFI ResetSystem). Returns only
-	 * if the platform cannot. */
-	void (*power_off)(void);
 	/* Where an unexpected fault reports failure (QEMU's isa-debug-exit):
 	 * set when the options ask for --qemu-exit. May be NULL. */
 	void (*set_failure_exit_port)(uint16_t port);
@@ -209,36 +212,18 @@ struct bt_platform {
 	/* Arms the firmware's watchdog: the machine is reset `seconds` from
 	 * now unless it is called again (0 disarms). UEFI SetWatchdogTimer. */
 	bt_status (*set_watchdog)(uint32_t seconds);
-	/* Resets the machine (UEFI ResetSystem EfiResetCold). Returns only if
-	 * the platform cannot. */
-	void (*reboot)(void);
-	/* An unexpected exception on baretop's CPU resets the machine instead
-	 * of powering it off (set while a --run measurement is in progress). */
-	void (*set_crash_reset)(bool reset);
+	/* Deletes BootNext (app/boot-policy.h bt_boot_start_stale_boot_next);
+	 * NULL where there is none. */
+	bt_status (*boot_next_delete)(struct bt_diag *d);
 	/* The TSC when the platform's entry point started (0: unknown): the
 	 * start of the time budget and of the hand-over time. */
 	uint64_t entry_tsc;
-	/* After the program returns: start the BootOrder entry after
-	 * BootCurrent (efi/boot-entry.c), as the boot manager would have.
-	 * Set by the program. */
-	bool chainload_next_boot_entry;
-	/* Set by the platform: the firmware's boot manager started baretop
-	 * from a boot option (not a shell or another application). EDK2 marks
-	 * it by a NULL ParentHandle (BmBoot.c EfiBootManagerBoot). */
-	bool started_by_boot_manager;
-	/* Set by the platform: the UEFI BootCurrent variable when there is
-	 * one, and whether that entry is in BootOrder (a one-shot BootNext
-	 * start is not: app/boot-policy.h bt_boot_restart_allowed). */
-	bool have_boot_current;
-	uint16_t boot_current;
-	bool boot_current_in_order;
-	/* Set by the program: the run ends by returning to the boot manager,
-	 * which must go on with the next BootOrder entry. The platform then
-	 * returns a status other than success even for exit status 0: after a
-	 * boot option that returns EFI_SUCCESS, EDK2's boot manager stops
-	 * processing BootOrder and shows its menu (BdsEntry.c BootBootOptions),
-	 * which strands an unattended machine. */
-	bool return_goes_on;
+	/* Set by the platform before the program starts: what started it,
+	 * BootCurrent, BootOrder, BootNext, the monotonic count. */
+	struct bt_boot_start boot_start;
+	/* Set by the program with the end action: --then next-boot-entry may
+	 * make an entry BootNext and reset (app/boot-policy.h). */
+	bool bootnext_may_reset;
 	/* Free bytes on the volume that holds `path` (the results folder):
 	 * UEFI EFI_FILE_SYSTEM_INFO.FreeSpace of the boot volume, hosted
 	 * statvfs. BT_OK or why not. NULL: not known. */

@@ -13,8 +13,11 @@
  * entry: the firmware deletes BootNext before it starts that entry
  * (BdsEntry.c BdsEntry).
  *
- * How, for each entry, in EfiBootManagerBoot's order: BootCurrent set to
- * the entry's number ("2. Set BootCurrent"), ReadyToBoot signalled ("3.",
+ * How, for each entry, in EfiBootManagerBoot's order (but "2. Set
+ * BootCurrent": BootCurrent stays baretop's entry, a variable the UEFI spec
+ * makes read-only for everyone but the boot manager, 3.3 Globally Defined
+ * Variables, and that no part of EDK2 but its own status-code printer
+ * reads), ReadyToBoot signalled ("3.",
  * UefiLib EfiSignalEventReadyToBoot: the gEfiEventReadyToBootGuid group,
  * then gEfiEventAfterReadyToBootGuid), the path connected
  * (BmConnect.c EfiBootManagerConnectDevicePath) and expanded as
@@ -25,19 +28,38 @@
  * candidate loaded with LoadImage(BootPolicy TRUE) as BDS loads them, the
  * optional data given as load options unless it is the 16-byte GUID EDK2
  * marks its auto-created options with (BmIsAutoCreateBootOption), the
- * image's ParentHandle cleared, a 5-minute watchdog, StartImage.
+ * image's ParentHandle cleared, a 5-minute watchdog, StartImage. Not done:
+ * "4. BmRepairAllControllers" (Driver Health repairs, which may need a
+ * person at a setup form) and "5. BmSetMemoryTypeInformationVariable"
+ * (the next boot's memory bins, saved to NVRAM with a warm reset when they
+ * changed, BmMisc.c): BDS did both for baretop's own entry moments before,
+ * and baretop loads no driver and allocates none of the tracked types
+ * (ACPI, reserved, runtime), so they would find nothing to repair or
+ * save; an NVRAM write and a reset are all they could add.
+ *
+ * An entry whose image returns is not started again: an error makes
+ * baretop go on with the entries after it, as BootBootOptions does; a
+ * success returns EFI_SUCCESS to the boot manager, which then shows its
+ * menu as it does after that entry itself. When every entry after
+ * baretop's failed, baretop returns "not started" and BDS goes on after
+ * baretop's entry, so each is tried once more by BDS before its
+ * PlatformRecovery.
  *
  * An entry that cannot be loaded (a file that is gone) or that Secure Boot
  * refuses (EFI_SECURITY_VIOLATION, EFI_ACCESS_DENIED) is skipped, as
  * BootBootOptions goes on after it: the firmware would not start it either,
- * so no reset helps. Only the forms the boot manager alone resolves (a URI,
- * a USB class or WWID path, a LoadFile short form: firmware/load-option.h
- * BT_DP_FIRMWARE_ONLY) are made BootNext, with a reset, and the attempt is
- * kept in BaretopState: the boot right after it that comes back to baretop
- * knows the firmware did not reach the entry and skips it from then on; a
- * boot that finds boots passed without baretop since then knows it was
- * reached, clears the mark and follows BootOrder as before
- * (app/boot-policy.h bt_bootnext_decide).
+ * so no reset helps. The forms the boot manager alone resolves (a URI, a
+ * USB class or WWID path, a LoadFile short form: firmware/load-option.h
+ * BT_DP_FIRMWARE_ONLY) are left to it: started by the boot manager,
+ * baretop returns "not started" and BDS goes on with BootOrder after
+ * baretop's entry, to that same entry (the ones before it fail for BDS as
+ * they did here), with no BootNext and no reset. Started from a shell,
+ * such an entry is made BootNext with a reset, only on a boot that may
+ * reset (app/boot-policy.h), and the attempt is kept in BaretopState: the
+ * boot right after it that comes back to baretop knows the firmware did
+ * not reach the entry (a network boot may fail once), and the entry is
+ * tried again on a later boot that may reset, BT_BOOTNEXT_TRIES times in
+ * all (app/boot-policy.h bt_bootnext_decide).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,29 +87,36 @@ static EFI_STATUS get_global(const CHAR16 *name, void *buf, UINTN *size)
 	return bt_efi.rs->GetVariable((CHAR16 *)name, &gEfiGlobalVariableGuid, &attr, size, buf);
 }
 
-/* BootCurrent is volatile: BOOTSERVICE_ACCESS | RUNTIME_ACCESS (BmBoot.c). */
-static void set_boot_current(UINT16 num)
-{
-	bt_efi.rs->SetVariable(L"BootCurrent", &gEfiGlobalVariableGuid,
-			       EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
-			       sizeof(num), &num);
-}
-
 void bt_efi_boot_facts(struct bt_platform *p)
 {
-	UINT16 current = 0, order[256];
-	UINTN size = sizeof(current);
+	struct bt_boot_start *s = &p->boot_start;
+	UINT16 v = 0, order[256];
+	UINTN size = sizeof(v);
+	UINT64 count = 0;
 
-	if (get_global(L"BootCurrent", &current, &size) != EFI_SUCCESS || size != sizeof(current))
-		return;
-	p->have_boot_current = true;
-	p->boot_current = current;
+	if (get_global(L"BootCurrent", &v, &size) == EFI_SUCCESS && size == sizeof(v)) {
+		s->have_boot_current = true;
+		s->boot_current = v;
+	}
+	size = sizeof(v);
+	if (get_global(L"BootNext", &v, &size) == EFI_SUCCESS && size == sizeof(v)) {
+		s->have_boot_next = true;
+		s->boot_next = v;
+	}
+	/* Absent, or over 256 entries (EFI_BUFFER_TOO_SMALL): not read. */
 	size = sizeof(order);
-	if (get_global(L"BootOrder", order, &size) != EFI_SUCCESS)
-		return;
-	for (size_t i = 0; i < size / sizeof(UINT16); i++)
-		if (order[i] == current)
-			p->boot_current_in_order = true;
+	if (get_global(L"BootOrder", order, &size) == EFI_SUCCESS && size % 2 == 0) {
+		s->boot_order_read = true;
+		for (size_t i = 0; i < size / sizeof(UINT16); i++)
+			if (s->have_boot_current && order[i] == s->boot_current)
+				s->current_in_order = true;
+	}
+	/* The high half grows at every reset (UEFI 2.10 8.5.2): the boot's number. */
+	if (bt_efi.bs->GetNextMonotonicCount(&count) == EFI_SUCCESS && count) {
+		s->have_count = true;
+		s->count = count;
+	}
+	bt_efi_boot_parent(p);
 }
 
 static void EFIAPI empty_notify(EFI_EVENT e, void *ctx)
@@ -353,92 +382,163 @@ static bool write_state(struct bt_platform *p, const struct bt_boot_state *s)
 	struct bt_diag d = { "" };
 
 	bt_boot_state_encode(s, buf);
+	p->nv_writes++;
 	if (p->nv_write(BT_BOOT_STATE_NAME, buf, sizeof(buf), &d) != BT_OK) {
 		printf("baretop: next-boot-entry: %s\n", d.text);
 		return false;
 	}
-	p->nv_writes++;
-	return true;
-}
-
-/* This boot's number: the high 32 bits of the monotonic counter (UEFI
- * 2.10 7.5.3 GetNextMonotonicCount; the high half is non-volatile and
- * grows by one at every reset). */
-static bool boot_id(uint32_t *ret)
-{
-	UINT64 count = 0;
-
-	if (bt_efi.bs->GetNextMonotonicCount(&count) != EFI_SUCCESS)
-		return false;
-	*ret = (uint32_t)(count >> 32);
 	return true;
 }
 
 /* Makes `num` BootNext and resets, after recording the attempt; returns
  * only when either write failed. */
-static EFI_STATUS boot_via_bootnext(struct bt_platform *p, struct bt_boot_state *s, uint16_t num,
-				    uint32_t id)
+static EFI_STATUS boot_via_bootnext(struct bt_platform *p, struct bt_boot_state *s, uint16_t num)
 {
-	s->flags = bt_bootnext_mark(s->flags, num, id);
+	const struct bt_boot_start *b = &p->boot_start;
+
+	bt_bootnext_mark(s, num, b->count);
 	if (!write_state(p, s)) {
 		printf("baretop: next-boot-entry: the attempt cannot be recorded: no BootNext, "
-		       "returning to the boot manager\n");
+		       "returning\n");
 		return BT_EFI_HANDOVER_STATUS;
 	}
 	UINT16 v = num;
+	p->nv_writes++;
 	EFI_STATUS st = bt_efi.rs->SetVariable(L"BootNext", &gEfiGlobalVariableGuid,
 					       EFI_VARIABLE_NON_VOLATILE |
 						       EFI_VARIABLE_BOOTSERVICE_ACCESS |
 						       EFI_VARIABLE_RUNTIME_ACCESS,
 					       sizeof(v), &v);
 	if (st != EFI_SUCCESS) {
-		bt_efi_log_status(st, "next-boot-entry: SetVariable BootNext (returning to the boot "
-				  "manager)");
+		bt_efi_log_status(st, "next-boot-entry: SetVariable BootNext (returning)");
 		return BT_EFI_HANDOVER_STATUS;
 	}
-	p->nv_writes++;
 	printf("baretop: next-boot-entry: only the boot manager resolves Boot%04X's path: "
-	       "BootNext=Boot%04X set (recorded in %s, boot %u); resetting\n", num, num,
-	       BT_BOOT_STATE_NAME, (unsigned)(id & 0xfffu));
+	       "BootNext=Boot%04X set (attempt %u of %u, recorded in %s); resetting\n", num, num,
+	       (unsigned)s->bootnext_failures + 1, BT_BOOTNEXT_TRIES, BT_BOOT_STATE_NAME);
 	fflush(stdout);
 	bt_efi.rs->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 	return EFI_DEVICE_ERROR;
 }
 
+/* An entry only the boot manager resolves: left to it (started by it:
+ * it goes on to this entry after baretop returns), or made BootNext. */
+static EFI_STATUS firmware_only(struct bt_platform *p, struct bt_boot_state *state,
+				bool can_remember, uint16_t num, bool *ret_skip)
+{
+	const struct bt_boot_start *b = &p->boot_start;
+	enum bt_boot_gap gap;
+
+	*ret_skip = true;
+	if (b->parent != BT_PARENT_SHELL) {
+		*ret_skip = false;
+		printf("baretop: next-boot-entry: only the boot manager resolves Boot%04X's path: "
+		       "returning \"not started\", and the boot manager goes on to it (no BootNext, "
+		       "no reset)\n", num);
+		return BT_EFI_HANDOVER_STATUS;
+	}
+	struct bt_boot_state before = *state;
+	enum bt_bootnext_verdict v = bt_bootnext_decide(state, num, b->have_count, b->count,
+							p->bootnext_may_reset && can_remember, &gap);
+	if (memcmp(&before, state, sizeof(before)) != 0 && can_remember)
+		write_state(p, state);
+	switch (v) {
+	case BT_BOOTNEXT_REACHED:
+	case BT_BOOTNEXT_TRY:
+		*ret_skip = false;
+		return boot_via_bootnext(p, state, num);
+	case BT_BOOTNEXT_FAILED:
+		printf("baretop: next-boot-entry: Boot%04X was made BootNext by the boot before and "
+		       "baretop runs again: not reached (attempt %u of %u); skipped now\n", num,
+		       (unsigned)state->bootnext_failures, BT_BOOTNEXT_TRIES);
+		break;
+	case BT_BOOTNEXT_UNREACHED:
+		printf("baretop: next-boot-entry: Boot%04X skipped: %u BootNext attempts did not reach "
+		       "it\n", num, BT_BOOTNEXT_TRIES);
+		break;
+	default:
+		printf("baretop: next-boot-entry: Boot%04X skipped, no BootNext: %s (the monotonic "
+		       "count: %s)\n", num,
+		       p->bootnext_may_reset ? "no NVRAM record or no count to tell boots apart"
+					     : "this boot may not reset",
+		       bt_boot_gap_name(gap));
+		break;
+	}
+	return EFI_SUCCESS;
+}
+
+/* Loads the entry's image as BmGetNextLoadOptionBuffer expands its path;
+ * EFI_SUCCESS with *h, or why not (said). */
+static EFI_STATUS load_entry(const uint8_t *dp, size_t dp_len, const char *aname, EFI_HANDLE *h)
+{
+	enum bt_dp_form form = bt_dp_form(dp, dp_len);
+	struct candidates c = { .n = 0 };
+	struct bt_diag d = { "" };
+	int which;
+
+	connect_path((EFI_DEVICE_PATH *)dp);
+	if (!expand_media((EFI_DEVICE_PATH *)dp, dp_len, &c)) {
+		if (form == BT_DP_SHORT_HD)
+			expand_hd(dp, dp_len, &c);
+		else if (form == BT_DP_SHORT_FILE)
+			expand_file(dp, dp_len, &c);
+		else
+			add_copy(&c, dp, bt_dp_length(dp, dp_len));
+	} else {
+		printf("baretop: next-boot-entry: a device-only path: %s on it\n",
+		       BT_REMOVABLE_MEDIA_FILE);
+	}
+	if (form == BT_DP_SHORT_HD && c.n)
+		printf("baretop: next-boot-entry: short-form HD() path expanded to its partition\n");
+	EFI_STATUS st = load_candidates(&c, h, &which);
+	free_candidates(&c);
+	if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED) {
+		bt_efi_sb_refusal(&d, aname, st);
+		printf("baretop: next-boot-entry: %s\n", d.text);
+		printf("baretop: next-boot-entry: %s skipped, no BootNext (the firmware refuses it "
+		       "too)\n", aname);
+	} else if (st != EFI_SUCCESS) {
+		bt_efi_log_status(st, "next-boot-entry: LoadImage");
+		printf("baretop: next-boot-entry: %s cannot be loaded from its path as the boot "
+		       "manager expands it: skipped, no BootNext (the firmware fails the same way "
+		       "and goes on)\n", aname);
+	}
+	return st;
+}
+
 EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 {
-	UINT16 current = 0, order[256];
-	UINTN size = sizeof(current);
+	const struct bt_boot_start *b = &p->boot_start;
+	UINT16 order[256];
+	UINTN size = sizeof(order);
 	/* static: 4 KiB off the firmware's small stack, and the started image's
 	 * LoadOptions point into it while it runs. */
 	static uint8_t opt[4096];
 	struct bt_boot_state state;
 	bool can_remember = read_state(p, &state);
-	uint32_t id = 0;
-	bool have_id = boot_id(&id);
 	EFI_STATUS st;
 
-	if (get_global(L"BootCurrent", &current, &size) != EFI_SUCCESS) {
+	if (!b->have_boot_current) {
 		printf("baretop: next-boot-entry: no BootCurrent (not started by the boot "
 		       "manager); returning to the firmware\n");
 		return BT_EFI_HANDOVER_STATUS;
 	}
-	size = sizeof(order);
 	if ((st = get_global(L"BootOrder", order, &size)) != EFI_SUCCESS) {
-		bt_efi_log_status(st, "next-boot-entry: no BootOrder; returning");
+		bt_efi_log_status(st, "next-boot-entry: BootOrder not read whole; returning");
 		return BT_EFI_HANDOVER_STATUS;
 	}
 	size_t n = size / sizeof(UINT16);
-	for (size_t i = bt_boot_order_after(order, n, current); i < n; i++) {
+	for (size_t i = bt_boot_order_after(order, n, b->boot_current); i < n; i++) {
 		CHAR16 name[16];
+		char aname[16];
 		struct bt_load_option lo;
 		struct bt_diag d = { "" };
 		UINTN osize = sizeof(opt);
 		const char *why;
+		bool skip;
 
-		if (order[i] == current)
+		if (order[i] == b->boot_current)
 			continue;
-		char aname[16];
 		snprintf(aname, sizeof(aname), "Boot%04X", order[i]);
 		for (int k = 0; k < 9; k++)
 			name[k] = (CHAR16)aname[k];
@@ -455,86 +555,22 @@ EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 			continue;
 		}
 		printf("baretop: next-boot-entry: Boot%04X \"%s\" (after Boot%04X in BootOrder)\n",
-		       order[i], lo.description, current);
+		       order[i], lo.description, b->boot_current);
 		fflush(stdout);
 		const uint8_t *dp = opt + lo.file_path_offset;
 		size_t dp_len = lo.file_path_length;
-		enum bt_dp_form form = bt_dp_form(dp, dp_len);
 
-		if (form == BT_DP_FIRMWARE_ONLY) {
-			switch (bt_bootnext_decide(state.flags, order[i], have_id, id)) {
-			case BT_BOOTNEXT_REACHED:
-				printf("baretop: next-boot-entry: Boot%04X was made BootNext %u boot(s) "
-				       "ago and baretop did not run in between: it was reached; mark "
-				       "cleared\n", order[i],
-				       (unsigned)((id - (state.flags >> 4)) & 0xfffu));
-				state.flags = bt_bootnext_clear(state.flags);
-				/* BootNext is how it is reached */
-				__attribute__((fallthrough));
-			case BT_BOOTNEXT_TRY:
-				if (can_remember && have_id)
-					return boot_via_bootnext(p, &state, order[i], id);
-				printf("baretop: next-boot-entry: Boot%04X skipped: %s\n", order[i],
-				       have_id ? "a BootNext attempt could not be remembered in NVRAM"
-					       : "no monotonic counter to tell a boot from the next");
+		if (bt_dp_form(dp, dp_len) == BT_DP_FIRMWARE_ONLY) {
+			st = firmware_only(p, &state, can_remember, order[i], &skip);
+			if (skip)
 				continue;
-			case BT_BOOTNEXT_FAILED:
-				state.flags |= BT_BOOT_STATE_BOOTNEXT_UNREACHED;
-				write_state(p, &state);
-				printf("baretop: next-boot-entry: Boot%04X was made BootNext by the boot "
-				       "before and baretop runs again: the firmware did not reach it "
-				       "either; skipped, now and on later boots\n", order[i]);
-				continue;
-			case BT_BOOTNEXT_SKIP:
-			default:
-				printf("baretop: next-boot-entry: Boot%04X skipped: an earlier BootNext "
-				       "attempt did not reach it\n", order[i]);
-				continue;
-			}
+			return st;
 		}
-		/* EfiBootManagerBoot: BootCurrent, ReadyToBoot, then the load. */
-		set_boot_current(order[i]);
+		/* EfiBootManagerBoot: ReadyToBoot, then the load. */
 		signal_ready_to_boot();
-		connect_path((EFI_DEVICE_PATH *)dp);
-		struct candidates c = { .n = 0 };
-		if (!expand_media((EFI_DEVICE_PATH *)dp, dp_len, &c)) {
-			if (form == BT_DP_SHORT_HD)
-				expand_hd(dp, dp_len, &c);
-			else if (form == BT_DP_SHORT_FILE)
-				expand_file(dp, dp_len, &c);
-			else
-				add_copy(&c, dp, bt_dp_length(dp, dp_len));
-		} else {
-			printf("baretop: next-boot-entry: a device-only path: %s on it\n",
-			       BT_REMOVABLE_MEDIA_FILE);
-		}
-		if (form == BT_DP_SHORT_HD && c.n)
-			printf("baretop: next-boot-entry: short-form HD() path expanded to its "
-			       "partition\n");
 		EFI_HANDLE h = NULL;
-		int which;
-		st = load_candidates(&c, &h, &which);
-		free_candidates(&c);
-		if (st == EFI_SECURITY_VIOLATION || st == EFI_ACCESS_DENIED) {
-			bt_efi_sb_refusal(&d, aname, st);
-			printf("baretop: next-boot-entry: %s\n", d.text);
-			printf("baretop: next-boot-entry: %s skipped, no BootNext (the firmware refuses "
-			       "it too)\n", aname);
+		if (load_entry(dp, dp_len, aname, &h) != EFI_SUCCESS)
 			continue;
-		}
-		if (st != EFI_SUCCESS) {
-			bt_efi_log_status(st, "next-boot-entry: LoadImage");
-			printf("baretop: next-boot-entry: %s cannot be loaded from its path as the boot "
-			       "manager expands it: skipped, no BootNext (the firmware fails the "
-			       "same way and goes on)\n", aname);
-			continue;
-		}
-		if ((state.flags & BT_BOOT_STATE_BOOTNEXT_TRIED) &&
-		    (uint16_t)(state.flags >> BT_BOOT_STATE_BOOTNEXT_SHIFT) == order[i]) {
-			/* reached by baretop itself: the mark has done its work */
-			state.flags = bt_bootnext_clear(state.flags);
-			write_state(p, &state);
-		}
 		EFI_LOADED_IMAGE *li = NULL;
 		if (bt_efi.bs->HandleProtocol(h, &gEfiLoadedImageProtocolGuid, (void **)&li) ==
 		    EFI_SUCCESS) {
@@ -550,15 +586,18 @@ EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p)
 			li->ParentHandle = NULL;
 		}
 		/* As the boot manager does before it starts a boot option. */
-		bt_efi.bs->SetWatchdogTimer(300, 0, 0, NULL);
+		bt_efi_before_next_stage();
 		st = bt_efi.bs->StartImage(h, NULL, NULL);
-		bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
-		set_boot_current(current);
-		bt_efi_log_status(st, "Boot%04X returned (back to the boot manager)", order[i]);
-		return st == EFI_SUCCESS ? BT_EFI_HANDOVER_STATUS : st;
+		bt_efi_after_next_stage();
+		if (st == EFI_SUCCESS) {
+			printf("baretop: next-boot-entry: %s returned success: returning it, so the boot "
+			       "manager shows its menu as it does after that entry\n", aname);
+			return EFI_SUCCESS;
+		}
+		bt_efi_log_status(st, "%s returned; going on with the entries after it, as the boot "
+				  "manager does", aname);
 	}
-	set_boot_current(current);
 	printf("baretop: next-boot-entry: no entry after Boot%04X in BootOrder could be started: "
-	       "returning to the boot manager, which goes on with BootOrder\n", current);
+	       "returning to the boot manager, which goes on with BootOrder\n", b->boot_current);
 	return BT_EFI_HANDOVER_STATUS;
 }

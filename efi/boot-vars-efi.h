@@ -5,11 +5,11 @@
 #include "app/platform.h"
 #include "efi/efi-state.h"
 
-/* efi/boot-vars.c: nv_read, nv_write, set_watchdog, reboot. */
+/* efi/boot-vars.c: nv_read, nv_write, set_watchdog, boot_next_delete. */
 void bt_efi_boot_vars_init(struct bt_platform *p);
 
 /* What efi_main returns when the run hands over by returning to the boot
- * manager (platform.return_goes_on): any status but EFI_SUCCESS makes EDK2's
+ * manager (BT_END_RETURN_NOT_STARTED): any status but EFI_SUCCESS makes EDK2's
  * BDS go on with the next BootOrder entry (MdeModulePkg/Universal/BdsDxe/
  * BdsEntry.c BootBootOptions; UEFI 2.10 3.1.1). EFI_NOT_STARTED: baretop
  * did not start an OS. */
@@ -22,8 +22,21 @@ void bt_efi_boot_vars_init(struct bt_platform *p);
  * and may update BaretopState through p (the BootNext attempt it made). */
 EFI_STATUS bt_efi_start_next_boot_entry(struct bt_platform *p);
 
-/* efi/boot-entry.c: BootCurrent and whether it is in BootOrder, into p
- * (have_boot_current, boot_current, boot_current_in_order). */
+/* efi/boot-entry.c: BootCurrent, BootOrder, BootNext, the monotonic count
+ * and what started baretop, into p->boot_start. */
 void bt_efi_boot_facts(struct bt_platform *p);
+
+/* efi/boot-parent.c: what started baretop (p->boot_start.parent; after
+ * BootCurrent is known); BT_END_RESTART_PARENT (returns only if that
+ * loader could not be started, or returned). */
+void bt_efi_boot_parent(struct bt_platform *p);
+EFI_STATUS bt_efi_restart_parent(void);
+
+/* efi/efi-main.c: right before StartImage of the next stage, the 5-minute
+ * watchdog EDK2's boot manager gives a boot option and the fault guard
+ * removed (the next stage is not baretop's); after it returned, the
+ * watchdog off (as the boot manager does) and the guard back. */
+void bt_efi_before_next_stage(void);
+void bt_efi_after_next_stage(void);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The platform's boot-time services for unattended runs (app/platform.h):
- * baretop's NVRAM variables under its vendor GUID, the watchdog, a reset.
+ * baretop's NVRAM variables under its vendor GUID, the watchdog, BootNext
+ * deleted (a reset or a power-off is efi_main's to carry out).
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +64,18 @@ static bt_status nv_write(const char *name, const void *buf, size_t len, struct 
 				    (void *)buf);
 	if (st != EFI_SUCCESS) {
 		bt_diag_set(d, "SetVariable %s: %s", name, bt_efi_status_name(st));
+		/* the store is full (not memory): app/boot-run.c stops writing */
+		return st == EFI_OUT_OF_RESOURCES ? BT_ERR_FULL : bt_efi_status(st);
+	}
+	return BT_OK;
+}
+
+static bt_status boot_next_delete(struct bt_diag *d)
+{
+	EFI_STATUS st = bt_efi.rs->SetVariable(L"BootNext", &gEfiGlobalVariableGuid, 0, 0, NULL);
+
+	if (st != EFI_SUCCESS && st != EFI_NOT_FOUND) {
+		bt_diag_set(d, "deleting it failed (%s)", bt_efi_status_name(st));
 		return bt_efi_status(st);
 	}
 	return BT_OK;
@@ -74,16 +87,9 @@ static bt_status nv_write(const char *name, const void *buf, size_t len, struct 
 static bt_status set_watchdog(uint32_t seconds)
 {
 	/* static: the firmware keeps the pointer (WatchdogData) while the timer runs. */
-	static CHAR16 why[] = L"baretop: --budget exceeded";
+	static CHAR16 why[] = L"baretop: watchdog (a hang)";
 	EFI_STATUS st = bt_efi.bs->SetWatchdogTimer(seconds, 0x10000 + 0xb7, sizeof(why), why);
 	return bt_efi_status(st);
-}
-
-static void reboot(void)
-{
-	fflush(NULL);
-	bt_efi_files_close_all();
-	bt_efi.rs->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 }
 
 void bt_efi_boot_vars_init(struct bt_platform *p)
@@ -91,6 +97,5 @@ void bt_efi_boot_vars_init(struct bt_platform *p)
 	p->nv_read = nv_read;
 	p->nv_write = nv_write;
 	p->set_watchdog = set_watchdog;
-	p->reboot = reboot;
-	p->set_crash_reset = bt_efi_set_crash_reset;
+	p->boot_next_delete = boot_next_delete;
 }

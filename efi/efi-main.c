@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The UEFI entry point: set up the platform layer (console, heap, files on
- * the boot volume, fault guard, watchdog off), run the portable program,
- * and tear everything down again before returning to the firmware.
+ * the boot volume, fault guard, the boot's facts), run the portable
+ * program, and carry out the end it decided (app/boot-policy.h
+ * bt_boot_decide_end): return, next-boot-entry, chainload, the loader
+ * started again, reset or power-off, with the fault guard installed until
+ * the next stage starts. A crash on this CPU comes back here too
+ * (efi/fault-guard.c) and ends as the program decides for a crash.
  */
 #include <setjmp.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@ struct bt_efi_state bt_efi;
 
 static jmp_buf exit_jump;
 static int exit_status;
+static struct bt_fault_guard_state *guard_state;
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
 
@@ -116,16 +121,70 @@ static EFI_STATUS chainload(struct bt_platform *p)
 		printf("baretop: --then-boot: %s\n", d.text);
 		return EFI_LOAD_ERROR;
 	}
-	/* The boot manager arms a 5-minute watchdog before it starts a boot
-	 * option (UEFI spec, EFI_BOOT_SERVICES.SetWatchdogTimer); baretop had
-	 * disabled it for its own run. */
-	bt_efi.bs->SetWatchdogTimer(300, 0, 0, NULL);
+	bt_efi_before_next_stage();
 	bt_efi_image_start(image);
-	bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
+	bt_efi_after_next_stage();
 	bt_efi_image_result(image, &status, &d);
 	printf("baretop: %s returned: %s\n", p->chainload, d.text);
 	bt_efi_image_free(image);
 	return (EFI_STATUS)status;
+}
+
+void bt_efi_before_next_stage(void)
+{
+	fflush(stdout);
+	/* EDK2's boot manager arms a 5-minute watchdog before it starts a
+	 * boot option (BmBoot.c EfiBootManagerBoot; UEFI spec,
+	 * SetWatchdogTimer) and disarms it when the option returns. */
+	bt_efi.bs->SetWatchdogTimer(300, 0, 0, NULL);
+	bt_efi_fault_guard_remove();
+}
+
+void bt_efi_after_next_stage(void)
+{
+	bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
+	bt_efi_fault_guard_install(guard_state);
+}
+
+static EFI_STATUS status_of(int status, bool not_started)
+{
+	switch (status) {
+	case BT_EXIT_OK:    return not_started ? BT_EFI_HANDOVER_STATUS : EFI_SUCCESS;
+	case BT_EXIT_USAGE: return EFI_INVALID_PARAMETER;
+	default:            return EFI_ABORTED;
+	}
+}
+
+/* The end the program decided. A hand-over by returning to the boot manager
+ * must not be EFI_SUCCESS: EDK2's BDS then stops BootOrder and starts its
+ * menu (MdeModulePkg/Universal/BdsDxe/BdsEntry.c BootBootOptions, and
+ * BdsEntry after a BootNext boot); any error makes it go on. */
+static EFI_STATUS carry_out(struct bt_platform *p)
+{
+	EFI_STATUS est;
+
+	switch (p->end_action) {
+	case BT_END_CHAINLOAD:
+		return chainload(p); /* reads through bt_efi.root */
+	case BT_END_NEXT_BOOT_ENTRY:
+		return bt_efi_start_next_boot_entry(p);
+	case BT_END_RESTART_PARENT:
+		est = bt_efi_restart_parent();
+		return est == EFI_SUCCESS ? EFI_SUCCESS : BT_EFI_HANDOVER_STATUS;
+	case BT_END_RESET:
+		fflush(stdout);
+		bt_efi.rs->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
+		return EFI_DEVICE_ERROR;
+	case BT_END_POWER_OFF:
+		fflush(stdout);
+		bt_efi.rs->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+		return EFI_DEVICE_ERROR;
+	case BT_END_RETURN_NOT_STARTED:
+		return status_of(exit_status, true);
+	case BT_END_RETURN:
+	default:
+		return status_of(exit_status, false);
+	}
 }
 
 /* Unprotected: the stack-protector canary changes while this frame is live
@@ -149,8 +208,8 @@ BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st
 	bt_efi.st = st;
 	bt_efi.bs = st->BootServices;
 	bt_efi.rs = st->RuntimeServices;
-	/* The watchdog would reset the machine after 5 minutes of a long run. */
-	bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
+	/* The watchdog is the program's: each phase arms its own bound (the
+	 * start phase first thing, app/boot-run.h). */
 
 	est = bt_efi.bs->HandleProtocol(image, &gEfiLoadedImageProtocolGuid,
 					(void **)&bt_efi.loaded_image);
@@ -161,11 +220,6 @@ BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st
 	find_app_path();
 	bt_efi_files_init();
 	bt_efi_platform_init(&plat);
-	/* EDK2's boot manager clears ParentHandle of the image it starts from a
-	 * boot option ("loaded directly from the firmware's boot manager",
-	 * MdeModulePkg/Library/UefiBootManagerLib/BmBoot.c EfiBootManagerBoot);
-	 * a shell or another application is the parent otherwise. */
-	plat.started_by_boot_manager = bt_efi.loaded_image->ParentHandle == NULL;
 	bt_efi_boot_vars_init(&plat);
 	bt_efi_boot_facts(&plat);
 	plat.entry_tsc = entry_tsc;
@@ -179,40 +233,46 @@ BT_NO_STACK_PROTECTOR EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st
 	plat.crash_test = bt_hw_ud2_unguarded;
 	plat.stack_smash_test = bt_efi_stack_smash_test;
 	open_boot_volume(&plat);
+	guard_state = &plat.fault_guard;
 	bt_efi_fault_guard_install(&plat.fault_guard);
 	bt_efi_set_exit_handler(on_exit_call);
+	bt_efi_set_recovery(&exit_jump);
 
-	if (setjmp(exit_jump) == 0) {
+	/* static: read after a longjmp (C11 7.13.2.1) */
+	static int jump;
+	static bool handing_over; /* static: read after a longjmp, as jump */
+	jump = setjmp(exit_jump);
+	if (jump == 0) {
 		bt_status ast = bt_efi_args(&argc, &argv);
 		if (ast != BT_OK) {
 			bt_log_status(ast, "cannot read the load options");
 			exit_status = BT_EXIT_FAILED;
+			plat.end_action = plat.boot_start.parent == BT_PARENT_SHELL
+						  ? BT_END_RETURN : BT_END_RETURN_NOT_STARTED;
 		} else {
 			exit_status = bt_app_main(argc, argv, &plat);
 		}
+	} else if (jump == BT_EFI_JUMP_CRASH && !handing_over) {
+		/* A crash on this CPU, recovered: the end of a crashed run. */
+		exit_status = bt_app_crash_end(&plat);
 	}
-	/* Back from the program, by returning or by exit(). */
+	if (jump > BT_EFI_JUMP_CRASH || (jump == BT_EFI_JUMP_CRASH && handing_over)) {
+		/* A crash while the end was carried out: to the firmware, which
+		 * goes on (with BootOrder), as fast as possible. */
+		bt_efi_fault_guard_remove();
+		bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
+		return EFI_ABORTED;
+	}
+	/* Back from the program, by returning, exit() or a crash. */
 	fflush(NULL);
 	bt_efi_files_close_all();
+	if (jump < BT_EFI_JUMP_CRASH)
+		bt_cmdline_free(argc, argv);
+	handing_over = true;
+	est = carry_out(&plat);
 	bt_efi_fault_guard_remove();
-	bt_cmdline_free(argc, argv);
-	if (plat.chainload[0]) {
-		est = chainload(&plat); /* reads through bt_efi.root */
-	} else if (plat.chainload_next_boot_entry) {
-		est = bt_efi_start_next_boot_entry(&plat);
-	} else {
-		switch (exit_status) {
-		/* A hand-over by returning (app: return_goes_on) must not be
-		 * EFI_SUCCESS: EDK2's BDS then stops BootOrder and starts its menu
-		 * (MdeModulePkg/Universal/BdsDxe/BdsEntry.c BootBootOptions, and
-		 * BdsEntry after a BootNext boot); any error makes it go on. */
-		case BT_EXIT_OK:
-			est = plat.return_goes_on ? BT_EFI_HANDOVER_STATUS : EFI_SUCCESS;
-			break;
-		case BT_EXIT_USAGE: est = EFI_INVALID_PARAMETER; break;
-		default:            est = EFI_ABORTED; break;
-		}
-	}
+	/* as the boot manager does when a boot option returns */
+	bt_efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
 	/* The one way out: what a chainloaded image printed or opened through
 	 * baretop's files is flushed and closed, then the boot volume. UEFI
 	 * does not free an application's pages when it exits: give the heap

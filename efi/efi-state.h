@@ -82,8 +82,12 @@ bool bt_efi_ap_fault(struct bt_efi_ap_fault *ret);
 void bt_efi_set_park_cleanup(void (*fn)(void *), void *arg);
 /* With --qemu-exit: where an unexpected fault reports its failure. */
 void bt_efi_set_failure_exit_port(uint16_t port);
-/* The platform's set_crash_reset: reset instead of powering off. */
-void bt_efi_set_crash_reset(bool reset);
+/* efi_main's exit path for a crash on the BSP (efi/fault-guard.c): longjmp
+ * there with BT_EFI_JUMP_CRASH, or BT_EFI_JUMP_CRASH + 1 for a crash while
+ * the first one's end is carried out. */
+#include <setjmp.h>
+enum { BT_EFI_JUMP_EXIT = 1, BT_EFI_JUMP_CRASH = 2 };
+void bt_efi_set_recovery(jmp_buf *j);
 
 /* efi/args.c: the load options as UTF-8 argv (argv[0] = program name). */
 bt_status bt_efi_args(int *ret_argc, char ***ret_argv);
@@ -106,8 +110,9 @@ void bt_efi_stack_smash_test(void);
  * exception, on the BSP the park cleanup registered for this CPU runs (an
  * open PMU session is closed, its MSRs restored), `what` and `detail` (may
  * be NULL) are printed with `rip` (0: not known) as an offset into
- * baretop.efi, and the machine powers off (resets under a run policy),
- * telling QEMU it failed with --qemu-exit. On an AP it is recorded for the
+ * baretop.efi, and the program comes back to efi_main's exit path as for
+ * an exception (a crashed run), telling QEMU it failed with --qemu-exit.
+ * On an AP it is recorded for the
  * BSP and that CPU is parked after its cleanup, as for an exception.
  */
 _Noreturn void bt_efi_fatal(const char *what, const char *detail, uint64_t rip);

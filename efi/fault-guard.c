@@ -6,13 +6,20 @@
  * A #GP or #UD raised by one of the guarded instruction stubs
  * (arch/x86-guarded.S) is turned into an error return by moving RIP to the
  * stub's resume label. Any other exception is a bug in baretop or in a
- * workload: it is reported with its address (and the offset into
- * baretop.efi, to look up in build/efi/baretop.map) and the machine is
- * powered off, so an unattended run ends instead of hanging in the
- * firmware's dead loop. The handlers are removed when baretop exits.
- * bt_efi_fatal ends the program the same way after a failure that is not an
- * exception: a stack-check failure (efi/stack-guard.c) or a BT_ASSERT.
+ * workload: on an AP it is recorded and that CPU parked; on baretop's own
+ * CPU (the BSP) it is reported with its address (and the offset into
+ * baretop.efi, to look up in build/efi/baretop.map), the CPU's park
+ * cleanup runs (an open PMU session closed, its MSRs restored), and the
+ * program comes back to efi_main's exit path (recover_bsp), which ends the
+ * boot as a crashed run: the end is decided like any other
+ * (app/boot-policy.h bt_boot_decide_end: a reset only within the cap and
+ * recorded, otherwise the hand-over), never a power-off. bt_efi_fatal ends
+ * the program the same way after a failure that is not an exception: a
+ * stack-check failure (efi/stack-guard.c) or a BT_ASSERT. The handlers
+ * stay installed until the next stage starts, so a fault in the hand-over
+ * itself comes back too (then straight to the firmware, EFI_ABORTED).
  */
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,9 +65,12 @@ static struct {
 	volatile uint32_t apic_id;
 } park_cleanup;
 static uint16_t failure_exit_port;
-/* Under a run policy the machine resets instead: the next boot finds the
- * run marked in progress in NVRAM, records it as hung and hands over. */
-static bool reset_on_crash;
+/* efi_main's way back (bt_efi_set_recovery), how often it was taken, and
+ * the stack the recovery starts on: the faulting one may be what failed. */
+static jmp_buf *recovery;
+static volatile int recoveries;
+#define RECOVERY_STACK_SIZE 16384u
+static uint8_t *recovery_stack; /* pool memory: a static one would be image bytes */
 
 /* CPUID.0BH:EDX (x2APIC ID) where leaf 0BH exists, else CPUID.01H:EBX[31:24]. */
 static uint32_t apic_id(void)
@@ -104,9 +114,13 @@ void bt_efi_set_park_cleanup(void (*fn)(void *), void *arg)
 	__atomic_store_n(&park_cleanup.fn, fn, __ATOMIC_RELEASE);
 }
 
-void bt_efi_set_crash_reset(bool reset)
+void bt_efi_set_recovery(jmp_buf *j)
 {
-	reset_on_crash = reset;
+	if (!recovery_stack &&
+	    bt_efi.bs->AllocatePool(EfiLoaderData, RECOVERY_STACK_SIZE, (void **)&recovery_stack) !=
+		    EFI_SUCCESS)
+		recovery_stack = NULL;
+	recovery = recovery_stack ? j : NULL;
 }
 
 void bt_efi_set_failure_exit_port(uint16_t port)
@@ -171,25 +185,70 @@ static void say_rip(uint64_t rip)
 	say(line);
 }
 
-/* The end of a failure reported on the BSP: power off (reset under a run
- * policy), as a failure for QEMU with --qemu-exit. */
-static _Noreturn void stop_bsp(void)
+/*
+ * Back to efi_main's exit path, in normal context. On the way in the
+ * handler returned through the firmware's exception entry as for any
+ * handled exception (EDK2 CpuExceptionHandlerLib, X64
+ * ExceptionHandlerAsm.nasm CommonInterruptEntry: the context, RIP and RSP
+ * included, is popped back and IRETQ taken), so nothing of the firmware's
+ * exception path is left half-done; that entry runs on the interrupted
+ * stack (only #DF and #PF may switch to a stack of their own, with
+ * PcdCpuStackGuard), and the recovery starts on a stack of its own. The
+ * fault may have hit with interrupts masked (a counting window) or the TPL
+ * raised (inside a firmware callback): the TPL goes up to HIGH_LEVEL and
+ * back to APPLICATION, which EDK2's CoreRestoreTpl answers by dispatching
+ * what is pending and enabling interrupts. Then longjmp to efi_main, whose
+ * frame is above every frame the fault abandoned. What it cannot undo: a
+ * fault inside the firmware (RIP outside baretop.efi) may leave one of
+ * its locks taken, and an AP still running a job keeps running it; the
+ * hand-over's watchdog (app/boot-run.h) bounds what could hang then.
+ */
+static _Noreturn void recover_bsp(void)
 {
-	say(reset_on_crash ? "baretop: cannot continue safely; resetting (the next boot records "
-			     "this run as hung and hands over).\n"
-			   : "baretop: cannot continue safely; powering off.\n");
-	if (failure_exit_port) {
-		/* Tell QEMU this run failed (exit status 1) before powering off,
-		 * or the power-off would look like success. */
-		EFI_GUID io_guid = BT_EFI_CPU_IO2_PROTOCOL_GUID;
-		BT_EFI_CPU_IO2_PROTOCOL *io;
-		UINT32 v = 1;
-		if (bt_efi.bs->LocateProtocol(&io_guid, NULL, (void **)&io) == EFI_SUCCESS)
-			io->Io.Write(io, BtEfiCpuIoWidthUint32, failure_exit_port, 1, &v);
+	bt_efi.bs->RaiseTPL(TPL_HIGH_LEVEL);
+	bt_efi.bs->RestoreTPL(TPL_APPLICATION);
+	in_handler = 0;
+	longjmp(*recovery, BT_EFI_JUMP_CRASH + (recoveries > 1));
+}
+
+/* Tells QEMU (--qemu-exit) this run failed: the test harness's end. */
+static void report_failure_exit(void)
+{
+	EFI_GUID io_guid = BT_EFI_CPU_IO2_PROTOCOL_GUID;
+	BT_EFI_CPU_IO2_PROTOCOL *io;
+	UINT32 v = 1;
+
+	if (failure_exit_port &&
+	    bt_efi.bs->LocateProtocol(&io_guid, NULL, (void **)&io) == EFI_SUCCESS)
+		io->Io.Write(io, BtEfiCpuIoWidthUint32, failure_exit_port, 1, &v);
+}
+
+/* Whether the BSP can come back: once for the run, once more for the
+ * hand-over after it; else it stops (the watchdog of an unattended boot
+ * resets the machine). */
+static bool may_recover(void)
+{
+	if (recovery && recoveries < 2) {
+		recoveries++;
+		say("baretop: cannot continue this run: its end is decided as a crash's "
+		    "(a reset only within the cap, otherwise the hand-over)\n");
+		report_failure_exit();
+		return true;
 	}
-	bt_efi.rs->ResetSystem(reset_on_crash ? EfiResetCold : EfiResetShutdown, EFI_ABORTED, 0,
-			       NULL);
-	bt_hw_halt_forever();
+	say("baretop: a fault again while ending the run: stopping here\n");
+	report_failure_exit();
+	return false;
+}
+
+/* The BSP's park cleanup (an open PMU session closed), taken out of the
+ * slot so that a fault inside it does not run it again. */
+static void bsp_cleanup(uint32_t me)
+{
+	void (*fn)(void *) = __atomic_load_n(&park_cleanup.fn, __ATOMIC_ACQUIRE);
+	if (fn && park_cleanup.apic_id == me &&
+	    __atomic_compare_exchange_n(&park_cleanup.fn, &fn, NULL, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		fn(park_cleanup.arg);
 }
 
 static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
@@ -216,7 +275,14 @@ static void EFIAPI on_exception(EFI_EXCEPTION_TYPE type, EFI_SYSTEM_CONTEXT ctx)
 			 (unsigned long long)c->Cr2);
 		say(line);
 	}
-	stop_bsp();
+	bsp_cleanup(me);
+	if (!may_recover())
+		bt_hw_halt_forever();
+	/* IRETQ to recover_bsp on its own stack, as if called (RSP + 8
+	 * 16-byte aligned); IF as it was, DF, TF and AC clear. */
+	c->Rip = (uint64_t)(uintptr_t)recover_bsp;
+	c->Rsp = (((uint64_t)(uintptr_t)recovery_stack + RECOVERY_STACK_SIZE) & ~15ull) - 8;
+	c->Rflags &= ~((1ull << 10) | (1ull << 8) | (1ull << 18));
 }
 
 _Noreturn void bt_efi_fatal(const char *what, const char *detail, uint64_t rip)
@@ -237,11 +303,7 @@ _Noreturn void bt_efi_fatal(const char *what, const char *detail, uint64_t rip)
 	/* Not in exception context: the cleanup an AP would run before it is
 	 * parked (an open PMU session closed, its MSRs restored) runs here
 	 * too, as nothing returns to the code that opened it. */
-	void (*fn)(void *) = __atomic_load_n(&park_cleanup.fn, __ATOMIC_ACQUIRE);
-	if (fn && park_cleanup.apic_id == me &&
-	    __atomic_compare_exchange_n(&park_cleanup.fn, &fn, NULL, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE))
-		fn(park_cleanup.arg);
+	bsp_cleanup(me);
 	say("\nbaretop: ");
 	say(what);
 	say("\n");
@@ -252,7 +314,9 @@ _Noreturn void bt_efi_fatal(const char *what, const char *detail, uint64_t rip)
 	}
 	if (rip)
 		say_rip(rip);
-	stop_bsp();
+	if (!may_recover())
+		bt_hw_halt_forever();
+	recover_bsp();
 }
 
 void bt_efi_fault_guard_install(struct bt_fault_guard_state *ret)

@@ -44,13 +44,6 @@ static void efi_wallclock(char *buf, size_t len)
 	}
 }
 
-static void efi_power_off(void)
-{
-	fflush(NULL);
-	bt_efi_files_close_all();
-	bt_efi.rs->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
-}
-
 static bt_status efi_qemu_debug_exit(uint16_t port, uint32_t code)
 {
 	EFI_GUID guid = BT_EFI_CPU_IO2_PROTOCOL_GUID;
@@ -105,7 +98,6 @@ void bt_efi_platform_init(struct bt_platform *p)
 	p->image_start = bt_efi_image_start;
 	p->image_result = bt_efi_image_result;
 	p->image_free = bt_efi_image_free;
-	p->power_off = efi_power_off;
 	p->volume_free = bt_efi_volume_free;
 	p->qemu_debug_exit = efi_qemu_debug_exit;
 	p->set_failure_exit_port = bt_efi_set_failure_exit_port;

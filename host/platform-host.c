@@ -186,6 +186,8 @@ void bt_platform_host_init(struct bt_platform *p, struct bt_arch *arch)
 	p->name = "hosted (Linux)";
 	p->default_results_dir = BT_HOST_RESULTS_DIR;
 	p->arch = arch;
+	/* A person's (or a test's) start: no boot manager to hand over to. */
+	p->boot_start.parent = BT_PARENT_HOSTED;
 	p->os_pmu = bt_perf_os_pmu;
 	snprintf(p->fault_guard.detail, sizeof(p->fault_guard.detail),
 		 "none in user space: privileged instructions are refused, not executed");

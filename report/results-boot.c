@@ -10,6 +10,14 @@ void bt_results_boot_json(struct bt_jw *j, const struct bt_results_boot *b)
 	bt_jw_str(j, "handover", b->handover);
 	bt_jw_str(j, "nvram", b->nvram);
 	bt_jw_u64(j, "nvram_writes", b->nvram_writes);
+	bt_jw_str(j, "end_record", b->end_record);
+	bt_jw_str(j, "parent", b->parent);
+	bt_jw_object(j, "end");
+	bt_jw_str(j, "action", b->end_action);
+	bt_jw_str(j, "why", b->end_why);
+	bt_jw_u64(j, "resets_in_a_row", b->resets_in_a_row);
+	bt_jw_u64(j, "resets_max", b->resets_max);
+	bt_jw_end(j);
 	if (b->restart_decided) {
 		bt_jw_object(j, "reboot");
 		bt_jw_bool(j, "taken", b->restart_taken);

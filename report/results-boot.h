@@ -34,7 +34,17 @@ struct bt_results_boot {
 	 * budget cut short between counter groups (pmu/measure.h) */
 	const char *const *partial;
 	int n_partial;
-	uint32_t nvram_writes;      /* SetVariable calls of this boot, the one after the file included */
+	/* SetVariable calls of this boot: those before the file and those the
+	 * end decision plans after it */
+	uint32_t nvram_writes;
+	/* where the measurement's end is recorded: "results-note" (the
+	 * results folder's sequence note), "nvram", NULL (no state) */
+	const char *end_record;
+	const char *parent;         /* what started baretop (app/boot-policy.h bt_parent_name) */
+	const char *end_action;     /* the end decided (bt_end_action_name) */
+	const char *end_why;        /* one line: the end and why */
+	uint32_t resets_in_a_row;   /* baretop's resets just before this boot */
+	uint32_t resets_max;        /* the cap (BT_BOOT_RESETS_MAX) */
 	/* --then reboot: whether the restart is taken, and why (it is only
 	 * where it cannot loop: app/boot-policy.h bt_boot_restart_allowed) */
 	bool restart_decided;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -53,33 +54,91 @@ int bt_mkdir_p(const char *dir)
 	return 0;
 }
 
-static unsigned read_hint(const char *dir)
+/* Reads one note file: "N\n", then optionally "SEQ NOTE\n", whole (each
+ * line ends with a newline). */
+static bool read_note_file(const char *path, unsigned *ret_next, unsigned *ret_seq, char *note,
+			   size_t len)
+{
+	char buf[320], *nl, *end;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (!isdigit((unsigned char)buf[0]))
+		return false;
+	unsigned long next = strtoul(buf, &end, 10), seq = 0;
+	if (*end != '\n' || next == 0 || next > BT_RESULTS_MAX_SEQ + 1)
+		return false;
+	char *rest = end + 1;
+	if (*rest) {
+		if (!(nl = strchr(rest, '\n')) || nl[1] || !isdigit((unsigned char)*rest))
+			return false; /* a note line cut short, or more than one */
+		*nl = '\0';
+		seq = strtoul(rest, &end, 10);
+		if (*end != ' ' || seq == 0 || seq >= next)
+			return false;
+		rest = end + 1;
+	}
+	*ret_next = (unsigned)next;
+	if (ret_seq)
+		*ret_seq = (unsigned)seq;
+	if (note)
+		snprintf(note, len, "%s", rest);
+	return true;
+}
+
+bool bt_results_note_read(const char *dir, unsigned *ret_next, unsigned *ret_seq, char *note,
+			  size_t len)
 {
 	char path[300];
-	unsigned seq = 1;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%u", &seq) != 1 || seq == 0 || seq > BT_RESULTS_MAX_SEQ)
-			seq = 1;
-		fclose(f);
-	}
+	if (read_note_file(path, ret_next, ret_seq, note, len))
+		return true;
+	snprintf(path, sizeof(path), "%s/%s.tmp", dir, HINT_NAME);
+	return read_note_file(path, ret_next, ret_seq, note, len);
+}
+
+static unsigned read_hint(const char *dir)
+{
+	unsigned seq = 1;
+
+	if (!bt_results_note_read(dir, &seq, NULL, NULL, 0) || seq > BT_RESULTS_MAX_SEQ)
+		seq = 1;
 	return seq;
 }
 
-static void write_hint(const char *dir, unsigned next)
-{
-	char path[300];
-	FILE *f;
+static int write_whole_file(const char *path, const char *data, size_t len);
 
-	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%u\n", next);
-		fclose(f);
+/* The note, replaced as results-file.h says; true when it is in place. A
+ * file written without a note keeps the one there (another run's). */
+static bool write_hint(const char *dir, unsigned next, unsigned seq, const char *note,
+		       bt_rename_noreplace_fn *rename_noreplace)
+{
+	char path[300], tmp[310], text[320], old[256] = "";
+	unsigned old_next, old_seq = 0;
+
+	if (!note && bt_results_note_read(dir, &old_next, &old_seq, old, sizeof(old)) && old_seq) {
+		seq = old_seq;
+		note = old;
 	}
+	int n = note ? snprintf(text, sizeof(text), "%u\n%u %s\n", next, seq, note)
+		     : snprintf(text, sizeof(text), "%u\n", next);
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", dir, HINT_NAME);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	remove(tmp);
+	if (write_whole_file(tmp, text, (size_t)n) != 0) {
+		remove(tmp);
+		return false;
+	}
+	remove(path);
+	return rename_noreplace(tmp, path) == 0;
 }
 
 static bool exists(const char *path)
@@ -107,7 +166,7 @@ static int write_whole_file(const char *path, const char *data, size_t len)
 }
 
 bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *render, void *ctx,
-			   bt_rename_noreplace_fn *rename_noreplace,
+			   bt_rename_noreplace_fn *rename_noreplace, const char *note,
 			   struct bt_results_written *ret, struct bt_diag *d)
 {
 	char final[256], tmp[256];
@@ -156,7 +215,7 @@ bt_status bt_results_write(const char *dir, const char *ext, bt_render_fn *rende
 				    bt_file_error_phrase(e));
 			return BT_ERR_IO;
 		}
-		write_hint(dir, seq + 1);
+		ret->note_written = write_hint(dir, seq + 1, seq, note, rename_noreplace) && note;
 		ret->seq = seq;
 		snprintf(ret->path, sizeof(ret->path), "%s", final);
 		return BT_OK;

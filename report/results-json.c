@@ -628,6 +628,7 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 		bt_jw_u64(&j, "keep_results", res->keep_results);
 	else
 		bt_jw_null(&j, "keep_results");
+	bt_jw_u64(&j, "min_free_bytes", res->min_free_bytes);
 	bt_jw_end(&j);
 	if (res->boot)
 		bt_results_boot_json(&j, res->boot);

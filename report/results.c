@@ -35,9 +35,9 @@ static bt_status render_seq(unsigned seq, struct bt_strbuf *out, void *ctx)
 
 bt_status bt_results_save(const char *dir, const struct bt_results_format *fmt,
 			  const struct bt_results *res, bt_rename_noreplace_fn *rename_noreplace,
-			  struct bt_results_written *ret, struct bt_diag *d)
+			  const char *note, struct bt_results_written *ret, struct bt_diag *d)
 {
 	struct save_ctx s = { .fmt = fmt, .res = res };
 
-	return bt_results_write(dir, fmt->ext, render_seq, &s, rename_noreplace, ret, d);
+	return bt_results_write(dir, fmt->ext, render_seq, &s, rename_noreplace, note, ret, d);
 }

@@ -144,6 +144,7 @@ struct bt_results {
 	bool have_volume_free;
 	uint64_t volume_free_bytes;
 	unsigned keep_results;
+	uint64_t min_free_bytes;     /* --min-free: no file below it; 0 none */
 };
 
 /* "2.7", "2.3.1" from a UEFI revision word. */
@@ -160,9 +161,10 @@ struct bt_results_format {
 
 extern const struct bt_results_format bt_results_json;  /* results-json.c */
 
-/* Saves res in format fmt as the next DIR/NNNNNN.<ext> (results-file.h). */
+/* Saves res in format fmt as the next DIR/NNNNNN.<ext> with the sequence
+ * note `note` (results-file.h; NULL: none). */
 bt_status bt_results_save(const char *dir, const struct bt_results_format *fmt,
 			  const struct bt_results *res, bt_rename_noreplace_fn *rename_noreplace,
-			  struct bt_results_written *ret, struct bt_diag *d);
+			  const char *note, struct bt_results_written *ret, struct bt_diag *d);
 
 #endif

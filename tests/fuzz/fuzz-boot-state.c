@@ -3,7 +3,9 @@
  * libFuzzer target for the bytes baretop reads from NVRAM: the boot state
  * (an efivarfs file, app/boot-state.c) and a boot entry's EFI_LOAD_OPTION
  * (firmware/load-option.c). Properties beyond "no crash, leak or UB":
- *   - an accepted state encodes back to exactly the bytes read;
+ *   - an accepted state of the current version encodes back to exactly the
+ *     bytes read; one of version 1 encodes to a current one that reads
+ *     back the same;
  *   - an accepted load option's parts lie inside the buffer and tile it
  *     (header, description, file path list, optional data);
  *   - device paths (the short-form HD() expansion next-boot-entry does):
@@ -27,10 +29,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bt_diag d;
 	uint32_t attr;
 
-	if (bt_boot_state_decode_efivarfs(data, size, &attr, &s, &d) == BT_OK) {
+	unsigned v = 0;
+	if (bt_boot_state_decode_efivarfs(data, size, &attr, &s, &d) == BT_OK &&
+	    bt_boot_state_decode_v(data + 4, size - 4, &s, &v, &d) == BT_OK) {
 		uint8_t again[BT_BOOT_STATE_SIZE];
+		struct bt_boot_state s2;
 		bt_boot_state_encode(&s, again);
-		if (size != 4 + BT_BOOT_STATE_SIZE || memcmp(again, data + 4, sizeof(again)) != 0)
+		if (v == BT_BOOT_STATE_VERSION &&
+		    (size != 4 + BT_BOOT_STATE_SIZE || memcmp(again, data + 4, sizeof(again)) != 0))
+			abort();
+		if (bt_boot_state_decode(again, sizeof(again), &s2, &d) != BT_OK ||
+		    memcmp(&s, &s2, sizeof(s)) != 0)
 			abort();
 	}
 	if (bt_load_option_parse(data, size, &lo, &d) == BT_OK) {

@@ -226,4 +226,26 @@ else
   echo "FAIL run into a file: nothing written while it runs ($(wc -l <"$work/lines.txt") lines)"; fail=1
 fi
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+# The ESP's free-space floor and the default bound of kept results
+# (report/results-file.h): below the floor no file is written (exit 3, the
+# report on the console); a file records both bounds.
+"$bin" run --no-workloads --results-dir "$work/floor" --min-free 1048576 >"$work/floor.txt" 2>&1
+rc=$?
+if [ "$rc" = 3 ] && grep -q 'below the floor of 1048576 MiB (--min-free)' "$work/floor.txt" &&
+   [ -z "$(ls "$work/floor" 2>/dev/null)" ]; then
+  echo "ok   --min-free above the free space: no results file, exit 3, says why"
+else
+  echo "FAIL --min-free above the free space: exit $rc, $(ls "$work/floor" 2>/dev/null | wc -l) file(s)"; fail=1
+fi
+"$bin" run --no-workloads --results-dir "$work/bounds" >/dev/null 2>&1
+"$bin" run --no-workloads --results-dir "$work/bounds" --keep-results all --min-free 0 >/dev/null 2>&1
+if python3 -c "
+import json, sys
+a = json.load(open('$work/bounds/000001.json'))['result']['results_volume']
+b = json.load(open('$work/bounds/000002.json'))['result']['results_volume']
+sys.exit(0 if (a['keep_results'], a['min_free_bytes'], b['keep_results'], b['min_free_bytes']) == (100, 32 << 20, None, 0) else 1)"; then
+  echo "ok   defaults recorded: keep_results 100, min_free_bytes 32 MiB; --keep-results all, --min-free 0: null, 0"
+else
+  echo "FAIL results_volume bounds"; fail=1
+fi
 exit $fail

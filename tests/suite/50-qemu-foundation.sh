@@ -67,8 +67,8 @@ start bad-option 2 --args "--no-such-option"
 start missing-value 2 --args "--results-dir"
 start bad-quote 2 --args '--results-dir "unterminated'
 start readonly 3 --cpu Skylake-Client --readonly
-start full 3 --fill-esp
-start full-dir 3 --add "$out/tmp/000001.json=/baretop/results/000001.json" --fill-esp
+start full 3 --fill-esp --args "--min-free 0"
+start full-dir 3 --add "$out/tmp/000001.json=/baretop/results/000001.json" --fill-esp --args "--min-free 0"
 start seq-1 0 --cpu Skylake-Client
 start then-boot 0 --cpu Skylake-Client --no-unattended --timeout 60 \
   --add build/tests/fake-os-loader.efi=/EFI/os/loader.efi \
@@ -111,8 +111,8 @@ python3 tests/qemu/check-results.py "$out/epyc/esp/baretop/results/000001.json" 
   EPYC 4 && ok "EPYC -smp 4: results fields" || bad "EPYC -smp 4: results fields"
 
 # An unexpected exception on an AP is recorded, reported by the BSP, the AP
-# parked, and the run completes; one on baretop's own CPU is reported and the
-# machine powers off as a failure (not as a clean exit).
+# parked, and the run completes; one on baretop's own CPU is reported, the
+# run ends as a crashed one (never a power-off) and QEMU is told it failed.
 finish ap-fault
 check "ap-fault: reported with its address by the BSP" \
   "grep -q 'unexpected exception 6 on the AP with APIC ID 1 at RIP .* = baretop.efi+0x' $out/ap-fault/console.txt"
@@ -122,12 +122,13 @@ check "ap-fault: the run completed" "console_has ap-fault 'reported by the BSP, 
 check "ap-fault: the AP's park cleanup ran once, before the report" \
   "console_has ap-fault 'its park cleanup ran 1 time(s)' && console_has ap-fault 'its park cleanup ran first (it closes an open PMU session)'"
 finish crash
-check "crash: reported with its address, then powered off as a failure" \
-  "grep -q 'baretop: unexpected #UD invalid opcode' $out/crash/console.txt && console_has crash 'cannot continue safely; powering off'"
+check "crash: reported with its address, then the end of a crashed run (QEMU told it failed)" \
+  "grep -q 'baretop: unexpected #UD invalid opcode' $out/crash/console.txt && console_has crash 'cannot continue this run: its end is decided as a crash'"
 # The stack protector: a protected function that overruns its local array
 # fails its canary check, which reports through the same fault reporter (the
-# address resolves to that function in the image's symbols) and powers off
-# as a failure. A failed BT_ASSERT ends the same way, with file:line and the
+# address resolves to that function in the image's symbols) and ends as a
+# crashed run (efi/fault-guard.c), telling QEMU it failed. A failed
+# BT_ASSERT ends the same way, with file:line and the
 # expression.
 so_sym() { # OFFSET: the function of build/efi/baretop.so (image base 0) that contains it
   local a=$(($1)) f= addr t name
@@ -139,14 +140,14 @@ so_sym() { # OFFSET: the function of build/efi/baretop.so (image base 0) that co
   echo "$f"
 }
 finish stack-smash
-check "stack-smash: reported by the stack check, then powered off as a failure" \
-  "console_has stack-smash 'baretop: stack smashing detected' && console_has stack-smash 'cannot continue safely; powering off'"
+check "stack-smash: reported by the stack check, then the end of a crashed run (QEMU told it failed)" \
+  "console_has stack-smash 'baretop: stack smashing detected' && console_has stack-smash 'cannot continue this run: its end is decided as a crash'"
 smash_at=$(grep -o 'baretop.efi+0x[0-9a-f]*' "$out/stack-smash/console.txt" | head -1 | cut -d+ -f2)
 check "stack-smash: the address is in the function that overran its buffer (overflow_local)" \
   "[ -n '$smash_at' ] && [ \"\$(so_sym $smash_at)\" = overflow_local ]"
 finish assert
-check "assert: file:line and the expression reported, then powered off as a failure" \
-  "console_has assert 'baretop: assertion failed' && grep -qE '^  app/app-main\.c:[0-9]+: invariant_holds' $out/assert/console.txt && console_has assert 'cannot continue safely; powering off'"
+check "assert: file:line and the expression reported, then the end of a crashed run (QEMU told it failed)" \
+  "console_has assert 'baretop: assertion failed' && grep -qE '^  app/app-main\.c:[0-9]+: invariant_holds' $out/assert/console.txt && console_has assert 'cannot continue this run: its end is decided as a crash'"
 check "assert: the address is in the function with the check (bt_app_main)" \
   "[ \"\$(so_sym \$(grep -o 'baretop.efi+0x[0-9a-f]*' $out/assert/console.txt | head -1 | cut -d+ -f2))\" = bt_app_main ]"
 

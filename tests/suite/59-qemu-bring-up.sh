@@ -12,9 +12,10 @@
 #    Retiring alone is untrusted and off the bottleneck path, the other
 #    level-1 nodes keep their values, one results file holds conformance,
 #    validation and tree, exit status 1. The policy records the run as
-#    failed (NVRAM last_status=failed), hands over to the loader all the
-#    same, and does not measure again on the next boot: run=once counts
-#    runs, not successful ones (app/README.md, "Boot state").
+#    failed (in the results folder's note, then, on the next boot, NVRAM
+#    last_status=failed), hands over to the loader all the same, and does
+#    not measure again on the next boot: run=once counts runs, not
+#    successful ones (app/README.md, "The boot state variable").
 #  - no policy, a forced model on a --sim preset: --sim=skl --model SKL at
 #    level 1 with UOPS_ISSUED.ANY (0EH/01H) doubled. SKL's level 1 reads it
 #    in Bad_Speculation ((UOPS_ISSUED.ANY - UOPS_RETIRED.RETIRE_SLOTS +
@@ -77,8 +78,8 @@ cp "$out/once/console.txt" "$out/once/boot1.txt"
 c=$(con once)
 [ "$rc" = 0 ] || bad "once boot 1: qemu/run.sh exit status $rc (the loader powers off)"
 case "$c" in
-  *"run=once: the first run"*"bring-up 1 event(s) of model ARCH FAILed validation"*"untrusted: Topdown_Retiring failed validation"*"done exit status 1"*"boot state: run 1 ended failed; written"*"fake-os-loader: started"*)
-    ok "once boot 1: console: first run, 1 event FAILed, Retiring untrusted, exit status 1, state 'failed' written, then the loader" ;;
+  *"run=once: the first run"*"bring-up 1 event(s) of model ARCH FAILed validation"*"untrusted: Topdown_Retiring failed validation"*"done exit status 1"*"then starting the --then-boot file"*"fake-os-loader: started"*)
+    ok "once boot 1: console: first run, 1 event FAILed, Retiring untrusted, exit status 1, then the loader" ;;
   *) bad "once boot 1: console lacks the bring-up, untrusted, exit status or hand-over lines" ;;
 esac
 check once "one file: conformance (conf:*) and event checks, Topdown_Retiring FAILed, the tree" \
@@ -87,18 +88,27 @@ check once "exactly Retiring untrusted, by that check; the others keep values; p
   "untrusted == {'Retiring'} and t['nodes']['Retiring']['untrusted']['check'] in fails('Topdown_Retiring') and all(t['nodes'][n]['value'] is not None for n in ('Frontend_Bound', 'Bad_Speculation', 'Backend_Bound')) and t['bottleneck_path'] and 'Retiring' not in t['bottleneck_path']"
 check once "result: exit status 1, policy once, run 1, handed over to the loader" \
   "r['result']['exit_status'] == 1 and r['result']['boot']['policy'] == 'once' and r['result']['boot']['run_number'] == 1 and r['result']['boot']['handover'] == 'chainload:' + r'$loader'"
-state=$(python3 tests/suite/lib/ovmf_varstore.py "$out/once/vars.fd" BaretopState "$guid" --decode-baretop 2>&1)
-missing=""
-for kv in runs=1 completed=1 last_status=failed in_progress=False; do
-  grep -qx -- "$kv" <<<"$state" || missing="$missing $kv"
-done
-[ -z "$missing" ] && ok "once boot 1: NVRAM (read independently): runs=1 completed=1 last_status=failed, not in progress" ||
-  bad "once boot 1: NVRAM state lacks$missing: $(tr '\n' ' ' <<<"$state")"
+# nvram KEY=VALUE...: the state read independently has them all
+nvram() {
+  local state missing=""
+  state=$(python3 tests/suite/lib/ovmf_varstore.py "$out/once/vars.fd" BaretopState "$guid" --decode-baretop 2>&1)
+  for kv in "$@"; do grep -qx -- "$kv" <<<"$state" || missing="$missing $kv"; done
+  [ -z "$missing" ] || echo "lacks$missing: $(tr '\n' ' ' <<<"$state")"
+}
+m=$(nvram runs=1 completed=0 in_progress=True)
+# the run's end (status 2, failed) in the results folder's note, under its run_tag
+tag=$(python3 tests/suite/lib/ovmf_varstore.py "$out/once/vars.fd" BaretopState "$guid" --decode-baretop 2>/dev/null | sed -n 's/^run_tag=//p')
+[ -z "$m" ] && [ -n "$tag" ] && grep -qx "1 run=$(printf %016x "$tag") status=2" "$out/once/esp/baretop/results/next-sequence" &&
+  ok "once boot 1: NVRAM (read independently) runs=1 in progress; its end, failed, in the results note" ||
+  bad "once boot 1: NVRAM $m; note: $(tail -1 "$out/once/esp/baretop/results/next-sequence" 2>/dev/null)"
 boot once "${once[@]}" --keep-esp
 c=$(con once)
 n=$(ls "$out/once/esp/baretop/results/" | grep -c '^[0-9]*\.json$')
 case "$c" in
-  *"run=once: done already"*"fake-os-loader: started"*)
+  *"run 1 ended failed (results 000001"*"run=once: done already"*"fake-os-loader: started"*)
+    m=$(nvram runs=1 completed=1 last_status=failed in_progress=False)
+    [ -z "$m" ] && ok "once boot 2: NVRAM (read independently) runs=1 completed=1 last_status=failed, not in progress" ||
+      bad "once boot 2: NVRAM $m"
     if [ "$n" = 1 ] && [[ "$c" != *"event(s) of model"* ]]; then
       ok "once boot 2: a failed bring-up is not run again (run=once counts runs): no measurement, still 1 results file, the loader"
     else bad "once boot 2: measured again ($n results files)"; fi ;;

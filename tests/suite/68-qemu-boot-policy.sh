@@ -79,15 +79,15 @@ for i in 1 2; do
     >"$hn/run$i.txt" 2>&1
 done
 hf=$hn/BaretopState-$guid
-check "hosted --run=once: run 1 measured, run 2 handed over; efivarfs file of 4 + 40 bytes" \
-  "grep -q 'the first run' $hn/run1.txt && grep -q 'done already' $hn/run2.txt && [ \$(stat -c %s $hf) = 44 ]"
-# run 2 (once, done) changes nothing a later boot needs: it writes nothing,
-# so the file still says boots 1 (no NVRAM wear from a boot that needs nothing)
-check "baretop-host efivar agrees with the Python reader of the table: boots 1, runs 1, ok, seq 1" \
-  "build/baretop-host efivar $hf | grep -qx 'boots            1' && build/baretop-host efivar $hf | grep -q '^last_status      ok' && python3 -c 'import sys; sys.path.insert(0,\"tests/suite/lib\"); import ovmf_varstore as o; d=o.decode_baretop(open(\"$hf\",\"rb\").read()[4:]); sys.exit(0 if (d[\"boots\"],d[\"runs\"],d[\"last_status\"],d[\"last_sequence\"])==(1,1,\"ok\",1) else 1)'"
+check "hosted --run=once: run 1 measured, run 2 handed over; efivarfs file of 4 + 72 bytes (version 2)" \
+  "grep -q 'the first run' $hn/run1.txt && grep -q 'done already' $hn/run2.txt && [ \$(stat -c %s $hf) = 76 ]"
+# run 1 recorded its end with its results (the results folder's note), not in
+# NVRAM; run 2 finds it there and keeps it with the one write it makes (boots 2)
+check "baretop-host efivar agrees with the Python reader of the table: boots 2, runs 1, ok, seq 1" \
+  "grep -q 'run 1 ended ok (results 000001' $hn/run2.txt && build/baretop-host efivar $hf | grep -qx 'boots            2' && build/baretop-host efivar $hf | grep -q '^last_status      ok' && python3 -c 'import sys; sys.path.insert(0,\"tests/suite/lib\"); import ovmf_varstore as o; d=o.decode_baretop(open(\"$hf\",\"rb\").read()[4:]); sys.exit(0 if (d[\"boots\"],d[\"runs\"],d[\"last_status\"],d[\"last_sequence\"])==(2,1,\"ok\",1) else 1)'"
 head -c 30 "$hf" >"$hn/truncated"
 check "baretop-host efivar refuses a truncated file (exit 1, says why)" \
-  "! build/baretop-host efivar $hn/truncated 2>$hn/err.txt && grep -q 'version 1 is 40 bytes' $hn/err.txt"
+  "! build/baretop-host efivar $hn/truncated 2>$hn/err.txt && grep -q 'version 2 is 72 bytes' $hn/err.txt"
 
 # --budget plans: a workload starts only when the mean of those before it
 # still fits (the rule itself: test-boot-policy.c
@@ -109,11 +109,11 @@ check "once boot 1: measured (first run), results 000001.json, then the loader (
   "has once 1 'run=once: the first run' && [ \$(nresults once) = 1 ] && reached_loader once 1"
 check "once boot 1: result.boot says policy once, boot 1, run 1, hand-over chainload" \
   "json once 000001.json \"r['result']['boot']['policy']=='once' and r['result']['boot']['boot_count']==1 and r['result']['boot']['run_number']==1 and r['result']['boot']['handover']=='chainload:'+r'$loader' and r['result']['boot']['nvram']=='written' and r['result']['exit_status']==0\""
-check "once boot 1: NVRAM boots=1 runs=1 completed=1 last_sequence=1 last_status=ok, not in progress" \
-  "state once 'boots=1 runs=1 completed=1 hung=0 last_sequence=1 last_status=ok in_progress=False'"
+check "once boot 1: NVRAM boots=1 runs=1 in progress; its end (ok) in the results note, run_tag matching" \
+  "state once 'boots=1 runs=1 completed=0 hung=0 in_progress=True' && tag=\$(sed -n 's/^run_tag=//p' $out/once/state.txt) && grep -qx \"1 run=\$(printf %016x \$tag) status=1\" $out/once/esp/baretop/results/next-sequence"
 nvw once; summary="$summary once:$w"
-check "once boot 1: 2 NVRAM writes (in progress before, the end after), as result.boot.nvram_writes says" \
-  "[ $w = 2 ] && json once 000001.json \"r['result']['boot']['nvram_writes']==2\""
+check "once boot 1: 1 NVRAM write (in progress before; the end is in the results note), as result.boot says" \
+  "[ $w = 1 ] && json once 000001.json \"r['result']['boot']['nvram_writes']==1 and r['result']['boot']['end_record']=='results-note' and r['result']['boot']['end']['action']=='chainload'\""
 boot once 2 --args "--run=once --then=chainload:$loader $small"
 t2=$secs
 ticks=$(grep -o 'hand-over [0-9]* TSC ticks after the entry point ([0-9.]* ms' "$out/once/boot2.txt")
@@ -121,8 +121,12 @@ check "once boot 2: measures nothing, reaches the loader directly (${secs}s agai
   "has once 2 'run=once: done already' && ! has once 2 'Workloads' && [ \$(nresults once) = 1 ] && reached_loader once 2"
 check "once boot 2: the added boot time is printed: ${ticks#hand-over }" "[ -n \"$ticks\" ]"
 nvw once; summary="$summary,$w"
-check "once boot 2: no NVRAM write (nothing a later boot needs changed): the state is boot 1's" \
-  "[ $w = 0 ] && state once 'boots=1 runs=1 completed=1 last_sequence=1 last_status=ok in_progress=False' && has once 2 'state unchanged, not written'"
+check "once boot 2: 1 NVRAM write: run 1's end, found in the results note, kept" \
+  "[ $w = 1 ] && has once 2 'run 1 ended ok (results 000001' && state once 'boots=2 runs=1 completed=1 last_sequence=1 last_status=ok in_progress=False'"
+boot once 3 --args "--run=once --then=chainload:$loader $small"
+nvw once; summary="$summary,$w"
+check "once boot 3: no NVRAM write (nothing a later boot needs changed), the loader reached" \
+  "[ $w = 0 ] && has once 3 'state unchanged, not written' && reached_loader once 3"
 }
 
 series2() {
@@ -135,12 +139,12 @@ for n in 1 2 3; do
   nvw every2; ew="$ew$w"
 done
 summary="$summary every=2:${ew:0:1},${ew:1:1},${ew:2:1}"
-check "every=2: NVRAM writes per boot $ew (want 212: a measuring boot 2, the boot between 1 for boots_since_run)" \
-  "[ '$ew' = 212 ]"
+check "every=2: NVRAM writes per boot $ew (want 111: a measuring boot 1, its end in the results note; the boot between 1 for boots_since_run)" \
+  "[ '$ew' = 111 ]"
 check "every=2: boots 1-3 measured '$pattern' (want 101), 2 results files, the loader every time" \
   "[ '$pattern' = 101 ] && [ \$(nresults every2) = 2 ]"
-check "every=2: NVRAM boots=3 runs=2 completed=2 last_sequence=2 boots_since_run=0" \
-  "state every2 'boots=3 runs=2 completed=2 last_sequence=2 boots_since_run=0 last_status=ok'"
+check "every=2: NVRAM boots=3 runs=2 completed=1 last_sequence=1 boots_since_run=0, run 2 in progress (its end in the note)" \
+  "state every2 'boots=3 runs=2 completed=1 last_sequence=1 boots_since_run=0 last_status=ok in_progress=True' && grep -q '^2 run=[0-9a-f]* status=1\$' $out/every2/esp/baretop/results/next-sequence"
 }
 
 series3() {
@@ -150,8 +154,8 @@ check "read-only ESP: results NOT written, still hands over to the loader" \
   "has readonly 1 'results       NOT written' && reached_loader readonly 1"
 check "read-only ESP: NVRAM last_status=no-results completed=1 last_sequence=0" \
   "state readonly 'runs=1 completed=1 last_status=no-results last_sequence=0 in_progress=False'"
-nvw readonly; summary="$summary every-boot:$w"
-check "every-boot: 2 NVRAM writes on a measuring boot" "[ $w = 2 ]"
+nvw readonly; summary="$summary every-boot(no results):$w"
+check "every-boot: 2 NVRAM writes on a measuring boot whose results cannot be written (its end then goes to NVRAM)" "[ $w = 2 ]"
 
 boot readonly 2 --readonly --args "--run=every-boot --then=chainload:$loader -w no-such-workload"
 check "a configuration error under --run (-w no-such-workload): said so, still hands over" \
@@ -168,7 +172,9 @@ check "budget=1: ended early, steps listed as not run, the loader reached" \
   "has budget 1 'NOT RUN (budget)' && reached_loader budget 1"
 check "budget=1: results: ran + not run = the 8 workloads asked for, in order, none twice" \
   "json budget 000001.json \"[o['name'] for o in r['run']['workloads']] + [s.split(' on CPU')[0] for s in r['result']['boot']['steps_not_run']] == '$wl'.split() and r['result']['boot']['budget_ended'] and r['result']['boot']['budget_s']==1 and len(r['result']['boot']['steps_not_run'])>0\""
-check "budget=1: NVRAM last_status=budget" "state budget 'runs=1 completed=1 last_status=budget last_sequence=1'"
+nvw budget; summary="$summary every-boot:$w"
+check "budget=1: 1 NVRAM write; NVRAM in progress until the next boot reads the results note (run 1 ended budget)" \
+  "[ $w = 1 ] && state budget 'runs=1 completed=0 in_progress=True' && grep -q 'run=[0-9a-f]* status=5' $out/budget/esp/baretop/results/next-sequence"
 }
 
 series5() {
@@ -192,11 +198,11 @@ series6() {
 # under --run: reported, the machine reset instead of powered off (no
 # --qemu-exit here, so QEMU's -no-reboot ends it), the next boot hands over
 boot crash 1 --no-unattended --args "--run=every-boot --crash-test --then=chainload:$loader"
-check "crash boot 1: the #UD is reported and the machine reset, not powered off" \
-  "has crash 1 'unexpected #UD' && has crash 1 'resetting (the next boot records' && ! reached_loader crash 1"
+check "crash boot 1: the #UD is reported, the run recovered and the machine reset (within the cap, recorded)" \
+  "has crash 1 'unexpected #UD' && has crash 1 'its end is decided as a crash' && has crash 1 'then          resetting (after an exception on baretop' && ! reached_loader crash 1 && state crash 'boots=1 runs=1 last_status=crashed in_progress=False hand_over_next=True resets=1'"
 boot crash 2 --no-unattended --args "--run=every-boot --crash-test --then=chainload:$loader"
-check "crash boot 2: the crashed run is recorded as hung, the loader is reached" \
-  "has crash 2 'never ended' && reached_loader crash 2 && state crash 'boots=2 runs=1 hung=1 last_status=hung in_progress=False'"
+check "crash boot 2: does not measure (the boot before reset after a crash), the loader is reached" \
+  "has crash 2 'the boot before reset the machine after run 1 ended crashed' && reached_loader crash 2 && state crash 'boots=2 runs=1 last_status=crashed in_progress=False hand_over_next=False'"
 }
 
 series7() {

@@ -53,18 +53,20 @@ echo "     removable media: $n baretop boot(s), $loads boot option load(s) by BD
 check "removable media, --run once --then reboot: exactly 2 baretop boots ($n), then the shell, QEMU powered off ($rc)" \
   "[ $n = 2 ] && has media 'shell-marker: startup.nsh after baretop' && [ $rc = 0 ]"
 check "boot 1 measured and rebooted (this boot measured)" \
-  "has media 'run=once: the first run' && has media 'then          rebooting (this boot measured'"
-check "boot 2 did not measure: the reboot NOT taken, BootCurrent in BootOrder said, returned as not started" \
-  "has media 'run=once: done already' && has media 'then          reboot NOT taken: this boot did not measure and BootCurrent Boot0001 is in BootOrder' && has media 'returning to the boot manager as \"not started\"'"
+  "has media 'run=once: the first run' && has media 'then          rebooting: this boot measured'"
+check "boot 2 did not measure: the reboot NOT taken (a boot that does not measure never resets), returned as not started" \
+  "has media 'run=once: done already' && has media 'then          reboot NOT taken: this boot did not measure, and a boot that does not never resets' && has media 'returning to the boot manager as \"not started\"'"
 check "the results file of boot 1 records the reboot taken, and why later boots will not take it" \
   "python3 -c \"import json,sys; b=json.load(open('$out/media/esp/baretop/results/000001.json'))['result']['boot']['reboot']; sys.exit(0 if b['taken'] and 'a boot that does not will not restart' in b['why'] else 1)\""
 
 # --- baretop as Boot0000, first in BootOrder
 rm -rf "${out:?}/boot0000"; mkdir -p "$out/boot0000"
 # Boot 0: the firmware makes its own entries in a fresh store (ended as
-# soon as BDS starts one: they are in the store by then).
+# soon as BDS starts one: they are in the store by then). baretop only
+# prints its version there: a run the kill cuts short would be recorded
+# as one that never ended (a power cut), and the next boot would hand over.
 bash qemu/run.sh --efi "$efi" --smp 1 --out "$out/boot0000" --vars "$out/boot0000/vars.fd" \
-  --timeout 60 --until 'BdsDxe: starting Boot' --args "--no-workloads" >/dev/null \
+  --timeout 60 --until 'BdsDxe: starting Boot' --args "--version" >/dev/null \
   2>"$out/boot0000/run.err" || bad "boot0000: the first boot failed"
 python3 - "$out/boot0000/vars.fd" "$gvar" <<'PY' || bad "writing Boot0000"
 import struct, sys
@@ -95,8 +97,8 @@ n=$(count boot0000 'bare-metal Top-Down analysis'); loads=$(count boot0000 'BdsD
 echo "     Boot0000: $n baretop boot(s), $loads boot option load(s) by BDS, QEMU exit $rc"
 check "Boot0000 \"baretop\" first in BootOrder: started as Boot0000, exactly 2 baretop boots ($n), then the shell ($rc)" \
   "has boot0000 'BdsDxe: starting Boot0000 \"baretop\"' && [ $n = 2 ] && has boot0000 'shell-marker: startup.nsh after baretop' && [ $rc = 0 ]"
-check "Boot0000 boot 2: reboot NOT taken, BootCurrent Boot0000 is in BootOrder" \
-  "has boot0000 'reboot NOT taken: this boot did not measure and BootCurrent Boot0000 is in BootOrder'"
+check "Boot0000 boot 2: reboot NOT taken (it did not measure)" \
+  "has boot0000 'reboot NOT taken: this boot did not measure, and a boot that does not never resets'"
 
 if bash tests/suite/lib/esp-results-schema.sh "$out"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 

@@ -74,8 +74,11 @@ static int cmd_efivar(int argc, char **argv)
 			e ? strerror(e) : "read error");
 		return HOST_EXIT_USAGE;
 	}
-	bt_status st = raw ? bt_boot_state_decode(buf, n, &s, &d)
-			   : bt_boot_state_decode_efivarfs(buf, n, &attr, &s, &d);
+	unsigned version = 0;
+	bt_status st = raw ? BT_OK : bt_boot_state_decode_efivarfs(buf, n, &attr, &s, &d);
+	if (st == BT_OK)
+		st = raw ? bt_boot_state_decode_v(buf, n, &s, &version, &d)
+			 : bt_boot_state_decode_v(buf + 4, n - 4, &s, &version, &d);
 	if (st != BT_OK) {
 		fprintf(stderr, "baretop-host efivar: %s: %s\n", path, d.text);
 		return HOST_EXIT_USAGE;
@@ -84,8 +87,9 @@ static int cmd_efivar(int argc, char **argv)
 		printf("attributes       0x%08x%s\n", (unsigned)attr,
 		       (attr & BT_BOOT_STATE_ATTRIBUTES) == BT_BOOT_STATE_ATTRIBUTES
 			       ? " (non-volatile, boot service, runtime)" : "");
-	printf("version          %u\n", BT_BOOT_STATE_VERSION);
+	printf("version          %u\n", version);
 	printf("in_progress      %s\n", s.flags & BT_BOOT_STATE_IN_PROGRESS ? "yes" : "no");
+	printf("hand_over_next   %s\n", s.flags & BT_BOOT_STATE_HAND_OVER_NEXT ? "yes" : "no");
 	printf("flags            0x%08x\n", (unsigned)s.flags);
 	printf("boots            %u\n", (unsigned)s.boots);
 	printf("runs             %u\n", (unsigned)s.runs);
@@ -95,5 +99,15 @@ static int cmd_efivar(int argc, char **argv)
 	printf("last_status      %s (%u)\n", bt_boot_status_name(s.last_status),
 	       (unsigned)s.last_status);
 	printf("boots_since_run  %u\n", (unsigned)s.boots_since_run);
+	if (version < 2)
+		return 0;
+	printf("resets           %u (in a row, at monotonic count 0x%016llx)\n", (unsigned)s.resets,
+	       (unsigned long long)s.reset_count);
+	if (s.flags & (BT_BOOT_STATE_BOOTNEXT_TRIED | BT_BOOT_STATE_BOOTNEXT_UNREACHED))
+		printf("bootnext         Boot%04X %s, %u failed attempt(s), at monotonic count "
+		       "0x%016llx\n", (unsigned)(s.flags >> BT_BOOT_STATE_BOOTNEXT_SHIFT),
+		       s.flags & BT_BOOT_STATE_BOOTNEXT_UNREACHED ? "unreached" : "tried",
+		       (unsigned)s.bootnext_failures, (unsigned long long)s.bootnext_count);
+	printf("run_tag          0x%016llx\n", (unsigned long long)s.run_tag);
 	return 0;
 }

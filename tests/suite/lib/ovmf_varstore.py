@@ -104,21 +104,28 @@ def find(blob, name, guid):
     return live[-1] if live else None
 
 
-STATUS = ['none', 'ok', 'failed', 'no-results', 'hung', 'budget']
+STATUS = ['none', 'ok', 'failed', 'no-results', 'hung', 'budget', 'crashed', 'cpus-left']
 
 
 def decode_baretop(data):
     """The layout of app/README.md ("The boot state variable"), written again
-    here from the table, not from baretop's code."""
-    if len(data) != 40:
-        raise ValueError(f'{len(data)} bytes, not 40')
+    here from the table, not from baretop's code: version 2 (72 bytes), or
+    version 1 (its first 40)."""
+    if len(data) < 8:
+        raise ValueError(f'{len(data)} bytes')
     magic, version, length = struct.unpack_from('<4sHH', data, 0)
-    if magic != b'BAST' or version != 1 or length != 40:
-        raise ValueError(f'header {magic!r} v{version} len {length}')
+    size = {1: 40, 2: 72}.get(version)
+    if magic != b'BAST' or size is None or length != size or len(data) != size:
+        raise ValueError(f'header {magic!r} v{version} len {length}, {len(data)} bytes')
     names = ['flags', 'boots', 'runs', 'completed', 'hung', 'last_sequence', 'last_status',
              'boots_since_run']
     d = dict(zip(names, struct.unpack_from('<8I', data, 8)))
+    d['version'] = version
+    if version == 2:
+        d['resets'], d['bootnext_failures'] = struct.unpack_from('<2I', data, 40)
+        d['reset_count'], d['bootnext_count'], d['run_tag'] = struct.unpack_from('<3Q', data, 48)
     d['in_progress'] = bool(d['flags'] & 1)
+    d['hand_over_next'] = bool(d['flags'] & 8)
     d['last_status'] = STATUS[d['last_status']] if d['last_status'] < len(STATUS) else 'unknown'
     return d
 

@@ -288,56 +288,318 @@ TEST(budget_plans_the_next_step_from_the_mean_of_those_before)
 	CHECK(est == 3.0);
 }
 
-/* issue 31: --then reboot on a boot that does not measure loops unless the
- * next boot does not start baretop again (a one-shot BootNext start: its
- * BootCurrent is not in BootOrder, BdsEntry.c deletes BootNext first). */
-TEST(restart_only_when_measured_or_started_one_shot)
+/* The monotonic count's high half is the boot: equal with a grown low
+ * half is the same boot, equal otherwise (or lower) a count that did not
+ * advance across a reset. */
+TEST(boot_gap_from_the_monotonic_count)
 {
-	char why[256];
+	uint64_t k = 41ull << 32 | 7;
 
-	/* removable media / a BootOrder entry, not measuring: a loop */
-	CHECK(!bt_boot_restart_allowed(false, false, 1, true, why, sizeof(why)));
-	CHECK(strstr(why, "BootCurrent Boot0001 is in BootOrder") != NULL);
-	/* the same boot measuring: taken, and it says later boots will not */
-	CHECK(bt_boot_restart_allowed(true, false, 1, true, why, sizeof(why)));
-	CHECK(strstr(why, "a boot that does not will not restart") != NULL);
-	/* one-shot (BootNext): taken either way */
-	CHECK(bt_boot_restart_allowed(false, false, 0x1234, false, why, sizeof(why)));
-	CHECK(strstr(why, "Boot1234 is not in BootOrder") != NULL);
-	CHECK(bt_boot_restart_allowed(true, false, 0x1234, false, why, sizeof(why)));
-	/* no BootCurrent (a shell, hosted): only a measuring boot */
-	CHECK(!bt_boot_restart_allowed(false, false, -1, false, why, sizeof(why)));
-	CHECK(bt_boot_restart_allowed(true, false, -1, false, why, sizeof(why)));
-	/* every boot measures (no --run, every-boot): measuring is no guard
-	 * from a BootOrder entry, a one-shot start still restarts */
-	CHECK(!bt_boot_restart_allowed(true, true, 1, true, why, sizeof(why)));
-	CHECK(strstr(why, "every boot measures") != NULL);
-	CHECK(bt_boot_restart_allowed(true, true, 0x1234, false, why, sizeof(why)));
-	CHECK(bt_boot_restart_allowed(true, true, -1, false, why, sizeof(why)));
+	CHECK_EQ_INT(bt_boot_gap(false, k, k), BT_GAP_UNKNOWN);
+	CHECK_EQ_INT(bt_boot_gap(true, k, 0), BT_GAP_UNKNOWN);
+	CHECK_EQ_INT(bt_boot_gap(true, k + 3, k), BT_GAP_SAME_BOOT);
+	CHECK_EQ_INT(bt_boot_gap(true, 41ull << 32 | 2, k), BT_GAP_STUCK);
+	CHECK_EQ_INT(bt_boot_gap(true, k, k), BT_GAP_STUCK);
+	CHECK_EQ_INT(bt_boot_gap(true, 42ull << 32 | 1, k), BT_GAP_NEXT_BOOT);
+	CHECK_EQ_INT(bt_boot_gap(true, 43ull << 32, k), BT_GAP_LATER_BOOT);
+	CHECK_EQ_INT(bt_boot_gap(true, 40ull << 32 | 9, k), BT_GAP_STUCK);
 }
 
-/* The BootNext attempt's mark: the boot right after it that comes back to
- * baretop marks the entry unreached; boots passed without baretop since
- * mean the firmware reached it, and the mark goes. */
-TEST(bootnext_mark_cleared_once_the_entry_was_reached)
+/* A boot that started from BootOrder entry Boot0001 (EDK2: BootCurrent
+ * set, in BootOrder), count 100:1, with policy c and outcome o. */
+static struct bt_boot_end_in end_in(const struct bt_boot_config *c, enum bt_boot_outcome o,
+				    bool measuring)
 {
-	uint32_t f = BT_BOOT_STATE_IN_PROGRESS, m = bt_bootnext_mark(f, 0x0005, 41);
+	struct bt_boot_end_in in = {
+		.cfg = c, .active = true, .state_kept = true, .measuring = measuring,
+		.outcome = o,
+		.start = { .parent = BT_PARENT_BOOT_MANAGER, .have_boot_current = true,
+			   .boot_current = 1, .boot_order_read = true, .current_in_order = true,
+			   .have_count = true, .count = 100ull << 32 | 1 },
+	};
+	if (measuring)
+		in.state.flags = in.stored.flags = BT_BOOT_STATE_IN_PROGRESS;
+	return in;
+}
 
-	CHECK(m & BT_BOOT_STATE_IN_PROGRESS);
-	CHECK_EQ_U64(m >> BT_BOOT_STATE_BOOTNEXT_SHIFT, 5);
-	CHECK_EQ_INT(bt_bootnext_decide(f, 5, true, 42), BT_BOOTNEXT_TRY);
-	CHECK_EQ_INT(bt_bootnext_decide(m, 6, true, 42), BT_BOOTNEXT_TRY);
-	/* boot 42 is the BootNext boot itself: the firmware did not reach it */
-	CHECK_EQ_INT(bt_bootnext_decide(m, 5, true, 42), BT_BOOTNEXT_FAILED);
-	CHECK_EQ_INT(bt_bootnext_decide(m | BT_BOOT_STATE_BOOTNEXT_UNREACHED, 5, true, 50),
-		     BT_BOOTNEXT_SKIP);
-	/* boot 43 or later: boot 42 went elsewhere (the entry) */
-	CHECK_EQ_INT(bt_bootnext_decide(m, 5, true, 43), BT_BOOTNEXT_REACHED);
-	CHECK_EQ_INT(bt_bootnext_decide(m, 5, true, 400), BT_BOOTNEXT_REACHED);
-	/* the 12-bit boot number wraps: 4095 then 0 is the next boot */
-	uint32_t w = bt_bootnext_mark(0, 5, 4095);
-	CHECK_EQ_INT(bt_bootnext_decide(w, 5, true, 4096), BT_BOOTNEXT_FAILED);
-	/* no monotonic counter: no way to tell, never a reset */
-	CHECK_EQ_INT(bt_bootnext_decide(m, 5, false, 0), BT_BOOTNEXT_SKIP);
-	CHECK_EQ_U64(bt_bootnext_clear(m | BT_BOOT_STATE_BOOTNEXT_UNREACHED), f);
+/* (a): no reset and no power-off on a boot that did not measure, whatever
+ * --then says; the boot manager goes on with BootOrder instead. */
+TEST(a_boot_that_did_not_measure_never_resets_or_powers_off)
+{
+	struct bt_boot_config c = { .run = BT_RUN_ONCE, .then = BT_THEN_REBOOT };
+	struct bt_boot_end e;
+	static const enum bt_boot_outcome outcomes[] = { BT_OUTCOME_NOT_NOW,
+							 BT_OUTCOME_USAGE_ERROR,
+							 BT_OUTCOME_CRASH };
+
+	for (size_t i = 0; i < sizeof(outcomes) / sizeof(outcomes[0]); i++) {
+		struct bt_boot_end_in in = end_in(&c, outcomes[i], false);
+		in.start.current_in_order = false; /* one-shot: a reset would not loop */
+		bt_boot_decide_end(&in, &e);
+		CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+		in.shutdown = true;
+		bt_boot_decide_end(&in, &e);
+		CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+		CHECK(strstr(e.why, "did not measure") != NULL);
+	}
+	/* the same boot measuring powers off as asked */
+	struct bt_boot_end_in in = end_in(&c, BT_OUTCOME_MEASURED, true);
+	in.shutdown = true;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_POWER_OFF);
+}
+
+/* --then reboot restarts only where the next boot cannot measure and
+ * restart again (the loops of removable media and of PlatformRecovery). */
+TEST(reboot_only_where_the_next_boot_does_not_restart_again)
+{
+	struct bt_boot_config once = { .run = BT_RUN_ONCE, .then = BT_THEN_REBOOT };
+	struct bt_boot_config every = { .run = BT_RUN_EVERY_BOOT, .then = BT_THEN_REBOOT };
+	struct bt_boot_end e;
+	struct bt_boot_end_in in = end_in(&once, BT_OUTCOME_MEASURED, true);
+
+	/* once, from BootOrder: the next boot does not measure */
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RESET);
+	CHECK(strstr(e.why, "a boot that does not will not restart") != NULL);
+	CHECK_EQ_U64(e.state.resets, 1);
+	CHECK_EQ_U64(e.state.reset_count, 100ull << 32 | 1);
+	CHECK(e.write_state);
+	/* every-boot from BootOrder: never; one-shot: yes */
+	in = end_in(&every, BT_OUTCOME_MEASURED, true);
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	CHECK(strstr(e.why, "every boot measures") != NULL);
+	in.start.current_in_order = false;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RESET);
+	/* no BootCurrent (PlatformRecovery), every-boot: never (was 55 resets in 300 s) */
+	in = end_in(&every, BT_OUTCOME_MEASURED, true);
+	in.start.parent = BT_PARENT_RECOVERY;
+	in.start.have_boot_current = false;
+	in.start.current_in_order = false;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	/* (c) and the fail-open inference: BootNext kept and not deleted, or
+	 * BootOrder not read whole, is no one-shot start */
+	in = end_in(&every, BT_OUTCOME_MEASURED, true);
+	in.start.current_in_order = false;
+	in.start.have_boot_next = true;
+	in.start.boot_next = 1;
+	CHECK(bt_boot_start_stale_boot_next(&in.start));
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	in.start.boot_next_deleted = true;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RESET);
+	in.start.boot_order_read = false;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	CHECK(strstr(e.why, "BootOrder could not be read whole") != NULL);
+	/* a BootNext of someone else's (fwupd) is not baretop's to delete */
+	in.start.boot_next = 7;
+	CHECK(!bt_boot_start_stale_boot_next(&in.start));
+}
+
+/* (b): at most one reset in a row, unless the monotonic count shows a boot
+ * came between; a count that does not advance, or none, is "in a row". */
+TEST(resets_in_a_row_are_capped_by_the_count)
+{
+	struct bt_boot_config c = { .run = BT_RUN_ONCE, .then = BT_THEN_REBOOT };
+	struct bt_boot_end e;
+	struct bt_boot_end_in in = end_in(&c, BT_OUTCOME_MEASURED, true);
+
+	in.state.resets = in.stored.resets = 1;
+	in.state.reset_count = in.stored.reset_count = 99ull << 32 | 5; /* the boot before */
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	CHECK_EQ_U64(e.resets_in_a_row, 1);
+	CHECK(strstr(e.why, "at most 1 reset in a row") != NULL);
+	in.state.reset_count = 98ull << 32 | 5; /* boot 99 came between */
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RESET);
+	CHECK_EQ_U64(e.resets_in_a_row, 0);
+	in.state.reset_count = 100ull << 32 | 0; /* not advancing */
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	in.state.reset_count = 98ull << 32 | 5;
+	in.start.have_count = false; /* no count: fail-safe */
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+}
+
+/* (d): a crash resets only within the cap and recorded so that the next
+ * boot hands over; else, and without a state, it hands over. */
+TEST(a_crash_resets_only_recorded_and_within_the_cap)
+{
+	struct bt_boot_config c = { .run = BT_RUN_EVERY_BOOT };
+	struct bt_boot_end e;
+	struct bt_boot_end_in in = end_in(&c, BT_OUTCOME_CRASH, true);
+	struct bt_boot_decision dec;
+
+	in.state.run_tag = in.stored.run_tag = 5;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RESET);
+	CHECK(e.write_state);
+	CHECK(e.state.flags & BT_BOOT_STATE_HAND_OVER_NEXT);
+	CHECK(!(e.state.flags & BT_BOOT_STATE_IN_PROGRESS));
+	CHECK_EQ_U64(e.state.last_status, BT_BOOT_STATUS_CRASHED);
+	/* the next boot hands over without measuring, and clears the flag */
+	struct bt_boot_state s = e.state;
+	bt_boot_begin(&c, true, &s, &dec);
+	CHECK(!dec.measure);
+	CHECK(!(s.flags & BT_BOOT_STATE_HAND_OVER_NEXT));
+	CHECK(strstr(dec.reason, "crashed") != NULL);
+	/* without a state (none, or writes failing) and not one-shot: hand over */
+	in.state_kept = false;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	CHECK(!e.write_state);
+	/* CPUs left behind: the same rule */
+	in = end_in(&c, BT_OUTCOME_CPUS_LEFT, true);
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RESET);
+	CHECK_EQ_U64(e.state.last_status, BT_BOOT_STATUS_CPUS_LEFT);
+	/* a crash on a boot that did not measure: (a) */
+	in = end_in(&c, BT_OUTCOME_CRASH, false);
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+}
+
+/* (f): under systemd-boot a measuring boot resets (systemd-boot then boots
+ * its default entry), any other starts it again; next-boot-entry never
+ * starts BootOrder's entry after the loader's (the OS is in its menu). */
+TEST(under_a_loader_the_hand_over_goes_back_to_it)
+{
+	struct bt_boot_config c = { .run = BT_RUN_ONCE, .then = BT_THEN_NEXT_BOOT_ENTRY };
+	struct bt_boot_end e;
+	struct bt_boot_end_in in = end_in(&c, BT_OUTCOME_MEASURED, true);
+
+	in.start.parent = BT_PARENT_SYSTEMD_BOOT;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RESET);
+	in = end_in(&c, BT_OUTCOME_NOT_NOW, false);
+	in.start.parent = BT_PARENT_SYSTEMD_BOOT;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RESTART_PARENT);
+	/* baretop started again by the loader it restarted: refused, said why */
+	in.start.parent = BT_PARENT_SELF;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	CHECK(strstr(e.why, "default entry") != NULL);
+	/* from the boot manager next-boot-entry stays */
+	in = end_in(&c, BT_OUTCOME_NOT_NOW, false);
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_NEXT_BOOT_ENTRY);
+	/* started by a person from the shell without options: the real status */
+	struct bt_boot_config none = { .run = BT_RUN_ALWAYS };
+	in = end_in(&none, BT_OUTCOME_MEASURED, true);
+	in.active = false;
+	in.start.parent = BT_PARENT_SHELL;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN);
+}
+
+/* The end recorded in the results folder's note needs no NVRAM write at
+ * the end (every-boot: one write per boot, the one before measuring); a
+ * note of another run resolves nothing. */
+TEST(end_note_saves_the_end_write)
+{
+	struct bt_boot_config c = { .run = BT_RUN_EVERY_BOOT };
+	struct bt_boot_end e;
+	struct bt_boot_end_in in = end_in(&c, BT_OUTCOME_MEASURED, true);
+	char note[96];
+
+	in.state.run_tag = in.stored.run_tag = 0x1234abcd;
+	in.end_noted = true;
+	bt_boot_decide_end(&in, &e);
+	CHECK(!e.write_state);
+	CHECK(!(e.state.flags & BT_BOOT_STATE_IN_PROGRESS));
+	in.end_noted = false;
+	bt_boot_decide_end(&in, &e);
+	CHECK(e.write_state);
+
+	struct bt_boot_state s = in.state;
+	bt_boot_end_note(&s, BT_BOOT_STATUS_OK, note, sizeof(note));
+	CHECK_STR(note, "run=000000001234abcd status=1");
+	CHECK(!bt_boot_note_resolve(&s, "run=000000001234abce status=1", 9));
+	CHECK(!bt_boot_note_resolve(&s, "run=000000001234abcd status=1 x", 9));
+	CHECK(!bt_boot_note_resolve(&s, "run=000000001234abcd status=99", 9));
+	CHECK(s.flags & BT_BOOT_STATE_IN_PROGRESS);
+	CHECK(bt_boot_note_resolve(&s, note, 9));
+	CHECK(!(s.flags & BT_BOOT_STATE_IN_PROGRESS));
+	CHECK_EQ_U64(s.last_seq, 9);
+	CHECK_EQ_U64(s.completed, 1);
+	CHECK_EQ_U64(s.last_status, BT_BOOT_STATUS_OK);
+}
+
+/* The BootNext attempt: the very next boot back in baretop is a failure,
+ * retried on a later boot up to BT_BOOTNEXT_TRIES attempts; boots passed
+ * without baretop mean it was reached; a count that cannot tell boots
+ * apart never makes a reset. */
+TEST(bootnext_retried_after_a_transient_failure_with_a_bound)
+{
+	struct bt_boot_state s = { 0 };
+	enum bt_boot_gap g;
+	uint64_t k = 50ull << 32;
+
+	CHECK_EQ_INT(bt_bootnext_decide(&s, 5, true, k, true, &g), BT_BOOTNEXT_TRY);
+	CHECK_EQ_INT(bt_bootnext_decide(&s, 5, true, k, false, &g), BT_BOOTNEXT_SKIP);
+	CHECK_EQ_INT(bt_bootnext_decide(&s, 5, false, 0, true, &g), BT_BOOTNEXT_SKIP);
+	for (unsigned i = 1; i <= BT_BOOTNEXT_TRIES; i++) {
+		bt_bootnext_mark(&s, 5, k);
+		CHECK_EQ_U64(s.resets, 1);
+		k += 1ull << 32;
+		enum bt_bootnext_verdict v = bt_bootnext_decide(&s, 5, true, k, true, &g);
+		CHECK_EQ_INT(g, BT_GAP_NEXT_BOOT);
+		CHECK_EQ_U64(s.bootnext_failures, i);
+		CHECK_EQ_INT(v, i < BT_BOOTNEXT_TRIES ? BT_BOOTNEXT_FAILED : BT_BOOTNEXT_UNREACHED);
+		if (i < BT_BOOTNEXT_TRIES) /* a later boot that may reset tries again */
+			CHECK_EQ_INT(bt_bootnext_decide(&s, 5, true, k + (2ull << 32), true, &g),
+				     BT_BOOTNEXT_TRY);
+	}
+	CHECK_EQ_INT(bt_bootnext_decide(&s, 5, true, k + (9ull << 32), true, &g),
+		     BT_BOOTNEXT_UNREACHED);
+	/* reached: boots passed without baretop */
+	bt_bootnext_clear(&s);
+	bt_bootnext_mark(&s, 5, k);
+	CHECK_EQ_INT(bt_bootnext_decide(&s, 5, true, k + (3ull << 32), true, &g),
+		     BT_BOOTNEXT_REACHED);
+	CHECK_EQ_U64(s.bootnext_failures, 0);
+	/* the count did not advance: no verdict, no reset */
+	bt_bootnext_mark(&s, 5, k);
+	CHECK_EQ_INT(bt_bootnext_decide(&s, 5, true, k, true, &g), BT_BOOTNEXT_SKIP);
+	CHECK_EQ_INT(g, BT_GAP_STUCK);
+	CHECK(s.flags & BT_BOOT_STATE_BOOTNEXT_TRIED);
+	/* another entry's record goes */
+	CHECK_EQ_INT(bt_bootnext_decide(&s, 6, true, k + (1ull << 32), true, &g), BT_BOOTNEXT_TRY);
+	CHECK(!(s.flags & BT_BOOT_STATE_BOOTNEXT_TRIED));
+}
+
+/* A boot without --run keeps only the marks that make the next boot hand
+ * over: counts are the policy's, so a later --run once still measures. */
+TEST(a_boot_without_run_counts_nothing)
+{
+	struct bt_boot_config none = { .run = BT_RUN_ALWAYS }, once = { .run = BT_RUN_ONCE };
+	struct bt_boot_state s;
+	struct bt_boot_decision dec;
+
+	bt_boot_begin(&none, false, &s, &dec);
+	CHECK(dec.measure);
+	CHECK(s.flags & BT_BOOT_STATE_IN_PROGRESS);
+	CHECK(s.boots == 0 && s.runs == 0);
+	bt_boot_end(&s, BT_BOOT_STATUS_OK, 3);
+	CHECK(s.flags == 0 && s.completed == 0 && s.last_seq == 0);
+	bt_boot_begin(&once, true, &s, &dec);
+	CHECK(dec.measure);
+	CHECK_EQ_U64(s.runs, 1);
+	/* a run without --run that never ended: the next boot hands over,
+	 * counting no hang of the policy's */
+	s = (struct bt_boot_state){ 0 };
+	bt_boot_begin(&none, true, &s, &dec);
+	bt_boot_begin(&none, true, &s, &dec);
+	CHECK(!dec.measure && dec.previous_hung);
+	CHECK(s.flags == 0 && s.hung == 0);
+	bt_boot_begin(&none, true, &s, &dec);
+	CHECK(dec.measure);
 }

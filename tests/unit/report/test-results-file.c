@@ -101,13 +101,13 @@ TEST(sequence_numbers_never_overwrite)
 
 	fresh_dir();
 	snprintf(dir, sizeof(dir), "%s/baretop/results", root);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "first", noreplace, &w, &d), BT_OK);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "first", noreplace, NULL, &w, &d), BT_OK);
 	CHECK_EQ_U64(w.seq, 1);
 	snprintf(path, sizeof(path), "%s/000001.json", dir);
 	CHECK_STR(w.path, path);
 	CHECK_STR(slurp(path), "{\"sequence\": 1, \"tag\": \"first\"}\n");
 
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "second", noreplace, &w, &d), BT_OK);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "second", noreplace, NULL, &w, &d), BT_OK);
 	CHECK_EQ_U64(w.seq, 2);
 	CHECK_STR(slurp(path), "{\"sequence\": 1, \"tag\": \"first\"}\n");
 	CHECK_EQ_INT(count_entries(dir, ".json"), 2);
@@ -134,7 +134,7 @@ TEST(a_stale_or_broken_hint_only_costs_probes)
 	FILE *f = fopen(path, "w");
 	fputs("garbage\n", f);
 	fclose(f);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, &d),
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, NULL, &w, &d),
 		     BT_OK);
 	CHECK_EQ_U64(w.seq, 4);
 	snprintf(path, sizeof(path), "%s/000002.json", dir);
@@ -155,7 +155,7 @@ TEST(leftover_temporary_file_is_replaced)
 	FILE *f = fopen(path, "w");
 	fputs("half a result from a run that lost power", f);
 	fclose(f);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, &w, &d),
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, NULL, &w, &d),
 		     BT_OK);
 	CHECK_EQ_U64(w.seq, 1);
 	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
@@ -171,8 +171,8 @@ TEST(losing_a_rename_race_takes_the_next_number)
 	fresh_dir();
 	snprintf(dir, sizeof(dir), "%s/r", root);
 	race_once_calls = 0;
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "mine", rename_loses_race_once, &w,
-				      &d), BT_OK);
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "mine", rename_loses_race_once, NULL,
+				      &w, &d), BT_OK);
 	CHECK_EQ_U64(w.seq, 2);
 	snprintf(path, sizeof(path), "%s/000001.json", dir);
 	CHECK_STR(slurp(path), "someone else\n");
@@ -190,10 +190,10 @@ TEST(failures_leave_nothing_behind)
 
 	fresh_dir();
 	snprintf(dir, sizeof(dir), "%s/r", root);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_fails, NULL, noreplace, &w, &d),
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_fails, NULL, noreplace, NULL, &w, &d),
 		     BT_ERR_INTERNAL);
 	CHECK(strstr(d.text, "rendering the results failed") != NULL);
-	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", rename_io_error, &w, &d),
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", rename_io_error, NULL, &w, &d),
 		     BT_ERR_IO);
 	CHECK(strstr(d.text, "cannot rename") != NULL);
 	CHECK_EQ_INT(count_entries(dir, ".json"), 0);
@@ -265,5 +265,73 @@ TEST(keep_results_deletes_the_oldest_never_the_current)
 	 * ends before it reaches 6 */
 	CHECK_EQ_U64(bt_results_prune(root, "json", 300, 100), 1);
 	CHECK(!exists(200) && exists(6) && exists(300));
+	remove_tree(root);
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The sequence note is replaced whole: after a write it holds the next
+ * number and the note with its file's number; a write without a note
+ * keeps the one there; a reset between the removal of the old note and
+ * the rename of the new one leaves only next-sequence.tmp, which is read
+ * instead; a note cut short (no final newline) is no note. */
+TEST(sequence_note_is_replaced_atomically)
+{
+	char dir[128], path[200], tmp[210], note[96];
+	struct bt_diag d;
+	struct bt_results_written w;
+	unsigned next = 0, seq = 0;
+
+	fresh_dir();
+	snprintf(dir, sizeof(dir), "%s/r", root);
+	CHECK(!bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "x", noreplace, "run=1 status=1", &w,
+				      &d), BT_OK);
+	CHECK(w.note_written);
+	snprintf(path, sizeof(path), "%s/next-sequence", dir);
+	snprintf(tmp, sizeof(tmp), "%s/next-sequence.tmp", dir);
+	CHECK_STR(slurp(path), "2\n1 run=1 status=1\n");
+	CHECK(bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	CHECK(next == 2 && seq == 1);
+	CHECK_STR(note, "run=1 status=1");
+	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
+	/* a file without a note (a person's run) keeps the note there */
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "y", noreplace, NULL, &w, &d), BT_OK);
+	CHECK(!w.note_written);
+	CHECK_STR(slurp(path), "3\n1 run=1 status=1\n");
+	/* the reset after the old note was removed: the new one is the .tmp */
+	remove(path);
+	put(tmp, "7\n6 run=2 status=1\n");
+	CHECK(bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	CHECK(next == 7 && seq == 6);
+	CHECK_STR(note, "run=2 status=1");
+	/* the reset while the .tmp was written: the old note stands */
+	put(path, "5\n4 run=3 status=1\n");
+	put(tmp, "6\n5 run=4 sta");
+	CHECK(bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	CHECK_STR(note, "run=3 status=1");
+	/* only a cut note: nothing; a note without a note line: ""; a note
+	 * naming a number not below the next one: none */
+	remove(path);
+	CHECK(!bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	put(path, "9\n");
+	CHECK(bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	CHECK(next == 9 && seq == 0 && note[0] == '\0');
+	put(tmp, "9\n9 run=5 status=1\n");
+	remove(path);
+	CHECK(!bt_results_note_read(dir, &next, &seq, note, sizeof(note)));
+	/* the next write takes over from a .tmp left behind */
+	put(tmp, "9\n");
+	CHECK_EQ_INT(bt_results_write(dir, "json", render_seq, "z", noreplace, NULL, &w, &d), BT_OK);
+	CHECK_EQ_U64(w.seq, 9);
+	CHECK_STR(slurp(path), "10\n");
+	CHECK_EQ_INT(count_entries(dir, ".tmp"), 0);
 	remove_tree(root);
 }

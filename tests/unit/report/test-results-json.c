@@ -50,7 +50,7 @@ TEST(minimal_run)
 	CHECK(has(doc, "\"exit_status\": 3,\n    \"messages\": [\n      \"first\",\n"
 		       "      \"a \\\"quoted\\\"\\tnote\"\n    ],\n"
 		       "    \"results_volume\": {\n      \"free_bytes\": null,\n"
-		       "      \"keep_results\": null\n    }\n  }\n}\n"));
+		       "      \"keep_results\": null,\n      \"min_free_bytes\": 0\n    }\n  }\n}\n"));
 	bt_sb_free(&sb);
 }
 
