@@ -13,8 +13,9 @@
 # variable store) and build.txt (source version, flags, the PCD values read
 # back from the build's AutoGen.h, build time). It is cached outside the tree
 # like newlib (tools/build-newlib.sh), in a folder named after the source
-# version and a hash of this script (its flags) and the compiler: a second
-# call finds it and returns at once; another source or flag builds anew.
+# version and a hash of this script's code (its flags; not its comments) and
+# the compiler: a second call finds it and returns at once; another source
+# or flag builds anew.
 #
 # `build -a X64 -t GCC5 -p OvmfPkg/OvmfPkgX64.dsc -b RELEASE
 # -DSECURE_BOOT_ENABLE=TRUE -DFD_SIZE_4MB` (Debian's own flags for its 4 MB
@@ -48,7 +49,11 @@
 # PcdCpuStackGuard stays FALSE: with 4 KiB AP stacks it cannot work
 # (DxeMpLib.c InitMpGlobalData: "PcdCpuApStackSize is not big enough for
 # Stack Guard!", an ASSERT that a RELEASE build compiles out, then marks the
-# bottom page of each AP stack not-present: the whole 4 KiB stack).
+# bottom page of each AP stack not-present: the whole 4 KiB stack). Built
+# so, OVMF triple-faults within a second at -smp 2 and boots at -smp 1.
+# With 8 KiB AP stacks (FSP boards) the guard leaves 4 KiB usable and turns
+# an overflow into a #PF on the guard page instead of a write into the next
+# AP's stack.
 #
 # Needs Debian's edk2 source (a deb-src entry for bookworm main: tools/setup.sh
 # adds one) and its build dependencies (nasm, acpica-tools, uuid-dev, g++,
@@ -65,7 +70,7 @@ want_pcds="PcdCpuApStackSize = 0x1000; PcdCpuApLoopMode = 2; PcdCpuStackGuard = 
 
 case "${1:-}" in
   ""|--dir) ;;
-  -h|--help) sed -n '3,58p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) awk 'NR >= 3 && !/^#/ {exit} NR >= 3 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
   *) echo "build-ovmf: unknown argument $1 (--help)" >&2; exit 2 ;;
 esac
 
@@ -78,7 +83,8 @@ if [ -z "$version" ]; then
        "main and apt-get update: run tools/setup.sh as root)" >&2
   exit 1
 fi
-key=$( { cat "$0"; echo "$version"; gcc --version | head -1; } | sha256sum | cut -c1-12 )
+# (the script without its comments: a comment edit does not rebuild)
+key=$( { grep -v '^ *#' "$0"; echo "$version"; gcc --version | head -1; } | sha256sum | cut -c1-12 )
 dir=$cache_root/ovmf-$version-$key
 
 if [ "${1:-}" = --dir ] || [ -f "$dir/.complete" ]; then
