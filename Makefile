@@ -188,7 +188,22 @@ $(EFI_DIR)/%.o: %.c $(NEWLIB)/.complete $(NEWLIB_STAMP)
 $(EFI_DIR)/%.o: %.S
 	@mkdir -p $(@D)
 	@echo "  AS    $@"
-	$(Q)$(CC) -fpic -DBT_UEFI=1 -I. -c $< -o $@
+	$(Q)$(CC) -fpic -DBT_UEFI=1 -MMD -MP -I. $(EFI_ASFLAGS) -c $< -o $@
+
+# The .sbat component line's vendor_url (efi/sbat.S; shim's SBAT.md: "url
+# to look stuff up, contact"): the home of the tree built. `make
+# SBAT_URL=https://...` sets it; by default it is the web address of the
+# clone's origin remote (an scp-style git@host:path made https://host/path),
+# and a clone with no remote keeps app/version.h's reserved placeholder,
+# which tests/suite/65-boot-image.sh names. A changed value rebuilds
+# efi/sbat.o (the stamp holds the last one).
+SBAT_URL ?= $(shell git remote get-url origin 2>/dev/null | sed -E 's,^git@([^:]+):,https://\1/,; s,\.git$$,,')
+SBAT_URL_STAMP := $(EFI_DIR)/sbat-url
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(EFI_DIR) && (echo '$(SBAT_URL)' | cmp -s - $(SBAT_URL_STAMP) || echo '$(SBAT_URL)' > $(SBAT_URL_STAMP)))
+endif
+$(EFI_DIR)/efi/sbat.o: $(SBAT_URL_STAMP)
+$(EFI_DIR)/efi/sbat.o: EFI_ASFLAGS += $(if $(SBAT_URL),-DBT_SBAT_URL='"$(SBAT_URL)"')
 
 # gnu-efi's libefi.a defines memset/memcpy too; newlib's must win.
 $(EFI_DIR)/libefi-weak.a: $(GNUEFI_LIB)/libefi.a
@@ -225,10 +240,15 @@ $(EFI_DIR)/baretop.so: $(EFI_OBJS) $(EFI_DIR)/libefi-weak.a $(EFI_DIR)/crt0-efi-
 
 # .sbat (efi/sbat.S): shim's SBAT data. --strip-all: no COFF symbol table
 # after the sections (deprecated in images; sbsign warns of the gap).
-$(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi: $(EFI_DIR)/baretop.so
+# tools/pe-nx-compat.sh: NX_COMPAT in DllCharacteristics, after checking
+# the image is W^X (gnu-efi's elf_x86_64_efi.lds keeps code alone in .text,
+# page-aligned; objcopy has no option for the bit). Written to a temporary
+# name first: a failed check leaves no image that make thinks is done.
+$(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi: $(EFI_DIR)/baretop.so tools/pe-nx-compat.sh
 	@echo "  EFI   $@"
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
-	  -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat --strip-all --target efi-app-x86_64 --subsystem=10 $< $@
+	  -j '.rel.*' -j '.rela.*' -j .reloc -j .sbat --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
+	$(Q)sh tools/pe-nx-compat.sh $@.tmp && mv $@.tmp $@
 	@echo "  SIZE  $@: $$(stat -c %s $@) bytes (budget 1048576: tests/suite/11-efi-size.sh)"
 
 EFI_APP := $(BUILD)/baretop$(if $(CC_IS_CLANG),-clang).efi
@@ -246,12 +266,14 @@ $(EFI_DIR)/tests/efi/%.so: tests/efi/%.c
 	$(Q)ld -nostdlib -znocombreloc -shared -Bsymbolic -z noexecstack -T $(GNUEFI_LIB)/elf_x86_64_efi.lds \
 	  $(GNUEFI_LIB)/crt0-efi-x86_64.o $(@:.so=.o) $(GNUEFI_LIB)/libefi.a $(GNUEFI_LIB)/libgnuefi.a -o $@
 
-# --strip-all as for baretop.efi: they are signed too (the Secure Boot step).
-$(BUILD)/tests/%.efi: $(EFI_DIR)/tests/efi/%.so
+# --strip-all and NX_COMPAT as for baretop.efi: they are signed too and
+# started under shim's NX policy (the Secure Boot step).
+$(BUILD)/tests/%.efi: $(EFI_DIR)/tests/efi/%.so tools/pe-nx-compat.sh
 	@mkdir -p $(@D)
 	@echo "  EFI   $@"
 	$(Q)objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela \
-	  -j '.rel.*' -j '.rela.*' -j .reloc --strip-all --target efi-app-x86_64 --subsystem=10 $< $@
+	  -j '.rel.*' -j '.rela.*' -j .reloc --strip-all --target efi-app-x86_64 --subsystem=10 $< $@.tmp
+	$(Q)sh tools/pe-nx-compat.sh $@.tmp && mv $@.tmp $@
 
 # ---------------------------------------------------------------- targets
 .PHONY: all efi host tests check test test-host run bench fuzz clean setup

@@ -154,16 +154,27 @@ bool bt_ap_run_drop_abandon(void)
 	return true;
 }
 
+/* The run a fault at sp abandons, its first fault recorded; NULL when
+ * there is none to go back to (a third fault would be in the way back
+ * itself). */
+static struct bt_ap_run *abandon(uint64_t sp, const struct bt_ap_fault *f)
+{
+	struct bt_ap_run *r = run_at(sp);
+
+	if (!r || r->faults >= 2)
+		return NULL;
+	if (r->faults++ == 0)
+		r->fault = *f;
+	return r;
+}
+
 bool bt_ap_fault_recover(const struct bt_ap_fault *f, uint64_t rsp, uint64_t *ret_rip,
 			 uint64_t *ret_rsp)
 {
-	struct bt_ap_run *r = run_at(rsp);
+	struct bt_ap_run *r = abandon(rsp, f);
 
-	/* a third fault would be in the way back itself: not here */
-	if (!r || r->faults >= 2)
+	if (!r)
 		return false;
-	if (r->faults++ == 0)
-		r->fault = *f;
 	*ret_rip = bt_stack_resume_address();
 	*ret_rsp = r->sc.saved_rsp;
 	return true;
@@ -171,11 +182,10 @@ bool bt_ap_fault_recover(const struct bt_ap_fault *f, uint64_t rsp, uint64_t *re
 
 bool bt_ap_abandon_here(const struct bt_ap_fault *f)
 {
-	struct bt_ap_run *r = current();
+	volatile char here;
+	struct bt_ap_run *r = abandon((uint64_t)(uintptr_t)&here, f);
 
-	if (!r || r->faults >= 2)
+	if (!r)
 		return false;
-	if (r->faults++ == 0)
-		r->fault = *f;
 	bt_stack_abandon(&r->sc);
 }

@@ -555,7 +555,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		volatile bool invariant_holds = false;
 		BT_ASSERT(invariant_holds);
 	}
-	if (r->opt.fault_selftest_ap) {
+	if (r->opt.fault_selftest_ap || r->opt.fault_selftest_ap_lost) {
 		uint32_t total = 0, enabled = 0, self = plat->current_cpu ? plat->current_cpu() : 0;
 		uint32_t ap = self == 0 ? 1 : 0;
 		if (!plat->crash_test || !plat->run_on_cpu || !plat->cpu_count ||
@@ -566,7 +566,8 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 			 * misses the BSP's timeout may still do so after this block
 			 * has ended. */
 			static volatile int cleanups;
-			bt_status st = bt_cpu_fault_selftest(plat, ap, count_cleanup, (void *)&cleanups);
+			bt_status st = bt_cpu_fault_selftest(plat, ap, count_cleanup, (void *)&cleanups,
+							     r->opt.fault_selftest_ap_lost);
 			printf("AP fault test  unguarded UD2 on CPU %u: %s; its cleanup ran %d "
 			       "time(s)%s\n", ap,
 			       st == BT_ERR_FAULT ? "recovered, its procedure returned to the MP "

@@ -35,7 +35,7 @@ struct bt_count_ctx {
 	struct bt_synth *synth;        /* --sim: the simulated PMU and its counts; NULL: hardware */
 	/* The platform's simulated machine (platform.h sim_machine): the
 	 * synth counts on its CPUs' PMUs. NULL: none. */
-	const struct bt_synth_machine *machine;
+	const struct bt_sim_machine *machine;
 	/* --backend=perf (pmu.driver set, platform.h os_pmu): the
 	 * provenance every output carries; "" otherwise. */
 	char counted_by[320];

@@ -84,8 +84,6 @@ static bt_status team_start_partner(void (*fn)(void *), void *arg, void *ctx)
 	struct bt_cpu_team *t = ctx;
 	uint32_t s = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
 
-	if (t->partner_cpu < 0)
-		return BT_ERR_UNSUPPORTED;
 	if (s == PARTNER_POSTED || s == PARTNER_RUNNING)
 		return BT_ERR_INVALID;
 	t->fn = fn;
@@ -179,8 +177,8 @@ static bt_status account(struct bt_platform *p, uint32_t cpu, struct bt_ap_run *
 	if (st == BT_OK && !run->returned)
 		st = BT_ERR_TIMEOUT; /* the firmware says done; the job never came back */
 	if (st == BT_ERR_TIMEOUT) {
-		unaccounted(p, cpu, "timed out: the firmware terminated its job (INIT keeps its "
-			    "PMU registers)");
+		unaccounted(p, cpu, "timed out: the firmware reset it (INIT keeps its PMU "
+			    "registers)");
 		return st;
 	}
 	if (st != BT_OK)
@@ -324,24 +322,33 @@ struct selftest {
 	struct bt_platform *plat;
 	void (*cleanup)(void *);
 	void *arg;
+	bool lost;
 };
+
+static void ud2_cleanup(void *p)
+{
+	((struct bt_platform *)p)->crash_test();
+}
 
 static void ud2_work(void *p)
 {
 	struct selftest *s = p;
 
+	/* the last cleanup to run: after the caller's */
+	if (s->lost)
+		bt_ap_run_on_abandon(ud2_cleanup, s->plat);
 	if (s->cleanup)
 		bt_ap_run_on_abandon(s->cleanup, s->arg);
 	s->plat->crash_test();
 }
 
 bt_status bt_cpu_fault_selftest(struct bt_platform *p, uint32_t cpu, void (*cleanup)(void *),
-				void *arg)
+				void *arg, bool lost)
 {
-	struct selftest s = { p, cleanup, arg };
+	struct selftest s = { p, cleanup, arg, lost };
 	struct bt_cpu_job job = { .arch = p->arch, .work = ud2_work, .ctx = &s };
 
-	if (!p->crash_test || !p->current_cpu || cpu == p->current_cpu())
+	if (cpu == p->current_cpu())
 		return BT_ERR_UNSUPPORTED;
 	return bt_cpu_job_run(p, cpu, &job);
 }

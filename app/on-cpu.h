@@ -96,9 +96,11 @@ bt_status bt_cpu_job_run(struct bt_platform *p, uint32_t cpu, struct bt_cpu_job 
 void bt_cpu_job_set_cleanup(struct bt_platform *p, void (*fn)(void *), void *arg);
 
 /* An unguarded UD2 in a job on AP `cpu` (--fault-selftest-ap): cleanup
- * registered as its abandon cleanup first. BT_ERR_FAULT expected. */
+ * registered as its abandon cleanup first. BT_ERR_FAULT expected. `lost`:
+ * another UD2 runs after that cleanup, a fault in the recovery: the CPU is
+ * then counted in aps_unaccounted (--fault-selftest-ap-lost). */
 bt_status bt_cpu_fault_selftest(struct bt_platform *p, uint32_t cpu, void (*cleanup)(void *),
-				void *arg);
+				void *arg, bool lost);
 
 /* The workload env with the partner hooks of this team. */
 void bt_cpu_team_env(struct bt_cpu_team *t, const struct bt_wl_env *base, struct bt_wl_env *ret);

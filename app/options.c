@@ -64,6 +64,7 @@ FLAG(no_results)
 FLAG(no_config)
 FLAG(fault_selftest)
 FLAG(fault_selftest_ap)
+FLAG(fault_selftest_ap_lost)
 FLAG(crash_test)
 FLAG(stack_smash_test)
 FLAG(assert_test)
@@ -591,8 +592,11 @@ static const struct option_def options[] = {
 	  "guard and report what each raised",
 	  set_fault_selftest },
 	{ NULL, "fault-selftest-ap", 0, ARG_NONE, NULL,
-	  "execute an unguarded UD2 on another CPU: baretop must report it and go on (that "
-	  "CPU stays parked until the next reset)", set_fault_selftest_ap },
+	  "execute an unguarded UD2 in a job on another CPU: baretop must report it, bring "
+	  "that CPU back to the firmware and go on", set_fault_selftest_ap },
+	{ NULL, "fault-selftest-ap-lost", 0, ARG_NONE, NULL,
+	  "as --fault-selftest-ap, its cleanup faulting too: the run must end with a reset",
+	  set_fault_selftest_ap_lost },
 	{ NULL, "crash-test", 0, ARG_NONE, NULL,
 	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the machine "
 	  "powered off (with --qemu-exit, as a failure; under --run, reset); to test unattended "
@@ -689,10 +693,11 @@ static const struct option_def options[] = {
 	  set_max_window },
 	{ NULL, "cpu", 0, ARG_REQUIRED, "N[,N...]|all",
 	  "run on these logical CPUs (numbers as MP services counts them), one after another; "
-	  "'all' = every enabled CPU (default: the one baretop started on)", set_cpu },
+	  "'all' = every enabled CPU but the SMT siblings of baretop's (default: the one "
+	  "baretop started on)", set_cpu },
 	{ NULL, "copies", 0, ARG_REQUIRED, "N",
-	  "run N copies at once (the paper's multi-copy mode): the measured one plus N-1 on "
-	  "other CPUs, each with its own data", set_copies },
+	  "run N copies at once (the paper's multi-copy mode) on N other CPUs, each with its "
+	  "own data; one is measured", set_copies },
 	{ NULL, "exec", 'x', ARG_REQUIRED, "FILE [ARGS...]",
 	  "measure the EFI application FILE (with ARGS, the rest of the command line) as the "
 	  "workload: only its StartImage is counted, once per counter group",

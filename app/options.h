@@ -56,6 +56,7 @@ struct bt_options {
 	/* Detection and self-tests */
 	bool fault_selftest;
 	bool fault_selftest_ap;
+	bool fault_selftest_ap_lost;  /* ... and a UD2 in its cleanup: that CPU is unaccounted */
 	bool crash_test;
 	bool stack_smash_test; /* hidden test options: the error path's report */
 	bool assert_test;

@@ -23,7 +23,7 @@
 #include "pmu/cpu-info.h"
 #include "workloads/workload.h"
 
-struct bt_synth_machine;
+struct bt_sim_machine;
 
 /* What an AP runs for baretop (platform.h run_on_cpu, run_on_aps). */
 typedef void bt_ap_proc(void *arg, uint64_t entry_sp);
@@ -66,7 +66,7 @@ struct bt_platform {
 	/* A simulated machine's PMUs, one per logical CPU (the hosted machine
 	 * double, host/machine-double.h): --sim counts on them
 	 * (synth/sim-run.h). NULL on a real machine. */
-	const struct bt_synth_machine *sim_machine;
+	const struct bt_sim_machine *sim_machine;
 	/*
 	 * Counting through the operating system's PMU driver instead of
 	 * baretop's registers (--backend=perf; hosted: Linux perf_event,
@@ -83,13 +83,13 @@ struct bt_platform {
 	 * caught (6 when the guard works); NULL where there is no guard. */
 	uint8_t (*fault_guard_selftest)(void);
 	/* On baretop's own CPU: should an unexpected exception end the run
-	 * there, fn(arg) runs first, once, before the fault is reported (on
-	 * the BSP it runs before the recovery: efi/fault-guard.c): an open PMU
-	 * session is closed that way, so a crashed workload does not leave
-	 * that CPU counting with baretop's registers. fn must not call the
-	 * firmware. fn NULL removes it. NULL where there is no fault guard
-	 * (hosted). A job on an AP registers its cleanups with the job
-	 * instead (app/on-cpu.h bt_cpu_job_set_cleanup). */
+	 * there, fn(arg) runs first, once, before the fault is reported (and
+	 * before the recovery: efi/fault-guard.c): an open PMU session is
+	 * closed that way, so a crashed workload does not leave that CPU
+	 * counting with baretop's registers. fn must not call the firmware. fn
+	 * NULL removes it. NULL where there is no fault guard (hosted). A job
+	 * on an AP registers its cleanups with the job instead (app/on-cpu.h
+	 * bt_cpu_job_set_cleanup). */
 	void (*set_park_cleanup)(void (*fn)(void *), void *arg);
 	/* An unguarded UD2 on this CPU: on baretop's own it does not return
 	 * (report, then the end of a crashed run: bt_app_crash_end); in a job
@@ -162,8 +162,11 @@ struct bt_platform {
 	 * page size (dtlb-walk) are taken from it. */
 	void (*memory_pages)(const void *addr, uint64_t len, struct bt_page_span *ret);
 
-	/* What the workloads need from the platform: code and data memory, a
-	 * partner CPU. env.cpu is filled by the program after detection. */
+	/* What the workloads need from the platform: code and data memory, and
+	 * where the platform can start work beside a running caller (hosted
+	 * Linux: a thread) a partner CPU; without that (UEFI after ReadyToBoot)
+	 * the partner is the program's (app/on-cpu.h). env.cpu is filled by
+	 * the program after detection. */
 	struct bt_wl_env workload_env;
 
 	/*

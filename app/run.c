@@ -177,8 +177,7 @@ static void detect_work(void *p)
 static bool same_pmu(const struct bt_cpu_info *a, const struct bt_cpu_info *b)
 {
 	return bt_cpu_same_core_kind(a, b) && a->pmu.perf_capabilities == b->pmu.perf_capabilities &&
-	       a->pmu.quirks == b->pmu.quirks && a->pmu.gp_mask == b->pmu.gp_mask &&
-	       a->pmu.fixed_mask == b->pmu.fixed_mask;
+	       a->pmu.quirks == b->pmu.quirks;
 }
 
 /* The count context for `cpu`, decided on that CPU: its kind of core
@@ -191,11 +190,8 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 		return NULL;
 	if (cpu == r->self_cpu)
 		return r->count;
-	if (cpu < BT_RUN_CPU_CACHE && r->ctx_known[cpu]) {
-		if (!r->ctx_of[cpu])
-			bt_diag_set(why, "CPU %u cannot count (said before)", cpu);
+	if (cpu < BT_RUN_CPU_CACHE && r->ctx_known[cpu])
 		return r->ctx_of[cpu];
-	}
 	struct bt_count_ctx *found = NULL;
 	struct bt_cpu_job probe = { .arch = r->plat->arch, .work = NULL };
 	struct detect_job d = { .arch = r->plat->arch, .tsc_hz = r->cpu->tsc_hz };
@@ -222,16 +218,14 @@ static struct bt_count_ctx *count_ctx_for(struct bt_run_phase *r, uint32_t cpu,
 			found = r->count_other[k];
 			bt_count_set_console_ui(found, &r->ui);
 			bt_console_ui_clear(&r->ui);
-			printf("  CPU %u is a%s %s (native model 0x%x, IA32_PERF_CAPABILITIES "
-			       "0x%llx): %s\n", cpu, d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
+			printf("  CPU %u is a%s %s (native model 0x%x): %s\n", cpu,
+			       d.info.core_type == BT_CORE_TYPE_ATOM ? "n" : "",
 			       bt_core_type_name(d.info.core_type)
 				       ? bt_core_type_name(d.info.core_type) : "core",
-			       d.info.native_model_id,
-			       (unsigned long long)d.info.pmu.perf_capabilities,
-			       bt_count_describe(found));
+			       d.info.native_model_id, bt_count_describe(found));
 		}
 	}
-	if (cpu < BT_RUN_CPU_CACHE && (found || r->n_other >= BT_RUN_MAX_CORE_KINDS - 1)) {
+	if (cpu < BT_RUN_CPU_CACHE && found) {
 		r->ctx_known[cpu] = true;
 		r->ctx_of[cpu] = found;
 	}
@@ -382,10 +376,10 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 {
 	uint32_t total = 0, enabled = 0, used[BT_MAX_COPIES + 2], c;
 	unsigned n = 0, copies = r->opt->copies > 1 ? r->opt->copies - 1 : 0;
-	bool partner = cfg->wl->flags & BT_WL_NEEDS_PARTNER;
+	bool partner = (cfg->wl->flags & BT_WL_NEEDS_PARTNER) && !r->plat->workload_env.start_partner;
 	const char *what = partner ? "its partner CPU" : "the copies";
 
-	if (partner && copies) {
+	if ((cfg->wl->flags & BT_WL_NEEDS_PARTNER) && copies) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "uses a partner CPU itself: no --copies");
 		return false;
 	}
@@ -418,8 +412,7 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 	}
 	if (t->measured != asked)
 		snprintf(o->placement, sizeof(o->placement), "on CPU %u, an AP: baretop's CPU %u "
-			 "waits in the firmware's StartupAllAPs while %s run", t->measured,
-			 r->self_cpu, what);
+			 "waits in the firmware while %s run", t->measured, r->self_cpu, what);
 	return true;
 }
 
@@ -439,9 +432,8 @@ static bool left_out(struct bt_run_phase *r, struct bt_outcome *o)
 {
 	if (!r->opt->cpu_all || !bsp_sibling(r, o->cpu))
 		return false;
-	set_reason(o, BT_OUTCOME_SKIPPED, "left out: the SMT sibling of baretop's CPU %u, which "
-		   "spins in the firmware while an AP works (--cpu %u: measured, PERTURBED)",
-		   r->self_cpu, o->cpu);
+	set_reason(o, BT_OUTCOME_SKIPPED, "left out: the SMT sibling of baretop's CPU %u, busy "
+		   "in the firmware (--cpu %u: PERTURBED)", r->self_cpu, o->cpu);
 	print_outcome(r, o);
 	return true;
 }
@@ -454,7 +446,10 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	struct bt_diag d = { "" };
 	struct bt_cpu_team team = { .partner_cpu = -1 };
 	struct team_cpus tc = { .measured = cpu, .partner = -1 };
-	bool company = (cfg->wl->flags & BT_WL_NEEDS_PARTNER) || r->opt->copies > 1;
+	/* A platform that can start a partner while its caller runs (hosted
+	 * Linux: a thread) gives it through env; otherwise it is the team's. */
+	bool own_partner = (cfg->wl->flags & BT_WL_NEEDS_PARTNER) && !env->start_partner;
+	bool company = own_partner || r->opt->copies > 1;
 
 	if (!bt_boot_run_budget_left(r->boot))
 		bt_console_ui_clear(&r->ui);   /* the line "NOT RUN" replaces the progress line */
@@ -482,12 +477,12 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	o->partner_cpu = tc.partner;
 	if (!o->placement[0] && bsp_sibling(r, cpu))
 		snprintf(o->placement, sizeof(o->placement), "PERTURBED: the SMT sibling of "
-			 "baretop's CPU %u, which spins in the firmware during every window",
-			 r->self_cpu);
-	/* The partner hooks are the team's: the partner loops on its AP in the
-	 * same MP call as the measured job. */
-	struct bt_wl_env wenv;
-	bt_cpu_team_env(&team, env, &wenv);
+			 "baretop's CPU %u, busy in the firmware", r->self_cpu);
+	/* The team's partner loops on its AP in the same MP call as the
+	 * measured job. */
+	struct bt_wl_env wenv = *env;
+	if (own_partner)
+		bt_cpu_team_env(&team, env, &wenv);
 	bt_status st = bt_wl_setup(&inst, cfg, &wenv, &d);
 	if (st == BT_ERR_UNSUPPORTED) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "%s", d.text);

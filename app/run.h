@@ -43,7 +43,7 @@ struct bt_run_phase {
 	struct bt_cpu_info other_cpu[BT_RUN_MAX_CORE_KINDS - 1];     /* what they detected */
 	int n_other;
 	/* The context each CPU counts with, decided on that CPU (its kind of
-	 * core, its IA32_PERF_CAPABILITIES); NULL with ctx_known: none. */
+	 * core, its IA32_PERF_CAPABILITIES), once known. */
 	struct bt_count_ctx *ctx_of[BT_RUN_CPU_CACHE];
 	bool ctx_known[BT_RUN_CPU_CACHE];
 	const struct bt_cpu_census *census;

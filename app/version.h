@@ -8,9 +8,13 @@
  * BT_SBAT_GENERATION is baretop's security generation: raised (never
  * reset) when a fixed security bug must revoke every build signed before,
  * through shim's SbatLevel variable. BT_SBAT_URL is the component line's
- * vendor_url; the tree names no public home, so it is a reserved .invalid
- * name (RFC 2606) until one is chosen. Strings, for the assembler too. */
+ * vendor_url, the home of the tree built: the build sets it (Makefile
+ * SBAT_URL, by default the clone's origin remote); a clone with no remote
+ * names no home and gets this reserved .invalid name (RFC 2606). Strings,
+ * for the assembler too. */
 #define BT_SBAT_GENERATION "1"
+#ifndef BT_SBAT_URL
 #define BT_SBAT_URL "https://baretop.invalid/"
+#endif
 
 #endif

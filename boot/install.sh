@@ -3,8 +3,9 @@
 # Installs baretop onto a mounted EFI System Partition from Linux, with a
 # UEFI boot entry for it, and removes it all again.
 #
-#   boot/install.sh --esp MOUNTPOINT [--config FILE] [--label NAME] [--bootnext]
-#                   [--dry-run] [--remove] [--sign KEY --cert CERT [--key-pass ARG]]
+#   boot/install.sh --esp MOUNTPOINT [--config FILE] [--label NAME]
+#                   [--bootnext [--replace-bootnext]] [--dry-run] [--remove]
+#                   [--sign KEY --cert CERT [--key-pass ARG]]
 #                   [--efi FILE] [--disk DEV --part N]
 #
 # Copies the app to \EFI\baretop\baretop.efi and the options to
@@ -12,7 +13,10 @@
 # boot entry NAME (default "baretop") for it with `efibootmgr --create-only`:
 # the entry is not put into BootOrder, so the machine's normal boot is
 # unchanged; --bootnext also sets BootNext to it, for one run at the next
-# boot only. The disk and partition of the entry come from the mount
+# boot only. A BootNext already pending for another entry (fwupd's capsule
+# update sets one for its own loader) is not overwritten: the install
+# refuses before writing anything, naming that entry; --replace-bootnext
+# replaces it anyway. The disk and partition of the entry come from the mount
 # (findmnt, then /sys/class/block/<partition>/partition and its parent
 # disk); --disk and --part give them when the mount cannot tell (a FUSE
 # mount, an image).
@@ -20,8 +24,10 @@
 # --dry-run prints the exact efibootmgr commands instead of running them (the
 # files are still copied); it is the default when /sys/firmware/efi/efivars
 # is not writable. --remove deletes what an install put there (the files,
-# the folders it created, the boot entries labelled NAME) and leaves the ESP
-# as it was; results baretop wrote (\baretop\results) are kept.
+# the folders it created, the boot entries labelled NAME, a BootNext left
+# pointing at one of them) and baretop's own NVRAM state (the BaretopState
+# variable), and leaves the ESP as it was; results baretop wrote
+# (\baretop\results) are kept.
 # --sign KEY --cert CERT signs the copy for Secure Boot with sbsign and
 # checks it with sbverify --cert CERT (enroll CERT in db, or via shim's MOK),
 # through boot/sign.sh (an sbsign warning is an error); --key-pass ARG opens
@@ -38,10 +44,13 @@ EFIVARS=${BT_EFIVARS:-/sys/firmware/efi/efivars}
 DIR_ON_ESP=EFI/baretop
 MANIFEST=install.manifest
 
-esp="" cfg_src="" label=baretop bootnext=0 dry=0 remove=0 key="" cert="" keypass=""
+GLOBAL_GUID=8be4df61-93ca-11d2-aa0d-00e098032b8c   # EFI_GLOBAL_VARIABLE (UEFI 2.10 3.3)
+BARETOP_GUID=6c1f6e3a-8d2b-4f5e-9a47-b7e2c0d41a93  # baretop's vendor GUID (README, "The state in NVRAM")
+
+esp="" cfg_src="" label=baretop bootnext=0 replace_bootnext=0 dry=0 remove=0 key="" cert="" keypass=""
 efi=build/baretop.efi disk="" part=""
 
-usage() { sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "install: $*" >&2; exit 1; }
 bad() { echo "install: $*" >&2; usage >&2; exit 2; }
 
@@ -51,6 +60,7 @@ while [ $# -gt 0 ]; do
     --config) cfg_src=${2:-}; shift 2 ;;
     --label) label=${2:-}; shift 2 ;;
     --bootnext) bootnext=1; shift ;;
+    --replace-bootnext) replace_bootnext=1; shift ;;
     --dry-run) dry=1; shift ;;
     --remove) remove=1; shift ;;
     --sign) key=${2:-}; shift 2 ;;
@@ -68,6 +78,7 @@ done
 { [ -n "$key" ] && [ -z "$cert" ]; } || { [ -z "$key" ] && [ -n "$cert" ]; } &&
   bad "--sign KEY and --cert CERT go together"
 [ -n "$keypass" ] && [ -z "$key" ] && bad "--key-pass goes with --sign KEY"
+[ "$replace_bootnext" = 1 ] && [ "$bootnext" = 0 ] && bad "--replace-bootnext goes with --bootnext"
 { [ -n "$disk" ] && [ -z "$part" ]; } || { [ -z "$disk" ] && [ -n "$part" ]; } &&
   bad "--disk DEV and --part N go together"
 
@@ -120,6 +131,34 @@ nvram() {
 entries_cmd="efibootmgr | awk -v l=$(printf '%q' "$label") '/^Boot[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][* ] / { n = substr(\$1, 5, 4); sub(/^Boot[0-9A-Fa-f]+[* ] /, \"\"); sub(/\\t.*/, \"\"); if (\$0 == l) print n }'"
 entries() { bash -c "$entries_cmd"; }
 
+# efivarfs: a variable NAME-GUID is a file of its 4-byte attributes and its
+# data (Documentation/filesystems/efivarfs.rst).
+# The pending BootNext as 4 hex digits, or nothing.
+boot_next() {
+  local f=$EFIVARS/BootNext-$GLOBAL_GUID
+  [ -r "$f" ] && [ "$(stat -c %s "$f")" = 6 ] || return 0
+  printf '%04X' "$(od -An -tu2 -j4 -N2 "$f" | tr -d ' ')"
+}
+# The description of Boot#### (EFI_LOAD_OPTION: UINT32 attributes, UINT16
+# path length, then the NUL-ended UCS-2 description; UEFI 2.10 3.1.3).
+boot_desc() {
+  local f=$EFIVARS/Boot$1-$GLOBAL_GUID
+  [ -r "$f" ] || { echo "?"; return; }
+  tail -c +11 "$f" | iconv -c -f UTF-16LE -t UTF-8 2>/dev/null | tr '\0' '\n' | head -1
+}
+# Linux makes most efivarfs files immutable (chattr +i) against accidental
+# deletion; a file that must go is made mutable first.
+delete_var() {
+  local f=$1
+  if [ "$dry" = 1 ]; then
+    printf 'would run:'; printf ' %q' chattr -i "$f"; printf ';'; printf ' %q' rm -f "$f"; printf '\n'
+  else
+    echo "running: rm $f"
+    chattr -i "$f" 2>/dev/null || true
+    rm -f "$f" || die "could not delete $f"
+  fi
+}
+
 dest=$esp/$DIR_ON_ESP
 loader='\'${DIR_ON_ESP//\//\\}'\baretop.efi'
 
@@ -145,7 +184,19 @@ if [ "$remove" = 1 ]; then
   if [ "$dry" = 1 ]; then
     echo "would run: for n in \$($entries_cmd); do efibootmgr --bootnum \$n --delete-bootnum; done"
   else
-    for n in $(entries); do nvram efibootmgr --bootnum "$n" --delete-bootnum; done
+    next=$(boot_next)
+    for n in $(entries); do
+      nvram efibootmgr --bootnum "$n" --delete-bootnum
+      # a BootNext left pointing at a deleted entry would name nothing
+      if [ "$next" = "$(echo "$n" | tr 'a-f' 'A-F')" ]; then nvram efibootmgr --delete-bootnext; fi
+    done
+  fi
+  # baretop's own state: what it remembered between boots (--run)
+  state=$EFIVARS/BaretopState-$BARETOP_GUID
+  if [ -e "$state" ]; then
+    delete_var "$state"
+  elif [ "$dry" = 1 ]; then
+    echo "would run: rm -f $state (if present; not there now)"
   fi
   [ -d "$esp/baretop/results" ] && echo "kept: \\baretop\\results (the results baretop wrote)"
   echo "install: removed"
@@ -154,6 +205,19 @@ fi
 
 # ---------------------------------------------------------------- install
 [ -n "$disk" ] || die "cannot tell the disk and partition of $source (mounted on $esp): give --disk DEV --part N"
+# A BootNext pending for another entry is someone's one boot (fwupd's
+# capsule update makes its own loader BootNext and installs the firmware
+# in that boot): baretop's would replace it, and the update would never
+# run. Checked before anything is written; the dry run reads it too.
+pending=$(boot_next)
+if [ "$bootnext" = 1 ] && [ -n "$pending" ]; then
+  mine=""
+  if [ "$dry" = 0 ]; then mine=$(entries | tr 'a-f' 'A-F' | grep -x "$pending" || true); fi
+  if [ -z "$mine" ] && [ "$replace_bootnext" = 0 ]; then
+    die "BootNext is already Boot$pending (\"$(boot_desc "$pending")\"), pending for the next boot (a firmware update by fwupd sets one): --bootnext would replace it; install without --bootnext, run again after that boot, or give --replace-bootnext"
+  fi
+  [ -n "$mine" ] || echo "install: replacing the pending BootNext Boot$pending (\"$(boot_desc "$pending")\") (--replace-bootnext)"
+fi
 [ -f "$efi" ] || die "$efi not found (run make)"
 if [ -n "$cfg_src" ]; then
   [ -f "$cfg_src" ] || die "--config $cfg_src: no such file"

@@ -8,7 +8,10 @@
  * vendor_url), ended by LF; the parser stops at the first NUL, so the text
  * holds none and the section's file padding supplies them. The first line
  * names the SBAT format version itself; the second is baretop's component,
- * its generation and version from app/version.h (one source of truth).
+ * its generation and version from app/version.h (one source of truth), and
+ * its vendor_url, the home of the tree built (the Makefile's SBAT_URL;
+ * app/version.h BT_SBAT_URL). A distribution that signs its own build
+ * adds its own line after it (SBAT.md, "vendor_name.package").
  *
  * The section is allocated, read-only data without relocations (shim
  * refuses a .sbat with relocations) and page-aligned, so the PE section

@@ -2,7 +2,9 @@
 /*
  * The UEFI implementation of struct bt_wl_env (workloads/workload.h):
  *   - code memory: EfiLoaderCode pages, the type firmware leaves executable
- *     when it applies no-execute protection to data. UEFI maps memory with
+ *     when it applies no-execute protection to data, made read-only and
+ *     executable once written (W^X) where the firmware offers the
+ *     memory-attribute protocol. UEFI maps memory with
  *     large pages (OVMF: 2 MiB/1 GiB identity map), so code-footprint sees
  *     fewer ITLB misses than on Linux's 4 KiB pages; results say so.
  *   - data memory: EfiLoaderData pages, outside the malloc heap, so the
@@ -57,26 +59,47 @@ struct BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL {
 						   UINT64 Attributes);
 };
 
-/* EfiLoaderCode pages are executable on most firmware; where the firmware
- * offers the memory-attribute protocol, make sure: clear XP. */
-static bt_status efi_code_seal(void *p, size_t size, void *ctx)
+static BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL *memory_attribute(void)
 {
 	EFI_GUID guid = BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID;
 	BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma;
+
+	return bt_efi.bs->LocateProtocol(&guid, NULL, (void **)&ma) == EFI_SUCCESS ? ma : NULL;
+}
+
+/* The generated code made read-only, then executable: never writable and
+ * executable at once (W^X, which baretop.efi's NX_COMPAT bit promises:
+ * tools/pe-nx-compat.sh; Microsoft's UEFI CA memory mitigation
+ * requirements: code loaded at run time through the memory-attribute
+ * protocol). Firmware without the protocol applies no protection to
+ * EfiLoaderCode pages: they stay as allocated, executable. */
+static bt_status efi_code_seal(void *p, size_t size, void *ctx)
+{
+	BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma = memory_attribute();
 	EFI_PHYSICAL_ADDRESS base = (EFI_PHYSICAL_ADDRESS)(uintptr_t)p;
 	UINT64 len = (UINT64)EFI_SIZE_TO_PAGES(size) * EFI_PAGE_SIZE;
 
 	(void)ctx;
-	if (bt_efi.bs->LocateProtocol(&guid, NULL, (void **)&ma) != EFI_SUCCESS)
+	if (!ma)
 		return BT_OK;
-	if (ma->ClearMemoryAttributes(ma, base, len, BT_EFI_MEMORY_XP) != EFI_SUCCESS)
+	if (ma->SetMemoryAttributes(ma, base, len, BT_EFI_MEMORY_RO) != EFI_SUCCESS ||
+	    ma->ClearMemoryAttributes(ma, base, len, BT_EFI_MEMORY_XP) != EFI_SUCCESS)
 		return BT_ERR_UNSUPPORTED;
 	return BT_OK;
 }
 
+/* Writable again before the pages go back: firmware may fill freed pages
+ * (EDK2's DEBUG_CLEAR_MEMORY, its heap guard), which faults on read-only
+ * ones. */
 static void efi_code_free(void *p, size_t size, void *ctx)
 {
+	BT_EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma = memory_attribute();
+
 	(void)ctx;
+	if (p && ma)
+		(void)ma->ClearMemoryAttributes(ma, (EFI_PHYSICAL_ADDRESS)(uintptr_t)p,
+						(UINT64)EFI_SIZE_TO_PAGES(size) * EFI_PAGE_SIZE,
+						BT_EFI_MEMORY_RO);
 	free_pages(p, size);
 }
 

@@ -6,8 +6,6 @@
 
 #include "arch/arch-cpuid-host.h"
 #include "host/machine-internal.h"
-#include "synth/count-sources.h"
-#include "synth/sim-cpuid-dump.h"
 
 /* ------------------------------------------------------------ the spec */
 
@@ -150,7 +148,7 @@ void bt_md_cpuid(struct bt_md *m, uint32_t cpu, uint32_t leaf, uint32_t subleaf,
 	struct md_cpu *c = &m->cpu[cpu];
 	uint32_t apic = apic_of(c, m);
 
-	bt_cpuid(&c->base.arch, leaf, subleaf, ret);
+	bt_cpuid(c->from_dump ? &c->dump.arch : &c->base.arch, leaf, subleaf, ret);
 	if (leaf == 1) {
 		ret->ebx = (ret->ebx & 0x00FFFFFFu) | (apic << 24);
 	} else if ((leaf == 0xB || leaf == 0x1F) && ret->ebx) {
@@ -216,8 +214,10 @@ static const struct bt_arch_ops cpu_ops = {
 static struct bt_arch *pmu_here(struct bt_arch *a)
 {
 	struct bt_md *m = md_of(a);
+	uint32_t me = current(m);
+	struct bt_sim *s = bt_md_pmu(m, me);
 
-	return &bt_md_pmu(m, current(m))->arch;
+	return s ? &s->arch : &m->cpu[me].dump.arch;
 }
 
 static void fault_back(struct bt_arch *a, const struct bt_arch *s)
@@ -319,14 +319,17 @@ static const struct bt_arch_ops pmu_ops = {
 
 /* CPU `cpu` is a core of the kind cfg describes. One kind of core: the
  * synth's configuration is every CPU's PMU. */
-static bool same_kind(const struct bt_md *m, uint32_t cpu, const struct bt_sim_config *cfg)
+static bool same_kind(struct bt_md *m, uint32_t cpu, const struct bt_sim_config *cfg)
 {
-	const struct bt_sim_config *mine = &m->cpu[cpu].base.cfg;
+	struct bt_cpuid r;
 
 	if (!m->hybrid)
 		return true;
-	return mine->core_type == cfg->core_type &&
-	       (!mine->native_model || !cfg->native_model || mine->native_model == cfg->native_model);
+	/* CPUID.1AH:EAX: core type [31:24], native model ID [23:0] */
+	bt_md_cpuid(m, cpu, 0x1A, 0, &r);
+	uint32_t native = r.eax & 0xFFFFFFu;
+	return (r.eax >> 24) == cfg->core_type &&
+	       (!native || !cfg->native_model || native == cfg->native_model);
 }
 
 /* Defects `spec` names, added to *df (sim.h: each defect's parameters
@@ -363,6 +366,8 @@ static void siblings(void *ctx)
 
 	for (uint32_t i = 0; i < m->n && m->threads > 1; i++) {
 		bool other = false;
+		if (!bt_md_pmu(m, i))
+			continue;
 		for (uint32_t j = 0; j < m->n; j++)
 			if (j != i && m->cpu[j].package == m->cpu[i].package &&
 			    m->cpu[j].core == m->cpu[i].core && bt_mpd_cpu_active(m->mpd, j))
@@ -428,30 +433,37 @@ static unsigned synth_pmus(void *ctx, const struct bt_sim_config *cfg, struct bt
 
 /* ------------------------------------------------------------ setting up */
 
+/* The dump group logical CPU `cpu` answered in, or NULL. */
+static const struct bt_cpuid_dump_group *group_of(const struct bt_cpuid_dump *d, uint32_t cpu)
+{
+	for (size_t g = 0; g < d->n_groups; g++)
+		for (size_t k = 0; k < d->groups[g].n_cpus; k++)
+			if (d->groups[g].cpus[k] == cpu)
+				return &d->groups[g];
+	return NULL;
+}
+
 static bt_status load_cpus(struct bt_md *m, const struct spec *s, struct bt_diag *d)
 {
 	uint32_t n = s->topology ? s->packages * s->cores * s->threads : 0;
 
 	if (s->cpuid) {
-		/* as many CPUs as the dump has, CPU i its CPU i */
-		uint32_t have = 0;
-		char one[300];
-		for (;; have++) {
-			struct bt_synth_dump_cpu *dc;
-			struct bt_diag ignore;
-			snprintf(one, sizeof(one), "%s@%u", s->cpuid, have);
-			if (bt_synth_dump_cpu_load(one, NULL, &dc, have ? &ignore : d) != BT_OK)
-				break;
-			bt_synth_dump_cpu_free(dc);
-		}
-		if (!have)
+		/* as many CPUs as the dump lists, CPU i its CPU i */
+		const struct bt_cpuid_dump_group *g;
+		uint32_t first;
+		char path[256];
+		if (bt_cpuid_dump_read_cpu("--machine cpuid=", s->cpuid, false, &m->dump, &g, &first,
+					   path, sizeof(path), d) != BT_OK)
 			return BT_ERR_INVALID;
+		uint32_t have = 0;
+		while (group_of(&m->dump, have))
+			have++;
 		if (!s->topology) {
 			n = have;
 			m->cores = have;
 		} else if (n != have) {
-			bt_diag_set(d, "--machine: %ux%ux%u is %u CPUs; %s has %u", s->packages,
-				    s->cores, s->threads, n, s->cpuid, have);
+			bt_diag_set(d, "--machine: %ux%ux%u is %u CPUs; %s has %u (0-%u)", s->packages,
+				    s->cores, s->threads, n, s->cpuid, have, have - 1);
 			return BT_ERR_INVALID;
 		}
 	} else if (!s->topology) {
@@ -462,34 +474,33 @@ static bt_status load_cpus(struct bt_md *m, const struct spec *s, struct bt_diag
 	m->cpu = calloc(n, sizeof(*m->cpu));
 	if (!m->cpu)
 		return BT_ERR_NOMEM;
+	const struct bt_sim_config *preset = s->cpu ? bt_sim_preset(s->cpu) : NULL;
+	if (s->cpu && !preset) {
+		bt_diag_set(d, "--machine cpu=%s: no such preset (%s...)", s->cpu,
+			    bt_sim_preset_names[0]);
+		return BT_ERR_INVALID;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		struct md_cpu *c = &m->cpu[i];
-		struct bt_sim_config cfg;
+		struct bt_cpuid r;
 
 		c->package = i / (m->cores * m->threads);
 		c->core = (i / m->threads) % m->cores;
 		c->thread = i % m->threads;
 		if (s->cpuid) {
-			char one[300];
-			snprintf(one, sizeof(one), "%s@%u", s->cpuid, i);
-			if (bt_synth_dump_cpu_load(one, NULL, &c->dc, d) != BT_OK)
-				return BT_ERR_INVALID;
-			cfg = *bt_synth_dump_cpu_config(c->dc);
+			bt_arch_dump_init(&c->dump, group_of(&m->dump, i));
+			c->from_dump = true;
+			snprintf(c->kind, sizeof(c->kind), "CPU %u of the dump", i);
 		} else {
-			const struct bt_sim_config *p = bt_sim_preset(s->cpu);
-			if (!p) {
-				bt_sim_diag_unknown(d, s->cpu);
+			if (bt_sim_init(&c->base, preset) != BT_OK) {
+				bt_diag_set(d, "--machine: CPU %u's simulated PMU could not be set up", i);
 				return BT_ERR_INVALID;
 			}
-			cfg = *p;
+			c->base_ready = true;
+			snprintf(c->kind, sizeof(c->kind), "%s", preset->brand);
 		}
-		if (bt_sim_init(&c->base, &cfg) != BT_OK) {
-			bt_diag_set(d, "--machine: CPU %u's simulated PMU could not be set up", i);
-			return BT_ERR_INVALID;
-		}
-		c->base_ready = true;
-		m->hybrid |= cfg.hybrid;
-		snprintf(c->kind, sizeof(c->kind), "%s", cfg.brand ? cfg.brand : cfg.name);
+		bt_md_cpuid(m, i, 7, 0, &r);
+		m->hybrid |= (r.edx >> 15) & 1; /* CPUID.07H:EDX[15] Hybrid */
 	}
 	return BT_OK;
 }
@@ -538,7 +549,7 @@ bt_status bt_md_new(const char *text, const char *default_cpu, struct bt_md **re
 					.simulated = true, .ops = &cpu_ops, .ctx = m };
 	m->pmu_arch = (struct bt_arch){ .name = "simulated", .simulated = true, .ops = &pmu_ops,
 					.ctx = m };
-	m->synth = (struct bt_synth_machine){ .ctx = m, .n_cpus = m->n, .pmus = synth_pmus,
+	m->synth = (struct bt_sim_machine){ .ctx = m, .n_cpus = m->n, .pmus = synth_pmus,
 					      .release = synth_release, .arch = &m->pmu_arch };
 	bt_mpd_on_activity(m->mpd, siblings, m);
 	siblings(m);
@@ -554,8 +565,8 @@ void bt_md_free(struct bt_md *m)
 	for (uint32_t i = 0; m->cpu && i < m->n; i++) {
 		if (m->cpu[i].base_ready)
 			bt_sim_free(&m->cpu[i].base);
-		bt_synth_dump_cpu_free(m->cpu[i].dc);
 	}
+	bt_cpuid_dump_free(&m->dump);
 	free(m->cpu);
 	free(m);
 }
@@ -582,7 +593,9 @@ struct bt_mpd *bt_md_mp(struct bt_md *m)
 
 struct bt_sim *bt_md_pmu(struct bt_md *m, uint32_t cpu)
 {
-	return m->cpu[cpu].pmu ? m->cpu[cpu].pmu : &m->cpu[cpu].base;
+	const struct md_cpu *c = &m->cpu[cpu];
+
+	return c->pmu ? c->pmu : c->base_ready ? (struct bt_sim *)&c->base : NULL;
 }
 
 bool bt_md_pmu_adopted(const struct bt_md *m, uint32_t cpu)
@@ -595,9 +608,9 @@ void bt_md_pmu_totals(struct bt_md *m, uint32_t cpu, struct bt_md_pmu_totals *re
 	const struct md_cpu *c = &m->cpu[cpu];
 	const struct bt_sim *now = bt_md_pmu(m, cpu);
 
-	ret->accesses = c->gone_accesses + now->access_count;
-	ret->pebs_records = c->gone_pebs_records + now->pebs_records;
-	ret->windows = c->gone_windows + now->windows;
+	ret->accesses = c->gone_accesses + (now ? now->access_count : 0);
+	ret->pebs_records = c->gone_pebs_records + (now ? now->pebs_records : 0);
+	ret->windows = c->gone_windows + (now ? now->windows : 0);
 }
 
 static const char *state_name(enum bt_mpd_ap_state s)

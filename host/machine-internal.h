@@ -4,19 +4,20 @@
 #ifndef HOST_MACHINE_INTERNAL_H
 #define HOST_MACHINE_INTERNAL_H
 
+#include "arch/sim/cpuid-dump-cpu.h"
 #include "host/machine-double.h"
-#include "synth/sim-run.h"
-
-struct bt_synth_dump_cpu;
 
 struct md_cpu {
 	uint32_t package, core, thread;
-	/* What the CPU is: CPUID as its kind answers, and its PMU until a
-	 * synth puts its own there (pmu). */
+	/* What the CPU is: CPUID as its kind answers. cpu=PRESET: the preset's
+	 * simulated CPU, whose PMU counts nothing until a count source puts
+	 * its own there (pmu); cpuid=FILE: the dump's answers, no PMU until
+	 * then (every MSR access faults, as arch/sim/cpuid-dump-cpu.h says). */
 	struct bt_sim base;
 	bool base_ready;
-	struct bt_synth_dump_cpu *dc;  /* cpuid=FILE: owns base.cfg.part */
-	struct bt_sim *pmu;            /* a synth's PMU on this CPU, or NULL */
+	struct bt_arch_dump dump;
+	bool from_dump;
+	struct bt_sim *pmu;            /* a count source's PMU on this CPU, or NULL */
 	char defects[96];              /* defect=: injected into this CPU's PMU alone */
 	/* What the synths' PMUs that are gone counted on this CPU. */
 	uint64_t gone_accesses, gone_pebs_records, gone_windows;
@@ -25,13 +26,14 @@ struct md_cpu {
 
 struct bt_md {
 	char spec[256];
+	struct bt_cpuid_dump dump;     /* cpuid=FILE */
 	uint32_t n, cores, threads;    /* cores per package, threads per core */
 	bool hybrid;
 	struct md_cpu *cpu;
 	struct bt_mpd *mpd;
 	struct bt_arch cpu_arch;       /* the platform's arch: CPUID per CPU */
 	struct bt_arch pmu_arch;       /* the PMUs: the calling CPU's */
-	struct bt_synth_machine synth;
+	struct bt_sim_machine synth;
 };
 
 /* CPUID as logical CPU `cpu` answers it (its APIC ID included). */

@@ -115,6 +115,11 @@ void bt_md_platform(struct bt_md *m, struct bt_platform *p)
 	p->run_on_cpu = md_run_on_cpu;
 	p->run_on_aps = md_run_on_aps;
 	p->crash_test = md_crash_test;
+	/* a partner CPU only as firmware gives one: in the measured job's
+	 * StartupAllAPs (app/on-cpu.h), not a thread of the host's */
+	p->workload_env.start_partner = NULL;
+	p->workload_env.wait_partner = NULL;
+	p->workload_env.partner_ctx = NULL;
 	for (size_t k = 0; k < sizeof(vectors); k++)
 		bt_mpd_register_handler(m->mpd, vectors[k], on_ap_exception, NULL);
 }

@@ -101,7 +101,7 @@ static void violation(struct bt_mpd *m, const char *fmt, ...)
 
 /* One set of handlers for the process, installed while a double exists;
  * a signal on a thread that is no AP goes to whoever had it before. */
-static const int fault_signals[] = { SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGUSR2 };
+static const int fault_signals[] = { SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGUSR2 };
 #define N_FAULT_SIGNALS (sizeof(fault_signals) / sizeof(fault_signals[0]))
 static struct sigaction previous[N_FAULT_SIGNALS];
 static int installed;
@@ -133,6 +133,8 @@ static uint8_t vector_of(int sig, const siginfo_t *si)
 		return 6;
 	case SIGFPE:
 		return 0;
+	case SIGTRAP:
+		return 3;
 	default:
 		/* Linux reports #GP as SI_KERNEL, a page fault with its address */
 		return si->si_code == SI_KERNEL ? 13 : 14;

@@ -25,8 +25,9 @@
  *  - A blocking call's timeout (CheckThisAP, CheckAllAPs) ends in
  *    ResetProcessorToIdleState: INIT-SIPI-SIPI, which terminates whatever
  *    the AP ran and leaves its MSRs as they were (SDM vol. 3A, "Processor
- *    State Following Power-up, Reset, or INIT": performance counters and
- *    event selects unchanged by INIT). The double terminates a live AP
+ *    Management and Initialization": "during an INIT, the internal caches,
+ *    MSRs, MTRRs, and x87 FPU state are left unchanged" -- the PMU's
+ *    included). The double terminates a live AP
  *    with a signal; an AP that can never return (parked inside baretop,
  *    dead in the firmware's exception loop) needs no real wait: the
  *    deadline is taken as reached at once, and said so in the record.
@@ -116,7 +117,7 @@ struct bt_mpd_ap_record {
 /* The context an exception handler gets and may change (a subset of
  * EFI_SYSTEM_CONTEXT_X64). */
 struct bt_mpd_context {
-	uint8_t vector;              /* 0 #DE, 6 #UD, 13 #GP, 14 #PF */
+	uint8_t vector;              /* 0 #DE, 3 #BP, 6 #UD, 13 #GP, 14 #PF */
 	uint64_t rip, rsp, rflags, rax, rdi, cr2;
 };
 struct bt_mpd;

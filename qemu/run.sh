@@ -9,7 +9,7 @@
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
 #               [--secure-boot] [--until REGEX] [--until-n N] [--reboot]
-#               [--qemu-arg ARG]... [--firmware DIR]
+#               [--qemu-arg ARG]... [--trace-boots] [--firmware DIR]
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -39,10 +39,19 @@
 # N, at the N-th such line (a line seen on every boot). --reboot lets
 # the machine restart on a reset (no -no-reboot): one run spans every boot
 # until a power-off, --until or --timeout, as a machine that reboots by
-# itself (boots are counted on the console). --firmware DIR boots another
-# build of OVMF instead of Debian's: DIR holds OVMF.fd (for -bios) and
-# OVMF_CODE.fd / OVMF_VARS.fd (for --vars), as tools/build-ovmf.sh leaves
-# them (not with --secure-boot).
+# itself (boots are counted on the console). --trace-boots (with --vars or
+# --secure-boot: the flash chips) marks every start of the machine in the
+# console, in order with what the firmware and the apps print: QEMU's own
+# trace events pflash_reset (the variable store's chip, system.flash1, is
+# reset when the machine starts and on every reset) and
+# pflash_sector_erase_start (a flash block erased: EDK2's variable store
+# reclaimed) go to QEMU's stderr, which is then the same open file as the
+# serial console (serial.log; qemu.err stays empty), so each trace line
+# falls between the console bytes written before and after it
+# (tests/suite/lib/boot_series.py counts boots, resets and erases from them).
+# --firmware DIR boots another build of OVMF instead of Debian's: DIR holds
+# OVMF.fd (for -bios) and OVMF_CODE.fd / OVMF_VARS.fd (for --vars), as
+# tools/build-ovmf.sh leaves them (not with --secure-boot).
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -70,9 +79,10 @@ secure_boot=0
 until_re=""
 reboot=0
 until_n=1
+trace_boots=0
 firmware=""
 
-usage() { sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,58p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -97,6 +107,7 @@ while [ $# -gt 0 ]; do
     --until) until_re=$2; shift 2 ;;
     --until-n) until_n=$2; shift 2 ;;
     --reboot) reboot=1; shift ;;
+    --trace-boots) trace_boots=1; shift ;;
     --firmware) firmware=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -187,6 +198,11 @@ if [ "$secure_boot" = 1 ]; then
       -drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
       -drive "if=pflash,format=raw,unit=1,file=$vars_file")
 fi
+if [ "$trace_boots" = 1 ]; then
+  [ -n "$vars_file" ] || [ "$secure_boot" = 1 ] ||
+    { echo "qemu/run.sh: --trace-boots needs --vars or --secure-boot (flash chips to trace)" >&2; exit 2; }
+  extra_qemu+=(-trace pflash_reset -trace pflash_sector_erase_start)
+fi
 noreboot=(-no-reboot)
 [ "$reboot" = 1 ] && noreboot=()
 qemu_args=(-nodefaults -nographic "${noreboot[@]+"${noreboot[@]}"}" -serial stdio -m "$mem" -smp "$smp"
@@ -195,16 +211,30 @@ qemu_args=(-nodefaults -nographic "${noreboot[@]+"${noreboot[@]}"}" -serial stdi
 [ -n "$cpu" ] && qemu_args+=(-cpu "$cpu")
 qemu_args+=("${extra_qemu[@]+"${extra_qemu[@]}"}")
 
+# QEMU's stderr: qemu.err, or with --trace-boots the console's own open
+# file (2>&1 shares stdout's file offset, so neither overwrites the other).
+qemu() {
+  : >"$out/qemu.err"
+  if [ "$trace_boots" = 1 ]; then "$@" 2>&1; else "$@" 2>"$out/qemu.err"; fi
+}
+
 set +e
 if [ "$show" = 1 ]; then
-  timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
-    </dev/null 2>"$out/qemu.err" | tee "$out/serial.log" |
+  qemu timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+    </dev/null | tee "$out/serial.log" |
     sed -u -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r$//'
   rc=${PIPESTATUS[0]}
 elif [ -n "$until_re" ]; then
   : >"$out/serial.log"
-  timeout -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
-    </dev/null >"$out/serial.log" 2>"$out/qemu.err" &
+  # (not through qemu(): $! must be timeout's own process, which passes
+  # the kill below on to QEMU)
+  : >"$out/qemu.err"
+  if [ "$trace_boots" = 1 ]; then
+    timeout -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" </dev/null >"$out/serial.log" 2>&1 &
+  else
+    timeout -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+      </dev/null >"$out/serial.log" 2>"$out/qemu.err" &
+  fi
   qpid=$!
   matched=0
   while kill -0 "$qpid" 2>/dev/null; do
@@ -217,14 +247,16 @@ elif [ -n "$until_re" ]; then
   rc=$?
   [ "$matched" = 1 ] && rc=0
 else
-  timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
-    </dev/null >"$out/serial.log" 2>"$out/qemu.err"
+  qemu timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" \
+    </dev/null >"$out/serial.log"
   rc=$?
 fi
 set -e
 
 # Console text without terminal escape sequences and CRs.
-sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r$//' -e 's/\r/\n/g' "$out/serial.log" >"$out/console.txt"
+# A trace line (--trace-boots) may fall inside a console line: put it on its own.
+sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r$//' -e 's/\r/\n/g' \
+  -e 's/\(.\)\(pflash_\(reset\|sector_erase_start\) \)/\1\n\2/g' "$out/serial.log" >"$out/console.txt"
 rm -rf "$out/esp"
 mkdir -p "$out/esp"
 if mdir -i "$img" ::/baretop >/dev/null 2>&1; then

@@ -399,7 +399,7 @@ void bt_outcome_print(FILE *f, const struct bt_outcome *o, uint64_t tsc_hz, bool
 	if (o->reason[0])
 		fprintf(f, "  %-20s %s\n", "", o->reason);
 	if (o->ap_jobs)
-		fprintf(f, "  %-20s AP stack: %u of %u bytes%s, firmware's %u (%u jobs)\n", "",
+		fprintf(f, "  %-20s AP stack: %u of %u bytes%s, firmware's %u; AP jobs: %u\n", "",
 			o->ap_stack_used, o->ap_stack_size, o->ap_stack_overflow ? " OVERFLOW" : "",
 			o->fw_stack_used, o->ap_jobs);
 	if (o->counted)

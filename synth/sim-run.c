@@ -28,7 +28,7 @@ struct bt_synth {
 	 * (sim-run.h bt_synth_machine) one per logical CPU of its kind. */
 	struct bt_sim **pmu;
 	unsigned n_pmu;
-	const struct bt_synth_machine *machine;
+	const struct bt_sim_machine *machine;
 	const char *miscount;          /* --sim-miscount */
 	const char *model_id;
 	/* The model's events (copies) and the source counting them. */

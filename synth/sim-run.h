@@ -31,30 +31,6 @@
 struct bt_kernel;
 struct bt_synth;
 
-/*
- * A machine of several logical CPUs, each with a simulated PMU of its own
- * (the hosted machine double, host/machine-double.h). A synth built for it
- * counts through the PMUs of the machine's CPUs of its kind: one struct
- * bt_sim per such CPU, each with the synth's configuration (plus defects
- * injected into that CPU alone), the same count sources attached to all;
- * its arch is the machine's, which forwards every access to the PMU of
- * the CPU that makes it. So what runs on CPU 0 counts on CPU 0's PMU,
- * whichever kind of core the code meant to program.
- */
-struct bt_synth_machine {
-	void *ctx;
-	uint32_t n_cpus;
-	/* A PMU of configuration cfg on each CPU of that kind (any defect
-	 * meant for that CPU alone added), into ret (room for n_cpus): how
-	 * many, 0 with the reason in d. They are the machine's. */
-	unsigned (*pmus)(void *ctx, const struct bt_sim_config *cfg, struct bt_sim **ret,
-			 struct bt_diag *d);
-	/* The synth is done with them (their sources detached). */
-	void (*release)(void *ctx, struct bt_sim *const *pmus, unsigned n);
-	/* Forwards each access to the PMU of the calling CPU. */
-	struct bt_arch *arch;
-};
-
 struct bt_synth_opts {
 	const char *name;          /* a built-in model id or a preset (arch/sim/sim-presets.c) */
 	const char *defects;       /* --sim-defect NAME[:K],..., or NULL */
@@ -63,8 +39,9 @@ struct bt_synth_opts {
 	 * (synth/sim-cpuid-dump.h); `name` is then the preset for its MSRs,
 	 * or NULL to take the preset of the same core class. */
 	const char *cpuid_dump;
-	/* NULL, or the machine whose CPUs of this kind it counts on. */
-	const struct bt_synth_machine *machine;
+	/* NULL, or the machine whose CPUs of this kind it counts on
+	 * (arch/sim/sim.h struct bt_sim_machine). */
+	const struct bt_sim_machine *machine;
 };
 
 /* The CPU identity the simulated CPU of these options answers (its CPUID

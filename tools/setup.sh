@@ -23,6 +23,7 @@ packages=(
   efibootmgr sbsigntool                       # boot/install.sh: boot entries, Secure Boot signing
   fusefat openssl                             # the suite's `install-esp` step: a FAT ESP mounted through FUSE, a test key
   pesign                                      # the suite's `boot-image` step: a second Authenticode hash of the signed app
+  systemd-boot-efi shim-unsigned              # the suite's `qemu-reboot-no-loop` and `qemu-secure-boot` steps: baretop under Debian's systemd-boot 252 and shim 16.1
   dpkg-dev nasm acpica-tools uuid-dev g++     # tools/build-ovmf.sh: apt-get source edk2 (dpkg-source), EDK2's BaseTools (VfrCompile is C++), OVMF
 )
 

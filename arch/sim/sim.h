@@ -542,6 +542,30 @@ void bt_sim_smi(struct bt_sim *sim);
  */
 void bt_sim_set_sibling_active(struct bt_arch *sim, double fraction);
 
+/*
+ * A machine of several logical CPUs, each with a simulated PMU of its own
+ * (the hosted machine double, host/machine-double.h). A count source
+ * built for it (synth/sim-run.h) counts through the PMUs of the machine's
+ * CPUs of its kind: one struct bt_sim per such CPU, each with the source's
+ * configuration (plus defects injected into that CPU alone), the same
+ * count sources attached to all; its arch is the machine's, which forwards
+ * every access to the PMU of the CPU that makes it. So what runs on CPU 0
+ * counts on CPU 0's PMU, whichever kind of core the code meant to program.
+ */
+struct bt_sim_machine {
+	void *ctx;
+	uint32_t n_cpus;
+	/* A PMU of configuration cfg on each CPU of that kind (any defect
+	 * meant for that CPU alone added), into ret (room for n_cpus): how
+	 * many, 0 with the reason in d. They are the machine's. */
+	unsigned (*pmus)(void *ctx, const struct bt_sim_config *cfg, struct bt_sim **ret,
+			 struct bt_diag *d);
+	/* Their user is done with them (their sources detached). */
+	void (*release)(void *ctx, struct bt_sim *const *pmus, unsigned n);
+	/* Forwards each access to the PMU of the calling CPU. */
+	struct bt_arch *arch;
+};
+
 /* Recompute the PERF_METRICS bytes from the per-field slot counts (sets
  * source_error if a count is not floor(SLOTS*b/255) for any byte b). */
 void bt_sim_pm_update(struct bt_sim *sim);

@@ -56,11 +56,11 @@ printf '#!/usr/bin/env sh\nexit 0\n' >"$w/tree/bin/make"; chmod +x "$w/tree/bin/
 echo 'printf "%s|" "$@" >"$(dirname "$0")/args"; echo >>"$(dirname "$0")/args"; exit 0' >"$w/tree/qemu/run.sh"
 cp qemu/summary.py "$w/tree/qemu/"
 (cd "$w/tree" && PATH=$w/tree/bin:$PATH ./dev.sh run --no-sim --cpu Skylake-Client --args "--level 2" >/dev/null 2>&1)
-grep -qxF -- '--show|--args|--level 2|--cpu|Skylake-Client|' "$w/tree/qemu/args" &&
+grep -qxF -- '--show|--smp|3|--args|--level 2|--cpu|Skylake-Client|' "$w/tree/qemu/args" &&
   echo "ok   dev.sh run --no-sim: qemu/run.sh --show with the given options, no --sim" ||
   { echo "FAIL dev.sh run --no-sim: $(cat "$w/tree/qemu/args")"; fail=1; }
 (cd "$w/tree" && PATH=$w/tree/bin:$PATH ./dev.sh run --args "--level 2" >/dev/null 2>&1); rc=$?
-grep -qxF -- '--show|--timeout|1800|--args|--sim=skl --level 2|' "$w/tree/qemu/args" &&
+grep -qxF -- '--show|--smp|3|--timeout|1800|--args|--sim=skl --level 2|' "$w/tree/qemu/args" &&
   echo "ok   dev.sh run: --sim=skl before the given --args" ||
   { echo "FAIL dev.sh run: $(cat "$w/tree/qemu/args")"; fail=1; }
 [ "$rc" -eq 1 ] && echo "ok   dev.sh run: no results file back: an error (status 1)" ||

@@ -110,17 +110,20 @@ finish epyc
 python3 tests/qemu/check-results.py "$out/epyc/esp/baretop/results/000001.json" \
   EPYC 4 && ok "EPYC -smp 4: results fields" || bad "EPYC -smp 4: results fields"
 
-# An unexpected exception on an AP is recorded, reported by the BSP, the AP
-# parked, and the run completes; one on baretop's own CPU is reported, the
-# run ends as a crashed one (never a power-off) and QEMU is told it failed.
+# An unexpected exception in a job on an AP is reported by the BSP and
+# recovered (the AP's procedure returns to the MP services: nothing is left
+# inside baretop for ExitBootServices to wait for), and the run completes;
+# one on baretop's own CPU is reported, the run ends as a crashed one (never
+# a power-off) and QEMU is told it failed.
 finish ap-fault
 check "ap-fault: reported with its address by the BSP" \
-  "grep -q 'unexpected exception 6 on the AP with APIC ID 1 at RIP .* = baretop.efi+0x' $out/ap-fault/console.txt"
-check "ap-fault: the run completed" "console_has ap-fault 'reported by the BSP, CPU parked, run continues' && console_has ap-fault 'done          exit status 0'"
-# The park cleanup (how a CPU lost in mid-window gets its PMU session
-# closed) ran on the AP, once, before the BSP reported the fault.
-check "ap-fault: the AP's park cleanup ran once, before the report" \
-  "console_has ap-fault 'its park cleanup ran 1 time(s)' && console_has ap-fault 'its park cleanup ran first (it closes an open PMU session)'"
+  "grep -q 'unexpected exception 6 at RIP .* = baretop.efi+0x.* on CPU 1; recovered' $out/ap-fault/console.txt"
+check "ap-fault: the run completed" "console_has ap-fault 'recovered, its procedure returned to the MP services, run continues' && console_has ap-fault 'done          exit status 0'"
+# The job's cleanup (how a CPU lost in mid-window gets its PMU session
+# closed) ran on the AP, once, after the fault and before its procedure
+# returned to the firmware.
+check "ap-fault: the AP's cleanup ran once" \
+  "console_has ap-fault 'its cleanup ran 1 time(s)' && console_has ap-fault 'the job was abandoned, cleaned up and the CPU returned to the firmware'"
 finish crash
 check "crash: reported with its address, then the end of a crashed run (QEMU told it failed)" \
   "grep -q 'baretop: unexpected #UD invalid opcode' $out/crash/console.txt && console_has crash 'cannot continue this run: its end is decided as a crash'"
@@ -171,7 +174,7 @@ finish readonly
 # Complete = every section to the end, not just the start: the PMU section,
 # the last workload of the default suite, and the final status line.
 check "readonly: the report is complete (PMU section, every workload, final status)" \
-  "grep -qx 'PMU' $out/readonly/console.txt && grep -q '^  memory-order-clears .* checksum ' $out/readonly/console.txt && console_has readonly 'done          exit status 3'"
+  "grep -qx 'PMU' $out/readonly/console.txt && grep -qE '^  memory-order-clears +(.* checksum |skipped: needs 2 APs)' $out/readonly/console.txt && console_has readonly 'done          exit status 3'"
 check "readonly: says the volume is write-protected" \
   "console_has readonly 'NOT written: cannot create \\baretop\\results: the volume is write-protected'"
 check "readonly: no results file" "[ ! -e $out/readonly/esp/baretop ]"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~50s
+# tier: qemu ~55s
 # Secure Boot enforced: Debian ovmf's snakeoil pair (OVMF_CODE_4M.snakeoil.fd
 # and a copy of OVMF_VARS_4M.snakeoil.fd: the snakeoil key in PK, KEK and db,
 # /usr/share/doc/ovmf/README.Debian) on q35 with SMM (qemu/run.sh
@@ -26,6 +26,26 @@
 #     signed boot left (persistent NVRAM: qemu/run.sh --vars), where OVMF
 #     created that entry; tests/suite/76-qemu-next-entry-bds.sh has the
 #     same hand-over without Secure Boot.
+#   platform recovery: every BootOrder entry refused (the only one, OVMF's
+#     entry for a disk given bootindex 0 in QEMU, holds an unsigned loader:
+#     with a fw_cfg boot order OVMF keeps only matching entries and deletes
+#     the rest, QemuBootOrderLib.c BootOrderComplete/PruneBootVariables),
+#     so BDS runs PlatformRecovery0000, \EFI\BOOT\BOOTX64.EFI on each file
+#     system in turn until one returns EFI_SUCCESS (BdsEntry.c
+#     ProcessLoadOptions; BmLoadOption.c EfiBootManagerProcessLoadOption),
+#     with no BootCurrent: baretop (signed) with --run every-boot --then
+#     reboot, then the OS stand-in on a third disk. Counted over the series
+#     (tests/suite/lib/boot_series.py: QEMU restarts on resets): resets <=
+#     measurements, the OS within 2 boots of the last measurement, no time
+#     bound (before: a reset at every boot, 16 in 90 s, the OS never reached);
+#   shim: Debian's shim 16.1 (shim-unsigned, signed here with the snakeoil
+#     key) with its NX policy on (MokPolicy = 1 in the store, a boot-services
+#     variable under shim's GUID: mok.c) starts baretop (NX_COMPAT, signed)
+#     as its second stage \EFI\BOOT\grubx64.efi, which hands over to the OS
+#     stand-in; the same image with the bit cleared is refused ("Policy
+#     requires NX, but image does not support NX": pe-relocate.c
+#     read_header). Skipped when shim-unsigned is not installed.
+# The two series run beside the boots above, one QEMU each (--smp 1).
 # boot/sign.sh refuses a wrong passphrase and an image with bytes after its
 # last section (sbsign's gap warning). Skipped (77) when the snakeoil files
 # are not installed.
@@ -64,6 +84,74 @@ sign "$out/gap.efi" "$out/x.efi" >/dev/null 2>"$out/neg.err" && bad "an image wi
     ok "bytes after the last section refused: $(head -1 "$out/neg.err")" ||
     bad "gap: $(head -1 "$out/neg.err")"; }
 
+# ---- PlatformRecovery and shim, counted over series (beside the boots below)
+series_part() {
+  local series=(python3 tests/suite/lib/boot_series.py)
+  local checks=(--check 'resets<=measurements' --check os-within=2 --check poweroff-on-measuring
+                --check 'nvram-per-boot<=2' --check no-timeout)
+  disk() { # IMG LABEL LOADER: a disk whose \EFI\BOOT\BOOTX64.EFI is LOADER
+    dd if=/dev/zero of="$1" bs=1M count=8 status=none
+    mformat -i "$1" -v "$2" :: && mmd -i "$1" ::/EFI ::/EFI/BOOT && mcopy -i "$1" "$3" ::/EFI/BOOT/BOOTX64.EFI
+  }
+  disk "$out/rec-refused.img" REFUSED build/tests/fake-os-loader.efi
+  disk "$out/rec-os.img" OSDISK "$out/fake-os-loader-signed.efi"
+  "${series[@]}" --out "$out/recovery" --power-ons 1 --timeout 90 "${checks[@]}" -- --secure-boot \
+    --efi "$out/baretop-signed.efi" --args "--run=every-boot --then=reboot --no-workloads" \
+    --qemu-arg -drive --qemu-arg "if=none,id=refused,format=raw,file=$out/rec-refused.img" \
+    --qemu-arg -device --qemu-arg virtio-blk-pci,drive=refused,bootindex=0 \
+    --qemu-arg -drive --qemu-arg "if=virtio,format=raw,file=$out/rec-os.img"
+  local c=$out/recovery/power-on-1.txt
+  grep -q 'BdsDxe: failed to load Boot0001 .*Access Denied' "$c" && ! grep -q 'BdsDxe: starting Boot.*Non-Block' "$c" &&
+    grep -q 'started by platform-recovery' "$c" && grep -q 'fake-os-loader: BootCurrent absent' "$c" &&
+    ok "platform recovery: BootOrder's only entry refused, baretop started by PlatformRecovery (no BootCurrent), then the OS stand-in the same way" ||
+    bad "platform recovery: not the PlatformRecovery path: $(grep -E 'BdsDxe|started by|BootCurrent' "$c" | head -5 | tr '\n' '|')"
+
+  local shim=/usr/lib/shim/shimx64.efi
+  if [ ! -f "$shim" ]; then
+    echo "skip shim: $shim absent (Debian's shim-unsigned, tools/setup.sh)"; return
+  fi
+  # shim's own image has bytes after its last section (sbsign warns; its
+  # build's, not ours): signed with sbsign directly, with the key decrypted
+  openssl pkey -in "$key" -passin pass:snakeoil -out "$out/snakeoil.key" 2>/dev/null &&
+    sbsign --key "$out/snakeoil.key" --cert "$cert" --output "$out/shim-signed.efi" "$shim" >/dev/null 2>&1 ||
+    { bad "shim: signing $shim failed"; return; }
+  python3 - "$tmpl" "$out/vars-mokpolicy.fd" build/baretop.efi "$out/baretop-no-nx.efi" <<'PY'
+import struct, sys
+sys.path.insert(0, 'tests/suite/lib')
+import ovmf_varstore as o
+tmpl, store, img, no_nx = sys.argv[1:5]
+b = o.set_variable(open(tmpl, 'rb').read(), 'MokPolicy', '605dab50-e046-4300-abb6-3dd810dd8b23', 3, bytes([1]))
+open(store, 'wb').write(b)
+d = bytearray(open(img, 'rb').read())
+opt = struct.unpack_from('<I', d, 0x3C)[0] + 24
+struct.pack_into('<H', d, opt + 70, struct.unpack_from('<H', d, opt + 70)[0] & ~0x100)
+open(no_nx, 'wb').write(d)
+PY
+  sign "$out/baretop-no-nx.efi" "$out/baretop-no-nx-signed.efi" >/dev/null 2>&1 || bad "shim: signing the NX-cleared copy"
+  cp "$out/vars-mokpolicy.fd" "$out/vars-shim-refused.fd"
+  bash qemu/run.sh --secure-boot --smp 1 --out "$out/shim-refused" --vars "$out/vars-shim-refused.fd" \
+    --efi "$out/shim-signed.efi" --add "$out/baretop-no-nx-signed.efi=/EFI/BOOT/grubx64.efi" \
+    --timeout 90 --until 'Policy requires NX|bare-metal Top-Down' --no-unattended --args "--no-workloads" \
+    >/dev/null 2>"$out/shim-refused.err"
+  c=$out/shim-refused/console.txt
+  grep -q 'Policy requires NX, but image does not support NX' "$c" && ! grep -q 'bare-metal Top-Down' "$c" &&
+    ok "shim: its NX policy on (MokPolicy 1), baretop without NX_COMPAT refused: $(grep -m1 'Policy requires NX' "$c")" ||
+    bad "shim: the image without NX_COMPAT was not refused: $(grep -vE '^ ' "$c" | head -8 | tr '\n' '|')"
+  "${series[@]}" --out "$out/shim" --vars-from "$out/vars-mokpolicy.fd" --power-ons 1 --timeout 90 \
+    "${checks[@]}" -- --secure-boot --efi "$out/shim-signed.efi" \
+    --add "$out/baretop-signed.efi=/EFI/BOOT/grubx64.efi" --args "--run=once --no-workloads" \
+    --qemu-arg -drive --qemu-arg "if=virtio,format=raw,file=$out/rec-os.img"
+  c=$out/shim/power-on-1.txt
+  # what started it, as the console and the results say (shim 16.1 installs
+  # SHIM_LOCK on a handle of its own, shim.c install_shim_protocols)
+  grep -q '^boot          .*, started by shim;' "$c" &&
+    ok "shim: baretop names shim as what started it" ||
+    bad "shim: baretop does not name shim as what started it: $(grep -m1 -o 'started by [a-z-]*' "$c")"
+  grep -q '^results       .baretop.results.000001.json' "$c" && grep -q 'start_image() returned Not started' "$c" &&
+    ok "shim: baretop with NX_COMPAT ran under the NX policy as shim's second stage, measured, and returned to shim (Not started)" ||
+    bad "shim: baretop did not run under shim: $(grep -vE '^ ' "$c" | head -8 | tr '\n' '|')"
+}
+
 # ---- the boots
 boot() { # NAME EXPECTED-STATUS RUN.SH-ARGS...
   local name=$1 want=$2; shift 2
@@ -90,6 +178,8 @@ mformat -i "$disk" -v SECOND ::
 mmd -i "$disk" ::/EFI ::/EFI/BOOT
 mcopy -i "$disk" build/tests/fake-os-loader.efi ::/EFI/BOOT/BOOTX64.EFI
 disk_args=(--qemu-arg -drive --qemu-arg "if=virtio,format=raw,file=$disk")
+series_part >"$out/series.out" 2>&1 &
+series_pid=$!
 
 spin="-x \\tools\\spin.efi 1000"
 boot signed 0 --efi "$out/baretop-signed.efi" --no-unattended --timeout 240 "${disk_args[@]}" \
@@ -162,5 +252,8 @@ cnt() { grep -cF -- "$1" "$c"; }
   ok "next entry: no extra reset: BDS loaded baretop's Boot0001 once ($(cnt 'BdsDxe: loading Boot0001')), then refused Boot$num itself" ||
   bad "next entry: BDS loaded Boot0001 $(cnt 'BdsDxe: loading Boot0001') time(s); failed to load Boot${num:-?}: $(cnt "BdsDxe: failed to load Boot$num")"
 
+wait "$series_pid"
+cat "$out/series.out"
+grep -q '^FAIL' "$out/series.out" && fail=1
 bash tests/suite/lib/esp-results-schema.sh "$out" || fail=1
 exit $fail

@@ -19,11 +19,56 @@ if command -v clang >/dev/null; then
   make -s -j"$(nproc)" CC=clang efi >/dev/null || { echo "FAIL clang build"; exit 1; }
   images="$images build/baretop-clang.efi"
 fi
+# The URL each build was given (the Makefile's SBAT_URL stamp; empty: none).
 for efi in $images; do
   objcopy -O binary --only-section=.sbat "$efi" "$out/sbat.bin" 2>/dev/null && [ -s "$out/sbat.bin" ] \
     || { echo "FAIL $efi has no .sbat section (shim: SBAT is mandatory)"; fail=1; continue; }
-  python3 tests/suite/lib/check-sbat.py "$efi" "$out/sbat.bin" app/version.h || fail=1
+  stamp=build/efi/sbat-url
+  [ "$efi" = build/baretop-clang.efi ] && stamp=build/efi-clang/sbat-url
+  python3 tests/suite/lib/check-sbat.py "$efi" "$out/sbat.bin" app/version.h "$(cat "$stamp" 2>/dev/null)" || fail=1
 done
+python3 tests/suite/lib/check-sbat.py build/baretop.efi "$out/sbat.bin" app/version.h https://other.example.net/ \
+  >"$out/neg.txt" 2>&1 && { echo "FAIL check-sbat.py accepts a vendor_url that is not the build's"; fail=1; } ||
+  echo "ok   check-sbat.py refuses a vendor_url other than the build's: $(grep -m1 -o "vendor_url.*" "$out/neg.txt")"
+
+# NX_COMPAT and W^X (tools/pe-nx-compat.sh sets the bit at the link, after
+# checking the sections): every image read back by an independent checker
+# of the PE headers, then faults planted in copies, each of which it must
+# catch (and the build's step must refuse a writable, executable section).
+python3 tests/suite/lib/check-pe-nx.py $images build/tests/*.efi || fail=1
+python3 - build/baretop.efi "$out" <<'PY'
+import struct, sys
+src, out = sys.argv[1], sys.argv[2]
+img = bytearray(open(src, 'rb').read())
+pe = struct.unpack_from('<I', img, 0x3C)[0]
+opt = pe + 24
+optsz = struct.unpack_from('<H', img, pe + 20)[0]
+nsec = struct.unpack_from('<H', img, pe + 6)[0]
+sec = {bytes(img[opt + optsz + 40 * i:opt + optsz + 40 * i + 8]).rstrip(b'\0').decode(): opt + optsz + 40 * i
+       for i in range(nsec)}
+def save(name, b):
+    open(f'{out}/{name}.efi', 'wb').write(b)
+b = bytearray(img); ch = struct.unpack_from('<I', b, sec['.text'] + 36)[0]
+struct.pack_into('<I', b, sec['.text'] + 36, ch | 0x80000000); save('plant-wx-text', b)
+b = bytearray(img); struct.pack_into('<H', b, opt + 70, struct.unpack_from('<H', b, opt + 70)[0] & ~0x100)
+save('plant-no-nx', b)
+b = bytearray(img); rptr = struct.unpack_from('<I', b, sec['.rela'] + 20)[0]
+text_va = struct.unpack_from('<I', b, sec['.text'] + 12)[0]
+struct.pack_into('<Q', b, rptr, text_va + 16); save('plant-reloc-into-text', b)
+b = bytearray(img); struct.pack_into('<I', b, opt + 64, struct.unpack_from('<I', b, opt + 64)[0] ^ 1)
+save('plant-checksum', b)
+PY
+for p in wx-text:'writable and executable' no-nx:'without NX_COMPAT' reloc-into-text:'not writable' \
+         checksum:'is not the PE/COFF sum'; do
+  f=$out/plant-${p%%:*}.efi want=${p#*:}
+  r=$(python3 tests/suite/lib/check-pe-nx.py "$f")
+  grep -q "^FAIL.*$want" <<<"$r" && echo "ok   check-pe-nx.py catches plant-${p%%:*}: $want" ||
+    { echo "FAIL check-pe-nx.py misses plant-${p%%:*}: $r"; fail=1; }
+done
+cp "$out/plant-wx-text.efi" "$out/plant-wx-text-build.efi"
+sh tools/pe-nx-compat.sh "$out/plant-wx-text-build.efi" 2>"$out/neg.txt" &&
+  { echo "FAIL tools/pe-nx-compat.sh marks an image with a writable, executable .text"; fail=1; } ||
+  echo "ok   tools/pe-nx-compat.sh refuses it: $(cat "$out/neg.txt")"
 # Signed with a throwaway key, sbsign finds no gap in the PE layout (its
 # "gaps between PE/COFF sections?": bytes after the last section, such as a
 # COFF symbol table, that the Authenticode hash would not cover) and its

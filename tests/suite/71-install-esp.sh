@@ -15,7 +15,14 @@
 #   - the NVRAM path with efivarfs "writable" (BT_EFIVARS, a temporary
 #     folder) and an efibootmgr STAND-IN first on PATH that records its
 #     arguments and lists the entries created: --create-only, --bootnext
-#     with the new entry's number, --remove deleting that number;
+#     with the new entry's number, --remove deleting that number, the
+#     BootNext left pointing at it and the BaretopState variable (efivarfs
+#     files written here in the kernel's format: 4 bytes of attributes,
+#     then the data);
+#   - a BootNext pending for another entry (fwupd's "Linux-Firmware-Updater"
+#     as its capsule update leaves it): --bootnext refuses, naming it, with
+#     nothing written and efibootmgr only asked for its list;
+#     --replace-bootnext replaces it;
 #   - --sign with a self-signed key made by openssl: sbverify --cert passes
 #     on the copy on the ESP, and fails with another certificate;
 #   - refusals: a tmpfs (not FAT), a folder that is not a mount point, a
@@ -86,6 +93,7 @@ after=$(listing "$esp")
 [ "$before" = "$after" ] && ok "--remove: the ESP's $(echo "$after" | wc -l) entries and checksums are as before the install" \
   || { no "--remove left the ESP changed"; diff <(echo "$before") <(echo "$after"); }
 grep -q "would run: for n in .* efibootmgr --bootnum \$n --delete-bootnum" "$T/rm.out" && ok "--remove prints the entry deletion" || no "no deletion command"
+grep -q "would run: rm -f .*BaretopState-6c1f6e3a-8d2b-4f5e-9a47-b7e2c0d41a93" "$T/rm.out" && ok "--remove (dry run) names the BaretopState variable it would delete" || no "no BaretopState line: $(cat "$T/rm.out")"
 
 # ---- an ESP without \EFI: the install creates it, --remove takes it away
 esp2=$T/esp2
@@ -114,13 +122,36 @@ esac
 exit 0
 SH
 chmod +x "$T/bin/efibootmgr"
-PATH=$T/bin:$PATH BT_EFIVARS=$T/efivars BT_SYSFS=$T/sys timeout 60 bash boot/install.sh --esp "$esp" --bootnext --label "baretop" >"$T/nv.out" 2>&1 || no "install with NVRAM: $(tail -2 "$T/nv.out")"
-PATH=$T/bin:$PATH BT_EFIVARS=$T/efivars BT_SYSFS=$T/sys timeout 60 bash boot/install.sh --esp "$esp" --remove --label "baretop" >>"$T/nv.out" 2>&1 || no "remove with NVRAM"
+nv() { PATH=$T/bin:$PATH BT_EFIVARS=$T/efivars BT_SYSFS=$T/sys timeout 60 bash boot/install.sh "$@"; }
+gvar=8be4df61-93ca-11d2-aa0d-00e098032b8c
+# efivarfs files: attributes NV|BS|RT (7), then the data
+efivar() { python3 -c 'import struct,sys; open(sys.argv[1],"wb").write(struct.pack("<I",7)+bytes.fromhex(sys.argv[2]))' "$@"; }
+# fwupd's capsule update pending: BootNext = Boot0004 "Linux-Firmware-Updater"
+efivar "$T/efivars/BootNext-$gvar" 0400
+efivar "$T/efivars/Boot0004-$gvar" "$(python3 -c 'import struct; d="Linux-Firmware-Updater\0".encode("utf-16-le"); p=bytes([0x7f,0xff,4,0]); print((struct.pack("<IH",1,len(p))+d+p).hex())')"
+nv --esp "$esp" --bootnext --label "baretop" >"$T/pend.out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q 'BootNext is already Boot0004 ("Linux-Firmware-Updater"), pending for the next boot' "$T/pend.out" &&
+  ! grep -q . "$T/nvram.log" && [ "$before" = "$(listing "$esp")" ] &&
+  ok "a pending BootNext is not overwritten: exit 1, nothing written, efibootmgr only listed: $(head -c 150 "$T/pend.out")..." ||
+  no "pending BootNext: exit $rc, calls '$(cat "$T/nvram.log" 2>/dev/null)': $(cat "$T/pend.out")"
+nv --esp "$esp" --bootnext --replace-bootnext --label "baretop" >"$T/repl.out" 2>&1 &&
+  grep -q 'replacing the pending BootNext Boot0004 ("Linux-Firmware-Updater") (--replace-bootnext)' "$T/repl.out" &&
+  grep -qx -- '--bootnext 0007' "$T/nvram.log" && ok "--replace-bootnext replaces it, saying so (--bootnext 0007)" ||
+  no "--replace-bootnext: $(cat "$T/repl.out")"
+nv --esp "$esp" --remove --label "baretop" >/dev/null 2>&1 || no "remove after --replace-bootnext"
+rm -f "$T/efivars/BootNext-$gvar" "$T/nvram" "$T/nvram.log"
+nv --esp "$esp" --bootnext --label "baretop" >"$T/nv.out" 2>&1 || no "install with NVRAM: $(tail -2 "$T/nv.out")"
+# what baretop leaves in NVRAM, and the BootNext still pointing at its entry
+efivar "$T/efivars/BootNext-$gvar" 0700
+efivar "$T/efivars/BaretopState-6c1f6e3a-8d2b-4f5e-9a47-b7e2c0d41a93" "42415354$(printf '00%.0s' $(seq 36))"
+nv --esp "$esp" --remove --label "baretop" >>"$T/nv.out" 2>&1 || no "remove with NVRAM"
 calls="|$(grep -v "^$" "$T/nvram.log" | tr "\n" "|")"
 want='|--create-only --disk /dev/nvme0n1 --part 1 --loader \EFI\baretop\baretop.efi --label baretop|'
 case "$calls" in *"$want"*) ok "efibootmgr called: --create-only --disk /dev/nvme0n1 --part 1 ... (stand-in)";; *) no "calls: $calls";; esac
 case "$calls" in *"|--bootnext 0007|"*) ok "--bootnext 0007, the new entry found by its label (not 'baretop old', Boot0002)";; *) no "no --bootnext 0007: $calls";; esac
-case "$calls" in *"|--bootnum 0007 --delete-bootnum|"*) ok "--remove deletes Boot0007";; *) no "no deletion of 0007: $calls";; esac
+case "$calls" in *"|--bootnum 0007 --delete-bootnum|--delete-bootnext|"*) ok "--remove deletes Boot0007 and the BootNext left pointing at it";; *) no "no deletion of 0007 and its BootNext: $calls";; esac
+[ ! -e "$T/efivars/BaretopState-6c1f6e3a-8d2b-4f5e-9a47-b7e2c0d41a93" ] && grep -q 'running: rm .*BaretopState-6c1f6e3a' "$T/nv.out" &&
+  ok "--remove deletes the BaretopState variable (efivarfs file gone)" || no "BaretopState left: $(ls "$T/efivars")"
 grep -q "Boot0002  baretop old" "$T/nvram" && ok "the other entries stay (Boot0002 'baretop old' kept)" || no "another entry was deleted"
 [ "$before" = "$(listing "$esp")" ] || no "ESP changed after the NVRAM round"
 

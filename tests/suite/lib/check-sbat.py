@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Is an EFI image's .sbat section what shim accepts?
 
-    check-sbat.py IMAGE.efi SECTION.bin VERSION_H
+    check-sbat.py IMAGE.efi SECTION.bin VERSION_H [URL]
 
 SECTION.bin is the section read back by
 `objcopy -O binary --only-section=.sbat IMAGE.efi SECTION.bin`; the PE
@@ -20,7 +20,13 @@ parse_sbat_section, csv.c parse_csv_data), not from baretop's sources:
     comma-separated fields (SBAT_SECTION_COLUMNS); the first line is the
     format's own, exactly as SBAT.md writes it; the second is baretop's
     component: name "baretop", a decimal generation >= 1, vendor and
-    package names, the version of app/version.h, a URL.
+    package names, the version of app/version.h, and a vendor_url that is
+    an absolute http(s) URL with a host (SBAT.md: "url to look stuff up,
+    contact"), the URL the build was given when URL is passed (the
+    Makefile's SBAT_URL; "" for none given: app/version.h's default).
+    A reserved host (RFC 2606: .invalid, .test,
+    .example, example.com/net/org, localhost: what a build of a clone with
+    no home gets) is named on a "note" line.
 
 Prints one line per finding; exit status 1 on any.
 """
@@ -52,11 +58,16 @@ def sections(img):
 
 def main():
     image, section_bin, version_h = sys.argv[1:4]
+    want_url = sys.argv[4] if len(sys.argv) > 4 else None
     img = open(image, "rb").read()
     readback = open(section_bin, "rb").read()
     m = re.search(r'#define\s+BT_VERSION\s+"([^"]+)"', open(version_h).read())
     version = m.group(1) if m else None
+    if want_url == "":  # the build was given none: app/version.h's default
+        m = re.search(r'#define\s+BT_SBAT_URL\s+"([^"]+)"', open(version_h).read())
+        want_url = m.group(1) if m else None
     bad = []
+    reserved = None
 
     secs, sect_align, file_align, symptr, nsym = sections(img)
     sbat = [s for s in secs if s["name"] == b".sbat\0\0\0"]
@@ -113,15 +124,25 @@ def main():
             bad.append(f"baretop's generation {f[1]!r} is not a decimal >= 1 (shim uses atoi)")
         if version is None or f[4] != version:
             bad.append(f"baretop's vendor_version {f[4]!r} is not app/version.h's {version!r}")
-        if not re.fullmatch(r"https?://\S+", f[5]):
-            bad.append(f"baretop's vendor_url {f[5]!r} is not a URL")
+        m = re.fullmatch(r"https?://([A-Za-z0-9.-]+)(:[0-9]+)?(/[!-~]*)?", f[5])
+        if not m:
+            bad.append(f"baretop's vendor_url {f[5]!r} is not an absolute http(s) URL with a host")
+        elif want_url is not None and f[5] != want_url:
+            bad.append(f"baretop's vendor_url {f[5]!r} is not the build's SBAT_URL {want_url!r}")
+        host = m.group(1).lower().rstrip(".") if m else ""
+        if host == "localhost" or host.rsplit(".", 1)[-1] in ("invalid", "test", "example", "localhost") \
+                or host in ("example.com", "example.net", "example.org"):
+            reserved = host
 
     for b in bad:
         print(f"FAIL {image}: {b}")
     if not bad:
         print(f"ok   {image} .sbat: {len(lines)} lines, header exact, baretop generation {comp[0][1]} "
-              f"version {comp[0][4]}; {s['vsize']} bytes in {s['rsize']} at {s['va']:#x}, "
+              f"version {comp[0][4]} url {comp[0][5]}; {s['vsize']} bytes in {s['rsize']} at {s['va']:#x}, "
               "no relocations, no symbol table")
+        if reserved:
+            print(f"note {image}: vendor_url host {reserved} is reserved (RFC 2606): this build "
+                  "names no home; a release build sets SBAT_URL (boot/README.md)")
     return 1 if bad else 0
 
 

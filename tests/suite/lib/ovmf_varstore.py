@@ -21,7 +21,8 @@ whose State is VAR_ADDED (0x3F) is live; older copies are marked deleted.
 
 set_variable() writes one as EDK2's variable driver would (the old copy
 marked VAR_DELETED, a new record appended in the erased space), for tests
-that need boot options in a store before the firmware boots.
+that need boot options in a store before the firmware boots;
+delete_variable() marks the live copy VAR_DELETED.
 """
 import struct, sys, uuid
 
@@ -96,6 +97,18 @@ def set_variable(blob, name, guid, attributes, data):
     if free + len(rec) > end or any(b != 0xFF for b in blob[free:free + len(rec)]):
         raise ValueError('no erased space left in the variable store')
     blob[free:free + len(rec)] = rec
+    return blob
+
+
+def delete_variable(blob, name, guid):
+    """A new bytearray with NAME-GUID deleted as EDK2 deletes one: its live
+    record marked VAR_DELETED in place (no new record)."""
+    list(variables(bytes(blob)))
+    recs, _, _ = records(bytes(blob))
+    blob = bytearray(blob)
+    for off, n, g, st, _ in recs:
+        if n == name and g == uuid.UUID(guid) and st == VAR_ADDED:
+            blob[off + 2] = st & VAR_DELETED
     return blob
 
 

@@ -182,3 +182,129 @@ TEST(defect6_strict_pi_blocking_only)
 		md_run_free(&r);
 	}
 }
+
+/* ------------------------------------------------------------ beyond the defects */
+
+/* A number member of an object, or -1. */
+static double num(const struct bt_json *o, const char *k1, const char *k2)
+{
+	const struct bt_json *v = bt_json_get(o, k1);
+
+	if (k2)
+		v = bt_json_get(v, k2);
+	return v && v->type == BT_JSON_NUMBER ? v->u.num.value : -1;
+}
+
+/*
+ * --cpu all on 2 cores x 2 threads with 4 KiB AP stacks: a tree per CPU
+ * but the BSP's sibling, each AP job's stack figures in the results, and
+ * no more than the firmware's 4 KiB used of its AP stack -- by baretop's
+ * own figure and by the double's painted one, which also counts the
+ * firmware's frames above the procedure.
+ */
+TEST(cpu_all_per_cpu_trees_and_ap_stacks_within_4k)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x2,cpu=skl,ap-stack=4096",
+		    "--sim=skl -w alu-independent --level 1 " QUICK " --cpu all"))
+		return;
+	check_firmware_rules(&r);
+	CHECK_EQ_INT(md_outcomes(&r), 4);
+	for (unsigned c = 0; c < 4; c++) {
+		const struct bt_json *o = md_outcome(&r, "alu-independent", c);
+		if (c == 1) {
+			CHECK_MSG(!ran(o) && strstr(md_str(o, "reason", NULL), "SMT sibling"),
+				  "CPU 1: %s", md_str(o, "reason", NULL));
+			continue;
+		}
+		CHECK_MSG(ran(o) && bt_json_get(o, "counted"), "CPU %u: %s", c,
+			  md_str(o, "reason", NULL));
+		char want[32];
+		snprintf(want, sizeof(want), "on CPU %u,", c);
+		CHECK_MSG(strstr(md_str(o, "counted", "input"), want), "CPU %u's tree: input \"%s\"",
+			  c, md_str(o, "counted", "input"));
+		if (c == 0) {
+			CHECK_MSG(!bt_json_get(o, "ap_stack"), "baretop's own CPU has no AP job");
+			continue;
+		}
+		double fw = num(o, "ap_stack", "firmware_used_bytes");
+		double used = num(o, "ap_stack", "used_bytes"), size = num(o, "ap_stack", "size_bytes");
+		struct bt_mpd_ap_record rec;
+		bt_mpd_record(bt_md_mp(r.md), c, &rec);
+		CHECK_MSG(fw > 0 && fw + BT_MPD_FW_FRAME <= rec.stack_peak && rec.stack_peak <= 4096,
+			  "CPU %u: baretop used %.0f bytes of the firmware's AP stack; the double saw "
+			  "%u of 4096 in use (%u of them its own frames)", c, fw, rec.stack_peak,
+			  BT_MPD_FW_FRAME);
+		/* the measuring engine's frames are far above 4 KiB: they are on
+		 * baretop's stack, which they fit */
+		CHECK_MSG(used > 8192 && used < size &&
+			  bt_json_get(bt_json_get(o, "ap_stack"), "overflow")->type == BT_JSON_FALSE,
+			  "CPU %u: %.0f of baretop's %.0f-byte AP stack", c, used, size);
+	}
+	char why[400];
+	CHECK_MSG(bt_md_handover(r.md, why, sizeof(why)), "%s", why);
+	md_run_free(&r);
+}
+
+/*
+ * A two-core workload asked for on baretop's CPU runs on an AP (the BSP
+ * waits in the firmware's StartupAllAPs), its partner on another core and
+ * not on the BSP; the output says so.
+ */
+TEST(two_core_workload_measured_on_an_ap_with_its_partner_elsewhere)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x2,cpu=skl", "--sim=skl -w false-sharing --level 1 " QUICK))
+		return;
+	CHECK_EQ_INT(md_outcomes(&r), 1);
+	const struct bt_json *w = bt_json_get(bt_json_get(r.results, "run"), "workloads");
+	const struct bt_json *o = w && w->u.arr.n ? w->u.arr.items[0] : NULL;
+	CHECK_MSG(ran(o), "%s", md_str(o, "reason", NULL));
+	double cpu = num(o, "cpu", NULL), partner = num(o, "partner_cpu", NULL);
+	struct bt_cpu_location a, b;
+	CHECK_MSG(cpu >= 1 && partner >= 1 && cpu != partner, "measured on %.0f, partner %.0f", cpu,
+		  partner);
+	if (cpu >= 1 && partner >= 1) {
+		bt_md_location(r.md, (uint32_t)cpu, &a);
+		bt_md_location(r.md, (uint32_t)partner, &b);
+		CHECK_MSG(a.core != b.core, "the partner shares the measured CPU's core");
+		CHECK_MSG(a.core != 0, "measured on the BSP's core");
+	}
+	CHECK(strstr(md_str(o, "placement", NULL), "an AP"));
+	check_firmware_rules(&r);
+	md_run_free(&r);
+}
+
+/* An AP's SMT sibling idling in the run-loop (PcdCpuApLoopMode 3) is busy:
+ * the measured CPU's PMU sees it, and the SMT sibling probe says so. */
+TEST(run_loop_idle_sibling_is_measured_active)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x2,cpu=skl,loop=run", "--sim=skl -w alu-independent --level 1 " QUICK
+		    " --cpu 2"))
+		return;
+	const struct bt_json *o = md_outcome(&r, "alu-independent", 2);
+	CHECK_MSG(ran(o), "%s", md_str(o, "reason", NULL));
+	CHECK_MSG(strstr(r.out, "sibling active 100.0% of the time: HYPERTHREADING_ON = 1"),
+		  "CPU 2's sibling (CPU 3, in the run-loop) not measured active");
+	md_run_free(&r);
+	/* in the MWAIT loop the sibling idles */
+	if (!md_run(&r, "2x2,cpu=skl,loop=mwait", "--sim=skl -w alu-independent --level 1 " QUICK
+		    " --cpu 2"))
+		return;
+	CHECK(ran(md_outcome(&r, "alu-independent", 2)));
+	CHECK_MSG(strstr(r.out, "sibling active 0.0% of the time: HYPERTHREADING_ON = 0"),
+		  "CPU 2's sibling (CPU 3, halted in MWAIT) not measured idle");
+	md_run_free(&r);
+	/* the BSP's sibling, named alone: measured, marked, and its sibling busy */
+	if (!md_run(&r, "2x2,cpu=skl", "--sim=skl -w alu-independent --level 1 " QUICK " --cpu 1"))
+		return;
+	const struct bt_json *b = md_outcome(&r, "alu-independent", 1);
+	CHECK_MSG(ran(b) && strstr(md_str(b, "counted", "input"), "PERTURBED"), "CPU 1: %s / %s",
+		  md_str(b, "reason", NULL), md_str(b, "counted", "input"));
+	CHECK(strstr(r.out, "sibling active 100.0% of the time"));
+	md_run_free(&r);
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# tier: host ~3s
+# The program on the machine double (baretop-host run --machine SPEC,
+# host/machine-double.h: many CPUs with a SIMULATED PMU each, strict PI MP
+# services, 4 KiB AP stacks as Intel server boards set them):
+#  1. --cpu all --sim=skl on 2 cores x 2 threads: a tree per CPU on CPUs
+#     0, 2, 3, each from its own CPU's PMU (the double's per-CPU counts);
+#     CPU 1, the SMT sibling of baretop's CPU 0, left out with a reason;
+#     every AP job's stack figures in the results, no more than 4 KiB of the
+#     firmware's stack by baretop's figure and by the double's (which also
+#     counts the firmware's own frames); false-sharing measured on APs 2 and 3
+#     with a partner on the other core, skipped on CPU 0 (baretop's CPU waits
+#     in the firmware); the hand-over check (ExitBootServices) passes;
+#  2. timed PEBS on CPU 2 of a hybrid Lunar Lake (P-cores 0-3): the records
+#     are written by CPU 2's PMU, none by CPU 0's;
+#  3. --fault-selftest-ap with idle APs in the MWAIT loop: the AP recovers,
+#     nothing is left for ExitBootServices to wait for; with
+#     --fault-selftest-ap-lost (its cleanup faults too) the CPU is not
+#     accounted for and the run does not hand over.
+set -uo pipefail
+make -s -j2 host >/dev/null || { echo "FAIL build"; exit 1; }
+bin=build/baretop-host
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+t0=$(date +%s.%N)
+ok()  { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+quick=(--quick --reps 1 --warmups 0 --level 1)
+if "$bin" run --machine 2x2,ap-stack=4096 --sim=skl --cpu all -w alu-independent \
+     -w false-sharing "${quick[@]}" --results-dir "$work/all" >"$work/all.out" 2>&1; then
+  ok "2x2 --cpu all: exit status 0"
+else
+  bad "2x2 --cpu all: exit status $?"; tail -20 "$work/all.out"
+fi
+python3 - "$work/all" "$work/all.out" <<'PY' || fail=1
+import glob, json, re, sys
+r = json.load(open(sorted(glob.glob(sys.argv[1] + "/*.json"))[-1]))
+out = open(sys.argv[2]).read()
+w = {(x["name"], x["cpu"]): x for x in r["run"]["workloads"]}
+fails = []
+for c in (0, 2, 3):
+    o = w[("alu-independent", c)]
+    if o["state"] != "ran" or f"on CPU {c}," not in o["counted"]["input"]:
+        fails.append(f"alu-independent on CPU {c}: {o['state']} {o.get('reason')}")
+o = w[("alu-independent", 1)]
+if o["state"] != "skipped" or "SMT sibling of baretop's CPU 0" not in o["reason"]:
+    fails.append(f"CPU 1 not left out: {o['state']} {o.get('reason')}")
+fs = [x for x in r["run"]["workloads"] if x["name"] == "false-sharing"]
+if sorted(x["cpu"] for x in fs if x["state"] == "ran") != [2, 3]:
+    fails.append("false-sharing: " + str([(x["cpu"], x["state"], x.get("reason")) for x in fs]))
+for x in fs:
+    if x["state"] == "ran" and (x.get("partner_cpu") not in (1, 2, 3) or x["partner_cpu"] == x["cpu"]
+                                or {x["cpu"], x["partner_cpu"]} == {2, 3}):
+        fails.append(f"false-sharing on CPU {x['cpu']}: partner {x.get('partner_cpu')} (another core, not the BSP)")
+peaks = {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"CPU (\d) \(package .*stack peak (\d+) of 4096 bytes", out)}
+jobs = 0
+for (n, c), x in w.items():
+    s = x.get("ap_stack")
+    if c in (0, 1) or x["state"] != "ran":
+        continue
+    if not s or s["overflow"] or not 0 < s["firmware_used_bytes"] <= 4096 or s["used_bytes"] >= s["size_bytes"]:
+        fails.append(f"{n} on CPU {c}: ap_stack {s}")
+        continue
+    jobs += s["jobs"]
+    print(f"     {n} on CPU {c}: {s['jobs']} AP jobs, deepest {s['used_bytes']} of baretop's "
+          f"{s['size_bytes']} bytes, {s['firmware_used_bytes']} of the firmware's")
+for c, peak in peaks.items():
+    if not 0 < peak <= 4096:
+        fails.append(f"CPU {c}: the double saw {peak} bytes of its 4096-byte AP stack in use")
+if "0 overflows" not in out or " overflows, " in out.replace("0 overflows, ", ""):
+    fails.append("an AP ran past its stack")
+if "hand-over check: every AP answers" not in out:
+    fails.append("hand-over check: " + (re.findall(r"hand-over.*", out) or ["none"])[0])
+if fails:
+    print("FAIL 2x2 --cpu all:\n  " + "\n  ".join(fails))
+    sys.exit(1)
+print(f"ok   2x2 --cpu all: trees on CPUs 0, 2, 3, CPU 1 (the BSP's sibling) left out; false-sharing "
+      f"on APs 2 and 3 with a partner on the other core; {jobs} AP jobs within 4 KiB of firmware stack "
+      f"(the double's peaks {sorted(peaks.values())} bytes of 4096); hand-over check passed")
+PY
+
+if "$bin" run --machine cpuid=tests/data/cpuid/lnl-subset.cpuid --sim -w ptr-chase-dram --quick \
+     --reps 1 --warmups 0 --cpu 2 --results-dir "$work/lnl" >"$work/lnl.out" 2>&1; then
+  python3 - "$work/lnl.out" <<'PY' || fail=1
+import re, sys
+out = open(sys.argv[1]).read()
+rec = {int(c): int(n) for c, n in re.findall(r"  CPU (\d) \(package.*?(\d+) PEBS records", out)}
+if rec.get(2, 0) > 0 and rec.get(0) == 0 and re.search(r"retire latencies \(\d+ inputs\): [1-9]\d* measured", out):
+    print(f"ok   hybrid LNL --cpu 2: {rec[2]} PEBS records on CPU 2's PMU, none on CPU 0's")
+else:
+    print(f"FAIL hybrid LNL --cpu 2: PEBS records per CPU {rec}; " + str(re.findall(r"retire latencies \(.*", out)))
+    sys.exit(1)
+PY
+else
+  bad "hybrid LNL --cpu 2: exit status $?"; tail -20 "$work/lnl.out"
+fi
+
+if "$bin" run --machine 2x1,loop=mwait --sim=skl --fault-selftest-ap --no-workloads \
+     --no-results >"$work/fault.out" 2>&1 &&
+   grep -q "recovered, its procedure returned to the MP services" "$work/fault.out" &&
+   grep -q "hand-over check: every AP answers" "$work/fault.out"; then
+  ok "--fault-selftest-ap (MWAIT loop): the AP recovered, the hand-over check passes"
+else
+  bad "--fault-selftest-ap"; tail -8 "$work/fault.out"
+fi
+
+# The fault in the recovery (--fault-selftest-ap-lost): the CPU cannot be
+# accounted for, the program says so (aps_unaccounted), the run may not hand
+# over (a reset ends it: app/boot-policy.h).
+if "$bin" run --machine 2x1,loop=mwait --sim=skl --fault-selftest-ap-lost --no-workloads \
+     --no-results >"$work/lost.out" 2>&1 &&
+   grep -q "CPU 1 faulted again in its cleanup" "$work/lost.out" &&
+   grep -q "hand-over not attempted: 1 CPUs not accounted for" "$work/lost.out"; then
+  ok "--fault-selftest-ap-lost: CPU 1 not accounted for, no hand-over"
+else
+  bad "--fault-selftest-ap-lost"; tail -8 "$work/lost.out"
+fi
+
+printf 'machine double: %.1fs\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
+exit $fail
