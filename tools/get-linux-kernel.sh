@@ -55,7 +55,7 @@ echo "get-linux-kernel: fetching $pkg $ver (once)" >&2
 deb=$(ls "$work"/*.deb)
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" --wildcards './boot/vmlinuz-*'
 mkdir "$work/out"
-mv "$work"/boot/vmlinuz-* "$work/out/vmlinuz"
+mv "$work/boot/"vmlinuz-* "$work/out/vmlinuz"
 echo "$pkg $ver" >"$work/out/version.txt"
 rm -rf "$dir.tmp"
 mv "$work/out" "$dir.tmp"

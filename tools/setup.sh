@@ -31,7 +31,8 @@ packages=(
 # either format): `apt-get indextargets` lists what apt is configured to
 # fetch, downloaded or not. The mirror is the one bookworm main's packages
 # come from.
-src_list=/etc/apt/sources.list.d/baretop-deb-src.list
+eval "$(apt-config shell parts Dir::Etc::sourceparts/d)"   # (apt's sources.list.d)
+src_list=${parts:?}baretop-deb-src.list
 need_update=0
 targets=$(apt-get indextargets --no-release-info \
             --format '$(CREATED_BY) $(RELEASE) $(COMPONENT) $(SITE)' 2>/dev/null || true)
