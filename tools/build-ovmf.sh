@@ -111,8 +111,9 @@ fi
 
 work=$(mktemp -d "$cache_root/ovmf-build.XXXXXX")
 log=$work/build.log
-# (the log of the last build, kept for a failure's whole story)
-trap 'cp -f "$log" "$cache_root/ovmf-last-build.log" 2>/dev/null; rm -rf "$work"' EXIT
+# (a failed build's log is kept, for its whole story)
+trap '[ -f "$dir/.complete" ] || cp -f "$log" "$cache_root/ovmf-failed-build.log" 2>/dev/null
+      rm -rf "$work"' EXIT
 t0=$(date +%s)
 echo "build-ovmf: building OVMF from edk2 $version into $dir" \
      "(about 3 minutes of 2 cores; once)" >&2
