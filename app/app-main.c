@@ -355,10 +355,19 @@ static void write_results(struct run *r)
 	struct bt_results_boot boot;
 	char end_note[96];
 
+	/* CPUs left behind end the boot in a reset (finish_as): the results
+	 * say so and why, and record that end, not the hand-over asked for. */
+	enum bt_boot_outcome planned = BT_OUTCOME_MEASURED;
+	if (r->plat->aps_unaccounted) {
+		planned = BT_OUTCOME_CPUS_LEFT;
+		note(r, "%u CPU(s) baretop started never came back (%.120s): the machine is reset "
+			"instead of handed over", (unsigned)r->plat->aps_unaccounted,
+		     r->plat->aps_unaccounted_why);
+	}
 	results_of(r, &res, &pf, &run, &count);
 	/* The end this boot will take, for its record; the note says how the
 	 * measurement ended, so that its end needs no NVRAM write. */
-	bt_boot_run_plan(&r->boot, r->status, end_note, sizeof(end_note));
+	bt_boot_run_plan(&r->boot, planned, r->status, end_note, sizeof(end_note));
 	res.boot = bt_boot_run_record(&r->boot, &boot);
 	if (res.boot && r->opt.boot.then == BT_THEN_REBOOT && !r->opt.then_boot) {
 		boot.restart_decided = true;
@@ -566,15 +575,22 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 			 * misses the BSP's timeout may still do so after this block
 			 * has ended. */
 			static volatile int cleanups;
+			uint32_t lost_before = plat->aps_unaccounted;
+			bool want_lost = r->opt.fault_selftest_ap_lost;
 			bt_status st = bt_cpu_fault_selftest(plat, ap, count_cleanup, (void *)&cleanups,
-							     r->opt.fault_selftest_ap_lost);
+							     want_lost);
+			bool lost = plat->aps_unaccounted > lost_before;
+			/* --fault-selftest-ap-lost: the cleanup faults again, so
+			 * the CPU is not accounted for and this boot resets. */
 			printf("AP fault test  unguarded UD2 on CPU %u: %s; its cleanup ran %d "
 			       "time(s)%s\n", ap,
-			       st == BT_ERR_FAULT ? "recovered, its procedure returned to the MP "
-						    "services, run continues"
-						  : "NOT caught as expected",
+			       st != BT_ERR_FAULT ? "NOT caught as expected"
+			       : lost ? "caught, but its cleanup faulted again: the CPU is not "
+					"accounted for, so this boot resets instead of handing over"
+				      : "recovered, its procedure returned to the MP services, run "
+					"continues",
 			       cleanups, cleanups == 1 ? "" : " (NOT once, as expected)");
-			if (st != BT_ERR_FAULT || cleanups != 1)
+			if (st != BT_ERR_FAULT || cleanups != 1 || lost != want_lost)
 				r->status = BT_EXIT_FAILED;
 		}
 	}

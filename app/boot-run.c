@@ -422,11 +422,12 @@ static void end_in(const struct bt_boot_run *b, struct bt_platform *plat,
 	};
 }
 
-void bt_boot_run_plan(struct bt_boot_run *b, int exit_status, char *ret_note, size_t len)
+void bt_boot_run_plan(struct bt_boot_run *b, enum bt_boot_outcome outcome, int exit_status,
+		      char *ret_note, size_t len)
 {
 	struct bt_boot_end_in in;
 
-	end_in(b, b->plat, b->opt, BT_OUTCOME_MEASURED, exit_status, 0, true, &in);
+	end_in(b, b->plat, b->opt, outcome, exit_status, 0, true, &in);
 	bt_boot_decide_end(&in, &b->end);
 	ret_note[0] = '\0';
 	if (b->have_state && b->decision.measure)

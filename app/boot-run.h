@@ -109,9 +109,12 @@ bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t 
 void bt_boot_run_settle(struct bt_platform *plat);
 
 /* The end of a measuring boot as it will be decided, for its results file
- * (the end note written with it); *ret_note: the note naming this
- * measurement ("" when it keeps no state). */
-void bt_boot_run_plan(struct bt_boot_run *b, int exit_status, char *ret_note, size_t len);
+ * (the end note written with it): `outcome` is BT_OUTCOME_MEASURED, or
+ * BT_OUTCOME_CPUS_LEFT when CPUs baretop started never came back (the
+ * platform's aps_unaccounted), as finish will decide it; *ret_note: the
+ * note naming this measurement ("" when it keeps no state). */
+void bt_boot_run_plan(struct bt_boot_run *b, enum bt_boot_outcome outcome, int exit_status,
+		      char *ret_note, size_t len);
 
 /* The end of the boot, whatever happened (b may never have begun: a usage
  * error, a crash before the policy): decided (app/boot-policy.h

@@ -699,17 +699,35 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, uint32_
 }
 
 /*
+ * The constants a tree is evaluated with: HYPERTHREADING_ON as the measured
+ * SMT sibling decides it (metrics/model.h bt_smt_decide, as bt_evaluate
+ * decides it), so that a node is untrusted only for the events of the
+ * branch its value is computed from, not for both branches' events.
+ */
+static void decided_constants(const struct bt_tree_outcome *t, double *k)
+{
+	struct bt_smt_decision d;
+
+	memcpy(k, t->counts->constants, sizeof(t->counts->constants));
+	bt_smt_decide(k, &d);
+	if (d.formulas >= 0)
+		k[BT_C_HYPERTHREADING_ON] = d.formulas;
+}
+
+/*
  * --bring-up: a node whose value formula reads an event that FAILed (first
  * choice) or was SKIPped in validation is untrusted: it says which event
  * and check, and the evaluator never puts it on the bottleneck path
  * (bt_result.exclude). Its number is still computed and shown, marked.
  */
-static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_outcome *t)
+static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_outcome *t,
+				const double *constants)
 {
 	unsigned nn = bt_model_node_count(c->model), ne = bt_model_event_count(c->model), n;
 	uint16_t *ev = malloc((ne + 1) * sizeof(*ev));
 
-	t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
+	if (!t->untrusted)
+		t->untrusted = calloc(nn + 1, sizeof(*t->untrusted));
 	if (!ev || !t->untrusted) {
 		free(ev);
 		return BT_ERR_NOMEM;
@@ -717,7 +735,11 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 	for (unsigned i = 0; i < nn; i++) {
 		const struct bt_untrust *pick = NULL;
 
-		if (bt_model_node_value_events(c->model, i, c->constants, ev, &n) != BT_OK)
+		/* marked again for each evaluation (the decided constants may
+		 * differ): what an earlier one marked goes first */
+		memset(&t->untrusted[i], 0, sizeof(t->untrusted[i]));
+		t->result->exclude[i] &= (uint8_t)~BT_EXCLUDE_UNTRUSTED;
+		if (bt_model_node_value_events(c->model, i, constants, ev, &n) != BT_OK)
 			n = 0;
 		for (unsigned k = 0; k < n; k++) {
 			const struct bt_untrust *u = &c->ev_untrust[ev[k]];
@@ -740,12 +762,14 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 static unsigned untrust_by_rules(struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
 	unsigned cross = 0, marked;
+	double k[BT_CONST_COUNT];
 
 	if (!t->untrusted)
 		t->untrusted = calloc(bt_model_node_count(c->model) + 1, sizeof(*t->untrusted));
 	if (!t->untrusted)
 		return 0;
-	marked = bt_rules_untrust(t->consistency, t->counts, t->result, c->constants, c->ev_untrust,
+	decided_constants(t, k);
+	marked = bt_rules_untrust(t->consistency, t->counts, t->result, k, c->ev_untrust,
 				  t->untrusted, &cross);
 	c->n_cross_untrusted += cross;
 	return marked;
@@ -767,6 +791,13 @@ static void mark_not_measured(const struct bt_count_ctx *c, struct bt_tree_outco
 static bt_status evaluate(const struct bt_count_ctx *c, struct bt_tree_outcome *t)
 {
 	mark_not_measured(c, t);
+	if (c->ev_untrust) {
+		double k[BT_CONST_COUNT];
+		decided_constants(t, k);
+		bt_status st = mark_untrusted(c, t, k);
+		if (st != BT_OK)
+			return st;
+	}
 	return bt_evaluate(c->model, t->counts, t->result);
 }
 
@@ -790,10 +821,6 @@ static struct bt_tree_outcome *new_outcome(struct bt_count_ctx *c)
 	}
 	t->simulated = c->synth != NULL;
 	t->tsc_hz = c->tsc_hz;
-	if (c->ev_untrust && mark_untrusted(c, t) != BT_OK) {
-		bt_tree_outcome_free(t);
-		return NULL;
-	}
 	return t;
 }
 

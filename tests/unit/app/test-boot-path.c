@@ -229,7 +229,16 @@ static void run_after(const struct bpd_run_in *in, struct bpd_run_out *out)
 		struct doc doc = { in->entry_tsc };
 		bool left = in->fault_now && (in->fault == BPD_CPUS_LEFT_ONCE ||
 					      in->fault == BPD_CPUS_LEFT_ALWAYS);
-		bt_boot_run_plan(&b, BT_EXIT_OK, note, sizeof(note));
+		/* a CPU left behind is known before the results are written
+		 * (the measurement lost it): their record plans that end */
+		if (left) {
+			plat.aps_unaccounted = 1;
+			snprintf(plat.aps_unaccounted_why, sizeof(plat.aps_unaccounted_why),
+				 "the double's AP never came back");
+		}
+		bt_boot_run_plan(&b, left ? BT_OUTCOME_CPUS_LEFT : BT_OUTCOME_MEASURED, BT_EXIT_OK,
+				 note, sizeof(note));
+		enum bt_end_action planned = b.end.action;
 		if (plant == PLANT_OVERWRITE_RESULTS) {
 			/* a writer that replaces the first file */
 			char path[300];
@@ -245,13 +254,10 @@ static void run_after(const struct bpd_run_in *in, struct bpd_run_out *out)
 					 plant == PLANT_NONE ? rename_noreplace : rename_replace,
 					 note[0] ? note : NULL, &w, &(struct bt_diag){ "" });
 		}
-		if (left) {
-			plat.aps_unaccounted = 1;
-			snprintf(plat.aps_unaccounted_why, sizeof(plat.aps_unaccounted_why),
-				 "the double's AP never came back");
-		}
 		bt_boot_run_finish(&b, &plat, &opt, left ? BT_OUTCOME_CPUS_LEFT : BT_OUTCOME_MEASURED,
 				   BT_EXIT_OK, w.seq, note[0] && w.note_written);
+		/* the results file records the end the boot takes */
+		out->record_wrong = planned != b.end.action;
 	}
 	bt_boot_run_free(&b);
 	out->measured = measuring;

@@ -208,7 +208,7 @@ static bool run_baretop(struct bpd_model *m, enum bpd_parent parent, bool *ret_s
 		.results_dir = m->dir,
 		.entry_tsc = 0x1000000ull * (uint64_t)(m->boot + 1) + (uint64_t)m->depth,
 	};
-	struct bpd_run_out out = { BPD_ACT_RETURN_ERROR, false, false, false, false };
+	struct bpd_run_out out = { .act = BPD_ACT_RETURN_ERROR };
 	bool stale = in.have_boot_current && in.have_boot_next && in.boot_next == in.boot_current;
 
 	for (size_t i = 0; i < m->n_order; i++)
@@ -227,6 +227,7 @@ static bool run_baretop(struct bpd_model *m, enum bpd_parent parent, bool *ret_s
 	}
 	m->refused |= out.refused;
 	m->cpus_left |= out.cpus_left;
+	m->overwritten |= out.record_wrong;
 	*ret_success = false;
 	switch (out.act) {
 	case BPD_ACT_RETURN_SUCCESS:

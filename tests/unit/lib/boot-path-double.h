@@ -113,6 +113,7 @@ struct bpd_run_out {
 	bool watchdog_armed;     /* when it hangs */
 	bool cpus_left;          /* CPUs it started are left behind at the hand-over */
 	bool refused;            /* said why this configuration cannot reach the OS */
+	bool record_wrong;       /* its results file records another end than it took */
 };
 typedef void bpd_run_fn(const struct bpd_run_in *in, struct bpd_run_out *out);
 
@@ -137,7 +138,7 @@ enum bpd_invariant {
 	BPD_INV_RESETS,        /* baretop's resets <= its measuring boots */
 	BPD_INV_POWER_OFF,     /* only on a measuring boot, and only with --then shutdown */
 	BPD_INV_NV_WRITES,     /* NVRAM writes per boot <= BPD_NV_WRITES_MAX */
-	BPD_INV_RESULTS,       /* no results file overwritten */
+	BPD_INV_RESULTS,       /* no results file overwritten; each records the end taken */
 	BPD_INV_RESET_CAP,     /* no two boots in a row ended by baretop's reset */
 	BPD_INV_STALE_BOOTNEXT,/* BootNext equal to baretop's BootCurrent gone after its boot */
 	BPD_N_INV
