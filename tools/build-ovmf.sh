@@ -57,8 +57,9 @@
 #
 # Needs Debian's edk2 source (a deb-src entry for bookworm main: tools/setup.sh
 # adds one) and its build dependencies (nasm, acpica-tools, uuid-dev, g++,
-# dpkg-dev: tools/setup.sh). About 3 minutes of 2 cores
-# (5.4 CPU minutes), longer on a loaded machine; the cache is about 8 MB.
+# dpkg-dev: tools/setup.sh). About 4.5 minutes on 2 idle CPUs (263 s in a
+# fresh root, 5.5 CPU minutes), 10-13 on the loaded 2-core machine; the
+# cache is 8.1 MB.
 set -euo pipefail
 
 cache_root=${BARETOP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/baretop}
@@ -116,7 +117,7 @@ trap '[ -f "$dir/.complete" ] || cp -f "$log" "$cache_root/ovmf-failed-build.log
       rm -rf "$work"' EXIT
 t0=$(date +%s)
 echo "build-ovmf: building OVMF from edk2 $version into $dir" \
-     "(about 3 minutes of 2 cores; once)" >&2
+     "(about 4.5 minutes on 2 idle CPUs; once)" >&2
 (
   cd "$work"
   # The orig tarball carries the submodules the build needs (openssl,

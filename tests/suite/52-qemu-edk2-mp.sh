@@ -31,7 +31,7 @@
 #    must end with a reset, the results and BaretopState saying why, and
 #    boot 2 hand over). Each time the kernel must print its first line,
 #    which it does after ExitBootServices.
-# Without the cached OVMF the step builds it first (about 3 minutes of 2
+# Without the cached OVMF the step builds it first (about 4.5 minutes of 2
 # CPUs, once; tools/build-ovmf.sh) and fetches the kernel (14 MB, once).
 set -uo pipefail
 
