@@ -328,4 +328,6 @@ setup:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (not inside tools/fresh-root.sh's root, kept in build/fresh-root by
+# default: its files named *.d are not make's, and its /proc is mounted)
+-include $(shell find $(BUILD) -path $(BUILD)/fresh-root -prune -o -name '*.d' -type f -print 2>/dev/null)
