@@ -32,9 +32,20 @@ done
 [ $? -eq 2 ] && grep -q 'several counted workloads' "$work/err" && echo "ok   several workloads need --workload" ||
   { echo "FAIL several workloads without --workload: $(cat "$work/err")"; fail=1; }
 
-# perf JSON: keys and one line per event, then the round trip
-"$bin" export "$skl" --perf-json "$work/p.json" || { echo "FAIL export --perf-json"; exit 1; }
-python3 - "$skl" "$work/p.json" <<'PY' || fail=1
+# perf JSON: keys and one line per event, then the round trip. SMT is on
+# in the simulated Skylake's CPUID, so every group also counted the SMT
+# sibling probe (ONE_THREAD_ACTIVE, REF_XCLK), whose counts decided the
+# formulas: the export writes them as two more lines (their totals over the
+# last step's runs, as perf writes an event counted over many windows) and
+# replay decides from them, not from the AnyThread events the run counted
+# for the SMT branches. Both ways: the sibling idle (per-thread branches)
+# and busy 80 % of the time (SMT branches). The constants are the run's but
+# SMT_SIBLING_ACTIVE, which the file must carry.
+"$bin" run --sim=skl --quick -w multiply1 --sim-sibling-active 0.8 --results-dir "$work/skl8" -q \
+  >/dev/null 2>&1 || { echo "FAIL skl run with a busy sibling"; exit 1; }
+round_trip() { # RESULTS TAG
+  "$bin" export "$1" --perf-json "$work/p$2.json" || { echo "FAIL export --perf-json ($2)"; fail=1; return; }
+  python3 - "$1" "$work/p$2.json" "$2" <<'PY' || { fail=1; return; }
 import json, sys
 doc = json.load(open(sys.argv[1]))
 events = doc["run"]["workloads"][0]["counted"]["events"]
@@ -50,7 +61,11 @@ for st in counted["steps"]:
 def median(v):
     v = sorted(v); n = len(v)
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-bad = [l for l in lines if set(l) != {"counter-value", "unit", "event", "event-runtime", "provenance"}
+probe_names = ("CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", "CPU_CLK_UNHALTED.REF_XCLK")
+probe = {l["event"]: l for l in lines if l["event"] in probe_names}
+lines = [l for l in lines if l["event"] not in probe_names]
+bad = [l for l in lines + list(probe.values())
+       if set(l) != {"counter-value", "unit", "event", "event-runtime", "provenance"}
        or not isinstance(l["counter-value"], str) or not l["provenance"].startswith("SIMULATED: ")
        or "simulated time" not in l["provenance"] or l["event-runtime"] <= 0]
 wrong_time = [l["event"] for l in lines if events[l["event"]].get("group", -1) in ticks and
@@ -58,30 +73,51 @@ wrong_time = [l["event"] for l in lines if events[l["event"]].get("group", -1) i
 vals = {l["event"]: float(l["counter-value"]) for l in lines}
 want = {e: float(s["median"]) for e, s in events.items()}
 if bad or vals != want or wrong_time or hz != 3000000000:
-    print(f"FAIL perf json: {len(bad)} bad lines, values equal: {vals == want}, "
+    print(f"FAIL perf json ({sys.argv[3]}): {len(bad)} bad lines, values equal: {vals == want}, "
           f"runtime not the simulated time: {wrong_time[:3]}, clock {hz}")
     sys.exit(1)
-print(f"ok   perf json: {len(lines)} lines, one per counted event, perf's keys with provenance "
-      f"SIMULATED instead of pcnt-running, event-runtime the simulated time at {hz / 1e9:g} GHz")
+# The probe: the last step whose runs carry it; its sums, and the fraction
+# the run decided with (1 - ONE_THREAD_ACTIVE / REF_XCLK).
+runs = [r for st in counted["steps"] if any("ref_xclk" in r for r in st["run_log"])
+        for r in [st["run_log"]]][-1]
+ota, xclk = sum(r["one_thread_active"] for r in runs), sum(r["ref_xclk"] for r in runs)
+got = {k: float(l["counter-value"]) for k, l in probe.items()}
+frac = 1 - ota / xclk
+if got != {probe_names[0]: ota, probe_names[1]: xclk} or \
+        abs(frac - counted["constants"]["SMT_SIBLING_ACTIVE"]) > 1e-12 or \
+        any(abs(l["event-runtime"] - sum(r["tsc"] for r in runs) * 1e9 / hz) > 1 for l in probe.values()):
+    print(f"FAIL perf json ({sys.argv[3]}): sibling probe lines {got}, want {ota} / {xclk} "
+          f"(sibling {frac:.4f}, the run's {counted['constants']['SMT_SIBLING_ACTIVE']:.4f})")
+    sys.exit(1)
+print(f"ok   perf json ({sys.argv[3]}): {len(lines)} lines, one per counted event, perf's keys with "
+      f"provenance SIMULATED instead of pcnt-running, event-runtime the simulated time at {hz / 1e9:g} "
+      f"GHz; the SMT sibling probe's 2 lines: active {100 * frac:.1f} %, as the run decided")
 PY
-consts=$(python3 -c '
+  consts=$(python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]["constants"]
-print(" ".join(f"--constant {k}={v!r}" for k, v in c.items()))' "$skl")
-# shellcheck disable=SC2086
-"$bin" replay --perf-stat "$work/p.json" --model SKL --json $consts >"$work/back.json" 2>"$work/err" ||
-  { echo "FAIL replay of the export: $(head -2 "$work/err")"; fail=1; }
-python3 - "$skl" "$work/back.json" <<'PY' || fail=1
+print(" ".join(f"--constant {k}={v!r}" for k, v in c.items() if k != "SMT_SIBLING_ACTIVE"))' "$1")
+  # shellcheck disable=SC2086
+  "$bin" replay --perf-stat "$work/p$2.json" --model SKL --json $consts >"$work/back.json" 2>"$work/err" ||
+    { echo "FAIL replay of the export ($2): $(head -2 "$work/err")"; fail=1; return; }
+  grep -q 'SMT sibling measured: .* decides the formulas' "$work/err" ||
+    { echo "FAIL replay ($2) did not decide SMT from the sibling probe: $(grep SMT "$work/err")"; fail=1; }
+  python3 - "$1" "$work/back.json" "$2" <<'PY' || fail=1
 import json, sys
 a = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]["tree"]
 b = json.load(open(sys.argv[2]))
 diff = [n for n in a["nodes"] if a["nodes"][n]["value"] != b["nodes"][n]["value"]
         or a["nodes"][n]["thresh"] != b["nodes"][n]["thresh"]]
-if diff or a["bottleneck_path"] != b["bottleneck_path"]:
-    print(f"FAIL round trip: {len(diff)} nodes differ, e.g. {diff[:3]}")
+if diff or a["bottleneck_path"] != b["bottleneck_path"] or a.get("smt") != b.get("smt") or not a.get("smt"):
+    print(f"FAIL round trip ({sys.argv[3]}): {len(diff)} nodes differ, e.g. {diff[:3]}; "
+          f"smt {a.get('smt')} -> {b.get('smt')}")
     sys.exit(1)
-print(f"ok   export --perf-json | replay --perf-stat: all {len(a['nodes'])} node values and flags equal the results file's")
+print(f"ok   export --perf-json | replay --perf-stat ({sys.argv[3]}): all {len(a['nodes'])} node "
+      f"values and flags equal the results file's, {a['smt']['formulas']} as the run took them")
 PY
+}
+round_trip "$skl" "sibling idle"
+round_trip "$work/skl8/000001.json" "sibling busy"
 # Retire latencies (a TMA 5 model): the simulated Lunar Lake P-core with timed
 # PEBS measures its EVENT:R inputs. The toplev CSV carries each as a row
 # "EVENT:R" (cycles, source and samples in Description) after the metrics;

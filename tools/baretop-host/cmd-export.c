@@ -45,6 +45,11 @@
  *   no pcnt-running but "provenance" : "SIMULATED: ..." (or "replayed:
  *   ..."), and event-runtime is the simulated time (the workload model's
  *   cycles at the simulated CPU's clock, the counted workload's tsc_hz).
+ *   Where the run measured the SMT sibling (its groups counted
+ *   ONE_THREAD_ACTIVE and REF_XCLK, which decided HYPERTHREADING_ON), two
+ *   lines CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and CPU_CLK_UNHALTED.REF_XCLK
+ *   with the totals that decided it (sibling_lines), so that `replay
+ *   --perf-stat` takes the formulas the run took.
  *   Then one line per retire-latency input with a value, as perf stat
  *   --record-tpebs prints an event with the R modifier (its value is the
  *   mean retire latency, tools/perf/util/intel-tpebs.c): "event" :
@@ -73,6 +78,7 @@
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
 #include "analysis/json-file.h"
+#include "pmu/measure.h"
 #include "report/tree.h"
 
 BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv [F]] [--perf-json [F]]",
@@ -295,6 +301,79 @@ static void json_chars(FILE *f, const char *p)
 	}
 }
 
+/* One count line: the value with all its digits (a count is whole; a sum
+ * of many runs can pass 2^53 only after centuries at any clock). */
+static void count_line(FILE *f, const char *event, double value, double runtime, const char *source)
+{
+	fprintf(f, "{\"counter-value\" : \"%.6f\", \"unit\" : \"\", \"event\" : \"", value);
+	json_chars(f, event);
+	fprintf(f, "\", \"event-runtime\" : %.0f, ", runtime);
+	if (*source) {
+		/* No counter ran: no share of time running to claim. */
+		fputs("\"provenance\" : \"", f);
+		json_chars(f, source);
+		fputs("\"}\n", f);
+	} else {
+		fputs("\"pcnt-running\" : 100.00}\n", f);
+	}
+}
+
+/*
+ * The SMT sibling probe (pmu/plan.h: ONE_THREAD_ACTIVE and REF_XCLK in
+ * every group) whose counts decided the tree's formulas: the run sets
+ * SMT_SIBLING_ACTIVE from the sums over the runs of each measurement
+ * (app/count.c sibling_measured), the last one deciding, so the last step
+ * whose runs carry the probe. Written as perf writes an event counted over
+ * many windows: the totals, event-runtime their total time, and read back
+ * by `replay --perf-stat` (analysis/perf-smt.h). Nothing when no run
+ * probed; a warning and nothing when the model counted ONE_THREAD_ACTIVE
+ * itself (one name, two values) or the sums do not give the fraction the
+ * run decided with.
+ */
+static void sibling_lines(FILE *f, const struct bt_json *counted, const struct bt_json *steps,
+			  double tsc_hz, const char *source)
+{
+	static const char *const names[2] = { "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE",
+					      "CPU_CLK_UNHALTED.REF_XCLK" };
+	static const char *const keys[2] = { "one_thread_active", "ref_xclk" };
+	double sum[2] = { 0, 0 }, ticks = 0;
+	bool probed = false;
+
+	for (size_t s = steps ? steps->u.arr.n : 0; s-- > 0 && !probed;) {
+		const struct bt_json *log = bt_json_get(steps->u.arr.items[s], "run_log");
+		for (size_t k = 0; log && log->type == BT_JSON_ARRAY && k < log->u.arr.n; k++) {
+			const struct bt_json *r = log->u.arr.items[k];
+			double ota = num(bt_json_get(r, keys[0]), NAN), xclk = num(bt_json_get(r, keys[1]), NAN);
+			if (isnan(ota) || isnan(xclk))
+				continue;
+			probed = true;
+			sum[0] += ota;
+			sum[1] += xclk;
+			ticks += num(bt_json_get(r, "tsc"), 0);
+		}
+	}
+	if (!probed)
+		return;
+	const struct bt_json *events = bt_json_get(counted, "events");
+	double decided = num(bt_json_get(bt_json_get(counted, "constants"), "SMT_SIBLING_ACTIVE"), NAN);
+	double f_sums = sum[0] >= 0 && sum[1] >= 0 && sum[0] < 0x1p63 && sum[1] < 0x1p63 ?
+				bt_sibling_active((uint64_t)sum[0], (uint64_t)sum[1]) : NAN;
+	if (bt_json_get(events, names[0])) {
+		fprintf(stderr, "baretop-host: export: the SMT sibling probe's counts are left out: the "
+			"model counted %s itself (replay with --constant SMT_SIBLING_ACTIVE=%.17g)\n",
+			names[0], decided);
+		return;
+	}
+	if (!isnan(decided) && f_sums != decided) {
+		fprintf(stderr, "baretop-host: export: the SMT sibling probe's counts are left out: "
+			"their sums give %.17g, the run decided with SMT_SIBLING_ACTIVE=%.17g\n",
+			f_sums, decided);
+		return;
+	}
+	for (int k = 0; k < 2; k++)
+		count_line(f, names[k], sum[k], tsc_hz > 0 ? ticks * 1e9 / tsc_hz : ticks, source);
+}
+
 static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz, const char *source)
 {
 	const struct bt_json *events = bt_json_get(counted, "events");
@@ -307,21 +386,11 @@ static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz
 		const struct bt_json *e = events->u.obj.values[i];
 		double ticks = group_window(steps, num(bt_json_get(e, "group"), -1));
 		double runtime = tsc_hz > 0 ? ticks * 1e9 / tsc_hz : ticks;
-		fputs("{\"counter-value\" : \"", f);
-		fprintf(f, "%.6f", num(bt_json_get(e, "median"), 0));
-		fputs("\", \"unit\" : \"\", \"event\" : \"", f);
-		/* canonical names hold no quote or backslash, but be safe */
-		json_chars(f, events->u.obj.keys[i]);
-		fprintf(f, "\", \"event-runtime\" : %.0f, ", runtime);
-		if (*source) {
-			/* No counter ran: no share of time running to claim. */
-			fputs("\"provenance\" : \"", f);
-			json_chars(f, source);
-			fputs("\"}\n", f);
-		} else {
-			fputs("\"pcnt-running\" : 100.00}\n", f);
-		}
+		/* canonical names hold no quote or backslash, but json_chars
+		 * escapes them anyway */
+		count_line(f, events->u.obj.keys[i], num(bt_json_get(e, "median"), 0), runtime, source);
 	}
+	sibling_lines(f, counted, steps, tsc_hz, source);
 	const struct bt_json *rl = bt_json_get(counted, "retire_latency");
 	for (size_t i = 0; rl && rl->type == BT_JSON_OBJECT && i < rl->u.obj.n; i++) {
 		const struct bt_json *e;
