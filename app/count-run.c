@@ -760,6 +760,11 @@ static void decided_constants(const struct bt_tree_outcome *t, double *k)
  * and check, and the evaluator never puts it on the bottleneck path
  * (bt_result.exclude). Its number is still computed and shown, marked.
  */
+static bool is_validation_mark(const struct bt_untrust *u)
+{
+	return u->event[0] && (strcmp(u->verdict, "FAIL") == 0 || strcmp(u->verdict, "SKIP") == 0);
+}
+
 static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_outcome *t,
 				const double *constants)
 {
@@ -776,9 +781,14 @@ static bt_status mark_untrusted(const struct bt_count_ctx *c, struct bt_tree_out
 		const struct bt_untrust *pick = NULL;
 
 		/* marked again for each evaluation (the decided constants may
-		 * differ): what an earlier one marked goes first */
-		memset(&t->untrusted[i], 0, sizeof(t->untrusted[i]));
-		t->result->exclude[i] &= (uint8_t)~BT_EXCLUDE_UNTRUSTED;
+		 * differ): what an earlier one marked from validation goes
+		 * first; a violated rule's mark (RULE, CROSS) stays */
+		if (is_validation_mark(&t->untrusted[i])) {
+			memset(&t->untrusted[i], 0, sizeof(t->untrusted[i]));
+			t->result->exclude[i] &= (uint8_t)~BT_EXCLUDE_UNTRUSTED;
+		}
+		if (t->untrusted[i].event[0])
+			continue;
 		if (bt_model_node_value_events(c->model, i, constants, ev, &n) != BT_OK)
 			n = 0;
 		for (unsigned k = 0; k < n; k++) {

@@ -29,7 +29,7 @@ static void print_pages(const struct bt_kernel *k, const struct bt_kernel_state 
 		(unsigned long long)st->n, (unsigned long long)st->buf_bytes,
 		(unsigned long long)st->pages.smallest, (unsigned long long)st->pages.largest,
 		(unsigned long long)st->pages.pages);
-	for (int i = 0; i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++) {
+	for (int i = 0; k->paged && i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++) {
 		const char *name = k->paged[i].count.name;
 		int64_t v;
 		bool first = true;

@@ -10,8 +10,9 @@ const char *bt_fault_name(uint8_t vector)
 {
 	/* Every vector's name as a constant, not formatted into a buffer: the
 	 * PMU code that calls this also runs on other CPUs (MP services), so
-	 * one shared static buffer would not be safe. */
-	static const char *const numbered[256] = {
+	 * one shared static buffer would not be safe. Characters, not pointers:
+	 * 1.3 KB instead of 3.3 KB of baretop.efi. */
+	static const char numbered[256][sizeof("#255")] = {
 		BT_VEC10(),   BT_VEC10(1),  BT_VEC10(2),  BT_VEC10(3),  BT_VEC10(4),
 		BT_VEC10(5),  BT_VEC10(6),  BT_VEC10(7),  BT_VEC10(8),  BT_VEC10(9),
 		BT_VEC10(10), BT_VEC10(11), BT_VEC10(12), BT_VEC10(13), BT_VEC10(14),

@@ -79,7 +79,7 @@ const struct bt_kernel bt_kernel_branch_mix = {
 	.n_means = "iterations",
 	.n_default = 1000000, .n_quick = 10000, .n_min = 1, .n_max = UINT64_C(1) << 40,
 	.run = bt_kbody_branch_mix,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV, XOR + n x (JMP, CMP, JE, JNE, DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 3, 6 },
 		{ BT_KC_BRANCHES, 1, 4 },            /* JMP, JE, JNE, JNZ; RET */
@@ -91,8 +91,8 @@ const struct bt_kernel bt_kernel_branch_mix = {
 		{ BT_KC_NEAR_RETURNS, 1, 0 },
 		{ BT_KC_INDIRECT, 0, 0 },
 		{ BT_KC_LOADS, 2, 0 },               /* the MOV from the state, the RET */
-		{ BT_KC_STORES, 0, 0 },
-	},
+		{ BT_KC_STORES, 0, 0 }
+	),
 };
 
 const struct bt_kernel bt_kernel_call_ret = {
@@ -101,7 +101,7 @@ const struct bt_kernel bt_kernel_call_ret = {
 	.n_means = "iterations",
 	.n_default = 1000000, .n_quick = 10000, .n_min = 1, .n_max = UINT64_C(1) << 40,
 	.run = bt_kbody_call_ret,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV + n x (CALL, RET, DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 2, 4 },
 		{ BT_KC_BRANCHES, 1, 3 },
@@ -113,8 +113,8 @@ const struct bt_kernel bt_kernel_call_ret = {
 		{ BT_KC_NEAR_RETURNS, 1, 1 },
 		{ BT_KC_INDIRECT, 0, 0 },
 		{ BT_KC_LOADS, 2, 1 },               /* MOV, every RET reads its return address */
-		{ BT_KC_STORES, 0, 1 },              /* every CALL writes one */
-	},
+		{ BT_KC_STORES, 0, 1 }              /* every CALL writes one */
+	),
 };
 
 const struct bt_kernel bt_kernel_indirect = {
@@ -123,7 +123,7 @@ const struct bt_kernel bt_kernel_indirect = {
 	.n_means = "iterations",
 	.n_default = 1000000, .n_quick = 10000, .n_min = 1, .n_max = UINT64_C(1) << 40,
 	.run = bt_kbody_indirect,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV, MOV, MOV + n x (JMP *, CALL *, RET, DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 4, 5 },
 		{ BT_KC_BRANCHES, 1, 4 },
@@ -135,6 +135,6 @@ const struct bt_kernel bt_kernel_indirect = {
 		{ BT_KC_NEAR_RETURNS, 1, 1 },
 		{ BT_KC_INDIRECT, 0, 2 },
 		{ BT_KC_LOADS, 4, 1 },               /* 3 MOV, the RETs */
-		{ BT_KC_STORES, 0, 1 },
-	},
+		{ BT_KC_STORES, 0, 1 }
+	),
 };

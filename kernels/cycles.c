@@ -61,7 +61,7 @@ const struct bt_kernel bt_kernel_add_chain = {
 	.n_means = "iterations",
 	.n_default = 1000000, .n_quick = 10000, .n_min = 1, .n_max = UINT64_C(1) << 40,
 	.run = bt_kbody_add_chain,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV, XOR, MOV + n x (8 ADD, DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 4, 10 },
 		{ BT_KC_DEP_CHAIN, 0, 8 },
@@ -71,8 +71,8 @@ const struct bt_kernel bt_kernel_add_chain = {
 		{ BT_KC_INDIRECT, 0, 0 },
 		{ BT_KC_DIVIDES, 0, 0 },
 		{ BT_KC_LOADS, 2, 0 },
-		{ BT_KC_STORES, 0, 0 },
-	},
+		{ BT_KC_STORES, 0, 0 }
+	),
 };
 
 const struct bt_kernel bt_kernel_div_chain = {
@@ -81,7 +81,7 @@ const struct bt_kernel bt_kernel_div_chain = {
 	.n_means = "divides",
 	.n_default = 100000, .n_quick = 2000, .n_min = 1, .n_max = UINT64_C(1) << 40,
 	.run = bt_kbody_div_chain,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV, MOV, MOVABS, MOV + n x (XOR, DIV, OR, DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 5, 5 },
 		{ BT_KC_DIVIDES, 0, 1 },
@@ -90,6 +90,6 @@ const struct bt_kernel bt_kernel_div_chain = {
 		{ BT_KC_NEAR_RETURNS, 1, 0 },
 		{ BT_KC_INDIRECT, 0, 0 },
 		{ BT_KC_LOADS, 2, 0 },
-		{ BT_KC_STORES, 0, 0 },
-	},
+		{ BT_KC_STORES, 0, 0 }
+	),
 };

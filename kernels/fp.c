@@ -146,7 +146,7 @@ static bt_status need_avx512(struct bt_kernel_state *st, const struct bt_kernel_
 		.n_min = 1, .n_max = UINT64_C(1) << 40,                       \
 		.setup = setup_fn,                                            \
 		.run = body,                                                  \
-		.counts = { FP_COUNTS(__VA_ARGS__) },                         \
+		.counts = BT_KCOUNTS( FP_COUNTS(__VA_ARGS__) ),                         \
 	}
 
 FP_KERNEL(bt_kernel_fp_scalar_single, "fp-scalar-single", bt_kbody_fp_scalar_single, NULL,

@@ -22,7 +22,7 @@ bool bt_kernel_count_on(const struct bt_kernel *k, const char *name, uint64_t n,
 			return true;
 		}
 	}
-	for (int i = 0; pages && i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++) {
+	for (int i = 0; pages && k->paged && i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++) {
 		const struct bt_kcount_paged *p = &k->paged[i];
 
 		if (strcmp(p->count.name, name) == 0 && pages->smallest &&
@@ -41,7 +41,7 @@ bool bt_kernel_count(const struct bt_kernel *k, const char *name, uint64_t n, in
 
 bool bt_kernel_count_per_page(const struct bt_kernel *k, const char *name)
 {
-	for (int i = 0; i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++)
+	for (int i = 0; k->paged && i < BT_KERNEL_MAX_PAGED && k->paged[i].count.name; i++)
 		if (!name || strcmp(k->paged[i].count.name, name) == 0)
 			return true;
 	return false;

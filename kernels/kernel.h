@@ -136,11 +136,19 @@ struct bt_kernel {
 			   struct bt_diag *d);
 	bt_window_fn *run;          /* the measured body; arg = struct bt_kernel_state * */
 	void (*teardown)(struct bt_kernel_state *st);  /* NULL: nothing */
-	struct bt_kcount counts[BT_KERNEL_MAX_COUNTS]; /* ends at name == NULL */
-	/* Counts declared per page size of the buffer (ends at name == NULL);
-	 * a name is either here or in counts, never in both. */
-	struct bt_kcount_paged paged[BT_KERNEL_MAX_PAGED];
+	/* The declared counts, BT_KCOUNTS(...): at most BT_KERNEL_MAX_COUNTS
+	 * - 1, then the end marker (name == NULL) the macro adds. */
+	const struct bt_kcount *counts;
+	/* Counts declared per page size of the buffer, BT_KPAGED(...), or
+	 * NULL; a name is either here or in counts, never in both. */
+	const struct bt_kcount_paged *paged;
 };
+
+/* A kernel's counts and paged counts as arrays of their own length with an
+ * end marker, not fixed arrays in struct bt_kernel: 24 + 4 slots in each
+ * of 28 kernels would be 23 KB of baretop.efi, mostly zeros. */
+#define BT_KCOUNTS(...) ((const struct bt_kcount[]){ __VA_ARGS__, { NULL, 0, 0 } })
+#define BT_KPAGED(...) ((const struct bt_kcount_paged[]){ __VA_ARGS__, { { NULL, 0, 0 }, 0, 0 } })
 
 /* Every built-in kernel, in a stable order. */
 extern const struct bt_kernel *const bt_kernels[];

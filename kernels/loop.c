@@ -41,7 +41,7 @@ const struct bt_kernel bt_kernel_empty = {
 	.n_means = "unused",
 	.n_default = 1, .n_quick = 1, .n_min = 0, .n_max = UINT64_MAX,
 	.run = bt_kbody_empty,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		{ BT_KC_INSTRUCTIONS, 1, 0 },
 		{ BT_KC_BRANCHES, 1, 0 },
 		{ BT_KC_NEAR_RETURNS, 1, 0 },
@@ -49,8 +49,8 @@ const struct bt_kernel bt_kernel_empty = {
 		{ BT_KC_NEAR_CALLS, 0, 0 },
 		{ BT_KC_INDIRECT, 0, 0 },   /* RET is not counted as indirect */
 		{ BT_KC_LOADS, 1, 0 },      /* the RET reads its return address */
-		{ BT_KC_STORES, 0, 0 },
-	},
+		{ BT_KC_STORES, 0, 0 }
+	),
 };
 
 const struct bt_kernel bt_kernel_loop_dec_jnz = {
@@ -59,7 +59,7 @@ const struct bt_kernel bt_kernel_loop_dec_jnz = {
 	.n_means = "iterations",
 	.n_default = 1000000, .n_quick = 10000, .n_min = 1, .n_max = UINT64_C(1) << 40,
 	.run = bt_kbody_loop_dec_jnz,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV + n x (DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 2, 2 },
 		{ BT_KC_COND, 0, 1 },
@@ -71,6 +71,6 @@ const struct bt_kernel bt_kernel_loop_dec_jnz = {
 		{ BT_KC_INDIRECT, 0, 0 },
 		{ BT_KC_BRANCHES, 1, 1 },   /* the JNZs and the RET */
 		{ BT_KC_LOADS, 2, 0 },      /* the MOV from the state, the RET */
-		{ BT_KC_STORES, 0, 0 },
-	},
+		{ BT_KC_STORES, 0, 0 }
+	),
 };

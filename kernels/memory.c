@@ -151,13 +151,13 @@ const struct bt_kernel bt_kernel_load_stride = {
 	.setup = setup_lines,
 	.run = bt_kbody_load_stride,
 	.teardown = bt_kernel_free_buf,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV, MOV + n x (MOV load, ADD, DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 3, 4 },
 		{ BT_KC_LOADS, 3, 1 },
 		{ BT_KC_STORES, 0, 0 },
-		LOOP_BRANCHES,
-	},
+		LOOP_BRANCHES
+	),
 };
 
 const struct bt_kernel bt_kernel_store_stride = {
@@ -168,13 +168,13 @@ const struct bt_kernel bt_kernel_store_stride = {
 	.setup = setup_lines,
 	.run = bt_kbody_store_stride,
 	.teardown = bt_kernel_free_buf,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV, MOV + n x (MOV store, ADD, DEC, JNZ) + RET */
 		{ BT_KC_INSTRUCTIONS, 3, 4 },
 		{ BT_KC_LOADS, 3, 0 },
 		{ BT_KC_STORES, 0, 1 },
-		LOOP_BRANCHES,
-	},
+		LOOP_BRANCHES
+	),
 };
 
 #define WALK_COUNTS                                                      \
@@ -192,10 +192,10 @@ const struct bt_kernel bt_kernel_l1d_miss = {
 	.setup = setup_l1d,
 	.run = bt_kbody_l1d_miss,
 	.teardown = bt_kernel_free_buf,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		WALK_COUNTS,
-		{ BT_KC_LINE_LOADS, 0, 1 },
-	},
+		{ BT_KC_LINE_LOADS, 0, 1 }
+	),
 };
 
 const struct bt_kernel bt_kernel_dtlb_walk = {
@@ -206,15 +206,15 @@ const struct bt_kernel bt_kernel_dtlb_walk = {
 	.setup = setup_dtlb,
 	.run = bt_kbody_dtlb_walk,
 	.teardown = bt_kernel_free_buf,
-	.counts = {
-		WALK_COUNTS,
-	},
+	.counts = BT_KCOUNTS(
+		WALK_COUNTS
+	),
 	/* Per page size of the buffer (see the top of this file): on 4 KiB
 	 * pages every load; on 2 MiB / 1 GiB pages none after the first touch
 	 * of each of the <= 9 pages (a spec states a range for TLB misses
 	 * anyway: they are the CPU's). */
-	.paged = {
+	.paged = BT_KPAGED(
 		{ { BT_KC_PAGE_LOADS, 0, 1 }, BT_PAGE_4K, BT_PAGE_4K },
-		{ { BT_KC_PAGE_LOADS, 0, 0 }, BT_PAGE_2M, BT_PAGE_1G },
-	},
+		{ { BT_KC_PAGE_LOADS, 0, 0 }, BT_PAGE_2M, BT_PAGE_1G }
+	),
 };

@@ -85,12 +85,12 @@ const struct bt_kernel bt_kernel_branch_fixed = {
 	.setup = setup_fixed,
 	.run = bt_kbody_branch_fixed,
 	.teardown = bt_kernel_free_buf,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		DIR_COUNTS,
 		{ BT_KC_COND_TAKEN, -1, 1 },         /* the JNZs */
 		{ BT_KC_COND_NOT_TAKEN, 1, 1 },      /* every JZ, the last JNZ */
-		{ BT_KC_RANDOM_COND, 0, 0 },
-	},
+		{ BT_KC_RANDOM_COND, 0, 0 }
+	),
 };
 
 /* Taken/not-taken are not declared: they depend on the generator's bits
@@ -103,8 +103,8 @@ const struct bt_kernel bt_kernel_branch_random = {
 	.setup = setup_random,
 	.run = bt_kbody_branch_random,
 	.teardown = bt_kernel_free_buf,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		DIR_COUNTS,
-		{ BT_KC_RANDOM_COND, 0, 1 },
-	},
+		{ BT_KC_RANDOM_COND, 0, 1 }
+	),
 };

@@ -34,7 +34,7 @@ const struct bt_kernel bt_kernel_nop_sled = {
 	.n_means = "NOPs",
 	.n_default = SLED_NOPS, .n_quick = 1000, .n_min = 0, .n_max = SLED_NOPS,
 	.run = bt_kbody_nop_sled,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV, LEA, SUB, JMP *reg, n x NOP, RET */
 		{ BT_KC_INSTRUCTIONS, 5, 1 },
 		{ BT_KC_BRANCHES, 2, 0 },
@@ -44,6 +44,6 @@ const struct bt_kernel bt_kernel_nop_sled = {
 		{ BT_KC_COND, 0, 0 },
 		{ BT_KC_JMP_DIRECT, 0, 0 },
 		{ BT_KC_LOADS, 2, 0 },      /* the MOV from the state, the RET */
-		{ BT_KC_STORES, 0, 0 },
-	},
+		{ BT_KC_STORES, 0, 0 }
+	),
 };

@@ -72,7 +72,7 @@ const struct bt_kernel bt_kernel_rep_movsb = {
 	.setup = setup_movsb,
 	.run = bt_kbody_rep_movsb,
 	.teardown = bt_kernel_free_buf,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* 3 MOV + REP MOVSB + RET */
 		{ BT_KC_INSTRUCTIONS, 5, 0 },
 		{ BT_KC_REP_INSTRUCTIONS, 1, 0 },
@@ -81,8 +81,8 @@ const struct bt_kernel bt_kernel_rep_movsb = {
 		{ BT_KC_COND, 0, 0 },
 		{ BT_KC_NEAR_RETURNS, 1, 0 },
 		{ BT_KC_NEAR_CALLS, 0, 0 },
-		{ BT_KC_INDIRECT, 0, 0 },
-	},
+		{ BT_KC_INDIRECT, 0, 0 }
+	),
 };
 
 const struct bt_kernel bt_kernel_rep_stosb = {
@@ -93,7 +93,7 @@ const struct bt_kernel bt_kernel_rep_stosb = {
 	.setup = setup_stosb,
 	.run = bt_kbody_rep_stosb,
 	.teardown = bt_kernel_free_buf,
-	.counts = {
+	.counts = BT_KCOUNTS(
 		/* MOV, XOR, MOV, REP STOSB, RET */
 		{ BT_KC_INSTRUCTIONS, 5, 0 },
 		{ BT_KC_REP_INSTRUCTIONS, 1, 0 },
@@ -102,6 +102,6 @@ const struct bt_kernel bt_kernel_rep_stosb = {
 		{ BT_KC_COND, 0, 0 },
 		{ BT_KC_NEAR_RETURNS, 1, 0 },
 		{ BT_KC_NEAR_CALLS, 0, 0 },
-		{ BT_KC_INDIRECT, 0, 0 },
-	},
+		{ BT_KC_INDIRECT, 0, 0 }
+	),
 };

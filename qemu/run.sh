@@ -9,7 +9,7 @@
 #               [--readonly] [--fill-esp] [--esp-mib N] [--add FILE=ESP/PATH]...
 #               [--keep-esp] [--show] [--full-size] [--vars FILE]
 #               [--secure-boot] [--until REGEX] [--until-n N] [--reboot]
-#               [--qemu-arg ARG]... [--trace-boots]
+#               [--qemu-arg ARG]... [--trace-boots] [--firmware DIR]
 # Defaults: --efi build/baretop.efi, --cpu QEMU's own (qemu64), --smp 2,
 # --mem 512, --timeout 120, --esp-mib 64.
 #
@@ -49,6 +49,9 @@
 # serial console (serial.log; qemu.err stays empty), so each trace line
 # falls between the console bytes written before and after it
 # (tests/suite/lib/boot_series.py counts boots, resets and erases from them).
+# --firmware DIR boots another build of OVMF instead of Debian's: DIR holds
+# OVMF.fd (for -bios) and OVMF_CODE.fd / OVMF_VARS.fd (for --vars), as
+# tools/build-ovmf.sh leaves them (not with --secure-boot).
 #
 # Exit status: baretop's own (0 when it powered off cleanly; (rc-1)/2 when it
 # reported a failure through isa-debug-exit), 124 on timeout, 125 when QEMU
@@ -77,8 +80,9 @@ until_re=""
 reboot=0
 until_n=1
 trace_boots=0
+firmware=""
 
-usage() { sed -n '3,55p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,58p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -104,14 +108,24 @@ while [ $# -gt 0 ]; do
     --until-n) until_n=$2; shift 2 ;;
     --reboot) reboot=1; shift ;;
     --trace-boots) trace_boots=1; shift ;;
+    --firmware) firmware=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "qemu/run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
 done
 
 ovmf=""
+code=/usr/share/OVMF/OVMF_CODE_4M.fd
+vars_template=/usr/share/OVMF/OVMF_VARS_4M.fd
+if [ -n "$firmware" ]; then
+  [ "$secure_boot" = 0 ] || { echo "qemu/run.sh: --firmware with --secure-boot" >&2; exit 2; }
+  ovmf=$firmware/OVMF.fd code=$firmware/OVMF_CODE.fd vars_template=$firmware/OVMF_VARS.fd
+  for f in "$ovmf" "$code" "$vars_template"; do
+    [ -f "$f" ] || { echo "qemu/run.sh: $f not found (tools/build-ovmf.sh)" >&2; exit 125; }
+  done
+fi
 for f in /usr/share/ovmf/OVMF.fd /usr/share/OVMF/OVMF.fd /usr/share/qemu/OVMF.fd; do
-  [ -f "$f" ] && { ovmf=$f; break; }
+  [ -z "$ovmf" ] && [ -f "$f" ] && { ovmf=$f; break; }
 done
 [ -n "$ovmf" ] || { echo "qemu/run.sh: OVMF.fd not found (apt-get install ovmf)" >&2; exit 125; }
 [ -f "$efi" ] || { echo "qemu/run.sh: $efi not found (run make)" >&2; exit 125; }
@@ -161,9 +175,8 @@ drive="if=virtio,format=raw,file=$img"
 [ "$readonly_esp" = 1 ] && drive="$drive,readonly=on"
 fw=(-bios "$ovmf")
 if [ -n "$vars_file" ] && [ "$secure_boot" = 0 ]; then
-  code=/usr/share/OVMF/OVMF_CODE_4M.fd
   [ -f "$code" ] || { echo "qemu/run.sh: $code not found (apt-get install ovmf)" >&2; exit 125; }
-  [ -f "$vars_file" ] || cp /usr/share/OVMF/OVMF_VARS_4M.fd "$vars_file"
+  [ -f "$vars_file" ] || cp "$vars_template" "$vars_file"
   # Two flash chips instead of -bios: the code read-only, the variables writable.
   fw=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
       -drive "if=pflash,format=raw,unit=1,file=$vars_file")

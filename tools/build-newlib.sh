@@ -15,8 +15,14 @@ tarball=/usr/src/newlib/newlib-3.3.0.tar.xz
 cache_root=${BARETOP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/baretop}
 
 # Flags for a position-independent, red-zone-free libc that runs in UEFI
-# boot services (see ../shared/DESIGN.md, "Toolchain facts").
-target_cflags="-O2 -fpic -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables"
+# boot services (see ../shared/DESIGN.md, "Toolchain facts"). For size
+# (baretop.efi's budget, tests/suite/11-efi-size.sh): -Os (41 KB less than
+# -O2: printf, scanf and dtoa are large and cold; memcpy and memset are
+# newlib's x86-64 assembly either way) and -ffunction-sections, so the
+# EFI link's --gc-sections drops the functions of a linked object nothing
+# calls (10 KB). Not -fdata-sections: gnu-efi's linker script places no
+# .bss.* section (the Makefile says why).
+target_cflags="-Os -ffunction-sections -fpic -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables"
 configure_flags=(
   --target=x86_64-elf --disable-multilib
   --disable-newlib-supplied-syscalls      # efi/syscalls.c provides them

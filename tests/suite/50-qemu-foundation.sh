@@ -77,11 +77,13 @@ start then-boot 0 --cpu Skylake-Client --no-unattended --timeout 60 \
 # --- the binary -------------------------------------------------------------
 check "file(1) reports a PE32+ EFI application for x86-64" \
   "file $efi | grep -q 'PE32+ executable (EFI application) x86-64'"
-# The linker map names the archive each object came from: printf and malloc
-# must come from the newlib libc.a built by tools/build-newlib.sh.
+# The linker map names the archive each object came from: the formatter
+# and malloc must come from the newlib libc.a built by
+# tools/build-newlib.sh (printf and fprintf format with its vsnprintf:
+# efi/stdio.c).
 newlib=$(bash tools/build-newlib.sh --dir)
-check "printf is newlib's (vfprintf from $newlib/lib/libc.a)" \
-  "grep -qF '$newlib/lib/libc.a(lib_a-vfprintf.o)' build/efi/baretop.map"
+check "printf formats with newlib's (svfprintf from $newlib/lib/libc.a)" \
+  "grep -qF '$newlib/lib/libc.a(lib_a-svfprintf.o)' build/efi/baretop.map"
 check "malloc is newlib's (mallocr from libc.a)" \
   "grep -qF '$newlib/lib/libc.a(lib_a-mallocr.o)' build/efi/baretop.map"
 check "no glibc in the image" "! grep -q GLIBC $efi"

@@ -52,7 +52,9 @@ b = bytearray(img); ch = struct.unpack_from('<I', b, sec['.text'] + 36)[0]
 struct.pack_into('<I', b, sec['.text'] + 36, ch | 0x80000000); save('plant-wx-text', b)
 b = bytearray(img); struct.pack_into('<H', b, opt + 70, struct.unpack_from('<H', b, opt + 70)[0] & ~0x100)
 save('plant-no-nx', b)
-b = bytearray(img); rptr = struct.unpack_from('<I', b, sec['.rela'] + 20)[0]
+# the first relocation's target moved into .text: the first entry of the
+# packed .relr (an offset), or of .rela in an image linked without RELR
+b = bytearray(img); rptr = struct.unpack_from('<I', b, sec['.relr' if '.relr' in sec else '.rela'] + 20)[0]
 text_va = struct.unpack_from('<I', b, sec['.text'] + 12)[0]
 struct.pack_into('<Q', b, rptr, text_va + 16); save('plant-reloc-into-text', b)
 b = bytearray(img); struct.pack_into('<I', b, opt + 64, struct.unpack_from('<I', b, opt + 64)[0] ^ 1)

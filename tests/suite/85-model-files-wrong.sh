@@ -84,12 +84,13 @@ rl '"MEAN": 1e300'; expect 2 'MEM_LOAD_RETIRED.L3_HIT "MEAN" is 1e300: a number 
 rl '"MEAN": 5, "MIN": -7, "MAX": -1e999'; expect 2 'rl.json:1:57: MEM_LOAD_RETIRED.L3_HIT "MIN" is -7' lnl
 rl '"MEAN": 5, "MIN": "abc"'; expect 2 'MEM_LOAD_RETIRED.L3_HIT "MIN": not a number of cycles' lnl
 rl '"MEAN": 5, "MIN": 9, "MAX": 100'; expect 2 'rl.json:1:38: MEM_LOAD_RETIRED.L3_HIT: MIN 9, MEAN 5, MAX 100: MIN <= MEAN <= MAX expected' lnl
+# LNL-LNC: every one of its 27 inputs has a published mean (pmu-tools lnl-retlat.json, metrics/gen/rl-pmu-tools.c)
 echo '{"Data": {"MEM_LOAD_RETIRED.L3HIT": {"MIN": 1, "MAX": 100, "MEAN": 40}}}' >"$work/rl.json"
-expect 2 "rl.json:1:37: MEM_LOAD_RETIRED.L3HIT is not a retire-latency input of model LNL-LNC (27 inputs, 0 published); did you mean 'MEM_LOAD_RETIRED.L3_HIT'?" lnl
+expect 2 "rl.json:1:37: MEM_LOAD_RETIRED.L3HIT is not a retire-latency input of model LNL-LNC (27 inputs, 27 published); did you mean 'MEM_LOAD_RETIRED.L3_HIT'?" lnl
 # replay reads the same file (with ../shared's LNL vectors)
 vec=$(ls ../shared/testdata/tma/LNL-LNC/*.json 2>/dev/null | head -1)
 if [ -n "$vec" ]; then
-  expect 2 "is not a retire-latency input of model LNL-LNC (27 inputs, 0 published); did you mean 'MEM_LOAD_RETIRED.L3_HIT'?" \
+  expect 2 "is not a retire-latency input of model LNL-LNC (27 inputs, 27 published); did you mean 'MEM_LOAD_RETIRED.L3_HIT'?" \
     "$bin" replay "$vec" --retire-latency-file "$work/rl.json"
 else
   echo "ok   replay --retire-latency-file case skipped: no ../shared LNL vectors"

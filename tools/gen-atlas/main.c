@@ -20,7 +20,7 @@
 
 /*
  * The parts whose lists are built in, by model id, in the order they were
- * chosen: the budget (baretop.efi <= 1 MiB, tests/suite/11-efi-size.sh,
+ * chosen: the budget (baretop.efi <= 960 KiB, tests/suite/11-efi-size.sh,
  * with room left for code) decides where the list stops. Other parts'
  * lists are read with --events-file.
  */

@@ -77,7 +77,7 @@ static int declare(const struct bt_kernel_cpu *cpu)
 		}
 		/* Counts declared per page size (TLB misses: no emulator
 		 * counts them) are listed with their page range. */
-		for (int c = 0; c < BT_KERNEL_MAX_PAGED && k->paged[c].count.name; c++) {
+		for (int c = 0; k->paged && c < BT_KERNEL_MAX_PAGED && k->paged[c].count.name; c++) {
 			const struct bt_kcount_paged *p = &k->paged[c];
 
 			printf("count-pages %s %s %llu %llu %lld %lld\n", k->name, p->count.name,

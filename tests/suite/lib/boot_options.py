@@ -9,9 +9,13 @@ from baretop's parser.
   boot_options.py FILE list          one line per BootOrder entry:
                                      NUMBER ATTRIBUTES OPTIONAL-HEX DESCRIPTION
   boot_options.py FILE order N,N,..  writes BootOrder
-  boot_options.py FILE add N DESC PATH-KIND
+  boot_options.py FILE add N DESC PATH-KIND [OPTIONS]
                                      writes Boot<N> (ACTIVE), PATH-KIND:
-                                     file:\\PATH (a file path alone)
+                                     file:\\PATH (a file path alone); OPTIONS:
+                                     its OptionalData, a UTF-16LE string with
+                                     its NUL (as `efibootmgr -u` writes a
+                                     Linux command line: the EFI stub reads
+                                     LoadOptions as UCS-2)
 """
 import struct, sys
 sys.path.insert(0, __file__.rsplit('/', 1)[0])
@@ -62,7 +66,9 @@ def main():
             raise SystemExit('boot_options.py: PATH-KIND file:\\PATH only')
         dp = fnode(kind[5:]) + END
         d = (desc + '\0').encode('utf-16-le')
-        blob = o.set_variable(blob, 'Boot%04X' % n, GVAR, 7, struct.pack('<IH', 1, len(dp)) + d + dp)
+        opt = (sys.argv[6] + '\0').encode('utf-16-le') if len(sys.argv) > 6 else b''
+        blob = o.set_variable(blob, 'Boot%04X' % n, GVAR, 7,
+                              struct.pack('<IH', 1, len(dp)) + d + dp + opt)
     else:
         raise SystemExit('boot_options.py: list, order or add')
     open(path, 'wb').write(blob)

@@ -16,10 +16,14 @@ writable and executable):
   * no section is both IMAGE_SCN_MEM_WRITE and IMAGE_SCN_MEM_EXECUTE, and
     the entry point lies in an executable section that is not writable;
   * relocations are not stripped (shim refuses such images);
-  * every R_X86_64_RELATIVE target of the image's .rela section lies in a
-    writable section: gnu-efi's crt0 applies them itself (_relocate) after
-    the firmware mapped the sections, so one in a read-only section would
-    fault where the firmware enforces the attributes;
+  * every R_X86_64_RELATIVE target of the image's .rela section, and every
+    target of its packed .relr section (ELF RELR, as `ld -z
+    pack-relative-relocs` writes it: an even word is the offset of a
+    target, an odd word a bitmap whose bit i covers the word i-1 after the
+    last one, moving on by 63 words), lies in a writable section: the
+    image's crt0 applies them itself (_relocate) after the firmware mapped
+    the sections, so one in a read-only section would fault where the
+    firmware enforces the attributes;
   * the CheckSum is the PE/COFF sum of the file.
 
 One line per image, ok or FAIL with every finding; exit status 1 on any.
@@ -85,20 +89,37 @@ def findings(img):
                 return x
         return None
     rela = [x for x in secs if x[0] == '.rela']
-    n_rel = 0
+    targets = []
     for name, va, size, ch, rptr, rsize in rela:
         for off in range(rptr, rptr + rsize - 23, 24):
             r_offset, r_info, _ = struct.unpack_from('<QQq', img, off)
             if r_offset == 0 and r_info == 0:
                 continue  # padding after the table
-            n_rel += 1
             if r_info & 0xffffffff != R_X86_64_RELATIVE:
                 bad.append(f'.rela entry at {r_offset:#x} of type {r_info & 0xffffffff}, not RELATIVE')
                 continue
-            t = section_of(r_offset)
-            if t is None or not t[3] & SCN_WRITE:
-                bad.append(f'relocation target {r_offset:#x} in '
-                           f'{t[0] if t else "no section"}, which is not writable')
+            targets.append(r_offset)
+    for name, va, size, ch, rptr, rsize in [x for x in secs if x[0] == '.relr']:
+        where = None
+        for off in range(rptr, rptr + rsize - 7, 8):
+            (entry,) = struct.unpack_from('<Q', img, off)
+            if entry & 1 == 0:
+                if entry == 0 and where is not None:
+                    continue  # padding after the table
+                targets.append(entry)
+                where = entry + 8
+            elif where is None:
+                bad.append('.relr bitmap before any offset')
+                break
+            else:
+                targets += [where + 8 * (i - 1) for i in range(1, 64) if entry >> i & 1]
+                where += 63 * 8
+    n_rel = len(targets)
+    for r_offset in targets:
+        t = section_of(r_offset)
+        if t is None or not t[3] & SCN_WRITE:
+            bad.append(f'relocation target {r_offset:#x} in '
+                       f'{t[0] if t else "no section"}, which is not writable')
     if checksum(img, opt + 64) != csum:
         bad.append(f'CheckSum {csum:#x} is not the PE/COFF sum {checksum(img, opt + 64):#x}')
     return bad, dict(dll=dll, salign=salign, sections=len(secs), relocations=n_rel,

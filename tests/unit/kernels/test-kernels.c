@@ -72,7 +72,7 @@ TEST(table_is_well_formed)
 			for (int e = c + 1; e < nc; e++)
 				CHECK_MSG(strcmp(k->counts[c].name, k->counts[e].name) != 0,
 					  "%s declares %s twice", k->name, k->counts[c].name);
-			for (int e = 0; e < BT_KERNEL_MAX_PAGED && k->paged[e].count.name; e++)
+			for (int e = 0; k->paged && e < BT_KERNEL_MAX_PAGED && k->paged[e].count.name; e++)
 				CHECK_MSG(strcmp(k->counts[c].name, k->paged[e].count.name) != 0,
 					  "%s declares %s with and without a page size", k->name,
 					  k->counts[c].name);
@@ -88,7 +88,7 @@ TEST(per_page_counts_are_well_formed)
 		const struct bt_kernel *k = bt_kernels[i];
 		int np = 0;
 
-		while (np < BT_KERNEL_MAX_PAGED && k->paged[np].count.name)
+		while (k->paged && np < BT_KERNEL_MAX_PAGED && k->paged[np].count.name)
 			np++;
 		CHECK_MSG(np < BT_KERNEL_MAX_PAGED, "%s: no end marker", k->name);
 		for (int c = 0; c < np; c++) {
