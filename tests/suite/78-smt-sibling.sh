@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~3s
+# tier: host ~1s
 # The SMT sibling measured, not assumed, on the SIMULATED PMU of Haswell and
 # Skylake-SP (SMT on, 4 general counters): every group carries
 # ONE_THREAD_ACTIVE, REF_XCLK is derived from fixed counter 2 (REF_TSC) at
