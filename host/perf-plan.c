@@ -12,6 +12,7 @@
 #include "metrics/select.h"
 #include "pmu/event-encode.h"
 #include "pmu/msr.h"
+#include "pmu/sibling.h"
 
 #define container_of_filter(f) \
 	((const struct bt_perf_target *)((const char *)(f) - offsetof(struct bt_perf_target, filter)))
@@ -384,8 +385,10 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 				 strcmp(t->pmu->pmu_name, "ivybridge") == 0) &&
 				(k->smt_active == 1 || (k->smt_active < 0 && ci->threads_per_core > 1));
 		/* A group with a D0H-D3H event has two general counters there:
-		 * the event alone takes one, the SMT sibling probe two more. */
-		if (t->excl_alone)
+		 * the event alone takes one, the SMT sibling probe the other
+		 * (ONE_THREAD_ACTIVE; REF_XCLK from fixed counter 2), or two
+		 * more where it also counts REF_XCLK (no fixed counter 2). */
+		if (t->excl_alone && !(t->caps.fixed_mask & (1u << 2)))
 			t->caps.sibling_probe_off = "the HT erratum workaround leaves a group with a "
 						    "D0H-D3H event two general counters";
 	} else {
@@ -511,6 +514,12 @@ bt_status bt_perf_plan_model(const struct bt_perf_target *t, const char *model_i
 		ret->events[i] = bt_model_event(ret->model, idx[i]);
 		if (bt_event_fixed_to_gp(ret->events[i], &t->caps, &ret->twin[i]))
 			ret->events[i] = &ret->twin[i];
+	}
+	/* and REF_XCLK where a run's step would count it to check the ratio
+	 * it derives it at (pmu/sibling.h) */
+	if (t->caps.sibling_probe) {
+		struct bt_plan_opts po = { .smt_off = !smt };
+		ret->n = bt_sibling_add_check(ret->events, ret->n, &t->caps, &po, &ret->scratch);
 	}
 	return bt_perf_plan_events(t, ret->events, ret->n, !smt, ret->tmp, ret->planned,
 				   &ret->scratch, &ret->plan, d);
