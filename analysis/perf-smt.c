@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/event.h"
-#include "pmu/measure.h"
+#include "pmu/sibling.h"
 
 static bool same_name(const char *a, const char *b)
 {
@@ -54,9 +54,9 @@ double bt_perf_sibling_active(const struct bt_perf_stat *f, const struct bt_perf
 		*ret_ota = v[0];
 	if (ret_xclk)
 		*ret_xclk = v[1];
-	if (isnan(v[0]) || isnan(v[1]) || v[0] < 0 || v[1] < 0 || v[0] > 0x1p63 || v[1] > 0x1p63)
+	if (isnan(v[0]) || isnan(v[1]) || v[0] < 0 || v[1] < 0)
 		return NAN;
-	return bt_sibling_active((uint64_t)v[0], (uint64_t)v[1]);
+	return bt_sibling_fraction(v[0], v[1]);
 }
 
 int bt_perf_smt_inferred(const struct bt_counts *c, char *why, size_t len)

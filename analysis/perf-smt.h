@@ -17,12 +17,14 @@
  * The SMT sibling a file measured: counted rows of
  * CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and CPU_CLK_UNHALTED.REF_XCLK (names
  * in either case, or their encodings 3CH/02H and 3CH/01H without a
- * modifier), the two every group of a baretop run counts (pmu/plan.h
- * sibling probe; `export --perf-json` writes them) and perf's per-thread
- * SMT formulas read (tma_info_core_core_clks). Rows of the interval *only
- * (NULL: every row). Returns the fraction of this thread's unhalted time
- * the sibling was active (pmu/measure.h bt_sibling_active), NaN when
- * either row is absent or not counted or REF_XCLK is 0; the counts in
+ * modifier), the two a baretop run's SMT sibling probe measures
+ * (pmu/sibling.h: ONE_THREAD_ACTIVE counted in every group, REF_XCLK
+ * mostly derived from fixed counter 2; `export --perf-json` writes their
+ * totals) and perf's per-thread SMT formulas read
+ * (tma_info_core_core_clks). Rows of the interval *only (NULL: every row).
+ * Returns the fraction of this thread's unhalted time the sibling was
+ * active (pmu/sibling.h bt_sibling_fraction, as a run computes it), NaN
+ * when either row is absent or not counted or REF_XCLK is 0; the counts in
  * *ret_ota and *ret_xclk (may be NULL).
  */
 double bt_perf_sibling_active(const struct bt_perf_stat *f, const struct bt_perf_match *pm,

@@ -34,18 +34,24 @@ done
 
 # perf JSON: keys and one line per event, then the round trip. SMT is on
 # in the simulated Skylake's CPUID, so every group also counted the SMT
-# sibling probe (ONE_THREAD_ACTIVE, REF_XCLK), whose counts decided the
-# formulas: the export writes them as two more lines (their totals over the
-# last step's runs, as perf writes an event counted over many windows) and
-# replay decides from them, not from the AnyThread events the run counted
-# for the SMT branches. Both ways: the sibling idle (per-thread branches)
-# and busy 80 % of the time (SMT branches). The constants are the run's but
-# SMT_SIBLING_ACTIVE, which the file must carry.
+# sibling probe (ONE_THREAD_ACTIVE; REF_XCLK derived from fixed counter 2,
+# REF_TSC, at the ratio the part enumerates: CPUID.15H EBX/EAX of the
+# Core i7-8700K (06_9EH, a Skylake core with SMT) whose dump the preset
+# answers as, read here from ../shared/reference/cpuid), whose counts decided the formulas: the export
+# writes them as two more lines (their totals over every run, as perf
+# writes an event counted over many windows; REF_XCLK's provenance says it
+# was derived) and replay decides from them, not from the AnyThread events
+# the run counted for the SMT branches. Both ways: the sibling idle
+# (per-thread branches) and busy 80 % of the time (SMT branches). The
+# constants are the run's but SMT_SIBLING_ACTIVE, which the file must
+# carry.
+skl_cpuid=${BT_SHARED_REFERENCE:-../shared/reference}/cpuid/GenuineIntel00906EA_Coffeelake_CPUID.cpuid
+[ -r "$skl_cpuid" ] || { echo "FAIL no $skl_cpuid (the CPUID the skl preset answers)"; exit 1; }
 "$bin" run --sim=skl --quick -w multiply1 --sim-sibling-active 0.8 --results-dir "$work/skl8" -q \
   >/dev/null 2>&1 || { echo "FAIL skl run with a busy sibling"; exit 1; }
 round_trip() { # RESULTS TAG
   "$bin" export "$1" --perf-json "$work/p$2.json" || { echo "FAIL export --perf-json ($2)"; fail=1; return; }
-  python3 - "$1" "$work/p$2.json" "$2" <<'PY' || { fail=1; return; }
+  python3 - "$1" "$work/p$2.json" "$2" "$skl_cpuid" <<'PY' || { fail=1; return; }
 import json, sys
 doc = json.load(open(sys.argv[1]))
 events = doc["run"]["workloads"][0]["counted"]["events"]
@@ -76,22 +82,35 @@ if bad or vals != want or wrong_time or hz != 3000000000:
     print(f"FAIL perf json ({sys.argv[3]}): {len(bad)} bad lines, values equal: {vals == want}, "
           f"runtime not the simulated time: {wrong_time[:3]}, clock {hz}")
     sys.exit(1)
-# The probe: the last step whose runs carry it; its sums, and the fraction
-# the run decided with (1 - ONE_THREAD_ACTIVE / REF_XCLK).
-runs = [r for st in counted["steps"] if any("ref_xclk" in r for r in st["run_log"])
-        for r in [st["run_log"]]][-1]
-ota, xclk = sum(r["one_thread_active"] for r in runs), sum(r["ref_xclk"] for r in runs)
+# The probe from the raw run log: ONE_THREAD_ACTIVE of every run; REF_XCLK
+# the runs' fixed counter 2 over the part's TSC-to-crystal ratio (the runs
+# that counted REF_XCLK too only check the ratio); the fraction the run
+# decided with is 1 - ONE_THREAD_ACTIVE / REF_XCLK, at least 0 (an idle
+# sibling's ONE_THREAD_ACTIVE can pass the derived REF_XCLK by the ticks
+# the windows' edges cut).
+leaf = [l.split() for l in open(sys.argv[4]) if l.startswith("00000015.00 ")][0]
+ratio = int(leaf[2], 16) / int(leaf[1], 16)
+runs = [r for st in counted["steps"] for r in st["run_log"] if "one_thread_active" in r]
+checked = [r for r in runs if "ref_xclk" in r]
+ota = sum(r["one_thread_active"] for r in runs)
+xclk = sum(r["ref_tsc"] for r in runs) / ratio
 got = {k: float(l["counter-value"]) for k, l in probe.items()}
-frac = 1 - ota / xclk
-if got != {probe_names[0]: ota, probe_names[1]: xclk} or \
+frac = max(0.0, 1 - ota / xclk)
+x = probe.get(probe_names[1], {}).get("provenance", "")
+if not runs or any("ref_tsc" not in r for r in runs) or not checked or \
+        abs(sum(r["ref_tsc"] for r in checked) / sum(r["ref_xclk"] for r in checked) / ratio - 1) > 0.01 or \
+        got.get(probe_names[0]) != ota or not abs(got.get(probe_names[1], 0) / xclk - 1) <= 1e-12 or \
         abs(frac - counted["constants"]["SMT_SIBLING_ACTIVE"]) > 1e-12 or \
+        "REF_XCLK derived, not counted" not in x or f"{ratio:g} TSC ticks per tick" not in x or \
         any(abs(l["event-runtime"] - sum(r["tsc"] for r in runs) * 1e9 / hz) > 1 for l in probe.values()):
-    print(f"FAIL perf json ({sys.argv[3]}): sibling probe lines {got}, want {ota} / {xclk} "
-          f"(sibling {frac:.4f}, the run's {counted['constants']['SMT_SIBLING_ACTIVE']:.4f})")
+    print(f"FAIL perf json ({sys.argv[3]}): sibling probe lines {got}, want {ota} / {xclk} at "
+          f"{ratio:g} TSC ticks per REF_XCLK tick (sibling {frac:.4f}, the run's "
+          f"{counted['constants']['SMT_SIBLING_ACTIVE']:.4f}); REF_XCLK's provenance: {x!r}")
     sys.exit(1)
 print(f"ok   perf json ({sys.argv[3]}): {len(lines)} lines, one per counted event, perf's keys with "
       f"provenance SIMULATED instead of pcnt-running, event-runtime the simulated time at {hz / 1e9:g} "
-      f"GHz; the SMT sibling probe's 2 lines: active {100 * frac:.1f} %, as the run decided")
+      f"GHz; the SMT sibling probe's 2 lines: active {100 * frac:.1f} %, as the run decided, REF_XCLK "
+      f"derived from fixed counter 2 at {ratio:g} (CPUID.15H), {len(checked)} run(s) counting it agree")
 PY
   consts=$(python3 -c '
 import json, sys

@@ -45,11 +45,12 @@
  *   no pcnt-running but "provenance" : "SIMULATED: ..." (or "replayed:
  *   ..."), and event-runtime is the simulated time (the workload model's
  *   cycles at the simulated CPU's clock, the counted workload's tsc_hz).
- *   Where the run measured the SMT sibling (its groups counted
- *   ONE_THREAD_ACTIVE and REF_XCLK, which decided HYPERTHREADING_ON), two
- *   lines CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and CPU_CLK_UNHALTED.REF_XCLK
- *   with the totals that decided it (sibling_lines), so that `replay
- *   --perf-stat` takes the formulas the run took.
+ *   Where the run measured the SMT sibling (counted.smt_probe, which
+ *   decided HYPERTHREADING_ON), two lines CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE
+ *   and CPU_CLK_UNHALTED.REF_XCLK with the totals that decided it
+ *   (REF_XCLK mostly derived from fixed counter 2, its "provenance" says
+ *   so: sibling_lines), so that `replay --perf-stat` takes the formulas
+ *   the run took.
  *   Then one line per retire-latency input with a value, as perf stat
  *   --record-tpebs prints an event with the R modifier (its value is the
  *   mean retire latency, tools/perf/util/intel-tpebs.c): "event" :
@@ -78,7 +79,7 @@
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
 #include "analysis/json-file.h"
-#include "pmu/measure.h"
+#include "pmu/sibling.h"
 #include "report/tree.h"
 
 BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv [F]] [--perf-json [F]]",
@@ -301,15 +302,21 @@ static void json_chars(FILE *f, const char *p)
 	}
 }
 
-/* One count line: the value with all its digits (a count is whole; a sum
- * of many runs can pass 2^53 only after centuries at any clock). */
+/* One count line: the value with all its digits (%.6f for a whole count
+ * below 2^53, as perf writes it; else as many as give the same double
+ * back), and where it came from (source: no counter ran, so no share of
+ * time running to claim; "" a count of a counter that ran). */
 static void count_line(FILE *f, const char *event, double value, double runtime, const char *source)
 {
-	fprintf(f, "{\"counter-value\" : \"%.6f\", \"unit\" : \"\", \"event\" : \"", value);
+	char v[64];
+
+	snprintf(v, sizeof(v), "%.6f", value);
+	if (strtod(v, NULL) != value)
+		snprintf(v, sizeof(v), "%.17g", value);
+	fprintf(f, "{\"counter-value\" : \"%s\", \"unit\" : \"\", \"event\" : \"", v);
 	json_chars(f, event);
 	fprintf(f, "\", \"event-runtime\" : %.0f, ", runtime);
 	if (*source) {
-		/* No counter ran: no share of time running to claim. */
 		fputs("\"provenance\" : \"", f);
 		json_chars(f, source);
 		fputs("\"}\n", f);
@@ -319,59 +326,69 @@ static void count_line(FILE *f, const char *event, double value, double runtime,
 }
 
 /*
- * The SMT sibling probe (pmu/plan.h: ONE_THREAD_ACTIVE and REF_XCLK in
- * every group) whose counts decided the tree's formulas: the run sets
- * SMT_SIBLING_ACTIVE from the sums over the runs of each measurement
- * (app/count.c sibling_measured), the last one deciding, so the last step
- * whose runs carry the probe. Written as perf writes an event counted over
- * many windows: the totals, event-runtime their total time, and read back
- * by `replay --perf-stat` (analysis/perf-smt.h). Nothing when no run
- * probed; a warning and nothing when the model counted ONE_THREAD_ACTIVE
- * itself (one name, two values) or the sums do not give the fraction the
- * run decided with.
+ * The SMT sibling probe whose counts decided the tree's formulas
+ * (counted.smt_probe, pmu/sibling.h: ONE_THREAD_ACTIVE of every run of
+ * every step; REF_XCLK counted where the part has no fixed counter 2,
+ * else derived from it at tsc_per_xclk TSC ticks per tick): two lines
+ * CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and CPU_CLK_UNHALTED.REF_XCLK with
+ * the totals, as perf writes an event counted over many windows,
+ * event-runtime the probed runs' total time, so that `replay --perf-stat`
+ * (analysis/perf-smt.h) takes the formulas the run took. REF_XCLK is
+ * ref_xclk + ref_tsc / tsc_per_xclk, the sum the run divided by, with all
+ * its digits (the fraction replay computes is the run's to the last bit);
+ * where part of it was derived its line says so, also on hardware (no
+ * counter counted it). Nothing when no run probed or the sibling was not
+ * measured; a warning and nothing when the model counted ONE_THREAD_ACTIVE
+ * itself (one name, two values) or the totals do not give the fraction
+ * the run decided with.
  */
 static void sibling_lines(FILE *f, const struct bt_json *counted, const struct bt_json *steps,
 			  double tsc_hz, const char *source)
 {
 	static const char *const names[2] = { "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE",
 					      "CPU_CLK_UNHALTED.REF_XCLK" };
-	static const char *const keys[2] = { "one_thread_active", "ref_xclk" };
-	double sum[2] = { 0, 0 }, ticks = 0;
-	bool probed = false;
+	const struct bt_json *probe = bt_json_get(counted, "smt_probe");
+	double active = num(bt_json_get(probe, "sibling_active"), NAN);
 
-	for (size_t s = steps ? steps->u.arr.n : 0; s-- > 0 && !probed;) {
-		const struct bt_json *log = bt_json_get(steps->u.arr.items[s], "run_log");
-		for (size_t k = 0; log && log->type == BT_JSON_ARRAY && k < log->u.arr.n; k++) {
-			const struct bt_json *r = log->u.arr.items[k];
-			double ota = num(bt_json_get(r, keys[0]), NAN), xclk = num(bt_json_get(r, keys[1]), NAN);
-			if (isnan(ota) || isnan(xclk))
-				continue;
-			probed = true;
-			sum[0] += ota;
-			sum[1] += xclk;
-			ticks += num(bt_json_get(r, "tsc"), 0);
-		}
-	}
-	if (!probed)
+	if (!probe || isnan(active))
 		return;
-	const struct bt_json *events = bt_json_get(counted, "events");
+	double ota = num(bt_json_get(probe, "one_thread_active"), NAN);
+	double ref_tsc = num(bt_json_get(probe, "ref_tsc"), 0);
+	double ratio = num(bt_json_get(probe, "tsc_per_xclk"), NAN);
+	const char *ratio_from = bt_json_get_str(probe, "tsc_per_xclk_from");
+	double xclk = num(bt_json_get(probe, "ref_xclk"), 0) + (ref_tsc > 0 ? ref_tsc / ratio : 0);
 	double decided = num(bt_json_get(bt_json_get(counted, "constants"), "SMT_SIBLING_ACTIVE"), NAN);
-	double f_sums = sum[0] >= 0 && sum[1] >= 0 && sum[0] < 0x1p63 && sum[1] < 0x1p63 ?
-				bt_sibling_active((uint64_t)sum[0], (uint64_t)sum[1]) : NAN;
-	if (bt_json_get(events, names[0])) {
+	double f_lines = bt_sibling_fraction(ota, xclk);
+	if (bt_json_get(bt_json_get(counted, "events"), names[0])) {
 		fprintf(stderr, "baretop-host: export: the SMT sibling probe's counts are left out: the "
 			"model counted %s itself (replay with --constant SMT_SIBLING_ACTIVE=%.17g)\n",
-			names[0], decided);
+			names[0], active);
 		return;
 	}
-	if (!isnan(decided) && f_sums != decided) {
+	if (f_lines != active || (!isnan(decided) && decided != active)) {
 		fprintf(stderr, "baretop-host: export: the SMT sibling probe's counts are left out: "
-			"their sums give %.17g, the run decided with SMT_SIBLING_ACTIVE=%.17g\n",
-			f_sums, decided);
+			"they give %.17g, the run recorded %.17g and decided with SMT_SIBLING_ACTIVE=%.17g\n",
+			f_lines, active, decided);
 		return;
 	}
-	for (int k = 0; k < 2; k++)
-		count_line(f, names[k], sum[k], tsc_hz > 0 ? ticks * 1e9 / tsc_hz : ticks, source);
+	/* The probed runs' time: every kept run of every step that counted
+	 * ONE_THREAD_ACTIVE, as smt_probe pools them. */
+	double ticks = 0;
+	for (size_t s = 0; steps && s < steps->u.arr.n; s++) {
+		const struct bt_json *log = bt_json_get(steps->u.arr.items[s], "run_log");
+		for (size_t k = 0; log && log->type == BT_JSON_ARRAY && k < log->u.arr.n; k++)
+			if (bt_json_get(log->u.arr.items[k], "one_thread_active"))
+				ticks += num(bt_json_get(log->u.arr.items[k], "tsc"), 0);
+	}
+	double runtime = tsc_hz > 0 ? ticks * 1e9 / tsc_hz : ticks;
+	count_line(f, names[0], ota, runtime, source);
+	char derived[600];
+	if (ref_tsc > 0)
+		snprintf(derived, sizeof(derived), "%s%sREF_XCLK derived, not counted: fixed counter 2 "
+			 "(CPU_CLK_UNHALTED.REF_TSC) %.0f / %.17g TSC ticks per tick (%s)%s", source,
+			 *source ? "; " : "", ref_tsc, ratio, ratio_from ? ratio_from : "?",
+			 num(bt_json_get(probe, "ref_xclk"), 0) > 0 ? ", plus the REF_XCLK counted" : "");
+	count_line(f, names[1], xclk, runtime, ref_tsc > 0 ? derived : source);
 }
 
 static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz, const char *source)
