@@ -313,15 +313,6 @@ static bool constant_given(const struct session *s, const char *name)
 }
 
 /*
- * `--perf-stat FILE`: one tree, or one per interval of -I output. Which
- * formulas it takes (SMT on or off): where the file measured the SMT
- * sibling (ONE_THREAD_ACTIVE and REF_XCLK, as baretop's export writes them)
- * or --constant SMT_SIBLING_ACTIVE gives it, the sibling decides as in a
- * run (bt_smt_decide); else the formulas perf ran, read from the events it
- * counted (bt_perf_smt_inferred). Said either way; --constant
- * HYPERTHREADING_ON=N wins.
- */
-/*
  * As a run does (metrics/rules.h bt_rules_untrust, app/count-run.c): the
  * nodes reading what a violated rule points at are untrusted, marked in
  * every output and never on the bottleneck path, which is taken again
@@ -358,6 +349,15 @@ static void trust_all(struct bt_result *r)
 	memset(r->exclude, 0, bt_model_node_count(r->model));
 }
 
+/*
+ * `--perf-stat FILE`: one tree, or one per interval of -I output. Which
+ * formulas it takes (SMT on or off): where the file measured the SMT
+ * sibling (ONE_THREAD_ACTIVE and REF_XCLK, as baretop's export writes them)
+ * or --constant SMT_SIBLING_ACTIVE gives it, the sibling decides as in a
+ * run (bt_smt_decide); else the formulas perf ran, read from the events it
+ * counted (bt_perf_smt_inferred). Said either way; --constant
+ * HYPERTHREADING_ON=N wins.
+ */
 static int replay_perf(struct session *s, const char *file)
 {
 	struct bt_arena a;
