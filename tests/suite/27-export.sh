@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~2s
+# tier: host ~4s
 # Exports of a results file (`baretop-host export`): the toplev-shaped CSV
 # parses with Python's csv module into the documented columns and its values
 # are the results file's (tests/suite/lib/check-toplev-csv.py), for a
