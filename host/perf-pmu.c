@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "arch/arch-cpuid-host.h"
+#include "host/errno-name.h"
 #include "host/perf-attr.h"
 #include "host/perf-plan.h"
 #include "host/perf-pmu.h"
@@ -105,6 +106,14 @@ static int paranoid_level(void)
 	return v;
 }
 
+/*
+ * What perf_event_open's errno says, by the kernel path that returns it
+ * (kernel/events/core.c unless said): the paranoid and capability checks
+ * (perf_allow_kernel, perf_allow_cpu, perf_event_paranoid >= 3 on Debian
+ * and Ubuntu) answer EACCES; EPERM comes from a seccomp filter (container
+ * runtimes' default profiles answer EPERM) or an LSM hook
+ * (security_perf_event_open); EINVAL from the attr itself.
+ */
 static const char *errno_meaning(int e)
 {
 	switch (e) {
@@ -114,13 +123,20 @@ static const char *errno_meaning(int e)
 		return "no PMU exposed to Linux (a virtual machine without a virtual PMU, or a CPU "
 		       "the kernel's driver does not support)";
 	case EACCES:
+		return "not allowed: perf_event_paranoid too high for this user (perf_allow_kernel / "
+		       "perf_allow_cpu; needs <= 2, or CAP_PERFMON in the initial user namespace)";
 	case EPERM:
-		return "not allowed: perf_event_paranoid too high for this user (needs <= 2, or "
-		       "CAP_PERFMON)";
+		return "denied outside the paranoid check: a seccomp filter (a container's default "
+		       "profile) or a security module (security_perf_event_open)";
 	case ENOSYS:
 		return "no perf_event_open (a kernel without perf events, or a seccomp filter)";
+	case ENXIO:
+		return "the kernel cannot write an extra MSR the event needs (check_msr failed at its "
+		       "boot, x86_pmu_extra_regs)";
 	case EINVAL:
-		return "the kernel refused the event (its PMU driver does not know it)";
+		return "the kernel refused the attr: config bits or config1 outside what its driver "
+		       "accepts (x86_pmu_hw_config, x86_pmu_extra_regs valid_mask), or the group does "
+		       "not fit the PMU (validate_group)";
 	default:
 		return "perf_event_open failed";
 	}
@@ -149,7 +165,7 @@ bt_status bt_perf_probe(struct bt_diag *why)
 	else
 		snprintf(pv, sizeof(pv), "%d", p);
 	bt_diag_set(why, "perf_event_open(instructions) failed with %s (%s): %s; "
-		    "/proc/sys/kernel/perf_event_paranoid = %s", strerrorname_np(e) ? strerrorname_np(e) : "errno",
+		    "/proc/sys/kernel/perf_event_paranoid = %s", bt_errno_name(e),
 		    strerror(e), errno_meaning(e), pv);
 	return BT_ERR_UNSUPPORTED;
 }
@@ -357,8 +373,8 @@ static bt_status perf_program(struct bt_pmu_session *s)
 					   "config 0x%llx, config1 0x%llx) failed: %s (%s)", p->name,
 					   members, p->m[i].what, p->m[i].attr.type,
 					   (unsigned long long)p->m[i].attr.config,
-					   (unsigned long long)p->m[i].attr.config1, strerrorname_np(e) ?
-					   strerrorname_np(e) : strerror(e), errno_meaning(e));
+					   (unsigned long long)p->m[i].attr.config1, bt_errno_name(e),
+					   errno_meaning(e));
 		}
 		if (sys->ioctl(p->fd[i], PERF_EVENT_IOC_ID, &p->id[i]) != 0)
 			return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s: PERF_EVENT_IOC_ID: %s", p->name,
