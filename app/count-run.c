@@ -19,6 +19,7 @@
 #include "base/notes.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/plan.h"
+#include "pmu/sibling.h"
 
 __attribute__((format(printf, 2, 3)))
 static void add_note(struct bt_tree_outcome *t, const char *fmt, ...)
@@ -162,7 +163,8 @@ static void list_add(char *buf, size_t len, const char *name)
  */
 static void record_budget_skip(struct bt_count_ctx *c, const struct bt_plan *plan,
 			       const struct bt_measurement *m, const uint16_t *model_of,
-			       const struct bt_event *const *evp, struct bt_tree_outcome *t)
+			       int n_model, const struct bt_event *const *evp,
+			       struct bt_tree_outcome *t)
 {
 	unsigned ne = bt_model_event_count(c->model);
 
@@ -173,7 +175,9 @@ static void record_budget_skip(struct bt_count_ctx *c, const struct bt_plan *pla
 		t->budget_left_s = (double)m->budget_left_ticks / (double)c->boot->tsc_hz;
 	}
 	t->budget_groups_skipped += m->n_groups_skipped;
-	for (int i = 0; i < plan->n_events; i++) {
+	/* The model's events (the probe's check after them says itself that
+	 * it was not counted: pmu/sibling.h) */
+	for (int i = 0; i < n_model; i++) {
 		if (plan->ev[i].place != BT_PLACE_GP || plan->ev[i].group < m->n_groups_run ||
 		    m->ev[i].measured)
 			continue;
@@ -270,6 +274,14 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	/* Planned without the counters the health check failed. */
 	struct bt_pmu_caps plan_caps;
 	bt_count_plan_caps(c, &plan_caps);
+	/* The SMT sibling probe's reference clock, derived from fixed counter
+	 * 2, is checked by counting REF_XCLK itself once per tree, in the
+	 * first step that has room for it (pmu/sibling.h): one more event of
+	 * its plan, not a model's. */
+	int n_model = n;
+	if (plan_caps.sibling_probe && !t->xclk_counted)
+		n = bt_sibling_add_check(evp, n, &plan_caps, &popts, &scratch->planner);
+	bool xclk_check = n > n_model;
 	st = bt_plan_events(evp, n, &plan_caps, &popts, &scratch->planner, plan);
 	struct bt_diag vd = { "" };
 	if (st == BT_OK)
@@ -291,6 +303,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 	job->mw = mw;
 	job->opts = c->mopts;
 	job->opts.mask_interrupts = mask_interrupts;
+	job->opts.xclk_event = xclk_check ? &bt_sibling_xclk_event : NULL;
 	/* The window cap is for windows with interrupts masked: an -x
 	 * application's keep them open and are never split. */
 	if (!mask_interrupts)
@@ -325,7 +338,7 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		bt_diag_set(d, "%s", job->m.error);
 		goto out;
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n_model; i++) {
 		unsigned e = model_of[i];
 
 		if (plan->ev[i].place == BT_PLACE_UNMEASURABLE) {
@@ -338,9 +351,11 @@ static bt_status measure_step(struct bt_count_ctx *c, struct bt_platform *p, uin
 		t->stat[e] = job->m.ev[i];
 		t->counts->events[e] = (double)job->m.ev[i].median;
 	}
+	for (int k = 0; xclk_check && k < job->m.n_runs && !t->xclk_counted; k++)
+		t->xclk_counted = job->m.runs[k].has_xclk;
 	if (job->m.n_groups_skipped) {
 		step->groups_skipped = job->m.n_groups_skipped;
-		record_budget_skip(c, plan, &job->m, model_of, evp, t);
+		record_budget_skip(c, plan, &job->m, model_of, n_model, evp, t);
 	}
 	if (job->m.run_ticks > t->run_ticks_max)
 		t->run_ticks_max = job->m.run_ticks;
@@ -632,6 +647,37 @@ static void rl_sources(struct bt_count_ctx *c, struct bt_tree_outcome *t, unsign
 	}
 }
 
+/*
+ * The SMT sibling of a tree, from every run of all its steps so far
+ * (pmu/sibling.h), decides its formulas (metrics/model.h bt_smt_decide):
+ * SMT_SIBLING_ACTIVE for bt_evaluate, or, where nothing could be measured
+ * (no group probed: the counter health check left no counter for it; no
+ * reference clock to derive REF_XCLK at), the per-thread formulas as
+ * without the probe, the tree having no SMT decision to show.
+ */
+static void sibling_of_tree(struct bt_count_ctx *c, struct bt_tree_outcome *t)
+{
+	double *k = t->counts->constants;
+
+	memset(&t->sibling, 0, sizeof(t->sibling));
+	for (int s = 0; s < t->n_steps; s++)
+		for (int r = 0; r < t->steps[s].n_run_log; r++)
+			bt_sibling_add(&t->sibling, &t->steps[s].run_log[r]);
+	t->probed = t->sibling.probed;
+	bt_xclk_ratio_decide(&c->pmu.caps, &t->sibling, &t->xclk);
+	k[BT_C_SMT_SIBLING_ACTIVE] = bt_sibling_active(&t->sibling, t->xclk.used);
+	if (isnan(k[BT_C_SMT_SIBLING_ACTIVE]))
+		k[BT_C_HYPERTHREADING_ON] = 0;
+	if (t->xclk.disagrees)
+		add_note(t, "WARNING: REF_XCLK counted %.4g TSC ticks per tick, the part enumerates "
+			    "%.4g (%s): the SMT sibling is measured with the counted ratio",
+			 t->xclk.counted, t->xclk.enumerated, t->xclk.enumerated_from);
+	else if (t->probed && isnan(t->xclk.used))
+		add_note(t, "the SMT sibling not measured: no reference clock to derive REF_XCLK at "
+			    "(the part enumerates none, and REF_XCLK was not counted): per-thread "
+			    "formulas");
+}
+
 /* Constants that depend on the run: the interval the formulas mean. */
 static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			  struct bt_tree_outcome *t, const struct bt_measure_workload *mw,
@@ -653,6 +699,8 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, uint32_
 		rl_sources(c, t, 0);
 		return;
 	}
+	if (c->pmu.caps.sibling_probe)
+		sibling_of_tree(c, t);
 	if (t->n_steps) {
 		/* perfmon's SYSTEM_TSC_FREQ is TSC ticks over the measured
 		 * interval (FORMAT.md), here one run of the workload. */
@@ -698,20 +746,12 @@ static void run_constants(struct bt_count_ctx *c, struct bt_platform *p, uint32_
 					  : "have no published mean here");
 }
 
-/*
- * The constants a tree is evaluated with: HYPERTHREADING_ON as the measured
- * SMT sibling decides it (metrics/model.h bt_smt_decide, as bt_evaluate
- * decides it), so that a node is untrusted only for the events of the
- * branch its value is computed from, not for both branches' events.
- */
+/* The constants a tree is evaluated with (metrics/model.h
+ * bt_smt_decided_constants): a node is untrusted only for the events of the
+ * SMT branch its value is computed from, not for both branches' events. */
 static void decided_constants(const struct bt_tree_outcome *t, double *k)
 {
-	struct bt_smt_decision d;
-
-	memcpy(k, t->counts->constants, sizeof(t->counts->constants));
-	bt_smt_decide(k, &d);
-	if (d.formulas >= 0)
-		k[BT_C_HYPERTHREADING_ON] = d.formulas;
+	bt_smt_decided_constants(t->counts->constants, k);
 }
 
 /*

@@ -18,6 +18,7 @@
 #include "pmu/event-encode.h"
 #include "pmu/measure.h"
 #include "pmu/plan.h"
+#include "pmu/sibling.h"
 #include "synth/sim-run.h"
 #include "report/console.h"
 #include "workloads/workload.h"
@@ -347,20 +348,6 @@ static void combo_note(void *ctx, const char *text)
 	ctx_note(ctx, "%s", text);
 }
 
-/*
- * The SMT sibling probe (pmu/cpu-info.h sibling_probe): every group counts
- * CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and REF_XCLK, and each tree takes the
- * model's SMT branches or its per-thread ones from what they measured
- * (metrics/model.h bt_smt_decide). The simulated workload models them by
- * these names (synth/workload-counts.c) like the model's own events.
- */
-static const struct bt_event probe_events[2] = {
-	{ .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .source = BT_SRC_PMC, .code = 0x3C,
-	  .umask = 0x02, .fixed = BT_EV_NO_FIXED, .counters = 0xF },
-	{ .name = "CPU_CLK_UNHALTED.REF_XCLK", .source = BT_SRC_PMC, .code = 0x3C, .umask = 0x01,
-	  .fixed = BT_EV_NO_FIXED, .counters = 0xF },
-};
-
 /* The formulas follow the sibling's measured activity where SMT is on, the
  * model's formulas have SMT branches (the events they read differ) and the
  * probe applies on this PMU (pmu/plan.h bt_plan_sibling_gp). */
@@ -377,24 +364,8 @@ static bool sibling_probe_applies(const struct bt_count_ctx *c, const char **why
 	*why_not = probe.sibling_probe_off ? probe.sibling_probe_off
 		   : probe.perf_metrics || (probe.fixed_mask & (1u << 3))
 			   ? "TOPDOWN.SLOTS and PERF_METRICS count per thread"
-			   : "it needs counters 0, 3 and two more";
+			   : "it needs a general counter of its own and two more";
 	return false;
-}
-
-/* bt_measure's hook (pmu/measure.h): the sibling's share of the windows
- * just measured, pooled over their runs, decides the tree's formulas
- * when it is next evaluated (run on the measuring CPU: numbers only). */
-static void sibling_measured(void *ctx, const struct bt_measurement *m)
-{
-	struct bt_count_ctx *c = ctx;
-	c->constants[BT_C_SMT_SIBLING_ACTIVE] =
-		m->has_sibling ? bt_sibling_active(m->one_thread_active, m->ref_xclk) : NAN;
-	/* Not probed (the counter health check left fewer than four counters,
-	 * or counter 0 or 3, for this context's plans) or REF_XCLK read 0:
-	 * the per-thread formulas, as before the probe; the tree has no SMT
-	 * decision to show (metrics/model.h). */
-	if (isnan(c->constants[BT_C_SMT_SIBLING_ACTIVE]))
-		c->constants[BT_C_HYPERTHREADING_ON] = 0;
 }
 
 /* What the simulated PMU counts: the count file's counts for the model's
@@ -407,13 +378,15 @@ static bt_status prepare_sim_source(struct bt_count_ctx *c, const struct bt_opti
 	char label[320];
 
 	if (!opt->counts_file) {
-		/* Also the sibling probe's events, should the probe apply. */
+		/* Also the sibling probe's events, should the probe apply
+		 * (pmu/sibling.h); the simulated workload models them by these
+		 * names (synth/workload-counts.c) like the model's own events. */
 		const struct bt_event **evp = bt_arena_alloc(&c->arena, (n + 2) * sizeof(*evp));
 		if (!evp)
 			return BT_ERR_NOMEM;
 		memcpy(evp, c->evp, n * sizeof(*evp));
-		evp[n] = &probe_events[0];
-		evp[n + 1] = &probe_events[1];
+		evp[n] = &bt_sibling_ota_event;
+		evp[n + 1] = &bt_sibling_xclk_event;
 		if (bt_synth_set_events(c->synth, evp, n + 2, c->def->id) != BT_OK)
 			return BT_ERR_NOMEM;
 		return bt_synth_use_generated(c->synth, why);
@@ -491,14 +464,28 @@ static void set_constants(struct bt_count_ctx *c, const struct bt_cpu_census *ce
 	const char *no_probe = NULL;
 	if (!c->file_counts && c->smt && sibling_probe_applies(c, &no_probe)) {
 		/* Both branches' events are counted (HYPERTHREADING_ON unknown
-		 * to the planner), and each evaluation decides from the measured
-		 * sibling (sibling_measured). */
+		 * to the planner), and each tree decides from the sibling its
+		 * runs measured (count-run.c run_constants). */
 		c->pmu.caps.sibling_probe = true;
 		c->constants[BT_C_HYPERTHREADING_ON] = NAN;
-		ctx_note(c, "SMT is on%s: each group also counts ONE_THREAD_ACTIVE and REF_XCLK "
-			    "(counters 0, 3); a sibling active >= 50%% of the time takes the SMT "
-			    "formulas (each tree says)",
-			 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "");
+		int ota = -1, xclk = -1;
+		bt_plan_sibling_gp(&c->pmu.caps, &ota, &xclk);
+		if (xclk >= 0)
+			ctx_note(c, "SMT is on%s: each group also counts ONE_THREAD_ACTIVE and "
+				    "REF_XCLK (counters %d, %d: no fixed counter 2); a sibling active "
+				    ">= 50%% of the time takes the SMT formulas (each tree says)",
+				 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "", ota,
+				 xclk);
+		else
+			ctx_note(c, "SMT is on%s: each group also counts ONE_THREAD_ACTIVE (counter "
+				    "%d), REF_XCLK derived from fixed counter 2 (REF_TSC) at %u/%u TSC "
+				    "ticks per tick (%s), checked by counting REF_XCLK in each tree's "
+				    "first step; a sibling active >= 50%% of the time takes the SMT "
+				    "formulas (each tree says)",
+				 c->sim_threads_per_core ? " (the simulated CPU's CPUID)" : "", ota,
+				 c->pmu.caps.tsc_per_xclk_num, c->pmu.caps.tsc_per_xclk_den,
+				 c->pmu.caps.tsc_per_xclk_from ? c->pmu.caps.tsc_per_xclk_from
+				 : "not enumerated: the count gives it");
 		return;
 	}
 	if (!c->file_counts && c->smt) {
@@ -715,10 +702,6 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		return st;
 	}
 	bt_measure_opts_defaults(&c->mopts);
-	if (c->pmu.caps.sibling_probe) {
-		c->mopts.measured_hook = sibling_measured;
-		c->mopts.measured_hook_ctx = c;
-	}
 	if (opt->reps)
 		c->mopts.reps = opt->reps;
 	if (opt->warmups_set)

@@ -129,12 +129,12 @@ bt_status bt_perf_group_attrs(const struct bt_plan *plan, int group,
 		own_member(&out[n++], 0xC0, plan->inst_gp, "retired instructions (PMCx0C0)", o);
 	if (plan->has_smi_gp)
 		own_member(&out[n++], 0x2B, plan->smi_gp, "SMIs received (PMCx02B)", o);
-	if (plan->has_sibling_gp) {
+	if (plan->has_sibling_gp)
 		own_member(&out[n++], 0x023C, plan->ota_gp,
 			   "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE (SMT sibling probe)", o);
+	if (plan->has_xclk_gp)
 		own_member(&out[n++], 0x013C, plan->xclk_gp,
 			   "CPU_CLK_UNHALTED.REF_XCLK (SMT sibling probe)", o);
-	}
 	if (pm) {
 		bool field[8] = { false };
 		for (int i = 0; i < plan->n_events; i++)

@@ -14,6 +14,7 @@
 #include "metrics/select.h"
 #include "pmu/event-encode.h"
 #include "pmu/msr.h"
+#include "pmu/sibling.h"
 
 #define container_of_filter(f) \
 	((const struct bt_perf_target *)((const char *)(f) - offsetof(struct bt_perf_target, filter)))
@@ -448,8 +449,10 @@ static void intel_target(struct bt_perf_target *t, const struct bt_cpu_info *ci,
 	}
 	t->excl_alone = ht_workaround(t, ci);
 	/* A group with a D0H-D3H event has two general counters there:
-	 * the event alone takes one, the SMT sibling probe two more. */
-	if (t->excl_alone)
+	 * the event alone takes one, the SMT sibling probe the other
+	 * (ONE_THREAD_ACTIVE; REF_XCLK from fixed counter 2), or two
+	 * more where it also counts REF_XCLK (no fixed counter 2). */
+	if (t->excl_alone && !(t->caps.fixed_mask & (1u << 2)))
 		t->caps.sibling_probe_off = "the HT erratum workaround leaves a group with a "
 					    "D0H-D3H event two general counters";
 	bt_pk_tables_for(&t->k, t->pmu, &t->tables);
@@ -649,6 +652,12 @@ bt_status bt_perf_plan_model(const struct bt_perf_target *t, const char *model_i
 		ret->events[i] = bt_model_event(ret->model, idx[i]);
 		if (bt_event_fixed_to_gp(ret->events[i], &t->caps, &ret->twin[i]))
 			ret->events[i] = &ret->twin[i];
+	}
+	/* and REF_XCLK where a run's step would count it to check the ratio
+	 * it derives it at (pmu/sibling.h) */
+	if (t->caps.sibling_probe) {
+		struct bt_plan_opts po = { .smt_off = !smt };
+		ret->n = bt_sibling_add_check(ret->events, ret->n, &t->caps, &po, &ret->scratch);
 	}
 	return bt_perf_plan_events(t, ret->events, ret->n, !smt, ret->tmp, ret->planned,
 				   &ret->scratch, &ret->plan, d);

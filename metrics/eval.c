@@ -489,6 +489,16 @@ void bt_smt_decide(const double *k, struct bt_smt_decision *ret)
 	ret->flagged = ret->error > BT_SMT_FORMULA_ERROR_MAX;
 }
 
+void bt_smt_decided_constants(const double *k, double *ret)
+{
+	struct bt_smt_decision d;
+
+	memcpy(ret, k, BT_CONST_COUNT * sizeof(*ret));
+	bt_smt_decide(k, &d);
+	if (d.formulas >= 0)
+		ret[BT_C_HYPERTHREADING_ON] = d.formulas;
+}
+
 bt_status bt_evaluate(const struct bt_model *m, const struct bt_counts *given, struct bt_result *r)
 {
 	if (given->model != m || r->model != m)

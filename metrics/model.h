@@ -95,6 +95,12 @@ struct bt_smt_decision {
 /* The decision for these constants (HYPERTHREADING_ON NaN and
  * SMT_SIBLING_ACTIVE given), as bt_evaluate takes it. */
 void bt_smt_decide(const double *constants, struct bt_smt_decision *ret);
+/* The constants with HYPERTHREADING_ON as bt_smt_decide takes it (a copy
+ * into ret, BT_CONST_COUNT entries): what a node's events are read with
+ * wherever the tree's value formulas matter (untrusting a node by its
+ * events, app/count-run.c and replay alike), so that only the events of
+ * the branch bt_evaluate computes it from count. */
+void bt_smt_decided_constants(const double *constants, double *ret);
 const char *bt_constant_name(enum bt_constant c);
 /* BT_CONST_COUNT if unknown */
 enum bt_constant bt_constant_find(const char *name);

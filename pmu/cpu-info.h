@@ -156,14 +156,22 @@ struct bt_pmu_caps {
 	bool amd_smi_rx;
 
 	/* Intel, SMT on: every group also counts CPU_CLK_UNHALTED.
-	 * ONE_THREAD_ACTIVE (0x3C/0x02) and CPU_CLK_UNHALTED.REF_XCLK
-	 * (0x3C/0x01) on two general counters the plan reserves (plan.h
-	 * sibling_gp), so each window says how much of it the other thread of
-	 * the core ran (1 - ONE_THREAD_ACTIVE / REF_XCLK, as Linux perf's
-	 * SMT-aware CORE_CLKS reads them). Not detected: set by the caller
-	 * that needs it (app/count.c: SMT on and a model whose formulas have
-	 * SMT branches). */
+	 * ONE_THREAD_ACTIVE (0x3C/0x02) on a general counter the plan
+	 * reserves (plan.h sibling_gp), so each window says how much of it the
+	 * other thread of the core ran: 1 - ONE_THREAD_ACTIVE / REF_XCLK, as
+	 * Linux perf's SMT-aware CORE_CLKS reads them, with REF_XCLK the
+	 * window's fixed counter 2 (CPU_CLK_UNHALTED.REF_TSC) over
+	 * tsc_per_xclk (pmu/sibling.h), or counted on a second reserved
+	 * counter where fixed counter 2 is missing. Not detected: set by the
+	 * caller that needs it (app/count.c: SMT on and a model whose formulas
+	 * have SMT branches). */
 	bool sibling_probe;
+	/* The clock REF_XCLK and ONE_THREAD_ACTIVE count, against fixed
+	 * counter 2's (the TSC's rate): tsc_per_xclk_num / tsc_per_xclk_den
+	 * TSC ticks per tick of it, as the part enumerates it, from
+	 * tsc_per_xclk_from (pmu-caps.c xclk_ratio); 0 / 0: not enumerated. */
+	uint32_t tsc_per_xclk_num, tsc_per_xclk_den;
+	const char *tsc_per_xclk_from;
 	/* Why the probe cannot be counted here although the registers exist
 	 * (an operating system's driver: host/perf-plan.c), NULL: it can. */
 	const char *sibling_probe_off;

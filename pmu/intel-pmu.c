@@ -319,11 +319,11 @@ static bt_status intel_program(struct bt_pmu_session *s)
 	/* The SMT sibling probe (plan.h sibling_gp; event table: 0x3C umask
 	 * 0x02 CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE, umask 0x01 REF_XCLK), in
 	 * every ring like the events. */
-	if (s->plan->has_sibling_gp) {
+	if (s->plan->has_sibling_gp)
 		s->evtsel[s->plan->ota_gp] = INTEL_EVENT_ONE_THREAD_ACTIVE | EVTSEL_USR | EVTSEL_OS |
 					     EVTSEL_EN;
+	if (s->plan->has_xclk_gp)
 		s->evtsel[s->plan->xclk_gp] = INTEL_EVENT_REF_XCLK | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN;
-	}
 	/* Counter 3 on a TSX_FORCE_ABORT part: RTM_FORCE_ABORT first, as
 	 * Linux's intel_tfa_commit_scheduling does before it touches PMC3;
 	 * saved and put back at close (intel_restore). */

@@ -13,6 +13,7 @@
  * counts.inst_delta: fixed counter 0 (INST_RETIRED.ANY) on Intel, 0xC0 on
  * the plan's reserved general counter on AMD (plan.h). */
 #define FIXED_CYCLES 1
+#define FIXED_REF_TSC 2 /* CPU_CLK_UNHALTED.REF_TSC: the SMT sibling probe (pmu/sibling.h) */
 
 void bt_measure_opts_defaults(struct bt_measure_opts *o)
 {
@@ -392,7 +393,13 @@ static void summarize_runs(struct engine *e, int n_runs)
 	uint64_t *inst = malloc((size_t)n_runs * sizeof(*inst));
 	uint64_t *cyc = malloc((size_t)n_runs * sizeof(*cyc));
 	uint64_t *tsc = malloc((size_t)n_runs * sizeof(*tsc));
-	int ni = 0, nc = 0;
+	int ni = 0, nc = 0, xe = -1;
+
+	/* The reference-clock check's event, where the caller planned one
+	 * (pmu/sibling.h): counted in its group's runs only. */
+	for (int i = 0; e->opts->xclk_event && i < e->plan->n_events && xe < 0; i++)
+		if (e->events[i] == e->opts->xclk_event)
+			xe = i;
 
 	if (!inst || !cyc || !tsc)
 		goto out;
@@ -418,7 +425,10 @@ static void summarize_runs(struct engine *e, int n_runs)
 		mr->smi = r->c.smi_delta;
 		mr->has_sibling = r->c.has_sibling;
 		mr->one_thread_active = r->c.one_thread_active;
-		mr->ref_xclk = r->c.ref_xclk;
+		mr->has_ref_tsc = mr->has_sibling && (r->c.fixed_used & (1u << FIXED_REF_TSC));
+		mr->ref_tsc = mr->has_ref_tsc ? r->c.fixed_delta[FIXED_REF_TSC] : 0;
+		mr->has_xclk = r->c.has_xclk || (xe >= 0 && r->c.measured[xe]);
+		mr->ref_xclk = r->c.has_xclk ? r->c.ref_xclk : mr->has_xclk ? r->c.count[xe] : 0;
 		if (mr->has_smi && mr->smi)
 			m->n_smi_runs++;
 	}
@@ -444,48 +454,6 @@ out:
 	free(inst);
 	free(cyc);
 	free(tsc);
-}
-
-double bt_sibling_active(uint64_t one_thread_active, uint64_t ref_xclk)
-{
-	if (!ref_xclk)
-		return NAN;
-	if (one_thread_active >= ref_xclk)
-		return 0;
-	return 1.0 - (double)one_thread_active / (double)ref_xclk;
-}
-
-/* The probe's sums over the kept runs, and its range over the groups. */
-static void sibling_summary(struct bt_measurement *m)
-{
-	int g_last = -1;
-	uint64_t ota = 0, xclk = 0;
-
-	m->sibling_min = NAN;
-	m->sibling_max = NAN;
-	for (int k = 0; k <= m->n_runs; k++) {
-		const struct bt_measure_run *r = k < m->n_runs ? &m->runs[k] : NULL;
-		if (r && !r->has_sibling)
-			continue;
-		if (g_last >= 0 && (!r || r->group != g_last)) {
-			double f = bt_sibling_active(ota, xclk);
-			if (!isnan(f)) {
-				m->sibling_min = isnan(m->sibling_min) || f < m->sibling_min ? f
-											 : m->sibling_min;
-				m->sibling_max = isnan(m->sibling_max) || f > m->sibling_max ? f
-											 : m->sibling_max;
-			}
-			ota = xclk = 0;
-		}
-		if (!r)
-			break;
-		m->has_sibling = true;
-		m->one_thread_active += r->one_thread_active;
-		m->ref_xclk += r->ref_xclk;
-		ota += r->one_thread_active;
-		xclk += r->ref_xclk;
-		g_last = r->group;
-	}
 }
 
 bt_status bt_measure(const struct bt_pmu *pmu, const struct bt_plan *plan,
@@ -628,9 +596,6 @@ out_close:
 		ret->n_runs = n_runs;
 		summarize_runs(&e, n_runs);
 		aggregate(&e, n_runs);
-		sibling_summary(ret);
-		if (opts->measured_hook)
-			opts->measured_hook(opts->measured_hook_ctx, ret);
 	}
 out_free:
 	free(e.overhead);

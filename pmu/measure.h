@@ -116,13 +116,11 @@ struct bt_measure_opts {
 	 * the body's own entry, repeated per window, a few instructions, is
 	 * not). A body that cannot be split runs whole (over_cap_whole). */
 	uint64_t max_window_ticks;
-	/* Called once the measurement is complete and good (BT_OK), on the
-	 * measuring CPU, before bt_measure returns: the caller reads what the
-	 * runs measured about the machine (app/count.c: the SMT sibling's
-	 * activity, which decides the formulas). It must not allocate or
-	 * print (it may run on an AP). May be NULL. */
-	void (*measured_hook)(void *ctx, const struct bt_measurement *m);
-	void *measured_hook_ctx;
+	/* The SMT sibling probe's check of the reference clock
+	 * (pmu/sibling.h): the REF_XCLK event the caller planned among
+	 * `events` (matched by address), whose raw count each run of its group
+	 * records next to fixed counter 2. NULL: none. */
+	const struct bt_event *xclk_event;
 	/* Windows per run to start with (a previous step's measurement.chunks);
 	 * 0 or 1: decided from the first run as above. */
 	unsigned chunks;
@@ -146,9 +144,12 @@ struct bt_measure_run {
 	uint64_t aperf, mperf;
 	bool has_smi;
 	uint64_t smi;
-	/* The SMT sibling probe (plan.h sibling_gp), raw counts of the run. */
-	bool has_sibling;
-	uint64_t one_thread_active, ref_xclk;
+	/* The SMT sibling probe (plan.h sibling_gp; pmu/sibling.h), raw:
+	 * ONE_THREAD_ACTIVE and fixed counter 2 (CPU_CLK_UNHALTED.REF_TSC,
+	 * has_ref_tsc) of the run, and REF_XCLK where it was counted (its own
+	 * reserved counter, or opts.xclk_event in this run's group). */
+	bool has_sibling, has_ref_tsc, has_xclk;
+	uint64_t one_thread_active, ref_tsc, ref_xclk;
 };
 
 struct bt_measure_stat {
@@ -192,23 +193,8 @@ struct bt_measurement {
 	unsigned chunks;
 	uint64_t whole_window_ticks;
 	bool over_cap_whole;
-	/* The SMT sibling probe (plan.h sibling_gp): ONE_THREAD_ACTIVE and
-	 * REF_XCLK summed over every kept run, and the least and most of a
-	 * group's windows the sibling was active (bt_sibling_active over the
-	 * sums of the group's runs). has_sibling false: not probed. */
-	bool has_sibling;
-	uint64_t one_thread_active, ref_xclk;
-	double sibling_min, sibling_max;
 	char error[400];              /* set when BT_OK is not returned */
 };
-
-/* The fraction of this thread's unhalted time in which the other thread
- * of the core was active too: 1 - ONE_THREAD_ACTIVE / REF_XCLK (the two
- * count the same crystal clock; Linux perf's SMT-aware CORE_CLKS,
- * tools/perf/pmu-events/arch/x86/skylakex/skx-metrics.json
- * tma_info_core_core_clks, reads the same ratio), within 0..1; NaN when
- * REF_XCLK is 0. */
-double bt_sibling_active(uint64_t one_thread_active, uint64_t ref_xclk);
 
 /* Measures every group of `plan`. The PMU session is opened and closed here
  * (every MSR restored, also on failure). */

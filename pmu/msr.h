@@ -38,6 +38,12 @@
 #define MSR_IA32_BIOS_SIGN_ID   0x08Bu
 #define MSR_AMD_PATCH_LEVEL     0x08Bu
 #define MSR_IA32_PERF_CAPABILITIES 0x345u /* RO; exists iff CPUID.01H:ECX[15] PDCM */
+/* MSR_PLATFORM_INFO (RO, Nehalem and later; SDM vol. 4, the Sandy Bridge,
+ * Ivy Bridge, Haswell and Broadwell tables): [15:8] Maximum Non-Turbo
+ * Ratio, "the ratio of the frequency that invariant TSC runs at.
+ * Frequency = ratio * 100 MHz" (Sandy Bridge and later). */
+#define MSR_PLATFORM_INFO       0x0CEu
+#define PLATFORM_INFO_RATIO(v)  ((uint32_t)((v) >> 8) & 0xFFu)
 #define MSR_IA32_FIXED_CTR_CTRL 0x38Du
 #define MSR_IA32_PERF_GLOBAL_STATUS 0x38Eu  /* RO */
 #define MSR_IA32_PERF_GLOBAL_CTRL 0x38Fu

@@ -224,8 +224,9 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
 		     p->has_smi_gp ? p->smi_gp : 0, want_smi);
 	int want_ota, want_xclk;
 	bt_plan_sibling_gp(caps, &want_ota, &want_xclk);
-	if (p->has_sibling_gp != (want_ota >= 0) ||
-	    (want_ota >= 0 && (p->ota_gp != want_ota || p->xclk_gp != want_xclk)))
+	if (p->has_sibling_gp != (want_ota >= 0) || p->has_xclk_gp != (want_xclk >= 0) ||
+	    (want_ota >= 0 && p->ota_gp != want_ota) ||
+	    (want_xclk >= 0 && p->xclk_gp != want_xclk))
 		FAIL("the plan counts the SMT sibling's activity on %s, the PMU reserves "
 		     "counters %d and %d", p->has_sibling_gp ? "other counters" : "no counters",
 		     want_ota, want_xclk);

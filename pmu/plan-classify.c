@@ -25,24 +25,35 @@ static bool amd_kind(const struct bt_pmu_caps *caps)
 	       caps->kind == BT_PMU_AMD_V2;
 }
 
-/* Counters 0 and 3: the event tables of Ivy Bridge .. Cascade Lake (the
- * parts whose Top-Down formulas have SMT branches) confine events to
- * counter 1 (INST_RETIRED.PREC_DIST), counter 2 (L1D_PEND_MISS.PENDING,
+/* Counter 0 first, then 3: the event tables of Ivy Bridge .. Cascade
+ * Lake (the parts whose Top-Down formulas have SMT branches) confine events
+ * to counter 1 (INST_RETIRED.PREC_DIST), counter 2 (L1D_PEND_MISS.PENDING,
  * CYCLE_ACTIVITY.*L1D_PENDING) and counter 3 (MEM_TRANS_RETIRED.
  * LOAD_LATENCY_*, PRECISE_STORE: PEBS only, never counted here) or to
- * "0,2,3" (INST_RETIRED.TOTAL_CYCLES_PS), so taking 0 and 3 leaves every
- * countable event a counter it may use. */
+ * "0,2,3" (INST_RETIRED.TOTAL_CYCLES_PS), so taking 0 (and 3) leaves every
+ * countable event a counter it may use; 1 and 2 after them, where the
+ * counter health check left 0 or 3 out. ONE_THREAD_ACTIVE and REF_XCLK
+ * count on any general counter ("0,1,2,3"). REF_XCLK needs a counter of
+ * its own only without fixed counter 2, from which it is derived
+ * otherwise (pmu/sibling.h). Events keep at least two counters. */
 uint32_t bt_plan_sibling_gp(const struct bt_pmu_caps *caps, int *ota, int *xclk)
 {
+	static const uint8_t order[4] = { 0, 3, 1, 2 };
+	int want[2] = { -1, -1 };
+	unsigned need = caps->fixed_mask & (1u << 2) ? 1 : 2, got = 0;
 	bool on = caps->sibling_probe && !caps->sibling_probe_off &&
 		  caps->kind == BT_PMU_INTEL_ARCH && !caps->perf_metrics &&
-		  !(caps->fixed_mask & (1u << 3)) && (caps->gp_mask & 0x9u) == 0x9u &&
-		  __builtin_popcount(caps->gp_mask) >= 4;
+		  !(caps->fixed_mask & (1u << 3)) &&
+		  (unsigned)__builtin_popcount(caps->gp_mask) >= need + 2;
+	for (unsigned k = 0; on && k < 4 && got < need; k++)
+		if (caps->gp_mask & (1u << order[k]))
+			want[got++] = order[k];
+	on = on && got == need;
 	if (ota)
-		*ota = on ? 0 : -1;
+		*ota = on ? want[0] : -1;
 	if (xclk)
-		*xclk = on ? 3 : -1;
-	return on ? 0x9u : 0;
+		*xclk = on && need == 2 ? want[1] : -1;
+	return on ? 1u << want[0] | (need == 2 ? 1u << want[1] : 0) : 0;
 }
 
 /* The highest counters, so that events keep the low ones they are listed

@@ -283,6 +283,7 @@ bt_status bt_plan_events(const struct bt_event *const *events, int n,
 	int ota_gp, xclk_gp;
 	bt_plan_sibling_gp(caps, &ota_gp, &xclk_gp);
 	p->has_sibling_gp = ota_gp >= 0;
+	p->has_xclk_gp = xclk_gp >= 0;
 	p->ota_gp = (uint8_t)(ota_gp >= 0 ? ota_gp : 0);
 	p->xclk_gp = (uint8_t)(xclk_gp >= 0 ? xclk_gp : 0);
 

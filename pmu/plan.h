@@ -100,10 +100,10 @@ struct bt_plan {
 	 * them (bt_plan_reserved_gp). */
 	bool has_inst_gp, has_smi_gp;
 	uint8_t inst_gp, smi_gp;
-	/* Intel with caps.sibling_probe: ONE_THREAD_ACTIVE on ota_gp and
-	 * REF_XCLK on xclk_gp in every group (bt_plan_sibling_gp), reserved
-	 * like AMD's. */
-	bool has_sibling_gp;
+	/* Intel with caps.sibling_probe: ONE_THREAD_ACTIVE on ota_gp in every
+	 * group, and REF_XCLK on xclk_gp where has_xclk_gp (no fixed counter
+	 * 2 to derive it from), reserved like AMD's (bt_plan_sibling_gp). */
+	bool has_sibling_gp, has_xclk_gp;
 	uint8_t ota_gp, xclk_gp;
 	struct bt_plan_bound bound;
 	int lower_bound;          /* = bound.total */
@@ -213,13 +213,15 @@ uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *cap
  * SMIs received; 0 elsewhere. *inst / *smi (may be NULL) get the counter
  * or -1. */
 uint32_t bt_plan_reserved_gp(const struct bt_pmu_caps *caps, int *inst, int *smi);
-/* The pair of general counters caps.sibling_probe reserves on Intel (in
- * bt_plan_reserved_gp's mask too): counters 0 (*ota, ONE_THREAD_ACTIVE)
- * and 3 (*xclk, REF_XCLK), or -1 and -1 when the probe is off, the PMU
+/* The general counters caps.sibling_probe reserves on Intel (in
+ * bt_plan_reserved_gp's mask too): *ota for ONE_THREAD_ACTIVE (counter 0
+ * unless the counter health check left it out), and *xclk for REF_XCLK
+ * only where fixed counter 2 is missing (-1 otherwise: REF_XCLK is derived
+ * from it, pmu/sibling.h); -1 and -1 when the probe is off, the PMU
  * counts Top-Down slots per thread itself (fixed counter 3, PERF_METRICS:
  * Icelake and later, where the formulas' SMT branches read
  * CPU_CLK_UNHALTED.DISTRIBUTED, which the core divides among the threads
- * it runs), or lacks either counter or has fewer than 4. */
+ * it runs), or the events would keep fewer than two counters. */
 uint32_t bt_plan_sibling_gp(const struct bt_pmu_caps *caps, int *ota, int *xclk);
 /* Extra-MSR slot options of an event on this PMU: bit s = may use slot s
  * (an OFFCORE_RESPONSE event with code2 may use either MSR of its pair).

@@ -22,6 +22,7 @@ void bt_cpuid_collect(struct bt_arch *a, struct bt_cpuid_leaves *ret)
 			bt_cpuid(a, 0x07, 1, &l.l07_1);
 	}
 	if (max >= 0x0A) bt_cpuid(a, 0x0A, 0, &l.l0a);
+	if (max >= 0x15) bt_cpuid(a, 0x15, 0, &l.l15);
 	if (max >= 0x1A) bt_cpuid(a, 0x1A, 0, &l.l1a);
 	if (max >= 0x23) {
 		bt_cpuid(a, 0x23, 0, &l.l23);
@@ -97,6 +98,34 @@ static bool leaf0a_impossible(uint32_t eax, uint32_t ecx, uint32_t edx, struct b
 		 "answers that", what, eax, ecx, edx);
 	c->cpuid_impossible = true;
 	return true;
+}
+
+/*
+ * The clock of CPU_CLK_UNHALTED.REF_XCLK (0x3C/0x01) and ONE_THREAD_ACTIVE
+ * (0x3C/0x02) in TSC ticks, where the part says it. Intel's event tables
+ * (intel/perfmon; ../shared/reference/intel/IVB, HSW, SKL, SKX) define REF_XCLK as
+ * "Reference cycles when the thread is unhalted (counts at 100 MHz rate)"
+ * on Ivy Bridge and Haswell (Sandy Bridge and Broadwell alike), and as
+ * "Core crystal clock cycles when the thread is unhalted" on Skylake and
+ * Skylake-SP. The TSC is, on the first, MSR_PLATFORM_INFO[15:8] times that
+ * 100 MHz (SDM vol. 4: "Frequency = ratio * 100 MHz"; Linux turbostat
+ * takes base_hz = that ratio x bclk, bclk 100 MHz from Sandy Bridge on),
+ * on the second "core crystal clock frequency * EBX/EAX" of CPUID.15H (SDM
+ * vol. 3B "Determining the Processor Base Frequency"). Both are exact by
+ * definition: the TSC is generated from that clock, so a bus clock off
+ * 100 MHz or a spread-spectrum crystal moves both together, and the
+ * crystal's frequency itself (CPUID.15H:ECX, 0 on these parts) is not
+ * needed. Not on other classes: the probe is for Ivy Bridge .. Cascade
+ * Lake, and a ratio baretop has no table for is left to the count
+ * (pmu/sibling.h). The MSR half is read by bt_pmu_caps_detect.
+ */
+static void xclk_ratio(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
+{
+	if (c->uarch == BT_UARCH_SKL && l->l15.eax && l->l15.ebx) {
+		c->tsc_per_xclk_num = l->l15.ebx;
+		c->tsc_per_xclk_den = l->l15.eax;
+		c->tsc_per_xclk_from = "CPUID.15H EBX/EAX";
+	}
 }
 
 static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
@@ -197,6 +226,7 @@ static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 		core_type = (uint8_t)(l->l1a.eax >> 24);
 	core_type = bt_intel_effective_core_type(fam, model, hybrid, core_type);
 	c->uarch = (uint8_t)bt_intel_uarch_of(fam, model, core_type);
+	xclk_ratio(l, c);
 
 	/* Alder Lake / Raptor Lake have no leaf 23H, and on a hybrid part
 	 * leaf 0AH enumerates only the counters common to both core types
@@ -377,6 +407,18 @@ void bt_pmu_caps_detect(struct bt_arch *a, struct bt_pmu_caps *ret)
 
 		if (bt_rdmsr(a, MSR_IA32_PERF_CAPABILITIES, &v) == BT_OK)
 			bt_pmu_caps_apply_perf_capabilities(&caps, v);
+	}
+	/* Sandy Bridge .. Broadwell: REF_XCLK's 100 MHz in TSC ticks
+	 * (xclk_ratio); a read that faults, or reads 0 (QEMU answers 0 to
+	 * every MSR), leaves it not enumerated. */
+	if (caps.kind == BT_PMU_INTEL_ARCH && caps.uarch == BT_UARCH_WSM_BDW) {
+		uint64_t v;
+
+		if (bt_rdmsr(a, MSR_PLATFORM_INFO, &v) == BT_OK && PLATFORM_INFO_RATIO(v)) {
+			caps.tsc_per_xclk_num = PLATFORM_INFO_RATIO(v);
+			caps.tsc_per_xclk_den = 1;
+			caps.tsc_per_xclk_from = "MSR_PLATFORM_INFO[15:8]";
+		}
 	}
 	*ret = caps;
 }

@@ -23,6 +23,7 @@ struct bt_cpuid_leaves {
 	struct bt_cpuid l07;      /* EDX[15] hybrid */
 	struct bt_cpuid l07_1;    /* EAX[8] architectural perfmon extension leaf 23H */
 	struct bt_cpuid l0a;      /* architectural performance monitoring */
+	struct bt_cpuid l15;      /* TSC / core crystal clock ratio (EBX/EAX) */
 	struct bt_cpuid l1a;      /* hybrid core type */
 	struct bt_cpuid l23;      /* perfmon extension: EAX valid subleaves, EBX UMASK2/EQ */
 	struct bt_cpuid l23_1;    /* subleaf 1 (if CPUID.23H:EAX[1]): counter bitmaps */

@@ -120,7 +120,8 @@ bt_status bt_pmu_program(struct bt_pmu_session *s, const struct bt_plan *plan, i
 	 * by the driver in every group, on counters no event may use. */
 	uint32_t own = (plan->has_inst_gp ? 1u << plan->inst_gp : 0) |
 		       (plan->has_smi_gp ? 1u << plan->smi_gp : 0) |
-		       (plan->has_sibling_gp ? 1u << plan->ota_gp | 1u << plan->xclk_gp : 0);
+		       (plan->has_sibling_gp ? 1u << plan->ota_gp : 0) |
+		       (plan->has_xclk_gp ? 1u << plan->xclk_gp : 0);
 	if (own & ~s->caps.gp_mask)
 		return bt_pmu_fail(s, BT_ERR_INVALID, "the plan reserves general counters 0x%X, "
 				   "which this PMU does not have; nothing programmed", own);
@@ -263,6 +264,9 @@ bt_status bt_pmu_read(struct bt_pmu_session *s, struct bt_pmu_counts *ret)
 	if (s->plan->has_sibling_gp) {
 		c->has_sibling = true;
 		c->one_thread_active = c->gp_delta[s->plan->ota_gp];
+	}
+	if (s->plan->has_xclk_gp) {
+		c->has_xclk = true;
 		c->ref_xclk = c->gp_delta[s->plan->xclk_gp];
 	}
 	if (!c->has_smi_count && s->plan->has_smi_gp) {

@@ -160,10 +160,11 @@ struct bt_pmu_counts {
 	 * the window (with has_smi_count). With FREEZE_WHILE_SMM, RSM sets the
 	 * GLOBAL_CTRL enables there and the armed counters count the driver. */
 	uint64_t smi_outside;
-	/* The SMT sibling probe (plan.h sibling_gp): ONE_THREAD_ACTIVE and
-	 * REF_XCLK of the window, raw (the calibration's few crystal clocks
-	 * are not subtracted: only their ratio is used). */
-	bool has_sibling;
+	/* The SMT sibling probe (plan.h sibling_gp): ONE_THREAD_ACTIVE of the
+	 * window, and REF_XCLK where the plan reserves a counter for it (no
+	 * fixed counter 2), raw (the calibration's few reference clocks are
+	 * not subtracted: only their ratio is used). */
+	bool has_sibling, has_xclk;
 	uint64_t one_thread_active, ref_xclk;
 	/* IA32_PERF_GLOBAL_CTRL read nonzero after the counter reads (Intel,
 	 * with FREEZE_WHILE_SMM): an SMI after the stop write set its enables

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/strbuf.h"
 #include "pmu/cpu-detect.h"
@@ -208,33 +209,42 @@ static void print_freq(FILE *f, const struct bt_tree_outcome *t, const struct bt
 	fprintf(f, "\n");
 }
 
-/* The SMT sibling probe's share of each group's windows (pmu/measure.h). */
-static void print_sibling(FILE *f, const struct bt_tree_step *st)
+/* The SMT sibling probe's share of each group's windows (pmu/sibling.h), at
+ * the reference clock the tree used. */
+static void print_sibling(FILE *f, const struct bt_tree_outcome *t, const struct bt_tree_step *st)
 {
 	struct bt_strbuf sb = { 0 };
-	uint64_t ota = 0, xclk = 0;
-	int g = -1, n = 0;
+	struct bt_sibling_sums g = { 0 };
+	int group = -1, n = 0;
 
 	for (int k = 0; k <= st->n_run_log; k++) {
 		const struct bt_measure_run *r = k < st->n_run_log ? &st->run_log[k] : NULL;
 		if (r && !r->has_sibling)
 			continue;
-		if (g >= 0 && (!r || r->group != g)) {
-			double a = bt_sibling_active(ota, xclk);
+		if (group >= 0 && (!r || r->group != group)) {
+			double a = bt_sibling_active(&g, t->xclk.used);
 			if (!n)
 				bt_sb_printf(&sb, "SMT sibling active, per group:");
 			if (isnan(a))
-				bt_sb_printf(&sb, " %d: unknown (REF_XCLK 0)", g);
+				bt_sb_printf(&sb, " %d: unknown", group);
 			else
-				bt_sb_printf(&sb, " %d: %.1f%%", g, a * 100);
+				bt_sb_printf(&sb, " %d: %.1f%%", group, a * 100);
 			n++;
-			ota = xclk = 0;
+			memset(&g, 0, sizeof(g));
 		}
 		if (!r)
 			break;
-		g = r->group;
-		ota += r->one_thread_active;
-		xclk += r->ref_xclk;
+		group = r->group;
+		bt_sibling_add(&g, r);
+	}
+	if (n && st == &t->steps[0] && !isnan(t->xclk.used)) {
+		bt_sb_printf(&sb, "; REF_XCLK = fixed counter 2 / %.4g (%s", t->xclk.used, t->xclk.from);
+		if (!isnan(t->xclk.counted) && !t->xclk.disagrees)
+			bt_sb_printf(&sb, "; counted %.4g", t->xclk.counted);
+		else if (t->xclk.disagrees)
+			bt_sb_printf(&sb, "; the part enumerates %.4g, NOT what REF_XCLK counts",
+				     t->xclk.enumerated);
+		bt_sb_printf(&sb, ")");
 	}
 	if (n)
 		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
@@ -275,7 +285,7 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 			bt_sb_printf(&sb, "; each run in %u windows, interrupts open between them "
 				     "(--max-window-ms)", st->windows_per_run);
 		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));
-		print_sibling(f, st);
+		print_sibling(f, t, st);
 		print_freq(f, t, st);
 	}
 	if (t->n_steps && t->steps[0].runs) {

@@ -16,6 +16,7 @@
 #include "metrics/rules.h"
 #include "pmu/measure.h"
 #include "pmu/run-freq.h"
+#include "pmu/sibling.h"
 #include "report/tree.h"
 
 struct bt_counter_health;
@@ -149,6 +150,12 @@ struct bt_tree_outcome {
 	/* per model node, why it is not trusted (report/tree.h; NULL: no
 	 * check judged it: no violated rule and no --bring-up validation) */
 	struct bt_untrust *untrusted;
+	/* The SMT sibling probe over every run of every step (pmu/sibling.h,
+	 * app/count-run.c), and the reference clock REF_XCLK was derived at;
+	 * probed false: no run counted it. */
+	bool probed, xclk_counted;
+	struct bt_sibling_sums sibling;
+	struct bt_xclk_ratio xclk;
 };
 
 #endif

@@ -310,6 +310,34 @@ static void inputs_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 	bt_jw_end(j);
 }
 
+/* The SMT sibling probe of every run pooled (pmu/sibling.h): the raw sums
+ * and the reference clock REF_XCLK was derived at, so that the fraction
+ * the tree's formulas were chosen by can be computed again from them. */
+static void sibling_json(struct bt_jw *j, const struct bt_tree_outcome *t)
+{
+	const struct bt_sibling_sums *s = &t->sibling;
+	const struct bt_xclk_ratio *x = &t->xclk;
+
+	bt_jw_object(j, "smt_probe");
+	bt_jw_u64(j, "one_thread_active", s->ota);
+	bt_jw_u64(j, "ref_tsc", s->ref_tsc);
+	bt_jw_u64(j, "ref_xclk", s->xclk);
+	bt_jw_double(j, "tsc_per_xclk", x->used);
+	if (x->from)
+		bt_jw_str(j, "tsc_per_xclk_from", x->from);
+	else
+		bt_jw_null(j, "tsc_per_xclk_from");
+	bt_jw_double(j, "tsc_per_xclk_enumerated", x->enumerated);
+	if (x->enumerated_from)
+		bt_jw_str(j, "enumerated_from", x->enumerated_from);
+	bt_jw_double(j, "tsc_per_xclk_counted", x->counted);
+	bt_jw_u64(j, "check_ref_tsc", s->check_tsc);
+	bt_jw_u64(j, "check_ref_xclk", s->check_xclk);
+	bt_jw_bool(j, "ratio_disagrees", x->disagrees);
+	bt_jw_double(j, "sibling_active", bt_sibling_active(s, x->used));
+	bt_jw_end(j);
+}
+
 /* A counted workload: every step and kept run, the counts, the other
  * inputs, and the tree as the standalone tree report writes it. */
 static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
@@ -327,6 +355,8 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 					    "simulated clock (tsc_hz), not a wall time"
 					  : "measured: TSC ticks of the CPU");
 	bt_jw_u64(j, "groups", (uint64_t)t->total_groups);
+	if (t->probed)
+		sibling_json(j, t);
 	bt_jw_array(j, "steps");
 	for (int s = 0; s < t->n_steps; s++) {
 		const struct bt_tree_step *st = &t->steps[s];
@@ -389,10 +419,12 @@ static void counted_json(struct bt_jw *j, const struct bt_tree_outcome *t)
 			}
 			if (run->has_smi)
 				bt_jw_u64(j, "smi", run->smi);
-			if (run->has_sibling) {
+			if (run->has_sibling)
 				bt_jw_u64(j, "one_thread_active", run->one_thread_active);
+			if (run->has_ref_tsc)
+				bt_jw_u64(j, "ref_tsc", run->ref_tsc);
+			if (run->has_xclk)
 				bt_jw_u64(j, "ref_xclk", run->ref_xclk);
-			}
 			bt_jw_end(j);
 		}
 		bt_jw_end(j);

@@ -107,7 +107,8 @@ bt_status bt_synth_dump_cpu_load(const char *spec, const char *preset_name,
 	base = base ? base + 1 : path;
 	snprintf(c->dump, sizeof(c->dump), "%s", base);
 	snprintf(c->id, sizeof(c->id), "cpuid-dump");
-	c->part = (struct bt_sim_cpuid_part){ c->id, c->dump, cpu, c->leaves, n };
+	/* a dump has no MSRs: MSR_PLATFORM_INFO is not modelled */
+	c->part = (struct bt_sim_cpuid_part){ c->id, c->dump, cpu, c->leaves, n, 0 };
 
 	/* The driver's class of the core, for the preset whose MSRs stand in
 	 * for the ones a dump lacks. */

@@ -328,6 +328,37 @@ static void use_entries(struct bt_synth *s, size_t n)
 	s->source.tsc_per_window = 0; /* the source's TSC entry, or the CPU's default */
 }
 
+/*
+ * REF_XCLK and ONE_THREAD_ACTIVE (0x3C umask 0x01 and 0x02, any thread or
+ * not) count the part's reference clock while the thread is unhalted, which
+ * is fixed counter 2's time (CPU_CLK_UNHALTED.REF_TSC, the TSC's rate) at
+ * the ratio the simulated part states (arch/sim/sim.h bt_sim_tsc_per_xclk:
+ * its CPUID.15H or MSR_PLATFORM_INFO): so they agree with what detection
+ * reads from it, and a driver that derives REF_XCLK at another ratio meets
+ * the difference. A part that states none keeps the workload model's
+ * figure (a hundredth of the cycles). ONE_THREAD_ACTIVE equals REF_XCLK
+ * here: the sibling is the sim's to add (bt_sim_set_sibling_active).
+ */
+static void xclk_counts(struct bt_synth *s)
+{
+	uint32_t num, den;
+	const struct bt_sim_count *tsc = NULL;
+
+	if (!bt_sim_tsc_per_xclk(&s->sim.cfg, &num, &den))
+		return;
+	for (size_t i = 0; i < s->source.n && !tsc; i++) {
+		const struct bt_event *e = &s->entries[i].ev;
+		if (e->source == BT_SRC_PMC && e->fixed == 2 && !e->flags && !e->cmask)
+			tsc = &s->entries[i];
+	}
+	for (size_t i = 0; tsc && i < s->source.n; i++) {
+		const struct bt_event *e = &s->entries[i].ev;
+		if (e->source == BT_SRC_PMC && e->code == 0x3C && (e->umask == 0x01 || e->umask == 0x02) &&
+		    !e->cmask && !(e->flags & (BT_EVF_INV | BT_EVF_EDGE)))
+			s->entries[i].count = (uint64_t)llround((double)tsc->count * den / num);
+	}
+}
+
 static struct bt_sim_count *entry_named(struct bt_synth *s, const char *name)
 {
 	for (size_t i = 0; i < s->source.n; i++)
@@ -476,6 +507,7 @@ bt_status bt_synth_use_generated(struct bt_synth *s, struct bt_diag *d)
 		return fail(d, "the simulated PMU cannot generate counts for %s "
 			    "(it needs TOPDOWN.SLOTS among the events)", s->model_id);
 	use_entries(s, s->n_ev);
+	xclk_counts(s);
 	snprintf(s->source_label, sizeof(s->source_label),
 		 "deterministic generated counts (not a workload's)");
 	/* Built-in workloads replace these with their own model's counts
@@ -510,6 +542,7 @@ bt_status bt_synth_use_workload(struct bt_synth *s, const char *workload, bt_wl_
 		return fail(d, "the simulated PMU cannot count %s's model for %s (it needs "
 			    "TOPDOWN.SLOTS among the events)", workload, s->model_id);
 	use_entries(s, s->n_ev);
+	xclk_counts(s);
 	/* The window lasts the model's cycles: the simulated core runs at the
 	 * simulated TSC's clock (struct bt_sim_config tsc_hz), so a simulated
 	 * time is cycles / tsc_hz, never the host's time. */

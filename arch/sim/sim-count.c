@@ -330,6 +330,22 @@ static uint64_t sibling_fixed(const struct bt_sim *sim, const struct bt_sim_sour
 	return i == 0 && any ? with_sibling(sim, s, n, false) : n;
 }
 
+/* The xclk-ratio defect: the reference clock of REF_XCLK and
+ * ONE_THREAD_ACTIVE (SIM_EV_CLK umasks 0x01, 0x02) runs at xclk_ratio TSC
+ * ticks per tick instead of the part's stated ratio (bt_sim_tsc_per_xclk),
+ * which the source's counts follow (synth/sim-run.c). */
+static uint64_t xclk_defect(const struct bt_sim *sim, uint64_t sel, uint64_t n)
+{
+	const struct bt_sim_defects *df = &sim->cfg.defects;
+	unsigned umask = (sel >> SIM_SEL_UMASK_SHIFT) & 0xFF;
+	uint32_t num, den;
+
+	if (!(df->mask & BT_SIM_DEFECT_XCLK_RATIO) || (sel & 0xFF) != SIM_EV_CLK ||
+	    (umask != 0x01 && umask != 0x02) || !bt_sim_tsc_per_xclk(&sim->cfg, &num, &den))
+		return n;
+	return (uint64_t)((double)n * num / ((double)den * df->xclk_ratio) + 0.5);
+}
+
 /* The event select of a selector (AMD: 12 bits). */
 static unsigned sel_code(const struct bt_sim *sim, uint64_t sel)
 {
@@ -470,7 +486,7 @@ static void count_part(struct bt_sim *sim, const struct bt_sim_source *s, const 
 		if (i == 3 && c->tsx_force_abort && !(sim->regs.tsx_force_abort & SIM_TFA_RTM_FORCE_ABORT))
 			continue;
 		if (gp_on[i] && find_gp(sim, s, i, sibling_lookup(sim, dsel), &n)) {
-			n = sibling_gp(sim, s, dsel, n);
+			n = xclk_defect(sim, dsel, sibling_gp(sim, s, dsel, n));
 			bt_sim_add_gp(sim, i, share(part_of(sim, double_counts(sim, sel) ? 2 * n : n), p));
 		}
 	}

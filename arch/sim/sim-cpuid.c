@@ -150,3 +150,23 @@ void bt_sim_cpuid(struct bt_arch *a, uint32_t leaf, uint32_t subleaf, struct bt_
 	}
 	*ret = r;
 }
+
+bool bt_sim_tsc_per_xclk(const struct bt_sim_config *c, uint32_t *num, uint32_t *den)
+{
+	if (c->vendor != BT_VENDOR_INTEL || !c->part)
+		return false;
+	if (c->family == BT_SIM_FAM_WSM_BDW && c->part->base_ratio) {
+		*num = c->part->base_ratio;
+		*den = 1;
+		return true;
+	}
+	if (c->family != BT_SIM_FAM_SKL)
+		return false;
+	struct bt_cpuid r;
+	part_leaf(c, 0x15, 0, &r);
+	if (!r.eax || !r.ebx)
+		return false;
+	*num = r.ebx;
+	*den = r.eax;
+	return true;
+}

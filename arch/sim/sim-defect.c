@@ -12,7 +12,7 @@
 
 #include "arch/sim/sim.h"
 
-enum param { P_NONE, P_GP, P_FIXED, P_EVENT, P_CODE };
+enum param { P_NONE, P_GP, P_FIXED, P_EVENT, P_CODE, P_RATIO };
 
 struct defect {
 	const char *name;
@@ -45,6 +45,9 @@ static const struct defect defects[] = {
 	  "the global enable bit of general counter 0 is ignored (counts whenever En is set)" },
 	{ "rdpmc-fixed-gp", BT_SIM_DEFECT_RDPMC_FIXED_GP, P_NONE, "",
 	  "RDPMC with ECX[30] reads the general counter of that index, not the fixed one" },
+	{ "xclk-ratio", BT_SIM_DEFECT_XCLK_RATIO, P_RATIO, ":N",
+	  "REF_XCLK and ONE_THREAD_ACTIVE count a clock of N TSC ticks, not the one CPUID.15H "
+	  "or MSR_PLATFORM_INFO states" },
 };
 
 #define N_DEFECTS (sizeof(defects) / sizeof(defects[0]))
@@ -135,6 +138,10 @@ static bt_status item(const char *s, const char *e, struct bt_sim_defects *df, s
 		ok = !p || number(p, e, 0xFFF, &a);
 		df->umask_code = (uint16_t)a;
 		break;
+	case P_RATIO:
+		ok = p && number(p, e, 0xFFFF, &a) && a > 0;
+		df->xclk_ratio = (uint16_t)a;
+		break;
 	}
 	if (!ok) {
 		bt_diag_set(d, "--sim-defect: '%.*s': expected %s%s", (int)(e - s), s, def->name,
@@ -218,6 +225,9 @@ void bt_sim_defects_format(const struct bt_sim_defects *df, char *buf, size_t le
 		case P_CODE:
 			n += (size_t)snprintf(buf + n, len - n, ":0x%X", df->umask_code);
 			break;
+		case P_RATIO:
+			n += (size_t)snprintf(buf + n, len - n, ":%u", df->xclk_ratio);
+			break;
 		}
 	}
 	if (!n)
@@ -264,6 +274,13 @@ bt_status bt_sim_defects_check(const struct bt_sim_defects *df, const struct bt_
 		bt_diag_set(d, "--sim-defect=fixed-dead:%u cannot apply: the simulated %s PMU has "
 			    "no fixed counter %u (%u fixed counters)", df->dead_fixed, who,
 			    df->dead_fixed, cfg->num_fixed);
+		return BT_ERR_INVALID;
+	}
+	uint32_t num, den;
+	if ((df->mask & BT_SIM_DEFECT_XCLK_RATIO) && !bt_sim_tsc_per_xclk(cfg, &num, &den)) {
+		bt_diag_set(d, "--sim-defect=xclk-ratio cannot apply: the simulated %s part states "
+			    "no reference clock (CPUID.15H, MSR_PLATFORM_INFO) for REF_XCLK to differ "
+			    "from", who);
 		return BT_ERR_INVALID;
 	}
 	if ((df->mask & BT_SIM_DEFECT_PM_STICKY) && !(intel && cfg->perf_metrics)) {

@@ -319,6 +319,13 @@ static bt_status intel_rdmsr(struct bt_sim *sim, uint32_t msr, uint64_t *ret)
 			return BT_ERR_FAULT;
 		*ret = r->tsx_force_abort;
 		return BT_OK;
+	case SIM_MSR_PLATFORM_INFO:
+		/* Its other fields (turbo and TDP programmability, the minimum
+		 * and efficiency ratios) are not modelled: they read 0. */
+		if (!c->part || !c->part->base_ratio)
+			return BT_ERR_FAULT;
+		*ret = (uint64_t)c->part->base_ratio << 8;
+		return BT_OK;
 	}
 	return BT_ERR_FAULT; /* no such MSR */
 }

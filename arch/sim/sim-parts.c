@@ -612,13 +612,17 @@ static const struct bt_sim_cpuid_leaf part_zen5[] = {
 };
 
 #define PART(name, id, dump, cpu, t) \
-	const struct bt_sim_cpuid_part name = { id, dump, cpu, t, sizeof(t) / sizeof(t[0]) }
+	const struct bt_sim_cpuid_part name = { id, dump, cpu, t, sizeof(t) / sizeof(t[0]), 0 }
+/* With MSR_PLATFORM_INFO[15:8]: the brand string's base frequency ("@ 3.50GHz") in
+ * 100 MHz. */
+#define PART_BASE(name, id, dump, cpu, t, ratio) \
+	const struct bt_sim_cpuid_part name = { id, dump, cpu, t, sizeof(t) / sizeof(t[0]), ratio }
 
-PART(bt_sim_part_ivb, "ivb", "GenuineIntel00306A9_IvyBridge_CPUID", 0, part_ivb);
-PART(bt_sim_part_hsw, "hsw", "GenuineIntel00306C3_Haswell_CPUID", 0, part_hsw);
-PART(bt_sim_part_cfl, "cfl", "GenuineIntel00906EA_Coffeelake_CPUID", 0, part_cfl);
-PART(bt_sim_part_skl, "skl", "GenuineIntel00506E3_Skylake_CPUID", 0, part_skl);
-PART(bt_sim_part_skx, "skx", "GenuineIntel0050654_SkylakeX_CPUID", 0, part_skx);
+PART_BASE(bt_sim_part_ivb, "ivb", "GenuineIntel00306A9_IvyBridge_CPUID", 0, part_ivb, 35);
+PART_BASE(bt_sim_part_hsw, "hsw", "GenuineIntel00306C3_Haswell_CPUID", 0, part_hsw, 34);
+PART_BASE(bt_sim_part_cfl, "cfl", "GenuineIntel00906EA_Coffeelake_CPUID", 0, part_cfl, 37);
+PART_BASE(bt_sim_part_skl, "skl", "GenuineIntel00506E3_Skylake_CPUID", 0, part_skl, 22);
+PART_BASE(bt_sim_part_skx, "skx", "GenuineIntel0050654_SkylakeX_CPUID", 0, part_skx, 33);
 PART(bt_sim_part_icl, "icl", "GenuineIntel00706E5_IceLakeY_CPUID", 0, part_icl);
 PART(bt_sim_part_tgl, "tgl", "GenuineIntel00806C1_TigerLake_01_CPUID", 0, part_tgl);
 PART(bt_sim_part_icx, "icx", "GenuineIntel00606A6_ICX_04_CPUID", 0, part_icx);

@@ -52,6 +52,9 @@ static inline uint64_t sim_width_mask(unsigned width)
 #define SIM_IA32_APERF              0x0E8u
 #define SIM_IA32_DEBUGCTL           0x1D9u
 #define SIM_IA32_MISC_ENABLE        0x1A0u
+/* MSR_PLATFORM_INFO (RO; SDM vol. 4): [15:8] Maximum Non-Turbo Ratio, the
+ * TSC's frequency in 100 MHz (Sandy Bridge and later). */
+#define SIM_MSR_PLATFORM_INFO       0x0CEu
 /* MSR_TSX_FORCE_ABORT (0x10F; Linux msr-index.h, MSR_TFA_RTM_FORCE_ABORT
  * bit 0), present with CPUID.07H:EDX[13]. */
 #define SIM_MSR_TSX_FORCE_ABORT     0x10Fu

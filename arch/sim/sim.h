@@ -186,7 +186,13 @@ struct bt_sim_cpuid_part {
 	uint32_t cpu;
 	const struct bt_sim_cpuid_leaf *leaves;
 	size_t n;
+	/* MSR_PLATFORM_INFO[15:8], the nameplate base frequency in 100 MHz
+	 * (the dump's brand string, "@ 3.50GHz": 35); 0: not modelled (the
+	 * MSR faults) */
+	uint8_t base_ratio;
 };
+
+
 
 /* Every part, NULL-terminated; bt_sim_cpuid_part(id) finds one, or NULL. */
 extern const struct bt_sim_cpuid_part *const bt_sim_cpuid_parts[];
@@ -222,6 +228,9 @@ extern const struct bt_sim_cpuid_part bt_sim_part_ivb, bt_sim_part_hsw, bt_sim_p
 					       * ignored: it counts whenever En is set */
 #define BT_SIM_DEFECT_RDPMC_FIXED_GP (1u << 10) /* RDPMC with ECX[30] returns the general
 					       * counter of the same index */
+#define BT_SIM_DEFECT_XCLK_RATIO     (1u << 11) /* REF_XCLK and ONE_THREAD_ACTIVE count a
+					       * clock of xclk_ratio TSC ticks, not the
+					       * one the part enumerates */
 
 struct bt_sim_defects {
 	uint32_t mask;             /* BT_SIM_DEFECT_* */
@@ -229,6 +238,7 @@ struct bt_sim_defects {
 	uint16_t double_code;      /* event select (AMD: 12 bits) */
 	uint8_t double_umask;
 	uint16_t umask_code;
+	uint16_t xclk_ratio;
 };
 
 /* "stuck-counter:2,double-count:0xc4/0x01" -> *ret (all-or-nothing; an
@@ -314,6 +324,15 @@ struct bt_sim_config {
 	uint8_t initial;           /* BT_SIM_INIT_* flags */
 	struct bt_sim_defects defects; /* injected hardware defects (none: all 0) */
 };
+
+/* The clock CPU_CLK_UNHALTED.REF_XCLK and ONE_THREAD_ACTIVE count on the
+ * simulated part, in TSC ticks per tick (*num / *den), as the part states
+ * it: its CPUID.15H EBX/EAX on the Skylake family (the core crystal
+ * clock), its MSR_PLATFORM_INFO[15:8] on Sandy Bridge .. Broadwell (the
+ * 100 MHz bus clock); false when it states none. The simulated workloads
+ * count REF_XCLK at that clock (synth/sim-run.c); the xclk-ratio defect
+ * makes it count at another. */
+bool bt_sim_tsc_per_xclk(const struct bt_sim_config *cfg, uint32_t *num, uint32_t *den);
 
 /* The simulated clock every preset states (struct bt_sim_config tsc_hz):
  * 3 GHz. */

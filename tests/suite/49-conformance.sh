@@ -34,9 +34,10 @@ echo "--- SIMULATED PMU: defect x preset (PASS/FAIL per check) ---"
 echo "$out" | sed -n '/^# SIMULATED PMU: defect x preset/,$p' | grep '^#' | sed 's/^# \{0,1\}//'
 
 help=$(./build/baretop-host run --sim-defect=help 2>&1)
-n=$(echo "$help" | grep -c '^[a-z0-9-]*\(\[:[A-Z/]*\]\)\{0,1\}: ')
-if [ "$n" -ne 11 ]; then
-    echo "FAIL --sim-defect=help lists $n defects, expected 11"; fail=1
+# NAME, NAME[:PARAM] (optional) or NAME:PARAM (required), then ": "
+n=$(echo "$help" | grep -c '^[a-z0-9-]*\(\[\{0,1\}:[A-Z/]*\]\{0,1\}\)\{0,1\}: ')
+if [ "$n" -ne 12 ]; then
+    echo "FAIL --sim-defect=help lists $n defects, expected 12"; fail=1
 else
     echo "ok: --sim-defect=help lists $n defects"
 fi

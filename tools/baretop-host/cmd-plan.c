@@ -21,6 +21,7 @@
 #include "pmu/event-encode.h"
 #include "pmu/plan.h"
 #include "pmu/pmu-caps.h"
+#include "pmu/sibling.h"
 #include "arch/sim/sim.h"
 #include "synth/count-sources.h"
 #include "metrics/builtin.h"
@@ -136,9 +137,12 @@ int bt_host_plan_print(const struct bt_event *const *events, int n, const struct
 		if (p.has_smi_gp)
 			fprintf(out, "every group: general counter %d = SMIs received (0x2B), the "
 				"run's SMI count\n", p.smi_gp);
-		if (p.has_sibling_gp)
+		if (p.has_sibling_gp && p.has_xclk_gp)
 			fprintf(out, "every group: general counters %d, %d = ONE_THREAD_ACTIVE (0x3C/0x02), "
 				"REF_XCLK (0x3C/0x01), the SMT sibling probe\n", p.ota_gp, p.xclk_gp);
+		else if (p.has_sibling_gp)
+			fprintf(out, "every group: general counter %d = ONE_THREAD_ACTIVE (0x3C/0x02), the "
+				"SMT sibling probe (REF_XCLK from fixed counter 2)\n", p.ota_gp);
 		fprintf(out, "groups: %d, lower bound: %d (alone %d + max(capacity %d, hall %d, msr %d))\n",
 			p.n_groups, p.lower_bound, b->alone, b->capacity, b->hall, b->msr);
 		if (vst != BT_OK)
@@ -165,7 +169,9 @@ static bool sim_caps(const struct bt_sim_config *cfg, struct bt_pmu_caps *ret)
 
 /* The events of `model` up to `level` (0 = all), with SMT on or off;
  * with the sibling probe, both branches' (HYPERTHREADING_ON unknown: the
- * tree decides after counting, app/count.c). */
+ * tree decides after counting, app/count.c) and REF_XCLK where a run
+ * would count it there to check the ratio it derives it at
+ * (pmu/sibling.h bt_sibling_add_check). */
 static int model_events(struct bt_model *m, unsigned level, bool smt, bool probe,
 			const struct bt_pmu_caps *caps, const struct bt_event **evp, int cap)
 {
@@ -182,23 +188,28 @@ static int model_events(struct bt_model *m, unsigned level, bool smt, bool probe
 	    bt_model_events_up_to_level(m, level ? level : bt_model_max_level(m), constants, idx,
 					&n) != BT_OK)
 		return -1;
-	if ((int)n > cap)
+	if ((int)n + 1 > cap)
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
 		evp[i] = bt_model_event(m, idx[i]);
 		if (bt_event_fixed_to_gp(evp[i], caps, &gp_twin[i]))
 			evp[i] = &gp_twin[i];
 	}
-	return (int)n;
+	static struct bt_plan_scratch scratch;
+	struct bt_plan_opts opts = { .smt_off = !smt };
+	return probe ? bt_sibling_add_check(evp, (int)n, caps, &opts, &scratch) : (int)n;
 }
 
-/* --sibling-probe: the SMT sibling probe's two counters reserved in every
- * group (pmu/plan.h sibling_gp) where the PMU would take them, as `run`
- * plans a part with SMT on whose formulas have SMT branches. */
-static void probe_caps(bool probe, struct bt_pmu_caps *caps)
+/* --sibling-probe: the SMT sibling probe's counter reserved in every group
+ * (pmu/plan.h sibling_gp) where a run would take it (app/count.c
+ * sibling_probe_applies): an Intel PMU that has room for it and a model
+ * whose formulas have SMT branches. */
+static void probe_caps(bool probe, const struct bt_model *m, struct bt_pmu_caps *caps)
 {
-	caps->sibling_probe = probe && caps->kind == BT_PMU_INTEL_ARCH && !caps->perf_metrics &&
-			      !(caps->fixed_mask & (1u << 3));
+	caps->sibling_probe = probe && caps->kind == BT_PMU_INTEL_ARCH &&
+			      bt_model_has_smt_branches(m, NULL);
+	if (caps->sibling_probe && !bt_plan_sibling_gp(caps, NULL, NULL))
+		caps->sibling_probe = false;
 }
 
 static int plan_model(const char *id, unsigned level, bool smt, bool probe, bool json, FILE *out)
@@ -221,8 +232,8 @@ static int plan_model(const char *id, unsigned level, bool smt, bool probe, bool
 		bt_model_close(m);
 		return 2;
 	}
-	probe_caps(probe, &caps);
-	int n = model_events(m, level, smt, probe && caps.sibling_probe, &caps, evp, BT_PLAN_MAX_EVENTS);
+	probe_caps(probe, m, &caps);
+	int n = model_events(m, level, smt, caps.sibling_probe, &caps, evp, BT_PLAN_MAX_EVENTS);
 	if (n < 0) {
 		fprintf(stderr, "plan: %s: too many events\n", id);
 		bt_model_close(m);
@@ -268,7 +279,7 @@ static int plan_all_models(bool smt, bool probe, bool json, FILE *out)
 			continue;
 		}
 		unsigned max = bt_model_max_level(m);
-		probe_caps(probe, &caps);
+		probe_caps(probe, m, &caps);
 		for (unsigned lv = 1; lv <= max; lv++) {
 			int n = model_events(m, lv, smt, caps.sibling_probe, &caps, evp,
 					     BT_PLAN_MAX_EVENTS);
@@ -341,10 +352,11 @@ static const struct host_opt opts[] = {
 	  "with --backend=perf: that CPU of a CPUID dump is the one counted\n"
 	  "(its built-in model unless --model)" },
 	{ "sibling-probe", NULL, HOST_FLAG, NULL,
-	  "with --model or --all-models, implies --smt: as `run` plans SMT on\n"
-	  "where the formulas have SMT branches: both branches' events, and\n"
-	  "ONE_THREAD_ACTIVE/REF_XCLK reserved on counters 0 and 3 of every\n"
-	  "group on an Intel PMU without PERF_METRICS" },
+	  "with --model or --all-models, implies --smt: as `run --level N` plans\n"
+	  "SMT on where the formulas have SMT branches: both branches' events,\n"
+	  "ONE_THREAD_ACTIVE on a general counter reserved in every group on an\n"
+	  "Intel PMU without PERF_METRICS, and REF_XCLK once (its ratio to fixed\n"
+	  "counter 2, from which every group's is derived, checked)" },
 	{ 0 },
 };
 

@@ -332,7 +332,12 @@ static const struct bt_untrust *untrust(struct bt_arena *a, struct bt_consistenc
 	if (!u)
 		return NULL;
 	memset(u, 0, (nn + 1) * sizeof(*u));
-	if (!bt_rules_untrust(cons, c, r, c->constants, NULL, u, NULL))
+	/* HYPERTHREADING_ON as the evaluation decided it from a recording's
+	 * measured SMT sibling (SMT_SIBLING_ACTIVE): a node's events are its
+	 * branch's only, as a run reads them (app/count-run.c). */
+	double k[BT_CONST_COUNT];
+	bt_smt_decided_constants(c->constants, k);
+	if (!bt_rules_untrust(cons, c, r, k, NULL, u, NULL))
 		return NULL;
 	bt_evaluate(m, c, r);
 	bt_consistency_check(cons, c, r);

@@ -30,6 +30,7 @@
 #include "host/perf-pmu.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/measure.h"
+#include "pmu/sibling.h"
 #include "pmu/pmu-driver.h"
 #include "metrics/builtin.h"
 #include "metrics/model.h"
@@ -388,7 +389,10 @@ TEST(os_pmu_plans_for_the_kernel_facts_and_says_them)
  * / 2 if #SMT_on else RECOVERY_CYCLES)) / slots, retiring RETIRE_SLOTS /
  * slots). The made-up core's rates per unit of work: cycles 100 (the
  * thread's and, the sibling active only inside them, any thread's),
- * ONE_THREAD_ACTIVE 0 (busy sibling) or 3 (idle), REF_XCLK 3.
+ * ONE_THREAD_ACTIVE 0 (busy sibling) or 3 (idle), REF_XCLK 3, REF_TSC 90:
+ * 30 TSC ticks per reference tick, which the part enumerates as
+ * `enumerated` (pmu/sibling.h derives REF_XCLK from fixed counter 2 at it,
+ * and the plan counts REF_XCLK once to check it).
  */
 static unsigned event_at(const struct bt_model *m, const uint16_t *idx, unsigned n, const char *ev)
 {
@@ -399,7 +403,7 @@ static unsigned event_at(const struct bt_model *m, const uint16_t *idx, unsigned
 	return j < n ? j : 0;
 }
 
-static void sibling_tree(uint64_t ota_rate, int want_ht, double *ret_worst)
+static void sibling_tree(uint64_t ota_rate, uint32_t enumerated, int want_ht, double *ret_worst)
 {
 	const struct rate rates[] = {
 		{ 0x003c, 100 }, { 0x20003c, 100 }, { 0x00c0, 80 }, { 0x0300, 90 },
@@ -431,6 +435,9 @@ static void sibling_tree(uint64_t ota_rate, int want_ht, double *ret_worst)
 	pmu.caps.fixed_mask = 0x7;
 	pmu.caps.fixed_width = 48;
 	pmu.caps.sibling_probe = true;
+	pmu.caps.tsc_per_xclk_num = enumerated;
+	pmu.caps.tsc_per_xclk_den = 1;
+	pmu.caps.tsc_per_xclk_from = "test";
 	CHECK(bt_model_open(bt_builtin_find("SKX"), &model, &d) == BT_OK);
 	if (!model)
 		return;
@@ -442,11 +449,14 @@ static void sibling_tree(uint64_t ota_rate, int want_ht, double *ret_worst)
 		if (bt_event_fixed_to_gp(evp[i], &pmu.caps, &twin[i]))
 			evp[i] = &twin[i];
 	}
-	CHECK(bt_plan_events(evp, (int)n, &pmu.caps, NULL, &scratch, &plan) == BT_OK);
-	CHECK(plan.has_sibling_gp);
+	int n_plan = bt_sibling_add_check(evp, (int)n, &pmu.caps, NULL, &scratch);
+	CHECK_EQ_INT(n_plan, (int)n + 1); /* level 1 has room for it */
+	CHECK(bt_plan_events(evp, n_plan, &pmu.caps, NULL, &scratch, &plan) == BT_OK);
+	CHECK(plan.has_sibling_gp && !plan.has_xclk_gp);
 	fake_reset();
 	k.rates = rates;
 	bt_measure_opts_defaults(&o);
+	o.xclk_event = &bt_sibling_xclk_event;
 	bt_perf_set_sys(&fake_sys);
 	bt_status st = bt_measure(&pmu, &plan, evp, &wl, &o, &m);
 	bt_perf_set_sys(NULL);
@@ -455,7 +465,15 @@ static void sibling_tree(uint64_t ota_rate, int want_ht, double *ret_worst)
 		bt_model_close(model);
 		return;
 	}
-	CHECK(m.has_sibling && m.ref_xclk > 0);
+	struct bt_sibling_sums sums = { 0 };
+	struct bt_xclk_ratio x;
+	for (int i = 0; i < m.n_runs; i++)
+		bt_sibling_add(&sums, &m.runs[i]);
+	bt_xclk_ratio_decide(&pmu.caps, &sums, &x);
+	CHECK(sums.probed && sums.ref_tsc > 0 && sums.check_xclk > 0);
+	CHECK_MSG(fabs(x.counted - 30) < 1e-9, "counted %g TSC ticks per REF_XCLK tick", x.counted);
+	CHECK_EQ_INT(x.disagrees, enumerated != 30);
+	CHECK_MSG(x.used == 30, "used %g (enumerated %u)", x.used, enumerated);
 	struct bt_counts *c = bt_counts_new(model);
 	struct bt_result *r = bt_result_new(model);
 	double v[BT_PLAN_MAX_EVENTS] = { 0 };
@@ -463,11 +481,13 @@ static void sibling_tree(uint64_t ota_rate, int want_ht, double *ret_worst)
 		c->events[idx[i]] = (double)m.ev[i].median;
 		v[i] = (double)m.ev[i].median;
 	}
-	c->constants[BT_C_SMT_SIBLING_ACTIVE] = bt_sibling_active(m.one_thread_active, m.ref_xclk);
+	c->constants[BT_C_SMT_SIBLING_ACTIVE] = bt_sibling_active(&sums, x.used);
 	CHECK(bt_evaluate(model, c, r) == BT_OK);
 	CHECK_EQ_INT(r->smt.formulas, want_ht);
 #define EV(ev) v[event_at(model, idx, n, ev)]
-	double ota = (double)m.one_thread_active, xclk = (double)m.ref_xclk;
+	/* perf's REF_XCLK: counted (3 per unit of work), beside the same
+	 * runs' ONE_THREAD_ACTIVE */
+	double ota = (double)sums.ota, xclk = (double)sums.ref_tsc / 30;
 	double slots = 4 * (EV("CPU_CLK_UNHALTED.THREAD") / 2 * (1 + ota / xclk));
 	double rec = want_ht ? EV("INT_MISC.RECOVERY_CYCLES_ANY") / 2 : EV("INT_MISC.RECOVERY_CYCLES");
 	double fe = EV("IDQ_UOPS_NOT_DELIVERED.CORE") / slots;
@@ -497,8 +517,14 @@ static void sibling_tree(uint64_t ota_rate, int want_ht, double *ret_worst)
 TEST(skx_busy_sibling_through_the_perf_driver_gives_perfs_smt_tree)
 {
 	double worst;
-	sibling_tree(0, 1, &worst);   /* 10 x 100 cycles -> perf's core clocks 500 */
+	sibling_tree(0, 30, 1, &worst);   /* 10 x 100 cycles -> perf's core clocks 500 */
 	CHECK_MSG(worst < 1e-9, "worst %g", worst);
-	sibling_tree(3, 0, &worst);   /* idle sibling: the per-thread tree */
+	sibling_tree(3, 30, 0, &worst);   /* idle sibling: the per-thread tree */
+	CHECK_MSG(worst < 1e-9, "worst %g", worst);
+	/* A part that enumerates a wrong ratio (45): the count checks it and
+	 * is used, so the idle sibling is still idle (at 45, REF_XCLK would be
+	 * 2/3 of the count, ONE_THREAD_ACTIVE above it, and the ratio's error
+	 * would go unseen). */
+	sibling_tree(3, 45, 0, &worst);
 	CHECK_MSG(worst < 1e-9, "worst %g", worst);
 }

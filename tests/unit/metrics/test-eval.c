@@ -496,3 +496,39 @@ TEST(rounding_noise_of_a_share_is_zero)
 	CHECK(f.r->value[node(&f, "I")] < 0);
 	teardown(&f);
 }
+
+/*
+ * HYPERTHREADING_ON from the measured SMT sibling (model.h bt_smt_decide):
+ * the SMT branches from half the time on, the per-thread ones below; a
+ * given HYPERTHREADING_ON or no measurement leaves the constants as they
+ * are. bt_smt_decided_constants gives the constants a node's events are
+ * read with (untrusting, app/count-run.c and replay alike): the same.
+ */
+TEST(smt_decided_constants_follow_the_measured_sibling)
+{
+	static const struct {
+		double ht, f, want_ht;
+		int formulas;
+	} cases[] = {
+		{ NAN, 0.0, 0, 0 }, { NAN, 0.49, 0, 0 }, { NAN, 0.5, 1, 1 }, { NAN, 1.0, 1, 1 },
+		{ NAN, NAN, NAN, -1 }, { 1, 0.0, 1, -1 }, { 0, 1.0, 0, -1 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double k[BT_CONST_COUNT], out[BT_CONST_COUNT];
+		struct bt_smt_decision d;
+
+		for (int j = 0; j < BT_CONST_COUNT; j++)
+			k[j] = (double)j + 0.25;
+		k[BT_C_HYPERTHREADING_ON] = cases[i].ht;
+		k[BT_C_SMT_SIBLING_ACTIVE] = cases[i].f;
+		bt_smt_decide(k, &d);
+		bt_smt_decided_constants(k, out);
+		CHECK_EQ_INT(d.formulas, cases[i].formulas);
+		double got = out[BT_C_HYPERTHREADING_ON];
+		CHECK_MSG(isnan(cases[i].want_ht) ? isnan(got) : got == cases[i].want_ht,
+			  "case %zu: HYPERTHREADING_ON %g, want %g", i, got, cases[i].want_ht);
+		for (int j = 0; j < BT_CONST_COUNT; j++)
+			if (j != BT_C_HYPERTHREADING_ON)
+				CHECK(out[j] == k[j] || (isnan(out[j]) && isnan(k[j])));
+	}
+}

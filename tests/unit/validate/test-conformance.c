@@ -305,7 +305,17 @@ static const struct applies checks[] = {
  *   AMD legacy MSRs split from the core counters: the alias check;
  *   global enable of counter 0 ignored: the global-control check (every
  *     other check stops the selectors before writing or reading values);
- *   RDPMC ignoring ECX[30]: the RDPMC check. */
+ *   RDPMC ignoring ECX[30]: the RDPMC check;
+ *   REF_XCLK at a clock other than the enumerated one: none (no check
+ *     compares REF_XCLK with CPUID.15H or MSR_PLATFORM_INFO; the SMT
+ *     sibling probe's own count does, pmu/sibling.h). */
+/* The part states its reference clock (arch/sim/sim.h bt_sim_tsc_per_xclk). */
+static bool states_xclk(const struct bt_sim_config *c)
+{
+	uint32_t num, den;
+	return bt_sim_tsc_per_xclk(c, &num, &den);
+}
+
 struct defect_case {
 	const char *spec_intel, *spec_amd;  /* NULL: not on that vendor */
 	bool (*on)(const struct bt_sim_config *c);
@@ -343,6 +353,7 @@ static const struct defect_case cases[] = {
 	{ "global-ignored", "global-ignored", has_status,
 	  { "conf:global-ctrl" }, { "conf:perfmon-v2-global" }, true },
 	{ "rdpmc-fixed-gp", NULL, is_intel, { "conf:rdpmc-fixed" }, { NULL }, true },
+	{ "xclk-ratio:300", NULL, states_xclk, { NULL }, { NULL }, true },
 };
 #define N_CASES (int)(sizeof(cases) / sizeof(cases[0]))
 
