@@ -419,14 +419,20 @@ TEST(lnl_on_6_6_refuses_umask2_and_eq_by_name)
 
 static const struct flavour {
 	const char *tree, *dump;
-	unsigned cpus[2];
+	unsigned cpus[3];
 	int n_cpus;
 } flavours[] = {
 	{ "skx-6.6", "skx-subset.cpuid", { 0 }, 1 },
 	{ "hsw-6.6", "hsw-subset.cpuid", { 0 }, 1 },
 	{ "adl-6.6", "adl-subset.cpuid", { 0, 12 }, 2 },
 	{ "lnl-6.6", "lnl-subset.cpuid", { 0, 4 }, 2 },
+	{ "lnl-6.11", "lnl-subset.cpuid", { 0, 4 }, 2 },
+	{ "lnl-6.12.7", "lnl-subset.cpuid", { 0, 4 }, 2 },
 	{ "lnl-6.12", "lnl-subset.cpuid", { 0, 4 }, 2 },
+	{ "lnl-6.14", "lnl-subset.cpuid", { 0, 4 }, 2 },
+	{ "arlh-6.13", "arlh-subset.cpuid", { 0, 2, 14 }, 3 },
+	{ "mtl-6.3", "mtl-subset.cpuid", { 0, 2 }, 2 },
+	{ "mtl-6.8", "mtl-subset.cpuid", { 0, 2 }, 2 },
 	{ "genoa-6.6", "genoa-subset.cpuid", { 0 }, 1 },
 	{ "kvm-skx-6.6", "kvm-skx-guest.cpuid", { 0 }, 1 },
 };
@@ -630,4 +636,79 @@ TEST(old_plans_fail_under_the_double)
 	t.caps.gp_mask = t.cpuid_caps.gp_mask;
 	t.caps.num_gp = t.cpuid_caps.num_gp;
 	CHECK(errors_of(&t, &m, "ZEN4", 0, false, &r) > 0 && r == KD_ERROR_STATE);
+}
+
+/* Each release's extra-register tables, by name: an event the running
+ * release would reject (config1 outside the entry's valid_mask: EINVAL) or
+ * count as another event (no entry: config1 ignored) is refused with the
+ * table's name; the release after the fix plans it. Printed as "# refused
+ * ..." for step 77. */
+static int refused_with(const char *flavour, const char *dump, unsigned cpu, const char *model,
+			const char *needle)
+{
+	static struct bt_perf_kernel k;
+	static struct bt_perf_target t;
+	static struct bt_dump_decision dd;
+	struct bt_diag d = { "" };
+	int hits = 0;
+	if (!target_for(flavour, dump, cpu, &k, &t, &dd))
+		return -1;
+	struct bt_perf_model_plan *mp = calloc(1, sizeof(*mp));
+	if (!mp || bt_perf_plan_model(&t, model, 0, false, mp, &d) != BT_OK) {
+		free(mp);
+		return -1;
+	}
+	for (int i = 0; i < mp->n; i++) {
+		const char *why = mp->plan.ev[i].reason;
+		if (mp->plan.ev[i].place != BT_PLACE_UNMEASURABLE || !why || !strstr(why, needle))
+			continue;
+		if (!hits++)
+			printf("# refused %-10s %s (config1 0x%llx): %s\n", flavour, mp->planned[i]->name,
+			       (unsigned long long)mp->planned[i]->msr_value, why);
+	}
+	printf("# refused %-10s %d events of %s by \"%s\"\n", flavour, hits, model, needle);
+	bt_perf_model_plan_close(mp);
+	free(mp);
+	return hits;
+}
+
+TEST(release_tables_refuse_by_name_what_the_kernel_rejects)
+{
+	static const char mask[] = "outside the valid mask 0x3fffffffff";
+	CHECK(refused_with("lnl-6.11", "lnl-subset.cpuid", 0, "LNL-LNC", mask) > 0);
+	CHECK(refused_with("lnl-6.12.7", "lnl-subset.cpuid", 0, "LNL-LNC", mask) > 0);
+	CHECK_EQ_INT(refused_with("lnl-6.12", "lnl-subset.cpuid", 0, "LNL-LNC", "valid mask"), 0);
+	CHECK_EQ_INT(refused_with("arlh-6.13", "arlh-subset.cpuid", 0, "ARL-LNC", "valid mask"), 0);
+	CHECK(refused_with("mtl-6.3", "mtl-subset.cpuid", 0, "MTL-RWC", "has no entry for event 0x03c6") > 0);
+	CHECK_EQ_INT(refused_with("mtl-6.8", "mtl-subset.cpuid", 0, "MTL-RWC", "has no entry"), 0);
+}
+
+/* The double can fail here too: the fixed release's tables on the release
+ * before the fix are plans Linux breaks (EINVAL from the valid_mask, or
+ * config1 ignored). */
+TEST(the_wrong_release_tables_fail_under_the_double)
+{
+	static struct bt_perf_kernel k, k2, later;
+	static struct bt_perf_target t;
+	static struct bt_dump_decision dd;
+	struct kd_machine m;
+	enum kd_result r;
+
+	if (!target_for("lnl-6.11", "lnl-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("lnl-6.11", &k2) ||
+	    !load_machine("lnl-subset.cpuid", 0, &k2, &m) || !load_kernel("lnl-6.12", &later))
+		return;
+	bt_pk_tables_for(&later, t.pmu, &t.tables);
+	CHECK(errors_of(&t, &m, "LNL-LNC", 0, false, &r) > 0 && r == KD_EINVAL);
+	if (!target_for("mtl-6.3", "mtl-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("mtl-6.3", &k2) ||
+	    !load_machine("mtl-subset.cpuid", 0, &k2, &m) || !load_kernel("mtl-6.8", &later))
+		return;
+	bt_pk_tables_for(&later, t.pmu, &t.tables);
+	CHECK(errors_of(&t, &m, "MTL-RWC", 0, false, &r) > 0 && r == KD_WRONG);
+	/* Lion Cove before 782cffeec9ad planned with its later constraints:
+	 * event selects below 0x90 on counters 4-9 fail validate_group. */
+	if (!target_for("lnl-6.12", "lnl-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("lnl-6.12", &k2) ||
+	    !load_machine("lnl-subset.cpuid", 0, &k2, &m) || !load_kernel("lnl-6.14", &later))
+		return;
+	bt_pk_tables_for(&later, t.pmu, &t.tables);
+	CHECK(errors_of(&t, &m, "LNL-LNC", 0, false, &r) > 0);
 }
