@@ -14,6 +14,7 @@
  *     events were refused before counting, by name. The table is printed
  *     ("# table ...": tests/suite/77-perf-kernel-double.sh shows it).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,6 +438,28 @@ static const struct flavour {
 	{ "kvm-skx-6.6", "kvm-skx-guest.cpuid", { 0 }, 1 },
 };
 
+/* The planner's question to a running kernel under a hypervisor (the
+ * event alone, opened and closed), answered by the double. */
+static int kd_try(void *ctx, struct perf_event_attr *a)
+{
+	struct bt_perf_member one = { .attr = *a };
+	char why[300];
+	snprintf(one.what, sizeof(one.what), "tried alone");
+	one.attr.pinned = 1;
+	switch (kd_open_group(ctx, &one, 1, why, sizeof(why))) {
+	case KD_OK:
+		return 0;
+	case KD_ENXIO:
+		return ENXIO;
+	case KD_EACCES:
+		return EACCES;
+	case KD_ENOENT:
+		return ENOENT;
+	default:
+		return EINVAL;
+	}
+}
+
 TEST(every_plan_opens_under_every_kernel_flavour)
 {
 	static struct bt_perf_kernel k, k2;
@@ -457,6 +480,11 @@ TEST(every_plan_opens_under_every_kernel_flavour)
 			if (!load_kernel(flavours[f].tree, &k2) || !load_machine(flavours[f].dump, cpu, &k2, &m)) {
 				bt_test_fail(__FILE__, __LINE__, "%s: no machine", flavours[f].tree);
 				continue;
+			}
+			/* a guest asks its kernel (the double) about extra MSRs */
+			if (m.hypervisor) {
+				t.try_open = kd_try;
+				t.try_ctx = &m;
 			}
 			int groups = 0, refused = 0, errors = 0;
 			static const unsigned levels[4] = { 1, 2, 3, 0 };
@@ -643,16 +671,25 @@ TEST(old_plans_fail_under_the_double)
  * count as another event (no entry: config1 ignored) is refused with the
  * table's name; the release after the fix plans it. Printed as "# refused
  * ..." for step 77. */
+static bool hv_msrs;   /* the guest's hypervisor passes the extra MSRs through */
+
 static int refused_with(const char *flavour, const char *dump, unsigned cpu, const char *model,
 			const char *needle)
 {
-	static struct bt_perf_kernel k;
+	static struct bt_perf_kernel k, k2;
 	static struct bt_perf_target t;
 	static struct bt_dump_decision dd;
+	static struct kd_machine m;
 	struct bt_diag d = { "" };
 	int hits = 0;
-	if (!target_for(flavour, dump, cpu, &k, &t, &dd))
+	if (!target_for(flavour, dump, cpu, &k, &t, &dd) || !load_kernel(flavour, &k2) ||
+	    !load_machine(dump, cpu, &k2, &m))
 		return -1;
+	m.hv_passes_msrs = hv_msrs;
+	if (m.hypervisor) {
+		t.try_open = kd_try;
+		t.try_ctx = &m;
+	}
 	struct bt_perf_model_plan *mp = calloc(1, sizeof(*mp));
 	if (!mp || bt_perf_plan_model(&t, model, 0, false, mp, &d) != BT_OK) {
 		free(mp);
@@ -681,6 +718,12 @@ TEST(release_tables_refuse_by_name_what_the_kernel_rejects)
 	CHECK_EQ_INT(refused_with("arlh-6.13", "arlh-subset.cpuid", 0, "ARL-LNC", "valid mask"), 0);
 	CHECK(refused_with("mtl-6.3", "mtl-subset.cpuid", 0, "MTL-RWC", "has no entry for event 0x03c6") > 0);
 	CHECK_EQ_INT(refused_with("mtl-6.8", "mtl-subset.cpuid", 0, "MTL-RWC", "has no entry"), 0);
+	/* a guest: tried alone, refused on the kernel's own answer */
+	CHECK(refused_with("kvm-skx-6.6", "kvm-skx-guest.cpuid", 0, "SKX", "the kernel answered ENXIO") > 0);
+	/* ... and planned where the hypervisor lets the MSRs through */
+	hv_msrs = true;
+	CHECK_EQ_INT(refused_with("kvm-skx-6.6", "kvm-skx-guest.cpuid", 0, "SKX", "needs MSR"), 0);
+	hv_msrs = false;
 }
 
 /* The double can fail here too: the fixed release's tables on the release

@@ -297,9 +297,11 @@ static void view(const struct kd_machine *m, const struct bt_pk_pmu *p, struct k
 		v->gp = (1u << gp) - 1;
 		v->fixed = (1u << nf) - 1;
 	}
-	/* intel_pmu_init check_msr: under a hypervisor the extra MSRs are not
-	 * writable, x86_pmu_extra_regs returns -ENXIO. */
-	v->xr_access = !m->hypervisor;
+	/* intel_pmu_init check_msr, only under X86_FEATURE_HYPERVISOR: an
+	 * extra MSR the hypervisor does not let the guest write drops its
+	 * entry (er->extra_msr_access false) and x86_pmu_extra_regs returns
+	 * -ENXIO; one it passes through stays. */
+	v->xr_access = !m->hypervisor || m->hv_passes_msrs;
 }
 
 /* The constraint of one Intel config, after intel_pmu_check_event_constraints:

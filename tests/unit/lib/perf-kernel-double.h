@@ -41,6 +41,7 @@ struct kd_machine {
 	const struct bt_perf_kernel *k;
 	unsigned cpu;
 	bool hypervisor;            /* CPUID.01H:ECX[31] */
+	bool hv_passes_msrs;        /* its hypervisor lets the extra MSRs be written */
 	struct bt_cpuid l0a;        /* 0AH of this CPU */
 	struct bt_cpuid l0a_boot;   /* 0AH of the boot CPU (a non-hybrid kernel's view) */
 	struct bt_cpuid l23, l23_1; /* 23H.00H and 23H.01H of this CPU (zero when absent) */
