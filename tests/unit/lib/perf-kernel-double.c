@@ -223,11 +223,16 @@ static void view(const struct kd_machine *m, const struct bt_pk_pmu *p, struct k
 	v->config_mask = 0xFF84FFFFull;
 	if (named(p, "generic_arch_v5+", NULL) || named(p, "generic_arch_v2+", NULL)) {
 		/* intel_pmu_init, default: the architectural counters of
-		 * CPUID.0AH, at most INTEL_PMC_MAX_GENERIC. */
-		if (gp > 8)
-			gp = 8;
-		v->gp = (1u << gp) - 1;
+		 * CPUID.0AH, at most INTEL_PMC_MAX_GENERIC (32,
+		 * arch/x86/include/asm/perf_event.h); fixed counters 0-2 in
+		 * intel_gen_event_constraints before v5, CPUID's in
+		 * intel_v5_gen_event_constraints from it. */
+		if (gp > 32)
+			gp = 32;
+		v->gp = gp >= 32 ? 0xFFFFFFFFull : (1ull << gp) - 1;
 		v->fixed = ((1u << nf) - 1) | (v->version >= 5 ? a->ecx : 0);
+		if (v->version < 5)
+			v->fixed &= 0x7;
 		v->cons = v5_cons, v->n_cons = N(v5_cons);
 	} else if (named(p, "alderlake_hybrid", "cpu_core")) {
 		/* intel_pmu_init, ADL: the P-core has 2 general and 1 fixed
