@@ -112,19 +112,61 @@ static bool attr_alone(const struct bt_perf_target *t, const struct bt_event *e,
 	return true;
 }
 
-/* The kernel's answer to the event alone, asked once per encoding. */
-static int tried(const struct bt_perf_target *t, const struct bt_event *e)
+/* The kernel's answer to the event alone over the known loop, asked once
+ * per encoding: 0 with *count, or the errno. */
+static int tried(const struct bt_perf_target *t, const struct bt_event *e, uint64_t *count)
 {
 	struct perf_event_attr a;
+	*count = 0;
 	if (!attr_alone(t, e, &a))
 		return EINVAL;
 	for (int i = 0; i < *t->n_tried; i++)
-		if (t->tried[i].config == a.config && t->tried[i].config1 == a.config1)
+		if (t->tried[i].config == a.config && t->tried[i].config1 == a.config1) {
+			*count = t->tried[i].count;
 			return t->tried[i].err;
-	int err = t->try_open(t->try_ctx, &a);
+		}
+	int err = t->try_open(t->try_ctx, &a, count);
 	if (*t->n_tried < BT_PERF_MAX_TRIED)
-		t->tried[(*t->n_tried)++] = (struct bt_perf_tried){ a.config, a.config1, err };
+		t->tried[(*t->n_tried)++] = (struct bt_perf_tried){ a.config, a.config1, err, *count };
 	return err;
+}
+
+/* An Intel event that counts on any code that runs: the loop cannot leave
+ * it at 0 (its own instructions, branches, uops, cycles and slots). Not
+ * ONE_THREAD_ACTIVE (0x023C: 0 while the sibling runs), not with a cmask,
+ * inv or edge (a threshold the loop may never reach). */
+static bool counts_on_any_code(const struct bt_event *e)
+{
+	static const uint16_t ev[] = {
+		0x003c, 0x013c, 0x00c0, 0x01c0, 0x00c4, 0x010e, 0x01c2, 0x02c2, 0x01b1, 0x01a4,
+	};
+	if (e->cmask || (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_ANY | BT_EVF_SUP)) || e->msr_index)
+		return false;
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		if ((uint16_t)(e->code | e->umask << 8) == ev[i])
+			return true;
+	return false;
+}
+
+/* Under a hypervisor: an event that must count reads 0 over the loop. */
+static const char *refuse_zero(const struct bt_perf_target *t, const struct bt_event *e, char *buf,
+			       size_t len)
+{
+	uint64_t n;
+	if (!t->hypervisor || !t->try_open || !t->intel || !counts_on_any_code(e))
+		return NULL;
+	int err = tried(t, e, &n);
+	if (err) {
+		snprintf(buf, len, "the kernel answered %s to it alone over a known loop", bt_errno_name(err));
+		return buf;
+	}
+	if (n)
+		return NULL;
+	snprintf(buf, len, "reads 0 over a known loop of %u iterations in user mode, where it counts on "
+		 "any code: under this hypervisor its PMU event filter (KVM_SET_PMU_EVENT_FILTER: "
+		 "reprogram_counter never starts a denied counter) is the likely cause; the nodes it "
+		 "feeds are not computed from that 0", BT_PERF_TRY_LOOP);
+	return buf;
 }
 
 /* The extra register's rules: the format file, the release's table (an
@@ -179,7 +221,8 @@ static const char *refuse_extra(const struct bt_perf_target *t, const struct bt_
 				 e->msr_index);
 			return buf;
 		}
-		int err = tried(t, e);
+		uint64_t n;
+		int err = tried(t, e, &n);
 		if (err) {
 			snprintf(buf, len, "needs MSR 0x%X: the kernel answered %s to it alone%s",
 				 e->msr_index, bt_errno_name(err),
@@ -276,7 +319,7 @@ static const char *refuse(const struct bt_os_event_filter *f, const struct bt_ev
 			 k->osrelease[0] ? k->osrelease : "?");
 		return buf;
 	}
-	return NULL;
+	return refuse_zero(t, e, buf, len);
 }
 
 static bool adapt(const struct bt_os_event_filter *f, const struct bt_event *e, struct bt_event *ret)

@@ -57,6 +57,15 @@
  *     it cannot (x86_pmu_extra_regs); the event is refused on that answer,
  *     asked once per encoding (t->try_open: perf_event_open of the event
  *     alone, closed at once);
+ *   - under a hypervisor a zero that cannot be true is a finding: an
+ *     event that counts on any executed code (cycles, instructions,
+ *     branches, uops issued, executed, retired, slots; no cmask, inv or
+ *     edge) is tried over the known loop, and one that reads 0 there is
+ *     refused by name: KVM starts no counter for an event its event
+ *     filter denies (KVM_SET_PMU_EVENT_FILTER; arch/x86/kvm/pmu.c
+ *     reprogram_counter, check_pmu_event_filter), so the open succeeds
+ *     and the count stays 0, and the nodes it feeds would be computed
+ *     from that 0;
  *   - per-event counter restrictions the kernel's table has and Intel's
  *     event list does not (Lion Cove: intel_lnc_event_constraints as the
  *     release has it);
@@ -79,13 +88,20 @@
 #define BT_PERF_MAX_FACTS 12
 #define BT_PERF_MAX_TRIED 32
 
-/* perf_event_open of *a alone, closed at once: 0, or the errno. */
-typedef int bt_perf_try_fn(void *ctx, struct perf_event_attr *a);
+/* The known loop an event is tried over: BT_PERF_TRY_LOOP iterations of
+ * a counted loop in user mode, which retires at least one instruction,
+ * one branch and one uop per iteration in at least one cycle. */
+#define BT_PERF_TRY_LOOP 100000u
+
+/* perf_event_open of *a alone, enabled over the known loop, read and
+ * closed: 0 with *count, or the errno. */
+typedef int bt_perf_try_fn(void *ctx, struct perf_event_attr *a, uint64_t *count);
 
 /* What the kernel answered to an event tried (one per encoding). */
 struct bt_perf_tried {
 	uint64_t config, config1;
 	int err;
+	uint64_t count;
 };
 
 struct bt_perf_target {

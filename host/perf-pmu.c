@@ -567,17 +567,32 @@ const char *bt_perf_caps_from_sysfs(struct bt_pmu_caps *caps, const char *events
 					    : "the kernel exposes neither TOPDOWN.SLOTS nor PERF_METRICS";
 }
 
-/* perf-plan.h bt_perf_try_fn: the event alone, opened and closed at once
- * (under a hypervisor the kernel's answer decides an extra MSR's event). */
-static int try_alone(void *ctx, struct perf_event_attr *a)
+/* perf-plan.h bt_perf_try_fn: the event alone, enabled over the known
+ * loop (a volatile counter: a load, an add, a store, a compare and a
+ * branch each iteration), read and closed. */
+static int try_alone(void *ctx, struct perf_event_attr *a, uint64_t *count)
 {
 	(void)ctx;
+	*count = 0;
 	errno = 0;
+	a->disabled = 1;
 	int fd = perf_open(a, -1);
 	if (fd < 0)
 		return errno ? errno : EINVAL;
+	int err = 0;
+	if (sys->ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+		err = errno ? errno : EIO;
+	} else {
+		for (volatile unsigned i = 0; i < BT_PERF_TRY_LOOP; i++)
+			;
+		sys->ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		uint64_t v = 0;
+		if (sys->read(fd, &v, sizeof(v)) != (long)sizeof(v))
+			err = errno ? errno : EIO;
+		*count = v;
+	}
 	sys->close(fd);
-	return 0;
+	return err;
 }
 
 bt_status bt_perf_pin_first(struct bt_diag *why)

@@ -553,3 +553,14 @@ const char *kd_result_name(enum kd_result r)
 					     "error state", "inactive", "counts the wrong thing" };
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
 }
+
+bool kd_counts_on_loop(const struct kd_machine *m, const struct perf_event_attr *a)
+{
+	/* kvm/pmu.c check_pmu_event_filter: a KVM_PMU_EVENT_DENY filter's
+	 * events (event select and unit mask, AMD64_RAW_EVENT_MASK_NB) are
+	 * not programmed; reprogram_counter returns without starting it. */
+	for (int i = 0; m->hypervisor && i < m->n_kvm_denied; i++)
+		if ((a->config & 0xFFFF) == m->kvm_denied[i])
+			return false;
+	return true;
+}
