@@ -199,10 +199,9 @@ $(EFI_DIR)/%.o: %.S
 # to look stuff up, contact"): the home of the tree built. `make
 # SBAT_URL=https://...` sets it; by default it is the web address of the
 # clone's origin remote (an scp-style git@host:path made https://host/path),
-# and a clone with no remote, or one whose origin is a local path or any
-# other non-web address (a CI clone of /check/repo), keeps app/version.h's
-# reserved placeholder,
-# which tests/suite/65-boot-image.sh names. A changed value rebuilds
+# and a clone with no remote, or one whose origin is a local folder or any
+# other non-web address (as CI's clones are), keeps app/version.h's
+# reserved placeholder, which tests/suite/65-boot-image.sh names. A changed value rebuilds
 # efi/sbat.o (the stamp holds the last one).
 SBAT_URL ?= $(shell git remote get-url origin 2>/dev/null | sed -E 's,^git@([^:]+):,https://\1/,; s,\.git$$,,' | grep -E '^https?://[^/]+' )
 ifneq ($(SBAT_URL),)
