@@ -50,6 +50,13 @@ static int is_true(const struct bt_json *parent, const char *key)
 
 /* Serial numbers firmware leaves at a vendor's placeholder identify nothing
  * (they repeat across machines). A short list of the common ones. */
+static int placeholder(const char *s);
+
+int bt_fleet_serial_is_real(const char *s)
+{
+	return !placeholder(s);
+}
+
 static int placeholder(const char *s)
 {
 	static const char *const words[] = {

@@ -93,6 +93,10 @@ struct bt_fleet_run {
  * that names one machine: 32 hex digits, not a placeholder. */
 int bt_fleet_uuid_is_real(const char *u);
 
+/* Whether s is a system or board serial that names one machine (not
+ * absent, blank, all zeros, nor a placeholder such as "Default string"). */
+int bt_fleet_serial_is_real(const char *s);
+
 /* The record of a parsed results document (root) whose file bytes are
  * text[0..len) (for the content-hash run id). Strings point into root or
  * into the arena. name names the file in messages. */

@@ -297,22 +297,25 @@ static int cmd_fleet(int argc, char **argv)
 			run.simulated |= (int)doc.simulated;
 			for (size_t wi = 0; wi < run.n_workloads; wi++)
 				run.workloads[wi].simulated |= doc.simulated && run.workloads[wi].counted;
-			enum bt_fleet_import what;
-			char other[512];
-			st = bt_fleet_import(db, &run, files.v[i], &what, other, sizeof(other), &d);
+			struct bt_fleet_import_note note;
+			st = bt_fleet_import(db, &run, files.v[i], &note, &d);
 			if (st != BT_OK) {
 				fprintf(stderr, "baretop-host: fleet: %s\n", d.text);
 				rc = HOST_EXIT_USAGE;
-			} else if (what == BT_FLEET_IMPORTED) {
+			} else if (note.what == BT_FLEET_IMPORTED) {
 				imported++;
-			} else if (what == BT_FLEET_ALREADY) {
+			} else if (note.what == BT_FLEET_ALREADY) {
 				already++;
 			} else {
 				/* one run, two files: counted once, and said */
 				same_id++;
 				fprintf(stderr, "baretop-host: fleet: %s: run id %s is already stored from %s: "
-						"counted once\n", files.v[i], run.run_id, other);
+						"counted once\n", files.v[i], run.run_id, note.other);
 			}
+			if (st == BT_OK && note.uuid_serial[0])
+				fprintf(stderr, "baretop-host: fleet: %s: SMBIOS UUID %s (serial %s) is also the UUID of "
+						"serial %s: a UUID two machines share; counted as the machine %s\n",
+					files.v[i], run.sys_uuid, run.sys_serial, note.uuid_serial, run.machine_key);
 		}
 		bt_arena_free(&a);
 	}

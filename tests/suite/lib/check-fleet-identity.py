@@ -15,10 +15,12 @@ gets five machines whose SMBIOS facts are edited as real boards ship them:
         firmware (c 1.10, d 2.00) and microcode tell them apart;
   e     an all-zero UUID (SMBIOS 3.x 7.2.1: "present but not set"), system
         serial "To Be Filled By O.E.M.", a real board serial;
+  f, g  one UUID not on any placeholder list (a vendor's own template, say)
+        with two real serials: merged, as their UUIDs say, but named;
 and a copy of a's file in another folder (the same run copied off two
 ESPs), and a file of b's run id with other contents.
-Expected, from those rules and not from the tool: 5 machines keyed
-serial:/serial:/uuid-placeholder:/uuid-placeholder:/board:, 5 runs, the two
+Expected, from those rules and not from the tool: 6 machines keyed
+serial:/serial:/uuid-placeholder:/uuid-placeholder:/board:/uuid:, 7 runs, the two
 extra files named with the file their run id was stored from, and the
 shared UUID named (4 machines). Importing the folder again names nothing.
 """
@@ -59,6 +61,9 @@ c, pc = machine('c', AMI, 'Default string', 'Default string', 'SIM-FW 1.10', '0x
 e_, pd = machine('d', AMI, 'Default string', 'Default string', 'SIM-FW 2.00', '0x000000f4')
 e, pe = machine('e', '00000000-0000-0000-0000-000000000000', 'To Be Filled By O.E.M.', 'SIMB-E',
                 'SIM-FW 1.10', '0x000000f0')
+SHARED = '5a1e0000-1111-4222-8333-444455556666'
+machine('f', SHARED, 'SIM-F-0006', 'SIMB-F', 'SIM-FW 1.10', '0x000000f0')
+machine('g', SHARED, 'SIM-G-0007', 'SIMB-G', 'SIM-FW 1.10', '0x000000f0')
 copied = os.path.join(d, 'copy', 'a.json')
 open(copied, 'w').write(open(pa).read())
 other = copy.deepcopy(b)
@@ -73,19 +78,24 @@ keys = sorted(k for (k,) in con.execute('SELECT machine_key FROM machines'))
 man, prod = base['machine']['smbios']['system']['manufacturer'], base['machine']['smbios']['system']['product']
 bman, bprod = base['machine']['smbios']['board']['manufacturer'], base['machine']['smbios']['board']['product']
 want = sorted([f'serial:{man}/{prod}/SIM-A-0001', f'serial:{man}/{prod}/SIM-B-0002',
-               f'board:{bman}/{bprod}/SIMB-E'])
+               f'board:{bman}/{bprod}/SIMB-E', f'uuid:{SHARED}'])
 placeholders = [k for k in keys if k.startswith(f'uuid-placeholder:{AMI}/')]
 if sorted(set(keys) - set(placeholders)) != want or len(placeholders) != 2:
     bad(f'machines {keys}: want {want} and two uuid-placeholder:{AMI}/... keys (c and d)')
 else:
-    print(f'ok   5 machines, none merged: a and b by serial, c and d by firmware and microcode under '
-          f'the shared placeholder ({placeholders[0].split("/")[0]}/...), e by board serial')
+    print(f'ok   6 machines: a and b by serial, c and d by firmware and microcode under the shared '
+          f'placeholder ({placeholders[0].split("/")[0]}/...), e by board serial, f and g one by their UUID')
+clash = f'g.json: SMBIOS UUID {SHARED} (serial SIM-G-0007) is also the UUID of serial SIM-F-0006'
+if clash not in r.stderr:
+    bad(f'a UUID two machines share is not named: {r.stderr[:500]}')
+else:
+    print(f'ok   a UUID not on the list that two serials share is named: {SHARED} (SIM-F-0006, SIM-G-0007)')
 runs = con.execute('SELECT COUNT(*) FROM runs').fetchone()[0]
 named = [m for m in (f'{copied}: run id ident-a is already stored from {pa}: counted once',
                      f'{other_p}: run id ident-b is already stored from {pb}: counted once')
          if m not in r.stderr]
-if runs != 5 or named or '2 with the run id of another file' not in r.stdout:
-    bad(f'same run id: {runs} runs (want 5), not named on stderr: {named}; stdout {r.stdout[:300]}')
+if runs != 7 or named or '2 with the run id of another file' not in r.stdout:
+    bad(f'same run id: {runs} runs (want 7), not named on stderr: {named}; stdout {r.stdout[:300]}')
 else:
     print('ok   two files with a run id already stored: counted once, each named with the file it was stored from')
 if not re.search(rf'^shared UUID   {AMI} \(4 machines\): a placeholder', r.stdout, re.M):
@@ -95,7 +105,7 @@ else:
 r2 = subprocess.run([bin_, 'fleet', d, '--db', db, '--quiet'], capture_output=True, text=True)
 again = [l for l in r2.stderr.splitlines() if 'counted once' in l]
 if len(again) != 2 or not all(l.split(': run id')[0].endswith((copied, other_p)) for l in again) \
-        or ' 0 imported, 5 already' not in r2.stdout:
+        or ' 0 imported, 7 already' not in r2.stdout:
     bad(f'importing again: {r2.stdout[:200]} {r2.stderr[:300]}')
 else:
     print('ok   importing the folder again: 0 imported, only the two extra files named again')

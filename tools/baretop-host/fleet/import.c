@@ -203,9 +203,29 @@ fail:;
 	return rc;
 }
 
-bt_status bt_fleet_import(struct bt_fleet_store *s, const struct bt_fleet_run *r, const char *file,
-			  enum bt_fleet_import *what, char *other, size_t len, struct bt_diag *d)
+/* A UUID that keys a machine row of another real system serial is one two
+ * machines share (a placeholder not on the list): said, never silent. */
+static bt_status uuid_check(struct bt_fleet_store *s, const struct bt_fleet_run *r,
+			    struct bt_fleet_import_note *note, struct bt_diag *d)
 {
+	long long n;
+	char stored[sizeof(note->uuid_serial)];
+	note->uuid_serial[0] = 0;
+	if (strcmp(r->identity, "SMBIOS system UUID") || !bt_fleet_serial_is_real(r->sys_serial))
+		return BT_OK;
+	bt_status rc = s->e->query_one(s, BT_FLEET_MACHINE_SERIAL_SQL, r->machine_key, &n, stored, sizeof(stored), d);
+	if (rc == BT_OK && bt_fleet_serial_is_real(stored) && strcmp(stored, r->sys_serial))
+		snprintf(note->uuid_serial, sizeof(note->uuid_serial), "%s", stored);
+	return rc;
+}
+
+bt_status bt_fleet_import(struct bt_fleet_store *s, const struct bt_fleet_run *r, const char *file,
+			  struct bt_fleet_import_note *note, struct bt_diag *d)
+{
+	enum bt_fleet_import *what = &note->what;
+	char *other = note->other;
+	size_t len = sizeof(note->other);
+	note->uuid_serial[0] = 0;
 	size_t nw = r->n_workloads ? r->n_workloads : 1;
 	int64_t *ids = calloc(nw, sizeof(*ids));
 	char **keep = node_keep(r);
@@ -233,6 +253,10 @@ bt_status bt_fleet_import(struct bt_fleet_store *s, const struct bt_fleet_run *r
 		return rc;
 	}
 	*what = BT_FLEET_IMPORTED;
+	if ((rc = uuid_check(s, r, note, d)) != BT_OK) {
+		bt_diag_prefix(d, "%s", file);
+		return rc;
+	}
 	if (inserted)
 		return BT_OK;
 	/* the run id is stored: from this path (imported again), or from

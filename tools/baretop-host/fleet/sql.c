@@ -23,6 +23,7 @@ const char *const BT_FLEET_COUNT_SQL[BT_FC_N] = {
  * parameter SQLite binds by its index ("?NNN, :AAA, @AAA, $AAA", SQLite's
  * "Binding Values To Prepared Statements"). */
 const char BT_FLEET_RUN_SOURCE_SQL[] = "SELECT source_file FROM runs WHERE run_id = $1";
+const char BT_FLEET_MACHINE_SERIAL_SQL[] = "SELECT serial FROM machines WHERE machine_key = $1";
 /* machines keyed by a UUID are never two rows for one UUID; the others
  * that carry one carry a placeholder (analysis/fleet-record.c) */
 const char BT_FLEET_SHARED_UUIDS_SQL[] =

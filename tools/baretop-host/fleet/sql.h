@@ -18,6 +18,8 @@
 extern const char *const BT_FLEET_COUNT_SQL[BT_FC_N];
 /* The path a run id was first imported from ($1: the run id). */
 extern const char BT_FLEET_RUN_SOURCE_SQL[];
+/* The system serial of the machine row of a key ($1: the machine key). */
+extern const char BT_FLEET_MACHINE_SERIAL_SQL[];
 /* How many SMBIOS UUIDs more than one machine row carries (placeholder
  * UUIDs, told apart by serial, board, firmware and microcode), and the
  * first of them with its machine count. */

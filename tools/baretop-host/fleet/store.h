@@ -126,12 +126,22 @@ enum bt_fleet_import {
 				 * that file named in the import's "other" */
 };
 
+/* What the import says of one file beyond its rows. */
+struct bt_fleet_import_note {
+	enum bt_fleet_import what;
+	char other[512];        /* BT_FLEET_SAME_RUN_ID: the path the run was stored from */
+	/* not empty: the file's SMBIOS UUID keys a machine row of another
+	 * real system serial (this one): a UUID two machines share that is
+	 * not a known placeholder; the run is counted as that machine's */
+	char uuid_serial[128];
+};
+
 /* Stores one run and its machine and firmware rows as needed, as one unit
  * of work: whole or not at all. A run id already stored adds nothing
- * (*what BT_FLEET_ALREADY, or BT_FLEET_SAME_RUN_ID with the path it was
- * stored from in other[0..len)), also when another importer stores it at
- * the same moment. */
+ * (note->what BT_FLEET_ALREADY, or BT_FLEET_SAME_RUN_ID with the path it
+ * was stored from), also when another importer stores it at the same
+ * moment. */
 bt_status bt_fleet_import(struct bt_fleet_store *s, const struct bt_fleet_run *r, const char *file,
-			  enum bt_fleet_import *what, char *other, size_t len, struct bt_diag *d);
+			  struct bt_fleet_import_note *note, struct bt_diag *d);
 
 #endif
