@@ -274,7 +274,8 @@ static int cmd_fleet(int argc, char **argv)
 		fprintf(stderr, "baretop-host: fleet: listing the files: out of memory\n");
 		rc = HOST_EXIT_USAGE;
 	}
-	qsort(files.v, files.n, sizeof(*files.v), cmp_str);
+	if (files.n)  /* qsort of no array: NULL is not allowed even for 0 elements */
+		qsort(files.v, files.n, sizeof(*files.v), cmp_str);
 	size_t imported = 0, already = 0, skipped = 0, same_id = 0;
 	for (size_t i = 0; i < files.n && rc == 0; i++) {
 		struct bt_arena a;
