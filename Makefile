@@ -88,7 +88,7 @@ TOOL_LIBS_baretop-host := -lsqlite3 -lpq   # `fleet`: the fleet database (Debian
 # libpq-fe.h is in Debian's libpq-dev under include/postgresql: only the
 # PostgreSQL engine of `fleet` includes it.
 PG_INCLUDE := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
-$(HOST_DIR)/tools/baretop-host/fleet/pg.o: HOST_CFLAGS += -I$(PG_INCLUDE)
+$(HOST_DIR)/tools/baretop-host/fleet/pg.o $(HOST_DIR)/tools/baretop-host/fleet/pg-summary.o: HOST_CFLAGS += -I$(PG_INCLUDE)
 
 define tool_rule
 $(call tool_bin,$(1)): $(patsubst %.c,$(HOST_DIR)/%.o,$(wildcard tools/$(1)/*.c tools/$(1)/*/*.c)) $(HOST_LIB)

@@ -18,8 +18,7 @@
  * failure (40001) or deadlock victim (40P01) the server might still report
  * is retried by the import (BT_ERR_ABORTED).
  *
- * The summary is computed by the server, in the SQL both engines run
- * (summary-sql.c).
+ * The summary is computed by the server (pg-summary.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,33 +27,9 @@
 
 #include <libpq-fe.h>
 
+#include "tools/baretop-host/fleet/pg.h"
 #include "tools/baretop-host/fleet/sql.h"
-
-struct pg_store {
-	struct bt_fleet_store s;
-	PGconn *c;
-};
-
-static PGconn *conn(struct bt_fleet_store *s)
-{
-	return ((struct pg_store *)s)->c;
-}
-
-/* A failed result: BT_ERR_ABORTED for the SQLSTATEs a second try cures,
- * else BT_ERR_IO; the message into d. Clears res. */
-static bt_status failed(PGresult *res, struct bt_fleet_store *s, const char *what, struct bt_diag *d)
-{
-	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	int retry = state && (!strcmp(state, "40001") || !strcmp(state, "40P01"));
-	const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(conn(s));
-	size_t len = strlen(msg);
-	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
-		len--;
-	bt_diag_set(d, "%s: %.*s%s%s%s", what, (int)len, msg, state ? " (SQLSTATE " : "", state ? state : "",
-		    state ? ")" : "");
-	PQclear(res);
-	return retry ? BT_ERR_ABORTED : BT_ERR_IO;
-}
+#include "tools/baretop-host/fleet/summary.h"
 
 /* Keep in step with docs/fleet-schema.md ("PostgreSQL"). The schema
  * version is the row of baretop_fleet_schema (SQLite's user_version); the
@@ -129,7 +104,7 @@ static bt_status exec_ok(struct bt_fleet_store *s, const char *sql, const char *
 	PGresult *res = PQexec(conn(s), sql);
 	ExecStatusType st = PQresultStatus(res);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-		return failed(res, s, what, d);
+		return bt_fleet_pg_failed(res, s, what, d);
 	PQclear(res);
 	return BT_OK;
 }
@@ -157,12 +132,12 @@ static bt_status key_id(struct bt_fleet_store *s, const char *ins, const char *s
 {
 	PGresult *res = run_prepared(s, ins, n, vals);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-		return failed(res, s, ins, d);
+		return bt_fleet_pg_failed(res, s, ins, d);
 	if (PQntuples(res) != 1) {
 		PQclear(res);
 		res = run_prepared(s, sel, n_key, vals);
 		if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
-			return failed(res, s, sel, d);
+			return bt_fleet_pg_failed(res, s, sel, d);
 	}
 	*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
 	PQclear(res);
@@ -212,7 +187,7 @@ static bt_status pg_insert_run(struct bt_fleet_store *s, const struct bt_fleet_r
 			      r->secure_boot >= 0 ? num_ll(&t, r->secure_boot) : NULL };
 	PGresult *res = run_prepared(s, "r_ins", 14, v);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
-		return failed(res, s, "runs", d);
+		return bt_fleet_pg_failed(res, s, "runs", d);
 	*inserted = !strcmp(PQcmdTuples(res), "1");
 	PQclear(res);
 	return BT_OK;
@@ -337,7 +312,7 @@ static bt_status pg_insert_workloads(struct bt_fleet_store *s, const struct bt_f
 	PGresult *res = run_prepared(s, "w_ins", 9, v);
 	arrs_free(a, 8);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || (size_t)PQntuples(res) != r->n_workloads)
-		return failed(res, s, "workloads", d);
+		return bt_fleet_pg_failed(res, s, "workloads", d);
 	for (int i = 0; i < PQntuples(res); i++) {
 		long pos = strtol(PQgetvalue(res, i, 0), NULL, 10);
 		if (pos >= 0 && (size_t)pos < r->n_workloads)
@@ -386,14 +361,14 @@ static bt_status pg_insert_values(struct bt_fleet_store *s, const struct bt_flee
 	if (n[0].items && (rc = arrs_end(n, 5, v)) == BT_OK) {
 		PGresult *res = run_prepared(s, "n_ins", 5, v);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-			rc = failed(res, s, "node_values", d);
+			rc = bt_fleet_pg_failed(res, s, "node_values", d);
 		else
 			PQclear(res);
 	}
 	if (rc == BT_OK && e[0].items && (rc = arrs_end(e, 4, v)) == BT_OK) {
 		PGresult *res = run_prepared(s, "e_ins", 4, v);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-			rc = failed(res, s, "event_values", d);
+			rc = bt_fleet_pg_failed(res, s, "event_values", d);
 		else
 			PQclear(res);
 	}
@@ -414,7 +389,7 @@ static bt_status pg_query_one(struct bt_fleet_store *s, const char *sql, const c
 {
 	PGresult *res = PQexecParams(conn(s), sql, param ? 1 : 0, NULL, param ? &param : NULL, NULL, NULL, 0);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-		return failed(res, s, "query", d);
+		return bt_fleet_pg_failed(res, s, "query", d);
 	*n = -1;
 	if (text && len)
 		text[0] = 0;
@@ -432,34 +407,10 @@ static bt_status pg_node_names(struct bt_fleet_store *s, bt_status (*fn)(void *c
 {
 	PGresult *res = PQexec(conn(s), "SELECT DISTINCT node FROM nodes WHERE kind = 'tree'");
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-		return failed(res, s, "fleet summary", d);
+		return bt_fleet_pg_failed(res, s, "fleet summary", d);
 	bt_status rc = BT_OK;
 	for (int i = 0; i < PQntuples(res) && rc == BT_OK; i++)
 		rc = fn(ctx, PQgetvalue(res, i, 0));
-	PQclear(res);
-	return rc;
-}
-
-static bt_status pg_exec(struct bt_fleet_store *s, const char *sql, struct bt_diag *d)
-{
-	return exec_ok(s, sql, "fleet summary", d);
-}
-
-static bt_status pg_rows(struct bt_fleet_store *s, const char *sql, bt_fleet_row_fn fn, void *ctx,
-			 struct bt_diag *d)
-{
-	PGresult *res = PQexec(conn(s), sql);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-		return failed(res, s, "fleet summary", d);
-	int n = PQnfields(res);
-	const char **col = calloc((size_t)n + 1, sizeof(*col));
-	bt_status rc = col ? BT_OK : BT_ERR_NOMEM;
-	for (int r = 0; r < PQntuples(res) && rc == BT_OK; r++) {
-		for (int i = 0; i < n; i++)
-			col[i] = PQgetisnull(res, r, i) ? NULL : PQgetvalue(res, r, i);
-		rc = fn(ctx, col, n);
-	}
-	free(col);
 	PQclear(res);
 	return rc;
 }
@@ -471,8 +422,8 @@ static void pg_close(struct bt_fleet_store *s)
 }
 
 static const struct bt_fleet_engine pg_engine = {
-	"PostgreSQL", &BT_FLEET_POSTGRES, pg_begin_file, pg_end_file, pg_machine_id, pg_firmware_id, pg_insert_run,
-	pg_insert_workloads, pg_dict_id, pg_insert_values, pg_finish, pg_query_one, pg_node_names, pg_exec, pg_rows, pg_close,
+	"PostgreSQL", pg_begin_file, pg_end_file, pg_machine_id, pg_firmware_id, pg_insert_run,
+	pg_insert_workloads, pg_dict_id, pg_insert_values, pg_finish, pg_query_one, pg_node_names, bt_fleet_pg_blocks, bt_fleet_pg_paths, pg_close,
 };
 
 /* The URI for messages: the password (postgresql://user:PASSWORD@host)

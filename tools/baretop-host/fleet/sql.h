@@ -26,19 +26,13 @@ extern const char BT_FLEET_MACHINE_SERIAL_SQL[];
 extern const char BT_FLEET_SHARED_UUIDS_SQL[];
 extern const char BT_FLEET_SHARED_UUID_FIRST_SQL[];
 
-/* What the engines spell differently: column types, and the words of the
- * summary's SQL (summary-sql.c). */
+/* The column types the engines spell differently. */
 struct bt_fleet_dialect {
 	const char *id;         /* a 64-bit generated key */
 	const char *id32;       /* a 32-bit generated key (dictionary ids, kept in arrays by PostgreSQL) */
 	const char *big;        /* a 64-bit integer (references to ids, sequence numbers) */
 	const char *real;       /* a double */
 	const char *now;        /* the import time, with its default */
-	const char *summary_begin;  /* the summary's transaction (and its settings) */
-	const char *temp_drop;  /* after CREATE TEMP TABLE name: when it goes */
-	const char *analyze;    /* before a temporary table's name: gather its statistics */
-	const char *collate_c;  /* after a text: compare it byte by byte, as strcmp */
-	const char *node_values;  /* (workload_id, name_id, value) of every stored node value */
 };
 extern const struct bt_fleet_dialect BT_FLEET_SQLITE, BT_FLEET_POSTGRES;
 

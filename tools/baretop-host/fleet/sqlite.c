@@ -5,7 +5,8 @@
  * tables below, docs/fleet-schema.md. The import is one
  * transaction; each results file a savepoint in it (a file that fails is
  * rolled back alone, and the file is synced once, at the end). The
- * summary's statistics are the shared SQL of summary-sql.c.
+ * summary's statistics are computed in C from the unit values
+ * (bt_fleet_block_of_units): SQLite has no percentile function.
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "tools/baretop-host/fleet/sql.h"
+#include "tools/baretop-host/fleet/summary.h"
 
 /* This engine's value tables and views (the shared tables come first,
  * from sql.c). Keep in step with docs/fleet-schema.md. user_version says
@@ -348,49 +350,225 @@ static bt_status sq_node_names(struct bt_fleet_store *s, bt_status (*fn)(void *c
 	return rc;
 }
 
-static bt_status sq_exec(struct bt_fleet_store *s, const char *sql, struct bt_diag *d)
+/* The units of one block, as read. */
+struct block_in {
+	char *workload, *params, *model, *node;
+	struct bt_fleet_unit_in *u;
+	size_t n, cap;
+};
+
+static void block_in_free(struct block_in *b)
 {
-	char *err = NULL;
-	if (sqlite3_exec(db_of(s), sql, NULL, NULL, &err) == SQLITE_OK)
-		return BT_OK;
-	bt_diag_set(d, "fleet summary: %s", err ? err : sqlite3_errmsg(db_of(s)));
-	sqlite3_free(err);
-	return BT_ERR_IO;
+	for (size_t i = 0; i < b->n; i++) {
+		free(b->u[i].machine);
+		free(b->u[i].firmware);
+		free(b->u[i].microcode);
+		free(b->u[i].vals);
+	}
+	free(b->u);
+	free(b->workload);
+	free(b->params);
+	free(b->model);
+	free(b->node);
+	memset(b, 0, sizeof(*b));
 }
 
-/* Each row of sql as text (a double with 17 significant digits, which
- * strtod reads back exactly: SQLite's own text of a double has 15). */
-static bt_status sq_rows(struct bt_fleet_store *s, const char *sql, bt_fleet_row_fn fn, void *ctx,
-			 struct bt_diag *d)
+/* A new block (its names copied) after the block b held is handed on. */
+static bt_status block_start(struct block_in *b, const char *wl, const char *params, const char *model,
+			     const char *node)
+{
+	block_in_free(b);
+	b->workload = bt_fleet_dup(wl);
+	b->params = bt_fleet_dup(params);
+	b->model = bt_fleet_dup(model);
+	b->node = bt_fleet_dup(node);
+	return b->workload && b->params && b->model && b->node ? BT_OK : BT_ERR_NOMEM;
+}
+
+/* One more run value of the unit (machine, firmware, microcode): the last
+ * unit of b when it is that one (rows come in unit order), else a new one. */
+static bt_status unit_add(struct block_in *b, const char *mach, const char *fw, const char *uc, double val,
+			  int simulated)
+{
+	struct bt_fleet_unit_in *u = b->n ? &b->u[b->n - 1] : NULL;
+	if (!u || strcmp(u->machine, mach) || strcmp(u->firmware, fw) || strcmp(u->microcode, uc)) {
+		struct bt_fleet_unit_in *g = bt_fleet_grow(b->u, &b->cap, b->n, sizeof(*b->u));
+		if (!g)
+			return BT_ERR_NOMEM;
+		b->u = g;
+		u = &b->u[b->n++];
+		*u = (struct bt_fleet_unit_in){ bt_fleet_dup(mach), bt_fleet_dup(fw), bt_fleet_dup(uc), NULL, 0, 0, 0 };
+		if (!u->machine || !u->firmware || !u->microcode)
+			return BT_ERR_NOMEM;
+	}
+	double *v = bt_fleet_grow(u->vals, &u->cap, u->n, sizeof(double));
+	if (!v)
+		return BT_ERR_NOMEM;
+	u->vals = v;
+	u->vals[u->n++] = val;
+	u->simulated += simulated != 0;
+	return BT_OK;
+}
+
+/* Every tree node value, in block and unit order; the statistics in C. */
+static bt_status sq_blocks(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o, bt_fleet_block_fn fn,
+			   void *ctx, struct bt_diag *d)
 {
 	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT w.name, IFNULL(w.model, ''), n.node, m.machine_key, f.version,"
+		"       IFNULL(r.microcode, 'unknown'), n.value, IFNULL(w.params, ''),"
+		"       r.simulated OR w.simulated"
+		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
+		"  JOIN runs r ON r.run_id = w.run_id JOIN machines m ON m.machine_id = r.machine_id"
+		"  JOIN firmware f ON f.firmware_id = r.firmware_id"
+		" WHERE n.kind = 'tree' AND n.value IS NOT NULL AND (?1 IS NULL OR n.node = ?1)"
+		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.level, n.node, m.machine_key, f.version,"
+		"          r.microcode";
 	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(s, d, "fleet summary");
-	int n = sqlite3_column_count(st), step = SQLITE_DONE;
-	const char **col = calloc((size_t)n + 1, sizeof(*col));
-	char (*num)[40] = calloc((size_t)n + 1, sizeof(*num));
-	bt_status rc = col && num ? BT_OK : BT_ERR_NOMEM;
+	if (o->node)
+		sqlite3_bind_text(st, 1, o->node, -1, SQLITE_STATIC);
+	struct block_in b = { 0 };
+	bt_status rc = BT_OK;
+	int step = SQLITE_DONE;
 	while (rc == BT_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		for (int i = 0; i < n; i++) {
-			switch (sqlite3_column_type(st, i)) {
-			case SQLITE_NULL:
-				col[i] = NULL;
-				break;
-			case SQLITE_FLOAT:
-				snprintf(num[i], sizeof(num[i]), "%.17g", sqlite3_column_double(st, i));
-				col[i] = num[i];
-				break;
-			default:
-				col[i] = (const char *)sqlite3_column_text(st, i);
-				break;
-			}
+		const char *wl = (const char *)sqlite3_column_text(st, 0);
+		const char *model = (const char *)sqlite3_column_text(st, 1);
+		const char *node = (const char *)sqlite3_column_text(st, 2);
+		const char *mach = (const char *)sqlite3_column_text(st, 3);
+		const char *fw = (const char *)sqlite3_column_text(st, 4);
+		const char *uc = (const char *)sqlite3_column_text(st, 5);
+		const char *params = (const char *)sqlite3_column_text(st, 7);
+		if (!wl || !model || !node || !mach || !fw || !uc || !params)
+			continue;
+		if (!b.workload || strcmp(b.workload, wl) || strcmp(b.params, params) ||
+		    strcmp(b.model, model) || strcmp(b.node, node)) {
+			rc = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
+			if (rc == BT_OK)
+				rc = block_start(&b, wl, params, model, node);
 		}
-		rc = fn(ctx, col, n);
+		if (rc == BT_OK)
+			rc = unit_add(&b, mach, fw, uc, sqlite3_column_double(st, 6), sqlite3_column_int(st, 8));
 	}
 	if (rc == BT_OK && step != SQLITE_DONE)
 		rc = fail(s, d, "fleet summary");
-	free(col);
-	free(num);
+	if (rc == BT_OK)
+		rc = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
+	block_in_free(&b);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+struct pnode_in {
+	struct bt_fleet_path_node p;
+	double *vals;
+	size_t n, cap;
+};
+
+static void pnodes_free(struct pnode_in *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].p.node);
+		free(p[i].p.parent);
+		free(p[i].vals);
+	}
+}
+
+static bt_status path_flush(bt_fleet_path_fn fn, void *ctx, const char *wl, const char *params,
+			    const char *model, struct pnode_in *p, size_t n)
+{
+	struct bt_fleet_path_node *out = malloc((n ? n : 1) * sizeof(*out));
+	bt_status rc = BT_ERR_NOMEM;
+	if (out) {
+		for (size_t i = 0; i < n; i++) {
+			p[i].p.median = bt_median_inplace(p[i].vals, p[i].n);
+			out[i] = p[i].p;
+		}
+		rc = fn(ctx, wl, params, model, out, n);
+		free(out);
+	}
+	pnodes_free(p, n);
+	return rc;
+}
+
+/* One more value of a node of the current (workload, params, model): the
+ * last node of p when it is that one (rows come in node order). */
+static bt_status pnode_add(struct pnode_in **p, size_t *n, size_t *cap, const char *node, const char *parent,
+			   double value, int thresh_known, int flagged)
+{
+	if (!*n || strcmp((*p)[*n - 1].p.node, node)) {
+		struct pnode_in *g = bt_fleet_grow(*p, cap, *n, sizeof(**p));
+		if (!g)
+			return BT_ERR_NOMEM;
+		*p = g;
+		g[*n] = (struct pnode_in){ { bt_fleet_dup(node), bt_fleet_dup(parent), NAN, 0, 0 }, NULL, 0, 0 };
+		(*n)++;
+		if (!g[*n - 1].p.node || !g[*n - 1].p.parent)
+			return BT_ERR_NOMEM;
+	}
+	struct pnode_in *x = &(*p)[*n - 1];
+	double *v = bt_fleet_grow(x->vals, &x->cap, x->n, sizeof(double));
+	if (!v)
+		return BT_ERR_NOMEM;
+	x->vals = v;
+	x->vals[x->n++] = value;
+	x->p.known += thresh_known != 0;
+	x->p.flagged += thresh_known && flagged;
+	return BT_OK;
+}
+
+static bt_status sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx, struct bt_diag *d)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT w.name, IFNULL(w.params, ''), IFNULL(w.model, ''), n.node, IFNULL(n.parent, ''),"
+		"       n.value, n.thresh"
+		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
+		" WHERE n.kind = 'tree' AND n.value IS NOT NULL"
+		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.node";
+	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(s, d, "fleet summary");
+	char *wl = NULL, *params = NULL, *model = NULL;
+	struct pnode_in *p = NULL;
+	size_t n = 0, cap = 0;
+	bt_status rc = BT_OK;
+	int step = SQLITE_DONE;
+	while (rc == BT_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+		const char *pa = (const char *)sqlite3_column_text(st, 1);
+		const char *mo = (const char *)sqlite3_column_text(st, 2);
+		const char *node = (const char *)sqlite3_column_text(st, 3);
+		const char *parent = (const char *)sqlite3_column_text(st, 4);
+		if (!w || !pa || !mo || !node || !parent)
+			continue;
+		if (!wl || strcmp(wl, w) || strcmp(params, pa) || strcmp(model, mo)) {
+			if (wl)
+				rc = path_flush(fn, ctx, wl, params, model, p, n);
+			n = 0;
+			free(wl);
+			free(params);
+			free(model);
+			wl = bt_fleet_dup(w);
+			params = bt_fleet_dup(pa);
+			model = bt_fleet_dup(mo);
+			if (rc == BT_OK && (!wl || !params || !model))
+				rc = BT_ERR_NOMEM;
+		}
+		if (rc == BT_OK)
+			rc = pnode_add(&p, &n, &cap, node, parent, sqlite3_column_double(st, 5),
+				       sqlite3_column_type(st, 6) != SQLITE_NULL, sqlite3_column_int(st, 6) != 0);
+	}
+	if (rc == BT_OK && step != SQLITE_DONE)
+		rc = fail(s, d, "fleet summary");
+	if (rc == BT_OK && wl)
+		rc = path_flush(fn, ctx, wl, params, model, p, n);
+	else
+		pnodes_free(p, n);
+	free(p);
+	free(wl);
+	free(params);
+	free(model);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -409,8 +587,8 @@ static void sq_close(struct bt_fleet_store *s)
 }
 
 static const struct bt_fleet_engine sqlite_engine = {
-	"SQLite", &BT_FLEET_SQLITE, sq_begin_file, sq_end_file, sq_machine_id, sq_firmware_id, sq_insert_run, sq_insert_workloads,
-	sq_dict_id, sq_insert_values, sq_finish, sq_query_one, sq_node_names, sq_exec, sq_rows, sq_close,
+	"SQLite", sq_begin_file, sq_end_file, sq_machine_id, sq_firmware_id, sq_insert_run, sq_insert_workloads,
+	sq_dict_id, sq_insert_values, sq_finish, sq_query_one, sq_node_names, sq_blocks, sq_paths, sq_close,
 };
 
 bt_status bt_fleet_sqlite_open(const char *path, struct bt_fleet_store **ret, struct bt_diag *d)

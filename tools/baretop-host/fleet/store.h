@@ -9,9 +9,8 @@
  * only (the layering check sees every arrow):
  *   open.c    picks the engine, closes the store   -> sqlite.c, pg.c, names.c
  *   import.c  one results file into the store       -> names.c, the engine table
- *   sqlite.c, pg.c  the engines                     -> sql.c
- *   summary.c the printer                           -> summary-sql.c, sql.c
- *   summary-sql.c  the statistics, in SQL           -> sql.c, the engine table
+ *   sqlite.c, pg.c  the engines                     -> sql.c, summary.c
+ *   summary.c the printer, the statistics in C      -> sql.c
  *   names.c   the dictionary ids seen (name cache)  -> sql.c
  *   sql.c     the SQL both engines run, the schema's shared tables, the
  *             string helpers                         -> nothing of the store
@@ -19,8 +18,9 @@
  * The import logic is written once (import.c: which rows a results file
  * makes, in which order, what "already imported" means, the retry of a
  * file the server aborted); an engine supplies the primitives below. The
- * summary's statistics are written once too, in SQL both engines run
- * (summary-sql.c), and handed to the one printer (summary.c).
+ * summary's statistics are an engine's too (summary.h): the SQLite engine
+ * computes them in C from the unit values, the PostgreSQL engine in SQL on
+ * the server; both hand the same block records to the one printer.
  *
  * Every primitive returns bt_status: BT_OK; BT_ERR_IO a database error
  * (message in d); BT_ERR_NOMEM; BT_ERR_ABORTED the server rolled the
@@ -46,10 +46,6 @@ enum bt_fleet_count {
 	BT_FC_EVENTS, BT_FC_FIRMWARE_VERSIONS, BT_FC_MICROCODES, BT_FC_N
 };
 
-/* Called once per row of a result: col[0..n), NULL for SQL NULL, numbers
- * as text (a double with 17 significant digits: read back exactly). */
-typedef bt_status (*bt_fleet_row_fn)(void *ctx, const char *const *col, int n);
-
 /* Called once per block (workload with params, model, node) in the
  * summary's order; a status other than BT_OK stops and is returned. */
 typedef bt_status (*bt_fleet_block_fn)(void *ctx, const struct bt_fleet_block *b);
@@ -58,11 +54,8 @@ typedef bt_status (*bt_fleet_block_fn)(void *ctx, const struct bt_fleet_block *b
 typedef bt_status (*bt_fleet_path_fn)(void *ctx, const char *workload, const char *params, const char *model,
 				 struct bt_fleet_path_node *p, size_t n);
 
-struct bt_fleet_dialect;
-
 struct bt_fleet_engine {
 	const char *name;                       /* "SQLite", "PostgreSQL" */
-	const struct bt_fleet_dialect *dialect; /* its words for the shared SQL (sql.h) */
 	/* one results file is one unit of work: begin, rows, end(commit?) */
 	bt_status (*begin_file)(struct bt_fleet_store *s, struct bt_diag *d);
 	bt_status (*end_file)(struct bt_fleet_store *s, int commit, struct bt_diag *d);
@@ -99,9 +92,9 @@ struct bt_fleet_engine {
 	/* fn for each distinct name of a tree node in the database */
 	bt_status (*node_names)(struct bt_fleet_store *s, bt_status (*fn)(void *ctx, const char *name), void *ctx,
 				struct bt_diag *d);
-	/* sql (statements, no rows); the rows of one query, to fn */
-	bt_status (*exec)(struct bt_fleet_store *s, const char *sql, struct bt_diag *d);
-	bt_status (*rows)(struct bt_fleet_store *s, const char *sql, bt_fleet_row_fn fn, void *ctx, struct bt_diag *d);
+	bt_status (*blocks)(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o, bt_fleet_block_fn fn,
+			    void *ctx, struct bt_diag *d);
+	bt_status (*paths)(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx, struct bt_diag *d);
 	void (*close)(struct bt_fleet_store *s);
 };
 

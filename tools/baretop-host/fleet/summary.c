@@ -232,6 +232,98 @@ static bt_status print_block(void *ctx, const struct bt_fleet_block *b)
 	return rc;
 }
 
+static int cmp_group(const void *a, const void *b)
+{
+	const struct bt_fleet_unit_in *x = *(const struct bt_fleet_unit_in *const *)a;
+	const struct bt_fleet_unit_in *y = *(const struct bt_fleet_unit_in *const *)b;
+	int c = strcmp(x->firmware, y->firmware);
+	if (!c)
+		c = strcmp(x->microcode, y->microcode);
+	return c ? c : strcmp(x->machine, y->machine);
+}
+
+/* The block's statistics in C: each unit's value is the median of its
+ * runs; the fleet's median, MAD and scale over units (bt_robust_of); a unit
+ * stands out beyond k of those (with at least BT_FLEET_MIN_MACHINES
+ * units); each group against the rest of the fleet. The PostgreSQL engine
+ * computes the same in SQL (pg.c). */
+bt_status bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *workload, const char *params,
+				  const char *model, const char *node, struct bt_fleet_unit_in *u, size_t n,
+				  bt_fleet_block_fn fn, void *ctx)
+{
+	if (!n)
+		return BT_OK;
+	double *v = malloc(n * sizeof(double)), *tmp = malloc(n * sizeof(double));
+	double *val = malloc(n * sizeof(double)), *rest = malloc(n * sizeof(double));
+	struct bt_fleet_unit_in **order = malloc(n * sizeof(*order));
+	struct bt_fleet_unit_out *out = malloc(n * sizeof(*out));
+	struct bt_fleet_group *groups = malloc(2 * n * sizeof(*groups));
+	bt_status rc = BT_ERR_NOMEM;
+	if (!v || !tmp || !val || !rest || !order || !out || !groups)
+		goto out;
+	struct bt_fleet_block b = { workload, params, model, node, { 0 }, 0, 0, 0, out, 0, groups };
+	for (size_t i = 0; i < n; i++)
+		order[i] = &u[i];
+	qsort(order, n, sizeof(*order), cmp_group);
+	for (size_t i = 0; i < n; i++) {
+		val[i] = bt_median_inplace(order[i]->vals, order[i]->n);
+		b.simulated += order[i]->simulated;
+		b.runs += order[i]->n;
+	}
+	b.fleet = bt_robust_of(val, n, tmp);
+	int judge = n >= BT_FLEET_MIN_MACHINES;
+	for (size_t i = 0; i < n; i++)
+		if (judge && bt_robust_stands_out(&b.fleet, val[i], o->k))
+			out[b.n_out++] = (struct bt_fleet_unit_out){ order[i]->machine, order[i]->firmware,
+								     order[i]->microcode, val[i] };
+	/* groups by firmware version alone (microcode "(any)"; only when the
+	 * version has more than one microcode), then by version and microcode */
+	for (int by_uc = 0; by_uc < 2; by_uc++)
+	for (size_t g = 0; g < n;) {
+		size_t e = g;
+		int ucs = 1;
+		struct bt_fleet_group *gr = &groups[b.n_groups];
+		*gr = (struct bt_fleet_group){ order[g]->firmware, by_uc ? order[g]->microcode : "(any)", 0, NAN, NAN,
+					       { 0, NAN, NAN, NAN, 0 }, 0, 0 };
+		while (e < n && !strcmp(order[e]->firmware, order[g]->firmware) &&
+		       (!by_uc || !strcmp(order[e]->microcode, order[g]->microcode))) {
+			ucs += e > g && strcmp(order[e]->microcode, order[e - 1]->microcode) != 0;
+			v[e - g] = val[e];
+			gr->simulated += order[e]->simulated;
+			gr->runs += order[e]->n;
+			e++;
+		}
+		if (!by_uc && ucs < 2) {
+			g = e;
+			continue;
+		}
+		struct bt_robust grs = bt_robust_of(v, e - g, tmp);
+		gr->n = e - g;
+		gr->median = grs.median;
+		gr->mad = grs.mad;
+		/* the rest of the fleet, without this group: a regressed group
+		 * that is a large share of the fleet would otherwise widen the
+		 * MAD it is measured with */
+		size_t nr = 0;
+		for (size_t i = 0; i < n; i++)
+			if (i < g || i >= e)
+				rest[nr++] = val[i];
+		gr->rest = bt_robust_of(rest, nr, tmp);
+		b.n_groups++;
+		g = e;
+	}
+	rc = fn(ctx, &b);
+out:
+	free(v);
+	free(tmp);
+	free(val);
+	free(rest);
+	free(order);
+	free(out);
+	free(groups);
+	return rc;
+}
+
 /* The fleet's bottleneck path per workload (with its parameters) and
  * model, from the fleet's median node values: level by level, the largest
  * node that most machines flag (more than half of those with a known
@@ -324,11 +416,11 @@ bt_status bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summa
 				 "rest of the fleet in the rest's MADs, GROUP STANDS OUT when beyond chance for a group\n"
 				 "of that size)\n", o->k);
 	struct printer p = { o, NULL, 0, 0 };
-	bt_status rc = bt_fleet_summary_blocks(s, o, print_block, &p, d);
+	bt_status rc = s->e->blocks(s, o, print_block, &p, d);
 	if (rc == BT_OK && o->text && !o->node) {
 		fprintf(o->text, "\nbottleneck path of the fleet per workload and model (the fleet's median values; the "
 				 "nodes most machines flag):\n");
-		rc = bt_fleet_summary_paths(s, path_block, o->text, d);
+		rc = s->e->paths(s, path_block, o->text, d);
 	}
 	if (rc == BT_OK && o->text) {
 		fprintf(o->text, "\nmachines that stand out (more than %g MADs from the fleet median): %zu\n", o->k, p.nfl);

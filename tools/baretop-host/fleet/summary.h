@@ -57,17 +57,24 @@ struct bt_fleet_block {
 
 /* A tree node of one (workload, params, model) for the bottleneck path. */
 struct bt_fleet_path_node {
-	const char *node, *parent;
+	char *node, *parent;
 	double median;          /* over every run's value */
 	size_t flagged, known;  /* runs that flag it; runs with a known flag */
 };
 
-/* The blocks of the summary in order, with their statistics (computed by
- * the engine in the shared SQL of summary-sql.c), to fn; then the inputs
- * of the bottleneck path per (workload, params, model). */
-bt_status bt_fleet_summary_blocks(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o,
-				  bt_fleet_block_fn fn, void *ctx, struct bt_diag *d);
-bt_status bt_fleet_summary_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx, struct bt_diag *d);
+/* The statistics of one block computed in C from its units' values (for
+ * an engine without percentile functions: SQLite). vals[i][0..n_vals[i])
+ * are unit i's run values (reordered), sim[i] how many are SIMULATED. The
+ * block goes to fn. Returns fn's status, or BT_ERR_NOMEM. */
+struct bt_fleet_unit_in {
+	char *machine, *firmware, *microcode;
+	double *vals;
+	size_t n, cap;
+	size_t simulated;
+};
+bt_status bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *workload,
+				  const char *params, const char *model, const char *node, struct bt_fleet_unit_in *u,
+				  size_t n, bt_fleet_block_fn fn, void *ctx);
 
 /* Prints the summary of the whole store, one block per workload with its
  * parameters, model and node; *machines the number of machines that stand
