@@ -132,6 +132,17 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 	snprintf(r->pmu, sizeof(r->pmu), "%s%s", c->synth ? "PMU " : "",
 		 c->synth ? bt_synth_cpu(c->synth)->name
 			  : c->pmu.driver ? c->counted_by : c->pmu.arch->name);
+	/* The same event select means another event on the other vendor's
+	 * PMU (AMD's 0xC4 counts taken branches, Intel's 0xC4/0x00 every
+	 * branch): a list of the other vendor is refused before counting. */
+	bool list_amd = strcmp(r->list.format, "linux-perf-amd") == 0;
+	bool pmu_amd = c->pmu.caps.kind != BT_PMU_INTEL_ARCH;
+	if (list_amd != pmu_amd) {
+		printf("atlas: %s is %s event list (%s), but the%s %s is %s's: its encodings name "
+		       "other events here\n", r->list.file, list_amd ? "an AMD" : "an Intel",
+		       r->list.format, c->synth ? " simulated" : "", r->pmu, pmu_amd ? "AMD" : "Intel");
+		return BT_EXIT_USAGE;
+	}
 
 	struct bt_atlas_opts o;
 	bt_atlas_opts_defaults(&o);

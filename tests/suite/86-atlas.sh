@@ -233,4 +233,35 @@ if [ "$rc" -eq 2 ] && grep -q 'bad.json:1:[0-9]*: event X: bad EventCode' "$work
 else
 	bad "malformed list: exit $rc: $(grep atlas "$work/bad.out" | head -2)"
 fi
+# The wrong vendor's list is refused by name before anything is counted:
+# AMD's 0xC4 is taken branches, Intel's 0xC4/0x00 every branch (Linux's
+# amdzen4/branch.json, Intel's SPR list). An Intel list in Linux perf's
+# array form (its events name a "Counter") is read as Intel's: the same
+# events and refusals as the perfmon file it came from.
+amd=tests/data/atlas/zen4-subset.json
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["Events"], open(sys.argv[2], "w"))' \
+	"$list" "$work/spr-array.json"
+for c in "spr $amd AMD" "zen4 $list Intel" "zen4 $work/spr-array.json Intel"; do
+	set -- $c
+	"$bin" atlas --sim="$1" --quick --events-file "$2" --no-results >"$work/v.out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "^atlas: $2 is an\? $3 event list" "$work/v.out" &&
+	   ! grep -q '^atlas .*SIMULATED PMU' "$work/v.out"; then
+		echo "ok --sim=$1 with $3's list $(basename "$2"): exit 2 before counting"
+	else
+		bad "--sim=$1 with $3's list $2: exit $rc: $(grep -m1 '^atlas' "$work/v.out")"
+	fi
+done
+"$bin" atlas --sim=spr --quick --events-file "$work/spr-array.json" --no-results --json="$work/arr.json" >/dev/null 2>&1
+python3 - "$work/arr.json" "$work/a.json" <<'PY' || fail=1
+import json, sys
+arr, obj = (json.load(open(f))["atlas"] for f in sys.argv[1:])
+key = lambda a: sorted((e["event"], e["encoding"], e["class"]) for e in a["events"])
+ok = arr["list"]["format"] == "linux-perf-intel" and key(arr) == key(obj)
+print(("ok  " if ok else "FAIL") + f" SPR list as an array: format {arr['list']['format']}, "
+      f"{len(arr['events'])} events, classes {'equal to' if key(arr) == key(obj) else 'NOT'} the perfmon file's")
+sys.exit(0 if ok else 1)
+PY
+"$bin" atlas --sim=zen4 --quick --events-file "$amd" --no-results >"$work/z.out" 2>&1 &&
+	echo "ok --sim=zen4 counts AMD's list" || bad "--sim=zen4 with $amd: $(grep -m1 '^atlas:' "$work/z.out")"
 exit $fail
