@@ -178,6 +178,12 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 	bt_atlas_print(stdout, &r->atlas);
 	if (c->synth)
 		print_invisible(opt->sim_defect);
+	/* The invariants relate events to each other; a miscount of one
+	 * event shows in its slope and its match with a declared count. */
+	if (c->synth && bt_synth_miscount_note(c->synth)[0])
+		printf("atlas         %s: in every window; its slope and declared-count match "
+		       "show it, the invariants relate events to each other\n",
+		       bt_synth_miscount_note(c->synth));
 	int status = r->atlas.inv_violated ? BT_EXIT_FAILED : BT_EXIT_OK;
 	if (opt->atlas_json && write_json(&r->atlas, opt->atlas_json) != 0)
 		status = BT_EXIT_NO_RESULTS;

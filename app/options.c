@@ -650,7 +650,8 @@ static const struct option_def options[] = {
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
 	  "(its count times X, a decimal number from 0 to 1000), stuck=N (always N, a whole number "
-	  "below 2^48) or swap=OTHER (counts OTHER's count)",
+	  "below 2^48) or swap=OTHER (counts OTHER's count); the known-count kernels of "
+	  "--validate, --bring-up and --atlas count it so too",
 	  set_sim_miscount },
 	{ NULL, "sim-defect", 0, ARG_REQUIRED, "NAME[:K],...",
 	  "with --sim: inject hardware defects into the simulated PMU (stuck-counter:K, "

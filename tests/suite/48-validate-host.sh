@@ -7,7 +7,8 @@
 # match the schema and print again with show-validation; a spec file with
 # raw events validates; a deliberately wrong spec FAILs (exit 1) and WARNs,
 # so the checker can fail; malformed specs give located errors (exit 2);
-# without --sim there is no PMU here and validate says so (exit 4).
+# without --sim there is no PMU here and validate says so (exit 4);
+# --sim-miscount is seen by validate and --bring-up's validation phase.
 set -uo pipefail
 start=$(date +%s)
 [ -x build/baretop-host ] || make -s -j2 host >/dev/null
@@ -146,6 +147,37 @@ if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q '^validate: nothing validated
   echo "ok   no --sim: exit 4, $(printf '%s\n' "$out" | grep '^validate: nothing' | cut -c1-100)..."
 else
   bad "no --sim: status $rc"
+fi
+# One simulated PMU for every phase: --sim-miscount reaches the kernels'
+# windows as it reaches the workloads'. BR_INST_RETIRED.ALL_BRANCHES is
+# 0xC4/0x00 (Intel's SPR list); loop-dec-jnz retires one branch per
+# iteration, so scale=2 doubles k.branches (a FAIL naming the event) and
+# swap with INST_RETIRED.ANY exchanges the two declared counts.
+mc() { # WHAT MODE... : runs on SPR with --sim-miscount WHAT
+  local what=$1; shift
+  "$bin" run --sim=spr --quick --no-results --sim-miscount "$what" "$@" >"$work/mc.out" 2>&1
+}
+mc BR_INST_RETIRED.ALL_BRANCHES:scale=2 --validate; rc=$?
+f=$(grep -c '^  FAIL  event:cpu/event=0xc4,umask=0x00/@loop-dec-jnz  *20000 ' "$work/mc.out")
+if [ "$rc" -eq 1 ] && [ "$f" -eq 1 ] && [ "$(grep -c '^  FAIL ' "$work/mc.out")" -eq 1 ] &&
+   grep -q '^  injected miscount: BR_INST_RETIRED.ALL_BRANCHES:scale=2' "$work/mc.out"; then
+  echo "ok   validate --sim-miscount ALL_BRANCHES:scale=2: exit 1, 0xC4/0x00 FAILs at 20000 (k.branches 10000), labelled"
+else
+  bad "validate --sim-miscount scale=2: exit $rc, $f FAIL of 0xC4: $(grep -m2 'FAIL\|^validate:' "$work/mc.out")"
+fi
+mc BR_INST_RETIRED.ALL_BRANCHES:swap=INST_RETIRED.ANY --validate; rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'FAIL  event:cpu/event=0xc4,umask=0x00/@loop-dec-jnz  *20001 ' "$work/mc.out" &&
+   grep -q 'FAIL  event:cpu/event=0xc0,umask=0x00,fixed=0/@loop-dec-jnz  *10000 ' "$work/mc.out"; then
+  echo "ok   validate --sim-miscount swap: branches read 20001, fixed counter 0 reads 10000"
+else
+  bad "validate --sim-miscount swap: exit $rc: $(grep -m2 'FAIL' "$work/mc.out")"
+fi
+mc BR_INST_RETIRED.ALL_BRANCHES:scale=2 --bring-up; rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^bring-up  *1 event(s) of model SPR FAILed validation' "$work/mc.out" &&
+   grep -q 'FAIL  event:BR_INST_RETIRED.ALL_BRANCHES@loop-dec-jnz' "$work/mc.out"; then
+  echo "ok   --bring-up --sim-miscount: its validation phase FAILs the event the Top-Down phase sees miscount"
+else
+  bad "--bring-up --sim-miscount: exit $rc: $(grep -m2 '^bring-up\|FAIL' "$work/mc.out")"
 fi
 echo "step time: $(( $(date +%s) - start )) s"
 exit $fail
