@@ -271,6 +271,14 @@ bt_status bt_atlas_page_write(const char *path, enum bt_atlas_page_kind kind, FI
 		for (size_t i = 0; i < n; i++)
 			violated += r[i].violated > 0;
 		fprintf(f, "atlas of %s: %zu events, %d with a violated invariant\n", path, n, violated);
+		/* what counted it, as the page's banner says it */
+		const struct bt_json *simv = bt_json_get(atlas, "simulated");
+		const struct bt_json *list = bt_json_get(atlas, "list");
+		const char *pmu = bt_json_get_str(atlas, "pmu");
+		const char *file = list ? bt_json_get_str(list, "file") : NULL;
+		fprintf(f, "%s%s; list %s\n", simv && simv->type == BT_JSON_TRUE
+			? "SIMULATED: counted by the simulated PMU, not measured on silicon; " : "",
+			pmu ? pmu : "PMU ?", file ? file : "?");
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, "%-50s %-13s %-8s %-14s %s\n", r[i].event, r[i].cls, r[i].slope,
 				r[i].per, r[i].matches);

@@ -8,6 +8,7 @@
 #include "app/count-internal.h"
 #include "base/strbuf.h"
 #include "validate/atlas.h"
+#include "validate/spec.h"
 
 struct bt_atlas_run {
 	struct bt_atlas_list list;
@@ -132,6 +133,18 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 	snprintf(r->pmu, sizeof(r->pmu), "%s%s", c->synth ? "PMU " : "",
 		 c->synth ? bt_synth_cpu(c->synth)->name
 			  : c->pmu.driver ? c->counted_by : c->pmu.arch->name);
+	/* A spec of more linear events than a spec may hold would be refused
+	 * by the validation it is written for: said before the hours of an
+	 * atlas on silicon, not after. */
+	int countable = 0;
+	for (int i = 0; i < r->list.n; i++)
+		countable += !r->list.v[i].refused;
+	if (opt->atlas_spec && countable > BT_VSPEC_MAX_ENTRIES) {
+		printf("atlas: --atlas-spec %s: the list has %d countable events, and a spec holds at "
+		       "most %d checks (docs/validate-spec.md): filter the list\n", opt->atlas_spec,
+		       countable, BT_VSPEC_MAX_ENTRIES);
+		return BT_EXIT_USAGE;
+	}
 	/* The same event select means another event on the other vendor's
 	 * PMU (AMD's 0xC4 counts taken branches, Intel's 0xC4/0x00 every
 	 * branch): a list of the other vendor is refused before counting. */

@@ -120,6 +120,16 @@ static bool atlas_vs_workloads(const struct bt_options *o, const struct bt_optio
 	return o->atlas && (o->n_workloads > 0 || o->exec_path);
 }
 
+/* What the atlas would ignore: it counts the known-count kernels on
+ * baretop's own CPU, one copy, and evaluates no Top-Down tree
+ * (app/atlas-mode.c); --no-workloads skips the run it is part of. */
+static bool atlas_vs_run_options(const struct bt_options *o, const struct bt_option_source *s)
+{
+	(void)s;
+	return o->atlas && (o->no_workloads || o->level || o->drilldown || o->copies > 1 ||
+			    o->cpu_all || o->n_cpus > 0);
+}
+
 static const struct combo combos[] = {
 	{ STAGE_SOURCE, true, "--backend=hw|perf with --sim or --sim-cpuid (either order)",
 	  "two counting backends: --backend=hw or perf counts with a real PMU, --sim with the "
@@ -163,6 +173,12 @@ static const struct combo combos[] = {
 	  "the atlas counts the known-count kernels, not workloads: give one",
 	  "--sim=spr --atlas -w multiply1 ; --sim=spr -w multiply1 --atlas-json atlas.json ; "
 	  "--sim=spr --atlas-spec s.json -x app.efi", NULL, atlas_vs_workloads },
+	{ STAGE_FINAL, true, "--atlas with --no-workloads, --level, --drilldown, --copies or --cpu",
+	  "the atlas counts the known-count kernels in one copy on baretop's own CPU and "
+	  "evaluates no Top-Down tree, and --no-workloads skips it: leave them out",
+	  "--sim=spr --atlas --no-workloads ; --sim=spr --atlas --level 2 ; --sim=spr --atlas "
+	  "--drilldown ; --sim=spr --atlas --copies 2 ; --sim=spr --atlas --cpu all ; --sim=spr "
+	  "--atlas --cpu 0", NULL, atlas_vs_run_options },
 	{ STAGE_MODEL, false, "--no-pebs on a model with no retire-latency inputs",
 	  "the model's formulas have no EVENT:R input: there is nothing to sample (accepted, "
 	  "with this note)",

@@ -179,5 +179,20 @@ if [ "$rc" -eq 1 ] && grep -q '^bring-up  *1 event(s) of model SPR FAILed valida
 else
   bad "--bring-up --sim-miscount: exit $rc: $(grep -m2 '^bring-up\|FAIL' "$work/mc.out")"
 fi
+# A spec's size limit is documented (docs/validate-spec.md: 4096 checks)
+# and named when passed; an atlas's spec of 600 linear events validates.
+for n in 600 4097; do
+  python3 -c 'import json, sys; json.dump({"format": "baretop-validate-spec", "checks": [{"event": "cpu/event=0xc4,umask=0x00/", "kernel": "loop-dec-jnz", "expect": {"exact": "k.branches"}}] * int(sys.argv[1])}, open(sys.argv[2], "w"))' "$n" "$work/s$n.json"
+  "$bin" validate --sim=spr --quick --no-results --validate-spec "$work/s$n.json" >"$work/s$n.out" 2>&1
+  echo $? >"$work/s$n.rc"
+done
+grep -q 'at most 4096 checks' docs/validate-spec.md ||
+  bad "docs/validate-spec.md does not state the 4096-check limit"
+if [ "$(cat "$work/s600.rc")" -eq 0 ] && grep -q '^validate: 6[0-9][0-9] PASS, 0 WARN, 0 FAIL' "$work/s600.out" &&
+   [ "$(cat "$work/s4097.rc")" -eq 2 ] && grep -q 'checks\[4096\].*more than 4096 checks, a spec.s limit' "$work/s4097.out"; then
+  echo "ok   a 600-check spec validates; 4097 checks: exit 2 naming the limit"
+else
+  bad "spec limit: 600 -> exit $(cat "$work/s600.rc"), 4097 -> exit $(cat "$work/s4097.rc"): $(grep -m1 'spec error' "$work/s4097.out")"
+fi
 echo "step time: $(( $(date +%s) - start )) s"
 exit $fail
