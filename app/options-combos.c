@@ -141,6 +141,17 @@ static bool validate_vs_run_options(const struct bt_options *o, const struct bt_
 		o->cpu_all || o->n_cpus > 0);
 }
 
+/* --counts and --retire-latency-file feed the workloads' Top-Down trees;
+ * the atlas and a validation count the known-count kernels, each of which
+ * is its own count source (synth/sim-run.c bt_synth_count_kernel). */
+static bool workload_inputs_vs_kernel_modes(const struct bt_options *o,
+					    const struct bt_option_source *s)
+{
+	(void)s;
+	return (o->counts_file || o->retire_latency_file) &&
+	       (o->atlas || (o->validate && !o->bring_up));
+}
+
 /* The modes that run instead of the workloads, or before them, run in the
  * phase --no-workloads skips: nothing would be done. */
 static bool no_workloads_vs_modes(const struct bt_options *o, const struct bt_option_source *s)
@@ -214,6 +225,12 @@ static const struct combo combos[] = {
 	  "--sim=spr --validate -w multiply1 ; --sim=spr --validate --level 3 ; --sim=spr "
 	  "--validate --drilldown ; --sim=spr --validate --copies 2 ; --sim=spr --validate --cpu "
 	  "all", NULL, validate_vs_run_options },
+	{ STAGE_FINAL, true, "--counts or --retire-latency-file with --atlas or --validate "
+	  "(without --bring-up)",
+	  "they feed the workloads' Top-Down trees, and the atlas and --validate count the "
+	  "known-count kernels, which have counts of their own",
+	  "--sim=spr --atlas --counts c.json ; --sim=spr --validate --counts c.json ; --sim=spr "
+	  "--validate --retire-latency-file rl.json", NULL, workload_inputs_vs_kernel_modes },
 	{ STAGE_MODEL, false, "--no-pebs on a model with no retire-latency inputs",
 	  "the model's formulas have no EVENT:R input: there is nothing to sample (accepted, "
 	  "with this note)",

@@ -114,6 +114,14 @@ bt_status bt_targets_check(const struct bt_options *o, struct bt_diag *d)
 {
 	struct stat st;
 
+	/* A results folder that is a file would lose the run's results at
+	 * its end (exit 3); a missing one is made then. */
+	if (!o->no_results && o->results_dir && stat(o->results_dir, &st) == 0 &&
+	    !S_ISDIR(st.st_mode)) {
+		bt_diag_set(d, "--results-dir %s: a file, not a folder: the results could not be "
+			    "written", o->results_dir);
+		return BT_ERR_INVALID;
+	}
 	if (o->atlas_json && check_output("--atlas-json", o->atlas_json, false, o, d) != BT_OK)
 		return BT_ERR_INVALID;
 	if (o->atlas_spec && check_output("--atlas-spec", o->atlas_spec, true, o, d) != BT_OK)

@@ -17,7 +17,8 @@
  * at all; their folder exists, or is one of baretop's own (the results
  * folder or a folder above it, created here as the results file's is). The
  * chainload target (--then chainload:FILE, --then-boot FILE) is a file on
- * the boot volume. BT_ERR_INVALID (a usage error) with the reason.
+ * the boot volume. The results folder is not a file. BT_ERR_INVALID (a
+ * usage error) with the reason.
  */
 bt_status bt_targets_check(const struct bt_options *opt, struct bt_diag *d);
 

@@ -144,6 +144,11 @@ done
   grep -q '^baretop report' "$work/page.txt" && echo "ok   a text page of one's own is written again" ||
   { echo "FAIL report --text FILE a second time"; fail=1; }
 
+# --- a results folder that is a file: refused before measuring, not a run
+# whose results are lost at its end (exit 3)
+expect 2 "--results-dir $work/counts.json: a file, not a folder" \
+  "$bin" run --sim=skl --quick -w multiply1:n=64 --results-dir "$work/counts.json"
+
 # --- a hand-over target checked before measuring: a missing chainload file
 # is a usage error, not a run recorded as handed over
 expect 2 "--then chainload:$work/missing.efi: no such file on the boot volume" \
