@@ -124,7 +124,8 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 h = open(sys.argv[2]).read()
 ok = len(rows) == 20 and [r["event"] for r in rows if r["invariants_violated"] != "0"] == ["BR_INST_RETIRED.COND_TAKEN"]
-print(("ok " if ok else "FAIL ") + f"report --csv: {len(rows)} events, the violated one named")
+ok = ok and {r["provenance"] for r in rows} == {"SIMULATED"}
+print(("ok " if ok else "FAIL ") + f"report --csv: {len(rows)} events, the violated one named, each row SIMULATED")
 v, e = h.find("Invariant violations"), h.find("<h2>Events</h2>")
 ok2 = "SIMULATED" in h and 0 <= v < h.find("c1+c1:inv=cycles") < e and h.find("<tr class=\"violated\">", e) > e
 print(("ok " if ok2 else "FAIL ") + "report --html: SIMULATED, violations first, then the events table")
