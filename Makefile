@@ -88,10 +88,10 @@ TOOL_LIBS_baretop-host := -lsqlite3 -lpq   # `fleet`: the fleet database (Debian
 # libpq-fe.h is in Debian's libpq-dev under include/postgresql: only the
 # PostgreSQL engine of `fleet` includes it.
 PG_INCLUDE := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
-$(HOST_DIR)/tools/baretop-host/fleet-pg.o: HOST_CFLAGS += -I$(PG_INCLUDE)
+$(HOST_DIR)/tools/baretop-host/fleet/pg.o $(HOST_DIR)/tools/baretop-host/fleet/pg-summary.o: HOST_CFLAGS += -I$(PG_INCLUDE)
 
 define tool_rule
-$(call tool_bin,$(1)): $(patsubst %.c,$(HOST_DIR)/%.o,$(wildcard tools/$(1)/*.c)) $(HOST_LIB)
+$(call tool_bin,$(1)): $(patsubst %.c,$(HOST_DIR)/%.o,$(wildcard tools/$(1)/*.c tools/$(1)/*/*.c)) $(HOST_LIB)
 	@echo "  LD    $$@"
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $$@ $$^ $(HOST_LIBS) $(TOOL_LIBS_$(1))
 endef
@@ -199,10 +199,9 @@ $(EFI_DIR)/%.o: %.S
 # to look stuff up, contact"): the home of the tree built. `make
 # SBAT_URL=https://...` sets it; by default it is the web address of the
 # clone's origin remote (an scp-style git@host:path made https://host/path),
-# and a clone with no remote, or one whose origin is a local path or any
-# other non-web address (a CI clone of /check/repo), keeps app/version.h's
-# reserved placeholder,
-# which tests/suite/65-boot-image.sh names. A changed value rebuilds
+# and a clone with no remote, or one whose origin is a local folder or any
+# other non-web address (as CI's clones are), keeps app/version.h's
+# reserved placeholder, which tests/suite/65-boot-image.sh names. A changed value rebuilds
 # efi/sbat.o (the stamp holds the last one).
 SBAT_URL ?= $(shell git remote get-url origin 2>/dev/null | sed -E 's,^git@([^:]+):,https://\1/,; s,\.git$$,,' | grep -E '^https?://[^/]+' )
 ifneq ($(SBAT_URL),)

@@ -826,33 +826,6 @@ bt_status bt_perf_stat_apply_interval(const struct bt_perf_stat *f, const struct
 	return apply_rows(f, pm, &f->intervals[k], c, uses, d);
 }
 
-int bt_perf_smt_inferred(const struct bt_counts *c, char *why, size_t len)
-{
-	const struct bt_model *m = c->model;
-	const char *any = NULL, *counted = NULL;
-	for (unsigned i = 0; i < bt_model_event_count(m); i++) {
-		const struct bt_event *e = bt_model_event(m, i);
-		if (!(e->flags & BT_EVF_ANY))
-			continue;
-		if (!any)
-			any = e->name;
-		if (!isnan(c->events[i]) && !counted)
-			counted = e->name;
-	}
-	if (counted) {
-		snprintf(why, len, "SMT on: perf counted %s (AnyThread), which only the SMT-on formulas use",
-			 counted);
-		return 1;
-	}
-	if (any) {
-		snprintf(why, len, "SMT off: no AnyThread event (such as %s) in the file, so perf ran the "
-			 "per-thread formulas", any);
-		return 0;
-	}
-	snprintf(why, len, "SMT not inferred: model %s has no AnyThread event", bt_model_def(m)->id);
-	return -1;
-}
-
 static bt_status apply_rows(const struct bt_perf_stat *f, const struct bt_perf_match *pm, const double *only,
 			    struct bt_counts *c, struct bt_perf_row_use *uses, struct bt_diag *d)
 {

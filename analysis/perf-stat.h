@@ -150,16 +150,5 @@ bt_status bt_perf_stat_apply_interval(const struct bt_perf_stat *f, const struct
 				      size_t k, struct bt_counts *c, struct bt_perf_row_use *uses,
 				      struct bt_diag *d);
 
-/*
- * Which formulas perf ran, from the events it counted: Intel cores before
- * perfmon v5 compute per-core slots and cycles from AnyThread events
- * (CPU_CLK_UNHALTED.THREAD_ANY, ...) when SMT is on, and from per-thread
- * events when it is off (perf's TopdownL1 asks for the events of the
- * formulas it runs). Returns 1 (an AnyThread event of the model was
- * counted: SMT on), 0 (the model has AnyThread events, none counted: SMT
- * off) or -1 (the model has no AnyThread events: nothing to infer), with
- * the reason in why.
- */
-int bt_perf_smt_inferred(const struct bt_counts *c, char *why, size_t len);
 
 #endif

@@ -306,8 +306,8 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 	return BT_OK;
 }
 
-/* The events the planner sees: a filtered event only fixed counter 0/1
- * counts becomes its architectural general-counter twin. */
+/* The events the planner sees: each in the form this PMU counts it
+ * (bt_plan_counted_form). */
 static bt_status prepare_events(struct bt_count_ctx *c)
 {
 	unsigned n = bt_model_event_count(c->model);
@@ -318,16 +318,8 @@ static bt_status prepare_events(struct bt_count_ctx *c)
 		return BT_ERR_NOMEM;
 	for (unsigned i = 0; i < n; i++) {
 		c->evp[i] = bt_model_event(c->model, i);
-		if (bt_event_fixed_to_gp(c->evp[i], &c->pmu.caps, &c->twins[i]))
+		if (bt_plan_counted_form(c->evp[i], &c->pmu.caps, &c->twins[i]))
 			c->evp[i] = &c->twins[i];
-		/* An OS's driver counts some events in another form
-		 * (caps.os_filter: host/perf-plan.c). */
-		const struct bt_os_event_filter *f = c->pmu.caps.os_filter;
-		struct bt_event form;
-		if (f && f->adapt && f->adapt(f, c->evp[i], &form)) {
-			c->twins[i] = form;
-			c->evp[i] = &c->twins[i];
-		}
 	}
 	return BT_OK;
 }

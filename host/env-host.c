@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Hosted (Linux) platform services for the workloads: see env-host.h. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -57,6 +58,7 @@ static void *partner_main(void *arg)
 {
 	struct bt_wl_host *host = arg;
 
+	sem_post(&host->started);
 	host->fn(host->arg);
 	return NULL;
 }
@@ -89,6 +91,12 @@ static bt_status host_start_partner(void (*fn)(void *), void *arg, void *ctx)
 	pthread_attr_destroy(&attr);
 	if (rc != 0)
 		return BT_ERR_UNSUPPORTED;
+	/* Sleep, not spin, until the thread runs: the workload then spins
+	 * only for fn's own start. On a loaded machine the partner's CPU may
+	 * be another process's for a whole time slice, which a spinning
+	 * caller would spend on pause instructions. */
+	while (sem_wait(&host->started) != 0 && errno == EINTR)
+		;
 	host->partner_running = true;
 	return BT_OK;
 }
@@ -114,6 +122,7 @@ void bt_wl_env_host_init(struct bt_wl_env *env, struct bt_wl_host *host)
 {
 	memset(host, 0, sizeof *host);
 	host->partner_cpu = -1;
+	sem_init(&host->started, 0, 0);
 	if (sched_getaffinity(0, sizeof host->allowed, &host->allowed) != 0)
 		CPU_ZERO(&host->allowed);
 	memset(env, 0, sizeof *env);

@@ -17,6 +17,7 @@
 #endif
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdbool.h>
 
 #include "workloads/workload.h"
@@ -28,6 +29,7 @@ struct bt_wl_host {
 	int partner_cpu;          /* where the last partner was pinned, -1 if not */
 	void (*fn)(void *arg);
 	void *arg;
+	sem_t started;            /* posted by the partner thread as it starts */
 };
 
 /*

@@ -287,7 +287,7 @@ static bt_status read_pmu(const char *root, const char *name, struct bt_pk_pmu *
 
 	*found = false;
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
+	scopy(p->name, sizeof(p->name), name);
 	p->max_precise = p->branches = p->rdpmc = -1;
 	snprintf(path, sizeof(path), "sys/bus/event_source/devices/%s", name);
 	join(base, sizeof(base), root, path);
@@ -396,10 +396,164 @@ static bt_status read_caps(const char *root, struct bt_perf_kernel *k, struct bt
 	return BT_OK;
 }
 
+/* "X.Y[.Z]" at *s: major, minor and the patch level (-1: none given). */
+static bool parse_version(const char **s, int *ma, int *mi, int *pa)
+{
+	unsigned a, b, c;
+	if (!parse_uint(s, 99, &a) || **s != '.')
+		return false;
+	(*s)++;
+	if (!parse_uint(s, 999, &b))
+		return false;
+	*ma = (int)a;
+	*mi = (int)b;
+	*pa = -1;
+	if (**s == '.' && (*s)[1] >= '0' && (*s)[1] <= '9') {
+		(*s)++;
+		if (!parse_uint(s, 9999, &c))
+			return false;
+		*pa = (int)c;
+	}
+	return true;
+}
+
+/*
+ * The upstream stable level of a distribution's kernel, whose release
+ * string has ".0" and an ABI number instead: Ubuntu's
+ * /proc/version_signature ends in the upstream version it was built from
+ * ("Ubuntu 6.8.0-45.45-generic 6.8.12"), Debian's /proc/version names its
+ * package version ("... Debian 6.1.115-1 (2024-11-01)"). Optional: absent
+ * or unrecognised leaves the level unknown.
+ */
+static void distro_patch(const char *root, struct bt_perf_kernel *k)
+{
+	static const struct { const char *file, *key, *what; } src[] = {
+		{ "proc/version_signature", NULL, "/proc/version_signature (Ubuntu)" },
+		{ "proc/version", "Debian ", "/proc/version (Debian)" },
+	};
+	for (size_t i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+		char path[600], buf[512];
+		struct bt_diag ignore = { "" };
+		join(path, sizeof(path), root, src[i].file);
+		if (slurp(path, buf, sizeof(buf), &ignore) <= 0)
+			continue;
+		buf[strcspn(buf, "\n")] = 0;
+		const char *p = NULL;
+		if (src[i].key) {
+			p = strstr(buf, src[i].key);
+			if (p)
+				p += strlen(src[i].key);
+		} else {
+			p = strrchr(buf, ' ');
+			p = p ? p + 1 : NULL;
+		}
+		int ma, mi, pa;
+		if (p && parse_version(&p, &ma, &mi, &pa) && ma == k->ver_major && mi == k->ver_minor &&
+		    pa >= 0) {
+			k->ver_patch = pa;
+			scopy(k->ver_from, sizeof(k->ver_from), src[i].what);
+			return;
+		}
+	}
+}
+
+static bt_status read_release(const char *root, struct bt_perf_kernel *k, struct bt_diag *d)
+{
+	char path[600], buf[128];
+	join(path, sizeof(path), root, "proc/sys/kernel/osrelease");
+	int r = slurp(path, buf, sizeof(buf), d);
+	if (r < 0 || (r > 0 && !one_line(path, buf, d)))
+		return BT_ERR_INVALID;
+	if (r == 0)
+		return BT_OK;
+	const char *p = buf;
+	int ma, mi, pa;
+	if (!parse_version(&p, &ma, &mi, &pa)) {
+		bt_diag_set(d, "%s:1:%d: not a kernel version MAJOR.MINOR...", path, (int)(p - buf) + 1);
+		return BT_ERR_INVALID;
+	}
+	scopy(k->osrelease, sizeof(k->osrelease), buf);
+	k->ver_major = ma;
+	k->ver_minor = mi;
+	/* A patch level above 0 is the stable release; ".0" is one only when
+	 * nothing or a pre-release follows ("6.13.0", "6.13.0-rc4"): a
+	 * distribution's "X.Y.0-N-flavour" keeps ".0" whatever it backports. */
+	if (pa > 0 || (pa == 0 && (!*p || strncmp(p, "-rc", 3) == 0)) || (pa < 0 && !*p)) {
+		k->ver_patch = pa > 0 ? pa : 0;
+		scopy(k->ver_from, sizeof(k->ver_from), "osrelease");
+	} else {
+		distro_patch(root, k);
+	}
+	return BT_OK;
+}
+
+/* proc/self/uid_map of the initial user namespace maps all of it:
+ * "0 0 4294967295" (user_namespaces(7)). */
+static void read_userns(const char *root, struct bt_perf_kernel *k)
+{
+	char path[600], buf[256];
+	struct bt_diag ignore = { "" };
+	join(path, sizeof(path), root, "proc/self/uid_map");
+	k->init_userns = -1;
+	if (slurp(path, buf, sizeof(buf), &ignore) <= 0)
+		return;
+	unsigned long a, b, c;
+	char extra;
+	k->init_userns = sscanf(buf, " %lu %lu %lu %c", &a, &b, &c, &extra) == 3 && a == 0 && b == 0 &&
+			 c == 4294967295ul;
+}
+
+/* Every core PMU directory: "cpu", and on a hybrid part the cpu_* ones
+ * with a cpus file (intel_hybrid_pmu_type_map's names first, in its
+ * order, then any other, sorted). */
+static int pmu_rank(const char *name)
+{
+	static const char *const known[] = { "cpu", "cpu_core", "cpu_atom", "cpu_lowpower" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(name, known[i]) == 0)
+			return i;
+	return 4;
+}
+
+static int cmp_pmu_name(const void *a, const void *b)
+{
+	const char *x = a, *y = b;
+	int rx = pmu_rank(x), ry = pmu_rank(y);
+	return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+static bt_status read_pmus(const char *root, struct bt_perf_kernel *k, struct bt_diag *d)
+{
+	char dir[600], names[16][24];
+	int n = 0;
+	join(dir, sizeof(dir), root, "sys/bus/event_source/devices");
+	DIR *D = opendir(dir);
+	if (!D)
+		return BT_OK;
+	struct dirent *de;
+	while ((de = readdir(D)) != NULL && n < 16)
+		if ((strcmp(de->d_name, "cpu") == 0 || strncmp(de->d_name, "cpu_", 4) == 0) &&
+		    strlen(de->d_name) < sizeof(names[0]))
+			scopy(names[n++], sizeof(names[0]), de->d_name);
+	closedir(D);
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_pmu_name);
+	for (int i = 0; i < n && k->n_pmus < BT_PK_MAX_PMUS; i++) {
+		bool found;
+		struct bt_pk_pmu *p = &k->pmu[k->n_pmus];
+		if (read_pmu(root, names[i], p, &found, d) != BT_OK)
+			return BT_ERR_INVALID;
+		/* A cpu_* directory is a kind of core's PMU only with its CPUs. */
+		if (!found || (strcmp(names[i], "cpu") != 0 && !p->has_cpus))
+			continue;
+		k->hybrid |= strcmp(names[i], "cpu") != 0;
+		k->n_pmus++;
+	}
+	return BT_OK;
+}
+
 bt_status bt_perf_kernel_read(const char *root, struct bt_perf_kernel *k, struct bt_diag *d)
 {
-	static const char *const names[BT_PK_MAX_PMUS] = { "cpu", "cpu_core", "cpu_atom" };
-	char path[600];
+	char path[600], buf[PK_FILE_MAX];
 	long v;
 	int r;
 
@@ -407,56 +561,52 @@ bt_status bt_perf_kernel_read(const char *root, struct bt_perf_kernel *k, struct
 	if (!root || !*root)
 		root = "/";
 	scopy(k->root, sizeof(k->root), root);
-	k->nmi_watchdog = -1;
-	k->paranoid = -100;
+	k->nmi_watchdog = k->watchdog = -1;
 	k->smt_active = -1;
-	for (int i = 0; i < BT_PK_MAX_PMUS; i++) {
-		bool found;
-		if (read_pmu(root, names[i], &k->pmu[k->n_pmus], &found, d) != BT_OK)
-			return BT_ERR_INVALID;
-		if (found) {
-			k->hybrid |= i > 0;
-			k->n_pmus++;
-		}
-	}
+	k->ver_patch = -1;
+	if (read_pmus(root, k, d) != BT_OK)
+		return BT_ERR_INVALID;
 	join(path, sizeof(path), root, "proc/sys/kernel/nmi_watchdog");
 	if ((r = read_int(path, 0, 1, &v, d)) < 0)
 		return BT_ERR_INVALID;
 	if (r > 0)
 		k->nmi_watchdog = (int)v;
-	join(path, sizeof(path), root, "proc/sys/kernel/perf_event_paranoid");
-	if ((r = read_int(path, -1, 4, &v, d)) < 0)
+	join(path, sizeof(path), root, "proc/sys/kernel/watchdog");
+	if ((r = read_int(path, 0, 1, &v, d)) < 0)
 		return BT_ERR_INVALID;
 	if (r > 0)
-		k->paranoid = (int)v;
+		k->watchdog = (int)v;
+	join(path, sizeof(path), root, "proc/sys/kernel/watchdog_cpumask");
+	r = slurp(path, buf, sizeof(buf), d);
+	if (r < 0 || (r > 0 && !parse_cpus(path, buf, k->wd_cpumask, d)))
+		return BT_ERR_INVALID;
+	k->has_wd_cpumask = r > 0;
+	/* proc_dointvec: any int; the kernel compares it (>= 2, > 1, ...). */
+	join(path, sizeof(path), root, "proc/sys/kernel/perf_event_paranoid");
+	if ((r = read_int(path, -1000000000L, 1000000000L, &v, d)) < 0)
+		return BT_ERR_INVALID;
+	k->paranoid_known = r > 0;
+	k->paranoid = r > 0 ? (int)v : 0;
 	join(path, sizeof(path), root, "sys/devices/system/cpu/smt/active");
 	if ((r = read_int(path, 0, 1, &v, d)) < 0)
 		return BT_ERR_INVALID;
 	if (r > 0)
 		k->smt_active = (int)v;
-	if (read_caps(root, k, d) != BT_OK)
-		return BT_ERR_INVALID;
-	char buf[128];
-	join(path, sizeof(path), root, "proc/sys/kernel/osrelease");
+	join(path, sizeof(path), root, "sys/devices/system/cpu/smt/control");
 	r = slurp(path, buf, sizeof(buf), d);
 	if (r < 0 || (r > 0 && !one_line(path, buf, d)))
 		return BT_ERR_INVALID;
-	if (r > 0) {
-		unsigned a, b;
-		const char *p = buf;
-		if (!parse_uint(&p, 99, &a) || *p++ != '.' || !parse_uint(&p, 999, &b)) {
-			bt_diag_set(d, "%s:1:%d: not a kernel version MAJOR.MINOR...", path,
-				    (int)(p - buf) + 1);
-			return BT_ERR_INVALID;
-		}
-		scopy(k->osrelease, sizeof(k->osrelease), buf);
-		k->ver_major = (int)a;
-		k->ver_minor = (int)b;
-	}
+	if (r > 0)
+		scopy(k->smt_control, sizeof(k->smt_control), buf);
+	if (read_caps(root, k, d) != BT_OK)
+		return BT_ERR_INVALID;
+	read_userns(root, k);
+	if (read_release(root, k, d) != BT_OK)
+		return BT_ERR_INVALID;
 	if (!k->n_pmus) {
 		join(path, sizeof(path), root, "sys/bus/event_source/devices");
-		bt_diag_set(d, "no core PMU registered: %s has no cpu, cpu_core or cpu_atom (no PMU "
-			    "exposed to Linux)", path);
+		bt_diag_set(d, "no core PMU registered: %s has no cpu or cpu_* PMU (no PMU exposed to "
+			    "Linux)", path);
 		return BT_ERR_UNSUPPORTED;
 	}
 	return BT_OK;
@@ -496,7 +646,38 @@ bool bt_pk_version_at_least(const struct bt_perf_kernel *k, int major, int minor
 	return k->ver_major > major || (k->ver_major == major && k->ver_minor >= minor);
 }
 
+int bt_pk_has_change(const struct bt_perf_kernel *k, int major, int minor,
+		     const struct bt_pk_backport *backports)
+{
+	if (!k->ver_major)
+		return -1;
+	if (bt_pk_version_at_least(k, major, minor))
+		return 1;
+	for (const struct bt_pk_backport *b = backports; b && b->minor; b++)
+		if (k->ver_major == major && k->ver_minor == b->minor)
+			return k->ver_patch < 0 ? -1 : k->ver_patch >= b->patch;
+	return 0;
+}
+
+void bt_pk_version_text(const struct bt_perf_kernel *k, char *buf, size_t len)
+{
+	if (!k->ver_major)
+		snprintf(buf, len, "?");
+	else if (k->ver_patch < 0)
+		snprintf(buf, len, "%d.%d (stable level unknown)", k->ver_major, k->ver_minor);
+	else
+		snprintf(buf, len, "%d.%d.%d", k->ver_major, k->ver_minor, k->ver_patch);
+}
+
 bool bt_pk_perfmon_capable(const struct bt_perf_kernel *k)
 {
-	return k->caps_known && (k->cap_perfmon || k->cap_sys_admin);
+	return k->caps_known && k->init_userns != 0 && (k->cap_perfmon || k->cap_sys_admin);
+}
+
+bool bt_pk_watchdog_on(const struct bt_perf_kernel *k, unsigned cpu)
+{
+	if (k->nmi_watchdog != 1 || k->watchdog == 0)
+		return false;
+	return !k->has_wd_cpumask ||
+	       (cpu < BT_PK_MAX_CPUS && (k->wd_cpumask[cpu / 64] >> (cpu % 64) & 1));
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The perf_event backend planned for the running kernel (perf-plan.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/errno-name.h"
 #include "host/perf-plan.h"
 #include "metrics/model.h"
 #include "metrics/select.h"
@@ -91,6 +93,152 @@ static const char *extra_format(uint32_t msr)
  * (arch/x86/events/intel/core.c intel_skt_event_constraints). */
 static const uint32_t skt_fixed[3] = { 0x0073, 0x019c, 0x02c2 };
 
+/* An event alone as the session would open it, for asking the kernel. */
+static bool attr_alone(const struct bt_perf_target *t, const struct bt_event *e,
+		       struct perf_event_attr *a)
+{
+	struct bt_encoding enc;
+	struct bt_diag ed = { "" };
+	if (bt_event_encode_gp(e, &t->cpuid_caps, false, &enc, &ed) != BT_OK)
+		return false;
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = t->attr.type ? t->attr.type : PERF_TYPE_RAW;
+	a->config = enc.evtsel & ~(uint64_t)(EVTSEL_USR | EVTSEL_OS | EVTSEL_INT | EVTSEL_EN);
+	a->config1 = enc.extra_value;
+	a->disabled = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	return true;
+}
+
+/* The kernel's answer to the event alone over the known loop, asked once
+ * per encoding: 0 with *count, or the errno. */
+static int tried(const struct bt_perf_target *t, const struct bt_event *e, uint64_t *count)
+{
+	struct perf_event_attr a;
+	*count = 0;
+	if (!attr_alone(t, e, &a))
+		return EINVAL;
+	for (int i = 0; i < *t->n_tried; i++)
+		if (t->tried[i].config == a.config && t->tried[i].config1 == a.config1) {
+			*count = t->tried[i].count;
+			return t->tried[i].err;
+		}
+	int err = t->try_open(t->try_ctx, &a, count);
+	if (*t->n_tried < BT_PERF_MAX_TRIED)
+		t->tried[(*t->n_tried)++] = (struct bt_perf_tried){ a.config, a.config1, err, *count };
+	return err;
+}
+
+/* An Intel event that counts on any code that runs: the loop cannot leave
+ * it at 0 (its own instructions, branches, uops, cycles and slots). Not
+ * ONE_THREAD_ACTIVE (0x023C: 0 while the sibling runs), not with a cmask,
+ * inv or edge (a threshold the loop may never reach). */
+static bool counts_on_any_code(const struct bt_event *e)
+{
+	static const uint16_t ev[] = {
+		0x003c, 0x013c, 0x00c0, 0x01c0, 0x00c4, 0x010e, 0x01c2, 0x02c2, 0x01b1, 0x01a4,
+	};
+	if (e->cmask || (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_ANY | BT_EVF_SUP)) || e->msr_index)
+		return false;
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		if ((uint16_t)(e->code | e->umask << 8) == ev[i])
+			return true;
+	return false;
+}
+
+/* Under a hypervisor: an event that must count reads 0 over the loop. */
+static const char *refuse_zero(const struct bt_perf_target *t, const struct bt_event *e, char *buf,
+			       size_t len)
+{
+	uint64_t n;
+	if (!t->hypervisor || !t->try_open || !t->intel || !counts_on_any_code(e))
+		return NULL;
+	int err = tried(t, e, &n);
+	if (err) {
+		snprintf(buf, len, "the kernel answered %s to it alone over a known loop", bt_errno_name(err));
+		return buf;
+	}
+	if (n)
+		return NULL;
+	snprintf(buf, len, "reads 0 over a known loop of %u iterations in user mode, where it counts on "
+		 "any code: under this hypervisor its PMU event filter (KVM_SET_PMU_EVENT_FILTER: "
+		 "reprogram_counter never starts a denied counter) is the likely cause; the nodes it "
+		 "feeds are not computed from that 0", BT_PERF_TRY_LOOP);
+	return buf;
+}
+
+/* The extra register's rules: the format file, the release's table (an
+ * entry and its valid_mask), and under a hypervisor the kernel's answer. */
+static const char *refuse_extra(const struct bt_perf_target *t, const struct bt_event *e, char *buf,
+				size_t len)
+{
+	const struct bt_pk_pmu *p = t->pmu;
+	const char *fmt = extra_format(e->msr_index);
+	const struct bt_pk_format *ef = fmt ? bt_pk_format_named(p, fmt) : NULL;
+	uint16_t ev = (uint16_t)(e->code | e->umask << 8);
+	char v[48];
+
+	bt_pk_version_text(&t->k, v, sizeof(v));
+	if (!ef) {
+		snprintf(buf, len, "needs MSR 0x%X in config1, but the %s PMU of Linux %s has no %s format "
+			 "(no extra register here: config1 would be ignored); a newer kernel", e->msr_index,
+			 p->name, v, fmt ? fmt : "extra-register");
+		return buf;
+	}
+	if (ef->word != 1 || (e->msr_value & ~ef->mask)) {
+		snprintf(buf, len, "config1 0x%llx has bits outside the %s format (0x%llx): "
+			 "perf_event_open would fail with EINVAL (x86_pmu_extra_regs)",
+			 (unsigned long long)e->msr_value, fmt, (unsigned long long)ef->mask);
+		return buf;
+	}
+	for (int i = 0; t->tables.known && i < 2 && t->tables.xr[i]; i++) {
+		const struct bt_pk_xtable *x = t->tables.xr[i];
+		const struct bt_pk_xreg *r = bt_pk_xreg_find(x, ev);
+		const char *which = t->tables.xr[1] ? (i ? " (or the release before it)" : " (or the fixed one)")
+						   : "";
+		if (!r || r->msr != e->msr_index) {
+			snprintf(buf, len, "Linux %s's %s%s has no entry for event 0x%04x with MSR 0x%X: "
+				 "x86_pmu_extra_regs would ignore config1 0x%llx and count another event "
+				 "(%s)", v, x->name, which, ev, e->msr_index,
+				 (unsigned long long)e->msr_value, t->tables.why[0] ? t->tables.why : "");
+			return buf;
+		}
+		if (e->msr_value & ~r->valid) {
+			snprintf(buf, len, "config1 0x%llx is outside the valid mask 0x%llx of Linux %s's "
+				 "%s%s for event 0x%04x: perf_event_open fails with EINVAL "
+				 "(x86_pmu_extra_regs; %s)", (unsigned long long)e->msr_value,
+				 (unsigned long long)r->valid, v, x->name, which, ev,
+				 t->tables.why[0] ? t->tables.why : "");
+			return buf;
+		}
+	}
+	if (t->hypervisor) {
+		if (!t->try_open) {
+			snprintf(buf, len, "needs MSR 0x%X, which under a hypervisor the kernel checked at its "
+				 "boot (intel_pmu_init check_msr); no running kernel here to ask",
+				 e->msr_index);
+			return buf;
+		}
+		uint64_t n;
+		int err = tried(t, e, &n);
+		if (err) {
+			snprintf(buf, len, "needs MSR 0x%X: the kernel answered %s to it alone%s",
+				 e->msr_index, bt_errno_name(err),
+				 err == ENXIO ? " (under this hypervisor check_msr found the MSR not "
+						"writable at boot: x86_pmu_extra_regs)" : "");
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static bool paranoid_above(const struct bt_perf_kernel *k, int n)
+{
+	return k->paranoid_known && k->paranoid > n;
+}
+
 static const char *refuse(const struct bt_os_event_filter *f, const struct bt_event *e, char *buf,
 			  size_t len)
 {
@@ -123,18 +271,26 @@ static const char *refuse(const struct bt_os_event_filter *f, const struct bt_ev
 	}
 	/* Ring 0 only: attr.exclude_kernel clear, which perf_allow_kernel
 	 * (include/linux/perf_event.h) refuses above paranoid 1. */
-	if ((e->flags & BT_EVF_SUP) && k->paranoid > 1 && !capable) {
+	if ((e->flags & BT_EVF_SUP) && paranoid_above(k, 1) && !capable) {
 		snprintf(buf, len, "counts ring 0 only: the kernel needs perf_event_paranoid <= 1 or "
 			 "CAP_PERFMON (it is %d): sysctl kernel.perf_event_paranoid=1", k->paranoid);
 		return buf;
 	}
 	if (t->intel && (e->flags & BT_EVF_ANY)) {
+		/* intel_pmu_hw_config: AnyThread is EINVAL before perfmon v3
+		 * and where v5 deprecates it. */
+		if (t->cpuid_caps.version < 3) {
+			snprintf(buf, len, "AnyThread (config:21) on perfmon v%u: the kernel refuses it "
+				 "before v3 (intel_pmu_hw_config: EINVAL): use the SMT-off plan",
+				 (unsigned)t->cpuid_caps.version);
+			return buf;
+		}
 		if (!bt_pk_format_named(p, "any")) {
 			snprintf(buf, len, "AnyThread (config:21): the %s PMU has no 'any' format "
 				 "(deprecated on this core, intel_pmu_init): use the SMT-off plan", p->name);
 			return buf;
 		}
-		if (k->paranoid > 0 && !capable) {
+		if (paranoid_above(k, 0) && !capable) {
 			snprintf(buf, len, "AnyThread (config:21) needs perf_event_paranoid <= 0 or "
 				 "CAP_PERFMON (intel_pmu_hw_config, perf_allow_cpu; it is %d): sysctl "
 				 "kernel.perf_event_paranoid=0", k->paranoid);
@@ -142,26 +298,9 @@ static const char *refuse(const struct bt_os_event_filter *f, const struct bt_ev
 		}
 	}
 	if (e->msr_index) {
-		const char *fmt = extra_format(e->msr_index);
-		const struct bt_pk_format *ef = fmt ? bt_pk_format_named(p, fmt) : NULL;
-		if (t->hypervisor) {
-			snprintf(buf, len, "needs MSR 0x%X, which a hypervisor does not let the kernel "
-				 "write (intel_pmu_init check_msr: perf_event_open fails with ENXIO)",
-				 e->msr_index);
-			return buf;
-		}
-		if (!ef) {
-			snprintf(buf, len, "needs MSR 0x%X in config1, but the %s PMU has no %s format "
-				 "(no extra register here: config1 would be ignored); a newer kernel",
-				 e->msr_index, p->name, fmt ? fmt : "extra-register");
-			return buf;
-		}
-		if (ef->word != 1 || (e->msr_value & ~ef->mask)) {
-			snprintf(buf, len, "config1 0x%llx has bits outside the %s format (0x%llx): "
-				 "perf_event_open would fail with EINVAL (x86_pmu_extra_regs)",
-				 (unsigned long long)e->msr_value, fmt, (unsigned long long)ef->mask);
-			return buf;
-		}
+		const char *why = refuse_extra(t, e, buf, len);
+		if (why)
+			return why;
 	}
 	/* The bits the kernel programs from attr.config: those of its format
 	 * files (x86_pmu_get_event_config masks the rest, silently). USR, OS,
@@ -180,7 +319,7 @@ static const char *refuse(const struct bt_os_event_filter *f, const struct bt_ev
 			 k->osrelease[0] ? k->osrelease : "?");
 		return buf;
 	}
-	return NULL;
+	return refuse_zero(t, e, buf, len);
 }
 
 static bool adapt(const struct bt_os_event_filter *f, const struct bt_event *e, struct bt_event *ret)
@@ -226,26 +365,18 @@ static bool adapt(const struct bt_os_event_filter *f, const struct bt_event *e, 
 		}
 		changed = true;
 	}
-	/* Lion Cove's counter restrictions in the kernel's table, stricter
-	 * than Intel's event list: intel_lnc_event_constraints (Linux 6.9 -
-	 * 6.18) keeps event selects 01H-8FH (but 2EH, 3CH) on counters 0-3 and
-	 * these on one or two counters; a group the table cannot hold fails
-	 * validate_group with EINVAL. */
-	if (t->lnc && e->code) {
-		static const struct { uint16_t ev; uint32_t m; } rows[] = {
-			{ 0x0148, 0x4 }, { 0x0175, 0x4 }, { 0x01a3, 0xf }, { 0x02a3, 0xf }, { 0x08a3, 0x4 },
-			{ 0x0ca3, 0x4 }, { 0x04a4, 0x1 }, { 0x08a4, 0x1 }, { 0x10a4, 0x1 }, { 0x01b1, 0x8 },
-			{ 0x02cd, 0x3 },
-		};
-		uint32_t m = ~0u;
-		uint16_t ev = (uint16_t)(e->code | e->umask << 8);
-		if (e->code >= 0x01 && e->code <= 0x8f && e->code != 0x2e && e->code != 0x3c)
-			m = 0xf;
-		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-			if (rows[i].ev == ev)
-				m = rows[i].m;
+	/* Counter restrictions of the release's constraint table that
+	 * Intel's event list does not have (Lion Cove's
+	 * intel_lnc_event_constraints before and after 782cffeec9ad): a group
+	 * the table cannot hold fails validate_group with EINVAL. With the
+	 * stable level unknown, both tables' (their intersection). */
+	if (e->code && t->tables.cons[0]) {
+		uint64_t config = (uint64_t)e->code | (uint64_t)e->umask << 8;
+		uint32_t m = bt_pk_cons_mask(t->tables.cons[0], config);
+		if (t->tables.cons[1])
+			m &= bt_pk_cons_mask(t->tables.cons[1], config);
 		uint32_t c = ret->counters & m, h = ret->counters_ht_off & m;
-		if (m != ~0u && (c != ret->counters || h != ret->counters_ht_off)) {
+		if (m != 0xFFFFFFFFu && (c != ret->counters || h != ret->counters_ht_off)) {
 			ret->counters = c;
 			ret->counters_ht_off = h;
 			changed = true;
@@ -269,26 +400,141 @@ static void fixed_pseudo(struct bt_perf_target *t)
 	/* Fixed counters 0-3: the pseudo-encodings of every Intel table
 	 * (perf-attr.c). Beyond: Skymont's (intel_skt_event_constraints), or
 	 * the generic v5 table's for a model the kernel does not know
-	 * (intel_v5_gen_event_constraints: FIXED_EVENT_CONSTRAINT(0x0500, 4)
-	 * ... one umask per counter). Elsewhere none: the counter is dropped. */
+	 * (intel_v5_gen_event_constraints, ee28855a5449: FIXED_EVENT_CONSTRAINT
+	 * (0x0500, 4) ... one umask per counter; v2-v4's intel_gen_event_
+	 * constraints stop at 2). Elsewhere none: the counter is dropped. */
 	bool skymont = t->pmu && strcmp(t->pmu->name, "cpu_atom") == 0 &&
 		       (strncmp(t->pmu->pmu_name, "lunarlake", 9) == 0 ||
 			strncmp(t->pmu->pmu_name, "arrowlake", 9) == 0);
+	bool v5 = t->generic && t->cpuid_caps.version >= 5;
 	for (unsigned k = 4; k < BT_PMU_MAX_FIXED; k++) {
 		if (skymont && k <= 6)
 			t->attr.fixed_config[k] = skt_fixed[k - 4];
-		else if (t->generic)
+		else if (v5)
 			t->attr.fixed_config[k] = (k + 1) << 8;
 		if (!t->attr.fixed_config[k])
 			t->caps.fixed_mask &= ~(1u << k);
 	}
 }
 
+const char *bt_perf_pmu_name_for(const struct bt_perf_kernel *k, const struct bt_cpu_info *ci)
+{
+	if (!k->hybrid || !ci->hybrid)
+		return "cpu";
+	if (ci->core_type != BT_CORE_TYPE_ATOM)
+		return "cpu_core";
+	/* hybrid_tiny: only with a third PMU, for Crestmont (cmt_native_id) */
+	return bt_pk_pmu_named(k, "cpu_lowpower") && ci->native_model_id == 0x2 ? "cpu_lowpower"
+										: "cpu_atom";
+}
+
+/* A model the kernel does not know: its generic architectural PMU,
+ * counters from CPUID.0AH alone (intel_pmu_init, default case; no leaf
+ * 23H): at most INTEL_PMC_MAX_GENERIC (32) general
+ * (intel_pmu_check_counters_mask); fixed counters CPUID's, 0-2 before
+ * perfmon v5 (intel_gen_event_constraints), up to 16 from it. */
+static void generic_counters(struct bt_perf_target *t, const struct bt_cpuid *l0a)
+{
+	unsigned version = l0a->eax & 0xFF, gp = (l0a->eax >> 8) & 0xFF, nf = l0a->edx & 0x1F;
+	if (gp > 32)
+		gp = 32;
+	uint32_t fm = nf >= 32 ? ~0u : (1u << nf) - 1;
+	if (version >= 5)
+		fm |= l0a->ecx;
+	else
+		fm &= 0x7;
+	t->caps.gp_mask &= gp >= 32 ? ~0u : (1u << gp) - 1;
+	t->caps.fixed_mask &= fm;
+	t->caps.umask2 = t->caps.eq = false;
+	fact(t, "the kernel does not know this model (%s): counters from CPUID.0AH only: "
+	     "%u general, fixed mask 0x%X", t->pmu->pmu_name, gp, fm);
+}
+
+/* The HT erratum workaround of Ivy Bridge and Haswell (PMU_FL_EXCL_ENABLED):
+ * fixup_ht_bug keeps it unless the boot found one thread per core
+ * (topology_max_smt_threads() == 1; smt/control then "notsupported"). */
+static bool ht_workaround(const struct bt_perf_target *t, const struct bt_cpu_info *ci)
+{
+	const struct bt_perf_kernel *k = &t->k;
+	if (strcmp(t->pmu->pmu_name, "haswell") != 0 && strcmp(t->pmu->pmu_name, "ivybridge") != 0)
+		return false;
+	if (k->smt_control[0])
+		return strcmp(k->smt_control, "notsupported") != 0 &&
+		       strcmp(k->smt_control, "notimplemented") != 0;
+	return ci->threads_per_core > 1;
+}
+
+static void intel_target(struct bt_perf_target *t, const struct bt_cpu_info *ci,
+			 const struct bt_cpuid *l0a)
+{
+	t->generic = strncmp(t->pmu->pmu_name, "generic_arch", 12) == 0;
+	if (t->generic && l0a)
+		generic_counters(t, l0a);
+	/* TOPDOWN.SLOTS and PERF_METRICS as the kernel publishes them; the
+	 * generic v5 table keeps fixed counter 3 as raw 0x0400 without
+	 * publishing it (intel_pmu_check_event_constraints keeps SLOTS where
+	 * CPUID enumerates it). */
+	if (!t->pmu->ev_slots && !(t->generic && t->cpuid_caps.version >= 5))
+		t->caps.fixed_mask &= ~(1u << 3);
+	bool pm = (t->caps.fixed_mask & (1u << 3)) && t->pmu->ev_td_retiring &&
+		  strstr(t->pmu->td_retiring, "event=0x00,umask=0x80");
+	t->caps.perf_metrics = pm;
+	t->caps.perf_metrics_fields = !pm ? 0 : t->pmu->ev_td_mem_bound ? 8 : 4;
+	fixed_pseudo(t);
+	if (bt_pk_watchdog_on(&t->k, t->cpu)) {
+		if (t->caps.fixed_mask & 2u) {
+			t->caps.fixed_mask &= ~2u;
+			t->wd_fixed1 = true;
+		} else if (t->caps.gp_mask) {
+			t->caps.gp_mask &= ~(1u << (31 - __builtin_clz(t->caps.gp_mask)));
+			t->wd_gp = true;
+		}
+	}
+	t->excl_alone = ht_workaround(t, ci);
+	/* A group with a D0H-D3H event has two general counters there:
+	 * the event alone takes one, the SMT sibling probe the other
+	 * (ONE_THREAD_ACTIVE; REF_XCLK from fixed counter 2), or two
+	 * more where it also counts REF_XCLK (no fixed counter 2). */
+	if (t->excl_alone && !(t->caps.fixed_mask & (1u << 2)))
+		t->caps.sibling_probe_off = "the HT erratum workaround leaves a group with a "
+					    "D0H-D3H event two general counters";
+	bt_pk_tables_for(&t->k, t->pmu, &t->tables);
+}
+
+static void say_counters(struct bt_perf_target *t)
+{
+	const struct bt_perf_kernel *k = &t->k;
+	fact(t, "general counters %d of CPUID's %d, fixed mask 0x%X of CPUID's 0x%X%s",
+	     __builtin_popcount(t->caps.gp_mask), __builtin_popcount(t->cpuid_caps.gp_mask),
+	     t->caps.fixed_mask, t->cpuid_caps.fixed_mask,
+	     t->intel ? (t->caps.perf_metrics ? (t->caps.perf_metrics_fields == 8
+						? "; TOPDOWN.SLOTS and 8 PERF_METRICS fields (events/slots, topdown-*)"
+						: "; TOPDOWN.SLOTS and 4 PERF_METRICS fields (events/slots, topdown-*)")
+					     : t->caps.fixed_mask & 8 ? "; TOPDOWN.SLOTS, no PERF_METRICS"
+					     : "; no events/slots: no fixed counter 3, no PERF_METRICS")
+		      : "; no SMI counter reserved");
+	fact(t, "nmi_watchdog %d%s", k->nmi_watchdog,
+	     t->wd_fixed1 ? ": it holds fixed counter 1 here, CPU_CLK_UNHALTED.THREAD goes on a general "
+			    "counter (sysctl kernel.nmi_watchdog=0 frees it)"
+	     : t->wd_gp ? ": it holds one general counter here (sysctl kernel.nmi_watchdog=0 frees it)"
+	     : k->nmi_watchdog == 1 ? ": not on this CPU (watchdog_cpumask, or watchdog 0)"
+	     : k->nmi_watchdog < 0 ? " (unreadable: planned as if off)" : "");
+	if (t->excl_alone)
+		fact(t, "the %s HT erratum workaround (the boot found SMT: smt/control %s): D0H-D3H "
+		     "events are exclusive and halve a group's general counters (x86_schedule_events): "
+		     "each is planned alone", t->pmu->pmu_name, k->smt_control[0] ? k->smt_control : "?");
+	if (t->tables.known && t->tables.why[0])
+		fact(t, "%s", t->tables.why);
+	if (t->hypervisor)
+		fact(t, "under a hypervisor: an event needing an extra MSR is tried alone and refused "
+		     "on the kernel's answer (check_msr: ENXIO)");
+}
+
 bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_kernel *k,
 			      const struct bt_cpu_info *ci, const struct bt_cpuid *l0a,
 			      unsigned cpu, struct bt_diag *d)
 {
-	char buf[160];
+	char buf[160], v[48];
 
 	memset(t, 0, sizeof(*t));
 	t->k = *k;
@@ -296,23 +542,23 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 	t->cpu = cpu;
 	t->filter.refuse = refuse;
 	t->filter.adapt = adapt;
+	t->tried = t->tried_store;
+	t->n_tried = &t->n_tried_store;
 	t->intel = ci->pmu.kind == BT_PMU_INTEL_ARCH;
 	t->hypervisor = ci->hypervisor;
 	t->pmu = bt_pk_pmu_for_cpu(k, cpu);
 	if (!t->pmu) {
 		bt_diag_set(d, "no core PMU of this kernel counts on CPU %u (%s)", cpu,
-			    k->hybrid ? "in neither cpu_core's nor cpu_atom's cpus" : "no cpu PMU");
+			    k->hybrid ? "in no cpu_* PMU's cpus" : "no cpu PMU");
 		return BT_ERR_UNSUPPORTED;
 	}
-	/* Pin first, then detect: CPUID must be the pinned CPU's. */
-	if (k->hybrid && ci->hybrid) {
-		bool atom = strcmp(t->pmu->name, "cpu_atom") == 0;
-		if ((ci->core_type == BT_CORE_TYPE_ATOM) != atom) {
-			bt_diag_set(d, "CPU %u belongs to the kernel's %s PMU, but CPUID says a%s: CPUID "
-				    "was read on another CPU than the one counted", cpu, t->pmu->name,
-				    ci->core_type == BT_CORE_TYPE_ATOM ? "n E-core" : " P-core");
-			return BT_ERR_INVALID;
-		}
+	/* CPUID must be the counted CPU's: its kind of core is the PMU's. */
+	const char *want = bt_perf_pmu_name_for(k, ci);
+	if (k->hybrid && strcmp(want, t->pmu->name) != 0) {
+		bt_diag_set(d, "CPU %u belongs to the kernel's %s PMU, but its CPUID (core type 0x%02x, "
+			    "native model 0x%x) is %s's: CPUID was read on another CPU than the one counted",
+			    cpu, t->pmu->name, ci->core_type, ci->native_model_id, want);
+		return BT_ERR_INVALID;
 	}
 	if (ci->pmu.kind == BT_PMU_NONE) {
 		bt_diag_set(d, "CPUID enumerates no PMU baretop can plan for: %s", ci->pmu.absent_reason);
@@ -321,9 +567,13 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 	t->cpuid_caps = ci->pmu;
 	t->caps = ci->pmu;
 	t->attr.type = t->pmu->type;
-	fact(t, "Linux %s; perf_event_paranoid %d; CAP_PERFMON %s; SMT %s",
-	     k->osrelease[0] ? k->osrelease : "(version unreadable)", k->paranoid,
-	     !k->caps_known ? "unknown" : bt_pk_perfmon_capable(k) ? "yes" : "no",
+	bt_pk_version_text(k, v, sizeof(v));
+	fact(t, "Linux %s (%s%s%s); perf_event_paranoid %s%d; CAP_PERFMON %s; SMT %s",
+	     k->osrelease[0] ? k->osrelease : "(version unreadable)", v, k->ver_from[0] ? " from " : "",
+	     k->ver_from, k->paranoid_known ? "" : "unreadable ", k->paranoid,
+	     !k->caps_known ? "unknown" : bt_pk_perfmon_capable(k) ? "yes"
+	     : k->init_userns == 0 && (k->cap_perfmon || k->cap_sys_admin)
+		     ? "no (in CapEff, but of a user namespace: capable() asks the initial one's)" : "no",
 	     k->smt_active < 0 ? "unknown" : k->smt_active ? "on" : "off");
 	cpulist(t->pmu, buf, sizeof(buf));
 	fact(t, "PMU %s, type %u%s%s%s, caps/pmu_name %s, rdpmc %d", t->pmu->name, t->pmu->type,
@@ -340,59 +590,9 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 		     (unsigned long long)t->pmu->mask[0], (unsigned long long)t->pmu->mask[1]);
 	}
 	if (t->intel) {
-		t->generic = strncmp(t->pmu->pmu_name, "generic_arch", 12) == 0;
-		if (t->generic && l0a) {
-			/* A model the kernel does not know: its generic
-			 * architectural PMU, counters from CPUID.0AH alone
-			 * (intel_pmu_init, default case; no leaf 23H), at most
-			 * INTEL_PMC_MAX_GENERIC (8) general. */
-			unsigned gp = (l0a->eax >> 8) & 0xFF, nf = l0a->edx & 0x1F;
-			if (gp > 8)
-				gp = 8;
-			uint32_t fm = nf >= 32 ? ~0u : (1u << nf) - 1;
-			if ((l0a->eax & 0xFF) >= 5)
-				fm |= l0a->ecx;
-			t->caps.gp_mask &= gp >= 32 ? ~0u : (1u << gp) - 1;
-			t->caps.fixed_mask &= fm;
-			t->caps.umask2 = t->caps.eq = false;
-			fact(t, "the kernel does not know this model (%s): counters from CPUID.0AH only: "
-			     "%u general, fixed mask 0x%X", t->pmu->pmu_name, gp, fm);
-		}
-		/* TOPDOWN.SLOTS and PERF_METRICS as the kernel publishes them. */
-		if (!t->pmu->ev_slots)
-			t->caps.fixed_mask &= ~(1u << 3);
-		bool pm = (t->caps.fixed_mask & (1u << 3)) && t->pmu->ev_td_retiring &&
-			  strstr(t->pmu->td_retiring, "event=0x00,umask=0x80");
-		t->caps.perf_metrics = pm;
-		t->caps.perf_metrics_fields = !pm ? 0 : t->pmu->ev_td_mem_bound ? 8 : 4;
-		fixed_pseudo(t);
-		if (k->nmi_watchdog == 1) {
-			if (t->caps.fixed_mask & 2u) {
-				t->caps.fixed_mask &= ~2u;
-				t->wd_fixed1 = true;
-			} else if (t->caps.gp_mask) {
-				t->caps.gp_mask &= ~(1u << (31 - __builtin_clz(t->caps.gp_mask)));
-				t->wd_gp = true;
-			}
-		}
-		/* The HT erratum workaround of Ivy Bridge and Haswell: exclusive
-		 * D0H-D3H halve a group's general counters while SMT is on
-		 * (fixup_ht_bug keeps it only with SMT). */
-		t->lnc = strcmp(t->pmu->name, "cpu_core") == 0 &&
-			 (strcmp(t->pmu->pmu_name, "lunarlake_hybrid") == 0 ||
-			  strcmp(t->pmu->pmu_name, "arrowlake_hybrid") == 0);
-		t->excl_alone = (strcmp(t->pmu->pmu_name, "haswell") == 0 ||
-				 strcmp(t->pmu->pmu_name, "ivybridge") == 0) &&
-				(k->smt_active == 1 || (k->smt_active < 0 && ci->threads_per_core > 1));
-		/* A group with a D0H-D3H event has two general counters there:
-		 * the event alone takes one, the SMT sibling probe the other
-		 * (ONE_THREAD_ACTIVE; REF_XCLK from fixed counter 2), or two
-		 * more where it also counts REF_XCLK (no fixed counter 2). */
-		if (t->excl_alone && !(t->caps.fixed_mask & (1u << 2)))
-			t->caps.sibling_probe_off = "the HT erratum workaround leaves a group with a "
-						    "D0H-D3H event two general counters";
+		intel_target(t, ci, l0a);
 	} else {
-		if (k->nmi_watchdog == 1 && t->caps.gp_mask) {
+		if (bt_pk_watchdog_on(k, cpu) && t->caps.gp_mask) {
 			t->caps.gp_mask &= ~(1u << (31 - __builtin_clz(t->caps.gp_mask)));
 			t->wd_gp = true;
 		}
@@ -402,26 +602,7 @@ bt_status bt_perf_target_init(struct bt_perf_target *t, const struct bt_perf_ker
 	}
 	recount(&t->caps);
 	t->caps.os_filter = &t->filter;
-	fact(t, "general counters %d of CPUID's %d, fixed mask 0x%X of CPUID's 0x%X%s",
-	     __builtin_popcount(t->caps.gp_mask), __builtin_popcount(t->cpuid_caps.gp_mask),
-	     t->caps.fixed_mask, t->cpuid_caps.fixed_mask,
-	     t->intel ? (t->caps.perf_metrics ? (t->caps.perf_metrics_fields == 8
-						? "; TOPDOWN.SLOTS and 8 PERF_METRICS fields (events/slots, topdown-*)"
-						: "; TOPDOWN.SLOTS and 4 PERF_METRICS fields (events/slots, topdown-*)")
-					     : t->caps.fixed_mask & 8 ? "; TOPDOWN.SLOTS, no PERF_METRICS"
-					     : "; no events/slots: no fixed counter 3, no PERF_METRICS")
-		      : "; no SMI counter reserved");
-	fact(t, "nmi_watchdog %d%s", k->nmi_watchdog,
-	     t->wd_fixed1 ? ": it holds fixed counter 1, CPU_CLK_UNHALTED.THREAD goes on a general "
-			    "counter (sysctl kernel.nmi_watchdog=0 frees it)"
-	     : t->wd_gp ? ": it holds one general counter (sysctl kernel.nmi_watchdog=0 frees it)"
-	     : k->nmi_watchdog < 0 ? " (unreadable: planned as if off)" : "");
-	if (t->excl_alone)
-		fact(t, "SMT on with the %s HT erratum workaround: D0H-D3H events are exclusive and "
-		     "halve a group's general counters (x86_schedule_events): each is planned alone",
-		     t->pmu->pmu_name);
-	if (t->hypervisor)
-		fact(t, "under a hypervisor: events needing an extra MSR are refused (ENXIO)");
+	say_counters(t);
 	return BT_OK;
 }
 

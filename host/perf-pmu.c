@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "arch/arch-cpuid-host.h"
+#include "host/errno-name.h"
 #include "host/perf-attr.h"
 #include "host/perf-plan.h"
 #include "host/perf-pmu.h"
@@ -31,8 +32,8 @@ struct perf_state {
 	char name[48];                    /* "counter group 3" */
 	const struct bt_plan *plan;       /* the open group: plan and index */
 	int group;
-	bool pinned;                      /* the affinity was changed at open */
-	cpu_set_t saved_affinity;
+	bool pinned;                      /* pinned at open, unpinned at close */
+	const struct bt_perf_target *target;  /* the PMU counting on this CPU */
 };
 
 static int real_open(struct perf_event_attr *a, int group_fd)
@@ -69,10 +70,69 @@ static const struct bt_perf_sys real_sys = {
 /* The system calls in use: the real ones, or a test's (bt_perf_set_sys). */
 static const struct bt_perf_sys *sys = &real_sys;
 
-/* What the session plans for (bt_perf_os_pmu): the kernel's facts and the
- * CPU the process is pinned to. One per process, as the session is. */
-static struct bt_perf_target target;
-static bool have_target;
+/* What the sessions plan for (bt_perf_os_pmu): the kernel's facts and one
+ * target per kind of core counted (the PMU of that kind, its type, its
+ * model's counters), kept for the process: a hybrid run counts on both. */
+static struct bt_perf_kernel kernel;
+static bool have_kernel;
+static struct bt_perf_target targets[BT_PK_MAX_PMUS];
+static int n_targets;
+
+/* The target whose PMU counts on `cpu`, or NULL. */
+static const struct bt_perf_target *target_on(int cpu)
+{
+	const struct bt_pk_pmu *pmu = cpu < 0 ? NULL : bt_pk_pmu_for_cpu(&kernel, (unsigned)cpu);
+	for (int i = 0; pmu && i < n_targets; i++)
+		if (strcmp(targets[i].pmu->name, pmu->name) == 0)
+			return &targets[i];
+	return NULL;
+}
+
+static int real_current(void)
+{
+	return sched_getcpu();
+}
+
+/* The affinity before this thread's pin, given back by unpin. */
+static _Thread_local cpu_set_t saved_affinity;
+static _Thread_local bool have_saved;
+
+static int real_pin(int cpu, bool for_good)
+{
+	cpu_set_t one;
+	if (for_good)
+		have_saved = false;
+	else if (!have_saved && sched_getaffinity(0, sizeof(saved_affinity), &saved_affinity) == 0)
+		have_saved = true;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one) == 0 ? 0 : errno;
+}
+
+static int real_unpin(void)
+{
+	if (!have_saved)
+		return 0;
+	have_saved = false;
+	return sched_setaffinity(0, sizeof(saved_affinity), &saved_affinity) == 0 ? 0 : errno;
+}
+
+static void real_detect(struct bt_cpu_info *ci, struct bt_cpuid *l0a)
+{
+	bt_cpu_detect(bt_arch_cpuid_host(), NULL, ci);
+	bt_cpuid(bt_arch_cpuid_host(), 0x0A, 0, l0a);
+}
+
+static const struct bt_perf_cpus real_cpus = { real_current, real_pin, real_unpin, real_detect };
+/* The CPUs as the backend reaches them: the real ones, or a test's. */
+static const struct bt_perf_cpus *cpus = &real_cpus;
+
+void bt_perf_set_cpus(const struct bt_perf_cpus *c)
+{
+	cpus = c ? c : &real_cpus;
+	n_targets = 0;
+	have_kernel = false;
+}
 
 void bt_perf_set_sys(const struct bt_perf_sys *s)
 {
@@ -85,6 +145,8 @@ static const char *kernel_root = "/";
 void bt_perf_set_kernel_root(const char *root)
 {
 	kernel_root = root ? root : "/";
+	n_targets = 0;
+	have_kernel = false;
 }
 
 static int perf_open(struct perf_event_attr *a, int group_fd)
@@ -105,6 +167,14 @@ static int paranoid_level(void)
 	return v;
 }
 
+/*
+ * What perf_event_open's errno says, by the kernel path that returns it
+ * (kernel/events/core.c unless said): the paranoid and capability checks
+ * (perf_allow_kernel, perf_allow_cpu, perf_event_paranoid >= 3 on Debian
+ * and Ubuntu) answer EACCES; EPERM comes from a seccomp filter (container
+ * runtimes' default profiles answer EPERM) or an LSM hook
+ * (security_perf_event_open); EINVAL from the attr itself.
+ */
 static const char *errno_meaning(int e)
 {
 	switch (e) {
@@ -114,13 +184,20 @@ static const char *errno_meaning(int e)
 		return "no PMU exposed to Linux (a virtual machine without a virtual PMU, or a CPU "
 		       "the kernel's driver does not support)";
 	case EACCES:
+		return "not allowed: perf_event_paranoid too high for this user (perf_allow_kernel / "
+		       "perf_allow_cpu; needs <= 2, or CAP_PERFMON in the initial user namespace)";
 	case EPERM:
-		return "not allowed: perf_event_paranoid too high for this user (needs <= 2, or "
-		       "CAP_PERFMON)";
+		return "denied outside the paranoid check: a seccomp filter (a container's default "
+		       "profile) or a security module (security_perf_event_open)";
 	case ENOSYS:
 		return "no perf_event_open (a kernel without perf events, or a seccomp filter)";
+	case ENXIO:
+		return "the kernel cannot write an extra MSR the event needs (check_msr failed at its "
+		       "boot, x86_pmu_extra_regs)";
 	case EINVAL:
-		return "the kernel refused the event (its PMU driver does not know it)";
+		return "the kernel refused the attr: config bits or config1 outside what its driver "
+		       "accepts (x86_pmu_hw_config, x86_pmu_extra_regs valid_mask), or the group does "
+		       "not fit the PMU (validate_group)";
 	default:
 		return "perf_event_open failed";
 	}
@@ -149,7 +226,7 @@ bt_status bt_perf_probe(struct bt_diag *why)
 	else
 		snprintf(pv, sizeof(pv), "%d", p);
 	bt_diag_set(why, "perf_event_open(instructions) failed with %s (%s): %s; "
-		    "/proc/sys/kernel/perf_event_paranoid = %s", strerrorname_np(e) ? strerrorname_np(e) : "errno",
+		    "/proc/sys/kernel/perf_event_paranoid = %s", bt_errno_name(e),
 		    strerror(e), errno_meaning(e), pv);
 	return BT_ERR_UNSUPPORTED;
 }
@@ -212,19 +289,20 @@ static bt_status perf_open_session(struct bt_pmu_session *s)
 	/* One CPU for the whole session: the counts of every group are of
 	 * the same core (the kernel migrates a perf context with its task, but
 	 * a moving thread would mix cores and caches). */
-	int cpu = sched_getcpu();
+	int cpu = cpus->current();
 	if (cpu < 0)
 		return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "sched_getcpu: %s", strerror(errno));
-	if (sched_getaffinity(0, sizeof(p->saved_affinity), &p->saved_affinity) == 0 &&
-	    CPU_COUNT(&p->saved_affinity) > 1) {
-		cpu_set_t one;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) != 0)
-			return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "sched_setaffinity(CPU %d): %s", cpu,
-					   strerror(errno));
-		p->pinned = true;
-	}
+	int e = cpus->pin(cpu, false);
+	if (e)
+		return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "sched_setaffinity(CPU %d): %s", cpu,
+				   strerror(e));
+	p->pinned = true;
+	/* The target of the PMU that counts here: each kind of core has its
+	 * own type and fixed-counter encodings. */
+	p->target = target_on(cpu);
+	if (n_targets && !p->target)
+		return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "CPU %d: no kind of core planned for runs "
+				   "here (its PMU is not one bt_perf_os_pmu was asked for)", cpu);
 	return BT_OK;
 }
 
@@ -322,8 +400,8 @@ static bt_status perf_program(struct bt_pmu_session *s)
 {
 	struct perf_state *p = state(s);
 	struct bt_perf_attr_opts o = { .count_kernel = false };
-	if (have_target)
-		o = target.attr;
+	if (p->target)
+		o = p->target->attr;
 	struct bt_diag d = { "" };
 	int n = 0;
 
@@ -357,8 +435,8 @@ static bt_status perf_program(struct bt_pmu_session *s)
 					   "config 0x%llx, config1 0x%llx) failed: %s (%s)", p->name,
 					   members, p->m[i].what, p->m[i].attr.type,
 					   (unsigned long long)p->m[i].attr.config,
-					   (unsigned long long)p->m[i].attr.config1, strerrorname_np(e) ?
-					   strerrorname_np(e) : strerror(e), errno_meaning(e));
+					   (unsigned long long)p->m[i].attr.config1, bt_errno_name(e),
+					   errno_meaning(e));
 		}
 		if (sys->ioctl(p->fd[i], PERF_EVENT_IOC_ID, &p->id[i]) != 0)
 			return bt_pmu_fail(s, BT_ERR_UNSUPPORTED, "%s: PERF_EVENT_IOC_ID: %s", p->name,
@@ -439,7 +517,7 @@ static bt_status perf_restore(struct bt_pmu_session *s)
 	if (!p)
 		return BT_OK;
 	close_group(p);
-	if (p->pinned && sched_setaffinity(0, sizeof(p->saved_affinity), &p->saved_affinity) != 0)
+	if (p->pinned && cpus->unpin() != 0)
 		st = BT_ERR_UNSUPPORTED;
 	free(p);
 	s->driver_state = NULL;
@@ -489,11 +567,65 @@ const char *bt_perf_caps_from_sysfs(struct bt_pmu_caps *caps, const char *events
 					    : "the kernel exposes neither TOPDOWN.SLOTS nor PERF_METRICS";
 }
 
+/* perf-plan.h bt_perf_try_fn: the event alone, enabled over the known
+ * loop (a volatile counter: a load, an add, a store, a compare and a
+ * branch each iteration), read and closed. */
+static int try_alone(void *ctx, struct perf_event_attr *a, uint64_t *count)
+{
+	(void)ctx;
+	*count = 0;
+	errno = 0;
+	a->disabled = 1;
+	int fd = perf_open(a, -1);
+	if (fd < 0)
+		return errno ? errno : EINVAL;
+	int err = 0;
+	if (sys->ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+		err = errno ? errno : EIO;
+	} else {
+		for (volatile unsigned i = 0; i < BT_PERF_TRY_LOOP; i++)
+			;
+		sys->ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		uint64_t v = 0;
+		if (sys->read(fd, &v, sizeof(v)) != (long)sizeof(v))
+			err = errno ? errno : EIO;
+		*count = v;
+	}
+	sys->close(fd);
+	return err;
+}
+
+bt_status bt_perf_pin_first(struct bt_diag *why)
+{
+	int c = cpus->current(), e;
+	if (c < 0) {
+		bt_diag_set(why, "sched_getcpu: %s", strerror(errno));
+		return BT_ERR_UNSUPPORTED;
+	}
+	if ((e = cpus->pin(c, true)) != 0) {
+		bt_diag_set(why, "sched_setaffinity(CPU %d): %s", c, strerror(e));
+		return BT_ERR_UNSUPPORTED;
+	}
+	return BT_OK;
+}
+
+/* The CPU to plan the kind of core `cpu` describes on: the one this
+ * thread is on when it is of that kind (the process was pinned there
+ * before detection), else the first CPU of that kind's PMU. */
+static int cpu_of_kind(const struct bt_cpu_info *cpu, const struct bt_pk_pmu *pmu, int here)
+{
+	if (here >= 0 && bt_pk_pmu_for_cpu(&kernel, (unsigned)here) == pmu)
+		return here;
+	for (unsigned c = 0; pmu->has_cpus && c < BT_PK_MAX_CPUS; c++)
+		if (pmu->cpus[c / 64] >> (c % 64) & 1)
+			return (int)c;
+	(void)cpu;
+	return here;
+}
+
 bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char *counted_by,
 			 size_t len, struct bt_diag *why)
 {
-	/* Static: 30 KiB, read once per process (one session's target). */
-	static struct bt_perf_kernel k;
 	struct bt_diag d = { "" };
 
 	if (bt_perf_probe(why) != BT_OK)
@@ -505,44 +637,71 @@ bt_status bt_perf_os_pmu(const struct bt_cpu_info *cpu, struct bt_pmu *ret, char
 			    "counter groups for: %s", cpu->pmu.absent_reason);
 		return BT_ERR_UNSUPPORTED;
 	}
-	/* Pin first, then detect: the process stays on the CPU it is on now
-	 * (a hybrid part's P- and E-cores have other PMUs), and CPUID read
-	 * there must be the CPU the model was chosen for. */
-	int c = sched_getcpu();
-	cpu_set_t one;
-	if (c < 0) {
-		bt_diag_set(why, "sched_getcpu: %s", strerror(errno));
-		return BT_ERR_UNSUPPORTED;
-	}
-	CPU_ZERO(&one);
-	CPU_SET(c, &one);
-	if (sched_setaffinity(0, sizeof(one), &one) != 0) {
-		bt_diag_set(why, "sched_setaffinity(CPU %d): %s", c, strerror(errno));
-		return BT_ERR_UNSUPPORTED;
-	}
-	struct bt_cpu_info here;
-	struct bt_cpuid l0a;
-	bt_cpu_detect(bt_arch_cpuid_host(), NULL, &here);
-	bt_cpuid(bt_arch_cpuid_host(), 0x0A, 0, &l0a);
-	if (!bt_cpu_same_core_kind(&here, cpu) || here.model != cpu->model) {
-		bt_diag_set(why, "the process is pinned to CPU %d, another kind of core than the one "
-			    "its model was chosen on: run it pinned (taskset -c N)", c);
-		return BT_ERR_UNSUPPORTED;
-	}
-	if (bt_perf_kernel_read(kernel_root, &k, &d) != BT_OK) {
+	if (!have_kernel && bt_perf_kernel_read(kernel_root, &kernel, &d) != BT_OK) {
 		bt_diag_set(why, "the kernel's PMU facts: %s", d.text);
 		return BT_ERR_UNSUPPORTED;
 	}
-	if (bt_perf_target_init(&target, &k, cpu, &l0a, (unsigned)c, &d) != BT_OK) {
-		bt_diag_set(why, "%s", d.text);
+	have_kernel = true;
+	/* The kind of core asked for has its own PMU on a hybrid part
+	 * (find_hybrid_pmu_for_cpu): planned once, on a CPU of that PMU. */
+	const char *want = bt_perf_pmu_name_for(&kernel, cpu);
+	const struct bt_pk_pmu *pmu = bt_pk_pmu_named(&kernel, want);
+	if (!pmu && !kernel.hybrid)
+		pmu = &kernel.pmu[0];
+	if (!pmu) {
+		bt_diag_set(why, "this kind of core (type 0x%02x, native model 0x%x) has no %s PMU in "
+			    "this kernel", cpu->core_type, cpu->native_model_id, want);
 		return BT_ERR_UNSUPPORTED;
 	}
-	have_target = true;
+	struct bt_perf_target *t = NULL;
+	for (int i = 0; i < n_targets && !t; i++)
+		if (targets[i].pmu == NULL || strcmp(targets[i].pmu->name, pmu->name) == 0)
+			t = &targets[i];
+	if (!t) {
+		if (n_targets >= BT_PK_MAX_PMUS) {
+			bt_diag_set(why, "more than %d kinds of core", BT_PK_MAX_PMUS);
+			return BT_ERR_UNSUPPORTED;
+		}
+		/* Pin first, then detect: CPUID is read on a CPU of that PMU,
+		 * pinned there. The process's own kind (the first asked for)
+		 * stays pinned, where its counting thread runs; another kind's
+		 * detection gives the affinity back. */
+		int here = cpus->current(), c = cpu_of_kind(cpu, pmu, here), e;
+		if (c < 0) {
+			bt_diag_set(why, "sched_getcpu: %s", strerror(errno));
+			return BT_ERR_UNSUPPORTED;
+		}
+		bool restore = n_targets > 0;
+		if ((e = cpus->pin(c, !restore)) != 0) {
+			bt_diag_set(why, "sched_setaffinity(CPU %d): %s", c, strerror(e));
+			return BT_ERR_UNSUPPORTED;
+		}
+		struct bt_cpu_info there;
+		struct bt_cpuid l0a;
+		cpus->detect(&there, &l0a);
+		if (restore)
+			cpus->unpin();
+		if (!bt_cpu_same_core_kind(&there, cpu) || there.model != cpu->model) {
+			bt_diag_set(why, "CPU %d, of the kernel's %s PMU, is not the kind of core asked "
+				    "for (CPUID there: core type 0x%02x, native model 0x%x; asked: 0x%02x, "
+				    "0x%x)", c, pmu->name, there.core_type, there.native_model_id,
+				    cpu->core_type, cpu->native_model_id);
+			return BT_ERR_UNSUPPORTED;
+		}
+		t = &targets[n_targets];
+		if (bt_perf_target_init(t, &kernel, cpu, &l0a, (unsigned)c, &d) != BT_OK) {
+			bt_diag_set(why, "%s", d.text);
+			return BT_ERR_UNSUPPORTED;
+		}
+		t->try_open = try_alone;
+		n_targets++;
+	}
 	ret->arch = bt_arch_cpuid_host();
-	ret->caps = target.caps;
+	ret->caps = t->caps;
+	ret->caps.os_filter = &t->filter;
 	ret->driver = &bt_pmu_perf_driver;
-	ret->facts = (const char (*)[240])target.facts;
-	ret->n_facts = target.n_facts;
+	ret->facts = (const char (*)[240])t->facts;
+	ret->n_facts = t->n_facts;
 	bt_perf_provenance(ret->arch, counted_by, len);
 	return BT_OK;
 }

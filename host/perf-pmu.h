@@ -20,6 +20,7 @@
 #ifndef HOST_PERF_PMU_H
 #define HOST_PERF_PMU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/diag.h"
@@ -48,6 +49,18 @@ struct bt_perf_sys {
 };
 /* TEST ONLY: use sys instead of the real system calls (NULL: the real ones). */
 void bt_perf_set_sys(const struct bt_perf_sys *sys);
+/* How the backend reaches the CPUs: the CPU this thread runs on
+ * (sched_getcpu, -1 on failure); this thread pinned to one CPU (0 or an
+ * errno), for good or with its affinity before kept; that affinity given
+ * back; CPUID detection where the thread runs. TEST ONLY: a test's (NULL: the real
+ * ones); setting them forgets the kinds of core planned. */
+struct bt_perf_cpus {
+	int (*current)(void);
+	int (*pin)(int cpu, bool for_good);
+	int (*unpin)(void);
+	void (*detect)(struct bt_cpu_info *ci, struct bt_cpuid *l0a);
+};
+void bt_perf_set_cpus(const struct bt_perf_cpus *cpus);
 /* TEST ONLY: read the kernel's facts under root instead of / (NULL: /). */
 void bt_perf_set_kernel_root(const char *root);
 
@@ -78,10 +91,17 @@ void bt_perf_provenance(struct bt_arch *arch, char *buf, size_t len);
  */
 const char *bt_perf_caps_from_sysfs(struct bt_pmu_caps *caps, const char *events_dir);
 
-/* struct bt_platform.os_pmu for Linux (app/platform.h): the probe; the
- * process pinned to the CPU it is on and CPUID read there again (it must
- * be the kind of core the model was chosen for); the kernel's facts
- * (host/perf-kernel.h) and the target planned for them (host/perf-plan.h):
+/* Pins the process's thread, for good, to the CPU it runs on: before
+ * CPUID is read and the model chosen, so both are that CPU's (a hybrid
+ * part's kinds of core have other models and PMUs). */
+bt_status bt_perf_pin_first(struct bt_diag *why);
+
+/* struct bt_platform.os_pmu for Linux (app/platform.h), once per kind of
+ * core counted: the probe; the kernel's facts (host/perf-kernel.h); the
+ * PMU of the kind `cpu` describes (a hybrid part's cpu_core, cpu_atom,
+ * cpu_lowpower: find_hybrid_pmu_for_cpu's rule); the thread pinned to a
+ * CPU of that PMU (the one it is on when it is one) and CPUID read there
+ * again, which must be that kind; the target planned for it (host/perf-plan.h):
  * its caps (with the filter that refuses by name), its facts one line
  * each (ret->facts: the run prints them and keeps them in the results'
  * notes), the hosted arch and this driver. */

@@ -57,7 +57,7 @@ enum bt_constant {
 	BT_C_CORE_WIDE,               /* perf #core_wide: 1 = counting core-wide */
 	/* Measured, not a vendor constant: the fraction (0..1) of the
 	 * measured thread's unhalted time in which the other thread of its
-	 * core was active (1 - ONE_THREAD_ACTIVE / REF_XCLK, pmu/measure.h
+	 * core was active (1 - ONE_THREAD_ACTIVE / REF_XCLK, pmu/sibling.h
 	 * bt_sibling_active). With HYPERTHREADING_ON not given it decides it
 	 * (bt_smt_decide). */
 	BT_C_SMT_SIBLING_ACTIVE,

@@ -99,6 +99,21 @@ const char *bt_plan_os_refused(const struct bt_event *e, const struct bt_pmu_cap
 	return caps->os_filter->refuse(caps->os_filter, e, buf, len);
 }
 
+bool bt_plan_counted_form(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			  struct bt_event *ret)
+{
+	struct bt_event twin;
+	bool changed = bt_event_fixed_to_gp(e, caps, &twin);
+	const struct bt_event *cur = changed ? &twin : e;
+	const struct bt_os_event_filter *f = caps->os_filter;
+
+	if (f && f->adapt && f->adapt(f, cur, ret))
+		return true;
+	if (changed)
+		*ret = twin;
+	return changed;
+}
+
 uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			 const struct bt_plan_opts *opts)
 {

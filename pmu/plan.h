@@ -204,6 +204,13 @@ bt_status bt_plan_validate(const struct bt_plan *p, const struct bt_event *const
  * buf, else NULL. */
 const char *bt_plan_os_refused(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			       char *buf, size_t len);
+/* The form e is counted in on this PMU, into *ret, true when it differs
+ * from e: a filtered event only fixed counter 0/1 counts becomes its
+ * architectural general-counter twin (bt_event_fixed_to_gp), then an
+ * operating system's driver may count it in another form (caps.os_filter).
+ * Whoever plans events (a Top-Down run, validation) plans these forms. */
+bool bt_plan_counted_form(const struct bt_event *e, const struct bt_pmu_caps *caps,
+			  struct bt_event *ret);
 /* The general counters the event may use on this PMU (0: none). */
 uint32_t bt_plan_allowed(const struct bt_event *e, const struct bt_pmu_caps *caps,
 			 const struct bt_plan_opts *opts);

@@ -83,10 +83,15 @@ double bt_sibling_active(const struct bt_sibling_sums *s, double ratio)
 {
 	if (!s->probed || (s->ref_tsc && !(ratio > 0)))
 		return NAN;
-	double xclk = (double)s->xclk + (s->ref_tsc ? (double)s->ref_tsc / ratio : 0);
-	if (!(xclk > 0))
+	return bt_sibling_fraction((double)s->ota,
+				   (double)s->xclk + (s->ref_tsc ? (double)s->ref_tsc / ratio : 0));
+}
+
+double bt_sibling_fraction(double ota, double xclk)
+{
+	if (!(xclk > 0) || isnan(ota))
 		return NAN;
-	if ((double)s->ota >= xclk)
+	if (ota >= xclk)
 		return 0;
-	return 1.0 - (double)s->ota / xclk;
+	return 1.0 - ota / xclk;
 }

@@ -82,8 +82,12 @@ void bt_xclk_ratio_decide(const struct bt_pmu_caps *caps, const struct bt_siblin
 			  struct bt_xclk_ratio *ret);
 
 /* The sibling's share of the runs in s, 0..1, with REF_XCLK derived at
- * `ratio` TSC ticks per tick; NaN when no run was probed, REF_XCLK is 0 or
- * cannot be derived (ratio NaN). */
+ * `ratio` TSC ticks per tick (bt_sibling_fraction); NaN when no run was
+ * probed, REF_XCLK is 0 or cannot be derived (ratio NaN). */
 double bt_sibling_active(const struct bt_sibling_sums *s, double ratio);
+/* 1 - ota / xclk within 0..1, from ONE_THREAD_ACTIVE and REF_XCLK (counted,
+ * derived, or both summed); NaN when xclk is not > 0. A recording's counts
+ * (`replay --perf-stat`) give the fraction a run's give through it. */
+double bt_sibling_fraction(double ota, double xclk);
 
 #endif

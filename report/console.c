@@ -327,12 +327,20 @@ void bt_tree_outcome_print(FILE *f, const struct bt_tree_outcome *t, bool verbos
 				     "were left); events not counted: %s; ", t->budget_groups_skipped,
 				     t->budget_est_s, t->budget_left_s,
 				     t->budget_events[0] ? t->budget_events : "none");
-		if (t->budget_pebs_skipped)
+		if (t->budget_pebs_skipped) {
 			bt_sb_printf(&sb, "%d timed-PEBS sampling(s) not run, as the time budget "
 				     "(--budget) could not hold them (the next needed %.2f s, %.2f s "
 				     "were left); retire latencies not measured (budget): %s; ",
 				     t->budget_pebs_skipped, t->budget_pebs_est_s, t->budget_pebs_left_s,
 				     t->budget_latencies[0] ? t->budget_latencies : "none");
+			/* Not measured is where a published mean applies (the
+			 * list of latencies below says which). */
+			unsigned n_pub = 0;
+			for (unsigned i = 0; t->rl && i < bt_model_retire_latency_count(t->model); i++)
+				n_pub += t->rl[i].budget_skipped && t->rl[i].source == BT_RL_PUBLISHED;
+			if (n_pub)
+				bt_sb_printf(&sb, "the published mean in place of %u of them; ", n_pub);
+		}
 		bt_sb_printf(&sb, "nodes not measured (budget): %s",
 			     t->budget_nodes[0] ? t->budget_nodes : "none");
 		bt_text_wrap(f, BT_CONSOLE_COLS, "    ", "      ", bt_sb_str(&sb));

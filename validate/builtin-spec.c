@@ -199,6 +199,11 @@ static const struct named {
 	{ "CPU_CLK_UNHALTED.THREAD_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1, NULL },
 	{ "CPU_CLK_UNHALTED.CORE", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1, NULL },
 	{ "CPU_CLK_UNHALTED.CORE_P", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1, NULL },
+	/* AnyThread (SDM vol. 3B 20.2.3): the core's cycles with either thread
+	 * unhalted; this thread runs the whole window, so they are its cycles
+	 * whatever the sibling does (a general counter: bt_plan_counted_form) */
+	{ "CPU_CLK_UNHALTED.THREAD_ANY", BT_VEXP_RANGE, "n/4", "4*n + 1000", 0, 1,
+	  "the core's unhalted cycles: this thread's, which runs the whole window" },
 	{ "INT_MISC.RECOVERY_CYCLES", BT_VEXP_LE, NULL, NULL, 1, 1, NULL },
 	{ "UOPS_RETIRED.RETIRE_SLOTS", BT_VEXP_RANGE, UOPS_LO, UOPS_HI, 0, 1,
 	  "retired uops: the instructions less the fused branches .. one per instruction" },

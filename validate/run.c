@@ -90,6 +90,22 @@ static bt_status resolve(const char *name, const struct bt_pmu_caps *caps,
 	return BT_OK;
 }
 
+/* An event checked as a Top-Down run counts it (bt_plan_counted_form): a
+ * filtered fixed-counter event such as CPU_CLK_UNHALTED.THREAD_ANY on its
+ * architectural general-counter twin, so validation judges the encoding
+ * the tree's counts come from. */
+static bt_status resolve_counted(const char *name, const struct bt_pmu_caps *caps,
+				 const struct bt_model *model, struct resolved *r,
+				 struct bt_diag *why)
+{
+	struct bt_event form;
+	bt_status st = resolve(name, caps, model, r, why);
+
+	if (st == BT_OK && bt_plan_counted_form(&r->ev, caps, &form))
+		r->ev = form;
+	return st;
+}
+
 /* Copies what fits (a report cell, cut rather than overflowed). */
 static void set_text(char *dst, size_t len, const char *src)
 {
@@ -220,12 +236,12 @@ static void check_one(const struct bt_pmu *pmu, const struct bt_vspec_entry *e,
 	bool per_page = bt_kernel_count_per_page(k, NULL);
 	if (!per_page && !expected_bounds(e, k, n, NULL, &lo, &hi, res))
 		return;
-	if (resolve(e->event, &pmu->caps, o->model, &ev, &why) != BT_OK) {
+	if (resolve_counted(e->event, &pmu->caps, o->model, &ev, &why) != BT_OK) {
 		skip(res, why.text);
 		return;
 	}
 	bool pair = e->kind == BT_VEXP_RELATION || e->kind == BT_VEXP_LE;
-	if (pair && resolve(e->of, &pmu->caps, o->model, &of, &why) != BT_OK) {
+	if (pair && resolve_counted(e->of, &pmu->caps, o->model, &of, &why) != BT_OK) {
 		char w2[200];
 		snprintf(w2, sizeof(w2), "%.60s: %.130s", e->of, why.text);
 		skip(res, w2);

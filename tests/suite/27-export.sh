@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~2s
+# tier: host ~4s
 # Exports of a results file (`baretop-host export`): the toplev-shaped CSV
 # parses with Python's csv module into the documented columns and its values
 # are the results file's (tests/suite/lib/check-toplev-csv.py), for a
@@ -32,9 +32,26 @@ done
 [ $? -eq 2 ] && grep -q 'several counted workloads' "$work/err" && echo "ok   several workloads need --workload" ||
   { echo "FAIL several workloads without --workload: $(cat "$work/err")"; fail=1; }
 
-# perf JSON: keys and one line per event, then the round trip
-"$bin" export "$skl" --perf-json "$work/p.json" || { echo "FAIL export --perf-json"; exit 1; }
-python3 - "$skl" "$work/p.json" <<'PY' || fail=1
+# perf JSON: keys and one line per event, then the round trip. SMT is on
+# in the simulated Skylake's CPUID, so every group also counted the SMT
+# sibling probe (ONE_THREAD_ACTIVE; REF_XCLK derived from fixed counter 2,
+# REF_TSC, at the ratio the part enumerates: CPUID.15H EBX/EAX of the
+# Core i7-8700K (06_9EH, a Skylake core with SMT) whose dump the preset
+# answers as, read here from ../shared/reference/cpuid), whose counts decided the formulas: the export
+# writes them as two more lines (their totals over every run, as perf
+# writes an event counted over many windows; REF_XCLK's provenance says it
+# was derived) and replay decides from them, not from the AnyThread events
+# the run counted for the SMT branches. Both ways: the sibling idle
+# (per-thread branches) and busy 80 % of the time (SMT branches). The
+# constants are the run's but SMT_SIBLING_ACTIVE, which the file must
+# carry.
+skl_cpuid=${BT_SHARED_REFERENCE:-../shared/reference}/cpuid/GenuineIntel00906EA_Coffeelake_CPUID.cpuid
+[ -r "$skl_cpuid" ] || { echo "FAIL no $skl_cpuid (the CPUID the skl preset answers)"; exit 1; }
+"$bin" run --sim=skl --quick -w multiply1 --sim-sibling-active 0.8 --results-dir "$work/skl8" -q \
+  >/dev/null 2>&1 || { echo "FAIL skl run with a busy sibling"; exit 1; }
+round_trip() { # RESULTS TAG
+  "$bin" export "$1" --perf-json "$work/p$2.json" || { echo "FAIL export --perf-json ($2)"; fail=1; return; }
+  python3 - "$1" "$work/p$2.json" "$2" "$skl_cpuid" <<'PY' || { fail=1; return; }
 import json, sys
 doc = json.load(open(sys.argv[1]))
 events = doc["run"]["workloads"][0]["counted"]["events"]
@@ -50,7 +67,11 @@ for st in counted["steps"]:
 def median(v):
     v = sorted(v); n = len(v)
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-bad = [l for l in lines if set(l) != {"counter-value", "unit", "event", "event-runtime", "provenance"}
+probe_names = ("CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", "CPU_CLK_UNHALTED.REF_XCLK")
+probe = {l["event"]: l for l in lines if l["event"] in probe_names}
+lines = [l for l in lines if l["event"] not in probe_names]
+bad = [l for l in lines + list(probe.values())
+       if set(l) != {"counter-value", "unit", "event", "event-runtime", "provenance"}
        or not isinstance(l["counter-value"], str) or not l["provenance"].startswith("SIMULATED: ")
        or "simulated time" not in l["provenance"] or l["event-runtime"] <= 0]
 wrong_time = [l["event"] for l in lines if events[l["event"]].get("group", -1) in ticks and
@@ -58,30 +79,64 @@ wrong_time = [l["event"] for l in lines if events[l["event"]].get("group", -1) i
 vals = {l["event"]: float(l["counter-value"]) for l in lines}
 want = {e: float(s["median"]) for e, s in events.items()}
 if bad or vals != want or wrong_time or hz != 3000000000:
-    print(f"FAIL perf json: {len(bad)} bad lines, values equal: {vals == want}, "
+    print(f"FAIL perf json ({sys.argv[3]}): {len(bad)} bad lines, values equal: {vals == want}, "
           f"runtime not the simulated time: {wrong_time[:3]}, clock {hz}")
     sys.exit(1)
-print(f"ok   perf json: {len(lines)} lines, one per counted event, perf's keys with provenance "
-      f"SIMULATED instead of pcnt-running, event-runtime the simulated time at {hz / 1e9:g} GHz")
+# The probe from the raw run log: ONE_THREAD_ACTIVE of every run; REF_XCLK
+# the runs' fixed counter 2 over the part's TSC-to-crystal ratio (the runs
+# that counted REF_XCLK too only check the ratio); the fraction the run
+# decided with is 1 - ONE_THREAD_ACTIVE / REF_XCLK, at least 0 (an idle
+# sibling's ONE_THREAD_ACTIVE can pass the derived REF_XCLK by the ticks
+# the windows' edges cut).
+leaf = [l.split() for l in open(sys.argv[4]) if l.startswith("00000015.00 ")][0]
+ratio = int(leaf[2], 16) / int(leaf[1], 16)
+runs = [r for st in counted["steps"] for r in st["run_log"] if "one_thread_active" in r]
+checked = [r for r in runs if "ref_xclk" in r]
+ota = sum(r["one_thread_active"] for r in runs)
+xclk = sum(r["ref_tsc"] for r in runs) / ratio
+got = {k: float(l["counter-value"]) for k, l in probe.items()}
+frac = max(0.0, 1 - ota / xclk)
+x = probe.get(probe_names[1], {}).get("provenance", "")
+if not runs or any("ref_tsc" not in r for r in runs) or not checked or \
+        abs(sum(r["ref_tsc"] for r in checked) / sum(r["ref_xclk"] for r in checked) / ratio - 1) > 0.01 or \
+        got.get(probe_names[0]) != ota or not abs(got.get(probe_names[1], 0) / xclk - 1) <= 1e-12 or \
+        abs(frac - counted["constants"]["SMT_SIBLING_ACTIVE"]) > 1e-12 or \
+        "REF_XCLK derived, not counted" not in x or f"{ratio:g} TSC ticks per tick" not in x or \
+        any(abs(l["event-runtime"] - sum(r["tsc"] for r in runs) * 1e9 / hz) > 1 for l in probe.values()):
+    print(f"FAIL perf json ({sys.argv[3]}): sibling probe lines {got}, want {ota} / {xclk} at "
+          f"{ratio:g} TSC ticks per REF_XCLK tick (sibling {frac:.4f}, the run's "
+          f"{counted['constants']['SMT_SIBLING_ACTIVE']:.4f}); REF_XCLK's provenance: {x!r}")
+    sys.exit(1)
+print(f"ok   perf json ({sys.argv[3]}): {len(lines)} lines, one per counted event, perf's keys with "
+      f"provenance SIMULATED instead of pcnt-running, event-runtime the simulated time at {hz / 1e9:g} "
+      f"GHz; the SMT sibling probe's 2 lines: active {100 * frac:.1f} %, as the run decided, REF_XCLK "
+      f"derived from fixed counter 2 at {ratio:g} (CPUID.15H), {len(checked)} run(s) counting it agree")
 PY
-consts=$(python3 -c '
+  consts=$(python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]["constants"]
-print(" ".join(f"--constant {k}={v!r}" for k, v in c.items()))' "$skl")
-# shellcheck disable=SC2086
-"$bin" replay --perf-stat "$work/p.json" --model SKL --json $consts >"$work/back.json" 2>"$work/err" ||
-  { echo "FAIL replay of the export: $(head -2 "$work/err")"; fail=1; }
-python3 - "$skl" "$work/back.json" <<'PY' || fail=1
+print(" ".join(f"--constant {k}={v!r}" for k, v in c.items() if k != "SMT_SIBLING_ACTIVE"))' "$1")
+  # shellcheck disable=SC2086
+  "$bin" replay --perf-stat "$work/p$2.json" --model SKL --json $consts >"$work/back.json" 2>"$work/err" ||
+    { echo "FAIL replay of the export ($2): $(head -2 "$work/err")"; fail=1; return; }
+  grep -q 'SMT sibling measured: .* decides the formulas' "$work/err" ||
+    { echo "FAIL replay ($2) did not decide SMT from the sibling probe: $(grep SMT "$work/err")"; fail=1; }
+  python3 - "$1" "$work/back.json" "$2" <<'PY' || fail=1
 import json, sys
 a = json.load(open(sys.argv[1]))["run"]["workloads"][0]["counted"]["tree"]
 b = json.load(open(sys.argv[2]))
 diff = [n for n in a["nodes"] if a["nodes"][n]["value"] != b["nodes"][n]["value"]
         or a["nodes"][n]["thresh"] != b["nodes"][n]["thresh"]]
-if diff or a["bottleneck_path"] != b["bottleneck_path"]:
-    print(f"FAIL round trip: {len(diff)} nodes differ, e.g. {diff[:3]}")
+if diff or a["bottleneck_path"] != b["bottleneck_path"] or a.get("smt") != b.get("smt") or not a.get("smt"):
+    print(f"FAIL round trip ({sys.argv[3]}): {len(diff)} nodes differ, e.g. {diff[:3]}; "
+          f"smt {a.get('smt')} -> {b.get('smt')}")
     sys.exit(1)
-print(f"ok   export --perf-json | replay --perf-stat: all {len(a['nodes'])} node values and flags equal the results file's")
+print(f"ok   export --perf-json | replay --perf-stat ({sys.argv[3]}): all {len(a['nodes'])} node "
+      f"values and flags equal the results file's, {a['smt']['formulas']} as the run took them")
 PY
+}
+round_trip "$skl" "sibling idle"
+round_trip "$work/skl8/000001.json" "sibling busy"
 # Retire latencies (a TMA 5 model): the simulated Lunar Lake P-core with timed
 # PEBS measures its EVENT:R inputs. The toplev CSV carries each as a row
 # "EVENT:R" (cycles, source and samples in Description) after the metrics;

@@ -3,12 +3,18 @@
 # tier: host ~2s
 # The perf_event backend planned for the running kernel's facts, against a
 # kernel double written from Linux's source (SIMULATED: no real kernel;
-# tests/unit/lib/perf-kernel-double.c). Every model's plan (levels 1-3 and
-# full, SMT on and off) for the CPU of each kernel tree in tests/data/sysfs
-# (SKX, HSW, ADL hybrid P and E, LNL on 6.6 and 6.12, Genoa, a KVM guest)
-# must open and schedule pinned with the NMI watchdog, or have its events
-# refused before counting by name: the table model x flavour -> groups,
-# refused, errors, with errors = 0 (test-perf-kernel). Then the command a
+# tests/unit/lib/perf-kernel-double.c), each release with its own
+# extra_regs masks and constraint tables. Every model's plan (levels 1-3
+# and full, SMT on and off) for the CPUs of each kernel tree in
+# tests/data/sysfs (SKX, HSW, ADL hybrid P and E, LNL on 6.6, 6.11, 6.12.7,
+# 6.12.9 and 6.14, ARL-H with cpu_lowpower, MTL on 6.3 and 6.8, Genoa, a
+# KVM guest, the guest again with a host event filter whose denied events
+# read 0) must open and schedule pinned with the NMI watchdog and count, or
+# have its events refused before counting by name: the table model x
+# flavour -> groups, refused, errors, with errors = 0 (test-perf-kernel),
+# and the refusals by name. A hybrid thread moved between detection and
+# counting counts on the right kind (test-perf-pmu, SIMULATED CPUs), and
+# the smaller kernel rules hold (test-perf-facts). Then the command a
 # user runs: `plan --backend=perf --json` for an ADL E-core (cpu_atom's
 # type on every event) and for LNL on 6.6 (umask2/eq events refused by
 # name, exit 1: incomplete), checked here against the trees' own files; a
@@ -29,7 +35,17 @@ echo "     SIMULATED kernel (the double): model x flavour, levels 1,2,3,full x S
 grep '^# table' "$work/unit" | sed 's/^# table /     /'
 bad=$(grep '^# table' "$work/unit" | awk 'NR > 1 && $8 != 0' | wc -l)
 rows=$(grep -c '^# table' "$work/unit")
-if [ "$rows" -ge 10 ] && [ "$bad" -eq 0 ]; then
+echo "     refused by name (first of each; full plan, SMT off):"
+grep '^# refused' "$work/unit" | cut -c1-230 | sed 's/^# refused /     /'
+for t in test-perf-pmu test-perf-facts; do
+  if build/host/tests/$t >"$work/$t" 2>&1; then
+    echo "ok   $t: $(grep -c '^ok' "$work/$t") tests"
+  else
+    echo "FAIL $t"; grep -v '^ok' "$work/$t" | head -20 | sed 's/^/     /'; fail=1
+  fi
+done
+grep '^# CPU' "$work/test-perf-pmu" | sed 's/^# /     hybrid migration (ADL tree, SIMULATED CPUs): /'
+if [ "$rows" -ge 24 ] && [ "$bad" -eq 0 ]; then
   echo "ok   $((rows - 1)) rows, errors = 0 in every row"
 else
   echo "FAIL $((rows - 1)) rows, $bad with errors"; fail=1
@@ -89,4 +105,24 @@ for c in "skx-6.6 skx --model ZEN4" "skx-6.6 genoa" "genoa-6.6 skx"; do
     echo "FAIL $1 kernel, $2 CPU ${3:-} ${4:-}: exit $rc: $(head -c 200 "$work/v.err")"; fail=1
   fi
 done
+# ARL-H low-power E-core (CPU 14): cpu_lowpower's own type on every event.
+lp_type=$(cat tests/data/sysfs/arlh-6.13/sys/bus/event_source/devices/cpu_lowpower/type)
+"$bin" plan --backend=perf --kernel-root tests/data/sysfs/arlh-6.13 \
+  --cpuid tests/data/cpuid/arlh-subset.cpuid@14 --json="$work/arlh.json" || { echo "FAIL plan ARL-H LP E-core"; fail=1; }
+python3 - "$work/arlh.json" "$lp_type" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1])); want = int(sys.argv[2])
+types = {e['type'] for g in d['groups'] for e in g['events']}
+ok = d['model'] == 'MTL-CMT' and d['kernel']['pmu'] == 'cpu_lowpower' and types == {want}
+print(('ok  ' if ok else 'FAIL') + f" ARL-H low-power E-core (CPU {d['cpu']}): model {d['model']}, PMU {d['kernel']['pmu']} "
+      f"({d['kernel']['pmu_name']}), {len(d['groups'])} groups, types {sorted(types)} (cpu_lowpower/type = {want})")
+sys.exit(0 if ok else 1)
+PY
+# The real kernel: run --backend=perf next to perf stat only where Linux
+# exposes a PMU to this process.
+if "$bin" run --backend=perf --no-results --no-workloads >/dev/null 2>"$work/probe"; then
+  echo "     this machine exposes a PMU: run 'baretop-host run --backend=perf --quick' next to 'perf stat -M TopdownL1' (not automated here)"
+else
+  echo "skip run --backend=perf next to perf stat -M TopdownL1: $(head -c 200 "$work/probe")"
+fi
 exit $fail

@@ -45,6 +45,12 @@
  *   no pcnt-running but "provenance" : "SIMULATED: ..." (or "replayed:
  *   ..."), and event-runtime is the simulated time (the workload model's
  *   cycles at the simulated CPU's clock, the counted workload's tsc_hz).
+ *   Where the run measured the SMT sibling (counted.smt_probe, which
+ *   decided HYPERTHREADING_ON), two lines CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE
+ *   and CPU_CLK_UNHALTED.REF_XCLK with the totals that decided it
+ *   (REF_XCLK mostly derived from fixed counter 2, its "provenance" says
+ *   so: sibling_lines), so that `replay --perf-stat` takes the formulas
+ *   the run took.
  *   Then one line per retire-latency input with a value, as perf stat
  *   --record-tpebs prints an event with the R modifier (its value is the
  *   mean retire latency, tools/perf/util/intel-tpebs.c): "event" :
@@ -73,6 +79,7 @@
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/host-args.h"
 #include "analysis/json-file.h"
+#include "pmu/sibling.h"
 #include "report/tree.h"
 
 BT_HOST_COMMAND(export, "export RESULTS.json [--toplev-csv [F]] [--perf-json [F]]",
@@ -295,6 +302,95 @@ static void json_chars(FILE *f, const char *p)
 	}
 }
 
+/* One count line: the value with all its digits (%.6f for a whole count
+ * below 2^53, as perf writes it; else as many as give the same double
+ * back), and where it came from (source: no counter ran, so no share of
+ * time running to claim; "" a count of a counter that ran). */
+static void count_line(FILE *f, const char *event, double value, double runtime, const char *source)
+{
+	char v[64];
+
+	snprintf(v, sizeof(v), "%.6f", value);
+	if (strtod(v, NULL) != value)
+		snprintf(v, sizeof(v), "%.17g", value);
+	fprintf(f, "{\"counter-value\" : \"%s\", \"unit\" : \"\", \"event\" : \"", v);
+	json_chars(f, event);
+	fprintf(f, "\", \"event-runtime\" : %.0f, ", runtime);
+	if (*source) {
+		fputs("\"provenance\" : \"", f);
+		json_chars(f, source);
+		fputs("\"}\n", f);
+	} else {
+		fputs("\"pcnt-running\" : 100.00}\n", f);
+	}
+}
+
+/*
+ * The SMT sibling probe whose counts decided the tree's formulas
+ * (counted.smt_probe, pmu/sibling.h: ONE_THREAD_ACTIVE of every run of
+ * every step; REF_XCLK counted where the part has no fixed counter 2,
+ * else derived from it at tsc_per_xclk TSC ticks per tick): two lines
+ * CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and CPU_CLK_UNHALTED.REF_XCLK with
+ * the totals, as perf writes an event counted over many windows,
+ * event-runtime the probed runs' total time, so that `replay --perf-stat`
+ * (analysis/perf-smt.h) takes the formulas the run took. REF_XCLK is
+ * ref_xclk + ref_tsc / tsc_per_xclk, the sum the run divided by, with all
+ * its digits (the fraction replay computes is the run's to the last bit);
+ * where part of it was derived its line says so, also on hardware (no
+ * counter counted it). Nothing when no run probed or the sibling was not
+ * measured; a warning and nothing when the model counted ONE_THREAD_ACTIVE
+ * itself (one name, two values) or the totals do not give the fraction
+ * the run decided with.
+ */
+static void sibling_lines(FILE *f, const struct bt_json *counted, const struct bt_json *steps,
+			  double tsc_hz, const char *source)
+{
+	static const char *const names[2] = { "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE",
+					      "CPU_CLK_UNHALTED.REF_XCLK" };
+	const struct bt_json *probe = bt_json_get(counted, "smt_probe");
+	double active = num(bt_json_get(probe, "sibling_active"), NAN);
+
+	if (!probe || isnan(active))
+		return;
+	double ota = num(bt_json_get(probe, "one_thread_active"), NAN);
+	double ref_tsc = num(bt_json_get(probe, "ref_tsc"), 0);
+	double ratio = num(bt_json_get(probe, "tsc_per_xclk"), NAN);
+	const char *ratio_from = bt_json_get_str(probe, "tsc_per_xclk_from");
+	double xclk = num(bt_json_get(probe, "ref_xclk"), 0) + (ref_tsc > 0 ? ref_tsc / ratio : 0);
+	double decided = num(bt_json_get(bt_json_get(counted, "constants"), "SMT_SIBLING_ACTIVE"), NAN);
+	double f_lines = bt_sibling_fraction(ota, xclk);
+	if (bt_json_get(bt_json_get(counted, "events"), names[0])) {
+		fprintf(stderr, "baretop-host: export: the SMT sibling probe's counts are left out: the "
+			"model counted %s itself (replay with --constant SMT_SIBLING_ACTIVE=%.17g)\n",
+			names[0], active);
+		return;
+	}
+	if (f_lines != active || (!isnan(decided) && decided != active)) {
+		fprintf(stderr, "baretop-host: export: the SMT sibling probe's counts are left out: "
+			"they give %.17g, the run recorded %.17g and decided with SMT_SIBLING_ACTIVE=%.17g\n",
+			f_lines, active, decided);
+		return;
+	}
+	/* The probed runs' time: every kept run of every step that counted
+	 * ONE_THREAD_ACTIVE, as smt_probe pools them. */
+	double ticks = 0;
+	for (size_t s = 0; steps && s < steps->u.arr.n; s++) {
+		const struct bt_json *log = bt_json_get(steps->u.arr.items[s], "run_log");
+		for (size_t k = 0; log && log->type == BT_JSON_ARRAY && k < log->u.arr.n; k++)
+			if (bt_json_get(log->u.arr.items[k], "one_thread_active"))
+				ticks += num(bt_json_get(log->u.arr.items[k], "tsc"), 0);
+	}
+	double runtime = tsc_hz > 0 ? ticks * 1e9 / tsc_hz : ticks;
+	count_line(f, names[0], ota, runtime, source);
+	char derived[600];
+	if (ref_tsc > 0)
+		snprintf(derived, sizeof(derived), "%s%sREF_XCLK derived, not counted: fixed counter 2 "
+			 "(CPU_CLK_UNHALTED.REF_TSC) %.0f / %.17g TSC ticks per tick (%s)%s", source,
+			 *source ? "; " : "", ref_tsc, ratio, ratio_from ? ratio_from : "?",
+			 num(bt_json_get(probe, "ref_xclk"), 0) > 0 ? ", plus the REF_XCLK counted" : "");
+	count_line(f, names[1], xclk, runtime, ref_tsc > 0 ? derived : source);
+}
+
 static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz, const char *source)
 {
 	const struct bt_json *events = bt_json_get(counted, "events");
@@ -307,21 +403,11 @@ static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz
 		const struct bt_json *e = events->u.obj.values[i];
 		double ticks = group_window(steps, num(bt_json_get(e, "group"), -1));
 		double runtime = tsc_hz > 0 ? ticks * 1e9 / tsc_hz : ticks;
-		fputs("{\"counter-value\" : \"", f);
-		fprintf(f, "%.6f", num(bt_json_get(e, "median"), 0));
-		fputs("\", \"unit\" : \"\", \"event\" : \"", f);
-		/* canonical names hold no quote or backslash, but be safe */
-		json_chars(f, events->u.obj.keys[i]);
-		fprintf(f, "\", \"event-runtime\" : %.0f, ", runtime);
-		if (*source) {
-			/* No counter ran: no share of time running to claim. */
-			fputs("\"provenance\" : \"", f);
-			json_chars(f, source);
-			fputs("\"}\n", f);
-		} else {
-			fputs("\"pcnt-running\" : 100.00}\n", f);
-		}
+		/* canonical names hold no quote or backslash, but json_chars
+		 * escapes them anyway */
+		count_line(f, events->u.obj.keys[i], num(bt_json_get(e, "median"), 0), runtime, source);
 	}
+	sibling_lines(f, counted, steps, tsc_hz, source);
 	const struct bt_json *rl = bt_json_get(counted, "retire_latency");
 	for (size_t i = 0; rl && rl->type == BT_JSON_OBJECT && i < rl->u.obj.n; i++) {
 		const struct bt_json *e;

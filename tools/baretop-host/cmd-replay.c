@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "metrics/counts-file.h"
+#include "analysis/perf-smt.h"
 #include "analysis/perf-stat.h"
 #include "metrics/retire-latency-file.h"
 #include "pmu/event-encode.h"
@@ -61,14 +62,17 @@ static const struct host_opt replay_opts[] = {
 	  "output (-I: one tree per interval; with --json an array of trees);\n"
 	  "needs --model. Events by perf name, cpu/event=..,umask=../ or rUUEE;\n"
 	  "warns per multiplexed event; names the events a missing node needs.\n"
-	  "SMT on or off is inferred from the events perf counted (states it).\n"
+	  "SMT on or off: from the SMT sibling the file measured\n"
+	  "(CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and REF_XCLK, as baretop's export\n"
+	  "writes them: active >= 50 % of the time takes the SMT formulas), else\n"
+	  "inferred from the events perf counted (states it).\n"
 	  "EVENT:R rows (perf stat --record-tpebs) are retire latencies: measured,\n"
 	  "by perf tpebs" },
 	{ "constant", NULL, HOST_VALUE, "NAME=VALUE",
 	  "set a model constant over the file's or the inferred one (repeatable):\n"
 	  "HYPERTHREADING_ON, THREADS_PER_CORE, SYSTEM_TSC_FREQ, TSC_HZ,\n"
 	  "DURATIONTIMEINMILLISECONDS, SOCKET_COUNT, CORES_PER_SOCKET,\n"
-	  "CHAS_PER_SOCKET, NUM_CPUS, CORE_WIDE" },
+	  "CHAS_PER_SOCKET, NUM_CPUS, CORE_WIDE, SMT_SIBLING_ACTIVE" },
 	{ "retire-latency-file", NULL, HOST_VALUE, "F",
 	  "latencies from F (Intel's retire-latency JSON or {EVENT: cycles}) for those\n"
 	  "the file does not give (before --default-retire-latency's)" },
@@ -311,11 +315,6 @@ static bool constant_given(const struct session *s, const char *name)
 }
 
 /*
- * `--perf-stat FILE`: one tree, or one per interval of -I output. Which
- * formulas perf ran (SMT on or off) is read from the events it counted
- * (bt_perf_smt_inferred) and said; --constant HYPERTHREADING_ON=N wins.
- */
-/*
  * As a run does (metrics/rules.h bt_rules_untrust, app/count-run.c): the
  * nodes reading what a violated rule points at are untrusted, marked in
  * every output and never on the bottleneck path, which is taken again
@@ -352,6 +351,15 @@ static void trust_all(struct bt_result *r)
 	memset(r->exclude, 0, bt_model_node_count(r->model));
 }
 
+/*
+ * `--perf-stat FILE`: one tree, or one per interval of -I output. Which
+ * formulas it takes (SMT on or off): where the file measured the SMT
+ * sibling (ONE_THREAD_ACTIVE and REF_XCLK, as baretop's export writes them)
+ * or --constant SMT_SIBLING_ACTIVE gives it, the sibling decides as in a
+ * run (bt_smt_decide); else the formulas perf ran, read from the events it
+ * counted (bt_perf_smt_inferred). Said either way; --constant
+ * HYPERTHREADING_ON=N wins.
+ */
 static int replay_perf(struct session *s, const char *file)
 {
 	struct bt_arena a;
@@ -389,12 +397,36 @@ static int replay_perf(struct session *s, const char *file)
 			fprintf(stderr, "baretop-host: %s\n", d.text);
 			goto done;
 		}
+		char smt[200], smt_note[320];
+		double ota, xclk;
+		double sib = bt_perf_sibling_active(&f, &perf_match, f.n_intervals ? &f.intervals[k] : NULL,
+						    &ota, &xclk);
+		/* The probe's REF_XCLK is no event of the model, but not unused. */
+		for (size_t row = 0; row < f.n && !isnan(sib); row++)
+			if (!uses[row].n_events && uses[row].why[0] &&
+			    bt_perf_sibling_row(&perf_match, f.rows[row].event) >= 0)
+				snprintf(uses[row].why, sizeof(uses[row].why), "no event of model %s: "
+					 "the SMT sibling's measure, which decides the formulas (below)",
+					 bt_model_def(m)->id);
 		unsigned used, mux, unused;
 		perf_rows_said(&f, uses, k > 0, &used, &mux, &unused);
-		char smt[200], smt_note[260];
-		int on = bt_perf_smt_inferred(c, smt, sizeof(smt));
+		int on = -1;
+		if (!isnan(sib)) {
+			/* As the run that counted them decided (bt_smt_decide). */
+			snprintf(smt, sizeof(smt), "SMT sibling measured: ONE_THREAD_ACTIVE %.0f of REF_XCLK "
+				 "%.0f, active %.1f%% of the time, decides the formulas (each tree says)",
+				 ota, xclk, 100 * sib);
+			c->constants[BT_C_SMT_SIBLING_ACTIVE] = sib;
+		} else if (constant_given(s, "SMT_SIBLING_ACTIVE")) {
+			snprintf(smt, sizeof(smt), "SMT sibling as --constant SMT_SIBLING_ACTIVE gives it "
+				 "decides the formulas (each tree says)");
+		} else {
+			on = bt_perf_smt_inferred(c, smt, sizeof(smt));
+		}
 		if (constant_given(s, "HYPERTHREADING_ON"))
 			snprintf(smt_note, sizeof(smt_note), "%s; --constant HYPERTHREADING_ON overrides it", smt);
+		else if (!isnan(sib) && constant_given(s, "SMT_SIBLING_ACTIVE"))
+			snprintf(smt_note, sizeof(smt_note), "%s; --constant SMT_SIBLING_ACTIVE overrides it", smt);
 		else {
 			snprintf(smt_note, sizeof(smt_note), "%s", smt);
 			if (on >= 0)

@@ -146,7 +146,7 @@ static int cmd_run(int argc, char **argv)
 	 * before anything runs (the program would otherwise only time). */
 	if (wants_perf(argc, argv)) {
 		struct bt_diag why = { "" };
-		if (bt_perf_probe(&why) != BT_OK) {
+		if (bt_perf_probe(&why) != BT_OK || bt_perf_pin_first(&why) != BT_OK) {
 			fprintf(stderr, "baretop-host run: --backend=perf: %s\n", why.text);
 			return BT_EXIT_FAILED;
 		}

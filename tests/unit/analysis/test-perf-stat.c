@@ -15,6 +15,7 @@
 #include "metrics/builtin.h"
 #include "metrics/counts-file.h"
 #include "metrics/select.h"
+#include "analysis/perf-smt.h"
 #include "analysis/perf-stat.h"
 #include "pmu/event-encode.h"
 #include "tests/unit/lib/test.h"
@@ -264,7 +265,7 @@ TEST(interval_output_one_set_of_counts_per_interval)
 	CHECK_MSG(bt_perf_stat_parse(&a, j, strlen(j), "j", &fj, &d) == BT_OK, "%s", d.text);
 	CHECK_EQ_INT((int)fj.n_intervals, 2);
 	const struct bt_model_def *def;
-	struct bt_model *m;
+	struct bt_model *m = NULL;
 	CHECK(bt_model_select(NULL, "SKL", &def, &d) == BT_OK && bt_model_open(def, &m, &d) == BT_OK);
 	struct bt_counts *c = bt_counts_new(m);
 	struct bt_perf_row_use uses[4];
@@ -283,7 +284,7 @@ TEST(interval_output_one_set_of_counts_per_interval)
 TEST(smt_inferred_from_anythread_events)
 {
 	const struct bt_model_def *def;
-	struct bt_model *m;
+	struct bt_model *m = NULL;
 	struct bt_diag d = { "" };
 	char why[200];
 	CHECK(bt_model_select(NULL, "SKL", &def, &d) == BT_OK && bt_model_open(def, &m, &d) == BT_OK);
@@ -302,6 +303,42 @@ TEST(smt_inferred_from_anythread_events)
 	CHECK_EQ_INT(bt_perf_smt_inferred(c, why, sizeof(why)), -1);
 	bt_counts_free(c);
 	bt_model_close(m);
+}
+
+/* The SMT sibling a file measured: 1 - ONE_THREAD_ACTIVE / REF_XCLK, by
+ * name in either case or by encoding (3CH/02H, 3CH/01H), per interval;
+ * nothing from an AnyThread or ring-filtered spelling, a missing row or one
+ * perf did not count. */
+TEST(sibling_active_from_the_probe_rows)
+{
+	const char *t = "     1.0,250,,CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE,1000,100.00,,\n"
+			"     1.0,1000,,cpu_clk_unhalted.ref_xclk,1000,100.00,,\n"
+			"     2.0,900,,cpu/event=0x3c,umask=0x2/,1000,100.00,,\n"
+			"     2.0,1000,,r013c,1000,100.00,,\n"
+			"     3.0,900,,cpu/event=0x3c,umask=0x2,any/,1000,100.00,,\n"
+			"     3.0,1000,,CPU_CLK_UNHALTED.REF_XCLK,1000,100.00,,\n"
+			"     4.0,900,,cpu/event=0x3c,umask=0x2/u,1000,100.00,,\n"
+			"     4.0,1000,,CPU_CLK_UNHALTED.REF_XCLK,1000,100.00,,\n"
+			"     5.0,<not counted>,,CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE,0,100.00,,\n"
+			"     5.0,1000,,CPU_CLK_UNHALTED.REF_XCLK,1000,100.00,,\n"
+			"     6.0,1000,,CPU_CLK_UNHALTED.REF_XCLK,1000,100.00,,\n";
+	struct bt_arena a;
+	struct bt_diag d = { "" };
+	struct bt_perf_stat f;
+	double ota, xclk;
+
+	bt_arena_init(&a);
+	CHECK_MSG(bt_perf_stat_parse(&a, t, strlen(t), "t", &f, &d) == BT_OK, "%s", d.text);
+	CHECK_EQ_INT((int)f.n_intervals, 6);
+	CHECK(bt_perf_sibling_active(&f, &perf_match, &f.intervals[0], &ota, &xclk) == 0.75);
+	CHECK(ota == 250 && xclk == 1000);
+	CHECK(bt_perf_sibling_active(&f, &perf_match, &f.intervals[1], NULL, NULL) == 1 - 0.9);
+	for (int k = 2; k < 6; k++)
+		CHECK_MSG(isnan(bt_perf_sibling_active(&f, &perf_match, &f.intervals[k], NULL, NULL)),
+			  "interval %d", k + 1);
+	/* without an encoding parser only the names are read */
+	CHECK(isnan(bt_perf_sibling_active(&f, NULL, &f.intervals[1], NULL, NULL)));
+	bt_arena_free(&a);
 }
 
 TEST(variance_column_and_old_short_rows)

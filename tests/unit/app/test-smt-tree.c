@@ -8,11 +8,12 @@
  *    (a drill-down whose sibling ran during level 1 and idled after);
  *  - a node untrusted by the bring-up only for the events of the branch
  *    its value is computed from: CPU_CLK_UNHALTED.THREAD_ANY, which
- *    validation SKIPs (fixed counter 1 with AnyThread needs a general
- *    counter it has no encoding for) and only the SMT branches read
- *    (intel/perfmon skylake_metrics.json: CORE_CLKS = THREAD_ANY / 2 if
- *    smt_on else CLKS), untrusts Frontend_Bound and Retiring when the
- *    sibling ran, and not when it idled.
+ *    validation FAILs here (tests/data/validate/thread-any-dead.json
+ *    expects it to count nothing, as a dead AnyThread encoding would) and
+ *    only the SMT branches read (intel/perfmon skylake_metrics.json:
+ *    CORE_CLKS = THREAD_ANY / 2 if smt_on else CLKS), untrusts
+ *    Frontend_Bound and Retiring when the sibling ran, and not when it
+ *    idled.
  *
  * The sibling is idle or busy as firmware leaves it: an AP halted in MWAIT
  * (PcdCpuApLoopMode 2) or spinning in the run-loop (3), host/mp-double.h.
@@ -37,7 +38,7 @@ static bool untrusted(const struct bt_json *tree, const char *node)
 	const struct bt_json *u = bt_json_get(bt_json_get(bt_json_get(tree, "nodes"), node),
 					      "untrusted");
 	return u && strcmp(md_str(u, "event", NULL), "CPU_CLK_UNHALTED.THREAD_ANY") == 0 &&
-	       strcmp(md_str(u, "verdict", NULL), "SKIP") == 0;
+	       strcmp(md_str(u, "verdict", NULL), "FAIL") == 0;
 }
 
 static double smt_num(const struct bt_json *tree, const char *key)
@@ -60,10 +61,10 @@ TEST(bring_up_untrusts_only_the_branch_the_tree_is_evaluated_with)
 
 		snprintf(spec, sizeof(spec), "1x2,cpu=skl,loop=%s", cases[i].loop);
 		if (!md_run(&r, spec, "--bring-up --sim=skl --model SKL --level 1 -w multiply1:n=64 "
-			    "--reps 2"))
+			    "--reps 2 --validate-spec tests/data/validate/thread-any-dead.json"))
 			return;
-		CHECK_MSG(strstr(r.out, "SKIP  event:CPU_CLK_UNHALTED.THREAD_ANY@"),
-			  "loop=%s: THREAD_ANY not SKIPped by the bring-up", cases[i].loop);
+		CHECK_MSG(strstr(r.out, "FAIL  event:CPU_CLK_UNHALTED.THREAD_ANY@"),
+			  "loop=%s: THREAD_ANY not FAILed by the bring-up", cases[i].loop);
 		const struct bt_json *t = tree_of(&r);
 		CHECK_MSG(t && smt_num(t, "hyperthreading_on") == cases[i].ht,
 			  "loop=%s: HYPERTHREADING_ON %g, want %d", cases[i].loop,

@@ -14,6 +14,7 @@
  *     events were refused before counting, by name. The table is printed
  *     ("# table ...": tests/suite/77-perf-kernel-double.sh shows it).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,17 +420,50 @@ TEST(lnl_on_6_6_refuses_umask2_and_eq_by_name)
 
 static const struct flavour {
 	const char *tree, *dump;
-	unsigned cpus[2];
+	unsigned cpus[3];
 	int n_cpus;
+	bool kvm_filter;   /* the host denies UOPS_ISSUED.ANY and RETIRE_SLOTS */
 } flavours[] = {
-	{ "skx-6.6", "skx-subset.cpuid", { 0 }, 1 },
-	{ "hsw-6.6", "hsw-subset.cpuid", { 0 }, 1 },
-	{ "adl-6.6", "adl-subset.cpuid", { 0, 12 }, 2 },
-	{ "lnl-6.6", "lnl-subset.cpuid", { 0, 4 }, 2 },
-	{ "lnl-6.12", "lnl-subset.cpuid", { 0, 4 }, 2 },
-	{ "genoa-6.6", "genoa-subset.cpuid", { 0 }, 1 },
-	{ "kvm-skx-6.6", "kvm-skx-guest.cpuid", { 0 }, 1 },
+	{ "skx-6.6", "skx-subset.cpuid", { 0 }, 1, false },
+	{ "hsw-6.6", "hsw-subset.cpuid", { 0 }, 1, false },
+	{ "adl-6.6", "adl-subset.cpuid", { 0, 12 }, 2, false },
+	{ "lnl-6.6", "lnl-subset.cpuid", { 0, 4 }, 2, false },
+	{ "lnl-6.11", "lnl-subset.cpuid", { 0, 4 }, 2, false },
+	{ "lnl-6.12.7", "lnl-subset.cpuid", { 0, 4 }, 2, false },
+	{ "lnl-6.12", "lnl-subset.cpuid", { 0, 4 }, 2, false },
+	{ "lnl-6.14", "lnl-subset.cpuid", { 0, 4 }, 2, false },
+	{ "arlh-6.13", "arlh-subset.cpuid", { 0, 2, 14 }, 3, false },
+	{ "mtl-6.3", "mtl-subset.cpuid", { 0, 2 }, 2, false },
+	{ "mtl-6.8", "mtl-subset.cpuid", { 0, 2 }, 2, false },
+	{ "genoa-6.6", "genoa-subset.cpuid", { 0 }, 1, false },
+	{ "kvm-skx-6.6", "kvm-skx-guest.cpuid", { 0 }, 1, false },
+	{ "kvm-skx-6.6", "kvm-skx-guest.cpuid", { 0 }, 1, true },
 };
+static const uint16_t table_deny[] = { 0x010e, 0x02c2 };
+
+/* The planner's question to a running kernel under a hypervisor (the
+ * event alone, opened and closed), answered by the double. */
+static int kd_try(void *ctx, struct perf_event_attr *a, uint64_t *count)
+{
+	struct bt_perf_member one = { .attr = *a };
+	char why[300];
+	snprintf(one.what, sizeof(one.what), "tried alone");
+	one.attr.pinned = 1;
+	*count = 0;
+	switch (kd_open_group(ctx, &one, 1, why, sizeof(why))) {
+	case KD_OK:
+		*count = kd_counts_on_loop(ctx, a) ? BT_PERF_TRY_LOOP : 0;
+		return 0;
+	case KD_ENXIO:
+		return ENXIO;
+	case KD_EACCES:
+		return EACCES;
+	case KD_ENOENT:
+		return ENOENT;
+	default:
+		return EINVAL;
+	}
+}
 
 TEST(every_plan_opens_under_every_kernel_flavour)
 {
@@ -451,6 +485,15 @@ TEST(every_plan_opens_under_every_kernel_flavour)
 			if (!load_kernel(flavours[f].tree, &k2) || !load_machine(flavours[f].dump, cpu, &k2, &m)) {
 				bt_test_fail(__FILE__, __LINE__, "%s: no machine", flavours[f].tree);
 				continue;
+			}
+			if (flavours[f].kvm_filter) {
+				m.kvm_denied = table_deny;
+				m.n_kvm_denied = 2;
+			}
+			/* a guest asks its kernel (the double) about extra MSRs */
+			if (m.hypervisor) {
+				t.try_open = kd_try;
+				t.try_ctx = &m;
 			}
 			int groups = 0, refused = 0, errors = 0;
 			static const unsigned levels[4] = { 1, 2, 3, 0 };
@@ -481,6 +524,13 @@ TEST(every_plan_opens_under_every_kernel_flavour)
 							continue;
 						}
 						enum kd_result r = kd_open_group(&m, mem, n, why, sizeof(why));
+						/* an event the host filters out reads 0 */
+						for (int i = 0; r == KD_OK && i < n; i++)
+							if (!kd_counts_on_loop(&m, &mem[i].attr)) {
+								r = KD_WRONG;
+								snprintf(why, sizeof(why), "%s reads 0: the host's "
+									 "event filter denies it", mem[i].what);
+							}
 						if (r != KD_OK) {
 							errors++;
 							printf("# %s %s level %u SMT %d group %d: %s: %s\n#   [", flavours[f].tree,
@@ -494,8 +544,8 @@ TEST(every_plan_opens_under_every_kernel_flavour)
 					bt_perf_model_plan_close(mp);
 					free(mp);
 				}
-			printf("# table %-12s %-8s %-4u %7d %8d %7d\n", flavours[f].tree, dd.model, cpu, groups,
-			       refused, errors);
+			printf("# table %-12s %-8s %-4u %7d %8d %7d\n", flavours[f].kvm_filter ? "kvm-filter" :
+			       flavours[f].tree, dd.model, cpu, groups, refused, errors);
 			total_errors += errors;
 		}
 	}
@@ -630,4 +680,108 @@ TEST(old_plans_fail_under_the_double)
 	t.caps.gp_mask = t.cpuid_caps.gp_mask;
 	t.caps.num_gp = t.cpuid_caps.num_gp;
 	CHECK(errors_of(&t, &m, "ZEN4", 0, false, &r) > 0 && r == KD_ERROR_STATE);
+}
+
+/* Each release's extra-register tables, by name: an event the running
+ * release would reject (config1 outside the entry's valid_mask: EINVAL) or
+ * count as another event (no entry: config1 ignored) is refused with the
+ * table's name; the release after the fix plans it. Printed as "# refused
+ * ..." for step 77. */
+static bool hv_msrs;   /* the guest's hypervisor passes the extra MSRs through */
+static const uint16_t *kvm_deny;   /* ... and denies these events */
+static int n_kvm_deny;
+
+static int refused_with(const char *flavour, const char *dump, unsigned cpu, const char *model,
+			const char *needle)
+{
+	static struct bt_perf_kernel k, k2;
+	static struct bt_perf_target t;
+	static struct bt_dump_decision dd;
+	static struct kd_machine m;
+	struct bt_diag d = { "" };
+	int hits = 0;
+	if (!target_for(flavour, dump, cpu, &k, &t, &dd) || !load_kernel(flavour, &k2) ||
+	    !load_machine(dump, cpu, &k2, &m))
+		return -1;
+	m.hv_passes_msrs = hv_msrs;
+	m.kvm_denied = kvm_deny;
+	m.n_kvm_denied = n_kvm_deny;
+	if (m.hypervisor) {
+		t.try_open = kd_try;
+		t.try_ctx = &m;
+	}
+	struct bt_perf_model_plan *mp = calloc(1, sizeof(*mp));
+	if (!mp || bt_perf_plan_model(&t, model, 0, false, mp, &d) != BT_OK) {
+		free(mp);
+		return -1;
+	}
+	for (int i = 0; i < mp->n; i++) {
+		const char *why = mp->plan.ev[i].reason;
+		if (mp->plan.ev[i].place != BT_PLACE_UNMEASURABLE || !why || !strstr(why, needle))
+			continue;
+		if (hits++ < 3)
+			printf("# refused %-10s %s (config1 0x%llx): %s\n", flavour, mp->planned[i]->name,
+			       (unsigned long long)mp->planned[i]->msr_value, why);
+	}
+	printf("# refused %-10s %d events of %s by \"%s\"\n", flavour, hits, model, needle);
+	bt_perf_model_plan_close(mp);
+	free(mp);
+	return hits;
+}
+
+TEST(release_tables_refuse_by_name_what_the_kernel_rejects)
+{
+	static const char mask[] = "outside the valid mask 0x3fffffffff";
+	CHECK(refused_with("lnl-6.11", "lnl-subset.cpuid", 0, "LNL-LNC", mask) > 0);
+	CHECK(refused_with("lnl-6.12.7", "lnl-subset.cpuid", 0, "LNL-LNC", mask) > 0);
+	CHECK_EQ_INT(refused_with("lnl-6.12", "lnl-subset.cpuid", 0, "LNL-LNC", "valid mask"), 0);
+	CHECK_EQ_INT(refused_with("arlh-6.13", "arlh-subset.cpuid", 0, "ARL-LNC", "valid mask"), 0);
+	CHECK(refused_with("mtl-6.3", "mtl-subset.cpuid", 0, "MTL-RWC", "has no entry for event 0x03c6") > 0);
+	CHECK_EQ_INT(refused_with("mtl-6.8", "mtl-subset.cpuid", 0, "MTL-RWC", "has no entry"), 0);
+	/* a guest: tried alone, refused on the kernel's own answer */
+	CHECK(refused_with("kvm-skx-6.6", "kvm-skx-guest.cpuid", 0, "SKX", "the kernel answered ENXIO") > 0);
+	/* ... and planned where the hypervisor lets the MSRs through */
+	hv_msrs = true;
+	CHECK_EQ_INT(refused_with("kvm-skx-6.6", "kvm-skx-guest.cpuid", 0, "SKX", "needs MSR"), 0);
+	hv_msrs = false;
+	/* A guest whose host filters events out (KVM_SET_PMU_EVENT_FILTER,
+	 * deny UOPS_ISSUED.ANY and UOPS_RETIRED.RETIRE_SLOTS): they open and
+	 * read 0; the known loop finds them and names the filter */
+	static const uint16_t deny[] = { 0x010e, 0x02c2 };
+	kvm_deny = deny;
+	n_kvm_deny = 2;
+	CHECK_EQ_INT(refused_with("kvm-skx-6.6", "kvm-skx-guest.cpuid", 0, "SKX", "reads 0 over a known loop"), 2);
+	kvm_deny = NULL;
+	n_kvm_deny = 0;
+	CHECK_EQ_INT(refused_with("kvm-skx-6.6", "kvm-skx-guest.cpuid", 0, "SKX", "reads 0 over a known loop"), 0);
+}
+
+/* The double can fail here too: the fixed release's tables on the release
+ * before the fix are plans Linux breaks (EINVAL from the valid_mask, or
+ * config1 ignored). */
+TEST(the_wrong_release_tables_fail_under_the_double)
+{
+	static struct bt_perf_kernel k, k2, later;
+	static struct bt_perf_target t;
+	static struct bt_dump_decision dd;
+	struct kd_machine m;
+	enum kd_result r;
+
+	if (!target_for("lnl-6.11", "lnl-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("lnl-6.11", &k2) ||
+	    !load_machine("lnl-subset.cpuid", 0, &k2, &m) || !load_kernel("lnl-6.12", &later))
+		return;
+	bt_pk_tables_for(&later, t.pmu, &t.tables);
+	CHECK(errors_of(&t, &m, "LNL-LNC", 0, false, &r) > 0 && r == KD_EINVAL);
+	if (!target_for("mtl-6.3", "mtl-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("mtl-6.3", &k2) ||
+	    !load_machine("mtl-subset.cpuid", 0, &k2, &m) || !load_kernel("mtl-6.8", &later))
+		return;
+	bt_pk_tables_for(&later, t.pmu, &t.tables);
+	CHECK(errors_of(&t, &m, "MTL-RWC", 0, false, &r) > 0 && r == KD_WRONG);
+	/* Lion Cove before 782cffeec9ad planned with its later constraints:
+	 * event selects below 0x90 on counters 4-9 fail validate_group. */
+	if (!target_for("lnl-6.12", "lnl-subset.cpuid", 0, &k, &t, &dd) || !load_kernel("lnl-6.12", &k2) ||
+	    !load_machine("lnl-subset.cpuid", 0, &k2, &m) || !load_kernel("lnl-6.14", &later))
+		return;
+	bt_pk_tables_for(&later, t.pmu, &t.tables);
+	CHECK(errors_of(&t, &m, "LNL-LNC", 0, false, &r) > 0);
 }

@@ -403,12 +403,17 @@ static unsigned event_at(const struct bt_model *m, const uint16_t *idx, unsigned
 	return j < n ? j : 0;
 }
 
-static void sibling_tree(uint64_t ota_rate, uint32_t enumerated, int want_ht, double *ret_worst)
+static void sibling_tree_of(const char *model_id, uint64_t ota_rate, uint32_t enumerated, int want_ht,
+			    double *ret_worst)
 {
+	/* Haswell's INT_MISC.RECOVERY_CYCLES is 0DH umask 3 with cmask 1
+	 * (its IDQ.MS_UOPS 0x3079 also counts here); Skylake's umask 1. */
+	bool hsw = strcmp(model_id, "HSW") == 0;
 	const struct rate rates[] = {
 		{ 0x003c, 100 }, { 0x20003c, 100 }, { 0x00c0, 80 }, { 0x0300, 90 },
-		{ 0x019c, 20 }, { 0x010e, 150 }, { 0x02c2, 120 }, { 0x010d, 5 }, { 0x20010d, 10 },
-		{ 0x023c, ota_rate }, { 0x013c, 3 }, { 0, 0 },
+		{ 0x019c, 20 }, { 0x010e, 150 }, { 0x02c2, 120 },
+		{ hsw ? 0x0100030d : 0x010d, 5 }, { hsw ? 0x0120030d : 0x20010d, 10 },
+		{ 0x023c, ota_rate }, { 0x013c, 3 }, { 0x3079, 7 }, { 0, 0 },
 	};
 	static struct bt_event twin[BT_PLAN_MAX_EVENTS];
 	static const struct bt_event *evp[BT_PLAN_MAX_EVENTS];
@@ -438,7 +443,7 @@ static void sibling_tree(uint64_t ota_rate, uint32_t enumerated, int want_ht, do
 	pmu.caps.tsc_per_xclk_num = enumerated;
 	pmu.caps.tsc_per_xclk_den = 1;
 	pmu.caps.tsc_per_xclk_from = "test";
-	CHECK(bt_model_open(bt_builtin_find("SKX"), &model, &d) == BT_OK);
+	CHECK(bt_model_open(bt_builtin_find(model_id), &model, &d) == BT_OK);
 	if (!model)
 		return;
 	for (int i = 0; i < BT_CONST_COUNT; i++)
@@ -514,6 +519,25 @@ static void sibling_tree(uint64_t ota_rate, uint32_t enumerated, int want_ht, do
 	bt_model_close(model);
 }
 
+static void sibling_tree(uint64_t ota_rate, uint32_t enumerated, int want_ht, double *ret_worst)
+{
+	sibling_tree_of("SKX", ota_rate, enumerated, want_ht, ret_worst);
+}
+
+/* Haswell: the same CORE_CLKS and level-1 forms over Haswell's events
+ * (perf's haswell metrics; pmu-tools hsw_client_ratios.py CORE_CLKS, its
+ * per-thread form THREAD / 2 * (1 + ONE_THREAD_ACTIVE / REF_XCLK), and
+ * Recovery_Cycles RECOVERY_CYCLES_ANY / 2 with SMT): busy and idle sibling. */
+TEST(hsw_busy_sibling_through_the_perf_driver_gives_perfs_smt_tree)
+{
+	double worst;
+	sibling_tree_of("HSW", 0, 30, 1, &worst);
+	CHECK_MSG(worst < 1e-9, "worst %g", worst);
+	printf("# HSW busy sibling: worst relative difference from perf's formula by hand %g\n", worst);
+	sibling_tree_of("HSW", 3, 30, 0, &worst);
+	CHECK_MSG(worst < 1e-9, "worst %g", worst);
+}
+
 TEST(skx_busy_sibling_through_the_perf_driver_gives_perfs_smt_tree)
 {
 	double worst;
@@ -527,4 +551,120 @@ TEST(skx_busy_sibling_through_the_perf_driver_gives_perfs_smt_tree)
 	 * would go unseen). */
 	sibling_tree(3, 45, 0, &worst);
 	CHECK_MSG(worst < 1e-9, "worst %g", worst);
+}
+
+/*
+ * Pin first, then detect, on a hybrid part through the kernel double's
+ * Alder Lake tree (tests/data/sysfs/adl-6.6: cpu_core 0-11 type 4,
+ * cpu_atom 12-19 type 10) with each CPU's CPUID from adl-subset.cpuid
+ * (SIMULATED CPUs: the test's sched_getcpu, affinity and CPUID). The
+ * model was chosen on CPU 0, a P-core; the scheduler then moves the
+ * thread to CPU 12, an E-core, before the backend is set up. The P-core's
+ * target is planned on a cpu_core CPU, pinned there, with no refusal; the
+ * E-core asked for next (--cpu 12) gets cpu_atom's type, and each
+ * session's groups carry the type of the PMU of the CPU they count on.
+ */
+static int fake_cpu, fake_saved = -1;
+
+static int fake_current(void)
+{
+	return fake_cpu;
+}
+
+static int fake_pin(int cpu, bool for_good)
+{
+	if (!for_good && fake_saved < 0)
+		fake_saved = fake_cpu;
+	fake_cpu = cpu;
+	return 0;
+}
+
+static int fake_unpin(void)
+{
+	if (fake_saved >= 0)
+		fake_cpu = fake_saved;
+	fake_saved = -1;
+	return 0;
+}
+
+static void fake_detect(struct bt_cpu_info *ci, struct bt_cpuid *l0a)
+{
+	char spec[96];
+	static struct bt_dump_decision dd;
+	struct bt_diag d = { "" };
+	unsigned c;
+	snprintf(spec, sizeof(spec), "tests/data/cpuid/adl-subset.cpuid@%d", fake_cpu);
+	memset(ci, 0, sizeof(*ci));
+	if (bt_detect_dump_cpu(spec, &dd, l0a, &c, &d) == BT_OK)
+		*ci = dd.ci;
+}
+
+static const struct bt_perf_cpus fake_cpus = { fake_current, fake_pin, fake_unpin, fake_detect };
+
+static bool has_fact(const struct bt_pmu *p, const char *s)
+{
+	for (int i = 0; i < p->n_facts; i++)
+		if (strstr(p->facts[i], s))
+			return true;
+	return false;
+}
+
+/* Two events on each PMU: instructions (fixed counter 0) and a general
+ * one; every attr opened has the PMU's type. */
+static void types_on(const struct bt_pmu *pmu, int cpu, uint32_t want)
+{
+	static struct rig r;
+	struct bt_measurement m;
+	uint64_t per_run = 100;
+	struct bt_measure_workload wl = { .run = body, .arg = &per_run };
+	CHECK(rig_init(&r));
+	r.pmu = *pmu;
+	r.pmu.caps.gp_mask &= 0x3;
+	CHECK(bt_plan_events(r.evp, 4, &r.pmu.caps, NULL, &r.scratch, &r.plan) == BT_OK);
+	fake_reset();
+	fake_cpu = cpu;
+	CHECK_MSG(bt_measure(&r.pmu, &r.plan, r.evp, &wl, &r.o, &m) == BT_OK, "%s", m.error);
+	int wrong = 0;
+	for (int i = 0; i < k.n_fd; i++)
+		wrong += k.attr[i].type != want;
+	CHECK_MSG(k.n_fd > 0 && wrong == 0, "CPU %d: %d of %d attrs not of type %u", cpu, wrong, k.n_fd,
+		  want);
+	printf("# CPU %d: %d attrs in %d groups, every one of type %u\n", cpu, k.n_fd, k.groups_opened,
+	       want);
+	bt_measurement_free(&m);
+}
+
+TEST(hybrid_migration_between_detection_and_counting_counts_the_right_kind)
+{
+	static struct bt_dump_decision p, e;
+	struct bt_cpuid l0a;
+	unsigned c;
+	struct bt_diag d = { "" };
+	struct bt_pmu pp, pe;
+	char by[320];
+
+	CHECK(bt_detect_dump_cpu("tests/data/cpuid/adl-subset.cpuid@0", &p, &l0a, &c, &d) == BT_OK);
+	CHECK(bt_detect_dump_cpu("tests/data/cpuid/adl-subset.cpuid@12", &e, &l0a, &c, &d) == BT_OK);
+	fake_reset();
+	bt_perf_set_sys(&fake_sys);
+	bt_perf_set_kernel_root("tests/data/sysfs/adl-6.6");
+	bt_perf_set_cpus(&fake_cpus);
+	fake_cpu = 12;                       /* moved after the model was chosen on CPU 0 */
+	memset(&pp, 0, sizeof(pp));
+	memset(&pe, 0, sizeof(pe));
+	bt_status st = bt_perf_os_pmu(&p.ci, &pp, by, sizeof(by), &d);
+	CHECK_MSG(st == BT_OK, "%s", d.text);
+	CHECK_EQ_INT(fake_cpu, 0);           /* pinned, for good, to a cpu_core CPU */
+	CHECK(has_fact(&pp, "PMU cpu_core, type 4"));
+	st = bt_perf_os_pmu(&e.ci, &pe, by, sizeof(by), &d);   /* --cpu 12 */
+	CHECK_MSG(st == BT_OK, "%s", d.text);
+	CHECK_EQ_INT(fake_cpu, 0);           /* the E-core's detection gave CPU 0 back */
+	CHECK(has_fact(&pe, "PMU cpu_atom, type 10"));
+	if (st == BT_OK) {
+		types_on(&pp, 0, PERF_TYPE_RAW);
+		types_on(&pe, 12, 10);
+	}
+	bt_perf_set_cpus(NULL);
+	bt_perf_set_kernel_root(NULL);
+	bt_perf_set_sys(NULL);
 }

@@ -52,19 +52,43 @@ static const struct kd_cons glc_cons[] = {   /* intel_glc_event_constraints (row
 	{ C_RANGE, 0x01, 0x8f, GP(0xf) },
 	{ C_RANGE, 0xd0, 0xdf, GP(0xf) },
 };
-static const struct kd_cons lnc_cons[] = {   /* intel_lnc_event_constraints (6.12) */
-	{ C_FIXED, 0x00c0, 0, FX(0) }, { C_FIXED, 0x0100, 0, FX(0) }, { C_FIXED, 0x003c, 0, FX(1) },
-	{ C_FIXED, 0x0300, 0, FX(2) }, { C_FIXED, 0x013c, 0, FX(2) }, { C_FIXED, 0x0400, 0, FX(3) },
-	{ C_METRIC, 0x8000, 0, MT(0) }, { C_METRIC, 0x8100, 0, MT(1) }, { C_METRIC, 0x8200, 0, MT(2) },
-	{ C_METRIC, 0x8300, 0, MT(3) }, { C_METRIC, 0x8400, 0, MT(4) }, { C_METRIC, 0x8500, 0, MT(5) },
-	{ C_METRIC, 0x8600, 0, MT(6) }, { C_METRIC, 0x8700, 0, MT(7) },
+/* intel_lnc_event_constraints as a932aa0e868f ("perf/x86: Add Lunar Lake
+ * and Arrow Lake support", 6.11) wrote it ... */
+#define LNC_FIXED \
+	{ C_FIXED, 0x00c0, 0, FX(0) }, { C_FIXED, 0x0100, 0, FX(0) }, { C_FIXED, 0x003c, 0, FX(1) }, \
+	{ C_FIXED, 0x0300, 0, FX(2) }, { C_FIXED, 0x013c, 0, FX(2) }, { C_FIXED, 0x0400, 0, FX(3) }, \
+	{ C_METRIC, 0x8000, 0, MT(0) }, { C_METRIC, 0x8100, 0, MT(1) }, { C_METRIC, 0x8200, 0, MT(2) }, \
+	{ C_METRIC, 0x8300, 0, MT(3) }, { C_METRIC, 0x8400, 0, MT(4) }, { C_METRIC, 0x8500, 0, MT(5) }, \
+	{ C_METRIC, 0x8600, 0, MT(6) }, { C_METRIC, 0x8700, 0, MT(7) }
+static const struct kd_cons lnc_cons_611[] = {
+	LNC_FIXED,
 	{ C_UEVENT, 0x0148, 0, GP(0x4) }, { C_UEVENT, 0x0175, 0, GP(0x4) },
 	{ C_EVENT, 0x2e, 0, GP(0x3ff) }, { C_EVENT, 0x3c, 0, GP(0x3ff) },
+	/* "Generally event codes < 0x90 are restricted to counters 0-3." */
 	{ C_RANGE, 0x01, 0x8f, GP(0xf) },
 	{ C_UEVENT, 0x01a3, 0, GP(0xf) }, { C_UEVENT, 0x02a3, 0, GP(0xf) },
 	{ C_UEVENT, 0x08a3, 0, GP(0x4) }, { C_UEVENT, 0x0ca3, 0, GP(0x4) },
 	{ C_UEVENT, 0x04a4, 0, GP(0x1) }, { C_UEVENT, 0x08a4, 0, GP(0x1) }, { C_UEVENT, 0x10a4, 0, GP(0x1) },
 	{ C_UEVENT, 0x01b1, 0, GP(0x8) }, { C_UEVENT, 0x02cd, 0, GP(0x3) },
+	{ C_EVENT, 0xce, 0, GP(0x1) },
+	{ C_RANGE, 0xd0, 0xdf, GP(0xf) },
+	/* "Generally event codes >= 0x90 are likely to have no restrictions." */
+	{ C_RANGE, 0x90, 0xfe, GP(0x3ff) },
+};
+/* ... and as 782cffeec9ad ("perf/x86/intel: Fix event constraints for
+ * LNC", 6.14-rc4; stable 6.12.17, 6.13.5) left it: the < 0x90 rule, 0x01a3,
+ * 0x02a3 and 0xce gone; 0x20, OCR 0x012a/0x012b, 0x01cd restricted. */
+static const struct kd_cons lnc_cons_614[] = {
+	LNC_FIXED,
+	{ C_EVENT, 0x20, 0, GP(0xf) },
+	{ C_UEVENT, 0x012a, 0, GP(0xf) }, { C_UEVENT, 0x012b, 0, GP(0xf) },
+	{ C_UEVENT, 0x0148, 0, GP(0x4) }, { C_UEVENT, 0x0175, 0, GP(0x4) },
+	{ C_EVENT, 0x2e, 0, GP(0x3ff) }, { C_EVENT, 0x3c, 0, GP(0x3ff) },
+	{ C_UEVENT, 0x08a3, 0, GP(0x4) }, { C_UEVENT, 0x0ca3, 0, GP(0x4) },
+	{ C_UEVENT, 0x04a4, 0, GP(0x1) }, { C_UEVENT, 0x08a4, 0, GP(0x1) }, { C_UEVENT, 0x10a4, 0, GP(0x1) },
+	{ C_UEVENT, 0x01b1, 0, GP(0x8) }, { C_UEVENT, 0x01cd, 0, GP(0x3fc) },
+	{ C_UEVENT, 0x02cd, 0, GP(0x3) },
+	{ C_RANGE, 0xd0, 0xdf, GP(0xf) },
 };
 static const struct kd_cons grt_cons[] = {   /* intel_grt_event_constraints */
 	{ C_FIXED, 0x00c0, 0, FX(0) }, { C_FIXED, 0x003c, 0, FX(1) }, { C_FIXED, 0x0300, 0, FX(2) },
@@ -97,7 +121,16 @@ static const struct kd_xr glc_xr[] = {       /* intel_glc_extra_regs */
 	{ 0x012a, 0x3fffffffffull }, { 0x012b, 0x3fffffffffull }, { 0x01cd, 0xffff }, { 0x01c6, 0x7fff1f },
 	{ 0x40ad, 0x7 }, { 0x04c2, 0x8 },
 };
-static const struct kd_xr lnc_xr[] = {       /* intel_lnc_extra_regs */
+/* intel_rwc_extra_regs: a6742cb90b56 ("Fix the FRONTEND encoding on GNR
+ * and MTL", merged for 6.4) as intel_gnr_extra_regs, renamed; Lion Cove's
+ * until aa5d2ca7c179. */
+static const struct kd_xr rwc_xr[] = {
+	{ 0x012a, 0x3fffffffffull }, { 0x012b, 0x3fffffffffull }, { 0x01cd, 0xffff }, { 0x02c6, 0x9 },
+	{ 0x03c6, 0x7fff1f }, { 0x40ad, 0x7 }, { 0x04c2, 0x8 },
+};
+/* intel_lnc_extra_regs: aa5d2ca7c179 ("Fix bitmask of OCR and FRONTEND
+ * events for LNC", 6.13; stable 6.12.8). */
+static const struct kd_xr lnc_xr[] = {
 	{ 0x012a, 0xfffffffffffull }, { 0x012b, 0xfffffffffffull }, { 0x01cd, 0xffff }, { 0x02c6, 0x9 },
 	{ 0x03c6, 0x7fff1f }, { 0x40ad, 0xf }, { 0x04c2, 0x8 },
 };
@@ -106,7 +139,7 @@ static const struct kd_xr grt_xr[] = {       /* intel_grt_extra_regs */
 };
 static const struct kd_xr cmt_xr[] = {       /* intel_cmt_extra_regs */
 	{ 0x01b7, 0x800ff3ffffffffffull }, { 0x02b7, 0xff3ffffffffffull }, { 0x05d0, 0xffff },
-	{ 0x0127, ~0ull },
+	{ 0x0127, ~0ull }, { 0x0227, ~0ull },
 };
 
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
@@ -130,12 +163,38 @@ struct kview {
 
 static bool named(const struct bt_pk_pmu *p, const char *pmu_name, const char *pmu)
 {
-	return strcmp(p->pmu_name, pmu_name) == 0 && (!pmu || strcmp(p->name, pmu) == 0);
+	return (!pmu_name || strcmp(p->pmu_name, pmu_name) == 0) && (!pmu || strcmp(p->name, pmu) == 0);
 }
 
 static bool ver_at_least(const struct bt_perf_kernel *k, int a, int b)
 {
 	return k->ver_major > a || (k->ver_major == a && k->ver_minor >= b);
+}
+
+/* A fix merged for mainline a.b and taken by the stable series listed
+ * ({minor, first patch level}): the release has it. A stable level the
+ * tree does not give counts as the series' first release (X.Y.0). */
+struct kd_stable { int minor, patch; };
+static bool has_fix(const struct bt_perf_kernel *k, int a, int b, const struct kd_stable *st)
+{
+	if (ver_at_least(k, a, b))
+		return true;
+	for (; st && st->minor; st++)
+		if (k->ver_major == a && k->ver_minor == st->minor)
+			return k->ver_patch >= st->patch;
+	return false;
+}
+
+/* Lion Cove (intel_pmu_init_lnc) as the release has it. */
+static void lion_cove(const struct bt_perf_kernel *k, struct kview *v)
+{
+	static const struct kd_stable xr_fix[] = { { 12, 8 }, { 0, 0 } };
+	static const struct kd_stable cons_fix[] = { { 12, 17 }, { 13, 5 }, { 0, 0 } };
+	bool new_xr = has_fix(k, 6, 13, xr_fix), new_cons = has_fix(k, 6, 14, cons_fix);
+	v->xr = new_xr ? lnc_xr : rwc_xr;
+	v->n_xr = new_xr ? N(lnc_xr) : N(rwc_xr);
+	v->cons = new_cons ? lnc_cons_614 : lnc_cons_611;
+	v->n_cons = new_cons ? N(lnc_cons_614) : N(lnc_cons_611);
 }
 
 /* The kernel's own view of this PMU on this CPU (intel_pmu_init,
@@ -164,11 +223,16 @@ static void view(const struct kd_machine *m, const struct bt_pk_pmu *p, struct k
 	v->config_mask = 0xFF84FFFFull;
 	if (named(p, "generic_arch_v5+", NULL) || named(p, "generic_arch_v2+", NULL)) {
 		/* intel_pmu_init, default: the architectural counters of
-		 * CPUID.0AH, at most INTEL_PMC_MAX_GENERIC. */
-		if (gp > 8)
-			gp = 8;
-		v->gp = (1u << gp) - 1;
+		 * CPUID.0AH, at most INTEL_PMC_MAX_GENERIC (32,
+		 * arch/x86/include/asm/perf_event.h); fixed counters 0-2 in
+		 * intel_gen_event_constraints before v5, CPUID's in
+		 * intel_v5_gen_event_constraints from it. */
+		if (gp > 32)
+			gp = 32;
+		v->gp = gp >= 32 ? 0xFFFFFFFFull : (1ull << gp) - 1;
 		v->fixed = ((1u << nf) - 1) | (v->version >= 5 ? a->ecx : 0);
+		if (v->version < 5)
+			v->fixed &= 0x7;
 		v->cons = v5_cons, v->n_cons = N(v5_cons);
 	} else if (named(p, "alderlake_hybrid", "cpu_core")) {
 		/* intel_pmu_init, ADL: the P-core has 2 general and 1 fixed
@@ -183,7 +247,8 @@ static void view(const struct kd_machine *m, const struct bt_pk_pmu *p, struct k
 		v->fixed = (1u << nf) - 1;
 		v->cons = grt_cons, v->n_cons = N(grt_cons);
 		v->xr = grt_xr, v->n_xr = N(grt_xr);
-	} else if (named(p, "lunarlake_hybrid", NULL)) {
+	} else if (named(p, "lunarlake_hybrid", NULL) || named(p, "arrowlake_h_hybrid", NULL) ||
+		   named(p, "meteorlake_hybrid", NULL)) {
 		/* update_pmu_cap: the counter bitmaps of CPUID.23H.01H, and
 		 * from 6.11 UMASK2/EQ in config_mask by 23H:EBX. */
 		v->gp = m->l23_1.eax;
@@ -196,10 +261,28 @@ static void view(const struct kd_machine *m, const struct bt_pk_pmu *p, struct k
 		}
 		bool core = strcmp(p->name, "cpu_core") == 0;
 		v->metrics = core;
-		v->cons = core ? lnc_cons : skt_cons;
-		v->n_cons = core ? N(lnc_cons) : N(skt_cons);
-		v->xr = core ? lnc_xr : cmt_xr;
-		v->n_xr = core ? N(lnc_xr) : N(cmt_xr);
+		if (named(p, "meteorlake_hybrid", "cpu_core")) {
+			/* intel_pmu_init_glc; Redwood Cove's FRONTEND umasks
+			 * from a6742cb90b56 (merged for 6.4: perf_urgent_for_v6.4,
+			 * 2023-06-25). Its 6.3.y backport's level is not known
+			 * here: 6.3 counts as without it (the tree is 6.3.7,
+			 * released before the fix was posted on 2023-06-15). */
+			bool rwc = has_fix(k, 6, 4, NULL);
+			v->cons = glc_cons, v->n_cons = N(glc_cons);
+			v->xr = rwc ? rwc_xr : glc_xr;
+			v->n_xr = rwc ? N(rwc_xr) : N(glc_xr);
+		} else if (core) {
+			lion_cove(k, v);
+		} else if (named(p, NULL, "cpu_atom") && !named(p, "meteorlake_hybrid", NULL)) {
+			/* intel_pmu_init_skt, intel_cmt_extra_regs */
+			v->cons = skt_cons, v->n_cons = N(skt_cons);
+			v->xr = cmt_xr, v->n_xr = N(cmt_xr);
+		} else {
+			/* Crestmont: MTL's cpu_atom, ARL-H's cpu_lowpower
+			 * (intel_pmu_init_grt, intel_cmt_extra_regs) */
+			v->cons = grt_cons, v->n_cons = N(grt_cons);
+			v->xr = cmt_xr, v->n_xr = N(cmt_xr);
+		}
 	} else if (named(p, "skylake", NULL) || named(p, "haswell", NULL)) {
 		/* v2-v4: at least 3 fixed counters unless under a hypervisor. */
 		unsigned assume = m->hypervisor ? 0 : 3;
@@ -219,9 +302,11 @@ static void view(const struct kd_machine *m, const struct bt_pk_pmu *p, struct k
 		v->gp = (1u << gp) - 1;
 		v->fixed = (1u << nf) - 1;
 	}
-	/* intel_pmu_init check_msr: under a hypervisor the extra MSRs are not
-	 * writable, x86_pmu_extra_regs returns -ENXIO. */
-	v->xr_access = !m->hypervisor;
+	/* intel_pmu_init check_msr, only under X86_FEATURE_HYPERVISOR: an
+	 * extra MSR the hypervisor does not let the guest write drops its
+	 * entry (er->extra_msr_access false) and x86_pmu_extra_regs returns
+	 * -ENXIO; one it passes through stays. */
+	v->xr_access = !m->hypervisor || m->hv_passes_msrs;
 }
 
 /* The constraint of one Intel config, after intel_pmu_check_event_constraints:
@@ -467,4 +552,15 @@ const char *kd_result_name(enum kd_result r)
 	static const char *const names[] = { "ok", "EINVAL", "EACCES", "ENOENT", "ENXIO",
 					     "error state", "inactive", "counts the wrong thing" };
 	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
+}
+
+bool kd_counts_on_loop(const struct kd_machine *m, const struct perf_event_attr *a)
+{
+	/* kvm/pmu.c check_pmu_event_filter: a KVM_PMU_EVENT_DENY filter's
+	 * events (event select and unit mask, AMD64_RAW_EVENT_MASK_NB) are
+	 * not programmed; reprogram_counter returns without starting it. */
+	for (int i = 0; m->hypervisor && i < m->n_kvm_denied; i++)
+		if ((a->config & 0xFFFF) == m->kvm_denied[i])
+			return false;
+	return true;
 }

@@ -41,6 +41,11 @@ struct kd_machine {
 	const struct bt_perf_kernel *k;
 	unsigned cpu;
 	bool hypervisor;            /* CPUID.01H:ECX[31] */
+	bool hv_passes_msrs;        /* its hypervisor lets the extra MSRs be written */
+	/* KVM_SET_PMU_EVENT_FILTER's deny list (event select | umask << 8):
+	 * such an event opens and reads 0 (kvm/pmu.c reprogram_counter) */
+	const uint16_t *kvm_denied;
+	int n_kvm_denied;
 	struct bt_cpuid l0a;        /* 0AH of this CPU */
 	struct bt_cpuid l0a_boot;   /* 0AH of the boot CPU (a non-hybrid kernel's view) */
 	struct bt_cpuid l23, l23_1; /* 23H.00H and 23H.01H of this CPU (zero when absent) */
@@ -53,5 +58,10 @@ enum kd_result kd_open_group(const struct kd_machine *m, const struct bt_perf_me
 			     char *why, size_t len);
 
 const char *kd_result_name(enum kd_result r);
+
+/* Whether an opened event counts over a loop that runs: false where the
+ * guest's hypervisor filters it out (KVM's deny list: the counter is never
+ * started), true otherwise. */
+bool kd_counts_on_loop(const struct kd_machine *m, const struct perf_event_attr *a);
 
 #endif

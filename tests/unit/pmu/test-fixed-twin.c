@@ -5,6 +5,7 @@
  * Instructions Retired C0H/00H, UnHalted Core Cycles 3CH/00H).
  */
 #include "pmu/event-encode.h"
+#include "pmu/plan.h"
 #include "tests/unit/lib/test.h"
 
 static struct bt_pmu_caps skl_caps(void)
@@ -74,4 +75,37 @@ TEST(what_the_fixed_counter_counts_as_is_stays_there)
 	caps.kind = BT_PMU_AMD_V2; /* no fixed counters on AMD */
 	struct bt_event any = fixed_event("CPU_CLK_UNHALTED.THREAD_ANY", 0x02, 1, BT_EVF_ANY);
 	CHECK(!bt_event_fixed_to_gp(&any, &caps, &g));
+}
+
+/* An OS driver's form (caps.os_filter) applies to the twin, not to the
+ * fixed-counter event it replaced. */
+static bool moves_to_counter_2(const struct bt_os_event_filter *f, const struct bt_event *e,
+			       struct bt_event *ret)
+{
+	(void)f;
+	if (e->fixed != BT_EV_NO_FIXED)
+		return false;
+	*ret = *e;
+	ret->counters = 0x4;
+	return true;
+}
+
+TEST(counted_form_is_the_twin_then_the_drivers)
+{
+	struct bt_pmu_caps caps = skl_caps();
+	struct bt_event any = fixed_event("CPU_CLK_UNHALTED.THREAD_ANY", 0x02, 1, BT_EVF_ANY), g;
+	struct bt_event plain = fixed_event("CPU_CLK_UNHALTED.THREAD", 0x02, 1, 0);
+
+	CHECK(bt_plan_counted_form(&any, &caps, &g));
+	CHECK_EQ_U64(g.code, 0x3C);
+	CHECK(g.flags & BT_EVF_ANY);
+	CHECK_EQ_U64(g.counters, 0xf);
+	CHECK(!bt_plan_counted_form(&plain, &caps, &g));
+
+	struct bt_os_event_filter f = { .adapt = moves_to_counter_2 };
+	caps.os_filter = &f;
+	CHECK(bt_plan_counted_form(&any, &caps, &g));
+	CHECK_EQ_U64(g.code, 0x3C);
+	CHECK_EQ_U64(g.counters, 0x4);
+	CHECK(!bt_plan_counted_form(&plain, &caps, &g));
 }
