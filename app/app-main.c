@@ -15,6 +15,7 @@
 #include "app/boot-run.h"
 #include "app/validate-mode.h"
 #include "app/atlas-mode.h"
+#include "app/targets.h"
 #include "app/kernel-ticks.h"
 #include "app/count.h"
 #include "app/count-internal.h"
@@ -462,7 +463,8 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
-	if (!options_valid(r, &d) || bt_run_check_specs(&r->opt, &d) != BT_OK) {
+	if (!options_valid(r, &d) || bt_run_check_specs(&r->opt, &d) != BT_OK ||
+	    bt_targets_check(&r->opt, &d) != BT_OK) {
 		status = usage_error(r, program, d.text);
 		goto out;
 	}

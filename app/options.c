@@ -650,7 +650,8 @@ static const struct option_def options[] = {
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
 	  "(its count times X, a decimal number from 0 to 1000), stuck=N (always N, a whole number "
-	  "below 2^48) or swap=OTHER (counts OTHER's count)",
+	  "below 2^48) or swap=OTHER (counts OTHER's count); the known-count kernels of "
+	  "--validate, --bring-up and --atlas count it so too",
 	  set_sim_miscount },
 	{ NULL, "sim-defect", 0, ARG_REQUIRED, "NAME[:K],...",
 	  "with --sim: inject hardware defects into the simulated PMU (stuck-counter:K, "
@@ -708,8 +709,8 @@ static const struct option_def options[] = {
 	  "PASS/WARN/FAIL/SKIP per check; exit 1 if any FAILs, 2 for a malformed spec, 4 if "
 	  "there is no PMU to validate (README \"Validating PMU events\")", set_validate },
 	{ NULL, "validate-spec", 0, ARG_REQUIRED, "FILE",
-	  "with --validate (implied): check the events of spec FILE (docs/validate-spec.md) "
-	  "instead of the built-in spec", set_validate_spec },
+	  "with --validate (implied): check the events of spec FILE (docs/validate-spec.md, at "
+	  "most 4096 checks) instead of the built-in spec", set_validate_spec },
 	{ NULL, "bring-up", 0, ARG_NONE, NULL,
 	  "one run for new silicon: PMU conformance and --validate over the events of the "
 	  "chosen model (ARCH, --model ID or --model-files; to --level N if given), then the Top-Down run; a node "
