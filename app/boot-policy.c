@@ -474,9 +474,10 @@ void bt_boot_decide_end(const struct bt_boot_end_in *in, struct bt_boot_end *ret
 		break;
 	}
 	if (in->start.parent == BT_PARENT_SELF)
-		snprintf(why, sizeof(why), "baretop was started again by the loader it handed back "
-			 "to: it is that loader's default entry, which never reaches the OS (make the "
-			 "OS the default; start baretop one-shot)");
+		snprintf(why, sizeof(why), "baretop was started again by an image it started in "
+			 "this boot: the loader it handed back to, whose default entry it is, never "
+			 "reaches the OS (make the OS the default; start baretop one-shot), or its "
+			 "--then chainload file is baretop itself");
 	end_text(in, ret, what, why);
 }
 
@@ -620,6 +621,8 @@ enum bt_boot_status bt_boot_status_of(int exit_status, bool budget_ended)
 {
 	if (exit_status == BT_EXIT_NO_RESULTS)
 		return BT_BOOT_STATUS_NO_RESULTS;
+	if (exit_status == BT_EXIT_USAGE)
+		return BT_BOOT_STATUS_CONFIG_ERROR;
 	if (exit_status != BT_EXIT_OK)
 		return BT_BOOT_STATUS_FAILED;
 	return budget_ended ? BT_BOOT_STATUS_BUDGET : BT_BOOT_STATUS_OK;

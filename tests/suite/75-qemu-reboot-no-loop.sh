@@ -182,7 +182,7 @@ series2 --out "$S/sdboot-default" --power-ons 1 --timeout 60 --past-marker shell
   "${esp_sdb[@]}" --add "$S/loader-baretop.conf=/loader/loader.conf" \
   --add "$S/baretop-none.conf=/loader/entries/baretop.conf"
 check "systemd-boot with baretop its default: refused as such, the firmware went on past systemd-boot, no menu wait" \
-  "grep -q 'it is that loader.s default entry, which never reaches the OS' $S/sdboot-default/power-on-1.txt && grep -q '^shell-marker: BDS went on past systemd-boot' $S/sdboot-default/power-on-1.txt"
+  "grep -q 'whose default entry it is, never reaches the OS' $S/sdboot-default/power-on-1.txt && grep -q '^shell-marker: BDS went on past systemd-boot' $S/sdboot-default/power-on-1.txt"
 }
 
 # The two parts are independent (their own ESPs and stores): they run at
