@@ -598,9 +598,10 @@ static const struct option_def options[] = {
 	  "as --fault-selftest-ap, its cleanup faulting too: the run must end with a reset",
 	  set_fault_selftest_ap_lost },
 	{ NULL, "crash-test", 0, ARG_NONE, NULL,
-	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the machine "
-	  "powered off (with --qemu-exit, as a failure; under --run, reset); to test unattended "
-	  "setups", set_crash_test },
+	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the run end as "
+	  "a crashed one (a reset within the cap, the next boot handing over; else the "
+	  "hand-over; never a power-off; with --qemu-exit, a failure once recorded); to test "
+	  "unattended setups", set_crash_test },
 	/* Hidden (no help): the tests of the stack protector's and BT_ASSERT's
 	 * report, like --crash-test's but not for unattended setups. */
 	{ NULL, "stack-smash-test", 0, ARG_NONE, NULL, NULL, set_stack_smash_test },
