@@ -219,8 +219,10 @@ BT_MODEL_ROW("ZEN5", "AuthenticAMD", "Zen 5", 8, 0x00B40F40, NONE, UNKNOWN, PERF
  * CPUID (4 general counters, fixed 0-2, perfmon v5, not hybrid); the rest
  * is the Gracemont E-core preset's, the nearest Atom PMU baretop simulates:
  * Tremont's own IA32_PERF_CAPABILITIES is not in a dump, and no
- * PERF_METRICS. */
-BT_MODEL_ROW("TNT", "GenuineIntel", "Tremont", 4, 0x00090661, NONE, ATOM, HAND, (),
+ * PERF_METRICS. Its name and width are metrics/tremont-model.h's (no room
+ * reads them from a HAND row). */
+BT_MODEL_ROW("TNT", "GenuineIntel", BT_TNT_MODEL_NAME, BT_TNT_WIDTH, 0x00090661, NONE, ATOM,
+	HAND, (),
 	("adl-e", .num_gp = 4, .hybrid = 0, .perf_metrics = 0,
 	 .brand = "baretop sim: Elkhart Lake PMU (Tremont, perfmon v5)", .part = &bt_sim_part_ehl),
 	"Atom (Tremont..Skymont)", 0)
