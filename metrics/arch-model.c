@@ -192,44 +192,40 @@ static const char *const pm_names[8] = {
  * thresholds as LNL-LNC's. Levels 2 need the 8-field PERF_METRICS; with 4,
  * Retiring's threshold is its own alone (no Heavy_Operations to name).
  */
-#define PM_SUM "(PERF_METRICS.FRONTEND_BOUND + PERF_METRICS.BAD_SPECULATION + " \
-	       "PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND)"
-#define FRAC(f) "100 * (PERF_METRICS." f " / " PM_SUM ")"
-#define REST(p, c) "100 * max(0, PERF_METRICS." p " / " PM_SUM " - PERF_METRICS." c " / " \
-		   PM_SUM ")"
+static const char pm_sum[] = "(PERF_METRICS.FRONTEND_BOUND + PERF_METRICS.BAD_SPECULATION + "
+			    "PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND)";
 
-static const struct pm_node {
-	struct bt_node_def def;
+/* A node is its field over the sum (`minus` NULL), or its parent's field
+ * over the sum minus the named field over the sum, clamped at 0. */
+static const struct {
+	const char *name, *parent;
+	uint8_t level;
+	const char *field, *minus;
+	const char *threshold;
 	const char *threshold_4; /* the threshold with 4 fields, where it differs */
 } pm_tree[] = {
-#define L1(n_, f_, thr_) { { .name = n_, .level = 1, .formula = FRAC(f_), .threshold = thr_ }, NULL }
-#define L2(n_, p_, f_, thr_) \
-	{ { .name = n_, .parent = p_, .level = 2, .formula = f_, .threshold = thr_ }, NULL }
-	L1("Frontend_Bound", "FRONTEND_BOUND", "$Frontend_Bound > 15"),
-	L2("Fetch_Latency", "Frontend_Bound", FRAC("FETCH_LATENCY"),
-	   "$Fetch_Latency > 10 and $Frontend_Bound > 15"),
-	L2("Fetch_Bandwidth", "Frontend_Bound", REST("FRONTEND_BOUND", "FETCH_LATENCY"),
-	   "$Fetch_Bandwidth > 20"),
-	L1("Bad_Speculation", "BAD_SPECULATION", "$Bad_Speculation > 15"),
-	L2("Branch_Mispredicts", "Bad_Speculation", FRAC("BRANCH_MISPREDICTS"),
-	   "$Branch_Mispredicts > 10 and $Bad_Speculation > 15"),
-	L2("Machine_Clears", "Bad_Speculation", REST("BAD_SPECULATION", "BRANCH_MISPREDICTS"),
-	   "$Machine_Clears > 10 and $Bad_Speculation > 15"),
-	L1("Backend_Bound", "BACKEND_BOUND", "$Backend_Bound > 20"),
-	L2("Memory_Bound", "Backend_Bound", FRAC("MEMORY_BOUND"),
-	   "$Memory_Bound > 20 and $Backend_Bound > 20"),
-	L2("Core_Bound", "Backend_Bound", REST("BACKEND_BOUND", "MEMORY_BOUND"),
-	   "$Core_Bound > 10 and $Backend_Bound > 20"),
-	{ { .name = "Retiring", .level = 1, .formula = FRAC("RETIRING"),
-	    .threshold = "$Retiring > 70 or $Heavy_Operations > 10" }, "$Retiring > 70" },
-	L2("Light_Operations", "Retiring", REST("RETIRING", "HEAVY_OPERATIONS"),
-	   "$Light_Operations > 60"),
-	L2("Heavy_Operations", "Retiring", FRAC("HEAVY_OPERATIONS"), "$Heavy_Operations > 10"),
-#undef L1
-#undef L2
+	{ "Frontend_Bound", NULL, 1, "FRONTEND_BOUND", NULL, "$Frontend_Bound > 15", NULL },
+	{ "Fetch_Latency", "Frontend_Bound", 2, "FETCH_LATENCY", NULL,
+	  "$Fetch_Latency > 10 and $Frontend_Bound > 15", NULL },
+	{ "Fetch_Bandwidth", "Frontend_Bound", 2, "FRONTEND_BOUND", "FETCH_LATENCY",
+	  "$Fetch_Bandwidth > 20", NULL },
+	{ "Bad_Speculation", NULL, 1, "BAD_SPECULATION", NULL, "$Bad_Speculation > 15", NULL },
+	{ "Branch_Mispredicts", "Bad_Speculation", 2, "BRANCH_MISPREDICTS", NULL,
+	  "$Branch_Mispredicts > 10 and $Bad_Speculation > 15", NULL },
+	{ "Machine_Clears", "Bad_Speculation", 2, "BAD_SPECULATION", "BRANCH_MISPREDICTS",
+	  "$Machine_Clears > 10 and $Bad_Speculation > 15", NULL },
+	{ "Backend_Bound", NULL, 1, "BACKEND_BOUND", NULL, "$Backend_Bound > 20", NULL },
+	{ "Memory_Bound", "Backend_Bound", 2, "MEMORY_BOUND", NULL,
+	  "$Memory_Bound > 20 and $Backend_Bound > 20", NULL },
+	{ "Core_Bound", "Backend_Bound", 2, "BACKEND_BOUND", "MEMORY_BOUND",
+	  "$Core_Bound > 10 and $Backend_Bound > 20", NULL },
+	{ "Retiring", NULL, 1, "RETIRING", NULL, "$Retiring > 70 or $Heavy_Operations > 10",
+	  "$Retiring > 70" },
+	{ "Light_Operations", "Retiring", 2, "RETIRING", "HEAVY_OPERATIONS",
+	  "$Light_Operations > 60", NULL },
+	{ "Heavy_Operations", "Retiring", 2, "HEAVY_OPERATIONS", NULL, "$Heavy_Operations > 10",
+	  NULL },
 };
-#undef FRAC
-#undef REST
 
 /* The cross-checks of the PERF_METRICS variant: each enumerated level-1
  * event over the slots of fixed counter 3, the same window's slots. */
@@ -269,14 +265,17 @@ static const char *pm_nodes(const struct bt_arch_td *t, struct bt_node_def *node
 		ev[(*ne)++] = (struct bt_event){ .name = pm_names[f], .source = BT_SRC_PERF_METRICS,
 						  .fixed = BT_EV_NO_FIXED, .pm_field = (uint8_t)f };
 	for (size_t k = 0; k < sizeof(pm_tree) / sizeof(pm_tree[0]); k++) {
-		if (pm_tree[k].def.level > 1 && !l2)
+		if (pm_tree[k].level > 1 && !l2)
 			continue;
-		nodes[*nn] = pm_tree[k].def;
-		nodes[*nn].kind = BT_NODE_TREE;
-		nodes[*nn].percent = 1;
-		if (!l2 && pm_tree[k].threshold_4)
-			nodes[*nn].threshold = pm_tree[k].threshold_4;
-		(*nn)++;
+		const char *f = pm_tree[k].field, *c = pm_tree[k].minus;
+		nodes[(*nn)++] = (struct bt_node_def){
+			.name = pm_tree[k].name, .parent = pm_tree[k].parent,
+			.level = pm_tree[k].level, .kind = BT_NODE_TREE, .percent = 1,
+			.formula = c ? bt_arena_printf(&arena, "100 * max(0, PERF_METRICS.%s / %s - "
+						       "PERF_METRICS.%s / %s)", f, pm_sum, c, pm_sum)
+				     : bt_arena_printf(&arena, "100 * (PERF_METRICS.%s / %s)", f, pm_sum),
+			.threshold = !l2 && pm_tree[k].threshold_4 ? pm_tree[k].threshold_4
+								   : pm_tree[k].threshold };
 	}
 	char checked[96] = "";
 	size_t cn = 0;
