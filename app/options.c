@@ -726,9 +726,8 @@ static const struct option_def options[] = {
 	  "matching declared count, nonlinear, noisy, refused, not modelled) and invariants "
 	  "(CMASK=1 <= cycles, c1 + c1:inv = cycles, edge <= c1, ...); exit 1 if an invariant "
 	  "is violated (README \"The event atlas\"); without --events-file the built-in list: "
-	  "the part's full core list (Intel's perfmon file, packed) for the models SPR, SPR-HBM, "
-	  "EMR, GNR, LNL-LNC, LNL-SKT, ARL-LNC, ARL-SKT, MTL-RWC, MTL-CMT, SRF, ADL-GLC, ADL-GRT, "
-	  "ICX, ICL, TGL, SKX, SKL, HSW, IVB; else Intel's architectural events the core "
+	  "the part's full core list (Intel's perfmon file, packed) for the built-in Intel models "
+	  "made from perfmon files (every one but TNT; `baretop-host models`); else Intel's architectural events the core "
 	  "enumerates and its fixed counters, or AMD's six core events", set_atlas },
 	{ NULL, "events-file", 0, ARG_REQUIRED, "FILE",
 	  "with --atlas (implied): the event list, Intel's perfmon core events JSON or a Linux "
