@@ -150,7 +150,7 @@ serial "build, clang" make -j"$jobs" CC=clang all tests
 # longest start first (their typical times), so the short ones fill in at
 # the end instead of one long step running alone.
 jobs_list=("${steps[@]}")
-[ ${#only[@]} -eq 0 ] && jobs_list+=("90 unit:unit tests, gcc + ASan/UBSan")
+[ ${#only[@]} -eq 0 ] && jobs_list+=("120 unit:unit tests, gcc + ASan/UBSan")
 queue=()
 while IFS= read -r s; do queue+=("${s#* }"); done < <(printf '%s\n' "${jobs_list[@]}" | sort -s -k1,1nr)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~30s
+# tier: host ~65s
 # Machine load cannot move it: every input is simulated, the time too
 # (SYSTEM_TSC_FREQ and DURATIONTIMEINMILLISECONDS are the workload model's
 # cycles at the simulated CPU's stated clock, never the host's wall time), so

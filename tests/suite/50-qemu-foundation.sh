@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~60s
+# tier: qemu ~80s
 # End-to-end tests of baretop.efi in QEMU + OVMF (TCG, so no PMU):
 # the binary, identification on Intel and AMD CPU models, the fault guard,
 # bad arguments, a read-only and a full ESP, and results never overwritten.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~145s
+# tier: qemu ~120s
 # --validate inside baretop.efi in QEMU (README "Validating PMU events"):
 #   - the PMU conformance checks and the built-in spec on the SIMULATED PMU
 #     of every preset (Intel perfmon v2..v6, hybrid P/E cores, AMD legacy,

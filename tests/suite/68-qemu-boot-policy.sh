@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~90s
+# tier: qemu ~155s
 # Boot-time runs for fleets, end to end in QEMU + OVMF with persistent NVRAM
 # (qemu/run.sh --vars: a writable copy of OVMF_VARS_4M.fd kept between
 # boots) and an ESP kept across boots (--keep-esp): the run policy

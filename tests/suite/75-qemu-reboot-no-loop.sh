@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~85s
+# tier: qemu ~170s
 # A fleet machine always reaches its OS, counted over whole series of boots
 # with persistent NVRAM (qemu/run.sh --vars) and QEMU restarting on resets
 # (qemu/run.sh --reboot: no -no-reboot), so a loop would go on until the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: qemu ~95s
+# tier: qemu ~110s
 # --then next-boot-entry starts the next entry as EDK2's boot manager does
 # (efi/boot-entry.c, after BmBoot.c EfiBootManagerBoot), in QEMU + OVMF
 # with persistent NVRAM (qemu/run.sh --vars) and restarts allowed
