@@ -765,7 +765,7 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 		.exec_mode = c->exec_mode,
 		.notes = c->notes,
 		.n_notes = c->n_notes,
-		.health = c->health_done ? &c->health : NULL,
+		.health = c->health_list ? &c->health_list->h : NULL,
 	};
 }
 

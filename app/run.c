@@ -258,6 +258,7 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	 * together (the group hook draws it again) */
 	bt_console_ui_clear(&r->ui);
 	bt_status st = bt_count_health(ctx, r->plat, o->cpu, &d);
+	o->health = bt_count_health_current(ctx);
 	if (st == BT_OK)
 		st = bt_count_sim_workload(ctx, cfg, &d);
 	if (st == BT_OK)
@@ -266,7 +267,7 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	bt_count_set_team(ctx, NULL);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
-	if (o->counted && strncmp(o->placement, "PERTURBED", 9) == 0) {
+	if (o->counted && o->perturbed) {
 		size_t k = strlen(o->counted->input_label);
 		snprintf(o->counted->input_label + k, sizeof(o->counted->input_label) - k, "; %s",
 			 o->placement);
@@ -475,9 +476,11 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	o->cpu = cpu = tc.measured;
 	team.partner_cpu = tc.partner;
 	o->partner_cpu = tc.partner;
-	if (!o->placement[0] && bsp_sibling(r, cpu))
+	if (!o->placement[0] && bsp_sibling(r, cpu)) {
+		o->perturbed = true;
 		snprintf(o->placement, sizeof(o->placement), "PERTURBED: the SMT sibling of "
 			 "baretop's CPU %u, busy in the firmware", r->self_cpu);
+	}
 	/* The team's partner loops on its AP in the same MP call as the
 	 * measured job. */
 	struct bt_wl_env wenv = *env;

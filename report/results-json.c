@@ -146,11 +146,18 @@ static void health_counter(struct bt_jw *j, const char *name, uint64_t count, bo
 	bt_jw_end(j);
 }
 
-static void health_json(struct bt_jw *j, const struct bt_counter_health *h)
+static void health_json(struct bt_jw *j, const char *key, const struct bt_counter_health *h,
+			uint64_t tsc_hz)
 {
 	char name[24];
 
-	bt_jw_object(j, "counter_health");
+	bt_jw_object(j, key);
+	bt_jw_u64(j, "cpu", h->cpu);
+	if (h->elapsed_ticks) {
+		bt_jw_u64(j, "elapsed_tsc_ticks", h->elapsed_ticks);
+		if (tsc_hz)
+			bt_jw_double(j, "elapsed_ms", bt_ticks_ms(tsc_hz, h->elapsed_ticks));
+	}
 	if (h->state != BT_HEALTH_RAN) {
 		bt_jw_str(j, "verdict", "NOT RUN");
 		bt_jw_str(j, "why", h->why);
@@ -252,7 +259,7 @@ static void count_setup_json(struct bt_jw *j, const struct bt_count_setup *c)
 		bt_jw_str(j, NULL, c->notes[k]);
 	bt_jw_end(j);
 	if (c->health)
-		health_json(j, c->health);
+		health_json(j, "counter_health", c->health, 0);
 	bt_jw_end(j);
 }
 
@@ -520,6 +527,15 @@ static void run_json(struct bt_jw *j, const struct bt_run_record *r)
 		if (o->partner_cpu >= 0)
 			bt_jw_u64(j, "partner_cpu", (uint64_t)o->partner_cpu);
 		bt_jw_str(j, "placement", o->placement[0] ? o->placement : NULL);
+		if (o->perturbed) {
+			bt_jw_object(j, "perturbed");
+			bt_jw_str(j, "reason", o->placement);
+			bt_jw_end(j);
+		} else {
+			bt_jw_null(j, "perturbed");
+		}
+		if (o->health)
+			bt_jw_u64(j, "counter_health_cpu", o->health->cpu);
 		if (o->ap_jobs) {
 			bt_jw_object(j, "ap_stack");
 			bt_jw_u64(j, "jobs", o->ap_jobs);
@@ -554,6 +570,17 @@ static void run_json(struct bt_jw *j, const struct bt_run_record *r)
 		bt_jw_str(j, "not_counted", o->counted || o->state != BT_OUTCOME_RAN ? NULL
 										     : o->not_counted);
 		bt_jw_end(j);
+	}
+	bt_jw_end(j);
+	/* Each measured CPU's own check, once, in the order run. */
+	bt_jw_array(j, "counter_health_by_cpu");
+	for (int i = 0; i < r->n_outcomes; i++) {
+		const struct bt_counter_health *h = r->outcomes[i].health;
+		bool seen = !h;
+		for (int k = 0; k < i && !seen; k++)
+			seen = r->outcomes[k].health == h;
+		if (!seen)
+			health_json(j, NULL, h, r->tsc_hz);
 	}
 	bt_jw_end(j);
 	bt_jw_end(j);

@@ -88,6 +88,11 @@ struct bt_outcome {
 	/* Why it ran on this CPU and not where asked, or what disturbed that
 	 * CPU (app/run.c); "": nothing to say. */
 	char placement[320];
+	/* Measured, but something the run could not stop ran beside it on its
+	 * core (placement says what): every output marks the tree. */
+	bool perturbed;
+	/* The counter health check of the CPU it was counted on (NULL: none). */
+	const struct bt_counter_health *health;
 	/* Its jobs on an AP (app/on-cpu.h), at the most: bytes of baretop's
 	 * own AP stack of ap_stack_size, and of the firmware's AP stack. */
 	uint32_t ap_jobs;

@@ -147,7 +147,7 @@ TEST(defect5_health_on_its_kind)
 		return;
 	const struct bt_json *o = md_outcome(&r, "alu-independent", 4);
 	CHECK_MSG(ran(o), "CPU 4: %s", md_str(o, "reason", NULL));
-	CHECK_MSG(strstr(md_str(o, "counted", "input"), "general counter 2 left out"),
+	CHECK_MSG(strstr(md_str(o, "counted", "input"), "general counter 2 of CPU 4 left out"),
 		  "CPU 4's tree, counted with the E-cores' stuck counter 2: input \"%s\"",
 		  md_str(o, "counted", "input"));
 	md_run_free(&r);
@@ -306,5 +306,46 @@ TEST(run_loop_idle_sibling_is_measured_active)
 	CHECK_MSG(ran(b) && strstr(md_str(b, "counted", "input"), "PERTURBED"), "CPU 1: %s / %s",
 		  md_str(b, "reason", NULL), md_str(b, "counted", "input"));
 	CHECK(strstr(r.out, "sibling active 100.0% of the time"));
+	md_run_free(&r);
+}
+
+/*
+ * Every logical CPU has its own counters (SDM Vol. 3B 20.2: the
+ * architectural performance counters are per logical processor): general
+ * counter 1 stuck on CPU 2 only is found by a check on CPU 2, and only
+ * CPU 2's plans leave it out. A check on the first CPU of the kind (CPU 0)
+ * cannot see it; CPU 2's tree would be counted with a counter reading 0.
+ */
+TEST(health_check_on_every_measured_cpu)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x2,cpu=skl,pi=forgiving,ap-stack=32768,defect=2:stuck-counter:1",
+		    "--sim=skl -w alu-independent --level 1 " QUICK " --cpu all"))
+		return;
+	for (unsigned c = 0; c < 4; c++) {
+		const struct bt_json *o = md_outcome(&r, "alu-independent", c);
+		if (c == 1)
+			continue;   /* the BSP's sibling, left out */
+		CHECK_MSG(ran(o), "CPU %u: %s", c, md_str(o, "reason", NULL));
+		bool left_out = strstr(md_str(o, "counted", "input"), "general counter 1") != NULL;
+		CHECK_MSG(left_out == (c == 2), "CPU %u's tree %s counter 1: input \"%s\"", c,
+			  c == 2 ? "counted with its stuck" : "left out the healthy",
+			  md_str(o, "counted", "input"));
+	}
+	const struct bt_json *hc = bt_json_get(bt_json_get(r.results, "run"),
+					       "counter_health_by_cpu");
+	unsigned seen = 0;
+	for (size_t k = 0; hc && k < hc->u.arr.n; k++) {
+		const struct bt_json *h = hc->u.arr.items[k];
+		double cpu = num(h, "cpu", NULL);
+		const struct bt_json *lo = bt_json_get(h, "left_out_of_plan");
+		bool fail = strcmp(md_str(h, "verdict", NULL), "FAIL") == 0;
+		seen |= 1u << (unsigned)cpu;
+		CHECK_MSG(fail == (cpu == 2) && lo && lo->u.arr.n == (cpu == 2),
+			  "CPU %.0f's check: %s", cpu, md_str(h, "verdict", NULL));
+		CHECK_MSG(num(h, "elapsed_tsc_ticks", NULL) > 0, "CPU %.0f's check not timed", cpu);
+	}
+	CHECK_MSG(seen == 0xd, "checks recorded for the CPUs of mask 0x%x, want 0, 2, 3", seen);
 	md_run_free(&r);
 }
