@@ -526,6 +526,12 @@ static void run_json(struct bt_jw *j, const struct bt_run_record *r)
 		bt_jw_u64(j, "copies", o->copies);
 		if (o->partner_cpu >= 0)
 			bt_jw_u64(j, "partner_cpu", (uint64_t)o->partner_cpu);
+		if (o->n_copy_cpus) {
+			bt_jw_array(j, "copy_cpus");
+			for (unsigned k = 0; k < o->n_copy_cpus; k++)
+				bt_jw_u64(j, NULL, o->copy_cpus[k]);
+			bt_jw_end(j);
+		}
 		bt_jw_str(j, "placement", o->placement[0] ? o->placement : NULL);
 		if (o->perturbed) {
 			bt_jw_object(j, "perturbed");

@@ -85,6 +85,8 @@ struct bt_outcome {
 	struct bt_tree_outcome *counted; /* NULL when not counted */
 	char not_counted[320];   /* why there are no counts */
 	int32_t partner_cpu;     /* a two-core workload's partner CPU; -1: none */
+	uint32_t *copy_cpus;     /* --copies: the other copies' CPUs (heap), n_copy_cpus */
+	unsigned n_copy_cpus;
 	/* Why it ran on this CPU and not where asked, or what disturbed that
 	 * CPU (app/run.c); "": nothing to say. */
 	char placement[320];

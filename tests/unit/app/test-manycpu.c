@@ -273,7 +273,60 @@ TEST(two_core_workload_measured_on_an_ap_with_its_partner_elsewhere)
 		CHECK_MSG(a.core != 0, "measured on the BSP's core");
 	}
 	CHECK(strstr(md_str(o, "placement", NULL), "an AP"));
+	/* the placement names the partner's CPU */
+	char want[48];
+	snprintf(want, sizeof(want), "its partner on CPU %.0f", partner);
+	CHECK_MSG(strstr(md_str(o, "placement", NULL), want), "placement \"%s\" lacks \"%s\"",
+		  md_str(o, "placement", NULL), want);
+	/* The measured CPU's SMT sibling (CPU 3) has no task: StartupAllAPs
+	 * starts it too, it returns at once and halts (the double's default
+	 * MWAIT loop), so the measured windows see it idle. */
+	CHECK_MSG(strstr(r.out, "sibling active 0.0% of the time"), "the measured CPU's idle "
+		  "sibling seen active: %s", strstr(r.out, "SMT: ") ? strstr(r.out, "SMT: ") : "");
 	check_firmware_rules(&r);
+	md_run_free(&r);
+	/* --copies: the copy's CPU is named, off the measured CPU's core */
+	if (!md_run(&r, "2x2,cpu=skl", "--sim=skl -w alu-independent --copies 2 --level 1 " QUICK))
+		return;
+	w = bt_json_get(bt_json_get(r.results, "run"), "workloads");
+	o = w && w->u.arr.n ? w->u.arr.items[0] : NULL;
+	const struct bt_json *cc = bt_json_get(o, "copy_cpus");
+	CHECK_MSG(ran(o) && cc && cc->u.arr.n == 1, "copies: %s, copy_cpus %s",
+		  md_str(o, "reason", NULL), cc ? "present" : "absent");
+	if (cc && cc->u.arr.n == 1) {
+		double copy = cc->u.arr.items[0]->u.num.value;
+		snprintf(want, sizeof(want), "the other copy on CPU %.0f", copy);
+		CHECK_MSG(strstr(md_str(o, "placement", NULL), want), "placement \"%s\"",
+			  md_str(o, "placement", NULL));
+		bt_md_location(r.md, (uint32_t)copy, &a);
+		bt_md_location(r.md, (uint32_t)num(o, "cpu", NULL), &b);
+		CHECK_MSG(a.core != b.core, "the copy on CPU %.0f shares the measured CPU's core",
+			  copy);
+	}
+	md_run_free(&r);
+}
+
+/*
+ * --cpu naming baretop's own CPU for a two-core workload: the CPU that
+ * starts the APs waits in the firmware while they run, so it cannot be
+ * measured there. Refused before anything runs, saying what to do, and
+ * never reported as "skipped: measured on the APs" with nothing measured.
+ */
+TEST(two_core_workload_on_baretops_cpu_refused_before_running)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x2,cpu=skl", "--sim=skl -w false-sharing --level 1 " QUICK " --cpu 0"))
+		return;
+	CHECK_EQ_INT(md_outcomes(&r), 1);
+	const struct bt_json *w = bt_json_get(bt_json_get(r.results, "run"), "workloads");
+	const struct bt_json *o = w && w->u.arr.n ? w->u.arr.items[0] : NULL;
+	CHECK_MSG(strcmp(md_str(o, "state", NULL), "failed") == 0 &&
+		  strstr(md_str(o, "reason", NULL), "--cpu 0 with -w false-sharing") &&
+		  strstr(md_str(o, "reason", NULL), "name an AP"),
+		  "%s: %s", md_str(o, "name", NULL), md_str(o, "reason", NULL));
+	CHECK(r.status != 0);
+	CHECK_MSG(!strstr(r.out, "health "), "the counters were checked: something ran");
 	md_run_free(&r);
 }
 
