@@ -402,3 +402,37 @@ TEST(health_check_on_every_measured_cpu)
 	CHECK_MSG(seen == 0xd, "checks recorded for the CPUs of mask 0x%x, want 0, 2, 3", seen);
 	md_run_free(&r);
 }
+
+/*
+ * A machine built from a CPUID dump has the topology its leaves give
+ * (CPUID 0BH / 1FH, SDM Vol. 2A: the SMT level's EBX is the logical
+ * processors per core): Alder Lake P's P-cores answer 2 (CPUs 0-11, six
+ * cores of two threads), its E-cores 1 (CPUs 12-19, a core each). So CPU 1
+ * is the SMT sibling of baretop's CPU 0, and --cpu all leaves it out.
+ */
+TEST(cpuid_dump_machine_has_the_dumps_smt)
+{
+	struct md_run r;
+	struct bt_cpu_location l[20];
+
+	if (!md_run(&r, "cpuid=tests/data/cpuid/adl-subset.cpuid",
+		    "--sim -w alu-independent --level 1 " QUICK " --cpu 0,1,12,13"))
+		return;
+	CHECK_EQ_INT(bt_md_cpu_count(r.md), 20);
+	for (uint32_t c = 0; c < 20 && c < bt_md_cpu_count(r.md); c++)
+		bt_md_location(r.md, c, &l[c]);
+	for (uint32_t c = 0; c < 12; c++)
+		CHECK_MSG(l[c].core == c / 2 && l[c].thread == c % 2, "P-core CPU %u: core %u thread %u",
+			  c, l[c].core, l[c].thread);
+	for (uint32_t c = 12; c < 20; c++)
+		CHECK_MSG(l[c].thread == 0 && l[c].core == c - 6, "E-core CPU %u: core %u thread %u",
+			  c, l[c].core, l[c].thread);
+	const struct bt_json *o = md_outcome(&r, "alu-independent", 1);
+	CHECK_MSG(ran(o) && bt_json_get(o, "perturbed") &&
+		  bt_json_get(o, "perturbed")->type == BT_JSON_OBJECT,
+		  "CPU 1 (baretop's sibling) not marked perturbed: %s", md_str(o, "placement", NULL));
+	o = md_outcome(&r, "alu-independent", 13);
+	CHECK_MSG(ran(o) && bt_json_get(o, "perturbed")->type == BT_JSON_NULL,
+		  "CPU 13 (an E-core) marked: %s", md_str(o, "placement", NULL));
+	md_run_free(&r);
+}
