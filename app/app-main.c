@@ -53,7 +53,7 @@ struct run {
 	bool ran_workloads;
 	bool counting_simulated;
 	struct bt_run_phase phase;
-	char messages[8][200];
+	char messages[BT_RESULTS_MAX_MESSAGES][BT_RESULTS_MESSAGE_LEN];
 	int n_messages;
 	struct bt_boot_run boot;       /* --run, --then, --budget */
 	unsigned results_seq;          /* the results file written; 0 none */
@@ -62,16 +62,24 @@ struct run {
 	struct bt_atlas_run *atlas;    /* --atlas */
 };
 
+/* The longest message: "no PMU: " and the CPU's reason, whole. */
+_Static_assert(BT_RESULTS_MESSAGE_LEN >= sizeof(((struct bt_cpu_info *)0)->pmu.absent_reason) + 64,
+	       "a PMU's absent reason must fit a results message");
+
 __attribute__((format(printf, 2, 3)))
 static void note(struct run *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->n_messages == 8)
+	if (r->n_messages == BT_RESULTS_MAX_MESSAGES)
 		return;
+	char *m = r->messages[r->n_messages++];
 	va_start(ap, fmt);
-	vsnprintf(r->messages[r->n_messages++], sizeof(r->messages[0]), fmt, ap);
+	int n = vsnprintf(m, sizeof(r->messages[0]), fmt, ap);
 	va_end(ap);
+	/* a message longer than the slot says it was cut, never silently */
+	if (n >= (int)sizeof(r->messages[0]))
+		memcpy(m + sizeof(r->messages[0]) - 16, " ... (cut here)", 16);
 }
 
 static void stall_cb(uint64_t us, void *ctx)

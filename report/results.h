@@ -119,6 +119,11 @@ struct bt_run_record {
 struct bt_results_boot;
 struct bt_jw;
 
+/* The run's messages (result.messages): each holds the longest one written
+ * (a PMU's absent reason, 256 bytes, with its prefix) whole. */
+#define BT_RESULTS_MAX_MESSAGES 8
+#define BT_RESULTS_MESSAGE_LEN 640
+
 struct bt_results {
 	bool simulated;                     /* anything here counted by the simulated PMU */
 	const char *version;                /* baretop's */
@@ -142,7 +147,7 @@ struct bt_results {
 	void (*atlas_json)(struct bt_jw *j, const void *ctx);
 	const void *atlas_ctx;
 	int exit_status;
-	const char (*messages)[200];
+	const char (*messages)[BT_RESULTS_MESSAGE_LEN];
 	int n_messages;
 	const struct bt_results_boot *boot; /* NULL: no run policy, budget or hand-over */
 	/* The results folder's volume (an ESP shared with the OS): its free
