@@ -202,6 +202,15 @@ static bt_status account(struct bt_platform *p, uint32_t cpu, struct bt_ap_run *
 			 (unsigned long long)f->image_offset);
 	printf("\nbaretop: %s on CPU %u; recovered: the job was abandoned%s and the CPU "
 	       "returned to the firmware\n", fault, cpu, run->faults == 1 ? ", cleaned up" : "");
+	if (p->n_ap_faults < BT_MAX_AP_FAULT_RECORDS) {
+		struct bt_ap_fault_record *rec = &p->ap_faults[p->n_ap_faults];
+		*rec = (struct bt_ap_fault_record){ .cpu = cpu, .vector = f->vector, .rip = f->rip,
+						    .image_offset = f->image_offset,
+						    .recovered = true,
+						    .cleanup_faulted = run->faults >= 2 };
+		snprintf(rec->what, sizeof(rec->what), "%.*s", (int)sizeof(rec->what) - 1, fault);
+	}
+	p->n_ap_faults++;
 	if (run->faults >= 2)
 		unaccounted(p, cpu, "faulted again in its cleanup: its PMU may still be baretop's");
 	return BT_ERR_FAULT;

@@ -671,6 +671,26 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 		bt_jw_null(&j, "check");
 	if (res->selftest)
 		selftest_json(&j, "selftest", res->selftest);
+	bt_jw_array(&j, "ap_faults");
+	for (unsigned i = 0; i < res->n_ap_faults && i < BT_MAX_AP_FAULT_RECORDS; i++) {
+		const struct bt_ap_fault_record *f = &res->ap_faults[i];
+		bt_jw_object(&j, NULL);
+		bt_jw_u64(&j, "cpu", f->cpu);
+		bt_jw_u64(&j, "vector", f->vector);
+		bt_jw_str(&j, "exception", bt_fault_name(f->vector));
+		bt_jw_hex(&j, "rip", f->rip);
+		if (f->image_offset)
+			bt_jw_hex(&j, "image_offset", f->image_offset);
+		else
+			bt_jw_null(&j, "image_offset");
+		bt_jw_bool(&j, "recovered", f->recovered);
+		bt_jw_bool(&j, "cleanup_faulted", f->cleanup_faulted);
+		bt_jw_str(&j, "what", f->what);
+		bt_jw_end(&j);
+	}
+	bt_jw_end(&j);
+	if (res->n_ap_faults > BT_MAX_AP_FAULT_RECORDS)
+		bt_jw_u64(&j, "ap_faults_not_listed", res->n_ap_faults - BT_MAX_AP_FAULT_RECORDS);
 	bt_jw_end(&j);
 
 	if (res->validation_json)

@@ -119,6 +119,19 @@ struct bt_run_record {
 struct bt_results_boot;
 struct bt_jw;
 
+/* An exception on an AP in a job of baretop's (app/on-cpu.c), as the
+ * results file's fault_guard.ap_faults records it. */
+struct bt_ap_fault_record {
+	uint32_t cpu;
+	uint8_t vector;
+	uint64_t rip;
+	uint64_t image_offset;       /* RIP - baretop.efi's base; 0: outside the image */
+	bool recovered;              /* the job abandoned, its CPU back in the firmware */
+	bool cleanup_faulted;        /* its cleanup faulted again: the CPU unaccounted for */
+	char what[160];              /* as the console said it */
+};
+#define BT_MAX_AP_FAULT_RECORDS 4
+
 /* The run's messages (result.messages): each holds the longest one written
  * (a PMU's absent reason, 256 bytes, with its prefix) whole. */
 #define BT_RESULTS_MAX_MESSAGES 8
@@ -140,6 +153,8 @@ struct bt_results {
 	const struct bt_run_record *run;    /* NULL: no workload phase */
 	uint8_t fault_guard_check;          /* the vector UD2 came back as; 0 = not checked */
 	const struct bt_fault_selftest *selftest; /* NULL: not run */
+	const struct bt_ap_fault_record *ap_faults;
+	unsigned n_ap_faults;
 	/* --validate: writes the "validation" section (NULL: none). */
 	void (*validation_json)(struct bt_jw *j, const void *ctx);
 	const void *validation_ctx;

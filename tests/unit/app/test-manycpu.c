@@ -436,3 +436,27 @@ TEST(cpuid_dump_machine_has_the_dumps_smt)
 		  "CPU 13 (an E-core) marked: %s", md_str(o, "placement", NULL));
 	md_run_free(&r);
 }
+
+/*
+ * An exception on an AP that baretop recovered from is in the results
+ * file, not only on the console: which CPU, which exception (UD2 raises
+ * #UD, vector 6: SDM Vol. 3A 6.15), where, and that it was recovered.
+ */
+TEST(recovered_ap_fault_recorded_in_results)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x1,cpu=skl,loop=mwait,ap-stack=32768", "--fault-selftest-ap --no-workloads"))
+		return;
+	const struct bt_json *f = bt_json_get(bt_json_get(r.results, "fault_guard"), "ap_faults");
+	const struct bt_json *x = f && f->type == BT_JSON_ARRAY && f->u.arr.n ? f->u.arr.items[0] : NULL;
+	CHECK_MSG(x && f->u.arr.n == 1, "fault_guard.ap_faults: %s", f ? "not one record" : "absent");
+	if (x) {
+		CHECK_EQ_INT((int)num(x, "cpu", NULL), 1);
+		CHECK_EQ_INT((int)num(x, "vector", NULL), 6);
+		CHECK(bt_json_get(x, "recovered") && bt_json_get(x, "recovered")->type == BT_JSON_TRUE);
+		CHECK(bt_json_get(x, "cleanup_faulted")->type == BT_JSON_FALSE);
+		CHECK(strncmp(md_str(x, "rip", NULL), "0x", 2) == 0);
+	}
+	md_run_free(&r);
+}
