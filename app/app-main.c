@@ -53,6 +53,7 @@ struct run {
 	bool ran_workloads;
 	bool counting_simulated;
 	struct bt_run_phase phase;
+	const char *cpu_whose;         /* whose CPU the detection is (results' cpu.whose) */
 	char messages[BT_RESULTS_MAX_MESSAGES][BT_RESULTS_MESSAGE_LEN];
 	int n_messages;
 	struct bt_boot_run boot;       /* --run, --then, --budget */
@@ -118,6 +119,7 @@ static void results_of(const struct run *r, struct bt_results *res,
 		.firmware_clock = r->time[0] ? r->time : NULL,
 		.platform = pf,
 		.cpu = &r->cpu,
+		.cpu_whose = r->cpu_whose,
 		.census = &r->census,
 		.machine = &r->machine,
 		.run = r->ran_workloads ? run : NULL,
@@ -542,12 +544,18 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	bt_cpu_detect(plat->arch, &dopt, &r->cpu);
 	bt_cpu_census_take(plat, &r->census);
 	bt_boot_run_set_tsc_hz(&r->boot, r->cpu.tsc_hz);
+	r->cpu_whose = plat->arch->simulated
+		? "SIMULATED: the simulated machine's CPU, as it answers CPUID"
+		: r->opt.sim || r->opt.sim_cpuid
+		? "this machine's, which baretop runs on; not the SIMULATED CPU whose PMU --sim counts with"
+		: NULL;
 	if (r->opt.quiet)
 		bt_report_detect_line(stdout, &r->cpu);
 	else
-		bt_report_detect_print(stdout, &r->cpu, &r->census);
+		bt_report_detect_print(stdout, &r->cpu, &r->census, r->cpu_whose);
 	if (r->cpu.pmu.kind == BT_PMU_NONE)
-		note(r, "no PMU: %s", r->cpu.pmu.absent_reason);
+		note(r, "%s: %s", r->cpu_whose ? "this machine's PMU: none" : "no PMU",
+		     r->cpu.pmu.absent_reason);
 
 	if (r->opt.crash_test) {
 		if (plat->crash_test) {

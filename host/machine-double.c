@@ -75,7 +75,8 @@ static bt_status parse_spec(const char *text, struct spec *s, struct bt_mpd_conf
 		if (!eq) {
 			uint32_t v[3];
 			int n = 0;
-			for (char *x = tok, *end; n < 3; x = end + 1) {
+			char *end = tok;
+			for (char *x = tok; n < 3; x = end + 1) {
 				unsigned long u = strtoul(x, &end, 10);
 				if (end == x || u == 0 || u > 256)
 					goto bad;
@@ -83,7 +84,8 @@ static bt_status parse_spec(const char *text, struct spec *s, struct bt_mpd_conf
 				if (*end != 'x')
 					break;
 			}
-			if (n < 2 || s->topology)
+			/* all of it read: "2x2x2x2" is not 2x2x2 */
+			if (n < 2 || s->topology || *end)
 				goto bad;
 			s->packages = n == 3 ? v[0] : 1;
 			s->cores = v[n - 2];
@@ -539,8 +541,11 @@ static bt_status load_cpus(struct bt_md *m, const struct spec *s, struct bt_diag
 		layout_of_dump(m);
 	const struct bt_sim_config *preset = s->cpu ? bt_sim_preset(s->cpu) : NULL;
 	if (s->cpu && !preset) {
-		bt_diag_set(d, "--machine cpu=%s: no such preset (%s...)", s->cpu,
-			    bt_sim_preset_names[0]);
+		char list[600] = "";
+		for (size_t k = 0, at = 0; bt_sim_preset_names[k] && at < sizeof(list); k++)
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", k ? ", " : "",
+					      bt_sim_preset_names[k]);
+		bt_diag_set(d, "--machine cpu=%s: no such preset (the presets: %s)", s->cpu, list);
 		return BT_ERR_INVALID;
 	}
 	for (uint32_t i = 0; i < n; i++) {

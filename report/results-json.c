@@ -28,7 +28,8 @@ static void json_opt_str(struct bt_jw *j, const char *key, const char *v)
 
 /* The platform, cpu and pmu sections: what detection found. */
 static void detect_json(struct bt_jw *j, const struct bt_platform_facts *p,
-			const struct bt_cpu_info *ci, const struct bt_cpu_census *cs)
+			const struct bt_cpu_info *ci, const struct bt_cpu_census *cs,
+			const char *whose)
 {
 	const struct bt_pmu_caps *pmu = &ci->pmu;
 	char buf[32];
@@ -49,6 +50,8 @@ static void detect_json(struct bt_jw *j, const struct bt_platform_facts *p,
 	bt_jw_end(j);
 
 	bt_jw_object(j, "cpu");
+	if (whose)
+		bt_jw_str(j, "whose", whose);
 	bt_jw_str(j, "vendor", ci->vendor_str);
 	json_opt_str(j, "brand", ci->brand);
 	bt_jw_hex(j, "signature", ci->signature);
@@ -657,7 +660,7 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 				"when the firmware sets one");
 	bt_jw_end(&j);
 
-	detect_json(&j, res->platform, res->cpu, res->census);
+	detect_json(&j, res->platform, res->cpu, res->census, res->cpu_whose);
 	bt_machine_json(&j, machine);
 	if (res->run)
 		run_json(&j, res->run);

@@ -148,6 +148,10 @@ struct bt_results {
 	const char *firmware_clock;         /* NULL: unknown */
 	const struct bt_platform_facts *platform;
 	const struct bt_cpu_info *cpu;
+	/* Whose CPU "cpu" is when the counts are not its PMU's (--sim on a
+	 * real CPU: this machine's; the machine double: the simulated one);
+	 * NULL: nothing to say. */
+	const char *cpu_whose;
 	const struct bt_cpu_census *census;
 	const struct bt_machine *machine;   /* SMBIOS, FPDT, Boot Loader Interface */
 	const struct bt_run_record *run;    /* NULL: no workload phase */

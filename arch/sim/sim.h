@@ -498,6 +498,9 @@ struct bt_sim {
 /* Set up a simulated PMU. cfg is copied. The register file starts in a
  * plausible "left by firmware" state (see sim-core.c). */
 bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg);
+/* Why bt_sim_init refuses cfg (in buf, or a constant), or NULL when it
+ * does not. */
+const char *bt_sim_config_problem(const struct bt_sim_config *cfg, char *buf, size_t len);
 void bt_sim_free(struct bt_sim *sim);
 void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src);
 

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/options.h"
 #include "host/mp-double.h"
+#include "synth/sim-run.h"
 #include "tests/unit/lib/machine-run.h"
 #include "tests/unit/lib/test.h"
 
@@ -459,4 +461,50 @@ TEST(recovered_ap_fault_recorded_in_results)
 		CHECK(strncmp(md_str(x, "rip", NULL), "0x", 2) == 0);
 	}
 	md_run_free(&r);
+}
+
+/* What the many-CPU options refuse, and that each refusal says why. */
+TEST(cpu_options_refused_with_reasons)
+{
+	struct bt_md *m = NULL;
+	struct bt_diag d = { "" };
+
+	/* PxCxT has three numbers: a fourth is not silently dropped */
+	CHECK_MSG(bt_md_new("2x2x2x2,cpu=skl", NULL, &m, &d) != BT_OK, "2x2x2x2 accepted");
+	bt_md_free(m);
+	m = NULL;
+	/* an unknown preset lists every preset, not the first */
+	CHECK(bt_md_new("2x2,cpu=bogus", NULL, &m, &d) != BT_OK);
+	CHECK_MSG(strstr(d.text, "skl") && strstr(d.text, "zen4"), "%s", d.text);
+	bt_md_free(m);
+
+	struct md_run r;
+	/* a CPU named twice would be measured twice */
+	if (md_run(&r, "2x2,cpu=skl", "--sim=skl -w alu-independent " QUICK " --cpu 0,0")) {
+		CHECK_EQ_INT(r.status, 2);
+		CHECK_MSG(!bt_json_get(r.results, "run"), "--cpu 0,0 ran workloads");
+		md_run_free(&r);
+	}
+	struct bt_options o;
+	bt_options_defaults(&o);
+	char w0[] = "--cpu", w1[] = "0,0";
+	char *words[] = { w0, w1 };
+	d.text[0] = '\0';
+	CHECK(bt_options_parse(&o, 2, words, "command line", &d) != BT_OK);
+	CHECK_MSG(strstr(d.text, "CPU 0 named twice"), "--cpu 0,0: %s", d.text);
+	/* a simulated PMU that cannot be set up says why: Arrow Lake H's
+	 * P-cores enumerate 10 general counters (CPUID.23H.1 EAX = 3FFH)
+	 * with perfmon version 5 (CPUID.0AH EAX[7:0]) */
+	struct bt_synth_opts so = { .cpuid_dump = "tests/data/cpuid/arlh-subset.cpuid@0" };
+	struct bt_synth *s = NULL;
+	d.text[0] = '\0';
+	CHECK(bt_synth_new(&so, &s, &d) != BT_OK);
+	CHECK_MSG(strstr(d.text, "10 general counters with perfmon version 5"), "%s", d.text);
+	bt_synth_free(s);
+	/* the host's own CPU is labelled as such beside simulated counts */
+	if (md_run(&r, "2x1,cpu=skl", "--sim=skl --no-workloads")) {
+		CHECK_MSG(strstr(r.out, "\nCPU (SIMULATED"), "CPU heading not labelled");
+		CHECK(strncmp(md_str(bt_json_get(r.results, "cpu"), "whose", NULL), "SIMULATED", 9) == 0);
+		md_run_free(&r);
+	}
 }
