@@ -68,6 +68,7 @@ struct bt_count_ctx {
 	 * answers as); 0: not simulated, the census's or the CPU's count. */
 	uint32_t sim_threads_per_core;
 	bool smt;
+	bool sim_sibling_given;        /* --sim-sibling-active set the simulated sibling */
 	unsigned copies;
 	bool exec_mode;                /* -x: the window keeps interrupts enabled */
 	unsigned level;                /* 0 = drill-down */

@@ -65,6 +65,10 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
  * BT_OK otherwise, also when the check is off or could not run. */
 bt_status bt_count_health(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			  struct bt_diag *d);
+/* The workload about to be counted runs beside a busy SMT sibling (the
+ * one of baretop's waiting CPU): the simulated PMU sees it so when it
+ * cannot tell CPUs apart (count.c); false after it. */
+void bt_count_sim_sibling_busy(struct bt_count_ctx *c, bool busy);
 /* The check of the CPU of the last bt_count_health call (NULL: none). */
 const struct bt_counter_health *bt_count_health_current(const struct bt_count_ctx *c);
 /* What a tree says about the check ("" when every counter passed). */

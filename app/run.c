@@ -261,9 +261,11 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	o->health = bt_count_health_current(ctx);
 	if (st == BT_OK)
 		st = bt_count_sim_workload(ctx, cfg, &d);
+	bt_count_sim_sibling_busy(ctx, o->perturbed);
 	if (st == BT_OK)
 		st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
 					 &d);
+	bt_count_sim_sibling_busy(ctx, false);
 	bt_count_set_team(ctx, NULL);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);

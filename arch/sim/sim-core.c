@@ -435,6 +435,12 @@ void bt_sim_set_sibling_active(struct bt_arch *a, double fraction)
 	sim->sibling_set = true;
 }
 
+void bt_sim_clear_sibling_active(struct bt_arch *a)
+{
+	if (a && a->ops == &sim_ops)
+		((struct bt_sim *)a->ctx)->sibling_set = false;
+}
+
 void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src)
 {
 	sim->source = src;

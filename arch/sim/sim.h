@@ -563,6 +563,8 @@ void bt_sim_smi(struct bt_sim *sim);
  * thread's work as the source gives it. Everything stays simulated.
  */
 void bt_sim_set_sibling_active(struct bt_arch *sim, double fraction);
+/* Back to never set: the counts as the source gives them. */
+void bt_sim_clear_sibling_active(struct bt_arch *sim);
 
 /*
  * A machine of several logical CPUs, each with a simulated PMU of its own
