@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~1s
+# tier: host ~2s
 # The program on the machine double (baretop-host run --machine SPEC,
 # host/machine-double.h: many CPUs with a SIMULATED PMU each, strict PI MP
 # services, 4 KiB AP stacks as Intel server boards set them):
