@@ -246,10 +246,13 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 	if (bt_sim_init(&s->sim, &cfg) != BT_OK) {
 		char why[200];
 		const char *problem = bt_sim_config_problem(&cfg, why, sizeof(why));
+		/* said before the dump, which holds the brand, is freed */
+		bt_status st = fail(d, "the simulated PMU could not be set up for %s: %s",
+				    cfg.brand && cfg.brand[0] ? cfg.brand : "this CPU",
+				    problem ? problem : "unknown");
 		s->n_pmu = 0;
 		bt_synth_free(s);
-		return fail(d, "the simulated PMU could not be set up for %s: %s",
-			    cfg.brand && cfg.brand[0] ? cfg.brand : "this CPU", problem ? problem : "unknown");
+		return st;
 	}
 	bt_mem_hier_of(&s->sim, &s->hier);
 	pebs_model(s, &s->sim);

@@ -434,7 +434,8 @@ TEST(cpuid_dump_machine_has_the_dumps_smt)
 		  bt_json_get(o, "perturbed")->type == BT_JSON_OBJECT,
 		  "CPU 1 (baretop's sibling) not marked perturbed: %s", md_str(o, "placement", NULL));
 	o = md_outcome(&r, "alu-independent", 13);
-	CHECK_MSG(ran(o) && bt_json_get(o, "perturbed")->type == BT_JSON_NULL,
+	CHECK_MSG(ran(o) && bt_json_get(o, "perturbed") &&
+		  bt_json_get(o, "perturbed")->type == BT_JSON_NULL,
 		  "CPU 13 (an E-core) marked: %s", md_str(o, "placement", NULL));
 	md_run_free(&r);
 }
@@ -457,7 +458,8 @@ TEST(recovered_ap_fault_recorded_in_results)
 		CHECK_EQ_INT((int)num(x, "cpu", NULL), 1);
 		CHECK_EQ_INT((int)num(x, "vector", NULL), 6);
 		CHECK(bt_json_get(x, "recovered") && bt_json_get(x, "recovered")->type == BT_JSON_TRUE);
-		CHECK(bt_json_get(x, "cleanup_faulted")->type == BT_JSON_FALSE);
+		CHECK(bt_json_get(x, "cleanup_faulted") &&
+		      bt_json_get(x, "cleanup_faulted")->type == BT_JSON_FALSE);
 		CHECK(strncmp(md_str(x, "rip", NULL), "0x", 2) == 0);
 	}
 	md_run_free(&r);

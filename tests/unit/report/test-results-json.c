@@ -47,7 +47,7 @@ TEST(minimal_run)
 	CHECK(has(doc, "\"model_hex\": \"0x55\","));
 	CHECK(has(doc, "\"logical_cpus\": null,\n    \"logical_cpus_note\": \"cannot enumerate\""));
 	CHECK(!strstr(doc, "\"run\""));
-	CHECK(has(doc, "\"check\": null\n  },"));
+	CHECK(has(doc, "\"check\": null,\n    \"ap_faults\": []\n  },"));
 	CHECK(has(doc, "\"exit_status\": 3,\n    \"messages\": [\n      \"first\",\n"
 		       "      \"a \\\"quoted\\\"\\tnote\"\n    ],\n"
 		       "    \"results_volume\": {\n      \"free_bytes\": null,\n"
