@@ -116,12 +116,14 @@ static bt_status read_rows(const struct bt_json *atlas, const char *path, struct
 	return BT_OK;
 }
 
-static void csv(FILE *f, const struct row *r, size_t n)
+/* One row per event; the last column says on every row what counted it
+ * (SIMULATED or measured), as the page's banner and the text's line do. */
+static void csv(FILE *f, const struct row *r, size_t n, bool sim)
 {
 	const char *head[] = { "event", "encoding", "class", "slope", "per", "matches",
-			       "invariants_violated", "why" };
-	for (int k = 0; k < 8; k++)
-		bt_csv_put_field(f, head[k], k == 7);
+			       "invariants_violated", "why", "provenance" };
+	for (int k = 0; k < 9; k++)
+		bt_csv_put_field(f, head[k], k == 8);
 	for (size_t i = 0; i < n; i++) {
 		char v[16];
 		snprintf(v, sizeof(v), "%d", r[i].violated);
@@ -132,7 +134,8 @@ static void csv(FILE *f, const struct row *r, size_t n)
 		bt_csv_put_field(f, r[i].per, 0);
 		bt_csv_put_field(f, r[i].matches, 0);
 		bt_csv_put_field(f, v, 0);
-		bt_csv_put_field(f, r[i].why, 1);
+		bt_csv_put_field(f, r[i].why, 0);
+		bt_csv_put_field(f, sim ? "SIMULATED" : "measured", 1);
 	}
 }
 
@@ -259,8 +262,10 @@ bt_status bt_atlas_page_write(const char *path, enum bt_atlas_page_kind kind, FI
 	}
 	if ((st = read_rows(atlas, path, &r, &n, &inv, d)) != BT_OK)
 		goto out;
+	const struct bt_json *simv = bt_json_get(atlas, "simulated");
+	bool sim = simv && simv->type == BT_JSON_TRUE;
 	if (kind == BT_ATLAS_PAGE_CSV) {
-		csv(f, r, n);
+		csv(f, r, n, sim);
 	} else if (kind == BT_ATLAS_PAGE_HTML) {
 		struct bt_strbuf sb = { 0 };
 		html(&sb, atlas, r, n, inv, path);
@@ -271,6 +276,13 @@ bt_status bt_atlas_page_write(const char *path, enum bt_atlas_page_kind kind, FI
 		for (size_t i = 0; i < n; i++)
 			violated += r[i].violated > 0;
 		fprintf(f, "atlas of %s: %zu events, %d with a violated invariant\n", path, n, violated);
+		/* what counted it, as the page's banner says it */
+		const struct bt_json *list = bt_json_get(atlas, "list");
+		const char *pmu = bt_json_get_str(atlas, "pmu");
+		const char *file = list ? bt_json_get_str(list, "file") : NULL;
+		fprintf(f, "%s%s; list %s\n", sim
+			? "SIMULATED: counted by the simulated PMU, not measured on silicon; " : "",
+			pmu ? pmu : "PMU ?", file ? file : "?");
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, "%-50s %-13s %-8s %-14s %s\n", r[i].event, r[i].cls, r[i].slope,
 				r[i].per, r[i].matches);

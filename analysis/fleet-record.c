@@ -50,6 +50,13 @@ static int is_true(const struct bt_json *parent, const char *key)
 
 /* Serial numbers firmware leaves at a vendor's placeholder identify nothing
  * (they repeat across machines). A short list of the common ones. */
+static int placeholder(const char *s);
+
+int bt_fleet_serial_is_real(const char *s)
+{
+	return !placeholder(s);
+}
+
 static int placeholder(const char *s)
 {
 	static const char *const words[] = {
@@ -71,25 +78,44 @@ static int placeholder(const char *s)
 	return 0;
 }
 
-/* SMBIOS 3.x, 7.2.1: a UUID of all 1 bits is "not present", all 0 bits
- * "present but not set". Either identifies nothing. */
-static int real_uuid(const char *u)
+/* UUIDs that firmware ships unchanged on every board of a kind, as the
+ * text SMBIOS 2.6+ gives (7.2.1: the first three fields little-endian, as
+ * dmidecode prints them) and as the same bytes read in order: AMI's
+ * template value (bytes 00 02 00 03 00 04 00 05 00 06 00 07 00 08 00 09,
+ * seen on boards of many vendors) and the bytes 00 01 .. 0f. */
+static const char *const PLACEHOLDER_UUIDS[] = {
+	"03000200040005000006000700080009", "00020003000400050006000700080009",
+	"030201000504070608090a0b0c0d0e0f", "000102030405060708090a0b0c0d0e0f",
+};
+
+/* Whether u (any case, with or without dashes) is a UUID that identifies
+ * one machine: 32 hex digits, not a placeholder. SMBIOS 3.x, 7.2.1: all 1
+ * bits is "not present", all 0 bits "present but not set"; a UUID of one
+ * byte repeated (those two, FE...FE) and the template values above are
+ * what firmware left unset. */
+int bt_fleet_uuid_is_real(const char *u)
 {
-	if (!u)
-		return 0;
-	int zero = 1, ones = 1, digits = 0;
-	for (const char *p = u; *p; p++) {
+	char hex[33];
+	size_t n = 0;
+	for (const char *p = u; p && *p; p++) {
 		if (*p == '-')
 			continue;
-		if (!isxdigit((unsigned char)*p))
+		if (!isxdigit((unsigned char)*p) || n == 32)
 			return 0;
-		digits++;
-		if (*p != '0')
-			zero = 0;
-		if (*p != 'f' && *p != 'F')
-			ones = 0;
+		hex[n++] = (char)tolower((unsigned char)*p);
 	}
-	return digits == 32 && !zero && !ones;
+	if (n != 32)
+		return 0;
+	hex[32] = 0;
+	int repeated = 1;
+	for (size_t i = 2; i < 32; i++)
+		repeated &= hex[i] == hex[i % 2];
+	if (repeated)
+		return 0;
+	for (size_t i = 0; i < sizeof(PLACEHOLDER_UUIDS) / sizeof(PLACEHOLDER_UUIDS[0]); i++)
+		if (!strcmp(hex, PLACEHOLDER_UUIDS[i]))
+			return 0;
+	return 1;
 }
 
 static char *lower(struct bt_arena *a, const char *s)
@@ -105,6 +131,35 @@ static const char *nz(const char *s)
 	return s ? s : "";
 }
 
+/* FNV-1a 64 of the parts, each followed by 0x1f (unit separator) so that
+ * "ab"+"c" != "a"+"bc". */
+static uint64_t parts_hash(const char *const *parts, size_t n)
+{
+	uint64_t h = BT_FNV1A64_INIT;
+	for (size_t i = 0; i < n; i++) {
+		h = bt_fnv1a64(nz(parts[i]), strlen(nz(parts[i])), h);
+		h = bt_fnv1a64("\x1f", 1, h);
+	}
+	return h;
+}
+
+/* A machine whose UUID is a placeholder and whose serials are too: what
+ * else its files say decides (system and board maker and product, the
+ * firmware, the microcode, the CPU), under the placeholder it shares, so
+ * two machines that differ there are two rows. One machine after a
+ * firmware or microcode update becomes another row too: without an
+ * identity of its own the file cannot tell the two cases apart. */
+static void placeholder_key(struct bt_arena *a, const struct bt_json *cpu, const struct bt_json *plat,
+			    struct bt_fleet_run *r)
+{
+	const char *parts[] = { r->sys_manufacturer, r->sys_product, r->board_manufacturer, r->board_product,
+				r->fw_vendor, r->fw_version, r->fw_release_date, str(cpu, "microcode"),
+				str(cpu, "signature"), str(plat, "firmware_vendor") };
+	r->machine_key = bt_arena_printf(a, "uuid-placeholder:%s/%016llx", lower(a, r->sys_uuid),
+					 (unsigned long long)parts_hash(parts, sizeof(parts) / sizeof(parts[0])));
+	r->identity = "placeholder SMBIOS UUID";
+}
+
 static void identity(struct bt_arena *a, const struct bt_json *root, struct bt_fleet_run *r)
 {
 	const struct bt_json *smb = obj(obj(root, "machine"), "smbios");
@@ -117,7 +172,7 @@ static void identity(struct bt_arena *a, const struct bt_json *root, struct bt_f
 		r->board_manufacturer = str(board, "manufacturer");
 		r->board_product = str(board, "product");
 		r->board_serial = str(board, "serial");
-		if (real_uuid(r->sys_uuid)) {
+		if (bt_fleet_uuid_is_real(r->sys_uuid)) {
 			r->machine_key = bt_arena_printf(a, "uuid:%s", lower(a, r->sys_uuid));
 			r->identity = "SMBIOS system UUID";
 		} else if (!placeholder(r->sys_serial)) {
@@ -140,16 +195,13 @@ static void identity(struct bt_arena *a, const struct bt_json *root, struct bt_f
 		r->memory_total_mib = num(mem, "total_mib", NAN);
 	}
 	const struct bt_json *cpu = obj(root, "cpu"), *plat = obj(root, "platform");
+	if (!r->machine_key && r->sys_uuid)
+		placeholder_key(a, cpu, plat, r);
 	if (!r->machine_key) {
-		/* fields separated by 0x1f (unit separator) so "ab"+"c" != "a"+"bc" */
 		const char *parts[] = { str(cpu, "vendor"), str(cpu, "brand"), str(cpu, "signature"),
 					bt_arena_printf(a, "%.0f", num(cpu, "logical_cpus", -1)),
 					str(plat, "name"), str(plat, "firmware_vendor") };
-		uint64_t h = BT_FNV1A64_INIT;
-		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-			h = bt_fnv1a64(nz(parts[i]), strlen(nz(parts[i])), h);
-			h = bt_fnv1a64("\x1f", 1, h);
-		}
+		uint64_t h = parts_hash(parts, sizeof(parts) / sizeof(parts[0]));
 		r->machine_key = bt_arena_printf(a, "nosmbios:%016llx", (unsigned long long)h);
 		r->identity = "no SMBIOS identity";
 	}

@@ -12,11 +12,16 @@
  * so the import skips the file instead of storing half of it.
  *
  * Identity (documented in docs/fleet-schema.md, "Identity"):
- *   machine key: "uuid:<SMBIOS system UUID>" when it is a real one (not all
- *     0 or all F: SMBIOS 3.x, 7.2.1), else "serial:<manufacturer>/<product>/
- *     <system serial>", else "board:<manufacturer>/<product>/<board serial>"
- *     (a placeholder serial such as "To Be Filled By O.E.M." counts as
- *     absent), else "nosmbios:<16 hex digits>", the FNV-1a 64 hash of the
+ *   machine key: "uuid:<SMBIOS system UUID>" when it is a real one
+ *     (bt_fleet_uuid_is_real: not all 0 or all F, SMBIOS 3.x, 7.2.1, nor a
+ *     placeholder firmware ships on every board, such as AMI's
+ *     03000200-0400-0500-0006-000700080009), else "serial:<manufacturer>/
+ *     <product>/<system serial>", else "board:<manufacturer>/<product>/<board
+ *     serial>" (a placeholder serial such as "To Be Filled By O.E.M." counts
+ *     as absent), else, with a placeholder UUID, "uuid-placeholder:<uuid>/<16
+ *     hex digits>", the FNV-1a 64 hash of system and board maker and
+ *     product, firmware vendor, version and date, microcode and CPU
+ *     signature, else "nosmbios:<16 hex digits>", the FNV-1a 64 hash of the
  *     CPU vendor, brand, signature, logical CPU count, platform name and
  *     firmware vendor: "no SMBIOS identity" (identical machines share it);
  *   run id: the document's "run_id", else "content:<16 hex digits>", the
@@ -83,6 +88,14 @@ struct bt_fleet_run {
 };
 
 /* The fallback identities hash with FNV-1a 64 (base/hash.h). */
+
+/* Whether u (any case, with or without dashes) is an SMBIOS system UUID
+ * that names one machine: 32 hex digits, not a placeholder. */
+int bt_fleet_uuid_is_real(const char *u);
+
+/* Whether s is a system or board serial that names one machine (not
+ * absent, blank, all zeros, nor a placeholder such as "Default string"). */
+int bt_fleet_serial_is_real(const char *s);
 
 /* The record of a parsed results document (root) whose file bytes are
  * text[0..len) (for the content-hash run id). Strings point into root or

@@ -116,6 +116,13 @@ const char *bt_page_state_text(const struct bt_view_node *n, char *buf, size_t s
 {
 	if (strcmp(n->state, "not_measured") != 0 || !size)
 		return n->state;
+	/* No latency named: the node was left out on purpose, as the tree
+	 * says (report-view.c: beyond --level N, or a drill-down that did
+	 * not reach it), not for want of a latency. */
+	if (!n->rl_not_measured || !n->rl_not_measured->u.arr.n) {
+		snprintf(buf, size, "not measured (not selected: --level N or drill-down)");
+		return buf;
+	}
 	size_t at = (size_t)snprintf(buf, size, "not measured (no retire latency");
 	for (size_t k = 0; n->rl_not_measured && k < n->rl_not_measured->u.arr.n && at < size; k++) {
 		const struct bt_json *e = n->rl_not_measured->u.arr.items[k];

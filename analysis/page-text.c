@@ -9,6 +9,15 @@
 
 #define MAX_STEPS 16
 
+/* A node's spread as LO..HI%, or "-" where the file has no value. */
+static void spread(struct bt_strbuf *o, double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi))
+		bt_sb_printf(o, "%19s", "-");
+	else
+		bt_sb_printf(o, "%8.2f..%8.2f%%", lo * 100, hi * 100);
+}
+
 static void pct(struct bt_strbuf *o, double v)
 {
 	if (isnan(v))
@@ -346,8 +355,11 @@ static void diff(struct bt_strbuf *o, const struct bt_diff *df)
 			bt_sb_printf(o, "%9s", "-");
 		else
 			bt_sb_printf(o, "%+8.2f%%", r->delta * 100);
-		bt_sb_printf(o, "  %8.2f..%8.2f%%  %8.2f..%8.2f%%  %s", r->a_lo * 100, r->a_hi * 100,
-			     r->b_lo * 100, r->b_hi * 100, bt_diff_class_name(r->cls));
+		bt_sb_puts(o, "  ");
+		spread(o, r->a_lo, r->a_hi);
+		bt_sb_puts(o, "  ");
+		spread(o, r->b_lo, r->b_hi);
+		bt_sb_printf(o, "  %s", bt_diff_class_name(r->cls));
 		if (r->a_why)
 			bt_sb_printf(o, " (A: %s)", r->a_why);
 		if (r->b_why)

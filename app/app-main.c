@@ -15,6 +15,7 @@
 #include "app/boot-run.h"
 #include "app/validate-mode.h"
 #include "app/atlas-mode.h"
+#include "app/targets.h"
 #include "app/kernel-ticks.h"
 #include "app/count.h"
 #include "app/count-internal.h"
@@ -296,6 +297,10 @@ int bt_app_crash_end(struct bt_platform *plat)
 	bt_boot_run_finish(&r->boot, r->plat, &r->opt, BT_OUTCOME_CRASH, BT_EXIT_FAILED, 0, false);
 	if (plat->end_action == BT_END_CHAINLOAD)
 		snprintf(plat->chainload, sizeof(plat->chainload), "%s", r->opt.then_boot);
+	enum bt_end_action e = plat->end_action;
+	if (r->opt.qemu_exit && plat->qemu_debug_exit && e != BT_END_CHAINLOAD &&
+	    e != BT_END_NEXT_BOOT_ENTRY && e != BT_END_RESTART_PARENT)
+		plat->qemu_debug_exit(r->opt.qemu_exit_port, BT_EXIT_FAILED);
 	current_run = NULL;
 	return BT_EXIT_FAILED;
 }
@@ -474,7 +479,8 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		status = finish_as(r, BT_EXIT_OK, BT_OUTCOME_INFO);
 		goto out;
 	}
-	if (!options_valid(r, &d) || bt_run_check_specs(&r->opt, &d) != BT_OK) {
+	if (!options_valid(r, &d) || bt_run_check_specs(&r->opt, &d) != BT_OK ||
+	    bt_targets_check(&r->opt, &d) != BT_OK) {
 		status = usage_error(r, program, d.text);
 		goto out;
 	}
@@ -685,6 +691,11 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		}
 	}
 
+	/* CPUs baretop started and lost end the boot in a reset instead of
+	 * the hand-over asked for (finish_as): never a success, even when a
+	 * self-test lost them on purpose. */
+	if (plat->aps_unaccounted && r->status == BT_EXIT_OK)
+		r->status = BT_EXIT_FAILED;
 	write_results(r);
 	printf("done          exit status %d\n", r->status);
 	status = finish(r, r->status);

@@ -8,6 +8,7 @@
 #include "app/count-internal.h"
 #include "base/strbuf.h"
 #include "validate/atlas.h"
+#include "validate/spec.h"
 
 struct bt_atlas_run {
 	struct bt_atlas_list list;
@@ -132,6 +133,29 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 	snprintf(r->pmu, sizeof(r->pmu), "%s%s", c->synth ? "PMU " : "",
 		 c->synth ? bt_synth_cpu(c->synth)->name
 			  : c->pmu.driver ? c->counted_by : c->pmu.arch->name);
+	/* A spec of more linear events than a spec may hold would be refused
+	 * by the validation it is written for: said before the hours of an
+	 * atlas on silicon, not after. */
+	int countable = 0;
+	for (int i = 0; i < r->list.n; i++)
+		countable += !r->list.v[i].refused;
+	if (opt->atlas_spec && countable > BT_VSPEC_MAX_ENTRIES) {
+		printf("atlas: --atlas-spec %s: the list has %d countable events, and a spec holds at "
+		       "most %d checks (docs/validate-spec.md): filter the list\n", opt->atlas_spec,
+		       countable, BT_VSPEC_MAX_ENTRIES);
+		return BT_EXIT_USAGE;
+	}
+	/* The same event select means another event on the other vendor's
+	 * PMU (AMD's 0xC4 counts taken branches, Intel's 0xC4/0x00 every
+	 * branch): a list of the other vendor is refused before counting. */
+	bool list_amd = strcmp(r->list.format, "linux-perf-amd") == 0;
+	bool pmu_amd = c->pmu.caps.kind != BT_PMU_INTEL_ARCH;
+	if (list_amd != pmu_amd) {
+		printf("atlas: %s is %s event list (%s), but the%s %s is %s's: its encodings name "
+		       "other events here\n", r->list.file, list_amd ? "an AMD" : "an Intel",
+		       r->list.format, c->synth ? " simulated" : "", r->pmu, pmu_amd ? "AMD" : "Intel");
+		return BT_EXIT_USAGE;
+	}
 
 	struct bt_atlas_opts o;
 	bt_atlas_opts_defaults(&o);
@@ -167,6 +191,12 @@ int bt_atlas_mode(struct bt_count_ctx *c, const char *why, const struct bt_optio
 	bt_atlas_print(stdout, &r->atlas);
 	if (c->synth)
 		print_invisible(opt->sim_defect);
+	/* The invariants relate events to each other; a miscount of one
+	 * event shows in its slope and its match with a declared count. */
+	if (c->synth && bt_synth_miscount_note(c->synth)[0])
+		printf("atlas         %s: in every window; its slope and declared-count match "
+		       "show it, the invariants relate events to each other\n",
+		       bt_synth_miscount_note(c->synth));
 	int status = r->atlas.inv_violated ? BT_EXIT_FAILED : BT_EXIT_OK;
 	if (opt->atlas_json && write_json(&r->atlas, opt->atlas_json) != 0)
 		status = BT_EXIT_NO_RESULTS;

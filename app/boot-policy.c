@@ -225,6 +225,15 @@ const char *bt_end_action_name(enum bt_end_action a)
 	return a <= BT_END_POWER_OFF ? names[a] : "?";
 }
 
+enum bt_return_status bt_boot_return_status(enum bt_end_action a, int exit_status)
+{
+	if (a != BT_END_RETURN)
+		return BT_RETURN_NOT_STARTED;
+	return exit_status == BT_EXIT_OK      ? BT_RETURN_SUCCESS
+	       : exit_status == BT_EXIT_USAGE ? BT_RETURN_INVALID_PARAMETER
+					      : BT_RETURN_ABORTED;
+}
+
 bool bt_boot_start_stale_boot_next(const struct bt_boot_start *s)
 {
 	return s->have_boot_current && s->have_boot_next && s->boot_next == s->boot_current;
@@ -273,7 +282,12 @@ static bool every_boot_measures(const struct bt_boot_config *c)
 	       (c->run == BT_RUN_EVERY_N && c->every_n == 1);
 }
 
-enum reset_kind { RESET_REBOOT, RESET_FAULT, RESET_LOADER };
+/* A power-off ends the boot without the OS as a reset does: it is counted
+ * in the same row (b), so that the next power-on in a row hands over,
+ * whatever the policy. Unlike --then reboot it needs no policy that skips
+ * the next boot: the next boot comes only when someone powers the machine
+ * on, and that one reaches the OS. */
+enum reset_kind { RESET_REBOOT, RESET_FAULT, RESET_LOADER, RESET_POWER_OFF };
 
 static void end_text(const struct bt_boot_end_in *in, struct bt_boot_end *ret, const char *what,
 		     const char *why);
@@ -291,8 +305,8 @@ static bool may_reset(const struct bt_boot_end_in *in, bool measured, uint32_t i
 		return false;
 	}
 	if (in_row >= BT_BOOT_RESETS_MAX) {
-		snprintf(why, len, "baretop reset the boot before and no boot is known to have come "
-			 "between (the monotonic count: %s): at most %u reset in a row",
+		snprintf(why, len, "baretop reset or powered off the boot before and no boot is "
+			 "known to have come between (the monotonic count: %s): at most %u in a row",
 			 bt_boot_gap_name(bt_boot_gap(in->start.have_count, in->start.count,
 						     in->state.reset_count)),
 			 BT_BOOT_RESETS_MAX);
@@ -316,6 +330,9 @@ static bool may_reset(const struct bt_boot_end_in *in, bool measured, uint32_t i
 			 start);
 	else if (kind == RESET_FAULT)
 		snprintf(why, len, "the next boot is told not to measure");
+	else if (kind == RESET_POWER_OFF)
+		snprintf(why, len, "this boot measured; the next power-on in a row hands over: %s",
+			 start);
 	else
 		snprintf(why, len, "the loader boots its default entry after the reset");
 	return true;
@@ -425,8 +442,9 @@ void bt_boot_decide_end(const struct bt_boot_end_in *in, struct bt_boot_end *ret
 		} else if (in->chainload) {
 			ret->action = BT_END_CHAINLOAD;
 		} else if (in->shutdown) {
-			ret->action = BT_END_POWER_OFF;
-			what = "--then shutdown on a measuring boot";
+			bool r = may_reset(in, true, in_row, RESET_POWER_OFF, why, sizeof(why));
+			ret->action = r ? BT_END_POWER_OFF : configured_hand_over(in);
+			what = r ? "--then shutdown on a measuring boot" : "--then shutdown NOT taken";
 		} else if (in->cfg->then == BT_THEN_REBOOT) {
 			bool r = may_reset(in, true, in_row, RESET_REBOOT, why, sizeof(why));
 			ret->action = r ? BT_END_RESET : hand_back(in);
@@ -439,7 +457,9 @@ void bt_boot_decide_end(const struct bt_boot_end_in *in, struct bt_boot_end *ret
 		} else {
 			ret->action = configured_hand_over(in);
 		}
-		end_state(in, status, ret->action == BT_END_RESET, false, in_row, ret);
+		end_state(in, status,
+			  ret->action == BT_END_RESET || ret->action == BT_END_POWER_OFF, false,
+			  in_row, ret);
 		break;
 	default:
 	not_measured:
@@ -454,9 +474,10 @@ void bt_boot_decide_end(const struct bt_boot_end_in *in, struct bt_boot_end *ret
 		break;
 	}
 	if (in->start.parent == BT_PARENT_SELF)
-		snprintf(why, sizeof(why), "baretop was started again by the loader it handed back "
-			 "to: it is that loader's default entry, which never reaches the OS (make the "
-			 "OS the default; start baretop one-shot)");
+		snprintf(why, sizeof(why), "baretop was started again by an image it started in "
+			 "this boot: the loader it handed back to, whose default entry it is, never "
+			 "reaches the OS (make the OS the default; start baretop one-shot), or its "
+			 "--then chainload file is baretop itself");
 	end_text(in, ret, what, why);
 }
 
@@ -600,6 +621,8 @@ enum bt_boot_status bt_boot_status_of(int exit_status, bool budget_ended)
 {
 	if (exit_status == BT_EXIT_NO_RESULTS)
 		return BT_BOOT_STATUS_NO_RESULTS;
+	if (exit_status == BT_EXIT_USAGE)
+		return BT_BOOT_STATUS_CONFIG_ERROR;
 	if (exit_status != BT_EXIT_OK)
 		return BT_BOOT_STATUS_FAILED;
 	return budget_ended ? BT_BOOT_STATUS_BUDGET : BT_BOOT_STATUS_OK;

@@ -196,6 +196,25 @@ enum bt_end_action {
 };
 const char *bt_end_action_name(enum bt_end_action a);
 
+/*
+ * The status a return to the parent carries; efi/efi-main.c turns it into
+ * an EFI_STATUS. Every hand-over by returning is EFI_NOT_STARTED, whatever
+ * the exit status (the results and the state record that): EDK2's BDS
+ * goes on past any error (BdsEntry.c BootBootOptions stops only at
+ * EFI_SUCCESS), but shim 16.1 starts its default loader, \grubx64.efi,
+ * after EFI_INVALID_PARAMETER, EFI_NOT_FOUND and the TFTP/HTTP errors
+ * (shim.c init_grub, "falling back to default loader") — baretop itself
+ * when it is shim's second stage, so it would run twice in one boot. Only
+ * a person's run (BT_END_RETURN) gets its real status.
+ */
+enum bt_return_status {
+	BT_RETURN_SUCCESS,
+	BT_RETURN_NOT_STARTED,
+	BT_RETURN_INVALID_PARAMETER, /* a usage error, to a person */
+	BT_RETURN_ABORTED,           /* a failed run, to a person */
+};
+enum bt_return_status bt_boot_return_status(enum bt_end_action a, int exit_status);
+
 /* baretop never resets the machine in two boots in a row: the boot after
  * its reset hands over. */
 #define BT_BOOT_RESETS_MAX 1u

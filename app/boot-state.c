@@ -6,6 +6,7 @@
 
 static const char *const status_names[BT_BOOT_STATUS_COUNT] = {
 	"none", "ok", "failed", "no-results", "hung", "budget", "crashed", "cpus-left",
+	"config-error",
 };
 
 const char *bt_boot_status_name(uint32_t status)

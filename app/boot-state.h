@@ -70,8 +70,11 @@ enum bt_boot_status {
 	BT_BOOT_STATUS_CRASHED = 6,     /* ended by an exception on baretop's CPU */
 	BT_BOOT_STATUS_CPUS_LEFT = 7,   /* ended with CPUs it started left behind (parked or timed
 					 * out): the machine was reset before the hand-over */
+	/* the configuration could not be used (exit status 2): nothing was
+	 * measured; found before the policy started, no run is counted */
+	BT_BOOT_STATUS_CONFIG_ERROR = 8,
 };
-#define BT_BOOT_STATUS_COUNT 8
+#define BT_BOOT_STATUS_COUNT 9
 
 struct bt_boot_state {
 	uint32_t flags;

@@ -630,6 +630,19 @@ bt_status bt_count_prepare(struct bt_platform *p, const struct bt_options *opt,
 		bt_diag_set(why, "model %s: %s", c->def->id, d.text);
 		st = BT_ERR_UNSUPPORTED;
 	}
+	/* A model the user named for a CPU of the other vendor: its event
+	 * selects mean other events there, counted or not (no PMU: the run
+	 * would say it timed what it was told to count with that model). The
+	 * simulated PMU's vendor is checked against the model below
+	 * (check_model_countable). */
+	if (st == BT_OK && !opt->sim && c->def && c->def->vendor && (opt->model || opt->model_files) &&
+	    vendor_is_amd(c->def->vendor) != vendor_is_amd(cpu->vendor_str)) {
+		bt_diag_set(why, "%s %s is a model of %s parts, but this CPU is %s (CPUID): its "
+			    "events mean other events here", opt->model_files ? "--model-files" : "--model",
+			    opt->model_files ? opt->model_files : c->def->id, c->def->vendor,
+			    cpu->vendor_str);
+		st = BT_ERR_INVALID;
+	}
 	/* Options with nothing to act on for this model (options-combos.c). */
 	if (st == BT_OK && c->model)
 		bt_option_combos_model(opt, c->def->id, bt_model_retire_latency_count(c->model), combo_note, c);

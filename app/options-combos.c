@@ -120,6 +120,49 @@ static bool atlas_vs_workloads(const struct bt_options *o, const struct bt_optio
 	return o->atlas && (o->n_workloads > 0 || o->exec_path);
 }
 
+/* What the atlas would ignore: it counts the known-count kernels on
+ * baretop's own CPU, one copy, and evaluates no Top-Down tree
+ * (app/atlas-mode.c). */
+static bool atlas_vs_run_options(const struct bt_options *o, const struct bt_option_source *s)
+{
+	(void)s;
+	return o->atlas && (o->level || o->drilldown || o->copies > 1 || o->cpu_all ||
+			    o->n_cpus > 0);
+}
+
+/* --validate alone validates the spec's events over the known-count
+ * kernels on baretop's own CPU (app/validate-mode.c): the workloads, the
+ * nodes and the CPUs are --bring-up's, which runs the Top-Down tree after. */
+static bool validate_vs_run_options(const struct bt_options *o, const struct bt_option_source *s)
+{
+	(void)s;
+	return o->validate && !o->bring_up && !o->atlas &&
+	       (o->n_workloads > 0 || o->exec_path || o->level || o->drilldown || o->copies > 1 ||
+		o->cpu_all || o->n_cpus > 0);
+}
+
+/* --counts and --retire-latency-file feed the workloads' Top-Down trees;
+ * the atlas and a validation count the known-count kernels, each of which
+ * is its own count source (synth/sim-run.c bt_synth_count_kernel). */
+static bool workload_inputs_vs_kernel_modes(const struct bt_options *o,
+					    const struct bt_option_source *s)
+{
+	(void)s;
+	return (o->counts_file || o->retire_latency_file) &&
+	       (o->atlas || (o->validate && !o->bring_up));
+}
+
+/* The modes that run instead of the workloads, or before them, run in the
+ * phase --no-workloads skips: nothing would be done. */
+static bool no_workloads_vs_modes(const struct bt_options *o, const struct bt_option_source *s)
+{
+	(void)o;
+	return given(s, "no-workloads") &&
+	       (given(s, "atlas") || given(s, "events-file") || given(s, "atlas-json") ||
+		given(s, "atlas-spec") || given(s, "validate") || given(s, "validate-spec") ||
+		given(s, "bring-up"));
+}
+
 static const struct combo combos[] = {
 	{ STAGE_SOURCE, true, "--backend=hw|perf with --sim or --sim-cpuid (either order)",
 	  "two counting backends: --backend=hw or perf counts with a real PMU, --sim with the "
@@ -129,6 +172,12 @@ static const struct combo combos[] = {
 	{ STAGE_SOURCE, true, "--no-workloads with -w or -x",
 	  "--no-workloads runs nothing, -w and -x name what to run; give one",
 	  "--sim=spr --no-workloads -w multiply1", NULL, no_workloads_vs_w },
+	{ STAGE_SOURCE, true, "--no-workloads with --atlas, --validate or --bring-up (or what "
+	  "implies them)",
+	  "--no-workloads skips the phase they run in: nothing would be done; give one",
+	  "--sim=spr --atlas --no-workloads ; --sim=spr --validate --no-workloads ; --sim=spr "
+	  "--bring-up --no-workloads ; --sim=spr --validate-spec s.json --no-workloads", NULL,
+	  no_workloads_vs_modes },
 	{ STAGE_SOURCE, true, "--no-results with --keep-results",
 	  "--keep-results prunes the results folder after writing a file, and --no-results "
 	  "writes none; give one",
@@ -163,6 +212,25 @@ static const struct combo combos[] = {
 	  "the atlas counts the known-count kernels, not workloads: give one",
 	  "--sim=spr --atlas -w multiply1 ; --sim=spr -w multiply1 --atlas-json atlas.json ; "
 	  "--sim=spr --atlas-spec s.json -x app.efi", NULL, atlas_vs_workloads },
+	{ STAGE_FINAL, true, "--atlas with --level, --drilldown, --copies or --cpu",
+	  "the atlas counts the known-count kernels in one copy on baretop's own CPU and "
+	  "evaluates no Top-Down tree: leave them out",
+	  "--sim=spr --atlas --level 2 ; --sim=spr --atlas --drilldown ; --sim=spr --atlas "
+	  "--copies 2 ; --sim=spr --atlas --cpu all ; --sim=spr --atlas --cpu 0", NULL,
+	  atlas_vs_run_options },
+	{ STAGE_FINAL, true, "--validate (without --bring-up) with -w, -x, --level, --drilldown, "
+	  "--copies or --cpu",
+	  "--validate checks events over the known-count kernels on baretop's own CPU and runs "
+	  "no workload or tree: --bring-up validates, then runs them",
+	  "--sim=spr --validate -w multiply1 ; --sim=spr --validate --level 3 ; --sim=spr "
+	  "--validate --drilldown ; --sim=spr --validate --copies 2 ; --sim=spr --validate --cpu "
+	  "all", NULL, validate_vs_run_options },
+	{ STAGE_FINAL, true, "--counts or --retire-latency-file with --atlas or --validate "
+	  "(without --bring-up)",
+	  "they feed the workloads' Top-Down trees, and the atlas and --validate count the "
+	  "known-count kernels, which have counts of their own",
+	  "--sim=spr --atlas --counts c.json ; --sim=spr --validate --counts c.json ; --sim=spr "
+	  "--validate --retire-latency-file rl.json", NULL, workload_inputs_vs_kernel_modes },
 	{ STAGE_MODEL, false, "--no-pebs on a model with no retire-latency inputs",
 	  "the model's formulas have no EVENT:R input: there is nothing to sample (accepted, "
 	  "with this note)",

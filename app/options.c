@@ -604,9 +604,10 @@ static const struct option_def options[] = {
 	  "as --fault-selftest-ap, its cleanup faulting too: the run must end with a reset",
 	  set_fault_selftest_ap_lost },
 	{ NULL, "crash-test", 0, ARG_NONE, NULL,
-	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the machine "
-	  "powered off (with --qemu-exit, as a failure; under --run, reset); to test unattended "
-	  "setups", set_crash_test },
+	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the run end as "
+	  "a crashed one (a reset within the cap, the next boot handing over; else the "
+	  "hand-over; never a power-off; with --qemu-exit, a failure once recorded); to test "
+	  "unattended setups", set_crash_test },
 	/* Hidden (no help): the tests of the stack protector's and BT_ASSERT's
 	 * report, like --crash-test's but not for unattended setups. */
 	{ NULL, "stack-smash-test", 0, ARG_NONE, NULL, NULL, set_stack_smash_test },
@@ -656,7 +657,8 @@ static const struct option_def options[] = {
 	{ NULL, "sim-miscount", 0, ARG_REQUIRED, "EVENT:HOW",
 	  "with --sim: make one event miscount, to test the consistency rules: HOW is scale=X "
 	  "(its count times X, a decimal number from 0 to 1000), stuck=N (always N, a whole number "
-	  "below 2^48) or swap=OTHER (counts OTHER's count)",
+	  "below 2^48) or swap=OTHER (counts OTHER's count); the known-count kernels of "
+	  "--validate, --bring-up and --atlas count it so too",
 	  set_sim_miscount },
 	{ NULL, "sim-defect", 0, ARG_REQUIRED, "NAME[:K],...",
 	  "with --sim: inject hardware defects into the simulated PMU (stuck-counter:K, "
@@ -714,8 +716,8 @@ static const struct option_def options[] = {
 	  "PASS/WARN/FAIL/SKIP per check; exit 1 if any FAILs, 2 for a malformed spec, 4 if "
 	  "there is no PMU to validate (README \"Validating PMU events\")", set_validate },
 	{ NULL, "validate-spec", 0, ARG_REQUIRED, "FILE",
-	  "with --validate (implied): check the events of spec FILE (docs/validate-spec.md) "
-	  "instead of the built-in spec", set_validate_spec },
+	  "with --validate (implied): check the events of spec FILE (docs/validate-spec.md, at "
+	  "most 4096 checks) instead of the built-in spec", set_validate_spec },
 	{ NULL, "bring-up", 0, ARG_NONE, NULL,
 	  "one run for new silicon: PMU conformance and --validate over the events of the "
 	  "chosen model (ARCH, --model ID or --model-files; to --level N if given), then the Top-Down run; a node "
@@ -730,9 +732,8 @@ static const struct option_def options[] = {
 	  "matching declared count, nonlinear, noisy, refused, not modelled) and invariants "
 	  "(CMASK=1 <= cycles, c1 + c1:inv = cycles, edge <= c1, ...); exit 1 if an invariant "
 	  "is violated (README \"The event atlas\"); without --events-file the built-in list: "
-	  "the part's full core list (Intel's perfmon file, packed) for the models SPR, SPR-HBM, "
-	  "EMR, GNR, LNL-LNC, LNL-SKT, ARL-LNC, ARL-SKT, MTL-RWC, MTL-CMT, SRF, ADL-GLC, ADL-GRT, "
-	  "ICX, ICL, TGL, SKX, SKL, HSW, IVB; else Intel's architectural events the core "
+	  "the part's full core list (Intel's perfmon file, packed) for the built-in Intel models "
+	  "made from perfmon files (every one but TNT; `baretop-host models`); else Intel's architectural events the core "
 	  "enumerates and its fixed counters, or AMD's six core events", set_atlas },
 	{ NULL, "events-file", 0, ARG_REQUIRED, "FILE",
 	  "with --atlas (implied): the event list, Intel's perfmon core events JSON or a Linux "

@@ -67,6 +67,7 @@ int bt_validate_mode(struct bt_count_ctx *c, const char *why, const struct bt_op
 	}
 	v->rec.simulated = c->synth != NULL;
 	v->rec.defects = c->synth ? opt->sim_defect : NULL;
+	v->rec.miscount = c->synth ? opt->sim_miscount : NULL;
 	snprintf(v->pmu, sizeof(v->pmu), "%s%s", c->synth ? "simulated " : "",
 		 c->synth ? bt_synth_cpu(c->synth)->name
 			  : c->pmu.driver ? c->counted_by : c->pmu.arch->name);

@@ -146,12 +146,16 @@ void bt_efi_after_next_stage(void)
 	bt_efi_fault_guard_install(guard_state);
 }
 
-static EFI_STATUS status_of(int status, bool not_started)
+/* The status of a return (app/boot-policy.h bt_boot_return_status: a
+ * hand-over is always "not started", so that shim does not start its
+ * default loader, baretop again, after it). */
+static EFI_STATUS status_of(enum bt_end_action a, int status)
 {
-	switch (status) {
-	case BT_EXIT_OK:    return not_started ? BT_EFI_HANDOVER_STATUS : EFI_SUCCESS;
-	case BT_EXIT_USAGE: return EFI_INVALID_PARAMETER;
-	default:            return EFI_ABORTED;
+	switch (bt_boot_return_status(a, status)) {
+	case BT_RETURN_SUCCESS:           return EFI_SUCCESS;
+	case BT_RETURN_INVALID_PARAMETER: return EFI_INVALID_PARAMETER;
+	case BT_RETURN_ABORTED:           return EFI_ABORTED;
+	default:                          return BT_EFI_HANDOVER_STATUS;
 	}
 }
 
@@ -180,10 +184,9 @@ static EFI_STATUS carry_out(struct bt_platform *p)
 		bt_efi.rs->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 		return EFI_DEVICE_ERROR;
 	case BT_END_RETURN_NOT_STARTED:
-		return status_of(exit_status, true);
 	case BT_END_RETURN:
 	default:
-		return status_of(exit_status, false);
+		return status_of(p->end_action, exit_status);
 	}
 }
 

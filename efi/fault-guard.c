@@ -232,7 +232,12 @@ static bool may_recover(void)
 		recoveries++;
 		say("baretop: cannot continue this run: its end is decided as a crash's "
 		    "(a reset only within the cap, otherwise the hand-over)\n");
-		report_failure_exit();
+		/* The run's crash: QEMU's exit (--qemu-exit) comes after its
+		 * end is recorded (bt_app_crash_end), else the state stays "in
+		 * progress" and the next boot records a hang. A crash in the
+		 * hand-over after it has nothing left to record. */
+		if (recoveries > 1)
+			report_failure_exit();
 		return true;
 	}
 	say("baretop: a fault again while ending the run: stopping here\n");

@@ -15,6 +15,8 @@ const char *bt_errno_name(int e)
 		E(EOVERFLOW), E(ESPIPE), E(EROFS),
 #undef E
 	};
+	/* An errno outside the table: its number, in a buffer each thread
+	 * owns, so the name a caller got stays valid while it prints it. */
 	static _Thread_local char other[24];
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].e == e)

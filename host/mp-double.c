@@ -275,6 +275,10 @@ static void *ap_main(void *p)
 	stack_t ss = { .ss_sp = ap->alt, .ss_size = ALT_STACK_BYTES }, old;
 
 	this_ap = ap;
+	sigset_t init;
+	sigemptyset(&init);
+	sigaddset(&init, SIGUSR2);
+	pthread_sigmask(SIG_UNBLOCK, &init, NULL);
 	/* A stack for the handlers: an overflow leaves none. ASan gives each
 	 * thread one of its own, and unmaps whatever is set at thread exit:
 	 * its own is kept, ours put back to what was there before. */
@@ -365,7 +369,17 @@ struct bt_mpd *bt_mpd_new(const struct bt_mpd_config *cfg)
 			return NULL;
 		}
 		ap->stack_lo = ap->map + GUARD_BYTES;
-		if (pthread_create(&ap->thread, NULL, ap_main, ap) != 0) {
+		/* The thread starts with INIT (SIGUSR2) blocked and unblocks it
+		 * once it knows it is an AP: on a loaded machine a timeout can
+		 * send INIT before the new thread ran a line, and the handler
+		 * would take it for a stray signal to a thread that is no AP. */
+		sigset_t init, before;
+		sigemptyset(&init);
+		sigaddset(&init, SIGUSR2);
+		pthread_sigmask(SIG_BLOCK, &init, &before);
+		int rc = pthread_create(&ap->thread, NULL, ap_main, ap);
+		pthread_sigmask(SIG_SETMASK, &before, NULL);
+		if (rc != 0) {
 			bt_mpd_free(m);
 			return NULL;
 		}

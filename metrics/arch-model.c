@@ -124,8 +124,7 @@ unsigned bt_arch_td_events(const struct bt_arch_td *t, const struct bt_arch_even
 			   unsigned max)
 {
 	unsigned n = 0;
-	char why[8];
-	if (!bt_arch_td_usable(t, why, sizeof(why)))
+	if (!bt_arch_td_usable(t, NULL, 0))  /* the reason is not wanted here */
 		return 0;
 #define PUT(e) do { if (n < max) out[n] = (e); n++; } while (0)
 	PUT(&ev_inst);
@@ -185,6 +184,160 @@ static const char *const pm_names[8] = {
 	"PERF_METRICS.MEMORY_BOUND",
 };
 
+/*
+ * The PERF_METRICS variant's tree: the formulas the published P-core models
+ * share, each field over the sum of the four level-1 fields, the second
+ * child of each level-1 node as parent minus first child, clamped at 0;
+ * thresholds as LNL-LNC's. Levels 2 need the 8-field PERF_METRICS; with 4,
+ * Retiring's threshold is its own alone (no Heavy_Operations to name).
+ */
+static const char pm_sum[] = "(PERF_METRICS.FRONTEND_BOUND + PERF_METRICS.BAD_SPECULATION + "
+			    "PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND)";
+
+/* A node is its field over the sum (`minus` NULL), or its parent's field
+ * over the sum minus the named field over the sum, clamped at 0. */
+static const struct {
+	const char *name, *parent;
+	uint8_t level;
+	const char *field, *minus;
+	const char *threshold;
+	const char *threshold_4; /* the threshold with 4 fields, where it differs */
+} pm_tree[] = {
+	{ "Frontend_Bound", NULL, 1, "FRONTEND_BOUND", NULL, "$Frontend_Bound > 15", NULL },
+	{ "Fetch_Latency", "Frontend_Bound", 2, "FETCH_LATENCY", NULL,
+	  "$Fetch_Latency > 10 and $Frontend_Bound > 15", NULL },
+	{ "Fetch_Bandwidth", "Frontend_Bound", 2, "FRONTEND_BOUND", "FETCH_LATENCY",
+	  "$Fetch_Bandwidth > 20", NULL },
+	{ "Bad_Speculation", NULL, 1, "BAD_SPECULATION", NULL, "$Bad_Speculation > 15", NULL },
+	{ "Branch_Mispredicts", "Bad_Speculation", 2, "BRANCH_MISPREDICTS", NULL,
+	  "$Branch_Mispredicts > 10 and $Bad_Speculation > 15", NULL },
+	{ "Machine_Clears", "Bad_Speculation", 2, "BAD_SPECULATION", "BRANCH_MISPREDICTS",
+	  "$Machine_Clears > 10 and $Bad_Speculation > 15", NULL },
+	{ "Backend_Bound", NULL, 1, "BACKEND_BOUND", NULL, "$Backend_Bound > 20", NULL },
+	{ "Memory_Bound", "Backend_Bound", 2, "MEMORY_BOUND", NULL,
+	  "$Memory_Bound > 20 and $Backend_Bound > 20", NULL },
+	{ "Core_Bound", "Backend_Bound", 2, "BACKEND_BOUND", "MEMORY_BOUND",
+	  "$Core_Bound > 10 and $Backend_Bound > 20", NULL },
+	{ "Retiring", NULL, 1, "RETIRING", NULL, "$Retiring > 70 or $Heavy_Operations > 10",
+	  "$Retiring > 70" },
+	{ "Light_Operations", "Retiring", 2, "RETIRING", "HEAVY_OPERATIONS",
+	  "$Light_Operations > 60", NULL },
+	{ "Heavy_Operations", "Retiring", 2, "HEAVY_OPERATIONS", NULL, "$Heavy_Operations > 10",
+	  NULL },
+};
+
+/* The cross-checks of the PERF_METRICS variant: each enumerated level-1
+ * event over the slots of fixed counter 3, the same window's slots. */
+static const struct { unsigned bit; const char *node, *arch; } pm_cross[] = {
+	{ BT_ARCH_EV_TD_FE_BOUND, "Frontend_Bound", "Arch_Frontend_Bound" },
+	{ BT_ARCH_EV_TD_BAD_SPEC, "Bad_Speculation", "Arch_Bad_Speculation" },
+	{ BT_ARCH_EV_TD_BE_BOUND, "Backend_Bound", "Arch_Backend_Bound" },
+	{ BT_ARCH_EV_TD_RETIRING, "Retiring", "Arch_Retiring" },
+};
+
+/*
+ * The architectural-events variant's level 1: each event over the slots;
+ * Bad_Speculation derived where 73H/00H is not enumerated. Thresholds (as
+ * fractions): an E-core's published ones (LNL-SKT) where the slots are
+ * width x cycles as on Intel's E-cores, a P-core's (LNL-LNC) where they are
+ * the Topdown Slots event.
+ */
+static const struct {
+	const char *name;
+	unsigned bit;
+	const char *thr_ecore, *thr_pcore;
+} arch_tree[] = {
+	{ "Frontend_Bound", BT_ARCH_EV_TD_FE_BOUND, "$Frontend_Bound > 0.2",
+	  "$Frontend_Bound > 0.15" },
+	{ "Bad_Speculation", BT_ARCH_EV_TD_BAD_SPEC, "$Bad_Speculation > 0.15",
+	  "$Bad_Speculation > 0.15" },
+	{ "Backend_Bound", BT_ARCH_EV_TD_BE_BOUND, "$Backend_Bound > 0.1", "$Backend_Bound > 0.2" },
+	{ "Retiring", BT_ARCH_EV_TD_RETIRING, "$Retiring > 0.75", "$Retiring > 0.7" },
+};
+
+/* The PERF_METRICS variant: its fields, the tree above, the cross-checks. */
+static const char *pm_nodes(const struct bt_arch_td *t, struct bt_node_def *nodes, unsigned *nn,
+			    struct bt_event *ev, unsigned *ne, const char *slots)
+{
+	bool l2 = t->perf_metrics_fields >= 8;
+	for (unsigned f = 0; f < t->perf_metrics_fields && f < 8; f++)
+		ev[(*ne)++] = (struct bt_event){ .name = pm_names[f], .source = BT_SRC_PERF_METRICS,
+						  .fixed = BT_EV_NO_FIXED, .pm_field = (uint8_t)f };
+	for (size_t k = 0; k < sizeof(pm_tree) / sizeof(pm_tree[0]); k++) {
+		if (pm_tree[k].level > 1 && !l2)
+			continue;
+		const char *f = pm_tree[k].field, *c = pm_tree[k].minus;
+		nodes[(*nn)++] = (struct bt_node_def){
+			.name = pm_tree[k].name, .parent = pm_tree[k].parent,
+			.level = pm_tree[k].level, .kind = BT_NODE_TREE, .percent = 1,
+			.formula = c ? bt_arena_printf(&arena, "100 * max(0, PERF_METRICS.%s / %s - "
+						       "PERF_METRICS.%s / %s)", f, pm_sum, c, pm_sum)
+				     : bt_arena_printf(&arena, "100 * (PERF_METRICS.%s / %s)", f, pm_sum),
+			.threshold = !l2 && pm_tree[k].threshold_4 ? pm_tree[k].threshold_4
+								   : pm_tree[k].threshold };
+	}
+	char checked[96] = "";
+	size_t cn = 0;
+	for (size_t k = 0; k < sizeof(pm_cross) / sizeof(pm_cross[0]); k++) {
+		const struct bt_arch_event *a = bt_arch_event(pm_cross[k].bit);
+		if (!HAS(t, pm_cross[k].bit))
+			continue;
+		ev[(*ne)++] = pmc_event(a);
+		nodes[*nn] = (struct bt_node_def){
+			.name = pm_cross[k].arch, .kind = BT_NODE_INFO,
+			.formula = bt_arena_printf(&arena, "%s / %s", a->name, slots),
+			.cross_check = pm_cross[k].node };
+		(*nn)++;
+		if (cn < sizeof(checked))
+			cn += (size_t)snprintf(checked + cn, sizeof(checked) - cn, "%s%02XH/%02XH",
+					       cn ? ", " : "", a->code, a->umask);
+	}
+	return bt_arena_printf(&arena, "CPUID-enumerated: PERF_METRICS (%u fields) over "
+			       "fixed counter 3, levels 1%s with the formulas the published "
+			       "P-core models share; thresholds: LNL-LNC's for the same nodes; "
+			       "level 1 cross-checked by the architectural events %s",
+			       t->perf_metrics_fields, l2 ? " and 2" : "",
+			       checked[0] ? checked : "(none enumerated)");
+}
+
+/* The architectural-events variant: the four events over the slots. */
+static const char *arch_nodes(const struct bt_arch_td *t, struct bt_node_def *nodes, unsigned *nn,
+			      struct bt_event *ev, unsigned *ne, const char *slots)
+{
+	enum bt_arch_slots s = bt_arch_td_slots(t);
+	bool bs_counted = HAS(t, BT_ARCH_EV_TD_BAD_SPEC);
+	bool ecore = s == BT_ARCH_SLOTS_PER_CYCLE;
+	const char *fe = bt_arch_event(BT_ARCH_EV_TD_FE_BOUND)->name,
+		   *be = bt_arch_event(BT_ARCH_EV_TD_BE_BOUND)->name,
+		   *ret_ = bt_arch_event(BT_ARCH_EV_TD_RETIRING)->name;
+
+	for (size_t k = 0; k < sizeof(arch_tree) / sizeof(arch_tree[0]); k++) {
+		const struct bt_arch_event *a = bt_arch_event(arch_tree[k].bit);
+		bool derived = arch_tree[k].bit == BT_ARCH_EV_TD_BAD_SPEC && !bs_counted;
+		if (!derived)
+			ev[(*ne)++] = pmc_event(a);
+		nodes[*nn] = (struct bt_node_def){
+			.name = arch_tree[k].name, .level = 1, .kind = BT_NODE_TREE,
+			.formula = derived ? bt_arena_printf(&arena, "max(0, %s - %s - %s - %s) / %s",
+							     slots, fe, be, ret_, slots)
+					   : bt_arena_printf(&arena, "%s / %s", a->name, slots),
+			.threshold = ecore ? arch_tree[k].thr_ecore : arch_tree[k].thr_pcore };
+		(*nn)++;
+	}
+	return bt_arena_printf(&arena, "CPUID-enumerated: architectural Top-Down events (%s), "
+			       "slots = %s%s; Bad_Speculation %s; thresholds: %s's for the "
+			       "same nodes",
+			       t->events_23h ? "CPUID.23H.03H" : "CPUID.0AH",
+			       ecore ? bt_arena_printf(&arena, "SLOTS_PER_CYC %u x ", t->slots_per_cycle)
+				     : "",
+			       ecore ? "core cycles (fixed counter 1)" : "Topdown Slots",
+			       bs_counted ? "counted (73H/00H)"
+					  : "derived, an approximation: slots - Frontend - "
+					    "Backend - Retiring, clamped at 0 (no model-specific "
+					    "correction such as UOP_DROPPING can be applied)",
+			       ecore ? "LNL-SKT" : "LNL-LNC");
+}
+
 static bt_status build(const struct bt_arch_td *t, struct bt_model_def **ret, struct bt_diag *d)
 {
 	struct bt_model_def *m = bt_arena_alloc(&arena, sizeof(*m));
@@ -200,8 +353,6 @@ static bt_status build(const struct bt_arch_td *t, struct bt_model_def **ret, st
 	memset(nodes, 0, 24 * sizeof(*nodes));
 	unsigned nn = 0, ne = 0;
 	enum bt_arch_slots s = bt_arch_td_slots(t);
-	bool pm = pm_variant(t);
-	bool bs_counted = HAS(t, BT_ARCH_EV_TD_BAD_SPEC);
 	const char *cycles = ev_cycles.name;
 
 	ev[ne++] = fixed_event(ev_inst.name, 0);
@@ -217,141 +368,19 @@ static bt_status build(const struct bt_arch_td *t, struct bt_model_def **ret, st
 		slots = bt_arch_event(BT_ARCH_EV_TD_SLOTS)->name;
 	}
 
-#define NODE(name_, parent_, level_, pct_, formula_, thr_) do { \
-		nodes[nn].name = (name_); nodes[nn].parent = (parent_); \
-		nodes[nn].level = (level_); nodes[nn].kind = BT_NODE_TREE; \
-		nodes[nn].percent = (pct_); nodes[nn].formula = (formula_); \
-		nodes[nn].threshold = (thr_); nn++; } while (0)
-
 	const char *src;
-	if (pm) {
-		/* The published P-core formulas: field / sum of the 4 level-1
-		 * fields; thresholds as LNL-LNC's. */
-		for (unsigned f = 0; f < t->perf_metrics_fields && f < 8; f++) {
-			struct bt_event e = { .name = pm_names[f], .source = BT_SRC_PERF_METRICS,
-					      .fixed = BT_EV_NO_FIXED, .pm_field = (uint8_t)f };
-			ev[ne++] = e;
-		}
-		const char *sum = "(PERF_METRICS.FRONTEND_BOUND + PERF_METRICS.BAD_SPECULATION + "
-				  "PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND)";
-#define FRAC(f) bt_arena_printf(&arena, "100 * (PERF_METRICS.%s / %s)", f, sum)
-#define REST(p, c) bt_arena_printf(&arena, "100 * max(0, PERF_METRICS.%s / %s - " \
-				   "PERF_METRICS.%s / %s)", p, sum, c, sum)
-		bool l2 = t->perf_metrics_fields >= 8;
-		NODE("Frontend_Bound", NULL, 1, 1, FRAC("FRONTEND_BOUND"), "$Frontend_Bound > 15");
-		if (l2) {
-			NODE("Fetch_Latency", "Frontend_Bound", 2, 1, FRAC("FETCH_LATENCY"),
-			     "$Fetch_Latency > 10 and $Frontend_Bound > 15");
-			NODE("Fetch_Bandwidth", "Frontend_Bound", 2, 1,
-			     REST("FRONTEND_BOUND", "FETCH_LATENCY"), "$Fetch_Bandwidth > 20");
-		}
-		NODE("Bad_Speculation", NULL, 1, 1, FRAC("BAD_SPECULATION"), "$Bad_Speculation > 15");
-		if (l2) {
-			NODE("Branch_Mispredicts", "Bad_Speculation", 2, 1, FRAC("BRANCH_MISPREDICTS"),
-			     "$Branch_Mispredicts > 10 and $Bad_Speculation > 15");
-			NODE("Machine_Clears", "Bad_Speculation", 2, 1,
-			     REST("BAD_SPECULATION", "BRANCH_MISPREDICTS"),
-			     "$Machine_Clears > 10 and $Bad_Speculation > 15");
-		}
-		NODE("Backend_Bound", NULL, 1, 1, FRAC("BACKEND_BOUND"), "$Backend_Bound > 20");
-		if (l2) {
-			NODE("Memory_Bound", "Backend_Bound", 2, 1, FRAC("MEMORY_BOUND"),
-			     "$Memory_Bound > 20 and $Backend_Bound > 20");
-			NODE("Core_Bound", "Backend_Bound", 2, 1, REST("BACKEND_BOUND", "MEMORY_BOUND"),
-			     "$Core_Bound > 10 and $Backend_Bound > 20");
-		}
-		NODE("Retiring", NULL, 1, 1, FRAC("RETIRING"),
-		     l2 ? "$Retiring > 70 or $Heavy_Operations > 10" : "$Retiring > 70");
-		if (l2) {
-			NODE("Light_Operations", "Retiring", 2, 1, REST("RETIRING", "HEAVY_OPERATIONS"),
-			     "$Light_Operations > 60");
-			NODE("Heavy_Operations", "Retiring", 2, 1, FRAC("HEAVY_OPERATIONS"),
-			     "$Heavy_Operations > 10");
-		}
-#undef FRAC
-#undef REST
-		/* The cross-checks: each enumerated level-1 event over the
-		 * slots of fixed counter 3, the same window's slots. */
-		static const struct { unsigned bit; const char *node, *arch; } xc[] = {
-			{ BT_ARCH_EV_TD_FE_BOUND, "Frontend_Bound", "Arch_Frontend_Bound" },
-			{ BT_ARCH_EV_TD_BAD_SPEC, "Bad_Speculation", "Arch_Bad_Speculation" },
-			{ BT_ARCH_EV_TD_BE_BOUND, "Backend_Bound", "Arch_Backend_Bound" },
-			{ BT_ARCH_EV_TD_RETIRING, "Retiring", "Arch_Retiring" },
-		};
-		char checked[96] = "";
-		size_t cn = 0;
-		for (size_t k = 0; k < sizeof(xc) / sizeof(xc[0]); k++) {
-			const struct bt_arch_event *a = bt_arch_event(xc[k].bit);
-			if (!HAS(t, xc[k].bit))
-				continue;
-			ev[ne++] = pmc_event(a);
-			nodes[nn].name = xc[k].arch;
-			nodes[nn].kind = BT_NODE_INFO;
-			nodes[nn].formula = bt_arena_printf(&arena, "%s / %s", a->name, slots);
-			nodes[nn].cross_check = xc[k].node;
-			nn++;
-			if (cn < sizeof(checked))
-				cn += (size_t)snprintf(checked + cn, sizeof(checked) - cn, "%s%02XH/%02XH",
-						       cn ? ", " : "", a->code, a->umask);
-		}
-		src = bt_arena_printf(&arena, "CPUID-enumerated: PERF_METRICS (%u fields) over "
-				      "fixed counter 3, levels 1%s with the formulas the published "
-				      "P-core models share; thresholds: LNL-LNC's for the same nodes; "
-				      "level 1 cross-checked by the architectural events %s",
-				      t->perf_metrics_fields, l2 ? " and 2" : "",
-				      checked[0] ? checked : "(none enumerated)");
+	if (pm_variant(t)) {
+		src = pm_nodes(t, nodes, &nn, ev, &ne, slots);
 		m->flags = BT_MODEL_PERF_METRICS;
 	} else {
-		const struct bt_arch_event *fe = bt_arch_event(BT_ARCH_EV_TD_FE_BOUND),
-					   *be = bt_arch_event(BT_ARCH_EV_TD_BE_BOUND),
-					   *ret_ = bt_arch_event(BT_ARCH_EV_TD_RETIRING),
-					   *bs = bt_arch_event(BT_ARCH_EV_TD_BAD_SPEC);
-		ev[ne++] = pmc_event(fe);
-		ev[ne++] = pmc_event(be);
-		ev[ne++] = pmc_event(ret_);
-		if (bs_counted)
-			ev[ne++] = pmc_event(bs);
-		/* Thresholds: an E-core's published ones (LNL-SKT) where the slots
-		 * are width x cycles as on Intel's E-cores, a P-core's (LNL-LNC,
-		 * as fractions) where they are the Topdown Slots event. */
-		bool ecore = s == BT_ARCH_SLOTS_PER_CYCLE;
-#define OVER(e) bt_arena_printf(&arena, "%s / %s", (e)->name, slots)
-		NODE("Frontend_Bound", NULL, 1, 0, OVER(fe),
-		     ecore ? "$Frontend_Bound > 0.2" : "$Frontend_Bound > 0.15");
-		NODE("Bad_Speculation", NULL, 1, 0,
-		     bs_counted ? OVER(bs)
-				: bt_arena_printf(&arena, "max(0, %s - %s - %s - %s) / %s", slots,
-						  fe->name, be->name, ret_->name, slots),
-		     "$Bad_Speculation > 0.15");
-		NODE("Backend_Bound", NULL, 1, 0, OVER(be),
-		     ecore ? "$Backend_Bound > 0.1" : "$Backend_Bound > 0.2");
-		NODE("Retiring", NULL, 1, 0, OVER(ret_),
-		     ecore ? "$Retiring > 0.75" : "$Retiring > 0.7");
-#undef OVER
-		src = bt_arena_printf(&arena, "CPUID-enumerated: architectural Top-Down events (%s), "
-				      "slots = %s%s; Bad_Speculation %s; thresholds: %s's for the "
-				      "same nodes",
-				      t->events_23h ? "CPUID.23H.03H" : "CPUID.0AH",
-				      s == BT_ARCH_SLOTS_PER_CYCLE
-					      ? bt_arena_printf(&arena, "SLOTS_PER_CYC %u x ",
-								t->slots_per_cycle) : "",
-				      s == BT_ARCH_SLOTS_PER_CYCLE ? "core cycles (fixed counter 1)"
-								   : "Topdown Slots",
-				      bs_counted ? "counted (73H/00H)"
-						 : "derived, an approximation: slots - Frontend - "
-						   "Backend - Retiring, clamped at 0 (no model-specific "
-						   "correction such as UOP_DROPPING can be applied)",
-				      ecore ? "LNL-SKT" : "LNL-LNC");
+		src = arch_nodes(t, nodes, &nn, ev, &ne, slots);
 	}
-#undef NODE
-	nodes[nn].name = "IPC";
-	nodes[nn].kind = BT_NODE_INFO;
-	nodes[nn].formula = bt_arena_printf(&arena, "INST_RETIRED.ANY / %s", cycles);
-	nn++;
-	nodes[nn].name = "CPI";
-	nodes[nn].kind = BT_NODE_INFO;
-	nodes[nn].formula = bt_arena_printf(&arena, "%s / INST_RETIRED.ANY", cycles);
-	nn++;
+	nodes[nn++] = (struct bt_node_def){
+		.name = "IPC", .kind = BT_NODE_INFO,
+		.formula = bt_arena_printf(&arena, "INST_RETIRED.ANY / %s", cycles) };
+	nodes[nn++] = (struct bt_node_def){
+		.name = "CPI", .kind = BT_NODE_INFO,
+		.formula = bt_arena_printf(&arena, "%s / INST_RETIRED.ANY", cycles) };
 	if (!src) {
 		bt_diag_set(d, "model ARCH: out of memory");
 		return BT_ERR_NOMEM;

@@ -179,7 +179,10 @@ bt_status bt_events_load_intel(struct bt_arena *a, const char *path, struct bt_e
 	bt_status s = bt_json_load_file(a, path, &root, d);
 	if (s != BT_OK)
 		return s;
-	const struct bt_json *list = bt_json_get(root, "Events");
+	/* Intel's perfmon file ({"Header": ..., "Events": [...]}), or its
+	 * events as an array, as Linux perf keeps them (tools/perf/pmu-events/
+	 * arch/x86/PART/NAME.json): the same fields either way. */
+	const struct bt_json *list = root->type == BT_JSON_ARRAY ? root : bt_json_get(root, "Events");
 	if (!list || list->type != BT_JSON_ARRAY) {
 		bt_diag_set(d, "%s:%u:%u: no \"Events\" array", path, root->line, root->col);
 		return BT_ERR_INVALID;

@@ -21,6 +21,19 @@
 
 #include <stddef.h>
 
+/* The built-in models' parts (base/model-rows.h): the display model of the
+ * row's signature, its hybrid core kind and class. The tables below hold
+ * the other parts. */
+#define BT_MODEL_ROW(id_, vendor_, name_, w_, sig_, core_, uarch_, ...)                   \
+	{ sig_, BT_MODEL_CORE_##core_, BT_UARCH_##uarch_ },
+static const struct {
+	uint32_t sig;
+	uint8_t core; /* 0: not hybrid */
+	uint8_t uarch;
+} model_rows[] = {
+#include "base/model-rows.h"
+};
+
 static const struct {
 	uint8_t model;
 	uint8_t uarch;
@@ -33,32 +46,33 @@ static const struct {
 	{ 0x2E, BT_UARCH_NHM },
 	/* Westmere (client, EP, EX) */
 	{ 0x25, BT_UARCH_WSM }, { 0x2C, BT_UARCH_WSM }, { 0x2F, BT_UARCH_WSM },
-	/* Sandy Bridge, Ivy Bridge, Haswell, Broadwell */
-	{ 0x2A, BT_UARCH_WSM_BDW }, { 0x2D, BT_UARCH_WSM_BDW }, { 0x3A, BT_UARCH_WSM_BDW },
-	{ 0x3E, BT_UARCH_WSM_BDW }, { 0x3C, BT_UARCH_WSM_BDW }, { 0x3F, BT_UARCH_WSM_BDW },
+	/* Sandy Bridge, Ivy Bridge, Haswell, Broadwell (IVB 3A and HSW 3C:
+	 * their model rows) */
+	{ 0x2A, BT_UARCH_WSM_BDW }, { 0x2D, BT_UARCH_WSM_BDW },
+	{ 0x3E, BT_UARCH_WSM_BDW }, { 0x3F, BT_UARCH_WSM_BDW },
 	{ 0x45, BT_UARCH_WSM_BDW }, { 0x46, BT_UARCH_WSM_BDW }, { 0x3D, BT_UARCH_WSM_BDW },
 	{ 0x47, BT_UARCH_WSM_BDW }, { 0x4F, BT_UARCH_WSM_BDW }, { 0x56, BT_UARCH_WSM_BDW },
-	/* Skylake, Kaby/Coffee/Comet Lake, Skylake-X / Cascade Lake */
+	/* Skylake, Kaby/Coffee/Comet Lake (9E: SKL's row); Skylake-X /
+	 * Cascade Lake: 55, SKX's row */
 	{ 0x4E, BT_UARCH_SKL }, { 0x5E, BT_UARCH_SKL }, { 0x8E, BT_UARCH_SKL },
-	{ 0x9E, BT_UARCH_SKL }, { 0xA5, BT_UARCH_SKL }, { 0xA6, BT_UARCH_SKL },
-	{ 0x55, BT_UARCH_SKL },
-	/* Ice Lake client/server, Tiger Lake, Rocket Lake */
-	{ 0x7D, BT_UARCH_ICL }, { 0x7E, BT_UARCH_ICL }, { 0x6A, BT_UARCH_ICL },
-	{ 0x6C, BT_UARCH_ICL }, { 0x8C, BT_UARCH_ICL }, { 0x8D, BT_UARCH_ICL },
+	{ 0xA5, BT_UARCH_SKL }, { 0xA6, BT_UARCH_SKL },
+	/* Ice Lake client/server, Tiger Lake, Rocket Lake (ICL 7E, ICX 6A,
+	 * TGL 8C: their rows) */
+	{ 0x7D, BT_UARCH_ICL }, { 0x6C, BT_UARCH_ICL }, { 0x8D, BT_UARCH_ICL },
 	{ 0xA7, BT_UARCH_ICL },
-	/* Sapphire Rapids, Emerald Rapids (Golden Cove); Granite Rapids
-	 * (Redwood Cove) */
-	{ 0x8F, BT_UARCH_GLC }, { 0xCF, BT_UARCH_GLC },
-	/* Bartlett Lake: Raptor Cove P-cores only */
+	/* Bartlett Lake: Raptor Cove P-cores only (Sapphire Rapids 8F and
+	 * Emerald Rapids CF, Golden Cove: their rows) */
 	{ 0xD7, BT_UARCH_GLC },
-	{ 0xAD, BT_UARCH_RWC }, { 0xAE, BT_UARCH_RWC },
+	/* Granite Rapids D (Redwood Cove; Granite Rapids AD: GNR's row) */
+	{ 0xAE, BT_UARCH_RWC },
 	/* Atom cores: Silvermont/Airmont, Goldmont, Goldmont Plus, Tremont,
-	 * Knights Landing/Mill, Gracemont (ADL-N), Crestmont (SRF, GRR) */
+	 * Knights Landing/Mill, Gracemont (ADL-N), Crestmont (GRR; Elkhart
+	 * Lake 96 and Sierra Forest AF: the TNT and SRF rows) */
 	{ 0x37, BT_UARCH_ATOM }, { 0x4A, BT_UARCH_ATOM }, { 0x4D, BT_UARCH_ATOM },
 	{ 0x4C, BT_UARCH_ATOM }, { 0x5A, BT_UARCH_ATOM }, { 0x5C, BT_UARCH_ATOM },
 	{ 0x5F, BT_UARCH_ATOM }, { 0x7A, BT_UARCH_ATOM }, { 0x86, BT_UARCH_ATOM },
-	{ 0x96, BT_UARCH_ATOM }, { 0x9C, BT_UARCH_ATOM }, { 0x57, BT_UARCH_ATOM },
-	{ 0x85, BT_UARCH_ATOM }, { 0xBE, BT_UARCH_ATOM }, { 0xAF, BT_UARCH_ATOM },
+	{ 0x9C, BT_UARCH_ATOM }, { 0x57, BT_UARCH_ATOM },
+	{ 0x85, BT_UARCH_ATOM }, { 0xBE, BT_UARCH_ATOM },
 	{ 0xB6, BT_UARCH_ATOM },
 };
 
@@ -67,22 +81,52 @@ static const struct {
 	uint8_t model;
 	uint8_t p_core;
 } hybrid[] = {
-	/* Alder Lake, Raptor Lake: Golden Cove / Raptor Cove + Gracemont */
-	{ 0x97, BT_UARCH_GLC }, { 0x9A, BT_UARCH_GLC }, { 0xB7, BT_UARCH_GLC },
+	/* Alder Lake, Raptor Lake: Golden Cove / Raptor Cove + Gracemont (97:
+	 * the ADL rows) */
+	{ 0x9A, BT_UARCH_GLC }, { 0xB7, BT_UARCH_GLC },
 	{ 0xBA, BT_UARCH_GLC }, { 0xBF, BT_UARCH_GLC },
-	/* Meteor Lake: Redwood Cove + Crestmont */
-	{ 0xAA, BT_UARCH_RWC }, { 0xAC, BT_UARCH_RWC }, { 0xB5, BT_UARCH_RWC },
-	/* Lunar Lake, Arrow Lake: Lion Cove + Skymont (ARL also Crestmont) */
-	{ 0xBD, BT_UARCH_LNC }, { 0xC5, BT_UARCH_LNC }, { 0xC6, BT_UARCH_LNC },
+	/* Meteor Lake: Redwood Cove + Crestmont (AA: the MTL rows) */
+	{ 0xAC, BT_UARCH_RWC }, { 0xB5, BT_UARCH_RWC },
+	/* Lunar Lake, Arrow Lake: Lion Cove + Skymont (ARL also Crestmont;
+	 * BD and C6: the LNL and ARL rows) */
+	{ 0xC5, BT_UARCH_LNC },
 	/* Panther Lake, Wildcat Lake: Cougar Cove + Darkmont, Lion Cove's and
 	 * Skymont's PMU in Linux (lnl_common) */
 	{ 0xCC, BT_UARCH_LNC }, { 0xD5, BT_UARCH_LNC },
 };
 
+/* A model row's part: family 6 (SDM vol. 2A CPUID.01H:EAX, display model
+ * = extended model << 4 | model). Its hybrid rows give a class per core
+ * type, and a core type they do not name (not reported) is UNKNOWN, as for
+ * hybrid[]. Returns false where no row is of that model. */
+static bool model_row_uarch(uint32_t model, uint8_t core_type, enum bt_intel_uarch *ret)
+{
+	bool is_hybrid = false;
+	for (size_t i = 0; i < sizeof(model_rows) / sizeof(model_rows[0]); i++) {
+		uint32_t sig = model_rows[i].sig;
+		if (((sig >> 8) & 0xF) != 6 || (((sig >> 4) & 0xF) | ((sig >> 12) & 0xF0)) != model)
+			continue;
+		if (!model_rows[i].core) {
+			*ret = (enum bt_intel_uarch)model_rows[i].uarch;
+			return true;
+		}
+		is_hybrid = true;
+		if (model_rows[i].core == core_type) {
+			*ret = (enum bt_intel_uarch)model_rows[i].uarch;
+			return true;
+		}
+	}
+	*ret = BT_UARCH_UNKNOWN;
+	return is_hybrid;
+}
+
 enum bt_intel_uarch bt_intel_uarch_of(uint32_t family, uint32_t model, uint8_t core_type)
 {
+	enum bt_intel_uarch u;
 	if (family != 6)
 		return BT_UARCH_UNKNOWN;
+	if (model_row_uarch(model, core_type, &u))
+		return u;
 	for (size_t i = 0; i < sizeof(hybrid) / sizeof(hybrid[0]); i++)
 		if (hybrid[i].model == model) {
 			if (core_type == BT_CORE_TYPE_CORE)

@@ -7,6 +7,7 @@
 #include "base/notes.h"
 #include "pmu/intel-uarch.h"
 #include "pmu/msr.h"
+#include "pmu/perfmon-leaves.h"
 
 void bt_cpuid_collect(struct bt_arch *a, struct bt_cpuid_leaves *ret)
 {
@@ -51,56 +52,6 @@ bool bt_cpuid_has_pdcm(const struct bt_cpuid_leaves *l)
 }
 
 /*
- * Leaf 0AH answers no processor can give (SDM vol. 2A, CPUID leaf 0AH
- * "Architectural Performance Monitoring Leaf"; vol. 3B 21.2): a broken
- * hypervisor or an edited dump. They are named as impossible and the PMU
- * taken as absent, never believed as counters baretop would program.
- *  - EAX[7:0] version: the SDM defines versions 1 to 6 (21.2.1-21.2.6).
- *  - EAX[15:8] general counters: IA32_PERF_GLOBAL_CTRL/STATUS enable them in
- *    bits 31:0 (fixed counter i is bit 32+i), so at most 32.
- *  - EAX[23:16] and EDX[12:5] bit widths: a counter is one 64-bit MSR
- *    (IA32_PMCx, IA32_FIXED_CTRx), so at most 64, and a counter of 0 bits
- *    counts nothing.
- *  - EDX[4:0] and ECX (v5 bitmap) fixed counters: bits 47:32 of the global
- *    registers, so at most 16 (fixed counter indexes 0-15).
- * Returns true, with the reason in c->absent_reason, for such an answer.
- */
-#define BT_SDM_MAX_PERFMON_VERSION 6
-
-static bool leaf0a_impossible(uint32_t eax, uint32_t ecx, uint32_t edx, struct bt_pmu_caps *c)
-{
-	unsigned version = eax & 0xFF, ngp = (eax >> 8) & 0xFF, gpw = (eax >> 16) & 0xFF;
-	unsigned nfix = edx & 0x1F, fxw = (edx >> 5) & 0xFF;
-	char what[160] = "";
-
-	if (version > BT_SDM_MAX_PERFMON_VERSION)
-		snprintf(what, sizeof(what), "version %u (EAX[7:0]; the SDM defines versions 1 to %u)",
-			 version, BT_SDM_MAX_PERFMON_VERSION);
-	else if (ngp > 32)
-		snprintf(what, sizeof(what), "%u general counters (EAX[15:8]; IA32_PERF_GLOBAL_CTRL "
-			 "has bits for at most 32)", ngp);
-	else if (gpw > 64 || (ngp && gpw == 0))
-		snprintf(what, sizeof(what), "general counters %u bits wide (EAX[23:16]; a counter is "
-			 "one 64-bit MSR: 1 to 64)", gpw);
-	else if (version >= 2 && nfix > 16)
-		snprintf(what, sizeof(what), "%u fixed counters (EDX[4:0]; IA32_PERF_GLOBAL_CTRL has "
-			 "bits 47:32 for at most 16)", nfix);
-	else if (version >= 5 && (ecx >> 16))
-		snprintf(what, sizeof(what), "fixed-counter bitmap 0x%x (ECX; fixed counters 16 and up "
-			 "do not exist: IA32_PERF_GLOBAL_CTRL has bits 47:32 for them)", ecx);
-	else if (version >= 2 && fxw > 64)
-		snprintf(what, sizeof(what), "fixed counters %u bits wide (EDX[12:5]; a counter is one "
-			 "64-bit MSR)", fxw);
-	if (!what[0])
-		return false;
-	snprintf(c->absent_reason, sizeof(c->absent_reason),
-		 "CPUID.0AH is impossible: %s, EAX=%08X ECX=%08X EDX=%08X: no processor "
-		 "answers that", what, eax, ecx, edx);
-	c->cpuid_impossible = true;
-	return true;
-}
-
-/*
  * The clock of CPU_CLK_UNHALTED.REF_XCLK (0x3C/0x01) and ONE_THREAD_ACTIVE
  * (0x3C/0x02) in TSC ticks, where the part says it. Intel's event tables
  * (intel/perfmon; ../shared/reference/intel/IVB, HSW, SKL, SKX) define REF_XCLK as
@@ -128,172 +79,224 @@ static void xclk_ratio(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
 	}
 }
 
-static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
+/* ---- leaf decoders: what CPUID says, in the caps' terms ---- */
+
+/* Leaf 0AH, or the reason there is no PMU baretop can drive (false). Sets
+ * *ret_nfixed to the contiguous fixed counters of EDX[4:0]. */
+static bool leaf0a_caps(const struct bt_cpuid *raw, const struct bt_leaf0a *a,
+			struct bt_pmu_caps *c, unsigned *ret_nfixed)
 {
-	uint32_t eax = l->l0a.eax, ebx = l->l0a.ebx, ecx = l->l0a.ecx, edx = l->l0a.edx;
-	if (leaf0a_impossible(eax, ecx, edx, c))
-		return;
-	c->version = eax & 0xFF;
+	char why[160];
+	if (bt_leaf0a_impossible(a, why, sizeof(why))) {
+		snprintf(c->absent_reason, sizeof(c->absent_reason),
+			 "CPUID.0AH is impossible: %s, EAX=%08X ECX=%08X EDX=%08X: no processor "
+			 "answers that", why, raw->eax, raw->ecx, raw->edx);
+		c->cpuid_impossible = true;
+		return false;
+	}
+	c->version = a->version;
 	if (c->version == 0) {
 		snprintf(c->absent_reason, sizeof(c->absent_reason),
 			 "CPUID.0AH reports version 0: no architectural PMU");
-		return;
+		return false;
 	}
 	if (c->version < 2) {
 		snprintf(c->absent_reason, sizeof(c->absent_reason),
 			 "architectural performance monitoring version 1 has no "
 			 "IA32_PERF_GLOBAL_CTRL; baretop needs version 2 or later");
-		return;
+		return false;
 	}
-	if (((eax >> 8) & 0xFF) == 0) {
+	if (a->num_gp == 0) {
 		snprintf(c->absent_reason, sizeof(c->absent_reason),
 			 "CPUID.0AH reports version %u with no general-purpose counters",
 			 c->version);
-		return;
+		return false;
 	}
 	c->kind = BT_PMU_INTEL_ARCH;
-	c->num_gp = (eax >> 8) & 0xFF;
-	if (c->num_gp > BT_PMU_MAX_GP)
-		c->num_gp = BT_PMU_MAX_GP;
-	c->gp_width = (eax >> 16) & 0xFF;
-	c->gp_mask = c->num_gp ? (uint32_t)bt_width_mask(c->num_gp) : 0;
-	c->arch_events_len = (eax >> 24) & 0xFF;
-	c->arch_events_na = ebx;
-	/* SDM vol. 2A CPUID leaf 0AH: event x is available when EBX[x] = 0
-	 * and the vector is long enough to hold bit x (EAX[31:24] > x); a set
-	 * bit means NOT available. Granite Rapids' length 8 hides the Topdown
-	 * events 8-11 its leaf 23H lists. */
-	for (unsigned x = 0; x < 32 && x < c->arch_events_len; x++)
-		if (!((ebx >> x) & 1))
-			c->arch_events |= 1u << x;
-	/* EDX[4:0] fixed counters, EDX[12:5] their width (valid if version > 1).
-	 * v5: ECX is a bitmap of further supported fixed counters; fixed counter
-	 * i exists iff ECX[i] || EDX[4:0] > i (SDM vol. 2A, CPUID leaf 0AH). */
-	unsigned nfixed = edx & 0x1F;
-	c->fixed_width = (edx >> 5) & 0xFF;
-	/* Early processors with perfmon v2 may report no fixed counters in
-	 * EDX although they have the three architectural ones (SDM vol. 3B
-	 * 20.2.2 defines fixed counters 0-2 for v2; Linux intel_pmu_init()
-	 * applies the same quirk to versions 2-4, on bare metal only: under a
-	 * hypervisor EDX is the VMM's word and is believed). */
-	bool hypervisor = (l->l01.ecx >> 31) & 1;
-	if (c->version >= 2 && c->version <= 4 && !hypervisor && nfixed < 3) {
-		nfixed = 3;
-		if (c->fixed_width == 0)
-			c->fixed_width = c->gp_width;
-	}
-	uint32_t fmask = nfixed ? (uint32_t)bt_width_mask(nfixed) : 0;
-	if (c->version >= 5)
-		fmask |= ecx;
-	/* Leaf 23H exists when CPUID.(EAX=07H,ECX=1):EAX[8] is set. */
-	if ((l->l07_1.eax >> 8) & 1 && l->l00.eax >= 0x23) {
-		c->umask2 = l->l23.ebx & 1;
-		c->eq = (l->l23.ebx >> 1) & 1;
-		/* Subleaf 1 (valid per CPUID.23H:EAX[1]) enumerates the counters
-		 * as bitmaps; they replace leaf 0AH's counts (SDM vol. 2B RDPMC:
-		 * GP counter x is valid if CPUID.23H.01H:EAX[x], fixed counter x
-		 * if CPUID.23H.01H:EBX[x]; Linux update_pmu_cap() does the same). */
-		if ((l->l23.eax >> 1) & 1) {
-			c->v6_counter_leaf = true;
-			c->gp_mask = l->l23_1.eax & (uint32_t)bt_width_mask(BT_PMU_MAX_GP);
-			fmask = l->l23_1.ebx;
-		}
-		/* Subleaf 3 (valid per CPUID.23H:EAX[3]): EAX bit x = 1 means
-		 * architectural event x is available on this logical processor;
-		 * it is per core type and replaces leaf 0AH's vector. Subleaf 0
-		 * ECX[7:0] is SLOTS_PER_CYC. */
-		if ((l->l23.eax >> 3) & 1) {
-			c->arch_events = l->l23_3.eax;
-			c->arch_events_23h = true;
-		}
-		c->slots_per_cycle = (uint8_t)(l->l23.ecx & 0xFF);
-	}
-	c->any_thread_deprecated = (edx >> 15) & 1;
-	c->ds = (l->l01.edx >> 21) & 1;
-	c->tsx_force_abort = ((l->l07.edx >> 13) & 1) && !((l->l07.edx >> 11) & 1);
+	c->num_gp = a->num_gp > BT_PMU_MAX_GP ? BT_PMU_MAX_GP : a->num_gp;
+	c->gp_width = a->gp_width;
+	c->gp_mask = (uint32_t)bt_width_mask(c->num_gp);
+	c->arch_events_len = a->events_len;
+	c->arch_events_na = a->events_na;
+	/* Granite Rapids' vector length 8 hides the Topdown events 8-11 its
+	 * leaf 23H lists: leaf23_caps() replaces the vector where it can. */
+	c->arch_events = bt_leaf0a_events(a);
+	c->fixed_width = a->fixed_width;
+	c->any_thread_deprecated = a->any_deprecated;
+	*ret_nfixed = a->num_fixed;
+	return true;
+}
 
-	/* The microarchitecture class: display family/model (SDM vol. 2A
-	 * CPUID.01H:EAX) and, on hybrid parts (CPUID.07H:EDX[15]), the core
-	 * type in CPUID.1AH:EAX[31:24]. */
+/* Leaf 23H where it exists: UMASK2/EQ, SLOTS_PER_CYC, and the counter
+ * bitmaps and per-core-type event vector, which replace leaf 0AH's (Linux
+ * update_pmu_cap() does the same). */
+static void leaf23_caps(const struct bt_leaf23 *x, struct bt_pmu_caps *c, uint32_t *fmask)
+{
+	if (!x->present)
+		return;
+	c->umask2 = x->umask2;
+	c->eq = x->eq;
+	if (x->counters) {
+		c->v6_counter_leaf = true;
+		c->gp_mask = x->gp_bitmap & (uint32_t)bt_width_mask(BT_PMU_MAX_GP);
+		*fmask = x->fixed_bitmap;
+	}
+	if (x->events) {
+		c->arch_events = x->arch_events;
+		c->arch_events_23h = true;
+	}
+	c->slots_per_cycle = x->slots_per_cycle;
+}
+
+/* The core: display family/model (SDM vol. 2A CPUID.01H:EAX) and, on
+ * hybrid parts (CPUID.07H:EDX[15]), the core type in CPUID.1AH:EAX[31:24]. */
+struct intel_core {
+	uint32_t family, model;
+	bool hybrid, hypervisor;
+	uint8_t core_type;
+};
+
+static void core_of(const struct bt_cpuid_leaves *l, struct intel_core *ret)
+{
 	uint32_t sig = l->l01.eax, fam = (sig >> 8) & 0xF, model = (sig >> 4) & 0xF;
 	if (fam == 0x6 || fam == 0xF)
 		model |= ((sig >> 16) & 0xF) << 4;
 	if (fam == 0xF)
 		fam += (sig >> 20) & 0xFF;
-	bool hybrid = (l->l07.edx >> 15) & 1;
-	uint8_t core_type = 0;
-	if (hybrid && l->l00.eax >= 0x1A)
-		core_type = (uint8_t)(l->l1a.eax >> 24);
-	core_type = bt_intel_effective_core_type(fam, model, hybrid, core_type);
-	c->uarch = (uint8_t)bt_intel_uarch_of(fam, model, core_type);
-	xclk_ratio(l, c);
+	ret->family = fam;
+	ret->model = model;
+	ret->hybrid = (l->l07.edx >> 15) & 1;
+	ret->hypervisor = (l->l01.ecx >> 31) & 1;
+	ret->core_type = 0;
+	if (ret->hybrid && l->l00.eax >= 0x1A)
+		ret->core_type = (uint8_t)(l->l1a.eax >> 24);
+	ret->core_type = bt_intel_effective_core_type(fam, model, ret->hybrid, ret->core_type);
+}
 
-	/* Alder Lake / Raptor Lake have no leaf 23H, and on a hybrid part
-	 * leaf 0AH enumerates only the counters common to both core types
-	 * (a real i9-13900K P-core answers EAX=07300605h, EDX=8603h: 6 and 3).
-	 * The P-core has 2 more general counters and fixed counter 3 (Linux
-	 * intel_pmu_init(), INTEL_ALDERLAKE..RAPTORLAKE_S: cntr_mask <<= 2 |
-	 * 3, fixed_cntr_mask <<= 1 | 1). With the E-cores disabled in the BIOS
-	 * the part still says hybrid but leaf 0AH already gives the P-core's
-	 * 8 and 4; more than 8 general or 4 fixed after the shift means that
-	 * case, and leaf 0AH's values stand (Linux does the same check). */
-	if (bt_intel_is_adl_rpl(fam, model) && hybrid && core_type == BT_CORE_TYPE_CORE &&
-	    !c->v6_counter_leaf) {
-		uint32_t gp = (c->gp_mask << 2) | 0x3, fx = (fmask << 1) | 0x1;
-		if (__builtin_popcount(gp) > 8 || __builtin_popcount(fx) > 4) {
-			c->quirks |= BT_PMU_QUIRK_HYBRID_ALL_COUNTERS;
-		} else {
-			c->gp_mask = gp;
-			fmask = fx;
-			c->quirks |= BT_PMU_QUIRK_HYBRID_BIG_COUNTERS;
-		}
+/* The counts the final masks imply (counters are indexed 0..n-1). */
+static void counters_from_masks(struct bt_pmu_caps *c, uint32_t fmask)
+{
+	c->num_gp = (uint8_t)bt_bitmap_span(c->gp_mask & (uint32_t)bt_width_mask(BT_PMU_MAX_GP));
+	c->fixed_mask = fmask & (uint32_t)bt_width_mask(BT_PMU_MAX_FIXED);
+	c->num_fixed = (uint8_t)bt_bitmap_span(c->fixed_mask);
+}
+
+/* ---- named quirks: where a part's CPUID is not the whole truth ---- */
+
+/*
+ * Linux intel_pmu_init(), "Quirk: v2 perfmon does not report fixed-purpose
+ * events, so assume at least 3 events, when not running in a hypervisor":
+ * early processors with perfmon v2 may report no fixed counters in EDX
+ * although they have the three architectural ones (SDM vol. 3B 20.2.2
+ * defines fixed counters 0-2 for v2); Linux applies it to versions 2-4. On
+ * bare metal only: under a hypervisor EDX is the VMM's word and is believed.
+ */
+static unsigned quirk_v2_fixed_counters(struct bt_pmu_caps *c, const struct intel_core *k,
+					unsigned nfixed)
+{
+	if (c->version >= 2 && c->version <= 4 && !k->hypervisor && nfixed < 3) {
+		nfixed = 3;
+		if (c->fixed_width == 0)
+			c->fixed_width = c->gp_width;
 	}
+	return nfixed;
+}
 
-	/* Below perfmon version 6 the general counters live at
-	 * IA32_PERFEVTSELi = 0x186 + i and IA32_PMCi = 0xC1 + i, and SDM vol. 4
-	 * (table 2-2) defines those for i = 0..7 only: 0x18E and 0xC9 are not
-	 * counters. A part enumerating more (an ARL-H Lion Cove core: version
-	 * 5, CPUID.23H.01H:EAX = 3FFh) is driven with the first 8. */
-	c->enumerated_gp = 0;
-	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
-		if (c->gp_mask & (1u << i))
-			c->enumerated_gp = (uint8_t)(i + 1);
+/*
+ * Linux intel_pmu_init(), case INTEL_ALDERLAKE .. INTEL_RAPTORLAKE_S: Alder
+ * Lake / Raptor Lake have no leaf 23H, and on a hybrid part leaf 0AH
+ * enumerates only the counters common to both core types (a real
+ * i9-13900K P-core answers EAX=07300605h, EDX=8603h: 6 and 3). The P-core
+ * has 2 more general counters and fixed counter 3 (cntr_mask <<= 2 | 3,
+ * fixed_cntr_mask <<= 1 | 1). And Linux's "Quirk: For some Alder Lake
+ * machine, when all E-cores are disabled in a BIOS, the leaf 0xA will
+ * enumerate all counters of P-cores" (commit 7fa981cad216, "perf/x86/intel:
+ * Add a quirk for the calculation of the number of counters on Alder
+ * Lake"): the part still says hybrid, so more than 8 general or 4 fixed
+ * after the shift means that case, and leaf 0AH's values stand.
+ */
+static void quirk_adl_hybrid_counters(struct bt_pmu_caps *c, const struct intel_core *k,
+				      uint32_t *fmask)
+{
+	if (!bt_intel_is_adl_rpl(k->family, k->model) || !k->hybrid ||
+	    k->core_type != BT_CORE_TYPE_CORE || c->v6_counter_leaf)
+		return;
+	uint32_t gp = (c->gp_mask << 2) | 0x3, fx = (*fmask << 1) | 0x1;
+	if (__builtin_popcount(gp) > 8 || __builtin_popcount(fx) > 4) {
+		c->quirks |= BT_PMU_QUIRK_HYBRID_ALL_COUNTERS;
+	} else {
+		c->gp_mask = gp;
+		*fmask = fx;
+		c->quirks |= BT_PMU_QUIRK_HYBRID_BIG_COUNTERS;
+	}
+}
+
+/*
+ * Below perfmon version 6 the general counters live at IA32_PERFEVTSELi =
+ * 0x186 + i and IA32_PMCi = 0xC1 + i, and SDM vol. 4 (table 2-2) defines
+ * those for i = 0..7 only: 0x18E and 0xC9 are not counters. A part
+ * enumerating more (an ARL-H Lion Cove core: version 5, CPUID.23H.01H:EAX
+ * = 3FFh) is driven with the first 8 (the SDM's MSR map; Linux names no
+ * quirk for it).
+ */
+static void quirk_legacy_counter_msrs(struct bt_pmu_caps *c)
+{
+	c->enumerated_gp = (uint8_t)bt_bitmap_span(c->gp_mask &
+						   (uint32_t)bt_width_mask(BT_PMU_MAX_GP));
 	if (c->version < 6 && c->enumerated_gp > 8) {
 		c->gp_mask &= 0xFF;
 		c->quirks |= BT_PMU_QUIRK_GP_CLAMPED;
 	}
-	c->num_gp = 0;
-	for (unsigned i = 0; i < BT_PMU_MAX_GP; i++)
-		if (c->gp_mask & (1u << i))
-			c->num_gp = (uint8_t)(i + 1);
+}
 
-	fmask &= (uint32_t)bt_width_mask(BT_PMU_MAX_FIXED);
-	c->fixed_mask = fmask;
-	c->num_fixed = 0;
-	for (unsigned i = 0; i < BT_PMU_MAX_FIXED; i++)
-		if (fmask & (1u << i))
-			c->num_fixed = (uint8_t)(i + 1);
-
-	/* PERF_METRICS on hybrid parts (Linux intel_pmu_init_hybrid(): the big
-	 * core has it, the small ones do not, whatever the boot CPU's
-	 * IA32_PERF_CAPABILITIES said; update_pmu_cap() then reads the MSR per
-	 * core type only where leaf 23H exists, and not on Meteor Lake, whose
-	 * bit 15 "is always cleared": intel_pmu_broken_perf_cap()). On bare
-	 * metal only: under a hypervisor the MSR is the VMM's word. */
+/*
+ * PERF_METRICS on hybrid parts: Linux intel_pmu_init_hybrid() gives it to
+ * the big core and not to the small ones, whatever the boot CPU's
+ * IA32_PERF_CAPABILITIES said; update_pmu_cap() then reads the MSR per
+ * core type only where leaf 23H exists, and not on Meteor Lake, whose bit
+ * 15 "is always cleared" (intel_pmu_broken_perf_cap()). On bare metal
+ * only: under a hypervisor the MSR is the VMM's word.
+ */
+static void quirk_hybrid_perf_metrics(struct bt_pmu_caps *c, const struct intel_core *k)
+{
 	c->perf_metrics_rule = BT_PM_FROM_MSR;
-	bool pm_by_model = bt_intel_is_adl_rpl(fam, model) ||
-			   bt_intel_perf_cap_pm_broken(fam, model);
-	if (pm_by_model && !hypervisor) {
-		if (core_type == BT_CORE_TYPE_CORE) {
-			c->perf_metrics_rule = BT_PM_ASSUMED_ON;
-			c->quirks |= BT_PMU_QUIRK_PM_ASSUMED;
-		} else if (core_type == BT_CORE_TYPE_ATOM) {
-			c->perf_metrics_rule = BT_PM_ASSUMED_OFF;
-			c->quirks |= BT_PMU_QUIRK_PM_NONE;
-		}
-		if (bt_intel_perf_cap_pm_broken(fam, model))
-			c->quirks |= BT_PMU_QUIRK_PM_BIT_BROKEN;
+	bool broken = bt_intel_perf_cap_pm_broken(k->family, k->model);
+	if (!(bt_intel_is_adl_rpl(k->family, k->model) || broken) || k->hypervisor)
+		return;
+	if (k->core_type == BT_CORE_TYPE_CORE) {
+		c->perf_metrics_rule = BT_PM_ASSUMED_ON;
+		c->quirks |= BT_PMU_QUIRK_PM_ASSUMED;
+	} else if (k->core_type == BT_CORE_TYPE_ATOM) {
+		c->perf_metrics_rule = BT_PM_ASSUMED_OFF;
+		c->quirks |= BT_PMU_QUIRK_PM_NONE;
 	}
+	if (broken)
+		c->quirks |= BT_PMU_QUIRK_PM_BIT_BROKEN;
+}
+
+static void intel_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)
+{
+	struct bt_leaf0a a;
+	struct bt_leaf23 x;
+	struct intel_core k;
+	unsigned nfixed;
+
+	bt_leaf0a_decode(&l->l0a, &a);
+	if (!leaf0a_caps(&l->l0a, &a, c, &nfixed))
+		return;
+	core_of(l, &k);
+	nfixed = quirk_v2_fixed_counters(c, &k, nfixed);
+	uint32_t fmask = (nfixed ? (uint32_t)bt_width_mask(nfixed) : 0) | a.fixed_bitmap;
+	bt_leaf23_decode(l->l00.eax, &l->l07_1, &l->l23, &l->l23_1, &l->l23_3, &x);
+	leaf23_caps(&x, c, &fmask);
+	c->ds = (l->l01.edx >> 21) & 1;
+	c->tsx_force_abort = ((l->l07.edx >> 13) & 1) && !((l->l07.edx >> 11) & 1);
+	c->uarch = (uint8_t)bt_intel_uarch_of(k.family, k.model, k.core_type);
+	xclk_ratio(l, c);
+	quirk_adl_hybrid_counters(c, &k, &fmask);
+	quirk_legacy_counter_msrs(c);
+	counters_from_masks(c, fmask);
+	quirk_hybrid_perf_metrics(c, &k);
 }
 
 static void amd_caps(const struct bt_cpuid_leaves *l, struct bt_pmu_caps *c)

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arch/arch.h"
 #include "synth/mem-hierarchy.h"
@@ -21,13 +22,16 @@
  * where no measurement is cited. Where a row has no published DRAM figure
  * of its own it takes the named row's and says so: a model, labelled.
  * The rows are matched by CPUID display family/model (the simulated CPU's
- * signature) and, on hybrid parts, core type; the first row of the vendor
- * is the fallback.
+ * signature) and, on hybrid parts, core type; a built-in model's part names
+ * its row in its own row (the mem column of base/model-rows.h), and its
+ * display model is in no list below; the first row of the vendor is the
+ * fallback.
  */
 struct lat_row {
 	const char *name;
 	enum bt_vendor vendor;
-	unsigned family;            /* display family */
+	unsigned family;            /* display family; 0: only the parts of the model
+				     * rows that name it */
 	uint8_t models[8];          /* display models (0 ends; none: any of the family) */
 	/* BT_CORE_TYPE_ATOM: the row of a hybrid part's E-cores (any model) and
 	 * of the Atom-only parts its models list */
@@ -37,44 +41,44 @@ struct lat_row {
 };
 
 static const struct lat_row rows[] = {
-	{ "Skylake client", BT_VENDOR_INTEL, 6, { 0x4E, 0x5E, 0x8E, 0x9E, 0xA5, 0xA6 }, 0,
+	{ "Skylake client", BT_VENDOR_INTEL, 6, { 0x4E, 0x5E, 0x8E, 0xA5, 0xA6 }, 0,
 	  { 4, 12, 42, 42 + NS(51) },
 	  "7-cpu.com \"Intel Skylake\" (Core i7-6700, measured: L1 4 cycles for a pointer load, "
 	  "L2 12, L3 42, RAM 42 cycles + 51 ns); Intel 64 and IA-32 Architectures Optimization "
 	  "Reference Manual, Skylake client microarchitecture (L1 load-to-use 4 cycles, simple "
 	  "address)" },
-	{ "Skylake server", BT_VENDOR_INTEL, 6, { 0x55 }, 0,
+	{ "Skylake server", BT_VENDOR_INTEL, 0, { 0 }, 0,
 	  { 4, 14, NS(20.5), NS(97) },
 	  "AnandTech \"Intel Skylake-EP vs AMD EPYC 7000\" (LMBench random loads: L1 4 cycles, "
 	  "L2 14, memory 96-98 ns); Intel TMA skylakex L3_Hit_Latency (20.5 ns)" },
-	{ "Willow Cove client", BT_VENDOR_INTEL, 6, { 0x8C, 0x8D }, 0,
+	{ "Willow Cove client", BT_VENDOR_INTEL, 6, { 0x8D }, 0,
 	  { 5, NS(5), NS(22.5), 42 + NS(51) },
 	  "Intel Optimization Reference Manual (L1 5 cycles); Intel TMA tigerlake L2_Hit_Latency "
 	  "(5 ns) and L3_Hit_Latency (22.5 ns); DRAM as Skylake client's" },
-	{ "Sunny Cove client", BT_VENDOR_INTEL, 6, { 0x7D, 0x7E, 0xA7 }, 0,
+	{ "Sunny Cove client", BT_VENDOR_INTEL, 6, { 0x7D, 0xA7 }, 0,
 	  { 5, 13, NS(12.5), 42 + NS(51) },
 	  "Intel Optimization Reference Manual, Ice Lake client (L1 5 cycles, L2 13); Intel TMA "
 	  "icelake L3_Hit_Latency (12.5 ns); DRAM as Skylake client's" },
-	{ "Sunny Cove server", BT_VENDOR_INTEL, 6, { 0x6A, 0x6C }, 0,
+	{ "Sunny Cove server", BT_VENDOR_INTEL, 6, { 0x6C }, 0,
 	  { 5, 14, NS(23), NS(97) },
 	  "Intel Optimization Reference Manual (Sunny Cove L1 5 cycles); Intel TMA icelakex "
 	  "L3_Hit_Latency (23 ns); L2 and DRAM as Skylake server's" },
 	{ "Golden/Raptor/Redwood Cove client", BT_VENDOR_INTEL, 6,
-	  { 0x97, 0x9A, 0xB7, 0xBA, 0xBF, 0xAA, 0xAC }, 0,
+	  { 0x9A, 0xB7, 0xBA, 0xBF, 0xAC }, 0,
 	  { 5, 15, NS(12), 42 + NS(51) },
 	  "Intel Optimization Reference Manual, Golden Cove (L1 5 cycles, L2 15 on client parts); "
 	  "Intel TMA alderlake/meteorlake L3_Hit_Latency (12 ns); DRAM as Skylake client's" },
-	{ "Golden/Raptor/Redwood Cove server", BT_VENDOR_INTEL, 6, { 0x8F, 0xCF, 0xAD, 0xAE }, 0,
+	{ "Golden/Raptor/Redwood Cove server", BT_VENDOR_INTEL, 6, { 0xAE }, 0,
 	  { 5, 16, NS(37), NS(110) },
 	  "Intel Optimization Reference Manual, Sapphire Rapids (L1 5 cycles, L2 16); Intel TMA "
 	  "sapphirerapids/emeraldrapids/graniterapids L3_Hit_Latency (37 ns); Chips and Cheese "
 	  "\"Sapphire Rapids: Golden Cove Hits Servers\" (Xeon Platinum 8480, DRAM ~110 ns)" },
-	{ "Lion Cove", BT_VENDOR_INTEL, 6, { 0xBD, 0xC5, 0xC6, 0xB5, 0xCC }, 0,
+	{ "Lion Cove", BT_VENDOR_INTEL, 6, { 0xC5, 0xB5, 0xCC }, 0,
 	  { 4, 17, NS(12), 42 + NS(51) },
 	  "Intel Lunar Lake architecture disclosure, 2024, as reported by AnandTech (48 KB L0D "
 	  "4-cycle load-to-use, 192 KB L1D 9 cycles, L2 17 cycles); Intel TMA lunarlake/arrowlake "
 	  "L3_Hit_Latency (12 ns); DRAM as Skylake client's" },
-	{ "Atom (Tremont..Skymont)", BT_VENDOR_INTEL, 6, { 0x86, 0x96, 0x9C, 0xAF, 0xB6, 0xBE },
+	{ "Atom (Tremont..Skymont)", BT_VENDOR_INTEL, 6, { 0x86, 0x9C, 0xB6, 0xBE },
 	  BT_CORE_TYPE_ATOM,
 	  { 3, 17, NS(12), 42 + NS(51) },
 	  "Intel Optimization Reference Manual, Tremont/Gracemont (L1 3-cycle load-to-use); "
@@ -93,6 +97,18 @@ static const struct lat_row rows[] = {
 
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))
 
+/* The built-in models' parts: signature, hybrid core kind, latency row. */
+#define BT_MODEL_ROW(id_, vendor_, name_, w_, sig_, core_, uarch_, fmt_, files_, sim_, mem_,  \
+		     atlas_)                                                               \
+	{ sig_, BT_MODEL_CORE_##core_, mem_ },
+static const struct {
+	uint32_t sig;
+	uint8_t core;
+	const char *mem;
+} model_rows[] = {
+#include "base/model-rows.h"
+};
+
 const char *bt_mem_hier_row(unsigned k, const char **source)
 {
 	if (k >= N_ROWS)
@@ -109,10 +125,35 @@ static void display(uint32_t sig, unsigned *fam, unsigned *model)
 	*model = f == 6 || f == 0xF ? m | ((sig >> 16) & 0xF) << 4 : m;
 }
 
+/* The row a built-in model's row names for this display family/model: the
+ * one of the same core kind, else the first of that model (a hybrid part's
+ * P-core row comes first). */
+static const struct lat_row *model_row_of(unsigned fam, unsigned model, enum bt_core_type core)
+{
+	const char *mem = NULL;
+
+	for (size_t i = 0; i < sizeof(model_rows) / sizeof(model_rows[0]); i++) {
+		unsigned f, m;
+		display(model_rows[i].sig, &f, &m);
+		if (f != fam || m != model || !model_rows[i].mem)
+			continue;
+		if (model_rows[i].core == (uint8_t)core) {
+			mem = model_rows[i].mem;
+			break;
+		}
+		if (!mem)
+			mem = model_rows[i].mem;
+	}
+	for (size_t i = 0; mem && i < N_ROWS; i++)
+		if (!strcmp(rows[i].name, mem))
+			return &rows[i];
+	return NULL;
+}
+
 static const struct lat_row *row_of(enum bt_vendor v, uint32_t sig, enum bt_core_type core)
 {
 	unsigned fam, model;
-	const struct lat_row *first = NULL;
+	const struct lat_row *first = NULL, *named;
 
 	display(sig, &fam, &model);
 	for (size_t i = 0; i < N_ROWS; i++) {
@@ -123,7 +164,7 @@ static const struct lat_row *row_of(enum bt_vendor v, uint32_t sig, enum bt_core
 			first = r;
 		if (r->core == BT_CORE_TYPE_ATOM && core == BT_CORE_TYPE_ATOM)
 			return r;
-		if (core == BT_CORE_TYPE_ATOM || r->family != fam)
+		if (core == BT_CORE_TYPE_ATOM || !r->family || r->family != fam)
 			continue;
 		if (!r->models[0])
 			return r;
@@ -131,6 +172,9 @@ static const struct lat_row *row_of(enum bt_vendor v, uint32_t sig, enum bt_core
 			if (r->models[k] == model)
 				return r;
 	}
+	if (v == BT_VENDOR_INTEL && core != BT_CORE_TYPE_ATOM &&
+	    (named = model_row_of(fam, model, core)))
+		return named;
 	return first ? first : &rows[0];
 }
 

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A simulated CPU for each built-in Top-Down model, so that a model's
+ * A simulated CPU for each built-in Top-Down model (the sim column of its
+ * row in base/model-rows.h), so that a model's
  * events can be planned for, and counted through, the PMU of its own
  * microarchitecture without that hardware:
  *
- *   - the signature is a real part's (Intel perfmon mapfile.csv: 6-3A IVB,
- *     6-3C HSW, 6-5E SKL, 6-55 SKX, 6-7E ICL, 6-8C TGL, 6-6A ICX, 6-97 ADL,
- *     6-8F SPR, 6-CF EMR, 6-AD GNR, 6-AF SRF, 6-AA MTL, 6-BD LNL, 6-C6 ARL,
- *     6-96 Elkhart Lake for TNT;
- *     AMD family 19h model 61h Zen 4, family 1Ah model 44h Zen 5), so the
+ *   - the signature is a real part's (the row's sig in base/model-rows.h:
+ *     Intel perfmon mapfile.csv, reference/cpuid/), so the
  *     driver derives the right core class from it;
  *   - the general and fixed counters are those Intel's event files use for
  *     that core ("Counter": the highest general counter any event may use,
@@ -21,10 +19,8 @@
  *     (.part, arch/sim/sim-parts.c; the brand string excepted), so detection
  *     meets what it will meet on silicon, e.g. the hybrid Alder Lake
  *     P-core's CPUID.0AH with only the 6 general and 3 fixed counters both
- *     core types have. SKL answers as an i7-8700K (Coffee Lake, SMT on: 4
- *     general counters; the i5-6400T dump without SMT has 8); SPR-HBM as
- *     Sapphire Rapids (no Xeon Max dump); SRF's CPUID is made up from the
- *     fields (no Sierra Forest dump).
+ *     core types have (the rows say where a model answers as another
+ *     part, or as none).
  * IA32_PERF_CAPABILITIES is the preset's; for Meteor Lake bit 15 reads 0
  * although PERF_METRICS exists (Linux intel_pmu_broken_perf_cap(): "The
  * Perf Metric (Bit 15) is always cleared"). What the other hybrid parts'
@@ -69,106 +65,13 @@ struct model_sim {
 
 #define FROM_BASE (-1)
 
+#define BT_UNPAREN(...) __VA_ARGS__
+#define BT_MODEL_ROW(id_, vendor_, name_, w_, sig_, core_, uarch_, fmt_, files_, sim_, mem_,  \
+		     atlas_)                                                               \
+	{ .model = id_, .signature = sig_, .base = BT_UNPAREN sim_ },
+
 static const struct model_sim table[] = {
-	{ .model = "IVB", .base = "nhm", .signature = 0x000306A9,
-	  .family = BT_SIM_FAM_WSM_BDW, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Ivy Bridge PMU (perfmon v3)",
-	  .part = &bt_sim_part_ivb },
-	{ .model = "HSW", .base = "nhm", .signature = 0x000306C3,
-	  .family = BT_SIM_FAM_WSM_BDW, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Haswell PMU (perfmon v3)",
-	  .part = &bt_sim_part_hsw },
-	{ .model = "SKL", .base = "skl", .signature = 0x000906EA,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Skylake PMU (perfmon v4)",
-	  .part = &bt_sim_part_cfl },
-	{ .model = "SKX", .base = "skl", .signature = 0x00050654,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Skylake-SP PMU (perfmon v4)",
-	  .part = &bt_sim_part_skx },
-	{ .model = "ICL", .base = "icl", .signature = 0x000706E5,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Ice Lake PMU (perfmon v5, PERF_METRICS)",
-	  .part = &bt_sim_part_icl },
-	{ .model = "TGL", .base = "icl", .signature = 0x000806C1,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Tiger Lake PMU (perfmon v5, PERF_METRICS)",
-	  .part = &bt_sim_part_tgl },
-	{ .model = "ICX", .base = "icl", .signature = 0x000606A6,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Ice Lake-SP PMU (perfmon v5, PERF_METRICS)",
-	  .part = &bt_sim_part_icx },
-	{ .model = "ADL-GLC", .base = "adl-p", .signature = 0x00090672,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Alder Lake P-core PMU (Golden Cove)",
-	  .part = &bt_sim_part_adl_p },
-	{ .model = "ADL-GRT", .base = "adl-e", .signature = 0x00090672,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Alder Lake E-core PMU (Gracemont)",
-	  .part = &bt_sim_part_adl_e },
-	/* Tremont (TNT): Elkhart Lake's CPUID (4 general counters, fixed 0-2,
-	 * perfmon v5, not hybrid); the rest is the Gracemont E-core preset's,
-	 * the nearest Atom PMU baretop simulates: Tremont's own
-	 * IA32_PERF_CAPABILITIES is not in a dump, and no PERF_METRICS. */
-	{ .model = "TNT", .base = "adl-e", .signature = 0x00090661,
-	  .num_gp = 4, .hybrid = 0, .perf_metrics = 0,
-	  .brand = "baretop sim: Elkhart Lake PMU (Tremont, perfmon v5)",
-	  .part = &bt_sim_part_ehl },
-	{ .model = "SPR", .base = "spr", .signature = 0x000806F8,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Sapphire Rapids PMU (Golden Cove)",
-	  .part = &bt_sim_part_spr },
-	{ .model = "SPR-HBM", .base = "spr", .signature = 0x000806F8,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Xeon Max PMU (Golden Cove)",
-	  .part = &bt_sim_part_spr },
-	{ .model = "EMR", .base = "spr", .signature = 0x000C06F2,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Emerald Rapids PMU (Raptor Cove)",
-	  .part = &bt_sim_part_emr },
-	{ .model = "GNR", .base = "spr", .signature = 0x000A06D1,
-	  .family = BT_SIM_FAM_RWC, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Granite Rapids PMU (Redwood Cove)",
-	  .part = &bt_sim_part_gnr, .pebs_timing = true },
-	{ .model = "SRF", .base = "adl-e", .signature = 0x000A06F3,
-	  .num_gp = 8, .hybrid = 0, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Sierra Forest PMU (Crestmont)",
-	  .part = NULL },
-	{ .model = "MTL-RWC", .base = "adl-p", .signature = 0x000A06A4,
-	  .family = BT_SIM_FAM_RWC, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Meteor Lake P-core PMU (Redwood Cove)",
-	  .part = &bt_sim_part_mtl_p, .native_model = 2, .perf_cap_pm_reads_zero = true,
-	  .pebs_timing = true },
-	{ .model = "MTL-CMT", .base = "adl-e", .signature = 0x000A06A4,
-	  .num_gp = 8, .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Meteor Lake E-core PMU (Crestmont)",
-	  .part = &bt_sim_part_mtl_e, .native_model = 2 },
-	{ .model = "LNL-LNC", .base = "lnl-p", .signature = 0x000B06D1,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Lunar Lake P-core PMU (Lion Cove, perfmon v6)",
-	  .part = &bt_sim_part_lnl_p, .pebs_timing = true },
-	{ .model = "ARL-LNC", .base = "lnl-p", .signature = 0x000C0662,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: Arrow Lake P-core PMU (Lion Cove, perfmon v6)",
-	  .part = &bt_sim_part_arl_p, .pebs_timing = true },
-	{ .model = "LNL-SKT", .base = "lnl-p", .signature = 0x000B06D1,
-	  .family = BT_SIM_FAM_ATOM, .num_gp = 8, .fixed_bitmap = 0x77,
-	  .hybrid = 1, .core_type = BT_CORE_TYPE_ATOM, .perf_metrics = 0,
-	  .brand = "baretop sim: Lunar Lake E-core PMU (Skymont, perfmon v6)",
-	  .part = &bt_sim_part_lnl_e },
-	{ .model = "ARL-SKT", .base = "lnl-p", .signature = 0x000C0662,
-	  .family = BT_SIM_FAM_ATOM, .num_gp = 8, .fixed_bitmap = 0x77,
-	  .hybrid = 1, .core_type = BT_CORE_TYPE_ATOM, .perf_metrics = 0,
-	  .brand = "baretop sim: Arrow Lake E-core PMU (Skymont, perfmon v6)",
-	  .part = &bt_sim_part_arl_e },
-	{ .model = "ZEN4", .base = "zen4", .signature = 0x00A60F12,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: AMD Zen 4 PMU (PerfMonV2)",
-	  .part = &bt_sim_part_zen4 },
-	{ .model = "ZEN5", .base = "zen4", .signature = 0x00B40F40,
-	  .hybrid = FROM_BASE, .perf_metrics = FROM_BASE,
-	  .brand = "baretop sim: AMD Zen 5 PMU (PerfMonV2)",
-	  .part = &bt_sim_part_zen5 },
+#include "base/model-rows.h"
 };
 
 bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret)
@@ -224,10 +127,10 @@ bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret)
 	return false;
 }
 
+#define BT_MODEL_ROW(id_, ...) id_,
 const char *const bt_sim_model_names[] = {
-	"IVB", "HSW", "SKL", "SKX", "ICL", "TGL", "ICX", "ADL-GLC", "ADL-GRT", "SPR", "SPR-HBM",
-	"EMR", "GNR", "SRF", "MTL-RWC", "MTL-CMT", "LNL-LNC", "ARL-LNC", "LNL-SKT", "ARL-SKT",
-	"TNT", "ZEN4", "ZEN5", NULL,
+#include "base/model-rows.h"
+	NULL,
 };
 
 void bt_sim_diag_unknown(struct bt_diag *d, const char *name)

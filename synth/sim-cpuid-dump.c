@@ -10,6 +10,7 @@
 #include "arch/sim/cpuid-dump-cpu.h"
 #include "pmu/cpu-detect.h"
 #include "pmu/intel-uarch.h"
+#include "pmu/perfmon-leaves.h"
 
 struct bt_synth_dump_cpu {
 	struct bt_sim_config cfg;
@@ -36,41 +37,35 @@ const char *bt_synth_class_preset(unsigned uarch)
 	return NULL;
 }
 
-/* The counters the leaves enumerate (SDM vol. 2A CPUID leaf 0AH; leaf 23H
- * subleaf 1 where CPUID.(07H,1):EAX[8], the maximum leaf and 23H.00H:EAX[1]
- * say it exists). */
+/* The counters the leaves enumerate, as the dump says them (the decoding
+ * the driver uses, pmu/perfmon-leaves.h, without the driver's quirks: the
+ * simulated CPU answers what the part answered). */
 static void counters_from_leaves(const struct bt_cpuid_dump_group *g, struct bt_sim_config *c)
 {
 	struct bt_cpuid l0 = bt_cpuid_dump_get(g, 0, 0), la = bt_cpuid_dump_get(g, 0xA, 0);
-	c->version = (uint8_t)(la.eax & 0xFF);
-	c->num_gp = (uint8_t)((la.eax >> 8) & 0xFF);
-	c->gp_width = (uint8_t)((la.eax >> 16) & 0xFF);
-	c->num_fixed = (uint8_t)(la.edx & 0x1F);
-	c->fixed_width = (uint8_t)((la.edx >> 5) & 0xFF);
-	c->fixed_bitmap = c->version >= 5 ? la.ecx : 0;
-	c->any_deprecated = (la.edx >> 15) & 1;
+	struct bt_cpuid l71 = bt_cpuid_dump_get(g, 7, 1), s0 = bt_cpuid_dump_get(g, 0x23, 0);
+	struct bt_cpuid s1 = bt_cpuid_dump_get(g, 0x23, 1), s3 = bt_cpuid_dump_get(g, 0x23, 3);
+	struct bt_leaf0a a;
+	struct bt_leaf23 x;
+
+	bt_leaf0a_decode(&la, &a);
+	c->version = a.version;
+	c->num_gp = a.num_gp;
+	c->gp_width = a.gp_width;
+	c->num_fixed = a.num_fixed;
+	c->fixed_width = a.fixed_width;
+	c->fixed_bitmap = a.fixed_bitmap;
+	c->any_deprecated = a.any_deprecated;
 	c->gp_bitmap = 0;
-	c->umask2_eq = false;
-	bool has23 = l0.eax >= 0x23 && ((bt_cpuid_dump_get(g, 7, 1).eax >> 8) & 1);
-	if (has23) {
-		struct bt_cpuid s0 = bt_cpuid_dump_get(g, 0x23, 0);
-		c->umask2_eq = (s0.ebx & 3) == 3;
-		if ((s0.eax >> 1) & 1) {
-			struct bt_cpuid s1 = bt_cpuid_dump_get(g, 0x23, 1);
-			c->gp_bitmap = s1.eax;
-			c->fixed_bitmap = s1.ebx;
-			unsigned hi = 0;
-			for (unsigned i = 0; i < 32; i++)
-				if ((s1.eax >> i) & 1)
-					hi = i + 1;
-			c->num_gp = (uint8_t)hi;
-			unsigned fhi = 0;
-			for (unsigned i = 0; i < 32; i++)
-				if ((s1.ebx >> i) & 1)
-					fhi = i + 1;
-			if (fhi > c->num_fixed)
-				c->num_fixed = (uint8_t)fhi;
-		}
+	bt_leaf23_decode(l0.eax, &l71, &s0, &s1, &s3, &x);
+	c->umask2_eq = x.umask2 && x.eq;
+	if (x.counters) {
+		c->gp_bitmap = x.gp_bitmap;
+		c->fixed_bitmap = x.fixed_bitmap;
+		c->num_gp = (uint8_t)bt_bitmap_span(x.gp_bitmap);
+		unsigned fhi = bt_bitmap_span(x.fixed_bitmap);
+		if (fhi > c->num_fixed)
+			c->num_fixed = (uint8_t)fhi;
 	}
 }
 

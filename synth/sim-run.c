@@ -392,16 +392,12 @@ static bt_status unknown_event(const struct bt_synth *s, const char *name, struc
 	return BT_ERR_INVALID;
 }
 
-/* --sim-miscount EVENT:scale=X|stuck=N|swap=OTHER: one event of the count
- * source miscounts, as a broken event on new silicon would; the consistency
- * rules are expected to name a rule containing it. */
-static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
+/* --sim-miscount EVENT:scale=X|stuck=N|swap=OTHER split at the colon that
+ * starts HOW (an event name may hold colons: "EV:c1"); -1 if none does. */
+static int split_miscount(const char *m, char *name, size_t len, const char **ret_how)
 {
-	char name[160];
-	const char *m = s->miscount, *colon = m ? strrchr(m, ':') : NULL;
+	const char *colon = strrchr(m, ':');
 
-	if (!m)
-		return BT_OK;
 	while (colon && colon > m && strncmp(colon + 1, "scale=", 6) &&
 	       strncmp(colon + 1, "stuck=", 6) && strncmp(colon + 1, "swap=", 5)) {
 		const char *p = colon - 1;
@@ -409,20 +405,51 @@ static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
 			p--;
 		colon = *p == ':' ? p : NULL;
 	}
-	if (!colon || (size_t)(colon - m) >= sizeof(name))
+	if (!colon || (size_t)(colon - m) >= len)
+		return -1;
+	snprintf(name, len, "%.*s", (int)(colon - m), m);
+	*ret_how = colon + 1;
+	return 0;
+}
+
+/* One count as HOW (scale=X or stuck=N) makes it. */
+static uint64_t miscounted(uint64_t count, const char *how)
+{
+	if (!strncmp(how, "scale=", 6))
+		return (uint64_t)llround((double)count * strtod(how + 6, NULL));
+	/* checked where the option is read (app/options.c): decimal, or hex
+	 * with 0x; never octal ("010" is ten) */
+	const char *n = how + 6;
+	return strtoull(n, NULL, n[0] == '0' && (n[1] == 'x' || n[1] == 'X') ? 16 : 10);
+}
+
+static void note_miscount(struct bt_synth *s, const char *name)
+{
+	snprintf(s->miscount_note, sizeof(s->miscount_note),
+		 "simulated PMU: %.60s miscounts on purpose (--sim-miscount %.80s)", name, s->miscount);
+	if (!s->miscount_noted) {
+		s->miscount_noted = true;
+		note(s, "%s", s->miscount_note);
+	}
+}
+
+/* --sim-miscount EVENT:scale=X|stuck=N|swap=OTHER: one event of the count
+ * source miscounts, as a broken event on new silicon would; the consistency
+ * rules are expected to name a rule containing it. */
+static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
+{
+	char name[160];
+	const char *m = s->miscount, *how;
+
+	if (!m)
+		return BT_OK;
+	if (split_miscount(m, name, sizeof(name), &how) != 0)
 		return fail(d, "--sim-miscount %s: EVENT:scale=X|stuck=N|swap=OTHER", m);
-	snprintf(name, sizeof(name), "%.*s", (int)(colon - m), m);
-	const char *how = colon + 1;
 	struct bt_sim_count *e = entry_named(s, name);
 	if (!e)
 		return unknown_event(s, name, d);
-	if (!strncmp(how, "scale=", 6)) {
-		e->count = (uint64_t)llround((double)e->count * strtod(how + 6, NULL));
-	} else if (!strncmp(how, "stuck=", 6)) {
-		/* checked where the option is read (app/options.c): decimal, or
-		 * hex with 0x; never octal ("010" is ten) */
-		const char *n = how + 6;
-		e->count = strtoull(n, NULL, n[0] == '0' && (n[1] == 'x' || n[1] == 'X') ? 16 : 10);
+	if (strncmp(how, "swap=", 5) != 0) {
+		e->count = miscounted(e->count, how);
 	} else {
 		struct bt_sim_count *o = entry_named(s, how + 5);
 		if (!o)
@@ -431,13 +458,69 @@ static bt_status apply_miscount(struct bt_synth *s, struct bt_diag *d)
 		e->count = o->count;
 		o->count = t;
 	}
-	snprintf(s->miscount_note, sizeof(s->miscount_note),
-		 "simulated PMU: %.60s miscounts on purpose (--sim-miscount %.80s)", name, m);
-	if (!s->miscount_noted) {
-		s->miscount_noted = true;
-		note(s, "%s", s->miscount_note);
-	}
+	note_miscount(s, name);
 	return BT_OK;
+}
+
+/* The model's event of that name (the kernels' windows have no names). */
+static const struct bt_event *model_event(const struct bt_synth *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_ev; i++)
+		if (s->ev[i].name && !strcmp(s->ev[i].name, name))
+			return &s->ev[i];
+	return NULL;
+}
+
+/* Whether a window's entry is what the PMU counts for the model's event m:
+ * the same encoding on a general counter, or the same fixed counter. */
+static bool counts_as(const struct bt_event *m, const struct bt_event *e)
+{
+	if (m->source != e->source)
+		return false;
+	if (m->fixed != BT_EV_NO_FIXED && e->fixed == m->fixed)
+		return true;
+	return m->counters && e->fixed == BT_EV_NO_FIXED && bt_plan_same_encoding(m, e);
+}
+
+/*
+ * The same miscount in the known-count kernels' windows (validation, the
+ * bring-up's validation phase, the atlas), so every phase of a run sees one
+ * simulated PMU: the entries of the event's encoding (or fixed counter)
+ * count wrong; swap exchanges two events' counts where the window counts
+ * both. The name was checked against the model's events when the workload
+ * source was first made (apply_miscount). The conformance window
+ * (bt_synth_count_conformance) is left as it is: --sim-miscount models one
+ * wrong event, which the counter health check before every Top-Down run
+ * would take for a broken counter and stop that run, where the consistency
+ * rules are to find it; --sim-defect breaks counters.
+ */
+static void miscount_window(struct bt_synth *s, struct bt_sim_count *v, size_t n)
+{
+	char name[160];
+	const char *how;
+
+	if (!s->miscount || split_miscount(s->miscount, name, sizeof(name), &how) != 0)
+		return;
+	const struct bt_event *m = model_event(s, name);
+	const struct bt_event *o = !strncmp(how, "swap=", 5) ? model_event(s, how + 5) : NULL;
+	if (!m || (!strncmp(how, "swap=", 5) && !o))
+		return;
+	for (size_t k = 0; k < n; k++) {
+		if (!counts_as(m, &v[k].ev))
+			continue;
+		if (!o) {
+			v[k].count = miscounted(v[k].count, how);
+			continue;
+		}
+		for (size_t j = 0; j < n; j++)
+			if (j != k && counts_as(o, &v[j].ev) && !counts_as(m, &v[j].ev)) {
+				uint64_t t = v[k].count;
+				v[k].count = v[j].count;
+				v[j].count = t;
+				break;
+			}
+	}
+	note_miscount(s, name);
 }
 
 /* A count file can say things no PMU can: two events with the same
@@ -672,10 +755,12 @@ void bt_synth_count_kernel(struct bt_synth *s, const struct bt_kernel *k, uint64
 	}
 	s->ks = (struct bt_sim_source){ .entries = s->kc, .body = k->run,
 					.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->kc) };
+	miscount_window(s, s->kc, s->ks.n);
 	if (empty && empty != k) {
 		kernel_model(s, empty, empty->n_default, &m);
 		s->es = (struct bt_sim_source){ .entries = s->ec, .body = empty->run,
 						.n = bt_sim_kernel_counts(&s->sim.cfg, &m, s->ec) };
+		miscount_window(s, s->ec, s->es.n);
 		attach_all(s, &s->ks, &s->es);
 	} else {
 		/* Kernel `empty` itself: its windows count its own source. */

@@ -3,7 +3,8 @@
 # The test suite: what `make test` (the whole suite) and CI (.ci/run) run,
 # and `make test-host` (the hosted tier only).
 #   1. install missing Debian packages (tools/setup.sh)
-#   2. build everything with gcc and with clang, -Wall -Wextra -Werror
+#   2. build everything (the unit tests too) with gcc and with clang,
+#      -Wall -Wextra -Werror
 #   3. then, JOBS at a time: the hosted unit tests under ASan + UBSan and
 #      every tests/suite/NN-*.sh of the selected tier (tests/suite/README.md)
 #
@@ -142,7 +143,7 @@ serial() {
 [ $setup = 1 ] && serial "setup (Debian packages)" bash tools/setup.sh
 # `tests`: the unit test programs without sanitizers, which steps run too.
 serial "build, gcc" make -j"$jobs" all tests
-serial "build, clang" make -j"$jobs" CC=clang all
+serial "build, clang" make -j"$jobs" CC=clang all tests
 
 # The pool: the unit tests and the steps, JOBS at a time. The builds are
 # done, so a step's own `make` only checks that they are up to date. The

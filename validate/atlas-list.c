@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The atlas's event list: Intel's perfmon events JSON for the core, or a
- * Linux perf AMD JSON array, read as untrusted input. The encodings are
+ * Linux perf JSON array of either vendor's events, read as untrusted input. The encodings are
  * the vendor readers' (metrics/event-vendor.c: EventCode, UMask, UMaskExt,
  * CounterMask, Invert, EdgeDetect, AnyThread, Equal, TakenAlone, Counter
  * with "Fixed counter N", CounterHTOff, MSRIndex/MSRValue), so each field
@@ -72,14 +72,21 @@ bt_status bt_atlas_list_load(const char *path, struct bt_atlas_list *l, struct b
 	l->file = bt_arena_strdup(&l->arena, path);
 	if ((st = bt_json_load_file(&l->arena, path, &root, d)) != BT_OK)
 		return st;
-	bool intel = root->type == BT_JSON_OBJECT;
-	if (!intel && root->type != BT_JSON_ARRAY) {
+	bool object = root->type == BT_JSON_OBJECT;
+	if (!object && root->type != BT_JSON_ARRAY) {
 		bt_diag_set(d, "%s:%u:%u: not an event list (Intel: {\"Header\":..., \"Events\": "
 			    "[...]}; AMD: a Linux perf JSON array)", path, root->line, root->col);
 		return BT_ERR_INVALID;
 	}
-	l->format = intel ? "intel-perfmon" : "linux-perf-amd";
-	l->version = intel ? bt_json_get_str(bt_json_get(root, "Header"), "Version") : NULL;
+	/* An array is Linux perf's form of either vendor's list: Intel's events
+	 * name their counters ("Counter": "0,1,2,3"), AMD's never do (their
+	 * counters are interchangeable), so one "Counter" makes it Intel's:
+	 * read as AMD's, 0xC4/0x00 would be AMD's taken branches. */
+	bool intel = object;
+	for (size_t i = 0; !object && i < root->u.arr.n && !intel; i++)
+		intel = bt_json_get(root->u.arr.items[i], "Counter") != NULL;
+	l->format = object ? "intel-perfmon" : intel ? "linux-perf-intel" : "linux-perf-amd";
+	l->version = object ? bt_json_get_str(bt_json_get(root, "Header"), "Version") : NULL;
 	st = intel ? bt_events_load_intel(&l->arena, path, &t, d)
 		   : bt_events_load_perf(&l->arena, path, &t, d);
 	if (st != BT_OK)
@@ -89,7 +96,7 @@ bt_status bt_atlas_list_load(const char *path, struct bt_atlas_list *l, struct b
 		bt_diag_set(d, "%s: out of memory", path);
 		return BT_ERR_NOMEM;
 	}
-	const struct bt_json *items = intel ? bt_json_get(root, "Events") : root;
+	const struct bt_json *items = object ? bt_json_get(root, "Events") : root;
 	for (size_t i = 0; i < t.n; i++) {
 		struct bt_atlas_event *e = &l->v[l->n++];
 		e->name = t.events[i].name;

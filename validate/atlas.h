@@ -43,14 +43,15 @@ struct bt_atlas_event {
 struct bt_atlas_list {
 	struct bt_arena arena;
 	const char *file;          /* where it came from */
-	const char *format;        /* "intel-perfmon" or "linux-perf-amd" */
+	const char *format;        /* "intel-perfmon", "linux-perf-intel" or "linux-perf-amd" */
 	const char *version;       /* the list's Header.Version, or NULL */
 	int n;
 	struct bt_atlas_event *v;
 };
 
 /* Reads an event list: Intel's perfmon events JSON for the core ({"Header":
- * ..., "Events": [...]}) or a Linux perf AMD JSON array. The file is
+ * ..., "Events": [...]}) or a Linux perf JSON array (Intel's when an event
+ * names its "Counter", else AMD's). The file is
  * untrusted: a malformed field is BT_ERR_INVALID with file:line:col (exit
  * 2). Events are refused by name with the reason where the atlas cannot
  * count them as the list encodes them (an extra MSR: MSRIndex/MSRValue;

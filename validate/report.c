@@ -42,6 +42,9 @@ void bt_validation_print(FILE *f, const struct bt_validation_record *r)
 	if (r->defects && r->defects[0])
 		fprintf(f, "  injected defects: %s (--sim-defect: the simulated PMU is broken on "
 			   "purpose)\n", r->defects);
+	if (r->miscount && r->miscount[0])
+		fprintf(f, "  injected miscount: %s (--sim-miscount: one event of the simulated PMU "
+			   "counts wrong on purpose)\n", r->miscount);
 	if (r->no_pmu_reason) {
 		fprintf(f, "validate: nothing validated: %s\n", r->no_pmu_reason);
 		return;
@@ -73,6 +76,8 @@ void bt_validation_json(struct bt_jw *j, const struct bt_validation_record *r)
 	bt_jw_str(j, "no_pmu_reason", r->no_pmu_reason);
 	if (r->defects && r->defects[0])
 		bt_jw_str(j, "injected_defects", r->defects);
+	if (r->miscount && r->miscount[0])
+		bt_jw_str(j, "injected_miscount", r->miscount);
 	bt_jw_object(j, "summary");
 	for (int v = 0; v < 4; v++)
 		bt_jw_u64(j, bt_verdict_name((enum bt_verdict)v), (uint64_t)c[v]);
@@ -170,6 +175,7 @@ bt_status bt_validation_show(FILE *f, const char *path, bool *any_fail, struct b
 		.quick = bt_json_get(v, "quick") && bt_json_get(v, "quick")->type == BT_JSON_TRUE,
 		.no_pmu_reason = bt_json_get_str(v, "no_pmu_reason"),
 		.defects = bt_json_get_str(v, "injected_defects"),
+		.miscount = bt_json_get_str(v, "injected_miscount"),
 		.checks = &list,
 	};
 	fprintf(f, "%s: results #%" PRIu64 "%s\n", path, num_or0(root, "sequence"),

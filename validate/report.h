@@ -25,6 +25,7 @@ struct bt_validation_record {
 	const char *no_pmu_reason;      /* set: nothing could be validated, and why */
 	const char *defects;            /* simulated PMU: the injected defects
 					 * (--sim-defect), or NULL/"" for none */
+	const char *miscount;           /* simulated PMU: --sim-miscount, or NULL/"" */
 	const struct bt_check_list *checks;
 };
 

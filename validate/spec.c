@@ -306,7 +306,8 @@ bt_status bt_vspec_parse(const char *text, size_t len, const char *file, struct 
 			goto out;
 		if (bt_vspec_add(s, &e) != BT_OK) {
 			l.field = "";
-			st = bad(d, &l, "more than %d entries", BT_VSPEC_MAX_ENTRIES);
+			st = bad(d, &l, "more than %d checks, a spec's limit (docs/validate-spec.md): "
+				 "split it into several specs", BT_VSPEC_MAX_ENTRIES);
 			goto out;
 		}
 	}

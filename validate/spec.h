@@ -22,7 +22,10 @@
 #include "base/status.h"
 
 #define BT_VSPEC_TEXT 160
-#define BT_VSPEC_MAX_ENTRIES 512
+/* A bound against a hostile file, above the atlas's spec of any part's
+ * full core list (an SPR list has about 1,200 events, some 600 of them
+ * linear): docs/validate-spec.md. */
+#define BT_VSPEC_MAX_ENTRIES 4096
 
 enum bt_vexpect_kind {
 	BT_VEXP_EXACT,      /* measured = expr (within tolerance_pct) */

@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (bt_results_doc_parse(&a, (const char *)data, size, "fuzz", &doc, &d) == BT_OK &&
 	    bt_fleet_record_of(&a, doc.root, (const char *)data, size, "fuzz", &r, &d) == BT_OK) {
 		if (!r.run_id || !r.run_id_source || !r.fw_version || !r.fw_key || !r.identity ||
-		    !(starts(r.machine_key, "uuid:") || starts(r.machine_key, "serial:") ||
+		    !(starts(r.machine_key, "uuid:") || starts(r.machine_key, "uuid-placeholder:") ||
+		      starts(r.machine_key, "serial:") ||
 		      starts(r.machine_key, "board:") || starts(r.machine_key, "nosmbios:")))
 			abort();
 		for (size_t i = 0; i < r.n_workloads; i++) {

@@ -16,7 +16,8 @@
 #     nothing flagged (the negative cases);
 #   - with every event's min/max widened to +-5 % of its median (run-to-run
 #     noise) and a 1 % edit, the changed nodes are "within spread", none beyond;
-#   - report --diff writes the diff into text, CSV and the HTML page.
+#   - report --diff writes the diff into text, CSV and the HTML page;
+#   - --level 2 against --level 3: no nan, the reason "not selected".
 set -uo pipefail
 make -s -j2 host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=build/baretop-host
@@ -117,5 +118,18 @@ if grep -q "DRAM_Bound .*beyond spread" "$w/r.txt" && grep -q "^$wl,DRAM_Bound,.
   echo "ok   report --diff: the diff in text, CSV and HTML (with both files' reports)"
 else
   echo "FAIL report --diff output"; fail=1
+fi
+# --level 2 against --level 3: the level-3 nodes are only in B; A has no
+# value or spread for them (printed "-", never nan), and A's reason is that
+# they were not selected, not a retire latency SKL's formulas never read.
+"$bin" run --sim=skl --quick -w multiply1:n=64 --level 2 --results-dir "$w/l2" >/dev/null 2>&1
+"$bin" run --sim=skl --quick -w multiply1:n=64 --level 3 --results-dir "$w/l3" >/dev/null 2>&1
+"$bin" diff "$w"/l2/*.json "$w"/l3/*.json >"$w/l23.out" 2>&1
+rc=$?
+nb=$(grep -c 'only in B (A: not measured (not selected: --level N or drill-down))' "$w/l23.out")
+if [ "$rc" -eq 0 ] && [ "$nb" -gt 0 ] && ! grep -qi 'nan' "$w/l23.out" && ! grep -q 'no retire latency' "$w/l23.out"; then
+  echo "ok   diff --level 2 vs 3: $nb node(s) only in B, A's spread '-', not selected (no nan, no retire latency)"
+else
+  echo "FAIL diff --level 2 vs 3: exit $rc, $nb only in B: $(grep -m1 -i 'nan\|retire latency' "$w/l23.out")"; fail=1
 fi
 exit $fail

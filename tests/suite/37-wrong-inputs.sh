@@ -42,6 +42,11 @@ expect 2 "--model SKL is a model of GenuineIntel parts, but the simulated PMU .*
   "$bin" run --sim=zen4 --quick -w ptr-chase-l2 --model SKL $res
 expect 2 "--model ZEN4 is a model of AuthenticAMD parts, but the simulated PMU .* is Intel's" \
   "$bin" run --sim=skl --quick -w ptr-chase-l2 --model ZEN4 $res
+# ... and of the other vendor than this machine's CPU, without --sim: before,
+# a run timed and exit 0 where no PMU was exposed, as if the model applied.
+if grep -q -m1 'AuthenticAMD\|HygonGenuine' /proc/cpuinfo; then other=SKL own=AuthenticAMD; else other=ZEN4 own=GenuineIntel; fi
+grep -q -m1 "$own\|HygonGenuine" /proc/cpuinfo && expect 2 "--model $other is a model of .* parts, but this CPU is .* (CPUID)" \
+  "$bin" run --quick -w multiply1:n=64 --model "$other" $res
 
 # Defects that cannot apply: before, 0 FAIL and status 0.
 expect 2 "stuck-counter:7 cannot apply: the simulated skl PMU has 4 general counters" \

@@ -7,7 +7,8 @@
 # match the schema and print again with show-validation; a spec file with
 # raw events validates; a deliberately wrong spec FAILs (exit 1) and WARNs,
 # so the checker can fail; malformed specs give located errors (exit 2);
-# without --sim there is no PMU here and validate says so (exit 4).
+# without --sim there is no PMU here and validate says so (exit 4);
+# --sim-miscount is seen by validate and --bring-up's validation phase.
 set -uo pipefail
 start=$(date +%s)
 [ -x build/baretop-host ] || make -s -j2 host >/dev/null
@@ -146,6 +147,52 @@ if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q '^validate: nothing validated
   echo "ok   no --sim: exit 4, $(printf '%s\n' "$out" | grep '^validate: nothing' | cut -c1-100)..."
 else
   bad "no --sim: status $rc"
+fi
+# One simulated PMU for every phase: --sim-miscount reaches the kernels'
+# windows as it reaches the workloads'. BR_INST_RETIRED.ALL_BRANCHES is
+# 0xC4/0x00 (Intel's SPR list); loop-dec-jnz retires one branch per
+# iteration, so scale=2 doubles k.branches (a FAIL naming the event) and
+# swap with INST_RETIRED.ANY exchanges the two declared counts.
+mc() { # WHAT MODE... : runs on SPR with --sim-miscount WHAT
+  local what=$1; shift
+  "$bin" run --sim=spr --quick --no-results --sim-miscount "$what" "$@" >"$work/mc.out" 2>&1
+}
+mc BR_INST_RETIRED.ALL_BRANCHES:scale=2 --validate; rc=$?
+f=$(grep -c '^  FAIL  event:cpu/event=0xc4,umask=0x00/@loop-dec-jnz  *20000 ' "$work/mc.out")
+if [ "$rc" -eq 1 ] && [ "$f" -eq 1 ] && [ "$(grep -c '^  FAIL ' "$work/mc.out")" -eq 1 ] &&
+   grep -q '^  injected miscount: BR_INST_RETIRED.ALL_BRANCHES:scale=2' "$work/mc.out"; then
+  echo "ok   validate --sim-miscount ALL_BRANCHES:scale=2: exit 1, 0xC4/0x00 FAILs at 20000 (k.branches 10000), labelled"
+else
+  bad "validate --sim-miscount scale=2: exit $rc, $f FAIL of 0xC4: $(grep -m2 'FAIL\|^validate:' "$work/mc.out")"
+fi
+mc BR_INST_RETIRED.ALL_BRANCHES:swap=INST_RETIRED.ANY --validate; rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'FAIL  event:cpu/event=0xc4,umask=0x00/@loop-dec-jnz  *20001 ' "$work/mc.out" &&
+   grep -q 'FAIL  event:cpu/event=0xc0,umask=0x00,fixed=0/@loop-dec-jnz  *10000 ' "$work/mc.out"; then
+  echo "ok   validate --sim-miscount swap: branches read 20001, fixed counter 0 reads 10000"
+else
+  bad "validate --sim-miscount swap: exit $rc: $(grep -m2 'FAIL' "$work/mc.out")"
+fi
+mc BR_INST_RETIRED.ALL_BRANCHES:scale=2 --bring-up; rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^bring-up  *1 event(s) of model SPR FAILed validation' "$work/mc.out" &&
+   grep -q 'FAIL  event:BR_INST_RETIRED.ALL_BRANCHES@loop-dec-jnz' "$work/mc.out"; then
+  echo "ok   --bring-up --sim-miscount: its validation phase FAILs the event the Top-Down phase sees miscount"
+else
+  bad "--bring-up --sim-miscount: exit $rc: $(grep -m2 '^bring-up\|FAIL' "$work/mc.out")"
+fi
+# A spec's size limit is documented (docs/validate-spec.md: 4096 checks)
+# and named when passed; an atlas's spec of 600 linear events validates.
+for n in 600 4097; do
+  python3 -c 'import json, sys; json.dump({"format": "baretop-validate-spec", "checks": [{"event": "cpu/event=0xc4,umask=0x00/", "kernel": "loop-dec-jnz", "expect": {"exact": "k.branches"}}] * int(sys.argv[1])}, open(sys.argv[2], "w"))' "$n" "$work/s$n.json"
+  "$bin" validate --sim=spr --quick --no-results --validate-spec "$work/s$n.json" >"$work/s$n.out" 2>&1
+  echo $? >"$work/s$n.rc"
+done
+grep -q 'at most 4096 checks' docs/validate-spec.md ||
+  bad "docs/validate-spec.md does not state the 4096-check limit"
+if [ "$(cat "$work/s600.rc")" -eq 0 ] && grep -q '^validate: 6[0-9][0-9] PASS, 0 WARN, 0 FAIL' "$work/s600.out" &&
+   [ "$(cat "$work/s4097.rc")" -eq 2 ] && grep -q 'checks\[4096\].*more than 4096 checks, a spec.s limit' "$work/s4097.out"; then
+  echo "ok   a 600-check spec validates; 4097 checks: exit 2 naming the limit"
+else
+  bad "spec limit: 600 -> exit $(cat "$work/s600.rc"), 4097 -> exit $(cat "$work/s4097.rc"): $(grep -m1 'spec error' "$work/s4097.out")"
 fi
 echo "step time: $(( $(date +%s) - start )) s"
 exit $fail

@@ -150,6 +150,20 @@ PY
   grep -q '^results       .baretop.results.000001.json' "$c" && grep -q 'start_image() returned Not started' "$c" &&
     ok "shim: baretop with NX_COMPAT ran under the NX policy as shim's second stage, measured, and returned to shim (Not started)" ||
     bad "shim: baretop did not run under shim: $(grep -vE '^ ' "$c" | head -8 | tr '\n' '|')"
+  # A configuration error hands over as "not started" too: shim 16.1 starts
+  # its default loader, \grubx64.efi (baretop itself here), after
+  # EFI_INVALID_PARAMETER (shim.c init_grub, "falling back to default
+  # loader"), which ran baretop twice in one boot.
+  "${series[@]}" --out "$out/shim-usage" --vars-from "$out/vars-mokpolicy.fd" --power-ons 1 --timeout 90 \
+    "${checks[@]}" -- --secure-boot --efi "$out/shim-signed.efi" --no-unattended \
+    --add "$out/baretop-signed.efi=/EFI/BOOT/grubx64.efi" --args "--run=once -w alu-chain" \
+    --qemu-arg -drive --qemu-arg "if=virtio,format=raw,file=$out/rec-os.img"
+  c=$out/shim-usage/power-on-1.txt
+  local runs; runs=$(grep -c "no workload 'alu-chain'" "$c")
+  [ "$runs" = 1 ] && ! grep -q 'falling back to default loader' "$c" &&
+    grep -q 'start_image() returned Not started' "$c" && grep -q 'fake-os-loader: started' "$c" &&
+    ok "shim: a configuration error returned as Not started: baretop ran once, shim did not fall back, the OS stand-in followed" ||
+    bad "shim: configuration error: baretop ran $runs time(s): $(grep -E 'start_image|falling back|no workload' "$c" | head -4 | tr '\n' '|')"
 }
 
 # ---- the boots

@@ -149,6 +149,15 @@ series2 --out "$S/once-shutdown" --power-ons 3 --timeout 60 "${checks[@]}" --che
 os=$(python3 -c "import json,sys; print(','.join(str(b['power_on']) for b in json.load(open(sys.argv[1]))['boots'] if b['os']))" "$S/once-shutdown/series.json")
 check "once-shutdown: the OS reached on power-ons 2 and 3 ($os), power-on 2 says why it did not power off" \
   "[ '$os' = 2,3 ] && grep -qF -- 'then          shutdown NOT taken: this boot did not measure' $S/once-shutdown/power-on-2.txt"
+# --shutdown with no --run (every boot measures), from BootOrder: the
+# power-off counts in the reset row, so the next power-on in a row measures
+# and hands over to the OS (before: every power-on measured and powered off)
+series2 --out "$S/none-shutdown" --power-ons 2 --timeout 60 "${checks[@]}" --check os-within=2 -- \
+  --efi "$efi" --args "--shutdown --no-workloads" \
+  --qemu-arg -drive --qemu-arg "if=virtio,format=raw,file=$S/osdisk.img"
+os=$(python3 -c "import json,sys; print(','.join(str(b['power_on']) for b in json.load(open(sys.argv[1]))['boots'] if b['os']))" "$S/none-shutdown/series.json")
+check "no --run, --shutdown: power-on 1 powered off, power-on 2 measured and reached the OS ($os), saying why" \
+  "[ '$os' = 2 ] && grep -qF -- 'then          powering off (--then shutdown on a measuring boot' $S/none-shutdown/power-on-1.txt && grep -qF -- 'then          shutdown NOT taken: baretop reset or powered off the boot before' $S/none-shutdown/power-on-2.txt"
 
 sdboot=/usr/lib/systemd/boot/efi/systemd-bootx64.efi
 if [ ! -f "$sdboot" ]; then
@@ -182,7 +191,7 @@ series2 --out "$S/sdboot-default" --power-ons 1 --timeout 60 --past-marker shell
   "${esp_sdb[@]}" --add "$S/loader-baretop.conf=/loader/loader.conf" \
   --add "$S/baretop-none.conf=/loader/entries/baretop.conf"
 check "systemd-boot with baretop its default: refused as such, the firmware went on past systemd-boot, no menu wait" \
-  "grep -q 'it is that loader.s default entry, which never reaches the OS' $S/sdboot-default/power-on-1.txt && grep -q '^shell-marker: BDS went on past systemd-boot' $S/sdboot-default/power-on-1.txt"
+  "grep -q 'whose default entry it is, never reaches the OS' $S/sdboot-default/power-on-1.txt && grep -q '^shell-marker: BDS went on past systemd-boot' $S/sdboot-default/power-on-1.txt"
 }
 
 # The two parts are independent (their own ESPs and stores): they run at

@@ -17,7 +17,8 @@
 # the smaller kernel rules hold (test-perf-facts). Then the command a
 # user runs: `plan --backend=perf --json` for an ADL E-core (cpu_atom's
 # type on every event) and for LNL on 6.6 (umask2/eq events refused by
-# name), checked here against the trees' own files.
+# name, exit 1: incomplete), checked here against the trees' own files; a
+# CPU, model or kernel of the other vendor is refused (exit 2).
 set -uo pipefail
 make -s -j2 host tests >/dev/null || { echo "FAIL build"; exit 1; }
 bin=build/baretop-host
@@ -65,9 +66,16 @@ print(('ok  ' if ok else 'FAIL') + f" ADL E-core (CPU {d['cpu']}): model {d['mod
       f"{len(d['groups'])} groups, {n} events, types {sorted(types)} (cpu_atom/type = {want}), leaders pinned: {leaders}")
 sys.exit(0 if ok else 1)
 PY
-# LNL on 6.6: no umask2/eq formats, so those events are refused by name.
+# LNL on 6.6: no umask2/eq formats, so those events are refused by name,
+# and the plan is incomplete: exit 1 and "valid": false (`plan --help`).
 "$bin" plan --backend=perf --kernel-root tests/data/sysfs/lnl-6.6 \
-  --cpuid tests/data/cpuid/lnl-subset.cpuid@0 --json="$work/lnl.json" || { echo "FAIL plan LNL 6.6"; fail=1; }
+  --cpuid tests/data/cpuid/lnl-subset.cpuid@0 --json="$work/lnl.json"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '"valid": false' "$work/lnl.json"; then
+  echo "ok   LNL on 6.6 with refused events: exit 1, \"valid\": false"
+else
+  echo "FAIL plan LNL 6.6 with refused events: exit $rc, $(grep -o '"valid": [a-z]*' "$work/lnl.json")"; fail=1
+fi
 ls tests/data/sysfs/lnl-6.6/sys/bus/event_source/devices/cpu/format/ >"$work/formats"
 python3 - "$work/lnl.json" "$work/formats" <<'PY' || fail=1
 import json, sys
@@ -80,6 +88,23 @@ print(('ok  ' if ok else 'FAIL') + f" LNL P-core on Linux {d['kernel']['release'
       f"{len(d['groups'])} groups, {len(r)} refused; umask2: {', '.join(u2)}; eq: {', '.join(eq)}")
 sys.exit(0 if ok else 1)
 PY
+# The CPU, the model and the kernel's PMU driver of one vendor, or nothing
+# is planned: Linux's AMD driver exports event as config:0-7,32-35, the
+# Intel one config:0-7 (the trees' own format files, read here).
+grep -q '32-35' tests/data/sysfs/genoa-6.6/sys/bus/event_source/devices/cpu/format/event &&
+  ! grep -q '32-35' tests/data/sysfs/skx-6.6/sys/bus/event_source/devices/cpu/format/event ||
+  { echo "FAIL the trees' event formats are not AMD's and Intel's"; fail=1; }
+for c in "skx-6.6 skx --model ZEN4" "skx-6.6 genoa" "genoa-6.6 skx"; do
+  set -- $c
+  "$bin" plan --backend=perf --kernel-root "tests/data/sysfs/$1" --cpuid "tests/data/cpuid/$2-subset.cpuid@0" \
+    ${3:-} ${4:-} >"$work/v.out" 2>"$work/v.err"
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ ! -s "$work/v.out" ] && grep -q 'AMD' "$work/v.err" && grep -q 'Intel' "$work/v.err"; then
+    echo "ok   $1 kernel, $2 CPU ${3:-} ${4:-}: exit 2, $(cut -c1-110 "$work/v.err")"
+  else
+    echo "FAIL $1 kernel, $2 CPU ${3:-} ${4:-}: exit $rc: $(head -c 200 "$work/v.err")"; fail=1
+  fi
+done
 # ARL-H low-power E-core (CPU 14): cpu_lowpower's own type on every event.
 lp_type=$(cat tests/data/sysfs/arlh-6.13/sys/bus/event_source/devices/cpu_lowpower/type)
 "$bin" plan --backend=perf --kernel-root tests/data/sysfs/arlh-6.13 \

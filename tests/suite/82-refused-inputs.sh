@@ -8,7 +8,9 @@
 # detect and --sim-cpuid and no Top-Down model is claimed without a PMU;
 # --sim-miscount numbers go through checked accessors; spec mistakes are
 # spec errors; perf stat -A / --per-thread output is named; a directory
-# given as a file says "Is a directory". Uses tests/data only.
+# given as a file says "Is a directory"; no output goes over an input, an
+# earlier result or a folder, and a missing chainload target is refused
+# before measuring. Uses tests/data only.
 set -uo pipefail
 make -s -j"$(nproc)" host >/dev/null || { echo "FAIL build"; exit 1; }
 bin=$PWD/build/baretop-host
@@ -118,5 +120,40 @@ done
 expect 2 "counts: .*adir: Is a directory" "$bin" run --sim=spr -w multiply1 --no-results --counts "$d"
 expect 2 "adir: Is a directory" "$bin" run --sim=spr -w multiply1 --no-results --config "$d"
 expect 2 ".*nonexistent.json: cannot open: No such file or directory" "$bin" report "$work/nonexistent.json"
+
+# --- no output over an input or an earlier result (base/out-check.h, one check
+# for every output option): each refused before anything is written, the file
+# left as it was; a page or CSV of one's own may be written again.
+"$bin" run --sim=skl --quick -w multiply1:n=64 --results-dir "$work/ro" >/dev/null 2>&1
+res=$(ls "$work"/ro/*.json | head -1)
+cp ../shared/testdata/tma/SKL/000.json "$work/counts.json" 2>/dev/null ||
+  cp "$(ls ../shared/testdata/tma/*/000.json | head -1)" "$work/counts.json"
+cp tests/data/atlas/spr-subset.json "$work/events.json"
+for f in "$res" "$work/counts.json" "$work/events.json"; do cp "$f" "$f.before"; done
+expect 2 "will not write over .*counts.json: it is a count file" "$bin" report "$res" --text "$work/counts.json"
+expect 2 "will not write over .*events.json: it is an event list" "$bin" report "$res" --csv "$work/events.json"
+expect 2 "will not write over .*000001.json: this command also reads it" "$bin" report "$res" --html "$res"
+expect 2 "will not write over .*p.out: this command also reads it (or writes it twice)" "$bin" report "$res" --html "$work/p.out" --csv "$work/p.out"
+expect 2 "will not write over .*: it is a folder" "$bin" export "$res" --perf-json="$work"
+expect 2 "will not write over .*counts.json: it is a count file" "$bin" plan --model SKL --level 1 --json="$work/counts.json"
+for f in "$res" "$work/counts.json" "$work/events.json"; do
+  cmp -s "$f" "$f.before" && echo "ok   $(basename "$f") unchanged" || { echo "FAIL $f was written over"; fail=1; }
+done
+[ ! -e "$work/p.out" ] && echo "ok   nothing written where two outputs named one file" || { echo "FAIL p.out written"; fail=1; }
+"$bin" report "$res" --text "$work/page.txt" && "$bin" report "$res" --text "$work/page.txt" &&
+  grep -q '^baretop report' "$work/page.txt" && echo "ok   a text page of one's own is written again" ||
+  { echo "FAIL report --text FILE a second time"; fail=1; }
+
+# --- a results folder that is a file: refused before measuring, not a run
+# whose results are lost at its end (exit 3)
+expect 2 "--results-dir $work/counts.json: a file, not a folder" \
+  "$bin" run --sim=skl --quick -w multiply1:n=64 --results-dir "$work/counts.json"
+
+# --- a hand-over target checked before measuring: a missing chainload file
+# is a usage error, not a run recorded as handed over
+expect 2 "--then chainload:$work/missing.efi: no such file on the boot volume" \
+  "$bin" run --sim=skl --quick -w multiply1:n=64 --results-dir "$work/ho" --then "chainload:$work/missing.efi"
+[ ! -d "$work/ho" ] || [ -z "$(ls "$work/ho")" ] && echo "ok   no results file for the refused hand-over" ||
+  { echo "FAIL a results file was written for a missing chainload target"; fail=1; }
 
 exit $fail

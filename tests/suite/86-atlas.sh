@@ -124,7 +124,8 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 h = open(sys.argv[2]).read()
 ok = len(rows) == 20 and [r["event"] for r in rows if r["invariants_violated"] != "0"] == ["BR_INST_RETIRED.COND_TAKEN"]
-print(("ok " if ok else "FAIL ") + f"report --csv: {len(rows)} events, the violated one named")
+ok = ok and {r["provenance"] for r in rows} == {"SIMULATED"}
+print(("ok " if ok else "FAIL ") + f"report --csv: {len(rows)} events, the violated one named, each row SIMULATED")
 v, e = h.find("Invariant violations"), h.find("<h2>Events</h2>")
 ok2 = "SIMULATED" in h and 0 <= v < h.find("c1+c1:inv=cycles") < e and h.find("<tr class=\"violated\">", e) > e
 print(("ok " if ok2 else "FAIL ") + "report --html: SIMULATED, violations first, then the events table")
@@ -133,6 +134,18 @@ PY
 else
 	bad "report on an atlas results file failed"
 fi
+
+# The text report of an atlas says what counted it, as the page does; the
+# diff of two atlases is text: --html is refused, not silently left out.
+"$bin" report "$dres" >"$work/rt.out" 2>&1 && sed -n 2p "$work/rt.out" | grep -q '^SIMULATED: counted by the simulated PMU' &&
+	echo "ok report --text of an atlas: SIMULATED on its second line" || bad "report --text of an atlas: $(head -2 "$work/rt.out")"
+"$bin" report --diff "$work/a.json" "$dres" --html "$work/d.html" >"$work/dh.out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && [ ! -e "$work/d.html" ] && grep -q 'diff of two atlases is text' "$work/dh.out" &&
+	echo "ok report --diff of atlases --html: exit 2, said" || bad "atlas diff --html: exit $rc: $(head -1 "$work/dh.out")"
+"$bin" report --diff "$work/a.json" "$dres" --text "$work/d.txt" >/dev/null 2>&1
+[ "$?" -eq 1 ] && grep -q 'atlas diff:' "$work/d.txt" && echo "ok report --diff of atlases --text FILE: written" ||
+	bad "atlas diff --text FILE not written"
 
 # `report --diff` of two atlases: the clean one against itself changes
 # nothing (exit 0); against the defective run only the doubled event changes.
@@ -211,18 +224,41 @@ else
 	bad "LNL fixed-dead:3: exit $rc: $(grep VIOLATED "$work/lnl-d.out" | head -3)"
 fi
 
-# The spec is never replaced: a second atlas naming the same file keeps the
-# first one's (exit 3, the reason), and leaves no temporary behind.
+# Every output target is checked before the atlas counts anything (hours on
+# silicon): the spec is never replaced (the first atlas's kept), never a
+# folder or a missing folder; --json never over the list it reads or over a
+# results file; a folder of baretop's own (above the results folder, as
+# \baretop on a fresh ESP) is made.
 cp "$work/spec.json" "$work/spec.before"
-"$bin" atlas --sim=spr --quick --events-file "$list" --no-results --atlas-spec "$work/spec.json" \
-	--sim-defect=double-count:0xC4/0x01 >"$work/again.out" 2>&1
+cp "$list" "$work/list.json"
+echo "a note" >"$work/v1.note"
+res1=$(ls "$work/res"/*.json | head -1)
+cp "$res1" "$work/res1.before"
+while IFS='|' read -r what args want; do
+	# shellcheck disable=SC2086
+	"$bin" atlas --sim=spr --quick --events-file "$work/list.json" --no-results $args \
+		--sim-defect=double-count:0xC4/0x01 >"$work/again.out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q -- "$want" "$work/again.out" && ! grep -q '^atlas .*cost:' "$work/again.out"; then
+		echo "ok $what: exit 2 before counting ($(grep -m1 '^baretop:' "$work/again.out" | cut -c10-120))"
+	else
+		bad "$what: exit $rc: $(grep -m1 'baretop:\|^atlas' "$work/again.out")"
+	fi
+done <<EOF2
+--atlas-spec to an existing spec|--atlas-spec $work/spec.json|will not write over $work/spec.json: it is a validation spec
+--atlas-spec to a folder|--atlas-spec $work|will not write over $work: it is a folder
+--atlas-spec in a missing folder|--atlas-spec $work/nope/s.json|the folder $work/nope does not exist
+--json over its own --events-file|--json=$work/list.json|will not write over $work/list.json: this command also reads it
+--json over a results file|--json=$res1|will not write over $res1: it is a baretop results file
+--atlas-spec over any existing file|--atlas-spec $work/v1.note|the file exists, and a spec is never replaced
+EOF2
+cmp -s "$work/spec.json" "$work/spec.before" && cmp -s "$work/list.json" "$list" && cmp -s "$res1" "$work/res1.before" &&
+	echo "ok the spec, the list and the results file are as they were" || bad "an input or earlier result changed"
+"$bin" atlas --sim=spr --quick --events-file "$list" --results-dir "$work/esp/baretop/results" \
+	--atlas-spec "$work/esp/baretop/spec.json" >"$work/fresh.out" 2>&1
 rc=$?
-if [ "$rc" -eq 3 ] && grep -q 'spec.json exists: not replaced' "$work/again.out" &&
-   cmp -s "$work/spec.json" "$work/spec.before" && [ ! -e "$work/spec.json.tmp" ]; then
-	echo "ok an existing spec is not replaced (exit 3, the first atlas's spec kept)"
-else
-	bad "second --atlas-spec to the same file: exit $rc: $(grep 'spec' "$work/again.out" | tail -2)"
-fi
+[ "$rc" -eq 0 ] && [ -s "$work/esp/baretop/spec.json" ] && echo "ok a fresh ESP: baretop's folder made, the spec written" ||
+	bad "fresh ESP spec: exit $rc: $(grep -m1 'baretop:\|^atlas:' "$work/fresh.out")"
 
 # Untrusted input: a malformed list is a located error, exit 2.
 printf '{"Events": [{"EventName": "X", "EventCode": "0xZZ", "UMask": "0x00", "Counter": "0"}]}\n' >"$work/bad.json"
@@ -233,4 +269,50 @@ if [ "$rc" -eq 2 ] && grep -q 'bad.json:1:[0-9]*: event X: bad EventCode' "$work
 else
 	bad "malformed list: exit $rc: $(grep atlas "$work/bad.out" | head -2)"
 fi
+# The wrong vendor's list is refused by name before anything is counted:
+# AMD's 0xC4 is taken branches, Intel's 0xC4/0x00 every branch (Linux's
+# amdzen4/branch.json, Intel's SPR list). An Intel list in Linux perf's
+# array form (its events name a "Counter") is read as Intel's: the same
+# events and refusals as the perfmon file it came from.
+amd=tests/data/atlas/zen4-subset.json
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["Events"], open(sys.argv[2], "w"))' \
+	"$list" "$work/spr-array.json"
+for c in "spr $amd AMD" "zen4 $list Intel" "zen4 $work/spr-array.json Intel"; do
+	set -- $c
+	"$bin" atlas --sim="$1" --quick --events-file "$2" --no-results >"$work/v.out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "^atlas: $2 is an\? $3 event list" "$work/v.out" &&
+	   ! grep -q '^atlas .*SIMULATED PMU' "$work/v.out"; then
+		echo "ok --sim=$1 with $3's list $(basename "$2"): exit 2 before counting"
+	else
+		bad "--sim=$1 with $3's list $2: exit $rc: $(grep -m1 '^atlas' "$work/v.out")"
+	fi
+done
+"$bin" atlas --sim=spr --quick --events-file "$work/spr-array.json" --no-results --json="$work/arr.json" >/dev/null 2>&1
+python3 - "$work/arr.json" "$work/a.json" <<'PY' || fail=1
+import json, sys
+arr, obj = (json.load(open(f))["atlas"] for f in sys.argv[1:])
+key = lambda a: sorted((e["event"], e["encoding"], e["class"]) for e in a["events"])
+ok = arr["list"]["format"] == "linux-perf-intel" and key(arr) == key(obj)
+print(("ok  " if ok else "FAIL") + f" SPR list as an array: format {arr['list']['format']}, "
+      f"{len(arr['events'])} events, classes {'equal to' if key(arr) == key(obj) else 'NOT'} the perfmon file's")
+sys.exit(0 if ok else 1)
+PY
+"$bin" atlas --sim=zen4 --quick --events-file "$amd" --no-results >"$work/z.out" 2>&1 &&
+	echo "ok --sim=zen4 counts AMD's list" || bad "--sim=zen4 with $amd: $(grep -m1 '^atlas:' "$work/z.out")"
+# --sim-miscount reaches the atlas's windows: 0xC4/0x00 at twice
+# loop-dec-jnz's one branch per iteration, matching no declared count.
+"$bin" atlas --sim=spr --quick --events-file "$list" --no-results --json="$work/mc.json" \
+	--sim-miscount BR_INST_RETIRED.ALL_BRANCHES:scale=2 >"$work/mc.out" 2>&1
+python3 - "$work/mc.json" "$work/a.json" <<'PY' || fail=1
+import json, sys
+mc, clean = ({e["event"]: e for e in json.load(open(f))["atlas"]["events"]} for f in sys.argv[1:])
+m, c = mc["BR_INST_RETIRED.ALL_BRANCHES"], clean["BR_INST_RETIRED.ALL_BRANCHES"]
+ok = m["slope"] == 2 and m["matches"] == [] and c["slope"] == 1 and "branches" in c["matches"]
+print(("ok  " if ok else "FAIL") + f" --sim-miscount in the atlas: slope {m['slope']} (clean {c['slope']}), "
+      f"matches {m['matches']} (clean {c['matches']})")
+sys.exit(0 if ok else 1)
+PY
+grep -q '^atlas .*miscounts on purpose (--sim-miscount BR_INST_RETIRED.ALL_BRANCHES:scale=2)' "$work/mc.out" &&
+	echo "ok the atlas says the PMU miscounts on purpose" || bad "no miscount note in the atlas's output"
 exit $fail

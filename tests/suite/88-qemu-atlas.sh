@@ -14,7 +14,8 @@
 #     an unmodelled event "not modelled" (never zero), no invariant
 #     violated, windows run = the lower bound (groups x 2 kernels x 2 sizes
 #     x (3 calibration + 1 warm-up + 3 runs)); it matches the schema;
-#   - the validation spec the atlas wrote on the ESP: one check per linear
+#   - the validation spec the atlas wrote on the ESP (in \baretop, which a
+#     fresh ESP lacks when the atlas starts): one check per linear
 #     event with a raw encoding, INST_RETIRED.ANY_P expecting 2*n;
 #   - two more boots of the same ESP (both at once): --validate with that
 #     spec PASSes (exit 0, a second results file beside the first), and with
@@ -39,8 +40,11 @@ boot() { # DIR WANT ARGS...: one boot; console in DIR/console.txt, ESP copy in D
   [ "$rc" -eq "$want" ] || { bad "$(basename "$dir"): exit status $rc, want $want: $(tail -3 "$dir/console.txt" 2>/dev/null)"; return 1; }
 }
 
-boot "$out/atlas" 0 --add "$list=/baretop/spr-subset.json" \
-  --args '--atlas --sim=spr --events-file \baretop\spr-subset.json --atlas-spec \baretop\atlas-spec.json' ||
+# The list at the ESP's root: \baretop does not exist when the atlas starts
+# (a fresh ESP), and the spec's folder is made before the run, as the
+# results folder is.
+boot "$out/atlas" 0 --add "$list=/spr-subset.json" \
+  --args '--atlas --sim=spr --events-file \spr-subset.json --atlas-spec \baretop\atlas-spec.json' ||
   { exit 1; }
 con=$out/atlas/console.txt
 echo "ok atlas boot: exit 0 ($(grep -m1 '^atlas .*classes:' "$con" | sed 's/^atlas *//'))"

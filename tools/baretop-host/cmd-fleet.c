@@ -4,12 +4,13 @@
  *
  * Imports every results file (*.json, recursively) under the given folders
  * (the \baretop\results folders of many machines, copied off their ESPs)
- * into one SQLite file or PostgreSQL server (fleet-store.h,
+ * into one SQLite file or PostgreSQL server (fleet/store.h,
  * docs/fleet-schema.md), then prints the fleet
- * summary (fleet-summary.h) of the whole database. A file is imported once:
- * its run id is the key, so importing a folder again adds nothing. A file
- * that does not parse (truncated, malformed) or is not a results file is
- * named on stderr and skipped; the import goes on.
+ * summary (fleet/summary.h) of the whole database. A file is imported once:
+ * its run id is the key, so importing a folder again adds nothing; a file
+ * whose run id another file already brought is named with that file. A
+ * file that does not parse (truncated, malformed) or is not a results file
+ * is named on stderr and skipped; the import goes on.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,8 +26,9 @@
 #include "metrics/robust-stats.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/next-to-binary.h"
-#include "tools/baretop-host/fleet-store.h"
-#include "tools/baretop-host/fleet-summary.h"
+#include "tools/baretop-host/fleet/sql.h"
+#include "tools/baretop-host/fleet/store.h"
+#include "tools/baretop-host/fleet/summary.h"
 #include "tools/baretop-host/host-args.h"
 
 BT_HOST_COMMAND(fleet, "fleet DIR... [--db F|URI] [--csv [F]] [--k K]",
@@ -75,8 +77,8 @@ static const struct host_cmd_args args = {
 	opts,
 	"FILE - is standard output.\n"
 	"Exit status: 0 done, no machine stands out; 1 done, some machine stands out (found);\n"
-	"2 bad arguments or a database error; 3 done but some files were skipped (named on\n"
-	"stderr; 3 is given even when machines stand out).",
+	"2 not done: bad arguments, a database error, out of memory; 3 done but some files\n"
+	"were skipped (named on stderr; 3 is given even when machines stand out).",
 };
 HOST_ARGS_REGISTER(args)
 
@@ -96,21 +98,16 @@ struct files {
 	size_t n, cap;
 };
 
-static void add_file(struct files *f, const char *path)
+static bt_status add_file(struct files *f, const char *path)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 64;
-		char **v = realloc(f->v, f->cap * sizeof(*v));
-		if (!v) {
-			fprintf(stderr, "baretop-host: out of memory\n");
-			exit(1);
-		}
-		f->v = v;
-	}
-	f->v[f->n] = strdup(path);
-	if (!f->v[f->n])
-		exit(1);
+	char **v = bt_fleet_grow(f->v, &f->cap, f->n, sizeof(*f->v));
+	if (!v)
+		return BT_ERR_NOMEM;
+	f->v = v;
+	if (!(f->v[f->n] = strdup(path)))
+		return BT_ERR_NOMEM;
 	f->n++;
+	return BT_OK;
 }
 
 static int ends_with_json(const char *name)
@@ -120,42 +117,70 @@ static int ends_with_json(const char *name)
 }
 
 /* Collects *.json under path (symbolic links to folders are not followed,
- * so a loop cannot make the walk endless). Returns -1 if path is unreadable. */
-static int walk(const char *path, struct files *f, int depth)
+ * so a loop cannot make the walk endless). BT_ERR_IO (named on stderr) when
+ * path or a folder below it is unreadable: the walk goes on; BT_ERR_NOMEM
+ * stops it. */
+static bt_status walk(const char *path, struct files *f, int depth)
 {
 	struct stat sb;
 	if (lstat(path, &sb) != 0) {
 		fprintf(stderr, "baretop-host: fleet: %s: %s\n", path, strerror(errno));
-		return -1;
+		return BT_ERR_IO;
 	}
-	if (S_ISREG(sb.st_mode)) {
-		if (depth == 0 || ends_with_json(path))
-			add_file(f, path);
-		return 0;
-	}
+	if (S_ISREG(sb.st_mode))
+		return depth == 0 || ends_with_json(path) ? add_file(f, path) : BT_OK;
 	if (!S_ISDIR(sb.st_mode) || depth > 32)
-		return 0;
+		return BT_OK;
 	DIR *d = opendir(path);
 	if (!d) {
 		fprintf(stderr, "baretop-host: fleet: %s: %s\n", path, strerror(errno));
-		return -1;
+		return BT_ERR_IO;
 	}
-	int rc = 0;
+	bt_status rc = BT_OK;
 	struct dirent *e;
-	while ((e = readdir(d))) {
+	while (rc != BT_ERR_NOMEM && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		size_t len = strlen(path) + strlen(e->d_name) + 2;
 		char *p = malloc(len);
-		if (!p)
-			exit(1);
+		if (!p) {
+			rc = BT_ERR_NOMEM;
+			break;
+		}
 		snprintf(p, len, "%s/%s", path, e->d_name);
-		if (walk(p, f, depth + 1) < 0)
-			rc = -1;
+		bt_status one = walk(p, f, depth + 1);
+		if (one != BT_OK)
+			rc = one;
 		free(p);
 	}
 	closedir(d);
 	return rc;
+}
+
+/* The database's counts, the notes of the import and the shared UUIDs. */
+static void print_database(struct bt_fleet_store *db)
+{
+	struct bt_diag d = { "" };
+	long long c[BT_FC_N];
+	for (int i = 0; i < BT_FC_N; i++)
+		if (db->e->query_one(db, BT_FLEET_COUNT_SQL[i], NULL, &c[i], NULL, 0, &d) != BT_OK)
+			c[i] = -1;
+	long long sim = c[BT_FC_SIMULATED];
+	printf("database      %lld machines (%lld without SMBIOS identity), %lld runs (%lld SIMULATED), "
+	       "%lld workloads, %lld node values, %lld event counts, %lld firmware versions, %lld microcode "
+	       "revisions\n",
+	       c[BT_FC_MACHINES], c[BT_FC_NOSMBIOS], c[BT_FC_RUNS], sim, c[BT_FC_WORKLOADS], c[BT_FC_NODES],
+	       c[BT_FC_EVENTS], c[BT_FC_FIRMWARE_VERSIONS], c[BT_FC_MICROCODES]);
+	if (sim > 0)
+		printf("SIMULATED     %lld of the runs counted with the simulated PMU or replayed counts: their "
+		       "values are not measurements\n", sim);
+	long long shared = 0, n;
+	char first[128];
+	if (db->e->query_one(db, BT_FLEET_SHARED_UUIDS_SQL, NULL, &shared, NULL, 0, &d) == BT_OK && shared > 0 &&
+	    db->e->query_one(db, BT_FLEET_SHARED_UUID_FIRST_SQL, NULL, &n, first, sizeof(first), &d) == BT_OK)
+		printf("shared UUID   %s%s: a placeholder SMBIOS UUID, not one machine's; its machines told "
+		       "apart by system serial, board serial, firmware and microcode\n", first,
+		       shared > 1 ? " and others" : "");
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -171,8 +196,12 @@ static int cmd_fleet(int argc, char **argv)
 	char **dirs = calloc((size_t)argc, sizeof(*dirs));
 	int n_dirs = 0, rc = 0;
 	bool import_only = false, k_given = false;
-	if (!dirs)
-		return 1;
+	/* whatever stops the command (a database error, out of memory) is
+	 * status 2, "not done", never 1, which says a machine stands out */
+	if (!dirs) {
+		fprintf(stderr, "baretop-host: fleet: out of memory\n");
+		return HOST_EXIT_USAGE;
+	}
 	struct host_args it;
 	const char *v;
 	int k;
@@ -228,18 +257,26 @@ static int cmd_fleet(int argc, char **argv)
 		return HOST_EXIT_USAGE;
 	}
 	struct bt_diag d = { "" };
-	struct bt_fleet_store *db = bt_fleet_store_open(db_path, &d);
-	if (!db) {
+	struct bt_fleet_store *db;
+	bt_status st = bt_fleet_store_open(db_path, &db, &d);
+	if (st != BT_OK) {
 		fprintf(stderr, "baretop-host: fleet: %s\n", d.text);
 		free(dirs);
 		return HOST_EXIT_USAGE;
 	}
 	int walk_failed = 0;
-	for (int i = 0; i < n_dirs; i++)
-		walk_failed |= walk(dirs[i], &files, 0) < 0;
+	for (int i = 0; i < n_dirs && st != BT_ERR_NOMEM; i++) {
+		st = walk(dirs[i], &files, 0);
+		walk_failed |= st != BT_OK;
+	}
 	free(dirs);
-	qsort(files.v, files.n, sizeof(*files.v), cmp_str);
-	size_t imported = 0, already = 0, skipped = 0;
+	if (st == BT_ERR_NOMEM) {
+		fprintf(stderr, "baretop-host: fleet: listing the files: out of memory\n");
+		rc = HOST_EXIT_USAGE;
+	}
+	if (files.n)  /* qsort of no array: NULL is not allowed even for 0 elements */
+		qsort(files.v, files.n, sizeof(*files.v), cmp_str);
+	size_t imported = 0, already = 0, skipped = 0, same_id = 0;
 	for (size_t i = 0; i < files.n && rc == 0; i++) {
 		struct bt_arena a;
 		bt_arena_init(&a);
@@ -261,58 +298,59 @@ static int cmd_fleet(int argc, char **argv)
 			run.simulated |= (int)doc.simulated;
 			for (size_t wi = 0; wi < run.n_workloads; wi++)
 				run.workloads[wi].simulated |= doc.simulated && run.workloads[wi].counted;
-			switch (bt_fleet_import(db, &run, files.v[i], &d)) {
-			case BT_FLEET_IMPORTED:
-				imported++;
-				break;
-			case BT_FLEET_ALREADY:
-				already++;
-				break;
-			case BT_FLEET_DB_ERROR:
+			struct bt_fleet_import_note note;
+			st = bt_fleet_import(db, &run, files.v[i], &note, &d);
+			if (st != BT_OK) {
 				fprintf(stderr, "baretop-host: fleet: %s\n", d.text);
 				rc = HOST_EXIT_USAGE;
-				break;
+			} else if (note.what == BT_FLEET_IMPORTED) {
+				imported++;
+			} else if (note.what == BT_FLEET_ALREADY) {
+				already++;
+			} else {
+				/* one run, two files: counted once, and said */
+				same_id++;
+				fprintf(stderr, "baretop-host: fleet: %s: run id %s is already stored from %s: "
+						"counted once\n", files.v[i], run.run_id, note.other);
 			}
+			if (st == BT_OK && note.uuid_serial[0])
+				fprintf(stderr, "baretop-host: fleet: %s: SMBIOS UUID %s (serial %s) is also the UUID of "
+						"serial %s: a UUID two machines share; counted as the machine %s\n",
+					files.v[i], run.sys_uuid, run.sys_serial, note.uuid_serial, run.machine_key);
 		}
 		bt_arena_free(&a);
 	}
-	if (rc == 0 && db->e->finish(db, &d) != 0) {
+	if (rc == 0 && (st = db->e->finish(db, &d)) != BT_OK) {
 		fprintf(stderr, "baretop-host: fleet: %s: %s\n", db->where, d.text);
 		rc = HOST_EXIT_USAGE;
 	}
-	printf("import        %zu results files: %zu imported, %zu already in %s, %zu skipped\n", files.n,
+	printf("import        %zu results files: %zu imported, %zu already in %s, %zu skipped", files.n,
 	       imported, already, db->where, skipped);
-	long long c[BT_FC_N];
-	for (int i = 0; i < BT_FC_N; i++)
-		c[i] = db->e->count(db, (enum bt_fleet_count)i);
-	long long sim = c[BT_FC_SIMULATED];
-	printf("database      %lld machines (%lld without SMBIOS identity), %lld runs (%lld SIMULATED), "
-	       "%lld workloads, %lld node values, %lld event counts, %lld firmware versions, %lld microcode "
-	       "revisions\n",
-	       c[BT_FC_MACHINES], c[BT_FC_NOSMBIOS], c[BT_FC_RUNS], sim, c[BT_FC_WORKLOADS], c[BT_FC_NODES],
-	       c[BT_FC_EVENTS], c[BT_FC_FIRMWARE_VERSIONS], c[BT_FC_MICROCODES]);
-	if (sim > 0)
-		printf("SIMULATED     %lld of the runs counted with the simulated PMU or replayed counts: their "
-		       "values are not measurements\n", sim);
+	if (same_id)
+		printf(", %zu with the run id of another file (counted once, named on stderr)", same_id);
+	printf("\n");
+	print_database(db);
 	struct host_output cf = { 0 };
 	if (rc == 0 && csv) {
 		if (!host_output_begin(&cf, "fleet", csv))
 			rc = HOST_EXIT_USAGE;
 		o.csv = cf.f;
 	}
-	int outliers = 0;
+	size_t outliers = 0;
 	if (rc == 0 && !import_only) {
-		int out = bt_fleet_summary(db, &o);
-		outliers = out;
-		if (out < 0)
-			rc = HOST_EXIT_USAGE;  /* -2: --node names no node (usage); else the database */
-		else
-			printf("%soutliers      %d machine%s stand%s out (k = %g MADs)\n", o.text ? "\n" : "", out,
-			       out == 1 ? "" : "s", out == 1 ? "s" : "", o.k);
+		d.text[0] = 0;
+		st = bt_fleet_summary(db, &o, &outliers, &d);
+		if (st != BT_OK) {
+			fprintf(stderr, "baretop-host: fleet: %s\n", d.text[0] ? d.text : bt_status_str(st));
+			rc = HOST_EXIT_USAGE;
+		} else {
+			printf("%soutliers      %zu machine%s stand%s out (k = %g MADs)\n", o.text ? "\n" : "",
+			       outliers, outliers == 1 ? "" : "s", outliers == 1 ? "s" : "", o.k);
+		}
 	}
 	if (cf.f && !host_output_end(&cf, rc == 0))
 		rc = HOST_EXIT_USAGE;
-	db->e->close(db);
+	bt_fleet_store_close(db);
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);
 	free(files.v);

@@ -15,6 +15,7 @@
 #include "analysis/detect-dump.h"
 #include "analysis/json-file.h"
 #include "host/perf-plan.h"
+#include "metrics/builtin.h"
 #include "tools/baretop-host/plan-print.h"
 
 static void put_kernel_json(FILE *out, const struct bt_perf_target *t)
@@ -55,6 +56,50 @@ static void put_kernel_json(FILE *out, const struct bt_perf_target *t)
 	fprintf(out, "]}");
 }
 
+static bool vendor_amd(const char *v)
+{
+	return v && (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine"));
+}
+
+/*
+ * The three vendors of one plan agree, or nothing is planned: the CPU's
+ * (the dump's CPUID), the model's, and the kernel PMU driver's. The
+ * driver's is told by its event format: Linux's AMD driver exports
+ * "config:0-7,32-35" (arch/x86/events/amd/core.c, PMU_FORMAT_ATTR(event)),
+ * the Intel one "config:0-7" (arch/x86/events/intel/core.c); an AMD
+ * encoding read by the Intel driver loses its bits 8-11, and a model of
+ * the other vendor programs other events under the same codes.
+ */
+static bool vendors_agree(const struct bt_perf_target *t, const struct bt_dump_decision *dd,
+			  const char *model, const char *cpuid)
+{
+	const struct bt_pk_format *ev = bt_pk_format_named(t->pmu, "event");
+	bool cpu_amd = vendor_amd(dd->ci.vendor_str);
+	const struct bt_model_def *def = bt_builtin_find(model);
+
+	if (ev && ev->word == 0 && ((ev->mask >> 32) & 0xF) != 0 && !cpu_amd) {
+		fprintf(stderr, "plan: --cpuid %s is an Intel CPU (%s), but the kernel under --kernel-root "
+			"%s drives an AMD PMU (%s/format/event has config:32-35): not this CPU's kernel\n",
+			cpuid, dd->ci.vendor_str, t->k.root, t->pmu->name);
+		return false;
+	}
+	if (ev && ev->word == 0 && ((ev->mask >> 32) & 0xF) == 0 && cpu_amd) {
+		fprintf(stderr, "plan: --cpuid %s is an AMD CPU (%s), but the kernel under --kernel-root "
+			"%s drives an Intel PMU (%s/format/event is config:0-7, AMD's config:0-7,32-35): "
+			"not this CPU's kernel\n", cpuid, dd->ci.vendor_str, t->k.root, t->pmu->name);
+		return false;
+	}
+	if (def && def->vendor &&
+	    vendor_amd(def->vendor) != cpu_amd) {
+		fprintf(stderr, "plan: --model %s is a model of %s's parts (%s), but --cpuid %s is "
+			"%s CPU (%s): its events cannot be counted there\n", def->id,
+			cpu_amd ? "Intel" : "AMD", def->vendor, cpuid, cpu_amd ? "an AMD" : "an Intel",
+			dd->ci.vendor_str);
+		return false;
+	}
+	return true;
+}
+
 int bt_host_plan_perf(const char *model, unsigned level, bool smt, const char *root,
 		      const char *cpuid, bool json, FILE *out)
 {
@@ -83,6 +128,8 @@ int bt_host_plan_perf(const char *model, unsigned level, bool smt, const char *r
 		fprintf(stderr, "plan: CPU %u: no built-in model for this CPU (--model M)\n", cpu);
 		return 2;
 	}
+	if (!vendors_agree(&t, &dd, model, cpuid))
+		return 2;
 	struct bt_perf_model_plan *mp = calloc(1, sizeof(*mp));
 	if (!mp)
 		return 2;
@@ -93,13 +140,23 @@ int bt_host_plan_perf(const char *model, unsigned level, bool smt, const char *r
 		free(mp);
 		return 2;
 	}
-	int rc = st == BT_OK ? 0 : 1;
+	/* A refused event leaves its nodes unmeasured: the plan is incomplete,
+	 * which `plan --help` defines as exit status 1, as an unplaced event
+	 * is for the simulated PMU's plan. */
+	int n_refused = 0;
+	for (int i = 0; i < mp->n; i++)
+		n_refused += mp->plan.ev[i].place == BT_PLACE_UNMEASURABLE;
+	if (st == BT_OK && n_refused)
+		bt_diag_set(&d, "incomplete: %d event%s refused, the nodes that need %s unmeasured",
+			    n_refused, n_refused == 1 ? "" : "s", n_refused == 1 ? "it" : "them");
+	bool valid = st == BT_OK && !n_refused;
+	int rc = valid ? 0 : 1;
 	static struct bt_perf_member m[BT_PERF_MAX_MEMBERS];
 	if (json) {
 		fprintf(out, "{\"backend\": \"perf\", \"model\": ");
 		bt_json_put_string(out, mp->model_id);
 		fprintf(out, ", \"cpu\": %u, \"level\": %u, \"smt\": %s, \"valid\": %s,\n", cpu, mp->level,
-			smt ? "true" : "false", st == BT_OK ? "true" : "false");
+			smt ? "true" : "false", valid ? "true" : "false");
 		put_kernel_json(out, &t);
 		fprintf(out, ",\n \"groups\": [");
 	} else {
@@ -160,14 +217,14 @@ int bt_host_plan_perf(const char *model, unsigned level, bool smt, const char *r
 	}
 	if (json) {
 		fprintf(out, "]");
-		if (st != BT_OK) {
+		if (!valid) {
 			fprintf(out, ", \"error\": ");
 			bt_json_put_string(out, d.text);
 		}
 		fprintf(out, "}\n");
 	} else {
 		fprintf(out, "groups: %d, refused: %d%s%s\n", mp->plan.n_groups, k2,
-			st != BT_OK ? "; INVALID PLAN: " : "", st != BT_OK ? d.text : "");
+			st != BT_OK ? "; INVALID PLAN: " : !valid ? "; " : "", !valid ? d.text : "");
 	}
 	bt_perf_model_plan_close(mp);
 	free(mp);

@@ -344,7 +344,9 @@ static const struct host_opt opts[] = {
 	{ "backend", NULL, HOST_VALUE, "perf",
 	  "perf: the groups `run --backend=perf` would open (perf_event_attr\n"
 	  "fields, leader first), planned for the kernel's facts under\n"
-	  "--kernel-root on CPU --cpuid FILE@CPU; refused events by name" },
+	  "--kernel-root on CPU --cpuid FILE@CPU; refused events by name\n"
+	  "(any refused: an incomplete plan, exit 1); a CPU, model or kernel\n"
+	  "PMU driver of another vendor is refused (exit 2)" },
 	{ "kernel-root", NULL, HOST_VALUE, "DIR",
 	  "with --backend=perf: the kernel's files (sys/bus/event_source,\n"
 	  "proc/sys/kernel, ...) under DIR instead of / (default /)" },

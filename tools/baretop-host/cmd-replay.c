@@ -276,6 +276,8 @@ static FILE *open_report(struct session *s, const char *file, char *out_path, si
 		rel++;
 	snprintf(out_path, len, "%s/%s", s->out_dir, rel);
 	FILE *out = NULL;
+	if (!host_output_ok_with("replay", out_path, file))
+		return NULL;
 	if (make_parents(out_path) < 0 || !(out = fopen(out_path, "w")))
 		fprintf(stderr, "baretop-host: cannot write %s\n", out_path);
 	return out;

@@ -63,6 +63,10 @@ static int report_atlas(const char *file, const struct bt_page_args *o)
 		struct bt_diag d = { "" };
 		if (!out[k])
 			continue;
+		if (!host_output_ok("report", out[k])) {
+			rc = HOST_EXIT_USAGE;
+			continue;
+		}
 		FILE *f = strcmp(out[k], "-") == 0 ? stdout : fopen(out[k], "w");
 		if (!f) {
 			fprintf(stderr, "baretop-host report: %s: cannot write\n", out[k]);
@@ -95,12 +99,22 @@ static int cmd_report(int argc, char **argv)
 	/* Two atlases with --diff: what changed (exit 1 when something did). */
 	if (o.n_files == 2 && o.want_diff && bt_atlas_page_is_atlas(files[0]) &&
 	    bt_atlas_page_is_atlas(files[1])) {
+		bt_status st;
 		struct bt_diag d = { "" };
+		struct host_output out;
 		int changed = 0;
-		if (bt_atlas_page_diff(files[0], files[1], stdout, &changed, &d) != BT_OK) {
-			fprintf(stderr, "baretop-host report: %s\n", d.text);
+		/* The diff of two atlases is a list of changed events: text only,
+		 * never a page or a table that is silently not written. */
+		if (o.html || o.csv)
+			return host_usage_error(&args, "--diff of two atlases is text (--text [FILE]), "
+						"not --%s", o.html ? "html" : "csv");
+		if (!host_output_begin(&out, "report", o.text ? o.text : "-"))
 			return HOST_EXIT_USAGE;
-		}
+		st = bt_atlas_page_diff(files[0], files[1], out.f, &changed, &d);
+		if (st != BT_OK)
+			fprintf(stderr, "baretop-host report: %s\n", d.text);
+		if (!host_output_end(&out, st == BT_OK) || st != BT_OK)
+			return HOST_EXIT_USAGE;
 		return changed ? 1 : HOST_EXIT_OK;
 	}
 	/* An event atlas (--atlas): its own page (analysis/atlas-page.h). */

@@ -39,9 +39,10 @@ __attribute__((constructor)) static void register_cmd_show_validation(void)
 }
 
 /* The options a validation uses, for its --help: run's whole list is
- * workloads, boot policy and models, which --validate does not run. */
+ * workloads, boot policy and models, which --validate does not run; it
+ * validates on baretop's own CPU (--cpu is refused: --help "Combinations"). */
 static const char *const validate_options[] = {
-	"sim", "validate-spec", "quick", "reps", "warmups", "cpu", "results-dir", "no-results",
+	"sim", "validate-spec", "quick", "reps", "warmups", "results-dir", "no-results",
 	"keep-results", "config", "no-config", "quiet", "color", NULL,
 };
 

@@ -12,6 +12,7 @@
 
 #include "app/options.h"
 #include "base/near-name.h"
+#include "base/out-check.h"
 
 #define MAX_TABLES 32
 #define HELP_COLUMN 22
@@ -213,21 +214,42 @@ void host_args_help(const struct host_cmd_args *cmd, FILE *f)
 		fprintf(f, "%s%s", cmd->outro, cmd->outro[strlen(cmd->outro) - 1] == '\n' ? "" : "\n");
 }
 
+static int cl_argc;
+static char **cl_argv;
+
+void host_command_line(int argc, char **argv)
+{
+	cl_argc = argc;
+	cl_argv = argv;
+}
+
+bool host_output_ok_with(const char *cmd, const char *path, const char *also_input)
+{
+	const char *in[2 * 64 + 2];
+	struct bt_diag d = { "" };
+	size_t n = 0;
+
+	/* Every word after the command's name, and the value of --opt=VALUE,
+	 * but the word path is (the output option's own value). */
+	for (int i = 2; i < cl_argc && n + 3 < sizeof(in) / sizeof(in[0]); i++) {
+		const char *w = cl_argv[i], *eq = w[0] == '-' ? strchr(w, '=') : NULL;
+		if (w != path)
+			in[n++] = w;
+		if (eq && eq + 1 != path && eq[1])
+			in[n++] = eq + 1;
+	}
+	if (also_input)
+		in[n++] = also_input;
+	in[n] = NULL;
+	if (bt_output_check(path, in, &d) == BT_OK)
+		return true;
+	fprintf(stderr, "baretop-host %s: %s\n", cmd, d.text);
+	return false;
+}
+
 bool host_output_ok(const char *cmd, const char *path)
 {
-	char head[4096];
-	FILE *f;
-	size_t n;
-
-	if (!strcmp(path, "-") || !(f = fopen(path, "r")))
-		return true;
-	n = fread(head, 1, sizeof(head) - 1, f);
-	fclose(f);
-	head[n] = '\0';
-	if (!strstr(head, "\"baretop-results\"") && !strstr(head, "replayed counts from"))
-		return true;
-	fprintf(stderr, "baretop-host %s: will not write over %s: it is a baretop results file\n", cmd, path);
-	return false;
+	return host_output_ok_with(cmd, path, NULL);
 }
 
 bool host_same_file(const char *a, const char *b)

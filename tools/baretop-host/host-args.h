@@ -98,9 +98,17 @@ void host_args_help(const struct host_cmd_args *cmd, FILE *f);
 int host_usage_error(const struct host_cmd_args *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Whether path may be written as a command's output: "-" and new files
- * may; an existing baretop results file may not (a report written over
- * the file it reports on is never meant). Says why on stderr when not. */
+/* The command line of this baretop-host run (main.c, before the command
+ * runs): every word of it is a possible input of the command. */
+void host_command_line(int argc, char **argv);
+
+/* Whether path may be written as a command's output (base/out-check.h
+ * bt_output_check): "-" and new files may; a folder, a file any other
+ * word of the command line names (an input, or another output), or a file
+ * baretop wrote or reads (results, atlas, spec, count file, event list)
+ * may not. also_input: one more input not on the command line (NULL for
+ * none). Says why on stderr when not. */
+bool host_output_ok_with(const char *cmd, const char *path, const char *also_input);
 bool host_output_ok(const char *cmd, const char *path);
 
 /* Whether a and b name one existing file (a link or another spelling

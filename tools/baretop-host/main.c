@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 		host_args_print_tables(stdout);
 		return 0;
 	}
+	host_command_line(argc, argv);
 	for (int i = 0; i < n_commands; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);

@@ -19,16 +19,24 @@
 #include "validate/atlas.h"
 
 /*
- * The parts whose lists are built in, by model id, in the order they were
- * chosen: the budget (baretop.efi <= 960 KiB, tests/suite/11-efi-size.sh,
- * with room left for code) decides where the list stops. Other parts'
- * lists are read with --events-file.
+ * The parts whose lists are built in: the model rows with an atlas rank
+ * (base/model-rows.h), in rank order, the order they were chosen in: the
+ * budget (baretop.efi <= 960 KiB, tests/suite/11-efi-size.sh, with room left
+ * for code) decides where the list stops. Other parts' lists are read with
+ * --events-file.
  */
-static const char *const parts[] = {
-	"SPR", "SPR-HBM", "EMR", "GNR", "LNL-LNC", "LNL-SKT", "ARL-LNC", "ARL-SKT", "MTL-RWC",
-	"MTL-CMT", "SRF", "ADL-GLC", "ADL-GRT", "ICX", "ICL", "TGL", "SKX", "SKL", "HSW", "IVB",
+#define BT_MODEL_ROW(id_, vendor_, name_, w_, sig_, core_, uarch_, fmt_, files_, sim_, mem_,  \
+		     atlas_)                                                               \
+	{ id_, atlas_ },
+static const struct {
+	const char *id;
+	unsigned rank;
+} model_rows[] = {
+#include "base/model-rows.h"
 };
-#define N_PARTS (sizeof(parts) / sizeof(parts[0]))
+#define N_PARTS (sizeof(model_rows) / sizeof(model_rows[0]))
+static const char *parts[N_PARTS];
+static unsigned n_parts;
 
 #define MAX_TOKENS 8192
 #define MAX_NAMES 16384
@@ -246,7 +254,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *ref = argv[1];
-	for (unsigned p = 0; p < N_PARTS; p++) {
+	for (unsigned rank = 1; rank <= N_PARTS; rank++) {
+		unsigned found = 0;
+		for (unsigned i = 0; i < N_PARTS; i++)
+			if (model_rows[i].rank == rank && found++ == 0)
+				parts[n_parts++] = model_rows[i].id;
+		if (found > 1)
+			die("two model rows of the same atlas rank");
+		if (!found)
+			break;
+	}
+	for (unsigned i = 0; i < N_PARTS; i++)
+		if (model_rows[i].rank > n_parts)
+			die("an atlas rank after a gap in the ranks");
+	for (unsigned p = 0; p < n_parts; p++) {
 		const char *file = core_file(parts[p]);
 		if (!file)
 			die("a part without a model recipe");
@@ -370,7 +391,7 @@ int main(int argc, char **argv)
 	fprintf(f, "\n};\n");
 
 	unsigned run_bytes = 0;
-	for (unsigned p = 0; p < N_PARTS; p++) {
+	for (unsigned p = 0; p < n_parts; p++) {
 		if (lists[p].same_as >= 0)
 			continue;
 		/* runs of consecutive event numbers: a list's events new to the
@@ -392,26 +413,26 @@ int main(int argc, char **argv)
 		fprintf(f, "\n};\n");
 	}
 	fprintf(f, "\nconst struct bt_atlas_pack_list bt_atlas_pack_lists[] = {\n");
-	for (unsigned p = 0; p < N_PARTS; p++) {
+	for (unsigned p = 0; p < n_parts; p++) {
 		unsigned q = lists[p].same_as >= 0 ? (unsigned)lists[p].same_as : p;
 		fprintf(f, "\t{ \"%s\", \"%s\", \"%s\", \"%s\", %u, %u, list_%u },\n",
 			lists[p].model, lists[p].list, lists[p].file, lists[p].version, lists[p].n,
 			lists[q].runs, q);
 	}
-	fprintf(f, "};\n\nconst unsigned bt_atlas_pack_n_lists = %u;\n", (unsigned)N_PARTS);
+	fprintf(f, "};\n\nconst unsigned bt_atlas_pack_n_lists = %u;\n", n_parts);
 	fprintf(f, "\nconst char bt_atlas_pack_parts[] = \"");
-	for (unsigned p = 0; p < N_PARTS; p++)
+	for (unsigned p = 0; p < n_parts; p++)
 		fprintf(f, "%s%s", p ? ", " : "", parts[p]);
 	fprintf(f, "\";\n");
 	if (fclose(f) != 0)
 		die("cannot write the output file");
 
 	unsigned total = 0;
-	for (unsigned p = 0; p < N_PARTS; p++)
+	for (unsigned p = 0; p < n_parts; p++)
 		total += lists[p].same_as >= 0 ? 0 : lists[p].n;
 	printf("gen-atlas: %u parts, %u events, %u distinct; %u names in %u bytes "
 	       "(%u tokens, %u bytes); %u encodings, %u counter sets, %u extra-MSR values\n",
-	       (unsigned)N_PARTS, total, n_ev, n_nm, pos, n_tok, off, n_enc,
+	       n_parts, total, n_ev, n_nm, pos, n_tok, off, n_enc,
 	       n_ctr, n_msr - 1);
 	printf("gen-atlas: table bytes: events %zu, encodings %zu, names %u, tokens %u + %zu, "
 	       "MSRs %zu, lists %u\n", n_ev * sizeof(struct bt_atlas_pack_event),

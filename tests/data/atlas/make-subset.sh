@@ -4,6 +4,9 @@
 # their encodings only (the fields in ENC below): the vendors' description
 # fields (prose) are dropped: facts carry over, prose does not.
 #   sh tests/data/atlas/make-subset.sh
+# zen4-subset.json is written by hand, not by this script: four encodings of
+# Linux's tools/perf/pmu-events/arch/x86/amdzen4/ (branch.json, core.json,
+# load-store.json), the AMD list the vendor checks give an Intel PMU.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ref="$here/../../../../shared/reference/intel"

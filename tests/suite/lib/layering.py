@@ -7,10 +7,14 @@ built objects. Exits 1 with one line per broken rule.
   2. Privileged instructions appear only in arch/ (inline asm or .S files).
   3. Folders include only the folders below them (ALLOWED), so the folder
      graph has no cycle, also when a room's subfolders count as the room
-     (arch/sim as arch/: no arch/ -> pmu/ -> arch/ circle).
+     (arch/sim as arch/: no arch/ -> pmu/ -> arch/ circle). Every folder the
+     product builds is a room, the programs of tools/ too (each tool is a
+     room of its own, tools/baretop-host/fleet one inside baretop-host).
   4. No file-level import cycle: file A imports file B when A's object uses a
      symbol B's object defines (from `nm` of the hosted build), which also
-     sees circles that run through a shared internal header.
+     sees circles that run through a shared internal header. A tool's
+     objects resolve a symbol in their own program first, then in the
+     library every program links (two tools may both define main).
   5. No function-local static storage without a comment saying why (hidden
      state that outlives the call: a buffer belongs to the caller; the few
      singletons that must be static say so next to them).
@@ -28,7 +32,12 @@ built objects. Exits 1 with one line per broken rule.
 import os, re, subprocess, sys
 from collections import defaultdict
 
-ROOMS = ['base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app', 'efi', 'host', 'analysis']
+ROOMS = ['base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'validate/gen', 'app', 'efi', 'host', 'analysis',
+         'tools/baretop-host', 'tools/baretop-host/fleet', 'tools/bench-eval', 'tools/bench-workloads',
+         'tools/gen-atlas', 'tools/gen-models', 'tools/gen-retlat', 'tools/kernel-census']
+# The library rooms every program links; below them the programs of tools/.
+LIBRARY = {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'metrics/gen', 'report', 'workloads', 'firmware',
+           'kernels', 'validate', 'validate/gen', 'app', 'host', 'analysis'}
 # What each room may include (itself always). arch/sim is the model of the
 # registers the driver (pmu/) is tested against, so it sees none of the
 # driver's code: a sim written from the driver's reading could not catch
@@ -47,6 +56,7 @@ ALLOWED = {
     'workloads': {'base', 'arch', 'pmu'},
     'kernels': {'base', 'arch'},
     'validate': {'base', 'arch', 'pmu', 'metrics', 'report', 'kernels'},
+    'validate/gen': {'base', 'arch', 'pmu', 'metrics', 'report', 'kernels', 'validate'},
     'app': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate'},
     'efi': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
     'host': {'base', 'arch', 'arch/sim', 'pmu', 'metrics', 'report', 'workloads', 'firmware', 'kernels', 'validate', 'app'},
@@ -54,6 +64,17 @@ ALLOWED = {
     'analysis': {'base', 'arch', 'arch/sim', 'synth', 'pmu', 'metrics', 'report', 'firmware'},
     # SMBIOS/ACPI parsers: bytes in, facts out (efi/ finds the tables).
     'firmware': {'base'},
+    # The host programs (tools/): each sees the library, never another
+    # program. The fleet store sees what a results file and its statistics
+    # need, never the command line above it (tools/baretop-host).
+    'tools/baretop-host': LIBRARY | {'tools/baretop-host/fleet'},
+    'tools/baretop-host/fleet': {'base', 'metrics', 'report', 'analysis'},
+    'tools/bench-eval': {'base', 'metrics'},
+    'tools/bench-workloads': {'base', 'arch', 'pmu', 'host', 'workloads'},
+    'tools/gen-atlas': {'base', 'metrics', 'validate'},
+    'tools/gen-models': {'base', 'metrics'},
+    'tools/gen-retlat': {'base', 'metrics'},
+    'tools/kernel-census': {'base', 'arch', 'app', 'kernels'},
 }
 # Rooms built hosted only (the Makefile's HOST_ONLY_DIRS).
 HOST_ONLY_ROOMS = ('analysis', 'host')
@@ -64,8 +85,27 @@ PRIVILEGED = re.compile(r'\b(rdmsr|wrmsr|rdpmc|rdtscp?|cpuid|xgetbv|xsetbv|cli|s
 PERF_EVENT = re.compile(r'#\s*include\s*<linux/perf_event\.h>|\b(SYS|__NR)_perf_event_open\b')
 
 def top_of(room):
-    """The top-level folder of a room: arch/sim -> arch."""
-    return room.split('/')[0]
+    """The folder a room counts as for cycles: arch/sim -> arch; a program of
+    tools/ is its own (tools/baretop-host/fleet -> tools/baretop-host)."""
+    parts = room.split('/')
+    return '/'.join(parts[:2]) if parts[0] == 'tools' else parts[0]
+
+def program_of(path):
+    """Which program's symbols a file sees first: its tool, or the library."""
+    parts = path.split('/')
+    return '/'.join(parts[:2]) if parts[0] == 'tools' else 'lib'
+
+def file_graph(defs, uses):
+    """file -> the files whose symbols it uses; defs[(program, symbol)] = file."""
+    g = {}
+    for f, syms in uses.items():
+        prog = program_of(f)
+        g[f] = set()
+        for s in syms:
+            t = defs.get((prog, s)) or defs.get(('lib', s))
+            if t and t != f:
+                g[f].add(t)
+    return g
 
 def folder_cycles(g):
     """Cycles of a room graph with every room folded into its top folder."""
@@ -106,7 +146,8 @@ def local_statics(text):
     return out
 
 def host_only(path):
-    return room_of(path) in HOST_ONLY_ROOMS or path.endswith('-host.c')
+    """Host-only rooms, *-host.c, and the host programs of tools/."""
+    return room_of(path) in HOST_ONLY_ROOMS or path.endswith('-host.c') or path.startswith('tools/')
 
 def nm_symbols(obj):
     """(defined, used) global symbols of one object file."""
@@ -246,12 +287,12 @@ def main(obj_dir, efi_dir=None):
         for line in subprocess.check_output(['nm', o], text=True).splitlines():
             parts = line.split()
             if len(parts) == 3 and parts[1] in 'TDBR':
-                defs[parts[2]] = f
+                defs[(program_of(f), parts[2])] = f
             elif len(parts) == 2 and parts[0] == 'U':
                 uses[f].add(parts[1])
     if not defs:
         errors.append(f'no objects under {obj_dir}: build the hosted library first')
-    fg = {f: {defs[s] for s in syms if s in defs and defs[s] != f} for f, syms in uses.items()}
+    fg = file_graph(defs, uses)
     errors += [f'file import cycle among: {", ".join(c[:-1])}' for c in cycles(fg)]
     if efi_dir:
         errors += efi_link_errors(files, obj_dir, efi_dir)
@@ -305,6 +346,28 @@ def self_test():
         (folder_cycles({'arch/sim': {'pmu'}, 'pmu': {'arch'}}) == [['arch', 'pmu', 'arch']],
          'arch/sim -> pmu -> arch is a folder cycle'),
         (cycles({'a': {'b'}, 'b': {'a'}, 'c': {'a'}}) == [['a', 'b', 'a']], 'a two-file cycle is found'),
+        # the fleet store's old circle, from the symbols its objects used:
+        # the import picked the engine, the engines used the import's SQL
+        (cycles(file_graph(
+            {('tools/baretop-host', 'bt_fleet_pg_open'): 'tools/baretop-host/fleet-pg.c',
+             ('tools/baretop-host', 'bt_fleet_sqlite_open'): 'tools/baretop-host/fleet-db.c',
+             ('tools/baretop-host', 'BT_FLEET_COUNT_SQL'): 'tools/baretop-host/fleet-import.c'},
+            {'tools/baretop-host/fleet-import.c': {'bt_fleet_pg_open', 'bt_fleet_sqlite_open'},
+             'tools/baretop-host/fleet-pg.c': {'BT_FLEET_COUNT_SQL'},
+             'tools/baretop-host/fleet-db.c': {'BT_FLEET_COUNT_SQL'}}))
+         == [['tools/baretop-host/fleet-db.c', 'tools/baretop-host/fleet-import.c', 'tools/baretop-host/fleet-pg.c',
+              'tools/baretop-host/fleet-db.c']], 'a three-file circle in a tool is found'),
+        (file_graph({('tools/gen-atlas', 'main'): 'tools/gen-atlas/main.c', ('tools/gen-models', 'main'): 'tools/gen-models/main.c',
+                     ('lib', 'bt_x'): 'base/x.c'},
+                    {'tools/gen-models/pack.c': {'main', 'bt_x'}})
+         == {'tools/gen-models/pack.c': {'tools/gen-models/main.c', 'base/x.c'}},
+         'a tool resolves a symbol in its own program first, then in the library'),
+        (room_of('tools/baretop-host/fleet/pg.c') == 'tools/baretop-host/fleet' and
+         'tools/baretop-host' not in ALLOWED['tools/baretop-host/fleet'],
+         'the fleet store is a room that may not see the command line above it'),
+        (folder_cycles({'tools/baretop-host/fleet': {'tools/baretop-host'}, 'tools/baretop-host': {'tools/baretop-host/fleet'},
+                        'tools/gen-atlas': {'metrics'}}) == [],
+         'a tool and its subfolder count as one folder'),
         (cycles({'a': {'b'}, 'b': {'c'}}) == [], 'a chain is not a cycle'),
         (len(local_statics('int f(void)\n{\n\tstatic char buf[64];\n\treturn 0;\n}\n')) == 1,
          'a function-local static buffer is found'),

@@ -117,7 +117,8 @@ def find(blob, name, guid):
     return live[-1] if live else None
 
 
-STATUS = ['none', 'ok', 'failed', 'no-results', 'hung', 'budget', 'crashed', 'cpus-left']
+STATUS = ['none', 'ok', 'failed', 'no-results', 'hung', 'budget', 'crashed', 'cpus-left',
+          'config-error']
 
 
 def decode_baretop(data):

@@ -265,7 +265,7 @@ TEST(interval_output_one_set_of_counts_per_interval)
 	CHECK_MSG(bt_perf_stat_parse(&a, j, strlen(j), "j", &fj, &d) == BT_OK, "%s", d.text);
 	CHECK_EQ_INT((int)fj.n_intervals, 2);
 	const struct bt_model_def *def;
-	struct bt_model *m;
+	struct bt_model *m = NULL;
 	CHECK(bt_model_select(NULL, "SKL", &def, &d) == BT_OK && bt_model_open(def, &m, &d) == BT_OK);
 	struct bt_counts *c = bt_counts_new(m);
 	struct bt_perf_row_use uses[4];
@@ -284,7 +284,7 @@ TEST(interval_output_one_set_of_counts_per_interval)
 TEST(smt_inferred_from_anythread_events)
 {
 	const struct bt_model_def *def;
-	struct bt_model *m;
+	struct bt_model *m = NULL;
 	struct bt_diag d = { "" };
 	char why[200];
 	CHECK(bt_model_select(NULL, "SKL", &def, &d) == BT_OK && bt_model_open(def, &m, &d) == BT_OK);

@@ -30,7 +30,7 @@ static uint32_t watchdog_s;
 enum plant {
 	PLANT_NONE, PLANT_SUCCESS_TO_BDS, PLANT_RESET_NOT_MEASURING, PLANT_POWER_OFF_NOT_ASKED,
 	PLANT_NV_WRITE_STORM, PLANT_OVERWRITE_RESULTS, PLANT_RESET_EVERY_MEASURE,
-	PLANT_KEEP_STALE_BOOTNEXT,
+	PLANT_KEEP_STALE_BOOTNEXT, PLANT_USAGE_INVALID,
 };
 static enum plant plant;
 
@@ -262,11 +262,17 @@ static void run_after(const struct bpd_run_in *in, struct bpd_run_out *out)
 	bt_boot_run_free(&b);
 	out->measured = measuring;
 	out->refused = plat.boot_start.parent == BT_PARENT_SELF && strstr(b.end.why, "default entry");
+	/* the status efi/efi-main.c returns (status_of) */
+	int exit_status = in->fault == BPD_USAGE_ERROR ? BT_EXIT_USAGE : BT_EXIT_OK;
 	switch (plat.end_action) {
 	case BT_END_RETURN:
-		out->act = in->fault == BPD_USAGE_ERROR ? BPD_ACT_RETURN_ERROR : BPD_ACT_RETURN_SUCCESS;
+	case BT_END_RETURN_NOT_STARTED:
+		switch (bt_boot_return_status(plat.end_action, exit_status)) {
+		case BT_RETURN_SUCCESS:           out->act = BPD_ACT_RETURN_SUCCESS; break;
+		case BT_RETURN_INVALID_PARAMETER: out->act = BPD_ACT_RETURN_INVALID; break;
+		default:                          out->act = BPD_ACT_RETURN_ERROR; break;
+		}
 		break;
-	case BT_END_RETURN_NOT_STARTED: out->act = BPD_ACT_RETURN_ERROR; break;
 	case BT_END_CHAINLOAD:          out->act = BPD_ACT_CHAINLOAD; break;
 	case BT_END_RESTART_PARENT:     out->act = BPD_ACT_RESTART_PARENT; break;
 	case BT_END_RESET:              out->act = BPD_ACT_RESET; break;
@@ -291,6 +297,11 @@ static void run_after(const struct bpd_run_in *in, struct bpd_run_out *out)
 	case PLANT_NV_WRITE_STORM:
 		for (int i = 0; i < 4; i++)
 			bpd_nv_write(model, "x", 1);
+		break;
+	case PLANT_USAGE_INVALID:
+		/* a usage error returned as EFI_INVALID_PARAMETER to any parent */
+		if (in->fault == BPD_USAGE_ERROR && out->act == BPD_ACT_RETURN_ERROR)
+			out->act = BPD_ACT_RETURN_INVALID;
 		break;
 	case PLANT_RESET_EVERY_MEASURE:
 		if (measuring)
@@ -375,6 +386,8 @@ TEST(each_invariant_check_catches_a_planted_fault)
 		  BPD_RUN_EVERY_BOOT, BPD_THEN_DEFAULT, BPD_MEASURED },
 		{ PLANT_KEEP_STALE_BOOTNEXT, BPD_INV_STALE_BOOTNEXT, BPD_BOOTNEXT,
 		  BPD_FW_KEEPS_BOOTNEXT, BPD_RUN_ONCE, BPD_THEN_DEFAULT, BPD_MEASURED },
+		{ PLANT_USAGE_INVALID, BPD_INV_ONCE, BPD_SHIM, BPD_FW_EDK2, BPD_RUN_ONCE,
+		  BPD_THEN_DEFAULT, BPD_USAGE_ERROR },
 	};
 	int saved = quiet();
 	unsigned clean[sizeof(cases) / sizeof(cases[0])], planted[sizeof(cases) / sizeof(cases[0])];

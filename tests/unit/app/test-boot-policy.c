@@ -414,7 +414,7 @@ TEST(resets_in_a_row_are_capped_by_the_count)
 	bt_boot_decide_end(&in, &e);
 	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
 	CHECK_EQ_U64(e.resets_in_a_row, 1);
-	CHECK(strstr(e.why, "at most 1 reset in a row") != NULL);
+	CHECK(strstr(e.why, "at most 1 in a row") != NULL);
 	in.state.reset_count = 98ull << 32 | 5; /* boot 99 came between */
 	bt_boot_decide_end(&in, &e);
 	CHECK_EQ_INT(e.action, BT_END_RESET);
@@ -602,4 +602,64 @@ TEST(a_boot_without_run_counts_nothing)
 	CHECK(s.flags == 0 && s.hung == 0);
 	bt_boot_begin(&none, true, &s, &dec);
 	CHECK(dec.measure);
+}
+
+/* --then shutdown with every boot measuring, from BootOrder (a fleet's
+ * baretop.cfg with --shutdown): the power-off counts in the reset row
+ * (b), so the next power-on in a row hands over to the OS instead of
+ * measuring and powering off again; a boot between ends the row. */
+TEST(power_off_counts_in_the_reset_row)
+{
+	struct bt_boot_config none = { .run = BT_RUN_ALWAYS };
+	struct bt_boot_end e;
+	struct bt_boot_end_in in = end_in(&none, BT_OUTCOME_MEASURED, true);
+
+	in.shutdown = true;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_POWER_OFF);
+	CHECK_EQ_U64(e.state.resets, 1);
+	CHECK_EQ_U64(e.state.reset_count, 100ull << 32 | 1);
+	CHECK(e.write_state);
+	/* the next power-on (count 101): in a row, so the hand-over */
+	in.state = in.stored = e.state;
+	in.state.flags = in.stored.flags = BT_BOOT_STATE_IN_PROGRESS;
+	in.start.count = 101ull << 32 | 1;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	CHECK(strstr(e.why, "shutdown NOT taken") != NULL);
+	CHECK(strstr(e.why, "at most 1 in a row") != NULL);
+	/* a boot came between (count 102 after 100): powers off again */
+	in.start.count = 102ull << 32 | 1;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_POWER_OFF);
+	/* without a state to count it, only a one-shot start powers off */
+	in.state_kept = false;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_RETURN_NOT_STARTED);
+	in.start.current_in_order = false;
+	bt_boot_decide_end(&in, &e);
+	CHECK_EQ_INT(e.action, BT_END_POWER_OFF);
+}
+
+/* Every return that hands over is EFI_NOT_STARTED: shim 16.1 starts its
+ * default loader after EFI_INVALID_PARAMETER (shim.c init_grub); only a
+ * person's return carries the real status. */
+TEST(a_hand_over_by_returning_is_always_not_started)
+{
+	static const int statuses[] = { BT_EXIT_OK, BT_EXIT_FAILED, BT_EXIT_USAGE,
+					BT_EXIT_NO_RESULTS };
+
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
+		CHECK_EQ_INT(bt_boot_return_status(BT_END_RETURN_NOT_STARTED, statuses[i]),
+			     BT_RETURN_NOT_STARTED);
+		CHECK_EQ_INT(bt_boot_return_status(BT_END_RESTART_PARENT, statuses[i]),
+			     BT_RETURN_NOT_STARTED);
+	}
+	CHECK_EQ_INT(bt_boot_return_status(BT_END_RETURN, BT_EXIT_OK), BT_RETURN_SUCCESS);
+	CHECK_EQ_INT(bt_boot_return_status(BT_END_RETURN, BT_EXIT_USAGE),
+		     BT_RETURN_INVALID_PARAMETER);
+	CHECK_EQ_INT(bt_boot_return_status(BT_END_RETURN, BT_EXIT_FAILED), BT_RETURN_ABORTED);
+	/* a usage error is its own status in the record, not "failed" */
+	CHECK_EQ_INT(bt_boot_status_of(BT_EXIT_USAGE, false), BT_BOOT_STATUS_CONFIG_ERROR);
+	CHECK(!strcmp(bt_boot_status_name(BT_BOOT_STATUS_CONFIG_ERROR), "config-error"));
 }

@@ -48,6 +48,8 @@ struct bpd_model {
 	enum over over;
 	unsigned nv_writes;
 	bool measured, refused, cpus_left, reset_by_baretop, power_off_by_baretop;
+	unsigned starts;          /* baretop started by anything but itself */
+	bool returned_invalid;    /* its last return was EFI_INVALID_PARAMETER */
 	bool stale_left;          /* BootNext == baretop's BootCurrent still there after it ran */
 	uint16_t stale_watch;     /* that BootCurrent, while baretop runs (0: none) */
 	int depth;
@@ -85,7 +87,7 @@ const char *bpd_invariant_name(enum bpd_invariant i)
 {
 	static const char *const n[] = {
 		"OS<=2", "resets<=meas", "off-asked", "nv<=3", "no-overwrite", "reset-cap",
-		"BootNext",
+		"BootNext", "once/boot",
 	};
 	return i < BPD_N_INV ? n[i] : "?";
 }
@@ -218,7 +220,10 @@ static bool run_baretop(struct bpd_model *m, enum bpd_parent parent, bool *ret_s
 	in.count = in.have_count ? (uint64_t)m->count_high << 32 | m->count_low : 0;
 	if (stale)
 		m->stale_watch = in.boot_current;
+	if (parent != BPD_PARENT_SELF)
+		m->starts++;
 	m->run(&in, &out);
+	m->returned_invalid = out.act == BPD_ACT_RETURN_INVALID;
 	check_stale(m);
 	if (out.measured) {
 		m->measured = true;
@@ -234,6 +239,7 @@ static bool run_baretop(struct bpd_model *m, enum bpd_parent parent, bool *ret_s
 		*ret_success = true;
 		return false;
 	case BPD_ACT_RETURN_ERROR:
+	case BPD_ACT_RETURN_INVALID:
 		return false;
 	case BPD_ACT_CHAINLOAD:
 		os_reached(m); /* the OS loader file, signed */
@@ -315,8 +321,13 @@ static bool start_image(struct bpd_model *m, uint16_t num, bool *ret_success)
 		}
 		break;
 	case E_SHIM:
-		/* shim returns its second stage's status (init_grub) */
+		/* shim returns its second stage's status (init_grub); after
+		 * EFI_INVALID_PARAMETER (or NOT_FOUND, TFTP/HTTP errors) it
+		 * starts its default loader, \grubx64.efi: baretop, the second
+		 * stage here, again */
 		over = run_baretop(m, BPD_PARENT_SHIM, ret_success);
+		if (!over && m->returned_invalid)
+			over = run_baretop(m, BPD_PARENT_SHIM, ret_success);
 		break;
 	case E_SDBOOT:
 	case E_SDBOOT + 0x100:
@@ -501,6 +512,7 @@ struct series {
 	enum over over[BPD_BOOTS];
 	bool measured[BPD_BOOTS], refused[BPD_BOOTS], reset_by[BPD_BOOTS], off_by[BPD_BOOTS];
 	bool stale_left[BPD_BOOTS], bootnext_reset[BPD_BOOTS];
+	unsigned starts[BPD_BOOTS];
 	unsigned nv[BPD_BOOTS];
 	bool overwritten;
 };
@@ -516,8 +528,10 @@ static unsigned check(const struct bpd_model *m, const struct series *s)
 			bad |= 1u << BPD_INV_POWER_OFF;
 		if (s->nv[b] > BPD_NV_WRITES_MAX)
 			bad |= 1u << BPD_INV_NV_WRITES;
-		if (b && s->reset_by[b] && s->reset_by[b - 1])
+		if (b && (s->reset_by[b] || s->off_by[b]) && (s->reset_by[b - 1] || s->off_by[b - 1]))
 			bad |= 1u << BPD_INV_RESET_CAP;
+		if (s->starts[b] > 1)
+			bad |= 1u << BPD_INV_ONCE;
 		if (s->stale_left[b])
 			bad |= 1u << BPD_INV_STALE_BOOTNEXT;
 	}
@@ -530,12 +544,11 @@ static unsigned check(const struct bpd_model *m, const struct series *s)
 		return bad;
 	for (int b = 0; b < BPD_CHECKED_BOOTS; b++) {
 		bool reached = false;
-		/* the OS, the refusal of a configuration that cannot reach it,
-		 * or the power-off asked for on a measuring boot */
+		/* the OS, or the refusal of a configuration that cannot reach
+		 * it; a power-off is not the OS: the next power-on must reach it */
 		for (int k = b; k <= b + 2; k++)
 			reached |= s->over[k] == OVER_OS ||
-				   (m->path == BPD_SDBOOT_DEFAULT && s->refused[k]) ||
-				   (s->off_by[k] && s->measured[k] && m->then == BPD_THEN_SHUTDOWN);
+				   (m->path == BPD_SDBOOT_DEFAULT && s->refused[k]);
 		if (!reached)
 			bad |= 1u << BPD_INV_OS_REACHED;
 	}
@@ -560,6 +573,7 @@ static unsigned run_series(struct bpd_model *m, struct series *s)
 		m->nv_writes = 0;
 		m->measured = m->refused = m->cpus_left = false;
 		m->reset_by_baretop = m->power_off_by_baretop = m->stale_left = false;
+		m->starts = 0;
 		m->depth = 0;
 		bds(m);
 		scan_files(m);
@@ -569,6 +583,7 @@ static unsigned run_series(struct bpd_model *m, struct series *s)
 		s->reset_by[b] = m->reset_by_baretop;
 		s->off_by[b] = m->power_off_by_baretop;
 		s->stale_left[b] = m->stale_left;
+		s->starts[b] = m->starts;
 		s->bootnext_reset[b] = m->reset_by_baretop && m->boot_next_set &&
 				       m->boot_next != E_BARETOP;
 		s->nv[b] = m->nv_writes;

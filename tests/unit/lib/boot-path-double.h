@@ -100,6 +100,9 @@ struct bpd_run_in {
 enum bpd_act {
 	BPD_ACT_RETURN_SUCCESS,  /* EFI_SUCCESS to its parent */
 	BPD_ACT_RETURN_ERROR,    /* any other status (EFI_NOT_STARTED...) */
+	/* EFI_INVALID_PARAMETER: an error to BDS; shim falls back to its
+	 * default loader (shim.c init_grub) */
+	BPD_ACT_RETURN_INVALID,
 	BPD_ACT_CHAINLOAD,       /* starts the OS loader file (--then chainload) */
 	BPD_ACT_RESTART_PARENT,
 	BPD_ACT_RESET,
@@ -134,13 +137,16 @@ bool bpd_start_entry(struct bpd_model *m, uint16_t num, bool *ret_success);
 
 /* The invariants, checked over each combination's 12 boots. */
 enum bpd_invariant {
-	BPD_INV_OS_REACHED,    /* within 2 boots after every boot that measured */
+	/* within 2 boots after every boot that measured (a power-off is no
+	 * OS: a fleet's power-on must reach it) */
+	BPD_INV_OS_REACHED,
 	BPD_INV_RESETS,        /* baretop's resets <= its measuring boots */
 	BPD_INV_POWER_OFF,     /* only on a measuring boot, and only with --then shutdown */
 	BPD_INV_NV_WRITES,     /* NVRAM writes per boot <= BPD_NV_WRITES_MAX */
 	BPD_INV_RESULTS,       /* no results file overwritten; each records the end taken */
-	BPD_INV_RESET_CAP,     /* no two boots in a row ended by baretop's reset */
+	BPD_INV_RESET_CAP,     /* no two boots in a row ended by baretop's reset or power-off */
 	BPD_INV_STALE_BOOTNEXT,/* BootNext equal to baretop's BootCurrent gone after its boot */
+	BPD_INV_ONCE,          /* baretop started at most once per boot (but by its own child) */
 	BPD_N_INV
 };
 #define BPD_NV_WRITES_MAX 3u

@@ -149,8 +149,10 @@ TEST(builtin_spr_list_spells_the_sdm_events)
 	bt_atlas_list_free(&l);
 }
 
-/* --help names exactly the parts with a built-in list (app/options.c's
- * text is written by hand; the list is the generator's). */
+/* --help says which parts have a built-in list: "the built-in Intel models
+ * made from perfmon files (every one but TNT)"; the list is the generator's
+ * (the atlas ranks of base/model-rows.h). Both must agree: every Intel
+ * recipe has a list, and no other model does. */
 TEST(help_names_the_builtin_parts)
 {
 	static const char *const names[] = { "atlas", NULL };
@@ -168,8 +170,20 @@ TEST(help_names_the_builtin_parts)
 		if (!((*p == ' ' || *p == '\n') && w > buf && w[-1] == ' '))
 			*w++ = *p == '\n' ? ' ' : *p;
 	*w = 0;
-	char want[512];
-	snprintf(want, sizeof(want), "for the models %s;", bt_atlas_builtin_parts());
+	const char *want = "for the built-in Intel models made from perfmon files (every one but TNT;";
 	CHECK_MSG(strstr(buf, want) != NULL, "--atlas help does not say \"%s\": %s", want, buf);
 	free(buf);
+	/* the generated list: "SPR, SPR-HBM, ...", each an Intel recipe, all of them */
+	char parts[512];
+	snprintf(parts, sizeof(parts), "%s", bt_atlas_builtin_parts());
+	unsigned listed = 0, intel = 0;
+	for (char *save = NULL, *t = strtok_r(parts, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		const struct bt_model_recipe *r = bt_recipe_find(t);
+		CHECK_MSG(r && !strcmp(r->vendor, "GenuineIntel"), "%s: no Intel recipe", t);
+		listed++;
+	}
+	for (unsigned i = 0; i < bt_model_recipe_count; i++)
+		intel += !strcmp(bt_model_recipes[i].vendor, "GenuineIntel");
+	CHECK_MSG(listed == intel, "%u built-in lists, %u Intel recipes: %s", listed, intel,
+		  bt_atlas_builtin_parts());
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fleet summary: see fleet-summary.h. The unit of comparison is one
+ * The fleet summary: see summary.h. The unit of comparison is one
  * machine under one firmware version and microcode: its value of a node is
  * the median over its runs (a machine measured every boot counts once, not
  * once per boot; a machine measured before and after a firmware update
@@ -19,7 +19,8 @@
 
 #include "base/near-name.h"
 #include "metrics/robust-stats.h"
-#include "tools/baretop-host/fleet-summary.h"
+#include "tools/baretop-host/fleet/sql.h"
+#include "tools/baretop-host/fleet/summary.h"
 #include "analysis/json-file.h"
 #include "report/tree.h"
 
@@ -35,29 +36,6 @@ struct printer {
 	struct flagged *fl;
 	size_t nfl, flcap;
 };
-
-char *bt_fleet_dup(const char *s)
-{
-	char *c = strdup(s ? s : "");
-	if (!c) {
-		fprintf(stderr, "baretop-host: out of memory\n");
-		exit(1);
-	}
-	return c;
-}
-
-void *bt_fleet_grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	*cap = *cap ? *cap * 2 : 16;
-	p = realloc(p, *cap * size);
-	if (!p) {
-		fprintf(stderr, "baretop-host: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 static const char *fmt(char *buf, size_t len, const char *f, double v)
 {
@@ -146,8 +124,8 @@ static void print_row(const struct bt_fleet_summary_opts *o, const struct row *r
 	}
 }
 
-static void note_flag(struct printer *p, const struct bt_fleet_block *b, const struct bt_fleet_unit_out *u,
-		      double dist)
+static bt_status note_flag(struct printer *p, const struct bt_fleet_block *b, const struct bt_fleet_unit_out *u,
+			   double dist)
 {
 	char what[400], d[64];
 	const struct bt_robust *fleet = &b->fleet;
@@ -161,29 +139,34 @@ static void note_flag(struct printer *p, const struct bt_fleet_block *b, const s
 			size_t len = strlen(p->fl[i].where) + strlen(what) + 3;
 			char *w = malloc(len);
 			if (!w)
-				exit(1);
+				return BT_ERR_NOMEM;
 			snprintf(w, len, "%s, %s", p->fl[i].where, what);
 			free(p->fl[i].where);
 			p->fl[i].where = w;
-			return;
+			return BT_OK;
 		}
-	p->fl = bt_fleet_grow(p->fl, &p->flcap, p->nfl, sizeof(*p->fl));
-	p->fl[p->nfl] = (struct flagged){ bt_fleet_dup(u->machine), bt_fleet_dup(u->firmware),
-					    bt_fleet_dup(u->microcode), bt_fleet_dup(what) };
-	p->nfl++;
+	struct flagged *g = bt_fleet_grow(p->fl, &p->flcap, p->nfl, sizeof(*p->fl));
+	if (!g)
+		return BT_ERR_NOMEM;
+	p->fl = g;
+	struct flagged *f = &p->fl[p->nfl++];
+	*f = (struct flagged){ bt_fleet_dup(u->machine), bt_fleet_dup(u->firmware), bt_fleet_dup(u->microcode),
+			       bt_fleet_dup(what) };
+	return f->machine && f->firmware && f->microcode && f->where ? BT_OK : BT_ERR_NOMEM;
 }
 
-static void append(char **s, size_t *len, const char *add)
+static bt_status append(char **s, size_t *len, const char *add)
 {
 	size_t n = strlen(add);
 	char *p = realloc(*s, *len + n + 2);
 	if (!p)
-		exit(1);
+		return BT_ERR_NOMEM;
 	if (*len)
 		p[(*len)++] = ';';
 	memcpy(p + *len, add, n + 1);
 	*len += n;
 	*s = p;
+	return BT_OK;
 }
 
 static int in_group(const struct bt_fleet_group *g, const struct bt_fleet_unit_out *u)
@@ -194,19 +177,20 @@ static int in_group(const struct bt_fleet_group *g, const struct bt_fleet_unit_o
 
 /* Prints one block: its fleet row, then its group rows (--outliers: only
  * those where a machine or the group stands out, after their fleet row). */
-static int print_block(void *ctx, const struct bt_fleet_block *b)
+static bt_status print_block(void *ctx, const struct bt_fleet_block *b)
 {
 	struct printer *p = ctx;
 	const struct bt_fleet_summary_opts *o = p->o;
 	char *all = NULL;
 	size_t all_len = 0;
-	for (size_t i = 0; i < b->n_out; i++) {
+	bt_status rc = BT_OK;
+	for (size_t i = 0; i < b->n_out && rc == BT_OK; i++) {
 		char what[320], dist[64];
 		double d = bt_robust_distance(&b->fleet, b->out[i].value);
 		snprintf(what, sizeof(what), "%s (%s)", b->out[i].machine,
 			 distance_text(dist, sizeof(dist), &b->fleet, d));
-		append(&all, &all_len, what);
-		note_flag(p, b, &b->out[i], d);
+		if ((rc = append(&all, &all_len, what)) == BT_OK)
+			rc = note_flag(p, b, &b->out[i], d);
 	}
 	char prov[64], fprov[64];
 	struct row fr = { b, NULL, NULL, b->fleet.n, b->fleet.median, b->fleet.mad, NAN, (int)b->n_out, 0,
@@ -216,7 +200,7 @@ static int print_block(void *ctx, const struct bt_fleet_block *b)
 	bool fleet_shown = !o->only_outliers || b->n_out > 0;
 	if (fleet_shown)
 		print_row(o, &fr);
-	for (size_t g = 0; g < b->n_groups; g++) {
+	for (size_t g = 0; g < b->n_groups && rc == BT_OK; g++) {
 		const struct bt_fleet_group *gr = &b->groups[g];
 		char *outs = NULL;
 		size_t outs_len = 0;
@@ -227,7 +211,8 @@ static int print_block(void *ctx, const struct bt_fleet_block *b)
 				snprintf(what, sizeof(what), "%s (%s)", b->out[i].machine,
 					 distance_text(dist, sizeof(dist), &b->fleet,
 						       bt_robust_distance(&b->fleet, b->out[i].value)));
-				append(&outs, &outs_len, what);
+				if (append(&outs, &outs_len, what) != BT_OK)
+					rc = BT_ERR_NOMEM;
 				n++;
 			}
 		struct row r = { b, gr->firmware, gr->microcode, gr->n, gr->median, gr->mad,
@@ -244,7 +229,7 @@ static int print_block(void *ctx, const struct bt_fleet_block *b)
 		free(outs);
 	}
 	free(all);
-	return 0;
+	return rc;
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -261,20 +246,21 @@ static int cmp_group(const void *a, const void *b)
  * runs; the fleet's median, MAD and scale over units (bt_robust_of); a unit
  * stands out beyond k of those (with at least BT_FLEET_MIN_MACHINES
  * units); each group against the rest of the fleet. The PostgreSQL engine
- * computes the same in SQL (fleet-pg.c). */
-int bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *workload, const char *params,
-			    const char *model, const char *node, struct bt_fleet_unit_in *u, size_t n,
-			    bt_fleet_block_fn fn, void *ctx)
+ * computes the same in SQL (pg.c). */
+bt_status bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *workload, const char *params,
+				  const char *model, const char *node, struct bt_fleet_unit_in *u, size_t n,
+				  bt_fleet_block_fn fn, void *ctx)
 {
 	if (!n)
-		return 0;
+		return BT_OK;
 	double *v = malloc(n * sizeof(double)), *tmp = malloc(n * sizeof(double));
 	double *val = malloc(n * sizeof(double)), *rest = malloc(n * sizeof(double));
 	struct bt_fleet_unit_in **order = malloc(n * sizeof(*order));
 	struct bt_fleet_unit_out *out = malloc(n * sizeof(*out));
 	struct bt_fleet_group *groups = malloc(2 * n * sizeof(*groups));
+	bt_status rc = BT_ERR_NOMEM;
 	if (!v || !tmp || !val || !rest || !order || !out || !groups)
-		exit(1);
+		goto out;
 	struct bt_fleet_block b = { workload, params, model, node, { 0 }, 0, 0, 0, out, 0, groups };
 	for (size_t i = 0; i < n; i++)
 		order[i] = &u[i];
@@ -326,7 +312,8 @@ int bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *w
 		b.n_groups++;
 		g = e;
 	}
-	int rc = fn(ctx, &b);
+	rc = fn(ctx, &b);
+out:
 	free(v);
 	free(tmp);
 	free(val);
@@ -342,7 +329,7 @@ int bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *w
  * node that most machines flag (more than half of those with a known
  * flag); where no machine has a flag for any node of the block (the vendor
  * defines no thresholds: AMD), the largest node, and it says so. */
-static void path_block(void *ctx, const char *wl, const char *params, const char *model,
+static bt_status path_block(void *ctx, const char *wl, const char *params, const char *model,
 		       struct bt_fleet_path_node *p, size_t n)
 {
 	FILE *f = ctx;
@@ -372,6 +359,7 @@ static void path_block(void *ctx, const char *wl, const char *params, const char
 	fprintf(f, "  %s%s%s%s  %s: %s%s\n", wl, params[0] ? " (" : "", params, params[0] ? ")" : "",
 		model, u ? path : by_share ? "none" : "none (no level-1 node flagged on most machines)",
 		u && by_share ? " -- largest share (the vendor defines no thresholds)" : "");
+	return BT_OK;
 }
 
 struct node_search {
@@ -382,7 +370,7 @@ struct node_search {
 	struct bt_near_name nn;
 };
 
-static void offer_name(void *ctx, const char *name)
+static bt_status offer_name(void *ctx, const char *name)
 {
 	struct node_search *ns = ctx;
 	ns->n++;
@@ -392,28 +380,31 @@ static void offer_name(void *ctx, const char *name)
 		free(ns->best);
 		ns->best = bt_fleet_dup(name);
 		ns->nn.best = ns->best;
+		if (!ns->best)
+			return BT_ERR_NOMEM;
 	}
+	return BT_OK;
 }
 
-int bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o)
+bt_status bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o, size_t *machines_out,
+			    struct bt_diag *d)
 {
+	*machines_out = 0;
 	/* --node NAME must name a Top-Down node the database holds: otherwise
 	 * the summary would be an empty table that reads "0 machines stand out". */
 	if (o->node) {
 		struct node_search ns = { o->node, 0, 0, NULL, { 0 } };
 		char hint[200];
 		bt_near_name_init(&ns.nn, o->node);
-		if (s->e->node_names(s, offer_name, &ns) != 0) {
-			free(ns.best);
-			return -1;
+		bt_status rc = s->e->node_names(s, offer_name, &ns, d);
+		if (rc == BT_OK && !ns.found) {
+			bt_diag_set(d, "--node %s: no Top-Down node of that name in the database (%lld distinct "
+				       "nodes)%s", o->node, ns.n, bt_near_name_hint(&ns.nn, hint, sizeof(hint)));
+			rc = BT_ERR_NOT_FOUND;
 		}
-		if (!ns.found)
-			fprintf(stderr, "baretop-host: fleet: --node %s: no Top-Down node of that name in the "
-					"database (%lld distinct nodes)%s\n", o->node, ns.n,
-				bt_near_name_hint(&ns.nn, hint, sizeof(hint)));
 		free(ns.best);
-		if (!ns.found)
-			return -2;
+		if (rc != BT_OK)
+			return rc;
 	}
 	if (o->csv)
 		for (size_t i = 0; i < N_COLUMNS; i++)
@@ -425,13 +416,13 @@ int bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summary_opt
 				 "rest of the fleet in the rest's MADs, GROUP STANDS OUT when beyond chance for a group\n"
 				 "of that size)\n", o->k);
 	struct printer p = { o, NULL, 0, 0 };
-	int rc = s->e->blocks(s, o, print_block, &p);
-	if (rc == 0 && o->text && !o->node) {
+	bt_status rc = s->e->blocks(s, o, print_block, &p, d);
+	if (rc == BT_OK && o->text && !o->node) {
 		fprintf(o->text, "\nbottleneck path of the fleet per workload and model (the fleet's median values; the "
 				 "nodes most machines flag):\n");
-		rc = s->e->paths(s, path_block, o->text);
+		rc = s->e->paths(s, path_block, o->text, d);
 	}
-	if (rc == 0 && o->text) {
+	if (rc == BT_OK && o->text) {
 		fprintf(o->text, "\nmachines that stand out (more than %g MADs from the fleet median): %zu\n", o->k, p.nfl);
 		for (size_t i = 0; i < p.nfl; i++)
 			fprintf(o->text, "  %s  firmware %s  microcode %s: %s\n", p.fl[i].machine, p.fl[i].firmware,
@@ -452,5 +443,8 @@ int bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summary_opt
 		free(p.fl[i].where);
 	}
 	free(p.fl);
-	return rc != 0 ? -1 : (int)machines;
+	*machines_out = machines;
+	if (rc == BT_ERR_NOMEM && !d->text[0])
+		bt_diag_set(d, "fleet summary: out of memory");
+	return rc;
 }

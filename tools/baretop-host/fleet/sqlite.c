@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fleet store's SQLite engine (fleet-store.h): the default, one file,
- * no server. Schema below and in docs/fleet-schema.md. The import is one
+ * The fleet store's SQLite engine (store.h): the default, one file,
+ * no server. Schema: the shared tables of sql.c, this engine's value
+ * tables below, docs/fleet-schema.md. The import is one
  * transaction; each results file a savepoint in it (a file that fails is
  * rolled back alone, and the file is synced once, at the end). The
  * summary's statistics are computed in C from the unit values
@@ -13,48 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/baretop-host/fleet-db.h"
-#include "tools/baretop-host/fleet-summary.h"
+#include "tools/baretop-host/fleet/sql.h"
+#include "tools/baretop-host/fleet/summary.h"
 
-/* Keep in step with docs/fleet-schema.md. user_version says which schema a
- * database file has; a file with another version is refused. */
-const char BT_FLEET_SCHEMA[] =
-	"PRAGMA foreign_keys = ON;\n"
-	"CREATE TABLE IF NOT EXISTS machines (\n"
-	"  machine_id INTEGER PRIMARY KEY,\n"
-	"  machine_key TEXT NOT NULL UNIQUE,   -- uuid:..., serial:..., board:..., nosmbios:<hash>\n"
-	"  identity TEXT NOT NULL,             -- SMBIOS system UUID | SMBIOS system serial | SMBIOS board serial | no SMBIOS identity\n"
-	"  manufacturer TEXT, product TEXT, serial TEXT, uuid TEXT,\n"
-	"  board_manufacturer TEXT, board_product TEXT, board_serial TEXT,\n"
-	"  cpu_vendor TEXT, cpu_brand TEXT, cpu_signature TEXT\n"
-	");\n"
-	"CREATE TABLE IF NOT EXISTS firmware (\n"
-	"  firmware_id INTEGER PRIMARY KEY,\n"
-	"  firmware_key TEXT NOT NULL UNIQUE,  -- vendor|version|release_date\n"
-	"  vendor TEXT, version TEXT NOT NULL, release_date TEXT,\n"
-	"  source TEXT NOT NULL                -- SMBIOS type 0 | UEFI system table | unknown\n"
-	");\n"
-	"CREATE TABLE IF NOT EXISTS runs (\n"
-	"  run_id TEXT PRIMARY KEY,            -- the file's run_id, or content:<FNV-1a 64 of its bytes>\n"
-	"  run_id_source TEXT NOT NULL,        -- results file | content hash\n"
-	"  machine_id INTEGER NOT NULL REFERENCES machines(machine_id),\n"
-	"  firmware_id INTEGER NOT NULL REFERENCES firmware(firmware_id),\n"
-	"  microcode TEXT,                     -- cpu.microcode, NULL when not read\n"
-	"  sequence INTEGER, firmware_clock TEXT, baretop_version TEXT,\n"
-	"  simulated INTEGER NOT NULL,         -- 1: SIMULATED (the document's \"simulated\")\n"
-	"  exit_status INTEGER, memory_total_mib REAL, fpdt_reset_end_ns REAL,\n"
-	"  secure_boot INTEGER,                -- machine.secure_boot.enforced: 1, 0; NULL not recorded\n"
-	"  source_file TEXT NOT NULL,          -- the path it was first imported from\n"
-	"  imported_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))\n"
-	");\n"
-	"CREATE TABLE IF NOT EXISTS workloads (\n"
-	"  workload_id INTEGER PRIMARY KEY,\n"
-	"  run_id TEXT NOT NULL REFERENCES runs(run_id),\n"
-	"  position INTEGER NOT NULL,          -- 0-based, in the file's order\n"
-	"  name TEXT NOT NULL, params TEXT, cpu INTEGER, state TEXT,\n"
-	"  counted INTEGER NOT NULL, simulated INTEGER NOT NULL, model TEXT,\n"
-	"  UNIQUE (run_id, position)\n"
-	");\n"
+/* This engine's value tables and views (the shared tables come first,
+ * from sql.c). Keep in step with docs/fleet-schema.md. user_version says
+ * which schema a database file has; a file with another version is
+ * refused. */
+static const char SQ_SCHEMA_HEAD[] = "PRAGMA foreign_keys = ON;\n";
+static const char SQ_SCHEMA[] =
 	/* Compact store (schema 3): each node name (with its kind, level and
 	 * parent; "" for absent) and each event name once, referenced by id;
 	 * the values in tables without rowid keyed by (workload, name); schema 4
@@ -64,11 +32,6 @@ const char BT_FLEET_SCHEMA[] =
 	 * schema 2 did. Event
 	 * min, max, raw_median and overhead stay in the results file
 	 * (runs.source_file), as do consistency texts, notes and steps. */
-	"CREATE TABLE IF NOT EXISTS node_names (\n"
-	"  name_id INTEGER PRIMARY KEY,\n"
-	"  node TEXT NOT NULL, kind TEXT NOT NULL, level INTEGER NOT NULL, parent TEXT NOT NULL,\n"
-	"  UNIQUE (node, kind, level, parent)\n"
-	");\n"
 	"CREATE TABLE IF NOT EXISTS node_states (\n"
 	"  state_id INTEGER PRIMARY KEY, state TEXT NOT NULL UNIQUE\n"
 	");\n"
@@ -80,9 +43,6 @@ const char BT_FLEET_SCHEMA[] =
 	"  thresh INTEGER,                     -- 1 flagged, 0 not, NULL unknown\n"
 	"  PRIMARY KEY (workload_id, name_id)\n"
 	") WITHOUT ROWID;\n"
-	"CREATE TABLE IF NOT EXISTS event_names (\n"
-	"  event_id INTEGER PRIMARY KEY, event TEXT NOT NULL UNIQUE\n"
-	");\n"
 	"CREATE TABLE IF NOT EXISTS event_values (\n"
 	"  workload_id INTEGER NOT NULL REFERENCES workloads(workload_id),\n"
 	"  event_id INTEGER NOT NULL REFERENCES event_names(event_id),\n"
@@ -98,8 +58,6 @@ const char BT_FLEET_SCHEMA[] =
 	"CREATE VIEW IF NOT EXISTS events AS\n"
 	"  SELECT v.workload_id, e.event, v.median, v.counter_group\n"
 	"    FROM event_values v JOIN event_names e ON e.event_id = v.event_id;\n"
-	"CREATE INDEX IF NOT EXISTS runs_machine ON runs(machine_id);\n"
-	"CREATE INDEX IF NOT EXISTS workloads_name ON workloads(name, model);\n"
 	"PRAGMA user_version = 4;\n";
 
 struct sqlite_store {
@@ -118,10 +76,10 @@ static sqlite3 *db_of(struct bt_fleet_store *s)
 	return ((struct sqlite_store *)s)->db;
 }
 
-static int fail(struct bt_fleet_store *s, struct bt_diag *d, const char *what)
+static bt_status fail(struct bt_fleet_store *s, struct bt_diag *d, const char *what)
 {
 	bt_diag_set(d, "%s: %s", what, sqlite3_errmsg(db_of(s)));
-	return BT_FLEET_ERR;
+	return BT_ERR_IO;
 }
 
 /* Binds NULL for absent strings and NaN numbers: absent is NULL in the database too. */
@@ -157,14 +115,14 @@ static int step_done(sqlite3_stmt *st)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-static int sq_begin_file(struct bt_fleet_store *s, struct bt_diag *d)
+static bt_status sq_begin_file(struct bt_fleet_store *s, struct bt_diag *d)
 {
 	sqlite3 *db = db_of(s);
 	if (sqlite3_get_autocommit(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, d, "BEGIN");
 	if (sqlite3_exec(db, "SAVEPOINT one_file", NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, d, "SAVEPOINT");
-	return BT_FLEET_OK;
+	return BT_OK;
 }
 
 static void forget_states(struct sqlite_store *q)
@@ -174,18 +132,18 @@ static void forget_states(struct sqlite_store *q)
 	q->n_states = 0;
 }
 
-static int sq_end_file(struct bt_fleet_store *s, int commit, struct bt_diag *d)
+static bt_status sq_end_file(struct bt_fleet_store *s, int commit, struct bt_diag *d)
 {
 	if (!commit)
 		forget_states((struct sqlite_store *)s);
 	const char *sql = commit ? "RELEASE one_file" : "ROLLBACK TO one_file; RELEASE one_file";
 	if (sqlite3_exec(db_of(s), sql, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, d, commit ? "RELEASE" : "ROLLBACK");
-	return BT_FLEET_OK;
+	return BT_OK;
 }
 
 /* INSERT OR IGNORE the row keyed by vals[0], then its id. */
-static int key_id(struct bt_fleet_store *s, sqlite3_stmt *ins, sqlite3_stmt *sel, const char *const *vals,
+static bt_status key_id(struct bt_fleet_store *s, sqlite3_stmt *ins, sqlite3_stmt *sel, const char *const *vals,
 		  int n, int64_t *id, struct bt_diag *d)
 {
 	for (int i = 0; i < n; i++)
@@ -196,22 +154,22 @@ static int key_id(struct bt_fleet_store *s, sqlite3_stmt *ins, sqlite3_stmt *sel
 	int rc = sqlite3_step(sel);
 	*id = rc == SQLITE_ROW ? sqlite3_column_int64(sel, 0) : -1;
 	sqlite3_reset(sel);
-	return *id < 0 ? fail(s, d, "select") : BT_FLEET_OK;
+	return *id < 0 ? fail(s, d, "select") : BT_OK;
 }
 
-static int sq_machine_id(struct bt_fleet_store *s, const char *const vals[12], int64_t *id, struct bt_diag *d)
+static bt_status sq_machine_id(struct bt_fleet_store *s, const char *const vals[12], int64_t *id, struct bt_diag *d)
 {
 	struct sqlite_store *q = (struct sqlite_store *)s;
 	return key_id(s, q->machine_ins, q->machine_sel, vals, 12, id, d);
 }
 
-static int sq_firmware_id(struct bt_fleet_store *s, const char *const vals[5], int64_t *id, struct bt_diag *d)
+static bt_status sq_firmware_id(struct bt_fleet_store *s, const char *const vals[5], int64_t *id, struct bt_diag *d)
 {
 	struct sqlite_store *q = (struct sqlite_store *)s;
 	return key_id(s, q->fw_ins, q->fw_sel, vals, 5, id, d);
 }
 
-static int sq_insert_run(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t machine, int64_t fw,
+static bt_status sq_insert_run(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t machine, int64_t fw,
 			 const char *file, int *inserted, struct bt_diag *d)
 {
 	sqlite3_stmt *st = ((struct sqlite_store *)s)->run_ins;
@@ -232,10 +190,10 @@ static int sq_insert_run(struct bt_fleet_store *s, const struct bt_fleet_run *r,
 	if (step_done(st) != 0)
 		return fail(s, d, "runs");
 	*inserted = sqlite3_changes(db_of(s)) == 1;
-	return BT_FLEET_OK;
+	return BT_OK;
 }
 
-static int sq_insert_workloads(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t *ids,
+static bt_status sq_insert_workloads(struct bt_fleet_store *s, const struct bt_fleet_run *r, int64_t *ids,
 			       struct bt_diag *d)
 {
 	sqlite3_stmt *ws = ((struct sqlite_store *)s)->wl_ins;
@@ -254,10 +212,10 @@ static int sq_insert_workloads(struct bt_fleet_store *s, const struct bt_fleet_r
 			return fail(s, d, "workloads");
 		ids[k] = sqlite3_last_insert_rowid(db_of(s));
 	}
-	return BT_FLEET_OK;
+	return BT_OK;
 }
 
-static int sq_dict_id(struct bt_fleet_store *s, int dict, const char *const key[4], int64_t *id,
+static bt_status sq_dict_id(struct bt_fleet_store *s, int dict, const char *const key[4], int64_t *id,
 		      struct bt_diag *d)
 {
 	struct sqlite_store *q = (struct sqlite_store *)s;
@@ -272,7 +230,7 @@ static int sq_dict_id(struct bt_fleet_store *s, int dict, const char *const key[
 	int rc = sqlite3_step(sel);
 	*id = rc == SQLITE_ROW ? sqlite3_column_int64(sel, 0) : -1;
 	sqlite3_reset(sel);
-	return *id < 0 ? fail(s, d, "names") : BT_FLEET_OK;
+	return *id < 0 ? fail(s, d, "names") : BT_OK;
 }
 
 /* The node_states id of a state (inserted when new), -1 on error. */
@@ -289,14 +247,15 @@ static int64_t state_id(struct sqlite_store *q, const char *state)
 	}
 	int64_t id = sqlite3_column_int64(q->st_sel, 0);
 	sqlite3_reset(q->st_sel);
-	if (q->n_states < (int)(sizeof(q->states) / sizeof(q->states[0]))) {
-		q->states[q->n_states].state = bt_fleet_dup(state);
+	char *copy = q->n_states < (int)(sizeof(q->states) / sizeof(q->states[0])) ? bt_fleet_dup(state) : NULL;
+	if (copy) {   /* without room or memory the id is only not remembered */
+		q->states[q->n_states].state = copy;
 		q->states[q->n_states++].id = id;
 	}
 	return id;
 }
 
-static int sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run *r, const int64_t *ids,
+static bt_status sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run *r, const int64_t *ids,
 			    char *const *keep, int64_t *const *name, struct bt_diag *d)
 {
 	struct sqlite_store *q = (struct sqlite_store *)s;
@@ -334,51 +293,62 @@ static int sq_insert_values(struct bt_fleet_store *s, const struct bt_fleet_run 
 				return fail(s, d, "event_values");
 		}
 	}
-	return BT_FLEET_OK;
+	return BT_OK;
 }
 
-static int sq_finish(struct bt_fleet_store *s, struct bt_diag *d)
+static bt_status sq_finish(struct bt_fleet_store *s, struct bt_diag *d)
 {
 	sqlite3 *db = db_of(s);
 	if (sqlite3_get_autocommit(db))
-		return BT_FLEET_OK;
+		return BT_OK;
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		fail(s, d, "COMMIT");
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return BT_FLEET_ERR;
+		return BT_ERR_IO;
 	}
-	return BT_FLEET_OK;
+	return BT_OK;
 }
 
-static long long sq_count(struct bt_fleet_store *s, enum bt_fleet_count what)
+static bt_status sq_query_one(struct bt_fleet_store *s, const char *sql, const char *param, long long *n,
+			      char *text, size_t len, struct bt_diag *d)
 {
 	sqlite3_stmt *st;
-	long long n = -1;
-	if (sqlite3_prepare_v2(db_of(s), BT_FLEET_COUNT_SQL[what], -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(s, d, "query");
+	if (param)
+		sqlite3_bind_text(st, 1, param, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	*n = -1;
+	if (text && len)
+		text[0] = 0;
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*n = sqlite3_column_int64(st, 0);
+		if (text && len)
+			snprintf(text, len, "%s", (const char *)sqlite3_column_text(st, 0));
 	}
-	return n;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? BT_OK : fail(s, d, "query");
 }
 
-static int sq_node_names(struct bt_fleet_store *s, void (*fn)(void *ctx, const char *name), void *ctx)
+static bt_status sq_node_names(struct bt_fleet_store *s, bt_status (*fn)(void *ctx, const char *name), void *ctx,
+			       struct bt_diag *d)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db_of(s), "SELECT DISTINCT node FROM nodes WHERE kind = 'tree'", -1, &st,
-			       NULL) != SQLITE_OK) {
-		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
-		return -1;
-	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
+			       NULL) != SQLITE_OK)
+		return fail(s, d, "fleet summary");
+	bt_status rc = BT_OK;
+	int step = SQLITE_DONE;
+	while (rc == BT_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		if (name)
-			fn(ctx, name);
+			rc = fn(ctx, name);
 	}
+	if (rc == BT_OK && step != SQLITE_DONE)
+		rc = fail(s, d, "fleet summary");
 	sqlite3_finalize(st);
-	return 0;
+	return rc;
 }
-
 
 /* The units of one block, as read. */
 struct block_in {
@@ -403,9 +373,46 @@ static void block_in_free(struct block_in *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* A new block (its names copied) after the block b held is handed on. */
+static bt_status block_start(struct block_in *b, const char *wl, const char *params, const char *model,
+			     const char *node)
+{
+	block_in_free(b);
+	b->workload = bt_fleet_dup(wl);
+	b->params = bt_fleet_dup(params);
+	b->model = bt_fleet_dup(model);
+	b->node = bt_fleet_dup(node);
+	return b->workload && b->params && b->model && b->node ? BT_OK : BT_ERR_NOMEM;
+}
+
+/* One more run value of the unit (machine, firmware, microcode): the last
+ * unit of b when it is that one (rows come in unit order), else a new one. */
+static bt_status unit_add(struct block_in *b, const char *mach, const char *fw, const char *uc, double val,
+			  int simulated)
+{
+	struct bt_fleet_unit_in *u = b->n ? &b->u[b->n - 1] : NULL;
+	if (!u || strcmp(u->machine, mach) || strcmp(u->firmware, fw) || strcmp(u->microcode, uc)) {
+		struct bt_fleet_unit_in *g = bt_fleet_grow(b->u, &b->cap, b->n, sizeof(*b->u));
+		if (!g)
+			return BT_ERR_NOMEM;
+		b->u = g;
+		u = &b->u[b->n++];
+		*u = (struct bt_fleet_unit_in){ bt_fleet_dup(mach), bt_fleet_dup(fw), bt_fleet_dup(uc), NULL, 0, 0, 0 };
+		if (!u->machine || !u->firmware || !u->microcode)
+			return BT_ERR_NOMEM;
+	}
+	double *v = bt_fleet_grow(u->vals, &u->cap, u->n, sizeof(double));
+	if (!v)
+		return BT_ERR_NOMEM;
+	u->vals = v;
+	u->vals[u->n++] = val;
+	u->simulated += simulated != 0;
+	return BT_OK;
+}
+
 /* Every tree node value, in block and unit order; the statistics in C. */
-static int sq_blocks(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o, bt_fleet_block_fn fn,
-		     void *ctx)
+static bt_status sq_blocks(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o, bt_fleet_block_fn fn,
+			   void *ctx, struct bt_diag *d)
 {
 	sqlite3_stmt *st;
 	const char *sql =
@@ -418,53 +425,39 @@ static int sq_blocks(struct bt_fleet_store *s, const struct bt_fleet_summary_opt
 		" WHERE n.kind = 'tree' AND n.value IS NOT NULL AND (?1 IS NULL OR n.node = ?1)"
 		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.level, n.node, m.machine_key, f.version,"
 		"          r.microcode";
-	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
-		return -1;
-	}
+	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(s, d, "fleet summary");
 	if (o->node)
 		sqlite3_bind_text(st, 1, o->node, -1, SQLITE_STATIC);
 	struct block_in b = { 0 };
-	int rc, stop = 0;
-	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	bt_status rc = BT_OK;
+	int step = SQLITE_DONE;
+	while (rc == BT_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *wl = (const char *)sqlite3_column_text(st, 0);
 		const char *model = (const char *)sqlite3_column_text(st, 1);
 		const char *node = (const char *)sqlite3_column_text(st, 2);
 		const char *mach = (const char *)sqlite3_column_text(st, 3);
 		const char *fw = (const char *)sqlite3_column_text(st, 4);
 		const char *uc = (const char *)sqlite3_column_text(st, 5);
-		double val = sqlite3_column_double(st, 6);
 		const char *params = (const char *)sqlite3_column_text(st, 7);
 		if (!wl || !model || !node || !mach || !fw || !uc || !params)
 			continue;
 		if (!b.workload || strcmp(b.workload, wl) || strcmp(b.params, params) ||
 		    strcmp(b.model, model) || strcmp(b.node, node)) {
-			stop = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
-			block_in_free(&b);
-			b.workload = bt_fleet_dup(wl);
-			b.params = bt_fleet_dup(params);
-			b.model = bt_fleet_dup(model);
-			b.node = bt_fleet_dup(node);
+			rc = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
+			if (rc == BT_OK)
+				rc = block_start(&b, wl, params, model, node);
 		}
-		struct bt_fleet_unit_in *u = b.n ? &b.u[b.n - 1] : NULL;
-		if (!u || strcmp(u->machine, mach) || strcmp(u->firmware, fw) || strcmp(u->microcode, uc)) {
-			b.u = bt_fleet_grow(b.u, &b.cap, b.n, sizeof(*b.u));
-			u = &b.u[b.n++];
-			*u = (struct bt_fleet_unit_in){ bt_fleet_dup(mach), bt_fleet_dup(fw), bt_fleet_dup(uc), NULL, 0, 0, 0 };
-		}
-		u->vals = bt_fleet_grow(u->vals, &u->cap, u->n, sizeof(double));
-		u->vals[u->n++] = val;
-		u->simulated += sqlite3_column_int(st, 8) != 0;
+		if (rc == BT_OK)
+			rc = unit_add(&b, mach, fw, uc, sqlite3_column_double(st, 6), sqlite3_column_int(st, 8));
 	}
-	if (!stop)
-		stop = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
+	if (rc == BT_OK && step != SQLITE_DONE)
+		rc = fail(s, d, "fleet summary");
+	if (rc == BT_OK)
+		rc = bt_fleet_block_of_units(o, b.workload, b.params, b.model, b.node, b.u, b.n, fn, ctx);
 	block_in_free(&b);
 	sqlite3_finalize(st);
-	if (!stop && rc != SQLITE_DONE) {
-		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
-		return -1;
-	}
-	return stop;
+	return rc;
 }
 
 struct pnode_in {
@@ -473,18 +466,8 @@ struct pnode_in {
 	size_t n, cap;
 };
 
-static void path_flush(bt_fleet_path_fn fn, void *ctx, const char *wl, const char *params, const char *model,
-		       struct pnode_in *p, size_t n)
+static void pnodes_free(struct pnode_in *p, size_t n)
 {
-	struct bt_fleet_path_node *out = malloc((n ? n : 1) * sizeof(*out));
-	if (!out)
-		exit(1);
-	for (size_t i = 0; i < n; i++) {
-		p[i].p.median = bt_median_inplace(p[i].vals, p[i].n);
-		out[i] = p[i].p;
-	}
-	fn(ctx, wl, params, model, out, n);
-	free(out);
 	for (size_t i = 0; i < n; i++) {
 		free(p[i].p.node);
 		free(p[i].p.parent);
@@ -492,7 +475,50 @@ static void path_flush(bt_fleet_path_fn fn, void *ctx, const char *wl, const cha
 	}
 }
 
-static int sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
+static bt_status path_flush(bt_fleet_path_fn fn, void *ctx, const char *wl, const char *params,
+			    const char *model, struct pnode_in *p, size_t n)
+{
+	struct bt_fleet_path_node *out = malloc((n ? n : 1) * sizeof(*out));
+	bt_status rc = BT_ERR_NOMEM;
+	if (out) {
+		for (size_t i = 0; i < n; i++) {
+			p[i].p.median = bt_median_inplace(p[i].vals, p[i].n);
+			out[i] = p[i].p;
+		}
+		rc = fn(ctx, wl, params, model, out, n);
+		free(out);
+	}
+	pnodes_free(p, n);
+	return rc;
+}
+
+/* One more value of a node of the current (workload, params, model): the
+ * last node of p when it is that one (rows come in node order). */
+static bt_status pnode_add(struct pnode_in **p, size_t *n, size_t *cap, const char *node, const char *parent,
+			   double value, int thresh_known, int flagged)
+{
+	if (!*n || strcmp((*p)[*n - 1].p.node, node)) {
+		struct pnode_in *g = bt_fleet_grow(*p, cap, *n, sizeof(**p));
+		if (!g)
+			return BT_ERR_NOMEM;
+		*p = g;
+		g[*n] = (struct pnode_in){ { bt_fleet_dup(node), bt_fleet_dup(parent), NAN, 0, 0 }, NULL, 0, 0 };
+		(*n)++;
+		if (!g[*n - 1].p.node || !g[*n - 1].p.parent)
+			return BT_ERR_NOMEM;
+	}
+	struct pnode_in *x = &(*p)[*n - 1];
+	double *v = bt_fleet_grow(x->vals, &x->cap, x->n, sizeof(double));
+	if (!v)
+		return BT_ERR_NOMEM;
+	x->vals = v;
+	x->vals[x->n++] = value;
+	x->p.known += thresh_known != 0;
+	x->p.flagged += thresh_known && flagged;
+	return BT_OK;
+}
+
+static bt_status sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx, struct bt_diag *d)
 {
 	sqlite3_stmt *st;
 	const char *sql =
@@ -501,15 +527,14 @@ static int sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 		"  FROM nodes n JOIN workloads w ON w.workload_id = n.workload_id"
 		" WHERE n.kind = 'tree' AND n.value IS NOT NULL"
 		" ORDER BY w.name, IFNULL(w.params, ''), w.model, n.node";
-	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
-		return -1;
-	}
+	if (sqlite3_prepare_v2(db_of(s), sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(s, d, "fleet summary");
 	char *wl = NULL, *params = NULL, *model = NULL;
 	struct pnode_in *p = NULL;
 	size_t n = 0, cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	bt_status rc = BT_OK;
+	int step = SQLITE_DONE;
+	while (rc == BT_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *w = (const char *)sqlite3_column_text(st, 0);
 		const char *pa = (const char *)sqlite3_column_text(st, 1);
 		const char *mo = (const char *)sqlite3_column_text(st, 2);
@@ -519,7 +544,7 @@ static int sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 			continue;
 		if (!wl || strcmp(wl, w) || strcmp(params, pa) || strcmp(model, mo)) {
 			if (wl)
-				path_flush(fn, ctx, wl, params, model, p, n);
+				rc = path_flush(fn, ctx, wl, params, model, p, n);
 			n = 0;
 			free(wl);
 			free(params);
@@ -527,31 +552,25 @@ static int sq_paths(struct bt_fleet_store *s, bt_fleet_path_fn fn, void *ctx)
 			wl = bt_fleet_dup(w);
 			params = bt_fleet_dup(pa);
 			model = bt_fleet_dup(mo);
+			if (rc == BT_OK && (!wl || !params || !model))
+				rc = BT_ERR_NOMEM;
 		}
-		if (!n || strcmp(p[n - 1].p.node, node)) {
-			p = bt_fleet_grow(p, &cap, n, sizeof(*p));
-			p[n++] = (struct pnode_in){ { bt_fleet_dup(node), bt_fleet_dup(parent), NAN, 0, 0 }, NULL, 0, 0 };
-		}
-		struct pnode_in *x = &p[n - 1];
-		x->vals = bt_fleet_grow(x->vals, &x->cap, x->n, sizeof(double));
-		x->vals[x->n++] = sqlite3_column_double(st, 5);
-		if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
-			x->p.known++;
-			x->p.flagged += sqlite3_column_int(st, 6) != 0;
-		}
+		if (rc == BT_OK)
+			rc = pnode_add(&p, &n, &cap, node, parent, sqlite3_column_double(st, 5),
+				       sqlite3_column_type(st, 6) != SQLITE_NULL, sqlite3_column_int(st, 6) != 0);
 	}
-	if (wl)
-		path_flush(fn, ctx, wl, params, model, p, n);
+	if (rc == BT_OK && step != SQLITE_DONE)
+		rc = fail(s, d, "fleet summary");
+	if (rc == BT_OK && wl)
+		rc = path_flush(fn, ctx, wl, params, model, p, n);
+	else
+		pnodes_free(p, n);
 	free(p);
 	free(wl);
 	free(params);
 	free(model);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		fprintf(stderr, "baretop-host: fleet summary: %s\n", sqlite3_errmsg(db_of(s)));
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 static void sq_close(struct bt_fleet_store *s)
@@ -564,22 +583,22 @@ static void sq_close(struct bt_fleet_store *s)
 		sqlite3_finalize(all[i]);
 	sqlite3_close(q->db);
 	forget_states(q);
-	bt_fleet_names_free(&q->s);
 	free(q);
 }
 
 static const struct bt_fleet_engine sqlite_engine = {
 	"SQLite", sq_begin_file, sq_end_file, sq_machine_id, sq_firmware_id, sq_insert_run, sq_insert_workloads,
-	sq_dict_id, sq_insert_values, sq_finish, sq_count, sq_node_names, sq_blocks, sq_paths, sq_close,
+	sq_dict_id, sq_insert_values, sq_finish, sq_query_one, sq_node_names, sq_blocks, sq_paths, sq_close,
 };
 
-struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
+bt_status bt_fleet_sqlite_open(const char *path, struct bt_fleet_store **ret, struct bt_diag *d)
 {
 	sqlite3 *db = NULL;
+	*ret = NULL;
 	if (sqlite3_open(path, &db) != SQLITE_OK) {
 		bt_diag_set(d, "cannot open the database %s: %s", path, db ? sqlite3_errmsg(db) : "no memory");
 		sqlite3_close(db);
-		return NULL;
+		return BT_ERR_IO;
 	}
 	/* A second importer of the same file waits for the first (whose
 	 * import is one transaction) instead of failing at once. */
@@ -595,7 +614,7 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 		bt_diag_set(d, "%s: %s", path, version < 0 ? sqlite3_errmsg(db)
 			    : "a database of another schema version (PRAGMA user_version is not 1 to 4)");
 		sqlite3_close(db);
-		return NULL;
+		return BT_ERR_IO;
 	}
 	char *err = NULL;
 	/* Version 1 had no runs.secure_boot: add it (NULL for the runs
@@ -606,7 +625,7 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 		bt_diag_set(d, "%s: upgrading schema 1 to 2: %s", path, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
 		sqlite3_close(db);
-		return NULL;
+		return BT_ERR_IO;
 	}
 	/* Versions 1 and 2 had the tables nodes and events with every name
 	 * in every row: moved into the compact tables of version 3 (the
@@ -624,9 +643,29 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 		bt_diag_set(d, "%s: upgrading schema %d to 4: %s", path, version, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
 		sqlite3_close(db);
-		return NULL;
+		return BT_ERR_IO;
 	}
-	if (sqlite3_exec(db, BT_FLEET_SCHEMA, NULL, NULL, &err) != SQLITE_OK ||
+	/* the schema: the pragma, the tables both engines share, this engine's */
+	char *shared = NULL, *schema = NULL;
+	bt_status st_schema = bt_fleet_schema_shared(&BT_FLEET_SQLITE, &shared);
+	if (st_schema == BT_OK) {
+		size_t len = strlen(SQ_SCHEMA_HEAD) + strlen(shared) + strlen(SQ_SCHEMA) + 1;
+		if ((schema = malloc(len)))
+			snprintf(schema, len, "%s%s%s", SQ_SCHEMA_HEAD, shared, SQ_SCHEMA);
+		else
+			st_schema = BT_ERR_NOMEM;
+		free(shared);
+	}
+	if (st_schema != BT_OK) {
+		if (upgrade || upgrade3)
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close(db);
+		bt_diag_set(d, "%s: schema: %s", path, bt_status_str(st_schema));
+		return st_schema;
+	}
+	int schema_rc = sqlite3_exec(db, schema, NULL, NULL, &err);
+	free(schema);
+	if (schema_rc != SQLITE_OK ||
 	    (upgrade && sqlite3_exec(db,
 		"INSERT OR IGNORE INTO node_names (node, kind, level, parent)"
 		"  SELECT node, IFNULL(kind, ''), IFNULL(level, -1), IFNULL(parent, '') FROM nodes_v2;"
@@ -652,13 +691,13 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 		bt_diag_set(d, "%s: schema: %s", path, err ? err : sqlite3_errmsg(db));
 		sqlite3_free(err);
 		sqlite3_close(db);
-		return NULL;
+		return BT_ERR_IO;
 	}
 	struct sqlite_store *q = calloc(1, sizeof(*q));
 	if (!q) {
 		sqlite3_close(db);
 		bt_diag_set(d, "out of memory");
-		return NULL;
+		return BT_ERR_NOMEM;
 	}
 	q->s.e = &sqlite_engine;
 	snprintf(q->s.where, sizeof(q->s.where), "%s", path);
@@ -692,7 +731,8 @@ struct bt_fleet_store *bt_fleet_sqlite_open(const char *path, struct bt_diag *d)
 		if (sqlite3_prepare_v2(db, prep[i].sql, -1, prep[i].st, NULL) != SQLITE_OK) {
 			bt_diag_set(d, "%s: %s", path, sqlite3_errmsg(db));
 			sq_close(&q->s);
-			return NULL;
+			return BT_ERR_IO;
 		}
-	return &q->s;
+	*ret = &q->s;
+	return BT_OK;
 }

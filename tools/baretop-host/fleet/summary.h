@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "metrics/robust-stats.h"
-#include "tools/baretop-host/fleet-store.h"
+#include "tools/baretop-host/fleet/store.h"
 
 /* Fewer machines than this with a value: median and MAD are printed, nothing is flagged. */
 #define BT_FLEET_MIN_MACHINES 5
@@ -65,26 +65,23 @@ struct bt_fleet_path_node {
 /* The statistics of one block computed in C from its units' values (for
  * an engine without percentile functions: SQLite). vals[i][0..n_vals[i])
  * are unit i's run values (reordered), sim[i] how many are SIMULATED. The
- * block goes to fn. Returns fn's result. */
+ * block goes to fn. Returns fn's status, or BT_ERR_NOMEM. */
 struct bt_fleet_unit_in {
 	char *machine, *firmware, *microcode;
 	double *vals;
 	size_t n, cap;
 	size_t simulated;
 };
-int bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *workload, const char *params,
-			    const char *model, const char *node, struct bt_fleet_unit_in *u, size_t n,
-			    bt_fleet_block_fn fn, void *ctx);
+bt_status bt_fleet_block_of_units(const struct bt_fleet_summary_opts *o, const char *workload,
+				  const char *params, const char *model, const char *node, struct bt_fleet_unit_in *u,
+				  size_t n, bt_fleet_block_fn fn, void *ctx);
 
 /* Prints the summary of the whole store, one block per workload with its
- * parameters, model and node. Returns the number of machines that stand
- * out on some node, -1 on a database error, -2 when o->node names no node
- * of the database (messages on stderr, with the nearest node name). */
-int bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o);
-
-/* The fleet code's string copy and array growth (doubling, from 16): both
- * end baretop-host with "out of memory" rather than return NULL. */
-char *bt_fleet_dup(const char *s);
-void *bt_fleet_grow(void *p, size_t *cap, size_t n, size_t size);
+ * parameters, model and node; *machines the number of machines that stand
+ * out on some node. BT_ERR_NOT_FOUND when o->node names no node of the
+ * database (d says so, with the nearest node name); BT_ERR_IO a database
+ * error; BT_ERR_NOMEM. */
+bt_status bt_fleet_summary(struct bt_fleet_store *s, const struct bt_fleet_summary_opts *o, size_t *machines,
+			   struct bt_diag *d);
 
 #endif
