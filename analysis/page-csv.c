@@ -4,8 +4,9 @@
  *
  *   section,file,workload,name,level,value,min,median,max,flag,detail
  *
- * section    what the row is: provenance, model, node, cpi, cpi_stack, event,
- *            check, rules, plan (README.md lists each section's columns)
+ * section    what the row is: provenance, model, perturbed, node, cpi, cpi_stack,
+ *            event, check, rules, plan, not_counted (README.md lists each
+ *            section's columns)
  * value      tree nodes as fractions (0.25 = 25 %), counts as counts
  *
  * With a diff (results-diff.h) the table is the diff instead:
@@ -74,6 +75,9 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v, struct bt_are
 	snprintf(det, sizeof(det), "TMA version %s; formulas: %s", tma ? tma : "not said",
 		 v->w->model_source ? v->w->model_source : "not said");
 	row(o, "model", v, f, v->w->model, -1, NAN, NAN, NAN, NAN, "", det);
+	if (v->w->perturbed)
+		row(o, "perturbed", v, f, v->w->cpu, -1, NAN, NAN, NAN, NAN, "PERTURBED",
+		    v->w->perturbed);
 	for (size_t i = 0; i < v->n_nodes; i++) {
 		const struct bt_view_node *n = &v->nodes[i];
 		if (!bt_page_listed(n))
@@ -189,6 +193,15 @@ void bt_page_csv(struct bt_strbuf *out, const struct bt_page *p)
 		for (size_t k = 0; k < p->n_views; k++)
 			if (p->views[k].doc == &p->docs[d])
 				workload(out, &p->views[k], &a);
+		/* the workloads without a tree: name the CPU, state, why */
+		for (size_t i = 0; i < p->docs[d].n_workloads; i++) {
+			const struct bt_results_workload *w = &p->docs[d].workloads[i];
+			if (w->counted)
+				continue;
+			struct bt_view nv = { .w = w, .doc = &p->docs[d] };
+			row(out, "not_counted", &nv, p->docs[d].path, w->cpu, -1, NAN, NAN, NAN, NAN,
+			    *w->state ? w->state : "?", w->reason);
+		}
 	}
 	bt_arena_free(&a);
 }

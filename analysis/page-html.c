@@ -60,7 +60,7 @@ static const char css[] =
 	".flag{font-weight:700;color:#b3261e}"
 	".dim{color:#8a93a5}"
 	"table.heat{width:auto;min-width:50%}.heat td{text-align:right;min-width:110px}.heat td.nm{text-align:left;min-width:240px}"
-	".heat td.fl{font-weight:700}.heat td.pa{outline:2px solid #b3261e;outline-offset:-2px}"
+	".warn{color:#b3261e}.heat td.fl{font-weight:700}.heat td.pa{outline:2px solid #b3261e;outline-offset:-2px}"
 	".badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:12px;font-weight:600}"
 	".b-beyond{background:#b3261e;color:#fff}.b-within{background:#e6e8ec;color:#333}"
 	".b-other{background:#fff1c2;color:#6b4400}"
@@ -483,6 +483,12 @@ static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct 
 		bt_sb_puts(o, untrusted_flag ? "none (the flagged level-1 nodes are untrusted)"
 					     : "none (no level-1 node is flagged)");
 	bt_sb_puts(o, "</div>");
+	if (v->w->perturbed) {
+		bt_sb_printf(o, "<p class=\"warn\"><b>%s</b>", strncmp(v->w->perturbed, "PERTURBED", 9)
+			     ? "PERTURBED: " : "");
+		esc(o, v->w->perturbed);
+		bt_sb_puts(o, "</p>");
+	}
 	level1_bar(o, v);
 	bt_sb_puts(o, "<div class=\"cols\"><div class=\"tree\">");
 	tree(o, v);
@@ -495,6 +501,32 @@ static void workload(struct bt_strbuf *o, const struct bt_page *p, const struct 
 	latencies(o, v);
 	events(o, v);
 	bt_sb_puts(o, "</section>");
+}
+
+/* The document's workloads without a tree, with their CPU and why. */
+static void not_counted(struct bt_strbuf *o, const struct bt_results_doc *doc)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < doc->n_workloads; i++) {
+		const struct bt_results_workload *w = &doc->workloads[i];
+		if (w->counted)
+			continue;
+		if (!any++)
+			bt_sb_puts(o, "<section class=\"card\"><h2>Not counted</h2><table><tr>"
+				      "<th>workload</th><th>CPU</th><th>state</th><th>why</th></tr>");
+		bt_sb_puts(o, "<tr><td>");
+		esc(o, w->label);
+		bt_sb_puts(o, "</td><td>");
+		esc(o, w->cpu);
+		bt_sb_puts(o, "</td><td>");
+		esc(o, *w->state ? w->state : "?");
+		bt_sb_puts(o, "</td><td>");
+		esc(o, w->reason);
+		bt_sb_puts(o, "</td></tr>");
+	}
+	if (any)
+		bt_sb_puts(o, "</table></section>");
 }
 
 /* Workload x node: rows the tree nodes, columns the workloads, each cell
@@ -510,7 +542,7 @@ static void heat(struct bt_strbuf *o, const struct bt_page *p)
 		bt_page_doc_tag(p, p->views[k].doc, tag, sizeof(tag));
 		bt_sb_printf(o, "<th class=\"n\"><a href=\"#w%zu\">%s%s", k, tag, *tag ? " &middot; " : "");
 		esc(o, p->views[k].w->label);
-		bt_sb_puts(o, "</a></th>");
+		bt_sb_puts(o, p->views[k].w->perturbed ? " (PERTURBED)</a></th>" : "</a></th>");
 	}
 	bt_sb_puts(o, "</tr>");
 	for (size_t k = 0; k < p->n_views; k++) {
@@ -717,6 +749,7 @@ void bt_page_html(struct bt_strbuf *o, const struct bt_page *p)
 		for (size_t k = 0; k < p->n_views; k++)
 			if (p->views[k].doc == &p->docs[d])
 				workload(o, p, &p->views[k], k, &a);
+		not_counted(o, &p->docs[d]);
 	}
 done:
 	bt_sb_puts(o, "<footer>Written by baretop-host report. Self-contained: no script, font, image or "

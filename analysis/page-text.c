@@ -235,6 +235,9 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v)
 		}
 	}
 	bt_sb_putc(o, '\n');
+	if (v->w->perturbed)
+		bt_sb_printf(o, "  %s%s\n", strncmp(v->w->perturbed, "PERTURBED", 9) ? "PERTURBED: " : "",
+			     v->w->perturbed);
 	tree(o, v);
 	cpi_stack(o, v);
 	latencies(o, v);
@@ -242,18 +245,43 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v)
 	checks_and_plan(o, v);
 }
 
+/* The document's workloads without a tree (left out, skipped, failed,
+ * timed only), with their CPU and why. */
+static void not_counted(struct bt_strbuf *o, const struct bt_results_doc *doc)
+{
+	for (size_t i = 0; i < doc->n_workloads; i++) {
+		const struct bt_results_workload *w = &doc->workloads[i];
+		if (w->counted)
+			continue;
+		bt_sb_printf(o, "\n-- workload %s on CPU %s: not counted: %s%s%s\n", w->label, w->cpu,
+			     *w->state ? w->state : "?", *w->reason ? ": " : "", w->reason);
+	}
+}
+
 /* Workload x node: rows are the tree nodes of the first workload that has
  * each, columns the workloads. */
 static void heat(struct bt_strbuf *o, const struct bt_page *p)
 {
 	bt_sb_puts(o, "\n== workload x node (value in percent; - = not measured, n/a = division by "
-		      "zero, missing = an input not counted)\n");
+		      "zero, missing = an input not counted; a column ending in ! is PERTURBED)\n");
+	/* each column as wide as the widest header, whole: "name@cpu12" must
+	 * not lose its CPU */
+	int w = 14;
+	for (size_t k = 0; k < p->n_views; k++) {
+		char tag[24], col[96];
+		bt_page_doc_tag(p, p->views[k].doc, tag, sizeof(tag));
+		snprintf(col, sizeof(col), "%s%s%s%s", tag, *tag ? ":" : "", p->views[k].w->label,
+			 p->views[k].w->perturbed ? "!" : "");
+		if ((int)strlen(col) > w)
+			w = (int)strlen(col);
+	}
 	bt_sb_printf(o, "  %-36s", "node");
 	for (size_t k = 0; k < p->n_views; k++) {
-		char tag[24], col[64];
+		char tag[24], col[96];
 		bt_page_doc_tag(p, p->views[k].doc, tag, sizeof(tag));
-		snprintf(col, sizeof(col), "%s%s%s", tag, *tag ? ":" : "", p->views[k].w->label);
-		bt_sb_printf(o, " %14.14s", col);
+		snprintf(col, sizeof(col), "%s%s%s%s", tag, *tag ? ":" : "", p->views[k].w->label,
+			 p->views[k].w->perturbed ? "!" : "");
+		bt_sb_printf(o, " %*s", w, col);
 	}
 	bt_sb_putc(o, '\n');
 	for (size_t k = 0; k < p->n_views; k++) {
@@ -276,10 +304,10 @@ static void heat(struct bt_strbuf *o, const struct bt_page *p)
 			for (size_t j = 0; j < p->n_views; j++) {
 				const struct bt_view_node *m = bt_view_find(&p->views[j], n->name);
 				if (!m || isnan(m->value))
-					bt_sb_printf(o, " %14s", bt_page_no_value(m) ? bt_page_no_value(m) : "-");
+					bt_sb_printf(o, " %*s", w, bt_page_no_value(m) ? bt_page_no_value(m) : "-");
 				else {
 					char d[40];
-					bt_sb_printf(o, " %13s%s", bt_pct_digits(d, sizeof(d), m->value * 100),
+					bt_sb_printf(o, " %*s%s", w - 1, bt_pct_digits(d, sizeof(d), m->value * 100),
 						     m->on_path ? "<" : m->flag ? "*" : " ");
 				}
 			}
@@ -371,6 +399,7 @@ void bt_page_text(struct bt_strbuf *out, const struct bt_page *p)
 		for (size_t k = 0; k < p->n_views; k++)
 			if (p->views[k].doc == &p->docs[d])
 				workload(out, &p->views[k]);
+		not_counted(out, &p->docs[d]);
 	}
 done:
 	bt_arena_free(&a);

@@ -214,6 +214,12 @@ bt_status bt_results_doc_from_json(struct bt_arena *a, const char *path, const s
 		o->params = str_or(w, "params", "");
 		o->cpu = cpu && cpu->type == BT_JSON_NUMBER ? cpu->u.num.text : "?";
 		o->label = o->name;
+		o->state = str_or(w, "state", "");
+		o->reason = str_or(w, "reason", "");
+		const struct bt_json *pt = bt_json_member(w, "perturbed", BT_JSON_OBJECT);
+		const char *place = bt_json_get_str(w, "placement");
+		o->perturbed = pt ? str_or(pt, "reason", "PERTURBED")
+			     : place && !strncmp(place, "PERTURBED", 9) ? place : NULL;
 		o->counted = bt_json_member(w, "counted", BT_JSON_OBJECT);
 		if (!o->counted)
 			continue;

@@ -33,6 +33,11 @@ struct bt_results_workload {
 	const struct bt_json *tree, *events, *steps, *consistency; /* of counted; NULL when absent */
 	const char *model, *model_source;  /* the tree's own (hybrid parts: per core type) */
 	bool simulated;
+	const char *state, *reason;        /* "ran", "skipped", "failed" and why; "" when absent */
+	/* Measured beside something it could not stop on its core (the
+	 * workload's "perturbed": its reason; older files: a placement that
+	 * says PERTURBED); NULL when not. */
+	const char *perturbed;
 };
 
 struct bt_results_doc {

@@ -54,7 +54,8 @@ struct run {
 	bool ran_workloads;
 	bool counting_simulated;
 	struct bt_run_phase phase;
-	char messages[8][200];
+	const char *cpu_whose;         /* whose CPU the detection is (results' cpu.whose) */
+	char messages[BT_RESULTS_MAX_MESSAGES][BT_RESULTS_MESSAGE_LEN];
 	int n_messages;
 	struct bt_boot_run boot;       /* --run, --then, --budget */
 	unsigned results_seq;          /* the results file written; 0 none */
@@ -63,16 +64,24 @@ struct run {
 	struct bt_atlas_run *atlas;    /* --atlas */
 };
 
+/* The longest message: "no PMU: " and the CPU's reason, whole. */
+_Static_assert(BT_RESULTS_MESSAGE_LEN >= sizeof(((struct bt_cpu_info *)0)->pmu.absent_reason) + 64,
+	       "a PMU's absent reason must fit a results message");
+
 __attribute__((format(printf, 2, 3)))
 static void note(struct run *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->n_messages == 8)
+	if (r->n_messages == BT_RESULTS_MAX_MESSAGES)
 		return;
+	char *m = r->messages[r->n_messages++];
 	va_start(ap, fmt);
-	vsnprintf(r->messages[r->n_messages++], sizeof(r->messages[0]), fmt, ap);
+	int n = vsnprintf(m, sizeof(r->messages[0]), fmt, ap);
 	va_end(ap);
+	/* a message longer than the slot says it was cut, never silently */
+	if (n >= (int)sizeof(r->messages[0]))
+		memcpy(m + sizeof(r->messages[0]) - 16, " ... (cut here)", 16);
 }
 
 static void stall_cb(uint64_t us, void *ctx)
@@ -111,11 +120,14 @@ static void results_of(const struct run *r, struct bt_results *res,
 		.firmware_clock = r->time[0] ? r->time : NULL,
 		.platform = pf,
 		.cpu = &r->cpu,
+		.cpu_whose = r->cpu_whose,
 		.census = &r->census,
 		.machine = &r->machine,
 		.run = r->ran_workloads ? run : NULL,
 		.fault_guard_check = r->guard_check_vector,
 		.selftest = r->selftest_ran ? &r->selftest : NULL,
+		.ap_faults = r->plat->ap_faults,
+		.n_ap_faults = r->plat->n_ap_faults,
 		.exit_status = r->status,
 		.messages = r->messages,
 		.n_messages = r->n_messages,
@@ -538,12 +550,18 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 	bt_cpu_detect(plat->arch, &dopt, &r->cpu);
 	bt_cpu_census_take(plat, &r->census);
 	bt_boot_run_set_tsc_hz(&r->boot, r->cpu.tsc_hz);
+	r->cpu_whose = plat->arch->simulated
+		? "SIMULATED: the simulated machine's CPU, as it answers CPUID"
+		: r->opt.sim || r->opt.sim_cpuid
+		? "this machine's, which baretop runs on; not the SIMULATED CPU whose PMU --sim counts with"
+		: NULL;
 	if (r->opt.quiet)
 		bt_report_detect_line(stdout, &r->cpu);
 	else
-		bt_report_detect_print(stdout, &r->cpu, &r->census);
+		bt_report_detect_print(stdout, &r->cpu, &r->census, r->cpu_whose);
 	if (r->cpu.pmu.kind == BT_PMU_NONE)
-		note(r, "no PMU: %s", r->cpu.pmu.absent_reason);
+		note(r, "%s: %s", r->cpu_whose ? "this machine's PMU: none" : "no PMU",
+		     r->cpu.pmu.absent_reason);
 
 	if (r->opt.crash_test) {
 		if (plat->crash_test) {

@@ -6,16 +6,19 @@
  * counter_health section and left out of every plan of this context
  * (bt_count_plan_caps); every tree says so (count-run.c).
  *
- * The check's windows run on the CPU the context's first workload is
- * measured on (a job there, app/on-cpu.h): its counters are what the
- * verdict is about, and on a hybrid part a CPU of the other kind has other
- * counters. What is printed is printed here, on baretop's CPU.
+ * The check's windows run on each CPU before its first counted workload
+ * (a job there, app/on-cpu.h): its counters are what the verdict is about.
+ * Every logical CPU has its own (SDM Vol. 3B 20.2: the architectural
+ * counters are per logical processor), so one stuck on CPU 2 is not seen
+ * from CPU 0, and a plan on CPU 2 must leave out what failed there only.
+ * What is printed is printed here, on baretop's CPU.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "app/count-internal.h"
 #include "app/on-cpu.h"
+#include "arch/arch.h"
 #include "validate/health.h"
 
 /* "0-3" or "0, 2, 3". */
@@ -38,8 +41,8 @@ static void counters(char *buf, size_t len, uint32_t mask)
 void bt_count_plan_caps(const struct bt_count_ctx *c, struct bt_pmu_caps *ret)
 {
 	*ret = c->pmu.caps;
-	if (c->health_done)
-		ret->gp_mask = bt_counter_health_usable_mask(&c->health, c->pmu.caps.gp_mask);
+	if (c->health)
+		ret->gp_mask = bt_counter_health_usable_mask(&c->health->h, c->pmu.caps.gp_mask);
 }
 
 struct health_job {
@@ -53,24 +56,49 @@ static void health_work(void *p)
 {
 	struct health_job *j = p;
 
-	j->st = bt_counter_health_run(&j->c->pmu, j->co, &j->c->health, &j->d);
+	j->st = bt_counter_health_run(&j->c->pmu, j->co, &j->c->health->h, &j->d);
+}
+
+/* The check of `cpu` if it ran, else a new empty one at the list's end. */
+static struct bt_cpu_health *health_of(struct bt_count_ctx *c, uint32_t cpu, bool *ret_new)
+{
+	struct bt_cpu_health **at = &c->health_list;
+
+	for (; *at; at = &(*at)->next)
+		if ((*at)->h.cpu == cpu) {
+			*ret_new = false;
+			return *at;
+		}
+	*at = bt_arena_alloc(&c->arena, sizeof(**at));
+	if (*at) {
+		memset(*at, 0, sizeof(**at));
+		(*at)->h.cpu = cpu;
+	}
+	*ret_new = true;
+	return *at;
 }
 
 bt_status bt_count_health(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			  struct bt_diag *d)
 {
-	struct bt_counter_health *h = &c->health;
-	char list[64], failed[600];
+	char list[64], failed[600], took[32] = "";
+	bool fresh;
+	struct bt_cpu_health *e = health_of(c, cpu, &fresh);
 
-	if (c->health_done)
+	if (!e) {
+		bt_diag_set(d, "counter health check: out of memory");
+		return BT_ERR_NOMEM;
+	}
+	c->health = e;
+	struct bt_counter_health *h = &e->h;
+	if (!fresh)
 		goto judged;
-	c->health_done = true;
-	memset(h, 0, sizeof(*h));
 	const char *off = c->health_off ? c->health_off
 		: c->pmu.driver ? "the counters are programmed by an operating system's driver" : NULL;
 	if (off) {
 		snprintf(h->why, sizeof(h->why), "not checked: %s", off);
-		printf("health        counters not checked: %s\n", off);
+		if (e == c->health_list)
+			printf("health        counters not checked: %s\n", off);
 		return BT_OK;
 	}
 	/* Read as the counted runs read (RDPMC unless the session is told to
@@ -82,7 +110,13 @@ bt_status bt_count_health(struct bt_count_ctx *c, struct bt_platform *p, uint32_
 	struct health_job hj = { .c = c, .co = &co, .d = { "" } };
 	struct bt_cpu_job job = { .arch = p->arch, .work = health_work, .ctx = &hj,
 				  .team = c->team };
+	uint64_t t0 = bt_rdtsc(p->arch);
 	bt_status js = bt_cpu_job_run(p, cpu, &job);
+	h->elapsed_ticks = bt_rdtsc(p->arch) - t0;
+	h->cpu = cpu;      /* the check starts from a cleared record */
+	if (c->cpu->tsc_hz)
+		snprintf(took, sizeof(took), ", %.1f ms",
+			 (double)h->elapsed_ticks * 1e3 / (double)c->cpu->tsc_hz);
 	if (js != BT_OK || hj.st != BT_OK) {
 		/* Could not be run (no session, a fault): counting would meet the
 		 * same, so say so and let it. */
@@ -107,18 +141,18 @@ bt_status bt_count_health(struct bt_count_ctx *c, struct bt_platform *p, uint32_
 		if (h->has_fixed3)
 			printf("; fixed counter 3 %.2f slots per cycle",
 			       h->cycles ? (double)h->fixed3 / (double)h->cycles : 0.0);
-		printf(" (on CPU %u)\n", cpu);
+		printf(" (on CPU %u%s)\n", cpu, took);
 		return BT_OK;
 	}
 	bt_counter_health_failed_list(h, failed, sizeof(failed));
 	if (h->consensus)
 		printf("health        FAIL: %s; the others agree on %llu instructions over %s n=%llu "
-		       "(the loop declares %llu; tolerance %.1f %%; on CPU %u)\n", failed,
+		       "(the loop declares %llu; tolerance %.1f %%; on CPU %u%s)\n", failed,
 		       (unsigned long long)h->consensus, h->kernel, (unsigned long long)h->n,
-		       (unsigned long long)h->declared, h->tolerance_ppm / 1e4, cpu);
+		       (unsigned long long)h->declared, h->tolerance_ppm / 1e4, cpu, took);
 	else
-		printf("health        FAIL: %s: %s over %s n=%llu (on CPU %u)\n", failed, h->why,
-		       h->kernel, (unsigned long long)h->n, cpu);
+		printf("health        FAIL: %s: %s over %s n=%llu (on CPU %u%s)\n", failed, h->why,
+		       h->kernel, (unsigned long long)h->n, cpu, took);
 judged:
 	if (h->state != BT_HEALTH_RAN)
 		return BT_OK;
@@ -131,39 +165,44 @@ judged:
 		for (unsigned i = 0, k = 0; i < 4; i++)
 			if (f[i])
 				k += (unsigned)snprintf(fl + k, sizeof(fl) - k, "%s%u", k ? ", " : "", i);
-		bt_diag_set(d, "counter health check: fixed counter %s FAILED (every counter group "
-			    "counts it, so the tree would be wrong): not counted; --no-health-check "
-			    "counts anyway", fl);
+		bt_diag_set(d, "counter health check: fixed counter %s FAILED on CPU %u (every "
+			    "counter group counts it, so the tree would be wrong): not counted; "
+			    "--no-health-check counts anyway", fl, h->cpu);
 		return BT_ERR_FAULT;
 	}
 	uint32_t usable = bt_counter_health_usable_mask(h, c->pmu.caps.gp_mask);
 	if (h->gp_fail && !usable) {
-		bt_diag_set(d, "counter health check: no general counter counts correctly (%s)",
-			    h->why[0] ? h->why : "every one disagrees");
+		bt_diag_set(d, "counter health check: no general counter counts correctly on CPU "
+			    "%u (%s)", h->cpu, h->why[0] ? h->why : "every one disagrees");
 		return BT_ERR_FAULT;
 	}
 	return BT_OK;
 }
 
+const struct bt_counter_health *bt_count_health_current(const struct bt_count_ctx *c)
+{
+	return c->health ? &c->health->h : NULL;
+}
+
 void bt_count_health_note(const struct bt_count_ctx *c, char *buf, size_t len)
 {
-	const struct bt_counter_health *h = &c->health;
+	const struct bt_counter_health *h = c->health ? &c->health->h : NULL;
 	char list[64], use[64];
 
 	buf[0] = '\0';
-	if (!c->health_done || h->state != BT_HEALTH_RAN || (!h->gp_fail && !h->fixed0_fail))
+	if (!h || h->state != BT_HEALTH_RAN || (!h->gp_fail && !h->fixed0_fail))
 		return;
 	counters(list, sizeof(list), h->gp_fail);
 	counters(use, sizeof(use), bt_counter_health_usable_mask(h, c->pmu.caps.gp_mask));
 	if (h->gp_fail && h->fixed0_fail)
-		snprintf(buf, len, "general counter%s %s left out (counter health FAIL), measured "
-			 "with general counters %s; fixed counter 0 FAILED too: its instruction "
+		snprintf(buf, len, "general counter%s %s of CPU %u left out (counter health FAIL), "
+			 "measured with general counters %s; fixed counter 0 FAILED too: its instruction "
 			 "counts are not to be trusted", h->gp_fail & (h->gp_fail - 1) ? "s" : "",
-			 list, use);
+			 list, h->cpu, use);
 	else if (h->gp_fail)
-		snprintf(buf, len, "general counter%s %s left out (counter health FAIL), measured "
-			 "with general counters %s", h->gp_fail & (h->gp_fail - 1) ? "s" : "",
-			 list, use);
+		snprintf(buf, len, "general counter%s %s of CPU %u left out (counter health FAIL), "
+			 "measured with general counters %s", h->gp_fail & (h->gp_fail - 1) ? "s" : "",
+			 list, h->cpu, use);
 	else
 		snprintf(buf, len, "fixed counter 0 FAILED the counter health check (every group "
 			 "carries it): its instruction counts are not to be trusted");

@@ -12,6 +12,12 @@
 #include "synth/sim-run.h"
 #include "report/tree.h"
 
+/* One CPU's counter health check, in its context's list. */
+struct bt_cpu_health {
+	struct bt_counter_health h;
+	struct bt_cpu_health *next;
+};
+
 struct bt_count_ctx {
 	struct bt_arena arena;
 	/* --bring-up: per model event, the check that did not pass (event ""
@@ -62,6 +68,7 @@ struct bt_count_ctx {
 	 * answers as); 0: not simulated, the census's or the CPU's count. */
 	uint32_t sim_threads_per_core;
 	bool smt;
+	bool sim_sibling_given;        /* --sim-sibling-active set the simulated sibling */
 	unsigned copies;
 	bool exec_mode;                /* -x: the window keeps interrupts enabled */
 	unsigned level;                /* 0 = drill-down */
@@ -75,10 +82,14 @@ struct bt_count_ctx {
 	struct bt_console_ui *ui;      /* the progress line, or NULL */
 	const struct bt_boot_run *boot; /* the time budget (--budget), or NULL */
 	struct bt_cpu_team *team;      /* the current workload's CPUs (on-cpu.h), or NULL */
-	/* The counter health check (count-health.c), once per context before
-	 * its first counted workload: skipped with why when health_off. */
-	struct bt_counter_health health;
-	bool health_done;
+	/* The counter health checks (count-health.c), one per CPU before its
+	 * first counted workload (each CPU has its own counters: one that is
+	 * stuck on CPU 2 says nothing about CPU 0's), in the order run, in the
+	 * arena; health is the one of the CPU counted now (the plan and the
+	 * tree's note follow it), NULL before the first. Skipped with why when
+	 * health_off. */
+	struct bt_cpu_health *health_list;
+	struct bt_cpu_health *health;
 	const char *health_off;        /* NULL: check; else why not */
 	bool quick;                    /* --quick: the check's loop at its quick size */
 };

@@ -299,6 +299,7 @@ static bt_status setup_sim(struct bt_count_ctx *c, const struct bt_options *opt,
 	 * (arch/sim/sim.h), which the sibling probe then measures. */
 	if (opt->sim_sibling_set)
 		bt_sim_set_sibling_active(c->pmu.arch, opt->sim_sibling_active);
+	c->sim_sibling_given = opt->sim_sibling_set;
 	/* One pipeline width per core: the model's (set_sim_width), for the
 	 * health check's window (SLOTS = width x cycles) as for the workloads'
 	 * counts. */
@@ -778,8 +779,24 @@ void bt_count_setup_of(const struct bt_count_ctx *c, struct bt_count_setup *ret)
 		.exec_mode = c->exec_mode,
 		.notes = c->notes,
 		.n_notes = c->n_notes,
-		.health = c->health_done ? &c->health : NULL,
+		.health = c->health_list ? &c->health_list->h : NULL,
 	};
+}
+
+/* One simulated PMU for every CPU (no machine double: --sim on UEFI or
+ * hosted) does not know which CPU it counts on. On the SMT sibling of
+ * baretop's CPU, which spins in the firmware's wait meanwhile (MpLib.c
+ * StartupThisAPWorker), it sees that sibling run all the time, as each PMU
+ * of the machine double does (host/machine-double.c); elsewhere as
+ * before. --sim-sibling-active, the user's setting, stays. */
+void bt_count_sim_sibling_busy(struct bt_count_ctx *c, bool busy)
+{
+	if (!c->synth || c->machine || c->sim_sibling_given)
+		return;
+	if (busy)
+		bt_sim_set_sibling_active(c->pmu.arch, 1.0);
+	else
+		bt_sim_clear_sibling_active(c->pmu.arch);
 }
 
 const char *bt_count_describe(const struct bt_count_ctx *c)

@@ -57,16 +57,24 @@ bt_status bt_count_workload(struct bt_count_ctx *c, struct bt_platform *p, uint3
 			    struct bt_tree_outcome **ret, struct bt_diag *d);
 
 /* The counter health check (count-health.c), run at the first call for
- * this context, on `cpu` (the first CPU of c's kind a workload is measured
- * on: its counters, not baretop's CPU's), and printed; later calls only
- * repeat its verdict. A counter that fails is left out of every plan of c.
+ * each `cpu` (its own counters, not baretop's CPU's nor those of the first
+ * CPU of its kind), and printed; later calls for that CPU only repeat its
+ * verdict and make it the current one. A counter that fails is left out of
+ * every plan counted on that CPU.
  * BT_ERR_FAULT (d says why) when no general counter is left to count with;
  * BT_OK otherwise, also when the check is off or could not run. */
 bt_status bt_count_health(struct bt_count_ctx *c, struct bt_platform *p, uint32_t cpu,
 			  struct bt_diag *d);
+/* The workload about to be counted runs beside a busy SMT sibling (the
+ * one of baretop's waiting CPU): the simulated PMU sees it so when it
+ * cannot tell CPUs apart (count.c); false after it. */
+void bt_count_sim_sibling_busy(struct bt_count_ctx *c, bool busy);
+/* The check of the CPU of the last bt_count_health call (NULL: none). */
+const struct bt_counter_health *bt_count_health_current(const struct bt_count_ctx *c);
 /* What a tree says about the check ("" when every counter passed). */
 void bt_count_health_note(const struct bt_count_ctx *c, char *buf, size_t len);
-/* The caps the planner plans with: c's, less the counters that failed. */
+/* The caps the planner plans with: c's, less the counters that failed on
+ * the CPU of the last bt_count_health call. */
 void bt_count_plan_caps(const struct bt_count_ctx *c, struct bt_pmu_caps *ret);
 
 void bt_tree_outcome_free(struct bt_tree_outcome *t);

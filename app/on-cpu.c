@@ -13,6 +13,9 @@ enum { PARTNER_IDLE, PARTNER_POSTED, PARTNER_RUNNING, PARTNER_FINISHED };
  * as the workload sets its stop flag, so this is only ever reached when
  * the partner CPU is gone (a fault there). Minutes. */
 #define PARTNER_SPIN_LIMIT (1ull << 34)
+/* The wait for the APs without a task to leave the procedure: microseconds
+ * on real firmware; bounded, as the measurement goes on without it. */
+#define IDLE_SPIN_LIMIT (1ull << 24)
 
 static void restore_xstate(void *p)
 {
@@ -199,6 +202,15 @@ static bt_status account(struct bt_platform *p, uint32_t cpu, struct bt_ap_run *
 			 (unsigned long long)f->image_offset);
 	printf("\nbaretop: %s on CPU %u; recovered: the job was abandoned%s and the CPU "
 	       "returned to the firmware\n", fault, cpu, run->faults == 1 ? ", cleaned up" : "");
+	if (p->n_ap_faults < BT_MAX_AP_FAULT_RECORDS) {
+		struct bt_ap_fault_record *rec = &p->ap_faults[p->n_ap_faults];
+		*rec = (struct bt_ap_fault_record){ .cpu = cpu, .vector = f->vector, .rip = f->rip,
+						    .image_offset = f->image_offset,
+						    .recovered = true,
+						    .cleanup_faulted = run->faults >= 2 };
+		snprintf(rec->what, sizeof(rec->what), "%.*s", (int)sizeof(rec->what) - 1, fault);
+	}
+	p->n_ap_faults++;
 	if (run->faults >= 2)
 		unaccounted(p, cpu, "faulted again in its cleanup: its PMU may still be baretop's");
 	return BT_ERR_FAULT;
@@ -216,6 +228,8 @@ struct group {
 	struct bt_cpu_team *team;
 	struct task *tasks;          /* [0] the measured job */
 	unsigned n;
+	unsigned idle_aps;           /* the APs without a task (StartupAllAPs starts them too) */
+	unsigned idle_left;          /* of them, those that returned */
 };
 
 /* On the AP of a one-CPU job (StartupThisAP). */
@@ -233,11 +247,19 @@ static void group_proc(void *arg, uint64_t entry_sp)
 	for (unsigned k = 0; k < g->n; k++) {
 		if (g->tasks[k].cpu != me)
 			continue;
+		/* The measured job starts once the APs without a task have gone
+		 * back to the firmware's idle loop: an SMT sibling of the measured
+		 * CPU that is still in this procedure is not idle, and the
+		 * windows would see it run. */
+		for (uint64_t spins = 0; k == 0 && spins < IDLE_SPIN_LIMIT &&
+		     __atomic_load_n(&g->idle_left, __ATOMIC_ACQUIRE) < g->idle_aps; spins++)
+			__builtin_ia32_pause();
 		bt_ap_run_entry(&g->tasks[k].run, entry_sp);
 		if (k == 0)
 			__atomic_store_n(&g->team->done, 1, __ATOMIC_RELEASE);
 		return;
 	}
+	__atomic_add_fetch(&g->idle_left, 1, __ATOMIC_RELEASE);
 }
 
 /* The job on its AP, alone (one StartupThisAP) or with its team's partner
@@ -248,7 +270,11 @@ static bt_status run_on_ap(struct bt_platform *p, uint32_t cpu, struct bt_cpu_jo
 	struct bt_cpu_team *t = job->team;
 	struct bt_copies *c = company ? t->copies : NULL;
 	unsigned n = 1 + (company && t->partner_cpu >= 0) + (unsigned)(c ? c->n : 0);
-	struct group g = { p, t, calloc(n, sizeof(struct task)), 0 };
+	struct group g = { p, t, calloc(n, sizeof(struct task)), 0, 0, 0 };
+	uint32_t total = 0, enabled = 0;
+
+	if (company && p->cpu_count && p->cpu_count(&total, &enabled) == BT_OK && enabled > 1 + n)
+		g.idle_aps = enabled - 1 - n;
 	bt_status st = g.tasks ? BT_OK : BT_ERR_NOMEM;
 	uint32_t n_failed = 0;
 

@@ -393,6 +393,12 @@ static bt_status set_cpu(struct bt_options *o, const char *v, struct bt_diag *d)
 			bt_diag_set(d, "--cpu: at most %d CPUs in a list", BT_MAX_CPU_LIST);
 			return BT_ERR_INVALID;
 		}
+		for (int k = 0; k < o->n_cpus; k++)
+			if (o->cpus[k] == n) {
+				bt_diag_set(d, "--cpu %s: CPU %llu named twice (each CPU is measured "
+					    "once)", v, (unsigned long long)n);
+				return BT_ERR_INVALID;
+			}
 		o->cpus[o->n_cpus++] = (uint32_t)n;
 		if (!comma)
 			return BT_OK;

@@ -21,6 +21,7 @@
 #include "arch/paging.h"
 #include "firmware/machine.h"
 #include "pmu/cpu-info.h"
+#include "report/results.h"
 #include "workloads/workload.h"
 
 struct bt_sim_machine;
@@ -242,6 +243,10 @@ struct bt_platform {
 	 * so the program resets the machine instead (app/boot-policy.h). */
 	uint32_t aps_unaccounted;
 	char aps_unaccounted_why[160];
+	/* Set by app/on-cpu.c: the exceptions on APs in baretop's jobs, the
+	 * first BT_MAX_AP_FAULT_RECORDS of n_ap_faults, for the results. */
+	struct bt_ap_fault_record ap_faults[BT_MAX_AP_FAULT_RECORDS];
+	unsigned n_ap_faults;
 };
 
 #endif

@@ -258,15 +258,18 @@ static void measure_one(struct bt_run_phase *r, const struct bt_measure_workload
 	 * together (the group hook draws it again) */
 	bt_console_ui_clear(&r->ui);
 	bt_status st = bt_count_health(ctx, r->plat, o->cpu, &d);
+	o->health = bt_count_health_current(ctx);
 	if (st == BT_OK)
 		st = bt_count_sim_workload(ctx, cfg, &d);
+	bt_count_sim_sibling_busy(ctx, o->perturbed);
 	if (st == BT_OK)
 		st = bt_count_workload(ctx, r->plat, o->cpu, mw, mask_interrupts, &o->counted,
 					 &d);
+	bt_count_sim_sibling_busy(ctx, false);
 	bt_count_set_team(ctx, NULL);
 	if (st != BT_OK)
 		set_reason(o, BT_OUTCOME_FAILED, "counting failed: %s", d.text);
-	if (o->counted && strncmp(o->placement, "PERTURBED", 9) == 0) {
+	if (o->counted && o->perturbed) {
 		size_t k = strlen(o->counted->input_label);
 		snprintf(o->counted->input_label + k, sizeof(o->counted->input_label) - k, "; %s",
 			 o->placement);
@@ -342,25 +345,47 @@ struct team_cpus {
 	unsigned n_copies;
 };
 
-/* The first enabled AP not in `used` (n of them), preferring one that does
- * not share a core with `apart` (UINT32_MAX: no preference). */
+/* The first enabled AP not in `used` (n of them): one on another core than
+ * `apart` (the measured CPU: its partner and the copies stay off its core)
+ * and than baretop's CPU, whose SMT sibling
+ * shares its core with the firmware's wait loop; failing that one on
+ * another core than `apart`; failing that any. */
 static bool pick_ap(struct bt_run_phase *r, uint32_t total, const uint32_t *used, unsigned n,
 		    uint32_t apart, uint32_t *ret)
 {
-	bool have = false;
-
-	for (int pass = 0; pass < 2 && !have; pass++)
-		for (uint32_t c = 0; c < total && !have; c++) {
+	for (int pass = 0; pass < 3; pass++)
+		for (uint32_t c = 0; c < total; c++) {
 			bool taken = c == r->self_cpu || !enabled_cpu(r->plat, c);
 			for (unsigned k = 0; k < n; k++)
 				taken |= used[k] == c;
-			if (taken || (pass == 0 && apart != UINT32_MAX &&
-				      same_core(r->plat, c, apart)))
+			if (taken || (pass < 2 && apart != UINT32_MAX && same_core(r->plat, c, apart)) ||
+			    (pass == 0 && same_core(r->plat, c, r->self_cpu)))
 				continue;
 			*ret = c;
-			have = true;
+			return true;
 		}
-	return have;
+	return false;
+}
+
+/* "1, 3, 5": the CPUs of list that fit in buf. */
+static void cpu_list(char *buf, size_t len, const uint32_t *cpu, unsigned n)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n && k + 24 < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? ", " : "", cpu[i]);
+	if (n && k + 24 >= len)
+		snprintf(buf + k, len - k, " ... (%u in all)", n);
+}
+
+/* A two-core workload (or --copies) asked for on baretop's own CPU by name
+ * cannot be measured there: the CPU that starts the APs waits in the
+ * firmware while they run. Said before anything runs (bt_run_phase_run). */
+static bool needs_company(const struct bt_run_phase *r, const struct bt_wl_config *cfg)
+{
+	return ((cfg->wl->flags & BT_WL_NEEDS_PARTNER) && !r->plat->workload_env.start_partner) ||
+	       r->opt->copies > 1;
 }
 
 /*
@@ -368,8 +393,10 @@ static bool pick_ap(struct bt_run_phase *r, uint32_t total, const uint32_t *used
  * as the measured CPU, in one blocking StartupAllAPs (app/on-cpu.h): the
  * CPU that makes the call waits in the firmware, so the measured CPU is an
  * AP (moved there when it was baretop's own and the run may move it), the
- * partner one on another core where there is one. false with the reason
- * in o when there are not enough APs.
+ * partner on another core (a cross-core test) and, where there is a
+ * choice, neither on the core of baretop's waiting CPU. false with the
+ * reason in o when there are not enough APs. The placement says where each
+ * runs.
  */
 static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, uint32_t asked,
 		       bool may_move, struct team_cpus *t, struct bt_outcome *o)
@@ -377,7 +404,7 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 	uint32_t total = 0, enabled = 0, used[BT_MAX_COPIES + 2], c;
 	unsigned n = 0, copies = r->opt->copies > 1 ? r->opt->copies - 1 : 0;
 	bool partner = (cfg->wl->flags & BT_WL_NEEDS_PARTNER) && !r->plat->workload_env.start_partner;
-	const char *what = partner ? "its partner CPU" : "the copies";
+	const char *what = partner ? "its partner" : copies == 1 ? "the other copy" : "the copies";
 
 	if ((cfg->wl->flags & BT_WL_NEEDS_PARTNER) && copies) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "uses a partner CPU itself: no --copies");
@@ -385,7 +412,7 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 	}
 	if (asked == r->self_cpu && !may_move) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "measured on the APs: baretop's CPU %u waits "
-			   "in the firmware while %s run", r->self_cpu, what);
+			   "in the firmware while %s run there", r->self_cpu, what);
 		return false;
 	}
 	if (r->plat->cpu_count)
@@ -397,9 +424,11 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 		if (k == 0 && asked != r->self_cpu) {
 			c = asked;
 		} else if (!pick_ap(r, total, n ? used : NULL, n,
-				    k == 0 ? r->self_cpu : partner ? used[0] : UINT32_MAX, &c)) {
-			set_reason(o, BT_OUTCOME_SKIPPED, "needs %u APs (the measured CPU and %s): "
-				   "%u CPUs", 1 + partner + copies, what, enabled);
+				    k == 0 ? r->self_cpu : used[0], &c)) {
+			set_reason(o, BT_OUTCOME_SKIPPED, "needs %u APs at once (the measured CPU and "
+				   "%s) besides baretop's CPU %u; the machine has %u enabled CPU%s, "
+				   "%u of them APs", 1 + partner + copies, what, r->self_cpu, enabled,
+				   enabled == 1 ? "" : "s", enabled ? enabled - 1 : 0);
 			return false;
 		}
 		used[n++] = c;
@@ -410,9 +439,25 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 		else
 			t->copies[t->n_copies++] = c;
 	}
-	if (t->measured != asked)
-		snprintf(o->placement, sizeof(o->placement), "on CPU %u, an AP: baretop's CPU %u "
-			 "waits in the firmware while %s run", t->measured, r->self_cpu, what);
+	char with[200] = "";
+	if (partner) {
+		uint32_t pc = (uint32_t)t->partner;
+		snprintf(with, sizeof(with), "its partner on CPU %u (%s)", pc,
+			 same_core(r->plat, pc, t->measured)
+				 ? "the same core: no AP on another core, not a cross-core test"
+			 : same_core(r->plat, pc, r->self_cpu)
+				 ? "another core, beside baretop's waiting CPU: the only AP there"
+				 : "another core");
+	} else {
+		char list[160];
+		cpu_list(list, sizeof(list), t->copies, t->n_copies);
+		snprintf(with, sizeof(with), "%s on CPU%s %s", what, t->n_copies == 1 ? "" : "s",
+			 list);
+	}
+	snprintf(o->placement, sizeof(o->placement), "on CPU %u%s, %s; baretop's CPU %u waits in "
+		 "the firmware (StartupAllAPs) meanwhile", t->measured,
+		 t->measured != asked ? " (an AP, moved from baretop's own)" : "", with,
+		 r->self_cpu);
 	return true;
 }
 
@@ -475,9 +520,18 @@ static void run_builtin(struct bt_run_phase *r, const struct bt_wl_config *cfg,
 	o->cpu = cpu = tc.measured;
 	team.partner_cpu = tc.partner;
 	o->partner_cpu = tc.partner;
-	if (!o->placement[0] && bsp_sibling(r, cpu))
+	if (tc.n_copies && (o->copy_cpus = malloc(tc.n_copies * sizeof(uint32_t)))) {
+		memcpy(o->copy_cpus, tc.copies, tc.n_copies * sizeof(uint32_t));
+		o->n_copy_cpus = tc.n_copies;
+	}
+	if (bsp_sibling(r, cpu)) {
+		char where[sizeof(o->placement)];
+		snprintf(where, sizeof(where), "%s", o->placement);
+		o->perturbed = true;
 		snprintf(o->placement, sizeof(o->placement), "PERTURBED: the SMT sibling of "
-			 "baretop's CPU %u, busy in the firmware", r->self_cpu);
+			 "baretop's CPU %u, busy in the firmware%s%.200s", r->self_cpu,
+			 where[0] ? "; " : "", where);
+	}
 	/* The team's partner loops on its AP in the same MP call as the
 	 * measured job. */
 	struct bt_wl_env wenv = *env;
@@ -634,6 +688,34 @@ static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, struct b
 	return n;
 }
 
+/* --cpu naming baretop's own CPU for a -w that needs company there: no
+ * measurement could be made, so nothing runs (true, d says why). */
+static bool refuse_self_team(struct bt_run_phase *r, const uint32_t *cpus, int n_cpus,
+			     struct bt_diag *d)
+{
+	enum bt_wl_preset preset = r->opt->quick ? BT_WL_QUICK : BT_WL_DEFAULT;
+	bool self = false;
+
+	if (r->opt->cpu_all || !r->opt->n_cpus)
+		return false;
+	for (int c = 0; c < n_cpus; c++)
+		self |= cpus[c] == r->self_cpu;
+	for (int i = 0; self && i < r->opt->n_workloads; i++) {
+		struct bt_wl_config cfg;
+		if (bt_wl_config_from_spec(&cfg, r->opt->workloads[i], preset, d) != BT_OK ||
+		    !needs_company(r, &cfg))
+			continue;
+		bt_diag_set(d, "--cpu %u with -w %s: baretop's CPU %u starts the APs and waits in "
+			    "the firmware while %s runs there, so it cannot be measured on CPU %u; "
+			    "name an AP in --cpu, or leave --cpu out to have it placed on one",
+			    r->self_cpu, cfg.wl->name, r->self_cpu,
+			    r->opt->copies > 1 ? "each copy" : "the workload with its partner",
+			    r->self_cpu);
+		return true;
+	}
+	return false;
+}
+
 bt_status bt_run_phase_run(struct bt_run_phase *r)
 {
 	const struct bt_options *opt = r->opt;
@@ -677,6 +759,16 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	int n_cpus = target_cpus(r, cpus, (int)(sizeof(cpus) / sizeof(cpus[0])), &d);
 
 	if (n_cpus < 0) {
+		struct bt_outcome *o = new_outcome(r);
+		if (o) {
+			snprintf(o->name, sizeof(o->name), "(cpu selection)");
+			set_reason(o, BT_OUTCOME_FAILED, "%s", d.text);
+			print_outcome(r, o);
+		}
+		r->n_failed++;
+		return BT_OK;
+	}
+	if (n_cpus > 0 && refuse_self_team(r, cpus, n_cpus, &d)) {
 		struct bt_outcome *o = new_outcome(r);
 		if (o) {
 			snprintf(o->name, sizeof(o->name), "(cpu selection)");
@@ -736,8 +828,10 @@ void bt_run_phase_free(struct bt_run_phase *r)
 	if (r->xstate_done)
 		bt_xstate_restore(r->plat->arch, &r->xstate);
 	r->xstate_done = false;
-	for (int i = 0; i < r->n_outcomes; i++)
+	for (int i = 0; i < r->n_outcomes; i++) {
 		bt_tree_outcome_free(r->outcomes[i].counted);
+		free(r->outcomes[i].copy_cpus);
+	}
 	bt_count_free(r->count);
 	for (int k = 0; k < r->n_other; k++) {
 		bt_count_free(r->count_other[k]);

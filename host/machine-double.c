@@ -75,7 +75,8 @@ static bt_status parse_spec(const char *text, struct spec *s, struct bt_mpd_conf
 		if (!eq) {
 			uint32_t v[3];
 			int n = 0;
-			for (char *x = tok, *end; n < 3; x = end + 1) {
+			char *end = tok;
+			for (char *x = tok; n < 3; x = end + 1) {
 				unsigned long u = strtoul(x, &end, 10);
 				if (end == x || u == 0 || u > 256)
 					goto bad;
@@ -83,7 +84,8 @@ static bt_status parse_spec(const char *text, struct spec *s, struct bt_mpd_conf
 				if (*end != 'x')
 					break;
 			}
-			if (n < 2 || s->topology)
+			/* all of it read: "2x2x2x2" is not 2x2x2 */
+			if (n < 2 || s->topology || *end)
 				goto bad;
 			s->packages = n == 3 ? v[0] : 1;
 			s->cores = v[n - 2];
@@ -153,6 +155,8 @@ void bt_md_cpuid(struct bt_md *m, uint32_t cpu, uint32_t leaf, uint32_t subleaf,
 		ret->ebx = (ret->ebx & 0x00FFFFFFu) | (apic << 24);
 	} else if ((leaf == 0xB || leaf == 0x1F) && ret->ebx) {
 		ret->edx = apic;
+		if (m->topology_of_dump)
+			return;
 		if (leaf == 0xB && subleaf == 0)
 			ret->ebx = m->threads;
 		else if (leaf == 0xB && subleaf == 1)
@@ -443,6 +447,65 @@ static const struct bt_cpuid_dump_group *group_of(const struct bt_cpuid_dump *d,
 	return NULL;
 }
 
+/* Logical processors per core and per package as the CPUs of group g
+ * answer leaf 1FH (else 0BH): the SMT level's EBX[15:0] per core, the last
+ * level's per package (SDM Vol. 2A, CPUID leaf 0BH / 1FH; ECX[15:8] the
+ * level type, 1 = SMT, 0 = no more levels). 0: not given. */
+static void smt_of(const struct bt_cpuid_dump_group *g, uint32_t *per_core, uint32_t *per_pkg)
+{
+	uint32_t max = bt_cpuid_dump_get(g, 0, 0).eax;
+	uint32_t leaf = max >= 0x1F && bt_cpuid_dump_get(g, 0x1F, 0).ebx ? 0x1F
+		      : max >= 0xB ? 0xB : 0;
+
+	*per_core = *per_pkg = 0;
+	for (uint32_t sub = 0; leaf && sub < 8; sub++) {
+		struct bt_cpuid r = bt_cpuid_dump_get(g, leaf, sub);
+		uint32_t type = (r.ecx >> 8) & 0xFF;
+		if (!type || !(r.ebx & 0xFFFF))
+			break;
+		if (type == 1)
+			*per_core = r.ebx & 0xFFFF;
+		*per_pkg = r.ebx & 0xFFFF;
+	}
+}
+
+/*
+ * The layout the dump's CPUs answer (smt_of), each CPU with the threads
+ * per core its own leaves give (a hybrid part's E-cores answer 1 where its
+ * P-cores answer 2), taken in the dump's order: APIC ID order, an SMT
+ * core's threads side by side. Without the leaves: one thread per core,
+ * one package.
+ */
+static void layout_of_dump(struct bt_md *m)
+{
+	uint32_t pkg = 0, core = 0, thread = 0, in_pkg = 0, per_core, per_pkg;
+
+	m->threads = 1;
+	m->cores = 0;
+	m->topology_of_dump = true;
+	for (uint32_t i = 0; i < m->n; i++) {
+		struct md_cpu *c = &m->cpu[i];
+		smt_of(group_of(&m->dump, i), &per_core, &per_pkg);
+		if (!per_core)
+			per_core = 1;
+		if (per_core > m->threads)
+			m->threads = per_core;
+		c->package = pkg;
+		c->core = core;
+		c->thread = thread;
+		if (pkg == 0 && core + 1 > m->cores)
+			m->cores = core + 1;
+		if (++thread >= per_core) {
+			thread = 0;
+			core++;
+		}
+		if (per_pkg && ++in_pkg == per_pkg) {
+			pkg++;
+			core = thread = in_pkg = 0;
+		}
+	}
+}
+
 static bt_status load_cpus(struct bt_md *m, const struct spec *s, struct bt_diag *d)
 {
 	uint32_t n = s->topology ? s->packages * s->cores * s->threads : 0;
@@ -474,19 +537,26 @@ static bt_status load_cpus(struct bt_md *m, const struct spec *s, struct bt_diag
 	m->cpu = calloc(n, sizeof(*m->cpu));
 	if (!m->cpu)
 		return BT_ERR_NOMEM;
+	if (s->cpuid && !s->topology)
+		layout_of_dump(m);
 	const struct bt_sim_config *preset = s->cpu ? bt_sim_preset(s->cpu) : NULL;
 	if (s->cpu && !preset) {
-		bt_diag_set(d, "--machine cpu=%s: no such preset (%s...)", s->cpu,
-			    bt_sim_preset_names[0]);
+		char list[600] = "";
+		for (size_t k = 0, at = 0; bt_sim_preset_names[k] && at < sizeof(list); k++)
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", k ? ", " : "",
+					      bt_sim_preset_names[k]);
+		bt_diag_set(d, "--machine cpu=%s: no such preset (the presets: %s)", s->cpu, list);
 		return BT_ERR_INVALID;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		struct md_cpu *c = &m->cpu[i];
 		struct bt_cpuid r;
 
-		c->package = i / (m->cores * m->threads);
-		c->core = (i / m->threads) % m->cores;
-		c->thread = i % m->threads;
+		if (!s->cpuid || s->topology) {
+			c->package = i / (m->cores * m->threads);
+			c->core = (i / m->threads) % m->cores;
+			c->thread = i % m->threads;
+		}
 		if (s->cpuid) {
 			bt_arch_dump_init(&c->dump, group_of(&m->dump, i));
 			c->from_dump = true;

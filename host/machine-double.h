@@ -23,7 +23,8 @@
  * SPEC is "[PxCxT | CxT][,key=value]...":
  *   cpu=PRESET        every CPU is a core of that preset (arch/sim presets)
  *   cpuid=FILE        CPU i answers CPUID as logical CPU i of the dump
- *                     (without a topology: one package, one thread per core)
+ *                     (without a topology: the dump's, from its leaves
+ *                     1FH / 0BH, each CPU's threads per core its own)
  *   bsp=N             the BSP's processor number (0)
  *   ap-stack=BYTES    PcdCpuApStackSize (4096; a multiple of 4096, K allowed)
  *   loop=hlt|mwait|run  PcdCpuApLoopMode (mwait, as Intel client silicon sets it)

@@ -27,7 +27,10 @@ struct md_cpu {
 struct bt_md {
 	char spec[256];
 	struct bt_cpuid_dump dump;     /* cpuid=FILE */
-	uint32_t n, cores, threads;    /* cores per package, threads per core */
+	uint32_t n, cores, threads;    /* cores per package, threads per core (the most) */
+	/* cpuid=FILE without PxCxT: the layout is the dump's (its leaves 1FH /
+	 * 0BH), which its CPUs answer unchanged but for the APIC ID. */
+	bool topology_of_dump;
 	bool hybrid;
 	struct md_cpu *cpu;
 	struct bt_mpd *mpd;

@@ -266,6 +266,8 @@ static enum how run_proc(struct mpd_ap *ap)
 	return how;
 }
 
+static void activity_changed(struct bt_mpd *m);
+
 static void *ap_main(void *p)
 {
 	struct mpd_ap *ap = p;
@@ -317,6 +319,11 @@ static void *ap_main(void *p)
 			ap->state = BT_MPD_AP_IDLE;
 			break;
 		}
+		/* Back in the idle loop now, not when the call that started it
+		 * ends: an AP of a StartupAllAPs without work returns at once
+		 * and its SMT sibling sees it idle (halted or in MWAIT) while
+		 * the measured AP of the same call counts. */
+		activity_changed(m);
 		pthread_cond_broadcast(&m->done);
 	}
 	pthread_mutex_unlock(&m->lock);
@@ -409,6 +416,7 @@ void bt_mpd_on_activity(struct bt_mpd *m, void (*fn)(void *ctx), void *ctx)
 	m->on_activity = fn;
 	m->activity_ctx = ctx;
 }
+
 
 static void activity_changed(struct bt_mpd *m)
 {

@@ -35,6 +35,10 @@ enum bt_health_state {
 
 struct bt_counter_health {
 	enum bt_health_state state;
+	/* Where and how long: the logical CPU whose counters were checked, and
+	 * the check's TSC ticks on the CPU that waited for it (0: not timed). */
+	uint32_t cpu;
+	uint64_t elapsed_ticks;
 	char why[200];             /* NOT_RUN: why; RAN: "" */
 	const char *kernel;        /* the loop counted */
 	uint64_t n;                /* its size */

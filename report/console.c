@@ -23,11 +23,12 @@ static const char *yes_no(bool b)
 	return b ? "yes" : "no";
 }
 
-void bt_report_detect_print(FILE *f, const struct bt_cpu_info *ci, const struct bt_cpu_census *cs)
+void bt_report_detect_print(FILE *f, const struct bt_cpu_info *ci, const struct bt_cpu_census *cs,
+			    const char *whose)
 {
 	const struct bt_pmu_caps *pmu = &ci->pmu;
 
-	fprintf(f, "CPU\n");
+	fprintf(f, "CPU%s%s%s\n", whose ? " (" : "", whose ? whose : "", whose ? ")" : "");
 	fprintf(f, "  vendor        %s (%s)\n", ci->vendor_str, bt_vendor_name(ci->vendor));
 	fprintf(f, "  brand         %s\n", ci->brand[0] ? ci->brand : "(no brand string)");
 	fprintf(f, "  signature     0x%" PRIx32 ": family %" PRIu32 " (0x%" PRIx32 "), model %" PRIu32
@@ -67,7 +68,7 @@ void bt_report_detect_print(FILE *f, const struct bt_cpu_info *ci, const struct 
 	fprintf(f, "  vector ISA    AVX %s, AVX2 %s, AVX-512F %s; APERF/MPERF %s\n",
 		yes_no(ci->avx), yes_no(ci->avx2), yes_no(ci->avx512f), yes_no(ci->aperf_mperf));
 
-	fprintf(f, "PMU\n");
+	fprintf(f, "PMU%s%s%s\n", whose ? " (" : "", whose ? whose : "", whose ? ")" : "");
 	if (pmu->kind == BT_PMU_NONE) {
 		fprintf(f, "  none: %s\n", pmu->absent_reason);
 		fprintf(f, "  Counting is not possible here; workloads can still run and be timed.\n");

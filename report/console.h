@@ -16,7 +16,10 @@
 #include "report/results.h"
 
 /* The CPU and PMU sections; --quiet: one line instead. */
-void bt_report_detect_print(FILE *f, const struct bt_cpu_info *ci, const struct bt_cpu_census *cs);
+/* whose: said after the CPU and PMU headings (whose CPU it is when the
+ * counts are not its PMU's), or NULL. */
+void bt_report_detect_print(FILE *f, const struct bt_cpu_info *ci, const struct bt_cpu_census *cs,
+			    const char *whose);
 void bt_report_detect_line(FILE *f, const struct bt_cpu_info *ci);
 
 void bt_fault_selftest_print(FILE *f, const struct bt_fault_selftest *t);

@@ -28,7 +28,8 @@ static void json_opt_str(struct bt_jw *j, const char *key, const char *v)
 
 /* The platform, cpu and pmu sections: what detection found. */
 static void detect_json(struct bt_jw *j, const struct bt_platform_facts *p,
-			const struct bt_cpu_info *ci, const struct bt_cpu_census *cs)
+			const struct bt_cpu_info *ci, const struct bt_cpu_census *cs,
+			const char *whose)
 {
 	const struct bt_pmu_caps *pmu = &ci->pmu;
 	char buf[32];
@@ -49,6 +50,8 @@ static void detect_json(struct bt_jw *j, const struct bt_platform_facts *p,
 	bt_jw_end(j);
 
 	bt_jw_object(j, "cpu");
+	if (whose)
+		bt_jw_str(j, "whose", whose);
 	bt_jw_str(j, "vendor", ci->vendor_str);
 	json_opt_str(j, "brand", ci->brand);
 	bt_jw_hex(j, "signature", ci->signature);
@@ -146,11 +149,18 @@ static void health_counter(struct bt_jw *j, const char *name, uint64_t count, bo
 	bt_jw_end(j);
 }
 
-static void health_json(struct bt_jw *j, const struct bt_counter_health *h)
+static void health_json(struct bt_jw *j, const char *key, const struct bt_counter_health *h,
+			uint64_t tsc_hz)
 {
 	char name[24];
 
-	bt_jw_object(j, "counter_health");
+	bt_jw_object(j, key);
+	bt_jw_u64(j, "cpu", h->cpu);
+	if (h->elapsed_ticks) {
+		bt_jw_u64(j, "elapsed_tsc_ticks", h->elapsed_ticks);
+		if (tsc_hz)
+			bt_jw_double(j, "elapsed_ms", bt_ticks_ms(tsc_hz, h->elapsed_ticks));
+	}
 	if (h->state != BT_HEALTH_RAN) {
 		bt_jw_str(j, "verdict", "NOT RUN");
 		bt_jw_str(j, "why", h->why);
@@ -252,7 +262,7 @@ static void count_setup_json(struct bt_jw *j, const struct bt_count_setup *c)
 		bt_jw_str(j, NULL, c->notes[k]);
 	bt_jw_end(j);
 	if (c->health)
-		health_json(j, c->health);
+		health_json(j, "counter_health", c->health, 0);
 	bt_jw_end(j);
 }
 
@@ -519,7 +529,22 @@ static void run_json(struct bt_jw *j, const struct bt_run_record *r)
 		bt_jw_u64(j, "copies", o->copies);
 		if (o->partner_cpu >= 0)
 			bt_jw_u64(j, "partner_cpu", (uint64_t)o->partner_cpu);
+		if (o->n_copy_cpus) {
+			bt_jw_array(j, "copy_cpus");
+			for (unsigned k = 0; k < o->n_copy_cpus; k++)
+				bt_jw_u64(j, NULL, o->copy_cpus[k]);
+			bt_jw_end(j);
+		}
 		bt_jw_str(j, "placement", o->placement[0] ? o->placement : NULL);
+		if (o->perturbed) {
+			bt_jw_object(j, "perturbed");
+			bt_jw_str(j, "reason", o->placement);
+			bt_jw_end(j);
+		} else {
+			bt_jw_null(j, "perturbed");
+		}
+		if (o->health)
+			bt_jw_u64(j, "counter_health_cpu", o->health->cpu);
 		if (o->ap_jobs) {
 			bt_jw_object(j, "ap_stack");
 			bt_jw_u64(j, "jobs", o->ap_jobs);
@@ -554,6 +579,17 @@ static void run_json(struct bt_jw *j, const struct bt_run_record *r)
 		bt_jw_str(j, "not_counted", o->counted || o->state != BT_OUTCOME_RAN ? NULL
 										     : o->not_counted);
 		bt_jw_end(j);
+	}
+	bt_jw_end(j);
+	/* Each measured CPU's own check, once, in the order run. */
+	bt_jw_array(j, "counter_health_by_cpu");
+	for (int i = 0; i < r->n_outcomes; i++) {
+		const struct bt_counter_health *h = r->outcomes[i].health;
+		bool seen = !h;
+		for (int k = 0; k < i && !seen; k++)
+			seen = r->outcomes[k].health == h;
+		if (!seen)
+			health_json(j, NULL, h, r->tsc_hz);
 	}
 	bt_jw_end(j);
 	bt_jw_end(j);
@@ -624,7 +660,7 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 				"when the firmware sets one");
 	bt_jw_end(&j);
 
-	detect_json(&j, res->platform, res->cpu, res->census);
+	detect_json(&j, res->platform, res->cpu, res->census, res->cpu_whose);
 	bt_machine_json(&j, machine);
 	if (res->run)
 		run_json(&j, res->run);
@@ -638,6 +674,26 @@ static bt_status render(const struct bt_results *res, unsigned seq, struct bt_st
 		bt_jw_null(&j, "check");
 	if (res->selftest)
 		selftest_json(&j, "selftest", res->selftest);
+	bt_jw_array(&j, "ap_faults");
+	for (unsigned i = 0; i < res->n_ap_faults && i < BT_MAX_AP_FAULT_RECORDS; i++) {
+		const struct bt_ap_fault_record *f = &res->ap_faults[i];
+		bt_jw_object(&j, NULL);
+		bt_jw_u64(&j, "cpu", f->cpu);
+		bt_jw_u64(&j, "vector", f->vector);
+		bt_jw_str(&j, "exception", bt_fault_name(f->vector));
+		bt_jw_hex(&j, "rip", f->rip);
+		if (f->image_offset)
+			bt_jw_hex(&j, "image_offset", f->image_offset);
+		else
+			bt_jw_null(&j, "image_offset");
+		bt_jw_bool(&j, "recovered", f->recovered);
+		bt_jw_bool(&j, "cleanup_faulted", f->cleanup_faulted);
+		bt_jw_str(&j, "what", f->what);
+		bt_jw_end(&j);
+	}
+	bt_jw_end(&j);
+	if (res->n_ap_faults > BT_MAX_AP_FAULT_RECORDS)
+		bt_jw_u64(&j, "ap_faults_not_listed", res->n_ap_faults - BT_MAX_AP_FAULT_RECORDS);
 	bt_jw_end(&j);
 
 	if (res->validation_json)

@@ -85,9 +85,16 @@ struct bt_outcome {
 	struct bt_tree_outcome *counted; /* NULL when not counted */
 	char not_counted[320];   /* why there are no counts */
 	int32_t partner_cpu;     /* a two-core workload's partner CPU; -1: none */
+	uint32_t *copy_cpus;     /* --copies: the other copies' CPUs (heap), n_copy_cpus */
+	unsigned n_copy_cpus;
 	/* Why it ran on this CPU and not where asked, or what disturbed that
 	 * CPU (app/run.c); "": nothing to say. */
 	char placement[320];
+	/* Measured, but something the run could not stop ran beside it on its
+	 * core (placement says what): every output marks the tree. */
+	bool perturbed;
+	/* The counter health check of the CPU it was counted on (NULL: none). */
+	const struct bt_counter_health *health;
 	/* Its jobs on an AP (app/on-cpu.h), at the most: bytes of baretop's
 	 * own AP stack of ap_stack_size, and of the firmware's AP stack. */
 	uint32_t ap_jobs;
@@ -112,6 +119,24 @@ struct bt_run_record {
 struct bt_results_boot;
 struct bt_jw;
 
+/* An exception on an AP in a job of baretop's (app/on-cpu.c), as the
+ * results file's fault_guard.ap_faults records it. */
+struct bt_ap_fault_record {
+	uint32_t cpu;
+	uint8_t vector;
+	uint64_t rip;
+	uint64_t image_offset;       /* RIP - baretop.efi's base; 0: outside the image */
+	bool recovered;              /* the job abandoned, its CPU back in the firmware */
+	bool cleanup_faulted;        /* its cleanup faulted again: the CPU unaccounted for */
+	char what[160];              /* as the console said it */
+};
+#define BT_MAX_AP_FAULT_RECORDS 4
+
+/* The run's messages (result.messages): each holds the longest one written
+ * (a PMU's absent reason, 256 bytes, with its prefix) whole. */
+#define BT_RESULTS_MAX_MESSAGES 8
+#define BT_RESULTS_MESSAGE_LEN 640
+
 struct bt_results {
 	bool simulated;                     /* anything here counted by the simulated PMU */
 	const char *version;                /* baretop's */
@@ -123,11 +148,17 @@ struct bt_results {
 	const char *firmware_clock;         /* NULL: unknown */
 	const struct bt_platform_facts *platform;
 	const struct bt_cpu_info *cpu;
+	/* Whose CPU "cpu" is when the counts are not its PMU's (--sim on a
+	 * real CPU: this machine's; the machine double: the simulated one);
+	 * NULL: nothing to say. */
+	const char *cpu_whose;
 	const struct bt_cpu_census *census;
 	const struct bt_machine *machine;   /* SMBIOS, FPDT, Boot Loader Interface */
 	const struct bt_run_record *run;    /* NULL: no workload phase */
 	uint8_t fault_guard_check;          /* the vector UD2 came back as; 0 = not checked */
 	const struct bt_fault_selftest *selftest; /* NULL: not run */
+	const struct bt_ap_fault_record *ap_faults;
+	unsigned n_ap_faults;
 	/* --validate: writes the "validation" section (NULL: none). */
 	void (*validation_json)(struct bt_jw *j, const void *ctx);
 	const void *validation_ctx;
@@ -135,7 +166,7 @@ struct bt_results {
 	void (*atlas_json)(struct bt_jw *j, const void *ctx);
 	const void *atlas_ctx;
 	int exit_status;
-	const char (*messages)[200];
+	const char (*messages)[BT_RESULTS_MESSAGE_LEN];
 	int n_messages;
 	const struct bt_results_boot *boot; /* NULL: no run policy, budget or hand-over */
 	/* The results folder's volume (an ESP shared with the OS): its free

@@ -189,8 +189,11 @@ bool bt_synth_identity(const struct bt_synth_opts *o, struct bt_cpu_info *ret,
 		return false;
 	}
 	bool ok = identity_of(&cfg, ret);
+	char why[200];
+	const char *problem = bt_sim_config_problem(&cfg, why, sizeof(why));
 	if (!ok)
-		bt_diag_set(d, "the simulated PMU could not be set up");
+		bt_diag_set(d, "the simulated PMU could not be set up%s%s", problem ? ": " : "",
+			    problem ? problem : "");
 	bt_synth_dump_cpu_free(dc);
 	return ok;
 }
@@ -241,9 +244,15 @@ bt_status bt_synth_new(const struct bt_synth_opts *o, struct bt_synth **ret, str
 		note(s, "simulated PMU with injected hardware defects (--sim-defect %s)", list);
 	}
 	if (bt_sim_init(&s->sim, &cfg) != BT_OK) {
+		char why[200];
+		const char *problem = bt_sim_config_problem(&cfg, why, sizeof(why));
+		/* said before the dump, which holds the brand, is freed */
+		bt_status st = fail(d, "the simulated PMU could not be set up for %s: %s",
+				    cfg.brand && cfg.brand[0] ? cfg.brand : "this CPU",
+				    problem ? problem : "unknown");
 		s->n_pmu = 0;
 		bt_synth_free(s);
-		return fail(d, "the simulated PMU could not be set up");
+		return st;
 	}
 	bt_mem_hier_of(&s->sim, &s->hier);
 	pebs_model(s, &s->sim);

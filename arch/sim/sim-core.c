@@ -357,19 +357,46 @@ static const struct bt_sim_vendor *vendor_for(enum bt_vendor v)
 	return NULL;
 }
 
+const char *bt_sim_config_problem(const struct bt_sim_config *cfg, char *buf, size_t len)
+{
+	if (!cfg)
+		return "no configuration";
+	if (!vendor_for(cfg->vendor))
+		return "a vendor the simulated PMU does not model";
+	if (cfg->num_gp > BT_SIM_MAX_GP)
+		snprintf(buf, len, "%u general counters: the simulated PMU models at most %u",
+			 cfg->num_gp, BT_SIM_MAX_GP);
+	else if (cfg->vendor != BT_VENDOR_INTEL)
+		return NULL;
+	else if (cfg->version < 2)
+		snprintf(buf, len, "architectural perfmon version %u: the simulated PMU needs 2 or "
+			 "later (IA32_PERF_GLOBAL_CTRL)", cfg->version);
+	else if (cfg->num_fixed > BT_SIM_MAX_FIXED)
+		snprintf(buf, len, "%u fixed counters: at most %u", cfg->num_fixed, BT_SIM_MAX_FIXED);
+	else if (cfg->gp_width < 32 || cfg->gp_width > 64 || cfg->fixed_width > 64)
+		snprintf(buf, len, "counter widths %u (general) and %u (fixed) bits: 32 to 64 expected",
+			 cfg->gp_width, cfg->fixed_width);
+	/* The legacy addresses hold 8 counters; more need the v6 range. */
+	else if (cfg->num_gp > SIM_LEGACY_GP_MAX && cfg->version < 6)
+		snprintf(buf, len, "%u general counters with perfmon version %u: past %u they live "
+			 "only at perfmon version 6's addresses (0x1900 + 4n, Linux msr-index.h "
+			 "MSR_IA32_PMC_V6_GP0_CTR), which version %u does not have", cfg->num_gp,
+			 cfg->version, SIM_LEGACY_GP_MAX, cfg->version);
+	else if (cfg->perf_metrics && cfg->pm_fields != 4 && cfg->pm_fields != 8)
+		snprintf(buf, len, "PERF_METRICS with %u fields: 4 or 8 expected", cfg->pm_fields);
+	else
+		return NULL;
+	return buf;
+}
+
 bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg)
 {
+	char why[200];
+
 	memset(sim, 0, sizeof(*sim));
-	const struct bt_sim_vendor *vendor = cfg ? vendor_for(cfg->vendor) : NULL;
-	if (!cfg || cfg->num_gp > BT_SIM_MAX_GP || !vendor)
+	if (bt_sim_config_problem(cfg, why, sizeof(why)))
 		return BT_ERR_INVALID;
-	/* The legacy addresses hold 8 counters; more need the v6 range. */
-	if (cfg->vendor == BT_VENDOR_INTEL &&
-	    (cfg->version < 2 || cfg->num_fixed > BT_SIM_MAX_FIXED || cfg->gp_width < 32 ||
-	     cfg->gp_width > 64 || cfg->fixed_width > 64 ||
-	     (cfg->num_gp > SIM_LEGACY_GP_MAX && cfg->version < 6) ||
-	     (cfg->perf_metrics && (cfg->pm_fields != 4 && cfg->pm_fields != 8))))
-		return BT_ERR_INVALID;
+	const struct bt_sim_vendor *vendor = vendor_for(cfg->vendor);
 	sim->cfg = *cfg;
 	sim->vendor = vendor;
 	if (cfg->vendor == BT_VENDOR_AMD) {
@@ -406,6 +433,12 @@ void bt_sim_set_sibling_active(struct bt_arch *a, double fraction)
 	sim = a->ctx;
 	sim->sibling_active = !(fraction > 0) ? 0 : fraction > 1 ? 1 : fraction;
 	sim->sibling_set = true;
+}
+
+void bt_sim_clear_sibling_active(struct bt_arch *a)
+{
+	if (a && a->ops == &sim_ops)
+		((struct bt_sim *)a->ctx)->sibling_set = false;
 }
 
 void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src)

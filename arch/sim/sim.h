@@ -498,6 +498,9 @@ struct bt_sim {
 /* Set up a simulated PMU. cfg is copied. The register file starts in a
  * plausible "left by firmware" state (see sim-core.c). */
 bt_status bt_sim_init(struct bt_sim *sim, const struct bt_sim_config *cfg);
+/* Why bt_sim_init refuses cfg (in buf, or a constant), or NULL when it
+ * does not. */
+const char *bt_sim_config_problem(const struct bt_sim_config *cfg, char *buf, size_t len);
 void bt_sim_free(struct bt_sim *sim);
 void bt_sim_set_source(struct bt_sim *sim, const struct bt_sim_source *src);
 
@@ -560,6 +563,8 @@ void bt_sim_smi(struct bt_sim *sim);
  * thread's work as the source gives it. Everything stays simulated.
  */
 void bt_sim_set_sibling_active(struct bt_arch *sim, double fraction);
+/* Back to never set: the counts as the source gives them. */
+void bt_sim_clear_sibling_active(struct bt_arch *sim);
 
 /*
  * A machine of several logical CPUs, each with a simulated PMU of its own

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tier: host ~1s
+# tier: host ~2s
 # The program on the machine double (baretop-host run --machine SPEC,
 # host/machine-double.h: many CPUs with a SIMULATED PMU each, strict PI MP
 # services, 4 KiB AP stacks as Intel server boards set them):
@@ -14,7 +14,9 @@
 #     in the firmware); the hand-over check (ExitBootServices) passes;
 #  2. timed PEBS on CPU 2 of a hybrid Lunar Lake (P-cores 0-3): the records
 #     are written by CPU 2's PMU, none by CPU 0's;
-#  3. --fault-selftest-ap with idle APs in the MWAIT loop: the AP recovers,
+#  3. the reports of 1 (`report` text/HTML/CSV, `export`): each CPU's column
+#     named whole, the left-out CPU named, PERTURBED (--cpu 1) in every one;
+#  4. --fault-selftest-ap with idle APs in the MWAIT loop: the AP recovers,
 #     nothing is left for ExitBootServices to wait for; with
 #     --fault-selftest-ap-lost (its cleanup faults too) the CPU is not
 #     accounted for and the run does not hand over.
@@ -80,6 +82,43 @@ if fails:
 print(f"ok   2x2 --cpu all: trees on CPUs 0, 2, 3, CPU 1 (the BSP's sibling) left out; false-sharing "
       f"on APs 2 and 3 with a partner on the other core; {jobs} AP jobs within 4 KiB of firmware stack "
       f"(the double's peaks {sorted(peaks.values())} bytes of 4096); hand-over check passed")
+PY
+
+# The reports keep the CPU: `report` (text, HTML, CSV) names each column by
+# its CPU in full, lists the left-out CPU 1 with why, and a tree measured on
+# baretop's own SMT sibling (--cpu 1) says PERTURBED in every output,
+# `export` too; the results carry it as a field, not only in free text.
+"$bin" run --machine 2x2 --sim=skl --cpu 1 -w alu-independent "${quick[@]}" \
+  --results-dir "$work/one" >"$work/one.out" 2>&1
+all=$(ls "$work"/all/*.json | tail -1); one=$(ls "$work"/one/*.json | tail -1)
+"$bin" report "$all" --text "$work/all.txt" --csv "$work/all.csv" --html "$work/all.html" 2>/dev/null
+"$bin" report "$one" --text "$work/one.txt" --csv "$work/one.csv" --html "$work/one.html" 2>/dev/null
+"$bin" export "$one" --toplev-csv "$work/one.toplev" --perf-json "$work/one.pj" 2>/dev/null
+python3 - "$work" "$one" <<'PY' || fail=1
+import json, sys
+w, one = sys.argv[1], sys.argv[2]
+rd = lambda n: open(f"{w}/{n}").read() if __import__("os").path.exists(f"{w}/{n}") else ""
+fails = []
+txt = rd("all.txt")
+hdr = next((l for l in txt.splitlines() if l.strip().startswith("node ")), "")
+for c in (0, 2, 3):
+    if f"alu-independent@cpu{c}" not in hdr:
+        fails.append(f"workload x node header lacks alu-independent@cpu{c}: {hdr.strip()!r}")
+for n in ("all.txt", "all.csv", "all.html"):
+    body = rd(n)
+    if not any("cpu1" in l and "left out" in l for l in body.splitlines()) and \
+       not ("alu-independent@cpu1" in body and "left out" in body):
+        fails.append(f"{n}: the left-out CPU 1 not mentioned")
+wl = [x for x in json.load(open(one))["run"]["workloads"] if x["cpu"] == 1]
+if not wl or not isinstance(wl[0].get("perturbed"), dict) or not wl[0]["perturbed"].get("reason"):
+    fails.append(f"results: CPU 1's workload has no perturbed field: {wl[0].get('perturbed') if wl else None}")
+for n in ("one.txt", "one.csv", "one.html", "one.toplev", "one.pj"):
+    if "PERTURBED" not in rd(n):
+        fails.append(f"{n}: PERTURBED absent")
+if fails:
+    print("FAIL reports:\n  " + "\n  ".join(fails)); sys.exit(1)
+print("ok   reports: columns alu-independent@cpu0/2/3 whole, CPU 1 left out named in text/HTML/CSV, "
+      "--cpu 1 PERTURBED in results (field), text, HTML, CSV, toplev CSV and perf JSON")
 PY
 
 if "$bin" run --machine cpuid=tests/data/cpuid/lnl-subset.cpuid --sim -w ptr-chase-dram --quick \

@@ -65,7 +65,9 @@
  * Counts an operating system's driver made (run.counting.counted_by:
  * `run --backend=perf`) are not baretop's: both outputs then start with a
  * line "# counted by Linux perf_event (...)", which perf's own CSV and
- * `replay --perf-stat` skip as a comment.
+ * `replay --perf-stat` skip as a comment. A workload measured PERTURBED
+ * (its "perturbed": something it could not stop ran on its core) gets a
+ * comment line "# workload NAME on CPU N PERTURBED: why" the same way.
  */
 #include <errno.h>
 #include <math.h>
@@ -518,6 +520,9 @@ static int cmd_export(int argc, char **argv)
 		FILE *f = o.f;
 		if (counted_by && counted_by[0])
 			fprintf(f, "# %s\n", counted_by);
+		if (w->perturbed)
+			fprintf(f, "# workload %s on CPU %s %s%s\n", w->label, w->cpu,
+				strncmp(w->perturbed, "PERTURBED", 9) ? "PERTURBED: " : "", w->perturbed);
 		int r = outs[k].toplev ? (tree ? write_toplev(f, tree, bt_json_get(counted, "retire_latency")) : -1) : write_perf_json(f, counted, tsc_hz, source);
 		if (r < 0)
 			fprintf(stderr, "baretop-host: %s: the counted workload has no %s\n", in,

@@ -82,6 +82,29 @@ static const char *sim_name(int argc, char **argv)
 	return NULL;
 }
 
+/* What `run --help` says before the program's own options. */
+static void machine_help(void)
+{
+	puts("baretop-host run [--machine SPEC] [BARETOP OPTIONS]: the program hosted on this\n"
+	     "Linux machine (CPUID is this machine's, MSRs are refused: counts with --sim,\n"
+	     "SIMULATED, or with --backend=perf through Linux perf_event).\n"
+	     "  --machine SPEC      on a SIMULATED machine of many CPUs instead\n"
+	     "                      (host/machine-double.h): a simulated PMU per logical CPU,\n"
+	     "                      the firmware's MP services as strict PI firmware has them,\n"
+	     "                      the hand-over check of ExitBootServices at the end. SPEC is\n"
+	     "                      comma-separated:\n"
+	     "    PxCxT | CxT         packages x cores x threads per core (1-256 each)\n"
+	     "    cpu=PRESET          every CPU answers as that --sim preset (default: --sim's)\n"
+	     "    cpuid=FILE          CPU i answers as CPU i of a CPUID dump; without PxCxT the\n"
+	     "                        topology is the dump's (leaves 1FH / 0BH)\n"
+	     "    bsp=N               baretop's own CPU (0)\n"
+	     "    ap-stack=BYTES      the firmware's AP stacks, a multiple of 4096 (4096)\n"
+	     "    loop=hlt|mwait|run  how idle APs wait (PcdCpuApLoopMode; mwait; run = busy)\n"
+	     "    pi=strict|forgiving blocking MP calls only, after ReadyToBoot (strict)\n"
+	     "    defect=CPUS:DEFECT  a --sim-defect on CPU N or A-B alone (repeatable)\n"
+	     "  e.g. --machine 2x2 --sim=skl --cpu all; --machine 2x2,defect=2:stuck-counter:1\n");
+}
+
 /* --machine SPEC, taken out of argv; NULL when not given. */
 static const char *take_machine(int *argc, char **argv)
 {
@@ -151,6 +174,11 @@ static int cmd_run(int argc, char **argv)
 			return BT_EXIT_FAILED;
 		}
 	}
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			machine_help();
+			break;
+		}
 	bool have_dir = host_path_next_to_binary("results", results_dir, sizeof(results_dir)) == 0;
 	if (machine) {
 		argv[0] = "baretop-host run";

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/options.h"
 #include "host/mp-double.h"
+#include "synth/sim-run.h"
 #include "tests/unit/lib/machine-run.h"
 #include "tests/unit/lib/test.h"
 
@@ -147,7 +149,7 @@ TEST(defect5_health_on_its_kind)
 		return;
 	const struct bt_json *o = md_outcome(&r, "alu-independent", 4);
 	CHECK_MSG(ran(o), "CPU 4: %s", md_str(o, "reason", NULL));
-	CHECK_MSG(strstr(md_str(o, "counted", "input"), "general counter 2 left out"),
+	CHECK_MSG(strstr(md_str(o, "counted", "input"), "general counter 2 of CPU 4 left out"),
 		  "CPU 4's tree, counted with the E-cores' stuck counter 2: input \"%s\"",
 		  md_str(o, "counted", "input"));
 	md_run_free(&r);
@@ -273,7 +275,60 @@ TEST(two_core_workload_measured_on_an_ap_with_its_partner_elsewhere)
 		CHECK_MSG(a.core != 0, "measured on the BSP's core");
 	}
 	CHECK(strstr(md_str(o, "placement", NULL), "an AP"));
+	/* the placement names the partner's CPU */
+	char want[48];
+	snprintf(want, sizeof(want), "its partner on CPU %.0f", partner);
+	CHECK_MSG(strstr(md_str(o, "placement", NULL), want), "placement \"%s\" lacks \"%s\"",
+		  md_str(o, "placement", NULL), want);
+	/* The measured CPU's SMT sibling (CPU 3) has no task: StartupAllAPs
+	 * starts it too, it returns at once and halts (the double's default
+	 * MWAIT loop), so the measured windows see it idle. */
+	CHECK_MSG(strstr(r.out, "sibling active 0.0% of the time"), "the measured CPU's idle "
+		  "sibling seen active: %s", strstr(r.out, "SMT: ") ? strstr(r.out, "SMT: ") : "");
 	check_firmware_rules(&r);
+	md_run_free(&r);
+	/* --copies: the copy's CPU is named, off the measured CPU's core */
+	if (!md_run(&r, "2x2,cpu=skl", "--sim=skl -w alu-independent --copies 2 --level 1 " QUICK))
+		return;
+	w = bt_json_get(bt_json_get(r.results, "run"), "workloads");
+	o = w && w->u.arr.n ? w->u.arr.items[0] : NULL;
+	const struct bt_json *cc = bt_json_get(o, "copy_cpus");
+	CHECK_MSG(ran(o) && cc && cc->u.arr.n == 1, "copies: %s, copy_cpus %s",
+		  md_str(o, "reason", NULL), cc ? "present" : "absent");
+	if (cc && cc->u.arr.n == 1) {
+		double copy = cc->u.arr.items[0]->u.num.value;
+		snprintf(want, sizeof(want), "the other copy on CPU %.0f", copy);
+		CHECK_MSG(strstr(md_str(o, "placement", NULL), want), "placement \"%s\"",
+			  md_str(o, "placement", NULL));
+		bt_md_location(r.md, (uint32_t)copy, &a);
+		bt_md_location(r.md, (uint32_t)num(o, "cpu", NULL), &b);
+		CHECK_MSG(a.core != b.core, "the copy on CPU %.0f shares the measured CPU's core",
+			  copy);
+	}
+	md_run_free(&r);
+}
+
+/*
+ * --cpu naming baretop's own CPU for a two-core workload: the CPU that
+ * starts the APs waits in the firmware while they run, so it cannot be
+ * measured there. Refused before anything runs, saying what to do, and
+ * never reported as "skipped: measured on the APs" with nothing measured.
+ */
+TEST(two_core_workload_on_baretops_cpu_refused_before_running)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x2,cpu=skl", "--sim=skl -w false-sharing --level 1 " QUICK " --cpu 0"))
+		return;
+	CHECK_EQ_INT(md_outcomes(&r), 1);
+	const struct bt_json *w = bt_json_get(bt_json_get(r.results, "run"), "workloads");
+	const struct bt_json *o = w && w->u.arr.n ? w->u.arr.items[0] : NULL;
+	CHECK_MSG(strcmp(md_str(o, "state", NULL), "failed") == 0 &&
+		  strstr(md_str(o, "reason", NULL), "--cpu 0 with -w false-sharing") &&
+		  strstr(md_str(o, "reason", NULL), "name an AP"),
+		  "%s: %s", md_str(o, "name", NULL), md_str(o, "reason", NULL));
+	CHECK(r.status != 0);
+	CHECK_MSG(!strstr(r.out, "health "), "the counters were checked: something ran");
 	md_run_free(&r);
 }
 
@@ -307,4 +362,151 @@ TEST(run_loop_idle_sibling_is_measured_active)
 		  md_str(b, "reason", NULL), md_str(b, "counted", "input"));
 	CHECK(strstr(r.out, "sibling active 100.0% of the time"));
 	md_run_free(&r);
+}
+
+/*
+ * Every logical CPU has its own counters (SDM Vol. 3B 20.2: the
+ * architectural performance counters are per logical processor): general
+ * counter 1 stuck on CPU 2 only is found by a check on CPU 2, and only
+ * CPU 2's plans leave it out. A check on the first CPU of the kind (CPU 0)
+ * cannot see it; CPU 2's tree would be counted with a counter reading 0.
+ */
+TEST(health_check_on_every_measured_cpu)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x2,cpu=skl,pi=forgiving,ap-stack=32768,defect=2:stuck-counter:1",
+		    "--sim=skl -w alu-independent --level 1 " QUICK " --cpu all"))
+		return;
+	for (unsigned c = 0; c < 4; c++) {
+		const struct bt_json *o = md_outcome(&r, "alu-independent", c);
+		if (c == 1)
+			continue;   /* the BSP's sibling, left out */
+		CHECK_MSG(ran(o), "CPU %u: %s", c, md_str(o, "reason", NULL));
+		bool left_out = strstr(md_str(o, "counted", "input"), "general counter 1") != NULL;
+		CHECK_MSG(left_out == (c == 2), "CPU %u's tree %s counter 1: input \"%s\"", c,
+			  c == 2 ? "counted with its stuck" : "left out the healthy",
+			  md_str(o, "counted", "input"));
+	}
+	const struct bt_json *hc = bt_json_get(bt_json_get(r.results, "run"),
+					       "counter_health_by_cpu");
+	unsigned seen = 0;
+	for (size_t k = 0; hc && k < hc->u.arr.n; k++) {
+		const struct bt_json *h = hc->u.arr.items[k];
+		double cpu = num(h, "cpu", NULL);
+		const struct bt_json *lo = bt_json_get(h, "left_out_of_plan");
+		bool fail = strcmp(md_str(h, "verdict", NULL), "FAIL") == 0;
+		seen |= 1u << (unsigned)cpu;
+		CHECK_MSG(fail == (cpu == 2) && lo && lo->u.arr.n == (cpu == 2),
+			  "CPU %.0f's check: %s", cpu, md_str(h, "verdict", NULL));
+		CHECK_MSG(num(h, "elapsed_tsc_ticks", NULL) > 0, "CPU %.0f's check not timed", cpu);
+	}
+	CHECK_MSG(seen == 0xd, "checks recorded for the CPUs of mask 0x%x, want 0, 2, 3", seen);
+	md_run_free(&r);
+}
+
+/*
+ * A machine built from a CPUID dump has the topology its leaves give
+ * (CPUID 0BH / 1FH, SDM Vol. 2A: the SMT level's EBX is the logical
+ * processors per core): Alder Lake P's P-cores answer 2 (CPUs 0-11, six
+ * cores of two threads), its E-cores 1 (CPUs 12-19, a core each). So CPU 1
+ * is the SMT sibling of baretop's CPU 0, and --cpu all leaves it out.
+ */
+TEST(cpuid_dump_machine_has_the_dumps_smt)
+{
+	struct md_run r;
+	struct bt_cpu_location l[20];
+
+	if (!md_run(&r, "cpuid=tests/data/cpuid/adl-subset.cpuid",
+		    "--sim -w alu-independent --level 1 " QUICK " --cpu 0,1,12,13"))
+		return;
+	CHECK_EQ_INT(bt_md_cpu_count(r.md), 20);
+	for (uint32_t c = 0; c < 20 && c < bt_md_cpu_count(r.md); c++)
+		bt_md_location(r.md, c, &l[c]);
+	for (uint32_t c = 0; c < 12; c++)
+		CHECK_MSG(l[c].core == c / 2 && l[c].thread == c % 2, "P-core CPU %u: core %u thread %u",
+			  c, l[c].core, l[c].thread);
+	for (uint32_t c = 12; c < 20; c++)
+		CHECK_MSG(l[c].thread == 0 && l[c].core == c - 6, "E-core CPU %u: core %u thread %u",
+			  c, l[c].core, l[c].thread);
+	const struct bt_json *o = md_outcome(&r, "alu-independent", 1);
+	CHECK_MSG(ran(o) && bt_json_get(o, "perturbed") &&
+		  bt_json_get(o, "perturbed")->type == BT_JSON_OBJECT,
+		  "CPU 1 (baretop's sibling) not marked perturbed: %s", md_str(o, "placement", NULL));
+	o = md_outcome(&r, "alu-independent", 13);
+	CHECK_MSG(ran(o) && bt_json_get(o, "perturbed") &&
+		  bt_json_get(o, "perturbed")->type == BT_JSON_NULL,
+		  "CPU 13 (an E-core) marked: %s", md_str(o, "placement", NULL));
+	md_run_free(&r);
+}
+
+/*
+ * An exception on an AP that baretop recovered from is in the results
+ * file, not only on the console: which CPU, which exception (UD2 raises
+ * #UD, vector 6: SDM Vol. 3A 6.15), where, and that it was recovered.
+ */
+TEST(recovered_ap_fault_recorded_in_results)
+{
+	struct md_run r;
+
+	if (!md_run(&r, "2x1,cpu=skl,loop=mwait,ap-stack=32768", "--fault-selftest-ap --no-workloads"))
+		return;
+	const struct bt_json *f = bt_json_get(bt_json_get(r.results, "fault_guard"), "ap_faults");
+	const struct bt_json *x = f && f->type == BT_JSON_ARRAY && f->u.arr.n ? f->u.arr.items[0] : NULL;
+	CHECK_MSG(x && f->u.arr.n == 1, "fault_guard.ap_faults: %s", f ? "not one record" : "absent");
+	if (x) {
+		CHECK_EQ_INT((int)num(x, "cpu", NULL), 1);
+		CHECK_EQ_INT((int)num(x, "vector", NULL), 6);
+		CHECK(bt_json_get(x, "recovered") && bt_json_get(x, "recovered")->type == BT_JSON_TRUE);
+		CHECK(bt_json_get(x, "cleanup_faulted") &&
+		      bt_json_get(x, "cleanup_faulted")->type == BT_JSON_FALSE);
+		CHECK(strncmp(md_str(x, "rip", NULL), "0x", 2) == 0);
+	}
+	md_run_free(&r);
+}
+
+/* What the many-CPU options refuse, and that each refusal says why. */
+TEST(cpu_options_refused_with_reasons)
+{
+	struct bt_md *m = NULL;
+	struct bt_diag d = { "" };
+
+	/* PxCxT has three numbers: a fourth is not silently dropped */
+	CHECK_MSG(bt_md_new("2x2x2x2,cpu=skl", NULL, &m, &d) != BT_OK, "2x2x2x2 accepted");
+	bt_md_free(m);
+	m = NULL;
+	/* an unknown preset lists every preset, not the first */
+	CHECK(bt_md_new("2x2,cpu=bogus", NULL, &m, &d) != BT_OK);
+	CHECK_MSG(strstr(d.text, "skl") && strstr(d.text, "zen4"), "%s", d.text);
+	bt_md_free(m);
+
+	struct md_run r;
+	/* a CPU named twice would be measured twice */
+	if (md_run(&r, "2x2,cpu=skl", "--sim=skl -w alu-independent " QUICK " --cpu 0,0")) {
+		CHECK_EQ_INT(r.status, 2);
+		CHECK_MSG(!bt_json_get(r.results, "run"), "--cpu 0,0 ran workloads");
+		md_run_free(&r);
+	}
+	struct bt_options o;
+	bt_options_defaults(&o);
+	char w0[] = "--cpu", w1[] = "0,0";
+	char *words[] = { w0, w1 };
+	d.text[0] = '\0';
+	CHECK(bt_options_parse(&o, 2, words, "command line", &d) != BT_OK);
+	CHECK_MSG(strstr(d.text, "CPU 0 named twice"), "--cpu 0,0: %s", d.text);
+	/* a simulated PMU that cannot be set up says why: Arrow Lake H's
+	 * P-cores enumerate 10 general counters (CPUID.23H.1 EAX = 3FFH)
+	 * with perfmon version 5 (CPUID.0AH EAX[7:0]) */
+	struct bt_synth_opts so = { .cpuid_dump = "tests/data/cpuid/arlh-subset.cpuid@0" };
+	struct bt_synth *s = NULL;
+	d.text[0] = '\0';
+	CHECK(bt_synth_new(&so, &s, &d) != BT_OK);
+	CHECK_MSG(strstr(d.text, "10 general counters with perfmon version 5"), "%s", d.text);
+	bt_synth_free(s);
+	/* the host's own CPU is labelled as such beside simulated counts */
+	if (md_run(&r, "2x1,cpu=skl", "--sim=skl --no-workloads")) {
+		CHECK_MSG(strstr(r.out, "\nCPU (SIMULATED"), "CPU heading not labelled");
+		CHECK(strncmp(md_str(bt_json_get(r.results, "cpu"), "whose", NULL), "SIMULATED", 9) == 0);
+		md_run_free(&r);
+	}
 }

@@ -192,7 +192,7 @@ TEST(counting_and_cpu_errors)
 {
 	struct bt_options o;
 	struct bt_diag d;
-	static char many[64 * 3 + 8];
+	static char many[65 * 3 + 8];
 	struct {
 		char *word[2];
 		int n;
@@ -212,14 +212,17 @@ TEST(counting_and_cpu_errors)
 		{ { "--cpu", "+1" }, 2, "is not a CPU number" },
 		{ { "--cpu", "4096" }, 2, "'4096' is not a CPU number" },
 		{ { "--cpu", many }, 2, "at most 64 CPUs" },
+		{ { "--cpu", "0,1,0" }, 2, "--cpu 0,1,0: CPU 0 named twice" },
 		{ { "-x" }, 1, "option '-x' needs a value" },
 		{ { "-w", "" }, 2, "-w: empty workload name" },
 		{ { "--sim=" }, 1, NULL },   /* --sim= is plain --sim: accepted below */
 	};
 
+	/* 65 different CPUs: the list is too long (a CPU named twice is
+	 * another error, case "0,1,0") */
 	many[0] = '\0';
 	for (int i = 0; i < 65; i++)
-		strcat(many, i ? ",1" : "1");
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%d", i ? "," : "", i);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		d.text[0] = '\0';
 		bt_status st = parse(&o, cases[i].word, cases[i].n, &d);

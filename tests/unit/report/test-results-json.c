@@ -3,6 +3,7 @@
  * The results document from a hand-filled struct bt_results, as a new
  * output format would be tested: report/ needs nothing from app/.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "report/results.h"
@@ -21,7 +22,7 @@ static const char *has(const char *doc, const char *text)
 TEST(minimal_run)
 {
 	static char *argv[] = { "baretop", "--no-workloads" };
-	static const char messages[2][200] = { "first", "a \"quoted\"\tnote" };
+	static const char messages[2][BT_RESULTS_MESSAGE_LEN] = { "first", "a \"quoted\"\tnote" };
 	struct bt_platform_facts pf = {
 		.name = "hosted (test)", .firmware_vendor = "", .program_path = "",
 		.arch_backend = "none", .fault_guard_detail = "not here",
@@ -46,11 +47,38 @@ TEST(minimal_run)
 	CHECK(has(doc, "\"model_hex\": \"0x55\","));
 	CHECK(has(doc, "\"logical_cpus\": null,\n    \"logical_cpus_note\": \"cannot enumerate\""));
 	CHECK(!strstr(doc, "\"run\""));
-	CHECK(has(doc, "\"check\": null\n  },"));
+	CHECK(has(doc, "\"check\": null,\n    \"ap_faults\": []\n  },"));
 	CHECK(has(doc, "\"exit_status\": 3,\n    \"messages\": [\n      \"first\",\n"
 		       "      \"a \\\"quoted\\\"\\tnote\"\n    ],\n"
 		       "    \"results_volume\": {\n      \"free_bytes\": null,\n"
 		       "      \"keep_results\": null,\n      \"min_free_bytes\": 0\n    }\n  }\n}\n"));
+	bt_sb_free(&sb);
+}
+
+/* A message as long as a PMU's whole absent reason (256 bytes) and its
+ * prefix is written whole: the slot used to end it at 199 bytes. */
+TEST(long_message_whole)
+{
+	static char *argv[] = { "baretop" };
+	static char messages[1][BT_RESULTS_MESSAGE_LEN];
+	char reason[256];
+	memset(reason, 'r', sizeof(reason) - 1);
+	reason[sizeof(reason) - 1] = '\0';
+	snprintf(messages[0], sizeof(messages[0]), "no PMU: %s (--assume-amd-legacy-pmu)", reason);
+	struct bt_platform_facts pf = { .name = "hosted (test)", .firmware_vendor = "",
+					.program_path = "", .arch_backend = "none",
+					.fault_guard_detail = "" };
+	struct bt_cpu_info cpu = { .vendor_str = "AuthenticAMD", .family = 0xF, .model = 6 };
+	struct bt_cpu_census census = { .note = "" };
+	struct bt_results res = { .version = "9.9", .argc = 1, .argv = argv, .platform = &pf,
+				  .cpu = &cpu, .census = &census, .messages =
+					  (const char (*)[BT_RESULTS_MESSAGE_LEN])messages,
+				  .n_messages = 1 };
+	struct bt_strbuf sb = { 0 };
+
+	CHECK_EQ_INT(bt_results_json.render(&res, 1, &sb), BT_OK);
+	CHECK(has(bt_sb_str(&sb), messages[0]));
+	CHECK(has(bt_sb_str(&sb), "rrr (--assume-amd-legacy-pmu)\""));
 	bt_sb_free(&sb);
 }
 
