@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "analysis/fleet-record.h"
+#include "base/array.h"
 #include "analysis/results-read.h"
 
 static const struct bt_json *obj(const struct bt_json *parent, const char *key)
@@ -72,7 +73,7 @@ static int placeholder(const char *s)
 			blank = 0;
 	if (blank)
 		return 1;
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(words); i++)
 		if (!strcasecmp(s, words[i]))
 			return 1;
 	return 0;
@@ -112,7 +113,7 @@ int bt_fleet_uuid_is_real(const char *u)
 		repeated &= hex[i] == hex[i % 2];
 	if (repeated)
 		return 0;
-	for (size_t i = 0; i < sizeof(PLACEHOLDER_UUIDS) / sizeof(PLACEHOLDER_UUIDS[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(PLACEHOLDER_UUIDS); i++)
 		if (!strcmp(hex, PLACEHOLDER_UUIDS[i]))
 			return 0;
 	return 1;
@@ -156,7 +157,7 @@ static void placeholder_key(struct bt_arena *a, const struct bt_json *cpu, const
 				r->fw_vendor, r->fw_version, r->fw_release_date, str(cpu, "microcode"),
 				str(cpu, "signature"), str(plat, "firmware_vendor") };
 	r->machine_key = bt_arena_printf(a, "uuid-placeholder:%s/%016llx", lower(a, r->sys_uuid),
-					 (unsigned long long)parts_hash(parts, sizeof(parts) / sizeof(parts[0])));
+					 (unsigned long long)parts_hash(parts, BT_ARRAY_SIZE(parts)));
 	r->identity = "placeholder SMBIOS UUID";
 }
 
@@ -201,7 +202,7 @@ static void identity(struct bt_arena *a, const struct bt_json *root, struct bt_f
 		const char *parts[] = { str(cpu, "vendor"), str(cpu, "brand"), str(cpu, "signature"),
 					bt_arena_printf(a, "%.0f", num(cpu, "logical_cpus", -1)),
 					str(plat, "name"), str(plat, "firmware_vendor") };
-		uint64_t h = parts_hash(parts, sizeof(parts) / sizeof(parts[0]));
+		uint64_t h = parts_hash(parts, BT_ARRAY_SIZE(parts));
 		r->machine_key = bt_arena_printf(a, "nosmbios:%016llx", (unsigned long long)h);
 		r->identity = "no SMBIOS identity";
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/page.h"
+#include "base/array.h"
 #include "report/tree.h"
 
 const char *bt_page_provenance(const struct bt_results_doc *doc)
@@ -201,7 +202,7 @@ const char *bt_latency_phrase(const char *name)
 		{ "cap", "the formula's own cap (a retire latency not given)" },
 		{ "not_measured", "a retire latency not given, and no fallback: no value" },
 	};
-	for (unsigned i = 0; name && i < sizeof(p) / sizeof(p[0]); i++)
+	for (unsigned i = 0; name && i < BT_ARRAY_SIZE(p); i++)
 		if (!strcmp(p[i].name, name))
 			return p[i].phrase;
 	return "?";

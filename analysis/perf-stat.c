@@ -6,6 +6,7 @@
  * "<not counted>", "<not supported>").
  */
 #include "analysis/perf-stat.h"
+#include "base/array.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -299,7 +300,7 @@ static int parse_json_line(struct bt_arena *a, const char *s, size_t len, const 
 			    line, col ? ", column " : "", col, jd.text[skip] ? ": " : "", jd.text + skip);
 		return -1;
 	}
-	for (size_t k = 0; k < sizeof(other_layout_keys) / sizeof(*other_layout_keys); k++)
+	for (size_t k = 0; k < BT_ARRAY_SIZE(other_layout_keys); k++)
 		if (bt_json_get(o, other_layout_keys[k].key)) {
 			bt_diag_set(d, "%s:%u: \"%s\": a row of perf stat %s; " ONLY_DEFAULT_AGGREGATION,
 				    name, line, other_layout_keys[k].key, other_layout_keys[k].option);
@@ -569,7 +570,7 @@ static bool perf_term_known(const char *t, size_t len)
 {
 	static const char *const known[] = { "event", "umask", "cmask", "inv", "edge", "any",
 					     "name", "ldlat", "frontend", "offcore_rsp" };
-	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(known); i++)
 		if (strlen(known[i]) == len && !memcmp(t, known[i], len))
 			return true;
 	return false;
@@ -706,7 +707,7 @@ static bt_status match_name(const struct bt_model *m, const struct bt_perf_match
 	if (base[0] == 'r' && base[1] && strspn(base + 1, "0123456789abcdefABCDEF") == strlen(base + 1))
 		return match_parsed(m, pm, ev, base, priv, false, ret, ret_n, d);
 	const char *suffix = priv == BT_EVF_USER ? ":USER" : priv == BT_EVF_SUP ? ":SUP" : "";
-	for (size_t g = 0; g < sizeof(generic) / sizeof(*generic); g++) {
+	for (size_t g = 0; g < BT_ARRAY_SIZE(generic); g++) {
 		if (strcmp(base, generic[g].perf))
 			continue;
 		for (int k = 0; k < 5 && generic[g].canonical[k]; k++) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/results-read.h"
+#include "base/array.h"
 
 double bt_json_num(const struct bt_json *obj, const char *key, double dflt)
 {
@@ -45,7 +46,7 @@ static bt_status check_counted(const char *path, const struct bt_results_workloa
 	double x;
 	for (size_t i = 0; o->steps && i < o->steps->u.arr.n; i++) {
 		const struct bt_json *s = o->steps->u.arr.items[i];
-		for (size_t k = 0; k < sizeof(step_keys) / sizeof(step_keys[0]); k++)
+		for (size_t k = 0; k < BT_ARRAY_SIZE(step_keys); k++)
 			if (bt_json_num_in(s, step_keys[k], 0, UINT_MAX, 1, 0, &x, d) != BT_OK)
 				goto bad;
 		const struct bt_json *log = bt_json_member(s, "run_log", BT_JSON_ARRAY);

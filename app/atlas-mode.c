@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app/app-main.h"
+#include "base/array.h"
 #include "app/atlas-mode.h"
 #include "app/count-internal.h"
 #include "base/strbuf.h"
@@ -63,7 +64,7 @@ static const struct {
  * --sim-defect spells them, a parameter after ':' where it matters). */
 static void print_invisible(const char *defects)
 {
-	for (size_t i = 0; defects && i < sizeof(invisible) / sizeof(invisible[0]); i++) {
+	for (size_t i = 0; defects && i < BT_ARRAY_SIZE(invisible); i++) {
 		const char *p = strstr(defects, invisible[i].name);
 		size_t len = strlen(invisible[i].name);
 		if (!p && strncmp(invisible[i].name, "fixed-dead:", 11) != 0)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "app/options.h"
+#include "base/array.h"
 
 enum combo_stage { STAGE_SOURCE, STAGE_FINAL, STAGE_MODEL };
 
@@ -241,7 +242,7 @@ static const struct combo combos[] = {
 	  "--sim=skl -w multiply1:n=64 --retire-latency-file empty.json", NULL, rl_file_no_rl },
 };
 
-#define N_COMBOS (sizeof(combos) / sizeof(combos[0]))
+#define N_COMBOS (BT_ARRAY_SIZE(combos))
 
 static bt_status check(const struct bt_options *o, const struct bt_option_source *s,
 		       enum combo_stage stage, const char *where, struct bt_diag *d)

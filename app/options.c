@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/options.h"
+#include "base/array.h"
 #include "base/near-name.h"
 #include "report/results-file.h"
 #include "arch/sim/sim.h"
@@ -458,7 +459,7 @@ static bt_status set_then(struct bt_options *o, const char *v, struct bt_diag *d
 		{ "shutdown", BT_THEN_DEFAULT },
 	};
 
-	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(plain); i++)
 		if (strcmp(v, plain[i].name) == 0) {
 			o->then_boot = NULL;
 			o->boot.then = plain[i].then;
@@ -751,7 +752,7 @@ static const struct option_def options[] = {
 	{ NULL, "kernel-ticks", 0, ARG_NONE, NULL, NULL, set_kernel_ticks },
 };
 
-#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+#define N_OPTIONS (BT_ARRAY_SIZE(options))
 
 void bt_options_defaults(struct bt_options *o)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/boot-run.h"
+#include "base/array.h"
 #include "app/count.h"
 #include "app/on-cpu.h"
 #include "metrics/builtin.h"
@@ -756,7 +757,7 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 
 	uint32_t cpus[BT_MAX_CPU_LIST > 256 ? BT_MAX_CPU_LIST : 256];
 	struct bt_diag d;
-	int n_cpus = target_cpus(r, cpus, (int)(sizeof(cpus) / sizeof(cpus[0])), &d);
+	int n_cpus = target_cpus(r, cpus, (int)(BT_ARRAY_SIZE(cpus)), &d);
 
 	if (n_cpus < 0) {
 		struct bt_outcome *o = new_outcome(r);

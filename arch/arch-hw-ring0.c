@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "arch/arch-hw.h"
+#include "base/array.h"
 #include "arch/paging.h"
 
 /* arch/x86-guarded.S */
@@ -50,7 +51,7 @@ bool bt_hw_fault_fixup(uint8_t vector, uint64_t *rip, uint64_t *rax)
 
 	if (vector != BT_VEC_GP && vector != BT_VEC_UD && vector != BT_VEC_PF)
 		return false;
-	for (size_t i = 0; i < sizeof(fixups) / sizeof(fixups[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(fixups); i++) {
 		if (vector == BT_VEC_PF && !fixups[i].page_fault)
 			continue;
 		if (*rip == (uint64_t)(uintptr_t)fixups[i].insn) {

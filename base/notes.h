@@ -11,6 +11,8 @@
 #define BASE_NOTES_H
 
 #include <stdarg.h>
+
+#include "base/array.h"
 #include <stddef.h>
 
 /* Adds the note; returns the new count (n, or n + 1). A note cut to the
@@ -23,10 +25,10 @@ unsigned bt_notes_vadd(char *notes, size_t width, unsigned cap, unsigned n, unsi
 /* The same for an array `char arr[N][W]` with count `n` (int or unsigned)
  * and counter `dropped` (unsigned lvalues). */
 #define BT_NOTES_ADD(arr, n, dropped, ...)                                              \
-	((n) = bt_notes_add((arr)[0], sizeof((arr)[0]), sizeof(arr) / sizeof((arr)[0]), \
+	((n) = bt_notes_add((arr)[0], sizeof((arr)[0]), BT_ARRAY_SIZE(arr), \
 			    (unsigned)(n), &(dropped), __VA_ARGS__))
 #define BT_NOTES_VADD(arr, n, dropped, fmt, ap)                                          \
-	((n) = bt_notes_vadd((arr)[0], sizeof((arr)[0]), sizeof(arr) / sizeof((arr)[0]), \
+	((n) = bt_notes_vadd((arr)[0], sizeof((arr)[0]), BT_ARRAY_SIZE(arr), \
 			     (unsigned)(n), &(dropped), fmt, ap))
 
 #endif

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "base/out-check.h"
+#include "base/array.h"
 
 /* Markers in a file's first bytes: the kinds of file whose loss a later
  * command must not cause. Results files, atlases and specs carry their
@@ -63,7 +64,7 @@ bt_status bt_output_check(const char *path, const char *const *inputs, struct bt
 	size_t n = fread(head, 1, sizeof(head) - 1, f);
 	fclose(f);
 	head[n] = '\0';
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+	for (size_t k = 0; k < BT_ARRAY_SIZE(kinds); k++)
 		if (strstr(head, kinds[k].marker)) {
 			bt_diag_set(d, "will not write over %s: it is %s", path, kinds[k].kind);
 			return BT_ERR_INVALID;

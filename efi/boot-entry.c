@@ -66,6 +66,7 @@
 #include <string.h>
 
 #include "app/boot-policy.h"
+#include "base/array.h"
 #include "app/boot-state.h"
 #include "firmware/load-option.h"
 #include "efi/boot-vars-efi.h"
@@ -135,7 +136,7 @@ static void signal_ready_to_boot(void)
 
 	if (bt_efi.st->Hdr.Revision < (2u << 16))
 		return;
-	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(groups); i++)
 		if (bt_efi.bs->CreateEventEx(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, empty_notify, NULL,
 					     groups[i], &ev) == EFI_SUCCESS) {
 			bt_efi.bs->SignalEvent(ev);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "app/ap-run.h"
+#include "base/array.h"
 #include "app/platform.h"
 #include "base/assert.h"
 #include "efi/efi-state.h"
@@ -33,7 +34,7 @@
 
 static const EFI_EXCEPTION_TYPE guarded_vectors[] = { 0, 6, 13, 14 };
 static BT_EFI_CPU_ARCH_PROTOCOL *cpu_arch;
-static bool registered[sizeof(guarded_vectors) / sizeof(guarded_vectors[0])];
+static bool registered[BT_ARRAY_SIZE(guarded_vectors)];
 static volatile int in_handler;
 
 static const char *vector_name(EFI_EXCEPTION_TYPE v)
@@ -328,7 +329,7 @@ void bt_efi_fault_guard_install(struct bt_fault_guard_state *ret)
 {
 	EFI_GUID guid = BT_EFI_CPU_ARCH_PROTOCOL_GUID;
 	EFI_STATUS st;
-	size_t n = sizeof(guarded_vectors) / sizeof(guarded_vectors[0]);
+	size_t n = BT_ARRAY_SIZE(guarded_vectors);
 
 	memset(ret, 0, sizeof(*ret));
 	bsp_apic_id = apic_id();
@@ -361,7 +362,7 @@ void bt_efi_fault_guard_remove(void)
 	bt_arch_hw_set_guarded(false);
 	if (!cpu_arch)
 		return;
-	for (size_t i = 0; i < sizeof(guarded_vectors) / sizeof(guarded_vectors[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(guarded_vectors); i++) {
 		if (registered[i])
 			cpu_arch->RegisterInterruptHandler(cpu_arch, guarded_vectors[i], NULL);
 		registered[i] = false;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "host/errno-name.h"
+#include "base/array.h"
 
 const char *bt_errno_name(int e)
 {
@@ -18,7 +19,7 @@ const char *bt_errno_name(int e)
 	/* An errno outside the table: its number, in a buffer each thread
 	 * owns, so the name a caller got stays valid while it prints it. */
 	static _Thread_local char other[24];
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(names); i++)
 		if (names[i].e == e)
 			return names[i].name;
 	snprintf(other, sizeof(other), "errno %d", e);

@@ -14,6 +14,7 @@
 #include <ucontext.h>
 
 #include "host/mp-double.h"
+#include "base/array.h"
 
 /* Never mapped below each AP stack: a frame larger than a page (baretop's
  * measuring engine has a 10 KB one) jumps a one-page guard, not this. */
@@ -82,7 +83,7 @@ const char *bt_mpd_status_name(enum bt_mpd_status s)
 		[BT_MPD_INVALID_PARAMETER] = "EFI_INVALID_PARAMETER",
 		[BT_MPD_DEVICE_ERROR] = "EFI_DEVICE_ERROR", [BT_MPD_NOT_STARTED] = "EFI_NOT_STARTED",
 	};
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+	return (unsigned)s < BT_ARRAY_SIZE(names) ? names[s] : "?";
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -102,7 +103,7 @@ static void violation(struct bt_mpd *m, const char *fmt, ...)
 /* One set of handlers for the process, installed while a double exists;
  * a signal on a thread that is no AP goes to whoever had it before. */
 static const int fault_signals[] = { SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGUSR2 };
-#define N_FAULT_SIGNALS (sizeof(fault_signals) / sizeof(fault_signals[0]))
+#define N_FAULT_SIGNALS (BT_ARRAY_SIZE(fault_signals))
 static struct sigaction previous[N_FAULT_SIGNALS];
 static int installed;
 static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "host/perf-kernel.h"
+#include "base/array.h"
 
 /* A sysfs attribute is one page at most. */
 #define PK_FILE_MAX 4096
@@ -431,7 +432,7 @@ static void distro_patch(const char *root, struct bt_perf_kernel *k)
 		{ "proc/version_signature", NULL, "/proc/version_signature (Ubuntu)" },
 		{ "proc/version", "Debian ", "/proc/version (Debian)" },
 	};
-	for (size_t i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(src); i++) {
 		char path[600], buf[512];
 		struct bt_diag ignore = { "" };
 		join(path, sizeof(path), root, src[i].file);

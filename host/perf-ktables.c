@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "host/perf-ktables.h"
+#include "base/array.h"
 #include "pmu/msr.h"
 
 /* MSR_SNOOP_RSP_0/1 (arch/x86/include/asm/msr-index.h): Crestmont's
@@ -12,7 +13,7 @@
 #define SNOOP_RSP_0 0x1328u
 #define SNOOP_RSP_1 0x1329u
 
-#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define N(a) ((int)(BT_ARRAY_SIZE(a)))
 #define LDLAT(ev) { ev, MSR_PEBS_LD_LAT, 0xffff }   /* INTEL_UEVENT_PEBS_LDLAT_EXTRA_REG */
 
 static const struct bt_pk_xreg snbep_rows[] = {     /* intel_snbep_extra_regs (Haswell) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "host/errno-name.h"
+#include "base/array.h"
 #include "host/perf-plan.h"
 #include "metrics/model.h"
 #include "metrics/select.h"
@@ -142,7 +143,7 @@ static bool counts_on_any_code(const struct bt_event *e)
 	};
 	if (e->cmask || (e->flags & (BT_EVF_INV | BT_EVF_EDGE | BT_EVF_ANY | BT_EVF_SUP)) || e->msr_index)
 		return false;
-	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(ev); i++)
 		if ((uint16_t)(e->code | e->umask << 8) == ev[i])
 			return true;
 	return false;
@@ -684,7 +685,7 @@ bt_status bt_perf_plan_model(const struct bt_perf_target *t, const char *model_i
 			constants[BT_C_HYPERTHREADING_ON] = NAN;
 		}
 	}
-	if (bt_model_event_count(ret->model) > sizeof(idx) / sizeof(idx[0]) ||
+	if (bt_model_event_count(ret->model) > BT_ARRAY_SIZE(idx) ||
 	    bt_model_events_up_to_level(ret->model, ret->level, constants, idx, &n) != BT_OK ||
 	    n > BT_PLAN_MAX_EVENTS) {
 		bt_diag_set(d, "%s: too many events", def->id);

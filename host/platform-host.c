@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app/options.h"
+#include "base/array.h"
 #include "host/pages-host.h"
 #include "host/platform-host.h"
 #include "host/nvram-host.h"
@@ -142,7 +143,7 @@ static void host_console_style(void *ctx, FILE *f, enum bt_text_style s)
 	};
 
 	(void)ctx;
-	if ((unsigned)s < sizeof(sgr) / sizeof(sgr[0]))
+	if ((unsigned)s < BT_ARRAY_SIZE(sgr))
 		fputs(sgr[s], f);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Every built-in kernel, in the order --list-kernels and the reports use. */
 #include "kernels/kernel.h"
+#include "base/array.h"
 #include "kernels/kernels.h"
 
 const struct bt_kernel *const bt_kernels[] = {
@@ -40,4 +41,4 @@ const struct bt_kernel *const bt_kernels[] = {
 	&bt_kernel_div_chain,
 };
 
-const int bt_n_kernels = (int)(sizeof(bt_kernels) / sizeof(bt_kernels[0]));
+const int bt_n_kernels = (int)(BT_ARRAY_SIZE(bt_kernels));

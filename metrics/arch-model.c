@@ -36,6 +36,7 @@
  * for the SLOTS_PER_CYC variant (an E-core's).
  */
 #include "metrics/arch-model.h"
+#include "base/array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ bool bt_arch_td_usable(const struct bt_arch_td *t, char *why, size_t why_len)
 	 * the core implements the architectural Top-Down accounting. */
 	char miss[160] = "";
 	size_t n = 0;
-	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(need); i++)
 		if (!HAS(t, need[i].bit) && n < sizeof(miss))
 			n += (size_t)snprintf(miss + n, sizeof(miss) - n, "%s%s", n ? ", " : "",
 					      need[i].name);
@@ -263,7 +264,7 @@ static const char *pm_nodes(const struct bt_arch_td *t, struct bt_node_def *node
 	for (unsigned f = 0; f < t->perf_metrics_fields && f < 8; f++)
 		ev[(*ne)++] = (struct bt_event){ .name = pm_names[f], .source = BT_SRC_PERF_METRICS,
 						  .fixed = BT_EV_NO_FIXED, .pm_field = (uint8_t)f };
-	for (size_t k = 0; k < sizeof(pm_tree) / sizeof(pm_tree[0]); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(pm_tree); k++) {
 		if (pm_tree[k].level > 1 && !l2)
 			continue;
 		const char *f = pm_tree[k].field, *c = pm_tree[k].minus;
@@ -278,7 +279,7 @@ static const char *pm_nodes(const struct bt_arch_td *t, struct bt_node_def *node
 	}
 	char checked[96] = "";
 	size_t cn = 0;
-	for (size_t k = 0; k < sizeof(pm_cross) / sizeof(pm_cross[0]); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(pm_cross); k++) {
 		const struct bt_arch_event *a = bt_arch_event(pm_cross[k].bit);
 		if (!HAS(t, pm_cross[k].bit))
 			continue;
@@ -311,7 +312,7 @@ static const char *arch_nodes(const struct bt_arch_td *t, struct bt_node_def *no
 		   *be = bt_arch_event(BT_ARCH_EV_TD_BE_BOUND)->name,
 		   *ret_ = bt_arch_event(BT_ARCH_EV_TD_RETIRING)->name;
 
-	for (size_t k = 0; k < sizeof(arch_tree) / sizeof(arch_tree[0]); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(arch_tree); k++) {
 		const struct bt_arch_event *a = bt_arch_event(arch_tree[k].bit);
 		bool derived = arch_tree[k].bit == BT_ARCH_EV_TD_BAD_SPEC && !bs_counted;
 		if (!derived)
@@ -416,7 +417,7 @@ bt_status bt_arch_model(const struct bt_arch_td *t, const struct bt_model_def **
 		return BT_ERR_UNSUPPORTED;
 	}
 	size_t i;
-	for (i = 0; i < sizeof(built) / sizeof(built[0]) && built[i].def; i++)
+	for (i = 0; i < BT_ARRAY_SIZE(built) && built[i].def; i++)
 		if (same_variant(&built[i].key, t)) {
 			*ret = built[i].def;
 			return BT_OK;
@@ -425,7 +426,7 @@ bt_status bt_arch_model(const struct bt_arch_td *t, const struct bt_model_def **
 	bt_status st = build(t, &m, d);
 	if (st != BT_OK)
 		return st;
-	if (i < sizeof(built) / sizeof(built[0])) {
+	if (i < BT_ARRAY_SIZE(built)) {
 		built[i].key = *t;
 		built[i].def = m;
 	}

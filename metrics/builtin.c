@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "metrics/builtin.h"
+#include "base/array.h"
 
 #include <ctype.h>
 #include <stddef.h>
@@ -29,7 +30,7 @@ bt_status bt_builtin_full(const struct bt_model_def *def, const struct bt_model_
 	*ret = def;
 	if (!def || def->nodes || !def->pack)
 		return BT_OK;
-	for (unsigned i = 0; i < bt_builtin_model_count && i < sizeof(unpacked) / sizeof(unpacked[0]);
+	for (unsigned i = 0; i < bt_builtin_model_count && i < BT_ARRAY_SIZE(unpacked);
 	     i++) {
 		if (bt_builtin_models[i] != def)
 			continue;

@@ -32,6 +32,7 @@
  * writes perf's 0 for the phantom share.
  */
 #include "metrics/corrections.h"
+#include "base/array.h"
 
 #include <string.h>
 
@@ -94,7 +95,7 @@ const struct bt_correction bt_corrections[] = {
 	  HBM " (inlined nodes)", "( ( a_a / ( b + c + d + e ) ) * ( ( a_e - a_b ) / ( i ) ) / (",
 	  "( ( a_a / ( b + c + d + e ) ) * 0 / (" },
 };
-const unsigned bt_correction_count = sizeof(bt_corrections) / sizeof(bt_corrections[0]);
+const unsigned bt_correction_count = BT_ARRAY_SIZE(bt_corrections);
 
 uint64_t bt_fnv1a64(const char *s, size_t n)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "metrics/model-internal.h"
+#include "base/array.h"
 
 struct bt_counts *bt_counts_new(const struct bt_model *m)
 {
@@ -59,7 +60,7 @@ void bt_counts_reset(struct bt_counts *c)
 const char *bt_rl_source_name(enum bt_rl_source s)
 {
 	static const char *const names[] = { "not_measured", "given", "measured", "published", "file" };
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+	return (unsigned)s < BT_ARRAY_SIZE(names) ? names[s] : "?";
 }
 
 bt_status bt_counts_set_event(struct bt_counts *c, const char *name, double value)

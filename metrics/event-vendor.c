@@ -13,6 +13,7 @@
  *   AMD APM vol. 2 sec. 13.2.1) and UMask; any of the six core counters.
  */
 #include "metrics/event-name.h"
+#include "base/array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,7 +350,7 @@ bt_status bt_event_encode(struct bt_arena *a, const struct bt_event_table *t, co
 		return BT_OK;
 	}
 	if (!strncmp(base, "PERF_METRICS.", 13)) {
-		for (size_t i = 0; i < sizeof(pm_fields) / sizeof(pm_fields[0]); i++)
+		for (size_t i = 0; i < BT_ARRAY_SIZE(pm_fields); i++)
 			if (plain && !strcmp(base + 13, pm_fields[i])) {
 				ev.source = BT_SRC_PERF_METRICS;
 				ev.pm_field = (uint8_t)i;

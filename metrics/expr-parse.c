@@ -5,6 +5,7 @@
  * say which column went wrong.
  */
 #include "metrics/expr.h"
+#include "base/array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,7 +497,7 @@ static struct bt_expr *parse_primary(struct lexer *lx)
 		if (lx->dialect == BT_DIALECT_CANON && strcmp(lx->ident, "retire_latency") == 0)
 			return parse_call(lx, BT_X_RL, at);
 		static const char *const reserved[] = { "if", "else", "and", "or", "not" };
-		for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		for (size_t i = 0; i < BT_ARRAY_SIZE(reserved); i++)
 			if (strcmp(lx->ident, reserved[i]) == 0) {
 				fail(lx, at, "unexpected '%s'", reserved[i]);
 				return NULL;

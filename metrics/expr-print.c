@@ -5,6 +5,7 @@
  * (same grouping, hence the same floating-point result).
  */
 #include "metrics/expr.h"
+#include "base/array.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,7 +69,7 @@ static int bare_event(const char *s)
 {
 	static const char *const kw[] = { "if", "else", "and", "or", "not", "min", "max",
 					  "d_ratio", "retire_latency" };
-	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(kw); i++)
 		if (strcmp(s, kw[i]) == 0)
 			return 0;
 	if (!is_alnum(*s) || (*s >= '0' && *s <= '9'))

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "metrics/lineage.h"
+#include "base/array.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -73,7 +74,7 @@ const struct bt_core_lineage *bt_core_lineage_of(const struct bt_cpu_facts *cpu)
 {
 	if (!cpu || !cpu->vendor)
 		return NULL;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(rows); i++) {
 		const struct bt_core_lineage *r = &rows[i];
 		if (strcmp(r->vendor, cpu->vendor) || r->family != cpu->family ||
 		    r->model != cpu->model)

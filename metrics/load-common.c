@@ -8,6 +8,7 @@
  * neither, so the loaders and their dispatcher do not import each other.
  */
 #include "metrics/load-internal.h"
+#include "base/array.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ const char *bt_ld_path(struct loader *ld, const char *rel)
 
 void bt_ld_note(struct loader *ld, const char *fmt, ...)
 {
-	if (!ld->notes || ld->notes->n >= sizeof(ld->notes->lines) / sizeof(ld->notes->lines[0]))
+	if (!ld->notes || ld->notes->n >= BT_ARRAY_SIZE(ld->notes->lines))
 		return;
 	char buf[512];
 	va_list ap;

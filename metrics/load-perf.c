@@ -14,6 +14,7 @@
  * TMA spelling (IFetch_Latency) from bt_tma_names.
  */
 #include "metrics/load-internal.h"
+#include "base/array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +103,7 @@ static struct bt_expr *resolve(struct loader *ld, void *vctx, struct bt_expr *id
 	const char *node = c->cur->name;
 	struct bt_expr *e = NULL;
 	if (id->sigil == '#') {
-		for (size_t i = 0; i < sizeof(perf_constants) / sizeof(perf_constants[0]); i++)
+		for (size_t i = 0; i < BT_ARRAY_SIZE(perf_constants); i++)
 			if (!strcmp(id->name, perf_constants[i].perf))
 				e = bt_expr_leaf(ld->a, BT_X_CONST, perf_constants[i].constant);
 		if (!e && !*err) {
@@ -150,7 +151,7 @@ static bt_status add_generic_aliases(struct loader *ld)
 	static const struct {
 		const char *generic, *vendor;
 	} map[] = { { "instructions", "ex_ret_instr" }, { "cycles", "ls_not_halted_cyc" } };
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(map); i++) {
 		const struct bt_event *e = bt_events_find(&ld->table, map[i].vendor);
 		if (!e || bt_events_find(&ld->table, map[i].generic))
 			continue;

@@ -14,6 +14,7 @@
  * uses the fraction and the literal one is kept for reference.
  */
 #include "metrics/corrections.h"
+#include "base/array.h"
 #include "metrics/load-internal.h"
 
 #include <stdbool.h>
@@ -96,7 +97,7 @@ static struct bt_expr *constant(struct loader *ld, const char *name, const char 
 		return bt_expr_num(ld->a, 20);
 	if (!strcmp(name, "system.sockets[0].cpus.count * system.socket_count"))
 		name = "NUM_CPUS";
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(known); i++)
 		if (!strcmp(name, known[i]))
 			return bt_expr_leaf(ld->a, BT_X_CONST, name);
 	bt_diag_set(ld->d, "model %s: node %s: unknown constant \"%s\"", ld->r->id, node, name);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "metrics/load.h"
+#include "base/array.h"
 
 /* A row of base/model-rows.h with vendor files is a recipe; a model written
  * by hand (fmt HAND) is not. */
@@ -29,7 +30,7 @@ const struct bt_model_recipe bt_model_recipes[] = {
 #include "base/model-rows.h"
 };
 
-const unsigned bt_model_recipe_count = sizeof(bt_model_recipes) / sizeof(bt_model_recipes[0]);
+const unsigned bt_model_recipe_count = BT_ARRAY_SIZE(bt_model_recipes);
 
 const struct bt_model_recipe *bt_recipe_find(const char *id)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/json-read.h"
+#include "base/array.h"
 #include "base/near-name.h"
 #include "metrics/retire-latency-file.h"
 
@@ -11,7 +12,7 @@ static const char *canonical(struct bt_arena *a, const char *key)
 {
 	size_t n = strlen(key);
 	static const char *const suffix[] = { ":retire_latency", ":R" };
-	for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(suffix); k++) {
 		size_t s = strlen(suffix[k]);
 		if (n > s && !strcmp(key + n - s, suffix[k]))
 			return bt_arena_strndup(a, key, n - s);

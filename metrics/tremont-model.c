@@ -34,6 +34,7 @@
  * flagged level-1 node, as for every model.
  */
 #include "metrics/tremont-model.h"
+#include "base/array.h"
 
 #define SLOTS "(4 * CPU_CLK_UNHALTED.CORE)"
 #define FE "TOPDOWN_FE_BOUND.ALL"
@@ -84,9 +85,9 @@ static const struct bt_model_def tnt = {
 		  "nodes, as ARCH takes them for an E-core",
 	.pipeline_width = BT_TNT_WIDTH,
 	.cpi_node = "CPI",
-	.n_nodes = sizeof(nodes) / sizeof(nodes[0]),
+	.n_nodes = BT_ARRAY_SIZE(nodes),
 	.nodes = nodes,
-	.n_events = sizeof(events) / sizeof(events[0]),
+	.n_events = BT_ARRAY_SIZE(events),
 	.events = events,
 };
 

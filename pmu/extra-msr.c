@@ -16,6 +16,7 @@
  *     The vendor files' FRONTEND_RETIRED.* MSRValues fit these masks.
  */
 #include "pmu/extra-msr.h"
+#include "base/array.h"
 
 #include <stddef.h>
 
@@ -45,7 +46,7 @@ static const struct {
 	{ BT_UARCH_ATOM, 0xB7, 0x02, MSR_OFFCORE_RSP_1 },
 };
 
-#define N_OCR (sizeof(ocr) / sizeof(ocr[0]))
+#define N_OCR (BT_ARRAY_SIZE(ocr))
 
 uint32_t bt_ocr_msr(uint8_t uarch, uint16_t code, uint8_t umask)
 {
@@ -105,7 +106,7 @@ static const struct {
 
 uint32_t bt_frontend_mask(uint8_t uarch, uint16_t code, uint8_t umask)
 {
-	for (size_t i = 0; i < sizeof(frontend) / sizeof(frontend[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(frontend); i++)
 		if (frontend[i].uarch == uarch && frontend[i].code == code &&
 		    frontend[i].umask == umask)
 			return frontend[i].mask;

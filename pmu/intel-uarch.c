@@ -18,6 +18,7 @@
  * Diamond Rapids), are UNKNOWN on purpose: no family but 6 is assumed.
  */
 #include "pmu/intel-uarch.h"
+#include "base/array.h"
 
 #include <stddef.h>
 
@@ -102,7 +103,7 @@ static const struct {
 static bool model_row_uarch(uint32_t model, uint8_t core_type, enum bt_intel_uarch *ret)
 {
 	bool is_hybrid = false;
-	for (size_t i = 0; i < sizeof(model_rows) / sizeof(model_rows[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(model_rows); i++) {
 		uint32_t sig = model_rows[i].sig;
 		if (((sig >> 8) & 0xF) != 6 || (((sig >> 4) & 0xF) | ((sig >> 12) & 0xF0)) != model)
 			continue;
@@ -127,7 +128,7 @@ enum bt_intel_uarch bt_intel_uarch_of(uint32_t family, uint32_t model, uint8_t c
 		return BT_UARCH_UNKNOWN;
 	if (model_row_uarch(model, core_type, &u))
 		return u;
-	for (size_t i = 0; i < sizeof(hybrid) / sizeof(hybrid[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(hybrid); i++)
 		if (hybrid[i].model == model) {
 			if (core_type == BT_CORE_TYPE_CORE)
 				return (enum bt_intel_uarch)hybrid[i].p_core;
@@ -135,7 +136,7 @@ enum bt_intel_uarch bt_intel_uarch_of(uint32_t family, uint32_t model, uint8_t c
 				return BT_UARCH_ATOM;
 			return BT_UARCH_UNKNOWN; /* hybrid model, core type not reported */
 		}
-	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(plain); i++)
 		if (plain[i].model == model)
 			return (enum bt_intel_uarch)plain[i].uarch;
 	return BT_UARCH_UNKNOWN;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "pmu/msr.h"
+#include "base/array.h"
 
 const char *bt_msr_name(uint32_t msr, char *buf, size_t len)
 {
@@ -13,7 +14,7 @@ const char *bt_msr_name(uint32_t msr, char *buf, size_t len)
 		{ MSR_AMD_PERFEVTSEL0, 4, "PerfEvtSel" },
 		{ MSR_AMD_PERFCTR0, 4, "PerfCtr" },
 	};
-	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(ranges); i++)
 		if (msr >= ranges[i].base && msr < ranges[i].base + ranges[i].count) {
 			snprintf(buf, len, "%s%u", ranges[i].name, msr - ranges[i].base);
 			return buf;

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "pmu/pmu-driver.h"
+#include "base/array.h"
 
 static const struct bt_pmu_driver *const drivers[] = {
 	&bt_pmu_intel_driver,
@@ -14,7 +15,7 @@ const struct bt_pmu_driver *bt_pmu_driver_for(const struct bt_pmu_caps *caps)
 {
 	if (caps->kind == BT_PMU_NONE || caps->kind >= 32)
 		return NULL;
-	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(drivers); i++)
 		if (drivers[i]->kinds & (1u << caps->kind))
 			return drivers[i];
 	return NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/array.h"
 #include "report/text-fit.h"
 #include "report/tree.h"
 
@@ -463,7 +464,7 @@ bt_status bt_report_text(FILE *f, const struct bt_model *m, const struct bt_resu
 			      { BT_RL_NONE, "not measured (the formula's fallback, or the node is not measured)" } };
 		bt_sb_printf(&sb, "retire latencies (%u inputs):", bt_model_retire_latency_count(m));
 		int first = 1;
-		for (unsigned k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (unsigned k = 0; k < BT_ARRAY_SIZE(order); k++)
 			if (r->n_rl_source[order[k].src]) {
 				bt_sb_printf(&sb, "%s %u %s", first ? "" : ";", r->n_rl_source[order[k].src],
 					     order[k].what);

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "synth/count-sources.h"
+#include "base/array.h"
 
 enum q { Q_INST, Q_BR, Q_MISP, Q_CYC, Q_REF, Q_TAKEN, Q_RET, Q_SLOTS, Q_CALL, Q_COND,
 	 Q_COND_TAKEN, Q_COND_NTAKEN, Q_NEAR_TAKEN, Q_UOPS_FUSED, Q_UOPS_UNFUSED, Q_LOADS,
@@ -173,7 +174,7 @@ static uint64_t value(const struct bt_sim_kernel_model *k, enum q q)
 	return 0;
 }
 
-#define N(t) (sizeof(t) / sizeof((t)[0]))
+#define N(t) (BT_ARRAY_SIZE(t))
 
 static size_t add(const struct bt_sim_config *cfg, const struct bt_sim_kernel_model *k,
 		  const struct enc *t, size_t n, struct bt_sim_count *out, size_t m)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch/arch.h"
+#include "base/array.h"
 #include "synth/mem-hierarchy.h"
 
 /* ns at the simulated clock, in cycles */
@@ -95,7 +96,7 @@ static const struct lat_row rows[] = {
 	  "and DRAM as Zen 4's" },
 };
 
-#define N_ROWS (sizeof(rows) / sizeof(rows[0]))
+#define N_ROWS (BT_ARRAY_SIZE(rows))
 
 /* The built-in models' parts: signature, hybrid core kind, latency row. */
 #define BT_MODEL_ROW(id_, vendor_, name_, w_, sig_, core_, uarch_, fmt_, files_, sim_, mem_,  \
@@ -132,7 +133,7 @@ static const struct lat_row *model_row_of(unsigned fam, unsigned model, enum bt_
 {
 	const char *mem = NULL;
 
-	for (size_t i = 0; i < sizeof(model_rows) / sizeof(model_rows[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(model_rows); i++) {
 		unsigned f, m;
 		display(model_rows[i].sig, &f, &m);
 		if (f != fam || m != model || !model_rows[i].mem)

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "synth/count-sources.h"
+#include "base/array.h"
 
 /* A row names only what differs from its base preset. A field left out is
  * 0, which means "the base's" for every field but hybrid and perf_metrics:
@@ -76,7 +77,7 @@ static const struct model_sim table[] = {
 
 bool bt_sim_config_for_model(const char *model, struct bt_sim_config *ret)
 {
-	for (size_t i = 0; model && i < sizeof(table) / sizeof(table[0]); i++) {
+	for (size_t i = 0; model && i < BT_ARRAY_SIZE(table); i++) {
 		const struct model_sim *m = &table[i];
 		const struct bt_sim_config *base;
 

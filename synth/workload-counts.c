@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "synth/wl-profile.h"
+#include "base/array.h"
 #include "synth/count-sources.h"
 #include "synth/wl-costs.h"
 
@@ -533,7 +534,7 @@ static const struct rule {
 static const struct rule *rule_for(const char *name)
 {
 	char base[128];
-	for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++)
+	for (size_t k = 0; k < BT_ARRAY_SIZE(rules); k++)
 		if (glob(rules[k].pat, name))
 			return &rules[k];
 	snprintf(base, sizeof(base), "%s", name);
@@ -541,7 +542,7 @@ static const struct rule *rule_for(const char *name)
 	if (!colon)
 		return NULL;
 	*colon = '\0';
-	for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++)
+	for (size_t k = 0; k < BT_ARRAY_SIZE(rules); k++)
 		if (glob(rules[k].pat, base))
 			return &rules[k];
 	return NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "synth/mem-hierarchy.h"
+#include "base/array.h"
 #include "synth/wl-costs.h"
 #include "synth/wl-profile.h"
 
@@ -350,7 +351,7 @@ static const struct {
 
 const struct bt_wl_profile *bt_wl_profile_find(const char *workload)
 {
-	for (size_t k = 0; workload && k < sizeof(profiles) / sizeof(profiles[0]); k++)
+	for (size_t k = 0; workload && k < BT_ARRAY_SIZE(profiles); k++)
 		if (strcmp(profiles[k].workload, workload) == 0)
 			return profiles[k].profile;
 	return NULL;
@@ -358,7 +359,7 @@ const struct bt_wl_profile *bt_wl_profile_find(const char *workload)
 
 const char *bt_wl_profile_name(size_t k)
 {
-	return k < sizeof(profiles) / sizeof(profiles[0]) ? profiles[k].workload : NULL;
+	return k < BT_ARRAY_SIZE(profiles) ? profiles[k].workload : NULL;
 }
 
 double bt_wl_profile_insts(const struct bt_wl_profile *p, bt_wl_param_fn *param, const void *ctx)

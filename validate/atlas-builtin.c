@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "base/arch-event.h"
+#include "base/array.h"
 #include "validate/atlas-pack.h"
 #include "validate/atlas.h"
 
@@ -135,7 +136,7 @@ bt_status bt_atlas_list_builtin(const char *model_id, const struct bt_pmu_caps *
 	l->format = caps->kind == BT_PMU_INTEL_ARCH ? "intel-perfmon" : "linux-perf-amd";
 	if (caps->kind != BT_PMU_INTEL_ARCH) {
 		l->file = "built-in (AMD core events of every family 17h+ PPR)";
-		for (size_t i = 0; i < sizeof(amd_events) / sizeof(amd_events[0]); i++)
+		for (size_t i = 0; i < BT_ARRAY_SIZE(amd_events); i++)
 			l->v[l->n++] = (struct bt_atlas_event){
 				.name = amd_events[i].name,
 				.ev = { .name = amd_events[i].name, .source = BT_SRC_PMC,

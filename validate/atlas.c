@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/arch-event.h"
+#include "base/array.h"
 #include "pmu/measure.h"
 #include "pmu/plan.h"
 #include "validate/atlas-internal.h"
@@ -22,7 +23,7 @@ const char *bt_atlas_class_name(enum bt_atlas_class c)
 		[BT_ATLAS_NOISY] = "noisy", [BT_ATLAS_REFUSED] = "refused",
 		[BT_ATLAS_NOT_MODELLED] = "not modelled", [BT_ATLAS_NOT_MEASURED] = "not measured",
 	};
-	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
+	return (unsigned)c < BT_ARRAY_SIZE(names) ? names[c] : "?";
 }
 
 const char *bt_atlas_inv_state_name(enum bt_atlas_inv_state s)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "metrics/model.h"
+#include "base/array.h"
 #include "validate/builtin-spec.h"
 
 /* One entry, compactly: event, kernel, kind, expressions, tolerance,
@@ -165,9 +166,9 @@ static bt_status add_rows(const struct bt_pmu_caps *caps, const struct row *rows
 bt_status bt_vspec_builtin(const struct bt_pmu_caps *caps, struct bt_vspec *s)
 {
 	if (caps->kind == BT_PMU_INTEL_ARCH)
-		return add_rows(caps, intel_rows, (int)(sizeof(intel_rows) / sizeof(intel_rows[0])), s);
+		return add_rows(caps, intel_rows, (int)(BT_ARRAY_SIZE(intel_rows)), s);
 	if (caps->kind != BT_PMU_NONE)
-		return add_rows(caps, amd_rows, (int)(sizeof(amd_rows) / sizeof(amd_rows[0])), s);
+		return add_rows(caps, amd_rows, (int)(BT_ARRAY_SIZE(amd_rows)), s);
 	return BT_OK;
 }
 
@@ -242,7 +243,7 @@ static const char *retired_uops(const struct bt_model *m)
 {
 	static const char *const names[] = { "UOPS_RETIRED.RETIRE_SLOTS", "UOPS_RETIRED.SLOTS",
 					     "UOPS_RETIRED.ALL" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(names); i++)
 		if (bt_model_event_find(m, names[i]) >= 0)
 			return names[i];
 	return NULL;
@@ -281,7 +282,7 @@ bt_status bt_vspec_builtin_model_level(const struct bt_model *m, unsigned level,
 
 		if (e->source != BT_SRC_PMC && e->source != BT_SRC_PERF_METRICS)
 			continue; /* TSC, duration: not PMU events */
-		for (size_t j = 0; j < sizeof(named) / sizeof(named[0]); j++)
+		for (size_t j = 0; j < BT_ARRAY_SIZE(named); j++)
 			if (strcmp(named[j].name, e->name) == 0)
 				known = &named[j];
 		memset(&x, 0, sizeof(x));

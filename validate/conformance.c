@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "validate/conformance-internal.h"
+#include "base/array.h"
 
 /* The control registers that say whether a counter counts: selectors,
  * IA32_FIXED_CTR_CTRL, the global control. */
@@ -180,7 +181,7 @@ bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conforman
 	if (survey(c, &before, &err) != BT_OK) {
 		conf_result(c, "conf:firmware-counters", BT_VERDICT_FAIL, "", "",
 			    "reading the counter controls before taking them: %s", err.text);
-		for (size_t i = 0; i < sizeof(all_ids) / sizeof(all_ids[0]); i++)
+		for (size_t i = 0; i < BT_ARRAY_SIZE(all_ids); i++)
 			conf_result(c, all_ids[i], BT_VERDICT_FAIL, "", "",
 				    "not run: the counter controls are not readable (%s)", err.text);
 		goto out;
@@ -196,7 +197,7 @@ bt_status bt_conformance_run(const struct bt_pmu *pmu, const struct bt_conforman
 		bt_status cst = bt_pmu_close(&c->s);
 		/* An architectural register the PMU enumerates faulted: nothing
 		 * could be verified, which is a failure, not a missing feature. */
-		for (size_t i = 0; i < sizeof(all_ids) / sizeof(all_ids[0]); i++)
+		for (size_t i = 0; i < BT_ARRAY_SIZE(all_ids); i++)
 			conf_result(c, all_ids[i], BT_VERDICT_FAIL, "", "",
 				    "not run: the PMU session could not be opened: %s",
 				    bt_pmu_error(&c->s));

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "metrics/expr.h"
 #include "validate/expect.h"
 
@@ -27,7 +28,7 @@ static bool ret_has_none(const char *count)
 		 * and a page touched a moment ago. */
 		BT_KC_LINE_LOADS, BT_KC_PAGE_LOADS,
 	};
-	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(none); i++)
 		if (strcmp(count, none[i]) == 0)
 			return true;
 	return false;

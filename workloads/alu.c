@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 struct alu {
@@ -182,7 +183,7 @@ const struct bt_workload bt_wl_div_chain = {
 	.summary = "dependent 64-bit DIVs (the quotient feeds the next dividend)",
 	.signature_intel = "Backend_Bound > Core_Bound > Divider (INT_Divider on SPR+)",
 	.signature_amd = "backend_bound > backend_bound_cpu",
-	.params = div_params, .n_params = BT_WL_ARRAY_SIZE(div_params),
+	.params = div_params, .n_params = BT_ARRAY_SIZE(div_params),
 	.setup = div_chain_setup, .run = div_chain_run, .checksum = alu_checksum,
 	.teardown = alu_teardown,
 };
@@ -193,7 +194,7 @@ const struct bt_workload bt_wl_alu_dep_chain = {
 	.signature_intel = "Backend_Bound > Core_Bound > Ports_Utilization > Ports_Utilized_1; "
 			   "Retiring ~1/slots-per-cycle",
 	.signature_amd = "backend_bound > backend_bound_cpu; retiring ~1/6 (Zen 4) or 1/8 (Zen 5)",
-	.params = dep_params, .n_params = BT_WL_ARRAY_SIZE(dep_params),
+	.params = dep_params, .n_params = BT_ARRAY_SIZE(dep_params),
 	.setup = alu_setup, .run = alu_dep_run, .checksum = alu_checksum,
 	.teardown = alu_teardown,
 };
@@ -205,7 +206,7 @@ const struct bt_workload bt_wl_alu_independent = {
 			   "on 6-wide Golden Cove ~0.8 with the rest Core_Bound: 5 ALUs)",
 	.signature_amd = "retiring > retiring_fastpath ~4/6 on Zen 4 (4 ALUs, 6 slots), "
 			 "rest backend_bound_cpu",
-	.params = indep_params, .n_params = BT_WL_ARRAY_SIZE(indep_params),
+	.params = indep_params, .n_params = BT_ARRAY_SIZE(indep_params),
 	.setup = alu_setup, .run = alu_indep_run, .checksum = alu_checksum,
 	.teardown = alu_teardown,
 };

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 #define DENORMAL_ELEMENTS 512      /* 4 KiB in, 4 KiB out: L1-resident */
@@ -161,7 +162,7 @@ const struct bt_workload bt_wl_denormal_assist = {
 	.summary = "FP multiplies with denormal inputs and results (needs MXCSR FTZ=DAZ=0)",
 	.signature_intel = "Retiring > Heavy_Operations > Microcode_Sequencer > Assists (FP_Assists)",
 	.signature_amd = "no assist node in the Zen pipeline metrics; Zen 3 measured no slowdown vs denormal=0",
-	.params = denormal_params, .n_params = BT_WL_ARRAY_SIZE(denormal_params),
+	.params = denormal_params, .n_params = BT_ARRAY_SIZE(denormal_params),
 	.setup = denormal_setup, .run = denormal_run, .checksum = denormal_checksum,
 	.teardown = denormal_teardown,
 };

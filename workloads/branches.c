@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 #define SEED_BRANCH 0x4252414E43482D31ull  /* "BRANCH-1" */
@@ -118,7 +119,7 @@ const struct bt_workload bt_wl_branch_mispredict = {
 	.summary = "data-dependent branch on a random table (50% taken)",
 	.signature_intel = "Bad_Speculation > Branch_Mispredicts; Frontend Branch_Resteers > Mispredicts_Resteers",
 	.signature_amd = "bad_speculation > bad_speculation_mispredicts",
-	.params = branch_params, .n_params = BT_WL_ARRAY_SIZE(branch_params),
+	.params = branch_params, .n_params = BT_ARRAY_SIZE(branch_params),
 	.setup = branches_setup, .run = branches_run, .checksum = branches_checksum,
 	.teardown = branches_teardown,
 };

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 #define SEED_CODE 0x434F44452D464F4Full  /* "CODE-FOO" */
@@ -196,7 +197,7 @@ const struct bt_workload bt_wl_code_footprint = {
 	.summary = "4096 generated code blocks on 4096 pages, jumped through in random order",
 	.signature_intel = "Frontend_Bound > Fetch_Latency > ICache_Misses and ITLB_Misses",
 	.signature_amd = "frontend_bound > frontend_bound_latency",
-	.params = footprint_params, .n_params = BT_WL_ARRAY_SIZE(footprint_params),
+	.params = footprint_params, .n_params = BT_ARRAY_SIZE(footprint_params),
 	.flags = BT_WL_NEEDS_CODE_MEMORY,
 	.setup = footprint_setup, .run = footprint_run, .checksum = footprint_checksum,
 	.teardown = footprint_teardown,

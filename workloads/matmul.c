@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 #define SEED_A 0x4D4154524958412Dull  /* "MATRIX A-" */
@@ -369,7 +370,7 @@ const struct bt_workload bt_wl_multiply1 = {
 	.signature_intel = "Backend_Bound > Memory_Bound > DRAM_Bound (paper: MEM Bound 0.71 of 0.95 Backend); "
 			   "DTLB_Load under L1_Bound as n*8 >= 4 KiB",
 	.signature_amd = "backend_bound > backend_bound_memory",
-	.params = scalar_params, .n_params = BT_WL_ARRAY_SIZE(scalar_params),
+	.params = scalar_params, .n_params = BT_ARRAY_SIZE(scalar_params),
 	.setup = scalar_setup, .run = multiply1_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = scalar_describe,
 	.iterations = matmul_rows, .set_range = matmul_set_range,
@@ -381,7 +382,7 @@ const struct bt_workload bt_wl_multiply2 = {
 	.signature_intel = "Backend_Bound > Core_Bound > Ports_Utilization, Retiring ~0.4 "
 			   "(paper: Core Bound 0.64, Memory Bound 0.12, IPC 1.19)",
 	.signature_amd = "backend_bound > backend_bound_cpu, retiring high",
-	.params = scalar_params, .n_params = BT_WL_ARRAY_SIZE(scalar_params),
+	.params = scalar_params, .n_params = BT_ARRAY_SIZE(scalar_params),
 	.setup = scalar_setup, .run = multiply2_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = scalar_describe,
 	.iterations = matmul_rows, .set_range = matmul_set_range,
@@ -393,7 +394,7 @@ const struct bt_workload bt_wl_multiply3 = {
 	.signature_intel = "Backend_Bound: Core_Bound (Ports_Utilization) with Memory_Bound rising "
 			   "(paper: Core 0.55, MEM Bound 0.21, Retiring 0.28; FP_Vector in Retiring)",
 	.signature_amd = "backend_bound: backend_bound_memory and backend_bound_cpu",
-	.params = multiply3_params, .n_params = BT_WL_ARRAY_SIZE(multiply3_params),
+	.params = multiply3_params, .n_params = BT_ARRAY_SIZE(multiply3_params),
 	.setup = multiply3_setup, .run = multiply3_run, .checksum = matmul_checksum,
 	.teardown = matmul_teardown, .describe = multiply3_describe,
 	.iterations = matmul_rows, .set_range = matmul_set_range,

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 #define SEED_ALIAS 0x344B2D414C494153ull   /* "4K-ALIAS" */
@@ -212,7 +213,7 @@ const struct bt_workload bt_wl_store_fwd_block = {
 	.summary = "1-byte store then 8-byte load of it (store forwarding fails)",
 	.signature_intel = "Backend_Bound > Memory_Bound > L1_Bound > Store_Fwd_Blk",
 	.signature_amd = "backend_bound > backend_bound_memory",
-	.params = store_fwd_params, .n_params = BT_WL_ARRAY_SIZE(store_fwd_params),
+	.params = store_fwd_params, .n_params = BT_ARRAY_SIZE(store_fwd_params),
 	.setup = store_fwd_setup, .run = store_fwd_run, .checksum = store_fwd_checksum,
 	.teardown = hazard_teardown,
 };
@@ -223,7 +224,7 @@ const struct bt_workload bt_wl_alias_4k = {
 	.signature_intel = "Backend_Bound > Memory_Bound > L1_Bound > 4K_Aliasing (a node up to ICL/TGL; "
 			   "from Golden Cove on no node: look at L1_Bound)",
 	.signature_amd = "no dedicated node; no penalty measured on Zen 3 (offset=4096 vs the 4160 control within noise)",
-	.params = alias_params, .n_params = BT_WL_ARRAY_SIZE(alias_params),
+	.params = alias_params, .n_params = BT_ARRAY_SIZE(alias_params),
 	.setup = alias_setup, .run = alias_run, .checksum = alias_checksum,
 	.teardown = hazard_teardown,
 };

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 
 #define MAX_TOKEN 128
 
@@ -144,7 +145,7 @@ static bool parse_number(const char *s, enum bt_wl_param_kind kind, uint64_t *re
 		};
 		bool found = false;
 
-		for (size_t i = 0; i < BT_WL_ARRAY_SIZE(suffixes); i++) {
+		for (size_t i = 0; i < BT_ARRAY_SIZE(suffixes); i++) {
 			if (same_ci(p, suffixes[i].suffix)) {
 				scale = kind == BT_WL_PARAM_BYTES ? suffixes[i].bytes_scale
 								  : suffixes[i].count_scale;
@@ -309,7 +310,7 @@ static size_t format_value(const struct bt_wl_param *p, uint64_t v, char *buf, s
 		return (size_t)snprintf(buf, len, "%s", name);
 	}
 	case BT_WL_PARAM_BYTES:
-		while (u + 1 < BT_WL_ARRAY_SIZE(units) && v != 0 && v % 1024 == 0)
+		while (u + 1 < BT_ARRAY_SIZE(units) && v != 0 && v % 1024 == 0)
 			v /= 1024, u++;
 		return (size_t)snprintf(buf, len, "%llu%s", (unsigned long long)v, units[u]);
 	case BT_WL_PARAM_COUNT:

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 #define CHASE_SEED 0x43484153452D3634ull  /* "CHASE-64" */
@@ -171,7 +172,7 @@ CHASE_PARAMS(DRAM, 256ull << 20, 16ull << 20, 1000000, 5000);
 #define CHASE_WORKLOAD(var, lvl, nm, sum, intel, amd)                                         \
 	const struct bt_workload var = {                                                     \
 		.name = nm, .summary = sum, .signature_intel = intel, .signature_amd = amd,   \
-		.params = chase_params_##lvl, .n_params = BT_WL_ARRAY_SIZE(chase_params_##lvl), \
+		.params = chase_params_##lvl, .n_params = BT_ARRAY_SIZE(chase_params_##lvl), \
 		.setup = chase_setup_##lvl, .run = chase_run, .checksum = chase_checksum,     \
 		.teardown = chase_teardown, .describe = chase_describe,                       \
 	}

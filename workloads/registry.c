@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 static const struct bt_workload *const all_workloads[] = {
@@ -39,19 +40,19 @@ static const struct bt_workload *const all_workloads[] = {
  */
 const struct bt_workload *const *bt_wl_all(size_t *ret_count)
 {
-	*ret_count = BT_WL_ARRAY_SIZE(all_workloads);
+	*ret_count = BT_ARRAY_SIZE(all_workloads);
 	return all_workloads;
 }
 
 const struct bt_workload *const *bt_wl_default_suite(size_t *ret_count)
 {
-	*ret_count = BT_WL_ARRAY_SIZE(all_workloads);
+	*ret_count = BT_ARRAY_SIZE(all_workloads);
 	return all_workloads;
 }
 
 const struct bt_workload *bt_wl_find(const char *name)
 {
-	for (size_t i = 0; i < BT_WL_ARRAY_SIZE(all_workloads); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(all_workloads); i++)
 		if (strcmp(all_workloads[i]->name, name) == 0)
 			return all_workloads[i];
 	return NULL;

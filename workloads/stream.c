@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 #define SEED_STREAM 0x53545245414D2D31ull  /* "STREAM-1" */
@@ -193,7 +194,7 @@ const struct bt_workload bt_wl_stream_read = {
 	.summary = "sequential read of a 128 MiB array (memory read bandwidth)",
 	.signature_intel = "Backend_Bound > Memory_Bound > DRAM_Bound (L3_Miss_Bound on SPR+) > MEM_Bandwidth",
 	.signature_amd = "backend_bound > backend_bound_memory",
-	.params = read_params, .n_params = BT_WL_ARRAY_SIZE(read_params),
+	.params = read_params, .n_params = BT_ARRAY_SIZE(read_params),
 	.setup = stream_read_setup, .run = stream_read_run,
 	.checksum = stream_read_checksum, .teardown = stream_teardown,
 };
@@ -204,7 +205,7 @@ const struct bt_workload bt_wl_stream_triad = {
 	.signature_intel = "Backend_Bound > Memory_Bound > DRAM_Bound > MEM_Bandwidth, "
 			   "some Store_Bound from the write stream",
 	.signature_amd = "backend_bound > backend_bound_memory",
-	.params = triad_params, .n_params = BT_WL_ARRAY_SIZE(triad_params),
+	.params = triad_params, .n_params = BT_ARRAY_SIZE(triad_params),
 	.setup = stream_triad_setup, .run = stream_triad_run,
 	.checksum = stream_triad_checksum, .teardown = stream_teardown,
 };

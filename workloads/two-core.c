@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 #include "workloads/workloads.h"
 
 #define LINE 64
@@ -259,7 +260,7 @@ const struct bt_workload bt_wl_false_sharing = {
 	.signature_intel = "Backend_Bound > Memory_Bound > Store_Bound (> False_Sharing); "
 			   "L3_Bound > Contested_Accesses",
 	.signature_amd = "backend_bound > backend_bound_memory",
-	.params = false_sharing_params, .n_params = BT_WL_ARRAY_SIZE(false_sharing_params),
+	.params = false_sharing_params, .n_params = BT_ARRAY_SIZE(false_sharing_params),
 	.flags = BT_WL_NEEDS_PARTNER,
 	.setup = false_sharing_setup, .before_run = start_partner, .run = false_sharing_run,
 	.after_run = stop_partner, .checksum = two_core_checksum, .teardown = two_core_teardown,
@@ -271,7 +272,7 @@ const struct bt_workload bt_wl_memory_order_clears = {
 	.signature_intel = "Bad_Speculation > Machine_Clears (memory ordering, not Other_Nukes); "
 			   "some L3_Bound > Contested_Accesses",
 	.signature_amd = "bad_speculation > bad_speculation_pipeline_restarts",
-	.params = mo_params, .n_params = BT_WL_ARRAY_SIZE(mo_params),
+	.params = mo_params, .n_params = BT_ARRAY_SIZE(mo_params),
 	.flags = BT_WL_NEEDS_PARTNER,
 	.setup = mo_clears_setup, .before_run = start_partner, .run = mo_clears_run,
 	.after_run = stop_partner, .checksum = two_core_checksum, .teardown = two_core_teardown,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "workloads/wl-common.h"
+#include "base/array.h"
 
 uint64_t bt_wl_hash_words(uint64_t h, const uint64_t *v, size_t n)
 {
@@ -100,7 +101,7 @@ void bt_wl_format_bytes(char *buf, size_t len, uint64_t bytes)
 	unsigned u = 0;
 	uint64_t scale = 1;
 
-	while (u + 1 < BT_WL_ARRAY_SIZE(units) && bytes >= scale * 1024)
+	while (u + 1 < BT_ARRAY_SIZE(units) && bytes >= scale * 1024)
 		scale *= 1024, u++;
 	if (bytes % scale == 0)
 		snprintf(buf, len, "%llu %s", (unsigned long long)(bytes / scale), units[u]);

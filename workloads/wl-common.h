@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "base/hash.h"
+#include "base/array.h"
 #include "workloads/workload.h"
 
 /* ------------------------------------------------------------ random numbers */
@@ -137,7 +138,5 @@ void bt_wl_format_bytes(char *buf, size_t len, uint64_t bytes);
 #define BT_WL_SCALAR_FN __attribute__((optimize("no-tree-vectorize")))
 #define BT_WL_SCALAR_LOOP
 #endif
-
-#define BT_WL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 #include "arch/sim/sim-internal.h"
 
 static void log_access(struct bt_sim *sim, uint8_t op, uint32_t index, uint64_t value,
@@ -351,7 +352,7 @@ static const struct bt_sim_vendor *const vendors[] = {
 
 static const struct bt_sim_vendor *vendor_for(enum bt_vendor v)
 {
-	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(vendors); i++)
 		if (vendors[i]->vendor == v)
 			return vendors[i];
 	return NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 
 enum param { P_NONE, P_GP, P_FIXED, P_EVENT, P_CODE, P_RATIO };
 
@@ -50,7 +51,7 @@ static const struct defect defects[] = {
 	  "or MSR_PLATFORM_INFO states" },
 };
 
-#define N_DEFECTS (sizeof(defects) / sizeof(defects[0]))
+#define N_DEFECTS (BT_ARRAY_SIZE(defects))
 
 void bt_sim_defects_help(char *buf, size_t len)
 {
@@ -251,7 +252,7 @@ bt_status bt_sim_defects_check(const struct bt_sim_defects *df, const struct bt_
 		{ BT_SIM_DEFECT_NO_OVERFLOW, "no-overflow-bit", df->no_ovf_gp },
 	};
 
-	for (size_t i = 0; i < sizeof(gp) / sizeof(gp[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(gp); i++) {
 		if (!(df->mask & gp[i].flag))
 			continue;
 		bool exists = gp[i].k < cfg->num_gp &&

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 
 #define L BT_SIM_LEAF_ID
 
@@ -612,11 +613,11 @@ static const struct bt_sim_cpuid_leaf part_zen5[] = {
 };
 
 #define PART(name, id, dump, cpu, t) \
-	const struct bt_sim_cpuid_part name = { id, dump, cpu, t, sizeof(t) / sizeof(t[0]), 0 }
+	const struct bt_sim_cpuid_part name = { id, dump, cpu, t, BT_ARRAY_SIZE(t), 0 }
 /* With MSR_PLATFORM_INFO[15:8]: the brand string's base frequency ("@ 3.50GHz") in
  * 100 MHz. */
 #define PART_BASE(name, id, dump, cpu, t, ratio) \
-	const struct bt_sim_cpuid_part name = { id, dump, cpu, t, sizeof(t) / sizeof(t[0]), ratio }
+	const struct bt_sim_cpuid_part name = { id, dump, cpu, t, BT_ARRAY_SIZE(t), ratio }
 
 PART_BASE(bt_sim_part_ivb, "ivb", "GenuineIntel00306A9_IvyBridge_CPUID", 0, part_ivb, 35);
 PART_BASE(bt_sim_part_hsw, "hsw", "GenuineIntel00306C3_Haswell_CPUID", 0, part_hsw, 34);

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 
 #define COMMON .noise_per_access = 1, .tsc_per_access = 50, .tsc_per_window = 1000000, \
 	       .tsc_hz = BT_SIM_TSC_HZ, .smm_counts_per_smi = 25000, .smm_tsc_per_smi = 150000
@@ -168,7 +169,7 @@ const char *const bt_sim_preset_names[] = {
 
 const struct bt_sim_config *bt_sim_preset(const char *name)
 {
-	for (size_t i = 0; name && i < sizeof(presets) / sizeof(presets[0]); i++)
+	for (size_t i = 0; name && i < BT_ARRAY_SIZE(presets); i++)
 		if (strcmp(presets[i].name, name) == 0)
 			return &presets[i];
 	return NULL;

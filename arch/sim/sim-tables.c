@@ -26,6 +26,7 @@
  * entries for the core"), which the Top-Down formulas halve with SMT on.
  */
 #include "arch/sim/sim-internal.h"
+#include "base/array.h"
 
 static const struct {
 	uint8_t family;
@@ -45,7 +46,7 @@ static const struct {
 
 int bt_sim_ocr_rsp(uint8_t family, unsigned code, unsigned umask)
 {
-	for (unsigned i = 0; i < sizeof(ocr_pairs) / sizeof(ocr_pairs[0]); i++)
+	for (unsigned i = 0; i < BT_ARRAY_SIZE(ocr_pairs); i++)
 		if (ocr_pairs[i].family == family && ocr_pairs[i].code == code &&
 		    ocr_pairs[i].umask == umask)
 			return ocr_pairs[i].rsp;
@@ -62,7 +63,7 @@ static const struct {
 
 bool bt_sim_core_scoped(uint8_t family, unsigned code, unsigned umask)
 {
-	for (unsigned i = 0; i < sizeof(core_scoped) / sizeof(core_scoped[0]); i++)
+	for (unsigned i = 0; i < BT_ARRAY_SIZE(core_scoped); i++)
 		if (core_scoped[i].family == family && core_scoped[i].code == code &&
 		    core_scoped[i].umask == umask)
 			return true;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "host/perf-kernel.h"
+#include "base/array.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,7 +24,7 @@ static const char *const files[] = {
 	"proc/sys/kernel/osrelease",
 	"proc/sys/kernel/perf_event_paranoid",
 };
-#define N_FILES (sizeof(files) / sizeof(files[0]))
+#define N_FILES (BT_ARRAY_SIZE(files))
 
 /* Static: one scratch tree for the whole run, made at the first input. */
 static char root[64];
@@ -49,7 +50,7 @@ static void make_tree(void)
 	if (!mkdtemp(root))
 		abort();
 	atexit(remove_tree);
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(dirs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
 		mkdir(path, 0700);
 	}

@@ -76,6 +76,7 @@
 #include <string.h>
 
 #include "base/json-read.h"
+#include "base/array.h"
 #include "base/strbuf.h"
 #include "analysis/results-read.h"
 #include "tools/baretop-host/command.h"
@@ -212,7 +213,7 @@ static void toplev_latencies(FILE *f, const struct bt_json *rl)
 			bt_sb_printf(&desc, "%s; ", provenance);
 		bt_sb_printf(&desc, "retire latency; source %s", src);
 		static const char *const stats[] = { "samples", "median", "min", "max", "saturated" };
-		for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++)
+		for (size_t k = 0; k < BT_ARRAY_SIZE(stats); k++)
 			rl_stat(&desc, e, stats[k]);
 		bt_csv_put_field(f, area, 0);
 		bt_csv_put_field(f, val, 0);
@@ -431,7 +432,7 @@ static int write_perf_json(FILE *f, const struct bt_json *counted, double tsc_hz
 		json_chars(f, src);
 		fputc('"', f);
 		static const char *const keys[] = { "samples", "median", "min", "max", "saturated" };
-		for (unsigned k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+		for (unsigned k = 0; k < BT_ARRAY_SIZE(keys); k++) {
 			double v = num(bt_json_get(e, keys[k]), NAN);
 			if (isnan(v))
 				fprintf(f, ", \"%s\" : null", keys[k]);

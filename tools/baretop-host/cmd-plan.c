@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "metrics/model.h"
 #include "analysis/json-file.h"
 #include "report/tree.h"
@@ -184,7 +185,7 @@ static int model_events(struct bt_model *m, unsigned level, bool smt, bool probe
 	constants[BT_C_HYPERTHREADING_ON] = probe ? __builtin_nan("") : smt ? 1 : 0;
 	static struct bt_event gp_twin[BT_PLAN_MAX_EVENTS];
 
-	if (bt_model_event_count(m) > sizeof(idx) / sizeof(idx[0]) ||
+	if (bt_model_event_count(m) > BT_ARRAY_SIZE(idx) ||
 	    bt_model_events_up_to_level(m, level ? level : bt_model_max_level(m), constants, idx,
 					&n) != BT_OK)
 		return -1;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/results-diff.h"
+#include "base/array.h"
 #include "analysis/atlas-page.h"
 #include "tools/baretop-host/command.h"
 #include "tools/baretop-host/page-out.h"
@@ -86,7 +87,7 @@ static int report_atlas(const char *file, const struct bt_page_args *o)
 static int cmd_report(int argc, char **argv)
 {
 	char *files[256];
-	struct bt_page_args o = { .files = files, .max_files = sizeof(files) / sizeof(files[0]) };
+	struct bt_page_args o = { .files = files, .max_files = BT_ARRAY_SIZE(files) };
 	int r = bt_host_page_args(argc, argv, 1, &o, &args);
 	if (r > 0)
 		return HOST_EXIT_OK;

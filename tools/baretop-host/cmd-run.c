@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/app-main.h"
+#include "base/array.h"
 #include "app/options.h"
 #include "host/machine-double.h"
 #include "host/perf-pmu.h"
@@ -38,7 +39,7 @@ static bool needs_default(int argc, char **argv)
 	static const char *const enough[] = { "results-dir", "no-results", "help", "version" };
 	int own = bt_options_scan_limit(argc - 1, argv + 1); /* -x ARGS are the application's */
 
-	for (size_t i = 0; i < sizeof(enough) / sizeof(enough[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(enough); i++)
 		if (bt_options_has(own, argv + 1, enough[i]))
 			return false;
 	for (int i = 1; i <= own; i++)

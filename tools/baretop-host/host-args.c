@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The command line of the baretop-host commands: host-args.h. */
 #include "tools/baretop-host/host-args.h"
+#include "base/array.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -231,7 +232,7 @@ bool host_output_ok_with(const char *cmd, const char *path, const char *also_inp
 
 	/* Every word after the command's name, and the value of --opt=VALUE,
 	 * but the word path is (the output option's own value). */
-	for (int i = 2; i < cl_argc && n + 3 < sizeof(in) / sizeof(in[0]); i++) {
+	for (int i = 2; i < cl_argc && n + 3 < BT_ARRAY_SIZE(in); i++) {
 		const char *w = cl_argv[i], *eq = w[0] == '-' ? strchr(w, '=') : NULL;
 		if (w != path)
 			in[n++] = w;

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "host/env-host.h"
+#include "base/array.h"
 #include "workloads/workload.h"
 
 #define MAX_REPS 50
@@ -41,7 +42,7 @@ static const struct {
 	{ "multiply3", "multiply3 (vector)", 16.5 },
 	{ "multiply3:isa=sse2", "multiply3 isa=sse2", 0 },
 };
-#define N_KERNELS (sizeof kernels / sizeof kernels[0])
+#define N_KERNELS BT_ARRAY_SIZE(kernels)
 
 static double now_s(clockid_t clock)
 {

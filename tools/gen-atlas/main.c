@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "metrics/load.h"
+#include "base/array.h"
 #include "validate/atlas-pack.h"
 #include "validate/atlas.h"
 
@@ -34,7 +35,7 @@ static const struct {
 } model_rows[] = {
 #include "base/model-rows.h"
 };
-#define N_PARTS (sizeof(model_rows) / sizeof(model_rows[0]))
+#define N_PARTS (BT_ARRAY_SIZE(model_rows))
 static const char *parts[N_PARTS];
 static unsigned n_parts;
 

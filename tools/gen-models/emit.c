@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "metrics/expr.h"
+#include "base/array.h"
 #include "tools/gen-models/gen.h"
 
 void gen_symbol(const char *id, char *out, size_t size)
@@ -85,7 +86,7 @@ static void emit_flags(FILE *f, uint16_t fl)
 		return;
 	}
 	int first = 1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(names); i++)
 		if (fl & names[i].bit) {
 			fprintf(f, "%s%s", first ? "" : " | ", names[i].name);
 			first = 0;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "metrics/load.h"
 #include "tools/gen-models/gen.h"
 
@@ -53,7 +54,7 @@ static void dict_add(const char *spelled, char family, struct bt_arena *a)
 	for (unsigned k = 0; k < n_dict; k++)
 		if (dict[k].family == family && !strcmp(dict[k].lower, lower))
 			return; /* first spelling wins */
-	if (n_dict < sizeof(dict) / sizeof(dict[0])) {
+	if (n_dict < BT_ARRAY_SIZE(dict)) {
 		dict[n_dict].lower = bt_arena_strdup(a, lower);
 		dict[n_dict].spelled = spelled;
 		dict[n_dict].family = (uint8_t)family;
@@ -97,7 +98,7 @@ int main(int argc, char **argv)
 	/* perfmon native models first: their MetricNames spell the perf names */
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
-			for (size_t i = 0; i < sizeof(overrides) / sizeof(overrides[0]); i++)
+			for (size_t i = 0; i < BT_ARRAY_SIZE(overrides); i++)
 				dict[n_dict++] = overrides[i];
 			for (unsigned i = 0; i < n; i++)
 				if (defs[i])
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
 		gen_pack_model(pack, defs[i], &packed[i]);
 	/* the perf-name spellings' strings go into the same pool; the perf name
 	 * is the spelling in lower case, made again when loading */
-	static uint32_t dict_off[sizeof(dict) / sizeof(dict[0])];
+	static uint32_t dict_off[BT_ARRAY_SIZE(dict)];
 	for (unsigned i = 0; i < n_dict; i++) {
 		char lower[256];
 		size_t k;

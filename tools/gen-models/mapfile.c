@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "base/json-read.h"
 #include "tools/gen-models/gen.h"
 
@@ -103,7 +104,7 @@ static int parse_key(const char *key, struct row *r)
 static const char *model_for(const char *events_rel, const char *metrics_rel,
 			     const struct bt_model_def *const *defs, unsigned n_defs)
 {
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(aliases); i++)
 		if (!strcmp(aliases[i].events_file, events_rel))
 			return aliases[i].model_id;
 	const char *found = NULL;

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "base/json-read.h"
 #include "metrics/load.h"
 #include "metrics/model.h"
@@ -289,7 +290,7 @@ static void pmu(struct bt_arena *a, const char *ref, const char *dir, const char
 	static struct table t[MAX_MODELS];
 	unsigned n = 0;
 	char path[4096];
-	for (unsigned i = 0; i < sizeof(pmu_tools) / sizeof(pmu_tools[0]); i++) {
+	for (unsigned i = 0; i < BT_ARRAY_SIZE(pmu_tools); i++) {
 		t[n].model = pmu_tools[i].model;
 		snprintf(path, sizeof(path), "%s/%s", dir, pmu_tools[i].file);
 		read_table(a, path, &t[n], NULL);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "metrics/counts-file.h"
 #include "metrics/select.h"
 #include "analysis/perf-smt.h"
@@ -381,7 +382,7 @@ TEST(event_spellings_match_the_model)
 		{ "cpu/config=0x3c/k", "CPU_CLK_UNHALTED.THREAD_P:SUP" },
 		{ "r3c:k", "CPU_CLK_UNHALTED.THREAD_P:SUP" },
 	};
-	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(cases); k++) {
 		CHECK(bt_perf_event_match(m, &perf_match, cases[k].perf, idx, &n, &d) == BT_OK);
 		bool found = false;
 		for (unsigned i = 0; i < n; i++)
@@ -596,14 +597,14 @@ TEST(retire_latency_spellings_and_conflicts)
 		"cpu/frontend_retired.l1i_miss/uR", "cpu_core@FRONTEND_RETIRED.L1I_MISS@R",
 		"cpu_core/FRONTEND_RETIRED.L1I_MISS,name=x/R",
 	};
-	for (unsigned k = 0; k < sizeof(yes) / sizeof(*yes); k++) {
+	for (unsigned k = 0; k < BT_ARRAY_SIZE(yes); k++) {
 		CHECK_MSG(bt_perf_rl_match(m, yes[k], &is_rl) == want && is_rl, "%s", yes[k]);
 	}
 	/* counts, not latencies */
 	static const char *const no[] = { "FRONTEND_RETIRED.L1I_MISS", "FRONTEND_RETIRED.L1I_MISS:u",
 					  "cpu_core/FRONTEND_RETIRED.L1I_MISS/", "UOPS_RETIRED.MS:c1",
 					  "cpu/event=0xc6,umask=0x3/R" };
-	for (unsigned k = 0; k < sizeof(no) / sizeof(*no); k++)
+	for (unsigned k = 0; k < BT_ARRAY_SIZE(no); k++)
 		CHECK_MSG(bt_perf_rl_match(m, no[k], &is_rl) < 0 && !is_rl, "%s", no[k]);
 	CHECK(bt_perf_rl_match(m, "INST_RETIRED.ANY:R", &is_rl) < 0 && is_rl); /* no such input */
 	bt_model_close(m);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/app-main.h"
+#include "base/array.h"
 #include "app/boot-run.h"
 #include "app/options.h"
 #include "arch/arch.h"
@@ -390,9 +391,9 @@ TEST(each_invariant_check_catches_a_planted_fault)
 		  BPD_THEN_DEFAULT, BPD_USAGE_ERROR },
 	};
 	int saved = quiet();
-	unsigned clean[sizeof(cases) / sizeof(cases[0])], planted[sizeof(cases) / sizeof(cases[0])];
+	unsigned clean[BT_ARRAY_SIZE(cases)], planted[BT_ARRAY_SIZE(cases)];
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		plant = PLANT_NONE;
 		clean[i] = bpd_run_one(run_after, scratch(), cases[i].path, cases[i].fw,
 				       cases[i].pol, cases[i].then, cases[i].fault);
@@ -402,7 +403,7 @@ TEST(each_invariant_check_catches_a_planted_fault)
 	}
 	plant = PLANT_NONE;
 	loud(saved);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		CHECK_MSG(clean[i] == 0, "case %zu: broken without the planted fault (0x%x)", i,
 			  clean[i]);
 		CHECK_MSG(planted[i] & 1u << cases[i].inv, "planted fault %zu: %s not caught", i,

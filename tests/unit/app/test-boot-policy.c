@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app/app-main.h"
+#include "base/array.h"
 #include "app/boot-policy.h"
 #include "app/options.h"
 #include "tests/unit/lib/test.h"
@@ -130,14 +131,14 @@ TEST(max_window_ms_option)
 	CHECK_EQ_INT(bt_options_parse(&o, 2, w, "test", &d), BT_OK);
 	CHECK(o.max_window_ms == 0.25);
 	static const char *const good[] = { "0.01", "60000", "1", ".5" };
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(good); i++) {
 		char *wg[] = { "--max-window-ms", (char *)good[i] };
 		bt_options_defaults(&o);
 		CHECK_MSG(bt_options_parse(&o, 2, wg, "test", &d) == BT_OK, "%s refused", good[i]);
 	}
 	static const char *const bad[] = { "0", "0.001", "60001", "-1", " 5", "5ms", "inf",
 					   "nan", "0x10", "1e3", "" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(bad); i++) {
 		char *wb[] = { "--max-window-ms", (char *)bad[i] };
 		bt_options_defaults(&o);
 		CHECK_MSG(bt_options_parse(&o, 2, wb, "test", &d) == BT_ERR_INVALID, "'%s' accepted",
@@ -180,7 +181,7 @@ TEST(run_then_and_budget_options)
 		{ "--then", "halt" }, { "--budget", "0" }, { "--budget", "86401" },
 		{ "--budget", "1.5" }, { "--budget", " 5" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(bad); i++) {
 		char *wb[] = { (char *)bad[i][0], (char *)bad[i][1] };
 		bt_options_defaults(&o);
 		CHECK_MSG(bt_options_parse(&o, 2, wb, "test", &d) == BT_ERR_INVALID, "%s %s accepted",
@@ -332,7 +333,7 @@ TEST(a_boot_that_did_not_measure_never_resets_or_powers_off)
 							 BT_OUTCOME_USAGE_ERROR,
 							 BT_OUTCOME_CRASH };
 
-	for (size_t i = 0; i < sizeof(outcomes) / sizeof(outcomes[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(outcomes); i++) {
 		struct bt_boot_end_in in = end_in(&c, outcomes[i], false);
 		in.start.current_in_order = false; /* one-shot: a reset would not loop */
 		bt_boot_decide_end(&in, &e);
@@ -649,7 +650,7 @@ TEST(a_hand_over_by_returning_is_always_not_started)
 	static const int statuses[] = { BT_EXIT_OK, BT_EXIT_FAILED, BT_EXIT_USAGE,
 					BT_EXIT_NO_RESULTS };
 
-	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(statuses); i++) {
 		CHECK_EQ_INT(bt_boot_return_status(BT_END_RETURN_NOT_STARTED, statuses[i]),
 			     BT_RETURN_NOT_STARTED);
 		CHECK_EQ_INT(bt_boot_return_status(BT_END_RESTART_PARENT, statuses[i]),

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app/options.h"
+#include "base/array.h"
 #include "host/mp-double.h"
 #include "synth/sim-run.h"
 #include "tests/unit/lib/machine-run.h"
@@ -168,7 +169,7 @@ TEST(defect6_strict_pi_blocking_only)
 		{ "alu-independent", "-w alu-independent --copies 2" },
 	};
 
-	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(runs); k++) {
 		struct md_run r;
 		char args[256];
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "app/options.h"
+#include "base/array.h"
 #include "tests/unit/lib/test.h"
 
 static bt_status parse(struct bt_options *o, char **words, int n, struct bt_diag *d)
@@ -60,7 +61,7 @@ TEST(errors_say_what_is_wrong)
 		{ { "--results-dir=" }, 1, "empty directory name" },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		d.text[0] = '\0';
 		CHECK_EQ_INT(parse(&o, cases[i].word, cases[i].n, &d), BT_ERR_INVALID);
 		CHECK_MSG(strstr(d.text, cases[i].msg) != NULL, "case %zu: '%s' lacks '%s'", i,
@@ -98,7 +99,7 @@ TEST(usage_lists_every_option)
 
 	bt_options_usage(f, "baretop");
 	fclose(f);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(names); i++)
 		CHECK_MSG(strstr(text, names[i]) != NULL, "usage lacks %s", names[i]);
 	/* And each documented option parses. */
 	struct bt_options o;
@@ -223,7 +224,7 @@ TEST(counting_and_cpu_errors)
 	many[0] = '\0';
 	for (int i = 0; i < 65; i++)
 		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%d", i ? "," : "", i);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		d.text[0] = '\0';
 		bt_status st = parse(&o, cases[i].word, cases[i].n, &d);
 		if (!cases[i].msg) {

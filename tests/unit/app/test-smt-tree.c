@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "app/count.h"
+#include "base/array.h"
 #include "host/machine-double.h"
 #include "pmu/cpu-detect.h"
 #include "tests/unit/lib/machine-run.h"
@@ -55,7 +56,7 @@ TEST(bring_up_untrusts_only_the_branch_the_tree_is_evaluated_with)
 		bool untrusted;  /* Frontend_Bound and Retiring read THREAD_ANY */
 	} cases[] = { { "mwait", 0, false }, { "run", 1, true } };
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		struct md_run r;
 		char spec[64];
 

@@ -6,6 +6,7 @@
  * scaling); and the register file afterwards equals the one before.
  */
 #include "pmu/pmu-caps.h"
+#include "base/array.h"
 #include "pmu/pmu-session.h"
 #include "tests/unit/lib/test.h"
 #include "tests/unit/lib/pmu-fixtures.h"
@@ -421,7 +422,7 @@ TEST(amd_host_only_or_guest_only_alone_count_nothing_without_svm)
 	const struct { uint64_t bits; uint64_t want; } cases[] = {
 		{ 0, 1000 }, { 1ull << 41, 0 }, { 1ull << 40, 0 }, { 3ull << 40, 1000 },
 	};
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(cases); k++) {
 		CHECK(bt_sim_init(&sim, bt_sim_preset("zen4")) == BT_OK);
 		bt_sim_set_source(&sim, &source);
 		struct bt_arch *a = &sim.arch;

@@ -9,6 +9,7 @@
  * sim otherwise follows (20.2.6 writes, 20.2.2 global control and status).
  */
 #include "arch/sim/sim.h"
+#include "base/array.h"
 #include "tests/unit/lib/test.h"
 
 #define PMC0 0x0C1u
@@ -203,7 +204,7 @@ TEST(defect_names_parse)
 		"double-count:0xC4", "double-count:0xC4/0x100", "fw-truncates:1", ",", "a,,b",
 		"stuck-counter:1,", "narrow-counter:0x", "double-count:/", "help",
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(bad); i++) {
 		d.text[0] = '\0';
 		CHECK_MSG(bt_sim_defects_parse(bad[i], &df, &d) == BT_ERR_INVALID && d.text[0],
 			  "'%s' accepted", bad[i]);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pmu/cpu-detect.h"
+#include "base/array.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "arch/sim/sim.h"
@@ -75,7 +76,7 @@ TEST(every_part_answers_as_its_dump)
 		bool amd = bt_cpuid_dump_get(g, 0, 0).ebx == 0x68747541u;
 		uint32_t max = bt_cpuid_dump_get(g, 0, 0).eax;
 		uint32_t emax = bt_cpuid_dump_get(g, 0x80000000u, 0).eax;
-		for (size_t i = 0; i < sizeof(read_leaves) / sizeof(read_leaves[0]); i++) {
+		for (size_t i = 0; i < BT_ARRAY_SIZE(read_leaves); i++) {
 			uint32_t l = read_leaves[i].leaf, s = read_leaves[i].sub;
 			if ((amd && read_leaves[i].intel_only) || (!amd && read_leaves[i].amd_only) ||
 			    (l < 0x80000000u ? l > max : l > emax))
@@ -219,7 +220,7 @@ static bool split_by_smt(unsigned model)
 	static const unsigned models[] = { 0x2A, 0x2D, 0x3A, 0x3E, 0x3C, 0x3F, 0x45, 0x46, 0x3D,
 					   0x47, 0x4F, 0x56, 0x4E, 0x5E, 0x55, 0x8E, 0x9E, 0xA5,
 					   0xA6 };
-	for (size_t k = 0; k < sizeof(models) / sizeof(models[0]); k++)
+	for (size_t k = 0; k < BT_ARRAY_SIZE(models); k++)
 		if (models[k] == model)
 			return true;
 	return false;

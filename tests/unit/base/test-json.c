@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "base/json-read.h"
+#include "base/array.h"
 #include "base/strbuf.h"
 #include "tests/unit/lib/test.h"
 
@@ -74,7 +75,7 @@ TEST(reports_line_and_column)
 		  "t.json:1:25: key \"b\" given twice in one object (first at line 1 column 9): a key may "
 		  "appear once" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(bad); i++) {
 		struct bt_arena a = { 0 };
 		struct bt_diag d = { "" };
 		CHECK_MSG(parse(&a, bad[i].text, &d) == NULL, "accepted: %s", bad[i].text);

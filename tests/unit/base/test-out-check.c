@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "base/out-check.h"
+#include "base/array.h"
 #include "tests/unit/lib/test.h"
 
 static char dir[64];
@@ -57,7 +58,7 @@ TEST(every_kind_of_baretop_file_is_refused_and_named)
 	struct bt_diag d = { "" };
 
 	setup();
-	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(k); i++) {
 		const char *p = make("f.json", k[i].text);
 		CHECK_EQ_INT(bt_output_check(p, NULL, &d), BT_ERR_INVALID);
 		CHECK_MSG(strstr(d.text, k[i].kind) != NULL, "%s: got '%s'", k[i].kind, d.text);

@@ -3,6 +3,7 @@
  * FBPT laid out from the ACPI 6.x tables (5.2.5.3, 5.2.8, 5.2.23), with
  * the broken variants a firmware (or an attacker) could present. */
 #include "firmware/acpi-fpdt.h"
+#include "base/array.h"
 #include "firmware/bli.h"
 #include "tests/unit/lib/test.h"
 
@@ -175,7 +176,7 @@ TEST(large_fbpt_reads_its_first_record)
 	static const uint32_t lengths[] = { 0x10000, 0x10001, 0x18000, 0xFFFFFFF0u };
 	struct bt_fpdt f;
 
-	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(lengths); i++) {
 		build();
 		limit = sizeof(mem); /* the padded table is all there */
 		w32(at(FBPT) + 4, lengths[i]);

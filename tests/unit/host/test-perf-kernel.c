@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "analysis/detect-dump.h"
+#include "base/array.h"
 #include "arch/cpuid-dump.h"
 #include "host/perf-plan.h"
 #include "metrics/model.h"
@@ -477,7 +478,7 @@ TEST(every_plan_opens_under_every_kernel_flavour)
 
 	printf("# table %-12s %-8s %-4s %7s %8s %7s  %s\n", "flavour", "model", "cpu", "groups",
 	       "refused", "errors", "(levels 1,2,3,full x SMT on,off)");
-	for (size_t f = 0; f < sizeof(flavours) / sizeof(flavours[0]); f++) {
+	for (size_t f = 0; f < BT_ARRAY_SIZE(flavours); f++) {
 		for (int c = 0; c < flavours[f].n_cpus; c++) {
 			unsigned cpu = flavours[f].cpus[c];
 			if (!target_for(flavours[f].tree, flavours[f].dump, cpu, &k, &t, &dd))

@@ -25,6 +25,7 @@
 #include <linux/perf_event.h>
 
 #include "arch/arch-cpuid-host.h"
+#include "base/array.h"
 #include "analysis/detect-dump.h"
 #include "host/perf-plan.h"
 #include "host/perf-pmu.h"
@@ -504,7 +505,7 @@ static void sibling_tree_of(const char *model_id, uint64_t ota_rate, uint32_t en
 		{ "Backend_Bound", 1 - fe - bs - ret },
 	};
 	double worst = 0;
-	for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(hand); i++) {
 		int node = bt_model_node_find(model, hand[i].node);
 		CHECK(node >= 0);
 		if (node < 0)

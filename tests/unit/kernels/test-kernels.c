@@ -10,6 +10,7 @@
  * tests/suite/56-kernel-icount.sh (QEMU -icount).
  */
 #include "app/kernel-cpu.h"
+#include "base/array.h"
 #include "app/kernel-ticks.h"
 #include "arch/arch-cpuid-host.h"
 #include "kernels/kernel.h"
@@ -28,7 +29,7 @@ static const char *const documented[] = {
 
 static bool is_documented(const char *name)
 {
-	for (size_t i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(documented); i++)
 		if (strcmp(documented[i], name) == 0)
 			return true;
 	return false;
@@ -203,7 +204,7 @@ TEST(isa_kernels_refuse_a_cpu_without_the_isa)
 	struct bt_kernel_cpu none = { .isa.sse2 = true };
 	struct bt_kernel_cpu avx_only = { .isa = { .sse2 = true, .avx = true } };
 
-	for (size_t i = 0; i < sizeof(gated) / sizeof(gated[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(gated); i++) {
 		struct bt_kernel_state st;
 		struct bt_diag d = { { 0 } };
 
@@ -277,11 +278,11 @@ static int64_t page_loads_by_definition(const struct bt_kernel_state *st, uint64
 	uint64_t off = 0, mask = st->aux[0], stride = st->aux[1], n = st->n;
 	int64_t hits = 0;
 
-	for (size_t i = 0; i < sizeof(last) / sizeof(last[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(last); i++)
 		last[i] = -1;
 	for (uint64_t i = 0; i < 2 * n; i++) {
 		uint64_t p = (skew + off) / page;
-		if (p >= sizeof(last) / sizeof(last[0]))
+		if (p >= BT_ARRAY_SIZE(last))
 			return -1;
 		if (i >= n && last[p] >= 0 && (int64_t)i - last[p] > 4000)
 			hits++;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tests/unit/lib/perf-kernel-double.h"
+#include "base/array.h"
 
 #define GP(m)   ((uint64_t)(m))
 #define FX(n)   (1ull << (32 + (n)))
@@ -142,7 +143,7 @@ static const struct kd_xr cmt_xr[] = {       /* intel_cmt_extra_regs */
 	{ 0x0127, ~0ull }, { 0x0227, ~0ull },
 };
 
-#define N(a) (int)(sizeof(a) / sizeof((a)[0]))
+#define N(a) (int)(BT_ARRAY_SIZE(a))
 
 struct kview {
 	const struct bt_pk_pmu *pmu;       /* the PMU the event's type names */
@@ -551,7 +552,7 @@ const char *kd_result_name(enum kd_result r)
 {
 	static const char *const names[] = { "ok", "EINVAL", "EACCES", "ENOENT", "ENXIO",
 					     "error state", "inactive", "counts the wrong thing" };
-	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
+	return (unsigned)r < BT_ARRAY_SIZE(names) ? names[r] : "?";
 }
 
 bool kd_counts_on_loop(const struct kd_machine *m, const struct perf_event_attr *a)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/event.h"
+#include "base/array.h"
 #include "pmu/msr.h"
 #include "pmu/pmu-caps.h"
 #include "pmu/pmu-session.h"
@@ -71,7 +72,7 @@ static inline struct bt_event fx_src(const char *name, uint8_t source)
 	return e;
 }
 
-#define FX_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define FX_N(a) ((int)(BT_ARRAY_SIZE(a)))
 #define FX_MAX 64
 
 static inline int fx_skl_set(struct bt_event *out);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "metrics/model.h"
 #include "tests/unit/lib/test.h"
 
@@ -513,7 +514,7 @@ TEST(smt_decided_constants_follow_the_measured_sibling)
 		{ NAN, 0.0, 0, 0 }, { NAN, 0.49, 0, 0 }, { NAN, 0.5, 1, 1 }, { NAN, 1.0, 1, 1 },
 		{ NAN, NAN, NAN, -1 }, { 1, 0.0, 1, -1 }, { 0, 1.0, 0, -1 },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		double k[BT_CONST_COUNT], out[BT_CONST_COUNT];
 		struct bt_smt_decision d;
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "metrics/expr.h"
 #include "metrics/model.h"
 #include "metrics/model-def.h"
@@ -81,7 +82,7 @@ TEST(evaluates_formulas)
 		{ "#NA if 0 > 2 else 7", 7 },           /* perfmon's "not available" in a dead branch */
 		{ "#NA", NAN },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		int ok;
 		double v = eval_canon(cases[i].f, &ok);
 		CHECK_MSG(ok, "does not compile: %s", cases[i].f);
@@ -136,7 +137,7 @@ TEST(reports_errors_with_column)
 		{ "1e999", "column 1: number out of range" },
 		{ "else", "column 1: unexpected 'else'" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(bad); i++) {
 		struct bt_arena a = { 0 };
 		struct bt_diag d = { "" };
 		struct bt_expr *e;
@@ -203,7 +204,7 @@ TEST(printer_round_trips)
 		"'power@energy-pkg@' * 15.6", "OCR.DEMAND_RFO.L3_MISS:ocr_msr_val=0x103b800002 + 1",
 		"1e9 + 1000000000 + 0.0001 + 4.4 + 2.5e-10", "#HYPERTHREADING_ON * 2", "$'odd name' + 1",
 	};
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(f); i++) {
 		struct bt_arena a = { 0 };
 		struct bt_diag d = { "" };
 		struct bt_expr *e1, *e2;
@@ -232,7 +233,7 @@ TEST(float_literals_stay_floats)
 TEST(shortest_round_trip_numbers)
 {
 	static const double v[] = { 0.1, 0.0001, 4.4, 1.0 / 3, 1e-300, 6.02214076e23, 123456789.125 };
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(v); i++) {
 		char buf[40];
 		bt_format_double(buf, sizeof(buf), v[i]);
 		CHECK_MSG(strtod(buf, NULL) == v[i], "%.17g printed as %s", v[i], buf);

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "metrics/retire-latency-file.h"
 #include "tests/unit/lib/test.h"
 
@@ -132,7 +133,7 @@ TEST(values_are_cycles_timed_pebs_can_record)
 		{ "{\"Data\": {\"X\": {\"MIN\": 1, \"MAX\": 9}}}", "t.json:1:16: X: no \"MEAN\"" },
 		{ "{\"Data\": {\"X\": 7}}", "t.json:1:16: X: an object {\"MEAN\": cycles" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(bad); i++) {
 		d.text[0] = 0;
 		CHECK_MSG(!parse(&a, bad[i].text, &f, &d), "%s accepted", bad[i].text);
 		CHECK_MSG(strstr(d.text, bad[i].msg) != NULL, "%s: %s", bad[i].text, d.text);

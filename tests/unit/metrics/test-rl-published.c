@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "base/json-read.h"
+#include "base/array.h"
 #include "metrics/builtin.h"
 #include "metrics/load.h"
 #include "metrics/model.h"
@@ -47,7 +48,7 @@ TEST(pmu_tools_means_as_published)
 		{ "MTL-RWC", "MEM_INST_RETIRED.SPLIT_LOADS", 29.28, 0, 65535 },
 	};
 	struct bt_arena a = { 0 };
-	for (unsigned k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+	for (unsigned k = 0; k < BT_ARRAY_SIZE(want); k++) {
 		struct bt_model_def def = { .id = want[k].model };
 		CHECK(bt_rl_published_set(&a, &def) == BT_OK);
 		const struct bt_retire_latency_default *e = published(&def, want[k].event);
@@ -120,7 +121,7 @@ static int lnl_open(struct lnl *f)
 	} k[] = { { "HYPERTHREADING_ON", 0 }, { "THREADS_PER_CORE", 1 }, { "SYSTEM_TSC_FREQ", 3e9 },
 		  { "TSC_HZ", 3e9 }, { "DURATIONTIMEINMILLISECONDS", 1000 }, { "SOCKET_COUNT", 1 },
 		  { "CORES_PER_SOCKET", 8 }, { "CHAS_PER_SOCKET", 1 }, { "NUM_CPUS", 8 }, { "CORE_WIDE", 1 } };
-	for (unsigned i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+	for (unsigned i = 0; i < BT_ARRAY_SIZE(k); i++)
 		bt_counts_set_constant(f->c, k[i].name, k[i].v);
 	return 1;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "metrics/rules.h"
 #include "tests/unit/lib/test.h"
 
@@ -301,7 +302,7 @@ static const struct {
 static void set_skl(struct bt_counts *c, const char *scaled)
 {
 	bt_counts_reset(c);
-	for (unsigned i = 0; i < sizeof(skl_counts) / sizeof(skl_counts[0]); i++)
+	for (unsigned i = 0; i < BT_ARRAY_SIZE(skl_counts); i++)
 		CHECK(bt_counts_set_event(c, skl_counts[i].name,
 					  skl_counts[i].v * (scaled && !strcmp(scaled, skl_counts[i].name)
 								 ? 2 : 1)) == BT_OK);
@@ -623,7 +624,7 @@ TEST(slots_at_zero_while_the_core_ran_untrusts_level_1)
 		  { "INT_MISC.UOP_DROPPING", 0 } };
 	for (int pass = 0; pass < 3; pass++) {
 		bt_counts_reset(c);
-		for (unsigned i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		for (unsigned i = 0; i < BT_ARRAY_SIZE(k); i++)
 			bt_counts_set_event(c, k[i].name, pass == 1 && i == 0 ? 6e6 : pass == 2 ? 0 : k[i].v);
 		bt_counts_set_constant(c, "HYPERTHREADING_ON", 0);
 		memset(r->exclude, 0, bt_model_node_count(f.m));

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "metrics/model.h"
 #include "metrics/select.h"
 #include "metrics/tremont-model.h"
@@ -21,7 +22,7 @@
 static const char *const ev[] = { "CPU_CLK_UNHALTED.CORE", "INST_RETIRED.ANY",
 	"TOPDOWN_FE_BOUND.ALL", "TOPDOWN_BAD_SPECULATION.ALL", "TOPDOWN_BE_BOUND.ALL",
 	"TOPDOWN_RETIRING.ALL" };
-#define N_EV (sizeof(ev) / sizeof(ev[0]))
+#define N_EV (BT_ARRAY_SIZE(ev))
 
 /* Every node's value and flag for counts v (in the order of ev). */
 static bool evaluate(const double *v, const char *const *names, double *val, bool *flag,
@@ -66,7 +67,7 @@ TEST(the_model_as_linux_and_intel_name_its_events)
 		{ "TOPDOWN_BAD_SPECULATION.ALL", 0x73, 0x06 },
 		{ "TOPDOWN_BE_BOUND.ALL", 0x74, 0x00 },
 	};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(want); i++) {
 		const struct bt_event *e = NULL;
 		for (unsigned k = 0; k < def->n_events; k++)
 			if (strcmp(def->events[k].name, want[i].name) == 0)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "pmu/cpu-detect.h"
+#include "base/array.h"
 #include "tests/unit/lib/test.h"
 
 struct leaf_entry {
@@ -273,7 +274,7 @@ TEST(impossible_leaf_0a_is_named_and_no_pmu)
 		{ 0x08300805u, 0x10000, 0x8604, "fixed-counter bitmap 0x10000" },
 		{ 0x08300805u, 0, 0x8000 | (65u << 5) | 4, "fixed counters 65 bits wide" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		struct leaf_entry l[] = {
 			INTEL_VENDOR(0x1b),
 			{ 1, 0, { 0x000706e5, 0, 1u << 15, 0 } },

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "analysis/detect-dump.h"
+#include "base/array.h"
 #include "tests/unit/lib/cpuid-dumps.h"
 #include "tests/unit/lib/test.h"
 
@@ -117,7 +118,7 @@ static const struct expect expected[] = {
 	{ "GenuineIntel00C06C3_PantherLakeL_01_CPUID", 4, "ARCH", 8, 0x77, false },
 };
 
-#define N_EXPECTED (sizeof(expected) / sizeof(expected[0]))
+#define N_EXPECTED (BT_ARRAY_SIZE(expected))
 
 static const char *core_kind(const struct bt_cpu_info *ci)
 {
@@ -252,7 +253,7 @@ TEST(malformed_dumps_are_refused_with_the_line)
 		{ "", "no CPUs" },
 		{ "hello\n", "line 1:" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		struct bt_cpuid_dump d;
 		struct bt_diag err = { "" };
 		bt_status st = bt_cpuid_dump_parse(cases[i].text, strlen(cases[i].text), &d, &err);
@@ -439,7 +440,7 @@ TEST(every_reference_dump_topdown_source_as_written_by_hand)
 		bt_test_skip("../shared/reference/cpuid not found (set BT_SHARED_CPUID)");
 		return;
 	}
-	size_t n_td = sizeof(td_expected) / sizeof(td_expected[0]);
+	size_t n_td = BT_ARRAY_SIZE(td_expected);
 	/* The same dumps and groups as the table above, no more, no less. */
 	CHECK_EQ_INT(n_td, N_EXPECTED);
 	for (size_t i = 0; i < n_td && i < N_EXPECTED; i++)

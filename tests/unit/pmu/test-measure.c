@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "pmu/measure.h"
+#include "base/array.h"
 #include "pmu/pmu-caps.h"
 #include "arch/arch-cpuid-host.h"
 #include "pmu/plan.h"
@@ -87,7 +88,7 @@ TEST(every_event_comes_back_exactly_on_each_pmu_kind)
 {
 	const char *presets[] = { "skl", "icl", "spr", "adl-e", "zen4", "zen2", "amd-legacy", "nhm" };
 
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		static struct setup t;
 		struct bt_measurement m;
 		struct bt_measure_opts o;
@@ -330,7 +331,7 @@ static int index_of_gp(const struct setup *t, uint16_t code, uint8_t umask)
 TEST(an_amd_run_whose_instructions_disagree_is_retried)
 {
 	const char *presets[] = { "zen4", "amd-legacy", "zen2" };
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		static struct setup t;
 		struct bt_measurement m;
 		struct disturb d = { &t, 0, 0, 4, -1, 0, 0 };
@@ -610,7 +611,7 @@ TEST(a_session_closed_in_mid_window_restores_every_register)
 {
 	const char *presets[] = { "skl", "icl", "adl-e", "amd-legacy", "zen4" };
 
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		static struct setup t;
 		struct bt_measurement m;
 		struct bt_measure_opts o;
@@ -1084,7 +1085,7 @@ TEST(amd_smi_rx_by_family_as_linux_lists_it)
 		{ 0x00B40F40, true, "1Ah 44h Zen 5 (Granite Ridge)" },
 	};
 	static struct setup t;
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(parts); i++) {
 		struct bt_sim_config cfg = *bt_sim_preset("zen2");
 		struct bt_measurement m;
 		cfg.signature = parts[i].sig;

@@ -6,6 +6,7 @@
  * values real parts answered (arch/sim/sim-parts.c holds the same dumps).
  */
 #include "pmu/perfmon-leaves.h"
+#include "base/array.h"
 #include "tests/unit/lib/test.h"
 
 /* An i9-13900K P-core (perfmon v5): EAX=07300605h EBX=0 ECX=7 EDX=8603h. */
@@ -68,7 +69,7 @@ TEST(impossible_answers)
 		{ { 0, 0, 0, 0 }, false },                 /* no PMU: not impossible */
 		{ { 0x07302005, 0, 0xFFFF, 0x8610 }, false }, /* 32 general, 16 fixed */
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		struct bt_leaf0a a;
 		char why[160] = "";
 		bt_leaf0a_decode(&cases[i].r, &a);

@@ -2,6 +2,7 @@
 /* The group planner: lower bound on hand-computed cases, optimality on
  * realistic sets, and the validator catching bad plans. */
 #include "pmu/plan.h"
+#include "base/array.h"
 #include "tests/unit/lib/test.h"
 #include "tests/unit/lib/pmu-fixtures.h"
 
@@ -154,7 +155,7 @@ TEST(optimal_on_realistic_sets)
 {
 	static struct bt_event ev[BT_PLAN_MAX_EVENTS];
 	const char *presets[] = { "skl", "nhm", "icl", "spr", "adl-e", "zen4", "amd-legacy" };
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		const struct bt_sim_config *c = bt_sim_preset(presets[p]);
 		struct bt_pmu_caps caps = caps_of(presets[p]);
 		int n = fx_set_for(c, ev);

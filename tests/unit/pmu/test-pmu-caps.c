@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pmu/intel-uarch.h"
+#include "base/array.h"
 #include "pmu/pmu-caps.h"
 #include "tests/unit/lib/test.h"
 
@@ -93,7 +94,7 @@ TEST(microarchitecture_classes_from_family_model_and_core_type)
 		{ 0xDD, 0, BT_UARCH_UNKNOWN },
 		{ 0x97, 0, BT_UARCH_UNKNOWN },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++)
 		CHECK_MSG(bt_intel_uarch_of(6, cases[i].model, cases[i].core_type) == cases[i].want,
 			  "6-%02X core type 0x%02X: %s", cases[i].model, cases[i].core_type,
 			  bt_intel_uarch_name(bt_intel_uarch_of(6, cases[i].model, cases[i].core_type)));

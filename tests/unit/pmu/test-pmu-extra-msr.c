@@ -5,6 +5,7 @@
  * The simulated PMU decides from its own tables (arch/sim/sim-tables.c) what an encoding counts.
  */
 #include "pmu/event-encode.h"
+#include "base/array.h"
 #include "pmu/pmu-caps.h"
 #include "pmu/pmu-session.h"
 #include "tests/unit/lib/test.h"
@@ -116,7 +117,7 @@ TEST(parser_takes_the_offcore_msr_from_the_code)
 		{ "cpu/event=0x2b,umask=0x1,offcore_rsp=0x10001/", 0x1A7 },
 		{ "cpu/event=0xb7,umask=0x2,offcore_rsp=0x10001/", 0x1A7 },   /* Atom */
 	};
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(ok); i++) {
 		CHECK_MSG(bt_event_parse(ok[i].s, BT_VENDOR_INTEL, &r, &d) == BT_OK,
 			  "%s: %s", ok[i].s, d.text);
 		CHECK_MSG(r.ev.msr_index == ok[i].msr, "%s: 0x%X", ok[i].s, r.ev.msr_index);
@@ -157,7 +158,7 @@ TEST(offcore_pairs_of_atom_and_golden_cove_cores)
 	const struct { const char *preset; uint32_t alt_sel; } cases[] = {
 		{ "adl-e", 0x02B7 }, { "spr", 0x012B }, { "lnl-p", 0x012B },
 	};
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(cases); k++) {
 		static struct bt_event ev[FX_MAX];
 		const struct bt_sim_config *c = bt_sim_preset(cases[k].preset);
 		int n = fx_set_for(c, ev);

@@ -13,6 +13,7 @@
  * SDM's register definitions (arch/sim/sim-regs.h), never from the driver.
  */
 #include "pmu/pmu-caps.h"
+#include "base/array.h"
 #include "pmu/pmu-session.h"
 #include "arch/sim/sim-regs.h"
 #include "tests/unit/lib/test.h"
@@ -100,7 +101,7 @@ static int count_log(uint8_t op, uint32_t index)
 TEST(firmware_pebs_enable_is_cleared_for_the_session_and_restored)
 {
 	const char *presets[] = { "nhm", "skl", "icl", "spr", "adl-e", "lnl-p" };
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		struct bt_sim_config c = *bt_sim_preset(presets[p]);
 		c.initial = BT_SIM_INIT_PEBS;
 		struct fw_run r = measure(&c);
@@ -171,7 +172,7 @@ TEST(pebs_enable_is_left_alone_where_there_is_no_pebs_or_nothing_armed)
 TEST(counters_firmware_left_enabled_are_named_in_the_warnings)
 {
 	const char *presets[] = { "skl", "icl", "spr", "adl-p", "lnl-p" };
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		struct bt_sim_config c = *bt_sim_preset(presets[p]);
 		c.initial = BT_SIM_INIT_FW_COUNTERS;
 		CHECK(bt_sim_init(&sim, &c) == BT_OK);

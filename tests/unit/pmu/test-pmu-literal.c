@@ -17,6 +17,7 @@
  *   0xC0000301, EventSelect[11:8] in PerfEvtSel[35:32] (APM vol. 2 §13.2).
  */
 #include "pmu/pmu-caps.h"
+#include "base/array.h"
 #include "pmu/pmu-session.h"
 #include "tests/unit/lib/test.h"
 #include "tests/unit/lib/pmu-fixtures.h"
@@ -186,7 +187,7 @@ TEST(v6_counters_use_the_19xx_range)
 	CHECK(rdpmc(8) || rdpmc(9));
 	CHECK(touched(0x1980) && touched(0x198C));                          /* FX 0, 3 */
 	const uint32_t never[] = { 0xC9, 0xCA, 0x18E, 0x18F, 0x4C9, 0x4CA, 0x186, 0xC1, 0x4C1, 0x309 };
-	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(never); i++)
 		CHECK_MSG(!touched(never[i]), "touched 0x%X", never[i]);
 	bt_sim_free(&sim);
 }

@@ -12,6 +12,7 @@
  * SDM's DEBUGCTL bit list (sim-regs.h), never from the driver's output.
  */
 #include "pmu/pmu-caps.h"
+#include "base/array.h"
 #include "pmu/pmu-session.h"
 #include "arch/sim/sim-regs.h"
 #include "tests/unit/lib/test.h"
@@ -124,7 +125,7 @@ static int count_log(uint8_t op, uint32_t index, bool faulted_only)
 TEST(smm_freeze_keeps_the_smi_handler_out_of_the_counts)
 {
 	const char *presets[] = { "skl", "icl", "spr", "adl-p", "adl-e", "lnl-p" };
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		struct bt_sim_config c = *bt_sim_preset(presets[p]);
 		CHECK_MSG(c.freeze_while_smm && c.smm_counts_per_smi > 0, "%s", presets[p]);
 		c.smi_per_window = 2;
@@ -280,7 +281,7 @@ TEST(sim_debugctl_reserved_bits_and_the_capability_bit)
 		{ "skl", 0x7FC3, true },
 		{ "lnl-p", 0x7FC3, true },
 	};
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+	for (size_t k = 0; k < BT_ARRAY_SIZE(cases); k++) {
 		CHECK(bt_sim_init(&sim, bt_sim_preset(cases[k].preset)) == BT_OK);
 		uint64_t cap;
 		CHECK(bt_rdmsr(&sim.arch, MSR_IA32_PERF_CAPABILITIES, &cap) == BT_OK);
@@ -341,7 +342,7 @@ TEST(missing_smi_count_is_probed_once_at_open_and_dropped_with_a_warning)
 TEST(tsc_brackets_the_window_tightly)
 {
 	const char *presets[] = { "nhm", "skl", "icl", "lnl-p", "amd-legacy", "zen2", "zen4" };
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		struct bt_sim_config c = *bt_sim_preset(presets[p]);
 		struct bt_pmu_session_opts o = { .read_aperf_mperf = true,
 						 .read_smi_count = c.smi_count };

@@ -6,6 +6,7 @@
  * when a status write fails.
  */
 #include "pmu/pmu-caps.h"
+#include "base/array.h"
 #include "pmu/pmu-session.h"
 #include "tests/unit/lib/test.h"
 #include "tests/unit/lib/pmu-fixtures.h"
@@ -32,7 +33,7 @@ static struct fx_outcome run(const char *preset, uint8_t initial)
 TEST(ctr_frz_left_by_firmware_is_cleared_for_the_run_and_set_back)
 {
 	const char *presets[] = { "skl", "icl", "lnl-p" };
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(presets); i++) {
 		struct fx_outcome o = run(presets[i], BT_SIM_INIT_FROZEN);
 		EXPECT_CLEAN(o, presets[i]);
 		CHECK(o.measured > 5);
@@ -68,7 +69,7 @@ TEST(a_failing_status_restore_names_the_register)
 		{ "skl", 0x391, "IA32_PERF_GLOBAL_STATUS_SET" },
 		{ "zen4", 0xC0000303, "PerfCntrGlobalStatusSet" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases); i++) {
 		struct bt_sim_config c = *bt_sim_preset(cases[i].preset);
 		c.initial = BT_SIM_INIT_OVERFLOW; /* so the set register is written */
 		int n = fx_set_for(&c, ev);
@@ -105,7 +106,7 @@ TEST(a_failing_status_restore_names_the_register)
 TEST(v2_v3_overflow_bits_left_by_firmware_are_never_cleared)
 {
 	const char *presets[] = { "core2", "nhm" };
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(presets); i++) {
 		struct fx_outcome o = run(presets[i], BT_SIM_INIT_OVERFLOW | BT_SIM_INIT_CONDCHGD);
 		EXPECT_CLEAN(o, presets[i]);
 		for (size_t k = 0; k < sim.log_len; k++)
@@ -122,7 +123,7 @@ TEST(v2_v3_overflow_bits_left_by_firmware_are_never_cleared)
 TEST(overflow_during_the_run_is_cleared_at_close)
 {
 	const char *presets[] = { "core2", "nhm", "skl" };
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(presets); i++) {
 		struct bt_sim_config c = *bt_sim_preset(presets[i]);
 		int n = fx_set_for(&c, ev);
 		/* Counters start 1000 below 2^width: every counter wraps. */

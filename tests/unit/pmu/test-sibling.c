@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 #include "pmu/measure.h"
 #include "pmu/msr.h"
 #include "pmu/plan.h"
@@ -223,7 +224,7 @@ TEST(each_part_enumerates_its_reference_clock)
 		{ "ICL", 0, 0, NULL },
 		{ "ZEN4", 0, 0, NULL },
 	};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(want); i++) {
 		struct bt_sim_config cfg;
 		static struct bt_sim sim;
 		struct bt_pmu_caps caps;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "report/text-fit.h"
 #include "report/tree.h"
 #include "tests/unit/lib/test.h"
@@ -88,7 +89,7 @@ TEST(every_model_fits_79_columns)
 
 		CHECK_MSG(bt_model_open(bt_builtin_models[k], &m, &d) == BT_OK, "%s", d.text);
 		struct bt_result *r = bt_result_new(m);
-		for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); v++) {
+		for (size_t v = 0; v < BT_ARRAY_SIZE(values); v++) {
 			fill(m, r, values[v]);
 			struct bt_report_opts o = {
 				.info = 1,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "metrics/builtin.h"
+#include "base/array.h"
 #include "metrics/counts-file.h"
 #include "report/tree.h"
 #include "tests/unit/lib/test.h"
@@ -85,7 +86,7 @@ TEST(count_file_errors)
 		{ "{\"counts\": {\"A\": 1.9e85}}", "c.json:1:18: counts \"A\" is 1.9e85: a number from 0 to 1.84467e+19 expected" },
 		{ "{\"counts\": 3}", "c.json:1:12: \"counts\" must be an object" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(bad); i++) {
 		struct bt_arena a = { 0 };
 		struct bt_diag d = { "" };
 		struct bt_count_file cf;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 #include "kernels/kernel.h"
 #include "synth/sim-run.h"
 #include "tests/unit/lib/test.h"
@@ -123,7 +124,7 @@ TEST(loads_and_stores_retired)
 	static const char *const presets[] = { "skl", "icl", "spr", "lnl-p", "adl-e" };
 	const uint64_t n = 500;
 
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(presets); i++) {
 		struct bt_synth *s = synth(presets[i]);
 		uint64_t l1 = 0, l2 = 0, st = 0;
 		if (!s)
@@ -170,7 +171,7 @@ TEST(slots_p_and_indirect)
 	static const char *const big[] = { "icl", "spr", "lnl-p" };
 	uint64_t v = 0;
 
-	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(big); i++) {
 		struct bt_synth *s = synth(big[i]);
 		if (!s)
 			continue;

@@ -7,6 +7,7 @@
  * the same parts included. Read through RDMSR 0x345 as a driver would.
  */
 #include "arch/sim/sim.h"
+#include "base/array.h"
 #include "synth/count-sources.h"
 #include "synth/wl-costs.h"
 #include "tests/unit/lib/test.h"
@@ -29,9 +30,9 @@ TEST(timed_pebs_on_the_p_cores_of_the_retire_latency_models)
 {
 	const char *yes[] = { "GNR", "MTL-RWC", "LNL-LNC", "ARL-LNC" };
 	const char *no[] = { "SPR", "EMR", "ADL-GLC", "MTL-CMT", "LNL-SKT", "ARL-SKT", "SKL", "ICX" };
-	for (unsigned k = 0; k < sizeof(yes) / sizeof(yes[0]); k++)
+	for (unsigned k = 0; k < BT_ARRAY_SIZE(yes); k++)
 		CHECK_MSG(timing(yes[k]) == 1, "%s: PERF_CAPABILITIES[17] %d", yes[k], timing(yes[k]));
-	for (unsigned k = 0; k < sizeof(no) / sizeof(no[0]); k++)
+	for (unsigned k = 0; k < BT_ARRAY_SIZE(no); k++)
 		CHECK_MSG(timing(no[k]) == 0, "%s: PERF_CAPABILITIES[17] %d", no[k], timing(no[k]));
 }
 

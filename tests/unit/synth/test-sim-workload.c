@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 #include "synth/count-sources.h"
 #include "synth/wl-profile.h"
 #include "metrics/builtin.h"
@@ -228,7 +229,7 @@ TEST(instructions_scale_as_the_loops_do)
 		for (unsigned i = 0; i < wl->n_params; i++) {
 			const struct bt_wl_param *par = &wl->params[i];
 			int e = -1;
-			for (size_t c = 0; c < sizeof(complexity) / sizeof(complexity[0]); c++)
+			for (size_t c = 0; c < BT_ARRAY_SIZE(complexity); c++)
 				if (!strcmp(complexity[c].wl, wl->name) &&
 				    !strcmp(complexity[c].param, par->name))
 					e = complexity[c].exponent;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 #include "synth/count-sources.h"
 #include "kernels/kernel.h"
 #include "pmu/msr.h"
@@ -282,7 +283,7 @@ static const struct applies checks[] = {
 	{ "conf:perfmon-v2-global", zen4 },
 	{ "conf:firmware-counters", any },
 };
-#define N_CHECKS (int)(sizeof(checks) / sizeof(checks[0]))
+#define N_CHECKS (int)(BT_ARRAY_SIZE(checks))
 
 /* Per defect: where it applies, and exactly which checks it must break
  * there (Intel / AMD lists), from what each check exercises:
@@ -355,7 +356,7 @@ static const struct defect_case cases[] = {
 	{ "rdpmc-fixed-gp", NULL, is_intel, { "conf:rdpmc-fixed" }, { NULL }, true },
 	{ "xclk-ratio:300", NULL, states_xclk, { NULL }, { NULL }, true },
 };
-#define N_CASES (int)(sizeof(cases) / sizeof(cases[0]))
+#define N_CASES (int)(BT_ARRAY_SIZE(cases))
 
 static bool listed(const char *const *ids, const char *id)
 {
@@ -446,7 +447,7 @@ TEST(an_smi_in_any_conformance_window_is_repeated_and_every_check_passes)
 {
 	const char *presets[] = { "skl", "nhm", "spr", "zen4", "skl" };
 	const unsigned reps[] = { 3, 3, 3, 3, 1 };
-	for (size_t p = 0; p < sizeof(presets) / sizeof(presets[0]); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(presets); p++) {
 		const char *preset = presets[p];
 		conf_reps = reps[p];
 		smi_in_window = 0;
@@ -587,7 +588,7 @@ TEST(firmware_counters_reported_and_restored)
 		{ "amd-legacy", BT_SIM_INIT_RUNNING, "general 0, 1, 2, 3" },
 		{ "zen4", BT_SIM_INIT_RUNNING | BT_SIM_INIT_OVERFLOW, "general 0, 1, 2, 3, 4, 5" },
 	};
-	for (size_t i = 0; i < sizeof(cases_fw) / sizeof(cases_fw[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(cases_fw); i++) {
 		struct outcome o = run(cases_fw[i].preset, NULL, cases_fw[i].initial, 0);
 		CHECK_MSG(o.ok, "%s: %s", cases_fw[i].preset, o.msg);
 		const struct bt_check_result *r = find(&o, "conf:firmware-counters");

@@ -6,6 +6,7 @@
  * from loop-dec-jnz's declared instructions (kernels/), not from the check.
  */
 #include "kernels/kernel.h"
+#include "base/array.h"
 #include "synth/sim-run.h"
 #include "validate/health.h"
 #include "tests/unit/lib/test.h"
@@ -42,7 +43,7 @@ static uint64_t declared(void)
 TEST(healthy_presets_pass)
 {
 	static const char *const presets[] = { "skl", "icl", "spr", "zen4" };
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(presets); i++) {
 		struct bt_counter_health h;
 		if (!check(presets[i], NULL, true, &h))
 			continue;

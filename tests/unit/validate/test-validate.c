@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arch/sim/sim.h"
+#include "base/array.h"
 #include "synth/count-sources.h"
 #include "kernels/kernel.h"
 #include "pmu/pmu-caps.h"
@@ -110,7 +111,7 @@ TEST(spec_parse)
 		  "\"expect\":{\"exact\":\"1\"},\"colour\":1}]}", "\"colour\": unknown field" },
 		{ "{\"format\":\"baretop-validate-spec\",\"checks\":[{\"event\":\"x\"", "t.json:1:" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(bad); i++) {
 		d.text[0] = '\0';
 		CHECK_MSG(parse(bad[i].text, &s, &d) == BT_ERR_INVALID, "case %zu accepted", i);
 		CHECK_MSG(strstr(d.text, bad[i].want) != NULL, "case %zu: '%s' lacks '%s'", i, d.text,
@@ -274,7 +275,7 @@ TEST(sim_branch_umasks_per_core_class)
 TEST(sim_pass_and_fail)
 {
 	static const char *const presets[] = { "skl", "icl", "adl-e", "zen4" };
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(presets); i++) {
 		struct bt_check_list l;
 		int t[4] = { 0 };
 		run_preset(presets[i], 0, &l);
@@ -296,7 +297,7 @@ TEST(sim_pass_and_fail)
 		{ "icl", "event:cpu/event=0xc4,umask=0x11/@loop-dec-jnz" },
 		{ "skl", "event:cpu/event=0xc4,umask=0x01/@loop-dec-jnz" },
 	};
-	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(broken); i++) {
 		struct bt_check_list l;
 		int fails = 0;
 		run_preset(broken[i].preset, 1, &l);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "tests/unit/lib/test.h"
+#include "base/array.h"
 #include "host/env-host.h"
 #include "workloads/wl-common.h"
 #include "workloads/workload.h"
@@ -174,7 +175,7 @@ TEST(multiply1_2_3_give_the_independent_product_for_every_isa)
 	static const unsigned sizes[] = { 1, 2, 7, 16, 37, 128 };
 	static const char *const isas[] = { "sse2", "avx", "avx512" };
 
-	for (size_t s = 0; s < BT_WL_ARRAY_SIZE(sizes); s++) {
+	for (size_t s = 0; s < BT_ARRAY_SIZE(sizes); s++) {
 		char spec[64];
 		uint64_t expected = ref_matmul_checksum(sizes[s]);
 
@@ -184,7 +185,7 @@ TEST(multiply1_2_3_give_the_independent_product_for_every_isa)
 		CHECK_EQ_U64(checksum_of(spec), expected);
 		snprintf(spec, sizeof spec, "multiply3:n=%u", sizes[s]);
 		CHECK_EQ_U64(checksum_of(spec), expected);
-		for (size_t i = 0; i < BT_WL_ARRAY_SIZE(isas); i++) {
+		for (size_t i = 0; i < BT_ARRAY_SIZE(isas); i++) {
 			bool usable = i == 0 || (i == 1 && env()->cpu.isa.avx) ||
 				      (i == 2 && env()->cpu.isa.avx512f);
 
@@ -223,7 +224,7 @@ TEST(cyclic_permutation_is_one_cycle_through_every_element)
 {
 	static const uint32_t sizes[] = { 1, 2, 3, 64, 1000, 65536 };
 
-	for (size_t s = 0; s < BT_WL_ARRAY_SIZE(sizes); s++) {
+	for (size_t s = 0; s < BT_ARRAY_SIZE(sizes); s++) {
 		uint32_t n = sizes[s], at = 0, steps = 0;
 		uint32_t *next = malloc(n * sizeof *next);
 		uint8_t *seen = calloc(n, 1);
@@ -249,7 +250,7 @@ TEST(ptr_chase_sums_every_node_index_once_per_lap)
 	static const char *const names[] = { "ptr-chase-l1", "ptr-chase-l2", "ptr-chase-l3",
 					     "ptr-chase-dram" };
 
-	for (size_t w = 0; w < BT_WL_ARRAY_SIZE(names); w++) {
+	for (size_t w = 0; w < BT_ARRAY_SIZE(names); w++) {
 		for (uint64_t laps = 1; laps <= 3; laps++) {
 			uint64_t nodes = 4096 / 64, sum = laps * nodes * (nodes - 1) / 2;
 			uint64_t expect[2] = { sum, 0 };   /* back at node 0 after whole laps */
@@ -290,7 +291,7 @@ TEST(branch_mispredict_counts_each_direction)
 {
 	static const unsigned pcts[] = { 0, 50, 100, 7 };
 
-	for (size_t p = 0; p < BT_WL_ARRAY_SIZE(pcts); p++) {
+	for (size_t p = 0; p < BT_ARRAY_SIZE(pcts); p++) {
 		uint64_t entries = 5000, laps = 3, taken = 0, v[2];
 		char spec[96];
 
@@ -314,7 +315,7 @@ TEST(code_footprint_executes_every_generated_block_once_per_call)
 		uint64_t blocks, spacing, laps;
 	} cases[] = { { 1, 16, 1 }, { 2, 16, 3 }, { 100, 4160, 2 }, { 513, 64, 5 } };
 
-	for (size_t c = 0; c < BT_WL_ARRAY_SIZE(cases); c++) {
+	for (size_t c = 0; c < BT_ARRAY_SIZE(cases); c++) {
 		uint64_t b = cases[c].blocks, total = cases[c].laps * b * (b + 1) / 2;
 		char spec[96];
 
@@ -333,7 +334,7 @@ TEST(div_chain_matches_c_division)
 {
 	static const uint64_t divisors[] = { 1, 2, 7, 1000003, 0xFFFFFFFFFFFFFFFFull };
 
-	for (size_t d = 0; d < BT_WL_ARRAY_SIZE(divisors); d++) {
+	for (size_t d = 0; d < BT_ARRAY_SIZE(divisors); d++) {
 		uint64_t v[8] = { 0 }, x = alu_start | (1ull << 63), n = 777;
 		char spec[96];
 
@@ -395,7 +396,7 @@ TEST(alias_4k_kernel_stores_running_sums)
 {
 	static const unsigned offsets[] = { 4096, 4160, 1024 };
 
-	for (size_t o = 0; o < BT_WL_ARRAY_SIZE(offsets); o++) {
+	for (size_t o = 0; o < BT_ARRAY_SIZE(offsets); o++) {
 		uint64_t src[128], dst[128], x = 0, laps = 5;
 		struct ref_hash h;
 		char spec[96];

@@ -28,6 +28,7 @@
 #include <libpq-fe.h>
 
 #include "tools/baretop-host/fleet/pg.h"
+#include "base/array.h"
 #include "tools/baretop-host/fleet/sql.h"
 #include "tools/baretop-host/fleet/summary.h"
 
@@ -494,7 +495,7 @@ bt_status bt_fleet_pg_open(const char *uri, struct bt_fleet_store **ret, struct 
 		pg_close(&q->s);
 		return BT_ERR_IO;
 	}
-	for (size_t i = 0; i < sizeof(PREPARED) / sizeof(PREPARED[0]); i++) {
+	for (size_t i = 0; i < BT_ARRAY_SIZE(PREPARED); i++) {
 		res = PQprepare(q->c, PREPARED[i].name, PREPARED[i].sql, PREPARED[i].n, NULL);
 		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 			bt_diag_set(d, "%s: preparing %s: %s", q->s.where, PREPARED[i].name, PQresultErrorMessage(res));

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tools/baretop-host/fleet/sql.h"
+#include "base/array.h"
 #include "tools/baretop-host/fleet/summary.h"
 
 /* This engine's value tables and views (the shared tables come first,
@@ -247,7 +248,7 @@ static int64_t state_id(struct sqlite_store *q, const char *state)
 	}
 	int64_t id = sqlite3_column_int64(q->st_sel, 0);
 	sqlite3_reset(q->st_sel);
-	char *copy = q->n_states < (int)(sizeof(q->states) / sizeof(q->states[0])) ? bt_fleet_dup(state) : NULL;
+	char *copy = q->n_states < (int)(BT_ARRAY_SIZE(q->states)) ? bt_fleet_dup(state) : NULL;
 	if (copy) {   /* without room or memory the id is only not remembered */
 		q->states[q->n_states].state = copy;
 		q->states[q->n_states++].id = id;
@@ -579,7 +580,7 @@ static void sq_close(struct bt_fleet_store *s)
 	sqlite3_stmt *all[] = { q->machine_ins, q->machine_sel, q->fw_ins, q->fw_sel, q->run_ins, q->wl_ins,
 				q->node_ins, q->event_ins, q->nn_ins, q->nn_sel, q->en_ins, q->en_sel,
 				q->st_ins, q->st_sel };
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(all); i++)
 		sqlite3_finalize(all[i]);
 	sqlite3_close(q->db);
 	forget_states(q);
@@ -727,7 +728,7 @@ bt_status bt_fleet_sqlite_open(const char *path, struct bt_fleet_store **ret, st
 		{ &q->en_ins, "INSERT OR IGNORE INTO event_names (event) VALUES (?)" },
 		{ &q->en_sel, "SELECT event_id FROM event_names WHERE event = ?" },
 	};
-	for (size_t i = 0; i < sizeof(prep) / sizeof(prep[0]); i++)
+	for (size_t i = 0; i < BT_ARRAY_SIZE(prep); i++)
 		if (sqlite3_prepare_v2(db, prep[i].sql, -1, prep[i].st, NULL) != SQLITE_OK) {
 			bt_diag_set(d, "%s: %s", path, sqlite3_errmsg(db));
 			sq_close(&q->s);
