@@ -759,17 +759,7 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	struct bt_diag d;
 	int n_cpus = target_cpus(r, cpus, (int)(BT_ARRAY_SIZE(cpus)), &d);
 
-	if (n_cpus < 0) {
-		struct bt_outcome *o = new_outcome(r);
-		if (o) {
-			snprintf(o->name, sizeof(o->name), "(cpu selection)");
-			set_reason(o, BT_OUTCOME_FAILED, "%s", d.text);
-			print_outcome(r, o);
-		}
-		r->n_failed++;
-		return BT_OK;
-	}
-	if (n_cpus > 0 && refuse_self_team(r, cpus, n_cpus, &d)) {
+	if (n_cpus < 0 || (n_cpus > 0 && refuse_self_team(r, cpus, n_cpus, &d))) {
 		struct bt_outcome *o = new_outcome(r);
 		if (o) {
 			snprintf(o->name, sizeof(o->name), "(cpu selection)");
