@@ -37,7 +37,8 @@ done
 # sibling probe (ONE_THREAD_ACTIVE; REF_XCLK derived from fixed counter 2,
 # REF_TSC, at the ratio the part enumerates: CPUID.15H EBX/EAX of the
 # Core i7-8700K (06_9EH, a Skylake core with SMT) whose dump the preset
-# answers as, read here from ../shared/reference/cpuid), whose counts decided the formulas: the export
+# answers as, read here from tests/data/cpuid/cfl-subset.cpuid, its leaves copied
+# from ../shared/reference/cpuid), whose counts decided the formulas: the export
 # writes them as two more lines (their totals over every run, as perf
 # writes an event counted over many windows; REF_XCLK's provenance says it
 # was derived) and replay decides from them, not from the AnyThread events
@@ -45,8 +46,7 @@ done
 # (per-thread branches) and busy 80 % of the time (SMT branches). The
 # constants are the run's but SMT_SIBLING_ACTIVE, which the file must
 # carry.
-skl_cpuid=${BT_SHARED_REFERENCE:-../shared/reference}/cpuid/GenuineIntel00906EA_Coffeelake_CPUID.cpuid
-[ -r "$skl_cpuid" ] || { echo "FAIL no $skl_cpuid (the CPUID the skl preset answers)"; exit 1; }
+skl_cpuid=tests/data/cpuid/cfl-subset.cpuid
 "$bin" run --sim=skl --quick -w multiply1 --sim-sibling-active 0.8 --results-dir "$work/skl8" -q \
   >/dev/null 2>&1 || { echo "FAIL skl run with a busy sibling"; exit 1; }
 round_trip() { # RESULTS TAG

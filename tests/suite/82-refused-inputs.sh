@@ -126,8 +126,7 @@ expect 2 ".*nonexistent.json: cannot open: No such file or directory" "$bin" rep
 # left as it was; a page or CSV of one's own may be written again.
 "$bin" run --sim=skl --quick -w multiply1:n=64 --results-dir "$work/ro" >/dev/null 2>&1
 res=$(ls "$work"/ro/*.json | head -1)
-cp ../shared/testdata/tma/SKL/000.json "$work/counts.json" 2>/dev/null ||
-  cp "$(ls ../shared/testdata/tma/*/000.json | head -1)" "$work/counts.json"
+cp "$(ls tests/data/tma/SKL/*.json | head -1)" "$work/counts.json"
 cp tests/data/atlas/spr-subset.json "$work/events.json"
 for f in "$res" "$work/counts.json" "$work/events.json"; do cp "$f" "$f.before"; done
 expect 2 "will not write over .*counts.json: it is a count file" "$bin" report "$res" --text "$work/counts.json"
