@@ -654,23 +654,38 @@ static void run_image(struct bt_run_phase *r, uint32_t cpu)
 }
 
 /* The CPUs to run on: --cpu all, --cpu LIST, or the current one. */
-static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, struct bt_diag *d)
+/* The CPUs to measure, in *ret (malloc'd, one entry per logical CPU at
+ * most: `all` on a many-socket server is every one of them, not a fixed
+ * number); returns how many, or -1 with d saying why. */
+static int target_cpus(struct bt_run_phase *r, uint32_t **ret, struct bt_diag *d)
 {
 	const struct bt_options *opt = r->opt;
 	struct bt_platform *p = r->plat;
-	uint32_t total = 1, enabled = 1;
+	uint32_t total = 1, enabled = 1, *cpus;
 	int n = 0;
 
+	*ret = NULL;
 	if (!opt->cpu_all && !opt->n_cpus) {
+		if (!(cpus = malloc(sizeof(*cpus)))) {
+			bt_diag_set(d, "--cpu: out of memory");
+			return -1;
+		}
 		cpus[0] = r->self_cpu;
+		*ret = cpus;
 		return 1;
 	}
 	if (!p->cpu_count || p->cpu_count(&total, &enabled) != BT_OK) {
 		bt_diag_set(d, "--cpu: this platform cannot enumerate CPUs");
 		return -1;
 	}
+	size_t cap = opt->cpu_all ? total : (size_t)opt->n_cpus;
+	if (!(cpus = calloc(cap ? cap : 1, sizeof(*cpus)))) {
+		bt_diag_set(d, "--cpu: out of memory for a list of %zu CPUs", cap);
+		return -1;
+	}
+	*ret = cpus;
 	if (opt->cpu_all) {
-		for (uint32_t c = 0; c < total && n < cap; c++) {
+		for (uint32_t c = 0; c < total && (size_t)n < cap; c++) {
 			struct bt_cpu_location loc;
 			if (p->cpu_location && p->cpu_location(c, &loc) == BT_OK && !loc.enabled)
 				continue;
@@ -678,7 +693,7 @@ static int target_cpus(struct bt_run_phase *r, uint32_t *cpus, int cap, struct b
 		}
 		return n;
 	}
-	for (int i = 0; i < opt->n_cpus && n < cap; i++) {
+	for (int i = 0; i < opt->n_cpus && (size_t)n < cap; i++) {
 		if (opt->cpus[i] >= total) {
 			bt_diag_set(d, "--cpu %u: there are %u logical CPUs (0-%u)", opt->cpus[i],
 				    total, total - 1);
@@ -755,9 +770,9 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 		bt_count_setup_print(stdout, &setup);
 	}
 
-	uint32_t cpus[BT_MAX_CPU_LIST > 256 ? BT_MAX_CPU_LIST : 256];
+	uint32_t *cpus;
 	struct bt_diag d;
-	int n_cpus = target_cpus(r, cpus, (int)(BT_ARRAY_SIZE(cpus)), &d);
+	int n_cpus = target_cpus(r, &cpus, &d);
 
 	if (n_cpus < 0 || (n_cpus > 0 && refuse_self_team(r, cpus, n_cpus, &d))) {
 		struct bt_outcome *o = new_outcome(r);
@@ -767,6 +782,7 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 			print_outcome(r, o);
 		}
 		r->n_failed++;
+		free(cpus);
 		return BT_OK;
 	}
 	/* Only --copies needs it; without it a failed allocation is reported
@@ -811,6 +827,7 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	}
 	bt_console_ui_clear(&r->ui);
 	free(scratch);
+	free(cpus);
 	return BT_OK;
 }
 

@@ -160,5 +160,17 @@ else
   bad "--fault-selftest-ap-lost (exit status $lost_rc)"; tail -8 "$work/lost.out"
 fi
 
+# --cpu all is every CPU, however many: a 2-socket server has hundreds
+# (here 2 x 160 cores, no SMT: 320, past any fixed list size).
+"$bin" run --machine 2x160x1 --sim=skl --cpu all --quick -w alu-dep-chain --no-results \
+  >"$work/many.out" 2>&1
+many=$(grep -c '^  on CPU ' "$work/many.out")
+last=$(grep '^  on CPU ' "$work/many.out" | tail -1)
+if [ "$many" = 320 ] && [ "$last" = "  on CPU 319" ]; then
+  ok "--cpu all on 320 CPUs: every one measured (CPUs 0-319)"
+else
+  bad "--cpu all on 320 CPUs: $many measured, the last '$last'"
+fi
+
 printf 'machine double: %.1fs\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
 exit $fail
