@@ -365,6 +365,7 @@ bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t 
 	char line[96];
 	snprintf(line, sizeof(line), "%s on CPU %u", name, (unsigned)cpu);
 	printf("  %-22s NOT RUN (budget)\n", line);
+	b->n_not_run_all++;
 	if (b->n_not_run < BT_BOOT_MAX_NOT_RUN) {
 		char *copy = malloc(strlen(line) + 1);
 		if (copy) {
@@ -374,6 +375,8 @@ bool bt_boot_run_step_allowed(struct bt_boot_run *b, const char *name, uint32_t 
 	}
 	return false;
 }
+
+_Static_assert(BT_BOOT_MAX_NOT_RUN == 64, "the budget line and the schema say 64");
 
 bool bt_boot_run_ticks_left(const struct bt_boot_run *b, uint64_t *ret)
 {
@@ -401,6 +404,7 @@ void bt_boot_run_partial(struct bt_boot_run *b, const char *name, uint32_t cpu, 
 	}
 	snprintf(line, sizeof(line), "%s on CPU %u: %s", name, (unsigned)cpu, what);
 	printf("  %s PARTIAL (budget): %s\n", name, what);
+	b->n_partial_all++;
 	if (b->n_partial < BT_BOOT_MAX_NOT_RUN) {
 		char *copy = malloc(strlen(line) + 1);
 		if (copy) {
@@ -504,8 +508,10 @@ void bt_boot_run_finish(struct bt_boot_run *b, struct bt_platform *plat,
 		b->elapsed_s = elapsed(b);
 		if (b->budget_ended)
 			printf("boot          budget ended the run early: %d workload run(s) left out, "
-			       "%d cut short (counter groups or timed-PEBS samplings left out)\n",
-			       b->n_not_run, b->n_partial);
+			       "%d cut short (counter groups or timed-PEBS samplings left out)%s\n",
+			       b->n_not_run_all, b->n_partial_all,
+			       b->n_not_run_all > b->n_not_run || b->n_partial_all > b->n_partial ?
+			       "; the results name the first 64 of each" : "");
 	}
 	end_in(b, plat, opt, outcome, exit_status, seq, end_noted, &in);
 	bt_boot_decide_end(&in, &b->end);
@@ -559,8 +565,10 @@ const struct bt_results_boot *bt_boot_run_record(const struct bt_boot_run *b,
 		.elapsed_s = elapsed(b),
 		.not_run = (const char *const *)b->not_run,
 		.n_not_run = b->n_not_run,
+		.n_not_run_all = b->n_not_run_all,
 		.partial = (const char *const *)b->partial,
 		.n_partial = b->n_partial,
+		.n_partial_all = b->n_partial_all,
 		/* the writes so far and those the end plans after this file */
 		.nvram_writes = b->plat->nv_writes + (b->end.write_state ? 1u : 0u),
 		.end_record = !b->have_state ? NULL : b->end.write_state ? "nvram" : "results-note",

@@ -71,10 +71,12 @@ struct bt_boot_run {
 	bool watchdog_armed;
 	bool ended;                  /* bt_boot_run_end ran */
 	double elapsed_s;
-	char *not_run[BT_BOOT_MAX_NOT_RUN];
+	char *not_run[BT_BOOT_MAX_NOT_RUN];  /* the first ones, by name */
 	int n_not_run;
+	int n_not_run_all;           /* all of them (the list is bounded) */
 	char *partial[BT_BOOT_MAX_NOT_RUN];  /* workloads cut short between groups */
 	int n_partial;
+	int n_partial_all;
 };
 
 /* Reads the state, decides, writes the state back before anything is

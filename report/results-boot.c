@@ -48,5 +48,10 @@ void bt_results_boot_json(struct bt_jw *j, const struct bt_results_boot *b)
 	for (int i = 0; i < b->n_partial; i++)
 		bt_jw_str(j, NULL, b->partial[i]);
 	bt_jw_end(j);
+	/* the lists name the first BT_BOOT_MAX_NOT_RUN; these count them all */
+	bt_jw_u64(j, "steps_not_run_count",
+		  (uint64_t)(b->n_not_run_all > b->n_not_run ? b->n_not_run_all : b->n_not_run));
+	bt_jw_u64(j, "steps_partial_count",
+		  (uint64_t)(b->n_partial_all > b->n_partial ? b->n_partial_all : b->n_partial));
 	bt_jw_end(j);
 }

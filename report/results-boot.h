@@ -13,7 +13,7 @@
 
 struct bt_jw;
 
-#define BT_BOOT_MAX_NOT_RUN 64
+#define BT_BOOT_MAX_NOT_RUN 64  /* app/boot-run.c and the schema say 64 */
 
 struct bt_results_boot {
 	const char *policy;         /* "once", "every-boot", "every=N"; NULL: no --run */
@@ -28,12 +28,14 @@ struct bt_results_boot {
 	uint32_t budget_s;          /* 0: no budget */
 	bool budget_ended;          /* the budget ended the measurement early */
 	double elapsed_s;           /* from the entry point to the end of the measurement; <0 unknown */
-	const char *const *not_run; /* "WORKLOAD on CPU N", in order */
-	int n_not_run;
+	const char *const *not_run; /* "WORKLOAD on CPU N", in order: the first */
+	int n_not_run;              /* BT_BOOT_MAX_NOT_RUN at most */
+	int n_not_run_all;          /* how many in all */
 	/* "WORKLOAD on CPU N: K of G counter groups not run": workloads the
 	 * budget cut short between counter groups (pmu/measure.h) */
 	const char *const *partial;
 	int n_partial;
+	int n_partial_all;
 	/* SetVariable calls of this boot: those before the file and those the
 	 * end decision plans after it */
 	uint32_t nvram_writes;

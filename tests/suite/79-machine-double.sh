@@ -172,5 +172,22 @@ else
   bad "--cpu all on 320 CPUs: $many measured, the last '$last'"
 fi
 
+# A budget that leaves out more workload runs than the results list (64):
+# the console and the results count them all.
+"$bin" run --machine 1x32x2 --sim=skl --cpu all --quick --budget 2 --results-dir "$work/bud" \
+  >"$work/bud.out" 2>&1
+said=$(grep -c 'NOT RUN (budget)' "$work/bud.out")
+python3 - "$work/bud" "$said" "$work/bud.out" <<'PY' && ok "--budget on 64 CPUs: $said runs left out, all counted (console, steps_not_run_count; 64 named)" || fail=1
+import glob, json, re, sys
+b = json.load(open(sorted(glob.glob(sys.argv[1] + "/*.json"))[-1]))["result"]["boot"]
+said = int(sys.argv[2])
+line = re.search(r"(\d+) workload run\(s\) left out", open(sys.argv[3]).read())
+if said <= 64 or b["steps_not_run_count"] != said or len(b["steps_not_run"]) != 64 or \
+        not line or int(line.group(1)) != said:
+    print(f"FAIL --budget on 64 CPUs: console {said} NOT RUN, summary {line and line.group(1)}, "
+          f"results count {b['steps_not_run_count']}, named {len(b['steps_not_run'])}")
+    sys.exit(1)
+PY
+
 printf 'machine double: %.1fs\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
 exit $fail
