@@ -377,9 +377,10 @@ static void write_results(struct run *r)
 	enum bt_boot_outcome planned = BT_OUTCOME_MEASURED;
 	if (r->plat->aps_unaccounted) {
 		planned = BT_OUTCOME_CPUS_LEFT;
-		note(r, "%u CPU(s) baretop started never came back (%.120s): the machine is reset "
-			"instead of handed over", (unsigned)r->plat->aps_unaccounted,
-		     r->plat->aps_unaccounted_why);
+		note(r, "%u CPU(s) baretop started never came back (%.120s): the boot ends in a "
+			"reset instead of a hand-over, unless a reset or power-off just ended the "
+			"boot before (the reset cap: then it hands over)",
+		     (unsigned)r->plat->aps_unaccounted, r->plat->aps_unaccounted_why);
 	}
 	results_of(r, &res, &pf, &run, &count);
 	/* The end this boot will take, for its record; the note says how the

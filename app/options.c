@@ -602,7 +602,8 @@ static const struct option_def options[] = {
 	  "execute an unguarded UD2 in a job on another CPU: baretop must report it, bring "
 	  "that CPU back to the firmware and go on", set_fault_selftest_ap },
 	{ NULL, "fault-selftest-ap-lost", 0, ARG_NONE, NULL,
-	  "as --fault-selftest-ap, its cleanup faulting too: the run must end with a reset",
+	  "as --fault-selftest-ap, its cleanup faulting too: the run must fail (exit 1) and end "
+	  "with a reset (a hand-over if the boot before was already ended by one)",
 	  set_fault_selftest_ap_lost },
 	{ NULL, "crash-test", 0, ARG_NONE, NULL,
 	  "raise an unexpected #UD on baretop's own CPU: it must be reported and the run end as "

@@ -4,7 +4,9 @@
  * output format would be tested: report/ needs nothing from app/.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/results.h"
 #include "report/results-boot.h"
@@ -154,4 +156,54 @@ TEST(boot_record_lists_partial_workloads)
 		       "      \"steps_partial\": [\n"
 		       "        \"multiply1 on CPU 0: 8 of 11 counter groups not run\"\n      ]"));
 	bt_sb_free(&sb);
+}
+
+static int link_noreplace(const char *from, const char *to)
+{
+	if (link(from, to) != 0)
+		return -1;
+	return unlink(from);
+}
+
+/* --min-free holds after the write: a document that would take the volume
+ * below the floor is not written, and the reason gives the sizes. */
+TEST(floor_holds_after_the_write)
+{
+	static char *argv[] = { "baretop" };
+	struct bt_platform_facts pf = {
+		.name = "hosted (test)", .firmware_vendor = "", .program_path = "",
+		.arch_backend = "none", .fault_guard_detail = "not here",
+	};
+	struct bt_cpu_info cpu = { .vendor_str = "GenuineIntel", .family = 6, .model = 0x55 };
+	struct bt_cpu_census census = { .note = "cannot enumerate" };
+	struct bt_results res = {
+		.version = "9.9", .argc = 1, .argv = argv, .platform = &pf, .cpu = &cpu,
+		.census = &census, .have_volume_free = true, .min_free_bytes = 1u << 20,
+	};
+	struct bt_strbuf sb = { 0 };
+	CHECK_EQ_INT(bt_results_json.render(&res, 1, &sb), BT_OK);
+	size_t size = sb.n;
+	bt_sb_free(&sb);
+
+	char dir[] = "/tmp/bt-floor-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct bt_results_written w;
+	struct bt_diag d = { "" };
+	/* room for the file and the floor but 100 bytes (the free figure the
+	 * file holds adds a few digits): refused, nothing left */
+	res.volume_free_bytes = size + (1u << 20) - 100;
+	CHECK_EQ_INT(bt_results_save(dir, &bt_results_json, &res, link_noreplace, NULL, &w, &d),
+		     BT_ERR_FULL);
+	CHECK_MSG(strstr(d.text, "below the floor of 1 MiB (--min-free)") != NULL, "%s", d.text);
+	char path[64];
+	snprintf(path, sizeof(path), "%s/000001.json", dir);
+	CHECK(access(path, F_OK) != 0);
+	/* 100 bytes more than that: written */
+	res.volume_free_bytes = size + (1u << 20) + 100;
+	CHECK_EQ_INT(bt_results_save(dir, &bt_results_json, &res, link_noreplace, NULL, &w, &d),
+		     BT_OK);
+	CHECK(access(w.path, F_OK) == 0);
+	char cmd[96];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
 }
