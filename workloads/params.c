@@ -16,6 +16,7 @@
 
 #include "workloads/wl-common.h"
 #include "base/array.h"
+#include "base/near-name.h"
 
 #define MAX_TOKEN 128
 
@@ -266,10 +267,20 @@ bt_status bt_wl_config_from_spec(struct bt_wl_config *ret, const char *spec,
 			break;
 		}
 	}
-	if (!wl)
+	if (!wl) {
+		char typed[MAX_TOKEN + 1], hint[96];
+		struct bt_near_name near;
+
+		snprintf(typed, sizeof(typed), "%.*s",
+			 (int)(name_len > MAX_TOKEN ? MAX_TOKEN : name_len), spec);
+		bt_near_name_init(&near, typed);
+		for (size_t i = 0; i < n; i++)
+			bt_near_name_offer(&near, all[i]->name);
 		return bt_wl_fail(BT_ERR_NOT_FOUND, d,
-				  "no workload '%.*s' (baretop-host workloads --list shows them)",
-				  (int)(name_len > MAX_TOKEN ? MAX_TOKEN : name_len), spec);
+				  "no workload '%s'%s (--list-workloads lists them; on a workstation, "
+				  "baretop-host workloads --list)", typed,
+				  bt_near_name_hint(&near, hint, sizeof(hint)));
+	}
 	bt_wl_config_init(&cfg, wl, preset);
 	if (colon) {
 		const char *p = colon + 1;

@@ -156,7 +156,8 @@ TEST(specs_select_a_workload_and_its_parameters)
 	CHECK(bt_wl_config_from_spec(&cfg, "div-chain:", BT_WL_DEFAULT, &d) == BT_OK);
 
 	CHECK(bt_wl_config_from_spec(&cfg, "dvi-chain", BT_WL_DEFAULT, &d) == BT_ERR_NOT_FOUND);
-	CHECK(strstr(d.text, "no workload 'dvi-chain'") != NULL);
+	CHECK(strstr(d.text, "no workload 'dvi-chain'; did you mean 'div-chain'?") != NULL);
+	CHECK(strstr(d.text, "--list-workloads lists them") != NULL);
 	CHECK(bt_wl_config_from_spec(&cfg, "", BT_WL_DEFAULT, &d) == BT_ERR_NOT_FOUND);
 	CHECK(bt_wl_config_from_spec(&cfg, ":n=3", BT_WL_DEFAULT, &d) == BT_ERR_NOT_FOUND);
 	CHECK(bt_wl_config_from_spec(&cfg, "div-chain:divisor=0", BT_WL_DEFAULT, &d) ==
