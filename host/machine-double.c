@@ -53,6 +53,10 @@ bad:
 	return BT_ERR_INVALID;
 }
 
+/* Logical CPUs the double models: the largest x86 servers (8 sockets of
+ * 2 x 128 threads) and then some. */
+#define BT_MD_MAX_CPUS 4096
+
 struct spec {
 	uint32_t packages, cores, threads;
 	bool topology;
@@ -510,6 +514,12 @@ static bt_status load_cpus(struct bt_md *m, const struct spec *s, struct bt_diag
 {
 	uint32_t n = s->topology ? s->packages * s->cores * s->threads : 0;
 
+	if (n > BT_MD_MAX_CPUS) {
+		bt_diag_set(d, "--machine: %ux%ux%u is %u logical CPUs; the double models %u at most",
+			    s->packages, s->cores, s->threads, n, BT_MD_MAX_CPUS);
+		return BT_ERR_INVALID;
+	}
+
 	if (s->cpuid) {
 		/* as many CPUs as the dump lists, CPU i its CPU i */
 		const struct bt_cpuid_dump_group *g;
@@ -583,7 +593,10 @@ bt_status bt_md_new(const char *text, const char *default_cpu, struct bt_md **re
 	struct bt_md *m;
 
 	*ret = NULL;
-	if (!strstr(text, "cpu=") && default_cpu) {
+	/* --sim=PRESET names the CPUs where the spec does not (cpu= or cpuid=) */
+	bool named = strncmp(text, "cpu=", 4) == 0 || strstr(text, ",cpu=") ||
+		     strncmp(text, "cpuid=", 6) == 0 || strstr(text, ",cpuid=");
+	if (!named && default_cpu) {
 		char with[600];
 		snprintf(with, sizeof(with), "%s,cpu=%s", text, default_cpu);
 		return bt_md_new(with, NULL, ret, d);
@@ -591,8 +604,10 @@ bt_status bt_md_new(const char *text, const char *default_cpu, struct bt_md **re
 	if (parse_spec(text, &s, &mc, d) != BT_OK)
 		return BT_ERR_INVALID;
 	m = calloc(1, sizeof(*m));
-	if (!m)
+	if (!m) {
+		bt_diag_set(d, "--machine: out of memory");
 		return BT_ERR_NOMEM;
+	}
 	m->cores = s.cores;
 	m->threads = s.topology ? s.threads : 1;
 	snprintf(m->spec, sizeof(m->spec), "%s", text);
