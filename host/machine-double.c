@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "arch/arch-cpuid-host.h"
 #include "host/machine-internal.h"
@@ -596,6 +597,20 @@ bt_status bt_md_new(const char *text, const char *default_cpu, struct bt_md **re
 	/* --sim=PRESET names the CPUs where the spec does not (cpu= or cpuid=) */
 	bool named = strncmp(text, "cpu=", 4) == 0 || strstr(text, ",cpu=") ||
 		     strncmp(text, "cpuid=", 6) == 0 || strstr(text, ",cpuid=");
+	if (named && default_cpu) {
+		/* two names for the CPUs: the PMU would be one part's and the
+		 * CPUID another's */
+		const char *c = strncmp(text, "cpu=", 4) == 0 ? text + 4 : strstr(text, ",cpu=");
+		if (c && c != text + 4)
+			c += 5;
+		size_t len = c ? strcspn(c, ",") : 0;
+		if (!c || len != strlen(default_cpu) || strncasecmp(c, default_cpu, len) != 0) {
+			bt_diag_set(d, "--machine %s and --sim=%s name the CPUs twice: give the part "
+				    "once (cpu=PRESET or cpuid=FILE in the spec, or --sim=PRESET alone "
+				    "with --machine PxCxT)", text, default_cpu);
+			return BT_ERR_INVALID;
+		}
+	}
 	if (!named && default_cpu) {
 		char with[600];
 		snprintf(with, sizeof(with), "%s,cpu=%s", text, default_cpu);
