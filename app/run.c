@@ -331,6 +331,15 @@ static bool same_core(struct bt_platform *p, uint32_t a, uint32_t b)
 	       p->cpu_location(b, &y) == BT_OK && x.package == y.package && x.core == y.core;
 }
 
+/* Whether a and b are in another package (false when it cannot be told). */
+static bool other_package(struct bt_platform *p, uint32_t a, uint32_t b)
+{
+	struct bt_cpu_location x, y;
+
+	return p->cpu_location && p->cpu_location(a, &x) == BT_OK &&
+	       p->cpu_location(b, &y) == BT_OK && x.package != y.package;
+}
+
 static bool enabled_cpu(struct bt_platform *p, uint32_t cpu)
 {
 	struct bt_cpu_location l;
@@ -348,19 +357,22 @@ struct team_cpus {
 
 /* The first enabled AP not in `used` (n of them): one on another core than
  * `apart` (the measured CPU: its partner and the copies stay off its core)
- * and than baretop's CPU, whose SMT sibling
- * shares its core with the firmware's wait loop; failing that one on
- * another core than `apart`; failing that any. */
+ * but in its package (a cross-core test, not a cross-socket one: another
+ * package's line comes over the socket link), and not on baretop's core,
+ * whose SMT sibling shares it with the firmware's wait loop; failing that
+ * the same in another package; then one on another core than `apart`;
+ * failing that any. */
 static bool pick_ap(struct bt_run_phase *r, uint32_t total, const uint32_t *used, unsigned n,
 		    uint32_t apart, uint32_t *ret)
 {
-	for (int pass = 0; pass < 3; pass++)
+	for (int pass = 0; pass < 4; pass++)
 		for (uint32_t c = 0; c < total; c++) {
 			bool taken = c == r->self_cpu || !enabled_cpu(r->plat, c);
 			for (unsigned k = 0; k < n; k++)
 				taken |= used[k] == c;
-			if (taken || (pass < 2 && apart != UINT32_MAX && same_core(r->plat, c, apart)) ||
-			    (pass == 0 && same_core(r->plat, c, r->self_cpu)))
+			if (taken || (pass < 3 && apart != UINT32_MAX && same_core(r->plat, c, apart)) ||
+			    (pass < 2 && same_core(r->plat, c, r->self_cpu)) ||
+			    (pass == 0 && apart != UINT32_MAX && other_package(r->plat, c, apart)))
 				continue;
 			*ret = c;
 			return true;
@@ -413,7 +425,8 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 	}
 	if (asked == r->self_cpu && !may_move) {
 		set_reason(o, BT_OUTCOME_SKIPPED, "measured on the APs: baretop's CPU %u waits "
-			   "in the firmware while %s run there", r->self_cpu, what);
+			   "in the firmware while %s %s on them", r->self_cpu, what,
+			   partner || copies == 1 ? "runs" : "run");
 		return false;
 	}
 	if (r->plat->cpu_count)
@@ -446,9 +459,12 @@ static bool place_team(struct bt_run_phase *r, const struct bt_wl_config *cfg, u
 		snprintf(with, sizeof(with), "its partner on CPU %u (%s)", pc,
 			 same_core(r->plat, pc, t->measured)
 				 ? "the same core: no AP on another core, not a cross-core test"
+			 : other_package(r->plat, pc, t->measured)
+				 ? "another package: no AP on another core of this one, a "
+				   "cross-socket test"
 			 : same_core(r->plat, pc, r->self_cpu)
 				 ? "another core, beside baretop's waiting CPU: the only AP there"
-				 : "another core");
+				 : "another core of the same package");
 	} else {
 		char list[160];
 		cpu_list(list, sizeof(list), t->copies, t->n_copies);

@@ -202,5 +202,14 @@ expect_refused "cpu=skl with --sim=icl" "name the CPUs twice" --machine 2x2,cpu=
 expect_refused "256x256x256" "the double models 4096 at most" --machine 256x256x256 --sim=skl
 expect_refused "cpuid= a missing file" "cannot open" --machine 2x2,cpuid="$work/none" --sim
 
+# Two packages: the partner of a CPU in package 1 stays in package 1 (a
+# cross-core test, not a cross-socket one), and the placement says so.
+pl=$("$bin" run --machine 2x4x1 --sim=skl --cpu 5 --quick -w false-sharing --no-results 2>&1 |
+     grep -o 'its partner on CPU [0-9]* ([^)]*)' | head -1)
+case "$pl" in
+  "its partner on CPU "[4-7]" (another core of the same package)") ok "2 packages, --cpu 5: $pl" ;;
+  *) bad "2 packages, --cpu 5: '$pl' (want a partner among CPUs 4-7, package 1)" ;;
+esac
+
 printf 'machine double: %.1fs\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
 exit $fail
