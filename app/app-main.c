@@ -481,6 +481,7 @@ int bt_app_main(int argc, char **argv, struct bt_platform *plat)
 		goto out;
 	}
 	if (!options_valid(r, &d) || bt_run_check_specs(&r->opt, &d) != BT_OK ||
+	    bt_run_check_team(&r->opt, plat, &d) != BT_OK ||
 	    bt_targets_check(&r->opt, &d) != BT_OK) {
 		status = usage_error(r, program, d.text);
 		goto out;

@@ -748,6 +748,15 @@ static bool refuse_self_team(struct bt_run_phase *r, const uint32_t *cpus, int n
 	return false;
 }
 
+bt_status bt_run_check_team(const struct bt_options *opt, struct bt_platform *plat,
+			    struct bt_diag *d)
+{
+	struct bt_run_phase r = { .opt = opt, .plat = plat };
+
+	r.self_cpu = plat->current_cpu ? plat->current_cpu() : 0;
+	return refuse_self_team(&r, opt->cpus, opt->n_cpus, d) ? BT_ERR_INVALID : BT_OK;
+}
+
 bt_status bt_run_phase_run(struct bt_run_phase *r)
 {
 	const struct bt_options *opt = r->opt;

@@ -65,6 +65,13 @@ struct bt_run_phase {
  * anything: errors are usage errors. */
 bt_status bt_run_check_specs(const struct bt_options *opt, struct bt_diag *d);
 
+/* --cpu naming baretop's own CPU for a -w that needs other CPUs at the same
+ * time (a two-core workload, --copies): a configuration that cannot be
+ * measured, refused before the boot policy starts (a usage error: under
+ * --run it is recorded as config-error, and `once` is not used up). */
+bt_status bt_run_check_team(const struct bt_options *opt, struct bt_platform *plat,
+			    struct bt_diag *d);
+
 /* Runs the workloads. Returns BT_OK even when some failed (n_failed). */
 bt_status bt_run_phase_run(struct bt_run_phase *r);
 void bt_run_phase_free(struct bt_run_phase *r);

@@ -36,16 +36,23 @@ bool md_run(struct md_run *r, const char *spec, const char *args)
 	argv[argc++] = r->dir;
 	argv[argc] = NULL;
 
-	/* the program's output to a file, the test's TAP lines untouched */
+	/* the program's output (a usage error's line on stderr too) to a file,
+	 * the test's TAP lines untouched */
 	snprintf(out_path, sizeof(out_path), "%s.out", r->dir);
 	fflush(stdout);
-	int saved = dup(STDOUT_FILENO), fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fflush(stderr);
+	int saved = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
+	int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
 	close(fd);
 	r->status = bt_app_main(argc, argv, &r->plat);
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved, STDOUT_FILENO);
+	dup2(saved_err, STDERR_FILENO);
 	close(saved);
+	close(saved_err);
 
 	size_t len;
 	if (bt_file_read(&r->arena, out_path, &r->out, &len, &d) != BT_OK)
