@@ -334,6 +334,14 @@ static bt_status workloads_of(struct bt_arena *a, const struct bt_json *root, st
 			return BT_ERR_INVALID;
 		}
 		r->n_workloads++;
+		/* A tree measured beside baretop's own spinning CPU (its SMT
+		 * sibling) is not the machine's: stored as state "perturbed",
+		 * kept out of the fleet's medians like a workload not counted. */
+		const struct bt_json *pert = bt_json_get(wj, "perturbed");
+		if (pert && pert->type == BT_JSON_OBJECT) {
+			w->state = "perturbed";
+			continue;
+		}
 		const struct bt_json *c = bt_json_get(wj, "counted");
 		if (!c || c->type == BT_JSON_NULL)
 			continue;

@@ -211,5 +211,18 @@ case "$pl" in
   *) bad "2 packages, --cpu 5: '$pl' (want a partner among CPUs 4-7, package 1)" ;;
 esac
 
+# A PERTURBED tree (--cpu 1: baretop's SMT sibling) is not the machine's:
+# the fleet stores it as state perturbed, not counted (out of the medians).
+"$bin" run --machine 2x2 --sim=skl --cpu 1 --quick -w alu-dep-chain --results-dir "$work/pert" \
+  >/dev/null 2>&1
+"$bin" fleet "$work/pert" --db "$work/pert.db" >/dev/null 2>&1
+python3 - "$work/pert.db" <<'PY' && ok "fleet: the PERTURBED tree stored as state perturbed, not counted" || fail=1
+import sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute("select name, state, counted from workloads").fetchall()
+if rows != [("alu-dep-chain", "perturbed", 0)]:
+    print(f"FAIL fleet: the --cpu 1 workload stored as {rows}, want state perturbed, counted 0")
+    sys.exit(1)
+PY
+
 printf 'machine double: %.1fs\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
 exit $fail
