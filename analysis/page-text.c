@@ -245,6 +245,42 @@ static void workload(struct bt_strbuf *o, const struct bt_view *v)
 	checks_and_plan(o, v);
 }
 
+/* The counter health check of each measured CPU (run.counter_health_by_cpu),
+ * when more than one CPU was checked or one failed: which counters each
+ * CPU's trees were counted without. */
+static void health_by_cpu(struct bt_strbuf *o, const struct bt_results_doc *doc)
+{
+	const struct bt_json *h = bt_json_get(doc->run, "counter_health_by_cpu");
+	bool fail = false;
+
+	if (!h || h->type != BT_JSON_ARRAY || !h->u.arr.n)
+		return;
+	for (size_t i = 0; i < h->u.arr.n; i++) {
+		const char *v = bt_json_get_str(h->u.arr.items[i], "verdict");
+		fail |= v && strcmp(v, "PASS") != 0;
+	}
+	if (h->u.arr.n < 2 && !fail)
+		return;
+	bt_sb_puts(o, "\ncounter health, each measured CPU's own:\n");
+	for (size_t i = 0; i < h->u.arr.n; i++) {
+		const struct bt_json *c = h->u.arr.items[i], *cs = bt_json_get(c, "counters");
+		double cpu = -1;
+		if (bt_json_value_in(bt_json_get(c, "cpu"), "cpu", 0, 1e9, 1, -1, &cpu, NULL) != BT_OK)
+			cpu = -1;
+		const char *v = bt_json_get_str(c, "verdict");
+		bt_sb_printf(o, "  CPU %.0f: %s", cpu, v ? v : "?");
+		for (size_t k = 0; cs && cs->type == BT_JSON_ARRAY && k < cs->u.arr.n; k++) {
+			const struct bt_json *x = cs->u.arr.items[k];
+			const char *xv = bt_json_get_str(x, "verdict"), *why = bt_json_get_str(x, "why");
+			if (xv && strcmp(xv, "PASS") != 0)
+				bt_sb_printf(o, "; %s %s%s%s", bt_json_get_str(x, "counter") ?
+					     bt_json_get_str(x, "counter") : "counter", xv,
+					     why ? ": " : "", why ? why : "");
+		}
+		bt_sb_putc(o, '\n');
+	}
+}
+
 /* The document's workloads without a tree (left out, skipped, failed,
  * timed only), with their CPU and why. */
 static void not_counted(struct bt_strbuf *o, const struct bt_results_doc *doc)
@@ -399,6 +435,7 @@ void bt_page_text(struct bt_strbuf *out, const struct bt_page *p)
 		for (size_t k = 0; k < p->n_views; k++)
 			if (p->views[k].doc == &p->docs[d])
 				workload(out, &p->views[k]);
+		health_by_cpu(out, &p->docs[d]);
 		not_counted(out, &p->docs[d]);
 	}
 done:

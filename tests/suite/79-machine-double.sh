@@ -224,5 +224,14 @@ if rows != [("alu-dep-chain", "perturbed", 0)]:
     sys.exit(1)
 PY
 
+# The report says each CPU's counter health (a stuck counter on CPU 2 only).
+"$bin" run --machine 2x2,cpu=skl,defect=2:stuck-counter:1 --sim --quick -w alu-dep-chain \
+  --cpu all --results-dir "$work/hl" >/dev/null 2>&1
+if "$bin" report "$work"/hl/*.json 2>&1 | grep -q "CPU 2: FAIL; general 1 FAIL: counted 0 of"; then
+  ok "report: CPU 2's counter health FAIL (general 1), CPUs 0 and 3 PASS"
+else
+  bad "report: no per-CPU counter health line for CPU 2"
+fi
+
 printf 'machine double: %.1fs\n' "$(echo "$(date +%s.%N) - $t0" | bc)"
 exit $fail
