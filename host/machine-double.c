@@ -65,10 +65,14 @@ struct spec {
 	char buf[512];
 	char *defects[16];
 	unsigned n_defects;
+	bool cpu_from_sim;        /* cpu= is --sim's preset */
 };
 
-static bt_status parse_spec(const char *text, struct spec *s, struct bt_mpd_config *mc,
-			    struct bt_diag *d)
+/* default_cpu: --sim's preset, which names the CPUs where the spec does
+ * not; a spec that names them otherwise is refused (the PMU would be one
+ * part's and the CPUID another's). */
+static bt_status parse_spec(const char *text, const char *default_cpu, struct spec *s,
+			    struct bt_mpd_config *mc, struct bt_diag *d)
 {
 	snprintf(s->buf, sizeof(s->buf), "%s", text);
 	mc->ap_stack = 4096;
@@ -101,8 +105,12 @@ static bt_status parse_spec(const char *text, struct spec *s, struct bt_mpd_conf
 		*eq = '\0';
 		const char *k = tok, *v = eq + 1;
 		if (strcmp(k, "cpu") == 0) {
+			if (s->cpu)
+				goto twice;
 			s->cpu = v;
 		} else if (strcmp(k, "cpuid") == 0) {
+			if (s->cpuid)
+				goto twice;
 			s->cpuid = v;
 		} else if (strcmp(k, "bsp") == 0) {
 			if (!parse_u32(v, &mc->bsp))
@@ -126,12 +134,24 @@ static bt_status parse_spec(const char *text, struct spec *s, struct bt_mpd_conf
 			goto bad;
 		}
 	}
+	if (default_cpu && !s->cpu && !s->cpuid) {
+		s->cpu = default_cpu;
+		s->cpu_from_sim = true;
+	} else if (default_cpu && (s->cpuid || strcasecmp(s->cpu, default_cpu) != 0)) {
+		bt_diag_set(d, "--machine %s and --sim=%s name the CPUs twice: give the part once "
+			    "(cpu=PRESET or cpuid=FILE in the spec, or --sim=PRESET alone with "
+			    "--machine PxCxT)", text, default_cpu);
+		return BT_ERR_INVALID;
+	}
 	if (!!s->cpu == !!s->cpuid) {
 		bt_diag_set(d, "--machine %s: name the CPUs with cpu=PRESET or cpuid=FILE (one of "
 			    "them)", text);
 		return BT_ERR_INVALID;
 	}
 	return BT_OK;
+twice:
+	bt_diag_set(d, "--machine %s: cpu= or cpuid= given twice: name the CPUs once", text);
+	return BT_ERR_INVALID;
 bad:
 	bt_diag_set(d, "--machine %s: not [PxCxT|CxT][,cpu=PRESET|cpuid=FILE][,bsp=N]"
 		    "[,ap-stack=BYTES][,loop=hlt|mwait|run][,pi=strict|forgiving]"
@@ -594,29 +614,7 @@ bt_status bt_md_new(const char *text, const char *default_cpu, struct bt_md **re
 	struct bt_md *m;
 
 	*ret = NULL;
-	/* --sim=PRESET names the CPUs where the spec does not (cpu= or cpuid=) */
-	bool named = strncmp(text, "cpu=", 4) == 0 || strstr(text, ",cpu=") ||
-		     strncmp(text, "cpuid=", 6) == 0 || strstr(text, ",cpuid=");
-	if (named && default_cpu) {
-		/* two names for the CPUs: the PMU would be one part's and the
-		 * CPUID another's */
-		const char *c = strncmp(text, "cpu=", 4) == 0 ? text + 4 : strstr(text, ",cpu=");
-		if (c && c != text + 4)
-			c += 5;
-		size_t len = c ? strcspn(c, ",") : 0;
-		if (!c || len != strlen(default_cpu) || strncasecmp(c, default_cpu, len) != 0) {
-			bt_diag_set(d, "--machine %s and --sim=%s name the CPUs twice: give the part "
-				    "once (cpu=PRESET or cpuid=FILE in the spec, or --sim=PRESET alone "
-				    "with --machine PxCxT)", text, default_cpu);
-			return BT_ERR_INVALID;
-		}
-	}
-	if (!named && default_cpu) {
-		char with[600];
-		snprintf(with, sizeof(with), "%s,cpu=%s", text, default_cpu);
-		return bt_md_new(with, NULL, ret, d);
-	}
-	if (parse_spec(text, &s, &mc, d) != BT_OK)
+	if (parse_spec(text, default_cpu, &s, &mc, d) != BT_OK)
 		return BT_ERR_INVALID;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -625,7 +623,8 @@ bt_status bt_md_new(const char *text, const char *default_cpu, struct bt_md **re
 	}
 	m->cores = s.cores;
 	m->threads = s.topology ? s.threads : 1;
-	snprintf(m->spec, sizeof(m->spec), "%s", text);
+	snprintf(m->spec, sizeof(m->spec), "%s%s%s", text, s.cpu_from_sim ? ",cpu=" : "",
+		 s.cpu_from_sim ? s.cpu : "");
 	bt_status st = load_cpus(m, &s, d);
 	for (unsigned k = 0; st == BT_OK && k < s.n_defects; k++)
 		st = parse_defect(m, s.defects[k], d);

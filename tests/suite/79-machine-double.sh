@@ -201,6 +201,7 @@ expect_refused() { # WHAT PATTERN ARGS...
 expect_refused "cpu=skl with --sim=icl" "name the CPUs twice" --machine 2x2,cpu=skl --sim=icl
 expect_refused "256x256x256" "the double models 4096 at most" --machine 256x256x256 --sim=skl
 expect_refused "cpuid= a missing file" "cannot open" --machine 2x2,cpuid="$work/none" --sim
+expect_refused "cpu= twice" "given twice" --machine 2x2,cpu=skl,cpu=icl
 
 # Two packages: the partner of a CPU in package 1 stays in package 1 (a
 # cross-core test, not a cross-socket one), and the placement says so.
