@@ -799,7 +799,9 @@ bt_status bt_run_phase_run(struct bt_run_phase *r)
 	struct bt_diag d;
 	int n_cpus = target_cpus(r, &cpus, &d);
 
-	if (n_cpus < 0 || (n_cpus > 0 && refuse_self_team(r, cpus, n_cpus, &d))) {
+	/* (--cpu on baretop's own CPU for a workload that needs company was
+	 * refused with the options: bt_run_check_team) */
+	if (n_cpus < 0) {
 		struct bt_outcome *o = new_outcome(r);
 		if (o) {
 			snprintf(o->name, sizeof(o->name), "(cpu selection)");
